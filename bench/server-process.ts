@@ -1,0 +1,60 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { projectRoot } from '../server/util/project-root.ts';
+
+export interface ServerProcess {
+  child: ChildProcess;
+  url: string;
+  /** Milliseconds from spawn to the first answered health request. */
+  readyMs: number;
+  /** Peak resident memory so far, in MiB (VmHWM). */
+  peakRssMiB(): number;
+  rssMiB(): number;
+  stop(): Promise<void>;
+}
+
+function procStatus(pid: number, field: string): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status);
+  return match ? Number(match[1]) / 1024 : NaN;
+}
+
+/** Runs `npm start` exactly as a user does (node scripts/start.mjs) and waits for health. */
+export async function startServerProcess(
+  env: Record<string, string>,
+  port: number,
+): Promise<ServerProcess> {
+  const root = projectRoot();
+  const started = performance.now();
+  const child = spawn(process.execPath, [join(root, 'scripts/start.mjs')], {
+    cwd: root,
+    env: { ...process.env, LOG_LEVEL: 'warn', PORT: String(port), ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(`${url}/api/v2/health`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  const readyMs = performance.now() - started;
+  const pid = child.pid!;
+  return {
+    child,
+    url,
+    readyMs,
+    peakRssMiB: () => procStatus(pid, 'VmHWM'),
+    rssMiB: () => procStatus(pid, 'VmRSS'),
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}

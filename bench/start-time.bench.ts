@@ -1,0 +1,31 @@
+// Time from `npm start` to the first answered request on an existing embedded database, and the
+// memory the process holds then. Target: under 3 s.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServerProcess } from './server-process.ts';
+
+const runs = Number(process.env.RUNS ?? 5);
+const dataDir = mkdtempSync(join(tmpdir(), 'carryover-bench-'));
+const env = { DATA_DIR: dataDir, ADMIN_EMAIL: 'admin@example.com', ADMIN_PASSWORD: 'Admin#12345' };
+
+execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
+const first = await startServerProcess(env, 3301);
+console.log(`first start (creates the database): ${(first.readyMs / 1000).toFixed(2)} s`);
+await first.stop();
+
+const times: number[] = [];
+for (let i = 0; i < runs; i += 1) {
+  const server = await startServerProcess(env, 3301);
+  times.push(server.readyMs);
+  console.log(
+    `start ${i + 1}: ${(server.readyMs / 1000).toFixed(2)} s to first answer, RSS ${server.rssMiB().toFixed(0)} MiB (peak ${server.peakRssMiB().toFixed(0)} MiB)`,
+  );
+  await server.stop();
+}
+times.sort((a, b) => a - b);
+console.log(
+  `existing embedded database: median ${(times[Math.floor(times.length / 2)]! / 1000).toFixed(2)} s, best ${(times[0]! / 1000).toFixed(2)} s, worst ${(times.at(-1)! / 1000).toFixed(2)} s over ${runs} starts (target < 3 s)`,
+);
+rmSync(dataDir, { recursive: true, force: true });

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { readLoginQuery, searchWithoutToken } from './login-query.ts';
+
+describe('readLoginQuery', () => {
+  it('reads the token, the SSO flag and the error', () => {
+    expect(readLoginQuery('?token=abc&sso=true&error=Nope')).toEqual({
+      token: 'abc',
+      sso: true,
+      error: 'Nope',
+      redirect: null,
+    });
+  });
+
+  it('reads redirect mode only with redirect=true, an internal path and a facility id', () => {
+    expect(readLoginQuery('?redirect=true&path=/reports&facilityId=2').redirect).toEqual({
+      path: '/reports',
+      facilityId: 2,
+    });
+    expect(readLoginQuery('?redirect=false&path=/reports&facilityId=2').redirect).toBeNull();
+    expect(readLoginQuery('?redirect=true&path=/reports').redirect).toBeNull();
+    expect(readLoginQuery('?redirect=true&path=/reports&facilityId=x').redirect).toBeNull();
+  });
+
+  it.each(['//evil.example/x', 'https://evil.example', '/\\evil.example', 'reports'])(
+    'refuses to redirect outside the app: %s',
+    (path) => {
+      const search = `?redirect=true&path=${encodeURIComponent(path)}&facilityId=1`;
+      expect(readLoginQuery(search).redirect).toBeNull();
+    },
+  );
+});
+
+describe('searchWithoutToken', () => {
+  it('drops only the token', () => {
+    expect(searchWithoutToken('?sso=true&token=abc&error=x')).toBe('?sso=true&error=x');
+    expect(searchWithoutToken('?token=abc')).toBe('');
+  });
+});

@@ -1,0 +1,79 @@
+import { getToken } from '../session/session-store.ts';
+import { parseErrorBody } from './api-error.ts';
+import { handleHttpError } from './http-error-handler.ts';
+import type { HandlerOptions } from './http-error-handler.ts';
+
+export const API_BASE = '/api/v2';
+
+type QueryValue = string | number | boolean | null | undefined;
+
+export interface RequestOptions extends HandlerOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  /** Overrides the session token, e.g. the one `/logout?token=` carries. */
+  token?: string | null;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+export function apiUrl(path: string, query: Record<string, QueryValue> = {}): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null) params.set(key, String(value));
+  }
+  const search = params.toString();
+  return `${API_BASE}${path}${search ? `?${search}` : ''}`;
+}
+
+function buildInit(options: RequestOptions): RequestInit {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const token = options.token === undefined ? getToken() : options.token;
+  if (token) headers.token = token;
+  const init: RequestInit = { method: options.method ?? 'GET', headers };
+  if (options.body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(options.body);
+  }
+  const signals = [
+    options.signal,
+    options.timeoutMs ? AbortSignal.timeout(options.timeoutMs) : null,
+  ].filter((signal): signal is AbortSignal => Boolean(signal));
+  if (signals.length) init.signal = AbortSignal.any(signals);
+  return init;
+}
+
+/**
+ * One call to the server. A failed fetch (no response: offline, aborted) rejects with the
+ * browser's own error, unchanged; any error status goes through the spec §8 handler.
+ */
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const response = await fetch(apiUrl(path, options.query), buildInit(options));
+  if (!response.ok) {
+    handleHttpError(response.status, parseErrorBody(await response.text()), options);
+  }
+  const text = await response.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/**
+ * A file download. The error body of a blob response is still JSON: spec §8 says to read it
+ * from the blob, so the handler sees the same error as for any other call.
+ */
+export async function apiDownload(path: string, options: RequestOptions = {}): Promise<Blob> {
+  const init = buildInit(options);
+  (init.headers as Record<string, string>).Accept = '*/*';
+  const response = await fetch(apiUrl(path, options.query), init);
+  const blob = await response.blob();
+  if (!response.ok) handleHttpError(response.status, parseErrorBody(await blob.text()), options);
+  return blob;
+}
+
+export function saveBlob(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}

@@ -1,0 +1,108 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { Button, Layout, Result } from 'antd';
+import { useState } from 'react';
+import { Navigate, Route, Routes, useNavigate } from 'react-router';
+import { LoadingSpinner } from '../account/LoadingSpinner.tsx';
+import { LazyAuditLog } from '../features/audit-log/LazyAuditLog.tsx';
+import { LazyOutbox } from '../features/outbox/LazyOutbox.tsx';
+import { LazySettings } from '../features/settings/LazySettings.tsx';
+import { LazyMacMatrix } from '../features/limits/LazyMacMatrix.tsx';
+import { LazyMasterData } from '../features/master-data/LazyMasterData.tsx';
+import { LazyPolicies } from '../features/policies/LazyPolicies.tsx';
+import { LazyEquipmentDetail } from '../features/equipment/LazyEquipmentDetail.tsx';
+import { LazyRoomGrades } from '../features/room-grades/LazyRoomGrades.tsx';
+import { adminRoutes } from '../features/roles/admin-routes.tsx';
+import { endSession, LogoutPage } from '../account/LogoutPage.tsx';
+import { useSession } from '../session/use-session.ts';
+import { AppHeader } from './AppHeader.tsx';
+import { HomePage } from './HomePage.tsx';
+import { LicenseNotice } from './LicenseNotice.tsx';
+import { createQueryClient } from './query-client.ts';
+import { useCurrentUser, useFacilities } from './session-queries.ts';
+import { useSignedInRedirect } from './use-signed-in-redirect.ts';
+
+/** The main application after a facility is chosen (lazy-loaded: see Root.tsx). */
+export function AppShell() {
+  // One cache per signed-in session: a new sign-in starts from nothing.
+  const [queryClient] = useState(createQueryClient);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <Routes>
+        {/* Logout must not wait for the account to load (nor fail with it). */}
+        <Route path="/logout" element={<LogoutPage />} />
+        <Route path="*" element={<SignedInApp />} />
+      </Routes>
+    </QueryClientProvider>
+  );
+}
+
+function SignedInApp() {
+  const navigate = useNavigate();
+  const session = useSession();
+  const me = useCurrentUser();
+  const facilities = useFacilities(session.planId);
+  useSignedInRedirect(facilities.data);
+
+  // A 401/419 has already warned and ended the session; Root is switching to the sign-in screen.
+  if (me.isPending || facilities.isPending) return <LoadingSpinner label="Loading Carryover" />;
+
+  if (me.isError || facilities.isError) {
+    return (
+      <Result
+        status="warning"
+        title="Carryover could not load your account"
+        subTitle={(me.error ?? facilities.error)?.message}
+        extra={[
+          <Button
+            key="retry"
+            type="primary"
+            onClick={() => void Promise.all([me.refetch(), facilities.refetch()])}
+          >
+            Try again
+          </Button>,
+          <Button key="logout" onClick={() => void endSession(navigate)}>
+            Logout
+          </Button>,
+        ]}
+      />
+    );
+  }
+
+  const facility = facilities.data.find((candidate) => candidate.id === session.currentFacilityId);
+  if (!facility) {
+    return (
+      <Result
+        status="403"
+        title="This facility is no longer available to you"
+        subTitle="Sign in again to choose one of your facilities."
+        extra={
+          <Button type="primary" onClick={() => void endSession(navigate)}>
+            Logout
+          </Button>
+        }
+      />
+    );
+  }
+
+  return (
+    <Layout className="app-layout">
+      <AppHeader user={me.data} facility={facility} facilities={facilities.data} />
+      <Layout.Content className="app-content">
+        <LicenseNotice facilityId={facility.id} />
+        <Routes>
+          <Route index element={<HomePage user={me.data} facility={facility} />} />
+          <Route path="master-data/*" element={<LazyMasterData />} />
+          <Route path="limits/mac-matrix" element={<LazyMacMatrix />} />
+          <Route path="policies" element={<LazyPolicies />} />
+          <Route path="master-data/equipments/:id" element={<LazyEquipmentDetail />} />
+          <Route path="room-grades" element={<LazyRoomGrades />} />
+          {adminRoutes(facilities.data)}
+          <Route path="audit-log" element={<LazyAuditLog />} />
+          <Route path="settings" element={<LazySettings />} />
+          <Route path="mail-outbox" element={<LazyOutbox />} />
+          <Route path="*" element={<Navigate to="/" replace />} />
+        </Routes>
+      </Layout.Content>
+    </Layout>
+  );
+}

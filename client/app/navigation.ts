@@ -1,0 +1,43 @@
+import { canReadAuditLog } from '../features/audit-log/audit-log-access.ts';
+import { canSeeLimits } from '../features/limits/limits-access.ts';
+import { canSeeMasterData } from '../features/master-data/master-data-access.ts';
+import { canSeePolicies } from '../features/policies/policies-access.ts';
+import { canSeeRoomGrades } from '../features/room-grades/room-grades-access.ts';
+import { canReadOutbox } from '../features/outbox/outbox-access.ts';
+import { canSeeSettings } from '../features/settings/settings-access.ts';
+import { canUseArea } from '../features/roles/admin-areas.ts';
+import type { MyPermissions } from './use-my-permissions.ts';
+
+/**
+ * The areas of the main application that exist. Only working areas are listed: an entry is
+ * added here when its feature folder lands, never before.
+ */
+export const NAVIGATION = [
+  { path: '/', label: 'Home' },
+  { path: '/master-data', label: 'Master data', isVisible: canSeeMasterData },
+  { path: '/limits/mac-matrix', label: 'MAC matrix', isVisible: canSeeLimits },
+  { path: '/policies', label: 'Cleaning limit policies', isVisible: canSeePolicies },
+  { path: '/room-grades', label: 'Room grades', isVisible: canSeeRoomGrades },
+  { path: '/audit-log', label: 'Audit Log', isVisible: canReadAuditLog },
+  { path: '/settings', label: 'Settings', isVisible: canSeeSettings },
+  { path: '/mail-outbox', label: 'Mail Outbox', isVisible: canReadOutbox },
+  { path: '/users', label: 'Users', isVisible: (p: MyPermissions) => canUseArea(p, 'users') },
+  { path: '/roles', label: 'Roles', isVisible: (p: MyPermissions) => canUseArea(p, 'roles') },
+  {
+    path: '/departments',
+    label: 'Departments',
+    isVisible: (p: MyPermissions) => canUseArea(p, 'departments'),
+  },
+  {
+    path: '/operators',
+    label: 'Operators',
+    isVisible: (p: MyPermissions) => canUseArea(p, 'operators'),
+  },
+] as const;
+
+/** The entries this user may open; areas with a permission stay hidden until it is known. */
+export function visibleNavigation(permissions: MyPermissions | undefined) {
+  return NAVIGATION.filter(
+    (item) => !('isVisible' in item) || (permissions !== undefined && item.isVisible(permissions)),
+  );
+}

@@ -1,0 +1,92 @@
+import { Button, Form, Input, Select, Space } from 'antd';
+import type { AuditLogFilters } from './audit-log-api.ts';
+import { useAuditFilterOptions, useAuditLogUsers } from './audit-log-api.ts';
+
+interface AuditLogFiltersProps {
+  onApply: (filters: AuditLogFilters) => void;
+}
+
+const options = (values: string[] | undefined) =>
+  (values ?? []).map((v) => ({ value: v, label: v }));
+
+export function AuditLogFilterBar({ onApply }: AuditLogFiltersProps) {
+  const [form] = Form.useForm<AuditLogFilters>();
+  const users = useAuditLogUsers();
+  const filterOptions = useAuditFilterOptions();
+
+  return (
+    <Form<AuditLogFilters>
+      form={form}
+      layout="vertical"
+      onFinish={onApply}
+      aria-label="Audit log filters"
+      className="audit-log-filters"
+    >
+      <Space wrap align="end">
+        <Form.Item label="Domains" name="domains">
+          <Select
+            mode="multiple"
+            allowClear
+            style={{ minWidth: 180 }}
+            options={options(filterOptions.data?.domains)}
+            aria-label="Domains"
+          />
+        </Form.Item>
+        <Form.Item label="Actions" name="actions">
+          <Select
+            mode="multiple"
+            allowClear
+            style={{ minWidth: 180 }}
+            options={options(filterOptions.data?.actions)}
+            aria-label="Actions"
+          />
+        </Form.Item>
+        <Form.Item label="Users" name="userIds">
+          <Select
+            mode="multiple"
+            allowClear
+            style={{ minWidth: 200 }}
+            optionFilterProp="label"
+            options={(users.data ?? []).map((u) => ({
+              value: u.id,
+              label: `${u.firstName} ${u.lastName} (${u.username})`,
+            }))}
+            aria-label="Users"
+          />
+        </Form.Item>
+        <Form.Item label="Facility" name="facilityId">
+          <Select
+            allowClear
+            style={{ minWidth: 180 }}
+            options={(filterOptions.data?.facilities ?? []).map((f) => ({
+              value: f.id,
+              label: f.name,
+            }))}
+            aria-label="Facility filter"
+          />
+        </Form.Item>
+        <Form.Item label="From" name="startDate">
+          <Input type="date" aria-label="From" />
+        </Form.Item>
+        <Form.Item label="To" name="endDate">
+          <Input type="date" aria-label="To" />
+        </Form.Item>
+        <Form.Item>
+          <Space>
+            <Button type="primary" htmlType="submit">
+              Apply filters
+            </Button>
+            <Button
+              onClick={() => {
+                form.resetFields();
+                onApply({});
+              }}
+            >
+              Clear filters
+            </Button>
+          </Space>
+        </Form.Item>
+      </Space>
+    </Form>
+  );
+}

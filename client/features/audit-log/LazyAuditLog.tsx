@@ -1,0 +1,15 @@
+import { lazy } from 'react';
+import { PermissionGate } from '../../app/PermissionGate.tsx';
+import { canReadAuditLog } from './audit-log-access.ts';
+
+const AuditLogPage = lazy(() =>
+  import('./AuditLogPage.tsx').then((module) => ({ default: module.AuditLogPage })),
+);
+
+export function LazyAuditLog() {
+  return (
+    <PermissionGate isAllowed={canReadAuditLog}>
+      <AuditLogPage />
+    </PermissionGate>
+  );
+}

@@ -1,0 +1,220 @@
+import { Alert, Form, Input, InputNumber, Modal, Select, Tag } from 'antd';
+import { useState } from 'react';
+import { assessLocation, MATERIALS } from '../../../core/schemas/equipment-extras.schemas.ts';
+import type { AssessInput, LocationInput, SamplingLocation } from './equipment-api.ts';
+
+const materialOptions = MATERIALS.map((value) => ({ value, label: value }));
+const scoreOptions = [1, 2, 3, 4, 5].map((value) => ({ value, label: String(value) }));
+const levelColor = { Low: 'green', Medium: 'orange', High: 'red' } as const;
+
+export function RiskTag({
+  level,
+  score,
+}: {
+  level: 'Low' | 'Medium' | 'High' | null;
+  score: number | null;
+}) {
+  if (level === null) return <Tag>Not assessed</Tag>;
+  return <Tag color={levelColor[level]}>{`${level} (${score ?? ''})`}</Tag>;
+}
+
+interface LocationFormValues extends LocationInput {
+  reason: string;
+}
+
+/** Add or edit a sampling location; the reason goes with the change. */
+export function LocationModal({
+  location,
+  onSubmit,
+  onCancel,
+}: {
+  location: SamplingLocation | null;
+  onSubmit: (data: LocationInput, reason: string) => Promise<void>;
+  onCancel: () => void;
+}) {
+  const [form] = Form.useForm<LocationFormValues>();
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  async function submit(): Promise<void> {
+    const { reason, ...data } = await form.validateFields();
+    setBusy(true);
+    try {
+      await onSubmit(data, reason.trim());
+    } catch (error) {
+      setProblem(error instanceof Error ? error.message : String(error));
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <Modal
+      open
+      title={location ? `Edit ${location.name}` : 'Add sampling location'}
+      okText={location ? 'Save' : 'Add location'}
+      confirmLoading={busy}
+      onOk={() => void submit()}
+      onCancel={onCancel}
+      destroyOnHidden
+    >
+      <Form
+        form={form}
+        layout="vertical"
+        name="sampling-location"
+        initialValues={
+          location
+            ? {
+                name: location.name,
+                description: location.description,
+                sampleType: location.sampleType,
+                material: location.material,
+                swabArea: location.swabArea,
+              }
+            : { sampleType: 'swab', swabArea: { value: 100, unit: 'sqcm' } }
+        }
+      >
+        {problem ? <Alert type="error" title={problem} /> : null}
+        <Form.Item
+          name="name"
+          label="Name"
+          rules={[{ required: true, whitespace: true, message: 'Name is required' }]}
+        >
+          <Input />
+        </Form.Item>
+        <Form.Item name="description" label="Description">
+          <Input.TextArea rows={2} />
+        </Form.Item>
+        <Form.Item name="sampleType" label="Sample type">
+          <Select
+            options={[
+              { value: 'swab', label: 'swab' },
+              { value: 'rinse', label: 'rinse' },
+            ]}
+          />
+        </Form.Item>
+        <Form.Item name={['swabArea', 'value']} label="Swab area">
+          <InputNumber min={0} style={{ width: '100%' }} />
+        </Form.Item>
+        <Form.Item name={['swabArea', 'unit']} label="Swab area unit">
+          <Select options={['sqcm', 'sqin', 'sqm'].map((value) => ({ value, label: value }))} />
+        </Form.Item>
+        <Form.Item name="material" label="Material">
+          <Select allowClear options={materialOptions} />
+        </Form.Item>
+        <Form.Item
+          name="reason"
+          label="Reason"
+          rules={[{ required: true, whitespace: true, message: 'A reason is required' }]}
+        >
+          <Input.TextArea rows={2} maxLength={1000} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
+
+interface AssessFormValues extends AssessInput {
+  reason: string;
+}
+
+/**
+ * The risk assessment of a location, with its score and class computed as the user chooses,
+ * by the same function the server uses.
+ */
+export function AssessModal({
+  location,
+  onSubmit,
+  onCancel,
+}: {
+  location: SamplingLocation;
+  onSubmit: (input: AssessInput, reason: string) => Promise<void>;
+  onCancel: () => void;
+}) {
+  const [form] = Form.useForm<AssessFormValues>();
+  const values = Form.useWatch([], form) as Partial<AssessFormValues> | undefined;
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const previous = location.assessment;
+  // The server takes the location's material, then the equipment's; the form knows the first.
+  const material = values?.material ?? location.material ?? null;
+  const preview =
+    values?.hardToClean && values.inaccessibility && values.productContact && material
+      ? assessLocation({
+          hardToClean: values.hardToClean,
+          inaccessibility: values.inaccessibility,
+          material: material as (typeof MATERIALS)[number],
+          productContact: values.productContact,
+        })
+      : null;
+
+  async function submit(): Promise<void> {
+    const { reason, ...input } = await form.validateFields();
+    setBusy(true);
+    try {
+      await onSubmit(input, reason.trim());
+    } catch (error) {
+      setProblem(error instanceof Error ? error.message : String(error));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Modal
+      open
+      title={`Risk assessment of ${location.name}`}
+      okText="Save assessment"
+      confirmLoading={busy}
+      onOk={() => void submit()}
+      onCancel={onCancel}
+      destroyOnHidden
+    >
+      <Form
+        form={form}
+        layout="vertical"
+        name="risk-assessment"
+        initialValues={{
+          hardToClean: previous?.hardToClean ?? 1,
+          inaccessibility: previous?.inaccessibility ?? 1,
+          material: previous?.material ?? location.material ?? undefined,
+          productContact: previous?.productContact ?? 'Direct',
+          comment: previous?.comment ?? undefined,
+        }}
+      >
+        {problem ? <Alert type="error" title={problem} /> : null}
+        <Form.Item name="hardToClean" label="Hard to clean (1 smooth … 5 crevices)">
+          <Select options={scoreOptions} />
+        </Form.Item>
+        <Form.Item name="inaccessibility" label="Inaccessibility (1 open … 5 dismantle)">
+          <Select options={scoreOptions} />
+        </Form.Item>
+        <Form.Item name="material" label="Material at the location">
+          <Select allowClear options={materialOptions} />
+        </Form.Item>
+        <Form.Item name="productContact" label="Product contact">
+          <Select
+            options={['Direct', 'Indirect', 'None'].map((value) => ({ value, label: value }))}
+          />
+        </Form.Item>
+        <Form.Item name="comment" label="Comment">
+          <Input.TextArea rows={2} />
+        </Form.Item>
+        <Form.Item label="Risk score">
+          {preview ? (
+            <span aria-label="Computed risk">
+              <RiskTag level={preview.riskLevel} score={preview.riskScore} />
+            </span>
+          ) : (
+            'Choose the material to see the score'
+          )}
+        </Form.Item>
+        <Form.Item
+          name="reason"
+          label="Reason"
+          rules={[{ required: true, whitespace: true, message: 'A reason is required' }]}
+        >
+          <Input.TextArea rows={2} maxLength={1000} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

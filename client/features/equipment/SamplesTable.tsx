@@ -1,0 +1,139 @@
+import { Button, Flex, Form, Input, Modal, notification, Segmented, Select, Table } from 'antd';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { FacilityScope } from '../master-data/entity-api.ts';
+import { addSample, equipmentKeys, listSamples, setSampleArchived } from './equipment-api.ts';
+import type { SampleInput } from './equipment-api.ts';
+import { useReasonAction } from './use-reason-action.tsx';
+
+const TESTS = ['TOC', 'pH', 'Conductivity', 'AA', 'Odour', 'RC', 'Microbial'];
+
+/** The samples taken at one sampling location: listed, added, archived and restored. */
+export function SamplesTable({
+  scope,
+  equipmentId,
+  locationId,
+  canEdit,
+}: {
+  scope: FacilityScope;
+  equipmentId: number;
+  locationId: number;
+  canEdit: boolean;
+}) {
+  const [archived, setArchived] = useState(false);
+  const [adding, setAdding] = useState(false);
+  const [form] = Form.useForm<SampleInput & { reason: string }>();
+  const queryClient = useQueryClient();
+  const key = equipmentKeys.samples(scope.facilityId, equipmentId, locationId, archived);
+  const samples = useQuery({
+    queryKey: key,
+    queryFn: ({ signal }) => listSamples(scope, equipmentId, locationId, archived, signal),
+  });
+  const { ask, modal } = useReasonAction();
+  const refresh = () =>
+    queryClient.invalidateQueries({
+      queryKey: equipmentKeys.locations(scope.facilityId, equipmentId, false).slice(0, 5),
+    });
+
+  async function add(): Promise<void> {
+    const { reason, ...input } = await form.validateFields();
+    await addSample(scope, equipmentId, locationId, input, reason.trim());
+    setAdding(false);
+    form.resetFields();
+    await refresh();
+  }
+
+  return (
+    <Flex vertical gap="small">
+      <Flex gap="small">
+        <Segmented
+          options={[
+            { value: 'live', label: 'Samples' },
+            { value: 'archived', label: 'Archived samples' },
+          ]}
+          value={archived ? 'archived' : 'live'}
+          onChange={(value) => setArchived(value === 'archived')}
+        />
+        {canEdit && !archived ? <Button onClick={() => setAdding(true)}>Add sample</Button> : null}
+      </Flex>
+      <Table
+        size="small"
+        rowKey="id"
+        loading={samples.isPending}
+        dataSource={samples.data ?? []}
+        pagination={false}
+        locale={{ emptyText: archived ? 'No archived samples' : 'No samples yet' }}
+        columns={[
+          { title: 'Sample', dataIndex: 'name' },
+          { title: 'Type', dataIndex: 'sampleType' },
+          { title: 'Test', dataIndex: 'analyticalTest' },
+          { title: 'Batch', dataIndex: 'batchNumber' },
+          {
+            title: '',
+            key: 'actions',
+            render: (_: unknown, sample: { id: number; name: string }) =>
+              canEdit ? (
+                <Button
+                  type="link"
+                  onClick={() =>
+                    ask({
+                      title: `${archived ? 'Restore' : 'Archive'} sample ${sample.name}`,
+                      okText: archived ? 'Restore' : 'Archive',
+                      danger: !archived,
+                      run: async (reason) => {
+                        await setSampleArchived(
+                          scope,
+                          equipmentId,
+                          locationId,
+                          sample.id,
+                          !archived,
+                          reason,
+                        );
+                        await refresh();
+                      },
+                    })
+                  }
+                >
+                  {archived ? 'Restore' : 'Archive'}
+                </Button>
+              ) : null,
+          },
+        ]}
+      />
+      <Modal
+        open={adding}
+        title="Add sample"
+        okText="Add sample"
+        onOk={() =>
+          void add().catch((error: unknown) => {
+            // A form left incomplete shows its own messages; a refused sample says why.
+            if (error instanceof Error) {
+              notification.error({ title: 'Error Occurred', description: error.message });
+            }
+          })
+        }
+        onCancel={() => setAdding(false)}
+        destroyOnHidden
+      >
+        <Form form={form} layout="vertical" name="sample" initialValues={{ sampleType: 'swab' }}>
+          <Form.Item name="name" label="Sample name" rules={[{ required: true, whitespace: true }]}>
+            <Input />
+          </Form.Item>
+          <Form.Item name="sampleType" label="Sample type">
+            <Select options={['swab', 'rinse'].map((value) => ({ value, label: value }))} />
+          </Form.Item>
+          <Form.Item name="analyticalTest" label="Analytical test">
+            <Select allowClear options={TESTS.map((value) => ({ value, label: value }))} />
+          </Form.Item>
+          <Form.Item name="batchNumber" label="Batch number">
+            <Input />
+          </Form.Item>
+          <Form.Item name="reason" label="Reason" rules={[{ required: true, whitespace: true }]}>
+            <Input.TextArea rows={2} />
+          </Form.Item>
+        </Form>
+      </Modal>
+      {modal}
+    </Flex>
+  );
+}

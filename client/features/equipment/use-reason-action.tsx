@@ -1,0 +1,42 @@
+import { notification } from 'antd';
+import { useState } from 'react';
+import { ReasonModal } from '../master-data/ReasonModal.tsx';
+
+interface ReasonAction {
+  title: string;
+  okText: string;
+  danger?: boolean;
+  run: (reason: string) => Promise<unknown>;
+}
+
+/**
+ * One reason dialog for a screen's actions (spec §5: archive, delete and edit take a reason):
+ * `ask` opens it for an action; the action runs with the reason, and a failure keeps it open
+ * with the server's message shown.
+ */
+export function useReasonAction() {
+  const [action, setAction] = useState<ReasonAction | null>(null);
+  const modal = (
+    <ReasonModal
+      open={action !== null}
+      title={action?.title ?? ''}
+      okText={action?.okText ?? 'OK'}
+      danger={action?.danger ?? false}
+      onCancel={() => setAction(null)}
+      onSubmit={async (reason) => {
+        if (!action) return;
+        try {
+          await action.run(reason);
+          setAction(null);
+        } catch (error) {
+          notification.error({
+            title: 'Error Occurred',
+            description: error instanceof Error ? error.message : String(error),
+          });
+          throw error;
+        }
+      }}
+    />
+  );
+  return { ask: setAction, modal };
+}

@@ -1,0 +1,77 @@
+import { Alert, Collapse, Descriptions, Skeleton, Table, Typography } from 'antd';
+import type { Derivation, DerivationInput } from '../../../core/limits/derivation.ts';
+import { formatNumber, formatQuantity } from '../master-data/format-value.ts';
+import { criterionLabel } from './pair-explanation.ts';
+import { usePairDerivation } from './use-pair-derivation.ts';
+
+function OneDerivation({ derivation }: { derivation: Derivation }) {
+  return (
+    <>
+      <Descriptions
+        size="small"
+        column={1}
+        items={[
+          { key: 'formula', label: 'Formula', children: derivation.formula },
+          { key: 'reference', label: 'Reference', children: derivation.reference },
+          {
+            key: 'result',
+            label: 'Result',
+            children: derivation.result ? formatQuantity(derivation.result) : '—',
+          },
+          ...(derivation.note ? [{ key: 'note', label: 'Note', children: derivation.note }] : []),
+        ]}
+      />
+      {derivation.inputs.length > 0 ? (
+        <Table<DerivationInput>
+          size="small"
+          pagination={false}
+          rowKey={(row) => `${row.symbol}:${row.source}`}
+          dataSource={derivation.inputs}
+          columns={[
+            { key: 'symbol', title: 'Symbol', dataIndex: 'symbol' },
+            { key: 'name', title: 'Input', dataIndex: 'name' },
+            {
+              key: 'given',
+              title: 'Value',
+              render: (_: unknown, row: DerivationInput) =>
+                // The value in the formula's unit, where the entry was in another one.
+                typeof row.value === 'number' && row.unit !== row.given?.unit
+                  ? `${formatQuantity(row.given)} = ${formatNumber(row.value)} ${row.unit}`
+                  : formatQuantity(row.given),
+            },
+            { key: 'source', title: 'Source', dataIndex: 'source' },
+          ]}
+        />
+      ) : null}
+    </>
+  );
+}
+
+/** The server's derivation of a pair from the facility's inputs, criterion by criterion. */
+export function DerivationView({ previous, next }: { previous: string; next: string }) {
+  const derivation = usePairDerivation(previous, next);
+  if (derivation.isPending) return <Skeleton active />;
+  if (derivation.isError) {
+    return <Alert type="warning" showIcon title={derivation.error.message} />;
+  }
+  const { criteria, area, sal } = derivation.data;
+  const items = [
+    ...Object.entries(criteria)
+      .filter(([, d]) => d.result !== null)
+      .map(([key, d]) => ({
+        key,
+        label: criterionLabel(key),
+        children: <OneDerivation derivation={d} />,
+      })),
+    { key: 'area', label: 'Shared area', children: <OneDerivation derivation={area} /> },
+    { key: 'sal', label: 'SAL', children: <OneDerivation derivation={sal} /> },
+  ];
+  return (
+    <>
+      <Typography.Paragraph type="secondary">
+        Each input with its unit and where it was recorded.
+      </Typography.Paragraph>
+      <Collapse size="small" items={items} />
+    </>
+  );
+}

@@ -1,0 +1,139 @@
+import { Alert, Descriptions, Drawer, Table, Tag, Tooltip, Typography } from 'antd';
+import type { ContractPair } from '../../../core/limits/contract-output.ts';
+import { formatNumber, formatQuantity } from '../master-data/format-value.ts';
+import { DerivationView } from './DerivationView.tsx';
+import { explainPair } from './pair-explanation.ts';
+import type { CriterionRow } from './pair-explanation.ts';
+
+interface PairDrawerProps {
+  pair: ContractPair | null;
+  onClose: () => void;
+}
+
+/** How a pair's MACO and SAL were reached, from the matrix document's own numbers. */
+export function PairDrawer({ pair, onClose }: PairDrawerProps) {
+  return (
+    <Drawer
+      open={pair !== null}
+      size={640}
+      onClose={onClose}
+      title={pair ? `${pair.previous} → ${pair.next}` : ''}
+      destroyOnHidden
+    >
+      {pair ? <PairExplanationView pair={pair} /> : null}
+    </Drawer>
+  );
+}
+
+function PairExplanationView({ pair }: { pair: ContractPair }) {
+  const explanation = explainPair(pair);
+  return (
+    <>
+      <Descriptions
+        bordered
+        size="small"
+        column={1}
+        items={[
+          { key: 'previous', label: 'Previous product', children: pair.previous },
+          { key: 'next', label: 'Next product', children: pair.next },
+          {
+            key: 'shared',
+            label: 'Shared equipment',
+            children: pair.sharedEquipment.join(', '),
+          },
+          { key: 'area', label: 'Shared area', children: formatQuantity(pair.area) },
+        ]}
+      />
+      <Typography.Title level={5} style={{ marginTop: 24 }}>
+        Criteria (lowest over the previous product’s actives)
+      </Typography.Title>
+      <Table<CriterionRow>
+        rowKey="key"
+        size="small"
+        pagination={false}
+        dataSource={explanation.criteria}
+        columns={[
+          { key: 'label', title: 'Criterion', dataIndex: 'label' },
+          { key: 'formula', title: 'Formula', dataIndex: 'formula' },
+          {
+            key: 'value',
+            title: 'Value',
+            render: (_: unknown, row: CriterionRow) =>
+              row.value ? (
+                formatQuantity(row.value)
+              ) : (
+                // The contract gives null for both; the document does not say which.
+                <Tooltip title="Switched off in the cleaning limit policy, or the data it needs is missing">
+                  <Typography.Text type="secondary">not applied</Typography.Text>
+                </Tooltip>
+              ),
+          },
+          {
+            key: 'governs',
+            title: '',
+            render: (_: unknown, row: CriterionRow) =>
+              row.isGoverning ? <Tag color="green">governs</Tag> : null,
+          },
+        ]}
+      />
+      <Alert
+        style={{ marginTop: 16 }}
+        type={explanation.rule === 'none' ? 'warning' : 'info'}
+        showIcon
+        title={explanation.ruleText}
+      />
+      <Typography.Title level={5} style={{ marginTop: 24 }}>
+        MACO and SAL
+      </Typography.Title>
+      <Descriptions
+        bordered
+        size="small"
+        column={1}
+        items={[
+          {
+            key: 'maco',
+            label: 'MACO',
+            children: pair.maco
+              ? `${formatQuantity(pair.maco)} (${explanation.criteria.find((c) => c.isGoverning)?.label ?? pair.governing}${pair.governingActive ? `, active ${pair.governingActive}` : ''})`
+              : '—',
+          },
+          {
+            key: 'sal',
+            label: 'SAL = MACO / area',
+            children:
+              pair.maco && pair.sal ? (
+                <>
+                  {formatQuantity(pair.maco)} / {formatQuantity(pair.area)} ={' '}
+                  {explanation.salFromMaco === null
+                    ? '—'
+                    : `${formatNumber(explanation.salFromMaco)} mg/sqcm`}
+                  {pair.salCapped ? (
+                    <div>
+                      The policy’s residue limit is lower, so the SAL is capped at{' '}
+                      <strong>{formatQuantity(pair.sal)}</strong>.
+                    </div>
+                  ) : (
+                    <div>
+                      SAL: <strong>{formatQuantity(pair.sal)}</strong>
+                    </div>
+                  )}
+                </>
+              ) : (
+                '—'
+              ),
+          },
+          ...(pair.swabLimit
+            ? [{ key: 'swab', label: 'Swab limit', children: formatQuantity(pair.swabLimit) }]
+            : []),
+          ...(pair.rinseLimit
+            ? [{ key: 'rinse', label: 'Rinse limit', children: formatQuantity(pair.rinseLimit) }]
+            : []),
+        ]}
+      />
+      <Typography.Title level={5} style={{ marginTop: 24 }}>
+        From the inputs
+      </Typography.Title>
+      <DerivationView previous={pair.previous} next={pair.next} />
+    </>
+  );
+}

@@ -1,0 +1,24 @@
+import { useQuery } from '@tanstack/react-query';
+import type { PairExplanation } from '../../../core/limits/explain.ts';
+import { apiRequest } from '../../api/http-client.ts';
+import { facilityPath } from '../master-data/entity-api.ts';
+import { useFacilityScope } from '../master-data/use-facility-scope.ts';
+import { limitsKeys } from './limits-keys.ts';
+
+/**
+ * GET {F}/mac-matrix/explain: the derivation of one pair from its inputs (each input with its
+ * unit and where it came from). Under the limits key, so a master-data change refetches it.
+ */
+export function usePairDerivation(previous: string, next: string) {
+  const scope = useFacilityScope();
+  return useQuery({
+    queryKey: [...limitsKeys.all(scope.facilityId), 'explain', previous, next],
+    queryFn: ({ signal }) =>
+      apiRequest<{ explanation: PairExplanation }>(`${facilityPath(scope)}/mac-matrix/explain`, {
+        query: { previous, next },
+        signal,
+        action: 'Loading the derivation',
+      }),
+    select: (answer) => answer.explanation,
+  });
+}

@@ -1,0 +1,193 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Drawer, Form, Space, message } from 'antd';
+import { useState } from 'react';
+import type { EntityDef } from '../../../core/entities/entity.ts';
+import { isApiError } from '../../api/api-error.ts';
+import type { EntityRecord } from './entity-api.ts';
+import { DATA_ARCHIVED_TITLE, describeSaveError, NOTHING_TO_CHANGE } from './entity-errors.ts';
+import type { SaveProblem } from './entity-errors.ts';
+import { fetchLatest, useCreateEntity, useUpdateEntity } from './entity-queries.ts';
+import { lowerLabel } from './entity-registry.ts';
+import { FieldInput } from './FieldInput.tsx';
+import { changedFields, createBody, initialFormValues } from './form-values.ts';
+import type { FormValues } from './form-values.ts';
+import { mapPropertyErrors } from './property-path.ts';
+import { ReasonModal } from './ReasonModal.tsx';
+import { useFacilityScope } from './use-facility-scope.ts';
+
+interface EntityFormDrawerProps {
+  def: EntityDef;
+  /** The record to edit, or null to create one. */
+  record: EntityRecord | null;
+  onClose: () => void;
+}
+
+type Problem = SaveProblem & {
+  details: string[];
+  /** Information rather than a problem: what a reload did. */
+  isInfo?: boolean;
+};
+
+/** Create and edit of any declared entity: one form item per field, by kind. */
+export function EntityFormDrawer({ def, record, onClose }: EntityFormDrawerProps) {
+  const scope = useFacilityScope();
+  const queryClient = useQueryClient();
+  const [form] = Form.useForm<FormValues>();
+  // The version the edit is made from: the opened record, or the one a conflict reloaded.
+  const [base, setBase] = useState<EntityRecord | null>(record);
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const [pendingChanges, setPendingChanges] = useState<Record<string, unknown> | null>(null);
+  const [reloading, setReloading] = useState(false);
+  const create = useCreateEntity(def);
+  const update = useUpdateEntity(def);
+  const label = lowerLabel(def.label);
+
+  function showError(error: unknown): void {
+    const described = describeSaveError(error);
+    const mapped = mapPropertyErrors(def, isApiError(error) ? error.errors : undefined);
+    if (mapped.fields.length > 0) form.setFields(mapped.fields);
+    // Messages that landed on their fields are not repeated above the form.
+    const onFields = described.kind === 'fields' && described.title !== DATA_ARCHIVED_TITLE;
+    setProblem({
+      ...described,
+      message: onFields && mapped.fields.length > 0 ? '' : described.message,
+      details: mapped.general,
+    });
+  }
+
+  async function save(values: FormValues): Promise<void> {
+    setProblem(null);
+    if (!base) {
+      try {
+        const created = await create.mutateAsync(createBody(def, values));
+        void message.success(`${def.label} '${String(created.name ?? created.id)}' added`);
+        onClose();
+      } catch (error) {
+        showError(error);
+      }
+      return;
+    }
+    const changes = changedFields(def, base, values);
+    if (Object.keys(changes).length === 0) {
+      setProblem({ kind: 'notice', ...NOTHING_TO_CHANGE, details: [] });
+      return;
+    }
+    setPendingChanges(changes);
+  }
+
+  async function saveEdit(reason: string): Promise<void> {
+    if (!base || !pendingChanges) return;
+    try {
+      await update.mutateAsync({
+        id: base.id,
+        changes: pendingChanges,
+        reason,
+        version: base.version,
+      });
+      setPendingChanges(null);
+      void message.success(`${def.label} '${String(base.name ?? base.id)}' saved`);
+      onClose();
+    } catch (error) {
+      // The drawer shows what went wrong next to the form; the reason dialog closes.
+      setPendingChanges(null);
+      showError(error);
+    }
+  }
+
+  /** Loads the record as it is now and puts the user's own changes back on top of it. */
+  async function reloadKeepingChanges(): Promise<void> {
+    if (!base) return;
+    setReloading(true);
+    try {
+      const mine = changedFields(def, base, form.getFieldsValue(true) as FormValues);
+      const latest = await fetchLatest(queryClient, scope, def, base.id);
+      setBase(latest);
+      form.setFieldsValue(initialFormValues(def, { ...latest, ...mine }));
+      const names = def.fields.filter((f) => f.name in mine).map((f) => f.label);
+      setProblem({
+        kind: 'notice',
+        isInfo: true,
+        title: `Reloaded version ${latest.version}`,
+        message:
+          names.length > 0
+            ? `Your changes to ${names.join(', ')} are kept on top of the current values. Check them and save again.`
+            : 'The form shows the current values.',
+        details: [],
+      });
+    } catch (error) {
+      showError(error);
+    } finally {
+      setReloading(false);
+    }
+  }
+
+  const busy = create.isPending || update.isPending;
+  return (
+    <Drawer
+      open
+      size={560}
+      title={base ? `Edit ${label} '${String(base.name ?? base.id)}'` : `Add ${label}`}
+      onClose={onClose}
+      // Typed entries are not lost to a stray Escape or a click beside the drawer.
+      keyboard={false}
+      mask={{ closable: false }}
+      footer={
+        <Space>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button type="primary" loading={busy} onClick={() => form.submit()}>
+            {base ? 'Save' : `Add ${label}`}
+          </Button>
+        </Space>
+      }
+    >
+      {problem ? (
+        <Alert
+          style={{ marginBottom: 16 }}
+          type={problem.isInfo ? 'info' : problem.kind === 'notice' ? 'warning' : 'error'}
+          showIcon
+          title={problem.title}
+          description={
+            <>
+              {problem.message ? <div>{problem.message}</div> : null}
+              {problem.details.map((detail) => (
+                <div key={detail}>{detail}</div>
+              ))}
+            </>
+          }
+          action={
+            problem.kind === 'conflict' ? (
+              <Button size="small" loading={reloading} onClick={() => void reloadKeepingChanges()}>
+                Reload current values
+              </Button>
+            ) : undefined
+          }
+        />
+      ) : null}
+      <Form<FormValues>
+        form={form}
+        name={`${def.key}-form`}
+        layout="vertical"
+        initialValues={initialFormValues(def, record)}
+        onFinish={(values) => void save(values)}
+        // A field the user corrects no longer carries the server's message.
+        onValuesChange={() => (problem?.kind === 'notice' ? setProblem(null) : undefined)}
+        scrollToFirstError
+      >
+        {def.fields.map((field) => (
+          <FieldInput key={field.name} field={field} name={[field.name]} />
+        ))}
+      </Form>
+      <ReasonModal
+        open={pendingChanges !== null}
+        title={`Why are you changing this ${label}?`}
+        okText="Save"
+        description={`Changed: ${def.fields
+          .filter((f) => pendingChanges && f.name in pendingChanges)
+          .map((f) => f.label)
+          .join(', ')}`}
+        onSubmit={saveEdit}
+        onCancel={() => setPendingChanges(null)}
+      />
+    </Drawer>
+  );
+}

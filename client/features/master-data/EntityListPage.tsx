@@ -1,0 +1,277 @@
+import { PlusOutlined } from '@ant-design/icons';
+import { useQueries } from '@tanstack/react-query';
+import { Alert, Button, Empty, Input, Space, Switch, Table, Typography, message } from 'antd';
+import type { TableProps } from 'antd';
+import { useMemo, useState } from 'react';
+import { Link } from 'react-router';
+import { actionOf } from '../../../core/entities/entity.ts';
+import type { EntityDef } from '../../../core/entities/entity.ts';
+import type { EntityListQuery, EntityRecord } from './entity-api.ts';
+import { describeSaveError } from './entity-errors.ts';
+import { entityOptionsQuery, useArchiveEntity, useEntityList } from './entity-queries.ts';
+import { lowerLabel, referencedDef } from './entity-registry.ts';
+import { EntityFormDrawer } from './EntityFormDrawer.tsx';
+import { formatFieldValue } from './format-value.ts';
+import { isSortable, listFields, referencedEntities, toServerOrder } from './list-columns.ts';
+import { ReasonModal } from './ReasonModal.tsx';
+import { usePermissions } from './use-permissions.ts';
+import { useFacilityScope } from './use-facility-scope.ts';
+
+const DEFAULT_PAGE_LIMIT = 10;
+
+type Editing = { record: EntityRecord | null } | null;
+type ArchiveTarget = { record: EntityRecord; restore: boolean } | null;
+
+/** The list of any declared entity: its columns, search, paging, sorting, archive and restore. */
+export function EntityListPage({ def }: { def: EntityDef }) {
+  const scope = useFacilityScope();
+  const permissions = usePermissions();
+  const [query, setQuery] = useState<EntityListQuery>({
+    pageNumber: 1,
+    pageLimit: DEFAULT_PAGE_LIMIT,
+  });
+  const [searchText, setSearchText] = useState('');
+  const [editing, setEditing] = useState<Editing>(null);
+  const [archiveTarget, setArchiveTarget] = useState<ArchiveTarget>(null);
+  const list = useEntityList(def, query);
+  const archive = useArchiveEntity(def);
+  const label = lowerLabel(def.label);
+  const plural = lowerLabel(def.pluralLabel);
+  const fields = useMemo(() => listFields(def), [def]);
+
+  // Names of referenced records, so a production lists 'Mixer 1', not 17.
+  const refKeys = useMemo(() => referencedEntities(fields), [fields]);
+  const refQueries = useQueries({
+    queries: refKeys.flatMap((key) => {
+      const refDef = referencedDef(key);
+      return refDef ? [entityOptionsQuery(scope, refDef)] : [];
+    }),
+  });
+  const names = useMemo(() => {
+    const map = new Map<string, string>();
+    refKeys.forEach((key, index) => {
+      for (const record of refQueries[index]?.data?.data ?? [])
+        map.set(`${key}:${record.id}`, String(record.name ?? `#${record.id}`));
+    });
+    return map;
+  }, [refKeys, refQueries]);
+  const nameOf = (key: string, id: number) => names.get(`${key}:${id}`) ?? `#${id}`;
+
+  const canAdd = permissions.can(def.resource, actionOf(def, 'add'));
+  const canModify = permissions.can(def.resource, actionOf(def, 'modify'));
+  const canArchive = permissions.can(def.resource, actionOf(def, 'archive'));
+
+  const columns: TableProps<EntityRecord>['columns'] = [
+    ...fields.map((field) => ({
+      key: field.name,
+      dataIndex: field.name,
+      title: field.label,
+      sorter: isSortable(field),
+      sortOrder:
+        query.sortBy === field.name
+          ? query.sortOrder === 'desc'
+            ? ('descend' as const)
+            : ('ascend' as const)
+          : null,
+      render: (value: unknown) => formatFieldValue(field, value, nameOf),
+    })),
+    ...(query.archived
+      ? [
+          {
+            key: 'archiveReason',
+            dataIndex: 'archiveReason',
+            title: 'Archive reason',
+          },
+        ]
+      : []),
+    {
+      key: 'actions',
+      title: 'Actions',
+      width: 180,
+      render: (_: unknown, record: EntityRecord) =>
+        query.archived ? (
+          canArchive ? (
+            <Button size="small" onClick={() => setArchiveTarget({ record, restore: true })}>
+              Restore
+            </Button>
+          ) : null
+        ) : (
+          <Space>
+            {/* Equipment has a page of its own: images, sampling locations and samples. */}
+            {def.path === 'equipments' ? (
+              <Link to={`/master-data/equipments/${record.id}`}>Details</Link>
+            ) : null}
+            {canModify ? (
+              <Button size="small" onClick={() => setEditing({ record })}>
+                Edit
+              </Button>
+            ) : null}
+            {canArchive ? (
+              <Button
+                size="small"
+                danger
+                onClick={() => setArchiveTarget({ record, restore: false })}
+              >
+                Archive
+              </Button>
+            ) : null}
+          </Space>
+        ),
+    },
+  ];
+
+  // Archiving the last record of the last page leaves that page empty: step back to one
+  // that has records.
+  const total = list.data?.total ?? 0;
+  const lastPage = Math.max(1, Math.ceil(total / query.pageLimit));
+  if (list.data && !list.isPlaceholderData && query.pageNumber > lastPage) {
+    setQuery((current) => ({ ...current, pageNumber: lastPage }));
+  }
+
+  const onTableChange: TableProps<EntityRecord>['onChange'] = (pagination, _filters, sorter) => {
+    const single = Array.isArray(sorter) ? sorter[0] : sorter;
+    const order = toServerOrder(single?.order);
+    setQuery((current) => ({
+      ...current,
+      pageNumber: pagination.current ?? 1,
+      pageLimit: pagination.pageSize ?? DEFAULT_PAGE_LIMIT,
+      sortBy: order ? String(single?.columnKey ?? single?.field) : undefined,
+      sortOrder: order,
+    }));
+  };
+
+  async function confirmArchive(reason: string): Promise<void> {
+    if (!archiveTarget) return;
+    const { record, restore } = archiveTarget;
+    try {
+      await archive.mutateAsync({ record, reason, restore });
+      void message.success(
+        `${def.label} '${String(record.name ?? record.id)}' ${restore ? 'restored' : 'archived'}`,
+      );
+      setArchiveTarget(null);
+    } catch (error) {
+      const problem = describeSaveError(error);
+      void message.error(`${problem.title}: ${problem.message}`);
+      throw error;
+    }
+  }
+
+  const emptyText = query.search ? (
+    <Empty description={`No ${plural} match “${query.search}”`} />
+  ) : query.archived ? (
+    <Empty description={`No archived ${plural}`} />
+  ) : (
+    <Empty description={`No ${plural} yet`}>
+      {canAdd ? (
+        <Button type="primary" onClick={() => setEditing({ record: null })}>
+          Add {label}
+        </Button>
+      ) : null}
+    </Empty>
+  );
+
+  return (
+    <section aria-label={def.pluralLabel}>
+      <Space
+        style={{ width: '100%', justifyContent: 'space-between', marginBottom: 8 }}
+        wrap
+        align="start"
+      >
+        <div>
+          <Typography.Title level={3} style={{ margin: 0 }}>
+            {query.archived ? `Archived ${plural}` : def.pluralLabel}
+          </Typography.Title>
+          <Typography.Text type="secondary">{def.description}</Typography.Text>
+        </div>
+        {canAdd && !query.archived ? (
+          <Button
+            type="primary"
+            icon={<PlusOutlined />}
+            onClick={() => setEditing({ record: null })}
+          >
+            Add {label}
+          </Button>
+        ) : null}
+      </Space>
+      <Space style={{ marginBottom: 16 }} wrap>
+        <Input.Search
+          aria-label={`Search ${plural}`}
+          placeholder={`Search ${plural}`}
+          allowClear
+          value={searchText}
+          onChange={(event) => setSearchText(event.target.value)}
+          onSearch={(value) =>
+            setQuery((current) => ({
+              ...current,
+              search: value.trim() || undefined,
+              pageNumber: 1,
+            }))
+          }
+          style={{ width: 280 }}
+        />
+        <Space>
+          <Switch
+            aria-label="Show archived"
+            checked={query.archived ?? false}
+            onChange={(checked) =>
+              setQuery((current) => ({ ...current, archived: checked, pageNumber: 1 }))
+            }
+          />
+          <span>Archived</span>
+        </Space>
+      </Space>
+      {list.isError ? (
+        <Alert
+          type="error"
+          showIcon
+          style={{ marginBottom: 16 }}
+          title={`Could not load ${plural}`}
+          description={list.error.message}
+          action={<Button onClick={() => void list.refetch()}>Try again</Button>}
+        />
+      ) : null}
+      <Table<EntityRecord>
+        rowKey="id"
+        size="middle"
+        columns={columns}
+        dataSource={list.data?.data ?? []}
+        loading={list.isFetching}
+        onChange={onTableChange}
+        locale={{ emptyText: list.isPending ? ' ' : emptyText }}
+        pagination={{
+          current: query.pageNumber,
+          pageSize: query.pageLimit,
+          total: list.data?.total ?? 0,
+          showSizeChanger: true,
+          showTotal: (total) => `${total} ${total === 1 ? label : plural}`,
+        }}
+        scroll={{ x: 'max-content' }}
+      />
+      {editing ? (
+        <EntityFormDrawer
+          key={editing.record?.id ?? 'new'}
+          def={def}
+          record={editing.record}
+          onClose={() => setEditing(null)}
+        />
+      ) : null}
+      <ReasonModal
+        open={archiveTarget !== null}
+        danger={!archiveTarget?.restore}
+        title={
+          archiveTarget
+            ? `${archiveTarget.restore ? 'Restore' : 'Archive'} ${label} '${String(archiveTarget.record.name ?? archiveTarget.record.id)}'`
+            : ''
+        }
+        okText={archiveTarget?.restore ? 'Restore' : 'Archive'}
+        description={
+          archiveTarget?.restore
+            ? `The ${label} returns to the list and to the limits.`
+            : `Archived records are kept and can be restored from the archived list. The ${label} leaves the limits until then.`
+        }
+        onSubmit={confirmArchive}
+        onCancel={() => setArchiveTarget(null)}
+      />
+    </section>
+  );
+}

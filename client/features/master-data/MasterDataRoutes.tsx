@@ -1,0 +1,111 @@
+import { Layout, Menu, Result } from 'antd';
+import { Link, Navigate, Route, Routes, useLocation, useParams } from 'react-router';
+import { ENTITY_DEFS } from '../../../core/entities/defs/index.ts';
+import { actionOf } from '../../../core/entities/entity.ts';
+import { defByPath } from './entity-registry.ts';
+import { EntityListPage } from './EntityListPage.tsx';
+import { MasterWorkbookPage } from './MasterWorkbookPage.tsx';
+import { usePermissions } from './use-permissions.ts';
+
+/** The base of the master-data pages in the app shell. */
+export const MASTER_DATA_BASE = '/master-data';
+
+/** The path of the workbook page; no entity's path, so it is matched before `:path`. */
+export const MASTER_WORKBOOK_PATH = 'workbook';
+
+/** The declared entities the user may list; every entity of ENTITY_DEFS appears here. */
+function useVisibleDefs() {
+  const permissions = usePermissions();
+  return ENTITY_DEFS.filter((def) => permissions.can(def.resource, actionOf(def, 'get')));
+}
+
+/** Master data: a menu of the entities and, beside it, the list of the chosen one. */
+export function MasterDataRoutes() {
+  const defs = useVisibleDefs();
+  const permissions = usePermissions();
+  const canUseWorkbook =
+    permissions.can('Master', 'BulkExport') || permissions.can('Master', 'BulkImport');
+  const { pathname } = useLocation();
+  const first = defs[0];
+  const workbookPath = `${MASTER_DATA_BASE}/${MASTER_WORKBOOK_PATH}`;
+  return (
+    <Layout style={{ background: 'transparent' }}>
+      <Layout.Sider
+        width={200}
+        theme="light"
+        style={{ marginRight: 24, background: 'transparent' }}
+      >
+        <nav aria-label="Master data">
+          <Menu
+            mode="inline"
+            selectedKeys={[pathname]}
+            items={[
+              {
+                type: 'group',
+                key: 'master-data',
+                label: 'Master data',
+                children: defs.map((def) => ({
+                  key: `${MASTER_DATA_BASE}/${def.path}`,
+                  label: <Link to={`${MASTER_DATA_BASE}/${def.path}`}>{def.pluralLabel}</Link>,
+                })),
+              },
+              ...(canUseWorkbook
+                ? [
+                    {
+                      type: 'group' as const,
+                      key: 'workbook',
+                      label: 'Workbook',
+                      children: [
+                        {
+                          key: workbookPath,
+                          label: <Link to={workbookPath}>Import / export</Link>,
+                        },
+                      ],
+                    },
+                  ]
+                : []),
+            ]}
+          />
+        </nav>
+      </Layout.Sider>
+      <Layout.Content style={{ minWidth: 0 }}>
+        <Routes>
+          <Route
+            index
+            element={
+              first ? (
+                <Navigate to={`${MASTER_DATA_BASE}/${first.path}`} replace />
+              ) : canUseWorkbook ? (
+                <Navigate to={workbookPath} replace />
+              ) : (
+                <Result
+                  status="403"
+                  title="No master data for you here"
+                  subTitle="Your roles in this facility do not allow you to view master data."
+                />
+              )
+            }
+          />
+          <Route path={MASTER_WORKBOOK_PATH} element={<MasterWorkbookPage />} />
+          <Route path=":path" element={<EntityRoute />} />
+        </Routes>
+      </Layout.Content>
+    </Layout>
+  );
+}
+
+function EntityRoute() {
+  const { path } = useParams();
+  const def = defByPath(path);
+  if (!def) {
+    return (
+      <Result
+        status="404"
+        title="No such master data"
+        extra={<Link to={MASTER_DATA_BASE}>Master data</Link>}
+      />
+    );
+  }
+  // A new entity starts from a fresh list state.
+  return <EntityListPage key={def.key} def={def} />;
+}

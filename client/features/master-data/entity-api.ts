@@ -1,0 +1,136 @@
+import type { EntityDef } from '../../../core/entities/entity.ts';
+import { apiRequest } from '../../api/http-client.ts';
+
+/** A record as the entity routes return it: the declared fields plus the common columns. */
+export interface EntityRecord {
+  id: number;
+  version: number;
+  archivedAt: string | null;
+  archiveReason: string | null;
+  [field: string]: unknown;
+}
+
+export interface EntityPage {
+  data: EntityRecord[];
+  total: number;
+  pageNumber: number;
+  pageLimit: number;
+}
+
+export interface EntityListQuery {
+  pageNumber: number;
+  pageLimit: number;
+  search?: string | undefined;
+  sortBy?: string | undefined;
+  sortOrder?: 'asc' | 'desc' | undefined;
+  archived?: boolean | undefined;
+}
+
+/** The facility a call is scoped to: {F} = /plans/{plan}/facilities/{facility}. */
+export interface FacilityScope {
+  planId: number;
+  facilityId: number;
+}
+
+export function facilityPath({ planId, facilityId }: FacilityScope): string {
+  return `/plans/${planId}/facilities/${facilityId}`;
+}
+
+/** The page as the list answers it: the records under `data`, or the def's spec list key. */
+type ListAnswer = Omit<EntityPage, 'data'> & Record<string, unknown>;
+
+export async function listEntities(
+  scope: FacilityScope,
+  def: EntityDef,
+  { archived, ...query }: EntityListQuery,
+  signal?: AbortSignal,
+): Promise<EntityPage> {
+  const path = archived ? `/archived/${def.path}` : `/${def.path}`;
+  const answer = await apiRequest<ListAnswer>(`${facilityPath(scope)}${path}`, {
+    query: { ...query, search: query.search || undefined },
+    action: `Loading ${def.pluralLabel.toLowerCase()}`,
+    signal,
+  });
+  // Intermediates answer under 'intermediates' and, archived, under 'result' (spec §7).
+  const key = (archived ? def.archivedListKey : def.listKey) ?? 'data';
+  const data = answer[key];
+  return {
+    data: Array.isArray(data) ? (data as EntityRecord[]) : [],
+    total: answer.total,
+    pageNumber: answer.pageNumber,
+    pageLimit: answer.pageLimit,
+  };
+}
+
+export function getEntity(
+  scope: FacilityScope,
+  def: EntityDef,
+  id: number,
+  signal?: AbortSignal,
+): Promise<EntityRecord> {
+  return apiRequest<EntityRecord>(`${facilityPath(scope)}/${def.path}/${id}`, {
+    action: `Loading the ${def.label.toLowerCase()}`,
+    signal,
+  });
+}
+
+export async function createEntity(
+  scope: FacilityScope,
+  def: EntityDef,
+  body: Record<string, unknown>,
+): Promise<EntityRecord> {
+  const { result } = await apiRequest<{ result: EntityRecord }>(
+    `${facilityPath(scope)}/${def.path}`,
+    { method: 'POST', body, action: `Adding the ${def.label.toLowerCase()}` },
+  );
+  return result;
+}
+
+/** An edit sends only what changed, the version it was made from, and why. */
+export async function updateEntity(
+  scope: FacilityScope,
+  def: EntityDef,
+  id: number,
+  body: { changes: Record<string, unknown>; reason: string; version: number },
+): Promise<EntityRecord> {
+  const { result } = await apiRequest<{ result: EntityRecord }>(
+    `${facilityPath(scope)}/${def.path}/${id}`,
+    {
+      method: 'POST',
+      body: { ...body.changes, reason: body.reason, version: body.version },
+      action: `Editing the ${def.label.toLowerCase()}`,
+    },
+  );
+  return result;
+}
+
+export async function archiveEntity(
+  scope: FacilityScope,
+  def: EntityDef,
+  id: number,
+  reason: string,
+): Promise<EntityRecord> {
+  const { result } = await apiRequest<{ result: EntityRecord }>(
+    `${facilityPath(scope)}/${def.path}/${id}/archive`,
+    { method: 'PUT', body: { reason }, action: `Archiving the ${def.label.toLowerCase()}` },
+  );
+  return result;
+}
+
+/** Spec §4: unarchiving is an update carrying the unArchive flag and a reason. */
+export async function restoreEntity(
+  scope: FacilityScope,
+  def: EntityDef,
+  id: number,
+  reason: string,
+): Promise<EntityRecord> {
+  const { result } = await apiRequest<{ result: EntityRecord }>(
+    `${facilityPath(scope)}/${def.path}/${id}`,
+    {
+      method: 'POST',
+      body: { unArchive: true, reason },
+      action: `Restoring the ${def.label.toLowerCase()}`,
+    },
+  );
+  return result;
+}

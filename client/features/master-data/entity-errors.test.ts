@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../api/api-error.ts';
+import { describeSaveError } from './entity-errors.ts';
+
+const server = (status: number, errName: ApiError['errName'], message: string) =>
+  new ApiError('server', status, message, { errName, message });
+
+describe('describeSaveError', () => {
+  it('offers a reload on a version conflict', () => {
+    expect(describeSaveError(server(409, 'VersionConflictError', 'x')).kind).toBe('conflict');
+  });
+
+  it('uses the spec texts for nothing to change', () => {
+    expect(describeSaveError(server(400, 'NothingToChangeError', 'x'))).toEqual({
+      kind: 'notice',
+      title: 'Nothing to change',
+      message:
+        'No changes have been made from the current values. Please check all fields and try again.',
+    });
+  });
+
+  it("titles an archived duplicate 'Data Archived' with the advice to restore or change the id", () => {
+    const problem = describeSaveError(
+      server(
+        409,
+        'ArchivedEntryError',
+        "Data Archived: a equipment with name 'dryer' is archived. Restore it from the archived list, or change the name to create a new one.",
+      ),
+    );
+    expect(problem.title).toBe('Data Archived');
+    expect(problem.message).toBe(
+      "a equipment with name 'dryer' is archived. Restore the entry from the archived list, or change the id to create a new one.",
+    );
+  });
+
+  it('sends duplicates and validation errors to the fields', () => {
+    expect(describeSaveError(server(409, 'DuplicateEntryError', 'exists')).kind).toBe('fields');
+    expect(describeSaveError(server(422, 'DataValidationError', 'bad')).kind).toBe('fields');
+  });
+
+  it('shows anything else as it came', () => {
+    expect(
+      describeSaveError(
+        new ApiError('not-allowed', 403, 'Editing failed as current user is not allowed'),
+      ),
+    ).toMatchObject({
+      kind: 'notice',
+      message: 'Editing failed as current user is not allowed',
+    });
+  });
+});

@@ -1,0 +1,127 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
+import type { EntityDef } from '../../../core/entities/entity.ts';
+import { limitsKeys } from '../limits/limits-keys.ts';
+import {
+  archiveEntity,
+  createEntity,
+  getEntity,
+  listEntities,
+  restoreEntity,
+  updateEntity,
+} from './entity-api.ts';
+import type { EntityListQuery, EntityRecord, FacilityScope } from './entity-api.ts';
+import { useFacilityScope } from './use-facility-scope.ts';
+
+export const entityKeys = {
+  all: (facilityId: number, def: EntityDef) =>
+    ['facility', facilityId, 'entities', def.key] as const,
+  list: (facilityId: number, def: EntityDef, query: EntityListQuery) =>
+    [...entityKeys.all(facilityId, def), 'list', query] as const,
+  options: (facilityId: number, def: EntityDef) =>
+    [...entityKeys.all(facilityId, def), 'options'] as const,
+  detail: (facilityId: number, def: EntityDef, id: number) =>
+    [...entityKeys.all(facilityId, def), 'detail', id] as const,
+};
+
+/** The server's largest page: reference pickers load up to this many records of an entity. */
+export const OPTIONS_PAGE_LIMIT = 1000;
+
+/** A change to master data moves limits: both the entity's own lists and the limits refetch. */
+function invalidateAfterChange(client: QueryClient, facilityId: number, def: EntityDef) {
+  return Promise.all([
+    client.invalidateQueries({ queryKey: entityKeys.all(facilityId, def) }),
+    client.invalidateQueries({ queryKey: limitsKeys.all(facilityId) }),
+  ]);
+}
+
+export function useEntityList(def: EntityDef, query: EntityListQuery) {
+  const scope = useFacilityScope();
+  return useQuery({
+    queryKey: entityKeys.list(scope.facilityId, def, query),
+    queryFn: ({ signal }) => listEntities(scope, def, query, signal),
+    // Paging and searching keep the last page on screen instead of flashing an empty table.
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Every active record of an entity (up to the server's page limit), for pickers and names. */
+export function entityOptionsQuery(scope: FacilityScope, def: EntityDef) {
+  return {
+    queryKey: entityKeys.options(scope.facilityId, def),
+    queryFn: ({ signal }: { signal: AbortSignal }) =>
+      listEntities(
+        scope,
+        def,
+        { pageNumber: 1, pageLimit: OPTIONS_PAGE_LIMIT, sortBy: 'name', sortOrder: 'asc' },
+        signal,
+      ),
+  };
+}
+
+export function useEntityOptions(def: EntityDef | undefined) {
+  const scope = useFacilityScope();
+  return useQuery({
+    queryKey: def
+      ? entityKeys.options(scope.facilityId, def)
+      : ['facility', scope.facilityId, 'entities', 'none'],
+    queryFn: ({ signal }) =>
+      def
+        ? entityOptionsQuery(scope, def).queryFn({ signal })
+        : Promise.resolve({ data: [], total: 0, pageNumber: 1, pageLimit: OPTIONS_PAGE_LIMIT }),
+    enabled: def !== undefined,
+  });
+}
+
+/** A record as it is now, bypassing the cache: what a version conflict reloads. */
+export function fetchLatest(client: QueryClient, scope: FacilityScope, def: EntityDef, id: number) {
+  return client.fetchQuery({
+    queryKey: entityKeys.detail(scope.facilityId, def, id),
+    queryFn: ({ signal }) => getEntity(scope, def, id, signal),
+    staleTime: 0,
+  });
+}
+
+export function useCreateEntity(def: EntityDef) {
+  const scope = useFacilityScope();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: Record<string, unknown>) => createEntity(scope, def, body),
+    onSuccess: () => invalidateAfterChange(client, scope.facilityId, def),
+  });
+}
+
+export interface UpdateVariables {
+  id: number;
+  changes: Record<string, unknown>;
+  reason: string;
+  version: number;
+}
+
+export function useUpdateEntity(def: EntityDef) {
+  const scope = useFacilityScope();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, ...body }: UpdateVariables) => updateEntity(scope, def, id, body),
+    onSuccess: () => invalidateAfterChange(client, scope.facilityId, def),
+  });
+}
+
+export interface ArchiveVariables {
+  record: EntityRecord;
+  reason: string;
+  /** Archive, or restore from the archived list. */
+  restore?: boolean;
+}
+
+export function useArchiveEntity(def: EntityDef) {
+  const scope = useFacilityScope();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ record, reason, restore }: ArchiveVariables) =>
+      restore
+        ? restoreEntity(scope, def, record.id, reason)
+        : archiveEntity(scope, def, record.id, reason),
+    onSuccess: () => invalidateAfterChange(client, scope.facilityId, def),
+  });
+}

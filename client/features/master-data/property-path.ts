@@ -1,0 +1,85 @@
+import type { EntityDef } from '../../../core/entities/entity.ts';
+import type { FieldDef } from '../../../core/entities/field.ts';
+import type { PropertyError } from '../../../core/errors/errors.ts';
+
+export type FormPath = (string | number)[];
+
+/** `actives[0].activeId` (or `actives.0.activeId`) → ['actives', 0, 'activeId']. */
+export function parsePropertyPath(property: string): FormPath {
+  const segments: FormPath = [];
+  for (const part of property.split('.')) {
+    const match = /^([^[\]]*)((?:\[\d+\])*)$/.exec(part);
+    if (!match) {
+      segments.push(part);
+      continue;
+    }
+    const [, name = '', indexes = ''] = match;
+    if (name !== '') segments.push(/^\d+$/.test(name) ? Number(name) : name);
+    for (const index of indexes.matchAll(/\[(\d+)\]/g)) segments.push(Number(index[1]));
+  }
+  return segments;
+}
+
+/**
+ * The form item a server property path belongs to, or null when the form has none (version,
+ * reason, an unknown property): those messages are shown above the form instead. A quantity is
+ * two items, value and unit; an error on the quantity as a whole goes on its value.
+ */
+export function formPathOf(def: EntityDef, property: string): FormPath | null {
+  const segments = parsePropertyPath(property);
+  let fields: readonly FieldDef[] = def.fields;
+  const path: FormPath = [];
+  for (let i = 0; i < segments.length; i += 1) {
+    const name = segments[i];
+    const field = fields.find((candidate) => candidate.name === name);
+    if (!field) return null;
+    path.push(field.name);
+    const rest = segments.slice(i + 1);
+    switch (field.kind) {
+      case 'quantity': {
+        const part = rest[0];
+        return [...path, part === 'unit' ? 'unit' : 'value'];
+      }
+      case 'list': {
+        const index = rest[0];
+        if (typeof index !== 'number' || rest.length < 2) return path;
+        path.push(index);
+        fields = field.of;
+        i += 1;
+        break;
+      }
+      default:
+        // `equipmentIds[1]`: the select holds every id, so the message goes on the select.
+        return path;
+    }
+  }
+  return path.length > 0 ? path : null;
+}
+
+export interface MappedErrors {
+  fields: { name: FormPath; errors: string[] }[];
+  /** Messages for properties that have no form item. */
+  general: string[];
+}
+
+/** Spec §5: the per-property messages of DataValidationError/DuplicateEntryError on their fields. */
+export function mapPropertyErrors(
+  def: EntityDef,
+  errors: readonly PropertyError[] | undefined,
+): MappedErrors {
+  const byPath = new Map<string, { name: FormPath; errors: string[] }>();
+  const general: string[] = [];
+  for (const error of errors ?? []) {
+    const messages = Object.values(error.constraints ?? {});
+    const name = formPathOf(def, error.property);
+    if (!name) {
+      general.push(...messages.map((m) => (error.property ? `${error.property}: ${m}` : m)));
+      continue;
+    }
+    const key = JSON.stringify(name);
+    const entry = byPath.get(key) ?? { name, errors: [] };
+    entry.errors.push(...messages);
+    byPath.set(key, entry);
+  }
+  return { fields: [...byPath.values()], general };
+}

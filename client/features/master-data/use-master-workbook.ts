@@ -1,0 +1,34 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { saveBlob } from '../../api/http-client.ts';
+import { limitsKeys } from '../limits/limits-keys.ts';
+import { exportWorkbook, importWorkbook } from './master-workbook-api.ts';
+import { useFacilityScope } from './use-facility-scope.ts';
+
+/** Export: fetch the workbook and hand it to the browser as a download. */
+export function useExportWorkbook() {
+  const scope = useFacilityScope();
+  return useMutation({
+    mutationFn: async () => {
+      const { blob, fileName } = await exportWorkbook(scope);
+      saveBlob(blob, fileName);
+      return fileName;
+    },
+  });
+}
+
+/**
+ * Import: all rows or none. A successful one can touch every entity of the facility, so all
+ * master-data lists and the limits derived from them refetch.
+ */
+export function useImportWorkbook() {
+  const scope = useFacilityScope();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (file: File) => importWorkbook(scope, file),
+    onSuccess: () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: ['facility', scope.facilityId, 'entities'] }),
+        client.invalidateQueries({ queryKey: limitsKeys.all(scope.facilityId) }),
+      ]),
+  });
+}

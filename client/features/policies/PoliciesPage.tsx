@@ -1,0 +1,142 @@
+import { Card, Select, Space, Spin, Tabs, Typography } from 'antd';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { DOCUMENT_TYPES } from '../../../core/schemas/documents.schemas.ts';
+import type {
+  TApprovalPolicy,
+  TInspectionSettings,
+  TMicrobialPolicy,
+} from '../../../core/schemas/facility-rules.schemas.ts';
+import { can, useMyPermissions } from '../../app/use-my-permissions.ts';
+import { limitsKeys } from '../limits/limits-keys.ts';
+import { useFacilityScope } from '../master-data/use-facility-scope.ts';
+import { PolicyFieldsForm } from './PolicyFieldsForm.tsx';
+import { ApprovalFields, InspectionFields, MicrobialFields } from './RuleFields.tsx';
+import {
+  loadApproval,
+  loadInspection,
+  loadMicrobial,
+  loadPolicy,
+  RESIDUE_TYPES,
+  rulesKeys,
+  saveApproval,
+  saveInspection,
+  saveMicrobial,
+  savePolicy,
+} from './rules-api.ts';
+import type { PolicyFields, ResidueType } from './rules-api.ts';
+import { VersionedDocumentForm } from './VersionedDocumentForm.tsx';
+
+function PolicyTab({ residueType, canEdit }: { residueType: ResidueType; canEdit: boolean }) {
+  const scope = useFacilityScope();
+  const queryClient = useQueryClient();
+  const isIntermediate = residueType === 'Intermediate';
+  return (
+    <VersionedDocumentForm<PolicyFields>
+      name={`${residueType} policy`}
+      queryKey={rulesKeys.policy(scope.facilityId, residueType)}
+      load={(signal) => loadPolicy(scope, residueType, signal)}
+      save={(changes, version, reason) => savePolicy(scope, residueType, changes, version, reason)}
+      canEdit={canEdit}
+      // The server fixes the Intermediate safety factor at 1000 and refuses another value.
+      fixed={isIntermediate ? ['safetyFactor'] : []}
+      // Limits are computed with the policies (the MAC matrix with the Chemical one).
+      onSaved={() =>
+        void queryClient.invalidateQueries({ queryKey: limitsKeys.all(scope.facilityId) })
+      }
+    >
+      {() => <PolicyFieldsForm isIntermediate={isIntermediate} />}
+    </VersionedDocumentForm>
+  );
+}
+
+function ApprovalTab({ canEdit }: { canEdit: boolean }) {
+  const scope = useFacilityScope();
+  const [documentType, setDocumentType] = useState<string>(DOCUMENT_TYPES[0]);
+  return (
+    <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
+      <Select
+        aria-label="Document type"
+        style={{ minWidth: 260 }}
+        value={documentType}
+        onChange={setDocumentType}
+        options={DOCUMENT_TYPES.map((value) => ({ value, label: value }))}
+      />
+      <VersionedDocumentForm<TApprovalPolicy>
+        // A new document type is a new form, loaded afresh.
+        key={documentType}
+        name={`${documentType} approval policy`}
+        queryKey={rulesKeys.approval(scope.facilityId, documentType)}
+        load={(signal) => loadApproval(scope, documentType, signal)}
+        save={(changes, version, reason) =>
+          saveApproval(scope, documentType, changes, version, reason)
+        }
+        canEdit={canEdit}
+      >
+        {() => <ApprovalFields />}
+      </VersionedDocumentForm>
+    </Space>
+  );
+}
+
+/**
+ * Cleaning limit policies (one tab per residue type), the microbial policy, the inspection
+ * settings and the approval policies: the facility's rules for limits and their documents.
+ */
+export function PoliciesPage() {
+  const scope = useFacilityScope();
+  const permissions = useMyPermissions();
+  if (permissions.isPending) return <Spin />;
+  const facility = permissions.data?.facility;
+  const canEditPolicy = can(facility, 'CleaningPolicy', 'Modify');
+
+  const tabs = [
+    ...RESIDUE_TYPES.map((residueType) => ({
+      key: residueType,
+      label: residueType,
+      children: <PolicyTab residueType={residueType} canEdit={canEditPolicy} />,
+    })),
+    {
+      key: 'microbial',
+      label: 'Microbial',
+      children: (
+        <VersionedDocumentForm<TMicrobialPolicy>
+          name="microbial cleaning limit policy"
+          queryKey={rulesKeys.microbial(scope.facilityId)}
+          load={(signal) => loadMicrobial(scope, signal)}
+          save={(changes, version, reason) => saveMicrobial(scope, changes, version, reason)}
+          canEdit={canEditPolicy}
+        >
+          {() => <MicrobialFields />}
+        </VersionedDocumentForm>
+      ),
+    },
+    {
+      key: 'inspection',
+      label: 'Cleaning inspection',
+      children: (
+        <VersionedDocumentForm<TInspectionSettings>
+          name="cleaning inspection settings"
+          queryKey={rulesKeys.inspection(scope.facilityId)}
+          load={(signal) => loadInspection(scope, signal)}
+          save={(changes, version, reason) => saveInspection(scope, changes, version, reason)}
+          canEdit={canEditPolicy}
+        >
+          {() => <InspectionFields />}
+        </VersionedDocumentForm>
+      ),
+    },
+    can(facility, 'ApprovalPolicy', 'Get') && {
+      key: 'approval',
+      label: 'Approval policies',
+      children: <ApprovalTab canEdit={can(facility, 'ApprovalPolicy', 'Modify')} />,
+    },
+  ].filter((tab) => tab !== false);
+
+  return (
+    <Card>
+      <Typography.Title level={2}>Cleaning limit policies</Typography.Title>
+      <Tabs items={tabs} destroyOnHidden />
+    </Card>
+  );
+}

@@ -1,0 +1,170 @@
+import { Alert, Button, Flex, Form, notification, Spin, Tag } from 'antd';
+import type { FormInstance } from 'antd';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { ReactNode } from 'react';
+import { isApiError } from '../../api/api-error.ts';
+import { NOTHING_TO_CHANGE, VERSION_CONFLICT } from '../master-data/entity-errors.ts';
+import { ReasonModal } from '../master-data/ReasonModal.tsx';
+import { formFieldErrors } from '../settings/field-errors.ts';
+import { changedFields, rebase } from './document-changes.ts';
+import type { VersionedDocument } from './rules-api.ts';
+
+interface VersionedDocumentFormProps<T extends object> {
+  /** Names the document in the save button, the reason dialog and notices. */
+  name: string;
+  queryKey: readonly unknown[];
+  load: (signal: AbortSignal) => Promise<VersionedDocument<T>>;
+  save: (changes: Partial<T>, version: number, reason: string) => Promise<VersionedDocument<T>>;
+  canEdit: boolean;
+  /** Fields the server fixes: shown, never sent. */
+  fixed?: readonly (keyof T)[];
+  onSaved?: () => void;
+  children: (form: FormInstance<T>) => ReactNode;
+}
+
+/**
+ * A facility document kept with a version (a cleaning limit policy, the microbial policy, the
+ * inspection settings, an approval policy): it shows whether it is still the defaults, sends
+ * only what changed with the version it was made from and a reason, puts the server's messages
+ * on their fields, and after a version conflict offers the current values with the user's own
+ * changes kept on top.
+ */
+export function VersionedDocumentForm<T extends object>(props: VersionedDocumentFormProps<T>) {
+  const { queryKey, load } = props;
+  const query = useQuery({ queryKey, queryFn: ({ signal }) => load(signal) });
+  if (query.isError) return <Alert type="error" title={query.error.message} />;
+  if (query.isPending) return <Spin />;
+  return <LoadedDocumentForm {...props} loaded={query.data} />;
+}
+
+function LoadedDocumentForm<T extends object>({
+  name,
+  queryKey,
+  load,
+  save,
+  canEdit,
+  fixed = [],
+  onSaved,
+  children,
+  loaded,
+}: VersionedDocumentFormProps<T> & { loaded: VersionedDocument<T> }) {
+  const [form] = Form.useForm<T>();
+  const queryClient = useQueryClient();
+  // What the form was loaded from: the base of the changes sent and of the version.
+  const [base, setBase] = useState(loaded);
+  const [pending, setPending] = useState<Partial<T> | null>(null);
+  const [conflict, setConflict] = useState(false);
+
+  const edited = (): Partial<T> => ({ ...base.document, ...form.getFieldsValue(true) });
+
+  async function askForReason(): Promise<void> {
+    try {
+      await form.validateFields();
+    } catch {
+      return;
+    }
+    const changes = changedFields(base.document, edited(), fixed);
+    if (Object.keys(changes).length === 0) {
+      notification.warning({
+        title: NOTHING_TO_CHANGE.title,
+        description: NOTHING_TO_CHANGE.message,
+      });
+      return;
+    }
+    setPending(changes);
+  }
+
+  async function submit(reason: string): Promise<void> {
+    try {
+      const saved = await save(pending!, base.version, reason);
+      setPending(null);
+      setConflict(false);
+      setBase(saved);
+      form.resetFields();
+      form.setFieldsValue(saved.document as Parameters<typeof form.setFieldsValue>[0]);
+      queryClient.setQueryData(queryKey, saved);
+      notification.success({ title: 'Saved', description: `${name} saved.` });
+      onSaved?.();
+    } catch (error) {
+      const fields = formFieldErrors(error);
+      if (isApiError(error) && error.errName === 'VersionConflictError') {
+        setPending(null);
+        setConflict(true);
+      } else if (fields.length > 0) {
+        setPending(null);
+        form.setFields(fields as Parameters<typeof form.setFields>[0]);
+      } else {
+        notification.error({
+          title:
+            isApiError(error) && error.errName === 'NothingToChangeError'
+              ? NOTHING_TO_CHANGE.title
+              : 'Error Occurred',
+          description: error instanceof Error ? error.message : String(error),
+        });
+        throw error;
+      }
+    }
+  }
+
+  async function reloadKeepingEdits(): Promise<void> {
+    const current = await queryClient.fetchQuery({
+      queryKey,
+      queryFn: ({ signal }) => load(signal),
+      staleTime: 0,
+    });
+    const merged = rebase(base.document, current.document, edited());
+    setBase(current);
+    setConflict(false);
+    form.setFieldsValue(merged as Parameters<typeof form.setFieldsValue>[0]);
+  }
+
+  return (
+    <Form
+      form={form}
+      layout="vertical"
+      initialValues={loaded.document}
+      disabled={!canEdit}
+      name={name.replace(/\W+/g, '-')}
+    >
+      <Flex vertical gap="middle">
+        {base.version === 0 ? (
+          <Alert type="info" showIcon title="Defaults of the specification — not yet changed" />
+        ) : (
+          <div>
+            <Tag>Version {base.version}</Tag>
+          </div>
+        )}
+        {conflict ? (
+          <Alert
+            type="warning"
+            showIcon
+            title={VERSION_CONFLICT.title}
+            description={VERSION_CONFLICT.message}
+            action={
+              <Button onClick={() => void reloadKeepingEdits()} disabled={false}>
+                Reload current values
+              </Button>
+            }
+          />
+        ) : null}
+        {children(form)}
+        {canEdit ? (
+          <div>
+            <Button type="primary" onClick={() => void askForReason()}>
+              Save {name}
+            </Button>
+          </div>
+        ) : null}
+      </Flex>
+      <ReasonModal
+        open={pending !== null}
+        title={`Save ${name}`}
+        okText="Save"
+        description={`Why does the ${name} change?`}
+        onSubmit={submit}
+        onCancel={() => setPending(null)}
+      />
+    </Form>
+  );
+}

@@ -1,0 +1,182 @@
+import { Button, Form, Input, Modal, Space, Table, Tabs, Typography } from 'antd';
+import type { TableColumnsType } from 'antd';
+import { useState } from 'react';
+import {
+  emptyPermissionMap,
+  type PermissionMap,
+} from '../../../core/permissions/permission-map.ts';
+import type { TRole } from '../../../core/schemas/roles.schemas.ts';
+import { ReasonModal } from '../users/ReasonModal.tsx';
+import { showServerError } from '../users/server-errors.ts';
+import { can } from './admin-areas.ts';
+import { PermissionMapEditor } from './PermissionMapEditor.tsx';
+import { useMyPermissions } from './permissions-api.ts';
+import { useArchiveRole, useCreateRole, useRoles, useUpdateRole } from './roles-api.ts';
+
+interface RoleForm {
+  name: string;
+  permissions: PermissionMap;
+  reason?: string;
+}
+
+function RoleFormModal({ role, onClose }: { role: TRole | null; onClose: () => void }) {
+  const [form] = Form.useForm<RoleForm>();
+  const create = useCreateRole();
+  const update = useUpdateRole();
+  const [isSaving, setSaving] = useState(false);
+
+  async function submit(): Promise<void> {
+    const values = await form.validateFields();
+    setSaving(true);
+    try {
+      if (role) {
+        await update.mutateAsync({
+          id: role.id,
+          name: values.name,
+          permissions: values.permissions,
+          reason: values.reason ?? '',
+          version: role.version,
+        });
+      } else {
+        await create.mutateAsync({ name: values.name, permissions: values.permissions });
+      }
+      onClose();
+    } catch (error) {
+      showServerError(error, form);
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <Modal
+      open
+      width={1000}
+      title={role ? `Edit Role ${role.name}` : 'Add Role'}
+      okText={role ? 'Save' : 'Create Role'}
+      okButtonProps={{ loading: isSaving }}
+      onOk={() => void submit()}
+      onCancel={onClose}
+      destroyOnHidden
+    >
+      <Form
+        form={form}
+        layout="vertical"
+        preserve={false}
+        initialValues={{
+          name: role?.name ?? '',
+          permissions: role?.permissions ?? emptyPermissionMap(),
+        }}
+      >
+        <Form.Item
+          label="Role Name"
+          name="name"
+          rules={[{ required: true, whitespace: true, message: 'Please enter the role name' }]}
+        >
+          <Input />
+        </Form.Item>
+        <Form.Item label="Permissions" name="permissions">
+          <PermissionMapEditor />
+        </Form.Item>
+        {role && (
+          <Form.Item
+            label="Reason"
+            name="reason"
+            rules={[{ required: true, whitespace: true, message: 'A reason is required' }]}
+          >
+            <Input.TextArea rows={2} maxLength={1000} />
+          </Form.Item>
+        )}
+      </Form>
+    </Modal>
+  );
+}
+
+/** The roles of the current facility and the permission map of each. */
+export function RolesPage() {
+  const [tab, setTab] = useState<'active' | 'archived'>('active');
+  const roles = useRoles(tab === 'archived');
+  const permissions = useMyPermissions().data;
+  const update = useUpdateRole();
+  const archive = useArchiveRole();
+  const [editing, setEditing] = useState<TRole | null | undefined>(undefined);
+  const [archiving, setArchiving] = useState<{ role: TRole; restore: boolean } | null>(null);
+  const mayAdd = can(permissions, 'facility', 'UserRole', 'Add');
+  const mayModify = can(permissions, 'facility', 'UserRole', 'Modify');
+  const mayDelete = can(permissions, 'facility', 'UserRole', 'Delete');
+
+  const columns: TableColumnsType<TRole> = [
+    { title: 'Role', dataIndex: 'name' },
+    { title: 'Users', dataIndex: 'userCount' },
+    {
+      title: 'Permissions granted',
+      key: 'granted',
+      render: (_, role) =>
+        Object.values(role.permissions).reduce(
+          (n, actions) => n + Object.values(actions).filter(Boolean).length,
+          0,
+        ),
+    },
+    {
+      title: 'Actions',
+      key: 'actions',
+      render: (_, role) => (
+        <Space>
+          {tab === 'active' && mayModify && <Button onClick={() => setEditing(role)}>Edit</Button>}
+          {tab === 'active' && mayDelete && (
+            <Button danger onClick={() => setArchiving({ role, restore: false })}>
+              Archive
+            </Button>
+          )}
+          {tab === 'archived' && mayDelete && (
+            <Button onClick={() => setArchiving({ role, restore: true })}>Unarchive</Button>
+          )}
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <section aria-label="Roles">
+      <Space style={{ width: '100%', justifyContent: 'space-between' }}>
+        <Typography.Title level={2}>Roles</Typography.Title>
+        {mayAdd && (
+          <Button type="primary" onClick={() => setEditing(null)}>
+            Add Role
+          </Button>
+        )}
+      </Space>
+      <Tabs
+        activeKey={tab}
+        onChange={(key) => setTab(key as 'active' | 'archived')}
+        items={[
+          { key: 'active', label: 'Roles' },
+          { key: 'archived', label: 'Archived Roles' },
+        ]}
+      />
+      <Table<TRole>
+        rowKey="id"
+        columns={columns}
+        dataSource={roles.data ?? []}
+        loading={roles.isFetching}
+        pagination={false}
+      />
+      {editing !== undefined && (
+        <RoleFormModal role={editing} onClose={() => setEditing(undefined)} />
+      )}
+      {archiving && (
+        <ReasonModal
+          title={`${archiving.restore ? 'Unarchive' : 'Archive'} role ${archiving.role.name}`}
+          okText={archiving.restore ? 'Unarchive' : 'Archive'}
+          danger={!archiving.restore}
+          onSubmit={({ reason }) =>
+            archiving.restore
+              ? update.mutateAsync({ id: archiving.role.id, unArchive: true, reason })
+              : archive.mutateAsync({ id: archiving.role.id, reason })
+          }
+          onClose={() => setArchiving(null)}
+        />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,33 @@
+import type { TMyPermissions } from '../../../core/schemas/roles.schemas.ts';
+
+/** The administration areas and the permission each needs (the server checks the same). */
+export const ADMIN_AREAS = {
+  users: { scope: 'plan', resource: 'User', action: 'Get' },
+  departments: { scope: 'plan', resource: 'Department', action: 'Get' },
+  roles: { scope: 'facility', resource: 'UserRole', action: 'Get' },
+  operators: { scope: 'facility', resource: 'User', action: 'Get' },
+} as const;
+
+export type AdminArea = keyof typeof ADMIN_AREAS;
+
+/**
+ * Restricted users (only Production or Quality Control roles, spec §6) never see
+ * administration; everyone else sees the areas their roles allow.
+ */
+export function canUseArea(permissions: TMyPermissions | undefined, area: AdminArea): boolean {
+  if (!permissions || permissions.isRestricted) return false;
+  const need = ADMIN_AREAS[area];
+  const map = need.scope === 'plan' ? permissions.plan : permissions.facility;
+  return map[need.resource]?.[need.action] === true;
+}
+
+/** Whether the user may do one action, e.g. to show or hide a button. */
+export function can(
+  permissions: TMyPermissions | undefined,
+  scope: 'plan' | 'facility',
+  resource: string,
+  action: string,
+): boolean {
+  if (!permissions) return false;
+  return (scope === 'plan' ? permissions.plan : permissions.facility)[resource]?.[action] === true;
+}

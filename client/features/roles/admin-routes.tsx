@@ -1,0 +1,68 @@
+import { lazy, Suspense, type ReactNode } from 'react';
+import { Route } from 'react-router';
+import { LoadingSpinner } from '../../account/LoadingSpinner.tsx';
+import type { Facility } from '../../api/auth-types.ts';
+import { AccessGate } from './AccessGate.tsx';
+import type { AdminArea } from './admin-areas.ts';
+
+// Administration pages are chunks of their own: neither sign-in nor the shell downloads them.
+const UsersPage = lazy(() =>
+  import('../users/UsersPage.tsx').then((m) => ({ default: m.UsersPage })),
+);
+const RolesPage = lazy(() => import('./RolesPage.tsx').then((m) => ({ default: m.RolesPage })));
+const DepartmentsPage = lazy(() =>
+  import('../departments/DepartmentsPage.tsx').then((m) => ({ default: m.DepartmentsPage })),
+);
+const OperatorsPage = lazy(() =>
+  import('../operators/OperatorsPage.tsx').then((m) => ({ default: m.OperatorsPage })),
+);
+
+function Gated({ area, children }: { area: AdminArea; children: ReactNode }) {
+  return (
+    <AccessGate area={area}>
+      <Suspense fallback={<LoadingSpinner label="Loading" />}>{children}</Suspense>
+    </AccessGate>
+  );
+}
+
+/** The administration routes of the shell; each page refuses users without its permission. */
+export function adminRoutes(facilities: Facility[]) {
+  return [
+    <Route
+      key="users"
+      path="users"
+      element={
+        <Gated area="users">
+          <UsersPage facilities={facilities} />
+        </Gated>
+      }
+    />,
+    <Route
+      key="roles"
+      path="roles"
+      element={
+        <Gated area="roles">
+          <RolesPage />
+        </Gated>
+      }
+    />,
+    <Route
+      key="departments"
+      path="departments"
+      element={
+        <Gated area="departments">
+          <DepartmentsPage />
+        </Gated>
+      }
+    />,
+    <Route
+      key="operators"
+      path="operators"
+      element={
+        <Gated area="operators">
+          <OperatorsPage />
+        </Gated>
+      }
+    />,
+  ];
+}

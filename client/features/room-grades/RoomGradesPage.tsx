@@ -1,0 +1,110 @@
+import { Alert, Button, Card, Flex, Select, Spin, Tag, Typography } from 'antd';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { can, useMyPermissions } from '../../app/use-my-permissions.ts';
+import { useReasonAction } from '../equipment/use-reason-action.tsx';
+import { useFacilityScope } from '../master-data/use-facility-scope.ts';
+import {
+  listEquipmentNames,
+  listRoomGrades,
+  roomGradeKeys,
+  setGradeEquipment,
+} from './room-grades-api.ts';
+import type { EquipmentName, RoomGrade } from './room-grades-api.ts';
+
+function GradeCard({
+  grade,
+  equipment,
+  canEdit,
+  onSave,
+}: {
+  grade: RoomGrade;
+  equipment: EquipmentName[];
+  canEdit: boolean;
+  onSave: (grade: RoomGrade, ids: number[]) => void;
+}) {
+  const [chosen, setChosen] = useState<number[]>(grade.equipmentIds);
+  const names = new Map(equipment.map((e) => [e.id, e.name]));
+  const changed =
+    chosen.length !== grade.equipmentIds.length ||
+    chosen.some((id) => !grade.equipmentIds.includes(id));
+  return (
+    <Card size="small" title={`Grade ${grade.grade}`} extra={grade.description}>
+      <Flex vertical gap="small">
+        <div>
+          {grade.equipmentIds.length === 0 ? (
+            <Typography.Text type="secondary">No equipment</Typography.Text>
+          ) : (
+            grade.equipmentIds.map((id) => <Tag key={id}>{names.get(id) ?? `#${id}`}</Tag>)
+          )}
+        </div>
+        {canEdit ? (
+          <>
+            <Select
+              mode="multiple"
+              aria-label={`Equipment of grade ${grade.grade}`}
+              value={chosen}
+              onChange={setChosen}
+              optionFilterProp="label"
+              options={equipment.map((e) => ({ value: e.id, label: e.name }))}
+            />
+            <div>
+              <Button disabled={!changed} onClick={() => onSave(grade, chosen)}>
+                Save grade {grade.grade}
+              </Button>
+            </div>
+          </>
+        ) : null}
+      </Flex>
+    </Card>
+  );
+}
+
+/** Room grades A–D (EU GMP Annex 1) and the equipment in each, assigned with a reason. */
+export function RoomGradesPage() {
+  const scope = useFacilityScope();
+  const permissions = useMyPermissions();
+  const queryClient = useQueryClient();
+  const grades = useQuery({
+    queryKey: roomGradeKeys.grades(scope.facilityId),
+    queryFn: ({ signal }) => listRoomGrades(scope, signal),
+  });
+  const equipment = useQuery({
+    queryKey: roomGradeKeys.equipment(scope.facilityId),
+    queryFn: ({ signal }) => listEquipmentNames(scope, signal),
+  });
+  const { ask, modal } = useReasonAction();
+  if (grades.isError) return <Alert type="error" title={grades.error.message} />;
+  if (grades.isPending || equipment.isPending || permissions.isPending) return <Spin />;
+  const canEdit = can(permissions.data?.facility, 'Equipment', 'Modify');
+
+  const save = (grade: RoomGrade, ids: number[]) =>
+    ask({
+      title: `Assign equipment to grade ${grade.grade}`,
+      okText: 'Save',
+      run: async (reason) => {
+        await setGradeEquipment(scope, grade, ids, reason);
+        // Equipment moves between grades, and the microbial limits follow the grade.
+        await queryClient.invalidateQueries({ queryKey: roomGradeKeys.grades(scope.facilityId) });
+      },
+    });
+
+  return (
+    <Card>
+      <Typography.Title level={2}>Room grades</Typography.Title>
+      <Flex vertical gap="middle">
+        {grades.data.map((grade) => (
+          <GradeCard
+            // A saved grade starts its choice afresh from the server's list.
+            key={`${grade.grade}-${grade.version}`}
+            grade={grade}
+            equipment={equipment.data ?? []}
+            canEdit={canEdit}
+            onSave={save}
+          />
+        ))}
+      </Flex>
+      {modal}
+    </Card>
+  );
+}

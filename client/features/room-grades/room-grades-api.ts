@@ -1,0 +1,52 @@
+import { apiRequest } from '../../api/http-client.ts';
+import { facilityPath } from '../master-data/entity-api.ts';
+import type { FacilityScope } from '../master-data/entity-api.ts';
+
+export interface RoomGrade {
+  id: number;
+  grade: 'A' | 'B' | 'C' | 'D';
+  description: string;
+  equipmentIds: number[];
+  version: number;
+}
+
+export interface EquipmentName {
+  id: number;
+  name: string;
+}
+
+export const roomGradeKeys = {
+  grades: (facilityId: number) => ['facility', facilityId, 'room-grades'] as const,
+  equipment: (facilityId: number) => ['facility', facilityId, 'room-grades', 'equipment'] as const,
+};
+
+export async function listRoomGrades(scope: FacilityScope, signal?: AbortSignal) {
+  const { data } = await apiRequest<{ data: RoomGrade[] }>(`${facilityPath(scope)}/room-grades`, {
+    signal,
+    action: 'Loading the room grades',
+  });
+  return data;
+}
+
+/** The facility's live equipment, for names and for choosing (the list's largest page). */
+export async function listEquipmentNames(scope: FacilityScope, signal?: AbortSignal) {
+  const { data } = await apiRequest<{ data: EquipmentName[] }>(
+    `${facilityPath(scope)}/equipments`,
+    { query: { pageNumber: 1, pageLimit: 1000 }, signal, action: 'Loading the equipment' },
+  );
+  return data;
+}
+
+/** The grade's whole equipment list replaces the old one; equipment leaves any other grade. */
+export function setGradeEquipment(
+  scope: FacilityScope,
+  grade: RoomGrade,
+  equipments: number[],
+  reason: string,
+) {
+  return apiRequest<unknown>(`${facilityPath(scope)}/room-grades/${grade.grade}`, {
+    method: 'POST',
+    body: { equipments, reason, version: grade.version },
+    action: 'Assigning equipment to the room grade',
+  });
+}

@@ -1,0 +1,97 @@
+import { Alert, Button, Form, Modal, Select, Table } from 'antd';
+import { useState } from 'react';
+import type { TDefaultUnit } from '../../../core/schemas/settings.schemas.ts';
+import { ReasonField } from './ReasonField.tsx';
+import { showSaved, showSaveError } from './save-feedback.ts';
+import { useDefaultUnits, useUpdateDefaultUnit } from './settings-api.ts';
+
+interface UnitForm {
+  unit: string;
+  reason: string;
+}
+
+export function DefaultUnitsTable({ canEdit }: { canEdit: boolean }) {
+  const units = useDefaultUnits();
+  const [editing, setEditing] = useState<TDefaultUnit | null>(null);
+
+  if (units.isError) return <Alert type="error" title={units.error.message} />;
+
+  return (
+    <>
+      <Table<TDefaultUnit>
+        rowKey="id"
+        size="small"
+        loading={units.isPending}
+        dataSource={units.data ?? []}
+        pagination={false}
+        columns={[
+          { title: 'Measure', dataIndex: 'name' },
+          { title: 'Short name', dataIndex: 'shortName' },
+          { title: 'Default unit', dataIndex: 'unit' },
+          { title: 'Allowed units', render: (_, row) => row.allowedUnits.join(', ') },
+          ...(canEdit
+            ? [
+                {
+                  title: '',
+                  key: 'edit',
+                  render: (_: unknown, row: TDefaultUnit) => (
+                    <Button
+                      size="small"
+                      disabled={row.allowedUnits.length < 2}
+                      onClick={() => setEditing(row)}
+                      aria-label={`Change ${row.name}`}
+                    >
+                      Change
+                    </Button>
+                  ),
+                },
+              ]
+            : []),
+        ]}
+      />
+      {editing ? <EditUnitModal unit={editing} onClose={() => setEditing(null)} /> : null}
+    </>
+  );
+}
+
+function EditUnitModal({ unit, onClose }: { unit: TDefaultUnit; onClose: () => void }) {
+  const [form] = Form.useForm<UnitForm>();
+  const update = useUpdateDefaultUnit();
+
+  async function onFinish(values: UnitForm): Promise<void> {
+    try {
+      await update.mutateAsync({ id: unit.id, ...values });
+      showSaved(`Default unit of ${unit.name}`);
+      onClose();
+    } catch (error) {
+      showSaveError(error, form);
+    }
+  }
+
+  return (
+    <Modal
+      open
+      title={`Default unit: ${unit.name}`}
+      okText="Save"
+      onOk={() => form.submit()}
+      confirmLoading={update.isPending}
+      onCancel={onClose}
+      destroyOnHidden
+    >
+      <Form<UnitForm>
+        form={form}
+        layout="vertical"
+        initialValues={{ unit: unit.unit }}
+        onFinish={onFinish}
+      >
+        <Form.Item label="Unit" name="unit" rules={[{ required: true, message: 'Choose a unit' }]}>
+          <Select
+            options={unit.allowedUnits.map((u) => ({ value: u, label: u }))}
+            aria-label="Unit"
+          />
+        </Form.Item>
+        <ReasonField />
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,48 @@
+import { Card, Spin, Tabs, Typography } from 'antd';
+import { can, useMyPermissions } from '../../app/use-my-permissions.ts';
+import { AllowedDomainsForm } from './AllowedDomainsForm.tsx';
+import { DateTimeSettingsForm } from './DateTimeSettingsForm.tsx';
+import { DefaultUnitsTable } from './DefaultUnitsTable.tsx';
+import { PasswordPolicyForm } from './PasswordPolicyForm.tsx';
+
+/**
+ * Settings, one tab per area, each shown only with the permission the server checks for it:
+ * password policy and allowed domains (User, plan-wide), date and time (anyone reads, Facility
+ * Modify changes), default units (DefaultUnit).
+ */
+export function SettingsPage() {
+  const permissions = useMyPermissions();
+  if (permissions.isPending) return <Spin />;
+  const plan = permissions.data?.plan;
+  const facility = permissions.data?.facility;
+
+  const tabs = [
+    can(plan, 'User', 'Get') && {
+      key: 'password-policy',
+      label: 'Password policy',
+      children: <PasswordPolicyForm canEdit={can(plan, 'User', 'Modify')} />,
+    },
+    can(plan, 'User', 'Get') && {
+      key: 'allowed-domains',
+      label: 'Allowed domains',
+      children: <AllowedDomainsForm canEdit={can(plan, 'User', 'Modify')} />,
+    },
+    {
+      key: 'date-time',
+      label: 'Date and time',
+      children: <DateTimeSettingsForm canEdit={can(facility, 'Facility', 'Modify')} />,
+    },
+    can(facility, 'DefaultUnit', 'Get') && {
+      key: 'default-units',
+      label: 'Default units',
+      children: <DefaultUnitsTable canEdit={can(facility, 'DefaultUnit', 'Modify')} />,
+    },
+  ].filter((tab) => tab !== false);
+
+  return (
+    <Card>
+      <Typography.Title level={2}>Settings</Typography.Title>
+      <Tabs items={tabs} destroyOnHidden />
+    </Card>
+  );
+}

@@ -1,0 +1,173 @@
+import { Form, Input, Modal, Select } from 'antd';
+import { useState } from 'react';
+import type { TUser, TUserWithKey } from '../../../core/schemas/users.schemas.ts';
+import type { Facility } from '../../api/auth-types.ts';
+import { useSession } from '../../session/use-session.ts';
+import { showServerError } from './server-errors.ts';
+import {
+  useCreateUser,
+  useDepartmentOptions,
+  useFacilityRoleOptions,
+  useUpdateUser,
+  type UserFormValues,
+} from './users-api.ts';
+
+interface FormShape {
+  firstName: string;
+  lastName: string;
+  username: string;
+  email?: string;
+  departmentId?: number | null;
+  /** Role ids per facility id; a facility with no role is not granted. */
+  roles: Record<string, number[] | undefined>;
+  reason?: string;
+}
+
+function FacilityRolesField({ facility }: { facility: Facility }) {
+  const { planId } = useSession();
+  const roles = useFacilityRoleOptions(planId, facility.id);
+  return (
+    <Form.Item label={`Roles in ${facility.name}`} name={['roles', String(facility.id)]}>
+      <Select
+        mode="multiple"
+        allowClear
+        placeholder="No access to this facility"
+        loading={roles.isPending}
+        options={(roles.data ?? []).map((role) => ({ label: role.name, value: role.id }))}
+      />
+    </Form.Item>
+  );
+}
+
+function toRequest(values: FormShape): UserFormValues {
+  return {
+    firstName: values.firstName,
+    lastName: values.lastName,
+    username: values.username,
+    email: values.email?.trim() ? values.email.trim() : null,
+    departmentId: values.departmentId ?? null,
+    facilityRoles: Object.entries(values.roles ?? {})
+      .filter(([, roleIds]) => roleIds && roleIds.length > 0)
+      .map(([facilityId, roleIds]) => ({ facilityId: Number(facilityId), roleIds: roleIds! })),
+  };
+}
+
+/** Create a user, or edit one with a reason; the facilities and roles are part of the form. */
+export function UserFormModal({
+  user,
+  facilities,
+  onCreated,
+  onClose,
+}: {
+  user: TUser | null;
+  facilities: Facility[];
+  onCreated: (result: TUserWithKey) => void;
+  onClose: () => void;
+}) {
+  const [form] = Form.useForm<FormShape>();
+  const departments = useDepartmentOptions();
+  const create = useCreateUser();
+  const update = useUpdateUser();
+  const [isSaving, setSaving] = useState(false);
+  const initial: Partial<FormShape> = user
+    ? {
+        firstName: user.firstName,
+        lastName: user.lastName,
+        username: user.username,
+        email: user.email ?? '',
+        departmentId: user.department?.id ?? null,
+        roles: Object.fromEntries(user.facilityRoles.map((f) => [String(f.facilityId), f.roleIds])),
+      }
+    : { roles: {} };
+
+  async function submit(): Promise<void> {
+    const values = await form.validateFields();
+    setSaving(true);
+    try {
+      const request = toRequest(values);
+      if (user) {
+        await update.mutateAsync({
+          id: user.id,
+          ...request,
+          reason: values.reason ?? '',
+          version: user.version,
+        });
+      } else {
+        onCreated(await create.mutateAsync(request));
+      }
+      onClose();
+    } catch (error) {
+      showServerError(error, form);
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <Modal
+      open
+      width={640}
+      title={user ? 'Edit User' : 'Add User'}
+      okText={user ? 'Save' : 'Create User'}
+      okButtonProps={{ loading: isSaving }}
+      onOk={() => void submit()}
+      onCancel={onClose}
+      destroyOnHidden
+    >
+      <Form form={form} layout="vertical" initialValues={initial} preserve={false}>
+        <Form.Item
+          label="First Name"
+          name="firstName"
+          rules={[{ required: true, whitespace: true, message: 'Please enter the first name' }]}
+        >
+          <Input />
+        </Form.Item>
+        <Form.Item
+          label="Last Name"
+          name="lastName"
+          rules={[{ required: true, whitespace: true, message: 'Please enter the last name' }]}
+        >
+          <Input />
+        </Form.Item>
+        <Form.Item
+          label="Employee ID"
+          name="username"
+          rules={[{ required: true, whitespace: true, message: 'Please enter the Employee ID' }]}
+        >
+          <Input autoComplete="off" />
+        </Form.Item>
+        <Form.Item
+          label="Email"
+          name="email"
+          rules={[{ type: 'email', message: 'Please enter a valid e-mail address' }]}
+          extra={
+            user
+              ? undefined
+              : 'With an e-mail the user is invited by mail; without one you get a secret key to hand over.'
+          }
+        >
+          <Input autoComplete="off" />
+        </Form.Item>
+        <Form.Item label="Department" name="departmentId">
+          <Select
+            allowClear
+            loading={departments.isPending}
+            options={(departments.data ?? []).map((d) => ({ label: d.name, value: d.id }))}
+          />
+        </Form.Item>
+        {facilities.map((facility) => (
+          <FacilityRolesField key={facility.id} facility={facility} />
+        ))}
+        {user && (
+          <Form.Item
+            label="Reason"
+            name="reason"
+            rules={[{ required: true, whitespace: true, message: 'A reason is required' }]}
+          >
+            <Input.TextArea rows={2} maxLength={1000} />
+          </Form.Item>
+        )}
+      </Form>
+    </Modal>
+  );
+}

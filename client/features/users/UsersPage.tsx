@@ -1,0 +1,348 @@
+import {
+  Button,
+  Checkbox,
+  Dropdown,
+  Form,
+  Input,
+  message,
+  Radio,
+  Space,
+  Table,
+  Tabs,
+  Tag,
+  Typography,
+} from 'antd';
+import type { MenuProps, TableColumnsType } from 'antd';
+import { useState } from 'react';
+import type { TUser, TUserWithKey } from '../../../core/schemas/users.schemas.ts';
+import type { Facility } from '../../api/auth-types.ts';
+import { can } from '../roles/admin-areas.ts';
+import { useMyPermissions } from '../roles/permissions-api.ts';
+import { ReasonModal, type ReasonValues } from './ReasonModal.tsx';
+import { SecretKeyModal } from './SecretKeyModal.tsx';
+import { showServerError } from './server-errors.ts';
+import { UserFormModal } from './UserFormModal.tsx';
+import {
+  useAccountAction,
+  useArchiveUser,
+  useCancelSecretKey,
+  useEndSessions,
+  useResendInvitation,
+  useUpdateUser,
+  useUsers,
+  type AccountAction,
+} from './users-api.ts';
+
+type Dialog =
+  | { kind: 'form'; user: TUser | null }
+  | { kind: 'key'; username: string; secretKey: string }
+  | {
+      kind: 'reason';
+      title: string;
+      okText: string;
+      danger?: boolean;
+      extra?: 'force' | 'generateKey';
+      run: (values: ReasonValues) => Promise<unknown>;
+    };
+
+function statusTags(user: TUser) {
+  const tags = [];
+  if (user.archivedAt) tags.push(<Tag key="archived">Archived</Tag>);
+  if (user.isBlocked)
+    tags.push(
+      <Tag key="blocked" color="red">
+        Blocked
+      </Tag>,
+    );
+  if (user.isLocked)
+    tags.push(
+      <Tag key="locked" color="orange">
+        Locked
+      </Tag>,
+    );
+  if (!user.isRegistered)
+    tags.push(
+      <Tag key="invited" color="blue">
+        {user.hasSecretKey ? 'Key issued' : 'Invited'}
+      </Tag>,
+    );
+  if (tags.length === 0)
+    tags.push(
+      <Tag key="active" color="green">
+        Active
+      </Tag>,
+    );
+  return tags;
+}
+
+/** Users of the plan: search, paging, and every administrative action, each with its reason. */
+export function UsersPage({ facilities }: { facilities: Facility[] }) {
+  const [tab, setTab] = useState<'active' | 'archived'>('active');
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState({ pageNumber: 1, pageLimit: 10 });
+  const [dialog, setDialog] = useState<Dialog | null>(null);
+  const permissions = useMyPermissions().data;
+  const users = useUsers({ ...page, search, archived: tab === 'archived' });
+  const update = useUpdateUser();
+  const archive = useArchiveUser();
+  const account = useAccountAction();
+  const resend = useResendInvitation();
+  const cancelKey = useCancelSecretKey();
+  const endSessions = useEndSessions();
+  const mayAdd = can(permissions, 'plan', 'User', 'Add');
+  const mayModify = can(permissions, 'plan', 'User', 'Modify');
+  const mayArchive = can(permissions, 'plan', 'User', 'Archive');
+
+  function ask(dialogProps: Omit<Extract<Dialog, { kind: 'reason' }>, 'kind'>): void {
+    setDialog({ kind: 'reason', ...dialogProps });
+  }
+
+  function accountAction(user: TUser, action: AccountAction, label: string): void {
+    ask({
+      title: `${label} ${user.firstName} ${user.lastName}`,
+      okText: label,
+      danger: action === 'lock' || action === 'block',
+      run: async ({ reason }) => {
+        await account.mutateAsync({ id: user.id, action, reason });
+        void message.success(`${label}: done`);
+      },
+    });
+  }
+
+  function showKey(result: TUserWithKey): void {
+    if (result.secretKey) {
+      setDialog({ kind: 'key', username: result.user.username, secretKey: result.secretKey });
+    } else if (result.invitationSent) {
+      void message.success(`Invitation sent to ${result.user.email}`);
+    }
+  }
+
+  function menuFor(user: TUser): MenuProps['items'] {
+    if (user.archivedAt) {
+      return mayArchive
+        ? [
+            {
+              key: 'unarchive',
+              label: 'Unarchive',
+              onClick: () =>
+                ask({
+                  title: `Unarchive ${user.firstName} ${user.lastName}`,
+                  okText: 'Unarchive',
+                  run: ({ reason }) =>
+                    update.mutateAsync({
+                      id: user.id,
+                      unArchive: true,
+                      reason,
+                      version: user.version,
+                    }),
+                }),
+            },
+          ]
+        : [];
+    }
+    const items: NonNullable<MenuProps['items']> = [];
+    if (mayModify) {
+      items.push({ key: 'edit', label: 'Edit', onClick: () => setDialog({ kind: 'form', user }) });
+      items.push(
+        user.isLocked
+          ? {
+              key: 'unlock',
+              label: 'Unlock',
+              onClick: () => accountAction(user, 'unlock', 'Unlock'),
+            }
+          : { key: 'lock', label: 'Lock', onClick: () => accountAction(user, 'lock', 'Lock') },
+        user.isBlocked
+          ? {
+              key: 'unblock',
+              label: 'Unblock',
+              onClick: () => accountAction(user, 'unblock', 'Unblock'),
+            }
+          : { key: 'block', label: 'Block', onClick: () => accountAction(user, 'block', 'Block') },
+      );
+      if (user.isBlocked || user.isLocked) {
+        items.push({
+          key: 'enable',
+          label: 'Enable',
+          onClick: () => accountAction(user, 'enable', 'Enable'),
+        });
+      }
+      items.push({
+        key: 'resend',
+        label: 'Resend Invitation',
+        onClick: () =>
+          ask({
+            title: `Resend invitation to ${user.firstName} ${user.lastName}`,
+            okText: 'Resend',
+            extra: 'generateKey',
+            run: async ({ reason, generateKey }) =>
+              showKey(
+                await resend.mutateAsync({
+                  id: user.id,
+                  reason,
+                  generateKey: generateKey === true || !user.email,
+                }),
+              ),
+          }),
+      });
+      if (user.hasSecretKey) {
+        items.push({
+          key: 'cancel-key',
+          label: 'Cancel Secret Key',
+          onClick: () =>
+            ask({
+              title: `Cancel the secret key of ${user.firstName} ${user.lastName}`,
+              okText: 'Cancel Key',
+              danger: true,
+              run: ({ reason }) => cancelKey.mutateAsync({ id: user.id, reason }),
+            }),
+        });
+      }
+      items.push({
+        key: 'sessions',
+        label: 'End Sessions',
+        onClick: () =>
+          void endSessions.mutateAsync({ id: user.id }).then(
+            () => void message.success('Sessions ended'),
+            (error: unknown) => showServerError(error),
+          ),
+      });
+    }
+    if (mayArchive) {
+      items.push({
+        key: 'archive',
+        label: 'Archive',
+        danger: true,
+        onClick: () =>
+          ask({
+            title: `Archive ${user.firstName} ${user.lastName}`,
+            okText: 'Archive',
+            danger: true,
+            extra: 'force',
+            run: ({ reason, force_delete }) =>
+              archive.mutateAsync({ id: user.id, reason, forceDelete: force_delete === true }),
+          }),
+      });
+    }
+    return items;
+  }
+
+  const columns: TableColumnsType<TUser> = [
+    { title: 'Name', key: 'name', render: (_, u) => `${u.firstName} ${u.lastName}` },
+    { title: 'Employee ID', dataIndex: 'username' },
+    { title: 'Email', dataIndex: 'email', render: (email: string | null) => email ?? '—' },
+    { title: 'Department', key: 'department', render: (_, u) => u.department?.name ?? '—' },
+    {
+      title: 'Roles',
+      key: 'roles',
+      render: (_, u) => [...new Set(u.roles.map((r) => r.name))].join(', ') || '—',
+    },
+    {
+      title: 'Status',
+      key: 'status',
+      render: (_, u) => (
+        <Space size={4} wrap>
+          {statusTags(u)}
+        </Space>
+      ),
+    },
+    {
+      title: 'Actions',
+      key: 'actions',
+      render: (_, u) => {
+        const items = menuFor(u);
+        return items && items.length > 0 ? (
+          <Dropdown menu={{ items }} trigger={['click']}>
+            <Button aria-label={`Actions for ${u.username}`}>Actions</Button>
+          </Dropdown>
+        ) : null;
+      },
+    },
+  ];
+
+  return (
+    <section aria-label="Users">
+      <Space style={{ width: '100%', justifyContent: 'space-between' }} wrap>
+        <Typography.Title level={2}>Users</Typography.Title>
+        {mayAdd && (
+          <Button type="primary" onClick={() => setDialog({ kind: 'form', user: null })}>
+            Add User
+          </Button>
+        )}
+      </Space>
+      <Tabs
+        activeKey={tab}
+        onChange={(key) => {
+          setTab(key as 'active' | 'archived');
+          setPage((p) => ({ ...p, pageNumber: 1 }));
+        }}
+        items={[
+          { key: 'active', label: 'Users' },
+          { key: 'archived', label: 'Archived Users' },
+        ]}
+      />
+      <Input.Search
+        aria-label="Search users"
+        placeholder="Search by name, Employee ID, e-mail or department"
+        allowClear
+        onSearch={(value) => {
+          setSearch(value.trim());
+          setPage((p) => ({ ...p, pageNumber: 1 }));
+        }}
+        style={{ maxWidth: 420, marginBottom: 16 }}
+      />
+      <Table<TUser>
+        rowKey="id"
+        columns={columns}
+        dataSource={users.data?.data ?? []}
+        loading={users.isFetching}
+        pagination={{
+          current: page.pageNumber,
+          pageSize: page.pageLimit,
+          total: users.data?.total ?? 0,
+          showSizeChanger: true,
+          onChange: (pageNumber, pageLimit) => setPage({ pageNumber, pageLimit }),
+        }}
+      />
+      {dialog?.kind === 'form' && (
+        <UserFormModal
+          user={dialog.user}
+          facilities={facilities}
+          onCreated={showKey}
+          onClose={() => setDialog((current) => (current?.kind === 'form' ? null : current))}
+        />
+      )}
+      {dialog?.kind === 'key' && (
+        <SecretKeyModal
+          username={dialog.username}
+          secretKey={dialog.secretKey}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {dialog?.kind === 'reason' && (
+        <ReasonModal
+          title={dialog.title}
+          okText={dialog.okText}
+          danger={dialog.danger ?? false}
+          extra={
+            dialog.extra === 'force' ? (
+              <Form.Item name="force_delete" valuePropName="checked" initialValue={false}>
+                <Checkbox>Also remove their facilities and roles</Checkbox>
+              </Form.Item>
+            ) : dialog.extra === 'generateKey' ? (
+              <Form.Item name="generateKey" label="Send" initialValue={false}>
+                <Radio.Group
+                  options={[
+                    { label: 'Invitation e-mail', value: false },
+                    { label: 'New secret key', value: true },
+                  ]}
+                />
+              </Form.Item>
+            ) : undefined
+          }
+          onSubmit={dialog.run}
+          onClose={() => setDialog((current) => (current?.kind === 'reason' ? null : current))}
+        />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,25 @@
+import { ConfigProvider } from 'antd';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { BrowserRouter } from 'react-router';
+import { Root } from './Root.tsx';
+import { theme } from './theme.ts';
+import './styles.css';
+
+// antd's static message and notification render outside this tree: give them the same theme.
+ConfigProvider.config({
+  holderRender: (children) => <ConfigProvider theme={theme}>{children}</ConfigProvider>,
+});
+
+const container = document.getElementById('root');
+if (!container) throw new Error('index.html has no #root element');
+
+createRoot(container).render(
+  <StrictMode>
+    <ConfigProvider theme={theme}>
+      <BrowserRouter>
+        <Root />
+      </BrowserRouter>
+    </ConfigProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,22 @@
+/**
+ * Every browser-storage key the client uses, in one place (spec §9). The names are shared with
+ * browser tests and with the server's SSO redirect, so they never change casually.
+ */
+export const SESSION_KEYS = {
+  currentFacilityId: 'currentFacilityId',
+  productType: 'productType',
+  tier: 'tier',
+  features: 'features',
+  email: 'email',
+  userId: 'userId',
+  token: 'token',
+  licenseInfo: 'licenseInfo',
+  additionalProperties: 'additionalProperties',
+  planId: 'planId',
+  user: 'user',
+} as const;
+
+export type SessionKey = (typeof SESSION_KEYS)[keyof typeof SESSION_KEYS];
+
+/** The logged-in flag lives in localStorage (not sessionStorage), as 'true' while signed in. */
+export const LOGGED_IN_FLAG_KEY = 'isLoggedIn';

@@ -1,0 +1,140 @@
+import type {
+  AdditionalProperties,
+  Facility,
+  Features,
+  LicenseInfo,
+  LoginResponse,
+  LoginUser,
+  ProductType,
+  Tier,
+} from '../api/auth-types.ts';
+import { LOGGED_IN_FLAG_KEY, SESSION_KEYS } from './session-keys.ts';
+
+/**
+ * The session lives in sessionStorage (one per tab, as the spec's session keys require). React
+ * reads it through `useSession`, so the store notifies subscribers on every change: that is how
+ * choosing a facility swaps the sign-in screens for the main application, and how a 401/419 from
+ * any call swaps them back.
+ */
+
+export interface SessionSnapshot {
+  token: string | null;
+  currentFacilityId: number | null;
+  planId: number | null;
+  user: LoginUser | null;
+  productType: ProductType | null;
+  tier: Tier | null;
+  isSignedIn: boolean;
+}
+
+const listeners = new Set<() => void>();
+let snapshot: SessionSnapshot = readSnapshot();
+
+function readNumber(key: string): number | null {
+  const raw = sessionStorage.getItem(key);
+  if (raw === null || raw === '') return null;
+  const value = Number(raw);
+  return Number.isFinite(value) ? value : null;
+}
+
+export function readJson<T>(key: string): T | null {
+  const raw = sessionStorage.getItem(key);
+  if (raw === null) return null;
+  try {
+    return JSON.parse(raw) as T;
+  } catch {
+    return null;
+  }
+}
+
+function readSnapshot(): SessionSnapshot {
+  const token = sessionStorage.getItem(SESSION_KEYS.token);
+  const currentFacilityId = readNumber(SESSION_KEYS.currentFacilityId);
+  return {
+    token,
+    currentFacilityId,
+    planId: readNumber(SESSION_KEYS.planId),
+    user: readJson<LoginUser>(SESSION_KEYS.user),
+    productType: sessionStorage.getItem(SESSION_KEYS.productType) as ProductType | null,
+    tier: sessionStorage.getItem(SESSION_KEYS.tier) as Tier | null,
+    isSignedIn: Boolean(token) && currentFacilityId !== null,
+  };
+}
+
+function notify(): void {
+  snapshot = readSnapshot();
+  for (const listener of listeners) listener();
+}
+
+export function subscribeSession(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function getSessionSnapshot(): SessionSnapshot {
+  return snapshot;
+}
+
+export function getToken(): string | null {
+  return sessionStorage.getItem(SESSION_KEYS.token);
+}
+
+export function setToken(token: string): void {
+  sessionStorage.setItem(SESSION_KEYS.token, token);
+  notify();
+}
+
+export function getCachedFeatures(): Features | null {
+  return readJson<Features>(SESSION_KEYS.features);
+}
+
+export function cacheFeatures(features: Features): void {
+  sessionStorage.setItem(SESSION_KEYS.features, JSON.stringify(features));
+}
+
+/** Spec §3: license info is kept only for facilities that need attention. */
+function licensesWorthKeeping(licenseInfo: LicenseInfo[]): LicenseInfo[] {
+  return licenseInfo.filter((info) => info.state !== 'genuine' && info.workflow !== 'none');
+}
+
+/** Stores the user of a login or of `users/me` (the SSO flow has no login response). */
+export function storeUser(user: LoginUser): void {
+  sessionStorage.setItem(SESSION_KEYS.user, JSON.stringify(user));
+  sessionStorage.setItem(SESSION_KEYS.userId, String(user.id));
+  sessionStorage.setItem(SESSION_KEYS.email, user.email ?? '');
+  sessionStorage.setItem(SESSION_KEYS.planId, String(user.planId));
+  localStorage.setItem(LOGGED_IN_FLAG_KEY, 'true');
+  notify();
+}
+
+export function storeLogin(response: LoginResponse): void {
+  sessionStorage.setItem(SESSION_KEYS.token, response.token);
+  sessionStorage.setItem(
+    SESSION_KEYS.licenseInfo,
+    JSON.stringify(licensesWorthKeeping(response.licenseInfo ?? [])),
+  );
+  storeUser(response.user);
+}
+
+/** Choosing a facility: the last step of signing in, and the facility switch of the shell. */
+export function storeFacility(facility: Facility): void {
+  sessionStorage.setItem(SESSION_KEYS.currentFacilityId, String(facility.id));
+  sessionStorage.setItem(SESSION_KEYS.productType, facility.productType);
+  sessionStorage.setItem(SESSION_KEYS.tier, facility.tier);
+  sessionStorage.setItem(
+    SESSION_KEYS.additionalProperties,
+    JSON.stringify(facility.additionalProperties ?? {}),
+  );
+  notify();
+}
+
+export function getAdditionalProperties(): AdditionalProperties | null {
+  return readJson<AdditionalProperties>(SESSION_KEYS.additionalProperties);
+}
+
+/** Logout, 401 and 419 all end here: the whole session and the logged-in flag go. */
+export function clearSession(): void {
+  sessionStorage.clear();
+  localStorage.removeItem(LOGGED_IN_FLAG_KEY);
+  notify();
+}

@@ -1,0 +1,51 @@
+import type { EntityDef } from '../entity.ts';
+import { activesDef } from './actives.def.ts';
+import { analyticalMethodsDef, cleaningAgentsDef, cleaningProceduresDef } from './cleaning.def.ts';
+import { equipmentDef } from './equipment.def.ts';
+import { equipmentGroupsDef, productGroupsDef } from './groups.def.ts';
+import { productionsDef } from './productions.def.ts';
+import { productsDef } from './products.def.ts';
+import { intermediatesDef, nitrosaminesDef, variablesDef } from './substances.def.ts';
+import {
+  documentVersionsDef,
+  legacyDocumentsDef,
+  mocRecordsDef,
+  sopsDef,
+} from './documents.def.ts';
+import { productTypesDef } from './product-types.def.ts';
+import { rpnCategoriesDef, rpnFormulasDef, selectionCriteriaDef } from './risk.def.ts';
+import { microbialMethodsDef, samplingTypesDef } from './sampling.def.ts';
+
+export { activesDef, equipmentDef, productionsDef, productsDef };
+export { equipmentGroupsDef, samplingTypesDef, selectionCriteriaDef };
+
+export const ENTITY_DEFS: readonly EntityDef[] = [
+  activesDef,
+  productsDef,
+  productGroupsDef,
+  equipmentDef,
+  equipmentGroupsDef,
+  productionsDef,
+  cleaningAgentsDef,
+  cleaningProceduresDef,
+  analyticalMethodsDef,
+  nitrosaminesDef,
+  intermediatesDef,
+  variablesDef,
+  productTypesDef,
+  rpnCategoriesDef,
+  rpnFormulasDef,
+  selectionCriteriaDef,
+  samplingTypesDef,
+  microbialMethodsDef,
+  sopsDef,
+  documentVersionsDef,
+  legacyDocumentsDef,
+  mocRecordsDef,
+];
+
+export function entityDef(key: string): EntityDef {
+  const def = ENTITY_DEFS.find((d) => d.key === key);
+  if (!def) throw new Error(`unknown entity ${key}`);
+  return def;
+}

@@ -1,0 +1,37 @@
+import type { EntityDef } from '../entity.ts';
+
+/**
+ * A production line or process: the equipment it uses and the products made on it. Together
+ * the productions form the production-equipment matrix from which shared surfaces follow.
+ */
+export const productionsDef = {
+  key: 'productions',
+  label: 'Production',
+  pluralLabel: 'Productions',
+  path: 'productions',
+  table: 'productions',
+  resource: 'Production',
+  domain: 'Production',
+  description: 'Productions: which products are made on which equipment.',
+  fields: [
+    { name: 'name', label: 'Name', kind: 'text', required: true },
+    { name: 'externalId', label: 'External ID', kind: 'text', max: 100 },
+    {
+      name: 'equipmentIds',
+      label: 'Equipment',
+      kind: 'reference',
+      entity: 'equipment',
+      multiple: true,
+    },
+    {
+      name: 'productIds',
+      label: 'Products',
+      kind: 'reference',
+      entity: 'products',
+      multiple: true,
+    },
+  ],
+  unique: ['name'],
+  search: ['name', 'externalId'],
+  listColumns: ['name', 'externalId', 'equipmentIds', 'productIds'],
+} as const satisfies EntityDef;

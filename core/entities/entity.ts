@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { ZReason, ZVersion } from '../schemas/common.schemas.ts';
+import { fieldSchema, type FieldDef } from './field.ts';
+
+/**
+ * One declaration per master-data entity: its fields, its path, the permission resource that
+ * guards it and the audit domain its changes are recorded under. The server derives its table
+ * columns and routes from it, the client its list and form.
+ */
+export interface EntityDef {
+  key: string;
+  label: string;
+  pluralLabel: string;
+  /** The path segment under /api/v2/plans/{plan}/facilities/{facility}/ (spec §7). */
+  path: string;
+  table: string;
+  /** Resource of the permission map (spec §6). */
+  resource: string;
+  /** Audit trail domain. */
+  domain: string;
+  fields: readonly FieldDef[];
+  /** Fields whose value is unique in a facility, case-insensitively (text fields). */
+  unique: readonly string[];
+  /** Fields the list's search looks in. */
+  search: readonly string[];
+  /** Columns the list shows by default. */
+  listColumns: readonly string[];
+  description: string;
+  /**
+   * Actions of `resource` that guard each operation, where they are not the usual Get, Add,
+   * Modify and Archive/Delete (resources of spec §6 without Add or Delete, such as ReportDocument).
+   */
+  actions?: Partial<Record<EntityOperation, string>>;
+  /** The key of the list in responses, where the specification names one (else `data`). */
+  listKey?: string;
+  archivedListKey?: string;
+}
+
+export type EntityOperation = 'get' | 'add' | 'modify' | 'archive';
+
+/** Equipment, Product and Production have their own Archive action (spec §6); others archive by Delete. */
+const ARCHIVE_RESOURCES = ['Equipment', 'Product', 'Production'];
+
+/** The permission action (spec §6) an operation on an entity needs. */
+export function actionOf(def: EntityDef, operation: EntityOperation): string {
+  const given = def.actions?.[operation];
+  if (given) return given;
+  switch (operation) {
+    case 'get':
+      return 'Get';
+    case 'add':
+      return 'Add';
+    case 'modify':
+      return 'Modify';
+    case 'archive':
+      return ARCHIVE_RESOURCES.includes(def.resource) ? 'Archive' : 'Delete';
+  }
+}
+
+export function createSchema(def: EntityDef) {
+  return z.object(Object.fromEntries(def.fields.map((f) => [f.name, fieldSchema(f)]))).strict();
+}
+
+/** An edit names what it changes, the version it was made from, and why. */
+export function editSchema(def: EntityDef) {
+  const fields = Object.fromEntries(
+    def.fields.map((f) => [f.name, fieldSchema({ ...f, required: false } as FieldDef)]),
+  );
+  return z
+    .object({
+      ...fields,
+      reason: ZReason,
+      version: ZVersion.optional(),
+      unArchive: z.boolean().optional(),
+    })
+    .strict()
+    .refine((body) => body.unArchive === true || body.version !== undefined, {
+      path: ['version'],
+      message: 'The version the edit was made from is required',
+    });
+}
+
+export function recordSchema(def: EntityDef) {
+  return z.object({
+    id: z.number().int(),
+    facilityId: z.number().int(),
+    ...Object.fromEntries(
+      def.fields.map((f) => [f.name, fieldSchema({ ...f, required: false } as FieldDef)]),
+    ),
+    version: z.number().int(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    archivedAt: z.string().nullable(),
+    archiveReason: z.string().nullable(),
+  });
+}

@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { MEASURES, type MeasureName } from '../units/measures.ts';
+
+interface FieldBase {
+  /** The property name in requests and responses (spec names where the spec gives them). */
+  name: string;
+  label: string;
+  required?: boolean;
+  /** Shown in the OpenAPI document and as the form's help text. */
+  description?: string;
+}
+
+export type FieldDef = FieldBase &
+  (
+    | { kind: 'text'; max?: number; unique?: boolean; check?: TextCheck }
+    | { kind: 'longText'; max?: number; check?: TextCheck }
+    | { kind: 'number'; min?: number; max?: number; positive?: boolean }
+    | { kind: 'integer'; min?: number; max?: number }
+    | { kind: 'boolean' }
+    | { kind: 'enum'; options: readonly string[] }
+    | { kind: 'quantity'; measure: MeasureName; positive?: boolean }
+    /** The id of another entity's row in the same facility (several with `multiple`). */
+    | { kind: 'reference'; entity: string; multiple?: boolean }
+    /** Rows of sub-fields kept with the record, such as a product's actives and amounts. */
+    | { kind: 'list'; of: readonly FieldDef[] }
+  );
+
+/**
+ * A rule a text must follow beyond its length (a date, a formula): the problem with the value,
+ * or undefined when it is fine. Pure, so that the form and the server check alike.
+ */
+export type TextCheck = (value: string) => string | undefined;
+
+function checked(schema: z.ZodString, check: TextCheck | undefined): z.ZodType {
+  if (!check) return schema;
+  return schema.superRefine((value, ctx) => {
+    const problem = check(value);
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+  });
+}
+
+/** snake_case column of a field: surfaceArea → surface_area. */
+export function columnOf(field: Pick<FieldDef, 'name'>): string {
+  return field.name.replace(/[A-Z]/g, (ch) => `_${ch.toLowerCase()}`);
+}
+
+function quantitySchema(measure: MeasureName, positive: boolean | undefined) {
+  const allowed = MEASURES[measure].allowed as readonly string[];
+  const value = z.number({ error: 'must be a number' }).finite('must be a finite number');
+  return z.object({
+    value: positive
+      ? value.positive('must be greater than 0')
+      : value.nonnegative('must not be negative'),
+    unit: z.string().refine((unit) => allowed.includes(unit), {
+      message: `must be one of ${allowed.join(', ')} (${MEASURES[measure].label})`,
+    }),
+  });
+}
+
+/** The zod schema of one field's value; optional unless required. */
+export function fieldSchema(field: FieldDef): z.ZodType {
+  let schema: z.ZodType;
+  switch (field.kind) {
+    case 'text':
+      schema = checked(
+        z
+          .string()
+          .trim()
+          .min(1, `${field.label} is required`)
+          .max(field.max ?? 200),
+        field.check,
+      );
+      break;
+    case 'longText':
+      schema = checked(
+        z
+          .string()
+          .trim()
+          .max(field.max ?? 5000),
+        field.check,
+      );
+      break;
+    case 'number': {
+      let n = z.number({ error: 'must be a number' }).finite('must be a finite number');
+      if (field.positive) n = n.positive('must be greater than 0');
+      if (field.min !== undefined) n = n.min(field.min);
+      if (field.max !== undefined) n = n.max(field.max);
+      schema = n;
+      break;
+    }
+    case 'integer': {
+      let n = z.number({ error: 'must be a whole number' }).int('must be a whole number');
+      if (field.min !== undefined) n = n.min(field.min);
+      if (field.max !== undefined) n = n.max(field.max);
+      schema = n;
+      break;
+    }
+    case 'boolean':
+      schema = z.boolean();
+      break;
+    case 'enum':
+      schema = z.enum(field.options as [string, ...string[]]);
+      break;
+    case 'quantity':
+      schema = quantitySchema(field.measure, field.positive);
+      break;
+    case 'reference':
+      schema = field.multiple
+        ? z.array(z.number().int().positive()).max(10_000)
+        : z.number().int().positive();
+      break;
+    case 'list':
+      schema = z
+        .array(z.object(Object.fromEntries(field.of.map((f) => [f.name, fieldSchema(f)]))))
+        .max(1000);
+      break;
+  }
+  return field.required ? schema : schema.nullable().optional();
+}

@@ -1,0 +1,234 @@
+import { compileLimits } from './compile.ts';
+import { runMatrix } from './matrix.ts';
+import type { ActiveSpec, AmountQuantity, LimitsInput, ProductSpec } from './model.ts';
+import type { QuantityOf } from '../units/quantity.ts';
+
+/**
+ * What-if: the limits engine's input with a few values changed before they are saved, and the
+ * pairs whose limits move. Pure, so the browser runs it on the input GET {F}/limits/input gave.
+ */
+export type WhatIfEdit =
+  | { kind: 'pde'; active: string; value: QuantityOf<'mass'> }
+  | { kind: 'minBatchSize'; product: string; value: AmountQuantity }
+  | { kind: 'maxDailyDose'; product: string; value: AmountQuantity }
+  | { kind: 'surfaceArea'; equipment: string; value: QuantityOf<'area'> }
+  | {
+      kind: 'addProduct';
+      product: string;
+      active: string;
+      minBatchSize: AmountQuantity;
+      maxDailyDose: AmountQuantity;
+      equipment: string[];
+    };
+
+function activeById(input: LimitsInput, id: string): ActiveSpec | undefined {
+  for (const product of input.products) {
+    const found = product.actives.find((active) => active.id === id);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** The input with the edits applied in order; the given input is left as it was. */
+export function applyWhatIf(input: LimitsInput, edits: readonly WhatIfEdit[]): LimitsInput {
+  let products: ProductSpec[] = input.products;
+  let equipment = input.equipment;
+  let trains = input.trains;
+  for (const edit of edits) {
+    switch (edit.kind) {
+      case 'pde':
+        // An active's PDE is the same in every product that contains it.
+        products = products.map((product) =>
+          product.actives.some((active) => active.id === edit.active)
+            ? {
+                ...product,
+                actives: product.actives.map((active) =>
+                  active.id === edit.active ? { ...active, pde: edit.value } : active,
+                ),
+              }
+            : product,
+        );
+        break;
+      case 'minBatchSize':
+      case 'maxDailyDose':
+        products = products.map((product) =>
+          product.id === edit.product ? { ...product, [edit.kind]: edit.value } : product,
+        );
+        break;
+      case 'surfaceArea':
+        equipment = equipment.map((item) =>
+          item.id === edit.equipment ? { ...item, surfaceArea: edit.value } : item,
+        );
+        break;
+      case 'addProduct': {
+        const active = activeById({ ...input, products }, edit.active);
+        if (!active) throw new Error(`no active named '${edit.active}'`);
+        if (products.some((product) => product.id === edit.product)) {
+          throw new Error(`a product named '${edit.product}' already exists`);
+        }
+        // Appended, so the existing products keep their places in the matrix.
+        products = [
+          ...products,
+          {
+            id: edit.product,
+            minBatchSize: edit.minBatchSize,
+            maxDailyDose: edit.maxDailyDose,
+            actives: [active],
+          },
+        ];
+        trains = { ...trains, [edit.product]: [...edit.equipment] };
+        break;
+      }
+    }
+  }
+  return { ...input, products, equipment, trains };
+}
+
+/** One pair whose limits moved, or that falls below the threshold. Values in mg and mg/sqcm. */
+export interface PairChange {
+  previous: string;
+  next: string;
+  macoBefore: number | null;
+  macoAfter: number | null;
+  /** Percent change of MACO, null when either side has none. */
+  macoChange: number | null;
+  salBefore: number | null;
+  salAfter: number | null;
+  salChange: number | null;
+  /** Only in the changed input (a product added). */
+  isNew: boolean;
+  /** MACO or SAL lower than before. */
+  isLower: boolean;
+  /** SAL after the change below the threshold. */
+  isBelow: boolean;
+  /** Below the threshold now, and was not before. */
+  isNewlyBelow: boolean;
+}
+
+export interface WhatIfResult {
+  changes: PairChange[];
+  /** Pairs that qualified for `changes` before it was cut to `maxRows`. */
+  total: number;
+  /** Counts over every pair, also when `changes` was cut to `maxRows`. */
+  moved: number;
+  lower: number;
+  below: number;
+  newlyBelow: number;
+  added: number;
+  pairsBefore: number;
+  pairsAfter: number;
+}
+
+export interface WhatIfOptions {
+  /** A surface limit in mg/sqcm (e.g. the method's LOQ over the swab area); pairs under it are flagged. */
+  salThreshold?: number | undefined;
+  /** At most this many changes are listed, the most important first. Default 1,000. */
+  maxRows?: number | undefined;
+}
+
+const value = (x: number): number | null => (Number.isFinite(x) ? x : null);
+
+function percent(before: number, after: number): number | null {
+  return Number.isFinite(before) && Number.isFinite(after) && before !== 0
+    ? ((after - before) / before) * 100
+    : null;
+}
+
+/** Relative difference below which two limits count as equal (float noise of the formulas). */
+const SAME = 1e-9;
+
+function moved(before: number, after: number): boolean {
+  if (Number.isNaN(before) || Number.isNaN(after))
+    return Number.isNaN(before) !== Number.isNaN(after);
+  return Math.abs(after - before) > SAME * Math.max(Math.abs(before), Math.abs(after));
+}
+
+/**
+ * Runs the matrix on both inputs and compares them pair by pair. The "before" limits go into
+ * flat arrays indexed by product positions (no object per pair), so a 1,000-product facility
+ * costs two matrix runs and some 17 MB, not a million objects.
+ */
+export function compareLimits(
+  before: LimitsInput,
+  after: LimitsInput,
+  options: WhatIfOptions = {},
+): WhatIfResult {
+  const threshold = options.salThreshold;
+  const mb = compileLimits(before);
+  const n = mb.productCount;
+  const macoB = new Float64Array(n * n).fill(NaN);
+  const salB = new Float64Array(n * n).fill(NaN);
+  const has = new Uint8Array(n * n);
+  let pairsBefore = 0;
+  runMatrix(mb, (view) => {
+    const k = view.previous * n + view.next;
+    has[k] = 1;
+    macoB[k] = view.maco;
+    salB[k] = view.sal;
+    pairsBefore++;
+  });
+
+  const ma = compileLimits(after);
+  const indexBefore = new Map(before.products.map((product, i) => [product.id, i]));
+  const toBefore = after.products.map((product) => indexBefore.get(product.id) ?? -1);
+  const result: WhatIfResult = {
+    changes: [],
+    total: 0,
+    moved: 0,
+    lower: 0,
+    below: 0,
+    newlyBelow: 0,
+    added: 0,
+    pairsBefore,
+    pairsAfter: 0,
+  };
+  runMatrix(ma, (view) => {
+    result.pairsAfter++;
+    const p = toBefore[view.previous] ?? -1;
+    const q = toBefore[view.next] ?? -1;
+    const k = p >= 0 && q >= 0 ? p * n + q : -1;
+    const isNew = k < 0 || has[k] === 0;
+    const macoBefore = isNew ? NaN : (macoB[k] ?? NaN);
+    const salBefore = isNew ? NaN : (salB[k] ?? NaN);
+    const didMove = !isNew && (moved(macoBefore, view.maco) || moved(salBefore, view.sal));
+    const isLower =
+      didMove &&
+      ((view.maco < macoBefore && moved(macoBefore, view.maco)) ||
+        (view.sal < salBefore && moved(salBefore, view.sal)));
+    const isBelow = threshold !== undefined && view.sal < threshold;
+    const wasBelow = threshold !== undefined && !isNew && salBefore < threshold;
+    const isNewlyBelow = isBelow && !wasBelow;
+    if (!isNew && !didMove && !isBelow) return;
+    if (isNew) result.added++;
+    if (didMove) result.moved++;
+    if (isLower) result.lower++;
+    if (isBelow) result.below++;
+    if (isNewlyBelow) result.newlyBelow++;
+    const names = after.products;
+    result.changes.push({
+      previous: names[view.previous]?.id ?? '',
+      next: names[view.next]?.id ?? '',
+      macoBefore: value(macoBefore),
+      macoAfter: value(view.maco),
+      macoChange: percent(macoBefore, view.maco),
+      salBefore: value(salBefore),
+      salAfter: value(view.sal),
+      salChange: percent(salBefore, view.sal),
+      isNew,
+      isLower,
+      isBelow,
+      isNewlyBelow,
+    });
+  });
+  result.total = result.changes.length;
+  result.changes.sort(byImportance);
+  result.changes.length = Math.min(result.changes.length, options.maxRows ?? 1000);
+  return result;
+}
+
+/** Newly below the threshold first, then lower than before, then the largest moves. */
+function byImportance(a: PairChange, b: PairChange): number {
+  const rank = (c: PairChange) => (c.isNewlyBelow ? 0 : c.isLower ? 1 : c.isBelow ? 2 : 3);
+  const size = (c: PairChange) => Math.max(Math.abs(c.macoChange ?? 0), Math.abs(c.salChange ?? 0));
+  return rank(a) - rank(b) || size(b) - size(a);
+}

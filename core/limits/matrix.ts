@@ -1,0 +1,263 @@
+import { ARL, CRITERION_COUNT, PRODUCT, isLower } from './compile.ts';
+import type { CompiledLimits } from './compile.ts';
+
+/**
+ * One pair as the matrix loop sees it. The loop reuses a single instance (no allocation per
+ * pair); a consumer that keeps pairs copies what it needs (see `contractPair` in `contract-output.ts`).
+ */
+export interface PairView {
+  previous: number;
+  next: number;
+  /** Shared equipment indices in input order: `shared[0 .. sharedCount)`. */
+  readonly shared: Int32Array;
+  sharedCount: number;
+  /** Area the surface limit is spread over, sqcm. */
+  area: number;
+  /** Criteria in mg (NaN = null), indexed by HEALTH, DOSE, LD50, ARL, PRODUCT. */
+  readonly criteria: Float64Array;
+  /** Index of the governing criterion, -1 when every criterion is null. */
+  governing: number;
+  /** Index of the previous product's active that gave the governing value, -1 when none. */
+  governingActive: number;
+  maco: number;
+  sal: number;
+  salCapped: boolean;
+  swabLimit: number;
+  rinseLimit: number;
+}
+
+/** Product-wise and equipment-wise worst cases, gathered while the pairs stream past. */
+export interface MatrixSummary {
+  /** Ordered pairs looked at (N × (N − 1)) and pairs that share equipment. */
+  pairsEvaluated: number;
+  pairCount: number;
+  isPrevious: Uint8Array;
+  lowestMaco: Float64Array;
+  lowestSal: Float64Array;
+  worstNext: Int32Array;
+  inSomePair: Uint8Array;
+  equipmentLowestSal: Float64Array;
+  equipmentGoverningPrevious: Int32Array;
+  equipmentGoverningNext: Int32Array;
+}
+
+export function newPairView(equipmentCount: number): PairView {
+  return {
+    previous: -1,
+    next: -1,
+    shared: new Int32Array(Math.max(equipmentCount, 1)),
+    sharedCount: 0,
+    area: Number.NaN,
+    criteria: new Float64Array(CRITERION_COUNT),
+    governing: -1,
+    governingActive: -1,
+    maco: Number.NaN,
+    sal: Number.NaN,
+    salCapped: false,
+    swabLimit: Number.NaN,
+    rinseLimit: Number.NaN,
+  };
+}
+
+/**
+ * Fills `view` with every criterion and limit of one pair whose shared equipment is already in
+ * `view.shared`/`sharedCount` and whose shared area is in `view.area`. The rules are those of
+ * contracts/limits.md; the formulas are in `formulas.ts` and are inlined here for speed.
+ */
+export function evaluatePair(m: CompiledLimits, view: PairView): void {
+  const p = view.previous;
+  const n = view.next;
+  const mbs = m.minBatchSize[n] ?? Number.NaN;
+  const mdd = m.maxDailyDose[n] ?? Number.NaN;
+  const base = p * CRITERION_COUNT;
+  const c = view.criteria;
+  // health = HBEL × MBS / (MF × MDD); dose = TDD × MBS / (SF × MDD); ld50 = NOEL × MBS / (SF × MDD)
+  for (let k = 0; k < ARL; k++) {
+    c[k] = ((m.factor[base + k] ?? Number.NaN) * mbs) / ((m.divisor[k] ?? 1) * mdd);
+  }
+  // General limit (APIC MAXCONC × MBS): per active, so a previous product without actives has none.
+  c[ARL] = (m.factor[base + ARL] ?? Number.NaN) * (m.batchMassKg[n] ?? Number.NaN);
+  c[PRODUCT] = m.factor[base + PRODUCT] ?? Number.NaN;
+
+  let governing = -1;
+  let maco = Number.NaN;
+  for (let k = 0; k < CRITERION_COUNT; k++) {
+    const v = c[k] ?? Number.NaN;
+    if (Number.isNaN(v)) continue;
+    if (governing === -1 || isLower(v, maco)) {
+      governing = k;
+      maco = v;
+      if (m.firstAvailable) break;
+    }
+  }
+  view.governing = governing;
+  view.maco = maco;
+  view.governingActive =
+    governing === -1 || governing === PRODUCT ? -1 : (m.factorActive[base + governing] ?? -1);
+
+  if (m.previousTrainBasis) view.area = m.trainArea[p] ?? Number.NaN;
+  let sal = maco / view.area;
+  let capped = false;
+  // Residue limit (L3 cap): used where it is lower than the calculated surface limit.
+  if (m.residueLimit < sal) {
+    sal = m.residueLimit;
+    capped = true;
+  }
+  view.sal = sal;
+  view.salCapped = capped;
+  // Recovery lowers what the laboratory may measure (LeBlanc; never divide by recovery, case G14).
+  let swab = sal * m.swabAreaSqcm * m.recovery;
+  let rinse = (sal * view.area * m.recovery) / m.rinseVolumeMl;
+  // Policy per-sample caps, then fixed company limits (spec §3); NaN when not in use.
+  if (m.swabCap < swab) swab = m.swabCap;
+  if (m.rinseCap < rinse) rinse = m.rinseCap;
+  if (!Number.isNaN(m.fixedSwab) && !Number.isNaN(swab)) swab = m.fixedSwab;
+  if (!Number.isNaN(m.fixedRinse) && !Number.isNaN(rinse)) rinse = m.fixedRinse;
+  view.swabLimit = swab;
+  view.rinseLimit = rinse;
+}
+
+export function newSummary(m: CompiledLimits): MatrixSummary {
+  return {
+    pairsEvaluated: 0,
+    pairCount: 0,
+    isPrevious: new Uint8Array(m.productCount),
+    lowestMaco: new Float64Array(m.productCount).fill(Number.POSITIVE_INFINITY),
+    lowestSal: new Float64Array(m.productCount).fill(Number.POSITIVE_INFINITY),
+    worstNext: new Int32Array(m.productCount).fill(-1),
+    inSomePair: new Uint8Array(m.equipmentCount),
+    equipmentLowestSal: new Float64Array(m.equipmentCount).fill(Number.POSITIVE_INFINITY),
+    equipmentGoverningPrevious: new Int32Array(m.equipmentCount).fill(-1),
+    equipmentGoverningNext: new Int32Array(m.equipmentCount).fill(-1),
+  };
+}
+
+/** Folds one pair into the product-wise and equipment-wise worst cases. */
+function recordPair(s: MatrixSummary, view: PairView): void {
+  const p = view.previous;
+  s.pairCount++;
+  s.isPrevious[p] = 1;
+  if (isLower(view.maco, s.lowestMaco[p] ?? 0)) {
+    s.lowestMaco[p] = view.maco;
+    s.worstNext[p] = view.next;
+  }
+  const sal = view.sal;
+  if (isLower(sal, s.lowestSal[p] ?? 0)) s.lowestSal[p] = sal;
+  for (let i = 0; i < view.sharedCount; i++) {
+    const e = view.shared[i] ?? 0;
+    s.inSomePair[e] = 1;
+    if (isLower(sal, s.equipmentLowestSal[e] ?? 0)) {
+      s.equipmentLowestSal[e] = sal;
+      s.equipmentGoverningPrevious[e] = p;
+      s.equipmentGoverningNext[e] = view.next;
+    }
+  }
+}
+
+/**
+ * The MAC matrix: every ordered pair (previous ≠ next) whose trains share equipment, previous in
+ * input order then next in input order. `onPair` sees each pair in that order; the returned
+ * summary holds the product-wise and equipment-wise worst cases.
+ */
+export function runMatrix(m: CompiledLimits, onPair?: (pair: PairView) => void): MatrixSummary {
+  const s = newSummary(m);
+  const view = newPairView(m.equipmentCount);
+  const stamp = new Int32Array(m.equipmentCount);
+  const { trainStart, trainItems, equipmentArea } = m;
+  const shared = view.shared;
+  const count = m.productCount;
+  for (let p = 0; p < count; p++) {
+    const pStart = trainStart[p] ?? 0;
+    const pEnd = trainStart[p + 1] ?? 0;
+    if (pStart === pEnd) continue;
+    const tag = p + 1;
+    for (let t = pStart; t < pEnd; t++) stamp[trainItems[t] ?? 0] = tag;
+    s.pairsEvaluated += count - 1;
+    for (let n = 0; n < count; n++) {
+      if (n === p) continue;
+      let sharedCount = 0;
+      let area = 0;
+      const nEnd = trainStart[n + 1] ?? 0;
+      for (let t = trainStart[n] ?? 0; t < nEnd; t++) {
+        const e = trainItems[t] ?? 0;
+        if (stamp[e] === tag) {
+          shared[sharedCount++] = e;
+          area += equipmentArea[e] ?? 0;
+        }
+      }
+      if (sharedCount === 0) continue;
+      view.previous = p;
+      view.next = n;
+      view.sharedCount = sharedCount;
+      view.area = area;
+      evaluatePair(m, view);
+      recordPair(s, view);
+      if (onPair) onPair(view);
+    }
+  }
+  return s;
+}
+
+/**
+ * The same matrix as a generator, for a consumer that must pause between pairs (an HTTP response
+ * waiting for its socket to drain). Yields the reused view; `summary` is complete when done.
+ */
+export function* matrixPairs(m: CompiledLimits, summary: MatrixSummary): Generator<PairView> {
+  const view = newPairView(m.equipmentCount);
+  const pItems = new Int32Array(m.equipmentCount);
+  for (let p = 0; p < m.productCount; p++) {
+    const pStart = m.trainStart[p] ?? 0;
+    const pEnd = m.trainStart[p + 1] ?? 0;
+    if (pStart === pEnd) continue;
+    for (let t = pStart; t < pEnd; t++) pItems[m.trainItems[t] ?? 0] = p + 1;
+    summary.pairsEvaluated += m.productCount - 1;
+    for (let n = 0; n < m.productCount; n++) {
+      if (n === p) continue;
+      let sharedCount = 0;
+      let area = 0;
+      for (let t = m.trainStart[n] ?? 0; t < (m.trainStart[n + 1] ?? 0); t++) {
+        const e = m.trainItems[t] ?? 0;
+        if (pItems[e] === p + 1) {
+          view.shared[sharedCount++] = e;
+          area += m.equipmentArea[e] ?? 0;
+        }
+      }
+      if (sharedCount === 0) continue;
+      view.previous = p;
+      view.next = n;
+      view.sharedCount = sharedCount;
+      view.area = area;
+      evaluatePair(m, view);
+      recordPair(summary, view);
+      yield view;
+    }
+  }
+}
+
+/**
+ * Evaluates one pair by product index outside the matrix loop (explanations, the solver, what-if).
+ * Returns false when the two trains share no equipment, in which case there is no pair.
+ */
+export function evaluatePairAt(m: CompiledLimits, p: number, n: number, view: PairView): boolean {
+  if (p === n) return false;
+  const pItems = new Set<number>();
+  for (let t = m.trainStart[p] ?? 0; t < (m.trainStart[p + 1] ?? 0); t++) {
+    pItems.add(m.trainItems[t] ?? 0);
+  }
+  let sharedCount = 0;
+  let area = 0;
+  for (let t = m.trainStart[n] ?? 0; t < (m.trainStart[n + 1] ?? 0); t++) {
+    const e = m.trainItems[t] ?? 0;
+    if (pItems.has(e)) {
+      view.shared[sharedCount++] = e;
+      area += m.equipmentArea[e] ?? 0;
+    }
+  }
+  if (sharedCount === 0) return false;
+  view.previous = p;
+  view.next = n;
+  view.sharedCount = sharedCount;
+  view.area = area;
+  evaluatePair(m, view);
+  return true;
+}

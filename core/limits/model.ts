@@ -1,0 +1,61 @@
+import type { Quantity, QuantityOf } from '../units/quantity.ts';
+import type { UnitOf } from '../units/units.ts';
+import type { CleaningLimitPolicy } from './policy.ts';
+
+/** A batch size or daily dose: mass, volume (density 1 g/ml for the general limit) or units. */
+export type AmountQuantity = Quantity<UnitOf<'mass'> | UnitOf<'volume'> | UnitOf<'count'>>;
+
+/** An active (API), a cleaning agent or a nitrosamine: the residue left behind by `previous`. */
+export interface ActiveSpec {
+  id: string;
+  /** PDE or ADE per day (EMA HBEL guideline; ISPE Risk-MaPP). */
+  pde?: QuantityOf<'mass'>;
+  /** Minimum therapeutic daily dose (Fourman & Mullen). */
+  therapeuticDose?: QuantityOf<'mass'>;
+  /** Acute LD50 per kg body weight (APIC LD50 route). */
+  ld50?: QuantityOf<'toxicity'>;
+  /** Acceptable intake per day (ICH M7; nitrosamines). */
+  acceptableIntake?: QuantityOf<'mass'>;
+  /** An intermediate of an API process: under an Intermediate policy it takes `intermediateArl`. */
+  isIntermediate?: boolean;
+}
+
+export interface ProductSpec {
+  id: string;
+  minBatchSize: AmountQuantity;
+  maxDailyDose: AmountQuantity;
+  /**
+   * Mass of one dosage unit, for a batch counted in units (spec §3 tablet weight: mg or ml; a
+   * volume counts at 1 g/ml like a batch in volume).
+   */
+  unitWeight?: QuantityOf<'mass'> | QuantityOf<'volume'>;
+  actives: ActiveSpec[];
+  /** With `useProductLimit`: a limit recorded on the product (as previous), in mass. */
+  productLimit?: QuantityOf<'mass'>;
+}
+
+export interface EquipmentSpec {
+  id: string;
+  surfaceArea: QuantityOf<'area'>;
+}
+
+export interface SamplingSpec {
+  swabArea?: QuantityOf<'area'>;
+  rinseVolume?: QuantityOf<'volume'>;
+  /** Volume a swab is extracted into: needed for a per-sample limit given as a concentration. */
+  extractionVolume?: QuantityOf<'volume'>;
+}
+
+/** Everything the matrix needs: the contract's input after validation and defaults. */
+export interface LimitsInput {
+  policy: CleaningLimitPolicy;
+  products: ProductSpec[];
+  equipment: EquipmentSpec[];
+  /** product id → equipment ids it is made on */
+  trains: Record<string, string[]>;
+  sampling: SamplingSpec;
+}
+
+/** Criterion keys in the order that breaks ties and that `useFirstAvailableCriteria` walks. */
+export const CRITERIA = ['health', 'dose', 'ld50', 'arl'] as const;
+export type Criterion = (typeof CRITERIA)[number];

@@ -1,0 +1,103 @@
+/** The resources and actions of a role's permission map (spec §6). Every action is false by default. */
+const CRUD = ['Add', 'Delete', 'Modify', 'Get'] as const;
+
+const CRUD_RESOURCES = [
+  'UserRole',
+  'Equipment',
+  'EquipmentGroup',
+  'Product',
+  'ProductGroup',
+  'ProductType',
+  'MACFormula',
+  'RPNFormula',
+  'RPNCategory',
+  'Variable',
+  'DefaultUnit',
+  'SwabLocation',
+  'ResidueMeasure',
+  'Department',
+  'CleaningPolicy',
+  'SelectionCriteria',
+  'EquipmentWiseCleaningLimit',
+  'WorstProductOverride',
+  'EquipmentWiseWorstProduct',
+  'AnalyticalMethod',
+  'EquipmentWiseCleaningAgentLimit',
+  'API',
+  'Production',
+  'QualificationTask',
+  'Facility',
+  'SamplingMethod',
+  'CleaningProcedure',
+  'Substance',
+  'ApiEquipment',
+  'ApiProduct',
+  'ApiProduction',
+  'EquipmentTrain',
+] as const;
+
+const EXTRA_ACTIONS: Record<string, readonly string[]> = {
+  Equipment: ['Archive'],
+  EquipmentGroup: ['Set'],
+  Product: ['Archive', 'Set'],
+  Production: ['Archive', 'Set', 'Dummy'],
+};
+
+export const PERMISSION_RESOURCES: Readonly<Record<string, readonly string[]>> = Object.freeze({
+  User: ['Add', 'Archive', 'Modify', 'Get'],
+  ...Object.fromEntries(
+    CRUD_RESOURCES.map((resource) => [resource, [...CRUD, ...(EXTRA_ACTIONS[resource] ?? [])]]),
+  ),
+  CEReport: ['Generate', 'Get', 'GeneratePDF'],
+  AuditLog: ['Get'],
+  Master: ['BulkExport', 'BulkImport'],
+  ApprovalPolicy: ['Modify', 'Get', 'Sign'],
+  FacilityCleaningEvaluation: ['Generate', 'Get'],
+  ReportDocument: ['Generate', 'Get', 'Modify'],
+  RiskCalculation: ['Get'],
+});
+
+export type PermissionMap = Record<string, Record<string, boolean>>;
+
+export function emptyPermissionMap(): PermissionMap {
+  return Object.fromEntries(
+    Object.entries(PERMISSION_RESOURCES).map(([resource, actions]) => [
+      resource,
+      Object.fromEntries(actions.map((action) => [action, false])),
+    ]),
+  );
+}
+
+export function fullPermissionMap(): PermissionMap {
+  const map = emptyPermissionMap();
+  for (const actions of Object.values(map))
+    for (const action of Object.keys(actions)) actions[action] = true;
+  return map;
+}
+
+/** A user with several roles in a facility may do what any of them allows. */
+export function mergePermissionMaps(maps: readonly PermissionMap[]): PermissionMap {
+  const merged = emptyPermissionMap();
+  for (const map of maps) {
+    for (const [resource, actions] of Object.entries(map)) {
+      const target = merged[resource];
+      if (!target) continue;
+      for (const [action, allowed] of Object.entries(actions)) {
+        if (allowed && action in target) target[action] = true;
+      }
+    }
+  }
+  return merged;
+}
+
+export function isAllowed(map: PermissionMap, resource: string, action: string): boolean {
+  return map[resource]?.[action] === true;
+}
+
+/** Users whose only roles are Production or Quality Control see a restricted application (spec §6). */
+export function isRestrictedUser(roleNames: readonly string[]): boolean {
+  return (
+    roleNames.length > 0 &&
+    roleNames.every((name) => name === 'Production' || name === 'Quality Control')
+  );
+}

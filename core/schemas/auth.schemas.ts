@@ -1,0 +1,129 @@
+import { z } from 'zod';
+
+export const ZLoginRequest = z.object({
+  username: z.string().trim().min(1, 'Please input your E-mail!').max(320),
+  password: z.string().max(1024).optional(),
+});
+export type TLoginRequest = z.infer<typeof ZLoginRequest>;
+
+export const ZSessionUser = z.object({
+  id: z.number().int(),
+  firstName: z.string(),
+  lastName: z.string(),
+  username: z.string(),
+  email: z.string().nullable(),
+  planId: z.number().int(),
+  roles: z.array(z.object({ name: z.string() })),
+  department: z.object({ name: z.string() }).nullable(),
+});
+export type TSessionUser = z.infer<typeof ZSessionUser>;
+
+export const ZLicenseInfo = z.object({
+  facilityId: z.number().int(),
+  state: z.enum(['intimate', 'grace', 'grace-exceeded', 'genuine']),
+  workflow: z.string(),
+});
+
+export const ZLoginResponse = z.object({
+  token: z.string(),
+  user: ZSessionUser,
+  licenseInfo: z.array(ZLicenseInfo),
+});
+export type TLoginResponse = z.infer<typeof ZLoginResponse>;
+
+export const ZLogoutRequest = z.object({ token: z.string().optional() }).nullish();
+
+export const ZOk = z.object({ success: z.literal(true) });
+
+export const ZPasswordPolicySettings = z.object({
+  minPasswordLength: z.number().int(),
+  minCapital: z.number().int(),
+  minNumber: z.number().int(),
+  specialCharacters: z.number().int(),
+});
+
+export const ZResetPasswordQuery = z.object({
+  u: z.coerce.number().int().positive().optional(),
+  token: z.string().min(1).max(200).optional(),
+});
+
+export const ZResetPasswordCheckResponse = z.object({
+  username: z.string(),
+  passwordPolicySettings: ZPasswordPolicySettings,
+});
+
+export const ZResetPasswordRequest = z
+  .object({
+    u: z.coerce.number().int().positive(),
+    token: z.string().min(1).max(200),
+    password: z.string().min(1, 'Please enter your new password!').max(1024),
+    confirmPassword: z.string().min(1, 'Please confirm your password!').max(1024),
+  })
+  .refine((b) => b.password === b.confirmPassword, {
+    path: ['confirmPassword'],
+    message: 'The two passwords do not match',
+  });
+
+export const ZChangePasswordRequest = z
+  .object({
+    username: z.string().trim().min(1).max(320),
+    newPassword: z.string().min(1, 'Please enter your new password!').max(1024),
+    confirmPassword: z.string().min(1, 'Please confirm your password!').max(1024),
+    existingPassword: z.string().max(1024).optional(),
+    token: z.string().min(1).max(200).optional(),
+  })
+  .refine((b) => b.newPassword === b.confirmPassword, {
+    path: ['confirmPassword'],
+    message: 'The two passwords do not match',
+  });
+
+export const ZPasswordPolicyResponse = z.object({
+  passwordPolicySettings: ZPasswordPolicySettings,
+});
+
+export const ZFacility = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  productType: z.enum(['product', 'intermediate', 'api']),
+  tier: z.enum(['full', 'lite']),
+  facilityGroup: z.object({ id: z.number().int(), name: z.string() }),
+  additionalProperties: z.object({
+    api: z.array(z.unknown()),
+    intermediate: z.array(z.unknown()),
+    product: z.array(z.unknown()),
+    production: z.array(z.unknown()),
+  }),
+});
+export type TFacility = z.infer<typeof ZFacility>;
+
+export const ZFacilitiesResponse = z.object({ facilities: z.array(ZFacility) });
+
+export const ZFeatures = z.object({
+  SSO: z.boolean(),
+  SSOProvider: z.enum(['azure', 'okta']).nullable(),
+  logoutUrl: z.string().nullable(),
+});
+
+export const ZPlanParams = z.object({ plan: z.coerce.number().int().positive() });
+export const ZFacilityParams = ZPlanParams.extend({
+  facility: z.coerce.number().int().positive(),
+});
+
+export const ZForgotPasswordRequest = z.object({
+  username: z.string().trim().min(1, 'Please enter your E-mail or Employee ID!').max(320),
+  secretKey: z.string().trim().max(200).optional(),
+  verifyToken: z.boolean().optional(),
+});
+
+export const ZForgotPasswordResponse = z.object({
+  isEmail: z.boolean(),
+  hasToken: z.boolean(),
+  result: z.string().nullable(),
+});
+
+export const ZRegisterRequest = z.object({
+  username: z.string().trim().min(1, 'Please Employee Id of the user').max(320),
+  token: z.string().trim().min(1, 'Please Enter the Secret Key').max(200),
+});
+
+export const ZRegisterResponse = z.object({ redirect: z.string() });

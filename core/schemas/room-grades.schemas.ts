@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { ZReason } from './common.schemas.ts';
+
+export const ROOM_GRADES = ['A', 'B', 'C', 'D'] as const;
+
+export const ZRoomGrade = z.object({
+  id: z.number().int(),
+  grade: z.enum(ROOM_GRADES),
+  description: z.string(),
+  equipmentIds: z.array(z.number().int()),
+  version: z.number().int(),
+  updatedAt: z.string(),
+});
+
+/** Spec §7: POST room-grades/{id} with equipments and reason; the id or the grade letter. */
+export const ZRoomGradeParams = z.object({
+  plan: z.coerce.number().int().positive(),
+  facility: z.coerce.number().int().positive(),
+  id: z.string().trim().min(1).max(20),
+});
+
+export const ZRoomGradeRequest = z
+  .object({
+    equipments: z.array(z.number().int().positive()).max(10_000),
+    reason: ZReason,
+    version: z.number().int().min(1).optional(),
+  })
+  .strict();

@@ -1,0 +1,3 @@
+export * from './units.ts';
+export * from './quantity.ts';
+export * from './measures.ts';

@@ -1,0 +1,152 @@
+import { readFileSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readPdfText } from '../server/modules/audit/read-pdf-text.ts';
+import { buildUser, permissionsWith } from '../server/test/factories.ts';
+import { ADMIN } from '../server/test/test-server.ts';
+import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+
+let app: AppUnderTest;
+let plan: number;
+let facility: number;
+beforeAll(async () => {
+  app = await startAppUnderTest();
+  const [row] = await app.server.db.query<{ id: number; plan_id: number }>(
+    'select id, plan_id from facilities order by id limit 1',
+  );
+  plan = row!.plan_id;
+  facility = row!.id;
+  // Audited changes made through the API, each with its reason.
+  const token = await app.server.login();
+  const F = `/api/v2/plans/${plan}/facilities/${facility}`;
+  const units = await app.server.request<{ id: number; shortName: string }[]>(
+    'GET',
+    `${F}/default_units`,
+    { token },
+  );
+  const id = (name: string) => units.body.find((u) => u.shortName === name)!.id;
+  for (const [name, unit, reason] of [
+    ['surfaceArea', 'sqin', 'US equipment drawings'],
+    ['volume', 'L', 'Large vessels'],
+  ] as const) {
+    const res = await app.server.request('POST', `${F}/default_units/${id(name)}`, {
+      token,
+      body: { unit, reason },
+    });
+    expect(res.status).toBe(200);
+  }
+  const settings = await app.server.request('POST', `${F}/date-time-settings`, {
+    token,
+    body: {
+      dateTimeSettings: {
+        timezone: 'Asia/Kolkata',
+        dateFormat: 'DD-MM-YYYY',
+        timeFormat: 'HH:mm:ss',
+        country: 'IN',
+      },
+      reason: 'Site moved to Hyderabad',
+    },
+  });
+  expect(settings.status).toBe(200);
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+async function chooseSelect(page: Page, label: string, option: string): Promise<void> {
+  await page.getByLabel(label, { exact: true }).click();
+  await page.locator('.ant-select-dropdown:visible').getByTitle(option, { exact: true }).click();
+  await page.keyboard.press('Escape');
+}
+
+describe('audit log screen', () => {
+  it('is neither listed nor reachable for a user without AuditLog Get', async () => {
+    const user = await buildUser(app.server.db, {
+      facilityIds: [facility],
+      permissions: permissionsWith({ User: ['Get'] }),
+    });
+    const page = await app.open('/');
+    await signIn(page, user.username, user.password);
+    await page.getByRole('button', { name: 'Logout' }).waitFor();
+    await page.getByRole('link', { name: 'Settings' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Audit Log' }).count()).toBe(0);
+    await page.goto('/audit-log');
+    await page.waitForURL((url) => url.pathname === '/');
+    expect(await page.getByRole('heading', { name: 'Audit Log' }).count()).toBe(0);
+  });
+
+  it('filters by domain and action, shows the facility’s date format, and exports the PDF', async () => {
+    const page = await app.open('/');
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await page.getByRole('button', { name: 'Oral Solid Dosage Plant' }).click();
+    await page.getByRole('link', { name: 'Audit Log' }).click();
+    await page.getByRole('heading', { name: 'Audit Log' }).waitFor();
+    await page.getByText('When (Asia/Kolkata)').waitFor();
+
+    await chooseSelect(page, 'Domains', 'DefaultUnit');
+    await chooseSelect(page, 'Actions', 'Update');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.getByText('2 entries').waitFor();
+    const table = page.locator('.ant-table-tbody');
+    await table.getByText('US equipment drawings').waitFor();
+    await table.getByText('Large vessels').waitFor();
+    await table.getByText('unit: sqcm').waitFor();
+    await table.getByText('unit: sqin').waitFor();
+    expect(await table.getByText('Site moved to Hyderabad').count()).toBe(0);
+    const when = await table.locator('tr').first().locator('td').first().innerText();
+    expect(when).toMatch(/^\d{2}-\d{2}-\d{4} \d{2}:\d{2}:\d{2}$/);
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('Audit Logs.pdf');
+    const { text } = await readPdfText(new Uint8Array(readFileSync(await download.path())));
+    const flat = text.replace(/\s+/g, ' ');
+    expect(flat).toContain('Audit Logs');
+    expect(flat).toContain('Filters: Domains: DefaultUnit; Actions: Update');
+    expect(flat).toContain('2 rows');
+    expect(flat).toContain('US equipment drawings unit: sqcm unit: sqin');
+    expect(flat).toContain('Large vessels unit: ml unit: L');
+    expect(flat).toContain('System Administrator');
+    expect(flat).toContain(when);
+    expect(flat).not.toContain('Site moved to Hyderabad');
+
+    // Clearing the filters brings back the other rows, such as the date and time change.
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await table.getByText('Site moved to Hyderabad').waitFor();
+  });
+
+  it('follows a date format changed on the Settings screen, and shows server messages on fields', async () => {
+    const page = await app.open('/');
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await page.getByRole('button', { name: 'Oral Solid Dosage Plant' }).click();
+    await page.getByRole('link', { name: 'Settings' }).click();
+
+    // The server's rule across fields comes back onto the field it names.
+    await page.getByLabel('Capital letters').fill('5');
+    await page.getByLabel('Numbers', { exact: true }).fill('5');
+    await page.getByLabel('Reason for change').fill('Stricter composition');
+    await page.getByRole('button', { name: 'Save password policy' }).click();
+    await page
+      .getByText('Must be at least the number of capitals, numbers and special characters required')
+      .waitFor();
+
+    await page.getByRole('tab', { name: 'Date and time' }).click();
+    await chooseSelect(page, 'Date format', 'MMM DD, YYYY');
+    await chooseSelect(page, 'Time format', 'hh:mm');
+    await page.getByLabel('Reason for change').fill('US-style dates for the audit');
+    await page.getByRole('button', { name: 'Save date and time settings' }).click();
+    await page.getByText('Date and time settings saved.').waitFor();
+
+    await page.getByRole('link', { name: 'Audit Log' }).click();
+    const table = page.locator('.ant-table-tbody');
+    const row = table.locator('tr', { hasText: 'US-style dates for the audit' });
+    await row.waitFor();
+    expect(await row.locator('td').first().innerText()).toMatch(
+      /^[A-Z][a-z]{2} \d{2}, \d{4} \d{2}:\d{2} (AM|PM)$/,
+    );
+    await row.getByText('dateFormat: DD-MM-YYYY').waitFor();
+    await row.getByText('dateFormat: MMM DD, YYYY').waitFor();
+  });
+});

@@ -1,0 +1,32 @@
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+export function chromiumPath(): string {
+  return process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+}
+
+// Chromium's background connections are refused on these machines' closed network.
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: chromiumPath(), args: ARGS, headless: true });
+}
+
+export async function newPage(
+  browser: Browser,
+  baseURL: string,
+): Promise<{ context: BrowserContext; page: Page }> {
+  // A desktop screen: the header's navigation shows every entry without its overflow menu.
+  const context = await browser.newContext({ baseURL, viewport: { width: 1920, height: 1080 } });
+  context.setDefaultTimeout(15_000);
+  const page = await context.newPage();
+  return { context, page };
+}

@@ -1,0 +1,140 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SESSION_KEYS } from '../client/session/session-keys.ts';
+import { ADMIN } from '../server/test/test-server.ts';
+import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+
+let app: AppUnderTest;
+let page: Page;
+let token: string;
+let F: string;
+let mixer: number;
+
+beforeAll(async () => {
+  app = await startAppUnderTest();
+  page = await app.open('/');
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await page.getByRole('button', { name: 'Oral Solid Dosage Plant' }).click();
+  await page.getByRole('button', { name: 'Logout' }).waitFor();
+  // One session per user: use the browser's for the test's own calls.
+  token = await page.evaluate((key) => sessionStorage.getItem(key) ?? '', SESSION_KEYS.token);
+  const [f] = await app.server.db.query<{ id: number; plan_id: number }>(
+    "select id, plan_id from facilities where name = 'Oral Solid Dosage Plant'",
+  );
+  F = `/api/v2/plans/${f!.plan_id}/facilities/${f!.id}`;
+  const res = await app.server.request<{ result: { id: number } }>('POST', `${F}/equipments`, {
+    token,
+    body: { name: 'Mixer 7', surfaceArea: { value: 2, unit: 'sqm' } },
+  });
+  mixer = res.body.result.id;
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+async function reason(text: string, ok: string): Promise<void> {
+  const dialog = page.getByRole('dialog').last();
+  await dialog.getByLabel('Reason').fill(text);
+  await dialog.getByRole('button', { name: ok, exact: true }).click();
+  // The next step must not find this dialog while it closes.
+  await expect.poll(() => page.getByRole('dialog').count(), { timeout: 10_000 }).toBe(0);
+}
+
+describe('equipment details', () => {
+  it('adds a sampling location, assesses its risk and adds a sample', async () => {
+    await page.goto(`/master-data/equipments`);
+    await page.getByRole('link', { name: 'Details' }).first().click();
+    await page.getByRole('heading', { name: 'Mixer 7' }).waitFor();
+    await page.getByText('No sampling locations yet').waitFor();
+
+    await page.getByRole('button', { name: 'Add sampling location' }).click();
+    let dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Name', { exact: true }).fill('Impeller blade');
+    await reason('New location from the risk review', 'Add location');
+    await page.getByRole('cell', { name: 'Impeller blade' }).waitFor();
+
+    await page.getByRole('button', { name: 'Assess risk' }).click();
+    dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Material at the location').click();
+    await page.locator('.ant-select-item-option[title="Other"]:visible').click();
+    // 1 × 1 × material 'Other' (5) × Direct (5) = 25: Medium.
+    await dialog.getByText('Medium (25)').waitFor();
+    await reason('Initial assessment', 'Save assessment');
+    await page.getByRole('cell', { name: 'Medium (25)' }).waitFor();
+
+    await page.getByRole('button', { name: 'Expand row' }).click();
+    await page.getByText('No samples yet').waitFor();
+    await page.getByRole('button', { name: 'Add sample' }).click();
+    dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Sample name').fill('S-1');
+    await reason('Routine swab', 'Add sample');
+    await page.getByRole('cell', { name: 'S-1', exact: true }).waitFor();
+
+    const res = await app.server.request<{ data: { name: string; riskLevel: string }[] }>(
+      'GET',
+      `${F}/equipments/${mixer}/sampling-locations`,
+      { token },
+    );
+    expect(res.body.data).toMatchObject([{ name: 'Impeller blade', riskLevel: 'Medium' }]);
+  });
+
+  it('edits, archives and restores a sampling location with reasons', async () => {
+    await page.getByRole('button', { name: 'Edit' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Name', { exact: true }).fill('Impeller blade tip');
+    await reason('Location named more precisely', 'Save');
+    await page.getByRole('cell', { name: 'Impeller blade tip', exact: true }).waitFor();
+
+    await page.getByRole('button', { name: 'Archive' }).first().click();
+    await reason('Blade replaced', 'Archive');
+    await page.getByText('No sampling locations yet').waitFor();
+    await page.locator('.ant-segmented').getByText('Archived locations').click();
+    await page.getByRole('button', { name: 'Restore' }).click();
+    await reason('Blade back in use', 'Restore');
+    await page.getByText('No archived locations').waitFor();
+    await page.locator('.ant-segmented').getByText('Sampling locations', { exact: true }).click();
+    await page.getByRole('cell', { name: 'Impeller blade tip', exact: true }).waitFor();
+  });
+
+  it('adds and removes an image with a reason', async () => {
+    await page.getByRole('tab', { name: 'Images' }).click();
+    await page.getByText('No images yet').waitFor();
+    // A 1 × 1 PNG.
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    await page
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'mixer.png', mimeType: 'image/png', buffer: png });
+    await reason('Photo of the installed mixer', 'Add image');
+    await page.getByRole('img', { name: 'mixer.png' }).waitFor();
+    await page.getByRole('button', { name: 'Remove' }).click();
+    await reason('Wrong photo', 'Remove');
+    await page.getByText('No images yet').waitFor();
+  });
+
+  it('assigns equipment to a room grade with a reason', async () => {
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Room grades' })
+      .click();
+    await page.getByRole('heading', { name: 'Room grades' }).waitFor();
+    await page.getByLabel('Equipment of grade C').click();
+    await page.locator('.ant-select-item-option[title="Mixer 7"]:visible').click();
+    await page.getByLabel('Equipment of grade C').press('Escape');
+    await page.getByRole('button', { name: 'Save grade C' }).click();
+    await reason('Mixer moved to the grade C suite', 'Save');
+    await page
+      .getByRole('button', { name: 'Save grade C' })
+      .and(page.locator('[disabled]'))
+      .waitFor();
+
+    const res = await app.server.request<{ data: { grade: string; equipmentIds: number[] }[] }>(
+      'GET',
+      `${F}/room-grades`,
+      { token },
+    );
+    expect(res.body.data.find((g) => g.grade === 'C')?.equipmentIds).toEqual([mixer]);
+  });
+});

@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildUser } from '../server/test/factories.ts';
+import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+
+let app: AppUnderTest;
+beforeAll(async () => {
+  app = await startAppUnderTest();
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+describe('a user without administration permissions', () => {
+  it('sees no administration entries, is refused on the pages, and by the API', async () => {
+    const [facility] = await app.server.db.query<{ id: number; plan_id: number }>(
+      'select id, plan_id from facilities order by id limit 1',
+    );
+    const user = await buildUser(app.server.db, { facilityIds: [facility!.id] });
+    const page = await app.open('/');
+    await signIn(page, user.username, user.password);
+    await page.getByRole('button', { name: 'Logout' }).waitFor();
+    await page.getByRole('link', { name: 'Home' }).waitFor();
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    for (const label of ['Users', 'Roles', 'Departments', 'Operators']) {
+      expect(await nav.getByRole('link', { name: label, exact: true }).count(), label).toBe(0);
+    }
+
+    for (const path of ['/users', '/roles', '/departments', '/operators']) {
+      await page.goto(path);
+      await page.getByText('Not allowed', { exact: true }).waitFor();
+      await page.getByText('You are not allowed to use this page').waitFor();
+      expect(await page.getByRole('button', { name: 'Add User' }).count()).toBe(0);
+    }
+
+    const token = await page.evaluate(() => sessionStorage.getItem('token'));
+    const F = `/api/v2/plans/${facility!.plan_id}/facilities/${facility!.id}`;
+    for (const path of [
+      '/api/v2/users',
+      '/api/v2/departments',
+      `${F}/user_roles`,
+      `${F}/operator`,
+    ]) {
+      const res = await app.server.request('GET', path, { token: token! });
+      expect(res.status, path).toBe(403);
+      expect(res.body).toMatchObject({ errName: 'NotAllowed' });
+    }
+  });
+});

@@ -1,0 +1,180 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SESSION_KEYS } from '../client/session/session-keys.ts';
+import { ADMIN } from '../server/test/test-server.ts';
+import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+
+let app: AppUnderTest;
+let page: Page;
+let token: string;
+let F: string;
+
+interface Pair {
+  previous: string;
+  next: string;
+  governing: string;
+  maco: { value: number };
+}
+
+async function create(path: string, body: unknown): Promise<number> {
+  const res = await app.server.request<{ result: { id: number } }>('POST', `${F}/${path}`, {
+    token,
+    body,
+  });
+  if (res.status !== 200) throw new Error(JSON.stringify(res.body));
+  return res.body.result.id;
+}
+
+async function pairAB(): Promise<Pair> {
+  const res = await app.server.request<{ pairs: Pair[] }>('GET', `${F}/mac-matrix`, { token });
+  expect(res.status).toBe(200);
+  return res.body.pairs.find((p) => p.previous === 'A' && p.next === 'B')!;
+}
+
+async function chemicalPolicy() {
+  const res = await app.server.request<{
+    version: number;
+    policy: { useARL: boolean; globalRecoveryPercentage: number };
+  }>('GET', `${F}/cleaning_limit_policies/Chemical`, { token });
+  return res.body;
+}
+
+beforeAll(async () => {
+  app = await startAppUnderTest();
+  token = await app.server.login();
+  const [f] = await app.server.db.query<{ id: number; plan_id: number }>(
+    "select id, plan_id from facilities where name = 'Oral Solid Dosage Plant'",
+  );
+  F = `/api/v2/plans/${f!.plan_id}/facilities/${f!.id}`;
+  // The facility of server/modules/limits/limits.test.ts: A → B is governed by the general limit.
+  const alpha = await create('apis', {
+    name: 'Alpha',
+    pde: { value: 0.1, unit: 'mg' },
+    therapeuticDose: { value: 10, unit: 'mg' },
+  });
+  const beta = await create('apis', { name: 'Beta', pde: { value: 1, unit: 'ug' } });
+  const a = await create('products', {
+    name: 'A',
+    maxDailyDose: { value: 200, unit: 'mg' },
+    minBatchSize: { value: 50, unit: 'kg' },
+    actives: [{ activeId: alpha, amount: { value: 10, unit: 'mg' } }],
+  });
+  const b = await create('products', {
+    name: 'B',
+    maxDailyDose: { value: 400, unit: 'mg' },
+    minBatchSize: { value: 100, unit: 'kg' },
+    actives: [{ activeId: beta, amount: { value: 5, unit: 'mg' } }],
+  });
+  const e1 = await create('equipments', { name: 'E1', surfaceArea: { value: 12.5, unit: 'sqm' } });
+  await create('productions', { name: 'Line 1', equipmentIds: [e1], productIds: [a, b] });
+
+  page = await app.open('/');
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await page.getByRole('button', { name: 'Oral Solid Dosage Plant' }).click();
+  await page.getByRole('button', { name: 'Logout' }).waitFor();
+  // One session per user: the browser's sign-in ended the test's own, so use the browser's.
+  token = await page.evaluate((key) => sessionStorage.getItem(key) ?? '', SESSION_KEYS.token);
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+async function saveWithReason(button: string, reason: string): Promise<void> {
+  await page.getByRole('button', { name: button }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Reason').fill(reason);
+  await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+  // Saved, refused or in conflict, the dialog closes; the next step must not find it closing.
+  await expect.poll(() => page.getByRole('dialog').count(), { timeout: 10_000 }).toBe(0);
+}
+
+describe('cleaning limit policies', () => {
+  it('turning off the general limit changes the governing criterion of the MAC matrix', async () => {
+    expect((await pairAB()).governing).toBe('arl');
+
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Cleaning limit policies' })
+      .click();
+    await page.getByRole('heading', { name: 'Cleaning limit policies' }).waitFor();
+    await page.getByText('Defaults of the specification — not yet changed').waitFor();
+
+    const arl = page.getByRole('switch', { name: 'Use general limit (ARL)' });
+    expect(await arl.getAttribute('aria-checked')).toBe('true');
+    await arl.click();
+    await saveWithReason('Save Chemical policy', 'General limit not applied to this site');
+    await page.getByText('Version 1').waitFor();
+
+    const policy = await chemicalPolicy();
+    expect(policy.version).toBe(1);
+    expect(policy.policy.useARL).toBe(false);
+    // Without the general limit (1,000 mg) the dose criterion (2,500 mg) governs.
+    const pair = await pairAB();
+    expect(pair.governing).toBe('dose');
+    expect(pair.maco.value).toBeCloseTo(2_500, 6);
+  });
+
+  it("shows the server's message on an out-of-range recovery and saves nothing", async () => {
+    await page.getByRole('spinbutton', { name: 'Global recovery' }).fill('120');
+    await saveWithReason('Save Chemical policy', 'Recovery from the swab study');
+    await page.getByText('must be at most 100').waitFor();
+    // The message is under the recovery field itself.
+    const item = page.locator('.ant-form-item', {
+      has: page.getByRole('spinbutton', { name: 'Global recovery' }),
+    });
+    await item.getByText('must be at most 100').waitFor();
+
+    const policy = await chemicalPolicy();
+    expect(policy.version).toBe(1);
+    expect(policy.policy.globalRecoveryPercentage).toBe(100);
+  });
+
+  it("after someone else's change, reloads the current values and keeps the user's edit", async () => {
+    // A fresh form at version 1.
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Home' })
+      .click();
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Cleaning limit policies' })
+      .click();
+    await page.getByText('Version 1').waitFor();
+
+    const other = await app.server.request('POST', `${F}/cleaning_limit_policies`, {
+      token,
+      body: { residueType: 'Chemical', useLd50: true, version: 1, reason: 'LD50 route added' },
+    });
+    expect(other.status).toBe(200);
+
+    await page.getByRole('spinbutton', { name: 'Global recovery' }).fill('90');
+    await saveWithReason('Save Chemical policy', 'Recovery from the swab study');
+    await page.getByText('Changed by someone else', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Reload current values' }).click();
+    await page.getByText('Version 2').waitFor();
+    expect(await page.getByRole('spinbutton', { name: 'Global recovery' }).inputValue()).toBe('90');
+    expect(await page.getByRole('switch', { name: 'Use LD50' }).getAttribute('aria-checked')).toBe(
+      'true',
+    );
+
+    await saveWithReason('Save Chemical policy', 'Recovery from the swab study');
+    await page.getByText('Version 3').waitFor();
+    const policy = await chemicalPolicy();
+    expect(policy.policy.globalRecoveryPercentage).toBe(90);
+    expect(policy.policy.useARL).toBe(false);
+  });
+
+  it('changes the microbial cleaning limit policy on its own tab', async () => {
+    await page.getByRole('tab', { name: 'Microbial' }).click();
+    await page.getByText('Defaults of the specification — not yet changed').waitFor();
+    await page.getByRole('spinbutton', { name: 'Rinse limit' }).fill('10');
+    await saveWithReason('Save microbial cleaning limit policy', 'WFI rinse');
+    await page.getByText('Version 1').waitFor();
+    const res = await app.server.request<{ policy: { rinseLimit: number } }>(
+      'GET',
+      `${F}/microbial-cleaning-limit-policies`,
+      { token },
+    );
+    expect(res.body.policy.rinseLimit).toBe(10);
+  });
+});

@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN } from '../server/test/test-server.ts';
+import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+
+let app: AppUnderTest;
+beforeAll(async () => {
+  app = await startAppUnderTest();
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+describe('secret-key registration', () => {
+  it('an administrator creates a user without e-mail; the user registers with the key and signs in', async () => {
+    const admin = await app.open('/');
+    await signIn(admin, ADMIN.email, ADMIN.password);
+    await admin.getByRole('button', { name: 'Oral Solid Dosage Plant' }).click();
+    await admin.getByRole('button', { name: 'Logout' }).waitFor();
+    await admin.goto('/users');
+    await admin.getByRole('button', { name: 'Add User' }).click();
+    const dialog = admin.getByRole('dialog', { name: 'Add User' });
+    await dialog.getByLabel('First Name').fill('Kurt');
+    await dialog.getByLabel('Last Name').fill('Keyholder');
+    await dialog.getByLabel('Employee ID').fill('E2E-KEY-1');
+    await dialog.getByLabel('Roles in Oral Solid Dosage Plant').click();
+    await admin.locator('.ant-select-item-option').getByText('Administrator').first().click();
+    await admin.keyboard.press('Escape');
+    await dialog.getByRole('button', { name: 'Create User' }).click();
+
+    const keyDialog = admin.getByRole('dialog', { name: 'Secret Key' });
+    await keyDialog.getByText('This key is shown only once').waitFor();
+    const secretKey = (await keyDialog.getByTestId('secret-key').innerText()).trim();
+    expect(secretKey).toMatch(/^[\w-]{40,}$/);
+    await keyDialog.getByRole('button', { name: 'Done' }).click();
+    await admin.getByRole('cell', { name: 'E2E-KEY-1', exact: true }).waitFor();
+    await admin.getByText('Key issued').waitFor();
+
+    const user = await app.open('/register');
+    await user.getByLabel('Employee ID').fill('E2E-KEY-1');
+    await user.getByLabel('Secret Key').fill(secretKey);
+    await user.getByRole('button', { name: 'Set Password' }).click();
+    await user.getByText('Please set a new password').waitFor();
+    await user.getByLabel('Password', { exact: true }).fill('Kurt#Pass12');
+    await user.getByLabel('Re-enter Password').fill('Kurt#Pass12');
+    await user.getByRole('button', { name: 'Complete Registration' }).click();
+    await user.getByRole('button', { name: 'Log In' }).waitFor();
+    await signIn(user, 'E2E-KEY-1', 'Kurt#Pass12');
+    await user.getByRole('button', { name: 'Logout' }).waitFor();
+    await user.getByText('Kurt Keyholder').first().waitFor();
+  });
+});

@@ -1,0 +1,93 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { plainText, startSmtpSink, type SmtpSink } from '../server/test/smtp-sink.ts';
+import { buildUser } from '../server/test/factories.ts';
+import { ADMIN } from '../server/test/test-server.ts';
+import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+
+let smtp: SmtpSink;
+let app: AppUnderTest;
+beforeAll(async () => {
+  smtp = await startSmtpSink();
+  app = await startAppUnderTest({ SMTP_URL: smtp.url });
+});
+afterAll(async () => {
+  await app?.close();
+  await smtp?.close();
+});
+
+/** Signs the administrator in to the first facility and opens the Users page from the navigation. */
+export async function openUsersAsAdmin(page: Page): Promise<void> {
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await page.getByRole('button', { name: 'Oral Solid Dosage Plant' }).click();
+  await page.getByRole('button', { name: 'Logout' }).waitFor();
+  // The entry may sit in the menu's overflow on a narrow window; it exists all the same.
+  const entry = page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Users', exact: true, includeHidden: true });
+  // The menu follows the facility's permissions, which arrive after the shell renders.
+  await expect.poll(() => entry.count(), { timeout: 15_000 }).toBeGreaterThan(0);
+  await page.goto('/users');
+  await page.getByRole('heading', { name: 'Users' }).waitFor();
+}
+
+describe('user administration in the browser', () => {
+  it('an administrator creates a user, who completes the mailed invitation and signs in', async () => {
+    const page = await app.open('/');
+    await openUsersAsAdmin(page);
+    await page.getByRole('button', { name: 'Add User' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add User' });
+    await dialog.getByLabel('First Name').fill('Irene');
+    await dialog.getByLabel('Last Name').fill('Invited');
+    await dialog.getByLabel('Employee ID').fill('E2E-INV-1');
+    await dialog.getByLabel('Email').fill('irene.invited@example.com');
+    await dialog.getByLabel('Roles in Oral Solid Dosage Plant').click();
+    await page.locator('.ant-select-item-option').getByText('Administrator').first().click();
+    await page.keyboard.press('Escape');
+    await dialog.getByRole('button', { name: 'Create User' }).click();
+    await page.getByText('Invitation sent to irene.invited@example.com').waitFor();
+    await page.getByRole('cell', { name: 'E2E-INV-1', exact: true }).waitFor();
+
+    const mail = await smtp.waitFor('irene.invited@example.com');
+    const link = /(\/reset-password\?u=\d+&token=[\w-]+)/.exec(plainText(mail.raw));
+    expect(link).not.toBeNull();
+
+    const invited = await app.open(link![1]!);
+    await invited.getByText('Please set a new password').waitFor();
+    await invited.getByLabel('Password', { exact: true }).fill('Irene#Pass1');
+    await invited.getByLabel('Re-enter Password').fill('Irene#Pass1');
+    await invited.getByRole('button', { name: 'Complete Registration' }).click();
+    await invited.getByRole('button', { name: 'Log In' }).waitFor();
+    await signIn(invited, 'E2E-INV-1', 'Irene#Pass1');
+    await invited.getByRole('button', { name: 'Logout' }).waitFor();
+    await invited.getByText('Irene Invited').first().waitFor();
+  });
+
+  it('shows a duplicate Employee ID on its field, and edits a user with a reason', async () => {
+    await buildUser(app.server.db, { username: 'E2E-EDIT-1', firstName: 'Edith' });
+    const page = await app.open('/');
+    await openUsersAsAdmin(page);
+    await page.getByRole('button', { name: 'Add User' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add User' });
+    await dialog.getByLabel('First Name').fill('Dup');
+    await dialog.getByLabel('Last Name').fill('Licate');
+    await dialog.getByLabel('Employee ID').fill('ADM001');
+    await dialog.getByRole('button', { name: 'Create User' }).click();
+    await dialog.getByText('A user with this Employee ID already exists').waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+    await page.getByRole('button', { name: 'Actions for E2E-EDIT-1' }).click();
+    await page.getByRole('menuitem', { name: 'Edit' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit User' });
+    await edit.getByLabel('Last Name').fill('Edited');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await edit.getByText('A reason is required').waitFor();
+    await edit.getByLabel('Reason').fill('Married name');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('cell', { name: 'Edith Edited' }).waitFor();
+    const [audit] = await app.server.db.query<{ reason: string }>(
+      `select reason from audit_log where domain = 'User' and action = 'Update' order by id desc limit 1`,
+    );
+    expect(audit?.reason).toBe('Married name');
+  });
+});

@@ -1,0 +1,140 @@
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN } from '../server/test/test-server.ts';
+import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+
+let app: AppUnderTest;
+let page: Page;
+let F: string;
+let facilityId: number;
+
+/** A two-product facility through the API (the payloads of server/modules/limits/limits.test.ts). */
+async function seedSmallFacility(): Promise<void> {
+  const token = await app.server.login();
+  const create = async (path: string, body: unknown): Promise<number> => {
+    const res = await app.server.request<{ result: { id: number } }>('POST', `${F}/${path}`, {
+      token,
+      body,
+    });
+    if (res.status !== 200) throw new Error(JSON.stringify(res.body));
+    return res.body.result.id;
+  };
+  const alpha = await create('apis', {
+    name: 'Alpha',
+    pde: { value: 0.1, unit: 'mg' },
+    therapeuticDose: { value: 10, unit: 'mg' },
+  });
+  const beta = await create('apis', { name: 'Beta', pde: { value: 1, unit: 'ug' } });
+  const a = await create('products', {
+    name: 'A',
+    maxDailyDose: { value: 200, unit: 'mg' },
+    minBatchSize: { value: 50, unit: 'kg' },
+    actives: [{ activeId: alpha, amount: { value: 10, unit: 'mg' } }],
+  });
+  const b = await create('products', {
+    name: 'B',
+    maxDailyDose: { value: 400, unit: 'mg' },
+    minBatchSize: { value: 100, unit: 'kg' },
+    actives: [{ activeId: beta, amount: { value: 5, unit: 'mg' } }],
+  });
+  const e1 = await create('equipments', { name: 'E1', surfaceArea: { value: 12.5, unit: 'sqm' } });
+  const e2 = await create('equipments', { name: 'E2', surfaceArea: { value: 5000, unit: 'sqcm' } });
+  await create('productions', { name: 'Line 1', equipmentIds: [e1, e2], productIds: [a, b] });
+}
+
+/** Product A's minimum batch size as stored, read from the database (no session needed). */
+async function storedBatchSizeOfA(): Promise<unknown> {
+  const [row] = await app.server.db.query<{ min_batch_size: unknown }>(
+    `select min_batch_size from products where facility_id = $1 and name = 'A'`,
+    [facilityId],
+  );
+  return row?.min_batch_size;
+}
+
+async function choose(select: Locator, name: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    if ((await select.getAttribute('aria-expanded')) !== 'true') await select.click();
+    await page.locator(`.ant-select-item-option[title="${name}"]:visible`).click();
+    try {
+      await expect
+        .poll(() => select.getAttribute('aria-expanded'), { timeout: 2000 })
+        .not.toBe('true');
+      break;
+    } catch (error) {
+      if (attempt >= 2) throw error;
+    }
+  }
+}
+
+beforeAll(async () => {
+  app = await startAppUnderTest();
+  const [facility] = await app.server.db.query<{ id: number; plan_id: number }>(
+    `select id, plan_id from facilities where name = 'Oral Solid Dosage Plant'`,
+  );
+  facilityId = facility!.id;
+  F = `/api/v2/plans/${facility!.plan_id}/facilities/${facility!.id}`;
+  await seedSmallFacility();
+  page = await app.open('/');
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await page.getByRole('button', { name: 'Oral Solid Dosage Plant' }).click();
+  await page.getByRole('button', { name: 'Logout' }).waitFor();
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+describe('what-if on the MAC matrix', () => {
+  it('halving a product’s minimum batch size halves the MACO of the pairs into it, unsaved', async () => {
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'MAC matrix' })
+      .click();
+    await page.getByRole('tab', { name: 'Pairs' }).waitFor();
+    const storedBefore = await storedBatchSizeOfA();
+    await page.getByRole('button', { name: 'What if…' }).click();
+    const panel = page.locator('.ant-drawer-open');
+    await panel.getByText('Nothing here is saved').waitFor();
+
+    await choose(panel.getByLabel('Item', { exact: true }), 'A');
+    const value = panel.getByLabel('New value', { exact: true });
+    await expect.poll(() => value.inputValue()).toBe('50');
+    await value.fill('25');
+    await panel.getByRole('button', { name: 'Try this change' }).click();
+    await panel.getByText('Minimum batch size of A → 25 kg').waitFor();
+
+    const status = panel.getByRole('region', { name: 'What-if result' }).getByRole('status');
+    await expect
+      .poll(() => status.textContent())
+      .toContain('1 of 2 pairs move (1 lower than before)');
+    const rows = await panel
+      .getByRole('table')
+      .locator('tbody tr.ant-table-row')
+      .evaluateAll((trs) =>
+        trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')),
+      );
+    // B → A: health 0.001 mg × 50 kg / 200 mg = 250 mg; with 25 kg, 125 mg.
+    expect(rows).toEqual([
+      [
+        'B',
+        'A',
+        '250 → 125',
+        '-50.0 %',
+        expect.stringContaining('→'),
+        '-50.0 %',
+        'Lower than before',
+      ],
+    ]);
+
+    // Nothing was saved: the record and the server's matrix are as they were.
+    expect(await storedBatchSizeOfA()).toEqual(storedBefore);
+    const matrix = await page.evaluate(async (path) => {
+      const token = sessionStorage.getItem('token') ?? '';
+      const res = await fetch(`${path}/mac-matrix`, { headers: { token } });
+      return (await res.json()) as {
+        pairs: { previous: string; next: string; maco: { value: number } }[];
+      };
+    }, F);
+    const ba = matrix.pairs?.find((p) => p.previous === 'B' && p.next === 'A');
+    expect(ba?.maco.value).toBeCloseTo(250, 9);
+  });
+});

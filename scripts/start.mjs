@@ -1,0 +1,47 @@
+// `npm start`: builds what is missing or older than its sources, then runs the server in this
+// process. A second start on an unchanged checkout builds nothing.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+process.chdir(root);
+
+function newestMtime(paths) {
+  let newest = 0;
+  const visit = (path) => {
+    if (!existsSync(path)) return;
+    const stat = statSync(path);
+    if (stat.isDirectory()) {
+      for (const entry of readdirSync(path)) if (entry !== 'node_modules') visit(join(path, entry));
+    } else if (!/\.test\.tsx?$/.test(path)) {
+      newest = Math.max(newest, stat.mtimeMs);
+    }
+  };
+  paths.forEach(visit);
+  return newest;
+}
+
+function stale(output, sources) {
+  return !existsSync(output) || statSync(output).mtimeMs < newestMtime(sources);
+}
+
+function npm(script) {
+  const npmCli = process.env.npm_execpath;
+  if (npmCli)
+    execFileSync(process.execPath, [npmCli, 'run', '--silent', script], { stdio: 'inherit' });
+  else execFileSync('npm', ['run', '--silent', script], { stdio: 'inherit' });
+}
+
+const shared = ['core', 'package.json'];
+const servesClient = !['false', '0'].includes(process.env.SERVE_CLIENT ?? '');
+if (servesClient && stale('dist/client/index.html', ['client', 'vite.config.ts', ...shared])) {
+  console.log('Building the client…');
+  npm('build:client');
+}
+if (stale('dist/server/main.js', ['server', ...shared])) {
+  console.log('Building the server…');
+  npm('build:server');
+}
+await import(pathToFileURL(join(root, 'dist/server/main.js')).href);

@@ -1,0 +1,154 @@
+import { randomUUID } from 'node:crypto';
+import fastifyCookie from '@fastify/cookie';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
+import { AppError } from '../core/errors/errors.ts';
+import type { Config } from './config.ts';
+import type { Db } from './db/db.ts';
+import type { AppContext } from './http/app-context.ts';
+import { registerClientFiles } from './http/client-files.ts';
+import { registerErrorHandling } from './http/error-handler.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
+import { requirePermission, requirePlanPermission, sessionGuard } from './http/session-guard.ts';
+import { registerAuditRoutes } from './modules/audit/audit.routes.ts';
+import { registerAuditLogRoutes } from './modules/audit/audit-log.routes.ts';
+import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
+import { registerRecoveryRoutes } from './modules/auth/recovery.routes.ts';
+import { registerFacilityRoutes } from './modules/facilities/facilities.routes.ts';
+import { registerFeatureRoutes } from './modules/features/features.routes.ts';
+import { registerHealthRoutes } from './modules/health/health.routes.ts';
+import { createMailer } from './modules/mail/mailer.ts';
+import { registerMailOutboxRoutes } from './modules/mail/outbox.routes.ts';
+import { registerFacilitySettingsRoutes } from './modules/settings/facility-settings.routes.ts';
+import { registerPlanSettingsRoutes } from './modules/settings/plan-settings.routes.ts';
+import { ENTITY_DEFS } from '../core/entities/defs/index.ts';
+import { registerEntityRoutes } from './entities/entity.routes.ts';
+import { registerLimitsRoutes } from './modules/limits/limits.routes.ts';
+import { registerLimitViewRoutes } from './modules/limits/limits-views.routes.ts';
+import { registerPolicyRoutes } from './modules/policies/policies.routes.ts';
+import { registerMasterRoutes } from './modules/master/master.routes.ts';
+import { registerUserRoutes } from './modules/users/users.routes.ts';
+import { registerUsersAdminRoutes } from './modules/users-admin/users-admin.routes.ts';
+import { registerRoleRoutes } from './modules/roles/roles.routes.ts';
+import { registerDepartmentRoutes } from './modules/departments/departments.routes.ts';
+import { registerOperatorRoutes } from './modules/operators/operators.routes.ts';
+import { registerFacilityRuleRoutes } from './modules/facility-rules/facility-rules.routes.ts';
+import { registerEquipmentExtrasRoutes } from './modules/equipment-extras/equipment-extras.routes.ts';
+import { registerRoomGradeRoutes } from './modules/room-grades/room-grades.routes.ts';
+import { registerMasterRecordRoutes } from './modules/master-records/master-records.routes.ts';
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+export interface BuildAppOptions {
+  config: Config;
+  db: Db;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Builds the whole HTTP application from its configuration and an open, migrated database. */
+export async function buildApp({ config, db, logger }: BuildAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger ?? { level: config.LOG_LEVEL },
+    trustProxy: config.TRUST_PROXY,
+    bodyLimit: 10 * 1024 * 1024,
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorateRequest('session', null);
+  // Once shutdown starts, answers to in-flight requests close their connections, so that no
+  // idle keep-alive socket holds the process open after the last answer.
+  let isClosing = false;
+  app.addHook('preClose', async () => {
+    isClosing = true;
+  });
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (isClosing) reply.header('connection', 'close');
+    done(null, payload);
+  });
+
+  await app.register(fastifyCookie);
+  registerSecurityHeaders(app);
+  await app.register(fastifyRateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) => {
+      const error = new AppError(
+        'TooManyRequests',
+        `Too many requests. Try again in ${Math.ceil(context.ttl / 1000)} seconds.`,
+      );
+      return Object.assign(error, { statusCode: 429 });
+    },
+  });
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: {
+        title: 'Carryover API',
+        description:
+          'Cleaning validation risk management platform. Send the session token from POST /api/v2/auth/login in the `token` header.',
+        version: '2.0.0',
+      },
+      components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'token' } } },
+      security: [{ token: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+
+  const servesClient = config.SERVE_CLIENT && (await registerClientFiles(app));
+  registerErrorHandling(app, { spaFallback: servesClient });
+
+  const mailer = createMailer(db, {
+    smtpUrl: config.SMTP_URL,
+    from: config.MAIL_FROM,
+    onError: (error) => app.log.error({ err: error }, 'mail delivery failed'),
+  });
+  app.addHook('onClose', async () => mailer.close());
+  const context: AppContext = {
+    app,
+    db,
+    config,
+    mailer,
+    requireSession: sessionGuard(db, config.SESSION_IDLE_MINUTES),
+    permit: (resource, action) =>
+      requirePermission(db, config.SESSION_IDLE_MINUTES, resource, action),
+    permitPlan: (resource, action) =>
+      requirePlanPermission(db, config.SESSION_IDLE_MINUTES, resource, action),
+  };
+  registerHealthRoutes(context);
+  registerFeatureRoutes(context);
+  registerAuthRoutes(context);
+  registerRecoveryRoutes(context);
+  registerUserRoutes(context);
+  registerUsersAdminRoutes(context);
+  registerRoleRoutes(context);
+  registerDepartmentRoutes(context);
+  registerOperatorRoutes(context);
+  registerFacilityRoutes(context);
+  registerAuditRoutes(context);
+  registerAuditLogRoutes(context);
+  registerMailOutboxRoutes(context);
+  registerPlanSettingsRoutes(context);
+  registerFacilitySettingsRoutes(context);
+  for (const def of ENTITY_DEFS) registerEntityRoutes(context, def);
+  registerLimitsRoutes(context);
+  registerLimitViewRoutes(context);
+  registerPolicyRoutes(context);
+  registerMasterRoutes(context);
+  registerFacilityRuleRoutes(context);
+  registerEquipmentExtrasRoutes(context);
+  registerRoomGradeRoutes(context);
+  registerMasterRecordRoutes(context);
+
+  return app;
+}

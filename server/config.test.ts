@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+describe('configuration', () => {
+  it('has working defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      HOST: '127.0.0.1',
+      PORT: 3000,
+      DATA_DIR: './data',
+      SESSION_IDLE_MINUTES: 30,
+    });
+    expect(config.DATABASE_URL).toBeUndefined();
+  });
+
+  it('lists every problem at once', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        PORT: 'eighty',
+        DATABASE_URL: 'mysql://x',
+        ADMIN_EMAIL: 'not-mail',
+        LOG_LEVEL: 'loud',
+      });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems.join('\n');
+    expect(problems).toContain('PORT');
+    expect(problems).toContain('DATABASE_URL: must be a postgres:// or postgresql:// URL');
+    expect(problems).toContain('ADMIN_EMAIL');
+    expect(problems).toContain('LOG_LEVEL');
+  });
+
+  it('treats empty values as unset', () => {
+    expect(loadConfig({ DATABASE_URL: '', ADMIN_EMAIL: '' }).DATABASE_URL).toBeUndefined();
+  });
+});

@@ -1,0 +1,47 @@
+/**
+ * One small database interface over both drivers: embedded PGlite (no DATABASE_URL) and
+ * node-postgres against a real server. Everything above this file writes plain PostgreSQL SQL
+ * with $n parameters and never knows which driver runs it.
+ */
+export type SqlValue =
+  string | number | boolean | null | Date | bigint | readonly unknown[] | object;
+
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: readonly SqlValue[]): Promise<T[]>;
+  /** Runs a script of several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+export interface Db extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs `fn` in one transaction; it commits when `fn` resolves and rolls back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export async function one<T>(q: Queryable, sql: string, params?: readonly SqlValue[]): Promise<T> {
+  const rows = await q.query<T>(sql, params);
+  const row = rows[0];
+  if (row === undefined) throw new Error('Expected one row, got none');
+  return row;
+}
+
+export async function maybeOne<T>(
+  q: Queryable,
+  sql: string,
+  params?: readonly SqlValue[],
+): Promise<T | undefined> {
+  const rows = await q.query<T>(sql, params);
+  return rows[0];
+}
+
+/** A Db whose transactions join the open transaction `tx`, so several writes commit as one. */
+export function withinTransaction(tx: Queryable, kind: Db['kind']): Db {
+  return {
+    kind,
+    query: (sql, params) => tx.query(sql, params),
+    exec: (sql) => tx.exec(sql),
+    transaction: (fn) => fn(tx),
+    close: async () => undefined,
+  };
+}

@@ -1,0 +1,22 @@
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Db } from './db.ts';
+import { openPglite } from './pglite-db.ts';
+import { openPostgres } from './postgres-db.ts';
+
+export async function openDatabase(options: {
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  onPoolError?: (error: Error) => void;
+  poolSize?: number;
+}): Promise<Db> {
+  if (options.databaseUrl) {
+    return openPostgres(options.databaseUrl, {
+      ...(options.onPoolError ? { onError: options.onPoolError } : {}),
+      ...(options.poolSize ? { max: options.poolSize } : {}),
+    });
+  }
+  const dataDir = resolve(options.dataDir);
+  mkdirSync(dataDir, { recursive: true });
+  return openPglite({ dataDir });
+}

@@ -1,0 +1,75 @@
+import { createHash } from 'node:crypto';
+import pg from 'pg';
+import type { Db, Queryable, SqlValue } from './db.ts';
+
+// Dates come back as ISO strings from both drivers, so that code above never depends on which
+// driver parsed them. PGlite returns timestamptz as Date; we normalise below for both.
+const TIMESTAMPTZ = 1184;
+const TIMESTAMP = 1114;
+const INT8 = 20;
+const NUMERIC = 1700;
+
+export async function openPostgres(
+  connectionString: string,
+  options: { max?: number; onError?: (error: Error) => void } = {},
+): Promise<Db> {
+  const pool = new pg.Pool({
+    connectionString,
+    max: options.max ?? 10,
+    types: {
+      getTypeParser: ((oid: number, format?: string) => {
+        if (oid === TIMESTAMPTZ || oid === TIMESTAMP) return (v: string) => new Date(v);
+        if (oid === INT8 || oid === NUMERIC) return (v: string) => Number(v);
+        return pg.types.getTypeParser(oid, format as 'text');
+      }) as typeof pg.types.getTypeParser,
+    },
+  });
+  // A dropped idle connection emits 'error' on the pool; without a listener the process dies.
+  pool.on('error', (error) => options.onError?.(error));
+  await pool.query('select 1');
+
+  // Named statements are parsed and planned once per connection, then reused.
+  const names = new Map<string, string>();
+  const nameOf = (sql: string): string => {
+    let name = names.get(sql);
+    if (!name) {
+      name = `s${createHash('sha1').update(sql).digest('hex').slice(0, 16)}`;
+      names.set(sql, name);
+    }
+    return name;
+  };
+
+  const wrap = (client: pg.Pool | pg.PoolClient): Queryable => ({
+    async exec(sql: string) {
+      await client.query(sql);
+    },
+    async query<T>(sql: string, params?: readonly SqlValue[]) {
+      const result = await client.query({
+        text: sql,
+        values: params as unknown[] | undefined,
+        name: nameOf(sql),
+      });
+      return result.rows as T[];
+    },
+  });
+
+  return {
+    kind: 'postgres',
+    ...wrap(pool),
+    async transaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await fn(wrap(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}

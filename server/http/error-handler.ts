@@ -1,0 +1,118 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError, validationError, type PropertyError } from '../../core/errors/errors.ts';
+
+/** '/products/0/minBatchSize' → 'products[0].minBatchSize', the path style of the catalogue. */
+export function propertyPath(instancePath: string, prefix = ''): string {
+  const parts = instancePath.split('/').filter(Boolean);
+  let path = prefix;
+  for (const part of parts) {
+    path += /^\d+$/.test(part) ? `[${part}]` : path ? `.${part}` : part;
+  }
+  return path || '(root)';
+}
+
+function fromSchemaValidation(error: FastifyError): AppError | undefined {
+  if (!hasZodFastifySchemaValidationErrors(error)) return undefined;
+  const byProperty = new Map<string, PropertyError>();
+  const add = (property: string, keyword: string, message: string) => {
+    const entry = byProperty.get(property) ?? { property, constraints: {} };
+    entry.constraints[keyword || 'invalid'] = message;
+    byProperty.set(property, entry);
+  };
+  for (const issue of error.validation) {
+    const keys = (issue.params as { keys?: unknown } | undefined)?.keys;
+    // An unknown field is named by itself, so a form can show the message where it belongs.
+    if (issue.keyword === 'unrecognized_keys' && Array.isArray(keys)) {
+      const base = issue.instancePath.replace(/\/$/, '');
+      for (const key of keys)
+        add(propertyPath(`${base}/${String(key)}`), 'unknown', 'is not a field of this request');
+      continue;
+    }
+    add(propertyPath(issue.instancePath), issue.keyword, issue.message ?? 'is invalid');
+  }
+  return validationError([...byProperty.values()]);
+}
+
+/** Fastify's own refusals of malformed input become DataValidationError too, never a 500. */
+function fromFastify(error: FastifyError): AppError | undefined {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return validationError([{ property: 'body', constraints: { json: error.message } }]);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return validationError([
+        { property: 'content-type', constraints: { mediaType: 'Unsupported media type' } },
+      ]);
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return validationError([
+        { property: 'body', constraints: { size: 'The request is too large' } },
+      ]);
+    case 'FST_ERR_VALIDATION':
+      return validationError([{ property: 'request', constraints: { invalid: error.message } }]);
+    default:
+      break;
+  }
+  if (error.statusCode === 429) return new AppError('TooManyRequests');
+  if (error.statusCode === 503) return new AppError('ServiceUnavailable');
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    return validationError([{ property: 'request', constraints: { invalid: error.message } }]);
+  }
+  return undefined;
+}
+
+/**
+ * With `spaFallback`, page paths outside /api answer with the client's index.html, so that the
+ * client's router handles them; API paths always get NotFoundError.
+ */
+/** Races the service checks could not see coming: the database's own refusals. */
+function fromDatabase(error: unknown): AppError | undefined {
+  switch ((error as { code?: unknown }).code) {
+    case '23505':
+      return new AppError('DuplicateEntryError', 'An entry with this value already exists.');
+    case '40001':
+    case '40P01':
+    case '55P03':
+      return new AppError('TransactionLocked');
+    default:
+      return undefined;
+  }
+}
+
+export function registerErrorHandling(
+  app: FastifyInstance,
+  options: { spaFallback: boolean },
+): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const appError =
+      error instanceof AppError
+        ? error
+        : (fromSchemaValidation(error) ??
+          fromDatabase(error) ??
+          fromFastify(error) ??
+          new AppError('InternalServerError'));
+    if (appError.status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+    } else {
+      request.log.info({ errName: appError.errName }, appError.message);
+    }
+    if (error.statusCode === 429 && reply.getHeader('retry-after') === undefined) {
+      reply.header('retry-after', '60');
+    }
+    return reply.status(appError.status).send(appError.toBody());
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    if (
+      options.spaFallback &&
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      !path.startsWith('/api/')
+    ) {
+      return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    const error = new AppError('NotFoundError', `No route for ${request.method} ${path}`);
+    return reply.status(404).send(error.toBody());
+  });
+}

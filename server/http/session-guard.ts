@@ -1,0 +1,136 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../core/errors/errors.ts';
+import {
+  isAllowed,
+  mergePermissionMaps,
+  type PermissionMap,
+} from '../../core/permissions/permission-map.ts';
+import type { Db } from '../db/db.ts';
+import type { Actor } from '../modules/audit/audit.service.ts';
+import { resolveSession, type ResolvedSession } from '../modules/auth/auth.service.ts';
+
+export const SESSION_COOKIE = 'connect.sid';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    session: ResolvedSession | null;
+  }
+}
+
+/**
+ * The token header authorises every call. The cookie alone authorises only reads (browser
+ * downloads such as PDF links), so a cross-site form can never change anything.
+ */
+export function tokenOf(request: FastifyRequest): string | undefined {
+  const header = request.headers.token;
+  if (typeof header === 'string' && header.length > 0) return header;
+  if (request.method === 'GET' || request.method === 'HEAD') {
+    const cookie = request.cookies?.[SESSION_COOKIE];
+    if (cookie) return cookie;
+  }
+  return undefined;
+}
+
+export function actorOf(request: FastifyRequest): Actor {
+  const agent = request.headers['user-agent'];
+  const user = request.session?.user;
+  return {
+    userId: user?.id ?? null,
+    userName: user ? `${user.first_name} ${user.last_name}` : null,
+    ip: request.ip ?? null,
+    userAgent: typeof agent === 'string' ? agent.slice(0, 512) : null,
+    requestId: request.id,
+  };
+}
+
+export function sessionGuard(db: Db, idleMinutes: number) {
+  return async function requireSession(
+    request: FastifyRequest,
+    _reply: FastifyReply,
+  ): Promise<void> {
+    request.session = await resolveSession(db, tokenOf(request), idleMinutes);
+  };
+}
+
+export function sessionOf(request: FastifyRequest): ResolvedSession {
+  if (!request.session) throw new AppError('SessionExpired');
+  return request.session;
+}
+
+/** A user reaches only their own plan, and within it only the facilities granted to them. */
+export function assertPlan(session: ResolvedSession, planId: number): void {
+  if (session.user.plan_id !== planId) throw new AppError('NotAllowed');
+}
+
+export async function facilityPermissions(
+  db: Db,
+  session: ResolvedSession,
+  planId: number,
+  facilityId: number,
+): Promise<PermissionMap> {
+  assertPlan(session, planId);
+  const rows = await db.query<{ permissions: PermissionMap }>(
+    `select r.permissions from user_facility_roles ufr
+       join roles r on r.id = ufr.role_id and r.archived_at is null
+       join facilities f on f.id = ufr.facility_id
+      where ufr.user_id = $1 and ufr.facility_id = $2 and f.plan_id = $3`,
+    [session.user.id, facilityId, planId],
+  );
+  if (rows.length === 0) throw new AppError('NotAllowed');
+  return mergePermissionMaps(rows.map((r) => r.permissions));
+}
+
+export async function assertAllowed(
+  db: Db,
+  session: ResolvedSession,
+  scope: { plan: number; facility: number },
+  resource: string,
+  action: string,
+): Promise<PermissionMap> {
+  const permissions = await facilityPermissions(db, session, scope.plan, scope.facility);
+  if (!isAllowed(permissions, resource, action)) {
+    throw new AppError('NotAllowed', `${resource} ${action} failed as current user is not allowed`);
+  }
+  return permissions;
+}
+
+/** Guard of a facility-scoped route (params plan and facility): session, facility, permission. */
+export function requirePermission(db: Db, idleMinutes: number, resource: string, action: string) {
+  const requireSession = sessionGuard(db, idleMinutes);
+  return async function guard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    await requireSession(request, reply);
+    const params = request.params as { plan?: unknown; facility?: unknown };
+    const plan = Number(params.plan);
+    const facility = Number(params.facility);
+    if (!Number.isInteger(plan) || !Number.isInteger(facility)) throw new AppError('NotFoundError');
+    await assertAllowed(db, sessionOf(request), { plan, facility }, resource, action);
+  };
+}
+
+/**
+ * Guard of a plan-wide route (users, departments): the user's roles in any facility of their
+ * plan must allow the action.
+ */
+export function requirePlanPermission(
+  db: Db,
+  idleMinutes: number,
+  resource: string,
+  action: string,
+) {
+  const requireSession = sessionGuard(db, idleMinutes);
+  return async function guard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    await requireSession(request, reply);
+    const session = sessionOf(request);
+    const rows = await db.query<{ permissions: PermissionMap }>(
+      `select r.permissions from user_facility_roles ufr join roles r on r.id = ufr.role_id and r.archived_at is null
+        where ufr.user_id = $1`,
+      [session.user.id],
+    );
+    if (!isAllowed(mergePermissionMaps(rows.map((r) => r.permissions)), resource, action)) {
+      throw new AppError(
+        'NotAllowed',
+        `${resource} ${action} failed as current user is not allowed`,
+      );
+    }
+  };
+}

@@ -1,0 +1,62 @@
+import closeWithGrace from 'close-with-grace';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { migrate } from './db/migrate.ts';
+import { openDatabase } from './db/open.ts';
+import { seedFirstStart } from './db/seed.ts';
+
+function fail(error: unknown): never {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\nSee .env.example for every variable.\n`);
+  } else {
+    process.stderr.write(
+      `Carryover failed to start: ${error instanceof Error ? error.stack : String(error)}\n`,
+    );
+  }
+  process.exit(1);
+}
+
+async function start(config: Config): Promise<void> {
+  // Opening PGlite is mostly WebAssembly start-up: let it overlap with loading the HTTP app.
+  const opening = openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    poolSize: config.DB_POOL_SIZE,
+    onPoolError: (error) => process.stderr.write(`database connection lost: ${error.message}\n`),
+  });
+  opening.catch(() => undefined); // awaited below; this only keeps Node from calling it unhandled
+  const { buildApp } = await import('./app.ts');
+  const db = await opening;
+  await migrate(db);
+  const seed = await seedFirstStart(db, config);
+  const app = await buildApp({ config, db });
+
+  if (seed.seeded) {
+    app.log.info(
+      { adminEmail: seed.adminEmail },
+      'first start: seeded a plan, two facilities and an administrator',
+    );
+    if (seed.oneTimePassword) {
+      // Printed once, on the console only; the administrator must change it at first sign-in.
+      process.stdout.write(
+        `\n  Administrator: ${seed.adminEmail}\n  One-time password: ${seed.oneTimePassword}\n  (You will be asked to change it at first sign-in.)\n\n`,
+      );
+    }
+  }
+
+  closeWithGrace({ delay: config.SHUTDOWN_GRACE_MS }, async ({ signal, err }) => {
+    if (err) app.log.error({ err }, 'shutting down after an error');
+    else app.log.info({ signal }, 'shutting down; in-flight requests finish first');
+    await app.close();
+    await db.close();
+  });
+
+  await app.listen({ host: config.HOST, port: config.PORT });
+}
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (error) {
+  fail(error);
+}
+start(config).catch(fail);

@@ -1,0 +1,188 @@
+import { validationError } from '../../../core/errors/errors.ts';
+import {
+  ZAuditLogExportQuery,
+  ZAuditLogFilterOptions,
+  ZAuditLogPage,
+  ZAuditLogQuery,
+  ZAuditLogUsers,
+  type TAuditLogFilters,
+} from '../../../core/schemas/audit.schemas.ts';
+import { typed, type AppContext } from '../../http/app-context.ts';
+import { pageOf, pageWindow } from '../../http/paging.ts';
+import { actorOf, sessionOf } from '../../http/session-guard.ts';
+import {
+  allAuditRows,
+  assertFacilityInScope,
+  auditFilterOptions,
+  auditScope,
+  auditUsers,
+  auditWhere,
+  countAuditRows,
+  facilityDateTimeSettings,
+  listAuditRows,
+} from './audit-log.service.ts';
+import { renderAuditPdf } from './audit-pdf.ts';
+import { writeAudit } from './audit.service.ts';
+
+/**
+ * Above maxRows, an export must be narrowed (dates, users …): one PDF stays readable, and its
+ * memory and rendering time stay bounded. An object so that tests can lower it.
+ */
+export const auditExportLimits = { maxRows: 10_000 };
+
+function filterSummary(
+  filters: TAuditLogFilters,
+  userNames: Map<number, string>,
+  facilityName: string | undefined,
+): string {
+  const parts: string[] = [];
+  if (filters.domains?.length) parts.push(`Domains: ${filters.domains.join(', ')}`);
+  if (filters.actions?.length) parts.push(`Actions: ${filters.actions.join(', ')}`);
+  if (filters.userIds?.length) {
+    parts.push(`Users: ${filters.userIds.map((id) => userNames.get(id) ?? `#${id}`).join(', ')}`);
+  }
+  if (filters.facilityId !== undefined)
+    parts.push(`Facility: ${facilityName ?? `#${filters.facilityId}`}`);
+  if (filters.startDate) parts.push(`From: ${filters.startDate}`);
+  if (filters.endDate) parts.push(`To: ${filters.endDate}`);
+  return parts.join('; ');
+}
+
+/**
+ * The audit log screen (spec §3, §7). Permission: AuditLog Get. The list and the filters show
+ * the rows of facilities where the caller holds it plus the plan-wide rows; a facilityId filter
+ * must name such a facility; the export also checks it in currentFacilityId, whose date and
+ * time settings the PDF uses.
+ */
+export function registerAuditLogRoutes({ app, db, permitPlan }: AppContext): void {
+  const r = typed(app);
+  const guard = permitPlan('AuditLog', 'Get');
+
+  r.get(
+    '/api/v2/audit_logs',
+    {
+      preHandler: guard,
+      schema: {
+        tags: ['audit'],
+        summary: 'Audit rows, newest first, with the filters that are set',
+        querystring: ZAuditLogQuery,
+        response: { 200: ZAuditLogPage },
+      },
+    },
+    async (request) => {
+      const scope = await auditScope(db, sessionOf(request));
+      const query = request.query;
+      const current =
+        query.currentFacilityId !== undefined && scope.facilityIds.includes(query.currentFacilityId)
+          ? query.currentFacilityId
+          : undefined;
+      const zoneFacility = query.facilityId ?? current ?? scope.facilityIds[0];
+      const zone =
+        zoneFacility === undefined
+          ? 'UTC'
+          : (await facilityDateTimeSettings(db, zoneFacility)).timezone;
+      const { currentFacilityId: _current, ...filters } = query;
+      const where = auditWhere(scope, filters, zone);
+      const [total, data] = await Promise.all([
+        countAuditRows(db, where),
+        listAuditRows(db, where, pageWindow(query)),
+      ]);
+      return pageOf(data, total, query);
+    },
+  );
+
+  r.get(
+    '/api/v2/audit_logs/users',
+    {
+      preHandler: guard,
+      schema: {
+        tags: ['audit'],
+        summary: 'The users of the plan, to filter the audit log by',
+        response: { 200: ZAuditLogUsers },
+      },
+    },
+    async (request) => ({ users: await auditUsers(db, sessionOf(request).user.plan_id) }),
+  );
+
+  r.get(
+    '/api/v2/audit_logs/filter-options',
+    {
+      preHandler: guard,
+      schema: {
+        tags: ['audit'],
+        summary: 'Domains, actions and facilities that occur in the rows the caller may read',
+        response: { 200: ZAuditLogFilterOptions },
+      },
+    },
+    async (request) => auditFilterOptions(db, await auditScope(db, sessionOf(request))),
+  );
+
+  r.get(
+    '/api/v2/audit_logs/export',
+    {
+      preHandler: guard,
+      schema: {
+        tags: ['audit'],
+        summary: "The filtered audit log as a PDF ('Audit Logs.pdf'): who, what, when, why",
+        querystring: ZAuditLogExportQuery,
+        produces: ['application/pdf'],
+      },
+    },
+    async (request, reply) => {
+      const session = sessionOf(request);
+      const scope = await auditScope(db, session);
+      const { currentFacilityId, ...filters } = request.query;
+      assertFacilityInScope(scope, currentFacilityId);
+      const facility = await facilityDateTimeSettings(db, currentFacilityId);
+      const where = auditWhere(scope, filters, facility.timezone);
+      const total = await countAuditRows(db, where);
+      if (total > auditExportLimits.maxRows) {
+        throw validationError([
+          {
+            property: 'endDate',
+            constraints: {
+              tooMany: `${total} rows match; an export holds at most ${auditExportLimits.maxRows}. Narrow the dates or other filters.`,
+            },
+          },
+        ]);
+      }
+      const rows = [];
+      for await (const page of allAuditRows(db, where)) rows.push(...page);
+      const users = filters.userIds?.length ? await auditUsers(db, scope.planId) : [];
+      const names = new Map(users.map((u) => [u.id, `${u.firstName} ${u.lastName}`]));
+      const actor = actorOf(request);
+      const pdf = await renderAuditPdf({
+        rows,
+        facilityName: facility.name,
+        settings: facility,
+        generatedBy: actor.userName ?? session.user.username,
+        generatedAt: new Date(),
+        filterSummary: filterSummary(
+          filters,
+          names,
+          filters.facilityId === undefined
+            ? undefined
+            : (await facilityDateTimeSettings(db, filters.facilityId)).name,
+        ),
+      });
+      // Reading the trail out of the system is itself a recorded event.
+      await db.transaction((tx) =>
+        writeAudit(tx, actor, {
+          planId: scope.planId,
+          facilityId: currentFacilityId,
+          domain: 'AuditLog',
+          action: 'Export',
+          newValues: { rows: rows.length, filters },
+        }),
+      );
+      return reply
+        .header('content-type', 'application/pdf')
+        .header(
+          'content-disposition',
+          `attachment; filename="Audit Logs.pdf"; filename*=UTF-8''Audit%20Logs.pdf`,
+        )
+        .header('cache-control', 'no-store')
+        .send(pdf);
+    },
+  );
+}

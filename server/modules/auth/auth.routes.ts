@@ -1,0 +1,148 @@
+import {
+  ZChangePasswordRequest,
+  ZLoginRequest,
+  ZLoginResponse,
+  ZLogoutRequest,
+  ZOk,
+  ZPasswordPolicyResponse,
+  ZResetPasswordCheckResponse,
+  ZResetPasswordQuery,
+  ZResetPasswordRequest,
+} from '../../../core/schemas/auth.schemas.ts';
+import { typed, type AppContext } from '../../http/app-context.ts';
+import { authRateLimit } from './auth-rate-limit.ts';
+import { actorOf, SESSION_COOKIE, tokenOf } from '../../http/session-guard.ts';
+import { changePassword, checkResetLink, login, logout, resetPassword } from './auth.service.ts';
+import { defaultPlanId, loadPasswordPolicy } from './policy.ts';
+import { resolveSession } from './auth.service.ts';
+import { DEFAULT_PASSWORD_POLICY } from '../../../core/password/password-policy.ts';
+
+export function registerAuthRoutes({ app, db, config }: AppContext): void {
+  const r = typed(app);
+  const rateLimit = authRateLimit(config);
+  const cookieOptions = {
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: config.SECURE_COOKIES,
+    path: '/',
+  };
+
+  r.post(
+    '/api/v2/auth/login',
+    {
+      config: rateLimit,
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in with an e-mail or employee ID and a password',
+        body: ZLoginRequest,
+        response: { 200: ZLoginResponse },
+      },
+    },
+    async (request, reply) => {
+      const result = await login(
+        db,
+        actorOf(request),
+        request.body.username,
+        request.body.password,
+      );
+      reply.setCookie(SESSION_COOKIE, result.token, cookieOptions);
+      return result;
+    },
+  );
+
+  r.post(
+    '/api/v2/auth/logout',
+    {
+      config: rateLimit,
+      schema: {
+        tags: ['auth'],
+        summary: 'End the session of the token in the header or the body',
+        body: ZLogoutRequest,
+        response: { 200: ZOk },
+      },
+    },
+    async (request, reply) => {
+      await logout(db, actorOf(request), tokenOf(request) ?? request.body?.token);
+      reply.clearCookie(SESSION_COOKIE, cookieOptions);
+      return { success: true as const };
+    },
+  );
+
+  r.get(
+    '/api/v2/auth/reset-password',
+    {
+      config: rateLimit,
+      schema: {
+        tags: ['auth'],
+        summary: 'Check a reset or change-password link and return the password policy',
+        querystring: ZResetPasswordQuery,
+        response: { 200: ZResetPasswordCheckResponse },
+      },
+    },
+    async (request) => checkResetLink(db, request.query.u, request.query.token),
+  );
+
+  r.post(
+    '/api/v2/auth/reset-password',
+    {
+      config: rateLimit,
+      schema: {
+        tags: ['auth'],
+        summary: 'Set a new password with a reset or change-password link; the link is spent',
+        body: ZResetPasswordRequest,
+        response: { 200: ZOk },
+      },
+    },
+    async (request) => {
+      const { u, token, password } = request.body;
+      await resetPassword(db, actorOf(request), u, token, password);
+      return { success: true as const };
+    },
+  );
+
+  r.post(
+    '/api/v2/auth/change-password',
+    {
+      config: rateLimit,
+      schema: {
+        tags: ['auth'],
+        summary: 'Change a password with a one-time token, or as the signed-in user',
+        body: ZChangePasswordRequest,
+        response: { 200: ZOk },
+      },
+    },
+    async (request) => {
+      const token = tokenOf(request);
+      const session =
+        token && !request.body.token
+          ? await resolveSession(db, token, config.SESSION_IDLE_MINUTES)
+          : null;
+      await changePassword(db, actorOf(request), request.body, session);
+      return { success: true as const };
+    },
+  );
+
+  r.get(
+    '/api/v2/auth/reset-password-policy',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'The password policy that new passwords must meet',
+        response: { 200: ZPasswordPolicyResponse },
+      },
+    },
+    async () => {
+      const planId = await defaultPlanId(db);
+      const policy =
+        planId === null ? DEFAULT_PASSWORD_POLICY : await loadPasswordPolicy(db, planId);
+      return {
+        passwordPolicySettings: {
+          minPasswordLength: policy.minPasswordLength,
+          minCapital: policy.minCapital,
+          minNumber: policy.minNumber,
+          specialCharacters: policy.specialCharacters,
+        },
+      };
+    },
+  );
+}

@@ -1,0 +1,361 @@
+import { AppError, validationError } from '../../../core/errors/errors.ts';
+import type { Db, Queryable } from '../../db/db.ts';
+import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import {
+  checkOneTimeToken,
+  issueOneTimeToken,
+  resetPath,
+  spendOneTimeToken,
+} from './one-time-tokens.ts';
+import { loadPasswordPolicy } from './policy.ts';
+import { hashToken, randomToken, verifyPassword } from './secrets.ts';
+import { setPassword } from './set-password.ts';
+import {
+  findUserForLogin,
+  getSessionUser,
+  SESSION_USER_COLUMNS,
+  toSessionUser,
+  type SessionUserRow,
+  type UserRow,
+} from './users.repo.ts';
+
+/** Audit rows of refused attempts must survive the refusal, so they commit on their own. */
+async function auditRefusal(
+  db: Db,
+  actor: Actor,
+  planId: number | null,
+  action: string,
+  values: Record<string, unknown>,
+  entityId?: number,
+): Promise<void> {
+  await db.transaction((tx) =>
+    writeAudit(tx, actor, {
+      planId,
+      domain: 'Authentication',
+      action,
+      entityId: entityId ?? null,
+      newValues: values,
+    }),
+  );
+}
+
+async function licenseInfo(q: Queryable, userId: number) {
+  return q.query<{
+    facilityId: number;
+    state: 'intimate' | 'grace' | 'grace-exceeded' | 'genuine';
+    workflow: string;
+  }>(
+    `select distinct f.id as "facilityId", f.license_state as state, f.license_workflow as workflow
+       from facilities f join user_facility_roles ufr on ufr.facility_id = f.id
+      where ufr.user_id = $1 and f.license_state <> 'genuine' and f.license_workflow <> 'none'
+      order by f.id`,
+    [userId],
+  );
+}
+
+async function recordFailedPassword(
+  db: Db,
+  actor: Actor,
+  user: UserRow,
+  identifier: string,
+): Promise<never> {
+  const outcome = await db.transaction(async (tx) => {
+    const policy = await loadPasswordPolicy(tx, user.plan_id);
+    // One atomic statement counts the failure, so parallel guesses cannot slip past the limit.
+    const [row] = await tx.query<{ failed_attempts: number; locked: boolean }>(
+      `update users
+          set failed_attempts = case when locked_until is not null and locked_until <= now()
+                                     then 1 else failed_attempts + 1 end,
+              locked_until = case
+                when (case when locked_until is not null and locked_until <= now()
+                           then 1 else failed_attempts + 1 end) >= $2
+                then now() + make_interval(mins => $3) else
+                  case when locked_until <= now() then null else locked_until end end
+        where id = $1
+        returning failed_attempts, coalesce(locked_until > now(), false) as locked`,
+      [user.id, policy.maxLoginAttempts, policy.lockoutMinutes],
+    );
+    const attempts = row?.failed_attempts ?? 0;
+    const locked = row?.locked ?? false;
+    await writeAudit(tx, actor, {
+      planId: user.plan_id,
+      domain: 'Authentication',
+      action: 'LoginFailed',
+      entityId: user.id,
+      newValues: { username: identifier, failedAttempts: attempts },
+    });
+    if (locked && attempts >= policy.maxLoginAttempts) {
+      await writeAudit(tx, actor, {
+        planId: user.plan_id,
+        domain: 'Authentication',
+        action: 'Lock',
+        entityId: user.id,
+        newValues: { lockedForMinutes: policy.lockoutMinutes, failedAttempts: attempts },
+      });
+    }
+    return { attempts, locked, policy };
+  });
+  if (outcome.locked) {
+    throw new AppError(
+      'LoginAttemptsExceeded',
+      `Your account has been locked after ${outcome.policy.maxLoginAttempts} failed login attempts. Try again in ${outcome.policy.lockoutMinutes} minutes or contact your administrator.`,
+    );
+  }
+  const left = outcome.policy.maxLoginAttempts - outcome.attempts;
+  throw new AppError(
+    'InvalidEmailOrPasswordError',
+    `Invalid Email/Employee ID or password. ${left} attempt${left === 1 ? '' : 's'} left before your account is locked.`,
+  );
+}
+
+export async function login(
+  db: Db,
+  actor: Actor,
+  identifier: string,
+  password: string | undefined,
+) {
+  const user = await findUserForLogin(db, identifier);
+  if (!user) {
+    await auditRefusal(db, actor, null, 'LoginFailed', {
+      username: identifier,
+      reason: 'unknown user',
+    });
+    throw new AppError('RequestingUserNotfound');
+  }
+  const who = { ...actor, userId: user.id, userName: `${user.first_name} ${user.last_name}` };
+  if (user.is_blocked) {
+    await auditRefusal(db, who, user.plan_id, 'LoginRefused', { reason: 'blocked' }, user.id);
+    throw new AppError('UserBlockedError');
+  }
+  if (user.is_locked) {
+    await auditRefusal(db, who, user.plan_id, 'LoginRefused', { reason: 'locked' }, user.id);
+    throw new AppError(
+      'LoginAttemptsExceeded',
+      'Your account is locked after too many failed login attempts. Try again later or contact your administrator.',
+    );
+  }
+  if (password === undefined || password === '') {
+    throw validationError([
+      { property: 'password', constraints: { required: 'Please input your Password!' } },
+    ]);
+  }
+  if (!(await verifyPassword(user.password_hash, password))) {
+    return recordFailedPassword(db, who, user, identifier);
+  }
+
+  if (user.must_change_password || user.password_expired) {
+    const reason = user.must_change_password ? 'first-login' : 'expired';
+    const url = await db.transaction(async (tx) => {
+      await tx.query('update users set failed_attempts = 0, locked_until = null where id = $1', [
+        user.id,
+      ]);
+      const token = await issueOneTimeToken(tx, user.id, 'reset');
+      await writeAudit(tx, who, {
+        planId: user.plan_id,
+        domain: 'Authentication',
+        action: 'PasswordChangeRequired',
+        entityId: user.id,
+        newValues: { reason },
+      });
+      return resetPath(user.id, token, reason);
+    });
+    throw new AppError(
+      reason === 'first-login' ? 'ChangePasswordOnFirstLogin' : 'ChangePasswordOnPasswordExpiry',
+      url,
+    );
+  }
+
+  const token = randomToken();
+  const sessionUser = await db.transaction(async (tx) => {
+    const cleared = await tx.query(
+      `update users set failed_attempts = 0, locked_until = null
+        where id = $1 and (locked_until is null or locked_until <= now()) returning id`,
+      [user.id],
+    );
+    // A lock set by a parallel wrong guess after our check wins over this success.
+    if (cleared.length === 0) throw new AppError('LoginAttemptsExceeded');
+    const ended = await tx.query(
+      `update sessions set ended_at = now(), end_reason = 'superseded'
+        where user_id = $1 and ended_at is null returning id`,
+      [user.id],
+    );
+    await tx.query(
+      `insert into sessions (user_id, token_hash, ip, user_agent) values ($1, $2, $3, $4)`,
+      [user.id, hashToken(token), actor.ip, actor.userAgent],
+    );
+    await writeAudit(tx, who, {
+      planId: user.plan_id,
+      domain: 'Authentication',
+      action: 'Login',
+      entityId: user.id,
+      newValues: { endedOtherSessions: ended.length },
+    });
+    return getSessionUser(tx, user.id);
+  });
+  return { token, user: toSessionUser(sessionUser), licenseInfo: await licenseInfo(db, user.id) };
+}
+
+export interface ResolvedSession {
+  sessionId: number;
+  user: SessionUserRow;
+}
+
+interface SessionLookupRow extends SessionUserRow {
+  session_id: number;
+  end_reason: string | null;
+  ended: boolean;
+  idle_seconds: number;
+  usable: boolean;
+}
+
+/** The user behind a session token, or the catalogue's 401/419. Touches the session when due. */
+export async function resolveSession(
+  db: Db,
+  token: string | undefined,
+  idleMinutes: number,
+): Promise<ResolvedSession> {
+  if (!token) throw new AppError('SessionExpired');
+  const [row] = await db.query<SessionLookupRow>(
+    `select s.id as session_id, s.end_reason, s.ended_at is not null as ended,
+            extract(epoch from (now() - s.last_seen_at))::float8 as idle_seconds,
+            (not u.is_blocked and u.archived_at is null) as usable,
+            ${SESSION_USER_COLUMNS}
+       from sessions s join users u on u.id = s.user_id
+       left join departments d on d.id = u.department_id
+      where s.token_hash = $1`,
+    [hashToken(token)],
+  );
+  if (!row) throw new AppError('SessionExpired');
+  if (row.ended) {
+    throw new AppError(row.end_reason === 'superseded' ? 'SimultaneousSession' : 'SessionExpired');
+  }
+  if (!row.usable) throw new AppError('SessionExpired');
+  if (row.idle_seconds > idleMinutes * 60) {
+    await db.query(
+      `update sessions set ended_at = now(), end_reason = 'expired' where id = $1 and ended_at is null`,
+      [row.session_id],
+    );
+    throw new AppError('SessionExpired');
+  }
+  // Writing on every request would cost a write per read; a minute's precision is enough for idling.
+  if (row.idle_seconds > 30) {
+    await db.query('update sessions set last_seen_at = now() where id = $1', [row.session_id]);
+  }
+  return { sessionId: row.session_id, user: row };
+}
+
+export async function logout(db: Db, actor: Actor, token: string | undefined): Promise<void> {
+  if (!token) return;
+  await db.transaction(async (tx) => {
+    const [ended] = await tx.query<{ user_id: number; plan_id: number; name: string }>(
+      `update sessions s set ended_at = now(), end_reason = 'logout'
+         from users u
+        where s.token_hash = $1 and s.ended_at is null and u.id = s.user_id
+        returning s.user_id, u.plan_id, u.first_name || ' ' || u.last_name as name`,
+      [hashToken(token)],
+    );
+    if (!ended) return;
+    await writeAudit(
+      tx,
+      { ...actor, userId: ended.user_id, userName: ended.name },
+      {
+        planId: ended.plan_id,
+        domain: 'Authentication',
+        action: 'Logout',
+        entityId: ended.user_id,
+      },
+    );
+  });
+}
+
+interface TokenUser {
+  id: number;
+  plan_id: number;
+  username: string;
+  email: string | null;
+  is_blocked: boolean;
+  first_name: string;
+  last_name: string;
+}
+
+async function tokenUser(q: Queryable, userId: number): Promise<TokenUser> {
+  const [user] = await q.query<TokenUser>(
+    `select id, plan_id, username, email, is_blocked, first_name, last_name
+       from users where id = $1 and archived_at is null`,
+    [userId],
+  );
+  if (!user) throw new AppError('InvalidToken');
+  return user;
+}
+
+export async function checkResetLink(
+  db: Db,
+  userId: number | undefined,
+  token: string | undefined,
+) {
+  if (!userId || !token) throw new AppError('InvalidToken');
+  const user = await tokenUser(db, userId);
+  await checkOneTimeToken(db, user.id, 'reset', token);
+  const policy = await loadPasswordPolicy(db, user.plan_id);
+  return {
+    username: user.email ?? user.username,
+    passwordPolicySettings: {
+      minPasswordLength: policy.minPasswordLength,
+      minCapital: policy.minCapital,
+      minNumber: policy.minNumber,
+      specialCharacters: policy.specialCharacters,
+    },
+  };
+}
+
+export async function resetPassword(
+  db: Db,
+  actor: Actor,
+  userId: number,
+  token: string,
+  password: string,
+) {
+  await db.transaction(async (tx) => {
+    const user = await tokenUser(tx, userId);
+    const tokenId = await checkOneTimeToken(tx, user.id, 'reset', token, { lock: true });
+    const who = { ...actor, userId: user.id, userName: `${user.first_name} ${user.last_name}` };
+    await setPassword(tx, who, user, password, 'PasswordReset');
+    await spendOneTimeToken(tx, tokenId);
+  });
+}
+
+/** With the one-time token of a change-password link, or as the signed-in user with the old password. */
+export async function changePassword(
+  db: Db,
+  actor: Actor,
+  input: {
+    username: string;
+    newPassword: string;
+    existingPassword?: string | undefined;
+    token?: string | undefined;
+  },
+  session: ResolvedSession | null,
+): Promise<void> {
+  const found = await findUserForLogin(db, input.username);
+  if (!found) throw new AppError('RequestingUserNotfound');
+  await db.transaction(async (tx) => {
+    const user = await tokenUser(tx, found.id);
+    const who = { ...actor, userId: user.id, userName: `${user.first_name} ${user.last_name}` };
+    let tokenId: number | null = null;
+    if (input.token) {
+      tokenId = await checkOneTimeToken(tx, user.id, 'reset', input.token, { lock: true });
+    } else {
+      if (!session || session.user.id !== user.id) throw new AppError('SessionExpired');
+      if (input.existingPassword === undefined) {
+        throw validationError([
+          { property: 'existingPassword', constraints: { required: 'is required' } },
+        ]);
+      }
+      if (!(await verifyPassword(found.password_hash, input.existingPassword))) {
+        throw new AppError('InvalidEmailOrPasswordError', 'The existing password is not correct');
+      }
+    }
+    await setPassword(tx, who, user, input.newPassword, 'PasswordChange');
+    if (tokenId !== null) await spendOneTimeToken(tx, tokenId);
+  });
+}

@@ -1,0 +1,163 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildUser } from '../../test/factories.ts';
+import { plainText, startSmtpSink, type SmtpSink } from '../../test/smtp-sink.ts';
+import { startTestServer, type TestServer } from '../../test/test-server.ts';
+import { issueOneTimeToken } from './one-time-tokens.ts';
+
+let smtp: SmtpSink;
+let server: TestServer;
+beforeAll(async () => {
+  smtp = await startSmtpSink();
+  server = await startTestServer({
+    SMTP_URL: smtp.url,
+    PUBLIC_URL: 'https://carryover.example.com',
+  });
+});
+afterAll(async () => {
+  await server?.close();
+  await smtp?.close();
+});
+
+const forgot = (body: Record<string, unknown>) =>
+  server.request<Record<string, unknown>>('POST', '/api/v2/auth/forgot-password', { body });
+
+describe('POST /api/v2/auth/forgot-password', () => {
+  it('mails a user with an e-mail a reset link that works once', async () => {
+    const user = await buildUser(server.db);
+    const res = await forgot({ username: user.username });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ isEmail: true, hasToken: false, result: null });
+
+    const mail = await smtp.waitFor(user.email!);
+    expect(mail.raw).toMatch(/Subject: Reset your Carryover password/);
+    expect(mail.raw).toMatch(/text\/html/);
+    const text = plainText(mail.raw);
+    const link = /https:\/\/carryover\.example\.com(\/reset-password\?u=\d+&token=[\w-]+)/.exec(
+      text,
+    );
+    expect(link, text).not.toBeNull();
+    const url = new URL(link![1]!, 'https://x');
+    const u = Number(url.searchParams.get('u'));
+    const token = url.searchParams.get('token')!;
+    expect(u).toBe(user.id);
+
+    const check = await server.request('GET', `/api/v2/auth/reset-password?u=${u}&token=${token}`);
+    expect(check.body).toMatchObject({ username: user.email });
+    const reset = await server.request('POST', '/api/v2/auth/reset-password', {
+      body: { u, token, password: 'Mailed#Pass1', confirmPassword: 'Mailed#Pass1' },
+    });
+    expect(reset.status).toBe(200);
+    expect(
+      (
+        await server.request('POST', '/api/v2/auth/login', {
+          body: { username: user.email, password: 'Mailed#Pass1' },
+        })
+      ).status,
+    ).toBe(200);
+    const [sent] = await server.db.query<{ sent: boolean }>(
+      'select sent_at is not null as sent from mail_outbox where to_address = $1',
+      [user.email],
+    );
+    expect(sent?.sent).toBe(true);
+  });
+
+  it('asks a user without an e-mail for the secret key, then exchanges it once for a reset link', async () => {
+    const user = await buildUser(server.db, { email: null });
+    const secret = await issueOneTimeToken(server.db, user.id, 'secret', null);
+    expect((await forgot({ username: user.username })).body).toEqual({
+      isEmail: false,
+      hasToken: true,
+      result: null,
+    });
+    const wrong = await forgot({ username: user.username, secretKey: 'guess', verifyToken: true });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toMatchObject({
+      errName: 'InvalidToken',
+      message: 'The secret key you entered is invalid. Please contact your administrator',
+    });
+    const ok = await forgot({ username: user.username, secretKey: secret, verifyToken: true });
+    expect(ok.body).toMatchObject({
+      isEmail: false,
+      hasToken: true,
+      result: expect.stringMatching(/^\/reset-password\?u=\d+&token=/),
+    });
+    const again = await forgot({ username: user.username, secretKey: secret, verifyToken: true });
+    expect(again.body).toMatchObject({ errName: 'InvalidToken' });
+  });
+
+  it('refuses unknown and blocked users with the catalogue errors', async () => {
+    expect((await forgot({ username: 'ghost@example.com' })).body).toMatchObject({
+      errName: 'RequestingUserNotfound',
+    });
+    const blocked = await buildUser(server.db, { isBlocked: true });
+    expect((await forgot({ username: blocked.username })).body).toMatchObject({
+      errName: 'UserBlockedError',
+    });
+    const empty = await forgot({ username: '  ' });
+    expect(empty.status).toBe(422);
+    expect(empty.body).toMatchObject({
+      errors: [
+        {
+          property: 'username',
+          constraints: { too_small: 'Please enter your E-mail or Employee ID!' },
+        },
+      ],
+    });
+  });
+});
+
+describe('POST /api/v2/auth/register', () => {
+  it('turns an employee ID and secret key into the set-password link', async () => {
+    const user = await buildUser(server.db, { email: null, mustChangePassword: true });
+    const secret = await issueOneTimeToken(server.db, user.id, 'secret', null);
+    const res = await server.request<{ redirect: string }>('POST', '/api/v2/auth/register', {
+      body: { username: user.username.toLowerCase(), token: secret },
+    });
+    expect(res.status).toBe(200);
+    const url = new URL(res.body.redirect, 'http://x');
+    expect(url.pathname).toBe('/reset-password');
+    const token = url.searchParams.get('token')!;
+    expect(
+      (
+        await server.request('POST', '/api/v2/auth/reset-password', {
+          body: { u: user.id, token, password: 'Registered#1', confirmPassword: 'Registered#1' },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await server.request('POST', '/api/v2/auth/login', {
+          body: { username: user.username, password: 'Registered#1' },
+        })
+      ).status,
+    ).toBe(200);
+    const actions = await server.db.query<{ action: string }>(
+      `select action from audit_log where entity_id = $1 order by id`,
+      [String(user.id)],
+    );
+    expect(actions.map((a) => a.action)).toEqual(['Registered', 'PasswordReset', 'Login']);
+  });
+
+  it('refuses a wrong secret key and an unknown employee ID', async () => {
+    const user = await buildUser(server.db, { email: null });
+    await issueOneTimeToken(server.db, user.id, 'secret', null);
+    expect(
+      (
+        await server.request('POST', '/api/v2/auth/register', {
+          body: { username: user.username, token: 'nope' },
+        })
+      ).body,
+    ).toMatchObject({
+      errName: 'InvalidToken',
+    });
+    expect(
+      (
+        await server.request('POST', '/api/v2/auth/register', {
+          body: { username: 'NOBODY', token: 'x' },
+        })
+      ).body,
+    ).toMatchObject({
+      errName: 'RequestingUserNotfound',
+    });
+  });
+});

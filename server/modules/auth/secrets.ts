@@ -1,0 +1,31 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { hash, verify } from '@node-rs/argon2';
+
+/** 256 random bits, URL-safe: session tokens, reset links, change-password links, secret keys. */
+export function randomToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** Tokens are stored only as this hash; a leaked table yields no usable token. */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+// OWASP's minimum for argon2id (m=19 MiB, t=2, p=1); @node-rs/argon2 hashes off the event loop.
+const ARGON2_OPTIONS = { memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
+
+export function hashPassword(password: string): Promise<string> {
+  return hash(password, ARGON2_OPTIONS);
+}
+
+export async function verifyPassword(
+  passwordHash: string | null,
+  password: string,
+): Promise<boolean> {
+  if (!passwordHash) return false;
+  try {
+    return await verify(passwordHash, password);
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,79 @@
+import type { Queryable } from '../../db/db.ts';
+
+export interface UserRow {
+  id: number;
+  plan_id: number;
+  first_name: string;
+  last_name: string;
+  username: string;
+  email: string | null;
+  password_hash: string | null;
+  must_change_password: boolean;
+  is_blocked: boolean;
+  is_locked: boolean;
+  password_expired: boolean;
+  failed_attempts: number;
+}
+
+/** Finds an active user by e-mail or employee ID, case-insensitively. */
+export async function findUserForLogin(
+  q: Queryable,
+  identifier: string,
+): Promise<UserRow | undefined> {
+  const [row] = await q.query<UserRow>(
+    `select u.id, u.plan_id, u.first_name, u.last_name, u.username, u.email, u.password_hash,
+            u.must_change_password, u.is_blocked, u.failed_attempts,
+            coalesce(u.locked_until > now(), false) as is_locked,
+            coalesce((ps.password_policy ->> 'passwordExpiryDays')::int, 90) > 0
+              and u.password_changed_at is not null
+              and u.password_changed_at + make_interval(
+                    days => coalesce((ps.password_policy ->> 'passwordExpiryDays')::int, 90)) < now()
+              as password_expired
+       from users u left join plan_settings ps on ps.plan_id = u.plan_id
+      where (lower(u.username) = lower($1) or lower(u.email) = lower($1)) and u.archived_at is null
+      order by (lower(u.username) = lower($1)) desc
+      limit 1`,
+    [identifier],
+  );
+  return row;
+}
+
+export interface SessionUserRow {
+  id: number;
+  plan_id: number;
+  first_name: string;
+  last_name: string;
+  username: string;
+  email: string | null;
+  department_name: string | null;
+  role_names: string[];
+}
+
+export const SESSION_USER_COLUMNS = `u.id, u.plan_id, u.first_name, u.last_name, u.username, u.email,
+  d.name as department_name,
+  coalesce((select array_agg(distinct r.name order by r.name)
+              from user_facility_roles ufr join roles r on r.id = ufr.role_id and r.archived_at is null
+             where ufr.user_id = u.id), '{}') as role_names`;
+
+export async function getSessionUser(q: Queryable, userId: number): Promise<SessionUserRow> {
+  const [row] = await q.query<SessionUserRow>(
+    `select ${SESSION_USER_COLUMNS}
+       from users u left join departments d on d.id = u.department_id where u.id = $1`,
+    [userId],
+  );
+  if (!row) throw new Error(`user ${userId} vanished`);
+  return row;
+}
+
+export function toSessionUser(row: SessionUserRow) {
+  return {
+    id: row.id,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    username: row.username,
+    email: row.email,
+    planId: row.plan_id,
+    roles: row.role_names.map((name) => ({ name })),
+    department: row.department_name === null ? null : { name: row.department_name },
+  };
+}

@@ -1,0 +1,216 @@
+import {
+  APPROVAL_POLICY_DEFAULTS,
+  INSPECTION_SETTINGS_DEFAULTS,
+  MICROBIAL_POLICY_DEFAULTS,
+  ZApprovalPolicyQuery,
+  ZApprovalPolicyRequest,
+  ZApprovalPolicyResponse,
+  ZInspectionSettingsRequest,
+  ZInspectionSettingsResponse,
+  ZMicrobialPolicyRequest,
+  ZMicrobialPolicyResponse,
+  type TApprovalPolicy,
+  type TInspectionSettings,
+  type TMicrobialPolicy,
+} from '../../../core/schemas/facility-rules.schemas.ts';
+import type { DocumentType } from '../../../core/schemas/documents.schemas.ts';
+import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
+import { microbialMethodsDef } from '../../../core/entities/defs/sampling.def.ts';
+import { validationError } from '../../../core/errors/errors.ts';
+import { typed, type AppContext } from '../../http/app-context.ts';
+import { actorOf } from '../../http/session-guard.ts';
+import type { Queryable } from '../../db/db.ts';
+import { checkApprovalPolicy } from './approval-policy-check.ts';
+import { getRule, updateRule, type RuleRef } from './facility-rules.service.ts';
+
+const F = '/api/v2/plans/:plan/facilities/:facility';
+
+const MICROBIAL: RuleRef<TMicrobialPolicy> = {
+  kind: 'MicrobialPolicy',
+  key: '',
+  domain: 'MicrobialCleaningLimitPolicy',
+  defaults: MICROBIAL_POLICY_DEFAULTS,
+};
+const INSPECTION: RuleRef<TInspectionSettings> = {
+  kind: 'InspectionSettings',
+  key: '',
+  domain: 'CleaningInspectionSettings',
+  defaults: INSPECTION_SETTINGS_DEFAULTS,
+};
+const approvalOf = (documentType: DocumentType): RuleRef<TApprovalPolicy> => ({
+  kind: 'ApprovalPolicy',
+  key: documentType,
+  domain: 'ApprovalPolicy',
+  defaults: APPROVAL_POLICY_DEFAULTS,
+});
+
+/** The microbial methods a policy names are live methods of the facility. */
+async function checkMicrobialPolicy(q: Queryable, facilityId: number, policy: TMicrobialPolicy) {
+  const ids = policy.microbialMethodIds;
+  const found = await q.query<{ id: number }>(
+    `select id from ${microbialMethodsDef.table} where facility_id = $1 and id = any($2::int[]) and archived_at is null`,
+    [facilityId, ids],
+  );
+  const known = new Set(found.map((r) => r.id));
+  const problems = ids
+    .map((id, index) => ({ id, index }))
+    .filter(({ id }) => !known.has(id))
+    .map(({ id, index }) => ({
+      property: `microbialMethodIds[${index}]`,
+      constraints: { reference: `No microbial analytical method with id ${id} in this facility` },
+    }));
+  if (problems.length > 0) throw validationError(problems);
+}
+
+/**
+ * Microbial cleaning limit policies, cleaning inspection settings and approval policies per
+ * document type: one document each per facility, changed with a reason and a version.
+ */
+export function registerFacilityRuleRoutes({ app, db, permit }: AppContext): void {
+  const r = typed(app);
+  const scopeOf = (p: { plan: number; facility: number }) => ({
+    planId: p.plan,
+    facilityId: p.facility,
+  });
+
+  r.get(
+    `${F}/microbial-cleaning-limit-policies`,
+    {
+      preHandler: permit('CleaningPolicy', 'Get'),
+      schema: {
+        tags: ['cleaning limit policies'],
+        summary: 'The microbial cleaning limit policy (bioburden and endotoxin limits)',
+        description:
+          'Surface limits per room grade in CFU per contact plate and per swab (defaults from EU GMP Annex 1, table 6), the limit for ungraded equipment, the final-rinse limit in CFU/ml, the endotoxin limit in EU/ml, the alert level as a percentage of each limit, and the microbial methods used. A facility that never changed it answers with the defaults and version 0.',
+        params: ZFacilityParams,
+        response: { 200: ZMicrobialPolicyResponse },
+      },
+    },
+    async (request) => {
+      const rule = await getRule(db, request.params.facility, MICROBIAL);
+      return { policy: rule.body, version: rule.version };
+    },
+  );
+
+  r.post(
+    `${F}/microbial-cleaning-limit-policies`,
+    {
+      preHandler: permit('CleaningPolicy', 'Modify'),
+      schema: {
+        tags: ['cleaning limit policies'],
+        summary: 'Change the microbial cleaning limit policy, with a reason and its version',
+        params: ZFacilityParams,
+        body: ZMicrobialPolicyRequest,
+        response: { 200: ZMicrobialPolicyResponse },
+      },
+    },
+    async (request) => {
+      const { reason, version, ...edit } = request.body;
+      const facilityId = request.params.facility;
+      const rule = await updateRule(
+        db,
+        actorOf(request),
+        scopeOf(request.params),
+        MICROBIAL,
+        edit as Partial<TMicrobialPolicy>,
+        { reason, version },
+        (tx, next) => checkMicrobialPolicy(tx, facilityId, next),
+      );
+      return { policy: rule.body, version: rule.version };
+    },
+  );
+
+  r.get(
+    `${F}/cleaning-inspection-settings`,
+    {
+      preHandler: permit('CleaningPolicy', 'Get'),
+      schema: {
+        tags: ['cleaning inspection settings'],
+        summary: 'How cleaned equipment is inspected before release',
+        description:
+          'Whether a visual inspection is required, the visible residue limit (about 4 ug/sqcm), the minimum light at the surface in lux, second-person verification, photo evidence, the validated dirty and clean hold times in hours, and the inspector’s checklist. Defaults and version 0 until the facility changes them.',
+        params: ZFacilityParams,
+        response: { 200: ZInspectionSettingsResponse },
+      },
+    },
+    async (request) => {
+      const rule = await getRule(db, request.params.facility, INSPECTION);
+      return { cleaningInspectionSettings: rule.body, version: rule.version };
+    },
+  );
+
+  r.post(
+    `${F}/cleaning-inspection-settings`,
+    {
+      preHandler: permit('CleaningPolicy', 'Modify'),
+      schema: {
+        tags: ['cleaning inspection settings'],
+        summary: 'Change the cleaning inspection settings, with a reason and their version',
+        params: ZFacilityParams,
+        body: ZInspectionSettingsRequest,
+        response: { 200: ZInspectionSettingsResponse },
+      },
+    },
+    async (request) => {
+      const { reason, version, ...edit } = request.body;
+      const rule = await updateRule(
+        db,
+        actorOf(request),
+        scopeOf(request.params),
+        INSPECTION,
+        edit as Partial<TInspectionSettings>,
+        { reason, version },
+      );
+      return { cleaningInspectionSettings: rule.body, version: rule.version };
+    },
+  );
+
+  r.get(
+    `${F}/approval_policies`,
+    {
+      preHandler: permit('ApprovalPolicy', 'Get'),
+      schema: {
+        tags: ['approval policies'],
+        summary: 'The approval policy of a document type',
+        description:
+          'Who must review and approve documents of the type: whether review is required, the least number of reviewers and approvers, the roles whose holders may sign (roles granting ApprovalPolicy Sign; none named means any such role), whether review completes before approval, and whether the submitter may sign their own document (false by default: segregation of duties, 21 CFR Part 11). Defaults and version 0 until changed.',
+        params: ZFacilityParams,
+        querystring: ZApprovalPolicyQuery,
+        response: { 200: ZApprovalPolicyResponse },
+      },
+    },
+    async (request) => {
+      const { documentType } = request.query;
+      const rule = await getRule(db, request.params.facility, approvalOf(documentType));
+      return { documentType, policy: rule.body, version: rule.version };
+    },
+  );
+
+  r.post(
+    `${F}/approval_policies`,
+    {
+      preHandler: permit('ApprovalPolicy', 'Modify'),
+      schema: {
+        tags: ['approval policies'],
+        summary: 'Change the approval policy of a document type, with a reason and its version',
+        params: ZFacilityParams,
+        body: ZApprovalPolicyRequest,
+        response: { 200: ZApprovalPolicyResponse },
+      },
+    },
+    async (request) => {
+      const { documentType, reason, version, ...edit } = request.body;
+      const facilityId = request.params.facility;
+      const rule = await updateRule(
+        db,
+        actorOf(request),
+        scopeOf(request.params),
+        approvalOf(documentType),
+        edit as Partial<TApprovalPolicy>,
+        { reason, version },
+        (tx, next) => checkApprovalPolicy(tx, facilityId, next),
+      );
+      return { documentType, policy: rule.body, version: rule.version };
+    },
+  );
+}

@@ -1,0 +1,231 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildUser, fullPermissionMap, permissionsWith } from '../../test/factories.ts';
+import { startTestServer, type TestServer } from '../../test/test-server.ts';
+
+let server: TestServer;
+let token: string;
+let F: string;
+let facilityId: number;
+beforeAll(async () => {
+  server = await startTestServer();
+  token = await server.login();
+  const [f] = await server.db.query<{ id: number; plan_id: number }>(
+    'select id, plan_id from facilities order by id limit 1',
+  );
+  facilityId = f!.id;
+  F = `/api/v2/plans/${f!.plan_id}/facilities/${f!.id}`;
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- checked by assertions
+const call = (method: string, path: string, body?: unknown, as = token) =>
+  server.request<Body>(method, path, { token: as, ...(body === undefined ? {} : { body }) });
+
+const lastAudit = async (domain: string) => {
+  const [row] = await server.db.query<Body>(
+    `select action, reason, old_values, new_values from audit_log where domain = $1 order by seq desc limit 1`,
+    [domain],
+  );
+  return row;
+};
+
+describe('microbial cleaning limit policies', () => {
+  it('are refused without the CleaningPolicy permission', async () => {
+    const user = await buildUser(server.db);
+    const as = await server.login(user.username, user.password);
+    const path = `${F}/microbial-cleaning-limit-policies`;
+    expect((await call('GET', path, undefined, as)).status).toBe(403);
+    expect((await call('POST', path, { rinseLimit: 10, reason: 'x' }, as)).status).toBe(403);
+  });
+
+  it('start from the Annex 1 defaults and change with a reason, a version and an audit row', async () => {
+    const path = `${F}/microbial-cleaning-limit-policies`;
+    const first = await call('GET', path);
+    expect(first.body).toMatchObject({
+      version: 0,
+      policy: { gradeLimits: { A: { contactPlate: 0 }, D: { contactPlate: 50 } }, rinseLimit: 100 },
+    });
+    const changed = await call('POST', path, { rinseLimit: 10, version: 0, reason: 'WFI rinse' });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toMatchObject({ version: 1, policy: { rinseLimit: 10 } });
+    expect(await lastAudit('MicrobialCleaningLimitPolicy')).toEqual({
+      action: 'Create',
+      reason: 'WFI rinse',
+      old_values: { rinseLimit: 100 },
+      new_values: { rinseLimit: 10 },
+    });
+    const stale = await call('POST', path, { rinseLimit: 20, version: 0, reason: 'x' });
+    expect(stale.status).toBe(409);
+    expect(stale.body.errName).toBe('VersionConflictError');
+    const same = await call('POST', path, { rinseLimit: 10, version: 1, reason: 'x' });
+    expect(same.body.errName).toBe('NothingToChangeError');
+    expect((await call('GET', path)).body).toMatchObject({
+      version: 1,
+      policy: { rinseLimit: 10 },
+    });
+  });
+
+  it('refuse bad values and unknown methods with property paths', async () => {
+    const path = `${F}/microbial-cleaning-limit-policies`;
+    const bad = await call('POST', path, {
+      alertLevelPercentage: 120,
+      gradeLimits: { A: { contactPlate: -1, swab: 0 } },
+      reason: 'x',
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors.map((e: Body) => e.property).sort()).toEqual([
+      'alertLevelPercentage',
+      'gradeLimits.A.contactPlate',
+      'gradeLimits.B',
+      'gradeLimits.C',
+      'gradeLimits.D',
+    ]);
+    const noReason = await call('POST', path, { rinseLimit: 5, version: 1 });
+    expect(noReason.body.errors[0].property).toBe('reason');
+    const unknown = await call('POST', path, { microbialMethodIds: [9999], reason: 'x' });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.errors[0].property).toBe('microbialMethodIds[0]');
+    const method = await call('POST', `${F}/microbial-analytical-method`, {
+      name: 'TAMC contact plate',
+      testType: 'TAMC',
+      samplingMethod: 'Contact plate',
+      resultUnit: 'CFU/plate',
+    });
+    const ok = await call('POST', path, {
+      microbialMethodIds: [method.body.result.id],
+      reason: 'Method validated',
+    });
+    expect(ok.body.policy.microbialMethodIds).toEqual([method.body.result.id]);
+  });
+});
+
+describe('cleaning inspection settings', () => {
+  it('are refused without the CleaningPolicy permission', async () => {
+    const user = await buildUser(server.db, { permissions: permissionsWith({ Product: ['Get'] }) });
+    const as = await server.login(user.username, user.password);
+    expect((await call('GET', `${F}/cleaning-inspection-settings`, undefined, as)).status).toBe(
+      403,
+    );
+    expect(
+      (await call('POST', `${F}/cleaning-inspection-settings`, { reason: 'x' }, as)).status,
+    ).toBe(403);
+  });
+
+  it('answer the defaults, then change with a reason and refuse bad input and stale edits', async () => {
+    const path = `${F}/cleaning-inspection-settings`;
+    expect((await call('GET', path)).body).toMatchObject({
+      version: 0,
+      cleaningInspectionSettings: {
+        visualInspectionRequired: true,
+        visibleResidueLimit: { value: 4, unit: 'ug/sqcm' },
+        dirtyHoldTimeHours: null,
+      },
+    });
+    const changed = await call('POST', path, {
+      dirtyHoldTimeHours: 48,
+      checklist: [{ item: 'No visible residue', isMandatory: true }],
+      version: 0,
+      reason: 'DHT study 2026-04',
+    });
+    expect(changed.body).toMatchObject({
+      version: 1,
+      cleaningInspectionSettings: { dirtyHoldTimeHours: 48, minimumLightLux: 500 },
+    });
+    expect((await lastAudit('CleaningInspectionSettings'))?.new_values).toMatchObject({
+      dirtyHoldTimeHours: 48,
+    });
+    const bad = await call('POST', path, {
+      visibleResidueLimit: { value: 4, unit: 'ppm' },
+      checklist: [{ item: '', isMandatory: true }],
+      colour: 'red',
+      reason: 'x',
+    });
+    expect(bad.status).toBe(422);
+    // The unknown key is reported under its own name.
+    expect(bad.body.errors.map((e: Body) => e.property).sort()).toEqual([
+      'checklist[0].item',
+      'colour',
+      'visibleResidueLimit.unit',
+    ]);
+    expect(
+      (await call('POST', path, { minimumLightLux: 800, version: 0, reason: 'x' })).status,
+    ).toBe(409);
+  });
+});
+
+describe('approval policies per document type', () => {
+  it('are refused without the ApprovalPolicy permission', async () => {
+    const user = await buildUser(server.db, {
+      permissions: permissionsWith({ ApprovalPolicy: ['Get'] }),
+    });
+    const as = await server.login(user.username, user.password);
+    expect(
+      (await call('GET', `${F}/approval_policies?documentType=Protocol`, undefined, as)).status,
+    ).toBe(200);
+    const refused = await call(
+      'POST',
+      `${F}/approval_policies`,
+      { documentType: 'Protocol', sequential: false, reason: 'x' },
+      as,
+    );
+    expect(refused.status).toBe(403);
+  });
+
+  it('keep one policy per document type, with roles that may sign', async () => {
+    const missing = await call('GET', `${F}/approval_policies`);
+    expect(missing.status).toBe(422);
+    expect(missing.body.errors[0].property).toBe('documentType');
+    const protocol = await call('GET', `${F}/approval_policies?documentType=Protocol`);
+    expect(protocol.body).toMatchObject({
+      documentType: 'Protocol',
+      version: 0,
+      policy: { requireReview: true, allowSelfApproval: false, approvers: { minimum: 1 } },
+    });
+    const [signer] = await server.db.query<{ id: number }>(
+      `insert into roles (facility_id, name, permissions) values ($1, 'QA approver', $2) returning id`,
+      [facilityId, JSON.stringify(fullPermissionMap())],
+    );
+    const [viewer] = await server.db.query<{ id: number }>(
+      `insert into roles (facility_id, name, permissions) values ($1, 'Viewer', $2) returning id`,
+      [facilityId, JSON.stringify(permissionsWith({ Product: ['Get'] }))],
+    );
+    const refused = await call('POST', `${F}/approval_policies`, {
+      documentType: 'Protocol',
+      approvers: { minimum: 2, roleIds: [signer!.id, viewer!.id, 4242] },
+      reviewers: { minimum: 0, roleIds: [] },
+      reason: 'Two approvers',
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors).toEqual([
+      {
+        property: 'approvers.roleIds[1]',
+        constraints: { sign: expect.stringContaining('Viewer') },
+      },
+      { property: 'approvers.roleIds[2]', constraints: { reference: expect.any(String) } },
+      { property: 'reviewers.minimum', constraints: { min: expect.any(String) } },
+    ]);
+    const ok = await call('POST', `${F}/approval_policies`, {
+      documentType: 'Protocol',
+      approvers: { minimum: 2, roleIds: [signer!.id] },
+      version: 0,
+      reason: 'Two approvers for protocols',
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toMatchObject({ version: 1, policy: { approvers: { minimum: 2 } } });
+    expect(await lastAudit('ApprovalPolicy')).toMatchObject({
+      reason: 'Two approvers for protocols',
+      new_values: { documentType: 'Protocol', approvers: { minimum: 2, roleIds: [signer!.id] } },
+    });
+    // Another document type keeps its own policy.
+    expect(
+      (await call('GET', `${F}/approval_policies?documentType=Study%20report`)).body.version,
+    ).toBe(0);
+    const badType = await call('POST', `${F}/approval_policies`, {
+      documentType: 'Invoice',
+      reason: 'x',
+    });
+    expect(badType.body.errors[0].property).toBe('documentType');
+  });
+});

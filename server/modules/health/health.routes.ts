@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { AppError } from '../../../core/errors/errors.ts';
+import { typed, type AppContext } from '../../http/app-context.ts';
+
+export function registerHealthRoutes({ app, db }: AppContext): void {
+  typed(app).get(
+    '/api/v2/health',
+    {
+      schema: {
+        tags: ['health'],
+        summary: 'Answers once the database is reachable and migrations have run',
+        response: {
+          200: z.object({
+            status: z.literal('ok'),
+            database: z.enum(['pglite', 'postgres']),
+            migrations: z.number(),
+          }),
+        },
+      },
+    },
+    async () => {
+      try {
+        const [row] = await db.query<{ n: number }>(
+          'select count(*)::int as n from schema_migrations',
+        );
+        return { status: 'ok' as const, database: db.kind, migrations: row?.n ?? 0 };
+      } catch {
+        throw new AppError('ServiceUnavailable', 'The database is not reachable');
+      }
+    },
+  );
+}

@@ -1,0 +1,204 @@
+import { z } from 'zod';
+import { cleaningAgentsDef } from '../../../core/entities/defs/cleaning.def.ts';
+import { AppError } from '../../../core/errors/errors.ts';
+import {
+  cleaningAgentLimits,
+  type CleaningAgentSpec,
+} from '../../../core/limits/cleaning-agent.ts';
+import { compileLimits } from '../../../core/limits/compile.ts';
+import { explainPair } from '../../../core/limits/explain.ts';
+import { runMatrix } from '../../../core/limits/matrix.ts';
+import { equipmentWiseLimits, productWiseLimits } from '../../../core/limits/worst-case.ts';
+import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
+import { allEntities } from '../../entities/entity-store.ts';
+import { typed, type AppContext } from '../../http/app-context.ts';
+import { getPolicy } from '../policies/policies.service.ts';
+import { facilityLimitsInput } from './facility-limits-input.ts';
+
+const base = '/api/v2/plans/:plan/facilities/:facility';
+const tags = ['limits'];
+// Engine results carry NaN for "none"; JSON has no NaN, so they travel as null.
+const ZNumberOrNull = z.number().nullable();
+const ZDerivations = z.record(z.string(), z.unknown());
+const nullable = (v: number) => (Number.isFinite(v) ? v : null);
+
+export function registerLimitViewRoutes({ app, db, permit }: AppContext): void {
+  const r = typed(app);
+
+  r.get(
+    `${base}/mac-matrix/explain`,
+    {
+      preHandler: permit('RiskCalculation', 'Get'),
+      schema: {
+        tags,
+        summary: 'How one pair’s limits were reached',
+        description:
+          'For a previous → next pair: every criterion, MACO, area, SAL and the limit in the next product as a derivation (formula, each input with its unit and source, intermediate values, result), plus each active on its own. Names are the products’ names.',
+        params: ZFacilityParams,
+        querystring: z.object({
+          previous: z.string().min(1).max(200),
+          next: z.string().min(1).max(200),
+        }),
+        response: { 200: z.object({ explanation: ZDerivations }) },
+      },
+    },
+    async (request) => {
+      const input = await facilityLimitsInput(db, request.params.facility);
+      const explanation = explainPair(input, request.query.previous, request.query.next);
+      if (!explanation) {
+        throw new AppError(
+          'NotFoundError',
+          'These products are not both in the facility, or share no equipment',
+        );
+      }
+      return { explanation: JSON.parse(JSON.stringify(explanation)) as Record<string, unknown> };
+    },
+  );
+
+  r.get(
+    `${base}/limits/input`,
+    {
+      preHandler: permit('RiskCalculation', 'Get'),
+      schema: {
+        tags,
+        summary:
+          'The limits engine’s input built from the facility’s master data (for what-if in the browser)',
+        description:
+          'Products with their actives, equipment with surface areas, trains from the productions and the Chemical policy, in the shape of the limits command-line contract. The client changes a value and runs the same engine to show which limits move before anything is saved.',
+        params: ZFacilityParams,
+        querystring: z.object({ productionId: z.coerce.number().int().positive().optional() }),
+        response: { 200: z.object({ input: ZDerivations }) },
+      },
+    },
+    async (request) => ({
+      input: (await facilityLimitsInput(db, request.params.facility, {
+        productionId: request.query.productionId,
+      })) as unknown as Record<string, unknown>,
+    }),
+  );
+
+  r.get(
+    `${base}/limits/worst-cases`,
+    {
+      preHandler: permit('RiskCalculation', 'Get'),
+      schema: {
+        tags,
+        summary:
+          'Product-wise and equipment-wise limits (the worst pair of each), for the facility or one production',
+        params: ZFacilityParams,
+        querystring: z.object({ productionId: z.coerce.number().int().positive().optional() }),
+        response: {
+          200: z.object({
+            products: z.array(
+              z.object({
+                id: z.string(),
+                lowestMaco: ZNumberOrNull,
+                worstNext: z.string().nullable(),
+                lowestSal: ZNumberOrNull,
+                ownTrainSal: ZNumberOrNull,
+              }),
+            ),
+            equipment: z.array(
+              z.object({
+                id: z.string(),
+                lowestSal: ZNumberOrNull,
+                governingPair: z.tuple([z.string(), z.string()]).nullable(),
+              }),
+            ),
+            units: z.object({ maco: z.literal('mg'), sal: z.literal('mg/sqcm') }),
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const m = compileLimits(
+        await facilityLimitsInput(db, request.params.facility, {
+          productionId: request.query.productionId,
+        }),
+      );
+      const summary = runMatrix(m);
+      return {
+        products: productWiseLimits(m, summary).map((p) => ({
+          ...p,
+          lowestMaco: nullable(p.lowestMaco),
+          lowestSal: nullable(p.lowestSal),
+          ownTrainSal: nullable(p.ownTrainSal),
+        })),
+        equipment: equipmentWiseLimits(m, summary).map((e) => ({
+          ...e,
+          lowestSal: nullable(e.lowestSal),
+        })),
+        units: { maco: 'mg' as const, sal: 'mg/sqcm' as const },
+      };
+    },
+  );
+
+  r.get(
+    `${base}/limits/cleaning-agents`,
+    {
+      preHandler: permit('EquipmentWiseCleaningAgentLimit', 'Get'),
+      schema: {
+        tags,
+        summary:
+          'Cleaning-agent limits in every product that may follow, under the Detergent policy',
+        params: ZFacilityParams,
+        response: {
+          200: z.object({
+            limits: z.array(
+              z.object({
+                agent: z.string(),
+                next: z.string(),
+                health: ZNumberOrNull,
+                ld50: ZNumberOrNull,
+                arl: ZNumberOrNull,
+                maco: ZNumberOrNull,
+                governing: z.string().nullable(),
+                area: ZNumberOrNull,
+                sal: ZNumberOrNull,
+                derivations: ZDerivations,
+              }),
+            ),
+            units: z.object({
+              maco: z.literal('mg'),
+              area: z.literal('sqcm'),
+              sal: z.literal('mg/sqcm'),
+            }),
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const facilityId = request.params.facility;
+      const [input, agents, policy] = await Promise.all([
+        facilityLimitsInput(db, facilityId),
+        allEntities(db, cleaningAgentsDef, facilityId),
+        getPolicy(db, facilityId, 'Detergent'),
+      ]);
+      const limits = agents.flatMap((agent) => {
+        const spec: CleaningAgentSpec = { id: agent.name as string };
+        if (agent.pde) spec.hbel = agent.pde as CleaningAgentSpec['hbel'];
+        if (agent.ld50) spec.ld50 = agent.ld50 as CleaningAgentSpec['ld50'];
+        return cleaningAgentLimits(
+          spec,
+          input.products,
+          input.equipment,
+          input.trains,
+          policy.policy as unknown as Parameters<typeof cleaningAgentLimits>[4],
+        );
+      });
+      return {
+        limits: limits.map((l) => ({
+          ...l,
+          health: nullable(l.health),
+          ld50: nullable(l.ld50),
+          arl: nullable(l.arl),
+          maco: nullable(l.maco),
+          area: nullable(l.area),
+          sal: nullable(l.sal),
+          derivations: JSON.parse(JSON.stringify(l.derivations)) as Record<string, unknown>,
+        })),
+        units: { maco: 'mg' as const, area: 'sqcm' as const, sal: 'mg/sqcm' as const },
+      };
+    },
+  );
+}

@@ -1,0 +1,395 @@
+import type ExcelJS from 'exceljs';
+import { equipmentDef, productionsDef, productsDef } from '../../../core/entities/defs/index.ts';
+import { createSchema, type EntityDef } from '../../../core/entities/entity.ts';
+import { fieldSchema, type FieldDef } from '../../../core/entities/field.ts';
+import { AppError, validationError } from '../../../core/errors/errors.ts';
+import { z } from 'zod';
+import { withinTransaction, type Db } from '../../db/db.ts';
+import { createEntitiesBulk } from '../../entities/entity-bulk.ts';
+import { updateEntity, type EntityRecord, type Scope } from '../../entities/entity-store.ts';
+import { changedFields } from '../audit/audit-diff.ts';
+import type { Actor } from '../audit/audit.service.ts';
+import { loadFacility } from './master-export.ts';
+import { entitySections, MAPPINGS_SHEET, MATRIX_SHEET } from './master-sections.ts';
+import { columnsOf, readRow, type Cell } from './workbook-columns.ts';
+
+export interface ImportProblem {
+  sheet: string;
+  row: number;
+  column: string;
+  message: string;
+}
+
+export interface ImportReport {
+  created: number;
+  updated: number;
+  unchanged: number;
+  rows: number;
+  problems: ImportProblem[];
+}
+
+interface SheetRows {
+  headers: string[];
+  rows: { row: number; cells: Map<string, Cell> }[];
+}
+
+function cellValue(value: ExcelJS.CellValue): Cell {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+    return value;
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'object') {
+    if ('result' in value) return cellValue(value.result as ExcelJS.CellValue);
+    if ('richText' in value) return value.richText.map((t) => t.text).join('');
+    if ('text' in value) return String(value.text);
+  }
+  return String(value);
+}
+
+async function readWorkbook(buffer: Buffer): Promise<Map<string, SheetRows>> {
+  // exceljs takes half a second to load: only the calls that need it pay for it.
+  const { default: Excel } = await import('exceljs');
+  const workbook = new Excel.Workbook();
+  try {
+    await workbook.xlsx.load(buffer as unknown as ArrayBuffer);
+  } catch {
+    throw validationError([
+      { property: 'file', constraints: { xlsx: 'The file is not an Excel workbook (.xlsx)' } },
+    ]);
+  }
+  const sheets = new Map<string, SheetRows>();
+  workbook.eachSheet((ws) => {
+    const headers: string[] = [];
+    ws.getRow(1).eachCell({ includeEmpty: true }, (cell, col) => {
+      headers[col - 1] = String(cellValue(cell.value) ?? '').trim();
+    });
+    const rows: SheetRows['rows'] = [];
+    ws.eachRow((row, number) => {
+      if (number === 1) return;
+      const cells = new Map<string, Cell>();
+      let filled = false;
+      row.eachCell({ includeEmpty: false }, (cell, col) => {
+        const header = headers[col - 1];
+        const value = cellValue(cell.value);
+        if (header && value !== null && String(value).trim() !== '') {
+          cells.set(header, value);
+          filled = true;
+        }
+      });
+      if (filled) rows.push({ row: number, cells });
+    });
+    sheets.set(ws.name, { headers, rows });
+  });
+  return sheets;
+}
+
+/** The column a property path points at: 'surfaceArea.unit' → 'Surface area unit'. */
+function headerOf(def: EntityDef, property: string): string {
+  const [name, rest] = property.split(/[.[](.*)/s);
+  const field = def.fields.find((f) => f.name === name);
+  if (!field) return property;
+  return field.kind === 'quantity' && rest?.startsWith('unit')
+    ? `${field.label} unit`
+    : field.label;
+}
+
+const TEMP_ID_BASE = 2_000_000_000;
+
+interface PlannedSection {
+  def: EntityDef;
+  creates: { tempId: number; values: Record<string, unknown> }[];
+  updates: { id: number; version: number; edit: Record<string, unknown> }[];
+}
+
+function partialSchema(def: EntityDef) {
+  return z
+    .object(
+      Object.fromEntries(
+        def.fields.map((f) => [f.name, fieldSchema({ ...f, required: false } as FieldDef)]),
+      ),
+    )
+    .strict();
+}
+
+/** The fields an edit would change, or null when it changes nothing. */
+function diff(
+  before: Record<string, unknown>,
+  edit: Record<string, unknown>,
+): Record<string, unknown> | null {
+  try {
+    return changedFields(before, edit).newValues;
+  } catch (error) {
+    if (error instanceof AppError && error.errName === 'NothingToChangeError') return null;
+    throw error;
+  }
+}
+
+/**
+ * Rows created by this import carry ids from TEMP_ID_BASE up until they are written (above any
+ * real id, and still valid references for the schemas); then their real ones.
+ */
+function resolveIds(
+  def: EntityDef,
+  values: Record<string, unknown>,
+  ids: Map<number, number>,
+): Record<string, unknown> {
+  const real = (id: unknown) => (typeof id === 'number' && id >= TEMP_ID_BASE ? ids.get(id) : id);
+  const resolveField = (field: FieldDef, value: unknown): unknown => {
+    if (value === null || value === undefined) return value;
+    if (field.kind === 'reference') return Array.isArray(value) ? value.map(real) : real(value);
+    if (field.kind === 'list') {
+      return (value as Record<string, unknown>[]).map((item) =>
+        Object.fromEntries(
+          field.of
+            .map((sub) => [sub.name, resolveField(sub, item[sub.name])])
+            .filter(([, v]) => v !== undefined),
+        ),
+      );
+    }
+    return value;
+  };
+  return Object.fromEntries(
+    Object.entries(values).map(([name, value]) => {
+      const field = def.fields.find((f) => f.name === name);
+      return [name, field ? resolveField(field, value) : value];
+    }),
+  );
+}
+
+async function archivedNames(db: Db, facilityId: number): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (const { def } of entitySections()) {
+    const rows = await db.query<{ name: string }>(
+      `select name from ${def.table} where facility_id = $1 and archived_at is not null`,
+      [facilityId],
+    );
+    for (const row of rows) out.add(`${def.key}:${row.name.toLowerCase()}`);
+  }
+  return out;
+}
+
+/**
+ * Imports a master-data workbook in two steps. First every row is read and checked against the
+ * facility and the rest of the workbook, writing nothing; the report lists every problem by
+ * sheet, row and column, and any problem stops the import. Then all the changes are written in
+ * one audited transaction, new rows in bulk. Rows are matched to existing records by name; an
+ * empty cell leaves the field as it is.
+ */
+export async function importMasterData(
+  db: Db,
+  actor: Actor,
+  scope: Scope,
+  buffer: Buffer,
+  fileName: string,
+): Promise<ImportReport> {
+  const sheets = await readWorkbook(buffer);
+  const report: ImportReport = { created: 0, updated: 0, unchanged: 0, rows: 0, problems: [] };
+  const problem = (sheet: string, row: number, column: string, message: string) =>
+    report.problems.push({ sheet, row, column, message });
+  const reason = `Imported from ${fileName}`;
+
+  const { records, names } = await loadFacility(db, scope.facilityId);
+  const archived = await archivedNames(db, scope.facilityId);
+  const existingByName = new Map<string, EntityRecord>();
+  for (const [key, rows] of records)
+    for (const r of rows) existingByName.set(`${key}:${(r.name as string).toLowerCase()}`, r);
+  let nextTempId = TEMP_ID_BASE;
+  const plan: PlannedSection[] = [];
+
+  for (const { sheet, def, skip } of entitySections()) {
+    const data = sheets.get(sheet);
+    if (!data) continue;
+    const section: PlannedSection = { def, creates: [], updates: [] };
+    plan.push(section);
+    const columns = columnsOf(def, skip);
+    // Built once a sheet: building a schema costs far more than using it.
+    const create = createSchema(def);
+    const partial = partialSchema(def);
+    const known = new Set(columns.map((c) => c.header));
+    data.headers.forEach(
+      (h) =>
+        h &&
+        !known.has(h) &&
+        problem(sheet, 1, h, `Unknown column; expected one of: ${[...known].join(', ')}`),
+    );
+    const seen = new Set<string>();
+    for (const { row, cells } of data.rows) {
+      report.rows += 1;
+      let bad = false;
+      const values = readRow(columns, cells, names, (column, message) => {
+        bad = true;
+        problem(sheet, row, column, message);
+      });
+      if (bad) continue;
+      const name = typeof values.name === 'string' ? values.name : '';
+      const key = `${def.key}:${name.toLowerCase()}`;
+      if (!name) {
+        problem(sheet, row, 'Name', 'Name is required');
+        continue;
+      }
+      if (seen.has(key)) {
+        problem(sheet, row, 'Name', `'${name}' appears more than once in this sheet`);
+        continue;
+      }
+      seen.add(key);
+      if (archived.has(key)) {
+        problem(
+          sheet,
+          row,
+          'Name',
+          `Data Archived: '${name}' is archived. Restore it from the archived list, or change the name to create a new one.`,
+        );
+        continue;
+      }
+      const existing = existingByName.get(key);
+      const checked = (existing ? partial : create).safeParse(values);
+      if (!checked.success) {
+        for (const issue of checked.error.issues)
+          problem(sheet, row, headerOf(def, issue.path.join('.')), issue.message);
+        continue;
+      }
+      if (existing) {
+        const edit = diff(existing, checked.data);
+        if (edit) section.updates.push({ id: existing.id, version: existing.version, edit });
+        else report.unchanged += 1;
+      } else {
+        const tempId = nextTempId++;
+        section.creates.push({ tempId, values: checked.data });
+        names.add(def.key, tempId, name);
+      }
+    }
+  }
+
+  const productionEdits = planProductionSheets(sheets, names, report, problem);
+  // A new production takes its equipment and products in its creation; a known one is edited.
+  const productionsPlan = plan.find((s) => s.def.key === productionsDef.key);
+  for (const [id, edit] of productionEdits) {
+    const created = productionsPlan?.creates.find((c) => c.tempId === id);
+    if (created) {
+      Object.assign(created.values, edit);
+      continue;
+    }
+    const existing = records.get(productionsDef.key)?.find((r) => r.id === id);
+    if (!existing) continue;
+    const changed = diff(existing, edit);
+    if (!changed) continue;
+    const planned = productionsPlan?.updates.find((u) => u.id === id);
+    if (planned) Object.assign(planned.edit, changed);
+    else if (productionsPlan)
+      productionsPlan.updates.push({ id, version: existing.version, edit: changed });
+    else
+      plan.push({
+        def: productionsDef,
+        creates: [],
+        updates: [{ id, version: existing.version, edit: changed }],
+      });
+  }
+
+  if (report.problems.length > 0) {
+    const { problems } = report;
+    throw new AppError(
+      'DataValidationError',
+      `The workbook has ${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was imported.`,
+      {
+        errors: problems.slice(0, 1000).map((p) => ({
+          property: `${p.sheet}[${p.row}].${p.column}`,
+          constraints: { import: p.message },
+        })),
+        otherErrors: problems,
+      },
+    );
+  }
+
+  await db.transaction(async (tx) => {
+    const inTx = withinTransaction(tx, db.kind);
+    const ids = new Map<number, number>();
+    for (const { def, creates, updates } of plan) {
+      if (creates.length > 0) {
+        const created = await createEntitiesBulk(
+          tx,
+          actor,
+          def,
+          scope,
+          creates.map((c) => resolveIds(def, c.values, ids)),
+          reason,
+        );
+        creates.forEach((c, i) => ids.set(c.tempId, created[i]!));
+        report.created += creates.length;
+      }
+      for (const update of updates) {
+        await updateEntity(inTx, actor, def, scope, update.id, resolveIds(def, update.edit, ids), {
+          reason,
+          version: update.version,
+        });
+        report.updated += 1;
+      }
+    }
+  });
+  return report;
+}
+
+/** The matrix and mappings sheets: each production's equipment and products, by id. */
+function planProductionSheets(
+  sheets: Map<string, SheetRows>,
+  names: Awaited<ReturnType<typeof loadFacility>>['names'],
+  report: ImportReport,
+  problem: (sheet: string, row: number, column: string, message: string) => void,
+): Map<number, { equipmentIds?: number[]; productIds?: number[] }> {
+  const changes = new Map<number, { equipmentIds?: number[]; productIds?: number[] }>();
+  const productionId = (sheet: string, row: number, cells: Map<string, Cell>) => {
+    const name = String(cells.get('Production') ?? '').trim();
+    const id = name ? names.idOf(productionsDef.key, name) : undefined;
+    if (id === undefined)
+      problem(
+        sheet,
+        row,
+        'Production',
+        name ? `no production named '${name}'` : 'Production is required',
+      );
+    return id;
+  };
+
+  const matrix = sheets.get(MATRIX_SHEET);
+  if (matrix) {
+    const equipmentColumns = matrix.headers.filter((h) => h && h !== 'Production');
+    for (const header of equipmentColumns) {
+      if (names.idOf(equipmentDef.key, header) === undefined)
+        problem(MATRIX_SHEET, 1, header, `no equipment named '${header}'`);
+    }
+    for (const { row, cells } of matrix.rows) {
+      report.rows += 1;
+      const id = productionId(MATRIX_SHEET, row, cells);
+      if (id === undefined) continue;
+      const equipmentIds = equipmentColumns
+        .filter((h) => /^(x|yes|1|true)$/i.test(String(cells.get(h) ?? '').trim()))
+        .map((h) => names.idOf(equipmentDef.key, h))
+        .filter((e): e is number => e !== undefined);
+      changes.set(id, { ...changes.get(id), equipmentIds });
+    }
+  }
+
+  const mappings = sheets.get(MAPPINGS_SHEET);
+  if (mappings) {
+    const byProduction = new Map<number, number[]>();
+    for (const { row, cells } of mappings.rows) {
+      report.rows += 1;
+      const id = productionId(MAPPINGS_SHEET, row, cells);
+      const productName = String(cells.get('Product') ?? '').trim();
+      const product = names.idOf(productsDef.key, productName);
+      if (product === undefined)
+        problem(
+          MAPPINGS_SHEET,
+          row,
+          'Product',
+          productName ? `no product named '${productName}'` : 'Product is required',
+        );
+      if (id === undefined || product === undefined) continue;
+      const list = byProduction.get(id) ?? [];
+      if (!list.includes(product)) list.push(product);
+      byProduction.set(id, list);
+    }
+    for (const [id, productIds] of byProduction)
+      changes.set(id, { ...changes.get(id), productIds });
+  }
+  return changes;
+}

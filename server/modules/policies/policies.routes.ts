@@ -1,0 +1,143 @@
+import { z } from 'zod';
+import { AppError } from '../../../core/errors/errors.ts';
+import { RESIDUE_TYPES, type ResidueType } from '../../../core/limits/policy.ts';
+import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
+import {
+  ZCleaningLimitPolicyRequest,
+  ZCleaningLimitPolicyResponse,
+} from '../../../core/schemas/policy.schemas.ts';
+import { typed, type AppContext } from '../../http/app-context.ts';
+import { actorOf } from '../../http/session-guard.ts';
+import { getPolicy, updatePolicy } from './policies.service.ts';
+
+const base = '/api/v2/plans/:plan/facilities/:facility';
+
+async function residueTypeOf(
+  q: AppContext['db'],
+  facilityId: number,
+  id: string,
+): Promise<ResidueType> {
+  const named = RESIDUE_TYPES.find((t) => t.toLowerCase() === id.toLowerCase());
+  if (named) return named;
+  if (/^\d+$/.test(id)) {
+    const [row] = await q.query<{ residue_type: ResidueType }>(
+      'select residue_type from cleaning_limit_policies where facility_id = $1 and id = $2',
+      [facilityId, Number(id)],
+    );
+    if (row) return row.residue_type;
+  }
+  throw new AppError('NotFoundError', `No cleaning limit policy ${id}`);
+}
+
+export function registerPolicyRoutes({ app, db, permit }: AppContext): void {
+  const r = typed(app);
+  const tags = ['cleaning limit policies'];
+
+  r.get(
+    `${base}/cleaning_limit_policies`,
+    {
+      preHandler: permit('CleaningPolicy', 'Get'),
+      schema: {
+        tags,
+        summary: "The facility's cleaning limit policy for each residue type",
+        params: ZFacilityParams,
+        response: { 200: z.object({ policies: z.array(ZCleaningLimitPolicyResponse) }) },
+      },
+    },
+    async (request) => ({
+      policies: await Promise.all(
+        RESIDUE_TYPES.map((t) => getPolicy(db, request.params.facility, t)),
+      ),
+    }),
+  );
+
+  r.get(
+    `${base}/cleaning_limit_policies/:id`,
+    {
+      preHandler: permit('CleaningPolicy', 'Get'),
+      schema: {
+        tags,
+        summary:
+          'One cleaning limit policy, by id or by residue type (Chemical, Detergent, Intermediate, Nitrosamine)',
+        description:
+          'A residue type the facility never changed answers with the defaults of spec §3 and version 0.',
+        params: ZFacilityParams.extend({ id: z.string().max(40) }),
+        response: { 200: ZCleaningLimitPolicyResponse },
+      },
+    },
+    async (request) =>
+      getPolicy(
+        db,
+        request.params.facility,
+        await residueTypeOf(db, request.params.facility, request.params.id),
+      ),
+  );
+
+  r.post(
+    `${base}/cleaning_limit_policies`,
+    {
+      preHandler: permit('CleaningPolicy', 'Modify'),
+      schema: {
+        tags,
+        summary: 'Change the cleaning limit policy of a residue type, with a reason',
+        description:
+          'Send the residue type, the fields that change, the `version` it was made from (0 for the defaults) and a reason. The answer carries the whole policy, the safety factor applied (fixed at 1000 for Intermediate) and the modification factor.',
+        params: ZFacilityParams,
+        body: ZCleaningLimitPolicyRequest,
+        response: { 200: ZCleaningLimitPolicyResponse },
+      },
+    },
+    async (request) => {
+      const { residueType, reason, version, ...edit } = request.body;
+      return updatePolicy(
+        db,
+        actorOf(request),
+        { planId: request.params.plan, facilityId: request.params.facility },
+        residueType,
+        edit as Parameters<typeof updatePolicy>[4],
+        { reason, version },
+      );
+    },
+  );
+
+  r.get(
+    `${base}/intermediate-cleaning-limit-policies`,
+    {
+      preHandler: permit('CleaningPolicy', 'Get'),
+      schema: {
+        tags,
+        summary:
+          'The Intermediate cleaning limit policy (safety factor fixed at 1000, activesArl in ppm)',
+        params: ZFacilityParams,
+        response: { 200: z.object({ policy: ZCleaningLimitPolicyResponse }) },
+      },
+    },
+    async (request) => ({ policy: await getPolicy(db, request.params.facility, 'Intermediate') }),
+  );
+
+  r.post(
+    `${base}/intermediate-cleaning-limit-policies`,
+    {
+      preHandler: permit('CleaningPolicy', 'Modify'),
+      schema: {
+        tags,
+        summary: 'Change the Intermediate cleaning limit policy, with a reason',
+        params: ZFacilityParams,
+        body: ZCleaningLimitPolicyRequest.omit({ residueType: true }),
+        response: { 200: z.object({ policy: ZCleaningLimitPolicyResponse }) },
+      },
+    },
+    async (request) => {
+      const { reason, version, ...edit } = request.body;
+      const policy = await updatePolicy(
+        db,
+        actorOf(request),
+        { planId: request.params.plan, facilityId: request.params.facility },
+        'Intermediate',
+        edit as Parameters<typeof updatePolicy>[4],
+        { reason, version },
+      );
+      return { policy };
+    },
+  );
+}

@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildUser } from '../../test/factories.ts';
+import { startTestServer, type TestServer } from '../../test/test-server.ts';
+
+let server: TestServer;
+let token: string;
+let F: string;
+beforeAll(async () => {
+  server = await startTestServer();
+  token = await server.login();
+  const [f] = await server.db.query<{ id: number; plan_id: number }>(
+    'select id, plan_id from facilities order by id limit 1',
+  );
+  F = `/api/v2/plans/${f!.plan_id}/facilities/${f!.id}`;
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- checked by assertions
+const call = (method: string, path: string, body?: unknown, as = token) =>
+  server.request<Body>(method, path, { token: as, ...(body === undefined ? {} : { body }) });
+
+describe('cleaning limit policies', () => {
+  it('are refused without the CleaningPolicy permission', async () => {
+    const user = await buildUser(server.db);
+    const as = await server.login(user.username, user.password);
+    expect((await call('GET', `${F}/cleaning_limit_policies`, undefined, as)).status).toBe(403);
+    expect(
+      (
+        await call(
+          'POST',
+          `${F}/cleaning_limit_policies`,
+          { residueType: 'Chemical', reason: 'x', useLd50: true },
+          as,
+        )
+      ).status,
+    ).toBe(403);
+  });
+
+  it('start from the defaults of spec §3, one per residue type', async () => {
+    const res = await call('GET', `${F}/cleaning_limit_policies`);
+    expect(res.body.policies.map((p: Body) => p.residueType)).toEqual([
+      'Chemical',
+      'Detergent',
+      'Intermediate',
+      'Nitrosamine',
+    ]);
+    const chemical = await call('GET', `${F}/cleaning_limit_policies/Chemical`);
+    expect(chemical.body).toMatchObject({
+      id: null,
+      version: 0,
+      safetyFactor: 1000,
+      modificationFactor: 1,
+      policy: {
+        arl: { value: 10, unit: 'ppm' },
+        residueLimit: { value: 10, unit: 'mg/sqcm' },
+        globalRecoveryPercentage: 100,
+        swabSampleLimit: 10,
+        rinseSampleLimit: 10,
+        limitRepresentation: { productAndEquipmentLimits: { salMassUnit: 'mg' } },
+      },
+    });
+    expect(
+      (await call('GET', `${F}/intermediate-cleaning-limit-policies`)).body.policy,
+    ).toMatchObject({
+      residueType: 'Intermediate',
+      safetyFactor: 1000,
+      policy: { activesArl: { value: 10, unit: 'ppm' } },
+    });
+  });
+
+  it('change with a reason and a version, audited field by field, and refuse bad values and stale edits', async () => {
+    const first = await call('POST', `${F}/cleaning_limit_policies`, {
+      residueType: 'Chemical',
+      useGlobalRecoveryPercentage: true,
+      globalRecoveryPercentage: 80,
+      version: 0,
+      reason: 'Recovery study VR-12',
+    });
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({
+      version: 1,
+      policy: { useGlobalRecoveryPercentage: true, globalRecoveryPercentage: 80, useDosage: true },
+    });
+    const [audit] = await server.db.query<Body>(
+      `select reason, old_values, new_values from audit_log where domain = 'CleaningPolicy' order by seq desc limit 1`,
+    );
+    expect(audit).toEqual({
+      reason: 'Recovery study VR-12',
+      old_values: {
+        residueType: 'Chemical',
+        useGlobalRecoveryPercentage: false,
+        globalRecoveryPercentage: 100,
+      },
+      new_values: {
+        residueType: 'Chemical',
+        useGlobalRecoveryPercentage: true,
+        globalRecoveryPercentage: 80,
+      },
+    });
+    const stale = await call('POST', `${F}/cleaning_limit_policies`, {
+      residueType: 'Chemical',
+      useLd50: true,
+      version: 0,
+      reason: 'x',
+    });
+    expect(stale.body.errName).toBe('VersionConflictError');
+    const bad = await call('POST', `${F}/cleaning_limit_policies`, {
+      residueType: 'Chemical',
+      globalRecoveryPercentage: 120,
+      safetyFactor: 0.5,
+      arl: { value: 10, unit: 'mg' },
+      reason: 'x',
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors.map((e: Body) => e.property).sort()).toEqual([
+      'arl.unit',
+      'globalRecoveryPercentage',
+      'safetyFactor',
+    ]);
+    expect(
+      (
+        await call('POST', `${F}/cleaning_limit_policies`, {
+          residueType: 'Chemical',
+          useLd50: true,
+        })
+      ).status,
+    ).toBe(422);
+    const fixed = await call('POST', `${F}/intermediate-cleaning-limit-policies`, {
+      safetyFactor: 100,
+      reason: 'x',
+    });
+    expect(fixed.body.errors[0].property).toBe('safetyFactor');
+    expect((await call('GET', `${F}/cleaning_limit_policies/${first.body.id}`)).body.version).toBe(
+      1,
+    );
+  });
+});

@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildUser, permissionsWith } from '../../test/factories.ts';
+import { startTestServer, type TestServer } from '../../test/test-server.ts';
+
+let server: TestServer;
+let token: string;
+let F: string;
+let otherF: string;
+beforeAll(async () => {
+  server = await startTestServer();
+  token = await server.login();
+  const facilities = await server.db.query<{ id: number; plan_id: number }>(
+    'select id, plan_id from facilities order by id',
+  );
+  F = `/api/v2/plans/${facilities[0]!.plan_id}/facilities/${facilities[0]!.id}`;
+  otherF = `/api/v2/plans/${facilities[1]!.plan_id}/facilities/${facilities[1]!.id}`;
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- checked by assertions
+const call = (method: string, path: string, body?: unknown, as = token) =>
+  server.request<Body>(method, path, { token: as, ...(body === undefined ? {} : { body }) });
+
+async function equipment(name: string, at = F, roomGrade?: string): Promise<number> {
+  const res = await call('POST', `${at}/equipments`, {
+    name,
+    surfaceArea: { value: 1, unit: 'sqm' },
+    ...(roomGrade ? { roomGrade } : {}),
+  });
+  return res.body.result.id;
+}
+
+describe('room grades', () => {
+  it('are refused without the Equipment permissions', async () => {
+    const user = await buildUser(server.db, {
+      permissions: permissionsWith({ Equipment: ['Get'] }),
+    });
+    const as = await server.login(user.username, user.password);
+    expect((await call('GET', `${F}/room-grades`, undefined, as)).status).toBe(200);
+    const refused = await call('POST', `${F}/room-grades/A`, { equipments: [], reason: 'x' }, as);
+    expect(refused.status).toBe(403);
+    const stranger = await buildUser(server.db);
+    const other = await server.login(stranger.username, stranger.password);
+    expect((await call('GET', `${F}/room-grades`, undefined, other)).status).toBe(403);
+  });
+
+  it('are A to D in every facility', async () => {
+    for (const at of [F, otherF]) {
+      const res = await call('GET', `${at}/room-grades`);
+      expect(res.body.data.map((g: Body) => [g.grade, g.equipmentIds, g.version])).toEqual([
+        ['A', [], 1],
+        ['B', [], 1],
+        ['C', [], 1],
+        ['D', [], 1],
+      ]);
+    }
+  });
+
+  it('set the equipment of a grade with a reason, audited on each item', async () => {
+    const isolator = await equipment('Isolator', F, 'B');
+    const filler = await equipment('Filler');
+    const stopper = await equipment('Stopper bowl');
+    const foreign = await equipment('Foreign item', otherF);
+    const noReason = await call('POST', `${F}/room-grades/A`, { equipments: [filler] });
+    expect(noReason.status).toBe(422);
+    expect(noReason.body.errors[0].property).toBe('reason');
+    const unknown = await call('POST', `${F}/room-grades/A`, {
+      equipments: [filler, foreign],
+      reason: 'Aseptic core',
+    });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.errors[0].property).toBe('equipments[1]');
+    const set = await call('POST', `${F}/room-grades/A`, {
+      equipments: [filler, stopper, isolator],
+      reason: 'Aseptic core',
+      version: 1,
+    });
+    expect(set.status).toBe(200);
+    expect(set.body.result).toMatchObject({
+      grade: 'A',
+      equipmentIds: [isolator, filler, stopper].sort((a, b) => a - b),
+      version: 2,
+    });
+    expect((await call('GET', `${F}/equipments/${isolator}`)).body).toMatchObject({
+      roomGrade: 'A',
+      version: 2,
+    });
+    const [audit] = await server.db.query<Body>(
+      `select reason, old_values, new_values from audit_log where domain = 'Equipment' and action = 'Update' and entity_id = $1`,
+      [String(isolator)],
+    );
+    expect(audit).toEqual({
+      reason: 'Aseptic core',
+      old_values: { roomGrade: 'B' },
+      new_values: { roomGrade: 'A' },
+    });
+    const stale = await call('POST', `${F}/room-grades/A`, {
+      equipments: [filler],
+      reason: 'x',
+      version: 1,
+    });
+    expect(stale.body.errName).toBe('VersionConflictError');
+    const same = await call('POST', `${F}/room-grades/A`, {
+      equipments: [stopper, filler, isolator],
+      reason: 'x',
+    });
+    expect(same.body.errName).toBe('NothingToChangeError');
+
+    // By id as well as by letter; items left out lose the grade.
+    const gradeA = set.body.result.id;
+    const narrowed = await call('POST', `${F}/room-grades/${gradeA}`, {
+      equipments: [filler],
+      reason: 'Stopper bowl moved out',
+    });
+    expect(narrowed.body.result.equipmentIds).toEqual([filler]);
+    const noGrade = await call('GET', `${F}/equipments/no-grade`);
+    expect(noGrade.body.data.map((e: Body) => e.id)).toEqual(
+      expect.arrayContaining([stopper, isolator]),
+    );
+    expect((await call('POST', `${F}/room-grades/E`, { equipments: [], reason: 'x' })).status).toBe(
+      404,
+    );
+  });
+});

@@ -1,0 +1,150 @@
+import { AppError } from '../../../core/errors/errors.ts';
+import type { TDateTimeSettings, TDefaultUnit } from '../../../core/schemas/settings.schemas.ts';
+import { isAllowed, MEASURES, type MeasureName } from '../../../core/units/measures.ts';
+import type { Db, Queryable } from '../../db/db.ts';
+import { changedFields } from '../audit/audit-diff.ts';
+import { writeAudit, type Actor } from '../audit/audit.service.ts';
+
+export interface FacilityScope {
+  plan: number;
+  facility: number;
+}
+
+interface DateTimeRow {
+  timezone: string;
+  date_format: TDateTimeSettings['dateFormat'];
+  time_format: TDateTimeSettings['timeFormat'];
+  country: string | null;
+}
+
+function toSettings(row: DateTimeRow): TDateTimeSettings {
+  return {
+    timezone: row.timezone,
+    dateFormat: row.date_format,
+    timeFormat: row.time_format,
+    country: row.country,
+  };
+}
+
+async function dateTimeRow(q: Queryable, scope: FacilityScope, lock = false): Promise<DateTimeRow> {
+  const [row] = await q.query<DateTimeRow>(
+    `select timezone, date_format, time_format, country from facilities
+      where id = $1 and plan_id = $2 ${lock ? 'for update' : ''}`,
+    [scope.facility, scope.plan],
+  );
+  if (!row) throw new AppError('NotFoundError', 'No such facility');
+  return row;
+}
+
+export async function getDateTimeSettings(
+  db: Db,
+  scope: FacilityScope,
+): Promise<TDateTimeSettings> {
+  return toSettings(await dateTimeRow(db, scope));
+}
+
+export async function updateDateTimeSettings(
+  db: Db,
+  actor: Actor,
+  scope: FacilityScope,
+  settings: Omit<TDateTimeSettings, 'country'> & { country?: string | null | undefined },
+  reason: string,
+): Promise<TDateTimeSettings> {
+  const next: TDateTimeSettings = { ...settings, country: settings.country || null };
+  return db.transaction(async (tx) => {
+    const before = toSettings(await dateTimeRow(tx, scope, true));
+    const diff = changedFields({ ...before }, { ...next });
+    await tx.query(
+      `update facilities set timezone = $2, date_format = $3, time_format = $4, country = $5,
+              version = version + 1
+        where id = $1`,
+      [scope.facility, next.timezone, next.dateFormat, next.timeFormat, next.country],
+    );
+    await writeAudit(tx, actor, {
+      planId: scope.plan,
+      facilityId: scope.facility,
+      domain: 'DateTimeSettings',
+      action: 'Update',
+      entityId: scope.facility,
+      reason,
+      ...diff,
+    });
+    return next;
+  });
+}
+
+interface DefaultUnitRow {
+  id: number;
+  short_name: string;
+  unit: string;
+}
+
+function isMeasure(name: string): name is MeasureName {
+  return Object.hasOwn(MEASURES, name);
+}
+
+function toDefaultUnit(row: DefaultUnitRow): TDefaultUnit {
+  const measure = isMeasure(row.short_name) ? MEASURES[row.short_name] : null;
+  return {
+    id: row.id,
+    shortName: row.short_name,
+    unit: row.unit,
+    name: measure?.label ?? row.short_name,
+    allowedUnits: measure ? [...measure.allowed] : [row.unit],
+  };
+}
+
+export async function listDefaultUnits(db: Db, scope: FacilityScope): Promise<TDefaultUnit[]> {
+  const rows = await db.query<DefaultUnitRow>(
+    `select d.id, d.short_name, d.unit from default_units d
+       join facilities f on f.id = d.facility_id
+      where d.facility_id = $1 and f.plan_id = $2 order by d.id`,
+    [scope.facility, scope.plan],
+  );
+  return rows.map(toDefaultUnit);
+}
+
+/** Sets the unit new values of one measure start in; only a unit that measure allows. */
+export async function updateDefaultUnit(
+  db: Db,
+  actor: Actor,
+  scope: FacilityScope,
+  id: number,
+  unit: string,
+  reason: string,
+): Promise<TDefaultUnit> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx.query<DefaultUnitRow>(
+      `select d.id, d.short_name, d.unit from default_units d
+         join facilities f on f.id = d.facility_id
+        where d.id = $1 and d.facility_id = $2 and f.plan_id = $3 for update of d`,
+      [id, scope.facility, scope.plan],
+    );
+    if (!row) throw new AppError('NotFoundError', 'No such default unit in this facility');
+    if (!isMeasure(row.short_name) || !isAllowed(row.short_name, unit)) {
+      const allowed = toDefaultUnit(row).allowedUnits.join(', ');
+      throw new AppError('DataValidationError', `unit: allowed units are ${allowed}`, {
+        errors: [
+          { property: 'unit', constraints: { allowedUnit: `Allowed units are ${allowed}` } },
+        ],
+      });
+    }
+    const diff = changedFields({ unit: row.unit }, { unit });
+    const [updated] = await tx.query<DefaultUnitRow>(
+      `update default_units set unit = $2, version = version + 1, updated_at = now(),
+              updated_by = $3
+        where id = $1 returning id, short_name, unit`,
+      [id, unit, actor.userId],
+    );
+    await writeAudit(tx, actor, {
+      planId: scope.plan,
+      facilityId: scope.facility,
+      domain: 'DefaultUnit',
+      action: 'Update',
+      entityId: `${id} (${row.short_name})`,
+      reason,
+      ...diff,
+    });
+    return toDefaultUnit(updated!);
+  });
+}

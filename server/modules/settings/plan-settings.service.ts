@@ -1,0 +1,146 @@
+import { AppError } from '../../../core/errors/errors.ts';
+import {
+  DEFAULT_PASSWORD_POLICY,
+  type PasswordPolicy,
+} from '../../../core/password/password-policy.ts';
+import type {
+  TPasswordPolicy,
+  TUpdatePasswordPolicyRequest,
+} from '../../../core/schemas/settings.schemas.ts';
+import type { Db, Queryable } from '../../db/db.ts';
+import { changedFields } from '../audit/audit-diff.ts';
+import { writeAudit, type Actor } from '../audit/audit.service.ts';
+
+interface PlanSettingsRow {
+  password_policy: Partial<PasswordPolicy>;
+  allowed_domains: string[];
+  version: number;
+}
+
+/** The plan's settings row, locked for the rest of the transaction when `forUpdate`. */
+async function settingsRow(
+  q: Queryable,
+  planId: number,
+  forUpdate = false,
+): Promise<PlanSettingsRow> {
+  const [row] = await q.query<PlanSettingsRow>(
+    `select password_policy, allowed_domains, version from plan_settings where plan_id = $1
+     ${forUpdate ? 'for update' : ''}`,
+    [planId],
+  );
+  if (row) return row;
+  // A plan made before plan_settings existed: its settings are the defaults until changed.
+  if (!forUpdate) {
+    return { password_policy: DEFAULT_PASSWORD_POLICY, allowed_domains: [], version: 1 };
+  }
+  await q.query(
+    `insert into plan_settings (plan_id, password_policy) values ($1, $2) on conflict do nothing`,
+    [planId, JSON.stringify(DEFAULT_PASSWORD_POLICY)],
+  );
+  return settingsRow(q, planId, true);
+}
+
+function assertVersion(row: PlanSettingsRow, version: number | undefined): void {
+  if (version !== undefined && version !== row.version) throw new AppError('VersionConflictError');
+}
+
+function policyOf(row: PlanSettingsRow): PasswordPolicy {
+  return { ...DEFAULT_PASSWORD_POLICY, ...row.password_policy };
+}
+
+function toResponse(policy: PasswordPolicy, version: number): TPasswordPolicy {
+  return {
+    passwordPolicySettings: {
+      minPasswordLength: policy.minPasswordLength,
+      minCapital: policy.minCapital,
+      minNumber: policy.minNumber,
+      specialCharacters: policy.specialCharacters,
+    },
+    maxLoginAttempts: policy.maxLoginAttempts,
+    lockoutMinutes: policy.lockoutMinutes,
+    passwordExpiryDays: policy.passwordExpiryDays,
+    passwordHistoryCount: policy.passwordHistoryCount,
+    version,
+  };
+}
+
+export async function getPasswordPolicy(db: Db, planId: number): Promise<TPasswordPolicy> {
+  const row = await settingsRow(db, planId);
+  return toResponse(policyOf(row), row.version);
+}
+
+/** Changes the policy; sign-in, resets and the reset screen's checklist read it from then on. */
+export async function updatePasswordPolicy(
+  db: Db,
+  actor: Actor,
+  planId: number,
+  request: TUpdatePasswordPolicyRequest,
+): Promise<TPasswordPolicy> {
+  return db.transaction(async (tx) => {
+    const row = await settingsRow(tx, planId, true);
+    assertVersion(row, request.version);
+    const before = policyOf(row);
+    const next: PasswordPolicy = {
+      ...request.passwordPolicySettings,
+      maxLoginAttempts: request.maxLoginAttempts,
+      lockoutMinutes: request.lockoutMinutes,
+      passwordExpiryDays: request.passwordExpiryDays,
+      passwordHistoryCount: request.passwordHistoryCount,
+    };
+    const diff = changedFields({ ...before }, { ...next });
+    const [updated] = await tx.query<{ version: number }>(
+      `update plan_settings set password_policy = $2, version = version + 1, updated_at = now()
+        where plan_id = $1 returning version`,
+      [planId, JSON.stringify(next)],
+    );
+    await writeAudit(tx, actor, {
+      planId,
+      domain: 'PasswordPolicy',
+      action: 'Update',
+      entityId: planId,
+      reason: request.reason,
+      ...diff,
+    });
+    return toResponse(next, updated!.version);
+  });
+}
+
+export async function getAllowedDomains(
+  db: Db,
+  planId: number,
+): Promise<{ allowedDomains: string[]; version: number }> {
+  const row = await settingsRow(db, planId);
+  return { allowedDomains: row.allowed_domains, version: row.version };
+}
+
+/** Replaces the list of domains new users' addresses must belong to (empty: any domain). */
+export async function updateAllowedDomains(
+  db: Db,
+  actor: Actor,
+  planId: number,
+  request: { allowedDomains: string[]; version?: number | undefined; reason: string },
+): Promise<{ allowedDomains: string[]; version: number }> {
+  const domains = [...new Set(request.allowedDomains)].sort();
+  return db.transaction(async (tx) => {
+    const row = await settingsRow(tx, planId, true);
+    assertVersion(row, request.version);
+    const diff = changedFields(
+      { allowedDomains: [...row.allowed_domains].sort() },
+      { allowedDomains: domains },
+    );
+    const [updated] = await tx.query<{ version: number }>(
+      `update plan_settings set allowed_domains = $2, version = version + 1, updated_at = now()
+        where plan_id = $1 returning version`,
+      [planId, domains],
+    );
+    await writeAudit(tx, actor, {
+      planId,
+      domain: 'AllowedDomains',
+      action: 'Update',
+      entityId: planId,
+      reason: request.reason,
+      ...diff,
+    });
+    return { allowedDomains: domains, version: updated!.version };
+  });
+}

@@ -1,0 +1,531 @@
+import { AppError, validationError } from '../../../core/errors/errors.ts';
+import {
+  isReservedUsername,
+  type TCreateUserRequest,
+  type TUpdateUserRequest,
+  type TUser,
+  type TUserWithKey,
+} from '../../../core/schemas/users.schemas.ts';
+import type { Db, Queryable } from '../../db/db.ts';
+import { changedFields } from '../audit/audit-diff.ts';
+import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import { issueOneTimeToken, RESET_LINK_HOURS } from '../auth/one-time-tokens.ts';
+import { resetPath } from '../auth/one-time-tokens.ts';
+import { invitationMail } from '../mail/mail-templates.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import {
+  archivedEntry,
+  assertVersion,
+  duplicateEntry,
+  isUniqueViolation,
+  notFound,
+} from './records.ts';
+import { checkFacilityRoles, replaceFacilityRoles } from './user-access.ts';
+import { facilityRolesOf, findUser, toUser, type UserAdminRow } from './users-admin.repo.ts';
+
+const DOMAIN = 'User';
+
+/** Who acts and in which plan: every command is scoped to the administrator's own plan. */
+export interface AdminScope {
+  actor: Actor;
+  planId: number;
+  /** The signed-in administrator, who may not lock, block or archive themself. */
+  selfId: number;
+}
+
+function fieldError(property: string, message: string): AppError {
+  return validationError([{ property, constraints: { invalid: message } }]);
+}
+
+function assertUsernameAllowed(username: string): void {
+  if (isReservedUsername(username)) {
+    throw fieldError('username', `The username '${username}' is reserved for system accounts`);
+  }
+}
+
+/** Usernames and e-mails are unique across all users, archived ones included (21 CFR 11.100(a)). */
+async function assertUnique(
+  q: Queryable,
+  values: { username?: string | undefined; email?: string | null | undefined },
+  exceptId: number | null,
+): Promise<void> {
+  const username = values.username ?? null;
+  const email = values.email ?? null;
+  if (username === null && email === null) return;
+  const clashes = await q.query<{ by_username: boolean; archived: boolean }>(
+    `select ($1::text is not null and lower(username) = lower($1)) as by_username,
+            archived_at is not null as archived
+       from users
+      where (($1::text is not null and lower(username) = lower($1))
+          or ($2::text is not null and lower(email) = lower($2)))
+        and ($3::int is null or id <> $3)`,
+    [username, email, exceptId],
+  );
+  const clash = clashes.find((c) => c.by_username) ?? clashes[0];
+  if (!clash) return;
+  const property = clash.by_username ? 'username' : 'email';
+  if (clash.archived) throw archivedEntry(property);
+  throw duplicateEntry(
+    property,
+    clash.by_username
+      ? 'A user with this Employee ID already exists'
+      : 'A user with this e-mail already exists',
+  );
+}
+
+/** When the plan lists allowed e-mail domains, an address must be in one of them. */
+async function assertAllowedDomain(q: Queryable, planId: number, email: string): Promise<void> {
+  const [row] = await q.query<{ allowed_domains: string[] | null }>(
+    'select allowed_domains from plan_settings where plan_id = $1',
+    [planId],
+  );
+  const allowed = (row?.allowed_domains ?? [])
+    .map((d) => d.trim().toLowerCase().replace(/^@/, ''))
+    .filter(Boolean);
+  if (allowed.length === 0) return;
+  const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
+  if (!allowed.includes(domain)) {
+    throw fieldError(
+      'email',
+      `E-mail addresses must belong to an allowed domain: ${allowed.join(', ')}`,
+    );
+  }
+}
+
+async function assertDepartment(
+  q: Queryable,
+  planId: number,
+  departmentId: number | null | undefined,
+): Promise<void> {
+  if (departmentId === null || departmentId === undefined) return;
+  const [row] = await q.query(
+    'select id from departments where id = $1 and plan_id = $2 and archived_at is null',
+    [departmentId, planId],
+  );
+  if (!row) throw fieldError('departmentId', 'Choose a department of this plan');
+}
+
+async function endSessions(q: Queryable, userId: number): Promise<number> {
+  const ended = await q.query(
+    `update sessions set ended_at = now(), end_reason = 'revoked'
+      where user_id = $1 and ended_at is null returning id`,
+    [userId],
+  );
+  return ended.length;
+}
+
+async function lockedUser(q: Queryable, scope: AdminScope, userId: number): Promise<UserAdminRow> {
+  const row = await findUser(q, scope.planId, userId, { lock: true });
+  if (!row) throw notFound('The user');
+  return row;
+}
+
+async function reload(q: Queryable, scope: AdminScope, userId: number): Promise<TUser> {
+  const row = await findUser(q, scope.planId, userId);
+  if (!row) throw notFound('The user');
+  return toUser(row);
+}
+
+function grantsOf(row: UserAdminRow) {
+  return facilityRolesOf(row.grants).map(({ facilityId, roleIds }) => ({ facilityId, roleIds }));
+}
+
+function fullName(row: { first_name: string; last_name: string }): string {
+  return `${row.first_name} ${row.last_name}`;
+}
+
+/** Sends the set-password link of an invitation, valid 24 hours, inside the transaction. */
+async function invite(
+  tx: Queryable,
+  mailer: Mailer,
+  planId: number,
+  user: { id: number; email: string; name: string; username: string },
+  baseUrl: string,
+): Promise<void> {
+  const token = await issueOneTimeToken(tx, user.id, 'reset', RESET_LINK_HOURS);
+  await mailer.enqueue(
+    tx,
+    planId,
+    user.email,
+    invitationMail(user.name, user.username, baseUrl + resetPath(user.id, token)),
+  );
+}
+
+export async function getUser(db: Db, scope: AdminScope, userId: number): Promise<TUser> {
+  return reload(db, scope, userId);
+}
+
+export async function createUser(
+  db: Db,
+  mailer: Mailer,
+  scope: AdminScope,
+  input: TCreateUserRequest,
+  baseUrl: string,
+): Promise<TUserWithKey> {
+  assertUsernameAllowed(input.username);
+  const email = input.email ?? null;
+  let result: TUserWithKey;
+  try {
+    result = await db.transaction(async (tx) => {
+      await assertUnique(tx, { username: input.username, email }, null);
+      if (email) await assertAllowedDomain(tx, scope.planId, email);
+      await assertDepartment(tx, scope.planId, input.departmentId);
+      const grants = await checkFacilityRoles(tx, scope.planId, input.facilityRoles);
+      const [created] = await tx.query<{ id: number }>(
+        `insert into users (plan_id, first_name, last_name, username, email, department_id,
+                            created_by, updated_by)
+         values ($1, $2, $3, $4, $5, $6, $7, $7) returning id`,
+        [
+          scope.planId,
+          input.firstName,
+          input.lastName,
+          input.username,
+          email,
+          input.departmentId ?? null,
+          scope.actor.userId,
+        ],
+      );
+      const id = created!.id;
+      await replaceFacilityRoles(tx, id, grants);
+      let secretKey: string | null = null;
+      if (email) {
+        const name = `${input.firstName} ${input.lastName}`;
+        await invite(
+          tx,
+          mailer,
+          scope.planId,
+          { id, email, name, username: input.username },
+          baseUrl,
+        );
+      } else {
+        secretKey = await issueOneTimeToken(tx, id, 'secret', null);
+      }
+      await writeAudit(tx, scope.actor, {
+        planId: scope.planId,
+        domain: DOMAIN,
+        action: 'Create',
+        entityId: id,
+        newValues: {
+          firstName: input.firstName,
+          lastName: input.lastName,
+          username: input.username,
+          email,
+          departmentId: input.departmentId ?? null,
+          facilityRoles: grants,
+          // The key itself is never recorded: only that one was issued.
+          invitation: email ? 'mail' : 'secretKey',
+        },
+      });
+      return { user: await reload(tx, scope, id), secretKey, invitationSent: email !== null };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw duplicateEntry('username', 'This user already exists');
+    throw error;
+  }
+  if (result.invitationSent) await mailer.deliverPending();
+  return result;
+}
+
+export async function updateUser(
+  db: Db,
+  scope: AdminScope,
+  userId: number,
+  input: TUpdateUserRequest,
+): Promise<TUser> {
+  if (input.unArchive) return unarchiveUser(db, scope, userId, input.reason, input.version);
+  try {
+    return await db.transaction(async (tx) => {
+      const row = await lockedUser(tx, scope, userId);
+      if (row.archived_at !== null) throw archivedEntry('id');
+      assertVersion(row.version, input.version);
+      const before = {
+        firstName: row.first_name,
+        lastName: row.last_name,
+        username: row.username,
+        email: row.email,
+        departmentId: row.department_id,
+        facilityRoles: grantsOf(row),
+      };
+      const grants =
+        input.facilityRoles === undefined
+          ? undefined
+          : await checkFacilityRoles(tx, scope.planId, input.facilityRoles);
+      const { oldValues, newValues } = changedFields(before, {
+        firstName: input.firstName,
+        lastName: input.lastName,
+        username: input.username,
+        email: input.email,
+        departmentId: input.departmentId,
+        facilityRoles: grants,
+      });
+      if ('username' in newValues) assertUsernameAllowed(String(newValues.username));
+      await assertUnique(
+        tx,
+        {
+          username: 'username' in newValues ? input.username : undefined,
+          email: 'email' in newValues ? input.email : undefined,
+        },
+        userId,
+      );
+      if (input.email && 'email' in newValues) {
+        await assertAllowedDomain(tx, scope.planId, input.email);
+      }
+      if ('departmentId' in newValues) {
+        await assertDepartment(tx, scope.planId, input.departmentId);
+      }
+      const updated = await tx.query(
+        `update users set first_name = $3, last_name = $4, username = $5, email = $6,
+                department_id = $7, version = version + 1, updated_at = now(), updated_by = $8
+          where id = $1 and version = $2 returning id`,
+        [
+          userId,
+          row.version,
+          input.firstName ?? row.first_name,
+          input.lastName ?? row.last_name,
+          input.username ?? row.username,
+          input.email === undefined ? row.email : input.email,
+          input.departmentId === undefined ? row.department_id : input.departmentId,
+          scope.actor.userId,
+        ],
+      );
+      if (updated.length === 0) throw new AppError('VersionConflictError');
+      if (grants && 'facilityRoles' in newValues) await replaceFacilityRoles(tx, userId, grants);
+      if ('email' in newValues) {
+        // A link mailed to the old address must not work after the address changed.
+        await tx.query(
+          `update one_time_tokens set used_at = now()
+            where user_id = $1 and kind = 'reset' and used_at is null`,
+          [userId],
+        );
+      }
+      await writeAudit(tx, scope.actor, {
+        planId: scope.planId,
+        domain: DOMAIN,
+        action: 'Update',
+        entityId: userId,
+        reason: input.reason,
+        oldValues,
+        newValues,
+      });
+      return reload(tx, scope, userId);
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw duplicateEntry('username', 'This user already exists');
+    throw error;
+  }
+}
+
+async function unarchiveUser(
+  db: Db,
+  scope: AdminScope,
+  userId: number,
+  reason: string,
+  version: number | undefined,
+): Promise<TUser> {
+  return db.transaction(async (tx) => {
+    const row = await lockedUser(tx, scope, userId);
+    assertVersion(row.version, version);
+    if (row.archived_at === null) throw new AppError('NothingToChangeError');
+    await tx.query(
+      `update users set archived_at = null, archived_by = null, archive_reason = null,
+              version = version + 1, updated_at = now(), updated_by = $2
+        where id = $1`,
+      [userId, scope.actor.userId],
+    );
+    await writeAudit(tx, scope.actor, {
+      planId: scope.planId,
+      domain: DOMAIN,
+      action: 'Unarchive',
+      entityId: userId,
+      reason,
+      oldValues: { archived: true },
+      newValues: { archived: false },
+    });
+    return reload(tx, scope, userId);
+  });
+}
+
+function assertNotSelf(scope: AdminScope, userId: number, what: string): void {
+  if (scope.selfId === userId) throw fieldError('id', `You cannot ${what} your own account`);
+}
+
+export async function archiveUser(
+  db: Db,
+  scope: AdminScope,
+  userId: number,
+  input: { reason: string; force_delete: boolean },
+): Promise<TUser> {
+  assertNotSelf(scope, userId, 'archive');
+  return db.transaction(async (tx) => {
+    const row = await lockedUser(tx, scope, userId);
+    if (row.archived_at !== null) throw new AppError('NothingToChangeError');
+    await tx.query(
+      `update users set archived_at = now(), archived_by = $2, archive_reason = $3,
+              version = version + 1, updated_at = now(), updated_by = $2
+        where id = $1`,
+      [userId, scope.actor.userId, input.reason],
+    );
+    const sessionsEnded = await endSessions(tx, userId);
+    // Links and keys handed out before must not open an archived account.
+    await tx.query(
+      'update one_time_tokens set used_at = now() where user_id = $1 and used_at is null',
+      [userId],
+    );
+    const oldValues: Record<string, unknown> = { archived: false };
+    const newValues: Record<string, unknown> = { archived: true, sessionsEnded };
+    if (input.force_delete) {
+      oldValues.facilityRoles = grantsOf(row);
+      newValues.facilityRoles = [];
+      await replaceFacilityRoles(tx, userId, []);
+    }
+    await writeAudit(tx, scope.actor, {
+      planId: scope.planId,
+      domain: DOMAIN,
+      action: 'Archive',
+      entityId: userId,
+      reason: input.reason,
+      oldValues,
+      newValues,
+    });
+    return reload(tx, scope, userId);
+  });
+}
+
+export type AccountAction = 'Lock' | 'Unlock' | 'Block' | 'Unblock' | 'Enable';
+
+interface AccountState {
+  isLocked: boolean;
+  isBlocked: boolean;
+}
+
+/** What each action makes of the account; undefined leaves that part as it is. */
+const TARGET: Record<AccountAction, Partial<AccountState>> = {
+  Lock: { isLocked: true },
+  Unlock: { isLocked: false },
+  Block: { isBlocked: true },
+  Unblock: { isBlocked: false },
+  Enable: { isLocked: false, isBlocked: false },
+};
+
+/**
+ * Lock and block both keep a user out; a lock is the sign-in lockout (also set by failed
+ * attempts) that unlock or its lock period lifts, a block stays until an administrator lifts it.
+ * Enable lifts both. Locking or blocking ends the user's sessions.
+ */
+export async function setAccountState(
+  db: Db,
+  scope: AdminScope,
+  userId: number,
+  action: AccountAction,
+  reason: string,
+): Promise<TUser> {
+  if (action === 'Lock' || action === 'Block') assertNotSelf(scope, userId, action.toLowerCase());
+  return db.transaction(async (tx) => {
+    const row = await lockedUser(tx, scope, userId);
+    if (row.archived_at !== null) throw archivedEntry('id');
+    const { oldValues, newValues } = changedFields(
+      { isLocked: row.is_locked, isBlocked: row.is_blocked },
+      TARGET[action],
+    );
+    const target = { isLocked: row.is_locked, isBlocked: row.is_blocked, ...TARGET[action] };
+    const lockChange =
+      TARGET[action].isLocked === undefined ? 'keep' : TARGET[action].isLocked ? 'lock' : 'unlock';
+    await tx.query(
+      `update users set is_blocked = $2,
+              locked_until = case $3::text when 'lock' then 'infinity'::timestamptz
+                                           when 'unlock' then null else locked_until end,
+              failed_attempts = case $3::text when 'unlock' then 0 else failed_attempts end,
+              version = version + 1, updated_at = now(), updated_by = $4
+        where id = $1`,
+      [userId, target.isBlocked, lockChange, scope.actor.userId],
+    );
+    if (target.isLocked || target.isBlocked)
+      newValues.sessionsEnded = await endSessions(tx, userId);
+    await writeAudit(tx, scope.actor, {
+      planId: scope.planId,
+      domain: DOMAIN,
+      action,
+      entityId: userId,
+      reason,
+      oldValues,
+      newValues,
+    });
+    return reload(tx, scope, userId);
+  });
+}
+
+/** A fresh invitation mail, or with generateKey a fresh secret key (the old one stops working). */
+export async function resendInvitation(
+  db: Db,
+  mailer: Mailer,
+  scope: AdminScope,
+  userId: number,
+  input: { reason: string; generateKey: boolean },
+  baseUrl: string,
+): Promise<TUserWithKey> {
+  const result = await db.transaction(async (tx) => {
+    const row = await lockedUser(tx, scope, userId);
+    if (row.archived_at !== null) throw archivedEntry('id');
+    let secretKey: string | null = null;
+    if (input.generateKey) {
+      secretKey = await issueOneTimeToken(tx, userId, 'secret', null);
+    } else {
+      if (!row.email) {
+        throw fieldError(
+          'email',
+          'This user has no e-mail address: generate a secret key for them instead',
+        );
+      }
+      await invite(
+        tx,
+        mailer,
+        scope.planId,
+        { id: userId, email: row.email, name: fullName(row), username: row.username },
+        baseUrl,
+      );
+    }
+    await writeAudit(tx, scope.actor, {
+      planId: scope.planId,
+      domain: DOMAIN,
+      action: input.generateKey ? 'SecretKeyIssued' : 'InvitationSent',
+      entityId: userId,
+      reason: input.reason,
+      newValues: input.generateKey ? { secretKeyIssued: true } : { invitationSentTo: row.email },
+    });
+    return {
+      user: await reload(tx, scope, userId),
+      secretKey,
+      invitationSent: !input.generateKey,
+    };
+  });
+  if (result.invitationSent) await mailer.deliverPending();
+  return result;
+}
+
+export async function cancelSecretKey(
+  db: Db,
+  scope: AdminScope,
+  userId: number,
+  reason: string,
+): Promise<TUser> {
+  return db.transaction(async (tx) => {
+    await lockedUser(tx, scope, userId);
+    const cancelled = await tx.query(
+      `update one_time_tokens set used_at = now()
+        where user_id = $1 and kind = 'secret' and used_at is null and expires_at > now()
+        returning id`,
+      [userId],
+    );
+    if (cancelled.length === 0) throw new AppError('NothingToChangeError');
+    await writeAudit(tx, scope.actor, {
+      planId: scope.planId,
+      domain: DOMAIN,
+      action: 'SecretKeyCancelled',
+      entityId: userId,
+      reason,
+      oldValues: { hasSecretKey: true },
+      newValues: { hasSecretKey: false },
+    });
+    return reload(tx, scope, userId);
+  });
+}

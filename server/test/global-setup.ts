@@ -1,0 +1,66 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { pgliteDb } from '../db/pglite-db.ts';
+import { migrate } from '../db/migrate.ts';
+import { openPostgres } from '../db/postgres-db.ts';
+import { projectRoot } from '../util/project-root.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Gzipped data directory of a migrated PGlite database, loaded by each test file. */
+    pgliteSnapshot: string;
+    /** A migrated database on the PostgreSQL server, used as the template of each test file's. */
+    pgTemplate: string;
+  }
+}
+
+function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+/**
+ * Migrates once per run. On PGlite the migrated data directory is dumped and each test file
+ * loads it (an initdb per file costs seconds); on a server each file gets a copy of a template.
+ */
+export default async function setup(project: TestProject) {
+  const url = process.env.DATABASE_URL;
+  if (url) {
+    const template = `carryover_tmpl_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`create database ${template}`);
+    const db = await openPostgres(withDatabase(url, template), { max: 1 });
+    await migrate(db);
+    await db.close();
+    project.provide('pgTemplate', template);
+    project.provide('pgliteSnapshot', '');
+    return async () => {
+      const { rows } = await admin.query<{ datname: string }>(
+        `select datname from pg_database where datname like $1`,
+        [`carryover_t_${template.slice(-8)}_%`],
+      );
+      for (const row of rows)
+        await admin.query(`drop database if exists ${row.datname} with (force)`);
+      await admin.query(`drop database if exists ${template} with (force)`);
+      await admin.end();
+    };
+  }
+
+  const pgl = await PGlite.create();
+  await migrate(pgliteDb(pgl));
+  const dump = await pgl.dumpDataDir('gzip');
+  await pgl.close();
+  const dir = join(projectRoot(), '.test-output');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `pglite-snapshot-${process.pid}.tar.gz`);
+  writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
+  project.provide('pgliteSnapshot', file);
+  project.provide('pgTemplate', '');
+  return undefined;
+}

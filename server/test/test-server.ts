@@ -1,0 +1,94 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../app.ts';
+import { loadConfig, type Config } from '../config.ts';
+import type { Db } from '../db/db.ts';
+import { seedFirstStart } from '../db/seed.ts';
+import { createTestDb } from './test-db.ts';
+
+export const ADMIN = { email: 'admin@example.com', password: 'Admin#12345' } as const;
+
+export interface HttpResult<T = Record<string, unknown>> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface TestServer {
+  url: string;
+  db: Db;
+  app: FastifyInstance;
+  config: Config;
+  request<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    options?: { body?: unknown; token?: string; headers?: Record<string, string> },
+  ): Promise<HttpResult<T>>;
+  login(username?: string, password?: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/**
+ * A real server on a real socket over a fresh database seeded as on first start, with the
+ * administrator of ADMIN. Tests talk to it over HTTP, exactly as the client does.
+ */
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    SERVE_CLIENT: 'false',
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    AUTH_RATE_LIMIT_MAX: '10000',
+    ...env,
+  });
+  const db = await createTestDb();
+  await seedFirstStart(db, config);
+  const app = await buildApp({ config, db });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no port');
+  const url = `http://127.0.0.1:${address.port}`;
+
+  const request: TestServer['request'] = async (method, path, options = {}) => {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.token = options.token;
+    let body: string | undefined;
+    if (options.body !== undefined) {
+      headers['content-type'] ??= 'application/json';
+      body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+    }
+    const response = await fetch(url + path, {
+      method,
+      headers,
+      ...(body !== undefined ? { body } : {}),
+    });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      // Not JSON (a page or a file): the text is the body.
+    }
+    return { status: response.status, body: parsed as never, headers: response.headers };
+  };
+
+  return {
+    url,
+    db,
+    app,
+    config,
+    request,
+    async login(username = ADMIN.email, password = ADMIN.password) {
+      const res = await request<{ token: string }>('POST', '/api/v2/auth/login', {
+        body: { username, password },
+      });
+      if (res.status !== 200)
+        throw new Error(`login failed: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body.token;
+    },
+    async close() {
+      await app.close();
+      await db.close();
+    },
+  };
+}
