@@ -21,7 +21,7 @@ export default defineConfig({
           include: ['e2e/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['e2e/global-setup.ts'],
-          testTimeout: 60_000,
+          testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,
           // A browser step can miss its timeout when other jobs load the two cores; one retry

@@ -26,7 +26,7 @@ export async function newPage(
 ): Promise<{ context: BrowserContext; page: Page }> {
   // A desktop screen: the header's navigation shows every entry without its overflow menu.
   const context = await browser.newContext({ baseURL, viewport: { width: 1920, height: 1080 } });
-  context.setDefaultTimeout(15_000);
+  context.setDefaultTimeout(30_000);
   const page = await context.newPage();
   return { context, page };
 }

@@ -64,7 +64,9 @@ describe('user administration in the browser', () => {
   });
 
   it('shows a duplicate Employee ID on its field, and edits a user with a reason', async () => {
-    await buildUser(app.server.db, { username: 'E2E-EDIT-1', firstName: 'Edith' });
+    // A retry of this test runs on the same database, so each attempt has its own user.
+    const username = `E2E-EDIT-${Date.now() % 1_000_000}`;
+    await buildUser(app.server.db, { username, firstName: 'Edith' });
     const page = await app.open('/');
     await openUsersAsAdmin(page);
     await page.getByRole('button', { name: 'Add User' }).click();
@@ -76,7 +78,7 @@ describe('user administration in the browser', () => {
     await dialog.getByText('A user with this Employee ID already exists').waitFor();
     await dialog.getByRole('button', { name: 'Cancel' }).click();
 
-    await page.getByRole('button', { name: 'Actions for E2E-EDIT-1' }).click();
+    await page.getByRole('button', { name: `Actions for ${username}` }).click();
     await page.getByRole('menuitem', { name: 'Edit' }).click();
     const edit = page.getByRole('dialog', { name: 'Edit User' });
     await edit.getByLabel('Last Name').fill('Edited');
@@ -84,7 +86,10 @@ describe('user administration in the browser', () => {
     await edit.getByText('A reason is required').waitFor();
     await edit.getByLabel('Reason').fill('Married name');
     await edit.getByRole('button', { name: 'Save' }).click();
-    await page.getByRole('cell', { name: 'Edith Edited' }).waitFor();
+    await page
+      .getByRole('row', { name: new RegExp(username) })
+      .getByText('Edith Edited')
+      .waitFor();
     const [audit] = await app.server.db.query<{ reason: string }>(
       `select reason from audit_log where domain = 'User' and action = 'Update' order by id desc limit 1`,
     );
