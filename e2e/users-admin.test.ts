@@ -21,10 +21,9 @@ export async function openUsersAsAdmin(page: Page): Promise<void> {
   await signIn(page, ADMIN.email, ADMIN.password);
   await page.getByRole('button', { name: 'Oral Solid Dosage Plant' }).click();
   await page.getByRole('button', { name: 'Logout' }).waitFor();
-  // The entry may sit in the menu's overflow on a narrow window; it exists all the same.
   const entry = page
     .getByRole('navigation', { name: 'Main' })
-    .getByRole('link', { name: 'Users', exact: true, includeHidden: true });
+    .getByRole('link', { name: 'Users', exact: true });
   // The menu follows the facility's permissions, which arrive after the shell renders.
   await expect.poll(() => entry.count(), { timeout: 15_000 }).toBeGreaterThan(0);
   await page.goto('/users');

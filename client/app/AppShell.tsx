@@ -15,6 +15,7 @@ import { adminRoutes } from '../features/roles/admin-routes.tsx';
 import { endSession, LogoutPage } from '../account/LogoutPage.tsx';
 import { useSession } from '../session/use-session.ts';
 import { AppHeader } from './AppHeader.tsx';
+import { AppSideNav } from './AppSideNav.tsx';
 import { HomePage } from './HomePage.tsx';
 import { LicenseNotice } from './LicenseNotice.tsx';
 import { createQueryClient } from './query-client.ts';
@@ -87,22 +88,25 @@ function SignedInApp() {
   return (
     <Layout className="app-layout">
       <AppHeader user={me.data} facility={facility} facilities={facilities.data} />
-      <Layout.Content className="app-content">
-        <LicenseNotice facilityId={facility.id} />
-        <Routes>
-          <Route index element={<HomePage user={me.data} facility={facility} />} />
-          <Route path="master-data/*" element={<LazyMasterData />} />
-          <Route path="limits/mac-matrix" element={<LazyMacMatrix />} />
-          <Route path="policies" element={<LazyPolicies />} />
-          <Route path="master-data/equipments/:id" element={<LazyEquipmentDetail />} />
-          <Route path="room-grades" element={<LazyRoomGrades />} />
-          {adminRoutes(facilities.data)}
-          <Route path="audit-log" element={<LazyAuditLog />} />
-          <Route path="settings" element={<LazySettings />} />
-          <Route path="mail-outbox" element={<LazyOutbox />} />
-          <Route path="*" element={<Navigate to="/" replace />} />
-        </Routes>
-      </Layout.Content>
+      <Layout>
+        <AppSideNav />
+        <Layout.Content className="app-content">
+          <LicenseNotice facilityId={facility.id} />
+          <Routes>
+            <Route index element={<HomePage user={me.data} facility={facility} />} />
+            <Route path="master-data/*" element={<LazyMasterData />} />
+            <Route path="limits/mac-matrix" element={<LazyMacMatrix />} />
+            <Route path="policies" element={<LazyPolicies />} />
+            <Route path="master-data/equipments/:id" element={<LazyEquipmentDetail />} />
+            <Route path="room-grades" element={<LazyRoomGrades />} />
+            {adminRoutes(facilities.data)}
+            <Route path="audit-log" element={<LazyAuditLog />} />
+            <Route path="settings" element={<LazySettings />} />
+            <Route path="mail-outbox" element={<LazyOutbox />} />
+            <Route path="*" element={<Navigate to="/" replace />} />
+          </Routes>
+        </Layout.Content>
+      </Layout>
     </Layout>
   );
 }
