@@ -1,5 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SESSION_KEYS } from '../client/session/session-keys.ts';
 import { ADMIN } from '../server/test/test-server.ts';
 import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 
@@ -118,5 +119,54 @@ describe('sampling policy screen', () => {
       .getByRole('row', { name: /Accessibility/ })
       .getByRole('cell', { name: 'Open 1; Dismantle only 5' })
       .waitFor();
+  });
+
+  it('assesses a sampling location on the facility’s attributes', async () => {
+    // The test's own data, through the browser's session (one session per user).
+    const token = await page.evaluate(
+      (key) => sessionStorage.getItem(key) ?? '',
+      SESSION_KEYS.token,
+    );
+    const [f] = await app.server.db.query<{ id: number; plan_id: number }>(
+      "select id, plan_id from facilities where name = 'Oral Solid Dosage Plant'",
+    );
+    const F = `/api/v2/plans/${f!.plan_id}/facilities/${f!.id}`;
+    type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test data
+    const api = (method: string, path: string, body?: unknown) =>
+      app.server.request<Body>(method, `${F}${path}`, { token, ...(body ? { body } : {}) });
+    const existing = await api('GET', '/sampling-policy/attributes?pageLimit=1000');
+    for (const attribute of existing.body.data as Body[])
+      await api('DELETE', `/sampling-policy/attributes/${attribute.id}`, { reason: 'e2e reset' });
+    await api('POST', '/sampling-policy/attributes', {
+      name: 'Geometry',
+      weight: 2,
+      options: [
+        { label: 'Flat', score: 1 },
+        { label: 'Crevice', score: 5 },
+      ],
+    });
+    const equipment = await api('POST', '/equipments', {
+      name: 'Dryer D2',
+      surfaceArea: { value: 6, unit: 'sqm' },
+    });
+    const id = equipment.body.result.id;
+    await api('POST', `/equipments/${id}/sampling-locations`, {
+      data: { name: 'Filter bag seam', sampleType: 'swab' },
+    });
+
+    await page.goto(`/master-data/equipments/${id}`);
+    await page.getByRole('heading', { name: 'Dryer D2' }).waitFor();
+    await page.getByRole('button', { name: 'Assess risk' }).click();
+    const dialog = page.getByRole('dialog').filter({ hasText: 'Risk assessment of' });
+    await choose(dialog.getByLabel('Geometry (weight 2)'), 'Crevice (5)');
+    // 2 × 5 = 10 of at most 10: High.
+    await dialog.getByText('High (10)').waitFor();
+    await giveReason('Risk assessment of', 'Seam traps powder', 'Save assessment');
+    await page.getByRole('cell', { name: 'High (10)' }).waitFor();
+    const locations = await api('GET', `/equipments/${id}/sampling-locations`);
+    expect(locations.body.data[0]).toMatchObject({
+      riskScore: 10,
+      assessment: { method: 'attributes', ratings: [{ attribute: 'Geometry', option: 'Crevice' }] },
+    });
   });
 });
