@@ -34,6 +34,8 @@ export interface EntityDef {
   /** The key of the list in responses, where the specification names one (else `data`). */
   listKey?: string;
   archivedListKey?: string;
+  /** 'put-delete': edit and unarchive are PUT {id}, archive is DELETE {id} (sampling policy). */
+  verbs?: 'put-delete';
 }
 
 export type EntityOperation = 'get' | 'add' | 'modify' | 'archive';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { fieldSchema } from '../entities/field.ts';
 import { ZReason } from './common.schemas.ts';
+import { ZAttributeAssessment, ZRating } from './sampling-attributes.schemas.ts';
 
 /*
  * What hangs off an item of equipment: its images, its sampling locations with their risk
@@ -135,18 +136,27 @@ export const ZAssessRequest = z
       .int()
       .min(1)
       .max(5)
+      .optional()
       .describe('1: smooth open surface … 5: crevices, threads, dead legs'),
     inaccessibility: z
       .number()
       .int()
       .min(1)
       .max(5)
+      .optional()
       .describe('1: reached and seen without tools … 5: only after dismantling, not visible'),
     material: z
       .enum(MATERIALS)
       .optional()
       .describe('Material at the location; the location’s, then the equipment’s when omitted'),
-    productContact: z.enum(['Direct', 'Indirect', 'None']),
+    productContact: z.enum(['Direct', 'Indirect', 'None']).optional(),
+    ratings: z
+      .array(ZRating)
+      .max(100)
+      .optional()
+      .describe(
+        'Where the facility has sampling-assessment attributes: one option chosen for each of them (instead of the four factors)',
+      ),
     comment: z.string().trim().max(2000).optional(),
   })
   .strict();
@@ -172,7 +182,7 @@ export const ZSamplingLocation = z.object({
   samplingTypeId: z.number().int().nullable(),
   swabArea: z.object({ value: z.number(), unit: z.string() }).nullable(),
   material: z.enum(MATERIALS).nullable(),
-  assessment: ZAssessment.nullable(),
+  assessment: z.union([ZAssessment, ZAttributeAssessment]).nullable(),
   riskScore: z.number().int().nullable(),
   riskLevel: z.enum(['Low', 'Medium', 'High']).nullable(),
   assessedAt: z.string().nullable(),

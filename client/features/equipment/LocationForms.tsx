@@ -133,7 +133,8 @@ export function AssessModal({
   const values = Form.useWatch([], form) as Partial<AssessFormValues> | undefined;
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
-  const previous = location.assessment;
+  const previous =
+    location.assessment && 'hardToClean' in location.assessment ? location.assessment : null;
   // The server takes the location's material, then the equipment's; the form knows the first.
   const material = values?.material ?? location.material ?? null;
   const preview =

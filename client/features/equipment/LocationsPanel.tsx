@@ -14,7 +14,8 @@ import {
 import type { SamplingLocation } from './equipment-api.ts';
 import { changedFields } from '../policies/document-changes.ts';
 import { toLocationInput } from './location-input.ts';
-import { AssessModal, LocationModal, RiskTag } from './LocationForms.tsx';
+import { LocationModal, RiskTag } from './LocationForms.tsx';
+import { LocationAssessModal } from './AttributeAssessModal.tsx';
 import { SamplesTable } from './SamplesTable.tsx';
 import { useReasonAction } from './use-reason-action.tsx';
 
@@ -171,7 +172,8 @@ export function LocationsPanel({
         />
       ) : null}
       {editing?.kind === 'assess' ? (
-        <AssessModal
+        <LocationAssessModal
+          scope={scope}
           location={editing.location}
           onCancel={() => setEditing(null)}
           onSubmit={async (input, reason) => {

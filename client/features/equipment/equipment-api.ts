@@ -1,4 +1,5 @@
 import type { TAssessment } from '../../../core/schemas/equipment-extras.schemas.ts';
+import type { TAttributeAssessment } from '../../../core/schemas/sampling-attributes.schemas.ts';
 import { apiRequest } from '../../api/http-client.ts';
 import { facilityPath } from '../master-data/entity-api.ts';
 import type { FacilityScope } from '../master-data/entity-api.ts';
@@ -24,7 +25,7 @@ export interface SamplingLocation {
   sampleType: 'swab' | 'rinse';
   swabArea: Quantity | null;
   material: string | null;
-  assessment: TAssessment | null;
+  assessment: TAssessment | TAttributeAssessment | null;
   riskScore: number | null;
   riskLevel: 'Low' | 'Medium' | 'High' | null;
   version: number;
@@ -57,6 +58,12 @@ export interface AssessInput {
   inaccessibility: number;
   material?: string;
   productContact: 'Direct' | 'Indirect' | 'None';
+  comment?: string;
+}
+
+/** Where the facility has sampling-assessment attributes: one option for each of them. */
+export interface RatingsInput {
+  ratings: { attributeId: number; option: string }[];
   comment?: string;
 }
 
@@ -188,7 +195,7 @@ export function assessLocationRisk(
   scope: FacilityScope,
   id: number,
   location: SamplingLocation,
-  input: AssessInput,
+  input: AssessInput | RatingsInput,
   reason: string,
 ) {
   return apiRequest<{ result: SamplingLocation }>(

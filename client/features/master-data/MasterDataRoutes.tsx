@@ -6,6 +6,10 @@ import { defByPath } from './entity-registry.ts';
 import { EntityListPage } from './EntityListPage.tsx';
 import { MasterWorkbookPage } from './MasterWorkbookPage.tsx';
 import { usePermissions } from './use-permissions.ts';
+import {
+  SAMPLING_POLICY_PATH,
+  SamplingPolicyPage,
+} from '../sampling-policy/SamplingPolicyPage.tsx';
 
 /** The base of the master-data pages in the app shell. */
 export const MASTER_DATA_BASE = '/master-data';
@@ -25,6 +29,7 @@ export function MasterDataRoutes() {
   const permissions = usePermissions();
   const canUseWorkbook =
     permissions.can('Master', 'BulkExport') || permissions.can('Master', 'BulkImport');
+  const canSeeSamplingPolicy = permissions.can('SamplingMethod', 'Get');
   const { pathname } = useLocation();
   const first = defs[0];
   const workbookPath = `${MASTER_DATA_BASE}/${MASTER_WORKBOOK_PATH}`;
@@ -38,7 +43,9 @@ export function MasterDataRoutes() {
         <nav aria-label="Master data">
           <Menu
             mode="inline"
-            selectedKeys={[pathname]}
+            selectedKeys={[
+              pathname.startsWith(SAMPLING_POLICY_PATH) ? SAMPLING_POLICY_PATH : pathname,
+            ]}
             items={[
               {
                 type: 'group',
@@ -49,6 +56,21 @@ export function MasterDataRoutes() {
                   label: <Link to={`${MASTER_DATA_BASE}/${def.path}`}>{def.pluralLabel}</Link>,
                 })),
               },
+              ...(canSeeSamplingPolicy
+                ? [
+                    {
+                      type: 'group' as const,
+                      key: 'sampling',
+                      label: 'Sampling',
+                      children: [
+                        {
+                          key: SAMPLING_POLICY_PATH,
+                          label: <Link to={SAMPLING_POLICY_PATH}>Sampling Policy</Link>,
+                        },
+                      ],
+                    },
+                  ]
+                : []),
               ...(canUseWorkbook
                 ? [
                     {
@@ -88,6 +110,7 @@ export function MasterDataRoutes() {
           />
           <Route path={MASTER_WORKBOOK_PATH} element={<MasterWorkbookPage />} />
           <Route path=":path" element={<EntityRoute />} />
+          <Route path="sampling-policy/*" element={<SamplingPolicyPage />} />
         </Routes>
       </Layout.Content>
     </Layout>

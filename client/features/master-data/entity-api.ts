@@ -96,7 +96,7 @@ export async function updateEntity(
   const { result } = await apiRequest<{ result: EntityRecord }>(
     `${facilityPath(scope)}/${def.path}/${id}`,
     {
-      method: 'POST',
+      method: def.verbs === 'put-delete' ? 'PUT' : 'POST',
       body: { ...body.changes, reason: body.reason, version: body.version },
       action: `Editing the ${def.label.toLowerCase()}`,
     },
@@ -110,9 +110,15 @@ export async function archiveEntity(
   id: number,
   reason: string,
 ): Promise<EntityRecord> {
+  // Spec §7: the sampling policy and its attributes are archived by DELETE {id} with a reason.
+  const byDelete = def.verbs === 'put-delete';
   const { result } = await apiRequest<{ result: EntityRecord }>(
-    `${facilityPath(scope)}/${def.path}/${id}/archive`,
-    { method: 'PUT', body: { reason }, action: `Archiving the ${def.label.toLowerCase()}` },
+    `${facilityPath(scope)}/${def.path}/${id}${byDelete ? '' : '/archive'}`,
+    {
+      method: byDelete ? 'DELETE' : 'PUT',
+      body: { reason },
+      action: `Archiving the ${def.label.toLowerCase()}`,
+    },
   );
   return result;
 }
@@ -127,7 +133,7 @@ export async function restoreEntity(
   const { result } = await apiRequest<{ result: EntityRecord }>(
     `${facilityPath(scope)}/${def.path}/${id}`,
     {
-      method: 'POST',
+      method: def.verbs === 'put-delete' ? 'PUT' : 'POST',
       body: { unArchive: true, reason },
       action: `Restoring the ${def.label.toLowerCase()}`,
     },

@@ -22,8 +22,8 @@ import {
 } from './sampling-locations.service.ts';
 
 const F = '/api/v2/plans/:plan/facilities/:facility';
-const L = `${F}/equipments/:id/sampling-locations`;
-const tags = ['Sampling locations'];
+const SAMPLING_LOCATIONS = `${F}/equipments/:id/sampling-locations`;
+const TAGS = ['Sampling locations'];
 
 /** A body's equipmentId, where it is sent, is the equipment of the path. */
 function samePath(equipmentId: number | undefined, pathId: number) {
@@ -41,8 +41,15 @@ function samePath(equipmentId: number | undefined, pathId: number) {
  * are swabbed or rinsed, each with a risk assessment. Archive is DELETE with a reason; unarchive
  * is PUT with `unArchive` and a reason (spec §4).
  */
-export function registerSamplingLocationRoutes({ app, db, permit }: AppContext): void {
+export function registerSamplingLocationRoutes(context: AppContext): void {
+  registerAt(context, SAMPLING_LOCATIONS, false);
+  // Legacy paths (spec §7): the same calls under /locations, kept for older clients.
+  registerAt(context, `${F}/equipments/:id/locations`, true);
+}
+
+function registerAt({ app, db, permit }: AppContext, L: string, deprecated: boolean): void {
   const r = typed(app);
+  const tags = deprecated ? ['Sampling locations (legacy paths)'] : TAGS;
   const scopeOf = (p: { plan: number; facility: number }) => ({
     planId: p.plan,
     facilityId: p.facility,
@@ -53,6 +60,7 @@ export function registerSamplingLocationRoutes({ app, db, permit }: AppContext):
     {
       preHandler: permit('SwabLocation', 'Get'),
       schema: {
+        deprecated,
         tags,
         summary:
           'The sampling locations of an item of equipment (`archived=true`: the archived ones)',
@@ -76,6 +84,7 @@ export function registerSamplingLocationRoutes({ app, db, permit }: AppContext):
     {
       preHandler: permit('SwabLocation', 'Get'),
       schema: {
+        deprecated,
         tags,
         summary: 'One sampling location',
         params: ZLocationParams,
@@ -91,6 +100,7 @@ export function registerSamplingLocationRoutes({ app, db, permit }: AppContext):
     {
       preHandler: permit('SwabLocation', 'Add'),
       schema: {
+        deprecated,
         tags,
         summary: 'Add sampling locations to an item of equipment',
         description:
@@ -129,6 +139,7 @@ export function registerSamplingLocationRoutes({ app, db, permit }: AppContext):
         );
       },
       schema: {
+        deprecated,
         tags,
         summary:
           'Edit a sampling location (data, version, reason), or unarchive it (unArchive, reason)',
@@ -156,6 +167,7 @@ export function registerSamplingLocationRoutes({ app, db, permit }: AppContext):
     {
       preHandler: permit('SwabLocation', 'Delete'),
       schema: {
+        deprecated,
         tags,
         summary: 'Archive a sampling location with a reason (it is kept and can be restored)',
         params: ZLocationParams,
@@ -181,10 +193,11 @@ export function registerSamplingLocationRoutes({ app, db, permit }: AppContext):
     {
       preHandler: permit('SwabLocation', 'Modify'),
       schema: {
+        deprecated,
         tags,
         summary: 'Record the risk assessment of a sampling location, with a reason',
         description:
-          'Scores 1–5 for how hard the spot is to clean and to reach or see, the material (316L or 304 stainless 1, glass 2, PTFE 3, polypropylene 4, other 5; the location’s, then the equipment’s when not sent) and product contact (direct 5, indirect 2, none 1). The risk score is their product (1–625): from 100 High (a worst-case location sampled in every study), from 25 Medium, else Low.',
+          'When the facility has active sampling-assessment attributes ({F}/sampling-policy/attributes), send `ratings`: one option for each attribute; the risk score is the sum of weight × option score, High from two thirds of the highest possible score, Medium from one third, else Low. Otherwise send the four factors: scores 1–5 for how hard the spot is to clean and to reach or see, the material (316L or 304 stainless 1, glass 2, PTFE 3, polypropylene 4, other 5; the location’s, then the equipment’s when not sent) and product contact (direct 5, indirect 2, none 1). The risk score is their product (1–625): from 100 High (a worst-case location sampled in every study), from 25 Medium, else Low.',
         params: ZLocationParams,
         body: ZAssessRequest,
         response: { 200: z.object({ result: ZSamplingLocation }) },

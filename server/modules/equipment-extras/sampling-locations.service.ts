@@ -1,8 +1,8 @@
 import { AppError, validationError, type PropertyError } from '../../../core/errors/errors.ts';
 import type { z } from 'zod';
 import {
-  assessLocation,
   type TAssessment,
+  type ZAssessRequest,
   type TSamplingLocationFields,
   type ZSamplingLocation,
 } from '../../../core/schemas/equipment-extras.schemas.ts';
@@ -11,6 +11,7 @@ import type { Scope } from '../../entities/entity-store.ts';
 import { changedFields } from '../audit/audit-diff.ts';
 import { writeAudit, type Actor } from '../audit/audit.service.ts';
 import { equipmentOf, iso, liveEquipmentOf } from './equipment-access.ts';
+import { assessmentOf } from './location-assessment.ts';
 
 const DOMAIN = 'SamplingLocation';
 
@@ -312,11 +313,7 @@ export async function assessLocationRisk(
   scope: Scope,
   equipmentId: number,
   locationId: number,
-  input: Omit<Parameters<typeof assessLocation>[0], 'material'> & {
-    material?: Parameters<typeof assessLocation>[0]['material'] | undefined;
-    reason: string;
-    version?: number | undefined;
-  },
+  input: Omit<z.infer<typeof ZAssessRequest>, 'equipmentId'>,
 ): Promise<SamplingLocation> {
   return db.transaction(async (tx) => {
     const equipment = await liveEquipmentOf(tx, scope.facilityId, equipmentId);
@@ -328,18 +325,12 @@ export async function assessLocationRisk(
       );
     if (input.version !== undefined && input.version !== before.version)
       throw new AppError('VersionConflictError');
-    const material =
-      input.material ?? before.material ?? (equipment.material as typeof input.material);
-    if (!material)
-      throw validationError([
-        {
-          property: 'material',
-          constraints: {
-            required: 'Give the material: neither the location nor the equipment records one',
-          },
-        },
-      ]);
-    const result = assessLocation({ ...input, material });
+    const result = await assessmentOf(
+      tx,
+      scope.facilityId,
+      input,
+      () => before.material ?? (equipment.material as SamplingLocation['material']),
+    );
     // The same assessment again is NothingToChangeError; jsonb keeps its own key order.
     const { oldValues, newValues } = changedFields(
       { assessment: before.assessment, riskScore: before.riskScore, riskLevel: before.riskLevel },

@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildUser, permissionsWith } from '../../test/factories.ts';
+import { startTestServer, type TestServer } from '../../test/test-server.ts';
+
+let server: TestServer;
+let token: string;
+let F: string;
+let equipmentId: number;
+beforeAll(async () => {
+  server = await startTestServer();
+  token = await server.login();
+  const [f] = await server.db.query<{ id: number; plan_id: number }>(
+    'select id, plan_id from facilities order by id limit 1',
+  );
+  F = `/api/v2/plans/${f!.plan_id}/facilities/${f!.id}`;
+  const res = await call('POST', `${F}/equipments`, {
+    name: 'Tablet press T4',
+    surfaceArea: { value: 3, unit: 'sqm' },
+    material: 'Stainless steel 316L',
+  });
+  equipmentId = res.body.result.id;
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- checked by assertions
+const call = (method: string, path: string, body?: unknown, as = token) =>
+  server.request<Body>(method, path, { token: as, ...(body === undefined ? {} : { body }) });
+
+describe('legacy /locations paths', () => {
+  it('answer as the sampling-locations routes do, and are marked deprecated', async () => {
+    const legacy = `${F}/equipments/${equipmentId}/locations`;
+    const current = `${F}/equipments/${equipmentId}/sampling-locations`;
+    const reader = await buildUser(server.db, {
+      permissions: permissionsWith({ Equipment: ['Get'] }),
+    });
+    const readerToken = await server.login(reader.username, reader.password);
+    expect((await call('GET', legacy, undefined, readerToken)).status).toBe(403);
+
+    const created = await call('POST', legacy, {
+      data: { name: 'Punch tips', sampleType: 'swab', swabArea: { value: 25, unit: 'sqcm' } },
+      reason: 'Mapped on the old client',
+    });
+    expect(created.status).toBe(200);
+    const id = created.body.result[0].id;
+    expect((await call('GET', current)).body.data.map((l: Body) => l.id)).toEqual([id]);
+    expect((await call('GET', `${legacy}/${id}`)).body).toEqual(
+      (await call('GET', `${current}/${id}`)).body,
+    );
+    const bad = await call('POST', legacy, { data: { name: '', sampleType: 'swab' } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors[0].property).toBe('data[0].name');
+
+    const edited = await call('PUT', `${legacy}/${id}`, {
+      data: { description: 'Upper punches' },
+      reason: 'Detail',
+      version: 1,
+    });
+    expect(edited.body.result).toMatchObject({ description: 'Upper punches', version: 2 });
+    const stale = await call('PUT', `${legacy}/${id}`, {
+      data: { description: 'Lower punches' },
+      reason: 'Detail',
+      version: 1,
+    });
+    expect(stale.status).toBe(409);
+    const assessed = await call('POST', `${legacy}/${id}/assess`, {
+      equipmentId,
+      reason: 'FMEA 3',
+      hardToClean: 3,
+      inaccessibility: 2,
+      productContact: 'Direct',
+    });
+    expect(assessed.body.result).toMatchObject({ riskScore: 30, riskLevel: 'Medium' });
+    const archived = await call('DELETE', `${legacy}/${id}`, { reason: 'Tooling changed' });
+    expect(archived.body.result.archiveReason).toBe('Tooling changed');
+    expect((await call('GET', `${legacy}?archived=true`)).body.data).toHaveLength(1);
+    const restored = await call('PUT', `${legacy}/${id}`, { unArchive: true, reason: 'Back' });
+    expect(restored.body.result.archivedAt).toBeNull();
+
+    const doc = await server.request<Body>('GET', '/api/docs/json');
+    const paths = doc.body.paths as Record<string, Record<string, Body>>;
+    const legacyPath = '/api/v2/plans/{plan}/facilities/{facility}/equipments/{id}/locations';
+    expect(paths[legacyPath]!.get!.deprecated).toBe(true);
+    expect(paths[`${legacyPath}/{locationId}`]!.delete!.deprecated).toBe(true);
+    const currentPath = legacyPath.replace('/locations', '/sampling-locations');
+    expect(paths[currentPath]!.get!.deprecated).toBeUndefined();
+  });
+});
+
+describe('sampling types', () => {
+  it('are listed per facility, starting with Swab and Rinse', async () => {
+    const none = await buildUser(server.db, {
+      permissions: permissionsWith({ Equipment: ['Get'] }),
+    });
+    const noneToken = await server.login(none.username, none.password);
+    expect((await call('GET', `${F}/sampling-types`, undefined, noneToken)).status).toBe(403);
+    const list = await call('GET', `${F}/sampling-types`);
+    expect(list.status).toBe(200);
+    expect(list.body.data).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          name: 'Swab',
+          sampleType: 'swab',
+          swabArea: { value: 25, unit: 'sqcm' },
+        }),
+        expect.objectContaining({ name: 'Rinse', sampleType: 'rinse' }),
+      ]),
+    );
+    const search = await call('GET', `${F}/sampling-types?search=rin&pageLimit=1`);
+    expect(search.body).toMatchObject({ total: 1, pageLimit: 1 });
+    const bad = await call('GET', `${F}/sampling-types?pageLimit=0`);
+    expect(bad.status).toBe(422);
+  });
+});
