@@ -288,7 +288,7 @@ export async function updateEntity(
       throw new AppError('VersionConflictError');
     }
     const { additionalProperties: incoming, ...fieldEdit } = edit;
-    const previous = readProperties(def, before);
+    const previous = (before.additionalProperties ?? {}) as Record<string, unknown>;
     const properties = await checkedProperties(tx, def, scope.facilityId, previous, incoming);
     const { oldValues, newValues } = changedFields(
       { ...before, ...flatProperties(previous) },
