@@ -5,6 +5,7 @@ export function canSeeSettings(permissions: MyPermissions): boolean {
   return (
     can(permissions.plan, 'User', 'Get') ||
     can(permissions.facility, 'DefaultUnit', 'Get') ||
-    can(permissions.facility, 'Facility', 'Modify')
+    can(permissions.facility, 'Facility', 'Modify') ||
+    can(permissions.facility, 'Facility', 'Get')
   );
 }
