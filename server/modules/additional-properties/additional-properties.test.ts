@@ -189,3 +189,22 @@ describe('GET api-properties', () => {
     expect((await call('GET', `${F}/api-properties`, undefined, as)).status).toBe(403);
   });
 });
+
+describe('the OpenAPI document', () => {
+  it('describes the additional property routes and the values on entities', async () => {
+    const doc = await server.request<{
+      paths: Record<string, Record<string, { summary?: string; requestBody?: unknown }>>;
+    }>('GET', '/api/docs/json');
+    const base = '/api/v2/plans/{plan}/facilities/{facility}';
+    const paths = doc.body.paths;
+    expect(paths[`${base}/additional-properties/{target}`]?.post?.summary).toContain('Define');
+    expect(paths[`${base}/additional-properties/{target}/{key}`]?.put?.summary).toContain('Edit');
+    expect(
+      paths[`${base}/additional-properties/{target}/{key}/archive`]?.put?.summary,
+    ).toBeTruthy();
+    expect(paths[`${base}/api-properties`]?.get?.summary).toContain('active');
+    expect(JSON.stringify(paths[`${base}/products`]?.post?.requestBody)).toContain(
+      'additionalProperties',
+    );
+  });
+});
