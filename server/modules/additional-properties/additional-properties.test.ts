@@ -45,6 +45,38 @@ describe('additional property definitions', () => {
     const other = await call('GET', `${F}/additional-properties/api`, undefined, as);
     expect(other.status).toBe(403);
     expect(other.body.errName).toBe('NotAllowed');
+    // Reading the facility's definitions does not allow changing them.
+    const reader = await buildUser(server.db, {
+      permissions: permissionsWith({ Facility: ['Get', 'Add'] }),
+    });
+    const readerToken = await server.login(reader.username, reader.password);
+    expect(
+      (await call('GET', `${F}/additional-properties/intermediate`, undefined, readerToken)).status,
+    ).toBe(200);
+    const defined = await call(
+      'POST',
+      `${F}/additional-properties/intermediate`,
+      {
+        key: 'guarded',
+        label: 'Guarded',
+        kind: 'select',
+        options: ['A'],
+      },
+      readerToken,
+    );
+    expect(defined.status).toBe(200);
+    const path = `${F}/additional-properties/intermediate/guarded`;
+    const edit = { options: ['A', 'B'], reason: 'More', version: 1 };
+    expect((await call('PUT', path, edit, readerToken)).status).toBe(403);
+    expect((await call('PUT', `${path}/archive`, { reason: 'r' }, readerToken)).status).toBe(403);
+    const edited = await call('PUT', path, edit);
+    expect(edited.body.result).toMatchObject({ options: ['A', 'B'], version: 2 });
+    const notSelect = await call('POST', `${F}/additional-properties/api`, {
+      label: 'Plain',
+      kind: 'text',
+      options: ['x'],
+    });
+    expect(notSelect.body.errors[0]).toMatchObject({ property: 'options' });
   });
 
   it('are created, listed with the facilities, edited with a version and archived, all audited', async () => {
