@@ -44,6 +44,7 @@ import { registerEquipmentExtrasRoutes } from './modules/equipment-extras/equipm
 import { registerRoomGradeRoutes } from './modules/room-grades/room-grades.routes.ts';
 import { registerMasterRecordRoutes } from './modules/master-records/master-records.routes.ts';
 import { registerSamplingPolicyRoutes } from './modules/sampling-policy/sampling-policy.routes.ts';
+import { registerAdditionalPropertyRoutes } from './modules/additional-properties/additional-properties.routes.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -151,6 +152,7 @@ export async function buildApp({ config, db, logger }: BuildAppOptions): Promise
   registerRoomGradeRoutes(context);
   registerMasterRecordRoutes(context);
   registerSamplingPolicyRoutes(context);
+  registerAdditionalPropertyRoutes(context);
 
   return app;
 }

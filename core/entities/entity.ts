@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZReason, ZVersion } from '../schemas/common.schemas.ts';
+import { ZPropertyValues, type PropertyTarget } from '../schemas/additional-properties.schemas.ts';
 import { fieldSchema, type FieldDef } from './field.ts';
 
 /**
@@ -36,6 +37,8 @@ export interface EntityDef {
   archivedListKey?: string;
   /** 'put-delete': edit and unarchive are PUT {id}, archive is DELETE {id} (sampling policy). */
   verbs?: 'put-delete';
+  /** Which of the facility's additional property definitions its records carry (spec §3). */
+  propertyTarget?: PropertyTarget;
 }
 
 export type EntityOperation = 'get' | 'add' | 'modify' | 'archive';
@@ -60,7 +63,12 @@ export function actionOf(def: EntityDef, operation: EntityOperation): string {
 }
 
 export function createSchema(def: EntityDef) {
-  return z.object(Object.fromEntries(def.fields.map((f) => [f.name, fieldSchema(f)]))).strict();
+  return z
+    .object({
+      ...Object.fromEntries(def.fields.map((f) => [f.name, fieldSchema(f)])),
+      ...propertiesOf(def, ZPropertyValues.optional()),
+    })
+    .strict();
 }
 
 /** An edit names what it changes, the version it was made from, and why. */
@@ -71,6 +79,7 @@ export function editSchema(def: EntityDef) {
   return z
     .object({
       ...fields,
+      ...propertiesOf(def, ZPropertyValues.optional()),
       reason: ZReason,
       version: ZVersion.optional(),
       unArchive: z.boolean().optional(),
@@ -89,10 +98,22 @@ export function recordSchema(def: EntityDef) {
     ...Object.fromEntries(
       def.fields.map((f) => [f.name, fieldSchema({ ...f, required: false } as FieldDef)]),
     ),
+    ...propertiesOf(def, ZPropertyValues),
     version: z.number().int(),
     createdAt: z.string(),
     updatedAt: z.string(),
     archivedAt: z.string().nullable(),
     archiveReason: z.string().nullable(),
   });
+}
+
+/** The `additionalProperties` member of an entity that carries the facility's definitions. */
+function propertiesOf(def: EntityDef, schema: z.ZodType): Record<string, z.ZodType> {
+  return def.propertyTarget
+    ? {
+        additionalProperties: schema.describe(
+          `Values of the facility's additional ${def.propertyTarget} properties, by key`,
+        ),
+      }
+    : {};
 }

@@ -7,6 +7,14 @@ import type { Db, Queryable, SqlValue } from '../db/db.ts';
 import { likePattern, orderBy, pageOf, pageWindow } from '../http/paging.ts';
 import { changedFields } from '../modules/audit/audit-diff.ts';
 import { writeAudit, type Actor } from '../modules/audit/audit.service.ts';
+import {
+  checkedProperties,
+  editedProperties,
+  flatProperties,
+  propertiesColumn,
+  readProperties,
+  touchesProperties,
+} from './entity-properties.ts';
 
 export interface Scope {
   planId: number;
@@ -41,6 +49,7 @@ export function toRecord(def: EntityDef, row: Record<string, unknown>): EntityRe
     const value = row[columnOf(field)];
     record[field.name] = value === undefined ? null : value;
   }
+  if (def.propertyTarget) record.additionalProperties = readProperties(def, row);
   record.version = row.version;
   record.createdAt = iso(row.created_at);
   record.updatedAt = iso(row.updated_at);
@@ -50,7 +59,7 @@ export function toRecord(def: EntityDef, row: Record<string, unknown>): EntityRe
 }
 
 function selectList(def: EntityDef): string {
-  return `${RECORD_COLUMNS}, ${def.fields.map(columnOf).join(', ')}`;
+  return `${RECORD_COLUMNS}, ${def.fields.map(columnOf).join(', ')}${propertiesColumn(def)}`;
 }
 
 /** A field's value as a query parameter: JSON for quantities and lists, empty lists for none. */
@@ -224,8 +233,19 @@ export async function createEntity(
   return db.transaction(async (tx) => {
     await checkUnique(tx, def, scope.facilityId, values, null);
     await checkReferences(tx, def, scope.facilityId, values);
+    const properties = await checkedProperties(
+      tx,
+      def,
+      scope.facilityId,
+      undefined,
+      values.additionalProperties,
+    );
     const columns = def.fields.map(columnOf);
-    const params = def.fields.map((f) => encode(f, values[f.name]));
+    const params: SqlValue[] = def.fields.map((f) => encode(f, values[f.name]));
+    if (properties) {
+      columns.push('additional_properties');
+      params.push(JSON.stringify(properties));
+    }
     const placeholders = params.map((_, i) => `$${i + 3}`).join(', ');
     const [row] = await tx.query<Record<string, unknown>>(
       `insert into ${def.table} (facility_id, created_by, updated_by, ${columns.join(', ')})
@@ -239,7 +259,10 @@ export async function createEntity(
       domain: def.domain,
       action: 'Create',
       entityId: record.id,
-      newValues: Object.fromEntries(def.fields.map((f) => [f.name, record[f.name]])),
+      newValues: {
+        ...Object.fromEntries(def.fields.map((f) => [f.name, record[f.name]])),
+        ...flatProperties(properties ?? {}),
+      },
     });
     return record;
   });
@@ -264,15 +287,26 @@ export async function updateEntity(
     if (meta.version !== undefined && meta.version !== before.version) {
       throw new AppError('VersionConflictError');
     }
-    const { oldValues, newValues } = changedFields(before, edit);
+    const { additionalProperties: incoming, ...fieldEdit } = edit;
+    const previous = (before.additionalProperties ?? {}) as Record<string, unknown>;
+    const properties = await checkedProperties(tx, def, scope.facilityId, previous, incoming);
+    const { oldValues, newValues } = changedFields(
+      { ...before, ...flatProperties(previous) },
+      { ...fieldEdit, ...(properties ? editedProperties(previous, properties) : {}) },
+    );
     await checkUnique(tx, def, scope.facilityId, newValues, id);
     await checkReferences(tx, def, scope.facilityId, newValues);
     const fields = def.fields.filter((f) => f.name in newValues);
     const sets = fields.map((f, i) => `${columnOf(f)} = $${i + 4}`);
+    const params: SqlValue[] = fields.map((f) => encode(f, newValues[f.name]));
+    if (properties && touchesProperties(newValues)) {
+      params.push(JSON.stringify(properties));
+      sets.push(`additional_properties = $${params.length + 3}`);
+    }
     const [row] = await tx.query<Record<string, unknown>>(
       `update ${def.table} set ${sets.join(', ')}, version = version + 1, updated_at = now(), updated_by = $3
         where facility_id = $1 and id = $2 returning ${selectList(def)}`,
-      [scope.facilityId, id, actor.userId, ...fields.map((f) => encode(f, newValues[f.name]))],
+      [scope.facilityId, id, actor.userId, ...params],
     );
     await writeAudit(tx, actor, {
       planId: scope.planId,

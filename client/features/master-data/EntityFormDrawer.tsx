@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Drawer, Form, Space, message } from 'antd';
+import { Alert, Button, Drawer, Form, Space, Spin, message } from 'antd';
 import { useState } from 'react';
 import type { EntityDef } from '../../../core/entities/entity.ts';
 import { isApiError } from '../../api/api-error.ts';
@@ -13,6 +13,15 @@ import { changedFields, createBody, initialFormValues } from './form-values.ts';
 import type { FormValues } from './form-values.ts';
 import { mapPropertyErrors } from './property-path.ts';
 import { ReasonModal } from './ReasonModal.tsx';
+import { usePropertyDefinitions } from '../additional-properties/property-definitions-api.ts';
+import { PropertyInputs } from './PropertyInputs.tsx';
+import {
+  initialPropertyValues,
+  propertyChanges,
+  propertyCreateValues,
+  propertyField,
+  PROPERTIES,
+} from './property-form.ts';
 import { useFacilityScope } from './use-facility-scope.ts';
 
 interface EntityFormDrawerProps {
@@ -41,10 +50,24 @@ export function EntityFormDrawer({ def, record, onClose }: EntityFormDrawerProps
   const create = useCreateEntity(def);
   const update = useUpdateEntity(def);
   const label = lowerLabel(def.label);
+  // The facility's additional properties of this entity, if it carries any.
+  const definitionsQuery = usePropertyDefinitions(def.propertyTarget);
+  const definitions = definitionsQuery.data ?? [];
+  const propertyFields = definitions.filter((d) => !d.archived).map(propertyField);
+  const withProperties = (values: Record<string, unknown>, extra: Record<string, unknown>) =>
+    Object.keys(extra).length > 0 ? { ...values, [PROPERTIES]: extra } : values;
+  const startValues = (from: EntityRecord | null) =>
+    def.propertyTarget
+      ? { ...initialFormValues(def, from), [PROPERTIES]: initialPropertyValues(definitions, from) }
+      : initialFormValues(def, from);
 
   function showError(error: unknown): void {
     const described = describeSaveError(error);
-    const mapped = mapPropertyErrors(def, isApiError(error) ? error.errors : undefined);
+    const mapped = mapPropertyErrors(
+      def,
+      isApiError(error) ? error.errors : undefined,
+      propertyFields,
+    );
     if (mapped.fields.length > 0) form.setFields(mapped.fields);
     // Messages that landed on their fields are not repeated above the form.
     const onFields = described.kind === 'fields' && described.title !== DATA_ARCHIVED_TITLE;
@@ -59,7 +82,9 @@ export function EntityFormDrawer({ def, record, onClose }: EntityFormDrawerProps
     setProblem(null);
     if (!base) {
       try {
-        const created = await create.mutateAsync(createBody(def, values));
+        const created = await create.mutateAsync(
+          withProperties(createBody(def, values), propertyCreateValues(definitions, values)),
+        );
         void message.success(`${def.label} '${String(created.name ?? created.id)}' added`);
         onClose();
       } catch (error) {
@@ -67,7 +92,10 @@ export function EntityFormDrawer({ def, record, onClose }: EntityFormDrawerProps
       }
       return;
     }
-    const changes = changedFields(def, base, values);
+    const changes = withProperties(
+      changedFields(def, base, values),
+      propertyChanges(definitions, base, values),
+    );
     if (Object.keys(changes).length === 0) {
       setProblem({ kind: 'notice', ...NOTHING_TO_CHANGE, details: [] });
       return;
@@ -99,11 +127,23 @@ export function EntityFormDrawer({ def, record, onClose }: EntityFormDrawerProps
     if (!base) return;
     setReloading(true);
     try {
-      const mine = changedFields(def, base, form.getFieldsValue(true) as FormValues);
+      const current = form.getFieldsValue(true) as FormValues;
+      const mine = changedFields(def, base, current);
+      const mineProperties = propertyChanges(definitions, base, current);
       const latest = await fetchLatest(queryClient, scope, def, base.id);
       setBase(latest);
-      form.setFieldsValue(initialFormValues(def, { ...latest, ...mine }));
-      const names = def.fields.filter((f) => f.name in mine).map((f) => f.label);
+      const latestProperties = (latest[PROPERTIES] ?? {}) as Record<string, unknown>;
+      form.setFieldsValue(
+        startValues({
+          ...latest,
+          ...mine,
+          [PROPERTIES]: { ...latestProperties, ...mineProperties },
+        }),
+      );
+      const names = [
+        ...def.fields.filter((f) => f.name in mine).map((f) => f.label),
+        ...propertyFields.filter((f) => f.name in mineProperties).map((f) => f.label),
+      ];
       setProblem({
         kind: 'notice',
         isInfo: true,
@@ -163,26 +203,35 @@ export function EntityFormDrawer({ def, record, onClose }: EntityFormDrawerProps
           }
         />
       ) : null}
-      <Form<FormValues>
-        form={form}
-        name={`${def.key}-form`}
-        layout="vertical"
-        initialValues={initialFormValues(def, record)}
-        onFinish={(values) => void save(values)}
-        // A field the user corrects no longer carries the server's message.
-        onValuesChange={() => (problem?.kind === 'notice' ? setProblem(null) : undefined)}
-        scrollToFirstError
-      >
-        {def.fields.map((field) => (
-          <FieldInput key={field.name} field={field} name={[field.name]} />
-        ))}
-      </Form>
+      {def.propertyTarget && definitionsQuery.isPending ? (
+        <Spin />
+      ) : (
+        <Form<FormValues>
+          form={form}
+          name={`${def.key}-form`}
+          layout="vertical"
+          initialValues={startValues(record)}
+          onFinish={(values) => void save(values)}
+          // A field the user corrects no longer carries the server's message.
+          onValuesChange={() => (problem?.kind === 'notice' ? setProblem(null) : undefined)}
+          scrollToFirstError
+        >
+          {def.fields.map((field) => (
+            <FieldInput key={field.name} field={field} name={[field.name]} />
+          ))}
+          <PropertyInputs definitions={definitions} record={base} />
+        </Form>
+      )}
       <ReasonModal
         open={pendingChanges !== null}
         title={`Why are you changing this ${label}?`}
         okText="Save"
-        description={`Changed: ${def.fields
-          .filter((f) => pendingChanges && f.name in pendingChanges)
+        description={`Changed: ${[
+          ...def.fields.filter((f) => pendingChanges && f.name in pendingChanges),
+          ...propertyFields.filter(
+            (f) => f.name in ((pendingChanges?.[PROPERTIES] ?? {}) as object),
+          ),
+        ]
           .map((f) => f.label)
           .join(', ')}`}
         onSubmit={saveEdit}

@@ -23,7 +23,7 @@ export function newListRow(field: Extract<FieldDef, { kind: 'list' }>): FormValu
   );
 }
 
-function initialValue(field: FieldDef, value: unknown): unknown {
+export function initialValue(field: FieldDef, value: unknown): unknown {
   switch (field.kind) {
     case 'quantity':
       return value && typeof value === 'object'

@@ -25,8 +25,19 @@ export function parsePropertyPath(property: string): FormPath {
  * reason, an unknown property): those messages are shown above the form instead. A quantity is
  * two items, value and unit; an error on the quantity as a whole goes on its value.
  */
-export function formPathOf(def: EntityDef, property: string): FormPath | null {
+export function formPathOf(
+  def: EntityDef,
+  property: string,
+  propertyFields: readonly FieldDef[] = [],
+): FormPath | null {
   const segments = parsePropertyPath(property);
+  if (segments[0] === 'additionalProperties' && segments.length > 1) {
+    // `additionalProperties.<key>`: the input of that definition, when the form shows one.
+    const field = propertyFields.find((candidate) => candidate.name === segments[1]);
+    if (!field) return null;
+    const path: FormPath = ['additionalProperties', field.name];
+    return field.kind === 'quantity' ? [...path, segments[2] === 'unit' ? 'unit' : 'value'] : path;
+  }
   let fields: readonly FieldDef[] = def.fields;
   const path: FormPath = [];
   for (let i = 0; i < segments.length; i += 1) {
@@ -66,12 +77,13 @@ export interface MappedErrors {
 export function mapPropertyErrors(
   def: EntityDef,
   errors: readonly PropertyError[] | undefined,
+  propertyFields: readonly FieldDef[] = [],
 ): MappedErrors {
   const byPath = new Map<string, { name: FormPath; errors: string[] }>();
   const general: string[] = [];
   for (const error of errors ?? []) {
     const messages = Object.values(error.constraints ?? {});
-    const name = formPathOf(def, error.property);
+    const name = formPathOf(def, error.property, propertyFields);
     if (!name) {
       general.push(...messages.map((m) => (error.property ? `${error.property}: ${m}` : m)));
       continue;

@@ -4,6 +4,7 @@ import { AllowedDomainsForm } from './AllowedDomainsForm.tsx';
 import { DateTimeSettingsForm } from './DateTimeSettingsForm.tsx';
 import { DefaultUnitsTable } from './DefaultUnitsTable.tsx';
 import { PasswordPolicyForm } from './PasswordPolicyForm.tsx';
+import { AdditionalPropertiesPage } from '../additional-properties/AdditionalPropertiesPage.tsx';
 
 /**
  * Settings, one tab per area, each shown only with the permission the server checks for it:
@@ -36,6 +37,17 @@ export function SettingsPage() {
       key: 'default-units',
       label: 'Default units',
       children: <DefaultUnitsTable canEdit={can(facility, 'DefaultUnit', 'Modify')} />,
+    },
+    can(facility, 'Facility', 'Get') && {
+      key: 'additional-properties',
+      label: 'Additional Properties',
+      children: (
+        <AdditionalPropertiesPage
+          canAdd={can(facility, 'Facility', 'Add')}
+          canEdit={can(facility, 'Facility', 'Modify')}
+          canArchive={can(facility, 'Facility', 'Delete')}
+        />
+      ),
     },
   ].filter((tab) => tab !== false);
 

@@ -12,6 +12,7 @@ export const productionsDef = {
   table: 'productions',
   resource: 'Production',
   domain: 'Production',
+  propertyTarget: 'production',
   description: 'Productions: which products are made on which equipment.',
   fields: [
     { name: 'name', label: 'Name', kind: 'text', required: true },

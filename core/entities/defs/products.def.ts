@@ -9,6 +9,7 @@ export const productsDef = {
   table: 'products',
   resource: 'Product',
   domain: 'Product',
+  propertyTarget: 'product',
   description:
     'Products with their dosage form, strength, largest daily dose, minimum batch size, unit weight and the actives they contain with the amount of each per unit.',
   fields: [

@@ -44,6 +44,7 @@ export const intermediatesDef = {
   table: 'intermediates',
   resource: 'API',
   domain: 'Intermediate',
+  propertyTarget: 'intermediate',
   description: 'Intermediates of API processes.',
   listKey: 'intermediates',
   archivedListKey: 'result',

@@ -1,0 +1,231 @@
+import { AppError, validationError } from '../../../core/errors/errors.ts';
+import {
+  ZPropertyDefinition,
+  slugOf,
+  type PropertyTarget,
+  type TCreatePropertyDefinition,
+  type TEditPropertyDefinition,
+  type TPropertyDefinition,
+} from '../../../core/schemas/additional-properties.schemas.ts';
+import type { Db, Queryable } from '../../db/db.ts';
+import { changedFields } from '../audit/audit-diff.ts';
+import { writeAudit, type Actor } from '../audit/audit.service.ts';
+
+export interface FacilityScope {
+  plan: number;
+  facility: number;
+}
+
+type Definitions = Record<PropertyTarget, TPropertyDefinition[]>;
+
+const TARGET_LABELS: Record<PropertyTarget, string> = {
+  api: 'API',
+  intermediate: 'intermediate',
+  product: 'product',
+  production: 'production',
+};
+
+/**
+ * The definitions live in facilities.additional_properties, the document the facilities list
+ * already returns, so the list and these routes can never disagree. Changes lock the facility
+ * row, so two administrators never overwrite each other's definitions.
+ */
+async function readAll(q: Queryable, scope: FacilityScope, lock: boolean): Promise<Definitions> {
+  const [row] = await q.query<{ additional_properties: Partial<Definitions> | null }>(
+    `select additional_properties from facilities where id = $1 and plan_id = $2 ${lock ? 'for update' : ''}`,
+    [scope.facility, scope.plan],
+  );
+  if (!row) throw new AppError('NotFoundError', `Facility ${scope.facility} was not found`);
+  const stored = row.additional_properties ?? {};
+  const parse = (list: unknown): TPropertyDefinition[] =>
+    (Array.isArray(list) ? list : []).flatMap((item) => {
+      const parsed = ZPropertyDefinition.safeParse(item);
+      return parsed.success ? [parsed.data] : [];
+    });
+  return {
+    api: parse(stored.api),
+    intermediate: parse(stored.intermediate),
+    product: parse(stored.product),
+    production: parse(stored.production),
+  };
+}
+
+export async function listDefinitions(
+  q: Queryable,
+  scope: FacilityScope,
+  target: PropertyTarget,
+): Promise<TPropertyDefinition[]> {
+  return (await readAll(q, scope, false))[target];
+}
+
+/** The definitions an entity's values are checked against (inside the caller's transaction). */
+export async function definitionsFor(
+  q: Queryable,
+  facilityId: number,
+  target: PropertyTarget,
+): Promise<TPropertyDefinition[]> {
+  const [row] = await q.query<{ plan_id: number }>('select plan_id from facilities where id = $1', [
+    facilityId,
+  ]);
+  if (!row) throw new AppError('NotFoundError', `Facility ${facilityId} was not found`);
+  return (await readAll(q, { plan: row.plan_id, facility: facilityId }, false))[target];
+}
+
+async function change(
+  db: Db,
+  actor: Actor,
+  scope: FacilityScope,
+  target: PropertyTarget,
+  apply: (list: TPropertyDefinition[]) => {
+    list: TPropertyDefinition[];
+    result: TPropertyDefinition;
+    audit: { action: string; reason?: string; oldValues?: object; newValues: object };
+  },
+): Promise<TPropertyDefinition> {
+  return db.transaction(async (tx) => {
+    const all = await readAll(tx, scope, true);
+    const { list, result, audit } = apply(all[target]);
+    await tx.query('update facilities set additional_properties = $2 where id = $1', [
+      scope.facility,
+      JSON.stringify({ ...all, [target]: list }),
+    ]);
+    await writeAudit(tx, actor, {
+      planId: scope.plan,
+      facilityId: scope.facility,
+      domain: 'AdditionalProperty',
+      action: audit.action,
+      entityId: `${target}.${result.key}`,
+      reason: audit.reason ?? null,
+      oldValues: (audit.oldValues as Record<string, unknown>) ?? null,
+      newValues: audit.newValues as Record<string, unknown>,
+    });
+    return result;
+  });
+}
+
+export async function createDefinition(
+  db: Db,
+  actor: Actor,
+  scope: FacilityScope,
+  target: PropertyTarget,
+  body: TCreatePropertyDefinition,
+): Promise<TPropertyDefinition> {
+  const key = body.key ?? slugOf(body.label);
+  return change(db, actor, scope, target, (list) => {
+    const other = list.find((d) => d.key === key);
+    if (other) {
+      // Keys are never reused, so an archived definition's values cannot be read as a new one's.
+      throw new AppError(
+        other.archived ? 'ArchivedEntryError' : 'DuplicateEntryError',
+        `An additional ${TARGET_LABELS[target]} property with key '${key}' already exists${other.archived ? ' (archived)' : ''}`,
+        { errors: [{ property: 'key', constraints: { unique: `key '${key}' is already used` } }] },
+      );
+    }
+    const now = new Date().toISOString();
+    const result: TPropertyDefinition = {
+      key,
+      label: body.label,
+      kind: body.kind,
+      measure: body.measure ?? null,
+      options: body.options ?? [],
+      required: body.required ?? false,
+      helpText: body.helpText ?? '',
+      archived: false,
+      archivedAt: null,
+      archiveReason: null,
+      version: 1,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const { label, kind, measure, options, required, helpText } = result;
+    const audited = { key, label, kind, measure, options, required, helpText };
+    return { list: [...list, result], result, audit: { action: 'Create', newValues: audited } };
+  });
+}
+
+function found(list: TPropertyDefinition[], target: PropertyTarget, key: string) {
+  const index = list.findIndex((d) => d.key === key);
+  if (index < 0)
+    throw new AppError(
+      'NotFoundError',
+      `No additional ${TARGET_LABELS[target]} property with key '${key}'`,
+    );
+  return { index, before: list[index]! };
+}
+
+export async function updateDefinition(
+  db: Db,
+  actor: Actor,
+  scope: FacilityScope,
+  target: PropertyTarget,
+  key: string,
+  body: TEditPropertyDefinition,
+): Promise<TPropertyDefinition> {
+  const { reason, version, unArchive, ...edit } = body;
+  if (unArchive) return setDefinitionArchived(db, actor, scope, target, key, false, reason);
+  return change(db, actor, scope, target, (list) => {
+    const { index, before } = found(list, target, key);
+    if (before.archived)
+      throw new AppError(
+        'ArchivedEntryError',
+        'Data Archived: this property is archived. Restore it before editing it.',
+      );
+    if (version !== before.version) throw new AppError('VersionConflictError');
+    if (edit.options !== undefined && before.kind !== 'select')
+      throw validationError([
+        { property: 'options', constraints: { kind: 'Only a select has options' } },
+      ]);
+    if (edit.options !== undefined && edit.options.length === 0)
+      throw validationError([
+        { property: 'options', constraints: { required: 'A select needs options' } },
+      ]);
+    const { oldValues, newValues } = changedFields(before, edit);
+    const result: TPropertyDefinition = {
+      ...before,
+      ...newValues,
+      version: before.version + 1,
+      updatedAt: new Date().toISOString(),
+    };
+    const next = list.map((d, i) => (i === index ? result : d));
+    return { list: next, result, audit: { action: 'Update', reason, oldValues, newValues } };
+  });
+}
+
+export async function setDefinitionArchived(
+  db: Db,
+  actor: Actor,
+  scope: FacilityScope,
+  target: PropertyTarget,
+  key: string,
+  archived: boolean,
+  reason: string,
+): Promise<TPropertyDefinition> {
+  return change(db, actor, scope, target, (list) => {
+    const { index, before } = found(list, target, key);
+    if (before.archived === archived)
+      throw new AppError(
+        'NothingToChangeError',
+        archived ? 'This property is already archived.' : 'This property is not archived.',
+      );
+    const now = new Date().toISOString();
+    const result: TPropertyDefinition = {
+      ...before,
+      archived,
+      archivedAt: archived ? now : null,
+      archiveReason: archived ? reason : null,
+      version: before.version + 1,
+      updatedAt: now,
+    };
+    const next = list.map((d, i) => (i === index ? result : d));
+    return {
+      list: next,
+      result,
+      audit: {
+        action: archived ? 'Archive' : 'Unarchive',
+        reason,
+        oldValues: { archived: !archived },
+        newValues: { archived },
+      },
+    };
+  });
+}
