@@ -11,7 +11,8 @@ export default defineConfig({
           include: ['server/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['server/test/global-setup.ts'],
-          testTimeout: 30_000,
+          // Generous for child processes and large exports when the machine is shared and busy.
+          testTimeout: 90_000,
           hookTimeout: 60_000,
         },
       },
