@@ -34,6 +34,11 @@ export interface EntityDef {
   /** The key of the list in responses, where the specification names one (else `data`). */
   listKey?: string;
   archivedListKey?: string;
+  /**
+   * Records that take a document (a reference document, a legacy file): create and edit also
+   * accept multipart/form-data with the file, and the document routes serve it.
+   */
+  document?: { label: string };
 }
 
 export type EntityOperation = 'get' | 'add' | 'modify' | 'archive';

@@ -8,8 +8,22 @@ import {
 } from '../../core/entities/entity.ts';
 import { ZFacilityParams } from '../../core/schemas/auth.schemas.ts';
 import { ZListQuery, ZReason } from '../../core/schemas/common.schemas.ts';
+import { validationError } from '../../core/errors/errors.ts';
 import { typed, type AppContext } from '../http/app-context.ts';
 import { actorOf } from '../http/session-guard.ts';
+import { registerDocumentRoutes } from '../modules/attachments/attachment.routes.ts';
+import {
+  isNothingToChange,
+  saveWithDocument,
+  touchForDocument,
+  valuesWithFile,
+} from '../modules/attachments/entity-documents.ts';
+import {
+  MULTIPART_DESCRIPTION,
+  maxAttachmentBytes,
+  readMultipartBody,
+  uploadOf,
+} from '../modules/attachments/multipart-body.ts';
 import {
   createEntity,
   getEntity,
@@ -29,7 +43,8 @@ const ZEntityListQuery = ZListQuery.extend({
  * The routes every master-data entity shares, derived from its declaration: list, archived
  * list, detail, create, edit with a reason and a version, archive and unarchive with a reason.
  */
-export function registerEntityRoutes({ app, db, permit }: AppContext, def: EntityDef): void {
+export function registerEntityRoutes(context: AppContext, def: EntityDef): void {
+  const { app, db, permit, config } = context;
   const r = typed(app);
   const base = `/api/v2/plans/:plan/facilities/:facility`;
   const record = recordSchema(def);
@@ -38,6 +53,20 @@ export function registerEntityRoutes({ app, db, permit }: AppContext, def: Entit
     planId: params.plan,
     facilityId: params.facility,
   });
+  // Records that take a document also accept multipart/form-data on create and edit.
+  const multipart = (action: string) =>
+    def.document
+      ? {
+          preValidation: readMultipartBody(
+            permit(def.resource, action),
+            maxAttachmentBytes(config),
+          ),
+        }
+      : {};
+  const multipartSchema = def.document
+    ? { consumes: ['application/json', 'multipart/form-data'] }
+    : {};
+  const bodyNote = def.document ? `\n\n${MULTIPART_DESCRIPTION}` : '';
 
   for (const archived of [false, true]) {
     r.get(
@@ -86,24 +115,33 @@ export function registerEntityRoutes({ app, db, permit }: AppContext, def: Entit
   r.post(
     `${base}/${def.path}`,
     {
+      ...multipart(actionOf(def, 'add')),
       preHandler: permit(def.resource, actionOf(def, 'add')),
       schema: {
         tags,
         summary: `Create a ${def.label.toLowerCase()}`,
-        description: def.description,
+        description: def.description + bodyNote,
+        ...multipartSchema,
         params: ZFacilityParams,
         body: createSchema(def),
         response: { 200: z.object({ result: record }) },
       },
     },
-    async (request) => ({
-      result: await createEntity(db, actorOf(request), def, scopeOf(request.params), request.body),
-    }),
+    async (request) => {
+      const scope = scopeOf(request.params);
+      const values = valuesWithFile(request, def, request.body);
+      return {
+        result: await saveWithDocument(db, request, def, scope, null, (inner) =>
+          createEntity(inner, actorOf(request), def, scope, values),
+        ),
+      };
+    },
   );
 
   r.post(
     `${base}/${def.path}/:id`,
     {
+      ...multipart(actionOf(def, 'modify')),
       // Unarchiving is an update with the unArchive flag (spec §4); it needs the archive right.
       preHandler: async (request, reply) => {
         const body = request.body as { unArchive?: unknown } | undefined;
@@ -114,6 +152,12 @@ export function registerEntityRoutes({ app, db, permit }: AppContext, def: Entit
       schema: {
         tags,
         summary: `Edit a ${def.label.toLowerCase()} (with a reason and the version it was made from), or unarchive it`,
+        ...(def.document
+          ? {
+              description: `A new document replaces the current one, which is kept as superseded with the edit's reason.${bodyNote}`,
+            }
+          : {}),
+        ...multipartSchema,
         params: ZIdInFacility,
         body: editSchema(def),
         response: { 200: z.object({ result: record }) },
@@ -126,12 +170,32 @@ export function registerEntityRoutes({ app, db, permit }: AppContext, def: Entit
         unArchive?: boolean;
       };
       const scope = scopeOf(request.params);
-      const result = unArchive
-        ? await setArchived(db, actorOf(request), def, scope, request.params.id, false, reason)
-        : await updateEntity(db, actorOf(request), def, scope, request.params.id, edit, {
+      const { id } = request.params;
+      if (unArchive) {
+        if (uploadOf(request)) {
+          throw validationError([
+            {
+              property: 'document',
+              constraints: { unArchive: 'Restore the record first, then replace its document' },
+            },
+          ]);
+        }
+        return { result: await setArchived(db, actorOf(request), def, scope, id, false, reason) };
+      }
+      const values = valuesWithFile(request, def, edit);
+      const result = await saveWithDocument(db, request, def, scope, reason, async (inner, tx) => {
+        try {
+          return await updateEntity(inner, actorOf(request), def, scope, id, values, {
             reason,
             version,
           });
+        } catch (error) {
+          // Replacing only the document is a change too.
+          if (uploadOf(request) && isNothingToChange(error))
+            return touchForDocument(tx, request, def, scope, id, version);
+          throw error;
+        }
+      });
       return { result };
     },
   );
@@ -160,6 +224,8 @@ export function registerEntityRoutes({ app, db, permit }: AppContext, def: Entit
       ),
     }),
   );
+
+  if (def.document) registerDocumentRoutes(context, def);
 }
 
 /** Lists answer under `data`, or under the key the specification names (intermediates). */

@@ -9,6 +9,7 @@ export const activesDef = {
   table: 'actives',
   resource: 'API',
   domain: 'API',
+  document: { label: 'Reference Document' },
   description:
     'Active pharmaceutical ingredients with their toxicological data: the health-based exposure limit (PDE or ADE) with its basis and source, the minimum therapeutic dose, LD50, solubility, cleanability, potency band and acceptable intake.',
   fields: [
