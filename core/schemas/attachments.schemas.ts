@@ -26,3 +26,10 @@ export const ZAttachment = z
 export type TAttachment = z.infer<typeof ZAttachment>;
 
 export const ZAttachmentList = z.object({ data: z.array(ZAttachment) });
+
+/** The current document of a record, as its list and detail show it. */
+export const ZDocumentSummary = z
+  .object({ id: z.number().int(), fileName: z.string(), fileType: z.enum(ATTACHMENT_TYPES) })
+  .nullable()
+  .describe('The current document of the record, or null; download it by its id');
+export type TDocumentSummary = z.infer<typeof ZDocumentSummary>;

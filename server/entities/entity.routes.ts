@@ -8,6 +8,7 @@ import {
 } from '../../core/entities/entity.ts';
 import { ZFacilityParams } from '../../core/schemas/auth.schemas.ts';
 import { ZListQuery, ZReason } from '../../core/schemas/common.schemas.ts';
+import { ZDocumentSummary } from '../../core/schemas/attachments.schemas.ts';
 import { validationError } from '../../core/errors/errors.ts';
 import { typed, type AppContext } from '../http/app-context.ts';
 import { actorOf } from '../http/session-guard.ts';
@@ -17,6 +18,7 @@ import {
   saveWithDocument,
   touchForDocument,
   valuesWithFile,
+  withCurrentDocument,
 } from '../modules/attachments/entity-documents.ts';
 import {
   MULTIPART_DESCRIPTION,
@@ -47,7 +49,9 @@ export function registerEntityRoutes(context: AppContext, def: EntityDef): void 
   const { app, db, permit, config } = context;
   const r = typed(app);
   const base = `/api/v2/plans/:plan/facilities/:facility`;
-  const record = recordSchema(def);
+  const record = def.document
+    ? recordSchema(def).extend({ document: ZDocumentSummary.optional() })
+    : recordSchema(def);
   const tags = [def.pluralLabel];
   const scopeOf = (params: { plan: number; facility: number }) => ({
     planId: params.plan,
@@ -93,7 +97,8 @@ export function registerEntityRoutes(context: AppContext, def: EntityDef): void 
           { ...query, search: query.search ?? nameOrExternalId },
           archived,
         );
-        return { [listKeyOf(def, archived)]: data, ...page };
+        const records = await withCurrentDocument(db, def, request.params.facility, data);
+        return { [listKeyOf(def, archived)]: records, ...page };
       },
     );
   }
@@ -109,7 +114,11 @@ export function registerEntityRoutes(context: AppContext, def: EntityDef): void 
         response: { 200: record },
       },
     },
-    async (request) => getEntity(db, def, request.params.facility, request.params.id),
+    async (request) => {
+      const found = await getEntity(db, def, request.params.facility, request.params.id);
+      const [withDocument] = await withCurrentDocument(db, def, request.params.facility, [found]);
+      return withDocument!;
+    },
   );
 
   r.post(

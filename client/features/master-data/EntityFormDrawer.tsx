@@ -8,6 +8,7 @@ import { DATA_ARCHIVED_TITLE, describeSaveError, NOTHING_TO_CHANGE } from './ent
 import type { SaveProblem } from './entity-errors.ts';
 import { fetchLatest, useCreateEntity, useUpdateEntity } from './entity-queries.ts';
 import { lowerLabel } from './entity-registry.ts';
+import { DocumentField } from './DocumentField.tsx';
 import { FieldInput } from './FieldInput.tsx';
 import { changedFields, createBody, initialFormValues } from './form-values.ts';
 import type { FormValues } from './form-values.ts';
@@ -38,6 +39,8 @@ export function EntityFormDrawer({ def, record, onClose }: EntityFormDrawerProps
   const [problem, setProblem] = useState<Problem | null>(null);
   const [pendingChanges, setPendingChanges] = useState<Record<string, unknown> | null>(null);
   const [reloading, setReloading] = useState(false);
+  // The reference document chosen for upload, for entities that take one.
+  const [file, setFile] = useState<File | null>(null);
   const create = useCreateEntity(def);
   const update = useUpdateEntity(def);
   const label = lowerLabel(def.label);
@@ -59,7 +62,7 @@ export function EntityFormDrawer({ def, record, onClose }: EntityFormDrawerProps
     setProblem(null);
     if (!base) {
       try {
-        const created = await create.mutateAsync(createBody(def, values));
+        const created = await create.mutateAsync({ body: createBody(def, values), file });
         void message.success(`${def.label} '${String(created.name ?? created.id)}' added`);
         onClose();
       } catch (error) {
@@ -68,7 +71,7 @@ export function EntityFormDrawer({ def, record, onClose }: EntityFormDrawerProps
       return;
     }
     const changes = changedFields(def, base, values);
-    if (Object.keys(changes).length === 0) {
+    if (Object.keys(changes).length === 0 && !file) {
       setProblem({ kind: 'notice', ...NOTHING_TO_CHANGE, details: [] });
       return;
     }
@@ -83,6 +86,7 @@ export function EntityFormDrawer({ def, record, onClose }: EntityFormDrawerProps
         changes: pendingChanges,
         reason,
         version: base.version,
+        file,
       });
       setPendingChanges(null);
       void message.success(`${def.label} '${String(base.name ?? base.id)}' saved`);
@@ -176,15 +180,20 @@ export function EntityFormDrawer({ def, record, onClose }: EntityFormDrawerProps
         {def.fields.map((field) => (
           <FieldInput key={field.name} field={field} name={[field.name]} />
         ))}
+        {def.document ? (
+          <DocumentField def={def} ownerId={base?.id ?? null} file={file} onChange={setFile} />
+        ) : null}
       </Form>
       <ReasonModal
         open={pendingChanges !== null}
         title={`Why are you changing this ${label}?`}
         okText="Save"
-        description={`Changed: ${def.fields
-          .filter((f) => pendingChanges && f.name in pendingChanges)
-          .map((f) => f.label)
-          .join(', ')}`}
+        description={`Changed: ${[
+          ...def.fields
+            .filter((f) => pendingChanges && f.name in pendingChanges)
+            .map((f) => f.label),
+          ...(file && def.document ? [def.document.label] : []),
+        ].join(', ')}`}
         onSubmit={saveEdit}
         onCancel={() => setPendingChanges(null)}
       />

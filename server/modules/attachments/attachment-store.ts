@@ -7,7 +7,7 @@ import {
 } from '../../../core/attachments/attachment-types.ts';
 import { AppError } from '../../../core/errors/errors.ts';
 import type { EntityDef } from '../../../core/entities/entity.ts';
-import type { TAttachment } from '../../../core/schemas/attachments.schemas.ts';
+import type { TAttachment, TDocumentSummary } from '../../../core/schemas/attachments.schemas.ts';
 import type { Queryable } from '../../db/db.ts';
 import type { Scope } from '../../entities/entity-store.ts';
 import { writeAudit, type Actor } from '../audit/audit.service.ts';
@@ -174,4 +174,29 @@ export async function readAttachment(
     );
   }
   return { fileName: row.file_name, mediaType: row.media_type, content: Buffer.from(row.content) };
+}
+
+/** The current document of each of `ownerIds`, in one query, for lists. */
+export async function currentDocuments(
+  q: Queryable,
+  facilityId: number,
+  def: EntityDef,
+  ownerIds: number[],
+): Promise<Map<number, TDocumentSummary>> {
+  const rows = await q.query<{
+    id: number;
+    owner_id: number;
+    file_name: string;
+    file_type: string;
+  }>(
+    `select id, owner_id, file_name, file_type from attachments
+      where facility_id = $1 and owner_kind = $2 and owner_id = any($3::int[]) and archived_at is null`,
+    [facilityId, def.path, ownerIds],
+  );
+  return new Map(
+    rows.map((r) => [
+      Number(r.owner_id),
+      { id: Number(r.id), fileName: r.file_name, fileType: r.file_type as AttachmentType },
+    ]),
+  );
 }

@@ -151,6 +151,9 @@ describe('legacy documents with their file', () => {
     expect(file.raw.equals(Buffer.from(SAMPLE_FILES.doc.bytes))).toBe(true);
     const found = await download(server, token, `${F}/legacy-documents?search=${number}`);
     expect(found.body.data).toHaveLength(1);
+    expect(found.body.data[0].document).toMatchObject({ fileName: 'legacy.doc', fileType: 'doc' });
+    const detail = await download(server, token, `${F}/legacy-documents/${id}`);
+    expect(detail.body.document.id).toBe(found.body.data[0].document.id);
   });
 
   it('answers NotFoundError for the file of a record without one', async () => {

@@ -5,7 +5,8 @@ import type { EntityDef } from '../../../core/entities/entity.ts';
 import { withinTransaction, type Db, type Queryable } from '../../db/db.ts';
 import { getEntity, type EntityRecord, type Scope } from '../../entities/entity-store.ts';
 import { actorOf } from '../../http/session-guard.ts';
-import { attachDocument, type Upload } from './attachment-store.ts';
+import type { TDocumentSummary } from '../../../core/schemas/attachments.schemas.ts';
+import { attachDocument, currentDocuments, type Upload } from './attachment-store.ts';
 import { uploadOf } from './multipart-body.ts';
 
 /** Records that describe their file (legacy documents) take its name and type from the upload. */
@@ -79,4 +80,21 @@ export async function touchForDocument(
 
 export function isNothingToChange(error: unknown): boolean {
   return error instanceof AppError && error.errName === 'NothingToChangeError';
+}
+
+/** Adds each record's current document (or null) to records of an entity that takes one. */
+export async function withCurrentDocument<T extends { id: number }>(
+  db: Db,
+  def: EntityDef,
+  facilityId: number,
+  records: T[],
+): Promise<(T & { document?: TDocumentSummary })[]> {
+  if (!def.document || records.length === 0) return records;
+  const current = await currentDocuments(
+    db,
+    facilityId,
+    def,
+    records.map((r) => r.id),
+  );
+  return records.map((r) => ({ ...r, document: current.get(r.id) ?? null }));
 }
