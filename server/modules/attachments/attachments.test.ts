@@ -191,4 +191,17 @@ describe('reference documents of analytical methods', () => {
     );
     expect(elsewhere.status).toBe(404);
   });
+
+  it('documents the multipart body in OpenAPI', async () => {
+    const doc = await server.request<{ paths: Record<string, any> }>('GET', '/api/docs/json'); // eslint-disable-line @typescript-eslint/no-explicit-any -- the OpenAPI document
+    const create =
+      doc.body.paths['/api/v2/plans/{plan}/facilities/{facility}/analytical-method']!.post;
+    expect(Object.keys(create.requestBody.content)).toContain('multipart/form-data');
+    expect(create.description).toContain('multipart/form-data');
+    const download =
+      doc.body.paths[
+        '/api/v2/plans/{plan}/facilities/{facility}/analytical-method/{id}/document/{documentId}'
+      ];
+    expect(download.get.summary).toBeTruthy();
+  });
 });
