@@ -54,13 +54,25 @@ describe('reference document of an analytical method', () => {
     await row.waitFor();
     await row.getByRole('button', { name: 'Edit' }).click();
 
+    const fileInput = drawer().locator('input[type=file]');
+    const reason = page.getByRole('dialog').filter({ hasText: 'Why are you changing' });
+    // A PNG named .pdf is refused, and the message shows under the file picker.
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]);
+    await fileInput.setInputFiles({ name: 'scan.pdf', mimeType: 'application/pdf', buffer: png });
+    await drawer().getByText('scan.pdf').waitFor();
+    await drawer().getByRole('button', { name: 'Save' }).click();
+    await reason.getByLabel('Reason').fill('Method validated');
+    await reason.getByRole('button', { name: 'Save' }).click();
+    await drawer()
+      .getByText("The content of 'scan.pdf' is not a pdf file", { exact: false })
+      .waitFor();
+
     const pdf = Buffer.from('%PDF-1.4\n% TOC method, swab recovery 92 %\n%%EOF\n');
     await drawer()
       .locator('input[type=file]')
       .setInputFiles({ name: 'TOC method.pdf', mimeType: 'application/pdf', buffer: pdf });
     await drawer().getByText('TOC method.pdf').waitFor();
     await drawer().getByRole('button', { name: 'Save' }).click();
-    const reason = page.getByRole('dialog').filter({ hasText: 'Why are you changing' });
     await reason.getByText('Changed: Reference Document').waitFor();
     await reason.getByLabel('Reason').fill('Method validated');
     await reason.getByRole('button', { name: 'Save' }).click();

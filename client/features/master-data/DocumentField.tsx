@@ -9,6 +9,8 @@ interface DocumentFieldProps {
   /** The record being edited, or null when one is being created. */
   ownerId: number | null;
   file: File | null;
+  /** The server's refusal of the chosen file. */
+  error: string | null;
   onChange: (file: File | null) => void;
 }
 
@@ -16,7 +18,7 @@ interface DocumentFieldProps {
  * The file picker of an entity that takes a document (its declaration's `document`), with the
  * documents already stored: a new file replaces the current one, which is kept as superseded.
  */
-export function DocumentField({ def, ownerId, file, onChange }: DocumentFieldProps) {
+export function DocumentField({ def, ownerId, file, error, onChange }: DocumentFieldProps) {
   const scope = useFacilityScope();
   const documents = useDocuments(def, ownerId);
   const label = def.document?.label ?? 'Document';
@@ -24,6 +26,8 @@ export function DocumentField({ def, ownerId, file, onChange }: DocumentFieldPro
   return (
     <Form.Item
       label={label}
+      validateStatus={error ? 'error' : undefined}
+      help={error ?? undefined}
       extra={`Types: ${ACCEPTED_EXTENSIONS.join(', ')}.${stored.length > 0 ? ' A new file replaces the current one; earlier files are kept.' : ''}`}
     >
       {stored.length > 0 ? (

@@ -41,19 +41,28 @@ export function EntityFormDrawer({ def, record, onClose }: EntityFormDrawerProps
   const [reloading, setReloading] = useState(false);
   // The reference document chosen for upload, for entities that take one.
   const [file, setFile] = useState<File | null>(null);
+  const [documentError, setDocumentError] = useState<string | null>(null);
   const create = useCreateEntity(def);
   const update = useUpdateEntity(def);
   const label = lowerLabel(def.label);
 
   function showError(error: unknown): void {
     const described = describeSaveError(error);
-    const mapped = mapPropertyErrors(def, isApiError(error) ? error.errors : undefined);
+    const errors = isApiError(error) ? error.errors : undefined;
+    // The file's problems show under the file picker, which is not a field of the declaration.
+    const onDocument = (errors ?? []).filter((e) => e.property === 'document');
+    const documentMessage = onDocument.flatMap((e) => Object.values(e.constraints)).join(' ');
+    setDocumentError(documentMessage || null);
+    const mapped = mapPropertyErrors(
+      def,
+      errors?.filter((e) => e.property !== 'document'),
+    );
     if (mapped.fields.length > 0) form.setFields(mapped.fields);
     // Messages that landed on their fields are not repeated above the form.
     const onFields = described.kind === 'fields' && described.title !== DATA_ARCHIVED_TITLE;
     setProblem({
       ...described,
-      message: onFields && mapped.fields.length > 0 ? '' : described.message,
+      message: onFields && (mapped.fields.length > 0 || documentMessage) ? '' : described.message,
       details: mapped.general,
     });
   }
@@ -181,7 +190,16 @@ export function EntityFormDrawer({ def, record, onClose }: EntityFormDrawerProps
           <FieldInput key={field.name} field={field} name={[field.name]} />
         ))}
         {def.document ? (
-          <DocumentField def={def} ownerId={base?.id ?? null} file={file} onChange={setFile} />
+          <DocumentField
+            def={def}
+            ownerId={base?.id ?? null}
+            file={file}
+            error={documentError}
+            onChange={(chosen) => {
+              setFile(chosen);
+              setDocumentError(null);
+            }}
+          />
         ) : null}
       </Form>
       <ReasonModal
