@@ -84,4 +84,27 @@ describe('reference document of an analytical method', () => {
     const saved = await readFile((await download.path())!);
     expect(saved.equals(pdf)).toBe(true);
   });
+
+  it('adds an active with its reference document in one step', async () => {
+    const name = `Active with dossier ${Date.now()}`;
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Master data' })
+      .click();
+    await page
+      .getByRole('navigation', { name: 'Master data' })
+      .getByRole('link', { name: 'Actives', exact: true })
+      .click();
+    await page.getByRole('heading', { name: 'Actives', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Add active' }).first().click();
+    await drawer().getByLabel('Name', { exact: true }).fill(name);
+    const rtf = Buffer.from('{\\rtf1\\ansi PDE assessment}');
+    await drawer()
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'PDE assessment.rtf', mimeType: 'application/rtf', buffer: rtf });
+    await drawer().getByText('PDE assessment.rtf').waitFor();
+    await drawer().getByRole('button', { name: 'Add active' }).click();
+    const row = page.getByRole('row').filter({ hasText: name });
+    await row.getByRole('link', { name: 'PDE assessment.rtf' }).waitFor();
+  });
 });
