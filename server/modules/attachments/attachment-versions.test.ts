@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildUser, permissionsWith } from '../../test/factories.ts';
 import { startTestServer, type TestServer } from '../../test/test-server.ts';
 import { SAMPLE_FILES } from './attachment-test-files.ts';
 import {
@@ -187,5 +188,38 @@ describe('legacy documents with their file', () => {
     expect(res.headers.get('content-disposition')).toBe(
       `attachment; filename="R_sum_ _g-cm_.txt"; filename*=UTF-8''R%C3%A9sum%C3%A9%20%C2%B5g-cm%C2%B2.txt`,
     );
+  });
+
+  it('serves the file only to callers with ReportDocument Get', async () => {
+    const created = await sendMultipart(
+      server,
+      token,
+      `${F}/legacy-documents`,
+      { documentNumber: `LD-${next()}`, name: 'Old protocol' },
+      SAMPLE_FILES.pdf,
+    );
+    const outsider = await buildUser(server.db, {
+      permissions: permissionsWith({ AnalyticalMethod: ['Get'] }),
+    });
+    const outsiderToken = await server.login(outsider.username, outsider.password);
+    const path = `${F}/legacy-documents/${created.body.result.id}`;
+    expect((await download(server, outsiderToken, `${path}/file`)).status).toBe(403);
+    expect((await download(server, outsiderToken, `${path}/documents`)).status).toBe(403);
+  });
+});
+
+describe('multipart where no document is taken', () => {
+  it('is refused as invalid and saves nothing', async () => {
+    const before = await countAttachments(server);
+    const res = await sendMultipart(
+      server,
+      token,
+      `${F}/cleaning-procedure`,
+      { name: `Procedure ${next()}` },
+      SAMPLE_FILES.pdf,
+    );
+    expect(res.status).toBe(422);
+    expect(res.body.errName).toBe('DataValidationError');
+    expect(await countAttachments(server)).toBe(before);
   });
 });
