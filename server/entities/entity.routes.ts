@@ -9,14 +9,13 @@ import {
 import { ZFacilityParams } from '../../core/schemas/auth.schemas.ts';
 import { ZListQuery, ZReason } from '../../core/schemas/common.schemas.ts';
 import { ZDocumentSummary } from '../../core/schemas/attachments.schemas.ts';
-import { validationError } from '../../core/errors/errors.ts';
 import { typed, type AppContext } from '../http/app-context.ts';
 import { actorOf } from '../http/session-guard.ts';
 import { registerDocumentRoutes } from '../modules/attachments/attachment.routes.ts';
 import {
-  isNothingToChange,
+  editWithDocument,
+  refuseDocumentOnRestore,
   saveWithDocument,
-  touchForDocument,
   valuesWithFile,
   withCurrentDocument,
 } from '../modules/attachments/entity-documents.ts';
@@ -24,8 +23,8 @@ import {
   MULTIPART_DESCRIPTION,
   maxAttachmentBytes,
   readMultipartBody,
-  uploadOf,
 } from '../modules/attachments/multipart-body.ts';
+import type { Db } from '../db/db.ts';
 import {
   createEntity,
   getEntity,
@@ -181,31 +180,13 @@ export function registerEntityRoutes(context: AppContext, def: EntityDef): void 
       const scope = scopeOf(request.params);
       const { id } = request.params;
       if (unArchive) {
-        if (uploadOf(request)) {
-          throw validationError([
-            {
-              property: 'document',
-              constraints: { unArchive: 'Restore the record first, then replace its document' },
-            },
-          ]);
-        }
+        refuseDocumentOnRestore(request);
         return { result: await setArchived(db, actorOf(request), def, scope, id, false, reason) };
       }
       const values = valuesWithFile(request, def, edit);
-      const result = await saveWithDocument(db, request, def, scope, reason, async (inner, tx) => {
-        try {
-          return await updateEntity(inner, actorOf(request), def, scope, id, values, {
-            reason,
-            version,
-          });
-        } catch (error) {
-          // Replacing only the document is a change too.
-          if (uploadOf(request) && isNothingToChange(error))
-            return touchForDocument(tx, request, def, scope, id, version);
-          throw error;
-        }
-      });
-      return { result };
+      const save = (inner: Db) =>
+        updateEntity(inner, actorOf(request), def, scope, id, values, { reason, version });
+      return { result: await editWithDocument(db, request, def, scope, id, reason, version, save) };
     },
   );
 

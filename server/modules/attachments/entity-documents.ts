@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { cleanFileName, typeOfFileName } from '../../../core/attachments/attachment-types.ts';
-import { AppError } from '../../../core/errors/errors.ts';
+import { AppError, validationError } from '../../../core/errors/errors.ts';
 import type { EntityDef } from '../../../core/entities/entity.ts';
 import { withinTransaction, type Db, type Queryable } from '../../db/db.ts';
 import { getEntity, type EntityRecord, type Scope } from '../../entities/entity-store.ts';
@@ -78,8 +78,41 @@ export async function touchForDocument(
   return getEntity(tx, def, scope.facilityId, id);
 }
 
-export function isNothingToChange(error: unknown): boolean {
+function isNothingToChange(error: unknown): boolean {
   return error instanceof AppError && error.errName === 'NothingToChangeError';
+}
+
+/** An edit, with the request's file as the new document; replacing only the file is a change too. */
+export function editWithDocument(
+  db: Db,
+  request: FastifyRequest,
+  def: EntityDef,
+  scope: Scope,
+  id: number,
+  reason: string,
+  version: number | undefined,
+  update: (db: Db) => Promise<EntityRecord>,
+): Promise<EntityRecord> {
+  return saveWithDocument(db, request, def, scope, reason, async (inner, tx) => {
+    try {
+      return await update(inner);
+    } catch (error) {
+      if (uploadOf(request) && isNothingToChange(error))
+        return touchForDocument(tx, request, def, scope, id, version);
+      throw error;
+    }
+  });
+}
+
+/** Restoring is its own change: a file sent with it would otherwise be dropped unseen. */
+export function refuseDocumentOnRestore(request: FastifyRequest): void {
+  if (!uploadOf(request)) return;
+  throw validationError([
+    {
+      property: 'document',
+      constraints: { unArchive: 'Restore the record first, then replace its document' },
+    },
+  ]);
 }
 
 /** Adds each record's current document (or null) to records of an entity that takes one. */
