@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
+import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -30,6 +31,7 @@ import { registerFacilitySettingsRoutes } from './modules/settings/facility-sett
 import { registerPlanSettingsRoutes } from './modules/settings/plan-settings.routes.ts';
 import { ENTITY_DEFS } from '../core/entities/defs/index.ts';
 import { registerEntityRoutes } from './entities/entity.routes.ts';
+import { multipartOptions } from './modules/attachments/multipart-body.ts';
 import { registerLimitsRoutes } from './modules/limits/limits.routes.ts';
 import { registerLimitViewRoutes } from './modules/limits/limits-views.routes.ts';
 import { registerPolicyRoutes } from './modules/policies/policies.routes.ts';
@@ -81,6 +83,7 @@ export async function buildApp({ config, db, logger }: BuildAppOptions): Promise
   });
 
   await app.register(fastifyCookie);
+  await app.register(fastifyMultipart, multipartOptions(config));
   registerSecurityHeaders(app);
   await app.register(fastifyRateLimit, {
     global: false,

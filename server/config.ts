@@ -42,6 +42,7 @@ export const configSchema = z
       .default('info'),
     SERVE_CLIENT: boolean.default(true),
     SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+    ATTACHMENT_MAX_MB: z.coerce.number().positive().max(1024).default(20),
   })
   .superRefine((c, ctx) => {
     if (c.ADMIN_PASSWORD && !c.ADMIN_EMAIL) {

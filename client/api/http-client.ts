@@ -31,7 +31,10 @@ function buildInit(options: RequestOptions): RequestInit {
   const token = options.token === undefined ? getToken() : options.token;
   if (token) headers.token = token;
   const init: RequestInit = { method: options.method ?? 'GET', headers };
-  if (options.body !== undefined) {
+  if (options.body instanceof FormData) {
+    // The browser writes the multipart Content-Type with its boundary.
+    init.body = options.body;
+  } else if (options.body !== undefined) {
     headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(options.body);
   }

@@ -39,6 +39,11 @@ export interface EntityDef {
   verbs?: 'put-delete';
   /** Which of the facility's additional property definitions its records carry (spec §3). */
   propertyTarget?: PropertyTarget;
+  /**
+   * Records that take a document (a reference document, a legacy file): create and edit also
+   * accept multipart/form-data with the file, and the document routes serve it.
+   */
+  document?: { label: string };
 }
 
 export type EntityOperation = 'get' | 'add' | 'modify' | 'archive';

@@ -8,8 +8,23 @@ import {
 } from '../../core/entities/entity.ts';
 import { ZFacilityParams } from '../../core/schemas/auth.schemas.ts';
 import { ZListQuery, ZReason } from '../../core/schemas/common.schemas.ts';
+import { ZDocumentSummary } from '../../core/schemas/attachments.schemas.ts';
 import { typed, type AppContext } from '../http/app-context.ts';
 import { actorOf } from '../http/session-guard.ts';
+import { registerDocumentRoutes } from '../modules/attachments/attachment.routes.ts';
+import {
+  editWithDocument,
+  refuseDocumentOnRestore,
+  saveWithDocument,
+  valuesWithFile,
+  withCurrentDocument,
+} from '../modules/attachments/entity-documents.ts';
+import {
+  MULTIPART_DESCRIPTION,
+  maxAttachmentBytes,
+  readMultipartBody,
+} from '../modules/attachments/multipart-body.ts';
+import type { Db } from '../db/db.ts';
 import {
   createEntity,
   getEntity,
@@ -29,15 +44,32 @@ const ZEntityListQuery = ZListQuery.extend({
  * The routes every master-data entity shares, derived from its declaration: list, archived
  * list, detail, create, edit with a reason and a version, archive and unarchive with a reason.
  */
-export function registerEntityRoutes({ app, db, permit }: AppContext, def: EntityDef): void {
+export function registerEntityRoutes(context: AppContext, def: EntityDef): void {
+  const { app, db, permit, config } = context;
   const r = typed(app);
   const base = `/api/v2/plans/:plan/facilities/:facility`;
-  const record = recordSchema(def);
+  const record = def.document
+    ? recordSchema(def).extend({ document: ZDocumentSummary.optional() })
+    : recordSchema(def);
   const tags = [def.pluralLabel];
   const scopeOf = (params: { plan: number; facility: number }) => ({
     planId: params.plan,
     facilityId: params.facility,
   });
+  // Records that take a document also accept multipart/form-data on create and edit.
+  const multipart = (action: string) =>
+    def.document
+      ? {
+          preValidation: readMultipartBody(
+            permit(def.resource, action),
+            maxAttachmentBytes(config),
+          ),
+        }
+      : {};
+  const multipartSchema = def.document
+    ? { consumes: ['application/json', 'multipart/form-data'] }
+    : {};
+  const bodyNote = def.document ? `\n\n${MULTIPART_DESCRIPTION}` : '';
 
   for (const archived of [false, true]) {
     r.get(
@@ -64,7 +96,8 @@ export function registerEntityRoutes({ app, db, permit }: AppContext, def: Entit
           { ...query, search: query.search ?? nameOrExternalId },
           archived,
         );
-        return { [listKeyOf(def, archived)]: data, ...page };
+        const records = await withCurrentDocument(db, def, request.params.facility, data);
+        return { [listKeyOf(def, archived)]: records, ...page };
       },
     );
   }
@@ -80,30 +113,43 @@ export function registerEntityRoutes({ app, db, permit }: AppContext, def: Entit
         response: { 200: record },
       },
     },
-    async (request) => getEntity(db, def, request.params.facility, request.params.id),
+    async (request) => {
+      const found = await getEntity(db, def, request.params.facility, request.params.id);
+      const [withDocument] = await withCurrentDocument(db, def, request.params.facility, [found]);
+      return withDocument!;
+    },
   );
 
   r.post(
     `${base}/${def.path}`,
     {
+      ...multipart(actionOf(def, 'add')),
       preHandler: permit(def.resource, actionOf(def, 'add')),
       schema: {
         tags,
         summary: `Create a ${def.label.toLowerCase()}`,
-        description: def.description,
+        description: def.description + bodyNote,
+        ...multipartSchema,
         params: ZFacilityParams,
         body: createSchema(def),
         response: { 200: z.object({ result: record }) },
       },
     },
-    async (request) => ({
-      result: await createEntity(db, actorOf(request), def, scopeOf(request.params), request.body),
-    }),
+    async (request) => {
+      const scope = scopeOf(request.params);
+      const values = valuesWithFile(request, def, request.body);
+      return {
+        result: await saveWithDocument(db, request, def, scope, null, (inner) =>
+          createEntity(inner, actorOf(request), def, scope, values),
+        ),
+      };
+    },
   );
 
   r.post(
     `${base}/${def.path}/:id`,
     {
+      ...multipart(actionOf(def, 'modify')),
       // Unarchiving is an update with the unArchive flag (spec §4); it needs the archive right.
       preHandler: async (request, reply) => {
         const body = request.body as { unArchive?: unknown } | undefined;
@@ -114,6 +160,12 @@ export function registerEntityRoutes({ app, db, permit }: AppContext, def: Entit
       schema: {
         tags,
         summary: `Edit a ${def.label.toLowerCase()} (with a reason and the version it was made from), or unarchive it`,
+        ...(def.document
+          ? {
+              description: `A new document replaces the current one, which is kept as superseded with the edit's reason.${bodyNote}`,
+            }
+          : {}),
+        ...multipartSchema,
         params: ZIdInFacility,
         body: editSchema(def),
         response: { 200: z.object({ result: record }) },
@@ -126,13 +178,15 @@ export function registerEntityRoutes({ app, db, permit }: AppContext, def: Entit
         unArchive?: boolean;
       };
       const scope = scopeOf(request.params);
-      const result = unArchive
-        ? await setArchived(db, actorOf(request), def, scope, request.params.id, false, reason)
-        : await updateEntity(db, actorOf(request), def, scope, request.params.id, edit, {
-            reason,
-            version,
-          });
-      return { result };
+      const { id } = request.params;
+      if (unArchive) {
+        refuseDocumentOnRestore(request);
+        return { result: await setArchived(db, actorOf(request), def, scope, id, false, reason) };
+      }
+      const values = valuesWithFile(request, def, edit);
+      const save = (inner: Db) =>
+        updateEntity(inner, actorOf(request), def, scope, id, values, { reason, version });
+      return { result: await editWithDocument(db, request, def, scope, id, reason, version, save) };
     },
   );
 
@@ -160,6 +214,8 @@ export function registerEntityRoutes({ app, db, permit }: AppContext, def: Entit
       ),
     }),
   );
+
+  if (def.document) registerDocumentRoutes(context, def);
 }
 
 /** Lists answer under `data`, or under the key the specification names (intermediates). */

@@ -8,6 +8,7 @@ import { DATA_ARCHIVED_TITLE, describeSaveError, NOTHING_TO_CHANGE } from './ent
 import type { SaveProblem } from './entity-errors.ts';
 import { fetchLatest, useCreateEntity, useUpdateEntity } from './entity-queries.ts';
 import { lowerLabel } from './entity-registry.ts';
+import { DocumentField } from './DocumentField.tsx';
 import { FieldInput } from './FieldInput.tsx';
 import { changedFields, createBody, initialFormValues } from './form-values.ts';
 import type { FormValues } from './form-values.ts';
@@ -47,6 +48,9 @@ export function EntityFormDrawer({ def, record, onClose }: EntityFormDrawerProps
   const [problem, setProblem] = useState<Problem | null>(null);
   const [pendingChanges, setPendingChanges] = useState<Record<string, unknown> | null>(null);
   const [reloading, setReloading] = useState(false);
+  // The reference document chosen for upload, for entities that take one.
+  const [file, setFile] = useState<File | null>(null);
+  const [documentError, setDocumentError] = useState<string | null>(null);
   const create = useCreateEntity(def);
   const update = useUpdateEntity(def);
   const label = lowerLabel(def.label);
@@ -63,9 +67,14 @@ export function EntityFormDrawer({ def, record, onClose }: EntityFormDrawerProps
 
   function showError(error: unknown): void {
     const described = describeSaveError(error);
+    const errors = isApiError(error) ? error.errors : undefined;
+    // The file's problems show under the file picker, which is not a field of the declaration.
+    const onDocument = (errors ?? []).filter((e) => e.property === 'document');
+    const documentMessage = onDocument.flatMap((e) => Object.values(e.constraints)).join(' ');
+    setDocumentError(documentMessage || null);
     const mapped = mapPropertyErrors(
       def,
-      isApiError(error) ? error.errors : undefined,
+      errors?.filter((e) => e.property !== 'document'),
       propertyFields,
     );
     if (mapped.fields.length > 0) form.setFields(mapped.fields);
@@ -73,7 +82,7 @@ export function EntityFormDrawer({ def, record, onClose }: EntityFormDrawerProps
     const onFields = described.kind === 'fields' && described.title !== DATA_ARCHIVED_TITLE;
     setProblem({
       ...described,
-      message: onFields && mapped.fields.length > 0 ? '' : described.message,
+      message: onFields && (mapped.fields.length > 0 || documentMessage) ? '' : described.message,
       details: mapped.general,
     });
   }
@@ -82,9 +91,10 @@ export function EntityFormDrawer({ def, record, onClose }: EntityFormDrawerProps
     setProblem(null);
     if (!base) {
       try {
-        const created = await create.mutateAsync(
-          withProperties(createBody(def, values), propertyCreateValues(definitions, values)),
-        );
+        const created = await create.mutateAsync({
+          body: withProperties(createBody(def, values), propertyCreateValues(definitions, values)),
+          file,
+        });
         void message.success(`${def.label} '${String(created.name ?? created.id)}' added`);
         onClose();
       } catch (error) {
@@ -96,7 +106,7 @@ export function EntityFormDrawer({ def, record, onClose }: EntityFormDrawerProps
       changedFields(def, base, values),
       propertyChanges(definitions, base, values),
     );
-    if (Object.keys(changes).length === 0) {
+    if (Object.keys(changes).length === 0 && !file) {
       setProblem({ kind: 'notice', ...NOTHING_TO_CHANGE, details: [] });
       return;
     }
@@ -111,6 +121,7 @@ export function EntityFormDrawer({ def, record, onClose }: EntityFormDrawerProps
         changes: pendingChanges,
         reason,
         version: base.version,
+        file,
       });
       setPendingChanges(null);
       void message.success(`${def.label} '${String(base.name ?? base.id)}' saved`);
@@ -220,6 +231,18 @@ export function EntityFormDrawer({ def, record, onClose }: EntityFormDrawerProps
             <FieldInput key={field.name} field={field} name={[field.name]} />
           ))}
           <PropertyInputs definitions={definitions} record={base} />
+          {def.document ? (
+            <DocumentField
+              def={def}
+              ownerId={base?.id ?? null}
+              file={file}
+              error={documentError}
+              onChange={(chosen) => {
+                setFile(chosen);
+                setDocumentError(null);
+              }}
+            />
+          ) : null}
         </Form>
       )}
       <ReasonModal
@@ -233,6 +256,7 @@ export function EntityFormDrawer({ def, record, onClose }: EntityFormDrawerProps
           ),
         ]
           .map((f) => f.label)
+          .concat(file && def.document ? [def.document.label] : [])
           .join(', ')}`}
         onSubmit={saveEdit}
         onCancel={() => setPendingChanges(null)}

@@ -10,6 +10,7 @@ import type { EntityListQuery, EntityRecord } from './entity-api.ts';
 import { describeSaveError } from './entity-errors.ts';
 import { entityOptionsQuery, useArchiveEntity, useEntityList } from './entity-queries.ts';
 import { lowerLabel, referencedDef } from './entity-registry.ts';
+import { documentColumn } from './document-column.tsx';
 import { EntityFormDrawer } from './EntityFormDrawer.tsx';
 import { formatFieldValue } from './format-value.ts';
 import { isSortable, listFields, referencedEntities, toServerOrder } from './list-columns.ts';
@@ -75,6 +76,7 @@ export function EntityListPage({ def }: { def: EntityDef }) {
           : null,
       render: (value: unknown) => formatFieldValue(field, value, nameOf),
     })),
+    ...(def.document ? [documentColumn(def, scope)] : []),
     ...(query.archived
       ? [
           {

@@ -78,10 +78,11 @@ export async function createEntity(
   scope: FacilityScope,
   def: EntityDef,
   body: Record<string, unknown>,
+  file?: File | null,
 ): Promise<EntityRecord> {
   const { result } = await apiRequest<{ result: EntityRecord }>(
     `${facilityPath(scope)}/${def.path}`,
-    { method: 'POST', body, action: `Adding the ${def.label.toLowerCase()}` },
+    { method: 'POST', body: withFile(body, file), action: `Adding the ${def.label.toLowerCase()}` },
   );
   return result;
 }
@@ -91,13 +92,18 @@ export async function updateEntity(
   scope: FacilityScope,
   def: EntityDef,
   id: number,
-  body: { changes: Record<string, unknown>; reason: string; version: number },
+  body: {
+    changes: Record<string, unknown>;
+    reason: string;
+    version: number;
+    file?: File | null | undefined;
+  },
 ): Promise<EntityRecord> {
   const { result } = await apiRequest<{ result: EntityRecord }>(
     `${facilityPath(scope)}/${def.path}/${id}`,
     {
       method: def.verbs === 'put-delete' ? 'PUT' : 'POST',
-      body: { ...body.changes, reason: body.reason, version: body.version },
+      body: withFile({ ...body.changes, reason: body.reason, version: body.version }, body.file),
       action: `Editing the ${def.label.toLowerCase()}`,
     },
   );
@@ -139,4 +145,13 @@ export async function restoreEntity(
     },
   );
   return result;
+}
+
+/** With a document, the body travels as multipart: the JSON as the `data` part, the file as `document`. */
+function withFile(body: Record<string, unknown>, file: File | null | undefined): unknown {
+  if (!file) return body;
+  const form = new FormData();
+  form.append('data', JSON.stringify(body));
+  form.append('document', file, file.name);
+  return form;
 }

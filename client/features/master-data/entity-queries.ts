@@ -86,9 +86,15 @@ export function useCreateEntity(def: EntityDef) {
   const scope = useFacilityScope();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: Record<string, unknown>) => createEntity(scope, def, body),
+    mutationFn: ({ body, file }: CreateVariables) => createEntity(scope, def, body, file),
     onSuccess: () => invalidateAfterChange(client, scope.facilityId, def),
   });
+}
+
+export interface CreateVariables {
+  body: Record<string, unknown>;
+  /** The reference document, for entities that take one. */
+  file?: File | null;
 }
 
 export interface UpdateVariables {
@@ -96,6 +102,7 @@ export interface UpdateVariables {
   changes: Record<string, unknown>;
   reason: string;
   version: number;
+  file?: File | null;
 }
 
 export function useUpdateEntity(def: EntityDef) {

@@ -10,6 +10,7 @@ export const activesDef = {
   resource: 'API',
   domain: 'API',
   propertyTarget: 'api',
+  document: { label: 'Reference Document' },
   description:
     'Active pharmaceutical ingredients with their toxicological data: the health-based exposure limit (PDE or ADE) with its basis and source, the minimum therapeutic dose, LD50, solubility, cleanability, potency band and acceptable intake.',
   fields: [

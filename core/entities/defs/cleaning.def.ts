@@ -67,6 +67,7 @@ export const analyticalMethodsDef = {
   table: 'analytical_methods',
   resource: 'AnalyticalMethod',
   domain: 'AnalyticalMethod',
+  document: { label: 'Reference Document' },
   description:
     'Analytical methods with their test type (spec §3: TOC, pH, Conductivity, AA, Odour, RC), LOD, LOQ and recovery per material of construction.',
   fields: [

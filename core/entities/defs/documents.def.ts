@@ -90,8 +90,9 @@ export const legacyDocumentsDef = {
   resource: 'ReportDocument',
   actions: DOCUMENT_ACTIONS,
   domain: 'LegacyDocument',
+  document: { label: 'File' },
   description:
-    'Legacy documents: validation documents from before the platform, recorded by number, title, category, revision, issue date, the file’s name and type (spec §3 attachment types) and where the original is kept. The file itself is not stored: this register holds its metadata only.',
+    'Legacy documents: validation documents from before the platform, recorded by number, title, category, revision, issue date, the file’s name and type (spec §3 attachment types) and where the original is kept. The file itself can be uploaded with the record (multipart) and is served by GET legacy-documents/{id}/file; its name and type then fill fileName and fileType.',
   fields: [
     { name: 'documentNumber', label: 'Document number', kind: 'text', max: 100, required: true },
     { name: 'name', label: 'Title', kind: 'text', required: true },
