@@ -43,6 +43,7 @@ import { registerFacilityRuleRoutes } from './modules/facility-rules/facility-ru
 import { registerEquipmentExtrasRoutes } from './modules/equipment-extras/equipment-extras.routes.ts';
 import { registerRoomGradeRoutes } from './modules/room-grades/room-grades.routes.ts';
 import { registerMasterRecordRoutes } from './modules/master-records/master-records.routes.ts';
+import { registerProductionAreaRoutes } from './modules/productions/production-area.routes.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -149,6 +150,7 @@ export async function buildApp({ config, db, logger }: BuildAppOptions): Promise
   registerEquipmentExtrasRoutes(context);
   registerRoomGradeRoutes(context);
   registerMasterRecordRoutes(context);
+  registerProductionAreaRoutes(context);
 
   return app;
 }
