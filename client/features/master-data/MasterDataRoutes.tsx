@@ -6,6 +6,12 @@ import { defByPath } from './entity-registry.ts';
 import { EntityListPage } from './EntityListPage.tsx';
 import { MasterWorkbookPage } from './MasterWorkbookPage.tsx';
 import { usePermissions } from './use-permissions.ts';
+import {
+  GROUP_MAPPING_PATH,
+  LazyGroupMapping,
+  LazyProductionMatrix,
+  PRODUCTION_MATRIX_PATH,
+} from '../productions/LazyMappingPages.tsx';
 
 /** The base of the master-data pages in the app shell. */
 export const MASTER_DATA_BASE = '/master-data';
@@ -28,6 +34,16 @@ export function MasterDataRoutes() {
   const { pathname } = useLocation();
   const first = defs[0];
   const workbookPath = `${MASTER_DATA_BASE}/${MASTER_WORKBOOK_PATH}`;
+  const mappings = [
+    permissions.can('Production', 'Get') && {
+      key: `${MASTER_DATA_BASE}/${PRODUCTION_MATRIX_PATH}`,
+      label: 'Production-Equipment matrix',
+    },
+    permissions.can('EquipmentGroup', 'Get') && {
+      key: `${MASTER_DATA_BASE}/${GROUP_MAPPING_PATH}`,
+      label: 'Equipment group mapping',
+    },
+  ].filter((item) => item !== false);
   return (
     <Layout style={{ background: 'transparent' }}>
       <Layout.Sider
@@ -49,6 +65,19 @@ export function MasterDataRoutes() {
                   label: <Link to={`${MASTER_DATA_BASE}/${def.path}`}>{def.pluralLabel}</Link>,
                 })),
               },
+              ...(mappings.length
+                ? [
+                    {
+                      type: 'group' as const,
+                      key: 'mappings',
+                      label: 'Mappings',
+                      children: mappings.map((item) => ({
+                        key: item.key,
+                        label: <Link to={item.key}>{item.label}</Link>,
+                      })),
+                    },
+                  ]
+                : []),
               ...(canUseWorkbook
                 ? [
                     {
@@ -87,6 +116,8 @@ export function MasterDataRoutes() {
             }
           />
           <Route path={MASTER_WORKBOOK_PATH} element={<MasterWorkbookPage />} />
+          <Route path={PRODUCTION_MATRIX_PATH} element={<LazyProductionMatrix />} />
+          <Route path={GROUP_MAPPING_PATH} element={<LazyGroupMapping />} />
           <Route path=":path" element={<EntityRoute />} />
         </Routes>
       </Layout.Content>

@@ -1,0 +1,206 @@
+import { Alert, Button, Col, Empty, Row, Select, Space, Typography, message } from 'antd';
+import { useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { equipmentDef, productionsDef, productsDef } from '../../../core/entities/defs/index.ts';
+import { totalSurfaceArea } from '../../../core/productions/surface-area.ts';
+import { describeSaveError } from '../master-data/entity-errors.ts';
+import { useEntityOptions } from '../master-data/entity-queries.ts';
+import { ReasonModal } from '../master-data/ReasonModal.tsx';
+import { usePermissions } from '../master-data/use-permissions.ts';
+import { formatArea } from './area-format.ts';
+import { AreaPreview } from './AreaPreview.tsx';
+import {
+  useProductionMap,
+  useProductionSurfaceArea,
+  useSaveProductionMap,
+} from './production-mapping-api.ts';
+import { TickList } from './TickList.tsx';
+
+interface Draft {
+  productionId: number;
+  equipmentIds: number[];
+  productIds: number[];
+}
+
+type Problem = { title: string; message: string } | null;
+
+const sameSet = (a: readonly number[], b: readonly number[]) =>
+  a.length === b.length && a.every((id) => b.includes(id));
+
+/**
+ * The production-equipment matrix, one production at a time: which equipment it uses and which
+ * products are made on it. Every product made there shares the ticked equipment's surface, so the
+ * total area shown is the shared surface the MAC matrix divides by.
+ */
+export function ProductionEquipmentMatrixPage() {
+  const [params, setParams] = useSearchParams();
+  const productionId = Number(params.get('production')) || undefined;
+  const permissions = usePermissions();
+  const canSet = permissions.can('Production', 'Set');
+  const productions = useEntityOptions(productionsDef);
+  const equipment = useEntityOptions(equipmentDef);
+  const products = useEntityOptions(productsDef);
+  const map = useProductionMap(productionId);
+  const area = useProductionSurfaceArea(productionId);
+  const save = useSaveProductionMap();
+  const [draft, setDraft] = useState<Draft | null>(null);
+  const [problem, setProblem] = useState<Problem>(null);
+  const [isAsking, setAsking] = useState(false);
+
+  // The user's ticks survive a refetch (and a conflict); a new production starts from its map.
+  const current: Draft | null =
+    draft?.productionId === productionId
+      ? draft
+      : map.data && map.data.productionId === productionId
+        ? { productionId, equipmentIds: map.data.equipmentIds, productIds: map.data.productIds }
+        : null;
+  const isChanged =
+    current !== null &&
+    map.data !== undefined &&
+    (!sameSet(current.equipmentIds, map.data.equipmentIds) ||
+      !sameSet(current.productIds, map.data.productIds));
+
+  const equipmentRows = equipment.data?.data ?? [];
+  // Cheap enough to recompute on every tick: a sum over the production's equipment.
+  const draftArea = (() => {
+    if (!current || !area.data) return undefined;
+    const byId = new Map(equipmentRows.map((e) => [e.id, e]));
+    const items = current.equipmentIds.map((id) => {
+      const row = byId.get(id);
+      // Not among the live equipment: archived, so listed but not counted (as on the server).
+      return row
+        ? { id, name: String(row.name), surfaceArea: row.surfaceArea as never }
+        : { id, name: `#${id}`, surfaceArea: null, isArchived: true };
+    });
+    return totalSurfaceArea(items, area.data.unit);
+  })();
+
+  function toggle(list: 'equipmentIds' | 'productIds', id: number, isTicked: boolean) {
+    if (!current) return;
+    const ids = current[list].filter((x) => x !== id);
+    setDraft({ ...current, [list]: isTicked ? [...ids, id] : ids });
+  }
+
+  async function submit(reason: string): Promise<void> {
+    if (!current || !map.data) return;
+    try {
+      await save.mutateAsync({
+        id: current.productionId,
+        equipmentIds: current.equipmentIds,
+        productIds: current.productIds,
+        version: map.data.version,
+        reason,
+      });
+      setDraft(null);
+      setProblem(null);
+      setAsking(false);
+      void message.success('Mapping saved. The MAC matrix follows the new shared equipment.');
+    } catch (error) {
+      const described = describeSaveError(error);
+      // A conflict shows the server's own words; the ticks stay for another try.
+      setProblem({
+        title: described.title,
+        message: error instanceof Error ? error.message : described.message,
+      });
+      setAsking(false);
+    }
+  }
+
+  const productionName = productions.data?.data.find((p) => p.id === productionId)?.name;
+  return (
+    <section aria-label="Production-Equipment Matrix">
+      <Typography.Title level={3} style={{ margin: 0 }}>
+        Production-Equipment Matrix
+      </Typography.Title>
+      <Typography.Paragraph type="secondary">
+        Tick the equipment a production uses and the products made on it. The products made on a
+        production share its equipment’s surface area, and the{' '}
+        <Link to="/limits/mac-matrix">MAC matrix</Link> follows the saved mapping.
+      </Typography.Paragraph>
+      <Space style={{ marginBottom: 16 }} wrap>
+        <Select
+          aria-label="Production"
+          placeholder="Choose a production"
+          style={{ width: 320 }}
+          showSearch={{ optionFilterProp: 'label' }}
+          loading={productions.isPending}
+          value={productionId}
+          options={(productions.data?.data ?? []).map((p) => ({
+            value: p.id,
+            label: String(p.name),
+          }))}
+          onChange={(id: number) => {
+            setProblem(null);
+            setDraft(null);
+            setParams({ production: String(id) });
+          }}
+        />
+        <Button type="primary" disabled={!isChanged || !canSet} onClick={() => setAsking(true)}>
+          Save mapping
+        </Button>
+        <Button disabled={!isChanged} onClick={() => setDraft(null)}>
+          Discard ticks
+        </Button>
+      </Space>
+      {problem ? (
+        <Alert
+          type="error"
+          showIcon
+          style={{ marginBottom: 16 }}
+          title={problem.title}
+          description={problem.message}
+          action={
+            <Button onClick={() => void Promise.all([map.refetch(), area.refetch()])}>
+              Load the latest version
+            </Button>
+          }
+        />
+      ) : null}
+      {map.isError ? <Alert type="error" title={map.error.message} /> : null}
+      {productionId === undefined ? (
+        <Empty description="Choose a production to see and change its equipment and products" />
+      ) : current ? (
+        <Row gutter={[16, 16]}>
+          <Col xs={24} xl={8}>
+            <AreaPreview saved={area.data} draft={draftArea} isChanged={isChanged} />
+          </Col>
+          <Col xs={24} md={12} xl={8}>
+            <TickList
+              title="Equipment"
+              detailTitle="Surface area"
+              rows={equipmentRows.map((e) => ({
+                id: e.id,
+                name: String(e.name),
+                detail: formatArea(e.surfaceArea as { value: number; unit: string } | null),
+              }))}
+              ticked={new Set(current.equipmentIds)}
+              onToggle={(id, on) => toggle('equipmentIds', id, on)}
+              disabled={!canSet}
+              loading={equipment.isPending}
+              emptyText="No equipment yet"
+            />
+          </Col>
+          <Col xs={24} md={12} xl={8}>
+            <TickList
+              title="Products"
+              rows={(products.data?.data ?? []).map((p) => ({ id: p.id, name: String(p.name) }))}
+              ticked={new Set(current.productIds)}
+              onToggle={(id, on) => toggle('productIds', id, on)}
+              disabled={!canSet}
+              loading={products.isPending}
+              emptyText="No products yet"
+            />
+          </Col>
+        </Row>
+      ) : null}
+      <ReasonModal
+        open={isAsking}
+        title={`Save the mapping of '${String(productionName ?? '')}'`}
+        okText="Save"
+        description="The MAC matrix of this facility is recomputed from the saved mapping."
+        onSubmit={submit}
+        onCancel={() => setAsking(false)}
+      />
+    </section>
+  );
+}
