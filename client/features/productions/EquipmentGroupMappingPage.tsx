@@ -15,10 +15,11 @@ import {
   useSaveGroupMap,
 } from './production-mapping-api.ts';
 import { TickList, type TickRow } from './TickList.tsx';
+import { NO_CHANGES, applyTicks, hasChanges, toggleTick, type TickChanges } from './tick-draft.ts';
 
 interface Draft {
   groupId: number;
-  equipmentIds: number[];
+  equipment: TickChanges;
 }
 
 const toRow = (e: EntityRecord): TickRow => ({
@@ -44,26 +45,22 @@ export function EquipmentGroupMappingPage() {
   const [problem, setProblem] = useState<{ title: string; message: string } | null>(null);
   const [isAsking, setAsking] = useState(false);
 
-  const current =
-    draft?.groupId === groupId
-      ? draft
-      : map.data && map.data.groupId === groupId
-        ? { groupId, equipmentIds: map.data.equipmentIds }
-        : null;
+  // The user's ticks are changes to the saved list: they survive a refetch and a conflict.
+  const changes = draft !== null && draft.groupId === groupId ? draft.equipment : NO_CHANGES;
   const saved = map.data?.equipmentIds ?? [];
-  const isChanged =
-    current !== null &&
-    (current.equipmentIds.length !== saved.length ||
-      current.equipmentIds.some((id) => !saved.includes(id)));
+  const current =
+    map.data && map.data.groupId === groupId
+      ? { groupId, equipmentIds: applyTicks(saved, changes) }
+      : null;
+  const isChanged = map.data !== undefined && hasChanges(saved, changes);
   const ticked = new Set(current?.equipmentIds ?? []);
   // Members just added from the no-group list stay in that list, ticked, until saved.
   const memberRows = (members.data?.data ?? []).map(toRow);
   const freeRows = (noGroup.data?.data ?? []).map(toRow);
 
   function toggle(id: number, isTicked: boolean) {
-    if (!current) return;
-    const ids = current.equipmentIds.filter((x) => x !== id);
-    setDraft({ ...current, equipmentIds: isTicked ? [...ids, id] : ids });
+    if (groupId === undefined) return;
+    setDraft({ groupId, equipment: toggleTick(saved, changes, id, isTicked) });
   }
 
   async function submit(reason: string): Promise<void> {

@@ -15,17 +15,15 @@ import {
   useSaveProductionMap,
 } from './production-mapping-api.ts';
 import { TickList } from './TickList.tsx';
+import { NO_CHANGES, applyTicks, hasChanges, toggleTick, type TickChanges } from './tick-draft.ts';
 
 interface Draft {
   productionId: number;
-  equipmentIds: number[];
-  productIds: number[];
+  equipment: TickChanges;
+  products: TickChanges;
 }
 
 type Problem = { title: string; message: string } | null;
-
-const sameSet = (a: readonly number[], b: readonly number[]) =>
-  a.length === b.length && a.every((id) => b.includes(id));
 
 /**
  * The production-equipment matrix, one production at a time: which equipment it uses and which
@@ -47,18 +45,23 @@ export function ProductionEquipmentMatrixPage() {
   const [problem, setProblem] = useState<Problem>(null);
   const [isAsking, setAsking] = useState(false);
 
-  // The user's ticks survive a refetch (and a conflict); a new production starts from its map.
-  const current: Draft | null =
-    draft?.productionId === productionId
+  // The user's ticks are changes to the saved map: they survive a refetch and a conflict.
+  const changes: Omit<Draft, 'productionId'> =
+    draft !== null && draft.productionId === productionId
       ? draft
-      : map.data && map.data.productionId === productionId
-        ? { productionId, equipmentIds: map.data.equipmentIds, productIds: map.data.productIds }
-        : null;
+      : { equipment: NO_CHANGES, products: NO_CHANGES };
+  const current =
+    map.data && map.data.productionId === productionId
+      ? {
+          productionId,
+          equipmentIds: applyTicks(map.data.equipmentIds, changes.equipment),
+          productIds: applyTicks(map.data.productIds, changes.products),
+        }
+      : null;
   const isChanged =
-    current !== null &&
     map.data !== undefined &&
-    (!sameSet(current.equipmentIds, map.data.equipmentIds) ||
-      !sameSet(current.productIds, map.data.productIds));
+    (hasChanges(map.data.equipmentIds, changes.equipment) ||
+      hasChanges(map.data.productIds, changes.products));
 
   const equipmentRows = equipment.data?.data ?? [];
   // Cheap enough to recompute on every tick: a sum over the production's equipment.
@@ -75,10 +78,10 @@ export function ProductionEquipmentMatrixPage() {
     return totalSurfaceArea(items, area.data.unit);
   })();
 
-  function toggle(list: 'equipmentIds' | 'productIds', id: number, isTicked: boolean) {
-    if (!current) return;
-    const ids = current[list].filter((x) => x !== id);
-    setDraft({ ...current, [list]: isTicked ? [...ids, id] : ids });
+  function toggle(list: 'equipment' | 'products', id: number, isTicked: boolean) {
+    if (!map.data || productionId === undefined) return;
+    const saved = list === 'equipment' ? map.data.equipmentIds : map.data.productIds;
+    setDraft({ ...changes, productionId, [list]: toggleTick(saved, changes[list], id, isTicked) });
   }
 
   async function submit(reason: string): Promise<void> {
@@ -174,7 +177,7 @@ export function ProductionEquipmentMatrixPage() {
                 detail: formatArea(e.surfaceArea as { value: number; unit: string } | null),
               }))}
               ticked={new Set(current.equipmentIds)}
-              onToggle={(id, on) => toggle('equipmentIds', id, on)}
+              onToggle={(id, on) => toggle('equipment', id, on)}
               disabled={!canSet}
               loading={equipment.isPending}
               emptyText="No equipment yet"
@@ -185,7 +188,7 @@ export function ProductionEquipmentMatrixPage() {
               title="Products"
               rows={(products.data?.data ?? []).map((p) => ({ id: p.id, name: String(p.name) }))}
               ticked={new Set(current.productIds)}
-              onToggle={(id, on) => toggle('productIds', id, on)}
+              onToggle={(id, on) => toggle('products', id, on)}
               disabled={!canSet}
               loading={products.isPending}
               emptyText="No products yet"
