@@ -95,6 +95,9 @@ describe('production-equipment matrix', () => {
     // 120 sqcm + 10 sqin × 6.4516 = 184.516 sqcm, before anything is saved.
     await page.getByTestId('draft-area').getByText('184.516 sqcm').waitFor();
     await page.getByText('(+64.516 sqcm)').waitFor();
+    const grid = page.getByRole('region', { name: 'Products × equipment' });
+    await grid.getByRole('columnheader', { name: `PM Dryer ${run}` }).waitFor();
+    await grid.getByRole('cell', { name: `PM Tablet ${run}` }).waitFor();
     await page.getByRole('button', { name: 'Save mapping' }).click();
     await reason('Dryer added to the line after the layout change');
     await page.getByTestId('saved-area').getByText('184.516 sqcm').waitFor();

@@ -9,6 +9,7 @@ import { ReasonModal } from '../master-data/ReasonModal.tsx';
 import { usePermissions } from '../master-data/use-permissions.ts';
 import { formatArea } from './area-format.ts';
 import { AreaPreview } from './AreaPreview.tsx';
+import { ProductEquipmentGrid } from './ProductEquipmentGrid.tsx';
 import {
   useProductionMap,
   useProductionSurfaceArea,
@@ -192,6 +193,16 @@ export function ProductionEquipmentMatrixPage() {
               disabled={!canSet}
               loading={products.isPending}
               emptyText="No products yet"
+            />
+          </Col>
+          <Col span={24}>
+            <ProductEquipmentGrid
+              productionId={current.productionId}
+              productIds={current.productIds}
+              equipmentIds={current.equipmentIds}
+              products={products.data?.data ?? []}
+              equipment={equipmentRows}
+              productions={productions.data?.data ?? []}
             />
           </Col>
         </Row>
