@@ -2,7 +2,8 @@ import { Alert, Button, Col, Empty, Row, Select, Space, Typography, message } fr
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { equipmentDef, productionsDef, productsDef } from '../../../core/entities/defs/index.ts';
-import { totalSurfaceArea } from '../../../core/productions/surface-area.ts';
+import { totalSurfaceArea, type AreaItem } from '../../../core/productions/surface-area.ts';
+import type { EntityRecord } from '../master-data/entity-api.ts';
 import { describeSaveError } from '../master-data/entity-errors.ts';
 import { useEntityOptions } from '../master-data/entity-queries.ts';
 import { ReasonModal } from '../master-data/ReasonModal.tsx';
@@ -15,13 +16,23 @@ import {
   useProductionSurfaceArea,
   useSaveProductionMap,
 } from './production-mapping-api.ts';
-import { TickList } from './TickList.tsx';
+import { TickList, type TickRow } from './TickList.tsx';
 import { NO_CHANGES, applyTicks, hasChanges, toggleTick, type TickChanges } from './tick-draft.ts';
 
 interface Draft {
   productionId: number;
   equipment: TickChanges;
   products: TickChanges;
+}
+
+/**
+ * Mapped records that are no longer live (archived): shown so that they can be unticked, since
+ * the server refuses to save a mapping that names an archived record.
+ */
+function archivedRows(ids: readonly number[], live: readonly EntityRecord[]): TickRow[] {
+  return ids
+    .filter((id) => !live.some((row) => row.id === id))
+    .map((id) => ({ id, name: `#${id} (archived)`, detail: 'archived' }));
 }
 
 type Problem = { title: string; message: string } | null;
@@ -73,7 +84,7 @@ export function ProductionEquipmentMatrixPage() {
       const row = byId.get(id);
       // Not among the live equipment: archived, so listed but not counted (as on the server).
       return row
-        ? { id, name: String(row.name), surfaceArea: row.surfaceArea as never }
+        ? { id, name: String(row.name), surfaceArea: row.surfaceArea as AreaItem['surfaceArea'] }
         : { id, name: `#${id}`, surfaceArea: null, isArchived: true };
     });
     return totalSurfaceArea(items, area.data.unit);
@@ -172,11 +183,14 @@ export function ProductionEquipmentMatrixPage() {
             <TickList
               title="Equipment"
               detailTitle="Surface area"
-              rows={equipmentRows.map((e) => ({
-                id: e.id,
-                name: String(e.name),
-                detail: formatArea(e.surfaceArea as { value: number; unit: string } | null),
-              }))}
+              rows={[
+                ...equipmentRows.map((e) => ({
+                  id: e.id,
+                  name: String(e.name),
+                  detail: formatArea(e.surfaceArea as AreaItem['surfaceArea']),
+                })),
+                ...(equipment.data ? archivedRows(current.equipmentIds, equipmentRows) : []),
+              ]}
               ticked={new Set(current.equipmentIds)}
               onToggle={(id, on) => toggle('equipment', id, on)}
               disabled={!canSet}
@@ -187,7 +201,10 @@ export function ProductionEquipmentMatrixPage() {
           <Col xs={24} md={12} xl={8}>
             <TickList
               title="Products"
-              rows={(products.data?.data ?? []).map((p) => ({ id: p.id, name: String(p.name) }))}
+              rows={[
+                ...(products.data?.data ?? []).map((p) => ({ id: p.id, name: String(p.name) })),
+                ...(products.data ? archivedRows(current.productIds, products.data.data) : []),
+              ]}
               ticked={new Set(current.productIds)}
               onToggle={(id, on) => toggle('products', id, on)}
               disabled={!canSet}
