@@ -47,6 +47,7 @@ import { registerRoomGradeRoutes } from './modules/room-grades/room-grades.route
 import { registerMasterRecordRoutes } from './modules/master-records/master-records.routes.ts';
 import { registerSamplingPolicyRoutes } from './modules/sampling-policy/sampling-policy.routes.ts';
 import { registerAdditionalPropertyRoutes } from './modules/additional-properties/additional-properties.routes.ts';
+import { registerProductionAreaRoutes } from './modules/productions/production-area.routes.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -156,6 +157,7 @@ export async function buildApp({ config, db, logger }: BuildAppOptions): Promise
   registerMasterRecordRoutes(context);
   registerSamplingPolicyRoutes(context);
   registerAdditionalPropertyRoutes(context);
+  registerProductionAreaRoutes(context);
 
   return app;
 }

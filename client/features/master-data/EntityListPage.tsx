@@ -16,6 +16,7 @@ import { formatFieldValue } from './format-value.ts';
 import { isSortable, listFields, referencedEntities, toServerOrder } from './list-columns.ts';
 import { ReasonModal } from './ReasonModal.tsx';
 import { usePermissions } from './use-permissions.ts';
+import { productionAreaColumn } from '../productions/ProductionAreaCell.tsx';
 import { useFacilityScope } from './use-facility-scope.ts';
 
 const DEFAULT_PAGE_LIMIT = 10;
@@ -77,6 +78,8 @@ export function EntityListPage({ def }: { def: EntityDef }) {
       render: (value: unknown) => formatFieldValue(field, value, nameOf),
     })),
     ...(def.document ? [documentColumn(def, scope)] : []),
+    // A production's total surface area is computed by the server from its equipment.
+    ...(def.path === 'productions' && !query.archived ? [productionAreaColumn] : []),
     ...(query.archived
       ? [
           {

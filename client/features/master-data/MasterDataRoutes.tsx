@@ -10,6 +10,12 @@ import {
   SAMPLING_POLICY_PATH,
   SamplingPolicyPage,
 } from '../sampling-policy/SamplingPolicyPage.tsx';
+import {
+  GROUP_MAPPING_PATH,
+  LazyGroupMapping,
+  LazyProductionMatrix,
+  PRODUCTION_MATRIX_PATH,
+} from '../productions/LazyMappingPages.tsx';
 
 /** The base of the master-data pages in the app shell. */
 export const MASTER_DATA_BASE = '/master-data';
@@ -33,6 +39,16 @@ export function MasterDataRoutes() {
   const { pathname } = useLocation();
   const first = defs[0];
   const workbookPath = `${MASTER_DATA_BASE}/${MASTER_WORKBOOK_PATH}`;
+  const mappings = [
+    permissions.can('Production', 'Get') && {
+      key: `${MASTER_DATA_BASE}/${PRODUCTION_MATRIX_PATH}`,
+      label: 'Production-Equipment matrix',
+    },
+    permissions.can('EquipmentGroup', 'Get') && {
+      key: `${MASTER_DATA_BASE}/${GROUP_MAPPING_PATH}`,
+      label: 'Equipment group mapping',
+    },
+  ].filter((item) => item !== false);
   return (
     <Layout style={{ background: 'transparent' }}>
       <Layout.Sider
@@ -68,6 +84,19 @@ export function MasterDataRoutes() {
                           label: <Link to={SAMPLING_POLICY_PATH}>Sampling Policy</Link>,
                         },
                       ],
+                    },
+                  ]
+                : []),
+              ...(mappings.length
+                ? [
+                    {
+                      type: 'group' as const,
+                      key: 'mappings',
+                      label: 'Mappings',
+                      children: mappings.map((item) => ({
+                        key: item.key,
+                        label: <Link to={item.key}>{item.label}</Link>,
+                      })),
                     },
                   ]
                 : []),
@@ -109,6 +138,8 @@ export function MasterDataRoutes() {
             }
           />
           <Route path={MASTER_WORKBOOK_PATH} element={<MasterWorkbookPage />} />
+          <Route path={PRODUCTION_MATRIX_PATH} element={<LazyProductionMatrix />} />
+          <Route path={GROUP_MAPPING_PATH} element={<LazyGroupMapping />} />
           <Route path=":path" element={<EntityRoute />} />
           <Route path="sampling-policy/*" element={<SamplingPolicyPage />} />
         </Routes>

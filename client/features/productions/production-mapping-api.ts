@@ -1,0 +1,165 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
+import type {
+  TProductionSurfaceArea,
+  TSurfaceAreaSummaries,
+} from '../../../core/schemas/productions.schemas.ts';
+import { apiRequest } from '../../api/http-client.ts';
+import { limitsKeys } from '../limits/limits-keys.ts';
+import { facilityPath, type EntityPage } from '../master-data/entity-api.ts';
+import { useFacilityScope } from '../master-data/use-facility-scope.ts';
+
+export interface ProductionMap {
+  productionId: number;
+  equipmentIds: number[];
+  productIds: number[];
+  version: number;
+}
+
+export interface GroupMap {
+  groupId: number;
+  equipmentIds: number[];
+  version: number;
+}
+
+/*
+ * Kept under the entities' own keys (see master-data/entity-queries.ts), so that an edit of a
+ * production or a group in the generic list refreshes these too.
+ */
+export const mappingKeys = {
+  productions: (facilityId: number) => ['facility', facilityId, 'entities', 'productions'] as const,
+  surfaceAreas: (facilityId: number) =>
+    [...mappingKeys.productions(facilityId), 'surface-areas'] as const,
+  surfaceArea: (facilityId: number, id: number) =>
+    [...mappingKeys.productions(facilityId), 'surface-area', id] as const,
+  productionMap: (facilityId: number, id: number) =>
+    [...mappingKeys.productions(facilityId), 'map', id] as const,
+  groups: (facilityId: number) => ['facility', facilityId, 'entities', 'equipmentGroups'] as const,
+  groupMap: (facilityId: number, id: number) =>
+    [...mappingKeys.groups(facilityId), 'map', id] as const,
+  groupEquipment: (facilityId: number, id: number) =>
+    [...mappingKeys.groups(facilityId), 'equipments', id] as const,
+  noGroup: (facilityId: number) => [...mappingKeys.groups(facilityId), 'no-group'] as const,
+};
+
+/** Every live production's total area: one call for the whole productions list. */
+export function useProductionSurfaceAreas() {
+  const scope = useFacilityScope();
+  return useQuery({
+    queryKey: mappingKeys.surfaceAreas(scope.facilityId),
+    queryFn: ({ signal }) =>
+      apiRequest<TSurfaceAreaSummaries>(`${facilityPath(scope)}/productions/surface-areas`, {
+        signal,
+        action: 'Loading surface areas',
+      }),
+  });
+}
+
+export function useProductionSurfaceArea(id: number | undefined) {
+  const scope = useFacilityScope();
+  return useQuery({
+    queryKey: mappingKeys.surfaceArea(scope.facilityId, id ?? 0),
+    queryFn: ({ signal }) =>
+      apiRequest<TProductionSurfaceArea>(`${facilityPath(scope)}/productions/${id}/surface-area`, {
+        signal,
+        action: 'Loading the surface area',
+      }),
+    enabled: id !== undefined,
+  });
+}
+
+export function useProductionMap(id: number | undefined) {
+  const scope = useFacilityScope();
+  return useQuery({
+    queryKey: mappingKeys.productionMap(scope.facilityId, id ?? 0),
+    queryFn: ({ signal }) =>
+      apiRequest<ProductionMap>(`${facilityPath(scope)}/productions/${id}/map`, {
+        signal,
+        action: 'Loading the production’s equipment',
+      }),
+    enabled: id !== undefined,
+  });
+}
+
+async function afterMapping(client: QueryClient, facilityId: number, group: boolean) {
+  await Promise.all([
+    client.invalidateQueries({ queryKey: mappingKeys.productions(facilityId) }),
+    client.invalidateQueries({ queryKey: limitsKeys.all(facilityId) }),
+    group ? client.invalidateQueries({ queryKey: mappingKeys.groups(facilityId) }) : null,
+    // The no-group lists of equipment live under the equipment's keys.
+    client.invalidateQueries({ queryKey: ['facility', facilityId, 'entities', 'equipment'] }),
+  ]);
+}
+
+export function useSaveProductionMap() {
+  const scope = useFacilityScope();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({
+      id,
+      ...body
+    }: Omit<ProductionMap, 'productionId'> & { id: number; reason: string }) =>
+      apiRequest<ProductionMap>(`${facilityPath(scope)}/productions/${id}/map`, {
+        method: 'POST',
+        body,
+        action: 'Saving the production’s equipment',
+      }),
+    onSuccess: () => afterMapping(client, scope.facilityId, false),
+  });
+}
+
+export function useGroupMap(id: number | undefined) {
+  const scope = useFacilityScope();
+  return useQuery({
+    queryKey: mappingKeys.groupMap(scope.facilityId, id ?? 0),
+    queryFn: ({ signal }) =>
+      apiRequest<GroupMap>(`${facilityPath(scope)}/equipment_groups/${id}/map`, {
+        signal,
+        action: 'Loading the group’s equipment',
+      }),
+    enabled: id !== undefined,
+  });
+}
+
+/** The group's live equipment with names and areas (GET {id}/equipments). */
+export function useGroupEquipment(id: number | undefined) {
+  const scope = useFacilityScope();
+  return useQuery({
+    queryKey: mappingKeys.groupEquipment(scope.facilityId, id ?? 0),
+    queryFn: ({ signal }) =>
+      apiRequest<EntityPage>(`${facilityPath(scope)}/equipment_groups/${id}/equipments`, {
+        signal,
+        query: { pageNumber: 1, pageLimit: 1000 },
+        action: 'Loading the group’s equipment',
+      }),
+    enabled: id !== undefined,
+  });
+}
+
+/** Equipment that no live group holds: what can be added to a group. */
+export function useNoGroupEquipment() {
+  const scope = useFacilityScope();
+  return useQuery({
+    queryKey: mappingKeys.noGroup(scope.facilityId),
+    queryFn: ({ signal }) =>
+      apiRequest<EntityPage>(`${facilityPath(scope)}/equipments/no-group`, {
+        signal,
+        query: { pageNumber: 1, pageLimit: 1000 },
+        action: 'Loading equipment in no group',
+      }),
+  });
+}
+
+export function useSaveGroupMap() {
+  const scope = useFacilityScope();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, ...body }: Omit<GroupMap, 'groupId'> & { id: number; reason: string }) =>
+      apiRequest<GroupMap>(`${facilityPath(scope)}/equipment_groups/${id}/map`, {
+        method: 'POST',
+        body,
+        action: 'Saving the group’s equipment',
+      }),
+    onSuccess: () => afterMapping(client, scope.facilityId, true),
+  });
+}

@@ -1,0 +1,191 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { SESSION_KEYS } from '../client/session/session-keys.ts';
+import { ADMIN } from '../server/test/test-server.ts';
+import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+
+let app: AppUnderTest;
+let page: Page;
+let token: string;
+let F: string;
+
+beforeAll(async () => {
+  app = await startAppUnderTest();
+  page = await app.open('/');
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await page.getByRole('button', { name: 'Oral Solid Dosage Plant' }).click();
+  await page.getByRole('button', { name: 'Logout' }).waitFor();
+  // One session per user: use the browser's for the test's own calls.
+  token = await page.evaluate((key) => sessionStorage.getItem(key) ?? '', SESSION_KEYS.token);
+  const [f] = await app.server.db.query<{ id: number; plan_id: number }>(
+    "select id, plan_id from facilities where name = 'Oral Solid Dosage Plant'",
+  );
+  F = `/api/v2/plans/${f!.plan_id}/facilities/${f!.id}`;
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- checked by assertions
+async function api(method: string, path: string, body?: unknown): Promise<Body> {
+  const res = await app.server.request<Body>(method, `${F}${path}`, {
+    token,
+    ...(body === undefined ? {} : { body }),
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body;
+}
+const product = (name: string) => ({
+  name,
+  maxDailyDose: { value: 500, unit: 'mg' },
+  minBatchSize: { value: 100, unit: 'kg' },
+});
+const create = async (path: string, body: unknown): Promise<number> =>
+  (await api('POST', path, body)).result.id;
+
+async function reason(text: string): Promise<void> {
+  const dialog = page.getByRole('dialog').last();
+  await dialog.getByLabel('Reason').fill(text);
+  await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect.poll(() => page.getByRole('dialog').count(), { timeout: 10_000 }).toBe(0);
+}
+
+const tick = (region: string, name: string) =>
+  page.getByRole('region', { name: region }).getByRole('checkbox', { name, exact: true });
+
+async function openFromMenu(link: string, heading: string): Promise<void> {
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Master data' })
+    .click();
+  await page
+    .getByRole('navigation', { name: 'Master data' })
+    .getByRole('link', { name: link, exact: true })
+    .click();
+  await page.getByRole('heading', { name: heading, exact: true }).waitFor();
+}
+
+// A retried test builds its data again; names are unique in a facility.
+let run = 0;
+beforeEach(() => {
+  run = Date.now() % 1_000_000;
+});
+
+describe('production-equipment matrix', () => {
+  it('ticks equipment into a production with a reason, showing its surface area', async () => {
+    const mixer = await create('/equipments', {
+      name: `PM Mixer ${run}`,
+      surfaceArea: { value: 120, unit: 'sqcm' },
+    });
+    const dryer = await create('/equipments', {
+      name: `PM Dryer ${run}`,
+      surfaceArea: { value: 10, unit: 'sqin' },
+    });
+    const tablet = await create('/products', product(`PM Tablet ${run}`));
+    const line = await create('/productions', { name: `PM Line ${run}`, equipmentIds: [mixer] });
+
+    await openFromMenu('Production-Equipment matrix', 'Production-Equipment Matrix');
+    await page.getByText('Choose a production to see').waitFor();
+    await page.goto(`/master-data/production-equipment-matrix?production=${line}`);
+    await page.getByTestId('saved-area').getByText('120 sqcm').waitFor();
+    await expect.poll(() => tick('Equipment', `PM Mixer ${run}`).isChecked()).toBe(true);
+
+    await tick('Equipment', `PM Dryer ${run}`).check();
+    await tick('Products', `PM Tablet ${run}`).check();
+    // 120 sqcm + 10 sqin × 6.4516 = 184.516 sqcm, before anything is saved.
+    await page.getByTestId('draft-area').getByText('184.516 sqcm').waitFor();
+    await page.getByText('(+64.516 sqcm)').waitFor();
+    const grid = page.getByRole('region', { name: 'Products × equipment' });
+    await grid.getByRole('columnheader', { name: `PM Dryer ${run}` }).waitFor();
+    await grid.getByRole('cell', { name: `PM Tablet ${run}` }).waitFor();
+    await page.getByRole('button', { name: 'Save mapping' }).click();
+    await reason('Dryer added to the line after the layout change');
+    await page.getByTestId('saved-area').getByText('184.516 sqcm').waitFor();
+
+    const map = await api('GET', `/productions/${line}/map`);
+    expect(map).toEqual({
+      productionId: line,
+      equipmentIds: [mixer, dryer],
+      productIds: [tablet],
+      version: 2,
+    });
+    const [audit] = await app.server.db.query<Body>(
+      `select reason from audit_log where domain = 'Production' and action = 'Update' and entity_id = $1`,
+      [String(line)],
+    );
+    expect(audit?.reason).toBe('Dryer added to the line after the layout change');
+
+    // The productions list shows the same total.
+    await openFromMenu('Productions', 'Productions');
+    await page.getByRole('cell', { name: '184.516 sqcm' }).waitFor();
+  });
+
+  it('keeps the ticks and shows the conflict when someone else saved first', async () => {
+    const kettle = await create('/equipments', {
+      name: `PC Kettle ${run}`,
+      surfaceArea: { value: 1, unit: 'sqm' },
+    });
+    const sieve = await create('/equipments', {
+      name: `PC Sieve ${run}`,
+      surfaceArea: { value: 50, unit: 'sqcm' },
+    });
+    const syrup = await create('/products', product(`PC Syrup ${run}`));
+    const line = await create('/productions', { name: `PC Line ${run}`, equipmentIds: [kettle] });
+    await page.goto(`/master-data/production-equipment-matrix?production=${line}`);
+    await page.getByTestId('saved-area').getByText('10000 sqcm').waitFor();
+    await tick('Equipment', `PC Sieve ${run}`).check();
+    await page.getByTestId('draft-area').getByText('10050 sqcm').waitFor();
+
+    // Someone else maps the production meanwhile.
+    await api('POST', `/productions/${line}/map`, {
+      productIds: [syrup],
+      version: 1,
+      reason: 'Other engineer',
+    });
+    const before = await api('GET', `/productions/${line}/map`);
+    expect(before.version).toBe(2);
+
+    await page.getByRole('button', { name: 'Save mapping' }).click();
+    await reason('Sieve is part of the line');
+    await page.getByText('This record was changed by someone else').waitFor();
+    expect(await tick('Equipment', `PC Sieve ${run}`).isChecked()).toBe(true);
+
+    await page.getByRole('button', { name: 'Load the latest version' }).click();
+    await expect.poll(() => tick('Equipment', `PC Sieve ${run}`).isChecked()).toBe(true);
+    await page.getByRole('button', { name: 'Save mapping' }).click();
+    await reason('Sieve is part of the line');
+    await page.getByTestId('saved-area').getByText('10050 sqcm').waitFor();
+    const after = await api('GET', `/productions/${line}/map`);
+    expect(after).toMatchObject({
+      equipmentIds: [kettle, sieve],
+      productIds: [syrup],
+      version: 3,
+    });
+  });
+});
+
+describe('equipment group mapping', () => {
+  it('adds equipment in no group to a group with a reason', async () => {
+    const press = await create('/equipments', {
+      name: `GM Press ${run}`,
+      surfaceArea: { value: 3, unit: 'sqm' },
+    });
+    const group = await create('/equipment_groups', { name: `GM Presses ${run}` });
+
+    await openFromMenu('Equipment group mapping', 'Equipment Group Mapping');
+    await page.goto(`/master-data/equipment-group-mapping?group=${group}`);
+    await page.getByText('No equipment in this group yet').waitFor();
+    await tick('Equipment in no group', `GM Press ${run}`).check();
+    await page.getByRole('button', { name: 'Save group' }).click();
+    await reason('Presses of the same design');
+    await expect.poll(() => tick('In this group', `GM Press ${run}`).isChecked()).toBe(true);
+
+    expect(await api('GET', `/equipment_groups/${group}/map`)).toEqual({
+      groupId: group,
+      equipmentIds: [press],
+      version: 2,
+    });
+    const noGroup = await api('GET', '/equipments/no-group?pageLimit=1000');
+    expect(noGroup.data.map((e: Body) => e.name)).not.toContain(`GM Press ${run}`);
+  });
+});
