@@ -94,6 +94,8 @@ export function registerMacExportRoutes({ app, db, permit }: AppContext): void {
         'content-disposition': attachment(name),
         'cache-control': 'no-store',
       });
+      // The answer starts now, not at the zip's first block: the browser shows the download.
+      res.flushHeaders();
       try {
         await writeMacMatrixXlsx(
           input,

@@ -24,7 +24,6 @@ const CRITERION_HEADERS: Record<string, string> = {
   arl: 'General limit (ARL) MACO (mg)',
   product: 'Product limit MACO (mg)',
 };
-const MG = 'General" mg"';
 const finite = (v: number) => (Number.isFinite(v) ? v : null);
 
 /**
@@ -42,14 +41,14 @@ async function keepPace(sheet: ExcelJS.Worksheet, isGone: () => boolean): Promis
         ((p as unknown as { readableLength?: number }).readableLength ?? 0),
       0,
     );
-  if (pending() < 4_000_000) return;
+  // Yield either way, so a large export never holds the event loop (other requests, and the
+  // zip's own compression, run in between).
+  if (pending() < 4_000_000) return new Promise((resolve) => setImmediate(resolve));
   while (pending() > 1_000_000 && !isGone()) await sleep(2);
 }
 
 function header(sheet: ExcelJS.Worksheet, titles: string[]): void {
-  const row = sheet.addRow(titles);
-  row.font = { bold: true };
-  row.commit();
+  sheet.addRow(titles).commit();
 }
 
 async function matrixSheet(
@@ -63,7 +62,7 @@ async function matrixSheet(
   });
   sheet.columns = [
     { key: 'previous', width: 28 },
-    ...products.map((_p, i) => ({ key: `n${i}`, width: 14, style: { numFmt: MG } })),
+    ...products.map((_p, i) => ({ key: `n${i}`, width: 14 })),
   ];
   header(sheet, ['Previous ↓ · Next → · governing MACO (mg)', ...products.map((p) => p.id)]);
   const cells = new Array<number | string | null>(products.length);
@@ -181,21 +180,36 @@ export async function writeMacMatrixXlsx(
 ): Promise<number> {
   // exceljs takes half a second to load: only the calls that need it pay for it.
   const { default: Excel } = await import('exceljs');
-  const wb = new Excel.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true });
+  // No styles: they double the time per cell, and a 1,000-product matrix has millions of cells.
+  const wb = new Excel.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false });
   wb.creator = 'Carryover';
   wb.created = meta.exportedAt;
   const m = compileLimits(input);
   await matrixSheet(wb, m, isGone);
   const pairs = await pairsSheets(wb, m, isGone);
-  const inputs = wb.addWorksheet('Inputs');
-  inputs.columns = [
-    { key: 'field', width: 36 },
-    { key: 'value', width: 40 },
-    { key: 'unit', width: 14 },
-  ];
-  header(inputs, ['Field', 'Value', 'Unit']);
-  for (const row of macInputRows(input, meta, pairs)) inputs.addRow(row).commit();
-  inputs.commit();
-  await wb.commit();
+  if (!isGone()) {
+    const inputs = wb.addWorksheet('Inputs');
+    inputs.columns = [
+      { key: 'field', width: 36 },
+      { key: 'value', width: 40 },
+      { key: 'unit', width: 14 },
+    ];
+    inputs.addRow(['Field', 'Value', 'Unit']).commit();
+    for (const row of macInputRows(input, meta, pairs)) inputs.addRow(row).commit();
+    inputs.commit();
+  }
+  // A reader that leaves mid-way never lets the workbook finish: 'close' ends the wait.
+  await new Promise<void>((resolve, reject) => {
+    const closed = () => {
+      (wb as unknown as { zip: { abort(): void } }).zip.abort();
+      resolve();
+    };
+    if (isGone()) return closed();
+    out.once('close', closed);
+    wb.commit().then(() => {
+      out.off('close', closed);
+      resolve();
+    }, reject);
+  });
   return pairs;
 }
