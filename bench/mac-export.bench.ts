@@ -115,6 +115,7 @@ async function run(label: string, env: Record<string, string>, workbook: Buffer)
       const sampler = setInterval(() => (peak = Math.max(peak, server.rssMiB())), 20);
       const started = performance.now();
       const res = await fetch(`${F}/mac-matrix/export`, { headers: { token } });
+      const headers = performance.now() - started;
       const reader = res.body!.getReader();
       let first = 0;
       let bytes = 0;
@@ -128,7 +129,7 @@ async function run(label: string, env: Record<string, string>, workbook: Buffer)
       clearInterval(sampler);
       peak = Math.max(peak, server.rssMiB());
       console.log(
-        `${label}: xlsx export, ${PRODUCTS} products, ${pairs} pairs: first byte ${first.toFixed(0)} ms, total ${(total / 1000).toFixed(1)} s, ${(bytes / 1e6).toFixed(1)} MB; server RSS ${before.toFixed(0)} → peak ${peak.toFixed(0)} MiB (+${(peak - before).toFixed(0)}) (run ${i + 1})`,
+        `${label}: xlsx export, ${PRODUCTS} products, ${pairs} pairs: headers ${headers.toFixed(0)} ms, first byte ${first.toFixed(0)} ms, total ${(total / 1000).toFixed(1)} s, ${(bytes / 1e6).toFixed(1)} MB; server RSS ${before.toFixed(0)} → peak ${peak.toFixed(0)} MiB (+${(peak - before).toFixed(0)}) (run ${i + 1})`,
       );
     }
     console.log(
