@@ -26,21 +26,21 @@ const CRITERION_HEADERS: Record<string, string> = {
 };
 const finite = (v: number) => (Number.isFinite(v) ? v : null);
 
+/** Bytes a stream holds, read from its state: archiver's streams (readable-stream 2) have no writableLength. */
+interface StreamState {
+  _writableState?: { length?: number };
+  _readableState?: { length?: number };
+}
+const held = (s: StreamState) => (s._writableState?.length ?? 0) + (s._readableState?.length ?? 0);
+
 /**
  * exceljs's streaming writer ignores back-pressure: each sheet is piped into the zip archive,
  * which buffers what the socket has not taken yet. Waiting whenever that buffer passes a few
  * megabytes keeps memory flat for a slow reader. The pipe is exceljs's own, hence the cast.
  */
 async function keepPace(sheet: ExcelJS.Worksheet, isGone: () => boolean): Promise<void> {
-  const stream = (sheet as unknown as { stream?: { pipes?: Writable[] } }).stream;
-  const pending = () =>
-    (stream?.pipes ?? []).reduce(
-      (sum, p) =>
-        sum +
-        p.writableLength +
-        ((p as unknown as { readableLength?: number }).readableLength ?? 0),
-      0,
-    );
+  const stream = (sheet as unknown as { stream?: { pipes?: StreamState[] } }).stream;
+  const pending = () => (stream?.pipes ?? []).reduce((sum, p) => sum + held(p), 0);
   // Yield either way, so a large export never holds the event loop (other requests, and the
   // zip's own compression, run in between).
   if (pending() < 4_000_000) return new Promise((resolve) => setImmediate(resolve));
