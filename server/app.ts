@@ -34,6 +34,7 @@ import { registerEntityRoutes } from './entities/entity.routes.ts';
 import { multipartOptions } from './modules/attachments/multipart-body.ts';
 import { registerLimitsRoutes } from './modules/limits/limits.routes.ts';
 import { registerLimitViewRoutes } from './modules/limits/limits-views.routes.ts';
+import { registerMacExportRoutes } from './modules/limits/mac-export.routes.ts';
 import { registerPolicyRoutes } from './modules/policies/policies.routes.ts';
 import { registerMasterRoutes } from './modules/master/master.routes.ts';
 import { registerUserRoutes } from './modules/users/users.routes.ts';
@@ -149,6 +150,7 @@ export async function buildApp({ config, db, logger }: BuildAppOptions): Promise
   for (const def of ENTITY_DEFS) registerEntityRoutes(context, def);
   registerLimitsRoutes(context);
   registerLimitViewRoutes(context);
+  registerMacExportRoutes(context);
   registerPolicyRoutes(context);
   registerMasterRoutes(context);
   registerFacilityRuleRoutes(context);

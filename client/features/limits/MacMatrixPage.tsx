@@ -2,6 +2,7 @@ import { Alert, Button, Card, Empty, Progress, Skeleton, Tabs, Typography } from
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { LazyWhatIfPanel } from './LazyWhatIfPanel.tsx';
+import { MacExportBar } from './MacExportBar.tsx';
 import { useMacMatrix } from './mac-matrix-api.ts';
 import { PairDrawer } from './PairDrawer.tsx';
 import type { PairStore } from './pair-store.ts';
@@ -10,7 +11,8 @@ import { EquipmentSummaryTable, ProductSummaryTable } from './SummaryTables.tsx'
 
 /** The facility's MAC matrix, computed by the limits engine from its live master data. */
 export function MacMatrixPage() {
-  const { matrix, progress } = useMacMatrix();
+  const [productionId, setProductionId] = useState<number | undefined>();
+  const { matrix, progress } = useMacMatrix(productionId);
   const store = matrix.data?.pairs;
   // The row of the pair being explained, in the store it was opened from: a refetch makes a
   // new store whose rows may differ.
@@ -28,6 +30,7 @@ export function MacMatrixPage() {
         carryover (MACO) by each criterion, the one that governs, and the surface limit (SAL) over
         the shared area. Click a number to see how it was reached.
       </Typography.Paragraph>
+      <MacExportBar productionId={productionId} onProductionChange={setProductionId} />
       {matrix.isPending ? (
         <>
           {progress && progress.pairs > 0 ? (

@@ -38,9 +38,10 @@ export async function loadMacMatrix(
   scope: FacilityScope,
   signal: AbortSignal,
   onProgress: (progress: LoadProgress) => void,
+  productionId?: number,
 ): Promise<MacMatrix> {
   const token = getToken();
-  const response = await fetch(apiUrl(`${facilityPath(scope)}/mac-matrix`), {
+  const response = await fetch(apiUrl(`${facilityPath(scope)}/mac-matrix`, { productionId }), {
     headers: { Accept: 'application/json', ...(token ? { token } : {}) },
     signal,
   });
@@ -75,13 +76,13 @@ export async function loadMacMatrix(
   return { pairs: store, products: rest.products, equipment: rest.equipment };
 }
 
-/** The facility's MAC matrix, and how much of it has arrived while it loads. */
-export function useMacMatrix() {
+/** The MAC matrix of the facility or one production, and how much has arrived while it loads. */
+export function useMacMatrix(productionId?: number) {
   const scope = useFacilityScope();
   const [progress, setProgress] = useState<LoadProgress | null>(null);
   const matrix = useQuery({
-    queryKey: limitsKeys.macMatrix(scope.facilityId),
-    queryFn: ({ signal }) => loadMacMatrix(scope, signal, setProgress),
+    queryKey: [...limitsKeys.macMatrix(scope.facilityId), productionId ?? 'all'],
+    queryFn: ({ signal }) => loadMacMatrix(scope, signal, setProgress, productionId),
     // Limits follow master data: refetched whenever it changes (see entity-queries.ts), and
     // again on return to the page so another user's change shows too.
     staleTime: 0,

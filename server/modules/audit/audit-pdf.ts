@@ -116,7 +116,11 @@ export function auditPdfDefinition(input: AuditPdfInput): Record<string, unknown
 /** Renders the audit log PDF off the main thread. */
 export function renderAuditPdf(input: AuditPdfInput): Promise<Buffer> {
   const doc = auditPdfDefinition(input);
-  const footer = `Carryover · Audit Logs · ${input.facilityName}`;
+  return renderPdfDocument(doc, `Carryover · Audit Logs · ${input.facilityName}`);
+}
+
+/** Renders any pdfmake document off the main thread, with `footer` and page numbers on each page. */
+export function renderPdfDocument(doc: Record<string, unknown>, footer: string): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { ZFacilityParams } from './auth.schemas.ts';
+
+const ZQuantity = <U extends string>(unit: U) =>
+  z.object({ value: z.number(), unit: z.literal(unit) }).nullable();
+
+/** The filters every MAC matrix download shares: the whole facility or one production. */
+export const ZMacMatrixExportQuery = z.object({
+  productionId: z.coerce
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe('Only the products and equipment of this production'),
+});
+export type TMacMatrixExportQuery = z.infer<typeof ZMacMatrixExportQuery>;
+
+export const MAC_PAIR_SORTS = ['previous', 'next', 'maco', '-maco', 'sal', '-sal'] as const;
+export type MacPairSort = (typeof MAC_PAIR_SORTS)[number];
+
+/** One page of a huge matrix, so the client never downloads the whole of it. */
+export const ZMacPairsQuery = ZMacMatrixExportQuery.extend({
+  pageNumber: z.coerce.number().int().min(1).default(1),
+  pageLimit: z.coerce.number().int().min(1).max(500).default(50),
+  previous: z.string().trim().min(1).max(200).optional().describe('Previous product name'),
+  next: z.string().trim().min(1).max(200).optional().describe('Next product name'),
+  equipment: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('Equipment name: pairs that share this item'),
+  failingOnly: z
+    .enum(['true', 'false'])
+    .optional()
+    .describe('Only pairs with no limit or with a flag raised'),
+  sort: z
+    .enum(MAC_PAIR_SORTS)
+    .optional()
+    .describe('Matrix order when absent; "-" sorts descending; pairs without a value come last'),
+});
+export type TMacPairsQuery = z.infer<typeof ZMacPairsQuery>;
+
+export const ZMacPair = z.object({
+  previous: z.string(),
+  next: z.string(),
+  sharedEquipment: z.array(z.string()),
+  area: ZQuantity('sqcm'),
+  criteria: z.record(z.string(), ZQuantity('mg')),
+  governing: z.string().nullable(),
+  governingActive: z.string().nullable(),
+  maco: ZQuantity('mg'),
+  sal: ZQuantity('mg/sqcm'),
+  salCapped: z.boolean(),
+  swabLimit: ZQuantity('mg/swab').optional(),
+  rinseLimit: ZQuantity('mg/ml').optional(),
+  flags: z.array(z.string()),
+});
+export type TMacPair = z.infer<typeof ZMacPair>;
+
+export const ZMacPairsPage = z.object({
+  data: z.array(ZMacPair),
+  total: z.number().int(),
+  pageNumber: z.number().int(),
+  pageLimit: z.number().int(),
+});
+export type TMacPairsPage = z.infer<typeof ZMacPairsPage>;
+
+export const ZMacProductionParams = ZFacilityParams.extend({
+  id: z.coerce.number().int().positive(),
+});

@@ -1,0 +1,202 @@
+import { productionsDef } from '../../../core/entities/defs/index.ts';
+import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
+import {
+  ZMacMatrixExportQuery,
+  ZMacPairsPage,
+  ZMacPairsQuery,
+  ZMacProductionParams,
+} from '../../../core/schemas/mac-matrix.schemas.ts';
+import type { Db } from '../../db/db.ts';
+import { getEntity } from '../../entities/entity-store.ts';
+import { typed, type AppContext } from '../../http/app-context.ts';
+import { actorOf, sessionOf } from '../../http/session-guard.ts';
+import { facilityDateTimeSettings } from '../audit/audit-log.service.ts';
+import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import { getPolicy } from '../policies/policies.service.ts';
+import { facilityLimitsInput } from './facility-limits-input.ts';
+import { writeMacMatrixXlsx } from './mac-matrix-xlsx.ts';
+import { pagePairs } from './mac-pairs.ts';
+import { renderMacPdf, type MacPdfVariant } from './mac-production-pdf.ts';
+
+const base = '/api/v2/plans/:plan/facilities/:facility';
+const tags = ['limits'];
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+function attachment(name: string): string {
+  return `attachment; filename="${name.replace(/["\\\r\n]/g, '')}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+/** 2026-11-22 14-05-09: sortable, and no colon, which some systems refuse in file names. */
+function fileTimestamp(at: Date): string {
+  return at.toISOString().slice(0, 19).replace('T', ' ').replace(/:/g, '-');
+}
+
+/** Taking GMP limits out of the system is recorded, as the audit-log export is. */
+function auditExport(
+  db: Db,
+  actor: Actor,
+  planId: number,
+  facilityId: number,
+  newValues: Record<string, unknown>,
+) {
+  return db.transaction((tx) =>
+    writeAudit(tx, actor, {
+      planId,
+      facilityId,
+      domain: 'RiskCalculation',
+      action: 'Export',
+      newValues,
+    }),
+  );
+}
+
+export function registerMacExportRoutes({ app, db, permit }: AppContext): void {
+  const r = typed(app);
+  const guard = permit('RiskCalculation', 'Get');
+
+  r.get(
+    `${base}/mac-matrix/export`,
+    {
+      preHandler: guard,
+      schema: {
+        tags,
+        summary: 'The MAC matrix as an xlsx workbook (MAC Matrix, Pairs, Inputs)',
+        description:
+          'Sheets: "MAC Matrix" (previous products as rows × next products as columns, the governing MACO in mg, empty where the two share no equipment, "no limit" where no criterion has its data), "Pairs" (one row per pair: shared equipment and area, MACO by each criterion, governing criterion and active, SAL, swab and rinse limits, flags; units in the headers; continued on "Pairs (2)" beyond Excel\'s row limit) and "Inputs" (facility, production, date and who exported, units, the Chemical cleaning limit policy). Streamed as it is written. File name `MAC Matrix <facility> <timestamp>.xlsx`. Each export writes an audit row.',
+        params: ZFacilityParams,
+        querystring: ZMacMatrixExportQuery,
+        produces: [XLSX],
+      },
+    },
+    async (request, reply) => {
+      const { facility, plan } = request.params;
+      const { productionId } = request.query;
+      const input = await facilityLimitsInput(db, facility, { productionId });
+      const [settings, production] = await Promise.all([
+        facilityDateTimeSettings(db, facility),
+        productionId === undefined ? null : getEntity(db, productionsDef, facility, productionId),
+      ]);
+      const actor = actorOf(request);
+      const exportedAt = new Date();
+      const name = `MAC Matrix ${settings.name} ${fileTimestamp(exportedAt)}.xlsx`;
+      await auditExport(db, actor, plan, facility, {
+        report: 'MAC matrix',
+        format: 'xlsx',
+        productionId: productionId ?? null,
+        products: input.products.length,
+      });
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(200, {
+        ...(reply.getHeaders() as Record<string, string>),
+        'x-request-id': request.id,
+        'content-type': XLSX,
+        'content-disposition': attachment(name),
+        'cache-control': 'no-store',
+      });
+      // The answer starts now, not at the zip's first block: the browser shows the download.
+      res.flushHeaders();
+      try {
+        await writeMacMatrixXlsx(
+          input,
+          {
+            facilityName: settings.name,
+            productionName: production ? (production.name as string) : null,
+            exportedBy: actor.userName ?? sessionOf(request).user.username,
+            exportedAt,
+          },
+          res,
+          () => res.destroyed,
+        );
+      } catch (error) {
+        // Headers are gone: cutting the connection is the only way to say the file is incomplete.
+        request.log.error({ err: error }, 'MAC matrix export failed');
+        res.destroy();
+      }
+    },
+  );
+
+  r.get(
+    `${base}/mac-matrix/pairs`,
+    {
+      preHandler: guard,
+      schema: {
+        tags,
+        summary: 'One page of the MAC matrix’s pairs, filtered and sorted',
+        description:
+          'For matrices too large to download: the pairs that match previous, next (product names), equipment (an item both share) and failingOnly (pairs with no limit or a flag raised), in matrix order or sorted by previous, next, maco or sal ("-" for descending; pairs without a value last). Returns the page and the total that match. Units as in the MAC matrix (mg, sqcm, mg/sqcm).',
+        params: ZFacilityParams,
+        querystring: ZMacPairsQuery,
+        response: { 200: ZMacPairsPage },
+      },
+    },
+    async (request) => {
+      const input = await facilityLimitsInput(db, request.params.facility, {
+        productionId: request.query.productionId,
+      });
+      return pagePairs(input, request.query);
+    },
+  );
+
+  const pdfRoute = (path: string, variant: MacPdfVariant, summary: string, description: string) =>
+    r.get(
+      path,
+      {
+        preHandler: guard,
+        schema: {
+          tags,
+          summary,
+          description,
+          params: ZMacProductionParams,
+          produces: ['application/pdf'],
+        },
+      },
+      async (request, reply) => {
+        const { facility, plan, id } = request.params;
+        const input = await facilityLimitsInput(db, facility, { productionId: id });
+        if (variant === 'nitrosamine') {
+          const stored = await getPolicy(db, facility, 'Nitrosamine');
+          input.policy = stored.policy as unknown as typeof input.policy;
+        }
+        const [settings, production] = await Promise.all([
+          facilityDateTimeSettings(db, facility),
+          getEntity(db, productionsDef, facility, id),
+        ]);
+        const actor = actorOf(request);
+        const productionName = production.name as string;
+        const pdf = await renderMacPdf({
+          input,
+          variant,
+          facilityName: settings.name,
+          productionName,
+          settings,
+          generatedBy: actor.userName ?? sessionOf(request).user.username,
+          generatedAt: new Date(),
+        });
+        await auditExport(db, actor, plan, facility, {
+          report: variant === 'nitrosamine' ? 'Nitrosamine limits' : 'MAC matrix',
+          format: 'pdf',
+          productionId: id,
+        });
+        const kind = variant === 'nitrosamine' ? 'Nitrosamine Limits' : 'MAC Matrix';
+        return reply
+          .header('content-type', 'application/pdf')
+          .header('content-disposition', attachment(`${kind} ${productionName}.pdf`))
+          .header('cache-control', 'no-store')
+          .send(pdf);
+      },
+    );
+
+  pdfRoute(
+    `${base}/macMatrix/production/:id`,
+    'chemical',
+    'The MAC matrix of one production as a PDF',
+    'The governing MACO of every pair of the production’s products on its equipment, then each pair’s derivation (formula and inputs with units, MACO, shared area, SAL), with the facility, the date and page numbers. 404 NotFoundError for an unknown or archived production. Each download writes an audit row.',
+  );
+  pdfRoute(
+    `${base}/macMatrix/production/:id/nitrosamine`,
+    'nitrosamine',
+    'The nitrosamine limits of one production as a PDF',
+    'The same matrix under the facility’s Nitrosamine cleaning limit policy, where each active’s acceptable intake (ICH M7) is the HBEL, with the acceptable intakes listed first. 404 NotFoundError for an unknown or archived production. Each download writes an audit row.',
+  );
+}

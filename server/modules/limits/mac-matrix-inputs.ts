@@ -1,0 +1,59 @@
+import type { LimitsInput } from '../../../core/limits/model.ts';
+
+type Cell = string | number | null;
+
+const isQuantity = (v: unknown): v is { value: number; unit: string } =>
+  typeof v === 'object' &&
+  v !== null &&
+  typeof (v as { value?: unknown }).value === 'number' &&
+  typeof (v as { unit?: unknown }).unit === 'string';
+
+/** A policy field as field, value, unit: quantities keep their unit, switches read yes/no. */
+function policyRow(field: string, value: unknown): Cell[] {
+  if (isQuantity(value)) return [`Policy: ${field}`, value.value, value.unit];
+  if (typeof value === 'boolean') return [`Policy: ${field}`, value ? 'yes' : 'no', null];
+  if (typeof value === 'number' || typeof value === 'string')
+    return [`Policy: ${field}`, value, null];
+  return [`Policy: ${field}`, JSON.stringify(value), null];
+}
+
+/**
+ * What a reviewer needs to reproduce an exported matrix: where and when it came from, who took
+ * it, the units of every column and the cleaning limit policy the engine applied.
+ */
+export function macInputRows(
+  input: LimitsInput,
+  meta: {
+    facilityName: string;
+    productionName: string | null;
+    exportedBy: string;
+    exportedAt: Date;
+  },
+  pairs: number,
+): Cell[][] {
+  return [
+    ['Facility', meta.facilityName, null],
+    ['Production', meta.productionName ?? 'All productions', null],
+    ['Exported at (UTC)', meta.exportedAt.toISOString(), null],
+    ['Exported by', meta.exportedBy, null],
+    ['Products', input.products.length, null],
+    ['Equipment items', input.equipment.length, null],
+    ['Pairs sharing equipment', pairs, null],
+    ['Unit of MACO', 'mg', 'mg'],
+    ['Unit of shared area', 'sqcm', 'sqcm'],
+    ['Unit of SAL', 'mg/sqcm', 'mg/sqcm'],
+    ['Unit of swab limit', 'mg/swab', 'mg/swab'],
+    ['Unit of rinse limit', 'mg/ml', 'mg/ml'],
+    [
+      'Swab area',
+      input.sampling.swabArea?.value ?? 'not set',
+      input.sampling.swabArea?.unit ?? null,
+    ],
+    [
+      'Rinse volume',
+      input.sampling.rinseVolume?.value ?? 'not set',
+      input.sampling.rinseVolume?.unit ?? null,
+    ],
+    ...Object.entries(input.policy).map(([field, value]) => policyRow(field, value)),
+  ];
+}

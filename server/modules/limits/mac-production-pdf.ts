@@ -1,0 +1,176 @@
+import { formatDateTime, type DateTimeSettings } from '../../../core/datetime/format-date-time.ts';
+import { compileLimits } from '../../../core/limits/compile.ts';
+import type { Derivation } from '../../../core/limits/derivation.ts';
+import { explainPair } from '../../../core/limits/explain.ts';
+import { runMatrix } from '../../../core/limits/matrix.ts';
+import type { LimitsInput } from '../../../core/limits/model.ts';
+import { renderPdfDocument } from '../audit/audit-pdf.ts';
+
+export type MacPdfVariant = 'chemical' | 'nitrosamine';
+
+export interface MacPdfInput {
+  input: LimitsInput;
+  variant: MacPdfVariant;
+  facilityName: string;
+  productionName: string;
+  settings: DateTimeSettings;
+  generatedBy: string;
+  generatedAt: Date;
+}
+
+/** Four significant digits: enough to check by hand, the same text in the matrix and below. */
+export function formatLimit(value: number | undefined, unit: string): string {
+  if (value === undefined || !Number.isFinite(value)) return '—';
+  return `${Number(value.toPrecision(4))} ${unit}`;
+}
+
+/** Next products per matrix table, so that a wide production still fits a landscape page. */
+const COLUMNS_PER_TABLE = 8;
+
+function inputsText(d: Derivation): string {
+  return d.inputs
+    .map((i) => {
+      const converted =
+        i.given.unit === i.unit && i.given.value === i.value ? '' : ` = ${i.value} ${i.unit}`;
+      return `${i.symbol} (${i.name}) = ${i.given.value} ${i.given.unit}${converted}`;
+    })
+    .join('\n');
+}
+
+// Roboto, the font pdfmake embeds, has no arrows: pairs read 'A -> B'.
+const th = (text: string) => ({ text, style: 'th' });
+
+function matrixTables(products: string[], maco: Map<string, string>): unknown[] {
+  const tables: unknown[] = [];
+  for (let start = 0; start < products.length; start += COLUMNS_PER_TABLE) {
+    const nexts = products.slice(start, start + COLUMNS_PER_TABLE);
+    const body = [
+      [th('Previous \\ Next'), ...nexts.map(th)],
+      ...products.map((previous) => [
+        { text: previous, bold: true },
+        ...nexts.map((next) =>
+          previous === next
+            ? { text: '×', color: '#999999' }
+            : (maco.get(`${previous}\u0000${next}`) ?? ''),
+        ),
+      ]),
+    ];
+    tables.push({
+      table: { headerRows: 1, widths: [110, ...nexts.map(() => '*')], body },
+      layout: 'lightHorizontalLines',
+      margin: [0, 0, 0, 10],
+    });
+  }
+  return tables;
+}
+
+/** The nitrosamine variant's list: each product's actives and the acceptable intake used as HBEL. */
+function intakeTable(input: LimitsInput): unknown {
+  const body: unknown[][] = [[th('Product'), th('Active'), th('Acceptable intake (HBEL)')]];
+  for (const product of input.products) {
+    for (const active of product.actives) {
+      const ai = active.acceptableIntake;
+      body.push([product.id, active.id, ai ? `${ai.value} ${ai.unit}/day` : 'not recorded']);
+    }
+  }
+  return {
+    table: { headerRows: 1, widths: [150, 150, '*'], body },
+    layout: 'lightHorizontalLines',
+  };
+}
+
+/**
+ * The MAC matrix of one production as a pdfmake document: the governing MACO of each pair of its
+ * products, then how each one was reached (formula and inputs with units), so a reviewer can redo
+ * it by hand. The nitrosamine variant is the same matrix under the Nitrosamine policy, where the
+ * acceptable intake (ICH M7) takes the place of the PDE.
+ */
+export function macPdfDefinition(pdf: MacPdfInput): Record<string, unknown> {
+  const m = compileLimits(pdf.input);
+  const products = pdf.input.products.map((p) => p.id);
+  const maco = new Map<string, string>();
+  const derivations: unknown[][] = [];
+  runMatrix(m, (view) => {
+    const previous = products[view.previous] ?? '';
+    const next = products[view.next] ?? '';
+    maco.set(`${previous}\u0000${next}`, formatLimit(view.maco, 'mg'));
+    const explained = explainPair(m, previous, next);
+    if (!explained) return;
+    const governing = explained.governing ? explained.criteria[explained.governing] : null;
+    derivations.push([
+      `${previous} -> ${next}`,
+      governing ? `${governing.quantity}\n${governing.formula}` : 'No criterion has its data',
+      governing ? inputsText(governing) : '',
+      formatLimit(view.maco, 'mg'),
+      `${explained.sal.formula}\nA = ${formatLimit(view.area, 'sqcm')}\n= ${formatLimit(view.sal, 'mg/sqcm')}`,
+    ]);
+  });
+  const title =
+    pdf.variant === 'nitrosamine'
+      ? `Nitrosamine limits · ${pdf.productionName}`
+      : `MAC matrix · ${pdf.productionName}`;
+  const when = formatDateTime(pdf.generatedAt, pdf.settings);
+  return {
+    pageSize: 'A4',
+    pageOrientation: 'landscape',
+    pageMargins: [30, 30, 30, 36],
+    info: { title, author: pdf.generatedBy, creator: 'Carryover' },
+    defaultStyle: { fontSize: 7 },
+    styles: {
+      title: { fontSize: 16, bold: true, color: '#0b6e4f' },
+      h2: { fontSize: 11, bold: true, margin: [0, 10, 0, 4] },
+      th: { bold: true, fillColor: '#e8f0ec' },
+    },
+    content: [
+      { text: title, style: 'title' },
+      {
+        text: [
+          `Facility: ${pdf.facilityName} · Production: ${pdf.productionName}\n`,
+          `Generated ${when} (${pdf.settings.timezone}) by ${pdf.generatedBy} · `,
+          `${pdf.input.policy.residueType} policy · ${products.length} products · ${derivations.length} pairs`,
+        ],
+        margin: [0, 4, 0, 8],
+      },
+      ...(pdf.variant === 'nitrosamine'
+        ? [{ text: 'Acceptable intakes', style: 'h2' }, intakeTable(pdf.input)]
+        : []),
+      { text: 'Governing MACO per pair (empty: no shared equipment)', style: 'h2' },
+      ...(derivations.length === 0
+        ? [{ text: 'The products of this production share no equipment: no pairs.', italics: true }]
+        : matrixTables(products, maco)),
+      {
+        text: 'Derivations',
+        style: 'h2',
+        pageBreak: derivations.length > 0 ? 'before' : undefined,
+      },
+      derivations.length === 0
+        ? { text: 'No pairs to derive.', italics: true }
+        : {
+            table: {
+              headerRows: 1,
+              dontBreakRows: true,
+              widths: [90, 150, '*', 60, 130],
+              body: [
+                [
+                  th('Pair'),
+                  th('Governing criterion'),
+                  th('Inputs'),
+                  th('MACO'),
+                  th('Surface limit'),
+                ],
+                ...derivations,
+              ],
+            },
+            layout: 'lightHorizontalLines',
+          },
+    ],
+  };
+}
+
+export function renderMacPdf(pdf: MacPdfInput): Promise<Buffer> {
+  const kind = pdf.variant === 'nitrosamine' ? 'Nitrosamine limits' : 'MAC matrix';
+  return renderPdfDocument(
+    macPdfDefinition(pdf),
+    `Carryover · ${kind} · ${pdf.facilityName} · ${pdf.productionName}`,
+  );
+}
