@@ -32,6 +32,7 @@ import { ENTITY_DEFS } from '../core/entities/defs/index.ts';
 import { registerEntityRoutes } from './entities/entity.routes.ts';
 import { registerLimitsRoutes } from './modules/limits/limits.routes.ts';
 import { registerLimitViewRoutes } from './modules/limits/limits-views.routes.ts';
+import { registerLimitReportRoutes } from './modules/limits/limit-reports.routes.ts';
 import { registerPolicyRoutes } from './modules/policies/policies.routes.ts';
 import { registerMasterRoutes } from './modules/master/master.routes.ts';
 import { registerUserRoutes } from './modules/users/users.routes.ts';
@@ -143,6 +144,7 @@ export async function buildApp({ config, db, logger }: BuildAppOptions): Promise
   for (const def of ENTITY_DEFS) registerEntityRoutes(context, def);
   registerLimitsRoutes(context);
   registerLimitViewRoutes(context);
+  registerLimitReportRoutes(context);
   registerPolicyRoutes(context);
   registerMasterRoutes(context);
   registerFacilityRuleRoutes(context);
