@@ -43,6 +43,10 @@ async function seedFacility(F: string): Promise<void> {
   const e1 = await create('equipments', { name: 'E1', surfaceArea: { value: 12.5, unit: 'sqm' } });
   const e2 = await create('equipments', { name: 'E2', surfaceArea: { value: 5000, unit: 'sqcm' } });
   await create('productions', { name: 'Line 1', equipmentIds: [e1, e2], productIds: [a, b] });
+  await create('cleaning_agents', {
+    name: 'Alkaline detergent',
+    ld50: { value: 2000, unit: 'mg/kg' },
+  });
 }
 
 beforeAll(async () => {
@@ -61,6 +65,12 @@ afterAll(async () => {
 });
 
 async function openLimits(tab: string): Promise<void> {
+  // A drawer another test left open covers the navigation.
+  const drawer = page.locator('.ant-drawer-open');
+  if (await drawer.isVisible()) {
+    await drawer.getByRole('button', { name: 'Close' }).click();
+    await drawer.waitFor({ state: 'detached' });
+  }
   await page
     .getByRole('navigation', { name: 'Main' })
     .getByRole('link', { name: 'Limits', exact: true })
@@ -99,5 +109,27 @@ describe('limits reports', () => {
     await drawer.getByText('SAL: B → A', { exact: true }).waitFor();
     await drawer.getByText('SAL = MACO / A', { exact: true }).waitFor();
     await drawer.getByText('Shared equipment: E1, E2').waitFor();
+    await drawer.getByRole('button', { name: 'Close' }).click();
+    await drawer.waitFor({ state: 'detached' });
+  });
+
+  it('opens the derivations of a production limit and a cleaning-agent limit', async () => {
+    await openLimits('Production limits');
+    // B → A: health 0.001 mg × 50 kg / 200 mg = 250 mg, the lowest of Line 1.
+    const maco = page.getByRole('button', { name: 'Lowest MACO of Line 1: 250 mg' });
+    await maco.waitFor();
+    await maco.click();
+    const drawer = page.locator('.ant-drawer-open');
+    await drawer.getByText('MACO (governing): B → A', { exact: true }).waitFor();
+    await drawer.getByRole('button', { name: 'Close' }).click();
+    await drawer.waitFor({ state: 'detached' });
+
+    await openLimits('Cleaning-agent limits');
+    // The general limit governs in A: 10 ppm × 50 kg = 500 mg.
+    const agent = page.getByRole('button', { name: 'MACO of Alkaline detergent in A: 500 mg' });
+    await agent.waitFor();
+    await agent.click();
+    await drawer.getByText('Alkaline detergent in A', { exact: true }).waitFor();
+    await drawer.getByText('Formula', { exact: true }).first().waitFor();
   });
 });
