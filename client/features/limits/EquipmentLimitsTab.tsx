@@ -1,5 +1,6 @@
 import { Table, Typography } from 'antd';
 import { useState } from 'react';
+import { formatQuantity } from '../master-data/format-value.ts';
 import type { OpenDerivation } from './DerivationDrawer.tsx';
 import { pairDerivation } from './DerivationDrawer.tsx';
 import { byNumber, LimitCell, matching, SearchBox } from './LimitCell.tsx';
@@ -48,6 +49,16 @@ export function limitColumns<T extends LowestLimits>(
   }));
 }
 
+function samplingText({ swabArea, rinseVolume }: EquipmentLimitsAnswer['sampling']): string {
+  const swab = swabArea
+    ? `Swab limits over ${formatQuantity(swabArea)}`
+    : 'No swab limits (no swab sampling type with an area)';
+  const rinse = rinseVolume
+    ? `rinse limits in ${formatQuantity(rinseVolume)}`
+    : 'no rinse limits (no rinse sampling type with a volume)';
+  return `${swab}, ${rinse}, from the facility’s sampling types.`;
+}
+
 /** Each equipment item's lowest limits over the pairs that share it. */
 export function EquipmentLimitsTab({ onOpen }: { onOpen: (open: OpenDerivation) => void }) {
   const query = useEquipmentLimits();
@@ -63,7 +74,7 @@ export function EquipmentLimitsTab({ onOpen }: { onOpen: (open: OpenDerivation) 
         <>
           <Typography.Paragraph type="secondary">
             For each item, the lowest limit over every pair of products made on it, and the pair
-            that governs it. Click a number to see how it was reached.
+            that governs it. {samplingText(data.sampling)} Click a number to see how it was reached.
           </Typography.Paragraph>
           <SearchBox placeholder="Search equipment or products" onSearch={setSearch} />
           <Table<Row>

@@ -24,6 +24,11 @@ export type LimitUnits = Record<keyof LowestLimits, string>;
 export interface EquipmentLimitsAnswer {
   equipment: (LowestLimits & { id: string; pairCount: number })[];
   explanations: Record<string, PairExplanation>;
+  /** The swab area and rinse volume used, from the facility's sampling types. */
+  sampling: {
+    swabArea?: { value: number; unit: string };
+    rinseVolume?: { value: number; unit: string };
+  };
   units: LimitUnits;
 }
 
