@@ -177,3 +177,29 @@ describe('GET {F}/limits/productions', () => {
     expect(two.sal.value).toBeCloseTo(200 / 20_000, 15);
   });
 });
+
+describe('a facility without master data', () => {
+  it('answers empty reports', async () => {
+    const [f] = await server.db.query<{ id: number; plan_id: number }>(
+      'select id, plan_id from facilities order by id desc limit 1',
+    );
+    const empty = `/api/v2/plans/${f!.plan_id}/facilities/${f!.id}/limits`;
+    const equipment = await server.request<{ equipment: unknown[] }>('GET', `${empty}/equipment`, {
+      token,
+    });
+    expect(equipment.status).toBe(200);
+    expect(equipment.body.equipment).toEqual([]);
+    const productions = await server.request<{ productions: unknown[] }>(
+      'GET',
+      `${empty}/productions`,
+      { token },
+    );
+    expect(productions.body.productions).toEqual([]);
+    const ranking = await server.request<{ products: unknown[] }>(
+      'GET',
+      `${empty}/worst-case-ranking`,
+      { token },
+    );
+    expect(ranking.body.products).toEqual([]);
+  });
+});
