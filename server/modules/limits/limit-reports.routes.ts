@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
 import { typed, type AppContext } from '../../http/app-context.ts';
-import { equipmentLimits, productionLimits, worstCaseRanking } from './limit-reports.service.ts';
+import {
+  equipmentLimits,
+  explainProductionPair,
+  productionLimits,
+  productionPairs,
+  worstCaseRanking,
+} from './limit-reports.service.ts';
 
 const base = '/api/v2/plans/:plan/facilities/:facility/limits';
 const tags = ['limits'];
@@ -17,6 +23,10 @@ const ZUnits = z.object({
   rinse: z.literal('mg/ml'),
 });
 const units = { maco: 'mg', sal: 'mg/sqcm', swab: 'mg/swab', rinse: 'mg/ml' } as const;
+const ZProductionParams = ZFacilityParams.extend({
+  productionId: z.coerce.number().int().positive(),
+});
+const ZOrNull = z.number().nullable();
 const explanationsDescription =
   '`explanations` holds the derivation of every pair that set one of these numbers, keyed `previous → next` (as GET mac-matrix/explain answers it, with the swab and rinse limits).';
 
@@ -75,6 +85,68 @@ export function registerLimitReportRoutes({ app, db, permit }: AppContext): void
       },
     },
     async (request) => ({ ...(await productionLimits(db, request.params.facility)), units }),
+  );
+
+  r.get(
+    `${base}/productions/:productionId/pairs`,
+    {
+      preHandler: permit('RiskCalculation', 'Get'),
+      schema: {
+        tags,
+        summary: 'The pairs of one production’s own MAC matrix',
+        description:
+          'Every previous → next pair of the production’s products on its equipment, with the governing criterion, MACO, SAL, swab and rinse limit (null when none). 404 for a production not in the facility.',
+        params: ZProductionParams,
+        response: {
+          200: z.object({
+            pairs: z.array(
+              z.object({
+                previous: z.string(),
+                next: z.string(),
+                governing: z.string().nullable(),
+                maco: ZOrNull,
+                sal: ZOrNull,
+                swab: ZOrNull,
+                rinse: ZOrNull,
+              }),
+            ),
+            units: ZUnits,
+          }),
+        },
+      },
+    },
+    async (request) => ({
+      ...(await productionPairs(db, request.params.facility, request.params.productionId)),
+      units,
+    }),
+  );
+
+  r.get(
+    `${base}/productions/:productionId/explain`,
+    {
+      preHandler: permit('RiskCalculation', 'Get'),
+      schema: {
+        tags,
+        summary: 'How one pair’s limits were reached within a production',
+        description:
+          'As GET mac-matrix/explain, on the production’s own products and equipment and with the swab and rinse limits of the facility’s sampling types.',
+        params: ZProductionParams,
+        querystring: z.object({
+          previous: z.string().min(1).max(200),
+          next: z.string().min(1).max(200),
+        }),
+        response: { 200: z.object({ explanation: ZJson }) },
+      },
+    },
+    async (request) => ({
+      explanation: await explainProductionPair(
+        db,
+        request.params.facility,
+        request.params.productionId,
+        request.query.previous,
+        request.query.next,
+      ),
+    }),
   );
 
   r.get(

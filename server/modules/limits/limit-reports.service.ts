@@ -5,7 +5,8 @@ import {
   selectionCriteriaDef,
 } from '../../../core/entities/defs/index.ts';
 import { rpnCategoriesDef, rpnFormulasDef } from '../../../core/entities/defs/risk.def.ts';
-import { compileLimits } from '../../../core/limits/compile.ts';
+import { AppError } from '../../../core/errors/errors.ts';
+import { CRITERION_KEYS, compileLimits } from '../../../core/limits/compile.ts';
 import type { CompiledLimits } from '../../../core/limits/compile.ts';
 import { explainPair } from '../../../core/limits/explain.ts';
 import { governingPairs, limitsReport, pairKey } from '../../../core/limits/limit-reports.ts';
@@ -89,6 +90,51 @@ export async function productionLimits(q: Queryable, facilityId: number) {
     });
   }
   return { productions: rows };
+}
+
+/** Every pair of one production's own matrix, with its governing criterion and limits. */
+export async function productionPairs(q: Queryable, facilityId: number, productionId: number) {
+  const m = await compiled(q, facilityId, productionId);
+  const { products } = m.input;
+  const pairs: {
+    previous: string;
+    next: string;
+    governing: string | null;
+    maco: number | null;
+    sal: number | null;
+    swab: number | null;
+    rinse: number | null;
+  }[] = [];
+  runMatrix(m, (v) => {
+    pairs.push({
+      previous: products[v.previous]?.id ?? '',
+      next: products[v.next]?.id ?? '',
+      governing: CRITERION_KEYS[v.governing] ?? null,
+      maco: orNull(v.maco),
+      sal: orNull(v.sal),
+      swab: orNull(v.swabLimit),
+      rinse: orNull(v.rinseLimit),
+    });
+  });
+  return { pairs };
+}
+
+/** One pair of a production's matrix explained on that production's own data. */
+export async function explainProductionPair(
+  q: Queryable,
+  facilityId: number,
+  productionId: number,
+  previous: string,
+  next: string,
+) {
+  const explanation = explainPair(await compiled(q, facilityId, productionId), previous, next);
+  if (!explanation) {
+    throw new AppError(
+      'NotFoundError',
+      'These products are not both in the production, or share none of its equipment',
+    );
+  }
+  return plain(explanation);
 }
 
 async function rankingConfig(q: Queryable, facilityId: number): Promise<RankingConfig> {

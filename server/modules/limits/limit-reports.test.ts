@@ -178,6 +178,54 @@ describe('GET {F}/limits/productions', () => {
   });
 });
 
+describe('GET {F}/limits/productions/:productionId/pairs and /explain', () => {
+  it('is refused without the RiskCalculation permission', async () => {
+    const user = await buildUser(server.db);
+    const as = { token: await server.login(user.username, user.password) };
+    expect((await server.request('GET', `${F}/limits/productions/${line2}/pairs`, as)).status).toBe(
+      403,
+    );
+    const explain = `${F}/limits/productions/${line2}/explain?previous=A&next=C`;
+    expect((await server.request('GET', explain, as)).status).toBe(403);
+  });
+
+  it('lists the pairs of the production as the engine computes them, and explains one', async () => {
+    const res = await server.request<{
+      pairs: { previous: string; next: string; maco: number; rinse: number }[];
+    }>('GET', `${F}/limits/productions/${line2}/pairs`, { token });
+    expect(res.status).toBe(200);
+    const engine = await engineOn(line2);
+    expect(res.body.pairs.map((p) => [p.previous, p.next, p.maco, p.rinse])).toEqual(
+      engine.pairs.map((p) => [...p.pair, p.values.maco, p.values.rinse]),
+    );
+    const explained = await server.request<{
+      explanation: { numbers: { maco: number }; sharedEquipment: string[]; rinseLimit: unknown };
+    }>('GET', `${F}/limits/productions/${line2}/explain?previous=A&next=C`, { token });
+    expect(explained.status).toBe(200);
+    expect(explained.body.explanation.sharedEquipment).toEqual(['E3']);
+    expect(explained.body.explanation.numbers.maco).toBe(res.body.pairs[0]!.maco);
+    expect(explained.body.explanation.rinseLimit).toBeDefined();
+  });
+
+  it('answers 404 for a pair outside the production and for an unknown production', async () => {
+    const outside = await server.request(
+      'GET',
+      `${F}/limits/productions/${line2}/explain?previous=A&next=B`,
+      { token },
+    );
+    expect(outside.status).toBe(404);
+    expect(outside.body.errName).toBe('NotFoundError');
+    const unknown = await server.request('GET', `${F}/limits/productions/999999/pairs`, { token });
+    expect(unknown.status).toBe(404);
+  });
+
+  it('rejects an explain call without the products', async () => {
+    const res = await server.request('GET', `${F}/limits/productions/${line2}/explain`, { token });
+    expect(res.status).toBe(422);
+    expect(res.body.errName).toBe('DataValidationError');
+  });
+});
+
 describe('a facility without master data', () => {
   it('answers empty reports', async () => {
     const [f] = await server.db.query<{ id: number; plan_id: number }>(
