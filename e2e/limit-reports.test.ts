@@ -124,6 +124,15 @@ describe('limits reports', () => {
     await drawer.getByRole('button', { name: 'Close' }).click();
     await drawer.waitFor({ state: 'detached' });
 
+    // Each pair of the production, explained on the production's own data.
+    await page.getByRole('button', { name: 'Expand row' }).first().click();
+    const pair = page.getByRole('button', { name: 'MACO of A → B in Line 1: 1000 mg' });
+    await pair.waitFor();
+    await pair.click();
+    await drawer.getByText('MACO (governing): A → B', { exact: true }).waitFor();
+    await drawer.getByRole('button', { name: 'Close' }).click();
+    await drawer.waitFor({ state: 'detached' });
+
     await openLimits('Cleaning-agent limits');
     // The general limit governs in A: 10 ppm × 50 kg = 500 mg.
     const agent = page.getByRole('button', { name: 'MACO of Alkaline detergent in A: 500 mg' });

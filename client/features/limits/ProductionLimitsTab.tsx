@@ -5,6 +5,7 @@ import { limitColumns } from './EquipmentLimitsTab.tsx';
 import { matching, SearchBox } from './LimitCell.tsx';
 import type { ProductionLimitsAnswer } from './limit-reports-api.ts';
 import { useProductionLimits } from './limit-reports-api.ts';
+import { ProductionPairsTable } from './ProductionPairsTable.tsx';
 import { ReportState } from './ReportState.tsx';
 
 type Row = ProductionLimitsAnswer['productions'][number];
@@ -25,7 +26,7 @@ export function ProductionLimitsTab({ onOpen }: { onOpen: (open: OpenDerivation)
           <Typography.Paragraph type="secondary">
             For each production, the pairs of its own products on its own equipment: the governing
             (lowest) MACO and the lowest surface, swab and rinse limits. Click a number to see how
-            it was reached.
+            it was reached; expand a production for each of its pairs.
           </Typography.Paragraph>
           <SearchBox placeholder="Search productions" onSearch={setSearch} />
           <Table<Row>
@@ -34,6 +35,16 @@ export function ProductionLimitsTab({ onOpen }: { onOpen: (open: OpenDerivation)
             dataSource={matching(data.productions, search, (row) => [row.name])}
             pagination={{ defaultPageSize: 20, showSizeChanger: true }}
             locale={{ emptyText: 'No production matches' }}
+            expandable={{
+              expandedRowRender: (row) => (
+                <ProductionPairsTable
+                  productionId={row.id}
+                  productionName={row.name}
+                  onOpen={onOpen}
+                />
+              ),
+              rowExpandable: (row) => row.pairCount > 0,
+            }}
             columns={[
               {
                 key: 'name',

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Derivation } from '../../../core/limits/derivation.ts';
 import type { PairExplanation } from '../../../core/limits/explain.ts';
 import { apiRequest } from '../../api/http-client.ts';
@@ -105,3 +105,41 @@ export const useCleaningAgentLimits = () =>
   );
 
 export const pairKey = ([previous, next]: readonly [string, string]) => `${previous} → ${next}`;
+
+export interface ProductionPair {
+  previous: string;
+  next: string;
+  governing: string | null;
+  maco: number | null;
+  sal: number | null;
+  swab: number | null;
+  rinse: number | null;
+}
+
+/** GET {F}/limits/productions/{id}/pairs: the production's own matrix. */
+export const useProductionPairs = (productionId: number) =>
+  useLimitsReport<{ pairs: ProductionPair[]; units: LimitUnits }>(
+    `/limits/productions/${productionId}/pairs`,
+    'Loading the pairs of the production',
+  );
+
+/** Fetches (or reuses) the explanation of one pair of a production, when its number is opened. */
+export function useExplainProductionPair() {
+  const scope = useFacilityScope();
+  const client = useQueryClient();
+  return (productionId: number, previous: string, next: string) =>
+    client.fetchQuery({
+      queryKey: [
+        ...limitsKeys.all(scope.facilityId),
+        'production-explain',
+        productionId,
+        previous,
+        next,
+      ],
+      queryFn: ({ signal }) =>
+        apiRequest<{ explanation: PairExplanation }>(
+          `${facilityPath(scope)}/limits/productions/${productionId}/explain`,
+          { query: { previous, next }, signal, action: 'Loading the derivation' },
+        ).then((answer) => answer.explanation),
+    });
+}
