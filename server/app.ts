@@ -35,6 +35,7 @@ import { multipartOptions } from './modules/attachments/multipart-body.ts';
 import { registerLimitsRoutes } from './modules/limits/limits.routes.ts';
 import { registerLimitViewRoutes } from './modules/limits/limits-views.routes.ts';
 import { registerMacExportRoutes } from './modules/limits/mac-export.routes.ts';
+import { registerLimitReportRoutes } from './modules/limits/limit-reports.routes.ts';
 import { registerPolicyRoutes } from './modules/policies/policies.routes.ts';
 import { registerMasterRoutes } from './modules/master/master.routes.ts';
 import { registerUserRoutes } from './modules/users/users.routes.ts';
@@ -151,6 +152,7 @@ export async function buildApp({ config, db, logger }: BuildAppOptions): Promise
   registerLimitsRoutes(context);
   registerLimitViewRoutes(context);
   registerMacExportRoutes(context);
+  registerLimitReportRoutes(context);
   registerPolicyRoutes(context);
   registerMasterRoutes(context);
   registerFacilityRuleRoutes(context);

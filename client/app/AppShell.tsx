@@ -7,6 +7,7 @@ import { LazyAuditLog } from '../features/audit-log/LazyAuditLog.tsx';
 import { LazyOutbox } from '../features/outbox/LazyOutbox.tsx';
 import { LazySettings } from '../features/settings/LazySettings.tsx';
 import { LazyMacMatrix } from '../features/limits/LazyMacMatrix.tsx';
+import { LazyLimitReports } from '../features/limits/LazyLimitReports.tsx';
 import { LazyMasterData } from '../features/master-data/LazyMasterData.tsx';
 import { LazyPolicies } from '../features/policies/LazyPolicies.tsx';
 import { LazyEquipmentDetail } from '../features/equipment/LazyEquipmentDetail.tsx';
@@ -96,6 +97,7 @@ function SignedInApp() {
             <Route index element={<HomePage user={me.data} facility={facility} />} />
             <Route path="master-data/*" element={<LazyMasterData />} />
             <Route path="limits/mac-matrix" element={<LazyMacMatrix />} />
+            <Route path="limits/reports" element={<LazyLimitReports />} />
             <Route path="policies" element={<LazyPolicies />} />
             <Route path="master-data/equipments/:id" element={<LazyEquipmentDetail />} />
             <Route path="room-grades" element={<LazyRoomGrades />} />

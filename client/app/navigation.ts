@@ -1,5 +1,5 @@
 import { canReadAuditLog } from '../features/audit-log/audit-log-access.ts';
-import { canSeeLimits } from '../features/limits/limits-access.ts';
+import { canSeeLimitReports, canSeeLimits } from '../features/limits/limits-access.ts';
 import { canSeeMasterData } from '../features/master-data/master-data-access.ts';
 import { canSeePolicies } from '../features/policies/policies-access.ts';
 import { canSeeRoomGrades } from '../features/room-grades/room-grades-access.ts';
@@ -16,6 +16,7 @@ export const NAVIGATION = [
   { path: '/', label: 'Home' },
   { path: '/master-data', label: 'Master data', isVisible: canSeeMasterData },
   { path: '/limits/mac-matrix', label: 'MAC matrix', isVisible: canSeeLimits },
+  { path: '/limits/reports', label: 'Limits', isVisible: canSeeLimitReports },
   { path: '/policies', label: 'Cleaning limit policies', isVisible: canSeePolicies },
   { path: '/room-grades', label: 'Room grades', isVisible: canSeeRoomGrades },
   { path: '/audit-log', label: 'Audit Log', isVisible: canReadAuditLog },

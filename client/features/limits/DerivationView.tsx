@@ -4,7 +4,7 @@ import { formatNumber, formatQuantity } from '../master-data/format-value.ts';
 import { criterionLabel } from './pair-explanation.ts';
 import { usePairDerivation } from './use-pair-derivation.ts';
 
-function OneDerivation({ derivation }: { derivation: Derivation }) {
+export function OneDerivation({ derivation }: { derivation: Derivation }) {
   return (
     <>
       <Descriptions

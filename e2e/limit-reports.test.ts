@@ -1,0 +1,144 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN } from '../server/test/test-server.ts';
+import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+
+let app: AppUnderTest;
+let page: Page;
+
+/** Two products on one line, with what the ranking scores (the payloads of limit-reports.test.ts). */
+async function seedFacility(F: string): Promise<void> {
+  const token = await app.server.login();
+  const create = async (path: string, body: unknown): Promise<number> => {
+    const res = await app.server.request<{ result: { id: number } }>('POST', `${F}/${path}`, {
+      token,
+      body,
+    });
+    if (res.status !== 200) throw new Error(JSON.stringify(res.body));
+    return res.body.result.id;
+  };
+  const alpha = await create('apis', {
+    name: 'Alpha',
+    pde: { value: 0.1, unit: 'mg' },
+    therapeuticDose: { value: 10, unit: 'mg' },
+    solubility: 'Slightly soluble',
+    cleanability: 'Difficult',
+  });
+  const beta = await create('apis', {
+    name: 'Beta',
+    pde: { value: 1, unit: 'ug' },
+    therapeuticDose: { value: 2, unit: 'mg' },
+    solubility: 'Freely soluble',
+    cleanability: 'Easy',
+  });
+  const product = (name: string, mdd: number, mbs: number, activeId: number) =>
+    create('products', {
+      name,
+      maxDailyDose: { value: mdd, unit: 'mg' },
+      minBatchSize: { value: mbs, unit: 'kg' },
+      actives: [{ activeId, amount: { value: 5, unit: 'mg' } }],
+    });
+  const a = await product('A', 200, 50, alpha);
+  const b = await product('B', 400, 100, beta);
+  const e1 = await create('equipments', { name: 'E1', surfaceArea: { value: 12.5, unit: 'sqm' } });
+  const e2 = await create('equipments', { name: 'E2', surfaceArea: { value: 5000, unit: 'sqcm' } });
+  await create('productions', { name: 'Line 1', equipmentIds: [e1, e2], productIds: [a, b] });
+  await create('cleaning_agents', {
+    name: 'Alkaline detergent',
+    ld50: { value: 2000, unit: 'mg/kg' },
+  });
+}
+
+beforeAll(async () => {
+  app = await startAppUnderTest();
+  const [facility] = await app.server.db.query<{ id: number; plan_id: number }>(
+    `select id, plan_id from facilities where name = 'Oral Solid Dosage Plant'`,
+  );
+  await seedFacility(`/api/v2/plans/${facility!.plan_id}/facilities/${facility!.id}`);
+  page = await app.open('/');
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await page.getByRole('button', { name: 'Oral Solid Dosage Plant' }).click();
+  await page.getByRole('button', { name: 'Logout' }).waitFor();
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+async function openLimits(tab: string): Promise<void> {
+  // A drawer another test left open covers the navigation.
+  const drawer = page.locator('.ant-drawer-open');
+  if (await drawer.isVisible()) {
+    await drawer.getByRole('button', { name: 'Close' }).click();
+    await drawer.waitFor({ state: 'detached' });
+  }
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Limits', exact: true })
+    .click();
+  await page.getByRole('tab', { name: tab }).click();
+  await expect
+    .poll(() => page.getByRole('tab', { name: tab }).getAttribute('aria-selected'))
+    .toBe('true');
+}
+
+describe('limits reports', () => {
+  it('opens the derivation of a worst-case score', async () => {
+    await openLimits('Worst-case ranking');
+    // A: slightly soluble (3) × dose 10 mg (3) × PDE 100 ug/day (2) × difficult (3) = 54 points.
+    const score = page.getByRole('button', { name: 'Risk score of A: 54 points' });
+    await score.waitFor();
+    await score.click();
+    const drawer = page.locator('.ant-drawer-open');
+    await drawer.getByText('Risk score of A', { exact: true }).waitFor();
+    await drawer
+      .getByText('APIC worst-case rating: solubility * dose * toxicity * cleanability')
+      .waitFor();
+    await drawer.getByText('solubility: Slightly soluble (active Alpha)').waitFor();
+    await drawer.getByText('54 points', { exact: true }).first().waitFor();
+    await drawer.getByRole('button', { name: 'Close' }).click();
+    await drawer.waitFor({ state: 'detached' });
+  });
+
+  it('opens the derivation of an equipment limit', async () => {
+    await openLimits('Equipment limits');
+    // B → A governs E1: 250 mg over 130,000 sqcm.
+    const sal = page.getByRole('button', { name: /^Lowest SAL of E1: 0\.001923 mg\/sqcm$/ });
+    await sal.waitFor();
+    await sal.click();
+    const drawer = page.locator('.ant-drawer-open');
+    await drawer.getByText('SAL: B → A', { exact: true }).waitFor();
+    await drawer.getByText('SAL = MACO / A', { exact: true }).waitFor();
+    await drawer.getByText('Shared equipment: E1, E2').waitFor();
+    await drawer.getByRole('button', { name: 'Close' }).click();
+    await drawer.waitFor({ state: 'detached' });
+  });
+
+  it('opens the derivations of a production limit and a cleaning-agent limit', async () => {
+    await openLimits('Production limits');
+    // B → A: health 0.001 mg × 50 kg / 200 mg = 250 mg, the lowest of Line 1.
+    const maco = page.getByRole('button', { name: 'Lowest MACO of Line 1: 250 mg' });
+    await maco.waitFor();
+    await maco.click();
+    const drawer = page.locator('.ant-drawer-open');
+    await drawer.getByText('MACO (governing): B → A', { exact: true }).waitFor();
+    await drawer.getByRole('button', { name: 'Close' }).click();
+    await drawer.waitFor({ state: 'detached' });
+
+    // Each pair of the production, explained on the production's own data.
+    await page.getByRole('button', { name: 'Expand row' }).first().click();
+    const pair = page.getByRole('button', { name: 'MACO of A → B in Line 1: 1000 mg' });
+    await pair.waitFor();
+    await pair.click();
+    await drawer.getByText('MACO (governing): A → B', { exact: true }).waitFor();
+    await drawer.getByRole('button', { name: 'Close' }).click();
+    await drawer.waitFor({ state: 'detached' });
+
+    await openLimits('Cleaning-agent limits');
+    // The general limit governs in A: 10 ppm × 50 kg = 500 mg.
+    const agent = page.getByRole('button', { name: 'MACO of Alkaline detergent in A: 500 mg' });
+    await agent.waitFor();
+    await agent.click();
+    await drawer.getByText('Alkaline detergent in A', { exact: true }).waitFor();
+    await drawer.getByText('Formula', { exact: true }).first().waitFor();
+  });
+});

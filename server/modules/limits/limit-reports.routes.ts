@@ -1,0 +1,189 @@
+import { z } from 'zod';
+import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
+import { typed, type AppContext } from '../../http/app-context.ts';
+import {
+  equipmentLimits,
+  explainProductionPair,
+  productionLimits,
+  productionPairs,
+  worstCaseRanking,
+} from './limit-reports.service.ts';
+
+const base = '/api/v2/plans/:plan/facilities/:facility/limits';
+const tags = ['limits'];
+const ZJson = z.record(z.string(), z.unknown());
+const ZPair = z.tuple([z.string(), z.string()]).nullable();
+// A lowest limit and the previous → next pair that set it; null when no pair has one.
+const ZLowest = z.object({ value: z.number().nullable(), pair: ZPair });
+const ZLowestLimits = { maco: ZLowest, sal: ZLowest, swab: ZLowest, rinse: ZLowest };
+const ZUnits = z.object({
+  maco: z.literal('mg'),
+  sal: z.literal('mg/sqcm'),
+  swab: z.literal('mg/swab'),
+  rinse: z.literal('mg/ml'),
+});
+const units = { maco: 'mg', sal: 'mg/sqcm', swab: 'mg/swab', rinse: 'mg/ml' } as const;
+const ZProductionParams = ZFacilityParams.extend({
+  productionId: z.coerce.number().int().positive(),
+});
+const ZOrNull = z.number().nullable();
+const explanationsDescription =
+  '`explanations` holds the derivation of every pair that set one of these numbers, keyed `previous → next` (as GET mac-matrix/explain answers it, with the swab and rinse limits).';
+
+export function registerLimitReportRoutes({ app, db, permit }: AppContext): void {
+  const r = typed(app);
+
+  r.get(
+    `${base}/equipment`,
+    {
+      preHandler: permit('EquipmentWiseCleaningLimit', 'Get'),
+      schema: {
+        tags,
+        summary: 'Equipment limits: the lowest MACO, SAL, swab and rinse limit of each item',
+        description: `For each equipment item in at least one pair of the MAC matrix: the lowest of each limit over the pairs that share the item, and the pair that governs it. Swab and rinse limits use the facility's first swab and rinse sampling types (swab area, rinse volume) and the Chemical policy's recovery; null without one. ${explanationsDescription}`,
+        params: ZFacilityParams,
+        response: {
+          200: z.object({
+            equipment: z.array(
+              z.object({ id: z.string(), pairCount: z.number().int(), ...ZLowestLimits }),
+            ),
+            explanations: ZJson,
+            sampling: ZJson,
+            units: ZUnits,
+          }),
+        },
+      },
+    },
+    async (request) => ({ ...(await equipmentLimits(db, request.params.facility)), units }),
+  );
+
+  r.get(
+    `${base}/productions`,
+    {
+      preHandler: permit('RiskCalculation', 'Get'),
+      schema: {
+        tags,
+        summary: 'Production limits: the governing MACO and lowest limits of each production',
+        description: `For each production, the MAC matrix of its own products on its own equipment: the lowest (governing) MACO and the lowest SAL, swab and rinse limits over its pairs, each with the pair that set it. ${explanationsDescription}`,
+        params: ZFacilityParams,
+        response: {
+          200: z.object({
+            productions: z.array(
+              z.object({
+                id: z.number().int(),
+                name: z.string(),
+                productCount: z.number().int(),
+                equipmentCount: z.number().int(),
+                pairCount: z.number().int(),
+                ...ZLowestLimits,
+                explanations: ZJson,
+              }),
+            ),
+            units: ZUnits,
+          }),
+        },
+      },
+    },
+    async (request) => ({ ...(await productionLimits(db, request.params.facility)), units }),
+  );
+
+  r.get(
+    `${base}/productions/:productionId/pairs`,
+    {
+      preHandler: permit('RiskCalculation', 'Get'),
+      schema: {
+        tags,
+        summary: 'The pairs of one production’s own MAC matrix',
+        description:
+          'Every previous → next pair of the production’s products on its equipment, with the governing criterion, MACO, SAL, swab and rinse limit (null when none). 404 for a production not in the facility.',
+        params: ZProductionParams,
+        response: {
+          200: z.object({
+            pairs: z.array(
+              z.object({
+                previous: z.string(),
+                next: z.string(),
+                governing: z.string().nullable(),
+                maco: ZOrNull,
+                sal: ZOrNull,
+                swab: ZOrNull,
+                rinse: ZOrNull,
+              }),
+            ),
+            units: ZUnits,
+          }),
+        },
+      },
+    },
+    async (request) => ({
+      ...(await productionPairs(db, request.params.facility, request.params.productionId)),
+      units,
+    }),
+  );
+
+  r.get(
+    `${base}/productions/:productionId/explain`,
+    {
+      preHandler: permit('RiskCalculation', 'Get'),
+      schema: {
+        tags,
+        summary: 'How one pair’s limits were reached within a production',
+        description:
+          'As GET mac-matrix/explain, on the production’s own products and equipment and with the swab and rinse limits of the facility’s sampling types.',
+        params: ZProductionParams,
+        querystring: z.object({
+          previous: z.string().min(1).max(200),
+          next: z.string().min(1).max(200),
+        }),
+        response: { 200: z.object({ explanation: ZJson }) },
+      },
+    },
+    async (request) => ({
+      explanation: await explainProductionPair(
+        db,
+        request.params.facility,
+        request.params.productionId,
+        request.query.previous,
+        request.query.next,
+      ),
+    }),
+  );
+
+  r.get(
+    `${base}/worst-case-ranking`,
+    {
+      preHandler: permit('RiskCalculation', 'Get'),
+      schema: {
+        tags,
+        summary: 'Worst-case ranking of the facility’s products',
+        description:
+          'Every product scored by the risk scales (solubility and cleanability of its worst active, dose and toxicity bands of its lowest therapeutic dose and PDE, the HBEL toxicity score) under the facility’s risk categories where one matches a factor, combined by the risk formula of its "Highest RPN" selection criterion (the APIC worst-case rating without one), then ranked by its selection criteria in priority order (highest score, then lowest MACO, without any). Each score carries its derivation; `perEquipment` names the worst-case product of each equipment item.',
+        params: ZFacilityParams,
+        response: {
+          200: z.object({
+            products: z.array(
+              z.object({
+                rank: z.number().int(),
+                id: z.string(),
+                scores: z.record(z.string(), z.number()),
+                score: z.number().nullable(),
+                lowestMaco: z.number().nullable(),
+                derivation: ZJson,
+              }),
+            ),
+            perEquipment: z.record(z.string(), z.string().nullable()),
+            criteria: z.array(
+              z.object({ attribute: z.string(), worst: z.enum(['highest', 'lowest']) }),
+            ),
+            formula: z.object({ name: z.string(), expression: z.string() }).nullable(),
+            units: z.object({ score: z.literal('points'), lowestMaco: z.literal('mg') }),
+          }),
+        },
+      },
+    },
+    async (request) => ({
+      ...(await worstCaseRanking(db, request.params.facility)),
+      units: { score: 'points' as const, lowestMaco: 'mg' as const },
+    }),
+  );
+}

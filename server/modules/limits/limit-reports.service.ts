@@ -1,0 +1,200 @@
+import {
+  activesDef,
+  productionsDef,
+  samplingTypesDef,
+  selectionCriteriaDef,
+} from '../../../core/entities/defs/index.ts';
+import { rpnCategoriesDef, rpnFormulasDef } from '../../../core/entities/defs/risk.def.ts';
+import { AppError } from '../../../core/errors/errors.ts';
+import { CRITERION_KEYS, compileLimits } from '../../../core/limits/compile.ts';
+import type { CompiledLimits } from '../../../core/limits/compile.ts';
+import { explainPair } from '../../../core/limits/explain.ts';
+import { governingPairs, limitsReport, pairKey } from '../../../core/limits/limit-reports.ts';
+import type { LowestLimits } from '../../../core/limits/limit-reports.ts';
+import type { LimitsInput, SamplingSpec } from '../../../core/limits/model.ts';
+import { rankWorstCases } from '../../../core/limits/ranking.ts';
+import type { RankingConfig, RankingProduct } from '../../../core/limits/ranking.ts';
+import { runMatrix } from '../../../core/limits/matrix.ts';
+import { productWiseLimits } from '../../../core/limits/worst-case.ts';
+import type { Queryable } from '../../db/db.ts';
+import { allEntities } from '../../entities/entity-store.ts';
+import { facilityLimitsInput } from './facility-limits-input.ts';
+
+/**
+ * The limits reports (spec §3 report kinds) from the facility's live master data, through the
+ * limits engine. Swab and rinse limits use the facility's first swab and rinse sampling types.
+ */
+
+type Json = Record<string, unknown>;
+const plain = (value: unknown) => JSON.parse(JSON.stringify(value)) as Json;
+const orNull = (v: number) => (Number.isFinite(v) ? v : null);
+
+export async function facilitySampling(q: Queryable, facilityId: number): Promise<SamplingSpec> {
+  const types = await allEntities(q, samplingTypesDef, facilityId);
+  const swab = types.find((t) => t.sampleType === 'swab' && t.swabArea);
+  const rinse = types.find((t) => t.sampleType === 'rinse' && t.rinseVolume);
+  const sampling: SamplingSpec = {};
+  if (swab) sampling.swabArea = swab.swabArea as SamplingSpec['swabArea'];
+  if (rinse) sampling.rinseVolume = rinse.rinseVolume as SamplingSpec['rinseVolume'];
+  return sampling;
+}
+
+function lowestJson(l: LowestLimits) {
+  const one = (x: LowestLimits['maco']) => ({ value: orNull(x.value), pair: x.pair });
+  return { maco: one(l.maco), sal: one(l.sal), swab: one(l.swab), rinse: one(l.rinse) };
+}
+
+/** The derivation of every pair that set a lowest limit, by `previous → next`. */
+function explanations(m: CompiledLimits, limits: LowestLimits[]): Record<string, Json> {
+  return Object.fromEntries(
+    governingPairs(limits).map((pair) => [pairKey(pair), plain(explainPair(m, pair[0], pair[1]))]),
+  );
+}
+
+async function compiled(q: Queryable, facilityId: number, productionId?: number) {
+  const [input, sampling] = await Promise.all([
+    facilityLimitsInput(q, facilityId, { productionId }),
+    facilitySampling(q, facilityId),
+  ]);
+  return compileLimits({ ...input, sampling } satisfies LimitsInput);
+}
+
+export async function equipmentLimits(q: Queryable, facilityId: number) {
+  const m = await compiled(q, facilityId);
+  const report = limitsReport(m);
+  return {
+    equipment: report.equipment.map((e) => ({
+      id: e.id,
+      pairCount: e.pairCount,
+      ...lowestJson(e),
+    })),
+    explanations: explanations(m, report.equipment),
+    sampling: plain(m.input.sampling),
+  };
+}
+
+export async function productionLimits(q: Queryable, facilityId: number) {
+  const productions = await allEntities(q, productionsDef, facilityId);
+  const rows = [];
+  for (const production of productions) {
+    const m = await compiled(q, facilityId, production.id);
+    const { overall } = limitsReport(m);
+    rows.push({
+      id: production.id,
+      name: production.name as string,
+      productCount: m.productCount,
+      equipmentCount: m.equipmentCount,
+      pairCount: overall.pairCount,
+      ...lowestJson(overall),
+      explanations: explanations(m, [overall]),
+    });
+  }
+  return { productions: rows };
+}
+
+/** Every pair of one production's own matrix, with its governing criterion and limits. */
+export async function productionPairs(q: Queryable, facilityId: number, productionId: number) {
+  const m = await compiled(q, facilityId, productionId);
+  const { products } = m.input;
+  const pairs: {
+    previous: string;
+    next: string;
+    governing: string | null;
+    maco: number | null;
+    sal: number | null;
+    swab: number | null;
+    rinse: number | null;
+  }[] = [];
+  runMatrix(m, (v) => {
+    pairs.push({
+      previous: products[v.previous]?.id ?? '',
+      next: products[v.next]?.id ?? '',
+      governing: CRITERION_KEYS[v.governing] ?? null,
+      maco: orNull(v.maco),
+      sal: orNull(v.sal),
+      swab: orNull(v.swabLimit),
+      rinse: orNull(v.rinseLimit),
+    });
+  });
+  return { pairs };
+}
+
+/** One pair of a production's matrix explained on that production's own data. */
+export async function explainProductionPair(
+  q: Queryable,
+  facilityId: number,
+  productionId: number,
+  previous: string,
+  next: string,
+) {
+  const explanation = explainPair(await compiled(q, facilityId, productionId), previous, next);
+  if (!explanation) {
+    throw new AppError(
+      'NotFoundError',
+      'These products are not both in the production, or share none of its equipment',
+    );
+  }
+  return plain(explanation);
+}
+
+async function rankingConfig(q: Queryable, facilityId: number): Promise<RankingConfig> {
+  const [categories, formulas, criteria] = await Promise.all([
+    allEntities(q, rpnCategoriesDef, facilityId),
+    allEntities(q, rpnFormulasDef, facilityId),
+    allEntities(q, selectionCriteriaDef, facilityId),
+  ]);
+  const ordered = [...criteria].sort(
+    (a, b) => ((a.priority as number) ?? 1000) - ((b.priority as number) ?? 1000),
+  );
+  const rpn = ordered.find((c) => c.basis === 'Highest RPN' && c.rpnFormulaId);
+  const formula = formulas.find((f) => f.id === rpn?.rpnFormulaId);
+  const config: RankingConfig = {
+    categories: categories.map((c) => ({
+      name: c.name as string,
+      variable: c.variable as string,
+      levels: (c.levels as { label: string; score: number }[] | null) ?? [],
+    })),
+    criteria: ordered.map((c) => ({ name: c.name as string, basis: c.basis as string })),
+  };
+  if (formula) {
+    config.formula = { name: formula.name as string, expression: formula.expression as string };
+  }
+  return config;
+}
+
+export async function worstCaseRanking(q: Queryable, facilityId: number) {
+  const [m, actives, config] = await Promise.all([
+    compiled(q, facilityId),
+    allEntities(q, activesDef, facilityId),
+    rankingConfig(q, facilityId),
+  ]);
+  const activeByName = new Map(actives.map((a) => [a.name as string, a]));
+  const lowest = new Map(productWiseLimits(m, runMatrix(m)).map((p) => [p.id, p.lowestMaco]));
+  const products: RankingProduct[] = m.input.products.map((product, p) => ({
+    id: product.id,
+    lowestMaco: lowest.get(product.id) ?? Number.NaN,
+    minBatchSize: m.minBatchSize[p] ?? Number.NaN,
+    maxDailyDose: m.maxDailyDose[p] ?? Number.NaN,
+    actives: product.actives.map((a) => {
+      const record = activeByName.get(a.id);
+      return {
+        id: a.id,
+        ...(a.pde ? { pde: a.pde } : {}),
+        ...(a.therapeuticDose ? { therapeuticDose: a.therapeuticDose } : {}),
+        ...(record?.solubility ? { solubility: record.solubility as string } : {}),
+        ...(record?.cleanability ? { cleanability: record.cleanability as string } : {}),
+      };
+    }),
+  }));
+  const ranking = rankWorstCases(products, m.input.trains, config);
+  return {
+    products: ranking.products.map((r) => ({
+      ...r,
+      lowestMaco: orNull(r.lowestMaco),
+      derivation: plain(r.derivation),
+    })),
+    perEquipment: ranking.perEquipment,
+    criteria: ranking.criteria,
+    formula: config.formula ?? null,
+  };
+}
