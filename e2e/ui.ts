@@ -1,0 +1,100 @@
+import type { Locator, Page } from 'playwright-core';
+import { SESSION_KEYS } from '../client/session/session-keys.ts';
+import { ADMIN } from '../server/test/test-server.ts';
+import { signIn, type AppUnderTest } from './app-under-test.ts';
+
+export const PLANT = 'Oral Solid Dosage Plant';
+
+/** Signs in (the administrator unless told) and picks the facility, waiting for the shell. */
+export async function signInToFacility(
+  page: Page,
+  facility = PLANT,
+  user: { username: string; password: string } = {
+    username: ADMIN.email,
+    password: ADMIN.password,
+  },
+): Promise<void> {
+  await signIn(page, user.username, user.password);
+  await page.getByRole('button', { name: facility }).click();
+  await page.getByRole('button', { name: 'Logout' }).waitFor();
+}
+
+/** The session token the browser holds: one session per user, so a test's API calls use it. */
+export function browserToken(page: Page): Promise<string> {
+  return page.evaluate((key) => sessionStorage.getItem(key) ?? '', SESSION_KEYS.token);
+}
+
+/** The facility's id and the API path under which its data lives. */
+export async function facilityApi(
+  app: AppUnderTest,
+  name = PLANT,
+): Promise<{ id: number; path: string }> {
+  const [f] = await app.server.db.query<{ id: number; plan_id: number }>(
+    'select id, plan_id from facilities where name = $1',
+    [name],
+  );
+  if (!f) throw new Error(`no facility named ${name}`);
+  return { id: f.id, path: `/api/v2/plans/${f.plan_id}/facilities/${f.id}` };
+}
+
+/** Creates a record through the API and returns its id; a refusal fails the test with its body. */
+export async function createViaApi(
+  app: AppUnderTest,
+  token: string,
+  path: string,
+  body: unknown,
+): Promise<number> {
+  const res = await app.server.request<{ result: { id: number } }>('POST', path, { token, body });
+  if (res.status !== 200)
+    throw new Error(`POST ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.result.id;
+}
+
+/** The drawer on top; antd keeps closed drawers in the page, so only an open one counts. */
+export const openDrawer = (page: Page): Locator =>
+  page.locator('.ant-drawer-open .ant-drawer-section').last();
+
+/** The modal on top; closed antd modals stay in the page hidden. */
+export const openModal = (page: Page): Locator =>
+  page.locator('.ant-modal-wrap:visible .ant-modal').last();
+
+/** Opens an entry of the Master data menu and waits for its page. */
+export async function openMasterData(page: Page, link: string, heading = link): Promise<void> {
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Master data' })
+    .click();
+  await page
+    .getByRole('navigation', { name: 'Master data' })
+    .getByRole('link', { name: link, exact: true })
+    .click();
+  await page.getByRole('heading', { name: heading, exact: true }).waitFor();
+}
+
+/**
+ * Picks each option of an antd Select and checks the select shows it. The first opening of a
+ * dropdown animates in and a click during it may miss, so a choice that did not take is tried
+ * again (three times at most).
+ */
+export async function choose(select: Locator, ...options: string[]): Promise<void> {
+  const page = select.page();
+  const root = select.locator(
+    "xpath=ancestor::div[contains(concat(' ', normalize-space(@class), ' '), ' ant-select ')][1]",
+  );
+  for (const option of options) {
+    for (let attempt = 0; ; attempt++) {
+      if ((await select.getAttribute('aria-expanded')) !== 'true') await select.click();
+      // A searching select may list only the first options; typing brings this one into view.
+      if (await select.isEditable()) await select.fill(option);
+      await page.locator(`.ant-select-item-option[title="${option}"]:visible`).click();
+      try {
+        await root.getByText(option, { exact: true }).waitFor({ timeout: 2000 });
+        break;
+      } catch (error) {
+        if (attempt >= 2) throw error;
+      }
+    }
+  }
+  // A multiple select stays open after a choice.
+  if ((await select.getAttribute('aria-expanded')) === 'true') await select.press('Escape');
+}
