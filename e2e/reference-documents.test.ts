@@ -1,36 +1,27 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN } from '../server/test/test-server.ts';
-import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+import { createViaApi, facilityApi, openDrawer, openMasterData, signInToFacility } from './ui.ts';
 
 let app: AppUnderTest;
 let page: Page;
 beforeAll(async () => {
   app = await startAppUnderTest();
   page = await app.open('/');
-  await signIn(page, ADMIN.email, ADMIN.password);
-  await page.getByRole('button', { name: 'Oral Solid Dosage Plant' }).click();
-  await page.getByRole('button', { name: 'Logout' }).waitFor();
+  await signInToFacility(page);
 });
 afterAll(async () => {
   await app?.close();
 });
 
-const drawer = () => page.locator('.ant-drawer-open .ant-drawer-section').last();
-
 /** An analytical method written through the API, so the test needs no other screen. */
 async function createMethod(name: string): Promise<void> {
-  const token = await app.server.login();
-  const [facility] = await app.server.db.query<{ id: number; plan_id: number }>(
-    `select id, plan_id from facilities where name = 'Oral Solid Dosage Plant'`,
-  );
-  const res = await app.server.request(
-    'POST',
-    `/api/v2/plans/${facility!.plan_id}/facilities/${facility!.id}/analytical-method`,
-    { token, body: { name, testType: 'TOC' } },
-  );
-  expect(res.status).toBe(200);
+  const { path } = await facilityApi(app);
+  await createViaApi(app, await app.server.login(), `${path}/analytical-method`, {
+    name,
+    testType: 'TOC',
+  });
 }
 
 describe('reference document of an analytical method', () => {
@@ -39,40 +30,31 @@ describe('reference document of an analytical method', () => {
     await createMethod(name);
     // Signing in through the API ended the browser's session: sign in again.
     await page.goto('/');
-    await signIn(page, ADMIN.email, ADMIN.password);
-    await page.getByRole('button', { name: 'Oral Solid Dosage Plant' }).click();
-    await page.getByRole('button', { name: 'Logout' }).waitFor();
-    await page
-      .getByRole('navigation', { name: 'Main' })
-      .getByRole('link', { name: 'Master data' })
-      .click();
-    await page
-      .getByRole('navigation', { name: 'Master data' })
-      .getByRole('link', { name: 'Analytical methods', exact: true })
-      .click();
+    await signInToFacility(page);
+    await openMasterData(page, 'Analytical methods');
     const row = page.getByRole('row').filter({ hasText: name });
     await row.waitFor();
     await row.getByRole('button', { name: 'Edit' }).click();
 
-    const fileInput = drawer().locator('input[type=file]');
+    const fileInput = openDrawer(page).locator('input[type=file]');
     const reason = page.getByRole('dialog').filter({ hasText: 'Why are you changing' });
     // A PNG named .pdf is refused, and the message shows under the file picker.
     const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]);
     await fileInput.setInputFiles({ name: 'scan.pdf', mimeType: 'application/pdf', buffer: png });
-    await drawer().getByText('scan.pdf').waitFor();
-    await drawer().getByRole('button', { name: 'Save' }).click();
+    await openDrawer(page).getByText('scan.pdf').waitFor();
+    await openDrawer(page).getByRole('button', { name: 'Save' }).click();
     await reason.getByLabel('Reason').fill('Method validated');
     await reason.getByRole('button', { name: 'Save' }).click();
-    await drawer()
+    await openDrawer(page)
       .getByText("The content of 'scan.pdf' is not a pdf file", { exact: false })
       .waitFor();
 
     const pdf = Buffer.from('%PDF-1.4\n% TOC method, swab recovery 92 %\n%%EOF\n');
-    await drawer()
+    await openDrawer(page)
       .locator('input[type=file]')
       .setInputFiles({ name: 'TOC method.pdf', mimeType: 'application/pdf', buffer: pdf });
-    await drawer().getByText('TOC method.pdf').waitFor();
-    await drawer().getByRole('button', { name: 'Save' }).click();
+    await openDrawer(page).getByText('TOC method.pdf').waitFor();
+    await openDrawer(page).getByRole('button', { name: 'Save' }).click();
     await reason.getByText('Changed: Reference Document').waitFor();
     await reason.getByLabel('Reason').fill('Method validated');
     await reason.getByRole('button', { name: 'Save' }).click();
@@ -87,23 +69,15 @@ describe('reference document of an analytical method', () => {
 
   it('adds an active with its reference document in one step', async () => {
     const name = `Active with dossier ${Date.now()}`;
-    await page
-      .getByRole('navigation', { name: 'Main' })
-      .getByRole('link', { name: 'Master data' })
-      .click();
-    await page
-      .getByRole('navigation', { name: 'Master data' })
-      .getByRole('link', { name: 'Actives', exact: true })
-      .click();
-    await page.getByRole('heading', { name: 'Actives', exact: true }).waitFor();
+    await openMasterData(page, 'Actives');
     await page.getByRole('button', { name: 'Add active' }).first().click();
-    await drawer().getByLabel('Name', { exact: true }).fill(name);
+    await openDrawer(page).getByLabel('Name', { exact: true }).fill(name);
     const rtf = Buffer.from('{\\rtf1\\ansi PDE assessment}');
-    await drawer()
+    await openDrawer(page)
       .locator('input[type=file]')
       .setInputFiles({ name: 'PDE assessment.rtf', mimeType: 'application/rtf', buffer: rtf });
-    await drawer().getByText('PDE assessment.rtf').waitFor();
-    await drawer().getByRole('button', { name: 'Add active' }).click();
+    await openDrawer(page).getByText('PDE assessment.rtf').waitFor();
+    await openDrawer(page).getByRole('button', { name: 'Add active' }).click();
     const row = page.getByRole('row').filter({ hasText: name });
     await row.getByRole('link', { name: 'PDE assessment.rtf' }).waitFor();
   });
