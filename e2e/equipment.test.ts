@@ -1,8 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SESSION_KEYS } from '../client/session/session-keys.ts';
-import { ADMIN } from '../server/test/test-server.ts';
-import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+import { browserToken, createViaApi, facilityApi, signInToFacility } from './ui.ts';
 
 let app: AppUnderTest;
 let page: Page;
@@ -13,20 +12,14 @@ let mixer: number;
 beforeAll(async () => {
   app = await startAppUnderTest();
   page = await app.open('/');
-  await signIn(page, ADMIN.email, ADMIN.password);
-  await page.getByRole('button', { name: 'Oral Solid Dosage Plant' }).click();
-  await page.getByRole('button', { name: 'Logout' }).waitFor();
+  await signInToFacility(page);
   // One session per user: use the browser's for the test's own calls.
-  token = await page.evaluate((key) => sessionStorage.getItem(key) ?? '', SESSION_KEYS.token);
-  const [f] = await app.server.db.query<{ id: number; plan_id: number }>(
-    "select id, plan_id from facilities where name = 'Oral Solid Dosage Plant'",
-  );
-  F = `/api/v2/plans/${f!.plan_id}/facilities/${f!.id}`;
-  const res = await app.server.request<{ result: { id: number } }>('POST', `${F}/equipments`, {
-    token,
-    body: { name: 'Mixer 7', surfaceArea: { value: 2, unit: 'sqm' } },
+  token = await browserToken(page);
+  F = (await facilityApi(app)).path;
+  mixer = await createViaApi(app, token, `${F}/equipments`, {
+    name: 'Mixer 7',
+    surfaceArea: { value: 2, unit: 'sqm' },
   });
-  mixer = res.body.result.id;
 });
 afterAll(async () => {
   await app?.close();

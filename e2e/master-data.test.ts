@@ -1,71 +1,32 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN } from '../server/test/test-server.ts';
-import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+import { choose, openDrawer, openMasterData, signInToFacility } from './ui.ts';
 
 let app: AppUnderTest;
 let page: Page;
 beforeAll(async () => {
   app = await startAppUnderTest();
   page = await app.open('/');
-  await signIn(page, ADMIN.email, ADMIN.password);
-  await page.getByRole('button', { name: 'Oral Solid Dosage Plant' }).click();
-  await page.getByRole('button', { name: 'Logout' }).waitFor();
+  await signInToFacility(page);
 });
 afterAll(async () => {
   await app?.close();
 });
 
-const drawer = () => page.locator('.ant-drawer-open .ant-drawer-section').last();
-
-async function openMasterData(entity: string): Promise<void> {
-  await page
-    .getByRole('navigation', { name: 'Main' })
-    .getByRole('link', { name: 'Master data' })
-    .click();
-  await page
-    .getByRole('navigation', { name: 'Master data' })
-    .getByRole('link', { name: entity, exact: true })
-    .click();
-  await page.getByRole('heading', { name: entity, exact: true }).waitFor();
-}
-
-/** An antd Select: open it, type where it searches, click each option, and check it took. */
-async function choose(select: Locator, ...names: string[]): Promise<void> {
-  const root = select.locator(
-    "xpath=ancestor::div[contains(concat(' ', normalize-space(@class), ' '), ' ant-select ')][1]",
-  );
-  for (const name of names) {
-    // The first opening of a dropdown animates in; a click during it may miss, so try again.
-    for (let attempt = 0; ; attempt++) {
-      if ((await select.getAttribute('aria-expanded')) !== 'true') await select.click();
-      if (await select.isEditable()) await select.fill(name);
-      await page.locator(`.ant-select-item-option[title="${name}"]:visible`).click();
-      try {
-        await root.getByText(name, { exact: true }).waitFor({ timeout: 2000 });
-        break;
-      } catch (error) {
-        if (attempt >= 2) throw error;
-      }
-    }
-  }
-  // A multiple select stays open after a choice.
-  if ((await select.getAttribute('aria-expanded')) === 'true') await select.press('Escape');
-}
-
 async function fill(label: string, value: string): Promise<void> {
-  await drawer().getByLabel(label, { exact: true }).fill(value);
+  await openDrawer(page).getByLabel(label, { exact: true }).fill(value);
 }
 
 async function submitDrawer(button: string): Promise<void> {
-  await drawer().getByRole('button', { name: button }).click();
+  await openDrawer(page).getByRole('button', { name: button }).click();
 }
 
 async function addActive(name: string, pdeUg: string): Promise<void> {
   await page.getByRole('button', { name: 'Add active' }).first().click();
   await fill('Name', name);
   await fill('PDE/ADE', pdeUg);
-  await choose(drawer().getByLabel('PDE/ADE unit', { exact: true }), 'ug');
+  await choose(openDrawer(page).getByLabel('PDE/ADE unit', { exact: true }), 'ug');
   await submitDrawer('Add active');
   await page.getByRole('cell', { name, exact: true }).waitFor();
 }
@@ -75,8 +36,8 @@ async function addProduct(name: string, active: string, ldd: string, mbs: string
   await fill('Name', name);
   await fill('Largest daily dose', ldd);
   await fill('Minimum batch size', mbs);
-  await drawer().getByRole('button', { name: 'Add actives' }).click();
-  await choose(drawer().getByLabel('Active 1', { exact: true }), active);
+  await openDrawer(page).getByRole('button', { name: 'Add actives' }).click();
+  await choose(openDrawer(page).getByLabel('Active 1', { exact: true }), active);
   await fill('Amount per unit 1', '10');
   await submitDrawer('Add product');
   await page.getByRole('cell', { name, exact: true }).waitFor();
@@ -92,7 +53,7 @@ async function openMacMatrix(): Promise<void> {
 
 describe('master data drives the MAC matrix', () => {
   it('shows the empty states before there is any data', async () => {
-    await openMasterData('Actives');
+    await openMasterData(page, 'Actives');
     await page.getByText('No actives yet').waitFor();
     await openMacMatrix();
     await page
@@ -101,21 +62,21 @@ describe('master data drives the MAC matrix', () => {
   });
 
   it('creates actives, products, equipment and a production, and the pairs appear', async () => {
-    await openMasterData('Actives');
+    await openMasterData(page, 'Actives');
     await addActive('Drug X', '1');
     await addActive('Drug Y', '2');
 
-    await openMasterData('Products');
+    await openMasterData(page, 'Products');
     // A health-based limit PDE × MBS / LDD: 1 ug × 50 kg / 200 mg = 250 mg for A → B.
     await addProduct('Tablet A', 'Drug X', '400', '100');
     await addProduct('Tablet B', 'Drug Y', '200', '50');
 
-    await openMasterData('Equipment');
+    await openMasterData(page, 'Equipment');
     await page.getByText('No equipment yet').waitFor();
     await page.getByRole('button', { name: 'Add equipment' }).first().click();
     await fill('Name', 'Mixer 1');
     await fill('Surface area', '10');
-    await choose(drawer().getByLabel('Surface area unit', { exact: true }), 'sqm');
+    await choose(openDrawer(page).getByLabel('Surface area unit', { exact: true }), 'sqm');
     await submitDrawer('Add equipment');
     await page.getByRole('cell', { name: '10 sqm' }).waitFor();
 
@@ -124,14 +85,14 @@ describe('master data drives the MAC matrix', () => {
     await fill('Name', 'mixer 1');
     await fill('Surface area', '5');
     await submitDrawer('Add equipment');
-    await drawer().getByText("Equipment with name 'mixer 1' already exists").waitFor();
-    await drawer().getByRole('button', { name: 'Cancel' }).click();
+    await openDrawer(page).getByText("Equipment with name 'mixer 1' already exists").waitFor();
+    await openDrawer(page).getByRole('button', { name: 'Cancel' }).click();
 
-    await openMasterData('Productions');
+    await openMasterData(page, 'Productions');
     await page.getByRole('button', { name: 'Add production' }).first().click();
     await fill('Name', 'Line 1');
-    await choose(drawer().getByLabel('Equipment', { exact: true }), 'Mixer 1');
-    await choose(drawer().getByLabel('Products', { exact: true }), 'Tablet A', 'Tablet B');
+    await choose(openDrawer(page).getByLabel('Equipment', { exact: true }), 'Mixer 1');
+    await choose(openDrawer(page).getByLabel('Products', { exact: true }), 'Tablet A', 'Tablet B');
     await submitDrawer('Add production');
     // References are listed by name.
     await page.getByRole('cell', { name: 'Tablet A, Tablet B' }).waitFor();
@@ -145,23 +106,23 @@ describe('master data drives the MAC matrix', () => {
     await page.getByRole('button', { name: '0.0025 mg/sqcm' }).waitFor();
 
     await page.getByRole('button', { name: '250 mg' }).click();
-    await drawer().getByText('Tablet A → Tablet B').waitFor();
-    await drawer()
+    await openDrawer(page).getByText('Tablet A → Tablet B').waitFor();
+    await openDrawer(page)
       .getByText(/Health-based \(PDE\/ADE\) \(active Drug X\) governs/)
       .waitFor();
-    await drawer().getByText('250 mg / 100000 sqcm = 0.0025 mg/sqcm').waitFor();
+    await openDrawer(page).getByText('250 mg / 100000 sqcm = 0.0025 mg/sqcm').waitFor();
     // The server's derivation from the inputs, criterion by criterion.
-    await drawer()
+    await openDrawer(page)
       .getByRole('button', { name: /Health-based/ })
       .click();
-    await drawer()
+    await openDrawer(page)
       .getByText(/MACO = HBEL/)
       .waitFor();
     await page.keyboard.press('Escape');
   });
 
   it('recomputes the SAL when the equipment surface area changes', async () => {
-    await openMasterData('Equipment');
+    await openMasterData(page, 'Equipment');
     await page
       .getByRole('row', { name: /Mixer 1/ })
       .getByRole('button', { name: 'Edit' })
@@ -179,7 +140,7 @@ describe('master data drives the MAC matrix', () => {
     expect(await page.getByRole('button', { name: '250 mg' }).count()).toBe(1);
   });
   it('keeps what the user typed through a version conflict', async () => {
-    await openMasterData('Equipment');
+    await openMasterData(page, 'Equipment');
     await page
       .getByRole('row', { name: /Mixer 1/ })
       .getByRole('button', { name: 'Edit' })
@@ -208,13 +169,15 @@ describe('master data drives the MAC matrix', () => {
     const reason = page.getByRole('dialog').filter({ hasText: 'Why are you changing' });
     await reason.getByLabel('Reason').fill('Asset register');
     await reason.getByRole('button', { name: 'Save' }).click();
-    await drawer().getByText('Changed by someone else', { exact: true }).waitFor();
-    await drawer().getByRole('button', { name: 'Reload current values' }).click();
-    await drawer()
+    await openDrawer(page).getByText('Changed by someone else', { exact: true }).waitFor();
+    await openDrawer(page).getByRole('button', { name: 'Reload current values' }).click();
+    await openDrawer(page)
       .getByText(/Your changes to External ID are kept/)
       .waitFor();
-    expect(await drawer().getByLabel('External ID', { exact: true }).inputValue()).toBe('EQ-7');
-    await drawer().getByTitle('A', { exact: true }).waitFor();
+    expect(await openDrawer(page).getByLabel('External ID', { exact: true }).inputValue()).toBe(
+      'EQ-7',
+    );
+    await openDrawer(page).getByTitle('A', { exact: true }).waitFor();
 
     await submitDrawer('Save');
     await reason.getByLabel('Reason').fill('Asset register');

@@ -1,57 +1,31 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SESSION_KEYS } from '../client/session/session-keys.ts';
-import { ADMIN } from '../server/test/test-server.ts';
-import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+import {
+  browserToken,
+  choose,
+  facilityApi,
+  openDrawer,
+  openMasterData,
+  signInToFacility,
+} from './ui.ts';
 
 let app: AppUnderTest;
 let page: Page;
 beforeAll(async () => {
   app = await startAppUnderTest();
   page = await app.open('/');
-  await signIn(page, ADMIN.email, ADMIN.password);
-  await page.getByRole('button', { name: 'Oral Solid Dosage Plant' }).click();
-  await page.getByRole('button', { name: 'Logout' }).waitFor();
+  await signInToFacility(page);
 });
 afterAll(async () => {
   await app?.close();
 });
 
-const drawer = () => page.locator('.ant-drawer-open .ant-drawer-section').last();
 const reasonDialog = (title: string | RegExp) =>
   page.getByRole('dialog').filter({ hasText: title });
 
-async function openSamplingPolicy(): Promise<void> {
-  await page
-    .getByRole('navigation', { name: 'Main' })
-    .getByRole('link', { name: 'Master data' })
-    .click();
-  await page
-    .getByRole('navigation', { name: 'Master data' })
-    .getByRole('link', { name: 'Sampling Policy', exact: true })
-    .click();
-  await page.getByRole('heading', { name: 'Sampling Policy', exact: true }).waitFor();
-}
-
-/** An antd Select: open it, click the option, and check it took (a first opening animates). */
-async function choose(select: Locator, name: string): Promise<void> {
-  const root = select.locator(
-    "xpath=ancestor::div[contains(concat(' ', normalize-space(@class), ' '), ' ant-select ')][1]",
-  );
-  for (let attempt = 0; ; attempt++) {
-    if ((await select.getAttribute('aria-expanded')) !== 'true') await select.click();
-    await page.locator(`.ant-select-item-option[title="${name}"]:visible`).click();
-    try {
-      await root.getByText(name, { exact: true }).waitFor({ timeout: 2000 });
-      return;
-    } catch (error) {
-      if (attempt >= 2) throw error;
-    }
-  }
-}
-
 async function fill(label: string, value: string): Promise<void> {
-  await drawer().getByLabel(label, { exact: true }).fill(value);
+  await openDrawer(page).getByLabel(label, { exact: true }).fill(value);
 }
 
 async function giveReason(title: string | RegExp, reason: string, button: string) {
@@ -63,32 +37,32 @@ async function giveReason(title: string | RegExp, reason: string, button: string
 
 describe('sampling policy screen', () => {
   it('adds, edits with a reason, archives and restores a policy, and adds an attribute', async () => {
-    await openSamplingPolicy();
+    await openMasterData(page, 'Sampling Policy');
     await page.getByText('No sampling policies yet').waitFor();
 
     await page.getByRole('button', { name: 'Add sampling policy' }).first().click();
     await fill('Name', 'Swab the risky spots');
-    await choose(drawer().getByLabel('Sample type', { exact: true }), 'swab');
+    await choose(openDrawer(page).getByLabel('Sample type', { exact: true }), 'swab');
     await fill('Default swab area', '25');
     await fill('Minimum risk score', '100');
-    await drawer().getByRole('button', { name: 'Add sampling policy' }).click();
+    await openDrawer(page).getByRole('button', { name: 'Add sampling policy' }).click();
     const row = page.getByRole('row', { name: /Swab the risky spots/ });
     await row.getByRole('cell', { name: '25 sqcm' }).waitFor();
 
     // The server's check of the whole policy comes back onto its field.
     await page.getByRole('button', { name: 'Add sampling policy' }).first().click();
     await fill('Name', 'Rinse without a rule');
-    await choose(drawer().getByLabel('Sample type', { exact: true }), 'rinse');
+    await choose(openDrawer(page).getByLabel('Sample type', { exact: true }), 'rinse');
     await fill('Default rinse volume', '1');
-    await drawer().getByRole('button', { name: 'Add sampling policy' }).click();
-    await drawer()
+    await openDrawer(page).getByRole('button', { name: 'Add sampling policy' }).click();
+    await openDrawer(page)
       .getByText('Give the number of locations per equipment or a minimum risk score')
       .waitFor();
-    await drawer().getByRole('button', { name: 'Cancel' }).click();
+    await openDrawer(page).getByRole('button', { name: 'Cancel' }).click();
 
     await row.getByRole('button', { name: 'Edit' }).click();
     await fill('Minimum risk score', '50');
-    await drawer().getByRole('button', { name: 'Save' }).click();
+    await openDrawer(page).getByRole('button', { name: 'Save' }).click();
     await giveReason('Why are you changing', 'Lower threshold after FMEA', 'Save');
     await row.getByRole('cell', { name: '50', exact: true }).waitFor();
 
@@ -108,13 +82,15 @@ describe('sampling policy screen', () => {
     await page.getByRole('button', { name: 'Add sampling assessment attribute' }).first().click();
     await fill('Name', 'Accessibility');
     await fill('Weight', '3');
-    await drawer().getByRole('button', { name: 'Add options' }).click();
+    await openDrawer(page).getByRole('button', { name: 'Add options' }).click();
     await fill('Option 1', 'Open');
     await fill('Score 1', '1');
-    await drawer().getByRole('button', { name: 'Add options' }).click();
+    await openDrawer(page).getByRole('button', { name: 'Add options' }).click();
     await fill('Option 2', 'Dismantle only');
     await fill('Score 2', '5');
-    await drawer().getByRole('button', { name: 'Add sampling assessment attribute' }).click();
+    await openDrawer(page)
+      .getByRole('button', { name: 'Add sampling assessment attribute' })
+      .click();
     await page
       .getByRole('row', { name: /Accessibility/ })
       .getByRole('cell', { name: 'Open 1; Dismantle only 5' })
@@ -123,14 +99,8 @@ describe('sampling policy screen', () => {
 
   it('assesses a sampling location on the facility’s attributes', async () => {
     // The test's own data, through the browser's session (one session per user).
-    const token = await page.evaluate(
-      (key) => sessionStorage.getItem(key) ?? '',
-      SESSION_KEYS.token,
-    );
-    const [f] = await app.server.db.query<{ id: number; plan_id: number }>(
-      "select id, plan_id from facilities where name = 'Oral Solid Dosage Plant'",
-    );
-    const F = `/api/v2/plans/${f!.plan_id}/facilities/${f!.id}`;
+    const token = await browserToken(page);
+    const F = (await facilityApi(app)).path;
     type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test data
     const api = (method: string, path: string, body?: unknown) =>
       app.server.request<Body>(method, `${F}${path}`, { token, ...(body ? { body } : {}) });
