@@ -1,7 +1,13 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
-import { browserToken, createViaApi, facilityApi, signInToFacility } from './ui.ts';
+import {
+  browserToken,
+  confirmWithReason,
+  createViaApi,
+  facilityApi,
+  signInToFacility,
+} from './ui.ts';
 
 let app: AppUnderTest;
 let page: Page;
@@ -25,14 +31,6 @@ afterAll(async () => {
   await app?.close();
 });
 
-async function reason(text: string, ok: string): Promise<void> {
-  const dialog = page.getByRole('dialog').last();
-  await dialog.getByLabel('Reason').fill(text);
-  await dialog.getByRole('button', { name: ok, exact: true }).click();
-  // The next step must not find this dialog while it closes.
-  await expect.poll(() => page.getByRole('dialog').count(), { timeout: 10_000 }).toBe(0);
-}
-
 describe('equipment details', () => {
   it('adds a sampling location, assesses its risk and adds a sample', async () => {
     await page.goto(`/master-data/equipments`);
@@ -43,7 +41,7 @@ describe('equipment details', () => {
     await page.getByRole('button', { name: 'Add sampling location' }).click();
     let dialog = page.getByRole('dialog');
     await dialog.getByLabel('Name', { exact: true }).fill('Impeller blade');
-    await reason('New location from the risk review', 'Add location');
+    await confirmWithReason(page, 'New location from the risk review', 'Add location');
     await page.getByRole('cell', { name: 'Impeller blade' }).waitFor();
 
     await page.getByRole('button', { name: 'Assess risk' }).click();
@@ -52,7 +50,7 @@ describe('equipment details', () => {
     await page.locator('.ant-select-item-option[title="Other"]:visible').click();
     // 1 × 1 × material 'Other' (5) × Direct (5) = 25: Medium.
     await dialog.getByText('Medium (25)').waitFor();
-    await reason('Initial assessment', 'Save assessment');
+    await confirmWithReason(page, 'Initial assessment', 'Save assessment');
     await page.getByRole('cell', { name: 'Medium (25)' }).waitFor();
 
     await page.getByRole('button', { name: 'Expand row' }).click();
@@ -60,7 +58,7 @@ describe('equipment details', () => {
     await page.getByRole('button', { name: 'Add sample' }).click();
     dialog = page.getByRole('dialog');
     await dialog.getByLabel('Sample name').fill('S-1');
-    await reason('Routine swab', 'Add sample');
+    await confirmWithReason(page, 'Routine swab', 'Add sample');
     await page.getByRole('cell', { name: 'S-1', exact: true }).waitFor();
 
     const res = await app.server.request<{ data: { name: string; riskLevel: string }[] }>(
@@ -75,15 +73,15 @@ describe('equipment details', () => {
     await page.getByRole('button', { name: 'Edit' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Name', { exact: true }).fill('Impeller blade tip');
-    await reason('Location named more precisely', 'Save');
+    await confirmWithReason(page, 'Location named more precisely', 'Save');
     await page.getByRole('cell', { name: 'Impeller blade tip', exact: true }).waitFor();
 
     await page.getByRole('button', { name: 'Archive' }).first().click();
-    await reason('Blade replaced', 'Archive');
+    await confirmWithReason(page, 'Blade replaced', 'Archive');
     await page.getByText('No sampling locations yet').waitFor();
     await page.locator('.ant-segmented').getByText('Archived locations').click();
     await page.getByRole('button', { name: 'Restore' }).click();
-    await reason('Blade back in use', 'Restore');
+    await confirmWithReason(page, 'Blade back in use', 'Restore');
     await page.getByText('No archived locations').waitFor();
     await page.locator('.ant-segmented').getByText('Sampling locations', { exact: true }).click();
     await page.getByRole('cell', { name: 'Impeller blade tip', exact: true }).waitFor();
@@ -100,10 +98,10 @@ describe('equipment details', () => {
     await page
       .locator('input[type=file]')
       .setInputFiles({ name: 'mixer.png', mimeType: 'image/png', buffer: png });
-    await reason('Photo of the installed mixer', 'Add image');
+    await confirmWithReason(page, 'Photo of the installed mixer', 'Add image');
     await page.getByRole('img', { name: 'mixer.png' }).waitFor();
     await page.getByRole('button', { name: 'Remove' }).click();
-    await reason('Wrong photo', 'Remove');
+    await confirmWithReason(page, 'Wrong photo', 'Remove');
     await page.getByText('No images yet').waitFor();
   });
 
@@ -117,7 +115,7 @@ describe('equipment details', () => {
     await page.locator('.ant-select-item-option[title="Mixer 7"]:visible').click();
     await page.getByLabel('Equipment of grade C').press('Escape');
     await page.getByRole('button', { name: 'Save grade C' }).click();
-    await reason('Mixer moved to the grade C suite', 'Save');
+    await confirmWithReason(page, 'Mixer moved to the grade C suite', 'Save');
     await page
       .getByRole('button', { name: 'Save grade C' })
       .and(page.locator('[disabled]'))

@@ -1,8 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SESSION_KEYS } from '../client/session/session-keys.ts';
-import { ADMIN } from '../server/test/test-server.ts';
-import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+import { browserToken, createViaApi, facilityApi, signInToFacility } from './ui.ts';
 
 let app: AppUnderTest;
 let page: Page;
@@ -16,14 +15,7 @@ interface Pair {
   maco: { value: number };
 }
 
-async function create(path: string, body: unknown): Promise<number> {
-  const res = await app.server.request<{ result: { id: number } }>('POST', `${F}/${path}`, {
-    token,
-    body,
-  });
-  if (res.status !== 200) throw new Error(JSON.stringify(res.body));
-  return res.body.result.id;
-}
+const create = (path: string, body: unknown) => createViaApi(app, token, `${F}/${path}`, body);
 
 async function pairAB(): Promise<Pair> {
   const res = await app.server.request<{ pairs: Pair[] }>('GET', `${F}/mac-matrix`, { token });
@@ -42,10 +34,7 @@ async function chemicalPolicy() {
 beforeAll(async () => {
   app = await startAppUnderTest();
   token = await app.server.login();
-  const [f] = await app.server.db.query<{ id: number; plan_id: number }>(
-    "select id, plan_id from facilities where name = 'Oral Solid Dosage Plant'",
-  );
-  F = `/api/v2/plans/${f!.plan_id}/facilities/${f!.id}`;
+  F = (await facilityApi(app)).path;
   // The facility of server/modules/limits/limits.test.ts: A → B is governed by the general limit.
   const alpha = await create('apis', {
     name: 'Alpha',
@@ -69,11 +58,9 @@ beforeAll(async () => {
   await create('productions', { name: 'Line 1', equipmentIds: [e1], productIds: [a, b] });
 
   page = await app.open('/');
-  await signIn(page, ADMIN.email, ADMIN.password);
-  await page.getByRole('button', { name: 'Oral Solid Dosage Plant' }).click();
-  await page.getByRole('button', { name: 'Logout' }).waitFor();
+  await signInToFacility(page);
   // One session per user: the browser's sign-in ended the test's own, so use the browser's.
-  token = await page.evaluate((key) => sessionStorage.getItem(key) ?? '', SESSION_KEYS.token);
+  token = await browserToken(page);
 });
 afterAll(async () => {
   await app?.close();

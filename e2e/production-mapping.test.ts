@@ -1,8 +1,13 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SESSION_KEYS } from '../client/session/session-keys.ts';
-import { ADMIN } from '../server/test/test-server.ts';
-import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+import {
+  browserToken,
+  confirmWithReason,
+  facilityApi,
+  openMasterData,
+  signInToFacility,
+} from './ui.ts';
 
 let app: AppUnderTest;
 let page: Page;
@@ -12,15 +17,10 @@ let F: string;
 beforeAll(async () => {
   app = await startAppUnderTest();
   page = await app.open('/');
-  await signIn(page, ADMIN.email, ADMIN.password);
-  await page.getByRole('button', { name: 'Oral Solid Dosage Plant' }).click();
-  await page.getByRole('button', { name: 'Logout' }).waitFor();
+  await signInToFacility(page);
   // One session per user: use the browser's for the test's own calls.
-  token = await page.evaluate((key) => sessionStorage.getItem(key) ?? '', SESSION_KEYS.token);
-  const [f] = await app.server.db.query<{ id: number; plan_id: number }>(
-    "select id, plan_id from facilities where name = 'Oral Solid Dosage Plant'",
-  );
-  F = `/api/v2/plans/${f!.plan_id}/facilities/${f!.id}`;
+  token = await browserToken(page);
+  F = (await facilityApi(app)).path;
 });
 afterAll(async () => {
   await app?.close();
@@ -43,27 +43,8 @@ const product = (name: string) => ({
 const create = async (path: string, body: unknown): Promise<number> =>
   (await api('POST', path, body)).result.id;
 
-async function reason(text: string): Promise<void> {
-  const dialog = page.getByRole('dialog').last();
-  await dialog.getByLabel('Reason').fill(text);
-  await dialog.getByRole('button', { name: 'Save', exact: true }).click();
-  await expect.poll(() => page.getByRole('dialog').count(), { timeout: 10_000 }).toBe(0);
-}
-
 const tick = (region: string, name: string) =>
   page.getByRole('region', { name: region }).getByRole('checkbox', { name, exact: true });
-
-async function openFromMenu(link: string, heading: string): Promise<void> {
-  await page
-    .getByRole('navigation', { name: 'Main' })
-    .getByRole('link', { name: 'Master data' })
-    .click();
-  await page
-    .getByRole('navigation', { name: 'Master data' })
-    .getByRole('link', { name: link, exact: true })
-    .click();
-  await page.getByRole('heading', { name: heading, exact: true }).waitFor();
-}
 
 // A retried test builds its data again; names are unique in a facility.
 let run = 0;
@@ -84,7 +65,7 @@ describe('production-equipment matrix', () => {
     const tablet = await create('/products', product(`PM Tablet ${run}`));
     const line = await create('/productions', { name: `PM Line ${run}`, equipmentIds: [mixer] });
 
-    await openFromMenu('Production-Equipment matrix', 'Production-Equipment Matrix');
+    await openMasterData(page, 'Production-Equipment matrix', 'Production-Equipment Matrix');
     await page.getByText('Choose a production to see').waitFor();
     await page.goto(`/master-data/production-equipment-matrix?production=${line}`);
     await page.getByTestId('saved-area').getByText('120 sqcm').waitFor();
@@ -99,7 +80,7 @@ describe('production-equipment matrix', () => {
     await grid.getByRole('columnheader', { name: `PM Dryer ${run}` }).waitFor();
     await grid.getByRole('cell', { name: `PM Tablet ${run}` }).waitFor();
     await page.getByRole('button', { name: 'Save mapping' }).click();
-    await reason('Dryer added to the line after the layout change');
+    await confirmWithReason(page, 'Dryer added to the line after the layout change');
     await page.getByTestId('saved-area').getByText('184.516 sqcm').waitFor();
 
     const map = await api('GET', `/productions/${line}/map`);
@@ -116,7 +97,7 @@ describe('production-equipment matrix', () => {
     expect(audit?.reason).toBe('Dryer added to the line after the layout change');
 
     // The productions list shows the same total.
-    await openFromMenu('Productions', 'Productions');
+    await openMasterData(page, 'Productions', 'Productions');
     await page.getByRole('cell', { name: '184.516 sqcm' }).waitFor();
   });
 
@@ -146,14 +127,14 @@ describe('production-equipment matrix', () => {
     expect(before.version).toBe(2);
 
     await page.getByRole('button', { name: 'Save mapping' }).click();
-    await reason('Sieve is part of the line');
+    await confirmWithReason(page, 'Sieve is part of the line');
     await page.getByText('This record was changed by someone else').waitFor();
     expect(await tick('Equipment', `PC Sieve ${run}`).isChecked()).toBe(true);
 
     await page.getByRole('button', { name: 'Load the latest version' }).click();
     await expect.poll(() => tick('Equipment', `PC Sieve ${run}`).isChecked()).toBe(true);
     await page.getByRole('button', { name: 'Save mapping' }).click();
-    await reason('Sieve is part of the line');
+    await confirmWithReason(page, 'Sieve is part of the line');
     await page.getByTestId('saved-area').getByText('10050 sqcm').waitFor();
     const after = await api('GET', `/productions/${line}/map`);
     expect(after).toMatchObject({
@@ -172,12 +153,12 @@ describe('equipment group mapping', () => {
     });
     const group = await create('/equipment_groups', { name: `GM Presses ${run}` });
 
-    await openFromMenu('Equipment group mapping', 'Equipment Group Mapping');
+    await openMasterData(page, 'Equipment group mapping', 'Equipment Group Mapping');
     await page.goto(`/master-data/equipment-group-mapping?group=${group}`);
     await page.getByText('No equipment in this group yet').waitFor();
     await tick('Equipment in no group', `GM Press ${run}`).check();
     await page.getByRole('button', { name: 'Save group' }).click();
-    await reason('Presses of the same design');
+    await confirmWithReason(page, 'Presses of the same design');
     await expect.poll(() => tick('In this group', `GM Press ${run}`).isChecked()).toBe(true);
 
     expect(await api('GET', `/equipment_groups/${group}/map`)).toEqual({

@@ -1,4 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { SESSION_KEYS } from '../client/session/session-keys.ts';
 import { ADMIN } from '../server/test/test-server.ts';
 import { signIn, type AppUnderTest } from './app-under-test.ts';
@@ -57,6 +58,19 @@ export const openDrawer = (page: Page): Locator =>
 /** The modal on top; closed antd modals stay in the page hidden. */
 export const openModal = (page: Page): Locator =>
   page.locator('.ant-modal-wrap:visible .ant-modal').last();
+
+/** Gives the reason in the dialog on top and confirms it. */
+export async function confirmWithReason(
+  page: Page,
+  reason: string,
+  button = 'Save',
+): Promise<void> {
+  const dialog = page.getByRole('dialog').last();
+  await dialog.getByLabel('Reason').fill(reason);
+  await dialog.getByRole('button', { name: button, exact: true }).click();
+  // Saved, refused or in conflict, the dialog closes; the next step must not find it closing.
+  await expect.poll(() => page.getByRole('dialog').count(), { timeout: 10_000 }).toBe(0);
+}
 
 /** Opens an entry of the Master data menu and waits for its page. */
 export async function openMasterData(page: Page, link: string, heading = link): Promise<void> {
