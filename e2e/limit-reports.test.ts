@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN } from '../server/test/test-server.ts';
-import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+import { createViaApi, facilityApi, signInToFacility } from './ui.ts';
 
 let app: AppUnderTest;
 let page: Page;
@@ -9,14 +9,7 @@ let page: Page;
 /** Two products on one line, with what the ranking scores (the payloads of limit-reports.test.ts). */
 async function seedFacility(F: string): Promise<void> {
   const token = await app.server.login();
-  const create = async (path: string, body: unknown): Promise<number> => {
-    const res = await app.server.request<{ result: { id: number } }>('POST', `${F}/${path}`, {
-      token,
-      body,
-    });
-    if (res.status !== 200) throw new Error(JSON.stringify(res.body));
-    return res.body.result.id;
-  };
+  const create = (path: string, body: unknown) => createViaApi(app, token, `${F}/${path}`, body);
   const alpha = await create('apis', {
     name: 'Alpha',
     pde: { value: 0.1, unit: 'mg' },
@@ -51,14 +44,9 @@ async function seedFacility(F: string): Promise<void> {
 
 beforeAll(async () => {
   app = await startAppUnderTest();
-  const [facility] = await app.server.db.query<{ id: number; plan_id: number }>(
-    `select id, plan_id from facilities where name = 'Oral Solid Dosage Plant'`,
-  );
-  await seedFacility(`/api/v2/plans/${facility!.plan_id}/facilities/${facility!.id}`);
+  await seedFacility((await facilityApi(app)).path);
   page = await app.open('/');
-  await signIn(page, ADMIN.email, ADMIN.password);
-  await page.getByRole('button', { name: 'Oral Solid Dosage Plant' }).click();
-  await page.getByRole('button', { name: 'Logout' }).waitFor();
+  await signInToFacility(page);
 });
 afterAll(async () => {
   await app?.close();

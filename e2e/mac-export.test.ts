@@ -1,40 +1,21 @@
 import { readFile } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildMacFacility } from '../server/modules/limits/mac-test-data.ts';
-import { ADMIN } from '../server/test/test-server.ts';
-import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+import { choose, facilityApi, signInToFacility } from './ui.ts';
 
 let app: AppUnderTest;
 let page: Page;
 
-async function choose(select: Locator, name: string): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    if ((await select.getAttribute('aria-expanded')) !== 'true') await select.click();
-    await page.locator(`.ant-select-item-option[title="${name}"]:visible`).click();
-    try {
-      await expect
-        .poll(() => select.getAttribute('aria-expanded'), { timeout: 2000 })
-        .not.toBe('true');
-      break;
-    } catch (error) {
-      if (attempt >= 2) throw error;
-    }
-  }
-}
-
 beforeAll(async () => {
   app = await startAppUnderTest();
-  const [facility] = await app.server.db.query<{ id: number }>(
-    `select id from facilities where name = 'Oral Solid Dosage Plant'`,
-  );
+  const facility = await facilityApi(app);
   // Built through the API before the browser signs in (a sign-in ends the admin's other session).
-  await buildMacFacility(app.server, await app.server.login(), facility!.id);
+  await buildMacFacility(app.server, await app.server.login(), facility.id);
   page = await app.open('/');
-  await signIn(page, ADMIN.email, ADMIN.password);
-  await page.getByRole('button', { name: 'Oral Solid Dosage Plant' }).click();
-  await page.getByRole('button', { name: 'Logout' }).waitFor();
+  await signInToFacility(page);
 });
 afterAll(async () => {
   await app?.close();

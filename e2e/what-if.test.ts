@@ -1,7 +1,7 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN } from '../server/test/test-server.ts';
-import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+import { choose, createViaApi, facilityApi, signInToFacility } from './ui.ts';
 
 let app: AppUnderTest;
 let page: Page;
@@ -11,14 +11,7 @@ let facilityId: number;
 /** A two-product facility through the API (the payloads of server/modules/limits/limits.test.ts). */
 async function seedSmallFacility(): Promise<void> {
   const token = await app.server.login();
-  const create = async (path: string, body: unknown): Promise<number> => {
-    const res = await app.server.request<{ result: { id: number } }>('POST', `${F}/${path}`, {
-      token,
-      body,
-    });
-    if (res.status !== 200) throw new Error(JSON.stringify(res.body));
-    return res.body.result.id;
-  };
+  const create = (path: string, body: unknown) => createViaApi(app, token, `${F}/${path}`, body);
   const alpha = await create('apis', {
     name: 'Alpha',
     pde: { value: 0.1, unit: 'mg' },
@@ -51,33 +44,12 @@ async function storedBatchSizeOfA(): Promise<unknown> {
   return row?.min_batch_size;
 }
 
-async function choose(select: Locator, name: string): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    if ((await select.getAttribute('aria-expanded')) !== 'true') await select.click();
-    await page.locator(`.ant-select-item-option[title="${name}"]:visible`).click();
-    try {
-      await expect
-        .poll(() => select.getAttribute('aria-expanded'), { timeout: 2000 })
-        .not.toBe('true');
-      break;
-    } catch (error) {
-      if (attempt >= 2) throw error;
-    }
-  }
-}
-
 beforeAll(async () => {
   app = await startAppUnderTest();
-  const [facility] = await app.server.db.query<{ id: number; plan_id: number }>(
-    `select id, plan_id from facilities where name = 'Oral Solid Dosage Plant'`,
-  );
-  facilityId = facility!.id;
-  F = `/api/v2/plans/${facility!.plan_id}/facilities/${facility!.id}`;
+  ({ id: facilityId, path: F } = await facilityApi(app));
   await seedSmallFacility();
   page = await app.open('/');
-  await signIn(page, ADMIN.email, ADMIN.password);
-  await page.getByRole('button', { name: 'Oral Solid Dosage Plant' }).click();
-  await page.getByRole('button', { name: 'Logout' }).waitFor();
+  await signInToFacility(page);
 });
 afterAll(async () => {
   await app?.close();
