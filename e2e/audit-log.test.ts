@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readPdfText } from '../server/modules/audit/read-pdf-text.ts';
 import { buildUser, permissionsWith } from '../server/test/factories.ts';
-import { ADMIN } from '../server/test/test-server.ts';
 import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+import { choose, signInToFacility } from './ui.ts';
 
 let app: AppUnderTest;
 let plan: number;
@@ -53,12 +52,6 @@ afterAll(async () => {
   await app?.close();
 });
 
-async function chooseSelect(page: Page, label: string, option: string): Promise<void> {
-  await page.getByLabel(label, { exact: true }).click();
-  await page.locator('.ant-select-dropdown:visible').getByTitle(option, { exact: true }).click();
-  await page.keyboard.press('Escape');
-}
-
 describe('audit log screen', () => {
   it('is neither listed nor reachable for a user without AuditLog Get', async () => {
     const user = await buildUser(app.server.db, {
@@ -77,14 +70,13 @@ describe('audit log screen', () => {
 
   it('filters by domain and action, shows the facility’s date format, and exports the PDF', async () => {
     const page = await app.open('/');
-    await signIn(page, ADMIN.email, ADMIN.password);
-    await page.getByRole('button', { name: 'Oral Solid Dosage Plant' }).click();
+    await signInToFacility(page);
     await page.getByRole('link', { name: 'Audit Log' }).click();
     await page.getByRole('heading', { name: 'Audit Log' }).waitFor();
     await page.getByText('When (Asia/Kolkata)').waitFor();
 
-    await chooseSelect(page, 'Domains', 'DefaultUnit');
-    await chooseSelect(page, 'Actions', 'Update');
+    await choose(page.getByLabel('Domains', { exact: true }), 'DefaultUnit');
+    await choose(page.getByLabel('Actions', { exact: true }), 'Update');
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.getByText('2 entries').waitFor();
     const table = page.locator('.ant-table-tbody');
@@ -119,8 +111,7 @@ describe('audit log screen', () => {
 
   it('follows a date format changed on the Settings screen, and shows server messages on fields', async () => {
     const page = await app.open('/');
-    await signIn(page, ADMIN.email, ADMIN.password);
-    await page.getByRole('button', { name: 'Oral Solid Dosage Plant' }).click();
+    await signInToFacility(page);
     await page.getByRole('link', { name: 'Settings' }).click();
 
     // The server's rule across fields comes back onto the field it names.
@@ -133,8 +124,8 @@ describe('audit log screen', () => {
       .waitFor();
 
     await page.getByRole('tab', { name: 'Date and time' }).click();
-    await chooseSelect(page, 'Date format', 'MMM DD, YYYY');
-    await chooseSelect(page, 'Time format', 'hh:mm');
+    await choose(page.getByLabel('Date format', { exact: true }), 'MMM DD, YYYY');
+    await choose(page.getByLabel('Time format', { exact: true }), 'hh:mm');
     await page.getByLabel('Reason for change').fill('US-style dates for the audit');
     await page.getByRole('button', { name: 'Save date and time settings' }).click();
     await page.getByText('Date and time settings saved.').waitFor();

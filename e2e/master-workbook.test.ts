@@ -3,8 +3,8 @@ import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../server/db/seed-demo.ts';
-import { ADMIN } from '../server/test/test-server.ts';
-import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+import { facilityApi, signInToFacility } from './ui.ts';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -14,15 +14,11 @@ let F: string;
 
 beforeAll(async () => {
   app = await startAppUnderTest();
-  const [facility] = await app.server.db.query<{ id: number; plan_id: number }>(
-    `select id, plan_id from facilities where name = 'Oral Solid Dosage Plant'`,
-  );
-  F = `/api/v2/plans/${facility!.plan_id}/facilities/${facility!.id}`;
-  await seedDemo(app.server.db, facility!.id);
+  const facility = await facilityApi(app);
+  F = facility.path;
+  await seedDemo(app.server.db, facility.id);
   page = await app.open('/');
-  await signIn(page, ADMIN.email, ADMIN.password);
-  await page.getByRole('button', { name: 'Oral Solid Dosage Plant' }).click();
-  await page.getByRole('button', { name: 'Logout' }).waitFor();
+  await signInToFacility(page);
 });
 afterAll(async () => {
   await app?.close();
