@@ -1,7 +1,13 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
-import { browserToken, createViaApi, facilityApi, signInToFacility } from './ui.ts';
+import {
+  browserToken,
+  confirmWithReason,
+  createViaApi,
+  facilityApi,
+  signInToFacility,
+} from './ui.ts';
 
 let app: AppUnderTest;
 let page: Page;
@@ -68,11 +74,7 @@ afterAll(async () => {
 
 async function saveWithReason(button: string, reason: string): Promise<void> {
   await page.getByRole('button', { name: button }).click();
-  const dialog = page.getByRole('dialog');
-  await dialog.getByLabel('Reason').fill(reason);
-  await dialog.getByRole('button', { name: 'Save', exact: true }).click();
-  // Saved, refused or in conflict, the dialog closes; the next step must not find it closing.
-  await expect.poll(() => page.getByRole('dialog').count(), { timeout: 10_000 }).toBe(0);
+  await confirmWithReason(page, reason);
 }
 
 describe('cleaning limit policies', () => {

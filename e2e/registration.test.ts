@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN } from '../server/test/test-server.ts';
 import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+import { signInToFacility } from './ui.ts';
 
 let app: AppUnderTest;
 beforeAll(async () => {
@@ -13,9 +13,7 @@ afterAll(async () => {
 describe('secret-key registration', () => {
   it('an administrator creates a user without e-mail; the user registers with the key and signs in', async () => {
     const admin = await app.open('/');
-    await signIn(admin, ADMIN.email, ADMIN.password);
-    await admin.getByRole('button', { name: 'Oral Solid Dosage Plant' }).click();
-    await admin.getByRole('button', { name: 'Logout' }).waitFor();
+    await signInToFacility(admin);
     await admin.goto('/users');
     await admin.getByRole('button', { name: 'Add User' }).click();
     const dialog = admin.getByRole('dialog', { name: 'Add User' });

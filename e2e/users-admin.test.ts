@@ -2,8 +2,8 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plainText, startSmtpSink, type SmtpSink } from '../server/test/smtp-sink.ts';
 import { buildUser } from '../server/test/factories.ts';
-import { ADMIN } from '../server/test/test-server.ts';
 import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+import { signInToFacility } from './ui.ts';
 
 let smtp: SmtpSink;
 let app: AppUnderTest;
@@ -18,9 +18,7 @@ afterAll(async () => {
 
 /** Signs the administrator in to the first facility and opens the Users page from the navigation. */
 export async function openUsersAsAdmin(page: Page): Promise<void> {
-  await signIn(page, ADMIN.email, ADMIN.password);
-  await page.getByRole('button', { name: 'Oral Solid Dosage Plant' }).click();
-  await page.getByRole('button', { name: 'Logout' }).waitFor();
+  await signInToFacility(page);
   const entry = page
     .getByRole('navigation', { name: 'Main' })
     .getByRole('link', { name: 'Users', exact: true });
