@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../server/db/seed-demo.ts';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
-import { facilityApi, signInToFacility } from './ui.ts';
+import { facilityApi, openMasterData, signInToFacility } from './ui.ts';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -55,15 +55,7 @@ describe('master data workbook in the browser', () => {
   let exported: Buffer;
 
   it('exports the facility’s workbook as a download', async () => {
-    await page
-      .getByRole('navigation', { name: 'Main' })
-      .getByRole('link', { name: 'Master data' })
-      .click();
-    await page
-      .getByRole('navigation', { name: 'Master data' })
-      .getByRole('link', { name: 'Import / export' })
-      .click();
-    await page.getByRole('heading', { name: 'Import / export' }).waitFor();
+    await openMasterData(page, 'Import / export');
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Export' }).click(),

@@ -1,15 +1,20 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
-import { createViaApi, facilityApi, openDrawer, openMasterData, signInToFacility } from './ui.ts';
+import type { AppUnderTest } from './app-under-test.ts';
+import {
+  createViaApi,
+  facilityApi,
+  openDrawer,
+  openMasterData,
+  signInToFacility,
+  startSignedIn,
+} from './ui.ts';
 
 let app: AppUnderTest;
 let page: Page;
 beforeAll(async () => {
-  app = await startAppUnderTest();
-  page = await app.open('/');
-  await signInToFacility(page);
+  ({ app, page } = await startSignedIn());
 });
 afterAll(async () => {
   await app?.close();

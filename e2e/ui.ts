@@ -2,7 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { SESSION_KEYS } from '../client/session/session-keys.ts';
 import { ADMIN } from '../server/test/test-server.ts';
-import { signIn, type AppUnderTest } from './app-under-test.ts';
+import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 
 export const PLANT = 'Oral Solid Dosage Plant';
 
@@ -18,6 +18,14 @@ export async function signInToFacility(
   await signIn(page, user.username, user.password);
   await page.getByRole('button', { name: facility }).click();
   await page.getByRole('button', { name: 'Logout' }).waitFor();
+}
+
+/** A fresh app with the administrator signed in to the plant in its browser. */
+export async function startSignedIn(): Promise<{ app: AppUnderTest; page: Page }> {
+  const app = await startAppUnderTest();
+  const page = await app.open('/');
+  await signInToFacility(page);
+  return { app, page };
 }
 
 /** The session token the browser holds: one session per user, so a test's API calls use it. */
