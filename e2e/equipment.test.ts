@@ -1,13 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
-import {
-  browserToken,
-  confirmWithReason,
-  createViaApi,
-  facilityApi,
-  signInToFacility,
-} from './ui.ts';
+import type { AppUnderTest } from './app-under-test.ts';
+import { browserToken, confirmWithReason, createViaApi, facilityApi, startSignedIn } from './ui.ts';
 
 let app: AppUnderTest;
 let page: Page;
@@ -16,9 +10,7 @@ let F: string;
 let mixer: number;
 
 beforeAll(async () => {
-  app = await startAppUnderTest();
-  page = await app.open('/');
-  await signInToFacility(page);
+  ({ app, page } = await startSignedIn());
   // One session per user: use the browser's for the test's own calls.
   token = await browserToken(page);
   F = (await facilityApi(app)).path;

@@ -1,12 +1,12 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+import type { AppUnderTest } from './app-under-test.ts';
 import {
   browserToken,
   confirmWithReason,
   facilityApi,
   openMasterData,
-  signInToFacility,
+  startSignedIn,
 } from './ui.ts';
 
 let app: AppUnderTest;
@@ -15,9 +15,7 @@ let token: string;
 let F: string;
 
 beforeAll(async () => {
-  app = await startAppUnderTest();
-  page = await app.open('/');
-  await signInToFacility(page);
+  ({ app, page } = await startSignedIn());
   // One session per user: use the browser's for the test's own calls.
   token = await browserToken(page);
   F = (await facilityApi(app)).path;

@@ -1,21 +1,19 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+import type { AppUnderTest } from './app-under-test.ts';
 import {
   browserToken,
   choose,
   facilityApi,
   openDrawer,
   openMasterData,
-  signInToFacility,
+  startSignedIn,
 } from './ui.ts';
 
 let app: AppUnderTest;
 let page: Page;
 beforeAll(async () => {
-  app = await startAppUnderTest();
-  page = await app.open('/');
-  await signInToFacility(page);
+  ({ app, page } = await startSignedIn());
 });
 afterAll(async () => {
   await app?.close();
