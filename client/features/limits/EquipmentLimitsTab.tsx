@@ -1,12 +1,11 @@
-import { Table, Typography } from 'antd';
-import { useState } from 'react';
+import { Typography } from 'antd';
 import { formatQuantity } from '../master-data/format-value.ts';
 import type { OpenDerivation } from './DerivationDrawer.tsx';
 import { pairDerivation } from './DerivationDrawer.tsx';
-import { byNumber, LimitCell, matching, SearchBox } from './LimitCell.tsx';
+import { byNumber, LimitCell } from './LimitCell.tsx';
 import type { EquipmentLimitsAnswer, LowestLimits } from './limit-reports-api.ts';
 import { pairKey, useEquipmentLimits } from './limit-reports-api.ts';
-import { ReportState } from './ReportState.tsx';
+import { ReportTable } from './ReportTable.tsx';
 
 type Row = EquipmentLimitsAnswer['equipment'][number];
 const LIMITS = [
@@ -62,54 +61,47 @@ function samplingText({ swabArea, rinseVolume }: EquipmentLimitsAnswer['sampling
 /** Each equipment item's lowest limits over the pairs that share it. */
 export function EquipmentLimitsTab({ onOpen }: { onOpen: (open: OpenDerivation) => void }) {
   const query = useEquipmentLimits();
-  const [search, setSearch] = useState('');
-  const data = query.data;
   return (
-    <ReportState
+    <ReportTable
       query={query}
-      isEmpty={!data || data.equipment.length === 0}
       what="equipment limits"
-    >
-      {data ? (
+      rowsOf={(data) => data.equipment}
+      intro={(data) => (
         <>
-          <Typography.Paragraph type="secondary">
-            For each item, the lowest limit over every pair of products made on it, and the pair
-            that governs it. {samplingText(data.sampling)} Click a number to see how it was reached.
-          </Typography.Paragraph>
-          <SearchBox placeholder="Search equipment or products" onSearch={setSearch} />
-          <Table<Row>
-            rowKey="id"
-            size="small"
-            dataSource={matching(data.equipment, search, (row) => [
-              row.id,
-              ...Object.values(row).flatMap((v) =>
-                v && typeof v === 'object' && 'pair' in v && v.pair ? v.pair : [],
-              ),
-            ])}
-            pagination={{ defaultPageSize: 20, showSizeChanger: true }}
-            columns={[
-              {
-                key: 'id',
-                title: 'Equipment',
-                dataIndex: 'id',
-                sorter: (a, b) => a.id.localeCompare(b.id),
-              },
-              {
-                key: 'pairs',
-                title: 'Pairs',
-                dataIndex: 'pairCount',
-                sorter: (a, b) => a.pairCount - b.pairCount,
-              },
-              ...limitColumns<Row>(
-                data.units,
-                () => data.explanations,
-                (row) => row.id,
-                onOpen,
-              ),
-            ]}
-          />
+          For each item, the lowest limit over every pair of products made on it, and the pair that
+          governs it. {samplingText(data.sampling)} Click a number to see how it was reached.
         </>
-      ) : null}
-    </ReportState>
+      )}
+      searchPlaceholder="Search equipment or products"
+      searchOf={(row) => [
+        row.id,
+        ...Object.values(row).flatMap((v) =>
+          v && typeof v === 'object' && 'pair' in v && v.pair ? v.pair : [],
+        ),
+      ]}
+      table={(data) => ({
+        rowKey: 'id',
+        columns: [
+          {
+            key: 'id',
+            title: 'Equipment',
+            dataIndex: 'id',
+            sorter: (a, b) => a.id.localeCompare(b.id),
+          },
+          {
+            key: 'pairs',
+            title: 'Pairs',
+            dataIndex: 'pairCount',
+            sorter: (a, b) => a.pairCount - b.pairCount,
+          },
+          ...limitColumns<Row>(
+            data.units,
+            () => data.explanations,
+            (row) => row.id,
+            onOpen,
+          ),
+        ],
+      })}
+    />
   );
 }
