@@ -1,5 +1,5 @@
 import type { OpenDerivation } from './DerivationDrawer.tsx';
-import { limitColumns } from './EquipmentLimitsTab.tsx';
+import { limitColumns } from './limit-columns.tsx';
 import type { ProductionLimitsAnswer } from './limit-reports-api.ts';
 import { useProductionLimits } from './limit-reports-api.ts';
 import { ProductionPairsTable } from './ProductionPairsTable.tsx';
@@ -42,12 +42,6 @@ export function ProductionLimitsTab({ onOpen }: { onOpen: (open: OpenDerivation)
           },
           { key: 'products', title: 'Products', dataIndex: 'productCount' },
           { key: 'equipment', title: 'Equipment', dataIndex: 'equipmentCount' },
-          {
-            key: 'pairs',
-            title: 'Pairs',
-            dataIndex: 'pairCount',
-            sorter: (a, b) => a.pairCount - b.pairCount,
-          },
           ...limitColumns<Row>(
             data.units,
             (row) => row.explanations,
