@@ -4,7 +4,7 @@ import type { TOperator } from '../../../core/schemas/operators.schemas.ts';
 import { can } from '../roles/admin-areas.ts';
 import { useMyPermissions } from '../roles/permissions-api.ts';
 import { ReasonModal } from '../users/ReasonModal.tsx';
-import { AdminFormModal, DepartmentField } from '../users/AdminFormModal.tsx';
+import { AdminFormModal, DepartmentField, PersonNameFields } from '../users/AdminFormModal.tsx';
 import { AdminListHeader, AdminSearch, useAdminList } from '../users/AdminList.tsx';
 import {
   useArchiveOperator,
@@ -61,20 +61,7 @@ function OperatorFormModal({
       onSave={save}
       onClose={onClose}
     >
-      <Form.Item
-        label="First Name"
-        name="firstName"
-        rules={[{ required: true, whitespace: true, message: 'Please enter the first name' }]}
-      >
-        <Input />
-      </Form.Item>
-      <Form.Item
-        label="Last Name"
-        name="lastName"
-        rules={[{ required: true, whitespace: true, message: 'Please enter the last name' }]}
-      >
-        <Input />
-      </Form.Item>
+      <PersonNameFields />
       <Form.Item
         label="Operator ID"
         name="operatorId"

@@ -77,3 +77,25 @@ export function DepartmentField() {
     </Form.Item>
   );
 }
+
+/** The first and last name of a person (operator or user). */
+export function PersonNameFields() {
+  return (
+    <>
+      <Form.Item
+        label="First Name"
+        name="firstName"
+        rules={[{ required: true, whitespace: true, message: 'Please enter the first name' }]}
+      >
+        <Input />
+      </Form.Item>
+      <Form.Item
+        label="Last Name"
+        name="lastName"
+        rules={[{ required: true, whitespace: true, message: 'Please enter the last name' }]}
+      >
+        <Input />
+      </Form.Item>
+    </>
+  );
+}

@@ -2,7 +2,7 @@ import { Form, Input, Select } from 'antd';
 import type { TUser, TUserWithKey } from '../../../core/schemas/users.schemas.ts';
 import type { Facility } from '../../api/auth-types.ts';
 import { useSession } from '../../session/use-session.ts';
-import { AdminFormModal, DepartmentField } from './AdminFormModal.tsx';
+import { AdminFormModal, DepartmentField, PersonNameFields } from './AdminFormModal.tsx';
 import {
   useCreateUser,
   useFacilityRoleOptions,
@@ -101,20 +101,7 @@ export function UserFormModal({
       onSave={save}
       onClose={onClose}
     >
-      <Form.Item
-        label="First Name"
-        name="firstName"
-        rules={[{ required: true, whitespace: true, message: 'Please enter the first name' }]}
-      >
-        <Input />
-      </Form.Item>
-      <Form.Item
-        label="Last Name"
-        name="lastName"
-        rules={[{ required: true, whitespace: true, message: 'Please enter the last name' }]}
-      >
-        <Input />
-      </Form.Item>
+      <PersonNameFields />
       <Form.Item
         label="Employee ID"
         name="username"
