@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Form, Input, Modal, Select, Spin } from 'antd';
-import { useState } from 'react';
+import { Form, Input, Select, Spin } from 'antd';
 import { samplingAttributesDef } from '../../../core/entities/defs/sampling-policy.def.ts';
 import {
   assessByAttributes,
@@ -9,7 +8,8 @@ import {
 import type { FacilityScope } from '../master-data/entity-api.ts';
 import { entityOptionsQuery } from '../master-data/entity-queries.ts';
 import type { AssessInput, RatingsInput, SamplingLocation } from './equipment-api.ts';
-import { AssessModal, RiskTag } from './LocationForms.tsx';
+import { AssessModal, RiskScoreItem } from './LocationForms.tsx';
+import { ReasonFormModal } from './ReasonFormModal.tsx';
 
 type Props = {
   scope: FacilityScope;
@@ -40,8 +40,6 @@ function RatingsModal({
 }: Omit<Props, 'scope'> & { attributes: AssessmentAttribute[] }) {
   const [form] = Form.useForm<RatingsForm>();
   const values = Form.useWatch([], form) as Partial<RatingsForm> | undefined;
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
   const fieldOf = (attribute: AssessmentAttribute) => `attribute-${attribute.id}`;
   const previous =
     location.assessment && 'ratings' in location.assessment ? location.assessment : null;
@@ -54,79 +52,48 @@ function RatingsModal({
   const preview =
     chosen.size === attributes.length ? assessByAttributes(attributes, chosen, undefined) : null;
 
-  async function submit(): Promise<void> {
-    const { reason, comment, ...options } = await form.validateFields();
+  async function save({ reason, comment, ...options }: RatingsForm): Promise<void> {
     const ratings = attributes.map((a) => ({
       attributeId: a.id,
       option: String(options[fieldOf(a)]),
     }));
-    setBusy(true);
-    try {
-      await onSubmit({ ratings, ...(comment ? { comment } : {}) }, reason.trim());
-    } catch (error) {
-      setProblem(error instanceof Error ? error.message : String(error));
-    } finally {
-      setBusy(false);
-    }
+    await onSubmit({ ratings, ...(comment ? { comment } : {}) }, reason);
   }
 
   return (
-    <Modal
-      open
+    <ReasonFormModal
+      form={form}
+      name="attribute-assessment"
       title={`Risk assessment of ${location.name}`}
       okText="Save assessment"
-      confirmLoading={busy}
-      onOk={() => void submit()}
+      onSave={save}
       onCancel={onCancel}
-      destroyOnHidden
+      initialValues={{
+        ...Object.fromEntries(
+          (previous?.ratings ?? []).map((r) => [`attribute-${r.attributeId}`, r.option]),
+        ),
+        comment: previous?.comment ?? undefined,
+      }}
     >
-      <Form
-        form={form}
-        layout="vertical"
-        name="attribute-assessment"
-        initialValues={{
-          ...Object.fromEntries(
-            (previous?.ratings ?? []).map((r) => [`attribute-${r.attributeId}`, r.option]),
-          ),
-          comment: previous?.comment ?? undefined,
-        }}
-      >
-        {problem ? <Alert type="error" title={problem} /> : null}
-        {attributes.map((attribute) => (
-          <Form.Item
-            key={attribute.id}
-            name={fieldOf(attribute)}
-            label={`${attribute.name} (weight ${attribute.weight})`}
-            rules={[{ required: true, message: `Choose how ${attribute.name} rates here` }]}
-          >
-            <Select
-              options={attribute.options.map((o) => ({
-                value: o.label,
-                label: `${o.label} (${o.score})`,
-              }))}
-            />
-          </Form.Item>
-        ))}
-        <Form.Item name="comment" label="Comment">
-          <Input.TextArea rows={2} />
-        </Form.Item>
-        <Form.Item label="Risk score">
-          {preview ? (
-            <span aria-label="Computed risk">
-              <RiskTag level={preview.riskLevel} score={preview.riskScore} />
-            </span>
-          ) : (
-            'Rate every attribute to see the score'
-          )}
-        </Form.Item>
+      {attributes.map((attribute) => (
         <Form.Item
-          name="reason"
-          label="Reason"
-          rules={[{ required: true, whitespace: true, message: 'A reason is required' }]}
+          key={attribute.id}
+          name={fieldOf(attribute)}
+          label={`${attribute.name} (weight ${attribute.weight})`}
+          rules={[{ required: true, message: `Choose how ${attribute.name} rates here` }]}
         >
-          <Input.TextArea rows={2} maxLength={1000} />
+          <Select
+            options={attribute.options.map((o) => ({
+              value: o.label,
+              label: `${o.label} (${o.score})`,
+            }))}
+          />
         </Form.Item>
-      </Form>
-    </Modal>
+      ))}
+      <Form.Item name="comment" label="Comment">
+        <Input.TextArea rows={2} />
+      </Form.Item>
+      <RiskScoreItem preview={preview} missing="Rate every attribute to see the score" />
+    </ReasonFormModal>
   );
 }

@@ -1,7 +1,7 @@
-import { Alert, Form, Input, InputNumber, Modal, Select, Tag } from 'antd';
-import { useState } from 'react';
+import { Form, Input, InputNumber, Select, Tag } from 'antd';
 import { assessLocation, MATERIALS } from '../../../core/schemas/equipment-extras.schemas.ts';
 import type { AssessInput, LocationInput, SamplingLocation } from './equipment-api.ts';
+import { ReasonFormModal } from './ReasonFormModal.tsx';
 
 const materialOptions = MATERIALS.map((value) => ({ value, label: value }));
 const scoreOptions = [1, 2, 3, 4, 5].map((value) => ({ value, label: String(value) }));
@@ -16,6 +16,23 @@ export function RiskTag({
 }) {
   if (level === null) return <Tag>Not assessed</Tag>;
   return <Tag color={levelColor[level]}>{`${level} (${score ?? ''})`}</Tag>;
+}
+
+type Preview = { riskLevel: 'Low' | 'Medium' | 'High' | null; riskScore: number | null } | null;
+
+/** The score an assessment form computes as the user chooses, or what is still missing for it. */
+export function RiskScoreItem({ preview, missing }: { preview: Preview; missing: string }) {
+  return (
+    <Form.Item label="Risk score">
+      {preview ? (
+        <span aria-label="Computed risk">
+          <RiskTag level={preview.riskLevel} score={preview.riskScore} />
+        </span>
+      ) : (
+        missing
+      )}
+    </Form.Item>
+  );
 }
 
 interface LocationFormValues extends LocationInput {
@@ -33,82 +50,54 @@ export function LocationModal({
   onCancel: () => void;
 }) {
   const [form] = Form.useForm<LocationFormValues>();
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
-  async function submit(): Promise<void> {
-    const { reason, ...data } = await form.validateFields();
-    setBusy(true);
-    try {
-      await onSubmit(data, reason.trim());
-    } catch (error) {
-      setProblem(error instanceof Error ? error.message : String(error));
-    } finally {
-      setBusy(false);
-    }
-  }
   return (
-    <Modal
-      open
+    <ReasonFormModal
+      form={form}
+      name="sampling-location"
       title={location ? `Edit ${location.name}` : 'Add sampling location'}
       okText={location ? 'Save' : 'Add location'}
-      confirmLoading={busy}
-      onOk={() => void submit()}
+      onSave={({ reason, ...data }) => onSubmit(data, reason)}
       onCancel={onCancel}
-      destroyOnHidden
+      initialValues={
+        location
+          ? {
+              name: location.name,
+              description: location.description,
+              sampleType: location.sampleType,
+              material: location.material,
+              swabArea: location.swabArea,
+            }
+          : { sampleType: 'swab', swabArea: { value: 100, unit: 'sqcm' } }
+      }
     >
-      <Form
-        form={form}
-        layout="vertical"
-        name="sampling-location"
-        initialValues={
-          location
-            ? {
-                name: location.name,
-                description: location.description,
-                sampleType: location.sampleType,
-                material: location.material,
-                swabArea: location.swabArea,
-              }
-            : { sampleType: 'swab', swabArea: { value: 100, unit: 'sqcm' } }
-        }
+      <Form.Item
+        name="name"
+        label="Name"
+        rules={[{ required: true, whitespace: true, message: 'Name is required' }]}
       >
-        {problem ? <Alert type="error" title={problem} /> : null}
-        <Form.Item
-          name="name"
-          label="Name"
-          rules={[{ required: true, whitespace: true, message: 'Name is required' }]}
-        >
-          <Input />
-        </Form.Item>
-        <Form.Item name="description" label="Description">
-          <Input.TextArea rows={2} />
-        </Form.Item>
-        <Form.Item name="sampleType" label="Sample type">
-          <Select
-            options={[
-              { value: 'swab', label: 'swab' },
-              { value: 'rinse', label: 'rinse' },
-            ]}
-          />
-        </Form.Item>
-        <Form.Item name={['swabArea', 'value']} label="Swab area">
-          <InputNumber min={0} style={{ width: '100%' }} />
-        </Form.Item>
-        <Form.Item name={['swabArea', 'unit']} label="Swab area unit">
-          <Select options={['sqcm', 'sqin', 'sqm'].map((value) => ({ value, label: value }))} />
-        </Form.Item>
-        <Form.Item name="material" label="Material">
-          <Select allowClear options={materialOptions} />
-        </Form.Item>
-        <Form.Item
-          name="reason"
-          label="Reason"
-          rules={[{ required: true, whitespace: true, message: 'A reason is required' }]}
-        >
-          <Input.TextArea rows={2} maxLength={1000} />
-        </Form.Item>
-      </Form>
-    </Modal>
+        <Input />
+      </Form.Item>
+      <Form.Item name="description" label="Description">
+        <Input.TextArea rows={2} />
+      </Form.Item>
+      <Form.Item name="sampleType" label="Sample type">
+        <Select
+          options={[
+            { value: 'swab', label: 'swab' },
+            { value: 'rinse', label: 'rinse' },
+          ]}
+        />
+      </Form.Item>
+      <Form.Item name={['swabArea', 'value']} label="Swab area">
+        <InputNumber min={0} style={{ width: '100%' }} />
+      </Form.Item>
+      <Form.Item name={['swabArea', 'unit']} label="Swab area unit">
+        <Select options={['sqcm', 'sqin', 'sqm'].map((value) => ({ value, label: value }))} />
+      </Form.Item>
+      <Form.Item name="material" label="Material">
+        <Select allowClear options={materialOptions} />
+      </Form.Item>
+    </ReasonFormModal>
   );
 }
 
@@ -131,8 +120,6 @@ export function AssessModal({
 }) {
   const [form] = Form.useForm<AssessFormValues>();
   const values = Form.useWatch([], form) as Partial<AssessFormValues> | undefined;
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
   const previous =
     location.assessment && 'hardToClean' in location.assessment ? location.assessment : null;
   // The server takes the location's material, then the equipment's; the form knows the first.
@@ -147,75 +134,40 @@ export function AssessModal({
         })
       : null;
 
-  async function submit(): Promise<void> {
-    const { reason, ...input } = await form.validateFields();
-    setBusy(true);
-    try {
-      await onSubmit(input, reason.trim());
-    } catch (error) {
-      setProblem(error instanceof Error ? error.message : String(error));
-    } finally {
-      setBusy(false);
-    }
-  }
-
   return (
-    <Modal
-      open
+    <ReasonFormModal
+      form={form}
+      name="risk-assessment"
       title={`Risk assessment of ${location.name}`}
       okText="Save assessment"
-      confirmLoading={busy}
-      onOk={() => void submit()}
+      onSave={({ reason, ...input }) => onSubmit(input, reason)}
       onCancel={onCancel}
-      destroyOnHidden
+      initialValues={{
+        hardToClean: previous?.hardToClean ?? 1,
+        inaccessibility: previous?.inaccessibility ?? 1,
+        material: previous?.material ?? location.material ?? undefined,
+        productContact: previous?.productContact ?? 'Direct',
+        comment: previous?.comment ?? undefined,
+      }}
     >
-      <Form
-        form={form}
-        layout="vertical"
-        name="risk-assessment"
-        initialValues={{
-          hardToClean: previous?.hardToClean ?? 1,
-          inaccessibility: previous?.inaccessibility ?? 1,
-          material: previous?.material ?? location.material ?? undefined,
-          productContact: previous?.productContact ?? 'Direct',
-          comment: previous?.comment ?? undefined,
-        }}
-      >
-        {problem ? <Alert type="error" title={problem} /> : null}
-        <Form.Item name="hardToClean" label="Hard to clean (1 smooth … 5 crevices)">
-          <Select options={scoreOptions} />
-        </Form.Item>
-        <Form.Item name="inaccessibility" label="Inaccessibility (1 open … 5 dismantle)">
-          <Select options={scoreOptions} />
-        </Form.Item>
-        <Form.Item name="material" label="Material at the location">
-          <Select allowClear options={materialOptions} />
-        </Form.Item>
-        <Form.Item name="productContact" label="Product contact">
-          <Select
-            options={['Direct', 'Indirect', 'None'].map((value) => ({ value, label: value }))}
-          />
-        </Form.Item>
-        <Form.Item name="comment" label="Comment">
-          <Input.TextArea rows={2} />
-        </Form.Item>
-        <Form.Item label="Risk score">
-          {preview ? (
-            <span aria-label="Computed risk">
-              <RiskTag level={preview.riskLevel} score={preview.riskScore} />
-            </span>
-          ) : (
-            'Choose the material to see the score'
-          )}
-        </Form.Item>
-        <Form.Item
-          name="reason"
-          label="Reason"
-          rules={[{ required: true, whitespace: true, message: 'A reason is required' }]}
-        >
-          <Input.TextArea rows={2} maxLength={1000} />
-        </Form.Item>
-      </Form>
-    </Modal>
+      <Form.Item name="hardToClean" label="Hard to clean (1 smooth … 5 crevices)">
+        <Select options={scoreOptions} />
+      </Form.Item>
+      <Form.Item name="inaccessibility" label="Inaccessibility (1 open … 5 dismantle)">
+        <Select options={scoreOptions} />
+      </Form.Item>
+      <Form.Item name="material" label="Material at the location">
+        <Select allowClear options={materialOptions} />
+      </Form.Item>
+      <Form.Item name="productContact" label="Product contact">
+        <Select
+          options={['Direct', 'Indirect', 'None'].map((value) => ({ value, label: value }))}
+        />
+      </Form.Item>
+      <Form.Item name="comment" label="Comment">
+        <Input.TextArea rows={2} />
+      </Form.Item>
+      <RiskScoreItem preview={preview} missing="Choose the material to see the score" />
+    </ReasonFormModal>
   );
 }

@@ -1,11 +1,9 @@
-import { Table, Typography } from 'antd';
-import { useState } from 'react';
 import type { OpenDerivation } from './DerivationDrawer.tsx';
-import { byNumber, LimitCell, matching, SearchBox } from './LimitCell.tsx';
+import { byNumber, LimitCell } from './LimitCell.tsx';
 import type { CleaningAgentLimit } from './limit-reports-api.ts';
 import { useCleaningAgentLimits } from './limit-reports-api.ts';
 import { criterionLabel } from './pair-explanation.ts';
-import { ReportState } from './ReportState.tsx';
+import { ReportTable } from './ReportTable.tsx';
 
 const NUMBERS = [
   ['health', 'Health-based', 'mg'],
@@ -32,67 +30,60 @@ function agentDerivation(row: CleaningAgentLimit, key: string): OpenDerivation {
 /** Cleaning-agent limits in every product that may follow, under the Detergent policy. */
 export function CleaningAgentLimitsTab({ onOpen }: { onOpen: (open: OpenDerivation) => void }) {
   const query = useCleaningAgentLimits();
-  const [search, setSearch] = useState('');
-  const data = query.data;
   return (
-    <ReportState
+    <ReportTable
       query={query}
-      isEmpty={!data || data.limits.length === 0}
       what="cleaning-agent limits"
       empty={{
         text: 'No cleaning-agent limits yet — add cleaning agents with their toxicology, and products on equipment.',
         to: '/master-data/cleaning_agents',
         link: 'Go to cleaning agents',
       }}
-    >
-      {data ? (
+      rowsOf={(data) => data.limits}
+      intro={() => (
         <>
-          <Typography.Paragraph type="secondary">
-            Each cleaning agent’s limit in each product that may follow it, under the Detergent
-            policy. Click a number to see how it was reached.
-          </Typography.Paragraph>
-          <SearchBox placeholder="Search agents or products" onSearch={setSearch} />
-          <Table<CleaningAgentLimit>
-            rowKey={(row) => `${row.agent}\u0000${row.next}`}
-            size="small"
-            dataSource={matching(data.limits, search, (row) => [row.agent, row.next])}
-            pagination={{ defaultPageSize: 20, showSizeChanger: true }}
-            columns={[
-              {
-                key: 'agent',
-                title: 'Cleaning agent',
-                dataIndex: 'agent',
-                sorter: (a, b) => a.agent.localeCompare(b.agent),
-              },
-              {
-                key: 'next',
-                title: 'Next product',
-                dataIndex: 'next',
-                sorter: (a, b) => a.next.localeCompare(b.next),
-              },
-              ...NUMBERS.map(([key, title, unit]) => ({
-                key,
-                title: `${title} (${unit})`,
-                sorter: byNumber<CleaningAgentLimit>((row) => row[key]),
-                render: (_: unknown, row: CleaningAgentLimit) => (
-                  <LimitCell
-                    value={row[key]}
-                    unit={unit}
-                    label={`${title} of ${row.agent} in ${row.next}`}
-                    onOpen={row.derivations[key] ? () => onOpen(agentDerivation(row, key)) : null}
-                  />
-                ),
-              })),
-              {
-                key: 'governing',
-                title: 'Governing',
-                render: (_: unknown, row: CleaningAgentLimit) =>
-                  row.governing ? criterionLabel(row.governing) : '—',
-              },
-            ]}
-          />
+          Each cleaning agent’s limit in each product that may follow it, under the Detergent
+          policy. Click a number to see how it was reached.
         </>
-      ) : null}
-    </ReportState>
+      )}
+      searchPlaceholder="Search agents or products"
+      searchOf={(row) => [row.agent, row.next]}
+      table={() => ({
+        rowKey: (row) => `${row.agent}\u0000${row.next}`,
+        columns: [
+          {
+            key: 'agent',
+            title: 'Cleaning agent',
+            dataIndex: 'agent',
+            sorter: (a, b) => a.agent.localeCompare(b.agent),
+          },
+          {
+            key: 'next',
+            title: 'Next product',
+            dataIndex: 'next',
+            sorter: (a, b) => a.next.localeCompare(b.next),
+          },
+          ...NUMBERS.map(([key, title, unit]) => ({
+            key,
+            title: `${title} (${unit})`,
+            sorter: byNumber<CleaningAgentLimit>((row) => row[key]),
+            render: (_: unknown, row: CleaningAgentLimit) => (
+              <LimitCell
+                value={row[key]}
+                unit={unit}
+                label={`${title} of ${row.agent} in ${row.next}`}
+                onOpen={row.derivations[key] ? () => onOpen(agentDerivation(row, key)) : null}
+              />
+            ),
+          })),
+          {
+            key: 'governing',
+            title: 'Governing',
+            render: (_: unknown, row: CleaningAgentLimit) =>
+              row.governing ? criterionLabel(row.governing) : '—',
+          },
+        ],
+      })}
+    />
   );
 }

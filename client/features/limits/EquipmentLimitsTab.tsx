@@ -1,53 +1,11 @@
-import { Table, Typography } from 'antd';
-import { useState } from 'react';
 import { formatQuantity } from '../master-data/format-value.ts';
 import type { OpenDerivation } from './DerivationDrawer.tsx';
-import { pairDerivation } from './DerivationDrawer.tsx';
-import { byNumber, LimitCell, matching, SearchBox } from './LimitCell.tsx';
-import type { EquipmentLimitsAnswer, LowestLimits } from './limit-reports-api.ts';
-import { pairKey, useEquipmentLimits } from './limit-reports-api.ts';
-import { ReportState } from './ReportState.tsx';
+import { limitColumns } from './limit-columns.tsx';
+import type { EquipmentLimitsAnswer } from './limit-reports-api.ts';
+import { useEquipmentLimits } from './limit-reports-api.ts';
+import { ReportTable } from './ReportTable.tsx';
 
 type Row = EquipmentLimitsAnswer['equipment'][number];
-const LIMITS = [
-  ['maco', 'Lowest MACO'],
-  ['sal', 'Lowest SAL'],
-  ['swab', 'Lowest swab limit'],
-  ['rinse', 'Lowest rinse limit'],
-] as const;
-
-/** Columns of lowest limits that open the derivation of the pair that set them. */
-export function limitColumns<T extends LowestLimits>(
-  units: Record<keyof LowestLimits, string>,
-  explanationsOf: (row: T) => EquipmentLimitsAnswer['explanations'],
-  nameOf: (row: T) => string,
-  onOpen: (open: OpenDerivation) => void,
-) {
-  return LIMITS.map(([key, title]) => ({
-    key,
-    title: `${title} (${units[key]})`,
-    sorter: byNumber<T>((row) => row[key].value),
-    render: (_: unknown, row: T) => {
-      const { value, pair } = row[key];
-      const explanation = pair ? explanationsOf(row)[pairKey(pair)] : undefined;
-      return (
-        <>
-          <LimitCell
-            value={value}
-            unit={units[key]}
-            label={`${title} of ${nameOf(row)}`}
-            onOpen={explanation ? () => onOpen(pairDerivation(explanation, key)) : null}
-          />
-          {pair ? (
-            <Typography.Text type="secondary" style={{ display: 'block', fontSize: 12 }}>
-              {pairKey(pair)}
-            </Typography.Text>
-          ) : null}
-        </>
-      );
-    },
-  }));
-}
 
 function samplingText({ swabArea, rinseVolume }: EquipmentLimitsAnswer['sampling']): string {
   const swab = swabArea
@@ -62,54 +20,41 @@ function samplingText({ swabArea, rinseVolume }: EquipmentLimitsAnswer['sampling
 /** Each equipment item's lowest limits over the pairs that share it. */
 export function EquipmentLimitsTab({ onOpen }: { onOpen: (open: OpenDerivation) => void }) {
   const query = useEquipmentLimits();
-  const [search, setSearch] = useState('');
-  const data = query.data;
   return (
-    <ReportState
+    <ReportTable
       query={query}
-      isEmpty={!data || data.equipment.length === 0}
       what="equipment limits"
-    >
-      {data ? (
+      rowsOf={(data) => data.equipment}
+      intro={(data) => (
         <>
-          <Typography.Paragraph type="secondary">
-            For each item, the lowest limit over every pair of products made on it, and the pair
-            that governs it. {samplingText(data.sampling)} Click a number to see how it was reached.
-          </Typography.Paragraph>
-          <SearchBox placeholder="Search equipment or products" onSearch={setSearch} />
-          <Table<Row>
-            rowKey="id"
-            size="small"
-            dataSource={matching(data.equipment, search, (row) => [
-              row.id,
-              ...Object.values(row).flatMap((v) =>
-                v && typeof v === 'object' && 'pair' in v && v.pair ? v.pair : [],
-              ),
-            ])}
-            pagination={{ defaultPageSize: 20, showSizeChanger: true }}
-            columns={[
-              {
-                key: 'id',
-                title: 'Equipment',
-                dataIndex: 'id',
-                sorter: (a, b) => a.id.localeCompare(b.id),
-              },
-              {
-                key: 'pairs',
-                title: 'Pairs',
-                dataIndex: 'pairCount',
-                sorter: (a, b) => a.pairCount - b.pairCount,
-              },
-              ...limitColumns<Row>(
-                data.units,
-                () => data.explanations,
-                (row) => row.id,
-                onOpen,
-              ),
-            ]}
-          />
+          For each item, the lowest limit over every pair of products made on it, and the pair that
+          governs it. {samplingText(data.sampling)} Click a number to see how it was reached.
         </>
-      ) : null}
-    </ReportState>
+      )}
+      searchPlaceholder="Search equipment or products"
+      searchOf={(row) => [
+        row.id,
+        ...Object.values(row).flatMap((v) =>
+          v && typeof v === 'object' && 'pair' in v && v.pair ? v.pair : [],
+        ),
+      ]}
+      table={(data) => ({
+        rowKey: 'id',
+        columns: [
+          {
+            key: 'id',
+            title: 'Equipment',
+            dataIndex: 'id',
+            sorter: (a, b) => a.id.localeCompare(b.id),
+          },
+          ...limitColumns<Row>(
+            data.units,
+            () => data.explanations,
+            (row) => row.id,
+            onOpen,
+          ),
+        ],
+      })}
+    />
   );
 }

@@ -1,10 +1,9 @@
-import { Table, Tag, Typography } from 'antd';
-import { useState } from 'react';
+import { Tag, Typography } from 'antd';
 import type { OpenDerivation } from './DerivationDrawer.tsx';
-import { byNumber, LimitCell, matching, SearchBox } from './LimitCell.tsx';
+import { byNumber, LimitCell } from './LimitCell.tsx';
 import type { RankedProduct } from './limit-reports-api.ts';
 import { useWorstCaseRanking } from './limit-reports-api.ts';
-import { ReportState } from './ReportState.tsx';
+import { ReportTable } from './ReportTable.tsx';
 
 const FACTORS = ['solubility', 'dose', 'toxicity', 'cleanability'] as const;
 const ATTRIBUTES: Record<string, string> = {
@@ -21,8 +20,6 @@ const ATTRIBUTES: Record<string, string> = {
 /** Products ranked worst first by the facility's risk scoring and selection criteria. */
 export function WorstCaseRankingTab({ onOpen }: { onOpen: (open: OpenDerivation) => void }) {
   const query = useWorstCaseRanking();
-  const [search, setSearch] = useState('');
-  const data = query.data;
   const openScore = (row: RankedProduct) =>
     onOpen({
       title: `Risk score of ${row.id}`,
@@ -30,86 +27,79 @@ export function WorstCaseRankingTab({ onOpen }: { onOpen: (open: OpenDerivation)
       sections: [{ key: 'score', label: 'Risk score', derivation: row.derivation }],
     });
   return (
-    <ReportState
+    <ReportTable
       query={query}
-      isEmpty={!data || data.products.length === 0}
       what="worst-case ranking"
-    >
-      {data ? (
+      rowsOf={(data) => data.products}
+      intro={(data) => (
         <>
-          <Typography.Paragraph type="secondary">
-            Scored by{' '}
-            {data.formula
-              ? `the risk formula “${data.formula.name}”`
-              : 'the APIC worst-case rating'}{' '}
-            and ranked by{' '}
-            {data.criteria
-              .map((c) => `${c.worst} ${ATTRIBUTES[c.attribute] ?? c.attribute}`)
-              .join(', then ')}
-            . Click a score to see how it was reached.
-          </Typography.Paragraph>
-          <SearchBox placeholder="Search products" onSearch={setSearch} />
-          <Table<RankedProduct>
-            rowKey="id"
-            size="small"
-            dataSource={matching(data.products, search, (row) => [row.id])}
-            pagination={{ defaultPageSize: 20, showSizeChanger: true }}
-            columns={[
-              { key: 'rank', title: 'Rank', dataIndex: 'rank', sorter: (a, b) => a.rank - b.rank },
-              {
-                key: 'id',
-                title: 'Product',
-                sorter: (a, b) => a.id.localeCompare(b.id),
-                render: (_: unknown, row: RankedProduct) => (
-                  <>
-                    {row.id}{' '}
-                    {Object.entries(data.perEquipment)
-                      .filter(([, worst]) => worst === row.id)
-                      .map(([item]) => (
-                        <Tag key={item}>worst case on {item}</Tag>
-                      ))}
-                  </>
-                ),
-              },
-              {
-                key: 'score',
-                title: 'Risk score (points)',
-                sorter: byNumber<RankedProduct>((row) => row.score),
-                filters: [
-                  { text: 'Scored', value: 'scored' },
-                  { text: 'Not scored', value: 'missing' },
-                ],
-                onFilter: (value, row) => (value === 'scored') === (row.score !== null),
-                render: (_: unknown, row: RankedProduct) =>
-                  row.score === null ? (
-                    <Typography.Link onClick={() => openScore(row)}>not scored</Typography.Link>
-                  ) : (
-                    <LimitCell
-                      value={row.score}
-                      unit="points"
-                      label={`Risk score of ${row.id}`}
-                      onOpen={() => openScore(row)}
-                    />
-                  ),
-              },
-              ...FACTORS.map((factor) => ({
-                key: factor,
-                title: `${factor.charAt(0).toUpperCase()}${factor.slice(1)} (points)`,
-                sorter: byNumber<RankedProduct>((row) => row.scores[factor] ?? null),
-                render: (_: unknown, row: RankedProduct) => row.scores[factor] ?? '—',
-              })),
-              {
-                key: 'lowestMaco',
-                title: 'Lowest MACO (mg)',
-                sorter: byNumber<RankedProduct>((row) => row.lowestMaco),
-                render: (_: unknown, row: RankedProduct) => (
-                  <LimitCell value={row.lowestMaco} unit="mg" label="" onOpen={null} />
-                ),
-              },
-            ]}
-          />
+          Scored by{' '}
+          {data.formula ? `the risk formula “${data.formula.name}”` : 'the APIC worst-case rating'}{' '}
+          and ranked by{' '}
+          {data.criteria
+            .map((c) => `${c.worst} ${ATTRIBUTES[c.attribute] ?? c.attribute}`)
+            .join(', then ')}
+          . Click a score to see how it was reached.
         </>
-      ) : null}
-    </ReportState>
+      )}
+      searchPlaceholder="Search products"
+      searchOf={(row) => [row.id]}
+      table={(data) => ({
+        rowKey: 'id',
+        columns: [
+          { key: 'rank', title: 'Rank', dataIndex: 'rank', sorter: (a, b) => a.rank - b.rank },
+          {
+            key: 'id',
+            title: 'Product',
+            sorter: (a, b) => a.id.localeCompare(b.id),
+            render: (_: unknown, row: RankedProduct) => (
+              <>
+                {row.id}{' '}
+                {Object.entries(data.perEquipment)
+                  .filter(([, worst]) => worst === row.id)
+                  .map(([item]) => (
+                    <Tag key={item}>worst case on {item}</Tag>
+                  ))}
+              </>
+            ),
+          },
+          {
+            key: 'score',
+            title: 'Risk score (points)',
+            sorter: byNumber<RankedProduct>((row) => row.score),
+            filters: [
+              { text: 'Scored', value: 'scored' },
+              { text: 'Not scored', value: 'missing' },
+            ],
+            onFilter: (value, row) => (value === 'scored') === (row.score !== null),
+            render: (_: unknown, row: RankedProduct) =>
+              row.score === null ? (
+                <Typography.Link onClick={() => openScore(row)}>not scored</Typography.Link>
+              ) : (
+                <LimitCell
+                  value={row.score}
+                  unit="points"
+                  label={`Risk score of ${row.id}`}
+                  onOpen={() => openScore(row)}
+                />
+              ),
+          },
+          ...FACTORS.map((factor) => ({
+            key: factor,
+            title: `${factor.charAt(0).toUpperCase()}${factor.slice(1)} (points)`,
+            sorter: byNumber<RankedProduct>((row) => row.scores[factor] ?? null),
+            render: (_: unknown, row: RankedProduct) => row.scores[factor] ?? '—',
+          })),
+          {
+            key: 'lowestMaco',
+            title: 'Lowest MACO (mg)',
+            sorter: byNumber<RankedProduct>((row) => row.lowestMaco),
+            render: (_: unknown, row: RankedProduct) => (
+              <LimitCell value={row.lowestMaco} unit="mg" label="" onOpen={null} />
+            ),
+          },
+        ],
+      })}
+    />
   );
 }

@@ -1,11 +1,11 @@
-import { Button, Form, Input, Modal, Select, Space, Table, Tabs, Typography } from 'antd';
+import { Button, Form, Input, Space, Table, Tabs } from 'antd';
 import { useState } from 'react';
 import type { TOperator } from '../../../core/schemas/operators.schemas.ts';
 import { can } from '../roles/admin-areas.ts';
 import { useMyPermissions } from '../roles/permissions-api.ts';
 import { ReasonModal } from '../users/ReasonModal.tsx';
-import { showServerError } from '../users/server-errors.ts';
-import { useDepartmentOptions } from '../users/users-api.ts';
+import { AdminFormModal, DepartmentField, PersonNameFields } from '../users/AdminFormModal.tsx';
+import { AdminListHeader, AdminSearch, useAdminList } from '../users/AdminList.tsx';
 import {
   useArchiveOperator,
   useCreateOperator,
@@ -22,107 +22,67 @@ function OperatorFormModal({
   onClose: () => void;
 }) {
   const [form] = Form.useForm<OperatorFormValues & { reason?: string }>();
-  const departments = useDepartmentOptions();
   const create = useCreateOperator();
   const update = useUpdateOperator();
-  const [isSaving, setSaving] = useState(false);
 
-  async function submit(): Promise<void> {
-    const { reason, ...values } = await form.validateFields();
-    setSaving(true);
-    try {
-      const body = { ...values, departmentId: values.departmentId ?? null };
-      if (operator) {
-        await update.mutateAsync({
-          id: operator.id,
-          ...body,
-          reason: reason ?? '',
-          version: operator.version,
-        });
-      } else {
-        await create.mutateAsync(body);
-      }
-      onClose();
-    } catch (error) {
-      showServerError(error, form);
-    } finally {
-      setSaving(false);
+  async function save({
+    reason,
+    ...values
+  }: OperatorFormValues & { reason?: string }): Promise<void> {
+    const body = { ...values, departmentId: values.departmentId ?? null };
+    if (operator) {
+      await update.mutateAsync({
+        id: operator.id,
+        ...body,
+        reason: reason ?? '',
+        version: operator.version,
+      });
+    } else {
+      await create.mutateAsync(body);
     }
   }
 
   return (
-    <Modal
-      open
+    <AdminFormModal
+      form={form}
+      isEdit={operator !== null}
       title={operator ? 'Edit Operator' : 'Add Operator'}
       okText={operator ? 'Save' : 'Create Operator'}
-      okButtonProps={{ loading: isSaving }}
-      onOk={() => void submit()}
-      onCancel={onClose}
-      destroyOnHidden
+      initialValues={
+        operator
+          ? {
+              firstName: operator.firstName,
+              lastName: operator.lastName,
+              operatorId: operator.operatorId,
+              departmentId: operator.department?.id ?? null,
+            }
+          : {}
+      }
+      onSave={save}
+      onClose={onClose}
     >
-      <Form
-        form={form}
-        layout="vertical"
-        preserve={false}
-        initialValues={
-          operator
-            ? {
-                firstName: operator.firstName,
-                lastName: operator.lastName,
-                operatorId: operator.operatorId,
-                departmentId: operator.department?.id ?? null,
-              }
-            : {}
-        }
+      <PersonNameFields />
+      <Form.Item
+        label="Operator ID"
+        name="operatorId"
+        rules={[{ required: true, whitespace: true, message: 'Please enter the Operator ID' }]}
       >
-        <Form.Item
-          label="First Name"
-          name="firstName"
-          rules={[{ required: true, whitespace: true, message: 'Please enter the first name' }]}
-        >
-          <Input />
-        </Form.Item>
-        <Form.Item
-          label="Last Name"
-          name="lastName"
-          rules={[{ required: true, whitespace: true, message: 'Please enter the last name' }]}
-        >
-          <Input />
-        </Form.Item>
-        <Form.Item
-          label="Operator ID"
-          name="operatorId"
-          rules={[{ required: true, whitespace: true, message: 'Please enter the Operator ID' }]}
-        >
-          <Input />
-        </Form.Item>
-        <Form.Item label="Department" name="departmentId">
-          <Select
-            allowClear
-            loading={departments.isPending}
-            options={(departments.data ?? []).map((d) => ({ label: d.name, value: d.id }))}
-          />
-        </Form.Item>
-        {operator && (
-          <Form.Item
-            label="Reason"
-            name="reason"
-            rules={[{ required: true, whitespace: true, message: 'A reason is required' }]}
-          >
-            <Input.TextArea rows={2} maxLength={1000} />
-          </Form.Item>
-        )}
-      </Form>
-    </Modal>
+        <Input />
+      </Form.Item>
+      <DepartmentField />
+    </AdminFormModal>
   );
 }
 
 /** Operators of the current facility: people who clean equipment and never sign in. */
 export function OperatorsPage() {
-  const [tab, setTab] = useState<'active' | 'archived'>('active');
-  const [search, setSearch] = useState('');
-  const [page, setPage] = useState({ pageNumber: 1, pageLimit: 10 });
-  const operators = useOperators({ search, ...page, archived: tab === 'archived' });
+  const list = useAdminList();
+  const { tab } = list;
+  const operators = useOperators({
+    search: list.search,
+    ...list.page,
+    archived: tab === 'archived',
+  });
   const permissions = useMyPermissions().data;
   const archive = useArchiveOperator();
   const [editing, setEditing] = useState<TOperator | null | undefined>(undefined);
@@ -132,34 +92,21 @@ export function OperatorsPage() {
 
   return (
     <section aria-label="Operators">
-      <Space style={{ width: '100%', justifyContent: 'space-between' }}>
-        <Typography.Title level={2}>Operators</Typography.Title>
-        {can(permissions, 'facility', 'User', 'Add') && (
-          <Button type="primary" onClick={() => setEditing(null)}>
-            Add Operator
-          </Button>
-        )}
-      </Space>
+      <AdminListHeader
+        title="Operators"
+        addText="Add Operator"
+        mayAdd={can(permissions, 'facility', 'User', 'Add')}
+        onAdd={() => setEditing(null)}
+      />
       <Tabs
         activeKey={tab}
-        onChange={(key) => {
-          setTab(key as 'active' | 'archived');
-          setPage((p) => ({ ...p, pageNumber: 1 }));
-        }}
+        onChange={list.setTab}
         items={[
           { key: 'active', label: 'Operators' },
           { key: 'archived', label: 'Archived Operators' },
         ]}
       />
-      <Input.Search
-        aria-label="Search operators"
-        allowClear
-        onSearch={(value) => {
-          setSearch(value.trim());
-          setPage((p) => ({ ...p, pageNumber: 1 }));
-        }}
-        style={{ maxWidth: 360, marginBottom: 16 }}
-      />
+      <AdminSearch label="Search operators" onSearch={list.setSearch} />
       <Table<TOperator>
         rowKey="id"
         dataSource={operators.data?.data ?? []}
@@ -185,12 +132,7 @@ export function OperatorsPage() {
             ),
           },
         ]}
-        pagination={{
-          current: page.pageNumber,
-          pageSize: page.pageLimit,
-          total: operators.data?.total ?? 0,
-          onChange: (pageNumber, pageLimit) => setPage({ pageNumber, pageLimit }),
-        }}
+        pagination={list.pagination(operators.data?.total)}
       />
       {editing !== undefined && (
         <OperatorFormModal operator={editing} onClose={() => setEditing(undefined)} />

@@ -1,13 +1,11 @@
-import { Alert, Button, Col, Empty, Row, Select, Space, Typography, message } from 'antd';
-import { useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { Col, Empty, Row, Typography } from 'antd';
 import { equipmentGroupsDef } from '../../../core/entities/defs/index.ts';
 import type { EntityRecord } from '../master-data/entity-api.ts';
-import { describeSaveError } from '../master-data/entity-errors.ts';
 import { useEntityOptions } from '../master-data/entity-queries.ts';
 import { ReasonModal } from '../master-data/ReasonModal.tsx';
 import { usePermissions } from '../master-data/use-permissions.ts';
 import { formatArea } from './area-format.ts';
+import { MappingToolbar } from './MappingToolbar.tsx';
 import {
   useGroupEquipment,
   useGroupMap,
@@ -16,6 +14,7 @@ import {
 } from './production-mapping-api.ts';
 import { TickList, type TickRow } from './TickList.tsx';
 import { NO_CHANGES, applyTicks, hasChanges, toggleTick, type TickChanges } from './tick-draft.ts';
+import { useMappingScreen } from './use-mapping-screen.ts';
 
 interface Draft {
   groupId: number;
@@ -33,17 +32,14 @@ const toRow = (e: EntityRecord): TickRow => ({
  * untick a member to take it out, tick an item that is in no group to add it.
  */
 export function EquipmentGroupMappingPage() {
-  const [params, setParams] = useSearchParams();
-  const groupId = Number(params.get('group')) || undefined;
+  const screen = useMappingScreen<Draft>('group', 'Group mapping saved');
+  const { id: groupId, draft, setDraft } = screen;
   const canSet = usePermissions().can('EquipmentGroup', 'Set');
   const groups = useEntityOptions(equipmentGroupsDef);
   const map = useGroupMap(groupId);
   const members = useGroupEquipment(groupId);
   const noGroup = useNoGroupEquipment();
   const save = useSaveGroupMap();
-  const [draft, setDraft] = useState<Draft | null>(null);
-  const [problem, setProblem] = useState<{ title: string; message: string } | null>(null);
-  const [isAsking, setAsking] = useState(false);
 
   // The user's ticks are changes to the saved list: they survive a refetch and a conflict.
   const changes = draft !== null && draft.groupId === groupId ? draft.equipment : NO_CHANGES;
@@ -65,25 +61,11 @@ export function EquipmentGroupMappingPage() {
 
   async function submit(reason: string): Promise<void> {
     if (!current || !map.data) return;
-    try {
-      await save.mutateAsync({
-        id: current.groupId,
-        equipmentIds: current.equipmentIds,
-        version: map.data.version,
-        reason,
-      });
-      setDraft(null);
-      setProblem(null);
-      setAsking(false);
-      void message.success('Group mapping saved');
-    } catch (error) {
-      const described = describeSaveError(error);
-      setProblem({
-        title: described.title,
-        message: error instanceof Error ? error.message : described.message,
-      });
-      setAsking(false);
-    }
+    const { version } = map.data;
+    const { equipmentIds } = current;
+    await screen.run(() =>
+      save.mutateAsync({ id: current.groupId, equipmentIds, version, reason }),
+    );
   }
 
   const groupName = groups.data?.data.find((g) => g.id === groupId)?.name;
@@ -96,43 +78,17 @@ export function EquipmentGroupMappingPage() {
         Identical or equivalent equipment is validated together as a group. Untick a member to take
         it out of the group; tick equipment that is in no group to add it.
       </Typography.Paragraph>
-      <Space style={{ marginBottom: 16 }} wrap>
-        <Select
-          aria-label="Equipment group"
-          placeholder="Choose an equipment group"
-          style={{ width: 320 }}
-          showSearch={{ optionFilterProp: 'label' }}
-          loading={groups.isPending}
-          value={groupId}
-          options={(groups.data?.data ?? []).map((g) => ({ value: g.id, label: String(g.name) }))}
-          onChange={(id: number) => {
-            setProblem(null);
-            setDraft(null);
-            setParams({ group: String(id) });
-          }}
-        />
-        <Button type="primary" disabled={!isChanged || !canSet} onClick={() => setAsking(true)}>
-          Save group
-        </Button>
-        <Button disabled={!isChanged} onClick={() => setDraft(null)}>
-          Discard ticks
-        </Button>
-      </Space>
-      {problem ? (
-        <Alert
-          type="error"
-          showIcon
-          style={{ marginBottom: 16 }}
-          title={problem.title}
-          description={problem.message}
-          action={
-            <Button onClick={() => void Promise.all([map.refetch(), members.refetch()])}>
-              Load the latest version
-            </Button>
-          }
-        />
-      ) : null}
-      {map.isError ? <Alert type="error" title={map.error.message} /> : null}
+      <MappingToolbar
+        screen={screen}
+        label="Equipment group"
+        placeholder="Choose an equipment group"
+        records={groups}
+        saveText="Save group"
+        isChanged={isChanged}
+        canSet={canSet}
+        onReload={() => void Promise.all([map.refetch(), members.refetch()])}
+        loadError={map.error}
+      />
       {groupId === undefined ? (
         <Empty description="Choose an equipment group to see and change its equipment" />
       ) : current ? (
@@ -164,12 +120,12 @@ export function EquipmentGroupMappingPage() {
         </Row>
       ) : null}
       <ReasonModal
-        open={isAsking}
+        open={screen.isAsking}
         title={`Save the equipment of '${String(groupName ?? '')}'`}
         okText="Save"
         description="Equipment in a group is validated together with the other members."
         onSubmit={submit}
-        onCancel={() => setAsking(false)}
+        onCancel={() => screen.setAsking(false)}
       />
     </section>
   );

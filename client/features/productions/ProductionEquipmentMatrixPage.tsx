@@ -1,14 +1,13 @@
-import { Alert, Button, Col, Empty, Row, Select, Space, Typography, message } from 'antd';
-import { useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Col, Empty, Row, Typography } from 'antd';
+import { Link } from 'react-router';
 import { equipmentDef, productionsDef, productsDef } from '../../../core/entities/defs/index.ts';
 import { totalSurfaceArea, type AreaItem } from '../../../core/productions/surface-area.ts';
 import type { EntityRecord } from '../master-data/entity-api.ts';
-import { describeSaveError } from '../master-data/entity-errors.ts';
 import { useEntityOptions } from '../master-data/entity-queries.ts';
 import { ReasonModal } from '../master-data/ReasonModal.tsx';
 import { usePermissions } from '../master-data/use-permissions.ts';
 import { formatArea } from './area-format.ts';
+import { MappingToolbar } from './MappingToolbar.tsx';
 import { AreaPreview } from './AreaPreview.tsx';
 import { ProductEquipmentGrid } from './ProductEquipmentGrid.tsx';
 import {
@@ -18,6 +17,7 @@ import {
 } from './production-mapping-api.ts';
 import { TickList, type TickRow } from './TickList.tsx';
 import { NO_CHANGES, applyTicks, hasChanges, toggleTick, type TickChanges } from './tick-draft.ts';
+import { useMappingScreen } from './use-mapping-screen.ts';
 
 interface Draft {
   productionId: number;
@@ -35,16 +35,17 @@ function archivedRows(ids: readonly number[], live: readonly EntityRecord[]): Ti
     .map((id) => ({ id, name: `#${id} (archived)`, detail: 'archived' }));
 }
 
-type Problem = { title: string; message: string } | null;
-
 /**
  * The production-equipment matrix, one production at a time: which equipment it uses and which
  * products are made on it. Every product made there shares the ticked equipment's surface, so the
  * total area shown is the shared surface the MAC matrix divides by.
  */
 export function ProductionEquipmentMatrixPage() {
-  const [params, setParams] = useSearchParams();
-  const productionId = Number(params.get('production')) || undefined;
+  const screen = useMappingScreen<Draft>(
+    'production',
+    'Mapping saved. The MAC matrix follows the new shared equipment.',
+  );
+  const { id: productionId, draft, setDraft } = screen;
   const permissions = usePermissions();
   const canSet = permissions.can('Production', 'Set');
   const productions = useEntityOptions(productionsDef);
@@ -53,9 +54,6 @@ export function ProductionEquipmentMatrixPage() {
   const map = useProductionMap(productionId);
   const area = useProductionSurfaceArea(productionId);
   const save = useSaveProductionMap();
-  const [draft, setDraft] = useState<Draft | null>(null);
-  const [problem, setProblem] = useState<Problem>(null);
-  const [isAsking, setAsking] = useState(false);
 
   // The user's ticks are changes to the saved map: they survive a refetch and a conflict.
   const changes: Omit<Draft, 'productionId'> =
@@ -98,27 +96,11 @@ export function ProductionEquipmentMatrixPage() {
 
   async function submit(reason: string): Promise<void> {
     if (!current || !map.data) return;
-    try {
-      await save.mutateAsync({
-        id: current.productionId,
-        equipmentIds: current.equipmentIds,
-        productIds: current.productIds,
-        version: map.data.version,
-        reason,
-      });
-      setDraft(null);
-      setProblem(null);
-      setAsking(false);
-      void message.success('Mapping saved. The MAC matrix follows the new shared equipment.');
-    } catch (error) {
-      const described = describeSaveError(error);
-      // A conflict shows the server's own words; the ticks stay for another try.
-      setProblem({
-        title: described.title,
-        message: error instanceof Error ? error.message : described.message,
-      });
-      setAsking(false);
-    }
+    const { version } = map.data;
+    const { equipmentIds, productIds } = current;
+    await screen.run(() =>
+      save.mutateAsync({ id: current.productionId, equipmentIds, productIds, version, reason }),
+    );
   }
 
   const productionName = productions.data?.data.find((p) => p.id === productionId)?.name;
@@ -132,46 +114,17 @@ export function ProductionEquipmentMatrixPage() {
         production share its equipment’s surface area, and the{' '}
         <Link to="/limits/mac-matrix">MAC matrix</Link> follows the saved mapping.
       </Typography.Paragraph>
-      <Space style={{ marginBottom: 16 }} wrap>
-        <Select
-          aria-label="Production"
-          placeholder="Choose a production"
-          style={{ width: 320 }}
-          showSearch={{ optionFilterProp: 'label' }}
-          loading={productions.isPending}
-          value={productionId}
-          options={(productions.data?.data ?? []).map((p) => ({
-            value: p.id,
-            label: String(p.name),
-          }))}
-          onChange={(id: number) => {
-            setProblem(null);
-            setDraft(null);
-            setParams({ production: String(id) });
-          }}
-        />
-        <Button type="primary" disabled={!isChanged || !canSet} onClick={() => setAsking(true)}>
-          Save mapping
-        </Button>
-        <Button disabled={!isChanged} onClick={() => setDraft(null)}>
-          Discard ticks
-        </Button>
-      </Space>
-      {problem ? (
-        <Alert
-          type="error"
-          showIcon
-          style={{ marginBottom: 16 }}
-          title={problem.title}
-          description={problem.message}
-          action={
-            <Button onClick={() => void Promise.all([map.refetch(), area.refetch()])}>
-              Load the latest version
-            </Button>
-          }
-        />
-      ) : null}
-      {map.isError ? <Alert type="error" title={map.error.message} /> : null}
+      <MappingToolbar
+        screen={screen}
+        label="Production"
+        placeholder="Choose a production"
+        records={productions}
+        saveText="Save mapping"
+        isChanged={isChanged}
+        canSet={canSet}
+        onReload={() => void Promise.all([map.refetch(), area.refetch()])}
+        loadError={map.error}
+      />
       {productionId === undefined ? (
         <Empty description="Choose a production to see and change its equipment and products" />
       ) : current ? (
@@ -225,12 +178,12 @@ export function ProductionEquipmentMatrixPage() {
         </Row>
       ) : null}
       <ReasonModal
-        open={isAsking}
+        open={screen.isAsking}
         title={`Save the mapping of '${String(productionName ?? '')}'`}
         okText="Save"
         description="The MAC matrix of this facility is recomputed from the saved mapping."
         onSubmit={submit}
-        onCancel={() => setAsking(false)}
+        onCancel={() => screen.setAsking(false)}
       />
     </section>
   );

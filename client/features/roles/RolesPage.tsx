@@ -1,4 +1,4 @@
-import { Button, Form, Input, Modal, Space, Table, Tabs, Typography } from 'antd';
+import { Button, Form, Input, Space, Table, Tabs } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { useState } from 'react';
 import {
@@ -7,7 +7,8 @@ import {
 } from '../../../core/permissions/permission-map.ts';
 import type { TRole } from '../../../core/schemas/roles.schemas.ts';
 import { ReasonModal } from '../users/ReasonModal.tsx';
-import { showServerError } from '../users/server-errors.ts';
+import { AdminFormModal } from '../users/AdminFormModal.tsx';
+import { AdminListHeader } from '../users/AdminList.tsx';
 import { can } from './admin-areas.ts';
 import { PermissionMapEditor } from './PermissionMapEditor.tsx';
 import { useMyPermissions } from './permissions-api.ts';
@@ -23,72 +24,46 @@ function RoleFormModal({ role, onClose }: { role: TRole | null; onClose: () => v
   const [form] = Form.useForm<RoleForm>();
   const create = useCreateRole();
   const update = useUpdateRole();
-  const [isSaving, setSaving] = useState(false);
 
-  async function submit(): Promise<void> {
-    const values = await form.validateFields();
-    setSaving(true);
-    try {
-      if (role) {
-        await update.mutateAsync({
-          id: role.id,
-          name: values.name,
-          permissions: values.permissions,
-          reason: values.reason ?? '',
-          version: role.version,
-        });
-      } else {
-        await create.mutateAsync({ name: values.name, permissions: values.permissions });
-      }
-      onClose();
-    } catch (error) {
-      showServerError(error, form);
-    } finally {
-      setSaving(false);
+  async function save(values: RoleForm): Promise<void> {
+    if (role) {
+      await update.mutateAsync({
+        id: role.id,
+        name: values.name,
+        permissions: values.permissions,
+        reason: values.reason ?? '',
+        version: role.version,
+      });
+    } else {
+      await create.mutateAsync({ name: values.name, permissions: values.permissions });
     }
   }
 
   return (
-    <Modal
-      open
+    <AdminFormModal
+      form={form}
+      isEdit={role !== null}
       width={1000}
       title={role ? `Edit Role ${role.name}` : 'Add Role'}
       okText={role ? 'Save' : 'Create Role'}
-      okButtonProps={{ loading: isSaving }}
-      onOk={() => void submit()}
-      onCancel={onClose}
-      destroyOnHidden
+      initialValues={{
+        name: role?.name ?? '',
+        permissions: role?.permissions ?? emptyPermissionMap(),
+      }}
+      onSave={save}
+      onClose={onClose}
     >
-      <Form
-        form={form}
-        layout="vertical"
-        preserve={false}
-        initialValues={{
-          name: role?.name ?? '',
-          permissions: role?.permissions ?? emptyPermissionMap(),
-        }}
+      <Form.Item
+        label="Role Name"
+        name="name"
+        rules={[{ required: true, whitespace: true, message: 'Please enter the role name' }]}
       >
-        <Form.Item
-          label="Role Name"
-          name="name"
-          rules={[{ required: true, whitespace: true, message: 'Please enter the role name' }]}
-        >
-          <Input />
-        </Form.Item>
-        <Form.Item label="Permissions" name="permissions">
-          <PermissionMapEditor />
-        </Form.Item>
-        {role && (
-          <Form.Item
-            label="Reason"
-            name="reason"
-            rules={[{ required: true, whitespace: true, message: 'A reason is required' }]}
-          >
-            <Input.TextArea rows={2} maxLength={1000} />
-          </Form.Item>
-        )}
-      </Form>
-    </Modal>
+        <Input />
+      </Form.Item>
+      <Form.Item label="Permissions" name="permissions">
+        <PermissionMapEditor />
+      </Form.Item>
+    </AdminFormModal>
   );
 }
 
@@ -138,14 +113,12 @@ export function RolesPage() {
 
   return (
     <section aria-label="Roles">
-      <Space style={{ width: '100%', justifyContent: 'space-between' }}>
-        <Typography.Title level={2}>Roles</Typography.Title>
-        {mayAdd && (
-          <Button type="primary" onClick={() => setEditing(null)}>
-            Add Role
-          </Button>
-        )}
-      </Space>
+      <AdminListHeader
+        title="Roles"
+        addText="Add Role"
+        mayAdd={mayAdd}
+        onAdd={() => setEditing(null)}
+      />
       <Tabs
         activeKey={tab}
         onChange={(key) => setTab(key as 'active' | 'archived')}

@@ -1,12 +1,10 @@
-import { Form, Input, Modal, Select } from 'antd';
-import { useState } from 'react';
+import { Form, Input, Select } from 'antd';
 import type { TUser, TUserWithKey } from '../../../core/schemas/users.schemas.ts';
 import type { Facility } from '../../api/auth-types.ts';
 import { useSession } from '../../session/use-session.ts';
-import { showServerError } from './server-errors.ts';
+import { AdminFormModal, DepartmentField, PersonNameFields } from './AdminFormModal.tsx';
 import {
   useCreateUser,
-  useDepartmentOptions,
   useFacilityRoleOptions,
   useUpdateUser,
   type UserFormValues,
@@ -65,10 +63,8 @@ export function UserFormModal({
   onClose: () => void;
 }) {
   const [form] = Form.useForm<FormShape>();
-  const departments = useDepartmentOptions();
   const create = useCreateUser();
   const update = useUpdateUser();
-  const [isSaving, setSaving] = useState(false);
   const initial: Partial<FormShape> = user
     ? {
         firstName: user.firstName,
@@ -80,94 +76,55 @@ export function UserFormModal({
       }
     : { roles: {} };
 
-  async function submit(): Promise<void> {
-    const values = await form.validateFields();
-    setSaving(true);
-    try {
-      const request = toRequest(values);
-      if (user) {
-        await update.mutateAsync({
-          id: user.id,
-          ...request,
-          reason: values.reason ?? '',
-          version: user.version,
-        });
-      } else {
-        onCreated(await create.mutateAsync(request));
-      }
-      onClose();
-    } catch (error) {
-      showServerError(error, form);
-    } finally {
-      setSaving(false);
+  async function save(values: FormShape): Promise<void> {
+    const request = toRequest(values);
+    if (user) {
+      await update.mutateAsync({
+        id: user.id,
+        ...request,
+        reason: values.reason ?? '',
+        version: user.version,
+      });
+    } else {
+      onCreated(await create.mutateAsync(request));
     }
   }
 
   return (
-    <Modal
-      open
+    <AdminFormModal
+      form={form}
+      isEdit={user !== null}
       width={640}
       title={user ? 'Edit User' : 'Add User'}
       okText={user ? 'Save' : 'Create User'}
-      okButtonProps={{ loading: isSaving }}
-      onOk={() => void submit()}
-      onCancel={onClose}
-      destroyOnHidden
+      initialValues={initial}
+      onSave={save}
+      onClose={onClose}
     >
-      <Form form={form} layout="vertical" initialValues={initial} preserve={false}>
-        <Form.Item
-          label="First Name"
-          name="firstName"
-          rules={[{ required: true, whitespace: true, message: 'Please enter the first name' }]}
-        >
-          <Input />
-        </Form.Item>
-        <Form.Item
-          label="Last Name"
-          name="lastName"
-          rules={[{ required: true, whitespace: true, message: 'Please enter the last name' }]}
-        >
-          <Input />
-        </Form.Item>
-        <Form.Item
-          label="Employee ID"
-          name="username"
-          rules={[{ required: true, whitespace: true, message: 'Please enter the Employee ID' }]}
-        >
-          <Input autoComplete="off" />
-        </Form.Item>
-        <Form.Item
-          label="Email"
-          name="email"
-          rules={[{ type: 'email', message: 'Please enter a valid e-mail address' }]}
-          extra={
-            user
-              ? undefined
-              : 'With an e-mail the user is invited by mail; without one you get a secret key to hand over.'
-          }
-        >
-          <Input autoComplete="off" />
-        </Form.Item>
-        <Form.Item label="Department" name="departmentId">
-          <Select
-            allowClear
-            loading={departments.isPending}
-            options={(departments.data ?? []).map((d) => ({ label: d.name, value: d.id }))}
-          />
-        </Form.Item>
-        {facilities.map((facility) => (
-          <FacilityRolesField key={facility.id} facility={facility} />
-        ))}
-        {user && (
-          <Form.Item
-            label="Reason"
-            name="reason"
-            rules={[{ required: true, whitespace: true, message: 'A reason is required' }]}
-          >
-            <Input.TextArea rows={2} maxLength={1000} />
-          </Form.Item>
-        )}
-      </Form>
-    </Modal>
+      <PersonNameFields />
+      <Form.Item
+        label="Employee ID"
+        name="username"
+        rules={[{ required: true, whitespace: true, message: 'Please enter the Employee ID' }]}
+      >
+        <Input autoComplete="off" />
+      </Form.Item>
+      <Form.Item
+        label="Email"
+        name="email"
+        rules={[{ type: 'email', message: 'Please enter a valid e-mail address' }]}
+        extra={
+          user
+            ? undefined
+            : 'With an e-mail the user is invited by mail; without one you get a secret key to hand over.'
+        }
+      >
+        <Input autoComplete="off" />
+      </Form.Item>
+      <DepartmentField />
+      {facilities.map((facility) => (
+        <FacilityRolesField key={facility.id} facility={facility} />
+      ))}
+    </AdminFormModal>
   );
 }

@@ -1,23 +1,11 @@
-import {
-  Button,
-  Checkbox,
-  Dropdown,
-  Form,
-  Input,
-  message,
-  Radio,
-  Space,
-  Table,
-  Tabs,
-  Tag,
-  Typography,
-} from 'antd';
+import { Button, Checkbox, Dropdown, Form, message, Radio, Space, Table, Tabs, Tag } from 'antd';
 import type { MenuProps, TableColumnsType } from 'antd';
 import { useState } from 'react';
 import type { TUser, TUserWithKey } from '../../../core/schemas/users.schemas.ts';
 import type { Facility } from '../../api/auth-types.ts';
 import { can } from '../roles/admin-areas.ts';
 import { useMyPermissions } from '../roles/permissions-api.ts';
+import { AdminListHeader, AdminSearch, useAdminList } from './AdminList.tsx';
 import { ReasonModal, type ReasonValues } from './ReasonModal.tsx';
 import { SecretKeyModal } from './SecretKeyModal.tsx';
 import { showServerError } from './server-errors.ts';
@@ -77,12 +65,11 @@ function statusTags(user: TUser) {
 
 /** Users of the plan: search, paging, and every administrative action, each with its reason. */
 export function UsersPage({ facilities }: { facilities: Facility[] }) {
-  const [tab, setTab] = useState<'active' | 'archived'>('active');
-  const [search, setSearch] = useState('');
-  const [page, setPage] = useState({ pageNumber: 1, pageLimit: 10 });
+  const list = useAdminList();
+  const { tab } = list;
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const permissions = useMyPermissions().data;
-  const users = useUsers({ ...page, search, archived: tab === 'archived' });
+  const users = useUsers({ ...list.page, search: list.search, archived: tab === 'archived' });
   const update = useUpdateUser();
   const archive = useArchiveUser();
   const account = useAccountAction();
@@ -261,47 +248,33 @@ export function UsersPage({ facilities }: { facilities: Facility[] }) {
 
   return (
     <section aria-label="Users">
-      <Space style={{ width: '100%', justifyContent: 'space-between' }} wrap>
-        <Typography.Title level={2}>Users</Typography.Title>
-        {mayAdd && (
-          <Button type="primary" onClick={() => setDialog({ kind: 'form', user: null })}>
-            Add User
-          </Button>
-        )}
-      </Space>
+      <AdminListHeader
+        title="Users"
+        addText="Add User"
+        mayAdd={mayAdd}
+        onAdd={() => setDialog({ kind: 'form', user: null })}
+        wrap
+      />
       <Tabs
         activeKey={tab}
-        onChange={(key) => {
-          setTab(key as 'active' | 'archived');
-          setPage((p) => ({ ...p, pageNumber: 1 }));
-        }}
+        onChange={list.setTab}
         items={[
           { key: 'active', label: 'Users' },
           { key: 'archived', label: 'Archived Users' },
         ]}
       />
-      <Input.Search
-        aria-label="Search users"
+      <AdminSearch
+        label="Search users"
         placeholder="Search by name, Employee ID, e-mail or department"
-        allowClear
-        onSearch={(value) => {
-          setSearch(value.trim());
-          setPage((p) => ({ ...p, pageNumber: 1 }));
-        }}
-        style={{ maxWidth: 420, marginBottom: 16 }}
+        maxWidth={420}
+        onSearch={list.setSearch}
       />
       <Table<TUser>
         rowKey="id"
         columns={columns}
         dataSource={users.data?.data ?? []}
         loading={users.isFetching}
-        pagination={{
-          current: page.pageNumber,
-          pageSize: page.pageLimit,
-          total: users.data?.total ?? 0,
-          showSizeChanger: true,
-          onChange: (pageNumber, pageLimit) => setPage({ pageNumber, pageLimit }),
-        }}
+        pagination={list.pagination(users.data?.total, true)}
       />
       {dialog?.kind === 'form' && (
         <UserFormModal

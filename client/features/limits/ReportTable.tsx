@@ -1,0 +1,54 @@
+import { Table, Typography } from 'antd';
+import type { TableProps } from 'antd';
+import { useState } from 'react';
+import type { ReactNode } from 'react';
+import { matching, SearchBox } from './LimitCell.tsx';
+import { ReportState } from './ReportState.tsx';
+
+interface ReportTableProps<A, T> {
+  query: {
+    data: A | undefined;
+    isPending: boolean;
+    isError: boolean;
+    error: Error | null;
+    refetch: () => unknown;
+  };
+  /** What the report is, in "Could not load the …". */
+  what: string;
+  empty?: { text: string; to: string; link: string };
+  rowsOf: (data: A) => T[];
+  /** The paragraph above the table: what the numbers are and how to open their derivation. */
+  intro: (data: A) => ReactNode;
+  searchPlaceholder: string;
+  /** The names a row is found by in the search box. */
+  searchOf: (row: T) => string[];
+  table: (data: A) => Omit<TableProps<T>, 'dataSource' | 'size' | 'pagination'>;
+}
+
+/** A limits report: its loading and empty states, its explanation, a search box and the table. */
+export function ReportTable<A, T extends object>(props: ReportTableProps<A, T>) {
+  const { query, rowsOf } = props;
+  const [search, setSearch] = useState('');
+  const data = query.data;
+  return (
+    <ReportState
+      query={query}
+      isEmpty={!data || rowsOf(data).length === 0}
+      what={props.what}
+      empty={props.empty}
+    >
+      {data ? (
+        <>
+          <Typography.Paragraph type="secondary">{props.intro(data)}</Typography.Paragraph>
+          <SearchBox placeholder={props.searchPlaceholder} onSearch={setSearch} />
+          <Table<T>
+            size="small"
+            pagination={{ defaultPageSize: 20, showSizeChanger: true }}
+            {...props.table(data)}
+            dataSource={matching(rowsOf(data), search, props.searchOf)}
+          />
+        </>
+      ) : null}
+    </ReportState>
+  );
+}

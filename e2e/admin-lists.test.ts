@@ -1,0 +1,76 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN } from '../server/test/test-server.ts';
+import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+
+let app: AppUnderTest;
+beforeAll(async () => {
+  app = await startAppUnderTest();
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+async function openAsAdmin(path: string, heading: string): Promise<Page> {
+  const page = await app.open('/');
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await page.getByRole('button', { name: 'Oral Solid Dosage Plant' }).click();
+  await page.getByRole('button', { name: 'Logout' }).waitFor();
+  const entry = page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Users', exact: true });
+  // The menu follows the facility's permissions, which arrive after the shell renders.
+  await expect.poll(() => entry.count(), { timeout: 15_000 }).toBeGreaterThan(0);
+  await page.goto(path);
+  await page.getByRole('heading', { name: heading }).waitFor();
+  return page;
+}
+
+describe('departments, operators and roles in the browser', () => {
+  it('adds a department, renames it with a reason and finds it by search', async () => {
+    const page = await openAsAdmin('/departments', 'Departments');
+    await page.getByRole('button', { name: 'Add Department' }).click();
+    const add = page.getByRole('dialog', { name: 'Add Department' });
+    await add.getByLabel('Department Name').fill('E2E Packaging');
+    await add.getByRole('button', { name: 'Create Department' }).click();
+    const row = page.getByRole('row').filter({ hasText: 'E2E Packaging' });
+    await row.getByRole('button', { name: 'Rename' }).click();
+    const rename = page.getByRole('dialog', { name: 'Rename Department' });
+    await rename.getByLabel('Department Name').fill('E2E Packing');
+    await rename.getByRole('button', { name: 'Save' }).click();
+    await rename.getByText('A reason is required').waitFor();
+    await rename.getByLabel('Reason').fill('Renamed by the site');
+    await rename.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('cell', { name: 'E2E Packing', exact: true }).waitFor();
+    await page.getByLabel('Search departments').fill('Packing');
+    await page.getByLabel('Search departments').press('Enter');
+    await page.getByRole('cell', { name: 'E2E Packing', exact: true }).waitFor();
+  });
+
+  it('adds an operator and archives it with a reason', async () => {
+    const page = await openAsAdmin('/operators', 'Operators');
+    await page.getByRole('button', { name: 'Add Operator' }).click();
+    const add = page.getByRole('dialog', { name: 'Add Operator' });
+    await add.getByLabel('First Name').fill('Olga');
+    await add.getByLabel('Last Name').fill('Operator');
+    await add.getByLabel('Operator ID').fill('E2E-OP-1');
+    await add.getByRole('button', { name: 'Create Operator' }).click();
+    const row = page.getByRole('row').filter({ hasText: 'E2E-OP-1' });
+    await row.getByRole('button', { name: 'Archive' }).click();
+    const archive = page.getByRole('dialog', { name: 'Archive Olga Operator' });
+    await archive.getByLabel('Reason').fill('Left the site');
+    await archive.getByRole('button', { name: 'Archive' }).click();
+    await archive.waitFor({ state: 'hidden' });
+    await page.getByRole('tab', { name: 'Archived Operators' }).click();
+    await page.getByRole('cell', { name: 'E2E-OP-1', exact: true }).waitFor();
+  });
+
+  it('adds a role', async () => {
+    const page = await openAsAdmin('/roles', 'Roles');
+    await page.getByRole('button', { name: 'Add Role' }).click();
+    const add = page.getByRole('dialog', { name: 'Add Role' });
+    await add.getByLabel('Role Name').fill('E2E Reviewer');
+    await add.getByRole('button', { name: 'Create Role' }).click();
+    await page.getByRole('cell', { name: 'E2E Reviewer', exact: true }).waitFor();
+  });
+});
