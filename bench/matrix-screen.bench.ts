@@ -9,81 +9,16 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import ExcelJS from 'exceljs';
 import { launchBrowser, newPage } from '../e2e/browser.ts';
 import { migrate } from '../server/db/migrate.ts';
 import { openPglite } from '../server/db/pglite-db.ts';
 import { seedDemo } from '../server/db/seed-demo.ts';
 import { seedFirstStart } from '../server/db/seed.ts';
 import { exportMasterData } from '../server/modules/master/master-export.ts';
+import { admin, facilityWorkbook, signIn, uploadWorkbook } from './bench-fixture.ts';
 import { startServerProcess } from './server-process.ts';
 
-const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-const admin = { ADMIN_EMAIL: 'admin@example.com', ADMIN_PASSWORD: 'Admin#12345' };
 const FACILITY = 'Oral Solid Dosage Plant';
-
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => (s = (s * 1_664_525 + 1_013_904_223) >>> 0) / 2 ** 32;
-}
-
-/** The 1,000-product facility of bench/master-data.bench.ts: 100 lines of 5–30 items each. */
-async function bigWorkbook(): Promise<Buffer> {
-  const size = { actives: 1000, products: 1000, equipment: 1000, productions: 100 };
-  const next = rng(7);
-  const wb = new ExcelJS.Workbook();
-  const actives = wb.addWorksheet('Actives');
-  actives.addRow(['Name', 'PDE/ADE', 'PDE/ADE unit']);
-  for (let i = 0; i < size.actives; i += 1) {
-    actives.addRow([`Active ${i}`, Number((0.001 + next()).toFixed(4)), 'mg']);
-  }
-  const products = wb.addWorksheet('Products');
-  products.addRow([
-    'Name',
-    'Largest daily dose',
-    'Largest daily dose unit',
-    'Minimum batch size',
-    'Minimum batch size unit',
-    'Actives',
-  ]);
-  for (let i = 0; i < size.products; i += 1) {
-    products.addRow([
-      `Product ${i}`,
-      Math.round(100 + next() * 900),
-      'mg',
-      Math.round(20 + next() * 300),
-      'kg',
-      `Active ${i % size.actives} | 10 mg`,
-    ]);
-  }
-  const equipment = wb.addWorksheet('Equipment');
-  equipment.addRow(['Name', 'Surface area', 'Surface area unit']);
-  for (let i = 0; i < size.equipment; i += 1) {
-    equipment.addRow([`Item ${i}`, Number((0.5 + next() * 20).toFixed(2)), 'sqm']);
-  }
-  const productions = wb.addWorksheet('Productions');
-  productions.addRow(['Name']);
-  for (let l = 0; l < size.productions; l += 1) productions.addRow([`Line ${l}`]);
-  const matrix = wb.addWorksheet('Production-Equipment matrix');
-  matrix.addRow(['Production', ...Array.from({ length: size.equipment }, (_, i) => `Item ${i}`)]);
-  for (let l = 0; l < size.productions; l += 1) {
-    const train = new Set(
-      Array.from({ length: 5 + Math.floor(next() * 26) }, () =>
-        Math.floor(next() * size.equipment),
-      ),
-    );
-    matrix.addRow([
-      `Line ${l}`,
-      ...Array.from({ length: size.equipment }, (_, i) => (train.has(i) ? 'X' : null)),
-    ]);
-  }
-  const mappings = wb.addWorksheet('mappings');
-  mappings.addRow(['Production', 'Product']);
-  for (let i = 0; i < size.products; i += 1) {
-    mappings.addRow([`Line ${i % size.productions}`, `Product ${i}`]);
-  }
-  return Buffer.from(await wb.xlsx.writeBuffer());
-}
 
 /**
  * The demo facility's workbook: seedDemo on an in-memory PGlite set up as on first start, then
@@ -108,7 +43,15 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
 execFileSync('npm', ['run', '--silent', 'build:server'], { stdio: 'inherit' });
 const demo = await demoWorkbook();
-const big = await bigWorkbook();
+// The 1,000-product facility of bench/master-data.bench.ts, without minimum therapeutic doses.
+const big = await facilityWorkbook({
+  actives: 1000,
+  products: 1000,
+  equipment: 1000,
+  productions: 100,
+  seed: 7,
+  minimumDose: false,
+});
 const dataDir = mkdtempSync(join(tmpdir(), 'carryover-matrix-screen-'));
 const server = await startServerProcess(
   { ...admin, SERVE_CLIENT: 'true', DATA_DIR: dataDir },
@@ -116,24 +59,8 @@ const server = await startServerProcess(
 );
 const browser = await launchBrowser();
 try {
-  const login = await fetch(`${server.url}/api/v2/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: admin.ADMIN_EMAIL, password: admin.ADMIN_PASSWORD }),
-  });
-  const { token, user } = (await login.json()) as { token: string; user: { planId: number } };
-  const F = (id: number) => `${server.url}/api/v2/plans/${user.planId}/facilities/${id}`;
-  const upload = async (facility: number, buffer: Buffer) => {
-    const started = performance.now();
-    const res = await fetch(`${F(facility)}/master?fileName=bench.xlsx`, {
-      method: 'POST',
-      headers: { token, 'content-type': XLSX },
-      body: new Uint8Array(buffer),
-    });
-    const body = (await res.json()) as Record<string, unknown>;
-    if (res.status !== 200) throw new Error(`import failed: ${JSON.stringify(body).slice(0, 500)}`);
-    return { body, ms: performance.now() - started };
-  };
+  const { token, facility: F } = await signIn(server.url);
+  const upload = (facility: number, buffer: Buffer) => uploadWorkbook(F(facility), token, buffer);
   const download = async (facility: number) => {
     const started = performance.now();
     const res = await fetch(`${F(facility)}/master`, { headers: { token } });

@@ -1,0 +1,163 @@
+// What the server benchmarks share: the administrator they sign in as, a generated facility
+// workbook, sign-in, and running one measurement on PGlite and then on the PostgreSQL server.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import ExcelJS from 'exceljs';
+import pg from 'pg';
+
+export const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+export const admin = { ADMIN_EMAIL: 'admin@example.com', ADMIN_PASSWORD: 'Admin#12345' };
+
+/** A small seeded generator, so that every run measures the same facility. */
+export function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => (s = (s * 1_664_525 + 1_013_904_223) >>> 0) / 2 ** 32;
+}
+
+export interface FacilitySize {
+  actives: number;
+  products: number;
+  equipment: number;
+  /** Production lines, each a train of 5–30 items and its share of the products; 0 for none. */
+  productions: number;
+  seed: number;
+  /** Whether the Actives sheet carries a minimum therapeutic dose (default true). */
+  minimumDose?: boolean;
+}
+
+/** A facility as a master-data workbook for POST {F}/master. */
+export async function facilityWorkbook(size: FacilitySize): Promise<Buffer> {
+  const next = rng(size.seed);
+  const withDose = size.minimumDose ?? true;
+  const wb = new ExcelJS.Workbook();
+  const actives = wb.addWorksheet('Actives');
+  actives.addRow(
+    withDose
+      ? [
+          'Name',
+          'PDE/ADE',
+          'PDE/ADE unit',
+          'Minimum therapeutic dose',
+          'Minimum therapeutic dose unit',
+        ]
+      : ['Name', 'PDE/ADE', 'PDE/ADE unit'],
+  );
+  for (let i = 0; i < size.actives; i += 1) {
+    const pde = Number((0.001 + next()).toFixed(4));
+    actives.addRow(
+      withDose
+        ? [`Active ${i}`, pde, 'mg', Number((1 + next() * 100).toFixed(2)), 'mg']
+        : [`Active ${i}`, pde, 'mg'],
+    );
+  }
+  const products = wb.addWorksheet('Products');
+  products.addRow([
+    'Name',
+    'Largest daily dose',
+    'Largest daily dose unit',
+    'Minimum batch size',
+    'Minimum batch size unit',
+    'Actives',
+  ]);
+  for (let i = 0; i < size.products; i += 1) {
+    products.addRow([
+      `Product ${i}`,
+      Math.round(100 + next() * 900),
+      'mg',
+      Math.round(20 + next() * 300),
+      'kg',
+      `Active ${i % size.actives} | 10 mg`,
+    ]);
+  }
+  const equipment = wb.addWorksheet('Equipment');
+  equipment.addRow(['Name', 'Surface area', 'Surface area unit']);
+  for (let i = 0; i < size.equipment; i += 1) {
+    equipment.addRow([`Item ${i}`, Number((0.5 + next() * 20).toFixed(2)), 'sqm']);
+  }
+  if (size.productions > 0) {
+    const productions = wb.addWorksheet('Productions');
+    productions.addRow(['Name']);
+    for (let l = 0; l < size.productions; l += 1) productions.addRow([`Line ${l}`]);
+    const matrix = wb.addWorksheet('Production-Equipment matrix');
+    matrix.addRow(['Production', ...Array.from({ length: size.equipment }, (_, i) => `Item ${i}`)]);
+    for (let l = 0; l < size.productions; l += 1) {
+      const train = new Set(
+        Array.from({ length: 5 + Math.floor(next() * 26) }, () =>
+          Math.floor(next() * size.equipment),
+        ),
+      );
+      matrix.addRow([
+        `Line ${l}`,
+        ...Array.from({ length: size.equipment }, (_, i) => (train.has(i) ? 'X' : null)),
+      ]);
+    }
+    const mappings = wb.addWorksheet('mappings');
+    mappings.addRow(['Production', 'Product']);
+    for (let i = 0; i < size.products; i += 1) {
+      mappings.addRow([`Line ${i % size.productions}`, `Product ${i}`]);
+    }
+  }
+  return Buffer.from(await wb.xlsx.writeBuffer());
+}
+
+/** Signs the administrator in; `facility(id)` is the base URL of that facility's routes. */
+export async function signIn(serverUrl: string) {
+  const login = await fetch(`${serverUrl}/api/v2/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: admin.ADMIN_EMAIL, password: admin.ADMIN_PASSWORD }),
+  });
+  const { token, user } = (await login.json()) as { token: string; user: { planId: number } };
+  const facility = (id: number) => `${serverUrl}/api/v2/plans/${user.planId}/facilities/${id}`;
+  return { token, facility };
+}
+
+/** Imports a workbook into a facility and returns the import report and its duration. */
+export async function uploadWorkbook(facilityUrl: string, token: string, workbook: Buffer) {
+  const started = performance.now();
+  const res = await fetch(`${facilityUrl}/master?fileName=bench.xlsx`, {
+    method: 'POST',
+    headers: { token, 'content-type': XLSX },
+    body: new Uint8Array(workbook),
+  });
+  const body = (await res.json()) as Record<string, unknown>;
+  if (res.status !== 200) throw new Error(`import failed: ${JSON.stringify(body).slice(0, 500)}`);
+  return { body, ms: performance.now() - started };
+}
+
+/**
+ * Builds the server, then runs `measure` on a fresh PGlite directory (unless SKIP_PGLITE=1) and
+ * on a fresh database of the PostgreSQL server at 127.0.0.1:5432 (or BENCH_PG_URL) if one answers.
+ */
+export async function onEachDatabase(
+  measure: (label: string, env: Record<string, string>) => Promise<void>,
+  postgresEnv: Record<string, string> = {},
+): Promise<void> {
+  execFileSync('npm', ['run', '--silent', 'build:server'], { stdio: 'inherit' });
+  if (process.env.SKIP_PGLITE !== '1') {
+    const dataDir = mkdtempSync(join(tmpdir(), 'carryover-bench-'));
+    try {
+      await measure('PGlite', { DATA_DIR: dataDir });
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+  const base = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
+  const client = new pg.Client({ connectionString: `${base}/postgres` });
+  try {
+    await client.connect();
+  } catch {
+    console.log('PostgreSQL: no server at 127.0.0.1:5432, skipped');
+    return;
+  }
+  const name = `carryover_bench_${Date.now()}`;
+  await client.query(`create database ${name}`);
+  try {
+    await measure('PostgreSQL', { DATABASE_URL: `${base}/${name}`, ...postgresEnv });
+  } finally {
+    await client.query(`drop database if exists ${name} with (force)`);
+    await client.end();
+  }
+}
