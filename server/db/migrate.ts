@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../util/project-root.ts';
-import type { Db } from './db.ts';
+import type { Db, Queryable } from './db.ts';
+import { migrationChecksum } from './migration-checksums.ts';
 
 export interface Migration {
   name: string;
@@ -21,10 +22,11 @@ const MIGRATION_LOCK = 7_201_811;
 /** Applies the migrations not yet applied, each in its own transaction, in file-name order. */
 export async function migrate(db: Db, migrations = loadMigrations()): Promise<string[]> {
   await db.exec(`create table if not exists schema_migrations (
-    name text primary key, applied_at timestamptz not null default now())`);
+    name text primary key, applied_at timestamptz not null default now(), checksum text)`);
   return db.transaction(async (tx) => {
     if (db.kind === 'postgres')
       await tx.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await refuseChangedMigrations(tx, migrations);
     const done = new Set(
       (await tx.query<{ name: string }>('select name from schema_migrations')).map((r) => r.name),
     );
@@ -32,9 +34,52 @@ export async function migrate(db: Db, migrations = loadMigrations()): Promise<st
     for (const migration of migrations) {
       if (done.has(migration.name)) continue;
       await tx.exec(migration.sql);
-      await tx.query('insert into schema_migrations (name) values ($1)', [migration.name]);
+      await tx.query('insert into schema_migrations (name, checksum) values ($1, $2)', [
+        migration.name,
+        migrationChecksum(migration.sql),
+      ]);
       applied.push(migration.name);
     }
     return applied;
   });
+}
+
+/**
+ * Refuses to start when a migration this database already ran has changed since: the schema
+ * would then differ from that of a new database without anyone noticing. The runner keeps its
+ * own table, so it adds the checksum column itself (a migration cannot: it would have to run
+ * before the runner could read its own bookkeeping), and trusts the files on first sight for
+ * rows applied before checksums were kept.
+ */
+async function refuseChangedMigrations(tx: Queryable, migrations: Migration[]): Promise<void> {
+  const hasColumn = await tx.query(
+    `select 1 from information_schema.columns where table_schema = current_schema()
+       and table_name = 'schema_migrations' and column_name = 'checksum'`,
+  );
+  if (hasColumn.length === 0)
+    await tx.exec('alter table schema_migrations add column checksum text');
+  const recorded = new Map(
+    (
+      await tx.query<{ name: string; checksum: string | null }>(
+        'select name, checksum from schema_migrations',
+      )
+    ).map((r) => [r.name, r.checksum]),
+  );
+  const changed: string[] = [];
+  for (const { name, sql } of migrations) {
+    const checksum = migrationChecksum(sql);
+    const before = recorded.get(name);
+    if (before === null)
+      await tx.query('update schema_migrations set checksum = $2 where name = $1', [
+        name,
+        checksum,
+      ]);
+    else if (before !== undefined && before !== checksum) changed.push(name);
+  }
+  if (changed.length > 0) {
+    throw new Error(
+      `Migrations changed after this database applied them: ${changed.join(', ')}. ` +
+        'Restore them from version control and put the change in a new migration.',
+    );
+  }
 }

@@ -1,0 +1,114 @@
+// CI: after `npm run build`, starts the shipped app as `npm start` does (node scripts/start.mjs)
+// on a free port with an empty data directory, waits for /api/v2/health, checks that the built
+// client is served, then stops it with SIGTERM and checks that it exits cleanly. Exit code 0
+// when all of that holds; otherwise 1 with the reason and the server's output.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+// A first start creates the embedded database: seconds alone, much longer on a busy 2-core box.
+const bootLimitMs = 120_000;
+const stopLimitMs = 30_000;
+
+async function freePort() {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address();
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function get(url) {
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(5_000) });
+    return {
+      status: res.status,
+      type: res.headers.get('content-type') ?? '',
+      body: await res.text(),
+    };
+  } catch {
+    return undefined; // not listening yet
+  }
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), 'carryover-boot-'));
+const port = await freePort();
+const url = `http://127.0.0.1:${port}`;
+const child = spawn(process.execPath, ['scripts/start.mjs'], {
+  cwd: root,
+  // The embedded database: this checks the bundle, not a server the machine may lack.
+  env: {
+    ...process.env,
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    ADMIN_EMAIL: '',
+    ADMIN_PASSWORD: '',
+    LOG_LEVEL: 'warn',
+  },
+  stdio: ['ignore', 'pipe', 'pipe'],
+});
+let output = '';
+child.stdout.on('data', (chunk) => (output += chunk));
+child.stderr.on('data', (chunk) => (output += chunk));
+const exited = once(child, 'exit').then(([code, signal]) => ({ code, signal }));
+
+async function check() {
+  const started = Date.now();
+  let health;
+  while (Date.now() - started < bootLimitMs && child.exitCode === null) {
+    health = await get(`${url}/api/v2/health`);
+    if (health?.status === 200) break;
+    await sleep(250);
+  }
+  if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
+  if (health?.status !== 200)
+    throw new Error(`/api/v2/health did not answer 200 within ${bootLimitMs / 1000} s`);
+  if (JSON.parse(health.body).status !== 'ok') throw new Error(`health said ${health.body}`);
+  console.log(`healthy after ${((Date.now() - started) / 1000).toFixed(1)} s: ${health.body}`);
+  // `npm run build` just ran, so `npm start` must find everything built.
+  if (/Building the/.test(output)) throw new Error('npm start rebuilt what npm run build built');
+
+  const page = await get(`${url}/`);
+  const script = /<script[^>]+src="(\/assets\/[^"]+\.js)"/.exec(page?.body ?? '')?.[1];
+  if (page?.status !== 200 || !page.body.includes('<div id="root">') || !script)
+    throw new Error(`/ did not serve the built client (status ${page?.status})`);
+  const bundle = await get(`${url}${script}`);
+  if (bundle?.status !== 200 || !bundle.type.includes('javascript'))
+    throw new Error(`${script} answered ${bundle?.status} ${bundle?.type}`);
+  console.log(`serves the built client (${script})`);
+
+  const stopping = Date.now();
+  child.kill('SIGTERM');
+  let timer;
+  const limit = new Promise((resolve) => (timer = setTimeout(resolve, stopLimitMs)));
+  const result = await Promise.race([exited, limit]);
+  clearTimeout(timer);
+  if (!result) throw new Error(`still running ${stopLimitMs / 1000} s after SIGTERM`);
+  if (result.code !== 0)
+    throw new Error(`exited with code ${result.code} (signal ${result.signal}) on SIGTERM`);
+  console.log(`stopped cleanly ${((Date.now() - stopping) / 1000).toFixed(1)} s after SIGTERM`);
+}
+
+try {
+  await check();
+} catch (error) {
+  console.error(`boot check failed: ${error.message}\n--- server output ---\n${output}`);
+  process.exitCode = 1;
+} finally {
+  if (child.exitCode === null && child.signalCode === null) {
+    child.kill('SIGKILL');
+    await exited;
+  }
+  rmSync(dataDir, { recursive: true, force: true, maxRetries: 5 });
+}
