@@ -51,15 +51,15 @@ end
 $$;
 revoke all on function grant_app_role(text) from public;
 
--- Whether the connected role can change the audit trail by any means: owning it (ALTER,
--- DROP, DISABLE TRIGGER), a privilege to change its rows, or superuser powers
--- (session_replication_role switches triggers off).
+-- Whether the connected role can change the audit trail by any means: owning it or being able
+-- to SET ROLE to its owner (ALTER, DROP, DISABLE TRIGGER), a privilege to change its rows, or
+-- superuser powers (session_replication_role switches triggers off).
 create function audit_trail_protected() returns boolean
 language sql stable as $$
   select not exists (
     select 1 from append_only_tables() t
       join pg_class c on c.oid = t
-     where pg_has_role(current_user, c.relowner, 'USAGE')
+     where pg_has_role(current_user, c.relowner, 'MEMBER')
         or has_table_privilege(current_user, t, 'UPDATE')
         or has_table_privilege(current_user, t, 'DELETE')
         or has_table_privilege(current_user, t, 'TRUNCATE')
