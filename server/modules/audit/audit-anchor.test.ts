@@ -86,12 +86,13 @@ async function rewriteConsistently(owner: Queryable, chain: string, seq: number)
 }
 
 describe('audit chain anchors', () => {
-  it('refuses a user without AuditLog Get', async () => {
+  it('refuses a user without AuditLog Get, to anchor and to verify', async () => {
     const user = await buildUser(server.db);
-    const res = await server.request('POST', '/api/v2/audit_logs/anchor', {
-      token: await server.login(user.username, user.password),
-    });
-    expect(res.status).toBe(403);
+    const other = await server.login(user.username, user.password);
+    const anchor = await server.request('POST', '/api/v2/audit_logs/anchor', { token: other });
+    expect(anchor.status).toBe(403);
+    const verify = await server.request('GET', '/api/v2/audit_logs/verify', { token: other });
+    expect(verify.status).toBe(403);
   });
 
   it('writes one signed line per chain head, readable by the server user only', async () => {
