@@ -33,6 +33,13 @@ describe('configuration', () => {
     expect(problems).toContain('LOG_LEVEL');
   });
 
+  it('needs the app role of DATABASE_URL with DATABASE_OWNER_URL, and a long anchor key', () => {
+    expect(() => loadConfig({ DATABASE_OWNER_URL: 'postgres://owner@db/carryover' })).toThrow(
+      'DATABASE_URL: is required with DATABASE_OWNER_URL',
+    );
+    expect(() => loadConfig({ AUDIT_ANCHOR_KEY: 'short' })).toThrow('AUDIT_ANCHOR_KEY');
+  });
+
   it('treats empty values as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', ADMIN_EMAIL: '' }).DATABASE_URL).toBeUndefined();
   });

@@ -8,19 +8,31 @@ const optionalText = z
   .transform((v) => (v === '' ? undefined : v))
   .optional();
 
+const postgresUrl = optionalText.pipe(
+  z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+);
+
 /** Every variable is documented in .env.example. */
 export const configSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
     HOST: z.string().min(1).default('127.0.0.1'),
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-    DATABASE_URL: optionalText.pipe(
-      z
-        .string()
-        .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
-        .optional(),
-    ),
+    DATABASE_URL: postgresUrl,
+    DATABASE_OWNER_URL: postgresUrl,
     DATA_DIR: z.string().min(1).default('./data'),
+    AUDIT_ANCHOR_DIR: optionalText,
+    AUDIT_ANCHOR_KEY: optionalText.pipe(
+      z.string().min(32, 'must be at least 32 characters (a random secret)').optional(),
+    ),
+    AUDIT_ANCHOR_INTERVAL_HOURS: z.coerce
+      .number()
+      .positive()
+      .max(24 * 7)
+      .default(24),
     DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
     PUBLIC_URL: optionalText.pipe(z.url('must be an absolute URL').optional()),
     ADMIN_EMAIL: optionalText.pipe(z.email('must be an e-mail address').optional()),
@@ -45,6 +57,13 @@ export const configSchema = z
     ATTACHMENT_MAX_MB: z.coerce.number().positive().max(1024).default(20),
   })
   .superRefine((c, ctx) => {
+    if (c.DATABASE_OWNER_URL && !c.DATABASE_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DATABASE_URL'],
+        message: 'is required with DATABASE_OWNER_URL (the role the app serves with)',
+      });
+    }
     if (c.ADMIN_PASSWORD && !c.ADMIN_EMAIL) {
       ctx.addIssue({
         code: 'custom',

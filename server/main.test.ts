@@ -18,7 +18,7 @@ afterAll(async () => {
 
 function runMain(env: Record<string, string>) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, DATABASE_URL: '', DATABASE_OWNER_URL: '', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);

@@ -1,8 +1,10 @@
 import closeWithGrace from 'close-with-grace';
 import { ConfigError, loadConfig, type Config } from './config.ts';
-import { migrate } from './db/migrate.ts';
+import { migrateAsOwner } from './db/migrate-owner.ts';
 import { openDatabase } from './db/open.ts';
 import { seedFirstStart } from './db/seed.ts';
+import { createAnchorStore, scheduleAnchors } from './modules/audit/audit-anchor.ts';
+import { warnIfAuditTrailUnprotected } from './modules/audit/audit-protection.ts';
 
 function fail(error: unknown): never {
   if (error instanceof ConfigError) {
@@ -26,9 +28,16 @@ async function start(config: Config): Promise<void> {
   opening.catch(() => undefined); // awaited below; this only keeps Node from calling it unhandled
   const { buildApp } = await import('./app.ts');
   const db = await opening;
-  await migrate(db);
+  await migrateAsOwner(db, config);
   const seed = await seedFirstStart(db, config);
   const app = await buildApp({ config, db });
+  await warnIfAuditTrailUnprotected(db, (message) => app.log.warn(message));
+  const stopAnchors = scheduleAnchors(
+    db,
+    createAnchorStore(config, (message) => app.log.warn(message)),
+    config.AUDIT_ANCHOR_INTERVAL_HOURS,
+    (err) => app.log.error({ err }, 'writing the audit chain anchors failed'),
+  );
 
   if (seed.seeded) {
     app.log.info(
@@ -46,6 +55,7 @@ async function start(config: Config): Promise<void> {
   closeWithGrace({ delay: config.SHUTDOWN_GRACE_MS }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
     else app.log.info({ signal }, 'shutting down; in-flight requests finish first');
+    stopAnchors();
     await app.close();
     await db.close();
   });

@@ -99,3 +99,27 @@ export const ZMailOutboxPage = z.object({
 });
 
 export const ZMailOutboxMessage = ZMailOutboxRow.extend({ text: z.string() });
+
+/** A chain's last row: its sequence number and hash. */
+export const ZChainHead = z.object({ seq: z.number(), hash: z.string() });
+
+export const ZChainCheck = z.object({
+  chain: z.string(),
+  rows: z.number(),
+  intact: z.boolean(),
+  brokenSeq: z.number().nullable(),
+  /** gap, prev_hash, hash, head, anchor (differs from a signed anchor), anchor_signature. */
+  problem: z.string().nullable(),
+  head: ZChainHead.nullable(),
+  /** The latest signed anchor of the chain; null before the first one. */
+  anchor: ZChainHead.extend({ at: z.string() }).nullable(),
+});
+
+export const ZAuditVerifyResult = z.object({
+  intact: z.boolean(),
+  chains: z.array(ZChainCheck),
+});
+
+export const ZAuditAnchorResult = z.object({
+  anchors: z.array(ZChainHead.extend({ chain: z.string(), at: z.string() })),
+});

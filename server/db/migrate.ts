@@ -19,10 +19,32 @@ export function loadMigrations(dir = join(projectRoot(), 'server/db/migrations')
 // Any fixed number: several app instances starting together against one server take turns.
 const MIGRATION_LOCK = 7_201_811;
 
-/** Applies the migrations not yet applied, each in its own transaction, in file-name order. */
-export async function migrate(db: Db, migrations = loadMigrations()): Promise<string[]> {
-  await db.exec(`create table if not exists schema_migrations (
-    name text primary key, applied_at timestamptz not null default now(), checksum text)`);
+export interface MigrateOptions {
+  migrations?: Migration[];
+  /**
+   * The least-privilege role the app serves with (DATABASE_URL's user) when `db` is the owner
+   * (DATABASE_OWNER_URL): its grants are (re)applied after the migrations.
+   */
+  appRole?: string | undefined;
+}
+
+/** The role a postgres:// URL signs in as. */
+export function roleOfUrl(url: string): string {
+  return decodeURIComponent(new URL(url).username) || 'postgres';
+}
+
+/** Applies the migrations not yet applied, in one transaction, in file-name order. */
+export async function migrate(db: Db, options: MigrateOptions = {}): Promise<string[]> {
+  const migrations = options.migrations ?? loadMigrations();
+  // Checked first, so that the app role (which may not create tables) can start on a database
+  // the owner has already migrated.
+  const [exists] = await db.query<{ t: string | null }>(
+    `select to_regclass('schema_migrations')::text as t`,
+  );
+  if (!exists?.t) {
+    await db.exec(`create table if not exists schema_migrations (
+      name text primary key, applied_at timestamptz not null default now(), checksum text)`);
+  }
   return db.transaction(async (tx) => {
     if (db.kind === 'postgres')
       await tx.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
@@ -40,6 +62,7 @@ export async function migrate(db: Db, migrations = loadMigrations()): Promise<st
       ]);
       applied.push(migration.name);
     }
+    if (options.appRole) await tx.query('select grant_app_role($1)', [options.appRole]);
     return applied;
   });
 }

@@ -91,9 +91,9 @@ describe('migrate() and the checksums of applied migrations', () => {
   });
 
   it('refuses to run when a migration it applied has changed, and applies nothing', async () => {
-    expect(await migrate(db, [...loadMigrations(), probe])).toEqual([probe.name]);
+    expect(await migrate(db, { migrations: [...loadMigrations(), probe] })).toEqual([probe.name]);
     const edited = { ...probe, sql: 'create table probe (id bigint);' };
-    await expect(migrate(db, [...loadMigrations(), edited, later])).rejects.toThrow(
+    await expect(migrate(db, { migrations: [...loadMigrations(), edited, later] })).rejects.toThrow(
       `Migrations changed after this database applied them: ${probe.name}.`,
     );
     const [row] = await db.query<{ n: number }>(
@@ -104,12 +104,14 @@ describe('migrate() and the checksums of applied migrations', () => {
 
   it('fills in the checksums of a database migrated before they were kept', async () => {
     await db.exec('alter table schema_migrations drop column checksum');
-    expect(await migrate(db, [...loadMigrations(), probe])).toEqual([]);
+    expect(await migrate(db, { migrations: [...loadMigrations(), probe] })).toEqual([]);
     const [row] = await db.query<{ n: number }>(
       'select count(*)::int as n from schema_migrations where checksum is null',
     );
     expect(row?.n).toBe(0);
     const edited = { ...probe, sql: 'create table probe (id bigint);' };
-    await expect(migrate(db, [...loadMigrations(), edited])).rejects.toThrow(probe.name);
+    await expect(migrate(db, { migrations: [...loadMigrations(), edited] })).rejects.toThrow(
+      probe.name,
+    );
   });
 });

@@ -13,7 +13,7 @@ import { createEntity } from '../entities/entity-store.ts';
 import type { Actor } from '../modules/audit/audit.service.ts';
 import { withinTransaction, type Db } from './db.ts';
 import { demoData } from './demo-data.ts';
-import { migrate } from './migrate.ts';
+import { migrateAsOwner } from './migrate-owner.ts';
 import { openDatabase } from './open.ts';
 import { seedFirstStart } from './seed.ts';
 
@@ -89,7 +89,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const db = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   try {
-    await migrate(db);
+    await migrateAsOwner(db, config);
     await seedFirstStart(db, config);
     const [first] = await db.query<{ id: number; name: string }>(
       `select id, name from facilities where ($1::int is null or id = $1) order by id limit 1`,

@@ -8,6 +8,7 @@ import { pgliteDb } from '../db/pglite-db.ts';
 import { migrate } from '../db/migrate.ts';
 import { openPostgres } from '../db/postgres-db.ts';
 import { projectRoot } from '../util/project-root.ts';
+import { testDatabaseRoles, withDatabase } from './test-db-urls.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -18,25 +19,19 @@ declare module 'vitest' {
   }
 }
 
-function withDatabase(url: string, database: string): string {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
-}
-
 /**
  * Migrates once per run. On PGlite the migrated data directory is dumped and each test file
  * loads it (an initdb per file costs seconds); on a server each file gets a copy of a template.
  */
 export default async function setup(project: TestProject) {
-  const url = process.env.DATABASE_URL;
-  if (url) {
+  if (process.env.DATABASE_URL) {
+    const { ownerUrl, appRole } = testDatabaseRoles();
     const template = `carryover_tmpl_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: url });
+    const admin = new pg.Client({ connectionString: ownerUrl });
     await admin.connect();
     await admin.query(`create database ${template}`);
-    const db = await openPostgres(withDatabase(url, template), { max: 1 });
-    await migrate(db);
+    const db = await openPostgres(withDatabase(ownerUrl, template), { max: 1 });
+    await migrate(db, { appRole });
     await db.close();
     project.provide('pgTemplate', template);
     project.provide('pgliteSnapshot', '');

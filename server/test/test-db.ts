@@ -5,17 +5,28 @@ import { inject } from 'vitest';
 import type { Db } from '../db/db.ts';
 import { openPglite } from '../db/pglite-db.ts';
 import { openPostgres } from '../db/postgres-db.ts';
+import { testDatabaseRoles, withDatabase } from './test-db-urls.ts';
+
+export interface TestDb extends Db {
+  /**
+   * The same database as the role that owns the schema, for a test that plays someone with
+   * more rights than the app (rewriting history). PGlite and a one-role setup have only the
+   * one role, so it is the same database. Closed with this one.
+   */
+  owner(): Promise<Db>;
+}
 
 /** A fresh, migrated database of its own for one test file: PGlite, or a copy on the server. */
-export async function createTestDb(): Promise<Db> {
-  const url = process.env.DATABASE_URL;
-  if (!url) {
+export async function createTestDb(): Promise<TestDb> {
+  if (!process.env.DATABASE_URL) {
     const snapshot = readFileSync(inject('pgliteSnapshot'));
-    return openPglite({ loadDataDir: new Blob([snapshot]) });
+    const db = await openPglite({ loadDataDir: new Blob([snapshot]) });
+    return { ...db, owner: async () => db };
   }
+  const { appUrl, ownerUrl, appRole } = testDatabaseRoles();
   const template = inject('pgTemplate');
   const name = `carryover_t_${template.slice(-8)}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
+  const admin = new pg.Client({ connectionString: ownerUrl });
   await admin.connect();
   try {
     for (let attempt = 0; ; attempt += 1) {
@@ -31,15 +42,19 @@ export async function createTestDb(): Promise<Db> {
   } finally {
     await admin.end();
   }
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  const db = await openPostgres(u.toString(), { max: 5 });
-  const close = db.close;
+  const db = await openPostgres(withDatabase(appUrl, name), { max: 5 });
+  let owner: Promise<Db> | undefined;
   return {
     ...db,
+    owner: () => {
+      if (!appRole) return Promise.resolve(db);
+      owner ??= openPostgres(withDatabase(ownerUrl, name), { max: 2 });
+      return owner;
+    },
     close: async () => {
-      await close();
-      const dropper = new pg.Client({ connectionString: url });
+      await db.close();
+      if (owner) await (await owner).close();
+      const dropper = new pg.Client({ connectionString: ownerUrl });
       await dropper.connect();
       await dropper.query(`drop database if exists ${name} with (force)`).catch(() => undefined);
       await dropper.end();

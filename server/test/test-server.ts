@@ -1,9 +1,11 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
-import type { Db } from '../db/db.ts';
 import { seedFirstStart } from '../db/seed.ts';
-import { createTestDb } from './test-db.ts';
+import { createTestDb, type TestDb } from './test-db.ts';
 
 export const ADMIN = { email: 'admin@example.com', password: 'Admin#12345' } as const;
 
@@ -15,7 +17,7 @@ export interface HttpResult<T = Record<string, unknown>> {
 
 export interface TestServer {
   url: string;
-  db: Db;
+  db: TestDb;
   app: FastifyInstance;
   config: Config;
   request<T = Record<string, unknown>>(
@@ -32,7 +34,10 @@ export interface TestServer {
  * administrator of ADMIN. Tests talk to it over HTTP, exactly as the client does.
  */
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  // Files the server writes (the audit anchors) go to a directory of this server's own.
+  const dataDir = mkdtempSync(join(tmpdir(), 'carryover-test-'));
   const config = loadConfig({
+    DATA_DIR: dataDir,
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     SERVE_CLIENT: 'false',
@@ -89,6 +94,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     async close() {
       await app.close();
       await db.close();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

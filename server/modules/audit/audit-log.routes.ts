@@ -11,6 +11,7 @@ import { typed, type AppContext } from '../../http/app-context.ts';
 import { pageOf, pageWindow } from '../../http/paging.ts';
 import { actorOf, sessionOf } from '../../http/session-guard.ts';
 import {
+  auditChains,
   allAuditRows,
   assertFacilityInScope,
   auditFilterOptions,
@@ -22,7 +23,7 @@ import {
   listAuditRows,
 } from './audit-log.service.ts';
 import { renderAuditPdf } from './audit-pdf.ts';
-import { writeAudit } from './audit.service.ts';
+import { chainHeads, writeAudit } from './audit.service.ts';
 
 /**
  * Above maxRows, an export must be narrowed (dates, users …): one PDF stays readable, and its
@@ -151,7 +152,9 @@ export function registerAuditLogRoutes({ app, db, permitPlan }: AppContext): voi
       const users = filters.userIds?.length ? await auditUsers(db, scope.planId) : [];
       const names = new Map(users.map((u) => [u.id, `${u.firstName} ${u.lastName}`]));
       const actor = actorOf(request);
+      const heads = await chainHeads(db, auditChains(scope));
       const pdf = await renderAuditPdf({
+        chainHeads: [...heads].map(([chain, head]) => ({ chain, ...head })),
         rows,
         facilityName: facility.name,
         settings: facility,

@@ -34,6 +34,11 @@ export async function auditScope(q: Queryable, session: ResolvedSession): Promis
   return { planId: session.user.plan_id, facilityIds: rows.map((r) => r.facility_id) };
 }
 
+/** The plan's chain and those of the facilities in the scope. */
+export function auditChains(scope: AuditScope): string[] {
+  return [`plan:${scope.planId}`, ...scope.facilityIds.map((id) => `facility:${id}`)];
+}
+
 export function assertFacilityInScope(scope: AuditScope, facilityId: number): void {
   if (!scope.facilityIds.includes(facilityId)) {
     throw new AppError('NotAllowed', 'AuditLog Get failed as current user is not allowed');

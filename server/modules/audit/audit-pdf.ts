@@ -42,6 +42,8 @@ export interface AuditPdfInput {
   generatedAt: Date;
   /** The filters in words, e.g. 'Actions: Update; Users: Jane Doe'. */
   filterSummary: string;
+  /** The head of each chain the export reads from, to compare with the signed anchors. */
+  chainHeads: { chain: string; seq: number; hash: string }[];
 }
 
 /** 'field: value' per line; JSON for what is not a plain value. */
@@ -96,7 +98,17 @@ export function auditPdfDefinition(input: AuditPdfInput): Record<string, unknown
           `${input.facilityName} · generated ${formatDateTime(input.generatedAt, input.settings)} (${input.settings.timezone}) by ${input.generatedBy}\n`,
           `Filters: ${input.filterSummary || 'none'} · ${input.rows.length} rows`,
         ],
-        margin: [0, 4, 0, 10],
+        margin: [0, 4, 0, 4],
+      },
+      {
+        text: input.chainHeads.length
+          ? input.chainHeads
+              .map((h) => `Chain head ${h.chain}: seq ${h.seq}, hash ${h.hash}`)
+              .join('\n')
+          : 'Chain head: no audit rows yet',
+        fontSize: 6,
+        color: '#555555',
+        margin: [0, 0, 0, 10],
       },
       input.rows.length === 0
         ? { text: 'No audit rows match these filters.', italics: true }

@@ -1,18 +1,23 @@
-import { z } from 'zod';
+import { ZAuditAnchorResult, ZAuditVerifyResult } from '../../../core/schemas/audit.schemas.ts';
 import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
 import { typed, type AppContext } from '../../http/app-context.ts';
-import { verifyChain } from './audit.service.ts';
+import { actorOf, sessionOf } from '../../http/session-guard.ts';
+import { createAnchorStore } from './audit-anchor.ts';
+import { auditChains, auditScope } from './audit-log.service.ts';
+import { verifyChain, writeAudit } from './audit.service.ts';
 
-const ZChainCheck = z.object({
-  chain: z.string(),
-  rows: z.number(),
-  intact: z.boolean(),
-  brokenSeq: z.number().nullable(),
-  problem: z.string().nullable(),
-});
+export function registerAuditRoutes({ app, db, config, permit, permitPlan }: AppContext): void {
+  const anchors = createAnchorStore(config, (message) => app.log.warn(message));
+  const r = typed(app);
 
-export function registerAuditRoutes({ app, db, permit }: AppContext): void {
-  typed(app).get(
+  async function verify(chains: string[]) {
+    const anchored = await anchors.read(db);
+    const checks = [];
+    for (const chain of chains) checks.push(await verifyChain(db, chain, anchored));
+    return { intact: checks.every((c) => c.intact), chains: checks };
+  }
+
+  r.get(
     '/api/v2/plans/:plan/facilities/:facility/audit_logs/verify',
     {
       preHandler: permit('AuditLog', 'Get'),
@@ -20,16 +25,56 @@ export function registerAuditRoutes({ app, db, permit }: AppContext): void {
         tags: ['audit'],
         summary: "Recompute the hash chains of the facility's and the plan's audit trail",
         params: ZFacilityParams,
-        response: { 200: z.object({ intact: z.boolean(), chains: z.array(ZChainCheck) }) },
+        response: { 200: ZAuditVerifyResult },
       },
     },
     async (request) => {
       const { plan, facility } = request.params;
-      const chains = [
-        await verifyChain(db, `facility:${facility}`),
-        await verifyChain(db, `plan:${plan}`),
-      ];
-      return { intact: chains.every((c) => c.intact), chains };
+      return verify([`facility:${facility}`, `plan:${plan}`]);
+    },
+  );
+
+  r.get(
+    '/api/v2/audit_logs/verify',
+    {
+      preHandler: permitPlan('AuditLog', 'Get'),
+      schema: {
+        tags: ['audit'],
+        summary:
+          'Recompute the hash chains the caller may read, show each head, and compare them with the signed anchors',
+        response: { 200: ZAuditVerifyResult },
+      },
+    },
+    async (request) => verify(auditChains(await auditScope(db, sessionOf(request)))),
+  );
+
+  r.post(
+    '/api/v2/audit_logs/anchor',
+    {
+      preHandler: permitPlan('AuditLog', 'Get'),
+      schema: {
+        tags: ['audit'],
+        summary: 'Write a signed record of every chain head outside the database, now',
+        response: { 200: ZAuditAnchorResult },
+      },
+    },
+    async (request) => {
+      const scope = await auditScope(db, sessionOf(request));
+      // Recorded first, so that the anchor also covers its own audit row.
+      await db.transaction((tx) =>
+        writeAudit(tx, actorOf(request), {
+          planId: scope.planId,
+          domain: 'AuditLog',
+          action: 'Anchor',
+        }),
+      );
+      const written = await anchors.write(db);
+      const visible = new Set(auditChains(scope));
+      return {
+        anchors: written
+          .filter((a) => visible.has(a.chain))
+          .map(({ chain, seq, hash, at }) => ({ chain, seq, hash, at })),
+      };
     },
   );
 }

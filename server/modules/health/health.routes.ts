@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '../../../core/errors/errors.ts';
 import { typed, type AppContext } from '../../http/app-context.ts';
+import { isAuditTrailProtected } from '../audit/audit-protection.ts';
 
 export function registerHealthRoutes({ app, db }: AppContext): void {
   typed(app).get(
@@ -14,6 +15,8 @@ export function registerHealthRoutes({ app, db }: AppContext): void {
             status: z.literal('ok'),
             database: z.enum(['pglite', 'postgres']),
             migrations: z.number(),
+            /** False when the app's database role could rewrite the audit trail. */
+            auditTrailProtected: z.boolean(),
           }),
         },
       },
@@ -23,7 +26,12 @@ export function registerHealthRoutes({ app, db }: AppContext): void {
         const [row] = await db.query<{ n: number }>(
           'select count(*)::int as n from schema_migrations',
         );
-        return { status: 'ok' as const, database: db.kind, migrations: row?.n ?? 0 };
+        return {
+          status: 'ok' as const,
+          database: db.kind,
+          migrations: row?.n ?? 0,
+          auditTrailProtected: await isAuditTrailProtected(db),
+        };
       } catch {
         throw new AppError('ServiceUnavailable', 'The database is not reachable');
       }

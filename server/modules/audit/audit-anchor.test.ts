@@ -1,0 +1,201 @@
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Queryable } from '../../db/db.ts';
+import { buildUser } from '../../test/factories.ts';
+import { startTestServer, type TestServer } from '../../test/test-server.ts';
+import {
+  ANCHOR_FILE,
+  anchorDir,
+  anchorHmac,
+  createAnchorStore,
+  type Anchor,
+} from './audit-anchor.ts';
+import { readPdfText } from './read-pdf-text.ts';
+import { verifyChain } from './audit.service.ts';
+
+const KEY = 'test-anchor-key-0123456789abcdef0123456789';
+let server: TestServer;
+let token: string;
+let planId: number;
+let facilityId: number;
+beforeAll(async () => {
+  server = await startTestServer({ AUDIT_ANCHOR_KEY: KEY });
+  token = await server.login();
+  const [f] = await server.db.query<{ id: number; plan_id: number }>(
+    'select id, plan_id from facilities order by id limit 1',
+  );
+  planId = f!.plan_id;
+  facilityId = f!.id;
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+type VerifyBody = {
+  intact: boolean;
+  chains: {
+    chain: string;
+    intact: boolean;
+    brokenSeq: number | null;
+    problem: string | null;
+    head: { seq: number; hash: string } | null;
+    anchor: { seq: number; hash: string; at: string } | null;
+  }[];
+};
+
+const anchorFile = () => join(anchorDir(server.config), ANCHOR_FILE);
+const anchorLines = (): Anchor[] =>
+  readFileSync(anchorFile(), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Anchor);
+
+async function head(chain: string): Promise<{ seq: number; hash: string }> {
+  const [row] = await server.db.query<{ seq: number; hash: string }>(
+    'select seq, hash from audit_chain_heads where chain = $1',
+    [chain],
+  );
+  return row!;
+}
+
+/**
+ * A rewrite by someone with the owner's rights who also recomputes every later hash and the
+ * head, so that the chain is whole again inside the database.
+ */
+async function rewriteConsistently(owner: Queryable, chain: string, seq: number): Promise<void> {
+  await owner.exec(`
+    begin;
+    alter table audit_log disable trigger audit_log_no_update;
+    update audit_log set reason = 'rewritten' where chain = '${chain}' and seq = ${seq};
+    do $$
+    declare r audit_log; prev text;
+    begin
+      select hash into prev from audit_log where chain = '${chain}' and seq = ${seq - 1};
+      for r in select * from audit_log where chain = '${chain}' and seq >= ${seq} order by seq loop
+        r.prev_hash := prev;
+        r.hash := encode(sha256(convert_to(audit_row_text(r), 'UTF8')), 'hex');
+        update audit_log set prev_hash = r.prev_hash, hash = r.hash where id = r.id;
+        prev := r.hash;
+      end loop;
+      update audit_chain_heads set hash = prev where chain = '${chain}';
+    end $$;
+    alter table audit_log enable trigger audit_log_no_update;
+    commit;`);
+}
+
+describe('audit chain anchors', () => {
+  it('refuses a user without AuditLog Get, to anchor and to verify', async () => {
+    const user = await buildUser(server.db);
+    const other = await server.login(user.username, user.password);
+    const anchor = await server.request('POST', '/api/v2/audit_logs/anchor', { token: other });
+    expect(anchor.status).toBe(403);
+    const verify = await server.request('GET', '/api/v2/audit_logs/verify', { token: other });
+    expect(verify.status).toBe(403);
+  });
+
+  it('writes one signed line per chain head, readable by the server user only', async () => {
+    const res = await server.request<{ anchors: { chain: string; seq: number; hash: string }[] }>(
+      'POST',
+      '/api/v2/audit_logs/anchor',
+      { token },
+    );
+    expect(res.status).toBe(200);
+    const planHead = await head(`plan:${planId}`);
+    expect(res.body.anchors).toContainEqual(
+      expect.objectContaining({ chain: `plan:${planId}`, ...planHead }),
+    );
+    expect(statSync(anchorFile()).mode & 0o777).toBe(0o600);
+    const lines = anchorLines();
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) {
+      const { hmac, ...signed } = line;
+      expect(hmac).toBe(anchorHmac(KEY, signed));
+      expect(line.at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    }
+    expect(lines.find((l) => l.chain === `plan:${planId}`)).toMatchObject(planHead);
+  });
+
+  it('shows each head and its anchor in verify, and the chain is intact', async () => {
+    const res = await server.request<VerifyBody>('GET', '/api/v2/audit_logs/verify', { token });
+    expect(res.status).toBe(200);
+    expect(res.body.intact).toBe(true);
+    const plan = res.body.chains.find((c) => c.chain === `plan:${planId}`);
+    expect(plan?.head).toEqual(await head(`plan:${planId}`));
+    expect(plan?.anchor?.seq).toBeGreaterThan(0);
+  });
+
+  it('prints the chain heads in the audit log PDF', async () => {
+    const res = await fetch(
+      `${server.url}/api/v2/audit_logs/export?currentFacilityId=${facilityId}`,
+      { headers: { token } },
+    );
+    expect(res.status).toBe(200);
+    const pdfHead = await head(`plan:${planId}`);
+    const { text } = await readPdfText(new Uint8Array(await res.arrayBuffer()));
+    expect(text).toContain(`Chain head plan:${planId}: seq ${pdfHead.seq}, hash ${pdfHead.hash}`);
+  });
+
+  it('detects a rewrite that recomputed every hash, by the anchors', async () => {
+    const chain = `plan:${planId}`;
+    await server.request('POST', '/api/v2/audit_logs/anchor', { token });
+    const anchored = await head(chain);
+    await rewriteConsistently(await server.db.owner(), chain, 2);
+    // Inside the database the rewritten chain is whole again.
+    expect(await verifyChain(server.db, chain)).toMatchObject({ intact: true });
+    const res = await server.request<VerifyBody>('GET', '/api/v2/audit_logs/verify', { token });
+    expect(res.body.intact).toBe(false);
+    const first = anchorLines().find((l) => l.chain === chain)!;
+    expect(res.body.chains.find((c) => c.chain === chain)).toMatchObject({
+      intact: false,
+      problem: 'anchor',
+      brokenSeq: first.seq,
+    });
+    expect(first.seq).toBeLessThanOrEqual(anchored.seq);
+  });
+
+  it('refuses an anchor line forged without the key', async () => {
+    const chain = `facility:${facilityId}`;
+    const real = await head(chain);
+    const [db] = anchorLines();
+    appendFileSync(
+      anchorFile(),
+      `${JSON.stringify({ db: db!.db, chain, ...real, at: new Date().toISOString(), hmac: 'f'.repeat(64) })}\n`,
+    );
+    const res = await server.request<VerifyBody>(
+      'GET',
+      `/api/v2/plans/${planId}/facilities/${facilityId}/audit_logs/verify`,
+      { token },
+    );
+    expect(res.body.chains.find((c) => c.chain === chain)).toMatchObject({
+      intact: false,
+      problem: 'anchor_signature',
+    });
+  });
+});
+
+describe('anchors without AUDIT_ANCHOR_KEY', () => {
+  it('generate a key once, readable by the server user only, and warn', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'carryover-anchor-'));
+    try {
+      const warnings: string[] = [];
+      const config = { DATA_DIR: dir, AUDIT_ANCHOR_DIR: undefined, AUDIT_ANCHOR_KEY: undefined };
+      const first = createAnchorStore(config, (m) => warnings.push(m));
+      const written = await first.write(server.db);
+      expect(warnings).toEqual([expect.stringContaining('AUDIT_ANCHOR_KEY is not set')]);
+      const keyFile = join(dir, 'audit-anchors', 'anchor.key');
+      expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+      // A restarted server reads the same key: its anchors still verify, and no new warning.
+      const again = createAnchorStore(config, (m) => warnings.push(m));
+      const read = await again.read(server.db);
+      expect(read).toHaveLength(written.length);
+      expect(read.every((a) => a.signed)).toBe(true);
+      expect(warnings).toHaveLength(1);
+      const key = readFileSync(keyFile, 'utf8');
+      expect(written.every(({ hmac, ...a }) => hmac === anchorHmac(key, a))).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
