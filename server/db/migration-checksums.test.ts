@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDb } from '../test/test-db.ts';
+import { createTestDb, type TestDb } from '../test/test-db.ts';
 import type { Db } from './db.ts';
 import { loadMigrations, migrate } from './migrate.ts';
 import {
@@ -14,13 +14,16 @@ import {
 } from './migration-checksums.ts';
 
 const run = promisify(execFile);
+let testDb: TestDb;
+// Migrations run as the role that owns the schema (the app role may not create tables).
 let db: Db;
 const dirs: string[] = [];
 beforeAll(async () => {
-  db = await createTestDb();
+  testDb = await createTestDb();
+  db = await testDb.owner();
 });
 afterAll(async () => {
-  await db?.close();
+  await testDb?.close();
   dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true }));
 });
 
