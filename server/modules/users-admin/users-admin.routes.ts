@@ -14,6 +14,7 @@ import {
   ZUserListQuery,
   ZUserWithKey,
 } from '../../../core/schemas/users.schemas.ts';
+import { publicUrl } from '../../config.ts';
 import { typed, type AppContext } from '../../http/app-context.ts';
 import { pageOf } from '../../http/paging.ts';
 import { actorOf, sessionOf } from '../../http/session-guard.ts';
@@ -46,9 +47,7 @@ export function registerUsersAdminRoutes({
   permitPlan,
 }: AppContext): void {
   const r = typed(app);
-  // Links in mails point at PUBLIC_URL; without it, at the address the request came to.
-  const baseUrl = (request: FastifyRequest) =>
-    (config.PUBLIC_URL ?? `${request.protocol}://${request.host}`).replace(/\/$/, '');
+  const baseUrl = publicUrl(config);
   const canGet = permitPlan('User', 'Get');
   const canModify = permitPlan('User', 'Modify');
   const canArchive = permitPlan('User', 'Archive');
@@ -103,7 +102,7 @@ export function registerUsersAdminRoutes({
         response: { 200: ZUserWithKey },
       },
     },
-    async (request) => createUser(db, mailer, scopeOf(request), request.body, baseUrl(request)),
+    async (request) => createUser(db, mailer, scopeOf(request), request.body, baseUrl),
   );
 
   r.post(
@@ -196,7 +195,7 @@ export function registerUsersAdminRoutes({
         scopeOf(request),
         request.params.id,
         request.body,
-        baseUrl(request),
+        baseUrl,
       );
     },
   );
