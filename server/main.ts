@@ -1,5 +1,5 @@
 import closeWithGrace from 'close-with-grace';
-import { ConfigError, loadConfig, type Config } from './config.ts';
+import { ConfigError, loadConfig, publicUrl, type Config } from './config.ts';
 import { migrate } from './db/migrate.ts';
 import { openDatabase } from './db/open.ts';
 import { seedFirstStart } from './db/seed.ts';
@@ -29,6 +29,12 @@ async function start(config: Config): Promise<void> {
   await migrate(db);
   const seed = await seedFirstStart(db, config);
   const app = await buildApp({ config, db });
+  if (!config.PUBLIC_URL) {
+    app.log.warn(
+      { links: publicUrl(config) },
+      'PUBLIC_URL is not set: links in mails point at this server’s own HOST and PORT',
+    );
+  }
 
   if (seed.seeded) {
     app.log.info(

@@ -118,7 +118,7 @@ export function registerUsersAdminRoutes({
         summary:
           'Edit a user, or restore an archived one (User Modify; with unArchive User Archive)',
         description:
-          'Needs a reason and the `version` the edit was made from: a stale version gets 409 VersionConflictError and changes nothing. `facilityRoles` replaces the facilities and roles. No call sets another user’s password: start a reset with resend-invitation.',
+          'Needs a reason and the `version` the edit was made from: a stale version gets 409 VersionConflictError and changes nothing. `facilityRoles` replaces the facilities and roles: nobody changes their own, granting in a facility needs User Modify there, and a role given may allow only what the giver holds there (else 403, audited). No call sets another user’s password: start a reset with resend-invitation.',
         params: ZIdParams,
         body: ZUpdateUserRequest,
         response: { 200: ZUser },
@@ -177,7 +177,7 @@ export function registerUsersAdminRoutes({
         tags: TAGS,
         summary: 'Resend the invitation, or issue a fresh secret key (User Modify)',
         description:
-          'Without generateKey a fresh set-password link is mailed (the user needs an e-mail). With generateKey=true a fresh secret key is answered once; an earlier key stops working.',
+          'Without generateKey a fresh set-password link is mailed (the user needs an e-mail). With generateKey=true a fresh secret key is answered once; an earlier key stops working. A key is issued only for an account that has not set its password yet, unless a system administrator asks (else 403).',
         params: ZIdParams,
         body: ZResendInvitationRequest,
         response: { 200: ZUserWithKey },
