@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser } from '../server/test/factories.ts';
 import { plainText, startSmtpSink, type SmtpSink } from '../server/test/smtp-sink.ts';
 import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+import { publicUrl } from '../server/config.ts';
 
 let smtp: SmtpSink;
 let app: AppUnderTest;
@@ -50,7 +51,8 @@ describe('forgot password by mail', () => {
     const link = /https?:\/\/[^\s]+\/reset-password\?u=\d+&token=[\w-]+/.exec(plainText(mail.raw));
     expect(link, plainText(mail.raw)).not.toBeNull();
     const url = new URL(link![0]);
-    expect(url.origin).toBe(app.server.url);
+    // Links come from configuration (PUBLIC_URL, else HOST:PORT), never the request's Host.
+    expect(url.origin).toBe(publicUrl(app.server.config));
 
     await page.goto(url.pathname + url.search);
     await page.getByText('Please set a new password').waitFor();

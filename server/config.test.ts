@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig, publicUrl } from './config.ts';
 
 describe('configuration', () => {
   it('has working defaults', () => {
@@ -42,5 +42,13 @@ describe('configuration', () => {
 
   it('treats empty values as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', ADMIN_EMAIL: '' }).DATABASE_URL).toBeUndefined();
+  });
+
+  it('builds mail links from PUBLIC_URL, else from its own HOST and PORT', () => {
+    expect(publicUrl(loadConfig({ PUBLIC_URL: 'https://carryover.example.com/' }))).toBe(
+      'https://carryover.example.com',
+    );
+    expect(publicUrl(loadConfig({}))).toBe('http://127.0.0.1:3000');
+    expect(publicUrl(loadConfig({ HOST: '::1', PORT: '8080' }))).toBe('http://[::1]:8080');
   });
 });

@@ -75,6 +75,16 @@ export const configSchema = z
 
 export type Config = z.infer<typeof configSchema>;
 
+/**
+ * The address that links in mails point at: PUBLIC_URL, or else this server's own HOST and PORT.
+ * Never the Host header of a request, which the caller chooses (a poisoned reset link).
+ */
+export function publicUrl(config: Pick<Config, 'PUBLIC_URL' | 'HOST' | 'PORT'>): string {
+  if (config.PUBLIC_URL) return config.PUBLIC_URL.replace(/\/+$/, '');
+  const host = config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
+  return `http://${host}:${config.PORT}`;
+}
+
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);

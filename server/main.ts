@@ -1,5 +1,5 @@
 import closeWithGrace from 'close-with-grace';
-import { ConfigError, loadConfig, type Config } from './config.ts';
+import { ConfigError, loadConfig, publicUrl, type Config } from './config.ts';
 import { migrateAsOwner } from './db/migrate-owner.ts';
 import { openDatabase } from './db/open.ts';
 import { seedFirstStart } from './db/seed.ts';
@@ -38,6 +38,12 @@ async function start(config: Config): Promise<void> {
     config.AUDIT_ANCHOR_INTERVAL_HOURS,
     (err) => app.log.error({ err }, 'writing the audit chain anchors failed'),
   );
+  if (!config.PUBLIC_URL) {
+    app.log.warn(
+      { links: publicUrl(config) },
+      'PUBLIC_URL is not set: links in mails point at this server’s own HOST and PORT',
+    );
+  }
 
   if (seed.seeded) {
     app.log.info(

@@ -5,6 +5,7 @@ import {
   isAllowed,
   isRestrictedUser,
   mergePermissionMaps,
+  missingPermissions,
 } from './permission-map.ts';
 
 describe('permission map', () => {
@@ -48,5 +49,16 @@ describe('permission map', () => {
     [[], false],
   ])('roles %j restricted: %s', (roles, expected) => {
     expect(isRestrictedUser(roles)).toBe(expected);
+  });
+
+  it('lists what a map allows beyond its holder, and nothing when the holder covers it', () => {
+    const holder = emptyPermissionMap();
+    holder.User!.Modify = true;
+    const wanted = emptyPermissionMap();
+    wanted.User!.Modify = true;
+    wanted.Equipment!.Delete = true;
+    expect(missingPermissions(holder, wanted)).toEqual(['Equipment.Delete']);
+    expect(missingPermissions(fullPermissionMap(), wanted)).toEqual([]);
+    expect(missingPermissions(wanted, holder)).toEqual([]);
   });
 });

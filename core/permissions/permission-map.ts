@@ -94,6 +94,20 @@ export function isAllowed(map: PermissionMap, resource: string, action: string):
   return map[resource]?.[action] === true;
 }
 
+/**
+ * The actions `wanted` allows that `holder` does not, as 'Resource.Action': what granting `wanted`
+ * would give beyond what its grantor holds. Empty when `holder` covers `wanted`.
+ */
+export function missingPermissions(holder: PermissionMap, wanted: PermissionMap): string[] {
+  const missing: string[] = [];
+  for (const [resource, actions] of Object.entries(wanted)) {
+    for (const [action, allowed] of Object.entries(actions)) {
+      if (allowed && !isAllowed(holder, resource, action)) missing.push(`${resource}.${action}`);
+    }
+  }
+  return missing;
+}
+
 /** Users whose only roles are Production or Quality Control see a restricted application (spec §6). */
 export function isRestrictedUser(roleNames: readonly string[]): boolean {
   return (

@@ -15,6 +15,8 @@ export const ZSessionUser = z.object({
   planId: z.number().int(),
   roles: z.array(z.object({ name: z.string() })),
   department: z.object({ name: z.string() }).nullable(),
+  /** The account created on first start: the only one that may act on any account. */
+  isSystemAdmin: z.boolean(),
 });
 export type TSessionUser = z.infer<typeof ZSessionUser>;
 

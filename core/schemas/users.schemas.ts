@@ -102,6 +102,8 @@ export const ZUser = z.object({
   ),
   /** Has set a password: the invitation or registration is complete. */
   isRegistered: z.boolean(),
+  /** Only a system administrator may act on this account (issue 8). */
+  isSystemAdmin: z.boolean(),
   hasSecretKey: z.boolean(),
   isBlocked: z.boolean(),
   isLocked: z.boolean(),

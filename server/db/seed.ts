@@ -93,8 +93,9 @@ export async function seedFirstStart(
     const adminId = await insertId(
       tx,
       `insert into users (plan_id, first_name, last_name, username, email, department_id,
-                          password_hash, password_changed_at, must_change_password)
-       values ($1, 'System', 'Administrator', $2, $3, $4, $5, now(), $6) returning id`,
+                          password_hash, password_changed_at, must_change_password,
+                          is_system_admin)
+       values ($1, 'System', 'Administrator', $2, $3, $4, $5, now(), $6, true) returning id`,
       [planId, SEED_ADMIN_EMPLOYEE_ID, adminEmail, departmentId, passwordHash, !given],
     );
     await tx.query('insert into password_history (user_id, password_hash) values ($1, $2)', [

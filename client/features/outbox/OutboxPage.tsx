@@ -5,8 +5,9 @@ import type { OutboxMail } from './outbox-api.ts';
 import { useOutbox, useOutboxMessage } from './outbox-api.ts';
 
 /**
- * Mails the application wrote. Without SMTP they stay here, and an administrator passes reset
- * links and invitations on by hand; opening one is recorded in the audit trail.
+ * Mails the application wrote. Without SMTP they stay here; the server masks the links and keys
+ * in other users' mails, so a pending invitation is passed on as a secret key instead. Opening a
+ * mail is recorded in the audit trail.
  */
 export function OutboxPage() {
   const { formatDateTime } = useDateFormat();

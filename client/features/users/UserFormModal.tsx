@@ -79,6 +79,12 @@ export function UserFormModal({
   async function save(values: FormShape): Promise<void> {
     const request = toRequest(values);
     if (user) {
+      // The form shows only the facilities the administrator has; grants elsewhere are kept as
+      // they are (the server refuses changing grants where one lacks User Modify).
+      const shown = new Set(facilities.map((f) => f.id));
+      for (const { facilityId, roleIds } of user.facilityRoles) {
+        if (!shown.has(facilityId)) request.facilityRoles.push({ facilityId, roleIds });
+      }
       await update.mutateAsync({
         id: user.id,
         ...request,

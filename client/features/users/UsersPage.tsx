@@ -3,6 +3,7 @@ import type { MenuProps, TableColumnsType } from 'antd';
 import { useState } from 'react';
 import type { TUser, TUserWithKey } from '../../../core/schemas/users.schemas.ts';
 import type { Facility } from '../../api/auth-types.ts';
+import { useCurrentUser } from '../../app/session-queries.ts';
 import { can } from '../roles/admin-areas.ts';
 import { useMyPermissions } from '../roles/permissions-api.ts';
 import { AdminListHeader, AdminSearch, useAdminList } from './AdminList.tsx';
@@ -79,6 +80,9 @@ export function UsersPage({ facilities }: { facilities: Facility[] }) {
   const mayAdd = can(permissions, 'plan', 'User', 'Add');
   const mayModify = can(permissions, 'plan', 'User', 'Modify');
   const mayArchive = can(permissions, 'plan', 'User', 'Archive');
+  // The server refuses the rest (issue 8); these only hide what is sure to be refused.
+  const isSystemAdmin = useCurrentUser().data?.isSystemAdmin === true;
+  const mayKey = (user: TUser) => isSystemAdmin || !user.isRegistered;
 
   function ask(dialogProps: Omit<Extract<Dialog, { kind: 'reason' }>, 'kind'>): void {
     setDialog({ kind: 'reason', ...dialogProps });
@@ -105,6 +109,7 @@ export function UsersPage({ facilities }: { facilities: Facility[] }) {
   }
 
   function menuFor(user: TUser): MenuProps['items'] {
+    if (user.isSystemAdmin && !isSystemAdmin) return [];
     if (user.archivedAt) {
       return mayArchive
         ? [
@@ -153,24 +158,26 @@ export function UsersPage({ facilities }: { facilities: Facility[] }) {
           onClick: () => accountAction(user, 'enable', 'Enable'),
         });
       }
-      items.push({
-        key: 'resend',
-        label: 'Resend Invitation',
-        onClick: () =>
-          ask({
-            title: `Resend invitation to ${user.firstName} ${user.lastName}`,
-            okText: 'Resend',
-            extra: 'generateKey',
-            run: async ({ reason, generateKey }) =>
-              showKey(
-                await resend.mutateAsync({
-                  id: user.id,
-                  reason,
-                  generateKey: generateKey === true || !user.email,
-                }),
-              ),
-          }),
-      });
+      if (user.email || mayKey(user)) {
+        items.push({
+          key: 'resend',
+          label: 'Resend Invitation',
+          onClick: () =>
+            ask({
+              title: `Resend invitation to ${user.firstName} ${user.lastName}`,
+              okText: 'Resend',
+              ...(user.email && mayKey(user) ? { extra: 'generateKey' as const } : {}),
+              run: async ({ reason, generateKey }) =>
+                showKey(
+                  await resend.mutateAsync({
+                    id: user.id,
+                    reason,
+                    generateKey: generateKey === true || !user.email,
+                  }),
+                ),
+            }),
+        });
+      }
       if (user.hasSecretKey) {
         items.push({
           key: 'cancel-key',

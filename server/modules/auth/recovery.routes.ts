@@ -1,10 +1,10 @@
-import type { FastifyRequest } from 'fastify';
 import {
   ZForgotPasswordRequest,
   ZForgotPasswordResponse,
   ZRegisterRequest,
   ZRegisterResponse,
 } from '../../../core/schemas/auth.schemas.ts';
+import { publicUrl } from '../../config.ts';
 import { typed, type AppContext } from '../../http/app-context.ts';
 import { authRateLimit } from './auth-rate-limit.ts';
 import { actorOf } from '../../http/session-guard.ts';
@@ -13,9 +13,7 @@ import { forgotPassword, register } from './recovery.service.ts';
 export function registerRecoveryRoutes({ app, db, config, mailer }: AppContext): void {
   const r = typed(app);
   const rateLimit = authRateLimit(config);
-  // Links in mails point at PUBLIC_URL; without it, at the address the request came to.
-  const baseUrl = (request: FastifyRequest) =>
-    (config.PUBLIC_URL ?? `${request.protocol}://${request.host}`).replace(/\/$/, '');
+  const baseUrl = publicUrl(config);
 
   r.post(
     '/api/v2/auth/forgot-password',
@@ -28,7 +26,7 @@ export function registerRecoveryRoutes({ app, db, config, mailer }: AppContext):
         response: { 200: ZForgotPasswordResponse },
       },
     },
-    async (request) => forgotPassword(db, mailer, actorOf(request), request.body, baseUrl(request)),
+    async (request) => forgotPassword(db, mailer, actorOf(request), request.body, baseUrl),
   );
 
   r.post(

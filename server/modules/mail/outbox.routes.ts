@@ -33,10 +33,21 @@ function toMail(row: OutboxRow) {
 }
 
 /**
- * The mail outbox, so that without SMTP an administrator can pass reset links and invitations
- * on by hand. A mail can carry a reset link, which is as good as the account: reading one takes
- * User Modify (whoever may manage users anyway), and opening a body is audited. The list shows
- * addresses and subjects only.
+ * A reset link or secret key is as good as the account it opens, so the outbox never shows a live
+ * one to anyone but its own recipient: the token is masked. 256-bit tokens are 43 base64url
+ * characters (see randomToken).
+ */
+export function maskTokens(text: string): string {
+  return text
+    .replace(/([?&]token=)[^&\s"'<>]+/g, '$1[hidden]')
+    .replace(/(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g, '[hidden]');
+}
+
+/**
+ * The mail outbox, so that without SMTP an administrator sees what the application sent and to
+ * whom. Reading one takes User Modify (whoever may manage users anyway), opening a body is
+ * audited, and the links and keys in another user's mail are masked (see maskTokens). The list
+ * shows addresses and subjects only.
  */
 export function registerMailOutboxRoutes({ app, db, permitPlan }: AppContext): void {
   const r = typed(app);
@@ -77,13 +88,15 @@ export function registerMailOutboxRoutes({ app, db, permitPlan }: AppContext): v
       preHandler: guard,
       schema: {
         tags: ['mail'],
-        summary: 'One mail with its text (audited: it may carry a reset link)',
+        summary:
+          'One mail with its text (audited; links and keys in it are masked unless it is your own)',
         params: ZIdParams,
         response: { 200: ZMailOutboxMessage },
       },
     },
     async (request) => {
-      const planId = sessionOf(request).user.plan_id;
+      const reader = sessionOf(request).user;
+      const planId = reader.plan_id;
       return db.transaction(async (tx) => {
         const [row] = await tx.query<OutboxRow>(
           `select id, to_address, subject, text_body, created_at, sent_at, attempts, last_error
@@ -98,7 +111,10 @@ export function registerMailOutboxRoutes({ app, db, permitPlan }: AppContext): v
           entityId: row.id,
           newValues: { to: row.to_address, subject: row.subject },
         });
-        return { ...toMail(row), text: row.text_body ?? '' };
+        const text = row.text_body ?? '';
+        const isOwn =
+          reader.email !== null && reader.email.toLowerCase() === row.to_address.toLowerCase();
+        return { ...toMail(row), text: isOwn ? text : maskTokens(text) };
       });
     },
   );

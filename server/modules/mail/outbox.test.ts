@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildUser, permissionsWith } from '../../test/factories.ts';
-import { startTestServer, type TestServer } from '../../test/test-server.ts';
+import { buildUser, fullPermissionMap, permissionsWith } from '../../test/factories.ts';
+import { ADMIN, startTestServer, type TestServer } from '../../test/test-server.ts';
 
 // No SMTP_URL: mails stay in the outbox, as on the embedded default.
 let server: TestServer;
@@ -70,35 +70,72 @@ describe('GET /api/v2/mail-outbox/{id}', () => {
     expect(res.status).toBe(403);
   });
 
-  it('shows the text with the reset link that works, and audits the reading', async () => {
-    const user = await buildUser(server.db);
-    await server.request('POST', '/api/v2/auth/forgot-password', {
-      body: { username: user.username },
+  it("never shows another user's live reset link: the token is masked, and the reading audited", async () => {
+    // The attack: anyone may ask for the system administrator's reset link, and whoever reads
+    // the outbox (User Modify) would then hold it.
+    const reader = await buildUser(server.db, { permissions: fullPermissionMap() });
+    const readerToken = await server.login(reader.username, reader.password);
+    const asked = await server.request('POST', '/api/v2/auth/forgot-password', {
+      body: { username: ADMIN.email },
     });
+    expect(asked.status).toBe(200);
     const list = await server.request<OutboxPage>(
       'GET',
-      `/api/v2/mail-outbox?search=${encodeURIComponent(user.email!)}`,
-      { token: admin },
+      `/api/v2/mail-outbox?search=${encodeURIComponent(ADMIN.email)}`,
+      { token: readerToken },
     );
     const id = list.body.data[0]!.id;
     const res = await server.request<{ text: string }>('GET', `/api/v2/mail-outbox/${id}`, {
-      token: admin,
+      token: readerToken,
     });
     expect(res.status).toBe(200);
-    const link = /https:\/\/carryover\.example\.com\/reset-password\?u=(\d+)&token=([\w-]+)/.exec(
-      res.body.text,
+    const [stored] = await server.db.query<{ text_body: string }>(
+      'select text_body from mail_outbox where id = $1',
+      [id],
     );
+    const live = /reset-password\?u=(\d+)&token=([\w-]+)/.exec(stored!.text_body)!;
+    expect(res.body.text).toContain(
+      `https://carryover.example.com/reset-password?u=${live[1]}&token=[hidden]`,
+    );
+    expect(res.body.text).not.toContain(live[2]);
+    expect(res.body.text).not.toMatch(/[\w-]{43}/);
+    // The mail itself carries a live link: only the masking keeps it from the reader.
+    const check = await server.request(
+      'GET',
+      `/api/v2/auth/reset-password?u=${live[1]}&token=${live[2]}`,
+    );
+    expect(check.status).toBe(200);
+    const [audit] = await server.db.query<{ entity_id: string; user_id: number }>(
+      `select entity_id, user_id from audit_log where domain = 'MailOutbox' and action = 'Read'
+        order by id desc limit 1`,
+    );
+    expect(audit).toEqual({ entity_id: String(id), user_id: reader.id });
+  });
+
+  it('shows its own recipient the link unmasked', async () => {
+    await server.request('POST', '/api/v2/auth/forgot-password', {
+      body: { username: ADMIN.email },
+    });
+    const list = await server.request<OutboxPage>(
+      'GET',
+      `/api/v2/mail-outbox?search=${encodeURIComponent(ADMIN.email)}`,
+      { token: admin },
+    );
+    const res = await server.request<{ text: string }>(
+      'GET',
+      `/api/v2/mail-outbox/${list.body.data[0]!.id}`,
+      { token: admin },
+    );
+    const link =
+      /https:\/\/carryover\.example\.com\/reset-password\?u=(\d+)&token=([\w-]{43})/.exec(
+        res.body.text,
+      );
     expect(link).not.toBeNull();
     const check = await server.request(
       'GET',
       `/api/v2/auth/reset-password?u=${link![1]}&token=${link![2]}`,
     );
     expect(check.status).toBe(200);
-    const [audit] = await server.db.query<{ entity_id: string; user_name: string }>(
-      `select entity_id, user_name from audit_log where domain = 'MailOutbox' and action = 'Read'
-        order by id desc limit 1`,
-    );
-    expect(audit).toEqual({ entity_id: String(id), user_name: 'System Administrator' });
   });
 
   it('answers NotFoundError for an unknown mail', async () => {

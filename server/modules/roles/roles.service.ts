@@ -1,5 +1,6 @@
 import { AppError, validationError } from '../../../core/errors/errors.ts';
 import {
+  emptyPermissionMap,
   mergePermissionMaps,
   type PermissionMap,
 } from '../../../core/permissions/permission-map.ts';
@@ -18,6 +19,7 @@ import {
   isUniqueViolation,
   notFound,
 } from '../users-admin/records.ts';
+import { assertMayDefineRole, withRefusalsAudited } from '../users-admin/user-privileges.ts';
 
 const DOMAIN = 'UserRole';
 
@@ -115,25 +117,41 @@ export async function createRole(
   input: TCreateRoleRequest,
 ): Promise<TRole> {
   const permissions = normalisePermissions(input.permissions);
-  return db
-    .transaction(async (tx) => {
-      await assertNameFree(tx, scope.facilityId, input.name, null);
-      const [row] = await tx.query<{ id: number }>(
-        `insert into roles (facility_id, name, permissions, created_by, updated_by)
+  return withRefusalsAudited(db, scope.actor, () =>
+    db
+      .transaction(async (tx) => {
+        await assertMayDefineRole(tx, actOn(scope, null, 'Create'), {
+          before: emptyPermissionMap(),
+          after: permissions,
+        });
+        await assertNameFree(tx, scope.facilityId, input.name, null);
+        const [row] = await tx.query<{ id: number }>(
+          `insert into roles (facility_id, name, permissions, created_by, updated_by)
          values ($1, $2, $3, $4, $4) returning id`,
-        [scope.facilityId, input.name, JSON.stringify(permissions), scope.actor.userId],
-      );
-      await writeAudit(tx, scope.actor, {
-        planId: scope.planId,
-        facilityId: scope.facilityId,
-        domain: DOMAIN,
-        action: 'Create',
-        entityId: row!.id,
-        newValues: { name: input.name, permissions },
-      });
-      return toRole(await findRole(tx, scope, row!.id));
-    })
-    .catch(mapUniqueViolation);
+          [scope.facilityId, input.name, JSON.stringify(permissions), scope.actor.userId],
+        );
+        await writeAudit(tx, scope.actor, {
+          planId: scope.planId,
+          facilityId: scope.facilityId,
+          domain: DOMAIN,
+          action: 'Create',
+          entityId: row!.id,
+          newValues: { name: input.name, permissions },
+        });
+        return toRole(await findRole(tx, scope, row!.id));
+      })
+      .catch(mapUniqueViolation),
+  );
+}
+
+function actOn(scope: FacilityScope, roleId: number | null, attempted: string) {
+  return {
+    planId: scope.planId,
+    actorId: scope.actor.userId!,
+    facilityId: scope.facilityId,
+    roleId,
+    attempted,
+  };
 }
 
 /** Only the granted actions that changed, as 'Resource.Action', so the audit row stays readable. */
@@ -154,69 +172,72 @@ export async function updateRole(
   roleId: number,
   input: TUpdateRoleRequest,
 ): Promise<TRole> {
-  return db
-    .transaction(async (tx) => {
-      const row = await findRole(tx, scope, roleId, true);
-      assertVersion(row.version, input.version);
-      if (input.unArchive) {
-        if (row.archived_at === null) throw new AppError('NothingToChangeError');
-        await tx.query(
-          `update roles set archived_at = null, archived_by = null, archive_reason = null,
+  return withRefusalsAudited(db, scope.actor, () =>
+    db
+      .transaction(async (tx) => {
+        const row = await findRole(tx, scope, roleId, true);
+        assertVersion(row.version, input.version);
+        if (input.unArchive) {
+          if (row.archived_at === null) throw new AppError('NothingToChangeError');
+          await tx.query(
+            `update roles set archived_at = null, archived_by = null, archive_reason = null,
                   version = version + 1, updated_at = now(), updated_by = $2 where id = $1`,
-          [roleId, scope.actor.userId],
+            [roleId, scope.actor.userId],
+          );
+          await writeAudit(tx, scope.actor, {
+            planId: scope.planId,
+            facilityId: scope.facilityId,
+            domain: DOMAIN,
+            action: 'Unarchive',
+            entityId: roleId,
+            reason: input.reason,
+            oldValues: { archived: true },
+            newValues: { archived: false },
+          });
+          return toRole(await findRole(tx, scope, roleId));
+        }
+        if (row.archived_at !== null) throw archivedEntry('id');
+        const before = normalisePermissions(row.permissions);
+        const after = input.permissions ? normalisePermissions(input.permissions) : before;
+        const granted = permissionDiff(before, after);
+        await assertMayDefineRole(tx, actOn(scope, roleId, 'Update'), { before, after });
+        const oldValues: Record<string, unknown> = {};
+        const newValues: Record<string, unknown> = {};
+        if (input.name !== undefined && input.name !== row.name) {
+          oldValues.name = row.name;
+          newValues.name = input.name;
+        }
+        if (Object.keys(granted).length > 0) {
+          oldValues.permissions = Object.fromEntries(
+            Object.entries(granted).map(([key, allowed]) => [key, !allowed]),
+          );
+          newValues.permissions = granted;
+        }
+        if (Object.keys(newValues).length === 0) throw new AppError('NothingToChangeError');
+        if (input.name !== undefined && 'name' in newValues) {
+          await assertNameFree(tx, scope.facilityId, input.name, roleId);
+        }
+        const updated = await tx.query(
+          `update roles set name = $3, permissions = $4, version = version + 1, updated_at = now(),
+                updated_by = $5
+          where id = $1 and version = $2 returning id`,
+          [roleId, row.version, input.name ?? row.name, JSON.stringify(after), scope.actor.userId],
         );
+        if (updated.length === 0) throw new AppError('VersionConflictError');
         await writeAudit(tx, scope.actor, {
           planId: scope.planId,
           facilityId: scope.facilityId,
           domain: DOMAIN,
-          action: 'Unarchive',
+          action: 'Update',
           entityId: roleId,
           reason: input.reason,
-          oldValues: { archived: true },
-          newValues: { archived: false },
+          oldValues,
+          newValues,
         });
         return toRole(await findRole(tx, scope, roleId));
-      }
-      if (row.archived_at !== null) throw archivedEntry('id');
-      const before = normalisePermissions(row.permissions);
-      const after = input.permissions ? normalisePermissions(input.permissions) : before;
-      const granted = permissionDiff(before, after);
-      const oldValues: Record<string, unknown> = {};
-      const newValues: Record<string, unknown> = {};
-      if (input.name !== undefined && input.name !== row.name) {
-        oldValues.name = row.name;
-        newValues.name = input.name;
-      }
-      if (Object.keys(granted).length > 0) {
-        oldValues.permissions = Object.fromEntries(
-          Object.entries(granted).map(([key, allowed]) => [key, !allowed]),
-        );
-        newValues.permissions = granted;
-      }
-      if (Object.keys(newValues).length === 0) throw new AppError('NothingToChangeError');
-      if (input.name !== undefined && 'name' in newValues) {
-        await assertNameFree(tx, scope.facilityId, input.name, roleId);
-      }
-      const updated = await tx.query(
-        `update roles set name = $3, permissions = $4, version = version + 1, updated_at = now(),
-                updated_by = $5
-          where id = $1 and version = $2 returning id`,
-        [roleId, row.version, input.name ?? row.name, JSON.stringify(after), scope.actor.userId],
-      );
-      if (updated.length === 0) throw new AppError('VersionConflictError');
-      await writeAudit(tx, scope.actor, {
-        planId: scope.planId,
-        facilityId: scope.facilityId,
-        domain: DOMAIN,
-        action: 'Update',
-        entityId: roleId,
-        reason: input.reason,
-        oldValues,
-        newValues,
-      });
-      return toRole(await findRole(tx, scope, roleId));
-    })
-    .catch(mapUniqueViolation);
+      })
+      .catch(mapUniqueViolation),
+  );
 }
 
 /**

@@ -20,6 +20,7 @@ export interface UserAdminRow {
   department_id: number | null;
   department_name: string | null;
   is_registered: boolean;
+  is_system_admin: boolean;
   has_secret_key: boolean;
   is_blocked: boolean;
   is_locked: boolean;
@@ -33,7 +34,7 @@ export interface UserAdminRow {
 
 const USER_COLUMNS = `u.id, u.plan_id, u.first_name, u.last_name, u.username, u.email,
   u.department_id, d.name as department_name,
-  u.password_hash is not null as is_registered,
+  u.password_hash is not null as is_registered, u.is_system_admin,
   exists (select 1 from one_time_tokens t
            where t.user_id = u.id and t.kind = 'secret' and t.used_at is null
              and t.expires_at > now()) as has_secret_key,
@@ -78,6 +79,7 @@ export function toUser(row: UserAdminRow): TUser {
     roles: row.grants.map((g) => ({ id: g.roleId, name: g.roleName, facilityId: g.facilityId })),
     facilityRoles: facilityRolesOf(row.grants),
     isRegistered: row.is_registered,
+    isSystemAdmin: row.is_system_admin,
     hasSecretKey: row.has_secret_key,
     isBlocked: row.is_blocked,
     isLocked: row.is_locked,

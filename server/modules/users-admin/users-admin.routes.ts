@@ -14,6 +14,7 @@ import {
   ZUserListQuery,
   ZUserWithKey,
 } from '../../../core/schemas/users.schemas.ts';
+import { publicUrl } from '../../config.ts';
 import { typed, type AppContext } from '../../http/app-context.ts';
 import { pageOf } from '../../http/paging.ts';
 import { actorOf, sessionOf } from '../../http/session-guard.ts';
@@ -46,9 +47,7 @@ export function registerUsersAdminRoutes({
   permitPlan,
 }: AppContext): void {
   const r = typed(app);
-  // Links in mails point at PUBLIC_URL; without it, at the address the request came to.
-  const baseUrl = (request: FastifyRequest) =>
-    (config.PUBLIC_URL ?? `${request.protocol}://${request.host}`).replace(/\/$/, '');
+  const baseUrl = publicUrl(config);
   const canGet = permitPlan('User', 'Get');
   const canModify = permitPlan('User', 'Modify');
   const canArchive = permitPlan('User', 'Archive');
@@ -103,7 +102,7 @@ export function registerUsersAdminRoutes({
         response: { 200: ZUserWithKey },
       },
     },
-    async (request) => createUser(db, mailer, scopeOf(request), request.body, baseUrl(request)),
+    async (request) => createUser(db, mailer, scopeOf(request), request.body, baseUrl),
   );
 
   r.post(
@@ -119,7 +118,7 @@ export function registerUsersAdminRoutes({
         summary:
           'Edit a user, or restore an archived one (User Modify; with unArchive User Archive)',
         description:
-          'Needs a reason and the `version` the edit was made from: a stale version gets 409 VersionConflictError and changes nothing. `facilityRoles` replaces the facilities and roles. No call sets another user’s password: start a reset with resend-invitation.',
+          'Needs a reason and the `version` the edit was made from: a stale version gets 409 VersionConflictError and changes nothing. `facilityRoles` replaces the facilities and roles: nobody changes their own, granting in a facility needs User Modify there, and a role given may allow only what the giver holds there (else 403, audited). No call sets another user’s password: start a reset with resend-invitation.',
         params: ZIdParams,
         body: ZUpdateUserRequest,
         response: { 200: ZUser },
@@ -178,7 +177,7 @@ export function registerUsersAdminRoutes({
         tags: TAGS,
         summary: 'Resend the invitation, or issue a fresh secret key (User Modify)',
         description:
-          'Without generateKey a fresh set-password link is mailed (the user needs an e-mail). With generateKey=true a fresh secret key is answered once; an earlier key stops working.',
+          'Without generateKey a fresh set-password link is mailed (the user needs an e-mail). With generateKey=true a fresh secret key is answered once; an earlier key stops working. A key is issued only for an account that has not set its password yet, unless a system administrator asks (else 403).',
         params: ZIdParams,
         body: ZResendInvitationRequest,
         response: { 200: ZUserWithKey },
@@ -196,7 +195,7 @@ export function registerUsersAdminRoutes({
         scopeOf(request),
         request.params.id,
         request.body,
-        baseUrl(request),
+        baseUrl,
       );
     },
   );

@@ -21,6 +21,13 @@ import {
   notFound,
 } from './records.ts';
 import { checkFacilityRoles, replaceFacilityRoles } from './user-access.ts';
+import {
+  assertMayActOn,
+  assertMayGrant,
+  isSystemAdmin,
+  PrivilegeRefusal,
+  withRefusalsAudited,
+} from './user-privileges.ts';
 import { facilityRolesOf, findUser, toUser, type UserAdminRow } from './users-admin.repo.ts';
 
 const DOMAIN = 'User';
@@ -114,10 +121,30 @@ async function endSessions(q: Queryable, userId: number): Promise<number> {
   return ended.length;
 }
 
-async function lockedUser(q: Queryable, scope: AdminScope, userId: number): Promise<UserAdminRow> {
+/**
+ * The user acted on, held for the rest of the transaction, once it is clear the administrator may
+ * act on them at all (see assertMayActOn).
+ */
+async function lockedUser(
+  q: Queryable,
+  scope: AdminScope,
+  userId: number,
+  attempted: string,
+): Promise<UserAdminRow> {
   const row = await findUser(q, scope.planId, userId, { lock: true });
   if (!row) throw notFound('The user');
+  await assertMayActOn(q, {
+    planId: scope.planId,
+    actorId: scope.selfId,
+    targetId: userId,
+    attempted,
+  });
   return row;
+}
+
+/** A command on users whose privilege refusals are audited (they roll back with the command). */
+function guarded<T>(db: Db, scope: AdminScope, run: () => Promise<T>): Promise<T> {
+  return withRefusalsAudited(db, scope.actor, run);
 }
 
 async function reload(q: Queryable, scope: AdminScope, userId: number): Promise<TUser> {
@@ -166,58 +193,68 @@ export async function createUser(
   const email = input.email ?? null;
   let result: TUserWithKey;
   try {
-    result = await db.transaction(async (tx) => {
-      await assertUnique(tx, { username: input.username, email }, null);
-      if (email) await assertAllowedDomain(tx, scope.planId, email);
-      await assertDepartment(tx, scope.planId, input.departmentId);
-      const grants = await checkFacilityRoles(tx, scope.planId, input.facilityRoles);
-      const [created] = await tx.query<{ id: number }>(
-        `insert into users (plan_id, first_name, last_name, username, email, department_id,
+    result = await guarded(db, scope, () =>
+      db.transaction(async (tx) => {
+        await assertUnique(tx, { username: input.username, email }, null);
+        if (email) await assertAllowedDomain(tx, scope.planId, email);
+        await assertDepartment(tx, scope.planId, input.departmentId);
+        const grants = await checkFacilityRoles(tx, scope.planId, input.facilityRoles);
+        await assertMayGrant(tx, {
+          planId: scope.planId,
+          actorId: scope.selfId,
+          targetId: null,
+          attempted: 'Create',
+          before: [],
+          after: grants,
+        });
+        const [created] = await tx.query<{ id: number }>(
+          `insert into users (plan_id, first_name, last_name, username, email, department_id,
                             created_by, updated_by)
          values ($1, $2, $3, $4, $5, $6, $7, $7) returning id`,
-        [
-          scope.planId,
-          input.firstName,
-          input.lastName,
-          input.username,
-          email,
-          input.departmentId ?? null,
-          scope.actor.userId,
-        ],
-      );
-      const id = created!.id;
-      await replaceFacilityRoles(tx, id, grants);
-      let secretKey: string | null = null;
-      if (email) {
-        const name = `${input.firstName} ${input.lastName}`;
-        await invite(
-          tx,
-          mailer,
-          scope.planId,
-          { id, email, name, username: input.username },
-          baseUrl,
+          [
+            scope.planId,
+            input.firstName,
+            input.lastName,
+            input.username,
+            email,
+            input.departmentId ?? null,
+            scope.actor.userId,
+          ],
         );
-      } else {
-        secretKey = await issueOneTimeToken(tx, id, 'secret', null);
-      }
-      await writeAudit(tx, scope.actor, {
-        planId: scope.planId,
-        domain: DOMAIN,
-        action: 'Create',
-        entityId: id,
-        newValues: {
-          firstName: input.firstName,
-          lastName: input.lastName,
-          username: input.username,
-          email,
-          departmentId: input.departmentId ?? null,
-          facilityRoles: grants,
-          // The key itself is never recorded: only that one was issued.
-          invitation: email ? 'mail' : 'secretKey',
-        },
-      });
-      return { user: await reload(tx, scope, id), secretKey, invitationSent: email !== null };
-    });
+        const id = created!.id;
+        await replaceFacilityRoles(tx, id, grants);
+        let secretKey: string | null = null;
+        if (email) {
+          const name = `${input.firstName} ${input.lastName}`;
+          await invite(
+            tx,
+            mailer,
+            scope.planId,
+            { id, email, name, username: input.username },
+            baseUrl,
+          );
+        } else {
+          secretKey = await issueOneTimeToken(tx, id, 'secret', null);
+        }
+        await writeAudit(tx, scope.actor, {
+          planId: scope.planId,
+          domain: DOMAIN,
+          action: 'Create',
+          entityId: id,
+          newValues: {
+            firstName: input.firstName,
+            lastName: input.lastName,
+            username: input.username,
+            email,
+            departmentId: input.departmentId ?? null,
+            facilityRoles: grants,
+            // The key itself is never recorded: only that one was issued.
+            invitation: email ? 'mail' : 'secretKey',
+          },
+        });
+        return { user: await reload(tx, scope, id), secretKey, invitationSent: email !== null };
+      }),
+    );
   } catch (error) {
     if (isUniqueViolation(error)) throw duplicateEntry('username', 'This user already exists');
     throw error;
@@ -234,81 +271,99 @@ export async function updateUser(
 ): Promise<TUser> {
   if (input.unArchive) return unarchiveUser(db, scope, userId, input.reason, input.version);
   try {
-    return await db.transaction(async (tx) => {
-      const row = await lockedUser(tx, scope, userId);
-      if (row.archived_at !== null) throw archivedEntry('id');
-      assertVersion(row.version, input.version);
-      const before = {
-        firstName: row.first_name,
-        lastName: row.last_name,
-        username: row.username,
-        email: row.email,
-        departmentId: row.department_id,
-        facilityRoles: grantsOf(row),
-      };
-      const grants =
-        input.facilityRoles === undefined
-          ? undefined
-          : await checkFacilityRoles(tx, scope.planId, input.facilityRoles);
-      const { oldValues, newValues } = changedFields(before, {
-        firstName: input.firstName,
-        lastName: input.lastName,
-        username: input.username,
-        email: input.email,
-        departmentId: input.departmentId,
-        facilityRoles: grants,
-      });
-      if ('username' in newValues) assertUsernameAllowed(String(newValues.username));
-      await assertUnique(
-        tx,
-        {
-          username: 'username' in newValues ? input.username : undefined,
-          email: 'email' in newValues ? input.email : undefined,
-        },
-        userId,
-      );
-      if (input.email && 'email' in newValues) {
-        await assertAllowedDomain(tx, scope.planId, input.email);
-      }
-      if ('departmentId' in newValues) {
-        await assertDepartment(tx, scope.planId, input.departmentId);
-      }
-      const updated = await tx.query(
-        `update users set first_name = $3, last_name = $4, username = $5, email = $6,
+    return await guarded(db, scope, () =>
+      db.transaction(async (tx) => {
+        const row = await lockedUser(tx, scope, userId, 'Update');
+        if (row.archived_at !== null) throw archivedEntry('id');
+        assertVersion(row.version, input.version);
+        const before = {
+          firstName: row.first_name,
+          lastName: row.last_name,
+          username: row.username,
+          email: row.email,
+          departmentId: row.department_id,
+          facilityRoles: grantsOf(row),
+        };
+        const grants =
+          input.facilityRoles === undefined
+            ? undefined
+            : await checkFacilityRoles(tx, scope.planId, input.facilityRoles);
+        const { oldValues, newValues } = changedFields(before, {
+          firstName: input.firstName,
+          lastName: input.lastName,
+          username: input.username,
+          email: input.email,
+          departmentId: input.departmentId,
+          facilityRoles: grants,
+        });
+        if (grants && 'facilityRoles' in newValues) {
+          await assertMayGrant(tx, {
+            planId: scope.planId,
+            actorId: scope.selfId,
+            targetId: userId,
+            attempted: 'Update',
+            before: before.facilityRoles,
+            after: grants,
+          });
+        }
+        if ('email' in newValues && userId !== scope.selfId) {
+          await assertPendingOrSystemAdmin(tx, scope, row, {
+            attempted: 'Update',
+            why: 'only a system administrator changes the e-mail of an account that has set its password',
+          });
+        }
+        if ('username' in newValues) assertUsernameAllowed(String(newValues.username));
+        await assertUnique(
+          tx,
+          {
+            username: 'username' in newValues ? input.username : undefined,
+            email: 'email' in newValues ? input.email : undefined,
+          },
+          userId,
+        );
+        if (input.email && 'email' in newValues) {
+          await assertAllowedDomain(tx, scope.planId, input.email);
+        }
+        if ('departmentId' in newValues) {
+          await assertDepartment(tx, scope.planId, input.departmentId);
+        }
+        const updated = await tx.query(
+          `update users set first_name = $3, last_name = $4, username = $5, email = $6,
                 department_id = $7, version = version + 1, updated_at = now(), updated_by = $8
           where id = $1 and version = $2 returning id`,
-        [
-          userId,
-          row.version,
-          input.firstName ?? row.first_name,
-          input.lastName ?? row.last_name,
-          input.username ?? row.username,
-          input.email === undefined ? row.email : input.email,
-          input.departmentId === undefined ? row.department_id : input.departmentId,
-          scope.actor.userId,
-        ],
-      );
-      if (updated.length === 0) throw new AppError('VersionConflictError');
-      if (grants && 'facilityRoles' in newValues) await replaceFacilityRoles(tx, userId, grants);
-      if ('email' in newValues) {
-        // A link mailed to the old address must not work after the address changed.
-        await tx.query(
-          `update one_time_tokens set used_at = now()
-            where user_id = $1 and kind = 'reset' and used_at is null`,
-          [userId],
+          [
+            userId,
+            row.version,
+            input.firstName ?? row.first_name,
+            input.lastName ?? row.last_name,
+            input.username ?? row.username,
+            input.email === undefined ? row.email : input.email,
+            input.departmentId === undefined ? row.department_id : input.departmentId,
+            scope.actor.userId,
+          ],
         );
-      }
-      await writeAudit(tx, scope.actor, {
-        planId: scope.planId,
-        domain: DOMAIN,
-        action: 'Update',
-        entityId: userId,
-        reason: input.reason,
-        oldValues,
-        newValues,
-      });
-      return reload(tx, scope, userId);
-    });
+        if (updated.length === 0) throw new AppError('VersionConflictError');
+        if (grants && 'facilityRoles' in newValues) await replaceFacilityRoles(tx, userId, grants);
+        if ('email' in newValues) {
+          // A link mailed to the old address must not work after the address changed.
+          await tx.query(
+            `update one_time_tokens set used_at = now()
+            where user_id = $1 and kind = 'reset' and used_at is null`,
+            [userId],
+          );
+        }
+        await writeAudit(tx, scope.actor, {
+          planId: scope.planId,
+          domain: DOMAIN,
+          action: 'Update',
+          entityId: userId,
+          reason: input.reason,
+          oldValues,
+          newValues,
+        });
+        return reload(tx, scope, userId);
+      }),
+    );
   } catch (error) {
     if (isUniqueViolation(error)) throw duplicateEntry('username', 'This user already exists');
     throw error;
@@ -322,27 +377,29 @@ async function unarchiveUser(
   reason: string,
   version: number | undefined,
 ): Promise<TUser> {
-  return db.transaction(async (tx) => {
-    const row = await lockedUser(tx, scope, userId);
-    assertVersion(row.version, version);
-    if (row.archived_at === null) throw new AppError('NothingToChangeError');
-    await tx.query(
-      `update users set archived_at = null, archived_by = null, archive_reason = null,
+  return guarded(db, scope, () =>
+    db.transaction(async (tx) => {
+      const row = await lockedUser(tx, scope, userId, 'Unarchive');
+      assertVersion(row.version, version);
+      if (row.archived_at === null) throw new AppError('NothingToChangeError');
+      await tx.query(
+        `update users set archived_at = null, archived_by = null, archive_reason = null,
               version = version + 1, updated_at = now(), updated_by = $2
         where id = $1`,
-      [userId, scope.actor.userId],
-    );
-    await writeAudit(tx, scope.actor, {
-      planId: scope.planId,
-      domain: DOMAIN,
-      action: 'Unarchive',
-      entityId: userId,
-      reason,
-      oldValues: { archived: true },
-      newValues: { archived: false },
-    });
-    return reload(tx, scope, userId);
-  });
+        [userId, scope.actor.userId],
+      );
+      await writeAudit(tx, scope.actor, {
+        planId: scope.planId,
+        domain: DOMAIN,
+        action: 'Unarchive',
+        entityId: userId,
+        reason,
+        oldValues: { archived: true },
+        newValues: { archived: false },
+      });
+      return reload(tx, scope, userId);
+    }),
+  );
 }
 
 function assertNotSelf(scope: AdminScope, userId: number, what: string): void {
@@ -356,39 +413,41 @@ export async function archiveUser(
   input: { reason: string; force_delete: boolean },
 ): Promise<TUser> {
   assertNotSelf(scope, userId, 'archive');
-  return db.transaction(async (tx) => {
-    const row = await lockedUser(tx, scope, userId);
-    if (row.archived_at !== null) throw new AppError('NothingToChangeError');
-    await tx.query(
-      `update users set archived_at = now(), archived_by = $2, archive_reason = $3,
+  return guarded(db, scope, () =>
+    db.transaction(async (tx) => {
+      const row = await lockedUser(tx, scope, userId, 'Archive');
+      if (row.archived_at !== null) throw new AppError('NothingToChangeError');
+      await tx.query(
+        `update users set archived_at = now(), archived_by = $2, archive_reason = $3,
               version = version + 1, updated_at = now(), updated_by = $2
         where id = $1`,
-      [userId, scope.actor.userId, input.reason],
-    );
-    const sessionsEnded = await endSessions(tx, userId);
-    // Links and keys handed out before must not open an archived account.
-    await tx.query(
-      'update one_time_tokens set used_at = now() where user_id = $1 and used_at is null',
-      [userId],
-    );
-    const oldValues: Record<string, unknown> = { archived: false };
-    const newValues: Record<string, unknown> = { archived: true, sessionsEnded };
-    if (input.force_delete) {
-      oldValues.facilityRoles = grantsOf(row);
-      newValues.facilityRoles = [];
-      await replaceFacilityRoles(tx, userId, []);
-    }
-    await writeAudit(tx, scope.actor, {
-      planId: scope.planId,
-      domain: DOMAIN,
-      action: 'Archive',
-      entityId: userId,
-      reason: input.reason,
-      oldValues,
-      newValues,
-    });
-    return reload(tx, scope, userId);
-  });
+        [userId, scope.actor.userId, input.reason],
+      );
+      const sessionsEnded = await endSessions(tx, userId);
+      // Links and keys handed out before must not open an archived account.
+      await tx.query(
+        'update one_time_tokens set used_at = now() where user_id = $1 and used_at is null',
+        [userId],
+      );
+      const oldValues: Record<string, unknown> = { archived: false };
+      const newValues: Record<string, unknown> = { archived: true, sessionsEnded };
+      if (input.force_delete) {
+        oldValues.facilityRoles = grantsOf(row);
+        newValues.facilityRoles = [];
+        await replaceFacilityRoles(tx, userId, []);
+      }
+      await writeAudit(tx, scope.actor, {
+        planId: scope.planId,
+        domain: DOMAIN,
+        action: 'Archive',
+        entityId: userId,
+        reason: input.reason,
+        oldValues,
+        newValues,
+      });
+      return reload(tx, scope, userId);
+    }),
+  );
 }
 
 export type AccountAction = 'Lock' | 'Unlock' | 'Block' | 'Unblock' | 'Enable';
@@ -420,38 +479,44 @@ export async function setAccountState(
   reason: string,
 ): Promise<TUser> {
   if (action === 'Lock' || action === 'Block') assertNotSelf(scope, userId, action.toLowerCase());
-  return db.transaction(async (tx) => {
-    const row = await lockedUser(tx, scope, userId);
-    if (row.archived_at !== null) throw archivedEntry('id');
-    const { oldValues, newValues } = changedFields(
-      { isLocked: row.is_locked, isBlocked: row.is_blocked },
-      TARGET[action],
-    );
-    const target = { isLocked: row.is_locked, isBlocked: row.is_blocked, ...TARGET[action] };
-    const lockChange =
-      TARGET[action].isLocked === undefined ? 'keep' : TARGET[action].isLocked ? 'lock' : 'unlock';
-    await tx.query(
-      `update users set is_blocked = $2,
+  return guarded(db, scope, () =>
+    db.transaction(async (tx) => {
+      const row = await lockedUser(tx, scope, userId, action);
+      if (row.archived_at !== null) throw archivedEntry('id');
+      const { oldValues, newValues } = changedFields(
+        { isLocked: row.is_locked, isBlocked: row.is_blocked },
+        TARGET[action],
+      );
+      const target = { isLocked: row.is_locked, isBlocked: row.is_blocked, ...TARGET[action] };
+      const lockChange =
+        TARGET[action].isLocked === undefined
+          ? 'keep'
+          : TARGET[action].isLocked
+            ? 'lock'
+            : 'unlock';
+      await tx.query(
+        `update users set is_blocked = $2,
               locked_until = case $3::text when 'lock' then 'infinity'::timestamptz
                                            when 'unlock' then null else locked_until end,
               failed_attempts = case $3::text when 'unlock' then 0 else failed_attempts end,
               version = version + 1, updated_at = now(), updated_by = $4
         where id = $1`,
-      [userId, target.isBlocked, lockChange, scope.actor.userId],
-    );
-    if (target.isLocked || target.isBlocked)
-      newValues.sessionsEnded = await endSessions(tx, userId);
-    await writeAudit(tx, scope.actor, {
-      planId: scope.planId,
-      domain: DOMAIN,
-      action,
-      entityId: userId,
-      reason,
-      oldValues,
-      newValues,
-    });
-    return reload(tx, scope, userId);
-  });
+        [userId, target.isBlocked, lockChange, scope.actor.userId],
+      );
+      if (target.isLocked || target.isBlocked)
+        newValues.sessionsEnded = await endSessions(tx, userId);
+      await writeAudit(tx, scope.actor, {
+        planId: scope.planId,
+        domain: DOMAIN,
+        action,
+        entityId: userId,
+        reason,
+        oldValues,
+        newValues,
+      });
+      return reload(tx, scope, userId);
+    }),
+  );
 }
 
 /** A fresh invitation mail, or with generateKey a fresh secret key (the old one stops working). */
@@ -463,43 +528,70 @@ export async function resendInvitation(
   input: { reason: string; generateKey: boolean },
   baseUrl: string,
 ): Promise<TUserWithKey> {
-  const result = await db.transaction(async (tx) => {
-    const row = await lockedUser(tx, scope, userId);
-    if (row.archived_at !== null) throw archivedEntry('id');
-    let secretKey: string | null = null;
-    if (input.generateKey) {
-      secretKey = await issueOneTimeToken(tx, userId, 'secret', null);
-    } else {
-      if (!row.email) {
-        throw fieldError(
-          'email',
-          'This user has no e-mail address: generate a secret key for them instead',
+  const attempted = input.generateKey ? 'SecretKeyIssued' : 'InvitationSent';
+  const result = await guarded(db, scope, () =>
+    db.transaction(async (tx) => {
+      const row = await lockedUser(tx, scope, userId, attempted);
+      if (row.archived_at !== null) throw archivedEntry('id');
+      let secretKey: string | null = null;
+      if (input.generateKey) {
+        await assertPendingOrSystemAdmin(tx, scope, row, {
+          attempted,
+          why: 'only a system administrator issues a secret key for an account that has set its password',
+        });
+        secretKey = await issueOneTimeToken(tx, userId, 'secret', null);
+      } else {
+        if (!row.email) {
+          throw fieldError(
+            'email',
+            'This user has no e-mail address: generate a secret key for them instead',
+          );
+        }
+        await invite(
+          tx,
+          mailer,
+          scope.planId,
+          { id: userId, email: row.email, name: fullName(row), username: row.username },
+          baseUrl,
         );
       }
-      await invite(
-        tx,
-        mailer,
-        scope.planId,
-        { id: userId, email: row.email, name: fullName(row), username: row.username },
-        baseUrl,
-      );
-    }
-    await writeAudit(tx, scope.actor, {
-      planId: scope.planId,
-      domain: DOMAIN,
-      action: input.generateKey ? 'SecretKeyIssued' : 'InvitationSent',
-      entityId: userId,
-      reason: input.reason,
-      newValues: input.generateKey ? { secretKeyIssued: true } : { invitationSentTo: row.email },
-    });
-    return {
-      user: await reload(tx, scope, userId),
-      secretKey,
-      invitationSent: !input.generateKey,
-    };
-  });
+      await writeAudit(tx, scope.actor, {
+        planId: scope.planId,
+        domain: DOMAIN,
+        action: attempted,
+        entityId: userId,
+        reason: input.reason,
+        newValues: input.generateKey ? { secretKeyIssued: true } : { invitationSentTo: row.email },
+      });
+      return {
+        user: await reload(tx, scope, userId),
+        secretKey,
+        invitationSent: !input.generateKey,
+      };
+    }),
+  );
   if (result.invitationSent) await mailer.deliverPending();
   return result;
+}
+
+/**
+ * A secret key, or a new e-mail address, opens the account to whoever holds it (register or a
+ * reset link, then a password of their choosing). For an account that has already set its
+ * password only a system administrator may do either; a pending invitation is anyone's to fix.
+ */
+async function assertPendingOrSystemAdmin(
+  q: Queryable,
+  scope: AdminScope,
+  row: UserAdminRow,
+  refusal: { attempted: string; why: string },
+): Promise<void> {
+  if (!row.is_registered || (await isSystemAdmin(q, scope.selfId))) return;
+  throw new PrivilegeRefusal({
+    planId: scope.planId,
+    domain: DOMAIN,
+    entityId: row.id,
+    ...refusal,
+  });
 }
 
 export async function cancelSecretKey(
@@ -508,24 +600,26 @@ export async function cancelSecretKey(
   userId: number,
   reason: string,
 ): Promise<TUser> {
-  return db.transaction(async (tx) => {
-    await lockedUser(tx, scope, userId);
-    const cancelled = await tx.query(
-      `update one_time_tokens set used_at = now()
+  return guarded(db, scope, () =>
+    db.transaction(async (tx) => {
+      await lockedUser(tx, scope, userId, 'SecretKeyCancelled');
+      const cancelled = await tx.query(
+        `update one_time_tokens set used_at = now()
         where user_id = $1 and kind = 'secret' and used_at is null and expires_at > now()
         returning id`,
-      [userId],
-    );
-    if (cancelled.length === 0) throw new AppError('NothingToChangeError');
-    await writeAudit(tx, scope.actor, {
-      planId: scope.planId,
-      domain: DOMAIN,
-      action: 'SecretKeyCancelled',
-      entityId: userId,
-      reason,
-      oldValues: { hasSecretKey: true },
-      newValues: { hasSecretKey: false },
-    });
-    return reload(tx, scope, userId);
-  });
+        [userId],
+      );
+      if (cancelled.length === 0) throw new AppError('NothingToChangeError');
+      await writeAudit(tx, scope.actor, {
+        planId: scope.planId,
+        domain: DOMAIN,
+        action: 'SecretKeyCancelled',
+        entityId: userId,
+        reason,
+        oldValues: { hasSecretKey: true },
+        newValues: { hasSecretKey: false },
+      });
+      return reload(tx, scope, userId);
+    }),
+  );
 }

@@ -5,6 +5,7 @@ import { typed, type AppContext } from '../../http/app-context.ts';
 import { actorOf, sessionOf } from '../../http/session-guard.ts';
 import { writeAudit } from '../audit/audit.service.ts';
 import { toSessionUser } from '../auth/users.repo.ts';
+import { assertMayActOn, withRefusalsAudited } from '../users-admin/user-privileges.ts';
 
 export function registerUserRoutes({ app, db, requireSession }: AppContext): void {
   const r = typed(app);
@@ -43,6 +44,14 @@ export function registerUserRoutes({ app, db, requireSession }: AppContext): voi
         );
         if (!allowed)
           throw new AppError('NotAllowed', 'Ending sessions failed as current user is not allowed');
+        await withRefusalsAudited(db, actorOf(request), () =>
+          assertMayActOn(db, {
+            planId: session.user.plan_id,
+            actorId: session.user.id,
+            targetId,
+            attempted: 'SessionsEnded',
+          }),
+        );
       }
       await db.transaction(async (tx) => {
         const ended = await tx.query(
