@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import type { Db, Queryable, SqlValue } from './db.ts';
+import { isConnectionLost, type Db, type Queryable, type SqlValue } from './db.ts';
 
 // Dates come back as ISO strings from both drivers, so that code above never depends on which
 // driver parsed them. PGlite returns timestamptz as Date; we normalise below for both.
@@ -58,16 +58,28 @@ export async function openPostgres(
     ...wrap(pool),
     async transaction(fn) {
       const client = await pool.connect();
+      // The pool listens for errors only on idle clients. A connection dropped while checked out
+      // (between two statements of this transaction) would emit an unheard 'error' and end the
+      // process; this listener keeps it alive and marks the client as not to be reused.
+      let lost: Error | undefined;
+      const onError = (error: Error) => {
+        lost = error;
+        options.onError?.(error);
+      };
+      client.on('error', onError);
       try {
         await client.query('BEGIN');
         const result = await fn(wrap(client));
         await client.query('COMMIT');
         return result;
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
+        if (isConnectionLost(error)) lost ??= error as Error;
+        if (!lost) await client.query('ROLLBACK').catch(() => undefined);
         throw error;
       } finally {
-        client.release();
+        client.removeListener('error', onError);
+        // With an error, the pool destroys the client instead of lending out a dead connection.
+        client.release(lost);
       }
     },
     close: () => pool.end(),

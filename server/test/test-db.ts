@@ -13,6 +13,25 @@ export async function createTestDb(): Promise<Db> {
     const snapshot = readFileSync(inject('pgliteSnapshot'));
     return openPglite({ loadDataDir: new Blob([snapshot]) });
   }
+  const { url: dbUrl, drop } = await createServerTestDatabase(url);
+  const db = await openPostgres(dbUrl, { max: 5 });
+  const close = db.close;
+  return {
+    ...db,
+    close: async () => {
+      await close();
+      await drop();
+    },
+  };
+}
+
+/**
+ * A fresh copy of the migrated template on the PostgreSQL server at `url`, for a test that runs
+ * the app in a process of its own; `drop` removes it with any connection left.
+ */
+export async function createServerTestDatabase(
+  url: string,
+): Promise<{ url: string; name: string; drop: () => Promise<void> }> {
   const template = inject('pgTemplate');
   const name = `carryover_t_${template.slice(-8)}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
@@ -33,12 +52,10 @@ export async function createTestDb(): Promise<Db> {
   }
   const u = new URL(url);
   u.pathname = `/${name}`;
-  const db = await openPostgres(u.toString(), { max: 5 });
-  const close = db.close;
   return {
-    ...db,
-    close: async () => {
-      await close();
+    url: u.toString(),
+    name,
+    async drop() {
       const dropper = new pg.Client({ connectionString: url });
       await dropper.connect();
       await dropper.query(`drop database if exists ${name} with (force)`).catch(() => undefined);
