@@ -218,11 +218,18 @@ export interface ResolvedSession {
   user: SessionUserRow;
 }
 
+/** A session ends after `idleMinutes` without a call, and `maxHours` after sign-in whatever the activity. */
+export interface SessionLimits {
+  idleMinutes: number;
+  maxHours: number;
+}
+
 interface SessionLookupRow extends SessionUserRow {
   session_id: number;
   end_reason: string | null;
   ended: boolean;
   idle_seconds: number;
+  age_seconds: number;
   usable: boolean;
 }
 
@@ -230,12 +237,13 @@ interface SessionLookupRow extends SessionUserRow {
 export async function resolveSession(
   db: Db,
   token: string | undefined,
-  idleMinutes: number,
+  limits: SessionLimits,
 ): Promise<ResolvedSession> {
   if (!token) throw new AppError('SessionExpired');
   const [row] = await db.query<SessionLookupRow>(
     `select s.id as session_id, s.end_reason, s.ended_at is not null as ended,
             extract(epoch from (now() - s.last_seen_at))::float8 as idle_seconds,
+            extract(epoch from (now() - s.created_at))::float8 as age_seconds,
             (not u.is_blocked and u.archived_at is null) as usable,
             ${SESSION_USER_COLUMNS}
        from sessions s join users u on u.id = s.user_id
@@ -248,7 +256,7 @@ export async function resolveSession(
     throw new AppError(row.end_reason === 'superseded' ? 'SimultaneousSession' : 'SessionExpired');
   }
   if (!row.usable) throw new AppError('SessionExpired');
-  if (row.idle_seconds > idleMinutes * 60) {
+  if (row.idle_seconds > limits.idleMinutes * 60 || row.age_seconds > limits.maxHours * 3600) {
     await db.query(
       `update sessions set ended_at = now(), end_reason = 'expired' where id = $1 and ended_at is null`,
       [row.session_id],

@@ -85,7 +85,7 @@ describe('an unknown user', () => {
       `login timing: known ${median(known).toFixed(1)} ms, unknown ${median(unknownTimes).toFixed(1)} ms (median of 15), ratio ${ratio.toFixed(2)}`,
     );
     // Without the dummy verification an unknown user answers in a fraction of the time.
-    expect(ratio).toBeGreaterThan(0.6);
-    expect(ratio).toBeLessThan(1.6);
+    expect(ratio).toBeGreaterThan(0.5);
+    expect(ratio).toBeLessThan(2);
   });
 });

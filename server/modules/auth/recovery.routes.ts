@@ -12,7 +12,7 @@ import { forgotPassword, register } from './recovery.service.ts';
 
 export function registerRecoveryRoutes({ app, db, config, mailer }: AppContext): void {
   const r = typed(app);
-  const rateLimit = authRateLimit(config);
+  const rateLimit = authRateLimit(db, config);
   // Links in mails point at PUBLIC_URL; without it, at the address the request came to.
   const baseUrl = (request: FastifyRequest) =>
     (config.PUBLIC_URL ?? `${request.protocol}://${request.host}`).replace(/\/$/, '');
@@ -20,7 +20,7 @@ export function registerRecoveryRoutes({ app, db, config, mailer }: AppContext):
   r.post(
     '/api/v2/auth/forgot-password',
     {
-      config: rateLimit,
+      onRequest: rateLimit,
       schema: {
         tags: ['auth'],
         summary: 'Send a reset link by mail, or exchange a secret key for a reset link',
@@ -34,7 +34,7 @@ export function registerRecoveryRoutes({ app, db, config, mailer }: AppContext):
   r.post(
     '/api/v2/auth/register',
     {
-      config: rateLimit,
+      onRequest: rateLimit,
       schema: {
         tags: ['auth'],
         summary: 'First sign-in with an employee ID and the secret key from an administrator',
