@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import type { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -27,6 +28,20 @@ const isRunning = (pid: number) => {
   }
 };
 
+/** The stand-in prints its pid first, then whatever it says on SIGTERM. */
+async function announcedPid(stdout: Readable) {
+  let output = '';
+  const pid = await new Promise<number>((resolve) => {
+    stdout.on('data', (chunk) => {
+      output += chunk;
+      const match = /pid (\d+)/.exec(output);
+      if (match) resolve(Number(match[1]));
+    });
+  });
+  leftovers.push(pid);
+  return { pid, output: () => output };
+}
+
 /**
  * What `npm start` does: a shell runs node, and npm's SIGTERM reaches only the shell. The node
  * process stands in for the server: it says when SIGTERM reaches it, and exits then.
@@ -44,16 +59,8 @@ async function shellWithNodeChild(watchParent: boolean) {
     env: { ...process.env, CODE: code },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  let output = '';
-  const pid = await new Promise<number>((resolve) => {
-    shell.stdout.on('data', (chunk) => {
-      output += chunk;
-      const match = /pid (\d+)/.exec(output);
-      if (match) resolve(Number(match[1]));
-    });
-  });
-  leftovers.push(pid);
-  return { shell, pid, output: () => output };
+  const { pid, output } = await announcedPid(shell.stdout);
+  return { shell, pid, output };
 }
 
 async function stillRunningAfter(pid: number, ms: number): Promise<boolean> {
@@ -105,18 +112,10 @@ describe('npm start and SIGTERM', () => {
         cwd: dir,
         stdio: ['ignore', 'pipe', 'ignore'],
       });
-      let output = '';
-      const pid = await new Promise<number>((resolve) => {
-        npm.stdout.on('data', (chunk) => {
-          output += chunk;
-          const match = /pid (\d+)/.exec(output);
-          if (match) resolve(Number(match[1]));
-        });
-      });
-      leftovers.push(pid);
+      const { pid, output } = await announcedPid(npm.stdout);
       npm.kill('SIGTERM');
       expect(await stillRunningAfter(pid, 5_000)).toBe(false);
-      expect(output).toContain('stopping');
+      expect(output()).toContain('stopping');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
