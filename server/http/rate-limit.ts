@@ -83,4 +83,12 @@ export function registerApiRateLimit(app: FastifyInstance, db: Db, config: Confi
     const path = request.url.split('?')[0] ?? '';
     if (path.startsWith('/api/') && !UNLIMITED.has(path)) await hook(request, reply);
   });
+  // Every address ever seen keeps a row; rows of windows long over are dropped now and then.
+  const sweep = setInterval(() => {
+    db.query(
+      `delete from rate_limit_counters where window_started_at < now() - interval '1 day'`,
+    ).catch((error: unknown) => app.log.warn({ err: error }, 'rate limit sweep failed'));
+  }, 3_600_000);
+  sweep.unref();
+  app.addHook('onClose', async () => clearInterval(sweep));
 }
