@@ -96,7 +96,7 @@ describe.runIf(url)('losing database connections under load', () => {
         `process exits ${exited ? 1 : 0}, 5xx other than 503: ${other5xx}`,
     );
     expect(terminated).toBeGreaterThanOrEqual(ROUNDS);
-    expect(exited).toBe(false);
+    expect(exited, `the server ended: ${server.output().stdout.slice(-2000)}`).toBe(false);
     expect(other5xx).toBe(0);
     expect(statuses.get(200)).toBeGreaterThan(0);
     expect(after.map((r) => r.status)).toEqual(Array(WRITERS).fill(200));

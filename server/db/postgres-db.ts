@@ -26,6 +26,11 @@ export async function openPostgres(
   });
   // A dropped idle connection emits 'error' on the pool; without a listener the process dies.
   pool.on('error', (error) => options.onError?.(error));
+  // The pool listens on a client only while it is idle. A client being handed out can still get
+  // its connection's error (e.g. in the same network read as its ReadyForQuery) before anyone
+  // listens, and an unheard 'error' ends the process: every client listens from birth. What it
+  // hears is reported by the pool or fails the client's next query.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   await pool.query('select 1');
 
   // Named statements are parsed and planned once per connection, then reused.
