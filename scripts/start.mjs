@@ -4,6 +4,11 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { stopWithParent } from './stop-with-parent.mjs';
+
+// Run by npm: the server ends with `npm start`. Run directly (node scripts/start.mjs, a service
+// manager, nohup), it does not depend on its parent.
+if (process.env.npm_lifecycle_event === 'start') stopWithParent();
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 process.chdir(root);

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
-import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -10,14 +9,19 @@ import {
   serializerCompiler,
   validatorCompiler,
 } from 'fastify-type-provider-zod';
-import { AppError } from '../core/errors/errors.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/db.ts';
 import type { AppContext } from './http/app-context.ts';
 import { registerClientFiles } from './http/client-files.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
+import { registerApiRateLimit } from './http/rate-limit.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
-import { requirePermission, requirePlanPermission, sessionGuard } from './http/session-guard.ts';
+import {
+  requirePermission,
+  requirePlanPermission,
+  sessionGuard,
+  sessionLimitsOf,
+} from './http/session-guard.ts';
 import { registerAuditRoutes } from './modules/audit/audit.routes.ts';
 import { registerAuditLogRoutes } from './modules/audit/audit-log.routes.ts';
 import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
@@ -88,16 +92,7 @@ export async function buildApp({ config, db, logger }: BuildAppOptions): Promise
   await app.register(fastifyCookie);
   await app.register(fastifyMultipart, multipartOptions(config));
   registerSecurityHeaders(app);
-  await app.register(fastifyRateLimit, {
-    global: false,
-    errorResponseBuilder: (_request, context) => {
-      const error = new AppError(
-        'TooManyRequests',
-        `Too many requests. Try again in ${Math.ceil(context.ttl / 1000)} seconds.`,
-      );
-      return Object.assign(error, { statusCode: 429 });
-    },
-  });
+  registerApiRateLimit(app, db, config);
   await app.register(fastifySwagger, {
     openapi: {
       info: {
@@ -122,16 +117,15 @@ export async function buildApp({ config, db, logger }: BuildAppOptions): Promise
     onError: (error) => app.log.error({ err: error }, 'mail delivery failed'),
   });
   app.addHook('onClose', async () => mailer.close());
+  const sessionLimits = sessionLimitsOf(config);
   const context: AppContext = {
     app,
     db,
     config,
     mailer,
-    requireSession: sessionGuard(db, config.SESSION_IDLE_MINUTES),
-    permit: (resource, action) =>
-      requirePermission(db, config.SESSION_IDLE_MINUTES, resource, action),
-    permitPlan: (resource, action) =>
-      requirePlanPermission(db, config.SESSION_IDLE_MINUTES, resource, action),
+    requireSession: sessionGuard(db, sessionLimits),
+    permit: (resource, action) => requirePermission(db, sessionLimits, resource, action),
+    permitPlan: (resource, action) => requirePlanPermission(db, sessionLimits, resource, action),
   };
   registerHealthRoutes(context);
   registerFeatureRoutes(context);

@@ -9,6 +9,9 @@ describe('configuration', () => {
       PORT: 3000,
       DATA_DIR: './data',
       SESSION_IDLE_MINUTES: 30,
+      SESSION_MAX_HOURS: 12,
+      API_RATE_LIMIT_MAX: 1200,
+      API_RATE_LIMIT_WINDOW_SECONDS: 60,
     });
     expect(config.DATABASE_URL).toBeUndefined();
   });

@@ -45,8 +45,11 @@ export const configSchema = z
     ),
     MAIL_FROM: z.string().min(3).default('Carryover <no-reply@carryover.local>'),
     SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
+    SESSION_MAX_HOURS: z.coerce.number().positive().max(720).default(12),
     AUTH_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(30),
     AUTH_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
+    API_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(1200),
+    API_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
     TRUST_PROXY: boolean.default(false),
     SECURE_COOKIES: boolean.default(false),
     LOG_LEVEL: z

@@ -1,5 +1,6 @@
 import closeWithGrace from 'close-with-grace';
 import { ConfigError, loadConfig, publicUrl, type Config } from './config.ts';
+import { DatabaseInUseError } from './db/data-dir-lock.ts';
 import { migrateAsOwner } from './db/migrate-owner.ts';
 import { openDatabase } from './db/open.ts';
 import { seedFirstStart } from './db/seed.ts';
@@ -9,6 +10,8 @@ import { warnIfAuditTrailUnprotected } from './modules/audit/audit-protection.ts
 function fail(error: unknown): never {
   if (error instanceof ConfigError) {
     process.stderr.write(`${error.message}\nSee .env.example for every variable.\n`);
+  } else if (error instanceof DatabaseInUseError) {
+    process.stderr.write(`Carryover cannot start: ${error.message}\n`);
   } else {
     process.stderr.write(
       `Carryover failed to start: ${error instanceof Error ? error.stack : String(error)}\n`,

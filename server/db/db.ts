@@ -45,3 +45,34 @@ export function withinTransaction(tx: Queryable, kind: Db['kind']): Db {
     close: async () => undefined,
   };
 }
+
+// SQLSTATE classes 08 (connection exception) and 57P0x (the server shut the session down).
+const CONNECTION_LOST_CODES = new Set([
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  '57P01',
+  '57P02',
+  '57P03',
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+]);
+
+/**
+ * Whether `error` says the database connection died (a restart, `pg_terminate_backend`, a
+ * network cut) rather than that the statement was wrong: the request may simply be retried.
+ */
+export function isConnectionLost(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && CONNECTION_LOST_CODES.has(code)) return true;
+  const message = (error as { message?: unknown }).message;
+  return (
+    typeof message === 'string' &&
+    /Connection terminated|connection error and is not queryable|Client was closed/i.test(message)
+  );
+}

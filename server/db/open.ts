@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { lockDataDir } from './data-dir-lock.ts';
 import type { Db } from './db.ts';
 import { openPglite } from './pglite-db.ts';
 import { openPostgres } from './postgres-db.ts';
@@ -18,5 +19,21 @@ export async function openDatabase(options: {
   }
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true });
-  return openPglite({ dataDir });
+  const release = lockDataDir(dataDir);
+  try {
+    const db = await openPglite({ dataDir });
+    return {
+      ...db,
+      close: async () => {
+        try {
+          await db.close();
+        } finally {
+          release();
+        }
+      },
+    };
+  } catch (error) {
+    release();
+    throw error;
+  }
 }

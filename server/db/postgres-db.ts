@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import type { Db, Queryable, SqlValue } from './db.ts';
+import { isConnectionLost, type Db, type Queryable, type SqlValue } from './db.ts';
 
 // Dates come back as ISO strings from both drivers, so that code above never depends on which
 // driver parsed them. PGlite returns timestamptz as Date; we normalise below for both.
@@ -26,6 +26,11 @@ export async function openPostgres(
   });
   // A dropped idle connection emits 'error' on the pool; without a listener the process dies.
   pool.on('error', (error) => options.onError?.(error));
+  // The pool listens on a client only while it is idle. A client being handed out can still get
+  // its connection's error (e.g. in the same network read as its ReadyForQuery) before anyone
+  // listens, and an unheard 'error' ends the process: every client listens from birth. What it
+  // hears is reported by the pool or fails the client's next query.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   await pool.query('select 1');
 
   // Named statements are parsed and planned once per connection, then reused.
@@ -58,16 +63,28 @@ export async function openPostgres(
     ...wrap(pool),
     async transaction(fn) {
       const client = await pool.connect();
+      // The pool listens for errors only on idle clients. A connection dropped while checked out
+      // (between two statements of this transaction) would emit an unheard 'error' and end the
+      // process; this listener keeps it alive and marks the client as not to be reused.
+      let lost: Error | undefined;
+      const onError = (error: Error) => {
+        lost = error;
+        options.onError?.(error);
+      };
+      client.on('error', onError);
       try {
         await client.query('BEGIN');
         const result = await fn(wrap(client));
         await client.query('COMMIT');
         return result;
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
+        if (isConnectionLost(error)) lost ??= error as Error;
+        if (!lost) await client.query('ROLLBACK').catch(() => undefined);
         throw error;
       } finally {
-        client.release();
+        client.removeListener('error', onError);
+        // With an error, the pool destroys the client instead of lending out a dead connection.
+        client.release(lost);
       }
     },
     close: () => pool.end(),

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, validationError, type PropertyError } from '../../core/errors/errors.ts';
+import { isConnectionLost } from '../db/db.ts';
 
 /** '/products/0/minBatchSize' → 'products[0].minBatchSize', the path style of the catalogue. */
 export function propertyPath(instancePath: string, prefix = ''): string {
@@ -68,6 +69,14 @@ function fromFastify(error: FastifyError): AppError | undefined {
  */
 /** Races the service checks could not see coming: the database's own refusals. */
 function fromDatabase(error: unknown): AppError | undefined {
+  // The connection died under this request (database restart, terminated backend): the request
+  // did not commit, the pool replaces the connection, and a retry succeeds.
+  if (isConnectionLost(error)) {
+    return new AppError(
+      'ServiceUnavailable',
+      'The connection to the database was lost. Please try again.',
+    );
+  }
   switch ((error as { code?: unknown }).code) {
     case '23505':
       return new AppError('DuplicateEntryError', 'An entry with this value already exists.');
@@ -99,6 +108,9 @@ export function registerErrorHandling(
     }
     if (error.statusCode === 429 && reply.getHeader('retry-after') === undefined) {
       reply.header('retry-after', '60');
+    }
+    if (appError.status === 503 && reply.getHeader('retry-after') === undefined) {
+      reply.header('retry-after', '1');
     }
     return reply.status(appError.status).send(appError.toBody());
   });

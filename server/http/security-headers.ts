@@ -36,6 +36,9 @@ export function registerSecurityHeaders(app: FastifyInstance): void {
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(SECURITY_HEADERS);
     reply.header('x-request-id', request.id);
+    // API answers hold personal and GMP data: no browser or proxy keeps a copy (ASVS V14.3).
+    // A route may still set its own value, e.g. for a download.
+    if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
     done();
   });
 }

@@ -7,7 +7,12 @@ import {
 } from '../../core/permissions/permission-map.ts';
 import type { Db } from '../db/db.ts';
 import type { Actor } from '../modules/audit/audit.service.ts';
-import { resolveSession, type ResolvedSession } from '../modules/auth/auth.service.ts';
+import {
+  resolveSession,
+  type ResolvedSession,
+  type SessionLimits,
+} from '../modules/auth/auth.service.ts';
+import type { Config } from '../config.ts';
 
 export const SESSION_COOKIE = 'connect.sid';
 
@@ -43,12 +48,16 @@ export function actorOf(request: FastifyRequest): Actor {
   };
 }
 
-export function sessionGuard(db: Db, idleMinutes: number) {
+export function sessionLimitsOf(config: Config): SessionLimits {
+  return { idleMinutes: config.SESSION_IDLE_MINUTES, maxHours: config.SESSION_MAX_HOURS };
+}
+
+export function sessionGuard(db: Db, limits: SessionLimits) {
   return async function requireSession(
     request: FastifyRequest,
     _reply: FastifyReply,
   ): Promise<void> {
-    request.session = await resolveSession(db, tokenOf(request), idleMinutes);
+    request.session = await resolveSession(db, tokenOf(request), limits);
   };
 }
 
@@ -95,8 +104,8 @@ export async function assertAllowed(
 }
 
 /** Guard of a facility-scoped route (params plan and facility): session, facility, permission. */
-export function requirePermission(db: Db, idleMinutes: number, resource: string, action: string) {
-  const requireSession = sessionGuard(db, idleMinutes);
+export function requirePermission(db: Db, limits: SessionLimits, resource: string, action: string) {
+  const requireSession = sessionGuard(db, limits);
   return async function guard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     await requireSession(request, reply);
     const params = request.params as { plan?: unknown; facility?: unknown };
@@ -113,11 +122,11 @@ export function requirePermission(db: Db, idleMinutes: number, resource: string,
  */
 export function requirePlanPermission(
   db: Db,
-  idleMinutes: number,
+  limits: SessionLimits,
   resource: string,
   action: string,
 ) {
-  const requireSession = sessionGuard(db, idleMinutes);
+  const requireSession = sessionGuard(db, limits);
   return async function guard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     await requireSession(request, reply);
     const session = sessionOf(request);

@@ -23,6 +23,40 @@ export async function createTestDb(): Promise<TestDb> {
     const db = await openPglite({ loadDataDir: new Blob([snapshot]) });
     return { ...db, owner: async () => db };
   }
+  const database = await createServerTestDatabase();
+  const db = await openPostgres(database.url, { max: 5 });
+  let owner: Promise<Db> | undefined;
+  return {
+    ...db,
+    owner: () => {
+      if (!database.separateOwner) return Promise.resolve(db);
+      owner ??= openPostgres(database.ownerUrl, { max: 2 });
+      return owner;
+    },
+    close: async () => {
+      await db.close();
+      if (owner) await (await owner).close();
+      await database.drop();
+    },
+  };
+}
+
+export interface ServerTestDatabase {
+  /** The app role's URL of the copy. */
+  url: string;
+  name: string;
+  /** The owner's URL of the copy (the same as `url` with one role). */
+  ownerUrl: string;
+  separateOwner: boolean;
+  /** Removes the copy with any connection left. */
+  drop: () => Promise<void>;
+}
+
+/**
+ * A fresh copy of the migrated template on the PostgreSQL server of DATABASE_URL, made by the
+ * owner role; also for a test that runs the app in a process of its own.
+ */
+export async function createServerTestDatabase(): Promise<ServerTestDatabase> {
   const { appUrl, ownerUrl, appRole } = testDatabaseRoles();
   const template = inject('pgTemplate');
   const name = `carryover_t_${template.slice(-8)}_${randomBytes(4).toString('hex')}`;
@@ -42,18 +76,12 @@ export async function createTestDb(): Promise<TestDb> {
   } finally {
     await admin.end();
   }
-  const db = await openPostgres(withDatabase(appUrl, name), { max: 5 });
-  let owner: Promise<Db> | undefined;
   return {
-    ...db,
-    owner: () => {
-      if (!appRole) return Promise.resolve(db);
-      owner ??= openPostgres(withDatabase(ownerUrl, name), { max: 2 });
-      return owner;
-    },
-    close: async () => {
-      await db.close();
-      if (owner) await (await owner).close();
+    url: withDatabase(appUrl, name),
+    name,
+    ownerUrl: withDatabase(ownerUrl, name),
+    separateOwner: appRole !== undefined,
+    async drop() {
       const dropper = new pg.Client({ connectionString: ownerUrl });
       await dropper.connect();
       await dropper.query(`drop database if exists ${name} with (force)`).catch(() => undefined);

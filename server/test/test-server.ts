@@ -44,6 +44,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,
     AUTH_RATE_LIMIT_MAX: '10000',
+    API_RATE_LIMIT_MAX: '1000000',
     ...env,
   });
   const db = await createTestDb();

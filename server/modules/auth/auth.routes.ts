@@ -11,7 +11,7 @@ import {
 } from '../../../core/schemas/auth.schemas.ts';
 import { typed, type AppContext } from '../../http/app-context.ts';
 import { authRateLimit } from './auth-rate-limit.ts';
-import { actorOf, SESSION_COOKIE, tokenOf } from '../../http/session-guard.ts';
+import { actorOf, SESSION_COOKIE, sessionLimitsOf, tokenOf } from '../../http/session-guard.ts';
 import { changePassword, checkResetLink, login, logout, resetPassword } from './auth.service.ts';
 import { defaultPlanId, loadPasswordPolicy } from './policy.ts';
 import { resolveSession } from './auth.service.ts';
@@ -19,7 +19,7 @@ import { DEFAULT_PASSWORD_POLICY } from '../../../core/password/password-policy.
 
 export function registerAuthRoutes({ app, db, config }: AppContext): void {
   const r = typed(app);
-  const rateLimit = authRateLimit(config);
+  const rateLimit = authRateLimit(db, config);
   const cookieOptions = {
     httpOnly: true,
     sameSite: 'lax' as const,
@@ -30,7 +30,7 @@ export function registerAuthRoutes({ app, db, config }: AppContext): void {
   r.post(
     '/api/v2/auth/login',
     {
-      config: rateLimit,
+      onRequest: rateLimit,
       schema: {
         tags: ['auth'],
         summary: 'Sign in with an e-mail or employee ID and a password',
@@ -53,7 +53,7 @@ export function registerAuthRoutes({ app, db, config }: AppContext): void {
   r.post(
     '/api/v2/auth/logout',
     {
-      config: rateLimit,
+      onRequest: rateLimit,
       schema: {
         tags: ['auth'],
         summary: 'End the session of the token in the header or the body',
@@ -71,7 +71,7 @@ export function registerAuthRoutes({ app, db, config }: AppContext): void {
   r.get(
     '/api/v2/auth/reset-password',
     {
-      config: rateLimit,
+      onRequest: rateLimit,
       schema: {
         tags: ['auth'],
         summary: 'Check a reset or change-password link and return the password policy',
@@ -85,7 +85,7 @@ export function registerAuthRoutes({ app, db, config }: AppContext): void {
   r.post(
     '/api/v2/auth/reset-password',
     {
-      config: rateLimit,
+      onRequest: rateLimit,
       schema: {
         tags: ['auth'],
         summary: 'Set a new password with a reset or change-password link; the link is spent',
@@ -103,7 +103,7 @@ export function registerAuthRoutes({ app, db, config }: AppContext): void {
   r.post(
     '/api/v2/auth/change-password',
     {
-      config: rateLimit,
+      onRequest: rateLimit,
       schema: {
         tags: ['auth'],
         summary: 'Change a password with a one-time token, or as the signed-in user',
@@ -115,7 +115,7 @@ export function registerAuthRoutes({ app, db, config }: AppContext): void {
       const token = tokenOf(request);
       const session =
         token && !request.body.token
-          ? await resolveSession(db, token, config.SESSION_IDLE_MINUTES)
+          ? await resolveSession(db, token, sessionLimitsOf(config))
           : null;
       await changePassword(db, actorOf(request), request.body, session);
       return { success: true as const };

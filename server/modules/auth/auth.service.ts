@@ -7,6 +7,7 @@ import {
   resetPath,
   spendOneTimeToken,
 } from './one-time-tokens.ts';
+import type { PasswordPolicy } from '../../../core/password/password-policy.ts';
 import { loadPasswordPolicy } from './policy.ts';
 import { hashToken, randomToken, verifyPassword } from './secrets.ts';
 import { setPassword } from './set-password.ts';
@@ -53,55 +54,77 @@ async function licenseInfo(q: Queryable, userId: number) {
   );
 }
 
+const LOCKED_MESSAGE =
+  'Your account is locked after too many failed login attempts. Try again later or contact your administrator.';
+
+/**
+ * Counts this attempt before the password is verified, in one atomic statement: parallel guesses
+ * each draw their own number, and those past the limit are refused without being verified, so
+ * no burst of guesses gets more than the limit checked. An ended lock starts the count over.
+ * Returns the attempt's number, or null while the account is locked.
+ */
+async function countAttempt(db: Db, userId: number): Promise<number | null> {
+  const [row] = await db.query<{ failed_attempts: number }>(
+    `update users
+        set failed_attempts = case when locked_until <= now() then 0 else failed_attempts end + 1,
+            locked_until = case when locked_until <= now() then null else locked_until end
+      where id = $1 and not coalesce(locked_until > now(), false)
+      returning failed_attempts`,
+    [userId],
+  );
+  return row?.failed_attempts ?? null;
+}
+
+/** A right password ends the count, unless a parallel wrong guess has locked the account. */
+async function clearAttempts(tx: Queryable, userId: number): Promise<void> {
+  const cleared = await tx.query(
+    `update users set failed_attempts = 0, locked_until = null
+      where id = $1 and (locked_until is null or locked_until <= now()) returning id`,
+    [userId],
+  );
+  if (cleared.length === 0) throw new AppError('LoginAttemptsExceeded', LOCKED_MESSAGE);
+}
+
 async function recordFailedPassword(
   db: Db,
   actor: Actor,
   user: UserRow,
   identifier: string,
+  attempt: number,
+  policy: PasswordPolicy,
 ): Promise<never> {
-  const outcome = await db.transaction(async (tx) => {
-    const policy = await loadPasswordPolicy(tx, user.plan_id);
-    // One atomic statement counts the failure, so parallel guesses cannot slip past the limit.
-    const [row] = await tx.query<{ failed_attempts: number; locked: boolean }>(
-      `update users
-          set failed_attempts = case when locked_until is not null and locked_until <= now()
-                                     then 1 else failed_attempts + 1 end,
-              locked_until = case
-                when (case when locked_until is not null and locked_until <= now()
-                           then 1 else failed_attempts + 1 end) >= $2
-                then now() + make_interval(mins => $3) else
-                  case when locked_until <= now() then null else locked_until end end
-        where id = $1
-        returning failed_attempts, coalesce(locked_until > now(), false) as locked`,
-      [user.id, policy.maxLoginAttempts, policy.lockoutMinutes],
-    );
-    const attempts = row?.failed_attempts ?? 0;
-    const locked = row?.locked ?? false;
+  const locked = attempt >= policy.maxLoginAttempts;
+  await db.transaction(async (tx) => {
+    if (locked) {
+      await tx.query(
+        'update users set locked_until = now() + make_interval(mins => $2) where id = $1',
+        [user.id, policy.lockoutMinutes],
+      );
+    }
     await writeAudit(tx, actor, {
       planId: user.plan_id,
       domain: 'Authentication',
       action: 'LoginFailed',
       entityId: user.id,
-      newValues: { username: identifier, failedAttempts: attempts },
+      newValues: { username: identifier, failedAttempts: attempt },
     });
-    if (locked && attempts >= policy.maxLoginAttempts) {
+    if (locked) {
       await writeAudit(tx, actor, {
         planId: user.plan_id,
         domain: 'Authentication',
         action: 'Lock',
         entityId: user.id,
-        newValues: { lockedForMinutes: policy.lockoutMinutes, failedAttempts: attempts },
+        newValues: { lockedForMinutes: policy.lockoutMinutes, failedAttempts: attempt },
       });
     }
-    return { attempts, locked, policy };
   });
-  if (outcome.locked) {
+  if (locked) {
     throw new AppError(
       'LoginAttemptsExceeded',
-      `Your account has been locked after ${outcome.policy.maxLoginAttempts} failed login attempts. Try again in ${outcome.policy.lockoutMinutes} minutes or contact your administrator.`,
+      `Your account has been locked after ${policy.maxLoginAttempts} failed login attempts. Try again in ${policy.lockoutMinutes} minutes or contact your administrator.`,
     );
   }
-  const left = outcome.policy.maxLoginAttempts - outcome.attempts;
+  const left = policy.maxLoginAttempts - attempt;
   throw new AppError(
     'InvalidEmailOrPasswordError',
     `Invalid Email/Employee ID or password. ${left} attempt${left === 1 ? '' : 's'} left before your account is locked.`,
@@ -116,6 +139,7 @@ export async function login(
 ) {
   const user = await findUserForLogin(db, identifier);
   if (!user) {
+    await verifyPassword(null, password ?? '');
     await auditRefusal(db, actor, null, 'LoginFailed', {
       username: identifier,
       reason: 'unknown user',
@@ -127,28 +151,28 @@ export async function login(
     await auditRefusal(db, who, user.plan_id, 'LoginRefused', { reason: 'blocked' }, user.id);
     throw new AppError('UserBlockedError');
   }
-  if (user.is_locked) {
-    await auditRefusal(db, who, user.plan_id, 'LoginRefused', { reason: 'locked' }, user.id);
-    throw new AppError(
-      'LoginAttemptsExceeded',
-      'Your account is locked after too many failed login attempts. Try again later or contact your administrator.',
-    );
-  }
+  const refuseLocked = async (reason: string): Promise<never> => {
+    await auditRefusal(db, who, user.plan_id, 'LoginRefused', { reason }, user.id);
+    throw new AppError('LoginAttemptsExceeded', LOCKED_MESSAGE);
+  };
+  if (user.is_locked) return refuseLocked('locked');
   if (password === undefined || password === '') {
     throw validationError([
       { property: 'password', constraints: { required: 'Please input your Password!' } },
     ]);
   }
+  const policy = await loadPasswordPolicy(db, user.plan_id);
+  const attempt = await countAttempt(db, user.id);
+  if (attempt === null) return refuseLocked('locked');
+  if (attempt > policy.maxLoginAttempts) return refuseLocked('attempt limit reached');
   if (!(await verifyPassword(user.password_hash, password))) {
-    return recordFailedPassword(db, who, user, identifier);
+    return recordFailedPassword(db, who, user, identifier, attempt, policy);
   }
 
   if (user.must_change_password || user.password_expired) {
     const reason = user.must_change_password ? 'first-login' : 'expired';
     const url = await db.transaction(async (tx) => {
-      await tx.query('update users set failed_attempts = 0, locked_until = null where id = $1', [
-        user.id,
-      ]);
+      await clearAttempts(tx, user.id);
       const token = await issueOneTimeToken(tx, user.id, 'reset');
       await writeAudit(tx, who, {
         planId: user.plan_id,
@@ -167,13 +191,7 @@ export async function login(
 
   const token = randomToken();
   const sessionUser = await db.transaction(async (tx) => {
-    const cleared = await tx.query(
-      `update users set failed_attempts = 0, locked_until = null
-        where id = $1 and (locked_until is null or locked_until <= now()) returning id`,
-      [user.id],
-    );
-    // A lock set by a parallel wrong guess after our check wins over this success.
-    if (cleared.length === 0) throw new AppError('LoginAttemptsExceeded');
+    await clearAttempts(tx, user.id);
     const ended = await tx.query(
       `update sessions set ended_at = now(), end_reason = 'superseded'
         where user_id = $1 and ended_at is null returning id`,
@@ -200,11 +218,18 @@ export interface ResolvedSession {
   user: SessionUserRow;
 }
 
+/** A session ends after `idleMinutes` without a call, and `maxHours` after sign-in whatever the activity. */
+export interface SessionLimits {
+  idleMinutes: number;
+  maxHours: number;
+}
+
 interface SessionLookupRow extends SessionUserRow {
   session_id: number;
   end_reason: string | null;
   ended: boolean;
   idle_seconds: number;
+  age_seconds: number;
   usable: boolean;
 }
 
@@ -212,12 +237,13 @@ interface SessionLookupRow extends SessionUserRow {
 export async function resolveSession(
   db: Db,
   token: string | undefined,
-  idleMinutes: number,
+  limits: SessionLimits,
 ): Promise<ResolvedSession> {
   if (!token) throw new AppError('SessionExpired');
   const [row] = await db.query<SessionLookupRow>(
     `select s.id as session_id, s.end_reason, s.ended_at is not null as ended,
             extract(epoch from (now() - s.last_seen_at))::float8 as idle_seconds,
+            extract(epoch from (now() - s.created_at))::float8 as age_seconds,
             (not u.is_blocked and u.archived_at is null) as usable,
             ${SESSION_USER_COLUMNS}
        from sessions s join users u on u.id = s.user_id
@@ -230,7 +256,7 @@ export async function resolveSession(
     throw new AppError(row.end_reason === 'superseded' ? 'SimultaneousSession' : 'SessionExpired');
   }
   if (!row.usable) throw new AppError('SessionExpired');
-  if (row.idle_seconds > idleMinutes * 60) {
+  if (row.idle_seconds > limits.idleMinutes * 60 || row.age_seconds > limits.maxHours * 3600) {
     await db.query(
       `update sessions set ended_at = now(), end_reason = 'expired' where id = $1 and ended_at is null`,
       [row.session_id],

@@ -12,13 +12,13 @@ import { forgotPassword, register } from './recovery.service.ts';
 
 export function registerRecoveryRoutes({ app, db, config, mailer }: AppContext): void {
   const r = typed(app);
-  const rateLimit = authRateLimit(config);
+  const rateLimit = authRateLimit(db, config);
   const baseUrl = publicUrl(config);
 
   r.post(
     '/api/v2/auth/forgot-password',
     {
-      config: rateLimit,
+      onRequest: rateLimit,
       schema: {
         tags: ['auth'],
         summary: 'Send a reset link by mail, or exchange a secret key for a reset link',
@@ -32,7 +32,7 @@ export function registerRecoveryRoutes({ app, db, config, mailer }: AppContext):
   r.post(
     '/api/v2/auth/register',
     {
-      config: rateLimit,
+      onRequest: rateLimit,
       schema: {
         tags: ['auth'],
         summary: 'First sign-in with an employee ID and the secret key from an administrator',

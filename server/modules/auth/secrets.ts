@@ -18,12 +18,28 @@ export function hashPassword(password: string): Promise<string> {
   return hash(password, ARGON2_OPTIONS);
 }
 
+let dummyHash: Promise<string> | undefined;
+
+/** The hash of a password nobody knows, made once per process. */
+function dummyPasswordHash(): Promise<string> {
+  dummyHash ??= hashPassword(randomToken());
+  return dummyHash;
+}
+
+/**
+ * Without a stored hash (an unknown user, or one who never set a password) it still verifies,
+ * against a dummy hash, so that the answer takes as long as a wrong password and its timing does
+ * not tell which accounts exist.
+ */
 export async function verifyPassword(
   passwordHash: string | null,
   password: string,
 ): Promise<boolean> {
-  if (!passwordHash) return false;
   try {
+    if (!passwordHash) {
+      await verify(await dummyPasswordHash(), password);
+      return false;
+    }
     return await verify(passwordHash, password);
   } catch {
     return false;

@@ -1,0 +1,72 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { processEnvWithoutDatabase, startServerProcess } from '../test/server-process.ts';
+import { ADMIN } from '../test/test-server.ts';
+import { projectRoot } from '../util/project-root.ts';
+import { DatabaseInUseError, LOCK_FILE, lockDataDir } from './data-dir-lock.ts';
+import { openDatabase } from './open.ts';
+
+const cleanup: (() => unknown)[] = [];
+afterAll(async () => {
+  for (const step of cleanup.reverse()) await step();
+});
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'carryover-lock-'));
+  cleanup.push(() => rmSync(dir, { recursive: true, force: true, maxRetries: 5 }));
+  return dir;
+}
+
+describe('the embedded database directory lock', () => {
+  it('refuses a directory whose lock holder runs, and takes over the lock of a dead one', async () => {
+    const dir = tempDir();
+    const holder = spawn('sleep', ['60']);
+    cleanup.push(() => holder.kill('SIGKILL'));
+    await once(holder, 'spawn');
+    writeFileSync(join(dir, LOCK_FILE), `${holder.pid}\n`);
+    await expect(openDatabase({ dataDir: dir })).rejects.toThrow(DatabaseInUseError);
+    await expect(openDatabase({ dataDir: dir })).rejects.toThrow(
+      new RegExp(`in use by another Carryover process \\(pid ${holder.pid}\\)`),
+    );
+
+    holder.kill('SIGKILL');
+    await once(holder, 'exit');
+    const release = lockDataDir(dir);
+    expect(readFileSync(join(dir, LOCK_FILE), 'utf8').trim()).toBe(String(process.pid));
+    release();
+    expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
+  });
+
+  it('keeps npm run seed:demo out of the database of a running server, with a clear message', async () => {
+    const dir = tempDir();
+    const server = await startServerProcess({
+      DATA_DIR: dir,
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+    });
+    cleanup.push(server.stop);
+    const seed = spawnSync(process.execPath, ['--import', 'tsx', 'server/db/seed-demo.ts'], {
+      cwd: projectRoot(),
+      env: { ...processEnvWithoutDatabase(), DATA_DIR: dir },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(seed.status).toBe(1);
+    expect(seed.stderr).toContain(`in use by another Carryover process (pid ${server.child.pid})`);
+    // The server goes on, and its data are still there.
+    expect((await fetch(`${server.url}/api/v2/health`)).status).toBe(200);
+    const login = await fetch(`${server.url}/api/v2/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: ADMIN.email, password: ADMIN.password }),
+    });
+    expect(login.status).toBe(200);
+    // A stopped server leaves no lock behind.
+    expect(await server.stop()).toBe(0);
+    expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
+  }, 180_000);
+});

@@ -1,0 +1,94 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../core/errors/errors.ts';
+import type { Config } from '../config.ts';
+import type { Db, Queryable } from '../db/db.ts';
+import { hashToken } from '../modules/auth/secrets.ts';
+import { tokenOf } from './session-guard.ts';
+
+export interface RateLimit {
+  /** Separates the counters of different limits that may share a key. */
+  scope: string;
+  max: number;
+  windowSeconds: number;
+  keyOf: (request: FastifyRequest) => string | Promise<string>;
+}
+
+/**
+ * Counts one hit of `key` in its current fixed window, in one atomic statement, and says how
+ * many the window holds and in how many seconds it ends.
+ */
+export async function countHit(
+  q: Queryable,
+  key: string,
+  windowSeconds: number,
+): Promise<{ hits: number; resetSeconds: number }> {
+  const [row] = await q.query<{ hits: number; reset_seconds: number }>(
+    `insert into rate_limit_counters as c (key, window_started_at, hits) values ($1, now(), 1)
+     on conflict (key) do update
+       set hits = case when c.window_started_at + make_interval(secs => $2) <= now()
+                       then 1 else c.hits + 1 end,
+           window_started_at = case when c.window_started_at + make_interval(secs => $2) <= now()
+                                    then now() else c.window_started_at end
+     returning hits,
+       greatest(1, ceil(extract(epoch from
+         (window_started_at + make_interval(secs => $2) - now()))))::int as reset_seconds`,
+    [key, windowSeconds],
+  );
+  return { hits: row?.hits ?? 1, resetSeconds: row?.reset_seconds ?? windowSeconds };
+}
+
+/** A hook that answers 429 with Retry-After once `limit` is used up in the current window. */
+export function rateLimitHook(db: Db, limit: RateLimit) {
+  return async function rateLimited(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const key = `${limit.scope}:${await limit.keyOf(request)}`;
+    const { hits, resetSeconds } = await countHit(db, key, limit.windowSeconds);
+    reply.header('x-ratelimit-limit', limit.max);
+    reply.header('x-ratelimit-remaining', Math.max(0, limit.max - hits));
+    reply.header('x-ratelimit-reset', resetSeconds);
+    if (hits > limit.max) {
+      reply.header('retry-after', resetSeconds);
+      throw new AppError(
+        'TooManyRequests',
+        `Too many requests. Try again in ${resetSeconds} seconds.`,
+      );
+    }
+  };
+}
+
+/** The signed-in user of the request's token, or else the address it came from. */
+async function userOrAddress(db: Db, request: FastifyRequest): Promise<string> {
+  const token = tokenOf(request);
+  if (token) {
+    const [session] = await db.query<{ user_id: number }>(
+      'select user_id from sessions where token_hash = $1 and ended_at is null',
+      [hashToken(token)],
+    );
+    if (session) return `user:${session.user_id}`;
+  }
+  return `ip:${request.ip}`;
+}
+
+/** Monitors poll health; it reads nothing a user owns, so it stays outside the limit. */
+const UNLIMITED = new Set(['/api/v2/health']);
+
+/** Every API call counts against its user's limit (the caller's address before sign-in). */
+export function registerApiRateLimit(app: FastifyInstance, db: Db, config: Config): void {
+  const hook = rateLimitHook(db, {
+    scope: 'api',
+    max: config.API_RATE_LIMIT_MAX,
+    windowSeconds: config.API_RATE_LIMIT_WINDOW_SECONDS,
+    keyOf: (request) => userOrAddress(db, request),
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    if (path.startsWith('/api/') && !UNLIMITED.has(path)) await hook(request, reply);
+  });
+  // Every address ever seen keeps a row; rows of windows long over are dropped now and then.
+  const sweep = setInterval(() => {
+    db.query(
+      `delete from rate_limit_counters where window_started_at < now() - interval '1 day'`,
+    ).catch((error: unknown) => app.log.warn({ err: error }, 'rate limit sweep failed'));
+  }, 3_600_000);
+  sweep.unref();
+  app.addHook('onClose', async () => clearInterval(sweep));
+}

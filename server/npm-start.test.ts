@@ -1,0 +1,123 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import type { Readable } from 'node:stream';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { projectRoot } from './util/project-root.ts';
+
+const root = projectRoot();
+const leftovers: number[] = [];
+afterAll(() => {
+  for (const pid of leftovers) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+});
+
+const isRunning = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** The stand-in prints its pid first, then whatever it says on SIGTERM. */
+async function announcedPid(stdout: Readable) {
+  let output = '';
+  const pid = await new Promise<number>((resolve) => {
+    stdout.on('data', (chunk) => {
+      output += chunk;
+      const match = /pid (\d+)/.exec(output);
+      if (match) resolve(Number(match[1]));
+    });
+  });
+  leftovers.push(pid);
+  return { pid, output: () => output };
+}
+
+/**
+ * What `npm start` does: a shell runs node, and npm's SIGTERM reaches only the shell. The node
+ * process stands in for the server: it says when SIGTERM reaches it, and exits then.
+ */
+async function shellWithNodeChild(watchParent: boolean) {
+  const module = pathToFileURL(join(root, 'scripts/stop-with-parent.mjs')).href;
+  const code = [
+    `process.on('SIGTERM', () => { console.log('stopping'); process.exit(0); });`,
+    watchParent ? `(await import('${module}')).stopWithParent(undefined, 100);` : '',
+    `setInterval(() => {}, 1000);`,
+    `console.log('pid', process.pid);`,
+  ].join('\n');
+  // The second command keeps the shell from replacing itself with node.
+  const shell = spawn('sh', ['-c', `node --input-type=module -e "$CODE"; true`], {
+    env: { ...process.env, CODE: code },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const { pid, output } = await announcedPid(shell.stdout);
+  return { shell, pid, output };
+}
+
+async function stillRunningAfter(pid: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (!isRunning(pid)) return false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return isRunning(pid);
+}
+
+describe('npm start and SIGTERM', () => {
+  it('without the watch, the server outlives the shell npm signals (the fault)', async () => {
+    const { shell, pid } = await shellWithNodeChild(false);
+    shell.kill('SIGTERM');
+    expect(await stillRunningAfter(pid, 1_000)).toBe(true);
+  });
+
+  it('with it, the server gets SIGTERM and stops when the shell ends', async () => {
+    const { shell, pid, output } = await shellWithNodeChild(true);
+    shell.kill('SIGTERM');
+    expect(await stillRunningAfter(pid, 5_000)).toBe(false);
+    expect(output()).toContain('stopping');
+  });
+
+  it('npm start runs the server in place of the shell, so npm signals the server itself', async () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    // Our start line, run by npm, over a stand-in for scripts/start.mjs.
+    const dir = mkdtempSync(join(tmpdir(), 'carryover-npm-start-'));
+    try {
+      mkdirSync(join(dir, 'scripts'));
+      writeFileSync(
+        join(dir, 'package.json'),
+        JSON.stringify({
+          name: 'start-check',
+          version: '1.0.0',
+          scripts: { start: pkg.scripts.start },
+        }),
+      );
+      writeFileSync(
+        join(dir, 'scripts/start.mjs'),
+        `process.on('SIGTERM', () => { console.log('stopping'); process.exit(0); });
+         setInterval(() => {}, 1000);
+         console.log('pid', process.pid);`,
+      );
+      const npm = spawn('npm', ['start', '--silent'], {
+        cwd: dir,
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
+      const { pid, output } = await announcedPid(npm.stdout);
+      npm.kill('SIGTERM');
+      expect(await stillRunningAfter(pid, 5_000)).toBe(false);
+      expect(output()).toContain('stopping');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
