@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, fieldErrorsOf, parseErrorBody } from './api-error.ts';
+import { parseErrorBody } from './api-error.ts';
 
 describe('parseErrorBody', () => {
   it('reads the catalogue fields', () => {
@@ -19,20 +19,5 @@ describe('parseErrorBody', () => {
     expect(parseErrorBody('{"errName":"Whatever","message":"m"}').errName).toBeUndefined();
     expect(parseErrorBody('<html>502 Bad Gateway</html>')).toEqual({});
     expect(parseErrorBody('')).toEqual({});
-  });
-});
-
-describe('fieldErrorsOf', () => {
-  it('maps DataValidationError onto form fields', () => {
-    const error = new ApiError('server', 422, 'bad', {
-      errName: 'DataValidationError',
-      errors: [
-        { property: 'email', constraints: { isEmail: 'must be an e-mail', max: 'too long' } },
-      ],
-    });
-    expect(fieldErrorsOf(error)).toEqual([
-      { name: 'email', errors: ['must be an e-mail', 'too long'] },
-    ]);
-    expect(fieldErrorsOf(new Error('x'))).toEqual([]);
   });
 });

@@ -69,15 +69,3 @@ export function parseErrorBody(text: string): ServerErrorBody {
     return {};
   }
 }
-
-/**
- * Maps `DataValidationError.errors` onto antd form fields (spec §5: per-property constraint
- * messages go onto the fields).
- */
-export function fieldErrorsOf(error: unknown): { name: string; errors: string[] }[] {
-  if (!isApiError(error) || !error.errors) return [];
-  return error.errors.map((item) => ({
-    name: item.property,
-    errors: Object.values(item.constraints ?? {}),
-  }));
-}

@@ -7,7 +7,8 @@ import type {
 } from '../../../core/schemas/additional-properties.schemas.ts';
 import { MEASURES } from '../../../core/units/measures.ts';
 import { ReasonModal } from '../master-data/ReasonModal.tsx';
-import { showSaveError, showSaved } from '../settings/save-feedback.ts';
+import { showSaveError } from '../../api/form-errors.ts';
+import { showSaved } from '../settings/save-feedback.ts';
 import { DefinitionFormModal } from './DefinitionFormModal.tsx';
 import { useChangeDefinition, usePropertyDefinitions } from './property-definitions-api.ts';
 

@@ -8,7 +8,8 @@ import {
 } from '../../../core/schemas/additional-properties.schemas.ts';
 import { MEASURES } from '../../../core/units/measures.ts';
 import { ReasonField } from '../settings/ReasonField.tsx';
-import { showSaveError, showSaved } from '../settings/save-feedback.ts';
+import { showSaveError } from '../../api/form-errors.ts';
+import { showSaved } from '../settings/save-feedback.ts';
 import { useChangeDefinition, type DefinitionEdit } from './property-definitions-api.ts';
 
 interface DefinitionFormValues {

@@ -4,8 +4,12 @@ import { useState } from 'react';
 import type { EntityDef } from '../../../core/entities/entity.ts';
 import { isApiError } from '../../api/api-error.ts';
 import type { EntityRecord } from './entity-api.ts';
-import { DATA_ARCHIVED_TITLE, describeSaveError, NOTHING_TO_CHANGE } from './entity-errors.ts';
-import type { SaveProblem } from './entity-errors.ts';
+import {
+  DATA_ARCHIVED_TITLE,
+  describeSaveError,
+  NOTHING_TO_CHANGE,
+} from '../../api/form-errors.ts';
+import type { SaveProblem } from '../../api/form-errors.ts';
 import { fetchLatest, useCreateEntity, useUpdateEntity } from './entity-queries.ts';
 import { lowerLabel } from './entity-registry.ts';
 import { DocumentField } from './DocumentField.tsx';

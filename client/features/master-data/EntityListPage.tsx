@@ -7,7 +7,7 @@ import { Link } from 'react-router';
 import { actionOf } from '../../../core/entities/entity.ts';
 import type { EntityDef } from '../../../core/entities/entity.ts';
 import type { EntityListQuery, EntityRecord } from './entity-api.ts';
-import { describeSaveError } from './entity-errors.ts';
+import { describeSaveError } from '../../api/form-errors.ts';
 import { entityOptionsQuery, useArchiveEntity, useEntityList } from './entity-queries.ts';
 import { lowerLabel, referencedDef } from './entity-registry.ts';
 import { documentColumn } from './document-column.tsx';

@@ -4,9 +4,9 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { isApiError } from '../../api/api-error.ts';
-import { NOTHING_TO_CHANGE, VERSION_CONFLICT } from '../master-data/entity-errors.ts';
+import { NOTHING_TO_CHANGE, VERSION_CONFLICT } from '../../api/form-errors.ts';
 import { ReasonModal } from '../master-data/ReasonModal.tsx';
-import { formFieldErrors } from '../settings/field-errors.ts';
+import { formFieldErrors } from '../../api/form-errors.ts';
 import { changedFields, rebase } from './document-changes.ts';
 import type { VersionedDocument } from './rules-api.ts';
 

@@ -1,6 +1,7 @@
 import { Alert, Button, Form, Select, Spin, Typography } from 'antd';
 import { ReasonField } from './ReasonField.tsx';
-import { showSaved, showSaveError } from './save-feedback.ts';
+import { showSaveError } from '../../api/form-errors.ts';
+import { showSaved } from './save-feedback.ts';
 import { useAllowedDomains, useUpdateAllowedDomains } from './settings-api.ts';
 
 interface DomainsForm {

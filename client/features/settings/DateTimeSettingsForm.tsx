@@ -8,7 +8,8 @@ import {
 import type { TDateTimeSettings } from '../../../core/schemas/settings.schemas.ts';
 import { useDateTimeSettings } from '../../app/use-date-format.ts';
 import { ReasonField } from './ReasonField.tsx';
-import { showSaved, showSaveError } from './save-feedback.ts';
+import { showSaveError } from '../../api/form-errors.ts';
+import { showSaved } from './save-feedback.ts';
 import { useUpdateDateTimeSettings } from './settings-api.ts';
 
 interface DateTimeForm {

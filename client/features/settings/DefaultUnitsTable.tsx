@@ -2,7 +2,8 @@ import { Alert, Button, Form, Modal, Select, Table } from 'antd';
 import { useState } from 'react';
 import type { TDefaultUnit } from '../../../core/schemas/settings.schemas.ts';
 import { ReasonField } from './ReasonField.tsx';
-import { showSaved, showSaveError } from './save-feedback.ts';
+import { showSaveError } from '../../api/form-errors.ts';
+import { showSaved } from './save-feedback.ts';
 import { useDefaultUnits, useUpdateDefaultUnit } from './settings-api.ts';
 
 interface UnitForm {

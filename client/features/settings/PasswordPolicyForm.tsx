@@ -1,7 +1,8 @@
 import { Alert, Button, Form, InputNumber, Space, Spin } from 'antd';
 import type { TPasswordPolicy } from '../../../core/schemas/settings.schemas.ts';
 import { ReasonField } from './ReasonField.tsx';
-import { showSaved, showSaveError } from './save-feedback.ts';
+import { showSaveError } from '../../api/form-errors.ts';
+import { showSaved } from './save-feedback.ts';
 import { usePasswordPolicy, useUpdatePasswordPolicy } from './settings-api.ts';
 
 type PolicyForm = Omit<TPasswordPolicy, 'version'> & { reason: string };

@@ -2,7 +2,7 @@ import { Form, Input, Modal, Select } from 'antd';
 import type { FormInstance } from 'antd';
 import { useState } from 'react';
 import type { ReactNode } from 'react';
-import { showServerError } from './server-errors.ts';
+import { showSaveError } from '../../api/form-errors.ts';
 import { useDepartmentOptions } from './users-api.ts';
 
 interface AdminFormModalProps<V> {
@@ -31,7 +31,7 @@ export function AdminFormModal<V>(props: AdminFormModalProps<V>) {
       await onSave(values);
       onClose();
     } catch (error) {
-      showServerError(error, form);
+      showSaveError(error, form);
     } finally {
       setSaving(false);
     }

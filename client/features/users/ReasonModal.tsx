@@ -1,6 +1,6 @@
 import { Form, Input, Modal } from 'antd';
 import { useState, type ReactNode } from 'react';
-import { showServerError } from './server-errors.ts';
+import { showSaveError } from '../../api/form-errors.ts';
 
 export interface ReasonValues {
   reason: string;
@@ -29,7 +29,7 @@ export function ReasonModal({ title, okText, extra, danger, onSubmit, onClose }:
       await onSubmit(values);
       onClose();
     } catch (error) {
-      showServerError(error, form);
+      showSaveError(error, form);
     } finally {
       setSaving(false);
     }

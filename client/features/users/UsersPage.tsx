@@ -9,7 +9,7 @@ import { useMyPermissions } from '../roles/permissions-api.ts';
 import { AdminListHeader, AdminSearch, useAdminList } from './AdminList.tsx';
 import { ReasonModal, type ReasonValues } from './ReasonModal.tsx';
 import { SecretKeyModal } from './SecretKeyModal.tsx';
-import { showServerError } from './server-errors.ts';
+import { showSaveError } from '../../api/form-errors.ts';
 import { UserFormModal } from './UserFormModal.tsx';
 import {
   useAccountAction,
@@ -197,7 +197,7 @@ export function UsersPage({ facilities }: { facilities: Facility[] }) {
         onClick: () =>
           void endSessions.mutateAsync({ id: user.id }).then(
             () => void message.success('Sessions ended'),
-            (error: unknown) => showServerError(error),
+            (error: unknown) => showSaveError(error),
           ),
       });
     }
