@@ -1,5 +1,5 @@
 import { AppError, validationError, type PropertyError } from '../../core/errors/errors.ts';
-import type { EntityDef } from '../../core/entities/entity.ts';
+import { recordProblems, type EntityDef } from '../../core/entities/entity.ts';
 import { columnOf, type FieldDef } from '../../core/entities/field.ts';
 import { entityDef } from '../../core/entities/defs/index.ts';
 import type { TListQuery } from '../../core/schemas/common.schemas.ts';
@@ -185,6 +185,12 @@ async function checkReferences(
   if (problems.length > 0) throw validationError(problems);
 }
 
+/** The declaration's rules across fields, on the record as it would be saved. */
+function checkRecord(def: EntityDef, record: Readonly<Record<string, unknown>>): void {
+  const problems = recordProblems(def, record);
+  if (problems.length > 0) throw validationError(problems);
+}
+
 /** A duplicate of a unique field: DuplicateEntryError, or ArchivedEntryError when the other one is archived. */
 async function checkUnique(
   q: Queryable,
@@ -230,6 +236,7 @@ export async function createEntity(
   scope: Scope,
   values: Record<string, unknown>,
 ) {
+  checkRecord(def, values);
   return db.transaction(async (tx) => {
     await checkUnique(tx, def, scope.facilityId, values, null);
     await checkReferences(tx, def, scope.facilityId, values);
@@ -294,6 +301,7 @@ export async function updateEntity(
       { ...before, ...flatProperties(previous) },
       { ...fieldEdit, ...(properties ? editedProperties(previous, properties) : {}) },
     );
+    checkRecord(def, { ...before, ...newValues });
     await checkUnique(tx, def, scope.facilityId, newValues, id);
     await checkReferences(tx, def, scope.facilityId, newValues);
     const fields = def.fields.filter((f) => f.name in newValues);
