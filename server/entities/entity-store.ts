@@ -7,6 +7,7 @@ import type { Db, Queryable, SqlValue } from '../db/db.ts';
 import { likePattern, orderBy, pageOf, pageWindow } from '../http/paging.ts';
 import { changedFields } from '../modules/audit/audit-diff.ts';
 import { writeAudit, type Actor } from '../modules/audit/audit.service.ts';
+import { runBeforeArchive, type ArchiveOptions } from './archive-hooks.ts';
 import {
   checkedProperties,
   editedProperties,
@@ -338,6 +339,7 @@ export async function setArchived(
   id: number,
   archived: boolean,
   reason: string,
+  options: ArchiveOptions = {},
 ) {
   return db.transaction(async (tx) => {
     const before = await getEntity(tx, def, scope.facilityId, id, true);
@@ -350,6 +352,7 @@ export async function setArchived(
       );
     }
     if (!archived) await checkUnique(tx, def, scope.facilityId, before, id);
+    else await runBeforeArchive(tx, def, scope, before, options);
     const [row] = await tx.query<Record<string, unknown>>(
       `update ${def.table}
           set archived_at = ${archived ? 'now()' : 'null'}, archived_by = ${archived ? '$3' : 'null'},

@@ -3,9 +3,11 @@ import type { ServerResponse } from 'node:http';
 import { contractChunks } from '../../../core/limits/contract-output.ts';
 import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
 import { typed, type AppContext } from '../../http/app-context.ts';
+import { registerArchiveImpact } from './archive-impact.ts';
 import { computableLimitsInput } from './computable-input.ts';
 
 export function registerLimitsRoutes({ app, db, permit }: AppContext): void {
+  registerArchiveImpact();
   typed(app).get(
     '/api/v2/plans/:plan/facilities/:facility/mac-matrix',
     {
