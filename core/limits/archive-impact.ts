@@ -55,9 +55,8 @@ export function describeImpact(impact: ArchiveImpact, shown = 3): string {
   if (impact.moved > 0) {
     const lines = impact.changes.slice(0, shown).map(describeChange);
     const more = impact.moved > lines.length ? `; and ${impact.moved - lines.length} more` : '';
-    parts.push(
-      `${impact.moved} limit${impact.moved === 1 ? '' : 's'} change (${lines.join('; ')}${more})`,
-    );
+    const list = lines.length > 0 ? ` (${lines.join('; ')}${more})` : '';
+    parts.push(`${impact.moved} limit${impact.moved === 1 ? '' : 's'} change${list}`);
   }
   if (impact.removed > 0)
     parts.push(
