@@ -42,7 +42,7 @@ export function ArchiveImpactPanel({
   useEffect(() => onNeedsConfirmation(needed), [needed, onNeedsConfirmation]);
   const confirmation = (
     <Checkbox checked={confirmed} onChange={(e) => onConfirmedChange(e.target.checked)}>
-      I have reviewed where it is used and which limits change; the reason says so.
+      I have reviewed where it is used and which limits change, and go ahead.
     </Checkbox>
   );
 

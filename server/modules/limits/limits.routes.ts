@@ -30,8 +30,9 @@ export function registerLimitsRoutes({ app, db, permit }: AppContext): void {
       });
       const chunks = contractChunks(input, { summary: request.query.summary === 'true' });
       // The first chunk compiles the matrix: a failure there is still an ordinary error answer.
-      const first = chunks.next();
-      const head = `{"uncomputable":${JSON.stringify(uncomputable)},`;
+      let current = chunks.next();
+      // Last, so the document still starts with the pairs (the client splits them as they come).
+      const tail = `,"uncomputable":${JSON.stringify(uncomputable)}}\n`;
       // The pairs are written as the matrix produces them, so a large facility is never held
       // in memory as one document.
       reply.hijack();
@@ -42,14 +43,13 @@ export function registerLimitsRoutes({ app, db, permit }: AppContext): void {
       });
       try {
         // Waits for the client between chunks, so a slow reader never makes the server buffer
-        // the whole matrix.
-        let text = first.done ? '' : head + first.value.slice(1);
-        for (;;) {
-          if (reply.raw.destroyed) return;
-          if (text && !reply.raw.write(text)) await drainedOrClosed(reply.raw);
+        // the whole matrix. One chunk is read ahead, to know which is the last.
+        while (!current.done) {
           const next = chunks.next();
-          if (next.done) break;
-          text = next.value;
+          const text = next.done ? current.value.replace(/\}\n$/, tail) : current.value;
+          if (reply.raw.destroyed) return;
+          if (!reply.raw.write(text)) await drainedOrClosed(reply.raw);
+          current = next;
         }
       } catch (error) {
         // Half a document is already sent: end the connection so the client sees a failure
