@@ -62,7 +62,7 @@ export function registerMacExportRoutes({ app, db, permit }: AppContext): void {
         tags,
         summary: 'The MAC matrix as an xlsx workbook (MAC Matrix, Pairs, Inputs)',
         description:
-          'Sheets: "MAC Matrix" (previous products as rows × next products as columns, the governing MACO in mg, empty where the two share no equipment, "no limit" where no criterion has its data), "Pairs" (one row per pair: shared equipment and area, MACO by each criterion, governing criterion and active, SAL, swab and rinse limits, flags; units in the headers; continued on "Pairs (2)" beyond Excel\'s row limit) and "Inputs" (facility, production, date and who exported, units, the Chemical cleaning limit policy). Streamed as it is written. File name `MAC Matrix <facility> <timestamp>.xlsx`. Each export writes an audit row.',
+          'Sheets: "MAC Matrix" (previous products as rows × next products as columns, the governing MACO in mg, empty where the two share no equipment, "no limit" where no criterion has its data), "Pairs" (one row per pair: shared equipment and area, MACO by each criterion, governing criterion and active, SAL, swab and rinse limits, flags; units in the headers; continued on "Pairs (2)" beyond Excel\'s row limit) and "Inputs" (facility, production, date and who exported, units, the Chemical cleaning limit policy, and each product or equipment item left out because its data cannot be computed, with the reason). Streamed as it is written. File name `MAC Matrix <facility> <timestamp>.xlsx`. Each export writes an audit row.',
         params: ZFacilityParams,
         querystring: ZMacMatrixExportQuery,
         produces: [XLSX],
@@ -71,7 +71,7 @@ export function registerMacExportRoutes({ app, db, permit }: AppContext): void {
     async (request, reply) => {
       const { facility, plan } = request.params;
       const { productionId } = request.query;
-      const { input } = await computableLimitsInput(db, facility, { productionId });
+      const { input, uncomputable } = await computableLimitsInput(db, facility, { productionId });
       const [settings, production] = await Promise.all([
         facilityDateTimeSettings(db, facility),
         productionId === undefined ? null : getEntity(db, productionsDef, facility, productionId),
@@ -104,6 +104,7 @@ export function registerMacExportRoutes({ app, db, permit }: AppContext): void {
             productionName: production ? (production.name as string) : null,
             exportedBy: actor.userName ?? sessionOf(request).user.username,
             exportedAt,
+            uncomputable,
           },
           res,
           () => res.destroyed,
