@@ -186,4 +186,23 @@ describe('master data drives the MAC matrix', () => {
       .getByRole('cell', { name: 'A', exact: true })
       .waitFor();
   });
+  it('shows where an active is used and which limits change before it is archived', async () => {
+    await openMasterData(page, 'Actives');
+    await page
+      .getByRole('row', { name: /Drug X/ })
+      .getByRole('button', { name: 'Archive' })
+      .click();
+    const dialog = page.getByRole('dialog').filter({ hasText: "Archive active 'Drug X'" });
+    const impact = dialog.getByRole('region', { name: 'Impact on the limits' });
+    await impact.getByText("Used in product 'Tablet A'").waitFor();
+    // The what-if engine in the browser: A loses its only active, so A → B has no limit.
+    await impact.getByText('Tablet A → Tablet B: MACO 250 mg → none').waitFor();
+    await dialog.getByLabel('Reason').fill('Drug X withdrawn; Tablet A has no limit as shown');
+    const archive = dialog.getByRole('button', { name: 'Archive', exact: true });
+    expect(await archive.isDisabled()).toBe(true);
+    await impact.getByRole('checkbox').check();
+    await archive.click();
+    await page.getByText("Active 'Drug X' archived").waitFor();
+    expect(await page.getByRole('cell', { name: 'Drug X', exact: true }).count()).toBe(0);
+  });
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ZReason, ZVersion } from '../schemas/common.schemas.ts';
 import { ZPropertyValues, type PropertyTarget } from '../schemas/additional-properties.schemas.ts';
+import type { PropertyError } from '../errors/errors.ts';
 import { fieldSchema, type FieldDef } from './field.ts';
 
 /**
@@ -44,6 +45,19 @@ export interface EntityDef {
    * accept multipart/form-data with the file, and the document routes serve it.
    */
   document?: { label: string };
+  /**
+   * Rules across fields, on the whole record as it would be saved (after an edit is applied):
+   * the problems, each on its field. Pure, so that the form, the API and the import check alike.
+   */
+  check?: (record: Readonly<Record<string, unknown>>) => PropertyError[];
+}
+
+/** The problems `def.check` finds with a record as it would be saved (none without a check). */
+export function recordProblems(
+  def: EntityDef,
+  record: Readonly<Record<string, unknown>>,
+): PropertyError[] {
+  return def.check ? def.check(record) : [];
 }
 
 export type EntityOperation = 'get' | 'add' | 'modify' | 'archive';

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { MEASURES, type MeasureName } from '../units/measures.ts';
+import { MEASURES, normalizeUnit, type MeasureName } from '../units/measures.ts';
+import { convertValue } from '../units/quantity.ts';
+import { BASE_UNIT, kindOf, type Unit } from '../units/units.ts';
 
 interface FieldBase {
   /** The property name in requests and responses (spec names where the spec gives them). */
@@ -47,14 +49,31 @@ export function columnOf(field: Pick<FieldDef, 'name'>): string {
 function quantitySchema(measure: MeasureName, positive: boolean | undefined) {
   const allowed = MEASURES[measure].allowed as readonly string[];
   const value = z.number({ error: 'must be a number' }).finite('must be a finite number');
-  return z.object({
-    value: positive
-      ? value.positive('must be greater than 0')
-      : value.nonnegative('must not be negative'),
-    unit: z.string().refine((unit) => allowed.includes(unit), {
-      message: `must be one of ${allowed.join(', ')} (${MEASURES[measure].label})`,
-    }),
-  });
+  return z
+    .object({
+      value: positive
+        ? value.positive('must be greater than 0')
+        : value.nonnegative('must not be negative'),
+      unit: z
+        .string()
+        .overwrite(normalizeUnit)
+        .refine((unit) => allowed.includes(unit), {
+          message: `must be one of ${allowed.join(', ')} (${MEASURES[measure].label})`,
+        }),
+    })
+    .superRefine((q, ctx) => {
+      // A number that is only positive until it is converted (5e-324 ng, 1e308 kg) is no
+      // quantity the limits engine can compute with (contracts/limits.md).
+      if (!allowed.includes(q.unit) || !Number.isFinite(q.value) || q.value === 0) return;
+      const unit = q.unit as Unit;
+      const base = convertValue(q.value, unit, BASE_UNIT[kindOf(unit)]);
+      if (!Number.isFinite(base) || base <= 0 || base > 1e100)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['value'],
+          message: `${q.value} ${q.unit} is outside the range the limits engine computes in`,
+        });
+    });
 }
 
 /** The zod schema of one field's value; optional unless required. */

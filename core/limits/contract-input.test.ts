@@ -136,3 +136,52 @@ describe('identifiers that are also JavaScript property names', () => {
     },
   );
 });
+
+describe('one active in several products (contracts/limits.md)', () => {
+  type P = { actives: Record<string, unknown>[] };
+  const withActives = (a: Record<string, unknown>[], b: Record<string, unknown>[]) => {
+    const input = valid();
+    const [pa, pb] = input.products as P[];
+    pa!.actives = a;
+    pb!.actives = b;
+    return input;
+  };
+  const shared = { id: 'x', pde: { value: 1, unit: 'ug' }, ld50: { value: 300, unit: 'mg/kg' } };
+
+  it.each([
+    ['the same data', shared, true, undefined],
+    [
+      'the same data in another unit',
+      { ...shared, pde: { value: 1000, unit: 'ng' } },
+      true,
+      undefined,
+    ],
+    [
+      'a different PDE',
+      { ...shared, pde: { value: 2, unit: 'ug' } },
+      false,
+      'products[1].actives[0].pde',
+    ],
+    [
+      'a missing LD50',
+      { id: 'x', pde: { value: 1, unit: 'ug' } },
+      false,
+      'products[1].actives[0].ld50',
+    ],
+  ])('with %s: accepted %s', (_name, second, ok, property) => {
+    const parsed = parseLimitsInput(withActives([shared], [second]));
+    expect(parsed.ok).toBe(ok);
+    if (parsed.ok) {
+      // both products carry it, and it limits each as the previous product
+      const doc = contractDocument(parsed.input);
+      expect(doc.pairs!.map((p) => p.governingActive)).toEqual(['x', 'x']);
+    } else expect(parsed.errors.map((e) => e.property)).toEqual([property]);
+  });
+
+  it('still refuses one active twice in one product', () => {
+    const parsed = parseLimitsInput(withActives([shared, shared], []));
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok)
+      expect(parsed.errors.map((e) => e.property)).toEqual(['products[0].actives[1].id']);
+  });
+});

@@ -10,6 +10,7 @@ import type {
   LimitsInput,
   ProductSpec,
 } from './model.ts';
+import { TIE_TOLERANCE } from './compile.ts';
 import { AREA_BASES, defaultPolicy } from './policy.ts';
 import type { AreaBasis, CleaningLimitPolicy, ResidueType } from './policy.ts';
 
@@ -121,12 +122,37 @@ function amountKind(unit: string): string {
   return isUnit(unit) ? kindOf(unit as Unit) : unit;
 }
 
-function readActive(c: Collector, raw: unknown, path: string, seen: Map<string, string>) {
+/** An active's first appearance: where, and its data, which every later appearance must repeat. */
+interface SeenActive {
+  path: string;
+  active: ActiveSpec;
+}
+
+const ACTIVE_DATA = ['pde', 'therapeuticDose', 'ld50', 'acceptableIntake'] as const;
+
+/** Two quantities of one field are the same data: both absent, or equal within TIE_TOLERANCE. */
+function sameQuantity(a: Quantity | undefined, b: Quantity | undefined): boolean {
+  if (!a || !b) return a === b;
+  const base = BASE_UNIT[kindOf(a.unit as Unit)];
+  const x = convertValue(a.value, a.unit as Unit, base);
+  const y = convertValue(b.value, b.unit as Unit, base);
+  return Math.abs(x - y) <= TIE_TOLERANCE * Math.max(Math.abs(x), Math.abs(y));
+}
+
+function readActive(
+  c: Collector,
+  raw: unknown,
+  path: string,
+  inProduct: Map<string, string>,
+  seen: Map<string, SeenActive>,
+) {
   if (!isObject(raw)) {
     c.add(path, 'type', `an active must be an object, got ${describe(raw)}`);
     return undefined;
   }
-  const id = readId(c, raw.id, `${path}.id`, seen, 'active');
+  // Twice in one product is an error; in several products (a tablet and a syrup of one drug)
+  // it is the same substance, so it must carry the same data (contracts/limits.md).
+  const id = readId(c, raw.id, `${path}.id`, inProduct, 'active');
   const mass = { units: MASS, kindName: 'mass' };
   const active: ActiveSpec = { id: id ?? '' };
   const pde = readQuantity(c, raw.pde, `${path}.pde`, mass);
@@ -140,7 +166,20 @@ function readActive(c: Collector, raw: unknown, path: string, seen: Map<string, 
   if (therapeuticDose) active.therapeuticDose = therapeuticDose;
   if (ld50) active.ld50 = ld50;
   if (acceptableIntake) active.acceptableIntake = acceptableIntake;
-  return id === undefined ? undefined : active;
+  if (id === undefined) return undefined;
+  const first = seen.get(id);
+  if (!first) {
+    seen.set(id, { path, active });
+  } else {
+    const differs = ACTIVE_DATA.filter((key) => !sameQuantity(first.active[key], active[key]));
+    if (differs.length > 0)
+      c.add(
+        `${path}.${differs[0]!}`,
+        'consistent',
+        `active ${JSON.stringify(id)} is also at ${first.path} with different data (${differs.join(', ')}); one active has one set of data`,
+      );
+  }
+  return active;
 }
 
 function readProduct(
@@ -148,7 +187,7 @@ function readProduct(
   raw: unknown,
   path: string,
   productIds: Map<string, string>,
-  activeIds: Map<string, string>,
+  activeIds: Map<string, SeenActive>,
 ): ProductSpec | undefined {
   if (!isObject(raw)) {
     c.add(path, 'type', `a product must be an object, got ${describe(raw)}`);
@@ -179,8 +218,9 @@ function readProduct(
     if (!Array.isArray(raw.actives)) {
       c.add(`${path}.actives`, 'type', `must be an array, got ${describe(raw.actives)}`);
     } else {
+      const inProduct = new Map<string, string>();
       raw.actives.forEach((a: unknown, j: number) => {
-        const active = readActive(c, a, `${path}.actives[${j}]`, activeIds);
+        const active = readActive(c, a, `${path}.actives[${j}]`, inProduct, activeIds);
         if (active) actives.push(active);
       });
     }
@@ -367,7 +407,7 @@ export function parseLimitsInput(raw: unknown): ParseResult {
   const policy = readPolicy(c, raw.policy);
 
   const productIds = new Map<string, string>();
-  const activeIds = new Map<string, string>();
+  const activeIds = new Map<string, SeenActive>();
   const products: ProductSpec[] = [];
   if (!Array.isArray(raw.products)) {
     c.add('products', raw.products === undefined ? 'required' : 'type', 'must be an array');

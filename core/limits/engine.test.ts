@@ -458,9 +458,10 @@ describe('input rules', () => {
       'products[0].actives[1].id',
     ],
     [
-      'duplicate active across products',
+      // one active may be in several products, with the same data (contracts/limits.md)
+      'an active across products with different data',
       (r) => (product(r, 1).actives = [{ id: 'a1' }]),
-      'products[1].actives[0].id',
+      'products[1].actives[0].pde',
     ],
     [
       'active without id',

@@ -12,6 +12,12 @@ export type WhatIfEdit =
   | { kind: 'minBatchSize'; product: string; value: AmountQuantity }
   | { kind: 'maxDailyDose'; product: string; value: AmountQuantity }
   | { kind: 'surfaceArea'; equipment: string; value: QuantityOf<'area'> }
+  /** Archiving: the active leaves every product that contains it. */
+  | { kind: 'archiveActive'; active: string }
+  /** Archiving: the item leaves the facility and every train. */
+  | { kind: 'archiveEquipment'; equipment: string }
+  /** Archiving: the product leaves the facility, with every pair it is in. */
+  | { kind: 'archiveProduct'; product: string }
   | {
       kind: 'addProduct';
       product: string;
@@ -59,6 +65,25 @@ export function applyWhatIf(input: LimitsInput, edits: readonly WhatIfEdit[]): L
         equipment = equipment.map((item) =>
           item.id === edit.equipment ? { ...item, surfaceArea: edit.value } : item,
         );
+        break;
+      case 'archiveActive':
+        products = products.map((product) => ({
+          ...product,
+          actives: product.actives.filter((active) => active.id !== edit.active),
+        }));
+        break;
+      case 'archiveEquipment':
+        equipment = equipment.filter((item) => item.id !== edit.equipment);
+        trains = Object.fromEntries(
+          Object.entries(trains).map(([p, items]) => [
+            p,
+            items.filter((e) => e !== edit.equipment),
+          ]),
+        );
+        break;
+      case 'archiveProduct':
+        products = products.filter((product) => product.id !== edit.product);
+        trains = Object.fromEntries(Object.entries(trains).filter(([p]) => p !== edit.product));
         break;
       case 'addProduct': {
         const active = activeById({ ...input, products }, edit.active);

@@ -59,8 +59,20 @@ export const ZMacPair = z.object({
 });
 export type TMacPair = z.infer<typeof ZMacPair>;
 
+/**
+ * A product or equipment item whose stored data the limits engine cannot compute with (left out
+ * of the matrix, the rest computed), and why.
+ */
+export const ZUncomputable = z.object({
+  kind: z.enum(['product', 'equipment']),
+  id: z.string().describe('Its name'),
+  reason: z.string(),
+});
+export type TUncomputable = z.infer<typeof ZUncomputable>;
+
 export const ZMacPairsPage = z.object({
   data: z.array(ZMacPair),
+  uncomputable: z.array(ZUncomputable).optional(),
   total: z.number().int(),
   pageNumber: z.number().int(),
   pageLimit: z.number().int(),

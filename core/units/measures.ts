@@ -14,12 +14,18 @@ export interface Measure {
   default: Unit;
 }
 
+const MASS = ['ng', 'ug', 'mg', 'g', 'kg'] as const;
+/** A batch size or a daily dose: a mass, a volume or a count of dosage units. */
+const AMOUNT = [...MASS, 'ml', 'L', 'units'] as const;
+
 export const MEASURES = {
   surfaceArea: { label: 'surface area', allowed: ['sqcm', 'sqin', 'sqm'], default: 'sqcm' },
-  pde: { label: 'PDE', allowed: ['mg', 'ug'], default: 'mg' },
-  td: { label: 'therapeutic dose', allowed: ['mg', 'ug'], default: 'mg' },
+  // Doses and intakes take every mass unit the limits contract takes (contracts/limits.md), so
+  // that whatever the engine computes from can also be entered: a PDE of 50 ng/day, a dose in g.
+  pde: { label: 'PDE', allowed: MASS, default: 'mg' },
+  td: { label: 'therapeutic dose', allowed: MASS, default: 'mg' },
   ld50: { label: 'LD50', allowed: ['mg/kg'], default: 'mg/kg' },
-  ai: { label: 'acceptable intake', allowed: ['ng', 'ug', 'mg'], default: 'ng' },
+  ai: { label: 'acceptable intake', allowed: MASS, default: 'ng' },
   l3: {
     label: 'surface limit (L3)',
     allowed: ['mg/sqcm', 'ug/sqcm', 'mg/sqin', 'ug/sqin', 'mg/sqm', 'ug/sqm'],
@@ -35,15 +41,12 @@ export const MEASURES = {
     default: 'ppm',
   },
   volume: { label: 'volume', allowed: ['ml', 'L'], default: 'ml' },
-  minBatchSize: {
-    label: 'minimum batch size',
-    allowed: ['mg', 'kg', 'units', 'ml', 'L'],
-    default: 'kg',
-  },
-  ldd: { label: 'largest daily dose', allowed: ['mg', 'kg', 'units', 'ml', 'L'], default: 'mg' },
+  minBatchSize: { label: 'minimum batch size', allowed: AMOUNT, default: 'kg' },
+  ldd: { label: 'largest daily dose', allowed: AMOUNT, default: 'mg' },
   minDailyDose: { label: 'minimum daily dose', allowed: ['mg', 'ug'], default: 'mg' },
   strength: { label: 'strength', allowed: ['mg', 'ug'], default: 'mg' },
-  tabletWeight: { label: 'tablet weight', allowed: ['mg', 'ml'], default: 'mg' },
+  // The mass of one dosage unit: a volume says nothing of a unit's mass (contracts/limits.md).
+  tabletWeight: { label: 'tablet weight', allowed: MASS, default: 'mg' },
 } as const satisfies Record<string, Measure>;
 
 export type MeasureName = keyof typeof MEASURES;
@@ -81,4 +84,12 @@ export function defaultUnit(measure: MeasureName): Unit {
 
 export function isAllowed(measure: MeasureName, unit: string): boolean {
   return isUnit(unit) && (MEASURES[measure].allowed as readonly string[]).includes(unit);
+}
+
+/**
+ * The unit as the catalogue spells it: `µg` with the micro sign (U+00B5) or the Greek mu
+ * (U+03BC), as a spreadsheet or a keyboard writes it, is `ug`.
+ */
+export function normalizeUnit(unit: string): string {
+  return unit.trim().replace(/^[\u00b5\u03bc]/, 'u');
 }

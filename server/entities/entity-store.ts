@@ -1,5 +1,5 @@
 import { AppError, validationError, type PropertyError } from '../../core/errors/errors.ts';
-import type { EntityDef } from '../../core/entities/entity.ts';
+import { recordProblems, type EntityDef } from '../../core/entities/entity.ts';
 import { columnOf, type FieldDef } from '../../core/entities/field.ts';
 import { entityDef } from '../../core/entities/defs/index.ts';
 import type { TListQuery } from '../../core/schemas/common.schemas.ts';
@@ -7,6 +7,7 @@ import type { Db, Queryable, SqlValue } from '../db/db.ts';
 import { likePattern, orderBy, pageOf, pageWindow } from '../http/paging.ts';
 import { changedFields } from '../modules/audit/audit-diff.ts';
 import { writeAudit, type Actor } from '../modules/audit/audit.service.ts';
+import { runBeforeArchive, type ArchiveOptions } from './archive-hooks.ts';
 import {
   checkedProperties,
   editedProperties,
@@ -185,6 +186,12 @@ async function checkReferences(
   if (problems.length > 0) throw validationError(problems);
 }
 
+/** The declaration's rules across fields, on the record as it would be saved. */
+function checkRecord(def: EntityDef, record: Readonly<Record<string, unknown>>): void {
+  const problems = recordProblems(def, record);
+  if (problems.length > 0) throw validationError(problems);
+}
+
 /** A duplicate of a unique field: DuplicateEntryError, or ArchivedEntryError when the other one is archived. */
 async function checkUnique(
   q: Queryable,
@@ -230,6 +237,7 @@ export async function createEntity(
   scope: Scope,
   values: Record<string, unknown>,
 ) {
+  checkRecord(def, values);
   return db.transaction(async (tx) => {
     await checkUnique(tx, def, scope.facilityId, values, null);
     await checkReferences(tx, def, scope.facilityId, values);
@@ -294,6 +302,7 @@ export async function updateEntity(
       { ...before, ...flatProperties(previous) },
       { ...fieldEdit, ...(properties ? editedProperties(previous, properties) : {}) },
     );
+    checkRecord(def, { ...before, ...newValues });
     await checkUnique(tx, def, scope.facilityId, newValues, id);
     await checkReferences(tx, def, scope.facilityId, newValues);
     const fields = def.fields.filter((f) => f.name in newValues);
@@ -330,6 +339,7 @@ export async function setArchived(
   id: number,
   archived: boolean,
   reason: string,
+  options: ArchiveOptions = {},
 ) {
   return db.transaction(async (tx) => {
     const before = await getEntity(tx, def, scope.facilityId, id, true);
@@ -342,6 +352,7 @@ export async function setArchived(
       );
     }
     if (!archived) await checkUnique(tx, def, scope.facilityId, before, id);
+    else await runBeforeArchive(tx, def, scope, before, options);
     const [row] = await tx.query<Record<string, unknown>>(
       `update ${def.table}
           set archived_at = ${archived ? 'now()' : 'null'}, archived_by = ${archived ? '$3' : 'null'},

@@ -197,8 +197,16 @@ export function registerEntityRoutes(context: AppContext, def: EntityDef): void 
       schema: {
         tags,
         summary: `Archive a ${def.label.toLowerCase()} with a reason; archived records are kept and can be restored`,
+        description:
+          'Where other records or the limits depend on it (an active in a product, equipment or a product in a production), archiving is refused with a DataValidationError on `confirmImpact` that lists where it is used and which limits change, until the request confirms the impact with `confirmImpact: true`.',
         params: ZIdInFacility,
-        body: z.object({ reason: ZReason }),
+        body: z.object({
+          reason: ZReason,
+          confirmImpact: z
+            .boolean()
+            .optional()
+            .describe('The caller has seen where the record is used and which limits change'),
+        }),
         response: { 200: z.object({ result: record }) },
       },
     },
@@ -211,6 +219,7 @@ export function registerEntityRoutes(context: AppContext, def: EntityDef): void 
         request.params.id,
         true,
         request.body.reason,
+        { confirmImpact: request.body.confirmImpact },
       ),
     }),
   );

@@ -51,7 +51,25 @@ export function MacMatrixPage() {
           description={matrix.error.message}
           action={<Button onClick={() => void matrix.refetch()}>Try again</Button>}
         />
-      ) : !store || store.length === 0 ? (
+      ) : null}
+      {matrix.data && matrix.data.uncomputable.length > 0 ? (
+        <Alert
+          type="warning"
+          showIcon
+          style={{ marginBottom: 16 }}
+          title="Left out of the limits: their data cannot be computed"
+          description={
+            <ul aria-label="Left out of the limits">
+              {matrix.data.uncomputable.map((u) => (
+                <li key={`${u.kind}:${u.id}`}>
+                  {u.kind === 'product' ? 'Product' : 'Equipment'} {u.id}: {u.reason}
+                </li>
+              ))}
+            </ul>
+          }
+        />
+      ) : null}
+      {matrix.isPending || matrix.isError ? null : !store || store.length === 0 ? (
         <Empty
           description={
             <>

@@ -5,7 +5,8 @@ import type { AmountQuantity, LimitsInput } from '../../../core/limits/model.ts'
 import type { Quantity, QuantityOf } from '../../../core/units/quantity.ts';
 import { unitsOfKind } from '../../../core/units/units.ts';
 
-type Kind = WhatIfEdit['kind'];
+/** Archiving is tried from the archive dialog, not from this form. */
+type Kind = Exclude<WhatIfEdit['kind'], 'archiveActive' | 'archiveEquipment' | 'archiveProduct'>;
 
 const KINDS: { value: Kind; label: string }[] = [
   { value: 'minBatchSize', label: 'Minimum batch size of a product' },

@@ -12,6 +12,7 @@ import { getToken } from '../../session/session-store.ts';
 import { facilityPath } from '../master-data/entity-api.ts';
 import type { FacilityScope } from '../master-data/entity-api.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
+import type { TUncomputable } from '../../../core/schemas/mac-matrix.schemas.ts';
 import { limitsKeys } from './limits-keys.ts';
 import { PairSplitter } from './pair-splitter.ts';
 import { PairStore } from './pair-store.ts';
@@ -20,6 +21,8 @@ export interface MacMatrix {
   pairs: PairStore;
   products: ContractProduct[];
   equipment: ContractEquipment[];
+  /** Products and equipment left out because their stored data cannot be computed, and why. */
+  uncomputable: TUncomputable[];
 }
 
 export interface LoadProgress {
@@ -72,8 +75,14 @@ export async function loadMacMatrix(
   const rest = JSON.parse(splitter.finish()) as {
     products: ContractProduct[];
     equipment: ContractEquipment[];
+    uncomputable?: TUncomputable[];
   };
-  return { pairs: store, products: rest.products, equipment: rest.equipment };
+  return {
+    pairs: store,
+    products: rest.products,
+    equipment: rest.equipment,
+    uncomputable: rest.uncomputable ?? [],
+  };
 }
 
 /** The MAC matrix of the facility or one production, and how much has arrived while it loads. */

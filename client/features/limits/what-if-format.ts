@@ -23,6 +23,12 @@ export function describeEdit(edit: WhatIfEdit): string {
       return `Largest daily dose of ${edit.product} → ${edit.value.value} ${edit.value.unit}`;
     case 'surfaceArea':
       return `Surface area of ${edit.equipment} → ${edit.value.value} ${edit.value.unit}`;
+    case 'archiveActive':
+      return `Archive active ${edit.active}`;
+    case 'archiveEquipment':
+      return `Archive equipment ${edit.equipment}`;
+    case 'archiveProduct':
+      return `Archive product ${edit.product}`;
     case 'addProduct':
       return `New product ${edit.product} (${edit.active}; batch ${edit.minBatchSize.value} ${edit.minBatchSize.unit}, daily dose ${edit.maxDailyDose.value} ${edit.maxDailyDose.unit}; on ${edit.equipment.join(', ') || 'no equipment'})`;
   }

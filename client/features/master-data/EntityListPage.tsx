@@ -2,9 +2,11 @@ import { PlusOutlined } from '@ant-design/icons';
 import { useQueries } from '@tanstack/react-query';
 import { Alert, Button, Empty, Input, Space, Switch, Table, Typography, message } from 'antd';
 import type { TableProps } from 'antd';
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { actionOf } from '../../../core/entities/entity.ts';
+import { isLimitsEntity } from '../../../core/limits/archive-impact.ts';
+import { ArchiveImpactPanel } from '../limits/ArchiveImpactPanel.tsx';
 import type { EntityDef } from '../../../core/entities/entity.ts';
 import type { EntityListQuery, EntityRecord } from './entity-api.ts';
 import { describeSaveError } from '../../api/form-errors.ts';
@@ -34,7 +36,17 @@ export function EntityListPage({ def }: { def: EntityDef }) {
   });
   const [searchText, setSearchText] = useState('');
   const [editing, setEditing] = useState<Editing>(null);
-  const [archiveTarget, setArchiveTarget] = useState<ArchiveTarget>(null);
+  const [archiveTarget, setArchiveTargetState] = useState<ArchiveTarget>(null);
+  // Archiving what the limits depend on needs the impact confirmed (issue 9).
+  const [impactConfirmed, setImpactConfirmed] = useState(false);
+  const [needsConfirmation, setNeedsConfirmation] = useState(false);
+  const setArchiveTarget = useCallback((target: ArchiveTarget) => {
+    setImpactConfirmed(false);
+    setNeedsConfirmation(false);
+    setArchiveTargetState(target);
+  }, []);
+  const impactEntity =
+    archiveTarget && !archiveTarget.restore && isLimitsEntity(def.key) ? def.key : null;
   const list = useEntityList(def, query);
   const archive = useArchiveEntity(def);
   const label = lowerLabel(def.label);
@@ -149,7 +161,12 @@ export function EntityListPage({ def }: { def: EntityDef }) {
     if (!archiveTarget) return;
     const { record, restore } = archiveTarget;
     try {
-      await archive.mutateAsync({ record, reason, restore });
+      await archive.mutateAsync({
+        record,
+        reason,
+        restore,
+        confirmImpact: impactEntity !== null && impactConfirmed,
+      });
       void message.success(
         `${def.label} '${String(record.name ?? record.id)}' ${restore ? 'restored' : 'archived'}`,
       );
@@ -274,9 +291,20 @@ export function EntityListPage({ def }: { def: EntityDef }) {
             ? `The ${label} returns to the list and to the limits.`
             : `Archived records are kept and can be restored from the archived list. The ${label} leaves the limits until then.`
         }
+        canSubmit={impactEntity === null || !needsConfirmation || impactConfirmed}
         onSubmit={confirmArchive}
         onCancel={() => setArchiveTarget(null)}
-      />
+      >
+        {impactEntity && archiveTarget ? (
+          <ArchiveImpactPanel
+            entity={impactEntity}
+            name={String(archiveTarget.record.name)}
+            confirmed={impactConfirmed}
+            onConfirmedChange={setImpactConfirmed}
+            onNeedsConfirmation={setNeedsConfirmation}
+          />
+        ) : null}
+      </ReasonModal>
     </section>
   );
 }

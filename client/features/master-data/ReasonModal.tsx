@@ -9,6 +9,10 @@ interface ReasonModalProps {
   /** What the reason is for, shown above the field. */
   description?: ReactNode;
   danger?: boolean;
+  /** More to read or decide before the reason (an archive's impact on the limits). */
+  children?: ReactNode;
+  /** False keeps the action disabled (a required confirmation not yet given). */
+  canSubmit?: boolean;
   /** Resolves when the action is done; a rejection keeps the modal open (the caller shows why). */
   onSubmit: (reason: string) => Promise<void>;
   onCancel: () => void;
@@ -21,6 +25,8 @@ export function ReasonModal({
   okText,
   description,
   danger,
+  children,
+  canSubmit = true,
   onSubmit,
   onCancel,
 }: ReasonModalProps) {
@@ -28,6 +34,7 @@ export function ReasonModal({
   const [busy, setBusy] = useState(false);
 
   async function submit(): Promise<void> {
+    if (!canSubmit) return;
     const { reason } = await form.validateFields();
     setBusy(true);
     try {
@@ -45,13 +52,14 @@ export function ReasonModal({
       open={open}
       title={title}
       okText={okText}
-      okButtonProps={{ danger: danger ?? false }}
+      okButtonProps={{ danger: danger ?? false, disabled: !canSubmit }}
       confirmLoading={busy}
       onOk={() => void submit()}
       onCancel={onCancel}
       destroyOnHidden
     >
       {description ? <Typography.Paragraph>{description}</Typography.Paragraph> : null}
+      {children}
       <Form form={form} layout="vertical" name="reason-form" onFinish={() => void submit()}>
         <Form.Item
           name="reason"

@@ -115,6 +115,7 @@ export async function archiveEntity(
   def: EntityDef,
   id: number,
   reason: string,
+  confirmImpact = false,
 ): Promise<EntityRecord> {
   // Spec §7: the sampling policy and its attributes are archived by DELETE {id} with a reason.
   const byDelete = def.verbs === 'put-delete';
@@ -122,7 +123,7 @@ export async function archiveEntity(
     `${facilityPath(scope)}/${def.path}/${id}${byDelete ? '' : '/archive'}`,
     {
       method: byDelete ? 'DELETE' : 'PUT',
-      body: { reason },
+      body: confirmImpact ? { reason, confirmImpact } : { reason },
       action: `Archiving the ${def.label.toLowerCase()}`,
     },
   );

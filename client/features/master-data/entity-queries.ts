@@ -119,16 +119,18 @@ export interface ArchiveVariables {
   reason: string;
   /** Archive, or restore from the archived list. */
   restore?: boolean;
+  /** The user has seen where the record is used and which limits change (issue 9). */
+  confirmImpact?: boolean;
 }
 
 export function useArchiveEntity(def: EntityDef) {
   const scope = useFacilityScope();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ record, reason, restore }: ArchiveVariables) =>
+    mutationFn: ({ record, reason, restore, confirmImpact }: ArchiveVariables) =>
       restore
         ? restoreEntity(scope, def, record.id, reason)
-        : archiveEntity(scope, def, record.id, reason),
+        : archiveEntity(scope, def, record.id, reason, confirmImpact),
     onSuccess: () => invalidateAfterChange(client, scope.facilityId, def),
   });
 }

@@ -1,4 +1,34 @@
+import type { PropertyError } from '../../errors/errors.ts';
+import { isUnit, kindOf } from '../../units/units.ts';
 import type { EntityDef } from '../entity.ts';
+
+const kindName = { mass: 'a mass', volume: 'a volume', count: 'dosage units' } as Record<
+  string,
+  string
+>;
+
+function unitKind(quantity: unknown): string | null {
+  const unit = (quantity as { unit?: unknown } | null | undefined)?.unit;
+  return isUnit(unit) ? kindOf(unit) : null;
+}
+
+/**
+ * The batch size is divided by the daily dose, so both must be of one kind (kg and mg, or units
+ * and units): a batch in kg with a dose in units has no MACO, and the limits engine refuses it.
+ */
+export function productProblems(product: Readonly<Record<string, unknown>>): PropertyError[] {
+  const batch = unitKind(product.minBatchSize);
+  const dose = unitKind(product.maxDailyDose);
+  if (!batch || !dose || batch === dose) return [];
+  return [
+    {
+      property: 'maxDailyDose',
+      constraints: {
+        kind: `The largest daily dose must be of the same kind as the minimum batch size (${kindName[batch] ?? batch}), not ${kindName[dose] ?? dose}`,
+      },
+    },
+  ];
+}
 
 /** A finished product: made of actives, made on equipment through productions. */
 export const productsDef = {
@@ -66,4 +96,5 @@ export const productsDef = {
   unique: ['name'],
   search: ['name', 'externalId'],
   listColumns: ['name', 'externalId', 'dosageForm', 'maxDailyDose', 'minBatchSize'],
+  check: productProblems,
 } as const satisfies EntityDef;

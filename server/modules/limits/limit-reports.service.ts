@@ -18,7 +18,7 @@ import { runMatrix } from '../../../core/limits/matrix.ts';
 import { productWiseLimits } from '../../../core/limits/worst-case.ts';
 import type { Queryable } from '../../db/db.ts';
 import { allEntities } from '../../entities/entity-store.ts';
-import { facilityLimitsInput } from './facility-limits-input.ts';
+import { computableLimitsInput } from './computable-input.ts';
 
 /**
  * The limits reports (spec §3 report kinds) from the facility's live master data, through the
@@ -52,8 +52,8 @@ function explanations(m: CompiledLimits, limits: LowestLimits[]): Record<string,
 }
 
 async function compiled(q: Queryable, facilityId: number, productionId?: number) {
-  const [input, sampling] = await Promise.all([
-    facilityLimitsInput(q, facilityId, { productionId }),
+  const [{ input }, sampling] = await Promise.all([
+    computableLimitsInput(q, facilityId, { productionId }),
     facilitySampling(q, facilityId),
   ]);
   return compileLimits({ ...input, sampling } satisfies LimitsInput);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { cleaningAgentsDef } from '../../../core/entities/defs/cleaning.def.ts';
-import { AppError } from '../../../core/errors/errors.ts';
+import { AppError, validationError } from '../../../core/errors/errors.ts';
 import {
   cleaningAgentLimits,
   type CleaningAgentSpec,
@@ -13,7 +13,8 @@ import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
 import { allEntities } from '../../entities/entity-store.ts';
 import { typed, type AppContext } from '../../http/app-context.ts';
 import { getPolicy } from '../policies/policies.service.ts';
-import { facilityLimitsInput } from './facility-limits-input.ts';
+import { ZUncomputable } from '../../../core/schemas/mac-matrix.schemas.ts';
+import { computableLimitsInput } from './computable-input.ts';
 
 const base = '/api/v2/plans/:plan/facilities/:facility';
 const tags = ['limits'];
@@ -43,8 +44,23 @@ export function registerLimitViewRoutes({ app, db, permit }: AppContext): void {
       },
     },
     async (request) => {
-      const input = await facilityLimitsInput(db, request.params.facility);
-      const explanation = explainPair(input, request.query.previous, request.query.next);
+      const { input, uncomputable } = await computableLimitsInput(db, request.params.facility);
+      const { previous, next } = request.query;
+      const leftOut = uncomputable.find(
+        (u) => u.kind === 'product' && (u.id === previous || u.id === next),
+      );
+      if (leftOut) {
+        throw validationError(
+          [
+            {
+              property: leftOut.id === previous ? 'previous' : 'next',
+              constraints: { computable: leftOut.reason },
+            },
+          ],
+          `The limits of ${leftOut.id} cannot be computed: ${leftOut.reason}`,
+        );
+      }
+      const explanation = explainPair(input, previous, next);
       if (!explanation) {
         throw new AppError(
           'NotFoundError',
@@ -64,17 +80,20 @@ export function registerLimitViewRoutes({ app, db, permit }: AppContext): void {
         summary:
           'The limits engine’s input built from the facility’s master data (for what-if in the browser)',
         description:
-          'Products with their actives, equipment with surface areas, trains from the productions and the Chemical policy, in the shape of the limits command-line contract. The client changes a value and runs the same engine to show which limits move before anything is saved.',
+          'Products with their actives, equipment with surface areas, trains from the productions and the Chemical policy, in the shape of the limits command-line contract (`input` is valid input of the command line). The client changes a value and runs the same engine to show which limits move before anything is saved. `uncomputable` lists what the engine cannot compute with, left out of `input`.',
         params: ZFacilityParams,
         querystring: z.object({ productionId: z.coerce.number().int().positive().optional() }),
-        response: { 200: z.object({ input: ZDerivations }) },
+        response: {
+          200: z.object({ input: ZDerivations, uncomputable: z.array(ZUncomputable) }),
+        },
       },
     },
-    async (request) => ({
-      input: (await facilityLimitsInput(db, request.params.facility, {
+    async (request) => {
+      const { input, uncomputable } = await computableLimitsInput(db, request.params.facility, {
         productionId: request.query.productionId,
-      })) as unknown as Record<string, unknown>,
-    }),
+      });
+      return { input: input as unknown as Record<string, unknown>, uncomputable };
+    },
   );
 
   r.get(
@@ -106,16 +125,16 @@ export function registerLimitViewRoutes({ app, db, permit }: AppContext): void {
               }),
             ),
             units: z.object({ maco: z.literal('mg'), sal: z.literal('mg/sqcm') }),
+            uncomputable: z.array(ZUncomputable),
           }),
         },
       },
     },
     async (request) => {
-      const m = compileLimits(
-        await facilityLimitsInput(db, request.params.facility, {
-          productionId: request.query.productionId,
-        }),
-      );
+      const { input, uncomputable } = await computableLimitsInput(db, request.params.facility, {
+        productionId: request.query.productionId,
+      });
+      const m = compileLimits(input);
       const summary = runMatrix(m);
       return {
         products: productWiseLimits(m, summary).map((p) => ({
@@ -129,6 +148,7 @@ export function registerLimitViewRoutes({ app, db, permit }: AppContext): void {
           lowestSal: nullable(e.lowestSal),
         })),
         units: { maco: 'mg' as const, sal: 'mg/sqcm' as const },
+        uncomputable,
       };
     },
   );
@@ -163,14 +183,15 @@ export function registerLimitViewRoutes({ app, db, permit }: AppContext): void {
               area: z.literal('sqcm'),
               sal: z.literal('mg/sqcm'),
             }),
+            uncomputable: z.array(ZUncomputable),
           }),
         },
       },
     },
     async (request) => {
       const facilityId = request.params.facility;
-      const [input, agents, policy] = await Promise.all([
-        facilityLimitsInput(db, facilityId),
+      const [{ input, uncomputable }, agents, policy] = await Promise.all([
+        computableLimitsInput(db, facilityId),
         allEntities(db, cleaningAgentsDef, facilityId),
         getPolicy(db, facilityId, 'Detergent'),
       ]);
@@ -198,6 +219,7 @@ export function registerLimitViewRoutes({ app, db, permit }: AppContext): void {
           derivations: JSON.parse(JSON.stringify(l.derivations)) as Record<string, unknown>,
         })),
         units: { maco: 'mg' as const, area: 'sqcm' as const, sal: 'mg/sqcm' as const },
+        uncomputable,
       };
     },
   );

@@ -3,9 +3,11 @@ import type { ServerResponse } from 'node:http';
 import { contractChunks } from '../../../core/limits/contract-output.ts';
 import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
 import { typed, type AppContext } from '../../http/app-context.ts';
-import { facilityLimitsInput } from './facility-limits-input.ts';
+import { registerArchiveImpact } from './archive-impact.ts';
+import { computableLimitsInput } from './computable-input.ts';
 
 export function registerLimitsRoutes({ app, db, permit }: AppContext): void {
+  registerArchiveImpact();
   typed(app).get(
     '/api/v2/plans/:plan/facilities/:facility/mac-matrix',
     {
@@ -14,7 +16,7 @@ export function registerLimitsRoutes({ app, db, permit }: AppContext): void {
         tags: ['limits'],
         summary: "The MAC matrix of the facility's live master data",
         description:
-          'Every previous → next pair of products that share equipment, with each criterion, the governing one, MACO, shared area and surface limit, then the lowest limits per product and per equipment item: the document of the limits command-line contract, streamed. `summary=true` leaves out the pairs.',
+          'Every previous → next pair of products that share equipment, with each criterion, the governing one, MACO, shared area and surface limit, then the lowest limits per product and per equipment item: the document of the limits command-line contract, streamed. `summary=true` leaves out the pairs. `uncomputable` lists the products and equipment whose stored data the engine cannot compute with, and why; they are left out and the rest is computed.',
         params: ZFacilityParams,
         querystring: z.object({
           summary: z.enum(['true', 'false']).optional(),
@@ -23,9 +25,14 @@ export function registerLimitsRoutes({ app, db, permit }: AppContext): void {
       },
     },
     async (request, reply) => {
-      const input = await facilityLimitsInput(db, request.params.facility, {
+      const { input, uncomputable } = await computableLimitsInput(db, request.params.facility, {
         productionId: request.query.productionId,
       });
+      const chunks = contractChunks(input, { summary: request.query.summary === 'true' });
+      // The first chunk compiles the matrix: a failure there is still an ordinary error answer.
+      let current = chunks.next();
+      // Last, so the document still starts with the pairs (the client splits them as they come).
+      const tail = `,"uncomputable":${JSON.stringify(uncomputable)}}\n`;
       // The pairs are written as the matrix produces them, so a large facility is never held
       // in memory as one document.
       reply.hijack();
@@ -34,11 +41,22 @@ export function registerLimitsRoutes({ app, db, permit }: AppContext): void {
         'x-request-id': request.id,
         'content-type': 'application/json; charset=utf-8',
       });
-      // Waits for the client between chunks, so a slow reader never makes the server buffer
-      // the whole matrix.
-      for (const chunk of contractChunks(input, { summary: request.query.summary === 'true' })) {
-        if (reply.raw.destroyed) return;
-        if (!reply.raw.write(chunk)) await drainedOrClosed(reply.raw);
+      try {
+        // Waits for the client between chunks, so a slow reader never makes the server buffer
+        // the whole matrix. One chunk is read ahead, to know which is the last.
+        while (!current.done) {
+          const next = chunks.next();
+          const text = next.done ? current.value.replace(/\}\n$/, tail) : current.value;
+          if (reply.raw.destroyed) return;
+          if (!reply.raw.write(text)) await drainedOrClosed(reply.raw);
+          current = next;
+        }
+      } catch (error) {
+        // Half a document is already sent: end the connection so the client sees a failure
+        // at once rather than waiting for the rest forever.
+        request.log.error(error, 'MAC matrix stream failed');
+        reply.raw.destroy();
+        return;
       }
       reply.raw.end();
     },

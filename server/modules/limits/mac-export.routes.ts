@@ -13,7 +13,7 @@ import { actorOf, sessionOf } from '../../http/session-guard.ts';
 import { facilityDateTimeSettings } from '../audit/audit-log.service.ts';
 import { writeAudit, type Actor } from '../audit/audit.service.ts';
 import { getPolicy } from '../policies/policies.service.ts';
-import { facilityLimitsInput } from './facility-limits-input.ts';
+import { computableLimitsInput } from './computable-input.ts';
 import { writeMacMatrixXlsx } from './mac-matrix-xlsx.ts';
 import { pagePairs } from './mac-pairs.ts';
 import { renderMacPdf, type MacPdfVariant } from './mac-production-pdf.ts';
@@ -62,7 +62,7 @@ export function registerMacExportRoutes({ app, db, permit }: AppContext): void {
         tags,
         summary: 'The MAC matrix as an xlsx workbook (MAC Matrix, Pairs, Inputs)',
         description:
-          'Sheets: "MAC Matrix" (previous products as rows × next products as columns, the governing MACO in mg, empty where the two share no equipment, "no limit" where no criterion has its data), "Pairs" (one row per pair: shared equipment and area, MACO by each criterion, governing criterion and active, SAL, swab and rinse limits, flags; units in the headers; continued on "Pairs (2)" beyond Excel\'s row limit) and "Inputs" (facility, production, date and who exported, units, the Chemical cleaning limit policy). Streamed as it is written. File name `MAC Matrix <facility> <timestamp>.xlsx`. Each export writes an audit row.',
+          'Sheets: "MAC Matrix" (previous products as rows × next products as columns, the governing MACO in mg, empty where the two share no equipment, "no limit" where no criterion has its data), "Pairs" (one row per pair: shared equipment and area, MACO by each criterion, governing criterion and active, SAL, swab and rinse limits, flags; units in the headers; continued on "Pairs (2)" beyond Excel\'s row limit) and "Inputs" (facility, production, date and who exported, units, the Chemical cleaning limit policy, and each product or equipment item left out because its data cannot be computed, with the reason). Streamed as it is written. File name `MAC Matrix <facility> <timestamp>.xlsx`. Each export writes an audit row.',
         params: ZFacilityParams,
         querystring: ZMacMatrixExportQuery,
         produces: [XLSX],
@@ -71,7 +71,7 @@ export function registerMacExportRoutes({ app, db, permit }: AppContext): void {
     async (request, reply) => {
       const { facility, plan } = request.params;
       const { productionId } = request.query;
-      const input = await facilityLimitsInput(db, facility, { productionId });
+      const { input, uncomputable } = await computableLimitsInput(db, facility, { productionId });
       const [settings, production] = await Promise.all([
         facilityDateTimeSettings(db, facility),
         productionId === undefined ? null : getEntity(db, productionsDef, facility, productionId),
@@ -104,6 +104,7 @@ export function registerMacExportRoutes({ app, db, permit }: AppContext): void {
             productionName: production ? (production.name as string) : null,
             exportedBy: actor.userName ?? sessionOf(request).user.username,
             exportedAt,
+            uncomputable,
           },
           res,
           () => res.destroyed,
@@ -124,17 +125,17 @@ export function registerMacExportRoutes({ app, db, permit }: AppContext): void {
         tags,
         summary: 'One page of the MAC matrix’s pairs, filtered and sorted',
         description:
-          'For matrices too large to download: the pairs that match previous, next (product names), equipment (an item both share) and failingOnly (pairs with no limit or a flag raised), in matrix order or sorted by previous, next, maco or sal ("-" for descending; pairs without a value last). Returns the page and the total that match. Units as in the MAC matrix (mg, sqcm, mg/sqcm).',
+          'For matrices too large to download: the pairs that match previous, next (product names), equipment (an item both share) and failingOnly (pairs with no limit or a flag raised), in matrix order or sorted by previous, next, maco or sal ("-" for descending; pairs without a value last). Returns the page and the total that match, and `uncomputable`: the products and equipment left out because the engine cannot compute with their stored data, and why. Units as in the MAC matrix (mg, sqcm, mg/sqcm).',
         params: ZFacilityParams,
         querystring: ZMacPairsQuery,
         response: { 200: ZMacPairsPage },
       },
     },
     async (request) => {
-      const input = await facilityLimitsInput(db, request.params.facility, {
+      const { input, uncomputable } = await computableLimitsInput(db, request.params.facility, {
         productionId: request.query.productionId,
       });
-      return pagePairs(input, request.query);
+      return { ...pagePairs(input, request.query), uncomputable };
     },
   );
 
@@ -153,7 +154,7 @@ export function registerMacExportRoutes({ app, db, permit }: AppContext): void {
       },
       async (request, reply) => {
         const { facility, plan, id } = request.params;
-        const input = await facilityLimitsInput(db, facility, { productionId: id });
+        const { input } = await computableLimitsInput(db, facility, { productionId: id });
         if (variant === 'nitrosamine') {
           const stored = await getPolicy(db, facility, 'Nitrosamine');
           input.policy = stored.policy as unknown as typeof input.policy;

@@ -6,6 +6,7 @@ import type { CompiledLimits } from '../../../core/limits/compile.ts';
 import { matrixPairs, newSummary } from '../../../core/limits/matrix.ts';
 import type { LimitsInput } from '../../../core/limits/model.ts';
 import { pairFlags } from '../../../core/limits/pair-flags.ts';
+import type { TUncomputable } from '../../../core/schemas/mac-matrix.schemas.ts';
 import { macInputRows } from './mac-matrix-inputs.ts';
 
 export interface MacXlsxMeta {
@@ -13,6 +14,8 @@ export interface MacXlsxMeta {
   productionName: string | null;
   exportedBy: string;
   exportedAt: Date;
+  /** Products and equipment left out because their data cannot be computed, and why. */
+  uncomputable?: readonly TUncomputable[];
 }
 
 /** Excel's last row; a larger matrix continues on "Pairs (2)", "Pairs (3)" … */
@@ -196,6 +199,8 @@ export async function writeMacMatrixXlsx(
     ];
     inputs.addRow(['Field', 'Value', 'Unit']).commit();
     for (const row of macInputRows(input, meta, pairs)) inputs.addRow(row).commit();
+    for (const u of meta.uncomputable ?? [])
+      inputs.addRow([`Left out: ${u.kind} ${u.id}`, u.reason, null]).commit();
     inputs.commit();
   }
   // A reader that leaves mid-way never lets the workbook finish: 'close' ends the wait.

@@ -1,6 +1,6 @@
 import type ExcelJS from 'exceljs';
 import { equipmentDef, productionsDef, productsDef } from '../../../core/entities/defs/index.ts';
-import { createSchema, type EntityDef } from '../../../core/entities/entity.ts';
+import { createSchema, recordProblems, type EntityDef } from '../../../core/entities/entity.ts';
 import { fieldSchema, type FieldDef } from '../../../core/entities/field.ts';
 import { AppError, validationError } from '../../../core/errors/errors.ts';
 import { z } from 'zod';
@@ -246,6 +246,13 @@ export async function importMasterData(
       if (!checked.success) {
         for (const issue of checked.error.issues)
           problem(sheet, row, headerOf(def, issue.path.join('.')), issue.message);
+        continue;
+      }
+      const crossField = recordProblems(def, { ...existing, ...checked.data });
+      if (crossField.length > 0) {
+        for (const p of crossField)
+          for (const message of Object.values(p.constraints))
+            problem(sheet, row, headerOf(def, p.property), message);
         continue;
       }
       if (existing) {

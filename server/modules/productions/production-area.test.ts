@@ -129,7 +129,10 @@ describe('production surface area', () => {
     // An area lost by a legacy import: the column holds a JSON null.
     await server.db.query(`update equipment set surface_area = 'null'::jsonb where id = $1`, [b]);
     const id = await production('Gap line', [a, b, c]);
-    const archived = await call('PUT', `${F}/equipments/${c}/archive`, { reason: 'Retired' });
+    const archived = await call('PUT', `${F}/equipments/${c}/archive`, {
+      reason: 'Retired',
+      confirmImpact: true,
+    });
     expect(archived.status).toBe(200);
     const res = await call('GET', `${F}/productions/${id}/surface-area`);
     expect(res.body).toMatchObject({
