@@ -6,7 +6,7 @@ import type {
   TPropertyDefinition,
 } from '../../../core/schemas/additional-properties.schemas.ts';
 import { MEASURES } from '../../../core/units/measures.ts';
-import { ReasonModal } from '../master-data/ReasonModal.tsx';
+import { ReasonModal } from '../../app/reason/ReasonModal.tsx';
 import { showSaveError } from '../../api/form-errors.ts';
 import { showSaved } from '../settings/save-feedback.ts';
 import { DefinitionFormModal } from './DefinitionFormModal.tsx';
@@ -155,8 +155,9 @@ function DefinitionsTable({
             ? 'Values already recorded stay readable; no new values can be entered.'
             : undefined
         }
-        onSubmit={archiveOrRestore}
-        onCancel={() => setPending(null)}
+        managedByCaller
+        onSubmit={({ reason }) => archiveOrRestore(reason)}
+        onClose={() => setPending(null)}
       />
     </>
   );

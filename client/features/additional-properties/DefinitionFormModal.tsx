@@ -1,5 +1,4 @@
-import { Form, Input, Modal, Select, Switch } from 'antd';
-import { useState } from 'react';
+import { Form, Input, Select, Switch } from 'antd';
 import {
   PROPERTY_KINDS,
   type PropertyTarget,
@@ -7,8 +6,7 @@ import {
   type TPropertyDefinition,
 } from '../../../core/schemas/additional-properties.schemas.ts';
 import { MEASURES } from '../../../core/units/measures.ts';
-import { ReasonField } from '../settings/ReasonField.tsx';
-import { showSaveError } from '../../api/form-errors.ts';
+import { FormModal } from '../../app/reason/FormModal.tsx';
 import { showSaved } from '../settings/save-feedback.ts';
 import { useChangeDefinition, type DefinitionEdit } from './property-definitions-api.ts';
 
@@ -47,121 +45,105 @@ interface DefinitionFormModalProps {
 export function DefinitionFormModal({ target, definition, onClose }: DefinitionFormModalProps) {
   const [form] = Form.useForm<DefinitionFormValues>();
   const change = useChangeDefinition(target);
-  const [kind, setKind] = useState(definition?.kind ?? 'text');
+  const kind = Form.useWatch('kind', form) ?? definition?.kind ?? 'text';
   const isEdit = definition !== null;
 
-  async function submit(values: DefinitionFormValues): Promise<void> {
+  async function save(values: DefinitionFormValues): Promise<void> {
     const helpText = values.helpText?.trim() ?? '';
-    try {
-      if (definition) {
-        const body: DefinitionEdit = {
+    if (definition) {
+      const body: DefinitionEdit = {
+        label: values.label,
+        required: values.required ?? false,
+        helpText,
+        ...(definition.kind === 'select' ? { options: values.options ?? [] } : {}),
+      };
+      await change.mutateAsync({
+        type: 'edit',
+        key: definition.key,
+        body,
+        reason: values.reason ?? '',
+        version: definition.version,
+      });
+    } else {
+      await change.mutateAsync({
+        type: 'create',
+        body: {
+          ...(values.key?.trim() ? { key: values.key.trim() } : {}),
           label: values.label,
+          kind: values.kind,
+          ...(values.kind === 'quantity' ? { measure: values.measure } : {}),
+          ...(values.kind === 'select' ? { options: values.options ?? [] } : {}),
           required: values.required ?? false,
-          helpText,
-          ...(definition.kind === 'select' ? { options: values.options ?? [] } : {}),
-        };
-        await change.mutateAsync({
-          type: 'edit',
-          key: definition.key,
-          body,
-          reason: values.reason ?? '',
-          version: definition.version,
-        });
-      } else {
-        await change.mutateAsync({
-          type: 'create',
-          body: {
-            ...(values.key?.trim() ? { key: values.key.trim() } : {}),
-            label: values.label,
-            kind: values.kind,
-            ...(values.kind === 'quantity' ? { measure: values.measure } : {}),
-            ...(values.kind === 'select' ? { options: values.options ?? [] } : {}),
-            required: values.required ?? false,
-            ...(helpText ? { helpText } : {}),
-          },
-        });
-      }
-      showSaved(`Property '${values.label}'`);
-      onClose();
-    } catch (error) {
-      showSaveError(error, form);
+          ...(helpText ? { helpText } : {}),
+        },
+      });
     }
+    showSaved(`Property '${values.label}'`);
   }
 
   return (
-    <Modal
-      open
+    <FormModal<DefinitionFormValues>
+      form={form}
+      name="property-definition-form"
       title={isEdit ? `Edit property '${definition.label}'` : 'Add property'}
       okText={isEdit ? 'Save' : 'Add property'}
-      confirmLoading={change.isPending}
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      destroyOnHidden
+      askReason={isEdit}
+      initialValues={{
+        key: definition?.key,
+        label: definition?.label,
+        kind: definition?.kind ?? 'text',
+        measure: definition?.measure ?? undefined,
+        options: definition?.options ?? [],
+        required: definition?.required ?? false,
+        helpText: definition?.helpText ?? '',
+      }}
+      onSave={save}
+      onClose={onClose}
     >
-      <Form<DefinitionFormValues>
-        form={form}
-        name="property-definition-form"
-        layout="vertical"
-        initialValues={{
-          key: definition?.key,
-          label: definition?.label,
-          kind: definition?.kind ?? 'text',
-          measure: definition?.measure ?? undefined,
-          options: definition?.options ?? [],
-          required: definition?.required ?? false,
-          helpText: definition?.helpText ?? '',
-        }}
-        onValuesChange={(changed: Partial<DefinitionFormValues>) =>
-          changed.kind ? setKind(changed.kind) : undefined
-        }
-        onFinish={(values) => void submit(values)}
+      <Form.Item
+        name="label"
+        label="Label"
+        rules={[{ required: true, whitespace: true, message: 'A label is required' }]}
       >
+        <Input maxLength={100} />
+      </Form.Item>
+      <Form.Item
+        name="key"
+        label="Key"
+        tooltip="Values are stored under this key; it never changes. Made from the label when left empty."
+      >
+        <Input maxLength={60} disabled={isEdit} placeholder="made from the label" />
+      </Form.Item>
+      <Form.Item name="kind" label="Kind">
+        <Select
+          disabled={isEdit}
+          options={PROPERTY_KINDS.map((value) => ({ value, label: KIND_LABELS[value] }))}
+        />
+      </Form.Item>
+      {kind === 'quantity' ? (
         <Form.Item
-          name="label"
-          label="Label"
-          rules={[{ required: true, whitespace: true, message: 'A label is required' }]}
+          name="measure"
+          label="Measure"
+          rules={[{ required: true, message: 'A quantity needs a measure' }]}
         >
-          <Input maxLength={100} />
+          <Select disabled={isEdit} options={measureOptions} showSearch />
         </Form.Item>
+      ) : null}
+      {kind === 'select' ? (
         <Form.Item
-          name="key"
-          label="Key"
-          tooltip="Values are stored under this key; it never changes. Made from the label when left empty."
+          name="options"
+          label="Options"
+          rules={[{ required: true, message: 'A select needs options' }]}
         >
-          <Input maxLength={60} disabled={isEdit} placeholder="made from the label" />
+          <Select mode="tags" open={false} tokenSeparators={[',']} />
         </Form.Item>
-        <Form.Item name="kind" label="Kind">
-          <Select
-            disabled={isEdit}
-            options={PROPERTY_KINDS.map((value) => ({ value, label: KIND_LABELS[value] }))}
-          />
-        </Form.Item>
-        {kind === 'quantity' ? (
-          <Form.Item
-            name="measure"
-            label="Measure"
-            rules={[{ required: true, message: 'A quantity needs a measure' }]}
-          >
-            <Select disabled={isEdit} options={measureOptions} showSearch />
-          </Form.Item>
-        ) : null}
-        {kind === 'select' ? (
-          <Form.Item
-            name="options"
-            label="Options"
-            rules={[{ required: true, message: 'A select needs options' }]}
-          >
-            <Select mode="tags" open={false} tokenSeparators={[',']} />
-          </Form.Item>
-        ) : null}
-        <Form.Item name="required" label="Required" valuePropName="checked">
-          <Switch />
-        </Form.Item>
-        <Form.Item name="helpText" label="Help text">
-          <Input.TextArea autoSize={{ minRows: 1, maxRows: 4 }} maxLength={500} />
-        </Form.Item>
-        {isEdit ? <ReasonField /> : null}
-      </Form>
-    </Modal>
+      ) : null}
+      <Form.Item name="required" label="Required" valuePropName="checked">
+        <Switch />
+      </Form.Item>
+      <Form.Item name="helpText" label="Help text">
+        <Input.TextArea autoSize={{ minRows: 1, maxRows: 4 }} maxLength={500} />
+      </Form.Item>
+    </FormModal>
   );
 }

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import type { TDepartment } from '../../../core/schemas/departments.schemas.ts';
 import { can } from '../roles/admin-areas.ts';
 import { useMyPermissions } from '../roles/permissions-api.ts';
-import { AdminFormModal } from '../users/AdminFormModal.tsx';
+import { FormModal } from '../../app/reason/FormModal.tsx';
 import { AdminListHeader, AdminSearch, useAdminList } from '../users/AdminList.tsx';
 import { useCreateDepartment, useDepartments, useUpdateDepartment } from './departments-api.ts';
 
@@ -32,9 +32,9 @@ function DepartmentFormModal({
   }
 
   return (
-    <AdminFormModal
+    <FormModal
       form={form}
-      isEdit={department !== null}
+      askReason={department !== null}
       title={department ? 'Rename Department' : 'Add Department'}
       okText={department ? 'Save' : 'Create Department'}
       initialValues={{ name: department?.name ?? '' }}
@@ -48,7 +48,7 @@ function DepartmentFormModal({
       >
         <Input />
       </Form.Item>
-    </AdminFormModal>
+    </FormModal>
   );
 }
 

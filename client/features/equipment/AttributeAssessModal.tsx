@@ -9,7 +9,7 @@ import type { FacilityScope } from '../master-data/entity-api.ts';
 import { entityOptionsQuery } from '../master-data/entity-queries.ts';
 import type { AssessInput, RatingsInput, SamplingLocation } from './equipment-api.ts';
 import { AssessModal, RiskScoreItem } from './LocationForms.tsx';
-import { ReasonFormModal } from './ReasonFormModal.tsx';
+import { FormModal } from '../../app/reason/FormModal.tsx';
 
 type Props = {
   scope: FacilityScope;
@@ -61,13 +61,14 @@ function RatingsModal({
   }
 
   return (
-    <ReasonFormModal
+    <FormModal
+      askReason
       form={form}
       name="attribute-assessment"
       title={`Risk assessment of ${location.name}`}
       okText="Save assessment"
       onSave={save}
-      onCancel={onCancel}
+      onClose={onCancel}
       initialValues={{
         ...Object.fromEntries(
           (previous?.ratings ?? []).map((r) => [`attribute-${r.attributeId}`, r.option]),
@@ -94,6 +95,6 @@ function RatingsModal({
         <Input.TextArea rows={2} />
       </Form.Item>
       <RiskScoreItem preview={preview} missing="Rate every attribute to see the score" />
-    </ReasonFormModal>
+    </FormModal>
   );
 }

@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { FacilityScope } from '../master-data/entity-api.ts';
 import { addImage, deleteImage, equipmentKeys, listImages } from './equipment-api.ts';
 import { imageFileProblem, readAsDataUrl } from './image-file.ts';
-import { useReasonAction } from './use-reason-action.tsx';
+import { useReasonAction } from '../../app/reason/use-reason-action.tsx';
 
 /** The equipment's photographs: added and removed with a reason, the record kept. */
 export function ImagesPanel({

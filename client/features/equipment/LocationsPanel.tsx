@@ -17,7 +17,7 @@ import { toLocationInput } from './location-input.ts';
 import { LocationModal, RiskTag } from './LocationForms.tsx';
 import { LocationAssessModal } from './AttributeAssessModal.tsx';
 import { SamplesTable } from './SamplesTable.tsx';
-import { useReasonAction } from './use-reason-action.tsx';
+import { useReasonAction } from '../../app/reason/use-reason-action.tsx';
 
 type Editing = { kind: 'add' } | { kind: 'edit' | 'assess'; location: SamplingLocation };
 

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import type { FacilityScope } from '../master-data/entity-api.ts';
 import { addSample, equipmentKeys, listSamples, setSampleArchived } from './equipment-api.ts';
 import type { SampleInput } from './equipment-api.ts';
-import { useReasonAction } from './use-reason-action.tsx';
+import { useReasonAction } from '../../app/reason/use-reason-action.tsx';
 
 const TESTS = ['TOC', 'pH', 'Conductivity', 'AA', 'Odour', 'RC', 'Microbial'];
 

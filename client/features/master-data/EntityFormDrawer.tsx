@@ -17,7 +17,7 @@ import { FieldInput } from './FieldInput.tsx';
 import { changedFields, createBody, initialFormValues } from './form-values.ts';
 import type { FormValues } from './form-values.ts';
 import { mapPropertyErrors } from './property-path.ts';
-import { ReasonModal } from './ReasonModal.tsx';
+import { ReasonModal } from '../../app/reason/ReasonModal.tsx';
 import { usePropertyDefinitions } from '../additional-properties/property-definitions-api.ts';
 import { PropertyInputs } from './PropertyInputs.tsx';
 import {
@@ -262,8 +262,9 @@ export function EntityFormDrawer({ def, record, onClose }: EntityFormDrawerProps
           .map((f) => f.label)
           .concat(file && def.document ? [def.document.label] : [])
           .join(', ')}`}
-        onSubmit={saveEdit}
-        onCancel={() => setPendingChanges(null)}
+        managedByCaller
+        onSubmit={({ reason }) => saveEdit(reason)}
+        onClose={() => setPendingChanges(null)}
       />
     </Drawer>
   );

@@ -16,7 +16,7 @@ import { documentColumn } from './document-column.tsx';
 import { EntityFormDrawer } from './EntityFormDrawer.tsx';
 import { formatFieldValue } from './format-value.ts';
 import { isSortable, listFields, referencedEntities, toServerOrder } from './list-columns.ts';
-import { ReasonModal } from './ReasonModal.tsx';
+import { ReasonModal } from '../../app/reason/ReasonModal.tsx';
 import { usePermissions } from './use-permissions.ts';
 import { productionAreaColumn } from '../productions/ProductionAreaCell.tsx';
 import { useFacilityScope } from './use-facility-scope.ts';
@@ -292,8 +292,9 @@ export function EntityListPage({ def }: { def: EntityDef }) {
             : `Archived records are kept and can be restored from the archived list. The ${label} leaves the limits until then.`
         }
         canSubmit={impactEntity === null || !needsConfirmation || impactConfirmed}
-        onSubmit={confirmArchive}
-        onCancel={() => setArchiveTarget(null)}
+        managedByCaller
+        onSubmit={({ reason }) => confirmArchive(reason)}
+        onClose={() => setArchiveTarget(null)}
       >
         {impactEntity && archiveTarget ? (
           <ArchiveImpactPanel

@@ -3,8 +3,9 @@ import { useState } from 'react';
 import type { TOperator } from '../../../core/schemas/operators.schemas.ts';
 import { can } from '../roles/admin-areas.ts';
 import { useMyPermissions } from '../roles/permissions-api.ts';
-import { ReasonModal } from '../users/ReasonModal.tsx';
-import { AdminFormModal, DepartmentField, PersonNameFields } from '../users/AdminFormModal.tsx';
+import { ReasonModal } from '../../app/reason/ReasonModal.tsx';
+import { FormModal } from '../../app/reason/FormModal.tsx';
+import { DepartmentField, PersonNameFields } from '../users/person-fields.tsx';
 import { AdminListHeader, AdminSearch, useAdminList } from '../users/AdminList.tsx';
 import {
   useArchiveOperator,
@@ -43,9 +44,9 @@ function OperatorFormModal({
   }
 
   return (
-    <AdminFormModal
+    <FormModal
       form={form}
-      isEdit={operator !== null}
+      askReason={operator !== null}
       title={operator ? 'Edit Operator' : 'Add Operator'}
       okText={operator ? 'Save' : 'Create Operator'}
       initialValues={
@@ -70,7 +71,7 @@ function OperatorFormModal({
         <Input />
       </Form.Item>
       <DepartmentField />
-    </AdminFormModal>
+    </FormModal>
   );
 }
 

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { isApiError } from '../../api/api-error.ts';
 import { NOTHING_TO_CHANGE, VERSION_CONFLICT } from '../../api/form-errors.ts';
-import { ReasonModal } from '../master-data/ReasonModal.tsx';
+import { ReasonModal } from '../../app/reason/ReasonModal.tsx';
 import { formFieldErrors } from '../../api/form-errors.ts';
 import { changedFields, rebase } from './document-changes.ts';
 import type { VersionedDocument } from './rules-api.ts';
@@ -162,8 +162,9 @@ function LoadedDocumentForm<T extends object>({
         title={`Save ${name}`}
         okText="Save"
         description={`Why does the ${name} change?`}
-        onSubmit={submit}
-        onCancel={() => setPending(null)}
+        managedByCaller
+        onSubmit={({ reason }) => submit(reason)}
+        onClose={() => setPending(null)}
       />
     </Form>
   );

@@ -2,7 +2,7 @@ import { Col, Empty, Row, Typography } from 'antd';
 import { equipmentGroupsDef } from '../../../core/entities/defs/index.ts';
 import type { EntityRecord } from '../master-data/entity-api.ts';
 import { useEntityOptions } from '../master-data/entity-queries.ts';
-import { ReasonModal } from '../master-data/ReasonModal.tsx';
+import { ReasonModal } from '../../app/reason/ReasonModal.tsx';
 import { usePermissions } from '../master-data/use-permissions.ts';
 import { formatArea } from './area-format.ts';
 import { MappingToolbar } from './MappingToolbar.tsx';
@@ -124,8 +124,9 @@ export function EquipmentGroupMappingPage() {
         title={`Save the equipment of '${String(groupName ?? '')}'`}
         okText="Save"
         description="Equipment in a group is validated together with the other members."
-        onSubmit={submit}
-        onCancel={() => screen.setAsking(false)}
+        managedByCaller
+        onSubmit={({ reason }) => submit(reason)}
+        onClose={() => screen.setAsking(false)}
       />
     </section>
   );

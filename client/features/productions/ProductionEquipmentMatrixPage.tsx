@@ -4,7 +4,7 @@ import { equipmentDef, productionsDef, productsDef } from '../../../core/entitie
 import { totalSurfaceArea, type AreaItem } from '../../../core/productions/surface-area.ts';
 import type { EntityRecord } from '../master-data/entity-api.ts';
 import { useEntityOptions } from '../master-data/entity-queries.ts';
-import { ReasonModal } from '../master-data/ReasonModal.tsx';
+import { ReasonModal } from '../../app/reason/ReasonModal.tsx';
 import { usePermissions } from '../master-data/use-permissions.ts';
 import { formatArea } from './area-format.ts';
 import { MappingToolbar } from './MappingToolbar.tsx';
@@ -182,8 +182,9 @@ export function ProductionEquipmentMatrixPage() {
         title={`Save the mapping of '${String(productionName ?? '')}'`}
         okText="Save"
         description="The MAC matrix of this facility is recomputed from the saved mapping."
-        onSubmit={submit}
-        onCancel={() => screen.setAsking(false)}
+        managedByCaller
+        onSubmit={({ reason }) => submit(reason)}
+        onClose={() => screen.setAsking(false)}
       />
     </section>
   );

@@ -6,8 +6,8 @@ import {
   type PermissionMap,
 } from '../../../core/permissions/permission-map.ts';
 import type { TRole } from '../../../core/schemas/roles.schemas.ts';
-import { ReasonModal } from '../users/ReasonModal.tsx';
-import { AdminFormModal } from '../users/AdminFormModal.tsx';
+import { ReasonModal } from '../../app/reason/ReasonModal.tsx';
+import { FormModal } from '../../app/reason/FormModal.tsx';
 import { AdminListHeader } from '../users/AdminList.tsx';
 import { can } from './admin-areas.ts';
 import { PermissionMapEditor } from './PermissionMapEditor.tsx';
@@ -40,9 +40,9 @@ function RoleFormModal({ role, onClose }: { role: TRole | null; onClose: () => v
   }
 
   return (
-    <AdminFormModal
+    <FormModal
       form={form}
-      isEdit={role !== null}
+      askReason={role !== null}
       width={1000}
       title={role ? `Edit Role ${role.name}` : 'Add Role'}
       okText={role ? 'Save' : 'Create Role'}
@@ -63,7 +63,7 @@ function RoleFormModal({ role, onClose }: { role: TRole | null; onClose: () => v
       <Form.Item label="Permissions" name="permissions">
         <PermissionMapEditor />
       </Form.Item>
-    </AdminFormModal>
+    </FormModal>
   );
 }
 

@@ -2,7 +2,7 @@ import { Alert, Button, Card, Flex, Select, Spin, Tag, Typography } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { can, useMyPermissions } from '../../app/use-my-permissions.ts';
-import { useReasonAction } from '../equipment/use-reason-action.tsx';
+import { useReasonAction } from '../../app/reason/use-reason-action.tsx';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import {
   listEquipmentNames,

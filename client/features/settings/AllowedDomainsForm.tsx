@@ -1,5 +1,5 @@
 import { Alert, Button, Form, Select, Spin, Typography } from 'antd';
-import { ReasonField } from './ReasonField.tsx';
+import { ReasonField } from '../../app/reason/ReasonField.tsx';
 import { showSaveError } from '../../api/form-errors.ts';
 import { showSaved } from './save-feedback.ts';
 import { useAllowedDomains, useUpdateAllowedDomains } from './settings-api.ts';
@@ -52,7 +52,7 @@ export function AllowedDomainsForm({ canEdit }: { canEdit: boolean }) {
       </Form.Item>
       {canEdit ? (
         <>
-          <ReasonField />
+          <ReasonField label="Reason for change" rows={1} />
           <Button type="primary" htmlType="submit" loading={update.isPending}>
             Save allowed domains
           </Button>

@@ -7,7 +7,7 @@ import {
 } from '../../../core/datetime/format-date-time.ts';
 import type { TDateTimeSettings } from '../../../core/schemas/settings.schemas.ts';
 import { useDateTimeSettings } from '../../app/use-date-format.ts';
-import { ReasonField } from './ReasonField.tsx';
+import { ReasonField } from '../../app/reason/ReasonField.tsx';
 import { showSaveError } from '../../api/form-errors.ts';
 import { showSaved } from './save-feedback.ts';
 import { useUpdateDateTimeSettings } from './settings-api.ts';
@@ -95,7 +95,7 @@ export function DateTimeSettingsForm({ canEdit }: { canEdit: boolean }) {
       ) : null}
       {canEdit ? (
         <>
-          <ReasonField />
+          <ReasonField label="Reason for change" rows={1} />
           <Button type="primary" htmlType="submit" loading={update.isPending}>
             Save date and time settings
           </Button>

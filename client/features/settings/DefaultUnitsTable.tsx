@@ -1,7 +1,7 @@
 import { Alert, Button, Form, Modal, Select, Table } from 'antd';
 import { useState } from 'react';
 import type { TDefaultUnit } from '../../../core/schemas/settings.schemas.ts';
-import { ReasonField } from './ReasonField.tsx';
+import { ReasonField } from '../../app/reason/ReasonField.tsx';
 import { showSaveError } from '../../api/form-errors.ts';
 import { showSaved } from './save-feedback.ts';
 import { useDefaultUnits, useUpdateDefaultUnit } from './settings-api.ts';
@@ -91,7 +91,7 @@ function EditUnitModal({ unit, onClose }: { unit: TDefaultUnit; onClose: () => v
             aria-label="Unit"
           />
         </Form.Item>
-        <ReasonField />
+        <ReasonField label="Reason for change" rows={1} />
       </Form>
     </Modal>
   );

@@ -1,6 +1,6 @@
 import { Alert, Button, Form, InputNumber, Space, Spin } from 'antd';
 import type { TPasswordPolicy } from '../../../core/schemas/settings.schemas.ts';
-import { ReasonField } from './ReasonField.tsx';
+import { ReasonField } from '../../app/reason/ReasonField.tsx';
 import { showSaveError } from '../../api/form-errors.ts';
 import { showSaved } from './save-feedback.ts';
 import { usePasswordPolicy, useUpdatePasswordPolicy } from './settings-api.ts';
@@ -99,7 +99,7 @@ export function PasswordPolicyForm({ canEdit }: { canEdit: boolean }) {
       </Space>
       {canEdit ? (
         <>
-          <ReasonField />
+          <ReasonField label="Reason for change" rows={1} />
           <Button type="primary" htmlType="submit" loading={update.isPending}>
             Save password policy
           </Button>

@@ -2,7 +2,8 @@ import { Form, Input, Select } from 'antd';
 import type { TUser, TUserWithKey } from '../../../core/schemas/users.schemas.ts';
 import type { Facility } from '../../api/auth-types.ts';
 import { useSession } from '../../session/use-session.ts';
-import { AdminFormModal, DepartmentField, PersonNameFields } from './AdminFormModal.tsx';
+import { FormModal } from '../../app/reason/FormModal.tsx';
+import { DepartmentField, PersonNameFields } from './person-fields.tsx';
 import {
   useCreateUser,
   useFacilityRoleOptions,
@@ -97,9 +98,9 @@ export function UserFormModal({
   }
 
   return (
-    <AdminFormModal
+    <FormModal
       form={form}
-      isEdit={user !== null}
+      askReason={user !== null}
       width={640}
       title={user ? 'Edit User' : 'Add User'}
       okText={user ? 'Save' : 'Create User'}
@@ -131,6 +132,6 @@ export function UserFormModal({
       {facilities.map((facility) => (
         <FacilityRolesField key={facility.id} facility={facility} />
       ))}
-    </AdminFormModal>
+    </FormModal>
   );
 }

@@ -7,7 +7,7 @@ import { useCurrentUser } from '../../app/session-queries.ts';
 import { can } from '../roles/admin-areas.ts';
 import { useMyPermissions } from '../roles/permissions-api.ts';
 import { AdminListHeader, AdminSearch, useAdminList } from './AdminList.tsx';
-import { ReasonModal, type ReasonValues } from './ReasonModal.tsx';
+import { ReasonModal, type ReasonValues } from '../../app/reason/ReasonModal.tsx';
 import { SecretKeyModal } from './SecretKeyModal.tsx';
 import { showSaveError } from '../../api/form-errors.ts';
 import { UserFormModal } from './UserFormModal.tsx';

@@ -1,6 +1,5 @@
-import { notification } from 'antd';
 import { useState } from 'react';
-import { ReasonModal } from '../master-data/ReasonModal.tsx';
+import { ReasonModal } from './ReasonModal.tsx';
 
 interface ReasonAction {
   title: string;
@@ -22,19 +21,9 @@ export function useReasonAction() {
       title={action?.title ?? ''}
       okText={action?.okText ?? 'OK'}
       danger={action?.danger ?? false}
-      onCancel={() => setAction(null)}
-      onSubmit={async (reason) => {
-        if (!action) return;
-        try {
-          await action.run(reason);
-          setAction(null);
-        } catch (error) {
-          notification.error({
-            title: 'Error Occurred',
-            description: error instanceof Error ? error.message : String(error),
-          });
-          throw error;
-        }
+      onClose={() => setAction(null)}
+      onSubmit={async ({ reason }) => {
+        if (action) await action.run(reason);
       }}
     />
   );
