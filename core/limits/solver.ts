@@ -60,9 +60,9 @@ function requiredSal(m: CompiledLimits, view: PairView, req: Requirement): numbe
     case 'sal':
       return req.atLeast;
     case 'swabLimit':
-      return req.atLeast / (m.swabAreaSqcm * m.recovery);
+      return req.atLeast / (m.swabAreaSqcm * m.swabRecovery);
     case 'rinseLimit':
-      return (req.atLeast * m.rinseVolumeMl) / (view.area * m.recovery);
+      return (req.atLeast * m.rinseVolumeMl) / (view.area * m.rinseRecovery);
   }
 }
 
@@ -173,7 +173,7 @@ export function solveMinRecovery(
       note: `recovery does not change the ${req.limit}`,
     };
   }
-  const atFullRecovery = now / m.recovery;
+  const atFullRecovery = now / (req.limit === 'swabLimit' ? m.swabRecovery : m.rinseRecovery);
   const fraction = req.atLeast / atFullRecovery;
   if (!(fraction <= 1)) {
     return {
