@@ -52,10 +52,14 @@ beforeAll(async () => {
     actives: [{ activeId: ndma, amount: { value: 1, unit: 'mg' } }],
   });
   const [a, b, e3] = await Promise.all(
-    ['products', 'products', 'equipment'].map(async (table, i) => {
+    [
+      ['products', 'A'],
+      ['products', 'B'],
+      ['equipment', 'E3'],
+    ].map(async ([table, name]) => {
       const [row] = await server.db.query<{ id: number }>(
         `select id from ${table} where facility_id = $1 and name = $2`,
-        [facility.facilityId, ['A', 'B', 'E3'][i]],
+        [facility.facilityId, name!],
       );
       return row!.id;
     }),
@@ -72,7 +76,8 @@ afterAll(async () => {
 });
 
 type Numbers = [number | null, number | null, number | null, number | null];
-const fromContract = (p: ContractPair): Numbers => [
+type Limits = Pick<ContractPair, 'maco' | 'sal' | 'swabLimit' | 'rinseLimit'>;
+const fromContract = (p: Limits): Numbers => [
   p.maco?.value ?? null,
   p.sal?.value ?? null,
   p.swabLimit?.value ?? null,
