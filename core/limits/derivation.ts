@@ -23,7 +23,8 @@ export interface DerivationInput {
 }
 
 /** The kinds of record an input can come from (master data the client can link to). */
-export type SourceKind = 'product' | 'active' | 'equipment' | 'samplingType' | 'policy';
+export type SourceKind =
+  'product' | 'active' | 'cleaningAgent' | 'equipment' | 'samplingType' | 'policy';
 
 export interface SourceRecord {
   kind: SourceKind;
@@ -36,6 +37,7 @@ export interface SourceRecord {
 const KIND_WORDS: Record<SourceKind, string> = {
   product: 'product',
   active: 'active',
+  cleaningAgent: 'cleaning agent',
   equipment: 'equipment',
   samplingType: 'sampling type',
   policy: 'cleaning limit policy',

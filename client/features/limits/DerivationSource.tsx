@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { cleaningAgentsDef } from '../../../core/entities/defs/cleaning.def.ts';
 import type { DerivationInput, SourceKind } from '../../../core/limits/derivation.ts';
 import {
   activesDef,
@@ -15,6 +16,7 @@ const MASTER_DATA_BASE = '/master-data';
 const PAGE: Record<SourceKind, string> = {
   product: `${MASTER_DATA_BASE}/${productsDef.path}`,
   active: `${MASTER_DATA_BASE}/${activesDef.path}`,
+  cleaningAgent: `${MASTER_DATA_BASE}/${cleaningAgentsDef.path}`,
   equipment: `${MASTER_DATA_BASE}/${equipmentDef.path}`,
   samplingType: `${MASTER_DATA_BASE}/${samplingTypesDef.path}`,
   policy: '/policies',
