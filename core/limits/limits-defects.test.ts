@@ -4,6 +4,7 @@ import { explainPair } from './explain.ts';
 import { evaluatePairAt, itemRinseLimit, newPairView } from './matrix.ts';
 import type { LimitsInput } from './model.ts';
 import { defaultPolicy } from './policy.ts';
+import { solveMinBatchSize, solveMinRecovery } from './solver.ts';
 import type { CleaningLimitPolicy } from './policy.ts';
 
 /**
@@ -171,5 +172,20 @@ describe('area label', () => {
     );
     expect(pair(facility({})).area.quantity).toBe('shared surface area');
     expect(pair(facility({})).area.inputs[0]?.source).toBe('equipment E1: surface area');
+  });
+});
+
+describe('what-if solver under a fixed sample limit', () => {
+  it('says no batch size lifts a swab limit past a lower fixed limit', () => {
+    const input = facility(
+      { useFixedSampleLimits: true, fixedSwabLimit: 0.001, fixedRinseLimit: 10 },
+      swab25,
+    );
+    const req = { limit: 'swabLimit' as const, atLeast: 0.002 };
+    expect(solveMinBatchSize(input, 'P', 'N', req).status).toBe('impossible');
+    expect(solveMinRecovery(input, 'P', 'N', req).status).toBe('impossible');
+    // Below the fixed limit the calculation answers as before.
+    const ok = solveMinBatchSize(input, 'P', 'N', { limit: 'swabLimit', atLeast: 0.0005 });
+    expect(ok.status).toBe('passes');
   });
 });
