@@ -3,7 +3,7 @@ import type { QuantityOf } from '../units/quantity.ts';
 import { batchMassKg, batchToDoseRatio, trainOf } from './compile.ts';
 import { macoArl, macoHealth, macoLd50, noelFromLd50, surfaceLimit } from './formulas.ts';
 import { amountKind } from './compile.ts';
-import { factorInput, input, result, step } from './derivation.ts';
+import { factorInput, from, fromPolicy, input, result, step } from './derivation.ts';
 import type { Derivation, DerivationInput } from './derivation.ts';
 import type { EquipmentSpec, ProductSpec } from './model.ts';
 import type { CleaningLimitPolicy } from './policy.ts';
@@ -94,7 +94,7 @@ export function cleaningAgentLimits(
         next.minBatchSize,
         toBase(next.minBatchSize, kind),
         BASE[kind],
-        `${next.id}.minBatchSize`,
+        from('product', next.id, 'minimum batch size'),
       ),
       input(
         'MDD',
@@ -102,7 +102,7 @@ export function cleaningAgentLimits(
         next.maxDailyDose,
         toBase(next.maxDailyDose, kind),
         `${BASE[kind]}/day`,
-        `${next.id}.maxDailyDose`,
+        from('product', next.id, 'maximum daily dose'),
       ),
     ];
     const derivations: CleaningAgentLimit['derivations'] = {
@@ -118,7 +118,7 @@ export function cleaningAgentLimits(
                 agent.hbel,
                 toBase(agent.hbel, 'mass'),
                 'mg/day',
-                `${agent.id}.hbel`,
+                from('cleaningAgent', agent.id, 'PDE'),
               ),
               ...amounts,
             ]
@@ -126,7 +126,11 @@ export function cleaningAgentLimits(
         steps: [],
         result: result(health, 'mg'),
         ...(Number.isNaN(health)
-          ? { note: policy.useToxicity ? 'no HBEL for the agent' : 'useToxicity is off' }
+          ? {
+              note: policy.useToxicity
+                ? 'no HBEL for the agent'
+                : 'the policy does not use the health-based criterion',
+            }
           : {}),
       },
       ld50: {
@@ -142,18 +146,25 @@ export function cleaningAgentLimits(
                   agent.ld50,
                   toBase(agent.ld50, 'toxicity'),
                   'mg/kg',
-                  `${agent.id}.ld50`,
+                  from('cleaningAgent', agent.id, 'LD50'),
                 ),
               ]
             : []),
-          input('BW', 'body weight', policy.bodyWeight, bodyWeightKg, 'kg', 'policy.bodyWeight'),
+          input(
+            'BW',
+            'body weight',
+            policy.bodyWeight,
+            bodyWeightKg,
+            'kg',
+            fromPolicy(policy.residueType, 'body weight'),
+          ),
           factorInput(
             'EF',
             'empirical factor',
             policy.ld50EmpiricalFactor,
-            'policy.ld50EmpiricalFactor',
+            fromPolicy(policy.residueType, 'LD50 empirical factor'),
           ),
-          factorInput('SF', 'safety factor', sf, 'policy.safetyFactor'),
+          factorInput('SF', 'safety factor', sf, fromPolicy(policy.residueType, 'safety factor')),
           ...amounts,
         ],
         steps: agent.ld50
@@ -172,7 +183,11 @@ export function cleaningAgentLimits(
           : [],
         result: result(ld50, 'mg'),
         ...(Number.isNaN(ld50)
-          ? { note: policy.useLd50 ? 'no LD50 for the agent' : 'useLd50 is off' }
+          ? {
+              note: policy.useLd50
+                ? 'no LD50 for the agent'
+                : 'the policy does not use the LD50 criterion',
+            }
           : {}),
       },
       arl: {
@@ -186,13 +201,15 @@ export function cleaningAgentLimits(
             policy.arl,
             toBase(policy.arl, 'concentration'),
             'mg/kg',
-            'policy.arl',
+            fromPolicy(policy.residueType, 'general limit (ARL)'),
           ),
           ...amounts,
         ],
         steps: [step('batch mass', 'MBS in kg', batchMassKg(next), 'kg')],
         result: result(arl, 'mg'),
-        ...(Number.isNaN(arl) ? { note: policy.useARL ? 'no batch mass' : 'useARL is off' } : {}),
+        ...(Number.isNaN(arl)
+          ? { note: policy.useARL ? 'no batch mass' : 'the policy does not use the general limit' }
+          : {}),
       },
       maco: {
         quantity: `MACO of ${agent.id} in ${next.id}`,
@@ -210,14 +227,14 @@ export function cleaningAgentLimits(
         formula: 'SAL = MACO / area of the next product’s train',
         reference: 'limit basis cleaningAgentSal: the agent is used on every item of the train',
         inputs: [
-          input('MACO', 'MACO', { value: maco, unit: 'mg' }, maco, 'mg', 'maco'),
+          input('MACO', 'MACO', { value: maco, unit: 'mg' }, maco, 'mg', 'MACO, derived above'),
           input(
             'A',
             `train area of ${next.id}`,
             { value: area, unit: 'sqcm' },
             area,
             'sqcm',
-            `trains.${next.id}`,
+            `equipment of ${next.id}’s productions`,
           ),
         ],
         steps: [],

@@ -4,7 +4,8 @@ import { isUnit, kindOf } from '../units/units.ts';
 import { noelFromLd50 } from './formulas.ts';
 import type { AmountQuantity, LimitsInput, ProductSpec } from './model.ts';
 import { sampleConcentrationMgPerMl } from './sample-limits.ts';
-import { effectiveArl, effectiveSafetyFactor, recoveryFraction } from './policy.ts';
+import { effectiveArl, effectiveSafetyFactor, sampleRecoveryFraction } from './policy.ts';
+import { activeResidueType, hbelOf } from './residue-type.ts';
 
 /** Index of each criterion in the per-pair criteria vector. */
 export const HEALTH = 0;
@@ -69,7 +70,11 @@ export interface CompiledLimits {
   /** Fixed sample limits (useFixedSampleLimits), mg/swab and mg/ml; NaN when not used. */
   readonly fixedSwab: number;
   readonly fixedRinse: number;
-  readonly recovery: number;
+  /** Recovery fraction of the swab and of the rinse sampling (their own, or the policy's). */
+  readonly swabRecovery: number;
+  readonly rinseRecovery: number;
+  /** useSAR: the rinse limit derives from the surface limit; otherwise from the MACO (APIC). */
+  readonly useSar: boolean;
   /** The residue-limit cap in mg/sqcm, NaN when not used. */
   readonly residueLimit: number;
   readonly previousTrainBasis: boolean;
@@ -153,8 +158,6 @@ export function compileLimits(input: LimitsInput): CompiledLimits {
   const productCount = products.length;
   const equipmentCount = equipment.length;
   const sf = effectiveSafetyFactor(policy);
-  const chemical = policy.residueType === 'Chemical';
-  const nitrosamine = policy.residueType === 'Nitrosamine';
   const bodyWeightKg = toBase(policy.bodyWeight, 'mass') / 1_000_000;
   const intermediate = policy.residueType === 'Intermediate';
   const arlPpm = toBase(effectiveArl(policy), 'concentration');
@@ -183,14 +186,13 @@ export function compileLimits(input: LimitsInput): CompiledLimits {
     };
     product.actives.forEach((active, a) => {
       // EMA HBEL guideline: the HBEL is the PDE/ADE; for a nitrosamine the ICH M7 acceptable intake.
-      const hbel = nitrosamine ? active.acceptableIntake : active.pde;
-      if (policy.useToxicity && hbel) {
-        consider(HEALTH, toBase(hbel, 'mass'), a);
-      }
-      if (policy.useDosage && chemical && active.therapeuticDose) {
+      const residueType = activeResidueType(active, policy);
+      const hbel = hbelOf(active, policy);
+      if (hbel) consider(HEALTH, toBase(hbel.quantity, 'mass'), a);
+      if (policy.useDosage && residueType === 'Chemical' && active.therapeuticDose) {
         consider(DOSE, toBase(active.therapeuticDose, 'mass'), a);
       }
-      if (policy.useLd50 && !nitrosamine && active.ld50) {
+      if (policy.useLd50 && residueType !== 'Nitrosamine' && active.ld50) {
         const noel = noelFromLd50(
           toBase(active.ld50, 'toxicity'),
           bodyWeightKg,
@@ -255,7 +257,9 @@ export function compileLimits(input: LimitsInput): CompiledLimits {
     swabAreaSqcm: sampling.swabArea ? toBase(sampling.swabArea, 'area') : Number.NaN,
     rinseVolumeMl: sampling.rinseVolume ? toBase(sampling.rinseVolume, 'volume') : Number.NaN,
     ...sampleLimitRules(input),
-    recovery: recoveryFraction(policy),
+    swabRecovery: sampleRecoveryFraction(policy, sampling.swabRecoveryPercentage),
+    rinseRecovery: sampleRecoveryFraction(policy, sampling.rinseRecoveryPercentage),
+    useSar: policy.useSAR !== false,
     residueLimit: policy.useResidueLimit ? toBase(policy.residueLimit, 'surfaceLimit') : Number.NaN,
     previousTrainBasis: policy.areaBasis === 'previousTrain',
     firstAvailable: policy.useFirstAvailableCriteria,

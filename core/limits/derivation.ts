@@ -13,8 +13,50 @@ export interface DerivationInput {
   /** The value in the unit the formula uses. */
   value: number;
   unit: string;
-  /** Where it came from: an input path such as `products[1].minBatchSize`, or a policy field. */
+  /**
+   * Where it came from, in a reviewer's words: the record and its field ("product Syrup B:
+   * minimum batch size", "cleaning limit policy: safety factor"), or a value derived above.
+   */
   source: string;
+  /** The record a reviewer can open, when the value was entered on one. */
+  record?: SourceRecord;
+}
+
+/** The kinds of record an input can come from (master data the client can link to). */
+export type SourceKind =
+  'product' | 'active' | 'cleaningAgent' | 'equipment' | 'samplingType' | 'policy';
+
+export interface SourceRecord {
+  kind: SourceKind;
+  /** The record's name (products, actives, equipment and sampling types are named uniquely). */
+  name: string;
+  /** The field, in words. */
+  field: string;
+}
+
+const KIND_WORDS: Record<SourceKind, string> = {
+  product: 'product',
+  active: 'active',
+  cleaningAgent: 'cleaning agent',
+  equipment: 'equipment',
+  samplingType: 'sampling type',
+  policy: 'cleaning limit policy',
+};
+
+/** A field of a record as an input's source. */
+export function from(kind: SourceKind, name: string, field: string): SourceRecord {
+  return { kind, name, field };
+}
+
+/** The policy's own field: the policy is one per residue type, so its name is that type. */
+export function fromPolicy(residueType: string, field: string): SourceRecord {
+  return { kind: 'policy', name: residueType, field };
+}
+
+function sourceText(r: SourceRecord): string {
+  return r.kind === 'policy'
+    ? `${r.name} cleaning limit policy: ${r.field}`
+    : `${KIND_WORDS[r.kind]} ${r.name}: ${r.field}`;
 }
 
 export interface DerivationStep {
@@ -42,13 +84,20 @@ export function input(
   given: { value: number; unit: string },
   value: number,
   unit: string,
-  source: string,
+  source: string | SourceRecord,
 ): DerivationInput {
-  return { symbol, name, given: { value: given.value, unit: given.unit }, value, unit, source };
+  const entered = { value: given.value, unit: given.unit };
+  if (typeof source === 'string') return { symbol, name, given: entered, value, unit, source };
+  return { symbol, name, given: entered, value, unit, source: sourceText(source), record: source };
 }
 
 /** A plain number that has no unit of its own (a factor, a percentage). */
-export function factorInput(symbol: string, name: string, value: number, source: string) {
+export function factorInput(
+  symbol: string,
+  name: string,
+  value: number,
+  source: string | SourceRecord,
+) {
   return input(symbol, name, { value, unit: '-' }, value, '-', source);
 }
 

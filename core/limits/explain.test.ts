@@ -67,7 +67,13 @@ describe('derivations', () => {
       }
     }
     const mbs = e.criteria.arl.inputs.find((i) => i.symbol === 'MBS');
-    expect(mbs?.source).toMatch(/^products\[\d+\]\.minBatchSize$/);
+    // The record a reviewer can open, by name; never an engine array path.
+    expect(mbs?.source).toBe(`product ${first.next}: minimum batch size`);
+    expect(mbs?.record).toEqual({ kind: 'product', name: first.next, field: 'minimum batch size' });
+    const all = Object.values(e.criteria).flatMap((d) => d.inputs);
+    for (const i of [...all, ...e.area.inputs, ...e.sal.inputs]) {
+      expect(i.source).not.toMatch(/\[\d+\]|^policy\.|^products|^equipment\[/);
+    }
     // per-active steps reproduce the criterion's lowest value
     const steps = e.criteria.dose.steps.filter((s) => s.symbol.startsWith('MACO('));
     if (e.criteria.dose.result) {
@@ -95,7 +101,7 @@ describe('derivations', () => {
     if (!first) throw new Error('no pair');
     const e = explainPair(off, first.previous, first.next);
     expect(e?.criteria.dose.result).toBeNull();
-    expect(e?.criteria.dose.note).toBe('useDosage is off');
+    expect(e?.criteria.dose.note).toBe('the policy does not use the dose criterion');
   });
 
   it('has no explanation for products that share no equipment', () => {

@@ -12,11 +12,13 @@ import {
   unitMassMg,
 } from './compile.ts';
 import type { CompiledLimits, CriterionKey } from './compile.ts';
-import { factorInput, input, result, step } from './derivation.ts';
+import { factorInput, from, fromPolicy, input, result, step } from './derivation.ts';
 import { limitFlags } from './flags.ts';
 import type { LimitChecks, LimitFlags } from './flags.ts';
 import type { Derivation, DerivationInput } from './derivation.ts';
 import { evaluatePairAt, newPairView } from './matrix.ts';
+import { derived, macoInput, sampleDerivations } from './explain-samples.ts';
+import { activeResidueType, hbelOf } from './residue-type.ts';
 import type { PairView } from './matrix.ts';
 import type { LimitsInput, ProductSpec } from './model.ts';
 import { effectiveSafetyFactor } from './policy.ts';
@@ -80,20 +82,19 @@ function activeLimits(m: CompiledLimits, view: PairView): ActiveLimit[] {
   const mbs = m.minBatchSize[view.next] ?? Number.NaN;
   const mdd = m.maxDailyDose[view.next] ?? Number.NaN;
   const sf = effectiveSafetyFactor(policy);
-  const nitrosamine = policy.residueType === 'Nitrosamine';
   const bw = toBase(policy.bodyWeight, 'mass') / 1_000_000;
   return prev.actives.map((active) => {
-    const hbel = nitrosamine ? active.acceptableIntake : active.pde;
-    const health =
-      policy.useToxicity && hbel
-        ? (toBase(hbel, 'mass') * mbs) / (policy.modificationFactor * mdd)
-        : Number.NaN;
+    const residueType = activeResidueType(active, policy);
+    const hbel = hbelOf(active, policy);
+    const health = hbel
+      ? (toBase(hbel.quantity, 'mass') * mbs) / (policy.modificationFactor * mdd)
+      : Number.NaN;
     const dose =
-      policy.useDosage && policy.residueType === 'Chemical' && active.therapeuticDose
+      policy.useDosage && residueType === 'Chemical' && active.therapeuticDose
         ? (toBase(active.therapeuticDose, 'mass') * mbs) / (sf * mdd)
         : Number.NaN;
     const ld50 =
-      policy.useLd50 && !nitrosamine && active.ld50
+      policy.useLd50 && residueType !== 'Nitrosamine' && active.ld50
         ? (((toBase(active.ld50, 'toxicity') * bw) / policy.ld50EmpiricalFactor) * mbs) / (sf * mdd)
         : Number.NaN;
     const arl = policy.useARL
@@ -120,7 +121,7 @@ function activeLimits(m: CompiledLimits, view: PairView): ActiveLimit[] {
 
 const BASE_OF = { mass: 'mg', volume: 'ml', count: 'units' } as const;
 
-function amountInputs(next: ProductSpec, n: number): DerivationInput[] {
+function amountInputs(next: ProductSpec): DerivationInput[] {
   const kind = amountKind(next.minBatchSize);
   const unit = BASE_OF[kind];
   return [
@@ -130,7 +131,7 @@ function amountInputs(next: ProductSpec, n: number): DerivationInput[] {
       next.minBatchSize,
       toBase(next.minBatchSize, kind),
       unit,
-      `products[${n}].minBatchSize`,
+      from('product', next.id, 'minimum batch size'),
     ),
     input(
       'MDD',
@@ -138,7 +139,7 @@ function amountInputs(next: ProductSpec, n: number): DerivationInput[] {
       next.maxDailyDose,
       toBase(next.maxDailyDose, kind),
       `${unit}/day`,
-      `products[${n}].maxDailyDose`,
+      from('product', next.id, 'maximum daily dose'),
     ),
   ];
 }
@@ -159,7 +160,11 @@ function perActiveCriterion(
   const ratio = m.batchToDoseRatio[n] ?? Number.NaN;
   const mbs = m.minBatchSize[n] ?? Number.NaN;
   const mdd = m.maxDailyDose[n] ?? Number.NaN;
-  const inputs = amountInputs(next, n);
+  const inputs = amountInputs(next);
+  const policySource = (field: string) => fromPolicy(policy.residueType, field);
+  const nitrosamineActive = prev.actives.some(
+    (a) => activeResidueType(a, policy) === 'Nitrosamine',
+  );
   const steps = [step('MBS/MDD', 'MBS / MDD', ratio, 'days')];
   let formula: string;
   let reference: string;
@@ -170,15 +175,19 @@ function perActiveCriterion(
     formula = 'MACO = HBEL × MBS / MDD';
     reference = nitrosamine
       ? 'ICH M7 acceptable intake used as the HBEL (reference §1.3)'
-      : 'EMA HBEL guideline EMA/CHMP/CVMP/SWP/169430/2012; ISPE Risk-MaPP';
-    if (!policy.useToxicity) off = 'useToxicity is off';
+      : nitrosamineActive
+        ? 'EMA HBEL guideline EMA/CHMP/CVMP/SWP/169430/2012; for a nitrosamine, its ICH M7 acceptable intake (reference §1.3)'
+        : 'EMA HBEL guideline EMA/CHMP/CVMP/SWP/169430/2012; ISPE Risk-MaPP';
+    if (!policy.useToxicity && !(nitrosamineActive && !nitrosamine)) {
+      off = 'the policy does not use the health-based criterion';
+    }
     if (policy.modificationFactor !== 1) {
       inputs.push(
         factorInput(
           'MF',
           'modification factor',
           policy.modificationFactor,
-          'policy.modificationFactor',
+          policySource('modification factor'),
         ),
       );
       formula = 'MACO = HBEL / MF × MBS / MDD';
@@ -187,42 +196,43 @@ function perActiveCriterion(
     quantity = 'MACO, 1/1000 of the minimum therapeutic dose';
     formula = 'MACO = TDD × MBS / (SF × MDD)';
     reference = 'Fourman & Mullen 1993; APIC cleaning validation guidance 4.2.1';
-    if (!policy.useDosage) off = 'useDosage is off';
+    if (!policy.useDosage) off = 'the policy does not use the dose criterion';
     else if (policy.residueType !== 'Chemical') off = `no dose criterion for ${policy.residueType}`;
-    inputs.push(factorInput('SF', 'safety factor (divisor)', sf, 'policy.safetyFactor'));
+    inputs.push(factorInput('SF', 'safety factor (divisor)', sf, policySource('safety factor')));
   } else {
     quantity = 'MACO, LD50-based';
     formula = 'NOEL = LD50 × BW / EF;  MACO = NOEL × MBS / (SF × MDD)';
     reference = 'APIC cleaning validation guidance (LD50 route); Layton et al. 1987';
-    if (!policy.useLd50) off = 'useLd50 is off';
+    if (!policy.useLd50) off = 'the policy does not use the LD50 criterion';
     else if (nitrosamine) off = 'no LD50 criterion for Nitrosamine';
     const bw = toBase(policy.bodyWeight, 'mass') / 1_000_000;
-    inputs.push(input('BW', 'body weight', policy.bodyWeight, bw, 'kg', 'policy.bodyWeight'));
+    inputs.push(
+      input('BW', 'body weight', policy.bodyWeight, bw, 'kg', policySource('body weight')),
+    );
     inputs.push(
       factorInput(
         'EF',
         'empirical factor',
         policy.ld50EmpiricalFactor,
-        'policy.ld50EmpiricalFactor',
+        policySource('LD50 empirical factor'),
       ),
     );
-    inputs.push(factorInput('SF', 'safety factor (divisor)', sf, 'policy.safetyFactor'));
+    inputs.push(factorInput('SF', 'safety factor (divisor)', sf, policySource('safety factor')));
   }
-  prev.actives.forEach((active, a) => {
-    const path = `products[${p}].actives[${a}]`;
+  prev.actives.forEach((active) => {
+    const residueType = activeResidueType(active, policy);
     if (criterion === HEALTH) {
-      const hbel = nitrosamine ? active.acceptableIntake : active.pde;
+      const hbel = hbelOf(active, policy);
       if (!hbel) return;
-      const field = nitrosamine ? 'acceptableIntake' : 'pde';
-      const v = toBase(hbel, 'mass');
+      const v = toBase(hbel.quantity, 'mass');
       inputs.push(
         input(
           `HBEL(${active.id})`,
-          `${field} of ${active.id}`,
-          hbel,
+          `${hbel.label} of ${active.id}`,
+          hbel.quantity,
           v,
           'mg/day',
-          `${path}.${field}`,
+          from('active', active.id, hbel.label),
         ),
       );
       steps.push(
@@ -234,7 +244,7 @@ function perActiveCriterion(
         ),
       );
     } else if (criterion === DOSE) {
-      if (!active.therapeuticDose) return;
+      if (!active.therapeuticDose || residueType !== 'Chemical') return;
       const v = toBase(active.therapeuticDose, 'mass');
       inputs.push(
         input(
@@ -243,7 +253,7 @@ function perActiveCriterion(
           active.therapeuticDose,
           v,
           'mg/day',
-          `${path}.therapeuticDose`,
+          from('active', active.id, 'minimum therapeutic dose'),
         ),
       );
       steps.push(
@@ -255,7 +265,7 @@ function perActiveCriterion(
         ),
       );
     } else {
-      if (!active.ld50) return;
+      if (!active.ld50 || residueType === 'Nitrosamine') return;
       const v = toBase(active.ld50, 'toxicity');
       const bw = toBase(policy.bodyWeight, 'mass') / 1_000_000;
       const noel = (v * bw) / policy.ld50EmpiricalFactor;
@@ -266,7 +276,7 @@ function perActiveCriterion(
           active.ld50,
           v,
           'mg/kg',
-          `${path}.ld50`,
+          from('active', active.id, 'LD50'),
         ),
       );
       steps.push(step(`NOEL(${active.id})`, `LD50(${active.id}) × BW / EF`, noel, 'mg/day'));
@@ -292,10 +302,13 @@ function perActiveCriterion(
 
 /** The ARL that applies to an active: an intermediate under an Intermediate policy has its own. */
 function arlOf(policy: CleaningLimitPolicy, isIntermediate: boolean) {
-  if (policy.residueType !== 'Intermediate') return { quantity: policy.arl, source: 'policy.arl' };
+  const source = (field: string) => fromPolicy(policy.residueType, field);
+  if (policy.residueType !== 'Intermediate') {
+    return { quantity: policy.arl, source: source('general limit (ARL)') };
+  }
   return isIntermediate
-    ? { quantity: policy.intermediateArl, source: 'policy.intermediateArl' }
-    : { quantity: policy.activesArl, source: 'policy.activesArl' };
+    ? { quantity: policy.intermediateArl, source: source('general limit for intermediates') }
+    : { quantity: policy.activesArl, source: source('general limit for actives') };
 }
 
 function arlCriterion(m: CompiledLimits, view: PairView): Derivation {
@@ -324,7 +337,7 @@ function arlCriterion(m: CompiledLimits, view: PairView): Derivation {
       next.minBatchSize,
       toBase(next.minBatchSize, kind),
       BASE_OF[kind],
-      `products[${n}].minBatchSize`,
+      from('product', next.id, 'minimum batch size'),
     ),
   );
   let massExpression = 'MBS [mg] / 10^6';
@@ -339,7 +352,7 @@ function arlCriterion(m: CompiledLimits, view: PairView): Derivation {
           next.unitWeight,
           unitMassMg(next.unitWeight),
           'mg',
-          `products[${n}].unitWeight`,
+          from('product', next.id, 'unit weight'),
         ),
       );
     }
@@ -347,7 +360,7 @@ function arlCriterion(m: CompiledLimits, view: PairView): Derivation {
   const massKg = m.batchMassKg[n] ?? Number.NaN;
   const value = view.criteria[ARL] ?? Number.NaN;
   const off = !policy.useARL
-    ? 'useARL is off'
+    ? 'the policy does not use the general limit'
     : prev.actives.length === 0
       ? `${prev.id} has no actives`
       : Number.isNaN(massKg)
@@ -365,16 +378,6 @@ function arlCriterion(m: CompiledLimits, view: PairView): Derivation {
   };
 }
 
-/** Says when the policy's fixed limit or per-sample cap, not the formula, set a sample limit. */
-function sampleRuleNote(fixed: number, cap: number, value: number): { note?: string } {
-  if (!Number.isNaN(fixed) && value === fixed) {
-    return { note: 'the policy’s fixed sample limit replaces the calculation' };
-  }
-  if (!Number.isNaN(cap) && value === cap)
-    return { note: 'capped at the policy’s per-sample limit' };
-  return {};
-}
-
 /** Explains one pair, or returns undefined when the products do not share equipment. */
 export function explainPair(
   source: LimitsInput | CompiledLimits,
@@ -383,7 +386,7 @@ export function explainPair(
   checks?: LimitChecks,
 ): PairExplanation | undefined {
   const m = 'factor' in source ? source : compileLimits(source);
-  const { products, equipment, sampling, policy } = m.input;
+  const { products, equipment, policy } = m.input;
   const p = products.findIndex((x) => x.id === previousId);
   const n = products.findIndex((x) => x.id === nextId);
   if (p < 0 || n < 0) return undefined;
@@ -409,13 +412,15 @@ export function explainPair(
               prev.productLimit,
               toBase(prev.productLimit, 'mass'),
               'mg',
-              `products[${p}].productLimit`,
+              from('product', prev.id, 'product limit'),
             ),
           ]
         : [],
       steps: [],
       result: result(view.criteria[4] ?? Number.NaN, 'mg'),
-      note: policy.useProductLimit ? 'as recorded' : 'useProductLimit is off',
+      note: policy.useProductLimit
+        ? 'as recorded'
+        : 'the policy does not use a limit recorded on the product',
     },
   } satisfies Record<CriterionKey, Derivation>;
 
@@ -460,14 +465,12 @@ export function explainPair(
           item.surfaceArea,
           m.equipmentArea[e] ?? 0,
           'sqcm',
-          `equipment[${e}].surfaceArea`,
+          from('equipment', item.id, 'surface area'),
         ),
       );
   }
   const area: Derivation = {
-    quantity: m.previousTrainBasis
-      ? 'area of the previous product’s whole train'
-      : 'shared surface area',
+    quantity: m.previousTrainBasis ? 'area of the previous product’s train' : 'shared surface area',
     formula: 'A = Σ product-contact area of the items',
     reference: m.previousTrainBasis
       ? 'reference §2.2: conservative option, the previous product’s whole train'
@@ -479,8 +482,8 @@ export function explainPair(
 
   const batchMass = m.batchMassKg[n] ?? Number.NaN;
   const salInputs = [
-    input('MACO', 'governing MACO', { value: view.maco, unit: 'mg' }, view.maco, 'mg', 'maco'),
-    input('A', 'area', { value: view.area, unit: 'sqcm' }, view.area, 'sqcm', 'area'),
+    macoInput(view.maco),
+    input('A', 'area', { value: view.area, unit: 'sqcm' }, view.area, 'sqcm', derived('area')),
   ];
   if (policy.useResidueLimit) {
     salInputs.push(
@@ -490,7 +493,7 @@ export function explainPair(
         policy.residueLimit,
         m.residueLimit,
         'mg/sqcm',
-        'policy.residueLimit',
+        fromPolicy(policy.residueType, 'residue limit'),
       ),
     );
   }
@@ -504,14 +507,6 @@ export function explainPair(
     ...(view.salCapped ? { note: 'capped at the residue limit' } : {}),
   };
 
-  const recoveryInput = factorInput(
-    'r',
-    'recovery fraction',
-    m.recovery,
-    policy.useGlobalRecoveryPercentage
-      ? 'policy.globalRecoveryPercentage / 100'
-      : 'recovery not used (1)',
-  );
   const explanation: PairExplanation = {
     previous: prev.id,
     next: products[n]?.id ?? '',
@@ -526,9 +521,7 @@ export function explainPair(
       quantity: 'limit in the next product (L1)',
       formula: 'L1 = MACO [mg] / batch mass [kg]',
       reference: 'LeBlanc L1 (Pharm. Technol. 1998); ppm = mg/kg',
-      inputs: [
-        input('MACO', 'governing MACO', { value: view.maco, unit: 'mg' }, view.maco, 'mg', 'maco'),
-      ],
+      inputs: [macoInput(view.maco)],
       steps: [step('batch mass', 'batch mass of next', batchMass, 'kg')],
       result: result(view.maco / batchMass, 'ppm'),
       ...(Number.isNaN(batchMass)
@@ -549,58 +542,6 @@ export function explainPair(
     perActive: activeLimits(m, view),
   };
   if (checks) explanation.flags = limitFlags(view, checks);
-  if (sampling.swabArea) {
-    explanation.swabLimit = {
-      quantity: 'swab limit (L4a)',
-      formula: 'swab = SAL × swab area × r',
-      reference:
-        'LeBlanc L4a; recovery multiplies the limit (LeBlanc, recovery percentages; never divide)',
-      inputs: [
-        input(
-          'SAL',
-          'surface limit',
-          { value: view.sal, unit: 'mg/sqcm' },
-          view.sal,
-          'mg/sqcm',
-          'sal',
-        ),
-        input('As', 'swab area', sampling.swabArea, m.swabAreaSqcm, 'sqcm', 'sampling.swabArea'),
-        recoveryInput,
-      ],
-      steps: [],
-      result: result(view.swabLimit, 'mg/swab'),
-      ...sampleRuleNote(m.fixedSwab, m.swabCap, view.swabLimit),
-    };
-  }
-  if (sampling.rinseVolume) {
-    explanation.rinseLimit = {
-      quantity: 'rinse limit (L4b)',
-      formula: 'rinse = SAL × A × r / V',
-      reference: 'LeBlanc L4b (Cleaning Memo Jan 2009); recovery multiplies the limit',
-      inputs: [
-        input(
-          'SAL',
-          'surface limit',
-          { value: view.sal, unit: 'mg/sqcm' },
-          view.sal,
-          'mg/sqcm',
-          'sal',
-        ),
-        input('A', 'area', { value: view.area, unit: 'sqcm' }, view.area, 'sqcm', 'area'),
-        recoveryInput,
-        input(
-          'V',
-          'rinse volume',
-          sampling.rinseVolume,
-          m.rinseVolumeMl,
-          'ml',
-          'sampling.rinseVolume',
-        ),
-      ],
-      steps: [],
-      result: result(view.rinseLimit, 'mg/ml'),
-      ...sampleRuleNote(m.fixedRinse, m.rinseCap, view.rinseLimit),
-    };
-  }
+  Object.assign(explanation, sampleDerivations(m, view));
   return explanation;
 }

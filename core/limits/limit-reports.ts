@@ -1,7 +1,7 @@
 import { isLower } from './compile.ts';
 import type { CompiledLimits } from './compile.ts';
-import { runMatrix } from './matrix.ts';
-import type { PairView } from './matrix.ts';
+import { CALCULATED, itemRinseLimit, runMatrix } from './matrix.ts';
+import type { PairView, SampleValue } from './matrix.ts';
 
 /**
  * The lowest limits of the equipment-limits and production-limits reports, read off the matrix's
@@ -44,7 +44,7 @@ function emptyLowest(): LowestLimits {
   };
 }
 
-function valueOf(view: PairView, key: (typeof KEYS)[number]): number {
+function valueOf(view: PairView, key: (typeof KEYS)[number], rinse: number): number {
   switch (key) {
     case 'maco':
       return view.maco;
@@ -53,14 +53,22 @@ function valueOf(view: PairView, key: (typeof KEYS)[number]): number {
     case 'swab':
       return view.swabLimit;
     case 'rinse':
-      return view.rinseLimit;
+      return rinse;
   }
 }
 
-/** Keeps a pair's value where it is lower; the first pair in matrix order wins a tie. */
-function fold(into: LowestLimits, view: PairView, pair: () => [string, string]): void {
+/**
+ * Keeps a pair's value where it is lower; the first pair in matrix order wins a tie. `rinse` is
+ * the pair's rinse limit, or for one item the rinse limit of that item rinsed on its own.
+ */
+function fold(
+  into: LowestLimits,
+  view: PairView,
+  pair: () => [string, string],
+  rinse: number,
+): void {
   for (const key of KEYS) {
-    const value = valueOf(view, key);
+    const value = valueOf(view, key, rinse);
     if (Number.isNaN(value)) continue;
     const held = into[key];
     if (Number.isNaN(held.value) || isLower(value, held.value)) {
@@ -73,16 +81,19 @@ export function limitsReport(m: CompiledLimits): LimitsReport {
   const { products, equipment } = m.input;
   const overall = { ...emptyLowest(), pairCount: 0 };
   const perItem = equipment.map((item) => ({ id: item.id, pairCount: 0, ...emptyLowest() }));
+  const rinse: SampleValue = { value: Number.NaN, rule: CALCULATED };
   runMatrix(m, (view) => {
     let ids: [string, string] | undefined;
     const pair = () => (ids ??= [products[view.previous]?.id ?? '', products[view.next]?.id ?? '']);
     overall.pairCount++;
-    fold(overall, view, pair);
+    fold(overall, view, pair, view.rinseLimit);
     for (let i = 0; i < view.sharedCount; i++) {
-      const item = perItem[view.shared[i] ?? -1];
+      const e = view.shared[i] ?? -1;
+      const item = perItem[e];
       if (!item) continue;
       item.pairCount++;
-      fold(item, view, pair);
+      // An item's rinse limit is for that item rinsed on its own: its own area, its share.
+      fold(item, view, pair, itemRinseLimit(m, view, e, rinse).value);
     }
   });
   return { overall, equipment: perItem.filter((item) => item.pairCount > 0) };

@@ -24,6 +24,72 @@ export interface PairView {
   salCapped: boolean;
   swabLimit: number;
   rinseLimit: number;
+  /** Which rule set each sample limit: CALCULATED, PER_SAMPLE_CAP or FIXED. */
+  swabRule: SampleRule;
+  rinseRule: SampleRule;
+}
+
+export const CALCULATED = 0;
+export const PER_SAMPLE_CAP = 1;
+export const FIXED = 2;
+export type SampleRule = typeof CALCULATED | typeof PER_SAMPLE_CAP | typeof FIXED;
+
+/** A sample limit and the rule that set it. */
+export interface SampleValue {
+  value: number;
+  rule: SampleRule;
+}
+
+/**
+ * The policy's per-sample cap and fixed limit are both ceilings (spec §3; LeBlanc "default
+ * limits"): each is used only where it is lower than the calculated limit, so neither can loosen it.
+ */
+function ceiling(calculated: number, cap: number, fixed: number, out: SampleValue): SampleValue {
+  out.value = calculated;
+  out.rule = CALCULATED;
+  if (cap < out.value) {
+    out.value = cap;
+    out.rule = PER_SAMPLE_CAP;
+  }
+  if (fixed < out.value) {
+    out.value = fixed;
+    out.rule = FIXED;
+  }
+  return out;
+}
+
+/** L4a: SAL × swab area × the swab's recovery (never divided by it, case G14), under the ceilings. */
+export function swabLimitAt(m: CompiledLimits, sal: number, out: SampleValue): SampleValue {
+  return ceiling(sal * m.swabAreaSqcm * m.swabRecovery, m.swabCap, m.fixedSwab, out);
+}
+
+/**
+ * L4b for a rinse that contacts `area` sqcm carrying `maco` mg of residue: SAL × area × r / V
+ * with useSAR (LeBlanc), else MACO × r / V (APIC target value), under the ceilings.
+ */
+export function rinseLimitAt(
+  m: CompiledLimits,
+  sal: number,
+  maco: number,
+  area: number,
+  out: SampleValue,
+): SampleValue {
+  const carried = m.useSar ? sal * area : maco;
+  return ceiling((carried * m.rinseRecovery) / m.rinseVolumeMl, m.rinseCap, m.fixedRinse, out);
+}
+
+/**
+ * The rinse limit of one shared item rinsed on its own: its own area, and its share of the MACO
+ * in proportion to area (reference §2.2, case D20), never the whole train's area.
+ */
+export function itemRinseLimit(
+  m: CompiledLimits,
+  view: PairView,
+  equipmentIndex: number,
+  out: SampleValue = { value: Number.NaN, rule: CALCULATED },
+): SampleValue {
+  const area = m.equipmentArea[equipmentIndex] ?? Number.NaN;
+  return rinseLimitAt(m, view.sal, (view.maco * area) / view.area, area, out);
 }
 
 /** Product-wise and equipment-wise worst cases, gathered while the pairs stream past. */
@@ -56,8 +122,12 @@ export function newPairView(equipmentCount: number): PairView {
     salCapped: false,
     swabLimit: Number.NaN,
     rinseLimit: Number.NaN,
+    swabRule: CALCULATED,
+    rinseRule: CALCULATED,
   };
 }
+
+const scratch: SampleValue = { value: Number.NaN, rule: CALCULATED };
 
 /**
  * Fills `view` with every criterion and limit of one pair whose shared equipment is already in
@@ -106,15 +176,12 @@ export function evaluatePair(m: CompiledLimits, view: PairView): void {
   view.sal = sal;
   view.salCapped = capped;
   // Recovery lowers what the laboratory may measure (LeBlanc; never divide by recovery, case G14).
-  let swab = sal * m.swabAreaSqcm * m.recovery;
-  let rinse = (sal * view.area * m.recovery) / m.rinseVolumeMl;
-  // Policy per-sample caps, then fixed company limits (spec §3); NaN when not in use.
-  if (m.swabCap < swab) swab = m.swabCap;
-  if (m.rinseCap < rinse) rinse = m.rinseCap;
-  if (!Number.isNaN(m.fixedSwab) && !Number.isNaN(swab)) swab = m.fixedSwab;
-  if (!Number.isNaN(m.fixedRinse) && !Number.isNaN(rinse)) rinse = m.fixedRinse;
-  view.swabLimit = swab;
-  view.rinseLimit = rinse;
+  swabLimitAt(m, sal, scratch);
+  view.swabLimit = scratch.value;
+  view.swabRule = scratch.rule;
+  rinseLimitAt(m, sal, maco, view.area, scratch);
+  view.rinseLimit = scratch.value;
+  view.rinseRule = scratch.rule;
 }
 
 export function newSummary(m: CompiledLimits): MatrixSummary {

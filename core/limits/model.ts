@@ -44,6 +44,12 @@ export interface SamplingSpec {
   rinseVolume?: QuantityOf<'volume'>;
   /** Volume a swab is extracted into: needed for a per-sample limit given as a concentration. */
   extractionVolume?: QuantityOf<'volume'>;
+  /** The swab and rinse sampling types' own recovery, percent (spec §3 sampling types). */
+  swabRecoveryPercentage?: number;
+  rinseRecoveryPercentage?: number;
+  /** Names of the sampling types these come from, so a derivation can name its source. */
+  swabTypeName?: string;
+  rinseTypeName?: string;
 }
 
 /** Everything the matrix needs: the contract's input after validation and defaults. */

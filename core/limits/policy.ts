@@ -49,7 +49,9 @@ export interface LimitRepresentation {
  *   additional margin EMA's Q&A expects for highly hazardous products. Default 1.
  * - `useSampleLimit`: swab and rinse limits are capped at `swabSampleLimit` / `rinseSampleLimit`
  *   (concentration in the sample, unit from `limitRepresentation.sampleLimits`).
- * - `useFixedSampleLimits`: the company's fixed swab and rinse limits replace the computed ones.
+ * - `useFixedSampleLimits`: the company's fixed swab and rinse limits are ceilings: each is used
+ *   where it is lower than the calculated limit, never in place of a lower one (LeBlanc "default
+ *   limits": a default is a ceiling, not an either/or choice).
  */
 export interface CleaningLimitPolicy {
   residueType: ResidueType;
@@ -178,4 +180,18 @@ export function effectiveArl(policy: CleaningLimitPolicy): Quantity<'ppm'> {
 /** r in the contract: the fraction of residue the sampling recovers, 1 when not used. */
 export function recoveryFraction(policy: CleaningLimitPolicy): number {
   return policy.useGlobalRecoveryPercentage ? policy.globalRecoveryPercentage / 100 : 1;
+}
+
+/**
+ * The recovery of one kind of sample: the sampling type's own recovery (percent) where it has
+ * one, the policy's global recovery where that is switched on, the lower of the two where both
+ * apply (a measured recovery is never replaced by a better assumed one), else 1.
+ */
+export function sampleRecoveryFraction(
+  policy: CleaningLimitPolicy,
+  ownPercentage: number | undefined,
+): number {
+  const global = recoveryFraction(policy);
+  if (ownPercentage === undefined || !(ownPercentage > 0)) return global;
+  return Math.min(global, Math.min(ownPercentage, 100) / 100);
 }

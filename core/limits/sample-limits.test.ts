@@ -61,18 +61,28 @@ describe('sample limits', () => {
     expect(s.rinseBasis).toBe('perSampleCap');
   });
 
-  it('replaces both with the fixed limits with useFixedSampleLimits', () => {
+  // Fixed sample limits are ceilings (LeBlanc "default limits"): the lower of the two governs.
+  it.each([
+    // calculated swab 0.0659 mg, rinse 0.003 mg/ml
+    ['fixed higher: calculated governs', 0.5, 3, source.sal * 25, 1200 / 400_000, 'calculated'],
+    ['fixed lower: fixed governs', 0.01, 1, 0.01, 0.001, 'fixed'],
+    // the defect: a fixed 10 mg swab limit replaced a calculated one 10^7 times lower
+    ['fixed 10^7 × looser', 10, 10, (1e-9 / 455_000) * 25, 1e-9 / 400_000, 'calculated'],
+  ] as const)('%s', (_name, fixedSwab, fixedRinse, swab, rinse, basis) => {
     const policy = {
       ...defaultPolicy(),
       useFixedSampleLimits: true,
-      fixedSwabLimit: 0.5,
-      fixedRinseLimit: 3,
+      fixedSwabLimit: fixedSwab,
+      fixedRinseLimit: fixedRinse,
     };
-    const s = sampleLimits(source, plan, policy);
-    expect(s.swab).toBe(0.5);
-    expect(s.rinse).toBeCloseTo(0.003, 12);
-    expect([s.swabBasis, s.rinseBasis]).toEqual(['fixed', 'fixed']);
-    expect(s.derivations.swab.note).toMatch(/fixed/);
+    const from = fixedSwab === 10 ? { maco: 1e-9, sal: 1e-9 / 455_000, area: 455_000 } : source;
+    const s = sampleLimits(from, plan, policy);
+    expect(s.swab).toBeCloseTo(swab, 15);
+    expect(s.rinse).toBeCloseTo(rinse, 15);
+    expect([s.swabBasis, s.rinseBasis]).toEqual([basis, basis]);
+    expect(s.derivations.swab.note).toMatch(
+      basis === 'fixed' ? /fixed sample limit governs/ : /calculated limit governs/,
+    );
     expect(s.derivations.rinse.result?.value).toBe(s.rinse);
   });
 
@@ -119,6 +129,10 @@ describe('sample limits in the matrix', () => {
   it.each([
     ['per-sample caps', { useSampleLimit: true, swabSampleLimit: 2, rinseSampleLimit: 0.5 }],
     ['fixed limits', { useFixedSampleLimits: true, fixedSwabLimit: 0.5, fixedRinseLimit: 3 }],
+    [
+      'lower fixed limits',
+      { useFixedSampleLimits: true, fixedSwabLimit: 0.01, fixedRinseLimit: 1 },
+    ],
     ['neither', {}],
   ])('agrees with sampleLimits() for %s', (_name, rules) => {
     const policy = { ...defaultPolicy(), ...rules };

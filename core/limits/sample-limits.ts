@@ -4,6 +4,8 @@ import { apportion, extractLimit, rinseLimitFromMaco, rinseLimit, swabLimit } fr
 import { factorInput, input, result } from './derivation.ts';
 import type { Derivation } from './derivation.ts';
 import type { CleaningLimitPolicy } from './policy.ts';
+import { CALCULATED, FIXED, PER_SAMPLE_CAP } from './matrix.ts';
+import { sampleRuleNote } from './explain-samples.ts';
 import { recoveryFraction } from './policy.ts';
 
 /**
@@ -85,30 +87,39 @@ export function sampleLimits(
     }
   }
   if (policy.useFixedSampleLimits) {
+    // The company's fixed limits are ceilings: used only where lower than the calculated limit.
     const perSampleUnit = policy.limitRepresentation.reporting.swab.perSampleLimitUnit;
-    swab = convertValue(policy.fixedSwabLimit, perSampleUnit, 'mg');
-    rinse = sampleConcentrationMgPerMl(
+    const fixedSwab = convertValue(policy.fixedSwabLimit, perSampleUnit, 'mg');
+    const fixedRinse = sampleConcentrationMgPerMl(
       policy.fixedRinseLimit,
       policy.limitRepresentation.reporting.rinse.concentrationLimitUnit,
     );
-    swabBasis = 'fixed';
-    rinseBasis = 'fixed';
+    if (fixedSwab < swab) {
+      swab = fixedSwab;
+      swabBasis = 'fixed';
+    }
+    if (fixedRinse < rinse) {
+      rinse = fixedRinse;
+      rinseBasis = 'fixed';
+    }
   }
-  const recoveryInput = factorInput('r', 'recovery fraction', r, 'policy.globalRecoveryPercentage');
+  const recoveryInput = factorInput(
+    'r',
+    'recovery fraction',
+    r,
+    'cleaning limit policy: global recovery percentage',
+  );
   const salInput = input(
     'SAL',
     'surface limit',
     { value: source.sal, unit: 'mg/sqcm' },
     source.sal,
     'mg/sqcm',
-    'sal',
+    'surface limit, derived above',
   );
+  const RULE = { calculated: CALCULATED, perSampleCap: PER_SAMPLE_CAP, fixed: FIXED } as const;
   const basisNote = (basis: SampleLimitBasis) =>
-    basis === 'fixed'
-      ? 'the policy’s fixed sample limit replaces the calculation'
-      : basis === 'perSampleCap'
-        ? 'capped at the policy’s per-sample limit'
-        : undefined;
+    sampleRuleNote(RULE[basis], policy.useFixedSampleLimits);
   const swabNote = basisNote(swabBasis);
   const rinseNote = basisNote(rinseBasis);
   const derivations = {
@@ -119,7 +130,7 @@ export function sampleLimits(
       inputs: [
         salInput,
         ...(plan.swabArea
-          ? [input('As', 'swab area', plan.swabArea, swabArea, 'sqcm', 'swabArea')]
+          ? [input('As', 'swab area', plan.swabArea, swabArea, 'sqcm', 'sampling plan: swab area')]
           : []),
         recoveryInput,
       ],
@@ -136,7 +147,14 @@ export function sampleLimits(
       inputs: [
         policy.useSAR
           ? salInput
-          : input('MACO', 'MACO', { value: source.maco, unit: 'mg' }, source.maco, 'mg', 'maco'),
+          : input(
+              'MACO',
+              'MACO',
+              { value: source.maco, unit: 'mg' },
+              source.maco,
+              'mg',
+              'governing MACO, derived above',
+            ),
         ...(policy.useSAR
           ? [
               input(
@@ -145,13 +163,22 @@ export function sampleLimits(
                 plan.rinsedArea ?? { value: rinsed, unit: 'sqcm' },
                 rinsed,
                 'sqcm',
-                plan.rinsedArea ? 'rinsedArea' : 'area',
+                plan.rinsedArea ? 'sampling plan: area rinsed' : 'area, derived above',
               ),
             ]
           : []),
         recoveryInput,
         ...(plan.rinseVolume
-          ? [input('V', 'rinse volume', plan.rinseVolume, volume, 'ml', 'rinseVolume')]
+          ? [
+              input(
+                'V',
+                'rinse volume',
+                plan.rinseVolume,
+                volume,
+                'ml',
+                'sampling plan: rinse volume',
+              ),
+            ]
           : []),
       ],
       steps: [],

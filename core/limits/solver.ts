@@ -52,6 +52,29 @@ function current(view: PairView, limit: LimitName): number {
   return view[limit];
 }
 
+/**
+ * The policy's per-sample cap or fixed limit on a swab or rinse limit, when it is below what the
+ * requirement needs: no batch size, area or recovery can then lift the limit past it.
+ */
+function blockedByCeiling(m: CompiledLimits, req: Requirement): boolean {
+  const ceilings =
+    req.limit === 'swabLimit'
+      ? [m.swabCap, m.fixedSwab]
+      : req.limit === 'rinseLimit'
+        ? [m.rinseCap, m.fixedRinse]
+        : [];
+  return ceilings.some((c) => c < req.atLeast);
+}
+
+function blocked(base: { unit: string; current: number }): Solution {
+  return {
+    ...base,
+    status: 'impossible',
+    value: Number.NaN,
+    note: 'the policy’s fixed or per-sample limit is below what is needed',
+  };
+}
+
 /** The surface limit the requirement needs, or the MACO for a MACO requirement. */
 function requiredSal(m: CompiledLimits, view: PairView, req: Requirement): number {
   switch (req.limit) {
@@ -60,9 +83,9 @@ function requiredSal(m: CompiledLimits, view: PairView, req: Requirement): numbe
     case 'sal':
       return req.atLeast;
     case 'swabLimit':
-      return req.atLeast / (m.swabAreaSqcm * m.recovery);
+      return req.atLeast / (m.swabAreaSqcm * m.swabRecovery);
     case 'rinseLimit':
-      return (req.atLeast * m.rinseVolumeMl) / (view.area * m.recovery);
+      return (req.atLeast * m.rinseVolumeMl) / (view.area * m.rinseRecovery);
   }
 }
 
@@ -79,6 +102,7 @@ export function solveMinBatchSize(
   const mbs = next?.minBatchSize.value ?? Number.NaN;
   const now = current(view, req.limit);
   const base = { unit, current: now };
+  if (blockedByCeiling(m, req)) return blocked(base);
   if (view.governing === -1) {
     return { ...base, status: 'impossible', value: Number.NaN, note: 'every criterion is null' };
   }
@@ -133,6 +157,7 @@ export function solveMaxArea(
   const { m, view } = pairView(source, previousId, nextId);
   const now = current(view, req.limit);
   const base = { unit: 'sqcm', current: now };
+  if (blockedByCeiling(m, req)) return blocked(base);
   if (req.limit === 'maco' || req.limit === 'rinseLimit') {
     // MACO does not depend on area; rinse = min(MACO, RL × A) × r / V never falls as A grows.
     return {
@@ -165,6 +190,7 @@ export function solveMinRecovery(
   const { m, view } = pairView(source, previousId, nextId);
   const now = current(view, req.limit);
   const base = { unit: '%', current: now };
+  if (blockedByCeiling(m, req)) return blocked(base);
   if (req.limit === 'maco' || req.limit === 'sal') {
     return {
       ...base,
@@ -173,7 +199,7 @@ export function solveMinRecovery(
       note: `recovery does not change the ${req.limit}`,
     };
   }
-  const atFullRecovery = now / m.recovery;
+  const atFullRecovery = now / (req.limit === 'swabLimit' ? m.swabRecovery : m.rinseRecovery);
   const fraction = req.atLeast / atFullRecovery;
   if (!(fraction <= 1)) {
     return {

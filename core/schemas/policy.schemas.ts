@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AREA_BASES, RESIDUE_TYPES } from '../limits/policy.ts';
 import { MEASURES } from '../units/measures.ts';
+import { policyFieldText as doc } from '../limits/policy-fields.ts';
 import { ZReason } from './common.schemas.ts';
 
 const ZPpm = z.object({ value: z.number().finite().positive(), unit: z.literal('ppm') });
@@ -17,43 +18,45 @@ const ZReporting = z.object({
 
 /** Every field of the cleaning limit policy of spec §3, as a client may change it. */
 export const ZCleaningLimitPolicyFields = z.object({
-  useToxicity: z.boolean(),
-  useDosage: z.boolean(),
-  useLd50: z.boolean(),
-  useARL: z.boolean(),
+  useToxicity: z.boolean().describe(doc('useToxicity')),
+  useDosage: z.boolean().describe(doc('useDosage')),
+  useLd50: z.boolean().describe(doc('useLd50')),
+  useARL: z.boolean().describe(doc('useARL')),
   arl: ZPpm,
-  useResidueLimit: z.boolean(),
+  useResidueLimit: z.boolean().describe(doc('useResidueLimit')),
   residueLimit: z.object({
     value: z.number().finite().positive(),
     unit: z
       .string()
       .refine((u) => l3Units.includes(u), { message: `must be one of ${l3Units.join(', ')}` }),
   }),
-  useFirstAvailableCriteria: z.boolean(),
-  useProductLimit: z.boolean(),
-  ignoreCombo: z.boolean(),
-  useGlobalRecoveryPercentage: z.boolean(),
+  useFirstAvailableCriteria: z.boolean().describe(doc('useFirstAvailableCriteria')),
+  useProductLimit: z.boolean().describe(doc('useProductLimit')),
+  ignoreCombo: z.boolean().describe(doc('ignoreCombo')),
+  useGlobalRecoveryPercentage: z.boolean().describe(doc('useGlobalRecoveryPercentage')),
   globalRecoveryPercentage: z.number().gt(0, 'must be above 0').max(100, 'must be at most 100'),
-  useSAR: z.boolean(),
+  useSAR: z.boolean().describe(doc('useSAR')),
   limitRepresentation: z.object({
-    productAndEquipmentLimits: z.object({ salMassUnit: z.enum(['mg', 'ug']) }),
+    productAndEquipmentLimits: z.object({
+      salMassUnit: z.enum(['mg', 'ug']).describe(doc('salMassUnit')),
+    }),
     sampleLimits: z.object({ swab: ZSampleRepresentation, rinse: ZSampleRepresentation }),
     sampleRecordingLimits: z.object({ swab: ZSampleRepresentation, rinse: ZSampleRepresentation }),
     reporting: z.object({ swab: ZReporting, rinse: ZReporting }),
   }),
   intermediateArl: ZPpm,
   activesArl: ZPpm,
-  useSampleLimit: z.boolean(),
-  swabSampleLimit: z.number().finite().positive(),
-  rinseSampleLimit: z.number().finite().positive(),
-  useFixedSampleLimits: z.boolean(),
+  useSampleLimit: z.boolean().describe(doc('useSampleLimit')),
+  swabSampleLimit: z.number().finite().positive().describe(doc('swabSampleLimit')),
+  rinseSampleLimit: z.number().finite().positive().describe(doc('rinseSampleLimit')),
+  useFixedSampleLimits: z.boolean().describe(doc('useFixedSampleLimits')),
   fixedSwabLimit: z.number().finite().positive(),
   fixedRinseLimit: z.number().finite().positive(),
   safetyFactor: z.number().finite().min(1, 'must be at least 1'),
   modificationFactor: z.number().finite().min(1, 'must be at least 1'),
   bodyWeight: z.object({ value: z.number().finite().positive(), unit: z.enum(['kg', 'g']) }),
   ld50EmpiricalFactor: z.number().finite().positive(),
-  areaBasis: z.enum(AREA_BASES),
+  areaBasis: z.enum(AREA_BASES).describe(doc('areaBasis')),
 });
 
 export const ZResidueType = z.enum(RESIDUE_TYPES);

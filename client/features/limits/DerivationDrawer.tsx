@@ -3,7 +3,7 @@ import type { Derivation, DerivationStep } from '../../../core/limits/derivation
 import type { PairExplanation } from '../../../core/limits/explain.ts';
 import { formatNumber } from '../master-data/format-value.ts';
 import { OneDerivation } from './DerivationView.tsx';
-import { criterionLabel } from './pair-explanation.ts';
+import { areaLabel, criterionLabel } from './pair-explanation.ts';
 
 export interface DerivationSection {
   key: string;
@@ -105,7 +105,7 @@ export function pairDerivation(
   for (const [key, d] of Object.entries(explanation.criteria)) {
     if (d.result !== null) sections.push({ key, label: criterionLabel(key), derivation: d });
   }
-  sections.push({ key: 'area', label: 'Shared area', derivation: explanation.area });
+  sections.push({ key: 'area', label: areaLabel(explanation.area), derivation: explanation.area });
   if (limit !== 'sal') sections.push({ key: 'sal', label: 'SAL', derivation: explanation.sal });
   return {
     title: `${PAIR_NUMBERS[limit]}: ${explanation.previous} → ${explanation.next}`,

@@ -1,7 +1,8 @@
 import { Alert, Collapse, Descriptions, Skeleton, Table, Typography } from 'antd';
 import type { Derivation, DerivationInput } from '../../../core/limits/derivation.ts';
 import { formatNumber, formatQuantity } from '../master-data/format-value.ts';
-import { criterionLabel } from './pair-explanation.ts';
+import { DerivationSource } from './DerivationSource.tsx';
+import { areaLabel, criterionLabel } from './pair-explanation.ts';
 import { usePairDerivation } from './use-pair-derivation.ts';
 
 export function OneDerivation({ derivation }: { derivation: Derivation }) {
@@ -39,7 +40,11 @@ export function OneDerivation({ derivation }: { derivation: Derivation }) {
                   ? `${formatQuantity(row.given)} = ${formatNumber(row.value)} ${row.unit}`
                   : formatQuantity(row.given),
             },
-            { key: 'source', title: 'Source', dataIndex: 'source' },
+            {
+              key: 'source',
+              title: 'Source',
+              render: (_: unknown, row: DerivationInput) => <DerivationSource input={row} />,
+            },
           ]}
         />
       ) : null}
@@ -48,13 +53,21 @@ export function OneDerivation({ derivation }: { derivation: Derivation }) {
 }
 
 /** The server's derivation of a pair from the facility's inputs, criterion by criterion. */
-export function DerivationView({ previous, next }: { previous: string; next: string }) {
-  const derivation = usePairDerivation(previous, next);
+export function DerivationView({
+  previous,
+  next,
+  productionId,
+}: {
+  previous: string;
+  next: string;
+  productionId?: number | undefined;
+}) {
+  const derivation = usePairDerivation(previous, next, productionId);
   if (derivation.isPending) return <Skeleton active />;
   if (derivation.isError) {
     return <Alert type="warning" showIcon title={derivation.error.message} />;
   }
-  const { criteria, area, sal } = derivation.data;
+  const { criteria, area, sal, swabLimit, rinseLimit } = derivation.data;
   const items = [
     ...Object.entries(criteria)
       .filter(([, d]) => d.result !== null)
@@ -63,8 +76,20 @@ export function DerivationView({ previous, next }: { previous: string; next: str
         label: criterionLabel(key),
         children: <OneDerivation derivation={d} />,
       })),
-    { key: 'area', label: 'Shared area', children: <OneDerivation derivation={area} /> },
+    { key: 'area', label: areaLabel(area), children: <OneDerivation derivation={area} /> },
     { key: 'sal', label: 'SAL', children: <OneDerivation derivation={sal} /> },
+    ...(swabLimit
+      ? [{ key: 'swab', label: 'Swab limit', children: <OneDerivation derivation={swabLimit} /> }]
+      : []),
+    ...(rinseLimit
+      ? [
+          {
+            key: 'rinse',
+            label: 'Rinse limit',
+            children: <OneDerivation derivation={rinseLimit} />,
+          },
+        ]
+      : []),
   ];
   return (
     <>

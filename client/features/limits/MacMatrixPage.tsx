@@ -117,6 +117,7 @@ export function MacMatrixPage() {
       )}
       <PairDrawer
         pair={open && open.store === store ? open.store.pairAt(open.row) : null}
+        productionId={productionId}
         onClose={() => setOpenRow(null)}
       />
       <LazyWhatIfPanel open={whatIf} onClose={() => setWhatIf(false)} />

@@ -2,16 +2,19 @@ import { Alert, Descriptions, Drawer, Table, Tag, Tooltip, Typography } from 'an
 import type { ContractPair } from '../../../core/limits/contract-output.ts';
 import { formatNumber, formatQuantity } from '../master-data/format-value.ts';
 import { DerivationView } from './DerivationView.tsx';
-import { explainPair } from './pair-explanation.ts';
+import { areaLabel, explainPair } from './pair-explanation.ts';
+import { usePairDerivation } from './use-pair-derivation.ts';
 import type { CriterionRow } from './pair-explanation.ts';
 
 interface PairDrawerProps {
   pair: ContractPair | null;
+  /** The production filter the matrix was opened under: the derivation uses the same data. */
+  productionId?: number | undefined;
   onClose: () => void;
 }
 
 /** How a pair's MACO and SAL were reached, from the matrix document's own numbers. */
-export function PairDrawer({ pair, onClose }: PairDrawerProps) {
+export function PairDrawer({ pair, productionId, onClose }: PairDrawerProps) {
   return (
     <Drawer
       open={pair !== null}
@@ -20,13 +23,21 @@ export function PairDrawer({ pair, onClose }: PairDrawerProps) {
       title={pair ? `${pair.previous} → ${pair.next}` : ''}
       destroyOnHidden
     >
-      {pair ? <PairExplanationView pair={pair} /> : null}
+      {pair ? <PairExplanationView pair={pair} productionId={productionId} /> : null}
     </Drawer>
   );
 }
 
-function PairExplanationView({ pair }: { pair: ContractPair }) {
+function PairExplanationView({
+  pair,
+  productionId,
+}: {
+  pair: ContractPair;
+  productionId: number | undefined;
+}) {
   const explanation = explainPair(pair);
+  // Same query as the derivation below (cached once): it names the area the policy uses.
+  const derivation = usePairDerivation(pair.previous, pair.next, productionId);
   return (
     <>
       <Descriptions
@@ -41,7 +52,11 @@ function PairExplanationView({ pair }: { pair: ContractPair }) {
             label: 'Shared equipment',
             children: pair.sharedEquipment.join(', '),
           },
-          { key: 'area', label: 'Shared area', children: formatQuantity(pair.area) },
+          {
+            key: 'area',
+            label: areaLabel(derivation.data?.area),
+            children: formatQuantity(pair.area),
+          },
         ]}
       />
       <Typography.Title level={5} style={{ marginTop: 24 }}>
@@ -133,7 +148,7 @@ function PairExplanationView({ pair }: { pair: ContractPair }) {
       <Typography.Title level={5} style={{ marginTop: 24 }}>
         From the inputs
       </Typography.Title>
-      <DerivationView previous={pair.previous} next={pair.next} />
+      <DerivationView previous={pair.previous} next={pair.next} productionId={productionId} />
     </>
   );
 }

@@ -22,6 +22,15 @@ export function criterionLabel(key: string): string {
   return CRITERION_LABELS[key as CriterionKey] ?? key;
 }
 
+/**
+ * The label of a pair's area, from the engine's own words for it: "Shared surface area", or
+ * "Area of the previous product’s train" when the policy spreads the limit over that train.
+ */
+export function areaLabel(area: { quantity: string } | undefined): string {
+  const q = area?.quantity ?? 'area';
+  return q.charAt(0).toUpperCase() + q.slice(1);
+}
+
 export interface CriterionRow {
   key: string;
   label: string;

@@ -9,13 +9,14 @@ import { limitsKeys } from './limits-keys.ts';
  * GET {F}/mac-matrix/explain: the derivation of one pair from its inputs (each input with its
  * unit and where it came from). Under the limits key, so a master-data change refetches it.
  */
-export function usePairDerivation(previous: string, next: string) {
+export function usePairDerivation(previous: string, next: string, productionId?: number) {
   const scope = useFacilityScope();
   return useQuery({
-    queryKey: [...limitsKeys.all(scope.facilityId), 'explain', previous, next],
+    // Under a production filter the pair is the production's own (its equipment only).
+    queryKey: [...limitsKeys.all(scope.facilityId), 'explain', previous, next, productionId ?? 0],
     queryFn: ({ signal }) =>
       apiRequest<{ explanation: PairExplanation }>(`${facilityPath(scope)}/mac-matrix/explain`, {
-        query: { previous, next },
+        query: { previous, next, ...(productionId === undefined ? {} : { productionId }) },
         signal,
         action: 'Loading the derivation',
       }),

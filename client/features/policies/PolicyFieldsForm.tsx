@@ -1,5 +1,7 @@
 import { Card, Col, Form, InputNumber, Row, Select, Space, Switch } from 'antd';
 import type { ReactNode } from 'react';
+import { POLICY_FIELD_MEANINGS } from '../../../core/limits/policy-fields.ts';
+import type { PolicyFieldMeaning, PolicyFieldName } from '../../../core/limits/policy-fields.ts';
 
 const L3_UNITS = ['mg/sqcm', 'ug/sqcm', 'mg/sqin', 'ug/sqin', 'mg/sqm', 'ug/sqm'];
 const SAMPLE_UNITS = ['ppm', 'mg/ml', 'ug/ml'];
@@ -7,9 +9,21 @@ const MASS_UNITS = ['mg', 'ug'];
 
 const options = (values: readonly string[]) => values.map((value) => ({ value, label: value }));
 
+/**
+ * What the field does to the numbers (a tooltip) and, where it changes nothing in this facility,
+ * why (shown under it): no policy field is silently ignored.
+ */
+function help(name: (string | number)[] | string) {
+  const key = (Array.isArray(name) ? name[name.length - 1] : name) as PolicyFieldName;
+  const f: PolicyFieldMeaning | undefined = Object.hasOwn(POLICY_FIELD_MEANINGS, key)
+    ? POLICY_FIELD_MEANINGS[key]
+    : undefined;
+  return f ? { tooltip: f.meaning, ...(f.noEffect ? { extra: f.noEffect } : {}) } : {};
+}
+
 function Toggle({ name, label }: { name: (string | number)[] | string; label: string }) {
   return (
-    <Form.Item name={name} label={label} valuePropName="checked">
+    <Form.Item name={name} label={label} valuePropName="checked" {...help(name)}>
       <Switch />
     </Form.Item>
   );
@@ -31,6 +45,7 @@ function NumberField({
       name={name}
       label={label}
       rules={[{ required: true, message: `${label} is required` }]}
+      {...help(name)}
     >
       <InputNumber style={{ width: '100%' }} suffix={suffix} disabled={disabled ?? false} />
     </Form.Item>
@@ -39,7 +54,7 @@ function NumberField({
 
 function UnitField({ name, label, units }: { name: string[]; label: string; units: string[] }) {
   return (
-    <Form.Item name={name} label={label}>
+    <Form.Item name={name} label={label} {...help(name)}>
       <Select options={options(units)} />
     </Form.Item>
   );
@@ -164,11 +179,11 @@ export function PolicyFieldsForm({ isIntermediate }: { isIntermediate: boolean }
         </Cell>
         <Cell>
           <NumberField name="ld50EmpiricalFactor" label="LD50 empirical factor" />
-          <Form.Item name="areaBasis" label="Area basis">
+          <Form.Item name="areaBasis" label="Area basis" {...help('areaBasis')}>
             <Select
               options={[
                 { value: 'shared', label: 'Shared equipment surface' },
-                { value: 'previousTrain', label: "The previous product's whole train" },
+                { value: 'previousTrain', label: "The previous product's train" },
               ]}
             />
           </Form.Item>

@@ -4,7 +4,7 @@ import { parseLimitsInput } from '../../../core/limits/contract-input.ts';
 import type { LimitsInput } from '../../../core/limits/model.ts';
 import type { TUncomputable } from '../../../core/schemas/mac-matrix.schemas.ts';
 import type { Queryable } from '../../db/db.ts';
-import { facilityLimitsInput } from './facility-limits-input.ts';
+import { facilityLimitsInput, type FacilityInputOptions } from './facility-limits-input.ts';
 
 export interface ComputableInput {
   input: LimitsInput;
@@ -84,7 +84,7 @@ export function computable(input: LimitsInput): ComputableInput {
 export async function computableLimitsInput(
   q: Queryable,
   facilityId: number,
-  options: { productionId?: number | undefined } = {},
+  options: FacilityInputOptions = {},
 ): Promise<ComputableInput> {
   return computable(await facilityLimitsInput(q, facilityId, options));
 }

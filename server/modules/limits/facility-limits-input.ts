@@ -3,8 +3,15 @@ import {
   equipmentDef,
   productionsDef,
   productsDef,
+  samplingTypesDef,
 } from '../../../core/entities/defs/index.ts';
-import type { ActiveSpec, LimitsInput, ProductSpec } from '../../../core/limits/model.ts';
+import type {
+  ActiveSpec,
+  LimitsInput,
+  ProductSpec,
+  SamplingSpec,
+} from '../../../core/limits/model.ts';
+import type { ResidueType } from '../../../core/limits/policy.ts';
 import { AppError } from '../../../core/errors/errors.ts';
 import type { Queryable } from '../../db/db.ts';
 import { allEntities, type EntityRecord } from '../../entities/entity-store.ts';
@@ -17,20 +24,58 @@ function quantity<T>(value: unknown): T | undefined {
 }
 
 /**
- * The limits engine's input built from a facility's live master data: products with their
- * actives, equipment with surface areas, and trains from the productions. Names identify rows
- * in the output, since they are unique in a facility and mean something to a reviewer.
+ * The swab and rinse the facility's limits are given for: its first swab sampling type with a
+ * swab area and its first rinse type with a rinse volume, each with its own recovery and name.
+ */
+export async function facilitySampling(q: Queryable, facilityId: number): Promise<SamplingSpec> {
+  const types = await allEntities(q, samplingTypesDef, facilityId);
+  const swab = types.find((t) => t.sampleType === 'swab' && t.swabArea);
+  const rinse = types.find((t) => t.sampleType === 'rinse' && t.rinseVolume);
+  const sampling: SamplingSpec = {};
+  if (swab) {
+    sampling.swabArea = swab.swabArea as SamplingSpec['swabArea'];
+    sampling.swabTypeName = swab.name as string;
+    if (typeof swab.recoveryPercentage === 'number') {
+      sampling.swabRecoveryPercentage = swab.recoveryPercentage;
+    }
+  }
+  if (rinse) {
+    sampling.rinseVolume = rinse.rinseVolume as SamplingSpec['rinseVolume'];
+    sampling.rinseTypeName = rinse.name as string;
+    if (typeof rinse.recoveryPercentage === 'number') {
+      sampling.rinseRecoveryPercentage = rinse.recoveryPercentage;
+    }
+  }
+  return sampling;
+}
+
+export interface FacilityInputOptions {
+  /** One production's own matrix: only its products, equipment and trains. */
+  productionId?: number | undefined;
+  /** The policy to apply; Chemical unless a view asks for another (the nitrosamine PDF). */
+  residueType?: ResidueType;
+}
+
+/**
+ * THE limits engine's input for a facility, built from its live master data: products with their
+ * actives, equipment with surface areas, trains from the productions, the cleaning limit policy
+ * and the swab and rinse sampling. Every view (the MAC matrix and its pairs, derivations, the
+ * xlsx and PDF exports, the limit reports, what-if in the browser) calls this one function, so
+ * the same pair shows the same numbers everywhere. Names identify rows in the output, since they
+ * are unique in a facility and mean something to a reviewer.
  */
 export async function facilityLimitsInput(
   q: Queryable,
   facilityId: number,
-  options: { productionId?: number | undefined } = {},
+  options: FacilityInputOptions = {},
 ): Promise<LimitsInput> {
-  const [actives, allProducts, allEquipment, allProductions] = await Promise.all([
+  const [actives, allProducts, allEquipment, allProductions, sampling, policy] = await Promise.all([
     allEntities(q, activesDef, facilityId),
     allEntities(q, productsDef, facilityId),
     allEntities(q, equipmentDef, facilityId),
     allEntities(q, productionsDef, facilityId),
+    facilitySampling(q, facilityId),
+    getPolicy(q, facilityId, options.residueType ?? 'Chemical'),
   ]);
   // One production's matrix: only its products and equipment.
   const productions =
@@ -96,13 +141,13 @@ export async function facilityLimitsInput(
   });
 
   return {
-    policy: (await getPolicy(q, facilityId, 'Chemical')).policy as unknown as LimitsInput['policy'],
+    policy: policy.policy as unknown as LimitsInput['policy'],
     products: productSpecs,
     equipment: equipment.map((e) => ({
       id: e.name as string,
       surfaceArea: e.surfaceArea as LimitsInput['equipment'][number]['surfaceArea'],
     })),
     trains: Object.fromEntries(Object.entries(trains).map(([product, set]) => [product, [...set]])),
-    sampling: {},
+    sampling,
   };
 }

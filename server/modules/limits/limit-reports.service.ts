@@ -1,7 +1,6 @@
 import {
   activesDef,
   productionsDef,
-  samplingTypesDef,
   selectionCriteriaDef,
 } from '../../../core/entities/defs/index.ts';
 import { rpnCategoriesDef, rpnFormulasDef } from '../../../core/entities/defs/risk.def.ts';
@@ -11,7 +10,6 @@ import type { CompiledLimits } from '../../../core/limits/compile.ts';
 import { explainPair } from '../../../core/limits/explain.ts';
 import { governingPairs, limitsReport, pairKey } from '../../../core/limits/limit-reports.ts';
 import type { LowestLimits } from '../../../core/limits/limit-reports.ts';
-import type { LimitsInput, SamplingSpec } from '../../../core/limits/model.ts';
 import { rankWorstCases } from '../../../core/limits/ranking.ts';
 import type { RankingConfig, RankingProduct } from '../../../core/limits/ranking.ts';
 import { runMatrix } from '../../../core/limits/matrix.ts';
@@ -22,22 +20,12 @@ import { computableLimitsInput } from './computable-input.ts';
 
 /**
  * The limits reports (spec §3 report kinds) from the facility's live master data, through the
- * limits engine. Swab and rinse limits use the facility's first swab and rinse sampling types.
+ * limits engine, on the one facility input every view uses (`facilityLimitsInput`).
  */
 
 type Json = Record<string, unknown>;
 const plain = (value: unknown) => JSON.parse(JSON.stringify(value)) as Json;
 const orNull = (v: number) => (Number.isFinite(v) ? v : null);
-
-export async function facilitySampling(q: Queryable, facilityId: number): Promise<SamplingSpec> {
-  const types = await allEntities(q, samplingTypesDef, facilityId);
-  const swab = types.find((t) => t.sampleType === 'swab' && t.swabArea);
-  const rinse = types.find((t) => t.sampleType === 'rinse' && t.rinseVolume);
-  const sampling: SamplingSpec = {};
-  if (swab) sampling.swabArea = swab.swabArea as SamplingSpec['swabArea'];
-  if (rinse) sampling.rinseVolume = rinse.rinseVolume as SamplingSpec['rinseVolume'];
-  return sampling;
-}
 
 function lowestJson(l: LowestLimits) {
   const one = (x: LowestLimits['maco']) => ({ value: orNull(x.value), pair: x.pair });
@@ -52,11 +40,8 @@ function explanations(m: CompiledLimits, limits: LowestLimits[]): Record<string,
 }
 
 async function compiled(q: Queryable, facilityId: number, productionId?: number) {
-  const [{ input }, sampling] = await Promise.all([
-    computableLimitsInput(q, facilityId, { productionId }),
-    facilitySampling(q, facilityId),
-  ]);
-  return compileLimits({ ...input, sampling } satisfies LimitsInput);
+  const { input } = await computableLimitsInput(q, facilityId, { productionId });
+  return compileLimits(input);
 }
 
 export async function equipmentLimits(q: Queryable, facilityId: number) {

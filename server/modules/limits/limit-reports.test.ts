@@ -60,22 +60,36 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** The engine on the same data: the input the server builds, with the default sampling types. */
+/** The engine on the same data: the input the server builds (default sampling types included). */
 async function engineOn(productionId?: number) {
   const query = productionId ? `?productionId=${productionId}` : '';
   const res = await server.request<{ input: LimitsInput }>('GET', `${F}/limits/input${query}`, {
     token,
   });
-  const m = compileLimits({
-    ...res.body.input,
-    sampling: { swabArea: { value: 25, unit: 'sqcm' }, rinseVolume: { value: 1, unit: 'L' } },
+  const m = compileLimits(res.body.input);
+  expect(m.input.sampling).toMatchObject({
+    swabArea: { value: 25, unit: 'sqcm' },
+    rinseVolume: { value: 1, unit: 'L' },
   });
-  const pairs: { pair: [string, string]; shared: string[]; values: Record<string, number> }[] = [];
+  const pairs: {
+    pair: [string, string];
+    shared: string[];
+    values: Record<string, number>;
+    itemRinse: Record<string, number>;
+  }[] = [];
   const summary = runMatrix(m, (v) => {
+    const shared = Array.from(v.shared.slice(0, v.sharedCount), (e) => m.input.equipment[e]!.id);
     pairs.push({
       pair: [m.input.products[v.previous]!.id, m.input.products[v.next]!.id],
-      shared: Array.from(v.shared.slice(0, v.sharedCount), (e) => m.input.equipment[e]!.id),
+      shared,
       values: { maco: v.maco, sal: v.sal, swab: v.swabLimit, rinse: v.rinseLimit },
+      // One item rinsed on its own: its own area × SAL in the rinse volume (1 L).
+      itemRinse: Object.fromEntries(
+        Array.from(v.shared.slice(0, v.sharedCount), (e) => [
+          m.input.equipment[e]!.id,
+          (v.sal * m.equipmentArea[e]! * m.rinseRecovery) / 1000,
+        ]),
+      ),
     });
   });
   // The lowest of each limit over a set of pairs, by plain search.
@@ -118,11 +132,13 @@ describe('GET {F}/limits/equipment', () => {
       const sharing = engine.pairs.filter((p) => p.shared.includes(item.id));
       const lowest = engine.lowest(sharing);
       expect(item.pairCount).toBe(sharing.length);
-      for (const k of ['maco', 'sal', 'swab', 'rinse'] as const) {
+      for (const k of ['maco', 'sal', 'swab'] as const) {
         expect(item[k].value, `${item.id} ${k}`).toBe(lowest[k]);
         const governing = sharing.find((p) => p.pair.join() === item[k].pair?.join());
         expect(governing?.values[k]).toBe(lowest[k]);
       }
+      const itemRinse = Math.min(...sharing.map((p) => p.itemRinse[item.id]!));
+      expect(item.rinse.value, `${item.id} rinse`).toBeCloseTo(itemRinse, 15);
       const engineItem = wise.find((w) => w.id === item.id)!;
       expect(item.sal.value).toBe(engineItem.lowestSal);
       expect(item.sal.pair).toEqual(engineItem.governingPair);
@@ -135,7 +151,8 @@ describe('GET {F}/limits/equipment', () => {
     expect(e1.sal.pair).toEqual(['B', 'A']);
     expect(e1.sal.value).toBeCloseTo(250 / 130_000, 15);
     expect(e1.swab.value).toBeCloseTo((250 / 130_000) * 25, 12);
-    expect(e1.rinse.value).toBeCloseTo(250 / 1000, 12);
+    // E1 rinsed on its own: its 125,000 sqcm carry 250 × 125/130 mg in 1 L (not the pair's 0.25).
+    expect(e1.rinse.value).toBeCloseTo((250 * 125_000) / 130_000 / 1000, 12);
   });
 });
 

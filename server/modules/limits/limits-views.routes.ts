@@ -34,18 +34,21 @@ export function registerLimitViewRoutes({ app, db, permit }: AppContext): void {
         tags,
         summary: 'How one pair’s limits were reached',
         description:
-          'For a previous → next pair: every criterion, MACO, area, SAL and the limit in the next product as a derivation (formula, each input with its unit and source, intermediate values, result), plus each active on its own. Names are the products’ names.',
+          'For a previous → next pair: every criterion, MACO, area, SAL, swab and rinse limits and the limit in the next product as a derivation (formula, each input with its unit and the record it was entered on, intermediate values, result), plus each active on its own. Names are the products’ names. With productionId, the pair as that production’s own matrix has it (its equipment only), as the matrix under that filter shows it.',
         params: ZFacilityParams,
         querystring: z.object({
           previous: z.string().min(1).max(200),
           next: z.string().min(1).max(200),
+          productionId: z.coerce.number().int().positive().optional(),
         }),
         response: { 200: z.object({ explanation: ZDerivations }) },
       },
     },
     async (request) => {
-      const { input, uncomputable } = await computableLimitsInput(db, request.params.facility);
-      const { previous, next } = request.query;
+      const { previous, next, productionId } = request.query;
+      const { input, uncomputable } = await computableLimitsInput(db, request.params.facility, {
+        productionId,
+      });
       const leftOut = uncomputable.find(
         (u) => u.kind === 'product' && (u.id === previous || u.id === next),
       );

@@ -12,7 +12,6 @@ import { typed, type AppContext } from '../../http/app-context.ts';
 import { actorOf, sessionOf } from '../../http/session-guard.ts';
 import { facilityDateTimeSettings } from '../audit/audit-log.service.ts';
 import { writeAudit, type Actor } from '../audit/audit.service.ts';
-import { getPolicy } from '../policies/policies.service.ts';
 import { computableLimitsInput } from './computable-input.ts';
 import { writeMacMatrixXlsx } from './mac-matrix-xlsx.ts';
 import { pagePairs } from './mac-pairs.ts';
@@ -154,11 +153,10 @@ export function registerMacExportRoutes({ app, db, permit }: AppContext): void {
       },
       async (request, reply) => {
         const { facility, plan, id } = request.params;
-        const { input } = await computableLimitsInput(db, facility, { productionId: id });
-        if (variant === 'nitrosamine') {
-          const stored = await getPolicy(db, facility, 'Nitrosamine');
-          input.policy = stored.policy as unknown as typeof input.policy;
-        }
+        const { input } = await computableLimitsInput(db, facility, {
+          productionId: id,
+          residueType: variant === 'nitrosamine' ? 'Nitrosamine' : 'Chemical',
+        });
         const [settings, production] = await Promise.all([
           facilityDateTimeSettings(db, facility),
           getEntity(db, productionsDef, facility, id),

@@ -54,6 +54,10 @@ export function macInputRows(
       input.sampling.rinseVolume?.value ?? 'not set',
       input.sampling.rinseVolume?.unit ?? null,
     ],
+    ['Swab sampling type', input.sampling.swabTypeName ?? 'not set', null],
+    ['Swab recovery', input.sampling.swabRecoveryPercentage ?? 'not set', '%'],
+    ['Rinse sampling type', input.sampling.rinseTypeName ?? 'not set', null],
+    ['Rinse recovery', input.sampling.rinseRecoveryPercentage ?? 'not set', '%'],
     ...Object.entries(input.policy).map(([field, value]) => policyRow(field, value)),
   ];
 }

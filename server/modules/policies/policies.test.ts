@@ -137,3 +137,23 @@ describe('cleaning limit policies', () => {
     );
   });
 });
+
+describe('cleaning limit policy fields in the OpenAPI document', () => {
+  it('say what each field does to the numbers, or why it has no effect', async () => {
+    const doc = await call('GET', '/api/docs/json');
+    const body =
+      doc.body.paths['/api/v2/plans/{plan}/facilities/{facility}/cleaning_limit_policies'].post
+        .requestBody.content['application/json'].schema;
+    const props = body.properties;
+    expect(props.useSAR.description).toMatch(/SAL × area × recovery \/ rinse volume/);
+    expect(props.useProductLimit.description).toMatch(/No effect in this facility/);
+    expect(props.ignoreCombo.description).toMatch(/No effect on any number/);
+    expect(props.useFixedSampleLimits.description).toMatch(/ceilings/);
+    expect(props.swabSampleLimit.description).toMatch(/extraction volume/);
+    expect(props.rinseSampleLimit.description).toMatch(/rinse/);
+    expect(
+      props.limitRepresentation.properties.productAndEquipmentLimits.properties.salMassUnit
+        .description,
+    ).toMatch(/mg\/sqcm/);
+  });
+});
