@@ -16,6 +16,7 @@ import type { Db } from './db/db.ts';
 import type { AppContext } from './http/app-context.ts';
 import { registerClientFiles } from './http/client-files.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
+import { runGuardsBeforeValidation } from './http/guard-order.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { requirePermission, requirePlanPermission, sessionGuard } from './http/session-guard.ts';
 import { registerAuditRoutes } from './modules/audit/audit.routes.ts';
@@ -133,6 +134,7 @@ export async function buildApp({ config, db, logger }: BuildAppOptions): Promise
     permitPlan: (resource, action) =>
       requirePlanPermission(db, config.SESSION_IDLE_MINUTES, resource, action),
   };
+  runGuardsBeforeValidation(app, context.requireSession);
   registerHealthRoutes(context);
   registerFeatureRoutes(context);
   registerAuthRoutes(context);

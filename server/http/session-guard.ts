@@ -48,6 +48,8 @@ export function sessionGuard(db: Db, idleMinutes: number) {
     request: FastifyRequest,
     _reply: FastifyReply,
   ): Promise<void> {
+    // Resolved once per request: when it arrived (guard-order.ts), then reused by the guard.
+    if (request.session) return;
     request.session = await resolveSession(db, tokenOf(request), idleMinutes);
   };
 }
