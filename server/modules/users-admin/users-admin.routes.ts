@@ -14,6 +14,7 @@ import {
   ZUserListQuery,
   ZUserWithKey,
 } from '../../../core/schemas/users.schemas.ts';
+import { idempotentCreate } from '../../http/idempotency.ts';
 import { typed, type AppContext } from '../../http/app-context.ts';
 import { pageOf } from '../../http/paging.ts';
 import { actorOf, sessionOf } from '../../http/session-guard.ts';
@@ -103,7 +104,10 @@ export function registerUsersAdminRoutes({
         response: { 200: ZUserWithKey },
       },
     },
-    async (request) => createUser(db, mailer, scopeOf(request), request.body, baseUrl(request)),
+    async (request) =>
+      idempotentCreate(db, request, (tx) =>
+        createUser(tx, mailer, scopeOf(request), request.body, baseUrl(request)),
+      ),
   );
 
   r.post(
