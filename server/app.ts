@@ -17,6 +17,7 @@ import type { AppContext } from './http/app-context.ts';
 import { registerClientFiles } from './http/client-files.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { runGuardsBeforeValidation } from './http/guard-order.ts';
+import { refuseUnstorableInput } from './http/input-hygiene.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { requirePermission, requirePlanPermission, sessionGuard } from './http/session-guard.ts';
 import { registerAuditRoutes } from './modules/audit/audit.routes.ts';
@@ -135,6 +136,7 @@ export async function buildApp({ config, db, logger }: BuildAppOptions): Promise
       requirePlanPermission(db, config.SESSION_IDLE_MINUTES, resource, action),
   };
   runGuardsBeforeValidation(app, context.requireSession);
+  refuseUnstorableInput(app);
   registerHealthRoutes(context);
   registerFeatureRoutes(context);
   registerAuthRoutes(context);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZId } from './common.schemas.ts';
 
 export const ZLoginRequest = z.object({
   username: z.string().trim().min(1, 'Please input your E-mail!').max(320),
@@ -43,7 +44,7 @@ export const ZPasswordPolicySettings = z.object({
 });
 
 export const ZResetPasswordQuery = z.object({
-  u: z.coerce.number().int().positive().optional(),
+  u: ZId.optional(),
   token: z.string().min(1).max(200).optional(),
 });
 
@@ -54,7 +55,7 @@ export const ZResetPasswordCheckResponse = z.object({
 
 export const ZResetPasswordRequest = z
   .object({
-    u: z.coerce.number().int().positive(),
+    u: ZId,
     token: z.string().min(1).max(200),
     password: z.string().min(1, 'Please enter your new password!').max(1024),
     confirmPassword: z.string().min(1, 'Please confirm your password!').max(1024),
@@ -104,9 +105,9 @@ export const ZFeatures = z.object({
   logoutUrl: z.string().nullable(),
 });
 
-export const ZPlanParams = z.object({ plan: z.coerce.number().int().positive() });
+export const ZPlanParams = z.object({ plan: ZId });
 export const ZFacilityParams = ZPlanParams.extend({
-  facility: z.coerce.number().int().positive(),
+  facility: ZId,
 });
 
 export const ZForgotPasswordRequest = z.object({

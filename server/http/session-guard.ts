@@ -5,6 +5,7 @@ import {
   mergePermissionMaps,
   type PermissionMap,
 } from '../../core/permissions/permission-map.ts';
+import { MAX_ID } from '../../core/schemas/common.schemas.ts';
 import type { Db } from '../db/db.ts';
 import type { Actor } from '../modules/audit/audit.service.ts';
 import { resolveSession, type ResolvedSession } from '../modules/auth/auth.service.ts';
@@ -41,6 +42,10 @@ export function actorOf(request: FastifyRequest): Actor {
     userAgent: typeof agent === 'string' ? agent.slice(0, 512) : null,
     requestId: request.id,
   };
+}
+
+function isId(value: number): boolean {
+  return Number.isInteger(value) && value > 0 && value <= MAX_ID;
 }
 
 export function sessionGuard(db: Db, idleMinutes: number) {
@@ -102,9 +107,10 @@ export function requirePermission(db: Db, idleMinutes: number, resource: string,
   return async function guard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     await requireSession(request, reply);
     const params = request.params as { plan?: unknown; facility?: unknown };
+    // Guards run before the params are validated (guard-order.ts): refuse what is not an id.
     const plan = Number(params.plan);
     const facility = Number(params.facility);
-    if (!Number.isInteger(plan) || !Number.isInteger(facility)) throw new AppError('NotFoundError');
+    if (!isId(plan) || !isId(facility)) throw new AppError('NotFoundError');
     await assertAllowed(db, sessionOf(request), { plan, facility }, resource, action);
   };
 }

@@ -14,6 +14,7 @@ import { allEntities } from '../../entities/entity-store.ts';
 import { typed, type AppContext } from '../../http/app-context.ts';
 import { getPolicy } from '../policies/policies.service.ts';
 import { facilityLimitsInput } from './facility-limits-input.ts';
+import { ZId } from '../../../core/schemas/common.schemas.ts';
 
 const base = '/api/v2/plans/:plan/facilities/:facility';
 const tags = ['limits'];
@@ -66,7 +67,7 @@ export function registerLimitViewRoutes({ app, db, permit }: AppContext): void {
         description:
           'Products with their actives, equipment with surface areas, trains from the productions and the Chemical policy, in the shape of the limits command-line contract. The client changes a value and runs the same engine to show which limits move before anything is saved.',
         params: ZFacilityParams,
-        querystring: z.object({ productionId: z.coerce.number().int().positive().optional() }),
+        querystring: z.object({ productionId: ZId.optional() }),
         response: { 200: z.object({ input: ZDerivations }) },
       },
     },
@@ -86,7 +87,7 @@ export function registerLimitViewRoutes({ app, db, permit }: AppContext): void {
         summary:
           'Product-wise and equipment-wise limits (the worst pair of each), for the facility or one production',
         params: ZFacilityParams,
-        querystring: z.object({ productionId: z.coerce.number().int().positive().optional() }),
+        querystring: z.object({ productionId: ZId.optional() }),
         response: {
           200: z.object({
             products: z.array(

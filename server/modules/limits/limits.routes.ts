@@ -4,6 +4,7 @@ import { contractChunks } from '../../../core/limits/contract-output.ts';
 import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
 import { typed, type AppContext } from '../../http/app-context.ts';
 import { facilityLimitsInput } from './facility-limits-input.ts';
+import { ZId } from '../../../core/schemas/common.schemas.ts';
 
 export function registerLimitsRoutes({ app, db, permit }: AppContext): void {
   typed(app).get(
@@ -18,7 +19,7 @@ export function registerLimitsRoutes({ app, db, permit }: AppContext): void {
         params: ZFacilityParams,
         querystring: z.object({
           summary: z.enum(['true', 'false']).optional(),
-          productionId: z.coerce.number().int().positive().optional(),
+          productionId: ZId.optional(),
         }),
       },
     },
