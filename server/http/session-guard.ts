@@ -75,6 +75,8 @@ export async function facilityPermissions(
   planId: number,
   facilityId: number,
 ): Promise<PermissionMap> {
+  // Callers may pass path params before validation: what is not an id finds nothing.
+  if (!isId(planId) || !isId(facilityId)) throw new AppError('NotFoundError');
   assertPlan(session, planId);
   const rows = await db.query<{ permissions: PermissionMap }>(
     `select r.permissions from user_facility_roles ufr
