@@ -32,6 +32,7 @@ describe('forgot password by mail', () => {
         lockoutMinutes: 15,
         passwordExpiryDays: 90,
         passwordHistoryCount: 5,
+        version: 1,
         reason: 'Longer passwords (SOP-IT-004)',
       },
     });

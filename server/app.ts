@@ -14,6 +14,8 @@ import type { Db } from './db/db.ts';
 import type { AppContext } from './http/app-context.ts';
 import { registerClientFiles } from './http/client-files.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
+import { runGuardsBeforeValidation } from './http/guard-order.ts';
+import { refuseUnstorableInput } from './http/input-hygiene.ts';
 import { registerApiRateLimit } from './http/rate-limit.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import {
@@ -127,6 +129,8 @@ export async function buildApp({ config, db, logger }: BuildAppOptions): Promise
     permit: (resource, action) => requirePermission(db, sessionLimits, resource, action),
     permitPlan: (resource, action) => requirePlanPermission(db, sessionLimits, resource, action),
   };
+  runGuardsBeforeValidation(app, context.requireSession);
+  refuseUnstorableInput(app);
   registerHealthRoutes(context);
   registerFeatureRoutes(context);
   registerAuthRoutes(context);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MEASURES, type MeasureName } from '../units/measures.ts';
-import { ZReason, ZVersion } from './common.schemas.ts';
+import { ZReason, ZVersion, ZId } from './common.schemas.ts';
 
 /** The entities a facility may give additional properties to (spec §3). */
 export const PROPERTY_TARGETS = ['api', 'intermediate', 'product', 'production'] as const;
@@ -47,8 +47,8 @@ export const ZPropertyDefinition = z.object({
 export type TPropertyDefinition = z.infer<typeof ZPropertyDefinition>;
 
 export const ZPropertyTargetParams = z.object({
-  plan: z.coerce.number().int().positive(),
-  facility: z.coerce.number().int().positive(),
+  plan: ZId,
+  facility: ZId,
   target: z.enum(PROPERTY_TARGETS),
 });
 export const ZPropertyKeyParams = ZPropertyTargetParams.extend({ key: z.string().max(60) });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZId } from './common.schemas.ts';
 
 /** A list filter given as repeated keys (?a=1&a=2) or comma-separated (?a=1,2). */
 function listOf<T extends z.ZodType>(item: T) {
@@ -21,8 +22,8 @@ const ZDateBound = z.union([z.iso.date(), z.iso.datetime({ offset: true })], {
 export const ZAuditLogFilters = z.object({
   domains: listOf(z.string().trim().min(1).max(64)),
   actions: listOf(z.string().trim().min(1).max(64)),
-  userIds: listOf(z.coerce.number().int().positive()),
-  facilityId: z.coerce.number().int().positive().optional(),
+  userIds: listOf(ZId),
+  facilityId: ZId.optional(),
   startDate: ZDateBound.optional(),
   endDate: ZDateBound.optional(),
 });
@@ -30,14 +31,14 @@ export type TAuditLogFilters = z.infer<typeof ZAuditLogFilters>;
 
 export const ZAuditLogQuery = ZAuditLogFilters.extend({
   /** Whose calendar days date-only bounds mean, when no facilityId filter says it. */
-  currentFacilityId: z.coerce.number().int().positive().optional(),
+  currentFacilityId: ZId.optional(),
   pageNumber: z.coerce.number().int().min(1).default(1),
   pageLimit: z.coerce.number().int().min(1).max(200).default(10),
 });
 
 export const ZAuditLogExportQuery = ZAuditLogFilters.extend({
   /** The facility whose date and time settings the PDF uses; AuditLog Get is checked in it. */
-  currentFacilityId: z.coerce.number().int().positive(),
+  currentFacilityId: ZId,
 });
 
 export const ZAuditLogRow = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZId } from './common.schemas.ts';
 
 export const ZLoginRequest = z.object({
   username: z.string().trim().min(1, 'Please input your E-mail!').max(320),
@@ -45,7 +46,7 @@ export const ZPasswordPolicySettings = z.object({
 });
 
 export const ZResetPasswordQuery = z.object({
-  u: z.coerce.number().int().positive().optional(),
+  u: ZId.optional(),
   token: z.string().min(1).max(200).optional(),
 });
 
@@ -56,7 +57,7 @@ export const ZResetPasswordCheckResponse = z.object({
 
 export const ZResetPasswordRequest = z
   .object({
-    u: z.coerce.number().int().positive(),
+    u: ZId,
     token: z.string().min(1).max(200),
     password: z.string().min(1, 'Please enter your new password!').max(1024),
     confirmPassword: z.string().min(1, 'Please confirm your password!').max(1024),
@@ -106,9 +107,9 @@ export const ZFeatures = z.object({
   logoutUrl: z.string().nullable(),
 });
 
-export const ZPlanParams = z.object({ plan: z.coerce.number().int().positive() });
+export const ZPlanParams = z.object({ plan: ZId });
 export const ZFacilityParams = ZPlanParams.extend({
-  facility: z.coerce.number().int().positive(),
+  facility: ZId,
 });
 
 export const ZForgotPasswordRequest = z.object({

@@ -29,4 +29,11 @@ export function ZPage<T extends z.ZodType>(item: T) {
 /** Optimistic locking: an edit names the version it was made from; a stale one gets 409. */
 export const ZVersion = z.coerce.number().int().min(1);
 
-export const ZIdParams = z.object({ id: z.coerce.number().int().positive() });
+/**
+ * A record id from a path or query: a positive integer within PostgreSQL's integer range, so an
+ * id such as 2^31 is refused as input rather than by the database.
+ */
+export const MAX_ID = 2_147_483_647;
+export const ZId = z.coerce.number().int().positive().max(MAX_ID);
+
+export const ZIdParams = z.object({ id: ZId });

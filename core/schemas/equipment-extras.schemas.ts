@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { fieldSchema } from '../entities/field.ts';
-import { ZReason } from './common.schemas.ts';
+import { MAX_ID, ZReason, ZId as ZPathId } from './common.schemas.ts';
 import { ZAttributeAssessment, ZRating } from './sampling-attributes.schemas.ts';
 
 /*
@@ -9,18 +9,18 @@ import { ZAttributeAssessment, ZRating } from './sampling-attributes.schemas.ts'
  * and productions.
  */
 
-const ZId = z.number().int().positive();
+const ZId = z.number().int().positive().max(MAX_ID);
 
 export const ZEquipmentParams = z.object({
-  plan: z.coerce.number().int().positive(),
-  facility: z.coerce.number().int().positive(),
-  id: z.coerce.number().int().positive(),
+  plan: ZPathId,
+  facility: ZPathId,
+  id: ZPathId,
 });
 export const ZLocationParams = ZEquipmentParams.extend({
-  locationId: z.coerce.number().int().positive(),
+  locationId: ZPathId,
 });
 export const ZSampleParams = ZLocationParams.extend({
-  sampleId: z.coerce.number().int().positive(),
+  sampleId: ZPathId,
 });
 
 export const ZWithReason = z.object({ reason: ZReason }).strict();

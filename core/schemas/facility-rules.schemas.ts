@@ -150,7 +150,7 @@ export const APPROVAL_POLICY_DEFAULTS: TApprovalPolicy = {
 };
 
 // 0 is the version of a facility's defaults, before its first change.
-const ZRuleVersion = z.number().int().min(0).optional();
+const ZRuleVersion = z.number().int().min(0);
 
 function changeOf<T extends z.ZodRawShape>(fields: z.ZodObject<T>) {
   return fields.partial().extend({ reason: ZReason, version: ZRuleVersion }).strict();

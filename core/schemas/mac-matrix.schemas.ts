@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZFacilityParams } from './auth.schemas.ts';
+import { ZId } from './common.schemas.ts';
 
 const ZQuantity = <U extends string>(unit: U) =>
   z.object({ value: z.number(), unit: z.literal(unit) }).nullable();
@@ -80,5 +81,5 @@ export const ZMacPairsPage = z.object({
 export type TMacPairsPage = z.infer<typeof ZMacPairsPage>;
 
 export const ZMacProductionParams = ZFacilityParams.extend({
-  id: z.coerce.number().int().positive(),
+  id: ZId,
 });

@@ -71,7 +71,7 @@ export const ZCleaningLimitPolicyRequest = ZCleaningLimitPolicyFields.partial()
     residueType: ZResidueType,
     reason: ZReason,
     // 0 is the version of a facility's defaults, before its first change.
-    version: z.number().int().min(0).optional(),
+    version: z.number().int().min(0),
   })
   .strict();
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZReason } from './common.schemas.ts';
+import { ZReason, ZId } from './common.schemas.ts';
 
 export const ROOM_GRADES = ['A', 'B', 'C', 'D'] as const;
 
@@ -14,8 +14,8 @@ export const ZRoomGrade = z.object({
 
 /** Spec §7: POST room-grades/{id} with equipments and reason; the id or the grade letter. */
 export const ZRoomGradeParams = z.object({
-  plan: z.coerce.number().int().positive(),
-  facility: z.coerce.number().int().positive(),
+  plan: ZId,
+  facility: ZId,
   id: z.string().trim().min(1).max(20),
 });
 
@@ -23,6 +23,6 @@ export const ZRoomGradeRequest = z
   .object({
     equipments: z.array(z.number().int().positive()).max(10_000),
     reason: ZReason,
-    version: z.number().int().min(1).optional(),
+    version: z.number().int().min(1),
   })
   .strict();

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DATE_FORMATS, isValidTimeZone, TIME_FORMATS } from '../datetime/format-date-time.ts';
-import { ZReason } from './common.schemas.ts';
+import { ZReason, ZId } from './common.schemas.ts';
 
 /**
  * Plan and facility settings: password policy, allowed e-mail domains (plan-wide), date and
@@ -43,7 +43,7 @@ export const ZUpdatePasswordPolicyRequest = ZPasswordSecuritySettings.extend({
       message: 'Must be at least the number of capitals, numbers and special characters required',
     },
   ),
-  version: z.number().int().min(1).optional(),
+  version: z.number().int().min(1),
   reason: ZReason,
 });
 export type TUpdatePasswordPolicyRequest = z.infer<typeof ZUpdatePasswordPolicyRequest>;
@@ -71,7 +71,7 @@ export const ZAllowedDomains = z.object({
 
 export const ZUpdateAllowedDomainsRequest = z.object({
   allowedDomains: z.array(ZDomain).max(100),
-  version: z.number().int().min(1).optional(),
+  version: z.number().int().min(1),
   reason: ZReason,
 });
 
@@ -117,7 +117,7 @@ export const ZUpdateDefaultUnitRequest = z.object({
 });
 
 export const ZDefaultUnitParams = z.object({
-  plan: z.coerce.number().int().positive(),
-  facility: z.coerce.number().int().positive(),
-  id: z.coerce.number().int().positive(),
+  plan: ZId,
+  facility: ZId,
+  id: ZId,
 });

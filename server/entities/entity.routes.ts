@@ -7,9 +7,10 @@ import {
   type EntityDef,
 } from '../../core/entities/entity.ts';
 import { ZFacilityParams } from '../../core/schemas/auth.schemas.ts';
-import { ZListQuery, ZReason } from '../../core/schemas/common.schemas.ts';
+import { ZListQuery, ZReason, ZId } from '../../core/schemas/common.schemas.ts';
 import { ZDocumentSummary } from '../../core/schemas/attachments.schemas.ts';
 import { typed, type AppContext } from '../http/app-context.ts';
+import { IDEMPOTENCY_NOTE, idempotentCreate } from '../http/idempotency.ts';
 import { actorOf } from '../http/session-guard.ts';
 import { registerDocumentRoutes } from '../modules/attachments/attachment.routes.ts';
 import {
@@ -33,7 +34,7 @@ import {
   updateEntity,
 } from './entity-store.ts';
 
-const ZIdInFacility = ZFacilityParams.extend({ id: z.coerce.number().int().positive() });
+const ZIdInFacility = ZFacilityParams.extend({ id: ZId });
 // Productions are searched by `nameOrExternalId` in the specification's calls; it means search.
 const ZEntityListQuery = ZListQuery.extend({
   nameOrExternalId: z.string().trim().max(200).optional(),
@@ -128,7 +129,7 @@ export function registerEntityRoutes(context: AppContext, def: EntityDef): void 
       schema: {
         tags,
         summary: `Create a ${def.label.toLowerCase()}`,
-        description: def.description + bodyNote,
+        description: `${def.description}${bodyNote}\n\n${IDEMPOTENCY_NOTE}`,
         ...multipartSchema,
         params: ZFacilityParams,
         body: createSchema(def),
@@ -138,11 +139,11 @@ export function registerEntityRoutes(context: AppContext, def: EntityDef): void 
     async (request) => {
       const scope = scopeOf(request.params);
       const values = valuesWithFile(request, def, request.body);
-      return {
-        result: await saveWithDocument(db, request, def, scope, null, (inner) =>
+      return idempotentCreate(db, request, async (tx) => ({
+        result: await saveWithDocument(tx, request, def, scope, null, (inner) =>
           createEntity(inner, actorOf(request), def, scope, values),
         ),
-      };
+      }));
     },
   );
 

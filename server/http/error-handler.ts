@@ -80,6 +80,18 @@ function fromDatabase(error: unknown): AppError | undefined {
   switch ((error as { code?: unknown }).code) {
     case '23505':
       return new AppError('DuplicateEntryError', 'An entry with this value already exists.');
+    // Data exceptions (class 22): a value the checks let through that the database cannot store,
+    // such as an integer beyond its range. The input is at fault, so the caller gets 422.
+    case '22001':
+    case '22003':
+    case '22007':
+    case '22008':
+    case '22021':
+    case '22P02':
+    case '22P05':
+      return validationError([
+        { property: 'request', constraints: { invalid: 'A value is out of range or malformed' } },
+      ]);
     case '40001':
     case '40P01':
     case '55P03':

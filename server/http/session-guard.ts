@@ -5,6 +5,7 @@ import {
   mergePermissionMaps,
   type PermissionMap,
 } from '../../core/permissions/permission-map.ts';
+import { MAX_ID } from '../../core/schemas/common.schemas.ts';
 import type { Db } from '../db/db.ts';
 import type { Actor } from '../modules/audit/audit.service.ts';
 import {
@@ -52,11 +53,17 @@ export function sessionLimitsOf(config: Config): SessionLimits {
   return { idleMinutes: config.SESSION_IDLE_MINUTES, maxHours: config.SESSION_MAX_HOURS };
 }
 
+function isId(value: number): boolean {
+  return Number.isInteger(value) && value > 0 && value <= MAX_ID;
+}
+
 export function sessionGuard(db: Db, limits: SessionLimits) {
   return async function requireSession(
     request: FastifyRequest,
     _reply: FastifyReply,
   ): Promise<void> {
+    // Resolved once per request: when it arrived (guard-order.ts), then reused by the guard.
+    if (request.session) return;
     request.session = await resolveSession(db, tokenOf(request), limits);
   };
 }
@@ -77,6 +84,8 @@ export async function facilityPermissions(
   planId: number,
   facilityId: number,
 ): Promise<PermissionMap> {
+  // Callers may pass path params before validation: what is not an id finds nothing.
+  if (!isId(planId) || !isId(facilityId)) throw new AppError('NotFoundError');
   assertPlan(session, planId);
   const rows = await db.query<{ permissions: PermissionMap }>(
     `select r.permissions from user_facility_roles ufr
@@ -109,9 +118,10 @@ export function requirePermission(db: Db, limits: SessionLimits, resource: strin
   return async function guard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     await requireSession(request, reply);
     const params = request.params as { plan?: unknown; facility?: unknown };
+    // Guards run before the params are validated (guard-order.ts): refuse what is not an id.
     const plan = Number(params.plan);
     const facility = Number(params.facility);
-    if (!Number.isInteger(plan) || !Number.isInteger(facility)) throw new AppError('NotFoundError');
+    if (!isId(plan) || !isId(facility)) throw new AppError('NotFoundError');
     await assertAllowed(db, sessionOf(request), { plan, facility }, resource, action);
   };
 }

@@ -1,3 +1,5 @@
+import { isApiError } from '../../api/api-error.ts';
+import { VERSION_CONFLICT } from '../../api/form-errors.ts';
 import { Alert, Button, Card, Flex, Select, Spin, Tag, Typography } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -83,9 +85,18 @@ export function RoomGradesPage() {
       title: `Assign equipment to grade ${grade.grade}`,
       okText: 'Save',
       run: async (reason) => {
-        await setGradeEquipment(scope, grade, ids, reason);
         // Equipment moves between grades, and the microbial limits follow the grade.
-        await queryClient.invalidateQueries({ queryKey: roomGradeKeys.grades(scope.facilityId) });
+        const reload = () =>
+          queryClient.invalidateQueries({ queryKey: roomGradeKeys.grades(scope.facilityId) });
+        try {
+          await setGradeEquipment(scope, grade, ids, reason);
+        } catch (error) {
+          if (!isApiError(error) || error.errName !== 'VersionConflictError') throw error;
+          // Someone saved the grade first: load their version; the choice made here is kept.
+          await reload();
+          throw new Error(VERSION_CONFLICT.message, { cause: error });
+        }
+        await reload();
       },
     });
 
@@ -95,8 +106,8 @@ export function RoomGradesPage() {
       <Flex vertical gap="middle">
         {grades.data.map((grade) => (
           <GradeCard
-            // A saved grade starts its choice afresh from the server's list.
-            key={`${grade.grade}-${grade.version}`}
+            // Keyed by the grade alone: a reload after a version conflict keeps the choice made.
+            key={grade.grade}
             grade={grade}
             equipment={equipment.data ?? []}
             canEdit={canEdit}

@@ -19,11 +19,11 @@ export function AllowedDomainsForm({ canEdit }: { canEdit: boolean }) {
 
   async function onFinish(values: DomainsForm): Promise<void> {
     try {
-      const saved = await update.mutateAsync({ ...values, version: domains.data?.version });
+      const saved = await update.mutateAsync({ ...values, version: domains.data!.version });
       form.setFieldsValue({ allowedDomains: saved.allowedDomains, reason: '' });
       showSaved('Allowed domains');
     } catch (error) {
-      showSaveError(error, form);
+      showSaveError(error, form, () => void domains.refetch());
     }
   }
 

@@ -58,7 +58,7 @@ export function PasswordPolicyForm({ canEdit }: { canEdit: boolean }) {
       form.setFieldValue('reason', '');
       showSaved('Password policy');
     } catch (error) {
-      showSaveError(error, form);
+      showSaveError(error, form, () => void policy.refetch());
     }
   }
 

@@ -39,7 +39,7 @@ export function usePasswordPolicy(enabled = true) {
 }
 
 export type PasswordPolicyChange = Omit<TPasswordPolicy, 'version'> & {
-  version?: number;
+  version: number;
   reason: string;
 };
 
@@ -52,7 +52,11 @@ export function useUpdatePasswordPolicy() {
         body,
         action: 'Changing the password policy',
       }),
-    onSuccess: (policy) => queryClient.setQueryData(settingsKeys.passwordPolicy, policy),
+    // The policy and the domains share the plan settings' version: the other one moves on too.
+    onSuccess: async (policy) => {
+      queryClient.setQueryData(settingsKeys.passwordPolicy, policy);
+      await queryClient.invalidateQueries({ queryKey: settingsKeys.allowedDomains });
+    },
   });
 }
 
@@ -71,13 +75,16 @@ export function useAllowedDomains(enabled = true) {
 export function useUpdateAllowedDomains() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: { allowedDomains: string[]; version?: number; reason: string }) =>
+    mutationFn: (body: { allowedDomains: string[]; version: number; reason: string }) =>
       apiRequest<AllowedDomains>('/users/allowedDomains', {
         method: 'PUT',
         body,
         action: 'Changing the allowed domains',
       }),
-    onSuccess: (domains) => queryClient.setQueryData(settingsKeys.allowedDomains, domains),
+    onSuccess: async (domains) => {
+      queryClient.setQueryData(settingsKeys.allowedDomains, domains);
+      await queryClient.invalidateQueries({ queryKey: settingsKeys.passwordPolicy });
+    },
   });
 }
 

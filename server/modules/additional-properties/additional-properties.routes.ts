@@ -13,6 +13,7 @@ import {
   type PropertyTarget,
 } from '../../../core/schemas/additional-properties.schemas.ts';
 import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
+import { idempotentCreate } from '../../http/idempotency.ts';
 import { typed, type AppContext, type Guard } from '../../http/app-context.ts';
 import { actorOf, facilityPermissions, sessionOf } from '../../http/session-guard.ts';
 import { apiProperties } from './api-properties.ts';
@@ -89,15 +90,16 @@ export function registerAdditionalPropertyRoutes({
         response: { 200: ZPropertyDefinitionResponse },
       },
     },
-    async (request) => ({
-      result: await createDefinition(
-        db,
-        actorOf(request),
-        request.params,
-        request.params.target,
-        request.body,
-      ),
-    }),
+    async (request) =>
+      idempotentCreate(db, request, async (tx) => ({
+        result: await createDefinition(
+          tx,
+          actorOf(request),
+          request.params,
+          request.params.target,
+          request.body,
+        ),
+      })),
   );
 
   for (const method of ['POST', 'PUT'] as const) {

@@ -1,15 +1,15 @@
 import type { FastifyReply } from 'fastify';
-import { z } from 'zod';
 import { actionOf, type EntityDef } from '../../../core/entities/entity.ts';
 import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
 import { ZAttachmentList } from '../../../core/schemas/attachments.schemas.ts';
 import { typed, type AppContext } from '../../http/app-context.ts';
 import { getEntity } from '../../entities/entity-store.ts';
 import { listAttachments, readAttachment } from './attachment-store.ts';
+import { ZId } from '../../../core/schemas/common.schemas.ts';
 
-const ZOwnerParams = ZFacilityParams.extend({ id: z.coerce.number().int().positive() });
+const ZOwnerParams = ZFacilityParams.extend({ id: ZId });
 const ZDocumentParams = ZOwnerParams.extend({
-  documentId: z.coerce.number().int().positive(),
+  documentId: ZId,
 });
 
 /** `attachment; filename="…"` with an ASCII fallback and the exact name in RFC 5987 form. */

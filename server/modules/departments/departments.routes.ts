@@ -5,6 +5,7 @@ import {
   ZDepartment,
   ZUpdateDepartmentRequest,
 } from '../../../core/schemas/departments.schemas.ts';
+import { idempotentCreate } from '../../http/idempotency.ts';
 import { typed, type AppContext } from '../../http/app-context.ts';
 import { pageOf } from '../../http/paging.ts';
 import { actorOf, sessionOf } from '../../http/session-guard.ts';
@@ -50,7 +51,10 @@ export function registerDepartmentRoutes({ app, db, permitPlan }: AppContext): v
         response: { 200: ZDepartment },
       },
     },
-    async (request) => createDepartment(db, scopeOf(request), request.body.name),
+    async (request) =>
+      idempotentCreate(db, request, (tx) =>
+        createDepartment(tx, scopeOf(request), request.body.name),
+      ),
   );
 
   r.post(

@@ -5,9 +5,11 @@ import {
   ZEquipmentParams,
   ZWithReason,
 } from '../../../core/schemas/equipment-extras.schemas.ts';
+import { idempotentCreate } from '../../http/idempotency.ts';
 import { typed, type AppContext } from '../../http/app-context.ts';
 import { actorOf } from '../../http/session-guard.ts';
 import { addImage, deleteImage, listImages } from './equipment-images.service.ts';
+import { ZId } from '../../../core/schemas/common.schemas.ts';
 
 const F = '/api/v2/plans/:plan/facilities/:facility';
 const tags = ['Equipment images'];
@@ -50,15 +52,16 @@ export function registerEquipmentImageRoutes({ app, db, permit }: AppContext): v
         response: { 200: z.object({ result: ZEquipmentImage }) },
       },
     },
-    async (request) => ({
-      result: await addImage(
-        db,
-        actorOf(request),
-        scopeOf(request.params),
-        request.params.id,
-        request.body,
-      ),
-    }),
+    async (request) =>
+      idempotentCreate(db, request, async (tx) => ({
+        result: await addImage(
+          tx,
+          actorOf(request),
+          scopeOf(request.params),
+          request.params.id,
+          request.body,
+        ),
+      })),
   );
 
   r.delete(
@@ -68,7 +71,7 @@ export function registerEquipmentImageRoutes({ app, db, permit }: AppContext): v
       schema: {
         tags,
         summary: 'Remove an image of an item of equipment, with a reason (the record is kept)',
-        params: ZEquipmentParams.extend({ imageId: z.coerce.number().int().positive() }),
+        params: ZEquipmentParams.extend({ imageId: ZId }),
         body: ZWithReason,
         response: { 200: z.object({ result: ZEquipmentImage }) },
       },

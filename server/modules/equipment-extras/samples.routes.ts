@@ -7,6 +7,7 @@ import {
   ZSample,
   ZSampleParams,
 } from '../../../core/schemas/equipment-extras.schemas.ts';
+import { idempotentCreate } from '../../http/idempotency.ts';
 import { typed, type AppContext, type Guard } from '../../http/app-context.ts';
 import { actorOf } from '../../http/session-guard.ts';
 import { createSample, listSamples, setSampleArchived, updateSample } from './samples.service.ts';
@@ -68,16 +69,16 @@ export function registerSampleRoutes({ app, db, permit }: AppContext): void {
     },
     async (request) => {
       const { reason, ...fields } = request.body;
-      return {
+      return idempotentCreate(db, request, async (tx) => ({
         result: await createSample(
-          db,
+          tx,
           actorOf(request),
           scopeOf(request.params),
           pathOf(request.params),
           fields,
           reason,
         ),
-      };
+      }));
     },
   );
 

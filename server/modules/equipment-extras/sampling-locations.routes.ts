@@ -10,6 +10,7 @@ import {
   ZWithReason,
 } from '../../../core/schemas/equipment-extras.schemas.ts';
 import { validationError } from '../../../core/errors/errors.ts';
+import { idempotentCreate } from '../../http/idempotency.ts';
 import { typed, type AppContext } from '../../http/app-context.ts';
 import { actorOf } from '../../http/session-guard.ts';
 import {
@@ -114,16 +115,16 @@ function registerAt({ app, db, permit }: AppContext, L: string, deprecated: bool
       const { data, equipmentId, reason } = request.body;
       samePath(equipmentId, request.params.id);
       const items = data.map((fields, i) => ({ fields, at: `data[${i}].` }));
-      return {
+      return idempotentCreate(db, request, async (tx) => ({
         result: await createLocations(
-          db,
+          tx,
           actorOf(request),
           scopeOf(request.params),
           request.params.id,
           items,
           reason,
         ),
-      };
+      }));
     },
   );
 

@@ -47,13 +47,12 @@ export async function updateRule<T extends object>(
   scope: Scope,
   ref: RuleRef<T>,
   edit: Partial<T>,
-  meta: { reason: string; version?: number | undefined },
+  meta: { reason: string; version: number },
   check?: (tx: Queryable, next: T) => Promise<void>,
 ): Promise<StoredRule<T>> {
   return db.transaction(async (tx) => {
     const before = await getRule(tx, scope.facilityId, ref, true);
-    if (meta.version !== undefined && meta.version !== before.version)
-      throw new AppError('VersionConflictError');
+    if (meta.version !== before.version) throw new AppError('VersionConflictError');
     const { oldValues, newValues } = changedFields(
       before.body as Record<string, unknown>,
       edit as Record<string, unknown>,

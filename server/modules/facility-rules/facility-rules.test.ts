@@ -72,6 +72,7 @@ describe('microbial cleaning limit policies', () => {
     const bad = await call('POST', path, {
       alertLevelPercentage: 120,
       gradeLimits: { A: { contactPlate: -1, swab: 0 } },
+      version: 1,
       reason: 'x',
     });
     expect(bad.status).toBe(422);
@@ -84,7 +85,11 @@ describe('microbial cleaning limit policies', () => {
     ]);
     const noReason = await call('POST', path, { rinseLimit: 5, version: 1 });
     expect(noReason.body.errors[0].property).toBe('reason');
-    const unknown = await call('POST', path, { microbialMethodIds: [9999], reason: 'x' });
+    const unknown = await call('POST', path, {
+      microbialMethodIds: [9999],
+      version: 1,
+      reason: 'x',
+    });
     expect(unknown.status).toBe(422);
     expect(unknown.body.errors[0].property).toBe('microbialMethodIds[0]');
     const method = await call('POST', `${F}/microbial-analytical-method`, {
@@ -95,6 +100,7 @@ describe('microbial cleaning limit policies', () => {
     });
     const ok = await call('POST', path, {
       microbialMethodIds: [method.body.result.id],
+      version: 1,
       reason: 'Method validated',
     });
     expect(ok.body.policy.microbialMethodIds).toEqual([method.body.result.id]);
@@ -140,6 +146,7 @@ describe('cleaning inspection settings', () => {
       visibleResidueLimit: { value: 4, unit: 'ppm' },
       checklist: [{ item: '', isMandatory: true }],
       colour: 'red',
+      version: 1,
       reason: 'x',
     });
     expect(bad.status).toBe(422);
@@ -195,6 +202,7 @@ describe('approval policies per document type', () => {
       documentType: 'Protocol',
       approvers: { minimum: 2, roleIds: [signer!.id, viewer!.id, 4242] },
       reviewers: { minimum: 0, roleIds: [] },
+      version: 0,
       reason: 'Two approvers',
     });
     expect(refused.status).toBe(422);
@@ -224,6 +232,7 @@ describe('approval policies per document type', () => {
     ).toBe(0);
     const badType = await call('POST', `${F}/approval_policies`, {
       documentType: 'Invoice',
+      version: 0,
       reason: 'x',
     });
     expect(badType.body.errors[0].property).toBe('documentType');

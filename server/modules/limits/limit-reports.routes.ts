@@ -8,6 +8,7 @@ import {
   productionPairs,
   worstCaseRanking,
 } from './limit-reports.service.ts';
+import { ZId } from '../../../core/schemas/common.schemas.ts';
 
 const base = '/api/v2/plans/:plan/facilities/:facility/limits';
 const tags = ['limits'];
@@ -24,7 +25,7 @@ const ZUnits = z.object({
 });
 const units = { maco: 'mg', sal: 'mg/sqcm', swab: 'mg/swab', rinse: 'mg/ml' } as const;
 const ZProductionParams = ZFacilityParams.extend({
-  productionId: z.coerce.number().int().positive(),
+  productionId: ZId,
 });
 const ZOrNull = z.number().nullable();
 const explanationsDescription =

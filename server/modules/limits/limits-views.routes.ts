@@ -15,6 +15,7 @@ import { typed, type AppContext } from '../../http/app-context.ts';
 import { getPolicy } from '../policies/policies.service.ts';
 import { ZUncomputable } from '../../../core/schemas/mac-matrix.schemas.ts';
 import { computableLimitsInput } from './computable-input.ts';
+import { ZId } from '../../../core/schemas/common.schemas.ts';
 
 const base = '/api/v2/plans/:plan/facilities/:facility';
 const tags = ['limits'];
@@ -85,7 +86,7 @@ export function registerLimitViewRoutes({ app, db, permit }: AppContext): void {
         description:
           'Products with their actives, equipment with surface areas, trains from the productions and the Chemical policy, in the shape of the limits command-line contract (`input` is valid input of the command line). The client changes a value and runs the same engine to show which limits move before anything is saved. `uncomputable` lists what the engine cannot compute with, left out of `input`.',
         params: ZFacilityParams,
-        querystring: z.object({ productionId: z.coerce.number().int().positive().optional() }),
+        querystring: z.object({ productionId: ZId.optional() }),
         response: {
           200: z.object({ input: ZDerivations, uncomputable: z.array(ZUncomputable) }),
         },
@@ -108,7 +109,7 @@ export function registerLimitViewRoutes({ app, db, permit }: AppContext): void {
         summary:
           'Product-wise and equipment-wise limits (the worst pair of each), for the facility or one production',
         params: ZFacilityParams,
-        querystring: z.object({ productionId: z.coerce.number().int().positive().optional() }),
+        querystring: z.object({ productionId: ZId.optional() }),
         response: {
           200: z.object({
             products: z.array(

@@ -5,6 +5,7 @@ import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
 import { typed, type AppContext } from '../../http/app-context.ts';
 import { registerArchiveImpact } from './archive-impact.ts';
 import { computableLimitsInput } from './computable-input.ts';
+import { ZId } from '../../../core/schemas/common.schemas.ts';
 
 export function registerLimitsRoutes({ app, db, permit }: AppContext): void {
   registerArchiveImpact();
@@ -20,7 +21,7 @@ export function registerLimitsRoutes({ app, db, permit }: AppContext): void {
         params: ZFacilityParams,
         querystring: z.object({
           summary: z.enum(['true', 'false']).optional(),
-          productionId: z.coerce.number().int().positive().optional(),
+          productionId: ZId.optional(),
         }),
       },
     },

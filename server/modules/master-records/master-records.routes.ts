@@ -5,6 +5,7 @@ import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
 import { setArchived, updateEntity } from '../../entities/entity-store.ts';
 import { typed, type AppContext } from '../../http/app-context.ts';
 import { actorOf } from '../../http/session-guard.ts';
+import { ZId } from '../../../core/schemas/common.schemas.ts';
 
 const F = '/api/v2/plans/:plan/facilities/:facility';
 
@@ -28,7 +29,7 @@ export function registerMasterRecordRoutes({ app, db, permit }: AppContext): voi
       schema: {
         tags: [def.pluralLabel],
         summary: 'Edit a selection criterion (as POST {id}), or unarchive it',
-        params: ZFacilityParams.extend({ id: z.coerce.number().int().positive() }),
+        params: ZFacilityParams.extend({ id: ZId }),
         body: editSchema(def),
         response: { 200: z.object({ result: recordSchema(def) }) },
       },

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
-import { ZPage } from '../../../core/schemas/common.schemas.ts';
+import { ZPage, ZId } from '../../../core/schemas/common.schemas.ts';
 import {
   ZCreateOperatorRequest,
   ZOperator,
@@ -10,6 +10,7 @@ import {
   ZOperatorName,
   ZUpdateOperatorRequest,
 } from '../../../core/schemas/operators.schemas.ts';
+import { idempotentCreate } from '../../http/idempotency.ts';
 import { typed, type AppContext } from '../../http/app-context.ts';
 import { pageOf } from '../../http/paging.ts';
 import { actorOf } from '../../http/session-guard.ts';
@@ -24,7 +25,7 @@ import {
 
 const F = '/api/v2/plans/:plan/facilities/:facility';
 const TAGS = ['operators'];
-const ZOperatorParams = ZFacilityParams.extend({ id: z.coerce.number().int().positive() });
+const ZOperatorParams = ZFacilityParams.extend({ id: ZId });
 
 // The permission map of spec §6 has no Operator resource. Operators are people on the floor
 // recorded beside users, so the User permission in the facility of the path governs them.
@@ -94,7 +95,10 @@ export function registerOperatorRoutes({ app, db, permit }: AppContext): void {
         response: { 200: ZOperator },
       },
     },
-    async (request) => createOperator(db, scopeOf(request, request.params), request.body),
+    async (request) =>
+      idempotentCreate(db, request, (tx) =>
+        createOperator(tx, scopeOf(request, request.params), request.body),
+      ),
   );
 
   r.post(

@@ -60,12 +60,11 @@ export async function updatePolicy(
   scope: { planId: number; facilityId: number },
   residueType: ResidueType,
   edit: Partial<CleaningLimitPolicy>,
-  meta: { reason: string; version?: number | undefined },
+  meta: { reason: string; version: number },
 ): Promise<StoredPolicy> {
   return db.transaction(async (tx) => {
     const before = await getPolicy(tx, scope.facilityId, residueType, true);
-    if (meta.version !== undefined && meta.version !== before.version)
-      throw new AppError('VersionConflictError');
+    if (meta.version !== before.version) throw new AppError('VersionConflictError');
     if (
       residueType === 'Intermediate' &&
       edit.safetyFactor !== undefined &&

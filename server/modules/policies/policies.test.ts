@@ -111,6 +111,7 @@ describe('cleaning limit policies', () => {
       globalRecoveryPercentage: 120,
       safetyFactor: 0.5,
       arl: { value: 10, unit: 'mg' },
+      version: 1,
       reason: 'x',
     });
     expect(bad.status).toBe(422);
@@ -129,6 +130,7 @@ describe('cleaning limit policies', () => {
     ).toBe(422);
     const fixed = await call('POST', `${F}/intermediate-cleaning-limit-policies`, {
       safetyFactor: 100,
+      version: 0,
       reason: 'x',
     });
     expect(fixed.body.errors[0].property).toBe('safetyFactor');

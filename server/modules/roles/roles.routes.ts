@@ -16,6 +16,7 @@ import {
   ZUpdateRoleRequest,
 } from '../../../core/schemas/roles.schemas.ts';
 import { ZReasonBody } from '../../../core/schemas/users.schemas.ts';
+import { idempotentCreate } from '../../http/idempotency.ts';
 import { typed, type AppContext } from '../../http/app-context.ts';
 import { actorOf, facilityPermissions, sessionOf } from '../../http/session-guard.ts';
 import {
@@ -25,10 +26,11 @@ import {
   updateRole,
   type FacilityScope,
 } from './roles.service.ts';
+import { ZId } from '../../../core/schemas/common.schemas.ts';
 
 const F = '/api/v2/plans/:plan/facilities/:facility';
 const TAGS = ['roles'];
-const ZRoleParams = ZFacilityParams.extend({ id: z.coerce.number().int().positive() });
+const ZRoleParams = ZFacilityParams.extend({ id: ZId });
 
 interface FacilityPath {
   plan: number;
@@ -73,7 +75,10 @@ export function registerRoleRoutes({ app, db, permit, requireSession }: AppConte
         response: { 200: ZRole },
       },
     },
-    async (request) => createRole(db, scopeOf(request, request.params), request.body),
+    async (request) =>
+      idempotentCreate(db, request, (tx) =>
+        createRole(tx, scopeOf(request, request.params), request.body),
+      ),
   );
 
   const canModify = permit('UserRole', 'Modify');

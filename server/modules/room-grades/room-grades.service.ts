@@ -58,12 +58,11 @@ export async function mapRoomGrade(
   actor: Actor,
   scope: Scope,
   id: string,
-  input: { equipments: number[]; reason: string; version?: number | undefined },
+  input: { equipments: number[]; reason: string; version: number },
 ) {
   return db.transaction(async (tx) => {
     const grade = await gradeOf(tx, scope.facilityId, id, true);
-    if (input.version !== undefined && input.version !== grade.version)
-      throw new AppError('VersionConflictError');
+    if (input.version !== grade.version) throw new AppError('VersionConflictError');
     const wanted = [...new Set(input.equipments)];
     if (wanted.length !== input.equipments.length)
       throw validationError([

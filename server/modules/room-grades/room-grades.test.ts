@@ -69,6 +69,7 @@ describe('room grades', () => {
     const unknown = await call('POST', `${F}/room-grades/A`, {
       equipments: [filler, foreign],
       reason: 'Aseptic core',
+      version: 1,
     });
     expect(unknown.status).toBe(422);
     expect(unknown.body.errors[0].property).toBe('equipments[1]');
@@ -105,6 +106,7 @@ describe('room grades', () => {
     const same = await call('POST', `${F}/room-grades/A`, {
       equipments: [stopper, filler, isolator],
       reason: 'x',
+      version: 2,
     });
     expect(same.body.errName).toBe('NothingToChangeError');
 
@@ -113,14 +115,16 @@ describe('room grades', () => {
     const narrowed = await call('POST', `${F}/room-grades/${gradeA}`, {
       equipments: [filler],
       reason: 'Stopper bowl moved out',
+      version: 2,
     });
     expect(narrowed.body.result.equipmentIds).toEqual([filler]);
     const noGrade = await call('GET', `${F}/equipments/no-grade`);
     expect(noGrade.body.data.map((e: Body) => e.id)).toEqual(
       expect.arrayContaining([stopper, isolator]),
     );
-    expect((await call('POST', `${F}/room-grades/E`, { equipments: [], reason: 'x' })).status).toBe(
-      404,
-    );
+    expect(
+      (await call('POST', `${F}/room-grades/E`, { equipments: [], reason: 'x', version: 1 }))
+        .status,
+    ).toBe(404);
   });
 });

@@ -9,14 +9,15 @@ import { fieldSchema, type FieldDef } from '../../../core/entities/field.ts';
 import { SAMPLING_POLICY_DEFS } from '../../../core/entities/defs/sampling-policy.def.ts';
 import { validationError } from '../../../core/errors/errors.ts';
 import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
-import { ZListQuery, ZReason, ZVersion } from '../../../core/schemas/common.schemas.ts';
+import { ZListQuery, ZReason, ZVersion, ZId } from '../../../core/schemas/common.schemas.ts';
+import { idempotentCreate } from '../../http/idempotency.ts';
 import { typed, type AppContext } from '../../http/app-context.ts';
 import { actorOf } from '../../http/session-guard.ts';
 import { getEntity, listEntities, setArchived } from '../../entities/entity-store.ts';
 import { createRecord, editRecord } from './sampling-policy.service.ts';
 
 const F = '/api/v2/plans/:plan/facilities/:facility';
-const ZIdParams = ZFacilityParams.extend({ id: z.coerce.number().int().positive() });
+const ZIdParams = ZFacilityParams.extend({ id: ZId });
 // `?unarchive` (spec §7) restores an archived record; a bare flag arrives as an empty string.
 const ZUnarchiveQuery = z.object({
   unarchive: z
@@ -110,9 +111,16 @@ function registerFor({ app, db, permit }: AppContext, def: EntityDef): void {
         response: { 200: z.object({ result: record }) },
       },
     },
-    async (request) => ({
-      result: await createRecord(db, actorOf(request), def, scopeOf(request.params), request.body),
-    }),
+    async (request) =>
+      idempotentCreate(db, request, async (tx) => ({
+        result: await createRecord(
+          tx,
+          actorOf(request),
+          def,
+          scopeOf(request.params),
+          request.body,
+        ),
+      })),
   );
 
   r.put(

@@ -40,8 +40,8 @@ async function settingsRow(
   return settingsRow(q, planId, true);
 }
 
-function assertVersion(row: PlanSettingsRow, version: number | undefined): void {
-  if (version !== undefined && version !== row.version) throw new AppError('VersionConflictError');
+function assertVersion(row: PlanSettingsRow, version: number): void {
+  if (version !== row.version) throw new AppError('VersionConflictError');
 }
 
 function policyOf(row: PlanSettingsRow): PasswordPolicy {
@@ -118,7 +118,7 @@ export async function updateAllowedDomains(
   db: Db,
   actor: Actor,
   planId: number,
-  request: { allowedDomains: string[]; version?: number | undefined; reason: string },
+  request: { allowedDomains: string[]; version: number; reason: string },
 ): Promise<{ allowedDomains: string[]; version: number }> {
   const domains = [...new Set(request.allowedDomains)].sort();
   return db.transaction(async (tx) => {

@@ -27,6 +27,14 @@ async function lastAudit(domain: string) {
   return row;
 }
 
+/** The version of the plan's settings now: the one an edit is made from. */
+async function planVersion(): Promise<number> {
+  const [row] = await server.db.query<{ version: number }>(
+    'select version from plan_settings order by plan_id limit 1',
+  );
+  return row?.version ?? 1;
+}
+
 const POLICY = {
   passwordPolicySettings: {
     minPasswordLength: 12,
@@ -78,7 +86,7 @@ describe('PUT /api/v2/users/password-policy', () => {
   it('refuses a user who may only read users (403 NotAllowed)', async () => {
     const res = await server.request('PUT', '/api/v2/users/password-policy', {
       token: await tokenWith({ User: ['Get'] }),
-      body: { ...POLICY, reason: 'Tighten' },
+      body: { ...POLICY, version: await planVersion(), reason: 'Tighten' },
     });
     expect(res.status).toBe(403);
     expect(res.body).toMatchObject({ errName: 'NotAllowed' });
@@ -113,6 +121,7 @@ describe('PUT /api/v2/users/password-policy', () => {
         token: admin,
         body: {
           ...POLICY,
+          version: await planVersion(),
           passwordPolicySettings: { ...POLICY.passwordPolicySettings, ...change },
           reason: 'Bounds',
         },
@@ -132,7 +141,10 @@ describe('PUT /api/v2/users/password-policy', () => {
     const res = await server.request<{ errors: { property: string }[] }>(
       'PUT',
       '/api/v2/users/password-policy',
-      { token: admin, body: { ...POLICY, [field]: value, reason: 'Bounds' } },
+      {
+        token: admin,
+        body: { ...POLICY, version: await planVersion(), [field]: value, reason: 'Bounds' },
+      },
     );
     expect(res.status).toBe(422);
     expect(res.body.errors.map((e) => e.property)).toContain(field);
@@ -142,7 +154,7 @@ describe('PUT /api/v2/users/password-policy', () => {
     const editor = await tokenWith({ User: ['Get', 'Modify'] });
     const res = await server.request('PUT', '/api/v2/users/password-policy', {
       token: editor,
-      body: { ...POLICY, reason: 'SOP-QA-017 rev 3' },
+      body: { ...POLICY, version: await planVersion(), reason: 'SOP-QA-017 rev 3' },
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ ...POLICY, version: 2 });
@@ -189,7 +201,7 @@ describe('PUT /api/v2/users/password-policy', () => {
   it('answers NothingToChangeError when nothing changes, and 409 for a stale version', async () => {
     const same = await server.request('PUT', '/api/v2/users/password-policy', {
       token: admin,
-      body: { ...POLICY, reason: 'Again' },
+      body: { ...POLICY, version: await planVersion(), reason: 'Again' },
     });
     expect(same.status).toBe(400);
     expect(same.body).toMatchObject({ errName: 'NothingToChangeError' });
@@ -212,7 +224,12 @@ describe('password ageing by policy (ID-1)', () => {
     expect((await login()).status).toBe(200);
     const res = await server.request('PUT', '/api/v2/users/password-policy', {
       token: admin,
-      body: { ...POLICY, passwordExpiryDays: 30, reason: '21 CFR 11.300(b) ageing' },
+      body: {
+        ...POLICY,
+        version: await planVersion(),
+        passwordExpiryDays: 30,
+        reason: '21 CFR 11.300(b) ageing',
+      },
     });
     expect(res.status).toBe(200);
     expect((await login()).body).toMatchObject({ errName: 'ChangePasswordOnPasswordExpiry' });
@@ -226,10 +243,10 @@ describe('password reuse and length by policy', () => {
       body: { u: userId, token, password, confirmPassword: password },
     });
   }
-  const put = (change: Record<string, unknown>) =>
+  const put = async (change: Record<string, unknown>) =>
     server.request('PUT', '/api/v2/users/password-policy', {
       token: admin,
-      body: { ...POLICY, ...change, reason: 'Reuse rules' },
+      body: { ...POLICY, version: await planVersion(), ...change, reason: 'Reuse rules' },
     });
 
   it('refuses a password shorter than the policy, and reuse only while history is kept', async () => {
@@ -270,7 +287,7 @@ describe('PUT /api/v2/users/allowedDomains', () => {
   it('refuses a user who may only read users (403 NotAllowed)', async () => {
     const res = await server.request('PUT', '/api/v2/users/allowedDomains', {
       token: await tokenWith({ User: ['Get'] }),
-      body: { allowedDomains: ['example.com'], reason: 'x' },
+      body: { allowedDomains: ['example.com'], version: 1, reason: 'x' },
     });
     expect(res.status).toBe(403);
   });
@@ -279,7 +296,7 @@ describe('PUT /api/v2/users/allowedDomains', () => {
     const res = await server.request<{ errors: { property: string }[] }>(
       'PUT',
       '/api/v2/users/allowedDomains',
-      { token: admin, body: { allowedDomains: ['example.com', 'not a domain'] } },
+      { token: admin, body: { allowedDomains: ['example.com', 'not a domain'], version: 1 } },
     );
     expect(res.status).toBe(422);
     expect(res.body.errors.map((e) => e.property).sort()).toEqual(['allowedDomains[1]', 'reason']);
@@ -290,6 +307,7 @@ describe('PUT /api/v2/users/allowedDomains', () => {
       token: admin,
       body: {
         allowedDomains: ['@Pharma.example', 'lab.example.org', 'pharma.example'],
+        version: await planVersion(),
         reason: 'QA-12',
       },
     });
@@ -306,7 +324,7 @@ describe('PUT /api/v2/users/allowedDomains', () => {
     });
     const emptied = await server.request('PUT', '/api/v2/users/allowedDomains', {
       token: admin,
-      body: { allowedDomains: [], reason: 'Any domain again' },
+      body: { allowedDomains: [], version: await planVersion(), reason: 'Any domain again' },
     });
     expect(emptied.body).toMatchObject({ allowedDomains: [] });
   });

@@ -15,6 +15,7 @@ import {
   ZUserWithKey,
 } from '../../../core/schemas/users.schemas.ts';
 import { publicUrl } from '../../config.ts';
+import { idempotentCreate } from '../../http/idempotency.ts';
 import { typed, type AppContext } from '../../http/app-context.ts';
 import { pageOf } from '../../http/paging.ts';
 import { actorOf, sessionOf } from '../../http/session-guard.ts';
@@ -102,7 +103,10 @@ export function registerUsersAdminRoutes({
         response: { 200: ZUserWithKey },
       },
     },
-    async (request) => createUser(db, mailer, scopeOf(request), request.body, baseUrl),
+    async (request) =>
+      idempotentCreate(db, request, (tx) =>
+        createUser(tx, mailer, scopeOf(request), request.body, baseUrl),
+      ),
   );
 
   r.post(

@@ -6,6 +6,7 @@ import { actorOf, sessionOf } from '../../http/session-guard.ts';
 import { writeAudit } from '../audit/audit.service.ts';
 import { toSessionUser } from '../auth/users.repo.ts';
 import { assertMayActOn, withRefusalsAudited } from '../users-admin/user-privileges.ts';
+import { ZId } from '../../../core/schemas/common.schemas.ts';
 
 export function registerUserRoutes({ app, db, requireSession }: AppContext): void {
   const r = typed(app);
@@ -27,7 +28,7 @@ export function registerUserRoutes({ app, db, requireSession }: AppContext): voi
         tags: ['users'],
         summary:
           "End a user's sessions (the user themself, or an administrator who may modify users)",
-        params: z.object({ id: z.coerce.number().int().positive() }),
+        params: z.object({ id: ZId }),
         querystring: z.object({ token: z.string().optional() }),
         response: { 200: ZOk },
       },
