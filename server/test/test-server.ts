@@ -99,3 +99,23 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     },
   };
 }
+
+export interface FacilityTestServer {
+  server: TestServer;
+  /** The administrator's session. */
+  token: string;
+  /** The base path of the first facility's routes: /api/v2/plans/{plan}/facilities/{facility}. */
+  F: string;
+}
+
+/** A test server, the administrator signed in, and the first facility's routes. */
+export async function startFacilityTestServer(
+  env: Record<string, string> = {},
+): Promise<FacilityTestServer> {
+  const server = await startTestServer(env);
+  const token = await server.login();
+  const [f] = await server.db.query<{ id: number; plan_id: number }>(
+    'select id, plan_id from facilities order by id limit 1',
+  );
+  return { server, token, F: `/api/v2/plans/${f!.plan_id}/facilities/${f!.id}` };
+}

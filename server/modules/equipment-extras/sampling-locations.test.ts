@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser, permissionsWith } from '../../test/factories.ts';
-import { startTestServer, type TestServer } from '../../test/test-server.ts';
+import { startFacilityTestServer, type TestServer } from '../../test/test-server.ts';
 
 let server: TestServer;
 let token: string;
@@ -10,12 +10,7 @@ let L: string;
 let swabTypeId: number;
 let rinseTypeId: number;
 beforeAll(async () => {
-  server = await startTestServer();
-  token = await server.login();
-  const [f] = await server.db.query<{ id: number; plan_id: number }>(
-    'select id, plan_id from facilities order by id limit 1',
-  );
-  F = `/api/v2/plans/${f!.plan_id}/facilities/${f!.id}`;
+  ({ server, token, F } = await startFacilityTestServer());
   const res = await call('POST', `${F}/equipments`, {
     name: 'Blender V1',
     surfaceArea: { value: 4, unit: 'sqm' },

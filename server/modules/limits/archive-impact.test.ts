@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../test/test-server.ts';
+import { startFacilityTestServer, type TestServer } from '../../test/test-server.ts';
 
 /**
  * Issue 9: archiving something the limits depend on is an impact decision. Without
@@ -12,12 +12,7 @@ let F: string;
 const ids: Record<string, number> = {};
 
 beforeAll(async () => {
-  server = await startTestServer();
-  token = await server.login();
-  const [f] = await server.db.query<{ id: number; plan_id: number }>(
-    'select id, plan_id from facilities order by id limit 1',
-  );
-  F = `/api/v2/plans/${f!.plan_id}/facilities/${f!.id}`;
+  ({ server, token, F } = await startFacilityTestServer());
   const create = async (path: string, body: Record<string, unknown>) => {
     const res = await server.request<{ result: { id: number } }>('POST', `${F}/${path}`, {
       token,

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEASURES } from '../../../core/units/measures.ts';
-import { startTestServer, type TestServer } from '../../test/test-server.ts';
+import { startFacilityTestServer, type TestServer } from '../../test/test-server.ts';
 
 /**
  * Issue 9, property-based: whatever facility data the API accepts, the MAC matrix and the other
@@ -12,12 +12,7 @@ let server: TestServer;
 let token: string;
 let F: string;
 beforeAll(async () => {
-  server = await startTestServer();
-  token = await server.login();
-  const [f] = await server.db.query<{ id: number; plan_id: number }>(
-    'select id, plan_id from facilities order by id limit 1',
-  );
-  F = `/api/v2/plans/${f!.plan_id}/facilities/${f!.id}`;
+  ({ server, token, F } = await startFacilityTestServer());
 });
 afterAll(async () => {
   await server?.close();

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { worstCaseRating } from '../../../core/limits/risk.ts';
 import { buildUser } from '../../test/factories.ts';
-import { startTestServer, type TestServer } from '../../test/test-server.ts';
+import { startFacilityTestServer, type TestServer } from '../../test/test-server.ts';
 
 /** Golden case D25 (worst-case rating, /work/shared/golden), as stored beside the engine. */
 interface GoldenProduct {
@@ -46,12 +46,7 @@ const solubilityTerm = (t: string) => t.charAt(0) + t.slice(1).toLowerCase();
 const cleanabilityTerm = (t: string) => (t === 'Medium' ? 'Moderate' : t);
 
 beforeAll(async () => {
-  server = await startTestServer();
-  token = await server.login();
-  const [f] = await server.db.query<{ id: number; plan_id: number }>(
-    'select id, plan_id from facilities order by id limit 1',
-  );
-  F = `/api/v2/plans/${f!.plan_id}/facilities/${f!.id}`;
+  ({ server, token, F } = await startFacilityTestServer());
   const productIds: number[] = [];
   for (const p of d25.inputs.products.value) {
     const active = await create('apis', {
