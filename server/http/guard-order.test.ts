@@ -65,6 +65,35 @@ describe('guards run before the body is validated', () => {
     }
   });
 
+  it('leaves an audit row for every refusal of a guard, facility and plan routes alike', async () => {
+    const user = await buildUser(server.db);
+    const token = await server.login(user.username, user.password);
+    const facility = await server.request('POST', `${F}/products`, { token, body: {} });
+    const plan = await server.request('POST', '/api/v2/departments', {
+      token,
+      body: { name: 'Refused' },
+    });
+    expect([facility.status, plan.status]).toEqual([403, 403]);
+    const rows = await server.db.query<{ domain: string; new_values: Record<string, unknown> }>(
+      `select domain, new_values from audit_log
+        where user_id = $1 and action = 'AccessRefused' order by seq`,
+      [user.id],
+    );
+    expect(rows).toEqual([
+      {
+        domain: 'Product',
+        new_values: expect.objectContaining({
+          attempted: 'Add',
+          route: expect.stringContaining('/products'),
+        }),
+      },
+      {
+        domain: 'Department',
+        new_values: expect.objectContaining({ attempted: 'Add' }),
+      },
+    ]);
+  });
+
   it('with the permission, the same body is refused by validation (422)', async () => {
     const token = await server.login();
     const res = await server.request('POST', `${F}/cleaning_limit_policies`, {

@@ -7,7 +7,7 @@ import {
 } from '../../core/permissions/permission-map.ts';
 import { MAX_ID } from '../../core/schemas/common.schemas.ts';
 import type { Db } from '../db/db.ts';
-import type { Actor } from '../modules/audit/audit.service.ts';
+import { writeAudit, type Actor } from '../modules/audit/audit.service.ts';
 import {
   resolveSession,
   type ResolvedSession,
@@ -122,8 +122,40 @@ export function requirePermission(db: Db, limits: SessionLimits, resource: strin
     const plan = Number(params.plan);
     const facility = Number(params.facility);
     if (!isId(plan) || !isId(facility)) throw new AppError('NotFoundError');
-    await assertAllowed(db, sessionOf(request), { plan, facility }, resource, action);
+    await auditRefusal(db, request, { resource, action, facility }, () =>
+      assertAllowed(db, sessionOf(request), { plan, facility }, resource, action),
+    );
   };
+}
+
+/**
+ * A refused attempt is a GMP event too (Annex 11 §12): a 403 of a guard leaves an audit row,
+ * written on its own since nothing else of the request runs. The facility asked for goes into
+ * the values, not the facility column: it may be one the user has no business knowing exists.
+ */
+async function auditRefusal(
+  db: Db,
+  request: FastifyRequest,
+  attempt: { resource: string; action: string; facility?: number },
+  check: () => Promise<unknown>,
+): Promise<void> {
+  try {
+    await check();
+  } catch (error) {
+    if (error instanceof AppError && error.errName === 'NotAllowed') {
+      await writeAudit(db, actorOf(request), {
+        planId: sessionOf(request).user.plan_id,
+        domain: attempt.resource,
+        action: 'AccessRefused',
+        newValues: {
+          attempted: attempt.action,
+          route: `${request.method} ${request.routeOptions.url ?? request.url}`,
+          ...(attempt.facility === undefined ? {} : { facility: attempt.facility }),
+        },
+      });
+    }
+    throw error;
+  }
 }
 
 /**
@@ -140,16 +172,18 @@ export function requirePlanPermission(
   return async function guard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     await requireSession(request, reply);
     const session = sessionOf(request);
-    const rows = await db.query<{ permissions: PermissionMap }>(
-      `select r.permissions from user_facility_roles ufr join roles r on r.id = ufr.role_id and r.archived_at is null
-        where ufr.user_id = $1`,
-      [session.user.id],
-    );
-    if (!isAllowed(mergePermissionMaps(rows.map((r) => r.permissions)), resource, action)) {
-      throw new AppError(
-        'NotAllowed',
-        `${resource} ${action} failed as current user is not allowed`,
+    await auditRefusal(db, request, { resource, action }, async () => {
+      const rows = await db.query<{ permissions: PermissionMap }>(
+        `select r.permissions from user_facility_roles ufr join roles r on r.id = ufr.role_id and r.archived_at is null
+          where ufr.user_id = $1`,
+        [session.user.id],
       );
-    }
+      if (!isAllowed(mergePermissionMaps(rows.map((r) => r.permissions)), resource, action)) {
+        throw new AppError(
+          'NotAllowed',
+          `${resource} ${action} failed as current user is not allowed`,
+        );
+      }
+    });
   };
 }
