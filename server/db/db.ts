@@ -17,6 +17,21 @@ export interface Db extends Queryable {
   /** Runs `fn` in one transaction; it commits when `fn` resolves and rolls back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /** True for a Db joined to a transaction that is already open (see withinTransaction). */
+  readonly joinsTransaction?: boolean;
+}
+
+/**
+ * An error whose record must outlive the transaction it rolls back (a refused attempt is
+ * audited): whoever owns that transaction calls `recordAfterRollback` once it has rolled back.
+ */
+export interface RecordedAfterRollback {
+  recordAfterRollback(db: Db): Promise<void>;
+}
+
+export async function recordAfterRollback(error: unknown, db: Db): Promise<void> {
+  const recorded = error as Partial<RecordedAfterRollback> | null;
+  if (typeof recorded?.recordAfterRollback === 'function') await recorded.recordAfterRollback(db);
 }
 
 export async function one<T>(q: Queryable, sql: string, params?: readonly SqlValue[]): Promise<T> {
@@ -39,6 +54,7 @@ export async function maybeOne<T>(
 export function withinTransaction(tx: Queryable, kind: Db['kind']): Db {
   return {
     kind,
+    joinsTransaction: true,
     query: (sql, params) => tx.query(sql, params),
     exec: (sql) => tx.exec(sql),
     transaction: (fn) => fn(tx),

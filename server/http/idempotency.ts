@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { AppError, validationError } from '../../core/errors/errors.ts';
-import { withinTransaction, type Db } from '../db/db.ts';
+import { recordAfterRollback, withinTransaction, type Db } from '../db/db.ts';
 import { sessionOf } from './session-guard.ts';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -46,6 +46,21 @@ export async function idempotentCreate<T>(
   if (key === undefined) return create(db);
   const userId = sessionOf(request).user.id;
   const hash = hashOf(request);
+  try {
+    return await claimAndCreate(db, userId, key, hash, create);
+  } catch (error) {
+    await recordAfterRollback(error, db);
+    throw error;
+  }
+}
+
+async function claimAndCreate<T>(
+  db: Db,
+  userId: number,
+  key: string,
+  hash: string,
+  create: (db: Db) => Promise<T>,
+): Promise<T> {
   return db.transaction(async (tx) => {
     await tx.query(
       `delete from idempotency_keys where user_id = $1 and created_at < now() - interval '24 hours'`,

@@ -206,7 +206,7 @@ describe('GET api-properties', () => {
     expect(pde).toMatchObject({
       kind: 'quantity',
       measure: 'pde',
-      units: ['mg', 'ug'],
+      units: ['ng', 'ug', 'mg', 'g', 'kg'],
       builtIn: true,
     });
     const solubility = res.body.properties.find((p: { key: string }) => p.key === 'solubility');

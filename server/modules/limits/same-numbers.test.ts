@@ -37,8 +37,10 @@ beforeAll(async () => {
     return res.body.result?.id ?? 0;
   };
   // A fixed swab limit of 10 mg and rinse limit of 10 ppm: far above every calculated limit here.
+  const chemical = await get<{ version: number }>('/cleaning_limit_policies/Chemical');
   await post('cleaning_limit_policies', {
     residueType: 'Chemical',
+    version: chemical.body.version,
     useFixedSampleLimits: true,
     fixedSwabLimit: 10,
     fixedRinseLimit: 10,

@@ -148,6 +148,26 @@ describe('a user cannot widen their own access', () => {
     );
   });
 
+  it('audits the refusal of a create sent with an Idempotency-Key too', async () => {
+    const me = await facilityAdmin([A]);
+    const before = (await refusals('User', null)).length;
+    const created = await server.request('POST', '/api/v2/users', {
+      token: me.token,
+      headers: { 'idempotency-key': `refused-${unique('K')}` },
+      body: {
+        firstName: 'Keyed',
+        lastName: 'Hire',
+        username: unique('KEY'),
+        email: null,
+        facilityRoles: [{ facilityId: B, roleIds: [adminRole[B]] }],
+      },
+    });
+    expectRefused(created);
+    const after = await refusals('User', null);
+    expect(after).toHaveLength(before + 1);
+    expect(after.at(-1)).toMatchObject({ user_id: me.id, facility_id: B });
+  });
+
   it('refuses granting a permission one does not hold in that facility; a lesser role is fine', async () => {
     const user = await buildUser(server.db, {
       facilityIds: [A],

@@ -6,7 +6,7 @@ import {
   missingPermissions,
   type PermissionMap,
 } from '../../../core/permissions/permission-map.ts';
-import type { Db, Queryable } from '../../db/db.ts';
+import type { Db, Queryable, RecordedAfterRollback } from '../../db/db.ts';
 import { writeAudit, type Actor } from '../audit/audit.service.ts';
 
 interface RefusalDetails {
@@ -25,16 +25,38 @@ interface RefusalDetails {
  * A refusal to widen someone's access or to act on a more privileged account: 403 NotAllowed,
  * and an audit row written after the refused transaction rolled back (see withRefusalsAudited).
  */
-export class PrivilegeRefusal extends AppError {
+export class PrivilegeRefusal extends AppError implements RecordedAfterRollback {
+  /** Who attempted it; set by withRefusalsAudited. */
+  actor: Actor | undefined;
+
   constructor(readonly details: RefusalDetails) {
     super(
       'NotAllowed',
       `${details.domain} ${details.attempted} failed as current user is not allowed: ${details.why}`,
     );
   }
+
+  async recordAfterRollback(db: Db): Promise<void> {
+    if (!this.actor) return;
+    const { planId, domain, entityId, facilityId, attempted, why, missing } = this.details;
+    await db.transaction((tx) =>
+      writeAudit(tx, this.actor!, {
+        planId,
+        facilityId: facilityId ?? null,
+        domain,
+        action: 'AccessRefused',
+        entityId,
+        newValues: { attempted, why, ...(missing ? { missing } : {}) },
+      }),
+    );
+  }
 }
 
-/** Runs a command; when it is refused for privileges, records the refusal, then answers 403. */
+/**
+ * Runs a command; when it is refused for privileges, records the refusal, then answers 403.
+ * Inside a transaction someone else owns (an idempotent create), that owner records it once
+ * its transaction has rolled back.
+ */
 export async function withRefusalsAudited<T>(
   db: Db,
   actor: Actor,
@@ -44,17 +66,8 @@ export async function withRefusalsAudited<T>(
     return await run();
   } catch (error) {
     if (error instanceof PrivilegeRefusal) {
-      const { planId, domain, entityId, facilityId, attempted, why, missing } = error.details;
-      await db.transaction((tx) =>
-        writeAudit(tx, actor, {
-          planId,
-          facilityId: facilityId ?? null,
-          domain,
-          action: 'AccessRefused',
-          entityId,
-          newValues: { attempted, why, ...(missing ? { missing } : {}) },
-        }),
-      );
+      error.actor = actor;
+      if (!db.joinsTransaction) await error.recordAfterRollback(db);
     }
     throw error;
   }
