@@ -25,7 +25,7 @@ const call = (method: string, path: string, body?: unknown, as = token) =>
 
 const lastAudit = async (domain: string) => {
   const [row] = await server.db.query<Body>(
-    `select action, reason, old_values, new_values from audit_log where domain = $1 order by seq desc limit 1`,
+    `select action, reason, old_values, new_values from audit_log where domain = $1 order by id desc limit 1`,
     [domain],
   );
   return row;

@@ -79,7 +79,7 @@ describe('cleaning limit policies', () => {
       policy: { useGlobalRecoveryPercentage: true, globalRecoveryPercentage: 80, useDosage: true },
     });
     const [audit] = await server.db.query<Body>(
-      `select reason, old_values, new_values from audit_log where domain = 'CleaningPolicy' order by seq desc limit 1`,
+      `select reason, old_values, new_values from audit_log where domain = 'CleaningPolicy' order by id desc limit 1`,
     );
     expect(audit).toEqual({
       reason: 'Recovery study VR-12',
