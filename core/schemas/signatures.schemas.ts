@@ -1,0 +1,172 @@
+import { z } from 'zod';
+import { ZReason } from './common.schemas.ts';
+
+/*
+ * Controlled records, approval policies and electronic signatures, exactly as
+ * shared/contracts/signatures-api.md gives them.
+ */
+
+export const CONTROLLED_DOCUMENT_TYPES = [
+  'CleaningLimitPolicy',
+  'CleaningInspectionSettings',
+  'SOP',
+  'DocumentVersion',
+  'ChangeAssessment',
+  'CleaningAssessment',
+  'Protocol',
+  'Study',
+  'Run',
+  'ReportDocument',
+  'AnnualSummary',
+] as const;
+export const ZControlledDocumentType = z.enum(CONTROLLED_DOCUMENT_TYPES);
+export type TControlledDocumentType = z.infer<typeof ZControlledDocumentType>;
+
+export const RECORD_STATUSES = [
+  'BeingBuilt',
+  'BeingReviewed',
+  'BeingApproved',
+  'Approved',
+  'Deprecated',
+] as const;
+export const ZRecordStatus = z.enum(RECORD_STATUSES);
+export type TRecordStatus = z.infer<typeof ZRecordStatus>;
+
+export const SIGNATURE_STATES = ['PendingApproval', 'Signed', 'ChangesRequested'] as const;
+export const ZSignatureState = z.enum(SIGNATURE_STATES);
+export type TSignatureState = z.infer<typeof ZSignatureState>;
+
+export const SIGN_ACTIONS = ['Submit', 'Review', 'Approve', 'Reject'] as const;
+export const ZSignAction = z.enum(SIGN_ACTIONS);
+export type TSignAction = z.infer<typeof ZSignAction>;
+
+export const SIGNER_ROLES = ['Submitter', 'Reviewer', 'Approver'] as const;
+export const ZSignerRole = z.enum(SIGNER_ROLES);
+export type TSignerRole = z.infer<typeof ZSignerRole>;
+
+/** What every read of a controlled record carries besides its own fields. */
+export const ZControlledState = z.object({
+  status: ZRecordStatus,
+  signatureState: ZSignatureState.nullable(),
+  versionNumber: z.number().int().positive(),
+  version: z.number().int(),
+});
+export type TControlledState = z.infer<typeof ZControlledState>;
+
+export const ZApprovalStep = z.object({
+  order: z.number().int().min(1).max(20),
+  signerRole: z.enum(['Reviewer', 'Approver']),
+  roleIds: z
+    .array(z.number().int().positive())
+    .max(100)
+    .describe(
+      'Roles whose holders may sign this step; empty means any role with ApprovalPolicy Sign',
+    ),
+  minSignatures: z.number().int().min(1).max(10),
+});
+export type TApprovalStep = z.infer<typeof ZApprovalStep>;
+
+const ZSteps = z
+  .array(ZApprovalStep)
+  .min(1, 'A policy needs at least one step')
+  .max(20)
+  .describe('Steps run in order; the last Approver step puts the version in force');
+
+export const ZApprovalPolicyBody = z.object({
+  documentType: ZControlledDocumentType,
+  steps: ZSteps,
+  allowSelfApproval: z
+    .boolean()
+    .describe(
+      'Whether one person may sign two steps of the same version (segregation of duties: false)',
+    ),
+  version: z.number().int().min(0),
+});
+export type TApprovalPolicyBody = z.infer<typeof ZApprovalPolicyBody>;
+
+export const ZApprovalPolicyQuery = z.object({ documentType: ZControlledDocumentType });
+export const ZApprovalPolicyResponse = z.object({ approvalPolicy: ZApprovalPolicyBody });
+export const ZApprovalPolicyRequest = z
+  .object({
+    documentType: ZControlledDocumentType,
+    steps: ZSteps,
+    allowSelfApproval: z.boolean(),
+    reason: ZReason,
+    version: z.number().int().min(0),
+  })
+  .strict();
+export type TApprovalPolicyRequest = z.infer<typeof ZApprovalPolicyRequest>;
+
+export const DEFAULT_APPROVAL_STEPS: TApprovalStep[] = [
+  { order: 1, signerRole: 'Approver', roleIds: [], minSignatures: 1 },
+];
+
+export const ZSignRequest = z
+  .object({
+    documentType: ZControlledDocumentType,
+    documentId: z.number().int().positive(),
+    action: ZSignAction,
+    password: z.string().min(1, 'Enter your password to sign').max(200),
+    meaning: z.string().trim().min(1).max(200).optional(),
+    reason: z.string().trim().min(1).max(2000).optional(),
+  })
+  .strict();
+export type TSignRequest = z.infer<typeof ZSignRequest>;
+
+export const ZSignature = z.object({
+  id: z.number().int(),
+  documentType: ZControlledDocumentType,
+  documentId: z.number().int(),
+  versionNumber: z.number().int(),
+  action: ZSignAction,
+  signerRole: ZSignerRole,
+  meaning: z.string(),
+  printedName: z.string(),
+  userId: z.number().int(),
+  signedAt: z.string().describe('The database’s UTC time, ISO 8601'),
+  contentHash: z.string().describe('SHA-256 (hex) of the canonical content of the signed version'),
+  valid: z.boolean().describe('False when the stored version no longer hashes to contentHash'),
+  reason: z.string().nullable(),
+  limitsSnapshotId: z
+    .number()
+    .int()
+    .nullable()
+    .describe('The limits snapshot this approval put in force, when it changed limits'),
+});
+export type TSignature = z.infer<typeof ZSignature>;
+
+export const ZSignResponse = z.object({
+  signature: ZSignature,
+  document: z.object({ id: z.number().int() }).extend(ZControlledState.shape),
+});
+export type TSignResponse = z.infer<typeof ZSignResponse>;
+
+export const ZSignaturesQuery = z.object({
+  documentType: ZControlledDocumentType,
+  documentId: z.coerce.number().int().positive(),
+});
+export const ZSignaturesResponse = z.object({ signatures: z.array(ZSignature) });
+
+/** One record version waiting for the signed-in user's signature (My approvals). */
+export const ZPendingApproval = z.object({
+  documentType: ZControlledDocumentType,
+  documentId: z.number().int(),
+  versionNumber: z.number().int(),
+  title: z.string(),
+  status: ZRecordStatus,
+  action: z.enum(['Review', 'Approve']),
+  submittedBy: z.string(),
+  submittedAt: z.string(),
+});
+export type TPendingApproval = z.infer<typeof ZPendingApproval>;
+export const ZPendingApprovalsResponse = z.object({
+  items: z.array(ZPendingApproval),
+  count: z.number().int(),
+});
+
+export const DEFAULT_MEANINGS: Record<TSignAction, string> = {
+  Submit: 'Submitted for review',
+  Review: 'Reviewed',
+  Approve: 'Approved',
+  Reject: 'Rejected',
+};
