@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { LazyWhatIfPanel } from './LazyWhatIfPanel.tsx';
 import { MacExportBar } from './MacExportBar.tsx';
+import { LeftOutAlert } from './LeftOutAlert.tsx';
 import { useMacMatrix } from './mac-matrix-api.ts';
 import { PairDrawer } from './PairDrawer.tsx';
 import type { PairStore } from './pair-store.ts';
@@ -52,23 +53,7 @@ export function MacMatrixPage() {
           action={<Button onClick={() => void matrix.refetch()}>Try again</Button>}
         />
       ) : null}
-      {matrix.data && matrix.data.uncomputable.length > 0 ? (
-        <Alert
-          type="warning"
-          showIcon
-          style={{ marginBottom: 16 }}
-          title="Left out of the limits: their data cannot be computed"
-          description={
-            <ul aria-label="Left out of the limits">
-              {matrix.data.uncomputable.map((u) => (
-                <li key={`${u.kind}:${u.id}`}>
-                  {u.kind === 'product' ? 'Product' : 'Equipment'} {u.id}: {u.reason}
-                </li>
-              ))}
-            </ul>
-          }
-        />
-      ) : null}
+      {matrix.data ? <LeftOutAlert uncomputable={matrix.data.uncomputable} /> : null}
       {matrix.isPending || matrix.isError ? null : !store || store.length === 0 ? (
         <Empty
           description={

@@ -4,8 +4,13 @@ import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { matching, SearchBox } from './LimitCell.tsx';
 import { ReportState } from './ReportState.tsx';
+import { LeftOutAlert } from './LeftOutAlert.tsx';
+import type { TUncomputable } from '../../../core/schemas/mac-matrix.schemas.ts';
 
-interface ReportTableProps<A, T> {
+/** Every report says what it left out (products whose stored data cannot be computed). */
+type Report = { uncomputable?: TUncomputable[] };
+
+interface ReportTableProps<A extends Report, T> {
   query: {
     data: A | undefined;
     isPending: boolean;
@@ -26,29 +31,33 @@ interface ReportTableProps<A, T> {
 }
 
 /** A limits report: its loading and empty states, its explanation, a search box and the table. */
-export function ReportTable<A, T extends object>(props: ReportTableProps<A, T>) {
+export function ReportTable<A extends Report, T extends object>(props: ReportTableProps<A, T>) {
   const { query, rowsOf } = props;
   const [search, setSearch] = useState('');
   const data = query.data;
   return (
-    <ReportState
-      query={query}
-      isEmpty={!data || rowsOf(data).length === 0}
-      what={props.what}
-      empty={props.empty}
-    >
-      {data ? (
-        <>
-          <Typography.Paragraph type="secondary">{props.intro(data)}</Typography.Paragraph>
-          <SearchBox placeholder={props.searchPlaceholder} onSearch={setSearch} />
-          <Table<T>
-            size="small"
-            pagination={{ defaultPageSize: 20, showSizeChanger: true }}
-            {...props.table(data)}
-            dataSource={matching(rowsOf(data), search, props.searchOf)}
-          />
-        </>
-      ) : null}
-    </ReportState>
+    <>
+      {/* Before the table or its empty state: a report with every product left out is not empty. */}
+      {data ? <LeftOutAlert uncomputable={data.uncomputable ?? []} /> : null}
+      <ReportState
+        query={query}
+        isEmpty={!data || rowsOf(data).length === 0}
+        what={props.what}
+        empty={props.empty}
+      >
+        {data ? (
+          <>
+            <Typography.Paragraph type="secondary">{props.intro(data)}</Typography.Paragraph>
+            <SearchBox placeholder={props.searchPlaceholder} onSearch={setSearch} />
+            <Table<T>
+              size="small"
+              pagination={{ defaultPageSize: 20, showSizeChanger: true }}
+              {...props.table(data)}
+              dataSource={matching(rowsOf(data), search, props.searchOf)}
+            />
+          </>
+        ) : null}
+      </ReportState>
+    </>
   );
 }

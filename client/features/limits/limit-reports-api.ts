@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Derivation } from '../../../core/limits/derivation.ts';
 import type { PairExplanation } from '../../../core/limits/explain.ts';
+import type { TUncomputable } from '../../../core/schemas/mac-matrix.schemas.ts';
 import { apiRequest } from '../../api/http-client.ts';
 import { facilityPath } from '../master-data/entity-api.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
@@ -21,7 +22,12 @@ export interface LowestLimits {
 
 export type LimitUnits = Record<keyof LowestLimits, string>;
 
-export interface EquipmentLimitsAnswer {
+/** Products and equipment each report left out because their stored data cannot be computed. */
+interface LeftOut {
+  uncomputable: TUncomputable[];
+}
+
+export interface EquipmentLimitsAnswer extends LeftOut {
   equipment: (LowestLimits & { id: string; pairCount: number })[];
   explanations: Record<string, PairExplanation>;
   /** The swab area and rinse volume used, from the facility's sampling types. */
@@ -32,7 +38,7 @@ export interface EquipmentLimitsAnswer {
   units: LimitUnits;
 }
 
-export interface ProductionLimitsAnswer {
+export interface ProductionLimitsAnswer extends LeftOut {
   productions: (LowestLimits & {
     id: number;
     name: string;
@@ -53,7 +59,7 @@ export interface RankedProduct {
   derivation: Derivation;
 }
 
-export interface WorstCaseRankingAnswer {
+export interface WorstCaseRankingAnswer extends LeftOut {
   products: RankedProduct[];
   perEquipment: Record<string, string | null>;
   criteria: { attribute: string; worst: 'highest' | 'lowest' }[];
@@ -73,7 +79,7 @@ export interface CleaningAgentLimit {
   derivations: Record<string, Derivation>;
 }
 
-export interface CleaningAgentLimitsAnswer {
+export interface CleaningAgentLimitsAnswer extends LeftOut {
   limits: CleaningAgentLimit[];
 }
 
@@ -118,7 +124,7 @@ export interface ProductionPair {
 
 /** GET {F}/limits/productions/{id}/pairs: the production's own matrix. */
 export const useProductionPairs = (productionId: number) =>
-  useLimitsReport<{ pairs: ProductionPair[]; units: LimitUnits }>(
+  useLimitsReport<{ pairs: ProductionPair[]; units: LimitUnits } & LeftOut>(
     `/limits/productions/${productionId}/pairs`,
     'Loading the pairs of the production',
   );

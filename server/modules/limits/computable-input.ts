@@ -88,3 +88,24 @@ export async function computableLimitsInput(
 ): Promise<ComputableInput> {
   return computable(await facilityLimitsInput(q, facilityId, options));
 }
+
+/** A pair with a left-out product has no limits: 422 on that product, with the reason. */
+export function refuseLeftOut(
+  uncomputable: readonly TUncomputable[],
+  previous: string,
+  next: string,
+): void {
+  const leftOut = uncomputable.find(
+    (u) => u.kind === 'product' && (u.id === previous || u.id === next),
+  );
+  if (!leftOut) return;
+  throw validationError(
+    [
+      {
+        property: leftOut.id === previous ? 'previous' : 'next',
+        constraints: { computable: leftOut.reason },
+      },
+    ],
+    `The limits of ${leftOut.id} cannot be computed: ${leftOut.reason}`,
+  );
+}

@@ -9,6 +9,7 @@ import {
   worstCaseRanking,
 } from './limit-reports.service.ts';
 import { ZId } from '../../../core/schemas/common.schemas.ts';
+import { ZUncomputable } from '../../../core/schemas/mac-matrix.schemas.ts';
 
 const base = '/api/v2/plans/:plan/facilities/:facility/limits';
 const tags = ['limits'];
@@ -28,6 +29,9 @@ const ZProductionParams = ZFacilityParams.extend({
   productionId: ZId,
 });
 const ZOrNull = z.number().nullable();
+const ZLeftOut = z.array(ZUncomputable);
+const leftOutDescription =
+  '`uncomputable` lists the products and equipment whose stored data the engine cannot compute with, and why; they are left out and the rest is computed.';
 const explanationsDescription =
   '`explanations` holds the derivation of every pair that set one of these numbers, keyed `previous → next` (as GET mac-matrix/explain answers it, with the swab and rinse limits).';
 
@@ -41,7 +45,7 @@ export function registerLimitReportRoutes({ app, db, permit }: AppContext): void
       schema: {
         tags,
         summary: 'Equipment limits: the lowest MACO, SAL, swab and rinse limit of each item',
-        description: `For each equipment item in at least one pair of the MAC matrix: the lowest of each limit over the pairs that share the item, and the pair that governs it. Swab and rinse limits use the facility's first swab and rinse sampling types (swab area, rinse volume) and the Chemical policy's recovery; null without one. ${explanationsDescription}`,
+        description: `For each equipment item in at least one pair of the MAC matrix: the lowest of each limit over the pairs that share the item, and the pair that governs it. Swab and rinse limits use the facility's first swab and rinse sampling types (swab area, rinse volume) and the Chemical policy's recovery; null without one. ${explanationsDescription} ${leftOutDescription}`,
         params: ZFacilityParams,
         response: {
           200: z.object({
@@ -51,6 +55,7 @@ export function registerLimitReportRoutes({ app, db, permit }: AppContext): void
             explanations: ZJson,
             sampling: ZJson,
             units: ZUnits,
+            uncomputable: ZLeftOut,
           }),
         },
       },
@@ -65,7 +70,7 @@ export function registerLimitReportRoutes({ app, db, permit }: AppContext): void
       schema: {
         tags,
         summary: 'Production limits: the governing MACO and lowest limits of each production',
-        description: `For each production, the MAC matrix of its own products on its own equipment: the lowest (governing) MACO and the lowest SAL, swab and rinse limits over its pairs, each with the pair that set it. ${explanationsDescription}`,
+        description: `For each production, the MAC matrix of its own products on its own equipment: the lowest (governing) MACO and the lowest SAL, swab and rinse limits over its pairs, each with the pair that set it. ${explanationsDescription} ${leftOutDescription} (over every production, each once)`,
         params: ZFacilityParams,
         response: {
           200: z.object({
@@ -81,6 +86,7 @@ export function registerLimitReportRoutes({ app, db, permit }: AppContext): void
               }),
             ),
             units: ZUnits,
+            uncomputable: ZLeftOut,
           }),
         },
       },
@@ -95,8 +101,7 @@ export function registerLimitReportRoutes({ app, db, permit }: AppContext): void
       schema: {
         tags,
         summary: 'The pairs of one production’s own MAC matrix',
-        description:
-          'Every previous → next pair of the production’s products on its equipment, with the governing criterion, MACO, SAL, swab and rinse limit (null when none). 404 for a production not in the facility.',
+        description: `Every previous → next pair of the production’s products on its equipment, with the governing criterion, MACO, SAL, swab and rinse limit (null when none). 404 for a production not in the facility. ${leftOutDescription}`,
         params: ZProductionParams,
         response: {
           200: z.object({
@@ -112,6 +117,7 @@ export function registerLimitReportRoutes({ app, db, permit }: AppContext): void
               }),
             ),
             units: ZUnits,
+            uncomputable: ZLeftOut,
           }),
         },
       },
@@ -130,7 +136,7 @@ export function registerLimitReportRoutes({ app, db, permit }: AppContext): void
         tags,
         summary: 'How one pair’s limits were reached within a production',
         description:
-          'As GET mac-matrix/explain, on the production’s own products and equipment and with the swab and rinse limits of the facility’s sampling types.',
+          'As GET mac-matrix/explain, on the production’s own products and equipment and with the swab and rinse limits of the facility’s sampling types. 422 DataValidationError on `previous` or `next` for a product left out because its stored data cannot be computed, with the reason.',
         params: ZProductionParams,
         querystring: z.object({
           previous: z.string().min(1).max(200),
@@ -157,8 +163,7 @@ export function registerLimitReportRoutes({ app, db, permit }: AppContext): void
       schema: {
         tags,
         summary: 'Worst-case ranking of the facility’s products',
-        description:
-          'Every product scored by the risk scales (solubility and cleanability of its worst active, dose and toxicity bands of its lowest therapeutic dose and PDE, the HBEL toxicity score) under the facility’s risk categories where one matches a factor, combined by the risk formula of its "Highest RPN" selection criterion (the APIC worst-case rating without one), then ranked by its selection criteria in priority order (highest score, then lowest MACO, without any). Each score carries its derivation; `perEquipment` names the worst-case product of each equipment item.',
+        description: `Every product scored by the risk scales (solubility and cleanability of its worst active, dose and toxicity bands of its lowest therapeutic dose and PDE, the HBEL toxicity score) under the facility’s risk categories where one matches a factor, combined by the risk formula of its "Highest RPN" selection criterion (the APIC worst-case rating without one), then ranked by its selection criteria in priority order (highest score, then lowest MACO, without any). Each score carries its derivation; \`perEquipment\` names the worst-case product of each equipment item. ${leftOutDescription}`,
         params: ZFacilityParams,
         response: {
           200: z.object({
@@ -178,6 +183,7 @@ export function registerLimitReportRoutes({ app, db, permit }: AppContext): void
             ),
             formula: z.object({ name: z.string(), expression: z.string() }).nullable(),
             units: z.object({ score: z.literal('points'), lowestMaco: z.literal('mg') }),
+            uncomputable: ZLeftOut,
           }),
         },
       },

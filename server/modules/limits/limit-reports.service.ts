@@ -14,9 +14,10 @@ import { rankWorstCases } from '../../../core/limits/ranking.ts';
 import type { RankingConfig, RankingProduct } from '../../../core/limits/ranking.ts';
 import { runMatrix } from '../../../core/limits/matrix.ts';
 import { productWiseLimits } from '../../../core/limits/worst-case.ts';
+import type { TUncomputable } from '../../../core/schemas/mac-matrix.schemas.ts';
 import type { Queryable } from '../../db/db.ts';
 import { allEntities } from '../../entities/entity-store.ts';
-import { computableLimitsInput } from './computable-input.ts';
+import { computableLimitsInput, refuseLeftOut } from './computable-input.ts';
 
 /**
  * The limits reports (spec §3 report kinds) from the facility's live master data, through the
@@ -39,13 +40,22 @@ function explanations(m: CompiledLimits, limits: LowestLimits[]): Record<string,
   );
 }
 
+/** The compiled limits and what was left out of them, and why (listed by every report). */
 async function compiled(q: Queryable, facilityId: number, productionId?: number) {
-  const { input } = await computableLimitsInput(q, facilityId, { productionId });
-  return compileLimits(input);
+  const { input, uncomputable } = await computableLimitsInput(q, facilityId, { productionId });
+  return { m: compileLimits(input), uncomputable };
+}
+
+/** What any production left out, once each, in the order first met. */
+function leftOutOnce(lists: readonly TUncomputable[][]): TUncomputable[] {
+  const seen = new Map<string, TUncomputable>();
+  for (const u of lists.flat())
+    if (!seen.has(`${u.kind}:${u.id}`)) seen.set(`${u.kind}:${u.id}`, u);
+  return [...seen.values()];
 }
 
 export async function equipmentLimits(q: Queryable, facilityId: number) {
-  const m = await compiled(q, facilityId);
+  const { m, uncomputable } = await compiled(q, facilityId);
   const report = limitsReport(m);
   return {
     equipment: report.equipment.map((e) => ({
@@ -55,14 +65,17 @@ export async function equipmentLimits(q: Queryable, facilityId: number) {
     })),
     explanations: explanations(m, report.equipment),
     sampling: plain(m.input.sampling),
+    uncomputable,
   };
 }
 
 export async function productionLimits(q: Queryable, facilityId: number) {
   const productions = await allEntities(q, productionsDef, facilityId);
   const rows = [];
+  const leftOut: TUncomputable[][] = [];
   for (const production of productions) {
-    const m = await compiled(q, facilityId, production.id);
+    const { m, uncomputable } = await compiled(q, facilityId, production.id);
+    leftOut.push(uncomputable);
     const { overall } = limitsReport(m);
     rows.push({
       id: production.id,
@@ -74,12 +87,12 @@ export async function productionLimits(q: Queryable, facilityId: number) {
       explanations: explanations(m, [overall]),
     });
   }
-  return { productions: rows };
+  return { productions: rows, uncomputable: leftOutOnce(leftOut) };
 }
 
 /** Every pair of one production's own matrix, with its governing criterion and limits. */
 export async function productionPairs(q: Queryable, facilityId: number, productionId: number) {
-  const m = await compiled(q, facilityId, productionId);
+  const { m, uncomputable } = await compiled(q, facilityId, productionId);
   const { products } = m.input;
   const pairs: {
     previous: string;
@@ -101,7 +114,7 @@ export async function productionPairs(q: Queryable, facilityId: number, producti
       rinse: orNull(v.rinseLimit),
     });
   });
-  return { pairs };
+  return { pairs, uncomputable };
 }
 
 /** One pair of a production's matrix explained on that production's own data. */
@@ -112,7 +125,9 @@ export async function explainProductionPair(
   previous: string,
   next: string,
 ) {
-  const explanation = explainPair(await compiled(q, facilityId, productionId), previous, next);
+  const { m, uncomputable } = await compiled(q, facilityId, productionId);
+  refuseLeftOut(uncomputable, previous, next);
+  const explanation = explainPair(m, previous, next);
   if (!explanation) {
     throw new AppError(
       'NotFoundError',
@@ -148,7 +163,7 @@ async function rankingConfig(q: Queryable, facilityId: number): Promise<RankingC
 }
 
 export async function worstCaseRanking(q: Queryable, facilityId: number) {
-  const [m, actives, config] = await Promise.all([
+  const [{ m, uncomputable }, actives, config] = await Promise.all([
     compiled(q, facilityId),
     allEntities(q, activesDef, facilityId),
     rankingConfig(q, facilityId),
@@ -181,5 +196,6 @@ export async function worstCaseRanking(q: Queryable, facilityId: number) {
     perEquipment: ranking.perEquipment,
     criteria: ranking.criteria,
     formula: config.formula ?? null,
+    uncomputable,
   };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { cleaningAgentsDef } from '../../../core/entities/defs/cleaning.def.ts';
-import { AppError, validationError } from '../../../core/errors/errors.ts';
+import { AppError } from '../../../core/errors/errors.ts';
 import {
   cleaningAgentLimits,
   type CleaningAgentSpec,
@@ -14,7 +14,7 @@ import { allEntities } from '../../entities/entity-store.ts';
 import { typed, type AppContext } from '../../http/app-context.ts';
 import { getPolicy } from '../policies/policies.service.ts';
 import { ZUncomputable } from '../../../core/schemas/mac-matrix.schemas.ts';
-import { computableLimitsInput } from './computable-input.ts';
+import { computableLimitsInput, refuseLeftOut } from './computable-input.ts';
 import { ZId } from '../../../core/schemas/common.schemas.ts';
 
 const base = '/api/v2/plans/:plan/facilities/:facility';
@@ -50,20 +50,7 @@ export function registerLimitViewRoutes({ app, db, permit }: AppContext): void {
       const { input, uncomputable } = await computableLimitsInput(db, request.params.facility, {
         productionId,
       });
-      const leftOut = uncomputable.find(
-        (u) => u.kind === 'product' && (u.id === previous || u.id === next),
-      );
-      if (leftOut) {
-        throw validationError(
-          [
-            {
-              property: leftOut.id === previous ? 'previous' : 'next',
-              constraints: { computable: leftOut.reason },
-            },
-          ],
-          `The limits of ${leftOut.id} cannot be computed: ${leftOut.reason}`,
-        );
-      }
+      refuseLeftOut(uncomputable, previous, next);
       const explanation = explainPair(input, previous, next);
       if (!explanation) {
         throw new AppError(

@@ -153,7 +153,7 @@ export function registerMacExportRoutes({ app, db, permit }: AppContext): void {
       },
       async (request, reply) => {
         const { facility, plan, id } = request.params;
-        const { input } = await computableLimitsInput(db, facility, {
+        const { input, uncomputable } = await computableLimitsInput(db, facility, {
           productionId: id,
           residueType: variant === 'nitrosamine' ? 'Nitrosamine' : 'Chemical',
         });
@@ -165,6 +165,7 @@ export function registerMacExportRoutes({ app, db, permit }: AppContext): void {
         const productionName = production.name as string;
         const pdf = await renderMacPdf({
           input,
+          uncomputable,
           variant,
           facilityName: settings.name,
           productionName,
@@ -190,12 +191,12 @@ export function registerMacExportRoutes({ app, db, permit }: AppContext): void {
     `${base}/macMatrix/production/:id`,
     'chemical',
     'The MAC matrix of one production as a PDF',
-    'The governing MACO of every pair of the production’s products on its equipment, then each pair’s derivation (formula and inputs with units, MACO, shared area, SAL), with the facility, the date and page numbers. 404 NotFoundError for an unknown or archived production. Each download writes an audit row.',
+    'The governing MACO of every pair of the production’s products on its equipment, then each pair’s derivation (formula and inputs with units, MACO, shared area, SAL), with the facility, the date and page numbers. Products and equipment left out because their stored data cannot be computed are listed first, with the reason (section "Left out of the limits"). 404 NotFoundError for an unknown or archived production. Each download writes an audit row.',
   );
   pdfRoute(
     `${base}/macMatrix/production/:id/nitrosamine`,
     'nitrosamine',
     'The nitrosamine limits of one production as a PDF',
-    'The same matrix under the facility’s Nitrosamine cleaning limit policy, where each active’s acceptable intake (ICH M7) is the HBEL, with the acceptable intakes listed first. 404 NotFoundError for an unknown or archived production. Each download writes an audit row.',
+    'The same matrix under the facility’s Nitrosamine cleaning limit policy, where each active’s acceptable intake (ICH M7) is the HBEL, with the acceptable intakes listed first, and what was left out, as in the MAC matrix PDF. 404 NotFoundError for an unknown or archived production. Each download writes an audit row.',
   );
 }

@@ -4,12 +4,15 @@ import type { Derivation } from '../../../core/limits/derivation.ts';
 import { explainPair } from '../../../core/limits/explain.ts';
 import { runMatrix } from '../../../core/limits/matrix.ts';
 import type { LimitsInput } from '../../../core/limits/model.ts';
+import type { TUncomputable } from '../../../core/schemas/mac-matrix.schemas.ts';
 import { renderPdfDocument } from '../audit/audit-pdf.ts';
 
 export type MacPdfVariant = 'chemical' | 'nitrosamine';
 
 export interface MacPdfInput {
   input: LimitsInput;
+  /** Products and equipment left out because their stored data cannot be computed, and why. */
+  uncomputable: readonly TUncomputable[];
   variant: MacPdfVariant;
   facilityName: string;
   productionName: string;
@@ -79,6 +82,29 @@ function intakeTable(input: LimitsInput): unknown {
   };
 }
 
+/** What the limits leave out, said before any number so no reader takes the matrix as whole. */
+function leftOutSection(uncomputable: readonly TUncomputable[]): unknown[] {
+  if (uncomputable.length === 0) return [];
+  return [
+    { text: 'Left out of the limits: their data cannot be computed', style: 'h2' },
+    {
+      table: {
+        headerRows: 1,
+        widths: [60, 150, '*'],
+        body: [
+          [th('Kind'), th('Name'), th('Reason')],
+          ...uncomputable.map((u) => [
+            u.kind === 'product' ? 'Product' : 'Equipment',
+            u.id,
+            u.reason,
+          ]),
+        ],
+      },
+      layout: 'lightHorizontalLines',
+    },
+  ];
+}
+
 /**
  * The MAC matrix of one production as a pdfmake document: the governing MACO of each pair of its
  * products, then how each one was reached (formula and inputs with units), so a reviewer can redo
@@ -131,6 +157,7 @@ export function macPdfDefinition(pdf: MacPdfInput): Record<string, unknown> {
         ],
         margin: [0, 4, 0, 8],
       },
+      ...leftOutSection(pdf.uncomputable),
       ...(pdf.variant === 'nitrosamine'
         ? [{ text: 'Acceptable intakes', style: 'h2' }, intakeTable(pdf.input)]
         : []),
