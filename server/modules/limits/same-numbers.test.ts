@@ -4,12 +4,15 @@ import type { ContractDocument, ContractPair } from '../../../core/limits/contra
 import type { PairExplanation } from '../../../core/limits/explain.ts';
 import type { TMacPairsPage } from '../../../core/schemas/mac-matrix.schemas.ts';
 import { startTestServer, type TestServer } from '../../test/test-server.ts';
+import { readPdfText } from '../audit/read-pdf-text.ts';
+import { formatLimit } from './mac-production-pdf.ts';
 import { buildMacFacility, type MacFacility } from './mac-test-data.ts';
 
 /**
  * One set of numbers on every screen and file: the MAC matrix, its pairs page, its xlsx export,
  * the production limits report and both derivations show the same MACO, SAL, swab and rinse
- * limit for the same pair, all built by `facilityLimitsInput`. Data that broke it (issue 9): a
+ * limit for the same pair, all built by `facilityLimitsInput`; the per-production nitrosamine PDF
+ * prints the same AI-based MACO and SAL for an active with only an acceptable intake. Data that broke it (issue 9): a
  * fixed swab limit far above the calculated one, a pair that shares more equipment in another
  * production than in the filtered one, and an active with only an acceptable intake.
  */
@@ -111,6 +114,35 @@ async function xlsxRow(query: string, previous: string, next: string): Promise<N
   ];
 }
 
+type ProductionPair = Record<'maco' | 'sal' | 'swab' | 'rinse', number | null>;
+
+/**
+ * One pair as the production's nitrosamine PDF prints it: its cell in the matrix (the row of
+ * the previous product, the column of the next), and from its derivation the HBEL input, MACO
+ * and SAL, as text.
+ */
+async function nitrosaminePdfPair(productionId: number, previous: string, next: string) {
+  const res = await fetch(
+    `${server.url}${facility.F}/macMatrix/production/${productionId}/nitrosamine`,
+    { headers: { token } },
+  );
+  expect(res.status).toBe(200);
+  const { text } = await readPdfText(new Uint8Array(await res.arrayBuffer()));
+  const matrix = text.slice(text.indexOf('Previous \\ Next'));
+  const columns = /Previous \\ Next (.*)\n/.exec(matrix)![1]!.split(' ');
+  // Every cell of this production's matrix is filled: "24 mg 9.6 mg ×" splits before each number.
+  const cells = new RegExp(`^${previous} (.*)$`, 'm').exec(matrix)![1]!.split(/ (?=[\d×])/);
+  const derivation = new RegExp(
+    `${previous} -> ${next} MACO, health-based\n[^]*?\\(acceptable intake of [^)]+\\) = (.*)\n(.*) SAL = MACO / A\nA = .*\n= (.*)\n`,
+  ).exec(text)!;
+  return {
+    cell: cells[columns.indexOf(next)],
+    hbel: derivation[1],
+    maco: derivation[2],
+    sal: derivation[3],
+  };
+}
+
 describe('the same pair on every view', () => {
   it.each([
     ['the whole facility', ''],
@@ -172,6 +204,20 @@ describe('the same pair on every view', () => {
     );
     expect(hbel?.source).toBe('active NDMA: acceptable intake');
     expect(hbel?.record).toEqual({ kind: 'active', name: 'NDMA', field: 'acceptable intake' });
+
+    // The same AI-based limit in the export, the production's report and its nitrosamine PDF.
+    const expected = fromContract(pair);
+    expect(await xlsxRow(`?productionId=${line3}`, 'N', 'A')).toEqual(expected);
+    const report = await get<{ pairs: (ProductionPair & Record<'previous' | 'next', string>)[] }>(
+      `/limits/productions/${line3}/pairs`,
+    );
+    const row = report.body.pairs.find((p) => p.previous === 'N' && p.next === 'A')!;
+    expect([row.maco, row.sal, row.swab, row.rinse]).toEqual(expected);
+    const pdf = await nitrosaminePdfPair(line3, 'N', 'A');
+    expect(pdf.hbel).toBe('96 ng = 0.000096 mg/day');
+    expect(pdf.maco).toBe(formatLimit(pair.maco!.value, 'mg'));
+    expect(pdf.sal).toBe(formatLimit(pair.sal!.value, 'mg/sqcm'));
+    expect(pdf.cell).toBe(formatLimit(pair.maco!.value, 'mg'));
   });
 
   it('answers 404 for a derivation under a production that does not hold the pair', async () => {
