@@ -24,7 +24,10 @@ export interface SampleReporting {
   concentrationLimitUnit: SampleLimitUnit;
 }
 
-/** How limits are shown and recorded (spec §3 `limitRepresentation`). Display only: never math. */
+/**
+ * How limits are shown and recorded (spec §3 `limitRepresentation`), and the units the sample
+ * limits and fixed limits are entered in: what each part does is in policy-fields.ts.
+ */
 export interface LimitRepresentation {
   productAndEquipmentLimits: { salMassUnit: SalMassUnit };
   sampleLimits: { swab: SampleLimitRepresentation; rinse: SampleLimitRepresentation };

@@ -7,13 +7,19 @@ import { ZReason } from './common.schemas.ts';
 const ZPpm = z.object({ value: z.number().finite().positive(), unit: z.literal('ppm') });
 const l3Units = MEASURES.l3.allowed as readonly string[];
 const ZSampleUnit = z.enum(['ppm', 'mg/ml', 'ug/ml']);
-const ZSampleRepresentation = z.object({ usePerSampleLimit: z.boolean(), unit: ZSampleUnit });
+const ZSampleRepresentation = z.object({
+  usePerSampleLimit: z.boolean().describe(doc('sampleLimits.usePerSampleLimit')),
+  unit: ZSampleUnit.describe(doc('sampleLimits.unit')),
+});
+const ZRecordingRepresentation = z
+  .object({ usePerSampleLimit: z.boolean(), unit: ZSampleUnit })
+  .describe(doc('sampleRecordingLimits'));
 const ZReporting = z.object({
-  showSar: z.boolean(),
-  showPerSampleResidue: z.boolean(),
-  showConcentration: z.boolean(),
-  perSampleLimitUnit: z.enum(['mg', 'ug']),
-  concentrationLimitUnit: ZSampleUnit,
+  showSar: z.boolean().describe(doc('reporting.showSar')),
+  showPerSampleResidue: z.boolean().describe(doc('reporting.showPerSampleResidue')),
+  showConcentration: z.boolean().describe(doc('reporting.showConcentration')),
+  perSampleLimitUnit: z.enum(['mg', 'ug']).describe(doc('reporting.perSampleLimitUnit')),
+  concentrationLimitUnit: ZSampleUnit.describe(doc('reporting.concentrationLimitUnit')),
 });
 
 /** Every field of the cleaning limit policy of spec §3, as a client may change it. */
@@ -22,40 +28,55 @@ export const ZCleaningLimitPolicyFields = z.object({
   useDosage: z.boolean().describe(doc('useDosage')),
   useLd50: z.boolean().describe(doc('useLd50')),
   useARL: z.boolean().describe(doc('useARL')),
-  arl: ZPpm,
+  arl: ZPpm.describe(doc('arl')),
   useResidueLimit: z.boolean().describe(doc('useResidueLimit')),
-  residueLimit: z.object({
-    value: z.number().finite().positive(),
-    unit: z
-      .string()
-      .refine((u) => l3Units.includes(u), { message: `must be one of ${l3Units.join(', ')}` }),
-  }),
+  residueLimit: z
+    .object({
+      value: z.number().finite().positive(),
+      unit: z
+        .string()
+        .refine((u) => l3Units.includes(u), { message: `must be one of ${l3Units.join(', ')}` }),
+    })
+    .describe(doc('residueLimit')),
   useFirstAvailableCriteria: z.boolean().describe(doc('useFirstAvailableCriteria')),
   useProductLimit: z.boolean().describe(doc('useProductLimit')),
   ignoreCombo: z.boolean().describe(doc('ignoreCombo')),
   useGlobalRecoveryPercentage: z.boolean().describe(doc('useGlobalRecoveryPercentage')),
-  globalRecoveryPercentage: z.number().gt(0, 'must be above 0').max(100, 'must be at most 100'),
+  globalRecoveryPercentage: z
+    .number()
+    .gt(0, 'must be above 0')
+    .max(100, 'must be at most 100')
+    .describe(doc('globalRecoveryPercentage')),
   useSAR: z.boolean().describe(doc('useSAR')),
   limitRepresentation: z.object({
     productAndEquipmentLimits: z.object({
       salMassUnit: z.enum(['mg', 'ug']).describe(doc('salMassUnit')),
     }),
     sampleLimits: z.object({ swab: ZSampleRepresentation, rinse: ZSampleRepresentation }),
-    sampleRecordingLimits: z.object({ swab: ZSampleRepresentation, rinse: ZSampleRepresentation }),
+    sampleRecordingLimits: z.object({
+      swab: ZRecordingRepresentation,
+      rinse: ZRecordingRepresentation,
+    }),
     reporting: z.object({ swab: ZReporting, rinse: ZReporting }),
   }),
-  intermediateArl: ZPpm,
-  activesArl: ZPpm,
+  intermediateArl: ZPpm.describe(doc('intermediateArl')),
+  activesArl: ZPpm.describe(doc('activesArl')),
   useSampleLimit: z.boolean().describe(doc('useSampleLimit')),
   swabSampleLimit: z.number().finite().positive().describe(doc('swabSampleLimit')),
   rinseSampleLimit: z.number().finite().positive().describe(doc('rinseSampleLimit')),
   useFixedSampleLimits: z.boolean().describe(doc('useFixedSampleLimits')),
-  fixedSwabLimit: z.number().finite().positive(),
-  fixedRinseLimit: z.number().finite().positive(),
-  safetyFactor: z.number().finite().min(1, 'must be at least 1'),
-  modificationFactor: z.number().finite().min(1, 'must be at least 1'),
-  bodyWeight: z.object({ value: z.number().finite().positive(), unit: z.enum(['kg', 'g']) }),
-  ld50EmpiricalFactor: z.number().finite().positive(),
+  fixedSwabLimit: z.number().finite().positive().describe(doc('fixedSwabLimit')),
+  fixedRinseLimit: z.number().finite().positive().describe(doc('fixedRinseLimit')),
+  safetyFactor: z.number().finite().min(1, 'must be at least 1').describe(doc('safetyFactor')),
+  modificationFactor: z
+    .number()
+    .finite()
+    .min(1, 'must be at least 1')
+    .describe(doc('modificationFactor')),
+  bodyWeight: z
+    .object({ value: z.number().finite().positive(), unit: z.enum(['kg', 'g']) })
+    .describe(doc('bodyWeight')),
+  ld50EmpiricalFactor: z.number().finite().positive().describe(doc('ld50EmpiricalFactor')),
   areaBasis: z.enum(AREA_BASES).describe(doc('areaBasis')),
 });
 

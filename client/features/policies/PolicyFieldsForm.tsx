@@ -1,7 +1,6 @@
 import { Card, Col, Form, InputNumber, Row, Select, Space, Switch } from 'antd';
 import type { ReactNode } from 'react';
-import { POLICY_FIELD_MEANINGS } from '../../../core/limits/policy-fields.ts';
-import type { PolicyFieldMeaning, PolicyFieldName } from '../../../core/limits/policy-fields.ts';
+import { fieldMeaning } from '../../../core/limits/policy-fields.ts';
 
 const L3_UNITS = ['mg/sqcm', 'ug/sqcm', 'mg/sqin', 'ug/sqin', 'mg/sqm', 'ug/sqm'];
 const SAMPLE_UNITS = ['ppm', 'mg/ml', 'ug/ml'];
@@ -14,10 +13,7 @@ const options = (values: readonly string[]) => values.map((value) => ({ value, l
  * why (shown under it): no policy field is silently ignored.
  */
 function help(name: (string | number)[] | string) {
-  const key = (Array.isArray(name) ? name[name.length - 1] : name) as PolicyFieldName;
-  const f: PolicyFieldMeaning | undefined = Object.hasOwn(POLICY_FIELD_MEANINGS, key)
-    ? POLICY_FIELD_MEANINGS[key]
-    : undefined;
+  const f = fieldMeaning(Array.isArray(name) ? name.map(String) : [name]);
   return f ? { tooltip: f.meaning, ...(f.noEffect ? { extra: f.noEffect } : {}) } : {};
 }
 

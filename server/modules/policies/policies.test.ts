@@ -153,4 +153,31 @@ describe('cleaning limit policy fields in the OpenAPI document', () => {
         .description,
     ).toMatch(/mg\/sqcm/);
   });
+
+  it('describe every policy field, nested ones too', async () => {
+    const doc = await call('GET', '/api/docs/json');
+    const body =
+      doc.body.paths['/api/v2/plans/{plan}/facilities/{facility}/cleaning_limit_policies'].post
+        .requestBody.content['application/json'].schema;
+    type Schema = { description?: string; properties?: Record<string, Schema> };
+    // A field is explained by its own description or, for a group, by each of its fields'.
+    const undescribed = (schema: Schema, path: string): string[] =>
+      schema.description
+        ? []
+        : schema.properties
+          ? Object.entries(schema.properties).flatMap(([k, v]) => undescribed(v, `${path}.${k}`))
+          : [path];
+    const fields = Object.entries(body.properties as Record<string, Schema>).filter(
+      ([k]) => !['residueType', 'reason', 'version'].includes(k),
+    );
+    expect(fields.length).toBeGreaterThan(25);
+    expect(fields.flatMap(([k, v]) => undescribed(v, k))).toEqual([]);
+    const representation = body.properties.limitRepresentation.properties;
+    expect(representation.reporting.properties.swab.properties.showSar.description).toMatch(
+      /No effect on any number/,
+    );
+    expect(representation.sampleLimits.properties.rinse.properties.unit.description).toMatch(
+      /rinseSampleLimit/,
+    );
+  });
 });
