@@ -129,4 +129,22 @@ describe('limits reports', () => {
     await drawer.getByText('Alkaline detergent in A', { exact: true }).waitFor();
     await drawer.getByText('Formula', { exact: true }).first().waitFor();
   });
+
+  it('warns, on each report, of a product left out with the reason', async () => {
+    // Stored before the rule that now refuses it: batch size in kg, daily dose in units.
+    const { id } = await facilityApi(app);
+    await app.server.db.query(
+      `insert into products (facility_id, name, min_batch_size, max_daily_dose, actives)
+       values ($1, 'Mixed kinds', '{"value":100,"unit":"kg"}', '{"value":2,"unit":"units"}', '[]')`,
+      [id],
+    );
+    await page.reload();
+    for (const tab of ['Worst-case ranking', 'Equipment limits', 'Cleaning-agent limits']) {
+      await openLimits(tab);
+      const list = page.getByRole('tabpanel').getByRole('list', { name: 'Left out of the limits' });
+      await list.getByText(/^Product Mixed kinds: .*maxDailyDose/).waitFor();
+    }
+    // The rest is still computed.
+    await page.getByRole('button', { name: 'MACO of Alkaline detergent in A: 500 mg' }).waitFor();
+  });
 });
