@@ -71,6 +71,40 @@ describe('record_versions triggers', () => {
   });
 });
 
+describe('versions of a user', () => {
+  it('leave out the password hash and sign-in bookkeeping, which alone keep no version', async () => {
+    const [plan] = await db.query<{ id: number }>(
+      `insert into plans (name) values ('Users plan') returning id`,
+    );
+    const [user] = await db.query<{ id: number }>(
+      `insert into users (plan_id, first_name, last_name, username, password_hash)
+       values ($1, 'Ada', 'Byron', 'EMP-V1', 'secret-hash') returning id`,
+      [plan!.id],
+    );
+    await db.query(
+      `update users set failed_attempts = 3, locked_until = now() + interval '5 minutes' where id = $1`,
+      [user!.id],
+    );
+    await db.query(`update users set last_name = last_name where id = $1`, [user!.id]);
+    await db.query(`update users set last_name = 'Lovelace', version = 2 where id = $1`, [
+      user!.id,
+    ]);
+    const kept = await db.query<{ version: number; row_data: Record<string, unknown> }>(
+      `select version, row_data from record_versions where table_name = 'users' and record_id = $1
+        order by recorded_at, id`,
+      [user!.id],
+    );
+    expect(kept.map((k) => [k.version, k.row_data.last_name])).toEqual([
+      [1, 'Byron'],
+      [2, 'Lovelace'],
+    ]);
+    for (const k of kept) {
+      expect(k.row_data).not.toHaveProperty('password_hash');
+      expect(k.row_data).not.toHaveProperty('failed_attempts');
+    }
+  });
+});
+
 async function sqlError(q: Db, sql: string): Promise<string> {
   try {
     await q.query(sql);
