@@ -26,13 +26,8 @@ import {
   readMultipartBody,
 } from '../modules/attachments/multipart-body.ts';
 import type { Db } from '../db/db.ts';
-import {
-  createEntity,
-  getEntity,
-  listEntities,
-  setArchived,
-  updateEntity,
-} from './entity-store.ts';
+import { getEntity, listEntities } from './entity-store.ts';
+import { archiveEntity, createEntity, restoreEntity, updateEntity } from './entity-write.ts';
 
 const ZIdInFacility = ZFacilityParams.extend({ id: ZId });
 // Productions are searched by `nameOrExternalId` in the specification's calls; it means search.
@@ -141,7 +136,9 @@ export function registerEntityRoutes(context: AppContext, def: EntityDef): void 
       const values = valuesWithFile(request, def, request.body);
       return idempotentCreate(db, request, async (tx) => ({
         result: await saveWithDocument(tx, request, def, scope, null, (inner) =>
-          createEntity(inner, actorOf(request), def, scope, values),
+          inner.transaction((t) =>
+            createEntity(t, { actor: actorOf(request), def, scope, values }),
+          ),
         ),
       }));
     },
@@ -173,20 +170,24 @@ export function registerEntityRoutes(context: AppContext, def: EntityDef): void 
       },
     },
     async (request) => {
-      const { reason, version, unArchive, ...edit } = request.body as Record<string, unknown> & {
+      const { reason, version, unArchive, ...fieldEdit } = request.body as Record<
+        string,
+        unknown
+      > & {
         reason: string;
         version?: number;
         unArchive?: boolean;
       };
       const scope = scopeOf(request.params);
       const { id } = request.params;
+      const write = { actor: actorOf(request), def, scope, id, reason };
       if (unArchive) {
         refuseDocumentOnRestore(request);
-        return { result: await setArchived(db, actorOf(request), def, scope, id, false, reason) };
+        return { result: await db.transaction((tx) => restoreEntity(tx, write)) };
       }
-      const values = valuesWithFile(request, def, edit);
+      const edit = valuesWithFile(request, def, fieldEdit);
       const save = (inner: Db) =>
-        updateEntity(inner, actorOf(request), def, scope, id, values, { reason, version });
+        inner.transaction((tx) => updateEntity(tx, { ...write, edit, version }));
       return { result: await editWithDocument(db, request, def, scope, id, reason, version, save) };
     },
   );
@@ -212,15 +213,15 @@ export function registerEntityRoutes(context: AppContext, def: EntityDef): void 
       },
     },
     async (request) => ({
-      result: await setArchived(
-        db,
-        actorOf(request),
-        def,
-        scopeOf(request.params),
-        request.params.id,
-        true,
-        request.body.reason,
-        { confirmImpact: request.body.confirmImpact },
+      result: await db.transaction((tx) =>
+        archiveEntity(tx, {
+          actor: actorOf(request),
+          def,
+          scope: scopeOf(request.params),
+          id: request.params.id,
+          reason: request.body.reason,
+          confirmImpact: request.body.confirmImpact,
+        }),
       ),
     }),
   );

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { actionOf, editSchema, recordSchema } from '../../../core/entities/entity.ts';
 import { selectionCriteriaDef } from '../../../core/entities/defs/index.ts';
 import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
-import { setArchived, updateEntity } from '../../entities/entity-store.ts';
+import { restoreEntity, updateEntity } from '../../entities/entity-write.ts';
 import { typed, type AppContext } from '../../http/app-context.ts';
 import { actorOf } from '../../http/session-guard.ts';
 import { ZId } from '../../../core/schemas/common.schemas.ts';
@@ -41,12 +41,10 @@ export function registerMasterRecordRoutes({ app, db, permit }: AppContext): voi
         unArchive?: boolean;
       };
       const scope = { planId: request.params.plan, facilityId: request.params.facility };
-      const result = unArchive
-        ? await setArchived(db, actorOf(request), def, scope, request.params.id, false, reason)
-        : await updateEntity(db, actorOf(request), def, scope, request.params.id, edit, {
-            reason,
-            version,
-          });
+      const write = { actor: actorOf(request), def, scope, id: request.params.id, reason };
+      const result = await db.transaction((tx) =>
+        unArchive ? restoreEntity(tx, write) : updateEntity(tx, { ...write, edit, version }),
+      );
       return { result };
     },
   );

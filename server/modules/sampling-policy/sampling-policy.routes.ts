@@ -13,7 +13,8 @@ import { ZListQuery, ZReason, ZVersion, ZId } from '../../../core/schemas/common
 import { idempotentCreate } from '../../http/idempotency.ts';
 import { typed, type AppContext } from '../../http/app-context.ts';
 import { actorOf } from '../../http/session-guard.ts';
-import { getEntity, listEntities, setArchived } from '../../entities/entity-store.ts';
+import { getEntity, listEntities } from '../../entities/entity-store.ts';
+import { archiveEntity, restoreEntity } from '../../entities/entity-write.ts';
 import { createRecord, editRecord } from './sampling-policy.service.ts';
 
 const F = '/api/v2/plans/:plan/facilities/:facility';
@@ -112,13 +113,14 @@ function registerFor({ app, db, permit }: AppContext, def: EntityDef): void {
       },
     },
     async (request) =>
-      idempotentCreate(db, request, async (tx) => ({
-        result: await createRecord(
-          tx,
-          actorOf(request),
-          def,
-          scopeOf(request.params),
-          request.body,
+      idempotentCreate(db, request, async (inner) => ({
+        result: await inner.transaction((tx) =>
+          createRecord(tx, {
+            actor: actorOf(request),
+            def,
+            scope: scopeOf(request.params),
+            values: request.body,
+          }),
         ),
       })),
   );
@@ -151,19 +153,15 @@ function registerFor({ app, db, permit }: AppContext, def: EntityDef): void {
         version?: number;
         unArchive?: boolean;
       };
-      const scope = scopeOf(request.params);
+      const write = {
+        actor: actorOf(request),
+        def,
+        scope: scopeOf(request.params),
+        id: request.params.id,
+        reason,
+      };
       if (unArchive === true || request.query.unarchive)
-        return {
-          result: await setArchived(
-            db,
-            actorOf(request),
-            def,
-            scope,
-            request.params.id,
-            false,
-            reason,
-          ),
-        };
+        return { result: await db.transaction((tx) => restoreEntity(tx, write)) };
       if (version === undefined)
         throw validationError([
           {
@@ -172,10 +170,7 @@ function registerFor({ app, db, permit }: AppContext, def: EntityDef): void {
           },
         ]);
       return {
-        result: await editRecord(db, actorOf(request), def, scope, request.params.id, edit, {
-          reason,
-          version,
-        }),
+        result: await db.transaction((tx) => editRecord(tx, { ...write, edit, version })),
       };
     },
   );
@@ -193,14 +188,14 @@ function registerFor({ app, db, permit }: AppContext, def: EntityDef): void {
       },
     },
     async (request) => ({
-      result: await setArchived(
-        db,
-        actorOf(request),
-        def,
-        scopeOf(request.params),
-        request.params.id,
-        true,
-        request.body.reason,
+      result: await db.transaction((tx) =>
+        archiveEntity(tx, {
+          actor: actorOf(request),
+          def,
+          scope: scopeOf(request.params),
+          id: request.params.id,
+          reason: request.body.reason,
+        }),
       ),
     }),
   );

@@ -1,15 +1,15 @@
-import { AppError, validationError, type PropertyError } from '../../../core/errors/errors.ts';
+import { validationError, type PropertyError } from '../../../core/errors/errors.ts';
 import type { EntityDef } from '../../../core/entities/entity.ts';
 import { samplingPolicyDef } from '../../../core/entities/defs/sampling-policy.def.ts';
-import type { Db } from '../../db/db.ts';
+import type { Queryable } from '../../db/db.ts';
+import type { EntityRecord } from '../../entities/entity-store.ts';
 import {
   createEntity,
-  getEntity,
+  editableEntity,
   updateEntity,
-  type EntityRecord,
-  type Scope,
-} from '../../entities/entity-store.ts';
-import type { Actor } from '../audit/audit.service.ts';
+  type CreateOptions,
+  type UpdateOptions,
+} from '../../entities/entity-write.ts';
 
 type Values = Record<string, unknown>;
 
@@ -77,34 +77,15 @@ function check(def: EntityDef, values: Values): void {
   if (problems.length > 0) throw validationError(problems);
 }
 
-export async function createRecord(
-  db: Db,
-  actor: Actor,
-  def: EntityDef,
-  scope: Scope,
-  values: Values,
-): Promise<EntityRecord> {
-  check(def, values);
-  return createEntity(db, actor, def, scope, values);
+export async function createRecord(tx: Queryable, options: CreateOptions): Promise<EntityRecord> {
+  check(options.def, options.values);
+  return createEntity(tx, options);
 }
 
-/** The record as the edit would leave it is checked first; the store re-checks the version under lock. */
-export async function editRecord(
-  db: Db,
-  actor: Actor,
-  def: EntityDef,
-  scope: Scope,
-  id: number,
-  edit: Values,
-  meta: { reason: string; version: number },
-): Promise<EntityRecord> {
-  const before = await getEntity(db, def, scope.facilityId, id);
-  if (before.archivedAt)
-    throw new AppError(
-      'ArchivedEntryError',
-      `Data Archived: this ${def.label.toLowerCase()} is archived. Restore it from the archived list before editing it.`,
-    );
-  if (before.version !== meta.version) throw new AppError('VersionConflictError');
+/** The record as the edit would leave it is checked first, under the write's lock. */
+export async function editRecord(tx: Queryable, options: UpdateOptions): Promise<EntityRecord> {
+  const { def, scope, id, edit, version } = options;
+  const before = await editableEntity(tx, def, scope, id, version);
   check(def, { ...before, ...edit });
-  return updateEntity(db, actor, def, scope, id, edit, meta);
+  return updateEntity(tx, options);
 }
