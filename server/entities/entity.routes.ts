@@ -2,20 +2,17 @@ import { z } from 'zod';
 import {
   actionOf,
   createSchema,
-  editSchema,
   recordSchema,
   type EntityDef,
 } from '../../core/entities/entity.ts';
 import { ZFacilityParams } from '../../core/schemas/auth.schemas.ts';
-import { ZListQuery, ZReason, ZId } from '../../core/schemas/common.schemas.ts';
+import { ZListQuery, ZId } from '../../core/schemas/common.schemas.ts';
 import { ZDocumentSummary } from '../../core/schemas/attachments.schemas.ts';
 import { typed, type AppContext } from '../http/app-context.ts';
 import { IDEMPOTENCY_NOTE, idempotentCreate } from '../http/idempotency.ts';
 import { actorOf } from '../http/session-guard.ts';
 import { registerDocumentRoutes } from '../modules/attachments/attachment.routes.ts';
 import {
-  editWithDocument,
-  refuseDocumentOnRestore,
   saveWithDocument,
   valuesWithFile,
   withCurrentDocument,
@@ -25,9 +22,9 @@ import {
   maxAttachmentBytes,
   readMultipartBody,
 } from '../modules/attachments/multipart-body.ts';
-import type { Db } from '../db/db.ts';
 import { getEntity, listEntities } from './entity-store.ts';
-import { archiveEntity, createEntity, restoreEntity, updateEntity } from './entity-write.ts';
+import { createEntity } from './entity-write.ts';
+import { registerArchiveRoute, registerEditRoutes } from './entity-write.routes.ts';
 
 const ZIdInFacility = ZFacilityParams.extend({ id: ZId });
 // Productions are searched by `nameOrExternalId` in the specification's calls; it means search.
@@ -37,8 +34,8 @@ const ZEntityListQuery = ZListQuery.extend({
 });
 
 /**
- * The routes every master-data entity shares, derived from its declaration: list, archived
- * list, detail, create, edit with a reason and a version, archive and unarchive with a reason.
+ * The routes of a declared record, derived from its declaration: list, archived list, detail,
+ * create, and the edit, unarchive and archive calls its `verbs` name (entity-write.routes.ts).
  */
 export function registerEntityRoutes(context: AppContext, def: EntityDef): void {
   const { app, db, permit, config } = context;
@@ -144,88 +141,9 @@ export function registerEntityRoutes(context: AppContext, def: EntityDef): void 
     },
   );
 
-  r.post(
-    `${base}/${def.path}/:id`,
-    {
-      ...multipart(actionOf(def, 'modify')),
-      // Unarchiving is an update with the unArchive flag (spec §4); it needs the archive right.
-      preHandler: async (request, reply) => {
-        const body = request.body as { unArchive?: unknown } | undefined;
-        const action =
-          body?.unArchive === true ? actionOf(def, 'archive') : actionOf(def, 'modify');
-        await permit(def.resource, action)(request, reply);
-      },
-      schema: {
-        tags,
-        summary: `Edit a ${def.label.toLowerCase()} (with a reason and the version it was made from), or unarchive it`,
-        ...(def.document
-          ? {
-              description: `A new document replaces the current one, which is kept as superseded with the edit's reason.${bodyNote}`,
-            }
-          : {}),
-        ...multipartSchema,
-        params: ZIdInFacility,
-        body: editSchema(def),
-        response: { 200: z.object({ result: record }) },
-      },
-    },
-    async (request) => {
-      const { reason, version, unArchive, ...fieldEdit } = request.body as Record<
-        string,
-        unknown
-      > & {
-        reason: string;
-        version?: number;
-        unArchive?: boolean;
-      };
-      const scope = scopeOf(request.params);
-      const { id } = request.params;
-      const write = { actor: actorOf(request), def, scope, id, reason };
-      if (unArchive) {
-        refuseDocumentOnRestore(request);
-        return { result: await db.transaction((tx) => restoreEntity(tx, write)) };
-      }
-      const edit = valuesWithFile(request, def, fieldEdit);
-      const save = (inner: Db) =>
-        inner.transaction((tx) => updateEntity(tx, { ...write, edit, version }));
-      return { result: await editWithDocument(db, request, def, scope, id, reason, version, save) };
-    },
-  );
-
-  r.put(
-    `${base}/${def.path}/:id/archive`,
-    {
-      preHandler: permit(def.resource, actionOf(def, 'archive')),
-      schema: {
-        tags,
-        summary: `Archive a ${def.label.toLowerCase()} with a reason; archived records are kept and can be restored`,
-        description:
-          'Where other records or the limits depend on it (an active in a product, equipment or a product in a production), archiving is refused with a DataValidationError on `confirmImpact` that lists where it is used and which limits change, until the request confirms the impact with `confirmImpact: true`.',
-        params: ZIdInFacility,
-        body: z.object({
-          reason: ZReason,
-          confirmImpact: z
-            .boolean()
-            .optional()
-            .describe('The caller has seen where the record is used and which limits change'),
-        }),
-        response: { 200: z.object({ result: record }) },
-      },
-    },
-    async (request) => ({
-      result: await db.transaction((tx) =>
-        archiveEntity(tx, {
-          actor: actorOf(request),
-          def,
-          scope: scopeOf(request.params),
-          id: request.params.id,
-          reason: request.body.reason,
-          confirmImpact: request.body.confirmImpact,
-        }),
-      ),
-    }),
-  );
-
+  const parts = { record, multipart, multipartSchema, bodyNote };
+  registerEditRoutes(context, def, parts);
+  registerArchiveRoute(context, def, parts);
   if (def.document) registerDocumentRoutes(context, def);
 }
 

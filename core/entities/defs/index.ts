@@ -15,6 +15,7 @@ import {
 import { productTypesDef } from './product-types.def.ts';
 import { rpnCategoriesDef, rpnFormulasDef, selectionCriteriaDef } from './risk.def.ts';
 import { microbialMethodsDef, samplingTypesDef } from './sampling.def.ts';
+import { SAMPLING_POLICY_DEFS } from './sampling-policy.def.ts';
 
 export { activesDef, equipmentDef, productionsDef, productsDef };
 export { equipmentGroupsDef, samplingTypesDef, selectionCriteriaDef };
@@ -43,6 +44,9 @@ export const ENTITY_DEFS: readonly EntityDef[] = [
   legacyDocumentsDef,
   mocRecordsDef,
 ];
+
+/** Every declared record the server serves: the master data, and the sampling policy's records. */
+export const RECORD_DEFS: readonly EntityDef[] = [...ENTITY_DEFS, ...SAMPLING_POLICY_DEFS];
 
 export function entityDef(key: string): EntityDef {
   const def = ENTITY_DEFS.find((d) => d.key === key);

@@ -1,15 +1,7 @@
-import { validationError, type PropertyError } from '../../../core/errors/errors.ts';
-import type { EntityDef } from '../../../core/entities/entity.ts';
-import { samplingPolicyDef } from '../../../core/entities/defs/sampling-policy.def.ts';
-import type { Queryable } from '../../db/db.ts';
-import type { EntityRecord } from '../../entities/entity-store.ts';
-import {
-  createEntity,
-  editableEntity,
-  updateEntity,
-  type CreateOptions,
-  type UpdateOptions,
-} from '../../entities/entity-write.ts';
+import type { PropertyError } from '../../errors/errors.ts';
+
+/* The rules across fields of the sampling policy declarations (EntityDef.check): pure, so the
+   form, the API and the import check alike. */
 
 type Values = Record<string, unknown>;
 
@@ -19,7 +11,7 @@ const given = (value: unknown) => value !== null && value !== undefined;
  * A policy says which locations are sampled in one way only (a count, or a risk score), and
  * carries the default its sample type needs.
  */
-function policyProblems(values: Values): PropertyError[] {
+export function policyProblems(values: Values): PropertyError[] {
   const problems: PropertyError[] = [];
   const byCount = given(values.locationsPerEquipment);
   const byScore = given(values.minimumRiskScore);
@@ -51,7 +43,7 @@ function policyProblems(values: Values): PropertyError[] {
 }
 
 /** An attribute's options tell locations apart: two at least, each label once. */
-function attributeProblems(values: Values): PropertyError[] {
+export function attributeProblems(values: Values): PropertyError[] {
   const options = (values.options ?? []) as { label: string }[];
   const problems: PropertyError[] = [];
   if (options.length < 2)
@@ -70,22 +62,4 @@ function attributeProblems(values: Values): PropertyError[] {
     seen.add(key);
   });
   return problems;
-}
-
-function check(def: EntityDef, values: Values): void {
-  const problems = def === samplingPolicyDef ? policyProblems(values) : attributeProblems(values);
-  if (problems.length > 0) throw validationError(problems);
-}
-
-export async function createRecord(tx: Queryable, options: CreateOptions): Promise<EntityRecord> {
-  check(options.def, options.values);
-  return createEntity(tx, options);
-}
-
-/** The record as the edit would leave it is checked first, under the write's lock. */
-export async function editRecord(tx: Queryable, options: UpdateOptions): Promise<EntityRecord> {
-  const { def, scope, id, edit, version } = options;
-  const before = await editableEntity(tx, def, scope, id, version);
-  check(def, { ...before, ...edit });
-  return updateEntity(tx, options);
 }
