@@ -45,6 +45,12 @@ export interface EntityDef {
   verbs?: 'put-delete' | 'post-or-put';
   /** False for records that are never archived: the server has no archive or unarchive call. */
   archivable?: false;
+  /**
+   * Whose records these are: a facility's (unset), a plan's (shared by its facilities, keyed by
+   * plan_id), or a parent record's in a facility (`parent`: the declared reference field that
+   * names it; unique fields are then unique under the parent).
+   */
+  scope?: 'plan' | { parent: string };
   /** Which of the facility's additional property definitions its records carry (spec §3). */
   propertyTarget?: PropertyTarget;
   /**
@@ -122,7 +128,7 @@ export function editSchema(def: EntityDef) {
 export function recordSchema(def: EntityDef) {
   return z.object({
     id: z.number().int(),
-    facilityId: z.number().int(),
+    ...(def.scope === 'plan' ? { planId: z.number().int() } : { facilityId: z.number().int() }),
     ...Object.fromEntries(
       def.fields.map((f) => [f.name, fieldSchema({ ...f, required: false } as FieldDef)]),
     ),

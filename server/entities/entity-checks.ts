@@ -3,12 +3,13 @@ import { recordProblems, type EntityDef } from '../../core/entities/entity.ts';
 import { columnOf, type FieldDef } from '../../core/entities/field.ts';
 import { entityDef } from '../../core/entities/defs/index.ts';
 import type { Queryable } from '../db/db.ts';
+import { ownerColumn, ownerId, uniqueUnder, type RecordScope } from './entity-scope.ts';
 
-/** References must name live rows of the same facility. */
+/** References must name live rows of the same facility (or plan, for plan-scoped targets). */
 export async function checkReferences(
   q: Queryable,
   def: EntityDef,
-  facilityId: number,
+  scope: RecordScope,
   values: Record<string, unknown>,
 ) {
   const problems: PropertyError[] = [];
@@ -18,8 +19,8 @@ export async function checkReferences(
       const ids = (Array.isArray(value) ? value : [value]) as number[];
       if (ids.length === 0) return;
       const found = await q.query<{ id: number }>(
-        `select id from ${target.table} where facility_id = $1 and id = any($2::int[]) and archived_at is null`,
-        [facilityId, ids],
+        `select id from ${target.table} where ${ownerColumn(target)} = $1 and id = any($2::int[]) and archived_at is null`,
+        [ownerId(target, scope), ids],
       );
       const known = new Set(found.map((r) => r.id));
       const missing = ids.filter((id) => !known.has(id));
@@ -57,21 +58,31 @@ export function checkRecord(def: EntityDef, record: Readonly<Record<string, unkn
   if (problems.length > 0) throw validationError(problems);
 }
 
-/** A duplicate of a unique field: DuplicateEntryError, or ArchivedEntryError when the other one is archived. */
+/**
+ * A duplicate of a unique field in the record's scope (under its parent, for child records):
+ * DuplicateEntryError, or ArchivedEntryError when the other one is archived. `record` is the
+ * whole record as it would be saved, `values` the fields being set.
+ */
 export async function checkUnique(
   q: Queryable,
   def: EntityDef,
-  facilityId: number,
+  scope: RecordScope,
   values: Record<string, unknown>,
   exceptId: number | null,
+  record: Readonly<Record<string, unknown>> = values,
 ) {
+  const parent = uniqueUnder(def);
+  const parentId = parent && typeof def.scope === 'object' ? record[def.scope.parent] : null;
   for (const name of def.unique) {
     const value = values[name];
     if (typeof value !== 'string') continue;
     const [other] = await q.query<{ id: number; archived: boolean }>(
       `select id, archived_at is not null as archived from ${def.table}
-        where facility_id = $1 and lower(${columnOf({ name })}) = lower($2) and ($3::int is null or id <> $3)`,
-      [facilityId, value, exceptId],
+        where ${ownerColumn(def)} = $1 and lower(${columnOf({ name })}) = lower($2) and ($3::int is null or id <> $3)
+          ${parent ? `and ${parent} is not distinct from $4::int` : ''}`,
+      parent
+        ? [ownerId(def, scope), value, exceptId, (parentId ?? null) as number | null]
+        : [ownerId(def, scope), value, exceptId],
     );
     if (!other) continue;
     const errors = [

@@ -5,12 +5,14 @@ import type { TListQuery } from '../../core/schemas/common.schemas.ts';
 import type { Db, Queryable, SqlValue } from '../db/db.ts';
 import { likePattern, orderBy, pageOf, pageWindow } from '../http/paging.ts';
 import { propertiesColumn, readProperties } from './entity-properties.ts';
+import { ownerColumn } from './entity-scope.ts';
 
 export interface Scope {
   planId: number;
   facilityId: number;
 }
 
+/** A declared record; a plan-scoped one (EntityDef.scope) carries `planId` in place of `facilityId`. */
 export interface EntityRecord {
   id: number;
   facilityId: number;
@@ -22,7 +24,7 @@ export interface EntityRecord {
   [field: string]: unknown;
 }
 
-const RECORD_COLUMNS = `id, facility_id, version, created_at, updated_at, archived_at, archive_reason`;
+const RECORD_COLUMNS = `id, version, created_at, updated_at, archived_at, archive_reason`;
 
 function isJson(field: FieldDef): boolean {
   return field.kind === 'quantity' || field.kind === 'list';
@@ -34,7 +36,10 @@ function iso(value: unknown): string | null {
 }
 
 export function toRecord(def: EntityDef, row: Record<string, unknown>): EntityRecord {
-  const record: Record<string, unknown> = { id: row.id, facilityId: row.facility_id };
+  const record: Record<string, unknown> =
+    def.scope === 'plan'
+      ? { id: row.id, planId: row.plan_id }
+      : { id: row.id, facilityId: row.facility_id };
   for (const field of def.fields) {
     const value = row[columnOf(field)];
     record[field.name] = value === undefined ? null : value;
@@ -49,7 +54,7 @@ export function toRecord(def: EntityDef, row: Record<string, unknown>): EntityRe
 }
 
 export function selectList(def: EntityDef): string {
-  return `${RECORD_COLUMNS}, ${def.fields.map(columnOf).join(', ')}${propertiesColumn(def)}`;
+  return `${RECORD_COLUMNS}, ${ownerColumn(def)}, ${def.fields.map(columnOf).join(', ')}${propertiesColumn(def)}`;
 }
 
 /** A field's value as a query parameter: JSON for quantities and lists, empty lists for none. */
@@ -71,7 +76,7 @@ export async function listEntities(
 ) {
   const pattern = likePattern(query.search);
   const searchSql = def.search.map((name) => `${columnOf({ name })} ilike $2`).join(' or ');
-  const where = `facility_id = $1 and archived_at is ${archived ? 'not null' : 'null'}
+  const where = `${ownerColumn(def)} = $1 and archived_at is ${archived ? 'not null' : 'null'}
     and ($2::text is null or ${searchSql})`;
   const sortable = Object.fromEntries(
     def.fields
@@ -107,12 +112,13 @@ export async function allEntities(
   facilityId: number,
 ): Promise<EntityRecord[]> {
   const rows = await q.query<Record<string, unknown>>(
-    `select ${selectList(def)} from ${def.table} where facility_id = $1 and archived_at is null order by id`,
+    `select ${selectList(def)} from ${def.table} where ${ownerColumn(def)} = $1 and archived_at is null order by id`,
     [facilityId],
   );
   return rows.map((row) => toRecord(def, row));
 }
 
+/** Reads take the owner's id as `facilityId`: the plan's, for plan-scoped declarations. */
 export async function getEntity(
   q: Queryable,
   def: EntityDef,
@@ -121,7 +127,7 @@ export async function getEntity(
   lock = false,
 ) {
   const [row] = await q.query<Record<string, unknown>>(
-    `select ${selectList(def)} from ${def.table} where facility_id = $1 and id = $2 ${lock ? 'for update' : ''}`,
+    `select ${selectList(def)} from ${def.table} where ${ownerColumn(def)} = $1 and id = $2 ${lock ? 'for update' : ''}`,
     [facilityId, id],
   );
   if (!row) throw new AppError('NotFoundError', `${def.label} ${id} was not found`);

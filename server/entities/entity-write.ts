@@ -13,13 +13,13 @@ import {
   touchesProperties,
 } from './entity-properties.ts';
 import {
-  encode,
-  getEntity,
-  selectList,
-  toRecord,
-  type EntityRecord,
-  type Scope,
-} from './entity-store.ts';
+  facilityScope,
+  ownerColumn,
+  ownerId,
+  valuesInScope,
+  type RecordScope,
+} from './entity-scope.ts';
+import { encode, getEntity, selectList, toRecord, type EntityRecord } from './entity-store.ts';
 
 /**
  * Writes of a declared record. Each runs in the caller's transaction (`tx`): the caller opens it,
@@ -29,7 +29,8 @@ import {
 interface WriteOptions {
   actor: Actor;
   def: EntityDef;
-  scope: Scope;
+  /** The facility (and parent) or the plan, as the declaration's scope asks. */
+  scope: RecordScope;
 }
 
 export interface CreateOptions extends WriteOptions {
@@ -55,15 +56,16 @@ export type RestoreOptions = WriteOptions & { id: number; reason: string };
 
 export async function createEntity(
   tx: Queryable,
-  { actor, def, scope, values }: CreateOptions,
+  { actor, def, scope, values: sent }: CreateOptions,
 ): Promise<EntityRecord> {
+  const values = valuesInScope(def, scope, sent);
   checkRecord(def, values);
-  await checkUnique(tx, def, scope.facilityId, values, null);
-  await checkReferences(tx, def, scope.facilityId, values);
+  await checkUnique(tx, def, scope, values, null);
+  await checkReferences(tx, def, scope, values);
   const properties = await checkedProperties(
     tx,
     def,
-    scope.facilityId,
+    ownerId(def, scope),
     undefined,
     values.additionalProperties,
   );
@@ -75,14 +77,14 @@ export async function createEntity(
   }
   const placeholders = params.map((_, i) => `$${i + 3}`).join(', ');
   const [row] = await tx.query<Record<string, unknown>>(
-    `insert into ${def.table} (facility_id, created_by, updated_by, ${columns.join(', ')})
+    `insert into ${def.table} (${ownerColumn(def)}, created_by, updated_by, ${columns.join(', ')})
      values ($1, $2, $2, ${placeholders}) returning ${selectList(def)}`,
-    [scope.facilityId, actor.userId, ...params],
+    [ownerId(def, scope), actor.userId, ...params],
   );
   const record = toRecord(def, row!);
   await writeAudit(tx, actor, {
     planId: scope.planId,
-    facilityId: scope.facilityId,
+    facilityId: def.scope === 'plan' ? null : ownerId(def, scope),
     domain: def.domain,
     action: 'Create',
     entityId: record.id,
@@ -98,11 +100,11 @@ export async function createEntity(
 export async function editableEntity(
   tx: Queryable,
   def: EntityDef,
-  scope: Scope,
+  scope: RecordScope,
   id: number,
   version: number | undefined,
 ): Promise<EntityRecord> {
-  const before = await getEntity(tx, def, scope.facilityId, id, true);
+  const before = await getEntity(tx, def, ownerId(def, scope), id, true);
   if (before.archivedAt)
     throw new AppError(
       'ArchivedEntryError',
@@ -120,14 +122,14 @@ export async function updateEntity(
   const before = await editableEntity(tx, def, scope, id, version);
   const { additionalProperties: incoming, ...fieldEdit } = edit;
   const previous = (before.additionalProperties ?? {}) as Record<string, unknown>;
-  const properties = await checkedProperties(tx, def, scope.facilityId, previous, incoming);
+  const properties = await checkedProperties(tx, def, ownerId(def, scope), previous, incoming);
   const { oldValues, newValues } = changedFields(
     { ...before, ...flatProperties(previous) },
     { ...fieldEdit, ...(properties ? editedProperties(previous, properties) : {}) },
   );
   checkRecord(def, { ...before, ...newValues });
-  await checkUnique(tx, def, scope.facilityId, newValues, id);
-  await checkReferences(tx, def, scope.facilityId, newValues);
+  await checkUnique(tx, def, scope, newValues, id, { ...before, ...newValues });
+  await checkReferences(tx, def, scope, newValues);
   const fields = def.fields.filter((f) => f.name in newValues);
   const sets = fields.map((f, i) => `${columnOf(f)} = $${i + 4}`);
   const params: SqlValue[] = fields.map((f) => encode(f, newValues[f.name]));
@@ -137,12 +139,12 @@ export async function updateEntity(
   }
   const [row] = await tx.query<Record<string, unknown>>(
     `update ${def.table} set ${sets.join(', ')}, version = version + 1, updated_at = now(), updated_by = $3
-      where facility_id = $1 and id = $2 returning ${selectList(def)}`,
-    [scope.facilityId, id, actor.userId, ...params],
+      where ${ownerColumn(def)} = $1 and id = $2 returning ${selectList(def)}`,
+    [ownerId(def, scope), id, actor.userId, ...params],
   );
   await writeAudit(tx, actor, {
     planId: scope.planId,
-    facilityId: scope.facilityId,
+    facilityId: def.scope === 'plan' ? null : ownerId(def, scope),
     domain: def.domain,
     action: 'Update',
     entityId: id,
@@ -168,7 +170,7 @@ async function setArchived(
   { actor, def, scope, id, reason, ...rest }: ArchiveEntityOptions,
   archived: boolean,
 ): Promise<EntityRecord> {
-  const before = await getEntity(tx, def, scope.facilityId, id, true);
+  const before = await getEntity(tx, def, ownerId(def, scope), id, true);
   if (Boolean(before.archivedAt) === archived) {
     throw new AppError(
       'NothingToChangeError',
@@ -177,18 +179,23 @@ async function setArchived(
         : `This ${def.label.toLowerCase()} is not archived.`,
     );
   }
-  if (!archived) await checkUnique(tx, def, scope.facilityId, before, id);
-  else await runBeforeArchive(tx, def, scope, before, { confirmImpact: rest.confirmImpact });
+  const inFacility = facilityScope(def, scope);
+  if (!archived) await checkUnique(tx, def, scope, before, id);
+  // Modules that depend on a facility's records register hooks; plan-scoped ones have none yet.
+  else if (inFacility)
+    await runBeforeArchive(tx, def, inFacility, before, { confirmImpact: rest.confirmImpact });
   const [row] = await tx.query<Record<string, unknown>>(
     `update ${def.table}
         set archived_at = ${archived ? 'now()' : 'null'}, archived_by = ${archived ? '$3' : 'null'},
             archive_reason = ${archived ? '$4' : 'null'}, version = version + 1, updated_at = now(), updated_by = $3
-      where facility_id = $1 and id = $2 returning ${selectList(def)}`,
-    archived ? [scope.facilityId, id, actor.userId, reason] : [scope.facilityId, id, actor.userId],
+      where ${ownerColumn(def)} = $1 and id = $2 returning ${selectList(def)}`,
+    archived
+      ? [ownerId(def, scope), id, actor.userId, reason]
+      : [ownerId(def, scope), id, actor.userId],
   );
   await writeAudit(tx, actor, {
     planId: scope.planId,
-    facilityId: scope.facilityId,
+    facilityId: def.scope === 'plan' ? null : ownerId(def, scope),
     domain: def.domain,
     action: archived ? 'Archive' : 'Unarchive',
     entityId: id,
