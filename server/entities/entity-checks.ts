@@ -28,7 +28,7 @@ export async function checkReferences(
         problems.push({
           property: path,
           constraints: {
-            reference: `No ${target.label.toLowerCase()} with id ${missing.join(', ')} in this facility`,
+            reference: `No ${target.label.toLowerCase()} with id ${missing.join(', ')} in this ${target.scope === 'plan' ? 'plan' : 'facility'}`,
           },
         });
       }

@@ -17,6 +17,7 @@ import { rpnCategoriesDef, rpnFormulasDef, selectionCriteriaDef } from './risk.d
 import { microbialMethodsDef, samplingTypesDef } from './sampling.def.ts';
 import { SAMPLING_POLICY_DEFS } from './sampling-policy.def.ts';
 import { departmentsDef } from './departments.def.ts';
+import { operatorsDef } from './operators.def.ts';
 
 export { activesDef, equipmentDef, productionsDef, productsDef };
 export { equipmentGroupsDef, samplingTypesDef, selectionCriteriaDef };
@@ -53,10 +54,10 @@ export const RECORD_DEFS: readonly EntityDef[] = [...ENTITY_DEFS, ...SAMPLING_PO
  * Declared records whose calls are their module's own (paths of the spec outside the facility
  * routes); the store writes them as it writes the others.
  */
-export const MODULE_RECORD_DEFS: readonly EntityDef[] = [departmentsDef];
+export const MODULE_RECORD_DEFS: readonly EntityDef[] = [departmentsDef, operatorsDef];
 
 export function entityDef(key: string): EntityDef {
-  const def = ENTITY_DEFS.find((d) => d.key === key);
+  const def = [...RECORD_DEFS, ...MODULE_RECORD_DEFS].find((d) => d.key === key);
   if (!def) throw new Error(`unknown entity ${key}`);
   return def;
 }
