@@ -4,7 +4,7 @@ import { columnOf } from '../../core/entities/field.ts';
 import type { Queryable, SqlValue } from '../db/db.ts';
 import { changedFields } from '../modules/audit/audit-diff.ts';
 import { writeAudit, type Actor } from '../modules/audit/audit.service.ts';
-import { runBeforeArchive } from './archive-hooks.ts';
+import { runBeforeArchive, runBeforeSave } from './archive-hooks.ts';
 import { checkRecord, checkReferences, checkUnique } from './entity-checks.ts';
 import {
   checkedProperties,
@@ -35,6 +35,8 @@ interface WriteOptions {
 
 export interface CreateOptions extends WriteOptions {
   values: Record<string, unknown>;
+  /** Why, where the call takes one (recorded in the audit trail). */
+  reason?: string | null | undefined;
 }
 
 export interface UpdateOptions extends WriteOptions {
@@ -56,12 +58,13 @@ export type RestoreOptions = WriteOptions & { id: number; reason: string };
 
 export async function createEntity(
   tx: Queryable,
-  { actor, def, scope, values: sent }: CreateOptions,
+  { actor, def, scope, values: sent, reason }: CreateOptions,
 ): Promise<EntityRecord> {
   const values = valuesInScope(def, scope, sent);
   checkRecord(def, values);
   await checkUnique(tx, def, scope, values, null);
   await checkReferences(tx, def, scope, values);
+  await runBeforeSave(tx, def, scope, { record: values, changed: values, id: null });
   const properties = await checkedProperties(
     tx,
     def,
@@ -88,6 +91,7 @@ export async function createEntity(
     domain: def.domain,
     action: 'Create',
     entityId: record.id,
+    reason: reason ?? null,
     newValues: {
       ...Object.fromEntries(def.fields.map((f) => [f.name, record[f.name]])),
       ...flatProperties(properties ?? {}),
@@ -130,6 +134,11 @@ export async function updateEntity(
   checkRecord(def, { ...before, ...newValues });
   await checkUnique(tx, def, scope, newValues, id, { ...before, ...newValues });
   await checkReferences(tx, def, scope, newValues);
+  await runBeforeSave(tx, def, scope, {
+    record: { ...before, ...newValues },
+    changed: newValues,
+    id,
+  });
   const fields = def.fields.filter((f) => f.name in newValues);
   const sets = fields.map((f, i) => `${columnOf(f)} = $${i + 4}`);
   const params: SqlValue[] = fields.map((f) => encode(f, newValues[f.name]));
