@@ -35,7 +35,7 @@ import { createMailer } from './modules/mail/mailer.ts';
 import { registerMailOutboxRoutes } from './modules/mail/outbox.routes.ts';
 import { registerFacilitySettingsRoutes } from './modules/settings/facility-settings.routes.ts';
 import { registerPlanSettingsRoutes } from './modules/settings/plan-settings.routes.ts';
-import { ENTITY_DEFS } from '../core/entities/defs/index.ts';
+import { RECORD_DEFS } from '../core/entities/defs/index.ts';
 import { registerEntityRoutes } from './entities/entity.routes.ts';
 import { registerEntityVersionRoutes } from './entities/entity-versions.routes.ts';
 import { registerRuleVersionRoutes } from './records/rule-versions.routes.ts';
@@ -54,8 +54,6 @@ import { registerOperatorRoutes } from './modules/operators/operators.routes.ts'
 import { registerFacilityRuleRoutes } from './modules/facility-rules/facility-rules.routes.ts';
 import { registerEquipmentExtrasRoutes } from './modules/equipment-extras/equipment-extras.routes.ts';
 import { registerRoomGradeRoutes } from './modules/room-grades/room-grades.routes.ts';
-import { registerMasterRecordRoutes } from './modules/master-records/master-records.routes.ts';
-import { registerSamplingPolicyRoutes } from './modules/sampling-policy/sampling-policy.routes.ts';
 import { registerAdditionalPropertyRoutes } from './modules/additional-properties/additional-properties.routes.ts';
 import { registerProductionAreaRoutes } from './modules/productions/production-area.routes.ts';
 
@@ -148,7 +146,7 @@ export async function buildApp({ config, db, logger }: BuildAppOptions): Promise
   registerMailOutboxRoutes(context);
   registerPlanSettingsRoutes(context);
   registerFacilitySettingsRoutes(context);
-  for (const def of ENTITY_DEFS) {
+  for (const def of RECORD_DEFS) {
     registerEntityRoutes(context, def);
     registerEntityVersionRoutes(context, def);
   }
@@ -162,8 +160,6 @@ export async function buildApp({ config, db, logger }: BuildAppOptions): Promise
   registerRuleVersionRoutes(context);
   registerEquipmentExtrasRoutes(context);
   registerRoomGradeRoutes(context);
-  registerMasterRecordRoutes(context);
-  registerSamplingPolicyRoutes(context);
   registerAdditionalPropertyRoutes(context);
   registerProductionAreaRoutes(context);
 

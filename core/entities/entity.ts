@@ -36,8 +36,21 @@ export interface EntityDef {
   /** The key of the list in responses, where the specification names one (else `data`). */
   listKey?: string;
   archivedListKey?: string;
-  /** 'put-delete': edit and unarchive are PUT {id}, archive is DELETE {id} (sampling policy). */
-  verbs?: 'put-delete';
+  /**
+   * The calls the server answers for edits and archiving (spec §7). Unset: edit and unarchive
+   * are POST {id}, archive is PUT {id}/archive. 'put-delete': edit and unarchive are PUT {id}
+   * (or `?unarchive`), archive is DELETE {id} (sampling policy). 'post-or-put': as unset, and
+   * PUT {id} edits as POST {id} does (selection criteria).
+   */
+  verbs?: 'put-delete' | 'post-or-put';
+  /** False for records that are never archived: the server has no archive or unarchive call. */
+  archivable?: false;
+  /**
+   * Whose records these are: a facility's (unset), a plan's (shared by its facilities, keyed by
+   * plan_id), or a parent record's in a facility (`parent`: the declared reference field that
+   * names it; unique fields are then unique under the parent).
+   */
+  scope?: 'plan' | { parent: string };
   /** Which of the facility's additional property definitions its records carry (spec §3). */
   propertyTarget?: PropertyTarget;
   /**
@@ -95,25 +108,27 @@ export function editSchema(def: EntityDef) {
   const fields = Object.fromEntries(
     def.fields.map((f) => [f.name, fieldSchema({ ...f, required: false } as FieldDef)]),
   );
-  return z
+  const body = z
     .object({
       ...fields,
       ...propertiesOf(def, ZPropertyValues.optional()),
       reason: ZReason,
       version: ZVersion.optional(),
-      unArchive: z.boolean().optional(),
+      ...(def.archivable === false ? {} : { unArchive: z.boolean().optional() }),
     })
-    .strict()
-    .refine((body) => body.unArchive === true || body.version !== undefined, {
-      path: ['version'],
-      message: 'The version the edit was made from is required',
-    });
+    .strict();
+  // With PUT {id}, `?unarchive` restores without a version: the server asks for it after the query.
+  if (def.verbs === 'put-delete') return body;
+  return body.refine((edit) => edit.unArchive === true || edit.version !== undefined, {
+    path: ['version'],
+    message: 'The version the edit was made from is required',
+  });
 }
 
 export function recordSchema(def: EntityDef) {
   return z.object({
     id: z.number().int(),
-    facilityId: z.number().int(),
+    ...(def.scope === 'plan' ? { planId: z.number().int() } : { facilityId: z.number().int() }),
     ...Object.fromEntries(
       def.fields.map((f) => [f.name, fieldSchema({ ...f, required: false } as FieldDef)]),
     ),

@@ -9,7 +9,7 @@ import {
 } from '../../core/entities/defs/index.ts';
 import type { EntityDef } from '../../core/entities/entity.ts';
 import { ConfigError, loadConfig } from '../config.ts';
-import { createEntity } from '../entities/entity-store.ts';
+import { createEntity } from '../entities/entity-write.ts';
 import type { Actor } from '../modules/audit/audit.service.ts';
 import { withinTransaction, type Db } from './db.ts';
 import { demoData } from './demo-data.ts';
@@ -52,7 +52,7 @@ async function fillFacility(
   const data = demoData();
   const ids = new Map<string, number>();
   const create = async (def: EntityDef, values: Record<string, unknown>) => {
-    const record = await createEntity(db, actor, def, scope, values);
+    const record = await db.transaction((tx) => createEntity(tx, { actor, def, scope, values }));
     ids.set(`${def.key}:${values.name as string}`, record.id);
   };
   for (const active of data.actives) await create(activesDef, active);

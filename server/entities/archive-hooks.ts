@@ -1,6 +1,14 @@
 import type { EntityDef } from '../../core/entities/entity.ts';
 import type { Queryable } from '../db/db.ts';
+import type { RecordScope } from './entity-scope.ts';
 import type { EntityRecord, Scope } from './entity-store.ts';
+
+/*
+ * Server-side rules of a declared record that need the database (pure rules across fields are
+ * EntityDef.check). They run inside the write's transaction and throw a catalogue error to
+ * refuse. Modules register them per entity and name, so the store and routes stay the same for
+ * every record; registering the same name again replaces the hook.
+ */
 
 /** What the archive request says beyond its reason. */
 export interface ArchiveOptions {
@@ -8,11 +16,7 @@ export interface ArchiveOptions {
   confirmImpact?: boolean | undefined;
 }
 
-/**
- * Runs inside the archive's transaction, on the locked record, before it is archived; throws
- * (a catalogue error) to refuse. Modules that depend on an entity register one, so that the
- * generic archive route stays the same for every entity.
- */
+/** Before a facility's record is archived, on the locked record. */
 export type BeforeArchive = (
   q: Queryable,
   def: EntityDef,
@@ -21,13 +25,42 @@ export type BeforeArchive = (
   options: ArchiveOptions,
 ) => Promise<void>;
 
-const hooks = new Map<string, Map<string, BeforeArchive>>();
+/**
+ * Before a record is created or edited: `record` is the whole record as it would be saved,
+ * `changed` the fields being set, `id` the edited record's (null on create).
+ */
+export type BeforeSave = (
+  q: Queryable,
+  def: EntityDef,
+  scope: RecordScope,
+  write: {
+    record: Readonly<Record<string, unknown>>;
+    changed: Readonly<Record<string, unknown>>;
+    id: number | null;
+  },
+) => Promise<void>;
 
-/** Registers a hook for an entity under a name; registering the same name again replaces it. */
+function registry<Hook>() {
+  const hooks = new Map<string, Map<string, Hook>>();
+  return {
+    add(entityKey: string, name: string, hook: Hook): void {
+      const forEntity = hooks.get(entityKey) ?? new Map<string, Hook>();
+      forEntity.set(name, hook);
+      hooks.set(entityKey, forEntity);
+    },
+    of: (entityKey: string): Hook[] => [...(hooks.get(entityKey)?.values() ?? [])],
+  };
+}
+
+const beforeArchive = registry<BeforeArchive>();
+const beforeSave = registry<BeforeSave>();
+
 export function onBeforeArchive(entityKey: string, name: string, hook: BeforeArchive): void {
-  const forEntity = hooks.get(entityKey) ?? new Map<string, BeforeArchive>();
-  forEntity.set(name, hook);
-  hooks.set(entityKey, forEntity);
+  beforeArchive.add(entityKey, name, hook);
+}
+
+export function onBeforeSave(entityKey: string, name: string, hook: BeforeSave): void {
+  beforeSave.add(entityKey, name, hook);
 }
 
 export async function runBeforeArchive(
@@ -37,5 +70,14 @@ export async function runBeforeArchive(
   record: EntityRecord,
   options: ArchiveOptions,
 ): Promise<void> {
-  for (const hook of hooks.get(def.key)?.values() ?? []) await hook(q, def, scope, record, options);
+  for (const hook of beforeArchive.of(def.key)) await hook(q, def, scope, record, options);
+}
+
+export async function runBeforeSave(
+  q: Queryable,
+  def: EntityDef,
+  scope: RecordScope,
+  write: Parameters<BeforeSave>[3],
+): Promise<void> {
+  for (const hook of beforeSave.of(def.key)) await hook(q, def, scope, write);
 }

@@ -6,7 +6,8 @@ import { MEASURES } from '../../core/units/measures.ts';
 import { seedDemo } from '../db/seed-demo.ts';
 import type { Actor } from '../modules/audit/audit.service.ts';
 import { startFacilityTestServer, type TestServer } from '../test/test-server.ts';
-import { allEntities, createEntity, getEntity, updateEntity } from './entity-store.ts';
+import { allEntities, getEntity } from './entity-store.ts';
+import { createEntity, updateEntity } from './entity-write.ts';
 
 let server: TestServer;
 let token: string;
@@ -73,7 +74,7 @@ async function someRecord(def: EntityDef): Promise<number> {
   if (existing) return existing.id;
   const values: Record<string, unknown> = {};
   for (const field of def.fields) values[field.name] = await valueOf(field);
-  return (await createEntity(server.db, actor, def, scope, values)).id;
+  return (await server.db.transaction((tx) => createEntity(tx, { actor, def, scope, values }))).id;
 }
 
 describe('records read as of a moment', () => {
@@ -112,21 +113,24 @@ describe('records read as of a moment', () => {
     // The changes below commit at a later millisecond than asOf (PGlite's clock counts them).
     await server.db.query('select pg_sleep(0.002)');
     const first = before[0]!;
-    await updateEntity(
-      server.db,
-      actor,
-      def,
-      scope,
-      first.id,
-      { material: 'Changed later' },
-      {
+    await server.db.transaction(async (tx) => {
+      await updateEntity(tx, {
+        actor,
+        def,
+        scope,
+        id: first.id,
+        edit: { material: 'Changed later' },
         reason: 'test',
-      },
-    );
-    await createEntity(server.db, actor, def, scope, {
-      name: 'Added later',
-      surfaceArea: { value: 1, unit: 'sqm' },
+      });
     });
+    await server.db.transaction((tx) =>
+      createEntity(tx, {
+        actor,
+        def,
+        scope,
+        values: { name: 'Added later', surfaceArea: { value: 1, unit: 'sqm' } },
+      }),
+    );
     const now = await allEntities(server.db, def, scope.facilityId);
     expect(now.length).toBe(before.length + 1);
     expect(await allEntities(server.db, def, scope.facilityId, { asOf })).toEqual(before);

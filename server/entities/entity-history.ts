@@ -20,11 +20,17 @@ export function tableAsOf(
   facilityParam: number,
   asOfParam: number,
   recordParam?: number,
+  owner: 'facility_id' | 'plan_id' = 'facility_id',
 ): string {
   const oneRecord = recordParam === undefined ? '' : `and record_id = $${recordParam}`;
+  // Versions keep facility_id of their own; a plan's records are found by the plan_id they held.
+  const ownedBy =
+    owner === 'facility_id'
+      ? `facility_id = $${facilityParam}`
+      : `(row_data->>'plan_id')::int = $${facilityParam}`;
   return `(select kept.* from (
       select distinct on (record_id) row_data from record_versions
-       where table_name = '${table}' and facility_id = $${facilityParam} ${oneRecord}
+       where table_name = '${table}' and ${ownedBy} ${oneRecord}
          and recorded_at <= $${asOfParam}::timestamptz
        order by record_id, recorded_at desc, id desc) last
       cross join lateral jsonb_populate_record(null::${table}, last.row_data) kept) as ${table}`;

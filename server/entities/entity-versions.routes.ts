@@ -6,6 +6,7 @@ import { ZRecordVersionsResponse } from '../../core/schemas/versions.schemas.ts'
 import { typed, type AppContext } from '../http/app-context.ts';
 import { recordVersions } from '../records/record-versions.ts';
 import { toRecord } from './entity-store.ts';
+import { ownerColumn } from './entity-scope.ts';
 
 /** `GET …/{id}/versions` of a declared entity: every kept version, oldest first. */
 export function registerEntityVersionRoutes({ app, db, permit }: AppContext, def: EntityDef) {
@@ -23,10 +24,12 @@ export function registerEntityVersionRoutes({ app, db, permit }: AppContext, def
       },
     },
     async (request) => {
+      const ownedBy = ownerColumn(def);
       const ref = {
         table: def.table,
-        facilityId: request.params.facility,
+        facilityId: ownedBy === 'plan_id' ? request.params.plan : request.params.facility,
         recordId: request.params.id,
+        ownedBy,
       };
       // Each version's values are the record exactly as the detail read gave it then.
       const versions = await recordVersions(db, ref, (row) => toRecord(def, row));

@@ -2,12 +2,11 @@ import { z } from 'zod';
 import {
   actionOf,
   createSchema,
-  editSchema,
   recordSchema,
   type EntityDef,
 } from '../../core/entities/entity.ts';
 import { ZFacilityParams } from '../../core/schemas/auth.schemas.ts';
-import { ZListQuery, ZReason, ZId } from '../../core/schemas/common.schemas.ts';
+import { ZListQuery, ZId } from '../../core/schemas/common.schemas.ts';
 import { ZDocumentSummary } from '../../core/schemas/attachments.schemas.ts';
 import { ZAsOfQuery } from '../../core/schemas/versions.schemas.ts';
 import { typed, type AppContext } from '../http/app-context.ts';
@@ -15,8 +14,6 @@ import { IDEMPOTENCY_NOTE, idempotentCreate } from '../http/idempotency.ts';
 import { actorOf } from '../http/session-guard.ts';
 import { registerDocumentRoutes } from '../modules/attachments/attachment.routes.ts';
 import {
-  editWithDocument,
-  refuseDocumentOnRestore,
   saveWithDocument,
   valuesWithFile,
   withCurrentDocument,
@@ -26,14 +23,9 @@ import {
   maxAttachmentBytes,
   readMultipartBody,
 } from '../modules/attachments/multipart-body.ts';
-import type { Db } from '../db/db.ts';
-import {
-  createEntity,
-  getEntity,
-  listEntities,
-  setArchived,
-  updateEntity,
-} from './entity-store.ts';
+import { getEntity, listEntities } from './entity-store.ts';
+import { createEntity } from './entity-write.ts';
+import { registerArchiveRoute, registerEditRoutes } from './entity-write.routes.ts';
 
 const ZIdInFacility = ZFacilityParams.extend({ id: ZId });
 // Productions are searched by `nameOrExternalId` in the specification's calls; it means search.
@@ -44,8 +36,8 @@ const ZEntityListQuery = ZListQuery.extend({
 });
 
 /**
- * The routes every master-data entity shares, derived from its declaration: list, archived
- * list, detail, create, edit with a reason and a version, archive and unarchive with a reason.
+ * The routes of a declared record, derived from its declaration: list, archived list, detail,
+ * create, and the edit, unarchive and archive calls its `verbs` name (entity-write.routes.ts).
  */
 export function registerEntityRoutes(context: AppContext, def: EntityDef): void {
   const { app, db, permit, config } = context;
@@ -146,90 +138,17 @@ export function registerEntityRoutes(context: AppContext, def: EntityDef): void 
       const values = valuesWithFile(request, def, request.body);
       return idempotentCreate(db, request, async (tx) => ({
         result: await saveWithDocument(tx, request, def, scope, null, (inner) =>
-          createEntity(inner, actorOf(request), def, scope, values),
+          inner.transaction((t) =>
+            createEntity(t, { actor: actorOf(request), def, scope, values }),
+          ),
         ),
       }));
     },
   );
 
-  r.post(
-    `${base}/${def.path}/:id`,
-    {
-      ...multipart(actionOf(def, 'modify')),
-      // Unarchiving is an update with the unArchive flag (spec §4); it needs the archive right.
-      preHandler: async (request, reply) => {
-        const body = request.body as { unArchive?: unknown } | undefined;
-        const action =
-          body?.unArchive === true ? actionOf(def, 'archive') : actionOf(def, 'modify');
-        await permit(def.resource, action)(request, reply);
-      },
-      schema: {
-        tags,
-        summary: `Edit a ${def.label.toLowerCase()} (with a reason and the version it was made from), or unarchive it`,
-        ...(def.document
-          ? {
-              description: `A new document replaces the current one, which is kept as superseded with the edit's reason.${bodyNote}`,
-            }
-          : {}),
-        ...multipartSchema,
-        params: ZIdInFacility,
-        body: editSchema(def),
-        response: { 200: z.object({ result: record }) },
-      },
-    },
-    async (request) => {
-      const { reason, version, unArchive, ...edit } = request.body as Record<string, unknown> & {
-        reason: string;
-        version?: number;
-        unArchive?: boolean;
-      };
-      const scope = scopeOf(request.params);
-      const { id } = request.params;
-      if (unArchive) {
-        refuseDocumentOnRestore(request);
-        return { result: await setArchived(db, actorOf(request), def, scope, id, false, reason) };
-      }
-      const values = valuesWithFile(request, def, edit);
-      const save = (inner: Db) =>
-        updateEntity(inner, actorOf(request), def, scope, id, values, { reason, version });
-      return { result: await editWithDocument(db, request, def, scope, id, reason, version, save) };
-    },
-  );
-
-  r.put(
-    `${base}/${def.path}/:id/archive`,
-    {
-      preHandler: permit(def.resource, actionOf(def, 'archive')),
-      schema: {
-        tags,
-        summary: `Archive a ${def.label.toLowerCase()} with a reason; archived records are kept and can be restored`,
-        description:
-          'Where other records or the limits depend on it (an active in a product, equipment or a product in a production), archiving is refused with a DataValidationError on `confirmImpact` that lists where it is used and which limits change, until the request confirms the impact with `confirmImpact: true`.',
-        params: ZIdInFacility,
-        body: z.object({
-          reason: ZReason,
-          confirmImpact: z
-            .boolean()
-            .optional()
-            .describe('The caller has seen where the record is used and which limits change'),
-        }),
-        response: { 200: z.object({ result: record }) },
-      },
-    },
-    async (request) => ({
-      result: await setArchived(
-        db,
-        actorOf(request),
-        def,
-        scopeOf(request.params),
-        request.params.id,
-        true,
-        request.body.reason,
-        { confirmImpact: request.body.confirmImpact },
-      ),
-    }),
-  );
-
+  const parts = { record, multipart, multipartSchema, bodyNote };
+  registerEditRoutes(context, def, parts);
+  registerArchiveRoute(context, def, parts);
   if (def.document) registerDocumentRoutes(context, def);
 }
 

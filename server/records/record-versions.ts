@@ -6,6 +6,8 @@ export interface VersionRef {
   table: string;
   facilityId: number;
   recordId: number;
+  /** A plan's records are found by the plan_id they held (`facilityId` then holds the plan's id). */
+  ownedBy?: 'facility_id' | 'plan_id';
 }
 
 /**
@@ -27,7 +29,8 @@ export async function recordVersions(
        from record_versions v
        cross join lateral jsonb_populate_record(null::${ref.table}, v.row_data) r
        left join users u on u.id = v.recorded_by
-      where v.table_name = $1 and v.facility_id = $2 and v.record_id = $3
+      where v.table_name = $1 and ${ref.ownedBy === 'plan_id' ? `(v.row_data->>'plan_id')::int` : 'v.facility_id'} = $2
+        and v.record_id = $3
       order by v.recorded_at, v.id`,
     [ref.table, ref.facilityId, ref.recordId],
   );

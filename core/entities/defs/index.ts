@@ -15,6 +15,10 @@ import {
 import { productTypesDef } from './product-types.def.ts';
 import { rpnCategoriesDef, rpnFormulasDef, selectionCriteriaDef } from './risk.def.ts';
 import { microbialMethodsDef, samplingTypesDef } from './sampling.def.ts';
+import { SAMPLING_POLICY_DEFS } from './sampling-policy.def.ts';
+import { departmentsDef } from './departments.def.ts';
+import { operatorsDef } from './operators.def.ts';
+import { samplesDef } from './samples.def.ts';
 
 export { activesDef, equipmentDef, productionsDef, productsDef };
 export { equipmentGroupsDef, samplingTypesDef, selectionCriteriaDef };
@@ -44,8 +48,17 @@ export const ENTITY_DEFS: readonly EntityDef[] = [
   mocRecordsDef,
 ];
 
+/** Every declared record the server serves: the master data, and the sampling policy's records. */
+export const RECORD_DEFS: readonly EntityDef[] = [...ENTITY_DEFS, ...SAMPLING_POLICY_DEFS];
+
+/**
+ * Declared records whose calls are their module's own (paths of the spec outside the facility
+ * routes); the store writes them as it writes the others.
+ */
+export const MODULE_RECORD_DEFS: readonly EntityDef[] = [departmentsDef, operatorsDef, samplesDef];
+
 export function entityDef(key: string): EntityDef {
-  const def = ENTITY_DEFS.find((d) => d.key === key);
+  const def = [...RECORD_DEFS, ...MODULE_RECORD_DEFS].find((d) => d.key === key);
   if (!def) throw new Error(`unknown entity ${key}`);
   return def;
 }

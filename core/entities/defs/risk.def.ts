@@ -83,6 +83,7 @@ export const selectionCriteriaDef = {
   table: 'selection_criteria',
   resource: 'SelectionCriteria',
   domain: 'SelectionCriteria',
+  verbs: 'post-or-put',
   description:
     'Selection criteria: how the worst-case product is chosen per equipment item, equipment group or production (lowest MACO, most toxic, least soluble, hardest to clean, highest RPN by a risk formula…). `criteriaId` is the facility’s own identifier of the criterion; `priority` orders criteria when several apply (1 first).',
   fields: [

@@ -1,9 +1,11 @@
 import type { EntityDef } from '../entity.ts';
+import { attributeProblems, policyProblems } from './sampling-policy.checks.ts';
 
 /*
  * The sampling policy and the sampling-assessment attributes (spec §3). Their calls differ from
- * the other master data (spec §7: edit is PUT {id}, archive is DELETE {id} with a reason), so
- * they are not in ENTITY_DEFS; server/modules/sampling-policy serves them with the same store.
+ * the other master data (spec §7: edit is PUT {id}, archive is DELETE {id} with a reason: their
+ * `verbs`), and they are not in ENTITY_DEFS, which lists the master data the export and the
+ * client's master-data screens cover; the server registers the same routes for both lists.
  */
 
 /** How a facility samples its equipment after cleaning. */
@@ -69,6 +71,7 @@ export const samplingPolicyDef = {
     'locationsPerEquipment',
     'minimumRiskScore',
   ],
+  check: policyProblems,
 } as const satisfies EntityDef;
 
 /** A criterion a sampling location is risk-assessed on, with its scored options and weight. */
@@ -102,6 +105,7 @@ export const samplingAttributesDef = {
   unique: ['name'],
   search: ['name'],
   listColumns: ['name', 'weight', 'options'],
+  check: attributeProblems,
 } as const satisfies EntityDef;
 
 export const SAMPLING_POLICY_DEFS: readonly EntityDef[] = [

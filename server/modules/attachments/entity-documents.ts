@@ -4,6 +4,7 @@ import { AppError, validationError } from '../../../core/errors/errors.ts';
 import type { EntityDef } from '../../../core/entities/entity.ts';
 import { withinTransaction, type Db, type Queryable } from '../../db/db.ts';
 import { getEntity, type EntityRecord, type Scope } from '../../entities/entity-store.ts';
+import { editableEntity } from '../../entities/entity-write.ts';
 import { actorOf } from '../../http/session-guard.ts';
 import type { TDocumentSummary } from '../../../core/schemas/attachments.schemas.ts';
 import { attachDocument, currentDocuments, type Upload } from './attachment-store.ts';
@@ -61,15 +62,7 @@ export async function touchForDocument(
   id: number,
   version: number | undefined,
 ): Promise<EntityRecord> {
-  const before = await getEntity(tx, def, scope.facilityId, id, true);
-  if (before.archivedAt) {
-    throw new AppError(
-      'ArchivedEntryError',
-      `Data Archived: this ${def.label.toLowerCase()} is archived. Restore it from the archived list before editing it.`,
-    );
-  }
-  if (version !== undefined && version !== before.version)
-    throw new AppError('VersionConflictError');
+  await editableEntity(tx, def, scope, id, version);
   await tx.query(
     `update ${def.table} set version = version + 1, updated_at = now(), updated_by = $3
       where facility_id = $1 and id = $2`,

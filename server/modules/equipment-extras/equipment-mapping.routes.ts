@@ -17,7 +17,8 @@ import {
   ZProductionMapRequest,
 } from '../../../core/schemas/equipment-extras.schemas.ts';
 import type { Db, SqlValue } from '../../db/db.ts';
-import { getEntity, toRecord, updateEntity } from '../../entities/entity-store.ts';
+import { getEntity, toRecord } from '../../entities/entity-store.ts';
+import { updateEntity } from '../../entities/entity-write.ts';
 import { typed, type AppContext } from '../../http/app-context.ts';
 import { likePattern, orderBy, pageOf, pageWindow } from '../../http/paging.ts';
 import { actorOf } from '../../http/session-guard.ts';
@@ -180,14 +181,16 @@ export function registerEquipmentMappingRoutes({ app, db, permit }: AppContext):
     },
     async (request) => {
       const { equipmentIds, reason, version } = request.body;
-      const group = await updateEntity(
-        db,
-        actorOf(request),
-        equipmentGroupsDef,
-        scopeOf(request.params),
-        request.params.id,
-        { equipmentIds },
-        { reason, version },
+      const group = await db.transaction((tx) =>
+        updateEntity(tx, {
+          actor: actorOf(request),
+          def: equipmentGroupsDef,
+          scope: scopeOf(request.params),
+          id: request.params.id,
+          edit: { equipmentIds },
+          reason,
+          version,
+        }),
       );
       return {
         groupId: group.id,
@@ -240,14 +243,16 @@ export function registerEquipmentMappingRoutes({ app, db, permit }: AppContext):
       const { reason, version, ...lists } = request.body;
       const edit = Object.fromEntries(Object.entries(lists).filter(([, v]) => v !== undefined));
       return productionMap(
-        await updateEntity(
-          db,
-          actorOf(request),
-          productionsDef,
-          scopeOf(request.params),
-          request.params.id,
-          edit,
-          { reason, version },
+        await db.transaction((tx) =>
+          updateEntity(tx, {
+            actor: actorOf(request),
+            def: productionsDef,
+            scope: scopeOf(request.params),
+            id: request.params.id,
+            edit,
+            reason,
+            version,
+          }),
         ),
       );
     },

@@ -1,14 +1,19 @@
-import { AppError, validationError, type PropertyError } from '../../../core/errors/errors.ts';
+import { AppError } from '../../../core/errors/errors.ts';
 import type { z } from 'zod';
+import { samplesDef as def } from '../../../core/entities/defs/samples.def.ts';
 import type { TSampleFields, ZSample } from '../../../core/schemas/equipment-extras.schemas.ts';
 import type { Db, Queryable } from '../../db/db.ts';
+import { onBeforeSave } from '../../entities/archive-hooks.ts';
 import type { Scope } from '../../entities/entity-store.ts';
-import { changedFields } from '../audit/audit-diff.ts';
-import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import {
+  archiveEntity,
+  createEntity,
+  restoreEntity,
+  updateEntity,
+} from '../../entities/entity-write.ts';
+import type { Actor } from '../audit/audit.service.ts';
 import { iso } from './equipment-access.ts';
 import { getLocation } from './sampling-locations.service.ts';
-
-const DOMAIN = 'Sample';
 
 const FIELDS = [
   'name',
@@ -23,7 +28,6 @@ const FIELDS = [
 ] as const;
 type Field = (typeof FIELDS)[number];
 const column = (f: Field) => f.replace(/[A-Z]/g, (ch) => `_${ch.toLowerCase()}`);
-const JSON_FIELDS: readonly Field[] = ['swabArea', 'rinseVolume'];
 
 export type Sample = z.infer<typeof ZSample>;
 
@@ -41,14 +45,6 @@ function toSample(row: Record<string, unknown>): Sample {
     archivedAt: iso(row.archived_at),
     archiveReason: (row.archive_reason as string | null) ?? null,
   };
-}
-
-const fieldsOf = (sample: Sample): Record<string, unknown> =>
-  Object.fromEntries(FIELDS.map((f) => [f, sample[f]]));
-
-function encode(field: Field, value: unknown) {
-  if (value === undefined || value === null) return null;
-  return JSON_FIELDS.includes(field) ? JSON.stringify(value) : (value as string | number);
 }
 
 interface Path {
@@ -86,74 +82,23 @@ async function getSample(
   return toSample(row);
 }
 
-/**
- * A name once per location; a batch number once across the facility's samples
- * (DuplicateBatchNumber, spec §5); methods that are live methods of the facility.
- */
-async function checkSample(
-  q: Queryable,
-  facilityId: number,
-  locationId: number,
-  values: Partial<TSampleFields>,
-  exceptId: number | null,
-) {
-  if (values.name !== undefined) {
-    const [other] = await q.query<{ archived: boolean }>(
-      `select archived_at is not null as archived from samples
-        where sampling_location_id = $1 and lower(name) = lower($2) and ($3::int is null or id <> $3)`,
-      [locationId, values.name, exceptId],
-    );
-    if (other) {
-      const errors = [
-        {
-          property: 'name',
-          constraints: { unique: `Sample '${values.name}' already exists at this location` },
-        },
-      ];
-      throw other.archived
-        ? new AppError(
-            'ArchivedEntryError',
-            `Data Archived: sample '${values.name}' of this location is archived. Restore it from the archived list, or choose another name.`,
-            { errors },
-          )
-        : new AppError('DuplicateEntryError', errors[0]!.constraints.unique, { errors });
-    }
-  }
-  if (values.batchNumber) {
-    const [other] = await q.query<{ id: number }>(
-      `select id from samples where facility_id = $1 and lower(batch_number) = lower($2)
-          and ($3::int is null or id <> $3)`,
-      [facilityId, values.batchNumber, exceptId],
-    );
-    if (other)
-      throw new AppError('DuplicateBatchNumber', 'Batch number must be unique across samples', {
-        errors: [
-          {
-            property: 'batchNumber',
-            constraints: { unique: 'Batch number must be unique across samples' },
-          },
-        ],
-      });
-  }
-  const problems: PropertyError[] = [];
-  for (const [field, table, label] of [
-    ['analyticalMethodId', 'analytical_methods', 'analytical method'],
-    ['microbialMethodId', 'microbial_methods', 'microbial analytical method'],
-  ] as const) {
-    const id = values[field];
-    if (id === undefined || id === null) continue;
-    const [found] = await q.query(
-      `select id from ${table} where facility_id = $1 and id = $2 and archived_at is null`,
-      [facilityId, id],
-    );
-    if (!found)
-      problems.push({
-        property: field,
-        constraints: { reference: `No ${label} with id ${id} in this facility` },
-      });
-  }
-  if (problems.length > 0) throw validationError(problems);
-}
+/** A batch number once across the facility's samples (DuplicateBatchNumber, spec §5). */
+onBeforeSave(def.key, 'batch-number', async (q, _def, scope, { changed, id }) => {
+  const batchNumber = changed.batchNumber;
+  if (typeof batchNumber !== 'string' || batchNumber === '') return;
+  const [other] = await q.query<{ id: number }>(
+    `select id from samples where facility_id = $1 and lower(batch_number) = lower($2)
+        and ($3::int is null or id <> $3)`,
+    [scope.facilityId!, batchNumber, id],
+  );
+  if (!other) return;
+  const message = 'Batch number must be unique across samples';
+  throw new AppError('DuplicateBatchNumber', message, {
+    errors: [{ property: 'batchNumber', constraints: { unique: message } }],
+  });
+});
+
+const scopeOf = (scope: Scope, path: Path) => ({ ...scope, parentId: path.locationId });
 
 export async function createSample(
   db: Db,
@@ -170,35 +115,20 @@ export async function createSample(
         'ArchivedEntryError',
         'Data Archived: this sampling location is archived. Restore it before adding samples.',
       );
-    await checkSample(tx, scope.facilityId, path.locationId, fields, null);
     // A swab sample covers the location's swab area unless it says otherwise.
-    const values: Partial<TSampleFields> = {
+    const values = {
       ...fields,
+      equipmentId: path.equipmentId,
       swabArea: fields.swabArea ?? (fields.sampleType === 'swab' ? location.swabArea : null),
     };
-    const [row] = await tx.query<Record<string, unknown>>(
-      `insert into samples (facility_id, equipment_id, sampling_location_id, created_by, updated_by,
-         ${FIELDS.map(column).join(', ')})
-       values ($1, $2, $3, $4, $4, ${FIELDS.map((_, i) => `$${i + 5}`).join(', ')}) returning *`,
-      [
-        scope.facilityId,
-        path.equipmentId,
-        path.locationId,
-        actor.userId,
-        ...FIELDS.map((f) => encode(f, values[f])),
-      ],
-    );
-    const sample = toSample(row!);
-    await writeAudit(tx, actor, {
-      planId: scope.planId,
-      facilityId: scope.facilityId,
-      domain: DOMAIN,
-      action: 'Create',
-      entityId: sample.id,
-      reason: reason ?? null,
-      newValues: { samplingLocationId: path.locationId, ...fieldsOf(sample) },
+    const made = await createEntity(tx, {
+      actor,
+      def,
+      scope: scopeOf(scope, path),
+      values,
+      reason,
     });
-    return sample;
+    return made as unknown as Sample;
   });
 }
 
@@ -212,33 +142,9 @@ export async function updateSample(
   meta: { reason: string; version: number },
 ): Promise<Sample> {
   return db.transaction(async (tx) => {
-    const before = await getSample(tx, scope.facilityId, path, sampleId, true);
-    if (before.archivedAt)
-      throw new AppError(
-        'ArchivedEntryError',
-        'Data Archived: this sample is archived. Restore it before editing it.',
-      );
-    if (meta.version !== before.version) throw new AppError('VersionConflictError');
-    const { oldValues, newValues } = changedFields(fieldsOf(before), edit);
-    await checkSample(tx, scope.facilityId, path.locationId, newValues, sampleId);
-    const fields = FIELDS.filter((f) => f in newValues);
-    const [row] = await tx.query<Record<string, unknown>>(
-      `update samples set ${fields.map((f, i) => `${column(f)} = $${i + 4}`).join(', ')},
-              version = version + 1, updated_at = now(), updated_by = $3
-        where facility_id = $1 and id = $2 returning *`,
-      [scope.facilityId, sampleId, actor.userId, ...fields.map((f) => encode(f, newValues[f]))],
-    );
-    await writeAudit(tx, actor, {
-      planId: scope.planId,
-      facilityId: scope.facilityId,
-      domain: DOMAIN,
-      action: 'Update',
-      entityId: sampleId,
-      reason: meta.reason,
-      oldValues,
-      newValues,
-    });
-    return toSample(row!);
+    await getSample(tx, scope.facilityId, path, sampleId);
+    const write = { actor, def, scope: scopeOf(scope, path), id: sampleId, edit, ...meta };
+    return (await updateEntity(tx, write)) as unknown as Sample;
   });
 }
 
@@ -252,13 +158,8 @@ export async function setSampleArchived(
   reason: string,
 ): Promise<Sample> {
   return db.transaction(async (tx) => {
-    const before = await getSample(tx, scope.facilityId, path, sampleId, true);
-    if (Boolean(before.archivedAt) === archived)
-      throw new AppError(
-        'NothingToChangeError',
-        archived ? 'This sample is already archived.' : 'This sample is not archived.',
-      );
-    if (!archived) {
+    const before = await getSample(tx, scope.facilityId, path, sampleId);
+    if (!archived && before.archivedAt) {
       const location = await getLocation(tx, scope.facilityId, path.equipmentId, path.locationId);
       if (location.archivedAt)
         throw new AppError(
@@ -266,25 +167,8 @@ export async function setSampleArchived(
           'Data Archived: the sampling location of this sample is archived. Restore it first.',
         );
     }
-    const [row] = await tx.query<Record<string, unknown>>(
-      `update samples
-          set archived_at = ${archived ? 'now()' : 'null'}, archived_by = ${archived ? '$3' : 'null'},
-              archive_reason = ${archived ? '$4' : 'null'}, version = version + 1, updated_at = now(), updated_by = $3
-        where facility_id = $1 and id = $2 returning *`,
-      archived
-        ? [scope.facilityId, sampleId, actor.userId, reason]
-        : [scope.facilityId, sampleId, actor.userId],
-    );
-    await writeAudit(tx, actor, {
-      planId: scope.planId,
-      facilityId: scope.facilityId,
-      domain: DOMAIN,
-      action: archived ? 'Archive' : 'Unarchive',
-      entityId: sampleId,
-      reason,
-      oldValues: { archived: !archived },
-      newValues: { archived },
-    });
-    return toSample(row!);
+    const write = { actor, def, scope: scopeOf(scope, path), id: sampleId, reason };
+    const record = await (archived ? archiveEntity(tx, write) : restoreEntity(tx, write));
+    return record as unknown as Sample;
   });
 }

@@ -4,9 +4,10 @@ import { createSchema, recordProblems, type EntityDef } from '../../../core/enti
 import { fieldSchema, type FieldDef } from '../../../core/entities/field.ts';
 import { AppError, validationError } from '../../../core/errors/errors.ts';
 import { z } from 'zod';
-import { withinTransaction, type Db } from '../../db/db.ts';
+import type { Db } from '../../db/db.ts';
 import { createEntitiesBulk } from '../../entities/entity-bulk.ts';
-import { updateEntity, type EntityRecord, type Scope } from '../../entities/entity-store.ts';
+import type { EntityRecord, Scope } from '../../entities/entity-store.ts';
+import { updateEntity } from '../../entities/entity-write.ts';
 import { changedFields } from '../audit/audit-diff.ts';
 import type { Actor } from '../audit/audit.service.ts';
 import { loadFacility } from './master-export.ts';
@@ -308,7 +309,6 @@ export async function importMasterData(
   }
 
   await db.transaction(async (tx) => {
-    const inTx = withinTransaction(tx, db.kind);
     const ids = new Map<number, number>();
     for (const { def, creates, updates } of plan) {
       if (creates.length > 0) {
@@ -324,7 +324,12 @@ export async function importMasterData(
         report.created += creates.length;
       }
       for (const update of updates) {
-        await updateEntity(inTx, actor, def, scope, update.id, resolveIds(def, update.edit, ids), {
+        await updateEntity(tx, {
+          actor,
+          def,
+          scope,
+          id: update.id,
+          edit: resolveIds(def, update.edit, ids),
           reason,
           version: update.version,
         });

@@ -1,4 +1,4 @@
-import { AppError, validationError } from '../../../core/errors/errors.ts';
+import { operatorsDef as def } from '../../../core/entities/defs/operators.def.ts';
 import type {
   TCreateOperatorRequest,
   TOperator,
@@ -6,19 +6,14 @@ import type {
 } from '../../../core/schemas/operators.schemas.ts';
 import type { Db, Queryable } from '../../db/db.ts';
 import { likePattern, pageWindow } from '../../http/paging.ts';
-import { changedFields } from '../audit/audit-diff.ts';
-import { writeAudit } from '../audit/audit.service.ts';
-import type { FacilityScope } from '../roles/roles.service.ts';
 import {
-  archivedEntry,
-  assertVersion,
-  duplicateEntry,
-  iso,
-  isUniqueViolation,
-  notFound,
-} from '../users-admin/records.ts';
-
-const DOMAIN = 'Operator';
+  archiveEntity,
+  createEntity,
+  restoreEntity,
+  updateEntity,
+} from '../../entities/entity-write.ts';
+import type { FacilityScope } from '../roles/roles.service.ts';
+import { duplicateEntry, iso, isUniqueViolation, notFound } from '../users-admin/records.ts';
 
 interface OperatorRow {
   id: number;
@@ -69,35 +64,6 @@ async function findOperator(
 
 const DUPLICATE = 'An operator with this Operator ID already exists in this facility';
 
-async function assertOperatorIdFree(
-  q: Queryable,
-  facilityId: number,
-  operatorId: string,
-  exceptId: number | null,
-): Promise<void> {
-  const [clash] = await q.query<{ archived: boolean }>(
-    `select archived_at is not null as archived from operators
-      where facility_id = $1 and lower(operator_id) = lower($2) and ($3::int is null or id <> $3)`,
-    [facilityId, operatorId, exceptId],
-  );
-  if (!clash) return;
-  if (clash.archived) throw archivedEntry('operatorId');
-  throw duplicateEntry('operatorId', DUPLICATE);
-}
-
-async function assertDepartment(q: Queryable, scope: FacilityScope, id: number | null | undefined) {
-  if (id === null || id === undefined) return;
-  const [row] = await q.query(
-    'select id from departments where id = $1 and plan_id = $2 and archived_at is null',
-    [id, scope.planId],
-  );
-  if (!row) {
-    throw validationError([
-      { property: 'departmentId', constraints: { exists: 'Choose a department of this plan' } },
-    ]);
-  }
-}
-
 function mapUniqueViolation(error: unknown): never {
   if (isUniqueViolation(error)) throw duplicateEntry('operatorId', DUPLICATE);
   throw error;
@@ -144,35 +110,10 @@ export async function createOperator(
 ): Promise<TOperator> {
   return db
     .transaction(async (tx) => {
-      await assertOperatorIdFree(tx, scope.facilityId, input.operatorId, null);
-      await assertDepartment(tx, scope, input.departmentId);
-      const [row] = await tx.query<{ id: number }>(
-        `insert into operators (facility_id, first_name, last_name, operator_id, department_id,
-                                created_by, updated_by)
-         values ($1, $2, $3, $4, $5, $6, $6) returning id`,
-        [
-          scope.facilityId,
-          input.firstName,
-          input.lastName,
-          input.operatorId,
-          input.departmentId ?? null,
-          scope.actor.userId,
-        ],
-      );
-      await writeAudit(tx, scope.actor, {
-        planId: scope.planId,
-        facilityId: scope.facilityId,
-        domain: DOMAIN,
-        action: 'Create',
-        entityId: row!.id,
-        newValues: {
-          firstName: input.firstName,
-          lastName: input.lastName,
-          operatorId: input.operatorId,
-          departmentId: input.departmentId ?? null,
-        },
-      });
-      return toOperator(await findOperator(tx, scope, row!.id));
+      const { actor, ...where } = scope;
+      const values = { ...input, departmentId: input.departmentId ?? null };
+      const made = await createEntity(tx, { actor, def, scope: where, values });
+      return toOperator(await findOperator(tx, scope, made.id));
     })
     .catch(mapUniqueViolation);
 }
@@ -185,52 +126,11 @@ export async function updateOperator(
 ): Promise<TOperator> {
   return db
     .transaction(async (tx) => {
-      const row = await findOperator(tx, scope, id, true);
-      if (row.archived_at !== null) throw archivedEntry('id');
-      assertVersion(row.version, input.version);
-      const { oldValues, newValues } = changedFields(
-        {
-          firstName: row.first_name,
-          lastName: row.last_name,
-          operatorId: row.operator_id,
-          departmentId: row.department_id,
-        },
-        {
-          firstName: input.firstName,
-          lastName: input.lastName,
-          operatorId: input.operatorId,
-          departmentId: input.departmentId,
-        },
-      );
-      if (input.operatorId !== undefined && 'operatorId' in newValues) {
-        await assertOperatorIdFree(tx, scope.facilityId, input.operatorId, id);
-      }
-      if ('departmentId' in newValues) await assertDepartment(tx, scope, input.departmentId);
-      const updated = await tx.query(
-        `update operators set first_name = $3, last_name = $4, operator_id = $5,
-                department_id = $6, version = version + 1, updated_at = now(), updated_by = $7
-          where id = $1 and version = $2 returning id`,
-        [
-          id,
-          row.version,
-          input.firstName ?? row.first_name,
-          input.lastName ?? row.last_name,
-          input.operatorId ?? row.operator_id,
-          input.departmentId === undefined ? row.department_id : input.departmentId,
-          scope.actor.userId,
-        ],
-      );
-      if (updated.length === 0) throw new AppError('VersionConflictError');
-      await writeAudit(tx, scope.actor, {
-        planId: scope.planId,
-        facilityId: scope.facilityId,
-        domain: DOMAIN,
-        action: 'Update',
-        entityId: id,
-        reason: input.reason,
-        oldValues,
-        newValues,
-      });
+      await findOperator(tx, scope, id);
+      const { actor, ...where } = scope;
+      const { reason, version, ...fields } = input;
+      const edit = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+      await updateEntity(tx, { actor, def, scope: where, id, edit, reason, version });
       return toOperator(await findOperator(tx, scope, id));
     })
     .catch(mapUniqueViolation);
@@ -244,26 +144,10 @@ export async function setOperatorArchived(
   reason: string,
 ): Promise<TOperator> {
   return db.transaction(async (tx) => {
-    const row = await findOperator(tx, scope, id, true);
-    if ((row.archived_at !== null) === archive) throw new AppError('NothingToChangeError');
-    await tx.query(
-      `update operators set archived_at = case when $2 then now() else null end,
-              archived_by = case when $2 then $3::int else null end,
-              archive_reason = case when $2 then $4 else null end,
-              version = version + 1, updated_at = now(), updated_by = $3
-        where id = $1`,
-      [id, archive, scope.actor.userId, reason],
-    );
-    await writeAudit(tx, scope.actor, {
-      planId: scope.planId,
-      facilityId: scope.facilityId,
-      domain: DOMAIN,
-      action: archive ? 'Archive' : 'Unarchive',
-      entityId: id,
-      reason,
-      oldValues: { archived: !archive },
-      newValues: { archived: archive },
-    });
+    await findOperator(tx, scope, id);
+    const { actor, ...where } = scope;
+    const write = { actor, def, scope: where, id, reason };
+    await (archive ? archiveEntity(tx, write) : restoreEntity(tx, write));
     return toOperator(await findOperator(tx, scope, id));
   });
 }

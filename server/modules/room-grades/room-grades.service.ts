@@ -1,7 +1,9 @@
 import { AppError, validationError } from '../../../core/errors/errors.ts';
 import { ROOM_GRADES } from '../../../core/schemas/room-grades.schemas.ts';
 import type { Db, Queryable } from '../../db/db.ts';
+import { equipmentDef as def } from '../../../core/entities/defs/index.ts';
 import type { Scope } from '../../entities/entity-store.ts';
+import { updateEntity } from '../../entities/entity-write.ts';
 import { writeAudit, type Actor } from '../audit/audit.service.ts';
 
 type Grade = (typeof ROOM_GRADES)[number];
@@ -96,22 +98,10 @@ export async function mapRoomGrade(
         'NothingToChangeError',
         'No changes have been made from the current values. Please check all fields and try again.',
       );
+    // Each item's grade is an edit of the equipment record, versioned and audited by the store.
     for (const change of changes) {
-      await tx.query(
-        `update equipment set room_grade = $3, version = version + 1, updated_at = now(), updated_by = $4
-          where facility_id = $1 and id = $2`,
-        [scope.facilityId, change.id, change.to, actor.userId],
-      );
-      await writeAudit(tx, actor, {
-        planId: scope.planId,
-        facilityId: scope.facilityId,
-        domain: 'Equipment',
-        action: 'Update',
-        entityId: change.id,
-        reason: input.reason,
-        oldValues: { roomGrade: change.from },
-        newValues: { roomGrade: change.to },
-      });
+      const edit = { roomGrade: change.to };
+      await updateEntity(tx, { actor, def, scope, id: change.id, edit, reason: input.reason });
     }
     await tx.query(
       `update room_grades set version = version + 1, updated_at = now(), updated_by = $2 where id = $1`,

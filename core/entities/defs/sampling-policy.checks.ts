@@ -1,15 +1,7 @@
-import { AppError, validationError, type PropertyError } from '../../../core/errors/errors.ts';
-import type { EntityDef } from '../../../core/entities/entity.ts';
-import { samplingPolicyDef } from '../../../core/entities/defs/sampling-policy.def.ts';
-import type { Db } from '../../db/db.ts';
-import {
-  createEntity,
-  getEntity,
-  updateEntity,
-  type EntityRecord,
-  type Scope,
-} from '../../entities/entity-store.ts';
-import type { Actor } from '../audit/audit.service.ts';
+import type { PropertyError } from '../../errors/errors.ts';
+
+/* The rules across fields of the sampling policy declarations (EntityDef.check): pure, so the
+   form, the API and the import check alike. */
 
 type Values = Record<string, unknown>;
 
@@ -19,7 +11,7 @@ const given = (value: unknown) => value !== null && value !== undefined;
  * A policy says which locations are sampled in one way only (a count, or a risk score), and
  * carries the default its sample type needs.
  */
-function policyProblems(values: Values): PropertyError[] {
+export function policyProblems(values: Values): PropertyError[] {
   const problems: PropertyError[] = [];
   const byCount = given(values.locationsPerEquipment);
   const byScore = given(values.minimumRiskScore);
@@ -51,7 +43,7 @@ function policyProblems(values: Values): PropertyError[] {
 }
 
 /** An attribute's options tell locations apart: two at least, each label once. */
-function attributeProblems(values: Values): PropertyError[] {
+export function attributeProblems(values: Values): PropertyError[] {
   const options = (values.options ?? []) as { label: string }[];
   const problems: PropertyError[] = [];
   if (options.length < 2)
@@ -70,41 +62,4 @@ function attributeProblems(values: Values): PropertyError[] {
     seen.add(key);
   });
   return problems;
-}
-
-function check(def: EntityDef, values: Values): void {
-  const problems = def === samplingPolicyDef ? policyProblems(values) : attributeProblems(values);
-  if (problems.length > 0) throw validationError(problems);
-}
-
-export async function createRecord(
-  db: Db,
-  actor: Actor,
-  def: EntityDef,
-  scope: Scope,
-  values: Values,
-): Promise<EntityRecord> {
-  check(def, values);
-  return createEntity(db, actor, def, scope, values);
-}
-
-/** The record as the edit would leave it is checked first; the store re-checks the version under lock. */
-export async function editRecord(
-  db: Db,
-  actor: Actor,
-  def: EntityDef,
-  scope: Scope,
-  id: number,
-  edit: Values,
-  meta: { reason: string; version: number },
-): Promise<EntityRecord> {
-  const before = await getEntity(db, def, scope.facilityId, id);
-  if (before.archivedAt)
-    throw new AppError(
-      'ArchivedEntryError',
-      `Data Archived: this ${def.label.toLowerCase()} is archived. Restore it from the archived list before editing it.`,
-    );
-  if (before.version !== meta.version) throw new AppError('VersionConflictError');
-  check(def, { ...before, ...edit });
-  return updateEntity(db, actor, def, scope, id, edit, meta);
 }

@@ -1,0 +1,216 @@
+import { AppError } from '../../core/errors/errors.ts';
+import type { EntityDef } from '../../core/entities/entity.ts';
+import { columnOf } from '../../core/entities/field.ts';
+import type { Queryable, SqlValue } from '../db/db.ts';
+import { changedFields } from '../modules/audit/audit-diff.ts';
+import { writeAudit, type Actor } from '../modules/audit/audit.service.ts';
+import { runBeforeArchive, runBeforeSave } from './archive-hooks.ts';
+import { checkRecord, checkReferences, checkUnique } from './entity-checks.ts';
+import {
+  checkedProperties,
+  editedProperties,
+  flatProperties,
+  touchesProperties,
+} from './entity-properties.ts';
+import {
+  facilityScope,
+  ownerColumn,
+  ownerId,
+  valuesInScope,
+  type RecordScope,
+} from './entity-scope.ts';
+import { encode, getEntity, selectList, toRecord, type EntityRecord } from './entity-store.ts';
+
+/**
+ * Writes of a declared record. Each runs in the caller's transaction (`tx`): the caller opens it,
+ * so that a write and whatever goes with it (a document, an idempotency key, other records)
+ * commit or roll back together.
+ */
+interface WriteOptions {
+  actor: Actor;
+  def: EntityDef;
+  /** The facility (and parent) or the plan, as the declaration's scope asks. */
+  scope: RecordScope;
+}
+
+export interface CreateOptions extends WriteOptions {
+  values: Record<string, unknown>;
+  /** Why, where the call takes one (recorded in the audit trail). */
+  reason?: string | null | undefined;
+}
+
+export interface UpdateOptions extends WriteOptions {
+  id: number;
+  edit: Record<string, unknown>;
+  reason: string;
+  /** The version the edit was made from; a stale one is refused with VersionConflictError. */
+  version?: number | undefined;
+}
+
+export interface ArchiveEntityOptions extends WriteOptions {
+  id: number;
+  reason: string;
+  /** The caller has seen what archiving changes (where the record is used) and goes ahead. */
+  confirmImpact?: boolean | undefined;
+}
+
+export type RestoreOptions = WriteOptions & { id: number; reason: string };
+
+export async function createEntity(
+  tx: Queryable,
+  { actor, def, scope, values: sent, reason }: CreateOptions,
+): Promise<EntityRecord> {
+  const values = valuesInScope(def, scope, sent);
+  checkRecord(def, values);
+  await checkUnique(tx, def, scope, values, null);
+  await checkReferences(tx, def, scope, values);
+  await runBeforeSave(tx, def, scope, { record: values, changed: values, id: null });
+  const properties = await checkedProperties(
+    tx,
+    def,
+    ownerId(def, scope),
+    undefined,
+    values.additionalProperties,
+  );
+  const columns = def.fields.map(columnOf);
+  const params: SqlValue[] = def.fields.map((f) => encode(f, values[f.name]));
+  if (properties) {
+    columns.push('additional_properties');
+    params.push(JSON.stringify(properties));
+  }
+  const placeholders = params.map((_, i) => `$${i + 3}`).join(', ');
+  const [row] = await tx.query<Record<string, unknown>>(
+    `insert into ${def.table} (${ownerColumn(def)}, created_by, updated_by, ${columns.join(', ')})
+     values ($1, $2, $2, ${placeholders}) returning ${selectList(def)}`,
+    [ownerId(def, scope), actor.userId, ...params],
+  );
+  const record = toRecord(def, row!);
+  await writeAudit(tx, actor, {
+    planId: scope.planId,
+    facilityId: def.scope === 'plan' ? null : ownerId(def, scope),
+    domain: def.domain,
+    action: 'Create',
+    entityId: record.id,
+    reason: reason ?? null,
+    newValues: {
+      ...Object.fromEntries(def.fields.map((f) => [f.name, record[f.name]])),
+      ...flatProperties(properties ?? {}),
+    },
+  });
+  return record;
+}
+
+/** The record, locked for the write; an archived one cannot be edited. */
+export async function editableEntity(
+  tx: Queryable,
+  def: EntityDef,
+  scope: RecordScope,
+  id: number,
+  version: number | undefined,
+): Promise<EntityRecord> {
+  const before = await getEntity(tx, def, ownerId(def, scope), id, true);
+  if (before.archivedAt)
+    throw new AppError(
+      'ArchivedEntryError',
+      `Data Archived: this ${def.label.toLowerCase()} is archived. Restore it from the archived list before editing it.`,
+    );
+  if (version !== undefined && version !== before.version)
+    throw new AppError('VersionConflictError');
+  return before;
+}
+
+export async function updateEntity(
+  tx: Queryable,
+  { actor, def, scope, id, edit, reason, version }: UpdateOptions,
+): Promise<EntityRecord> {
+  const before = await editableEntity(tx, def, scope, id, version);
+  const { additionalProperties: incoming, ...fieldEdit } = edit;
+  const previous = (before.additionalProperties ?? {}) as Record<string, unknown>;
+  const properties = await checkedProperties(tx, def, ownerId(def, scope), previous, incoming);
+  const { oldValues, newValues } = changedFields(
+    { ...before, ...flatProperties(previous) },
+    { ...fieldEdit, ...(properties ? editedProperties(previous, properties) : {}) },
+  );
+  checkRecord(def, { ...before, ...newValues });
+  await checkUnique(tx, def, scope, newValues, id, { ...before, ...newValues });
+  await checkReferences(tx, def, scope, newValues);
+  await runBeforeSave(tx, def, scope, {
+    record: { ...before, ...newValues },
+    changed: newValues,
+    id,
+  });
+  const fields = def.fields.filter((f) => f.name in newValues);
+  const sets = fields.map((f, i) => `${columnOf(f)} = $${i + 4}`);
+  const params: SqlValue[] = fields.map((f) => encode(f, newValues[f.name]));
+  if (properties && touchesProperties(newValues)) {
+    params.push(JSON.stringify(properties));
+    sets.push(`additional_properties = $${params.length + 3}`);
+  }
+  const [row] = await tx.query<Record<string, unknown>>(
+    `update ${def.table} set ${sets.join(', ')}, version = version + 1, updated_at = now(), updated_by = $3
+      where ${ownerColumn(def)} = $1 and id = $2 returning ${selectList(def)}`,
+    [ownerId(def, scope), id, actor.userId, ...params],
+  );
+  await writeAudit(tx, actor, {
+    planId: scope.planId,
+    facilityId: def.scope === 'plan' ? null : ownerId(def, scope),
+    domain: def.domain,
+    action: 'Update',
+    entityId: id,
+    reason,
+    oldValues,
+    newValues,
+  });
+  return toRecord(def, row!);
+}
+
+/** Archives a record with a reason, after the hooks of modules that depend on it agree. */
+export function archiveEntity(tx: Queryable, options: ArchiveEntityOptions): Promise<EntityRecord> {
+  return setArchived(tx, options, true);
+}
+
+/** Restores an archived record; its unique fields must still be free. */
+export function restoreEntity(tx: Queryable, options: RestoreOptions): Promise<EntityRecord> {
+  return setArchived(tx, options, false);
+}
+
+async function setArchived(
+  tx: Queryable,
+  { actor, def, scope, id, reason, ...rest }: ArchiveEntityOptions,
+  archived: boolean,
+): Promise<EntityRecord> {
+  const before = await getEntity(tx, def, ownerId(def, scope), id, true);
+  if (Boolean(before.archivedAt) === archived) {
+    throw new AppError(
+      'NothingToChangeError',
+      archived
+        ? `This ${def.label.toLowerCase()} is already archived.`
+        : `This ${def.label.toLowerCase()} is not archived.`,
+    );
+  }
+  const inFacility = facilityScope(def, scope);
+  if (!archived) await checkUnique(tx, def, scope, before, id);
+  // Modules that depend on a facility's records register hooks; plan-scoped ones have none yet.
+  else if (inFacility)
+    await runBeforeArchive(tx, def, inFacility, before, { confirmImpact: rest.confirmImpact });
+  const [row] = await tx.query<Record<string, unknown>>(
+    `update ${def.table}
+        set archived_at = ${archived ? 'now()' : 'null'}, archived_by = ${archived ? '$3' : 'null'},
+            archive_reason = ${archived ? '$4' : 'null'}, version = version + 1, updated_at = now(), updated_by = $3
+      where ${ownerColumn(def)} = $1 and id = $2 returning ${selectList(def)}`,
+    archived
+      ? [ownerId(def, scope), id, actor.userId, reason]
+      : [ownerId(def, scope), id, actor.userId],
+  );
+  await writeAudit(tx, actor, {
+    planId: scope.planId,
+    facilityId: def.scope === 'plan' ? null : ownerId(def, scope),
+    domain: def.domain,
+    action: archived ? 'Archive' : 'Unarchive',
+    entityId: id,
+    reason,
+    oldValues: { archived: !archived },
+    newValues: { archived },
+  });
+  return toRecord(def, row!);
+}
