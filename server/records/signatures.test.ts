@@ -423,5 +423,12 @@ describe('ES-6: who may sign what, and when', () => {
     expect(await lastAudit('ElectronicSignature', 'SignatureRefused')).toMatchObject({
       new_values: { attempted: 'Approve', refusal: 'TransactionLocked' },
     });
+    // An archived record is signed only once restored.
+    const archived = await kit.createSop(editor);
+    const put = await kit.call('PUT', `${kit.F}/sop/${archived.id}/archive`, {
+      reason: 'Obsolete',
+    });
+    expect(put.status).toBe(200);
+    expect((await kit.signSop(archived.id, 'Submit', editor)).status).toBe(409);
   });
 });
