@@ -3,7 +3,7 @@ import { actionOf, editSchema, type EntityDef } from '../../core/entities/entity
 import { validationError } from '../../core/errors/errors.ts';
 import { ZFacilityParams } from '../../core/schemas/auth.schemas.ts';
 import { ZId, ZReason } from '../../core/schemas/common.schemas.ts';
-import type { Db } from '../db/db.ts';
+import { recordAfterRollback, type Db } from '../db/db.ts';
 import { typed, type AppContext } from '../http/app-context.ts';
 import { actorOf } from '../http/session-guard.ts';
 import {
@@ -11,6 +11,7 @@ import {
   refuseDocumentOnRestore,
   valuesWithFile,
 } from '../modules/attachments/entity-documents.ts';
+import type { EntityRecord } from './entity-store.ts';
 import { archiveEntity, restoreEntity, updateEntity } from './entity-write.ts';
 
 const ZIdInFacility = ZFacilityParams.extend({ id: ZId });
@@ -30,6 +31,8 @@ export interface EntityRouteParts {
   multipart: (action: string) => object;
   multipartSchema: object;
   bodyNote: string;
+  /** The saved record as the record's reads answer it (a controlled record with its status). */
+  readOf: (saved: EntityRecord) => Promise<unknown>;
 }
 
 const scopeOf = (params: { plan: number; facility: number }) => ({
@@ -93,7 +96,9 @@ export function registerEditRoutes(context: AppContext, def: EntityDef, parts: E
       const write = { actor: actorOf(request), def, scope, id, reason };
       if (restoring(def, { unArchive }, request.query)) {
         refuseDocumentOnRestore(request);
-        return { result: await db.transaction((tx) => restoreEntity(tx, write)) };
+        return {
+          result: await parts.readOf(await db.transaction((tx) => restoreEntity(tx, write))),
+        };
       }
       if (version === undefined)
         throw validationError([
@@ -105,7 +110,14 @@ export function registerEditRoutes(context: AppContext, def: EntityDef, parts: E
       const edit = valuesWithFile(request, def, fieldEdit);
       const save = (inner: Db) =>
         inner.transaction((tx) => updateEntity(tx, { ...write, edit, version }));
-      return { result: await editWithDocument(db, request, def, scope, id, reason, version, save) };
+      try {
+        const saved = await editWithDocument(db, request, def, scope, id, reason, version, save);
+        return { result: await parts.readOf(saved) };
+      } catch (error) {
+        // An edit of a controlled record under review is refused, and audited once rolled back.
+        await recordAfterRollback(error, db);
+        throw error;
+      }
     },
   });
 }
@@ -146,18 +158,17 @@ export function registerArchiveRoute(context: AppContext, def: EntityDef, parts:
     },
     handler: async (request) => {
       const body = request.body as { reason: string; confirmImpact?: boolean };
-      return {
-        result: await db.transaction((tx) =>
-          archiveEntity(tx, {
-            actor: actorOf(request),
-            def,
-            scope: scopeOf(request.params),
-            id: request.params.id,
-            reason: body.reason,
-            confirmImpact: body.confirmImpact,
-          }),
-        ),
-      };
+      const archived = await db.transaction((tx) =>
+        archiveEntity(tx, {
+          actor: actorOf(request),
+          def,
+          scope: scopeOf(request.params),
+          id: request.params.id,
+          reason: body.reason,
+          confirmImpact: body.confirmImpact,
+        }),
+      );
+      return { result: await parts.readOf(archived) };
     },
   });
 }

@@ -4,6 +4,7 @@ import { columnOf } from '../../core/entities/field.ts';
 import type { Queryable, SqlValue } from '../db/db.ts';
 import { changedFields } from '../modules/audit/audit-diff.ts';
 import { writeAudit, type Actor } from '../modules/audit/audit.service.ts';
+import { onEntitySaved } from '../records/controlled-entities.ts';
 import { runBeforeArchive, runBeforeSave } from './archive-hooks.ts';
 import { checkRecord, checkReferences, checkUnique } from './entity-checks.ts';
 import {
@@ -56,6 +57,18 @@ export interface ArchiveEntityOptions extends WriteOptions {
 
 export type RestoreOptions = WriteOptions & { id: number; reason: string };
 
+/** A controlled record's save is also its working version (server/records/controlled-entities.ts). */
+async function savedInScope(
+  tx: Queryable,
+  actor: Actor,
+  def: EntityDef,
+  scope: RecordScope,
+  record: EntityRecord,
+): Promise<void> {
+  const inFacility = facilityScope(def, scope);
+  if (inFacility) await onEntitySaved(tx, actor, def, inFacility, record);
+}
+
 export async function createEntity(
   tx: Queryable,
   { actor, def, scope, values: sent, reason }: CreateOptions,
@@ -85,6 +98,7 @@ export async function createEntity(
     [ownerId(def, scope), actor.userId, ...params],
   );
   const record = toRecord(def, row!);
+  await savedInScope(tx, actor, def, scope, record);
   await writeAudit(tx, actor, {
     planId: scope.planId,
     facilityId: def.scope === 'plan' ? null : ownerId(def, scope),
@@ -161,7 +175,9 @@ export async function updateEntity(
     oldValues,
     newValues,
   });
-  return toRecord(def, row!);
+  const saved = toRecord(def, row!);
+  await savedInScope(tx, actor, def, scope, saved);
+  return saved;
 }
 
 /** Archives a record with a reason, after the hooks of modules that depend on it agree. */

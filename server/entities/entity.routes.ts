@@ -23,7 +23,8 @@ import {
   maxAttachmentBytes,
   readMultipartBody,
 } from '../modules/attachments/multipart-body.ts';
-import { getEntity, listEntities } from './entity-store.ts';
+import { withControlledState } from '../records/controlled-entities.ts';
+import { getEntity, listEntities, type EntityRecord } from './entity-store.ts';
 import { createEntity } from './entity-write.ts';
 import { registerArchiveRoute, registerEditRoutes } from './entity-write.routes.ts';
 
@@ -65,6 +66,9 @@ export function registerEntityRoutes(context: AppContext, def: EntityDef): void 
     ? { consumes: ['application/json', 'multipart/form-data'] }
     : {};
   const bodyNote = def.document ? `\n\n${MULTIPART_DESCRIPTION}` : '';
+  // A controlled record's answer carries its status (server/records).
+  const readOf = async <T extends EntityRecord>(saved: T) =>
+    (await withControlledState(db, def, saved.facilityId, [saved]))[0]!;
 
   for (const archived of [false, true]) {
     r.get(
@@ -93,7 +97,8 @@ export function registerEntityRoutes(context: AppContext, def: EntityDef): void 
           { asOf },
         );
         const records = await withCurrentDocument(db, def, request.params.facility, data);
-        return { [listKeyOf(def, archived)]: records, ...page };
+        const read = await withControlledState(db, def, request.params.facility, records);
+        return { [listKeyOf(def, archived)]: read, ...page };
       },
     );
   }
@@ -114,7 +119,7 @@ export function registerEntityRoutes(context: AppContext, def: EntityDef): void 
       const { facility, id } = request.params;
       const found = await getEntity(db, def, facility, id, false, { asOf: request.query.asOf });
       const [withDocument] = await withCurrentDocument(db, def, request.params.facility, [found]);
-      return withDocument!;
+      return (await withControlledState(db, def, request.params.facility, [withDocument!]))[0]!;
     },
   );
 
@@ -136,17 +141,18 @@ export function registerEntityRoutes(context: AppContext, def: EntityDef): void 
     async (request) => {
       const scope = scopeOf(request.params);
       const values = valuesWithFile(request, def, request.body);
-      return idempotentCreate(db, request, async (tx) => ({
+      const created = await idempotentCreate(db, request, async (tx) => ({
         result: await saveWithDocument(tx, request, def, scope, null, (inner) =>
           inner.transaction((t) =>
             createEntity(t, { actor: actorOf(request), def, scope, values }),
           ),
         ),
       }));
+      return { result: await readOf(created.result) };
     },
   );
 
-  const parts = { record, multipart, multipartSchema, bodyNote };
+  const parts = { record, multipart, multipartSchema, bodyNote, readOf };
   registerEditRoutes(context, def, parts);
   registerArchiveRoute(context, def, parts);
   if (def.document) registerDocumentRoutes(context, def);
