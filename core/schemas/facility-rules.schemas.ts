@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MEASURES } from '../units/measures.ts';
 import { ZReason } from './common.schemas.ts';
+import { ZControlledState } from './signatures.schemas.ts';
 import { DOCUMENT_TYPES } from './documents.schemas.ts';
 
 /*
@@ -157,16 +158,15 @@ function changeOf<T extends z.ZodRawShape>(fields: z.ZodObject<T>) {
 }
 
 export const ZMicrobialPolicyRequest = changeOf(ZMicrobialPolicyFields);
-export const ZMicrobialPolicyResponse = z.object({
-  policy: ZMicrobialPolicyFields,
-  version: z.number().int(),
-});
+// Controlled records: the latest version and its state; `id` is the documentId.
+export const ZMicrobialPolicyResponse = z
+  .object({ id: z.number().int(), policy: ZMicrobialPolicyFields })
+  .extend(ZControlledState.shape);
 
 export const ZInspectionSettingsRequest = changeOf(ZInspectionSettingsFields);
-export const ZInspectionSettingsResponse = z.object({
-  cleaningInspectionSettings: ZInspectionSettingsFields,
-  version: z.number().int(),
-});
+export const ZInspectionSettingsResponse = z
+  .object({ id: z.number().int(), cleaningInspectionSettings: ZInspectionSettingsFields })
+  .extend(ZControlledState.shape);
 
 export const ZApprovalPolicyQuery = z.object({ documentType: ZDocumentType });
 export const ZApprovalPolicyRequest = changeOf(ZApprovalPolicyFields).extend({
