@@ -80,7 +80,11 @@ export function registerFacilityRuleRoutes({ app, db, permit }: AppContext): voi
       },
     },
     async (request) => {
-      const rule = await getPolicyDocument<TMicrobialPolicy>(db, request.params.facility, 'Microbial');
+      const rule = await getPolicyDocument<TMicrobialPolicy>(
+        db,
+        request.params.facility,
+        'Microbial',
+      );
       return { policy: rule.body, ...stateOf(rule) };
     },
   );

@@ -9,6 +9,7 @@ import {
 import { typed, type AppContext } from '../../http/app-context.ts';
 import { actorOf } from '../../http/session-guard.ts';
 import { getPolicy, updatePolicy } from './policies.service.ts';
+import { registerPolicyDocumentTypes } from './policy-approval.ts';
 
 const base = '/api/v2/plans/:plan/facilities/:facility';
 
@@ -31,6 +32,7 @@ async function residueTypeOf(
 }
 
 export function registerPolicyRoutes({ app, db, permit }: AppContext): void {
+  registerPolicyDocumentTypes();
   const r = typed(app);
   const tags = ['cleaning limit policies'];
 

@@ -9,7 +9,11 @@ import type { TCleaningLimitPolicy } from '../../../core/schemas/policy.schemas.
 import type { TRecordStatus, TSignatureState } from '../../../core/schemas/signatures.schemas.ts';
 import type { Db, Queryable } from '../../db/db.ts';
 import type { Actor } from '../audit/audit.service.ts';
-import { getPolicyDocument, updatePolicyDocument, type PolicyDocument } from './policy-documents.ts';
+import {
+  getPolicyDocument,
+  updatePolicyDocument,
+  type PolicyDocument,
+} from './policy-documents.ts';
 
 export interface StoredPolicy {
   id: number;
@@ -23,7 +27,10 @@ export interface StoredPolicy {
   versionNumber: number;
 }
 
-function view(residueType: ResidueType, document: PolicyDocument<CleaningLimitPolicy>): StoredPolicy {
+function view(
+  residueType: ResidueType,
+  document: PolicyDocument<CleaningLimitPolicy>,
+): StoredPolicy {
   const full = { ...defaultPolicy(residueType), ...document.body, residueType };
   return {
     id: document.id,
@@ -55,12 +62,20 @@ export async function getPolicy(
 }
 
 function refuseIntermediateFactor(residueType: ResidueType, edit: Partial<CleaningLimitPolicy>) {
-  if (residueType === 'Intermediate' && edit.safetyFactor !== undefined && edit.safetyFactor !== 1000)
-    throw new AppError('DataValidationError', 'The Intermediate policy uses a safety factor of 1000', {
-      errors: [
-        { property: 'safetyFactor', constraints: { fixed: 'is fixed at 1000 for Intermediate' } },
-      ],
-    });
+  if (
+    residueType === 'Intermediate' &&
+    edit.safetyFactor !== undefined &&
+    edit.safetyFactor !== 1000
+  )
+    throw new AppError(
+      'DataValidationError',
+      'The Intermediate policy uses a safety factor of 1000',
+      {
+        errors: [
+          { property: 'safetyFactor', constraints: { fixed: 'is fixed at 1000 for Intermediate' } },
+        ],
+      },
+    );
 }
 
 /** A change of a residue type's policy: its next version, in force once approved. */

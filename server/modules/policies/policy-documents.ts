@@ -132,7 +132,8 @@ export async function updatePolicyDocument<T extends object>(
         JSON.stringify(body),
         actor.userId,
       ]);
-      const keyed = kind === 'InspectionSettings' || kind === 'Microbial' ? {} : { residueType: kind };
+      const keyed =
+        kind === 'InspectionSettings' || kind === 'Microbial' ? {} : { residueType: kind };
       await writeAudit(tx, actor, {
         planId: scope.planId,
         facilityId: scope.facilityId,

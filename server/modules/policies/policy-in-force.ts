@@ -51,7 +51,8 @@ export async function contentInForce<T>(
       `status in ('BeingBuilt', 'BeingReviewed', 'BeingApproved')`,
       'version_number desc',
     );
-    if (draft) return { content: draft.content, versionNumber: draft.version_number, status: draft.status };
+    if (draft)
+      return { content: draft.content, versionNumber: draft.version_number, status: draft.status };
   }
   // What approvedContent answers, with the version's number; before the first approval known
   // (asOf older than the records' version 1) the earliest approved version.
@@ -75,6 +76,11 @@ export async function limitsPolicy(
   residueType: ResidueType,
   options: InForceOptions = {},
 ): Promise<PolicyInForce<CleaningLimitPolicy>> {
-  const found = await contentInForce<Partial<CleaningLimitPolicy>>(q, facilityId, residueType, options);
+  const found = await contentInForce<Partial<CleaningLimitPolicy>>(
+    q,
+    facilityId,
+    residueType,
+    options,
+  );
   return { ...found, content: { ...defaultPolicy(residueType), ...found.content, residueType } };
 }
