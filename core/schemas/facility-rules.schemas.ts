@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { MEASURES } from '../units/measures.ts';
 import { ZReason } from './common.schemas.ts';
 import { ZControlledState } from './signatures.schemas.ts';
-import { DOCUMENT_TYPES } from './documents.schemas.ts';
 
 /*
  * Facility rules kept as one document each: the microbial cleaning limit policy, the cleaning
@@ -118,39 +117,7 @@ export const INSPECTION_SETTINGS_DEFAULTS: TInspectionSettings = {
   ],
 };
 
-export const ZDocumentType = z.enum(DOCUMENT_TYPES);
-
-const ZSigners = (minimum: number) =>
-  z.object({
-    minimum: z.number().int().min(minimum).max(10),
-    roleIds: z
-      .array(z.number().int().positive())
-      .max(100)
-      .describe(
-        'Roles of the facility whose holders may sign; empty means any role with ApprovalPolicy Sign',
-      ),
-  });
-
-export const ZApprovalPolicyFields = z.object({
-  requireReview: z.boolean(),
-  reviewers: ZSigners(0),
-  approvers: ZSigners(1),
-  sequential: z.boolean().describe('Review completes before approval starts'),
-  allowSelfApproval: z
-    .boolean()
-    .describe('Whether the submitter may also review or approve (segregation of duties: false)'),
-});
-export type TApprovalPolicy = z.infer<typeof ZApprovalPolicyFields>;
-
-export const APPROVAL_POLICY_DEFAULTS: TApprovalPolicy = {
-  requireReview: true,
-  reviewers: { minimum: 1, roleIds: [] },
-  approvers: { minimum: 1, roleIds: [] },
-  sequential: true,
-  allowSelfApproval: false,
-};
-
-// 0 is the version of a facility's defaults, before its first change.
+// The record's version the change was made from (every record has one from its creation).
 const ZRuleVersion = z.number().int().min(0);
 
 function changeOf<T extends z.ZodRawShape>(fields: z.ZodObject<T>) {
@@ -167,13 +134,3 @@ export const ZInspectionSettingsRequest = changeOf(ZInspectionSettingsFields);
 export const ZInspectionSettingsResponse = z
   .object({ id: z.number().int(), cleaningInspectionSettings: ZInspectionSettingsFields })
   .extend(ZControlledState.shape);
-
-export const ZApprovalPolicyQuery = z.object({ documentType: ZDocumentType });
-export const ZApprovalPolicyRequest = changeOf(ZApprovalPolicyFields).extend({
-  documentType: ZDocumentType,
-});
-export const ZApprovalPolicyResponse = z.object({
-  documentType: ZDocumentType,
-  policy: ZApprovalPolicyFields,
-  version: z.number().int(),
-});

@@ -1,9 +1,8 @@
 import { Card, Select, Space, Spin, Tabs, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { DOCUMENT_TYPES } from '../../../core/schemas/documents.schemas.ts';
+import { CONTROLLED_DOCUMENT_TYPES } from '../../../core/schemas/signatures.schemas.ts';
 import type {
-  TApprovalPolicy,
   TInspectionSettings,
   TMicrobialPolicy,
 } from '../../../core/schemas/facility-rules.schemas.ts';
@@ -24,7 +23,7 @@ import {
   saveMicrobial,
   savePolicy,
 } from './rules-api.ts';
-import type { PolicyFields, ResidueType } from './rules-api.ts';
+import type { ApprovalPolicyFields, PolicyFields, ResidueType } from './rules-api.ts';
 import { VersionedDocumentForm } from './VersionedDocumentForm.tsx';
 
 function PolicyTab({ residueType, canEdit }: { residueType: ResidueType; canEdit: boolean }) {
@@ -52,7 +51,7 @@ function PolicyTab({ residueType, canEdit }: { residueType: ResidueType; canEdit
 
 function ApprovalTab({ canEdit }: { canEdit: boolean }) {
   const scope = useFacilityScope();
-  const [documentType, setDocumentType] = useState<string>(DOCUMENT_TYPES[0]);
+  const [documentType, setDocumentType] = useState<string>(CONTROLLED_DOCUMENT_TYPES[0]);
   return (
     <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
       <Select
@@ -60,9 +59,9 @@ function ApprovalTab({ canEdit }: { canEdit: boolean }) {
         style={{ minWidth: 260 }}
         value={documentType}
         onChange={setDocumentType}
-        options={DOCUMENT_TYPES.map((value) => ({ value, label: value }))}
+        options={CONTROLLED_DOCUMENT_TYPES.map((value) => ({ value, label: value }))}
       />
-      <VersionedDocumentForm<TApprovalPolicy>
+      <VersionedDocumentForm<ApprovalPolicyFields>
         // A new document type is a new form, loaded afresh.
         key={documentType}
         name={`${documentType} approval policy`}

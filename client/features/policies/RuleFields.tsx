@@ -122,11 +122,8 @@ export function InspectionFields() {
 export function ApprovalFields() {
   return (
     <Card size="small" title="Signatures">
-      <Toggle name="requireReview" label="Review required" />
-      <NumberField name={['reviewers', 'minimum']} label="Reviewers needed" />
-      <NumberField name={['approvers', 'minimum']} label="Approvers needed" />
-      <Toggle name="sequential" label="Review completes before approval" />
-      <Toggle name="allowSelfApproval" label="Submitter may also sign" />
+      <NumberField name={['steps', 0, 'minSignatures']} label="Signatures of the first step" />
+      <Toggle name="allowSelfApproval" label="One person may sign two steps" />
     </Card>
   );
 }

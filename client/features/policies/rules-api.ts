@@ -1,9 +1,9 @@
 import type {
-  TApprovalPolicy,
   TInspectionSettings,
   TMicrobialPolicy,
 } from '../../../core/schemas/facility-rules.schemas.ts';
 import type { TCleaningLimitPolicy } from '../../../core/schemas/policy.schemas.ts';
+import type { TApprovalPolicyBody } from '../../../core/schemas/signatures.schemas.ts';
 import { apiRequest } from '../../api/http-client.ts';
 import { facilityPath } from '../master-data/entity-api.ts';
 import type { FacilityScope } from '../master-data/entity-api.ts';
@@ -120,10 +120,16 @@ export async function saveInspection(
   return { document: r.cleaningInspectionSettings, version: r.version };
 }
 
+/** An approval policy's own fields (steps, self-approval), as the form edits them. */
+export type ApprovalPolicyFields = Omit<TApprovalPolicyBody, 'documentType' | 'version'>;
+
 interface ApprovalResponse {
-  documentType: string;
-  policy: TApprovalPolicy;
-  version: number;
+  approvalPolicy: TApprovalPolicyBody;
+}
+
+function approvalDocument(r: ApprovalResponse): VersionedDocument<ApprovalPolicyFields> {
+  const { steps, allowSelfApproval, version } = r.approvalPolicy;
+  return { document: { steps, allowSelfApproval }, version };
 }
 
 export async function loadApproval(
@@ -136,20 +142,22 @@ export async function loadApproval(
     signal,
     action: 'Loading the approval policy',
   });
-  return { document: r.policy, version: r.version };
+  return approvalDocument(r);
 }
 
+/** The API takes the whole policy: the form's changes over the policy as stored. */
 export async function saveApproval(
   scope: FacilityScope,
   documentType: string,
-  changes: Partial<TApprovalPolicy>,
+  changes: Partial<ApprovalPolicyFields>,
   version: number,
   reason: string,
-): Promise<VersionedDocument<TApprovalPolicy>> {
+): Promise<VersionedDocument<ApprovalPolicyFields>> {
+  const current = await loadApproval(scope, documentType);
   const r = await apiRequest<ApprovalResponse>(`${facilityPath(scope)}/approval_policies`, {
     method: 'POST',
-    body: { documentType, ...changes, version, reason },
+    body: { documentType, ...current.document, ...changes, version, reason },
     action: 'Saving',
   });
-  return { document: r.policy, version: r.version };
+  return approvalDocument(r);
 }
