@@ -42,8 +42,9 @@ async function checkMicrobialPolicy(q: Queryable, facilityId: number, policy: TM
 }
 
 /**
- * Microbial cleaning limit policies, cleaning inspection settings (approval policies are
- * in server/records): one document each per facility, changed with a reason and a version.
+ * The microbial cleaning limit policy and the cleaning inspection settings (approval policies
+ * are in server/records): one controlled record each per facility, changed with a reason and a
+ * version into a version being built, in force once approved (policy-documents.ts).
  */
 export function registerFacilityRuleRoutes({ app, db, permit }: AppContext): void {
   const r = typed(app);
