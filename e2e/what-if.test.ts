@@ -44,6 +44,17 @@ async function storedBatchSizeOfA(): Promise<unknown> {
   return row?.min_batch_size;
 }
 
+/** The server's MAC matrix, read with the browser's session. */
+function serverMatrix() {
+  return page.evaluate(async (path) => {
+    const token = sessionStorage.getItem('token') ?? '';
+    const res = await fetch(`${path}/mac-matrix`, { headers: { token } });
+    return (await res.json()) as {
+      pairs: { previous: string; next: string; maco: { value: number } }[];
+    };
+  }, F);
+}
+
 beforeAll(async () => {
   app = await startAppUnderTest();
   ({ id: facilityId, path: F } = await facilityApi(app));
@@ -99,13 +110,7 @@ describe('what-if on the MAC matrix', () => {
 
     // Nothing was saved: the record and the server's matrix are as they were.
     expect(await storedBatchSizeOfA()).toEqual(storedBefore);
-    const matrix = await page.evaluate(async (path) => {
-      const token = sessionStorage.getItem('token') ?? '';
-      const res = await fetch(`${path}/mac-matrix`, { headers: { token } });
-      return (await res.json()) as {
-        pairs: { previous: string; next: string; maco: { value: number } }[];
-      };
-    }, F);
+    const matrix = await serverMatrix();
     const ba = matrix.pairs?.find((p) => p.previous === 'B' && p.next === 'A');
     expect(ba?.maco.value).toBeCloseTo(250, 9);
   });
@@ -144,13 +149,7 @@ describe('what-if on the MAC matrix', () => {
       .poll(() => status.textContent())
       .toContain('1 of 2 pairs move (0 lower than before)');
 
-    const matrix = await page.evaluate(async (path) => {
-      const token = sessionStorage.getItem('token') ?? '';
-      const res = await fetch(`${path}/mac-matrix`, { headers: { token } });
-      return (await res.json()) as {
-        pairs: { previous: string; next: string; maco: { value: number } }[];
-      };
-    }, F);
+    const matrix = await serverMatrix();
     const ab = matrix.pairs?.find((p) => p.previous === 'A' && p.next === 'B');
     expect(ab?.maco.value).toBeCloseTo(1000, 9);
   });
