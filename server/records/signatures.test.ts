@@ -370,6 +370,41 @@ describe('ES-6: who may sign what, and when', () => {
     expect(signatures).toHaveLength(1);
   });
 
+  it('a step that names roles is signed only by holders of one of them', async () => {
+    const qa = await kit.person({ sign: true });
+    const [role] = await kit.server.db.query<{ id: number }>(
+      `select role_id as id from user_facility_roles where user_id = $1`,
+      [qa.id],
+    );
+    const current = await kit.call('GET', `${kit.F}/approval_policies?documentType=SOP`);
+    const set = await kit.call('POST', `${kit.F}/approval_policies`, {
+      documentType: 'SOP',
+      steps: [{ order: 1, signerRole: 'Approver', roleIds: [role!.id], minSignatures: 1 }],
+      allowSelfApproval: false,
+      reason: 'QA approves SOPs',
+      version: current.body.approvalPolicy.version,
+    });
+    expect(set.status).toBe(200);
+    const sop = await kit.createSop(editor);
+    await kit.signSop(sop.id, 'Submit', editor);
+    const other = await kit.signSop(sop.id, 'Approve', signer);
+    expect(other.status).toBe(403);
+    const mine = await kit.call('GET', `${kit.F}/signatures/pending`, undefined, qa);
+    expect(mine.body.items.map((i: { documentId: number }) => i.documentId)).toContain(sop.id);
+    const theirs = await kit.call('GET', `${kit.F}/signatures/pending`, undefined, signer);
+    expect(theirs.body.items.map((i: { documentId: number }) => i.documentId)).not.toContain(
+      sop.id,
+    );
+    expect((await kit.signSop(sop.id, 'Approve', qa)).status).toBe(200);
+    await kit.call('POST', `${kit.F}/approval_policies`, {
+      documentType: 'SOP',
+      steps: [{ order: 1, signerRole: 'Approver', roleIds: [], minSignatures: 1 }],
+      allowSelfApproval: false,
+      reason: 'Back to the default',
+      version: set.body.approvalPolicy.version,
+    });
+  });
+
   it('no action outside the allowed status', async () => {
     const sop = await kit.createSop(editor);
     const early = await kit.signSop(sop.id, 'Approve', signer);
