@@ -45,8 +45,9 @@ async function valueOf(field: FieldDef): Promise<unknown> {
       if (!check) return `${field.label} ${made}.5`;
       return TEXT_CANDIDATES.find((c) => check(c) === undefined) ?? `${made}`;
     }
+    // Numbers with every binary digit used, which a lossy round trip would change.
     case 'number':
-      return 2.75;
+      return 0.1 + 0.2;
     case 'integer':
       return 3;
     case 'boolean':
@@ -54,7 +55,7 @@ async function valueOf(field: FieldDef): Promise<unknown> {
     case 'enum':
       return field.options[0];
     case 'quantity':
-      return { value: 1.25, unit: MEASURES[field.measure].allowed[0] };
+      return { value: 1 / 3, unit: MEASURES[field.measure].allowed[0] };
     case 'reference': {
       const target = await someRecord(entityDef(field.entity));
       return field.multiple ? [target] : target;

@@ -15,31 +15,47 @@ import {
   type PolicyDocument,
 } from './policy-documents.ts';
 
-export interface StoredPolicy {
+/** A policy's own fields, as its read and each of its kept versions give them. */
+export interface PolicyFields {
   id: number;
   residueType: ResidueType;
   policy: TCleaningLimitPolicy;
   safetyFactor: number;
   modificationFactor: number;
   version: number;
+}
+
+export interface StoredPolicy extends PolicyFields {
   status: TRecordStatus;
   signatureState: TSignatureState | null;
   versionNumber: number;
+}
+
+/** The stored fields over the residue type's defaults. */
+export function policyFields(
+  id: number,
+  residueType: ResidueType,
+  body: Partial<CleaningLimitPolicy>,
+  version: number,
+): PolicyFields {
+  const full = { ...defaultPolicy(residueType), ...body, residueType };
+  return {
+    id,
+    residueType,
+    // The engine's units are wider than a policy may hold; stored policies passed the schema.
+    policy: full as unknown as TCleaningLimitPolicy,
+    safetyFactor: effectiveSafetyFactor(full),
+    modificationFactor: full.modificationFactor,
+    version,
+  };
 }
 
 function view(
   residueType: ResidueType,
   document: PolicyDocument<CleaningLimitPolicy>,
 ): StoredPolicy {
-  const full = { ...defaultPolicy(residueType), ...document.body, residueType };
   return {
-    id: document.id,
-    residueType,
-    // The engine's units are wider than a policy may hold; stored policies passed the schema.
-    policy: full as unknown as TCleaningLimitPolicy,
-    safetyFactor: effectiveSafetyFactor(full),
-    modificationFactor: full.modificationFactor,
-    version: document.version,
+    ...policyFields(document.id, residueType, document.body, document.version),
     status: document.status,
     signatureState: document.signatureState,
     versionNumber: document.versionNumber,
