@@ -8,6 +8,7 @@ import type { Db } from '../../db/db.ts';
 import { loadMigrations, migrate } from '../../db/migrate.ts';
 import { openPglite } from '../../db/pglite-db.ts';
 import { seedFirstStart } from '../../db/seed.ts';
+import { limitsPolicy } from './policy-in-force.ts';
 
 /*
  * Migration 20261124300100 on a database that already holds policies: each one becomes version
@@ -74,8 +75,15 @@ describe('limit policies and inspection settings become controlled records', () 
       signature_state: 'Signed',
       content: chemical!.policy,
     });
-    // In force from its last change, the earliest moment known.
+    // In force from its last change, the earliest moment known; asked about an earlier moment,
+    // the limits use it too (nothing older was kept).
     expect(new Date(v1!.approved_at).toISOString()).toBe('2026-06-01T10:00:00.000Z');
+    for (const asOf of [undefined, '2026-01-01T00:00:00Z', '2026-06-02T00:00:00Z'])
+      expect(await limitsPolicy(db, facilityId, 'Chemical', { asOf })).toMatchObject({
+        versionNumber: 1,
+        status: 'Approved',
+        content: { arl: { value: 5, unit: 'ppm' } },
+      });
   });
 
   it('move the microbial policy to the policies, with its content and version', async () => {
