@@ -363,6 +363,10 @@ describe('ES-6: who may sign what, and when', () => {
       signer,
     );
     expect(elsewhere.status).toBe(403);
+    expect(await lastAudit('ElectronicSignature', 'SignatureRefused')).toMatchObject({
+      user_id: signer.id,
+      new_values: { attempted: 'Approve', refusal: 'NotAllowed', facility: other!.id },
+    });
     const signatures = await kit.server.db.query(
       'select id from signatures where document_id = $1 and document_type = $2',
       [sop.id, 'SOP'],
