@@ -109,6 +109,8 @@ describe('records read as of a moment', () => {
     const [{ asOf }] = (await server.db.query<{ asOf: string }>(
       `select to_char(clock_timestamp() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "asOf"`,
     )) as [{ asOf: string }];
+    // The changes below commit at a later millisecond than asOf (PGlite's clock counts them).
+    await server.db.query('select pg_sleep(0.002)');
     const first = before[0]!;
     await updateEntity(
       server.db,

@@ -67,12 +67,14 @@ describe('versions of a declared entity', () => {
     expect(versions[3]!.values).toEqual(live.body);
 
     // asOf at each recordedAt answers with that version, on the detail and on the lists.
-    for (const v of versions) {
-      const then = await call('GET', `${F}/equipments/${id}?${at(v.recordedAt)}`);
+    for (const asOf of versions.map((v) => v.recordedAt)) {
+      // The last version recorded then (PGlite's clock counts milliseconds: two may share one).
+      const v = versions.filter((x) => x.recordedAt <= asOf).at(-1)!;
+      const then = await call('GET', `${F}/equipments/${id}?${at(asOf)}`);
       expect(then.status).toBe(200);
       expect(then.body).toEqual(v.values);
-      const active = await call('GET', `${F}/equipments?${at(v.recordedAt)}`);
-      const archived = await call('GET', `${F}/archived/equipments?${at(v.recordedAt)}`);
+      const active = await call('GET', `${F}/equipments?${at(asOf)}`);
+      const archived = await call('GET', `${F}/archived/equipments?${at(asOf)}`);
       const ids = (page: Res) => (page.body.data as Array<{ id: number }>).map((r) => r.id);
       expect(ids(active).includes(id)).toBe(!v.archived);
       expect(ids(archived).includes(id)).toBe(v.archived);

@@ -71,6 +71,33 @@ describe('record_versions triggers', () => {
   });
 });
 
+describe('recorded_at', () => {
+  it('is taken as the transaction commits, in the order of its changes', async () => {
+    const [plan] = await db.query<{ id: number }>(
+      `insert into plans (name) values ('Commit plan') returning id`,
+    );
+    const written = await db.transaction(async (tx) => {
+      await tx.query(`insert into plan_settings (plan_id, password_policy) values ($1, '{}')`, [
+        plan!.id,
+      ]);
+      await tx.query(`update plan_settings set version = 2 where plan_id = $1`, [plan!.id]);
+      const [row] = await tx.query<{ at: string }>(`select clock_timestamp()::text as at`);
+      // Time passes between the writes and the commit (PGlite's clock counts milliseconds).
+      await tx.query(`select pg_sleep(0.01)`);
+      return row!.at;
+    });
+    const kept = await db.query<{ version: number; after: boolean }>(
+      `select version, recorded_at > $2::timestamptz as after from record_versions
+        where table_name = 'plan_settings' and record_id = $1 order by recorded_at, id`,
+      [plan!.id, written],
+    );
+    expect(kept).toEqual([
+      { version: 1, after: true },
+      { version: 2, after: true },
+    ]);
+  });
+});
+
 describe('versions of a user', () => {
   it('leave out the password hash and sign-in bookkeeping, which alone keep no version', async () => {
     const [plan] = await db.query<{ id: number }>(

@@ -10,7 +10,8 @@ create table record_versions (
   facility_id integer,
   version integer not null,
   row_data jsonb not null,
-  -- clock_timestamp(), not now(): two changes in one transaction get two ordered times.
+  -- clock_timestamp(), not now(): two changes in one transaction get two ordered times, taken
+  -- as it commits (the trigger is deferred).
   recorded_at timestamptz not null default clock_timestamp(),
   recorded_by integer
 );
@@ -86,8 +87,12 @@ begin
        from %s t cross join lateral (select to_jsonb(t) - %L::text[] as d) kept order by t.%I',
     (select relname from pg_class where oid = target), key_column, at_expr, target, left_out,
     key_column);
+  -- Deferred to the commit: each change is kept with the row as that change left it, but
+  -- recorded_at is taken as the transaction commits, so an asOf read answers with what was
+  -- committed then (not with a change whose transaction was still open at that moment).
   execute format(
-    'create trigger keep_record_versions after insert or update on %s
+    'create constraint trigger keep_record_versions after insert or update on %s
+       deferrable initially deferred
        for each row execute function record_version_keep(%s)', target,
     (select string_agg(quote_literal(a), ', ') from unnest(key_column || left_out) a));
 end
