@@ -81,7 +81,7 @@ export async function putInForce(
 /**
  * POSTs a change of a policy (cleaning_limit_policies, intermediate-, microbial-cleaning-limit-
  * policies, cleaning-inspection-settings) with the record's current version, then puts it in
- * force. `editor` defaults to the administrator of the test server.
+ * force. `editor` edits and submits (adminEditor(token) for the test server's administrator).
  */
 export async function changePolicyInForce(
   server: TestServer,
@@ -93,16 +93,15 @@ export async function changePolicyInForce(
   const readPath =
     path === 'cleaning_limit_policies' ? `${path}/${String(change.residueType)}` : path;
   const current = await server.request<Body>('GET', `${F}/${readPath}`, { token: editor.token });
-  const record =
-    current.body.policy?.id !== undefined && path.startsWith('intermediate')
-      ? current.body.policy
-      : current.body;
+  // The Intermediate routes wrap the policy in `policy`.
+  const unwrap = (body: Body): Body => (path.startsWith('intermediate') ? body.policy : body);
+  const record = unwrap(current.body);
   const res = await server.request<Body>('POST', `${F}/${path}`, {
     token: editor.token,
     body: { version: record.version, ...change },
   });
   if (res.status !== 200) throw new Error(`${path}: ${res.status} ${JSON.stringify(res.body)}`);
-  const saved = path.startsWith('intermediate') ? res.body.policy : res.body;
+  const saved = unwrap(res.body);
   const documentType =
     path === 'cleaning-inspection-settings' ? 'CleaningInspectionSettings' : 'CleaningLimitPolicy';
   await putInForce(server, F, editor, documentType, saved.id as number);
