@@ -10,6 +10,7 @@ import {
 } from './limit-reports.service.ts';
 import { ZId } from '../../../core/schemas/common.schemas.ts';
 import { ZUncomputable } from '../../../core/schemas/mac-matrix.schemas.ts';
+import { ZAsOfQuery } from '../../../core/schemas/versions.schemas.ts';
 
 const base = '/api/v2/plans/:plan/facilities/:facility/limits';
 const tags = ['limits'];
@@ -33,7 +34,7 @@ const ZLeftOut = z.array(ZUncomputable);
 const leftOutDescription =
   '`uncomputable` lists the products and equipment whose stored data the engine cannot compute with, and why; they are left out and the rest is computed.';
 const explanationsDescription =
-  '`explanations` holds the derivation of every pair that set one of these numbers, keyed `previous → next` (as GET mac-matrix/explain answers it, with the swab and rinse limits).';
+  '`explanations` holds the derivation of every pair that set one of these numbers, keyed `previous → next` (as GET mac-matrix/explain answers it, with the swab and rinse limits). `asOf` (ISO date-time) answers with the facility’s data and the policy approved at that moment.';
 
 export function registerLimitReportRoutes({ app, db, permit }: AppContext): void {
   const r = typed(app);
@@ -47,6 +48,7 @@ export function registerLimitReportRoutes({ app, db, permit }: AppContext): void
         summary: 'Equipment limits: the lowest MACO, SAL, swab and rinse limit of each item',
         description: `For each equipment item in at least one pair of the MAC matrix: the lowest of each limit over the pairs that share the item, and the pair that governs it. Swab and rinse limits use the facility's first swab and rinse sampling types (swab area, rinse volume) and the Chemical policy's recovery; null without one. ${explanationsDescription} ${leftOutDescription}`,
         params: ZFacilityParams,
+        querystring: ZAsOfQuery,
         response: {
           200: z.object({
             equipment: z.array(
@@ -60,7 +62,10 @@ export function registerLimitReportRoutes({ app, db, permit }: AppContext): void
         },
       },
     },
-    async (request) => ({ ...(await equipmentLimits(db, request.params.facility)), units }),
+    async (request) => ({
+      ...(await equipmentLimits(db, request.params.facility, request.query)),
+      units,
+    }),
   );
 
   r.get(
@@ -72,6 +77,7 @@ export function registerLimitReportRoutes({ app, db, permit }: AppContext): void
         summary: 'Production limits: the governing MACO and lowest limits of each production',
         description: `For each production, the MAC matrix of its own products on its own equipment: the lowest (governing) MACO and the lowest SAL, swab and rinse limits over its pairs, each with the pair that set it. ${explanationsDescription} ${leftOutDescription} (over every production, each once)`,
         params: ZFacilityParams,
+        querystring: ZAsOfQuery,
         response: {
           200: z.object({
             productions: z.array(
@@ -91,7 +97,10 @@ export function registerLimitReportRoutes({ app, db, permit }: AppContext): void
         },
       },
     },
-    async (request) => ({ ...(await productionLimits(db, request.params.facility)), units }),
+    async (request) => ({
+      ...(await productionLimits(db, request.params.facility, request.query)),
+      units,
+    }),
   );
 
   r.get(
@@ -103,6 +112,7 @@ export function registerLimitReportRoutes({ app, db, permit }: AppContext): void
         summary: 'The pairs of one production’s own MAC matrix',
         description: `Every previous → next pair of the production’s products on its equipment, with the governing criterion, MACO, SAL, swab and rinse limit (null when none). 404 for a production not in the facility. ${leftOutDescription}`,
         params: ZProductionParams,
+        querystring: ZAsOfQuery,
         response: {
           200: z.object({
             pairs: z.array(
@@ -123,7 +133,12 @@ export function registerLimitReportRoutes({ app, db, permit }: AppContext): void
       },
     },
     async (request) => ({
-      ...(await productionPairs(db, request.params.facility, request.params.productionId)),
+      ...(await productionPairs(
+        db,
+        request.params.facility,
+        request.params.productionId,
+        request.query,
+      )),
       units,
     }),
   );
@@ -138,7 +153,7 @@ export function registerLimitReportRoutes({ app, db, permit }: AppContext): void
         description:
           'As GET mac-matrix/explain, on the production’s own products and equipment and with the swab and rinse limits of the facility’s sampling types. 422 DataValidationError on `previous` or `next` for a product left out because its stored data cannot be computed, with the reason.',
         params: ZProductionParams,
-        querystring: z.object({
+        querystring: ZAsOfQuery.extend({
           previous: z.string().min(1).max(200),
           next: z.string().min(1).max(200),
         }),
@@ -152,6 +167,7 @@ export function registerLimitReportRoutes({ app, db, permit }: AppContext): void
         request.params.productionId,
         request.query.previous,
         request.query.next,
+        request.query,
       ),
     }),
   );
@@ -165,6 +181,7 @@ export function registerLimitReportRoutes({ app, db, permit }: AppContext): void
         summary: 'Worst-case ranking of the facility’s products',
         description: `Every product scored by the risk scales (solubility and cleanability of its worst active, dose and toxicity bands of its lowest therapeutic dose and PDE, the HBEL toxicity score) under the facility’s risk categories where one matches a factor, combined by the risk formula of its "Highest RPN" selection criterion (the APIC worst-case rating without one), then ranked by its selection criteria in priority order (highest score, then lowest MACO, without any). Each score carries its derivation; \`perEquipment\` names the worst-case product of each equipment item. ${leftOutDescription}`,
         params: ZFacilityParams,
+        querystring: ZAsOfQuery,
         response: {
           200: z.object({
             products: z.array(
@@ -189,7 +206,7 @@ export function registerLimitReportRoutes({ app, db, permit }: AppContext): void
       },
     },
     async (request) => ({
-      ...(await worstCaseRanking(db, request.params.facility)),
+      ...(await worstCaseRanking(db, request.params.facility, request.query)),
       units: { score: 'points' as const, lowestMaco: 'mg' as const },
     }),
   );

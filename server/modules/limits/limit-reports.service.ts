@@ -40,9 +40,17 @@ function explanations(m: CompiledLimits, limits: LowestLimits[]): Record<string,
   );
 }
 
+/** A report of the data as it was at `asOf` (ISO date-time), or now. */
+export interface AsOf {
+  asOf?: string | undefined;
+}
+
 /** The compiled limits and what was left out of them, and why (listed by every report). */
-async function compiled(q: Queryable, facilityId: number, productionId?: number) {
-  const { input, uncomputable } = await computableLimitsInput(q, facilityId, { productionId });
+async function compiled(q: Queryable, facilityId: number, productionId?: number, at: AsOf = {}) {
+  const { input, uncomputable } = await computableLimitsInput(q, facilityId, {
+    productionId,
+    asOf: at.asOf,
+  });
   return { m: compileLimits(input), uncomputable };
 }
 
@@ -54,8 +62,8 @@ function leftOutOnce(lists: readonly TUncomputable[][]): TUncomputable[] {
   return [...seen.values()];
 }
 
-export async function equipmentLimits(q: Queryable, facilityId: number) {
-  const { m, uncomputable } = await compiled(q, facilityId);
+export async function equipmentLimits(q: Queryable, facilityId: number, at: AsOf = {}) {
+  const { m, uncomputable } = await compiled(q, facilityId, undefined, at);
   const report = limitsReport(m);
   return {
     equipment: report.equipment.map((e) => ({
@@ -69,12 +77,12 @@ export async function equipmentLimits(q: Queryable, facilityId: number) {
   };
 }
 
-export async function productionLimits(q: Queryable, facilityId: number) {
-  const productions = await allEntities(q, productionsDef, facilityId);
+export async function productionLimits(q: Queryable, facilityId: number, at: AsOf = {}) {
+  const productions = await allEntities(q, productionsDef, facilityId, at);
   const rows = [];
   const leftOut: TUncomputable[][] = [];
   for (const production of productions) {
-    const { m, uncomputable } = await compiled(q, facilityId, production.id);
+    const { m, uncomputable } = await compiled(q, facilityId, production.id, at);
     leftOut.push(uncomputable);
     const { overall } = limitsReport(m);
     rows.push({
@@ -91,8 +99,13 @@ export async function productionLimits(q: Queryable, facilityId: number) {
 }
 
 /** Every pair of one production's own matrix, with its governing criterion and limits. */
-export async function productionPairs(q: Queryable, facilityId: number, productionId: number) {
-  const { m, uncomputable } = await compiled(q, facilityId, productionId);
+export async function productionPairs(
+  q: Queryable,
+  facilityId: number,
+  productionId: number,
+  at: AsOf = {},
+) {
+  const { m, uncomputable } = await compiled(q, facilityId, productionId, at);
   const { products } = m.input;
   const pairs: {
     previous: string;
@@ -124,8 +137,9 @@ export async function explainProductionPair(
   productionId: number,
   previous: string,
   next: string,
+  at: AsOf = {},
 ) {
-  const { m, uncomputable } = await compiled(q, facilityId, productionId);
+  const { m, uncomputable } = await compiled(q, facilityId, productionId, at);
   refuseLeftOut(uncomputable, previous, next);
   const explanation = explainPair(m, previous, next);
   if (!explanation) {
@@ -137,11 +151,11 @@ export async function explainProductionPair(
   return plain(explanation);
 }
 
-async function rankingConfig(q: Queryable, facilityId: number): Promise<RankingConfig> {
+async function rankingConfig(q: Queryable, facilityId: number, at: AsOf): Promise<RankingConfig> {
   const [categories, formulas, criteria] = await Promise.all([
-    allEntities(q, rpnCategoriesDef, facilityId),
-    allEntities(q, rpnFormulasDef, facilityId),
-    allEntities(q, selectionCriteriaDef, facilityId),
+    allEntities(q, rpnCategoriesDef, facilityId, at),
+    allEntities(q, rpnFormulasDef, facilityId, at),
+    allEntities(q, selectionCriteriaDef, facilityId, at),
   ]);
   const ordered = [...criteria].sort(
     (a, b) => ((a.priority as number) ?? 1000) - ((b.priority as number) ?? 1000),
@@ -162,11 +176,11 @@ async function rankingConfig(q: Queryable, facilityId: number): Promise<RankingC
   return config;
 }
 
-export async function worstCaseRanking(q: Queryable, facilityId: number) {
+export async function worstCaseRanking(q: Queryable, facilityId: number, at: AsOf = {}) {
   const [{ m, uncomputable }, actives, config] = await Promise.all([
-    compiled(q, facilityId),
-    allEntities(q, activesDef, facilityId),
-    rankingConfig(q, facilityId),
+    compiled(q, facilityId, undefined, at),
+    allEntities(q, activesDef, facilityId, at),
+    rankingConfig(q, facilityId, at),
   ]);
   const activeByName = new Map(actives.map((a) => [a.name as string, a]));
   const lowest = new Map(productWiseLimits(m, runMatrix(m)).map((p) => [p.id, p.lowestMaco]));
