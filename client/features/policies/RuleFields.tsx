@@ -117,16 +117,3 @@ export function InspectionFields() {
     </Space>
   );
 }
-
-/** Who reviews and approves a document type, and in which order. */
-export function ApprovalFields() {
-  return (
-    <Card size="small" title="Signatures">
-      <Toggle name="requireReview" label="Review required" />
-      <NumberField name={['reviewers', 'minimum']} label="Reviewers needed" />
-      <NumberField name={['approvers', 'minimum']} label="Approvers needed" />
-      <Toggle name="sequential" label="Review completes before approval" />
-      <Toggle name="allowSelfApproval" label="Submitter may also sign" />
-    </Card>
-  );
-}

@@ -9,6 +9,9 @@ import { ReasonModal } from '../../app/reason/ReasonModal.tsx';
 import { formFieldErrors } from '../../api/form-errors.ts';
 import { changedFields, rebase } from './document-changes.ts';
 import type { VersionedDocument } from './rules-api.ts';
+import { ControlledRecordPanel } from '../records/ControlledRecordPanel.tsx';
+import { EditNotice } from '../records/EditNotice.tsx';
+import { isLockedForEditing } from '../records/record-actions.ts';
 
 interface VersionedDocumentFormProps<T extends object> {
   /** Names the document in the save button, the reason dialog and notices. */
@@ -35,7 +38,10 @@ export function VersionedDocumentForm<T extends object>(props: VersionedDocument
   const query = useQuery({ queryKey, queryFn: ({ signal }) => load(signal) });
   if (query.isError) return <Alert type="error" title={query.error.message} />;
   if (query.isPending) return <Spin />;
-  return <LoadedDocumentForm {...props} loaded={query.data} />;
+  // A signature moves a controlled record on: the form starts again from what it now is.
+  const controlled = query.data.controlled?.state;
+  const key = controlled ? `${controlled.status}:${controlled.versionNumber}` : 'plain';
+  return <LoadedDocumentForm key={key} {...props} loaded={query.data} />;
 }
 
 function LoadedDocumentForm<T extends object>({
@@ -56,6 +62,8 @@ function LoadedDocumentForm<T extends object>({
   const [pending, setPending] = useState<Partial<T> | null>(null);
   const [conflict, setConflict] = useState(false);
 
+  const controlled = base.controlled;
+  const locked = controlled !== undefined && isLockedForEditing(controlled.state.status);
   const edited = (): Partial<T> => ({ ...base.document, ...form.getFieldsValue(true) });
 
   async function askForReason(): Promise<void> {
@@ -128,7 +136,22 @@ function LoadedDocumentForm<T extends object>({
       name={name.replace(/\W+/g, '-')}
     >
       <Flex vertical gap="middle">
-        {base.version === 0 ? (
+        {controlled ? (
+          <>
+            <ControlledRecordPanel
+              documentType={controlled.documentType}
+              documentId={controlled.id}
+              title={name}
+              state={controlled.state}
+              canModify={canEdit}
+              path={controlled.path}
+              onSigned={() => void queryClient.invalidateQueries({ queryKey })}
+            />
+            {canEdit ? (
+              <EditNotice documentType={controlled.documentType} state={controlled.state} />
+            ) : null}
+          </>
+        ) : base.version === 0 ? (
           <Alert type="info" showIcon title="Defaults of the specification — not yet changed" />
         ) : (
           <div>
@@ -151,7 +174,7 @@ function LoadedDocumentForm<T extends object>({
         {children(form)}
         {canEdit ? (
           <div>
-            <Button type="primary" onClick={() => void askForReason()}>
+            <Button type="primary" disabled={locked} onClick={() => void askForReason()}>
               Save {name}
             </Button>
           </div>
