@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ZReason, ZVersion } from '../schemas/common.schemas.ts';
 import { ZPropertyValues, type PropertyTarget } from '../schemas/additional-properties.schemas.ts';
 import type { PropertyError } from '../errors/errors.ts';
+import type { TControlledDocumentType } from '../schemas/signatures.schemas.ts';
 import { fieldSchema, type FieldDef } from './field.ts';
 
 /**
@@ -45,6 +46,12 @@ export interface EntityDef {
    * accept multipart/form-data with the file, and the document routes serve it.
    */
   document?: { label: string };
+  /**
+   * A controlled record (shared/contracts/signatures-api.md): its versions, status and
+   * signatures are kept by server/records; every read carries status, signatureState and
+   * versionNumber, and an edit under review is refused.
+   */
+  controlled?: { documentType: TControlledDocumentType };
   /**
    * Rules across fields, on the whole record as it would be saved (after an edit is applied):
    * the problems, each on its field. Pure, so that the form, the API and the import check alike.

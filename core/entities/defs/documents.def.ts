@@ -40,6 +40,7 @@ export const sopsDef = {
   unique: ['sopNumber'],
   search: ['sopNumber', 'name'],
   listColumns: ['sopNumber', 'name', 'revision', 'effectiveDate'],
+  controlled: { documentType: 'SOP' },
 } as const satisfies EntityDef;
 
 /** The register of controlled documents and the version of each that is in force. */
@@ -53,7 +54,7 @@ export const documentVersionsDef = {
   actions: DOCUMENT_ACTIONS,
   domain: 'DocumentVersion',
   description:
-    'The document register: one record per controlled document (protocol, report, assessment…) with its current version and status (spec §4: BeingBuilt, BeingReviewed, BeingApproved, Approved — shown Active — and Deprecated). A new version is an edit with a reason, so the audit trail holds the version history. Guarded by ReportDocument: Generate creates, Modify edits and archives.',
+    'The document register: one record per controlled document (protocol, report, assessment…) with its current version. It is a controlled record: every read carries its status (spec §4: BeingBuilt, BeingReviewed, BeingApproved, Approved — shown Active — and Deprecated), signatureState and versionNumber, which only signatures change (POST signatures); nobody sets the status by hand. Guarded by ReportDocument: Generate creates, Modify edits and archives.',
   fields: [
     { name: 'documentNumber', label: 'Document number', kind: 'text', max: 100, required: true },
     { name: 'name', label: 'Title', kind: 'text', required: true },
@@ -65,19 +66,13 @@ export const documentVersionsDef = {
       options: DOCUMENT_TYPES,
     },
     { name: 'currentVersion', label: 'Current version', kind: 'text', max: 30, required: true },
-    {
-      name: 'status',
-      label: 'Status',
-      kind: 'enum',
-      required: true,
-      options: ['BeingBuilt', 'BeingReviewed', 'BeingApproved', 'Approved', 'Deprecated'],
-    },
     { name: 'effectiveDate', label: 'Effective date', ...DATE },
     { name: 'changeSummary', label: 'Change summary', kind: 'longText' },
   ],
   unique: ['documentNumber'],
   search: ['documentNumber', 'name'],
-  listColumns: ['documentNumber', 'name', 'documentType', 'currentVersion', 'status'],
+  listColumns: ['documentNumber', 'name', 'documentType', 'currentVersion'],
+  controlled: { documentType: 'DocumentVersion' },
 } as const satisfies EntityDef;
 
 /** A document from before the platform (paper or another system), kept findable. */

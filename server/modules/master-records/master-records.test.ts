@@ -105,11 +105,10 @@ const CASES = [
       name: 'Cleaning validation protocol, granulation',
       documentType: 'Protocol',
       currentVersion: '1.0',
-      status: 'BeingBuilt',
     },
     unique: ['documentNumber', 'CVP-002'],
-    edit: { status: 'BeingReviewed' },
-    bad: [{ status: 'Active' }, 'status'],
+    edit: { currentVersion: '1.1' },
+    bad: [{ documentType: 'Memo' }, 'documentType'],
   },
   {
     path: 'legacy-documents',

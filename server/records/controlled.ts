@@ -1,0 +1,267 @@
+import { createHash } from 'node:crypto';
+import { AppError, type ErrorName } from '../../core/errors/errors.ts';
+import type {
+  TControlledDocumentType,
+  TRecordStatus,
+  TSignatureState,
+} from '../../core/schemas/signatures.schemas.ts';
+import type { Db, Queryable, RecordedAfterRollback } from '../db/db.ts';
+import { writeAudit, type Actor } from '../modules/audit/audit.service.ts';
+
+/*
+ * Controlled records (server/records/README.md): every version of a record of a controlled
+ * document type, its status and what the signers saw. Called in the caller's transaction.
+ */
+
+/** Which record: a document type's record in a facility. */
+export interface ControlledRef {
+  planId: number;
+  facilityId: number;
+  documentType: TControlledDocumentType;
+  documentId: number;
+}
+
+export interface ControlledVersionState {
+  status: TRecordStatus;
+  signatureState: TSignatureState | null;
+  versionNumber: number;
+}
+
+export interface ApprovedContext {
+  actor: Actor;
+  ref: ControlledRef;
+  versionNumber: number;
+  content: Record<string, unknown>;
+}
+
+export interface DocumentTypeRegistration {
+  /** The permission (spec §6) that edits a record of the type, and so may Submit it. */
+  resource: string;
+  action: string;
+  /** The title My approvals shows, from a version's content. */
+  title?: (content: Record<string, unknown>) => string;
+  /** The record's optimistic-lock counter, when the record lives in a table of its own. */
+  recordVersion?: (q: Queryable, ref: ControlledRef) => Promise<number | null>;
+  /**
+   * What an approval does besides, in the signature's transaction, before the signature is
+   * written: returns the limits snapshot the approval put in force, or null.
+   */
+  onApproved?: (tx: Queryable, context: ApprovedContext) => Promise<number | null>;
+}
+
+const registry = new Map<TControlledDocumentType, DocumentTypeRegistration>();
+
+/** Declares how records of a type are edited and what their approval does; again replaces. */
+export function registerDocumentType(
+  type: TControlledDocumentType,
+  registration: DocumentTypeRegistration,
+): void {
+  registry.set(type, registration);
+}
+
+export function documentTypeRegistration(
+  type: TControlledDocumentType,
+): DocumentTypeRegistration | undefined {
+  return registry.get(type);
+}
+
+/** Canonical JSON: object keys sorted at every level, so equal content hashes alike. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/** What a signature binds: this content of this version of this record, nothing else. */
+export function contentHash(
+  ref: Pick<ControlledRef, 'facilityId' | 'documentType' | 'documentId'>,
+  versionNumber: number,
+  content: unknown,
+): string {
+  const canonical = canonicalJson({
+    documentType: ref.documentType,
+    documentId: ref.documentId,
+    facilityId: ref.facilityId,
+    versionNumber,
+    content,
+  });
+  return createHash('sha256').update(canonical).digest('hex');
+}
+
+export interface VersionRow {
+  id: number;
+  version_number: number;
+  status: TRecordStatus;
+  signature_state: TSignatureState | null;
+  content: Record<string, unknown>;
+  title: string;
+  approval_steps: unknown;
+  allow_self_approval: boolean | null;
+  version: number;
+}
+
+const VERSION_COLUMNS = `id, version_number, status, signature_state, content, title,
+  approval_steps, allow_self_approval, version`;
+
+/** The latest version of a record (locked when asked), or undefined before its first save. */
+export async function latestVersion(
+  q: Queryable,
+  ref: ControlledRef,
+  lock = false,
+): Promise<VersionRow | undefined> {
+  const [row] = await q.query<VersionRow>(
+    `select ${VERSION_COLUMNS} from controlled_versions
+      where facility_id = $1 and document_type = $2 and document_id = $3
+      order by version_number desc limit 1 ${lock ? 'for update' : ''}`,
+    [ref.facilityId, ref.documentType, ref.documentId],
+  );
+  return row;
+}
+
+/**
+ * A refused action on a controlled record: the error the client sees, and an audit row written
+ * once the refused transaction has rolled back (the owner of the transaction calls it).
+ */
+export class ControlledRefusal extends AppError implements RecordedAfterRollback {
+  constructor(
+    name: ErrorName,
+    message: string,
+    readonly actor: Actor,
+    readonly ref: ControlledRef,
+    readonly attempted: string,
+  ) {
+    super(name, message);
+  }
+
+  async recordAfterRollback(db: Db): Promise<void> {
+    await db.transaction((tx) =>
+      writeAudit(tx, this.actor, {
+        planId: this.ref.planId,
+        facilityId: this.ref.facilityId,
+        domain: 'ElectronicSignature',
+        action: 'SignatureRefused',
+        entityId: this.ref.documentId,
+        newValues: {
+          documentType: this.ref.documentType,
+          documentId: this.ref.documentId,
+          attempted: this.attempted,
+          refusal: this.errName,
+          why: this.message,
+        },
+      }),
+    );
+  }
+}
+
+/**
+ * Records a save of a controlled record's working content: its first save is version 1 Being
+ * Built; an edit replaces a Being Built version's content, starts version N+1 after an Approved
+ * one (which stays in force), and is refused while the version is being reviewed or approved.
+ */
+export async function recordEdit(
+  tx: Queryable,
+  actor: Actor,
+  ref: ControlledRef,
+  content: Record<string, unknown>,
+  title: string,
+): Promise<ControlledVersionState> {
+  const latest = await latestVersion(tx, ref, true);
+  if (latest && (latest.status === 'BeingReviewed' || latest.status === 'BeingApproved')) {
+    throw new ControlledRefusal(
+      'TransactionLocked',
+      `This record is locked while version ${latest.version_number} is ${latest.status === 'BeingReviewed' ? 'being reviewed' : 'being approved'}; reject it to edit it again.`,
+      actor,
+      ref,
+      'Edit',
+    );
+  }
+  if (latest && latest.status === 'BeingBuilt') {
+    await tx.query(
+      `update controlled_versions set content = $2, title = $3, updated_at = now(),
+              version = version + 1 where id = $1`,
+      [latest.id, JSON.stringify(content), title],
+    );
+    return {
+      status: 'BeingBuilt',
+      signatureState: latest.signature_state,
+      versionNumber: latest.version_number,
+    };
+  }
+  const versionNumber = (latest?.version_number ?? 0) + 1;
+  await tx.query(
+    `insert into controlled_versions (facility_id, document_type, document_id, version_number,
+       status, content, title, created_by)
+     values ($1, $2, $3, $4, 'BeingBuilt', $5, $6, $7)`,
+    [
+      ref.facilityId,
+      ref.documentType,
+      ref.documentId,
+      versionNumber,
+      JSON.stringify(content),
+      title,
+      actor.userId,
+    ],
+  );
+  return { status: 'BeingBuilt', signatureState: null, versionNumber };
+}
+
+/** The status, signature state and number of a record's latest version; null before any save. */
+export async function controlledState(
+  q: Queryable,
+  ref: Omit<ControlledRef, 'planId'>,
+): Promise<ControlledVersionState | null> {
+  const states = await controlledStates(q, ref, [ref.documentId]);
+  return states.get(ref.documentId) ?? null;
+}
+
+/** The same for many records of a type at once (list reads). */
+export async function controlledStates(
+  q: Queryable,
+  ref: Pick<ControlledRef, 'facilityId' | 'documentType'>,
+  documentIds: readonly number[],
+): Promise<Map<number, ControlledVersionState>> {
+  if (documentIds.length === 0) return new Map();
+  const rows = await q.query<{
+    document_id: number;
+    status: TRecordStatus;
+    signature_state: TSignatureState | null;
+    version_number: number;
+  }>(
+    `select distinct on (document_id) document_id, status, signature_state, version_number
+       from controlled_versions
+      where facility_id = $1 and document_type = $2 and document_id = any($3::int[])
+      order by document_id, version_number desc`,
+    [ref.facilityId, ref.documentType, documentIds],
+  );
+  return new Map(
+    rows.map((r) => [
+      r.document_id,
+      { status: r.status, signatureState: r.signature_state, versionNumber: r.version_number },
+    ]),
+  );
+}
+
+/** The content in force (at `asOf`): the version approved then, or null before any approval. */
+export async function approvedContent(
+  q: Queryable,
+  ref: Omit<ControlledRef, 'planId'>,
+  options: { asOf?: string | Date | undefined } = {},
+): Promise<Record<string, unknown> | null> {
+  const asOf = options.asOf ?? null;
+  const [row] = await q.query<{ content: Record<string, unknown> }>(
+    `select content from controlled_versions
+      where facility_id = $1 and document_type = $2 and document_id = $3
+        and approved_at is not null
+        and ($4::timestamptz is null or approved_at <= $4::timestamptz)
+        and ($4::timestamptz is not null and (deprecated_at is null or deprecated_at > $4::timestamptz)
+             or $4::timestamptz is null and status = 'Approved')
+      order by version_number desc limit 1`,
+    [ref.facilityId, ref.documentType, ref.documentId, asOf],
+  );
+  return row?.content ?? null;
+}
