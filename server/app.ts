@@ -37,6 +37,7 @@ import { registerFacilitySettingsRoutes } from './modules/settings/facility-sett
 import { registerPlanSettingsRoutes } from './modules/settings/plan-settings.routes.ts';
 import { ENTITY_DEFS } from '../core/entities/defs/index.ts';
 import { registerEntityRoutes } from './entities/entity.routes.ts';
+import { registerEntityVersionRoutes } from './entities/entity-versions.routes.ts';
 import { multipartOptions } from './modules/attachments/multipart-body.ts';
 import { registerLimitsRoutes } from './modules/limits/limits.routes.ts';
 import { registerLimitViewRoutes } from './modules/limits/limits-views.routes.ts';
@@ -146,7 +147,10 @@ export async function buildApp({ config, db, logger }: BuildAppOptions): Promise
   registerMailOutboxRoutes(context);
   registerPlanSettingsRoutes(context);
   registerFacilitySettingsRoutes(context);
-  for (const def of ENTITY_DEFS) registerEntityRoutes(context, def);
+  for (const def of ENTITY_DEFS) {
+    registerEntityRoutes(context, def);
+    registerEntityVersionRoutes(context, def);
+  }
   registerLimitsRoutes(context);
   registerLimitViewRoutes(context);
   registerMacExportRoutes(context);

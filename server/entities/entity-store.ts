@@ -8,6 +8,7 @@ import { likePattern, orderBy, pageOf, pageWindow } from '../http/paging.ts';
 import { changedFields } from '../modules/audit/audit-diff.ts';
 import { writeAudit, type Actor } from '../modules/audit/audit.service.ts';
 import { runBeforeArchive, type ArchiveOptions } from './archive-hooks.ts';
+import { tableAsOf, type AsOfOptions } from './entity-history.ts';
 import {
   checkedProperties,
   editedProperties,
@@ -79,7 +80,11 @@ export async function listEntities(
   facilityId: number,
   query: TListQuery,
   archived: boolean,
+  options: AsOfOptions = {},
 ) {
+  const { asOf } = options;
+  const source = asOf ? tableAsOf(def.table, 1, 5) : def.table;
+  const asOfParams = asOf ? [asOf] : [];
   const pattern = likePattern(query.search);
   const searchSql = def.search.map((name) => `${columnOf({ name })} ilike $2`).join(' or ');
   const where = `facility_id = $1 and archived_at is ${archived ? 'not null' : 'null'}
@@ -91,16 +96,16 @@ export async function listEntities(
   );
   const { limit, offset } = pageWindow(query);
   const rows = await db.query<Record<string, unknown>>(
-    `select ${selectList(def)}, count(*) over () as total_count from ${def.table}
+    `select ${selectList(def)}, count(*) over () as total_count from ${source}
       where ${where} order by ${orderBy(query, { ...sortable, createdAt: 'created_at', updatedAt: 'updated_at' }, 'lower(name), id')}
       limit $3 offset $4`,
-    [facilityId, pattern, limit, offset],
+    [facilityId, pattern, limit, offset, ...asOfParams],
   );
   let total = Number(rows[0]?.total_count ?? 0);
   if (rows.length === 0 && offset > 0) {
     const [count] = await db.query<{ n: number }>(
-      `select count(*)::int as n from ${def.table} where ${where}`,
-      [facilityId, pattern],
+      `select count(*)::int as n from ${asOf ? tableAsOf(def.table, 1, 3) : def.table} where ${where}`,
+      [facilityId, pattern, ...asOfParams],
     );
     total = count?.n ?? 0;
   }
@@ -111,15 +116,21 @@ export async function listEntities(
   );
 }
 
-/** Every active record of an entity in a facility, for computations over the whole facility. */
+/**
+ * Every active record of an entity in a facility, for computations over the whole facility;
+ * with `asOf`, those active at that moment, as they were then.
+ */
 export async function allEntities(
   q: Queryable,
   def: EntityDef,
   facilityId: number,
+  options: AsOfOptions = {},
 ): Promise<EntityRecord[]> {
+  const { asOf } = options;
   const rows = await q.query<Record<string, unknown>>(
-    `select ${selectList(def)} from ${def.table} where facility_id = $1 and archived_at is null order by id`,
-    [facilityId],
+    `select ${selectList(def)} from ${asOf ? tableAsOf(def.table, 1, 2) : def.table}
+      where facility_id = $1 and archived_at is null order by id`,
+    asOf ? [facilityId, asOf] : [facilityId],
   );
   return rows.map((row) => toRecord(def, row));
 }
@@ -130,11 +141,15 @@ export async function getEntity(
   facilityId: number,
   id: number,
   lock = false,
+  options: AsOfOptions = {},
 ) {
+  const { asOf } = options;
   const [row] = await q.query<Record<string, unknown>>(
-    `select ${selectList(def)} from ${def.table} where facility_id = $1 and id = $2 ${lock ? 'for update' : ''}`,
-    [facilityId, id],
+    `select ${selectList(def)} from ${asOf ? tableAsOf(def.table, 1, 3, 2) : def.table}
+      where facility_id = $1 and id = $2 ${lock && !asOf ? 'for update' : ''}`,
+    asOf ? [facilityId, id, asOf] : [facilityId, id],
   );
+  // Before the record existed (asOf earlier than its first version) there was nothing to find.
   if (!row) throw new AppError('NotFoundError', `${def.label} ${id} was not found`);
   return toRecord(def, row);
 }

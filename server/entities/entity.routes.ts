@@ -9,6 +9,7 @@ import {
 import { ZFacilityParams } from '../../core/schemas/auth.schemas.ts';
 import { ZListQuery, ZReason, ZId } from '../../core/schemas/common.schemas.ts';
 import { ZDocumentSummary } from '../../core/schemas/attachments.schemas.ts';
+import { ZAsOfQuery } from '../../core/schemas/versions.schemas.ts';
 import { typed, type AppContext } from '../http/app-context.ts';
 import { IDEMPOTENCY_NOTE, idempotentCreate } from '../http/idempotency.ts';
 import { actorOf } from '../http/session-guard.ts';
@@ -39,6 +40,7 @@ const ZIdInFacility = ZFacilityParams.extend({ id: ZId });
 const ZEntityListQuery = ZListQuery.extend({
   nameOrExternalId: z.string().trim().max(200).optional(),
   columns: z.string().max(500).optional(),
+  ...ZAsOfQuery.shape,
 });
 
 /**
@@ -89,13 +91,14 @@ export function registerEntityRoutes(context: AppContext, def: EntityDef): void 
         },
       },
       async (request) => {
-        const { nameOrExternalId, ...query } = request.query;
+        const { nameOrExternalId, asOf, ...query } = request.query;
         const { data, ...page } = await listEntities(
           db,
           def,
           request.params.facility,
           { ...query, search: query.search ?? nameOrExternalId },
           archived,
+          { asOf },
         );
         const records = await withCurrentDocument(db, def, request.params.facility, data);
         return { [listKeyOf(def, archived)]: records, ...page };
@@ -111,11 +114,13 @@ export function registerEntityRoutes(context: AppContext, def: EntityDef): void 
         tags,
         summary: `One ${def.label.toLowerCase()}`,
         params: ZIdInFacility,
+        querystring: ZAsOfQuery,
         response: { 200: record },
       },
     },
     async (request) => {
-      const found = await getEntity(db, def, request.params.facility, request.params.id);
+      const { facility, id } = request.params;
+      const found = await getEntity(db, def, facility, id, false, { asOf: request.query.asOf });
       const [withDocument] = await withCurrentDocument(db, def, request.params.facility, [found]);
       return withDocument!;
     },

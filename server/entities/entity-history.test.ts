@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENTITY_DEFS, entityDef } from '../../core/entities/defs/index.ts';
+import type { EntityDef } from '../../core/entities/entity.ts';
+import type { FieldDef } from '../../core/entities/field.ts';
+import { MEASURES } from '../../core/units/measures.ts';
+import { seedDemo } from '../db/seed-demo.ts';
+import type { Actor } from '../modules/audit/audit.service.ts';
+import { startFacilityTestServer, type TestServer } from '../test/test-server.ts';
+import { allEntities, createEntity, getEntity, updateEntity } from './entity-store.ts';
+
+let server: TestServer;
+let token: string;
+let F: string;
+let scope: { planId: number; facilityId: number };
+const actor: Actor = {
+  userId: null,
+  userName: 'history test',
+  ip: null,
+  userAgent: null,
+  requestId: null,
+};
+
+beforeAll(async () => {
+  ({ server, token, F } = await startFacilityTestServer());
+  const [f] = await server.db.query<{ id: number; plan_id: number }>(
+    'select id, plan_id from facilities order by id limit 1',
+  );
+  scope = { planId: f!.plan_id, facilityId: f!.id };
+  await seedDemo(server.db, scope.facilityId);
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+let made = 0;
+const TEXT_CANDIDATES = ['Item', '2026-01-15', 'x1', '1'];
+
+/** A value the field accepts; a reference creates (or reuses) a record of its target. */
+async function valueOf(field: FieldDef): Promise<unknown> {
+  made += 1;
+  switch (field.kind) {
+    case 'text':
+    case 'longText': {
+      const check = field.kind === 'text' || field.kind === 'longText' ? field.check : undefined;
+      if (!check) return `${field.label} ${made}.5`;
+      return TEXT_CANDIDATES.find((c) => check(c) === undefined) ?? `${made}`;
+    }
+    case 'number':
+      return 2.75;
+    case 'integer':
+      return 3;
+    case 'boolean':
+      return true;
+    case 'enum':
+      return field.options[0];
+    case 'quantity':
+      return { value: 1.25, unit: MEASURES[field.measure].allowed[0] };
+    case 'reference': {
+      const target = await someRecord(entityDef(field.entity));
+      return field.multiple ? [target] : target;
+    }
+    case 'list': {
+      const item: Record<string, unknown> = {};
+      for (const sub of field.of) item[sub.name] = await valueOf(sub);
+      return [item];
+    }
+  }
+}
+
+async function someRecord(def: EntityDef): Promise<number> {
+  const [existing] = await allEntities(server.db, def, scope.facilityId);
+  if (existing) return existing.id;
+  const values: Record<string, unknown> = {};
+  for (const field of def.fields) values[field.name] = await valueOf(field);
+  return (await createEntity(server.db, actor, def, scope, values)).id;
+}
+
+describe('records read as of a moment', () => {
+  it('are exactly the records the live read gives, for every declared entity', async () => {
+    for (const def of ENTITY_DEFS) await someRecord(def);
+    const [{ now }] = (await server.db.query<{ now: string }>(
+      `select to_char(clock_timestamp() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as now`,
+    )) as [{ now: string }];
+    for (const def of ENTITY_DEFS) {
+      const live = await allEntities(server.db, def, scope.facilityId);
+      expect(live.length, def.key).toBeGreaterThan(0);
+      const then = await allEntities(server.db, def, scope.facilityId, { asOf: now });
+      expect(then, def.key).toEqual(live);
+      const one = live[0]!;
+      expect(
+        await getEntity(server.db, def, scope.facilityId, one.id, false, { asOf: now }),
+      ).toEqual(one);
+      const versions = await server.request<{ versions: Array<{ values: unknown }> }>(
+        'GET',
+        `${F}/${def.path}/${one.id}/versions`,
+        { token },
+      );
+      expect(versions.status, def.key).toBe(200);
+      expect(versions.body.versions.at(-1)!.values, def.key).toEqual(
+        JSON.parse(JSON.stringify(one)),
+      );
+    }
+  });
+
+  it('give the facility as it was for the limits input, whatever changed after', async () => {
+    const def = entityDef('equipment');
+    const before = await allEntities(server.db, def, scope.facilityId);
+    const [{ asOf }] = (await server.db.query<{ asOf: string }>(
+      `select to_char(clock_timestamp() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "asOf"`,
+    )) as [{ asOf: string }];
+    const first = before[0]!;
+    await updateEntity(
+      server.db,
+      actor,
+      def,
+      scope,
+      first.id,
+      { material: 'Changed later' },
+      {
+        reason: 'test',
+      },
+    );
+    await createEntity(server.db, actor, def, scope, {
+      name: 'Added later',
+      surfaceArea: { value: 1, unit: 'sqm' },
+    });
+    const now = await allEntities(server.db, def, scope.facilityId);
+    expect(now.length).toBe(before.length + 1);
+    expect(await allEntities(server.db, def, scope.facilityId, { asOf })).toEqual(before);
+  });
+});

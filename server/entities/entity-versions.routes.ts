@@ -1,0 +1,35 @@
+import { actionOf, type EntityDef } from '../../core/entities/entity.ts';
+import { ZFacilityParams } from '../../core/schemas/auth.schemas.ts';
+import { ZId } from '../../core/schemas/common.schemas.ts';
+import { ZRecordVersionsResponse } from '../../core/schemas/versions.schemas.ts';
+import { typed, type AppContext } from '../http/app-context.ts';
+import { recordVersions } from '../records/record-versions.ts';
+import { toRecord } from './entity-store.ts';
+
+/** `GET …/{id}/versions` of a declared entity: every kept version, oldest first. */
+export function registerEntityVersionRoutes({ app, db, permit }: AppContext, def: EntityDef) {
+  typed(app).get(
+    `/api/v2/plans/:plan/facilities/:facility/${def.path}/:id/versions`,
+    {
+      preHandler: permit(def.resource, actionOf(def, 'get')),
+      schema: {
+        tags: [def.pluralLabel],
+        summary: `Every version of a ${def.label.toLowerCase()}, oldest first`,
+        description:
+          'Each change (create, edit, archive, unarchive) kept as the record was after it, with when and by whom. Send a recordedAt back as `asOf` on the list or detail read to see the data as it was then.',
+        params: ZFacilityParams.extend({ id: ZId }),
+        response: { 200: ZRecordVersionsResponse },
+      },
+    },
+    async (request) => {
+      const ref = {
+        table: def.table,
+        facilityId: request.params.facility,
+        recordId: request.params.id,
+        label: def.label,
+      };
+      // Each version's values are the record exactly as the detail read gave it then.
+      return { versions: await recordVersions(db, ref, (row) => toRecord(def, row)) };
+    },
+  );
+}

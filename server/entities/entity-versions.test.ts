@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildUser } from '../test/factories.ts';
+import { startFacilityTestServer, type TestServer } from '../test/test-server.ts';
+
+let server: TestServer;
+let token: string;
+let F: string;
+beforeAll(async () => {
+  ({ server, token, F } = await startFacilityTestServer());
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+type Res = { status: number; body: Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any -- bodies are checked by the assertions
+const call = (method: string, path: string, body?: unknown): Promise<Res> =>
+  server.request(method, path, { token, ...(body === undefined ? {} : { body }) });
+const at = (asOf: string) => `asOf=${encodeURIComponent(asOf)}`;
+
+const mixer = {
+  name: 'Versioned mixer',
+  externalId: 'EQ-V1',
+  surfaceArea: { value: 12.5, unit: 'sqm' },
+  material: 'Stainless steel 316L',
+  roomGrade: 'C',
+};
+
+describe('versions of a declared entity', () => {
+  it('keeps each change: create, edit, archive, unarchive, with when and by whom', async () => {
+    const created = await call('POST', `${F}/equipments`, mixer);
+    const id = created.body.result.id as number;
+    const edited = await call('POST', `${F}/equipments/${id}`, {
+      surfaceArea: { value: 20, unit: 'sqm' },
+      reason: 'Measured again',
+      version: 1,
+    });
+    expect(edited.status).toBe(200);
+    expect((await call('PUT', `${F}/equipments/${id}/archive`, { reason: 'Sold' })).status).toBe(
+      200,
+    );
+    const restored = await call('POST', `${F}/equipments/${id}`, {
+      unArchive: true,
+      reason: 'Bought back',
+    });
+    expect(restored.status).toBe(200);
+
+    const { status, body } = await call('GET', `${F}/equipments/${id}/versions`);
+    expect(status).toBe(200);
+    const versions = body.versions as Array<Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any -- checked below
+    expect(versions.map((v) => [v.version, v.archived])).toEqual([
+      [1, false],
+      [2, false],
+      [3, true],
+      [4, false],
+    ]);
+    const [admin] = await server.db.query<{ id: number; name: string }>(
+      `select id, first_name || ' ' || last_name as name from users where email = 'admin@example.com'`,
+    );
+    for (const v of versions) expect(v.recordedBy).toEqual({ id: admin!.id, name: admin!.name });
+    const times = versions.map((v) => Date.parse(v.recordedAt));
+    expect([...times].sort((a, b) => a - b)).toEqual(times);
+    expect(versions[0]!.values.surfaceArea).toEqual({ value: 12.5, unit: 'sqm' });
+    expect(versions[1]!.values.surfaceArea).toEqual({ value: 20, unit: 'sqm' });
+    expect(versions[2]!.values.archiveReason).toBe('Sold');
+    // The last version is the record as the detail read gives it now.
+    const live = await call('GET', `${F}/equipments/${id}`);
+    expect(versions[3]!.values).toEqual(live.body);
+
+    // asOf at each recordedAt answers with that version, on the detail and on the lists.
+    for (const v of versions) {
+      const then = await call('GET', `${F}/equipments/${id}?${at(v.recordedAt)}`);
+      expect(then.status).toBe(200);
+      expect(then.body).toEqual(v.values);
+      const active = await call('GET', `${F}/equipments?${at(v.recordedAt)}`);
+      const archived = await call('GET', `${F}/archived/equipments?${at(v.recordedAt)}`);
+      const ids = (page: Res) => (page.body.data as Array<{ id: number }>).map((r) => r.id);
+      expect(ids(active).includes(id)).toBe(!v.archived);
+      expect(ids(archived).includes(id)).toBe(v.archived);
+      if (!v.archived)
+        expect(active.body.data.find((r: { id: number }) => r.id === id)).toEqual(v.values);
+    }
+
+    // Before it existed: not found, and not in the list.
+    const before = new Date(Date.parse(versions[0]!.recordedAt) - 1).toISOString();
+    expect((await call('GET', `${F}/equipments/${id}?${at(before)}`)).status).toBe(404);
+    const emptyThen = await call('GET', `${F}/equipments?${at(before)}`);
+    expect(emptyThen.body.data.map((r: { id: number }) => r.id)).not.toContain(id);
+  });
+
+  it('answers 404 for a record of no version, and 422 for an asOf that is no date-time', async () => {
+    expect((await call('GET', `${F}/equipments/999999/versions`)).status).toBe(404);
+    const bad = await call('GET', `${F}/equipments?asOf=yesterday`);
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors[0].property).toBe('asOf');
+  });
+
+  it('is refused to a user without the right to read the record', async () => {
+    const user = await buildUser(server.db);
+    const as = await server.login(user.username, user.password);
+    const refused = await server.request('GET', `${F}/equipments/1/versions`, { token: as });
+    expect(refused.status).toBe(403);
+  });
+});

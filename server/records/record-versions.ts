@@ -1,0 +1,50 @@
+import { AppError } from '../../core/errors/errors.ts';
+import type { TRecordVersion } from '../../core/schemas/versions.schemas.ts';
+import type { Queryable } from '../db/db.ts';
+
+/** Which record's versions: its table, facility and key. */
+export interface VersionRef {
+  table: string;
+  facilityId: number;
+  recordId: number;
+  /** What the record is called in a NotFoundError. */
+  label: string;
+}
+
+/**
+ * The kept versions of a record, oldest first. `valuesOf` turns each version's row (a row of the
+ * record's own table type, so numbers, arrays and times come back typed as a live read gives
+ * them) into the record's fields, the way the record's own read does.
+ */
+export async function recordVersions(
+  q: Queryable,
+  ref: VersionRef,
+  valuesOf: (row: Record<string, unknown>) => Record<string, unknown>,
+): Promise<TRecordVersion[]> {
+  // The table name is one of the server's own (a declaration or a module's constant), never input.
+  const rows = await q.query<Record<string, unknown>>(
+    `select v.version as kept_version, v.recorded_by as kept_by,
+            to_char(v.recorded_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as kept_at,
+            nullif(trim(u.first_name || ' ' || u.last_name), '') as kept_by_name,
+            v.row_data->>'archived_at' is not null as kept_archived, r.*
+       from record_versions v
+       cross join lateral jsonb_populate_record(null::${ref.table}, v.row_data) r
+       left join users u on u.id = v.recorded_by
+      where v.table_name = $1 and v.facility_id = $2 and v.record_id = $3
+      order by v.recorded_at, v.id`,
+    [ref.table, ref.facilityId, ref.recordId],
+  );
+  if (rows.length === 0)
+    throw new AppError('NotFoundError', `${ref.label} ${ref.recordId} was not found`);
+  return rows.map((row) => ({
+    version: Number(row.kept_version),
+    // Microseconds kept: a recordedAt sent back as asOf finds this very version.
+    recordedAt: String(row.kept_at),
+    recordedBy:
+      row.kept_by === null
+        ? null
+        : { id: Number(row.kept_by), name: (row.kept_by_name as string | null) ?? '' },
+    archived: row.kept_archived === true,
+    values: valuesOf(row),
+  }));
+}
