@@ -15,8 +15,7 @@ import { showValue } from './version-diff.ts';
 
 /** The document type of a declared entity that is a controlled record, or null. */
 export function controlledTypeOf(def: EntityDef): TControlledDocumentType | null {
-  const declared = (def as { controlled?: { documentType: TControlledDocumentType } }).controlled;
-  return declared?.documentType ?? null;
+  return def.controlled?.documentType ?? null;
 }
 
 function recordTitle(def: EntityDef, record: EntityRecord): string {

@@ -1,4 +1,5 @@
 import { ENTITY_DEFS } from '../../../core/entities/defs/index.ts';
+import type { EntityDef } from '../../../core/entities/entity.ts';
 import type { TControlledDocumentType } from '../../../core/schemas/signatures.schemas.ts';
 
 /** Controlled records with a screen of their own rather than a declared entity's list. */
@@ -13,9 +14,7 @@ const SCREENS: Partial<Record<TControlledDocumentType, string>> = {
  */
 export function recordLink(documentType: TControlledDocumentType, documentId: number) {
   const def = ENTITY_DEFS.find(
-    (candidate) =>
-      (candidate as { controlled?: { documentType: string } }).controlled?.documentType ===
-      documentType,
+    (candidate) => (candidate as EntityDef).controlled?.documentType === documentType,
   );
   if (def) return `/master-data/${def.path}?record=${documentId}`;
   return SCREENS[documentType] ?? null;
