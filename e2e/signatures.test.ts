@@ -1,0 +1,87 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildUser, permissionsWith } from '../server/test/factories.ts';
+import { ADMIN } from '../server/test/test-server.ts';
+import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+import { createViaApi, facilityApi, openDrawer, openModal, signInToFacility } from './ui.ts';
+
+let app: AppUnderTest;
+
+beforeAll(async () => {
+  app = await startAppUnderTest();
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+/** Signs the action in the sign dialog with the signer's password. */
+async function sign(page: Page, action: string, password: string): Promise<void> {
+  await openDrawer(page).getByRole('button', { name: action, exact: true }).click();
+  const dialog = openModal(page);
+  await expect.poll(() => dialog.getByLabel('Meaning').inputValue()).not.toBe('');
+  await dialog.getByLabel('Password').fill(password);
+  await dialog.getByRole('button', { name: `Sign and ${action.toLowerCase()}` }).click();
+  await expect.poll(() => page.getByRole('dialog').count(), { timeout: 10_000 }).toBe(1);
+}
+
+const statusTag = (page: Page) => openDrawer(page).getByTestId('record-status');
+
+/** The printed name a signature carries: the signer's full name. */
+async function fullName(where: { email: string } | { id: number }): Promise<string> {
+  const [user] = await app.server.db.query<{ name: string }>(
+    `select first_name || ' ' || last_name as name from users where ${'email' in where ? 'email' : 'id'} = $1`,
+    ['email' in where ? where.email : where.id],
+  );
+  return user!.name;
+}
+
+describe('an SOP submitted by one user and approved by another', () => {
+  it('reads Active and lists both signatures', async () => {
+    const facility = await facilityApi(app);
+    const token = await app.server.login();
+    const sopId = await createViaApi(app, token, `${facility.path}/sop`, {
+      sopNumber: 'SOP-CLN-001',
+      name: 'Cleaning of the granulator',
+    });
+    const approver = await buildUser(app.server.db, {
+      facilityIds: [facility.id],
+      permissions: permissionsWith({
+        ApprovalPolicy: ['Get', 'Sign'],
+        CleaningProcedure: ['Get'],
+      }),
+    });
+
+    // The administrator may modify SOPs: they submit it.
+    const submitter = await app.open('/');
+    await signInToFacility(submitter);
+    await submitter.goto(`/master-data/sop?record=${sopId}`);
+    await expect.poll(() => statusTag(submitter).textContent()).toBe('Being Built');
+    await sign(submitter, 'Submit', ADMIN.password);
+    // The default policy has one Approver step: the SOP waits for its approval.
+    await expect.poll(() => statusTag(submitter).textContent()).toBe('BeingApproved');
+
+    // The approver finds it under My approvals, counted in the navigation, and approves it.
+    const second = await app.open('/');
+    // One facility granted: the sign-in enters it without asking.
+    await signIn(second, approver.username, approver.password);
+    await second.getByRole('button', { name: 'Logout' }).waitFor();
+    const nav = second.getByRole('navigation', { name: 'Main' });
+    const myApprovals = nav.getByRole('link', { name: /My approvals/ });
+    await expect.poll(() => myApprovals.textContent()).toContain('1');
+    await myApprovals.click();
+    await second.getByRole('link', { name: /Cleaning of the granulator/ }).click();
+    await expect.poll(() => statusTag(second).textContent()).toBe('BeingApproved');
+    await sign(second, 'Approve', approver.password);
+    await expect.poll(() => statusTag(second).textContent()).toBe('Active');
+
+    const signatures = openDrawer(second).getByRole('region', { name: 'Signatures' });
+    const rows = signatures.locator('tbody tr.ant-table-row');
+    await expect.poll(() => rows.count()).toBe(2);
+    const texts = await rows.allTextContents();
+    expect(texts[0]).toContain(await fullName({ email: ADMIN.email }));
+    expect(texts[0]).toContain('Submitted for review');
+    expect(texts[1]).toContain(await fullName({ id: approver.id }));
+    expect(texts[1]).toContain('Approver');
+    expect(texts.every((text) => text.includes('Valid'))).toBe(true);
+  });
+});
