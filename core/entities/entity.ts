@@ -2,7 +2,11 @@ import { z } from 'zod';
 import { ZReason, ZVersion } from '../schemas/common.schemas.ts';
 import { ZPropertyValues, type PropertyTarget } from '../schemas/additional-properties.schemas.ts';
 import type { PropertyError } from '../errors/errors.ts';
-import type { TControlledDocumentType } from '../schemas/signatures.schemas.ts';
+import {
+  ZRecordStatus,
+  ZSignatureState,
+  type TControlledDocumentType,
+} from '../schemas/signatures.schemas.ts';
 import { fieldSchema, type FieldDef } from './field.ts';
 
 /**
@@ -130,8 +134,16 @@ export function recordSchema(def: EntityDef) {
     updatedAt: z.string(),
     archivedAt: z.string().nullable(),
     archiveReason: z.string().nullable(),
+    ...(def.controlled ? CONTROLLED_READ : {}),
   });
 }
+
+/** What every read of a controlled record carries besides its fields (and its `version`). */
+const CONTROLLED_READ = {
+  status: ZRecordStatus,
+  signatureState: ZSignatureState.nullable(),
+  versionNumber: z.number().int().positive(),
+};
 
 /** The `additionalProperties` member of an entity that carries the facility's definitions. */
 function propertiesOf(def: EntityDef, schema: z.ZodType): Record<string, z.ZodType> {

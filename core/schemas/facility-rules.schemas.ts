@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { MEASURES } from '../units/measures.ts';
 import { ZReason } from './common.schemas.ts';
-import { DOCUMENT_TYPES } from './documents.schemas.ts';
 
 /*
  * Facility rules kept as one document each: the microbial cleaning limit policy, the cleaning
@@ -117,38 +116,6 @@ export const INSPECTION_SETTINGS_DEFAULTS: TInspectionSettings = {
   ],
 };
 
-export const ZDocumentType = z.enum(DOCUMENT_TYPES);
-
-const ZSigners = (minimum: number) =>
-  z.object({
-    minimum: z.number().int().min(minimum).max(10),
-    roleIds: z
-      .array(z.number().int().positive())
-      .max(100)
-      .describe(
-        'Roles of the facility whose holders may sign; empty means any role with ApprovalPolicy Sign',
-      ),
-  });
-
-export const ZApprovalPolicyFields = z.object({
-  requireReview: z.boolean(),
-  reviewers: ZSigners(0),
-  approvers: ZSigners(1),
-  sequential: z.boolean().describe('Review completes before approval starts'),
-  allowSelfApproval: z
-    .boolean()
-    .describe('Whether the submitter may also review or approve (segregation of duties: false)'),
-});
-export type TApprovalPolicy = z.infer<typeof ZApprovalPolicyFields>;
-
-export const APPROVAL_POLICY_DEFAULTS: TApprovalPolicy = {
-  requireReview: true,
-  reviewers: { minimum: 1, roleIds: [] },
-  approvers: { minimum: 1, roleIds: [] },
-  sequential: true,
-  allowSelfApproval: false,
-};
-
 // 0 is the version of a facility's defaults, before its first change.
 const ZRuleVersion = z.number().int().min(0);
 
@@ -165,15 +132,5 @@ export const ZMicrobialPolicyResponse = z.object({
 export const ZInspectionSettingsRequest = changeOf(ZInspectionSettingsFields);
 export const ZInspectionSettingsResponse = z.object({
   cleaningInspectionSettings: ZInspectionSettingsFields,
-  version: z.number().int(),
-});
-
-export const ZApprovalPolicyQuery = z.object({ documentType: ZDocumentType });
-export const ZApprovalPolicyRequest = changeOf(ZApprovalPolicyFields).extend({
-  documentType: ZDocumentType,
-});
-export const ZApprovalPolicyResponse = z.object({
-  documentType: ZDocumentType,
-  policy: ZApprovalPolicyFields,
   version: z.number().int(),
 });

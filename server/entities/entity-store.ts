@@ -7,6 +7,7 @@ import type { Db, Queryable, SqlValue } from '../db/db.ts';
 import { likePattern, orderBy, pageOf, pageWindow } from '../http/paging.ts';
 import { changedFields } from '../modules/audit/audit-diff.ts';
 import { writeAudit, type Actor } from '../modules/audit/audit.service.ts';
+import { onEntitySaved } from '../records/controlled-entities.ts';
 import { runBeforeArchive, type ArchiveOptions } from './archive-hooks.ts';
 import { tableAsOf, type AsOfOptions } from './entity-history.ts';
 import {
@@ -276,6 +277,7 @@ export async function createEntity(
       [scope.facilityId, actor.userId, ...params],
     );
     const record = toRecord(def, row!);
+    await onEntitySaved(tx, actor, def, scope, record);
     await writeAudit(tx, actor, {
       planId: scope.planId,
       facilityId: scope.facilityId,
@@ -332,6 +334,8 @@ export async function updateEntity(
         where facility_id = $1 and id = $2 returning ${selectList(def)}`,
       [scope.facilityId, id, actor.userId, ...params],
     );
+    const saved = toRecord(def, row!);
+    await onEntitySaved(tx, actor, def, scope, saved);
     await writeAudit(tx, actor, {
       planId: scope.planId,
       facilityId: scope.facilityId,
@@ -342,7 +346,7 @@ export async function updateEntity(
       oldValues,
       newValues,
     });
-    return toRecord(def, row!);
+    return saved;
   });
 }
 

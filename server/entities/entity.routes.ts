@@ -26,10 +26,12 @@ import {
   maxAttachmentBytes,
   readMultipartBody,
 } from '../modules/attachments/multipart-body.ts';
-import type { Db } from '../db/db.ts';
+import { recordAfterRollback, type Db } from '../db/db.ts';
+import { withControlledState } from '../records/controlled-entities.ts';
 import {
   createEntity,
   getEntity,
+  type EntityRecord,
   listEntities,
   setArchived,
   updateEntity,
@@ -73,6 +75,9 @@ export function registerEntityRoutes(context: AppContext, def: EntityDef): void 
     ? { consumes: ['application/json', 'multipart/form-data'] }
     : {};
   const bodyNote = def.document ? `\n\n${MULTIPART_DESCRIPTION}` : '';
+  // A controlled record's answer carries its status (server/records).
+  const readOf = async <T extends EntityRecord>(saved: T) =>
+    (await withControlledState(db, def, saved.facilityId, [saved]))[0]!;
 
   for (const archived of [false, true]) {
     r.get(
@@ -101,7 +106,8 @@ export function registerEntityRoutes(context: AppContext, def: EntityDef): void 
           { asOf },
         );
         const records = await withCurrentDocument(db, def, request.params.facility, data);
-        return { [listKeyOf(def, archived)]: records, ...page };
+        const read = await withControlledState(db, def, request.params.facility, records);
+        return { [listKeyOf(def, archived)]: read, ...page };
       },
     );
   }
@@ -122,7 +128,7 @@ export function registerEntityRoutes(context: AppContext, def: EntityDef): void 
       const { facility, id } = request.params;
       const found = await getEntity(db, def, facility, id, false, { asOf: request.query.asOf });
       const [withDocument] = await withCurrentDocument(db, def, request.params.facility, [found]);
-      return withDocument!;
+      return (await withControlledState(db, def, request.params.facility, [withDocument!]))[0]!;
     },
   );
 
@@ -144,11 +150,12 @@ export function registerEntityRoutes(context: AppContext, def: EntityDef): void 
     async (request) => {
       const scope = scopeOf(request.params);
       const values = valuesWithFile(request, def, request.body);
-      return idempotentCreate(db, request, async (tx) => ({
+      const created = await idempotentCreate(db, request, async (tx) => ({
         result: await saveWithDocument(tx, request, def, scope, null, (inner) =>
           createEntity(inner, actorOf(request), def, scope, values),
         ),
       }));
+      return { result: await readOf(created.result) };
     },
   );
 
@@ -187,12 +194,20 @@ export function registerEntityRoutes(context: AppContext, def: EntityDef): void 
       const { id } = request.params;
       if (unArchive) {
         refuseDocumentOnRestore(request);
-        return { result: await setArchived(db, actorOf(request), def, scope, id, false, reason) };
+        const restored = await setArchived(db, actorOf(request), def, scope, id, false, reason);
+        return { result: await readOf(restored) };
       }
       const values = valuesWithFile(request, def, edit);
       const save = (inner: Db) =>
         updateEntity(inner, actorOf(request), def, scope, id, values, { reason, version });
-      return { result: await editWithDocument(db, request, def, scope, id, reason, version, save) };
+      try {
+        const saved = await editWithDocument(db, request, def, scope, id, reason, version, save);
+        return { result: await readOf(saved) };
+      } catch (error) {
+        // An edit of a controlled record under review is refused, and audited once rolled back.
+        await recordAfterRollback(error, db);
+        throw error;
+      }
     },
   );
 
@@ -217,15 +232,17 @@ export function registerEntityRoutes(context: AppContext, def: EntityDef): void 
       },
     },
     async (request) => ({
-      result: await setArchived(
-        db,
-        actorOf(request),
-        def,
-        scopeOf(request.params),
-        request.params.id,
-        true,
-        request.body.reason,
-        { confirmImpact: request.body.confirmImpact },
+      result: await readOf(
+        await setArchived(
+          db,
+          actorOf(request),
+          def,
+          scopeOf(request.params),
+          request.params.id,
+          true,
+          request.body.reason,
+          { confirmImpact: request.body.confirmImpact },
+        ),
       ),
     }),
   );

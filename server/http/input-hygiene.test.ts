@@ -65,7 +65,8 @@ describe('input the database cannot hold is refused with 422, never 500', () => 
     // An id in a body that the schema lets through as an integer is refused by the database.
     const roles = await call('POST', `${F}/approval_policies`, {
       documentType: 'Protocol',
-      approvers: { minimum: 2, roleIds: [2147483648] },
+      allowSelfApproval: false,
+      steps: [{ order: 1, signerRole: 'Approver', roleIds: [2147483648], minSignatures: 2 }],
       version: 0,
       reason: 'x',
     });

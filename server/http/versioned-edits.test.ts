@@ -86,10 +86,14 @@ const EDITS: VersionedEdit[] = [
     name: 'approval policy',
     method: 'POST',
     path: () => `${F}/approval_policies`,
-    change: (n) => ({ documentType: 'Protocol', approvers: { minimum: n + 1, roleIds: [] } }),
+    change: (n) => ({
+      documentType: 'Protocol',
+      allowSelfApproval: false,
+      steps: [{ order: 1, signerRole: 'Approver', roleIds: [], minSignatures: n + 1 }],
+    }),
     read: async () => {
-      const b = await get(`${F}/approval_policies?documentType=Protocol`);
-      return { version: b.version, marker: b.policy.approvers.minimum };
+      const b = (await get(`${F}/approval_policies?documentType=Protocol`)).approvalPolicy;
+      return { version: b.version, marker: b.steps[0].minSignatures };
     },
   },
   {

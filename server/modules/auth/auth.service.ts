@@ -63,7 +63,7 @@ const LOCKED_MESSAGE =
  * no burst of guesses gets more than the limit checked. An ended lock starts the count over.
  * Returns the attempt's number, or null while the account is locked.
  */
-async function countAttempt(db: Db, userId: number): Promise<number | null> {
+export async function countAttempt(db: Db, userId: number): Promise<number | null> {
   const [row] = await db.query<{ failed_attempts: number }>(
     `update users
         set failed_attempts = case when locked_until <= now() then 0 else failed_attempts end + 1,
@@ -76,7 +76,7 @@ async function countAttempt(db: Db, userId: number): Promise<number | null> {
 }
 
 /** A right password ends the count, unless a parallel wrong guess has locked the account. */
-async function clearAttempts(tx: Queryable, userId: number): Promise<void> {
+export async function clearAttempts(tx: Queryable, userId: number): Promise<void> {
   const cleared = await tx.query(
     `update users set failed_attempts = 0, locked_until = null
       where id = $1 and (locked_until is null or locked_until <= now()) returning id`,
@@ -85,14 +85,18 @@ async function clearAttempts(tx: Queryable, userId: number): Promise<void> {
   if (cleared.length === 0) throw new AppError('LoginAttemptsExceeded', LOCKED_MESSAGE);
 }
 
-async function recordFailedPassword(
+/**
+ * Records a wrong password (a sign-in's, or a signature's: `failed` names which) as attempt
+ * number `attempt`, locking the account at the policy's limit. Returns whether it locked.
+ */
+export async function recordWrongPassword(
   db: Db,
   actor: Actor,
-  user: UserRow,
-  identifier: string,
+  user: Pick<UserRow, 'id' | 'plan_id'>,
+  failed: { action: string; values: Record<string, unknown> },
   attempt: number,
   policy: PasswordPolicy,
-): Promise<never> {
+): Promise<boolean> {
   const locked = attempt >= policy.maxLoginAttempts;
   await db.transaction(async (tx) => {
     if (locked) {
@@ -104,9 +108,9 @@ async function recordFailedPassword(
     await writeAudit(tx, actor, {
       planId: user.plan_id,
       domain: 'Authentication',
-      action: 'LoginFailed',
+      action: failed.action,
       entityId: user.id,
-      newValues: { username: identifier, failedAttempts: attempt },
+      newValues: { ...failed.values, failedAttempts: attempt },
     });
     if (locked) {
       await writeAudit(tx, actor, {
@@ -118,7 +122,19 @@ async function recordFailedPassword(
       });
     }
   });
-  if (locked) {
+  return locked;
+}
+
+async function recordFailedPassword(
+  db: Db,
+  actor: Actor,
+  user: UserRow,
+  identifier: string,
+  attempt: number,
+  policy: PasswordPolicy,
+): Promise<never> {
+  const failed = { action: 'LoginFailed', values: { username: identifier } };
+  if (await recordWrongPassword(db, actor, user, failed, attempt, policy)) {
     throw new AppError(
       'LoginAttemptsExceeded',
       `Your account has been locked after ${policy.maxLoginAttempts} failed login attempts. Try again in ${policy.lockoutMinutes} minutes or contact your administrator.`,

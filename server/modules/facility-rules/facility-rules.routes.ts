@@ -1,26 +1,19 @@
 import {
-  APPROVAL_POLICY_DEFAULTS,
   INSPECTION_SETTINGS_DEFAULTS,
   MICROBIAL_POLICY_DEFAULTS,
-  ZApprovalPolicyQuery,
-  ZApprovalPolicyRequest,
-  ZApprovalPolicyResponse,
   ZInspectionSettingsRequest,
   ZInspectionSettingsResponse,
   ZMicrobialPolicyRequest,
   ZMicrobialPolicyResponse,
-  type TApprovalPolicy,
   type TInspectionSettings,
   type TMicrobialPolicy,
 } from '../../../core/schemas/facility-rules.schemas.ts';
-import type { DocumentType } from '../../../core/schemas/documents.schemas.ts';
 import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
 import { microbialMethodsDef } from '../../../core/entities/defs/sampling.def.ts';
 import { validationError } from '../../../core/errors/errors.ts';
 import { typed, type AppContext } from '../../http/app-context.ts';
 import { actorOf } from '../../http/session-guard.ts';
 import type { Queryable } from '../../db/db.ts';
-import { checkApprovalPolicy } from './approval-policy-check.ts';
 import { getRule, updateRule, type RuleRef } from './facility-rules.service.ts';
 
 const F = '/api/v2/plans/:plan/facilities/:facility';
@@ -37,12 +30,6 @@ const INSPECTION: RuleRef<TInspectionSettings> = {
   domain: 'CleaningInspectionSettings',
   defaults: INSPECTION_SETTINGS_DEFAULTS,
 };
-const approvalOf = (documentType: DocumentType): RuleRef<TApprovalPolicy> => ({
-  kind: 'ApprovalPolicy',
-  key: documentType,
-  domain: 'ApprovalPolicy',
-  defaults: APPROVAL_POLICY_DEFAULTS,
-});
 
 /** The microbial methods a policy names are live methods of the facility. */
 async function checkMicrobialPolicy(q: Queryable, facilityId: number, policy: TMicrobialPolicy) {
@@ -63,8 +50,8 @@ async function checkMicrobialPolicy(q: Queryable, facilityId: number, policy: TM
 }
 
 /**
- * Microbial cleaning limit policies, cleaning inspection settings and approval policies per
- * document type: one document each per facility, changed with a reason and a version.
+ * Microbial cleaning limit policies, cleaning inspection settings (approval policies are
+ * in server/records): one document each per facility, changed with a reason and a version.
  */
 export function registerFacilityRuleRoutes({ app, db, permit }: AppContext): void {
   const r = typed(app);
@@ -162,55 +149,6 @@ export function registerFacilityRuleRoutes({ app, db, permit }: AppContext): voi
         { reason, version },
       );
       return { cleaningInspectionSettings: rule.body, version: rule.version };
-    },
-  );
-
-  r.get(
-    `${F}/approval_policies`,
-    {
-      preHandler: permit('ApprovalPolicy', 'Get'),
-      schema: {
-        tags: ['approval policies'],
-        summary: 'The approval policy of a document type',
-        description:
-          'Who must review and approve documents of the type: whether review is required, the least number of reviewers and approvers, the roles whose holders may sign (roles granting ApprovalPolicy Sign; none named means any such role), whether review completes before approval, and whether the submitter may sign their own document (false by default: segregation of duties, 21 CFR Part 11). Defaults and version 0 until changed.',
-        params: ZFacilityParams,
-        querystring: ZApprovalPolicyQuery,
-        response: { 200: ZApprovalPolicyResponse },
-      },
-    },
-    async (request) => {
-      const { documentType } = request.query;
-      const rule = await getRule(db, request.params.facility, approvalOf(documentType));
-      return { documentType, policy: rule.body, version: rule.version };
-    },
-  );
-
-  r.post(
-    `${F}/approval_policies`,
-    {
-      preHandler: permit('ApprovalPolicy', 'Modify'),
-      schema: {
-        tags: ['approval policies'],
-        summary: 'Change the approval policy of a document type, with a reason and its version',
-        params: ZFacilityParams,
-        body: ZApprovalPolicyRequest,
-        response: { 200: ZApprovalPolicyResponse },
-      },
-    },
-    async (request) => {
-      const { documentType, reason, version, ...edit } = request.body;
-      const facilityId = request.params.facility;
-      const rule = await updateRule(
-        db,
-        actorOf(request),
-        scopeOf(request.params),
-        approvalOf(documentType),
-        edit as Partial<TApprovalPolicy>,
-        { reason, version },
-        (tx, next) => checkApprovalPolicy(tx, facilityId, next),
-      );
-      return { documentType, policy: rule.body, version: rule.version };
     },
   );
 }

@@ -1,18 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildUser, fullPermissionMap, permissionsWith } from '../../test/factories.ts';
+import { buildUser, permissionsWith } from '../../test/factories.ts';
 import { startTestServer, type TestServer } from '../../test/test-server.ts';
 
 let server: TestServer;
 let token: string;
 let F: string;
-let facilityId: number;
 beforeAll(async () => {
   server = await startTestServer();
   token = await server.login();
   const [f] = await server.db.query<{ id: number; plan_id: number }>(
     'select id, plan_id from facilities order by id limit 1',
   );
-  facilityId = f!.id;
   F = `/api/v2/plans/${f!.plan_id}/facilities/${f!.id}`;
 });
 afterAll(async () => {
@@ -159,82 +157,5 @@ describe('cleaning inspection settings', () => {
     expect(
       (await call('POST', path, { minimumLightLux: 800, version: 0, reason: 'x' })).status,
     ).toBe(409);
-  });
-});
-
-describe('approval policies per document type', () => {
-  it('are refused without the ApprovalPolicy permission', async () => {
-    const user = await buildUser(server.db, {
-      permissions: permissionsWith({ ApprovalPolicy: ['Get'] }),
-    });
-    const as = await server.login(user.username, user.password);
-    expect(
-      (await call('GET', `${F}/approval_policies?documentType=Protocol`, undefined, as)).status,
-    ).toBe(200);
-    const refused = await call(
-      'POST',
-      `${F}/approval_policies`,
-      { documentType: 'Protocol', sequential: false, reason: 'x' },
-      as,
-    );
-    expect(refused.status).toBe(403);
-  });
-
-  it('keep one policy per document type, with roles that may sign', async () => {
-    const missing = await call('GET', `${F}/approval_policies`);
-    expect(missing.status).toBe(422);
-    expect(missing.body.errors[0].property).toBe('documentType');
-    const protocol = await call('GET', `${F}/approval_policies?documentType=Protocol`);
-    expect(protocol.body).toMatchObject({
-      documentType: 'Protocol',
-      version: 0,
-      policy: { requireReview: true, allowSelfApproval: false, approvers: { minimum: 1 } },
-    });
-    const [signer] = await server.db.query<{ id: number }>(
-      `insert into roles (facility_id, name, permissions) values ($1, 'QA approver', $2) returning id`,
-      [facilityId, JSON.stringify(fullPermissionMap())],
-    );
-    const [viewer] = await server.db.query<{ id: number }>(
-      `insert into roles (facility_id, name, permissions) values ($1, 'Viewer', $2) returning id`,
-      [facilityId, JSON.stringify(permissionsWith({ Product: ['Get'] }))],
-    );
-    const refused = await call('POST', `${F}/approval_policies`, {
-      documentType: 'Protocol',
-      approvers: { minimum: 2, roleIds: [signer!.id, viewer!.id, 4242] },
-      reviewers: { minimum: 0, roleIds: [] },
-      version: 0,
-      reason: 'Two approvers',
-    });
-    expect(refused.status).toBe(422);
-    expect(refused.body.errors).toEqual([
-      {
-        property: 'approvers.roleIds[1]',
-        constraints: { sign: expect.stringContaining('Viewer') },
-      },
-      { property: 'approvers.roleIds[2]', constraints: { reference: expect.any(String) } },
-      { property: 'reviewers.minimum', constraints: { min: expect.any(String) } },
-    ]);
-    const ok = await call('POST', `${F}/approval_policies`, {
-      documentType: 'Protocol',
-      approvers: { minimum: 2, roleIds: [signer!.id] },
-      version: 0,
-      reason: 'Two approvers for protocols',
-    });
-    expect(ok.status).toBe(200);
-    expect(ok.body).toMatchObject({ version: 1, policy: { approvers: { minimum: 2 } } });
-    expect(await lastAudit('ApprovalPolicy')).toMatchObject({
-      reason: 'Two approvers for protocols',
-      new_values: { documentType: 'Protocol', approvers: { minimum: 2, roleIds: [signer!.id] } },
-    });
-    // Another document type keeps its own policy.
-    expect(
-      (await call('GET', `${F}/approval_policies?documentType=Study%20report`)).body.version,
-    ).toBe(0);
-    const badType = await call('POST', `${F}/approval_policies`, {
-      documentType: 'Invoice',
-      version: 0,
-      reason: 'x',
-    });
-    expect(badType.body.errors[0].property).toBe('documentType');
   });
 });

@@ -1,0 +1,133 @@
+import { permissionsWith, buildUser } from '../test/factories.ts';
+import { ADMIN, startFacilityTestServer, type TestServer } from '../test/test-server.ts';
+
+/*
+ * Shared by the signature tests: a test server, users who may edit SOPs and/or sign, and calls
+ * that create, edit and sign SOP records over HTTP.
+ */
+
+type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- checked by assertions
+
+export interface Person {
+  id: number;
+  token: string;
+  password: string;
+  name: string;
+}
+
+export interface SignKit {
+  server: TestServer;
+  F: string;
+  facilityId: number;
+  planId: number;
+  admin: Person;
+  call: (
+    method: string,
+    path: string,
+    body?: unknown,
+    as?: Person,
+  ) => Promise<{ status: number; body: Body }>;
+  person: (rights: { edit?: boolean; sign?: boolean; firstName?: string }) => Promise<Person>;
+  createSop: (as?: Person, number?: string) => Promise<Body>;
+  editSop: (id: number, as?: Person) => Promise<{ status: number; body: Body }>;
+  signSop: (
+    id: number,
+    action: string,
+    as: Person,
+    extra?: Record<string, unknown>,
+  ) => Promise<{ status: number; body: Body }>;
+  close: () => Promise<void>;
+}
+
+let sopNumber = 0;
+
+export async function startSignKit(): Promise<SignKit> {
+  const { server, token, F } = await startFacilityTestServer();
+  const [f] = await server.db.query<{ id: number; plan_id: number }>(
+    'select id, plan_id from facilities order by id limit 1',
+  );
+  const [adminRow] = await server.db.query<{ id: number; name: string }>(
+    `select id, first_name || ' ' || last_name as name from users where email = $1`,
+    [ADMIN.email],
+  );
+  const admin: Person = { id: adminRow!.id, token, password: ADMIN.password, name: adminRow!.name };
+  const call = (method: string, path: string, body?: unknown, as: Person = admin) =>
+    server.request<Body>(method, path, {
+      token: as.token,
+      ...(body === undefined ? {} : { body }),
+    });
+
+  const person: SignKit['person'] = async ({ edit = false, sign = false, firstName }) => {
+    const rights: Record<string, string[]> = {};
+    if (edit) rights.CleaningProcedure = ['Get', 'Add', 'Modify'];
+    if (sign) rights.ApprovalPolicy = ['Get', 'Sign'];
+    const user = await buildUser(server.db, {
+      facilityIds: [f!.id],
+      permissions: permissionsWith(rights),
+      ...(firstName ? { firstName } : {}),
+    });
+    const [row] = await server.db.query<{ name: string }>(
+      `select first_name || ' ' || last_name as name from users where id = $1`,
+      [user.id],
+    );
+    return {
+      id: user.id,
+      token: await server.login(user.username, user.password),
+      password: user.password,
+      name: row!.name,
+    };
+  };
+
+  const createSop = async (as: Person = admin, number?: string) => {
+    sopNumber += 1;
+    const res = await call(
+      'POST',
+      `${F}/sop`,
+      { sopNumber: number ?? `SOP-${process.pid}-${sopNumber}`, name: `Cleaning ${sopNumber}` },
+      as,
+    );
+    if (res.status !== 200)
+      throw new Error(`create SOP: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body.result as Body;
+  };
+
+  const editSop = async (id: number, as: Person = admin) => {
+    const current = await call('GET', `${F}/sop/${id}`, undefined, as);
+    sopNumber += 1;
+    return call(
+      'POST',
+      `${F}/sop/${id}`,
+      { revision: `r${sopNumber}`, reason: 'Revised', version: current.body.version },
+      as,
+    );
+  };
+
+  const signSop = (id: number, action: string, as: Person, extra: Record<string, unknown> = {}) =>
+    call(
+      'POST',
+      `${F}/signatures`,
+      {
+        documentType: 'SOP',
+        documentId: id,
+        action,
+        password: as.password,
+        ...(action === 'Reject' ? { reason: 'Needs changes' } : {}),
+        ...extra,
+      },
+      as,
+    );
+
+  return {
+    server,
+    F,
+    facilityId: f!.id,
+    planId: f!.plan_id,
+    admin,
+    call,
+    person,
+    createSop,
+    editSop,
+    signSop,
+    close: () => server.close(),
+  };
+}

@@ -1,0 +1,146 @@
+import type {
+  TApprovalStep,
+  TControlledDocumentType,
+  TPendingApproval,
+  TRecordStatus,
+  TSignAction,
+  TSignature,
+  TSignerRole,
+} from '../../core/schemas/signatures.schemas.ts';
+import type { Queryable } from '../db/db.ts';
+import { contentHash, type ControlledRef } from './controlled.ts';
+import { stepProgress, whyNotEligible, type Signer } from './signature-steps.ts';
+
+export interface SignatureRow {
+  id: number;
+  document_type: TControlledDocumentType;
+  document_id: number;
+  version_number: number;
+  action: TSignAction;
+  signer_role: TSignerRole;
+  meaning: string;
+  printed_name: string;
+  user_id: number;
+  signed_at: Date | string;
+  content_hash: string;
+  reason: string | null;
+  limits_snapshot_id: number | null;
+}
+
+const SIGNATURE_COLUMNS = `s.id, s.document_type, s.document_id, s.version_number, s.action,
+  s.signer_role, s.meaning, s.printed_name, s.user_id, s.signed_at, s.content_hash, s.reason,
+  s.limits_snapshot_id`;
+
+/** The signatures of one version of a record, oldest first. */
+export async function signaturesOf(
+  q: Queryable,
+  ref: Omit<ControlledRef, 'planId'>,
+  versionNumber: number,
+): Promise<SignatureRow[]> {
+  return q.query<SignatureRow>(
+    `select ${SIGNATURE_COLUMNS} from signatures s
+      where s.facility_id = $1 and s.document_type = $2 and s.document_id = $3
+        and s.version_number = $4 order by s.id`,
+    [ref.facilityId, ref.documentType, ref.documentId, versionNumber],
+  );
+}
+
+function iso(value: Date | string): string {
+  return (value instanceof Date ? value : new Date(value)).toISOString();
+}
+
+/**
+ * Every signature of a record, oldest first, each checked again against the version as it is
+ * stored now: `valid` is false when that content no longer hashes to what was signed.
+ */
+export async function listSignatures(
+  q: Queryable,
+  ref: Omit<ControlledRef, 'planId'>,
+): Promise<TSignature[]> {
+  const rows = await q.query<SignatureRow & { content: unknown }>(
+    `select ${SIGNATURE_COLUMNS}, v.content from signatures s
+       left join controlled_versions v on v.facility_id = s.facility_id
+        and v.document_type = s.document_type and v.document_id = s.document_id
+        and v.version_number = s.version_number
+      where s.facility_id = $1 and s.document_type = $2 and s.document_id = $3
+      order by s.id`,
+    [ref.facilityId, ref.documentType, ref.documentId],
+  );
+  return rows.map((row) => ({
+    ...toSignature(row),
+    valid:
+      row.content !== null &&
+      contentHash(ref, row.version_number, row.content) === row.content_hash,
+  }));
+}
+
+/** A signature as the API gives it, without `valid` (which the caller decides). */
+export function toSignature(row: SignatureRow): Omit<TSignature, 'valid'> {
+  return {
+    id: row.id,
+    documentType: row.document_type,
+    documentId: row.document_id,
+    versionNumber: row.version_number,
+    action: row.action,
+    signerRole: row.signer_role,
+    meaning: row.meaning,
+    printedName: row.printed_name,
+    userId: row.user_id,
+    signedAt: iso(row.signed_at),
+    contentHash: row.content_hash,
+    reason: row.reason,
+    limitsSnapshotId: row.limits_snapshot_id,
+  };
+}
+
+interface WaitingRow {
+  document_type: TControlledDocumentType;
+  document_id: number;
+  version_number: number;
+  title: string;
+  status: TRecordStatus;
+  approval_steps: TApprovalStep[] | null;
+  allow_self_approval: boolean | null;
+  signed: { action: TSignAction; userId: number; name: string; at: string }[];
+}
+
+/** The versions in this facility waiting for this signer's signature (My approvals). */
+export async function pendingApprovals(
+  q: Queryable,
+  facilityId: number,
+  signer: Signer,
+): Promise<TPendingApproval[]> {
+  if (!signer.maySign) return [];
+  const rows = await q.query<WaitingRow>(
+    `select v.document_type, v.document_id, v.version_number, v.title, v.status,
+            v.approval_steps, v.allow_self_approval,
+            coalesce((select json_agg(json_build_object('action', s.action, 'userId', s.user_id,
+                        'name', s.printed_name, 'at', s.signed_at) order by s.id)
+                        from signatures s
+                       where s.facility_id = v.facility_id and s.document_type = v.document_type
+                         and s.document_id = v.document_id
+                         and s.version_number = v.version_number), '[]') as signed
+       from controlled_versions v
+      where v.facility_id = $1 and v.status in ('BeingReviewed', 'BeingApproved')
+      order by v.submitted_at, v.id`,
+    [facilityId],
+  );
+  const items: TPendingApproval[] = [];
+  for (const row of rows) {
+    const steps = row.approval_steps ?? [];
+    const progress = stepProgress(steps, row.signed);
+    if (whyNotEligible(steps, progress, row.allow_self_approval === true, signer)) continue;
+    const submit = [...row.signed].reverse().find((s) => s.action === 'Submit');
+    items.push({
+      documentType: row.document_type,
+      documentId: row.document_id,
+      versionNumber: row.version_number,
+      title: row.title,
+      status: row.status,
+      action: row.status === 'BeingReviewed' ? 'Review' : 'Approve',
+      submittedBy: submit?.name ?? '',
+      submittedAt: submit ? iso(submit.at) : '',
+    });
+  }
+  return items;
+}

@@ -1,0 +1,99 @@
+import { AppError } from '../../core/errors/errors.ts';
+import { isAllowed } from '../../core/permissions/permission-map.ts';
+import { ZFacilityParams } from '../../core/schemas/auth.schemas.ts';
+import {
+  ZPendingApprovalsResponse,
+  ZSignRequest,
+  ZSignResponse,
+  ZSignaturesQuery,
+  ZSignaturesResponse,
+} from '../../core/schemas/signatures.schemas.ts';
+import { typed, type AppContext } from '../http/app-context.ts';
+import { actorOf, facilityPermissions, sessionOf } from '../http/session-guard.ts';
+import { documentTypeRegistration } from './controlled.ts';
+import { listSignatures, pendingApprovals } from './signatures.read.ts';
+import { sign, signerIn } from './signatures.service.ts';
+
+const F = '/api/v2/plans/:plan/facilities/:facility';
+const tags = ['signatures'];
+
+/** `{F}/signatures` and `{F}/signatures/pending` (shared/contracts/signatures-api.md). */
+export function registerSignatureRoutes({ app, db, requireSession }: AppContext): void {
+  const r = typed(app);
+
+  r.post(
+    `${F}/signatures`,
+    {
+      preHandler: requireSession,
+      schema: {
+        tags,
+        summary: 'Sign a controlled record: Submit, Review, Approve or Reject, with your password',
+        description:
+          'The signer re-enters their own password (a wrong one is a DataValidationError on `password` and counts toward the lockout). Submit needs the right to edit the record; Review, Approve and Reject need ApprovalPolicy Sign in the facility and, where the step names roles, one of them. An action the status does not allow is 409 TransactionLocked; a signer who is not eligible, or who signed another step of the same version without allowSelfApproval, is 403 NotAllowed. Reject needs a reason.',
+        params: ZFacilityParams,
+        body: ZSignRequest,
+        response: { 200: ZSignResponse },
+      },
+    },
+    async (request) => {
+      const { plan, facility } = request.params;
+      // Only a member of the facility signs there; who may sign what is decided by the service.
+      await facilityPermissions(db, sessionOf(request), plan, facility);
+      return sign(db, actorOf(request), { planId: plan, facilityId: facility }, request.body);
+    },
+  );
+
+  r.get(
+    `${F}/signatures`,
+    {
+      preHandler: requireSession,
+      schema: {
+        tags,
+        summary: 'The signatures of a controlled record, oldest first',
+        description:
+          '`valid` is computed on every read: false when the stored version no longer hashes to the signed `contentHash`. Needs the right to read records of the type.',
+        params: ZFacilityParams,
+        querystring: ZSignaturesQuery,
+        response: { 200: ZSignaturesResponse },
+      },
+    },
+    async (request) => {
+      const { plan, facility } = request.params;
+      const { documentType, documentId } = request.query;
+      const permissions = await facilityPermissions(db, sessionOf(request), plan, facility);
+      const registration = documentTypeRegistration(documentType);
+      const mayRead =
+        isAllowed(permissions, 'ApprovalPolicy', 'Get') ||
+        (registration !== undefined && isAllowed(permissions, registration.resource, 'Get'));
+      if (!mayRead)
+        throw new AppError('NotAllowed', `Reading ${documentType} signatures is not allowed`);
+      return {
+        signatures: await listSignatures(db, { facilityId: facility, documentType, documentId }),
+      };
+    },
+  );
+
+  r.get(
+    `${F}/signatures/pending`,
+    {
+      preHandler: requireSession,
+      schema: {
+        tags,
+        summary: 'My approvals: the record versions waiting for my signature in this facility',
+        params: ZFacilityParams,
+        response: { 200: ZPendingApprovalsResponse },
+      },
+    },
+    async (request) => {
+      const { plan, facility } = request.params;
+      const session = sessionOf(request);
+      await facilityPermissions(db, session, plan, facility);
+      const items = await pendingApprovals(
+        db,
+        facility,
+        await signerIn(db, session.user.id, facility),
+      );
+      return { items, count: items.length };
+    },
+  );
+}

@@ -1,0 +1,250 @@
+import { AppError, validationError } from '../../core/errors/errors.ts';
+import {
+  isAllowed,
+  mergePermissionMaps,
+  type PermissionMap,
+} from '../../core/permissions/permission-map.ts';
+import {
+  DEFAULT_MEANINGS,
+  type TApprovalStep,
+  type TSignRequest,
+  type TSignResponse,
+  type TSignerRole,
+} from '../../core/schemas/signatures.schemas.ts';
+import { recordAfterRollback, type Db, type Queryable } from '../db/db.ts';
+import { writeAudit, type Actor } from '../modules/audit/audit.service.ts';
+import { verifySigningPassword } from '../modules/auth/signing-password.ts';
+import { approvalPolicy } from './approval-policies.ts';
+import {
+  ControlledRefusal,
+  contentHash,
+  documentTypeRegistration,
+  latestVersion,
+  type ControlledRef,
+  type VersionRow,
+} from './controlled.ts';
+import { actionAllowedIn, statusAt, stepProgress, whyNotEligible } from './signature-steps.ts';
+import { signaturesOf, toSignature, type SignatureRow } from './signatures.read.ts';
+
+/** A user's roles and merged permissions in one facility. */
+export async function signerIn(q: Queryable, userId: number, facilityId: number) {
+  const rows = await q.query<{ role_id: number; permissions: PermissionMap }>(
+    `select r.id as role_id, r.permissions from user_facility_roles ufr
+       join roles r on r.id = ufr.role_id and r.archived_at is null
+      where ufr.user_id = $1 and ufr.facility_id = $2`,
+    [userId, facilityId],
+  );
+  const permissions = mergePermissionMaps(rows.map((r) => r.permissions));
+  return {
+    userId,
+    permissions,
+    roleIds: rows.map((r) => r.role_id),
+    maySign: rows.length > 0 && isAllowed(permissions, 'ApprovalPolicy', 'Sign'),
+  };
+}
+
+type Signer = Awaited<ReturnType<typeof signerIn>>;
+
+interface Outcome {
+  signerRole: TSignerRole;
+  status: VersionRow['status'];
+  signatureState: VersionRow['signature_state'];
+  steps: TApprovalStep[] | null;
+  allowSelfApproval: boolean | null;
+}
+
+/** What the action does to the version, or a refusal (409 status, 403 signer). */
+async function decide(
+  tx: Queryable,
+  actor: Actor,
+  ref: ControlledRef,
+  version: VersionRow,
+  request: TSignRequest,
+  signer: Signer,
+): Promise<Outcome> {
+  const refuse = (name: 'TransactionLocked' | 'NotAllowed', why: string): never => {
+    throw new ControlledRefusal(name, why, actor, ref, request.action);
+  };
+  if (!actionAllowedIn(request.action, version.status))
+    refuse(
+      'TransactionLocked',
+      `${request.action} is not possible while version ${version.version_number} is ${version.status}`,
+    );
+  if (request.action === 'Submit') {
+    const registration = documentTypeRegistration(ref.documentType)!;
+    if (!isAllowed(signer.permissions, registration.resource, registration.action))
+      refuse(
+        'NotAllowed',
+        `Submitting needs ${registration.resource} ${registration.action} in this facility`,
+      );
+    const policy = await approvalPolicy(tx, ref.facilityId, ref.documentType);
+    return {
+      signerRole: 'Submitter',
+      status: statusAt(policy.steps, 0),
+      signatureState: 'PendingApproval',
+      steps: policy.steps,
+      allowSelfApproval: policy.allowSelfApproval,
+    };
+  }
+  const steps = (version.approval_steps ?? []) as TApprovalStep[];
+  const signed = await signaturesOf(tx, ref, version.version_number);
+  const progress = stepProgress(
+    steps,
+    signed.map((s) => ({ action: s.action, userId: s.user_id })),
+  );
+  const why = whyNotEligible(steps, progress, version.allow_self_approval === true, signer);
+  if (why) refuse('NotAllowed', `You may not sign this version: ${why}`);
+  const signerRole = steps[progress.current]!.signerRole;
+  if (request.action === 'Reject')
+    return {
+      signerRole,
+      status: 'BeingBuilt',
+      signatureState: 'ChangesRequested',
+      steps,
+      allowSelfApproval: version.allow_self_approval,
+    };
+  progress.signers[progress.current]!.add(signer.userId);
+  const done = progress.signers[progress.current]!.size >= steps[progress.current]!.minSignatures;
+  const status = statusAt(steps, progress.current + (done ? 1 : 0));
+  return {
+    signerRole,
+    status,
+    signatureState: status === 'Approved' ? 'Signed' : 'PendingApproval',
+    steps,
+    allowSelfApproval: version.allow_self_approval,
+  };
+}
+
+/** Moves the version to its new status; an approval deprecates the one in force before. */
+async function applyOutcome(tx: Queryable, ref: ControlledRef, version: VersionRow, o: Outcome) {
+  if (o.status === 'Approved') {
+    await tx.query(
+      `update controlled_versions set status = 'Deprecated', deprecated_at = now(),
+              updated_at = now(), version = version + 1
+        where facility_id = $1 and document_type = $2 and document_id = $3 and status = 'Approved'`,
+      [ref.facilityId, ref.documentType, ref.documentId],
+    );
+  }
+  const [row] = await tx.query<{ version: number }>(
+    `update controlled_versions
+        set status = $2, signature_state = $3, approval_steps = $4, allow_self_approval = $5,
+            submitted_at = case when $6 then now() else submitted_at end,
+            approved_at = case when $2 = 'Approved' then now() else approved_at end,
+            updated_at = now(), version = version + 1
+      where id = $1 returning version`,
+    [
+      version.id,
+      o.status,
+      o.signatureState,
+      o.steps ? JSON.stringify(o.steps) : null,
+      o.allowSelfApproval,
+      o.signerRole === 'Submitter',
+    ],
+  );
+  return row!.version;
+}
+
+/**
+ * `POST {F}/signatures`: re-authenticates the signer, checks the action against the version's
+ * status and the signer against its approval steps, then writes the signature, the new status
+ * and the audit row in one transaction. Refusals are audited after it rolled back.
+ */
+export async function sign(
+  db: Db,
+  actor: Actor,
+  scope: { planId: number; facilityId: number },
+  request: TSignRequest,
+): Promise<TSignResponse> {
+  const registration = documentTypeRegistration(request.documentType);
+  if (!registration)
+    throw new AppError('NotFoundError', `No records of type ${request.documentType} are kept yet`);
+  if (request.action === 'Reject' && !request.reason)
+    throw validationError([
+      { property: 'reason', constraints: { required: 'A rejection needs a reason' } },
+    ]);
+  const userId = actor.userId!;
+  await verifySigningPassword(db, actor, userId, request.password);
+  const ref: ControlledRef = {
+    ...scope,
+    documentType: request.documentType,
+    documentId: request.documentId,
+  };
+  try {
+    return await db.transaction(async (tx) => {
+      const version = await latestVersion(tx, ref, true);
+      if (!version)
+        throw new AppError(
+          'NotFoundError',
+          `${request.documentType} ${request.documentId} was not found`,
+        );
+      const signer = await signerIn(tx, userId, scope.facilityId);
+      const outcome = await decide(tx, actor, ref, version, request, signer);
+      const recordVersion = await applyOutcome(tx, ref, version, outcome);
+      const snapshotId =
+        outcome.status === 'Approved' && registration.onApproved
+          ? await registration.onApproved(tx, {
+              actor,
+              ref,
+              versionNumber: version.version_number,
+              content: version.content,
+            })
+          : null;
+      const meaning = request.meaning ?? DEFAULT_MEANINGS[request.action];
+      const [signature] = await tx.query<SignatureRow>(
+        `insert into signatures (facility_id, document_type, document_id, version_number, action,
+           signer_role, meaning, printed_name, user_id, content_hash, reason, limits_snapshot_id)
+         select $1, $2, $3, $4, $5, $6, $7, u.first_name || ' ' || u.last_name, u.id, $8, $9, $10
+           from users u where u.id = $11
+         returning id, document_type, document_id, version_number, action, signer_role, meaning,
+                   printed_name, user_id, signed_at, content_hash, reason, limits_snapshot_id`,
+        [
+          scope.facilityId,
+          ref.documentType,
+          ref.documentId,
+          version.version_number,
+          request.action,
+          outcome.signerRole,
+          meaning,
+          contentHash(ref, version.version_number, version.content),
+          request.reason ?? null,
+          snapshotId,
+          userId,
+        ],
+      );
+      await writeAudit(tx, actor, {
+        planId: scope.planId,
+        facilityId: scope.facilityId,
+        domain: 'ElectronicSignature',
+        action: request.action,
+        entityId: ref.documentId,
+        reason: request.reason ?? null,
+        newValues: {
+          documentType: ref.documentType,
+          documentId: ref.documentId,
+          versionNumber: version.version_number,
+          signatureId: signature!.id,
+          signerRole: outcome.signerRole,
+          meaning,
+          printedName: signature!.printed_name,
+          status: outcome.status,
+          signatureState: outcome.signatureState,
+          ...(snapshotId === null ? {} : { limitsSnapshotId: snapshotId }),
+        },
+      });
+      const own = registration.recordVersion ? await registration.recordVersion(tx, ref) : null;
+      return {
+        signature: { ...toSignature(signature!), valid: true },
+        document: {
+          id: ref.documentId,
+          status: outcome.status,
+          signatureState: outcome.signatureState,
+          versionNumber: version.version_number,
+          version: own ?? recordVersion,
+        },
+      };
+    });
+  } catch (error) {
+    await recordAfterRollback(error, db);
+    throw error;
+  }
+}

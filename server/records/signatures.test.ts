@@ -1,0 +1,388 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ZApprovalPolicyResponse,
+  ZPendingApprovalsResponse,
+  ZSignResponse,
+  ZSignaturesResponse,
+} from '../../core/schemas/signatures.schemas.ts';
+import { fullPermissionMap, permissionsWith } from '../test/factories.ts';
+import { startSignKit, type Person, type SignKit } from './sign-test-kit.ts';
+
+let kit: SignKit;
+let editor: Person;
+let signer: Person;
+let signer2: Person;
+beforeAll(async () => {
+  kit = await startSignKit();
+  editor = await kit.person({ edit: true });
+  signer = await kit.person({ sign: true, firstName: 'Grace' });
+  signer2 = await kit.person({ sign: true });
+});
+afterAll(async () => {
+  await kit?.close();
+});
+
+const lastAudit = async (domain: string, action?: string) => {
+  const [row] = await kit.server.db.query<Record<string, any>>( // eslint-disable-line @typescript-eslint/no-explicit-any -- checked by assertions
+    `select action, reason, user_id, new_values from audit_log
+      where domain = $1 and ($2::text is null or action = $2) order by id desc limit 1`,
+    [domain, action ?? null],
+  );
+  return row;
+};
+
+describe('approval policies (contract)', () => {
+  it('default to one Approver step, one signature, no self-approval', async () => {
+    const res = await kit.call('GET', `${kit.F}/approval_policies?documentType=Protocol`);
+    expect(res.status).toBe(200);
+    expect(ZApprovalPolicyResponse.parse(res.body)).toEqual({
+      approvalPolicy: {
+        documentType: 'Protocol',
+        steps: [{ order: 1, signerRole: 'Approver', roleIds: [], minSignatures: 1 }],
+        allowSelfApproval: false,
+        version: 0,
+      },
+    });
+    const missing = await kit.call('GET', `${kit.F}/approval_policies`);
+    expect(missing.status).toBe(422);
+    const old = await kit.call('GET', `${kit.F}/approval_policies?documentType=Study%20report`);
+    expect(old.status).toBe(422);
+  });
+
+  it('name only roles of the facility that grant ApprovalPolicy Sign, by property path', async () => {
+    const db = kit.server.db;
+    const [qa] = await db.query<{ id: number }>(
+      `insert into roles (facility_id, name, permissions) values ($1, 'QA signer', $2) returning id`,
+      [kit.facilityId, JSON.stringify(fullPermissionMap())],
+    );
+    const [viewer] = await db.query<{ id: number }>(
+      `insert into roles (facility_id, name, permissions) values ($1, 'SOP viewer', $2) returning id`,
+      [kit.facilityId, JSON.stringify(permissionsWith({ CleaningProcedure: ['Get'] }))],
+    );
+    const body = (steps: unknown[]) => ({
+      documentType: 'ChangeAssessment',
+      steps,
+      allowSelfApproval: false,
+      reason: 'QA reviews first',
+      version: 0,
+    });
+    const refused = await kit.call(
+      'POST',
+      `${kit.F}/approval_policies`,
+      body([
+        { order: 1, signerRole: 'Reviewer', roleIds: [], minSignatures: 1 },
+        { order: 2, signerRole: 'Approver', roleIds: [qa!.id, viewer!.id, 4242], minSignatures: 1 },
+      ]),
+    );
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors).toEqual([
+      {
+        property: 'steps[1].roleIds[1]',
+        constraints: { sign: expect.stringContaining('SOP viewer') },
+      },
+      { property: 'steps[1].roleIds[2]', constraints: { reference: expect.any(String) } },
+    ]);
+    const steps = [
+      { order: 1, signerRole: 'Reviewer', roleIds: [], minSignatures: 1 },
+      { order: 2, signerRole: 'Approver', roleIds: [qa!.id], minSignatures: 2 },
+    ];
+    const ok = await kit.call('POST', `${kit.F}/approval_policies`, body(steps));
+    expect(ok.status).toBe(200);
+    expect(ok.body).toEqual({
+      approvalPolicy: {
+        documentType: 'ChangeAssessment',
+        steps,
+        allowSelfApproval: false,
+        version: 1,
+      },
+    });
+    expect(await lastAudit('ApprovalPolicy')).toMatchObject({
+      reason: 'QA reviews first',
+      new_values: { documentType: 'ChangeAssessment', steps },
+    });
+    const stale = await kit.call('POST', `${kit.F}/approval_policies`, body(steps.slice(1)));
+    expect(stale.status).toBe(409);
+    const noRight = await kit.call(
+      'POST',
+      `${kit.F}/approval_policies`,
+      { ...body(steps), version: 1 },
+      signer,
+    );
+    expect(noRight.status).toBe(403);
+  });
+});
+
+describe('signing an SOP (contract, ES-1)', () => {
+  it('submits, approves, and every read carries the status; signatures show name, UTC time and meaning', async () => {
+    const sop = await kit.createSop(editor);
+    expect(sop).toMatchObject({ status: 'BeingBuilt', signatureState: null, versionNumber: 1 });
+    const submitted = await kit.signSop(sop.id, 'Submit', editor);
+    expect(submitted.status).toBe(200);
+    expect(ZSignResponse.parse(submitted.body).document).toEqual({
+      id: sop.id,
+      status: 'BeingApproved',
+      signatureState: 'PendingApproval',
+      versionNumber: 1,
+      version: sop.version,
+    });
+    expect(submitted.body.signature).toMatchObject({
+      action: 'Submit',
+      signerRole: 'Submitter',
+      meaning: 'Submitted for review',
+      printedName: editor.name,
+      userId: editor.id,
+      valid: true,
+    });
+    const pending = await kit.call('GET', `${kit.F}/signatures/pending`, undefined, signer);
+    expect(ZPendingApprovalsResponse.parse(pending.body).items).toContainEqual(
+      expect.objectContaining({
+        documentType: 'SOP',
+        documentId: sop.id,
+        action: 'Approve',
+        submittedBy: editor.name,
+      }),
+    );
+    const [before] = await kit.server.db.query<{ now: Date }>('select now() as now');
+    const approved = await kit.signSop(sop.id, 'Approve', signer, { meaning: 'Approved for use' });
+    expect(approved.status).toBe(200);
+    expect(approved.body.document).toMatchObject({ status: 'Approved', signatureState: 'Signed' });
+    const signedAt = approved.body.signature.signedAt as string;
+    expect(signedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(Math.abs(Date.parse(signedAt) - before!.now.getTime())).toBeLessThan(60_000);
+    const read = await kit.call('GET', `${kit.F}/sop/${sop.id}`);
+    expect(read.body).toMatchObject({
+      status: 'Approved',
+      signatureState: 'Signed',
+      versionNumber: 1,
+    });
+    const list = await kit.call('GET', `${kit.F}/signatures?documentType=SOP&documentId=${sop.id}`);
+    expect(list.status).toBe(200);
+    const signatures = ZSignaturesResponse.parse(list.body).signatures;
+    expect(signatures.map((s) => [s.action, s.printedName, s.meaning, s.valid])).toEqual([
+      ['Submit', editor.name, 'Submitted for review', true],
+      ['Approve', signer.name, 'Approved for use', true],
+    ]);
+    expect(signatures[1]!.signedAt).toBe(signedAt);
+    expect(signatures[0]!.contentHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(await lastAudit('ElectronicSignature', 'Approve')).toMatchObject({
+      user_id: signer.id,
+      new_values: {
+        documentType: 'SOP',
+        documentId: sop.id,
+        meaning: 'Approved for use',
+        status: 'Approved',
+      },
+    });
+    // The printed name is the name at signing: a later rename does not change it.
+    await kit.server.db.query(`update users set first_name = 'Renamed' where id = $1`, [signer.id]);
+    const again = await kit.call(
+      'GET',
+      `${kit.F}/signatures?documentType=SOP&documentId=${sop.id}`,
+    );
+    expect(again.body.signatures[1].printedName).toBe(signer.name);
+  });
+
+  it('an edit of an Approved record starts version 2, and its approval deprecates version 1', async () => {
+    const sop = await kit.createSop(editor);
+    await kit.signSop(sop.id, 'Submit', editor);
+    await kit.signSop(sop.id, 'Approve', signer);
+    const edited = await kit.editSop(sop.id, editor);
+    expect(edited.status).toBe(200);
+    expect(edited.body.result).toMatchObject({ status: 'BeingBuilt', versionNumber: 2 });
+    await kit.signSop(sop.id, 'Submit', editor);
+    const locked = await kit.editSop(sop.id, editor);
+    expect(locked.status).toBe(409);
+    expect(locked.body.errName).toBe('TransactionLocked');
+    expect(await lastAudit('ElectronicSignature', 'SignatureRefused')).toMatchObject({
+      new_values: { attempted: 'Edit', refusal: 'TransactionLocked', documentId: sop.id },
+    });
+    const approved = await kit.signSop(sop.id, 'Approve', signer2);
+    expect(approved.body.document).toMatchObject({ status: 'Approved', versionNumber: 2 });
+    const versions = await kit.server.db.query<{ version_number: number; status: string }>(
+      `select version_number, status from controlled_versions
+        where document_type = 'SOP' and document_id = $1 order by version_number`,
+      [sop.id],
+    );
+    expect(versions).toEqual([
+      { version_number: 1, status: 'Deprecated' },
+      { version_number: 2, status: 'Approved' },
+    ]);
+  });
+
+  it('a Reject needs a reason and returns the version to Being Built with Changes Requested', async () => {
+    const sop = await kit.createSop(editor);
+    await kit.signSop(sop.id, 'Submit', editor);
+    const noReason = await kit.call(
+      'POST',
+      `${kit.F}/signatures`,
+      {
+        documentType: 'SOP',
+        documentId: sop.id,
+        action: 'Reject',
+        password: signer.password,
+      },
+      signer,
+    );
+    expect(noReason.status).toBe(422);
+    expect(noReason.body.errors[0].property).toBe('reason');
+    const rejected = await kit.signSop(sop.id, 'Reject', signer);
+    expect(rejected.status).toBe(200);
+    expect(rejected.body.document).toMatchObject({
+      status: 'BeingBuilt',
+      signatureState: 'ChangesRequested',
+    });
+    expect(rejected.body.signature).toMatchObject({
+      action: 'Reject',
+      signerRole: 'Approver',
+      meaning: 'Rejected',
+      reason: 'Needs changes',
+    });
+    expect((await kit.editSop(sop.id, editor)).status).toBe(200);
+  });
+
+  it('a policy with a Reviewer step goes through BeingReviewed; the steps are those at Submit', async () => {
+    const current = await kit.call('GET', `${kit.F}/approval_policies?documentType=SOP`);
+    const sop = await kit.createSop(editor);
+    const set = await kit.call('POST', `${kit.F}/approval_policies`, {
+      documentType: 'SOP',
+      steps: [
+        { order: 1, signerRole: 'Reviewer', roleIds: [], minSignatures: 1 },
+        { order: 2, signerRole: 'Approver', roleIds: [], minSignatures: 1 },
+      ],
+      allowSelfApproval: false,
+      reason: 'Review SOPs',
+      version: current.body.approvalPolicy.version,
+    });
+    expect(set.status).toBe(200);
+    const submitted = await kit.signSop(sop.id, 'Submit', editor);
+    expect(submitted.body.document.status).toBe('BeingReviewed');
+    expect((await kit.signSop(sop.id, 'Approve', signer)).status).toBe(409);
+    const reviewed = await kit.signSop(sop.id, 'Review', signer);
+    expect(reviewed.body).toMatchObject({
+      signature: { signerRole: 'Reviewer', meaning: 'Reviewed' },
+      document: { status: 'BeingApproved' },
+    });
+    // Back to one step: the submitted version keeps its two.
+    await kit.call('POST', `${kit.F}/approval_policies`, {
+      documentType: 'SOP',
+      steps: [{ order: 1, signerRole: 'Approver', roleIds: [], minSignatures: 1 }],
+      allowSelfApproval: false,
+      reason: 'One step',
+      version: set.body.approvalPolicy.version,
+    });
+    const approved = await kit.signSop(sop.id, 'Approve', signer2);
+    expect(approved.body.document.status).toBe('Approved');
+  });
+});
+
+describe('ES-2: the signer re-enters their password', () => {
+  it('a wrong one is 422 on password, counts toward the lockout, and the session stays', async () => {
+    const sop = await kit.createSop(editor);
+    const victim = await kit.person({ edit: true });
+    const wrong = await kit.signSop(sop.id, 'Submit', victim, { password: 'Not-my-password1' });
+    expect(wrong.status).toBe(422);
+    expect(wrong.body).toMatchObject({ errName: 'DataValidationError' });
+    expect(wrong.body.errors[0].property).toBe('password');
+    const [counted] = await kit.server.db.query<{ failed_attempts: number }>(
+      'select failed_attempts from users where id = $1',
+      [victim.id],
+    );
+    expect(counted!.failed_attempts).toBe(1);
+    expect(await lastAudit('Authentication', 'SignatureFailed')).toMatchObject({
+      user_id: victim.id,
+    });
+    expect((await kit.call('GET', `${kit.F}/sop/${sop.id}`, undefined, victim)).status).toBe(200);
+    for (let i = 2; i <= 5; i += 1)
+      expect(
+        (await kit.signSop(sop.id, 'Submit', victim, { password: `Wrong#${i}x` })).status,
+      ).toBe(422);
+    const [locked] = await kit.server.db.query<{ locked: boolean }>(
+      'select locked_until > now() as locked from users where id = $1',
+      [victim.id],
+    );
+    expect(locked!.locked).toBe(true);
+    expect(await lastAudit('Authentication', 'Lock')).toMatchObject({ user_id: victim.id });
+    // Locked: even the right password signs nothing, and the sign-in is refused too.
+    const right = await kit.signSop(sop.id, 'Submit', victim);
+    expect(right.status).toBe(422);
+    const [version] = await kit.server.db.query<{ status: string }>(
+      `select status from controlled_versions where document_type = 'SOP' and document_id = $1`,
+      [sop.id],
+    );
+    expect(version!.status).toBe('BeingBuilt');
+  });
+});
+
+describe('ES-6: who may sign what, and when', () => {
+  it('no self-approval unless the policy allows it', async () => {
+    const both = await kit.person({ edit: true, sign: true });
+    const sop = await kit.createSop(both);
+    await kit.signSop(sop.id, 'Submit', both);
+    const self = await kit.signSop(sop.id, 'Approve', both);
+    expect(self.status).toBe(403);
+    expect(self.body.errName).toBe('NotAllowed');
+    expect(await lastAudit('ElectronicSignature', 'SignatureRefused')).toMatchObject({
+      user_id: both.id,
+      new_values: { attempted: 'Approve', refusal: 'NotAllowed' },
+    });
+    const pending = await kit.call('GET', `${kit.F}/signatures/pending`, undefined, both);
+    expect(pending.body.items.map((i: { documentId: number }) => i.documentId)).not.toContain(
+      sop.id,
+    );
+    await kit.call('POST', `${kit.F}/approval_policies`, {
+      documentType: 'SOP',
+      steps: [{ order: 1, signerRole: 'Approver', roleIds: [], minSignatures: 1 }],
+      allowSelfApproval: true,
+      reason: 'Small site',
+      version: (await kit.call('GET', `${kit.F}/approval_policies?documentType=SOP`)).body
+        .approvalPolicy.version,
+    });
+    const sop2 = await kit.createSop(both);
+    await kit.signSop(sop2.id, 'Submit', both);
+    expect((await kit.signSop(sop2.id, 'Approve', both)).status).toBe(200);
+    // The first one was submitted under the old policy: still refused.
+    expect((await kit.signSop(sop.id, 'Approve', both)).status).toBe(403);
+  });
+
+  it('no signature without ApprovalPolicy Sign in that facility, nor Submit without the edit right', async () => {
+    const sop = await kit.createSop(editor);
+    const outsider = await kit.person({ edit: true });
+    expect((await kit.signSop(sop.id, 'Submit', signer)).status).toBe(403);
+    await kit.signSop(sop.id, 'Submit', editor);
+    const refused = await kit.signSop(sop.id, 'Approve', outsider);
+    expect(refused.status).toBe(403);
+    expect(refused.body.errName).toBe('NotAllowed');
+    const [other] = await kit.server.db.query<{ id: number; plan_id: number }>(
+      'select id, plan_id from facilities where id <> $1 order by id limit 1',
+      [kit.facilityId],
+    );
+    const elsewhere = await kit.call(
+      'POST',
+      `/api/v2/plans/${other!.plan_id}/facilities/${other!.id}/signatures`,
+      { documentType: 'SOP', documentId: sop.id, action: 'Approve', password: signer.password },
+      signer,
+    );
+    expect(elsewhere.status).toBe(403);
+    const signatures = await kit.server.db.query(
+      'select id from signatures where document_id = $1 and document_type = $2',
+      [sop.id, 'SOP'],
+    );
+    expect(signatures).toHaveLength(1);
+  });
+
+  it('no action outside the allowed status', async () => {
+    const sop = await kit.createSop(editor);
+    const early = await kit.signSop(sop.id, 'Approve', signer);
+    expect(early.status).toBe(409);
+    expect(early.body.errName).toBe('TransactionLocked');
+    expect((await kit.signSop(sop.id, 'Reject', signer)).status).toBe(409);
+    await kit.signSop(sop.id, 'Submit', editor);
+    expect((await kit.signSop(sop.id, 'Submit', editor)).status).toBe(409);
+    expect((await kit.signSop(sop.id, 'Review', signer)).status).toBe(409);
+    await kit.signSop(sop.id, 'Approve', signer);
+    expect((await kit.signSop(sop.id, 'Approve', signer2)).status).toBe(409);
+    expect(await lastAudit('ElectronicSignature', 'SignatureRefused')).toMatchObject({
+      new_values: { attempted: 'Approve', refusal: 'TransactionLocked' },
+    });
+  });
+});
