@@ -38,6 +38,7 @@ import { registerPlanSettingsRoutes } from './modules/settings/plan-settings.rou
 import { ENTITY_DEFS } from '../core/entities/defs/index.ts';
 import { registerEntityRoutes } from './entities/entity.routes.ts';
 import { registerEntityVersionRoutes } from './entities/entity-versions.routes.ts';
+import { registerRuleVersionRoutes } from './records/rule-versions.routes.ts';
 import { multipartOptions } from './modules/attachments/multipart-body.ts';
 import { registerLimitsRoutes } from './modules/limits/limits.routes.ts';
 import { registerLimitViewRoutes } from './modules/limits/limits-views.routes.ts';
@@ -164,6 +165,7 @@ export async function buildApp({ config, db, logger }: BuildAppOptions): Promise
   registerApprovalPolicyRoutes(context);
   registerControlledEntities();
   registerSignatureRoutes(context);
+  registerRuleVersionRoutes(context);
   registerEquipmentExtrasRoutes(context);
   registerRoomGradeRoutes(context);
   registerMasterRecordRoutes(context);

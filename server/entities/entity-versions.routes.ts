@@ -1,3 +1,4 @@
+import { AppError } from '../../core/errors/errors.ts';
 import { actionOf, type EntityDef } from '../../core/entities/entity.ts';
 import { ZFacilityParams } from '../../core/schemas/auth.schemas.ts';
 import { ZId } from '../../core/schemas/common.schemas.ts';
@@ -26,10 +27,12 @@ export function registerEntityVersionRoutes({ app, db, permit }: AppContext, def
         table: def.table,
         facilityId: request.params.facility,
         recordId: request.params.id,
-        label: def.label,
       };
       // Each version's values are the record exactly as the detail read gave it then.
-      return { versions: await recordVersions(db, ref, (row) => toRecord(def, row)) };
+      const versions = await recordVersions(db, ref, (row) => toRecord(def, row));
+      if (versions.length === 0)
+        throw new AppError('NotFoundError', `${def.label} ${ref.recordId} was not found`);
+      return { versions };
     },
   );
 }

@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../db/db.ts';
+import { testDatabaseRoles } from '../test/test-db-urls.ts';
 import { createTestDb, type TestDb } from '../test/test-db.ts';
+
+const twoRoles = Boolean(process.env.DATABASE_URL) && Boolean(testDatabaseRoles().appRole);
 
 let db: TestDb;
 beforeAll(async () => {
@@ -45,7 +49,8 @@ describe('record_versions triggers', () => {
     expect(row!.missing).toBe(0);
   });
 
-  it('are append-only: updates and deletes are refused', async () => {
+  it("are append-only: even the owner's updates and deletes are refused", async () => {
+    const owner = await db.owner();
     const [plan] = await db.query<{ id: number }>(
       `insert into plans (name) values ('Versions plan') returning id`,
     );
@@ -57,7 +62,50 @@ describe('record_versions triggers', () => {
       [plan!.id],
     );
     expect(kept!.n).toBeGreaterThan(0);
-    await expect(db.query(`update record_versions set version = 0`)).rejects.toThrow(/append-only/);
-    await expect(db.query(`delete from record_versions`)).rejects.toThrow(/append-only/);
+    for (const sql of [
+      'update record_versions set version = 0',
+      'delete from record_versions',
+      'truncate record_versions',
+    ])
+      expect(await sqlError(owner, sql), sql).toMatch(/record_versions is append-only/);
+  });
+});
+
+async function sqlError(q: Db, sql: string): Promise<string> {
+  try {
+    await q.query(sql);
+  } catch (error) {
+    const e = error as { code?: string; message?: string };
+    return `${e.code ?? ''} ${e.message ?? ''}`;
+  }
+  return 'accepted';
+}
+
+describe.runIf(twoRoles)('record_versions and the app role on a PostgreSQL server', () => {
+  it('refuses the app any change but an insert, for want of a privilege', async () => {
+    for (const sql of [
+      'update record_versions set version = 0',
+      'delete from record_versions',
+      'truncate record_versions',
+      'alter table record_versions disable trigger record_versions_no_update',
+      'drop trigger keep_record_versions on facility_rules',
+    ])
+      expect(await sqlError(db, sql), sql).toMatch(/^42501 .*(permission denied|must be owner)/);
+  });
+
+  it('lets the app write versioned records, whose versions the trigger keeps', async () => {
+    const [plan] = await db.query<{ id: number }>(
+      `insert into plans (name) values ('App role plan') returning id`,
+    );
+    await db.query(`insert into plan_settings (plan_id, password_policy) values ($1, '{}')`, [
+      plan!.id,
+    ]);
+    await db.query(`update plan_settings set version = version + 1 where plan_id = $1`, [plan!.id]);
+    const kept = await db.query<{ version: number }>(
+      `select version from record_versions where table_name = 'plan_settings' and record_id = $1
+        order by recorded_at`,
+      [plan!.id],
+    );
+    expect(kept.map((k) => k.version)).toEqual([1, 2]);
   });
 });

@@ -1,4 +1,3 @@
-import { AppError } from '../../core/errors/errors.ts';
 import type { TRecordVersion } from '../../core/schemas/versions.schemas.ts';
 import type { Queryable } from '../db/db.ts';
 
@@ -7,12 +6,10 @@ export interface VersionRef {
   table: string;
   facilityId: number;
   recordId: number;
-  /** What the record is called in a NotFoundError. */
-  label: string;
 }
 
 /**
- * The kept versions of a record, oldest first. `valuesOf` turns each version's row (a row of the
+ * The kept versions of a record, oldest first (none for a record that never existed). `valuesOf` turns each version's row (a row of the
  * record's own table type, so numbers, arrays and times come back typed as a live read gives
  * them) into the record's fields, the way the record's own read does.
  */
@@ -34,8 +31,6 @@ export async function recordVersions(
       order by v.recorded_at, v.id`,
     [ref.table, ref.facilityId, ref.recordId],
   );
-  if (rows.length === 0)
-    throw new AppError('NotFoundError', `${ref.label} ${ref.recordId} was not found`);
   return rows.map((row) => ({
     version: Number(row.kept_version),
     // Microseconds kept: a recordedAt sent back as asOf finds this very version.

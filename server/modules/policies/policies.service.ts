@@ -19,7 +19,8 @@ export interface StoredPolicy {
   version: number;
 }
 
-function view(
+/** The policy as the reads answer it: the stored fields over the residue type's defaults. */
+export function view(
   id: number | null,
   residueType: ResidueType,
   policy: CleaningLimitPolicy,

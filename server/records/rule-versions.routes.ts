@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import { AppError } from '../../core/errors/errors.ts';
+import {
+  RESIDUE_TYPES,
+  type CleaningLimitPolicy,
+  type ResidueType,
+} from '../../core/limits/policy.ts';
+import { ZFacilityParams } from '../../core/schemas/auth.schemas.ts';
+import {
+  INSPECTION_SETTINGS_DEFAULTS,
+  MICROBIAL_POLICY_DEFAULTS,
+} from '../../core/schemas/facility-rules.schemas.ts';
+import { ZRecordVersionsResponse } from '../../core/schemas/versions.schemas.ts';
+import type { Queryable } from '../db/db.ts';
+import { typed, type AppContext } from '../http/app-context.ts';
+import { view } from '../modules/policies/policies.service.ts';
+import { recordVersions } from './record-versions.ts';
+
+const F = '/api/v2/plans/:plan/facilities/:facility';
+const NOTE =
+  'Each change kept as the record was after it, with when and by whom; the values have the shape of the record’s own read. A facility that never changed it has no versions (its defaults, version 0, were never stored).';
+
+/** The stored policy's id, from its id or its residue type; null for one never stored. */
+async function policyId(q: Queryable, facilityId: number, id: string): Promise<number | null> {
+  const named = RESIDUE_TYPES.find((t) => t.toLowerCase() === id.toLowerCase());
+  const [row] = await q.query<{ id: number }>(
+    `select id from cleaning_limit_policies
+      where facility_id = $1 and ${named ? 'residue_type = $2' : 'id = $2::int'}`,
+    [facilityId, named ?? id],
+  );
+  if (!row && !named) throw new AppError('NotFoundError', `No cleaning limit policy ${id}`);
+  return row?.id ?? null;
+}
+
+async function ruleId(q: Queryable, facilityId: number, kind: string): Promise<number | null> {
+  const [row] = await q.query<{ id: number }>(
+    `select id from facility_rules where facility_id = $1 and kind = $2 and rule_key = ''`,
+    [facilityId, kind],
+  );
+  return row?.id ?? null;
+}
+
+/**
+ * The versions of the facility's rule documents that are not declared entities: the cleaning
+ * limit policies, the microbial policy and the cleaning inspection settings.
+ */
+export function registerRuleVersionRoutes({ app, db, permit }: AppContext): void {
+  const r = typed(app);
+  const response = { 200: ZRecordVersionsResponse };
+
+  r.get(
+    `${F}/cleaning_limit_policies/:id/versions`,
+    {
+      preHandler: permit('CleaningPolicy', 'Get'),
+      schema: {
+        tags: ['cleaning limit policies'],
+        summary: 'Every version of a cleaning limit policy (by id or residue type), oldest first',
+        description: NOTE,
+        params: ZFacilityParams.extend({ id: z.string().max(40) }),
+        response,
+      },
+    },
+    async (request) => {
+      const facilityId = request.params.facility;
+      const recordId = await policyId(db, facilityId, request.params.id);
+      if (recordId === null) return { versions: [] };
+      const ref = { table: 'cleaning_limit_policies', facilityId, recordId };
+      // As the policy's read answers: the stored fields over the residue type's defaults.
+      const versions = await recordVersions(db, ref, (row) => ({
+        ...view(
+          recordId,
+          row.residue_type as ResidueType,
+          row.policy as CleaningLimitPolicy,
+          Number(row.version),
+        ),
+      }));
+      return { versions };
+    },
+  );
+
+  const rules = [
+    {
+      path: 'microbial-cleaning-limit-policies',
+      kind: 'MicrobialPolicy',
+      key: 'policy',
+      defaults: MICROBIAL_POLICY_DEFAULTS,
+      title: 'the microbial cleaning limit policy',
+    },
+    {
+      path: 'cleaning-inspection-settings',
+      kind: 'InspectionSettings',
+      key: 'cleaningInspectionSettings',
+      defaults: INSPECTION_SETTINGS_DEFAULTS,
+      title: 'the cleaning inspection settings',
+    },
+  ] as const;
+  for (const rule of rules) {
+    r.get(
+      `${F}/${rule.path}/versions`,
+      {
+        preHandler: permit('CleaningPolicy', 'Get'),
+        schema: {
+          tags: ['cleaning limit policies'],
+          summary: `Every version of ${rule.title}, oldest first`,
+          description: NOTE,
+          params: ZFacilityParams,
+          response,
+        },
+      },
+      async (request) => {
+        const facilityId = request.params.facility;
+        const recordId = await ruleId(db, facilityId, rule.kind);
+        if (recordId === null) return { versions: [] };
+        const ref = { table: 'facility_rules', facilityId, recordId };
+        // As the rule's read answers: the stored fields over the defaults.
+        const versions = await recordVersions(db, ref, (row) => ({
+          [rule.key]: { ...rule.defaults, ...(row.body as object) },
+          version: Number(row.version),
+        }));
+        return { versions };
+      },
+    );
+  }
+}
