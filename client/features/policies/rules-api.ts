@@ -110,7 +110,8 @@ interface MicrobialResponse extends Record<string, unknown> {
 }
 
 function microbialDocument(scope: FacilityScope, r: MicrobialResponse) {
-  const path = (id: number) => `${facilityPath(scope)}/microbial-cleaning-limit-policies/${id}`;
+  // One per facility: its versions are at the rule's own path.
+  const path = () => `${facilityPath(scope)}/microbial-cleaning-limit-policies`;
   return {
     document: r.policy,
     version: r.version,
@@ -145,7 +146,7 @@ interface InspectionResponse extends Record<string, unknown> {
 }
 
 function inspectionDocument(scope: FacilityScope, r: InspectionResponse) {
-  const path = (id: number) => `${facilityPath(scope)}/cleaning-inspection-settings/${id}`;
+  const path = () => `${facilityPath(scope)}/cleaning-inspection-settings`;
   return {
     document: r.cleaningInspectionSettings,
     version: r.version,

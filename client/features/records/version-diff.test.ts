@@ -25,6 +25,14 @@ describe('versionDifferences', () => {
     ]);
   });
 
+  it('follows nested objects to their fields', () => {
+    const before = version(1, { policy: { arl: { value: 10, unit: 'ppm' }, useARL: true } });
+    const after = version(2, { policy: { arl: { value: 5, unit: 'ppm' }, useARL: true } });
+    expect(versionDifferences(before, after)).toEqual([
+      { field: 'policy.arl.value', before: 10, after: 5 },
+    ]);
+  });
+
   it('treats a missing field and null alike', () => {
     expect(versionDifferences(version(1, { a: null }), version(2, {}))).toEqual([]);
   });

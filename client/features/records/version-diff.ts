@@ -10,14 +10,34 @@ export interface FieldDifference {
   after: unknown;
 }
 
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A record's values by field path: nested objects (a policy inside its read, a quantity) are
+ * followed to their fields ('policy.arl.value'); lists stay whole.
+ */
+export function flattenValues(values: Record<string, unknown>, prefix = '') {
+  const flat: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(values)) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (isPlainObject(value)) Object.assign(flat, flattenValues(value, path));
+    else flat[path] = value;
+  }
+  return flat;
+}
+
 /** The fields whose value differs between two versions, in a stable order. */
 export function versionDifferences(before: TRecordVersion, after: TRecordVersion) {
-  const fields = new Set([...Object.keys(before.values), ...Object.keys(after.values)]);
+  const valuesA = flattenValues(before.values);
+  const valuesB = flattenValues(after.values);
+  const fields = new Set([...Object.keys(valuesA), ...Object.keys(valuesB)]);
   const differences: FieldDifference[] = [];
   for (const field of [...fields].sort()) {
     if (BOOKKEEPING.has(field)) continue;
-    const a = before.values[field];
-    const b = after.values[field];
+    const a = valuesA[field];
+    const b = valuesB[field];
     if (!deepEqual(a ?? null, b ?? null)) differences.push({ field, before: a, after: b });
   }
   if (before.archived !== after.archived) {
