@@ -40,7 +40,7 @@ describe('an SOP submitted by one user and approved by another', () => {
     const facility = await facilityApi(app);
     const token = await app.server.login();
     const sopId = await createViaApi(app, token, `${facility.path}/sop`, {
-      sopNumber: 'SOP-CLN-001',
+      sopNumber: `SOP-CLN-${Date.now()}`,
       name: 'Cleaning of the granulator',
     });
     const approver = await buildUser(app.server.db, {
@@ -83,5 +83,18 @@ describe('an SOP submitted by one user and approved by another', () => {
     expect(texts[1]).toContain(await fullName({ id: approver.id }));
     expect(texts[1]).toContain('Approver');
     expect(texts.every((text) => text.includes('Valid'))).toBe(true);
+
+    // The version history lists the record's versions.
+    await openDrawer(second).getByRole('button', { name: 'Version history' }).click();
+    await expect
+      .poll(() => openDrawer(second).locator('tbody tr.ant-table-row').count())
+      .toBeGreaterThan(0);
+
+    // Before an edit of the Active SOP, the form says what saving starts and what it will need.
+    await submitter.goto('/master-data/sop');
+    await submitter.getByRole('button', { name: 'Edit', exact: true }).click();
+    const form = openDrawer(submitter);
+    await form.getByText('Saving starts version 2', { exact: true }).waitFor();
+    await form.getByText(/It will then need one Approver signature/).waitFor();
   });
 });
