@@ -94,7 +94,7 @@ describe('an SOP submitted by one user and approved by another', () => {
     await submitter.goto('/master-data/sop');
     await submitter.getByRole('button', { name: 'Edit', exact: true }).click();
     const form = openDrawer(submitter);
-    await form.getByText('Saving starts version 2', { exact: true }).waitFor();
+    await form.getByText('Saving starts version 2 in Being Built').waitFor();
     await form.getByText(/It will then need one Approver signature/).waitFor();
   });
 });

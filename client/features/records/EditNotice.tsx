@@ -24,7 +24,7 @@ export function EditNotice(props: {
       <Alert
         type="warning"
         showIcon
-        title="Locked for editing"
+        title={notice.title}
         description={notice.message}
         style={{ marginBottom: 16 }}
       />
@@ -38,7 +38,7 @@ export function EditNotice(props: {
     <Alert
       type="info"
       showIcon
-      title={`Saving starts version ${props.state.versionNumber + 1}`}
+      title={notice.title}
       description={`${notice.message} ${needed}`.trim()}
       style={{ marginBottom: 16 }}
     />

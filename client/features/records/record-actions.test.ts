@@ -31,8 +31,8 @@ describe('editNotice', () => {
   it('says an edit of an Approved version starts the next one in Being Built', () => {
     expect(editNotice({ status: 'Approved', versionNumber: 3 })).toEqual({
       kind: 'newVersion',
-      message:
-        'Saving starts version 4 in Being Built. Version 3 stays Active until the new version is approved.',
+      title: 'Saving starts version 4 in Being Built',
+      message: 'The version in force stays Active until the new version is approved.',
     });
   });
 

@@ -48,20 +48,26 @@ export function requiredSignatures(
     .join(', then ');
 }
 
-/** What a form says before an edit of the record, or null when an edit is plain. */
+/**
+ * What a form says before an edit of the record, or null when an edit is plain. The version
+ * number itself is on the record's tag; the notice names only the version an edit would start.
+ */
 export function editNotice(
   state: Pick<TControlledState, 'status' | 'versionNumber'>,
-): { kind: 'newVersion' | 'locked'; message: string } | null {
+): { kind: 'newVersion' | 'locked'; title: string; message: string } | null {
   if (state.status === 'Approved') {
     return {
       kind: 'newVersion',
-      message: `Saving starts version ${state.versionNumber + 1} in Being Built. Version ${state.versionNumber} stays Active until the new version is approved.`,
+      title: `Saving starts version ${state.versionNumber + 1} in Being Built`,
+      message: 'The version in force stays Active until the new version is approved.',
     };
   }
   if (isLockedForEditing(state.status)) {
     return {
       kind: 'locked',
-      message: `Version ${state.versionNumber} is under review and locked for editing. It can be edited again after it is approved or rejected.`,
+      title: 'Locked for editing',
+      message:
+        'This version is under review. It can be edited again after it is approved or rejected.',
     };
   }
   return null;
