@@ -38,10 +38,7 @@ export function VersionedDocumentForm<T extends object>(props: VersionedDocument
   const query = useQuery({ queryKey, queryFn: ({ signal }) => load(signal) });
   if (query.isError) return <Alert type="error" title={query.error.message} />;
   if (query.isPending) return <Spin />;
-  // A signature moves a controlled record on: the form starts again from what it now is.
-  const controlled = query.data.controlled?.state;
-  const key = controlled ? `${controlled.status}:${controlled.versionNumber}` : 'plain';
-  return <LoadedDocumentForm key={key} {...props} loaded={query.data} />;
+  return <LoadedDocumentForm {...props} loaded={query.data} />;
 }
 
 function LoadedDocumentForm<T extends object>({
@@ -127,6 +124,19 @@ function LoadedDocumentForm<T extends object>({
     form.setFieldsValue(merged as Parameters<typeof form.setFieldsValue>[0]);
   }
 
+  /** A signature moves the record on (status, version): the form starts from what it now is. */
+  async function reloadAfterSigning(): Promise<void> {
+    const current = await queryClient.fetchQuery({
+      queryKey,
+      queryFn: ({ signal }) => load(signal),
+      staleTime: 0,
+    });
+    setBase(current);
+    setConflict(false);
+    form.resetFields();
+    form.setFieldsValue(current.document as Parameters<typeof form.setFieldsValue>[0]);
+  }
+
   return (
     <Form
       form={form}
@@ -145,7 +155,7 @@ function LoadedDocumentForm<T extends object>({
               state={controlled.state}
               canModify={canEdit}
               path={controlled.path}
-              onSigned={() => void queryClient.invalidateQueries({ queryKey })}
+              onSigned={() => void reloadAfterSigning()}
             />
             {canEdit ? (
               <EditNotice documentType={controlled.documentType} state={controlled.state} />
