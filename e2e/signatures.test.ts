@@ -38,9 +38,11 @@ async function fullName(where: { email: string } | { id: number }): Promise<stri
 describe('an SOP submitted by one user and approved by another', () => {
   it('reads Active and lists both signatures', async () => {
     const facility = await facilityApi(app);
+    // Unique per attempt: a retry runs on the same database.
+    const sopNumber = `SOP-CLN-${Date.now()}`;
     const token = await app.server.login();
     const sopId = await createViaApi(app, token, `${facility.path}/sop`, {
-      sopNumber: `SOP-CLN-${Date.now()}`,
+      sopNumber,
       name: 'Cleaning of the granulator',
     });
     const approver = await buildUser(app.server.db, {
@@ -84,17 +86,35 @@ describe('an SOP submitted by one user and approved by another', () => {
     expect(texts[1]).toContain('Approver');
     expect(texts.every((text) => text.includes('Valid'))).toBe(true);
 
-    // The version history lists the record's versions.
-    await openDrawer(second).getByRole('button', { name: 'Version history' }).click();
-    await expect
-      .poll(() => openDrawer(second).locator('tbody tr.ant-table-row').count())
-      .toBeGreaterThan(0);
-
     // Before an edit of the Active SOP, the form says what saving starts and what it will need.
     await submitter.goto('/master-data/sop');
-    await submitter.getByRole('button', { name: 'Edit', exact: true }).click();
+    await submitter
+      .getByRole('row', { name: new RegExp(sopNumber) })
+      .getByRole('button', { name: 'Edit', exact: true })
+      .click();
     const form = openDrawer(submitter);
     await form.getByText('Saving starts version 2 in Being Built').waitFor();
     await form.getByText(/It will then need one Approver signature/).waitFor();
+    await form.getByLabel('Title').fill('Cleaning of the granulator and its bowl');
+    await submitter.getByRole('button', { name: 'Save', exact: true }).click();
+    const reasonDialog = submitter.getByRole('dialog').last();
+    await reasonDialog.getByLabel('Reason').fill('Bowl added to the scope');
+    await reasonDialog.getByRole('button', { name: 'Save', exact: true }).click();
+    await submitter.getByText(`SOP 'Cleaning of the granulator' saved`).waitFor();
+
+    // The new version is being built; its history shows what changed, field by field.
+    await submitter.goto(`/master-data/sop?record=${sopId}`);
+    await expect.poll(() => statusTag(submitter).textContent()).toBe('Being Built');
+    await openDrawer(submitter).getByRole('button', { name: 'Version history' }).click();
+    const history = openDrawer(submitter);
+    const versions = history.locator('tbody tr.ant-table-row');
+    await expect.poll(() => versions.count()).toBeGreaterThan(1);
+    await versions.first().getByRole('checkbox').check();
+    await versions.last().getByRole('checkbox').check();
+    const differences = history.getByRole('region', { name: 'Differences' });
+    const titleRow = differences.locator('tr', { hasText: 'Title' });
+    await expect
+      .poll(() => titleRow.textContent())
+      .toContain('Cleaning of the granulator and its bowl');
   });
 });
