@@ -3,7 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser, permissionsWith } from '../server/test/factories.ts';
 import { ADMIN } from '../server/test/test-server.ts';
 import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
-import { createViaApi, facilityApi, openDrawer, openModal, signInToFacility } from './ui.ts';
+import {
+  choose,
+  confirmWithReason,
+  createViaApi,
+  facilityApi,
+  openDrawer,
+  openModal,
+  signInToFacility,
+} from './ui.ts';
 
 let app: AppUnderTest;
 
@@ -116,5 +124,32 @@ describe('an SOP submitted by one user and approved by another', () => {
     await expect
       .poll(() => titleRow.textContent())
       .toContain('Cleaning of the granulator and its bowl');
+  });
+});
+
+describe('the approval policy editor', () => {
+  it('saves a Reviewer step before the Approver step, with a reason, in the contract shape', async () => {
+    const facility = await facilityApi(app);
+    const page = await app.open('/');
+    await signInToFacility(page);
+    await page.goto('/policies');
+    await page.getByRole('tab', { name: 'Approval policies' }).click();
+    const firstStep = page.locator('.ant-card-small', { hasText: 'Step 1' });
+    await choose(firstStep.getByLabel('Signer role'), 'Reviewer');
+    await page.getByRole('button', { name: 'Add step' }).click();
+    await page.locator('.ant-card-small', { hasText: 'Step 2' }).waitFor();
+    await page.getByRole('button', { name: 'Save approval policy' }).click();
+    await confirmWithReason(page, 'QA review before approval');
+
+    const token = await app.server.login();
+    const res = await app.server.request<{ approvalPolicy: { steps: unknown[] } }>(
+      'GET',
+      `${facility.path}/approval_policies?documentType=SOP`,
+      { token },
+    );
+    expect(res.body.approvalPolicy.steps).toEqual([
+      { order: 1, signerRole: 'Reviewer', roleIds: [], minSignatures: 1 },
+      { order: 2, signerRole: 'Approver', roleIds: [], minSignatures: 1 },
+    ]);
   });
 });
