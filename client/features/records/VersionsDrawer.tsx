@@ -3,6 +3,8 @@ import type { TableProps } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { TRecordVersion } from '../../../core/schemas/versions.schemas.ts';
+import { STATUS_LABELS } from '../../../core/records/status-labels.ts';
+import type { TRecordStatus } from '../../../core/schemas/signatures.schemas.ts';
 import { useDateFormat } from '../../app/use-date-format.ts';
 import { listVersions, recordsKeys } from './records-api.ts';
 import { showValue, versionDifferences, type FieldDifference } from './version-diff.ts';
@@ -30,14 +32,25 @@ export function VersionsDrawer({ path, title, labels = {}, onClose }: VersionsDr
     .sort((a, b) => a.version - b.version);
   const [before, after] = chosen;
 
+  // Controlled records' reads carry their version number and status; other records' do not.
+  const controlled = list.some((row) => 'versionNumber' in row.values);
   const columns: TableProps<TRecordVersion>['columns'] = [
     { key: 'version', dataIndex: 'version', title: 'Version', width: 80 },
-    {
-      key: 'record',
-      title: 'Record version',
-      render: (_: unknown, row) => showValue(row.values.versionNumber),
-    },
-    { key: 'status', title: 'Status', render: (_: unknown, row) => showValue(row.values.status) },
+    ...(controlled
+      ? [
+          {
+            key: 'record',
+            title: 'Record version',
+            render: (_: unknown, row: TRecordVersion) => showValue(row.values.versionNumber),
+          },
+          {
+            key: 'status',
+            title: 'Status',
+            render: (_: unknown, row: TRecordVersion) =>
+              STATUS_LABELS[row.values.status as TRecordStatus] ?? showValue(row.values.status),
+          },
+        ]
+      : []),
     {
       key: 'recordedAt',
       dataIndex: 'recordedAt',

@@ -42,7 +42,9 @@ describe('showValue', () => {
   it('shows nothing as a dash and lists as JSON', () => {
     expect(showValue(null)).toBe('—');
     expect(showValue('')).toBe('—');
-    expect(showValue([1, 2])).toBe('[1,2]');
+    expect(showValue([1, 2])).toBe('1, 2');
+    expect(showValue([])).toBe('—');
+    expect(showValue([{ a: 1 }])).toBe('[{"a":1}]');
     expect(showValue(3)).toBe('3');
   });
 });

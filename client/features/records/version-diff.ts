@@ -46,9 +46,13 @@ export function versionDifferences(before: TRecordVersion, after: TRecordVersion
   return differences;
 }
 
-/** A value as a cell shows it: '—' for nothing, JSON for lists and objects. */
+/** A value as a cell shows it: '—' for nothing, a list of plain values joined, JSON otherwise. */
 export function showValue(value: unknown): string {
   if (value === null || value === undefined || value === '') return '—';
+  if (Array.isArray(value) && value.length === 0) return '—';
+  if (Array.isArray(value) && value.every((item) => typeof item !== 'object')) {
+    return value.join(', ');
+  }
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
 }
