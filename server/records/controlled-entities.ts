@@ -42,6 +42,13 @@ export function registerControlledEntities(defs: readonly EntityDef[] = ENTITY_D
       resource: def.resource,
       action: actionOf(def, 'modify'),
       title: (content) => titleOf(def, content),
+      isArchived: async (q, ref) => {
+        const [row] = await q.query<{ archived: boolean }>(
+          `select archived_at is not null as archived from ${def.table} where facility_id = $1 and id = $2`,
+          [ref.facilityId, ref.documentId],
+        );
+        return row?.archived ?? false;
+      },
       recordVersion: async (q, ref) => {
         const [row] = await q.query<{ version: number }>(
           `select version from ${def.table} where facility_id = $1 and id = $2`,

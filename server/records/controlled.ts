@@ -40,6 +40,8 @@ export interface DocumentTypeRegistration {
   action: string;
   /** The title My approvals shows, from a version's content. */
   title?: (content: Record<string, unknown>) => string;
+  /** Whether the record is archived: an archived record is not signed until it is restored. */
+  isArchived?: (q: Queryable, ref: ControlledRef) => Promise<boolean>;
   /** The record's optimistic-lock counter, when the record lives in a table of its own. */
   recordVersion?: (q: Queryable, ref: ControlledRef) => Promise<number | null>;
   /**

@@ -36,6 +36,8 @@ export interface SignKit {
     as: Person,
     extra?: Record<string, unknown>,
   ) => Promise<{ status: number; body: Body }>;
+  /** The latest audit row of a domain (and action). */
+  lastAudit: (domain: string, action?: string) => Promise<Body | undefined>;
   close: () => Promise<void>;
 }
 
@@ -128,6 +130,25 @@ export async function startSignKit(): Promise<SignKit> {
     createSop,
     editSop,
     signSop,
+    lastAudit: async (domain, action) => {
+      const [row] = await server.db.query<Body>(
+        `select action, reason, user_id, new_values from audit_log
+          where domain = $1 and ($2::text is null or action = $2) order by id desc limit 1`,
+        [domain, action ?? null],
+      );
+      return row;
+    },
     close: () => server.close(),
+  };
+}
+
+/** A kit and its usual cast: one who edits SOPs and two who sign. */
+export async function startSignTeam() {
+  const kit = await startSignKit();
+  return {
+    kit,
+    editor: await kit.person({ edit: true }),
+    signer: await kit.person({ sign: true, firstName: 'Grace' }),
+    signer2: await kit.person({ sign: true }),
   };
 }

@@ -9,6 +9,7 @@ import {
   ZSignaturesResponse,
 } from '../../core/schemas/signatures.schemas.ts';
 import { typed, type AppContext } from '../http/app-context.ts';
+import { writeAudit } from '../modules/audit/audit.service.ts';
 import { actorOf, facilityPermissions, sessionOf } from '../http/session-guard.ts';
 import { documentTypeRegistration } from './controlled.ts';
 import { listSignatures, pendingApprovals } from './signatures.read.ts';
@@ -37,8 +38,32 @@ export function registerSignatureRoutes({ app, db, requireSession }: AppContext)
     },
     async (request) => {
       const { plan, facility } = request.params;
+      const session = sessionOf(request);
       // Only a member of the facility signs there; who may sign what is decided by the service.
-      await facilityPermissions(db, sessionOf(request), plan, facility);
+      try {
+        await facilityPermissions(db, session, plan, facility);
+      } catch (error) {
+        // A refusal is audited too; the facility asked for goes into the values (as the guards
+        // do), since it may be one the user has no business knowing exists.
+        if (error instanceof AppError && error.errName === 'NotAllowed') {
+          const { documentType, documentId, action } = request.body;
+          await writeAudit(db, actorOf(request), {
+            planId: session.user.plan_id,
+            domain: 'ElectronicSignature',
+            action: 'SignatureRefused',
+            entityId: documentId,
+            newValues: {
+              documentType,
+              documentId,
+              attempted: action,
+              refusal: 'NotAllowed',
+              why: 'not granted this facility',
+              facility,
+            },
+          });
+        }
+        throw error;
+      }
       return sign(db, actorOf(request), { planId: plan, facilityId: facility }, request.body);
     },
   );

@@ -65,13 +65,15 @@ async function decide(
   const refuse = (name: 'TransactionLocked' | 'NotAllowed', why: string): never => {
     throw new ControlledRefusal(name, why, actor, ref, request.action);
   };
+  const registration = documentTypeRegistration(ref.documentType)!;
+  if (registration.isArchived && (await registration.isArchived(tx, ref)))
+    refuse('TransactionLocked', 'This record is archived: restore it before signing it');
   if (!actionAllowedIn(request.action, version.status))
     refuse(
       'TransactionLocked',
       `${request.action} is not possible while version ${version.version_number} is ${version.status}`,
     );
   if (request.action === 'Submit') {
-    const registration = documentTypeRegistration(ref.documentType)!;
     if (!isAllowed(signer.permissions, registration.resource, registration.action))
       refuse(
         'NotAllowed',

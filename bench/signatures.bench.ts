@@ -1,0 +1,105 @@
+// Electronic signatures at scale, through the HTTP API of a production build: 1,000 SOPs each
+// submitted and approved (2,000 calls of POST {F}/signatures, each re-checking the signer's
+// password), printing the signature call's p50/p99, then My approvals and a signatures read.
+// On the PostgreSQL database of DATABASE_URL when it is set, else on a fresh PGlite directory.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { admin, signIn } from './bench-fixture.ts';
+import { startServerProcess } from './server-process.ts';
+
+const RECORDS = Number(process.env.BENCH_RECORDS ?? 1000);
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+function summary(label: string, ms: number[]): string {
+  const sorted = [...ms].sort((a, b) => a - b);
+  return `${label}: n=${ms.length} p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms, max ${sorted.at(-1)!.toFixed(1)} ms`;
+}
+
+async function run(label: string, env: Record<string, string>): Promise<void> {
+  const server = await startServerProcess({ ...admin, SERVE_CLIENT: 'false', ...env }, 3313);
+  try {
+    const { token, facility } = await signIn(server.url);
+    const F = facility(1);
+    const call = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${F}${path}`, {
+        method,
+        headers: { token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const json = (await res.json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- bench
+      if (res.status !== 200)
+        throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+      return json;
+    };
+    // One signer for the whole run: the policy lets the submitter approve (it is the call's
+    // cost that is measured here; segregation of duties has its own tests).
+    const policy = await call('GET', '/approval_policies?documentType=SOP');
+    await call('POST', '/approval_policies', {
+      documentType: 'SOP',
+      steps: [{ order: 1, signerRole: 'Approver', roleIds: [], minSignatures: 1 }],
+      allowSelfApproval: true,
+      reason: 'Benchmark',
+      version: policy.approvalPolicy.version,
+    });
+    const ids: number[] = [];
+    for (let i = 0; i < RECORDS; i += 1) {
+      const created = await call('POST', '/sop', {
+        sopNumber: `BENCH-${i}`,
+        name: `Bench SOP ${i}`,
+      });
+      ids.push(created.result.id);
+    }
+    const timings: Record<'Submit' | 'Approve', number[]> = { Submit: [], Approve: [] };
+    const started = performance.now();
+    for (const action of ['Submit', 'Approve'] as const) {
+      if (action === 'Approve') {
+        const t = performance.now();
+        const pending = await call('GET', '/signatures/pending');
+        console.log(
+          `${label}: My approvals with ${pending.count} records waiting: ${(performance.now() - t).toFixed(0)} ms`,
+        );
+      }
+      for (const id of ids) {
+        const t = performance.now();
+        await call('POST', '/signatures', {
+          documentType: 'SOP',
+          documentId: id,
+          action,
+          password: admin.ADMIN_PASSWORD,
+        });
+        timings[action].push(performance.now() - t);
+      }
+    }
+    const seconds = (performance.now() - started) / 1000;
+    console.log(`${label}: ${RECORDS} SOPs submitted and approved in ${seconds.toFixed(1)} s`);
+    console.log(
+      summary(`${label}: POST signatures (all)`, [...timings.Submit, ...timings.Approve]),
+    );
+    console.log(summary(`${label}: POST signatures (Submit)`, timings.Submit));
+    console.log(summary(`${label}: POST signatures (Approve)`, timings.Approve));
+    const t = performance.now();
+    const read = await call('GET', `/signatures?documentType=SOP&documentId=${ids[0]}`);
+    console.log(
+      `${label}: GET signatures of one record (${read.signatures.length}, valid recomputed): ${(performance.now() - t).toFixed(1)} ms`,
+    );
+  } finally {
+    await server.stop();
+  }
+}
+
+execFileSync('npm', ['run', '--silent', 'build:server'], { stdio: 'inherit' });
+if (process.env.DATABASE_URL) {
+  await run('PostgreSQL', { DATABASE_URL: process.env.DATABASE_URL });
+} else {
+  const dataDir = mkdtempSync(join(tmpdir(), 'carryover-bench-'));
+  try {
+    await run('PGlite', { DATA_DIR: dataDir });
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
