@@ -45,8 +45,9 @@ async function valueOf(field: FieldDef): Promise<unknown> {
       if (!check) return `${field.label} ${made}.5`;
       return TEXT_CANDIDATES.find((c) => check(c) === undefined) ?? `${made}`;
     }
+    // Numbers with every binary digit used, which a lossy round trip would change.
     case 'number':
-      return 2.75;
+      return 0.1 + 0.2;
     case 'integer':
       return 3;
     case 'boolean':
@@ -54,7 +55,7 @@ async function valueOf(field: FieldDef): Promise<unknown> {
     case 'enum':
       return field.options[0];
     case 'quantity':
-      return { value: 1.25, unit: MEASURES[field.measure].allowed[0] };
+      return { value: 1 / 3, unit: MEASURES[field.measure].allowed[0] };
     case 'reference': {
       const target = await someRecord(entityDef(field.entity));
       return field.multiple ? [target] : target;
@@ -108,6 +109,8 @@ describe('records read as of a moment', () => {
     const [{ asOf }] = (await server.db.query<{ asOf: string }>(
       `select to_char(clock_timestamp() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "asOf"`,
     )) as [{ asOf: string }];
+    // The changes below commit at a later millisecond than asOf (PGlite's clock counts them).
+    await server.db.query('select pg_sleep(0.002)');
     const first = before[0]!;
     await updateEntity(
       server.db,

@@ -67,12 +67,14 @@ describe('versions of a declared entity', () => {
     expect(versions[3]!.values).toEqual(live.body);
 
     // asOf at each recordedAt answers with that version, on the detail and on the lists.
-    for (const v of versions) {
-      const then = await call('GET', `${F}/equipments/${id}?${at(v.recordedAt)}`);
+    for (const asOf of versions.map((v) => v.recordedAt)) {
+      // The last version recorded then (PGlite's clock counts milliseconds: two may share one).
+      const v = versions.filter((x) => x.recordedAt <= asOf).at(-1)!;
+      const then = await call('GET', `${F}/equipments/${id}?${at(asOf)}`);
       expect(then.status).toBe(200);
       expect(then.body).toEqual(v.values);
-      const active = await call('GET', `${F}/equipments?${at(v.recordedAt)}`);
-      const archived = await call('GET', `${F}/archived/equipments?${at(v.recordedAt)}`);
+      const active = await call('GET', `${F}/equipments?${at(asOf)}`);
+      const archived = await call('GET', `${F}/archived/equipments?${at(asOf)}`);
       const ids = (page: Res) => (page.body.data as Array<{ id: number }>).map((r) => r.id);
       expect(ids(active).includes(id)).toBe(!v.archived);
       expect(ids(archived).includes(id)).toBe(v.archived);
@@ -87,8 +89,19 @@ describe('versions of a declared entity', () => {
     expect(emptyThen.body.data.map((r: { id: number }) => r.id)).not.toContain(id);
   });
 
-  it('answers 404 for a record of no version, and 422 for an asOf that is no date-time', async () => {
+  it('answers 404 for a record of no version or of another facility, and 422 for an asOf that is no date-time', async () => {
     expect((await call('GET', `${F}/equipments/999999/versions`)).status).toBe(404);
+    // A record of another facility is not found from this one, now or as of any moment.
+    const [other] = await server.db.query<{ id: number; plan_id: number }>(
+      'select id, plan_id from facilities order by id offset 1 limit 1',
+    );
+    const otherF = `/api/v2/plans/${other!.plan_id}/facilities/${other!.id}`;
+    const theirs = await call('POST', `${otherF}/equipments`, { ...mixer, name: 'Theirs' });
+    const id = theirs.body.result.id as number;
+    expect((await call('GET', `${otherF}/equipments/${id}/versions`)).status).toBe(200);
+    expect((await call('GET', `${F}/equipments/${id}/versions`)).status).toBe(404);
+    const now = new Date(Date.now() + 60_000).toISOString();
+    expect((await call('GET', `${F}/equipments/${id}?${at(now)}`)).status).toBe(404);
     const bad = await call('GET', `${F}/equipments?asOf=yesterday`);
     expect(bad.status).toBe(422);
     expect(bad.body.errors[0].property).toBe('asOf');

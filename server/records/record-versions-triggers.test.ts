@@ -71,6 +71,67 @@ describe('record_versions triggers', () => {
   });
 });
 
+describe('recorded_at', () => {
+  it('is taken as the transaction commits, in the order of its changes', async () => {
+    const [plan] = await db.query<{ id: number }>(
+      `insert into plans (name) values ('Commit plan') returning id`,
+    );
+    const written = await db.transaction(async (tx) => {
+      await tx.query(`insert into plan_settings (plan_id, password_policy) values ($1, '{}')`, [
+        plan!.id,
+      ]);
+      await tx.query(`update plan_settings set version = 2 where plan_id = $1`, [plan!.id]);
+      const [row] = await tx.query<{ at: string }>(`select clock_timestamp()::text as at`);
+      // Time passes between the writes and the commit (PGlite's clock counts milliseconds).
+      await tx.query(`select pg_sleep(0.01)`);
+      return row!.at;
+    });
+    const kept = await db.query<{ version: number; after: boolean }>(
+      `select version, recorded_at > $2::timestamptz as after from record_versions
+        where table_name = 'plan_settings' and record_id = $1 order by recorded_at, id`,
+      [plan!.id, written],
+    );
+    expect(kept).toEqual([
+      { version: 1, after: true },
+      { version: 2, after: true },
+    ]);
+  });
+});
+
+describe('versions of a user', () => {
+  it('leave out the password hash and sign-in bookkeeping, which alone keep no version', async () => {
+    const [plan] = await db.query<{ id: number }>(
+      `insert into plans (name) values ('Users plan') returning id`,
+    );
+    const [user] = await db.query<{ id: number }>(
+      `insert into users (plan_id, first_name, last_name, username, password_hash)
+       values ($1, 'Ada', 'Byron', 'EMP-V1', 'secret-hash') returning id`,
+      [plan!.id],
+    );
+    await db.query(
+      `update users set failed_attempts = 3, locked_until = now() + interval '5 minutes' where id = $1`,
+      [user!.id],
+    );
+    await db.query(`update users set last_name = last_name where id = $1`, [user!.id]);
+    await db.query(`update users set last_name = 'Lovelace', version = 2 where id = $1`, [
+      user!.id,
+    ]);
+    const kept = await db.query<{ version: number; row_data: Record<string, unknown> }>(
+      `select version, row_data from record_versions where table_name = 'users' and record_id = $1
+        order by recorded_at, id`,
+      [user!.id],
+    );
+    expect(kept.map((k) => [k.version, k.row_data.last_name])).toEqual([
+      [1, 'Byron'],
+      [2, 'Lovelace'],
+    ]);
+    for (const k of kept) {
+      expect(k.row_data).not.toHaveProperty('password_hash');
+      expect(k.row_data).not.toHaveProperty('failed_attempts');
+    }
+  });
+});
+
 async function sqlError(q: Db, sql: string): Promise<string> {
   try {
     await q.query(sql);

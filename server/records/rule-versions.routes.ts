@@ -23,6 +23,8 @@ const NOTE =
 /** The stored policy's id, from its id or its residue type; null for one never stored. */
 async function policyId(q: Queryable, facilityId: number, id: string): Promise<number | null> {
   const named = RESIDUE_TYPES.find((t) => t.toLowerCase() === id.toLowerCase());
+  if (!named && !/^\d{1,9}$/.test(id))
+    throw new AppError('NotFoundError', `No cleaning limit policy ${id}`);
   const [row] = await q.query<{ id: number }>(
     `select id from cleaning_limit_policies
       where facility_id = $1 and ${named ? 'residue_type = $2' : 'id = $2::int'}`,

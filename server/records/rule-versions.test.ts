@@ -43,7 +43,10 @@ describe('versions of the cleaning limit policies and facility rules', () => {
     expect(byType.body.versions[1].recordedBy.name).toEqual(expect.any(String));
     const byId = await call('GET', `${F}/cleaning_limit_policies/${one.body.id}/versions`);
     expect(byId.body).toEqual(byType.body);
-    expect((await call('GET', `${F}/cleaning_limit_policies/999999/versions`)).status).toBe(404);
+    for (const unknown of ['999999', 'Solvent', '99999999999'])
+      expect((await call('GET', `${F}/cleaning_limit_policies/${unknown}/versions`)).status).toBe(
+        404,
+      );
   });
 
   it('list each change of the microbial policy and the inspection settings', async () => {

@@ -10,7 +10,8 @@ create table record_versions (
   facility_id integer,
   version integer not null,
   row_data jsonb not null,
-  -- clock_timestamp(), not now(): two changes in one transaction get two ordered times.
+  -- clock_timestamp(), not now(): two changes in one transaction get two ordered times, taken
+  -- as it commits (the trigger is deferred).
   recorded_at timestamptz not null default clock_timestamp(),
   recorded_by integer
 );
@@ -33,14 +34,19 @@ create trigger record_versions_no_update before update or delete on record_versi
 create trigger record_versions_no_truncate before truncate on record_versions
   for each statement execute function audit_log_reject_change();
 
--- One jsonb of the row, read for its key (the trigger's argument: id, or plan_id for
+-- One jsonb of the row, read for its key (the trigger's first argument: id, or plan_id for
 -- plan_settings), facility, version and author; a table without facility_id or updated_by
--- gets nulls there.
+-- gets nulls there. The further arguments name columns that are no part of the record (a
+-- password hash, sign-in bookkeeping): they are left out, and an update that changes nothing
+-- else keeps no version, so signing in does not add a version of the user.
 create function record_version_keep() returns trigger
 language plpgsql as $$
 declare
-  data jsonb := to_jsonb(new);
+  data jsonb := to_jsonb(new) - tg_argv[1:];
 begin
+  if tg_op = 'UPDATE' and data = to_jsonb(old) - tg_argv[1:] then
+    return null;
+  end if;
   insert into record_versions (table_name, record_id, facility_id, version, row_data, recorded_by)
   values (tg_table_name, (data->>tg_argv[0])::int, (data->>'facility_id')::int,
           (data->>'version')::int, data, (data->>'updated_by')::int);
@@ -51,8 +57,8 @@ $$;
 -- Keeps the versions of a table: the trigger, and one version of each row it already holds
 -- (as of its last change, the earliest state known). A migration that creates a table with a
 -- `version` column calls `select keep_record_versions('the_table');` (the test
--- record-versions-triggers.test.ts fails otherwise).
-create function keep_record_versions(target regclass) returns void
+-- record-versions-triggers.test.ts fails otherwise); `left_out` names columns not kept.
+create function keep_record_versions(target regclass, left_out text[] default '{}') returns void
 language plpgsql as $$
 declare
   has_updated_at boolean;
@@ -78,15 +84,23 @@ begin
     'insert into record_versions (table_name, record_id, facility_id, version, row_data, recorded_at, recorded_by)
      select %L, (d->>%L)::int, (d->>''facility_id'')::int, (d->>''version'')::int, d, %s,
             (d->>''updated_by'')::int
-       from %s t cross join lateral to_jsonb(t) d order by t.%I',
-    (select relname from pg_class where oid = target), key_column, at_expr, target, key_column);
+       from %s t cross join lateral (select to_jsonb(t) - %L::text[] as d) kept order by t.%I',
+    (select relname from pg_class where oid = target), key_column, at_expr, target, left_out,
+    key_column);
+  -- Deferred to the commit: each change is kept with the row as that change left it, but
+  -- recorded_at is taken as the transaction commits, so an asOf read answers with what was
+  -- committed then (not with a change whose transaction was still open at that moment).
   execute format(
-    'create trigger keep_record_versions after insert or update on %s
-       for each row execute function record_version_keep(%L)', target, key_column);
+    'create constraint trigger keep_record_versions after insert or update on %s
+       deferrable initially deferred
+       for each row execute function record_version_keep(%s)', target,
+    (select string_agg(quote_literal(a), ', ') from unnest(key_column || left_out) a));
 end
 $$;
 
-select keep_record_versions(format('%I', c.table_name)::regclass)
+select keep_record_versions(format('%I', c.table_name)::regclass,
+         case c.table_name when 'users' then array['password_hash', 'failed_attempts', 'locked_until']
+                           else '{}' end)
   from information_schema.columns c
   join information_schema.tables t
     on t.table_schema = c.table_schema and t.table_name = c.table_name
