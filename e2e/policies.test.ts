@@ -8,6 +8,7 @@ import {
   facilityApi,
   signInToFacility,
 } from './ui.ts';
+import { adminEditor, putInForce } from '../server/test/policy-in-force.ts';
 
 let app: AppUnderTest;
 let page: Page;
@@ -31,7 +32,9 @@ async function pairAB(): Promise<Pair> {
 
 async function chemicalPolicy() {
   const res = await app.server.request<{
+    id: number;
     version: number;
+    status: string;
     policy: { useARL: boolean; globalRecoveryPercentage: number };
   }>('GET', `${F}/cleaning_limit_policies/Chemical`, { token });
   return res.body;
@@ -86,17 +89,22 @@ describe('cleaning limit policies', () => {
       .getByRole('link', { name: 'Cleaning limit policies' })
       .click();
     await page.getByRole('heading', { name: 'Cleaning limit policies' }).waitFor();
-    await page.getByText('Defaults of the specification — not yet changed').waitFor();
+    // The defaults are the facility's version 1, in force from its creation.
+    await page.getByText('Version 1').waitFor();
 
     const arl = page.getByRole('switch', { name: 'Use general limit (ARL)' });
     expect(await arl.getAttribute('aria-checked')).toBe('true');
     await arl.click();
     await saveWithReason('Save Chemical policy', 'General limit not applied to this site');
-    await page.getByText('Version 1').waitFor();
+    await page.getByText('Version 2').waitFor();
 
     const policy = await chemicalPolicy();
-    expect(policy.version).toBe(1);
+    expect(policy.version).toBe(2);
+    expect(policy.status).toBe('BeingBuilt');
     expect(policy.policy.useARL).toBe(false);
+    // Being built, the change moves no limit; approved, it does.
+    expect((await pairAB()).governing).toBe('arl');
+    await putInForce(app.server, F, adminEditor(token), 'CleaningLimitPolicy', policy.id);
     // Without the general limit (1,000 mg) the dose criterion (2,500 mg) governs.
     const pair = await pairAB();
     expect(pair.governing).toBe('dose');
@@ -114,12 +122,12 @@ describe('cleaning limit policies', () => {
     await item.getByText('must be at most 100').waitFor();
 
     const policy = await chemicalPolicy();
-    expect(policy.version).toBe(1);
+    expect(policy.version).toBe(2);
     expect(policy.policy.globalRecoveryPercentage).toBe(100);
   });
 
   it("after someone else's change, reloads the current values and keeps the user's edit", async () => {
-    // A fresh form at version 1.
+    // A fresh form at version 2.
     await page
       .getByRole('navigation', { name: 'Main' })
       .getByRole('link', { name: 'Home' })
@@ -128,11 +136,11 @@ describe('cleaning limit policies', () => {
       .getByRole('navigation', { name: 'Main' })
       .getByRole('link', { name: 'Cleaning limit policies' })
       .click();
-    await page.getByText('Version 1').waitFor();
+    await page.getByText('Version 2').waitFor();
 
     const other = await app.server.request('POST', `${F}/cleaning_limit_policies`, {
       token,
-      body: { residueType: 'Chemical', useLd50: true, version: 1, reason: 'LD50 route added' },
+      body: { residueType: 'Chemical', useLd50: true, version: 2, reason: 'LD50 route added' },
     });
     expect(other.status).toBe(200);
 
@@ -140,14 +148,14 @@ describe('cleaning limit policies', () => {
     await saveWithReason('Save Chemical policy', 'Recovery from the swab study');
     await page.getByText('Changed by someone else', { exact: true }).waitFor();
     await page.getByRole('button', { name: 'Reload current values' }).click();
-    await page.getByText('Version 2').waitFor();
+    await page.getByText('Version 3').waitFor();
     expect(await page.getByRole('spinbutton', { name: 'Global recovery' }).inputValue()).toBe('90');
     expect(await page.getByRole('switch', { name: 'Use LD50' }).getAttribute('aria-checked')).toBe(
       'true',
     );
 
     await saveWithReason('Save Chemical policy', 'Recovery from the swab study');
-    await page.getByText('Version 3').waitFor();
+    await page.getByText('Version 4').waitFor();
     const policy = await chemicalPolicy();
     expect(policy.policy.globalRecoveryPercentage).toBe(90);
     expect(policy.policy.useARL).toBe(false);
@@ -155,10 +163,10 @@ describe('cleaning limit policies', () => {
 
   it('changes the microbial cleaning limit policy on its own tab', async () => {
     await page.getByRole('tab', { name: 'Microbial' }).click();
-    await page.getByText('Defaults of the specification — not yet changed').waitFor();
+    await page.getByText('Version 1').waitFor();
     await page.getByRole('spinbutton', { name: 'Rinse limit' }).fill('10');
     await saveWithReason('Save microbial cleaning limit policy', 'WFI rinse');
-    await page.getByText('Version 1').waitFor();
+    await page.getByText('Version 2').waitFor();
     const res = await app.server.request<{ policy: { rinseLimit: number } }>(
       'GET',
       `${F}/microbial-cleaning-limit-policies`,

@@ -44,6 +44,17 @@ async function storedBatchSizeOfA(): Promise<unknown> {
   return row?.min_batch_size;
 }
 
+/** The server's MAC matrix, read with the browser's session. */
+function serverMatrix() {
+  return page.evaluate(async (path) => {
+    const token = sessionStorage.getItem('token') ?? '';
+    const res = await fetch(`${path}/mac-matrix`, { headers: { token } });
+    return (await res.json()) as {
+      pairs: { previous: string; next: string; maco: { value: number } }[];
+    };
+  }, F);
+}
+
 beforeAll(async () => {
   app = await startAppUnderTest();
   ({ id: facilityId, path: F } = await facilityApi(app));
@@ -99,14 +110,47 @@ describe('what-if on the MAC matrix', () => {
 
     // Nothing was saved: the record and the server's matrix are as they were.
     expect(await storedBatchSizeOfA()).toEqual(storedBefore);
-    const matrix = await page.evaluate(async (path) => {
-      const token = sessionStorage.getItem('token') ?? '';
-      const res = await fetch(`${path}/mac-matrix`, { headers: { token } });
-      return (await res.json()) as {
-        pairs: { previous: string; next: string; maco: { value: number } }[];
-      };
-    }, F);
+    const matrix = await serverMatrix();
     const ba = matrix.pairs?.find((p) => p.previous === 'B' && p.next === 'A');
     expect(ba?.maco.value).toBeCloseTo(250, 9);
+  });
+
+  it('previews the Chemical policy version being built, which moves no limit until approved', async () => {
+    // The browser's session edits the policy (one session per user).
+    const saved = await page.evaluate(async (path) => {
+      const token = sessionStorage.getItem('token') ?? '';
+      const headers = { token, 'content-type': 'application/json' };
+      const current = await (
+        await fetch(`${path}/cleaning_limit_policies/Chemical`, { headers })
+      ).json();
+      const res = await fetch(`${path}/cleaning_limit_policies`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          residueType: 'Chemical',
+          useARL: false,
+          version: current.version,
+          reason: 'General limit not applied to this site',
+        }),
+      });
+      return (await res.json()) as { status: string };
+    }, F);
+    expect(saved.status).toBe('BeingBuilt');
+
+    await page.reload();
+    await page.getByRole('tab', { name: 'Pairs' }).waitFor();
+    await page.getByRole('button', { name: 'What if…' }).click();
+    const panel = page.locator('.ant-drawer-open');
+    await panel.getByText('Nothing here is saved').waitFor();
+    await panel.getByRole('switch', { name: 'Use the policy version being built' }).click();
+    // A → B: without the general limit (1,000 mg) the dose criterion (2,500 mg) governs.
+    const status = panel.getByRole('region', { name: 'What-if result' }).getByRole('status');
+    await expect
+      .poll(() => status.textContent())
+      .toContain('1 of 2 pairs move (0 lower than before)');
+
+    const matrix = await serverMatrix();
+    const ab = matrix.pairs?.find((p) => p.previous === 'A' && p.next === 'B');
+    expect(ab?.maco.value).toBeCloseTo(1000, 9);
   });
 });

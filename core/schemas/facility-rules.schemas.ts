@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MEASURES } from '../units/measures.ts';
 import { ZReason } from './common.schemas.ts';
+import { ZControlledState } from './signatures.schemas.ts';
 
 /*
  * Facility rules kept as one document each: the microbial cleaning limit policy, the cleaning
@@ -116,7 +117,7 @@ export const INSPECTION_SETTINGS_DEFAULTS: TInspectionSettings = {
   ],
 };
 
-// 0 is the version of a facility's defaults, before its first change.
+// The record's version the change was made from (every record has one from its creation).
 const ZRuleVersion = z.number().int().min(0);
 
 function changeOf<T extends z.ZodRawShape>(fields: z.ZodObject<T>) {
@@ -124,13 +125,12 @@ function changeOf<T extends z.ZodRawShape>(fields: z.ZodObject<T>) {
 }
 
 export const ZMicrobialPolicyRequest = changeOf(ZMicrobialPolicyFields);
-export const ZMicrobialPolicyResponse = z.object({
-  policy: ZMicrobialPolicyFields,
-  version: z.number().int(),
-});
+// Controlled records: the latest version and its state; `id` is the documentId.
+export const ZMicrobialPolicyResponse = z
+  .object({ id: z.number().int(), policy: ZMicrobialPolicyFields })
+  .extend(ZControlledState.shape);
 
 export const ZInspectionSettingsRequest = changeOf(ZInspectionSettingsFields);
-export const ZInspectionSettingsResponse = z.object({
-  cleaningInspectionSettings: ZInspectionSettingsFields,
-  version: z.number().int(),
-});
+export const ZInspectionSettingsResponse = z
+  .object({ id: z.number().int(), cleaningInspectionSettings: ZInspectionSettingsFields })
+  .extend(ZControlledState.shape);

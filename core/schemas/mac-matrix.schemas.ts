@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ZFacilityParams } from './auth.schemas.ts';
 import { ZId } from './common.schemas.ts';
+import { ZAsOfQuery } from './versions.schemas.ts';
 
 const ZQuantity = <U extends string>(unit: U) =>
   z.object({ value: z.number(), unit: z.literal(unit) }).nullable();
@@ -21,6 +22,7 @@ export type MacPairSort = (typeof MAC_PAIR_SORTS)[number];
 
 /** One page of a huge matrix, so the client never downloads the whole of it. */
 export const ZMacPairsQuery = ZMacMatrixExportQuery.extend({
+  ...ZAsOfQuery.shape,
   pageNumber: z.coerce.number().int().min(1).default(1),
   pageLimit: z.coerce.number().int().min(1).max(500).default(50),
   previous: z.string().trim().min(1).max(200).optional().describe('Previous product name'),

@@ -3,6 +3,7 @@ import { AREA_BASES, RESIDUE_TYPES } from '../limits/policy.ts';
 import { MEASURES } from '../units/measures.ts';
 import { policyFieldText as doc } from '../limits/policy-fields.ts';
 import { ZReason } from './common.schemas.ts';
+import { ZControlledState } from './signatures.schemas.ts';
 
 const ZPpm = z.object({ value: z.number().finite().positive(), unit: z.literal('ppm') });
 const l3Units = MEASURES.l3.allowed as readonly string[];
@@ -70,18 +71,19 @@ export const ZCleaningLimitPolicyRequest = ZCleaningLimitPolicyFields.partial()
   .extend({
     residueType: ZResidueType,
     reason: ZReason,
-    // 0 is the version of a facility's defaults, before its first change.
-    version: z.number().int().min(0),
+    version: z.number().int().min(0).describe('The record’s version the change was made from'),
   })
   .strict();
 
-export const ZCleaningLimitPolicyResponse = z.object({
-  id: z.number().int().nullable(),
-  residueType: ZResidueType,
-  policy: ZCleaningLimitPolicy,
-  safetyFactor: z.number(),
-  modificationFactor: z.number(),
-  version: z.number().int(),
-});
+/** The latest version of a policy (the one being built, or the one in force) and its state. */
+export const ZCleaningLimitPolicyResponse = z
+  .object({
+    id: z.number().int().describe('The documentId of the controlled record'),
+    residueType: ZResidueType,
+    policy: ZCleaningLimitPolicy,
+    safetyFactor: z.number(),
+    modificationFactor: z.number(),
+  })
+  .extend(ZControlledState.shape);
 
 export type TCleaningLimitPolicy = z.infer<typeof ZCleaningLimitPolicy>;

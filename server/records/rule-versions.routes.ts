@@ -13,33 +13,27 @@ import {
 import { ZRecordVersionsResponse } from '../../core/schemas/versions.schemas.ts';
 import type { Queryable } from '../db/db.ts';
 import { typed, type AppContext } from '../http/app-context.ts';
-import { view } from '../modules/policies/policies.service.ts';
+import { policyFields } from '../modules/policies/policies.service.ts';
+import { placeOf, type PolicyKind } from '../modules/policies/policy-documents.ts';
 import { recordVersions } from './record-versions.ts';
 
 const F = '/api/v2/plans/:plan/facilities/:facility';
 const NOTE =
-  'Each change kept as the record was after it, with when and by whom; the values have the shape of the record’s own read. A facility that never changed it has no versions (its defaults, version 0, were never stored).';
+  'Each change kept as the record was after it, with when and by whom; the values have the shape of the record’s own read, without the state of its controlled versions (GET signatures and the record’s read give those). The first is the version every facility starts from.';
 
-/** The stored policy's id, from its id or its residue type; null for one never stored. */
-async function policyId(q: Queryable, facilityId: number, id: string): Promise<number | null> {
+/** The policy's id, from its id or its residue type (the microbial policy has its own route). */
+async function policyId(q: Queryable, facilityId: number, id: string): Promise<number> {
   const named = RESIDUE_TYPES.find((t) => t.toLowerCase() === id.toLowerCase());
   if (!named && !/^\d{1,9}$/.test(id))
     throw new AppError('NotFoundError', `No cleaning limit policy ${id}`);
   const [row] = await q.query<{ id: number }>(
     `select id from cleaning_limit_policies
-      where facility_id = $1 and ${named ? 'residue_type = $2' : 'id = $2::int'}`,
+      where facility_id = $1 and residue_type <> 'Microbial'
+        and ${named ? 'residue_type = $2' : 'id = $2::int'}`,
     [facilityId, named ?? id],
   );
-  if (!row && !named) throw new AppError('NotFoundError', `No cleaning limit policy ${id}`);
-  return row?.id ?? null;
-}
-
-async function ruleId(q: Queryable, facilityId: number, kind: string): Promise<number | null> {
-  const [row] = await q.query<{ id: number }>(
-    `select id from facility_rules where facility_id = $1 and kind = $2 and rule_key = ''`,
-    [facilityId, kind],
-  );
-  return row?.id ?? null;
+  if (!row) throw new AppError('NotFoundError', `No cleaning limit policy ${id}`);
+  return row.id;
 }
 
 /**
@@ -65,11 +59,10 @@ export function registerRuleVersionRoutes({ app, db, permit }: AppContext): void
     async (request) => {
       const facilityId = request.params.facility;
       const recordId = await policyId(db, facilityId, request.params.id);
-      if (recordId === null) return { versions: [] };
       const ref = { table: 'cleaning_limit_policies', facilityId, recordId };
       // As the policy's read answers: the stored fields over the residue type's defaults.
       const versions = await recordVersions(db, ref, (row) => ({
-        ...view(
+        ...policyFields(
           recordId,
           row.residue_type as ResidueType,
           row.policy as CleaningLimitPolicy,
@@ -83,7 +76,8 @@ export function registerRuleVersionRoutes({ app, db, permit }: AppContext): void
   const rules = [
     {
       path: 'microbial-cleaning-limit-policies',
-      kind: 'MicrobialPolicy',
+      kind: 'Microbial',
+      table: 'cleaning_limit_policies',
       key: 'policy',
       defaults: MICROBIAL_POLICY_DEFAULTS,
       title: 'the microbial cleaning limit policy',
@@ -91,6 +85,7 @@ export function registerRuleVersionRoutes({ app, db, permit }: AppContext): void
     {
       path: 'cleaning-inspection-settings',
       kind: 'InspectionSettings',
+      table: 'facility_rules',
       key: 'cleaningInspectionSettings',
       defaults: INSPECTION_SETTINGS_DEFAULTS,
       title: 'the cleaning inspection settings',
@@ -111,16 +106,22 @@ export function registerRuleVersionRoutes({ app, db, permit }: AppContext): void
       },
       async (request) => {
         const facilityId = request.params.facility;
-        const recordId = await ruleId(db, facilityId, rule.kind);
-        if (recordId === null) return { versions: [] };
-        const ref = { table: 'facility_rules', facilityId, recordId };
+        const recordId = await recordIdOf(db, facilityId, rule.kind);
+        const ref = { table: rule.table, facilityId, recordId };
         // As the rule's read answers: the stored fields over the defaults.
         const versions = await recordVersions(db, ref, (row) => ({
-          [rule.key]: { ...rule.defaults, ...(row.body as object) },
+          id: recordId,
+          [rule.key]: { ...rule.defaults, ...((row.policy ?? row.body) as object) },
           version: Number(row.version),
         }));
         return { versions };
       },
     );
   }
+}
+
+async function recordIdOf(q: Queryable, facilityId: number, kind: PolicyKind): Promise<number> {
+  const [row] = await q.query<{ id: number }>(placeOf(kind).select, [facilityId, kind]);
+  if (!row) throw new AppError('NotFoundError', `No ${kind} record in this facility`);
+  return row.id;
 }

@@ -1,4 +1,4 @@
-import { Alert, Button, InputNumber, List, Skeleton, Space, Typography } from 'antd';
+import { Alert, Button, InputNumber, List, Skeleton, Space, Switch, Typography } from 'antd';
 import { useDeferredValue, useMemo, useState } from 'react';
 import { applyWhatIf, compareLimits } from '../../../core/limits/limits.what-if.ts';
 import type { WhatIfEdit, WhatIfResult } from '../../../core/limits/limits.what-if.ts';
@@ -8,9 +8,14 @@ import { useLimitsInput } from './what-if-api.ts';
 import { WhatIfEditForm } from './WhatIfEditForm.tsx';
 import { WhatIfResults } from './WhatIfResults.tsx';
 
-/** The comparison, or the engine's complaint about the changed input (e.g. a unit it refuses). */
+/**
+ * The comparison of the limits in force (`input`) with `start` changed by the edits, or the
+ * engine's complaint about the changed input (e.g. a unit it refuses). `start` is the input
+ * itself, or the same data under the policy version being built.
+ */
 function useComparison(
   input: LimitsInput | undefined,
+  start: LimitsInput | undefined,
   edits: readonly WhatIfEdit[],
   threshold: number | null,
 ): { result: WhatIfResult | null; error: string | null } {
@@ -18,11 +23,15 @@ function useComparison(
   const deferredEdits = useDeferredValue(edits);
   const deferredThreshold = useDeferredValue(threshold);
   return useMemo(() => {
-    if (!input || (deferredEdits.length === 0 && deferredThreshold === null)) {
+    if (
+      !input ||
+      !start ||
+      (start === input && deferredEdits.length === 0 && deferredThreshold === null)
+    ) {
       return { result: null, error: null };
     }
     try {
-      const after = applyWhatIf(input, deferredEdits);
+      const after = applyWhatIf(start, deferredEdits);
       return {
         result: compareLimits(input, after, { salThreshold: deferredThreshold ?? undefined }),
         error: null,
@@ -30,7 +39,7 @@ function useComparison(
     } catch (error) {
       return { result: null, error: error instanceof Error ? error.message : String(error) };
     }
-  }, [input, deferredEdits, deferredThreshold]);
+  }, [input, start, deferredEdits, deferredThreshold]);
 }
 
 /**
@@ -39,9 +48,13 @@ function useComparison(
  */
 export function WhatIfPanel() {
   const input = useLimitsInput(true);
+  // The Chemical policy's version being built (not in force until approved), previewed here.
+  const [withDraft, setWithDraft] = useState(false);
+  const draft = useLimitsInput(withDraft, 'draft');
   const [edits, setEdits] = useState<WhatIfEdit[]>([]);
   const [threshold, setThreshold] = useState<number | null>(null);
-  const { result, error } = useComparison(input.data, edits, threshold);
+  const start = withDraft ? draft.data : input.data;
+  const { result, error } = useComparison(input.data, start, edits, threshold);
 
   if (input.isPending) return <Skeleton active />;
   if (input.isError) {
@@ -63,6 +76,17 @@ export function WhatIfPanel() {
         title="Nothing here is saved"
         description="Changes are tried out in your browser only. Master data and the MAC matrix stay as they are until you change the records themselves."
       />
+      <Space align="center">
+        <Switch
+          aria-label="Use the policy version being built"
+          checked={withDraft}
+          onChange={setWithDraft}
+          loading={withDraft && draft.isPending}
+        />
+        <Typography.Text>
+          Use the Chemical policy version being built (not in force until it is approved)
+        </Typography.Text>
+      </Space>
       <section aria-label="Try a change">
         <Typography.Title level={5}>Try a change</Typography.Title>
         <WhatIfEditForm input={input.data} onAdd={(edit) => setEdits((all) => [...all, edit])} />

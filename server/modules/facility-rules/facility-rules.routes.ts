@@ -1,6 +1,4 @@
 import {
-  INSPECTION_SETTINGS_DEFAULTS,
-  MICROBIAL_POLICY_DEFAULTS,
   ZInspectionSettingsRequest,
   ZInspectionSettingsResponse,
   ZMicrobialPolicyRequest,
@@ -14,22 +12,16 @@ import { validationError } from '../../../core/errors/errors.ts';
 import { typed, type AppContext } from '../../http/app-context.ts';
 import { actorOf } from '../../http/session-guard.ts';
 import type { Queryable } from '../../db/db.ts';
-import { getRule, updateRule, type RuleRef } from './facility-rules.service.ts';
+import {
+  getPolicyDocument,
+  updatePolicyDocument,
+  type PolicyDocument,
+} from '../policies/policy-documents.ts';
 
 const F = '/api/v2/plans/:plan/facilities/:facility';
 
-const MICROBIAL: RuleRef<TMicrobialPolicy> = {
-  kind: 'MicrobialPolicy',
-  key: '',
-  domain: 'MicrobialCleaningLimitPolicy',
-  defaults: MICROBIAL_POLICY_DEFAULTS,
-};
-const INSPECTION: RuleRef<TInspectionSettings> = {
-  kind: 'InspectionSettings',
-  key: '',
-  domain: 'CleaningInspectionSettings',
-  defaults: INSPECTION_SETTINGS_DEFAULTS,
-};
+/** A read of a controlled rule: the latest version's content and state (policy-documents.ts). */
+const stateOf = <T>({ body: _body, ...state }: PolicyDocument<T>) => state;
 
 /** The microbial methods a policy names are live methods of the facility. */
 async function checkMicrobialPolicy(q: Queryable, facilityId: number, policy: TMicrobialPolicy) {
@@ -50,8 +42,9 @@ async function checkMicrobialPolicy(q: Queryable, facilityId: number, policy: TM
 }
 
 /**
- * Microbial cleaning limit policies, cleaning inspection settings (approval policies are
- * in server/records): one document each per facility, changed with a reason and a version.
+ * The microbial cleaning limit policy and the cleaning inspection settings (approval policies
+ * are in server/records): one controlled record each per facility, changed with a reason and a
+ * version into a version being built, in force once approved (policy-documents.ts).
  */
 export function registerFacilityRuleRoutes({ app, db, permit }: AppContext): void {
   const r = typed(app);
@@ -68,14 +61,18 @@ export function registerFacilityRuleRoutes({ app, db, permit }: AppContext): voi
         tags: ['cleaning limit policies'],
         summary: 'The microbial cleaning limit policy (bioburden and endotoxin limits)',
         description:
-          'Surface limits per room grade in CFU per contact plate and per swab (defaults from EU GMP Annex 1, table 6), the limit for ungraded equipment, the final-rinse limit in CFU/ml, the endotoxin limit in EU/ml, the alert level as a percentage of each limit, and the microbial methods used. A facility that never changed it answers with the defaults and version 0.',
+          'Surface limits per room grade in CFU per contact plate and per swab (defaults from EU GMP Annex 1, table 6), the limit for ungraded equipment, the final-rinse limit in CFU/ml, the endotoxin limit in EU/ml, the alert level as a percentage of each limit, and the microbial methods used. A controlled record (document type CleaningLimitPolicy): the latest version, with its status; the limits use the approved one.',
         params: ZFacilityParams,
         response: { 200: ZMicrobialPolicyResponse },
       },
     },
     async (request) => {
-      const rule = await getRule(db, request.params.facility, MICROBIAL);
-      return { policy: rule.body, version: rule.version };
+      const rule = await getPolicyDocument<TMicrobialPolicy>(
+        db,
+        request.params.facility,
+        'Microbial',
+      );
+      return { policy: rule.body, ...stateOf(rule) };
     },
   );
 
@@ -94,16 +91,23 @@ export function registerFacilityRuleRoutes({ app, db, permit }: AppContext): voi
     async (request) => {
       const { reason, version, ...edit } = request.body;
       const facilityId = request.params.facility;
-      const rule = await updateRule(
+      const rule = await updatePolicyDocument<TMicrobialPolicy>(
         db,
         actorOf(request),
         scopeOf(request.params),
-        MICROBIAL,
-        edit as Partial<TMicrobialPolicy>,
-        { reason, version },
-        (tx, next) => checkMicrobialPolicy(tx, facilityId, next),
+        'Microbial',
+        {
+          edit: edit as Partial<TMicrobialPolicy>,
+          reason,
+          version,
+          domain: 'MicrobialCleaningLimitPolicy',
+          prepare: async (tx, next) => {
+            await checkMicrobialPolicy(tx, facilityId, next);
+            return next;
+          },
+        },
       );
-      return { policy: rule.body, version: rule.version };
+      return { policy: rule.body, ...stateOf(rule) };
     },
   );
 
@@ -115,14 +119,18 @@ export function registerFacilityRuleRoutes({ app, db, permit }: AppContext): voi
         tags: ['cleaning inspection settings'],
         summary: 'How cleaned equipment is inspected before release',
         description:
-          'Whether a visual inspection is required, the visible residue limit (about 4 ug/sqcm), the minimum light at the surface in lux, second-person verification, photo evidence, the validated dirty and clean hold times in hours, and the inspector’s checklist. Defaults and version 0 until the facility changes them.',
+          'Whether a visual inspection is required, the visible residue limit (about 4 ug/sqcm), the minimum light at the surface in lux, second-person verification, photo evidence, the validated dirty and clean hold times in hours, and the inspector’s checklist. A controlled record (document type CleaningInspectionSettings): the latest version, with its status.',
         params: ZFacilityParams,
         response: { 200: ZInspectionSettingsResponse },
       },
     },
     async (request) => {
-      const rule = await getRule(db, request.params.facility, INSPECTION);
-      return { cleaningInspectionSettings: rule.body, version: rule.version };
+      const rule = await getPolicyDocument<TInspectionSettings>(
+        db,
+        request.params.facility,
+        'InspectionSettings',
+      );
+      return { cleaningInspectionSettings: rule.body, ...stateOf(rule) };
     },
   );
 
@@ -140,15 +148,19 @@ export function registerFacilityRuleRoutes({ app, db, permit }: AppContext): voi
     },
     async (request) => {
       const { reason, version, ...edit } = request.body;
-      const rule = await updateRule(
+      const rule = await updatePolicyDocument<TInspectionSettings>(
         db,
         actorOf(request),
         scopeOf(request.params),
-        INSPECTION,
-        edit as Partial<TInspectionSettings>,
-        { reason, version },
+        'InspectionSettings',
+        {
+          edit: edit as Partial<TInspectionSettings>,
+          reason,
+          version,
+          domain: 'CleaningInspectionSettings',
+        },
       );
-      return { cleaningInspectionSettings: rule.body, version: rule.version };
+      return { cleaningInspectionSettings: rule.body, ...stateOf(rule) };
     },
   );
 }

@@ -38,29 +38,42 @@ describe('microbial cleaning limit policies', () => {
     expect((await call('POST', path, { rinseLimit: 10, reason: 'x' }, as)).status).toBe(403);
   });
 
-  it('start from the Annex 1 defaults and change with a reason, a version and an audit row', async () => {
+  it('start from the Annex 1 defaults in force and change with a reason, a version and an audit row', async () => {
     const path = `${F}/microbial-cleaning-limit-policies`;
     const first = await call('GET', path);
     expect(first.body).toMatchObject({
-      version: 0,
+      id: expect.any(Number),
+      version: 1,
+      status: 'Approved',
+      signatureState: 'Signed',
+      versionNumber: 1,
       policy: { gradeLimits: { A: { contactPlate: 0 }, D: { contactPlate: 50 } }, rinseLimit: 100 },
     });
-    const changed = await call('POST', path, { rinseLimit: 10, version: 0, reason: 'WFI rinse' });
+    const changed = await call('POST', path, { rinseLimit: 10, version: 1, reason: 'WFI rinse' });
     expect(changed.status).toBe(200);
-    expect(changed.body).toMatchObject({ version: 1, policy: { rinseLimit: 10 } });
+    // The approved version 1 stays in force; the change is version 2, being built.
+    expect(changed.body).toMatchObject({
+      id: first.body.id,
+      version: 2,
+      status: 'BeingBuilt',
+      versionNumber: 2,
+      policy: { rinseLimit: 10 },
+    });
     expect(await lastAudit('MicrobialCleaningLimitPolicy')).toEqual({
-      action: 'Create',
+      action: 'Update',
       reason: 'WFI rinse',
       old_values: { rinseLimit: 100 },
       new_values: { rinseLimit: 10 },
     });
-    const stale = await call('POST', path, { rinseLimit: 20, version: 0, reason: 'x' });
+    const stale = await call('POST', path, { rinseLimit: 20, version: 1, reason: 'x' });
     expect(stale.status).toBe(409);
     expect(stale.body.errName).toBe('VersionConflictError');
-    const same = await call('POST', path, { rinseLimit: 10, version: 1, reason: 'x' });
+    const same = await call('POST', path, { rinseLimit: 10, version: 2, reason: 'x' });
     expect(same.body.errName).toBe('NothingToChangeError');
     expect((await call('GET', path)).body).toMatchObject({
-      version: 1,
+      version: 2,
+      versionNumber: 2,
+      status: 'BeingBuilt',
       policy: { rinseLimit: 10 },
     });
   });
@@ -70,7 +83,7 @@ describe('microbial cleaning limit policies', () => {
     const bad = await call('POST', path, {
       alertLevelPercentage: 120,
       gradeLimits: { A: { contactPlate: -1, swab: 0 } },
-      version: 1,
+      version: 2,
       reason: 'x',
     });
     expect(bad.status).toBe(422);
@@ -81,11 +94,11 @@ describe('microbial cleaning limit policies', () => {
       'gradeLimits.C',
       'gradeLimits.D',
     ]);
-    const noReason = await call('POST', path, { rinseLimit: 5, version: 1 });
+    const noReason = await call('POST', path, { rinseLimit: 5, version: 2 });
     expect(noReason.body.errors[0].property).toBe('reason');
     const unknown = await call('POST', path, {
       microbialMethodIds: [9999],
-      version: 1,
+      version: 2,
       reason: 'x',
     });
     expect(unknown.status).toBe(422);
@@ -98,7 +111,7 @@ describe('microbial cleaning limit policies', () => {
     });
     const ok = await call('POST', path, {
       microbialMethodIds: [method.body.result.id],
-      version: 1,
+      version: 2,
       reason: 'Method validated',
     });
     expect(ok.body.policy.microbialMethodIds).toEqual([method.body.result.id]);
@@ -120,7 +133,10 @@ describe('cleaning inspection settings', () => {
   it('answer the defaults, then change with a reason and refuse bad input and stale edits', async () => {
     const path = `${F}/cleaning-inspection-settings`;
     expect((await call('GET', path)).body).toMatchObject({
-      version: 0,
+      id: expect.any(Number),
+      version: 1,
+      status: 'Approved',
+      versionNumber: 1,
       cleaningInspectionSettings: {
         visualInspectionRequired: true,
         visibleResidueLimit: { value: 4, unit: 'ug/sqcm' },
@@ -130,11 +146,13 @@ describe('cleaning inspection settings', () => {
     const changed = await call('POST', path, {
       dirtyHoldTimeHours: 48,
       checklist: [{ item: 'No visible residue', isMandatory: true }],
-      version: 0,
+      version: 1,
       reason: 'DHT study 2026-04',
     });
     expect(changed.body).toMatchObject({
-      version: 1,
+      version: 2,
+      status: 'BeingBuilt',
+      versionNumber: 2,
       cleaningInspectionSettings: { dirtyHoldTimeHours: 48, minimumLightLux: 500 },
     });
     expect((await lastAudit('CleaningInspectionSettings'))?.new_values).toMatchObject({
@@ -144,7 +162,7 @@ describe('cleaning inspection settings', () => {
       visibleResidueLimit: { value: 4, unit: 'ppm' },
       checklist: [{ item: '', isMandatory: true }],
       colour: 'red',
-      version: 1,
+      version: 2,
       reason: 'x',
     });
     expect(bad.status).toBe(422);
@@ -155,7 +173,7 @@ describe('cleaning inspection settings', () => {
       'visibleResidueLimit.unit',
     ]);
     expect(
-      (await call('POST', path, { minimumLightLux: 800, version: 0, reason: 'x' })).status,
+      (await call('POST', path, { minimumLightLux: 800, version: 1, reason: 'x' })).status,
     ).toBe(409);
   });
 });

@@ -11,11 +11,11 @@ import type {
   ProductSpec,
   SamplingSpec,
 } from '../../../core/limits/model.ts';
-import type { ResidueType } from '../../../core/limits/policy.ts';
+import type { CleaningLimitPolicy, ResidueType } from '../../../core/limits/policy.ts';
 import { AppError } from '../../../core/errors/errors.ts';
 import type { Queryable } from '../../db/db.ts';
 import { allEntities, type EntityRecord } from '../../entities/entity-store.ts';
-import { getPolicy } from '../policies/policies.service.ts';
+import { limitsPolicy, type InForceOptions } from '../policies/policy-in-force.ts';
 
 type Q = { value: number; unit: string };
 
@@ -27,8 +27,12 @@ function quantity<T>(value: unknown): T | undefined {
  * The swab and rinse the facility's limits are given for: its first swab sampling type with a
  * swab area and its first rinse type with a rinse volume, each with its own recovery and name.
  */
-export async function facilitySampling(q: Queryable, facilityId: number): Promise<SamplingSpec> {
-  const types = await allEntities(q, samplingTypesDef, facilityId);
+export async function facilitySampling(
+  q: Queryable,
+  facilityId: number,
+  asOf?: string,
+): Promise<SamplingSpec> {
+  const types = await allEntities(q, samplingTypesDef, facilityId, { asOf });
   const swab = types.find((t) => t.sampleType === 'swab' && t.swabArea);
   const rinse = types.find((t) => t.sampleType === 'rinse' && t.rinseVolume);
   const sampling: SamplingSpec = {};
@@ -54,12 +58,18 @@ export interface FacilityInputOptions {
   productionId?: number | undefined;
   /** The policy to apply; Chemical unless a view asks for another (the nitrosamine PDF). */
   residueType?: ResidueType;
+  /** The facility's data and the policy approved at this moment (ISO date-time) instead of now. */
+  asOf?: string | undefined;
+  /** 'draft': the policy's version in progress, for what-if (see policy-in-force.ts). */
+  policy?: InForceOptions['policy'];
+  /** A policy to compute with instead of the one in force (the one an approval puts in force). */
+  policyContent?: CleaningLimitPolicy;
 }
 
 /**
- * THE limits engine's input for a facility, built from its live master data: products with their
- * actives, equipment with surface areas, trains from the productions, the cleaning limit policy
- * and the swab and rinse sampling. Every view (the MAC matrix and its pairs, derivations, the
+ * THE limits engine's input for a facility, built from its live master data (or as it was at
+ * `asOf`): products with their actives, equipment with surface areas, trains from the
+ * productions, the approved cleaning limit policy and the swab and rinse sampling. Every view (the MAC matrix and its pairs, derivations, the
  * xlsx and PDF exports, the limit reports, what-if in the browser) calls this one function, so
  * the same pair shows the same numbers everywhere. Names identify rows in the output, since they
  * are unique in a facility and mean something to a reviewer.
@@ -69,13 +79,18 @@ export async function facilityLimitsInput(
   facilityId: number,
   options: FacilityInputOptions = {},
 ): Promise<LimitsInput> {
+  const asOf = { asOf: options.asOf };
   const [actives, allProducts, allEquipment, allProductions, sampling, policy] = await Promise.all([
-    allEntities(q, activesDef, facilityId),
-    allEntities(q, productsDef, facilityId),
-    allEntities(q, equipmentDef, facilityId),
-    allEntities(q, productionsDef, facilityId),
-    facilitySampling(q, facilityId),
-    getPolicy(q, facilityId, options.residueType ?? 'Chemical'),
+    allEntities(q, activesDef, facilityId, asOf),
+    allEntities(q, productsDef, facilityId, asOf),
+    allEntities(q, equipmentDef, facilityId, asOf),
+    allEntities(q, productionsDef, facilityId, asOf),
+    facilitySampling(q, facilityId, options.asOf),
+    options.policyContent ??
+      limitsPolicy(q, facilityId, options.residueType ?? 'Chemical', {
+        asOf: options.asOf,
+        policy: options.policy,
+      }).then((p) => p.content),
   ]);
   // One production's matrix: only its products and equipment.
   const productions =
@@ -141,7 +156,7 @@ export async function facilityLimitsInput(
   });
 
   return {
-    policy: policy.policy as unknown as LimitsInput['policy'],
+    policy: policy as unknown as LimitsInput['policy'],
     products: productSpecs,
     equipment: equipment.map((e) => ({
       id: e.name as string,

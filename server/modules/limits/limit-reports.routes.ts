@@ -9,6 +9,7 @@ import {
   worstCaseRanking,
 } from './limit-reports.service.ts';
 import { ZId } from '../../../core/schemas/common.schemas.ts';
+import { ZAsOfQuery } from '../../../core/schemas/versions.schemas.ts';
 
 const base = '/api/v2/plans/:plan/facilities/:facility/limits';
 const tags = ['limits'];
@@ -29,7 +30,7 @@ const ZProductionParams = ZFacilityParams.extend({
 });
 const ZOrNull = z.number().nullable();
 const explanationsDescription =
-  '`explanations` holds the derivation of every pair that set one of these numbers, keyed `previous → next` (as GET mac-matrix/explain answers it, with the swab and rinse limits).';
+  '`explanations` holds the derivation of every pair that set one of these numbers, keyed `previous → next` (as GET mac-matrix/explain answers it, with the swab and rinse limits). `asOf` (ISO date-time) answers with the facility’s data and the policy approved at that moment.';
 
 export function registerLimitReportRoutes({ app, db, permit }: AppContext): void {
   const r = typed(app);
@@ -43,6 +44,7 @@ export function registerLimitReportRoutes({ app, db, permit }: AppContext): void
         summary: 'Equipment limits: the lowest MACO, SAL, swab and rinse limit of each item',
         description: `For each equipment item in at least one pair of the MAC matrix: the lowest of each limit over the pairs that share the item, and the pair that governs it. Swab and rinse limits use the facility's first swab and rinse sampling types (swab area, rinse volume) and the Chemical policy's recovery; null without one. ${explanationsDescription}`,
         params: ZFacilityParams,
+        querystring: ZAsOfQuery,
         response: {
           200: z.object({
             equipment: z.array(
@@ -55,7 +57,10 @@ export function registerLimitReportRoutes({ app, db, permit }: AppContext): void
         },
       },
     },
-    async (request) => ({ ...(await equipmentLimits(db, request.params.facility)), units }),
+    async (request) => ({
+      ...(await equipmentLimits(db, request.params.facility, request.query)),
+      units,
+    }),
   );
 
   r.get(
@@ -67,6 +72,7 @@ export function registerLimitReportRoutes({ app, db, permit }: AppContext): void
         summary: 'Production limits: the governing MACO and lowest limits of each production',
         description: `For each production, the MAC matrix of its own products on its own equipment: the lowest (governing) MACO and the lowest SAL, swab and rinse limits over its pairs, each with the pair that set it. ${explanationsDescription}`,
         params: ZFacilityParams,
+        querystring: ZAsOfQuery,
         response: {
           200: z.object({
             productions: z.array(
@@ -85,7 +91,10 @@ export function registerLimitReportRoutes({ app, db, permit }: AppContext): void
         },
       },
     },
-    async (request) => ({ ...(await productionLimits(db, request.params.facility)), units }),
+    async (request) => ({
+      ...(await productionLimits(db, request.params.facility, request.query)),
+      units,
+    }),
   );
 
   r.get(
@@ -98,6 +107,7 @@ export function registerLimitReportRoutes({ app, db, permit }: AppContext): void
         description:
           'Every previous → next pair of the production’s products on its equipment, with the governing criterion, MACO, SAL, swab and rinse limit (null when none). 404 for a production not in the facility.',
         params: ZProductionParams,
+        querystring: ZAsOfQuery,
         response: {
           200: z.object({
             pairs: z.array(
@@ -117,7 +127,12 @@ export function registerLimitReportRoutes({ app, db, permit }: AppContext): void
       },
     },
     async (request) => ({
-      ...(await productionPairs(db, request.params.facility, request.params.productionId)),
+      ...(await productionPairs(
+        db,
+        request.params.facility,
+        request.params.productionId,
+        request.query,
+      )),
       units,
     }),
   );
@@ -132,7 +147,7 @@ export function registerLimitReportRoutes({ app, db, permit }: AppContext): void
         description:
           'As GET mac-matrix/explain, on the production’s own products and equipment and with the swab and rinse limits of the facility’s sampling types.',
         params: ZProductionParams,
-        querystring: z.object({
+        querystring: ZAsOfQuery.extend({
           previous: z.string().min(1).max(200),
           next: z.string().min(1).max(200),
         }),
@@ -146,6 +161,7 @@ export function registerLimitReportRoutes({ app, db, permit }: AppContext): void
         request.params.productionId,
         request.query.previous,
         request.query.next,
+        request.query,
       ),
     }),
   );
@@ -160,6 +176,7 @@ export function registerLimitReportRoutes({ app, db, permit }: AppContext): void
         description:
           'Every product scored by the risk scales (solubility and cleanability of its worst active, dose and toxicity bands of its lowest therapeutic dose and PDE, the HBEL toxicity score) under the facility’s risk categories where one matches a factor, combined by the risk formula of its "Highest RPN" selection criterion (the APIC worst-case rating without one), then ranked by its selection criteria in priority order (highest score, then lowest MACO, without any). Each score carries its derivation; `perEquipment` names the worst-case product of each equipment item.',
         params: ZFacilityParams,
+        querystring: ZAsOfQuery,
         response: {
           200: z.object({
             products: z.array(
@@ -183,7 +200,7 @@ export function registerLimitReportRoutes({ app, db, permit }: AppContext): void
       },
     },
     async (request) => ({
-      ...(await worstCaseRanking(db, request.params.facility)),
+      ...(await worstCaseRanking(db, request.params.facility, request.query)),
       units: { score: 'points' as const, lowestMaco: 'mg' as const },
     }),
   );

@@ -39,13 +39,18 @@ function explanations(m: CompiledLimits, limits: LowestLimits[]): Record<string,
   );
 }
 
-async function compiled(q: Queryable, facilityId: number, productionId?: number) {
-  const { input } = await computableLimitsInput(q, facilityId, { productionId });
+/** A report of the data as it was at `asOf` (ISO date-time), or now. */
+export interface AsOf {
+  asOf?: string | undefined;
+}
+
+async function compiled(q: Queryable, facilityId: number, productionId?: number, at: AsOf = {}) {
+  const { input } = await computableLimitsInput(q, facilityId, { productionId, asOf: at.asOf });
   return compileLimits(input);
 }
 
-export async function equipmentLimits(q: Queryable, facilityId: number) {
-  const m = await compiled(q, facilityId);
+export async function equipmentLimits(q: Queryable, facilityId: number, at: AsOf = {}) {
+  const m = await compiled(q, facilityId, undefined, at);
   const report = limitsReport(m);
   return {
     equipment: report.equipment.map((e) => ({
@@ -58,11 +63,11 @@ export async function equipmentLimits(q: Queryable, facilityId: number) {
   };
 }
 
-export async function productionLimits(q: Queryable, facilityId: number) {
-  const productions = await allEntities(q, productionsDef, facilityId);
+export async function productionLimits(q: Queryable, facilityId: number, at: AsOf = {}) {
+  const productions = await allEntities(q, productionsDef, facilityId, at);
   const rows = [];
   for (const production of productions) {
-    const m = await compiled(q, facilityId, production.id);
+    const m = await compiled(q, facilityId, production.id, at);
     const { overall } = limitsReport(m);
     rows.push({
       id: production.id,
@@ -78,8 +83,13 @@ export async function productionLimits(q: Queryable, facilityId: number) {
 }
 
 /** Every pair of one production's own matrix, with its governing criterion and limits. */
-export async function productionPairs(q: Queryable, facilityId: number, productionId: number) {
-  const m = await compiled(q, facilityId, productionId);
+export async function productionPairs(
+  q: Queryable,
+  facilityId: number,
+  productionId: number,
+  at: AsOf = {},
+) {
+  const m = await compiled(q, facilityId, productionId, at);
   const { products } = m.input;
   const pairs: {
     previous: string;
@@ -111,8 +121,10 @@ export async function explainProductionPair(
   productionId: number,
   previous: string,
   next: string,
+  at: AsOf = {},
 ) {
-  const explanation = explainPair(await compiled(q, facilityId, productionId), previous, next);
+  const m = await compiled(q, facilityId, productionId, at);
+  const explanation = explainPair(m, previous, next);
   if (!explanation) {
     throw new AppError(
       'NotFoundError',
@@ -122,11 +134,11 @@ export async function explainProductionPair(
   return plain(explanation);
 }
 
-async function rankingConfig(q: Queryable, facilityId: number): Promise<RankingConfig> {
+async function rankingConfig(q: Queryable, facilityId: number, at: AsOf): Promise<RankingConfig> {
   const [categories, formulas, criteria] = await Promise.all([
-    allEntities(q, rpnCategoriesDef, facilityId),
-    allEntities(q, rpnFormulasDef, facilityId),
-    allEntities(q, selectionCriteriaDef, facilityId),
+    allEntities(q, rpnCategoriesDef, facilityId, at),
+    allEntities(q, rpnFormulasDef, facilityId, at),
+    allEntities(q, selectionCriteriaDef, facilityId, at),
   ]);
   const ordered = [...criteria].sort(
     (a, b) => ((a.priority as number) ?? 1000) - ((b.priority as number) ?? 1000),
@@ -147,11 +159,11 @@ async function rankingConfig(q: Queryable, facilityId: number): Promise<RankingC
   return config;
 }
 
-export async function worstCaseRanking(q: Queryable, facilityId: number) {
+export async function worstCaseRanking(q: Queryable, facilityId: number, at: AsOf = {}) {
   const [m, actives, config] = await Promise.all([
-    compiled(q, facilityId),
-    allEntities(q, activesDef, facilityId),
-    rankingConfig(q, facilityId),
+    compiled(q, facilityId, undefined, at),
+    allEntities(q, activesDef, facilityId, at),
+    rankingConfig(q, facilityId, at),
   ]);
   const activeByName = new Map(actives.map((a) => [a.name as string, a]));
   const lowest = new Map(productWiseLimits(m, runMatrix(m)).map((p) => [p.id, p.lowestMaco]));

@@ -12,7 +12,8 @@ import { equipmentWiseLimits, productWiseLimits } from '../../../core/limits/wor
 import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
 import { allEntities } from '../../entities/entity-store.ts';
 import { typed, type AppContext } from '../../http/app-context.ts';
-import { getPolicy } from '../policies/policies.service.ts';
+import { limitsPolicy } from '../policies/policy-in-force.ts';
+import { ZAsOfQuery } from '../../../core/schemas/versions.schemas.ts';
 import { ZUncomputable } from '../../../core/schemas/mac-matrix.schemas.ts';
 import { computableLimitsInput } from './computable-input.ts';
 import { ZId } from '../../../core/schemas/common.schemas.ts';
@@ -84,17 +85,28 @@ export function registerLimitViewRoutes({ app, db, permit }: AppContext): void {
         summary:
           'The limits engine’s input built from the facility’s master data (for what-if in the browser)',
         description:
-          'Products with their actives, equipment with surface areas, trains from the productions and the Chemical policy, in the shape of the limits command-line contract (`input` is valid input of the command line). The client changes a value and runs the same engine to show which limits move before anything is saved. `uncomputable` lists what the engine cannot compute with, left out of `input`.',
+          'Products with their actives, equipment with surface areas, trains from the productions and the approved Chemical policy (the version in progress with `policy=draft`, the data and policy of a past moment with `asOf`), in the shape of the limits command-line contract (`input` is valid input of the command line). The client changes a value and runs the same engine to show which limits move before anything is saved. `uncomputable` lists what the engine cannot compute with, left out of `input`.',
         params: ZFacilityParams,
-        querystring: z.object({ productionId: ZId.optional() }),
+        querystring: ZAsOfQuery.extend({
+          productionId: ZId.optional(),
+          policy: z
+            .enum(['approved', 'draft'])
+            .optional()
+            .describe(
+              'draft: compute with the Chemical policy’s version in progress (Being Built, Being Reviewed or Being Approved) instead of the approved one, to preview what it would change; approved (default) otherwise',
+            ),
+        }),
         response: {
           200: z.object({ input: ZDerivations, uncomputable: z.array(ZUncomputable) }),
         },
       },
     },
     async (request) => {
+      const { productionId, asOf, policy } = request.query;
       const { input, uncomputable } = await computableLimitsInput(db, request.params.facility, {
-        productionId: request.query.productionId,
+        productionId,
+        asOf,
+        policy,
       });
       return { input: input as unknown as Record<string, unknown>, uncomputable };
     },
@@ -197,7 +209,7 @@ export function registerLimitViewRoutes({ app, db, permit }: AppContext): void {
       const [{ input, uncomputable }, agents, policy] = await Promise.all([
         computableLimitsInput(db, facilityId),
         allEntities(db, cleaningAgentsDef, facilityId),
-        getPolicy(db, facilityId, 'Detergent'),
+        limitsPolicy(db, facilityId, 'Detergent'),
       ]);
       const limits = agents.flatMap((agent) => {
         const spec: CleaningAgentSpec = { id: agent.name as string };
@@ -208,7 +220,7 @@ export function registerLimitViewRoutes({ app, db, permit }: AppContext): void {
           input.products,
           input.equipment,
           input.trains,
-          policy.policy as unknown as Parameters<typeof cleaningAgentLimits>[4],
+          policy.content as unknown as Parameters<typeof cleaningAgentLimits>[4],
         );
       });
       return {

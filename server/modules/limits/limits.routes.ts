@@ -6,6 +6,7 @@ import { typed, type AppContext } from '../../http/app-context.ts';
 import { registerArchiveImpact } from './archive-impact.ts';
 import { computableLimitsInput } from './computable-input.ts';
 import { ZId } from '../../../core/schemas/common.schemas.ts';
+import { ZAsOfQuery } from '../../../core/schemas/versions.schemas.ts';
 
 export function registerLimitsRoutes({ app, db, permit }: AppContext): void {
   registerArchiveImpact();
@@ -17,9 +18,9 @@ export function registerLimitsRoutes({ app, db, permit }: AppContext): void {
         tags: ['limits'],
         summary: "The MAC matrix of the facility's live master data",
         description:
-          'Every previous → next pair of products that share equipment, with each criterion, the governing one, MACO, shared area and surface limit, then the lowest limits per product and per equipment item: the document of the limits command-line contract, streamed. `summary=true` leaves out the pairs. `uncomputable` lists the products and equipment whose stored data the engine cannot compute with, and why; they are left out and the rest is computed.',
+          'Every previous → next pair of products that share equipment, with each criterion, the governing one, MACO, shared area and surface limit, then the lowest limits per product and per equipment item: the document of the limits command-line contract, streamed. `summary=true` leaves out the pairs. `uncomputable` lists the products and equipment whose stored data the engine cannot compute with, and why; they are left out and the rest is computed. The limits use the approved version of the cleaning limit policy; `asOf` (ISO date-time) answers with the facility’s data and the policy approved at that moment, exactly as then.',
         params: ZFacilityParams,
-        querystring: z.object({
+        querystring: ZAsOfQuery.extend({
           summary: z.enum(['true', 'false']).optional(),
           productionId: ZId.optional(),
         }),
@@ -28,6 +29,7 @@ export function registerLimitsRoutes({ app, db, permit }: AppContext): void {
     async (request, reply) => {
       const { input, uncomputable } = await computableLimitsInput(db, request.params.facility, {
         productionId: request.query.productionId,
+        asOf: request.query.asOf,
       });
       const chunks = contractChunks(input, { summary: request.query.summary === 'true' });
       // The first chunk compiles the matrix: a failure there is still an ordinary error answer.

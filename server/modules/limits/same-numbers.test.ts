@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContractDocument, ContractPair } from '../../../core/limits/contract-output.ts';
 import type { PairExplanation } from '../../../core/limits/explain.ts';
 import type { TMacPairsPage } from '../../../core/schemas/mac-matrix.schemas.ts';
+import { adminEditor, changePolicyInForce } from '../../test/policy-in-force.ts';
 import { startTestServer, type TestServer } from '../../test/test-server.ts';
 import { buildMacFacility, type MacFacility } from './mac-test-data.ts';
 
@@ -37,15 +38,20 @@ beforeAll(async () => {
     return res.body.result?.id ?? 0;
   };
   // A fixed swab limit of 10 mg and rinse limit of 10 ppm: far above every calculated limit here.
-  const chemical = await get<{ version: number }>('/cleaning_limit_policies/Chemical');
-  await post('cleaning_limit_policies', {
-    residueType: 'Chemical',
-    version: chemical.body.version,
-    useFixedSampleLimits: true,
-    fixedSwabLimit: 10,
-    fixedRinseLimit: 10,
-    reason: 'Company fixed sample limits',
-  });
+  // The limits use it once it is approved.
+  await changePolicyInForce(
+    server,
+    facility.F,
+    'cleaning_limit_policies',
+    {
+      residueType: 'Chemical',
+      useFixedSampleLimits: true,
+      fixedSwabLimit: 10,
+      fixedRinseLimit: 10,
+      reason: 'Company fixed sample limits',
+    },
+    adminEditor(token),
+  );
   const ndma = await post('apis', { name: 'NDMA', acceptableIntake: { value: 96, unit: 'ng' } });
   const n = await post('products', {
     name: 'N',

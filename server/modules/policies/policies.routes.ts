@@ -9,6 +9,7 @@ import {
 import { typed, type AppContext } from '../../http/app-context.ts';
 import { actorOf } from '../../http/session-guard.ts';
 import { getPolicy, updatePolicy } from './policies.service.ts';
+import { registerPolicyDocumentTypes } from './policy-approval.ts';
 
 const base = '/api/v2/plans/:plan/facilities/:facility';
 
@@ -24,12 +25,14 @@ async function residueTypeOf(
       'select residue_type from cleaning_limit_policies where facility_id = $1 and id = $2',
       [facilityId, Number(id)],
     );
-    if (row) return row.residue_type;
+    // The microbial policy shares the table (one documentId space) but has routes of its own.
+    if (row && RESIDUE_TYPES.includes(row.residue_type)) return row.residue_type;
   }
   throw new AppError('NotFoundError', `No cleaning limit policy ${id}`);
 }
 
 export function registerPolicyRoutes({ app, db, permit }: AppContext): void {
+  registerPolicyDocumentTypes();
   const r = typed(app);
   const tags = ['cleaning limit policies'];
 
@@ -60,7 +63,7 @@ export function registerPolicyRoutes({ app, db, permit }: AppContext): void {
         summary:
           'One cleaning limit policy, by id or by residue type (Chemical, Detergent, Intermediate, Nitrosamine)',
         description:
-          'A residue type the facility never changed answers with the defaults of spec §3 and version 0.',
+          'A controlled record (document type CleaningLimitPolicy, documentId `id`): the latest version (being built, or the one in force) with its `status`, `signatureState` and `versionNumber`. The limits use the approved version.',
         params: ZFacilityParams.extend({ id: z.string().max(40) }),
         response: { 200: ZCleaningLimitPolicyResponse },
       },
@@ -81,7 +84,7 @@ export function registerPolicyRoutes({ app, db, permit }: AppContext): void {
         tags,
         summary: 'Change the cleaning limit policy of a residue type, with a reason',
         description:
-          'Send the residue type, the fields that change, the `version` it was made from (0 for the defaults) and a reason. The answer carries the whole policy, the safety factor applied (fixed at 1000 for Intermediate) and the modification factor.',
+          'Send the residue type, the fields that change, the `version` it was made from and a reason. An edit of the approved version starts the next version in Being Built (the approved one stays in force until the new one is approved through POST signatures); a version under review or approval is locked (409 TransactionLocked). The answer carries the whole policy, the safety factor applied (fixed at 1000 for Intermediate), the modification factor and the version state.',
         params: ZFacilityParams,
         body: ZCleaningLimitPolicyRequest,
         response: { 200: ZCleaningLimitPolicyResponse },

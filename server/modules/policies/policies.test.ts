@@ -42,9 +42,13 @@ describe('cleaning limit policies', () => {
       'Nitrosamine',
     ]);
     const chemical = await call('GET', `${F}/cleaning_limit_policies/Chemical`);
+    // A controlled record from the start: the defaults are its version 1, in force.
     expect(chemical.body).toMatchObject({
-      id: null,
-      version: 0,
+      id: expect.any(Number),
+      version: 1,
+      status: 'Approved',
+      signatureState: 'Signed',
+      versionNumber: 1,
       safetyFactor: 1000,
       modificationFactor: 1,
       policy: {
@@ -70,12 +74,15 @@ describe('cleaning limit policies', () => {
       residueType: 'Chemical',
       useGlobalRecoveryPercentage: true,
       globalRecoveryPercentage: 80,
-      version: 0,
+      version: 1,
       reason: 'Recovery study VR-12',
     });
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({
-      version: 1,
+      version: 2,
+      status: 'BeingBuilt',
+      signatureState: null,
+      versionNumber: 2,
       policy: { useGlobalRecoveryPercentage: true, globalRecoveryPercentage: 80, useDosage: true },
     });
     const [audit] = await server.db.query<Body>(
@@ -97,7 +104,7 @@ describe('cleaning limit policies', () => {
     const stale = await call('POST', `${F}/cleaning_limit_policies`, {
       residueType: 'Chemical',
       useLd50: true,
-      version: 0,
+      version: 1,
       reason: 'x',
     });
     expect(stale.body.errName).toBe('VersionConflictError');
@@ -106,7 +113,7 @@ describe('cleaning limit policies', () => {
       globalRecoveryPercentage: 120,
       safetyFactor: 0.5,
       arl: { value: 10, unit: 'mg' },
-      version: 1,
+      version: 2,
       reason: 'x',
     });
     expect(bad.status).toBe(422);
@@ -125,12 +132,12 @@ describe('cleaning limit policies', () => {
     ).toBe(422);
     const fixed = await call('POST', `${F}/intermediate-cleaning-limit-policies`, {
       safetyFactor: 100,
-      version: 0,
+      version: 1,
       reason: 'x',
     });
     expect(fixed.body.errors[0].property).toBe('safetyFactor');
     expect((await call('GET', `${F}/cleaning_limit_policies/${first.body.id}`)).body.version).toBe(
-      1,
+      2,
     );
   });
 });

@@ -1,0 +1,153 @@
+import { AppError } from '../../../core/errors/errors.ts';
+import type { ResidueType } from '../../../core/limits/policy.ts';
+import type {
+  TControlledDocumentType,
+  TRecordStatus,
+  TSignatureState,
+} from '../../../core/schemas/signatures.schemas.ts';
+import { recordAfterRollback, type Db, type Queryable } from '../../db/db.ts';
+import { controlledState, recordEdit } from '../../records/controlled.ts';
+import { changedFields } from '../audit/audit-diff.ts';
+import { writeAudit, type Actor } from '../audit/audit.service.ts';
+
+/*
+ * The facility's limit policies (one per residue type, and the microbial one) and its cleaning
+ * inspection settings: one controlled record each per facility, created with the facility
+ * (migration 20261124300100). The record's row holds the latest version's content, which the
+ * editing screens show; the limits use the approved version (policy-in-force.ts).
+ */
+
+export type PolicyKind = ResidueType | 'Microbial' | 'InspectionSettings';
+
+interface Place {
+  documentType: TControlledDocumentType;
+  /** id, body and version of the record, by facility ($1) and kind ($2). */
+  select: string;
+  update: string;
+}
+
+const POLICIES: Place = {
+  documentType: 'CleaningLimitPolicy',
+  select: `select id, policy as body, version from cleaning_limit_policies
+            where facility_id = $1 and residue_type = $2`,
+  update: `update cleaning_limit_policies set policy = $2, version = version + 1,
+                  updated_at = now(), updated_by = $3 where id = $1 returning version`,
+};
+const RULES: Place = {
+  documentType: 'CleaningInspectionSettings',
+  select: `select id, body, version from facility_rules
+            where facility_id = $1 and kind = $2 and rule_key = ''`,
+  update: `update facility_rules set body = $2, version = version + 1,
+                  updated_at = now(), updated_by = $3 where id = $1 returning version`,
+};
+
+export const placeOf = (kind: PolicyKind): Place =>
+  kind === 'InspectionSettings' ? RULES : POLICIES;
+
+/** The title a version carries in lists of approvals and signatures. */
+export function policyTitle(kind: PolicyKind): string {
+  return kind === 'InspectionSettings'
+    ? 'Cleaning inspection settings'
+    : `${kind} cleaning limit policy`;
+}
+
+export interface PolicyDocument<T> {
+  id: number;
+  /** The latest version's content (the one being built, or the approved one). */
+  body: T;
+  /** The optimistic-lock counter of the record. */
+  version: number;
+  status: TRecordStatus;
+  signatureState: TSignatureState | null;
+  versionNumber: number;
+}
+
+/** The record of a kind in a facility, with its latest version's state. */
+export async function getPolicyDocument<T>(
+  q: Queryable,
+  facilityId: number,
+  kind: PolicyKind,
+  lock = false,
+): Promise<PolicyDocument<T>> {
+  const place = placeOf(kind);
+  const [row] = await q.query<{ id: number; body: T; version: number }>(
+    `${place.select} ${lock ? 'for update' : ''}`,
+    [facilityId, kind],
+  );
+  if (!row) throw new AppError('NotFoundError', `No ${policyTitle(kind)} in this facility`);
+  const state = await controlledState(q, {
+    facilityId,
+    documentType: place.documentType,
+    documentId: row.id,
+  });
+  // Every record has version 1 from its creation; a missing one would be a broken migration.
+  if (!state) throw new Error(`${policyTitle(kind)} ${row.id} has no controlled version`);
+  return { ...row, ...state };
+}
+
+export interface PolicyEdit<T> {
+  edit: Partial<T>;
+  reason: string;
+  /** The record's version the edit was made from; a stale one gets 409. */
+  version: number;
+  /** The audit domain of the change. */
+  domain: string;
+  /** Completes the new content (the residue type) and refuses what may not be stored. */
+  prepare?: (tx: Queryable, next: T) => Promise<T>;
+}
+
+/**
+ * Changes the fields an edit names through the controlled record: an Approved record starts its
+ * next version in Being Built (the approved one stays in force), a record under review or
+ * approval is refused with TransactionLocked. Audited field by field in the same transaction.
+ */
+export async function updatePolicyDocument<T extends object>(
+  db: Db,
+  actor: Actor,
+  scope: { planId: number; facilityId: number },
+  kind: PolicyKind,
+  change: PolicyEdit<T>,
+): Promise<PolicyDocument<T>> {
+  const place = placeOf(kind);
+  try {
+    return await db.transaction(async (tx) => {
+      const before = await getPolicyDocument<T>(tx, scope.facilityId, kind, true);
+      if (change.version !== before.version) throw new AppError('VersionConflictError');
+      const { oldValues, newValues } = changedFields(
+        before.body as Record<string, unknown>,
+        change.edit as Record<string, unknown>,
+      );
+      const merged = { ...before.body, ...newValues } as T;
+      const body = change.prepare ? await change.prepare(tx, merged) : merged;
+      const ref = { ...scope, documentType: place.documentType, documentId: before.id };
+      const state = await recordEdit(
+        tx,
+        actor,
+        ref,
+        body as Record<string, unknown>,
+        policyTitle(kind),
+      );
+      const [row] = await tx.query<{ version: number }>(place.update, [
+        before.id,
+        JSON.stringify(body),
+        actor.userId,
+      ]);
+      const keyed =
+        kind === 'InspectionSettings' || kind === 'Microbial' ? {} : { residueType: kind };
+      await writeAudit(tx, actor, {
+        planId: scope.planId,
+        facilityId: scope.facilityId,
+        domain: change.domain,
+        action: 'Update',
+        entityId: before.id,
+        reason: change.reason,
+        oldValues: { ...keyed, ...oldValues },
+        newValues: { ...keyed, ...newValues },
+      });
+      return { id: before.id, body, version: row!.version, ...state };
+    });
+  } catch (error) {
+    await recordAfterRollback(error, db);
+    throw error;
+  }
+}
