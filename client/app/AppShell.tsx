@@ -12,6 +12,7 @@ import { LazyMasterData } from '../features/master-data/LazyMasterData.tsx';
 import { LazyPolicies } from '../features/policies/LazyPolicies.tsx';
 import { LazyEquipmentDetail } from '../features/equipment/LazyEquipmentDetail.tsx';
 import { LazyRoomGrades } from '../features/room-grades/LazyRoomGrades.tsx';
+import { LazyMyApprovals } from '../features/records/LazyMyApprovals.tsx';
 import { adminRoutes } from '../features/roles/admin-routes.tsx';
 import { endSession, LogoutPage } from '../account/LogoutPage.tsx';
 import { useSession } from '../session/use-session.ts';
@@ -102,6 +103,7 @@ function SignedInApp() {
             <Route path="master-data/equipments/:id" element={<LazyEquipmentDetail />} />
             <Route path="room-grades" element={<LazyRoomGrades />} />
             {adminRoutes(facilities.data)}
+            <Route path="my-approvals" element={<LazyMyApprovals />} />
             <Route path="audit-log" element={<LazyAuditLog />} />
             <Route path="settings" element={<LazySettings />} />
             <Route path="mail-outbox" element={<LazyOutbox />} />

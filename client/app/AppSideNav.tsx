@@ -4,6 +4,7 @@ import { Link, useLocation } from 'react-router';
 import { groupNavigation } from './navigation-groups.ts';
 import { visibleNavigation } from './navigation.ts';
 import { useMyPermissions } from './use-my-permissions.ts';
+import { PendingApprovalsBadge } from '../features/records/PendingApprovalsBadge.tsx';
 
 /** The main navigation: every area the user may open, in sections, always fully listed. */
 export function AppSideNav() {
@@ -14,7 +15,12 @@ export function AppSideNav() {
     (section): NonNullable<MenuProps['items']> => {
       const links = section.entries.map((entry) => ({
         key: entry.path,
-        label: <Link to={entry.path}>{entry.label}</Link>,
+        label: (
+          <Link to={entry.path}>
+            {entry.label}
+            {entry.path === '/my-approvals' ? <PendingApprovalsBadge /> : null}
+          </Link>
+        ),
       }));
       return section.label === null
         ? links

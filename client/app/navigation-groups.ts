@@ -12,7 +12,7 @@ const SECTIONS: readonly { label: string; prefixes: readonly string[] }[] = [
     label: 'Administration',
     prefixes: ['/users', '/roles', '/departments', '/operators', '/settings', '/mail-outbox'],
   },
-  { label: 'Compliance', prefixes: ['/audit-log'] },
+  { label: 'Compliance', prefixes: ['/my-approvals', '/audit-log'] },
 ];
 
 export interface NavEntry {

@@ -28,6 +28,9 @@ import {
   PROPERTIES,
 } from './property-form.ts';
 import { useFacilityScope } from './use-facility-scope.ts';
+import { controlledTypeOf } from '../records/controlled-entity.tsx';
+import { EditNotice } from '../records/EditNotice.tsx';
+import { controlledStateOf, isLockedForEditing } from '../records/record-actions.ts';
 
 interface EntityFormDrawerProps {
   def: EntityDef;
@@ -177,6 +180,10 @@ export function EntityFormDrawer({ def, record, onClose }: EntityFormDrawerProps
   }
 
   const busy = create.isPending || update.isPending;
+  // A controlled record says what saving does to its version, and is locked under review.
+  const documentType = controlledTypeOf(def);
+  const controlled = base ? controlledStateOf(base) : null;
+  const locked = controlled !== null && isLockedForEditing(controlled.status);
   return (
     <Drawer
       open
@@ -189,12 +196,15 @@ export function EntityFormDrawer({ def, record, onClose }: EntityFormDrawerProps
       footer={
         <Space>
           <Button onClick={onClose}>Cancel</Button>
-          <Button type="primary" loading={busy} onClick={() => form.submit()}>
+          <Button type="primary" loading={busy} disabled={locked} onClick={() => form.submit()}>
             {base ? 'Save' : `Add ${label}`}
           </Button>
         </Space>
       }
     >
+      {documentType && controlled ? (
+        <EditNotice documentType={documentType} state={controlled} />
+      ) : null}
       {problem ? (
         <Alert
           style={{ marginBottom: 16 }}

@@ -3,7 +3,7 @@ import { useQueries } from '@tanstack/react-query';
 import { Alert, Button, Empty, Input, Space, Switch, Table, Typography, message } from 'antd';
 import type { TableProps } from 'antd';
 import { useCallback, useMemo, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { actionOf } from '../../../core/entities/entity.ts';
 import { isLimitsEntity } from '../../../core/limits/archive-impact.ts';
 import { ArchiveImpactPanel } from '../limits/ArchiveImpactPanel.tsx';
@@ -20,6 +20,11 @@ import { ReasonModal } from '../../app/reason/ReasonModal.tsx';
 import { usePermissions } from './use-permissions.ts';
 import { productionAreaColumn } from '../productions/ProductionAreaCell.tsx';
 import { useFacilityScope } from './use-facility-scope.ts';
+import {
+  ControlledRecordDrawer,
+  controlledColumn,
+  controlledTypeOf,
+} from '../records/controlled-entity.tsx';
 
 const DEFAULT_PAGE_LIMIT = 10;
 
@@ -48,6 +53,12 @@ export function EntityListPage({ def }: { def: EntityDef }) {
   const impactEntity =
     archiveTarget && !archiveTarget.restore && isLimitsEntity(def.key) ? def.key : null;
   const list = useEntityList(def, query);
+  // A controlled record opens by `?record=id` (from My approvals, or its Signatures link).
+  const [searchParams, setSearchParams] = useSearchParams();
+  const openId = Number(searchParams.get('record')) || null;
+  const isControlled = controlledTypeOf(def) !== null;
+  const openRecord = (id: number | null) =>
+    setSearchParams(id === null ? {} : { record: String(id) });
   const archive = useArchiveEntity(def);
   const label = lowerLabel(def.label);
   const plural = lowerLabel(def.pluralLabel);
@@ -90,6 +101,9 @@ export function EntityListPage({ def }: { def: EntityDef }) {
       render: (value: unknown) => formatFieldValue(field, value, nameOf),
     })),
     ...(def.document ? [documentColumn(def, scope)] : []),
+    ...(isControlled && !query.archived
+      ? [controlledColumn(def, (record) => openRecord(record.id))]
+      : []),
     // A production's total surface area is computed by the server from its equipment.
     ...(def.path === 'productions' && !query.archived ? [productionAreaColumn] : []),
     ...(query.archived
@@ -276,6 +290,9 @@ export function EntityListPage({ def }: { def: EntityDef }) {
           record={editing.record}
           onClose={() => setEditing(null)}
         />
+      ) : null}
+      {isControlled && openId !== null ? (
+        <ControlledRecordDrawer def={def} id={openId} onClose={() => openRecord(null)} />
       ) : null}
       <ReasonModal
         open={archiveTarget !== null}

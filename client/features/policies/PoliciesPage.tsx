@@ -1,7 +1,6 @@
-import { Card, Select, Space, Spin, Tabs, Typography } from 'antd';
+import { Card, Spin, Tabs, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import { CONTROLLED_DOCUMENT_TYPES } from '../../../core/schemas/signatures.schemas.ts';
+import { useSearchParams } from 'react-router';
 import type {
   TInspectionSettings,
   TMicrobialPolicy,
@@ -10,20 +9,19 @@ import { can, useMyPermissions } from '../../app/use-my-permissions.ts';
 import { limitsKeys } from '../limits/limits-keys.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import { PolicyFieldsForm } from './PolicyFieldsForm.tsx';
-import { ApprovalFields, InspectionFields, MicrobialFields } from './RuleFields.tsx';
+import { ApprovalPolicyEditor } from './ApprovalPolicyEditor.tsx';
+import { InspectionFields, MicrobialFields } from './RuleFields.tsx';
 import {
-  loadApproval,
   loadInspection,
   loadMicrobial,
   loadPolicy,
   RESIDUE_TYPES,
   rulesKeys,
-  saveApproval,
   saveInspection,
   saveMicrobial,
   savePolicy,
 } from './rules-api.ts';
-import type { ApprovalPolicyFields, PolicyFields, ResidueType } from './rules-api.ts';
+import type { PolicyFields, ResidueType } from './rules-api.ts';
 import { VersionedDocumentForm } from './VersionedDocumentForm.tsx';
 
 function PolicyTab({ residueType, canEdit }: { residueType: ResidueType; canEdit: boolean }) {
@@ -49,35 +47,6 @@ function PolicyTab({ residueType, canEdit }: { residueType: ResidueType; canEdit
   );
 }
 
-function ApprovalTab({ canEdit }: { canEdit: boolean }) {
-  const scope = useFacilityScope();
-  const [documentType, setDocumentType] = useState<string>(CONTROLLED_DOCUMENT_TYPES[0]);
-  return (
-    <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
-      <Select
-        aria-label="Document type"
-        style={{ minWidth: 260 }}
-        value={documentType}
-        onChange={setDocumentType}
-        options={CONTROLLED_DOCUMENT_TYPES.map((value) => ({ value, label: value }))}
-      />
-      <VersionedDocumentForm<ApprovalPolicyFields>
-        // A new document type is a new form, loaded afresh.
-        key={documentType}
-        name={`${documentType} approval policy`}
-        queryKey={rulesKeys.approval(scope.facilityId, documentType)}
-        load={(signal) => loadApproval(scope, documentType, signal)}
-        save={(changes, version, reason) =>
-          saveApproval(scope, documentType, changes, version, reason)
-        }
-        canEdit={canEdit}
-      >
-        {() => <ApprovalFields />}
-      </VersionedDocumentForm>
-    </Space>
-  );
-}
-
 /**
  * Cleaning limit policies (one tab per residue type), the microbial policy, the inspection
  * settings and the approval policies: the facility's rules for limits and their documents.
@@ -85,6 +54,7 @@ function ApprovalTab({ canEdit }: { canEdit: boolean }) {
 export function PoliciesPage() {
   const scope = useFacilityScope();
   const permissions = useMyPermissions();
+  const [searchParams] = useSearchParams();
   if (permissions.isPending) return <Spin />;
   const facility = permissions.data?.facility;
   const canEditPolicy = can(facility, 'CleaningPolicy', 'Modify');
@@ -128,14 +98,15 @@ export function PoliciesPage() {
     can(facility, 'ApprovalPolicy', 'Get') && {
       key: 'approval',
       label: 'Approval policies',
-      children: <ApprovalTab canEdit={can(facility, 'ApprovalPolicy', 'Modify')} />,
+      children: <ApprovalPolicyEditor canEdit={can(facility, 'ApprovalPolicy', 'Modify')} />,
     },
   ].filter((tab) => tab !== false);
 
   return (
     <Card>
       <Typography.Title level={2}>Cleaning limit policies</Typography.Title>
-      <Tabs items={tabs} destroyOnHidden />
+      {/* My approvals opens the inspection settings by `?tab=inspection`. */}
+      <Tabs items={tabs} destroyOnHidden defaultActiveKey={searchParams.get('tab') ?? undefined} />
     </Card>
   );
 }

@@ -117,13 +117,3 @@ export function InspectionFields() {
     </Space>
   );
 }
-
-/** Who reviews and approves a document type, and in which order. */
-export function ApprovalFields() {
-  return (
-    <Card size="small" title="Signatures">
-      <NumberField name={['steps', 0, 'minSignatures']} label="Signatures of the first step" />
-      <Toggle name="allowSelfApproval" label="One person may sign two steps" />
-    </Card>
-  );
-}

@@ -9,6 +9,9 @@ import { ReasonModal } from '../../app/reason/ReasonModal.tsx';
 import { formFieldErrors } from '../../api/form-errors.ts';
 import { changedFields, rebase } from './document-changes.ts';
 import type { VersionedDocument } from './rules-api.ts';
+import { ControlledRecordPanel } from '../records/ControlledRecordPanel.tsx';
+import { EditNotice } from '../records/EditNotice.tsx';
+import { isLockedForEditing } from '../records/record-actions.ts';
 
 interface VersionedDocumentFormProps<T extends object> {
   /** Names the document in the save button, the reason dialog and notices. */
@@ -56,6 +59,8 @@ function LoadedDocumentForm<T extends object>({
   const [pending, setPending] = useState<Partial<T> | null>(null);
   const [conflict, setConflict] = useState(false);
 
+  const controlled = base.controlled;
+  const locked = controlled !== undefined && isLockedForEditing(controlled.state.status);
   const edited = (): Partial<T> => ({ ...base.document, ...form.getFieldsValue(true) });
 
   async function askForReason(): Promise<void> {
@@ -119,6 +124,19 @@ function LoadedDocumentForm<T extends object>({
     form.setFieldsValue(merged as Parameters<typeof form.setFieldsValue>[0]);
   }
 
+  /** A signature moves the record on (status, version): the form starts from what it now is. */
+  async function reloadAfterSigning(): Promise<void> {
+    const current = await queryClient.fetchQuery({
+      queryKey,
+      queryFn: ({ signal }) => load(signal),
+      staleTime: 0,
+    });
+    setBase(current);
+    setConflict(false);
+    form.resetFields();
+    form.setFieldsValue(current.document as Parameters<typeof form.setFieldsValue>[0]);
+  }
+
   return (
     <Form
       form={form}
@@ -128,7 +146,22 @@ function LoadedDocumentForm<T extends object>({
       name={name.replace(/\W+/g, '-')}
     >
       <Flex vertical gap="middle">
-        {base.version === 0 ? (
+        {controlled ? (
+          <>
+            <ControlledRecordPanel
+              documentType={controlled.documentType}
+              documentId={controlled.id}
+              title={name}
+              state={controlled.state}
+              canModify={canEdit}
+              path={controlled.path}
+              onSigned={() => void reloadAfterSigning()}
+            />
+            {canEdit ? (
+              <EditNotice documentType={controlled.documentType} state={controlled.state} />
+            ) : null}
+          </>
+        ) : base.version === 0 ? (
           <Alert type="info" showIcon title="Defaults of the specification — not yet changed" />
         ) : (
           <div>
@@ -151,7 +184,7 @@ function LoadedDocumentForm<T extends object>({
         {children(form)}
         {canEdit ? (
           <div>
-            <Button type="primary" onClick={() => void askForReason()}>
+            <Button type="primary" disabled={locked} onClick={() => void askForReason()}>
               Save {name}
             </Button>
           </div>

@@ -2,8 +2,12 @@ import type {
   TInspectionSettings,
   TMicrobialPolicy,
 } from '../../../core/schemas/facility-rules.schemas.ts';
+import type {
+  TControlledDocumentType,
+  TControlledState,
+} from '../../../core/schemas/signatures.schemas.ts';
+import { controlledStateOf } from '../records/record-actions.ts';
 import type { TCleaningLimitPolicy } from '../../../core/schemas/policy.schemas.ts';
-import type { TApprovalPolicyBody } from '../../../core/schemas/signatures.schemas.ts';
 import { apiRequest } from '../../api/http-client.ts';
 import { facilityPath } from '../master-data/entity-api.ts';
 import type { FacilityScope } from '../master-data/entity-api.ts';
@@ -12,6 +16,27 @@ import type { FacilityScope } from '../master-data/entity-api.ts';
 export interface VersionedDocument<T> {
   document: T;
   version: number;
+  /** The controlled record's id, state and path, when the server keeps it as one (issue 10). */
+  controlled?: ControlledRef;
+}
+
+export interface ControlledRef {
+  documentType: TControlledDocumentType;
+  id: number;
+  state: TControlledState;
+  /** The record's path below /api/v2, for its version history. */
+  path: string;
+}
+
+/** The controlled part of a policy's read, or nothing from a server that does not send it. */
+function controlledRef(
+  documentType: TControlledDocumentType,
+  response: { id?: number | null } & Record<string, unknown>,
+  path: (id: number) => string,
+): { controlled?: ControlledRef } {
+  const state = controlledStateOf(response);
+  if (!state || typeof response.id !== 'number') return {};
+  return { controlled: { documentType, id: response.id, state, path: path(response.id) } };
 }
 
 export const RESIDUE_TYPES = ['Chemical', 'Detergent', 'Intermediate', 'Nitrosamine'] as const;
@@ -20,7 +45,7 @@ export type ResidueType = (typeof RESIDUE_TYPES)[number];
 /** The policy's own fields as the form edits them (the residue type is the tab). */
 export type PolicyFields = Omit<TCleaningLimitPolicy, 'residueType'>;
 
-interface PolicyResponse {
+interface PolicyResponse extends Record<string, unknown> {
   id: number | null;
   residueType: ResidueType;
   policy: TCleaningLimitPolicy;
@@ -29,12 +54,20 @@ interface PolicyResponse {
   version: number;
 }
 
-function policyDocument(response: PolicyResponse): VersionedDocument<PolicyFields> {
+function policyDocument(
+  scope: FacilityScope,
+  response: PolicyResponse,
+): VersionedDocument<PolicyFields> {
   const { residueType: _residueType, ...fields } = response.policy;
   // The safety factor applied (1000 for Intermediate) is what the user should see.
   return {
     document: { ...fields, safetyFactor: response.safetyFactor },
     version: response.version,
+    ...controlledRef(
+      'CleaningLimitPolicy',
+      response,
+      (id) => `${facilityPath(scope)}/cleaning_limit_policies/${id}`,
+    ),
   };
 }
 
@@ -43,8 +76,6 @@ export const rulesKeys = {
     ['facility', facilityId, 'cleaning-limit-policies', residueType] as const,
   microbial: (facilityId: number) => ['facility', facilityId, 'microbial-policy'] as const,
   inspection: (facilityId: number) => ['facility', facilityId, 'inspection-settings'] as const,
-  approval: (facilityId: number, documentType: string) =>
-    ['facility', facilityId, 'approval-policies', documentType] as const,
 };
 
 export async function loadPolicy(
@@ -56,7 +87,7 @@ export async function loadPolicy(
     `${facilityPath(scope)}/cleaning_limit_policies/${residueType}`,
     { signal, action: 'Loading the cleaning limit policy' },
   );
-  return policyDocument(response);
+  return policyDocument(scope, response);
 }
 
 export async function savePolicy(
@@ -70,15 +101,30 @@ export async function savePolicy(
     `${facilityPath(scope)}/cleaning_limit_policies`,
     { method: 'POST', body: { residueType, ...changes, version, reason }, action: 'Saving' },
   );
-  return policyDocument(response);
+  return policyDocument(scope, response);
+}
+
+interface MicrobialResponse extends Record<string, unknown> {
+  policy: TMicrobialPolicy;
+  version: number;
+}
+
+function microbialDocument(scope: FacilityScope, r: MicrobialResponse) {
+  // One per facility: its versions are at the rule's own path.
+  const path = () => `${facilityPath(scope)}/microbial-cleaning-limit-policies`;
+  return {
+    document: r.policy,
+    version: r.version,
+    ...controlledRef('CleaningLimitPolicy', r, path),
+  };
 }
 
 export async function loadMicrobial(scope: FacilityScope, signal?: AbortSignal) {
-  const r = await apiRequest<{ policy: TMicrobialPolicy; version: number }>(
+  const r = await apiRequest<MicrobialResponse>(
     `${facilityPath(scope)}/microbial-cleaning-limit-policies`,
     { signal, action: 'Loading the microbial cleaning limit policy' },
   );
-  return { document: r.policy, version: r.version };
+  return microbialDocument(scope, r);
 }
 
 export async function saveMicrobial(
@@ -87,16 +133,25 @@ export async function saveMicrobial(
   version: number,
   reason: string,
 ): Promise<VersionedDocument<TMicrobialPolicy>> {
-  const r = await apiRequest<{ policy: TMicrobialPolicy; version: number }>(
+  const r = await apiRequest<MicrobialResponse>(
     `${facilityPath(scope)}/microbial-cleaning-limit-policies`,
     { method: 'POST', body: { ...changes, version, reason }, action: 'Saving' },
   );
-  return { document: r.policy, version: r.version };
+  return microbialDocument(scope, r);
 }
 
-interface InspectionResponse {
+interface InspectionResponse extends Record<string, unknown> {
   cleaningInspectionSettings: TInspectionSettings;
   version: number;
+}
+
+function inspectionDocument(scope: FacilityScope, r: InspectionResponse) {
+  const path = () => `${facilityPath(scope)}/cleaning-inspection-settings`;
+  return {
+    document: r.cleaningInspectionSettings,
+    version: r.version,
+    ...controlledRef('CleaningInspectionSettings', r, path),
+  };
 }
 
 export async function loadInspection(scope: FacilityScope, signal?: AbortSignal) {
@@ -104,7 +159,7 @@ export async function loadInspection(scope: FacilityScope, signal?: AbortSignal)
     `${facilityPath(scope)}/cleaning-inspection-settings`,
     { signal, action: 'Loading the cleaning inspection settings' },
   );
-  return { document: r.cleaningInspectionSettings, version: r.version };
+  return inspectionDocument(scope, r);
 }
 
 export async function saveInspection(
@@ -117,47 +172,5 @@ export async function saveInspection(
     `${facilityPath(scope)}/cleaning-inspection-settings`,
     { method: 'POST', body: { ...changes, version, reason }, action: 'Saving' },
   );
-  return { document: r.cleaningInspectionSettings, version: r.version };
-}
-
-/** An approval policy's own fields (steps, self-approval), as the form edits them. */
-export type ApprovalPolicyFields = Omit<TApprovalPolicyBody, 'documentType' | 'version'>;
-
-interface ApprovalResponse {
-  approvalPolicy: TApprovalPolicyBody;
-}
-
-function approvalDocument(r: ApprovalResponse): VersionedDocument<ApprovalPolicyFields> {
-  const { steps, allowSelfApproval, version } = r.approvalPolicy;
-  return { document: { steps, allowSelfApproval }, version };
-}
-
-export async function loadApproval(
-  scope: FacilityScope,
-  documentType: string,
-  signal?: AbortSignal,
-) {
-  const r = await apiRequest<ApprovalResponse>(`${facilityPath(scope)}/approval_policies`, {
-    query: { documentType },
-    signal,
-    action: 'Loading the approval policy',
-  });
-  return approvalDocument(r);
-}
-
-/** The API takes the whole policy: the form's changes over the policy as stored. */
-export async function saveApproval(
-  scope: FacilityScope,
-  documentType: string,
-  changes: Partial<ApprovalPolicyFields>,
-  version: number,
-  reason: string,
-): Promise<VersionedDocument<ApprovalPolicyFields>> {
-  const current = await loadApproval(scope, documentType);
-  const r = await apiRequest<ApprovalResponse>(`${facilityPath(scope)}/approval_policies`, {
-    method: 'POST',
-    body: { documentType, ...current.document, ...changes, version, reason },
-    action: 'Saving',
-  });
-  return approvalDocument(r);
+  return inspectionDocument(scope, r);
 }

@@ -1,0 +1,87 @@
+import { HistoryOutlined } from '@ant-design/icons';
+import { Button, Flex, Space, Tag } from 'antd';
+import { useState } from 'react';
+import type {
+  TControlledDocumentType,
+  TControlledState,
+  TSignAction,
+  TSignResponse,
+} from '../../../core/schemas/signatures.schemas.ts';
+import { ACTION_LABELS } from '../../../core/records/status-labels.ts';
+import { usePermissions } from '../master-data/use-permissions.ts';
+import { availableActions } from './record-actions.ts';
+import { SignaturesPanel } from './SignaturesPanel.tsx';
+import { SignDialog } from './SignDialog.tsx';
+import { StatusTag } from './StatusTag.tsx';
+import { VersionsDrawer } from './VersionsDrawer.tsx';
+
+export interface ControlledRecordPanelProps {
+  documentType: TControlledDocumentType;
+  documentId: number;
+  title: string;
+  state: TControlledState;
+  /** Whether the user may modify the record (who may Submit it). */
+  canModify: boolean;
+  /** The record’s path below /api/v2 (…/sop/12), for its version history. */
+  path: string;
+  labels?: Record<string, string>;
+  /** After a signature: the record's new state, for the screen to reload it. */
+  onSigned: (response: TSignResponse) => void;
+}
+
+/**
+ * What every controlled record screen shows: the status tag, the version number, the actions
+ * the user may take now (each through the sign dialog), the version history and the signatures.
+ */
+export function ControlledRecordPanel(props: ControlledRecordPanelProps) {
+  const permissions = usePermissions();
+  const [action, setAction] = useState<TSignAction | null>(null);
+  const [showVersions, setShowVersions] = useState(false);
+  const actions = availableActions(props.state.status, {
+    canModify: props.canModify,
+    canSign: permissions.can('ApprovalPolicy', 'Sign'),
+  });
+  return (
+    <Flex vertical gap="small" aria-label="Controlled record">
+      <Space wrap>
+        <StatusTag state={props.state} />
+        <Tag data-testid="record-version">Version {props.state.versionNumber}</Tag>
+        {actions.map((name) => (
+          <Button
+            key={name}
+            size="small"
+            type={name === 'Reject' ? 'default' : 'primary'}
+            danger={name === 'Reject'}
+            onClick={() => setAction(name)}
+          >
+            {ACTION_LABELS[name]}
+          </Button>
+        ))}
+        <Button size="small" icon={<HistoryOutlined />} onClick={() => setShowVersions(true)}>
+          Version history
+        </Button>
+      </Space>
+      <SignaturesPanel documentType={props.documentType} documentId={props.documentId} />
+      {action ? (
+        <SignDialog
+          target={{
+            documentType: props.documentType,
+            documentId: props.documentId,
+            title: `${props.title}, version ${props.state.versionNumber}`,
+            action,
+          }}
+          onSigned={props.onSigned}
+          onClose={() => setAction(null)}
+        />
+      ) : null}
+      {showVersions ? (
+        <VersionsDrawer
+          path={props.path}
+          title={props.title}
+          labels={props.labels}
+          onClose={() => setShowVersions(false)}
+        />
+      ) : null}
+    </Flex>
+  );
+}

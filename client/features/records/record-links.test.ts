@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import { recordLink } from './record-links.ts';
+
+describe('recordLink', () => {
+  it('opens a declared controlled entity in its list with the record open', () => {
+    expect(recordLink('SOP', 12)).toBe('/master-data/sop?record=12');
+    expect(recordLink('DocumentVersion', 3)).toBe('/master-data/document-version?record=3');
+  });
+
+  it('opens the policies on their screen, and nothing for types without one yet', () => {
+    expect(recordLink('CleaningLimitPolicy', 1)).toBe('/policies');
+    expect(recordLink('CleaningInspectionSettings', 2)).toBe('/policies?tab=inspection');
+    expect(recordLink('AnnualSummary', 2)).toBeNull();
+  });
+});

@@ -1,0 +1,21 @@
+import { ENTITY_DEFS } from '../../../core/entities/defs/index.ts';
+import type { EntityDef } from '../../../core/entities/entity.ts';
+import type { TControlledDocumentType } from '../../../core/schemas/signatures.schemas.ts';
+
+/** Controlled records with a screen of their own rather than a declared entity's list. */
+const SCREENS: Partial<Record<TControlledDocumentType, string>> = {
+  CleaningLimitPolicy: '/policies',
+  CleaningInspectionSettings: '/policies?tab=inspection',
+};
+
+/**
+ * Where a controlled record is opened in the client: a declared entity's list with the record
+ * open (`?record=`), or the screen of the policies; null when no screen shows it yet.
+ */
+export function recordLink(documentType: TControlledDocumentType, documentId: number) {
+  const def = ENTITY_DEFS.find(
+    (candidate) => (candidate as EntityDef).controlled?.documentType === documentType,
+  );
+  if (def) return `/master-data/${def.path}?record=${documentId}`;
+  return SCREENS[documentType] ?? null;
+}

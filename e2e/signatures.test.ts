@@ -1,0 +1,155 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildUser, permissionsWith } from '../server/test/factories.ts';
+import { ADMIN } from '../server/test/test-server.ts';
+import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+import {
+  choose,
+  confirmWithReason,
+  createViaApi,
+  facilityApi,
+  openDrawer,
+  openModal,
+  signInToFacility,
+} from './ui.ts';
+
+let app: AppUnderTest;
+
+beforeAll(async () => {
+  app = await startAppUnderTest();
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+/** Signs the action in the sign dialog with the signer's password. */
+async function sign(page: Page, action: string, password: string): Promise<void> {
+  await openDrawer(page).getByRole('button', { name: action, exact: true }).click();
+  const dialog = openModal(page);
+  await expect.poll(() => dialog.getByLabel('Meaning').inputValue()).not.toBe('');
+  await dialog.getByLabel('Password').fill(password);
+  await dialog.getByRole('button', { name: `Sign and ${action.toLowerCase()}` }).click();
+  await expect.poll(() => page.getByRole('dialog').count(), { timeout: 10_000 }).toBe(1);
+}
+
+const statusTag = (page: Page) => openDrawer(page).getByTestId('record-status');
+
+/** The printed name a signature carries: the signer's full name. */
+async function fullName(where: { email: string } | { id: number }): Promise<string> {
+  const [user] = await app.server.db.query<{ name: string }>(
+    `select first_name || ' ' || last_name as name from users where ${'email' in where ? 'email' : 'id'} = $1`,
+    ['email' in where ? where.email : where.id],
+  );
+  return user!.name;
+}
+
+describe('an SOP submitted by one user and approved by another', () => {
+  it('reads Active and lists both signatures', async () => {
+    const facility = await facilityApi(app);
+    // Unique per attempt: a retry runs on the same database.
+    const sopNumber = `SOP-CLN-${Date.now()}`;
+    const token = await app.server.login();
+    const sopId = await createViaApi(app, token, `${facility.path}/sop`, {
+      sopNumber,
+      name: 'Cleaning of the granulator',
+    });
+    const approver = await buildUser(app.server.db, {
+      facilityIds: [facility.id],
+      permissions: permissionsWith({
+        ApprovalPolicy: ['Get', 'Sign'],
+        CleaningProcedure: ['Get'],
+      }),
+    });
+
+    // The administrator may modify SOPs: they submit it.
+    const submitter = await app.open('/');
+    await signInToFacility(submitter);
+    await submitter.goto(`/master-data/sop?record=${sopId}`);
+    await expect.poll(() => statusTag(submitter).textContent()).toBe('Being Built');
+    await sign(submitter, 'Submit', ADMIN.password);
+    // The default policy has one Approver step: the SOP waits for its approval.
+    await expect.poll(() => statusTag(submitter).textContent()).toBe('BeingApproved');
+
+    // The approver finds it under My approvals, counted in the navigation, and approves it.
+    const second = await app.open('/');
+    // One facility granted: the sign-in enters it without asking.
+    await signIn(second, approver.username, approver.password);
+    await second.getByRole('button', { name: 'Logout' }).waitFor();
+    const nav = second.getByRole('navigation', { name: 'Main' });
+    const myApprovals = nav.getByRole('link', { name: /My approvals/ });
+    await expect.poll(() => myApprovals.textContent()).toContain('1');
+    await myApprovals.click();
+    await second.getByRole('link', { name: /Cleaning of the granulator/ }).click();
+    await expect.poll(() => statusTag(second).textContent()).toBe('BeingApproved');
+    await sign(second, 'Approve', approver.password);
+    await expect.poll(() => statusTag(second).textContent()).toBe('Active');
+
+    const signatures = openDrawer(second).getByRole('region', { name: 'Signatures' });
+    const rows = signatures.locator('tbody tr.ant-table-row');
+    await expect.poll(() => rows.count()).toBe(2);
+    const texts = await rows.allTextContents();
+    expect(texts[0]).toContain(await fullName({ email: ADMIN.email }));
+    expect(texts[0]).toContain('Submitted for review');
+    expect(texts[1]).toContain(await fullName({ id: approver.id }));
+    expect(texts[1]).toContain('Approver');
+    expect(texts.every((text) => text.includes('Valid'))).toBe(true);
+
+    // Before an edit of the Active SOP, the form says what saving starts and what it will need.
+    await submitter.goto('/master-data/sop');
+    await submitter
+      .getByRole('row', { name: new RegExp(sopNumber) })
+      .getByRole('button', { name: 'Edit', exact: true })
+      .click();
+    const form = openDrawer(submitter);
+    await form.getByText('Saving starts version 2 in Being Built').waitFor();
+    await form.getByText(/It will then need one Approver signature/).waitFor();
+    await form.getByLabel('Title').fill('Cleaning of the granulator and its bowl');
+    await submitter.getByRole('button', { name: 'Save', exact: true }).click();
+    const reasonDialog = submitter.getByRole('dialog').last();
+    await reasonDialog.getByLabel('Reason').fill('Bowl added to the scope');
+    await reasonDialog.getByRole('button', { name: 'Save', exact: true }).click();
+    await submitter.getByText(`SOP 'Cleaning of the granulator' saved`).waitFor();
+
+    // The new version is being built; its history shows what changed, field by field.
+    await submitter.goto(`/master-data/sop?record=${sopId}`);
+    await expect.poll(() => statusTag(submitter).textContent()).toBe('Being Built');
+    await openDrawer(submitter).getByRole('button', { name: 'Version history' }).click();
+    const history = openDrawer(submitter);
+    const versions = history.locator('tbody tr.ant-table-row');
+    await expect.poll(() => versions.count()).toBeGreaterThan(1);
+    await versions.first().getByRole('checkbox').check();
+    await versions.last().getByRole('checkbox').check();
+    const differences = history.getByRole('region', { name: 'Differences' });
+    const titleRow = differences.locator('tr', { hasText: 'Title' });
+    await expect
+      .poll(() => titleRow.textContent())
+      .toContain('Cleaning of the granulator and its bowl');
+  });
+});
+
+describe('the approval policy editor', () => {
+  it('saves a Reviewer step before the Approver step, with a reason, in the contract shape', async () => {
+    const facility = await facilityApi(app);
+    const page = await app.open('/');
+    await signInToFacility(page);
+    await page.goto('/policies');
+    await page.getByRole('tab', { name: 'Approval policies' }).click();
+    const firstStep = page.locator('.ant-card-small', { hasText: 'Step 1' });
+    await choose(firstStep.getByLabel('Signer role'), 'Reviewer');
+    await page.getByRole('button', { name: 'Add step' }).click();
+    await page.locator('.ant-card-small', { hasText: 'Step 2' }).waitFor();
+    await page.getByRole('button', { name: 'Save approval policy' }).click();
+    await confirmWithReason(page, 'QA review before approval');
+
+    const token = await app.server.login();
+    const res = await app.server.request<{ approvalPolicy: { steps: unknown[] } }>(
+      'GET',
+      `${facility.path}/approval_policies?documentType=SOP`,
+      { token },
+    );
+    expect(res.body.approvalPolicy.steps).toEqual([
+      { order: 1, signerRole: 'Reviewer', roleIds: [], minSignatures: 1 },
+      { order: 2, signerRole: 'Approver', roleIds: [], minSignatures: 1 },
+    ]);
+  });
+});
