@@ -146,6 +146,10 @@ export const ZSignaturesQuery = z.object({
   documentId: z.coerce.number().int().positive(),
 });
 export const ZSignaturesResponse = z.object({ signatures: z.array(ZSignature) });
+/** The PDF of one version of a record: the latest unless `versionNumber` names another. */
+export const ZRecordPdfQuery = ZSignaturesQuery.extend({
+  versionNumber: z.coerce.number().int().positive().optional(),
+});
 
 /** One record version waiting for the signed-in user's signature (My approvals). */
 export const ZPendingApproval = z.object({

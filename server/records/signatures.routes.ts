@@ -8,18 +8,38 @@ import {
   ZSignaturesQuery,
   ZSignaturesResponse,
 } from '../../core/schemas/signatures.schemas.ts';
+import type { TControlledDocumentType } from '../../core/schemas/signatures.schemas.ts';
+import type { Db } from '../db/db.ts';
 import { typed, type AppContext } from '../http/app-context.ts';
+import type { ResolvedSession } from '../modules/auth/auth.service.ts';
 import { writeAudit } from '../modules/audit/audit.service.ts';
 import { actorOf, facilityPermissions, sessionOf } from '../http/session-guard.ts';
 import { documentTypeRegistration } from './controlled.ts';
+import { registerRecordPdfRoute } from './record-pdf.routes.ts';
 import { listSignatures, pendingApprovals } from './signatures.read.ts';
 import { sign, signerIn } from './signatures.service.ts';
 
 const F = '/api/v2/plans/:plan/facilities/:facility';
+
+/** Who may read a record's signatures (and its PDF): ApprovalPolicy Get, or Get on the type. */
+export async function mayReadSignatures(
+  db: Db,
+  session: ResolvedSession,
+  at: { plan: number; facility: number; documentType: TControlledDocumentType },
+): Promise<void> {
+  const permissions = await facilityPermissions(db, session, at.plan, at.facility);
+  const registration = documentTypeRegistration(at.documentType);
+  const mayRead =
+    isAllowed(permissions, 'ApprovalPolicy', 'Get') ||
+    (registration !== undefined && isAllowed(permissions, registration.resource, 'Get'));
+  if (!mayRead)
+    throw new AppError('NotAllowed', `Reading ${at.documentType} signatures is not allowed`);
+}
 const tags = ['signatures'];
 
 /** `{F}/signatures` and `{F}/signatures/pending` (shared/contracts/signatures-api.md). */
-export function registerSignatureRoutes({ app, db, requireSession }: AppContext): void {
+export function registerSignatureRoutes(context: AppContext): void {
+  const { app, db, requireSession } = context;
   const r = typed(app);
 
   r.post(
@@ -85,13 +105,7 @@ export function registerSignatureRoutes({ app, db, requireSession }: AppContext)
     async (request) => {
       const { plan, facility } = request.params;
       const { documentType, documentId } = request.query;
-      const permissions = await facilityPermissions(db, sessionOf(request), plan, facility);
-      const registration = documentTypeRegistration(documentType);
-      const mayRead =
-        isAllowed(permissions, 'ApprovalPolicy', 'Get') ||
-        (registration !== undefined && isAllowed(permissions, registration.resource, 'Get'));
-      if (!mayRead)
-        throw new AppError('NotAllowed', `Reading ${documentType} signatures is not allowed`);
+      await mayReadSignatures(db, sessionOf(request), { plan, facility, documentType });
       return {
         signatures: await listSignatures(db, { facilityId: facility, documentType, documentId }),
       };
@@ -121,4 +135,6 @@ export function registerSignatureRoutes({ app, db, requireSession }: AppContext)
       return { items, count: items.length };
     },
   );
+
+  registerRecordPdfRoute(context);
 }

@@ -1,0 +1,107 @@
+import { AppError } from '../../core/errors/errors.ts';
+import { ZFacilityParams } from '../../core/schemas/auth.schemas.ts';
+import { ZRecordPdfQuery } from '../../core/schemas/signatures.schemas.ts';
+import type { Queryable } from '../db/db.ts';
+import { typed, type AppContext } from '../http/app-context.ts';
+import { actorOf, sessionOf } from '../http/session-guard.ts';
+import { facilityDateTimeSettings } from '../modules/audit/audit-log.service.ts';
+import { writeAudit } from '../modules/audit/audit.service.ts';
+import type { ControlledRef, VersionRow } from './controlled.ts';
+import { renderRecordPdf } from './record-pdf.ts';
+import { listSignatures } from './signatures.read.ts';
+import { mayReadSignatures } from './signatures.routes.ts';
+
+/** One version of a record (the latest when no number is given), or a 404. */
+async function versionFor(
+  q: Queryable,
+  ref: Omit<ControlledRef, 'planId'>,
+  versionNumber: number | undefined,
+): Promise<VersionRow> {
+  const [row] = await q.query<VersionRow>(
+    `select id, version_number, status, signature_state, content, title, approval_steps,
+            allow_self_approval, version
+       from controlled_versions
+      where facility_id = $1 and document_type = $2 and document_id = $3
+        and ($4::int is null or version_number = $4)
+      order by version_number desc limit 1`,
+    [ref.facilityId, ref.documentType, ref.documentId, versionNumber ?? null],
+  );
+  if (!row)
+    throw new AppError(
+      'NotFoundError',
+      `No ${ref.documentType} ${ref.documentId}${versionNumber ? ` version ${versionNumber}` : ''} in this facility`,
+    );
+  return row;
+}
+
+function attachment(name: string): string {
+  return `attachment; filename="${name.replace(/["\\\r\n]/g, '')}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+/** `GET {F}/signatures/pdf`: a version of a controlled record with its signature manifest. */
+export function registerRecordPdfRoute({ app, db, requireSession }: AppContext): void {
+  typed(app).get(
+    '/api/v2/plans/:plan/facilities/:facility/signatures/pdf',
+    {
+      preHandler: requireSession,
+      schema: {
+        tags: ['signatures'],
+        summary: 'A version of a controlled record as a PDF, with its signature manifest',
+        description:
+          'The record’s title, document type, version number and status (spec labels), the version’s content field by field, and every signature of the version: printed name, signer role, meaning, signed at (UTC, ISO 8601, as `GET signatures` gives it), valid or not, and content hash (Part 11 ES-1). The latest version unless `versionNumber` names another; 404 NotFoundError for a record or version that does not exist. Needs the right to read the record’s signatures. Each download writes an audit row.',
+        params: ZFacilityParams,
+        querystring: ZRecordPdfQuery,
+        produces: ['application/pdf'],
+      },
+    },
+    async (request, reply) => {
+      const { plan, facility } = request.params;
+      const { documentType, documentId, versionNumber } = request.query;
+      await mayReadSignatures(db, sessionOf(request), { plan, facility, documentType });
+      const ref = { facilityId: facility, documentType, documentId };
+      const version = await versionFor(db, ref, versionNumber);
+      const [signatures, settings] = await Promise.all([
+        listSignatures(db, ref),
+        facilityDateTimeSettings(db, facility),
+      ]);
+      const actor = actorOf(request);
+      const pdf = await renderRecordPdf({
+        documentType,
+        documentId,
+        title: version.title,
+        versionNumber: version.version_number,
+        status: version.status,
+        signatureState: version.signature_state,
+        content: version.content,
+        signatures: signatures.filter((s) => s.versionNumber === version.version_number),
+        facilityName: settings.name,
+        settings,
+        generatedBy: actor.userName ?? sessionOf(request).user.username,
+        generatedAt: new Date(),
+      });
+      await db.transaction((tx) =>
+        writeAudit(tx, actor, {
+          planId: plan,
+          facilityId: facility,
+          domain: 'ElectronicSignature',
+          action: 'Export',
+          entityId: documentId,
+          newValues: {
+            documentType,
+            documentId,
+            versionNumber: version.version_number,
+            format: 'pdf',
+          },
+        }),
+      );
+      return reply
+        .header('content-type', 'application/pdf')
+        .header(
+          'content-disposition',
+          attachment(`${version.title} v${version.version_number}.pdf`),
+        )
+        .header('cache-control', 'no-store')
+        .send(pdf);
+    },
+  );
+}

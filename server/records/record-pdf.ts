@@ -1,0 +1,147 @@
+import { formatDateTime, type DateTimeSettings } from '../../core/datetime/format-date-time.ts';
+import {
+  SIGNATURE_STATE_LABELS,
+  STATUS_LABELS,
+  rejectionLabel,
+} from '../../core/records/status-labels.ts';
+import type {
+  TControlledDocumentType,
+  TRecordStatus,
+  TSignature,
+  TSignatureState,
+} from '../../core/schemas/signatures.schemas.ts';
+import { renderPdfDocument } from '../modules/audit/audit-pdf.ts';
+
+/*
+ * One version of a controlled record as a PDF (Part 11 ES-1): what was signed, field by field,
+ * and the signature manifest with each signer's printed name, the database's UTC time and the
+ * meaning, exactly as the signatures API gives them.
+ */
+
+export interface RecordPdfInput {
+  documentType: TControlledDocumentType;
+  documentId: number;
+  title: string;
+  versionNumber: number;
+  status: TRecordStatus;
+  signatureState: TSignatureState | null;
+  content: Record<string, unknown>;
+  signatures: TSignature[];
+  facilityName: string;
+  settings: DateTimeSettings;
+  generatedBy: string;
+  generatedAt: Date;
+}
+
+const th = (text: string) => ({ text, style: 'th' });
+
+/** A field's value as text: plain values as written, the rest as JSON. */
+export function fieldText(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '—';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
+}
+
+/** 'Active', or 'Being Built · Changes Requested' after a rejection. */
+export function statusText(status: TRecordStatus, state: TSignatureState | null): string {
+  const label = STATUS_LABELS[status];
+  return state && state !== 'Signed' ? `${label} · ${SIGNATURE_STATE_LABELS[state]}` : label;
+}
+
+function actionText(signature: TSignature): string {
+  if (signature.action !== 'Reject') return signature.action;
+  const at = signature.signerRole === 'Reviewer' ? 'BeingReviewed' : 'BeingApproved';
+  return rejectionLabel(at);
+}
+
+function manifest(signatures: TSignature[]): unknown {
+  if (signatures.length === 0)
+    return { text: 'This version has no signatures yet.', italics: true };
+  const body = signatures.map((s) => [
+    s.printedName,
+    s.signerRole,
+    actionText(s),
+    s.reason ? `${s.meaning}\nReason: ${s.reason}` : s.meaning,
+    s.signedAt,
+    s.valid ? 'Valid' : 'Not valid: the record changed since',
+    { text: s.contentHash, fontSize: 6 },
+  ]);
+  return {
+    table: {
+      headerRows: 1,
+      dontBreakRows: true,
+      widths: [85, 50, 55, 100, 110, 55, '*'],
+      body: [
+        [
+          th('Printed name'),
+          th('Signer role'),
+          th('Action'),
+          th('Meaning'),
+          th('Signed at (UTC)'),
+          th('Valid'),
+          th('Content hash (SHA-256)'),
+        ],
+        ...body,
+      ],
+    },
+    layout: 'lightHorizontalLines',
+  };
+}
+
+export function recordPdfDefinition(pdf: RecordPdfInput): Record<string, unknown> {
+  const fields = Object.entries(pdf.content);
+  return {
+    pageSize: 'A4',
+    pageOrientation: 'landscape',
+    pageMargins: [30, 30, 30, 36],
+    info: { title: pdf.title, author: pdf.generatedBy, creator: 'Carryover' },
+    defaultStyle: { fontSize: 8 },
+    styles: {
+      title: { fontSize: 16, bold: true, color: '#0b6e4f' },
+      h2: { fontSize: 11, bold: true, margin: [0, 10, 0, 4] },
+      th: { bold: true, fillColor: '#e8f0ec' },
+    },
+    content: [
+      { text: pdf.title, style: 'title' },
+      {
+        table: {
+          widths: [110, '*'],
+          body: [
+            ['Document type', pdf.documentType],
+            ['Document id', String(pdf.documentId)],
+            ['Version', String(pdf.versionNumber)],
+            ['Status', statusText(pdf.status, pdf.signatureState)],
+            ['Facility', pdf.facilityName],
+            [
+              'Generated',
+              `${formatDateTime(pdf.generatedAt, pdf.settings)} (${pdf.settings.timezone}) by ${pdf.generatedBy}`,
+            ],
+          ],
+        },
+        layout: 'noBorders',
+        margin: [0, 6, 0, 4],
+      },
+      { text: `Content of version ${pdf.versionNumber}`, style: 'h2' },
+      fields.length === 0
+        ? { text: 'This version has no fields.', italics: true }
+        : {
+            table: {
+              headerRows: 1,
+              widths: [150, '*'],
+              body: [[th('Field'), th('Value')], ...fields.map(([f, v]) => [f, fieldText(v)])],
+            },
+            layout: 'lightHorizontalLines',
+          },
+      { text: 'Signature manifest', style: 'h2' },
+      manifest(pdf.signatures),
+    ],
+  };
+}
+
+export function renderRecordPdf(pdf: RecordPdfInput): Promise<Buffer> {
+  return renderPdfDocument(
+    recordPdfDefinition(pdf),
+    `Carryover · ${pdf.documentType} ${pdf.documentId} · version ${pdf.versionNumber} · ${pdf.facilityName}`,
+  );
+}
