@@ -1,4 +1,4 @@
-import { HistoryOutlined } from '@ant-design/icons';
+import { HistoryOutlined, PrinterOutlined } from '@ant-design/icons';
 import { Button, Flex, Space, Tag } from 'antd';
 import { useState } from 'react';
 import type {
@@ -9,7 +9,9 @@ import type {
 } from '../../../core/schemas/signatures.schemas.ts';
 import { ACTION_LABELS } from '../../../core/records/status-labels.ts';
 import { usePermissions } from '../master-data/use-permissions.ts';
+import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import { availableActions } from './record-actions.ts';
+import { downloadRecordPdf } from './records-api.ts';
 import { SignaturesPanel } from './SignaturesPanel.tsx';
 import { SignDialog } from './SignDialog.tsx';
 import { StatusTag } from './StatusTag.tsx';
@@ -37,6 +39,15 @@ export function ControlledRecordPanel(props: ControlledRecordPanelProps) {
   const permissions = usePermissions();
   const [action, setAction] = useState<TSignAction | null>(null);
   const [showVersions, setShowVersions] = useState(false);
+  const [printing, setPrinting] = useState(false);
+  const scope = useFacilityScope();
+  const print = () => {
+    setPrinting(true);
+    // Errors are shown by the http handler; the button only stops spinning.
+    downloadRecordPdf(scope, props, `${props.title} v${props.state.versionNumber}.pdf`)
+      .catch(() => undefined)
+      .finally(() => setPrinting(false));
+  };
   const actions = availableActions(props.state.status, {
     canModify: props.canModify,
     canSign: permissions.can('ApprovalPolicy', 'Sign'),
@@ -59,6 +70,15 @@ export function ControlledRecordPanel(props: ControlledRecordPanelProps) {
         ))}
         <Button size="small" icon={<HistoryOutlined />} onClick={() => setShowVersions(true)}>
           Version history
+        </Button>
+        <Button
+          size="small"
+          type="link"
+          icon={<PrinterOutlined />}
+          loading={printing}
+          onClick={print}
+        >
+          Print (PDF)
         </Button>
       </Space>
       <SignaturesPanel documentType={props.documentType} documentId={props.documentId} />

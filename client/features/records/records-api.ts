@@ -9,7 +9,7 @@ import type {
   TSignResponse,
 } from '../../../core/schemas/signatures.schemas.ts';
 import type { TRecordVersionsResponse } from '../../../core/schemas/versions.schemas.ts';
-import { apiRequest } from '../../api/http-client.ts';
+import { apiDownload, apiRequest, saveBlob } from '../../api/http-client.ts';
 import { facilityPath } from '../master-data/entity-api.ts';
 import type { FacilityScope } from '../master-data/entity-api.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
@@ -44,6 +44,19 @@ export async function listSignatures(
     { query: { documentType, documentId }, signal, action: 'Loading the signatures' },
   );
   return answer.signatures;
+}
+
+/** Saves the PDF of a record's latest version with its signature manifest (Part 11 ES-1). */
+export async function downloadRecordPdf(
+  scope: FacilityScope,
+  record: { documentType: TControlledDocumentType; documentId: number },
+  fileName: string,
+): Promise<void> {
+  const blob = await apiDownload(`${facilityPath(scope)}/signatures/pdf`, {
+    query: { documentType: record.documentType, documentId: record.documentId },
+    action: 'Printing the record',
+  });
+  saveBlob(blob, fileName);
 }
 
 export async function listPendingApprovals(
