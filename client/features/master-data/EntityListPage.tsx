@@ -1,5 +1,4 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { useQueries } from '@tanstack/react-query';
 import { Alert, Button, Empty, Input, Space, Switch, Table, Typography, message } from 'antd';
 import type { TableProps } from 'antd';
 import { useCallback, useMemo, useState } from 'react';
@@ -10,12 +9,13 @@ import { ArchiveImpactPanel } from '../limits/ArchiveImpactPanel.tsx';
 import type { EntityDef } from '../../../core/entities/entity.ts';
 import type { EntityListQuery, EntityRecord } from './entity-api.ts';
 import { describeSaveError } from '../../api/form-errors.ts';
-import { entityOptionsQuery, useArchiveEntity, useEntityList } from './entity-queries.ts';
-import { lowerLabel, referencedDef } from './entity-registry.ts';
+import { useArchiveEntity, useEntityList } from './entity-queries.ts';
+import { lowerLabel } from './entity-registry.ts';
 import { documentColumn } from './document-column.tsx';
 import { EntityFormDrawer } from './EntityFormDrawer.tsx';
 import { formatFieldValue } from './format-value.ts';
-import { isSortable, listFields, referencedEntities, toServerOrder } from './list-columns.ts';
+import { isSortable, listFields, toServerOrder } from './list-columns.ts';
+import { useReferenceNames } from './use-reference-names.ts';
 import { ReasonModal } from '../../app/reason/ReasonModal.tsx';
 import { usePermissions } from './use-permissions.ts';
 import { productionAreaColumn } from '../productions/ProductionAreaCell.tsx';
@@ -65,22 +65,7 @@ export function EntityListPage({ def }: { def: EntityDef }) {
   const fields = useMemo(() => listFields(def), [def]);
 
   // Names of referenced records, so a production lists 'Mixer 1', not 17.
-  const refKeys = useMemo(() => referencedEntities(fields), [fields]);
-  const refQueries = useQueries({
-    queries: refKeys.flatMap((key) => {
-      const refDef = referencedDef(key);
-      return refDef ? [entityOptionsQuery(scope, refDef)] : [];
-    }),
-  });
-  const names = useMemo(() => {
-    const map = new Map<string, string>();
-    refKeys.forEach((key, index) => {
-      for (const record of refQueries[index]?.data?.data ?? [])
-        map.set(`${key}:${record.id}`, String(record.name ?? `#${record.id}`));
-    });
-    return map;
-  }, [refKeys, refQueries]);
-  const nameOf = (key: string, id: number) => names.get(`${key}:${id}`) ?? `#${id}`;
+  const nameOf = useReferenceNames(fields);
 
   const canAdd = permissions.can(def.resource, actionOf(def, 'add'));
   const canModify = permissions.can(def.resource, actionOf(def, 'modify'));

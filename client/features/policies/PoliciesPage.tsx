@@ -1,5 +1,5 @@
 import { Card, Spin, Tabs, Typography } from 'antd';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import type {
   TInspectionSettings,
@@ -14,6 +14,7 @@ import { InspectionFields, MicrobialFields } from './RuleFields.tsx';
 import {
   loadInspection,
   loadMicrobial,
+  loadPolicyTab,
   loadPolicy,
   RESIDUE_TYPES,
   rulesKeys,
@@ -55,7 +56,14 @@ export function PoliciesPage() {
   const scope = useFacilityScope();
   const permissions = useMyPermissions();
   const [searchParams] = useSearchParams();
-  if (permissions.isPending) return <Spin />;
+  // My approvals opens a limit policy by `?policy=documentId`: its residue type's tab.
+  const policyId = Number(searchParams.get('policy')) || null;
+  const policyTab = useQuery({
+    queryKey: ['facility', scope.facilityId, 'policy-tab', policyId],
+    queryFn: ({ signal }) => loadPolicyTab(scope, policyId ?? 0, signal),
+    enabled: policyId !== null,
+  });
+  if (permissions.isPending || (policyId !== null && policyTab.isPending)) return <Spin />;
   const facility = permissions.data?.facility;
   const canEditPolicy = can(facility, 'CleaningPolicy', 'Modify');
 
@@ -106,7 +114,11 @@ export function PoliciesPage() {
     <Card>
       <Typography.Title level={2}>Cleaning limit policies</Typography.Title>
       {/* My approvals opens the inspection settings by `?tab=inspection`. */}
-      <Tabs items={tabs} destroyOnHidden defaultActiveKey={searchParams.get('tab') ?? undefined} />
+      <Tabs
+        items={tabs}
+        destroyOnHidden
+        defaultActiveKey={policyTab.data ?? searchParams.get('tab') ?? undefined}
+      />
     </Card>
   );
 }

@@ -7,6 +7,7 @@ import type {
   TControlledState,
 } from '../../../core/schemas/signatures.schemas.ts';
 import { controlledStateOf } from '../records/record-actions.ts';
+import { policyTabFor, type PolicyOfType } from './policy-tab.ts';
 import type { TCleaningLimitPolicy } from '../../../core/schemas/policy.schemas.ts';
 import { apiRequest } from '../../api/http-client.ts';
 import { facilityPath } from '../master-data/entity-api.ts';
@@ -173,4 +174,17 @@ export async function saveInspection(
     { method: 'POST', body: { ...changes, version, reason }, action: 'Saving' },
   );
   return inspectionDocument(scope, r);
+}
+
+/** Reads the facility's policies to find the tab of a policy My approvals links to. */
+export async function loadPolicyTab(
+  scope: FacilityScope,
+  documentId: number,
+  signal?: AbortSignal,
+): Promise<string> {
+  const { policies } = await apiRequest<{ policies: PolicyOfType[] }>(
+    `${facilityPath(scope)}/cleaning_limit_policies`,
+    { signal, action: 'Finding the cleaning limit policy' },
+  );
+  return policyTabFor(documentId, policies);
 }

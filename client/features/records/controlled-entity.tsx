@@ -1,6 +1,7 @@
 import { Button, Descriptions, Drawer, Space, Spin, Alert, Tag } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { EntityDef } from '../../../core/entities/entity.ts';
+import type { FieldDef } from '../../../core/entities/field.ts';
 import { actionOf } from '../../../core/entities/entity.ts';
 import type { TControlledDocumentType } from '../../../core/schemas/signatures.schemas.ts';
 import { facilityPath, getEntity } from '../master-data/entity-api.ts';
@@ -11,6 +12,8 @@ import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import { ControlledRecordPanel } from './ControlledRecordPanel.tsx';
 import { controlledStateOf } from './record-actions.ts';
 import { StatusTag } from './StatusTag.tsx';
+import { formatFieldValue, type NameLookup } from '../master-data/format-value.ts';
+import { useReferenceNames } from '../master-data/use-reference-names.ts';
 import { showValue } from './version-diff.ts';
 
 /** The document type of a declared entity that is a controlled record, or null. */
@@ -25,6 +28,12 @@ function recordTitle(def: EntityDef, record: EntityRecord): string {
     [number, name].filter((part) => part !== undefined && part !== null).join(' ') ||
     `#${record.id}`
   );
+}
+
+/** A field of the record as the drawer shows it: references by name, '—' when empty. */
+export function fieldText(field: FieldDef, value: unknown, nameOf: NameLookup): string {
+  const text = formatFieldValue(field, value, nameOf);
+  return text === '' ? showValue(null) : text;
 }
 
 /** The list column of a controlled entity: its status, version, and a way into the record. */
@@ -65,6 +74,8 @@ export function ControlledRecordDrawer(props: { def: EntityDef; id: number; onCl
   });
   const state = record.data ? controlledStateOf(record.data) : null;
   const labels = Object.fromEntries(def.fields.map((field) => [field.name, field.label]));
+  // References show the names the master-data lists show (an SOP's cleaning procedures).
+  const nameOf = useReferenceNames(def.fields);
   return (
     <Drawer
       open
@@ -97,7 +108,7 @@ export function ControlledRecordDrawer(props: { def: EntityDef; id: number; onCl
             items={def.fields.map((field) => ({
               key: field.name,
               label: field.label,
-              children: showValue(record.data[field.name]),
+              children: fieldText(field, record.data[field.name], nameOf),
             }))}
           />
         </Space>

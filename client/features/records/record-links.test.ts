@@ -8,7 +8,7 @@ describe('recordLink', () => {
   });
 
   it('opens the policies on their screen, and nothing for types without one yet', () => {
-    expect(recordLink('CleaningLimitPolicy', 1)).toBe('/policies');
+    expect(recordLink('CleaningLimitPolicy', 1)).toBe('/policies?policy=1');
     expect(recordLink('CleaningInspectionSettings', 2)).toBe('/policies?tab=inspection');
     expect(recordLink('AnnualSummary', 2)).toBeNull();
   });

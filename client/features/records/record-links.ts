@@ -3,9 +3,10 @@ import type { EntityDef } from '../../../core/entities/entity.ts';
 import type { TControlledDocumentType } from '../../../core/schemas/signatures.schemas.ts';
 
 /** Controlled records with a screen of their own rather than a declared entity's list. */
-const SCREENS: Partial<Record<TControlledDocumentType, string>> = {
-  CleaningLimitPolicy: '/policies',
-  CleaningInspectionSettings: '/policies?tab=inspection',
+const SCREENS: Partial<Record<TControlledDocumentType, (id: number) => string>> = {
+  // The policies screen finds the policy's residue-type tab from its id.
+  CleaningLimitPolicy: (id) => `/policies?policy=${id}`,
+  CleaningInspectionSettings: () => '/policies?tab=inspection',
 };
 
 /**
@@ -17,5 +18,5 @@ export function recordLink(documentType: TControlledDocumentType, documentId: nu
     (candidate) => (candidate as EntityDef).controlled?.documentType === documentType,
   );
   if (def) return `/master-data/${def.path}?record=${documentId}`;
-  return SCREENS[documentType] ?? null;
+  return SCREENS[documentType]?.(documentId) ?? null;
 }
