@@ -1,8 +1,9 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { buildUser, permissionsWith } from '../server/test/factories.ts';
 import { ADMIN } from '../server/test/test-server.ts';
-import type { AppUnderTest } from './app-under-test.ts';
-import { confirmWithReason, openDrawer, openModal, startSignedIn } from './ui.ts';
+import { signIn, type AppUnderTest } from './app-under-test.ts';
+import { confirmWithReason, facilityApi, openDrawer, openModal, startSignedIn } from './ui.ts';
 
 let app: AppUnderTest;
 let page: Page;
@@ -43,4 +44,48 @@ it('a limit policy shows its status, starts a new version, is submitted, locked,
     .getByRole('region', { name: 'Differences' })
     .locator('tr', { hasText: 'globalRecoveryPercentage' });
   await expect.poll(() => row.textContent()).toContain('90');
+});
+
+it('My approvals opens a waiting limit policy on its residue type’s tab', async () => {
+  const facility = await facilityApi(app);
+  const token = await app.server.login();
+  const call = (method: string, path: string, body: unknown) =>
+    app.server.request<Record<string, any>>(method, `${facility.path}${path}`, { token, body }); // eslint-disable-line @typescript-eslint/no-explicit-any -- checked below
+  const current = await app.server.request<{ id: number; version: number }>(
+    'GET',
+    `${facility.path}/cleaning_limit_policies/Detergent`,
+    { token },
+  );
+  const saved = await call('POST', '/cleaning_limit_policies', {
+    residueType: 'Detergent',
+    safetyFactor: 500,
+    version: current.body.version,
+    reason: 'Detergent safety factor reviewed',
+  });
+  expect(saved.status).toBe(200);
+  const submitted = await call('POST', '/signatures', {
+    documentType: 'CleaningLimitPolicy',
+    documentId: current.body.id,
+    action: 'Submit',
+    password: ADMIN.password,
+  });
+  expect(submitted.status).toBe(200);
+
+  const approver = await buildUser(app.server.db, {
+    facilityIds: [facility.id],
+    permissions: permissionsWith({ ApprovalPolicy: ['Get', 'Sign'], CleaningPolicy: ['Get'] }),
+  });
+  const second = await app.open('/');
+  await signIn(second, approver.username, approver.password);
+  await second.getByRole('button', { name: 'Logout' }).waitFor();
+  await second
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: /My approvals/ })
+    .click();
+  await second.getByRole('link', { name: 'Detergent cleaning limit policy' }).click();
+  const tab = second.getByRole('tab', { name: 'Detergent', selected: true });
+  await tab.waitFor();
+  await expect
+    .poll(() => second.getByTestId('record-status').first().textContent())
+    .toBe('BeingApproved');
 });

@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser, permissionsWith } from '../server/test/factories.ts';
+import { readPdfText } from '../server/modules/audit/read-pdf-text.ts';
 import { ADMIN } from '../server/test/test-server.ts';
 import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import {
@@ -49,9 +51,14 @@ describe('an SOP submitted by one user and approved by another', () => {
     // Unique per attempt: a retry runs on the same database.
     const sopNumber = `SOP-CLN-${Date.now()}`;
     const token = await app.server.login();
+    const procedure = `Granulator wash ${Date.now()}`;
+    const procedureId = await createViaApi(app, token, `${facility.path}/cleaning-procedure`, {
+      name: procedure,
+    });
     const sopId = await createViaApi(app, token, `${facility.path}/sop`, {
       sopNumber,
       name: 'Cleaning of the granulator',
+      cleaningProcedureIds: [procedureId],
     });
     const approver = await buildUser(app.server.db, {
       facilityIds: [facility.id],
@@ -93,6 +100,34 @@ describe('an SOP submitted by one user and approved by another', () => {
     expect(texts[1]).toContain(await fullName({ id: approver.id }));
     expect(texts[1]).toContain('Approver');
     expect(texts.every((text) => text.includes('Valid'))).toBe(true);
+
+    // References read as names, as in the master-data lists.
+    const procedures = openDrawer(second).locator('.ant-descriptions-row', {
+      hasText: 'Cleaning procedures',
+    });
+    await expect.poll(() => procedures.textContent()).toContain(procedure);
+
+    // Print (PDF): the version with both signers' names, UTC times and meanings (ES-1).
+    const [download] = await Promise.all([
+      second.waitForEvent('download'),
+      openDrawer(second).getByRole('button', { name: 'Print (PDF)' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`${sopNumber} Cleaning of the granulator v1.pdf`);
+    const pdf = await readPdfText(new Uint8Array(readFileSync(await download.path())));
+    const printed = pdf.text.replace(/\s+/g, ' ');
+    const listed = await app.server.request<{ signatures: Record<string, string>[] }>(
+      'GET',
+      `${facility.path}/signatures?documentType=SOP&documentId=${sopId}`,
+      // As the approver, whose page is done: a new sign-in ends a user's other session (the
+      // administrator's UI sign-in ended the one the SOP was created with).
+      { token: await app.server.login(approver.username, approver.password) },
+    );
+    expect(listed.body.signatures).toHaveLength(2);
+    for (const signature of listed.body.signatures) {
+      expect(printed).toContain(signature.printedName);
+      expect(printed).toContain(signature.signedAt);
+      expect(printed).toContain(signature.meaning);
+    }
 
     // Before an edit of the Active SOP, the form says what saving starts and what it will need.
     await submitter.goto('/master-data/sop');
