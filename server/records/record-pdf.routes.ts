@@ -7,6 +7,7 @@ import { actorOf, sessionOf } from '../http/session-guard.ts';
 import { facilityDateTimeSettings } from '../modules/audit/audit-log.service.ts';
 import { writeAudit } from '../modules/audit/audit.service.ts';
 import type { ControlledRef, VersionRow } from './controlled.ts';
+import { printableContent } from './record-pdf-content.ts';
 import { renderRecordPdf } from './record-pdf.ts';
 import { listSignatures } from './signatures.read.ts';
 import { mayReadSignatures } from './signatures.routes.ts';
@@ -72,7 +73,7 @@ export function registerRecordPdfRoute({ app, db, requireSession }: AppContext):
         versionNumber: version.version_number,
         status: version.status,
         signatureState: version.signature_state,
-        content: version.content,
+        fields: await printableContent(db, documentType, version.content),
         signatures: signatures.filter((s) => s.versionNumber === version.version_number),
         facilityName: settings.name,
         settings,

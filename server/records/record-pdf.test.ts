@@ -21,7 +21,23 @@ const flat = (text: string) => text.replace(/\s+/g, ' ');
 
 describe('the PDF of a controlled record (Part 11 ES-1)', () => {
   it('prints the version, its content and both signers’ names, UTC times and meanings', async () => {
+    const procedure = await kit.call('POST', `${kit.F}/cleaning-procedure`, {
+      name: `Wash ${process.pid}`,
+    });
+    expect(procedure.status).toBe(200);
     const sop = await kit.createSop(editor);
+    const current = await kit.call('GET', `${kit.F}/sop/${sop.id}`, undefined, editor);
+    const withProcedure = await kit.call(
+      'POST',
+      `${kit.F}/sop/${sop.id}`,
+      {
+        cleaningProcedureIds: [procedure.body.result.id],
+        reason: 'Procedure named',
+        version: current.body.version,
+      },
+      editor,
+    );
+    expect(withProcedure.status).toBe(200);
     expect((await kit.signSop(sop.id, 'Submit', editor)).status).toBe(200);
     const approved = await kit.signSop(sop.id, 'Approve', signer, {
       meaning: 'Approved for use on line 3',
@@ -39,8 +55,12 @@ describe('the PDF of a controlled record (Part 11 ES-1)', () => {
     expect(res.headers.get('content-type')).toBe('application/pdf');
     const text = flat((await readPdfText(new Uint8Array(await res.arrayBuffer()))).text);
     expect(text).toContain(sop.sopNumber);
-    expect(text).toContain('SOP');
-    expect(text).toContain('Active');
+    // Fields under their labels, references by name with the id the signed content holds.
+    expect(text).toContain(
+      `Cleaning procedures Wash ${process.pid} (#${procedure.body.result.id})`,
+    );
+    expect(text).toContain('Document type SOP');
+    expect(text).toContain('Version 1 Status Active');
     expect(text).toContain('Signature manifest');
     for (const s of signatures) {
       expect(text).toContain(s.printedName);
@@ -64,7 +84,8 @@ describe('the PDF of a controlled record (Part 11 ES-1)', () => {
     const res = await pdfOf(`documentType=SOP&documentId=${sop.id}&versionNumber=1`, editor);
     expect(res.status).toBe(200);
     const text = flat((await readPdfText(new Uint8Array(await res.arrayBuffer()))).text);
-    expect(text).toContain('Being Built');
+    expect(text).toContain('Status Being Built');
+    expect(text).toContain('Cleaning procedures —');
     expect(text).toContain('This version has no signatures yet.');
 
     expect((await pdfOf(`documentType=SOP&documentId=${sop.id}&versionNumber=2`)).status).toBe(404);

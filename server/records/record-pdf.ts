@@ -11,6 +11,7 @@ import type {
   TSignatureState,
 } from '../../core/schemas/signatures.schemas.ts';
 import { renderPdfDocument } from '../modules/audit/audit-pdf.ts';
+import type { PrintedField } from './record-pdf-content.ts';
 
 /*
  * One version of a controlled record as a PDF (Part 11 ES-1): what was signed, field by field,
@@ -25,7 +26,8 @@ export interface RecordPdfInput {
   versionNumber: number;
   status: TRecordStatus;
   signatureState: TSignatureState | null;
-  content: Record<string, unknown>;
+  /** The version's content, field by field (printableContent). */
+  fields: PrintedField[];
   signatures: TSignature[];
   facilityName: string;
   settings: DateTimeSettings;
@@ -38,6 +40,7 @@ const th = (text: string) => ({ text, style: 'th' });
 /** A field's value as text: plain values as written, the rest as JSON. */
 export function fieldText(value: unknown): string {
   if (value === null || value === undefined || value === '') return '—';
+  if (Array.isArray(value) && value.length === 0) return '—';
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   return JSON.stringify(value);
@@ -90,7 +93,7 @@ function manifest(signatures: TSignature[]): unknown {
 }
 
 export function recordPdfDefinition(pdf: RecordPdfInput): Record<string, unknown> {
-  const fields = Object.entries(pdf.content);
+  const fields = pdf.fields;
   return {
     pageSize: 'A4',
     pageOrientation: 'landscape',
@@ -129,7 +132,7 @@ export function recordPdfDefinition(pdf: RecordPdfInput): Record<string, unknown
             table: {
               headerRows: 1,
               widths: [150, '*'],
-              body: [[th('Field'), th('Value')], ...fields.map(([f, v]) => [f, fieldText(v)])],
+              body: [[th('Field'), th('Value')], ...fields.map((f) => [f.label, f.text])],
             },
             layout: 'lightHorizontalLines',
           },
