@@ -27,6 +27,8 @@ export interface ControlledRecordPanelProps {
   /** The record’s path below /api/v2 (…/sop/12), for its version history. */
   path: string;
   labels?: Record<string, string>;
+  /** A field's value as the record's screen shows it, for the version history. */
+  formatValue?: (field: string, value: unknown) => string;
   /** After a signature: the record's new state, for the screen to reload it. */
   onSigned: (response: TSignResponse) => void;
 }
@@ -99,6 +101,7 @@ export function ControlledRecordPanel(props: ControlledRecordPanelProps) {
           path={props.path}
           title={props.title}
           labels={props.labels}
+          formatValue={props.formatValue}
           onClose={() => setShowVersions(false)}
         />
       ) : null}

@@ -15,11 +15,15 @@ interface VersionsDrawerProps {
   title: string;
   /** Field names as the form shows them; others are shown as the API names them. */
   labels?: Record<string, string>;
+  /** A field's value as the screen shows it (references by name); plain text otherwise. */
+  formatValue?: (field: string, value: unknown) => string;
   onClose: () => void;
 }
 
 /** Every kept version of a record; two picked show their differences field by field. */
-export function VersionsDrawer({ path, title, labels = {}, onClose }: VersionsDrawerProps) {
+export function VersionsDrawer(props: VersionsDrawerProps) {
+  const { path, title, labels = {}, onClose } = props;
+  const format = props.formatValue ?? ((_field: string, value: unknown) => showValue(value));
   const { formatDateTime } = useDateFormat();
   const versions = useQuery({
     queryKey: recordsKeys.versions(path),
@@ -69,13 +73,13 @@ export function VersionsDrawer({ path, title, labels = {}, onClose }: VersionsDr
       key: 'before',
       dataIndex: 'before',
       title: before ? `Version ${before.version}` : 'Before',
-      render: showValue,
+      render: (value: unknown, row) => format(row.field, value),
     },
     {
       key: 'after',
       dataIndex: 'after',
       title: after ? `Version ${after.version}` : 'After',
-      render: showValue,
+      render: (value: unknown, row) => format(row.field, value),
     },
   ];
 

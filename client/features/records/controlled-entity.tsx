@@ -95,6 +95,10 @@ export function ControlledRecordDrawer(props: { def: EntityDef; id: number; onCl
             canModify={permissions.can(def.resource, actionOf(def, 'modify'))}
             path={`${facilityPath(scope)}/${def.path}/${id}`}
             labels={labels}
+            formatValue={(name, value) => {
+              const field = def.fields.find((f) => f.name === name);
+              return field ? fieldText(field, value, nameOf) : showValue(value);
+            }}
             onSigned={() =>
               void queryClient.invalidateQueries({
                 queryKey: entityKeys.all(scope.facilityId, def),
