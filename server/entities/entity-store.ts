@@ -28,7 +28,7 @@ export interface EntityRecord {
 const RECORD_COLUMNS = `id, version, created_at, updated_at, archived_at, archive_reason`;
 
 function isJson(field: FieldDef): boolean {
-  return field.kind === 'quantity' || field.kind === 'list';
+  return field.kind === 'quantity' || field.kind === 'list' || field.kind === 'json';
 }
 
 function iso(value: unknown): string | null {

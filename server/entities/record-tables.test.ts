@@ -14,7 +14,6 @@ const EXCEPTIONS: Record<string, string> = {
  */
 const NOT_YET_MOVED: Record<string, string> = {
   roles: "a facility's roles with their permission map; server/modules/roles",
-  sampling_locations: 'child of an equipment; server/modules/equipment-extras',
 };
 
 let db: TestDb;
