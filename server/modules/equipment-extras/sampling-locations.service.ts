@@ -128,7 +128,7 @@ async function withTypeSwabArea(q: Queryable, facilityId: number, fields: TSampl
 }
 
 /** The record store's problems, named where the request holds the values (`data[1].name`). */
-export async function at<T>(prefix: string, write: () => Promise<T>): Promise<T> {
+async function reportedAt<T>(prefix: string, write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (error) {
@@ -162,7 +162,7 @@ export async function createLocations(
   const created: SamplingLocation[] = [];
   for (const { fields, at: path } of items) {
     const values = await withTypeSwabArea(tx, scope.facilityId, fields);
-    const record = await at(path, () =>
+    const record = await reportedAt(path, () =>
       createEntity(tx, { actor, def, scope: inEquipment(scope, equipmentId), values, reason }),
     );
     created.push(toLocation(record));
@@ -182,7 +182,7 @@ export async function updateLocation(
   return db.transaction(async (tx) => {
     await getLocation(tx, scope.facilityId, equipmentId, locationId);
     const write = { actor, def, scope: inEquipment(scope, equipmentId), id: locationId, edit };
-    return toLocation(await at('data.', () => updateEntity(tx, { ...write, ...meta })));
+    return toLocation(await reportedAt('data.', () => updateEntity(tx, { ...write, ...meta })));
   });
 }
 
