@@ -5,7 +5,7 @@ import type { Queryable, SqlValue } from '../db/db.ts';
 import { changedFields } from '../modules/audit/audit-diff.ts';
 import { writeAudit, type Actor } from '../modules/audit/audit.service.ts';
 import { onEntitySaved } from '../records/controlled-entities.ts';
-import { runBeforeArchive, runBeforeSave } from './archive-hooks.ts';
+import { auditValuesOf, runBeforeArchive, runBeforeSave } from './archive-hooks.ts';
 import { checkRecord, checkReferences, checkUnique } from './entity-checks.ts';
 import {
   checkedProperties,
@@ -174,6 +174,7 @@ export async function updateEntity(
       where ${ownerColumn(def)} = $1 and id = $2 returning ${selectList(def)}`,
     [ownerId(def, scope), id, actor.userId, ...params],
   );
+  const audited = auditValuesOf(def, { oldValues, newValues });
   await writeAudit(tx, actor, {
     planId: scope.planId,
     facilityId: def.scope === 'plan' ? null : ownerId(def, scope),
@@ -181,8 +182,8 @@ export async function updateEntity(
     action: action ?? 'Update',
     entityId: id,
     reason,
-    oldValues: { ...parentOf(def, before), ...oldValues },
-    newValues: { ...parentOf(def, before), ...newValues },
+    oldValues: { ...parentOf(def, before), ...audited.oldValues },
+    newValues: { ...parentOf(def, before), ...audited.newValues },
   });
   const saved = toRecord(def, row!);
   await savedInScope(tx, actor, def, scope, saved);

@@ -18,6 +18,7 @@ import { microbialMethodsDef, samplingTypesDef } from './sampling.def.ts';
 import { SAMPLING_POLICY_DEFS } from './sampling-policy.def.ts';
 import { departmentsDef } from './departments.def.ts';
 import { operatorsDef } from './operators.def.ts';
+import { rolesDef } from './roles.def.ts';
 import { samplesDef } from './samples.def.ts';
 import { samplingLocationsDef } from './sampling-locations.def.ts';
 
@@ -61,6 +62,7 @@ export const MODULE_RECORD_DEFS: readonly EntityDef[] = [
   operatorsDef,
   samplesDef,
   samplingLocationsDef,
+  rolesDef,
 ];
 
 export function entityDef(key: string): EntityDef {
