@@ -25,6 +25,8 @@ export type FieldDef = FieldBase &
     | { kind: 'reference'; entity: string; multiple?: boolean }
     /** Rows of sub-fields kept with the record, such as a product's actives and amounts. */
     | { kind: 'list'; of: readonly FieldDef[] }
+    /** A value the server works out and keeps as it is (an assessment); no form sends it. */
+    | { kind: 'json' }
   );
 
 /**
@@ -132,6 +134,9 @@ export function fieldSchema(field: FieldDef): z.ZodType {
       schema = z
         .array(z.object(Object.fromEntries(field.of.map((f) => [f.name, fieldSchema(f)]))))
         .max(1000);
+      break;
+    case 'json':
+      schema = z.record(z.string(), z.unknown());
       break;
   }
   return field.required ? schema : schema.nullable().optional();

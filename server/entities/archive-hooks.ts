@@ -81,3 +81,25 @@ export async function runBeforeSave(
 ): Promise<void> {
   for (const hook of beforeSave.of(def.key)) await hook(q, def, scope, write);
 }
+
+/** The changed values of an edit, old and new, as the audit row records them. */
+export interface AuditChanges {
+  oldValues: Record<string, unknown>;
+  newValues: Record<string, unknown>;
+}
+
+/**
+ * How a record's edits are written in the audit trail, where a field reads better as what
+ * changed in it (a role's permission map as the actions granted or taken away).
+ */
+export type AuditValues = (changes: AuditChanges) => AuditChanges;
+
+const auditValues = new Map<string, AuditValues>();
+
+export function onAuditValues(entityKey: string, hook: AuditValues): void {
+  auditValues.set(entityKey, hook);
+}
+
+export function auditValuesOf(def: EntityDef, changes: AuditChanges): AuditChanges {
+  return auditValues.get(def.key)?.(changes) ?? changes;
+}

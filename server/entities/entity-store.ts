@@ -28,7 +28,7 @@ export interface EntityRecord {
 const RECORD_COLUMNS = `id, version, created_at, updated_at, archived_at, archive_reason`;
 
 function isJson(field: FieldDef): boolean {
-  return field.kind === 'quantity' || field.kind === 'list';
+  return field.kind === 'quantity' || field.kind === 'list' || field.kind === 'json';
 }
 
 function iso(value: unknown): string | null {
@@ -68,21 +68,30 @@ export function encode(field: FieldDef, value: unknown): SqlValue {
   return isJson(field) ? JSON.stringify(value) : (value as SqlValue);
 }
 
+export interface ListOptions extends AsOfOptions {
+  /**
+   * A further condition on the rows, written against the table under its own name (it holds
+   * for reads as of a moment too); `param` adds a value to the query and gives its placeholder.
+   */
+  filter?: (param: (value: SqlValue) => string) => string;
+}
+
 export async function listEntities(
   db: Db,
   def: EntityDef,
   facilityId: number,
   query: TListQuery,
   archived: boolean,
-  options: AsOfOptions = {},
+  options: ListOptions = {},
 ) {
-  const { asOf } = options;
-  const source = asOf ? tableAsOf(def.table, 1, 5, undefined, ownerColumn(def)) : def.table;
-  const asOfParams = asOf ? [asOf] : [];
-  const pattern = likePattern(query.search);
+  const { asOf, filter } = options;
+  // $1 owner, $2 search, $3 the moment (when asOf), then the filter's values; paging comes last.
+  const params: SqlValue[] = [facilityId, likePattern(query.search), ...(asOf ? [asOf] : [])];
+  const param = (value: SqlValue) => `$${params.push(value)}`;
+  const source = asOf ? tableAsOf(def.table, 1, 3, undefined, ownerColumn(def)) : def.table;
   const searchSql = def.search.map((name) => `${columnOf({ name })} ilike $2`).join(' or ');
   const where = `${ownerColumn(def)} = $1 and archived_at is ${archived ? 'not null' : 'null'}
-    and ($2::text is null or ${searchSql})`;
+    and ($2::text is null or ${searchSql})${filter ? ` and (${filter(param)})` : ''}`;
   const sortable = Object.fromEntries(
     def.fields
       .filter((f) => f.kind === 'text' || f.kind === 'enum' || f.kind === 'number')
@@ -92,14 +101,14 @@ export async function listEntities(
   const rows = await db.query<Record<string, unknown>>(
     `select ${selectList(def)}, count(*) over () as total_count from ${source}
       where ${where} order by ${orderBy(query, { ...sortable, createdAt: 'created_at', updatedAt: 'updated_at' }, 'lower(name), id')}
-      limit $3 offset $4`,
-    [facilityId, pattern, limit, offset, ...asOfParams],
+      limit $${params.length + 1} offset $${params.length + 2}`,
+    [...params, limit, offset],
   );
   let total = Number(rows[0]?.total_count ?? 0);
   if (rows.length === 0 && offset > 0) {
     const [count] = await db.query<{ n: number }>(
-      `select count(*)::int as n from ${asOf ? tableAsOf(def.table, 1, 3) : def.table} where ${where}`,
-      [facilityId, pattern, ...asOfParams],
+      `select count(*)::int as n from ${source} where ${where}`,
+      params,
     );
     total = count?.n ?? 0;
   }

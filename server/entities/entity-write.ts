@@ -5,7 +5,7 @@ import type { Queryable, SqlValue } from '../db/db.ts';
 import { changedFields } from '../modules/audit/audit-diff.ts';
 import { writeAudit, type Actor } from '../modules/audit/audit.service.ts';
 import { onEntitySaved } from '../records/controlled-entities.ts';
-import { runBeforeArchive, runBeforeSave } from './archive-hooks.ts';
+import { auditValuesOf, runBeforeArchive, runBeforeSave } from './archive-hooks.ts';
 import { checkRecord, checkReferences, checkUnique } from './entity-checks.ts';
 import {
   checkedProperties,
@@ -17,6 +17,7 @@ import {
   facilityScope,
   ownerColumn,
   ownerId,
+  parentField,
   valuesInScope,
   type RecordScope,
 } from './entity-scope.ts';
@@ -46,6 +47,8 @@ export interface UpdateOptions extends WriteOptions {
   reason: string;
   /** The version the edit was made from; a stale one is refused with VersionConflictError. */
   version?: number | undefined;
+  /** The audit action, where an edit has a name of its own (a location's Assess); else Update. */
+  action?: string | undefined;
 }
 
 export interface ArchiveEntityOptions extends WriteOptions {
@@ -67,6 +70,12 @@ async function savedInScope(
 ): Promise<void> {
   const inFacility = facilityScope(def, scope);
   if (inFacility) await onEntitySaved(tx, actor, def, inFacility, record);
+}
+
+/** A child record's audit rows name its parent, so that the parent's trail finds them. */
+function parentOf(def: EntityDef, record: Record<string, unknown>): Record<string, unknown> {
+  const parent = parentField(def);
+  return parent ? { [parent]: record[parent] } : {};
 }
 
 export async function createEntity(
@@ -135,7 +144,7 @@ export async function editableEntity(
 
 export async function updateEntity(
   tx: Queryable,
-  { actor, def, scope, id, edit, reason, version }: UpdateOptions,
+  { actor, def, scope, id, edit, reason, version, action }: UpdateOptions,
 ): Promise<EntityRecord> {
   const before = await editableEntity(tx, def, scope, id, version);
   const { additionalProperties: incoming, ...fieldEdit } = edit;
@@ -165,15 +174,16 @@ export async function updateEntity(
       where ${ownerColumn(def)} = $1 and id = $2 returning ${selectList(def)}`,
     [ownerId(def, scope), id, actor.userId, ...params],
   );
+  const audited = auditValuesOf(def, { oldValues, newValues });
   await writeAudit(tx, actor, {
     planId: scope.planId,
     facilityId: def.scope === 'plan' ? null : ownerId(def, scope),
     domain: def.domain,
-    action: 'Update',
+    action: action ?? 'Update',
     entityId: id,
     reason,
-    oldValues,
-    newValues,
+    oldValues: { ...parentOf(def, before), ...audited.oldValues },
+    newValues: { ...parentOf(def, before), ...audited.newValues },
   });
   const saved = toRecord(def, row!);
   await savedInScope(tx, actor, def, scope, saved);
@@ -225,8 +235,8 @@ async function setArchived(
     action: archived ? 'Archive' : 'Unarchive',
     entityId: id,
     reason,
-    oldValues: { archived: !archived },
-    newValues: { archived },
+    oldValues: { ...parentOf(def, before), archived: !archived },
+    newValues: { ...parentOf(def, before), archived },
   });
   return toRecord(def, row!);
 }

@@ -71,5 +71,7 @@ export function formatFieldValue(field: FieldDef, value: unknown, nameOf: NameLo
             .join(' '),
         )
         .join('; ');
+    case 'json':
+      return JSON.stringify(value);
   }
 }

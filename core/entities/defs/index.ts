@@ -18,7 +18,9 @@ import { microbialMethodsDef, samplingTypesDef } from './sampling.def.ts';
 import { SAMPLING_POLICY_DEFS } from './sampling-policy.def.ts';
 import { departmentsDef } from './departments.def.ts';
 import { operatorsDef } from './operators.def.ts';
+import { rolesDef } from './roles.def.ts';
 import { samplesDef } from './samples.def.ts';
+import { samplingLocationsDef } from './sampling-locations.def.ts';
 
 export { activesDef, equipmentDef, productionsDef, productsDef };
 export { equipmentGroupsDef, samplingTypesDef, selectionCriteriaDef };
@@ -55,7 +57,13 @@ export const RECORD_DEFS: readonly EntityDef[] = [...ENTITY_DEFS, ...SAMPLING_PO
  * Declared records whose calls are their module's own (paths of the spec outside the facility
  * routes); the store writes them as it writes the others.
  */
-export const MODULE_RECORD_DEFS: readonly EntityDef[] = [departmentsDef, operatorsDef, samplesDef];
+export const MODULE_RECORD_DEFS: readonly EntityDef[] = [
+  departmentsDef,
+  operatorsDef,
+  samplesDef,
+  samplingLocationsDef,
+  rolesDef,
+];
 
 export function entityDef(key: string): EntityDef {
   const def = [...RECORD_DEFS, ...MODULE_RECORD_DEFS].find((d) => d.key === key);

@@ -44,6 +44,7 @@ function builtIn(field: FieldDef): ApiProperty | null {
     case 'reference':
       return { ...base, kind: 'reference' };
     case 'list':
+    case 'json':
       return null;
   }
 }

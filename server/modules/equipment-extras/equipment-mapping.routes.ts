@@ -5,7 +5,6 @@ import {
   equipmentGroupsDef,
   productionsDef,
 } from '../../../core/entities/defs/index.ts';
-import { columnOf } from '../../../core/entities/field.ts';
 import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
 import { ZListQuery, type TListQuery } from '../../../core/schemas/common.schemas.ts';
 import {
@@ -16,18 +15,18 @@ import {
   ZProductionMap,
   ZProductionMapRequest,
 } from '../../../core/schemas/equipment-extras.schemas.ts';
-import type { Db, SqlValue } from '../../db/db.ts';
-import { getEntity, toRecord } from '../../entities/entity-store.ts';
+import type { Db } from '../../db/db.ts';
+import { getEntity, listEntities, type ListOptions } from '../../entities/entity-store.ts';
 import { updateEntity } from '../../entities/entity-write.ts';
 import { typed, type AppContext } from '../../http/app-context.ts';
-import { likePattern, orderBy, pageOf, pageWindow } from '../../http/paging.ts';
 import { actorOf } from '../../http/session-guard.ts';
 
 const F = '/api/v2/plans/:plan/facilities/:facility';
 
 // An item is grouped when a live equipment group lists it.
 const IN_A_GROUP = `exists (select 1 from equipment_groups g
-  where g.facility_id = e.facility_id and g.archived_at is null and e.id = any(g.equipment_ids))`;
+  where g.facility_id = equipment.facility_id and g.archived_at is null
+    and equipment.id = any(g.equipment_ids))`;
 
 /** Spec §7 equipment filters: the gaps a validation engineer closes before limits are complete. */
 const FILTERS = {
@@ -37,46 +36,20 @@ const FILTERS = {
   },
   'no-cpn': {
     where: `not exists (select 1 from sampling_locations l
-      where l.equipment_id = e.id and l.archived_at is null)`,
+      where l.equipment_id = equipment.id and l.archived_at is null)`,
     summary: 'Equipment without a sampling location (no critical sampling point yet)',
   },
-  'no-grade': { where: 'e.room_grade is null', summary: 'Equipment without a room grade' },
+  'no-grade': { where: 'equipment.room_grade is null', summary: 'Equipment without a room grade' },
 } as const;
 
-const sortable = Object.fromEntries(
-  equipmentDef.fields
-    .filter((f) => f.kind === 'text' || f.kind === 'enum')
-    .map((f) => [f.name, `e.${columnOf(f)}`]),
-);
-
-async function listEquipment(
+/** The facility's live equipment that also meets `filter` (see ListOptions.filter). */
+function listEquipment(
   db: Db,
   facilityId: number,
   query: TListQuery,
-  condition: string,
-  extra: SqlValue[] = [],
+  filter: NonNullable<ListOptions['filter']>,
 ) {
-  const { limit, offset } = pageWindow(query);
-  const where = `e.facility_id = $1 and e.archived_at is null
-    and ($2::text is null or e.name ilike $2 or e.external_id ilike $2) and ${condition}`;
-  const rows = await db.query<Record<string, unknown>>(
-    `select e.*, count(*) over () as total_count from equipment e where ${where}
-      order by ${orderBy(query, sortable, 'lower(e.name), e.id')} limit $3 offset $4`,
-    [facilityId, likePattern(query.search), limit, offset, ...extra],
-  );
-  let total = Number(rows[0]?.total_count ?? 0);
-  if (rows.length === 0 && offset > 0) {
-    const [count] = await db.query<{ n: number }>(
-      `select count(*)::int as n from equipment e where ${where.replaceAll('$5', '$3')}`,
-      [facilityId, likePattern(query.search), ...extra],
-    );
-    total = count?.n ?? 0;
-  }
-  return pageOf(
-    rows.map((row) => toRecord(equipmentDef, row)),
-    total,
-    query,
-  );
+  return listEntities(db, equipmentDef, facilityId, query, false, { filter });
 }
 
 const ZEquipmentPage = z.object({
@@ -110,7 +83,8 @@ export function registerEquipmentMappingRoutes({ app, db, permit }: AppContext):
           response: { 200: ZEquipmentPage },
         },
       },
-      async (request) => listEquipment(db, request.params.facility, request.query, filter.where),
+      async (request) =>
+        listEquipment(db, request.params.facility, request.query, () => filter.where),
     );
   }
 
@@ -133,9 +107,13 @@ export function registerEquipmentMappingRoutes({ app, db, permit }: AppContext):
         request.params.facility,
         request.params.id,
       );
-      return listEquipment(db, request.params.facility, request.query, 'e.id = any($5::int[])', [
-        group.equipmentIds as number[],
-      ]);
+      const ids = group.equipmentIds as number[];
+      return listEquipment(
+        db,
+        request.params.facility,
+        request.query,
+        (param) => `equipment.id = any(${param(ids)}::int[])`,
+      );
     },
   );
 
@@ -279,10 +257,10 @@ export function registerEquipmentMappingRoutes({ app, db, permit }: AppContext):
         ungrouped: number[];
       }>(
         `select p.id, p.name, p.external_id,
-                array_agg(e.id order by e.id) as ungrouped
+                array_agg(equipment.id order by equipment.id) as ungrouped
            from productions p
-           join equipment e on e.facility_id = p.facility_id and e.id = any(p.equipment_ids)
-                            and e.archived_at is null
+           join equipment on equipment.facility_id = p.facility_id
+                         and equipment.id = any(p.equipment_ids) and equipment.archived_at is null
           where p.facility_id = $1 and p.archived_at is null and not ${IN_A_GROUP}
           group by p.id, p.name, p.external_id
           order by lower(p.name), p.id`,

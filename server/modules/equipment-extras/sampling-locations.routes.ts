@@ -115,16 +115,19 @@ function registerAt({ app, db, permit }: AppContext, L: string, deprecated: bool
       const { data, equipmentId, reason } = request.body;
       samePath(equipmentId, request.params.id);
       const items = data.map((fields, i) => ({ fields, at: `data[${i}].` }));
-      return idempotentCreate(db, request, async (tx) => ({
-        result: await createLocations(
-          tx,
-          actorOf(request),
-          scopeOf(request.params),
-          request.params.id,
-          items,
-          reason,
-        ),
-      }));
+      // All of them are added in one transaction, or none.
+      return idempotentCreate(db, request, (q) =>
+        q.transaction(async (tx) => ({
+          result: await createLocations(
+            tx,
+            actorOf(request),
+            scopeOf(request.params),
+            request.params.id,
+            items,
+            reason,
+          ),
+        })),
+      );
     },
   );
 

@@ -1,4 +1,4 @@
-import { AppError, validationError } from '../../../core/errors/errors.ts';
+import { validationError } from '../../../core/errors/errors.ts';
 import {
   emptyPermissionMap,
   mergePermissionMaps,
@@ -9,8 +9,16 @@ import type {
   TRole,
   TUpdateRoleRequest,
 } from '../../../core/schemas/roles.schemas.ts';
-import type { Db, Queryable } from '../../db/db.ts';
-import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import { rolesDef as def } from '../../../core/entities/defs/roles.def.ts';
+import { one, type Db, type Queryable } from '../../db/db.ts';
+import { onAuditValues, onBeforeArchive } from '../../entities/archive-hooks.ts';
+import {
+  archiveEntity,
+  createEntity,
+  restoreEntity,
+  updateEntity,
+} from '../../entities/entity-write.ts';
+import type { Actor } from '../audit/audit.service.ts';
 import {
   archivedEntry,
   assertVersion,
@@ -20,8 +28,6 @@ import {
   notFound,
 } from '../users-admin/records.ts';
 import { assertMayDefineRole, withRefusalsAudited } from '../users-admin/user-privileges.ts';
-
-const DOMAIN = 'UserRole';
 
 export interface FacilityScope {
   actor: Actor;
@@ -79,21 +85,40 @@ async function findRole(
   return row;
 }
 
-async function assertNameFree(
-  q: Queryable,
-  facilityId: number,
-  name: string,
-  exceptId: number | null,
-): Promise<void> {
-  const [clash] = await q.query<{ archived: boolean }>(
-    `select archived_at is not null as archived from roles
-      where facility_id = $1 and lower(name) = lower($2) and ($3::int is null or id <> $3)`,
-    [facilityId, name, exceptId],
+/** The role's audit rows list only the actions granted or taken away ('Resource.Action'). */
+onAuditValues(def.key, ({ oldValues, newValues }) => {
+  if (!('permissions' in newValues)) return { oldValues, newValues };
+  const granted = permissionDiff(
+    normalisePermissions(oldValues.permissions as PermissionMap),
+    newValues.permissions as PermissionMap,
   );
-  if (!clash) return;
-  if (clash.archived) throw archivedEntry('name');
-  throw duplicateEntry('name', 'A role with this name already exists in this facility');
-}
+  const taken = Object.entries(granted).map(([key, allowed]) => [key, !allowed]);
+  return {
+    oldValues: { ...oldValues, permissions: Object.fromEntries(taken) },
+    newValues: { ...newValues, permissions: granted },
+  };
+});
+
+/**
+ * A role someone holds cannot be archived: their access would change without anyone deciding it
+ * user by user. Take the role from them first.
+ */
+onBeforeArchive(def.key, 'held-by-users', async (q, _def, _scope, record) => {
+  const { n } = await one<{ n: number }>(
+    q,
+    `select count(distinct user_id)::int as n from user_facility_roles where role_id = $1`,
+    [record.id],
+  );
+  if (n > 0)
+    throw validationError([
+      {
+        property: 'id',
+        constraints: {
+          inUse: `This role is held by ${n} user${n === 1 ? '' : 's'}; take it from them first`,
+        },
+      },
+    ]);
+});
 
 function mapUniqueViolation(error: unknown): never {
   if (isUniqueViolation(error)) {
@@ -124,21 +149,13 @@ export async function createRole(
           before: emptyPermissionMap(),
           after: permissions,
         });
-        await assertNameFree(tx, scope.facilityId, input.name, null);
-        const [row] = await tx.query<{ id: number }>(
-          `insert into roles (facility_id, name, permissions, created_by, updated_by)
-         values ($1, $2, $3, $4, $4) returning id`,
-          [scope.facilityId, input.name, JSON.stringify(permissions), scope.actor.userId],
-        );
-        await writeAudit(tx, scope.actor, {
-          planId: scope.planId,
-          facilityId: scope.facilityId,
-          domain: DOMAIN,
-          action: 'Create',
-          entityId: row!.id,
-          newValues: { name: input.name, permissions },
+        const role = await createEntity(tx, {
+          actor: scope.actor,
+          def,
+          scope,
+          values: { name: input.name, permissions },
         });
-        return toRole(await findRole(tx, scope, row!.id));
+        return toRole(await findRole(tx, scope, role.id));
       })
       .catch(mapUniqueViolation),
   );
@@ -177,73 +194,27 @@ export async function updateRole(
       .transaction(async (tx) => {
         const row = await findRole(tx, scope, roleId, true);
         assertVersion(row.version, input.version);
+        const write = { actor: scope.actor, def, scope, id: roleId, reason: input.reason };
         if (input.unArchive) {
-          if (row.archived_at === null) throw new AppError('NothingToChangeError');
-          await tx.query(
-            `update roles set archived_at = null, archived_by = null, archive_reason = null,
-                  version = version + 1, updated_at = now(), updated_by = $2 where id = $1`,
-            [roleId, scope.actor.userId],
-          );
-          await writeAudit(tx, scope.actor, {
-            planId: scope.planId,
-            facilityId: scope.facilityId,
-            domain: DOMAIN,
-            action: 'Unarchive',
-            entityId: roleId,
-            reason: input.reason,
-            oldValues: { archived: true },
-            newValues: { archived: false },
-          });
+          await restoreEntity(tx, write);
           return toRole(await findRole(tx, scope, roleId));
         }
         if (row.archived_at !== null) throw archivedEntry('id');
         const before = normalisePermissions(row.permissions);
         const after = input.permissions ? normalisePermissions(input.permissions) : before;
-        const granted = permissionDiff(before, after);
         await assertMayDefineRole(tx, actOn(scope, roleId, 'Update'), { before, after });
-        const oldValues: Record<string, unknown> = {};
-        const newValues: Record<string, unknown> = {};
-        if (input.name !== undefined && input.name !== row.name) {
-          oldValues.name = row.name;
-          newValues.name = input.name;
-        }
-        if (Object.keys(granted).length > 0) {
-          oldValues.permissions = Object.fromEntries(
-            Object.entries(granted).map(([key, allowed]) => [key, !allowed]),
-          );
-          newValues.permissions = granted;
-        }
-        if (Object.keys(newValues).length === 0) throw new AppError('NothingToChangeError');
-        if (input.name !== undefined && 'name' in newValues) {
-          await assertNameFree(tx, scope.facilityId, input.name, roleId);
-        }
-        const updated = await tx.query(
-          `update roles set name = $3, permissions = $4, version = version + 1, updated_at = now(),
-                updated_by = $5
-          where id = $1 and version = $2 returning id`,
-          [roleId, row.version, input.name ?? row.name, JSON.stringify(after), scope.actor.userId],
-        );
-        if (updated.length === 0) throw new AppError('VersionConflictError');
-        await writeAudit(tx, scope.actor, {
-          planId: scope.planId,
-          facilityId: scope.facilityId,
-          domain: DOMAIN,
-          action: 'Update',
-          entityId: roleId,
-          reason: input.reason,
-          oldValues,
-          newValues,
-        });
+        // Only what changes: a stored map is compared as every action of spec §6 lists it.
+        const edit: Record<string, unknown> = {};
+        if (input.name !== undefined && input.name !== row.name) edit.name = input.name;
+        if (Object.keys(permissionDiff(before, after)).length > 0) edit.permissions = after;
+        await updateEntity(tx, { ...write, edit, version: input.version });
         return toRole(await findRole(tx, scope, roleId));
       })
       .catch(mapUniqueViolation),
   );
 }
 
-/**
- * A role someone holds cannot be archived: their access would change without anyone deciding it
- * user by user. Take the role from them first.
- */
+/** Archives a role nobody holds (see the before-archive hook above). */
 export async function archiveRole(
   db: Db,
   scope: FacilityScope,
@@ -251,33 +222,8 @@ export async function archiveRole(
   reason: string,
 ): Promise<TRole> {
   return db.transaction(async (tx) => {
-    const row = await findRole(tx, scope, roleId, true);
-    if (row.archived_at !== null) throw new AppError('NothingToChangeError');
-    if (row.user_count > 0) {
-      throw validationError([
-        {
-          property: 'id',
-          constraints: {
-            inUse: `This role is held by ${row.user_count} user${row.user_count === 1 ? '' : 's'}; take it from them first`,
-          },
-        },
-      ]);
-    }
-    await tx.query(
-      `update roles set archived_at = now(), archived_by = $2, archive_reason = $3,
-              version = version + 1, updated_at = now(), updated_by = $2 where id = $1`,
-      [roleId, scope.actor.userId, reason],
-    );
-    await writeAudit(tx, scope.actor, {
-      planId: scope.planId,
-      facilityId: scope.facilityId,
-      domain: DOMAIN,
-      action: 'Archive',
-      entityId: roleId,
-      reason,
-      oldValues: { archived: false },
-      newValues: { archived: true },
-    });
+    await findRole(tx, scope, roleId, true);
+    await archiveEntity(tx, { actor: scope.actor, def, scope, id: roleId, reason });
     return toRole(await findRole(tx, scope, roleId));
   });
 }
