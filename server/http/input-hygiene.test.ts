@@ -1,20 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildUser } from '../test/factories.ts';
-import { startFacilityTestServer, type TestServer } from '../test/test-server.ts';
+import { useFacilityTestServer } from '../test/facility-test-file.ts';
 
-let server: TestServer;
-let token: string;
-let F: string;
-beforeAll(async () => {
-  ({ server, token, F } = await startFacilityTestServer());
-});
-afterAll(async () => {
-  await server?.close();
-});
-
-type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- checked by assertions
-const call = (method: string, path: string, body?: unknown, as = token) =>
-  server.request<Body>(method, path, { token: as, ...(body === undefined ? {} : { body }) });
+const t = useFacilityTestServer();
 
 function nested(depth: number): unknown {
   let value: unknown = 'leaf';
@@ -24,46 +12,46 @@ function nested(depth: number): unknown {
 
 describe('input the database cannot hold is refused with 422, never 500', () => {
   it('a NUL character in a body field, named by its path', async () => {
-    const res = await call('POST', '/api/v2/departments', { name: 'QA\u0000' });
+    const res = await t.call('POST', '/api/v2/departments', { name: 'QA\u0000' });
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual([
       { property: 'name', constraints: { nul: expect.any(String) } },
     ]);
-    expect((await server.db.query(`select 1 from departments where name like 'QA%'`)).length).toBe(
-      0,
-    );
+    expect(
+      (await t.server.db.query(`select 1 from departments where name like 'QA%'`)).length,
+    ).toBe(0);
   });
 
   it('a NUL character in the query or a path parameter', async () => {
-    const search = await call('GET', `${F}/equipments?search=a%00b`);
+    const search = await t.call('GET', `${t.F}/equipments?search=a%00b`);
     expect(search.status).toBe(422);
     expect(search.body.errors[0].property).toBe('query.search');
-    const path = await call('GET', `${F}/cleaning_limit_policies/a%00b`);
+    const path = await t.call('GET', `${t.F}/cleaning_limit_policies/a%00b`);
     expect(path.status).toBeLessThan(500);
     expect(path.status).toBeGreaterThanOrEqual(400);
   });
 
   it('a lone surrogate', async () => {
-    const res = await call('POST', '/api/v2/departments', { name: 'QA\ud800' });
+    const res = await t.call('POST', '/api/v2/departments', { name: 'QA\ud800' });
     expect(res.status).toBe(422);
     expect(res.body.errors[0].constraints).toHaveProperty('encoding');
   });
 
   it('a body nested 2,000 deep', async () => {
-    const res = await call('POST', '/api/v2/departments', { name: nested(2000) });
+    const res = await t.call('POST', '/api/v2/departments', { name: nested(2000) });
     expect(res.status).toBe(422);
     expect(res.body.errors[0].constraints).toHaveProperty('depth');
   });
 
   it('ids beyond the integer range in the path, the guard and the body', async () => {
     for (const id of ['2147483648', '9223372036854775808', '1e400', '-1']) {
-      const res = await call('GET', `${F}/equipments/${id}`);
+      const res = await t.call('GET', `${t.F}/equipments/${id}`);
       expect({ id, status: res.status }).toEqual({ id, status: 422 });
-      const guard = await call('GET', `/api/v2/plans/1/facilities/${id}/date-time-settings`);
+      const guard = await t.call('GET', `/api/v2/plans/1/facilities/${id}/date-time-settings`);
       expect({ id, status: guard.status }).toEqual({ id, status: 404 });
     }
     // An id in a body that the schema lets through as an integer is refused by the database.
-    const roles = await call('POST', `${F}/approval_policies`, {
+    const roles = await t.call('POST', `${t.F}/approval_policies`, {
       documentType: 'Protocol',
       allowSelfApproval: false,
       steps: [{ order: 1, signerRole: 'Approver', roleIds: [2147483648], minSignatures: 2 }],
@@ -74,9 +62,9 @@ describe('input the database cannot hold is refused with 422, never 500', () => 
   });
 
   it('a user without the right still gets 403 for such a body', async () => {
-    const user = await buildUser(server.db);
-    const as = await server.login(user.username, user.password);
-    const res = await call('POST', `${F}/equipments`, { name: 'a\u0000b' }, as);
+    const user = await buildUser(t.server.db);
+    const as = await t.server.login(user.username, user.password);
+    const res = await t.call('POST', `${t.F}/equipments`, { name: 'a\u0000b' }, as);
     expect(res.status).toBe(403);
   });
 });

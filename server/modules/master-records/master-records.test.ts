@@ -1,20 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildUser, permissionsWith } from '../../test/factories.ts';
-import { startFacilityTestServer, type TestServer } from '../../test/test-server.ts';
+import { useFacilityTestServer, type TestBody as Body } from '../../test/facility-test-file.ts';
 
-let server: TestServer;
-let token: string;
-let F: string;
-beforeAll(async () => {
-  ({ server, token, F } = await startFacilityTestServer());
-});
-afterAll(async () => {
-  await server?.close();
-});
-
-type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- checked by assertions
-const call = (method: string, path: string, body?: unknown, as = token) =>
-  server.request<Body>(method, path, { token: as, ...(body === undefined ? {} : { body }) });
+const t = useFacilityTestServer();
 
 /**
  * Each declared entity of this area: a valid record, the unique field and a second value for it,
@@ -142,35 +130,35 @@ const CASES = [
 ] as const;
 
 describe.each(CASES)('$path', (c) => {
-  const path = () => `${F}/${c.path}`;
+  const path = () => `${t.F}/${c.path}`;
 
   it('is refused without its permission, and listed with it', async () => {
-    const user = await buildUser(server.db);
-    const as = await server.login(user.username, user.password);
-    expect((await call('GET', path(), undefined, as)).status).toBe(403);
-    expect((await call('POST', path(), c.valid, as)).status).toBe(403);
+    const user = await buildUser(t.server.db);
+    const as = await t.server.login(user.username, user.password);
+    expect((await t.call('GET', path(), undefined, as)).status).toBe(403);
+    expect((await t.call('POST', path(), c.valid, as)).status).toBe(403);
     const [resource, action] = c.resource;
-    const reader = await buildUser(server.db, {
+    const reader = await buildUser(t.server.db, {
       permissions: permissionsWith({ [resource]: [action] }),
     });
-    const readerToken = await server.login(reader.username, reader.password);
-    expect((await call('GET', path(), undefined, readerToken)).status).toBe(200);
-    expect((await call('POST', path(), c.valid, readerToken)).status).toBe(403);
+    const readerToken = await t.server.login(reader.username, reader.password);
+    expect((await t.call('GET', path(), undefined, readerToken)).status).toBe(200);
+    expect((await t.call('POST', path(), c.valid, readerToken)).status).toBe(403);
   });
 
   it('creates, refuses duplicates and bad input, edits with a reason, archives and restores', async () => {
     const [bad, property] = c.bad;
-    const refused = await call('POST', path(), { ...c.valid, ...bad });
+    const refused = await t.call('POST', path(), { ...c.valid, ...bad });
     expect(refused.status).toBe(422);
     expect(refused.body.errors.map((e: Body) => e.property)).toEqual([property]);
 
-    const created = await call('POST', path(), c.valid);
+    const created = await t.call('POST', path(), c.valid);
     expect(created.status).toBe(200);
     expect(created.body.result).toMatchObject({ ...c.valid, version: 1 });
     const id = created.body.result.id;
     const [field, other] = c.unique;
     // Only the unique field under test repeats (in another case); other unique fields differ.
-    const dup = await call('POST', path(), {
+    const dup = await t.call('POST', path(), {
       ...c.valid,
       ...(field === 'name' ? {} : { name: `${c.valid.name} (copy)` }),
       [field]: String(c.valid[field as keyof typeof c.valid]).toUpperCase(),
@@ -181,44 +169,44 @@ describe.each(CASES)('$path', (c) => {
       errors: [{ property: field }],
     });
 
-    const badEdit = await call('POST', `${path()}/${id}`, { ...bad, version: 1, reason: 'x' });
+    const badEdit = await t.call('POST', `${path()}/${id}`, { ...bad, version: 1, reason: 'x' });
     expect(badEdit.body.errors[0].property).toBe(property);
-    const edited = await call('POST', `${path()}/${id}`, {
+    const edited = await t.call('POST', `${path()}/${id}`, {
       ...c.edit,
       version: 1,
       reason: 'Reviewed',
     });
     expect(edited.status).toBe(200);
     expect(edited.body.result).toMatchObject({ ...c.edit, version: 2 });
-    const [audit] = await server.db.query<Body>(
+    const [audit] = await t.server.db.query<Body>(
       `select reason, new_values from audit_log where domain = $1 and action = 'Update' and entity_id = $2`,
       [c.domain, String(id)],
     );
     expect(audit).toEqual({ reason: 'Reviewed', new_values: c.edit });
-    const stale = await call('POST', `${path()}/${id}`, { ...c.edit, version: 1, reason: 'x' });
+    const stale = await t.call('POST', `${path()}/${id}`, { ...c.edit, version: 1, reason: 'x' });
     expect(stale.body.errName).toBe('VersionConflictError');
 
-    const archived = await call('PUT', `${path()}/${id}/archive`, { reason: 'Superseded' });
+    const archived = await t.call('PUT', `${path()}/${id}/archive`, { reason: 'Superseded' });
     expect(archived.body.result.archiveReason).toBe('Superseded');
-    expect((await call('GET', `${F}/archived/${c.path}`)).body.data.map((r: Body) => r.id)).toEqual(
-      [id],
-    );
-    const reuse = await call('POST', path(), c.valid);
+    expect(
+      (await t.call('GET', `${t.F}/archived/${c.path}`)).body.data.map((r: Body) => r.id),
+    ).toEqual([id]);
+    const reuse = await t.call('POST', path(), c.valid);
     expect(reuse.body.errName).toBe('ArchivedEntryError');
-    const second = await call('POST', path(), {
+    const second = await t.call('POST', path(), {
       ...c.valid,
       [field]: other,
       name: `${c.valid.name} 2`,
     });
     expect(second.status).toBe(200);
-    const restored = await call('POST', `${path()}/${id}`, { unArchive: true, reason: 'Back' });
+    const restored = await t.call('POST', `${path()}/${id}`, { unArchive: true, reason: 'Back' });
     expect(restored.body.result.archivedAt).toBeNull();
   });
 });
 
 describe('entities of this area with rules of their own', () => {
   it('start every facility with a swab and a rinse sampling type', async () => {
-    const list = await call('GET', `${F}/sampling-types?pageLimit=100`);
+    const list = await t.call('GET', `${t.F}/sampling-types?pageLimit=100`);
     expect(list.body.data).toEqual(
       expect.arrayContaining([
         expect.objectContaining({
@@ -236,31 +224,31 @@ describe('entities of this area with rules of their own', () => {
   });
 
   it('guard documents by ReportDocument: Generate creates, Modify edits and archives', async () => {
-    const maker = await buildUser(server.db, {
+    const maker = await buildUser(t.server.db, {
       permissions: permissionsWith({ ReportDocument: ['Get', 'Generate'] }),
     });
-    const as = await server.login(maker.username, maker.password);
-    const created = await call(
+    const as = await t.server.login(maker.username, maker.password);
+    const created = await t.call(
       'POST',
-      `${F}/moc`,
+      `${t.F}/moc`,
       { mocNumber: 'CC-9', name: 'Batch size up', changeType: 'Batch size change', status: 'Open' },
       as,
     );
     expect(created.status).toBe(200);
     const id = created.body.result.id;
     expect(
-      (await call('POST', `${F}/moc/${id}`, { status: 'Closed', version: 1, reason: 'x' }, as))
+      (await t.call('POST', `${t.F}/moc/${id}`, { status: 'Closed', version: 1, reason: 'x' }, as))
         .status,
     ).toBe(403);
-    expect((await call('PUT', `${F}/moc/${id}/archive`, { reason: 'x' }, as)).status).toBe(403);
+    expect((await t.call('PUT', `${t.F}/moc/${id}/archive`, { reason: 'x' }, as)).status).toBe(403);
   });
 
   it('edits selection criteria by PUT {id} as by POST {id}', async () => {
-    const user = await buildUser(server.db, {
+    const user = await buildUser(t.server.db, {
       permissions: permissionsWith({ SelectionCriteria: ['Get'] }),
     });
-    const as = await server.login(user.username, user.password);
-    const created = await call('POST', `${F}/selection-criteria`, {
+    const as = await t.server.login(user.username, user.password);
+    const created = await t.call('POST', `${t.F}/selection-criteria`, {
       criteriaId: 'SC-PUT',
       name: 'Least soluble',
       basis: 'Lowest solubility',
@@ -268,27 +256,27 @@ describe('entities of this area with rules of their own', () => {
     const id = created.body.result.id;
     expect(
       (
-        await call(
+        await t.call(
           'PUT',
-          `${F}/selection-criteria/${id}`,
+          `${t.F}/selection-criteria/${id}`,
           { priority: 2, version: 1, reason: 'x' },
           as,
         )
       ).status,
     ).toBe(403);
-    const edited = await call('PUT', `${F}/selection-criteria/${id}`, {
+    const edited = await t.call('PUT', `${t.F}/selection-criteria/${id}`, {
       priority: 2,
       version: 1,
       reason: 'Second criterion',
     });
     expect(edited.body.result).toMatchObject({ priority: 2, version: 2 });
-    const stale = await call('PUT', `${F}/selection-criteria/${id}`, {
+    const stale = await t.call('PUT', `${t.F}/selection-criteria/${id}`, {
       priority: 3,
       version: 1,
       reason: 'x',
     });
     expect(stale.body.errName).toBe('VersionConflictError');
-    const formula = await call('POST', `${F}/selection-criteria/${id}`, {
+    const formula = await t.call('POST', `${t.F}/selection-criteria/${id}`, {
       rpnFormulaId: 424242,
       version: 2,
       reason: 'x',
@@ -297,13 +285,19 @@ describe('entities of this area with rules of their own', () => {
   });
 
   it('refuses formula variables that are not names, and reports formula syntax precisely', async () => {
-    const bad = await call('POST', `${F}/rpn_categories`, { name: 'Dose', variable: '2dose' });
+    const bad = await t.call('POST', `${t.F}/rpn_categories`, { name: 'Dose', variable: '2dose' });
     expect(bad.body.errors[0]).toMatchObject({ property: 'variable' });
-    const fn = await call('POST', `${F}/rpn_formulas`, { name: 'F', expression: 'exp(severity)' });
+    const fn = await t.call('POST', `${t.F}/rpn_formulas`, {
+      name: 'F',
+      expression: 'exp(severity)',
+    });
     expect(fn.body.errors[0].constraints).toEqual({
       custom: expect.stringContaining("unknown function 'exp'"),
     });
-    const stray = await call('POST', `${F}/rpn_formulas`, { name: 'F', expression: 'a * b $ c' });
+    const stray = await t.call('POST', `${t.F}/rpn_formulas`, {
+      name: 'F',
+      expression: 'a * b $ c',
+    });
     expect(stray.body.errors[0].constraints.custom).toContain("unexpected '$' at position 7");
   });
 });

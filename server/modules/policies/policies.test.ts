@@ -1,31 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildUser } from '../../test/factories.ts';
-import { startFacilityTestServer, type TestServer } from '../../test/test-server.ts';
+import { useFacilityTestServer, type TestBody as Body } from '../../test/facility-test-file.ts';
 
-let server: TestServer;
-let token: string;
-let F: string;
-beforeAll(async () => {
-  ({ server, token, F } = await startFacilityTestServer());
-});
-afterAll(async () => {
-  await server?.close();
-});
-
-type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- checked by assertions
-const call = (method: string, path: string, body?: unknown, as = token) =>
-  server.request<Body>(method, path, { token: as, ...(body === undefined ? {} : { body }) });
+const t = useFacilityTestServer();
 
 describe('cleaning limit policies', () => {
   it('are refused without the CleaningPolicy permission', async () => {
-    const user = await buildUser(server.db);
-    const as = await server.login(user.username, user.password);
-    expect((await call('GET', `${F}/cleaning_limit_policies`, undefined, as)).status).toBe(403);
+    const user = await buildUser(t.server.db);
+    const as = await t.server.login(user.username, user.password);
+    expect((await t.call('GET', `${t.F}/cleaning_limit_policies`, undefined, as)).status).toBe(403);
     expect(
       (
-        await call(
+        await t.call(
           'POST',
-          `${F}/cleaning_limit_policies`,
+          `${t.F}/cleaning_limit_policies`,
           { residueType: 'Chemical', reason: 'x', useLd50: true },
           as,
         )
@@ -34,14 +22,14 @@ describe('cleaning limit policies', () => {
   });
 
   it('start from the defaults of spec §3, one per residue type', async () => {
-    const res = await call('GET', `${F}/cleaning_limit_policies`);
+    const res = await t.call('GET', `${t.F}/cleaning_limit_policies`);
     expect(res.body.policies.map((p: Body) => p.residueType)).toEqual([
       'Chemical',
       'Detergent',
       'Intermediate',
       'Nitrosamine',
     ]);
-    const chemical = await call('GET', `${F}/cleaning_limit_policies/Chemical`);
+    const chemical = await t.call('GET', `${t.F}/cleaning_limit_policies/Chemical`);
     // A controlled record from the start: the defaults are its version 1, in force.
     expect(chemical.body).toMatchObject({
       id: expect.any(Number),
@@ -61,7 +49,7 @@ describe('cleaning limit policies', () => {
       },
     });
     expect(
-      (await call('GET', `${F}/intermediate-cleaning-limit-policies`)).body.policy,
+      (await t.call('GET', `${t.F}/intermediate-cleaning-limit-policies`)).body.policy,
     ).toMatchObject({
       residueType: 'Intermediate',
       safetyFactor: 1000,
@@ -70,7 +58,7 @@ describe('cleaning limit policies', () => {
   });
 
   it('change with a reason and a version, audited field by field, and refuse bad values and stale edits', async () => {
-    const first = await call('POST', `${F}/cleaning_limit_policies`, {
+    const first = await t.call('POST', `${t.F}/cleaning_limit_policies`, {
       residueType: 'Chemical',
       useGlobalRecoveryPercentage: true,
       globalRecoveryPercentage: 80,
@@ -85,7 +73,7 @@ describe('cleaning limit policies', () => {
       versionNumber: 2,
       policy: { useGlobalRecoveryPercentage: true, globalRecoveryPercentage: 80, useDosage: true },
     });
-    const [audit] = await server.db.query<Body>(
+    const [audit] = await t.server.db.query<Body>(
       `select reason, old_values, new_values from audit_log where domain = 'CleaningPolicy' order by id desc limit 1`,
     );
     expect(audit).toEqual({
@@ -101,14 +89,14 @@ describe('cleaning limit policies', () => {
         globalRecoveryPercentage: 80,
       },
     });
-    const stale = await call('POST', `${F}/cleaning_limit_policies`, {
+    const stale = await t.call('POST', `${t.F}/cleaning_limit_policies`, {
       residueType: 'Chemical',
       useLd50: true,
       version: 1,
       reason: 'x',
     });
     expect(stale.body.errName).toBe('VersionConflictError');
-    const bad = await call('POST', `${F}/cleaning_limit_policies`, {
+    const bad = await t.call('POST', `${t.F}/cleaning_limit_policies`, {
       residueType: 'Chemical',
       globalRecoveryPercentage: 120,
       safetyFactor: 0.5,
@@ -124,27 +112,27 @@ describe('cleaning limit policies', () => {
     ]);
     expect(
       (
-        await call('POST', `${F}/cleaning_limit_policies`, {
+        await t.call('POST', `${t.F}/cleaning_limit_policies`, {
           residueType: 'Chemical',
           useLd50: true,
         })
       ).status,
     ).toBe(422);
-    const fixed = await call('POST', `${F}/intermediate-cleaning-limit-policies`, {
+    const fixed = await t.call('POST', `${t.F}/intermediate-cleaning-limit-policies`, {
       safetyFactor: 100,
       version: 1,
       reason: 'x',
     });
     expect(fixed.body.errors[0].property).toBe('safetyFactor');
-    expect((await call('GET', `${F}/cleaning_limit_policies/${first.body.id}`)).body.version).toBe(
-      2,
-    );
+    expect(
+      (await t.call('GET', `${t.F}/cleaning_limit_policies/${first.body.id}`)).body.version,
+    ).toBe(2);
   });
 });
 
 describe('cleaning limit policy fields in the OpenAPI document', () => {
   it('say what each field does to the numbers, or why it has no effect', async () => {
-    const doc = await call('GET', '/api/docs/json');
+    const doc = await t.call('GET', '/api/docs/json');
     const body =
       doc.body.paths['/api/v2/plans/{plan}/facilities/{facility}/cleaning_limit_policies'].post
         .requestBody.content['application/json'].schema;
@@ -162,7 +150,7 @@ describe('cleaning limit policy fields in the OpenAPI document', () => {
   });
 
   it('describe every policy field, nested ones too', async () => {
-    const doc = await call('GET', '/api/docs/json');
+    const doc = await t.call('GET', '/api/docs/json');
     const body =
       doc.body.paths['/api/v2/plans/{plan}/facilities/{facility}/cleaning_limit_policies'].post
         .requestBody.content['application/json'].schema;

@@ -1,0 +1,48 @@
+import { afterAll, beforeAll } from 'vitest';
+import {
+  startFacilityTestServer,
+  type FacilityTestServer,
+  type HttpResult,
+} from './test-server.ts';
+
+/** A response body as tests read it; the assertions check its shape. */
+export type TestBody = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- checked by assertions
+
+export interface FacilityTestFile extends FacilityTestServer {
+  /** A request as the administrator, or as the session `as`; no body when body is undefined. */
+  call(method: string, path: string, body?: unknown, as?: string): Promise<HttpResult<TestBody>>;
+}
+
+/**
+ * The test server of one test file: starts it before the file's tests and closes it after.
+ * Call at the top of the file; read server, token and F inside tests and hooks only.
+ */
+export function useFacilityTestServer(env: Record<string, string> = {}): FacilityTestFile {
+  let started: FacilityTestServer | undefined;
+  const get = (): FacilityTestServer => {
+    if (!started) throw new Error('the test server starts in beforeAll; use it inside tests');
+    return started;
+  };
+  beforeAll(async () => {
+    started = await startFacilityTestServer(env);
+  });
+  afterAll(async () => {
+    await started?.server.close();
+  });
+  return {
+    get server() {
+      return get().server;
+    },
+    get token() {
+      return get().token;
+    },
+    get F() {
+      return get().F;
+    },
+    call: (method, path, body, as = get().token) =>
+      get().server.request<TestBody>(method, path, {
+        token: as,
+        ...(body === undefined ? {} : { body }),
+      }),
+  };
+}
