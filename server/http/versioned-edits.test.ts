@@ -1,19 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFacilityTestServer, type TestServer } from '../test/test-server.ts';
+import { describe, expect, it } from 'vitest';
+import { useFacilityTestServer, type TestBody as Body } from '../test/facility-test-file.ts';
 
-let server: TestServer;
-let token: string;
-let F: string;
-beforeAll(async () => {
-  ({ server, token, F } = await startFacilityTestServer());
-});
-afterAll(async () => {
-  await server?.close();
-});
-
-type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- checked by assertions
-const call = (method: string, path: string, body?: unknown) =>
-  server.request<Body>(method, path, { token, ...(body === undefined ? {} : { body }) });
+const t = useFacilityTestServer();
 
 interface VersionedEdit {
   name: string;
@@ -25,12 +13,12 @@ interface VersionedEdit {
   read: () => Promise<{ version: number; marker: unknown }>;
 }
 
-const get = async (path: string) => (await call('GET', path)).body;
+const get = async (path: string) => (await t.call('GET', path)).body;
 const equipmentIds: number[] = [];
 async function equipment(): Promise<number[]> {
   if (equipmentIds.length > 0) return equipmentIds;
   for (const name of ['Lost update 1', 'Lost update 2']) {
-    const res = await call('POST', `${F}/equipments`, {
+    const res = await t.call('POST', `${t.F}/equipments`, {
       name,
       externalId: `EQ-${name}`,
       surfaceArea: { value: 2, unit: 'sqm' },
@@ -45,64 +33,64 @@ const EDITS: VersionedEdit[] = [
   {
     name: 'cleaning limit policy',
     method: 'POST',
-    path: () => `${F}/cleaning_limit_policies`,
+    path: () => `${t.F}/cleaning_limit_policies`,
     change: (n) => ({ residueType: 'Chemical', globalRecoveryPercentage: 80 + n }),
     read: async () => {
-      const b = await get(`${F}/cleaning_limit_policies/Chemical`);
+      const b = await get(`${t.F}/cleaning_limit_policies/Chemical`);
       return { version: b.version, marker: b.policy.globalRecoveryPercentage };
     },
   },
   {
     name: 'intermediate cleaning limit policy',
     method: 'POST',
-    path: () => `${F}/intermediate-cleaning-limit-policies`,
+    path: () => `${t.F}/intermediate-cleaning-limit-policies`,
     change: (n) => ({ globalRecoveryPercentage: 80 + n }),
     read: async () => {
-      const { policy } = await get(`${F}/intermediate-cleaning-limit-policies`);
+      const { policy } = await get(`${t.F}/intermediate-cleaning-limit-policies`);
       return { version: policy.version, marker: policy.policy.globalRecoveryPercentage };
     },
   },
   {
     name: 'microbial cleaning limit policy',
     method: 'POST',
-    path: () => `${F}/microbial-cleaning-limit-policies`,
+    path: () => `${t.F}/microbial-cleaning-limit-policies`,
     change: (n) => ({ rinseLimit: 10 + n }),
     read: async () => {
-      const b = await get(`${F}/microbial-cleaning-limit-policies`);
+      const b = await get(`${t.F}/microbial-cleaning-limit-policies`);
       return { version: b.version, marker: b.policy.rinseLimit };
     },
   },
   {
     name: 'cleaning inspection settings',
     method: 'POST',
-    path: () => `${F}/cleaning-inspection-settings`,
+    path: () => `${t.F}/cleaning-inspection-settings`,
     change: (n) => ({ minimumLightLux: 600 + n }),
     read: async () => {
-      const b = await get(`${F}/cleaning-inspection-settings`);
+      const b = await get(`${t.F}/cleaning-inspection-settings`);
       return { version: b.version, marker: b.cleaningInspectionSettings.minimumLightLux };
     },
   },
   {
     name: 'approval policy',
     method: 'POST',
-    path: () => `${F}/approval_policies`,
+    path: () => `${t.F}/approval_policies`,
     change: (n) => ({
       documentType: 'Protocol',
       allowSelfApproval: false,
       steps: [{ order: 1, signerRole: 'Approver', roleIds: [], minSignatures: n + 1 }],
     }),
     read: async () => {
-      const b = (await get(`${F}/approval_policies?documentType=Protocol`)).approvalPolicy;
+      const b = (await get(`${t.F}/approval_policies?documentType=Protocol`)).approvalPolicy;
       return { version: b.version, marker: b.steps[0].minSignatures };
     },
   },
   {
     name: 'room grade',
     method: 'POST',
-    path: () => `${F}/room-grades/A`,
+    path: () => `${t.F}/room-grades/A`,
     change: async (n) => ({ equipments: (await equipment()).slice(0, n) }),
     read: async () => {
-      const grade = (await get(`${F}/room-grades`)).data.find((g: Body) => g.grade === 'A');
+      const grade = (await get(`${t.F}/room-grades`)).data.find((g: Body) => g.grade === 'A');
       return { version: grade.version, marker: grade.equipmentIds.length };
     },
   },
@@ -137,13 +125,16 @@ describe('every edit takes the version it was made from', () => {
     async (_name, edit) => {
       const path = await edit.path();
       const before = await edit.read();
-      const missing = await call(edit.method, path, { ...(await edit.change(1)), reason: 'No v' });
+      const missing = await t.call(edit.method, path, {
+        ...(await edit.change(1)),
+        reason: 'No v',
+      });
       expect(missing.status).toBe(422);
       expect(missing.body.errors.map((e: Body) => e.property)).toContain('version');
       expect(await edit.read()).toEqual(before);
 
       // Two people open the same version; the first saves, the second's save is refused.
-      const alice = await call(edit.method, path, {
+      const alice = await t.call(edit.method, path, {
         ...(await edit.change(1)),
         version: before.version,
         reason: 'Alice',
@@ -151,7 +142,7 @@ describe('every edit takes the version it was made from', () => {
       expect(alice.status).toBe(200);
       const afterAlice = await edit.read();
       expect(afterAlice.version).toBe(before.version + 1);
-      const bob = await call(edit.method, path, {
+      const bob = await t.call(edit.method, path, {
         ...(await edit.change(2)),
         version: before.version,
         reason: 'Bob',

@@ -8,9 +8,12 @@ import {
 /** A response body as tests read it; the assertions check its shape. */
 export type TestBody = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- checked by assertions
 
+/** A response as tests read it. */
+export type TestResponse = HttpResult<TestBody>;
+
 export interface FacilityTestFile extends FacilityTestServer {
   /** A request as the administrator, or as the session `as`; no body when body is undefined. */
-  call(method: string, path: string, body?: unknown, as?: string): Promise<HttpResult<TestBody>>;
+  call(method: string, path: string, body?: unknown, as?: string): Promise<TestResponse>;
 }
 
 /**

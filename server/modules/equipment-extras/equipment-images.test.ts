@@ -1,26 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildUser, permissionsWith } from '../../test/factories.ts';
-import { startFacilityTestServer, type TestServer } from '../../test/test-server.ts';
+import { useFacilityTestServer, type TestBody as Body } from '../../test/facility-test-file.ts';
 
-let server: TestServer;
-let token: string;
-let F: string;
+const t = useFacilityTestServer();
 let equipmentId: number;
 beforeAll(async () => {
-  ({ server, token, F } = await startFacilityTestServer());
-  const res = await call('POST', `${F}/equipments`, {
+  const res = await t.call('POST', `${t.F}/equipments`, {
     name: 'Fluid bed dryer',
     surfaceArea: { value: 3, unit: 'sqm' },
   });
   equipmentId = res.body.result.id;
 });
-afterAll(async () => {
-  await server?.close();
-});
-
-type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- checked by assertions
-const call = (method: string, path: string, body?: unknown, as = token) =>
-  server.request<Body>(method, path, { token: as, ...(body === undefined ? {} : { body }) });
 
 const PNG = Buffer.concat([
   Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
@@ -31,13 +21,13 @@ const dataUrl = (mime: string, bytes: Buffer) => `data:${mime};base64,${bytes.to
 
 describe('equipment images', () => {
   it('are refused without the Equipment permissions', async () => {
-    const user = await buildUser(server.db, {
+    const user = await buildUser(t.server.db, {
       permissions: permissionsWith({ Equipment: ['Get'] }),
     });
-    const as = await server.login(user.username, user.password);
-    const path = `${F}/equipments/${equipmentId}/images`;
-    expect((await call('GET', path, undefined, as)).status).toBe(200);
-    const refused = await call(
+    const as = await t.server.login(user.username, user.password);
+    const path = `${t.F}/equipments/${equipmentId}/images`;
+    expect((await t.call('GET', path, undefined, as)).status).toBe(200);
+    const refused = await t.call(
       'POST',
       path,
       { imageData: dataUrl('image/png', PNG), reason: 'Photo' },
@@ -48,8 +38,8 @@ describe('equipment images', () => {
   });
 
   it('are added with a reason, listed, and removed with a reason while the record is kept', async () => {
-    const path = `${F}/equipments/${equipmentId}/images`;
-    const added = await call('POST', path, {
+    const path = `${t.F}/equipments/${equipmentId}/images`;
+    const added = await t.call('POST', path, {
       imageData: dataUrl('image/png', PNG),
       name: 'Front',
       reason: 'As installed',
@@ -62,25 +52,25 @@ describe('equipment images', () => {
       sizeBytes: PNG.length,
       imageData: dataUrl('image/png', PNG),
     });
-    const jpeg = await call('POST', path, {
+    const jpeg = await t.call('POST', path, {
       imageData: dataUrl('image/jpeg', JPEG),
       reason: 'Side',
     });
     expect(jpeg.body.result.mimeType).toBe('image/jpeg');
-    expect((await call('GET', path)).body.data.map((i: Body) => i.name)).toEqual(['Front', null]);
+    expect((await t.call('GET', path)).body.data.map((i: Body) => i.name)).toEqual(['Front', null]);
 
     const id = added.body.result.id;
-    expect((await call('DELETE', `${path}/${id}`, {})).status).toBe(422);
-    const removed = await call('DELETE', `${path}/${id}`, { reason: 'Blurred' });
+    expect((await t.call('DELETE', `${path}/${id}`, {})).status).toBe(422);
+    const removed = await t.call('DELETE', `${path}/${id}`, { reason: 'Blurred' });
     expect(removed.status).toBe(200);
-    expect((await call('GET', path)).body.data).toHaveLength(1);
-    expect((await call('DELETE', `${path}/${id}`, { reason: 'again' })).status).toBe(404);
-    const [kept] = await server.db.query<Body>(
+    expect((await t.call('GET', path)).body.data).toHaveLength(1);
+    expect((await t.call('DELETE', `${path}/${id}`, { reason: 'again' })).status).toBe(404);
+    const [kept] = await t.server.db.query<Body>(
       'select delete_reason, deleted_at is not null as deleted from equipment_images where id = $1',
       [id],
     );
     expect(kept).toEqual({ delete_reason: 'Blurred', deleted: true });
-    const audit = await server.db.query<Body>(
+    const audit = await t.server.db.query<Body>(
       `select action, reason from audit_log where domain = 'EquipmentImage' and entity_id = $1 order by seq`,
       [String(id)],
     );
@@ -91,14 +81,14 @@ describe('equipment images', () => {
   });
 
   it('refuse what is not a PNG or JPEG data URL, or not what it claims', async () => {
-    const path = `${F}/equipments/${equipmentId}/images`;
-    const gif = await call('POST', path, {
+    const path = `${t.F}/equipments/${equipmentId}/images`;
+    const gif = await t.call('POST', path, {
       imageData: `data:image/gif;base64,${Buffer.from('GIF89a').toString('base64')}`,
       reason: 'x',
     });
     expect(gif.status).toBe(422);
     expect(gif.body.errors[0].property).toBe('imageData');
-    const disguised = await call('POST', path, {
+    const disguised = await t.call('POST', path, {
       imageData: dataUrl('image/png', Buffer.from('%PDF-1.7 not an image')),
       reason: 'x',
     });
@@ -107,29 +97,29 @@ describe('equipment images', () => {
       property: 'imageData',
       constraints: { image: 'is neither a PNG nor a JPEG image' },
     });
-    const mislabelled = await call('POST', path, {
+    const mislabelled = await t.call('POST', path, {
       imageData: dataUrl('image/png', JPEG),
       reason: 'x',
     });
     expect(mislabelled.body.errors[0].constraints.image).toContain('image/jpeg');
-    const noReason = await call('POST', path, { imageData: dataUrl('image/png', PNG) });
+    const noReason = await t.call('POST', path, { imageData: dataUrl('image/png', PNG) });
     expect(noReason.body.errors[0].property).toBe('reason');
-    const tooBig = await call('POST', path, {
+    const tooBig = await t.call('POST', path, {
       imageData: dataUrl('image/png', Buffer.concat([PNG, Buffer.alloc(5 * 1024 * 1024)])),
       reason: 'x',
     });
     expect(tooBig.status).toBe(422);
-    expect((await call('GET', `${F}/equipments/999999/images`)).status).toBe(404);
+    expect((await t.call('GET', `${t.F}/equipments/999999/images`)).status).toBe(404);
   });
 
   it('are not added to archived equipment', async () => {
-    const res = await call('POST', `${F}/equipments`, {
+    const res = await t.call('POST', `${t.F}/equipments`, {
       name: 'Old mill',
       surfaceArea: { value: 1, unit: 'sqm' },
     });
     const id = res.body.result.id;
-    await call('PUT', `${F}/equipments/${id}/archive`, { reason: 'Scrapped' });
-    const refused = await call('POST', `${F}/equipments/${id}/images`, {
+    await t.call('PUT', `${t.F}/equipments/${id}/archive`, { reason: 'Scrapped' });
+    const refused = await t.call('POST', `${t.F}/equipments/${id}/images`, {
       imageData: dataUrl('image/png', PNG),
       reason: 'x',
     });

@@ -1,65 +1,55 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildUser, permissionsWith } from '../../test/factories.ts';
-import { startFacilityTestServer, type TestServer } from '../../test/test-server.ts';
+import { useFacilityTestServer, type TestBody as Body } from '../../test/facility-test-file.ts';
 
-let server: TestServer;
-let token: string;
-let F: string;
+const t = useFacilityTestServer();
 let equipmentId: number;
 beforeAll(async () => {
-  ({ server, token, F } = await startFacilityTestServer());
-  const res = await call('POST', `${F}/equipments`, {
+  const res = await t.call('POST', `${t.F}/equipments`, {
     name: 'Tablet press T4',
     surfaceArea: { value: 3, unit: 'sqm' },
     material: 'Stainless steel 316L',
   });
   equipmentId = res.body.result.id;
 });
-afterAll(async () => {
-  await server?.close();
-});
-
-type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- checked by assertions
-const call = (method: string, path: string, body?: unknown, as = token) =>
-  server.request<Body>(method, path, { token: as, ...(body === undefined ? {} : { body }) });
 
 describe('legacy /locations paths', () => {
   it('answer as the sampling-locations routes do, and are marked deprecated', async () => {
-    const legacy = `${F}/equipments/${equipmentId}/locations`;
-    const current = `${F}/equipments/${equipmentId}/sampling-locations`;
-    const reader = await buildUser(server.db, {
+    const legacy = `${t.F}/equipments/${equipmentId}/locations`;
+    const current = `${t.F}/equipments/${equipmentId}/sampling-locations`;
+    const reader = await buildUser(t.server.db, {
       permissions: permissionsWith({ Equipment: ['Get'] }),
     });
-    const readerToken = await server.login(reader.username, reader.password);
-    expect((await call('GET', legacy, undefined, readerToken)).status).toBe(403);
+    const readerToken = await t.server.login(reader.username, reader.password);
+    expect((await t.call('GET', legacy, undefined, readerToken)).status).toBe(403);
 
-    const created = await call('POST', legacy, {
+    const created = await t.call('POST', legacy, {
       data: { name: 'Punch tips', sampleType: 'swab', swabArea: { value: 25, unit: 'sqcm' } },
       reason: 'Mapped on the old client',
     });
     expect(created.status).toBe(200);
     const id = created.body.result[0].id;
-    expect((await call('GET', current)).body.data.map((l: Body) => l.id)).toEqual([id]);
-    expect((await call('GET', `${legacy}/${id}`)).body).toEqual(
-      (await call('GET', `${current}/${id}`)).body,
+    expect((await t.call('GET', current)).body.data.map((l: Body) => l.id)).toEqual([id]);
+    expect((await t.call('GET', `${legacy}/${id}`)).body).toEqual(
+      (await t.call('GET', `${current}/${id}`)).body,
     );
-    const bad = await call('POST', legacy, { data: { name: '', sampleType: 'swab' } });
+    const bad = await t.call('POST', legacy, { data: { name: '', sampleType: 'swab' } });
     expect(bad.status).toBe(422);
     expect(bad.body.errors[0].property).toBe('data[0].name');
 
-    const edited = await call('PUT', `${legacy}/${id}`, {
+    const edited = await t.call('PUT', `${legacy}/${id}`, {
       data: { description: 'Upper punches' },
       reason: 'Detail',
       version: 1,
     });
     expect(edited.body.result).toMatchObject({ description: 'Upper punches', version: 2 });
-    const stale = await call('PUT', `${legacy}/${id}`, {
+    const stale = await t.call('PUT', `${legacy}/${id}`, {
       data: { description: 'Lower punches' },
       reason: 'Detail',
       version: 1,
     });
     expect(stale.status).toBe(409);
-    const assessed = await call('POST', `${legacy}/${id}/assess`, {
+    const assessed = await t.call('POST', `${legacy}/${id}/assess`, {
       equipmentId,
       reason: 'FMEA 3',
       hardToClean: 3,
@@ -67,13 +57,13 @@ describe('legacy /locations paths', () => {
       productContact: 'Direct',
     });
     expect(assessed.body.result).toMatchObject({ riskScore: 30, riskLevel: 'Medium' });
-    const archived = await call('DELETE', `${legacy}/${id}`, { reason: 'Tooling changed' });
+    const archived = await t.call('DELETE', `${legacy}/${id}`, { reason: 'Tooling changed' });
     expect(archived.body.result.archiveReason).toBe('Tooling changed');
-    expect((await call('GET', `${legacy}?archived=true`)).body.data).toHaveLength(1);
-    const restored = await call('PUT', `${legacy}/${id}`, { unArchive: true, reason: 'Back' });
+    expect((await t.call('GET', `${legacy}?archived=true`)).body.data).toHaveLength(1);
+    const restored = await t.call('PUT', `${legacy}/${id}`, { unArchive: true, reason: 'Back' });
     expect(restored.body.result.archivedAt).toBeNull();
 
-    const doc = await server.request<Body>('GET', '/api/docs/json');
+    const doc = await t.server.request<Body>('GET', '/api/docs/json');
     const paths = doc.body.paths as Record<string, Record<string, Body>>;
     const legacyPath = '/api/v2/plans/{plan}/facilities/{facility}/equipments/{id}/locations';
     expect(paths[legacyPath]!.get!.deprecated).toBe(true);
@@ -85,12 +75,12 @@ describe('legacy /locations paths', () => {
 
 describe('sampling types', () => {
   it('are listed per facility, starting with Swab and Rinse', async () => {
-    const none = await buildUser(server.db, {
+    const none = await buildUser(t.server.db, {
       permissions: permissionsWith({ Equipment: ['Get'] }),
     });
-    const noneToken = await server.login(none.username, none.password);
-    expect((await call('GET', `${F}/sampling-types`, undefined, noneToken)).status).toBe(403);
-    const list = await call('GET', `${F}/sampling-types`);
+    const noneToken = await t.server.login(none.username, none.password);
+    expect((await t.call('GET', `${t.F}/sampling-types`, undefined, noneToken)).status).toBe(403);
+    const list = await t.call('GET', `${t.F}/sampling-types`);
     expect(list.status).toBe(200);
     expect(list.body.data).toEqual(
       expect.arrayContaining([
@@ -102,9 +92,9 @@ describe('sampling types', () => {
         expect.objectContaining({ name: 'Rinse', sampleType: 'rinse' }),
       ]),
     );
-    const search = await call('GET', `${F}/sampling-types?search=rin&pageLimit=1`);
+    const search = await t.call('GET', `${t.F}/sampling-types?search=rin&pageLimit=1`);
     expect(search.body).toMatchObject({ total: 1, pageLimit: 1 });
-    const bad = await call('GET', `${F}/sampling-types?pageLimit=0`);
+    const bad = await t.call('GET', `${t.F}/sampling-types?pageLimit=0`);
     expect(bad.status).toBe(422);
   });
 });

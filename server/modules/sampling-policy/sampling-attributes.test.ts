@@ -1,22 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildUser, permissionsWith } from '../../test/factories.ts';
-import { startFacilityTestServer, type TestServer } from '../../test/test-server.ts';
+import { useFacilityTestServer, type TestBody as Body } from '../../test/facility-test-file.ts';
 
-let server: TestServer;
-let token: string;
-let F: string;
+const t = useFacilityTestServer();
 let A: string;
 beforeAll(async () => {
-  ({ server, token, F } = await startFacilityTestServer());
-  A = `${F}/sampling-policy/attributes`;
+  A = `${t.F}/sampling-policy/attributes`;
 });
-afterAll(async () => {
-  await server?.close();
-});
-
-type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- checked by assertions
-const call = (method: string, path: string, body?: unknown, as = token) =>
-  server.request<Body>(method, path, { token: as, ...(body === undefined ? {} : { body }) });
 
 const accessibility = {
   name: 'Accessibility',
@@ -31,22 +21,22 @@ const accessibility = {
 
 describe('sampling-assessment attributes', () => {
   it('are refused without the SamplingMethod permissions', async () => {
-    const user = await buildUser(server.db, {
+    const user = await buildUser(t.server.db, {
       permissions: permissionsWith({ SamplingMethod: ['Get', 'Modify'] }),
     });
-    const as = await server.login(user.username, user.password);
-    expect((await call('GET', A, undefined, as)).status).toBe(200);
-    expect((await call('POST', A, { ...accessibility, name: 'Refused' }, as)).status).toBe(403);
-    const created = await call('POST', A, { ...accessibility, name: 'Probe' });
+    const as = await t.server.login(user.username, user.password);
+    expect((await t.call('GET', A, undefined, as)).status).toBe(200);
+    expect((await t.call('POST', A, { ...accessibility, name: 'Refused' }, as)).status).toBe(403);
+    const created = await t.call('POST', A, { ...accessibility, name: 'Probe' });
     const id = created.body.result.id;
-    expect((await call('DELETE', `${A}/${id}`, { reason: 'x' }, as)).status).toBe(403);
-    await call('DELETE', `${A}/${id}`, { reason: 'Probe done' });
+    expect((await t.call('DELETE', `${A}/${id}`, { reason: 'x' }, as)).status).toBe(403);
+    await t.call('DELETE', `${A}/${id}`, { reason: 'Probe done' });
     // Restoring needs the same right as archiving.
-    expect((await call('PUT', `${A}/${id}?unarchive`, { reason: 'x' }, as)).status).toBe(403);
+    expect((await t.call('PUT', `${A}/${id}?unarchive`, { reason: 'x' }, as)).status).toBe(403);
   });
 
   it('are created with scored options, checked, edited with a reason and audited', async () => {
-    const bad = await call('POST', A, {
+    const bad = await t.call('POST', A, {
       name: 'Geometry',
       weight: 0,
       options: [
@@ -59,7 +49,7 @@ describe('sampling-assessment attributes', () => {
       'options[1].score',
       'weight',
     ]);
-    const twice = await call('POST', A, {
+    const twice = await t.call('POST', A, {
       name: 'Geometry',
       weight: 2,
       options: [
@@ -68,29 +58,29 @@ describe('sampling-assessment attributes', () => {
       ],
     });
     expect(twice.body.errors).toEqual([expect.objectContaining({ property: 'options[1].label' })]);
-    const one = await call('POST', A, {
+    const one = await t.call('POST', A, {
       name: 'Geometry',
       weight: 2,
       options: [{ label: 'x', score: 1 }],
     });
     expect(one.body.errors[0].property).toBe('options');
-    const created = await call('POST', A, accessibility);
+    const created = await t.call('POST', A, accessibility);
     expect(created.status).toBe(200);
     expect(created.body.result).toMatchObject({ ...accessibility, version: 1 });
     const id = created.body.result.id;
-    expect((await call('POST', A, accessibility)).body.errName).toBe('DuplicateEntryError');
-    const list = await call('GET', `${A}?search=access`);
+    expect((await t.call('POST', A, accessibility)).body.errName).toBe('DuplicateEntryError');
+    const list = await t.call('GET', `${A}?search=access`);
     expect(list.body.data.map((a: Body) => a.name)).toEqual(['Accessibility']);
 
-    const edited = await call('PUT', `${A}/${id}`, {
+    const edited = await t.call('PUT', `${A}/${id}`, {
       weight: 4,
       reason: 'Accessibility drives residue',
       version: 1,
     });
     expect(edited.body.result).toMatchObject({ weight: 4, version: 2 });
-    const stale = await call('PUT', `${A}/${id}`, { weight: 5, reason: 'r', version: 1 });
+    const stale = await t.call('PUT', `${A}/${id}`, { weight: 5, reason: 'r', version: 1 });
     expect(stale.status).toBe(409);
-    const [audit] = await server.db.query<Body>(
+    const [audit] = await t.server.db.query<Body>(
       `select reason, old_values, new_values from audit_log
         where domain = 'SamplingAttribute' and entity_id = $1 and action = 'Update'`,
       [String(id)],
@@ -101,18 +91,18 @@ describe('sampling-assessment attributes', () => {
       new_values: { weight: 4 },
     });
     // Archived attributes are listed apart and restored with ?unarchive.
-    await call('POST', A, { ...accessibility, name: 'Old criterion' });
-    const old = (await call('GET', `${A}?search=old`)).body.data[0];
-    expect((await call('DELETE', `${A}/${old.id}`, { reason: 'Replaced' })).status).toBe(200);
-    const archived = await call('GET', `${F}/archived/sampling-policy/attributes?search=old`);
+    await t.call('POST', A, { ...accessibility, name: 'Old criterion' });
+    const old = (await t.call('GET', `${A}?search=old`)).body.data[0];
+    expect((await t.call('DELETE', `${A}/${old.id}`, { reason: 'Replaced' })).status).toBe(200);
+    const archived = await t.call('GET', `${t.F}/archived/sampling-policy/attributes?search=old`);
     expect(archived.body.data.map((a: Body) => a.archiveReason)).toEqual(['Replaced']);
-    const restored = await call('PUT', `${A}/${old.id}?unarchive=true`, { reason: 'Back' });
+    const restored = await t.call('PUT', `${A}/${old.id}?unarchive=true`, { reason: 'Back' });
     expect(restored.body.result.archivedAt).toBeNull();
-    await call('DELETE', `${A}/${old.id}`, { reason: 'Replaced again' });
+    await t.call('DELETE', `${A}/${old.id}`, { reason: 'Replaced again' });
   });
 
   it('drive the risk assessment of sampling locations where a facility has them', async () => {
-    await call('POST', A, {
+    await t.call('POST', A, {
       name: 'Material',
       weight: 1,
       options: [
@@ -120,17 +110,17 @@ describe('sampling-assessment attributes', () => {
         { label: 'Plastic', score: 4 },
       ],
     });
-    const attributes = (await call('GET', A)).body.data as Body[];
+    const attributes = (await t.call('GET', A)).body.data as Body[];
     const byName = Object.fromEntries(attributes.map((a) => [a.name, a.id]));
-    const equipment = await call('POST', `${F}/equipments`, {
+    const equipment = await t.call('POST', `${t.F}/equipments`, {
       name: 'Granulator G1',
       surfaceArea: { value: 2, unit: 'sqm' },
     });
-    const L = `${F}/equipments/${equipment.body.result.id}/sampling-locations`;
-    const location = (await call('POST', L, { data: { name: 'Chopper', sampleType: 'swab' } })).body
-      .result[0];
+    const L = `${t.F}/equipments/${equipment.body.result.id}/sampling-locations`;
+    const location = (await t.call('POST', L, { data: { name: 'Chopper', sampleType: 'swab' } }))
+      .body.result[0];
     const assess = (body: Body) =>
-      call('POST', `${L}/${location.id}/assess`, {
+      t.call('POST', `${L}/${location.id}/assess`, {
         equipmentId: equipment.body.result.id,
         reason: 'FMEA 7',
         ...body,
@@ -181,32 +171,32 @@ describe('sampling-assessment attributes', () => {
   });
 
   it('are not asked for where a facility has none, which keeps the four factors', async () => {
-    const [other] = await server.db.query<{ id: number; plan_id: number }>(
+    const [other] = await t.server.db.query<{ id: number; plan_id: number }>(
       'select id, plan_id from facilities order by id offset 1 limit 1',
     );
     const G = `/api/v2/plans/${other!.plan_id}/facilities/${other!.id}`;
-    expect((await call('GET', `${G}/sampling-policy/attributes`)).body.total).toBe(0);
-    const equipment = await call('POST', `${G}/equipments`, {
+    expect((await t.call('GET', `${G}/sampling-policy/attributes`)).body.total).toBe(0);
+    const equipment = await t.call('POST', `${G}/equipments`, {
       name: 'Reactor R2',
       surfaceArea: { value: 8, unit: 'sqm' },
       material: 'Glass',
     });
     const L = `${G}/equipments/${equipment.body.result.id}/sampling-locations`;
-    const location = (await call('POST', L, { data: { name: 'Manway', sampleType: 'swab' } })).body
-      .result[0];
+    const location = (await t.call('POST', L, { data: { name: 'Manway', sampleType: 'swab' } }))
+      .body.result[0];
     const base = { equipmentId: equipment.body.result.id, reason: 'FMEA 8' };
-    const ratings = await call('POST', `${L}/${location.id}/assess`, {
+    const ratings = await t.call('POST', `${L}/${location.id}/assess`, {
       ...base,
       ratings: [{ attributeId: 1, option: 'Open' }],
     });
     expect(ratings.body.errors[0].property).toBe('ratings');
-    const missing = await call('POST', `${L}/${location.id}/assess`, { ...base, hardToClean: 2 });
+    const missing = await t.call('POST', `${L}/${location.id}/assess`, { ...base, hardToClean: 2 });
     expect(missing.body.errors.map((e: Body) => e.property)).toEqual([
       'inaccessibility',
       'productContact',
     ]);
     // 2 × 3 × glass 2 × indirect 2 = 24: Low.
-    const assessed = await call('POST', `${L}/${location.id}/assess`, {
+    const assessed = await t.call('POST', `${L}/${location.id}/assess`, {
       ...base,
       hardToClean: 2,
       inaccessibility: 3,

@@ -1,22 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildUser, permissionsWith } from '../../test/factories.ts';
-import { startFacilityTestServer, type TestServer } from '../../test/test-server.ts';
+import { useFacilityTestServer, type TestBody as Body } from '../../test/facility-test-file.ts';
 
-let server: TestServer;
-let token: string;
-let F: string;
+const t = useFacilityTestServer();
 let P: string;
 beforeAll(async () => {
-  ({ server, token, F } = await startFacilityTestServer());
-  P = `${F}/sampling-policy`;
+  P = `${t.F}/sampling-policy`;
 });
-afterAll(async () => {
-  await server?.close();
-});
-
-type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- checked by assertions
-const call = (method: string, path: string, body?: unknown, as = token) =>
-  server.request<Body>(method, path, { token: as, ...(body === undefined ? {} : { body }) });
 
 const swabPolicy = {
   name: 'Swab worst-case locations',
@@ -27,7 +17,7 @@ const swabPolicy = {
 };
 
 const auditOf = (id: number) =>
-  server.db.query<Body>(
+  t.server.db.query<Body>(
     `select action, reason, old_values, new_values from audit_log
       where domain = 'SamplingPolicy' and entity_id = $1 order by seq`,
     [String(id)],
@@ -35,49 +25,49 @@ const auditOf = (id: number) =>
 
 describe('sampling policy', () => {
   it('is refused without the SamplingMethod permissions', async () => {
-    const user = await buildUser(server.db, {
+    const user = await buildUser(t.server.db, {
       permissions: permissionsWith({ SamplingMethod: ['Get'] }),
     });
-    const as = await server.login(user.username, user.password);
-    expect((await call('GET', P, undefined, as)).status).toBe(200);
-    const add = await call('POST', P, { ...swabPolicy, name: 'Refused' }, as);
+    const as = await t.server.login(user.username, user.password);
+    expect((await t.call('GET', P, undefined, as)).status).toBe(200);
+    const add = await t.call('POST', P, { ...swabPolicy, name: 'Refused' }, as);
     expect(add.status).toBe(403);
-    const none = await buildUser(server.db, {
+    const none = await buildUser(t.server.db, {
       permissions: permissionsWith({ Equipment: ['Get'] }),
     });
-    const noneToken = await server.login(none.username, none.password);
-    expect((await call('GET', P, undefined, noneToken)).status).toBe(403);
-    const created = await call('POST', P, { ...swabPolicy, name: 'Refusal probe' });
+    const noneToken = await t.server.login(none.username, none.password);
+    expect((await t.call('GET', P, undefined, noneToken)).status).toBe(403);
+    const created = await t.call('POST', P, { ...swabPolicy, name: 'Refusal probe' });
     const id = created.body.result.id;
     expect(
-      (await call('PUT', `${P}/${id}`, { notes: 'x', reason: 'r', version: 1 }, as)).status,
+      (await t.call('PUT', `${P}/${id}`, { notes: 'x', reason: 'r', version: 1 }, as)).status,
     ).toBe(403);
-    expect((await call('DELETE', `${P}/${id}`, { reason: 'r' }, as)).status).toBe(403);
-    const [count] = await server.db.query<{ n: number }>(
+    expect((await t.call('DELETE', `${P}/${id}`, { reason: 'r' }, as)).status).toBe(403);
+    const [count] = await t.server.db.query<{ n: number }>(
       `select count(*)::int as n from sampling_policies where name = 'Refused'`,
     );
     expect(count!.n).toBe(0);
   });
 
   it('is created, listed with search and audited', async () => {
-    const created = await call('POST', P, swabPolicy);
+    const created = await t.call('POST', P, swabPolicy);
     expect(created.status).toBe(200);
     expect(created.body.result).toMatchObject({ ...swabPolicy, version: 1, archivedAt: null });
     const id = created.body.result.id;
     const [audit] = await auditOf(id);
     expect(audit).toMatchObject({ action: 'Create', new_values: { name: swabPolicy.name } });
-    const list = await call('GET', `${P}?search=worst&pageLimit=5`);
+    const list = await t.call('GET', `${P}?search=worst&pageLimit=5`);
     expect(list.status).toBe(200);
     expect(list.body).toMatchObject({ total: 1, pageNumber: 1, pageLimit: 5 });
     expect(list.body.data[0].id).toBe(id);
-    expect((await call('GET', `${P}/${id}`)).body.name).toBe(swabPolicy.name);
-    const duplicate = await call('POST', P, { ...swabPolicy, name: 'SWAB worst-case locations' });
+    expect((await t.call('GET', `${P}/${id}`)).body.name).toBe(swabPolicy.name);
+    const duplicate = await t.call('POST', P, { ...swabPolicy, name: 'SWAB worst-case locations' });
     expect(duplicate.status).toBe(409);
     expect(duplicate.body.errName).toBe('DuplicateEntryError');
   });
 
   it('refuses bad input with per-property messages and saves nothing', async () => {
-    const bad = await call('POST', P, {
+    const bad = await t.call('POST', P, {
       name: '',
       sampleType: 'wipe',
       swabArea: { value: -1, unit: 'ml' },
@@ -92,7 +82,7 @@ describe('sampling policy', () => {
       'swabArea.unit',
       'swabArea.value',
     ]);
-    const neither = await call('POST', P, {
+    const neither = await t.call('POST', P, {
       name: 'Rinse with no rule',
       sampleType: 'rinse',
     });
@@ -101,7 +91,7 @@ describe('sampling policy', () => {
       'locationsPerEquipment',
       'rinseVolume',
     ]);
-    const both = await call('POST', P, {
+    const both = await t.call('POST', P, {
       name: 'Both rules',
       sampleType: 'rinse',
       rinseVolume: { value: 1, unit: 'L' },
@@ -109,33 +99,33 @@ describe('sampling policy', () => {
       minimumRiskScore: 50,
     });
     expect(both.body.errors).toEqual([expect.objectContaining({ property: 'minimumRiskScore' })]);
-    const [count] = await server.db.query<{ n: number }>(
+    const [count] = await t.server.db.query<{ n: number }>(
       `select count(*)::int as n from sampling_policies where name in ('Rinse with no rule', 'Both rules')`,
     );
     expect(count!.n).toBe(0);
   });
 
   it('is edited with a reason and the version it was made from; a stale edit is refused', async () => {
-    const created = await call('POST', P, {
+    const created = await t.call('POST', P, {
       name: 'Rinse three per item',
       sampleType: 'rinse',
       rinseVolume: { value: 1, unit: 'L' },
       locationsPerEquipment: 3,
     });
     const id = created.body.result.id;
-    const noReason = await call('PUT', `${P}/${id}`, { locationsPerEquipment: 4, version: 1 });
+    const noReason = await t.call('PUT', `${P}/${id}`, { locationsPerEquipment: 4, version: 1 });
     expect(noReason.status).toBe(422);
     expect(noReason.body.errors[0].property).toBe('reason');
-    const noVersion = await call('PUT', `${P}/${id}`, { locationsPerEquipment: 4, reason: 'r' });
+    const noVersion = await t.call('PUT', `${P}/${id}`, { locationsPerEquipment: 4, reason: 'r' });
     expect(noVersion.body.errors[0].property).toBe('version');
-    const edited = await call('PUT', `${P}/${id}`, {
+    const edited = await t.call('PUT', `${P}/${id}`, {
       locationsPerEquipment: 4,
       reason: 'Larger vessels',
       version: 1,
     });
     expect(edited.status).toBe(200);
     expect(edited.body.result).toMatchObject({ locationsPerEquipment: 4, version: 2 });
-    const stale = await call('PUT', `${P}/${id}`, {
+    const stale = await t.call('PUT', `${P}/${id}`, {
       locationsPerEquipment: 5,
       reason: 'Lost update',
       version: 1,
@@ -143,13 +133,13 @@ describe('sampling policy', () => {
     expect(stale.status).toBe(409);
     expect(stale.body.errName).toBe('VersionConflictError');
     // Switching to a risk-score rule must clear the count: the record is checked as a whole.
-    const switched = await call('PUT', `${P}/${id}`, {
+    const switched = await t.call('PUT', `${P}/${id}`, {
       minimumRiskScore: 25,
       reason: 'Risk based',
       version: 2,
     });
     expect(switched.body.errors[0].property).toBe('minimumRiskScore');
-    const cleared = await call('PUT', `${P}/${id}`, {
+    const cleared = await t.call('PUT', `${P}/${id}`, {
       minimumRiskScore: 25,
       locationsPerEquipment: null,
       reason: 'Risk based',
@@ -170,26 +160,26 @@ describe('sampling policy', () => {
   });
 
   it('is archived by DELETE with a reason and restored by PUT ?unarchive', async () => {
-    const created = await call('POST', P, { ...swabPolicy, name: 'Archive me' });
+    const created = await t.call('POST', P, { ...swabPolicy, name: 'Archive me' });
     const id = created.body.result.id;
-    const noReason = await call('DELETE', `${P}/${id}`, {});
+    const noReason = await t.call('DELETE', `${P}/${id}`, {});
     expect(noReason.status).toBe(422);
-    const archived = await call('DELETE', `${P}/${id}`, { reason: 'Superseded' });
+    const archived = await t.call('DELETE', `${P}/${id}`, { reason: 'Superseded' });
     expect(archived.body.result).toMatchObject({ archiveReason: 'Superseded', version: 2 });
-    expect((await call('GET', `${P}?search=archive me`)).body.total).toBe(0);
-    const list = await call('GET', `${F}/archived/sampling-policy?search=archive me`);
+    expect((await t.call('GET', `${P}?search=archive me`)).body.total).toBe(0);
+    const list = await t.call('GET', `${t.F}/archived/sampling-policy?search=archive me`);
     expect(list.body.data.map((p: Body) => p.id)).toEqual([id]);
-    const edit = await call('PUT', `${P}/${id}`, { notes: 'x', reason: 'r', version: 2 });
+    const edit = await t.call('PUT', `${P}/${id}`, { notes: 'x', reason: 'r', version: 2 });
     expect(edit.body.errName).toBe('ArchivedEntryError');
-    const restored = await call('PUT', `${P}/${id}?unarchive`, { reason: 'Still in use' });
+    const restored = await t.call('PUT', `${P}/${id}?unarchive`, { reason: 'Still in use' });
     expect(restored.body.result).toMatchObject({ archivedAt: null, version: 3 });
-    const again = await call('PUT', `${P}/${id}`, { unArchive: true, reason: 'Twice' });
+    const again = await t.call('PUT', `${P}/${id}`, { unArchive: true, reason: 'Twice' });
     expect(again.body.errName).toBe('NothingToChangeError');
     const audit = await auditOf(id);
     expect(audit.slice(1)).toMatchObject([
       { action: 'Archive', reason: 'Superseded' },
       { action: 'Unarchive', reason: 'Still in use' },
     ]);
-    expect((await call('DELETE', `${P}/999999`, { reason: 'x' })).status).toBe(404);
+    expect((await t.call('DELETE', `${P}/999999`, { reason: 'x' })).status).toBe(404);
   });
 });
