@@ -1,17 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ENTITY_DEFS, entityDef } from '../../core/entities/defs/index.ts';
 import type { EntityDef } from '../../core/entities/entity.ts';
 import type { FieldDef } from '../../core/entities/field.ts';
 import { MEASURES } from '../../core/units/measures.ts';
 import { seedDemo } from '../db/seed-demo.ts';
 import type { Actor } from '../modules/audit/audit.service.ts';
-import { startFacilityTestServer, type TestServer } from '../test/test-server.ts';
+import { useFacilityTestServer } from '../test/facility-test-file.ts';
 import { allEntities, getEntity } from './entity-store.ts';
 import { createEntity, updateEntity } from './entity-write.ts';
 
-let server: TestServer;
-let token: string;
-let F: string;
+const t = useFacilityTestServer();
 let scope: { planId: number; facilityId: number };
 const actor: Actor = {
   userId: null,
@@ -22,15 +20,11 @@ const actor: Actor = {
 };
 
 beforeAll(async () => {
-  ({ server, token, F } = await startFacilityTestServer());
-  const [f] = await server.db.query<{ id: number; plan_id: number }>(
+  const [f] = await t.server.db.query<{ id: number; plan_id: number }>(
     'select id, plan_id from facilities order by id limit 1',
   );
   scope = { planId: f!.plan_id, facilityId: f!.id };
-  await seedDemo(server.db, scope.facilityId);
-});
-afterAll(async () => {
-  await server?.close();
+  await seedDemo(t.server.db, scope.facilityId);
 });
 
 let made = 0;
@@ -70,32 +64,33 @@ async function valueOf(field: FieldDef): Promise<unknown> {
 }
 
 async function someRecord(def: EntityDef): Promise<number> {
-  const [existing] = await allEntities(server.db, def, scope.facilityId);
+  const [existing] = await allEntities(t.server.db, def, scope.facilityId);
   if (existing) return existing.id;
   const values: Record<string, unknown> = {};
   for (const field of def.fields) values[field.name] = await valueOf(field);
-  return (await server.db.transaction((tx) => createEntity(tx, { actor, def, scope, values }))).id;
+  return (await t.server.db.transaction((tx) => createEntity(tx, { actor, def, scope, values })))
+    .id;
 }
 
 describe('records read as of a moment', () => {
   it('are exactly the records the live read gives, for every declared entity', async () => {
     for (const def of ENTITY_DEFS) await someRecord(def);
-    const [{ now }] = (await server.db.query<{ now: string }>(
+    const [{ now }] = (await t.server.db.query<{ now: string }>(
       `select to_char(clock_timestamp() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as now`,
     )) as [{ now: string }];
     for (const def of ENTITY_DEFS) {
-      const live = await allEntities(server.db, def, scope.facilityId);
+      const live = await allEntities(t.server.db, def, scope.facilityId);
       expect(live.length, def.key).toBeGreaterThan(0);
-      const then = await allEntities(server.db, def, scope.facilityId, { asOf: now });
+      const then = await allEntities(t.server.db, def, scope.facilityId, { asOf: now });
       expect(then, def.key).toEqual(live);
       const one = live[0]!;
       expect(
-        await getEntity(server.db, def, scope.facilityId, one.id, false, { asOf: now }),
+        await getEntity(t.server.db, def, scope.facilityId, one.id, false, { asOf: now }),
       ).toEqual(one);
-      const versions = await server.request<{ versions: Array<{ values: unknown }> }>(
+      const versions = await t.server.request<{ versions: Array<{ values: unknown }> }>(
         'GET',
-        `${F}/${def.path}/${one.id}/versions`,
-        { token },
+        `${t.F}/${def.path}/${one.id}/versions`,
+        { token: t.token },
       );
       expect(versions.status, def.key).toBe(200);
       expect(versions.body.versions.at(-1)!.values, def.key).toEqual(
@@ -106,14 +101,14 @@ describe('records read as of a moment', () => {
 
   it('give the facility as it was for the limits input, whatever changed after', async () => {
     const def = entityDef('equipment');
-    const before = await allEntities(server.db, def, scope.facilityId);
-    const [{ asOf }] = (await server.db.query<{ asOf: string }>(
+    const before = await allEntities(t.server.db, def, scope.facilityId);
+    const [{ asOf }] = (await t.server.db.query<{ asOf: string }>(
       `select to_char(clock_timestamp() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "asOf"`,
     )) as [{ asOf: string }];
     // The changes below commit at a later millisecond than asOf (PGlite's clock counts them).
-    await server.db.query('select pg_sleep(0.002)');
+    await t.server.db.query('select pg_sleep(0.002)');
     const first = before[0]!;
-    await server.db.transaction(async (tx) => {
+    await t.server.db.transaction(async (tx) => {
       await updateEntity(tx, {
         actor,
         def,
@@ -123,7 +118,7 @@ describe('records read as of a moment', () => {
         reason: 'test',
       });
     });
-    await server.db.transaction((tx) =>
+    await t.server.db.transaction((tx) =>
       createEntity(tx, {
         actor,
         def,
@@ -131,8 +126,8 @@ describe('records read as of a moment', () => {
         values: { name: 'Added later', surfaceArea: { value: 1, unit: 'sqm' } },
       }),
     );
-    const now = await allEntities(server.db, def, scope.facilityId);
+    const now = await allEntities(t.server.db, def, scope.facilityId);
     expect(now.length).toBe(before.length + 1);
-    expect(await allEntities(server.db, def, scope.facilityId, { asOf })).toEqual(before);
+    expect(await allEntities(t.server.db, def, scope.facilityId, { asOf })).toEqual(before);
   });
 });

@@ -1,22 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { equipmentDef } from '../../core/entities/defs/index.ts';
 import { one } from '../db/db.ts';
-import { startFacilityTestServer, type TestServer } from '../test/test-server.ts';
+import { useFacilityTestServer } from '../test/facility-test-file.ts';
 import { listEntities } from './entity-store.ts';
 
-let server: TestServer;
-let token: string;
-let F: string;
-beforeAll(async () => {
-  ({ server, token, F } = await startFacilityTestServer());
-});
-afterAll(async () => {
-  await server?.close();
-});
+const t = useFacilityTestServer();
 
 const create = async (name: string, roomGrade: string | null) => {
-  const res = await server.request('POST', `${F}/equipments`, {
-    token,
+  const res = await t.server.request('POST', `${t.F}/equipments`, {
+    token: t.token,
     body: { name, material: 'Glass', surfaceArea: { value: 1, unit: 'sqm' }, roomGrade },
   });
   expect(res.status).toBe(200);
@@ -25,22 +17,22 @@ const create = async (name: string, roomGrade: string | null) => {
 
 describe('listEntities with a filter', () => {
   it('adds the condition and its values, pages and counts, now and as of a moment', async () => {
-    const facilityId = Number(/facilities\/(\d+)/.exec(F)![1]);
+    const facilityId = Number(/facilities\/(\d+)/.exec(t.F)![1]);
     const graded = await create('Filter graded', 'C');
     const ungraded = await create('Filter ungraded', null);
-    const { now } = await one<{ now: string }>(server.db, `select now()::text as now`);
+    const { now } = await one<{ now: string }>(t.server.db, `select now()::text as now`);
     const later = await create('Filter later', null);
     const query = { pageNumber: 1, pageLimit: 10, search: 'filter' };
     const byIds = (ids: number[]) => (param: (value: number[]) => string) =>
       `id = any(${param(ids)}::int[]) and room_grade is null`;
 
-    const live = await listEntities(server.db, equipmentDef, facilityId, query, false, {
+    const live = await listEntities(t.server.db, equipmentDef, facilityId, query, false, {
       filter: byIds([graded, ungraded, later]),
     });
     expect(live.data.map((e) => e.id)).toEqual([later, ungraded]);
     expect(live.total).toBe(2);
 
-    const then = await listEntities(server.db, equipmentDef, facilityId, query, false, {
+    const then = await listEntities(t.server.db, equipmentDef, facilityId, query, false, {
       asOf: now,
       filter: byIds([graded, ungraded, later]),
     });
@@ -48,7 +40,7 @@ describe('listEntities with a filter', () => {
 
     // A page past the end still tells how many there are.
     const past = await listEntities(
-      server.db,
+      t.server.db,
       equipmentDef,
       facilityId,
       { ...query, pageNumber: 5 },

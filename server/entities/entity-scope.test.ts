@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { EntityDef } from '../../core/entities/entity.ts';
 import type { Queryable } from '../db/db.ts';
 import type { Actor } from '../modules/audit/audit.service.ts';
-import { startFacilityTestServer, type TestServer } from '../test/test-server.ts';
+import { useFacilityTestServer } from '../test/facility-test-file.ts';
 import { getEntity } from './entity-store.ts';
 import { archiveEntity, createEntity, restoreEntity, updateEntity } from './entity-write.ts';
 
@@ -44,26 +44,20 @@ const childRecordDef: EntityDef = {
   description: 'Child-scoped probe',
 };
 
-let server: TestServer;
-let token: string;
-let F: string;
+const t = useFacilityTestServer();
 let actor: Actor;
 let planId: number;
 let facilityId: number;
 beforeAll(async () => {
-  ({ server, token, F } = await startFacilityTestServer());
-  const [f] = await server.db.query<{ id: number; plan_id: number }>(
+  const [f] = await t.server.db.query<{ id: number; plan_id: number }>(
     'select id, plan_id from facilities order by id limit 1',
   );
   ({ id: facilityId, plan_id: planId } = f!);
-  const [admin] = await server.db.query<{ id: number }>('select min(id) as id from users');
+  const [admin] = await t.server.db.query<{ id: number }>('select min(id) as id from users');
   actor = { userId: admin!.id, userName: 'admin', ip: null, userAgent: null, requestId: null };
 });
-afterAll(async () => {
-  await server?.close();
-});
 
-const inTx = <T>(fn: (tx: Queryable) => Promise<T>) => server.db.transaction(fn);
+const inTx = <T>(fn: (tx: Queryable) => Promise<T>) => t.server.db.transaction(fn);
 
 describe('The record store', () => {
   it('writes plan-scoped records by plan_id, unique in the plan, versioned and audited', async () => {
@@ -83,8 +77,8 @@ describe('The record store', () => {
     const write = { actor, def, scope, id: made.id, reason: 'Merged' };
     expect(await inTx((tx) => archiveEntity(tx, write))).toMatchObject({ version: 3 });
     expect(await inTx((tx) => restoreEntity(tx, write))).toMatchObject({ archivedAt: null });
-    expect(await getEntity(server.db, def, planId, made.id)).toMatchObject({ version: 4 });
-    const audit = await server.db.query<{ action: string; facility_id: number | null }>(
+    expect(await getEntity(t.server.db, def, planId, made.id)).toMatchObject({ version: 4 });
+    const audit = await t.server.db.query<{ action: string; facility_id: number | null }>(
       `select action, facility_id from audit_log where domain = 'ScopeProbe' and entity_id = $1 order by id`,
       [String(made.id)],
     );
@@ -94,13 +88,13 @@ describe('The record store', () => {
 
   it('keeps child records unique under their parent, which the scope names', async () => {
     const call = (method: string, path: string, body?: unknown) =>
-      server.request<Record<string, any>>(method, path, { token, body }); // eslint-disable-line @typescript-eslint/no-explicit-any -- checked by assertions
-    const equipment = await call('POST', `${F}/equipments`, {
+      t.server.request<Record<string, any>>(method, path, { token: t.token, body }); // eslint-disable-line @typescript-eslint/no-explicit-any -- checked by assertions
+    const equipment = await call('POST', `${t.F}/equipments`, {
       name: 'Blender B1',
       surfaceArea: { value: 2, unit: 'sqm' },
     });
     const equipmentId = equipment.body.result.id as number;
-    const L = `${F}/equipments/${equipmentId}/sampling-locations`;
+    const L = `${t.F}/equipments/${equipmentId}/sampling-locations`;
     const locations = await call('POST', L, {
       data: [
         { name: 'Lid', sampleType: 'swab' },

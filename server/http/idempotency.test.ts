@@ -1,21 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFacilityTestServer, type TestServer } from '../test/test-server.ts';
+import { describe, expect, it } from 'vitest';
+import { useFacilityTestServer } from '../test/facility-test-file.ts';
 
-let server: TestServer;
-let token: string;
-let F: string;
-beforeAll(async () => {
-  ({ server, token, F } = await startFacilityTestServer());
-});
-afterAll(async () => {
-  await server?.close();
-});
+const t = useFacilityTestServer();
 
 type Res = { status: number; body: Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any -- bodies are checked by the assertions
 const post = (path: string, body: unknown, key?: string): Promise<Res> =>
-  server.request('POST', path, {
-    token,
+  t.server.request('POST', path, {
+    token: t.token,
     body,
     headers: key === undefined ? {} : { 'idempotency-key': key },
   });
@@ -27,15 +19,15 @@ const mixer = (name: string) => ({
   roomGrade: 'C',
 });
 const countOf = async (sql: string, params: unknown[]) =>
-  Number((await server.db.query<{ n: string }>(sql, params as never))[0]!.n);
+  Number((await t.server.db.query<{ n: string }>(sql, params as never))[0]!.n);
 
 describe('Idempotency-Key on creates', () => {
   it('a retried entity create with the same key and body replays the answer and creates nothing', async () => {
     const key = randomUUID();
-    const first = await post(`${F}/equipments`, mixer('Idem 1'), key);
+    const first = await post(`${t.F}/equipments`, mixer('Idem 1'), key);
     expect(first.status).toBe(200);
     const auditRows = await countOf('select count(*) as n from audit_log', []);
-    const retry = await post(`${F}/equipments`, mixer('Idem 1'), key);
+    const retry = await post(`${t.F}/equipments`, mixer('Idem 1'), key);
     expect(retry.status).toBe(200);
     expect(retry.body).toEqual(first.body);
     expect(await countOf(`select count(*) as n from equipment where name = $1`, ['Idem 1'])).toBe(
@@ -46,8 +38,8 @@ describe('Idempotency-Key on creates', () => {
 
   it('the same key with another body gets 422 and creates nothing', async () => {
     const key = randomUUID();
-    expect((await post(`${F}/equipments`, mixer('Idem 2'), key)).status).toBe(200);
-    const other = await post(`${F}/equipments`, mixer('Idem 3'), key);
+    expect((await post(`${t.F}/equipments`, mixer('Idem 2'), key)).status).toBe(200);
+    const other = await post(`${t.F}/equipments`, mixer('Idem 3'), key);
     expect(other.status).toBe(422);
     expect(other.body).toMatchObject({ errName: 'DataValidationError' });
     expect(other.body.errors[0].property).toBe('Idempotency-Key');
@@ -58,14 +50,14 @@ describe('Idempotency-Key on creates', () => {
 
   it('a failed create keeps no key, so the corrected retry with the same key runs', async () => {
     const key = randomUUID();
-    const refused = await post(`${F}/equipments`, { ...mixer('Idem 4'), roomGrade: 'Z' }, key);
+    const refused = await post(`${t.F}/equipments`, { ...mixer('Idem 4'), roomGrade: 'Z' }, key);
     expect(refused.status).toBe(422);
-    const duplicate = await post(`${F}/equipments`, mixer('Idem 2'), key);
+    const duplicate = await post(`${t.F}/equipments`, mixer('Idem 2'), key);
     expect(duplicate.status).toBe(409);
     expect(await countOf(`select count(*) as n from idempotency_keys where key = $1`, [key])).toBe(
       0,
     );
-    expect((await post(`${F}/equipments`, mixer('Idem 4'), key)).status).toBe(200);
+    expect((await post(`${t.F}/equipments`, mixer('Idem 4'), key)).status).toBe(200);
   });
 
   it('concurrent requests with one key create one record', async () => {
@@ -83,16 +75,16 @@ describe('Idempotency-Key on creates', () => {
   it('hand-written creates take the key too (roles)', async () => {
     const key = randomUUID();
     const body = { name: 'Idem role', permissions: {} };
-    const first = await post(`${F}/user_roles`, body, key);
+    const first = await post(`${t.F}/user_roles`, body, key);
     expect(first.status).toBe(200);
-    expect((await post(`${F}/user_roles`, body, key)).body).toEqual(first.body);
+    expect((await post(`${t.F}/user_roles`, body, key)).body).toEqual(first.body);
     expect(await countOf(`select count(*) as n from roles where name = $1`, ['Idem role'])).toBe(1);
   });
 
   it('a key expires after 24 hours: the same key then creates again', async () => {
     const key = randomUUID();
     expect((await post('/api/v2/departments', { name: 'Idem old' }, key)).status).toBe(200);
-    await server.db.query(
+    await t.server.db.query(
       `update idempotency_keys set created_at = now() - interval '25 hours' where key = $1`,
       [key],
     );

@@ -1,21 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFacilityTestServer, type TestServer } from '../../test/test-server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useFacilityTestServer } from '../../test/facility-test-file.ts';
 
 /**
  * Issue 9: archiving something the limits depend on is an impact decision. Without
  * `confirmImpact: true` the API refuses it, saying where the record is used and which limits
  * change; with it, the record is archived and audited.
  */
-let server: TestServer;
-let token: string;
-let F: string;
+const t = useFacilityTestServer();
 const ids: Record<string, number> = {};
 
 beforeAll(async () => {
-  ({ server, token, F } = await startFacilityTestServer());
   const create = async (path: string, body: Record<string, unknown>) => {
-    const res = await server.request<{ result: { id: number } }>('POST', `${F}/${path}`, {
-      token,
+    const res = await t.server.request<{ result: { id: number } }>('POST', `${t.F}/${path}`, {
+      token: t.token,
       body,
     });
     if (res.status !== 200) throw new Error(JSON.stringify(res.body));
@@ -52,12 +49,9 @@ beforeAll(async () => {
     productIds: [combo, other],
   });
 });
-afterAll(async () => {
-  await server?.close();
-});
 
 const archive = (path: string, body: Record<string, unknown>) =>
-  server.request<Record<string, any>>('PUT', `${F}/${path}/archive`, { token, body }); // eslint-disable-line @typescript-eslint/no-explicit-any -- checked by assertions
+  t.server.request<Record<string, any>>('PUT', `${t.F}/${path}/archive`, { token: t.token, body }); // eslint-disable-line @typescript-eslint/no-explicit-any -- checked by assertions
 
 describe('archiving a record the limits depend on', () => {
   it.each([
@@ -96,9 +90,13 @@ describe('archiving a record the limits depend on', () => {
     ).toEqual(usedIn);
     for (const place of usedIn) expect(refused.body.message).toContain(place);
     expect(refused.body.message).toMatch(change);
-    const still = await server.request<{ archivedAt: string | null }>('GET', `${F}/${path}/${id}`, {
-      token,
-    });
+    const still = await t.server.request<{ archivedAt: string | null }>(
+      'GET',
+      `${t.F}/${path}/${id}`,
+      {
+        token: t.token,
+      },
+    );
     expect(still.body.archivedAt).toBeNull();
     // confirmImpact: false is no confirmation either
     expect((await archive(`${path}/${id}`, { reason: 'x', confirmImpact: false })).status).toBe(
@@ -112,7 +110,7 @@ describe('archiving a record the limits depend on', () => {
     const res = await archive(`apis/${id}`, { reason, confirmImpact: true });
     expect(res.status).toBe(200);
     expect(res.body.result.archivedAt).not.toBeNull();
-    const [audit] = await server.db.query<{ n: number }>(
+    const [audit] = await t.server.db.query<{ n: number }>(
       `select count(*)::int as n from audit_log where domain = 'API' and action = 'Archive' and entity_id = $1 and reason = $2`,
       [id, reason],
     );

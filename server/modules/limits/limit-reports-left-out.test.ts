@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { TUncomputable } from '../../../core/schemas/mac-matrix.schemas.ts';
-import { startFacilityTestServer } from '../../test/test-server.ts';
-import type { TestServer } from '../../test/test-server.ts';
+import { useFacilityTestServer } from '../../test/facility-test-file.ts';
 import { recordCreator } from '../../test/create-record.ts';
 import { readPdfText } from '../audit/read-pdf-text.ts';
 
@@ -11,18 +10,15 @@ import { readPdfText } from '../audit/read-pdf-text.ts';
  * needs it: a product whose minimum batch size and daily dose are of different kinds, stored
  * before the rule that now refuses it.
  */
-let server: TestServer;
-let token: string;
-let F: string;
+const t = useFacilityTestServer();
 let line: number;
 
 const kg = (value: number) => ({ value, unit: 'kg' });
 const mg = (value: number) => ({ value, unit: 'mg' });
 
 beforeAll(async () => {
-  ({ server, token, F } = await startFacilityTestServer());
-  const create = recordCreator(server, token, F);
-  const [facility] = await server.db.query<{ id: number }>(
+  const create = recordCreator(t.server, t.token, t.F);
+  const [facility] = await t.server.db.query<{ id: number }>(
     'select id from facilities order by id limit 1',
   );
   const active = await create('apis', { name: 'Active X', pde: mg(0.1) });
@@ -40,7 +36,7 @@ beforeAll(async () => {
     ),
   );
   // The API refuses these kinds now; older data has them.
-  const [mixed] = await server.db.query<{ id: number }>(
+  const [mixed] = await t.server.db.query<{ id: number }>(
     `insert into products (facility_id, name, min_batch_size, max_daily_dose, actives)
      values ($1, 'Mixed kinds', $2, $3, $4) returning id`,
     [
@@ -60,9 +56,6 @@ beforeAll(async () => {
     equipmentIds: [mixer],
     productIds: [...good, mixed!.id],
   });
-});
-afterAll(async () => {
-  await server?.close();
 });
 
 const leftOut: TUncomputable[] = [
@@ -85,8 +78,8 @@ describe('the limit reports with a product they cannot compute', () => {
     ['worst-case ranking', '/limits/worst-case-ranking', (b: Body) => b.products.map((p) => p.id)],
     ['cleaning-agent limits', '/limits/cleaning-agents', (b: Body) => b.limits.map((l) => l.next)],
   ])('%s: 200, the other products computed, the bad one listed with why', async (_n, path, of) => {
-    const res = await server.request<Body>('GET', `${F}${path.replace('LINE', String(line))}`, {
-      token,
+    const res = await t.server.request<Body>('GET', `${t.F}${path.replace('LINE', String(line))}`, {
+      token: t.token,
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.uncomputable).toEqual(leftOut);
@@ -97,10 +90,10 @@ describe('the limit reports with a product they cannot compute', () => {
   });
 
   it('refuses to explain a pair with the left-out product, saying why', async () => {
-    const res = await server.request<Record<string, unknown>>(
+    const res = await t.server.request<Record<string, unknown>>(
       'GET',
-      `${F}/limits/productions/${line}/explain?previous=Good%201&next=Mixed%20kinds`,
-      { token },
+      `${t.F}/limits/productions/${line}/explain?previous=Good%201&next=Mixed%20kinds`,
+      { token: t.token },
     );
     expect(res.status).toBe(422);
     expect(res.body).toMatchObject({
@@ -113,8 +106,8 @@ describe('the limit reports with a product they cannot compute', () => {
     ['MAC matrix', ''],
     ['nitrosamine', '/nitrosamine'],
   ])('the %s PDF has a "Left out" section with the product and reason', async (_n, variant) => {
-    const res = await fetch(`${server.url}${F}/macMatrix/production/${line}${variant}`, {
-      headers: { token },
+    const res = await fetch(`${t.server.url}${t.F}/macMatrix/production/${line}${variant}`, {
+      headers: { token: t.token },
     });
     expect(res.status).toBe(200);
     const { text } = await readPdfText(new Uint8Array(await res.arrayBuffer()));

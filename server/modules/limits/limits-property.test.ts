@@ -1,22 +1,14 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MEASURES } from '../../../core/units/measures.ts';
-import { startFacilityTestServer, type TestServer } from '../../test/test-server.ts';
+import { useFacilityTestServer } from '../../test/facility-test-file.ts';
 
 /**
  * Issue 9, property-based: whatever facility data the API accepts, the MAC matrix and the other
  * limits views answer in bounded time, never with a 5xx. The data accumulates over the runs, so
  * later runs also check everything the earlier ones stored.
  */
-let server: TestServer;
-let token: string;
-let F: string;
-beforeAll(async () => {
-  ({ server, token, F } = await startFacilityTestServer());
-});
-afterAll(async () => {
-  await server?.close();
-});
+const t = useFacilityTestServer();
 
 const value = fc.oneof(
   fc.double({ min: 1e-6, max: 1e6, noNaN: true, noDefaultInfinity: true }),
@@ -70,10 +62,14 @@ describe('any facility data the API accepts', () => {
       fc.asyncProperty(facilityArb, async (data) => {
         run += 1;
         const create = async (path: string, body: Record<string, unknown>) => {
-          const res = await server.request<{ result?: { id: number } }>('POST', `${F}/${path}`, {
-            token,
-            body,
-          });
+          const res = await t.server.request<{ result?: { id: number } }>(
+            'POST',
+            `${t.F}/${path}`,
+            {
+              token: t.token,
+              body,
+            },
+          );
           expect(res.status, JSON.stringify(res.body)).toBeLessThan(500);
           return res.body.result?.id;
         };
@@ -105,8 +101,8 @@ describe('any facility data the API accepts', () => {
         }
         for (const view of VIEWS) {
           const started = Date.now();
-          const res = await fetch(`${server.url}${F}/${view}`, {
-            headers: { token },
+          const res = await fetch(`${t.server.url}${t.F}/${view}`, {
+            headers: { token: t.token },
             signal: AbortSignal.timeout(15_000),
           });
           const body = (await res.json()) as Record<string, unknown>;

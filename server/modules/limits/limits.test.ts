@@ -1,20 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildUser } from '../../test/factories.ts';
-import { startFacilityTestServer, type TestServer } from '../../test/test-server.ts';
+import { useFacilityTestServer } from '../../test/facility-test-file.ts';
 
-let server: TestServer;
-let token: string;
-let F: string;
-beforeAll(async () => {
-  ({ server, token, F } = await startFacilityTestServer());
-});
-afterAll(async () => {
-  await server?.close();
-});
+const t = useFacilityTestServer();
 
 async function create(path: string, body: unknown): Promise<number> {
-  const res = await server.request<{ result: { id: number } }>('POST', `${F}/${path}`, {
-    token,
+  const res = await t.server.request<{ result: { id: number } }>('POST', `${t.F}/${path}`, {
+    token: t.token,
     body,
   });
   if (res.status !== 200) throw new Error(JSON.stringify(res.body));
@@ -23,9 +15,9 @@ async function create(path: string, body: unknown): Promise<number> {
 
 describe('GET {F}/mac-matrix', () => {
   it('is refused without the RiskCalculation permission', async () => {
-    const user = await buildUser(server.db);
-    const res = await server.request('GET', `${F}/mac-matrix`, {
-      token: await server.login(user.username, user.password),
+    const user = await buildUser(t.server.db);
+    const res = await t.server.request('GET', `${t.F}/mac-matrix`, {
+      token: await t.server.login(user.username, user.password),
     });
     expect(res.status).toBe(403);
   });
@@ -63,7 +55,7 @@ describe('GET {F}/mac-matrix', () => {
       productIds: [productA, productB],
     });
 
-    const res = await server.request<{
+    const res = await t.server.request<{
       pairs: {
         previous: string;
         next: string;
@@ -74,7 +66,7 @@ describe('GET {F}/mac-matrix', () => {
         sal: { value: number; unit: string };
       }[];
       products: { id: string; worstNext: string }[];
-    }>('GET', `${F}/mac-matrix`, { token });
+    }>('GET', `${t.F}/mac-matrix`, { token: t.token });
     expect(res.status).toBe(200);
     const ab = res.body.pairs.find((p) => p.previous === 'A' && p.next === 'B')!;
     // Health: 0.1 mg × 100 kg / 400 mg = 25,000 mg; dose: 10 mg × 100 kg / (1000 × 400 mg) = 2,500 mg;
@@ -92,9 +84,11 @@ describe('GET {F}/mac-matrix', () => {
     expect(ba.maco.value).toBeCloseTo(250, 9);
 
     // A change to master data changes the limits at once.
-    const detail = await server.request<{ version: number }>('GET', `${F}/apis/${b1}`, { token });
-    const edit = await server.request('POST', `${F}/apis/${b1}`, {
-      token,
+    const detail = await t.server.request<{ version: number }>('GET', `${t.F}/apis/${b1}`, {
+      token: t.token,
+    });
+    const edit = await t.server.request('POST', `${t.F}/apis/${b1}`, {
+      token: t.token,
       body: {
         pde: { value: 0.1, unit: 'ug' },
         version: detail.body.version,
@@ -102,26 +96,24 @@ describe('GET {F}/mac-matrix', () => {
       },
     });
     expect(edit.status, JSON.stringify(edit.body)).toBe(200);
-    const after = await server.request<{ pairs: { previous: string; maco: { value: number } }[] }>(
-      'GET',
-      `${F}/mac-matrix`,
-      { token },
-    );
+    const after = await t.server.request<{
+      pairs: { previous: string; maco: { value: number } }[];
+    }>('GET', `${t.F}/mac-matrix`, { token: t.token });
     expect(after.body.pairs.find((p) => p.previous === 'B')!.maco.value).toBeCloseTo(25, 9);
-    const summary = await server.request<Record<string, unknown>>(
+    const summary = await t.server.request<Record<string, unknown>>(
       'GET',
-      `${F}/mac-matrix?summary=true`,
-      { token },
+      `${t.F}/mac-matrix?summary=true`,
+      { token: t.token },
     );
     expect(summary.body).not.toHaveProperty('pairs');
     expect(summary.body).toHaveProperty('products');
   });
 
   it('explains a pair, lists worst cases per product and equipment, and limits one production', async () => {
-    const explained = await server.request<{ explanation: Record<string, any> }>( // eslint-disable-line @typescript-eslint/no-explicit-any -- checked below
+    const explained = await t.server.request<{ explanation: Record<string, any> }>( // eslint-disable-line @typescript-eslint/no-explicit-any -- checked below
       'GET',
-      `${F}/mac-matrix/explain?previous=B&next=A`,
-      { token },
+      `${t.F}/mac-matrix/explain?previous=B&next=A`,
+      { token: t.token },
     );
     expect(explained.status).toBe(200);
     const { explanation } = explained.body;
@@ -130,20 +122,24 @@ describe('GET {F}/mac-matrix', () => {
     expect(explanation.maco.result.value).toBeCloseTo(25, 9);
     expect(JSON.stringify(explanation.criteria.health)).toContain('ug');
     expect(explanation.sal.result.unit).toBe('mg/sqcm');
-    const engineInput = await server.request<{
+    const engineInput = await t.server.request<{
       input: { products: { id: string }[]; trains: Record<string, string[]> };
-    }>('GET', `${F}/limits/input`, { token });
+    }>('GET', `${t.F}/limits/input`, { token: t.token });
     expect(engineInput.body.input.products.map((p) => p.id)).toEqual(['A', 'B']);
     expect(engineInput.body.input.trains).toEqual({ A: ['E1', 'E2'], B: ['E1', 'E2'] });
-    const unknown = await server.request('GET', `${F}/mac-matrix/explain?previous=B&next=Nope`, {
-      token,
-    });
+    const unknown = await t.server.request(
+      'GET',
+      `${t.F}/mac-matrix/explain?previous=B&next=Nope`,
+      {
+        token: t.token,
+      },
+    );
     expect(unknown.status).toBe(404);
 
-    const worst = await server.request<{
+    const worst = await t.server.request<{
       products: { id: string; worstNext: string }[];
       equipment: { id: string; governingPair: string[] }[];
-    }>('GET', `${F}/limits/worst-cases`, { token });
+    }>('GET', `${t.F}/limits/worst-cases`, { token: t.token });
     expect(worst.body.products.map((p) => [p.id, p.worstNext])).toEqual([
       ['A', 'B'],
       ['B', 'A'],
@@ -152,14 +148,15 @@ describe('GET {F}/mac-matrix', () => {
     expect(worst.body.equipment[0]!.governingPair).toEqual(['B', 'A']);
 
     const line2 = await create('productions', { name: 'Line 2', equipmentIds: [], productIds: [] });
-    const empty = await server.request<{ pairs: unknown[] }>(
+    const empty = await t.server.request<{ pairs: unknown[] }>(
       'GET',
-      `${F}/mac-matrix?productionId=${line2}`,
-      { token },
+      `${t.F}/mac-matrix?productionId=${line2}`,
+      { token: t.token },
     );
     expect(empty.body.pairs).toEqual([]);
     expect(
-      (await server.request('GET', `${F}/mac-matrix?productionId=999999`, { token })).status,
+      (await t.server.request('GET', `${t.F}/mac-matrix?productionId=999999`, { token: t.token }))
+        .status,
     ).toBe(404);
   });
 
@@ -168,7 +165,7 @@ describe('GET {F}/mac-matrix', () => {
       name: 'Alkaline detergent',
       ld50: { value: 2000, unit: 'mg/kg' },
     });
-    const res = await server.request<{
+    const res = await t.server.request<{
       limits: {
         agent: string;
         next: string;
@@ -177,7 +174,7 @@ describe('GET {F}/mac-matrix', () => {
         governing: string;
         derivations: Record<string, unknown>;
       }[];
-    }>('GET', `${F}/limits/cleaning-agents`, { token });
+    }>('GET', `${t.F}/limits/cleaning-agents`, { token: t.token });
     expect(res.status).toBe(200);
     const toA = res.body.limits.find((l) => l.next === 'A')!;
     // NOEL = 2000 mg/kg × 70 kg / 2000 = 70 mg/day; MACO = 70 mg × 50 kg / (1000 × 200 mg) = 17,500 mg.

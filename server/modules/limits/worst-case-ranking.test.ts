@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { worstCaseRating } from '../../../core/limits/risk.ts';
 import { buildUser } from '../../test/factories.ts';
-import { startFacilityTestServer, type TestServer } from '../../test/test-server.ts';
+import { useFacilityTestServer } from '../../test/facility-test-file.ts';
 
 /** Golden case D25 (worst-case rating, /work/shared/golden), as stored beside the engine. */
 interface GoldenProduct {
@@ -28,13 +28,11 @@ const golden = JSON.parse(
 };
 const d25 = golden.cases.find((c) => c.id === 'D25-worst-case-rating')!;
 
-let server: TestServer;
-let token: string;
-let F: string;
+const t = useFacilityTestServer();
 
 async function create(path: string, body: unknown): Promise<number> {
-  const res = await server.request<{ result: { id: number } }>('POST', `${F}/${path}`, {
-    token,
+  const res = await t.server.request<{ result: { id: number } }>('POST', `${t.F}/${path}`, {
+    token: t.token,
     body,
   });
   if (res.status !== 200) throw new Error(JSON.stringify(res.body));
@@ -46,7 +44,6 @@ const solubilityTerm = (t: string) => t.charAt(0) + t.slice(1).toLowerCase();
 const cleanabilityTerm = (t: string) => (t === 'Medium' ? 'Moderate' : t);
 
 beforeAll(async () => {
-  ({ server, token, F } = await startFacilityTestServer());
   const productIds: number[] = [];
   for (const p of d25.inputs.products.value) {
     const active = await create('apis', {
@@ -71,9 +68,6 @@ beforeAll(async () => {
   });
   await create('productions', { name: 'Line 1', equipmentIds: [mixer], productIds });
 });
-afterAll(async () => {
-  await server?.close();
-});
 
 interface Ranking {
   products: {
@@ -91,13 +85,14 @@ interface Ranking {
   perEquipment: Record<string, string | null>;
 }
 
-const ranking = () => server.request<Ranking>('GET', `${F}/limits/worst-case-ranking`, { token });
+const ranking = () =>
+  t.server.request<Ranking>('GET', `${t.F}/limits/worst-case-ranking`, { token: t.token });
 
 describe('GET {F}/limits/worst-case-ranking', () => {
   it('is refused without the RiskCalculation permission', async () => {
-    const user = await buildUser(server.db);
-    const res = await server.request('GET', `${F}/limits/worst-case-ranking`, {
-      token: await server.login(user.username, user.password),
+    const user = await buildUser(t.server.db);
+    const res = await t.server.request('GET', `${t.F}/limits/worst-case-ranking`, {
+      token: await t.server.login(user.username, user.password),
     });
     expect(res.status).toBe(403);
   });
