@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { contractChunks, contractDocument } from '../../../core/limits/contract-output.ts';
 import type { ContractDocument } from '../../../core/limits/contract-output.ts';
 import type { LimitsInput } from '../../../core/limits/model.ts';
 import { canonicalJson } from '../../records/controlled.ts';
+import { useFacilityTestServer, type TestBody as Body } from '../../test/facility-test-file.ts';
 import { adminEditor, changePolicyInForce, policyApprover } from '../../test/policy-in-force.ts';
-import { startFacilityTestServer, type TestServer } from '../../test/test-server.ts';
 import { buildMacFacility, type MacFacility } from './mac-test-data.ts';
 
 /*
@@ -14,28 +14,20 @@ import { buildMacFacility, type MacFacility } from './mac-test-data.ts';
  * force with a limits snapshot, and asOf answers with the numbers of a past moment exactly.
  */
 
-type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- checked by assertions
-
-let server: TestServer;
-let token: string;
+const t = useFacilityTestServer();
 let facility: MacFacility;
 beforeAll(async () => {
-  let F: string;
-  ({ server, token, F } = await startFacilityTestServer());
-  facility = await buildMacFacility(server, token, Number(/facilities\/(\d+)/.exec(F)![1]));
-});
-afterAll(async () => {
-  await server?.close();
+  facility = await buildMacFacility(t.server, t.token, Number(/facilities\/(\d+)/.exec(t.F)![1]));
 });
 
-const call = (method: string, path: string, body?: unknown, as = token) =>
-  server.request<Body>(method, `${facility.F}${path}`, {
-    token: as,
-    ...(body === undefined ? {} : { body }),
-  });
+/** A request on the facility's routes: path is relative to them. */
+const call = (method: string, path: string, body?: unknown, as?: string) =>
+  t.call(method, `${facility.F}${path}`, body, as);
 /** The MAC matrix as the server sends it, byte for byte. */
 const matrixText = async (query = '') => {
-  const res = await fetch(`${server.url}${facility.F}/mac-matrix${query}`, { headers: { token } });
+  const res = await fetch(`${t.server.url}${facility.F}/mac-matrix${query}`, {
+    headers: { token: t.token },
+  });
   expect(res.status).toBe(200);
   return res.text();
 };
@@ -68,12 +60,12 @@ describe('a change of a cleaning limit policy', () => {
       maco: { value: 2500 },
     });
 
-    const approver = await policyApprover(server, facility.F);
+    const approver = await policyApprover(t.server, facility.F);
     const submit = await call('POST', '/signatures', {
       documentType: 'CleaningLimitPolicy',
       documentId: edited.body.id,
       action: 'Submit',
-      password: adminEditor(token).password,
+      password: adminEditor(t.token).password,
     });
     expect(submit.body.document).toMatchObject({ status: 'BeingApproved', versionNumber: 2 });
     const locked = await call('POST', '/cleaning_limit_policies', {
@@ -118,7 +110,7 @@ describe('a change of a cleaning limit policy', () => {
 
     const snapshotId = approve.body.signature.limitsSnapshotId as number;
     expect(snapshotId).toEqual(expect.any(Number));
-    const [snapshot] = await server.db.query<Body>(
+    const [snapshot] = await t.server.db.query<Body>(
       `select facility_id, document_type, document_id, version_number, input, input_hash, output_hash
          from limits_snapshots where id = $1`,
       [snapshotId],
@@ -144,7 +136,13 @@ describe('a change of a cleaning limit policy', () => {
         path === 'cleaning-inspection-settings'
           ? { minimumLightLux: 800, reason: 'Brighter inspection lamps' }
           : { rinseLimit: 10, reason: 'WFI rinse' };
-      const res = await changePolicyInForce(server, facility.F, path, change, adminEditor(token));
+      const res = await changePolicyInForce(
+        t.server,
+        facility.F,
+        path,
+        change,
+        adminEditor(t.token),
+      );
       const state = await call('GET', `/${path}`);
       expect(state.body).toMatchObject({ id: res.body.id, status: 'Approved', versionNumber: 2 });
       const documentType =
@@ -172,12 +170,12 @@ describe('asOf on the MAC matrix, its pairs and the limit reports', () => {
     ];
     const matrix = await matrixText();
     const then = await Promise.all(reads.map(async (path) => (await call('GET', path)).body));
-    const [{ t }] = (await server.db.query<{ t: string }>(
+    const [{ t: moment }] = (await t.server.db.query<{ t: string }>(
       `select to_char(clock_timestamp() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as t`,
     )) as [{ t: string }];
 
     // The data change and a new policy is approved.
-    const [a] = await server.db.query<{ id: number }>(
+    const [a] = await t.server.db.query<{ id: number }>(
       `select id from products where facility_id = $1 and name = 'A'`,
       [facility.facilityId],
     );
@@ -189,15 +187,15 @@ describe('asOf on the MAC matrix, its pairs and the limit reports', () => {
     });
     expect(changed.status).toBe(200);
     await changePolicyInForce(
-      server,
+      t.server,
       facility.F,
       'cleaning_limit_policies',
       { residueType: 'Chemical', safetyFactor: 5000, reason: 'More margin' },
-      adminEditor(token),
+      adminEditor(t.token),
     );
     expect(await matrixText()).not.toBe(matrix);
 
-    const at = `asOf=${encodeURIComponent(t)}`;
+    const at = `asOf=${encodeURIComponent(moment)}`;
     expect(await matrixText(`?${at}`)).toBe(matrix);
     for (const [i, path] of reads.entries()) {
       const joined = path.includes('?') ? `${path}&${at}` : `${path}?${at}`;
