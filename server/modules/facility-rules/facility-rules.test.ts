@@ -1,28 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildUser, permissionsWith } from '../../test/factories.ts';
-import { startTestServer, type TestServer } from '../../test/test-server.ts';
+import { useFacilityTestServer, type TestBody as Body } from '../../test/facility-test-file.ts';
 
-let server: TestServer;
-let token: string;
-let F: string;
-beforeAll(async () => {
-  server = await startTestServer();
-  token = await server.login();
-  const [f] = await server.db.query<{ id: number; plan_id: number }>(
-    'select id, plan_id from facilities order by id limit 1',
-  );
-  F = `/api/v2/plans/${f!.plan_id}/facilities/${f!.id}`;
-});
-afterAll(async () => {
-  await server?.close();
-});
-
-type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- checked by assertions
-const call = (method: string, path: string, body?: unknown, as = token) =>
-  server.request<Body>(method, path, { token: as, ...(body === undefined ? {} : { body }) });
+const t = useFacilityTestServer();
 
 const lastAudit = async (domain: string) => {
-  const [row] = await server.db.query<Body>(
+  const [row] = await t.server.db.query<Body>(
     `select action, reason, old_values, new_values from audit_log where domain = $1 order by id desc limit 1`,
     [domain],
   );
@@ -31,16 +14,16 @@ const lastAudit = async (domain: string) => {
 
 describe('microbial cleaning limit policies', () => {
   it('are refused without the CleaningPolicy permission', async () => {
-    const user = await buildUser(server.db);
-    const as = await server.login(user.username, user.password);
-    const path = `${F}/microbial-cleaning-limit-policies`;
-    expect((await call('GET', path, undefined, as)).status).toBe(403);
-    expect((await call('POST', path, { rinseLimit: 10, reason: 'x' }, as)).status).toBe(403);
+    const user = await buildUser(t.server.db);
+    const as = await t.server.login(user.username, user.password);
+    const path = `${t.F}/microbial-cleaning-limit-policies`;
+    expect((await t.call('GET', path, undefined, as)).status).toBe(403);
+    expect((await t.call('POST', path, { rinseLimit: 10, reason: 'x' }, as)).status).toBe(403);
   });
 
   it('start from the Annex 1 defaults in force and change with a reason, a version and an audit row', async () => {
-    const path = `${F}/microbial-cleaning-limit-policies`;
-    const first = await call('GET', path);
+    const path = `${t.F}/microbial-cleaning-limit-policies`;
+    const first = await t.call('GET', path);
     expect(first.body).toMatchObject({
       id: expect.any(Number),
       version: 1,
@@ -49,7 +32,7 @@ describe('microbial cleaning limit policies', () => {
       versionNumber: 1,
       policy: { gradeLimits: { A: { contactPlate: 0 }, D: { contactPlate: 50 } }, rinseLimit: 100 },
     });
-    const changed = await call('POST', path, { rinseLimit: 10, version: 1, reason: 'WFI rinse' });
+    const changed = await t.call('POST', path, { rinseLimit: 10, version: 1, reason: 'WFI rinse' });
     expect(changed.status).toBe(200);
     // The approved version 1 stays in force; the change is version 2, being built.
     expect(changed.body).toMatchObject({
@@ -65,12 +48,12 @@ describe('microbial cleaning limit policies', () => {
       old_values: { rinseLimit: 100 },
       new_values: { rinseLimit: 10 },
     });
-    const stale = await call('POST', path, { rinseLimit: 20, version: 1, reason: 'x' });
+    const stale = await t.call('POST', path, { rinseLimit: 20, version: 1, reason: 'x' });
     expect(stale.status).toBe(409);
     expect(stale.body.errName).toBe('VersionConflictError');
-    const same = await call('POST', path, { rinseLimit: 10, version: 2, reason: 'x' });
+    const same = await t.call('POST', path, { rinseLimit: 10, version: 2, reason: 'x' });
     expect(same.body.errName).toBe('NothingToChangeError');
-    expect((await call('GET', path)).body).toMatchObject({
+    expect((await t.call('GET', path)).body).toMatchObject({
       version: 2,
       versionNumber: 2,
       status: 'BeingBuilt',
@@ -79,8 +62,8 @@ describe('microbial cleaning limit policies', () => {
   });
 
   it('refuse bad values and unknown methods with property paths', async () => {
-    const path = `${F}/microbial-cleaning-limit-policies`;
-    const bad = await call('POST', path, {
+    const path = `${t.F}/microbial-cleaning-limit-policies`;
+    const bad = await t.call('POST', path, {
       alertLevelPercentage: 120,
       gradeLimits: { A: { contactPlate: -1, swab: 0 } },
       version: 2,
@@ -94,22 +77,22 @@ describe('microbial cleaning limit policies', () => {
       'gradeLimits.C',
       'gradeLimits.D',
     ]);
-    const noReason = await call('POST', path, { rinseLimit: 5, version: 2 });
+    const noReason = await t.call('POST', path, { rinseLimit: 5, version: 2 });
     expect(noReason.body.errors[0].property).toBe('reason');
-    const unknown = await call('POST', path, {
+    const unknown = await t.call('POST', path, {
       microbialMethodIds: [9999],
       version: 2,
       reason: 'x',
     });
     expect(unknown.status).toBe(422);
     expect(unknown.body.errors[0].property).toBe('microbialMethodIds[0]');
-    const method = await call('POST', `${F}/microbial-analytical-method`, {
+    const method = await t.call('POST', `${t.F}/microbial-analytical-method`, {
       name: 'TAMC contact plate',
       testType: 'TAMC',
       samplingMethod: 'Contact plate',
       resultUnit: 'CFU/plate',
     });
-    const ok = await call('POST', path, {
+    const ok = await t.call('POST', path, {
       microbialMethodIds: [method.body.result.id],
       version: 2,
       reason: 'Method validated',
@@ -120,19 +103,21 @@ describe('microbial cleaning limit policies', () => {
 
 describe('cleaning inspection settings', () => {
   it('are refused without the CleaningPolicy permission', async () => {
-    const user = await buildUser(server.db, { permissions: permissionsWith({ Product: ['Get'] }) });
-    const as = await server.login(user.username, user.password);
-    expect((await call('GET', `${F}/cleaning-inspection-settings`, undefined, as)).status).toBe(
+    const user = await buildUser(t.server.db, {
+      permissions: permissionsWith({ Product: ['Get'] }),
+    });
+    const as = await t.server.login(user.username, user.password);
+    expect((await t.call('GET', `${t.F}/cleaning-inspection-settings`, undefined, as)).status).toBe(
       403,
     );
     expect(
-      (await call('POST', `${F}/cleaning-inspection-settings`, { reason: 'x' }, as)).status,
+      (await t.call('POST', `${t.F}/cleaning-inspection-settings`, { reason: 'x' }, as)).status,
     ).toBe(403);
   });
 
   it('answer the defaults, then change with a reason and refuse bad input and stale edits', async () => {
-    const path = `${F}/cleaning-inspection-settings`;
-    expect((await call('GET', path)).body).toMatchObject({
+    const path = `${t.F}/cleaning-inspection-settings`;
+    expect((await t.call('GET', path)).body).toMatchObject({
       id: expect.any(Number),
       version: 1,
       status: 'Approved',
@@ -143,7 +128,7 @@ describe('cleaning inspection settings', () => {
         dirtyHoldTimeHours: null,
       },
     });
-    const changed = await call('POST', path, {
+    const changed = await t.call('POST', path, {
       dirtyHoldTimeHours: 48,
       checklist: [{ item: 'No visible residue', isMandatory: true }],
       version: 1,
@@ -158,7 +143,7 @@ describe('cleaning inspection settings', () => {
     expect((await lastAudit('CleaningInspectionSettings'))?.new_values).toMatchObject({
       dirtyHoldTimeHours: 48,
     });
-    const bad = await call('POST', path, {
+    const bad = await t.call('POST', path, {
       visibleResidueLimit: { value: 4, unit: 'ppm' },
       checklist: [{ item: '', isMandatory: true }],
       colour: 'red',
@@ -173,7 +158,7 @@ describe('cleaning inspection settings', () => {
       'visibleResidueLimit.unit',
     ]);
     expect(
-      (await call('POST', path, { minimumLightLux: 800, version: 1, reason: 'x' })).status,
+      (await t.call('POST', path, { minimumLightLux: 800, version: 1, reason: 'x' })).status,
     ).toBe(409);
   });
 });

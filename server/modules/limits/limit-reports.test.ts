@@ -1,22 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { compileLimits } from '../../../core/limits/compile.ts';
 import { runMatrix } from '../../../core/limits/matrix.ts';
 import type { LimitsInput } from '../../../core/limits/model.ts';
 import { equipmentWiseLimits } from '../../../core/limits/worst-case.ts';
 import { buildUser } from '../../test/factories.ts';
-import { startTestServer, type TestServer } from '../../test/test-server.ts';
+import { useFacilityTestServer } from '../../test/facility-test-file.ts';
 
-let server: TestServer;
-let token: string;
-let F: string;
+const t = useFacilityTestServer();
 let line2: number;
 
 type Lowest = { value: number | null; pair: [string, string] | null };
 type Limits = { maco: Lowest; sal: Lowest; swab: Lowest; rinse: Lowest };
 
 async function create(path: string, body: unknown): Promise<number> {
-  const res = await server.request<{ result: { id: number } }>('POST', `${F}/${path}`, {
-    token,
+  const res = await t.server.request<{ result: { id: number } }>('POST', `${t.F}/${path}`, {
+    token: t.token,
     body,
   });
   if (res.status !== 200) throw new Error(JSON.stringify(res.body));
@@ -25,12 +23,6 @@ async function create(path: string, body: unknown): Promise<number> {
 
 /** A, B on line 1 (E1, E2); A, C on line 2 (E3): A's train is E1, E2, E3. */
 beforeAll(async () => {
-  server = await startTestServer();
-  token = await server.login();
-  const [f] = await server.db.query<{ id: number; plan_id: number }>(
-    'select id, plan_id from facilities order by id limit 1',
-  );
-  F = `/api/v2/plans/${f!.plan_id}/facilities/${f!.id}`;
   const alpha = await create('apis', {
     name: 'Alpha',
     pde: { value: 0.1, unit: 'mg' },
@@ -56,15 +48,12 @@ beforeAll(async () => {
   await create('productions', { name: 'Line 1', equipmentIds: [e1, e2], productIds: [a, b] });
   line2 = await create('productions', { name: 'Line 2', equipmentIds: [e3], productIds: [a, c] });
 });
-afterAll(async () => {
-  await server?.close();
-});
 
 /** The engine on the same data: the input the server builds (default sampling types included). */
 async function engineOn(productionId?: number) {
   const query = productionId ? `?productionId=${productionId}` : '';
-  const res = await server.request<{ input: LimitsInput }>('GET', `${F}/limits/input${query}`, {
-    token,
+  const res = await t.server.request<{ input: LimitsInput }>('GET', `${t.F}/limits/input${query}`, {
+    token: t.token,
   });
   const m = compileLimits(res.body.input);
   expect(m.input.sampling).toMatchObject({
@@ -102,16 +91,16 @@ async function engineOn(productionId?: number) {
 
 describe('GET {F}/limits/equipment', () => {
   it('is refused without the EquipmentWiseCleaningLimit permission', async () => {
-    const user = await buildUser(server.db);
-    const res = await server.request('GET', `${F}/limits/equipment`, {
-      token: await server.login(user.username, user.password),
+    const user = await buildUser(t.server.db);
+    const res = await t.server.request('GET', `${t.F}/limits/equipment`, {
+      token: await t.server.login(user.username, user.password),
     });
     expect(res.status).toBe(403);
   });
 
   it('rejects a facility that is not a number', async () => {
-    const res = await server.request('GET', `${F.replace(/\d+$/, 'abc')}/limits/equipment`, {
-      token,
+    const res = await t.server.request('GET', `${t.F.replace(/\d+$/, 'abc')}/limits/equipment`, {
+      token: t.token,
     });
     // The permission guard runs before validation and finds no such facility.
     expect(res.status).toBe(404);
@@ -119,11 +108,11 @@ describe('GET {F}/limits/equipment', () => {
   });
 
   it('gives each item the lowest limits of the pairs that share it, as the engine does', async () => {
-    const res = await server.request<{
+    const res = await t.server.request<{
       equipment: ({ id: string; pairCount: number } & Limits)[];
       explanations: Record<string, { numbers: { sal: number; swabLimit: number } }>;
       units: Record<string, string>;
-    }>('GET', `${F}/limits/equipment`, { token });
+    }>('GET', `${t.F}/limits/equipment`, { token: t.token });
     expect(res.status).toBe(200);
     expect(res.body.units).toEqual({ maco: 'mg', sal: 'mg/sqcm', swab: 'mg/swab', rinse: 'mg/ml' });
     const engine = await engineOn();
@@ -159,22 +148,22 @@ describe('GET {F}/limits/equipment', () => {
 
 describe('GET {F}/limits/productions', () => {
   it('is refused without the RiskCalculation permission', async () => {
-    const user = await buildUser(server.db);
-    const res = await server.request('GET', `${F}/limits/productions`, {
-      token: await server.login(user.username, user.password),
+    const user = await buildUser(t.server.db);
+    const res = await t.server.request('GET', `${t.F}/limits/productions`, {
+      token: await t.server.login(user.username, user.password),
     });
     expect(res.status).toBe(403);
   });
 
   it('gives each production the governing MACO and lowest limits of its own matrix', async () => {
-    const res = await server.request<{
+    const res = await t.server.request<{
       productions: ({
         id: number;
         name: string;
         pairCount: number;
         explanations: Record<string, { numbers: { maco: number } }>;
       } & Limits)[];
-    }>('GET', `${F}/limits/productions`, { token });
+    }>('GET', `${t.F}/limits/productions`, { token: t.token });
     expect(res.status).toBe(200);
     expect(res.body.productions.map((p) => p.name)).toEqual(['Line 1', 'Line 2']);
     for (const production of res.body.productions) {
@@ -198,27 +187,27 @@ describe('GET {F}/limits/productions', () => {
 
 describe('GET {F}/limits/productions/:productionId/pairs and /explain', () => {
   it('is refused without the RiskCalculation permission', async () => {
-    const user = await buildUser(server.db);
-    const as = { token: await server.login(user.username, user.password) };
-    expect((await server.request('GET', `${F}/limits/productions/${line2}/pairs`, as)).status).toBe(
-      403,
-    );
-    const explain = `${F}/limits/productions/${line2}/explain?previous=A&next=C`;
-    expect((await server.request('GET', explain, as)).status).toBe(403);
+    const user = await buildUser(t.server.db);
+    const as = { token: await t.server.login(user.username, user.password) };
+    expect(
+      (await t.server.request('GET', `${t.F}/limits/productions/${line2}/pairs`, as)).status,
+    ).toBe(403);
+    const explain = `${t.F}/limits/productions/${line2}/explain?previous=A&next=C`;
+    expect((await t.server.request('GET', explain, as)).status).toBe(403);
   });
 
   it('lists the pairs of the production as the engine computes them, and explains one', async () => {
-    const res = await server.request<{
+    const res = await t.server.request<{
       pairs: { previous: string; next: string; maco: number; rinse: number }[];
-    }>('GET', `${F}/limits/productions/${line2}/pairs`, { token });
+    }>('GET', `${t.F}/limits/productions/${line2}/pairs`, { token: t.token });
     expect(res.status).toBe(200);
     const engine = await engineOn(line2);
     expect(res.body.pairs.map((p) => [p.previous, p.next, p.maco, p.rinse])).toEqual(
       engine.pairs.map((p) => [...p.pair, p.values.maco, p.values.rinse]),
     );
-    const explained = await server.request<{
+    const explained = await t.server.request<{
       explanation: { numbers: { maco: number }; sharedEquipment: string[]; rinseLimit: unknown };
-    }>('GET', `${F}/limits/productions/${line2}/explain?previous=A&next=C`, { token });
+    }>('GET', `${t.F}/limits/productions/${line2}/explain?previous=A&next=C`, { token: t.token });
     expect(explained.status).toBe(200);
     expect(explained.body.explanation.sharedEquipment).toEqual(['E3']);
     expect(explained.body.explanation.numbers.maco).toBe(res.body.pairs[0]!.maco);
@@ -226,19 +215,23 @@ describe('GET {F}/limits/productions/:productionId/pairs and /explain', () => {
   });
 
   it('answers 404 for a pair outside the production and for an unknown production', async () => {
-    const outside = await server.request(
+    const outside = await t.server.request(
       'GET',
-      `${F}/limits/productions/${line2}/explain?previous=A&next=B`,
-      { token },
+      `${t.F}/limits/productions/${line2}/explain?previous=A&next=B`,
+      { token: t.token },
     );
     expect(outside.status).toBe(404);
     expect(outside.body.errName).toBe('NotFoundError');
-    const unknown = await server.request('GET', `${F}/limits/productions/999999/pairs`, { token });
+    const unknown = await t.server.request('GET', `${t.F}/limits/productions/999999/pairs`, {
+      token: t.token,
+    });
     expect(unknown.status).toBe(404);
   });
 
   it('rejects an explain call without the products', async () => {
-    const res = await server.request('GET', `${F}/limits/productions/${line2}/explain`, { token });
+    const res = await t.server.request('GET', `${t.F}/limits/productions/${line2}/explain`, {
+      token: t.token,
+    });
     expect(res.status).toBe(422);
     expect(res.body.errName).toBe('DataValidationError');
   });
@@ -246,25 +239,29 @@ describe('GET {F}/limits/productions/:productionId/pairs and /explain', () => {
 
 describe('a facility without master data', () => {
   it('answers empty reports', async () => {
-    const [f] = await server.db.query<{ id: number; plan_id: number }>(
+    const [f] = await t.server.db.query<{ id: number; plan_id: number }>(
       'select id, plan_id from facilities order by id desc limit 1',
     );
     const empty = `/api/v2/plans/${f!.plan_id}/facilities/${f!.id}/limits`;
-    const equipment = await server.request<{ equipment: unknown[] }>('GET', `${empty}/equipment`, {
-      token,
-    });
+    const equipment = await t.server.request<{ equipment: unknown[] }>(
+      'GET',
+      `${empty}/equipment`,
+      {
+        token: t.token,
+      },
+    );
     expect(equipment.status).toBe(200);
     expect(equipment.body.equipment).toEqual([]);
-    const productions = await server.request<{ productions: unknown[] }>(
+    const productions = await t.server.request<{ productions: unknown[] }>(
       'GET',
       `${empty}/productions`,
-      { token },
+      { token: t.token },
     );
     expect(productions.body.productions).toEqual([]);
-    const ranking = await server.request<{ products: unknown[] }>(
+    const ranking = await t.server.request<{ products: unknown[] }>(
       'GET',
       `${empty}/worst-case-ranking`,
-      { token },
+      { token: t.token },
     );
     expect(ranking.body.products).toEqual([]);
   });
