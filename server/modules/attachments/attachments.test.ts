@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildUser, permissionsWith } from '../../test/factories.ts';
-import { startTestServer, type TestServer } from '../../test/test-server.ts';
+import { useFacilityTestServer } from '../../test/facility-test-file.ts';
 import { SAMPLE_FILES } from './attachment-test-files.ts';
 import {
   countAttachments,
@@ -9,48 +9,44 @@ import {
   sendMultipart,
 } from './attachment-test-client.ts';
 
-let server: TestServer;
-let token: string;
-let F: string;
-beforeAll(async () => {
-  // A 1 MB limit keeps the oversized upload small.
-  server = await startTestServer({ ATTACHMENT_MAX_MB: '1' });
-  token = await server.login();
-  F = await facilityPath(server);
-});
-afterAll(async () => {
-  await server?.close();
-});
+// A 1 MB limit keeps the oversized upload small.
+const t = useFacilityTestServer({ ATTACHMENT_MAX_MB: '1' });
 
 let sequence = 0;
 const method = () => ({ name: `Method ${++sequence}`, testType: 'TOC' });
 
 describe('reference documents of analytical methods', () => {
   it('refuses a caller without AnalyticalMethod Add before reading the file', async () => {
-    const reader = await buildUser(server.db, {
+    const reader = await buildUser(t.server.db, {
       permissions: permissionsWith({ AnalyticalMethod: ['Get'] }),
     });
-    const readerToken = await server.login(reader.username, reader.password);
-    const before = await countAttachments(server);
+    const readerToken = await t.server.login(reader.username, reader.password);
+    const before = await countAttachments(t.server);
     const res = await sendMultipart(
-      server,
+      t.server,
       readerToken,
-      `${F}/analytical-method`,
+      `${t.F}/analytical-method`,
       method(),
       SAMPLE_FILES.pdf,
     );
     expect(res.status).toBe(403);
     expect(res.body.errName).toBe('NotAllowed');
-    expect(await countAttachments(server)).toBe(before);
+    expect(await countAttachments(t.server)).toBe(before);
   });
 
   it.each(Object.entries(SAMPLE_FILES))(
     'stores a %s file with the method and serves it back byte for byte',
     async (type, file) => {
-      const created = await sendMultipart(server, token, `${F}/analytical-method`, method(), file);
+      const created = await sendMultipart(
+        t.server,
+        t.token,
+        `${t.F}/analytical-method`,
+        method(),
+        file,
+      );
       expect(created.status).toBe(200);
       const id = created.body.result.id as number;
-      const list = await download(server, token, `${F}/analytical-method/${id}/documents`);
+      const list = await download(t.server, t.token, `${t.F}/analytical-method/${id}/documents`);
       expect(list.status).toBe(200);
       const [document] = list.body.data;
       expect(document).toMatchObject({
@@ -60,9 +56,9 @@ describe('reference documents of analytical methods', () => {
         status: 'Current',
       });
       const res = await download(
-        server,
-        token,
-        `${F}/analytical-method/${id}/document/${document.id}`,
+        t.server,
+        t.token,
+        `${t.F}/analytical-method/${id}/document/${document.id}`,
       );
       expect(res.status).toBe(200);
       expect(res.raw.equals(Buffer.from(file.bytes))).toBe(true);
@@ -75,18 +71,18 @@ describe('reference documents of analytical methods', () => {
 
   it('writes the document into the audit trail with its hash, in the create', async () => {
     const created = await sendMultipart(
-      server,
-      token,
-      `${F}/analytical-method`,
+      t.server,
+      t.token,
+      `${t.F}/analytical-method`,
       method(),
       SAMPLE_FILES.pdf,
     );
-    const rows = await server.db.query<{ action: string; new_values: Record<string, unknown> }>(
+    const rows = await t.server.db.query<{ action: string; new_values: Record<string, unknown> }>(
       `select action, new_values from audit_log where domain = 'AnalyticalMethod' and entity_id = $1 order by seq`,
       [String(created.body.result.id)],
     );
     expect(rows.map((r) => r.action)).toEqual(['Create', 'AttachDocument']);
-    const [stored] = await server.db.query<{ sha256: string }>(
+    const [stored] = await t.server.db.query<{ sha256: string }>(
       'select sha256 from attachments where owner_id = $1',
       [created.body.result.id],
     );
@@ -97,15 +93,19 @@ describe('reference documents of analytical methods', () => {
   });
 
   it('still takes plain JSON, without a document', async () => {
-    const res = await server.request<{ result: { id: number } }>('POST', `${F}/analytical-method`, {
-      token,
-      body: method(),
-    });
+    const res = await t.server.request<{ result: { id: number } }>(
+      'POST',
+      `${t.F}/analytical-method`,
+      {
+        token: t.token,
+        body: method(),
+      },
+    );
     expect(res.status).toBe(200);
     const list = await download(
-      server,
-      token,
-      `${F}/analytical-method/${res.body.result.id}/documents`,
+      t.server,
+      t.token,
+      `${t.F}/analytical-method/${res.body.result.id}/documents`,
     );
     expect(list.body.data).toEqual([]);
   });
@@ -123,39 +123,39 @@ describe('reference documents of analytical methods', () => {
   ] as const;
   it.each(refusals)('refuses %s and saves nothing', async (_, file, constraint) => {
     const data = method();
-    const before = await countAttachments(server);
-    const res = await sendMultipart(server, token, `${F}/analytical-method`, data, file);
+    const before = await countAttachments(t.server);
+    const res = await sendMultipart(t.server, t.token, `${t.F}/analytical-method`, data, file);
     expect(res.status).toBe(422);
     expect(res.body.errName).toBe('DataValidationError');
     expect(res.body.errors[0].property).toBe('document');
     expect(Object.keys(res.body.errors[0].constraints)).toEqual([constraint]);
-    expect(await countAttachments(server)).toBe(before);
-    const found = await server.db.query('select id from analytical_methods where name = $1', [
+    expect(await countAttachments(t.server)).toBe(before);
+    const found = await t.server.db.query('select id from analytical_methods where name = $1', [
       data.name,
     ]);
     expect(found).toEqual([]);
   });
 
   it('keeps neither record nor file when the record is invalid', async () => {
-    const before = await countAttachments(server);
+    const before = await countAttachments(t.server);
     const res = await sendMultipart(
-      server,
-      token,
-      `${F}/analytical-method`,
+      t.server,
+      t.token,
+      `${t.F}/analytical-method`,
       { name: 'No test type' },
       SAMPLE_FILES.pdf,
     );
     expect(res.status).toBe(422);
     expect(res.body.errors.map((e: { property: string }) => e.property)).toContain('testType');
-    expect(await countAttachments(server)).toBe(before);
+    expect(await countAttachments(t.server)).toBe(before);
   });
 
   it('refuses a data part that is not JSON', async () => {
     const form = new FormData();
     form.append('data', '{not json');
-    const res = await fetch(`${server.url}${F}/analytical-method`, {
+    const res = await fetch(`${t.server.url}${t.F}/analytical-method`, {
       method: 'POST',
-      headers: { token },
+      headers: { token: t.token },
       body: form,
     });
     expect(res.status).toBe(422);
@@ -166,34 +166,36 @@ describe('reference documents of analytical methods', () => {
 
   it('serves a download only to callers who may read the method, and only in its facility', async () => {
     const created = await sendMultipart(
-      server,
-      token,
-      `${F}/analytical-method`,
+      t.server,
+      t.token,
+      `${t.F}/analytical-method`,
       method(),
       SAMPLE_FILES.txt,
     );
     const id = created.body.result.id as number;
-    const [doc] = (await download(server, token, `${F}/analytical-method/${id}/documents`)).body
-      .data;
-    const stranger = await buildUser(server.db, { permissions: permissionsWith({ API: ['Get'] }) });
-    const strangerToken = await server.login(stranger.username, stranger.password);
+    const [doc] = (await download(t.server, t.token, `${t.F}/analytical-method/${id}/documents`))
+      .body.data;
+    const stranger = await buildUser(t.server.db, {
+      permissions: permissionsWith({ API: ['Get'] }),
+    });
+    const strangerToken = await t.server.login(stranger.username, stranger.password);
     const refused = await download(
-      server,
+      t.server,
       strangerToken,
-      `${F}/analytical-method/${id}/document/${doc.id}`,
+      `${t.F}/analytical-method/${id}/document/${doc.id}`,
     );
     expect(refused.status).toBe(403);
-    const otherF = await facilityPath(server, 1);
+    const otherF = await facilityPath(t.server, 1);
     const elsewhere = await download(
-      server,
-      token,
+      t.server,
+      t.token,
       `${otherF}/analytical-method/${id}/document/${doc.id}`,
     );
     expect(elsewhere.status).toBe(404);
   });
 
   it('documents the multipart body in OpenAPI', async () => {
-    const doc = await server.request<{ paths: Record<string, any> }>('GET', '/api/docs/json'); // eslint-disable-line @typescript-eslint/no-explicit-any -- the OpenAPI document
+    const doc = await t.server.request<{ paths: Record<string, any> }>('GET', '/api/docs/json'); // eslint-disable-line @typescript-eslint/no-explicit-any -- the OpenAPI document
     const create =
       doc.body.paths['/api/v2/plans/{plan}/facilities/{facility}/analytical-method']!.post;
     expect(Object.keys(create.requestBody.content)).toContain('multipart/form-data');
