@@ -18,7 +18,7 @@ export interface FacilityTestFile extends FacilityTestServer {
 
 /**
  * The test server of one test file: starts it before the file's tests and closes it after.
- * Call at the top of the file; read server, token and F inside tests and hooks only.
+ * Call at the top of the file; read server, token, F and the ids inside tests and hooks only.
  */
 export function useFacilityTestServer(env: Record<string, string> = {}): FacilityTestFile {
   let started: FacilityTestServer | undefined;
@@ -41,6 +41,12 @@ export function useFacilityTestServer(env: Record<string, string> = {}): Facilit
     },
     get F() {
       return get().F;
+    },
+    get facilityId() {
+      return get().facilityId;
+    },
+    get planId() {
+      return get().planId;
     },
     call: (method, path, body, as = get().token) =>
       get().server.request<TestBody>(method, path, {

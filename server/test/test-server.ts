@@ -106,6 +106,9 @@ export interface FacilityTestServer {
   token: string;
   /** The base path of the first facility's routes: /api/v2/plans/{plan}/facilities/{facility}. */
   F: string;
+  /** The first facility and its plan. */
+  facilityId: number;
+  planId: number;
 }
 
 /** A test server, the administrator signed in, and the first facility's routes. */
@@ -117,5 +120,11 @@ export async function startFacilityTestServer(
   const [f] = await server.db.query<{ id: number; plan_id: number }>(
     'select id, plan_id from facilities order by id limit 1',
   );
-  return { server, token, F: `/api/v2/plans/${f!.plan_id}/facilities/${f!.id}` };
+  return {
+    server,
+    token,
+    F: `/api/v2/plans/${f!.plan_id}/facilities/${f!.id}`,
+    facilityId: f!.id,
+    planId: f!.plan_id,
+  };
 }

@@ -17,7 +17,7 @@ import { buildMacFacility, type MacFacility } from './mac-test-data.ts';
 const t = useFacilityTestServer();
 let facility: MacFacility;
 beforeAll(async () => {
-  facility = await buildMacFacility(t.server, t.token, Number(/facilities\/(\d+)/.exec(t.F)![1]));
+  facility = await buildMacFacility(t.server, t.token, t.facilityId);
 });
 
 /** A request on the facility's routes: path is relative to them. */

@@ -1,36 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildUser, permissionsWith } from '../../test/factories.ts';
-import { startTestServer, type TestServer } from '../../test/test-server.ts';
+import { useFacilityTestServer, type TestBody as Body } from '../../test/facility-test-file.ts';
 
-let server: TestServer;
-let token: string;
-let F: string;
-let facilityId: number;
-beforeAll(async () => {
-  server = await startTestServer();
-  token = await server.login();
-  const [f] = await server.db.query<{ id: number; plan_id: number }>(
-    'select id, plan_id from facilities order by id limit 1',
-  );
-  facilityId = f!.id;
-  F = `/api/v2/plans/${f!.plan_id}/facilities/${f!.id}`;
-});
-afterAll(async () => {
-  await server?.close();
-});
-
-type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- checked by assertions
-const call = (method: string, path: string, body?: unknown, as = token) =>
-  server.request<Body>(method, path, { token: as, ...(body === undefined ? {} : { body }) });
+const t = useFacilityTestServer();
 
 async function equipment(name: string, value: number, unit: string): Promise<number> {
-  const res = await call('POST', `${F}/equipments`, { name, surfaceArea: { value, unit } });
+  const res = await t.call('POST', `${t.F}/equipments`, { name, surfaceArea: { value, unit } });
   expect(res.status).toBe(200);
   return res.body.result.id;
 }
 
 async function production(name: string, equipmentIds: number[], externalId?: string) {
-  const res = await call('POST', `${F}/productions`, {
+  const res = await t.call('POST', `${t.F}/productions`, {
     name,
     equipmentIds,
     ...(externalId ? { externalId } : {}),
@@ -42,18 +23,20 @@ async function production(name: string, equipmentIds: number[], externalId?: str
 describe('production surface area', () => {
   it('is refused without Production Get, and 404 for an unknown production', async () => {
     const id = await production('Refused line', []);
-    const user = await buildUser(server.db, {
+    const user = await buildUser(t.server.db, {
       permissions: permissionsWith({ Equipment: ['Get'] }),
     });
-    const as = await server.login(user.username, user.password);
-    expect((await call('GET', `${F}/productions/${id}/surface-area`, undefined, as)).status).toBe(
+    const as = await t.server.login(user.username, user.password);
+    expect(
+      (await t.call('GET', `${t.F}/productions/${id}/surface-area`, undefined, as)).status,
+    ).toBe(403);
+    expect((await t.call('GET', `${t.F}/productions/surface-areas`, undefined, as)).status).toBe(
       403,
     );
-    expect((await call('GET', `${F}/productions/surface-areas`, undefined, as)).status).toBe(403);
-    const missing = await call('GET', `${F}/productions/999999/surface-area`);
+    const missing = await t.call('GET', `${t.F}/productions/999999/surface-area`);
     expect(missing.status).toBe(404);
     expect(missing.body.errName).toBe('NotFoundError');
-    const bad = await call('GET', `${F}/productions/abc/surface-area`);
+    const bad = await t.call('GET', `${t.F}/productions/abc/surface-area`);
     expect(bad.status).toBe(422);
   });
 
@@ -62,7 +45,7 @@ describe('production surface area', () => {
     const granulator = await equipment('Area granulator', 10, 'sqin');
     const dryer = await equipment('Area dryer', 1.5, 'sqm');
     const id = await production('Area line', [mixer, granulator, dryer]);
-    const res = await call('GET', `${F}/productions/${id}/surface-area`);
+    const res = await t.call('GET', `${t.F}/productions/${id}/surface-area`);
     expect(res.status).toBe(200);
     // 120 + 10 × 6.4516 + 1.5 × 10000 = 15184.516 sqcm, with no floating-point residue.
     expect(res.body).toMatchObject({
@@ -89,7 +72,7 @@ describe('production surface area', () => {
     ]);
     expect(res.body.derivation).toContain('= 15184.516 sqcm');
 
-    const list = await call('GET', `${F}/productions/surface-areas`);
+    const list = await t.call('GET', `${t.F}/productions/surface-areas`);
     expect(list.status).toBe(200);
     expect(list.body.unit).toBe('sqcm');
     expect(list.body.data).toContainEqual({
@@ -104,21 +87,21 @@ describe('production surface area', () => {
     const a = await equipment('Unit tank', 2500, 'sqcm');
     const b = await equipment('Unit pipe', 0.25, 'sqm');
     const id = await production('Unit line', [a, b]);
-    const [unit] = await server.db.query<{ id: number }>(
+    const [unit] = await t.server.db.query<{ id: number }>(
       `select id from default_units where facility_id = $1 and short_name = 'surfaceArea'`,
-      [facilityId],
+      [t.facilityId],
     );
-    const set = await call('POST', `${F}/default_units/${unit!.id}`, {
+    const set = await t.call('POST', `${t.F}/default_units/${unit!.id}`, {
       unit: 'sqm',
       reason: 'Report in square metres',
     });
     expect(set.status).toBe(200);
     try {
-      const res = await call('GET', `${F}/productions/${id}/surface-area`);
+      const res = await t.call('GET', `${t.F}/productions/${id}/surface-area`);
       expect(res.body.total).toEqual({ value: 0.5, unit: 'sqm' });
       expect(res.body.equipment[0].converted).toEqual({ value: 0.25, unit: 'sqm' });
     } finally {
-      await call('POST', `${F}/default_units/${unit!.id}`, { unit: 'sqcm', reason: 'Back' });
+      await t.call('POST', `${t.F}/default_units/${unit!.id}`, { unit: 'sqcm', reason: 'Back' });
     }
   });
 
@@ -127,14 +110,14 @@ describe('production surface area', () => {
     const b = await equipment('Gap sieve', 50, 'sqcm');
     const c = await equipment('Gap old press', 80, 'sqcm');
     // An area lost by a legacy import: the column holds a JSON null.
-    await server.db.query(`update equipment set surface_area = 'null'::jsonb where id = $1`, [b]);
+    await t.server.db.query(`update equipment set surface_area = 'null'::jsonb where id = $1`, [b]);
     const id = await production('Gap line', [a, b, c]);
-    const archived = await call('PUT', `${F}/equipments/${c}/archive`, {
+    const archived = await t.call('PUT', `${t.F}/equipments/${c}/archive`, {
       reason: 'Retired',
       confirmImpact: true,
     });
     expect(archived.status).toBe(200);
-    const res = await call('GET', `${F}/productions/${id}/surface-area`);
+    const res = await t.call('GET', `${t.F}/productions/${id}/surface-area`);
     expect(res.body).toMatchObject({
       total: { value: 300, unit: 'sqcm' },
       isComplete: false,
@@ -148,7 +131,7 @@ describe('production surface area', () => {
     expect(res.body.derivation).toContain('Incomplete: no surface area for Gap sieve');
 
     const empty = await production('Empty line', []);
-    const none = await call('GET', `${F}/productions/${empty}/surface-area`);
+    const none = await t.call('GET', `${t.F}/productions/${empty}/surface-area`);
     expect(none.body).toMatchObject({ total: { value: 0 }, isComplete: false, equipment: [] });
     expect(none.body.derivation).toContain('No equipment is mapped');
   });
@@ -158,14 +141,17 @@ describe('productions list search', () => {
   it('honours nameOrExternalId as well as search', async () => {
     await production('Search Alpha line', [], 'EXT-ALPHA-7');
     await production('Search Beta line', [], 'EXT-BETA-8');
-    const byExternal = await call('GET', `${F}/productions?nameOrExternalId=alpha-7`);
+    const byExternal = await t.call('GET', `${t.F}/productions?nameOrExternalId=alpha-7`);
     expect(byExternal.status).toBe(200);
     expect(byExternal.body.data.map((p: Body) => p.name)).toEqual(['Search Alpha line']);
-    const byName = await call('GET', `${F}/productions?nameOrExternalId=beta%20line&pageLimit=5`);
+    const byName = await t.call(
+      'GET',
+      `${t.F}/productions?nameOrExternalId=beta%20line&pageLimit=5`,
+    );
     expect(byName.body).toMatchObject({ total: 1, pageLimit: 5 });
-    const bySearch = await call('GET', `${F}/productions?search=Search%20Beta`);
+    const bySearch = await t.call('GET', `${t.F}/productions?search=Search%20Beta`);
     expect(bySearch.body.data.map((p: Body) => p.name)).toEqual(['Search Beta line']);
-    const tooLong = await call('GET', `${F}/productions?nameOrExternalId=${'x'.repeat(201)}`);
+    const tooLong = await t.call('GET', `${t.F}/productions?nameOrExternalId=${'x'.repeat(201)}`);
     expect(tooLong.status).toBe(422);
   });
 });
