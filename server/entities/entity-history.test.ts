@@ -20,10 +20,7 @@ const actor: Actor = {
 };
 
 beforeAll(async () => {
-  const [f] = await t.server.db.query<{ id: number; plan_id: number }>(
-    'select id, plan_id from facilities order by id limit 1',
-  );
-  scope = { planId: f!.plan_id, facilityId: f!.id };
+  scope = { planId: t.planId, facilityId: t.facilityId };
   await seedDemo(t.server.db, scope.facilityId);
 });
 

@@ -49,10 +49,7 @@ let actor: Actor;
 let planId: number;
 let facilityId: number;
 beforeAll(async () => {
-  const [f] = await t.server.db.query<{ id: number; plan_id: number }>(
-    'select id, plan_id from facilities order by id limit 1',
-  );
-  ({ id: facilityId, plan_id: planId } = f!);
+  ({ facilityId, planId } = t);
   const [admin] = await t.server.db.query<{ id: number }>('select min(id) as id from users');
   actor = { userId: admin!.id, userName: 'admin', ip: null, userAgent: null, requestId: null };
 });
