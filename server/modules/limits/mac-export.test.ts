@@ -1,29 +1,20 @@
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { contractDocument } from '../../../core/limits/contract-output.ts';
 import { buildUser, permissionsWith } from '../../test/factories.ts';
-import { startTestServer, type TestServer } from '../../test/test-server.ts';
+import { useFacilityTestServer } from '../../test/facility-test-file.ts';
 import { readPdfText } from '../audit/read-pdf-text.ts';
 import { facilityLimitsInput } from './facility-limits-input.ts';
 import { buildMacFacility, type MacFacility } from './mac-test-data.ts';
 
-let server: TestServer;
-let token: string;
+const t = useFacilityTestServer();
 let facility: MacFacility;
 beforeAll(async () => {
-  server = await startTestServer();
-  token = await server.login();
-  const [f] = await server.db.query<{ id: number }>(
-    'select id from facilities order by id limit 1',
-  );
-  facility = await buildMacFacility(server, token, f!.id);
-});
-afterAll(async () => {
-  await server?.close();
+  facility = await buildMacFacility(t.server, t.token, t.facilityId);
 });
 
-const download = (path: string, as = token) =>
-  fetch(`${server.url}${facility.F}${path}`, { headers: { token: as } });
+const download = (path: string, as = t.token) =>
+  fetch(`${t.server.url}${facility.F}${path}`, { headers: { token: as } });
 
 async function workbookOf(res: Response): Promise<ExcelJS.Workbook> {
   const wb = new ExcelJS.Workbook();
@@ -40,8 +31,10 @@ function rowsOf(sheet: ExcelJS.Worksheet | undefined): unknown[][] {
 
 describe('MAC matrix downloads', () => {
   it('refuses a caller without RiskCalculation Get on every download', async () => {
-    const user = await buildUser(server.db, { permissions: permissionsWith({ Product: ['Get'] }) });
-    const other = await server.login(user.username, user.password);
+    const user = await buildUser(t.server.db, {
+      permissions: permissionsWith({ Product: ['Get'] }),
+    });
+    const other = await t.server.login(user.username, user.password);
     for (const path of [
       '/mac-matrix/export',
       '/mac-matrix/pairs',
@@ -57,7 +50,7 @@ describe('MAC matrix downloads', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('spreadsheetml');
     const disposition = res.headers.get('content-disposition') ?? '';
-    const [row] = await server.db.query<{ name: string }>(
+    const [row] = await t.server.db.query<{ name: string }>(
       'select name from facilities where id = $1',
       [facility.facilityId],
     );
@@ -68,7 +61,7 @@ describe('MAC matrix downloads', () => {
     );
     const wb = await workbookOf(res);
     expect(wb.worksheets.map((s) => s.name)).toEqual(['MAC Matrix', 'Pairs', 'Inputs']);
-    const engine = contractDocument(await facilityLimitsInput(server.db, facility.facilityId));
+    const engine = contractDocument(await facilityLimitsInput(t.server.db, facility.facilityId));
 
     const matrix = rowsOf(wb.getWorksheet('MAC Matrix'));
     expect(matrix[0]).toEqual(['Previous ↓ · Next → · governing MACO (mg)', 'A', 'B', 'C', 'D']);
@@ -120,7 +113,7 @@ describe('MAC matrix downloads', () => {
     expect(inputs.get('Policy: arl')).toEqual([10, 'ppm']);
     expect(inputs.get('Pairs sharing equipment')?.[0]).toBe(engine.pairs!.length);
 
-    const [audit] = await server.db.query<{ new_values: { format: string } }>(
+    const [audit] = await t.server.db.query<{ new_values: { format: string } }>(
       `select new_values from audit_log where domain = 'RiskCalculation' and action = 'Export'
         order by id desc limit 1`,
     );
@@ -154,7 +147,7 @@ describe('MAC matrix downloads', () => {
     expect(res.headers.get('content-type')).toBe('application/pdf');
     expect(res.headers.get('content-disposition')).toContain('MAC Matrix Line 1.pdf');
     const { text, pages } = await readPdfText(new Uint8Array(await res.arrayBuffer()));
-    const [row] = await server.db.query<{ name: string }>(
+    const [row] = await t.server.db.query<{ name: string }>(
       'select name from facilities where id = $1',
       [facility.facilityId],
     );
@@ -183,7 +176,7 @@ describe('MAC matrix downloads', () => {
   });
 
   it('describes every download in the OpenAPI document', async () => {
-    const doc = await server.request<{
+    const doc = await t.server.request<{
       paths: Record<string, { get?: { summary?: string; description?: string } }>;
     }>('GET', '/api/docs/json');
     const F = '/api/v2/plans/{plan}/facilities/{facility}';

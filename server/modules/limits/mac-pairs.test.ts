@@ -1,33 +1,26 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { contractDocument } from '../../../core/limits/contract-output.ts';
 import { PAIR_FLAG_TEXTS } from '../../../core/limits/pair-flags.ts';
 import type { TMacPairsPage } from '../../../core/schemas/mac-matrix.schemas.ts';
-import { startTestServer, type TestServer } from '../../test/test-server.ts';
+import { useFacilityTestServer } from '../../test/facility-test-file.ts';
 import { facilityLimitsInput } from './facility-limits-input.ts';
 import { buildMacFacility, type MacFacility } from './mac-test-data.ts';
 
-let server: TestServer;
-let token: string;
+const t = useFacilityTestServer();
 let facility: MacFacility;
 beforeAll(async () => {
-  server = await startTestServer();
-  token = await server.login();
-  const [f] = await server.db.query<{ id: number }>(
-    'select id from facilities order by id limit 1',
-  );
-  facility = await buildMacFacility(server, token, f!.id);
-});
-afterAll(async () => {
-  await server?.close();
+  facility = await buildMacFacility(t.server, t.token, t.facilityId);
 });
 
 const page = (query: string) =>
-  server.request<TMacPairsPage>('GET', `${facility.F}/mac-matrix/pairs?${query}`, { token });
+  t.server.request<TMacPairsPage>('GET', `${facility.F}/mac-matrix/pairs?${query}`, {
+    token: t.token,
+  });
 const names = (body: TMacPairsPage) => body.data.map((p) => `${p.previous}>${p.next}`);
 
 describe('GET {F}/mac-matrix/pairs', () => {
   it('pages through the pairs in matrix order with the engine’s numbers', async () => {
-    const engine = contractDocument(await facilityLimitsInput(server.db, facility.facilityId));
+    const engine = contractDocument(await facilityLimitsInput(t.server.db, facility.facilityId));
     const first = await page('pageNumber=1&pageLimit=3');
     expect(first.status).toBe(200);
     expect(first.body.total).toBe(4);
@@ -64,10 +57,10 @@ describe('GET {F}/mac-matrix/pairs', () => {
   });
 
   it('refuses malformed paging and sorting with per-property messages', async () => {
-    const res = await server.request<{ errName: string; errors: { property: string }[] }>(
+    const res = await t.server.request<{ errName: string; errors: { property: string }[] }>(
       'GET',
       `${facility.F}/mac-matrix/pairs?pageLimit=0&sort=cost&failingOnly=maybe`,
-      { token },
+      { token: t.token },
     );
     expect(res.status).toBe(422);
     expect(res.body.errName).toBe('DataValidationError');
