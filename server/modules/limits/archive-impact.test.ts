@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { recordCreator } from '../../test/create-record.ts';
 import { useFacilityTestServer } from '../../test/facility-test-file.ts';
 
 /**
@@ -10,14 +11,11 @@ const t = useFacilityTestServer();
 const ids: Record<string, number> = {};
 
 beforeAll(async () => {
+  const post = recordCreator(t.server, t.token, t.F);
   const create = async (path: string, body: Record<string, unknown>) => {
-    const res = await t.server.request<{ result: { id: number } }>('POST', `${t.F}/${path}`, {
-      token: t.token,
-      body,
-    });
-    if (res.status !== 200) throw new Error(JSON.stringify(res.body));
-    ids[String(body.name)] = res.body.result.id;
-    return res.body.result.id;
+    const id = await post(path, body);
+    ids[String(body.name)] = id;
+    return id;
   };
   const strong = await create('apis', { name: 'Strong', pde: { value: 0.0001, unit: 'mg' } });
   const weak = await create('apis', { name: 'Weak', pde: { value: 10, unit: 'mg' } });

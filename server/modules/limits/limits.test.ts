@@ -1,17 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { buildUser } from '../../test/factories.ts';
+import { recordCreator } from '../../test/create-record.ts';
 import { useFacilityTestServer } from '../../test/facility-test-file.ts';
 
 const t = useFacilityTestServer();
 
-async function create(path: string, body: unknown): Promise<number> {
-  const res = await t.server.request<{ result: { id: number } }>('POST', `${t.F}/${path}`, {
-    token: t.token,
-    body,
-  });
-  if (res.status !== 200) throw new Error(JSON.stringify(res.body));
-  return res.body.result.id;
-}
+const create = (path: string, body: unknown) => recordCreator(t.server, t.token, t.F)(path, body);
 
 describe('GET {F}/mac-matrix', () => {
   it('is refused without the RiskCalculation permission', async () => {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { worstCaseRating } from '../../../core/limits/risk.ts';
 import { buildUser } from '../../test/factories.ts';
+import { recordCreator } from '../../test/create-record.ts';
 import { useFacilityTestServer } from '../../test/facility-test-file.ts';
 
 /** Golden case D25 (worst-case rating, /work/shared/golden), as stored beside the engine. */
@@ -30,14 +31,7 @@ const d25 = golden.cases.find((c) => c.id === 'D25-worst-case-rating')!;
 
 const t = useFacilityTestServer();
 
-async function create(path: string, body: unknown): Promise<number> {
-  const res = await t.server.request<{ result: { id: number } }>('POST', `${t.F}/${path}`, {
-    token: t.token,
-    body,
-  });
-  if (res.status !== 200) throw new Error(JSON.stringify(res.body));
-  return res.body.result.id;
-}
+const create = (path: string, body: unknown) => recordCreator(t.server, t.token, t.F)(path, body);
 
 // The actives' scales spell two terms differently from the template.
 const solubilityTerm = (t: string) => t.charAt(0) + t.slice(1).toLowerCase();
