@@ -1,32 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../test/test-server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { facilityPath } from '../test/test-server.ts';
+import { useFacilityTestServer } from '../test/facility-test-file.ts';
 
-let server: TestServer;
-let token: string;
-let F: string;
+const t = useFacilityTestServer();
 let otherF: string;
 beforeAll(async () => {
-  server = await startTestServer();
-  token = await server.login();
-  const facilities = await server.db.query<{ id: number; plan_id: number }>(
-    'select id, plan_id from facilities order by id',
-  );
-  F = `/api/v2/plans/${facilities[0]!.plan_id}/facilities/${facilities[0]!.id}`;
-  otherF = `/api/v2/plans/${facilities[1]!.plan_id}/facilities/${facilities[1]!.id}`;
+  otherF = await facilityPath(t.server, 1);
   const define = (at: string, target: string, body: object) =>
-    call('POST', `${at}/additional-properties/${target}`, body).then((res) => {
+    t.call('POST', `${at}/additional-properties/${target}`, body).then((res) => {
       if (res.status !== 200) throw new Error(JSON.stringify(res.body));
     });
-  await define(F, 'production', { key: 'room', label: 'Room', kind: 'text' });
-  await define(F, 'production', { key: 'speed', label: 'Speed', kind: 'number' });
-  await define(F, 'production', { key: 'qualified', label: 'Qualified on', kind: 'date' });
-  await define(F, 'production', {
+  await define(t.F, 'production', { key: 'room', label: 'Room', kind: 'text' });
+  await define(t.F, 'production', { key: 'speed', label: 'Speed', kind: 'number' });
+  await define(t.F, 'production', { key: 'qualified', label: 'Qualified on', kind: 'date' });
+  await define(t.F, 'production', {
     key: 'shift',
     label: 'Shift',
     kind: 'select',
     options: ['Day', 'Night'],
   });
-  await define(F, 'production', {
+  await define(t.F, 'production', {
     key: 'fill',
     label: 'Fill volume',
     kind: 'quantity',
@@ -34,13 +27,8 @@ beforeAll(async () => {
   });
   await define(otherF, 'intermediate', { key: 'stage', label: 'Stage', kind: 'text' });
 });
-afterAll(async () => {
-  await server?.close();
-});
 
 type Res = { status: number; body: Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any -- bodies are checked by the assertions
-const call = (method: string, path: string, body?: unknown, as = token): Promise<Res> =>
-  server.request(method, path, { token: as, ...(body === undefined ? {} : { body }) });
 
 const problemsOf = (res: Res) =>
   (res.body.errors ?? []).map((e: { property: string; constraints: object }) => [
@@ -57,19 +45,19 @@ describe('additional property values on entities', () => {
       shift: 'Night',
       fill: { value: 5, unit: 'ml' },
     };
-    const created = await call('POST', `${F}/productions`, {
+    const created = await t.call('POST', `${t.F}/productions`, {
       name: 'Line with extras',
       additionalProperties: values,
     });
     expect(created.status).toBe(200);
     expect(created.body.result.additionalProperties).toEqual(values);
     const id = created.body.result.id;
-    const read = await call('GET', `${F}/productions/${id}`);
+    const read = await t.call('GET', `${t.F}/productions/${id}`);
     expect(read.body.additionalProperties).toEqual(values);
-    const plain = await call('POST', `${F}/productions`, { name: 'Line without extras' });
+    const plain = await t.call('POST', `${t.F}/productions`, { name: 'Line without extras' });
     expect(plain.body.result.additionalProperties).toEqual({});
 
-    const edited = await call('POST', `${F}/productions/${id}`, {
+    const edited = await t.call('POST', `${t.F}/productions/${id}`, {
       additionalProperties: { speed: 150, room: null },
       reason: 'Faster line',
       version: 1,
@@ -78,7 +66,7 @@ describe('additional property values on entities', () => {
     const { room, ...rest } = values;
     expect(room).toBe('B-104');
     expect(edited.body.result.additionalProperties).toEqual({ ...rest, speed: 150 });
-    const audit = await server.db.query<{ action: string; old_values: any; new_values: any }>( // eslint-disable-line @typescript-eslint/no-explicit-any -- jsonb
+    const audit = await t.server.db.query<{ action: string; old_values: any; new_values: any }>( // eslint-disable-line @typescript-eslint/no-explicit-any -- jsonb
       `select action, old_values, new_values from audit_log
         where domain = 'Production' and entity_id = $1 order by id`,
       [String(id)],
@@ -93,7 +81,7 @@ describe('additional property values on entities', () => {
       old_values: { 'additionalProperties.speed': 120, 'additionalProperties.room': 'B-104' },
       new_values: { 'additionalProperties.speed': 150, 'additionalProperties.room': null },
     });
-    const same = await call('POST', `${F}/productions/${id}`, {
+    const same = await t.call('POST', `${t.F}/productions/${id}`, {
       additionalProperties: { speed: 150 },
       reason: 'Nothing',
       version: 2,
@@ -102,7 +90,7 @@ describe('additional property values on entities', () => {
   });
 
   it('refuses unknown keys, wrong kinds and bad units with the property path, saving nothing', async () => {
-    const bad = await call('POST', `${F}/productions`, {
+    const bad = await t.call('POST', `${t.F}/productions`, {
       name: 'Bad extras',
       additionalProperties: {
         colour: 'red',
@@ -124,12 +112,12 @@ describe('additional property values on entities', () => {
       ['additionalProperties.fill', 'kind'],
     ]);
     expect(bad.body.errors[5].constraints.kind).toBe('must be one of ml, L (volume)');
-    const [count] = await server.db.query<{ n: number }>(
+    const [count] = await t.server.db.query<{ n: number }>(
       `select count(*)::int as n from productions where name = 'Bad extras'`,
     );
     expect(count!.n).toBe(0);
     // An entity without definitions takes no additional properties at all.
-    const equipment = await call('POST', `${F}/equipments`, {
+    const equipment = await t.call('POST', `${t.F}/equipments`, {
       name: 'Tank',
       surfaceArea: { value: 1, unit: 'sqm' },
       additionalProperties: {},
@@ -138,42 +126,42 @@ describe('additional property values on entities', () => {
   });
 
   it('enforces required definitions and keeps the values of archived ones read-only', async () => {
-    const created = await call('POST', `${otherF}/intermediates`, {
+    const created = await t.call('POST', `${otherF}/intermediates`, {
       name: 'Int A',
       additionalProperties: { stage: 'Step 3' },
     });
     expect(created.status).toBe(200);
     const id = created.body.result.id;
-    const required = await call('POST', `${otherF}/additional-properties/intermediate`, {
+    const required = await t.call('POST', `${otherF}/additional-properties/intermediate`, {
       key: 'purity',
       label: 'Purity',
       kind: 'number',
       required: true,
     });
     expect(required.status).toBe(200);
-    const missing = await call('POST', `${otherF}/intermediates`, { name: 'Int B' });
+    const missing = await t.call('POST', `${otherF}/intermediates`, { name: 'Int B' });
     expect(missing.status).toBe(422);
     expect(problemsOf(missing)).toEqual([['additionalProperties.purity', 'required']]);
-    const cleared = await call('POST', `${otherF}/intermediates/${id}`, {
+    const cleared = await t.call('POST', `${otherF}/intermediates/${id}`, {
       additionalProperties: { purity: 99.5 },
       reason: 'Assayed',
       version: 1,
     });
     expect(cleared.status).toBe(200);
 
-    await call('PUT', `${otherF}/additional-properties/intermediate/stage/archive`, {
+    await t.call('PUT', `${otherF}/additional-properties/intermediate/stage/archive`, {
       reason: 'Stages are tracked elsewhere',
     });
-    const read = await call('GET', `${otherF}/intermediates/${id}`);
+    const read = await t.call('GET', `${otherF}/intermediates/${id}`);
     expect(read.body.additionalProperties).toEqual({ stage: 'Step 3', purity: 99.5 });
-    const changeArchived = await call('POST', `${otherF}/intermediates/${id}`, {
+    const changeArchived = await t.call('POST', `${otherF}/intermediates/${id}`, {
       additionalProperties: { stage: 'Step 4', purity: 99.5 },
       reason: 'Next stage',
       version: 2,
     });
     expect(problemsOf(changeArchived)).toEqual([['additionalProperties.stage', 'archived']]);
     // Sending the archived value back unchanged (as a form does) is fine.
-    const resend = await call('POST', `${otherF}/intermediates/${id}`, {
+    const resend = await t.call('POST', `${otherF}/intermediates/${id}`, {
       name: 'Int A2',
       additionalProperties: { stage: 'Step 3', purity: 99.5 },
       reason: 'Rename',
@@ -181,7 +169,7 @@ describe('additional property values on entities', () => {
     });
     expect(resend.status).toBe(200);
     expect(resend.body.result.additionalProperties).toEqual({ stage: 'Step 3', purity: 99.5 });
-    const stale = await call('POST', `${otherF}/intermediates/${id}`, {
+    const stale = await t.call('POST', `${otherF}/intermediates/${id}`, {
       additionalProperties: { purity: 98 },
       reason: 'Old form',
       version: 2,

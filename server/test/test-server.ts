@@ -100,6 +100,15 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   };
 }
 
+/** The base path of the routes of the index-th facility, in the order they were made. */
+export async function facilityPath(server: TestServer, index = 0): Promise<string> {
+  const rows = await server.db.query<{ id: number; plan_id: number }>(
+    'select id, plan_id from facilities order by id',
+  );
+  const facility = rows[index]!;
+  return `/api/v2/plans/${facility.plan_id}/facilities/${facility.id}`;
+}
+
 export interface FacilityTestServer {
   server: TestServer;
   /** The administrator's session. */

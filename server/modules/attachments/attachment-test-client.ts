@@ -1,5 +1,7 @@
 import type { TestServer } from '../../test/test-server.ts';
 
+export { facilityPath } from '../../test/test-server.ts';
+
 export type Res = { status: number; body: Record<string, any>; headers: Headers; raw: Buffer }; // eslint-disable-line @typescript-eslint/no-explicit-any -- bodies are checked by the assertions
 
 /** Sends a create or edit as the client does with a document: a `data` JSON part and a file. */
@@ -32,14 +34,6 @@ async function read(response: Response): Promise<Res> {
   if ((response.headers.get('content-type') ?? '').includes('json'))
     body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
   return { status: response.status, body, headers: response.headers, raw };
-}
-
-export async function facilityPath(server: TestServer, index = 0): Promise<string> {
-  const rows = await server.db.query<{ id: number; plan_id: number }>(
-    'select id, plan_id from facilities order by id',
-  );
-  const facility = rows[index]!;
-  return `/api/v2/plans/${facility.plan_id}/facilities/${facility.id}`;
 }
 
 export async function countAttachments(server: TestServer): Promise<number> {

@@ -1,30 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildUser, permissionsWith } from '../../test/factories.ts';
-import { startTestServer, type TestServer } from '../../test/test-server.ts';
+import { facilityPath } from '../../test/test-server.ts';
+import { useFacilityTestServer, type TestBody as Body } from '../../test/facility-test-file.ts';
 
-let server: TestServer;
-let token: string;
-let F: string;
+const t = useFacilityTestServer();
 let otherF: string;
 beforeAll(async () => {
-  server = await startTestServer();
-  token = await server.login();
-  const facilities = await server.db.query<{ id: number; plan_id: number }>(
-    'select id, plan_id from facilities order by id',
-  );
-  F = `/api/v2/plans/${facilities[0]!.plan_id}/facilities/${facilities[0]!.id}`;
-  otherF = `/api/v2/plans/${facilities[1]!.plan_id}/facilities/${facilities[1]!.id}`;
-});
-afterAll(async () => {
-  await server?.close();
+  otherF = await facilityPath(t.server, 1);
 });
 
-type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- checked by assertions
-const call = (method: string, path: string, body?: unknown, as = token) =>
-  server.request<Body>(method, path, { token: as, ...(body === undefined ? {} : { body }) });
-
-async function equipment(name: string, at = F, roomGrade?: string): Promise<number> {
-  const res = await call('POST', `${at}/equipments`, {
+async function equipment(name: string, at = t.F, roomGrade?: string): Promise<number> {
+  const res = await t.call('POST', `${at}/equipments`, {
     name,
     surfaceArea: { value: 1, unit: 'sqm' },
     ...(roomGrade ? { roomGrade } : {}),
@@ -34,21 +20,26 @@ async function equipment(name: string, at = F, roomGrade?: string): Promise<numb
 
 describe('room grades', () => {
   it('are refused without the Equipment permissions', async () => {
-    const user = await buildUser(server.db, {
+    const user = await buildUser(t.server.db, {
       permissions: permissionsWith({ Equipment: ['Get'] }),
     });
-    const as = await server.login(user.username, user.password);
-    expect((await call('GET', `${F}/room-grades`, undefined, as)).status).toBe(200);
-    const refused = await call('POST', `${F}/room-grades/A`, { equipments: [], reason: 'x' }, as);
+    const as = await t.server.login(user.username, user.password);
+    expect((await t.call('GET', `${t.F}/room-grades`, undefined, as)).status).toBe(200);
+    const refused = await t.call(
+      'POST',
+      `${t.F}/room-grades/A`,
+      { equipments: [], reason: 'x' },
+      as,
+    );
     expect(refused.status).toBe(403);
-    const stranger = await buildUser(server.db);
-    const other = await server.login(stranger.username, stranger.password);
-    expect((await call('GET', `${F}/room-grades`, undefined, other)).status).toBe(403);
+    const stranger = await buildUser(t.server.db);
+    const other = await t.server.login(stranger.username, stranger.password);
+    expect((await t.call('GET', `${t.F}/room-grades`, undefined, other)).status).toBe(403);
   });
 
   it('are A to D in every facility', async () => {
-    for (const at of [F, otherF]) {
-      const res = await call('GET', `${at}/room-grades`);
+    for (const at of [t.F, otherF]) {
+      const res = await t.call('GET', `${at}/room-grades`);
       expect(res.body.data.map((g: Body) => [g.grade, g.equipmentIds, g.version])).toEqual([
         ['A', [], 1],
         ['B', [], 1],
@@ -59,21 +50,21 @@ describe('room grades', () => {
   });
 
   it('set the equipment of a grade with a reason, audited on each item', async () => {
-    const isolator = await equipment('Isolator', F, 'B');
+    const isolator = await equipment('Isolator', t.F, 'B');
     const filler = await equipment('Filler');
     const stopper = await equipment('Stopper bowl');
     const foreign = await equipment('Foreign item', otherF);
-    const noReason = await call('POST', `${F}/room-grades/A`, { equipments: [filler] });
+    const noReason = await t.call('POST', `${t.F}/room-grades/A`, { equipments: [filler] });
     expect(noReason.status).toBe(422);
     expect(noReason.body.errors[0].property).toBe('reason');
-    const unknown = await call('POST', `${F}/room-grades/A`, {
+    const unknown = await t.call('POST', `${t.F}/room-grades/A`, {
       equipments: [filler, foreign],
       reason: 'Aseptic core',
       version: 1,
     });
     expect(unknown.status).toBe(422);
     expect(unknown.body.errors[0].property).toBe('equipments[1]');
-    const set = await call('POST', `${F}/room-grades/A`, {
+    const set = await t.call('POST', `${t.F}/room-grades/A`, {
       equipments: [filler, stopper, isolator],
       reason: 'Aseptic core',
       version: 1,
@@ -84,11 +75,11 @@ describe('room grades', () => {
       equipmentIds: [isolator, filler, stopper].sort((a, b) => a - b),
       version: 2,
     });
-    expect((await call('GET', `${F}/equipments/${isolator}`)).body).toMatchObject({
+    expect((await t.call('GET', `${t.F}/equipments/${isolator}`)).body).toMatchObject({
       roomGrade: 'A',
       version: 2,
     });
-    const [audit] = await server.db.query<Body>(
+    const [audit] = await t.server.db.query<Body>(
       `select reason, old_values, new_values from audit_log where domain = 'Equipment' and action = 'Update' and entity_id = $1`,
       [String(isolator)],
     );
@@ -97,13 +88,13 @@ describe('room grades', () => {
       old_values: { roomGrade: 'B' },
       new_values: { roomGrade: 'A' },
     });
-    const stale = await call('POST', `${F}/room-grades/A`, {
+    const stale = await t.call('POST', `${t.F}/room-grades/A`, {
       equipments: [filler],
       reason: 'x',
       version: 1,
     });
     expect(stale.body.errName).toBe('VersionConflictError');
-    const same = await call('POST', `${F}/room-grades/A`, {
+    const same = await t.call('POST', `${t.F}/room-grades/A`, {
       equipments: [stopper, filler, isolator],
       reason: 'x',
       version: 2,
@@ -112,18 +103,18 @@ describe('room grades', () => {
 
     // By id as well as by letter; items left out lose the grade.
     const gradeA = set.body.result.id;
-    const narrowed = await call('POST', `${F}/room-grades/${gradeA}`, {
+    const narrowed = await t.call('POST', `${t.F}/room-grades/${gradeA}`, {
       equipments: [filler],
       reason: 'Stopper bowl moved out',
       version: 2,
     });
     expect(narrowed.body.result.equipmentIds).toEqual([filler]);
-    const noGrade = await call('GET', `${F}/equipments/no-grade`);
+    const noGrade = await t.call('GET', `${t.F}/equipments/no-grade`);
     expect(noGrade.body.data.map((e: Body) => e.id)).toEqual(
       expect.arrayContaining([stopper, isolator]),
     );
     expect(
-      (await call('POST', `${F}/room-grades/E`, { equipments: [], reason: 'x', version: 1 }))
+      (await t.call('POST', `${t.F}/room-grades/E`, { equipments: [], reason: 'x', version: 1 }))
         .status,
     ).toBe(404);
   });
