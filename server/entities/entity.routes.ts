@@ -97,7 +97,7 @@ export function registerEntityRoutes(context: AppContext, def: EntityDef): void 
           { asOf },
         );
         const records = await withCurrentDocument(db, def, request.params.facility, data);
-        const read = await withControlledState(db, def, request.params.facility, records);
+        const read = await withControlledState(db, def, request.params.facility, records, { asOf });
         return { [listKeyOf(def, archived)]: read, ...page };
       },
     );
@@ -119,7 +119,8 @@ export function registerEntityRoutes(context: AppContext, def: EntityDef): void 
       const { facility, id } = request.params;
       const found = await getEntity(db, def, facility, id, false, { asOf: request.query.asOf });
       const [withDocument] = await withCurrentDocument(db, def, request.params.facility, [found]);
-      return (await withControlledState(db, def, request.params.facility, [withDocument!]))[0]!;
+      const at = { asOf: request.query.asOf };
+      return (await withControlledState(db, def, request.params.facility, [withDocument!], at))[0]!;
     },
   );
 

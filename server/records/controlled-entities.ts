@@ -1,6 +1,7 @@
 import { actionOf, type EntityDef } from '../../core/entities/entity.ts';
 import { ENTITY_DEFS } from '../../core/entities/defs/index.ts';
 import type { Queryable } from '../db/db.ts';
+import type { AsOfOptions } from '../entities/entity-history.ts';
 import type { Actor } from '../modules/audit/audit.service.ts';
 import {
   controlledStates,
@@ -85,12 +86,14 @@ export async function withControlledState<T extends { id: number }>(
   def: EntityDef,
   facilityId: number,
   records: T[],
+  options: AsOfOptions = {},
 ): Promise<(T & Partial<ControlledVersionState>)[]> {
   if (!def.controlled || records.length === 0) return records;
   const states = await controlledStates(
     q,
     { facilityId, documentType: def.controlled.documentType },
     records.map((r) => r.id),
+    options,
   );
   // A record saved before it was controlled reads as version 1 Being Built.
   const fallback: ControlledVersionState = {

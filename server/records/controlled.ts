@@ -6,6 +6,7 @@ import type {
   TSignatureState,
 } from '../../core/schemas/signatures.schemas.ts';
 import type { Db, Queryable, RecordedAfterRollback } from '../db/db.ts';
+import { tableAsOf, type AsOfOptions } from '../entities/entity-history.ts';
 import { writeAudit, type Actor } from '../modules/audit/audit.service.ts';
 
 /*
@@ -216,8 +217,9 @@ export async function recordEdit(
 export async function controlledState(
   q: Queryable,
   ref: Omit<ControlledRef, 'planId'>,
+  options: AsOfOptions = {},
 ): Promise<ControlledVersionState | null> {
-  const states = await controlledStates(q, ref, [ref.documentId]);
+  const states = await controlledStates(q, ref, [ref.documentId], options);
   return states.get(ref.documentId) ?? null;
 }
 
@@ -226,8 +228,12 @@ export async function controlledStates(
   q: Queryable,
   ref: Pick<ControlledRef, 'facilityId' | 'documentType'>,
   documentIds: readonly number[],
+  options: AsOfOptions = {},
 ): Promise<Map<number, ControlledVersionState>> {
   if (documentIds.length === 0) return new Map();
+  // As of a moment: the versions as they were then, kept by record_versions.
+  const { asOf } = options;
+  const source = asOf ? tableAsOf('controlled_versions', 1, 4) : 'controlled_versions';
   const rows = await q.query<{
     document_id: number;
     status: TRecordStatus;
@@ -235,10 +241,12 @@ export async function controlledStates(
     version_number: number;
   }>(
     `select distinct on (document_id) document_id, status, signature_state, version_number
-       from controlled_versions
+       from ${source}
       where facility_id = $1 and document_type = $2 and document_id = any($3::int[])
       order by document_id, version_number desc`,
-    [ref.facilityId, ref.documentType, documentIds],
+    asOf
+      ? [ref.facilityId, ref.documentType, documentIds, asOf]
+      : [ref.facilityId, ref.documentType, documentIds],
   );
   return new Map(
     rows.map((r) => [

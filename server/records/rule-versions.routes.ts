@@ -14,7 +14,7 @@ import { ZRecordVersionsResponse } from '../../core/schemas/versions.schemas.ts'
 import type { Queryable } from '../db/db.ts';
 import { typed, type AppContext } from '../http/app-context.ts';
 import { policyFields } from '../modules/policies/policies.service.ts';
-import { placeOf, type PolicyKind } from '../modules/policies/policy-documents.ts';
+import { placeOf, selectRecord, type PolicyKind } from '../modules/policies/policy-documents.ts';
 import { recordVersions } from './record-versions.ts';
 
 const F = '/api/v2/plans/:plan/facilities/:facility';
@@ -121,7 +121,7 @@ export function registerRuleVersionRoutes({ app, db, permit }: AppContext): void
 }
 
 async function recordIdOf(q: Queryable, facilityId: number, kind: PolicyKind): Promise<number> {
-  const [row] = await q.query<{ id: number }>(placeOf(kind).select, [facilityId, kind]);
+  const [row] = await q.query<{ id: number }>(selectRecord(placeOf(kind)), [facilityId, kind]);
   if (!row) throw new AppError('NotFoundError', `No ${kind} record in this facility`);
   return row.id;
 }

@@ -1,3 +1,4 @@
+import type { TControlledDocumentType } from '../../core/schemas/signatures.schemas.ts';
 import { buildUser, permissionsWith } from './factories.ts';
 import { ADMIN, type HttpResult, type TestServer } from './test-server.ts';
 
@@ -43,7 +44,7 @@ async function sign(
   server: TestServer,
   F: string,
   as: Signer,
-  body: { documentType: PolicyDocumentType; documentId: number; action: string },
+  body: { documentType: TControlledDocumentType; documentId: number; action: string },
 ): Promise<Body> {
   const res = await server.request<Body>('POST', `${F}/signatures`, {
     token: as.token,
@@ -61,7 +62,7 @@ export async function putInForce(
   server: TestServer,
   F: string,
   editor: Signer,
-  documentType: PolicyDocumentType,
+  documentType: TControlledDocumentType,
   documentId: number,
 ): Promise<Body> {
   const approver = await policyApprover(server, F);

@@ -1,3 +1,4 @@
+import { ZAsOfQuery } from '../../../core/schemas/versions.schemas.ts';
 import {
   ZInspectionSettingsRequest,
   ZInspectionSettingsResponse,
@@ -61,8 +62,9 @@ export function registerFacilityRuleRoutes({ app, db, permit }: AppContext): voi
         tags: ['cleaning limit policies'],
         summary: 'The microbial cleaning limit policy (bioburden and endotoxin limits)',
         description:
-          'Surface limits per room grade in CFU per contact plate and per swab (defaults from EU GMP Annex 1, table 6), the limit for ungraded equipment, the final-rinse limit in CFU/ml, the endotoxin limit in EU/ml, the alert level as a percentage of each limit, and the microbial methods used. A controlled record (document type CleaningLimitPolicy): the latest version, with its status; the limits use the approved one.',
+          'Surface limits per room grade in CFU per contact plate and per swab (defaults from EU GMP Annex 1, table 6), the limit for ungraded equipment, the final-rinse limit in CFU/ml, the endotoxin limit in EU/ml, the alert level as a percentage of each limit, and the microbial methods used. A controlled record (document type CleaningLimitPolicy): the latest version, with its status; the limits use the approved one. `asOf` (ISO date-time) answers with the record as it was at that moment, with its status then.',
         params: ZFacilityParams,
+        querystring: ZAsOfQuery,
         response: { 200: ZMicrobialPolicyResponse },
       },
     },
@@ -71,6 +73,7 @@ export function registerFacilityRuleRoutes({ app, db, permit }: AppContext): voi
         db,
         request.params.facility,
         'Microbial',
+        { asOf: request.query.asOf },
       );
       return { policy: rule.body, ...stateOf(rule) };
     },
@@ -119,8 +122,9 @@ export function registerFacilityRuleRoutes({ app, db, permit }: AppContext): voi
         tags: ['cleaning inspection settings'],
         summary: 'How cleaned equipment is inspected before release',
         description:
-          'Whether a visual inspection is required, the visible residue limit (about 4 ug/sqcm), the minimum light at the surface in lux, second-person verification, photo evidence, the validated dirty and clean hold times in hours, and the inspector’s checklist. A controlled record (document type CleaningInspectionSettings): the latest version, with its status.',
+          'Whether a visual inspection is required, the visible residue limit (about 4 ug/sqcm), the minimum light at the surface in lux, second-person verification, photo evidence, the validated dirty and clean hold times in hours, and the inspector’s checklist. A controlled record (document type CleaningInspectionSettings): the latest version, with its status. `asOf` (ISO date-time) answers with the record as it was at that moment, with its status then.',
         params: ZFacilityParams,
+        querystring: ZAsOfQuery,
         response: { 200: ZInspectionSettingsResponse },
       },
     },
@@ -129,6 +133,7 @@ export function registerFacilityRuleRoutes({ app, db, permit }: AppContext): voi
         db,
         request.params.facility,
         'InspectionSettings',
+        { asOf: request.query.asOf },
       );
       return { cleaningInspectionSettings: rule.body, ...stateOf(rule) };
     },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZAsOfQuery } from '../../../core/schemas/versions.schemas.ts';
 import { AppError } from '../../../core/errors/errors.ts';
 import { RESIDUE_TYPES, type ResidueType } from '../../../core/limits/policy.ts';
 import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
@@ -44,12 +45,15 @@ export function registerPolicyRoutes({ app, db, permit }: AppContext): void {
         tags,
         summary: "The facility's cleaning limit policy for each residue type",
         params: ZFacilityParams,
+        querystring: ZAsOfQuery,
         response: { 200: z.object({ policies: z.array(ZCleaningLimitPolicyResponse) }) },
       },
     },
     async (request) => ({
       policies: await Promise.all(
-        RESIDUE_TYPES.map((t) => getPolicy(db, request.params.facility, t)),
+        RESIDUE_TYPES.map((t) =>
+          getPolicy(db, request.params.facility, t, { asOf: request.query.asOf }),
+        ),
       ),
     }),
   );
@@ -63,8 +67,9 @@ export function registerPolicyRoutes({ app, db, permit }: AppContext): void {
         summary:
           'One cleaning limit policy, by id or by residue type (Chemical, Detergent, Intermediate, Nitrosamine)',
         description:
-          'A controlled record (document type CleaningLimitPolicy, documentId `id`): the latest version (being built, or the one in force) with its `status`, `signatureState` and `versionNumber`. The limits use the approved version.',
+          'A controlled record (document type CleaningLimitPolicy, documentId `id`): the latest version (being built, or the one in force) with its `status`, `signatureState` and `versionNumber`. The limits use the approved version. `asOf` (ISO date-time) answers with the record as it was at that moment, with its status then.',
         params: ZFacilityParams.extend({ id: z.string().max(40) }),
+        querystring: ZAsOfQuery,
         response: { 200: ZCleaningLimitPolicyResponse },
       },
     },
@@ -73,6 +78,7 @@ export function registerPolicyRoutes({ app, db, permit }: AppContext): void {
         db,
         request.params.facility,
         await residueTypeOf(db, request.params.facility, request.params.id),
+        { asOf: request.query.asOf },
       ),
   );
 

@@ -8,6 +8,7 @@ import {
 import type { TCleaningLimitPolicy } from '../../../core/schemas/policy.schemas.ts';
 import type { TRecordStatus, TSignatureState } from '../../../core/schemas/signatures.schemas.ts';
 import type { Db, Queryable } from '../../db/db.ts';
+import type { AsOfOptions } from '../../entities/entity-history.ts';
 import type { Actor } from '../audit/audit.service.ts';
 import {
   getPolicyDocument,
@@ -70,10 +71,11 @@ export async function getPolicy(
   q: Queryable,
   facilityId: number,
   residueType: ResidueType,
+  options: AsOfOptions = {},
 ): Promise<StoredPolicy> {
   return view(
     residueType,
-    await getPolicyDocument<CleaningLimitPolicy>(q, facilityId, residueType),
+    await getPolicyDocument<CleaningLimitPolicy>(q, facilityId, residueType, options),
   );
 }
 

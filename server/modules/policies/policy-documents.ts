@@ -6,6 +6,7 @@ import type {
   TSignatureState,
 } from '../../../core/schemas/signatures.schemas.ts';
 import { recordAfterRollback, type Db, type Queryable } from '../../db/db.ts';
+import { tableAsOf, type AsOfOptions } from '../../entities/entity-history.ts';
 import { controlledState, recordEdit } from '../../records/controlled.ts';
 import { changedFields } from '../audit/audit-diff.ts';
 import { writeAudit, type Actor } from '../audit/audit.service.ts';
@@ -21,25 +22,33 @@ export type PolicyKind = ResidueType | 'Microbial' | 'InspectionSettings';
 
 interface Place {
   documentType: TControlledDocumentType;
-  /** id, body and version of the record, by facility ($1) and kind ($2). */
+  table: string;
+  /** id, body and version of the record from `{table}`, by facility ($1) and kind ($2). */
   select: string;
   update: string;
 }
 
 const POLICIES: Place = {
   documentType: 'CleaningLimitPolicy',
-  select: `select id, policy as body, version from cleaning_limit_policies
+  table: 'cleaning_limit_policies',
+  select: `select id, policy as body, version from {table}
             where facility_id = $1 and residue_type = $2`,
   update: `update cleaning_limit_policies set policy = $2, version = version + 1,
                   updated_at = now(), updated_by = $3 where id = $1 returning version`,
 };
 const RULES: Place = {
   documentType: 'CleaningInspectionSettings',
-  select: `select id, body, version from facility_rules
+  table: 'facility_rules',
+  select: `select id, body, version from {table}
             where facility_id = $1 and kind = $2 and rule_key = ''`,
   update: `update facility_rules set body = $2, version = version + 1,
                   updated_at = now(), updated_by = $3 where id = $1 returning version`,
 };
+
+/** The query of a place's record, from its table or another source (the table as of a moment). */
+export function selectRecord(place: Place, source: string = place.table): string {
+  return place.select.replace('{table}', source);
+}
 
 export const placeOf = (kind: PolicyKind): Place =>
   kind === 'InspectionSettings' ? RULES : POLICIES;
@@ -62,24 +71,30 @@ export interface PolicyDocument<T> {
   versionNumber: number;
 }
 
-/** The record of a kind in a facility, with its latest version's state. */
+export interface PolicyRead extends AsOfOptions {
+  /** Locks the record's row for an edit (not with asOf). */
+  lock?: boolean;
+}
+
+/** The record of a kind in a facility, with its latest version's state (or as it was at asOf). */
 export async function getPolicyDocument<T>(
   q: Queryable,
   facilityId: number,
   kind: PolicyKind,
-  lock = false,
+  { lock = false, asOf }: PolicyRead = {},
 ): Promise<PolicyDocument<T>> {
   const place = placeOf(kind);
+  const source = asOf ? tableAsOf(place.table, 1, 3) : place.table;
   const [row] = await q.query<{ id: number; body: T; version: number }>(
-    `${place.select} ${lock ? 'for update' : ''}`,
-    [facilityId, kind],
+    `${selectRecord(place, source)} ${lock && !asOf ? 'for update' : ''}`,
+    asOf ? [facilityId, kind, asOf] : [facilityId, kind],
   );
-  if (!row) throw new AppError('NotFoundError', `No ${policyTitle(kind)} in this facility`);
-  const state = await controlledState(q, {
-    facilityId,
-    documentType: place.documentType,
-    documentId: row.id,
-  });
+  if (!row) {
+    const when = asOf ? ` at ${asOf}` : '';
+    throw new AppError('NotFoundError', `No ${policyTitle(kind)} in this facility${when}`);
+  }
+  const ref = { facilityId, documentType: place.documentType, documentId: row.id };
+  const state = await controlledState(q, ref, { asOf });
   // Every record has version 1 from its creation; a missing one would be a broken migration.
   if (!state) throw new Error(`${policyTitle(kind)} ${row.id} has no controlled version`);
   return { ...row, ...state };
@@ -111,7 +126,7 @@ export async function updatePolicyDocument<T extends object>(
   const place = placeOf(kind);
   try {
     return await db.transaction(async (tx) => {
-      const before = await getPolicyDocument<T>(tx, scope.facilityId, kind, true);
+      const before = await getPolicyDocument<T>(tx, scope.facilityId, kind, { lock: true });
       if (change.version !== before.version) throw new AppError('VersionConflictError');
       const { oldValues, newValues } = changedFields(
         before.body as Record<string, unknown>,

@@ -5,7 +5,7 @@ import {
   type ResidueType,
 } from '../../../core/limits/policy.ts';
 import type { Queryable } from '../../db/db.ts';
-import { placeOf, policyTitle, type PolicyKind } from './policy-documents.ts';
+import { placeOf, policyTitle, selectRecord, type PolicyKind } from './policy-documents.ts';
 
 export interface InForceOptions {
   /** The version approved at this moment instead of now. */
@@ -36,7 +36,7 @@ export async function contentInForce<T>(
   options: InForceOptions = {},
 ): Promise<PolicyInForce<T>> {
   const place = placeOf(kind);
-  const [record] = await q.query<{ id: number }>(place.select, [facilityId, kind]);
+  const [record] = await q.query<{ id: number }>(selectRecord(place), [facilityId, kind]);
   if (!record) throw new AppError('NotFoundError', `No ${policyTitle(kind)} in this facility`);
   const ref = { facilityId, documentType: place.documentType, documentId: record.id };
   const pick = (where: string, order: string, params: unknown[] = []) =>
