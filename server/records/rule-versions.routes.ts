@@ -1,10 +1,6 @@
 import { z } from 'zod';
 import { AppError } from '../../core/errors/errors.ts';
-import {
-  RESIDUE_TYPES,
-  type CleaningLimitPolicy,
-  type ResidueType,
-} from '../../core/limits/policy.ts';
+import type { CleaningLimitPolicy, ResidueType } from '../../core/limits/policy.ts';
 import { ZFacilityParams } from '../../core/schemas/auth.schemas.ts';
 import {
   INSPECTION_SETTINGS_DEFAULTS,
@@ -13,28 +9,13 @@ import {
 import { ZRecordVersionsResponse } from '../../core/schemas/versions.schemas.ts';
 import type { Queryable } from '../db/db.ts';
 import { typed, type AppContext } from '../http/app-context.ts';
-import { policyFields } from '../modules/policies/policies.service.ts';
+import { policyFields, policyRecordOf } from '../modules/policies/policies.service.ts';
 import { placeOf, selectRecord, type PolicyKind } from '../modules/policies/policy-documents.ts';
 import { recordVersions } from './record-versions.ts';
 
 const F = '/api/v2/plans/:plan/facilities/:facility';
 const NOTE =
   'Each change kept as the record was after it, with when and by whom; the values have the shape of the record’s own read, without the state of its controlled versions (GET signatures and the record’s read give those). The first is the version every facility starts from.';
-
-/** The policy's id, from its id or its residue type (the microbial policy has its own route). */
-async function policyId(q: Queryable, facilityId: number, id: string): Promise<number> {
-  const named = RESIDUE_TYPES.find((t) => t.toLowerCase() === id.toLowerCase());
-  if (!named && !/^\d{1,9}$/.test(id))
-    throw new AppError('NotFoundError', `No cleaning limit policy ${id}`);
-  const [row] = await q.query<{ id: number }>(
-    `select id from cleaning_limit_policies
-      where facility_id = $1 and residue_type <> 'Microbial'
-        and ${named ? 'residue_type = $2' : 'id = $2::int'}`,
-    [facilityId, named ?? id],
-  );
-  if (!row) throw new AppError('NotFoundError', `No cleaning limit policy ${id}`);
-  return row.id;
-}
 
 /**
  * The versions of the facility's rule documents that are not declared entities: the cleaning
@@ -58,7 +39,7 @@ export function registerRuleVersionRoutes({ app, db, permit }: AppContext): void
     },
     async (request) => {
       const facilityId = request.params.facility;
-      const recordId = await policyId(db, facilityId, request.params.id);
+      const { id: recordId } = await policyRecordOf(db, facilityId, request.params.id);
       const ref = { table: 'cleaning_limit_policies', facilityId, recordId };
       // As the policy's read answers: the stored fields over the residue type's defaults.
       const versions = await recordVersions(db, ref, (row) => ({

@@ -40,8 +40,9 @@ function controlledRef(
   return { controlled: { documentType, id: response.id, state, path: path(response.id) } };
 }
 
-export const RESIDUE_TYPES = ['Chemical', 'Detergent', 'Intermediate', 'Nitrosamine'] as const;
-export type ResidueType = (typeof RESIDUE_TYPES)[number];
+import type { ResidueType } from '../../../core/limits/policy.ts';
+
+export { RESIDUE_TYPES, type ResidueType } from '../../../core/limits/policy.ts';
 
 /** The policy's own fields as the form edits them (the residue type is the tab). */
 export type PolicyFields = Omit<TCleaningLimitPolicy, 'residueType'>;

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { ZAsOfQuery } from '../../../core/schemas/versions.schemas.ts';
-import { AppError } from '../../../core/errors/errors.ts';
-import { RESIDUE_TYPES, type ResidueType } from '../../../core/limits/policy.ts';
+import { RESIDUE_TYPES } from '../../../core/limits/policy.ts';
 import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
 import {
   ZCleaningLimitPolicyRequest,
@@ -9,28 +8,10 @@ import {
 } from '../../../core/schemas/policy.schemas.ts';
 import { typed, type AppContext } from '../../http/app-context.ts';
 import { actorOf } from '../../http/session-guard.ts';
-import { getPolicy, updatePolicy } from './policies.service.ts';
+import { getPolicy, policyRecordOf, updatePolicy } from './policies.service.ts';
 import { registerPolicyDocumentTypes } from './policy-approval.ts';
 
 const base = '/api/v2/plans/:plan/facilities/:facility';
-
-async function residueTypeOf(
-  q: AppContext['db'],
-  facilityId: number,
-  id: string,
-): Promise<ResidueType> {
-  const named = RESIDUE_TYPES.find((t) => t.toLowerCase() === id.toLowerCase());
-  if (named) return named;
-  if (/^\d+$/.test(id)) {
-    const [row] = await q.query<{ residue_type: ResidueType }>(
-      'select residue_type from cleaning_limit_policies where facility_id = $1 and id = $2',
-      [facilityId, Number(id)],
-    );
-    // The microbial policy shares the table (one documentId space) but has routes of its own.
-    if (row && RESIDUE_TYPES.includes(row.residue_type)) return row.residue_type;
-  }
-  throw new AppError('NotFoundError', `No cleaning limit policy ${id}`);
-}
 
 export function registerPolicyRoutes({ app, db, permit }: AppContext): void {
   registerPolicyDocumentTypes();
@@ -77,7 +58,7 @@ export function registerPolicyRoutes({ app, db, permit }: AppContext): void {
       getPolicy(
         db,
         request.params.facility,
-        await residueTypeOf(db, request.params.facility, request.params.id),
+        (await policyRecordOf(db, request.params.facility, request.params.id)).residueType,
         { asOf: request.query.asOf },
       ),
   );

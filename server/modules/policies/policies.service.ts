@@ -2,6 +2,7 @@ import { AppError } from '../../../core/errors/errors.ts';
 import {
   defaultPolicy,
   effectiveSafetyFactor,
+  RESIDUE_TYPES,
   type CleaningLimitPolicy,
   type ResidueType,
 } from '../../../core/limits/policy.ts';
@@ -113,4 +114,27 @@ export async function updatePolicy(
     prepare: async (_tx, next) => ({ ...defaultPolicy(residueType), ...next, residueType }),
   });
   return view(residueType, document);
+}
+
+/**
+ * A cleaning limit policy named in a path by residue type (any case) or by id. The microbial
+ * policy shares the table (one documentId space) but has routes of its own, so it is not found.
+ */
+export async function policyRecordOf(
+  q: Queryable,
+  facilityId: number,
+  id: string,
+): Promise<{ id: number; residueType: ResidueType }> {
+  const named = RESIDUE_TYPES.find((t) => t.toLowerCase() === id.toLowerCase());
+  const [row] =
+    named || /^\d{1,9}$/.test(id)
+      ? await q.query<{ id: number; residue_type: ResidueType }>(
+          `select id, residue_type from cleaning_limit_policies
+            where facility_id = $1 and residue_type = any($2::text[])
+              and ${named ? 'residue_type = $3' : 'id = $3::int'}`,
+          [facilityId, [...RESIDUE_TYPES], named ?? id],
+        )
+      : [];
+  if (!row) throw new AppError('NotFoundError', `No cleaning limit policy ${id}`);
+  return { id: row.id, residueType: row.residue_type };
 }
