@@ -27,6 +27,16 @@ export interface FacilitySize {
   minimumDose?: boolean;
 }
 
+/** The 1,000-product facility of the export and evaluate benches: 100 lines, each a train of
+ * 5–30 items and 10 products. */
+export const THOUSAND_PRODUCTS: FacilitySize = {
+  actives: 1_000,
+  products: 1_000,
+  equipment: 1_000,
+  productions: 100,
+  seed: 11,
+};
+
 /** A facility as a master-data workbook for POST {F}/master. */
 export async function facilityWorkbook(size: FacilitySize): Promise<Buffer> {
   const next = rng(size.seed);
@@ -112,6 +122,24 @@ export async function signIn(serverUrl: string) {
   const { token, user } = (await login.json()) as { token: string; user: { planId: number } };
   const facility = (id: number) => `${serverUrl}/api/v2/plans/${user.planId}/facilities/${id}`;
   return { token, facility };
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a bench reads what it prints
+export type BenchBody = Record<string, any>;
+
+/** A JSON call below a facility's URL (`path` starts with '/'); anything but 200 throws. */
+export function facilityCaller(facilityUrl: string, token: string) {
+  return async (method: string, path: string, body?: unknown): Promise<BenchBody> => {
+    const res = await fetch(`${facilityUrl}${path}`, {
+      method,
+      headers: { token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const json = (await res.json()) as BenchBody;
+    if (res.status !== 200)
+      throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json).slice(0, 500)}`);
+    return json;
+  };
 }
 
 /** Imports a workbook into a facility and returns the import report and its duration. */

@@ -4,6 +4,7 @@
 // Runs on PGlite, and on the PostgreSQL server at 127.0.0.1:5432 when one answers.
 //   npm run bench:mac-export
 import {
+  THOUSAND_PRODUCTS,
   admin,
   facilityWorkbook,
   onEachDatabase,
@@ -12,7 +13,7 @@ import {
 } from './bench-fixture.ts';
 import { startServerProcess } from './server-process.ts';
 
-const PRODUCTS = 1_000;
+const PRODUCTS = THOUSAND_PRODUCTS.products;
 /** The first run also pays for loading exceljs. */
 const RUNS = Number(process.env.RUNS ?? 2);
 
@@ -59,12 +60,5 @@ async function run(label: string, env: Record<string, string>): Promise<void> {
   }
 }
 
-// Each line a train of 5–30 items and 10 products.
-const workbook = await facilityWorkbook({
-  actives: PRODUCTS,
-  products: PRODUCTS,
-  equipment: 1_000,
-  productions: 100,
-  seed: 11,
-});
+const workbook = await facilityWorkbook(THOUSAND_PRODUCTS);
 await onEachDatabase(run);

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { admin, signIn } from './bench-fixture.ts';
+import { admin, facilityCaller, signIn } from './bench-fixture.ts';
 import { startServerProcess } from './server-process.ts';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 1000);
@@ -25,17 +25,7 @@ async function run(label: string, env: Record<string, string>): Promise<void> {
   try {
     const { token, facility } = await signIn(server.url);
     const F = facility(1);
-    const call = async (method: string, path: string, body?: unknown) => {
-      const res = await fetch(`${F}${path}`, {
-        method,
-        headers: { token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      const json = (await res.json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- bench
-      if (res.status !== 200)
-        throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-      return json;
-    };
+    const call = facilityCaller(F, token);
     // One signer for the whole run: the policy lets the submitter approve (it is the call's
     // cost that is measured here; segregation of duties has its own tests).
     const policy = await call('GET', '/approval_policies?documentType=SOP');

@@ -8,6 +8,7 @@ import {
   facilityApi,
   signInToFacility,
 } from './ui.ts';
+import { seedTwoProducts } from './two-products.ts';
 import { adminEditor, putInForce } from '../server/test/policy-in-force.ts';
 
 let app: AppUnderTest;
@@ -45,26 +46,7 @@ beforeAll(async () => {
   token = await app.server.login();
   F = (await facilityApi(app)).path;
   // The facility of server/modules/limits/limits.test.ts: A → B is governed by the general limit.
-  const alpha = await create('apis', {
-    name: 'Alpha',
-    pde: { value: 0.1, unit: 'mg' },
-    therapeuticDose: { value: 10, unit: 'mg' },
-  });
-  const beta = await create('apis', { name: 'Beta', pde: { value: 1, unit: 'ug' } });
-  const a = await create('products', {
-    name: 'A',
-    maxDailyDose: { value: 200, unit: 'mg' },
-    minBatchSize: { value: 50, unit: 'kg' },
-    actives: [{ activeId: alpha, amount: { value: 10, unit: 'mg' } }],
-  });
-  const b = await create('products', {
-    name: 'B',
-    maxDailyDose: { value: 400, unit: 'mg' },
-    minBatchSize: { value: 100, unit: 'kg' },
-    actives: [{ activeId: beta, amount: { value: 5, unit: 'mg' } }],
-  });
-  const e1 = await create('equipments', { name: 'E1', surfaceArea: { value: 12.5, unit: 'sqm' } });
-  await create('productions', { name: 'Line 1', equipmentIds: [e1], productIds: [a, b] });
+  await seedTwoProducts(create, { oneItem: true });
 
   page = await app.open('/');
   await signInToFacility(page);

@@ -2,37 +2,17 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import { choose, createViaApi, facilityApi, signInToFacility } from './ui.ts';
+import { seedTwoProducts } from './two-products.ts';
 
 let app: AppUnderTest;
 let page: Page;
 let F: string;
 let facilityId: number;
 
-/** A two-product facility through the API (the payloads of server/modules/limits/limits.test.ts). */
 async function seedSmallFacility(): Promise<void> {
   const token = await app.server.login();
   const create = (path: string, body: unknown) => createViaApi(app, token, `${F}/${path}`, body);
-  const alpha = await create('apis', {
-    name: 'Alpha',
-    pde: { value: 0.1, unit: 'mg' },
-    therapeuticDose: { value: 10, unit: 'mg' },
-  });
-  const beta = await create('apis', { name: 'Beta', pde: { value: 1, unit: 'ug' } });
-  const a = await create('products', {
-    name: 'A',
-    maxDailyDose: { value: 200, unit: 'mg' },
-    minBatchSize: { value: 50, unit: 'kg' },
-    actives: [{ activeId: alpha, amount: { value: 10, unit: 'mg' } }],
-  });
-  const b = await create('products', {
-    name: 'B',
-    maxDailyDose: { value: 400, unit: 'mg' },
-    minBatchSize: { value: 100, unit: 'kg' },
-    actives: [{ activeId: beta, amount: { value: 5, unit: 'mg' } }],
-  });
-  const e1 = await create('equipments', { name: 'E1', surfaceArea: { value: 12.5, unit: 'sqm' } });
-  const e2 = await create('equipments', { name: 'E2', surfaceArea: { value: 5000, unit: 'sqcm' } });
-  await create('productions', { name: 'Line 1', equipmentIds: [e1, e2], productIds: [a, b] });
+  await seedTwoProducts(create);
 }
 
 /** Product A's minimum batch size as stored, read from the database (no session needed). */

@@ -59,6 +59,12 @@ import { registerEquipmentExtrasRoutes } from './modules/equipment-extras/equipm
 import { registerRoomGradeRoutes } from './modules/room-grades/room-grades.routes.ts';
 import { registerAdditionalPropertyRoutes } from './modules/additional-properties/additional-properties.routes.ts';
 import { registerProductionAreaRoutes } from './modules/productions/production-area.routes.ts';
+import { registerQualificationTaskRoutes } from './modules/cleaning-assessments/qualification-tasks.routes.ts';
+import { registerRiskGoalRoutes } from './modules/cleaning-assessments/risk-goal.ts';
+import { registerCleaningAssessmentRoutes } from './modules/cleaning-assessments/cleaning-assessments.routes.ts';
+import { registerJobs } from './jobs/jobs.routes.ts';
+import type { JobWorkerOptions } from './jobs/worker.ts';
+import { registerChangeAssessmentRoutes } from './modules/change-assessments/change-assessments.routes.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -66,10 +72,17 @@ export interface BuildAppOptions {
   config: Config;
   db: Db;
   logger?: FastifyServerOptions['logger'];
+  /** This instance's job worker (server/jobs), e.g. a shorter poll in tests. */
+  jobs?: JobWorkerOptions;
 }
 
 /** Builds the whole HTTP application from its configuration and an open, migrated database. */
-export async function buildApp({ config, db, logger }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  db,
+  logger,
+  jobs,
+}: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? { level: config.LOG_LEVEL },
     trustProxy: config.TRUST_PROXY,
@@ -168,6 +181,12 @@ export async function buildApp({ config, db, logger }: BuildAppOptions): Promise
   registerRoomGradeRoutes(context);
   registerAdditionalPropertyRoutes(context);
   registerProductionAreaRoutes(context);
+  // Issue 11: qualification tasks and the risk goal.
+  registerQualificationTaskRoutes(context);
+  registerRiskGoalRoutes(context);
+  registerCleaningAssessmentRoutes(context);
+  registerJobs(context, jobs);
+  registerChangeAssessmentRoutes(context);
 
   return app;
 }

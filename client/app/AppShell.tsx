@@ -10,9 +10,11 @@ import { LazyMacMatrix } from '../features/limits/LazyMacMatrix.tsx';
 import { LazyLimitReports } from '../features/limits/LazyLimitReports.tsx';
 import { LazyMasterData } from '../features/master-data/LazyMasterData.tsx';
 import { LazyPolicies } from '../features/policies/LazyPolicies.tsx';
+import { LazyChangeAssessments } from '../features/change-assessments/LazyChangeAssessments.tsx';
 import { LazyEquipmentDetail } from '../features/equipment/LazyEquipmentDetail.tsx';
 import { LazyRoomGrades } from '../features/room-grades/LazyRoomGrades.tsx';
 import { LazyMyApprovals } from '../features/records/LazyMyApprovals.tsx';
+import { LazyCleaningAssessments } from '../features/cleaning-assessments/LazyCleaningAssessments.tsx';
 import { adminRoutes } from '../features/roles/admin-routes.tsx';
 import { endSession, LogoutPage } from '../account/LogoutPage.tsx';
 import { useSession } from '../session/use-session.ts';
@@ -100,8 +102,10 @@ function SignedInApp() {
             <Route path="limits/mac-matrix" element={<LazyMacMatrix />} />
             <Route path="limits/reports" element={<LazyLimitReports />} />
             <Route path="policies" element={<LazyPolicies />} />
+            <Route path="change-control/*" element={<LazyChangeAssessments />} />
             <Route path="master-data/equipments/:id" element={<LazyEquipmentDetail />} />
             <Route path="room-grades" element={<LazyRoomGrades />} />
+            <Route path="cleaning-assessments/*" element={<LazyCleaningAssessments />} />
             {adminRoutes(facilities.data)}
             <Route path="my-approvals" element={<LazyMyApprovals />} />
             <Route path="audit-log" element={<LazyAuditLog />} />

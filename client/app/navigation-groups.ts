@@ -7,12 +7,15 @@ const SECTIONS: readonly { label: string; prefixes: readonly string[] }[] = [
     label: 'Master data',
     prefixes: ['/master-data', '/room-grades', '/productions', '/equipment'],
   },
-  { label: 'Limits and risk', prefixes: ['/limits', '/policies', '/worst-case'] },
+  {
+    label: 'Limits and risk',
+    prefixes: ['/limits', '/policies', '/worst-case', '/cleaning-assessments'],
+  },
   {
     label: 'Administration',
     prefixes: ['/users', '/roles', '/departments', '/operators', '/settings', '/mail-outbox'],
   },
-  { label: 'Compliance', prefixes: ['/my-approvals', '/audit-log'] },
+  { label: 'Compliance', prefixes: ['/change-control', '/my-approvals', '/audit-log'] },
 ];
 
 export interface NavEntry {

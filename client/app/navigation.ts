@@ -2,7 +2,9 @@ import { canReadAuditLog } from '../features/audit-log/audit-log-access.ts';
 import { canSeeLimitReports, canSeeLimits } from '../features/limits/limits-access.ts';
 import { canSeeMasterData } from '../features/master-data/master-data-access.ts';
 import { canSeePolicies } from '../features/policies/policies-access.ts';
+import { canSeeChangeAssessments } from '../features/change-assessments/change-assessments-access.ts';
 import { canSign } from '../features/records/records-access.ts';
+import { canSeeCleaningAssessments } from '../features/cleaning-assessments/cleaning-assessments-access.ts';
 import { canSeeRoomGrades } from '../features/room-grades/room-grades-access.ts';
 import { canReadOutbox } from '../features/outbox/outbox-access.ts';
 import { canSeeSettings } from '../features/settings/settings-access.ts';
@@ -19,7 +21,13 @@ export const NAVIGATION = [
   { path: '/limits/mac-matrix', label: 'MAC matrix', isVisible: canSeeLimits },
   { path: '/limits/reports', label: 'Limits', isVisible: canSeeLimitReports },
   { path: '/policies', label: 'Cleaning limit policies', isVisible: canSeePolicies },
+  { path: '/change-control', label: 'Change control', isVisible: canSeeChangeAssessments },
   { path: '/room-grades', label: 'Room grades', isVisible: canSeeRoomGrades },
+  {
+    path: '/cleaning-assessments',
+    label: 'Cleaning assessments',
+    isVisible: canSeeCleaningAssessments,
+  },
   { path: '/my-approvals', label: 'My approvals', isVisible: canSign },
   { path: '/audit-log', label: 'Audit Log', isVisible: canReadAuditLog },
   { path: '/settings', label: 'Settings', isVisible: canSeeSettings },

@@ -74,6 +74,11 @@ export interface EntityDef {
    * the problems, each on its field. Pure, so that the form, the API and the import check alike.
    */
   check?: (record: Readonly<Record<string, unknown>>) => PropertyError[];
+  /**
+   * Members every read carries besides the fields, read by the module that owns them (the moc
+   * record's change assessments; server/entities/read-extras.ts). Lists, empty by default.
+   */
+  readExtras?: Record<string, z.ZodType>;
 }
 
 /** The problems `def.check` finds with a record as it would be saved (none without a check). */
@@ -150,6 +155,7 @@ export function recordSchema(def: EntityDef) {
     archivedAt: z.string().nullable(),
     archiveReason: z.string().nullable(),
     ...(def.controlled ? CONTROLLED_READ : {}),
+    ...(def.readExtras ?? {}),
   });
 }
 

@@ -1,34 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parseLimitsInput } from './contract-input.ts';
 import { contractDocument } from './contract-output.ts';
 import { applyWhatIf, compareLimits } from './limits.what-if.ts';
 import type { LimitsInput } from './model.ts';
+import { addProductEdit, pdeEdit, twoProductFacility } from './two-product-facility.ts';
 
-function input(): LimitsInput {
-  const parsed = parseLimitsInput({
-    products: [
-      {
-        id: 'A',
-        minBatchSize: { value: 100, unit: 'kg' },
-        maxDailyDose: { value: 400, unit: 'mg' },
-        actives: [{ id: 'a1', pde: { value: 1, unit: 'ug' } }],
-      },
-      {
-        id: 'B',
-        minBatchSize: { value: 200, unit: 'kg' },
-        maxDailyDose: { value: 2400, unit: 'mg' },
-        actives: [{ id: 'b1', pde: { value: 5, unit: 'mg' } }],
-      },
-    ],
-    equipment: [
-      { id: 'E1', surfaceArea: { value: 12, unit: 'sqm' } },
-      { id: 'E2', surfaceArea: { value: 8, unit: 'sqm' } },
-    ],
-    trains: { A: ['E1', 'E2'], B: ['E2'] },
-  });
-  if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
-  return parsed.input;
-}
+const input = () => twoProductFacility();
 
 const macoOf = (i: LimitsInput, previous: string, next: string) =>
   contractDocument(i).pairs?.find((p) => p.previous === previous && p.next === next)?.maco?.value;
@@ -45,31 +21,15 @@ describe('applyWhatIf', () => {
 
   it('sets an active’s PDE in every product that has it, and adds a product at the end', () => {
     const after = applyWhatIf(input(), [
-      { kind: 'pde', active: 'a1', value: { value: 2, unit: 'ug' } },
-      {
-        kind: 'addProduct',
-        product: 'C',
-        active: 'b1',
-        minBatchSize: { value: 50, unit: 'kg' },
-        maxDailyDose: { value: 100, unit: 'mg' },
-        equipment: ['E1'],
-      },
+      pdeEdit('a1', 2),
+      addProductEdit('C', 'b1', 50, 100, ['E1']),
     ]);
     expect(after.products[0]!.actives[0]!.pde).toEqual({ value: 2, unit: 'ug' });
     expect(after.products.map((p) => p.id)).toEqual(['A', 'B', 'C']);
     expect(after.trains.C).toEqual(['E1']);
-    expect(() =>
-      applyWhatIf(input(), [
-        {
-          kind: 'addProduct',
-          product: 'D',
-          active: 'nope',
-          minBatchSize: { value: 1, unit: 'kg' },
-          maxDailyDose: { value: 1, unit: 'mg' },
-          equipment: [],
-        },
-      ]),
-    ).toThrow("no active named 'nope'");
+    expect(() => applyWhatIf(input(), [addProductEdit('D', 'nope', 1, 1, [])])).toThrow(
+      "no active named 'nope'",
+    );
   });
 });
 
@@ -92,16 +52,7 @@ describe('compareLimits', () => {
 
   it('flags pairs below a surface threshold, new ones apart, and reports added pairs', () => {
     const before = input();
-    const after = applyWhatIf(before, [
-      {
-        kind: 'addProduct',
-        product: 'C',
-        active: 'a1',
-        minBatchSize: { value: 1, unit: 'kg' },
-        maxDailyDose: { value: 1000, unit: 'mg' },
-        equipment: ['E1'],
-      },
-    ]);
+    const after = applyWhatIf(before, [addProductEdit('C', 'a1', 1, 1000, ['E1'])]);
     const none = compareLimits(before, before, { salThreshold: 0 });
     expect(none.changes).toEqual([]);
     const result = compareLimits(before, after, { salThreshold: 1e9 });

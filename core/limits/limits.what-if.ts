@@ -1,5 +1,4 @@
-import { compileLimits } from './compile.ts';
-import { runMatrix } from './matrix.ts';
+import { moved, percent, walkPairs } from './pair-walk.ts';
 import type { ActiveSpec, AmountQuantity, LimitsInput, ProductSpec } from './model.ts';
 import type { QuantityOf } from '../units/quantity.ts';
 
@@ -153,49 +152,13 @@ export interface WhatIfOptions {
 
 const value = (x: number): number | null => (Number.isFinite(x) ? x : null);
 
-function percent(before: number, after: number): number | null {
-  return Number.isFinite(before) && Number.isFinite(after) && before !== 0
-    ? ((after - before) / before) * 100
-    : null;
-}
-
-/** Relative difference below which two limits count as equal (float noise of the formulas). */
-const SAME = 1e-9;
-
-function moved(before: number, after: number): boolean {
-  if (Number.isNaN(before) || Number.isNaN(after))
-    return Number.isNaN(before) !== Number.isNaN(after);
-  return Math.abs(after - before) > SAME * Math.max(Math.abs(before), Math.abs(after));
-}
-
-/**
- * Runs the matrix on both inputs and compares them pair by pair. The "before" limits go into
- * flat arrays indexed by product positions (no object per pair), so a 1,000-product facility
- * costs two matrix runs and some 17 MB, not a million objects.
- */
+/** Compares the two inputs pair by pair (the shared walk of `pair-walk.ts`). */
 export function compareLimits(
   before: LimitsInput,
   after: LimitsInput,
   options: WhatIfOptions = {},
 ): WhatIfResult {
   const threshold = options.salThreshold;
-  const mb = compileLimits(before);
-  const n = mb.productCount;
-  const macoB = new Float64Array(n * n).fill(NaN);
-  const salB = new Float64Array(n * n).fill(NaN);
-  const has = new Uint8Array(n * n);
-  let pairsBefore = 0;
-  runMatrix(mb, (view) => {
-    const k = view.previous * n + view.next;
-    has[k] = 1;
-    macoB[k] = view.maco;
-    salB[k] = view.sal;
-    pairsBefore++;
-  });
-
-  const ma = compileLimits(after);
-  const indexBefore = new Map(before.products.map((product, i) => [product.id, i]));
-  const toBefore = after.products.map((product) => indexBefore.get(product.id) ?? -1);
   const result: WhatIfResult = {
     changes: [],
     total: 0,
@@ -204,46 +167,48 @@ export function compareLimits(
     below: 0,
     newlyBelow: 0,
     added: 0,
-    pairsBefore,
+    pairsBefore: 0,
     pairsAfter: 0,
   };
-  runMatrix(ma, (view) => {
-    result.pairsAfter++;
-    const p = toBefore[view.previous] ?? -1;
-    const q = toBefore[view.next] ?? -1;
-    const k = p >= 0 && q >= 0 ? p * n + q : -1;
-    const isNew = k < 0 || has[k] === 0;
-    const macoBefore = isNew ? NaN : (macoB[k] ?? NaN);
-    const salBefore = isNew ? NaN : (salB[k] ?? NaN);
-    const didMove = !isNew && (moved(macoBefore, view.maco) || moved(salBefore, view.sal));
-    const isLower =
-      didMove &&
-      ((view.maco < macoBefore && moved(macoBefore, view.maco)) ||
-        (view.sal < salBefore && moved(salBefore, view.sal)));
-    const isBelow = threshold !== undefined && view.sal < threshold;
-    const wasBelow = threshold !== undefined && !isNew && salBefore < threshold;
-    const isNewlyBelow = isBelow && !wasBelow;
-    if (!isNew && !didMove && !isBelow) return;
-    if (isNew) result.added++;
-    if (didMove) result.moved++;
-    if (isLower) result.lower++;
-    if (isBelow) result.below++;
-    if (isNewlyBelow) result.newlyBelow++;
-    const names = after.products;
-    result.changes.push({
-      previous: names[view.previous]?.id ?? '',
-      next: names[view.next]?.id ?? '',
-      macoBefore: value(macoBefore),
-      macoAfter: value(view.maco),
-      macoChange: percent(macoBefore, view.maco),
-      salBefore: value(salBefore),
-      salAfter: value(view.sal),
-      salChange: percent(salBefore, view.sal),
-      isNew,
-      isLower,
-      isBelow,
-      isNewlyBelow,
-    });
+  const names = after.products;
+  walkPairs(before, after, {
+    onPair(view, k, b) {
+      result.pairsAfter++;
+      const isNew = k < 0;
+      const macoBefore = isNew ? NaN : (b.maco[k] ?? NaN);
+      const salBefore = isNew ? NaN : (b.sal[k] ?? NaN);
+      const didMove = !isNew && (moved(macoBefore, view.maco) || moved(salBefore, view.sal));
+      const isLower =
+        didMove &&
+        ((view.maco < macoBefore && moved(macoBefore, view.maco)) ||
+          (view.sal < salBefore && moved(salBefore, view.sal)));
+      const isBelow = threshold !== undefined && view.sal < threshold;
+      const wasBelow = threshold !== undefined && !isNew && salBefore < threshold;
+      const isNewlyBelow = isBelow && !wasBelow;
+      if (!isNew && !didMove && !isBelow) return;
+      if (isNew) result.added++;
+      if (didMove) result.moved++;
+      if (isLower) result.lower++;
+      if (isBelow) result.below++;
+      if (isNewlyBelow) result.newlyBelow++;
+      result.changes.push({
+        previous: names[view.previous]?.id ?? '',
+        next: names[view.next]?.id ?? '',
+        macoBefore: value(macoBefore),
+        macoAfter: value(view.maco),
+        macoChange: percent(macoBefore, view.maco),
+        salBefore: value(salBefore),
+        salAfter: value(view.sal),
+        salChange: percent(salBefore, view.sal),
+        isNew,
+        isLower,
+        isBelow,
+        isNewlyBelow,
+      });
+    },
+    onBefore() {
+      result.pairsBefore++;
+    },
   });
   result.total = result.changes.length;
   result.changes.sort(byImportance);

@@ -25,6 +25,7 @@ import {
 } from '../modules/attachments/multipart-body.ts';
 import { withControlledState } from '../records/controlled-entities.ts';
 import { getEntity, listEntities, type EntityRecord } from './entity-store.ts';
+import { withReadExtras } from './read-extras.ts';
 import { createEntity } from './entity-write.ts';
 import { registerArchiveRoute, registerEditRoutes } from './entity-write.routes.ts';
 
@@ -66,9 +67,21 @@ export function registerEntityRoutes(context: AppContext, def: EntityDef): void 
     ? { consumes: ['application/json', 'multipart/form-data'] }
     : {};
   const bodyNote = def.document ? `\n\n${MULTIPART_DESCRIPTION}` : '';
-  // A controlled record's answer carries its status (server/records).
+  // A controlled record's answer carries its status (server/records), and every read the
+  // members other modules add (read-extras.ts).
+  const readAll = async <T extends EntityRecord>(
+    facilityId: number,
+    records: T[],
+    options: { asOf?: string | undefined } = {},
+  ) =>
+    withReadExtras(
+      db,
+      def,
+      facilityId,
+      await withControlledState(db, def, facilityId, records, options),
+    );
   const readOf = async <T extends EntityRecord>(saved: T) =>
-    (await withControlledState(db, def, saved.facilityId, [saved]))[0]!;
+    (await readAll(saved.facilityId, [saved]))[0]!;
 
   for (const archived of [false, true]) {
     r.get(
@@ -97,7 +110,7 @@ export function registerEntityRoutes(context: AppContext, def: EntityDef): void 
           { asOf },
         );
         const records = await withCurrentDocument(db, def, request.params.facility, data);
-        const read = await withControlledState(db, def, request.params.facility, records, { asOf });
+        const read = await readAll(request.params.facility, records, { asOf });
         return { [listKeyOf(def, archived)]: read, ...page };
       },
     );
@@ -120,7 +133,7 @@ export function registerEntityRoutes(context: AppContext, def: EntityDef): void 
       const found = await getEntity(db, def, facility, id, false, { asOf: request.query.asOf });
       const [withDocument] = await withCurrentDocument(db, def, request.params.facility, [found]);
       const at = { asOf: request.query.asOf };
-      return (await withControlledState(db, def, request.params.facility, [withDocument!], at))[0]!;
+      return (await readAll(request.params.facility, [withDocument!], at))[0]!;
     },
   );
 

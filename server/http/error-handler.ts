@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { ZodError } from 'zod';
 import { AppError, validationError, type PropertyError } from '../../core/errors/errors.ts';
 import { isConnectionLost } from '../db/db.ts';
 
@@ -13,15 +14,22 @@ export function propertyPath(instancePath: string, prefix = ''): string {
   return path || '(root)';
 }
 
-function fromSchemaValidation(error: FastifyError): AppError | undefined {
-  if (!hasZodFastifySchemaValidationErrors(error)) return undefined;
+interface SchemaIssue {
+  keyword: string;
+  instancePath: string;
+  params?: unknown;
+  message?: string | undefined;
+}
+
+/** The catalogue's DataValidationError for schema issues, one entry per property. */
+function fromIssues(issues: readonly SchemaIssue[]): AppError {
   const byProperty = new Map<string, PropertyError>();
   const add = (property: string, keyword: string, message: string) => {
     const entry = byProperty.get(property) ?? { property, constraints: {} };
     entry.constraints[keyword || 'invalid'] = message;
     byProperty.set(property, entry);
   };
-  for (const issue of error.validation) {
+  for (const issue of issues) {
     const keys = (issue.params as { keys?: unknown } | undefined)?.keys;
     // An unknown field is named by itself, so a form can show the message where it belongs.
     if (issue.keyword === 'unrecognized_keys' && Array.isArray(keys)) {
@@ -33,6 +41,24 @@ function fromSchemaValidation(error: FastifyError): AppError | undefined {
     add(propertyPath(issue.instancePath), issue.keyword, issue.message ?? 'is invalid');
   }
   return validationError([...byProperty.values()]);
+}
+
+function fromSchemaValidation(error: FastifyError): AppError | undefined {
+  if (!hasZodFastifySchemaValidationErrors(error)) return undefined;
+  return fromIssues(error.validation);
+}
+
+/**
+ * The error a route would answer had `error` come from its body schema: for input checked
+ * against a route's schema outside the route (a staged change checked as its direct edit).
+ */
+export function bodyValidationError(error: ZodError): AppError {
+  return fromIssues(
+    error.issues.map((issue) => {
+      const { path, code, message, ...params } = issue;
+      return { keyword: code, instancePath: `/${path.join('/')}`, params, message };
+    }),
+  );
 }
 
 /** Fastify's own refusals of malformed input become DataValidationError too, never a 500. */

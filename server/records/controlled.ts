@@ -50,6 +50,16 @@ export interface DocumentTypeRegistration {
    * written: returns the limits snapshot the approval put in force, or null.
    */
   onApproved?: (tx: Queryable, context: ApprovedContext) => Promise<number | null>;
+  /**
+   * What a Submit needs besides the permission, in the signature's transaction: throws (a
+   * ControlledRefusal, audited after the rollback) to refuse it.
+   */
+  beforeSubmit?: (tx: Queryable, context: ApprovedContext) => Promise<void>;
+  /**
+   * A version's content as its signed PDF prints it, line by line, for content a reader cannot
+   * take in field by field (a whole assessment); without it each field prints as it is.
+   */
+  printContent?: (content: Record<string, unknown>) => { label: string; text: string }[];
 }
 
 const registry = new Map<TControlledDocumentType, DocumentTypeRegistration>();
@@ -274,4 +284,64 @@ export async function approvedContent(
     [ref.facilityId, ref.documentType, ref.documentId, asOf],
   );
   return row?.content ?? null;
+}
+
+/** The record whose approval put a version in force without signatures of its own. */
+export interface ApprovedBy {
+  documentType: TControlledDocumentType;
+  documentId: number;
+  /** How the audit row names it, e.g. 'CA-0003'. */
+  label: string;
+}
+
+/**
+ * Puts the latest version of a record in force at once, approved by another record's signatures
+ * (a policy edit applied by an approved change assessment): the version being built (an edit
+ * just recorded by recordEdit) becomes Approved and the one in force before it Deprecated, in
+ * the caller's transaction, with an audit row that names the approving record.
+ */
+export async function approveByRecord(
+  tx: Queryable,
+  actor: Actor,
+  ref: ControlledRef,
+  by: ApprovedBy,
+): Promise<ControlledVersionState> {
+  const latest = await latestVersion(tx, ref, true);
+  if (!latest || latest.status !== 'BeingBuilt')
+    throw new ControlledRefusal(
+      'TransactionLocked',
+      `${ref.documentType} ${ref.documentId} has no version being built to put in force`,
+      actor,
+      ref,
+      'Approve',
+    );
+  await tx.query(
+    `update controlled_versions set status = 'Deprecated', deprecated_at = now(),
+            updated_at = now(), version = version + 1
+      where facility_id = $1 and document_type = $2 and document_id = $3 and status = 'Approved'`,
+    [ref.facilityId, ref.documentType, ref.documentId],
+  );
+  await tx.query(
+    `update controlled_versions
+        set status = 'Approved', signature_state = 'Signed', approved_at = now(),
+            updated_at = now(), version = version + 1
+      where id = $1`,
+    [latest.id],
+  );
+  await writeAudit(tx, actor, {
+    planId: ref.planId,
+    facilityId: ref.facilityId,
+    domain: 'ElectronicSignature',
+    action: 'ApprovedByRecord',
+    entityId: ref.documentId,
+    reason: `Approved with ${by.label}`,
+    newValues: {
+      documentType: ref.documentType,
+      documentId: ref.documentId,
+      versionNumber: latest.version_number,
+      status: 'Approved',
+      approvedBy: by,
+    },
+  });
+  return { status: 'Approved', signatureState: 'Signed', versionNumber: latest.version_number };
 }

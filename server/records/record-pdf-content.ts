@@ -3,6 +3,7 @@ import type { EntityDef } from '../../core/entities/entity.ts';
 import type { FieldDef } from '../../core/entities/field.ts';
 import type { TControlledDocumentType } from '../../core/schemas/signatures.schemas.ts';
 import type { Queryable } from '../db/db.ts';
+import { documentTypeRegistration } from './controlled.ts';
 import { fieldText } from './record-pdf.ts';
 
 export interface PrintedField {
@@ -32,13 +33,16 @@ async function referenceText(q: Queryable, field: FieldDef, value: unknown): Pro
 
 /**
  * A version's content as the PDF prints it: a declared record's fields under their labels,
- * with references by name; other records' fields as the content names them.
+ * with references by name; a type that prints its own content, its way; other records' fields
+ * as the content names them.
  */
 export async function printableContent(
   q: Queryable,
   documentType: TControlledDocumentType,
   content: Record<string, unknown>,
 ): Promise<PrintedField[]> {
+  const print = documentTypeRegistration(documentType)?.printContent;
+  if (print) return print(content);
   const def = declarationOf(documentType);
   const printed: PrintedField[] = [];
   for (const [name, value] of Object.entries(content)) {

@@ -3,6 +3,7 @@ import { ZFacilityParams } from '../../core/schemas/auth.schemas.ts';
 import { ZRecordPdfQuery } from '../../core/schemas/signatures.schemas.ts';
 import type { Queryable } from '../db/db.ts';
 import { typed, type AppContext } from '../http/app-context.ts';
+import { attachment } from '../http/download.ts';
 import { actorOf, sessionOf } from '../http/session-guard.ts';
 import { facilityDateTimeSettings } from '../modules/audit/audit-log.service.ts';
 import { writeAudit } from '../modules/audit/audit.service.ts';
@@ -33,10 +34,6 @@ async function versionFor(
       `No ${ref.documentType} ${ref.documentId}${versionNumber ? ` version ${versionNumber}` : ''} in this facility`,
     );
   return row;
-}
-
-function attachment(name: string): string {
-  return `attachment; filename="${name.replace(/["\\\r\n]/g, '')}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
 /** `GET {F}/signatures/pdf`: a version of a controlled record with its signature manifest. */

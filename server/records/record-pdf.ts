@@ -10,7 +10,7 @@ import type {
   TSignature,
   TSignatureState,
 } from '../../core/schemas/signatures.schemas.ts';
-import { renderPdfDocument } from '../modules/audit/audit-pdf.ts';
+import { landscapePage, renderPdfDocument } from '../modules/audit/audit-pdf.ts';
 import type { PrintedField } from './record-pdf-content.ts';
 
 /*
@@ -95,16 +95,7 @@ function manifest(signatures: TSignature[]): unknown {
 export function recordPdfDefinition(pdf: RecordPdfInput): Record<string, unknown> {
   const fields = pdf.fields;
   return {
-    pageSize: 'A4',
-    pageOrientation: 'landscape',
-    pageMargins: [30, 30, 30, 36],
-    info: { title: pdf.title, author: pdf.generatedBy, creator: 'Carryover' },
-    defaultStyle: { fontSize: 8 },
-    styles: {
-      title: { fontSize: 16, bold: true, color: '#0b6e4f' },
-      h2: { fontSize: 11, bold: true, margin: [0, 10, 0, 4] },
-      th: { bold: true, fillColor: '#e8f0ec' },
-    },
+    ...landscapePage(pdf.title, pdf.generatedBy, 8),
     content: [
       { text: pdf.title, style: 'title' },
       {

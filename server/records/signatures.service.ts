@@ -79,6 +79,12 @@ async function decide(
         'NotAllowed',
         `Submitting needs ${registration.resource} ${registration.action} in this facility`,
       );
+    await registration.beforeSubmit?.(tx, {
+      actor,
+      ref,
+      versionNumber: version.version_number,
+      content: version.content,
+    });
     const policy = await approvalPolicy(tx, ref.facilityId, ref.documentType);
     return {
       signerRole: 'Submitter',

@@ -1,6 +1,7 @@
-import { Alert, Button, Empty, Skeleton } from 'antd';
+import { Empty, Skeleton } from 'antd';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { LoadErrorAlert } from '../../app/LoadErrorAlert.tsx';
 
 /** Loading, error and empty states shared by the limits reports. */
 export function ReportState({
@@ -19,15 +20,7 @@ export function ReportState({
 }) {
   if (query.isPending) return <Skeleton active />;
   if (query.isError) {
-    return (
-      <Alert
-        type="error"
-        showIcon
-        title={`Could not load the ${what}`}
-        description={query.error?.message}
-        action={<Button onClick={() => void query.refetch()}>Try again</Button>}
-      />
-    );
+    return <LoadErrorAlert title={`Could not load the ${what}`} query={query} />;
   }
   if (isEmpty) {
     return (

@@ -15,7 +15,7 @@ export type ProductionPdf = 'mac' | 'nitrosamine';
  * A download read as it arrives, so the page can show how much has come (a 1,000-product
  * workbook is tens of megabytes and takes a while). Errors go through the spec §8 handler.
  */
-async function download(
+export async function download(
   path: string,
   query: Record<string, number | undefined>,
   action: string,

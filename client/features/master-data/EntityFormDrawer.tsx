@@ -32,10 +32,31 @@ import { controlledTypeOf } from '../records/controlled-entity.tsx';
 import { EditNotice } from '../records/EditNotice.tsx';
 import { controlledStateOf, isLockedForEditing } from '../records/record-actions.ts';
 
+/** A save, as the form would send it: a create's whole body or an edit's changed fields. */
+export interface EntityFormSave {
+  values: Record<string, unknown>;
+  reason: string;
+  /** The record edited, at the version the edit was made from; null for a create. */
+  base: EntityRecord | null;
+}
+
+/**
+ * Where the form's save goes instead of the record itself: a change assessment stages the create
+ * or edit (a create then takes a reason too), and nothing is written until it is approved.
+ */
+export interface EntityFormTarget {
+  title: string;
+  okText: string;
+  /** Values staged before, on top of the record's (editing a staged change). */
+  values?: Record<string, unknown>;
+  submit: (save: EntityFormSave) => Promise<void>;
+}
+
 interface EntityFormDrawerProps {
   def: EntityDef;
   /** The record to edit, or null to create one. */
   record: EntityRecord | null;
+  target?: EntityFormTarget;
   onClose: () => void;
 }
 
@@ -46,7 +67,7 @@ type Problem = SaveProblem & {
 };
 
 /** Create and edit of any declared entity: one form item per field, by kind. */
-export function EntityFormDrawer({ def, record, onClose }: EntityFormDrawerProps) {
+export function EntityFormDrawer({ def, record, target, onClose }: EntityFormDrawerProps) {
   const scope = useFacilityScope();
   const queryClient = useQueryClient();
   const [form] = Form.useForm<FormValues>();
@@ -96,6 +117,12 @@ export function EntityFormDrawer({ def, record, onClose }: EntityFormDrawerProps
 
   async function save(values: FormValues): Promise<void> {
     setProblem(null);
+    if (!base && target) {
+      setPendingChanges(
+        withProperties(createBody(def, values), propertyCreateValues(definitions, values)),
+      );
+      return;
+    }
     if (!base) {
       try {
         const created = await create.mutateAsync({
@@ -121,6 +148,17 @@ export function EntityFormDrawer({ def, record, onClose }: EntityFormDrawerProps
   }
 
   async function saveEdit(reason: string): Promise<void> {
+    if (target && pendingChanges) {
+      try {
+        await target.submit({ values: pendingChanges, reason, base });
+        setPendingChanges(null);
+        onClose();
+      } catch (error) {
+        setPendingChanges(null);
+        showError(error);
+      }
+      return;
+    }
     if (!base || !pendingChanges) return;
     try {
       await update.mutateAsync({
@@ -188,7 +226,9 @@ export function EntityFormDrawer({ def, record, onClose }: EntityFormDrawerProps
     <Drawer
       open
       size={560}
-      title={base ? `Edit ${label} '${String(base.name ?? base.id)}'` : `Add ${label}`}
+      title={
+        target?.title ?? (base ? `Edit ${label} '${String(base.name ?? base.id)}'` : `Add ${label}`)
+      }
       onClose={onClose}
       // Typed entries are not lost to a stray Escape or a click beside the drawer.
       keyboard={false}
@@ -197,7 +237,7 @@ export function EntityFormDrawer({ def, record, onClose }: EntityFormDrawerProps
         <Space>
           <Button onClick={onClose}>Cancel</Button>
           <Button type="primary" loading={busy} disabled={locked} onClick={() => form.submit()}>
-            {base ? 'Save' : `Add ${label}`}
+            {target?.okText ?? (base ? 'Save' : `Add ${label}`)}
           </Button>
         </Space>
       }
@@ -235,7 +275,7 @@ export function EntityFormDrawer({ def, record, onClose }: EntityFormDrawerProps
           form={form}
           name={`${def.key}-form`}
           layout="vertical"
-          initialValues={startValues(record)}
+          initialValues={startValues(withStaged(record, target?.values))}
           onFinish={(values) => void save(values)}
           // A field the user corrects no longer carries the server's message.
           onValuesChange={() => (problem?.kind === 'notice' ? setProblem(null) : undefined)}
@@ -245,7 +285,8 @@ export function EntityFormDrawer({ def, record, onClose }: EntityFormDrawerProps
             <FieldInput key={field.name} field={field} name={[field.name]} />
           ))}
           <PropertyInputs definitions={definitions} record={base} />
-          {def.document ? (
+          {/* A file is uploaded with a direct save only; a staged change carries values. */}
+          {def.document && !target ? (
             <DocumentField
               def={def}
               ownerId={base?.id ?? null}
@@ -261,8 +302,8 @@ export function EntityFormDrawer({ def, record, onClose }: EntityFormDrawerProps
       )}
       <ReasonModal
         open={pendingChanges !== null}
-        title={`Why are you changing this ${label}?`}
-        okText="Save"
+        title={target ? `Why is this change staged?` : `Why are you changing this ${label}?`}
+        okText={target?.okText ?? 'Save'}
         description={`Changed: ${[
           ...def.fields.filter((f) => pendingChanges && f.name in pendingChanges),
           ...propertyFields.filter(
@@ -278,4 +319,16 @@ export function EntityFormDrawer({ def, record, onClose }: EntityFormDrawerProps
       />
     </Drawer>
   );
+}
+
+/** The form's start: the record (or nothing, for a create) with the staged values on top. */
+function withStaged(
+  record: EntityRecord | null,
+  staged: Record<string, unknown> | undefined,
+): EntityRecord | null {
+  if (!staged) return record;
+  return {
+    ...(record ?? { id: 0, version: 0, archivedAt: null, archiveReason: null }),
+    ...staged,
+  };
 }

@@ -1,5 +1,5 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { Alert, Button, Empty, Input, Space, Switch, Table, Typography, message } from 'antd';
+import { Button, Empty, Input, Space, Switch, Table, Typography, message } from 'antd';
 import type { TableProps } from 'antd';
 import { useCallback, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -19,12 +19,16 @@ import { useReferenceNames } from './use-reference-names.ts';
 import { ReasonModal } from '../../app/reason/ReasonModal.tsx';
 import { usePermissions } from './use-permissions.ts';
 import { productionAreaColumn } from '../productions/ProductionAreaCell.tsx';
+import { linkedAssessmentsColumn } from '../change-assessments/linked-assessments.tsx';
+import { mocRecordsDef } from '../../../core/entities/defs/documents.def.ts';
 import { useFacilityScope } from './use-facility-scope.ts';
 import {
   ControlledRecordDrawer,
   controlledColumn,
   controlledTypeOf,
 } from '../records/controlled-entity.tsx';
+import { LoadErrorAlert } from '../../app/LoadErrorAlert.tsx';
+import { serverPaging } from '../../app/paging.ts';
 
 const DEFAULT_PAGE_LIMIT = 10;
 
@@ -91,6 +95,8 @@ export function EntityListPage({ def }: { def: EntityDef }) {
       : []),
     // A production's total surface area is computed by the server from its equipment.
     ...(def.path === 'productions' && !query.archived ? [productionAreaColumn] : []),
+    // The moc register links to the change assessments that evaluate each change (issue 11).
+    ...(def.key === mocRecordsDef.key && !query.archived ? [linkedAssessmentsColumn] : []),
     ...(query.archived
       ? [
           {
@@ -242,13 +248,10 @@ export function EntityListPage({ def }: { def: EntityDef }) {
         </Space>
       </Space>
       {list.isError ? (
-        <Alert
-          type="error"
-          showIcon
-          style={{ marginBottom: 16 }}
+        <LoadErrorAlert
           title={`Could not load ${plural}`}
-          description={list.error.message}
-          action={<Button onClick={() => void list.refetch()}>Try again</Button>}
+          query={list}
+          style={{ marginBottom: 16 }}
         />
       ) : null}
       <Table<EntityRecord>
@@ -259,13 +262,7 @@ export function EntityListPage({ def }: { def: EntityDef }) {
         loading={list.isFetching}
         onChange={onTableChange}
         locale={{ emptyText: list.isPending ? ' ' : emptyText }}
-        pagination={{
-          current: query.pageNumber,
-          pageSize: query.pageLimit,
-          total: list.data?.total ?? 0,
-          showSizeChanger: true,
-          showTotal: (total) => `${total} ${total === 1 ? label : plural}`,
-        }}
+        pagination={serverPaging(query, list.data?.total ?? 0, { one: label, many: plural })}
         scroll={{ x: 'max-content' }}
       />
       {editing ? (

@@ -22,6 +22,7 @@ export const MASTER_DATA_RESOURCES = [
   'SelectionCriteria',
   'SamplingMethod',
   'ReportDocument',
+  'QualificationTask',
 ] as const;
 
 /** The workbook page (import / export) is for users with Master BulkExport or BulkImport. */

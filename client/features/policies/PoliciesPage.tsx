@@ -1,52 +1,25 @@
 import { Card, Spin, Tabs, Typography } from 'antd';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import type {
   TInspectionSettings,
   TMicrobialPolicy,
 } from '../../../core/schemas/facility-rules.schemas.ts';
 import { can, useMyPermissions } from '../../app/use-my-permissions.ts';
-import { limitsKeys } from '../limits/limits-keys.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
-import { PolicyFieldsForm } from './PolicyFieldsForm.tsx';
 import { ApprovalPolicyEditor } from './ApprovalPolicyEditor.tsx';
 import { InspectionFields, MicrobialFields } from './RuleFields.tsx';
+import { PolicyTab } from './PolicyTab.tsx';
 import {
   loadInspection,
   loadMicrobial,
   loadPolicyTab,
-  loadPolicy,
   RESIDUE_TYPES,
   rulesKeys,
   saveInspection,
   saveMicrobial,
-  savePolicy,
 } from './rules-api.ts';
-import type { PolicyFields, ResidueType } from './rules-api.ts';
 import { VersionedDocumentForm } from './VersionedDocumentForm.tsx';
-
-function PolicyTab({ residueType, canEdit }: { residueType: ResidueType; canEdit: boolean }) {
-  const scope = useFacilityScope();
-  const queryClient = useQueryClient();
-  const isIntermediate = residueType === 'Intermediate';
-  return (
-    <VersionedDocumentForm<PolicyFields>
-      name={`${residueType} policy`}
-      queryKey={rulesKeys.policy(scope.facilityId, residueType)}
-      load={(signal) => loadPolicy(scope, residueType, signal)}
-      save={(changes, version, reason) => savePolicy(scope, residueType, changes, version, reason)}
-      canEdit={canEdit}
-      // The server fixes the Intermediate safety factor at 1000 and refuses another value.
-      fixed={isIntermediate ? ['safetyFactor'] : []}
-      // Limits are computed with the policies (the MAC matrix with the Chemical one).
-      onSaved={() =>
-        void queryClient.invalidateQueries({ queryKey: limitsKeys.all(scope.facilityId) })
-      }
-    >
-      {() => <PolicyFieldsForm isIntermediate={isIntermediate} />}
-    </VersionedDocumentForm>
-  );
-}
 
 /**
  * Cleaning limit policies (one tab per residue type), the microbial policy, the inspection

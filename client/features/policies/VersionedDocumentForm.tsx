@@ -23,7 +23,19 @@ interface VersionedDocumentFormProps<T extends object> {
   /** Fields the server fixes: shown, never sent. */
   fixed?: readonly (keyof T)[];
   onSaved?: () => void;
+  /**
+   * Where the save goes instead of the document: a change assessment stages the edit, and the
+   * document is untouched until the assessment is approved.
+   */
+  target?: DocumentFormTarget<T>;
   children: (form: FormInstance<T>) => ReactNode;
+}
+
+export interface DocumentFormTarget<T> {
+  okText: string;
+  /** Values staged before, on top of the document's (editing a staged change). */
+  values?: Partial<T>;
+  submit: (changes: Partial<T>, version: number, reason: string) => Promise<void>;
 }
 
 /**
@@ -49,6 +61,7 @@ function LoadedDocumentForm<T extends object>({
   canEdit,
   fixed = [],
   onSaved,
+  target,
   children,
   loaded,
 }: VersionedDocumentFormProps<T> & { loaded: VersionedDocument<T> }) {
@@ -81,6 +94,17 @@ function LoadedDocumentForm<T extends object>({
   }
 
   async function submit(reason: string): Promise<void> {
+    if (target) {
+      try {
+        await target.submit(pending!, base.version, reason);
+        setPending(null);
+        onSaved?.();
+      } catch (error) {
+        setPending(null);
+        showFailure(error);
+      }
+      return;
+    }
     try {
       const saved = await save(pending!, base.version, reason);
       setPending(null);
@@ -92,24 +116,30 @@ function LoadedDocumentForm<T extends object>({
       notification.success({ title: 'Saved', description: `${name} saved.` });
       onSaved?.();
     } catch (error) {
-      const fields = formFieldErrors(error);
-      if (isApiError(error) && error.errName === 'VersionConflictError') {
-        setPending(null);
-        setConflict(true);
-      } else if (fields.length > 0) {
-        setPending(null);
-        form.setFields(fields as Parameters<typeof form.setFields>[0]);
-      } else {
-        notification.error({
-          title:
-            isApiError(error) && error.errName === 'NothingToChangeError'
-              ? NOTHING_TO_CHANGE.title
-              : 'Error Occurred',
-          description: error instanceof Error ? error.message : String(error),
-        });
-        throw error;
-      }
+      if (!showFailure(error)) throw error;
+      setPending(null);
     }
+  }
+
+  /** Puts a refusal where it belongs; false when only a notice could say it. */
+  function showFailure(error: unknown): boolean {
+    const fields = formFieldErrors(error);
+    if (isApiError(error) && error.errName === 'VersionConflictError') {
+      setConflict(true);
+      return true;
+    }
+    if (fields.length > 0) {
+      form.setFields(fields as Parameters<typeof form.setFields>[0]);
+      return true;
+    }
+    notification.error({
+      title:
+        isApiError(error) && error.errName === 'NothingToChangeError'
+          ? NOTHING_TO_CHANGE.title
+          : 'Error Occurred',
+      description: error instanceof Error ? error.message : String(error),
+    });
+    return false;
   }
 
   async function reloadKeepingEdits(): Promise<void> {
@@ -141,12 +171,12 @@ function LoadedDocumentForm<T extends object>({
     <Form
       form={form}
       layout="vertical"
-      initialValues={loaded.document}
+      initialValues={target?.values ? { ...loaded.document, ...target.values } : loaded.document}
       disabled={!canEdit}
       name={name.replace(/\W+/g, '-')}
     >
       <Flex vertical gap="middle">
-        {controlled ? (
+        {controlled && !target ? (
           <>
             <ControlledRecordPanel
               documentType={controlled.documentType}
@@ -185,15 +215,15 @@ function LoadedDocumentForm<T extends object>({
         {canEdit ? (
           <div>
             <Button type="primary" disabled={locked} onClick={() => void askForReason()}>
-              Save {name}
+              {target?.okText ?? `Save ${name}`}
             </Button>
           </div>
         ) : null}
       </Flex>
       <ReasonModal
         open={pending !== null}
-        title={`Save ${name}`}
-        okText="Save"
+        title={target ? `Stage the change of the ${name}` : `Save ${name}`}
+        okText={target?.okText ?? 'Save'}
         description={`Why does the ${name} change?`}
         managedByCaller
         onSubmit={({ reason }) => submit(reason)}

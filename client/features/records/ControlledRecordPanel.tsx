@@ -24,8 +24,11 @@ export interface ControlledRecordPanelProps {
   state: TControlledState;
   /** Whether the user may modify the record (who may Submit it). */
   canModify: boolean;
-  /** The record’s path below /api/v2 (…/sop/12), for its version history. */
-  path: string;
+  /**
+   * The record’s path below /api/v2 (…/sop/12), for its version history; without one (a record
+   * whose versions the server does not serve yet) the history is not offered.
+   */
+  path?: string;
   labels?: Record<string, string>;
   /** A field's value as the record's screen shows it, for the version history. */
   formatValue?: (field: string, value: unknown) => string;
@@ -70,9 +73,11 @@ export function ControlledRecordPanel(props: ControlledRecordPanelProps) {
             {ACTION_LABELS[name]}
           </Button>
         ))}
-        <Button size="small" icon={<HistoryOutlined />} onClick={() => setShowVersions(true)}>
-          Version history
-        </Button>
+        {props.path ? (
+          <Button size="small" icon={<HistoryOutlined />} onClick={() => setShowVersions(true)}>
+            Version history
+          </Button>
+        ) : null}
         <Button
           size="small"
           type="link"
@@ -96,7 +101,7 @@ export function ControlledRecordPanel(props: ControlledRecordPanelProps) {
           onClose={() => setAction(null)}
         />
       ) : null}
-      {showVersions ? (
+      {showVersions && props.path ? (
         <VersionsDrawer
           path={props.path}
           title={props.title}

@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Table, Typography } from 'antd';
+import { Card, Table, Typography } from 'antd';
 import type { TableProps } from 'antd';
 import { Link } from 'react-router';
 import type { TPendingApproval } from '../../../core/schemas/signatures.schemas.ts';
@@ -6,6 +6,7 @@ import { STATUS_LABELS } from '../../../core/records/status-labels.ts';
 import { useDateFormat } from '../../app/use-date-format.ts';
 import { recordLink } from './record-links.ts';
 import { usePendingApprovals } from './records-api.ts';
+import { LoadErrorAlert } from '../../app/LoadErrorAlert.tsx';
 
 /** The records waiting for the signed-in user's signature in this facility. */
 export function MyApprovalsPage() {
@@ -45,13 +46,7 @@ export function MyApprovalsPage() {
         Records in this facility waiting for your review or approval. Open one to sign it.
       </Typography.Paragraph>
       {pending.isError ? (
-        <Alert
-          type="error"
-          showIcon
-          title="Could not load the records waiting for you"
-          description={pending.error.message}
-          action={<Button onClick={() => void pending.refetch()}>Try again</Button>}
-        />
+        <LoadErrorAlert title="Could not load the records waiting for you" query={pending} />
       ) : null}
       <Table<TPendingApproval>
         rowKey={(item) => `${item.documentType}:${item.documentId}:${item.versionNumber}`}

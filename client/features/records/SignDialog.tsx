@@ -9,6 +9,7 @@ import { ACTION_LABELS } from '../../../core/records/status-labels.ts';
 import { DEFAULT_MEANINGS } from '../../../core/schemas/signatures.schemas.ts';
 import { FormModal } from '../../app/reason/FormModal.tsx';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
+import { PasswordField } from './PasswordField.tsx';
 import { recordsKeys, signRecord } from './records-api.ts';
 
 interface SignValues {
@@ -80,13 +81,7 @@ export function SignDialog({ target, onSigned, onClose }: SignDialogProps) {
       >
         <Input maxLength={200} />
       </Form.Item>
-      <Form.Item
-        label="Password"
-        name="password"
-        rules={[{ required: true, message: 'Enter your password to sign' }]}
-      >
-        <Input.Password autoComplete="current-password" />
-      </Form.Item>
+      <PasswordField />
     </FormModal>
   );
 }

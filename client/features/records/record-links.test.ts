@@ -12,4 +12,9 @@ describe('recordLink', () => {
     expect(recordLink('CleaningInspectionSettings', 2)).toBe('/policies?tab=inspection');
     expect(recordLink('AnnualSummary', 2)).toBeNull();
   });
+
+  it('opens the assessments of issue 11 on their screens', () => {
+    expect(recordLink('CleaningAssessment', 4)).toBe('/cleaning-assessments/4');
+    expect(recordLink('ChangeAssessment', 9)).toBe('/change-control/9');
+  });
 });

@@ -7,6 +7,8 @@ const SCREENS: Partial<Record<TControlledDocumentType, (id: number) => string>> 
   // The policies screen finds the policy's residue-type tab from its id.
   CleaningLimitPolicy: (id) => `/policies?policy=${id}`,
   CleaningInspectionSettings: () => '/policies?tab=inspection',
+  CleaningAssessment: (id) => `/cleaning-assessments/${id}`,
+  ChangeAssessment: (id) => `/change-control/${id}`,
 };
 
 /**

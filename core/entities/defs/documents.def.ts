@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { ZChangeAssessmentLink } from '../../schemas/change-assessments.schemas.ts';
 import { DOCUMENT_TYPES, isoDateProblem } from '../../schemas/documents.schemas.ts';
 import type { EntityDef } from '../entity.ts';
 
@@ -182,4 +184,6 @@ export const mocRecordsDef = {
   unique: ['mocNumber'],
   search: ['mocNumber', 'name'],
   listColumns: ['mocNumber', 'name', 'changeType', 'status', 'targetDate'],
+  // The change assessments that evaluate it (server/modules/change-assessments/moc-link.ts).
+  readExtras: { changeAssessments: z.array(ZChangeAssessmentLink) },
 } as const satisfies EntityDef;

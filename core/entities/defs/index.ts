@@ -21,9 +21,11 @@ import { operatorsDef } from './operators.def.ts';
 import { rolesDef } from './roles.def.ts';
 import { samplesDef } from './samples.def.ts';
 import { samplingLocationsDef } from './sampling-locations.def.ts';
+import { historicalStudiesDef } from './historical-studies.def.ts';
 
 export { activesDef, equipmentDef, productionsDef, productsDef };
 export { equipmentGroupsDef, samplingTypesDef, selectionCriteriaDef };
+export { historicalStudiesDef, productGroupsDef };
 
 export const ENTITY_DEFS: readonly EntityDef[] = [
   activesDef,
@@ -48,6 +50,7 @@ export const ENTITY_DEFS: readonly EntityDef[] = [
   documentVersionsDef,
   legacyDocumentsDef,
   mocRecordsDef,
+  historicalStudiesDef,
 ];
 
 /** Every declared record the server serves: the master data, and the sampling policy's records. */

@@ -82,15 +82,7 @@ export function auditPdfDefinition(input: AuditPdfInput): Record<string, unknown
     valuesText(row.newValues),
   ]);
   return {
-    pageSize: 'A4',
-    pageOrientation: 'landscape',
-    pageMargins: [30, 30, 30, 36],
-    info: { title: 'Audit Logs', author: input.generatedBy, creator: 'Carryover' },
-    defaultStyle: { fontSize: 7 },
-    styles: {
-      title: { fontSize: 16, bold: true, color: '#0b6e4f' },
-      th: { bold: true, fillColor: '#e8f0ec' },
-    },
+    ...landscapePage('Audit Logs', input.generatedBy, 7),
     content: [
       { text: 'Audit Logs', style: 'title' },
       {
@@ -129,6 +121,22 @@ export function auditPdfDefinition(input: AuditPdfInput): Record<string, unknown
 export function renderAuditPdf(input: AuditPdfInput): Promise<Buffer> {
   const doc = auditPdfDefinition(input);
   return renderPdfDocument(doc, `Carryover · Audit Logs · ${input.facilityName}`);
+}
+
+/** The page set-up every export shares: landscape A4, the document's metadata, fonts and styles. */
+export function landscapePage(title: string, author: string, fontSize: number) {
+  return {
+    pageSize: 'A4',
+    pageOrientation: 'landscape',
+    pageMargins: [30, 30, 30, 36],
+    info: { title, author, creator: 'Carryover' },
+    defaultStyle: { fontSize },
+    styles: {
+      title: { fontSize: 16, bold: true, color: '#0b6e4f' },
+      h2: { fontSize: 11, bold: true, margin: [0, 10, 0, 4] },
+      th: { bold: true, fillColor: '#e8f0ec' },
+    },
+  };
 }
 
 /** Renders any pdfmake document off the main thread, with `footer` and page numbers on each page. */

@@ -4,11 +4,13 @@ import type { Scope } from '../../entities/entity-store.ts';
 import { changedFields } from '../audit/audit-diff.ts';
 import { writeAudit, type Actor } from '../audit/audit.service.ts';
 
-export type RuleKind = 'MicrobialPolicy' | 'InspectionSettings' | 'ApprovalPolicy';
+export type RuleKind = 'MicrobialPolicy' | 'InspectionSettings' | 'ApprovalPolicy' | 'RiskGoal';
 
 export interface StoredRule<T> {
   body: T;
   version: number;
+  /** When it was last changed; null for the defaults. */
+  updatedAt: Date | null;
 }
 
 /** Where a rule document lives and the audit domain its changes are recorded under. */
@@ -27,14 +29,14 @@ export async function getRule<T extends object>(
   ref: RuleRef<T>,
   lock = false,
 ): Promise<StoredRule<T>> {
-  const [row] = await q.query<{ body: Partial<T>; version: number }>(
-    `select body, version from facility_rules where facility_id = $1 and kind = $2 and rule_key = $3
+  const [row] = await q.query<{ body: Partial<T>; version: number; updated_at: Date }>(
+    `select body, version, updated_at from facility_rules where facility_id = $1 and kind = $2 and rule_key = $3
       ${lock ? 'for update' : ''}`,
     [facilityId, ref.kind, ref.key],
   );
   return row
-    ? { body: { ...ref.defaults, ...row.body }, version: row.version }
-    : { body: ref.defaults, version: 0 };
+    ? { body: { ...ref.defaults, ...row.body }, version: row.version, updatedAt: row.updated_at }
+    : { body: ref.defaults, version: 0, updatedAt: null };
 }
 
 /**
@@ -59,13 +61,13 @@ export async function updateRule<T extends object>(
     );
     const body = { ...before.body, ...newValues } as T;
     if (check) await check(tx, body);
-    const [row] = await tx.query<{ id: number; version: number }>(
+    const [row] = await tx.query<{ id: number; version: number; updated_at: Date }>(
       `insert into facility_rules (facility_id, kind, rule_key, body, created_by, updated_by)
        values ($1, $2, $3, $4, $5, $5)
        on conflict (facility_id, kind, rule_key)
        do update set body = excluded.body, version = facility_rules.version + 1,
                      updated_at = now(), updated_by = excluded.updated_by
-       returning id, version`,
+       returning id, version, updated_at`,
       [scope.facilityId, ref.kind, ref.key, JSON.stringify(body), actor.userId],
     );
     const keyed = ref.key ? { documentType: ref.key } : {};
@@ -79,6 +81,6 @@ export async function updateRule<T extends object>(
       oldValues: { ...keyed, ...oldValues },
       newValues: { ...keyed, ...newValues },
     });
-    return { body, version: row!.version };
+    return { body, version: row!.version, updatedAt: row!.updated_at };
   });
 }

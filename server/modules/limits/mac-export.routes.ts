@@ -9,6 +9,7 @@ import {
 import type { Db } from '../../db/db.ts';
 import { getEntity } from '../../entities/entity-store.ts';
 import { typed, type AppContext } from '../../http/app-context.ts';
+import { attachment, fileTimestamp } from '../../http/download.ts';
 import { actorOf, sessionOf } from '../../http/session-guard.ts';
 import { facilityDateTimeSettings } from '../audit/audit-log.service.ts';
 import { writeAudit, type Actor } from '../audit/audit.service.ts';
@@ -20,15 +21,6 @@ import { renderMacPdf, type MacPdfVariant } from './mac-production-pdf.ts';
 const base = '/api/v2/plans/:plan/facilities/:facility';
 const tags = ['limits'];
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-
-function attachment(name: string): string {
-  return `attachment; filename="${name.replace(/["\\\r\n]/g, '')}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-}
-
-/** 2026-11-22 14-05-09: sortable, and no colon, which some systems refuse in file names. */
-function fileTimestamp(at: Date): string {
-  return at.toISOString().slice(0, 19).replace('T', ' ').replace(/:/g, '-');
-}
 
 /** Taking GMP limits out of the system is recorded, as the audit-log export is. */
 function auditExport(

@@ -5,7 +5,7 @@ import { explainPair } from '../../../core/limits/explain.ts';
 import { runMatrix } from '../../../core/limits/matrix.ts';
 import type { LimitsInput } from '../../../core/limits/model.ts';
 import type { TUncomputable } from '../../../core/schemas/mac-matrix.schemas.ts';
-import { renderPdfDocument } from '../audit/audit-pdf.ts';
+import { landscapePage, renderPdfDocument } from '../audit/audit-pdf.ts';
 
 export type MacPdfVariant = 'chemical' | 'nitrosamine';
 
@@ -137,16 +137,7 @@ export function macPdfDefinition(pdf: MacPdfInput): Record<string, unknown> {
       : `MAC matrix · ${pdf.productionName}`;
   const when = formatDateTime(pdf.generatedAt, pdf.settings);
   return {
-    pageSize: 'A4',
-    pageOrientation: 'landscape',
-    pageMargins: [30, 30, 30, 36],
-    info: { title, author: pdf.generatedBy, creator: 'Carryover' },
-    defaultStyle: { fontSize: 7 },
-    styles: {
-      title: { fontSize: 16, bold: true, color: '#0b6e4f' },
-      h2: { fontSize: 11, bold: true, margin: [0, 10, 0, 4] },
-      th: { bold: true, fillColor: '#e8f0ec' },
-    },
+    ...landscapePage(title, pdf.generatedBy, 7),
     content: [
       { text: title, style: 'title' },
       {

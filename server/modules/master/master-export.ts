@@ -29,7 +29,8 @@ export async function loadFacility(q: Queryable, facilityId: number) {
   return { records, names };
 }
 
-function styleHeader(sheet: ExcelJS.Worksheet): void {
+/** Bold, tinted, frozen header row and column widths from the headers (every exported sheet). */
+export function styleHeader(sheet: ExcelJS.Worksheet): void {
   const header = sheet.getRow(1);
   header.font = { bold: true };
   header.fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFE3EFEA' } };

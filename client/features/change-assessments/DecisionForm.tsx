@@ -1,0 +1,69 @@
+import { Form, Input, Select, Typography } from 'antd';
+import {
+  DECISION_LABELS,
+  DECISIONS,
+  type TDecision,
+  type TImpactItem,
+} from '../../../core/schemas/change-assessments.schemas.ts';
+import { FormModal } from '../../app/reason/FormModal.tsx';
+import { changeCalls, useChangeWrite } from './change-assessments-api.ts';
+import { decisionsFor } from './impact-format.ts';
+
+interface DecisionValues {
+  decision: TDecision;
+  justification: string;
+}
+
+/** One decision with its justification, for one impact item or for every item chosen. */
+export function DecisionForm(props: {
+  assessmentId: number;
+  version: number;
+  items: TImpactItem[];
+  onClose: () => void;
+}) {
+  const { items } = props;
+  const [form] = Form.useForm<DecisionValues>();
+  const decide = useChangeWrite((scope, values: DecisionValues) =>
+    changeCalls.decide(scope, props.assessmentId, {
+      decisions: decisionsFor(
+        items.map((item) => item.key),
+        values.decision,
+        values.justification,
+      ),
+      version: props.version,
+    }),
+  );
+  const only = items.length === 1 ? items[0] : undefined;
+  return (
+    <FormModal<DecisionValues>
+      form={form}
+      name="decision-form"
+      title={only ? `Decision on ${only.subject}` : `Decision on ${items.length} impact items`}
+      okText="Record decision"
+      initialValues={
+        only?.decision
+          ? { decision: only.decision.decision, justification: only.decision.justification }
+          : {}
+      }
+      askReason={false}
+      onSave={(values) => decide.mutateAsync(values)}
+      onClose={props.onClose}
+    >
+      {only ? <Typography.Paragraph>{only.summary}</Typography.Paragraph> : null}
+      <Form.Item
+        label="Decision"
+        name="decision"
+        rules={[{ required: true, message: 'Choose a decision' }]}
+      >
+        <Select options={DECISIONS.map((value) => ({ value, label: DECISION_LABELS[value] }))} />
+      </Form.Item>
+      <Form.Item
+        label="Justification"
+        name="justification"
+        rules={[{ required: true, whitespace: true, message: 'A justification is required' }]}
+      >
+        <Input.TextArea rows={3} maxLength={2000} />
+      </Form.Item>
+    </FormModal>
+  );
+}

@@ -1,0 +1,416 @@
+import { CRITERION_KEYS } from '../limits/compile.ts';
+import type { PairView } from '../limits/matrix.ts';
+import type { LimitsInput } from '../limits/model.ts';
+import { moved, percent, productPlaces, walkPairs } from '../limits/pair-walk.ts';
+import type { BeforeLimits } from '../limits/pair-walk.ts';
+import type {
+  TImpactItem,
+  TImpactKind,
+  TImpactPair,
+  TImpactSummary,
+} from '../schemas/change-assessments.schemas.ts';
+import { IMPACT_KINDS } from '../schemas/change-assessments.schemas.ts';
+import { convertValue } from '../units/quantity.ts';
+import { ImpactSide } from './impact-sides.ts';
+import type { AnalyticalMethod, ImpactTrain, SampleResult } from './impact-sides.ts';
+import { policyUnits, rinseIn } from './impact-units.ts';
+import type { ImpactUnits } from './impact-units.ts';
+import { LowestLimits } from './lowest-limits.ts';
+import { TopPairs } from './top-pairs.ts';
+
+export type { AnalyticalMethod, ImpactTrain, SampleResult } from './impact-sides.ts';
+export type { ImpactUnits, SampleType } from './impact-units.ts';
+
+export interface ImpactContext {
+  /** The productions (equipment trains and the products made on them), for `worstCaseChanged`. */
+  trains: readonly ImpactTrain[];
+  /** Analytical methods with their LOQ, for `belowLoq`. */
+  methods: readonly AnalyticalMethod[];
+  /** Sample results, for `resultAtRisk` (none until issue 12). */
+  results: readonly SampleResult[];
+  /** Units the items and pairs show; default the after policy's limitRepresentation. */
+  units?: ImpactUnits;
+  /** Pairs listed at most (the rest are counted only); default 10,000. */
+  maxPairs?: number;
+}
+
+export interface ChangeImpact {
+  items: TImpactItem[];
+  pairs: TImpactPair[];
+  summary: TImpactSummary;
+}
+
+export const MAX_IMPACT_PAIRS = 10_000;
+
+/** A result over this share of its limit is at risk; over the limit it fails. */
+export const AT_RISK_SHARE = 0.5;
+
+type Limits = NonNullable<TImpactItem['before']>;
+type Four = [maco: number, sal: number, swab: number, rinse: number];
+
+const shown = (x: number): number | null => (Number.isFinite(x) ? x : null);
+const criterionName = (g: number) => (g < 0 ? null : (CRITERION_KEYS[g] ?? null));
+const sig = (x: number | null) => (x === null ? 'none' : String(Number(x.toPrecision(4))));
+const signed = (x: number | null) => (x === null ? '' : `${x > 0 ? '+' : ''}${sig(x)} %`);
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+
+/** Largest change by size of the four limits, signed (negative = tighter); null when none. */
+function largestChange(before: Four, after: Four): number | null {
+  let best: number | null = null;
+  for (let i = 0; i < 4; i++) {
+    const change = percent(before[i] ?? Number.NaN, after[i] ?? Number.NaN);
+    if (change !== null && (best === null || Math.abs(change) > Math.abs(best))) best = change;
+  }
+  return best;
+}
+
+function anyLower(before: Four, after: Four): boolean {
+  for (let i = 0; i < 4; i++) {
+    const b = before[i] ?? Number.NaN;
+    const a = after[i] ?? Number.NaN;
+    if (a < b && moved(b, a)) return true;
+  }
+  return false;
+}
+
+function anyMoved(before: Four, after: Four): boolean {
+  for (let i = 0; i < 4; i++)
+    if (moved(before[i] ?? Number.NaN, after[i] ?? Number.NaN)) return true;
+  return false;
+}
+
+const four = (l: LowestLimits, i: number): Four => [
+  l.maco[i] ?? Number.NaN,
+  l.sal[i] ?? Number.NaN,
+  l.swab[i] ?? Number.NaN,
+  l.rinse[i] ?? Number.NaN,
+];
+
+/** The impact of a change: the limits of `before` and `after` compared pair by pair. */
+export function changeImpact(
+  before: LimitsInput,
+  after: LimitsInput,
+  context: ImpactContext,
+): ChangeImpact {
+  const units = context.units ?? policyUnits(after.policy);
+  const unitNames = { ...units };
+  const display = (v: Four, governing: number): Limits => ({
+    maco: shown(convertValue(v[0], 'mg', units.maco)),
+    sal: shown(convertValue(v[1], 'mg/sqcm', units.sal)),
+    swab: shown(convertValue(v[2], 'mg/swab', units.swab)),
+    rinse: shown(rinseIn(v[3], units.rinse)),
+    criterion: criterionName(governing),
+  });
+  const limitsOf = (l: LowestLimits, i: number): Limits | null =>
+    i < 0 || (l.pairs[i] ?? 0) === 0 ? null : display(four(l, i), l.governing[i] ?? -1);
+
+  const sideB = new ImpactSide(before, context.trains, context.methods, context.results, true);
+  const sideA = new ImpactSide(after, context.trains, context.methods, context.results);
+  const toBefore = productPlaces(after, before);
+  const toAfter = productPlaces(before, after);
+  const countA = after.products.length;
+  const countB = before.products.length;
+
+  // Per previous product (after's positions): pairs moved, largest change, tighter, criterion switches.
+  const movedPairs = new Int32Array(countA);
+  const largest = new Float64Array(countA);
+  const hasLargest = new Uint8Array(countA);
+  const tighter = new Uint8Array(countA);
+  const switched = new Int32Array(countA);
+  // New pairs by the product they are charged to (after's positions), gone ones (before's).
+  const added = new LowestLimits(countA);
+  const addedTighter = new Uint8Array(countA);
+  const removed = new LowestLimits(countB);
+  const top = new TopPairs(context.maxPairs ?? MAX_IMPACT_PAIRS);
+  const summary: TImpactSummary = {
+    pairsBefore: 0,
+    pairsAfter: 0,
+    pairsMoved: 0,
+    pairsTightened: 0,
+    pairsAdded: 0,
+    pairsRemoved: 0,
+    criterionChanged: 0,
+    worstCasesChanged: 0,
+    belowLoq: 0,
+    resultsAtRisk: 0,
+    pairsListed: 0,
+  };
+  const keep = (score: number, view: PairView, k: number) => {
+    const slot = top.put(score, view.previous, view.next, k);
+    if (slot < 0) return;
+    top.maco[slot] = view.maco;
+    top.sal[slot] = view.sal;
+    top.swab[slot] = view.swabLimit;
+    top.rinse[slot] = view.rinseLimit;
+    top.governing[slot] = view.governing;
+  };
+  const beforeFour = (b: BeforeLimits, k: number): Four => [
+    b.maco[k] ?? Number.NaN,
+    b.sal[k] ?? Number.NaN,
+    b.swab[k] ?? Number.NaN,
+    b.rinse[k] ?? Number.NaN,
+  ];
+
+  const { before: kept } = walkPairs(before, after, {
+    onBefore(view, m) {
+      sideB.add(view, m);
+    },
+    onPair(view, k, b, m) {
+      sideA.add(view, m);
+      const p = view.previous;
+      const now: Four = [view.maco, view.sal, view.swabLimit, view.rinseLimit];
+      if (k < 0) {
+        // A new pair is charged to its new product, else (a train change) to its previous.
+        const owner = (toBefore[p] ?? -1) < 0 ? p : (toBefore[view.next] ?? -1) < 0 ? view.next : p;
+        added.fold(owner, ...now, view.governing);
+        const ownerBefore = toBefore[owner] ?? -1;
+        if (ownerBefore >= 0 && anyLower(four(sideB.lowest, ownerBefore), now)) {
+          addedTighter[owner] = 1;
+        }
+        summary.pairsAdded++;
+        keep(Number.POSITIVE_INFINITY, view, k);
+        return;
+      }
+      const then = beforeFour(b, k);
+      const didMove = anyMoved(then, now);
+      const didSwitch = (b.governing[k] ?? -1) !== view.governing;
+      if (didSwitch) switched[p] = (switched[p] ?? 0) + 1;
+      if (!didMove && !didSwitch) return;
+      let score = 0;
+      if (didMove) {
+        summary.pairsMoved++;
+        movedPairs[p] = (movedPairs[p] ?? 0) + 1;
+        if (anyLower(then, now)) {
+          summary.pairsTightened++;
+          tighter[p] = 1;
+        }
+        const change = largestChange(then, now);
+        // A limit that appears or disappears outranks any percentage.
+        score = change === null ? Number.MAX_VALUE : Math.abs(change);
+        if (change !== null && (!hasLargest[p] || Math.abs(change) > Math.abs(largest[p] ?? 0))) {
+          largest[p] = change;
+          hasLargest[p] = 1;
+        }
+      }
+      keep(score, view, k);
+    },
+    onRemoved(k, b) {
+      const pb = Math.floor(k / b.n);
+      const nb = k % b.n;
+      const owner = (toAfter[pb] ?? -1) < 0 ? pb : (toAfter[nb] ?? -1) < 0 ? nb : pb;
+      removed.fold(owner, ...beforeFour(b, k), b.governing[k] ?? -1);
+      summary.pairsRemoved++;
+      const slot = top.put(Number.POSITIVE_INFINITY, -1 - pb, -1 - nb, k);
+      if (slot >= 0) {
+        top.maco[slot] = Number.NaN;
+        top.sal[slot] = Number.NaN;
+        top.swab[slot] = Number.NaN;
+        top.rinse[slot] = Number.NaN;
+        top.governing[slot] = -1;
+      }
+    },
+  });
+  summary.pairsBefore = sideB.pairCount;
+  summary.pairsAfter = sideA.pairCount;
+
+  const items: TImpactItem[] = [];
+  const keys = new Map<string, number>();
+  const item = (
+    kind: TImpactKind,
+    named: string,
+    fields: Omit<TImpactItem, 'key' | 'kind' | 'subject' | 'units' | 'decision'>,
+  ) => {
+    // Keys carry decisions: two trains, methods or results of one name stay apart (#2, #3…).
+    const seen = (keys.get(`${kind}:${named}`) ?? 0) + 1;
+    keys.set(`${kind}:${named}`, seen);
+    const subject = seen === 1 ? named : `${named} #${seen}`;
+    items.push({
+      key: `${kind}:${subject}`,
+      kind,
+      subject,
+      ...fields,
+      units: unitNames,
+      decision: null,
+    });
+  };
+
+  after.products.forEach((product, p) => {
+    const pb = toBefore[p] ?? -1;
+    const then = limitsOf(sideB.lowest, pb);
+    const now = limitsOf(sideA.lowest, p);
+    const moves = movedPairs[p] ?? 0;
+    if (moves > 0) {
+      const change = hasLargest[p] ? (largest[p] ?? null) : null;
+      item('limitsMoved', product.id, {
+        summary: `${plural(moves, 'pair')} ${moves === 1 ? 'moves' : 'move'}${change === null ? '' : ` (largest change ${signed(change)})`}; lowest MACO ${sig(then?.maco ?? null)} → ${sig(now?.maco ?? null)} ${units.maco}, lowest SAL ${sig(then?.sal ?? null)} → ${sig(now?.sal ?? null)} ${units.sal}`,
+        before: then,
+        after: now,
+        changePercent: change,
+        pairs: moves,
+        tightened: tighter[p] === 1,
+      });
+    }
+    const switches = switched[p] ?? 0;
+    if (switches > 0) {
+      summary.criterionChanged++;
+      item('criterionChanged', product.id, {
+        summary: `The governing criterion changes on ${plural(switches, 'pair')}; on the lowest-MACO pair ${then?.criterion ?? 'none'} → ${now?.criterion ?? 'none'}`,
+        before: then,
+        after: now,
+        changePercent:
+          then && now ? percent(then.maco ?? Number.NaN, now.maco ?? Number.NaN) : null,
+        pairs: switches,
+        tightened: tighter[p] === 1,
+      });
+    }
+    const news = added.pairs[p] ?? 0;
+    if (news > 0) {
+      const lowest = limitsOf(added, p);
+      item('pairsAdded', product.id, {
+        summary: `${plural(news, 'new pair')}${pb < 0 ? ' (new product)' : ''}; their lowest MACO ${sig(lowest?.maco ?? null)} ${units.maco}, lowest SAL ${sig(lowest?.sal ?? null)} ${units.sal}`,
+        before: null,
+        after: lowest,
+        changePercent: null,
+        pairs: news,
+        tightened: addedTighter[p] === 1,
+      });
+    }
+  });
+  before.products.forEach((product, pb) => {
+    const gone = removed.pairs[pb] ?? 0;
+    if (gone === 0) return;
+    item('pairsRemoved', product.id, {
+      summary: `${plural(gone, 'pair')} no longer computed${(toAfter[pb] ?? -1) < 0 ? ' (product removed)' : ''}`,
+      before: limitsOf(removed, pb),
+      after: null,
+      changePercent: null,
+      pairs: gone,
+      tightened: false,
+    });
+  });
+
+  context.trains.forEach((train, t) => {
+    const placeB = sideB.worstOnTrain(t);
+    const placeA = sideA.worstOnTrain(t);
+    const pb = placeB < 0 ? -1 : (sideB.trainMembers[t]?.[placeB] ?? -1);
+    const pa = placeA < 0 ? -1 : (sideA.trainMembers[t]?.[placeA] ?? -1);
+    const nameB = pb < 0 ? null : (before.products[pb]?.id ?? null);
+    const nameA = pa < 0 ? null : (after.products[pa]?.id ?? null);
+    if (nameB === nameA) return;
+    summary.worstCasesChanged++;
+    const atB = placeB < 0 ? -1 : (sideB.trainBase[t] ?? 0) + placeB;
+    const atA = placeA < 0 ? -1 : (sideA.trainBase[t] ?? 0) + placeA;
+    const salB = atB < 0 ? Number.NaN : (sideB.trainLowest.sal[atB] ?? Number.NaN);
+    const salA = atA < 0 ? Number.NaN : (sideA.trainLowest.sal[atA] ?? Number.NaN);
+    item('worstCaseChanged', train.name, {
+      summary: `Worst case ${nameB ?? 'none'} → ${nameA ?? 'none'}; lowest SAL on the train ${sig(shown(convertValue(salB, 'mg/sqcm', units.sal)))} → ${sig(shown(convertValue(salA, 'mg/sqcm', units.sal)))} ${units.sal}`,
+      before: limitsOf(sideB.trainLowest, atB),
+      after: limitsOf(sideA.trainLowest, atA),
+      changePercent: percent(salB, salA),
+      pairs: atA < 0 ? 0 : (sideA.trainLowest.pairs[atA] ?? 0),
+      tightened: salA < salB && moved(salB, salA),
+    });
+  });
+
+  context.methods.forEach((method, i) => {
+    const loqA = sideA.loq[i] ?? Number.NaN;
+    const loqB = sideB.loq[i] ?? Number.NaN;
+    const swab = method.sampleType === 'swab';
+    const pick = (l: LowestLimits, p: number) =>
+      p < 0 ? Number.NaN : ((swab ? l.swab[p] : l.rinse[p]) ?? Number.NaN);
+    after.products.forEach((product, p) => {
+      if (sideA.measures[i]?.[p] !== 1) return;
+      const pb = toBefore[p] ?? -1;
+      const now = pick(sideA.lowest, p);
+      if (!(now < loqA)) return;
+      const then = pick(sideB.lowest, pb);
+      // Below before as well, with the same limit: not an effect of this change.
+      if (then < loqB && !moved(then, now) && !moved(loqB, loqA)) return;
+      summary.belowLoq++;
+      const unit = swab ? units.swab : units.rinse;
+      const inUnit = (x: number) =>
+        shown(swab ? convertValue(x, 'mg/swab', units.swab) : rinseIn(x, units.rinse));
+      item('belowLoq', `${product.id} · ${method.name}`, {
+        summary: `Lowest ${method.sampleType} limit ${sig(inUnit(then))} → ${sig(inUnit(now))} ${unit}, below the LOQ of ${method.name} (${sig(inUnit(loqA))} ${unit})`,
+        before: limitsOf(sideB.lowest, pb),
+        after: limitsOf(sideA.lowest, p),
+        changePercent: percent(then, now),
+        pairs: sideA.pairsBelow[i]?.[p] ?? 0,
+        tightened: now < then && moved(then, now),
+      });
+    });
+  });
+
+  const status = (value: number, limit: number) =>
+    value > limit ? 2 : value > AT_RISK_SHARE * limit ? 1 : 0;
+  context.results.forEach((result, r) => {
+    const limitA = sideA.resultLimit[r] ?? Number.NaN;
+    if (Number.isNaN(limitA)) return;
+    const limitB = sideB.resultLimit[r] ?? Number.NaN;
+    const now = status(sideA.resultValue[r] ?? Number.NaN, limitA);
+    const then = Number.isNaN(limitB) ? -1 : status(sideB.resultValue[r] ?? Number.NaN, limitB);
+    if (now === 0 || (now === then && !moved(limitB, limitA))) return;
+    summary.resultsAtRisk++;
+    const swab = result.sampleType === 'swab';
+    const unit = swab ? units.swab : units.rinse;
+    const inUnit = (x: number) =>
+      shown(swab ? convertValue(x, 'mg/swab', units.swab) : rinseIn(x, units.rinse));
+    const sample = (limit: number): Limits => ({
+      maco: null,
+      sal: null,
+      swab: swab ? inUnit(limit) : null,
+      rinse: swab ? null : inUnit(limit),
+      criterion: null,
+    });
+    const value = sideA.resultValue[r] ?? Number.NaN;
+    item('resultAtRisk', result.id, {
+      summary: `${result.sampleType} result ${sig(inUnit(value))} ${unit} after ${result.previous} ${now === 2 ? 'fails' : 'is over half of'} the new limit ${sig(inUnit(limitA))} ${unit} (was ${sig(inUnit(limitB))} ${unit})`,
+      before: Number.isNaN(limitB) ? null : sample(limitB),
+      after: sample(limitA),
+      changePercent: percent(limitB, limitA),
+      pairs: sideA.resultPairs[r] ?? 0,
+      tightened: limitA < limitB && moved(limitB, limitA),
+    });
+  });
+
+  const rank = new Map(IMPACT_KINDS.map((kind, i) => [kind, i]));
+  const order = new Map(items.map((it, i) => [it, i]));
+  items.sort(
+    (a, b) =>
+      (rank.get(a.kind) ?? 0) - (rank.get(b.kind) ?? 0) ||
+      (order.get(a) ?? 0) - (order.get(b) ?? 0),
+  );
+
+  const pairs = top.sorted().map((slot) => listedPair(slot));
+  summary.pairsListed = pairs.length;
+  return { items, pairs, summary };
+
+  function listedPair(slot: number): TImpactPair {
+    const k = top.k[slot] ?? -1;
+    const p = top.previous[slot] ?? 0;
+    const n = top.next[slot] ?? 0;
+    const gone = p < 0;
+    const then: Four | null = k >= 0 ? beforeFour(kept, k) : null;
+    const now: Four | null = gone
+      ? null
+      : [
+          top.maco[slot] ?? Number.NaN,
+          top.sal[slot] ?? Number.NaN,
+          top.swab[slot] ?? Number.NaN,
+          top.rinse[slot] ?? Number.NaN,
+        ];
+    const names = gone ? before.products : after.products;
+    const change = (i: number) =>
+      then && now ? percent(then[i] ?? Number.NaN, now[i] ?? Number.NaN) : null;
+    return {
+      previous: names[gone ? -1 - p : p]?.id ?? '',
+      next: names[gone ? -1 - n : n]?.id ?? '',
+      before: then ? display(then, kept.governing[k] ?? -1) : null,
+      after: now ? display(now, top.governing[slot] ?? -1) : null,
+      macoChange: change(0),
+      salChange: change(1),
+      swabChange: change(2),
+      rinseChange: change(3),
+    };
+  }
+}

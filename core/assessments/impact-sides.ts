@@ -1,0 +1,214 @@
+import type { CompiledLimits } from '../limits/compile.ts';
+import { isLower } from '../limits/compile.ts';
+import { itemRinseLimit } from '../limits/matrix.ts';
+import type { PairView } from '../limits/matrix.ts';
+import type { LimitsInput } from '../limits/model.ts';
+import type { Quantity } from '../units/quantity.ts';
+import { sampleAmount } from './impact-units.ts';
+import type { SampleType } from './impact-units.ts';
+import { LowestLimits } from './lowest-limits.ts';
+
+/** A production: an equipment train and the products made on it. */
+export interface ImpactTrain {
+  name: string;
+  products: string[];
+  equipment: string[];
+}
+
+/**
+ * An analytical method and its limit of quantitation for one kind of sample. A swab LOQ per swab
+ * (mg/swab, ug/swab) or as a concentration in the swab extract (mg/ml, ug/ml, mg/L, ppm: × the
+ * extraction volume); a rinse LOQ as a concentration (mg/ml, ug/ml, mg/L, ppm) or per rinse
+ * (mg/rinse: ÷ the rinse volume).
+ */
+export interface AnalyticalMethod {
+  name: string;
+  sampleType: SampleType;
+  loq: Quantity<string>;
+  /** Actives (or products) the method measures; absent = every product. */
+  residues?: string[];
+}
+
+/**
+ * A sample result (issue 12): the amount found after `previous`, on the pair with `next` and on
+ * `equipment` when given (else the lowest limit over the pairs that match). Swab values per swab
+ * (mg/swab, ug/swab, or a concentration in the extract); rinse values per rinse (mg/rinse) or as
+ * a concentration (mg/ml, ug/ml, mg/L, ppm).
+ */
+export interface SampleResult {
+  id: string;
+  previous: string;
+  next?: string;
+  equipment?: string;
+  sampleType: SampleType;
+  value: Quantity<string>;
+}
+
+/**
+ * What one side (before or after) of a change gives, in the engine's units (mg, mg/sqcm,
+ * mg/swab, mg/ml), indexed by that side's product positions; filled pair by pair.
+ */
+export class ImpactSide {
+  readonly input: LimitsInput;
+  readonly productIndex: Map<string, number>;
+  /** Per previous product, over all its pairs. */
+  readonly lowest: LowestLimits;
+  /** Per train member (`trainBase[t] + place`), over the pairs of the train's products. */
+  readonly trainLowest: LowestLimits;
+  readonly trainBase: Int32Array;
+  /** Per train, product index → place among its members (-1 = not a member). */
+  private readonly trainPlace: Int32Array[];
+  private readonly trainsOf: number[][];
+  readonly trainMembers: number[][];
+  /** Per method, the LOQ in mg/swab or mg/ml, which products it measures, and pairs below it. */
+  readonly loq: Float64Array;
+  readonly measures: Uint8Array[];
+  readonly pairsBelow: Int32Array[];
+  private readonly methods: readonly AnalyticalMethod[];
+  /** Per result, the lowest limit of the pairs it belongs to, and how many. */
+  readonly resultLimit: Float64Array;
+  readonly resultPairs: Int32Array;
+  readonly resultValue: Float64Array;
+  private readonly resultsOf: (number[] | undefined)[];
+  private readonly resultNext: Int32Array;
+  private readonly resultEquipment: Int32Array;
+  private readonly results: readonly SampleResult[];
+  pairCount = 0;
+
+  constructor(
+    input: LimitsInput,
+    trains: readonly ImpactTrain[],
+    methods: readonly AnalyticalMethod[],
+    results: readonly SampleResult[],
+    /**
+     * The before side: an LOQ or result it cannot express (e.g. no extraction volume before the
+     * change) counts as unknown, so the after side alone decides and the item is reported.
+     */
+    lenient = false,
+  ) {
+    this.input = input;
+    const amount = (q: Quantity<string>, type: SampleType, what: string) => {
+      try {
+        return sampleAmount(q, type, input.sampling, what);
+      } catch (error) {
+        if (lenient) return Number.NaN;
+        throw error;
+      }
+    };
+    const count = input.products.length;
+    this.productIndex = new Map(input.products.map((product, i) => [product.id, i]));
+    this.lowest = new LowestLimits(count);
+
+    this.trainsOf = Array.from({ length: count }, () => []);
+    this.trainPlace = [];
+    this.trainMembers = [];
+    this.trainBase = new Int32Array(trains.length + 1);
+    trains.forEach((train, t) => {
+      const place = new Int32Array(count).fill(-1);
+      const members: number[] = [];
+      for (const id of train.products) {
+        const p = this.productIndex.get(id);
+        if (p === undefined || (place[p] ?? -1) >= 0) continue;
+        place[p] = members.length;
+        members.push(p);
+        this.trainsOf[p]?.push(t);
+      }
+      this.trainPlace.push(place);
+      this.trainMembers.push(members);
+      this.trainBase[t + 1] = (this.trainBase[t] ?? 0) + members.length;
+    });
+    this.trainLowest = new LowestLimits(this.trainBase[trains.length] ?? 0);
+
+    this.methods = methods;
+    this.loq = Float64Array.from(methods, (method) =>
+      amount(method.loq, method.sampleType, `method ${method.name}: LOQ`),
+    );
+    this.measures = methods.map((method) => {
+      const residues = method.residues ? new Set(method.residues) : undefined;
+      return Uint8Array.from(input.products, (product) =>
+        !residues ||
+        residues.has(product.id) ||
+        product.actives.some((active) => residues.has(active.id))
+          ? 1
+          : 0,
+      );
+    });
+    this.pairsBelow = methods.map(() => new Int32Array(count));
+
+    this.results = results;
+    this.resultLimit = new Float64Array(results.length).fill(Number.NaN);
+    this.resultPairs = new Int32Array(results.length);
+    this.resultValue = Float64Array.from(results, (result) =>
+      amount(result.value, result.sampleType, `result ${result.id}`),
+    );
+    this.resultsOf = new Array<number[] | undefined>(count);
+    const equipmentIndex = new Map(input.equipment.map((item, e) => [item.id, e]));
+    this.resultNext = new Int32Array(results.length);
+    this.resultEquipment = new Int32Array(results.length);
+    results.forEach((result, r) => {
+      const p = this.productIndex.get(result.previous);
+      this.resultNext[r] =
+        result.next === undefined ? -1 : (this.productIndex.get(result.next) ?? -2);
+      this.resultEquipment[r] =
+        result.equipment === undefined ? -1 : (equipmentIndex.get(result.equipment) ?? -2);
+      if (p !== undefined) (this.resultsOf[p] ??= []).push(r);
+    });
+  }
+
+  /** Folds one pair of this side's matrix. */
+  add(view: PairView, m: CompiledLimits): void {
+    const p = view.previous;
+    const n = view.next;
+    const { maco, sal, swabLimit: swab, rinseLimit: rinse, governing } = view;
+    this.pairCount++;
+    this.lowest.fold(p, maco, sal, swab, rinse, governing);
+    const trains = this.trainsOf[p] ?? [];
+    for (const t of trains) {
+      const place = this.trainPlace[t];
+      if (!place || (place[n] ?? -1) < 0) continue;
+      const at = (this.trainBase[t] ?? 0) + (place[p] ?? 0);
+      this.trainLowest.fold(at, maco, sal, swab, rinse, governing);
+    }
+    for (let i = 0; i < this.methods.length; i++) {
+      if (this.measures[i]?.[p] !== 1) continue;
+      const limit = this.methods[i]?.sampleType === 'swab' ? swab : rinse;
+      const below = this.pairsBelow[i];
+      if (below && limit < (this.loq[i] ?? Number.NaN)) below[p] = (below[p] ?? 0) + 1;
+    }
+    const results = this.resultsOf[p];
+    if (results) for (const r of results) this.addResult(r, view, m);
+  }
+
+  private addResult(r: number, view: PairView, m: CompiledLimits): void {
+    const next = this.resultNext[r] ?? -1;
+    if (next !== -1 && next !== view.next) return;
+    const e = this.resultEquipment[r] ?? -1;
+    let onItem = e === -1;
+    for (let i = 0; !onItem && i < view.sharedCount; i++) onItem = view.shared[i] === e;
+    if (!onItem) return;
+    // On one item, a rinse is of that item alone: its own area and share of the MACO.
+    const limit =
+      this.results[r]?.sampleType === 'swab'
+        ? view.swabLimit
+        : e >= 0
+          ? itemRinseLimit(m, view, e).value
+          : view.rinseLimit;
+    this.resultPairs[r] = (this.resultPairs[r] ?? 0) + 1;
+    if (isLower(limit, this.resultLimit[r] ?? Number.NaN)) this.resultLimit[r] = limit;
+  }
+
+  /** The member of train `t` with the lowest surface limit on it (first on a tie), or -1. */
+  worstOnTrain(t: number): number {
+    let worst = -1;
+    let best = Number.NaN;
+    const base = this.trainBase[t] ?? 0;
+    (this.trainMembers[t] ?? []).forEach((p, place) => {
+      const sal = this.trainLowest.sal[base + place] ?? Number.NaN;
+      if (isLower(sal, best)) {
+        best = sal;
+        worst = place;
+      }
+    });
+    return worst;
+  }
+}

@@ -1,0 +1,56 @@
+import {
+  DECISION_LABELS,
+  type TDecision,
+  type TImpactSummary,
+} from '../../../core/schemas/change-assessments.schemas.ts';
+
+interface Printed {
+  label: string;
+  text: string;
+}
+
+const lines = (items: readonly string[]) => (items.length === 0 ? '—' : items.join('\n'));
+
+/**
+ * A change assessment as its signers read it on paper: the change set in the order it applies,
+ * the evaluation's figures and every decision with its justification.
+ */
+export function printChangeAssessment(content: Record<string, unknown>): Printed[] {
+  const changes = (content.changes ?? []) as { label: string; reason: string }[];
+  const evaluation = content.evaluation as { evaluatedAt: string; summary: TImpactSummary } | null;
+  const decisions = (content.decisions ?? []) as {
+    key: string;
+    decision: TDecision;
+    justification: string;
+  }[];
+  const s = evaluation?.summary;
+  return [
+    { label: 'Number', text: String(content.number ?? '—') },
+    { label: 'Title', text: String(content.title ?? '—') },
+    { label: 'Type of change', text: String(content.changeType ?? '—') },
+    { label: 'Description', text: String(content.description || '—') },
+    {
+      label: 'Change-of-control record',
+      text: content.mocId ? `#${String(content.mocId)}` : '—',
+    },
+    {
+      label: 'Staged changes',
+      text: lines(changes.map((c, i) => `${i + 1}. ${c.label} — ${c.reason}`)),
+    },
+    {
+      label: 'Evaluation',
+      text: s
+        ? `${evaluation.evaluatedAt}: ${s.pairsMoved} of ${s.pairsBefore} pairs move ` +
+          `(${s.pairsTightened} tighter), ${s.pairsAdded} added, ${s.pairsRemoved} removed, ` +
+          `${s.criterionChanged} criterion changes, ${s.worstCasesChanged} worst-case changes, ` +
+          `${s.belowLoq} below LOQ, ${s.resultsAtRisk} results at risk`
+        : 'Not evaluated',
+    },
+    {
+      label: 'Decisions',
+      text: lines(
+        decisions.map((d) => `${d.key}: ${DECISION_LABELS[d.decision]} — ${d.justification}`),
+      ),
+    },
+  ];
+}

@@ -1,0 +1,145 @@
+import {
+  changeImpact,
+  type AnalyticalMethod,
+  type ChangeImpact,
+  type ImpactContext,
+} from '../../../core/assessments/change-impact.ts';
+import { sampleAmount } from '../../../core/assessments/impact-units.ts';
+import { analyticalMethodsDef } from '../../../core/entities/defs/cleaning.def.ts';
+import { equipmentDef, productsDef, productionsDef } from '../../../core/entities/defs/index.ts';
+import { AppError } from '../../../core/errors/errors.ts';
+import type { LimitsInput } from '../../../core/limits/model.ts';
+import type { Quantity } from '../../../core/units/quantity.ts';
+import type { TChangeAssessment } from '../../../core/schemas/change-assessments.schemas.ts';
+import type { Db, Queryable } from '../../db/db.ts';
+import { allEntities } from '../../entities/entity-store.ts';
+import { facilityLimitsInput } from '../limits/facility-limits-input.ts';
+import type { Actor } from '../audit/audit.service.ts';
+import { facilityDataWatermark, getChangeAssessment, numberOf } from './change-assessments.read.ts';
+import {
+  applyChanges,
+  changesOf,
+  editableAssessment,
+  inTransaction,
+  rolledBack,
+  staleChange,
+  touch,
+} from './change-assessments.service.ts';
+import type { Scope } from './change-content.ts';
+import { writeAudit } from '../audit/audit.service.ts';
+
+/*
+ * Evaluate (core/assessments/README.md): the engine input in force, the whole change set applied
+ * on the real write path in a savepoint that is rolled back, the input again, and the two
+ * compared with changeImpact. Stored with the facility's data watermark and the change set's
+ * version, which together say whether the evaluation is still current.
+ */
+
+const nameOf = (r: Record<string, unknown>) => String(r.name);
+
+/** The trains and analytical methods of the facility as they are (after the change, in the trial). */
+export async function impactContext(
+  q: Queryable,
+  facilityId: number,
+  input: LimitsInput,
+): Promise<ImpactContext> {
+  const [productions, products, equipment, methods] = await Promise.all([
+    allEntities(q, productionsDef, facilityId),
+    allEntities(q, productsDef, facilityId),
+    allEntities(q, equipmentDef, facilityId),
+    allEntities(q, analyticalMethodsDef, facilityId),
+  ]);
+  const productName = new Map(products.map((p) => [p.id, nameOf(p)]));
+  const equipmentName = new Map(equipment.map((e) => [e.id, nameOf(e)]));
+  const names = (ids: unknown, of: Map<number, string>) =>
+    ((ids as number[] | null) ?? []).map((id) => of.get(id)).filter((n): n is string => !!n);
+  // An LOQ is a concentration: compared with the rinse limit (the swab needs an extraction
+  // volume the facility does not declare yet).
+  const withLoq: AnalyticalMethod[] = [];
+  for (const m of methods) {
+    const loq = m.loq as Quantity<string> | null;
+    if (!loq) continue;
+    try {
+      sampleAmount(loq, 'rinse', input.sampling, nameOf(m));
+      withLoq.push({ name: nameOf(m), sampleType: 'rinse', loq });
+    } catch {
+      // An LOQ in a unit the rinse limit cannot be compared with is left out.
+    }
+  }
+  return {
+    trains: productions.map((p) => ({
+      name: nameOf(p),
+      products: names(p.productIds, productName),
+      equipment: names(p.equipmentIds, equipmentName),
+    })),
+    methods: withLoq,
+    results: [],
+  };
+}
+
+/** The impact of the assessment's change set on the limits in force, computed and rolled back. */
+export async function computeImpact(
+  tx: Queryable,
+  apply: (tx: Queryable) => Promise<void>,
+  facilityId: number,
+): Promise<ChangeImpact> {
+  const before = await facilityLimitsInput(tx, facilityId);
+  const { after, context } = await rolledBack(tx, async () => {
+    await apply(tx);
+    const input = await facilityLimitsInput(tx, facilityId);
+    return { after: input, context: await impactContext(tx, facilityId, input) };
+  });
+  return changeImpact(before, after, context);
+}
+
+export async function evaluateChangeAssessment(
+  db: Db,
+  actor: Actor,
+  scope: Scope,
+  id: number,
+  { version }: { version: number },
+): Promise<TChangeAssessment> {
+  await inTransaction(db, async (tx) => {
+    const row = await editableAssessment(tx, actor, scope, id, version);
+    const watermark = await facilityDataWatermark(tx, scope.facilityId);
+    const changes = await changesOf(tx, id);
+    const approvedAs = { id, number: numberOf(row.seq) };
+    const stale = await staleChange(tx, scope.facilityId, approvedAs.number, changes);
+    if (stale) throw new AppError('TransactionLocked', stale);
+    const impact = await computeImpact(
+      tx,
+      (inner) => applyChanges(inner, changes, { actor, scope, dbKind: db.kind, approvedAs }),
+      scope.facilityId,
+    );
+    const items = impact.items.map(({ decision: _d, ...item }) => item);
+    await tx.query(
+      `insert into change_assessment_evaluations (assessment_id, facility_id, evaluated_by,
+         watermark, change_set_version, summary, items, pairs)
+       values ($1, $2, $3, $4, $5, $6, $7, $8)
+       on conflict (assessment_id) do update
+         set evaluated_at = now(), evaluated_by = excluded.evaluated_by,
+             watermark = excluded.watermark, change_set_version = excluded.change_set_version,
+             summary = excluded.summary, items = excluded.items, pairs = excluded.pairs`,
+      [
+        id,
+        scope.facilityId,
+        actor.userId,
+        watermark,
+        row.change_set_version,
+        JSON.stringify(impact.summary),
+        JSON.stringify(items),
+        JSON.stringify(impact.pairs),
+      ],
+    );
+    await touch(tx, actor, scope, id, false);
+    await writeAudit(tx, actor, {
+      planId: scope.planId,
+      facilityId: scope.facilityId,
+      domain: 'ChangeAssessment',
+      action: 'Evaluate',
+      entityId: id,
+      newValues: { watermark, changeSetVersion: row.change_set_version, summary: impact.summary },
+    });
+  });
+  return getChangeAssessment(db, scope.facilityId, id);
+}

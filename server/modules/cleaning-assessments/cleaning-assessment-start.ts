@@ -1,0 +1,21 @@
+import type { Queryable } from '../../db/db.ts';
+import { enqueueJob, registerJobHandler } from '../../jobs/jobs.ts';
+import { JOB_NAME, runCleaningAssessment } from './cleaning-assessment.job.ts';
+
+/**
+ * The background job behind an assessment (server/jobs): the handler runs the assessment and
+ * reports its stages as the job's progress; `enqueue` starts it in the insert's transaction.
+ */
+export function registerCleaningAssessmentJob(): void {
+  registerJobHandler<{ assessmentId: number }>(JOB_NAME, (data, ctx) =>
+    runCleaningAssessment(ctx.db, data.assessmentId, (p) => ctx.progress(p)),
+  );
+}
+
+export function enqueueCleaningAssessment(
+  tx: Queryable,
+  facilityId: number,
+  assessmentId: number,
+): Promise<string> {
+  return enqueueJob(tx, facilityId, JOB_NAME, { assessmentId });
+}

@@ -1,0 +1,220 @@
+import {
+  assessLimits,
+  checkCoverage,
+  diffWithPrior,
+} from '../../../core/assessments/assess-facility.ts';
+import type {
+  TAssessmentResult,
+  TJobProgress,
+} from '../../../core/schemas/cleaning-assessments.schemas.ts';
+import type { Db, Queryable } from '../../db/db.ts';
+import { printCleaningAssessment } from './cleaning-assessment-print.ts';
+import { recordEdit, registerDocumentType, type ControlledRef } from '../../records/controlled.ts';
+import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import { assessmentData } from './assessment-data.ts';
+import { changeAssessmentsSince } from './change-assessment-link.ts';
+import { createTasksFromGaps } from './qualification-tasks.ts';
+import { AUDIT_DOMAIN, DOCUMENT_TYPE } from './cleaning-assessments.service.ts';
+
+/*
+ * The job behind a cleaning assessment: read the facility's data in force, run the assessment
+ * step by step (reporting each), store the result and make the record version 1 Being Built.
+ */
+
+export const JOB_NAME = 'cleaning-assessment';
+
+export const STAGES = [
+  'Reading master data',
+  'Computing limits',
+  'Checking coverage',
+  'Comparing with the prior assessment',
+  'Creating qualification tasks',
+] as const;
+
+export interface StageProgress {
+  stage: string;
+  done: number;
+  total: number;
+}
+
+export type ReportProgress = (p: StageProgress) => Promise<void>;
+
+async function setProgress(q: Queryable, id: number, progress: TJobProgress): Promise<void> {
+  await q.query('update cleaning_assessments set progress = $2 where id = $1', [
+    id,
+    JSON.stringify(progress),
+  ]);
+}
+
+interface Started {
+  facility_id: number;
+  plan_id: number;
+  number: string;
+  reason: string | null;
+  started_by: number;
+  user_name: string | null;
+  completed_at: Date | null;
+}
+
+/** The user who started the assessment: its completion is theirs, like the job itself. */
+function starterOf(row: Started): Actor {
+  return {
+    userId: row.started_by,
+    userName: row.user_name,
+    ip: null,
+    userAgent: null,
+    requestId: null,
+  };
+}
+
+export async function runCleaningAssessment(
+  db: Db,
+  assessmentId: number,
+  progress: ReportProgress = async () => {},
+): Promise<void> {
+  const [row] = await db.query<Started>(
+    `select a.facility_id, f.plan_id, a.number, a.reason, a.started_by, a.completed_at,
+            nullif(concat_ws(' ', u.first_name, u.last_name), '') as user_name
+       from cleaning_assessments a join facilities f on f.id = a.facility_id
+       left join users u on u.id = a.started_by
+      where a.id = $1`,
+    [assessmentId],
+  );
+  if (!row) throw new Error(`cleaning assessment ${assessmentId} does not exist`);
+  // A job run again after it finished (a retry) changes nothing.
+  if (row.completed_at) return;
+  const facilityId = row.facility_id;
+  const report = async (stage: number) => {
+    const p = { stage: STAGES[stage]!, done: stage, total: STAGES.length };
+    await setProgress(db, assessmentId, { state: 'running', ...p, error: null });
+    await progress(p);
+  };
+  try {
+    await report(0);
+    const data = await assessmentData(db, facilityId, assessmentId);
+    await report(1);
+    const limits = assessLimits(data.args);
+    await report(2);
+    const { coverage, counts } = checkCoverage(data.args, limits);
+    await report(3);
+    const diff = diffWithPrior(data.args.prior, coverage, limits.worstCases);
+    if (data.args.prior) {
+      const [prior] = await db.query<{ completed_at: Date }>(
+        'select completed_at from cleaning_assessments where id = $1',
+        [data.args.prior.id],
+      );
+      diff.changeAssessments = (
+        await changeAssessmentsSince(db, facilityId, prior?.completed_at.toISOString() ?? null)
+      ).map(({ id, number, title }) => ({ id, number, title }));
+    }
+    const result: TAssessmentResult = {
+      limitsSnapshotId: data.limitsSnapshotId,
+      inputHash: data.inputHash,
+      groups: limits.groups,
+      worstCases: limits.worstCases,
+      coverage,
+      counts,
+      diff,
+      uncomputable: data.args.uncomputable ? [...data.args.uncomputable] : [],
+    };
+    await report(4);
+    await complete(db, assessmentId, row, result);
+    await progress({ stage: 'Done', done: STAGES.length, total: STAGES.length });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    await setProgress(db, assessmentId, {
+      state: 'failed',
+      stage: 'Failed',
+      done: 0,
+      total: STAGES.length,
+      error: message,
+    });
+    await db.transaction((tx) =>
+      writeAudit(tx, starterOf(row), {
+        planId: row.plan_id,
+        facilityId,
+        domain: AUDIT_DOMAIN,
+        action: 'Failed',
+        entityId: assessmentId,
+        newValues: { number: row.number, error: message },
+      }),
+    );
+    throw error;
+  }
+}
+
+/** Stores the result, makes the record version 1 Being Built and turns the gaps into tasks. */
+async function complete(
+  db: Db,
+  assessmentId: number,
+  row: Started,
+  result: TAssessmentResult,
+): Promise<void> {
+  const actor = starterOf(row);
+  const ref: ControlledRef = {
+    planId: row.plan_id,
+    facilityId: row.facility_id,
+    documentType: DOCUMENT_TYPE,
+    documentId: assessmentId,
+  };
+  await db.transaction(async (tx) => {
+    await tx.query(
+      `update cleaning_assessments
+          set result = $2, limits_snapshot_id = $3, input_hash = $4, completed_at = now(),
+              progress = $5, version = version + 1, updated_at = now(), updated_by = started_by
+        where id = $1`,
+      [
+        assessmentId,
+        JSON.stringify(result),
+        result.limitsSnapshotId,
+        result.inputHash,
+        JSON.stringify({
+          state: 'done',
+          stage: 'Done',
+          done: STAGES.length,
+          total: STAGES.length,
+          error: null,
+        } satisfies TJobProgress),
+      ],
+    );
+    await recordEdit(
+      tx,
+      actor,
+      ref,
+      { number: row.number, reason: row.reason, result },
+      `Cleaning assessment ${row.number}`,
+    );
+    // Each gap becomes an Open qualification task (or carries its open one over).
+    await createTasksFromGaps(tx, {
+      actor,
+      facilityId: row.facility_id,
+      evaluationId: assessmentId,
+      coverage: result.coverage,
+    });
+    await writeAudit(tx, actor, {
+      planId: row.plan_id,
+      facilityId: row.facility_id,
+      domain: AUDIT_DOMAIN,
+      action: 'Complete',
+      entityId: assessmentId,
+      newValues: { number: row.number, counts: result.counts, inputHash: result.inputHash },
+    });
+  });
+}
+
+/** Cleaning assessments are signed like any controlled record by whoever may generate one. */
+export function registerCleaningAssessmentType(): void {
+  registerDocumentType(DOCUMENT_TYPE, {
+    resource: 'FacilityCleaningEvaluation',
+    action: 'Generate',
+    title: (content) => `Cleaning assessment ${String(content.number ?? '')}`,
+    printContent: printCleaningAssessment,
+    recordVersion: async (q, ref) => {
+      const [found] = await q.query<{ version: number }>(
+        'select version from cleaning_assessments where facility_id = $1 and id = $2',
+        [ref.facilityId, ref.documentId],
+      );
+      return found?.version ?? null;
+    },
+  });
+}

@@ -1,0 +1,139 @@
+import { createHash } from 'node:crypto';
+import type { z } from 'zod';
+import { AppError, validationError } from '../../../core/errors/errors.ts';
+import type {
+  TQualificationTask,
+  ZTaskAction,
+} from '../../../core/schemas/cleaning-assessments.schemas.ts';
+import type { Db } from '../../db/db.ts';
+import type { Scope } from '../../entities/entity-store.ts';
+import { canonicalJson } from '../../records/controlled.ts';
+import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import { verifySigningPassword } from '../auth/signing-password.ts';
+import { findTask, toTask, TASK_COLUMNS, type TaskRow } from './qualification-tasks.ts';
+
+export type TTaskAction = z.infer<typeof ZTaskAction>;
+
+/** The meaning a decision carries as an electronic signature (21 CFR 11.50(a)(3)). */
+export const TASK_MEANINGS = {
+  accept: 'Accepted: the proposed study is to be performed',
+  dismiss: 'Dismissed: no study is needed, for the justification given',
+} as const;
+
+const STATUS_OF = { accept: 'Accepted', dismiss: 'Dismissed' } as const;
+
+const utcToday = () => new Date().toISOString().slice(0, 10);
+
+function notFound(id: number): never {
+  throw new AppError('NotFoundError', `Qualification task ${id} was not found in this facility`);
+}
+
+/**
+ * `POST {F}/qualification-task/task/{id}`: accepts or dismisses an Open task, signed by the
+ * user's own password (checked and counted toward the lockout exactly as a signature's,
+ * modules/auth/signing-password.ts). Accepting may set the study type and due date (not in the
+ * past, UTC) the task proposed; dismissing needs a justification, and keeps what was proposed. A task is decided once: a decided one is 409
+ * TransactionLocked, a stale version 409 VersionConflictError. The decision, the signer's
+ * printed name, the meaning and the hash of what was decided on are kept on the task, with one
+ * audit row, in one transaction.
+ */
+export async function decideTask(
+  db: Db,
+  actor: Actor,
+  scope: Scope,
+  id: number,
+  action: TTaskAction,
+): Promise<TQualificationTask> {
+  const justification = action.justification || null;
+  if (action.action === 'dismiss' && !justification)
+    throw validationError([
+      {
+        property: 'justification',
+        constraints: { required: 'Dismissing a task needs a justification' },
+      },
+    ]);
+  if (action.action === 'accept' && action.dueDate && action.dueDate < utcToday())
+    throw validationError([
+      { property: 'dueDate', constraints: { future: 'The due date cannot be in the past' } },
+    ]);
+  if (!(await findTask(db, scope.facilityId, id))) notFound(id);
+  await verifySigningPassword(db, actor, actor.userId!, action.password);
+  return db.transaction(async (tx) => {
+    const before = (await findTask(tx, scope.facilityId, id, true)) ?? notFound(id);
+    if (before.status !== 'Open')
+      throw new AppError(
+        'TransactionLocked',
+        `This task was already ${before.status.toLowerCase()} by ${before.signer_printed_name ?? 'another user'}`,
+      );
+    if (before.version !== action.version) throw new AppError('VersionConflictError');
+    const accepting = action.action === 'accept';
+    const decided = {
+      proposedStudyType:
+        (accepting ? action.proposedStudyType : undefined) ?? before.proposed_study_type,
+      dueDate: (accepting ? action.dueDate : undefined) ?? before.due_date,
+      status: STATUS_OF[action.action],
+      justification,
+    };
+    const meaning = TASK_MEANINGS[action.action];
+    const hash = createHash('sha256')
+      .update(
+        canonicalJson({
+          facilityId: scope.facilityId,
+          taskId: id,
+          evaluationId: before.evaluation_id,
+          trainId: before.train_id,
+          productId: before.product_id,
+          gap: before.gap,
+          scope: before.scope,
+          meaning,
+          ...decided,
+        }),
+      )
+      .digest('hex');
+    const [row] = await tx.query<TaskRow>(
+      `update qualification_tasks t
+          set status = $3, justification = $4, proposed_study_type = $5, due_date = $6::date,
+              decided_by = u.id, decided_at = statement_timestamp(),
+              signer_printed_name = u.first_name || ' ' || u.last_name, signature_meaning = $7,
+              signed_content_hash = $8, version = t.version + 1, updated_at = now(),
+              updated_by = u.id
+         from users u
+        where t.facility_id = $1 and t.id = $2 and u.id = $9
+        returning ${TASK_COLUMNS}`,
+      [
+        scope.facilityId,
+        id,
+        decided.status,
+        justification,
+        decided.proposedStudyType,
+        decided.dueDate,
+        meaning,
+        hash,
+        actor.userId,
+      ],
+    );
+    await writeAudit(tx, actor, {
+      planId: scope.planId,
+      facilityId: scope.facilityId,
+      domain: 'QualificationTask',
+      action: accepting ? 'Accept' : 'Dismiss',
+      entityId: id,
+      reason: justification,
+      oldValues: {
+        status: before.status,
+        proposedStudyType: before.proposed_study_type,
+        dueDate: before.due_date,
+      },
+      newValues: {
+        ...decided,
+        evaluationId: before.evaluation_id,
+        train: before.train_name,
+        product: before.product_name,
+        meaning,
+        printedName: row!.signer_printed_name,
+        contentHash: hash,
+      },
+    });
+    return toTask(row!);
+  });
+}
