@@ -1,0 +1,374 @@
+import { z } from 'zod';
+import { ZId, ZListQuery, ZReason, ZVersion } from './common.schemas.ts';
+import { ZControlledState } from './signatures.schemas.ts';
+import { ZStudyType } from './cleaning-assessments.schemas.ts';
+
+/*
+ * Studies, runs, sample results, deviations and ongoing verification (issue 12; design in
+ * core/verification/README.md). Protocols are a declared record (core/entities/defs/protocols.def.ts).
+ */
+
+/** Spec §4 validation outcome. */
+export const STUDY_OUTCOMES = ['Validated', 'On Going', 'Failed'] as const;
+export const ZStudyOutcome = z.enum(STUDY_OUTCOMES);
+export type TStudyOutcome = z.infer<typeof ZStudyOutcome>;
+
+/** Spec §4 run status (NotStarted until the cleaning event starts). */
+export const RUN_STATUSES = [
+  'NotStarted',
+  'InProgress',
+  'BeingReviewed',
+  'BeingApproved',
+  'Completed',
+] as const;
+export const ZRunStatus = z.enum(RUN_STATUSES);
+export type TRunStatus = z.infer<typeof ZRunStatus>;
+
+/** Spec §4 release flags. */
+export const RELEASE_FLAGS = ['CAN_BE_RELEASED', 'MAY_BE_RELEASED', 'CAN_NOT_BE_RELEASED'] as const;
+export const ZReleaseFlag = z.enum(RELEASE_FLAGS);
+export type TReleaseFlag = z.infer<typeof ZReleaseFlag>;
+export const RELEASE_LABELS: Record<TReleaseFlag, string> = {
+  CAN_BE_RELEASED: 'Can be released',
+  MAY_BE_RELEASED: 'May be released at risk',
+  CAN_NOT_BE_RELEASED: 'Cannot be released',
+};
+
+export const SAMPLE_TYPES = ['swab', 'rinse'] as const;
+export const ZSampleType = z.enum(SAMPLE_TYPES);
+export type TSampleType = z.infer<typeof ZSampleType>;
+
+/** How a raw value was reported: a number, or a statement about the method's range. */
+export const CENSORING = ['=', '< LOD', '< LOQ', '> upper limit'] as const;
+export const ZCensoring = z.enum(CENSORING);
+export type TCensoring = z.infer<typeof ZCensoring>;
+
+/** Units a result is entered in: an amount per swab, or a concentration in the rinse. */
+export const SWAB_RESULT_UNITS = ['mg/swab', 'ug/swab'] as const;
+export const RINSE_RESULT_UNITS = ['mg/ml', 'ug/ml', 'ppm'] as const;
+export const RESULT_UNITS = [...SWAB_RESULT_UNITS, ...RINSE_RESULT_UNITS] as const;
+export const ZResultUnit = z.enum(RESULT_UNITS);
+export type TResultUnit = z.infer<typeof ZResultUnit>;
+
+export const VISUAL_RESULTS = ['Pass', 'Fail'] as const;
+export const ZVisualResult = z.enum(VISUAL_RESULTS);
+
+/** What a result was judged to be (computed by the server, never accepted from the client). */
+export const ZJudgement = z.object({
+  /** The raw value divided by the recovery (recovery divides the result, never the limit). */
+  correctedValue: z.number().nullable(),
+  /** The recovery fraction used (0 < r ≤ 1) and where it came from. */
+  recovery: z.number(),
+  recoverySource: z.string(),
+  /** The limit from the study's pinned limits snapshot, in the result's unit; null when none applies. */
+  limit: z.number().nullable(),
+  /** corrected / limit × 100; for a censored result the bound's percent (see censoredBelow). */
+  percentOfLimit: z.number().nullable(),
+  /** True when the value is only known to lie below percentOfLimit (< LOD, < LOQ). */
+  censoredBelow: z.boolean(),
+  /** null while the limit is missing. */
+  passed: z.boolean().nullable(),
+  /** The method's LOQ (recovery-corrected) is above the limit: a < LOQ result proves nothing. */
+  methodNotFit: z.boolean(),
+  /** One line per step, for the derivation drawer. */
+  derivation: z.array(z.string()),
+});
+export type TJudgement = z.infer<typeof ZJudgement>;
+
+// ---- Studies ----
+
+export const ZStudyOrigin = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('none') }),
+  z.object({ kind: z.literal('qualificationTask'), id: ZId }),
+  z.object({ kind: z.literal('changeAssessment'), id: ZId }),
+]);
+export type TStudyOrigin = z.infer<typeof ZStudyOrigin>;
+
+export const ZStudyCreate = z
+  .object({
+    title: z.string().trim().min(1, 'A title is required').max(200),
+    studyType: ZStudyType,
+    /** An Approved protocol: the study pins its version in force now. */
+    protocolId: ZId,
+    origin: ZStudyOrigin.default({ kind: 'none' }),
+    description: z.string().trim().max(5000).default(''),
+  })
+  .strict();
+export type TStudyCreate = z.infer<typeof ZStudyCreate>;
+
+export const ZStudyEdit = z
+  .object({
+    title: z.string().trim().min(1, 'A title is required').max(200).optional(),
+    description: z.string().trim().max(5000).optional(),
+    reason: ZReason,
+    version: ZVersion,
+  })
+  .strict();
+
+/** Closing a study that has not validated makes it Failed (spec §4); the reason is kept. */
+export const ZStudyClose = z.object({ reason: ZReason, version: ZVersion }).strict();
+
+export const ZStudyListQuery = ZListQuery.extend({
+  outcome: ZStudyOutcome.optional(),
+  studyType: ZStudyType.optional(),
+});
+
+export const ZStudy = z.object({
+  id: z.number().int(),
+  /** ST-0001 per facility. */
+  number: z.string(),
+  title: z.string(),
+  studyType: ZStudyType,
+  description: z.string(),
+  protocolId: z.number().int(),
+  protocolVersionNumber: z.number().int(),
+  protocolName: z.string(),
+  /** The approved limits snapshot every result of the study is judged against. */
+  limitsSnapshotId: z.number().int().nullable(),
+  origin: z.object({
+    kind: z.enum(['none', 'qualificationTask', 'changeAssessment']),
+    id: z.number().int().nullable(),
+    label: z.string().nullable(),
+  }),
+  outcome: ZStudyOutcome,
+  requiredPasses: z.number().int(),
+  consecutivePasses: z.number().int(),
+  runCount: z.number().int(),
+  closedAt: z.string().nullable(),
+  closeReason: z.string().nullable(),
+  createdAt: z.string(),
+  createdByName: z.string().nullable(),
+  controlled: ZControlledState,
+});
+export type TStudy = z.infer<typeof ZStudy>;
+
+// ---- Runs ----
+
+export const ZCleaningEvent = z.object({
+  startedAt: z.iso.datetime({ offset: true }).nullable().optional(),
+  endedAt: z.iso.datetime({ offset: true }).nullable().optional(),
+  operatorIds: z.array(ZId).max(50).optional(),
+  cleaningProcedureId: ZId.nullable().optional(),
+  agentLot: z.string().trim().max(100).nullable().optional(),
+  /** Hours actually reached between the end of production and the start of cleaning. */
+  dirtyHoldHours: z.number().min(0).max(100_000).nullable().optional(),
+  /** Hours actually reached between the end of cleaning and the next use (or the sampling). */
+  cleanHoldHours: z.number().min(0).max(100_000).nullable().optional(),
+  visualResult: ZVisualResult.nullable().optional(),
+  visualNotes: z.string().trim().max(2000).nullable().optional(),
+});
+export type TCleaningEvent = z.infer<typeof ZCleaningEvent>;
+
+export const ZRunCreate = z.object({ reason: ZReason.optional() }).strict();
+export const ZRunEdit = ZCleaningEvent.extend({ reason: ZReason, version: ZVersion }).strict();
+
+export const ZSampleResultInput = z
+  .object({
+    /** The client's key for this row; SampleChangesError names its problems by it. */
+    key: z.string().trim().min(1).max(64),
+    samplingLocationId: ZId,
+    sampleType: ZSampleType,
+    analyticalMethodId: ZId,
+    batchNumber: z.string().trim().min(1).max(100).nullable().optional(),
+    censoring: ZCensoring,
+    /** The reported number: the value, or the LOD/LOQ/upper limit it is censored at. */
+    rawValue: z.number().min(0).max(1e12),
+    unit: ZResultUnit,
+    /** A retest (same sample, analysed again) or re-swab (a new sample) of an earlier result. */
+    repeats: z
+      .object({ resultId: ZId, kind: z.enum(['retest', 'reswab']), reason: ZReason })
+      .optional(),
+    takenAt: z.iso.datetime({ offset: true }).nullable().optional(),
+  })
+  .strict();
+export type TSampleResultInput = z.infer<typeof ZSampleResultInput>;
+
+export const ZResultsBody = z
+  .object({ results: z.array(ZSampleResultInput).min(1).max(500) })
+  .strict();
+
+/** A correction of an entered result: what changes, why, from which version. */
+export const ZResultEdit = z
+  .object({
+    censoring: ZCensoring.optional(),
+    rawValue: z.number().min(0).max(1e12).optional(),
+    unit: ZResultUnit.optional(),
+    batchNumber: z.string().trim().min(1).max(100).nullable().optional(),
+    reason: ZReason,
+    version: ZVersion,
+  })
+  .strict();
+
+export const ZSampleResult = z.object({
+  id: z.number().int(),
+  runId: z.number().int(),
+  samplingLocationId: z.number().int(),
+  samplingLocationName: z.string(),
+  equipmentId: z.number().int(),
+  equipmentName: z.string(),
+  riskScore: z.number().nullable(),
+  sampleType: ZSampleType,
+  analyticalMethodId: z.number().int(),
+  analyticalMethodName: z.string(),
+  /** The method's kept record version the result was judged with. */
+  analyticalMethodVersion: z.number().int(),
+  batchNumber: z.string().nullable(),
+  censoring: ZCensoring,
+  rawValue: z.number(),
+  unit: ZResultUnit,
+  judgement: ZJudgement,
+  repeats: z
+    .object({ resultId: z.number().int(), kind: z.enum(['retest', 'reswab']), reason: z.string() })
+    .nullable(),
+  /** Superseded by a retest or re-swab: kept, shown, not counted. */
+  supersededBy: z.number().int().nullable(),
+  takenAt: z.string().nullable(),
+  enteredAt: z.string(),
+  enteredByName: z.string().nullable(),
+  version: z.number().int(),
+});
+export type TSampleResult = z.infer<typeof ZSampleResult>;
+
+// ---- Deviations ----
+
+export const DEVIATION_KINDS = ['process', 'nonProcess'] as const;
+export const DEVIATION_KIND_LABELS = {
+  process: 'Process',
+  nonProcess: 'Non-process (laboratory)',
+} as const;
+export const DEVIATION_STATUSES = ['Open', 'Closed'] as const;
+
+export const ZDeviationCreate = z
+  .object({
+    kind: z.enum(DEVIATION_KINDS),
+    /** On a result of the run, or on the run as a whole. */
+    resultId: ZId.nullable().optional(),
+    title: z.string().trim().min(1, 'A title is required').max(200),
+    description: z.string().trim().max(5000).default(''),
+    rootCause: z.string().trim().max(5000).nullable().optional(),
+    capaReference: z.string().trim().max(100).nullable().optional(),
+    /** A non-process deviation may invalidate the run: it then needs a repeat, without a reset. */
+    invalidatesRun: z.boolean().default(false),
+  })
+  .strict();
+
+export const ZDeviationEdit = z
+  .object({
+    title: z.string().trim().min(1).max(200).optional(),
+    description: z.string().trim().max(5000).optional(),
+    rootCause: z.string().trim().max(5000).nullable().optional(),
+    capaReference: z.string().trim().max(100).nullable().optional(),
+    invalidatesRun: z.boolean().optional(),
+    status: z.enum(DEVIATION_STATUSES).optional(),
+    reason: ZReason,
+    version: ZVersion,
+  })
+  .strict();
+
+export const ZDeviation = z.object({
+  id: z.number().int(),
+  /** DEV-0001 per facility. */
+  number: z.string(),
+  runId: z.number().int(),
+  resultId: z.number().int().nullable(),
+  kind: z.enum(DEVIATION_KINDS),
+  title: z.string(),
+  description: z.string(),
+  rootCause: z.string().nullable(),
+  capaReference: z.string().nullable(),
+  invalidatesRun: z.boolean(),
+  status: z.enum(DEVIATION_STATUSES),
+  createdAt: z.string(),
+  createdByName: z.string().nullable(),
+  closedAt: z.string().nullable(),
+  version: z.number().int(),
+});
+export type TDeviation = z.infer<typeof ZDeviation>;
+
+// ---- Run read ----
+
+export const ZRun = z.object({
+  id: z.number().int(),
+  studyId: z.number().int(),
+  studyNumber: z.string(),
+  /** 1, 2, 3 … within the study. */
+  sequence: z.number().int(),
+  status: ZRunStatus,
+  event: ZCleaningEvent,
+  /** Pass (all results in and passing, visual passed), Fail, Invalidated or Pending. */
+  verdict: z.enum(['Pass', 'Fail', 'Invalidated', 'Pending']),
+  releaseFlag: ZReleaseFlag,
+  /** Why the flag is what it is, one line per reason. */
+  releaseReasons: z.array(z.string()),
+  /** Hold-time maxima from the protocol, for the screen. */
+  dirtyHoldMaxHours: z.number().nullable(),
+  cleanHoldMaxHours: z.number().nullable(),
+  /** The sampling plan: one row per planned location, with its result when entered. */
+  plan: z.array(
+    z.object({
+      samplingLocationId: z.number().int(),
+      samplingLocationName: z.string(),
+      equipmentName: z.string(),
+      riskScore: z.number().nullable(),
+      sampleType: ZSampleType,
+      analyticalMethodId: z.number().int(),
+      analyticalMethodName: z.string(),
+      /** The limit this location's result is judged against, in `limitUnit`. */
+      limit: z.number().nullable(),
+      limitUnit: ZResultUnit,
+    }),
+  ),
+  results: z.array(ZSampleResult),
+  deviations: z.array(ZDeviation),
+  controlled: ZControlledState,
+  version: z.number().int(),
+});
+export type TRun = z.infer<typeof ZRun>;
+
+// ---- Ongoing verification ----
+
+export const STATISTICS_GROUPS = ['equipment', 'production', 'residueType', 'location'] as const;
+export const ZStatisticsQuery = z.object({
+  groupBy: z.enum(STATISTICS_GROUPS).default('equipment'),
+  /** The group's id (equipment, production, location) or residue type name. */
+  key: z.string().trim().min(1).max(100),
+  from: z.iso.date().optional(),
+  to: z.iso.date().optional(),
+});
+
+export const ZStatisticsPoint = z.object({
+  resultId: z.number().int().nullable(),
+  /** Historical study results are drawn too when the study is marked to count. */
+  historical: z.boolean(),
+  takenAt: z.string(),
+  label: z.string(),
+  percentOfLimit: z.number(),
+  censoredBelow: z.boolean(),
+  movingRange: z.number().nullable(),
+  ewma: z.number(),
+  /** Rules this point breaks: 'aboveAlert', 'aboveAction', 'aboveUcl', 'ewmaTrend'. */
+  alerts: z.array(z.string()),
+});
+
+export const ZStatistics = z.object({
+  groupBy: z.enum(STATISTICS_GROUPS),
+  key: z.string(),
+  label: z.string(),
+  count: z.number().int(),
+  censoredCount: z.number().int(),
+  points: z.array(ZStatisticsPoint),
+  /** Individuals chart: centre line and limits on percent of limit. */
+  mean: z.number().nullable(),
+  ucl: z.number().nullable(),
+  mrBar: z.number().nullable(),
+  ewmaLambda: z.number(),
+  ewmaUcl: z.number().nullable(),
+  /** One-sided capability against 100 % of limit, with its lower 95 % confidence bound. */
+  ppu: z.number().nullable(),
+  ppuLower95: z.number().nullable(),
+  ppuTarget: z.number(),
+  /** Where every result is censored: "all below LOQ, at most X % of limit". */
+  statement: z.string().nullable(),
+  alerts: z.array(z.object({ kind: z.string(), message: z.string(), takenAt: z.string() })),
+});
+export type TStatistics = z.infer<typeof ZStatistics>;
