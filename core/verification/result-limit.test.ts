@@ -3,7 +3,7 @@ import { compileLimits } from '../limits/compile.ts';
 import { limitsReport } from '../limits/limit-reports.ts';
 import type { LimitsInput } from '../limits/model.ts';
 import { defaultPolicy } from '../limits/policy.ts';
-import { resultLimit } from './result-limit.ts';
+import { resultLimit, resultLimits } from './result-limit.ts';
 import type { ResultLimitQuery } from './result-limit.ts';
 
 const product = (id: string, pdeMg: number, mbsKg: number, mddMg: number) => ({
@@ -134,6 +134,36 @@ describe('resultLimit', () => {
     expect(resultLimit(fixed(1, 100), swab).limit).toBeCloseTo((250 / 130_000) * 25, 12);
     // 100 ppm = 0.1 mg/ml < 0.240385 mg/ml: the fixed rinse limit governs
     expect(resultLimit(fixed(1, 100), rinse).limit).toBeCloseTo(0.1, 15);
+  });
+
+  it('applies the per-sample cap only where lower', () => {
+    const capped: LimitsInput = {
+      ...snapshot,
+      policy: { ...snapshot.policy, useSampleLimit: true, rinseSampleLimit: 10 },
+    };
+    // 10 ppm = 0.01 mg/ml < 0.240385 mg/ml: the cap governs the rinse
+    const r = resultLimit(capped, rinse);
+    expect(r.limit).toBeCloseTo(0.01, 15);
+    expect(r.derivation).toContain(
+      "Lower than the calculated limit, the policy's per-sample cap applies: 0.01 mg/ml",
+    );
+    // E3's 4 mg/ml is above the cap too: 0.01 mg/ml governs
+    expect(resultLimit(capped, { ...rinse, equipmentId: 'E3', rinseVolumeMl: 500 }).limit).toBe(
+      0.01,
+    );
+  });
+
+  it('answers many locations at once as it answers each', () => {
+    const queries: ResultLimitQuery[] = [
+      swab,
+      { ...swab, equipmentId: 'E3', swabAreaSqcm: 100 },
+      rinse,
+      { ...swab, equipmentId: 'E4' },
+      { ...swab, basis: 'productWise', productIds: ['A', 'B'] },
+    ];
+    expect(resultLimits(snapshot, queries)).toEqual(queries.map((q) => resultLimit(snapshot, q)));
+    // A and B as previous on E1: A → B 0.192308, B → A 0.00192308: the lower, × 25
+    expect(resultLimits(snapshot, queries)[4]?.limit).toBeCloseTo((250 / 130_000) * 25, 12);
   });
 
   it('writes the derivation with numbers and units', () => {

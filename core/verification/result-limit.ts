@@ -1,6 +1,13 @@
 import { compileLimits, isLower } from '../limits/compile.ts';
 import type { CompiledLimits } from '../limits/compile.ts';
-import { CALCULATED, FIXED, itemRinseLimit, runMatrix, swabLimitAt } from '../limits/matrix.ts';
+import {
+  CALCULATED,
+  FIXED,
+  itemRinseLimit,
+  rinseLimitAt,
+  runMatrix,
+  swabLimitAt,
+} from '../limits/matrix.ts';
 import type { PairView, SampleValue } from '../limits/matrix.ts';
 import type { LimitsInput } from '../limits/model.ts';
 import type { TResultUnit, TSampleType } from '../schemas/verification.schemas.ts';
@@ -11,7 +18,7 @@ import { shown, toResultUnit } from './judge-result.ts';
  * input). Computed by the engine's own functions on the snapshot with every recovery set to
  * 100 %: the result is divided by its recovery instead (core/verification/README.md), so the
  * limit must carry none. The policy's per-sample caps and fixed limits stay ceilings as in the
- * engine.
+ * engine. `resultLimits` answers many locations with one pass of the matrix.
  */
 
 export interface ResultLimitQuery {
@@ -30,66 +37,74 @@ export interface ResultLimit {
   derivation: string[];
 }
 
-/** The snapshot with the sampling of this location and recovery 100 % everywhere. */
-function withoutRecovery(input: LimitsInput, q: ResultLimitQuery): LimitsInput {
-  const { swabRecoveryPercentage: _s, rinseRecoveryPercentage: _r, ...sampling } = input.sampling;
-  return {
-    ...input,
-    policy: { ...input.policy, useGlobalRecoveryPercentage: false },
-    sampling: {
-      ...sampling,
-      swabArea: q.swabAreaSqcm === null ? undefined : { value: q.swabAreaSqcm, unit: 'sqcm' },
-      rinseVolume: q.rinseVolumeMl === null ? undefined : { value: q.rinseVolumeMl, unit: 'ml' },
-    },
-  };
-}
-
-/** The lowest SAL (for the swab) and item rinse limit over the pairs that count, with their pairs. */
+/** The lowest SAL (for the swab) and item rinse limit over some pairs, with their pairs. */
 interface Governing {
   pairs: number;
   sal: number;
   salPair: string;
   salCapped: boolean;
-  rinse: number;
-  rinseRule: SampleValue['rule'];
+  /** Residue carried into the rinse of the item (mg), which orders the rinse limits. */
+  carried: number;
   rinsePair: string;
-  /** The governing rinse pair's SAL, MACO and the area it is spread over, for the derivation. */
   rinseSal: number;
-  rinseMaco: number;
-  rinseArea: number;
+  /** The item's share of the governing pair's MACO, mg. */
+  rinseShare: number;
 }
 
-function lowestOver(m: CompiledLimits, e: number, previous: Set<number> | null): Governing {
-  const g: Governing = {
-    pairs: 0,
-    sal: Number.NaN,
-    salPair: '',
-    salCapped: false,
-    rinse: Number.NaN,
-    rinseRule: CALCULATED,
-    rinsePair: '',
-    rinseSal: Number.NaN,
-    rinseMaco: Number.NaN,
-    rinseArea: Number.NaN,
-  };
+const none = (): Governing => ({
+  pairs: 0,
+  sal: Number.NaN,
+  salPair: '',
+  salCapped: false,
+  carried: Number.NaN,
+  rinsePair: '',
+  rinseSal: Number.NaN,
+  rinseShare: Number.NaN,
+});
+
+function fold(into: Governing, from: Governing): void {
+  into.pairs += from.pairs;
+  if (isLower(from.sal, into.sal)) {
+    Object.assign(into, { sal: from.sal, salPair: from.salPair, salCapped: from.salCapped });
+  }
+  if (isLower(from.carried, into.carried)) {
+    const { carried, rinsePair, rinseSal, rinseShare } = from;
+    Object.assign(into, { carried, rinsePair, rinseSal, rinseShare });
+  }
+}
+
+/** Every item's governing pairs over all pairs, and per previous product. */
+function governingPairs(m: CompiledLimits) {
+  const all = m.input.equipment.map(none);
+  const byPrevious = m.input.equipment.map(() => new Map<number, Governing>());
   const { products } = m.input;
-  const name = (v: PairView) => `${products[v.previous]?.id} → ${products[v.next]?.id}`;
-  const rinse: SampleValue = { value: Number.NaN, rule: CALCULATED };
-  runMatrix(m, (view) => {
-    if (previous && !previous.has(view.previous)) return;
-    if (!view.shared.subarray(0, view.sharedCount).includes(e)) return;
-    g.pairs++;
-    if (isLower(view.sal, g.sal)) {
-      Object.assign(g, { sal: view.sal, salPair: name(view), salCapped: view.salCapped });
-    }
-    // The item's rinse limit as the equipment limits report has it (its own area, its share).
-    itemRinseLimit(m, view, e, rinse);
-    if (isLower(rinse.value, g.rinse)) {
-      Object.assign(g, { rinse: rinse.value, rinseRule: rinse.rule, rinsePair: name(view) });
-      Object.assign(g, { rinseSal: view.sal, rinseMaco: view.maco, rinseArea: view.area });
+  // The item's rinse limit at 1 ml without ceilings is the residue carried into its rinse.
+  const carriedOf: CompiledLimits = { ...m, rinseVolumeMl: 1, rinseCap: NaN, fixedRinse: NaN };
+  const out: SampleValue = { value: Number.NaN, rule: CALCULATED };
+  runMatrix(m, (view: PairView) => {
+    const pair = `${products[view.previous]?.id} → ${products[view.next]?.id}`;
+    for (let i = 0; i < view.sharedCount; i++) {
+      const e = view.shared[i] ?? 0;
+      const area = m.equipmentArea[e] ?? Number.NaN;
+      const one: Governing = {
+        pairs: 1,
+        sal: view.sal,
+        salPair: pair,
+        salCapped: view.salCapped,
+        carried: itemRinseLimit(carriedOf, view, e, out).value,
+        rinsePair: pair,
+        rinseSal: view.sal,
+        // as itemRinseLimit shares it: in proportion to area (reference §2.2, case D20)
+        rinseShare: (view.maco * area) / view.area,
+      };
+      fold(all[e]!, one);
+      const own = byPrevious[e]!;
+      const held = own.get(view.previous);
+      if (held) fold(held, one);
+      else own.set(view.previous, one);
     }
   });
-  return g;
+  return { all, byPrevious };
 }
 
 function ceilingLine(rule: SampleValue['rule'], value: number, unit: string): string | null {
@@ -98,81 +113,119 @@ function ceilingLine(rule: SampleValue['rule'], value: number, unit: string): st
   return `Lower than the calculated limit, ${what} applies: ${shown(value)} ${unit}`;
 }
 
-function swabLimit(m: CompiledLimits, g: Governing, lines: string[]): number | null {
-  if (!(m.swabAreaSqcm > 0)) {
+function swabLimit(m: CompiledLimits, g: Governing, area: number | null, lines: string[]) {
+  if (area === null || !(area > 0)) {
     lines.push('No swab area for this location: no swab limit');
     return null;
   }
-  const out = swabLimitAt(m, g.sal, { value: Number.NaN, rule: CALCULATED });
-  const calculated = g.sal * m.swabAreaSqcm;
+  const out = swabLimitAt({ ...m, swabAreaSqcm: area }, g.sal, { value: NaN, rule: CALCULATED });
   lines.push(
-    `Swab limit: ${shown(g.sal)} mg/sqcm × ${shown(m.swabAreaSqcm)} sqcm = ${shown(calculated)} mg/swab (no recovery: the result is divided by it instead)`,
+    `Swab limit: ${shown(g.sal)} mg/sqcm × ${shown(area)} sqcm = ${shown(g.sal * area)} mg/swab (no recovery: the result is divided by it instead)`,
   );
   const cap = ceilingLine(out.rule, out.value, 'mg/swab');
   if (cap) lines.push(cap);
   return out.value;
 }
 
-function rinseLimit(m: CompiledLimits, e: number, g: Governing, lines: string[]): number | null {
-  if (!(m.rinseVolumeMl > 0)) {
+function rinseLimit(
+  m: CompiledLimits,
+  e: number,
+  g: Governing,
+  volume: number | null,
+  lines: string[],
+) {
+  if (volume === null || !(volume > 0)) {
     lines.push('No rinse volume for this location: no rinse limit');
     return null;
   }
   const area = m.equipmentArea[e] ?? Number.NaN;
-  const V = `${shown(m.rinseVolumeMl)} ml`;
+  const at = { ...m, rinseVolumeMl: volume };
+  const out = rinseLimitAt(at, g.rinseSal, g.rinseShare, area, { value: NaN, rule: CALCULATED });
+  const V = `${shown(volume)} ml`;
   if (m.useSar) {
-    const carried = g.rinseSal * area;
     lines.push(
-      `Rinse limit (pair ${g.rinsePair}): ${shown(g.rinseSal)} mg/sqcm × ${shown(area)} sqcm ÷ ${V} = ${shown(carried / m.rinseVolumeMl)} mg/ml (no recovery)`,
+      `Rinse limit (pair ${g.rinsePair}): ${shown(g.rinseSal)} mg/sqcm × ${shown(area)} sqcm ÷ ${V} = ${shown((g.rinseSal * area) / volume)} mg/ml (no recovery)`,
     );
   } else {
-    const share = (g.rinseMaco * area) / g.rinseArea;
     lines.push(
-      `Item's share of the MACO of pair ${g.rinsePair}: ${shown(g.rinseMaco)} mg × ${shown(area)} sqcm ÷ ${shown(g.rinseArea)} sqcm = ${shown(share)} mg`,
-      `Rinse limit: ${shown(share)} mg ÷ ${V} = ${shown(share / m.rinseVolumeMl)} mg/ml (no recovery)`,
+      `Share of the MACO of pair ${g.rinsePair} on ${m.input.equipment[e]?.id} (in proportion to its area ${shown(area)} sqcm): ${shown(g.rinseShare)} mg`,
+      `Rinse limit: ${shown(g.rinseShare)} mg ÷ ${V} = ${shown(g.rinseShare / volume)} mg/ml (no recovery)`,
     );
   }
-  const cap = ceilingLine(g.rinseRule, g.rinse, 'mg/ml');
+  const cap = ceilingLine(out.rule, out.value, 'mg/ml');
   if (cap) lines.push(cap);
-  return g.rinse;
+  return out.value;
 }
 
-export function resultLimit(snapshotInput: LimitsInput, q: ResultLimitQuery): ResultLimit {
-  const m = compileLimits(withoutRecovery(snapshotInput, q));
-  const lines: string[] = [];
+function answer(
+  m: CompiledLimits,
+  governing: ReturnType<typeof governingPairs>,
+  q: ResultLimitQuery,
+): ResultLimit {
   const e = m.input.equipment.findIndex((item) => item.id === q.equipmentId);
   if (e === -1) {
     return { limit: null, derivation: [`${q.equipmentId} is not in the limits snapshot`] };
   }
-  let g = lowestOver(m, e, null);
+  let g = governing.all[e]!;
   if (g.pairs === 0) {
     const why = `${q.equipmentId} is in no product pair of the limits snapshot: no limit applies`;
     return { limit: null, derivation: [why] };
   }
   let basis = `equipment-wise: the lowest surface limit of ${q.equipmentId} over its ${g.pairs} pairs`;
   if (q.basis === 'productWise' && q.productIds.length > 0) {
-    const wanted = new Set(q.productIds);
-    const previous = new Set(m.input.products.flatMap((p, i) => (wanted.has(p.id) ? [i] : [])));
-    const own = lowestOver(m, e, previous);
+    const own = none();
+    m.input.products.forEach((p, i) => {
+      const held = q.productIds.includes(p.id) ? governing.byPrevious[e]!.get(i) : undefined;
+      if (held) fold(own, held);
+    });
+    const names = q.productIds.join(', ');
     if (own.pairs > 0) {
       g = own;
-      basis = `product-wise: the lowest surface limit of ${q.equipmentId} over the ${own.pairs} pairs with ${q.productIds.join(', ')} as previous product`;
+      basis = `product-wise: the lowest surface limit of ${q.equipmentId} over the ${own.pairs} pairs with ${names} as previous product`;
     } else {
       // Conservative: the equipment-wise limit is never above a product-wise one.
-      basis = `${q.productIds.join(', ')} leave no residue on ${q.equipmentId} for another product: ${basis}`;
+      basis = `${names} leave no residue on ${q.equipmentId} for another product: ${basis}`;
     }
   }
-  lines.push(`Limit basis: ${basis}`);
-  lines.push(
+  const lines = [
+    `Limit basis: ${basis}`,
     `Lowest surface limit (SAL): ${shown(g.sal)} mg/sqcm, pair ${g.salPair}${g.salCapped ? " (the policy's residue limit)" : ''}`,
-  );
-  const mg = q.sampleType === 'swab' ? swabLimit(m, g, lines) : rinseLimit(m, e, g, lines);
-  if (mg === null || !Number.isFinite(mg)) {
-    if (mg !== null) lines.push('The snapshot gives no finite limit for this item');
+  ];
+  const mg =
+    q.sampleType === 'swab'
+      ? swabLimit(m, g, q.swabAreaSqcm, lines)
+      : rinseLimit(m, e, g, q.rinseVolumeMl, lines);
+  if (mg === null) return { limit: null, derivation: lines };
+  if (!Number.isFinite(mg)) {
+    lines.push('The snapshot gives no finite limit for this item');
     return { limit: null, derivation: lines };
   }
   const from = q.sampleType === 'swab' ? 'mg/swab' : 'mg/ml';
   const limit = toResultUnit(mg, from, q.unit);
   if (q.unit !== from) lines.push(`In ${q.unit}: ${shown(limit)} ${q.unit}`);
   return { limit, derivation: lines };
+}
+
+/** The limits of many locations against one snapshot: one compile, one pass of the matrix. */
+export function resultLimits(
+  snapshotInput: LimitsInput,
+  queries: readonly ResultLimitQuery[],
+): ResultLimit[] {
+  const {
+    swabRecoveryPercentage: _s,
+    rinseRecoveryPercentage: _r,
+    ...sampling
+  } = snapshotInput.sampling;
+  // Recovery 100 % everywhere; each query brings its own swab area and rinse volume.
+  const m = compileLimits({
+    ...snapshotInput,
+    policy: { ...snapshotInput.policy, useGlobalRecoveryPercentage: false },
+    sampling,
+  });
+  const governing = governingPairs(m);
+  return queries.map((q) => answer(m, governing, q));
+}
+
+export function resultLimit(snapshotInput: LimitsInput, query: ResultLimitQuery): ResultLimit {
+  return resultLimits(snapshotInput, [query])[0]!;
 }
