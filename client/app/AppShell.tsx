@@ -15,6 +15,7 @@ import { LazyEquipmentDetail } from '../features/equipment/LazyEquipmentDetail.t
 import { LazyRoomGrades } from '../features/room-grades/LazyRoomGrades.tsx';
 import { LazyMyApprovals } from '../features/records/LazyMyApprovals.tsx';
 import { LazyCleaningAssessments } from '../features/cleaning-assessments/LazyCleaningAssessments.tsx';
+import { LazyRun, LazyVerification } from '../features/verification/LazyVerification.tsx';
 import { adminRoutes } from '../features/roles/admin-routes.tsx';
 import { endSession, LogoutPage } from '../account/LogoutPage.tsx';
 import { useSession } from '../session/use-session.ts';
@@ -106,6 +107,8 @@ function SignedInApp() {
             <Route path="master-data/equipments/:id" element={<LazyEquipmentDetail />} />
             <Route path="room-grades" element={<LazyRoomGrades />} />
             <Route path="cleaning-assessments/*" element={<LazyCleaningAssessments />} />
+            <Route path="runs/:id" element={<LazyRun />} />
+            <Route path="verification" element={<LazyVerification />} />
             {adminRoutes(facilities.data)}
             <Route path="my-approvals" element={<LazyMyApprovals />} />
             <Route path="audit-log" element={<LazyAuditLog />} />

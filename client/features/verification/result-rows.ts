@@ -42,7 +42,7 @@ export function currentResult(run: TRun, row: PlanRow): TSampleResult | undefine
 export function previewJudgement(row: PlanRow, values: RowValues): TJudgement | null {
   const { censoring, rawValue, unit } = values;
   if (!censoring || rawValue === undefined || rawValue === null || !unit) return null;
-  let limit: number | null = null;
+  let limit: number | null;
   try {
     limit = row.limit === null ? null : toResultUnit(row.limit, row.limitUnit, unit);
   } catch {

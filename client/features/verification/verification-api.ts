@@ -97,3 +97,23 @@ export function useStatistics(query: StatisticsQuery | null) {
     enabled: query !== null && query.key !== '',
   });
 }
+
+/** The thresholds the alert and action lines are drawn at (GET {F}/verification/settings). */
+export interface VerificationThresholds {
+  alertPercent: number;
+  actionPercent: number;
+}
+
+/** The facility's thresholds; until they answer, the design's defaults (50 %, 80 %). */
+export function useVerificationThresholds(): VerificationThresholds {
+  const scope = useFacilityScope();
+  const query = useQuery({
+    queryKey: ['facility', scope.facilityId, 'verification', 'settings'],
+    queryFn: ({ signal }) =>
+      apiRequest<{ settings: VerificationThresholds }>(
+        `${facilityPath(scope)}/verification/settings`,
+        { signal, action: 'Loading the verification settings' },
+      ),
+  });
+  return query.data?.settings ?? { alertPercent: 50, actionPercent: 80 };
+}

@@ -1,0 +1,153 @@
+import { Alert, Button, Card, Flex, Form, Input, InputNumber, Radio } from 'antd';
+import { useState } from 'react';
+import type { TRun } from '../../../core/schemas/verification.schemas.ts';
+import { showSaveError } from '../../api/form-errors.ts';
+import { ReasonField } from '../../app/reason/ReasonField.tsx';
+import { ReferenceSelect } from '../master-data/ReferenceSelect.tsx';
+import { referencedDef } from '../master-data/entity-registry.ts';
+import { fromLocalInput, holdBreach, toLocalInput, type EventFormValues } from './event-values.ts';
+import { runCalls, useRunWrite, type RunEditBody } from './verification-api.ts';
+
+type Values = EventFormValues & { reason: string };
+
+/** The cleaning event of a run: times, people, procedure, hold times and the visual inspection. */
+export function CleaningEventForm(props: { run: TRun; canEdit: boolean; onConflict: () => void }) {
+  const { run } = props;
+  const [form] = Form.useForm<Values>();
+  const [saving, setSaving] = useState(false);
+  const save = useRunWrite((scope, body: RunEditBody) => runCalls.editEvent(scope, run.id, body));
+  const dirty = Form.useWatch('dirtyHoldHours', form);
+  const clean = Form.useWatch('cleanHoldHours', form);
+  const dirtyBreach = holdBreach(dirty, run.dirtyHoldMaxHours);
+  const cleanBreach = holdBreach(clean, run.cleanHoldMaxHours);
+  const event = run.event;
+
+  async function submit(): Promise<void> {
+    const values = await form.validateFields();
+    setSaving(true);
+    try {
+      await save.mutateAsync({
+        ...values,
+        startedAt: fromLocalInput(values.startedAt),
+        endedAt: fromLocalInput(values.endedAt),
+        agentLot: values.agentLot?.trim() ? values.agentLot.trim() : null,
+        visualNotes: values.visualNotes?.trim() ? values.visualNotes.trim() : null,
+        reason: values.reason.trim(),
+        version: run.version,
+      });
+      form.setFieldValue('reason', '');
+    } catch (error) {
+      showSaveError(error, form, props.onConflict);
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <Card title="Cleaning event">
+      <Form
+        form={form}
+        name="cleaning-event"
+        layout="vertical"
+        disabled={!props.canEdit}
+        initialValues={{
+          ...event,
+          startedAt: toLocalInput(event.startedAt),
+          endedAt: toLocalInput(event.endedAt),
+          operatorIds: event.operatorIds ?? [],
+        }}
+      >
+        <Flex wrap gap="middle">
+          <Form.Item name="startedAt" label="Cleaning started">
+            <Input type="datetime-local" size="large" />
+          </Form.Item>
+          <Form.Item name="endedAt" label="Cleaning ended">
+            <Input type="datetime-local" size="large" />
+          </Form.Item>
+          <Form.Item name="agentLot" label="Cleaning agent lot">
+            <Input size="large" style={{ width: 200 }} />
+          </Form.Item>
+        </Flex>
+        <Flex wrap gap="middle">
+          <Form.Item name="operatorIds" label="Operators" style={{ minWidth: 300 }}>
+            <ReferenceSelect def={referencedDef('operators')} multiple aria-label="Operators" />
+          </Form.Item>
+          <Form.Item
+            name="cleaningProcedureId"
+            label="Cleaning procedure"
+            style={{ minWidth: 300 }}
+          >
+            <ReferenceSelect
+              def={referencedDef('cleaningProcedures')}
+              aria-label="Cleaning procedure"
+            />
+          </Form.Item>
+        </Flex>
+        <Flex wrap gap="middle">
+          <HoldField
+            name="dirtyHoldHours"
+            label="Dirty hold"
+            max={run.dirtyHoldMaxHours}
+            breach={dirtyBreach}
+          />
+          <HoldField
+            name="cleanHoldHours"
+            label="Clean hold"
+            max={run.cleanHoldMaxHours}
+            breach={cleanBreach}
+          />
+        </Flex>
+        <Form.Item name="visualResult" label="Visual inspection">
+          <Radio.Group
+            size="large"
+            optionType="button"
+            buttonStyle="solid"
+            options={[
+              { value: 'Pass', label: 'Pass' },
+              { value: 'Fail', label: 'Fail' },
+            ]}
+          />
+        </Form.Item>
+        <Form.Item name="visualNotes" label="Visual inspection notes">
+          <Input.TextArea autoSize={{ minRows: 2, maxRows: 6 }} maxLength={2000} />
+        </Form.Item>
+        {dirtyBreach || cleanBreach ? (
+          <Alert
+            type="warning"
+            showIcon
+            title="Hold time breach: the run cannot be released"
+            style={{ marginBottom: 16 }}
+          />
+        ) : null}
+        {props.canEdit ? (
+          <>
+            <ReasonField />
+            <Button type="primary" size="large" loading={saving} onClick={() => void submit()}>
+              Save cleaning event
+            </Button>
+          </>
+        ) : null}
+      </Form>
+    </Card>
+  );
+}
+
+/** A hold time reached, against the protocol's maximum; a breach is a warning under the field. */
+function HoldField(props: {
+  name: 'dirtyHoldHours' | 'cleanHoldHours';
+  label: string;
+  max: number | null;
+  breach: string | null;
+}) {
+  const max = props.max === null ? 'no maximum' : `maximum ${props.max} h`;
+  return (
+    <Form.Item
+      name={props.name}
+      label={`${props.label} reached (h, ${max})`}
+      validateStatus={props.breach ? 'warning' : undefined}
+      help={props.breach ? `${props.label} breach: ${props.breach}` : undefined}
+    >
+      <InputNumber size="large" min={0} style={{ width: 160 }} />
+    </Form.Item>
+  );
+}

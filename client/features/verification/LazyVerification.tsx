@@ -1,0 +1,26 @@
+import { lazy, Suspense } from 'react';
+import { LoadingSpinner } from '../../account/LoadingSpinner.tsx';
+
+// The run screen and the statistics are their own chunks, loaded when first opened.
+const RunPage = lazy(() => import('./RunPage.tsx').then((m) => ({ default: m.RunPage })));
+const StatisticsPage = lazy(() =>
+  import('./StatisticsPage.tsx').then((m) => ({ default: m.StatisticsPage })),
+);
+
+/** /runs/:id — a run at the line. */
+export function LazyRun() {
+  return (
+    <Suspense fallback={<LoadingSpinner label="Loading the run" />}>
+      <RunPage />
+    </Suspense>
+  );
+}
+
+/** /verification — ongoing verification statistics. */
+export function LazyVerification() {
+  return (
+    <Suspense fallback={<LoadingSpinner label="Loading the ongoing verification" />}>
+      <StatisticsPage />
+    </Suspense>
+  );
+}

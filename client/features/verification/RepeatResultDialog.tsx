@@ -1,0 +1,77 @@
+import { Form, Radio } from 'antd';
+import type { TRun, TSampleResult } from '../../../core/schemas/verification.schemas.ts';
+import { FormModal } from '../../app/reason/FormModal.tsx';
+import { ResultInputs } from './result-inputs.tsx';
+import type { RowValues } from './result-rows.ts';
+import { runCalls, useRunWrite } from './verification-api.ts';
+
+interface RepeatValues extends RowValues {
+  kind: 'retest' | 'reswab';
+  reason: string;
+}
+
+/**
+ * A retest (the same sample analysed again, keeping its batch number) or a re-swab (a new
+ * sample) of a saved result: a new result that supersedes it, with the reason why.
+ */
+export function RepeatResultDialog(props: {
+  run: TRun;
+  result: TSampleResult;
+  onClose: () => void;
+}) {
+  const { run, result } = props;
+  const [form] = Form.useForm<RepeatValues>();
+  const save = useRunWrite((scope, body: Parameters<typeof runCalls.enterResults>[2]) =>
+    runCalls.enterResults(scope, run.id, body),
+  );
+  const label = `${result.samplingLocationName} (${result.sampleType})`;
+  return (
+    <FormModal<RepeatValues>
+      form={form}
+      name="repeat-result"
+      title={`Retest or re-swab: ${label}`}
+      okText="Save the repeat"
+      initialValues={{
+        kind: 'retest',
+        censoring: '=',
+        unit: result.unit,
+        batchNumber: result.batchNumber,
+      }}
+      askReason
+      onClose={props.onClose}
+      onSave={(values) =>
+        save.mutateAsync({
+          results: [
+            {
+              key: 'repeat',
+              samplingLocationId: result.samplingLocationId,
+              sampleType: result.sampleType,
+              analyticalMethodId: result.analyticalMethodId,
+              censoring: values.censoring ?? '=',
+              rawValue: values.rawValue ?? 0,
+              unit: values.unit ?? result.unit,
+              batchNumber: values.batchNumber?.trim() ? values.batchNumber.trim() : null,
+              repeats: { resultId: result.id, kind: values.kind, reason: values.reason },
+            },
+          ],
+        })
+      }
+    >
+      <Form.Item name="kind" label="Kind">
+        <Radio.Group
+          optionType="button"
+          options={[
+            { value: 'retest', label: 'Retest (same sample)' },
+            { value: 'reswab', label: 'Re-swab (new sample)' },
+          ]}
+        />
+      </Form.Item>
+      <ResultInputs
+        prefix={[]}
+        sampleType={result.sampleType}
+        label={`the repeat of ${label}`}
+        required
+      />
+    </FormModal>
+  );
+}

@@ -1,0 +1,201 @@
+import { Button, Card, Descriptions, Flex, Form, Space, Typography, notification } from 'antd';
+import { useMemo, useState } from 'react';
+import type { TJudgement, TRun } from '../../../core/schemas/verification.schemas.ts';
+import { isApiError } from '../../api/api-error.ts';
+import { showSaveError } from '../../api/form-errors.ts';
+import { DerivationDrawer } from './DerivationDrawer.tsx';
+import { JudgementTag } from './JudgementTag.tsx';
+import { RepeatResultDialog } from './RepeatResultDialog.tsx';
+import { ResultInputs } from './result-inputs.tsx';
+import {
+  currentResult,
+  filledResults,
+  previewJudgement,
+  rowFieldErrors,
+  rowKey,
+  type PlanRow,
+  type RowValues,
+} from './result-rows.ts';
+import { runCalls, useRunWrite } from './verification-api.ts';
+
+interface FormValues {
+  rows: Record<string, RowValues | undefined>;
+}
+
+/** One card per planned sampling location: saved result and its judgement, or inputs to enter it. */
+export function ResultsEntry({ run, canEnter }: { run: TRun; canEnter: boolean }) {
+  const [form] = Form.useForm<FormValues>();
+  const [derivation, setDerivation] = useState<{
+    title: string;
+    judgement: TJudgement;
+    isPreview: boolean;
+  } | null>(null);
+  const [repeating, setRepeating] = useState<number | null>(null);
+  const save = useRunWrite((scope, body: Parameters<typeof runCalls.enterResults>[2]) =>
+    runCalls.enterResults(scope, run.id, body),
+  );
+  const keys = useMemo(() => new Set(run.plan.map(rowKey)), [run.plan]);
+  const open = run.plan.filter((row) => !currentResult(run, row));
+
+  async function saveAll(): Promise<void> {
+    const values = form.getFieldsValue(true) as FormValues;
+    const results = filledResults(open, values.rows ?? {});
+    if (results.length === 0) {
+      notification.warning({ title: 'Nothing to save', description: 'Enter a value first.' });
+      return;
+    }
+    try {
+      await save.mutateAsync({ results });
+      form.resetFields();
+    } catch (error) {
+      const mapped = rowFieldErrors(isApiError(error) ? error.errors : undefined, keys);
+      if (mapped.fields.length === 0) return showSaveError(error);
+      form.setFields(mapped.fields as Parameters<typeof form.setFields>[0]);
+      if (mapped.rest.length > 0)
+        notification.error({
+          title: 'Some results were not saved',
+          description: mapped.rest.join('\n'),
+        });
+    }
+  }
+
+  const initialRows = Object.fromEntries(
+    open.map((row) => [rowKey(row), { censoring: '=', unit: row.limitUnit } satisfies RowValues]),
+  );
+  const repeated = run.results.find((result) => result.id === repeating);
+  return (
+    <Card title="Sample results">
+      <Form form={form} layout="vertical" initialValues={{ rows: initialRows }}>
+        <Flex vertical gap="middle">
+          {run.plan.map((row) => (
+            <PlanRowCard
+              key={rowKey(row)}
+              run={run}
+              row={row}
+              canEnter={canEnter}
+              onDerivation={setDerivation}
+              onRepeat={setRepeating}
+            />
+          ))}
+        </Flex>
+      </Form>
+      {canEnter && open.length > 0 ? (
+        <Button
+          type="primary"
+          size="large"
+          style={{ marginTop: 16 }}
+          loading={save.isPending}
+          onClick={() => void saveAll()}
+        >
+          Save results
+        </Button>
+      ) : null}
+      {derivation ? <DerivationDrawer {...derivation} onClose={() => setDerivation(null)} /> : null}
+      {repeated ? (
+        <RepeatResultDialog run={run} result={repeated} onClose={() => setRepeating(null)} />
+      ) : null}
+    </Card>
+  );
+}
+
+function PlanRowCard(props: {
+  run: TRun;
+  row: PlanRow;
+  canEnter: boolean;
+  onDerivation: (value: { title: string; judgement: TJudgement; isPreview: boolean }) => void;
+  onRepeat: (resultId: number) => void;
+}) {
+  const { run, row } = props;
+  const key = rowKey(row);
+  const saved = currentResult(run, row);
+  const watched = Form.useWatch(['rows', key], Form.useFormInstance()) as RowValues | undefined;
+  const preview = saved ? null : previewJudgement(row, watched ?? {});
+  const label = `${row.samplingLocationName} (${row.sampleType})`;
+  const history = run.results.filter(
+    (r) =>
+      r.supersededBy !== null &&
+      r.samplingLocationId === row.samplingLocationId &&
+      r.sampleType === row.sampleType,
+  );
+  return (
+    <Card type="inner" title={label} aria-label={`Location ${label}`} size="small">
+      <Descriptions
+        size="small"
+        column={{ xs: 1, md: 3 }}
+        items={[
+          { key: 'equipment', label: 'Equipment', children: row.equipmentName },
+          { key: 'risk', label: 'Risk score', children: row.riskScore ?? '—' },
+          {
+            key: 'type',
+            label: 'Sample type',
+            children: row.sampleType === 'swab' ? 'Swab' : 'Rinse',
+          },
+          { key: 'method', label: 'Method', children: row.analyticalMethodName },
+          {
+            key: 'limit',
+            label: 'Limit',
+            children: row.limit === null ? 'No limit' : `${row.limit} ${row.limitUnit}`,
+          },
+        ]}
+      />
+      {saved ? (
+        <Space wrap style={{ marginTop: 8 }}>
+          <Typography.Text strong>
+            {saved.censoring === '=' ? '' : `${saved.censoring} `}
+            {saved.rawValue} {saved.unit}
+          </Typography.Text>
+          {saved.batchNumber ? <Typography.Text>Batch {saved.batchNumber}</Typography.Text> : null}
+          <JudgementTag judgement={saved.judgement} />
+          {saved.repeats ? (
+            <Typography.Text type="secondary">
+              {saved.repeats.kind === 'retest' ? 'Retest' : 'Re-swab'}: {saved.repeats.reason}
+            </Typography.Text>
+          ) : null}
+          <Button
+            onClick={() =>
+              props.onDerivation({
+                title: `Derivation: ${label}`,
+                judgement: saved.judgement,
+                isPreview: false,
+              })
+            }
+          >
+            Show derivation
+          </Button>
+          {props.canEnter ? (
+            <Button onClick={() => props.onRepeat(saved.id)}>Retest / re-swab</Button>
+          ) : null}
+        </Space>
+      ) : props.canEnter ? (
+        <Flex wrap gap="middle" align="end" style={{ marginTop: 8 }}>
+          <ResultInputs prefix={['rows', key]} sampleType={row.sampleType} label={label} />
+          {preview ? (
+            <Space style={{ marginBottom: 24 }}>
+              <JudgementTag judgement={preview} prefix="Preview" />
+              <Button
+                onClick={() =>
+                  props.onDerivation({
+                    title: `Derivation: ${label}`,
+                    judgement: preview,
+                    isPreview: true,
+                  })
+                }
+              >
+                Show derivation
+              </Button>
+            </Space>
+          ) : null}
+        </Flex>
+      ) : (
+        <Typography.Text type="secondary">No result entered</Typography.Text>
+      )}
+      {history.map((old) => (
+        <Typography.Paragraph key={old.id} type="secondary" delete style={{ margin: 0 }}>
+          Superseded: {old.censoring === '=' ? '' : `${old.censoring} `}
+          {old.rawValue} {old.unit}
+          {old.batchNumber ? `, batch ${old.batchNumber}` : ''}
+        </Typography.Paragraph>
+      ))}
+    </Card>
+  );
+}

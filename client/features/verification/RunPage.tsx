@@ -1,0 +1,94 @@
+import { Alert, Card, Flex, Space, Spin, Tag, Typography } from 'antd';
+import { useQueryClient } from '@tanstack/react-query';
+import { Link, useParams } from 'react-router';
+import type { TRun } from '../../../core/schemas/verification.schemas.ts';
+import { useFacilityScope } from '../master-data/use-facility-scope.ts';
+import { usePermissions } from '../master-data/use-permissions.ts';
+import { ControlledRecordPanel } from '../records/ControlledRecordPanel.tsx';
+import { CleaningEventForm } from './CleaningEventForm.tsx';
+import { DeviationsPanel } from './DeviationsPanel.tsx';
+import { ReleaseTag } from './ReleaseTag.tsx';
+import { ResultsEntry } from './ResultsEntry.tsx';
+import { invalidateRun, runPath, useRun, verificationKeys } from './verification-api.ts';
+
+const STATUS_LABELS: Record<TRun['status'], string> = {
+  NotStarted: 'Not started',
+  InProgress: 'In progress',
+  BeingReviewed: 'Being reviewed',
+  BeingApproved: 'Being approved',
+  Completed: 'Completed',
+};
+
+const VERDICT_COLOURS: Record<TRun['verdict'], string> = {
+  Pass: 'green',
+  Fail: 'red',
+  Invalidated: 'purple',
+  Pending: 'default',
+};
+
+/** /runs/:id — a run executed at the line: event, results per location, deviations, signatures. */
+export function RunPage() {
+  const id = Number(useParams().id);
+  const run = useRun(id);
+  if (run.isError)
+    return (
+      <Alert type="error" showIcon title="Could not load the run" description={run.error.message} />
+    );
+  if (run.isPending) return <Spin />;
+  return <LoadedRun run={run.data} />;
+}
+
+function LoadedRun({ run }: { run: TRun }) {
+  const scope = useFacilityScope();
+  const client = useQueryClient();
+  const permissions = usePermissions();
+  const canModify = permissions.can('QualificationTask', 'Modify');
+  // Submitted runs are locked: the server answers 409 TransactionLocked to any change.
+  const isOpen = run.status === 'NotStarted' || run.status === 'InProgress';
+  const reload = () =>
+    void client.invalidateQueries({ queryKey: verificationKeys.run(scope.facilityId, run.id) });
+  const title = `${run.studyNumber} run ${run.sequence}`;
+  return (
+    <Flex vertical gap="large">
+      <Card>
+        <Space orientation="vertical" size={4}>
+          <Link to={`/studies/${run.studyId}`}>← Study {run.studyNumber}</Link>
+          <Typography.Title level={3} style={{ margin: 0 }}>
+            Run {run.sequence}
+          </Typography.Title>
+          <Space wrap>
+            <Tag data-testid="run-status">{STATUS_LABELS[run.status]}</Tag>
+            <ReleaseTag flag={run.releaseFlag} reasons={run.releaseReasons} />
+            <Tag color={VERDICT_COLOURS[run.verdict]} data-testid="run-verdict">
+              Verdict: {run.verdict}
+            </Tag>
+          </Space>
+          {run.releaseReasons.length > 0 ? (
+            <ul aria-label="Release reasons" style={{ margin: 0, paddingInlineStart: 20 }}>
+              {run.releaseReasons.map((reason) => (
+                <li key={reason}>{reason}</li>
+              ))}
+            </ul>
+          ) : null}
+        </Space>
+      </Card>
+      <CleaningEventForm run={run} canEdit={canModify && isOpen} onConflict={reload} />
+      <ResultsEntry run={run} canEnter={canModify && isOpen} />
+      <DeviationsPanel run={run} canEdit={canModify} />
+      <Card title="Approval">
+        <ControlledRecordPanel
+          documentType="Run"
+          documentId={run.id}
+          title={title}
+          state={run.controlled}
+          canModify={canModify}
+          path={runPath(scope, run.id)}
+          onSigned={() => {
+            reload();
+            void invalidateRun(client, scope.facilityId);
+          }}
+        />
+      </Card>
+    </Flex>
+  );
+}

@@ -1,0 +1,60 @@
+import { Form, Input, InputNumber, Radio, Select } from 'antd';
+import {
+  CENSORING,
+  RINSE_RESULT_UNITS,
+  SWAB_RESULT_UNITS,
+  type TSampleType,
+} from '../../../core/schemas/verification.schemas.ts';
+
+/** Units a row may be entered in: an amount per swab, or a rinse concentration. */
+export function unitsOf(sampleType: TSampleType): readonly string[] {
+  return sampleType === 'swab' ? SWAB_RESULT_UNITS : RINSE_RESULT_UNITS;
+}
+
+/**
+ * Censoring, value, unit and batch number of one result, sized for a tablet at the line.
+ * `prefix` is the name path the fields sit under (['rows', key] in the results form).
+ */
+export function ResultInputs({
+  prefix,
+  sampleType,
+  label,
+  required = false,
+}: {
+  prefix: string[];
+  sampleType: TSampleType;
+  label: string;
+  required?: boolean;
+}) {
+  return (
+    <>
+      <Form.Item name={[...prefix, 'censoring']} label="Reported as">
+        <Radio.Group
+          size="large"
+          optionType="button"
+          buttonStyle="solid"
+          aria-label={`Censoring of ${label}`}
+          options={CENSORING.map((value) => ({ value, label: value }))}
+        />
+      </Form.Item>
+      <Form.Item
+        name={[...prefix, 'rawValue']}
+        label="Value"
+        rules={required ? [{ required: true, message: 'A value is required' }] : []}
+      >
+        <InputNumber size="large" min={0} style={{ width: 180 }} aria-label={`Value of ${label}`} />
+      </Form.Item>
+      <Form.Item name={[...prefix, 'unit']} label="Unit">
+        <Select
+          size="large"
+          style={{ width: 140 }}
+          aria-label={`Unit of ${label}`}
+          options={unitsOf(sampleType).map((value) => ({ value, label: value }))}
+        />
+      </Form.Item>
+      <Form.Item name={[...prefix, 'batchNumber']} label="Batch number">
+        <Input size="large" style={{ width: 200 }} aria-label={`Batch number of ${label}`} />
+      </Form.Item>
+    </>
+  );
+}
