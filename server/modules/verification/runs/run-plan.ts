@@ -2,6 +2,7 @@ import type { TResultUnit, TSampleType } from '../../../../core/schemas/verifica
 import { toResultUnit } from '../../../../core/verification/judge-result.ts';
 import { resultLimit } from '../../../../core/verification/result-limit.ts';
 import { toBase } from '../../../../core/units/quantity.ts';
+import type { LimitsInput } from '../../../../core/limits/model.ts';
 import type { Queryable } from '../../../db/db.ts';
 
 /*
@@ -31,9 +32,9 @@ export interface StudyOfRun {
   seq: number;
   protocol_content: PinnedProtocol;
   closed_at: Date | null;
-  snapshot_input: {
-    policy?: { useGlobalRecoveryPercentage?: boolean; globalRecoveryPercentage?: number };
-  } | null;
+  /** The names of the protocol's products: the engine's ids in the snapshot. */
+  product_names: string[];
+  snapshot_input: LimitsInput | null;
 }
 
 /** A location of the facility with what judging a result there needs. */
@@ -148,19 +149,15 @@ export const limitUnitOf = (sampleType: TSampleType): TResultUnit =>
 /** The limit at a location from the study's snapshot, in `unit`; null without a snapshot. */
 export function limitAt(study: StudyOfRun, location: LocationFacts, unit: TResultUnit) {
   if (!study.snapshot_input) return { limit: null, derivation: ['No limits snapshot'] };
-  const content = study.protocol_content;
-  return resultLimit(
-    study.snapshot_input as never,
-    {
-      equipmentId: location.equipmentId,
-      productIds: content.productIds ?? [],
-      basis: content.limitBasis === 'productWise' ? 'productWise' : 'equipmentWise',
-      sampleType: location.sampleType,
-      swabAreaSqcm: location.swabAreaSqcm,
-      rinseVolumeMl: location.rinseVolumeMl,
-      unit,
-    } as never,
-  );
+  return resultLimit(study.snapshot_input, {
+    equipmentId: location.equipmentName,
+    productIds: study.product_names,
+    basis: study.protocol_content.limitBasis === 'productWise' ? 'productWise' : 'equipmentWise',
+    sampleType: location.sampleType,
+    swabAreaSqcm: location.swabAreaSqcm,
+    rinseVolumeMl: location.rinseVolumeMl,
+    unit,
+  });
 }
 
 /**

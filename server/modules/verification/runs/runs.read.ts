@@ -62,7 +62,11 @@ export async function studyOf(
   lock = false,
 ): Promise<StudyOfRun> {
   const [row] = await q.query<StudyOfRun>(
-    `select s.id, s.seq, s.protocol_content, s.closed_at, l.input as snapshot_input
+    `select s.id, s.seq, s.protocol_content, s.closed_at, l.input as snapshot_input,
+            array(select p.name from products p
+                   where p.facility_id = s.facility_id
+                     and p.id in (select jsonb_array_elements_text(
+                       coalesce(s.protocol_content->'productIds', '[]'))::int)) as product_names
        from studies s left join limits_snapshots l on l.id = s.limits_snapshot_id
       where s.facility_id = $1 and s.id = $2 ${lock ? 'for update of s' : ''}`,
     [facilityId, id],
