@@ -201,5 +201,13 @@ describe('sample results', () => {
     const sample = await results(run, [row(run, f.ptfe, 0.1, { batchNumber: 'sample-9' })]);
     expect(sample.status).toBe(409);
     expect(sample.body.errName).toBe('DuplicateBatchNumber');
+    // And the other way: a sample may not take a result's batch number.
+    const taken = await call(
+      'POST',
+      `/equipments/${location!.equipment_id}/sampling-locations/${f.steel}/samples`,
+      { name: 'S-2', sampleType: 'swab', batchNumber: 'bn-1' },
+    );
+    expect(taken.status).toBe(409);
+    expect(taken.body.errName).toBe('DuplicateBatchNumber');
   });
 });
