@@ -174,4 +174,16 @@ describe('the study outcome', () => {
     await kit.completedRun(studyId);
     expect(await kit.studyRow(studyId)).toEqual({ outcome: 'Validated', consecutive_passes: 2 });
   });
+
+  it('is Failed for a closed study that had not validated, and stays Failed on later changes', async () => {
+    const studyId = await kit.study();
+    await kit.completedRun(studyId);
+    const open = await newRun(studyId);
+    await t.server.db.query('update studies set closed_at = now() where id = $1', [studyId]);
+    // Any change to a run of the study refreshes its outcome.
+    await event(open, { ...started });
+    expect(await kit.studyRow(studyId)).toEqual({ outcome: 'Failed', consecutive_passes: 1 });
+    await results(open, [row(open, f.steel, 0.2)]);
+    expect((await kit.studyRow(studyId)).outcome).toBe('Failed');
+  });
 });
