@@ -69,7 +69,7 @@ describe('runs', () => {
     const own = await ok('POST', '/cleaning-procedure', { name: 'CIP wash' });
     const withProcedure = await event(started, { cleaningProcedureId: own.result.id });
     expect(withProcedure.event.cleaningProcedureId).toBe(own.result.id);
-    await t.server.db.query('update studies set closed_at = now() where id = $1', [studyId]);
+    await kit.closeStudy(studyId);
     const closed = await call('POST', `/studies/${studyId}/runs`, {});
     expect(closed.status).toBe(409);
     expect(closed.body.errName).toBe('TransactionLocked');
