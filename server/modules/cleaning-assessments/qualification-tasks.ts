@@ -198,7 +198,11 @@ export function toTask(row: TaskRow): TQualificationTask {
     decidedByName: row.signer_printed_name,
     decidedAt: row.decided_at === null ? null : new Date(row.decided_at).toISOString(),
     version: row.version,
-    studies: row.studies.map((s) => ({ id: s.id, number: studyNumberOf(s.seq), outcome: s.outcome })),
+    studies: row.studies.map((s) => ({
+      id: s.id,
+      number: studyNumberOf(s.seq),
+      outcome: s.outcome,
+    })),
   };
 }
 
