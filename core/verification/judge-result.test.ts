@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ZJudgement } from '../schemas/verification.schemas.ts';
 import { judgeResult, toResultUnit } from './judge-result.ts';
 import type { JudgeResultInput } from './judge-result.ts';
 
@@ -127,6 +128,7 @@ describe('judgeResult', () => {
 
   it.each(cases)('$name', (c) => {
     const j = judgeResult({ ...base, ...c.input });
+    expect(ZJudgement.parse(j)).toEqual(j);
     expect(j.correctedValue).toBeCloseTo(c.corrected, 10);
     if (c.percent === null) expect(j.percentOfLimit).toBeNull();
     else expect(j.percentOfLimit).toBeCloseTo(c.percent, 5);
