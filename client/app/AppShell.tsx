@@ -15,6 +15,8 @@ import { LazyEquipmentDetail } from '../features/equipment/LazyEquipmentDetail.t
 import { LazyRoomGrades } from '../features/room-grades/LazyRoomGrades.tsx';
 import { LazyMyApprovals } from '../features/records/LazyMyApprovals.tsx';
 import { LazyCleaningAssessments } from '../features/cleaning-assessments/LazyCleaningAssessments.tsx';
+import { LazyProtocols } from '../features/protocols/LazyProtocols.tsx';
+import { LazyStudies } from '../features/studies/LazyStudies.tsx';
 import { adminRoutes } from '../features/roles/admin-routes.tsx';
 import { endSession, LogoutPage } from '../account/LogoutPage.tsx';
 import { useSession } from '../session/use-session.ts';
@@ -106,6 +108,8 @@ function SignedInApp() {
             <Route path="master-data/equipments/:id" element={<LazyEquipmentDetail />} />
             <Route path="room-grades" element={<LazyRoomGrades />} />
             <Route path="cleaning-assessments/*" element={<LazyCleaningAssessments />} />
+            <Route path="protocols" element={<LazyProtocols />} />
+            <Route path="studies/*" element={<LazyStudies />} />
             {adminRoutes(facilities.data)}
             <Route path="my-approvals" element={<LazyMyApprovals />} />
             <Route path="audit-log" element={<LazyAuditLog />} />

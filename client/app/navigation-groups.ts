@@ -12,6 +12,10 @@ const SECTIONS: readonly { label: string; prefixes: readonly string[] }[] = [
     prefixes: ['/limits', '/policies', '/worst-case', '/cleaning-assessments'],
   },
   {
+    label: 'Cleaning validation',
+    prefixes: ['/protocols', '/studies', '/runs', '/verification'],
+  },
+  {
     label: 'Administration',
     prefixes: ['/users', '/roles', '/departments', '/operators', '/settings', '/mail-outbox'],
   },
