@@ -106,7 +106,7 @@ export function StudiesPage() {
         rowKey="id"
         size="middle"
         columns={columns}
-        dataSource={list.data?.studies ?? []}
+        dataSource={list.data?.data ?? []}
         loading={list.isFetching}
         locale={{ emptyText: list.isPending ? ' ' : emptyText }}
         pagination={serverPaging(

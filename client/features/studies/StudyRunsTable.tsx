@@ -1,17 +1,15 @@
 import { Button, Empty, Flex, Table, Typography, message } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
-import type { TRun, TStudy } from '../../../core/schemas/verification.schemas.ts';
+import type { TStudy } from '../../../core/schemas/verification.schemas.ts';
 import { LoadErrorAlert } from '../../app/LoadErrorAlert.tsx';
-import { useDateFormat } from '../../app/use-date-format.ts';
 import { describeSaveError } from '../../api/form-errors.ts';
-import { studyCalls, useStudyRuns, useStudyWrite } from './studies-api.ts';
+import { studyCalls, useStudyRuns, useStudyWrite, type RunSummary } from './studies-api.ts';
 import { runRoute } from './study-format.ts';
 import { ReleaseTag, RunStatusTag, VerdictTag } from './RunTags.tsx';
 
 /** The runs of a study, in order, each opening its run screen; a new run is added at the end. */
 export function StudyRunsTable({ study, canAdd }: { study: TStudy; canAdd: boolean }) {
-  const { formatDateTime } = useDateFormat();
   const runs = useStudyRuns(study.id);
   const addRun = useStudyWrite((scope, id: number) => studyCalls.addRun(scope, id));
   const isOpen = study.closedAt === null && study.controlled.status === 'BeingBuilt';
@@ -39,7 +37,7 @@ export function StudyRunsTable({ study, canAdd }: { study: TStudy; canAdd: boole
         {addButton}
       </Flex>
       {runs.isError ? <LoadErrorAlert title="Could not load the runs" query={runs} /> : null}
-      <Table<TRun>
+      <Table<RunSummary>
         aria-label="Runs"
         rowKey="id"
         size="small"
@@ -75,11 +73,6 @@ export function StudyRunsTable({ study, canAdd }: { study: TStudy; canAdd: boole
             key: 'release',
             title: 'Release',
             render: (_, run) => <ReleaseTag flag={run.releaseFlag} />,
-          },
-          {
-            key: 'started',
-            title: 'Cleaning started',
-            render: (_, run) => (run.event.startedAt ? formatDateTime(run.event.startedAt) : '—'),
           },
         ]}
       />

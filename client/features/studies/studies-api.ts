@@ -19,11 +19,14 @@ export type StudyListQuery = z.infer<typeof ZStudyListQuery>;
 export type StudyCreate = z.input<typeof ZStudyCreate>;
 export type StudyClose = z.input<typeof ZStudyClose>;
 export interface StudyList {
-  studies: TStudy[];
+  data: TStudy[];
   total: number;
 }
-
-type StudyAnswer = { study: TStudy };
+/** A run as the study's run list answers it (the run screen reads the whole run). */
+export type RunSummary = Pick<
+  TRun,
+  'id' | 'sequence' | 'status' | 'verdict' | 'releaseFlag' | 'version'
+>;
 
 export const studyKeys = {
   all: (facilityId: number) => ['facility', facilityId, 'studies'] as const,
@@ -49,24 +52,16 @@ export function listStudies(
   });
 }
 
-export async function getStudy(
-  scope: FacilityScope,
-  id: number,
-  signal?: AbortSignal,
-): Promise<TStudy> {
-  const answer = await apiRequest<StudyAnswer>(studyPath(scope, id), {
-    signal,
-    action: 'Loading the study',
-  });
-  return answer.study;
+export function getStudy(scope: FacilityScope, id: number, signal?: AbortSignal): Promise<TStudy> {
+  return apiRequest<TStudy>(studyPath(scope, id), { signal, action: 'Loading the study' });
 }
 
 export async function listStudyRuns(
   scope: FacilityScope,
   id: number,
   signal?: AbortSignal,
-): Promise<TRun[]> {
-  const answer = await apiRequest<{ runs: TRun[] }>(`${studyPath(scope, id)}/runs`, {
+): Promise<RunSummary[]> {
+  const answer = await apiRequest<{ runs: RunSummary[] }>(`${studyPath(scope, id)}/runs`, {
     signal,
     action: 'Loading the runs of the study',
   });
@@ -74,22 +69,14 @@ export async function listStudyRuns(
 }
 
 export const studyCalls = {
-  create: async (scope: FacilityScope, body: StudyCreate) =>
-    (
-      await apiRequest<StudyAnswer>(studyPath(scope), {
-        method: 'POST',
-        body,
-        action: 'Creating the study',
-      })
-    ).study,
-  close: async (scope: FacilityScope, id: number, body: StudyClose) =>
-    (
-      await apiRequest<StudyAnswer>(`${studyPath(scope, id)}/close`, {
-        method: 'POST',
-        body,
-        action: 'Closing the study',
-      })
-    ).study,
+  create: (scope: FacilityScope, body: StudyCreate) =>
+    apiRequest<TStudy>(studyPath(scope), { method: 'POST', body, action: 'Creating the study' }),
+  close: (scope: FacilityScope, id: number, body: StudyClose) =>
+    apiRequest<TStudy>(`${studyPath(scope, id)}/close`, {
+      method: 'POST',
+      body,
+      action: 'Closing the study',
+    }),
   addRun: async (scope: FacilityScope, id: number) =>
     (
       await apiRequest<{ run: TRun }>(`${studyPath(scope, id)}/runs`, {
