@@ -86,6 +86,7 @@ export function describeSaveError(error: unknown): SaveProblem {
       };
     case 'DuplicateEntryError':
     case 'DataValidationError':
+    case 'SampleChangesError':
       return {
         kind: 'fields',
         title: 'Please check the highlighted fields',

@@ -5,6 +5,7 @@
  */
 export const ERROR_NAMES = [
   'DataValidationError',
+  'SampleChangesError',
   'DuplicateEntryError',
   'DuplicateBatchNumber',
   'NothingToChangeError',
@@ -55,6 +56,7 @@ export function assertUnreachable(value: never): never {
 export function statusOf(name: ErrorName): number {
   switch (name) {
     case 'DataValidationError':
+    case 'SampleChangesError':
       return 422;
     case 'DuplicateEntryError':
     case 'DuplicateBatchNumber':
@@ -99,6 +101,8 @@ export function defaultMessage(name: ErrorName): string {
   switch (name) {
     case 'DataValidationError':
       return 'The request has invalid values.';
+    case 'SampleChangesError':
+      return 'Some sample results have problems.';
     case 'DuplicateEntryError':
       return 'An entry with this value already exists.';
     case 'DuplicateBatchNumber':

@@ -82,13 +82,15 @@ async function getSample(
   return toSample(row);
 }
 
-/** A batch number once across the facility's samples (DuplicateBatchNumber, spec §5). */
+/** A batch number once across the facility's samples and sample results (DuplicateBatchNumber, spec §5). */
 onBeforeSave(def.key, 'batch-number', async (q, _def, scope, { changed, id }) => {
   const batchNumber = changed.batchNumber;
   if (typeof batchNumber !== 'string' || batchNumber === '') return;
   const [other] = await q.query<{ id: number }>(
     `select id from samples where facility_id = $1 and lower(batch_number) = lower($2)
-        and ($3::int is null or id <> $3)`,
+        and ($3::int is null or id <> $3)
+     union all
+     select id from sample_results where facility_id = $1 and lower(batch_number) = lower($2)`,
     [scope.facilityId!, batchNumber, id],
   );
   if (!other) return;

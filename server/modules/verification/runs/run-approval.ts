@@ -1,0 +1,57 @@
+import {
+  ControlledRefusal,
+  registerDocumentType,
+  type ApprovedContext,
+} from '../../../records/controlled.ts';
+import type { Queryable } from '../../../db/db.ts';
+import { refreshStudy } from '../study-refresh.ts';
+import { recomputeRun } from './runs.service.ts';
+
+/*
+ * Run as a controlled document type (core/verification/README.md): Submit needs the visual
+ * inspection, a counted result at every planned location (or a deviation on the run explaining
+ * the gap) and no Open deviation; the approval completes the run, so the study's outcome is
+ * refreshed in the signature's transaction with this run counted.
+ */
+
+export const OPEN_DEVIATION = 'A run with an open deviation cannot complete';
+
+async function beforeSubmit(tx: Queryable, { ref, actor }: ApprovedContext): Promise<void> {
+  const refuse = (why: string): never => {
+    throw new ControlledRefusal('TransactionLocked', why, actor, ref, 'Submit');
+  };
+  const { run, plan, results, deviations } = await recomputeRun(tx, ref.facilityId, ref.documentId);
+  if (deviations.some((d) => d.status === 'Open')) refuse(OPEN_DEVIATION);
+  if (!run.visual_result) refuse('The visual inspection is not recorded');
+  const counted = results.filter((r) => r.supersededBy === null);
+  const missing = plan.filter(
+    (p) => !counted.some((r) => r.samplingLocationId === p.samplingLocationId),
+  );
+  if (missing.length > 0 && deviations.length === 0)
+    refuse(
+      `No result for ${missing.map((p) => p.samplingLocationName).join(', ')} and no deviation explains it`,
+    );
+}
+
+async function onApproved(tx: Queryable, { ref }: ApprovedContext): Promise<null> {
+  const { run } = await recomputeRun(tx, ref.facilityId, ref.documentId);
+  await refreshStudy(tx, ref.facilityId, run.study_id, run.id);
+  return null;
+}
+
+export function registerRunType(): void {
+  registerDocumentType('Run', {
+    resource: 'QualificationTask',
+    action: 'Modify',
+    title: (content) => `${String(content.study)} run ${String(content.sequence)}`,
+    recordVersion: async (q, ref) => {
+      const [row] = await q.query<{ version: number }>(
+        `select version from study_runs where facility_id = $1 and id = $2`,
+        [ref.facilityId, ref.documentId],
+      );
+      return row?.version ?? null;
+    },
+    beforeSubmit,
+    onApproved,
+  });
+}

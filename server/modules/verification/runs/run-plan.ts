@@ -1,0 +1,232 @@
+import type { TResultUnit, TSampleType } from '../../../../core/schemas/verification.schemas.ts';
+import { toResultUnit } from '../../../../core/verification/judge-result.ts';
+import { resultLimit } from '../../../../core/verification/result-limit.ts';
+import { toBase } from '../../../../core/units/quantity.ts';
+import type { LimitsInput } from '../../../../core/limits/model.ts';
+import type { Queryable } from '../../../db/db.ts';
+
+/*
+ * The study's sampling plan (from the protocol content the study pinned) joined to the
+ * facility's locations, equipment and methods, and what a result at a location is judged with:
+ * its limit from the study's limits snapshot, the recovery and the method's LOQ.
+ */
+
+/** The protocol content a study pinned, as far as runs read it. */
+export interface PinnedProtocol {
+  samplingPlan?: {
+    samplingLocationId: number;
+    sampleType: TSampleType;
+    analyticalMethodId: number;
+  }[];
+  productIds?: number[];
+  limitBasis?: string | null;
+  dirtyHoldMaxHours?: number | null;
+  cleanHoldMaxHours?: number | null;
+  allowReleaseAtRisk?: boolean | null;
+  requiredPasses?: number | null;
+  cleaningProcedureId?: number | null;
+}
+
+export interface StudyOfRun {
+  id: number;
+  seq: number;
+  protocol_content: PinnedProtocol;
+  closed_at: Date | null;
+  /** The names of the protocol's products: the engine's ids in the snapshot. */
+  product_names: string[];
+  snapshot_input: LimitsInput | null;
+}
+
+/** A location of the facility with what judging a result there needs. */
+export interface LocationFacts {
+  id: number;
+  name: string;
+  equipmentId: number;
+  equipmentName: string;
+  riskScore: number | null;
+  sampleType: TSampleType;
+  material: string | null;
+  swabAreaSqcm: number | null;
+  rinseVolumeMl: number | null;
+  typeRecovery: number | null;
+}
+
+export interface PlanRow {
+  samplingLocationId: number;
+  samplingLocationName: string;
+  equipmentName: string;
+  riskScore: number | null;
+  sampleType: TSampleType;
+  analyticalMethodId: number;
+  analyticalMethodName: string;
+  limit: number | null;
+  limitUnit: TResultUnit;
+}
+
+type Quantity = { value: number; unit: string } | null;
+
+function inBase(q: Quantity, kind: 'area' | 'volume'): number | null {
+  if (!q || typeof q.value !== 'number') return null;
+  try {
+    return toBase(q, kind);
+  } catch {
+    return null;
+  }
+}
+
+/** The facility's locations by id, with their equipment and sampling type. */
+export async function locationFacts(
+  q: Queryable,
+  facilityId: number,
+  ids: readonly number[],
+): Promise<Map<number, LocationFacts>> {
+  const rows = await q.query<{
+    id: number;
+    name: string;
+    equipment_id: number;
+    equipment_name: string;
+    risk_score: number | null;
+    sample_type: TSampleType;
+    material: string | null;
+    swab_area: Quantity;
+    type_swab_area: Quantity;
+    type_rinse_volume: Quantity;
+    type_recovery: number | null;
+  }>(
+    `select l.id, l.name, l.equipment_id, e.name as equipment_name, l.risk_score, l.sample_type,
+            l.material, l.swab_area, t.swab_area as type_swab_area,
+            t.rinse_volume as type_rinse_volume, t.recovery_percentage as type_recovery
+       from sampling_locations l
+       join equipment e on e.id = l.equipment_id
+       left join sampling_types t on t.id = l.sampling_type_id
+      where l.facility_id = $1 and l.id = any($2::int[])`,
+    [facilityId, [...ids]],
+  );
+  return new Map(
+    rows.map((r) => [
+      r.id,
+      {
+        id: r.id,
+        name: r.name,
+        equipmentId: r.equipment_id,
+        equipmentName: r.equipment_name,
+        riskScore: r.risk_score,
+        sampleType: r.sample_type,
+        material: r.material,
+        swabAreaSqcm: inBase(r.swab_area ?? r.type_swab_area, 'area'),
+        rinseVolumeMl: inBase(r.type_rinse_volume, 'volume'),
+        typeRecovery: r.type_recovery,
+      },
+    ]),
+  );
+}
+
+export interface MethodFacts {
+  id: number;
+  name: string;
+  version: number;
+  loq: Quantity;
+  recoveries: { material: string; recoveryPercentage: number }[];
+}
+
+export async function methodFacts(
+  q: Queryable,
+  facilityId: number,
+  ids: readonly number[],
+): Promise<Map<number, MethodFacts>> {
+  const rows = await q.query<MethodFacts>(
+    `select id, name, version, loq, recoveries from analytical_methods
+      where facility_id = $1 and id = any($2::int[]) and archived_at is null`,
+    [facilityId, [...ids]],
+  );
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** The unit a plan row's limit is shown in. */
+export const limitUnitOf = (sampleType: TSampleType): TResultUnit =>
+  sampleType === 'swab' ? 'mg/swab' : 'mg/ml';
+
+/** The limit at a location from the study's snapshot, in `unit`; null without a snapshot. */
+export function limitAt(study: StudyOfRun, location: LocationFacts, unit: TResultUnit) {
+  if (!study.snapshot_input) return { limit: null, derivation: ['No limits snapshot'] };
+  return resultLimit(study.snapshot_input, {
+    equipmentId: location.equipmentName,
+    productIds: study.product_names,
+    basis: study.protocol_content.limitBasis === 'productWise' ? 'productWise' : 'equipmentWise',
+    sampleType: location.sampleType,
+    swabAreaSqcm: location.swabAreaSqcm,
+    rinseVolumeMl: location.rinseVolumeMl,
+    unit,
+  });
+}
+
+/**
+ * Recovery (README): the method's for the location's material, else the sampling type's, else
+ * the snapshot policy's global recovery when it is on, else 100 %.
+ */
+export function recoveryAt(study: StudyOfRun, location: LocationFacts, method: MethodFacts) {
+  const own = method.recoveries?.find((r) => r.material === location.material);
+  if (own && own.recoveryPercentage > 0)
+    return {
+      recovery: own.recoveryPercentage / 100,
+      recoverySource: `${method.name} on ${location.material}`,
+    };
+  if (location.typeRecovery && location.typeRecovery > 0)
+    return { recovery: location.typeRecovery / 100, recoverySource: 'sampling type' };
+  const policy = study.snapshot_input?.policy;
+  const global = policy?.globalRecoveryPercentage ?? 0;
+  if (policy?.useGlobalRecoveryPercentage && global > 0)
+    return {
+      recovery: Math.min(global, 100) / 100,
+      recoverySource: 'global recovery of the policy',
+    };
+  return { recovery: 1, recoverySource: 'no recovery applied' };
+}
+
+/** The method's LOQ in the result's unit; null when it has none or it is not convertible. */
+export function loqIn(method: MethodFacts, unit: TResultUnit): number | null {
+  if (!method.loq || typeof method.loq.value !== 'number') return null;
+  if (unit === 'mg/swab' || unit === 'ug/swab') return null;
+  try {
+    return toResultUnit(toBase(method.loq, 'concentration'), 'ppm', unit);
+  } catch {
+    return null;
+  }
+}
+
+export async function planRows(
+  q: Queryable,
+  facilityId: number,
+  study: StudyOfRun,
+): Promise<PlanRow[]> {
+  const plan = study.protocol_content.samplingPlan ?? [];
+  const [locations, methods] = await Promise.all([
+    locationFacts(
+      q,
+      facilityId,
+      plan.map((p) => p.samplingLocationId),
+    ),
+    q.query<{ id: number; name: string }>(
+      `select id, name from analytical_methods where facility_id = $1 and id = any($2::int[])`,
+      [facilityId, plan.map((p) => p.analyticalMethodId)],
+    ),
+  ]);
+  return plan.flatMap((p) => {
+    const location = locations.get(p.samplingLocationId);
+    if (!location) return [];
+    const limitUnit = limitUnitOf(p.sampleType);
+    return [
+      {
+        samplingLocationId: p.samplingLocationId,
+        samplingLocationName: location.name,
+        equipmentName: location.equipmentName,
+        riskScore: location.riskScore,
+        sampleType: p.sampleType,
+        analyticalMethodId: p.analyticalMethodId,
+        analyticalMethodName: methods.find((m) => m.id === p.analyticalMethodId)?.name ?? '',
+        limit: limitAt(study, { ...location, sampleType: p.sampleType }, limitUnit).limit,
+        limitUnit,
+      },
+    ];
+  });
+}

@@ -1,0 +1,195 @@
+import { expect } from 'vitest';
+import type { FacilityTestFile, TestBody } from '../../../test/facility-test-file.ts';
+import { adminEditor, policyApprover } from '../../../test/policy-in-force.ts';
+import { buildMacFacility } from '../../limits/mac-test-data.ts';
+import { storeLimitsSnapshot } from '../../policies/policy-approval.ts';
+
+/*
+ * A facility for run tests: the small MAC facility (E1 on Line 1 with A and B), two swab
+ * locations on E1 (steel, recovered 80 % by the method; PTFE, no recovery of its own), an HPLC
+ * method with an LOQ, a limits snapshot, and studies pinning a protocol's content.
+ * Studies are inserted as POST {F}/studies would store them.
+ */
+
+export interface RunFacility {
+  steel: number;
+  ptfe: number;
+  method: number;
+  otherMethod: number;
+  operator: number;
+  snapshotId: number;
+  productIds: number[];
+}
+
+export function runKit(t: FacilityTestFile) {
+  const call = (method: string, path: string, body?: unknown, as?: string) =>
+    t.call(method, `${t.F}${path}`, body, as);
+  const ok = async (method: string, path: string, body?: unknown) => {
+    const res = await call(method, path, body);
+    expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBe(200);
+    return res.body;
+  };
+  let seq = 0;
+  let facility: RunFacility;
+
+  async function build(): Promise<RunFacility> {
+    await buildMacFacility(t.server, t.token, t.facilityId);
+    const byName = async (path: string, name: string) => {
+      const res = await call('GET', `/${path}?search=${name}&pageLimit=100`);
+      return (res.body.data as TestBody[]).find((r) => r.name === name)!.id as number;
+    };
+    const e1 = await byName('equipments', 'E1');
+    const productIds = [await byName('products', 'A'), await byName('products', 'B')];
+    const types = await call('GET', '/sampling-types');
+    const swab = (types.body.data as TestBody[]).find((x) => x.name === 'Swab')!.id;
+    const locations = await ok('POST', `/equipments/${e1}/sampling-locations`, {
+      equipmentId: e1,
+      data: [
+        {
+          name: 'Valve',
+          sampleType: 'swab',
+          samplingTypeId: swab,
+          material: 'Stainless steel 316L',
+        },
+        { name: 'Gasket', sampleType: 'swab', samplingTypeId: swab, material: 'PTFE' },
+      ],
+    });
+    const method = await ok('POST', '/analytical-method', {
+      name: 'HPLC-1',
+      testType: 'TOC',
+      loq: { value: 0.5, unit: 'ppm' },
+      recoveries: [{ material: 'Stainless steel 316L', recoveryPercentage: 80 }],
+    });
+    const other = await ok('POST', '/analytical-method', { name: 'TOC-2', testType: 'TOC' });
+    const operator = await ok('POST', '/operator', {
+      firstName: 'Olga',
+      lastName: 'Op',
+      operatorId: 'OP-1',
+    });
+    const snapshotId = await t.server.db.transaction((tx) =>
+      storeLimitsSnapshot(tx, {
+        actor: { userId: null, userName: null, ip: null, userAgent: null, requestId: null },
+        ref: {
+          planId: t.planId,
+          facilityId: t.facilityId,
+          documentType: 'CleaningInspectionSettings',
+          documentId: 1,
+        },
+        versionNumber: 1,
+        content: {},
+      }),
+    );
+    facility = {
+      steel: locations.result[0].id,
+      ptfe: locations.result[1].id,
+      method: method.result.id,
+      otherMethod: other.result.id,
+      operator: operator.id,
+      snapshotId,
+      productIds,
+    };
+    return facility;
+  }
+
+  /** A study pinning a protocol with both locations in its plan; returns its id. */
+  async function study(content: Record<string, unknown> = {}): Promise<number> {
+    seq += 1;
+    const f = facility;
+    const [protocol] = await t.server.db.query<{ id: number }>(
+      `insert into protocols (facility_id, protocol_number, name) values ($1, $2, $2) returning id`,
+      [t.facilityId, `PR-T${seq}-${Date.now()}`],
+    );
+    const [row] = await t.server.db.query<{ id: number }>(
+      `insert into studies (facility_id, seq, title, study_type, protocol_id,
+         protocol_version_number, protocol_content, limits_snapshot_id)
+       select $1, coalesce(max(seq), 0) + 1, 'Study', 'Validation', $2, 1, $3, $4
+         from studies where facility_id = $1
+       returning id`,
+      [
+        t.facilityId,
+        protocol!.id,
+        JSON.stringify({
+          productIds: f.productIds,
+          samplingPlan: [
+            { samplingLocationId: f.steel, sampleType: 'swab', analyticalMethodId: f.method },
+            { samplingLocationId: f.ptfe, sampleType: 'swab', analyticalMethodId: f.method },
+          ],
+          dirtyHoldMaxHours: 24,
+          cleanHoldMaxHours: 72,
+          requiredPasses: 3,
+          allowReleaseAtRisk: true,
+          ...content,
+        }),
+        f.snapshotId,
+      ],
+    );
+    return row!.id;
+  }
+
+  const newRun = async (studyId: number) =>
+    (await ok('POST', `/studies/${studyId}/runs`, {})).run as TestBody;
+  const event = async (run: TestBody, change: Record<string, unknown>) =>
+    (
+      await ok('POST', `/runs/${run.id}`, {
+        reason: 'Cleaning recorded',
+        version: run.version,
+        ...change,
+      })
+    ).run as TestBody;
+  let batch = 0;
+  /** A result row at a location: `times` × the location's limit, reported as `censoring`. */
+  const row = (
+    run: TestBody,
+    location: number,
+    times: number,
+    extra: Record<string, unknown> = {},
+  ) => {
+    const limit = (run.plan as TestBody[]).find((p) => p.samplingLocationId === location)!.limit;
+    batch += 1;
+    return {
+      key: `k${batch}`,
+      samplingLocationId: location,
+      sampleType: 'swab',
+      analyticalMethodId: facility.method,
+      batchNumber: `B-${Date.now()}-${batch}`,
+      censoring: '=',
+      rawValue: limit * times,
+      unit: 'mg/swab',
+      ...extra,
+    };
+  };
+  const results = (run: TestBody, rows: unknown[]) =>
+    call('POST', `/runs/${run.id}/results`, { results: rows });
+  const sign = async (run: TestBody, action: string) => {
+    const as = action === 'Submit' ? adminEditor(t.token) : await policyApprover(t.server, t.F);
+    return call(
+      'POST',
+      '/signatures',
+      { documentType: 'Run', documentId: run.id, action, password: as.password },
+      as.token,
+    );
+  };
+  /** A run that passes everything, submitted and approved (Completed). */
+  async function completedRun(studyId: number, times = 0.2): Promise<TestBody> {
+    let run = await newRun(studyId);
+    run = await event(run, { startedAt: '2026-11-01T08:00:00Z', visualResult: 'Pass' });
+    const res = await results(run, [
+      row(run, facility.steel, times),
+      row(run, facility.ptfe, times),
+    ]);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect((await sign(run, 'Submit')).status).toBe(200);
+    const approved = await sign(run, 'Approve');
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    return (await ok('GET', `/runs/${run.id}`)).run as TestBody;
+  }
+  const studyRow = async (id: number) =>
+    (
+      await t.server.db.query<{ outcome: string; consecutive_passes: number }>(
+        'select outcome, consecutive_passes from studies where id = $1',
+        [id],
+      )
+    )[0]!;
+
+  return { call, ok, build, study, newRun, event, row, results, sign, completedRun, studyRow };
+}

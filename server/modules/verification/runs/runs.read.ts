@@ -1,0 +1,264 @@
+import { AppError } from '../../../../core/errors/errors.ts';
+import type {
+  TDeviation,
+  TResultUnit,
+  TRun,
+  TRunStatus,
+  TSampleResult,
+  TSampleType,
+} from '../../../../core/schemas/verification.schemas.ts';
+import { releaseFlag, runVerdict, type RunState } from '../../../../core/verification/release.ts';
+import type { Queryable } from '../../../db/db.ts';
+import { controlledState, type ControlledVersionState } from '../../../records/controlled.ts';
+import { planRows, type PlanRow, type StudyOfRun } from './run-plan.ts';
+
+/*
+ * Reads of runs (core/verification/README.md): one run with its plan, results, deviations and
+ * controlled state, the runs of a study, and the state the verdict and release flag derive from.
+ */
+
+export const studyNumber = (seq: number) => `ST-${String(seq).padStart(4, '0')}`;
+export const deviationNumber = (seq: number) => `DEV-${String(seq).padStart(4, '0')}`;
+
+export interface RunRow {
+  id: number;
+  facility_id: number;
+  study_id: number;
+  sequence: number;
+  started_at: Date | null;
+  ended_at: Date | null;
+  operator_ids: number[];
+  cleaning_procedure_id: number | null;
+  agent_lot: string | null;
+  dirty_hold_hours: number | null;
+  clean_hold_hours: number | null;
+  visual_result: 'Pass' | 'Fail' | null;
+  visual_notes: string | null;
+  verdict: TRun['verdict'];
+  release_flag: TRun['releaseFlag'];
+  version: number;
+}
+
+/** The run (locked when asked); 404 when it is not the facility's. */
+export async function runRow(
+  q: Queryable,
+  facilityId: number,
+  id: number,
+  lock = false,
+): Promise<RunRow> {
+  const [row] = await q.query<RunRow>(
+    `select * from study_runs where facility_id = $1 and id = $2 ${lock ? 'for update' : ''}`,
+    [facilityId, id],
+  );
+  if (!row) throw new AppError('NotFoundError', `Run ${id} was not found`);
+  return row;
+}
+
+/** The study (locked when asked) with the pinned protocol content; 404 when not the facility's. */
+export async function studyOf(
+  q: Queryable,
+  facilityId: number,
+  id: number,
+  lock = false,
+): Promise<StudyOfRun> {
+  const [row] = await q.query<StudyOfRun>(
+    `select s.id, s.seq, s.protocol_content, s.closed_at, l.input as snapshot_input,
+            array(select p.name from products p
+                   where p.facility_id = s.facility_id
+                     and p.id in (select jsonb_array_elements_text(
+                       coalesce(s.protocol_content->'productIds', '[]'))::int)) as product_names
+       from studies s left join limits_snapshots l on l.id = s.limits_snapshot_id
+      where s.facility_id = $1 and s.id = $2 ${lock ? 'for update of s' : ''}`,
+    [facilityId, id],
+  );
+  if (!row) throw new AppError('NotFoundError', `Study ${id} was not found`);
+  return row;
+}
+
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+
+export function runStatus(run: RunRow, state: ControlledVersionState | null): TRunStatus {
+  switch (state?.status) {
+    case 'BeingReviewed':
+      return 'BeingReviewed';
+    case 'BeingApproved':
+      return 'BeingApproved';
+    case 'Approved':
+    case 'Deprecated':
+      return 'Completed';
+    default:
+      return run.started_at ? 'InProgress' : 'NotStarted';
+  }
+}
+
+export async function resultsOf(q: Queryable, runId: number): Promise<TSampleResult[]> {
+  const rows = await q.query<Record<string, any>>( // eslint-disable-line @typescript-eslint/no-explicit-any -- mapped field by field below
+    `select r.*, l.name as location_name, e.name as equipment_name, l.risk_score,
+            m.name as method_name, trim(concat(u.first_name, ' ', u.last_name)) as entered_by
+       from sample_results r
+       join sampling_locations l on l.id = r.sampling_location_id
+       join equipment e on e.id = r.equipment_id
+       join analytical_methods m on m.id = r.analytical_method_id
+       left join users u on u.id = r.created_by
+      where r.run_id = $1 order by r.id`,
+    [runId],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    runId: r.run_id,
+    samplingLocationId: r.sampling_location_id,
+    samplingLocationName: r.location_name,
+    equipmentId: r.equipment_id,
+    equipmentName: r.equipment_name,
+    riskScore: r.risk_score,
+    sampleType: r.sample_type as TSampleType,
+    analyticalMethodId: r.analytical_method_id,
+    analyticalMethodName: r.method_name,
+    analyticalMethodVersion: r.analytical_method_version,
+    batchNumber: r.batch_number,
+    censoring: r.censoring,
+    rawValue: Number(r.raw_value),
+    unit: r.unit as TResultUnit,
+    judgement: r.judgement,
+    repeats: r.repeats_result_id
+      ? { resultId: r.repeats_result_id, kind: r.repeat_kind, reason: r.repeat_reason ?? '' }
+      : null,
+    supersededBy: r.superseded_by,
+    takenAt: iso(r.taken_at),
+    enteredAt: iso(r.created_at)!,
+    enteredByName: r.entered_by || null,
+    version: r.version,
+  }));
+}
+
+export async function deviationsOf(q: Queryable, runId: number): Promise<TDeviation[]> {
+  const rows = await q.query<Record<string, any>>( // eslint-disable-line @typescript-eslint/no-explicit-any -- mapped field by field below
+    `select d.*, trim(concat(u.first_name, ' ', u.last_name)) as created_by_name
+       from deviations d left join users u on u.id = d.created_by
+      where d.run_id = $1 order by d.id`,
+    [runId],
+  );
+  return rows.map((d) => ({
+    id: d.id,
+    number: deviationNumber(d.seq),
+    runId: d.run_id,
+    resultId: d.result_id,
+    kind: d.kind,
+    title: d.title,
+    description: d.description,
+    rootCause: d.root_cause,
+    capaReference: d.capa_reference,
+    invalidatesRun: d.invalidates_run,
+    status: d.status,
+    createdAt: iso(d.created_at)!,
+    createdByName: d.created_by_name || null,
+    closedAt: iso(d.closed_at),
+    version: d.version,
+  }));
+}
+
+/** What the verdict and the release flag of the run derive from. */
+export function runStateOf(
+  run: RunRow,
+  study: StudyOfRun,
+  plan: PlanRow[],
+  results: TSampleResult[],
+  deviations: TDeviation[],
+): RunState {
+  const content = study.protocol_content;
+  return {
+    visualResult: run.visual_result,
+    plannedLocationIds: plan.map((p) => p.samplingLocationId),
+    results: results.map((r) => ({
+      samplingLocationId: r.samplingLocationId,
+      passed: r.judgement.passed,
+      superseded: r.supersededBy !== null,
+    })),
+    deviations: deviations.map((d) => ({
+      status: d.status,
+      kind: d.kind,
+      invalidatesRun: d.invalidatesRun,
+    })),
+    dirtyHoldHours: run.dirty_hold_hours,
+    cleanHoldHours: run.clean_hold_hours,
+    dirtyHoldMaxHours: content.dirtyHoldMaxHours ?? null,
+    cleanHoldMaxHours: content.cleanHoldMaxHours ?? null,
+    allowReleaseAtRisk: content.allowReleaseAtRisk === true,
+  };
+}
+
+export async function getRun(q: Queryable, facilityId: number, id: number): Promise<TRun> {
+  const run = await runRow(q, facilityId, id);
+  const study = await studyOf(q, facilityId, run.study_id);
+  const [plan, results, deviations, state] = await Promise.all([
+    planRows(q, facilityId, study),
+    resultsOf(q, id),
+    deviationsOf(q, id),
+    controlledState(q, { facilityId, documentType: 'Run', documentId: id }),
+  ]);
+  const runState = runStateOf(run, study, plan, results, deviations);
+  const release = releaseFlag(runState);
+  return {
+    id: run.id,
+    studyId: run.study_id,
+    studyNumber: studyNumber(study.seq),
+    sequence: run.sequence,
+    status: runStatus(run, state),
+    event: {
+      startedAt: iso(run.started_at),
+      endedAt: iso(run.ended_at),
+      operatorIds: run.operator_ids,
+      cleaningProcedureId: run.cleaning_procedure_id,
+      agentLot: run.agent_lot,
+      dirtyHoldHours: run.dirty_hold_hours,
+      cleanHoldHours: run.clean_hold_hours,
+      visualResult: run.visual_result,
+      visualNotes: run.visual_notes,
+    },
+    verdict: runVerdict(runState),
+    releaseFlag: release.flag,
+    releaseReasons: release.reasons,
+    dirtyHoldMaxHours: runState.dirtyHoldMaxHours,
+    cleanHoldMaxHours: runState.cleanHoldMaxHours,
+    plan: plan.map((p) => ({
+      samplingLocationId: p.samplingLocationId,
+      samplingLocationName: p.samplingLocationName,
+      equipmentName: p.equipmentName,
+      riskScore: p.riskScore,
+      sampleType: p.sampleType,
+      analyticalMethodId: p.analyticalMethodId,
+      analyticalMethodName: p.analyticalMethodName,
+      limit: p.limit,
+      limitUnit: p.limitUnit,
+    })),
+    results,
+    deviations,
+    controlled: {
+      status: state?.status ?? 'BeingBuilt',
+      signatureState: state?.signatureState ?? null,
+      versionNumber: state?.versionNumber ?? 1,
+      version: run.version,
+    },
+    version: run.version,
+  };
+}
+
+/** The runs of a study, in sequence, for its screen. */
+export async function listRuns(q: Queryable, facilityId: number, studyId: number) {
+  await studyOf(q, facilityId, studyId);
+  const rows = await q.query<RunRow>(
+    `select * from study_runs where facility_id = $1 and study_id = $2 order by sequence`,
+    [facilityId, studyId],
+  );
+  const states = await Promise.all(
+    rows.map((r) => controlledState(q, { facilityId, documentType: 'Run', documentId: r.id })),
+  );
+  return rows.map((r, i) => ({
+    id: r.id,
+    sequence: r.sequence,
+    status: runStatus(r, states[i] ?? null),
+    verdict: r.verdict,
+    releaseFlag: r.release_flag,
+    version: r.version,
+  }));
+}

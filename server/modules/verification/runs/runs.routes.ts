@@ -1,0 +1,222 @@
+import { z } from 'zod';
+import { ZFacilityParams } from '../../../../core/schemas/auth.schemas.ts';
+import { ZId } from '../../../../core/schemas/common.schemas.ts';
+import {
+  ZDeviationCreate,
+  ZDeviationEdit,
+  ZReleaseFlag,
+  ZResultEdit,
+  ZResultsBody,
+  ZRun,
+  ZRunCreate,
+  ZRunEdit,
+  ZRunStatus,
+} from '../../../../core/schemas/verification.schemas.ts';
+import { typed, type AppContext } from '../../../http/app-context.ts';
+import { actorOf } from '../../../http/session-guard.ts';
+import { createDeviation, editDeviation } from './deviations.ts';
+import { OPEN_DEVIATION, registerRunType } from './run-approval.ts';
+import { enterResults, editResult } from './results.ts';
+import { getRun, listRuns } from './runs.read.ts';
+import { createRun, editRun } from './runs.service.ts';
+
+const F = '/api/v2/plans/:plan/facilities/:facility';
+const TAGS = ['runs'];
+const RESOURCE = 'QualificationTask';
+const ZIdParams = ZFacilityParams.extend({ id: ZId });
+const ZRunResponse = z.object({ run: ZRun });
+const ZRunList = z.object({
+  runs: z.array(
+    z.object({
+      id: z.number().int(),
+      sequence: z.number().int(),
+      status: ZRunStatus,
+      verdict: ZRun.shape.verdict,
+      releaseFlag: ZReleaseFlag,
+      version: z.number().int(),
+    }),
+  ),
+});
+
+const scopeOf = (params: { plan: number; facility: number }) => ({
+  planId: params.plan,
+  facilityId: params.facility,
+});
+
+/** Runs of studies, their sample results and deviations (core/verification/README.md). */
+export function registerRunRoutes({ app, db, permit }: AppContext): void {
+  const r = typed(app);
+  registerRunType();
+  const reader = permit(RESOURCE, 'Get');
+  const modifier = permit(RESOURCE, 'Modify');
+  const response = { 200: ZRunResponse };
+  const answer = async (facilityId: number, runId: number) => ({
+    run: await getRun(db, facilityId, runId),
+  });
+
+  r.get(
+    `${F}/studies/:id/runs`,
+    {
+      preHandler: reader,
+      schema: {
+        tags: TAGS,
+        summary: 'The runs of a study, in sequence',
+        params: ZIdParams,
+        response: { 200: ZRunList },
+      },
+    },
+    async (request) => ({
+      runs: await listRuns(db, request.params.facility, request.params.id),
+    }),
+  );
+
+  r.post(
+    `${F}/studies/:id/runs`,
+    {
+      preHandler: permit(RESOURCE, 'Add'),
+      schema: {
+        tags: TAGS,
+        summary: 'Add run N to a study (Not Started); refused on a closed study',
+        params: ZIdParams,
+        body: ZRunCreate,
+        response,
+      },
+    },
+    async (request) => {
+      const { facility, id } = request.params;
+      const runId = await createRun(
+        db,
+        actorOf(request),
+        scopeOf(request.params),
+        id,
+        request.body.reason,
+      );
+      return answer(facility, runId);
+    },
+  );
+
+  r.get(
+    `${F}/runs/:id`,
+    {
+      preHandler: reader,
+      schema: {
+        tags: TAGS,
+        summary:
+          'One run: its sampling plan with limits, results, deviations, verdict and release flag',
+        params: ZIdParams,
+        response,
+      },
+    },
+    async (request) => answer(request.params.facility, request.params.id),
+  );
+
+  r.post(
+    `${F}/runs/:id`,
+    {
+      preHandler: modifier,
+      schema: {
+        tags: TAGS,
+        summary: 'Record the cleaning event (reason + version) until the run is submitted',
+        description: `Operators are operators of the facility, the procedure one of its cleaning procedures. Submitting the run (POST signatures, documentType Run) needs the visual inspection, a result at every planned location or a deviation explaining it, and no Open deviation ('${OPEN_DEVIATION}'). A submitted run is 409 TransactionLocked.`,
+        params: ZIdParams,
+        body: ZRunEdit,
+        response,
+      },
+    },
+    async (request) => {
+      const { facility, id } = request.params;
+      await editRun(db, actorOf(request), scopeOf(request.params), id, request.body);
+      return answer(facility, id);
+    },
+  );
+
+  r.post(
+    `${F}/runs/:id/results`,
+    {
+      preHandler: modifier,
+      schema: {
+        tags: TAGS,
+        summary: 'Enter sample results, many at once; judged by the server',
+        description:
+          "Every problem of every row is reported at once as 422 SampleChangesError, errors[].property = '<key>.<field>', and nothing is saved. A batch number already used by a result (a retest keeps its original's) or a sample is 409 DuplicateBatchNumber. The recovery, limit (from the study's limits snapshot), percent of limit and pass/fail are computed here. A repeat (retest or re-swab) supersedes the result it repeats.",
+        params: ZIdParams,
+        body: ZResultsBody,
+        response,
+      },
+    },
+    async (request) => {
+      const { facility, id } = request.params;
+      await enterResults(db, actorOf(request), scopeOf(request.params), id, request.body.results);
+      return answer(facility, id);
+    },
+  );
+
+  r.post(
+    `${F}/results/:id`,
+    {
+      preHandler: modifier,
+      schema: {
+        tags: TAGS,
+        summary: 'Correct a sample result (reason + version); judged again; answers its run',
+        params: ZIdParams,
+        body: ZResultEdit,
+        response,
+      },
+    },
+    async (request) => {
+      const { facility, id } = request.params;
+      const runId = await editResult(
+        db,
+        actorOf(request),
+        scopeOf(request.params),
+        id,
+        request.body,
+      );
+      return answer(facility, runId);
+    },
+  );
+
+  r.post(
+    `${F}/runs/:id/deviations`,
+    {
+      preHandler: modifier,
+      schema: {
+        tags: TAGS,
+        summary: 'Raise a deviation on the run (DEV-0001 per facility); answers the run',
+        params: ZIdParams,
+        body: ZDeviationCreate,
+        response,
+      },
+    },
+    async (request) => {
+      const { facility, id } = request.params;
+      await createDeviation(db, actorOf(request), scopeOf(request.params), id, request.body);
+      return answer(facility, id);
+    },
+  );
+
+  r.post(
+    `${F}/deviations/:id`,
+    {
+      preHandler: modifier,
+      schema: {
+        tags: TAGS,
+        summary: 'Edit or close a deviation (reason + version); closing needs a root cause',
+        params: ZIdParams,
+        body: ZDeviationEdit,
+        response,
+      },
+    },
+    async (request) => {
+      const { facility, id } = request.params;
+      const runId = await editDeviation(
+        db,
+        actorOf(request),
+        scopeOf(request.params),
+        id,
+        request.body,
+      );
+      return answer(facility, runId);
+    },
+  );
+}

@@ -1,0 +1,285 @@
+import { AppError, validationError } from '../../../../core/errors/errors.ts';
+import type { z } from 'zod';
+import type { ZRunEdit } from '../../../../core/schemas/verification.schemas.ts';
+import { releaseFlag, runVerdict } from '../../../../core/verification/release.ts';
+import type { Db, Queryable } from '../../../db/db.ts';
+import {
+  ControlledRefusal,
+  controlledState,
+  recordEdit,
+  type ControlledRef,
+} from '../../../records/controlled.ts';
+import { writeAudit, type Actor } from '../../audit/audit.service.ts';
+import { inTransaction } from '../../change-assessments/change-assessments.service.ts';
+import { refreshStudy } from '../study-refresh.ts';
+import { planRows } from './run-plan.ts';
+import {
+  deviationsOf,
+  resultsOf,
+  runRow,
+  runStateOf,
+  studyNumber,
+  studyOf,
+  type RunRow,
+} from './runs.read.ts';
+
+/*
+ * Writes of runs (core/verification/README.md): run N of a study, its cleaning event, and what
+ * every change to a run does in its transaction: the verdict and release flag recomputed, the
+ * working content of the controlled record saved, the study's outcome refreshed.
+ */
+
+export interface Scope {
+  planId: number;
+  facilityId: number;
+}
+
+export const runRef = (scope: Scope, id: number): ControlledRef => ({
+  ...scope,
+  documentType: 'Run',
+  documentId: id,
+});
+
+export { inTransaction };
+
+export const auditRun = (
+  tx: Queryable,
+  actor: Actor,
+  scope: Scope,
+  entry: { domain: 'Run' | 'SampleResult' | 'Deviation'; action: string; entityId: number } & {
+    reason?: string | null;
+    oldValues?: object | null;
+    newValues?: object | null;
+  },
+) =>
+  writeAudit(tx, actor, {
+    ...scope,
+    ...entry,
+    reason: entry.reason ?? null,
+    oldValues: (entry.oldValues as Record<string, unknown>) ?? null,
+    newValues: (entry.newValues as Record<string, unknown>) ?? null,
+  });
+
+const label = (run: RunRow, seq: number) => `${studyNumber(seq)} run ${run.sequence}`;
+
+/**
+ * The run, locked for a change: at `version` when given, and not yet submitted (its version
+ * being built); a submitted or completed run is 409 TransactionLocked, audited.
+ */
+export async function editableRun(
+  tx: Queryable,
+  actor: Actor,
+  scope: Scope,
+  id: number,
+  version?: number,
+): Promise<RunRow> {
+  const run = await runRow(tx, scope.facilityId, id, true);
+  const state = await controlledState(tx, runRef(scope, id));
+  if (state && state.status !== 'BeingBuilt') {
+    const why = state.status === 'Approved' ? 'completed' : 'submitted for signatures';
+    throw new ControlledRefusal(
+      'TransactionLocked',
+      `Run ${run.sequence} is ${why}: its event, results and deviations can no longer change${state.status === 'Approved' ? '' : '; reject it to edit it again'}.`,
+      actor,
+      runRef(scope, id),
+      'Edit',
+    );
+  }
+  if (version !== undefined && run.version !== version) throw new AppError('VersionConflictError');
+  return run;
+}
+
+/** Recomputes the verdict and release flag and stores them; answers what they derive from. */
+export async function recomputeRun(tx: Queryable, facilityId: number, id: number) {
+  const run = await runRow(tx, facilityId, id);
+  const study = await studyOf(tx, facilityId, run.study_id);
+  const [plan, results, deviations] = await Promise.all([
+    planRows(tx, facilityId, study),
+    resultsOf(tx, id),
+    deviationsOf(tx, id),
+  ]);
+  const state = runStateOf(run, study, plan, results, deviations);
+  const verdict = runVerdict(state);
+  const flag = releaseFlag(state).flag;
+  if (verdict !== run.verdict || flag !== run.release_flag)
+    await tx.query(`update study_runs set verdict = $2, release_flag = $3 where id = $1`, [
+      id,
+      verdict,
+      flag,
+    ]);
+  return { run: { ...run, verdict, release_flag: flag }, study, plan, results, deviations };
+}
+
+/**
+ * After any change to a run: its version bumped, verdict and flag recomputed, the content its
+ * signers will see saved as the working version, and the study's outcome refreshed.
+ */
+export async function afterRunChange(
+  tx: Queryable,
+  actor: Actor,
+  scope: Scope,
+  id: number,
+): Promise<void> {
+  await tx.query(
+    `update study_runs set version = version + 1, updated_at = now(), updated_by = $2
+      where id = $1`,
+    [id, actor.userId],
+  );
+  const { run, study, results, deviations } = await recomputeRun(tx, scope.facilityId, id);
+  const content = {
+    study: studyNumber(study.seq),
+    sequence: run.sequence,
+    event: {
+      startedAt: run.started_at,
+      endedAt: run.ended_at,
+      operatorIds: run.operator_ids,
+      cleaningProcedureId: run.cleaning_procedure_id,
+      agentLot: run.agent_lot,
+      dirtyHoldHours: run.dirty_hold_hours,
+      cleanHoldHours: run.clean_hold_hours,
+      visualResult: run.visual_result,
+      visualNotes: run.visual_notes,
+    },
+    verdict: run.verdict,
+    releaseFlag: run.release_flag,
+    results: results.map((r) => ({
+      id: r.id,
+      location: r.samplingLocationName,
+      batchNumber: r.batchNumber,
+      reported: `${r.censoring === '=' ? '' : `${r.censoring} `}${r.rawValue} ${r.unit}`,
+      percentOfLimit: r.judgement.percentOfLimit,
+      passed: r.judgement.passed,
+      supersededBy: r.supersededBy,
+    })),
+    deviations: deviations.map((d) => ({
+      number: d.number,
+      kind: d.kind,
+      title: d.title,
+      status: d.status,
+      invalidatesRun: d.invalidatesRun,
+      rootCause: d.rootCause,
+    })),
+  };
+  await recordEdit(tx, actor, runRef(scope, id), content, label(run, study.seq));
+  await refreshStudy(tx, scope.facilityId, run.study_id);
+}
+
+export async function createRun(
+  db: Db,
+  actor: Actor,
+  scope: Scope,
+  studyId: number,
+  reason: string | undefined,
+): Promise<number> {
+  return inTransaction(db, async (tx) => {
+    const study = await studyOf(tx, scope.facilityId, studyId, true);
+    if (study.closed_at)
+      throw new AppError(
+        'TransactionLocked',
+        `${studyNumber(study.seq)} is closed: it takes no more runs`,
+      );
+    const [row] = await tx.query<{ id: number; sequence: number }>(
+      `insert into study_runs (facility_id, study_id, sequence, created_by, updated_by)
+       select $1, $2, coalesce(max(sequence), 0) + 1, $3, $3 from study_runs where study_id = $2
+       returning id, sequence`,
+      [scope.facilityId, studyId, actor.userId],
+    );
+    await auditRun(tx, actor, scope, {
+      domain: 'Run',
+      action: 'Create',
+      entityId: row!.id,
+      reason: reason ?? null,
+      newValues: { study: studyNumber(study.seq), sequence: row!.sequence },
+    });
+    await afterRunChange(tx, actor, scope, row!.id);
+    return row!.id;
+  });
+}
+
+type RunEdit = z.infer<typeof ZRunEdit>;
+
+const COLUMNS = {
+  startedAt: 'started_at',
+  endedAt: 'ended_at',
+  operatorIds: 'operator_ids',
+  cleaningProcedureId: 'cleaning_procedure_id',
+  agentLot: 'agent_lot',
+  dirtyHoldHours: 'dirty_hold_hours',
+  cleanHoldHours: 'clean_hold_hours',
+  visualResult: 'visual_result',
+  visualNotes: 'visual_notes',
+} as const;
+
+async function checkEventReferences(tx: Queryable, facilityId: number, body: RunEdit) {
+  const errors = [];
+  const operators = body.operatorIds ?? [];
+  if (operators.length > 0) {
+    const found = await tx.query<{ id: number }>(
+      `select id from operators where facility_id = $1 and id = any($2::int[]) and archived_at is null`,
+      [facilityId, operators],
+    );
+    const missing = operators.filter((id) => !found.some((f) => f.id === id));
+    if (missing.length > 0)
+      errors.push({
+        property: 'operatorIds',
+        constraints: { reference: `No operator ${missing.join(', ')} in this facility` },
+      });
+  }
+  if (body.cleaningProcedureId) {
+    const [found] = await tx.query(
+      `select 1 from cleaning_procedures where facility_id = $1 and id = $2`,
+      [facilityId, body.cleaningProcedureId],
+    );
+    if (!found)
+      errors.push({
+        property: 'cleaningProcedureId',
+        constraints: {
+          reference: `No cleaning procedure ${body.cleaningProcedureId} in this facility`,
+        },
+      });
+  }
+  if (body.startedAt && body.endedAt && body.endedAt < body.startedAt)
+    errors.push({
+      property: 'endedAt',
+      constraints: { order: 'The cleaning cannot end before it started' },
+    });
+  if (errors.length > 0) throw validationError(errors);
+}
+
+/** The cleaning event (reason + version), until the run is submitted. */
+export async function editRun(
+  db: Db,
+  actor: Actor,
+  scope: Scope,
+  id: number,
+  body: RunEdit,
+): Promise<void> {
+  await inTransaction(db, async (tx) => {
+    const run = await editableRun(tx, actor, scope, id, body.version);
+    await checkEventReferences(tx, scope.facilityId, body);
+    const sets: string[] = [];
+    const values: unknown[] = [id];
+    const oldValues: Record<string, unknown> = {};
+    const newValues: Record<string, unknown> = {};
+    for (const [field, column] of Object.entries(COLUMNS)) {
+      const value = body[field as keyof typeof COLUMNS];
+      if (value === undefined) continue;
+      const stored = value ?? (column === 'operator_ids' ? [] : null);
+      values.push(stored);
+      sets.push(`${column} = $${values.length}`);
+      oldValues[field] = run[column];
+      newValues[field] = stored;
+    }
+    if (sets.length === 0) throw new AppError('NothingToChangeError');
+    await tx.query(`update study_runs set ${sets.join(', ')} where id = $1`, values as never);
+    await auditRun(tx, actor, scope, {
+      domain: 'Run',
+      action: 'Update',
+      entityId: id,
+      reason: body.reason,
+      oldValues,
+      newValues,
+    });
+    await afterRunChange(tx, actor, scope, id);
+  });
+}
