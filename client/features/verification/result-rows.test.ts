@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import {
+  filledResults,
+  previewJudgement,
+  rowFieldErrors,
+  rowKey,
+  type PlanRow,
+} from './result-rows.ts';
+
+const row: PlanRow = {
+  samplingLocationId: 7,
+  samplingLocationName: 'Blade',
+  equipmentName: 'Mixer',
+  riskScore: 12,
+  sampleType: 'swab',
+  analyticalMethodId: 3,
+  analyticalMethodName: 'HPLC',
+  limit: 0.1,
+  limitUnit: 'mg/swab',
+};
+
+describe('previewJudgement', () => {
+  it('passes a value under the limit, converting the limit to the entered unit', () => {
+    const judged = previewJudgement(row, { censoring: '=', rawValue: 50, unit: 'ug/swab' });
+    expect(judged?.passed).toBe(true);
+    expect(judged?.percentOfLimit).toBeCloseTo(50);
+  });
+  it('fails a value above the limit and an upper-limit censored value', () => {
+    expect(previewJudgement(row, { censoring: '=', rawValue: 0.2, unit: 'mg/swab' })?.passed).toBe(
+      false,
+    );
+    expect(
+      previewJudgement(row, { censoring: '> upper limit', rawValue: 0.01, unit: 'mg/swab' })
+        ?.passed,
+    ).toBe(false);
+  });
+  it('gives no preview without a value or with a unit of the other kind', () => {
+    expect(previewJudgement(row, { censoring: '=', unit: 'mg/swab' })).toBeNull();
+    expect(previewJudgement(row, { censoring: '=', rawValue: 1, unit: 'mg/ml' })).toBeNull();
+  });
+});
+
+describe('filledResults and rowFieldErrors', () => {
+  it('posts only filled rows, keyed so the server can name their problems', () => {
+    const key = rowKey(row);
+    expect(key).toBe('loc7-swab');
+    const body = filledResults([row], {
+      [key]: { censoring: '< LOQ', rawValue: 0.01, unit: 'mg/swab', batchNumber: ' B1 ' },
+    });
+    expect(body).toEqual([
+      {
+        key,
+        samplingLocationId: 7,
+        sampleType: 'swab',
+        analyticalMethodId: 3,
+        censoring: '< LOQ',
+        rawValue: 0.01,
+        unit: 'mg/swab',
+        batchNumber: 'B1',
+      },
+    ]);
+    expect(filledResults([row], { [key]: { censoring: '=' } })).toEqual([]);
+  });
+  it("maps '<key>.<field>' onto the row's field and keeps the rest apart", () => {
+    const mapped = rowFieldErrors(
+      [
+        {
+          property: 'loc7-swab.batchNumber',
+          constraints: { unique: 'Batch number must be unique across samples' },
+        },
+        { property: 'loc9-rinse.unit', constraints: { kind: 'Wrong unit' } },
+      ],
+      new Set(['loc7-swab']),
+    );
+    expect(mapped.fields).toEqual([
+      {
+        name: ['rows', 'loc7-swab', 'batchNumber'],
+        errors: ['Batch number must be unique across samples'],
+      },
+    ]);
+    expect(mapped.rest).toEqual(['loc9-rinse.unit: Wrong unit']);
+  });
+});

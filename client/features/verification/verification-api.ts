@@ -1,0 +1,99 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type {
+  TRun,
+  TStatistics,
+  ZDeviationCreate,
+  ZDeviationEdit,
+  ZResultEdit,
+  ZResultsBody,
+  ZRunEdit,
+  ZStatisticsQuery,
+} from '../../../core/schemas/verification.schemas.ts';
+import { apiRequest } from '../../api/http-client.ts';
+import { facilityPath, type FacilityScope } from '../master-data/entity-api.ts';
+import { useFacilityScope } from '../master-data/use-facility-scope.ts';
+
+/** The calls of core/verification/README.md: runs, results, deviations and statistics. */
+
+export type RunEditBody = z.input<typeof ZRunEdit>;
+export type ResultsBody = z.input<typeof ZResultsBody>;
+export type ResultEditBody = z.input<typeof ZResultEdit>;
+export type DeviationCreateBody = z.input<typeof ZDeviationCreate>;
+export type DeviationEditBody = z.input<typeof ZDeviationEdit>;
+export type StatisticsQuery = z.input<typeof ZStatisticsQuery>;
+
+export const verificationKeys = {
+  runs: (facilityId: number) => ['facility', facilityId, 'runs'] as const,
+  run: (facilityId: number, id: number) => ['facility', facilityId, 'runs', id] as const,
+  statistics: (facilityId: number, query: StatisticsQuery) =>
+    ['facility', facilityId, 'verification', 'statistics', query] as const,
+};
+
+export const runPath = (scope: FacilityScope, id: number) => `${facilityPath(scope)}/runs/${id}`;
+
+async function runAnswer(path: string, action: string, body?: unknown): Promise<TRun> {
+  const answer = await apiRequest<{ run: TRun }>(path, {
+    action,
+    ...(body === undefined ? {} : { method: 'POST', body }),
+  });
+  return answer.run;
+}
+
+/** Every write of a run answers the run as it now is. */
+export const runCalls = {
+  get: (scope: FacilityScope, id: number) => runAnswer(runPath(scope, id), 'Loading the run'),
+  editEvent: (scope: FacilityScope, id: number, body: RunEditBody) =>
+    runAnswer(runPath(scope, id), 'Saving the cleaning event', body),
+  enterResults: (scope: FacilityScope, id: number, body: ResultsBody) =>
+    runAnswer(`${runPath(scope, id)}/results`, 'Saving the sample results', body),
+  editResult: (scope: FacilityScope, resultId: number, body: ResultEditBody) =>
+    runAnswer(`${facilityPath(scope)}/results/${resultId}`, 'Correcting the result', body),
+  addDeviation: (scope: FacilityScope, id: number, body: DeviationCreateBody) =>
+    runAnswer(`${runPath(scope, id)}/deviations`, 'Raising the deviation', body),
+  editDeviation: (scope: FacilityScope, deviationId: number, body: DeviationEditBody) =>
+    runAnswer(`${facilityPath(scope)}/deviations/${deviationId}`, 'Saving the deviation', body),
+};
+
+export function useRun(id: number) {
+  const scope = useFacilityScope();
+  return useQuery({
+    queryKey: verificationKeys.run(scope.facilityId, id),
+    queryFn: () => runCalls.get(scope, id),
+  });
+}
+
+/** A write of a run: its answer replaces the cached run; studies refetch (their outcome moves). */
+export function useRunWrite<V>(call: (scope: FacilityScope, variables: V) => Promise<TRun>) {
+  const scope = useFacilityScope();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (variables: V) => call(scope, variables),
+    onSuccess: (run) => {
+      client.setQueryData(verificationKeys.run(scope.facilityId, run.id), run);
+      void client.invalidateQueries({ queryKey: ['facility', scope.facilityId, 'studies'] });
+    },
+  });
+}
+
+/** After a signature the run's status, flag and its study's outcome changed on the server. */
+export function invalidateRun(client: ReturnType<typeof useQueryClient>, facilityId: number) {
+  return Promise.all([
+    client.invalidateQueries({ queryKey: verificationKeys.runs(facilityId) }),
+    client.invalidateQueries({ queryKey: ['facility', facilityId, 'studies'] }),
+  ]);
+}
+
+export function useStatistics(query: StatisticsQuery | null) {
+  const scope = useFacilityScope();
+  return useQuery({
+    queryKey: verificationKeys.statistics(scope.facilityId, query ?? { key: '' }),
+    queryFn: ({ signal }) =>
+      apiRequest<TStatistics>(`${facilityPath(scope)}/verification/statistics`, {
+        query: { ...query },
+        signal,
+        action: 'Loading the ongoing verification statistics',
+      }),
+    enabled: query !== null && query.key !== '',
+  });
+}
