@@ -20,7 +20,7 @@ describe('groupNavigation', () => {
     ]);
   });
 
-  it('puts protocols, studies and runs in the cleaning validation section', () => {
+  it('puts protocols, studies and runs in the validation section', () => {
     const sections = groupNavigation([
       { path: '/protocols', label: 'Protocols' },
       { path: '/studies', label: 'Studies' },
@@ -28,7 +28,7 @@ describe('groupNavigation', () => {
     ]);
     expect(sections).toEqual([
       {
-        label: 'Cleaning validation',
+        label: 'Validation',
         entries: [
           { path: '/protocols', label: 'Protocols' },
           { path: '/studies', label: 'Studies' },

@@ -11,10 +11,7 @@ const SECTIONS: readonly { label: string; prefixes: readonly string[] }[] = [
     label: 'Limits and risk',
     prefixes: ['/limits', '/policies', '/worst-case', '/cleaning-assessments'],
   },
-  {
-    label: 'Cleaning validation',
-    prefixes: ['/protocols', '/studies', '/runs', '/verification'],
-  },
+  { label: 'Validation', prefixes: ['/protocols', '/studies', '/runs', '/verification'] },
   {
     label: 'Administration',
     prefixes: ['/users', '/roles', '/departments', '/operators', '/settings', '/mail-outbox'],

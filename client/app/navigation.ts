@@ -5,7 +5,7 @@ import { canSeePolicies } from '../features/policies/policies-access.ts';
 import { canSeeChangeAssessments } from '../features/change-assessments/change-assessments-access.ts';
 import { canSign } from '../features/records/records-access.ts';
 import { canSeeCleaningAssessments } from '../features/cleaning-assessments/cleaning-assessments-access.ts';
-import { canSeeStudies } from '../features/studies/studies-access.ts';
+import { canSeeVerification } from '../features/verification/verification-access.ts';
 import { canSeeRoomGrades } from '../features/room-grades/room-grades-access.ts';
 import { canReadOutbox } from '../features/outbox/outbox-access.ts';
 import { canSeeSettings } from '../features/settings/settings-access.ts';
@@ -29,8 +29,8 @@ export const NAVIGATION = [
     label: 'Cleaning assessments',
     isVisible: canSeeCleaningAssessments,
   },
-  { path: '/protocols', label: 'Protocols', isVisible: canSeeStudies },
-  { path: '/studies', label: 'Studies', isVisible: canSeeStudies },
+  { path: '/protocols', label: 'Protocols', isVisible: canSeeVerification },
+  { path: '/studies', label: 'Studies', isVisible: canSeeVerification },
   { path: '/my-approvals', label: 'My approvals', isVisible: canSign },
   { path: '/audit-log', label: 'Audit Log', isVisible: canReadAuditLog },
   { path: '/settings', label: 'Settings', isVisible: canSeeSettings },

@@ -1,15 +1,5 @@
 import { Tag } from 'antd';
-import {
-  RELEASE_LABELS,
-  type TReleaseFlag,
-  type TRun,
-} from '../../../core/schemas/verification.schemas.ts';
-
-const RELEASE_COLOURS: Record<TReleaseFlag, string> = {
-  CAN_BE_RELEASED: 'success',
-  MAY_BE_RELEASED: 'warning',
-  CAN_NOT_BE_RELEASED: 'error',
-};
+import type { TRun } from '../../../core/schemas/verification.schemas.ts';
 
 const VERDICT_COLOURS: Record<TRun['verdict'], string> = {
   Pass: 'success',
@@ -25,15 +15,6 @@ const RUN_STATUS_LABELS: Record<TRun['status'], string> = {
   BeingApproved: 'Being approved',
   Completed: 'Completed',
 };
-
-/** Whether the equipment may be released after a run (spec §4 release flags). */
-export function ReleaseTag({ flag }: { flag: TReleaseFlag }) {
-  return (
-    <Tag color={RELEASE_COLOURS[flag]} data-testid="release-flag">
-      {RELEASE_LABELS[flag]}
-    </Tag>
-  );
-}
 
 /** A run's verdict: Pass, Fail, Invalidated or Pending. */
 export function VerdictTag({ verdict }: { verdict: TRun['verdict'] }) {

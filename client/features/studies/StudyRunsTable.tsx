@@ -6,7 +6,8 @@ import { LoadErrorAlert } from '../../app/LoadErrorAlert.tsx';
 import { describeSaveError } from '../../api/form-errors.ts';
 import { studyCalls, useStudyRuns, useStudyWrite, type RunSummary } from './studies-api.ts';
 import { runRoute } from './study-format.ts';
-import { ReleaseTag, RunStatusTag, VerdictTag } from './RunTags.tsx';
+import { ReleaseTag } from '../verification/ReleaseTag.tsx';
+import { RunStatusTag, VerdictTag } from './RunTags.tsx';
 
 /** The runs of a study, in order, each opening its run screen; a new run is added at the end. */
 export function StudyRunsTable({ study, canAdd }: { study: TStudy; canAdd: boolean }) {
