@@ -16,6 +16,8 @@ import { LazyRoomGrades } from '../features/room-grades/LazyRoomGrades.tsx';
 import { LazyMyApprovals } from '../features/records/LazyMyApprovals.tsx';
 import { LazyCleaningAssessments } from '../features/cleaning-assessments/LazyCleaningAssessments.tsx';
 import { LazyRun, LazyVerification } from '../features/verification/LazyVerification.tsx';
+import { LazyProtocols } from '../features/protocols/LazyProtocols.tsx';
+import { LazyStudies } from '../features/studies/LazyStudies.tsx';
 import { adminRoutes } from '../features/roles/admin-routes.tsx';
 import { endSession, LogoutPage } from '../account/LogoutPage.tsx';
 import { useSession } from '../session/use-session.ts';
@@ -109,6 +111,8 @@ function SignedInApp() {
             <Route path="cleaning-assessments/*" element={<LazyCleaningAssessments />} />
             <Route path="runs/:id" element={<LazyRun />} />
             <Route path="verification" element={<LazyVerification />} />
+            <Route path="protocols" element={<LazyProtocols />} />
+            <Route path="studies/*" element={<LazyStudies />} />
             {adminRoutes(facilities.data)}
             <Route path="my-approvals" element={<LazyMyApprovals />} />
             <Route path="audit-log" element={<LazyAuditLog />} />

@@ -20,6 +20,24 @@ describe('groupNavigation', () => {
     ]);
   });
 
+  it('puts protocols, studies and runs in the validation section', () => {
+    const sections = groupNavigation([
+      { path: '/protocols', label: 'Protocols' },
+      { path: '/studies', label: 'Studies' },
+      { path: '/runs/3', label: 'Run' },
+    ]);
+    expect(sections).toEqual([
+      {
+        label: 'Validation',
+        entries: [
+          { path: '/protocols', label: 'Protocols' },
+          { path: '/studies', label: 'Studies' },
+          { path: '/runs/3', label: 'Run' },
+        ],
+      },
+    ]);
+  });
+
   it('leaves out sections with nothing visible', () => {
     expect(groupNavigation([{ path: '/', label: 'Home' }])).toEqual([
       { label: null, entries: [{ path: '/', label: 'Home' }] },

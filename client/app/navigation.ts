@@ -29,6 +29,8 @@ export const NAVIGATION = [
     label: 'Cleaning assessments',
     isVisible: canSeeCleaningAssessments,
   },
+  { path: '/protocols', label: 'Protocols', isVisible: canSeeVerification },
+  { path: '/studies', label: 'Studies', isVisible: canSeeVerification },
   { path: '/verification', label: 'Ongoing verification', isVisible: canSeeVerification },
   { path: '/my-approvals', label: 'My approvals', isVisible: canSign },
   { path: '/audit-log', label: 'Audit Log', isVisible: canReadAuditLog },

@@ -4,8 +4,12 @@ import type { TQualificationTask } from '../../../core/schemas/cleaning-assessme
 import { useDateFormat } from '../../app/use-date-format.ts';
 import { usePermissions } from '../master-data/use-permissions.ts';
 import { TaskDecisionDialog } from './TaskDecisionDialog.tsx';
+import { StartStudyButton } from '../studies/StartStudyButton.tsx';
 
-/** An open task's Accept and Dismiss; a decided one says who decided, when and why. */
+/**
+ * An open task's Accept and Dismiss; a decided one says who decided, when and why, and an
+ * accepted one starts its study.
+ */
 export function TaskDecision({ task }: { task: TQualificationTask }) {
   const { formatDateTime } = useDateFormat();
   const permissions = usePermissions();
@@ -18,6 +22,12 @@ export function TaskDecision({ task }: { task: TQualificationTask }) {
           <>
             <br />
             {task.justification}
+          </>
+        ) : null}
+        {task.status === 'Accepted' ? (
+          <>
+            <br />
+            <StartStudyButton task={task} />
           </>
         ) : null}
       </Typography.Text>

@@ -5,6 +5,7 @@ import { referencedDef } from './entity-registry.ts';
 import { newListRow } from './form-values.ts';
 import { QuantityInput } from './QuantityInput.tsx';
 import { ReferenceSelect } from './ReferenceSelect.tsx';
+import { SamplingLocationSelect } from './SamplingLocationSelect.tsx';
 import type { FormPath } from './property-path.ts';
 
 interface FieldInputProps {
@@ -73,6 +74,13 @@ export function FieldInput({ field, name, labelSuffix = '' }: FieldInputProps) {
         </Form.Item>
       );
     case 'reference':
+      // Sampling locations are children of their equipment: picked among the chosen equipment's.
+      if (field.entity === 'samplingLocations' && !field.multiple)
+        return (
+          <Form.Item {...common}>
+            <SamplingLocationSelect />
+          </Form.Item>
+        );
       return (
         <Form.Item {...common}>
           <ReferenceSelect def={referencedDef(field.entity)} multiple={field.multiple} />

@@ -17,4 +17,10 @@ describe('recordLink', () => {
     expect(recordLink('CleaningAssessment', 4)).toBe('/cleaning-assessments/4');
     expect(recordLink('ChangeAssessment', 9)).toBe('/change-control/9');
   });
+
+  it('opens protocols, studies and runs of issue 12 on their screens', () => {
+    expect(recordLink('Protocol', 5)).toBe('/protocols?record=5');
+    expect(recordLink('Study', 6)).toBe('/studies/6');
+    expect(recordLink('Run', 7)).toBe('/runs/7');
+  });
 });

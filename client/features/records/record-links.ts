@@ -9,6 +9,10 @@ const SCREENS: Partial<Record<TControlledDocumentType, (id: number) => string>> 
   CleaningInspectionSettings: () => '/policies?tab=inspection',
   CleaningAssessment: (id) => `/cleaning-assessments/${id}`,
   ChangeAssessment: (id) => `/change-control/${id}`,
+  // Protocols are a declared record with a screen of their own (not under master data).
+  Protocol: (id) => `/protocols?record=${id}`,
+  Study: (id) => `/studies/${id}`,
+  Run: (id) => `/runs/${id}`,
 };
 
 /**
@@ -16,9 +20,11 @@ const SCREENS: Partial<Record<TControlledDocumentType, (id: number) => string>> 
  * open (`?record=`), or the screen of the policies; null when no screen shows it yet.
  */
 export function recordLink(documentType: TControlledDocumentType, documentId: number) {
+  const screen = SCREENS[documentType];
+  if (screen) return screen(documentId);
   const def = ENTITY_DEFS.find(
     (candidate) => (candidate as EntityDef).controlled?.documentType === documentType,
   );
   if (def) return `/master-data/${def.path}?record=${documentId}`;
-  return SCREENS[documentType]?.(documentId) ?? null;
+  return null;
 }

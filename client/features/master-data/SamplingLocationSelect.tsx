@@ -1,0 +1,65 @@
+import { useQueries } from '@tanstack/react-query';
+import { Form, Select } from 'antd';
+import { equipmentDef } from '../../../core/entities/defs/index.ts';
+import { equipmentKeys, listLocations } from '../equipment/equipment-api.ts';
+import { useEntityOptions } from './entity-queries.ts';
+import { useFacilityScope } from './use-facility-scope.ts';
+
+interface SamplingLocationSelectProps {
+  id?: string;
+  value?: number | null;
+  onChange?: (value: number | null) => void;
+  'aria-label'?: string;
+}
+
+/** The equipment chosen in the same form (a protocol's `equipmentIds`), as ids. */
+function useChosenEquipment(): number[] {
+  const form = Form.useFormInstance();
+  const chosen: unknown = Form.useWatch('equipmentIds', form);
+  return Array.isArray(chosen) ? chosen.filter((id): id is number => typeof id === 'number') : [];
+}
+
+/**
+ * Picks a sampling location among those of the equipment chosen in the same form: locations
+ * are children of their equipment (…/equipments/{id}/sampling-locations), so there is no list
+ * of them all to choose from.
+ */
+export function SamplingLocationSelect({ value, onChange, ...rest }: SamplingLocationSelectProps) {
+  const scope = useFacilityScope();
+  const equipmentIds = useChosenEquipment();
+  const names = useEntityOptions(equipmentDef);
+  const nameOf = new Map((names.data?.data ?? []).map((e) => [e.id, String(e.name)]));
+  const locations = useQueries({
+    queries: equipmentIds.map((equipmentId) => ({
+      queryKey: equipmentKeys.locations(scope.facilityId, equipmentId, false),
+      queryFn: ({ signal }: { signal: AbortSignal }) =>
+        listLocations(scope, equipmentId, false, signal),
+    })),
+  });
+  const options = equipmentIds.flatMap((equipmentId, index) =>
+    (locations[index]?.data ?? []).map((location) => ({
+      value: location.id,
+      label: `${nameOf.get(equipmentId) ?? `#${equipmentId}`} · ${location.name} (${location.sampleType})`,
+    })),
+  );
+  const isLoading = locations.some((query) => query.isPending);
+  return (
+    <Select<number | null>
+      {...rest}
+      allowClear
+      showSearch={{ optionFilterProp: 'label' }}
+      loading={isLoading}
+      options={options}
+      value={value ?? null}
+      onChange={(next) => onChange?.(next ?? null)}
+      placeholder="Choose a sampling location"
+      notFoundContent={
+        equipmentIds.length === 0
+          ? 'Choose the equipment first'
+          : isLoading
+            ? 'Loading…'
+            : 'The chosen equipment has no sampling locations'
+      }
+    />
+  );
+}

@@ -1,0 +1,128 @@
+import { PlusOutlined } from '@ant-design/icons';
+import { Button, Empty, Flex, Select, Table, Typography } from 'antd';
+import type { TableProps } from 'antd';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import {
+  STUDY_OUTCOMES,
+  type TStudy,
+  type TStudyOutcome,
+} from '../../../core/schemas/verification.schemas.ts';
+import { LoadErrorAlert } from '../../app/LoadErrorAlert.tsx';
+import { serverPaging } from '../../app/paging.ts';
+import { usePermissions } from '../master-data/use-permissions.ts';
+import { StatusTag } from '../records/StatusTag.tsx';
+import { NewStudyModal } from './NewStudyModal.tsx';
+import { useStudies, type StudyListQuery } from './studies-api.ts';
+import { passesText, studyRoute } from './study-format.ts';
+import { StudyOutcomeTag } from './StudyOutcomeTag.tsx';
+
+type Query = StudyListQuery;
+
+/** Cleaning validation studies: each follows an Approved protocol, run by run, to its outcome. */
+export function StudiesPage() {
+  const navigate = useNavigate();
+  const permissions = usePermissions();
+  const [query, setQuery] = useState<Query>({ pageNumber: 1, pageLimit: 10 });
+  const [creating, setCreating] = useState(false);
+  const list = useStudies(query);
+  const canAdd = permissions.can('QualificationTask', 'Add');
+
+  const columns: TableProps<TStudy>['columns'] = [
+    {
+      key: 'number',
+      title: 'Number',
+      render: (_, study) => <Link to={studyRoute(study.id)}>{study.number}</Link>,
+    },
+    { key: 'title', dataIndex: 'title', title: 'Title' },
+    { key: 'studyType', dataIndex: 'studyType', title: 'Study type' },
+    {
+      key: 'protocol',
+      title: 'Protocol',
+      render: (_, study) => `${study.protocolName} v${study.protocolVersionNumber}`,
+    },
+    {
+      key: 'outcome',
+      title: 'Outcome',
+      render: (_, study) => <StudyOutcomeTag outcome={study.outcome} />,
+    },
+    { key: 'passes', title: 'Consecutive passes', render: (_, study) => passesText(study) },
+    { key: 'runCount', dataIndex: 'runCount', title: 'Runs' },
+    {
+      key: 'status',
+      title: 'Record status',
+      render: (_, study) => <StatusTag state={study.controlled} />,
+    },
+  ];
+
+  const emptyText = query.outcome ? (
+    <Empty description={`No studies are ${query.outcome}`} />
+  ) : (
+    <Empty description="No studies yet. A study follows an Approved protocol through its runs until enough consecutive runs pass.">
+      {canAdd ? (
+        <Button type="primary" onClick={() => setCreating(true)}>
+          New study
+        </Button>
+      ) : null}
+    </Empty>
+  );
+
+  return (
+    <section aria-label="Studies">
+      <Flex justify="space-between" align="start" wrap style={{ marginBottom: 16 }}>
+        <div>
+          <Typography.Title level={3} style={{ margin: 0 }}>
+            Studies
+          </Typography.Title>
+          <Typography.Text type="secondary">
+            Cleaning validation and verification studies: the protocol each follows, its runs, and
+            whether the required consecutive runs passed.
+          </Typography.Text>
+        </div>
+        {canAdd ? (
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>
+            New study
+          </Button>
+        ) : null}
+      </Flex>
+      <Select<TStudyOutcome | undefined>
+        aria-label="Outcome"
+        placeholder="Every outcome"
+        allowClear
+        style={{ width: 240, marginBottom: 16 }}
+        value={query.outcome}
+        options={STUDY_OUTCOMES.map((outcome) => ({ value: outcome, label: outcome }))}
+        onChange={(outcome) => setQuery((current) => ({ ...current, outcome, pageNumber: 1 }))}
+      />
+      {list.isError ? (
+        <LoadErrorAlert
+          title="Could not load the studies"
+          query={list}
+          style={{ marginBottom: 16 }}
+        />
+      ) : null}
+      <Table<TStudy>
+        aria-label="Studies"
+        rowKey="id"
+        size="middle"
+        columns={columns}
+        dataSource={list.data?.data ?? []}
+        loading={list.isFetching}
+        locale={{ emptyText: list.isPending ? ' ' : emptyText }}
+        pagination={serverPaging(
+          query,
+          list.data?.total ?? 0,
+          { one: 'study', many: 'studies' },
+          (pageNumber, pageLimit) => setQuery((current) => ({ ...current, pageNumber, pageLimit })),
+        )}
+        scroll={{ x: 'max-content' }}
+      />
+      {creating ? (
+        <NewStudyModal
+          onCreated={(study) => void navigate(studyRoute(study.id))}
+          onClose={() => setCreating(false)}
+        />
+      ) : null}
+    </section>
+  );
+}

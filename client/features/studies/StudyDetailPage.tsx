@@ -1,0 +1,162 @@
+import { Alert, Button, Card, Descriptions, Flex, Space, Spin, Typography } from 'antd';
+import { useQueryClient } from '@tanstack/react-query';
+import { Link, useParams } from 'react-router';
+import type { TStudy } from '../../../core/schemas/verification.schemas.ts';
+import { useReasonAction } from '../../app/reason/use-reason-action.tsx';
+import { useDateFormat } from '../../app/use-date-format.ts';
+import { useFacilityScope } from '../master-data/use-facility-scope.ts';
+import { usePermissions } from '../master-data/use-permissions.ts';
+import { ControlledRecordPanel } from '../records/ControlledRecordPanel.tsx';
+import {
+  invalidateStudies,
+  studyCalls,
+  studyPath,
+  useStudy,
+  useStudyWrite,
+} from './studies-api.ts';
+import { originLink, passesText } from './study-format.ts';
+import { StudyOutcomeTag } from './StudyOutcomeTag.tsx';
+import { StudyRunsTable } from './StudyRunsTable.tsx';
+
+/** One study: its header, outcome, runs and signatures. */
+export function StudyDetailPage() {
+  const id = Number(useParams().id);
+  const study = useStudy(id);
+  if (study.isError)
+    return (
+      <Alert
+        type="error"
+        showIcon
+        title="Could not load the study"
+        description={study.error.message}
+        action={<Link to="/studies">Back to studies</Link>}
+      />
+    );
+  if (study.isPending) return <Spin />;
+  return <LoadedStudy study={study.data} />;
+}
+
+function LoadedStudy({ study }: { study: TStudy }) {
+  const scope = useFacilityScope();
+  const queryClient = useQueryClient();
+  const permissions = usePermissions();
+  const { formatDateTime } = useDateFormat();
+  const reasons = useReasonAction();
+  const close = useStudyWrite((s, reason: string) =>
+    studyCalls.close(s, study.id, { reason, version: study.controlled.version }),
+  );
+  const canModify = permissions.can('QualificationTask', 'Modify');
+  const isClosed = study.closedAt !== null;
+  const origin = originLink(study.origin);
+  const title = `${study.number} ${study.title}`;
+
+  return (
+    <Flex vertical gap="large">
+      <Card>
+        <Flex justify="space-between" align="start" wrap gap="middle">
+          <Space orientation="vertical" size={4}>
+            <Link to="/studies">← Studies</Link>
+            <Typography.Title level={3} style={{ margin: 0 }}>
+              {title}
+            </Typography.Title>
+            <Space>
+              <StudyOutcomeTag outcome={study.outcome} />
+              <Typography.Text data-testid="consecutive-passes">
+                {passesText(study)} consecutive passing runs
+              </Typography.Text>
+            </Space>
+          </Space>
+          {canModify && !isClosed && study.outcome !== 'Validated' ? (
+            <Button
+              danger
+              onClick={() =>
+                reasons.ask({
+                  title: `Close ${study.number}`,
+                  okText: 'Close the study',
+                  danger: true,
+                  run: (reason) => close.mutateAsync(reason),
+                })
+              }
+            >
+              Close study
+            </Button>
+          ) : null}
+        </Flex>
+        {isClosed && study.outcome !== 'Validated' ? (
+          <Alert
+            style={{ marginTop: 16 }}
+            type="error"
+            showIcon
+            title="Closed without validating"
+            description={`${formatDateTime(study.closedAt)}: ${study.closeReason ?? ''}`}
+          />
+        ) : null}
+        <Descriptions
+          size="small"
+          column={{ xs: 1, md: 2 }}
+          style={{ marginTop: 16 }}
+          items={[
+            { key: 'type', label: 'Study type', children: study.studyType },
+            {
+              key: 'protocol',
+              label: 'Protocol',
+              children: (
+                <Link to={`/protocols?record=${study.protocolId}`}>
+                  {study.protocolName}, version {study.protocolVersionNumber}
+                </Link>
+              ),
+            },
+            {
+              key: 'origin',
+              label: 'Origin',
+              children: origin ? <Link to={origin.to}>{origin.text}</Link> : 'None',
+            },
+            {
+              key: 'snapshot',
+              label: 'Acceptance criteria',
+              children:
+                study.limitsSnapshotId === null
+                  ? 'No approved limits snapshot'
+                  : `Limits snapshot #${study.limitsSnapshotId}`,
+            },
+            {
+              key: 'created',
+              label: 'Created',
+              children: `${formatDateTime(study.createdAt)}${study.createdByName ? `, ${study.createdByName}` : ''}`,
+            },
+            {
+              key: 'description',
+              label: 'Description',
+              span: 'filled',
+              children: study.description || '—',
+            },
+          ]}
+        />
+      </Card>
+      <Card title="Approval">
+        <Flex vertical gap="middle">
+          {study.controlled.status === 'BeingBuilt' ? (
+            <Alert
+              type="info"
+              showIcon
+              title="The study is signed off once every run is Completed."
+            />
+          ) : null}
+          <ControlledRecordPanel
+            documentType="Study"
+            documentId={study.id}
+            title={title}
+            state={study.controlled}
+            canModify={canModify}
+            path={studyPath(scope, study.id)}
+            onSigned={() => void invalidateStudies(queryClient, scope.facilityId)}
+          />
+        </Flex>
+      </Card>
+      <Card>
+        <StudyRunsTable study={study} canAdd={permissions.can('QualificationTask', 'Add')} />
+      </Card>
+      {reasons.modal}
+    </Flex>
+  );
+}

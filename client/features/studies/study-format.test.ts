@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { originLink, passesText } from './study-format.ts';
+
+describe('passesText', () => {
+  it('counts consecutive passes against the required number', () => {
+    expect(passesText({ consecutivePasses: 0, requiredPasses: 3 })).toBe('0 of 3');
+    expect(passesText({ consecutivePasses: 2, requiredPasses: 2 })).toBe('2 of 2');
+  });
+});
+
+describe('originLink', () => {
+  it('has no link for a study started on its own', () => {
+    expect(originLink({ kind: 'none', id: null, label: null })).toBeNull();
+  });
+
+  it('opens the qualification tasks, named by the server’s label', () => {
+    expect(originLink({ kind: 'qualificationTask', id: 4, label: 'Tablet A on Line 1' })).toEqual({
+      to: '/cleaning-assessments?tab=tasks',
+      text: 'Tablet A on Line 1',
+    });
+  });
+
+  it('opens the change assessment, named by its id when the label is missing', () => {
+    expect(originLink({ kind: 'changeAssessment', id: 9, label: null })).toEqual({
+      to: '/change-control/9',
+      text: 'Change assessment #9',
+    });
+  });
+});

@@ -1,0 +1,32 @@
+import type { TStudy, TStudyOutcome } from '../../../core/schemas/verification.schemas.ts';
+
+/** Spec §4's outcome colours: Validated green, On Going blue, Failed red. */
+export const OUTCOME_COLOURS: Record<TStudyOutcome, string> = {
+  Validated: 'success',
+  'On Going': 'processing',
+  Failed: 'error',
+};
+
+/** Consecutive passing runs against the protocol's requirement: '2 of 3'. */
+export function passesText(study: Pick<TStudy, 'consecutivePasses' | 'requiredPasses'>): string {
+  return `${study.consecutivePasses} of ${study.requiredPasses}`;
+}
+
+/** Where a study came from, as a link into its screen; null when it started on its own. */
+export function originLink(origin: TStudy['origin']): { to: string; text: string } | null {
+  if (origin.kind === 'none' || origin.id === null) return null;
+  if (origin.kind === 'qualificationTask')
+    return {
+      // The tasks are listed on the cleaning assessments screen, under their tab.
+      to: '/cleaning-assessments?tab=tasks',
+      text: origin.label ?? `Qualification task #${origin.id}`,
+    };
+  return {
+    to: `/change-control/${origin.id}`,
+    text: origin.label ?? `Change assessment #${origin.id}`,
+  };
+}
+
+/** The route of a study, and of a run (the run screen is client/features/verification). */
+export const studyRoute = (id: number) => `/studies/${id}`;
+export const runRoute = (id: number) => `/runs/${id}`;
