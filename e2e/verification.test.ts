@@ -1,0 +1,123 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { TestBody } from '../server/test/facility-test-file.ts';
+import { runKit, type RunFacility } from '../server/modules/verification/runs/run-test-kit.ts';
+import { ADMIN } from '../server/test/test-server.ts';
+import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+import { browserToken, facilityApi, openModal, signInToFacility } from './ui.ts';
+
+/*
+ * Issue 12 end to end: a protocol signed into force and a study started from it (through the
+ * API, as the run test kit does), then three runs executed on the run screen — cleaning event,
+ * visual pass, passing results at every planned location — each submitted by signing in the
+ * browser and approved by the second signer, until the study shows Validated.
+ */
+
+let app: AppUnderTest;
+let kit: ReturnType<typeof runKit>;
+let f: RunFacility;
+let studyId: number;
+let F: string;
+
+/** A call as the browser's session (the administrator signed in there). */
+async function api(page: Page, method: string, path: string, body?: unknown) {
+  const res = await app.server.request<TestBody>(method, `${F}${path}`, {
+    token: await browserToken(page),
+    ...(body === undefined ? {} : { body }),
+  });
+  expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBe(200);
+  return res.body;
+}
+
+beforeAll(async () => {
+  app = await startAppUnderTest();
+  const facility = await facilityApi(app);
+  F = facility.path;
+  const [plan] = await app.server.db.query<{ plan_id: number }>(
+    'select plan_id from facilities where id = $1',
+    [facility.id],
+  );
+  const token = await app.server.login();
+  // The run kit's view of the facility: the same server the browser talks to.
+  kit = runKit({
+    server: app.server,
+    token,
+    F: facility.path,
+    facilityId: facility.id,
+    planId: plan!.plan_id,
+    call: (method, path, body, as = token) =>
+      app.server.request<TestBody>(method, path, {
+        token: as,
+        ...(body === undefined ? {} : { body }),
+      }),
+  });
+  f = await kit.build();
+  studyId = await kit.study();
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+/** Enters a passing cleaning run on the run screen and submits it by signing. */
+async function executeRun(page: Page, runId: number, sequence: number): Promise<void> {
+  await page.goto(`/runs/${runId}`);
+  await page.getByRole('heading', { name: `Run ${sequence}` }).waitFor();
+  await expect.poll(() => page.getByTestId('run-status').textContent()).toBe('Not started');
+
+  const event = page.locator('form#cleaning-event');
+  await event.getByLabel('Cleaning started').fill('2026-11-02T08:00');
+  await event.getByLabel('Cleaning ended').fill('2026-11-02T10:00');
+  await event.getByLabel('Dirty hold reached (h, maximum 24 h)').fill('30');
+  await page.getByText('Dirty hold breach: 30 h is above the protocol maximum of 24 h').waitFor();
+  await event.getByLabel('Dirty hold reached (h, maximum 24 h)').fill('12');
+  await event.getByText('Pass', { exact: true }).click();
+  await event.getByLabel('Reason').fill('Cleaning recorded at the line');
+  await event.getByRole('button', { name: 'Save cleaning event' }).click();
+  await expect.poll(() => page.getByTestId('run-status').textContent()).toBe('In progress');
+
+  // Both planned swab locations: a value at a fifth of the limit passes already in the preview.
+  const run = (await api(page, 'GET', `/runs/${runId}`)).run as TestBody;
+  for (const row of run.plan as TestBody[]) {
+    const label = `${row.samplingLocationName} (swab)`;
+    const card = page.locator(`[aria-label="Location ${label}"]`);
+    await card.getByLabel(`Value of ${label}`).fill(String((row.limit as number) * 0.2));
+    await card.getByLabel(`Batch number of ${label}`).fill(`B-${runId}-${row.samplingLocationId}`);
+    await expect
+      .poll(() => card.getByTestId('judgement').textContent())
+      .toMatch(/^Preview: Pass 20(\.0)? % of limit/);
+  }
+  await page.getByRole('button', { name: 'Save results' }).click();
+  await expect.poll(() => page.getByTestId('run-verdict').textContent()).toBe('Verdict: Pass');
+  await expect.poll(() => page.getByTestId('release-flag').textContent()).toBe('Can be released');
+  // The saved judgement is the server's: the steel valve's 80 % recovery is applied.
+  await expect
+    .poll(() => page.getByTestId('judgement').allTextContents())
+    .toEqual(['Pass 25.0 % of limit', 'Pass 20.0 % of limit']);
+
+  await page.getByRole('button', { name: 'Submit', exact: true }).click();
+  const dialog = openModal(page);
+  await expect.poll(() => dialog.getByLabel('Meaning').inputValue()).not.toBe('');
+  await dialog.getByLabel('Password').fill(ADMIN.password);
+  await dialog.getByRole('button', { name: 'Sign and submit' }).click();
+  await expect.poll(() => page.getByTestId('run-status').textContent()).toBe('Being approved');
+}
+
+it('takes a study from its protocol through three runs entered on the run screen to Validated', async () => {
+  const page = await app.open('/');
+  // The browser's sign-in ends the kit's administrator session: API calls use the browser's.
+  await signInToFacility(page);
+  for (const sequence of [1, 2, 3]) {
+    const created = await api(page, 'POST', `/studies/${studyId}/runs`, {});
+    const runId = created.run.id as number;
+    await executeRun(page, runId, sequence);
+    const approved = await kit.sign({ id: runId }, 'Approve');
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    await page.reload();
+    await expect.poll(() => page.getByTestId('run-status').textContent()).toBe('Completed');
+  }
+  await page.getByRole('link', { name: /← Study ST-\d+/ }).click();
+  await page.waitForURL(new RegExp(`/studies/${studyId}$`));
+  await expect.poll(() => page.getByTestId('study-outcome').textContent()).toBe('Validated');
+  await expect.poll(() => page.getByTestId('consecutive-passes').textContent()).toContain('3 of 3');
+  expect(f.steel).toBeGreaterThan(0);
+});
