@@ -66,6 +66,7 @@ import { registerJobs } from './jobs/jobs.routes.ts';
 import type { JobWorkerOptions } from './jobs/worker.ts';
 import { registerChangeAssessmentRoutes } from './modules/change-assessments/change-assessments.routes.ts';
 import { registerRunRoutes } from './modules/verification/runs/runs.routes.ts';
+import { registerStudyRoutes } from './modules/verification/studies/studies.routes.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -190,6 +191,8 @@ export async function buildApp({
   registerChangeAssessmentRoutes(context);
   // Issue 12: runs, sample results and deviations.
   registerRunRoutes(context);
+  // Issue 12: studies (protocols are declared records).
+  registerStudyRoutes(context);
 
   return app;
 }

@@ -22,10 +22,11 @@ import { rolesDef } from './roles.def.ts';
 import { samplesDef } from './samples.def.ts';
 import { samplingLocationsDef } from './sampling-locations.def.ts';
 import { historicalStudiesDef } from './historical-studies.def.ts';
+import { protocolsDef } from './protocols.def.ts';
 
 export { activesDef, equipmentDef, productionsDef, productsDef };
 export { equipmentGroupsDef, samplingTypesDef, selectionCriteriaDef };
-export { historicalStudiesDef, productGroupsDef };
+export { historicalStudiesDef, productGroupsDef, protocolsDef };
 
 export const ENTITY_DEFS: readonly EntityDef[] = [
   activesDef,
@@ -51,6 +52,7 @@ export const ENTITY_DEFS: readonly EntityDef[] = [
   legacyDocumentsDef,
   mocRecordsDef,
   historicalStudiesDef,
+  protocolsDef,
 ];
 
 /** Every declared record the server serves: the master data, and the sampling policy's records. */

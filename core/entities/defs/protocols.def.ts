@@ -1,0 +1,146 @@
+import { STUDY_TYPES } from '../../schemas/cleaning-assessments.schemas.ts';
+import { SAMPLE_TYPES } from '../../schemas/verification.schemas.ts';
+import type { PropertyError } from '../../errors/errors.ts';
+import type { EntityDef } from '../entity.ts';
+
+/*
+ * A cleaning validation protocol (issue 12, core/verification/README.md): what a study follows.
+ * A controlled document: a study pins the version in force when it starts. Spec §6 has no
+ * resource of its own for it; studies are what qualification tasks ask for, so QualificationTask
+ * guards it (as it guards historical studies).
+ */
+
+/** Consecutive passing runs a study needs when the protocol does not say (spec §4). */
+export const DEFAULT_REQUIRED_PASSES = 3;
+
+export const LIMIT_BASES = ['equipmentWise', 'productWise'] as const;
+
+/** Fewer passing runs than the usual three is a decision to be justified. */
+export function protocolProblems(values: Readonly<Record<string, unknown>>): PropertyError[] {
+  const passes = values.requiredPasses;
+  const justification = values.passesJustification;
+  const justified = typeof justification === 'string' && justification.trim() !== '';
+  if (typeof passes === 'number' && passes < DEFAULT_REQUIRED_PASSES && !justified)
+    return [
+      {
+        property: 'passesJustification',
+        constraints: {
+          required: 'Fewer than 3 consecutive passing runs needs a justification',
+        },
+      },
+    ];
+  return [];
+}
+
+export const protocolsDef = {
+  key: 'protocols',
+  label: 'Protocol',
+  pluralLabel: 'Protocols',
+  path: 'protocols',
+  table: 'protocols',
+  resource: 'QualificationTask',
+  domain: 'Protocol',
+  description:
+    'Cleaning validation protocols: the study type, the production (equipment train), its equipment and products (or worst-case product group), the cleaning procedure and agent, the sampling plan (location, swab or rinse, analytical method), hold-time maxima, the consecutive passing runs required (3 unless justified), the limit basis and the approved limits snapshot its acceptance criteria come from. A controlled document (Protocol): a study starts only from an approved version and keeps it. Guarded by QualificationTask.',
+  fields: [
+    { name: 'protocolNumber', label: 'Protocol number', kind: 'text', max: 100, required: true },
+    { name: 'name', label: 'Title', kind: 'text', required: true },
+    { name: 'studyType', label: 'Study type', kind: 'enum', options: STUDY_TYPES },
+    { name: 'productionId', label: 'Production (train)', kind: 'reference', entity: 'productions' },
+    {
+      name: 'equipmentIds',
+      label: 'Equipment',
+      kind: 'reference',
+      entity: 'equipment',
+      multiple: true,
+    },
+    { name: 'productIds', label: 'Products', kind: 'reference', entity: 'products', multiple: true },
+    {
+      name: 'productGroupId',
+      label: 'Worst-case product group',
+      kind: 'reference',
+      entity: 'productGroups',
+    },
+    {
+      name: 'cleaningProcedureId',
+      label: 'Cleaning procedure',
+      kind: 'reference',
+      entity: 'cleaningProcedures',
+    },
+    { name: 'cleaningAgentId', label: 'Cleaning agent', kind: 'reference', entity: 'cleaningAgents' },
+    {
+      name: 'samplingPlan',
+      label: 'Sampling plan',
+      kind: 'list',
+      of: [
+        {
+          name: 'samplingLocationId',
+          label: 'Sampling location',
+          kind: 'reference',
+          entity: 'samplingLocations',
+          required: true,
+        },
+        {
+          name: 'sampleType',
+          label: 'Sample type',
+          kind: 'enum',
+          options: SAMPLE_TYPES,
+          required: true,
+        },
+        {
+          name: 'analyticalMethodId',
+          label: 'Analytical method',
+          kind: 'reference',
+          entity: 'analyticalMethods',
+          required: true,
+        },
+      ],
+    },
+    {
+      name: 'dirtyHoldMaxHours',
+      label: 'Dirty hold time, maximum (h)',
+      kind: 'number',
+      min: 0,
+      max: 100_000,
+    },
+    {
+      name: 'cleanHoldMaxHours',
+      label: 'Clean hold time, maximum (h)',
+      kind: 'number',
+      min: 0,
+      max: 100_000,
+    },
+    {
+      name: 'requiredPasses',
+      label: 'Consecutive passing runs required',
+      kind: 'integer',
+      min: 1,
+      max: 20,
+      description: 'Unset: 3. Fewer than 3 needs a justification.',
+    },
+    { name: 'passesJustification', label: 'Justification of fewer runs', kind: 'longText' },
+    {
+      name: 'limitBasis',
+      label: 'Limit basis',
+      kind: 'enum',
+      options: LIMIT_BASES,
+      description: 'equipmentWise (unset) or productWise.',
+    },
+    { name: 'allowReleaseAtRisk', label: 'Allow release at risk', kind: 'boolean' },
+    {
+      name: 'limitsSnapshotId',
+      label: 'Limits snapshot',
+      kind: 'integer',
+      min: 1,
+      max: 2_147_483_647,
+      description:
+        'The approved limits snapshot the acceptance criteria come from; unset = the latest when a study starts.',
+    },
+    { name: 'description', label: 'Description', kind: 'longText' },
+  ],
+  unique: ['protocolNumber'],
+  search: ['protocolNumber', 'name'],
+  listColumns: ['protocolNumber', 'name', 'studyType', 'productionId'],
+  controlled: { documentType: 'Protocol' },
+  check: protocolProblems,
+} as const satisfies EntityDef;

@@ -1,0 +1,182 @@
+import { AppError } from '../../../../core/errors/errors.ts';
+import { DEFAULT_REQUIRED_PASSES } from '../../../../core/entities/defs/protocols.def.ts';
+import type { TStudy, TStudyOutcome } from '../../../../core/schemas/verification.schemas.ts';
+import type { TStudyType } from '../../../../core/schemas/cleaning-assessments.schemas.ts';
+import type { Queryable, SqlValue } from '../../../db/db.ts';
+import { likePattern, orderBy, pageWindow } from '../../../http/paging.ts';
+import { controlledStates, type ControlledVersionState } from '../../../records/controlled.ts';
+import { numberOf as changeNumberOf } from '../../change-assessments/change-assessments.read.ts';
+
+/* Reads of studies (core/verification/README.md): the header, its pinned protocol, its origin,
+   the outcome as the runs left it, and its controlled state. */
+
+/** ST-0001, ST-0002, … per facility. */
+export const studyNumberOf = (seq: number) => `ST-${String(seq).padStart(4, '0')}`;
+
+interface StudyRow {
+  id: number;
+  seq: number;
+  title: string;
+  study_type: TStudyType;
+  description: string;
+  protocol_id: number;
+  protocol_version_number: number;
+  protocol_content: Record<string, unknown>;
+  limits_snapshot_id: number | null;
+  origin_kind: TStudy['origin']['kind'];
+  origin_id: number | null;
+  task_label: string | null;
+  change_seq: number | null;
+  outcome: TStudyOutcome;
+  consecutive_passes: number;
+  run_count: number;
+  closed_at: Date | string | null;
+  close_reason: string | null;
+  created_at: Date | string;
+  created_by_name: string | null;
+  version: number;
+}
+
+const COLUMNS = `s.id, s.seq, s.title, s.study_type, s.description, s.protocol_id,
+  s.protocol_version_number, s.protocol_content, s.limits_snapshot_id, s.origin_kind, s.origin_id,
+  t.product_name || ' on ' || t.train_name as task_label, c.seq as change_seq, s.outcome,
+  s.consecutive_passes,
+  (select count(*)::int from study_runs r where r.study_id = s.id) as run_count,
+  s.closed_at, s.close_reason, s.created_at, u.first_name || ' ' || u.last_name as created_by_name,
+  s.version`;
+
+const FROM = `studies s
+  left join qualification_tasks t on s.origin_kind = 'qualificationTask' and t.id = s.origin_id
+  left join change_assessments c on s.origin_kind = 'changeAssessment' and c.id = s.origin_id
+  left join users u on u.id = s.created_by`;
+
+const iso = (value: Date | string) => new Date(value).toISOString();
+
+/** The consecutive passing runs the pinned protocol asks for (3 unless it says otherwise). */
+export function requiredPassesOf(content: Record<string, unknown>): number {
+  const passes = content.requiredPasses;
+  return typeof passes === 'number' ? passes : DEFAULT_REQUIRED_PASSES;
+}
+
+function toStudy(row: StudyRow, state: ControlledVersionState | undefined): TStudy {
+  const label =
+    row.origin_kind === 'qualificationTask'
+      ? row.task_label
+      : row.change_seq === null
+        ? null
+        : changeNumberOf(row.change_seq);
+  return {
+    id: row.id,
+    number: studyNumberOf(row.seq),
+    title: row.title,
+    studyType: row.study_type,
+    description: row.description,
+    protocolId: row.protocol_id,
+    protocolVersionNumber: row.protocol_version_number,
+    protocolName: String(row.protocol_content.name ?? ''),
+    limitsSnapshotId: row.limits_snapshot_id,
+    origin: { kind: row.origin_kind, id: row.origin_id, label },
+    outcome: row.outcome,
+    requiredPasses: requiredPassesOf(row.protocol_content),
+    consecutivePasses: row.consecutive_passes,
+    runCount: row.run_count,
+    closedAt: row.closed_at === null ? null : iso(row.closed_at),
+    closeReason: row.close_reason,
+    createdAt: iso(row.created_at),
+    createdByName: row.created_by_name,
+    // `version` is the study's own (edits and close name it); a study is saved as version 1
+    // Being Built in the transaction that creates it.
+    controlled: {
+      ...(state ?? { status: 'BeingBuilt', signatureState: null, versionNumber: 1 }),
+      version: row.version,
+    },
+  };
+}
+
+async function withStates(q: Queryable, facilityId: number, rows: StudyRow[]): Promise<TStudy[]> {
+  const states = await controlledStates(
+    q,
+    { facilityId, documentType: 'Study' },
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => toStudy(r, states.get(r.id)));
+}
+
+/** One study of the facility; 404 otherwise. */
+export async function getStudy(q: Queryable, facilityId: number, id: number): Promise<TStudy> {
+  const rows = await q.query<StudyRow>(
+    `select ${COLUMNS} from ${FROM} where s.facility_id = $1 and s.id = $2`,
+    [facilityId, id],
+  );
+  if (rows.length === 0) throw new AppError('NotFoundError', `Study ${id} was not found`);
+  return (await withStates(q, facilityId, rows))[0]!;
+}
+
+export interface StudyFilter {
+  pageNumber: number;
+  pageLimit: number;
+  search?: string | undefined;
+  sortBy?: string | undefined;
+  sortOrder?: 'asc' | 'desc' | 'ascend' | 'descend' | undefined;
+  outcome?: TStudyOutcome | undefined;
+  studyType?: TStudyType | undefined;
+}
+
+const SORTABLE = {
+  number: 's.seq',
+  title: 's.title',
+  studyType: 's.study_type',
+  outcome: 's.outcome',
+  createdAt: 's.created_at',
+};
+
+/** A page of the facility's studies, newest first unless sorted otherwise. */
+export async function listStudies(
+  q: Queryable,
+  facilityId: number,
+  filter: StudyFilter,
+): Promise<{ data: TStudy[]; total: number }> {
+  const { limit, offset } = pageWindow(filter);
+  const params: SqlValue[] = [
+    facilityId,
+    filter.outcome ?? null,
+    filter.studyType ?? null,
+    likePattern(filter.search),
+  ];
+  const where = `s.facility_id = $1 and ($2::text is null or s.outcome = $2)
+    and ($3::text is null or s.study_type = $3)
+    and ($4::text is null or s.title ilike $4 or 'ST-' || lpad(s.seq::text, 4, '0') ilike $4
+         or s.protocol_content->>'name' ilike $4)`;
+  const rows = await q.query<StudyRow>(
+    `select ${COLUMNS} from ${FROM} where ${where}
+      order by ${orderBy(filter, SORTABLE, 's.seq desc')}, s.id limit ${limit} offset ${offset}`,
+    params,
+  );
+  const [count] = await q.query<{ total: number }>(
+    `select count(*)::int as total from studies s where ${where}`,
+    params,
+  );
+  return { data: await withStates(q, facilityId, rows), total: count!.total };
+}
+
+/** The studies created from each of these qualification tasks (the task read's `studies`). */
+export async function studiesOfTasks(
+  q: Queryable,
+  facilityId: number,
+  taskIds: readonly number[],
+): Promise<Map<number, { id: number; number: string; outcome: TStudyOutcome }[]>> {
+  const found = new Map<number, { id: number; number: string; outcome: TStudyOutcome }[]>();
+  if (taskIds.length === 0) return found;
+  const rows = await q.query<{ id: number; seq: number; outcome: TStudyOutcome; origin_id: number }>(
+    `select id, seq, outcome, origin_id from studies
+      where facility_id = $1 and origin_kind = 'qualificationTask' and origin_id = any($2::int[])
+      order by seq`,
+    [facilityId, taskIds],
+  );
+  for (const row of rows) {
+    const list = found.get(row.origin_id) ?? [];
+    list.push({ id: row.id, number: studyNumberOf(row.seq), outcome: row.outcome });
+    found.set(row.origin_id, list);
+  }
+  return found;
+}
