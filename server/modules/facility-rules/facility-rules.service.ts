@@ -5,11 +5,7 @@ import { changedFields } from '../audit/audit-diff.ts';
 import { writeAudit, type Actor } from '../audit/audit.service.ts';
 
 export type RuleKind =
-  | 'MicrobialPolicy'
-  | 'InspectionSettings'
-  | 'ApprovalPolicy'
-  | 'RiskGoal'
-  | 'VerificationSettings';
+  'MicrobialPolicy' | 'InspectionSettings' | 'ApprovalPolicy' | 'RiskGoal' | 'VerificationSettings';
 
 export interface StoredRule<T> {
   body: T;

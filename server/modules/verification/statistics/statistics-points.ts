@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { ZStatisticsQuery } from '../../../../core/schemas/verification.schemas.ts';
 import { AppError } from '../../../../core/errors/errors.ts';
 import { RESIDUE_TYPES } from '../../../../core/limits/policy.ts';
-import type { Queryable } from '../../../db/db.ts';
+import type { Queryable, SqlValue } from '../../../db/db.ts';
 
 type Query = z.infer<typeof ZStatisticsQuery>;
 
@@ -27,7 +27,8 @@ interface Filter {
 
 const integerKey = (key: string): number => {
   const id = Number(key);
-  if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) throw new AppError('NotFoundError');
+  if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647)
+    throw new AppError('NotFoundError');
   return id;
 };
 
@@ -101,7 +102,7 @@ export async function statisticsPoints(
   query: Query,
 ): Promise<{ label: string; points: StatisticsPointInput[] }> {
   const filter = await filterOf(q, facilityId, query);
-  const params: unknown[] = [facilityId, filter.param, query.from ?? null, query.to ?? null];
+  const params: SqlValue[] = [facilityId, filter.param, query.from ?? null, query.to ?? null];
   // from/to are whole days, UTC; a historical result's date is its day.
   const results = await q.query<PointRow>(
     `select r.id as result_id,
@@ -120,10 +121,10 @@ export async function statisticsPoints(
   );
   const historical = await q.query<PointRow>(
     `select null::integer as result_id, h.taken_at || 'T00:00:00.000Z' as taken_at,
-            s.name as label, h.percent_of_limit, h.censored_below
+            s.name as label, h.percent_of_limit, coalesce(h.censored_below, false) as censored_below
        from historical_study_results h
        join historical_studies s on s.id = h.historical_study_id
-      where h.facility_id = $1 and s.facility_id = $1 and s.count_in_statistics
+      where h.facility_id = $1 and s.facility_id = $1 and s.count_in_statistics is true
         and h.archived_at is null and s.archived_at is null and ${filter.historical}
         and ($3::date is null or h.taken_at >= $3::date::text)
         and ($4::date is null or h.taken_at <= $4::date::text)`,

@@ -4,7 +4,10 @@ import { ZStatistics, ZStatisticsQuery } from '../../../../core/schemas/verifica
 import { verificationStatistics } from '../../../../core/verification/statistics.ts';
 import { typed, type AppContext } from '../../../http/app-context.ts';
 import { statisticsPoints } from './statistics-points.ts';
-import { registerVerificationSettingsRoutes, verificationSettings } from './verification-settings.ts';
+import {
+  registerVerificationSettingsRoutes,
+  verificationSettings,
+} from './verification-settings.ts';
 
 const F = '/api/v2/plans/:plan/facilities/:facility';
 
@@ -18,7 +21,8 @@ export function registerStatisticsRoutes(context: AppContext): void {
       preHandler: permit('QualificationTask', 'Get'),
       schema: {
         tags: ['verification'],
-        summary: 'Ongoing verification statistics of one equipment, production, residue type or location',
+        summary:
+          'Ongoing verification statistics of one equipment, production, residue type or location',
         description:
           'Every counted sample result (not superseded, with a percent of limit; taken at its sampling time, else its entry) and every result of a historical study marked "Count in statistics", as percent of its own limit, oldest first: individuals / moving range, EWMA and Ppu with its lower 95 % bound, judged by the facility\'s verification settings. `key` is the equipment, production or sampling location id, or the residue type; from/to are whole UTC days. 404 for a key the facility does not have.',
         params: ZFacilityParams,
