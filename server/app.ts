@@ -67,6 +67,7 @@ import type { JobWorkerOptions } from './jobs/worker.ts';
 import { registerChangeAssessmentRoutes } from './modules/change-assessments/change-assessments.routes.ts';
 import { registerRunRoutes } from './modules/verification/runs/runs.routes.ts';
 import { registerStudyRoutes } from './modules/verification/studies/studies.routes.ts';
+import { registerStatisticsRoutes } from './modules/verification/statistics/statistics.routes.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -192,6 +193,8 @@ export async function buildApp({
   // Issue 12: studies (protocols are declared records), runs, sample results and deviations.
   registerStudyRoutes(context);
   registerRunRoutes(context);
+  // Issue 12: ongoing verification statistics and their settings.
+  registerStatisticsRoutes(context);
 
   return app;
 }

@@ -372,3 +372,23 @@ export const ZStatistics = z.object({
   alerts: z.array(z.object({ kind: z.string(), message: z.string(), takenAt: z.string() })),
 });
 export type TStatistics = z.infer<typeof ZStatistics>;
+
+/** The facility rule VerificationSettings: the thresholds of the statistics. */
+export const ZVerificationSettingsFields = z.object({
+  /** Ppu the lower 95 % bound should reach. */
+  ppuTarget: z.number().positive().max(100),
+  alertPercent: z.number().positive().max(1000),
+  actionPercent: z.number().positive().max(1000),
+  /** EWMA weight of the newest result, 0 < λ ≤ 1. */
+  ewmaLambda: z.number().positive().max(1),
+});
+export const ZVerificationSettingsBody = ZVerificationSettingsFields.extend({
+  reason: ZReason,
+  version: ZVersion.optional(),
+});
+export const ZVerificationSettings = ZVerificationSettingsFields.extend({
+  version: z.number().int(),
+  updatedAt: z.string().nullable(),
+});
+export const ZVerificationSettingsResponse = z.object({ settings: ZVerificationSettings });
+export type TVerificationSettings = z.infer<typeof ZVerificationSettings>;

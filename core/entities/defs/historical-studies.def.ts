@@ -63,6 +63,13 @@ export const historicalStudiesDef = {
       description: 'The study report, e.g. CVR-2025-014 (one report may cover several products).',
     },
     { name: 'notes', label: 'Notes', kind: 'longText' },
+    {
+      name: 'countInStatistics',
+      label: 'Count in statistics',
+      kind: 'boolean',
+      description:
+        'Whether the study’s results (historical study results) are drawn in the ongoing verification statistics.',
+    },
   ],
   unique: [],
   search: ['name', 'notes'],

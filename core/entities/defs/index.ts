@@ -22,6 +22,7 @@ import { rolesDef } from './roles.def.ts';
 import { samplesDef } from './samples.def.ts';
 import { samplingLocationsDef } from './sampling-locations.def.ts';
 import { historicalStudiesDef } from './historical-studies.def.ts';
+import { historicalStudyResultsDef } from './historical-study-results.def.ts';
 import { protocolsDef } from './protocols.def.ts';
 
 export { activesDef, equipmentDef, productionsDef, productsDef };
@@ -52,6 +53,7 @@ export const ENTITY_DEFS: readonly EntityDef[] = [
   legacyDocumentsDef,
   mocRecordsDef,
   historicalStudiesDef,
+  historicalStudyResultsDef,
   protocolsDef,
 ];
 

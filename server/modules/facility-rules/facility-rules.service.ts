@@ -4,7 +4,8 @@ import type { Scope } from '../../entities/entity-store.ts';
 import { changedFields } from '../audit/audit-diff.ts';
 import { writeAudit, type Actor } from '../audit/audit.service.ts';
 
-export type RuleKind = 'MicrobialPolicy' | 'InspectionSettings' | 'ApprovalPolicy' | 'RiskGoal';
+export type RuleKind =
+  'MicrobialPolicy' | 'InspectionSettings' | 'ApprovalPolicy' | 'RiskGoal' | 'VerificationSettings';
 
 export interface StoredRule<T> {
   body: T;

@@ -1,0 +1,142 @@
+import type { StatisticsPointInput } from '../../../../core/verification/statistics.ts';
+import type { z } from 'zod';
+import type { ZStatisticsQuery } from '../../../../core/schemas/verification.schemas.ts';
+import { AppError } from '../../../../core/errors/errors.ts';
+import { RESIDUE_TYPES } from '../../../../core/limits/policy.ts';
+import type { Queryable, SqlValue } from '../../../db/db.ts';
+
+type Query = z.infer<typeof ZStatisticsQuery>;
+
+/**
+ * The points of one group (core/verification/README.md, "Ongoing verification", groups):
+ * - equipment / location: results taken on that equipment / sampling location;
+ * - production: results on any equipment of the production's train (productions.equipment_ids);
+ *   historical results of studies done on that production;
+ * - residueType: runs judge results against the limits snapshot's carryover limits of the
+ *   active substances, so every sample result counts under 'Chemical'; historical results under
+ *   the residue type they were entered with.
+ * A sample result counts when it is not superseded (a retest or reswab replaces it) and has a
+ * percent of limit (a result with no limit to be judged against draws nothing).
+ */
+interface Filter {
+  label: string;
+  results: string;
+  historical: string;
+  param: number | string;
+}
+
+const integerKey = (key: string): number => {
+  const id = Number(key);
+  if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647)
+    throw new AppError('NotFoundError');
+  return id;
+};
+
+async function named(q: Queryable, sql: string, facilityId: number, id: number): Promise<string> {
+  const [row] = await q.query<{ name: string }>(sql, [facilityId, id]);
+  if (!row) throw new AppError('NotFoundError');
+  return row.name;
+}
+
+async function filterOf(q: Queryable, facilityId: number, query: Query): Promise<Filter> {
+  const { groupBy, key } = query;
+  if (groupBy === 'residueType') {
+    if (!(RESIDUE_TYPES as readonly string[]).includes(key)) throw new AppError('NotFoundError');
+    return {
+      label: key,
+      results: `$2::text = 'Chemical'`,
+      historical: `h.residue_type = $2::text`,
+      param: key,
+    };
+  }
+  const id = integerKey(key);
+  if (groupBy === 'equipment') {
+    const label = await named(
+      q,
+      'select name from equipment where facility_id = $1 and id = $2',
+      facilityId,
+      id,
+    );
+    return { label, results: 'r.equipment_id = $2', historical: 'h.equipment_id = $2', param: id };
+  }
+  if (groupBy === 'location') {
+    const label = await named(
+      q,
+      'select name from sampling_locations where facility_id = $1 and id = $2',
+      facilityId,
+      id,
+    );
+    return {
+      label,
+      results: 'r.sampling_location_id = $2',
+      historical: 'h.sampling_location_id = $2',
+      param: id,
+    };
+  }
+  const label = await named(
+    q,
+    'select name from productions where facility_id = $1 and id = $2',
+    facilityId,
+    id,
+  );
+  return {
+    label,
+    results: `r.equipment_id = any (select unnest(equipment_ids) from productions where facility_id = $1 and id = $2)`,
+    historical: 's.production_id = $2',
+    param: id,
+  };
+}
+
+interface PointRow {
+  result_id: number | null;
+  taken_at: string;
+  label: string;
+  percent_of_limit: number;
+  censored_below: boolean;
+}
+
+/** The group's label and its counted points, sample results and marked historical results. */
+export async function statisticsPoints(
+  q: Queryable,
+  facilityId: number,
+  query: Query,
+): Promise<{ label: string; points: StatisticsPointInput[] }> {
+  const filter = await filterOf(q, facilityId, query);
+  const params: SqlValue[] = [facilityId, filter.param, query.from ?? null, query.to ?? null];
+  // from/to are whole days, UTC; a historical result's date is its day.
+  const results = await q.query<PointRow>(
+    `select r.id as result_id,
+            to_char(coalesce(r.taken_at, r.created_at) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as taken_at,
+            'ST-' || lpad(s.seq::text, 4, '0') || ' run ' || u.sequence || ' · ' || l.name as label,
+            r.percent_of_limit, r.censored_below
+       from sample_results r
+       join study_runs u on u.id = r.run_id
+       join studies s on s.id = u.study_id
+       join sampling_locations l on l.id = r.sampling_location_id
+      where r.facility_id = $1 and u.facility_id = $1 and r.superseded_by is null
+        and r.percent_of_limit is not null and ${filter.results}
+        and ($3::date is null or coalesce(r.taken_at, r.created_at) >= $3::date::timestamp at time zone 'UTC')
+        and ($4::date is null or coalesce(r.taken_at, r.created_at) < ($4::date + 1)::timestamp at time zone 'UTC')`,
+    params,
+  );
+  const historical = await q.query<PointRow>(
+    `select null::integer as result_id, h.taken_at || 'T00:00:00.000Z' as taken_at,
+            s.name as label, h.percent_of_limit, coalesce(h.censored_below, false) as censored_below
+       from historical_study_results h
+       join historical_studies s on s.id = h.historical_study_id
+      where h.facility_id = $1 and s.facility_id = $1 and s.count_in_statistics is true
+        and h.archived_at is null and s.archived_at is null and ${filter.historical}
+        and ($3::date is null or h.taken_at >= $3::date::text)
+        and ($4::date is null or h.taken_at <= $4::date::text)`,
+    params,
+  );
+  const points = [...historical, ...results].map((row) => ({
+    resultId: row.result_id,
+    historical: row.result_id === null,
+    takenAt: row.taken_at,
+    label: row.label,
+    percentOfLimit: Number(row.percent_of_limit),
+    censoredBelow: row.censored_below,
+  }));
+  return { label: filter.label, points };
+}

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { ZFacilityParams } from '../../../../core/schemas/auth.schemas.ts';
+import { ZStatistics, ZStatisticsQuery } from '../../../../core/schemas/verification.schemas.ts';
+import { verificationStatistics } from '../../../../core/verification/statistics.ts';
+import { typed, type AppContext } from '../../../http/app-context.ts';
+import { statisticsPoints } from './statistics-points.ts';
+import {
+  registerVerificationSettingsRoutes,
+  verificationSettings,
+} from './verification-settings.ts';
+
+const F = '/api/v2/plans/:plan/facilities/:facility';
+
+/** `GET {F}/verification/statistics` and the settings it is judged by. */
+export function registerStatisticsRoutes(context: AppContext): void {
+  const { app, db, permit } = context;
+  const r = typed(app);
+  r.get(
+    `${F}/verification/statistics`,
+    {
+      preHandler: permit('QualificationTask', 'Get'),
+      schema: {
+        tags: ['verification'],
+        summary:
+          'Ongoing verification statistics of one equipment, production, residue type or location',
+        description:
+          'Every counted sample result (not superseded, with a percent of limit; taken at its sampling time, else its entry) and every result of a historical study marked "Count in statistics", as percent of its own limit, oldest first: individuals / moving range, EWMA and Ppu with its lower 95 % bound, judged by the facility\'s verification settings. `key` is the equipment, production or sampling location id, or the residue type; from/to are whole UTC days. 404 for a key the facility does not have.',
+        params: ZFacilityParams,
+        querystring: ZStatisticsQuery,
+        response: { 200: z.object({ statistics: ZStatistics }) },
+      },
+    },
+    async (request) => {
+      const { facility } = request.params;
+      const query = request.query;
+      const settings = await verificationSettings(db, facility);
+      const { label, points } = await statisticsPoints(db, facility, query);
+      const statistics = verificationStatistics(points, settings);
+      return { statistics: { groupBy: query.groupBy, key: query.key, label, ...statistics } };
+    },
+  );
+  registerVerificationSettingsRoutes(context);
+}
