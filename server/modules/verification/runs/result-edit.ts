@@ -11,7 +11,7 @@ import { studyOf } from './runs.read.ts';
 import {
   afterRunChange,
   auditRun,
-  editableRun,
+  editableOfRun,
   inTransaction,
   type Scope,
 } from './runs.service.ts';
@@ -29,17 +29,12 @@ export async function editResult(
   body: ResultEdit,
 ): Promise<number> {
   return inTransaction(db, async (tx) => {
-    const [current] = await tx.query<Record<string, any>>( // eslint-disable-line @typescript-eslint/no-explicit-any -- the row as stored
-      `select * from sample_results where facility_id = $1 and id = $2`,
-      [scope.facilityId, id],
-    );
-    if (!current) throw new AppError('NotFoundError', `Sample result ${id} was not found`);
-    const run = await editableRun(tx, actor, scope, current.run_id as number);
-    const [locked] = await tx.query<{ version: number }>(
-      `select version from sample_results where id = $1 for update`,
-      [id],
-    );
-    if (locked!.version !== body.version) throw new AppError('VersionConflictError');
+    const { current, run } = await editableOfRun(tx, actor, scope, {
+      table: 'sample_results',
+      label: 'Sample result',
+      id,
+      version: body.version,
+    });
     const next = {
       censoring: body.censoring ?? current.censoring,
       rawValue: body.rawValue ?? Number(current.raw_value),
