@@ -197,7 +197,10 @@ export function runKit(t: FacilityTestFile) {
   /** Closes the study with POST studies/{id}/close. */
   const closeStudy = async (id: number) => {
     const current = await ok('GET', `/studies/${id}`);
-    return ok('POST', `/studies/${id}/close`, { reason: 'Stopped', version: current.controlled.version });
+    return ok('POST', `/studies/${id}/close`, {
+      reason: 'Stopped',
+      version: current.controlled.version,
+    });
   };
 
   return {

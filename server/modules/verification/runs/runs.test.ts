@@ -136,6 +136,12 @@ describe('sample results', () => {
     const again = (fixed.run.results as Body[]).find((r) => r.id === steel!.id)!;
     expect(again.judgement.passed).toBe(false);
     expect(fixed.run.verdict).toBe('Fail');
+    const stale = await call('POST', `/results/${steel!.id}`, {
+      rawValue: limit,
+      reason: 'Again',
+      version: steel!.version,
+    });
+    expect(stale.body.errName).toBe('VersionConflictError');
     const audit = await t.server.db.query<{ action: string; reason: string | null }>(
       `select action, reason from audit_log where domain = 'SampleResult' and entity_id = $1 order by seq`,
       [String(steel!.id)],
