@@ -86,7 +86,13 @@ it('writes a protocol with its sampling plan, approves it by signing, and starts
   await choose(form.getByLabel('Equipment', { exact: true }), equipmentName);
   await form.getByRole('button', { name: 'Add sampling plan' }).click();
   await choose(form.getByLabel('Sampling location 1'), `${equipmentName} · Impeller blade (swab)`);
-  await choose(form.getByLabel('Sample type 1'), 'swab');
+  // The row's sample type follows the location's.
+  const sampleType = form
+    .getByLabel('Sample type 1')
+    .locator(
+      "xpath=ancestor::div[contains(concat(' ', normalize-space(@class), ' '), ' ant-select ')][1]",
+    );
+  await sampleType.getByText('swab', { exact: true }).waitFor();
   await choose(form.getByLabel('Analytical method 1'), methodName);
   await page.locator('.ant-drawer-open').getByRole('button', { name: 'Add protocol' }).click();
   const row = page.getByRole('row', { name: new RegExp(protocolTitle) });
