@@ -101,6 +101,10 @@ it('writes a protocol with its sampling plan, approves it by signing, and starts
   // Submitted by the administrator, approved by another signer found under My approvals.
   await row.getByRole('button', { name: /^Open protocol/ }).click();
   await expect.poll(() => statusTag(page).textContent()).toBe('Being Built');
+  // The plan reads as names: the location among the protocol's equipment's, the method.
+  const plan = openDrawer(page).locator('.ant-descriptions-row', { hasText: 'Sampling plan' });
+  await expect.poll(() => plan.textContent()).toContain(`${equipmentName} · Impeller blade`);
+  await expect.poll(() => plan.textContent()).toContain(methodName);
   await sign(page, 'Submit', ADMIN.password);
   await expect.poll(() => statusTag(page).textContent()).toBe('BeingApproved');
 

@@ -22,16 +22,9 @@ function useChosenEquipment(): number[] {
   return Array.isArray(chosen) ? chosen.filter((id): id is number => typeof id === 'number') : [];
 }
 
-/**
- * Picks a sampling location among those of the equipment chosen in the same form: locations
- * are children of their equipment (…/equipments/{id}/sampling-locations), so there is no list
- * of them all to choose from.
- */
-export function SamplingLocationSelect(props: SamplingLocationSelectProps) {
-  const { value, onChange, rowPath, ...rest } = props;
+/** The live sampling locations of the given equipment, named 'Mixer · Blade (swab)'. */
+export function useEquipmentLocations(equipmentIds: readonly number[]) {
   const scope = useFacilityScope();
-  const form = Form.useFormInstance();
-  const equipmentIds = useChosenEquipment();
   const names = useEntityOptions(equipmentDef);
   const nameOf = new Map((names.data?.data ?? []).map((e) => [e.id, String(e.name)]));
   const locations = useQueries({
@@ -48,7 +41,19 @@ export function SamplingLocationSelect(props: SamplingLocationSelectProps) {
       label: `${nameOf.get(equipmentId) ?? `#${equipmentId}`} · ${location.name} (${location.sampleType})`,
     })),
   );
-  const isLoading = locations.some((query) => query.isPending);
+  return { options, isLoading: locations.some((query) => query.isPending) };
+}
+
+/**
+ * Picks a sampling location among those of the equipment chosen in the same form: locations
+ * are children of their equipment (…/equipments/{id}/sampling-locations), so there is no list
+ * of them all to choose from.
+ */
+export function SamplingLocationSelect(props: SamplingLocationSelectProps) {
+  const { value, onChange, rowPath, ...rest } = props;
+  const form = Form.useFormInstance();
+  const equipmentIds = useChosenEquipment();
+  const { options, isLoading } = useEquipmentLocations(equipmentIds);
   return (
     <Select<number | null>
       {...rest}
