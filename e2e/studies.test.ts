@@ -86,7 +86,13 @@ it('writes a protocol with its sampling plan, approves it by signing, and starts
   await choose(form.getByLabel('Equipment', { exact: true }), equipmentName);
   await form.getByRole('button', { name: 'Add sampling plan' }).click();
   await choose(form.getByLabel('Sampling location 1'), `${equipmentName} · Impeller blade (swab)`);
-  await choose(form.getByLabel('Sample type 1'), 'swab');
+  // The row's sample type follows the location's.
+  const sampleType = form
+    .getByLabel('Sample type 1')
+    .locator(
+      "xpath=ancestor::div[contains(concat(' ', normalize-space(@class), ' '), ' ant-select ')][1]",
+    );
+  await sampleType.getByText('swab', { exact: true }).waitFor();
   await choose(form.getByLabel('Analytical method 1'), methodName);
   await page.locator('.ant-drawer-open').getByRole('button', { name: 'Add protocol' }).click();
   const row = page.getByRole('row', { name: new RegExp(protocolTitle) });
@@ -95,6 +101,10 @@ it('writes a protocol with its sampling plan, approves it by signing, and starts
   // Submitted by the administrator, approved by another signer found under My approvals.
   await row.getByRole('button', { name: /^Open protocol/ }).click();
   await expect.poll(() => statusTag(page).textContent()).toBe('Being Built');
+  // The plan reads as names: the location among the protocol's equipment's, the method.
+  const plan = openDrawer(page).locator('.ant-descriptions-row', { hasText: 'Sampling plan' });
+  await expect.poll(() => plan.textContent()).toContain(`${equipmentName} · Impeller blade`);
+  await expect.poll(() => plan.textContent()).toContain(methodName);
   await sign(page, 'Submit', ADMIN.password);
   await expect.poll(() => statusTag(page).textContent()).toBe('BeingApproved');
 

@@ -14,6 +14,8 @@ interface FieldInputProps {
   name: FormPath;
   /** Distinguishes the rows of a list for assistive technology: "Active 2". */
   labelSuffix?: string;
+  /** Inside a list: the row's whole path in the form, for inputs that fill in their neighbours. */
+  rowPath?: FormPath;
 }
 
 function requiredRule(field: FieldDef) {
@@ -21,7 +23,7 @@ function requiredRule(field: FieldDef) {
 }
 
 /** One form item per field, by kind. */
-export function FieldInput({ field, name, labelSuffix = '' }: FieldInputProps) {
+export function FieldInput({ field, name, labelSuffix = '', rowPath }: FieldInputProps) {
   const label = `${field.label}${labelSuffix}`;
   const common = { name, label, tooltip: field.description, rules: requiredRule(field) };
   switch (field.kind) {
@@ -78,7 +80,7 @@ export function FieldInput({ field, name, labelSuffix = '' }: FieldInputProps) {
       if (field.entity === 'samplingLocations' && !field.multiple)
         return (
           <Form.Item {...common}>
-            <SamplingLocationSelect />
+            <SamplingLocationSelect rowPath={rowPath} />
           </Form.Item>
         );
       return (
@@ -130,6 +132,7 @@ function ListFieldInput({
                     field={sub}
                     name={[row.name, sub.name]}
                     labelSuffix={` ${index + 1}`}
+                    rowPath={[...name, row.name]}
                   />
                 ))}
               </Card>

@@ -3,6 +3,7 @@ import { Form, Select } from 'antd';
 import { equipmentDef } from '../../../core/entities/defs/index.ts';
 import { equipmentKeys, listLocations } from '../equipment/equipment-api.ts';
 import { useEntityOptions } from './entity-queries.ts';
+import type { FormPath } from './property-path.ts';
 import { useFacilityScope } from './use-facility-scope.ts';
 
 interface SamplingLocationSelectProps {
@@ -10,6 +11,8 @@ interface SamplingLocationSelectProps {
   value?: number | null;
   onChange?: (value: number | null) => void;
   'aria-label'?: string;
+  /** The list row the location is picked in: its empty sample type takes the location's. */
+  rowPath?: FormPath | undefined;
 }
 
 /** The equipment chosen in the same form (a protocol's `equipmentIds`), as ids. */
@@ -19,14 +22,9 @@ function useChosenEquipment(): number[] {
   return Array.isArray(chosen) ? chosen.filter((id): id is number => typeof id === 'number') : [];
 }
 
-/**
- * Picks a sampling location among those of the equipment chosen in the same form: locations
- * are children of their equipment (…/equipments/{id}/sampling-locations), so there is no list
- * of them all to choose from.
- */
-export function SamplingLocationSelect({ value, onChange, ...rest }: SamplingLocationSelectProps) {
+/** The live sampling locations of the given equipment, named 'Mixer · Blade (swab)'. */
+export function useEquipmentLocations(equipmentIds: readonly number[]) {
   const scope = useFacilityScope();
-  const equipmentIds = useChosenEquipment();
   const names = useEntityOptions(equipmentDef);
   const nameOf = new Map((names.data?.data ?? []).map((e) => [e.id, String(e.name)]));
   const locations = useQueries({
@@ -39,10 +37,23 @@ export function SamplingLocationSelect({ value, onChange, ...rest }: SamplingLoc
   const options = equipmentIds.flatMap((equipmentId, index) =>
     (locations[index]?.data ?? []).map((location) => ({
       value: location.id,
+      sampleType: location.sampleType,
       label: `${nameOf.get(equipmentId) ?? `#${equipmentId}`} · ${location.name} (${location.sampleType})`,
     })),
   );
-  const isLoading = locations.some((query) => query.isPending);
+  return { options, isLoading: locations.some((query) => query.isPending) };
+}
+
+/**
+ * Picks a sampling location among those of the equipment chosen in the same form: locations
+ * are children of their equipment (…/equipments/{id}/sampling-locations), so there is no list
+ * of them all to choose from.
+ */
+export function SamplingLocationSelect(props: SamplingLocationSelectProps) {
+  const { value, onChange, rowPath, ...rest } = props;
+  const form = Form.useFormInstance();
+  const equipmentIds = useChosenEquipment();
+  const { options, isLoading } = useEquipmentLocations(equipmentIds);
   return (
     <Select<number | null>
       {...rest}
@@ -51,7 +62,13 @@ export function SamplingLocationSelect({ value, onChange, ...rest }: SamplingLoc
       loading={isLoading}
       options={options}
       value={value ?? null}
-      onChange={(next) => onChange?.(next ?? null)}
+      onChange={(next) => {
+        onChange?.(next ?? null);
+        const picked = options.find((option) => option.value === next);
+        const typePath = rowPath ? [...rowPath, 'sampleType'] : null;
+        if (picked && typePath && !form.getFieldValue(typePath))
+          form.setFieldValue(typePath, picked.sampleType);
+      }}
       placeholder="Choose a sampling location"
       notFoundContent={
         equipmentIds.length === 0

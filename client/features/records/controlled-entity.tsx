@@ -14,6 +14,7 @@ import { controlledStateOf } from './record-actions.ts';
 import { StatusTag } from './StatusTag.tsx';
 import { formatFieldValue, type NameLookup } from '../master-data/format-value.ts';
 import { useReferenceNames } from '../master-data/use-reference-names.ts';
+import { useEquipmentLocations } from '../master-data/SamplingLocationSelect.tsx';
 import { showValue } from './version-diff.ts';
 
 /** The document type of a declared entity that is a controlled record, or null. */
@@ -75,7 +76,14 @@ export function ControlledRecordDrawer(props: { def: EntityDef; id: number; onCl
   const state = record.data ? controlledStateOf(record.data) : null;
   const labels = Object.fromEntries(def.fields.map((field) => [field.name, field.label]));
   // References show the names the master-data lists show (an SOP's cleaning procedures).
-  const nameOf = useReferenceNames(def.fields);
+  const referenceNames = useReferenceNames(def.fields);
+  // Sampling locations are named among the record's equipment's (a protocol's plan).
+  const equipmentIds = record.data?.equipmentIds;
+  const locations = useEquipmentLocations(Array.isArray(equipmentIds) ? equipmentIds : []);
+  const nameOf: NameLookup = (key, id) =>
+    key === 'samplingLocations'
+      ? (locations.options.find((option) => option.value === id)?.label ?? `#${id}`)
+      : referenceNames(key, id);
   return (
     <Drawer
       open
