@@ -4,7 +4,7 @@ import type { TestBody } from '../server/test/facility-test-file.ts';
 import { runKit } from '../server/modules/verification/runs/run-test-kit.ts';
 import { ADMIN } from '../server/test/test-server.ts';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
-import { browserToken, facilityApi, openModal, signInToFacility } from './ui.ts';
+import { browserToken, choose, facilityApi, openModal, signInToFacility } from './ui.ts';
 
 /*
  * Issue 12 end to end: a protocol signed into force and a study started from it (through the
@@ -118,4 +118,21 @@ it('takes a study from its protocol through three runs entered on the run screen
   await page.waitForURL(new RegExp(`/studies/${studyId}$`));
   await expect.poll(() => page.getByTestId('study-outcome').textContent()).toBe('Validated');
   await expect.poll(() => page.getByTestId('consecutive-passes').textContent()).toContain('3 of 3');
+
+  // Ongoing verification of the equipment: its six counted results on the charts.
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Ongoing verification' })
+    .click();
+  await page.getByRole('heading', { name: 'Ongoing verification' }).waitFor();
+  await choose(page.getByLabel('Item'), 'E1');
+  const individuals = page.getByRole('img', { name: /^Individuals/ });
+  await expect
+    .poll(() => individuals.getAttribute('aria-label'))
+    .toMatch(/6 results, 0 censored, mean 22\.5 %/);
+  await expect
+    .poll(() => page.getByRole('img', { name: /^Ppu/ }).getAttribute('aria-label'))
+    .toMatch(/meets the target/);
+  await page.getByRole('img', { name: /^Moving range/ }).waitFor();
+  await page.getByRole('img', { name: /^EWMA/ }).waitFor();
 });

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type {
   TRun,
   TStatistics,
+  TVerificationSettings,
   ZDeviationCreate,
   ZDeviationEdit,
   ZResultEdit,
@@ -88,21 +89,19 @@ export function useStatistics(query: StatisticsQuery | null) {
   const scope = useFacilityScope();
   return useQuery({
     queryKey: verificationKeys.statistics(scope.facilityId, query ?? { key: '' }),
-    queryFn: ({ signal }) =>
-      apiRequest<TStatistics>(`${facilityPath(scope)}/verification/statistics`, {
-        query: { ...query },
-        signal,
-        action: 'Loading the ongoing verification statistics',
-      }),
+    queryFn: async ({ signal }) => {
+      const answer = await apiRequest<{ statistics: TStatistics }>(
+        `${facilityPath(scope)}/verification/statistics`,
+        { query: { ...query }, signal, action: 'Loading the ongoing verification statistics' },
+      );
+      return answer.statistics;
+    },
     enabled: query !== null && query.key !== '',
   });
 }
 
 /** The thresholds the alert and action lines are drawn at (GET {F}/verification/settings). */
-export interface VerificationThresholds {
-  alertPercent: number;
-  actionPercent: number;
-}
+export type VerificationThresholds = Pick<TVerificationSettings, 'alertPercent' | 'actionPercent'>;
 
 /** The facility's thresholds; until they answer, the design's defaults (50 %, 80 %). */
 export function useVerificationThresholds(): VerificationThresholds {
@@ -110,7 +109,7 @@ export function useVerificationThresholds(): VerificationThresholds {
   const query = useQuery({
     queryKey: ['facility', scope.facilityId, 'verification', 'settings'],
     queryFn: ({ signal }) =>
-      apiRequest<{ settings: VerificationThresholds }>(
+      apiRequest<{ settings: TVerificationSettings }>(
         `${facilityPath(scope)}/verification/settings`,
         { signal, action: 'Loading the verification settings' },
       ),
