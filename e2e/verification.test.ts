@@ -58,7 +58,13 @@ afterAll(async () => {
 });
 
 /** Enters a passing cleaning run on the run screen and submits it by signing. */
-async function executeRun(page: Page, runId: number, sequence: number): Promise<void> {
+async function executeRun(
+  page: Page,
+  runId: number,
+  sequence: number,
+  /** A batch number an earlier run used: saving it is refused onto that row's field first. */
+  usedBatch?: string,
+): Promise<string> {
   await page.goto(`/runs/${runId}`);
   await page.getByRole('heading', { name: `Run ${sequence}` }).waitFor();
   await expect.poll(() => page.getByTestId('run-status').textContent()).toBe('Not started');
@@ -85,6 +91,17 @@ async function executeRun(page: Page, runId: number, sequence: number): Promise<
       .poll(() => card.getByTestId('judgement').textContent())
       .toMatch(/^Preview: Pass 20(\.0)? % of limit/);
   }
+  const plan = run.plan as TestBody[];
+  const first = page.locator(`[aria-label="Location ${plan[0]!.samplingLocationName} (swab)"]`);
+  const batchOf = (row: TestBody) => `B-${runId}-${row.samplingLocationId}`;
+  if (usedBatch) {
+    const batch = first.getByLabel(/^Batch number of/);
+    await batch.fill(usedBatch);
+    await page.getByRole('button', { name: 'Save results' }).click();
+    await first.getByText('Batch number must be unique across samples').waitFor();
+    await expect.poll(() => page.getByTestId('run-verdict').textContent()).toBe('Verdict: Pending');
+    await batch.fill(batchOf(plan[0]!));
+  }
   await page.getByRole('button', { name: 'Save results' }).click();
   await expect.poll(() => page.getByTestId('run-verdict').textContent()).toBe('Verdict: Pass');
   await expect.poll(() => page.getByTestId('release-flag').textContent()).toBe('Can be released');
@@ -99,16 +116,18 @@ async function executeRun(page: Page, runId: number, sequence: number): Promise<
   await dialog.getByLabel('Password').fill(ADMIN.password);
   await dialog.getByRole('button', { name: 'Sign and submit' }).click();
   await expect.poll(() => page.getByTestId('run-status').textContent()).toBe('Being approved');
+  return batchOf(plan[0]!);
 }
 
 it('takes a study from its protocol through three runs entered on the run screen to Validated', async () => {
   const page = await app.open('/');
   // The browser's sign-in ends the kit's administrator session: API calls use the browser's.
   await signInToFacility(page);
+  let usedBatch: string | undefined;
   for (const sequence of [1, 2, 3]) {
     const created = await api(page, 'POST', `/studies/${studyId}/runs`, {});
     const runId = created.run.id as number;
-    await executeRun(page, runId, sequence);
+    usedBatch = await executeRun(page, runId, sequence, usedBatch);
     const approved = await kit.sign({ id: runId }, 'Approve');
     expect(approved.status, JSON.stringify(approved.body)).toBe(200);
     await page.reload();
