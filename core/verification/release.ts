@@ -1,0 +1,127 @@
+import type { TReleaseFlag } from '../schemas/verification.schemas.ts';
+
+/**
+ * A run's verdict and its equipment release flag (spec §4; rules in core/verification/README.md).
+ * Superseded results are kept and shown but not counted: the retest or re-swab replaces them.
+ */
+
+export type RunVerdict = 'Pass' | 'Fail' | 'Invalidated' | 'Pending';
+
+export interface RunResultState {
+  samplingLocationId: number;
+  /** null while no limit applies: neither passing nor failing. */
+  passed: boolean | null;
+  superseded: boolean;
+}
+
+export interface RunDeviationState {
+  status: 'Open' | 'Closed';
+  kind: 'process' | 'nonProcess';
+  invalidatesRun: boolean;
+}
+
+export interface RunState {
+  visualResult: 'Pass' | 'Fail' | null;
+  plannedLocationIds: readonly number[];
+  results: readonly RunResultState[];
+  deviations: readonly RunDeviationState[];
+  dirtyHoldHours: number | null;
+  cleanHoldHours: number | null;
+  dirtyHoldMaxHours: number | null;
+  cleanHoldMaxHours: number | null;
+  allowReleaseAtRisk: boolean;
+}
+
+export interface ReleaseDecision {
+  flag: TReleaseFlag;
+  reasons: string[];
+}
+
+interface Tally {
+  failedLocations: number[];
+  /** Planned locations without a counted, passing result. */
+  pendingLocations: number[];
+}
+
+function tally(run: RunState): Tally {
+  const counted = run.results.filter((r) => !r.superseded);
+  const failedLocations = [
+    ...new Set(counted.filter((r) => r.passed === false).map((r) => r.samplingLocationId)),
+  ];
+  // A location passes when it has a counted result and every counted result there passed.
+  const pendingLocations = run.plannedLocationIds.filter((id) => {
+    const here = counted.filter((r) => r.samplingLocationId === id);
+    return here.length === 0 || here.some((r) => r.passed !== true);
+  });
+  return {
+    failedLocations,
+    pendingLocations: pendingLocations.filter((id) => !failedLocations.includes(id)),
+  };
+}
+
+function invalidates(d: RunDeviationState): boolean {
+  return d.kind === 'nonProcess' && d.invalidatesRun;
+}
+
+export function runVerdict(run: RunState): RunVerdict {
+  if (run.deviations.some(invalidates)) return 'Invalidated';
+  const { failedLocations, pendingLocations } = tally(run);
+  if (failedLocations.length > 0 || run.visualResult === 'Fail') return 'Fail';
+  if (run.visualResult === 'Pass' && pendingLocations.length === 0) return 'Pass';
+  return 'Pending';
+}
+
+function holdBreach(label: string, reached: number | null, max: number | null): string | null {
+  if (reached === null || max === null || reached <= max) return null;
+  return `${label} hold time ${reached} h exceeds the protocol's maximum of ${max} h`;
+}
+
+function locations(ids: readonly number[]): string {
+  return ids.map((id) => `#${id}`).join(', ');
+}
+
+export function releaseFlag(run: RunState): ReleaseDecision {
+  const { failedLocations, pendingLocations } = tally(run);
+  const planned = run.plannedLocationIds.length;
+  const blocking: string[] = [];
+  if (failedLocations.length > 0) {
+    blocking.push(`A result failed at location ${locations(failedLocations)}`);
+  }
+  if (run.visualResult === 'Fail') blocking.push('Visual inspection failed');
+  const dirty = holdBreach('Dirty', run.dirtyHoldHours, run.dirtyHoldMaxHours);
+  const clean = holdBreach('Clean', run.cleanHoldHours, run.cleanHoldMaxHours);
+  if (dirty) blocking.push(dirty);
+  if (clean) blocking.push(clean);
+  const open = run.deviations.filter((d) => d.status === 'Open').length;
+  if (open > 0) blocking.push(`${open} open deviation${open === 1 ? '' : 's'}`);
+  // Its results prove nothing, so the equipment waits for the repeat run.
+  if (run.deviations.some(invalidates)) {
+    blocking.push('Invalidated by a laboratory deviation: a repeat run is needed');
+  }
+  if (blocking.length > 0) return { flag: 'CAN_NOT_BE_RELEASED', reasons: blocking };
+
+  if (run.visualResult === null) {
+    return { flag: 'CAN_NOT_BE_RELEASED', reasons: ['Visual inspection not recorded'] };
+  }
+  if (pendingLocations.length === 0) {
+    return {
+      flag: 'CAN_BE_RELEASED',
+      reasons: ['Visual inspection passed', `All ${planned} planned locations passed`],
+    };
+  }
+  const pending = `Results pending for ${pendingLocations.length} of ${planned} planned locations (${locations(pendingLocations)})`;
+  if (run.allowReleaseAtRisk) {
+    return {
+      flag: 'MAY_BE_RELEASED',
+      reasons: [
+        'Visual inspection passed and no result failed',
+        pending,
+        'The protocol allows release at risk',
+      ],
+    };
+  }
+  return {
+    flag: 'CAN_NOT_BE_RELEASED',
+    reasons: [pending, 'The protocol does not allow release at risk'],
+  };
+}
