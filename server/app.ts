@@ -190,10 +190,9 @@ export async function buildApp({
   registerCleaningAssessmentRoutes(context);
   registerJobs(context, jobs);
   registerChangeAssessmentRoutes(context);
-  // Issue 12: runs, sample results and deviations.
-  registerRunRoutes(context);
-  // Issue 12: studies (protocols are declared records).
+  // Issue 12: studies (protocols are declared records), runs, sample results and deviations.
   registerStudyRoutes(context);
+  registerRunRoutes(context);
   // Issue 12: ongoing verification statistics and their settings.
   registerStatisticsRoutes(context);
 

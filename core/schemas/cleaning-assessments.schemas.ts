@@ -195,6 +195,17 @@ export const ZQualificationTask = z.object({
   decidedByName: z.string().nullable(),
   decidedAt: z.string().nullable(),
   version: z.number().int(),
+  /**
+   * The studies started from the task (issue 12), oldest first; outcome as STUDY_OUTCOMES of
+   * verification.schemas.ts, which imports this file (so it is not imported here).
+   */
+  studies: z.array(
+    z.object({
+      id: z.number().int(),
+      number: z.string(),
+      outcome: z.enum(['Validated', 'On Going', 'Failed']),
+    }),
+  ),
 });
 export type TQualificationTask = z.infer<typeof ZQualificationTask>;
 

@@ -8,6 +8,7 @@ import type { Actor } from '../modules/audit/audit.service.ts';
 import { useFacilityTestServer } from '../test/facility-test-file.ts';
 import { allEntities, getEntity } from './entity-store.ts';
 import { createEntity, updateEntity } from './entity-write.ts';
+import { createLocations } from '../modules/equipment-extras/sampling-locations.service.ts';
 
 const t = useFacilityTestServer();
 let scope: { planId: number; facilityId: number };
@@ -41,7 +42,8 @@ async function valueOf(field: FieldDef): Promise<unknown> {
     case 'number':
       return 0.1 + 0.2;
     case 'integer':
-      return 3;
+      // A protocol's snapshot must be one of the facility's (server/modules/verification).
+      return field.name === 'limitsSnapshotId' ? limitsSnapshot() : 3;
     case 'boolean':
       return true;
     case 'enum':
@@ -60,9 +62,29 @@ async function valueOf(field: FieldDef): Promise<unknown> {
   }
 }
 
+async function limitsSnapshot(): Promise<number> {
+  const [row] = await t.server.db.query<{ id: number }>(
+    `insert into limits_snapshots (facility_id, document_type, document_id, version_number,
+       input, input_hash, output_hash)
+     values ($1, 'CleaningLimitPolicy', 1, 1, '{}', 'x', 'y') returning id`,
+    [scope.facilityId],
+  );
+  return row!.id;
+}
+
 async function someRecord(def: EntityDef): Promise<number> {
   const [existing] = await allEntities(t.server.db, def, scope.facilityId);
   if (existing) return existing.id;
+  // A location (referenced by a protocol's sampling plan) is its module's record: it is made
+  // there, on an equipment, not from made-up values of its fields.
+  if (def.key === 'samplingLocations') {
+    const equipmentId = await someRecord(entityDef('equipment'));
+    const fields = { name: `Location ${made}`, sampleType: 'swab' as const };
+    const [location] = await t.server.db.transaction((tx) =>
+      createLocations(tx, actor, scope, equipmentId, [{ fields, at: '' }], undefined),
+    );
+    return location!.id;
+  }
   const values: Record<string, unknown> = {};
   for (const field of def.fields) values[field.name] = await valueOf(field);
   return (await t.server.db.transaction((tx) => createEntity(tx, { actor, def, scope, values })))

@@ -54,7 +54,13 @@ export const protocolsDef = {
       entity: 'equipment',
       multiple: true,
     },
-    { name: 'productIds', label: 'Products', kind: 'reference', entity: 'products', multiple: true },
+    {
+      name: 'productIds',
+      label: 'Products',
+      kind: 'reference',
+      entity: 'products',
+      multiple: true,
+    },
     {
       name: 'productGroupId',
       label: 'Worst-case product group',
@@ -67,7 +73,12 @@ export const protocolsDef = {
       kind: 'reference',
       entity: 'cleaningProcedures',
     },
-    { name: 'cleaningAgentId', label: 'Cleaning agent', kind: 'reference', entity: 'cleaningAgents' },
+    {
+      name: 'cleaningAgentId',
+      label: 'Cleaning agent',
+      kind: 'reference',
+      entity: 'cleaningAgents',
+    },
     {
       name: 'samplingPlan',
       label: 'Sampling plan',

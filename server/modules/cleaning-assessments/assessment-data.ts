@@ -20,6 +20,7 @@ import { allEntities, type EntityRecord } from '../../entities/entity-store.ts';
 import { canonicalJson } from '../../records/controlled.ts';
 import { computableLimitsInput } from '../limits/computable-input.ts';
 import { worstCaseRanking } from '../limits/limit-reports.service.ts';
+import { studyNumberOf } from '../verification/studies/studies.read.ts';
 
 /** What an assessment is computed from, read in one go: the facility's data in force now. */
 export interface AssessmentData {
@@ -57,6 +58,41 @@ function evidenceOf(record: EntityRecord): AssessEvidence {
   };
 }
 
+/**
+ * The facility's Validated studies as evidence: each covers every product of its pinned
+ * protocol on the protocol's production. The limit it was judged against is not worked out
+ * from its snapshot here (null): a tightened limit shows only against historical studies.
+ */
+async function studyEvidence(q: Queryable, facilityId: number): Promise<AssessEvidence[]> {
+  const rows = await q.query<{
+    id: number;
+    seq: number;
+    product_ids: number[] | null;
+    production_id: number | null;
+    date: string;
+  }>(
+    `select id, seq, protocol_content->'productIds' as product_ids,
+            (protocol_content->>'productionId')::int as production_id,
+            (coalesce(closed_at, updated_at) at time zone 'UTC')::date::text as date
+       from studies where facility_id = $1 and outcome = 'Validated'`,
+    [facilityId],
+  );
+  return rows.flatMap((row) =>
+    row.production_id === null
+      ? []
+      : (row.product_ids ?? []).map((productId) => ({
+          kind: 'study' as const,
+          id: row.id,
+          name: studyNumberOf(row.seq),
+          productId,
+          trainId: row.production_id!,
+          outcome: 'Validated' as const,
+          limitAtStudy: null,
+          date: row.date,
+        })),
+  );
+}
+
 /** The completed assessment of the facility before `beforeId` (its result), or null. */
 export async function priorResult(
   q: Queryable,
@@ -87,13 +123,14 @@ export async function assessmentData(
       allEntities(q, equipmentGroupsDef, facilityId),
       allEntities(q, historicalStudiesDef, facilityId),
     ]);
-  const [prior, [snapshot], ranking] = await Promise.all([
+  const [prior, [snapshot], ranking, validated] = await Promise.all([
     priorResult(q, facilityId, assessmentId),
     q.query<{ id: number }>('select max(id) as id from limits_snapshots where facility_id = $1', [
       facilityId,
     ]),
     // The facility's risk scores (its RPN formula over the products' factors), where recorded.
     worstCaseRanking(q, facilityId),
+    studyEvidence(q, facilityId),
   ]);
   const riskScores: Record<string, number> = {};
   for (const p of ranking.products) if (p.score !== null) riskScores[p.id] = p.score;
@@ -116,7 +153,7 @@ export async function assessmentData(
         productIds: ids(p, 'productIds'),
         equipmentIds: ids(p, 'equipmentIds'),
       })),
-      evidence: studies.map(evidenceOf),
+      evidence: [...studies.map(evidenceOf), ...validated],
       prior,
       riskScores,
     },

@@ -3,9 +3,11 @@ import type {
   TQualificationTask,
   TStudyType,
 } from '../../../core/schemas/cleaning-assessments.schemas.ts';
+import type { TStudyOutcome } from '../../../core/schemas/verification.schemas.ts';
 import type { Queryable, SqlValue } from '../../db/db.ts';
 import { likePattern, orderBy, pageWindow } from '../../http/paging.ts';
 import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import { studyNumberOf } from '../verification/studies/studies.read.ts';
 
 /*
  * Qualification tasks (core/assessments/README.md, "Cleaning assessments"): each gap of a
@@ -165,11 +167,17 @@ export interface TaskRow {
   signer_printed_name: string | null;
   decided_at: Date | string | null;
   version: number;
+  studies: { id: number; seq: number; outcome: TStudyOutcome }[];
 }
 
 export const TASK_COLUMNS = `t.id, t.evaluation_id, t.train_id, t.train_name, t.product_id,
   t.product_name, t.gap, t.proposed_study_type, t.scope, t.due_date::text as due_date, t.status,
-  t.justification, t.decided_by, t.signer_printed_name, t.decided_at, t.version`;
+  t.justification, t.decided_by, t.signer_printed_name, t.decided_at, t.version,
+  coalesce((select jsonb_agg(jsonb_build_object('id', s.id, 'seq', s.seq, 'outcome', s.outcome)
+                             order by s.seq)
+              from studies s
+             where s.facility_id = t.facility_id and s.origin_kind = 'qualificationTask'
+               and s.origin_id = t.id), '[]'::jsonb) as studies`;
 
 export function toTask(row: TaskRow): TQualificationTask {
   return {
@@ -190,6 +198,11 @@ export function toTask(row: TaskRow): TQualificationTask {
     decidedByName: row.signer_printed_name,
     decidedAt: row.decided_at === null ? null : new Date(row.decided_at).toISOString(),
     version: row.version,
+    studies: row.studies.map((s) => ({
+      id: s.id,
+      number: studyNumberOf(s.seq),
+      outcome: s.outcome,
+    })),
   };
 }
 

@@ -27,6 +27,22 @@ describe('runs', () => {
     const as = await t.server.login(user.username, user.password);
     expect((await call('POST', `/studies/${studyId}/runs`, {}, as)).status).toBe(403);
     expect((await call('GET', `/studies/${studyId}/runs`, undefined, as)).status).toBe(200);
+    const run = await newRun(studyId);
+    expect((await call('GET', `/runs/${run.id}`, undefined, as)).status).toBe(200);
+    const entry = await call(
+      'POST',
+      `/runs/${run.id}/results`,
+      { results: [row(run, f.steel, 0.1)] },
+      as,
+    );
+    expect(entry.status).toBe(403);
+    const raise = await call(
+      'POST',
+      `/runs/${run.id}/deviations`,
+      { kind: 'process', title: 'x' },
+      as,
+    );
+    expect(raise.status).toBe(403);
   });
 
   it('are numbered in their study, NotStarted until started, and refused on a closed study', async () => {
@@ -69,7 +85,7 @@ describe('runs', () => {
     const own = await ok('POST', '/cleaning-procedure', { name: 'CIP wash' });
     const withProcedure = await event(started, { cleaningProcedureId: own.result.id });
     expect(withProcedure.event.cleaningProcedureId).toBe(own.result.id);
-    await t.server.db.query('update studies set closed_at = now() where id = $1', [studyId]);
+    await kit.closeStudy(studyId);
     const closed = await call('POST', `/studies/${studyId}/runs`, {});
     expect(closed.status).toBe(409);
     expect(closed.body.errName).toBe('TransactionLocked');
@@ -136,6 +152,12 @@ describe('sample results', () => {
     const again = (fixed.run.results as Body[]).find((r) => r.id === steel!.id)!;
     expect(again.judgement.passed).toBe(false);
     expect(fixed.run.verdict).toBe('Fail');
+    const stale = await call('POST', `/results/${steel!.id}`, {
+      rawValue: limit,
+      reason: 'Again',
+      version: steel!.version,
+    });
+    expect(stale.body.errName).toBe('VersionConflictError');
     const audit = await t.server.db.query<{ action: string; reason: string | null }>(
       `select action, reason from audit_log where domain = 'SampleResult' and entity_id = $1 order by seq`,
       [String(steel!.id)],

@@ -158,25 +158,3 @@ export async function listStudies(
   );
   return { data: await withStates(q, facilityId, rows), total: count!.total };
 }
-
-/** The studies created from each of these qualification tasks (the task read's `studies`). */
-export async function studiesOfTasks(
-  q: Queryable,
-  facilityId: number,
-  taskIds: readonly number[],
-): Promise<Map<number, { id: number; number: string; outcome: TStudyOutcome }[]>> {
-  const found = new Map<number, { id: number; number: string; outcome: TStudyOutcome }[]>();
-  if (taskIds.length === 0) return found;
-  const rows = await q.query<{ id: number; seq: number; outcome: TStudyOutcome; origin_id: number }>(
-    `select id, seq, outcome, origin_id from studies
-      where facility_id = $1 and origin_kind = 'qualificationTask' and origin_id = any($2::int[])
-      order by seq`,
-    [facilityId, taskIds],
-  );
-  for (const row of rows) {
-    const list = found.get(row.origin_id) ?? [];
-    list.push({ id: row.id, number: studyNumberOf(row.seq), outcome: row.outcome });
-    found.set(row.origin_id, list);
-  }
-  return found;
-}

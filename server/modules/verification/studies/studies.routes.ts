@@ -66,8 +66,7 @@ export function registerStudyRoutes(context: AppContext): void {
         response,
       },
     },
-    async (request) =>
-      createStudy(db, actorOf(request), scopeOf(request.params), request.body),
+    async (request) => createStudy(db, actorOf(request), scopeOf(request.params), request.body),
   );
 
   r.get(

@@ -111,7 +111,13 @@ async function saveContent(tx: Queryable, actor: Actor, scope: Scope, id: number
   );
   const { seq, ...header } = row!;
   const number = studyNumberOf(seq);
-  await recordEdit(tx, actor, studyRef(scope, id), { number, ...header }, `${number} ${row!.title}`);
+  await recordEdit(
+    tx,
+    actor,
+    studyRef(scope, id),
+    { number, ...header },
+    `${number} ${row!.title}`,
+  );
 }
 
 export async function createStudy(
@@ -186,8 +192,7 @@ async function openStudy(tx: Queryable, scope: Scope, id: number, version: numbe
   );
   if (!row) throw new AppError('NotFoundError', `Study ${id} was not found`);
   if (row.version !== version) throw new AppError('VersionConflictError');
-  if (row.closed_at)
-    throw new AppError('TransactionLocked', `${studyNumberOf(row.seq)} is closed`);
+  if (row.closed_at) throw new AppError('TransactionLocked', `${studyNumberOf(row.seq)} is closed`);
   return row;
 }
 
