@@ -26,7 +26,7 @@ export interface ImpactContext {
   trains: readonly ImpactTrain[];
   /** Analytical methods with their LOQ, for `belowLoq`. */
   methods: readonly AnalyticalMethod[];
-  /** Sample results, for `resultAtRisk` (none until issue 12). */
+  /** Sample results, for `resultAtRisk` (server/modules/change-assessments/impact-results.ts). */
   results: readonly SampleResult[];
   /** Units the items and pairs show; default the after policy's limitRepresentation. */
   units?: ImpactUnits;

@@ -26,6 +26,7 @@ import {
   touch,
 } from './change-assessments.service.ts';
 import type { Scope } from './change-content.ts';
+import { impactResults } from './impact-results.ts';
 import { writeAudit } from '../audit/audit.service.ts';
 
 /*
@@ -73,7 +74,7 @@ export async function impactContext(
       equipment: names(p.equipmentIds, equipmentName),
     })),
     methods: withLoq,
-    results: [],
+    results: await impactResults(q, facilityId, productName, equipmentName),
   };
 }
 
