@@ -65,8 +65,8 @@ import { registerCleaningAssessmentRoutes } from './modules/cleaning-assessments
 import { registerJobs } from './jobs/jobs.routes.ts';
 import type { JobWorkerOptions } from './jobs/worker.ts';
 import { registerChangeAssessmentRoutes } from './modules/change-assessments/change-assessments.routes.ts';
-import { registerStudyRoutes } from './modules/verification/studies/studies.routes.ts';
 import { registerRunRoutes } from './modules/verification/runs/runs.routes.ts';
+import { registerStudyRoutes } from './modules/verification/studies/studies.routes.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -189,9 +189,8 @@ export async function buildApp({
   registerCleaningAssessmentRoutes(context);
   registerJobs(context, jobs);
   registerChangeAssessmentRoutes(context);
-  // Issue 12: studies (protocols are declared records).
+  // Issue 12: studies (protocols are declared records), runs, sample results and deviations.
   registerStudyRoutes(context);
-  // Issue 12: runs, sample results and deviations.
   registerRunRoutes(context);
 
   return app;

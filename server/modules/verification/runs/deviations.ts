@@ -10,6 +10,7 @@ import { deviationNumber } from './runs.read.ts';
 import {
   afterRunChange,
   auditRun,
+  editableOfRun,
   editableRun,
   inTransaction,
   type Scope,
@@ -116,17 +117,12 @@ export async function editDeviation(
   body: Edit,
 ): Promise<number> {
   return inTransaction(db, async (tx) => {
-    const [current] = await tx.query<Record<string, any>>( // eslint-disable-line @typescript-eslint/no-explicit-any -- the row as stored
-      `select * from deviations where facility_id = $1 and id = $2`,
-      [scope.facilityId, id],
-    );
-    if (!current) throw new AppError('NotFoundError', `Deviation ${id} was not found`);
-    await editableRun(tx, actor, scope, current.run_id as number);
-    const [locked] = await tx.query<{ version: number }>(
-      `select version from deviations where id = $1 for update`,
-      [id],
-    );
-    if (locked!.version !== body.version) throw new AppError('VersionConflictError');
+    const { current } = await editableOfRun(tx, actor, scope, {
+      table: 'deviations',
+      label: 'Deviation',
+      id,
+      version: body.version,
+    });
     const sets: string[] = [];
     const values: unknown[] = [id];
     const oldValues: Record<string, unknown> = {};

@@ -150,7 +150,10 @@ describe('the study outcome', () => {
   });
 
   it('does not reset on a run invalidated by a non-process deviation', async () => {
-    const studyId = await kit.study({ requiredPasses: 2 });
+    const studyId = await kit.study({
+      requiredPasses: 2,
+      passesJustification: 'Bracketed by a validated worst case',
+    });
     await kit.completedRun(studyId);
     let run = await newRun(studyId);
     run = await event(run, { ...started, visualResult: 'Pass' });
@@ -173,5 +176,17 @@ describe('the study outcome', () => {
     expect(await kit.studyRow(studyId)).toEqual({ outcome: 'On Going', consecutive_passes: 1 });
     await kit.completedRun(studyId);
     expect(await kit.studyRow(studyId)).toEqual({ outcome: 'Validated', consecutive_passes: 2 });
+  });
+
+  it('is Failed for a closed study that had not validated, and stays Failed on later changes', async () => {
+    const studyId = await kit.study();
+    await kit.completedRun(studyId);
+    const open = await newRun(studyId);
+    await kit.closeStudy(studyId);
+    // Any change to a run of the study refreshes its outcome.
+    await event(open, { ...started });
+    expect(await kit.studyRow(studyId)).toEqual({ outcome: 'Failed', consecutive_passes: 1 });
+    await results(open, [row(open, f.steel, 0.2)]);
+    expect((await kit.studyRow(studyId)).outcome).toBe('Failed');
   });
 });

@@ -1,14 +1,13 @@
 import { expect } from 'vitest';
 import type { FacilityTestFile, TestBody } from '../../../test/facility-test-file.ts';
-import { adminEditor, policyApprover } from '../../../test/policy-in-force.ts';
+import { adminEditor, policyApprover, putInForce } from '../../../test/policy-in-force.ts';
 import { buildMacFacility } from '../../limits/mac-test-data.ts';
 import { storeLimitsSnapshot } from '../../policies/policy-approval.ts';
 
 /*
  * A facility for run tests: the small MAC facility (E1 on Line 1 with A and B), two swab
  * locations on E1 (steel, recovered 80 % by the method; PTFE, no recovery of its own), an HPLC
- * method with an LOQ, a limits snapshot, and studies pinning a protocol's content.
- * Studies are inserted as POST {F}/studies would store them.
+ * method with an LOQ, a limits snapshot, and studies created from approved protocols.
  */
 
 export interface RunFacility {
@@ -91,39 +90,43 @@ export function runKit(t: FacilityTestFile) {
     return facility;
   }
 
-  /** A study pinning a protocol with both locations in its plan; returns its id. */
+  /**
+   * A study from an approved protocol (POST protocols, signed into force, POST studies) with
+   * both locations in its plan; returns its id.
+   */
   async function study(content: Record<string, unknown> = {}): Promise<number> {
     seq += 1;
-    const f = facility;
-    const [protocol] = await t.server.db.query<{ id: number }>(
-      `insert into protocols (facility_id, protocol_number, name) values ($1, $2, $2) returning id`,
-      [t.facilityId, `PR-T${seq}-${Date.now()}`],
-    );
-    const [row] = await t.server.db.query<{ id: number }>(
-      `insert into studies (facility_id, seq, title, study_type, protocol_id,
-         protocol_version_number, protocol_content, limits_snapshot_id)
-       select $1, coalesce(max(seq), 0) + 1, 'Study', 'Validation', $2, 1, $3, $4
-         from studies where facility_id = $1
-       returning id`,
-      [
-        t.facilityId,
-        protocol!.id,
-        JSON.stringify({
-          productIds: f.productIds,
-          samplingPlan: [
-            { samplingLocationId: f.steel, sampleType: 'swab', analyticalMethodId: f.method },
-            { samplingLocationId: f.ptfe, sampleType: 'swab', analyticalMethodId: f.method },
-          ],
-          dirtyHoldMaxHours: 24,
-          cleanHoldMaxHours: 72,
-          requiredPasses: 3,
-          allowReleaseAtRisk: true,
-          ...content,
-        }),
-        f.snapshotId,
+    const protocol = await ok('POST', '/protocols', {
+      protocolNumber: `PR-${seq}`,
+      name: `Protocol ${seq}`,
+      productIds: facility.productIds,
+      samplingPlan: [
+        {
+          samplingLocationId: facility.steel,
+          sampleType: 'swab',
+          analyticalMethodId: facility.method,
+        },
+        {
+          samplingLocationId: facility.ptfe,
+          sampleType: 'swab',
+          analyticalMethodId: facility.method,
+        },
       ],
-    );
-    return row!.id;
+      dirtyHoldMaxHours: 24,
+      cleanHoldMaxHours: 72,
+      allowReleaseAtRisk: true,
+      limitsSnapshotId: facility.snapshotId,
+      ...content,
+    });
+    const protocolId = protocol.result.id as number;
+    await putInForce(t.server, t.F, adminEditor(t.token), 'Protocol', protocolId);
+    const created = await ok('POST', '/studies', {
+      title: `Study ${seq}`,
+      studyType: 'Validation',
+      protocolId,
+    });
+    expect(created.limitsSnapshotId).toBe(facility.snapshotId);
+    return created.id as number;
   }
 
   const newRun = async (studyId: number) =>
@@ -191,5 +194,27 @@ export function runKit(t: FacilityTestFile) {
       )
     )[0]!;
 
-  return { call, ok, build, study, newRun, event, row, results, sign, completedRun, studyRow };
+  /** Closes the study with POST studies/{id}/close. */
+  const closeStudy = async (id: number) => {
+    const current = await ok('GET', `/studies/${id}`);
+    return ok('POST', `/studies/${id}/close`, {
+      reason: 'Stopped',
+      version: current.controlled.version,
+    });
+  };
+
+  return {
+    call,
+    ok,
+    build,
+    study,
+    closeStudy,
+    newRun,
+    event,
+    row,
+    results,
+    sign,
+    completedRun,
+    studyRow,
+  };
 }

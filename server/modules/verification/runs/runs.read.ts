@@ -9,7 +9,11 @@ import type {
 } from '../../../../core/schemas/verification.schemas.ts';
 import { releaseFlag, runVerdict, type RunState } from '../../../../core/verification/release.ts';
 import type { Queryable } from '../../../db/db.ts';
-import { controlledState, type ControlledVersionState } from '../../../records/controlled.ts';
+import {
+  controlledState,
+  controlledStates,
+  type ControlledVersionState,
+} from '../../../records/controlled.ts';
 import { planRows, type PlanRow, type StudyOfRun } from './run-plan.ts';
 
 /*
@@ -250,13 +254,15 @@ export async function listRuns(q: Queryable, facilityId: number, studyId: number
     `select * from study_runs where facility_id = $1 and study_id = $2 order by sequence`,
     [facilityId, studyId],
   );
-  const states = await Promise.all(
-    rows.map((r) => controlledState(q, { facilityId, documentType: 'Run', documentId: r.id })),
+  const states = await controlledStates(
+    q,
+    { facilityId, documentType: 'Run' },
+    rows.map((r) => r.id),
   );
-  return rows.map((r, i) => ({
+  return rows.map((r) => ({
     id: r.id,
     sequence: r.sequence,
-    status: runStatus(r, states[i] ?? null),
+    status: runStatus(r, states.get(r.id) ?? null),
     verdict: r.verdict,
     releaseFlag: r.release_flag,
     version: r.version,

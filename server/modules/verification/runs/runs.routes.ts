@@ -16,7 +16,8 @@ import { typed, type AppContext } from '../../../http/app-context.ts';
 import { actorOf } from '../../../http/session-guard.ts';
 import { createDeviation, editDeviation } from './deviations.ts';
 import { OPEN_DEVIATION, registerRunType } from './run-approval.ts';
-import { enterResults, editResult } from './results.ts';
+import { editResult } from './result-edit.ts';
+import { enterResults } from './results.ts';
 import { getRun, listRuns } from './runs.read.ts';
 import { createRun, editRun } from './runs.service.ts';
 

@@ -60,7 +60,16 @@ describe('runs', () => {
     });
     expect(stranger.status).toBe(422);
     expect(stranger.body.errors[0].property).toBe('operatorIds');
-    await t.server.db.query('update studies set closed_at = now() where id = $1', [studyId]);
+    const procedure = await call('POST', `/runs/${first.id}`, {
+      reason: 'Procedure',
+      version: started.version,
+      cleaningProcedureId: 999999,
+    });
+    expect(procedure.body.errors[0].property).toBe('cleaningProcedureId');
+    const own = await ok('POST', '/cleaning-procedure', { name: 'CIP wash' });
+    const withProcedure = await event(started, { cleaningProcedureId: own.result.id });
+    expect(withProcedure.event.cleaningProcedureId).toBe(own.result.id);
+    await kit.closeStudy(studyId);
     const closed = await call('POST', `/studies/${studyId}/runs`, {});
     expect(closed.status).toBe(409);
     expect(closed.body.errName).toBe('TransactionLocked');
@@ -68,7 +77,7 @@ describe('runs', () => {
       `select action from audit_log where domain = 'Run' and entity_id = $1 order by seq`,
       [String(first.id)],
     );
-    expect(audit.map((a) => a.action)).toEqual(['Create', 'Update']);
+    expect(audit.map((a) => a.action)).toEqual(['Create', 'Update', 'Update']);
   });
 });
 
@@ -127,6 +136,12 @@ describe('sample results', () => {
     const again = (fixed.run.results as Body[]).find((r) => r.id === steel!.id)!;
     expect(again.judgement.passed).toBe(false);
     expect(fixed.run.verdict).toBe('Fail');
+    const stale = await call('POST', `/results/${steel!.id}`, {
+      rawValue: limit,
+      reason: 'Again',
+      version: steel!.version,
+    });
+    expect(stale.body.errName).toBe('VersionConflictError');
     const audit = await t.server.db.query<{ action: string; reason: string | null }>(
       `select action, reason from audit_log where domain = 'SampleResult' and entity_id = $1 order by seq`,
       [String(steel!.id)],

@@ -1,0 +1,117 @@
+import { AppError, type PropertyError } from '../../../../core/errors/errors.ts';
+import {
+  SWAB_RESULT_UNITS,
+  type TResultUnit,
+  type TSampleResultInput,
+} from '../../../../core/schemas/verification.schemas.ts';
+import type { Queryable } from '../../../db/db.ts';
+import type { LocationFacts, MethodFacts, StudyOfRun } from './run-plan.ts';
+
+/*
+ * What entered sample results are checked for before anything is saved: every problem of every
+ * row by `<key>.<field>` (SampleChangesError), and batch numbers unique across the facility's
+ * results and samples (DuplicateBatchNumber; a retest keeps its original's).
+ */
+
+export const DUPLICATE_BATCH = 'Batch number must be unique across samples';
+
+export const unitFits = (sampleType: string, unit: TResultUnit) =>
+  (SWAB_RESULT_UNITS as readonly string[]).includes(unit) === (sampleType === 'swab');
+
+export interface Original {
+  id: number;
+  run_id: number;
+  sampling_location_id: number;
+  batch_number: string | null;
+  superseded_by: number | null;
+}
+
+export function duplicateBatch(properties: string[]): AppError {
+  return new AppError('DuplicateBatchNumber', DUPLICATE_BATCH, {
+    errors: properties.map((property) => ({ property, constraints: { unique: DUPLICATE_BATCH } })),
+  });
+}
+
+/** Keys of rows whose batch number is already another result's (not a retest's own) or a sample's. */
+export async function batchesTaken(
+  tx: Queryable,
+  facilityId: number,
+  rows: { key: string; batch: string; repeatsId: number | null }[],
+): Promise<string[]> {
+  if (rows.length === 0) return [];
+  const taken = await tx.query<{ batch: string; result_id: number | null }>(
+    `select lower(batch_number) as batch, id as result_id from sample_results
+      where facility_id = $1 and lower(batch_number) = any($2::text[])
+     union all
+     select lower(batch_number), null from samples
+      where facility_id = $1 and lower(batch_number) = any($2::text[])`,
+    [facilityId, rows.map((r) => r.batch.toLowerCase())],
+  );
+  const seen = new Set<string>();
+  return rows
+    .filter((r) => {
+      const batch = r.batch.toLowerCase();
+      const inBody = seen.has(batch);
+      seen.add(batch);
+      return inBody || taken.some((t) => t.batch === batch);
+    })
+    .map((r) => `${r.key}.batchNumber`);
+}
+
+/** Every problem of the rows at once, by `<key>.<field>`. */
+export function problemsOf(
+  rows: TSampleResultInput[],
+  study: StudyOfRun,
+  runId: number,
+  facts: {
+    locations: Map<number, LocationFacts>;
+    methods: Map<number, MethodFacts>;
+    originals: Map<number, Original>;
+  },
+): PropertyError[] {
+  const plan = study.protocol_content.samplingPlan ?? [];
+  const errors: PropertyError[] = [];
+  const problem = (key: string, field: string, message: string) =>
+    errors.push({ property: `${key}.${field}`, constraints: { invalid: message } });
+  const keys = new Set<string>();
+  for (const row of rows) {
+    const { key } = row;
+    if (keys.has(key)) problem(key, 'key', `The key ${key} is used by two rows`);
+    keys.add(key);
+    const planned = plan.find((p) => p.samplingLocationId === row.samplingLocationId);
+    if (!planned || !facts.locations.has(row.samplingLocationId))
+      problem(key, 'samplingLocationId', "This location is not in the study's sampling plan");
+    else if (planned.sampleType !== row.sampleType)
+      problem(key, 'sampleType', `The plan samples this location by ${planned.sampleType}`);
+    if (!facts.methods.has(row.analyticalMethodId))
+      problem(key, 'analyticalMethodId', 'No such analytical method in this facility');
+    if (!unitFits(row.sampleType, row.unit))
+      problem(
+        key,
+        'unit',
+        row.sampleType === 'swab'
+          ? 'A swab result is in mg/swab or ug/swab'
+          : 'A rinse result is in mg/ml, ug/ml or ppm',
+      );
+    if (row.repeats) {
+      const original = facts.originals.get(row.repeats.resultId);
+      if (!original || original.run_id !== runId)
+        problem(key, 'repeats', 'A repeat repeats a result of the same run');
+      else if (original.superseded_by !== null)
+        problem(key, 'repeats', 'That result has already been repeated');
+      else if (original.sampling_location_id !== row.samplingLocationId)
+        problem(key, 'repeats', 'A repeat is taken at the location of the result it repeats');
+      else if (
+        row.repeats.kind === 'retest' &&
+        row.batchNumber &&
+        row.batchNumber.toLowerCase() !== (original.batch_number ?? '').toLowerCase()
+      )
+        problem(key, 'batchNumber', 'A retest keeps the batch number of the result it repeats');
+    }
+  }
+  const repeated = rows.filter((r) => r.repeats).map((r) => r.repeats!.resultId);
+  for (const row of rows)
+    if (row.repeats && repeated.filter((id) => id === row.repeats!.resultId).length > 1)
+      problem(row.key, 'repeats', 'Two rows repeat the same result');
+  return errors;
+}

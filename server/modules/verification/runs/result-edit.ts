@@ -1,0 +1,129 @@
+import { AppError } from '../../../../core/errors/errors.ts';
+import type { z } from 'zod';
+import type { TResultUnit, ZResultEdit } from '../../../../core/schemas/verification.schemas.ts';
+import type { Db } from '../../../db/db.ts';
+import type { Actor } from '../../audit/audit.service.ts';
+import { isUniqueViolation } from '../../users-admin/records.ts';
+import { batchesTaken, duplicateBatch, unitFits } from './result-checks.ts';
+import { judge } from './results.ts';
+import { locationFacts, methodFacts } from './run-plan.ts';
+import { studyOf } from './runs.read.ts';
+import {
+  afterRunChange,
+  auditRun,
+  editableOfRun,
+  inTransaction,
+  type Scope,
+} from './runs.service.ts';
+
+/* A correction of an entered sample result (reason + version), judged again by the server. */
+
+type ResultEdit = z.infer<typeof ZResultEdit>;
+
+/** A correction of one result (reason + version), re-judged; answers its run's id. */
+export async function editResult(
+  db: Db,
+  actor: Actor,
+  scope: Scope,
+  id: number,
+  body: ResultEdit,
+): Promise<number> {
+  return inTransaction(db, async (tx) => {
+    const { current, run } = await editableOfRun(tx, actor, scope, {
+      table: 'sample_results',
+      label: 'Sample result',
+      id,
+      version: body.version,
+    });
+    const next = {
+      censoring: body.censoring ?? current.censoring,
+      rawValue: body.rawValue ?? Number(current.raw_value),
+      unit: (body.unit ?? current.unit) as TResultUnit,
+      batchNumber: body.batchNumber === undefined ? current.batch_number : body.batchNumber,
+    };
+    if (!unitFits(current.sample_type as string, next.unit))
+      throw new AppError('SampleChangesError', 'Some sample results have problems.', {
+        errors: [
+          { property: 'unit', constraints: { invalid: 'The unit does not fit the sample type' } },
+        ],
+      });
+    const changed = Object.entries(next).filter(
+      ([k, v]) =>
+        v !==
+        {
+          censoring: current.censoring,
+          rawValue: Number(current.raw_value),
+          unit: current.unit,
+          batchNumber: current.batch_number,
+        }[k],
+    );
+    if (changed.length === 0) throw new AppError('NothingToChangeError');
+    if (
+      next.batchNumber &&
+      next.batchNumber !== current.batch_number &&
+      current.repeat_kind !== 'retest' &&
+      (
+        await batchesTaken(tx, scope.facilityId, [
+          { key: 'x', batch: next.batchNumber, repeatsId: null },
+        ])
+      ).length > 0
+    )
+      throw duplicateBatch(['batchNumber']);
+    const study = await studyOf(tx, scope.facilityId, run.study_id);
+    const locations = await locationFacts(tx, scope.facilityId, [current.sampling_location_id]);
+    const methods = await methodFacts(tx, scope.facilityId, [current.analytical_method_id]);
+    const location = {
+      ...locations.get(current.sampling_location_id)!,
+      sampleType: current.sample_type,
+    };
+    const method = methods.get(current.analytical_method_id) ?? {
+      id: current.analytical_method_id,
+      name: 'archived method',
+      version: current.analytical_method_version,
+      loq: null,
+      recoveries: [],
+    };
+    const judgement = judge(study, location, method, next);
+    try {
+      await tx.query(
+        `update sample_results set censoring = $2, raw_value = $3, unit = $4, batch_number = $5,
+                judgement = $6, percent_of_limit = $7, censored_below = $8, passed = $9,
+                analytical_method_version = $10, version = version + 1, updated_at = now(),
+                updated_by = $11
+          where id = $1`,
+        [
+          id,
+          next.censoring,
+          next.rawValue,
+          next.unit,
+          next.batchNumber,
+          JSON.stringify(judgement),
+          judgement.percentOfLimit,
+          judgement.censoredBelow,
+          judgement.passed,
+          method.version,
+          actor.userId,
+        ],
+      );
+    } catch (error) {
+      if (isUniqueViolation(error)) throw duplicateBatch(['batchNumber']);
+      throw error;
+    }
+    await auditRun(tx, actor, scope, {
+      domain: 'SampleResult',
+      action: 'Update',
+      entityId: id,
+      reason: body.reason,
+      oldValues: {
+        censoring: current.censoring,
+        rawValue: Number(current.raw_value),
+        unit: current.unit,
+        batchNumber: current.batch_number,
+        judgement: current.judgement,
+      },
+      newValues: { ...next, judgement },
+    });
+    await afterRunChange(tx, actor, scope, run.id);
+    return run.id;
+  });
+}
