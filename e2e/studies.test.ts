@@ -64,7 +64,7 @@ afterAll(async () => {
   await app?.close();
 });
 
-it('writes a protocol with its sampling plan, approves it by signing, and starts a study from it', async () => {
+it('writes a protocol with its sampling plan, approves it by signing, starts a study from it and adds its first run', async () => {
   const facility = await facilityApi(app);
   const approver = await buildUser(app.server.db, {
     facilityIds: [facility.id],
@@ -136,6 +136,14 @@ it('writes a protocol with its sampling plan, approves it by signing, and starts
   await expect.poll(() => page.getByTestId('study-outcome').textContent()).toBe('On Going');
   await expect.poll(() => page.getByTestId('consecutive-passes').textContent()).toContain('0 of 3');
   await page.getByText('No runs yet.', { exact: false }).waitFor();
+
+  // Run 1 is added Not started; the study stays On Going.
+  await page.getByRole('button', { name: 'Add run' }).click();
+  const run = page.getByRole('table', { name: 'Runs' }).getByRole('row', { name: /Run 1/ });
+  await expect.poll(() => run.textContent()).toContain('Not started');
+  expect(await run.getByRole('link', { name: 'Run 1' }).getAttribute('href')).toMatch(
+    /^\/runs\/\d+$/,
+  );
 
   // The list shows it with its outcome and passes.
   await page.getByRole('link', { name: '← Studies' }).click();

@@ -4,7 +4,7 @@ import type { TQualificationTask } from '../../../core/schemas/cleaning-assessme
 import { useDateFormat } from '../../app/use-date-format.ts';
 import { usePermissions } from '../master-data/use-permissions.ts';
 import { TaskDecisionDialog } from './TaskDecisionDialog.tsx';
-import { StartStudyButton } from '../studies/StartStudyButton.tsx';
+import { TaskStudies } from '../studies/TaskStudies.tsx';
 
 /**
  * An open task's Accept and Dismiss; a decided one says who decided, when and why, and an
@@ -27,7 +27,7 @@ export function TaskDecision({ task }: { task: TQualificationTask }) {
         {task.status === 'Accepted' ? (
           <>
             <br />
-            <StartStudyButton task={task} />
+            <TaskStudies task={task} />
           </>
         ) : null}
       </Typography.Text>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { originLink, passesText } from './study-format.ts';
+import { canStartStudyFor, originLink, passesText } from './study-format.ts';
 
 describe('passesText', () => {
   it('counts consecutive passes against the required number', () => {
@@ -25,5 +25,14 @@ describe('originLink', () => {
       to: '/change-control/9',
       text: 'Change assessment #9',
     });
+  });
+});
+
+describe('canStartStudyFor', () => {
+  it('starts a first study, and another only after every earlier one failed', () => {
+    expect(canStartStudyFor([])).toBe(true);
+    expect(canStartStudyFor([{ outcome: 'Failed' }])).toBe(true);
+    expect(canStartStudyFor([{ outcome: 'Failed' }, { outcome: 'On Going' }])).toBe(false);
+    expect(canStartStudyFor([{ outcome: 'Validated' }])).toBe(false);
   });
 });

@@ -30,3 +30,11 @@ export function originLink(origin: TStudy['origin']): { to: string; text: string
 /** The route of a study, and of a run (the run screen is client/features/verification). */
 export const studyRoute = (id: number) => `/studies/${id}`;
 export const runRoute = (id: number) => `/runs/${id}`;
+
+/**
+ * Whether a task may start a study now: not while one of its studies is On Going or has
+ * validated; after a Failed one, a new study repeats the attempt.
+ */
+export function canStartStudyFor(studies: readonly { outcome: TStudyOutcome }[]): boolean {
+  return studies.every((study) => study.outcome === 'Failed');
+}
