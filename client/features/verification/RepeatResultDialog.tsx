@@ -5,8 +5,10 @@ import { ResultInputs } from './result-inputs.tsx';
 import type { RowValues } from './result-rows.ts';
 import { runCalls, useRunWrite } from './verification-api.ts';
 
-interface RepeatValues extends RowValues {
+// The inputs sit under 'repeat', the row's key: the server's 'repeat.<field>' problems land on them.
+interface RepeatValues {
   kind: 'retest' | 'reswab';
+  repeat: RowValues;
   reason: string;
 }
 
@@ -33,9 +35,7 @@ export function RepeatResultDialog(props: {
       okText="Save the repeat"
       initialValues={{
         kind: 'retest',
-        censoring: '=',
-        unit: result.unit,
-        batchNumber: result.batchNumber,
+        repeat: { censoring: '=', unit: result.unit, batchNumber: result.batchNumber },
       }}
       askReason
       onClose={props.onClose}
@@ -47,10 +47,12 @@ export function RepeatResultDialog(props: {
               samplingLocationId: result.samplingLocationId,
               sampleType: result.sampleType,
               analyticalMethodId: result.analyticalMethodId,
-              censoring: values.censoring ?? '=',
-              rawValue: values.rawValue ?? 0,
-              unit: values.unit ?? result.unit,
-              batchNumber: values.batchNumber?.trim() ? values.batchNumber.trim() : null,
+              censoring: values.repeat.censoring ?? '=',
+              rawValue: values.repeat.rawValue ?? 0,
+              unit: values.repeat.unit ?? result.unit,
+              batchNumber: values.repeat.batchNumber?.trim()
+                ? values.repeat.batchNumber.trim()
+                : null,
               repeats: { resultId: result.id, kind: values.kind, reason: values.reason },
             },
           ],
@@ -67,7 +69,7 @@ export function RepeatResultDialog(props: {
         />
       </Form.Item>
       <ResultInputs
-        prefix={[]}
+        prefix={['repeat']}
         sampleType={result.sampleType}
         label={`the repeat of ${label}`}
         required
