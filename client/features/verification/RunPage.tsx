@@ -1,6 +1,7 @@
-import { Alert, Card, Flex, Space, Spin, Tag, Typography } from 'antd';
+import { Card, Flex, Space, Spin, Tag, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
+import { LoadErrorAlert } from '../../app/LoadErrorAlert.tsx';
 import type { TRun } from '../../../core/schemas/verification.schemas.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import { usePermissions } from '../master-data/use-permissions.ts';
@@ -30,10 +31,7 @@ const VERDICT_COLOURS: Record<TRun['verdict'], string> = {
 export function RunPage() {
   const id = Number(useParams().id);
   const run = useRun(id);
-  if (run.isError)
-    return (
-      <Alert type="error" showIcon title="Could not load the run" description={run.error.message} />
-    );
+  if (run.isError) return <LoadErrorAlert title="Could not load the run" query={run} />;
   if (run.isPending) return <Spin />;
   return <LoadedRun run={run.data} />;
 }

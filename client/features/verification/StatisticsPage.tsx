@@ -1,5 +1,6 @@
 import { Alert, Card, Flex, Segmented, Select, Spin, Typography } from 'antd';
 import { useState } from 'react';
+import { LoadErrorAlert } from '../../app/LoadErrorAlert.tsx';
 import { RESIDUE_TYPES } from '../../../core/limits/policy.ts';
 import { STATISTICS_GROUPS } from '../../../core/schemas/verification.schemas.ts';
 import { ReferenceSelect } from '../master-data/ReferenceSelect.tsx';
@@ -70,12 +71,7 @@ export function StatisticsPage() {
       {!key ? (
         <Typography.Text type="secondary">Choose what to follow.</Typography.Text>
       ) : stats.isError ? (
-        <Alert
-          type="error"
-          showIcon
-          title="Could not load the statistics"
-          description={stats.error.message}
-        />
+        <LoadErrorAlert title="Could not load the statistics" query={stats} />
       ) : stats.isPending ? (
         <Spin />
       ) : stats.data.count === 0 ? (
