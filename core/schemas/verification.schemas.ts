@@ -346,7 +346,10 @@ export const ZStatisticsPoint = z.object({
   censoredBelow: z.boolean(),
   movingRange: z.number().nullable(),
   ewma: z.number(),
-  /** Rules this point breaks: 'aboveAlert', 'aboveAction', 'aboveUcl', 'ewmaTrend'. */
+  /**
+   * Rules this point breaks: 'aboveAlert', 'aboveAction', 'aboveUcl', 'ewmaTrend', and for a
+   * censored point only 'censoredAboveLimit' (its bound is at or above 100 %).
+   */
   alerts: z.array(z.string()),
 });
 
@@ -367,7 +370,11 @@ export const ZStatistics = z.object({
   ppu: z.number().nullable(),
   ppuLower95: z.number().nullable(),
   ppuTarget: z.number(),
-  /** Where every result is censored: "all below LOQ, at most X % of limit". */
+  /**
+   * What the censored results allow: "All N results below LOQ, at most X % of limit", "N of M
+   * results below LOQ: capability not estimated", or how they were counted; why there is no
+   * index (one result, no spread).
+   */
   statement: z.string().nullable(),
   alerts: z.array(z.object({ kind: z.string(), message: z.string(), takenAt: z.string() })),
 });

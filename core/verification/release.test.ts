@@ -120,6 +120,13 @@ describe('releaseFlag', () => {
       ],
     ],
     [
+      // the deviation is closed, yet the run's results prove nothing
+      'a run invalidated by a laboratory deviation',
+      { deviations: [{ status: 'Closed', kind: 'nonProcess', invalidatesRun: true }] },
+      'CAN_NOT_BE_RELEASED',
+      ['Invalidated by a laboratory deviation: a repeat run is needed'],
+    ],
+    [
       'visual not recorded',
       { visualResult: null, allowReleaseAtRisk: true },
       'CAN_NOT_BE_RELEASED',

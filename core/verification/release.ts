@@ -94,6 +94,10 @@ export function releaseFlag(run: RunState): ReleaseDecision {
   if (clean) blocking.push(clean);
   const open = run.deviations.filter((d) => d.status === 'Open').length;
   if (open > 0) blocking.push(`${open} open deviation${open === 1 ? '' : 's'}`);
+  // Its results prove nothing, so the equipment waits for the repeat run.
+  if (run.deviations.some(invalidates)) {
+    blocking.push('Invalidated by a laboratory deviation: a repeat run is needed');
+  }
   if (blocking.length > 0) return { flag: 'CAN_NOT_BE_RELEASED', reasons: blocking };
 
   if (run.visualResult === null) {

@@ -1,0 +1,247 @@
+import type { TStatistics } from '../schemas/verification.schemas.ts';
+import {
+  formatPercent,
+  pointAlertMessages,
+  ppuAlert,
+  type PointAlertKind,
+  type StatisticsAlert,
+} from './statistics-alerts.ts';
+
+export { formatPercent } from './statistics-alerts.ts';
+
+/**
+ * Ongoing verification of cleaning (issue 12; core/verification/README.md, "Ongoing
+ * verification"): every counted result as percent of its own limit, on an individuals / moving
+ * range chart, an EWMA chart and the one-sided capability Ppu against 100 % of limit.
+ * Linear in the number of points (two passes after the sort).
+ */
+
+export type StatisticsPoint = TStatistics['points'][number];
+export type StatisticsPointInput = Omit<StatisticsPoint, 'movingRange' | 'ewma' | 'alerts'>;
+export type VerificationStatistics = Omit<TStatistics, 'groupBy' | 'key' | 'label'>;
+
+export interface StatisticsSettings {
+  /** Ppu the lower 95 % bound should reach. */
+  ppuTarget: number;
+  /** EWMA weight of the newest result, 0 < λ ≤ 1. */
+  ewmaLambda: number;
+  alertPercent: number;
+  actionPercent: number;
+}
+
+export const DEFAULT_STATISTICS_SETTINGS: StatisticsSettings = {
+  ppuTarget: 2,
+  ewmaLambda: 0.2,
+  alertPercent: 50,
+  actionPercent: 80,
+};
+
+/** Shewhart constants for individuals: d2 of a moving range of 2, and 3 / d2. */
+const D2 = 1.128;
+const E2 = 2.66;
+/** One-sided 95 % normal quantile (Bissell's lower confidence bound). */
+const Z95 = 1.645;
+
+/** Milliseconds of a point's time; an unreadable time goes last. */
+function timeOf(point: StatisticsPointInput): number {
+  const time = Date.parse(point.takenAt);
+  return Number.isNaN(time) ? Number.MAX_VALUE : time;
+}
+
+/** Oldest first, then by result id (historical results, without one, first); stable. */
+function byTimeThenResult(points: readonly StatisticsPointInput[]): StatisticsPointInput[] {
+  const keyed = points.map((point) => ({ point, time: timeOf(point), id: point.resultId ?? -1 }));
+  keyed.sort((a, b) => (a.time === b.time ? a.id - b.id : a.time < b.time ? -1 : 1));
+  return keyed.map((k) => k.point);
+}
+
+function emptyStatistics(settings: StatisticsSettings): VerificationStatistics {
+  return {
+    count: 0,
+    censoredCount: 0,
+    points: [],
+    mean: null,
+    ucl: null,
+    mrBar: null,
+    ewmaLambda: settings.ewmaLambda,
+    ewmaUcl: null,
+    ppu: null,
+    ppuLower95: null,
+    ppuTarget: settings.ppuTarget,
+    statement: null,
+    alerts: [],
+  };
+}
+
+export function verificationStatistics(
+  input: readonly StatisticsPointInput[],
+  partialSettings: Partial<StatisticsSettings> = {},
+): VerificationStatistics {
+  // Field by field: a setting given as undefined (unset in the facility rule) takes its default.
+  const d = DEFAULT_STATISTICS_SETTINGS;
+  const settings: StatisticsSettings = {
+    ppuTarget: partialSettings.ppuTarget ?? d.ppuTarget,
+    ewmaLambda: partialSettings.ewmaLambda ?? d.ewmaLambda,
+    alertPercent: partialSettings.alertPercent ?? d.alertPercent,
+    actionPercent: partialSettings.actionPercent ?? d.actionPercent,
+  };
+  const lambda = settings.ewmaLambda;
+  const n = input.length;
+  if (n === 0) return emptyStatistics(settings);
+  const sorted = byTimeThenResult(input);
+  const drawn = sorted.map((p) => p.percentOfLimit);
+  const censoredCount = sorted.reduce((count, p) => count + (p.censoredBelow ? 1 : 0), 0);
+
+  // The design's choice: with fewer than half censored, a censored result counts at half its
+  // bound (it lies somewhere in [0, bound)); with half or more, no estimate is honest.
+  const estimable = censoredCount * 2 < n;
+  const values = sorted.map((p) => (p.censoredBelow ? p.percentOfLimit / 2 : p.percentOfLimit));
+
+  let mean: number | null = null;
+  let mrBar: number | null = null;
+  let s: number | null = null;
+  if (estimable) {
+    let sum = 0;
+    let rangeSum = 0;
+    for (let i = 0; i < n; i++) {
+      sum += values[i]!;
+      if (i > 0) rangeSum += Math.abs(values[i]! - values[i - 1]!);
+    }
+    mean = sum / n;
+    let squares = 0;
+    for (const v of values) squares += (v - mean) ** 2;
+    if (n >= 2) {
+      mrBar = rangeSum / (n - 1);
+      s = Math.sqrt(squares / (n - 1));
+    }
+  }
+  const ucl = mean !== null && mrBar !== null ? mean + E2 * mrBar : null;
+  // Asymptotic EWMA limit, sigma estimated from the moving range (sigma = MR̄ / d2).
+  const ewmaUcl =
+    mean !== null && mrBar !== null
+      ? mean + 3 * (mrBar / D2) * Math.sqrt(lambda / (2 - lambda))
+      : null;
+
+  // Without an estimate the EWMA smooths the drawn bounds from the first one: an upper envelope.
+  let z = mean ?? drawn[0]!;
+  let previousAboveEwma = false;
+  const alerts: StatisticsAlert[] = [];
+  const points: StatisticsPoint[] = sorted.map((p, i) => {
+    const x = drawn[i]!;
+    z = lambda * (estimable ? values[i]! : x) + (1 - lambda) * z;
+    let movingRange: number | null = null;
+    if (i > 0) {
+      const bothExact = !p.censoredBelow && !sorted[i - 1]!.censoredBelow;
+      if (estimable) movingRange = Math.abs(values[i]! - values[i - 1]!);
+      else if (bothExact) movingRange = Math.abs(x - drawn[i - 1]!);
+    }
+    const kinds: PointAlertKind[] = [];
+    // A censored result lies below its bound: it breaks no level rule, unless the bound itself
+    // is at or above the limit (then the method cannot show the result passes).
+    if (p.censoredBelow) {
+      if (x >= 100) kinds.push('censoredAboveLimit');
+    } else {
+      if (x >= settings.alertPercent) kinds.push('aboveAlert');
+      if (x >= settings.actionPercent) kinds.push('aboveAction');
+      if (ucl !== null && x > ucl) kinds.push('aboveUcl');
+    }
+    const aboveEwma = ewmaUcl !== null && z > ewmaUcl;
+    if (aboveEwma) kinds.push('ewmaTrend');
+    if (kinds.length > 0) {
+      const messages = pointAlertMessages(
+        {
+          takenAt: p.takenAt,
+          percentOfLimit: x,
+          ewma: z,
+          kinds,
+          ewmaTrendGoesOn: previousAboveEwma,
+        },
+        {
+          alertPercent: settings.alertPercent,
+          actionPercent: settings.actionPercent,
+          ucl,
+          ewmaUcl,
+        },
+      );
+      for (const message of messages) alerts.push(message);
+    }
+    previousAboveEwma = aboveEwma;
+    // Named fields, not a spread: only the schema's fields reach the response.
+    const { resultId, historical, takenAt, label, censoredBelow } = p;
+    return {
+      resultId,
+      historical,
+      takenAt,
+      label,
+      percentOfLimit: x,
+      censoredBelow,
+      movingRange,
+      ewma: z,
+      alerts: kinds,
+    };
+  });
+
+  const { ppu, ppuLower95, statement } = capability({ n, censoredCount, mean, s, drawn });
+  if (ppuLower95 !== null && ppuLower95 < settings.ppuTarget) {
+    alerts.push(ppuAlert(ppuLower95, settings.ppuTarget, points[n - 1]!.takenAt));
+  }
+  return {
+    count: n,
+    censoredCount,
+    points,
+    mean,
+    ucl,
+    mrBar,
+    ewmaLambda: lambda,
+    ewmaUcl,
+    ppu,
+    ppuLower95,
+    ppuTarget: settings.ppuTarget,
+    statement,
+    alerts,
+  };
+}
+
+interface CapabilityInput {
+  n: number;
+  censoredCount: number;
+  mean: number | null;
+  s: number | null;
+  drawn: readonly number[];
+}
+
+/**
+ * Ppu = (100 − mean) / (3 s) and Bissell's lower 95 % bound. Written additively,
+ * Ppu − 1.645 √(1/(9n) + Ppu²/(2(n−1))), which equals Ppu × (1 − 1.645 √(1/(9n Ppu²) +
+ * 1/(2(n−1)))) for Ppu > 0 and stays a lower bound when Ppu ≤ 0 (mean at or above the limit).
+ */
+function capability({ n, censoredCount, mean, s, drawn }: CapabilityInput): {
+  ppu: number | null;
+  ppuLower95: number | null;
+  statement: string | null;
+} {
+  const none = (statement: string) => ({ ppu: null, ppuLower95: null, statement });
+  if (censoredCount === n) {
+    const highest = drawn.reduce((top, v) => Math.max(top, v), Number.NEGATIVE_INFINITY);
+    return none(
+      n === 1
+        ? `The only result is below LOQ, at most ${formatPercent(highest)} % of limit`
+        : `All ${n} results below LOQ, at most ${formatPercent(highest)} % of limit`,
+    );
+  }
+  if (censoredCount * 2 >= n) {
+    return none(`${censoredCount} of ${n} results below LOQ: capability not estimated`);
+  }
+  if (mean === null || s === null) return none('One result: capability needs at least 2');
+  // Equal values can leave a rounding residue instead of an exact 0.
+  if (s <= 1e-12 * Math.max(1, Math.abs(mean))) {
+    return none(`No spread among the ${n} results: capability not estimated`);
+  }
+  const ppu = (100 - mean) / (3 * s);
+  const ppuLower95 = ppu - Z95 * Math.sqrt(1 / (9 * n) + (ppu * ppu) / (2 * (n - 1)));
+  const statement =
+    censoredCount > 0
+      ? `${censoredCount} of ${n} results below LOQ counted at half their bound`
+      : null;
+  return { ppu, ppuLower95, statement };
+}
