@@ -27,6 +27,22 @@ describe('runs', () => {
     const as = await t.server.login(user.username, user.password);
     expect((await call('POST', `/studies/${studyId}/runs`, {}, as)).status).toBe(403);
     expect((await call('GET', `/studies/${studyId}/runs`, undefined, as)).status).toBe(200);
+    const run = await newRun(studyId);
+    expect((await call('GET', `/runs/${run.id}`, undefined, as)).status).toBe(200);
+    const entry = await call(
+      'POST',
+      `/runs/${run.id}/results`,
+      { results: [row(run, f.steel, 0.1)] },
+      as,
+    );
+    expect(entry.status).toBe(403);
+    const raise = await call(
+      'POST',
+      `/runs/${run.id}/deviations`,
+      { kind: 'process', title: 'x' },
+      as,
+    );
+    expect(raise.status).toBe(403);
   });
 
   it('are numbered in their study, NotStarted until started, and refused on a closed study', async () => {
