@@ -9,6 +9,7 @@ import { useTasks } from '../cleaning-assessments/cleaning-assessments-api.ts';
 import { useChangeAssessments } from '../change-assessments/change-assessments-api.ts';
 import { usePermissions } from '../master-data/use-permissions.ts';
 import { studyCalls, useStudyWrite } from './studies-api.ts';
+import { hasApprovedVersion } from './study-format.ts';
 import type { StudyCreate } from './studies-api.ts';
 
 interface StudyFormValues {
@@ -33,17 +34,24 @@ const ORIGIN_OPTIONS = [
   { value: 'changeAssessment', label: 'Change assessment' },
 ];
 
-/** The protocols a study may follow: Approved ones (the study pins the version in force). */
+/** The protocols a study may follow: those with an approved version (the study pins it). */
 function useApprovedProtocols() {
   const options = useEntityOptions(defByPath('protocols'));
-  const approved = (options.data?.data ?? []).filter(
-    (record) => controlledStateOf(record)?.status === 'Approved',
-  );
+  const startable = (options.data?.data ?? []).flatMap((record) => {
+    const state = controlledStateOf(record);
+    return state && hasApprovedVersion(state) ? [{ record, state }] : [];
+  });
   return {
     isPending: options.isPending,
-    options: approved.map((record) => ({
+    options: startable.map(({ record, state }) => ({
       value: record.id,
-      label: [record.protocolNumber, record.name].filter(Boolean).join(' '),
+      label: [
+        record.protocolNumber,
+        record.name,
+        state.status === 'Approved' ? '' : '(the approved version; a new one is being revised)',
+      ]
+        .filter(Boolean)
+        .join(' '),
     })),
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canStartStudyFor, originLink, passesText } from './study-format.ts';
+import { canStartStudyFor, hasApprovedVersion, originLink, passesText } from './study-format.ts';
 
 describe('passesText', () => {
   it('counts consecutive passes against the required number', () => {
@@ -34,5 +34,15 @@ describe('canStartStudyFor', () => {
     expect(canStartStudyFor([{ outcome: 'Failed' }])).toBe(true);
     expect(canStartStudyFor([{ outcome: 'Failed' }, { outcome: 'On Going' }])).toBe(false);
     expect(canStartStudyFor([{ outcome: 'Validated' }])).toBe(false);
+  });
+});
+
+describe('hasApprovedVersion', () => {
+  it('offers approved protocols and those whose approved version is being revised', () => {
+    expect(hasApprovedVersion({ status: 'Approved', versionNumber: 1 })).toBe(true);
+    expect(hasApprovedVersion({ status: 'BeingBuilt', versionNumber: 1 })).toBe(false);
+    expect(hasApprovedVersion({ status: 'BeingApproved', versionNumber: 1 })).toBe(false);
+    expect(hasApprovedVersion({ status: 'BeingBuilt', versionNumber: 2 })).toBe(true);
+    expect(hasApprovedVersion({ status: 'Deprecated', versionNumber: 3 })).toBe(false);
   });
 });

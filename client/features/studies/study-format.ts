@@ -1,3 +1,4 @@
+import type { TControlledState } from '../../../core/schemas/signatures.schemas.ts';
 import type { TStudy, TStudyOutcome } from '../../../core/schemas/verification.schemas.ts';
 
 /** Spec §4's outcome colours: Validated green, On Going blue, Failed red. */
@@ -37,4 +38,13 @@ export const runRoute = (id: number) => `/runs/${id}`;
  */
 export function canStartStudyFor(studies: readonly { outcome: TStudyOutcome }[]): boolean {
   return studies.every((study) => study.outcome === 'Failed');
+}
+
+/**
+ * Whether a study may start from a protocol in this state: it needs an approved version in
+ * force. The record shows its newest version; a version past the first is only started from an
+ * approved one, so while it is edited the approved one before it is still in force.
+ */
+export function hasApprovedVersion(state: Pick<TControlledState, 'status' | 'versionNumber'>) {
+  return state.status === 'Approved' || (state.versionNumber > 1 && state.status !== 'Deprecated');
 }
