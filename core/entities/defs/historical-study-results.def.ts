@@ -51,8 +51,24 @@ export const historicalStudyResultsDef = {
       required: true,
     },
     { name: 'censoredBelow', label: 'Below LOQ (at most)', kind: 'boolean' },
+    {
+      // `name`, which lists sort and search by, is the sample's reference in the study report.
+      name: 'name',
+      label: 'Sample reference',
+      kind: 'text',
+      max: 200,
+      required: true,
+      description: 'The sample as the study report names it, e.g. CVR-2025-014 / S-03.',
+    },
   ],
   unique: [],
-  search: [],
-  listColumns: ['historicalStudyId', 'takenAt', 'equipmentId', 'percentOfLimit', 'censoredBelow'],
+  search: ['name'],
+  listColumns: [
+    'name',
+    'historicalStudyId',
+    'takenAt',
+    'equipmentId',
+    'percentOfLimit',
+    'censoredBelow',
+  ],
 } as const satisfies EntityDef;

@@ -12,5 +12,8 @@ alter table facility_rules add constraint facility_rules_kind_check
 alter table historical_study_results alter column taken_at type text
   using to_char(taken_at, 'YYYY-MM-DD');
 alter table historical_study_results alter column censored_below drop not null;
+-- Declared records list by name: a historical result's name is its sample reference in the report.
+alter table historical_study_results add column name text not null default '';
+alter table historical_study_results alter column name drop default;
 alter table historical_studies alter column count_in_statistics drop not null;
 set constraints all deferred;

@@ -110,6 +110,7 @@ describe('verification statistics', () => {
         residueType: 'Detergent',
         takenAt,
         percentOfLimit,
+        name: `S-${takenAt}`,
       });
     }
     const before = await stats('groupBy=residueType&key=Detergent');
