@@ -316,6 +316,10 @@ export const ZRun = z.object({
       /** The limit this location's result is judged against, in `limitUnit`. */
       limit: z.number().nullable(),
       limitUnit: ZResultUnit,
+      /** The recovery and LOQ (in `limitUnit`) a result here is judged with. */
+      recovery: z.number(),
+      recoverySource: z.string(),
+      loq: z.number().nullable(),
     }),
   ),
   results: z.array(ZSampleResult),

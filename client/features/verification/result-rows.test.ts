@@ -17,13 +17,23 @@ const row: PlanRow = {
   analyticalMethodName: 'HPLC',
   limit: 0.1,
   limitUnit: 'mg/swab',
+  recovery: 0.8,
+  recoverySource: 'HPLC on Stainless steel 316L',
+  loq: null,
 };
 
 describe('previewJudgement', () => {
   it('passes a value under the limit, converting the limit to the entered unit', () => {
-    const judged = previewJudgement(row, { censoring: '=', rawValue: 50, unit: 'ug/swab' });
+    // 40 ug/swab ÷ 0.8 = 50 ug/swab = 0.05 mg/swab, 50 % of 0.1 mg/swab
+    const judged = previewJudgement(row, { censoring: '=', rawValue: 40, unit: 'ug/swab' });
     expect(judged?.passed).toBe(true);
     expect(judged?.percentOfLimit).toBeCloseTo(50);
+  });
+  it('divides by the recovery the server will use: 0.09 mg/swab ÷ 0.8 fails', () => {
+    // 0.09 / 0.8 = 0.1125 mg/swab > 0.1 mg/swab
+    const judged = previewJudgement(row, { censoring: '=', rawValue: 0.09, unit: 'mg/swab' });
+    expect(judged?.passed).toBe(false);
+    expect(judged?.percentOfLimit).toBeCloseTo(112.5);
   });
   it('fails a value above the limit and an upper-limit censored value', () => {
     expect(previewJudgement(row, { censoring: '=', rawValue: 0.2, unit: 'mg/swab' })?.passed).toBe(

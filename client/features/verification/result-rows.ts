@@ -35,16 +35,18 @@ export function currentResult(run: TRun, row: PlanRow): TSampleResult | undefine
 }
 
 /**
- * The browser's preview of a judgement: judgeResult against the plan row's limit, converted to
- * the entered unit. Recovery is not known here, so the preview uses the value as reported; the
- * server's judgement (recovery-corrected) is what gets saved and shown after saving.
+ * The browser's preview of a judgement: judgeResult with the plan row's limit, recovery and LOQ
+ * (converted to the entered unit), as the server will judge it; the server's judgement is what
+ * gets saved and shown after saving.
  */
 export function previewJudgement(row: PlanRow, values: RowValues): TJudgement | null {
   const { censoring, rawValue, unit } = values;
   if (!censoring || rawValue === undefined || rawValue === null || !unit) return null;
   let limit: number | null;
+  let loq: number | null;
   try {
     limit = row.limit === null ? null : toResultUnit(row.limit, row.limitUnit, unit);
+    loq = row.loq === null ? null : toResultUnit(row.loq, row.limitUnit, unit);
   } catch {
     // A swab amount entered on a rinse row (or the reverse): the server refuses it with a message.
     return null;
@@ -53,10 +55,10 @@ export function previewJudgement(row: PlanRow, values: RowValues): TJudgement | 
     censoring,
     rawValue,
     unit,
-    recovery: 1,
-    recoverySource: 'as reported; the saved result applies the method recovery',
+    recovery: row.recovery,
+    recoverySource: row.recoverySource,
     limit,
-    loq: null,
+    loq,
   });
 }
 

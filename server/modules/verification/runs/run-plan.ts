@@ -61,6 +61,9 @@ export interface PlanRow {
   analyticalMethodName: string;
   limit: number | null;
   limitUnit: TResultUnit;
+  recovery: number;
+  recoverySource: string;
+  loq: number | null;
 }
 
 type Quantity = { value: number; unit: string } | null;
@@ -206,15 +209,21 @@ export async function planRows(
       facilityId,
       plan.map((p) => p.samplingLocationId),
     ),
-    q.query<{ id: number; name: string }>(
-      `select id, name from analytical_methods where facility_id = $1 and id = any($2::int[])`,
-      [facilityId, plan.map((p) => p.analyticalMethodId)],
+    methodFacts(
+      q,
+      facilityId,
+      plan.map((p) => p.analyticalMethodId),
     ),
   ]);
   return plan.flatMap((p) => {
     const location = locations.get(p.samplingLocationId);
     if (!location) return [];
     const limitUnit = limitUnitOf(p.sampleType);
+    const method = methods.get(p.analyticalMethodId);
+    // What the server will judge with, so that the screen's preview gives the saved answer.
+    const recovery = method
+      ? recoveryAt(study, location, method)
+      : { recovery: 1, recoverySource: 'no recovery applied' };
     return [
       {
         samplingLocationId: p.samplingLocationId,
@@ -223,9 +232,11 @@ export async function planRows(
         riskScore: location.riskScore,
         sampleType: p.sampleType,
         analyticalMethodId: p.analyticalMethodId,
-        analyticalMethodName: methods.find((m) => m.id === p.analyticalMethodId)?.name ?? '',
+        analyticalMethodName: method?.name ?? '',
         limit: limitAt(study, { ...location, sampleType: p.sampleType }, limitUnit).limit,
         limitUnit,
+        ...recovery,
+        loq: method ? loqIn(method, limitUnit) : null,
       },
     ];
   });

@@ -224,17 +224,7 @@ export async function getRun(q: Queryable, facilityId: number, id: number): Prom
     releaseReasons: release.reasons,
     dirtyHoldMaxHours: runState.dirtyHoldMaxHours,
     cleanHoldMaxHours: runState.cleanHoldMaxHours,
-    plan: plan.map((p) => ({
-      samplingLocationId: p.samplingLocationId,
-      samplingLocationName: p.samplingLocationName,
-      equipmentName: p.equipmentName,
-      riskScore: p.riskScore,
-      sampleType: p.sampleType,
-      analyticalMethodId: p.analyticalMethodId,
-      analyticalMethodName: p.analyticalMethodName,
-      limit: p.limit,
-      limitUnit: p.limitUnit,
-    })),
+    plan,
     results,
     deviations,
     controlled: {

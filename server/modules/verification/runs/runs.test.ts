@@ -134,6 +134,8 @@ describe('sample results', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const [steel, ptfe] = res.body.run.results as Body[];
     const limit = run.plan[0].limit as number;
+    // The plan tells the screen the recovery each result will be judged with.
+    expect(run.plan.map((p: Body) => p.recovery)).toEqual([0.8, 1]);
     expect(steel!.judgement.recovery).toBe(0.8);
     expect(steel!.judgement.correctedValue).toBeCloseTo((limit * 0.4) / 0.8, 10);
     expect(steel!.judgement.limit).toBeCloseTo(limit, 10);
