@@ -329,6 +329,21 @@ export const ZRun = z.object({
 });
 export type TRun = z.infer<typeof ZRun>;
 
+/** What the run calls answer: the whole run; a study's runs as its list shows them. */
+export const ZRunResponse = z.object({ run: ZRun });
+export const ZRunSummary = z.object({
+  id: z.number().int(),
+  sequence: z.number().int(),
+  status: ZRunStatus,
+  verdict: ZRun.shape.verdict,
+  releaseFlag: ZReleaseFlag,
+  version: z.number().int(),
+});
+export type TRunSummary = z.infer<typeof ZRunSummary>;
+export const ZRunList = z.object({ runs: z.array(ZRunSummary) });
+export type TRunResponse = z.infer<typeof ZRunResponse>;
+export type TRunList = z.infer<typeof ZRunList>;
+
 // ---- Ongoing verification ----
 
 export const STATISTICS_GROUPS = ['equipment', 'production', 'residueType', 'location'] as const;
@@ -403,3 +418,6 @@ export const ZVerificationSettings = ZVerificationSettingsFields.extend({
 });
 export const ZVerificationSettingsResponse = z.object({ settings: ZVerificationSettings });
 export type TVerificationSettings = z.infer<typeof ZVerificationSettings>;
+
+export const ZStatisticsResponse = z.object({ statistics: ZStatistics });
+export type TStatisticsResponse = z.infer<typeof ZStatisticsResponse>;

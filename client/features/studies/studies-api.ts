@@ -1,7 +1,9 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type {
-  TRun,
+  TRunList,
+  TRunResponse,
+  TRunSummary,
   TStudy,
   ZStudyClose,
   ZStudyCreate,
@@ -23,10 +25,7 @@ export interface StudyList {
   total: number;
 }
 /** A run as the study's run list answers it (the run screen reads the whole run). */
-export type RunSummary = Pick<
-  TRun,
-  'id' | 'sequence' | 'status' | 'verdict' | 'releaseFlag' | 'version'
->;
+export type RunSummary = TRunSummary;
 
 export const studyKeys = {
   all: (facilityId: number) => ['facility', facilityId, 'studies'] as const,
@@ -61,7 +60,7 @@ export async function listStudyRuns(
   id: number,
   signal?: AbortSignal,
 ): Promise<RunSummary[]> {
-  const answer = await apiRequest<{ runs: RunSummary[] }>(`${studyPath(scope, id)}/runs`, {
+  const answer = await apiRequest<TRunList>(`${studyPath(scope, id)}/runs`, {
     signal,
     action: 'Loading the runs of the study',
   });
@@ -79,7 +78,7 @@ export const studyCalls = {
     }),
   addRun: async (scope: FacilityScope, id: number) =>
     (
-      await apiRequest<{ run: TRun }>(`${studyPath(scope, id)}/runs`, {
+      await apiRequest<TRunResponse>(`${studyPath(scope, id)}/runs`, {
         method: 'POST',
         body: {},
         action: 'Adding a run',

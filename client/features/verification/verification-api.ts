@@ -2,7 +2,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type {
   TRun,
-  TStatistics,
+  TRunResponse,
+  TStatisticsResponse,
   TVerificationSettings,
   ZDeviationCreate,
   ZDeviationEdit,
@@ -34,7 +35,7 @@ export const verificationKeys = {
 export const runPath = (scope: FacilityScope, id: number) => `${facilityPath(scope)}/runs/${id}`;
 
 async function runAnswer(path: string, action: string, body?: unknown): Promise<TRun> {
-  const answer = await apiRequest<{ run: TRun }>(path, {
+  const answer = await apiRequest<TRunResponse>(path, {
     action,
     ...(body === undefined ? {} : { method: 'POST', body }),
   });
@@ -90,7 +91,7 @@ export function useStatistics(query: StatisticsQuery | null) {
   return useQuery({
     queryKey: verificationKeys.statistics(scope.facilityId, query ?? { key: '' }),
     queryFn: async ({ signal }) => {
-      const answer = await apiRequest<{ statistics: TStatistics }>(
+      const answer = await apiRequest<TStatisticsResponse>(
         `${facilityPath(scope)}/verification/statistics`,
         { query: { ...query }, signal, action: 'Loading the ongoing verification statistics' },
       );

@@ -1,16 +1,14 @@
-import { z } from 'zod';
 import { ZFacilityParams } from '../../../../core/schemas/auth.schemas.ts';
 import { ZId } from '../../../../core/schemas/common.schemas.ts';
 import {
   ZDeviationCreate,
   ZDeviationEdit,
-  ZReleaseFlag,
   ZResultEdit,
   ZResultsBody,
-  ZRun,
   ZRunCreate,
   ZRunEdit,
-  ZRunStatus,
+  ZRunList,
+  ZRunResponse,
 } from '../../../../core/schemas/verification.schemas.ts';
 import { typed, type AppContext } from '../../../http/app-context.ts';
 import { actorOf } from '../../../http/session-guard.ts';
@@ -25,20 +23,6 @@ const F = '/api/v2/plans/:plan/facilities/:facility';
 const TAGS = ['runs'];
 const RESOURCE = 'QualificationTask';
 const ZIdParams = ZFacilityParams.extend({ id: ZId });
-const ZRunResponse = z.object({ run: ZRun });
-const ZRunList = z.object({
-  runs: z.array(
-    z.object({
-      id: z.number().int(),
-      sequence: z.number().int(),
-      status: ZRunStatus,
-      verdict: ZRun.shape.verdict,
-      releaseFlag: ZReleaseFlag,
-      version: z.number().int(),
-    }),
-  ),
-});
-
 const scopeOf = (params: { plan: number; facility: number }) => ({
   planId: params.plan,
   facilityId: params.facility,

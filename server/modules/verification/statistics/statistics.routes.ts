@@ -1,6 +1,8 @@
-import { z } from 'zod';
 import { ZFacilityParams } from '../../../../core/schemas/auth.schemas.ts';
-import { ZStatistics, ZStatisticsQuery } from '../../../../core/schemas/verification.schemas.ts';
+import {
+  ZStatisticsQuery,
+  ZStatisticsResponse,
+} from '../../../../core/schemas/verification.schemas.ts';
 import { verificationStatistics } from '../../../../core/verification/statistics.ts';
 import { typed, type AppContext } from '../../../http/app-context.ts';
 import { statisticsPoints } from './statistics-points.ts';
@@ -27,7 +29,7 @@ export function registerStatisticsRoutes(context: AppContext): void {
           'Every counted sample result (not superseded, with a percent of limit; taken at its sampling time, else its entry) and every result of a historical study marked "Count in statistics", as percent of its own limit, oldest first: individuals / moving range, EWMA and Ppu with its lower 95 % bound, judged by the facility\'s verification settings. `key` is the equipment, production or sampling location id, or the residue type; from/to are whole UTC days. 404 for a key the facility does not have.',
         params: ZFacilityParams,
         querystring: ZStatisticsQuery,
-        response: { 200: z.object({ statistics: ZStatistics }) },
+        response: { 200: ZStatisticsResponse },
       },
     },
     async (request) => {
