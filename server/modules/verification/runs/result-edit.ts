@@ -6,7 +6,7 @@ import type { Actor } from '../../audit/audit.service.ts';
 import { isUniqueViolation } from '../../users-admin/records.ts';
 import { batchesTaken, duplicateBatch, unitFits } from './result-checks.ts';
 import { judge } from './results.ts';
-import { locationFacts, methodFacts } from './run-plan.ts';
+import { locationFacts, type MethodFacts } from './run-plan.ts';
 import { studyOf } from './runs.read.ts';
 import {
   afterRunChange,
@@ -71,19 +71,17 @@ export async function editResult(
       throw duplicateBatch(['batchNumber']);
     const study = await studyOf(tx, scope.facilityId, run.study_id);
     const locations = await locationFacts(tx, scope.facilityId, [current.sampling_location_id]);
-    const methods = await methodFacts(tx, scope.facilityId, [current.analytical_method_id]);
+    // Archived or not: a correction is judged with the method's recovery, never without one.
+    const [method] = await tx.query<MethodFacts>(
+      `select id, name, version, loq, recoveries from analytical_methods
+        where facility_id = $1 and id = $2`,
+      [scope.facilityId, current.analytical_method_id],
+    );
     const location = {
       ...locations.get(current.sampling_location_id)!,
       sampleType: current.sample_type,
     };
-    const method = methods.get(current.analytical_method_id) ?? {
-      id: current.analytical_method_id,
-      name: 'archived method',
-      version: current.analytical_method_version,
-      loq: null,
-      recoveries: [],
-    };
-    const judgement = judge(study, location, method, next);
+    const judgement = judge(study, location, method!, next);
     try {
       await tx.query(
         `update sample_results set censoring = $2, raw_value = $3, unit = $4, batch_number = $5,
@@ -101,7 +99,7 @@ export async function editResult(
           judgement.percentOfLimit,
           judgement.censoredBelow,
           judgement.passed,
-          method.version,
+          method!.version,
           actor.userId,
         ],
       );
