@@ -44,23 +44,37 @@ export async function openPostgres(
     return name;
   };
 
-  const wrap = (client: pg.Pool | pg.PoolClient): Queryable => ({
-    async exec(sql: string) {
-      await client.query(sql);
-    },
-    async query<T>(sql: string, params?: readonly SqlValue[]) {
-      const result = await client.query({
-        text: sql,
-        values: params as unknown[] | undefined,
-        name: nameOf(sql),
-      });
-      return result.rows as T[];
-    },
-  });
+  // One client runs one statement at a time. Code may still start several reads of one
+  // transaction together (Promise.all); pg queues them but warns that it will stop doing so, so
+  // statements on a transaction's client are chained here, in the order they were asked for.
+  const wrap = (client: pg.Pool | pg.PoolClient, serial: boolean): Queryable => {
+    let tail: Promise<unknown> = Promise.resolve();
+    const inTurn = <T>(run: () => Promise<T>): Promise<T> => {
+      if (!serial) return run();
+      const next = tail.then(run, run);
+      tail = next.catch(() => undefined);
+      return next;
+    };
+    return {
+      async exec(sql: string) {
+        await inTurn(() => client.query(sql));
+      },
+      async query<T>(sql: string, params?: readonly SqlValue[]) {
+        const result = await inTurn(() =>
+          client.query({
+            text: sql,
+            values: params as unknown[] | undefined,
+            name: nameOf(sql),
+          }),
+        );
+        return result.rows as T[];
+      },
+    };
+  };
 
   return {
     kind: 'postgres',
-    ...wrap(pool),
+    ...wrap(pool, false),
     async transaction(fn) {
       const client = await pool.connect();
       // The pool listens for errors only on idle clients. A connection dropped while checked out
@@ -74,7 +88,7 @@ export async function openPostgres(
       client.on('error', onError);
       try {
         await client.query('BEGIN');
-        const result = await fn(wrap(client));
+        const result = await fn(wrap(client, true));
         await client.query('COMMIT');
         return result;
       } catch (error) {
