@@ -5,7 +5,7 @@ import {
 } from '../../../records/controlled.ts';
 import type { Queryable } from '../../../db/db.ts';
 import { refreshStudy } from '../study-refresh.ts';
-import { recomputeRun } from './runs.service.ts';
+import { recomputeRun, refuseOnClosedStudy } from './runs.service.ts';
 
 /*
  * Run as a controlled document type (core/verification/README.md): Submit needs the visual
@@ -21,6 +21,7 @@ async function beforeSubmit(tx: Queryable, { ref, actor }: ApprovedContext): Pro
     throw new ControlledRefusal('TransactionLocked', why, actor, ref, 'Submit');
   };
   const { run, plan, results, deviations } = await recomputeRun(tx, ref.facilityId, ref.documentId);
+  await refuseOnClosedStudy(tx, actor, ref, run, 'Submit');
   if (deviations.some((d) => d.status === 'Open')) refuse(OPEN_DEVIATION);
   if (!run.visual_result) refuse('The visual inspection is not recorded');
   const counted = results.filter((r) => r.supersededBy === null);

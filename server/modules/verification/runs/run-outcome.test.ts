@@ -178,15 +178,26 @@ describe('the study outcome', () => {
     expect(await kit.studyRow(studyId)).toEqual({ outcome: 'Validated', consecutive_passes: 2 });
   });
 
-  it('is Failed for a closed study that had not validated, and stays Failed on later changes', async () => {
+  it('is Failed for a closed study that had not validated, whose runs are then frozen', async () => {
     const studyId = await kit.study();
     await kit.completedRun(studyId);
     const open = await newRun(studyId);
+    await event(open, { ...started, visualResult: 'Pass' });
     await kit.closeStudy(studyId);
-    // Any change to a run of the study refreshes its outcome.
-    await event(open, { ...started });
     expect(await kit.studyRow(studyId)).toEqual({ outcome: 'Failed', consecutive_passes: 1 });
-    await results(open, [row(open, f.steel, 0.2)]);
-    expect((await kit.studyRow(studyId)).outcome).toBe('Failed');
+    const before = await read(open);
+    const edit = await call('POST', `/runs/${open.id}`, {
+      ...started,
+      version: before.version,
+      reason: 'Late entry',
+    });
+    expect(edit.status).toBe(409);
+    expect(edit.body).toMatchObject({ errName: 'TransactionLocked' });
+    expect(edit.body.message).toMatch(/^ST-\d{4} is closed: run 2 can no longer change\.$/);
+    const late = await deviation(open, { kind: 'process' });
+    expect(late.status).toBe(409);
+    expect((await sign(open, 'Submit')).status).toBe(409);
+    expect(await read(open)).toEqual(before);
+    expect(await kit.studyRow(studyId)).toEqual({ outcome: 'Failed', consecutive_passes: 1 });
   });
 });

@@ -74,6 +74,7 @@ export async function editableRun(
   version?: number,
 ): Promise<RunRow> {
   const run = await runRow(tx, scope.facilityId, id, true);
+  await refuseOnClosedStudy(tx, actor, scope, run, 'Edit');
   const state = await controlledState(tx, runRef(scope, id));
   if (state && state.status !== 'BeingBuilt') {
     const why = state.status === 'Approved' ? 'completed' : 'submitted for signatures';
@@ -87,6 +88,31 @@ export async function editableRun(
   }
   if (version !== undefined && run.version !== version) throw new AppError('VersionConflictError');
   return run;
+}
+
+/**
+ * A closed study's outcome is final (spec §4), so its runs are frozen with it: 409
+ * TransactionLocked, audited, for a change or a signature.
+ */
+export async function refuseOnClosedStudy(
+  tx: Queryable,
+  actor: Actor,
+  scope: Scope,
+  run: Pick<RunRow, 'id' | 'study_id' | 'sequence'>,
+  action: 'Edit' | 'Submit',
+): Promise<void> {
+  const [study] = await tx.query<{ seq: number; closed_at: Date | null }>(
+    `select seq, closed_at from studies where facility_id = $1 and id = $2`,
+    [scope.facilityId, run.study_id],
+  );
+  if (study?.closed_at)
+    throw new ControlledRefusal(
+      'TransactionLocked',
+      `${studyNumber(study.seq)} is closed: run ${run.sequence} can no longer change.`,
+      actor,
+      runRef(scope, run.id),
+      action,
+    );
 }
 
 /**
