@@ -70,6 +70,11 @@ export interface EntityDef {
    */
   controlled?: { documentType: TControlledDocumentType };
   /**
+   * The app path of the record's own screen when it is not master data (protocols sit under
+   * Validation): the master-data menu leaves it out.
+   */
+  screen?: string;
+  /**
    * Rules across fields, on the whole record as it would be saved (after an edit is applied):
    * the problems, each on its field. Pure, so that the form, the API and the import check alike.
    */

@@ -23,10 +23,12 @@ export const MASTER_DATA_BASE = '/master-data';
 /** The path of the workbook page; no entity's path, so it is matched before `:path`. */
 export const MASTER_WORKBOOK_PATH = 'workbook';
 
-/** The declared entities the user may list; every entity of ENTITY_DEFS appears here. */
+/** The declared entities the user may list; those with a screen of their own live there. */
 function useVisibleDefs() {
   const permissions = usePermissions();
-  return ENTITY_DEFS.filter((def) => permissions.can(def.resource, actionOf(def, 'get')));
+  return ENTITY_DEFS.filter(
+    (def) => !def.screen && permissions.can(def.resource, actionOf(def, 'get')),
+  );
 }
 
 /** Master data: a menu of the entities and, beside it, the list of the chosen one. */
@@ -150,6 +152,7 @@ export function MasterDataRoutes() {
 
 function EntityRoute() {
   const { path } = useParams();
+  const { search } = useLocation();
   const def = defByPath(path);
   if (!def) {
     return (
@@ -160,6 +163,7 @@ function EntityRoute() {
       />
     );
   }
+  if (def.screen) return <Navigate to={`${def.screen}${search}`} replace />;
   // A new entity starts from a fresh list state.
   return <EntityListPage key={def.key} def={def} />;
 }

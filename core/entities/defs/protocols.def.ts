@@ -40,6 +40,7 @@ export const protocolsDef = {
   table: 'protocols',
   resource: 'QualificationTask',
   domain: 'Protocol',
+  screen: '/protocols',
   description:
     'Cleaning validation protocols: the study type, the production (equipment train), its equipment and products (or worst-case product group), the cleaning procedure and agent, the sampling plan (location, swab or rinse, analytical method), hold-time maxima, the consecutive passing runs required (3 unless justified), the limit basis and the approved limits snapshot its acceptance criteria come from. A controlled document (Protocol): a study starts only from an approved version and keeps it. Guarded by QualificationTask.',
   fields: [
