@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../../db/db.ts';
-import { loadMigrations, migrate } from '../../../db/migrate.ts';
-import { openPglite } from '../../../db/pglite-db.ts';
-import { seedFirstStart } from '../../../db/seed.ts';
+import { migrate } from '../../../db/migrate.ts';
+import { seededBefore } from '../../../test/migration-db.ts';
 
 /*
  * Migration 20261127100100 on a database that already holds runs: a started run pins the
@@ -17,11 +16,7 @@ type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-exp
 let db: Db;
 let facilityId: number;
 beforeAll(async () => {
-  db = await openPglite({});
-  await migrate(db, { migrations: loadMigrations().filter((m) => m.name < MIGRATION) });
-  await seedFirstStart(db, { ADMIN_EMAIL: undefined, ADMIN_PASSWORD: undefined });
-  const [f] = await db.query<{ id: number }>('select id from facilities order by id limit 1');
-  facilityId = f!.id;
+  ({ db, facilityId } = await seededBefore(MIGRATION));
   const [protocol] = await db.query<{ id: number }>(
     `insert into protocols (facility_id, protocol_number, name) values ($1, 'PR-1', 'P') returning id`,
     [facilityId],
