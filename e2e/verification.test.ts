@@ -9,7 +9,8 @@ import { browserToken, choose, facilityApi, openModal, signInToFacility } from '
 /*
  * Issue 12 end to end: a protocol signed into force and a study started from it (through the
  * API, as the run test kit does), then three runs executed on the run screen — cleaning event,
- * visual pass, passing results at every planned location — each submitted by signing in the
+ * the visual inspection recorded on its card (a Pass in too little light refused first),
+ * passing results at every planned location — each submitted by signing in the
  * browser and approved by the second signer, until the study shows Validated.
  */
 
@@ -78,10 +79,38 @@ async function executeRun(
   await event.getByLabel('Dirty hold reached (h, maximum 24 h)').fill('30');
   await page.getByText('Dirty hold breach: 30 h is above the protocol maximum of 24 h').waitFor();
   await event.getByLabel('Dirty hold reached (h, maximum 24 h)').fill('12');
-  await event.getByText('Pass', { exact: true }).click();
   await event.getByLabel('Reason').fill('Cleaning recorded at the line');
   await event.getByRole('button', { name: 'Save cleaning event' }).click();
   await expect.poll(() => page.getByTestId('run-status').textContent()).toBe('In progress');
+
+  // The visual inspection, judged by the cleaning inspection settings the start pinned: the
+  // first run tries a Pass in too little light, refused onto the light field.
+  const pinned = (await api(page, 'GET', `/runs/${runId}`)).run.inspection as TestBody;
+  await expect
+    .poll(() => page.getByTestId('inspection-settings-version').textContent())
+    .toBe(`Cleaning inspection settings version ${pinned.settingsVersion}`);
+  const inspection = page.locator('form#inspection');
+  const light = inspection.getByLabel(/^Light at the surface/);
+  await light.fill(sequence === 1 ? '300' : '800');
+  for (const item of pinned.settings.checklist as TestBody[]) {
+    await inspection
+      .getByLabel(item.item as string, { exact: true })
+      .getByText('Pass')
+      .click();
+  }
+  await inspection.getByLabel('Inspection result', { exact: true }).getByText('Pass').click();
+  await inspection.getByRole('button', { name: 'Record inspection' }).click();
+  if (sequence === 1) {
+    await inspection
+      .getByText(
+        '300 lux is below the minimum of 500 lux: a Pass needs enough light to see residue; raise the light and inspect again',
+      )
+      .waitFor();
+    await expect.poll(() => page.getByTestId('inspection-result').count()).toBe(0);
+    await light.fill('800');
+    await inspection.getByRole('button', { name: 'Record inspection' }).click();
+  }
+  await expect.poll(() => page.getByTestId('inspection-result').textContent()).toBe('Pass');
 
   // Both planned swab locations: a value at a fifth of the limit passes already in the preview,
   // which divides by the recovery the server will apply (80 % on the steel valve).

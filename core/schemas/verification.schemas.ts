@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ZId, ZListQuery, ZReason, ZVersion } from './common.schemas.ts';
 import { ZControlledState } from './signatures.schemas.ts';
 import { ZStudyType } from './cleaning-assessments.schemas.ts';
+import { ZRunInspection } from './run-inspection.schemas.ts';
 
 /*
  * Studies, runs, sample results, deviations and ongoing verification (issue 12; design in
@@ -154,13 +155,17 @@ export const ZCleaningEvent = z.object({
   dirtyHoldHours: z.number().min(0).max(100_000).nullable().optional(),
   /** Hours actually reached between the end of cleaning and the next use (or the sampling). */
   cleanHoldHours: z.number().min(0).max(100_000).nullable().optional(),
+  /** The inspection record's result and notes (read only: POST {F}/runs/{id}/inspection). */
   visualResult: ZVisualResult.nullable().optional(),
   visualNotes: z.string().trim().max(2000).nullable().optional(),
 });
 export type TCleaningEvent = z.infer<typeof ZCleaningEvent>;
 
 export const ZRunCreate = z.object({ reason: ZReason.optional() }).strict();
-export const ZRunEdit = ZCleaningEvent.extend({ reason: ZReason, version: ZVersion }).strict();
+/** The visual inspection is its own record (run-inspection.schemas.ts), not an event field. */
+export const ZRunEdit = ZCleaningEvent.omit({ visualResult: true, visualNotes: true })
+  .extend({ reason: ZReason, version: ZVersion })
+  .strict();
 
 export const ZSampleResultInput = z
   .object({
@@ -300,9 +305,13 @@ export const ZRun = z.object({
   releaseFlag: ZReleaseFlag,
   /** Why the flag is what it is, one line per reason. */
   releaseReasons: z.array(z.string()),
-  /** Hold-time maxima from the protocol, for the screen. */
+  /** Hold-time maxima: the protocol's, else the pinned cleaning inspection settings'. */
   dirtyHoldMaxHours: z.number().nullable(),
   cleanHoldMaxHours: z.number().nullable(),
+  dirtyHoldMaxSource: z.enum(['protocol', 'inspection settings']).nullable(),
+  cleanHoldMaxSource: z.enum(['protocol', 'inspection settings']).nullable(),
+  /** The visual inspection: the settings pinned at the start and the inspection record. */
+  inspection: ZRunInspection,
   /** The sampling plan: one row per planned location, with its result when entered. */
   plan: z.array(
     z.object({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { releaseFlag, runVerdict } from './release.ts';
+import { holdMaxima, releaseFlag, runVerdict } from './release.ts';
 import type { RunState } from './release.ts';
 
 const pass = (samplingLocationId: number, superseded = false) => ({
@@ -37,6 +37,16 @@ describe('runVerdict', () => {
     ],
     ['a location without a result', { results: [pass(1), pass(2)] }, 'Pending'],
     ['visual not recorded', { visualResult: null }, 'Pending'],
+    [
+      'visual not recorded and not required by the inspection settings',
+      { visualResult: null, visualRequired: false },
+      'Pass',
+    ],
+    [
+      'visual failed though not required: a failed inspection stands',
+      { visualResult: 'Fail', visualRequired: false },
+      'Fail',
+    ],
     [
       'a result without a limit is not passing',
       { results: [pass(1), pass(2), { samplingLocationId: 3, passed: null, superseded: false }] },
@@ -133,6 +143,48 @@ describe('releaseFlag', () => {
       ['Visual inspection not recorded'],
     ],
     [
+      'visual not recorded, not required by the inspection settings',
+      { visualResult: null, visualRequired: false },
+      'CAN_BE_RELEASED',
+      [
+        'Visual inspection not required by the cleaning inspection settings',
+        'All 3 planned locations passed',
+      ],
+    ],
+    [
+      'visual not required, results pending, release at risk allowed',
+      { visualResult: null, visualRequired: false, results: [pass(1)], allowReleaseAtRisk: true },
+      'MAY_BE_RELEASED',
+      [
+        'Visual inspection not required by the cleaning inspection settings and no result failed',
+        'Results pending for 2 of 3 planned locations (#2, #3)',
+        'The protocol allows release at risk',
+      ],
+    ],
+    [
+      "no protocol maximum: the inspection settings' dirty hold maximum applies",
+      { dirtyHoldHours: 30, dirtyHoldMaxHours: null, settingsDirtyHoldMaxHours: 24 },
+      'CAN_NOT_BE_RELEASED',
+      [
+        "Dirty hold time 30 h exceeds the cleaning inspection settings' maximum (the protocol sets none) of 24 h",
+      ],
+    ],
+    [
+      "no protocol maximum: the inspection settings' clean hold maximum applies",
+      { cleanHoldHours: 50, cleanHoldMaxHours: null, settingsCleanHoldMaxHours: 48 },
+      'CAN_NOT_BE_RELEASED',
+      [
+        "Clean hold time 50 h exceeds the cleaning inspection settings' maximum (the protocol sets none) of 48 h",
+      ],
+    ],
+    [
+      // the protocol's 24 h governs even where the settings allow more
+      'the protocol maximum wins over the inspection settings',
+      { dirtyHoldHours: 30, settingsDirtyHoldMaxHours: 48 },
+      'CAN_NOT_BE_RELEASED',
+      ["Dirty hold time 30 h exceeds the protocol's maximum of 24 h"],
+    ],
+    [
       'a superseded failure replaced by a passing re-swab',
       { results: [pass(1), fail(2, true), pass(2), pass(3)] },
       'CAN_BE_RELEASED',
@@ -140,5 +192,35 @@ describe('releaseFlag', () => {
     ],
   ])('%s', (_name, change, flag, reasons) => {
     expect(releaseFlag({ ...complete, ...change })).toEqual({ flag, reasons });
+  });
+});
+
+describe('holdMaxima', () => {
+  it.each<[string, Partial<RunState>, ReturnType<typeof holdMaxima>]>([
+    [
+      'the protocol sets both',
+      { settingsDirtyHoldMaxHours: 12, settingsCleanHoldMaxHours: 12 },
+      { dirty: { hours: 24, source: 'protocol' }, clean: { hours: 72, source: 'protocol' } },
+    ],
+    [
+      'the protocol sets none: the settings',
+      {
+        dirtyHoldMaxHours: null,
+        cleanHoldMaxHours: null,
+        settingsDirtyHoldMaxHours: 12,
+        settingsCleanHoldMaxHours: 96,
+      },
+      {
+        dirty: { hours: 12, source: 'inspection settings' },
+        clean: { hours: 96, source: 'inspection settings' },
+      },
+    ],
+    [
+      'neither sets one',
+      { dirtyHoldMaxHours: null, cleanHoldMaxHours: null, settingsDirtyHoldMaxHours: null },
+      { dirty: null, clean: null },
+    ],
+  ])('%s', (_name, change, maxima) => {
+    expect(holdMaxima({ ...complete, ...change })).toEqual(maxima);
   });
 });

@@ -30,6 +30,33 @@ export interface RunState {
   dirtyHoldMaxHours: number | null;
   cleanHoldMaxHours: number | null;
   allowReleaseAtRisk: boolean;
+  /**
+   * From the cleaning inspection settings the run pinned: whether the release waits for the
+   * visual inspection (unset = it does), and the hold maxima used where the protocol has none.
+   */
+  visualRequired?: boolean;
+  settingsDirtyHoldMaxHours?: number | null;
+  settingsCleanHoldMaxHours?: number | null;
+}
+
+export type HoldMaxSource = 'protocol' | 'inspection settings';
+export interface HoldMax {
+  hours: number;
+  source: HoldMaxSource;
+}
+
+/** The protocol's hold maximum, else the pinned cleaning inspection settings' (null: none). */
+export function holdMaxima(run: RunState): { dirty: HoldMax | null; clean: HoldMax | null } {
+  const pick = (protocol: number | null, settings: number | null | undefined): HoldMax | null => {
+    if (protocol !== null) return { hours: protocol, source: 'protocol' };
+    if (settings !== null && settings !== undefined)
+      return { hours: settings, source: 'inspection settings' };
+    return null;
+  };
+  return {
+    dirty: pick(run.dirtyHoldMaxHours, run.settingsDirtyHoldMaxHours),
+    clean: pick(run.cleanHoldMaxHours, run.settingsCleanHoldMaxHours),
+  };
 }
 
 export interface ReleaseDecision {
@@ -67,13 +94,18 @@ export function runVerdict(run: RunState): RunVerdict {
   if (run.deviations.some(invalidates)) return 'Invalidated';
   const { failedLocations, pendingLocations } = tally(run);
   if (failedLocations.length > 0 || run.visualResult === 'Fail') return 'Fail';
-  if (run.visualResult === 'Pass' && pendingLocations.length === 0) return 'Pass';
+  const visualDone = run.visualResult === 'Pass' || run.visualRequired === false;
+  if (visualDone && pendingLocations.length === 0) return 'Pass';
   return 'Pending';
 }
 
-function holdBreach(label: string, reached: number | null, max: number | null): string | null {
-  if (reached === null || max === null || reached <= max) return null;
-  return `${label} hold time ${reached} h exceeds the protocol's maximum of ${max} h`;
+function holdBreach(label: string, reached: number | null, max: HoldMax | null): string | null {
+  if (reached === null || max === null || reached <= max.hours) return null;
+  const of =
+    max.source === 'protocol'
+      ? "the protocol's maximum"
+      : "the cleaning inspection settings' maximum (the protocol sets none)";
+  return `${label} hold time ${reached} h exceeds ${of} of ${max.hours} h`;
 }
 
 function locations(ids: readonly number[]): string {
@@ -88,8 +120,9 @@ export function releaseFlag(run: RunState): ReleaseDecision {
     blocking.push(`A result failed at location ${locations(failedLocations)}`);
   }
   if (run.visualResult === 'Fail') blocking.push('Visual inspection failed');
-  const dirty = holdBreach('Dirty', run.dirtyHoldHours, run.dirtyHoldMaxHours);
-  const clean = holdBreach('Clean', run.cleanHoldHours, run.cleanHoldMaxHours);
+  const maxima = holdMaxima(run);
+  const dirty = holdBreach('Dirty', run.dirtyHoldHours, maxima.dirty);
+  const clean = holdBreach('Clean', run.cleanHoldHours, maxima.clean);
   if (dirty) blocking.push(dirty);
   if (clean) blocking.push(clean);
   const open = run.deviations.filter((d) => d.status === 'Open').length;
@@ -100,13 +133,18 @@ export function releaseFlag(run: RunState): ReleaseDecision {
   }
   if (blocking.length > 0) return { flag: 'CAN_NOT_BE_RELEASED', reasons: blocking };
 
-  if (run.visualResult === null) {
+  const visualRequired = run.visualRequired !== false;
+  if (run.visualResult === null && visualRequired) {
     return { flag: 'CAN_NOT_BE_RELEASED', reasons: ['Visual inspection not recorded'] };
   }
+  const visual =
+    run.visualResult === 'Pass'
+      ? 'Visual inspection passed'
+      : 'Visual inspection not required by the cleaning inspection settings';
   if (pendingLocations.length === 0) {
     return {
       flag: 'CAN_BE_RELEASED',
-      reasons: ['Visual inspection passed', `All ${planned} planned locations passed`],
+      reasons: [visual, `All ${planned} planned locations passed`],
     };
   }
   const pending = `Results pending for ${pendingLocations.length} of ${planned} planned locations (${locations(pendingLocations)})`;
@@ -114,7 +152,9 @@ export function releaseFlag(run: RunState): ReleaseDecision {
     return {
       flag: 'MAY_BE_RELEASED',
       reasons: [
-        'Visual inspection passed and no result failed',
+        run.visualResult === 'Pass'
+          ? 'Visual inspection passed and no result failed'
+          : `${visual} and no result failed`,
         pending,
         'The protocol allows release at risk',
       ],

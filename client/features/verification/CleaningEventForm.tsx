@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Flex, Form, Input, InputNumber, Radio } from 'antd';
+import { Alert, Button, Card, Flex, Form, Input, InputNumber } from 'antd';
 import { useState } from 'react';
 import type { TRun } from '../../../core/schemas/verification.schemas.ts';
 import { showSaveError } from '../../api/form-errors.ts';
@@ -10,7 +10,12 @@ import { runCalls, useRunWrite, type RunEditBody } from './verification-api.ts';
 
 type Values = EventFormValues & { reason: string };
 
-/** The cleaning event of a run: times, people, procedure, hold times and the visual inspection. */
+/** The visual inspection is its own card (InspectionCard); the event form leaves it out. */
+function eventFields({ visualResult: _r, visualNotes: _n, ...event }: TRun['event']) {
+  return event;
+}
+
+/** The cleaning event of a run: times, people, procedure and hold times. */
 export function CleaningEventForm(props: { run: TRun; canEdit: boolean; onConflict: () => void }) {
   const { run } = props;
   const [form] = Form.useForm<Values>();
@@ -18,8 +23,8 @@ export function CleaningEventForm(props: { run: TRun; canEdit: boolean; onConfli
   const save = useRunWrite((scope, body: RunEditBody) => runCalls.editEvent(scope, run.id, body));
   const dirty = Form.useWatch('dirtyHoldHours', form);
   const clean = Form.useWatch('cleanHoldHours', form);
-  const dirtyBreach = holdBreach(dirty, run.dirtyHoldMaxHours);
-  const cleanBreach = holdBreach(clean, run.cleanHoldMaxHours);
+  const dirtyBreach = holdBreach(dirty, run.dirtyHoldMaxHours, run.dirtyHoldMaxSource);
+  const cleanBreach = holdBreach(clean, run.cleanHoldMaxHours, run.cleanHoldMaxSource);
   const event = run.event;
 
   async function submit(): Promise<void> {
@@ -31,7 +36,6 @@ export function CleaningEventForm(props: { run: TRun; canEdit: boolean; onConfli
         startedAt: fromLocalInput(values.startedAt),
         endedAt: fromLocalInput(values.endedAt),
         agentLot: values.agentLot?.trim() ? values.agentLot.trim() : null,
-        visualNotes: values.visualNotes?.trim() ? values.visualNotes.trim() : null,
         reason: values.reason.trim(),
         version: run.version,
       });
@@ -51,7 +55,7 @@ export function CleaningEventForm(props: { run: TRun; canEdit: boolean; onConfli
         layout="vertical"
         disabled={!props.canEdit}
         initialValues={{
-          ...event,
+          ...eventFields(event),
           startedAt: toLocalInput(event.startedAt),
           endedAt: toLocalInput(event.endedAt),
           operatorIds: event.operatorIds ?? [],
@@ -88,29 +92,17 @@ export function CleaningEventForm(props: { run: TRun; canEdit: boolean; onConfli
             name="dirtyHoldHours"
             label="Dirty hold"
             max={run.dirtyHoldMaxHours}
+            source={run.dirtyHoldMaxSource}
             breach={dirtyBreach}
           />
           <HoldField
             name="cleanHoldHours"
             label="Clean hold"
             max={run.cleanHoldMaxHours}
+            source={run.cleanHoldMaxSource}
             breach={cleanBreach}
           />
         </Flex>
-        <Form.Item name="visualResult" label="Visual inspection">
-          <Radio.Group
-            size="large"
-            optionType="button"
-            buttonStyle="solid"
-            options={[
-              { value: 'Pass', label: 'Pass' },
-              { value: 'Fail', label: 'Fail' },
-            ]}
-          />
-        </Form.Item>
-        <Form.Item name="visualNotes" label="Visual inspection notes">
-          <Input.TextArea autoSize={{ minRows: 2, maxRows: 6 }} maxLength={2000} />
-        </Form.Item>
         {dirtyBreach || cleanBreach ? (
           <Alert
             type="warning"
@@ -132,14 +124,19 @@ export function CleaningEventForm(props: { run: TRun; canEdit: boolean; onConfli
   );
 }
 
-/** A hold time reached, against the protocol's maximum; a breach is a warning under the field. */
+/**
+ * A hold time reached, against the protocol's maximum (else the cleaning inspection settings');
+ * a breach is a warning under the field.
+ */
 function HoldField(props: {
   name: 'dirtyHoldHours' | 'cleanHoldHours';
   label: string;
   max: number | null;
+  source: TRun['dirtyHoldMaxSource'];
   breach: string | null;
 }) {
-  const max = props.max === null ? 'no maximum' : `maximum ${props.max} h`;
+  const from = props.source === 'inspection settings' ? ' from the inspection settings' : '';
+  const max = props.max === null ? 'no maximum' : `maximum ${props.max} h${from}`;
   return (
     <Form.Item
       name={props.name}

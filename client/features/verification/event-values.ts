@@ -1,7 +1,10 @@
 import type { TCleaningEvent } from '../../../core/schemas/verification.schemas.ts';
 
 /** The cleaning event as the form edits it: times as the browser's datetime-local text. */
-export type EventFormValues = Omit<TCleaningEvent, 'startedAt' | 'endedAt'> & {
+export type EventFormValues = Omit<
+  TCleaningEvent,
+  'startedAt' | 'endedAt' | 'visualResult' | 'visualNotes'
+> & {
   startedAt?: string | null;
   endedAt?: string | null;
 };
@@ -22,8 +25,16 @@ export function fromLocalInput(text: string | null | undefined): string | null {
   return Number.isNaN(d.getTime()) ? null : d.toISOString();
 }
 
-/** Spec §4 hold times: a reached hold above the protocol's maximum is a breach. */
-export function holdBreach(reached: number | null | undefined, max: number | null): string | null {
+/**
+ * Spec §4 hold times: a reached hold above the maximum is a breach; the maximum is the
+ * protocol's, else the cleaning inspection settings' the run pinned.
+ */
+export function holdBreach(
+  reached: number | null | undefined,
+  max: number | null,
+  source: 'protocol' | 'inspection settings' | null = 'protocol',
+): string | null {
   if (reached === null || reached === undefined || max === null) return null;
-  return reached > max ? `${reached} h is above the protocol maximum of ${max} h` : null;
+  const of = source === 'inspection settings' ? 'inspection settings' : 'protocol';
+  return reached > max ? `${reached} h is above the ${of} maximum of ${max} h` : null;
 }

@@ -5,9 +5,8 @@ import {
   MICROBIAL_POLICY_DEFAULTS,
 } from '../../../core/schemas/facility-rules.schemas.ts';
 import type { Db } from '../../db/db.ts';
-import { loadMigrations, migrate } from '../../db/migrate.ts';
-import { openPglite } from '../../db/pglite-db.ts';
-import { seedFirstStart } from '../../db/seed.ts';
+import { migrate } from '../../db/migrate.ts';
+import { seededBefore } from '../../test/migration-db.ts';
 import { limitsPolicy } from './policy-in-force.ts';
 
 /*
@@ -22,11 +21,7 @@ type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-exp
 let db: Db;
 let facilityId: number;
 beforeAll(async () => {
-  db = await openPglite({});
-  await migrate(db, { migrations: loadMigrations().filter((m) => m.name < MIGRATION) });
-  await seedFirstStart(db, { ADMIN_EMAIL: undefined, ADMIN_PASSWORD: undefined });
-  const [f] = await db.query<{ id: number }>('select id from facilities order by id limit 1');
-  facilityId = f!.id;
+  ({ db, facilityId } = await seededBefore(MIGRATION));
   const stored = { ...defaultPolicy('Chemical'), arl: { value: 5, unit: 'ppm' } };
   // A policy stored before a field existed: the migration completes it with the default.
   delete (stored as Partial<typeof stored>).areaBasis;

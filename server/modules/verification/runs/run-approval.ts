@@ -6,10 +6,12 @@ import {
 import type { Queryable } from '../../../db/db.ts';
 import { refreshStudy } from '../study-refresh.ts';
 import { recomputeRun, refuseOnClosedStudy } from './runs.service.ts';
+import { pinnedSettings } from './inspection-settings.ts';
 
 /*
  * Run as a controlled document type (core/verification/README.md): Submit needs the visual
- * inspection, a counted result at every planned location (or a deviation on the run explaining
+ * inspection recorded where the pinned settings require one (and verified by a second person
+ * where they say so), a counted result at every planned location (or a deviation on the run explaining
  * the gap) and no Open deviation; the approval completes the run, so the study's outcome is
  * refreshed in the signature's transaction with this run counted.
  */
@@ -23,7 +25,14 @@ async function beforeSubmit(tx: Queryable, { ref, actor }: ApprovedContext): Pro
   const { run, plan, results, deviations } = await recomputeRun(tx, ref.facilityId, ref.documentId);
   await refuseOnClosedStudy(tx, actor, ref, run, 'Submit');
   if (deviations.some((d) => d.status === 'Open')) refuse(OPEN_DEVIATION);
-  if (!run.visual_result) refuse('The visual inspection is not recorded');
+  const settings = pinnedSettings(run);
+  if (run.inspection) {
+    if (settings?.requireSecondPersonVerification && run.inspection.verifiedById === null)
+      refuse('The visual inspection is not verified by a second person');
+  } else if (settings?.visualInspectionRequired !== false && !run.visual_result) {
+    // A visual result without a record is a run's from before inspection records (kept as it was).
+    refuse('The visual inspection is not recorded');
+  }
   const counted = results.filter((r) => r.supersededBy === null);
   const missing = plan.filter(
     (p) => !counted.some((r) => r.samplingLocationId === p.samplingLocationId),

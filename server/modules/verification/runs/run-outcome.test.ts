@@ -10,7 +10,7 @@ import { runKit, type RunFacility } from './run-test-kit.ts';
 
 const t = useFacilityTestServer();
 const kit = runKit(t);
-const { call, ok, newRun, event, row, results, sign } = kit;
+const { call, ok, newRun, event, visualPass, row, results, sign } = kit;
 let f: RunFacility;
 beforeAll(async () => {
   f = await kit.build();
@@ -24,18 +24,18 @@ const deviation = async (run: Body, body: Record<string, unknown>) =>
 describe('the release flag', () => {
   it('can be released when the visual passed and every location passed', async () => {
     let run = await newRun(await kit.study());
-    run = await event(run, { ...started, visualResult: 'Pass' });
+    run = await visualPass(await event(run, started));
     const res = await results(run, [row(run, f.steel, 0.2), row(run, f.ptfe, 0.2)]);
     expect(res.body.run).toMatchObject({ releaseFlag: 'CAN_BE_RELEASED', verdict: 'Pass' });
   });
 
   it('may be released at risk with results pending, where the protocol allows it', async () => {
     let run = await newRun(await kit.study());
-    run = await event(run, { ...started, visualResult: 'Pass' });
+    run = await visualPass(await event(run, started));
     const res = await results(run, [row(run, f.steel, 0.2)]);
     expect(res.body.run).toMatchObject({ releaseFlag: 'MAY_BE_RELEASED', verdict: 'Pending' });
     let strict = await newRun(await kit.study({ allowReleaseAtRisk: false }));
-    strict = await event(strict, { ...started, visualResult: 'Pass' });
+    strict = await visualPass(await event(strict, started));
     const held = await results(strict, [row(strict, f.steel, 0.2)]);
     expect(held.body.run.releaseFlag).toBe('CAN_NOT_BE_RELEASED');
     expect(held.body.run.releaseReasons).toContain('The protocol does not allow release at risk');
@@ -43,22 +43,25 @@ describe('the release flag', () => {
 
   it('cannot be released with a failed result, a failed visual, a hold-time breach or an open deviation', async () => {
     let failed = await newRun(await kit.study());
-    failed = await event(failed, { ...started, visualResult: 'Pass' });
+    failed = await visualPass(await event(failed, started));
     const res = await results(failed, [row(failed, f.steel, 2), row(failed, f.ptfe, 0.2)]);
     expect(res.body.run).toMatchObject({ releaseFlag: 'CAN_NOT_BE_RELEASED', verdict: 'Fail' });
 
     let visual = await newRun(await kit.study());
-    visual = await event(visual, { ...started, visualResult: 'Fail' });
+    visual = await event(visual, started);
+    visual = (
+      await kit.inspect(visual, { result: 'Fail', notes: 'Film of residue on the valve seat' })
+    ).body.run as Body;
     expect(visual).toMatchObject({ releaseFlag: 'CAN_NOT_BE_RELEASED', verdict: 'Fail' });
 
     let hold = await newRun(await kit.study());
-    hold = await event(hold, { ...started, visualResult: 'Pass', dirtyHoldHours: 30 });
+    hold = await visualPass(await event(hold, { ...started, dirtyHoldHours: 30 }));
     const holdRes = await results(hold, [row(hold, f.steel, 0.2), row(hold, f.ptfe, 0.2)]);
     expect(holdRes.body.run.releaseFlag).toBe('CAN_NOT_BE_RELEASED');
     expect(holdRes.body.run.releaseReasons.join(' ')).toMatch(/Dirty hold time 30 h exceeds/);
 
     let open = await newRun(await kit.study());
-    open = await event(open, { ...started, visualResult: 'Pass' });
+    open = await visualPass(await event(open, started));
     await results(open, [row(open, f.steel, 0.2), row(open, f.ptfe, 0.2)]);
     const raised = await deviation(open, { kind: 'process' });
     expect(raised.status, JSON.stringify(raised.body)).toBe(200);
@@ -76,7 +79,7 @@ describe('the release flag', () => {
 describe('deviations and completion', () => {
   it('an open deviation blocks completion; closing needs a root cause; a submitted run is locked', async () => {
     let run = await newRun(await kit.study());
-    run = await event(run, { ...started, visualResult: 'Pass' });
+    run = await visualPass(await event(run, started));
     await results(run, [row(run, f.steel, 0.2)]);
     // The Gasket has no result and no deviation explains it.
     const gap = await sign(run, 'Submit');
@@ -156,7 +159,7 @@ describe('the study outcome', () => {
     });
     await kit.completedRun(studyId);
     let run = await newRun(studyId);
-    run = await event(run, { ...started, visualResult: 'Pass' });
+    run = await visualPass(await event(run, started));
     await results(run, [row(run, f.steel, 2), row(run, f.ptfe, 0.2)]);
     const lab = await deviation(run, {
       kind: 'nonProcess',
@@ -182,7 +185,7 @@ describe('the study outcome', () => {
     const studyId = await kit.study();
     await kit.completedRun(studyId);
     const open = await newRun(studyId);
-    await event(open, { ...started, visualResult: 'Pass' });
+    await visualPass(await event(open, started));
     await kit.closeStudy(studyId);
     expect(await kit.studyRow(studyId)).toEqual({ outcome: 'Failed', consecutive_passes: 1 });
     const before = await read(open);
@@ -196,6 +199,7 @@ describe('the study outcome', () => {
     expect(edit.body.message).toMatch(/^ST-\d{4} is closed: run 2 can no longer change\.$/);
     const late = await deviation(open, { kind: 'process' });
     expect(late.status).toBe(409);
+    expect((await kit.inspect(before, { reason: 'Re-inspected' })).status).toBe(409);
     expect((await sign(open, 'Submit')).status).toBe(409);
     expect(await read(open)).toEqual(before);
     expect(await kit.studyRow(studyId)).toEqual({ outcome: 'Failed', consecutive_passes: 1 });

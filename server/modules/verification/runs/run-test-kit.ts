@@ -1,6 +1,12 @@
 import { expect } from 'vitest';
 import type { FacilityTestFile, TestBody } from '../../../test/facility-test-file.ts';
-import { adminEditor, policyApprover, putInForce } from '../../../test/policy-in-force.ts';
+import { buildUser, permissionsWith } from '../../../test/factories.ts';
+import {
+  adminEditor,
+  changePolicyInForce,
+  policyApprover,
+  putInForce,
+} from '../../../test/policy-in-force.ts';
 import { buildMacFacility } from '../../limits/mac-test-data.ts';
 import { storeLimitsSnapshot } from '../../policies/policy-approval.ts';
 
@@ -139,6 +145,44 @@ export function runKit(t: FacilityTestFile) {
         ...change,
       })
     ).run as TestBody;
+  /** Records an inspection of a started run (POST runs/{id}/inspection); answers the HTTP result. */
+  const inspect = (run: TestBody, change: Record<string, unknown> = {}, as?: string) =>
+    call(
+      'POST',
+      `/runs/${run.id}/inspection`,
+      {
+        lightLux: 800,
+        checklist: (run.inspection.settings.checklist as unknown[]).map(() => ({ answer: 'Pass' })),
+        result: 'Pass',
+        version: run.version,
+        ...change,
+      },
+      as,
+    );
+  /** A passing visual inspection by the administrator, every checklist item Pass, at 800 lux. */
+  const visualPass = async (run: TestBody, change: Record<string, unknown> = {}) => {
+    const res = await inspect(run, change);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body.run as TestBody;
+  };
+  /** Changes the facility's cleaning inspection settings and puts them in force. */
+  const inspectionSettings = (change: Record<string, unknown>) =>
+    changePolicyInForce(
+      t.server,
+      t.F,
+      'cleaning-inspection-settings',
+      { reason: 'Inspection rules revised', ...change },
+      adminEditor(t.token),
+    );
+  /** A second user who may inspect and verify runs (QualificationTask Get and Modify). */
+  const secondPerson = async () => {
+    const user = await buildUser(t.server.db, {
+      facilityIds: [t.facilityId],
+      firstName: 'Vera',
+      permissions: permissionsWith({ QualificationTask: ['Get', 'Modify'] }),
+    });
+    return { ...user, token: await t.server.login(user.username, user.password) };
+  };
   let batch = 0;
   /** A result row at a location: `times` × the location's limit, reported as `censoring`. */
   const row = (
@@ -175,7 +219,8 @@ export function runKit(t: FacilityTestFile) {
   /** A run that passes everything, submitted and approved (Completed). */
   async function completedRun(studyId: number, times = 0.2): Promise<TestBody> {
     let run = await newRun(studyId);
-    run = await event(run, { startedAt: '2026-11-01T08:00:00Z', visualResult: 'Pass' });
+    run = await event(run, { startedAt: '2026-11-01T08:00:00Z' });
+    run = await visualPass(run);
     const res = await results(run, [
       row(run, facility.steel, times),
       row(run, facility.ptfe, times),
@@ -211,6 +256,10 @@ export function runKit(t: FacilityTestFile) {
     closeStudy,
     newRun,
     event,
+    inspect,
+    visualPass,
+    inspectionSettings,
+    secondPerson,
     row,
     results,
     sign,

@@ -7,7 +7,12 @@ import type {
   TSampleResult,
   TSampleType,
 } from '../../../../core/schemas/verification.schemas.ts';
-import { releaseFlag, runVerdict, type RunState } from '../../../../core/verification/release.ts';
+import {
+  holdMaxima,
+  releaseFlag,
+  runVerdict,
+  type RunState,
+} from '../../../../core/verification/release.ts';
 import type { Queryable } from '../../../db/db.ts';
 import {
   controlledState,
@@ -15,6 +20,11 @@ import {
   type ControlledVersionState,
 } from '../../../records/controlled.ts';
 import { planRows, type PlanRow, type StudyOfRun } from './run-plan.ts';
+import {
+  pinnedSettings,
+  runInspectionOf,
+  type RunInspectionColumns,
+} from './inspection-settings.ts';
 
 /*
  * Reads of runs (core/verification/README.md): one run with its plan, results, deviations and
@@ -24,7 +34,7 @@ import { planRows, type PlanRow, type StudyOfRun } from './run-plan.ts';
 export const studyNumber = (seq: number) => `ST-${String(seq).padStart(4, '0')}`;
 export const deviationNumber = (seq: number) => `DEV-${String(seq).padStart(4, '0')}`;
 
-export interface RunRow {
+export interface RunRow extends RunInspectionColumns {
   id: number;
   facility_id: number;
   study_id: number;
@@ -170,6 +180,9 @@ export function runStateOf(
   deviations: TDeviation[],
 ): RunState {
   const content = study.protocol_content;
+  // Until the cleaning starts no settings are pinned: the release waits for a visual
+  // inspection and only the protocol's hold maxima apply.
+  const settings = pinnedSettings(run);
   return {
     visualResult: run.visual_result,
     plannedLocationIds: plan.map((p) => p.samplingLocationId),
@@ -188,6 +201,9 @@ export function runStateOf(
     dirtyHoldMaxHours: content.dirtyHoldMaxHours ?? null,
     cleanHoldMaxHours: content.cleanHoldMaxHours ?? null,
     allowReleaseAtRisk: content.allowReleaseAtRisk === true,
+    visualRequired: settings?.visualInspectionRequired ?? true,
+    settingsDirtyHoldMaxHours: settings?.dirtyHoldTimeHours ?? null,
+    settingsCleanHoldMaxHours: settings?.cleanHoldTimeHours ?? null,
   };
 }
 
@@ -202,6 +218,7 @@ export async function getRun(q: Queryable, facilityId: number, id: number): Prom
   ]);
   const runState = runStateOf(run, study, plan, results, deviations);
   const release = releaseFlag(runState);
+  const maxima = holdMaxima(runState);
   return {
     id: run.id,
     studyId: run.study_id,
@@ -222,8 +239,11 @@ export async function getRun(q: Queryable, facilityId: number, id: number): Prom
     verdict: runVerdict(runState),
     releaseFlag: release.flag,
     releaseReasons: release.reasons,
-    dirtyHoldMaxHours: runState.dirtyHoldMaxHours,
-    cleanHoldMaxHours: runState.cleanHoldMaxHours,
+    dirtyHoldMaxHours: maxima.dirty?.hours ?? null,
+    cleanHoldMaxHours: maxima.clean?.hours ?? null,
+    dirtyHoldMaxSource: maxima.dirty?.source ?? null,
+    cleanHoldMaxSource: maxima.clean?.source ?? null,
+    inspection: runInspectionOf(run),
     plan,
     results,
     deviations,

@@ -13,6 +13,7 @@ import {
 import { typed, type AppContext } from '../../../http/app-context.ts';
 import { actorOf } from '../../../http/session-guard.ts';
 import { createDeviation, editDeviation } from './deviations.ts';
+import { registerInspectionRoutes } from './inspection.routes.ts';
 import { OPEN_DEVIATION, registerRunType } from './run-approval.ts';
 import { editResult } from './result-edit.ts';
 import { enterResults } from './results.ts';
@@ -29,9 +30,11 @@ const scopeOf = (params: { plan: number; facility: number }) => ({
 });
 
 /** Runs of studies, their sample results and deviations (core/verification/README.md). */
-export function registerRunRoutes({ app, db, permit }: AppContext): void {
+export function registerRunRoutes(context: AppContext): void {
+  const { app, db, permit } = context;
   const r = typed(app);
   registerRunType();
+  registerInspectionRoutes(context);
   const reader = permit(RESOURCE, 'Get');
   const modifier = permit(RESOURCE, 'Modify');
   const response = { 200: ZRunResponse };
@@ -102,7 +105,7 @@ export function registerRunRoutes({ app, db, permit }: AppContext): void {
       schema: {
         tags: TAGS,
         summary: 'Record the cleaning event (reason + version) until the run is submitted',
-        description: `Operators are operators of the facility, the procedure one of its cleaning procedures. Submitting the run (POST signatures, documentType Run) needs the visual inspection, a result at every planned location or a deviation explaining it, and no Open deviation ('${OPEN_DEVIATION}'). A submitted run is 409 TransactionLocked.`,
+        description: `Operators are operators of the facility, the procedure one of its cleaning procedures. Submitting the run (POST signatures, documentType Run) needs the visual inspection (POST runs/{id}/inspection) where the pinned cleaning inspection settings require one, a result at every planned location or a deviation explaining it, and no Open deviation ('${OPEN_DEVIATION}'). A submitted run is 409 TransactionLocked.`,
         params: ZIdParams,
         body: ZRunEdit,
         response,

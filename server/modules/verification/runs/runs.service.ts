@@ -13,6 +13,7 @@ import { writeAudit, type Actor } from '../../audit/audit.service.ts';
 import { inTransaction } from '../../change-assessments/change-assessments.service.ts';
 import { refreshStudy } from '../study-refresh.ts';
 import { planRows } from './run-plan.ts';
+import { settingsToPin } from './inspection-settings.ts';
 import {
   deviationsOf,
   resultsOf,
@@ -190,6 +191,8 @@ export async function afterRunChange(
       visualResult: run.visual_result,
       visualNotes: run.visual_notes,
     },
+    inspectionSettingsVersion: run.inspection_settings_version,
+    inspection: run.inspection,
     verdict: run.verdict,
     releaseFlag: run.release_flag,
     results: results.map((r) => ({
@@ -256,8 +259,6 @@ const COLUMNS = {
   agentLot: 'agent_lot',
   dirtyHoldHours: 'dirty_hold_hours',
   cleanHoldHours: 'clean_hold_hours',
-  visualResult: 'visual_result',
-  visualNotes: 'visual_notes',
 } as const;
 
 async function checkEventReferences(tx: Queryable, facilityId: number, body: RunEdit) {
@@ -321,6 +322,16 @@ export async function editRun(
       newValues[field] = stored;
     }
     if (sets.length === 0) throw new AppError('NothingToChangeError');
+    // The run starts: the cleaning inspection settings in force now judge its inspection.
+    const pin = await settingsToPin(tx, scope.facilityId, run, body.startedAt);
+    if (pin) {
+      values.push(pin.versionNumber, JSON.stringify(pin.settings));
+      sets.push(
+        `inspection_settings_version = $${values.length - 1}`,
+        `inspection_settings = $${values.length}::jsonb`,
+      );
+      newValues.inspectionSettingsVersion = pin.versionNumber;
+    }
     await tx.query(`update study_runs set ${sets.join(', ')} where id = $1`, values as never);
     await auditRun(tx, actor, scope, {
       domain: 'Run',
