@@ -1,4 +1,5 @@
 import type { TReleaseFlag } from '../schemas/verification.schemas.ts';
+import { microbialFailure, microbialTally, type MicrobialRunState } from './release-microbial.ts';
 
 /**
  * A run's verdict and its equipment release flag (spec §4; rules in core/verification/README.md).
@@ -30,6 +31,8 @@ export interface RunState {
   dirtyHoldMaxHours: number | null;
   cleanHoldMaxHours: number | null;
   allowReleaseAtRisk: boolean;
+  /** Microbial results and the microbial samples the protocol plans (release-microbial.ts). */
+  microbial?: MicrobialRunState;
 }
 
 export interface ReleaseDecision {
@@ -66,8 +69,15 @@ function invalidates(d: RunDeviationState): boolean {
 export function runVerdict(run: RunState): RunVerdict {
   if (run.deviations.some(invalidates)) return 'Invalidated';
   const { failedLocations, pendingLocations } = tally(run);
-  if (failedLocations.length > 0 || run.visualResult === 'Fail') return 'Fail';
-  if (run.visualResult === 'Pass' && pendingLocations.length === 0) return 'Pass';
+  const microbial = microbialTally(run.microbial);
+  if (failedLocations.length > 0 || microbial.failed.length > 0 || run.visualResult === 'Fail')
+    return 'Fail';
+  if (
+    run.visualResult === 'Pass' &&
+    pendingLocations.length === 0 &&
+    microbial.pending.length === 0
+  )
+    return 'Pass';
   return 'Pending';
 }
 
@@ -87,6 +97,8 @@ export function releaseFlag(run: RunState): ReleaseDecision {
   if (failedLocations.length > 0) {
     blocking.push(`A result failed at location ${locations(failedLocations)}`);
   }
+  const microbial = microbialTally(run.microbial);
+  if (microbial.failed.length > 0) blocking.push(microbialFailure(microbial.failed));
   if (run.visualResult === 'Fail') blocking.push('Visual inspection failed');
   const dirty = holdBreach('Dirty', run.dirtyHoldHours, run.dirtyHoldMaxHours);
   const clean = holdBreach('Clean', run.cleanHoldHours, run.cleanHoldMaxHours);
@@ -98,30 +110,40 @@ export function releaseFlag(run: RunState): ReleaseDecision {
   if (run.deviations.some(invalidates)) {
     blocking.push('Invalidated by a laboratory deviation: a repeat run is needed');
   }
-  if (blocking.length > 0) return { flag: 'CAN_NOT_BE_RELEASED', reasons: blocking };
+  // An alert does not block release; it is named among the reasons whatever the flag.
+  const decide = (flag: TReleaseFlag, reasons: string[]): ReleaseDecision => ({
+    flag,
+    reasons: [...reasons, ...microbial.alerts],
+  });
+  if (blocking.length > 0) return decide('CAN_NOT_BE_RELEASED', blocking);
 
   if (run.visualResult === null) {
-    return { flag: 'CAN_NOT_BE_RELEASED', reasons: ['Visual inspection not recorded'] };
+    return decide('CAN_NOT_BE_RELEASED', ['Visual inspection not recorded']);
   }
-  if (pendingLocations.length === 0) {
-    return {
-      flag: 'CAN_BE_RELEASED',
-      reasons: ['Visual inspection passed', `All ${planned} planned locations passed`],
-    };
+  const microbialPending =
+    microbial.pending.length > 0
+      ? [`Microbial results pending for ${microbial.pending.join(', ')}`]
+      : [];
+  if (pendingLocations.length === 0 && microbialPending.length === 0) {
+    return decide('CAN_BE_RELEASED', [
+      'Visual inspection passed',
+      `All ${planned} planned locations passed`,
+    ]);
   }
-  const pending = `Results pending for ${pendingLocations.length} of ${planned} planned locations (${locations(pendingLocations)})`;
+  const pending = [
+    ...(pendingLocations.length > 0
+      ? [
+          `Results pending for ${pendingLocations.length} of ${planned} planned locations (${locations(pendingLocations)})`,
+        ]
+      : []),
+    ...microbialPending,
+  ];
   if (run.allowReleaseAtRisk) {
-    return {
-      flag: 'MAY_BE_RELEASED',
-      reasons: [
-        'Visual inspection passed and no result failed',
-        pending,
-        'The protocol allows release at risk',
-      ],
-    };
+    return decide('MAY_BE_RELEASED', [
+      'Visual inspection passed and no result failed',
+      ...pending,
+      'The protocol allows release at risk',
+    ]);
   }
-  return {
-    flag: 'CAN_NOT_BE_RELEASED',
-    reasons: [pending, 'The protocol does not allow release at risk'],
-  };
+  return decide('CAN_NOT_BE_RELEASED', [...pending, 'The protocol does not allow release at risk']);
 }
