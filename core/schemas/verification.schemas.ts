@@ -564,6 +564,15 @@ export const ZRunMicrobial = z.object({
       samplingLocationId: z.number().int().nullable(),
       samplingLocationName: z.string(),
       roomGrade: z.string().nullable(),
+      /** The limit of each kind here (the final rinse: rinse and endotoxin), for the preview. */
+      limits: z.array(
+        z.object({
+          kind: ZMicrobialKind,
+          limit: z.number(),
+          unit: z.string(),
+          limitSource: z.string(),
+        }),
+      ),
     }),
   ),
   results: z.array(ZMicrobialResult),

@@ -8,6 +8,7 @@ import { usePermissions } from '../master-data/use-permissions.ts';
 import { ControlledRecordPanel } from '../records/ControlledRecordPanel.tsx';
 import { CleaningEventForm } from './CleaningEventForm.tsx';
 import { DeviationsPanel } from './DeviationsPanel.tsx';
+import { MicrobialResults } from './MicrobialResults.tsx';
 import { ReleaseTag } from './ReleaseTag.tsx';
 import { ResultsEntry } from './ResultsEntry.tsx';
 import { invalidateRun, runPath, useRun, verificationKeys } from './verification-api.ts';
@@ -72,6 +73,7 @@ function LoadedRun({ run }: { run: TRun }) {
       </Card>
       <CleaningEventForm run={run} canEdit={canModify && isOpen} onConflict={reload} />
       <ResultsEntry run={run} canEnter={canModify && isOpen} />
+      <MicrobialResults run={run} canEnter={canModify && isOpen} />
       <DeviationsPanel run={run} canEdit={canModify} />
       <Card title="Approval">
         <ControlledRecordPanel

@@ -1,6 +1,7 @@
 import type { TMicrobialPolicy } from '../../../../core/schemas/facility-rules.schemas.ts';
 import { MICROBIAL_POLICY_DEFAULTS } from '../../../../core/schemas/facility-rules.schemas.ts';
 import {
+  MICROBIAL_KINDS,
   MICROBIAL_KIND_LABELS,
   type TMicrobialKind,
   type TMicrobialResult,
@@ -222,6 +223,10 @@ export async function runMicrobial(
     };
   });
   const { content } = policy;
+  const limitsOf = (kinds: readonly TMicrobialKind[], roomGrade: string | null) =>
+    kinds
+      .filter((kind) => kind !== 'endotoxin' || content.useEndotoxinLimit)
+      .map((kind) => ({ kind, ...microbialLimit(content, kind, roomGrade) }));
   return {
     pinnedVersionNumber: pinned?.versionNumber ?? null,
     policy: {
@@ -236,8 +241,14 @@ export async function runMicrobial(
         samplingLocationId: l.id,
         samplingLocationName: l.name,
         roomGrade: l.roomGrade,
+        limits: limitsOf(MICROBIAL_KINDS, l.roomGrade),
       })),
-      { samplingLocationId: null, samplingLocationName: FINAL_RINSE, roomGrade: null },
+      {
+        samplingLocationId: null,
+        samplingLocationName: FINAL_RINSE,
+        roomGrade: null,
+        limits: limitsOf(['rinse', 'endotoxin'], null),
+      },
     ],
     results,
   };
