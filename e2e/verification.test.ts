@@ -1,10 +1,10 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { TestBody } from '../server/test/facility-test-file.ts';
-import { runKit } from '../server/modules/verification/runs/run-test-kit.ts';
 import { ADMIN } from '../server/test/test-server.ts';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
-import { browserToken, choose, facilityApi, openModal, signInToFacility } from './ui.ts';
+import { runKitOnApp } from './run-kit-app.ts';
+import { browserToken, choose, openModal, signInToFacility } from './ui.ts';
 
 /*
  * Issue 12 end to end: a protocol signed into force and a study started from it (through the
@@ -15,10 +15,10 @@ import { browserToken, choose, facilityApi, openModal, signInToFacility } from '
  */
 
 let app: AppUnderTest;
-let kit: ReturnType<typeof runKit>;
+let kit: Awaited<ReturnType<typeof runKitOnApp>>['kit'];
 let studyId: number;
 // The administrator's API session; the browser's sign-in ends it, so each attempt signs in anew.
-let token: string;
+let session: { token: string };
 let F: string;
 
 /** A call as the browser's session (the administrator signed in there). */
@@ -33,29 +33,7 @@ async function api(page: Page, method: string, path: string, body?: unknown) {
 
 beforeAll(async () => {
   app = await startAppUnderTest();
-  const facility = await facilityApi(app);
-  F = facility.path;
-  const [plan] = await app.server.db.query<{ plan_id: number }>(
-    'select plan_id from facilities where id = $1',
-    [facility.id],
-  );
-  token = await app.server.login();
-  // The run kit's view of the facility: the same server the browser talks to.
-  kit = runKit({
-    server: app.server,
-    get token() {
-      return token;
-    },
-    F: facility.path,
-    facilityId: facility.id,
-    planId: plan!.plan_id,
-    call: (method, path, body, as?: string) =>
-      app.server.request<TestBody>(method, path, {
-        token: as ?? token,
-        ...(body === undefined ? {} : { body }),
-      }),
-  });
-  await kit.build();
+  ({ kit, session, F } = await runKitOnApp(app));
 });
 afterAll(async () => {
   await app?.close();
@@ -173,7 +151,7 @@ async function executeRun(
 
 it('takes a study from its protocol through three runs entered on the run screen to Validated', async () => {
   // A study of its own per attempt: a retry runs on the same database.
-  token = await app.server.login();
+  session.token = await app.server.login();
   studyId = await kit.study();
   const page = await app.open('/');
   // The browser's sign-in ends the kit's administrator session: API calls use the browser's.

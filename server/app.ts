@@ -66,6 +66,7 @@ import { registerJobs } from './jobs/jobs.routes.ts';
 import type { JobWorkerOptions } from './jobs/worker.ts';
 import { registerChangeAssessmentRoutes } from './modules/change-assessments/change-assessments.routes.ts';
 import { registerRunRoutes } from './modules/verification/runs/runs.routes.ts';
+import { registerMicrobialRoutes } from './modules/verification/runs/microbial.routes.ts';
 import { registerStudyRoutes } from './modules/verification/studies/studies.routes.ts';
 import { registerStatisticsRoutes } from './modules/verification/statistics/statistics.routes.ts';
 
@@ -193,6 +194,7 @@ export async function buildApp({
   // Issue 12: studies (protocols are declared records), runs, sample results and deviations.
   registerStudyRoutes(context);
   registerRunRoutes(context);
+  registerMicrobialRoutes(context);
   // Issue 12: ongoing verification statistics and their settings.
   registerStatisticsRoutes(context);
 

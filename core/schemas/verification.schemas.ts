@@ -3,6 +3,7 @@ import { ZId, ZListQuery, ZReason, ZVersion } from './common.schemas.ts';
 import { ZControlledState } from './signatures.schemas.ts';
 import { ZStudyType } from './cleaning-assessments.schemas.ts';
 import { ZRunInspection } from './run-inspection.schemas.ts';
+import { RESIDUE_TYPES } from '../limits/policy.ts';
 
 /*
  * Studies, runs, sample results, deviations and ongoing verification (issue 12; design in
@@ -356,6 +357,8 @@ export type TRunList = z.infer<typeof ZRunList>;
 // ---- Ongoing verification ----
 
 export const STATISTICS_GROUPS = ['equipment', 'production', 'residueType', 'location'] as const;
+/** The residue types results count under: the limit policies' and 'Microbial' (microbial results). */
+export const STATISTICS_RESIDUE_TYPES = [...RESIDUE_TYPES, 'Microbial'] as const;
 export const ZStatisticsQuery = z.object({
   groupBy: z.enum(STATISTICS_GROUPS).default('equipment'),
   /** The group's id (equipment, production, location) or residue type name. */
@@ -430,3 +433,158 @@ export type TVerificationSettings = z.infer<typeof ZVerificationSettings>;
 
 export const ZStatisticsResponse = z.object({ statistics: ZStatistics });
 export type TStatisticsResponse = z.infer<typeof ZStatisticsResponse>;
+
+// ---- Microbial results (judged against the facility's microbial limit policy) ----
+
+/**
+ * What a microbial result counts: colonies on a contact plate or a swab (per plate / per swab,
+ * as the policy states its surface limits), colonies per ml of the final rinse, or bacterial
+ * endotoxin per ml of the final rinse.
+ */
+export const MICROBIAL_KINDS = ['contactPlate', 'swab', 'rinse', 'endotoxin'] as const;
+export const ZMicrobialKind = z.enum(MICROBIAL_KINDS);
+export type TMicrobialKind = z.infer<typeof ZMicrobialKind>;
+export const MICROBIAL_KIND_LABELS: Record<TMicrobialKind, string> = {
+  contactPlate: 'Contact plate',
+  swab: 'Surface swab',
+  rinse: 'Rinse (bioburden)',
+  endotoxin: 'Endotoxin',
+};
+/** The unit each kind is reported and limited in (the policy's units). */
+export const MICROBIAL_UNITS: Record<TMicrobialKind, string> = {
+  contactPlate: 'CFU/plate',
+  swab: 'CFU/swab',
+  rinse: 'CFU/ml',
+  endotoxin: 'EU/ml',
+};
+
+/** '=': the count; '< LOD': nothing detected (no growth); '> upper limit': too many to count. */
+export const MICROBIAL_CENSORING = ['=', '< LOD', '> upper limit'] as const;
+export const ZMicrobialCensoring = z.enum(MICROBIAL_CENSORING);
+export type TMicrobialCensoring = z.infer<typeof ZMicrobialCensoring>;
+
+export const MICROBIAL_JUDGEMENTS = ['Pass', 'Alert', 'Fail'] as const;
+export type TMicrobialJudgementLevel = (typeof MICROBIAL_JUDGEMENTS)[number];
+
+/** The server's judgement of a microbial result (core/verification/judge-microbial.ts). */
+export const ZMicrobialJudgement = z.object({
+  /** The limit (action level) in the kind's unit. */
+  limit: z.number(),
+  unit: z.string(),
+  /** Where the limit came from: 'Grade B contact plate', 'Ungraded swab', 'Final rinse' … */
+  limitSource: z.string(),
+  alertLevelPercentage: z.number(),
+  /** value / limit × 100 (a censored result: its bound's); null when the limit is 0 and the value not. */
+  percentOfLimit: z.number().nullable(),
+  censoredBelow: z.boolean(),
+  judgement: z.enum(MICROBIAL_JUDGEMENTS),
+  derivation: z.array(z.string()),
+});
+export type TMicrobialJudgement = z.infer<typeof ZMicrobialJudgement>;
+
+export const ZMicrobialResultInput = z
+  .object({
+    key: z.string().trim().min(1).max(64),
+    /** A location of the run's plan; null = the final rinse (rinse or endotoxin only). */
+    samplingLocationId: ZId.nullable(),
+    kind: ZMicrobialKind,
+    /** A live microbial analytical method of the facility, when given. */
+    microbialMethodId: ZId.nullable().optional(),
+    censoring: ZMicrobialCensoring,
+    /** The count (or the LOD / upper counting limit it is censored at), in the kind's unit. */
+    rawValue: z.number().min(0).max(1e9),
+    /** When the plate was read (after incubation). */
+    readAt: z.iso.datetime({ offset: true }).nullable().optional(),
+    repeats: z
+      .object({ resultId: ZId, kind: z.enum(['retest', 'reswab']), reason: ZReason })
+      .optional(),
+  })
+  .strict();
+export type TMicrobialResultInput = z.infer<typeof ZMicrobialResultInput>;
+
+export const ZMicrobialResultsBody = z
+  .object({ results: z.array(ZMicrobialResultInput).min(1).max(200) })
+  .strict();
+
+/** A correction of a microbial result: what changes, why, from which version. */
+export const ZMicrobialResultEdit = z
+  .object({
+    censoring: ZMicrobialCensoring.optional(),
+    rawValue: z.number().min(0).max(1e9).optional(),
+    readAt: z.iso.datetime({ offset: true }).nullable().optional(),
+    reason: ZReason,
+    version: ZVersion,
+  })
+  .strict();
+
+export const ZMicrobialResult = z.object({
+  id: z.number().int(),
+  runId: z.number().int(),
+  samplingLocationId: z.number().int().nullable(),
+  /** The location's name, or 'Final rinse'. */
+  samplingLocationName: z.string(),
+  equipmentId: z.number().int().nullable(),
+  equipmentName: z.string().nullable(),
+  /** The equipment's room grade the surface limit was taken from (null: ungraded or a rinse). */
+  roomGrade: z.string().nullable(),
+  kind: ZMicrobialKind,
+  microbialMethodId: z.number().int().nullable(),
+  microbialMethodName: z.string().nullable(),
+  censoring: ZMicrobialCensoring,
+  rawValue: z.number(),
+  unit: z.string(),
+  judgement: ZMicrobialJudgement,
+  repeats: z
+    .object({ resultId: z.number().int(), kind: z.enum(['retest', 'reswab']), reason: z.string() })
+    .nullable(),
+  supersededBy: z.number().int().nullable(),
+  readAt: z.string().nullable(),
+  enteredAt: z.string(),
+  enteredByName: z.string().nullable(),
+  version: z.number().int(),
+});
+export type TMicrobialResult = z.infer<typeof ZMicrobialResult>;
+
+/** The microbial side of a run: the policy it is judged against and what the protocol plans. */
+export const ZRunMicrobial = z.object({
+  /** The microbial policy version pinned at run start; null until pinned (then: the one in force). */
+  pinnedVersionNumber: z.number().int().nullable(),
+  policy: z.object({
+    versionNumber: z.number().int(),
+    useMicrobialLimits: z.boolean(),
+    useEndotoxinLimit: z.boolean(),
+    alertLevelPercentage: z.number(),
+  }),
+  /** The protocol's microbial sampling, with each row's limit (room grade of its equipment). */
+  plan: z.array(
+    z.object({
+      samplingLocationId: z.number().int().nullable(),
+      samplingLocationName: z.string(),
+      kind: ZMicrobialKind,
+      microbialMethodId: z.number().int().nullable(),
+      limit: z.number().nullable(),
+      unit: z.string(),
+      limitSource: z.string(),
+    }),
+  ),
+  /** Every location a microbial result may be taken at (the run plan's), with its limits by kind. */
+  locations: z.array(
+    z.object({
+      samplingLocationId: z.number().int().nullable(),
+      samplingLocationName: z.string(),
+      roomGrade: z.string().nullable(),
+      /** The limit of each kind here (the final rinse: rinse and endotoxin), for the preview. */
+      limits: z.array(
+        z.object({
+          kind: ZMicrobialKind,
+          limit: z.number(),
+          unit: z.string(),
+          limitSource: z.string(),
+        }),
+      ),
+    }),
+  ),
+  results: z.array(ZMicrobialResult),
+});
+export type TRunMicrobial = z.infer<typeof ZRunMicrobial>;
+export const ZRunMicrobialResponse = z.object({ microbial: ZRunMicrobial });

@@ -1,4 +1,5 @@
 import type { TReleaseFlag } from '../schemas/verification.schemas.ts';
+import { microbialFailure, microbialTally, type MicrobialRunState } from './release-microbial.ts';
 
 /**
  * A run's verdict and its equipment release flag (spec §4; rules in core/verification/README.md).
@@ -37,6 +38,8 @@ export interface RunState {
   visualRequired?: boolean;
   settingsDirtyHoldMaxHours?: number | null;
   settingsCleanHoldMaxHours?: number | null;
+  /** Microbial results and the microbial samples the protocol plans (release-microbial.ts). */
+  microbial?: MicrobialRunState;
 }
 
 export type HoldMaxSource = 'protocol' | 'inspection settings';
@@ -93,9 +96,11 @@ function invalidates(d: RunDeviationState): boolean {
 export function runVerdict(run: RunState): RunVerdict {
   if (run.deviations.some(invalidates)) return 'Invalidated';
   const { failedLocations, pendingLocations } = tally(run);
-  if (failedLocations.length > 0 || run.visualResult === 'Fail') return 'Fail';
+  const microbial = microbialTally(run.microbial);
+  if (failedLocations.length > 0 || microbial.failed.length > 0 || run.visualResult === 'Fail')
+    return 'Fail';
   const visualDone = run.visualResult === 'Pass' || run.visualRequired === false;
-  if (visualDone && pendingLocations.length === 0) return 'Pass';
+  if (visualDone && pendingLocations.length === 0 && microbial.pending.length === 0) return 'Pass';
   return 'Pending';
 }
 
@@ -119,6 +124,8 @@ export function releaseFlag(run: RunState): ReleaseDecision {
   if (failedLocations.length > 0) {
     blocking.push(`A result failed at location ${locations(failedLocations)}`);
   }
+  const microbial = microbialTally(run.microbial);
+  if (microbial.failed.length > 0) blocking.push(microbialFailure(microbial.failed));
   if (run.visualResult === 'Fail') blocking.push('Visual inspection failed');
   const maxima = holdMaxima(run);
   const dirty = holdBreach('Dirty', run.dirtyHoldHours, maxima.dirty);
@@ -131,37 +138,42 @@ export function releaseFlag(run: RunState): ReleaseDecision {
   if (run.deviations.some(invalidates)) {
     blocking.push('Invalidated by a laboratory deviation: a repeat run is needed');
   }
-  if (blocking.length > 0) return { flag: 'CAN_NOT_BE_RELEASED', reasons: blocking };
+  // An alert does not block release; it is named among the reasons whatever the flag.
+  const decide = (flag: TReleaseFlag, reasons: string[]): ReleaseDecision => ({
+    flag,
+    reasons: [...reasons, ...microbial.alerts],
+  });
+  if (blocking.length > 0) return decide('CAN_NOT_BE_RELEASED', blocking);
 
   const visualRequired = run.visualRequired !== false;
   if (run.visualResult === null && visualRequired) {
-    return { flag: 'CAN_NOT_BE_RELEASED', reasons: ['Visual inspection not recorded'] };
+    return decide('CAN_NOT_BE_RELEASED', ['Visual inspection not recorded']);
   }
   const visual =
     run.visualResult === 'Pass'
       ? 'Visual inspection passed'
       : 'Visual inspection not required by the cleaning inspection settings';
-  if (pendingLocations.length === 0) {
-    return {
-      flag: 'CAN_BE_RELEASED',
-      reasons: [visual, `All ${planned} planned locations passed`],
-    };
+  const microbialPending =
+    microbial.pending.length > 0
+      ? [`Microbial results pending for ${microbial.pending.join(', ')}`]
+      : [];
+  if (pendingLocations.length === 0 && microbialPending.length === 0) {
+    return decide('CAN_BE_RELEASED', [visual, `All ${planned} planned locations passed`]);
   }
-  const pending = `Results pending for ${pendingLocations.length} of ${planned} planned locations (${locations(pendingLocations)})`;
+  const pending = [
+    ...(pendingLocations.length > 0
+      ? [
+          `Results pending for ${pendingLocations.length} of ${planned} planned locations (${locations(pendingLocations)})`,
+        ]
+      : []),
+    ...microbialPending,
+  ];
   if (run.allowReleaseAtRisk) {
-    return {
-      flag: 'MAY_BE_RELEASED',
-      reasons: [
-        run.visualResult === 'Pass'
-          ? 'Visual inspection passed and no result failed'
-          : `${visual} and no result failed`,
-        pending,
-        'The protocol allows release at risk',
-      ],
-    };
+    return decide('MAY_BE_RELEASED', [
+      `${visual} and no result failed`,
+      ...pending,
+      'The protocol allows release at risk',
+    ]);
   }
-  return {
-    flag: 'CAN_NOT_BE_RELEASED',
-    reasons: [pending, 'The protocol does not allow release at risk'],
-  };
+  return decide('CAN_NOT_BE_RELEASED', [...pending, 'The protocol does not allow release at risk']);
 }

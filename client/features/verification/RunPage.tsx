@@ -9,6 +9,7 @@ import { ControlledRecordPanel } from '../records/ControlledRecordPanel.tsx';
 import { CleaningEventForm } from './CleaningEventForm.tsx';
 import { DeviationsPanel } from './DeviationsPanel.tsx';
 import { InspectionCard } from './InspectionCard.tsx';
+import { MicrobialResults } from './MicrobialResults.tsx';
 import { ReleaseTag } from './ReleaseTag.tsx';
 import { ResultsEntry } from './ResultsEntry.tsx';
 import { invalidateRun, runPath, useRun, verificationKeys } from './verification-api.ts';
@@ -74,6 +75,7 @@ function LoadedRun({ run }: { run: TRun }) {
       <CleaningEventForm run={run} canEdit={canModify && isOpen} onConflict={reload} />
       <InspectionCard run={run} canEdit={canModify && isOpen} onConflict={reload} />
       <ResultsEntry run={run} canEnter={canModify && isOpen} />
+      <MicrobialResults run={run} canEnter={canModify && isOpen} />
       <DeviationsPanel run={run} canEdit={canModify} />
       <Card title="Approval">
         <ControlledRecordPanel

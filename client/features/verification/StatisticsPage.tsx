@@ -1,8 +1,10 @@
 import { Alert, Card, Flex, Segmented, Select, Spin, Typography } from 'antd';
 import { useState } from 'react';
 import { LoadErrorAlert } from '../../app/LoadErrorAlert.tsx';
-import { RESIDUE_TYPES } from '../../../core/limits/policy.ts';
-import { STATISTICS_GROUPS } from '../../../core/schemas/verification.schemas.ts';
+import {
+  STATISTICS_GROUPS,
+  STATISTICS_RESIDUE_TYPES,
+} from '../../../core/schemas/verification.schemas.ts';
 import { ReferenceSelect } from '../master-data/ReferenceSelect.tsx';
 import { referencedDef } from '../master-data/entity-registry.ts';
 import { StatisticsCharts } from './StatisticsCharts.tsx';
@@ -53,7 +55,7 @@ export function StatisticsPage() {
                 style={{ width: '100%' }}
                 placeholder="Choose residue type"
                 value={key || null}
-                options={RESIDUE_TYPES.map((value) => ({ value, label: value }))}
+                options={STATISTICS_RESIDUE_TYPES.map((value) => ({ value, label: value }))}
                 onChange={(value: string | null) => setKey(value ?? '')}
               />
             ) : (

@@ -1,5 +1,5 @@
 import { STUDY_TYPES } from '../../schemas/cleaning-assessments.schemas.ts';
-import { SAMPLE_TYPES } from '../../schemas/verification.schemas.ts';
+import { MICROBIAL_KINDS, SAMPLE_TYPES } from '../../schemas/verification.schemas.ts';
 import type { PropertyError } from '../../errors/errors.ts';
 import type { EntityDef } from '../entity.ts';
 
@@ -42,7 +42,7 @@ export const protocolsDef = {
   domain: 'Protocol',
   screen: '/protocols',
   description:
-    'Cleaning validation protocols: the study type, the production (equipment train), its equipment and products (or worst-case product group), the cleaning procedure and agent, the sampling plan (location, swab or rinse, analytical method), hold-time maxima, the consecutive passing runs required (3 unless justified), the limit basis and the approved limits snapshot its acceptance criteria come from. A controlled document (Protocol): a study starts only from an approved version and keeps it. Guarded by QualificationTask.',
+    'Cleaning validation protocols: the study type, the production (equipment train), its equipment and products (or worst-case product group), the cleaning procedure and agent, the sampling plan (location, swab or rinse, analytical method), the microbial sampling (location or final rinse, contact plate, swab, rinse or endotoxin, microbial method), hold-time maxima, the consecutive passing runs required (3 unless justified), the limit basis and the approved limits snapshot its acceptance criteria come from. A controlled document (Protocol): a study starts only from an approved version and keeps it. Guarded by QualificationTask.',
   fields: [
     { name: 'protocolNumber', label: 'Protocol number', kind: 'text', max: 100, required: true },
     { name: 'name', label: 'Title', kind: 'text', required: true },
@@ -105,6 +105,36 @@ export const protocolsDef = {
           kind: 'reference',
           entity: 'analyticalMethods',
           required: true,
+        },
+      ],
+    },
+    {
+      // Optional and added later: a protocol (or a pinned version) without it plans no
+      // microbial samples (core/verification/README.md, "Microbial results").
+      name: 'microbialSampling',
+      label: 'Microbial sampling',
+      kind: 'list',
+      description:
+        'Microbial samples the runs take: a location of the sampling plan (empty: the final rinse), what is counted (contact plate, swab, rinse bioburden, endotoxin) and the microbial method.',
+      of: [
+        {
+          name: 'samplingLocationId',
+          label: 'Sampling location (empty: final rinse)',
+          kind: 'reference',
+          entity: 'samplingLocations',
+        },
+        {
+          name: 'kind',
+          label: 'Microbial test',
+          kind: 'enum',
+          options: MICROBIAL_KINDS,
+          required: true,
+        },
+        {
+          name: 'microbialMethodId',
+          label: 'Microbial method',
+          kind: 'reference',
+          entity: 'microbialMethods',
         },
       ],
     },

@@ -93,25 +93,66 @@ export function problemsOf(
           ? 'A swab result is in mg/swab or ug/swab'
           : 'A rinse result is in mg/ml, ug/ml or ppm',
       );
-    if (row.repeats) {
-      const original = facts.originals.get(row.repeats.resultId);
-      if (!original || original.run_id !== runId)
-        problem(key, 'repeats', 'A repeat repeats a result of the same run');
-      else if (original.superseded_by !== null)
-        problem(key, 'repeats', 'That result has already been repeated');
-      else if (original.sampling_location_id !== row.samplingLocationId)
-        problem(key, 'repeats', 'A repeat is taken at the location of the result it repeats');
-      else if (
-        row.repeats.kind === 'retest' &&
-        row.batchNumber &&
-        row.batchNumber.toLowerCase() !== (original.batch_number ?? '').toLowerCase()
-      )
-        problem(key, 'batchNumber', 'A retest keeps the batch number of the result it repeats');
-    }
+  }
+  errors.push(...repeatProblems(rows, runId, (id) => facts.originals.get(id)));
+  return errors;
+}
+
+/**
+ * The problems of rows that repeat (retest or re-swab) an earlier result, sample or microbial:
+ * a result of the same run, at the same location, not yet repeated, by one row only; a retest
+ * keeps its original's batch number.
+ */
+export function repeatProblems(
+  rows: readonly {
+    key: string;
+    samplingLocationId: number | null;
+    batchNumber?: string | null | undefined;
+    repeats?: { resultId: number; kind: 'retest' | 'reswab' } | undefined;
+  }[],
+  runId: number,
+  originalOf: (id: number) =>
+    | (Omit<Original, 'id' | 'sampling_location_id'> & {
+        sampling_location_id: number | null;
+      })
+    | undefined,
+): PropertyError[] {
+  const errors: PropertyError[] = [];
+  const problem = (key: string, field: string, message: string) =>
+    errors.push({ property: `${key}.${field}`, constraints: { invalid: message } });
+  for (const { key, repeats, samplingLocationId, batchNumber } of rows) {
+    if (!repeats) continue;
+    const original = originalOf(repeats.resultId);
+    if (!original || original.run_id !== runId)
+      problem(key, 'repeats', 'A repeat repeats a result of the same run');
+    else if (original.superseded_by !== null)
+      problem(key, 'repeats', 'That result has already been repeated');
+    else if (original.sampling_location_id !== samplingLocationId)
+      problem(key, 'repeats', 'A repeat is taken at the location of the result it repeats');
+    else if (
+      repeats.kind === 'retest' &&
+      batchNumber &&
+      batchNumber.toLowerCase() !== (original.batch_number ?? '').toLowerCase()
+    )
+      problem(key, 'batchNumber', 'A retest keeps the batch number of the result it repeats');
   }
   const repeated = rows.filter((r) => r.repeats).map((r) => r.repeats!.resultId);
   for (const row of rows)
     if (row.repeats && repeated.filter((id) => id === row.repeats!.resultId).length > 1)
       problem(row.key, 'repeats', 'Two rows repeat the same result');
   return errors;
+}
+
+/** The repeated result is superseded by its repeat: kept and shown, no longer counted. */
+export async function supersede(
+  tx: Queryable,
+  table: 'sample_results' | 'microbial_results',
+  { id, by, userId }: { id: number; by: number; userId: number | null },
+): Promise<void> {
+  await tx.query(
+    `update ${table} set superseded_by = $2, version = version + 1, updated_at = now(),
+            updated_by = $3
+      where id = $1`,
+    [id, by, userId],
+  );
 }

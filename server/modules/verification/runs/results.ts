@@ -7,7 +7,13 @@ import { judgeResult } from '../../../../core/verification/judge-result.ts';
 import type { Db, Queryable } from '../../../db/db.ts';
 import type { Actor } from '../../audit/audit.service.ts';
 import { isUniqueViolation } from '../../users-admin/records.ts';
-import { batchesTaken, duplicateBatch, problemsOf, type Original } from './result-checks.ts';
+import {
+  batchesTaken,
+  duplicateBatch,
+  problemsOf,
+  supersede,
+  type Original,
+} from './result-checks.ts';
 import {
   limitAt,
   locationFacts,
@@ -93,12 +99,11 @@ async function insertResult(
   );
   const id = inserted!.id;
   if (row.repeats)
-    await tx.query(
-      `update sample_results set superseded_by = $2, version = version + 1, updated_at = now(),
-              updated_by = $3
-        where id = $1`,
-      [row.repeats.resultId, id, actor.userId],
-    );
+    await supersede(tx, 'sample_results', {
+      id: row.repeats.resultId,
+      by: id,
+      userId: actor.userId,
+    });
   await auditRun(tx, actor, scope, {
     domain: 'SampleResult',
     action: 'Create',

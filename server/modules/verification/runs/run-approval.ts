@@ -5,6 +5,8 @@ import {
 } from '../../../records/controlled.ts';
 import type { Queryable } from '../../../db/db.ts';
 import { refreshStudy } from '../study-refresh.ts';
+import { microbialTally } from '../../../../core/verification/release-microbial.ts';
+import { microbialRunState } from './microbial-read.ts';
 import { recomputeRun, refuseOnClosedStudy } from './runs.service.ts';
 import { pinnedSettings } from './inspection-settings.ts';
 
@@ -22,7 +24,11 @@ async function beforeSubmit(tx: Queryable, { ref, actor }: ApprovedContext): Pro
   const refuse = (why: string): never => {
     throw new ControlledRefusal('TransactionLocked', why, actor, ref, 'Submit');
   };
-  const { run, plan, results, deviations } = await recomputeRun(tx, ref.facilityId, ref.documentId);
+  const { run, plan, results, deviations, microbial } = await recomputeRun(
+    tx,
+    ref.facilityId,
+    ref.documentId,
+  );
   await refuseOnClosedStudy(tx, actor, ref, run, 'Submit');
   if (deviations.some((d) => d.status === 'Open')) refuse(OPEN_DEVIATION);
   const settings = pinnedSettings(run);
@@ -34,13 +40,15 @@ async function beforeSubmit(tx: Queryable, { ref, actor }: ApprovedContext): Pro
     refuse('The visual inspection is not recorded');
   }
   const counted = results.filter((r) => r.supersededBy === null);
-  const missing = plan.filter(
-    (p) => !counted.some((r) => r.samplingLocationId === p.samplingLocationId),
-  );
+  const missing = [
+    ...plan
+      .filter((p) => !counted.some((r) => r.samplingLocationId === p.samplingLocationId))
+      .map((p) => p.samplingLocationName),
+    // The microbial samples the protocol plans (release-microbial.ts): same rule.
+    ...microbialTally(microbialRunState(microbial)).pending,
+  ];
   if (missing.length > 0 && deviations.length === 0)
-    refuse(
-      `No result for ${missing.map((p) => p.samplingLocationName).join(', ')} and no deviation explains it`,
-    );
+    refuse(`No result for ${missing.join(', ')} and no deviation explains it`);
 }
 
 async function onApproved(tx: Queryable, { ref }: ApprovedContext): Promise<null> {

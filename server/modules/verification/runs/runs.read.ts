@@ -19,6 +19,7 @@ import {
   controlledStates,
   type ControlledVersionState,
 } from '../../../records/controlled.ts';
+import { microbialRunState, runMicrobial } from './microbial-read.ts';
 import { planRows, type PlanRow, type StudyOfRun } from './run-plan.ts';
 import {
   pinnedSettings,
@@ -210,13 +211,17 @@ export function runStateOf(
 export async function getRun(q: Queryable, facilityId: number, id: number): Promise<TRun> {
   const run = await runRow(q, facilityId, id);
   const study = await studyOf(q, facilityId, run.study_id);
-  const [plan, results, deviations, state] = await Promise.all([
+  const [plan, results, deviations, state, microbial] = await Promise.all([
     planRows(q, facilityId, study),
     resultsOf(q, id),
     deviationsOf(q, id),
     controlledState(q, { facilityId, documentType: 'Run', documentId: id }),
+    runMicrobial(q, facilityId, run, study),
   ]);
-  const runState = runStateOf(run, study, plan, results, deviations);
+  const runState = {
+    ...runStateOf(run, study, plan, results, deviations),
+    microbial: microbialRunState(microbial),
+  };
   const release = releaseFlag(runState);
   const maxima = holdMaxima(runState);
   return {

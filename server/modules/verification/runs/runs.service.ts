@@ -12,6 +12,7 @@ import {
 import { writeAudit, type Actor } from '../../audit/audit.service.ts';
 import { inTransaction } from '../../change-assessments/change-assessments.service.ts';
 import { refreshStudy } from '../study-refresh.ts';
+import { microbialRunState, pinAtRunStart, runMicrobial } from './microbial-read.ts';
 import { planRows } from './run-plan.ts';
 import { settingsToPin } from './inspection-settings.ts';
 import {
@@ -47,7 +48,11 @@ export const auditRun = (
   tx: Queryable,
   actor: Actor,
   scope: Scope,
-  entry: { domain: 'Run' | 'SampleResult' | 'Deviation'; action: string; entityId: number } & {
+  entry: {
+    domain: 'Run' | 'SampleResult' | 'MicrobialResult' | 'Deviation';
+    action: string;
+    entityId: number;
+  } & {
     reason?: string | null;
     oldValues?: object | null;
     newValues?: object | null;
@@ -124,7 +129,12 @@ export async function editableOfRun(
   tx: Queryable,
   actor: Actor,
   scope: Scope,
-  of: { table: 'sample_results' | 'deviations'; label: string; id: number; version: number },
+  of: {
+    table: 'sample_results' | 'microbial_results' | 'deviations';
+    label: string;
+    id: number;
+    version: number;
+  },
 ) {
   const [current] = await tx.query<Record<string, any>>( // eslint-disable-line @typescript-eslint/no-explicit-any -- the row as stored
     `select * from ${of.table} where facility_id = $1 and id = $2`,
@@ -144,12 +154,16 @@ export async function editableOfRun(
 export async function recomputeRun(tx: Queryable, facilityId: number, id: number) {
   const run = await runRow(tx, facilityId, id);
   const study = await studyOf(tx, facilityId, run.study_id);
-  const [plan, results, deviations] = await Promise.all([
+  const [plan, results, deviations, microbial] = await Promise.all([
     planRows(tx, facilityId, study),
     resultsOf(tx, id),
     deviationsOf(tx, id),
+    runMicrobial(tx, facilityId, run, study),
   ]);
-  const state = runStateOf(run, study, plan, results, deviations);
+  const state = {
+    ...runStateOf(run, study, plan, results, deviations),
+    microbial: microbialRunState(microbial),
+  };
   const verdict = runVerdict(state);
   const flag = releaseFlag(state).flag;
   if (verdict !== run.verdict || flag !== run.release_flag)
@@ -158,7 +172,14 @@ export async function recomputeRun(tx: Queryable, facilityId: number, id: number
       verdict,
       flag,
     ]);
-  return { run: { ...run, verdict, release_flag: flag }, study, plan, results, deviations };
+  return {
+    run: { ...run, verdict, release_flag: flag },
+    study,
+    plan,
+    results,
+    deviations,
+    microbial,
+  };
 }
 
 /**
@@ -176,7 +197,11 @@ export async function afterRunChange(
       where id = $1`,
     [id, actor.userId],
   );
-  const { run, study, results, deviations } = await recomputeRun(tx, scope.facilityId, id);
+  const { run, study, results, deviations, microbial } = await recomputeRun(
+    tx,
+    scope.facilityId,
+    id,
+  );
   const content = {
     study: studyNumber(study.seq),
     sequence: run.sequence,
@@ -202,6 +227,16 @@ export async function afterRunChange(
       reported: `${r.censoring === '=' ? '' : `${r.censoring} `}${r.rawValue} ${r.unit}`,
       percentOfLimit: r.judgement.percentOfLimit,
       passed: r.judgement.passed,
+      supersededBy: r.supersededBy,
+    })),
+    microbialPolicyVersion: microbial.pinnedVersionNumber,
+    microbialResults: microbial.results.map((r) => ({
+      id: r.id,
+      location: r.samplingLocationName,
+      kind: r.kind,
+      reported: `${r.censoring === '=' ? '' : `${r.censoring} `}${r.rawValue} ${r.unit}`,
+      percentOfLimit: r.judgement.percentOfLimit,
+      judgement: r.judgement.judgement,
       supersededBy: r.supersededBy,
     })),
     deviations: deviations.map((d) => ({
@@ -333,6 +368,7 @@ export async function editRun(
       newValues.inspectionSettingsVersion = pin.versionNumber;
     }
     await tx.query(`update study_runs set ${sets.join(', ')} where id = $1`, values as never);
+    Object.assign(newValues, await pinAtRunStart(tx, scope.facilityId, id));
     await auditRun(tx, actor, scope, {
       domain: 'Run',
       action: 'Update',

@@ -2,7 +2,7 @@ import type { StatisticsPointInput } from '../../../../core/verification/statist
 import type { z } from 'zod';
 import type { ZStatisticsQuery } from '../../../../core/schemas/verification.schemas.ts';
 import { AppError } from '../../../../core/errors/errors.ts';
-import { RESIDUE_TYPES } from '../../../../core/limits/policy.ts';
+import { STATISTICS_RESIDUE_TYPES } from '../../../../core/schemas/verification.schemas.ts';
 import type { Queryable, SqlValue } from '../../../db/db.ts';
 
 type Query = z.infer<typeof ZStatisticsQuery>;
@@ -12,9 +12,10 @@ type Query = z.infer<typeof ZStatisticsQuery>;
  * - equipment / location: results taken on that equipment / sampling location;
  * - production: results on any equipment of the production's train (productions.equipment_ids);
  *   historical results of studies done on that production;
- * - residueType: runs judge results against the limits snapshot's carryover limits of the
- *   active substances, so every sample result counts under 'Chemical'; historical results under
- *   the residue type they were entered with.
+ * - residueType: runs judge sample results against the limits snapshot's carryover limits of
+ *   the active substances, so every sample result counts under 'Chemical'; microbial results
+ *   (as percent of their microbial limit) under 'Microbial'; historical results under the
+ *   residue type they were entered with.
  * A sample result counts when it is not superseded (a retest or reswab replaces it) and has a
  * percent of limit (a result with no limit to be judged against draws nothing).
  */
@@ -41,10 +42,11 @@ async function named(q: Queryable, sql: string, facilityId: number, id: number):
 async function filterOf(q: Queryable, facilityId: number, query: Query): Promise<Filter> {
   const { groupBy, key } = query;
   if (groupBy === 'residueType') {
-    if (!(RESIDUE_TYPES as readonly string[]).includes(key)) throw new AppError('NotFoundError');
+    if (!(STATISTICS_RESIDUE_TYPES as readonly string[]).includes(key))
+      throw new AppError('NotFoundError');
     return {
       label: key,
-      results: `$2::text = 'Chemical'`,
+      results: `r.residue_type = $2::text`,
       historical: `h.residue_type = $2::text`,
       param: key,
     };
@@ -107,12 +109,20 @@ export async function statisticsPoints(
   const results = await q.query<PointRow>(
     `select r.id as result_id,
             to_char(coalesce(r.taken_at, r.created_at) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as taken_at,
-            'ST-' || lpad(s.seq::text, 4, '0') || ' run ' || u.sequence || ' · ' || l.name as label,
+            'ST-' || lpad(s.seq::text, 4, '0') || ' run ' || u.sequence || ' · ' || coalesce(l.name, 'Final rinse') as label,
             r.percent_of_limit, r.censored_below
-       from sample_results r
+       from (select id, facility_id, run_id, sampling_location_id, equipment_id, taken_at,
+                    created_at, percent_of_limit, censored_below, superseded_by,
+                    'Chemical' as residue_type
+               from sample_results
+             union all
+             select id, facility_id, run_id, sampling_location_id, equipment_id, read_at,
+                    created_at, percent_of_limit, censored_below, superseded_by,
+                    'Microbial'
+               from microbial_results) r
        join study_runs u on u.id = r.run_id
        join studies s on s.id = u.study_id
-       join sampling_locations l on l.id = r.sampling_location_id
+       left join sampling_locations l on l.id = r.sampling_location_id
       where r.facility_id = $1 and u.facility_id = $1 and r.superseded_by is null
         and r.percent_of_limit is not null and ${filter.results}
         and ($3::date is null or coalesce(r.taken_at, r.created_at) >= $3::date::timestamp at time zone 'UTC')

@@ -1,0 +1,412 @@
+import {
+  Alert,
+  Button,
+  Card,
+  Flex,
+  Form,
+  Input,
+  InputNumber,
+  Radio,
+  Select,
+  Space,
+  Table,
+  Tag,
+  Typography,
+} from 'antd';
+import { useState } from 'react';
+import {
+  MICROBIAL_CENSORING,
+  MICROBIAL_KIND_LABELS,
+  MICROBIAL_UNITS,
+  type TMicrobialCensoring,
+  type TMicrobialJudgement,
+  type TMicrobialKind,
+  type TMicrobialResult,
+  type TRun,
+  type TRunMicrobial,
+} from '../../../core/schemas/verification.schemas.ts';
+import { judgeMicrobial } from '../../../core/verification/judge-microbial.ts';
+import { showSaveError } from '../../api/form-errors.ts';
+import { LoadErrorAlert } from '../../app/LoadErrorAlert.tsx';
+import { FormModal } from '../../app/reason/FormModal.tsx';
+import { ReferenceSelect } from '../master-data/ReferenceSelect.tsx';
+import { referencedDef } from '../master-data/entity-registry.ts';
+import { useCorrectMicrobial, useEnterMicrobial, useRunMicrobial } from './microbial-api.ts';
+
+/*
+ * Microbial results of a run (core/verification/README.md, "Microbial results"): the policy
+ * version the run is judged against, the results with their Pass / Alert / Fail, and an entry
+ * sized for a tablet whose preview is the judgement the server will save (the same core
+ * function, with the limit the server computed for the location and test).
+ */
+
+const COLOURS: Record<TMicrobialJudgement['judgement'], string> = {
+  Pass: 'green',
+  Alert: 'orange',
+  Fail: 'red',
+};
+const CENSORING_LABELS: Record<TMicrobialCensoring, string> = {
+  '=': '=',
+  '< LOD': '< LOD (no growth)',
+  '> upper limit': '> upper limit (TNTC)',
+};
+const RINSE = 'rinse';
+
+export function MicrobialJudgementTag({ judgement }: { judgement: TMicrobialJudgement }) {
+  const percent =
+    judgement.percentOfLimit === null
+      ? ''
+      : ` ${judgement.censoredBelow ? '≤ ' : ''}${judgement.percentOfLimit.toFixed(1)} % of limit`;
+  return (
+    <Tag
+      color={COLOURS[judgement.judgement]}
+      data-testid="microbial-judgement"
+      style={{ fontSize: 14, padding: '2px 8px' }}
+    >
+      {judgement.judgement}
+      {percent}
+    </Tag>
+  );
+}
+
+interface EntryValues {
+  where?: string;
+  kind?: TMicrobialKind;
+  microbialMethodId?: number | null;
+  censoring?: TMicrobialCensoring;
+  rawValue?: number | null;
+  readOn?: string;
+}
+
+const locationOf = (microbial: TRunMicrobial, where: string | undefined) =>
+  microbial.locations.find((l) => String(l.samplingLocationId ?? RINSE) === where);
+
+/** The judgement the server will save for what is typed, or null while something is missing. */
+function preview(microbial: TRunMicrobial, entry: EntryValues | undefined) {
+  if (!entry?.kind || entry.rawValue === null || entry.rawValue === undefined) return null;
+  const limit = locationOf(microbial, entry.where)?.limits.find((l) => l.kind === entry.kind);
+  if (!limit) return null;
+  return judgeMicrobial({
+    kind: entry.kind,
+    censoring: entry.censoring ?? '=',
+    rawValue: entry.rawValue,
+    limit: limit.limit,
+    limitSource: limit.limitSource,
+    alertLevelPercentage: microbial.policy.alertLevelPercentage,
+  });
+}
+
+export function MicrobialResults({ run, canEnter }: { run: TRun; canEnter: boolean }) {
+  const microbial = useRunMicrobial(run.id);
+  if (microbial.isError)
+    return <LoadErrorAlert title="Could not load the microbial results" query={microbial} />;
+  if (microbial.isPending) return <Card title="Microbial results" loading />;
+  return <LoadedMicrobial run={run} microbial={microbial.data} canEnter={canEnter} />;
+}
+
+function LoadedMicrobial(props: { run: TRun; microbial: TRunMicrobial; canEnter: boolean }) {
+  const { run, microbial } = props;
+  const { policy } = microbial;
+  const [form] = Form.useForm<{ entry: EntryValues }>();
+  const entry = Form.useWatch('entry', form);
+  const save = useEnterMicrobial(run.id);
+  const [editing, setEditing] = useState<{
+    result: TMicrobialResult;
+    mode: 'correct' | 'repeat';
+  }>();
+  const where = locationOf(microbial, entry?.where);
+  const kinds = where?.limits.map((l) => l.kind) ?? [];
+  const judged = preview(microbial, entry);
+  const canEnter = props.canEnter && policy.useMicrobialLimits;
+
+  async function submit(): Promise<void> {
+    const values = (await form.validateFields()).entry;
+    try {
+      await save.mutateAsync({
+        results: [
+          {
+            key: 'entry',
+            samplingLocationId: values.where === RINSE ? null : Number(values.where),
+            kind: values.kind!,
+            microbialMethodId: values.microbialMethodId ?? null,
+            censoring: values.censoring ?? '=',
+            rawValue: values.rawValue ?? 0,
+            readAt: values.readOn ? `${values.readOn}T00:00:00Z` : null,
+          },
+        ],
+      });
+      form.resetFields();
+    } catch (error) {
+      showSaveError(error, form);
+    }
+  }
+
+  const pinned =
+    microbial.pinnedVersionNumber === null
+      ? `Policy version ${policy.versionNumber} in force (pinned when the run starts)`
+      : `Policy version ${microbial.pinnedVersionNumber}, pinned at run start`;
+  return (
+    <Card
+      title="Microbial results"
+      extra={<Tag data-testid="microbial-policy-version">{pinned}</Tag>}
+    >
+      <Flex vertical gap="middle">
+        {!policy.useMicrobialLimits ? (
+          <Alert
+            type="info"
+            showIcon
+            title="The microbial limit policy of this run does not use microbial limits: no microbial results are taken."
+          />
+        ) : null}
+        {microbial.plan.length > 0 ? (
+          <Typography.Text type="secondary">
+            Planned by the protocol:{' '}
+            {microbial.plan
+              .map(
+                (p) =>
+                  `${p.samplingLocationName} (${MICROBIAL_KIND_LABELS[p.kind]}${p.limit === null ? '' : `, limit ${p.limit} ${p.unit}`})`,
+              )
+              .join('; ')}
+          </Typography.Text>
+        ) : null}
+        <Table<TMicrobialResult>
+          rowKey="id"
+          size="middle"
+          pagination={false}
+          dataSource={microbial.results}
+          locale={{ emptyText: 'No microbial results yet' }}
+          columns={[
+            { title: 'Where', dataIndex: 'samplingLocationName' },
+            { title: 'Test', render: (_, r) => MICROBIAL_KIND_LABELS[r.kind] },
+            {
+              title: 'Reported',
+              render: (_, r) =>
+                `${r.censoring === '=' ? '' : `${r.censoring} `}${r.rawValue} ${r.unit}`,
+            },
+            {
+              title: 'Limit',
+              render: (_, r) => `${r.judgement.limit} ${r.unit} (${r.judgement.limitSource})`,
+            },
+            {
+              title: 'Judgement',
+              render: (_, r) => (
+                <Space wrap>
+                  <MicrobialJudgementTag judgement={r.judgement} />
+                  {r.supersededBy !== null ? <Tag>Superseded</Tag> : null}
+                  {r.repeats ? <Tag>{`${r.repeats.kind} of #${r.repeats.resultId}`}</Tag> : null}
+                </Space>
+              ),
+            },
+            { title: 'Read', render: (_, r) => (r.readAt ? r.readAt.slice(0, 10) : '') },
+            {
+              title: '',
+              render: (_, r) =>
+                canEnter && r.supersededBy === null ? (
+                  <Space>
+                    <Button onClick={() => setEditing({ result: r, mode: 'correct' })}>
+                      Correct
+                    </Button>
+                    <Button onClick={() => setEditing({ result: r, mode: 'repeat' })}>
+                      Repeat
+                    </Button>
+                  </Space>
+                ) : null,
+            },
+          ]}
+        />
+        {canEnter ? (
+          <Form
+            form={form}
+            layout="vertical"
+            name="microbial-entry"
+            initialValues={{ entry: { censoring: '=' } }}
+          >
+            <Flex wrap gap="middle" align="end">
+              <Form.Item
+                name={['entry', 'where']}
+                label="Where"
+                rules={[{ required: true, message: 'Choose where the sample was taken' }]}
+              >
+                <Select
+                  size="large"
+                  style={{ width: 240 }}
+                  aria-label="Microbial sampling location"
+                  options={microbial.locations.map((l) => ({
+                    value: String(l.samplingLocationId ?? RINSE),
+                    label: `${l.samplingLocationName}${l.roomGrade ? ` (grade ${l.roomGrade})` : ''}`,
+                  }))}
+                  onChange={() => form.setFieldValue(['entry', 'kind'], undefined)}
+                />
+              </Form.Item>
+              <Form.Item
+                name={['entry', 'kind']}
+                label="Test"
+                rules={[{ required: true, message: 'Choose the test' }]}
+              >
+                <Select
+                  size="large"
+                  style={{ width: 220 }}
+                  aria-label="Microbial test"
+                  options={kinds.map((kind) => ({
+                    value: kind,
+                    label: MICROBIAL_KIND_LABELS[kind],
+                  }))}
+                />
+              </Form.Item>
+              <Form.Item name={['entry', 'microbialMethodId']} label="Microbial method">
+                <ReferenceSelect
+                  def={referencedDef('microbialMethods')}
+                  aria-label="Microbial method"
+                />
+              </Form.Item>
+              <Form.Item name={['entry', 'censoring']} label="Reported as">
+                <Radio.Group
+                  size="large"
+                  optionType="button"
+                  buttonStyle="solid"
+                  aria-label="Censoring of the microbial result"
+                  options={MICROBIAL_CENSORING.map((value) => ({
+                    value,
+                    label: CENSORING_LABELS[value],
+                  }))}
+                />
+              </Form.Item>
+              <Form.Item
+                name={['entry', 'rawValue']}
+                label={`Count${entry?.kind ? ` (${MICROBIAL_UNITS[entry.kind]})` : ''}`}
+                rules={[{ required: true, message: 'A count is required' }]}
+              >
+                <InputNumber
+                  size="large"
+                  min={0}
+                  style={{ width: 160 }}
+                  aria-label="Microbial count"
+                />
+              </Form.Item>
+              <Form.Item name={['entry', 'readOn']} label="Read on">
+                <Input size="large" type="date" style={{ width: 180 }} aria-label="Read on" />
+              </Form.Item>
+              <Form.Item label="Judgement">
+                <div style={{ minHeight: 40, display: 'flex', alignItems: 'center' }}>
+                  {judged ? (
+                    <MicrobialJudgementTag judgement={judged} />
+                  ) : (
+                    <Typography.Text type="secondary">—</Typography.Text>
+                  )}
+                </div>
+              </Form.Item>
+              <Form.Item>
+                <Button
+                  type="primary"
+                  size="large"
+                  loading={save.isPending}
+                  onClick={() => void submit()}
+                >
+                  Save microbial result
+                </Button>
+              </Form.Item>
+            </Flex>
+          </Form>
+        ) : null}
+      </Flex>
+      {editing ? (
+        <MicrobialEditDialog
+          run={run}
+          microbial={microbial}
+          {...editing}
+          onClose={() => setEditing(undefined)}
+        />
+      ) : null}
+    </Card>
+  );
+}
+
+interface EditValues {
+  repeatKind: 'retest' | 'reswab';
+  entry: { censoring: TMicrobialCensoring; rawValue: number | null };
+  reason: string;
+}
+
+/** A correction (reason + version) or a retest / re-swab that supersedes the result. */
+function MicrobialEditDialog(props: {
+  run: TRun;
+  microbial: TRunMicrobial;
+  result: TMicrobialResult;
+  mode: 'correct' | 'repeat';
+  onClose: () => void;
+}) {
+  const { result, mode } = props;
+  const [form] = Form.useForm<EditValues>();
+  const correct = useCorrectMicrobial();
+  const enter = useEnterMicrobial(props.run.id);
+  const label = `${result.samplingLocationName} (${MICROBIAL_KIND_LABELS[result.kind]})`;
+  return (
+    <FormModal<EditValues>
+      form={form}
+      name="microbial-edit"
+      title={mode === 'correct' ? `Correct: ${label}` : `Retest or re-swab: ${label}`}
+      okText={mode === 'correct' ? 'Save the correction' : 'Save the repeat'}
+      initialValues={{
+        repeatKind: 'reswab',
+        entry: {
+          censoring: result.censoring,
+          rawValue: mode === 'correct' ? result.rawValue : null,
+        },
+      }}
+      askReason
+      onClose={props.onClose}
+      onSave={(values) =>
+        mode === 'correct'
+          ? correct.mutateAsync({
+              id: result.id,
+              body: {
+                censoring: values.entry.censoring,
+                rawValue: values.entry.rawValue ?? 0,
+                reason: values.reason,
+                version: result.version,
+              },
+            })
+          : enter.mutateAsync({
+              results: [
+                {
+                  key: 'entry',
+                  samplingLocationId: result.samplingLocationId,
+                  kind: result.kind,
+                  microbialMethodId: result.microbialMethodId,
+                  censoring: values.entry.censoring,
+                  rawValue: values.entry.rawValue ?? 0,
+                  repeats: { resultId: result.id, kind: values.repeatKind, reason: values.reason },
+                },
+              ],
+            })
+      }
+    >
+      {mode === 'repeat' ? (
+        <Form.Item name="repeatKind" label="Kind">
+          <Radio.Group
+            optionType="button"
+            options={[
+              { value: 'retest', label: 'Retest (same sample)' },
+              { value: 'reswab', label: 'New sample' },
+            ]}
+          />
+        </Form.Item>
+      ) : null}
+      <Form.Item name={['entry', 'censoring']} label="Reported as">
+        <Radio.Group
+          size="large"
+          optionType="button"
+          buttonStyle="solid"
+          options={MICROBIAL_CENSORING.map((value) => ({ value, label: CENSORING_LABELS[value] }))}
+        />
+      </Form.Item>
+      <Form.Item
+        name={['entry', 'rawValue']}
+        label={`Count (${result.unit})`}
+        rules={[{ required: true, message: 'A count is required' }]}
+      >
+        <InputNumber size="large" min={0} style={{ width: 160 }} aria-label={`Count of ${label}`} />
+      </Form.Item>
+    </FormModal>
+  );
+}

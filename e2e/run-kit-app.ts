@@ -1,0 +1,34 @@
+import type { TestBody } from '../server/test/facility-test-file.ts';
+import { runKit } from '../server/modules/verification/runs/run-test-kit.ts';
+import type { AppUnderTest } from './app-under-test.ts';
+import { facilityApi } from './ui.ts';
+
+/**
+ * The run test kit on the app under test's facility, for the verification browser tests: the
+ * same server the browser talks to. `session.token` is the administrator's API session; the
+ * browser's sign-in ends it, so a test signs in anew (`session.token = await app.server.login()`).
+ */
+export async function runKitOnApp(app: AppUnderTest) {
+  const facility = await facilityApi(app);
+  const [plan] = await app.server.db.query<{ plan_id: number }>(
+    'select plan_id from facilities where id = $1',
+    [facility.id],
+  );
+  const session = { token: await app.server.login() };
+  const kit = runKit({
+    server: app.server,
+    get token() {
+      return session.token;
+    },
+    F: facility.path,
+    facilityId: facility.id,
+    planId: plan!.plan_id,
+    call: (method, path, body, as?: string) =>
+      app.server.request<TestBody>(method, path, {
+        token: as ?? session.token,
+        ...(body === undefined ? {} : { body }),
+      }),
+  });
+  await kit.build();
+  return { kit, session, F: facility.path };
+}
