@@ -37,7 +37,8 @@ beforeAll(async () => {
     [facilityId],
   );
   await migrate(db);
-});
+  // Migrating a new embedded database from scratch takes a minute on a busy 2-core machine.
+}, 240_000);
 afterAll(async () => {
   await db?.close();
 });
