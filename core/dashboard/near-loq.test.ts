@@ -74,8 +74,8 @@ describe('pairs within a factor of 2 of an LOQ', () => {
     expect(pairsNearLoq(input, [], { factor: 2, keep: 5 }).note).toBe(
       'No analytical method is recorded yet.',
     );
-    expect(
-      pairsNearLoq(input, [{ name: 'Visual', loq: null }], { factor: 2, keep: 5 }).note,
-    ).toBe('No analytical method has an LOQ that can be compared with the limits.');
+    expect(pairsNearLoq(input, [{ name: 'Visual', loq: null }], { factor: 2, keep: 5 }).note).toBe(
+      'No analytical method has an LOQ that can be compared with the limits.',
+    );
   });
 });

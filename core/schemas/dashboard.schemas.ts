@@ -10,7 +10,13 @@ import { ZPendingApproval, ZControlledDocumentType } from './signatures.schemas.
  */
 
 /** Validation status of one equipment item, from the studies that cover it. */
-export const EQUIPMENT_STATES = ['Validated', 'On Going', 'Failed', 'Overdue', 'Not covered'] as const;
+export const EQUIPMENT_STATES = [
+  'Validated',
+  'On Going',
+  'Failed',
+  'Overdue',
+  'Not covered',
+] as const;
 export const ZEquipmentState = z.enum(EQUIPMENT_STATES);
 export type TEquipmentState = z.infer<typeof ZEquipmentState>;
 
@@ -25,9 +31,7 @@ export const ZEquipmentStatus = z.object({
   equipmentCount: z.number().int(),
   counts: z.record(ZEquipmentState, z.number().int()),
   /** The overdue items, oldest validation first (at most 10). */
-  overdue: z.array(
-    z.object({ id: z.number().int(), name: z.string(), validatedAt: z.string() }),
-  ),
+  overdue: z.array(z.object({ id: z.number().int(), name: z.string(), validatedAt: z.string() })),
   openQualificationTasks: z.number().int(),
   periodicVerificationDays: z.number().int(),
 });
@@ -103,9 +107,7 @@ export const ZDashboardResponse = z.object({ dashboard: ZDashboard });
 
 /** Toxicity bands of the actives' PDE (µg/day) as the worst-case ranking scores them. */
 export const ZToxicityScore = z.object({
-  bands: z.array(
-    z.object({ score: z.number().int(), label: z.string(), count: z.number().int() }),
-  ),
+  bands: z.array(z.object({ score: z.number().int(), label: z.string(), count: z.number().int() })),
   notRecorded: z.number().int(),
   total: z.number().int(),
 });

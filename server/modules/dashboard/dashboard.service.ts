@@ -53,15 +53,14 @@ async function setupCounts(q: Queryable, caller: DashboardCaller): Promise<TDash
             (select count(*)::int from cleaning_assessments where facility_id = $1) as assessments`,
     [caller.facilityId],
   );
-  const count = (resource: string, key: string) => (may(caller, resource) ? (row?.[key] ?? 0) : null);
+  const count = (resource: string, key: string) =>
+    may(caller, resource) ? (row?.[key] ?? 0) : null;
   return {
     actives: count('API', 'actives'),
     products: count('Product', 'products'),
     equipment: count('Equipment', 'equipment'),
     productions: count('Production', 'productions'),
-    cleaningAssessments: may(caller, 'FacilityCleaningEvaluation')
-      ? (row?.assessments ?? 0)
-      : null,
+    cleaningAssessments: may(caller, 'FacilityCleaningEvaluation') ? (row?.assessments ?? 0) : null,
   };
 }
 

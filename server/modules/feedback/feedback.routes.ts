@@ -44,7 +44,8 @@ export function registerFeedbackRoutes({ app, db, requireSession, permit }: AppC
       preHandler: requireSession,
       schema: {
         tags,
-        summary: 'Send feedback from the screen you are on (stored with you, the facility and the screen)',
+        summary:
+          'Send feedback from the screen you are on (stored with you, the facility and the screen)',
         params: ZFacilityParams,
         body: ZFeedbackBody,
         response: { 200: ZFeedbackResponse },
