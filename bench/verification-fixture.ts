@@ -10,7 +10,7 @@ export const smallWorkbook = () =>
   facilityWorkbook({ actives: 10, products: 10, equipment: 20, productions: 2, seed: 7 });
 
 /** Signs a controlled record until it is Approved (the policy lets the submitter approve). */
-async function putInForce(call: Call, documentType: string, documentId: number) {
+export async function putInForce(call: Call, documentType: string, documentId: number) {
   const policy = await call('GET', `/approval_policies?documentType=${documentType}`);
   await call('POST', '/approval_policies', {
     documentType,

@@ -69,6 +69,8 @@ import { registerRunRoutes } from './modules/verification/runs/runs.routes.ts';
 import { registerMicrobialRoutes } from './modules/verification/runs/microbial.routes.ts';
 import { registerStudyRoutes } from './modules/verification/studies/studies.routes.ts';
 import { registerStatisticsRoutes } from './modules/verification/statistics/statistics.routes.ts';
+import { registerDashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
+import { registerFeedbackRoutes } from './modules/feedback/feedback.routes.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -197,6 +199,9 @@ export async function buildApp({
   registerMicrobialRoutes(context);
   // Issue 12: ongoing verification statistics and their settings.
   registerStatisticsRoutes(context);
+  // Issue 13: the dashboard (the new Home) and feedback from any screen.
+  registerDashboardRoutes(context);
+  registerFeedbackRoutes(context);
 
   return app;
 }

@@ -3,6 +3,7 @@ import { Button, Layout, Space, Typography } from 'antd';
 import { useNavigate } from 'react-router';
 import type { Facility, LoginUser } from '../api/auth-types.ts';
 import { endSession } from '../account/LogoutPage.tsx';
+import { FeedbackButton } from '../features/feedback/FeedbackButton.tsx';
 import { FacilitySwitch } from './FacilitySwitch.tsx';
 
 interface AppHeaderProps {
@@ -24,6 +25,7 @@ export function AppHeader({ user, facility, facilities }: AppHeaderProps) {
       <span className="app-header-gap" />
       <Space size="middle" aria-label="Session">
         <FacilitySwitch facilities={facilities} currentFacilityId={facility.id} />
+        <FeedbackButton />
         <Typography.Text className="app-user">
           <UserOutlined /> {fullName(user)}
         </Typography.Text>

@@ -14,7 +14,15 @@ const SECTIONS: readonly { label: string; prefixes: readonly string[] }[] = [
   { label: 'Validation', prefixes: ['/protocols', '/studies', '/runs', '/verification'] },
   {
     label: 'Administration',
-    prefixes: ['/users', '/roles', '/departments', '/operators', '/settings', '/mail-outbox'],
+    prefixes: [
+      '/users',
+      '/roles',
+      '/departments',
+      '/operators',
+      '/settings',
+      '/mail-outbox',
+      '/feedback',
+    ],
   },
   { label: 'Compliance', prefixes: ['/change-control', '/my-approvals', '/audit-log'] },
 ];

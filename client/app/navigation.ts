@@ -8,6 +8,7 @@ import { canSeeCleaningAssessments } from '../features/cleaning-assessments/clea
 import { canSeeVerification } from '../features/verification/verification-access.ts';
 import { canSeeRoomGrades } from '../features/room-grades/room-grades-access.ts';
 import { canReadOutbox } from '../features/outbox/outbox-access.ts';
+import { canReadFeedback } from '../features/feedback/feedback-access.ts';
 import { canSeeSettings } from '../features/settings/settings-access.ts';
 import { canUseArea } from '../features/roles/admin-areas.ts';
 import type { MyPermissions } from './use-my-permissions.ts';
@@ -36,6 +37,7 @@ export const NAVIGATION = [
   { path: '/audit-log', label: 'Audit Log', isVisible: canReadAuditLog },
   { path: '/settings', label: 'Settings', isVisible: canSeeSettings },
   { path: '/mail-outbox', label: 'Mail Outbox', isVisible: canReadOutbox },
+  { path: '/feedback', label: 'Feedback', isVisible: canReadFeedback },
   { path: '/users', label: 'Users', isVisible: (p: MyPermissions) => canUseArea(p, 'users') },
   { path: '/roles', label: 'Roles', isVisible: (p: MyPermissions) => canUseArea(p, 'roles') },
   {

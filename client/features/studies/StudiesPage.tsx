@@ -2,7 +2,7 @@ import { PlusOutlined } from '@ant-design/icons';
 import { Button, Empty, Flex, Select, Table, Typography } from 'antd';
 import type { TableProps } from 'antd';
 import { useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import {
   STUDY_OUTCOMES,
   type TStudy,
@@ -23,7 +23,12 @@ type Query = StudyListQuery;
 export function StudiesPage() {
   const navigate = useNavigate();
   const permissions = usePermissions();
-  const [query, setQuery] = useState<Query>({ pageNumber: 1, pageLimit: 10 });
+  // The outcome filter is in the URL (?outcome=Failed), so a dashboard tile can open it.
+  const [params, setParams] = useSearchParams();
+  const [query, setQuery] = useState<Query>(() => {
+    const outcome = STUDY_OUTCOMES.find((o) => o === params.get('outcome'));
+    return { pageNumber: 1, pageLimit: 10, ...(outcome ? { outcome } : {}) };
+  });
   const [creating, setCreating] = useState(false);
   const list = useStudies(query);
   const canAdd = permissions.can('QualificationTask', 'Add');
@@ -92,7 +97,10 @@ export function StudiesPage() {
         style={{ width: 240, marginBottom: 16 }}
         value={query.outcome}
         options={STUDY_OUTCOMES.map((outcome) => ({ value: outcome, label: outcome }))}
-        onChange={(outcome) => setQuery((current) => ({ ...current, outcome, pageNumber: 1 }))}
+        onChange={(outcome) => {
+          setQuery((current) => ({ ...current, outcome, pageNumber: 1 }));
+          setParams(outcome ? { outcome } : {}, { replace: true });
+        }}
       />
       {list.isError ? (
         <LoadErrorAlert

@@ -1,0 +1,55 @@
+import { useQuery } from '@tanstack/react-query';
+import type {
+  TDashboard,
+  TMacLimitTracker,
+  TToxicityScore,
+} from '../../../core/schemas/dashboard.schemas.ts';
+import { apiRequest } from '../../api/http-client.ts';
+import { facilityPath } from '../master-data/entity-api.ts';
+import { useFacilityScope } from '../master-data/use-facility-scope.ts';
+
+/** The calls of spec §7 "Dashboard": `{F}/dashboard`, `/toxicity-score`, `/mac_limit_tracker`. */
+
+export const dashboardKeys = {
+  all: (facilityId: number) => ['facility', facilityId, 'dashboard'] as const,
+  toxicity: (facilityId: number) => ['facility', facilityId, 'dashboard', 'toxicity'] as const,
+  tracker: (facilityId: number) => ['facility', facilityId, 'dashboard', 'tracker'] as const,
+};
+
+export function useDashboard() {
+  const scope = useFacilityScope();
+  return useQuery({
+    queryKey: dashboardKeys.all(scope.facilityId),
+    queryFn: ({ signal }) =>
+      apiRequest<{ dashboard: TDashboard }>(`${facilityPath(scope)}/dashboard`, {
+        signal,
+        action: 'Loading the dashboard',
+      }).then((answer) => answer.dashboard),
+  });
+}
+
+export function useToxicityScore(enabled: boolean) {
+  const scope = useFacilityScope();
+  return useQuery({
+    queryKey: dashboardKeys.toxicity(scope.facilityId),
+    enabled,
+    queryFn: ({ signal }) =>
+      apiRequest<{ toxicityScore: TToxicityScore }>(
+        `${facilityPath(scope)}/dashboard/toxicity-score`,
+        { signal, action: 'Loading the toxicity scores' },
+      ).then((answer) => answer.toxicityScore),
+  });
+}
+
+export function useMacLimitTracker(enabled: boolean) {
+  const scope = useFacilityScope();
+  return useQuery({
+    queryKey: dashboardKeys.tracker(scope.facilityId),
+    enabled,
+    queryFn: ({ signal }) =>
+      apiRequest<{ macLimitTracker: TMacLimitTracker }>(
+        `${facilityPath(scope)}/dashboard/mac_limit_tracker`,
+        { signal, action: 'Loading the MAC limit tracker' },
+      ).then((answer) => answer.macLimitTracker),
+  });
+}
