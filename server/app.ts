@@ -68,6 +68,7 @@ import { registerChangeAssessmentRoutes } from './modules/change-assessments/cha
 import { registerRunRoutes } from './modules/verification/runs/runs.routes.ts';
 import { registerStudyRoutes } from './modules/verification/studies/studies.routes.ts';
 import { registerStatisticsRoutes } from './modules/verification/statistics/statistics.routes.ts';
+import { registerReportRoutes } from './modules/reports/reports.routes.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -195,6 +196,8 @@ export async function buildApp({
   registerRunRoutes(context);
   // Issue 12: ongoing verification statistics and their settings.
   registerStatisticsRoutes(context);
+  // Issue 13: reports as controlled documents.
+  registerReportRoutes(context);
 
   return app;
 }
