@@ -16,7 +16,10 @@ const SECTIONS: readonly { label: string; prefixes: readonly string[] }[] = [
     label: 'Administration',
     prefixes: ['/users', '/roles', '/departments', '/operators', '/settings', '/mail-outbox'],
   },
-  { label: 'Compliance', prefixes: ['/change-control', '/my-approvals', '/audit-log'] },
+  {
+    label: 'Compliance',
+    prefixes: ['/change-control', '/reports', '/my-approvals', '/audit-log'],
+  },
 ];
 
 export interface NavEntry {
