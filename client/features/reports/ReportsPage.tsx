@@ -125,7 +125,7 @@ function DownloadButtons({ report }: { report: TReport }) {
               .finally(() => setBusy(null));
           }}
         >
-          {format.toUpperCase()}
+          Download {format.toUpperCase()}
         </Button>
       ))}
     </Space>
