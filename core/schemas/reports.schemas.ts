@@ -42,7 +42,8 @@ export const ZGenerateReportBody = z.discriminatedUnion('kind', [
   z
     .object({
       kind: z.literal('production-limits'),
-      productionId: ZId,
+      /** One production; without it, every production of the facility in one document. */
+      productionId: ZId.optional(),
       variant: z.enum(['chemical', 'nitrosamine']).default('chemical'),
     })
     .strict(),

@@ -61,7 +61,7 @@ function GenerateDialog({
           values.kind === 'production-limits'
             ? {
                 kind: 'production-limits',
-                productionId: values.productionId!,
+                ...(values.productionId ? { productionId: values.productionId } : {}),
                 variant: values.variant ?? 'chemical',
               }
             : { kind: 'worst-case-ranking' };
@@ -86,7 +86,7 @@ function GenerateDialog({
           <Form.Item
             label="Production"
             name="productionId"
-            rules={[{ required: true, message: 'Choose the production' }]}
+            extra="Leave empty for every production of the facility in one document."
           >
             <ReferenceSelect def={productionsDef} aria-label="Production" />
           </Form.Item>

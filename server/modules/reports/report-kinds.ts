@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs';
 import { productionsDef } from '../../../core/entities/defs/index.ts';
 import type { TGenerateReportBody, TReportKind } from '../../../core/schemas/reports.schemas.ts';
 import type { Queryable } from '../../db/db.ts';
-import { getEntity } from '../../entities/entity-store.ts';
+import { allEntities, getEntity } from '../../entities/entity-store.ts';
 import { computableLimitsInput } from '../limits/computable-input.ts';
 import { worstCaseRanking } from '../limits/limit-reports.service.ts';
 import {
@@ -146,30 +146,56 @@ const worstCase: ReportKind = {
   },
 };
 
+/** The MAC matrix of one production, or of each in turn (every production of the facility). */
+interface ProductionLimitsData {
+  productions: MacPdfData[];
+}
+
 const productionLimits: ReportKind = {
   fontSize: 7,
   async compute(q, facilityId, parameters, asOf) {
     if (parameters.kind !== 'production-limits') throw new Error('not a production-limits report');
-    const production = await getEntity(q, productionsDef, facilityId, parameters.productionId);
-    const { input, uncomputable } = await computableLimitsInput(q, facilityId, {
-      productionId: parameters.productionId,
-      residueType: parameters.variant === 'nitrosamine' ? 'Nitrosamine' : 'Chemical',
-      asOf,
-    });
+    const productions =
+      parameters.productionId === undefined
+        ? await allEntities(q, productionsDef, facilityId, { asOf })
+        : [await getEntity(q, productionsDef, facilityId, parameters.productionId)];
     const [facility] = await q.query<{ name: string }>(
       'select name from facilities where id = $1',
       [facilityId],
     );
-    const data: MacPdfData = {
-      input,
-      uncomputable,
-      variant: parameters.variant,
-      facilityName: facility?.name ?? '',
-      productionName: production.name as string,
-    };
-    return { title: macPdfTitle(data), data };
+    const data: ProductionLimitsData = { productions: [] };
+    for (const production of productions) {
+      const { input, uncomputable } = await computableLimitsInput(q, facilityId, {
+        productionId: production.id,
+        residueType: parameters.variant === 'nitrosamine' ? 'Nitrosamine' : 'Chemical',
+        asOf,
+      });
+      data.productions.push({
+        input,
+        uncomputable,
+        variant: parameters.variant,
+        facilityName: facility?.name ?? '',
+        productionName: production.name as string,
+      });
+    }
+    const title =
+      data.productions.length === 1 && parameters.productionId !== undefined
+        ? macPdfTitle(data.productions[0]!)
+        : parameters.variant === 'nitrosamine'
+          ? 'Nitrosamine limits · every production'
+          : 'MAC matrix · every production';
+    return { title, data };
   },
-  pdfContent: (data) => macPdfContent(data as MacPdfData),
+  pdfContent(raw) {
+    const { productions } = raw as ProductionLimitsData;
+    if (productions.length === 1) return macPdfContent(productions[0]!);
+    if (productions.length === 0)
+      return [{ text: 'The facility has no productions.', italics: true }];
+    return productions.flatMap((production, i) => [
+      { text: macPdfTitle(production), style: 'h2', pageBreak: i === 0 ? undefined : 'before' },
+      ...macPdfContent(production),
+    ]);
+  },
 };
 
 export const REPORT_KIND_DEFS: Record<TReportKind, ReportKind> = {

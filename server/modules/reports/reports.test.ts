@@ -228,6 +228,18 @@ describe('A production limits report', () => {
   });
 });
 
+describe('A production limits report of every production', () => {
+  it('prints each production’s matrix in turn', async () => {
+    const report = await generate({ kind: 'production-limits' });
+    expect(report.title).toBe('MAC matrix · every production');
+    const { text } = await pdfOf(`/reports/production-limits/${report.id}/pdf`);
+    expect(text).toContain('MAC matrix · Line 1');
+    expect(text).toContain('MAC matrix · Line 2');
+    expect(text).toContain('B -> A');
+    expect(text).toContain('C -> D');
+  });
+});
+
 describe('Report requests', () => {
   it('lists the kinds as get-report-tags and the stored reports, newest first', async () => {
     const tags = await t.call('GET', `${facility.F}/get-report-tags`);
@@ -248,7 +260,7 @@ describe('Report requests', () => {
     for (const body of [
       {},
       { kind: 'nope' },
-      { kind: 'production-limits' },
+      { kind: 'production-limits', variant: 'other' },
       { kind: 'production-limits', productionId: 'x' },
       { kind: 'worst-case-ranking', extra: 1 },
     ]) {
