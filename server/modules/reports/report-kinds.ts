@@ -2,8 +2,9 @@ import ExcelJS from 'exceljs';
 import { productionsDef } from '../../../core/entities/defs/index.ts';
 import type { TGenerateReportBody, TReportKind } from '../../../core/schemas/reports.schemas.ts';
 import type { Queryable } from '../../db/db.ts';
-import { allEntities, getEntity } from '../../entities/entity-store.ts';
-import { computableLimitsInput } from '../limits/computable-input.ts';
+import { getEntity } from '../../entities/entity-store.ts';
+import { computable, computableLimitsInput } from '../limits/computable-input.ts';
+import { eachProductionLimitsInput } from '../limits/facility-limits-input.ts';
 import { worstCaseRanking } from '../limits/limit-reports.service.ts';
 import {
   formatLimit,
@@ -155,29 +156,43 @@ const productionLimits: ReportKind = {
   fontSize: 7,
   async compute(q, facilityId, parameters, asOf) {
     if (parameters.kind !== 'production-limits') throw new Error('not a production-limits report');
-    const productions =
-      parameters.productionId === undefined
-        ? await allEntities(q, productionsDef, facilityId, { asOf })
-        : [await getEntity(q, productionsDef, facilityId, parameters.productionId)];
     const [facility] = await q.query<{ name: string }>(
       'select name from facilities where id = $1',
       [facilityId],
     );
-    const data: ProductionLimitsData = { productions: [] };
-    for (const production of productions) {
-      const { input, uncomputable } = await computableLimitsInput(q, facilityId, {
-        productionId: production.id,
-        residueType: parameters.variant === 'nitrosamine' ? 'Nitrosamine' : 'Chemical',
-        asOf,
-      });
-      data.productions.push({
+    const options = {
+      residueType:
+        parameters.variant === 'nitrosamine' ? ('Nitrosamine' as const) : ('Chemical' as const),
+      asOf,
+    };
+    // One production's input, or every production's from one read of the facility.
+    const inputs =
+      parameters.productionId === undefined
+        ? (await eachProductionLimitsInput(q, facilityId, options)).map(
+            ({ production, input }) => ({
+              name: production.name as string,
+              ...computable(input),
+            }),
+          )
+        : [
+            {
+              name: (await getEntity(q, productionsDef, facilityId, parameters.productionId))
+                .name as string,
+              ...(await computableLimitsInput(q, facilityId, {
+                ...options,
+                productionId: parameters.productionId,
+              })),
+            },
+          ];
+    const data: ProductionLimitsData = {
+      productions: inputs.map(({ name, input, uncomputable }) => ({
         input,
         uncomputable,
         variant: parameters.variant,
         facilityName: facility?.name ?? '',
-        productionName: production.name as string,
-      });
-    }
+        productionName: name,
+      })),
+    };
     const title =
       data.productions.length === 1 && parameters.productionId !== undefined
         ? macPdfTitle(data.productions[0]!)
