@@ -71,6 +71,7 @@ import { registerStudyRoutes } from './modules/verification/studies/studies.rout
 import { registerStatisticsRoutes } from './modules/verification/statistics/statistics.routes.ts';
 import { registerDashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { registerFeedbackRoutes } from './modules/feedback/feedback.routes.ts';
+import { registerReportRoutes } from './modules/reports/reports.routes.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -202,6 +203,8 @@ export async function buildApp({
   // Issue 13: the dashboard (the new Home) and feedback from any screen.
   registerDashboardRoutes(context);
   registerFeedbackRoutes(context);
+  // Issue 13: reports as controlled documents.
+  registerReportRoutes(context);
 
   return app;
 }

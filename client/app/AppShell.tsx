@@ -15,6 +15,7 @@ import { LazyChangeAssessments } from '../features/change-assessments/LazyChange
 import { LazyEquipmentDetail } from '../features/equipment/LazyEquipmentDetail.tsx';
 import { LazyRoomGrades } from '../features/room-grades/LazyRoomGrades.tsx';
 import { LazyMyApprovals } from '../features/records/LazyMyApprovals.tsx';
+import { LazyReports } from '../features/reports/LazyReports.tsx';
 import { LazyCleaningAssessments } from '../features/cleaning-assessments/LazyCleaningAssessments.tsx';
 import { LazyRun, LazyVerification } from '../features/verification/LazyVerification.tsx';
 import { LazyProtocols } from '../features/protocols/LazyProtocols.tsx';
@@ -115,6 +116,7 @@ function SignedInApp() {
             <Route path="protocols" element={<LazyProtocols />} />
             <Route path="studies/*" element={<LazyStudies />} />
             {adminRoutes(facilities.data)}
+            <Route path="reports" element={<LazyReports />} />
             <Route path="my-approvals" element={<LazyMyApprovals />} />
             <Route path="audit-log" element={<LazyAuditLog />} />
             <Route path="settings" element={<LazySettings />} />

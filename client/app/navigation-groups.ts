@@ -24,7 +24,10 @@ const SECTIONS: readonly { label: string; prefixes: readonly string[] }[] = [
       '/feedback',
     ],
   },
-  { label: 'Compliance', prefixes: ['/change-control', '/my-approvals', '/audit-log'] },
+  {
+    label: 'Compliance',
+    prefixes: ['/change-control', '/reports', '/my-approvals', '/audit-log'],
+  },
 ];
 
 export interface NavEntry {

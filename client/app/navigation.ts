@@ -5,6 +5,7 @@ import { canSeePolicies } from '../features/policies/policies-access.ts';
 import { canSeeChangeAssessments } from '../features/change-assessments/change-assessments-access.ts';
 import { canSign } from '../features/records/records-access.ts';
 import { canSeeCleaningAssessments } from '../features/cleaning-assessments/cleaning-assessments-access.ts';
+import { canSeeReports } from '../features/reports/reports-access.ts';
 import { canSeeVerification } from '../features/verification/verification-access.ts';
 import { canSeeRoomGrades } from '../features/room-grades/room-grades-access.ts';
 import { canReadOutbox } from '../features/outbox/outbox-access.ts';
@@ -33,6 +34,7 @@ export const NAVIGATION = [
   { path: '/protocols', label: 'Protocols', isVisible: canSeeVerification },
   { path: '/studies', label: 'Studies', isVisible: canSeeVerification },
   { path: '/verification', label: 'Ongoing verification', isVisible: canSeeVerification },
+  { path: '/reports', label: 'Reports', isVisible: canSeeReports },
   { path: '/my-approvals', label: 'My approvals', isVisible: canSign },
   { path: '/audit-log', label: 'Audit Log', isVisible: canReadAuditLog },
   { path: '/settings', label: 'Settings', isVisible: canSeeSettings },

@@ -21,10 +21,24 @@ pdfmake.setFonts(require(workerData.fonts));
 pdfmake.setUrlAccessPolicy(() => false);
 pdfmake.setLocalAccessPolicy((path) => path.startsWith(workerData.fontDir));
 const doc = workerData.doc;
+const frame = workerData.frame;
+if (frame.header) {
+  doc.header = () => ({
+    columns: [
+      { text: frame.header.left, fontSize: 7, bold: true },
+      { text: frame.header.right, alignment: 'right', fontSize: 7 },
+    ],
+    margin: [30, 12, 30, 0],
+  });
+}
 doc.footer = (page, pages) => ({
   columns: [
-    { text: workerData.footer, fontSize: 7, color: '#555555' },
-    { text: 'Page ' + page + ' of ' + pages, alignment: 'right', fontSize: 7 },
+    { text: frame.footer, fontSize: 7, color: '#555555' },
+    {
+      text: 'Page ' + page + ' of ' + pages + (frame.footerRight ? ' · ' + frame.footerRight : ''),
+      alignment: 'right',
+      fontSize: 7,
+    },
   ],
   margin: [30, 8, 30, 0],
 });
@@ -139,12 +153,33 @@ export function landscapePage(title: string, author: string, fontSize: number) {
   };
 }
 
-/** Renders any pdfmake document off the main thread, with `footer` and page numbers on each page. */
-export function renderPdfDocument(doc: Record<string, unknown>, footer: string): Promise<Buffer> {
+/**
+ * What every page carries besides the content: the footer's text, then 'Page x of y' and
+ * `footerRight` on its right; a header line when given (controlled documents,
+ * server/modules/reports/controlled-pdf.ts).
+ */
+export interface PdfFrame {
+  footer: string;
+  footerRight?: string;
+  header?: { left: string; right: string };
+}
+
+/** Renders any pdfmake document off the main thread, with its frame on each page. */
+export function renderPdfDocument(
+  doc: Record<string, unknown>,
+  frame: string | PdfFrame,
+): Promise<Buffer> {
+  const pageFrame = typeof frame === 'string' ? { footer: frame } : frame;
   return new Promise((resolve, reject) => {
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { pdfmake: PDFMAKE, fonts: FONTS, fontDir: dirname(FONTS), doc, footer },
+      workerData: {
+        pdfmake: PDFMAKE,
+        fonts: FONTS,
+        fontDir: dirname(FONTS),
+        doc,
+        frame: pageFrame,
+      },
     });
     worker.once('message', (message: Uint8Array | { error: string }) => {
       void worker.terminate();

@@ -79,6 +79,26 @@ export async function facilityLimitsInput(
   facilityId: number,
   options: FacilityInputOptions = {},
 ): Promise<LimitsInput> {
+  return limitsInputOf(await readFacility(q, facilityId, options), options.productionId);
+}
+
+/**
+ * Each production's own input (as `facilityLimitsInput` with its `productionId`), from one read of
+ * the facility: a report of every production reads the records once, not once per production.
+ */
+export async function eachProductionLimitsInput(
+  q: Queryable,
+  facilityId: number,
+  options: Omit<FacilityInputOptions, 'productionId'> = {},
+): Promise<{ production: EntityRecord; input: LimitsInput }[]> {
+  const read = await readFacility(q, facilityId, options);
+  return read.allProductions.map((production) => ({
+    production,
+    input: limitsInputOf(read, production.id),
+  }));
+}
+
+async function readFacility(q: Queryable, facilityId: number, options: FacilityInputOptions) {
   const asOf = { asOf: options.asOf };
   const [actives, allProducts, allEquipment, allProductions, sampling, policy] = await Promise.all([
     allEntities(q, activesDef, facilityId, asOf),
@@ -92,6 +112,21 @@ export async function facilityLimitsInput(
         policy: options.policy,
       }).then((p) => p.content),
   ]);
+  return { actives, allProducts, allEquipment, allProductions, sampling, policy };
+}
+
+function limitsInputOf(
+  {
+    actives,
+    allProducts,
+    allEquipment,
+    allProductions,
+    sampling,
+    policy,
+  }: Awaited<ReturnType<typeof readFacility>>,
+  productionId: number | undefined,
+): LimitsInput {
+  const options = { productionId };
   // One production's matrix: only its products and equipment.
   const productions =
     options.productionId === undefined

@@ -16,7 +16,7 @@ import { writeAudit, type Actor } from '../audit/audit.service.ts';
 import { computableLimitsInput } from './computable-input.ts';
 import { writeMacMatrixXlsx } from './mac-matrix-xlsx.ts';
 import { pagePairs } from './mac-pairs.ts';
-import { renderMacPdf, type MacPdfVariant } from './mac-production-pdf.ts';
+import { renderMacPreviewPdf, type MacPdfVariant } from './mac-production-pdf.ts';
 
 const base = '/api/v2/plans/:plan/facilities/:facility';
 const tags = ['limits'];
@@ -156,7 +156,7 @@ export function registerMacExportRoutes({ app, db, permit }: AppContext): void {
         ]);
         const actor = actorOf(request);
         const productionName = production.name as string;
-        const pdf = await renderMacPdf({
+        const pdf = await renderMacPreviewPdf({
           input,
           uncomputable,
           variant,

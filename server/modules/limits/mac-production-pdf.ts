@@ -1,24 +1,22 @@
-import { formatDateTime, type DateTimeSettings } from '../../../core/datetime/format-date-time.ts';
 import { compileLimits } from '../../../core/limits/compile.ts';
 import type { Derivation } from '../../../core/limits/derivation.ts';
 import { explainPair } from '../../../core/limits/explain.ts';
 import { runMatrix } from '../../../core/limits/matrix.ts';
 import type { LimitsInput } from '../../../core/limits/model.ts';
+import type { DateTimeSettings } from '../../../core/datetime/format-date-time.ts';
 import type { TUncomputable } from '../../../core/schemas/mac-matrix.schemas.ts';
-import { landscapePage, renderPdfDocument } from '../audit/audit-pdf.ts';
+import { dataHashOf, renderControlledPdf } from '../reports/controlled-pdf.ts';
 
 export type MacPdfVariant = 'chemical' | 'nitrosamine';
 
-export interface MacPdfInput {
+/** What a production's limits PDF is made from: its data, stored and hashed with the report. */
+export interface MacPdfData {
   input: LimitsInput;
   /** Products and equipment left out because their stored data cannot be computed, and why. */
   uncomputable: readonly TUncomputable[];
   variant: MacPdfVariant;
   facilityName: string;
   productionName: string;
-  settings: DateTimeSettings;
-  generatedBy: string;
-  generatedAt: Date;
 }
 
 /** Four significant digits: enough to check by hand, the same text in the matrix and below. */
@@ -105,13 +103,21 @@ function leftOutSection(uncomputable: readonly TUncomputable[]): unknown[] {
   ];
 }
 
+/** The title of a production's limits PDF. */
+export function macPdfTitle(pdf: Pick<MacPdfData, 'variant' | 'productionName'>): string {
+  return pdf.variant === 'nitrosamine'
+    ? `Nitrosamine limits · ${pdf.productionName}`
+    : `MAC matrix · ${pdf.productionName}`;
+}
+
 /**
- * The MAC matrix of one production as a pdfmake document: the governing MACO of each pair of its
- * products, then how each one was reached (formula and inputs with units), so a reviewer can redo
- * it by hand. The nitrosamine variant is the same matrix under the Nitrosamine policy, where the
+ * The MAC matrix of one production as pdfmake content for the controlled-document layout
+ * (server/modules/reports/controlled-pdf.ts): the governing MACO of each pair of its products,
+ * then how each one was reached (formula and inputs with units), so a reviewer can redo it by
+ * hand. The nitrosamine variant is the same matrix under the Nitrosamine policy, where the
  * acceptable intake (ICH M7) takes the place of the PDE.
  */
-export function macPdfDefinition(pdf: MacPdfInput): Record<string, unknown> {
+export function macPdfContent(pdf: MacPdfData): unknown[] {
   const m = compileLimits(pdf.input);
   const products = pdf.input.products.map((p) => p.id);
   const maco = new Map<string, string>();
@@ -131,64 +137,82 @@ export function macPdfDefinition(pdf: MacPdfInput): Record<string, unknown> {
       `${explained.sal.formula}\nA = ${formatLimit(view.area, 'sqcm')}\n= ${formatLimit(view.sal, 'mg/sqcm')}`,
     ]);
   });
-  const title =
-    pdf.variant === 'nitrosamine'
-      ? `Nitrosamine limits · ${pdf.productionName}`
-      : `MAC matrix · ${pdf.productionName}`;
-  const when = formatDateTime(pdf.generatedAt, pdf.settings);
-  return {
-    ...landscapePage(title, pdf.generatedBy, 7),
-    content: [
-      { text: title, style: 'title' },
-      {
-        text: [
-          `Facility: ${pdf.facilityName} · Production: ${pdf.productionName}\n`,
-          `Generated ${when} (${pdf.settings.timezone}) by ${pdf.generatedBy} · `,
-          `${pdf.input.policy.residueType} policy · ${products.length} products · ${derivations.length} pairs`,
-        ],
-        margin: [0, 4, 0, 8],
-      },
-      ...leftOutSection(pdf.uncomputable),
-      ...(pdf.variant === 'nitrosamine'
-        ? [{ text: 'Acceptable intakes', style: 'h2' }, intakeTable(pdf.input)]
-        : []),
-      { text: 'Governing MACO per pair (empty: no shared equipment)', style: 'h2' },
-      ...(derivations.length === 0
-        ? [{ text: 'The products of this production share no equipment: no pairs.', italics: true }]
-        : matrixTables(products, maco)),
-      {
-        text: 'Derivations',
-        style: 'h2',
-        pageBreak: derivations.length > 0 ? 'before' : undefined,
-      },
-      derivations.length === 0
-        ? { text: 'No pairs to derive.', italics: true }
-        : {
-            table: {
-              headerRows: 1,
-              dontBreakRows: true,
-              widths: [90, 150, '*', 60, 130],
-              body: [
-                [
-                  th('Pair'),
-                  th('Governing criterion'),
-                  th('Inputs'),
-                  th('MACO'),
-                  th('Surface limit'),
-                ],
-                ...derivations,
+  return [
+    {
+      text: [
+        `Facility: ${pdf.facilityName} · Production: ${pdf.productionName}\n`,
+        `${pdf.input.policy.residueType} policy · ${products.length} products · ${derivations.length} pairs`,
+      ],
+      margin: [0, 0, 0, 8],
+    },
+    ...leftOutSection(pdf.uncomputable),
+    ...(pdf.variant === 'nitrosamine'
+      ? [{ text: 'Acceptable intakes', style: 'h2' }, intakeTable(pdf.input)]
+      : []),
+    { text: 'Governing MACO per pair (empty: no shared equipment)', style: 'h2' },
+    ...(derivations.length === 0
+      ? [{ text: 'The products of this production share no equipment: no pairs.', italics: true }]
+      : matrixTables(products, maco)),
+    {
+      text: 'Derivations',
+      style: 'h2',
+      pageBreak: derivations.length > 0 ? 'before' : undefined,
+    },
+    derivations.length === 0
+      ? { text: 'No pairs to derive.', italics: true }
+      : {
+          table: {
+            headerRows: 1,
+            dontBreakRows: true,
+            widths: [90, 150, '*', 60, 130],
+            body: [
+              [
+                th('Pair'),
+                th('Governing criterion'),
+                th('Inputs'),
+                th('MACO'),
+                th('Surface limit'),
               ],
-            },
-            layout: 'lightHorizontalLines',
+              ...derivations,
+            ],
           },
-    ],
-  };
+          layout: 'lightHorizontalLines',
+        },
+  ];
 }
 
-export function renderMacPdf(pdf: MacPdfInput): Promise<Buffer> {
-  const kind = pdf.variant === 'nitrosamine' ? 'Nitrosamine limits' : 'MAC matrix';
-  return renderPdfDocument(
-    macPdfDefinition(pdf),
-    `Carryover · ${kind} · ${pdf.facilityName} · ${pdf.productionName}`,
-  );
+/**
+ * The limits of one production as they are now, through the controlled-document layout but not
+ * stored: 'Preview', version 1 Being Built, under the DRAFT watermark. The controlled copy is the
+ * production-limits report (reports/generate_report).
+ */
+export function renderMacPreviewPdf(
+  pdf: MacPdfData & { settings: DateTimeSettings; generatedBy: string; generatedAt: Date },
+): Promise<Buffer> {
+  const data: MacPdfData = {
+    input: pdf.input,
+    uncomputable: pdf.uncomputable,
+    variant: pdf.variant,
+    facilityName: pdf.facilityName,
+    productionName: pdf.productionName,
+  };
+  return renderControlledPdf({
+    facilityName: pdf.facilityName,
+    title: macPdfTitle(pdf),
+    number: 'Preview',
+    versionNumber: 1,
+    status: 'BeingBuilt',
+    signatureState: null,
+    settings: pdf.settings,
+    generatedBy: pdf.generatedBy,
+    generatedAt: pdf.generatedAt,
+    dataHash: dataHashOf(data),
+    files: [],
+    limitsSnapshotId: null,
+    parameters: { kind: 'production-limits', variant: pdf.variant },
+    asOf: pdf.generatedAt.toISOString(),
+    signatures: [],
+    content: macPdfContent(data),
+    fontSize: 7,
+  });
 }

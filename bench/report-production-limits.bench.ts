@@ -1,0 +1,85 @@
+// The production-limits report of the 1,000-product facility (issue 13; target under 10 s as a
+// job), through the HTTP API of a production build: one production's report and the report of
+// every production in one document, each from `reports/generate_report` until its job is done,
+// then the stored PDF's download; pages and size of the file.
+// Runs on PGlite, and on the PostgreSQL server at 127.0.0.1:5432 when one answers.
+//   npm run bench:report-production-limits
+import { readPdfText } from '../server/modules/audit/read-pdf-text.ts';
+import {
+  THOUSAND_PRODUCTS,
+  admin,
+  facilityWorkbook,
+  onEachDatabase,
+  signIn,
+  uploadWorkbook,
+} from './bench-fixture.ts';
+import { startServerProcess } from './server-process.ts';
+
+interface Report {
+  id: number;
+  completedAt: string | null;
+  error: string | null;
+  progress: { stage: string } | null;
+}
+
+async function timeReport(F: string, token: string, body: object) {
+  const headers = { token, 'content-type': 'application/json' };
+  const started = performance.now();
+  const res = await fetch(`${F}/reports/generate_report`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify(body),
+  });
+  const answered = performance.now() - started;
+  const { reportId } = (await res.json()) as { reportId: number };
+  let report: Report;
+  const stages = new Set<string>();
+  for (;;) {
+    report = (
+      (await (await fetch(`${F}/reports/${reportId}`, { headers })).json()) as {
+        report: Report;
+      }
+    ).report;
+    if (report.progress) stages.add(report.progress.stage);
+    if (report.completedAt || report.error) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  if (report.error) throw new Error(report.error);
+  const job = performance.now() - started;
+  const downloadStart = performance.now();
+  const pdf = new Uint8Array(
+    await (
+      await fetch(`${F}/reports/production-limits/${reportId}/pdf`, { headers })
+    ).arrayBuffer(),
+  );
+  const download = performance.now() - downloadStart;
+  const { pages } = await readPdfText(pdf);
+  return { answered, job, download, pages, bytes: pdf.length, stages: [...stages] };
+}
+
+async function run(label: string, env: Record<string, string>): Promise<void> {
+  const server = await startServerProcess({ ...admin, SERVE_CLIENT: 'false', ...env }, 3321);
+  try {
+    const { token, facility } = await signIn(server.url);
+    const F = facility(1);
+    await uploadWorkbook(F, token, workbook);
+    const productions = (await (
+      await fetch(`${F}/productions?pageLimit=1`, { headers: { token } })
+    ).json()) as { data?: { id: number }[]; productions?: { id: number }[] };
+    const first = (productions.data ?? productions.productions ?? [])[0]!.id;
+    for (const [what, body] of [
+      ['one production (10 products)', { kind: 'production-limits', productionId: first }],
+      ['every production (100 lines, 1,000 products)', { kind: 'production-limits' }],
+    ] as const) {
+      const r = await timeReport(F, token, body);
+      console.log(
+        `${label}: production-limits report, ${what}: answered ${r.answered.toFixed(0)} ms, job done ${(r.job / 1000).toFixed(1)} s (stages seen: ${r.stages.join(', ')}), stored PDF download ${r.download.toFixed(0)} ms, ${r.pages} pages, ${(r.bytes / 1e6).toFixed(1)} MB`,
+      );
+    }
+  } finally {
+    await server.stop();
+  }
+}
+
+const workbook = await facilityWorkbook(THOUSAND_PRODUCTS);
+await onEachDatabase(run);

@@ -1,0 +1,286 @@
+import { DownloadOutlined } from '@ant-design/icons';
+import { useQueryClient } from '@tanstack/react-query';
+import { Button, Drawer, Empty, Flex, Form, Select, Space, Table, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { productionsDef } from '../../../core/entities/defs/index.ts';
+import {
+  REPORT_KIND_INFO,
+  type TReport,
+  type TReportFormat,
+  type TReportKind,
+} from '../../../core/schemas/reports.schemas.ts';
+import { serverPaging } from '../../app/paging.ts';
+import { FormModal } from '../../app/reason/FormModal.tsx';
+import { useDateFormat } from '../../app/use-date-format.ts';
+import { JobProgress } from '../jobs/JobProgress.tsx';
+import { ReferenceSelect } from '../master-data/ReferenceSelect.tsx';
+import { useFacilityScope } from '../master-data/use-facility-scope.ts';
+import { usePermissions } from '../master-data/use-permissions.ts';
+import { ControlledRecordPanel } from '../records/ControlledRecordPanel.tsx';
+import { StatusTag } from '../records/StatusTag.tsx';
+import {
+  downloadReport,
+  generateReport,
+  reportKeys,
+  useReportTags,
+  useReports,
+  type GenerateReportBody,
+} from './reports-api.ts';
+
+const short = (hash: string | null | undefined) => (hash ? hash.slice(0, 12) : '—');
+
+interface GenerateValues {
+  kind: TReportKind;
+  productionId?: number;
+  variant?: 'chemical' | 'nitrosamine';
+}
+
+/** Asks for a kind and its parameters, and starts the report's job. */
+function GenerateDialog({
+  onClose,
+  onStarted,
+}: {
+  onClose: () => void;
+  onStarted: (id: number) => void;
+}) {
+  const scope = useFacilityScope();
+  const queryClient = useQueryClient();
+  const tags = useReportTags();
+  const [form] = Form.useForm<GenerateValues>();
+  const kind = Form.useWatch('kind', form);
+  return (
+    <FormModal<GenerateValues>
+      form={form}
+      name="generate-report"
+      title="Generate a report"
+      okText="Generate"
+      initialValues={{ kind: 'worst-case-ranking', variant: 'chemical' }}
+      askReason={false}
+      onSave={async (values) => {
+        const body: GenerateReportBody =
+          values.kind === 'production-limits'
+            ? {
+                kind: 'production-limits',
+                ...(values.productionId ? { productionId: values.productionId } : {}),
+                variant: values.variant ?? 'chemical',
+              }
+            : { kind: 'worst-case-ranking' };
+        const started = await generateReport(scope, body);
+        void queryClient.invalidateQueries({ queryKey: reportKeys.all(scope.facilityId) });
+        onStarted(started.reportId);
+      }}
+      onClose={onClose}
+    >
+      <Typography.Paragraph>
+        The report is generated in the background from the data and the limits in force now, then
+        stored as a controlled document (version 1, Being Built) to be submitted and approved.
+      </Typography.Paragraph>
+      <Form.Item label="Kind" name="kind" rules={[{ required: true }]}>
+        <Select
+          aria-label="Kind"
+          options={(tags.data?.tags ?? []).map((t) => ({ value: t.kind, label: t.label }))}
+        />
+      </Form.Item>
+      {kind === 'production-limits' ? (
+        <>
+          <Form.Item
+            label="Production"
+            name="productionId"
+            extra="Leave empty for every production of the facility in one document."
+          >
+            <ReferenceSelect def={productionsDef} aria-label="Production" />
+          </Form.Item>
+          <Form.Item label="Policy" name="variant">
+            <Select
+              aria-label="Policy"
+              options={[
+                { value: 'chemical', label: 'Chemical (MAC matrix)' },
+                { value: 'nitrosamine', label: 'Nitrosamine' },
+              ]}
+            />
+          </Form.Item>
+        </>
+      ) : null}
+    </FormModal>
+  );
+}
+
+function DownloadButtons({ report }: { report: TReport }) {
+  const scope = useFacilityScope();
+  const [busy, setBusy] = useState<TReportFormat | null>(null);
+  if (!report.completedAt) return null;
+  return (
+    <Space>
+      {REPORT_KIND_INFO[report.kind].formats.map((format) => (
+        <Button
+          key={format}
+          size="small"
+          icon={<DownloadOutlined />}
+          loading={busy === format}
+          onClick={() => {
+            setBusy(format);
+            // Errors are shown by the http handler; the button only stops spinning.
+            downloadReport(scope, report, format)
+              .catch(() => undefined)
+              .finally(() => setBusy(null));
+          }}
+        >
+          Download {format.toUpperCase()}
+        </Button>
+      ))}
+    </Space>
+  );
+}
+
+/** One report: its job while it runs, then its files, hashes and controlled-record actions. */
+function ReportDrawer({ report, onClose }: { report: TReport; onClose: () => void }) {
+  const scope = useFacilityScope();
+  const queryClient = useQueryClient();
+  const permissions = usePermissions();
+  const { formatDateTime } = useDateFormat();
+  return (
+    <Drawer open width={720} title={`${report.number} ${report.title}`} onClose={onClose}>
+      <Flex vertical gap="middle">
+        {report.completedAt ? null : <JobProgress jobId={report.jobId} />}
+        {report.error ? <Typography.Text type="danger">{report.error}</Typography.Text> : null}
+        {report.completedAt ? (
+          <>
+            <ControlledRecordPanel
+              documentType="ReportDocument"
+              documentId={report.id}
+              title={`${report.number} ${report.title}`}
+              state={report}
+              canModify={permissions.can('ReportDocument', 'Modify')}
+              onSigned={() =>
+                void queryClient.invalidateQueries({ queryKey: reportKeys.all(scope.facilityId) })
+              }
+            />
+            <DownloadButtons report={report} />
+            <Typography.Paragraph>
+              Generated {formatDateTime(report.generatedAt)} by {report.generatedBy ?? '—'} · data
+              as of {report.asOf ? formatDateTime(report.asOf) : '—'} · limits snapshot{' '}
+              {report.limitsSnapshotId ?? 'none'}
+            </Typography.Paragraph>
+            <Typography.Paragraph copyable={{ text: report.dataHash ?? '' }}>
+              Data SHA-256: <Typography.Text code>{report.dataHash}</Typography.Text>
+            </Typography.Paragraph>
+            {report.files.map((f) => (
+              <Typography.Paragraph key={f.format}>
+                {f.format.toUpperCase()} as generated:{' '}
+                <Typography.Text code>{f.sha256}</Typography.Text>
+              </Typography.Paragraph>
+            ))}
+          </>
+        ) : null}
+      </Flex>
+    </Drawer>
+  );
+}
+
+/** Stored reports (spec §3 "Report kinds"): generate, follow, download and sign. */
+export function ReportsPage() {
+  const { formatDateTime } = useDateFormat();
+  const permissions = usePermissions();
+  const [page, setPage] = useState({ pageNumber: 1, pageLimit: 10 });
+  const [generating, setGenerating] = useState(false);
+  const [openId, setOpenId] = useState<number | null>(null);
+  const list = useReports(page);
+  const rows = list.data?.reports ?? [];
+  const open = rows.find((r) => r.id === openId) ?? null;
+  const canGenerate = permissions.can('ReportDocument', 'Generate');
+  return (
+    <Flex vertical gap="middle">
+      <Typography.Title level={3}>Reports</Typography.Title>
+      {canGenerate ? (
+        <div>
+          <Button type="primary" onClick={() => setGenerating(true)}>
+            Generate report
+          </Button>
+        </div>
+      ) : null}
+      <Table<TReport>
+        aria-label="Reports"
+        size="small"
+        rowKey="id"
+        loading={list.isPending}
+        dataSource={rows}
+        locale={{
+          emptyText: (
+            <Empty
+              description={
+                canGenerate
+                  ? 'No report yet. Generate one: it is stored with its data and hashes, to be approved like any controlled record.'
+                  : 'No report yet.'
+              }
+            />
+          ),
+        }}
+        pagination={serverPaging(
+          page,
+          list.data?.total ?? 0,
+          { one: 'report', many: 'reports' },
+          (pageNumber, pageLimit) => setPage({ pageNumber, pageLimit }),
+        )}
+        columns={[
+          {
+            title: 'Number',
+            dataIndex: 'number',
+            render: (number: string, row) => (
+              <Button type="link" size="small" onClick={() => setOpenId(row.id)}>
+                {number}
+              </Button>
+            ),
+          },
+          {
+            title: 'Kind',
+            dataIndex: 'kind',
+            render: (k: TReportKind) => REPORT_KIND_INFO[k].label,
+          },
+          { title: 'Title', dataIndex: 'title', ellipsis: true },
+          {
+            title: 'Status',
+            key: 'status',
+            render: (_: unknown, row) =>
+              row.completedAt ? (
+                <StatusTag state={row} />
+              ) : row.error ? (
+                <Tag color="error">Failed</Tag>
+              ) : (
+                <Tag color="processing">Generating</Tag>
+              ),
+          },
+          {
+            title: 'Generated by',
+            dataIndex: 'generatedBy',
+            render: (n: string | null) => n ?? '—',
+          },
+          {
+            title: 'Generated at',
+            dataIndex: 'generatedAt',
+            render: (at: string) => formatDateTime(at),
+          },
+          {
+            title: 'Data hash',
+            dataIndex: 'dataHash',
+            render: (h: string | null) => <Typography.Text code>{short(h)}</Typography.Text>,
+          },
+          {
+            title: 'Files',
+            key: 'files',
+            render: (_: unknown, row) => <DownloadButtons report={row} />,
+          },
+        ]}
+      />
+      {generating ? (
+        <GenerateDialog
+          onClose={() => setGenerating(false)}
+          onStarted={(id) => {
+            setGenerating(false);
+            setOpenId(id);
+          }}
+        />
+      ) : null}
+      {open ? <ReportDrawer report={open} onClose={() => setOpenId(null)} /> : null}
+    </Flex>
+  );
+}

@@ -1,0 +1,84 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type {
+  TReport,
+  TReportFormat,
+  TReportList,
+  ZGenerateReportBody,
+  ZGenerateReportResponse,
+  ZReportTags,
+} from '../../../core/schemas/reports.schemas.ts';
+import { apiDownload, apiRequest, saveBlob } from '../../api/http-client.ts';
+import { facilityPath, type FacilityScope } from '../master-data/entity-api.ts';
+import { useFacilityScope } from '../master-data/use-facility-scope.ts';
+
+/** The calls of server/modules/reports (spec §7 "Assessments and reports"). */
+
+export type GenerateReportBody = z.input<typeof ZGenerateReportBody>;
+export type ReportTags = z.infer<typeof ZReportTags>;
+
+interface Page {
+  pageNumber: number;
+  pageLimit: number;
+}
+
+export const reportKeys = {
+  all: (facilityId: number) => ['facility', facilityId, 'reports'] as const,
+  list: (facilityId: number, page: Page) =>
+    ['facility', facilityId, 'reports', 'list', page] as const,
+  tags: (facilityId: number) => ['facility', facilityId, 'reports', 'tags'] as const,
+};
+
+export function useReports(page: Page) {
+  const scope = useFacilityScope();
+  return useQuery({
+    queryKey: reportKeys.list(scope.facilityId, page),
+    queryFn: ({ signal }) =>
+      apiRequest<TReportList>(`${facilityPath(scope)}/reports`, {
+        query: { ...page },
+        signal,
+        action: 'Loading the reports',
+      }),
+    placeholderData: keepPreviousData,
+    // While a report is being generated the list follows it.
+    refetchInterval: (query) =>
+      query.state.data?.reports.some((r) => r.completedAt === null && r.error === null)
+        ? 1000
+        : false,
+  });
+}
+
+export function useReportTags() {
+  const scope = useFacilityScope();
+  return useQuery({
+    queryKey: reportKeys.tags(scope.facilityId),
+    queryFn: ({ signal }) =>
+      apiRequest<ReportTags>(`${facilityPath(scope)}/get-report-tags`, {
+        signal,
+        action: 'Loading the report kinds',
+      }),
+  });
+}
+
+export function generateReport(
+  scope: FacilityScope,
+  body: GenerateReportBody,
+): Promise<z.infer<typeof ZGenerateReportResponse>> {
+  return apiRequest(`${facilityPath(scope)}/reports/generate_report`, {
+    method: 'POST',
+    body,
+    action: 'Generating the report',
+  });
+}
+
+export async function downloadReport(
+  scope: FacilityScope,
+  report: Pick<TReport, 'id' | 'kind' | 'number' | 'title'>,
+  format: TReportFormat,
+): Promise<void> {
+  const blob = await apiDownload(
+    `${facilityPath(scope)}/reports/${report.kind}/${report.id}/${format}`,
+    { action: `Downloading ${report.number}` },
+  );
+  saveBlob(blob, `${report.number} ${report.title}.${format}`);
+}

@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { ZFacilityParams } from './auth.schemas.ts';
+import { ZJobProgress } from './cleaning-assessments.schemas.ts';
+import { ZId, ZListQuery } from './common.schemas.ts';
+import { ZControlledState } from './signatures.schemas.ts';
+
+/*
+ * Reports as controlled documents (issue 13; server/modules/reports/README.md): generated as a
+ * background job from a kind and its parameters, stored with the data's hash and each file's
+ * hash, signed like any controlled record (document type ReportDocument).
+ */
+
+/** Report kinds of spec §3 built so far (the route segment `{type}` of reports/{type}/{id}/pdf). */
+export const REPORT_KINDS = ['worst-case-ranking', 'production-limits'] as const;
+export const ZReportKind = z.enum(REPORT_KINDS);
+export type TReportKind = z.infer<typeof ZReportKind>;
+
+export const REPORT_FORMATS = ['pdf', 'xlsx'] as const;
+export const ZReportFormat = z.enum(REPORT_FORMATS);
+export type TReportFormat = z.infer<typeof ZReportFormat>;
+
+/** What each kind is called and which files it has (spec §3: xlsx and pdf where both). */
+export const REPORT_KIND_INFO: Record<
+  TReportKind,
+  { label: string; formats: readonly TReportFormat[]; tags: readonly string[] }
+> = {
+  'worst-case-ranking': {
+    label: 'Worst case ranking',
+    formats: ['pdf', 'xlsx'],
+    tags: ['limits', 'risk'],
+  },
+  'production-limits': {
+    label: 'Production limits',
+    formats: ['pdf'],
+    tags: ['limits', 'MAC matrix'],
+  },
+};
+
+/** The parameters of each kind, the body of POST reports/generate_report. */
+export const ZGenerateReportBody = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('worst-case-ranking') }).strict(),
+  z
+    .object({
+      kind: z.literal('production-limits'),
+      /** One production; without it, every production of the facility in one document. */
+      productionId: ZId.optional(),
+      variant: z.enum(['chemical', 'nitrosamine']).default('chemical'),
+    })
+    .strict(),
+]);
+export type TGenerateReportBody = z.infer<typeof ZGenerateReportBody>;
+
+export const ZReportFile = z.object({
+  format: ZReportFormat,
+  sha256: z.string(),
+  createdAt: z.string(),
+});
+
+export const ZReport = ZControlledState.extend({
+  id: z.number().int(),
+  number: z.string(),
+  kind: ZReportKind,
+  title: z.string(),
+  parameters: z.record(z.string(), z.unknown()),
+  jobId: z.string().nullable(),
+  progress: ZJobProgress.nullable(),
+  asOf: z.string().nullable(),
+  limitsSnapshotId: z.number().int().nullable(),
+  dataHash: z.string().nullable(),
+  error: z.string().nullable(),
+  generatedBy: z.string().nullable(),
+  generatedAt: z.string(),
+  completedAt: z.string().nullable(),
+  /** The files as generated (the PDF's draft), each with its SHA-256. */
+  files: z.array(ZReportFile),
+});
+export type TReport = z.infer<typeof ZReport>;
+
+export const ZReportResponse = z.object({ report: ZReport });
+export const ZGenerateReportResponse = z.object({
+  report: ZReport,
+  reportId: z.number().int(),
+  jobId: z.string().nullable(),
+});
+export const ZReportList = z.object({ reports: z.array(ZReport), total: z.number().int() });
+export type TReportList = z.infer<typeof ZReportList>;
+export const ZReportListQuery = ZListQuery.extend({ kind: ZReportKind.optional() });
+
+export const ZReportTags = z.object({
+  tags: z.array(
+    z.object({
+      kind: ZReportKind,
+      label: z.string(),
+      formats: z.array(ZReportFormat),
+      tags: z.array(z.string()),
+    }),
+  ),
+});
+
+export const ZReportFileParams = ZFacilityParams.extend({ type: ZReportKind, id: ZId });
+export const ZReportDocumentParams = ZFacilityParams.extend({ t: ZReportKind, id: ZId });
+export const ZReportParams = ZFacilityParams.extend({ id: ZId });
+
+/** Regenerating a stored report as of its date from its parameters and snapshot. */
+export const ZRegenerateResponse = z.object({
+  dataHash: z.string(),
+  storedDataHash: z.string().nullable(),
+  limitsSnapshotId: z.number().int().nullable(),
+  same: z.boolean(),
+});

@@ -1,0 +1,50 @@
+import { readFile } from 'node:fs/promises';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readPdfText } from '../server/modules/audit/read-pdf-text.ts';
+import { buildMacFacility } from '../server/modules/limits/mac-test-data.ts';
+import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+import { choose, facilityApi, openDrawer, openModal, signInToFacility } from './ui.ts';
+
+let app: AppUnderTest;
+let page: Page;
+
+beforeAll(async () => {
+  app = await startAppUnderTest();
+  const facility = await facilityApi(app);
+  // Built through the API before the browser signs in (a sign-in ends the admin's other session).
+  await buildMacFacility(app.server, await app.server.login(), facility.id);
+  page = await app.open('/');
+  await signInToFacility(page);
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+describe('Reports in the browser', () => {
+  it('generates a production limits report, follows its job and downloads its PDF', async () => {
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Reports' })
+      .click();
+    await page.getByRole('button', { name: 'Generate report' }).click();
+    const dialog = openModal(page);
+    await choose(dialog.getByLabel('Kind'), 'Production limits');
+    await choose(dialog.getByLabel('Production', { exact: true }), 'Line 1');
+    await dialog.getByRole('button', { name: 'Generate' }).click();
+
+    // The report opens in a drawer, where its job runs and then its record shows.
+    const drawer = openDrawer(page);
+    await drawer.getByText('Data SHA-256').waitFor({ timeout: 60_000 });
+    await expect(drawer.getByText('Being Built').first().isVisible()).resolves.toBe(true);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      drawer.getByRole('button', { name: 'Download PDF' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('RPT-0001 MAC matrix · Line 1.pdf');
+    const { text } = await readPdfText(new Uint8Array(await readFile(await download.path())));
+    expect(text).toContain('RPT-0001 v1');
+    expect(text).toContain('DRAFT');
+    expect(text).toContain('250 mg');
+  });
+});

@@ -1,0 +1,153 @@
+import { createHash } from 'node:crypto';
+import { formatDateTime, type DateTimeSettings } from '../../../core/datetime/format-date-time.ts';
+import type {
+  TRecordStatus,
+  TSignature,
+  TSignatureState,
+} from '../../../core/schemas/signatures.schemas.ts';
+import { statusText } from '../../records/record-pdf.ts';
+import { canonicalJson } from '../../records/controlled.ts';
+import { landscapePage, renderPdfDocument } from '../audit/audit-pdf.ts';
+
+/*
+ * The one layout of every report PDF (server/modules/reports/README.md "The controlled-document
+ * PDF"): on each page a header (facility, title, report number and version, status) and a footer
+ * (who generated it and when, in the facility's time zone, 'Page x of y' and a short hash); a
+ * DRAFT watermark until the record is approved; after the content a signature page and a last
+ * page with the full hashes, the limits snapshot and the parameters to regenerate it.
+ */
+
+export interface ControlledPdfInput {
+  facilityName: string;
+  title: string;
+  /** The report number, e.g. RPT-0003, or 'Preview' for a file that is not a stored report. */
+  number: string;
+  versionNumber: number;
+  status: TRecordStatus;
+  signatureState: TSignatureState | null;
+  settings: DateTimeSettings;
+  generatedBy: string;
+  generatedAt: Date;
+  /** SHA-256 of the report data's canonical JSON. */
+  dataHash: string;
+  /** The other files stored with the report (the xlsx), with their SHA-256. */
+  files: { format: string; sha256: string }[];
+  limitsSnapshotId: number | null;
+  /** The kind and its parameters as stored, and the moment the data was read. */
+  parameters: Record<string, unknown>;
+  asOf: string | null;
+  signatures: TSignature[];
+  /** The report's own pdfmake content. */
+  content: unknown[];
+  /** Font size of the body (7 for wide tables). */
+  fontSize?: number;
+}
+
+export const DRAFT_WATERMARK = 'DRAFT';
+
+export const sha256 = (bytes: string | Uint8Array) =>
+  createHash('sha256').update(bytes).digest('hex');
+
+/** The SHA-256 of a report's data: of its canonical JSON (keys sorted at every level). */
+export const dataHashOf = (data: unknown) => sha256(canonicalJson(data));
+
+/** A controlled document is a draft until its version is approved (or replaced after that). */
+export function isDraft(status: TRecordStatus): boolean {
+  return status !== 'Approved' && status !== 'Deprecated';
+}
+
+/** The first 12 hex digits: enough to match a printout to its record by eye. */
+export const shortHash = (hash: string) => hash.slice(0, 12);
+
+const th = (text: string) => ({ text, style: 'th' });
+
+function signaturePage(input: ControlledPdfInput): unknown[] {
+  const when = (iso: string) =>
+    `${formatDateTime(iso, input.settings)} (${input.settings.timezone})`;
+  return [
+    { text: 'Signatures', style: 'h2', pageBreak: 'before' },
+    input.signatures.length === 0
+      ? { text: 'This version has no signatures yet.', italics: true }
+      : {
+          table: {
+            headerRows: 1,
+            dontBreakRows: true,
+            widths: [120, 70, 60, '*', 130],
+            body: [
+              [th('Printed name'), th('Role'), th('Action'), th('Meaning'), th('Date and time')],
+              ...input.signatures.map((s) => [
+                s.printedName,
+                s.signerRole,
+                s.action,
+                s.reason ? `${s.meaning}\nReason: ${s.reason}` : s.meaning,
+                when(s.signedAt),
+              ]),
+            ],
+          },
+          layout: 'lightHorizontalLines',
+        },
+  ];
+}
+
+function regenerationPage(input: ControlledPdfInput): unknown[] {
+  const rows: [string, string][] = [
+    ['Report', `${input.number} version ${input.versionNumber}`],
+    ['Data SHA-256', input.dataHash],
+    ...input.files.map((f): [string, string] => [`${f.format} file SHA-256`, f.sha256]),
+    ['Limits snapshot', input.limitsSnapshotId === null ? 'none' : String(input.limitsSnapshotId)],
+    ['Data as of (UTC)', input.asOf ?? '—'],
+    ['Parameters', canonicalJson(input.parameters)],
+  ];
+  return [
+    { text: 'Hashes and parameters to regenerate this report', style: 'h2', pageBreak: 'before' },
+    {
+      text: 'Regenerating the report from these parameters as of this date gives data with the same SHA-256.',
+      margin: [0, 0, 0, 6],
+    },
+    {
+      table: {
+        widths: [110, '*'],
+        body: rows.map(([label, value]) => [{ text: label, bold: true }, value]),
+      },
+      layout: 'lightHorizontalLines',
+    },
+  ];
+}
+
+/** The pdfmake document and the page frame of a controlled report. */
+export function controlledPdfDefinition(input: ControlledPdfInput) {
+  const status = statusText(input.status, input.signatureState);
+  const when = `${formatDateTime(input.generatedAt, input.settings)} (${input.settings.timezone})`;
+  const doc: Record<string, unknown> = {
+    ...landscapePage(input.title, input.generatedBy, input.fontSize ?? 8),
+    pageMargins: [30, 36, 30, 36],
+    content: [
+      { text: input.title, style: 'title' },
+      {
+        text: `${input.facilityName} · ${input.number} version ${input.versionNumber} · ${status}`,
+        margin: [0, 2, 0, 8],
+      },
+      ...input.content,
+      ...signaturePage(input),
+      ...regenerationPage(input),
+    ],
+  };
+  if (isDraft(input.status))
+    doc.watermark = { text: DRAFT_WATERMARK, color: '#b00020', opacity: 0.12, bold: true };
+  return {
+    doc,
+    frame: {
+      header: {
+        left: `${input.facilityName} · ${input.title}`,
+        right: `${input.number} v${input.versionNumber} · ${status}`,
+      },
+      footer: `Generated by ${input.generatedBy} on ${when}`,
+      footerRight: `Data ${shortHash(input.dataHash)}`,
+    },
+  };
+}
+
+export function renderControlledPdf(input: ControlledPdfInput): Promise<Buffer> {
+  const { doc, frame } = controlledPdfDefinition(input);
+  return renderPdfDocument(doc, frame);
+}

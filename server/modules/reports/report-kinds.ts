@@ -1,0 +1,219 @@
+import ExcelJS from 'exceljs';
+import { productionsDef } from '../../../core/entities/defs/index.ts';
+import type { TGenerateReportBody, TReportKind } from '../../../core/schemas/reports.schemas.ts';
+import type { Queryable } from '../../db/db.ts';
+import { getEntity } from '../../entities/entity-store.ts';
+import { computable, computableLimitsInput } from '../limits/computable-input.ts';
+import { eachProductionLimitsInput } from '../limits/facility-limits-input.ts';
+import { worstCaseRanking } from '../limits/limit-reports.service.ts';
+import {
+  formatLimit,
+  macPdfContent,
+  macPdfTitle,
+  type MacPdfData,
+} from '../limits/mac-production-pdf.ts';
+import { barChartSvg } from './report-charts.ts';
+
+/*
+ * Each report kind (server/modules/reports/README.md): how its data is read as of a moment,
+ * and how its files are drawn from that data alone, so the stored data and its hash say
+ * everything the files show.
+ */
+
+export interface ReportKind {
+  /** The data the report shows, read as the facility's records and approved policies were at `asOf`. */
+  compute(
+    q: Queryable,
+    facilityId: number,
+    parameters: TGenerateReportBody,
+    asOf: string,
+  ): Promise<{ title: string; data: unknown }>;
+  /** The report's own part of the PDF, from its data. */
+  pdfContent(data: unknown): unknown[];
+  /** The xlsx workbook, for kinds that have one. */
+  xlsx?(data: unknown): Promise<Buffer>;
+  fontSize?: number;
+}
+
+type Ranking = Awaited<ReturnType<typeof worstCaseRanking>>;
+
+const th = (text: string) => ({ text, style: 'th' });
+const num = (value: number | null, unit: string) =>
+  value === null ? '—' : formatLimit(value, unit);
+
+/** The products of a ranking with their scores, in rank order: one row each. */
+function rankingRows(data: Ranking) {
+  const factors = [...new Set(data.products.flatMap((p) => Object.keys(p.scores)))];
+  return { factors, rows: data.products };
+}
+
+const worstCase: ReportKind = {
+  async compute(q, facilityId, _parameters, asOf) {
+    const data = await worstCaseRanking(q, facilityId, { asOf });
+    return { title: 'Worst case ranking', data };
+  },
+  pdfContent(raw) {
+    const data = raw as Ranking;
+    const { factors, rows } = rankingRows(data);
+    const scored = rows.filter((p) => p.score !== null).slice(0, 30);
+    const chart =
+      scored.length === 0
+        ? []
+        : [
+            { text: `Score of the ${scored.length} highest-ranked products`, style: 'h2' },
+            {
+              svg: barChartSvg(
+                scored.map((p) => p.id),
+                scored.map((p) => p.score ?? 0),
+                'points',
+              ),
+              width: 760,
+            },
+          ];
+    return [
+      {
+        text: [
+          `${rows.length} products · formula: ${data.formula ? `${data.formula.name} (${data.formula.expression})` : 'APIC worst-case rating'}\n`,
+          `Ranked by: ${data.criteria.map((c) => `${c.attribute} (${c.worst})`).join(', ') || 'highest score, then lowest MACO'}`,
+        ],
+        margin: [0, 0, 0, 8],
+      },
+      ...chart,
+      { text: 'Ranking', style: 'h2' },
+      {
+        table: {
+          headerRows: 1,
+          widths: [30, '*', ...factors.map(() => 55), 55, 70],
+          body: [
+            [th('Rank'), th('Product'), ...factors.map(th), th('Score'), th('Lowest MACO')],
+            ...rows.map((p) => [
+              String(p.rank),
+              p.id,
+              ...factors.map((f) => (p.scores[f] === undefined ? '—' : String(p.scores[f]))),
+              p.score === null ? '—' : String(p.score),
+              num(p.lowestMaco, 'mg'),
+            ]),
+          ],
+        },
+        layout: 'lightHorizontalLines',
+      },
+      { text: 'Worst-case product per equipment', style: 'h2' },
+      {
+        table: {
+          headerRows: 1,
+          widths: [200, '*'],
+          body: [
+            [th('Equipment'), th('Worst-case product')],
+            ...Object.entries(data.perEquipment).map(([equipment, product]) => [
+              equipment,
+              product ?? '—',
+            ]),
+          ],
+        },
+        layout: 'lightHorizontalLines',
+      },
+      ...(data.uncomputable.length === 0
+        ? []
+        : [
+            { text: 'Left out: their data cannot be computed', style: 'h2' },
+            { ul: data.uncomputable.map((u) => `${u.kind} ${u.id}: ${u.reason}`) },
+          ]),
+    ];
+  },
+  async xlsx(raw) {
+    const data = raw as Ranking;
+    const { factors, rows } = rankingRows(data);
+    const book = new ExcelJS.Workbook();
+    const ranking = book.addWorksheet('Ranking');
+    ranking.addRow(['Rank', 'Product', ...factors, 'Score (points)', 'Lowest MACO (mg)']);
+    for (const p of rows)
+      ranking.addRow([
+        p.rank,
+        p.id,
+        ...factors.map((f) => p.scores[f] ?? null),
+        p.score,
+        p.lowestMaco,
+      ]);
+    ranking.getRow(1).font = { bold: true };
+    const perEquipment = book.addWorksheet('Per equipment');
+    perEquipment.addRow(['Equipment', 'Worst-case product']);
+    for (const [equipment, product] of Object.entries(data.perEquipment))
+      perEquipment.addRow([equipment, product]);
+    perEquipment.getRow(1).font = { bold: true };
+    // A fixed date makes the same data give the same file (and hash).
+    book.created = new Date(0);
+    book.modified = new Date(0);
+    return Buffer.from(await book.xlsx.writeBuffer());
+  },
+};
+
+/** The MAC matrix of one production, or of each in turn (every production of the facility). */
+interface ProductionLimitsData {
+  productions: MacPdfData[];
+}
+
+const productionLimits: ReportKind = {
+  fontSize: 7,
+  async compute(q, facilityId, parameters, asOf) {
+    if (parameters.kind !== 'production-limits') throw new Error('not a production-limits report');
+    const [facility] = await q.query<{ name: string }>(
+      'select name from facilities where id = $1',
+      [facilityId],
+    );
+    const options = {
+      residueType:
+        parameters.variant === 'nitrosamine' ? ('Nitrosamine' as const) : ('Chemical' as const),
+      asOf,
+    };
+    // One production's input, or every production's from one read of the facility.
+    const inputs =
+      parameters.productionId === undefined
+        ? (await eachProductionLimitsInput(q, facilityId, options)).map(
+            ({ production, input }) => ({
+              name: production.name as string,
+              ...computable(input),
+            }),
+          )
+        : [
+            {
+              name: (await getEntity(q, productionsDef, facilityId, parameters.productionId))
+                .name as string,
+              ...(await computableLimitsInput(q, facilityId, {
+                ...options,
+                productionId: parameters.productionId,
+              })),
+            },
+          ];
+    const data: ProductionLimitsData = {
+      productions: inputs.map(({ name, input, uncomputable }) => ({
+        input,
+        uncomputable,
+        variant: parameters.variant,
+        facilityName: facility?.name ?? '',
+        productionName: name,
+      })),
+    };
+    const title =
+      data.productions.length === 1 && parameters.productionId !== undefined
+        ? macPdfTitle(data.productions[0]!)
+        : parameters.variant === 'nitrosamine'
+          ? 'Nitrosamine limits · every production'
+          : 'MAC matrix · every production';
+    return { title, data };
+  },
+  pdfContent(raw) {
+    const { productions } = raw as ProductionLimitsData;
+    if (productions.length === 1) return macPdfContent(productions[0]!);
+    if (productions.length === 0)
+      return [{ text: 'The facility has no productions.', italics: true }];
+    return productions.flatMap((production, i) => [
+      { text: macPdfTitle(production), style: 'h2', pageBreak: i === 0 ? undefined : 'before' },
+      ...macPdfContent(production),
+    ]);
+  },
+};
+
+export const REPORT_KIND_DEFS: Record<TReportKind, ReportKind> = {
+  'worst-case-ranking': worstCase,
+  'production-limits': productionLimits,
+};

@@ -1,0 +1,465 @@
+import { AppError } from '../../../core/errors/errors.ts';
+import type { TListQuery } from '../../../core/schemas/common.schemas.ts';
+import {
+  REPORT_KIND_INFO,
+  ZGenerateReportBody,
+  type TGenerateReportBody,
+  type TReport,
+  type TReportFormat,
+  type TReportKind,
+} from '../../../core/schemas/reports.schemas.ts';
+import type { TSignature } from '../../../core/schemas/signatures.schemas.ts';
+import type { Db, Queryable } from '../../db/db.ts';
+import { enqueueJob, jobProgress, registerJobHandler } from '../../jobs/jobs.ts';
+import {
+  controlledState,
+  controlledStates,
+  recordEdit,
+  registerDocumentType,
+  type ControlledRef,
+  type ControlledVersionState,
+} from '../../records/controlled.ts';
+import { listSignatures } from '../../records/signatures.read.ts';
+import { facilityDateTimeSettings } from '../audit/audit-log.service.ts';
+import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import { dataHashOf, renderControlledPdf, sha256 } from './controlled-pdf.ts';
+import { REPORT_KIND_DEFS } from './report-kinds.ts';
+
+/*
+ * Reports as controlled documents (README.md in this folder): a generate request stores the
+ * report and enqueues its job; the job reads the data as of that moment, hashes it, renders the
+ * files and makes the record version 1 Being Built (document type ReportDocument).
+ */
+
+export const DOCUMENT_TYPE = 'ReportDocument';
+export const AUDIT_DOMAIN = 'ReportDocument';
+export const JOB_NAME = 'report';
+const STAGES = ['Reading data', 'Rendering files', 'Storing the report'] as const;
+
+export interface Scope {
+  planId: number;
+  facilityId: number;
+}
+
+interface ReportRow {
+  id: number;
+  facility_id: number;
+  plan_id: number;
+  number: string;
+  kind: TReportKind;
+  title: string;
+  parameters: TGenerateReportBody;
+  job_id: string | null;
+  as_of: string | null;
+  limits_snapshot_id: number | null;
+  data_hash: string | null;
+  error: string | null;
+  generated_by: number;
+  generated_by_name: string | null;
+  generated_at: Date;
+  completed_at: Date | null;
+  version: number;
+}
+
+const COLUMNS = `r.id, r.facility_id, f.plan_id, r.number, r.kind, r.title, r.parameters, r.job_id,
+  to_char(r.as_of at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as as_of,
+  r.limits_snapshot_id, r.data_hash, r.error, r.generated_by, r.generated_by_name,
+  r.generated_at, r.completed_at, r.version`;
+
+const NOT_YET: ControlledVersionState = {
+  status: 'BeingBuilt',
+  signatureState: null,
+  versionNumber: 1,
+};
+
+const refOf = (facilityId: number, id: number): Omit<ControlledRef, 'planId'> => ({
+  facilityId,
+  documentType: DOCUMENT_TYPE,
+  documentId: id,
+});
+
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+
+async function reportRows(q: Queryable, where: string, params: unknown[]): Promise<ReportRow[]> {
+  return q.query<ReportRow>(
+    `select ${COLUMNS} from reports r join facilities f on f.id = r.facility_id where ${where}`,
+    params as never,
+  );
+}
+
+async function reportRow(q: Queryable, facilityId: number, id: number): Promise<ReportRow> {
+  const [row] = await reportRows(q, 'r.facility_id = $1 and r.id = $2', [facilityId, id]);
+  if (!row) throw new AppError('NotFoundError', 'No such report');
+  return row;
+}
+
+/** The files as the job generated them (the PDF's first rendition: the draft). */
+async function generatedFiles(q: Queryable, ids: number[]) {
+  if (ids.length === 0) return new Map<number, TReport['files']>();
+  const rows = await q.query<{
+    report_id: number;
+    format: TReportFormat;
+    sha256: string;
+    created_at: Date;
+  }>(
+    `select distinct on (report_id, format) report_id, format, sha256, created_at
+       from report_files where report_id = any($1::int[]) order by report_id, format, id`,
+    [ids],
+  );
+  const files = new Map<number, TReport['files']>();
+  for (const r of rows) {
+    const list = files.get(r.report_id) ?? [];
+    list.push({ format: r.format, sha256: r.sha256, createdAt: iso(r.created_at)! });
+    files.set(r.report_id, list);
+  }
+  return files;
+}
+
+async function toReports(q: Queryable, facilityId: number, rows: ReportRow[]): Promise<TReport[]> {
+  const ids = rows.map((r) => r.id);
+  const [states, files, progress] = await Promise.all([
+    controlledStates(q, { facilityId, documentType: DOCUMENT_TYPE }, ids),
+    generatedFiles(q, ids),
+    Promise.all(rows.map((r) => (r.job_id ? jobProgress(q, r.job_id) : null))),
+  ]);
+  return rows.map((r, i) => ({
+    id: r.id,
+    number: r.number,
+    kind: r.kind,
+    title: r.title,
+    parameters: r.parameters,
+    jobId: r.job_id,
+    progress: progress[i] ?? null,
+    asOf: r.as_of,
+    limitsSnapshotId: r.limits_snapshot_id,
+    dataHash: r.data_hash,
+    error: r.error,
+    generatedBy: r.generated_by_name,
+    generatedAt: iso(r.generated_at)!,
+    completedAt: iso(r.completed_at),
+    files: files.get(r.id) ?? [],
+    ...(states.get(r.id) ?? NOT_YET),
+    version: r.version,
+  }));
+}
+
+export async function getReport(q: Queryable, facilityId: number, id: number): Promise<TReport> {
+  const [report] = await toReports(q, facilityId, [await reportRow(q, facilityId, id)]);
+  return report!;
+}
+
+export async function listReports(
+  q: Queryable,
+  facilityId: number,
+  query: TListQuery & { kind?: TReportKind | undefined },
+): Promise<{ reports: TReport[]; total: number }> {
+  const limit = query.pageLimit;
+  const offset = (query.pageNumber - 1) * limit;
+  const kind = query.kind ?? null;
+  const rows = await reportRows(
+    q,
+    `r.facility_id = $1 and ($2::text is null or r.kind = $2)
+      order by r.id desc limit $3 offset $4`,
+    [facilityId, kind, limit, offset],
+  );
+  const [count] = await q.query<{ n: number }>(
+    `select count(*)::int as n from reports where facility_id = $1 and ($2::text is null or kind = $2)`,
+    [facilityId, kind],
+  );
+  return { reports: await toReports(q, facilityId, rows), total: count?.n ?? 0 };
+}
+
+/** Stores the report (numbered RPT-0001 on in the facility) and enqueues its job, in one transaction. */
+export async function startReport(
+  db: Db,
+  actor: Actor,
+  scope: Scope,
+  parameters: TGenerateReportBody,
+): Promise<{ report: TReport; jobId: string }> {
+  const title = REPORT_KIND_INFO[parameters.kind].label;
+  const id = await db.transaction(async (tx) => {
+    await tx.query('select id from facilities where id = $1 for update', [scope.facilityId]);
+    const [inserted] = await tx.query<{ id: number }>(
+      `insert into reports (facility_id, seq, number, kind, title, parameters, generated_by,
+                            generated_by_name, updated_by)
+       select $1, n, 'RPT-' || lpad(n::text, 4, '0'), $2, $3, $4, $5, $6, $5
+         from (select coalesce(max(seq), 0) + 1 as n from reports where facility_id = $1) s
+       returning id`,
+      [
+        scope.facilityId,
+        parameters.kind,
+        title,
+        JSON.stringify(parameters),
+        actor.userId,
+        actor.userName,
+      ],
+    );
+    const reportId = inserted!.id;
+    const jobId = await enqueueJob(tx, scope.facilityId, JOB_NAME, { reportId });
+    await tx.query('update reports set job_id = $2 where id = $1', [reportId, jobId]);
+    await writeAudit(tx, actor, {
+      planId: scope.planId,
+      facilityId: scope.facilityId,
+      domain: AUDIT_DOMAIN,
+      action: 'Generate',
+      entityId: reportId,
+      newValues: { kind: parameters.kind, parameters, jobId },
+    });
+    return reportId;
+  });
+  const report = await getReport(db, scope.facilityId, id);
+  return { report, jobId: report.jobId! };
+}
+
+/** The facility's limits snapshot in force at `asOf`: the latest stored by then. */
+async function snapshotAt(q: Queryable, facilityId: number, asOf: string): Promise<number | null> {
+  const [row] = await q.query<{ id: number | null }>(
+    'select max(id) as id from limits_snapshots where facility_id = $1 and created_at <= $2',
+    [facilityId, asOf],
+  );
+  return row?.id ?? null;
+}
+
+/** A report's data read again as of its date from its stored parameters. */
+export async function computeReport(
+  q: Queryable,
+  facilityId: number,
+  parameters: TGenerateReportBody,
+  asOf: string,
+) {
+  const kind = REPORT_KIND_DEFS[parameters.kind];
+  const [computed, limitsSnapshotId] = await Promise.all([
+    kind.compute(q, facilityId, ZGenerateReportBody.parse(parameters), asOf),
+    snapshotAt(q, facilityId, asOf),
+  ]);
+  return { ...computed, limitsSnapshotId, dataHash: dataHashOf(computed.data) };
+}
+
+interface PdfState {
+  state: ControlledVersionState;
+  signatures: TSignature[];
+}
+
+/** The record state a PDF shows, as a key: one stored rendition per state. */
+const stateKey = ({ state, signatures }: PdfState) =>
+  `v${state.versionNumber}:${state.status}:${signatures.map((s) => s.id).join(',')}`;
+
+async function pdfState(q: Queryable, facilityId: number, id: number): Promise<PdfState> {
+  const ref = refOf(facilityId, id);
+  const state = (await controlledState(q, ref)) ?? NOT_YET;
+  const signatures = (await listSignatures(q, ref)).filter(
+    (s) => s.versionNumber === state.versionNumber,
+  );
+  return { state, signatures };
+}
+
+async function renderPdf(
+  q: Queryable,
+  row: ReportRow,
+  data: unknown,
+  xlsx: { format: string; sha256: string }[],
+  at: PdfState,
+): Promise<Buffer> {
+  const settings = await facilityDateTimeSettings(q, row.facility_id);
+  const kind = REPORT_KIND_DEFS[row.kind];
+  return renderControlledPdf({
+    facilityName: settings.name,
+    title: row.title,
+    number: row.number,
+    versionNumber: at.state.versionNumber,
+    status: at.state.status,
+    signatureState: at.state.signatureState,
+    settings,
+    generatedBy: row.generated_by_name ?? `user ${row.generated_by}`,
+    generatedAt: new Date(row.generated_at),
+    dataHash: row.data_hash!,
+    files: xlsx,
+    limitsSnapshotId: row.limits_snapshot_id,
+    parameters: row.parameters,
+    asOf: row.as_of,
+    signatures: at.signatures,
+    content: kind.pdfContent(data),
+    ...(kind.fontSize ? { fontSize: kind.fontSize } : {}),
+  });
+}
+
+async function storeFile(
+  q: Queryable,
+  reportId: number,
+  format: TReportFormat,
+  key: string,
+  bytes: Buffer,
+): Promise<void> {
+  await q.query(
+    `insert into report_files (report_id, format, state_key, sha256, bytes)
+     values ($1, $2, $3, $4, $5) on conflict (report_id, format, state_key) do nothing`,
+    [reportId, format, key, sha256(bytes), bytes],
+  );
+}
+
+/** The job: read the data as of now, hash it, render the files, store the record. */
+export async function runReport(
+  db: Db,
+  reportId: number,
+  progress: (p: { stage: string; done: number; total: number }) => Promise<void> = async () => {},
+): Promise<void> {
+  const [first] = await reportRows(db, 'r.id = $1', [reportId]);
+  if (!first) throw new Error(`report ${reportId} does not exist`);
+  // A job run again after it finished (a retry) changes nothing.
+  if (first.completed_at) return;
+  const stage = (n: number) => progress({ stage: STAGES[n]!, done: n, total: STAGES.length });
+  const actor: Actor = {
+    userId: first.generated_by,
+    userName: first.generated_by_name,
+    ip: null,
+    userAgent: null,
+    requestId: null,
+  };
+  try {
+    await stage(0);
+    // The database's clock, to the microsecond: what "as of its date" reads again.
+    const [clock] = await db.query<{ at: string }>(
+      `select to_char(clock_timestamp() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at`,
+    );
+    const asOf = clock!.at;
+    const computed = await computeReport(db, first.facility_id, first.parameters, asOf);
+    await stage(1);
+    const kind = REPORT_KIND_DEFS[first.kind];
+    const xlsx = kind.xlsx ? await kind.xlsx(computed.data) : null;
+    const xlsxFiles = xlsx ? [{ format: 'xlsx', sha256: sha256(xlsx) }] : [];
+    const row: ReportRow = {
+      ...first,
+      title: computed.title,
+      as_of: asOf,
+      limits_snapshot_id: computed.limitsSnapshotId,
+      data_hash: computed.dataHash,
+    };
+    const draft: PdfState = { state: NOT_YET, signatures: [] };
+    const pdf = await renderPdf(db, row, computed.data, xlsxFiles, draft);
+    await stage(2);
+    await db.transaction(async (tx) => {
+      await tx.query(
+        `update reports set title = $2, as_of = $3, limits_snapshot_id = $4, data = $5,
+                data_hash = $6, completed_at = now(), version = version + 1, updated_at = now()
+          where id = $1`,
+        [
+          reportId,
+          computed.title,
+          asOf,
+          computed.limitsSnapshotId,
+          JSON.stringify(computed.data),
+          computed.dataHash,
+        ],
+      );
+      if (xlsx) await storeFile(tx, reportId, 'xlsx', 'generated', xlsx);
+      await storeFile(tx, reportId, 'pdf', stateKey(draft), pdf);
+      await recordEdit(
+        tx,
+        actor,
+        { ...refOf(first.facility_id, reportId), planId: first.plan_id },
+        {
+          number: first.number,
+          kind: first.kind,
+          title: computed.title,
+          parameters: first.parameters,
+          asOf,
+          limitsSnapshotId: computed.limitsSnapshotId,
+          dataHash: computed.dataHash,
+          files: [...xlsxFiles, { format: 'pdf', sha256: sha256(pdf) }],
+        },
+        `${first.number} ${computed.title}`,
+      );
+      await writeAudit(tx, actor, {
+        planId: first.plan_id,
+        facilityId: first.facility_id,
+        domain: AUDIT_DOMAIN,
+        action: 'Complete',
+        entityId: reportId,
+        newValues: { number: first.number, dataHash: computed.dataHash },
+      });
+    });
+    await progress({ stage: 'Done', done: STAGES.length, total: STAGES.length });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    await db.query('update reports set error = $2 where id = $1', [reportId, message]);
+    throw error;
+  }
+}
+
+/** Reports are signed like any controlled record: Submit needs ReportDocument Modify. */
+export function registerReports(): void {
+  registerJobHandler<{ reportId: number }>(JOB_NAME, (data, ctx) =>
+    runReport(ctx.db, data.reportId, (p) => ctx.progress(p)),
+  );
+  registerDocumentType(DOCUMENT_TYPE, {
+    resource: 'ReportDocument',
+    action: 'Modify',
+    title: (content) => `${String(content.number ?? '')} ${String(content.title ?? '')}`,
+    recordVersion: async (q, ref) => {
+      const [found] = await q.query<{ version: number }>(
+        'select version from reports where facility_id = $1 and id = $2',
+        [ref.facilityId, ref.documentId],
+      );
+      return found?.version ?? null;
+    },
+  });
+}
+
+async function completedRow(q: Queryable, facilityId: number, id: number, kind?: TReportKind) {
+  const row = await reportRow(q, facilityId, id);
+  if (kind && row.kind !== kind) throw new AppError('NotFoundError', `No such ${kind} report`);
+  if (!row.completed_at)
+    throw new AppError('TransactionLocked', 'The report is still being generated');
+  return row;
+}
+
+/**
+ * The report's PDF as its record stands now: the stored rendition for this state (version,
+ * status, signatures), rendered and stored with its hash the first time it is asked for.
+ */
+export async function reportPdf(
+  db: Db,
+  facilityId: number,
+  id: number,
+  kind?: TReportKind,
+): Promise<{ bytes: Buffer; row: ReportRow }> {
+  const row = await completedRow(db, facilityId, id, kind);
+  const at = await pdfState(db, facilityId, id);
+  const key = stateKey(at);
+  const stored = await storedFile(db, id, 'pdf', key);
+  if (stored) return { bytes: stored, row };
+  const [full] = await db.query<{ data: unknown }>('select data from reports where id = $1', [id]);
+  const xlsx = (await generatedFiles(db, [id])).get(id)?.filter((f) => f.format === 'xlsx') ?? [];
+  const bytes = await renderPdf(db, row, full!.data, xlsx, at);
+  await storeFile(db, id, 'pdf', key, bytes);
+  return { bytes: (await storedFile(db, id, 'pdf', key)) ?? bytes, row };
+}
+
+async function storedFile(q: Queryable, id: number, format: TReportFormat, key?: string) {
+  const [file] = await q.query<{ bytes: Uint8Array }>(
+    `select bytes from report_files where report_id = $1 and format = $2
+        and ($3::text is null or state_key = $3) order by id limit 1`,
+    [id, format, key ?? null],
+  );
+  return file ? Buffer.from(file.bytes) : null;
+}
+
+/** The xlsx as generated. */
+export async function reportXlsx(db: Db, facilityId: number, id: number, kind: TReportKind) {
+  const row = await completedRow(db, facilityId, id, kind);
+  const bytes = await storedFile(db, id, 'xlsx');
+  if (!bytes) throw new AppError('NotFoundError', `A ${row.kind} report has no xlsx file`);
+  return { bytes, row };
+}
+
+/** Reads the report's data again as of its date: the same hash says the same numbers. */
+export async function regenerateReport(db: Db, facilityId: number, id: number) {
+  const row = await completedRow(db, facilityId, id);
+  const computed = await computeReport(db, facilityId, row.parameters, row.as_of!);
+  return {
+    dataHash: computed.dataHash,
+    storedDataHash: row.data_hash,
+    limitsSnapshotId: computed.limitsSnapshotId,
+    same: computed.dataHash === row.data_hash,
+  };
+}

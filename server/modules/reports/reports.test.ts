@@ -1,0 +1,302 @@
+import ExcelJS from 'exceljs';
+import { createHash } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { recordCreator } from '../../test/create-record.ts';
+import { buildUser, permissionsWith } from '../../test/factories.ts';
+import { useFacilityTestServer, type TestBody } from '../../test/facility-test-file.ts';
+import { adminEditor, putInForce } from '../../test/policy-in-force.ts';
+import { readPdfText } from '../audit/read-pdf-text.ts';
+import { buildMacFacility, type MacFacility } from '../limits/mac-test-data.ts';
+
+/*
+ * Reports as controlled documents, read back: the PDF's header, footer, watermark, signature
+ * page and last page against the stored record, its numbers against the data it was made from.
+ * The facility is the MAC test facility (mac-test-data.ts), whose limits are known by hand.
+ */
+const t = useFacilityTestServer();
+let facility: MacFacility;
+beforeAll(async () => {
+  facility = await buildMacFacility(t.server, t.token, t.facilityId);
+});
+
+const sha = (bytes: ArrayBuffer) =>
+  createHash('sha256').update(new Uint8Array(bytes)).digest('hex');
+
+const download = (path: string, as = t.token) =>
+  fetch(`${t.server.url}${facility.F}${path}`, { headers: { token: as } });
+
+async function generate(body: unknown): Promise<TestBody> {
+  const res = await t.call('POST', `${facility.F}/reports/generate_report`, body);
+  expect(res.status).toBe(200);
+  expect(res.body.jobId).toBe(res.body.report.jobId);
+  expect(res.body.reportId).toBe(res.body.report.id);
+  return poll(res.body.reportId as number);
+}
+
+async function poll(id: number): Promise<TestBody> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const res = await t.call('GET', `${facility.F}/reports/${id}`);
+    expect(res.status).toBe(200);
+    const report = res.body.report as TestBody;
+    if (report.completedAt || report.error || report.progress?.state === 'failed') return report;
+    if (Date.now() > deadline) throw new Error(`report ${id} still ${report.progress?.state}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function pdfOf(path: string) {
+  const res = await download(path);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toBe('application/pdf');
+  const bytes = await res.arrayBuffer();
+  const { text, pages } = await readPdfText(new Uint8Array(bytes));
+  return { text: text.replace(/\s+/g, ' '), pages, sha256: sha(bytes), res };
+}
+
+describe('A worst-case ranking report', () => {
+  let report: TestBody;
+  let ranking: TestBody;
+  let facilityName: string;
+
+  beforeAll(async () => {
+    // Two products outside the productions whose actives have every scale: they are scored.
+    const create = recordCreator(t.server, t.token, facility.F);
+    for (const [name, solubility, cleanability] of [
+      ['Scored X', 'Practically insoluble', 'Difficult'],
+      ['Scored Y', 'Freely soluble', 'Easy'],
+    ] as const) {
+      const active = await create('apis', {
+        name: `${name} API`,
+        solubility,
+        cleanability,
+        therapeuticDose: { value: 5, unit: 'mg' },
+        pde: { value: 50, unit: 'ug' },
+      });
+      await create('products', {
+        name,
+        maxDailyDose: { value: 100, unit: 'mg' },
+        minBatchSize: { value: 50, unit: 'kg' },
+        actives: [{ activeId: active, amount: { value: 10, unit: 'mg' } }],
+      });
+    }
+    report = await generate({ kind: 'worst-case-ranking' });
+    ranking = (await t.call('GET', `${facility.F}/limits/worst-case-ranking`)).body;
+    const [row] = await t.server.db.query<{ name: string }>(
+      'select name from facilities where id = $1',
+      [facility.facilityId],
+    );
+    facilityName = row!.name;
+  });
+
+  it('is stored by its job with its data hash, snapshot and files, version 1 Being Built', async () => {
+    expect(report.error).toBeNull();
+    expect(report.progress).toMatchObject({ state: 'done' });
+    expect(report).toMatchObject({
+      number: 'RPT-0001',
+      kind: 'worst-case-ranking',
+      title: 'Worst case ranking',
+      status: 'BeingBuilt',
+      versionNumber: 1,
+      parameters: { kind: 'worst-case-ranking' },
+    });
+    expect(report.dataHash).toMatch(/^[0-9a-f]{64}$/);
+    // The snapshot in force: the latest stored by an approval (none for a new facility).
+    const [snapshot] = await t.server.db.query<{ id: number | null }>(
+      'select max(id) as id from limits_snapshots where facility_id = $1',
+      [facility.facilityId],
+    );
+    expect(report.limitsSnapshotId).toBe(snapshot!.id);
+    expect(report.files.map((f: TestBody) => f.format).sort()).toEqual(['pdf', 'xlsx']);
+  });
+
+  it('prints as a draft controlled document whose content is the ranking', async () => {
+    const { text, pages, sha256 } = await pdfOf(`/reports/worst-case-ranking/${report.id}/pdf`);
+    // The first rendition is the one the job stored.
+    expect(sha256).toBe(report.files.find((f: TestBody) => f.format === 'pdf').sha256);
+    expect(text).toContain(`${facilityName} · Worst case ranking`);
+    expect(text).toContain('RPT-0001 v1 · Being Built');
+    expect(text).toContain('DRAFT');
+    expect(text).toContain(`Page 1 of ${pages}`);
+    expect(text).toContain(`Page ${pages} of ${pages}`);
+    expect(text).toContain(`Data ${String(report.dataHash).slice(0, 12)}`);
+    expect(text).toContain(`Generated by `);
+    // The chart (ECharts, drawn as SVG) of the scored products, then each product with its rank
+    // and score, as the ranking gives them.
+    const scored = (ranking.products as TestBody[]).filter((p) => p.score !== null);
+    expect(scored.length).toBeGreaterThan(0);
+    expect(text).toContain(`Score of the ${scored.length} highest-ranked products`);
+    for (const p of ranking.products as TestBody[]) {
+      expect(text).toContain(`${p.rank} ${p.id}`);
+      if (p.score !== null) expect(text).toContain(String(p.score));
+    }
+    // The last page: the full hashes, the snapshot and the parameters.
+    expect(text).toContain(report.dataHash);
+    expect(text).toContain(report.files.find((f: TestBody) => f.format === 'xlsx').sha256);
+    expect(text).toContain(`Limits snapshot ${report.limitsSnapshotId ?? 'none'}`);
+    expect(text).toContain('{"kind":"worst-case-ranking"}');
+    expect(text).toContain('This version has no signatures yet.');
+  });
+
+  it('gives the xlsx as generated, with the same ranking', async () => {
+    const res = await download(`/reports/worst-case-ranking/${report.id}/xlsx`);
+    expect(res.status).toBe(200);
+    const bytes = await res.arrayBuffer();
+    expect(sha(bytes)).toBe(report.files.find((f: TestBody) => f.format === 'xlsx').sha256);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(bytes);
+    const rows: unknown[][] = [];
+    book.getWorksheet('Ranking')!.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
+    expect(rows[0]!.slice(0, 2)).toEqual(['Rank', 'Product']);
+    const products = ranking.products as TestBody[];
+    expect(rows.slice(1).map((r) => [r[0], r[1]])).toEqual(products.map((p) => [p.rank, p.id]));
+    const scoreColumn = (rows[0] as string[]).indexOf('Score (points)');
+    expect(rows.slice(1).map((r) => r[scoreColumn] ?? null)).toEqual(products.map((p) => p.score));
+  });
+
+  it('regenerated as of its date from its parameters gives the same data hash', async () => {
+    // A change after the report does not move what it says.
+    await t.call('POST', `${facility.F}/equipments`, {
+      name: 'Late item',
+      surfaceArea: { value: 1, unit: 'sqm' },
+    });
+    const res = await t.call('GET', `${facility.F}/reports/${report.id}/regenerate`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      dataHash: report.dataHash,
+      storedDataHash: report.dataHash,
+      limitsSnapshotId: report.limitsSnapshotId,
+      same: true,
+    });
+  });
+
+  it('once approved prints its signatures and no DRAFT, on both report paths', async () => {
+    await putInForce(t.server, facility.F, adminEditor(t.token), 'ReportDocument', report.id);
+    const approved = (await t.call('GET', `${facility.F}/reports/${report.id}`)).body.report;
+    expect(approved.status).toBe('Approved');
+    const signatures = (
+      await t.call(
+        'GET',
+        `${facility.F}/signatures?documentType=ReportDocument&documentId=${report.id}`,
+      )
+    ).body.signatures as TestBody[];
+    expect(signatures.map((s) => s.action)).toEqual(['Submit', 'Approve']);
+    const { text, pages } = await pdfOf(`/reportDocument/worst-case-ranking/pdf/${report.id}`);
+    expect(text).not.toContain('DRAFT');
+    expect(text).toContain('RPT-0001 v1 · Active');
+    expect(text).toContain(`Page 1 of ${pages}`);
+    for (const s of signatures) {
+      expect(text).toContain(s.printedName);
+      expect(text).toContain(s.meaning);
+    }
+    expect(text).toContain('Submitter');
+    expect(text).toContain('Approver');
+    expect(text).toContain(report.dataHash);
+    // The approved rendition is stored too: the same file again.
+    const again = await pdfOf(`/reports/worst-case-ranking/${report.id}/pdf`);
+    const [count] = await t.server.db.query<{ n: number }>(
+      `select count(*)::int as n from report_files where report_id = $1 and format = 'pdf'`,
+      [report.id],
+    );
+    expect(count!.n).toBe(2);
+    expect(again.text).toBe(text);
+  });
+});
+
+describe('A production limits report', () => {
+  it('prints the production’s MAC matrix in the controlled layout', async () => {
+    const report = await generate({ kind: 'production-limits', productionId: facility.line1 });
+    expect(report).toMatchObject({ number: expect.stringMatching(/^RPT-/), error: null });
+    expect(report.title).toBe('MAC matrix · Line 1');
+    expect(report.files.map((f: TestBody) => f.format)).toEqual(['pdf']);
+    const { text, pages } = await pdfOf(`/reports/production-limits/${report.id}/pdf`);
+    expect(text).toContain(`${report.number} v1 · Being Built`);
+    expect(text).toContain('DRAFT');
+    expect(text).toContain(`Page 1 of ${pages}`);
+    // A → B: 1,000 mg by the general limit; B → A: 250 mg by PDE over 130,000 sqcm.
+    expect(text).toContain('1000 mg');
+    expect(text).toContain('250 mg');
+    expect(text).toContain('0.001923 mg/sqcm');
+    expect(text).not.toContain('C -> D');
+    expect(text).toContain(report.dataHash);
+    expect(text).toContain(`"productionId":${facility.line1}`);
+    const regenerated = await t.call('GET', `${facility.F}/reports/${report.id}/regenerate`);
+    expect(regenerated.body.same).toBe(true);
+    // Another kind's path does not serve it; there is no xlsx of this kind.
+    expect((await download(`/reports/worst-case-ranking/${report.id}/pdf`)).status).toBe(404);
+    expect((await download(`/reports/production-limits/${report.id}/xlsx`)).status).toBe(404);
+  });
+});
+
+describe('A production limits report of every production', () => {
+  it('prints each production’s matrix in turn', async () => {
+    const report = await generate({ kind: 'production-limits' });
+    expect(report.title).toBe('MAC matrix · every production');
+    const { text } = await pdfOf(`/reports/production-limits/${report.id}/pdf`);
+    expect(text).toContain('MAC matrix · Line 1');
+    expect(text).toContain('MAC matrix · Line 2');
+    expect(text).toContain('B -> A');
+    expect(text).toContain('C -> D');
+  });
+});
+
+describe('Report requests', () => {
+  it('lists the kinds as get-report-tags and the stored reports, newest first', async () => {
+    const tags = await t.call('GET', `${facility.F}/get-report-tags`);
+    expect(tags.status).toBe(200);
+    expect(tags.body.tags.map((k: TestBody) => k.kind)).toEqual([
+      'worst-case-ranking',
+      'production-limits',
+    ]);
+    const list = await t.call('GET', `${facility.F}/reports?pageNumber=1&pageLimit=10`);
+    expect(list.status).toBe(200);
+    expect(list.body.total).toBeGreaterThanOrEqual(2);
+    const ids = (list.body.reports as TestBody[]).map((r) => r.id);
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+  });
+
+  it('refuses bad input with a 4xx and stores nothing', async () => {
+    const before = await t.server.db.query('select id from reports');
+    for (const body of [
+      {},
+      { kind: 'nope' },
+      { kind: 'production-limits', variant: 'other' },
+      { kind: 'production-limits', productionId: 'x' },
+      { kind: 'worst-case-ranking', extra: 1 },
+    ]) {
+      const res = await t.call('POST', `${facility.F}/reports/generate_report`, body);
+      expect(res.status, JSON.stringify(body)).toBe(422);
+      expect(res.body.errName).toBe('DataValidationError');
+    }
+    expect(await t.server.db.query('select id from reports')).toEqual(before);
+    expect((await download('/reports/worst-case-ranking/999999/pdf')).status).toBe(404);
+    expect((await download('/reports/unknown-kind/1/pdf')).status).toBe(422);
+    expect((await t.call('GET', `${facility.F}/reports/999999`)).status).toBe(404);
+  });
+
+  it('needs ReportDocument Generate to generate and Get to read or download', async () => {
+    const reader = await buildUser(t.server.db, {
+      facilityIds: [facility.facilityId],
+      permissions: permissionsWith({ ReportDocument: ['Get'] }),
+    });
+    const readerToken = await t.server.login(reader.username, reader.password);
+    const refused = await t.call(
+      'POST',
+      `${facility.F}/reports/generate_report`,
+      { kind: 'worst-case-ranking' },
+      readerToken,
+    );
+    expect(refused.status).toBe(403);
+    expect((await t.call('GET', `${facility.F}/reports`, undefined, readerToken)).status).toBe(200);
+    const stranger = await buildUser(t.server.db, {
+      facilityIds: [facility.facilityId],
+      permissions: permissionsWith({ Product: ['Get'] }),
+    });
+    const strangerToken = await t.server.login(stranger.username, stranger.password);
+    expect((await t.call('GET', `${facility.F}/reports`, undefined, strangerToken)).status).toBe(
+      403,
+    );
+    expect((await download('/reports/worst-case-ranking/1/pdf', strangerToken)).status).toBe(403);
+    expect((await download('/get-report-tags', strangerToken)).status).toBe(403);
+  });
+});
