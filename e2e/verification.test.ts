@@ -4,7 +4,7 @@ import type { TestBody } from '../server/test/facility-test-file.ts';
 import { ADMIN } from '../server/test/test-server.ts';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import { runKitOnApp } from './run-kit-app.ts';
-import { browserToken, choose, openModal, signInToFacility } from './ui.ts';
+import { browserToken, choose, confirmWithReason, openModal, signInToFacility } from './ui.ts';
 
 /*
  * Issue 12 end to end: a protocol signed into force and a study started from it (through the
@@ -187,4 +187,98 @@ it('takes a study from its protocol through three runs entered on the run screen
     .toMatch(/meets the target/);
   await page.getByRole('img', { name: /^Moving range/ }).waitFor();
   await page.getByRole('img', { name: /^EWMA/ }).waitFor();
+});
+
+it('starts a study from an accepted task, edits its header and closes it as Failed, its run then read-only', async () => {
+  session.token = await app.server.login();
+  // An approved protocol (the kit's study is only its vehicle) and an accepted task of A on Line 1.
+  const vehicle = await kit.call('GET', `/studies/${await kit.study()}`);
+  const protocol = await kit.call('GET', `/protocols/${vehicle.body.protocolId}`);
+  const protocolLabel = `${protocol.body.protocolNumber} ${protocol.body.name}`;
+  const byName = async (path: string, name: string) => {
+    const res = await kit.call('GET', `/${path}?search=${encodeURIComponent(name)}`);
+    return (res.body.data as TestBody[]).find((r) => r.name === name)!.id as number;
+  };
+  const [facilityRow] = await app.server.db.query<{ id: number }>(
+    'select facility_id as id from productions where id = $1',
+    [await byName('productions', 'Line 1')],
+  );
+  // Unique per attempt: a retry runs on the same database.
+  const scope = `A on train Line 1: no study covers it (${Date.now()})`;
+  await app.server.db.query(
+    `insert into qualification_tasks (facility_id, evaluation_id, first_evaluation_id, train_id,
+       train_name, product_id, product_name, gap, proposed_study_type, scope, due_date, status,
+       decided_at)
+     values ($1, 1, 1, $2, 'Line 1', $3, 'A', 'notCovered', 'New Product Introduction',
+             $4, current_date, 'Accepted', now())
+     returning id`,
+    [facilityRow!.id, await byName('productions', 'Line 1'), await byName('products', 'A'), scope],
+  );
+  const page = await app.open('/');
+  await signInToFacility(page);
+
+  // Start study on the accepted task: the modal comes with the task as origin and its type.
+  await page.goto('/cleaning-assessments?tab=tasks');
+  await choose(page.getByRole('combobox', { name: 'Task status' }), 'Accepted');
+  const row = page.locator('tr.ant-table-row', { hasText: scope });
+  await row.getByRole('button', { name: 'Start study' }).click();
+  const modal = openModal(page);
+  await expect
+    .poll(() => modal.getByLabel('Title').inputValue())
+    .toBe('New Product Introduction: A on Line 1');
+  await choose(modal.getByLabel('Protocol'), protocolLabel);
+  await modal.getByRole('button', { name: 'Create study' }).click();
+  await page.waitForURL(/\/studies\/\d+$/);
+  await page
+    .getByRole('heading', { name: /ST-\d+ New Product Introduction: A on Line 1/ })
+    .waitFor();
+  await page.getByRole('link', { name: 'A on Line 1' }).waitFor();
+  expect(await page.getByText(`${protocol.body.name}, version 1`).count()).toBe(1);
+
+  // The header is edited with a reason.
+  await page.getByRole('button', { name: 'Edit', exact: true }).click();
+  const edit = openModal(page);
+  await edit.getByLabel('Title').fill('NPI of A on Line 1');
+  await edit.getByLabel('Description').fill('Introduction of product A');
+  await confirmWithReason(page, 'Shorter title');
+  await page.getByRole('heading', { name: /ST-\d+ NPI of A on Line 1/ }).waitFor();
+  await page.getByText('Introduction of product A').waitFor();
+
+  // A run, then the study closed with a reason: it has not validated, so it is Failed.
+  await page.getByRole('button', { name: 'Add run' }).click();
+  const runRow = page.getByRole('table', { name: 'Runs' }).getByRole('row', { name: /Run 1/ });
+  await expect.poll(() => runRow.textContent()).toContain('Not started');
+  await page.getByRole('button', { name: 'Close study' }).click();
+  const close = openModal(page);
+  await close
+    .getByText(/has not validated, so it closes as Failed and its runs are frozen/)
+    .waitFor();
+  await confirmWithReason(page, 'Product A withdrawn', 'Close the study');
+  await expect.poll(() => page.getByTestId('study-outcome').textContent()).toBe('Failed');
+  await page.getByText('Closed without validating').waitFor();
+  expect(await page.getByRole('button', { name: 'Close study' }).count()).toBe(0);
+  expect(await page.getByRole('button', { name: 'Edit', exact: true }).count()).toBe(0);
+  expect(await page.getByRole('button', { name: 'Add run' }).count()).toBe(0);
+
+  // Its run is read-only on the run screen, and the server refuses a change anyway.
+  await runRow.getByRole('link', { name: 'Run 1' }).click();
+  await page.waitForURL(/\/runs\/\d+$/);
+  const runId = Number(new URL(page.url()).pathname.split('/').pop());
+  const closedNotice = page.getByTestId('study-closed');
+  await expect
+    .poll(() => closedNotice.textContent())
+    .toMatch(/^ST-\d{4} is closed: run 1 can no longer change\.$/);
+  for (const name of ['Save cleaning event', 'Record inspection', 'Save results', 'Submit']) {
+    expect(await page.getByRole('button', { name, exact: true }).count(), name).toBe(0);
+  }
+  expect(await page.getByRole('button', { name: 'Add deviation' }).count()).toBe(0);
+  const run = (await api(page, 'GET', `/runs/${runId}`)).run as TestBody;
+  expect(run.studyClosed).toBe(true);
+  const refused = await app.server.request<TestBody>('POST', `${F}/runs/${runId}`, {
+    token: await browserToken(page),
+    body: { startedAt: '2026-11-02T08:00:00.000Z', reason: 'Late entry', version: run.version },
+  });
+  expect(refused.status).toBe(409);
+  expect(refused.body).toMatchObject({ errName: 'TransactionLocked' });
+  expect(refused.body.message).toMatch(/^ST-\d{4} is closed: run 1 can no longer change\.$/);
 });

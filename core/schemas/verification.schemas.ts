@@ -334,6 +334,8 @@ export const ZRun = z.object({
   ),
   results: z.array(ZSampleResult),
   deviations: z.array(ZDeviation),
+  /** The study is closed: its outcome is final and the run can no longer change (409). */
+  studyClosed: z.boolean(),
   controlled: ZControlledState,
   version: z.number().int(),
 });

@@ -1,9 +1,11 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { ReasonModal } from './ReasonModal.tsx';
 
 interface ReasonAction {
   title: string;
   okText: string;
+  /** What the action does, shown above the reason (a consequence to know before it is taken). */
+  description?: ReactNode;
   danger?: boolean;
   run: (reason: string) => Promise<unknown>;
 }
@@ -20,6 +22,7 @@ export function useReasonAction() {
       open={action !== null}
       title={action?.title ?? ''}
       okText={action?.okText ?? 'OK'}
+      description={action?.description}
       danger={action?.danger ?? false}
       onClose={() => setAction(null)}
       onSubmit={async ({ reason }) => {

@@ -1,4 +1,4 @@
-import { Form, Input, Select } from 'antd';
+import { Form, Select } from 'antd';
 import { STUDY_TYPES } from '../../../core/schemas/cleaning-assessments.schemas.ts';
 import type { TStudy, TStudyOrigin } from '../../../core/schemas/verification.schemas.ts';
 import { FormModal } from '../../app/reason/FormModal.tsx';
@@ -8,6 +8,7 @@ import { controlledStateOf } from '../records/record-actions.ts';
 import { useTasks } from '../cleaning-assessments/cleaning-assessments-api.ts';
 import { useChangeAssessments } from '../change-assessments/change-assessments-api.ts';
 import { usePermissions } from '../master-data/use-permissions.ts';
+import { StudyDescriptionField, StudyTitleField } from './EditStudyModal.tsx';
 import { studyCalls, useStudyWrite } from './studies-api.ts';
 import { hasApprovedVersion } from './study-format.ts';
 import type { StudyCreate } from './studies-api.ts';
@@ -169,13 +170,7 @@ export function NewStudyModal(props: {
       onSave={save}
       onClose={props.onClose}
     >
-      <Form.Item
-        label="Title"
-        name="title"
-        rules={[{ required: true, whitespace: true, message: 'A title is required' }]}
-      >
-        <Input maxLength={200} />
-      </Form.Item>
+      <StudyTitleField />
       <Form.Item
         label="Study type"
         name="studyType"
@@ -212,9 +207,7 @@ export function NewStudyModal(props: {
         />
       </Form.Item>
       <OriginPicker kind={originKind} />
-      <Form.Item label="Description" name="description">
-        <Input.TextArea rows={3} maxLength={5000} />
-      </Form.Item>
+      <StudyDescriptionField />
     </FormModal>
   );
 }

@@ -1,5 +1,6 @@
 import { Alert, Button, Card, Descriptions, Flex, Space, Spin, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import type { TStudy } from '../../../core/schemas/verification.schemas.ts';
 import { useReasonAction } from '../../app/reason/use-reason-action.tsx';
@@ -14,6 +15,7 @@ import {
   useStudy,
   useStudyWrite,
 } from './studies-api.ts';
+import { EditStudyModal } from './EditStudyModal.tsx';
 import { originLink, passesText } from './study-format.ts';
 import { StudyOutcomeTag } from './StudyOutcomeTag.tsx';
 import { StudyRunsTable } from './StudyRunsTable.tsx';
@@ -45,8 +47,11 @@ function LoadedStudy({ study }: { study: TStudy }) {
   const close = useStudyWrite((s, reason: string) =>
     studyCalls.close(s, study.id, { reason, version: study.controlled.version }),
   );
+  const [editing, setEditing] = useState(false);
   const canModify = permissions.can('QualificationTask', 'Modify');
   const isClosed = study.closedAt !== null;
+  // The header changes while being built or after approval (the next version), not in signing.
+  const inSigning = ['BeingReviewed', 'BeingApproved'].includes(study.controlled.status);
   const origin = originLink(study.origin);
   const title = `${study.number} ${study.title}`;
 
@@ -66,21 +71,27 @@ function LoadedStudy({ study }: { study: TStudy }) {
               </Typography.Text>
             </Space>
           </Space>
-          {canModify && !isClosed && study.outcome !== 'Validated' ? (
-            <Button
-              danger
-              onClick={() =>
-                reasons.ask({
-                  title: `Close ${study.number}`,
-                  okText: 'Close the study',
-                  danger: true,
-                  run: (reason) => close.mutateAsync(reason),
-                })
-              }
-            >
-              Close study
-            </Button>
-          ) : null}
+          <Space wrap>
+            {canModify && !isClosed && !inSigning ? (
+              <Button onClick={() => setEditing(true)}>Edit</Button>
+            ) : null}
+            {canModify && !isClosed && study.outcome !== 'Validated' ? (
+              <Button
+                danger
+                onClick={() =>
+                  reasons.ask({
+                    title: `Close ${study.number}`,
+                    okText: 'Close the study',
+                    description: `${study.number} has not validated, so it closes as Failed and its runs are frozen: none of them can change or be submitted afterwards.`,
+                    danger: true,
+                    run: (reason) => close.mutateAsync(reason),
+                  })
+                }
+              >
+                Close study
+              </Button>
+            ) : null}
+          </Space>
         </Flex>
         {isClosed && study.outcome !== 'Validated' ? (
           <Alert
@@ -157,6 +168,7 @@ function LoadedStudy({ study }: { study: TStudy }) {
         <StudyRunsTable study={study} canAdd={permissions.can('QualificationTask', 'Add')} />
       </Card>
       {reasons.modal}
+      {editing ? <EditStudyModal study={study} onClose={() => setEditing(false)} /> : null}
     </Flex>
   );
 }

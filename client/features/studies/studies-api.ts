@@ -7,6 +7,7 @@ import type {
   TStudy,
   ZStudyClose,
   ZStudyCreate,
+  ZStudyEdit,
   ZStudyListQuery,
 } from '../../../core/schemas/verification.schemas.ts';
 import { apiRequest } from '../../api/http-client.ts';
@@ -20,6 +21,7 @@ import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 export type StudyListQuery = z.infer<typeof ZStudyListQuery>;
 export type StudyCreate = z.input<typeof ZStudyCreate>;
 export type StudyClose = z.input<typeof ZStudyClose>;
+export type StudyEdit = z.input<typeof ZStudyEdit>;
 export interface StudyList {
   data: TStudy[];
   total: number;
@@ -70,6 +72,12 @@ export async function listStudyRuns(
 export const studyCalls = {
   create: (scope: FacilityScope, body: StudyCreate) =>
     apiRequest<TStudy>(studyPath(scope), { method: 'POST', body, action: 'Creating the study' }),
+  edit: (scope: FacilityScope, id: number, body: StudyEdit) =>
+    apiRequest<TStudy>(studyPath(scope, id), {
+      method: 'POST',
+      body,
+      action: 'Saving the study',
+    }),
   close: (scope: FacilityScope, id: number, body: StudyClose) =>
     apiRequest<TStudy>(`${studyPath(scope, id)}/close`, {
       method: 'POST',

@@ -1,4 +1,4 @@
-import { Card, Flex, Space, Spin, Tag, Typography } from 'antd';
+import { Alert, Card, Flex, Space, Spin, Tag, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { LoadErrorAlert } from '../../app/LoadErrorAlert.tsx';
@@ -42,7 +42,8 @@ function LoadedRun({ run }: { run: TRun }) {
   const scope = useFacilityScope();
   const client = useQueryClient();
   const permissions = usePermissions();
-  const canModify = permissions.can('QualificationTask', 'Modify');
+  // A closed study's runs are frozen with its outcome: shown read-only, not refused on save.
+  const canModify = permissions.can('QualificationTask', 'Modify') && !run.studyClosed;
   // Submitted runs are locked: the server answers 409 TransactionLocked to any change.
   const isOpen = run.status === 'NotStarted' || run.status === 'InProgress';
   const reload = () =>
@@ -69,6 +70,14 @@ function LoadedRun({ run }: { run: TRun }) {
                 <li key={reason}>{reason}</li>
               ))}
             </ul>
+          ) : null}
+          {run.studyClosed ? (
+            <Alert
+              type="info"
+              showIcon
+              data-testid="study-closed"
+              title={`${run.studyNumber} is closed: run ${run.sequence} can no longer change.`}
+            />
           ) : null}
         </Space>
       </Card>

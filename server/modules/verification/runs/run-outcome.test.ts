@@ -186,9 +186,12 @@ describe('the study outcome', () => {
     await kit.completedRun(studyId);
     const open = await newRun(studyId);
     await visualPass(await event(open, started));
+    expect((await read(open)).studyClosed).toBe(false);
     await kit.closeStudy(studyId);
     expect(await kit.studyRow(studyId)).toEqual({ outcome: 'Failed', consecutive_passes: 1 });
     const before = await read(open);
+    // The run says so, for its screen to show it read-only.
+    expect(before.studyClosed).toBe(true);
     const edit = await call('POST', `/runs/${open.id}`, {
       ...started,
       version: before.version,

@@ -252,6 +252,7 @@ export async function getRun(q: Queryable, facilityId: number, id: number): Prom
     plan,
     results,
     deviations,
+    studyClosed: study.closed_at !== null,
     controlled: {
       status: state?.status ?? 'BeingBuilt',
       signatureState: state?.signatureState ?? null,
