@@ -172,6 +172,12 @@ export async function login(
     throw new AppError('LoginAttemptsExceeded', LOCKED_MESSAGE);
   };
   if (user.is_locked) return refuseLocked('locked');
+  if (user.auth_type === 'sso') {
+    // Their identity is the provider's to prove: a password here (even an old one) is refused.
+    await verifyPassword(null, password ?? '');
+    await auditRefusal(db, who, user.plan_id, 'LoginRefused', { reason: 'sso user' }, user.id);
+    throw new AppError('InvalidEmailOrPasswordError', 'This account signs in with single sign-on.');
+  }
   if (password === undefined || password === '') {
     throw validationError([
       { property: 'password', constraints: { required: 'Please input your Password!' } },

@@ -230,6 +230,18 @@ describe('the redirect flow against a real OpenID provider', () => {
     expect(await lastAudit('Authentication', 'SsoLoginFailed')).toBeTruthy();
   });
 
+  it('refuses a password sign-in of an SSO user', async () => {
+    const user = await ssoUser();
+    const res = await server.request('POST', '/api/v2/auth/login', {
+      body: { username: user.username, password: user.password },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({
+      errName: 'InvalidEmailOrPasswordError',
+      message: 'This account signs in with single sign-on.',
+    });
+  });
+
   it('answers 404 for the provider that is not configured', async () => {
     const res = await fetch(`${server.url}/api/v2/auth/sso/azure/login`, { redirect: 'manual' });
     expect(res.status).toBe(404);
