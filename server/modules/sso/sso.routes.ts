@@ -18,7 +18,11 @@ import {
   updateSsoSettings,
 } from './sso.service.ts';
 
-/** This server's own origin, as the provider must send the browser back to it. */
+/**
+ * This server's own origin, as the provider must send the browser back to it: PUBLIC_URL, or
+ * the request's; the provider accepts only a registered redirect URI, and the return to the app
+ * after the callback is a relative address, so a forged Host header cannot carry a token away.
+ */
 function origin(config: Config, request: FastifyRequest): string {
   return config.PUBLIC_URL?.replace(/\/$/, '') ?? `${request.protocol}://${request.host}`;
 }
@@ -86,10 +90,10 @@ export function registerSsoRoutes({ app, db, config, permitPlan }: AppContext): 
           path: '/',
         });
         const query = new URLSearchParams({ sso: 'true', token: result.token });
-        return reply.redirect(`${base}/?${query}`, 302);
+        return reply.redirect(`/?${query}`, 302);
       } catch (error) {
         if (!(error instanceof SsoRefusal)) throw error;
-        return reply.redirect(`${base}/?${new URLSearchParams({ error: error.message })}`, 302);
+        return reply.redirect(`/?${new URLSearchParams({ error: error.message })}`, 302);
       }
     },
   );

@@ -267,7 +267,7 @@ describe('forged and bad tokens are refused', () => {
       { redirect: 'manual' },
     );
     expect(res.status).toBe(302);
-    return new URL(res.headers.get('location')!);
+    return new URL(res.headers.get('location')!, server.url);
   }
 
   function claims(email: string, nonce: string, overrides: Record<string, unknown> = {}) {
