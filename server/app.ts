@@ -30,6 +30,7 @@ import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
 import { registerRecoveryRoutes } from './modules/auth/recovery.routes.ts';
 import { registerFacilityRoutes } from './modules/facilities/facilities.routes.ts';
 import { registerFeatureRoutes } from './modules/features/features.routes.ts';
+import { registerSsoRoutes } from './modules/sso/sso.routes.ts';
 import { registerHealthRoutes } from './modules/health/health.routes.ts';
 import { createMailer } from './modules/mail/mailer.ts';
 import { registerMailOutboxRoutes } from './modules/mail/outbox.routes.ts';
@@ -157,6 +158,7 @@ export async function buildApp({
   registerHealthRoutes(context);
   registerFeatureRoutes(context);
   registerAuthRoutes(context);
+  registerSsoRoutes(context);
   registerRecoveryRoutes(context);
   registerUserRoutes(context);
   registerUsersAdminRoutes(context);

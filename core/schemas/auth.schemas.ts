@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZId } from './common.schemas.ts';
+import { ZId, ZReason } from './common.schemas.ts';
 
 export const ZLoginRequest = z.object({
   username: z.string().trim().min(1, 'Please input your E-mail!').max(320),
@@ -130,3 +130,41 @@ export const ZRegisterRequest = z.object({
 });
 
 export const ZRegisterResponse = z.object({ redirect: z.string() });
+
+export const ZSsoProvider = z.enum(['azure', 'okta']);
+export const ZSsoParams = z.object({ provider: ZSsoProvider });
+export const ZSsoLoginQuery = z.object({ u: z.string().trim().max(320).optional() });
+export const ZSsoVerifyQuery = z.looseObject({
+  state: z.string().max(200).optional(),
+  code: z.string().max(4000).optional(),
+  error: z.string().max(200).optional(),
+});
+
+/** The plan's single sign-on settings as read back: the client secret is never returned. */
+export const ZSsoSettings = z.object({
+  enabled: z.boolean(),
+  provider: ZSsoProvider.nullable(),
+  /** The issuer URL (Azure: https://login.microsoftonline.com/<tenant>/v2.0; Okta: the org URL). */
+  issuer: z.string().nullable(),
+  clientId: z.string().nullable(),
+  hasClientSecret: z.boolean(),
+  logoutUrl: z.string().nullable(),
+  version: z.number().int(),
+});
+
+export const ZUpdateSsoSettingsRequest = z.object({
+  enabled: z.boolean(),
+  provider: ZSsoProvider,
+  issuer: z.url({ protocol: /^https?$/, error: 'Issuer must be an http(s) URL' }).max(500),
+  clientId: z.string().trim().min(1, 'Client ID is required').max(500),
+  /** Omitted or empty: keep the stored secret. */
+  clientSecret: z.string().max(2000).optional(),
+  logoutUrl: z
+    .url({ protocol: /^https?$/, error: 'Logout URL must be an http(s) URL' })
+    .max(2000)
+    .nullable(),
+  version: z.number().int(),
+  reason: ZReason,
+});
+export type TSsoSettings = z.infer<typeof ZSsoSettings>;
+export type TUpdateSsoSettingsRequest = z.infer<typeof ZUpdateSsoSettingsRequest>;

@@ -4,6 +4,7 @@ import { AllowedDomainsForm } from './AllowedDomainsForm.tsx';
 import { DateTimeSettingsForm } from './DateTimeSettingsForm.tsx';
 import { DefaultUnitsTable } from './DefaultUnitsTable.tsx';
 import { PasswordPolicyForm } from './PasswordPolicyForm.tsx';
+import { SsoSettingsForm } from './SsoSettingsForm.tsx';
 import { AdditionalPropertiesPage } from '../additional-properties/AdditionalPropertiesPage.tsx';
 
 /**
@@ -27,6 +28,11 @@ export function SettingsPage() {
       key: 'allowed-domains',
       label: 'Allowed domains',
       children: <AllowedDomainsForm canEdit={can(plan, 'User', 'Modify')} />,
+    },
+    can(plan, 'User', 'Get') && {
+      key: 'single-sign-on',
+      label: 'Single sign-on',
+      children: <SsoSettingsForm canEdit={can(plan, 'User', 'Modify')} />,
     },
     {
       key: 'date-time',

@@ -7,6 +7,10 @@ import type {
   ZAllowedDomains,
 } from '../../../core/schemas/settings.schemas.ts';
 import { apiRequest } from '../../api/http-client.ts';
+import type {
+  TSsoSettings,
+  TUpdateSsoSettingsRequest,
+} from '../../../core/schemas/auth.schemas.ts';
 import { dateTimeSettingsKey } from '../../app/use-date-format.ts';
 import { useSession } from '../../session/use-session.ts';
 
@@ -128,5 +132,31 @@ export function useUpdateDefaultUnit() {
       }),
     onSuccess: () =>
       queryClient.invalidateQueries({ queryKey: settingsKeys.defaultUnits(facilityId) }),
+  });
+}
+
+const ssoSettingsKey = ['users', 'sso-settings'] as const;
+
+export function useSsoSettings() {
+  return useQuery({
+    queryKey: ssoSettingsKey,
+    queryFn: ({ signal }) =>
+      apiRequest<TSsoSettings>('/users/sso-settings', {
+        action: 'Loading the single sign-on settings',
+        signal,
+      }),
+  });
+}
+
+export function useUpdateSsoSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: TUpdateSsoSettingsRequest) =>
+      apiRequest<TSsoSettings>('/users/sso-settings', {
+        method: 'PUT',
+        body,
+        action: 'Changing the single sign-on settings',
+      }),
+    onSuccess: (saved) => queryClient.setQueryData(ssoSettingsKey, saved),
   });
 }

@@ -21,7 +21,7 @@ import {
 } from './users.repo.ts';
 
 /** Audit rows of refused attempts must survive the refusal, so they commit on their own. */
-async function auditRefusal(
+export async function auditRefusal(
   db: Db,
   actor: Actor,
   planId: number | null,
@@ -172,6 +172,12 @@ export async function login(
     throw new AppError('LoginAttemptsExceeded', LOCKED_MESSAGE);
   };
   if (user.is_locked) return refuseLocked('locked');
+  if (user.auth_type === 'sso') {
+    // Their identity is the provider's to prove: a password here (even an old one) is refused.
+    await verifyPassword(null, password ?? '');
+    await auditRefusal(db, who, user.plan_id, 'LoginRefused', { reason: 'sso user' }, user.id);
+    throw new AppError('InvalidEmailOrPasswordError', 'This account signs in with single sign-on.');
+  }
   if (password === undefined || password === '') {
     throw validationError([
       { property: 'password', constraints: { required: 'Please input your Password!' } },
@@ -205,28 +211,43 @@ export async function login(
     );
   }
 
+  return openSession(db, who, user.id, user.plan_id, 'Login', {});
+}
+
+/**
+ * Starts a session for a user whose identity is proven (by password or by the SSO provider):
+ * ends their other sessions (their next call gets 419), and writes the audit row `action`.
+ */
+export async function openSession(
+  db: Db,
+  who: Actor,
+  userId: number,
+  planId: number,
+  action: string,
+  values: Record<string, unknown>,
+) {
   const token = randomToken();
   const sessionUser = await db.transaction(async (tx) => {
-    await clearAttempts(tx, user.id);
+    await clearAttempts(tx, userId);
     const ended = await tx.query(
       `update sessions set ended_at = now(), end_reason = 'superseded'
         where user_id = $1 and ended_at is null returning id`,
-      [user.id],
+      [userId],
     );
     await tx.query(
       `insert into sessions (user_id, token_hash, ip, user_agent) values ($1, $2, $3, $4)`,
-      [user.id, hashToken(token), actor.ip, actor.userAgent],
+      [userId, hashToken(token), who.ip, who.userAgent],
     );
     await writeAudit(tx, who, {
-      planId: user.plan_id,
+      planId,
       domain: 'Authentication',
-      action: 'Login',
-      entityId: user.id,
-      newValues: { endedOtherSessions: ended.length },
+      action,
+      entityId: userId,
+      newValues: { ...values, endedOtherSessions: ended.length },
     });
-    return getSessionUser(tx, user.id);
+    return getSessionUser(tx, userId);
   });
-  return { token, user: toSessionUser(sessionUser), licenseInfo: await licenseInfo(db, user.id) };
+  return { token, user: toSessionUser(sessionUser), licenseInfo: await licenseInfo(db, userId) };
 }
 
 export interface ResolvedSession {

@@ -13,6 +13,7 @@ export interface UserRow {
   is_locked: boolean;
   password_expired: boolean;
   failed_attempts: number;
+  auth_type: 'local' | 'ad' | 'sso';
 }
 
 /** Finds an active user by e-mail or employee ID, case-insensitively. */
@@ -22,7 +23,7 @@ export async function findUserForLogin(
 ): Promise<UserRow | undefined> {
   const [row] = await q.query<UserRow>(
     `select u.id, u.plan_id, u.first_name, u.last_name, u.username, u.email, u.password_hash,
-            u.must_change_password, u.is_blocked, u.failed_attempts,
+            u.must_change_password, u.is_blocked, u.failed_attempts, u.auth_type,
             coalesce(u.locked_until > now(), false) as is_locked,
             coalesce((ps.password_policy ->> 'passwordExpiryDays')::int, 90) > 0
               and u.password_changed_at is not null

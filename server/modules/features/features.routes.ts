@@ -1,8 +1,9 @@
 import { ZFeatures } from '../../../core/schemas/auth.schemas.ts';
 import { typed, type AppContext } from '../../http/app-context.ts';
+import { ssoFeatures } from '../sso/sso.service.ts';
 
-/** Single sign-on is not configured in this release; the flags say so rather than pretend. */
-export function registerFeatureRoutes({ app }: AppContext): void {
+/** The sign-in screens' flags: single sign-on as the plan's SSO settings say. */
+export function registerFeatureRoutes({ app, db }: AppContext): void {
   typed(app).get(
     '/api/v2/features',
     {
@@ -12,6 +13,6 @@ export function registerFeatureRoutes({ app }: AppContext): void {
         response: { 200: ZFeatures },
       },
     },
-    async () => ({ SSO: false, SSOProvider: null, logoutUrl: null }),
+    async () => ssoFeatures(db),
   );
 }

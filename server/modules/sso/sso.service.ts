@@ -1,0 +1,303 @@
+import * as oidc from 'openid-client';
+import { AppError } from '../../../core/errors/errors.ts';
+import type {
+  TSsoSettings,
+  TUpdateSsoSettingsRequest,
+} from '../../../core/schemas/auth.schemas.ts';
+import type { Config } from '../../config.ts';
+import type { Db, Queryable } from '../../db/db.ts';
+import { changedFields } from '../audit/audit-diff.ts';
+import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import { auditRefusal, openSession } from '../auth/auth.service.ts';
+import { defaultPlanId } from '../auth/policy.ts';
+import { hashToken } from '../auth/secrets.ts';
+import { decryptSetting, encryptSetting } from './sso-secret.ts';
+
+type Provider = 'azure' | 'okta';
+
+interface SsoJson {
+  enabled: boolean;
+  provider: Provider;
+  issuer: string;
+  clientId: string;
+  logoutUrl: string | null;
+}
+
+interface SsoRow {
+  sso: SsoJson | null;
+  sso_client_secret: string | null;
+  version: number;
+}
+
+/** How long a redirect to the provider may take before its state is refused. */
+const PENDING_MINUTES = 10;
+
+async function ssoRow(q: Queryable, planId: number, forUpdate = false): Promise<SsoRow> {
+  const [row] = await q.query<SsoRow>(
+    `select sso, sso_client_secret, version from plan_settings where plan_id = $1
+     ${forUpdate ? 'for update' : ''}`,
+    [planId],
+  );
+  return row ?? { sso: null, sso_client_secret: null, version: 1 };
+}
+
+function toSettings(row: SsoRow): TSsoSettings {
+  return {
+    enabled: row.sso?.enabled ?? false,
+    provider: row.sso?.provider ?? null,
+    issuer: row.sso?.issuer ?? null,
+    clientId: row.sso?.clientId ?? null,
+    hasClientSecret: Boolean(row.sso_client_secret),
+    logoutUrl: row.sso?.logoutUrl ?? null,
+    version: row.version,
+  };
+}
+
+export async function getSsoSettings(db: Db, planId: number): Promise<TSsoSettings> {
+  return toSettings(await ssoRow(db, planId));
+}
+
+/** Changes the plan's SSO settings; the secret is encrypted, and audited only as "changed". */
+export async function updateSsoSettings(
+  db: Db,
+  config: Config,
+  actor: Actor,
+  planId: number,
+  request: TUpdateSsoSettingsRequest,
+): Promise<TSsoSettings> {
+  return db.transaction(async (tx) => {
+    await tx.query(
+      `insert into plan_settings (plan_id, password_policy) values ($1, '{}') on conflict do nothing`,
+      [planId],
+    );
+    const row = await ssoRow(tx, planId, true);
+    if (request.version !== row.version) throw new AppError('VersionConflictError');
+    const next: SsoJson = {
+      enabled: request.enabled,
+      provider: request.provider,
+      issuer: request.issuer,
+      clientId: request.clientId,
+      logoutUrl: request.logoutUrl,
+    };
+    const secret = request.clientSecret
+      ? encryptSetting(config, request.clientSecret)
+      : row.sso_client_secret;
+    const before = { ...toSettings(row), version: undefined };
+    const diff = changedFields(
+      { ...before, clientSecretChanged: false },
+      {
+        ...toSettings({ sso: next, sso_client_secret: secret, version: row.version }),
+        version: undefined,
+        clientSecretChanged: Boolean(request.clientSecret),
+      },
+    );
+    const [updated] = await tx.query<{ version: number }>(
+      `update plan_settings set sso = $2, sso_client_secret = $3, version = version + 1,
+              updated_at = now()
+        where plan_id = $1 returning version`,
+      [planId, JSON.stringify(next), secret],
+    );
+    await writeAudit(tx, actor, {
+      planId,
+      domain: 'SsoSettings',
+      action: 'Update',
+      entityId: planId,
+      reason: request.reason,
+      ...diff,
+    });
+    configurations.clear();
+    return toSettings({ sso: next, sso_client_secret: secret, version: updated!.version });
+  });
+}
+
+/** The flags of GET /api/v2/features, from the plan of this installation. */
+export async function ssoFeatures(db: Db) {
+  const planId = await defaultPlanId(db);
+  const row = planId === null ? null : await ssoRow(db, planId);
+  const on = Boolean(row?.sso?.enabled);
+  return {
+    SSO: on,
+    SSOProvider: on ? (row?.sso?.provider ?? null) : null,
+    logoutUrl: on ? (row?.sso?.logoutUrl ?? null) : null,
+  };
+}
+
+/** Plain http is allowed only to a provider on this machine (the test provider). */
+function isLoopback(url: URL): boolean {
+  return ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+}
+
+const configurations = new Map<string, Promise<oidc.Configuration>>();
+
+async function providerConfig(
+  config: Config,
+  sso: SsoJson,
+  encryptedSecret: string | null,
+): Promise<oidc.Configuration> {
+  const key = `${sso.issuer}\n${sso.clientId}\n${encryptedSecret ?? ''}`;
+  let found = configurations.get(key);
+  if (!found) {
+    const issuer = new URL(sso.issuer);
+    const secret = encryptedSecret ? decryptSetting(config, encryptedSecret) : undefined;
+    found = oidc.discovery(issuer, sso.clientId, secret, undefined, {
+      // The ID token's signature is checked against the provider's keys even though it came
+      // straight from the token endpoint (openid-client skips that by default).
+      execute: [
+        oidc.enableNonRepudiationChecks,
+        ...(isLoopback(issuer) ? [oidc.allowInsecureRequests] : []),
+      ],
+    });
+    found.catch(() => configurations.delete(key));
+    configurations.set(key, found);
+  }
+  return found;
+}
+
+/** The plan's SSO settings for this provider, or 404 when SSO is off or set for another one. */
+async function enabledFor(db: Db, provider: Provider) {
+  const planId = await defaultPlanId(db);
+  const row = planId === null ? null : await ssoRow(db, planId);
+  if (planId === null || !row?.sso?.enabled || row.sso.provider !== provider) {
+    throw new AppError('NotFoundError', `Single sign-on with ${provider} is not configured`);
+  }
+  return { planId, sso: row.sso, secret: row.sso_client_secret };
+}
+
+/**
+ * Starts a sign-in: keeps state (as a hash), nonce and PKCE verifier on the server for ten
+ * minutes and returns the provider's authorization URL.
+ */
+export async function ssoLoginUrl(
+  db: Db,
+  config: Config,
+  provider: Provider,
+  redirectUri: string,
+  loginHint: string | undefined,
+): Promise<string> {
+  const { planId, sso, secret } = await enabledFor(db, provider);
+  const configuration = await providerConfig(config, sso, secret);
+  const state = oidc.randomState();
+  const nonce = oidc.randomNonce();
+  const verifier = oidc.randomPKCECodeVerifier();
+  await db.query(`delete from sso_logins where expires_at < now() - interval '1 day'`);
+  await db.query(
+    `insert into sso_logins (state_hash, plan_id, provider, nonce, code_verifier, redirect_uri,
+                             login_hint, expires_at)
+     values ($1, $2, $3, $4, $5, $6, $7, now() + make_interval(mins => $8))`,
+    [
+      hashToken(state),
+      planId,
+      provider,
+      nonce,
+      verifier,
+      redirectUri,
+      loginHint ?? null,
+      PENDING_MINUTES,
+    ],
+  );
+  const params: Record<string, string> = {
+    redirect_uri: redirectUri,
+    scope: 'openid email profile',
+    response_type: 'code',
+    state,
+    nonce,
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+  };
+  if (loginHint) params.login_hint = loginHint;
+  return oidc.buildAuthorizationUrl(configuration, params).href;
+}
+
+/** A refusal of the callback: its message goes back to the login screen in `error`. */
+export class SsoRefusal extends Error {}
+
+const NOT_A_USER = 'Your account is not registered for single sign-on. Contact your administrator.';
+
+/**
+ * The callback: spends the state, exchanges the code (PKCE), and checks the ID token's
+ * signature, issuer, audience, expiry and nonce (openid-client); then signs in the active SSO
+ * user of this plan whose e-mail or username is the token's email / preferred_username / upn.
+ */
+export async function ssoVerify(
+  db: Db,
+  config: Config,
+  actor: Actor,
+  provider: Provider,
+  callbackUrl: URL,
+) {
+  const state = callbackUrl.searchParams.get('state');
+  const refuse = async (reason: string, message: string, planId: number | null = null) => {
+    await auditRefusal(db, actor, planId, 'SsoLoginFailed', { provider, reason });
+    return new SsoRefusal(message);
+  };
+  if (!state) throw await refuse('no state', 'The sign-in could not be completed. Try again.');
+  const [pending] = await db.query<{
+    plan_id: number;
+    nonce: string;
+    code_verifier: string;
+  }>(
+    `update sso_logins set used_at = now()
+      where state_hash = $1 and provider = $2 and used_at is null and expires_at > now()
+      returning plan_id, nonce, code_verifier`,
+    [hashToken(state), provider],
+  );
+  if (!pending) {
+    throw await refuse('unknown, used or expired state', 'The sign-in expired. Try again.');
+  }
+  const { planId, sso, secret } = await enabledFor(db, provider);
+  if (planId !== pending.plan_id) throw await refuse('plan changed', 'The sign-in expired.');
+  const providerError = callbackUrl.searchParams.get('error');
+  if (providerError) {
+    throw await refuse(`provider: ${providerError}`, 'The provider refused the sign-in.', planId);
+  }
+  const configuration = await providerConfig(config, sso, secret);
+  let claims: oidc.IDToken;
+  try {
+    const tokens = await oidc.authorizationCodeGrant(configuration, callbackUrl, {
+      pkceCodeVerifier: pending.code_verifier,
+      expectedState: state,
+      expectedNonce: pending.nonce,
+      idTokenExpected: true,
+    });
+    const found = tokens.claims();
+    if (!found) throw new Error('no ID token');
+    claims = found;
+  } catch (error) {
+    throw await refuse(
+      `token refused: ${(error as Error).message}`.slice(0, 300),
+      'The sign-in could not be verified.',
+      planId,
+    );
+  }
+  const names = [claims.email, claims.preferred_username, claims.upn]
+    .filter((v): v is string => typeof v === 'string' && v.length > 0)
+    .map((v) => v.toLowerCase());
+  const [user] = names.length
+    ? await db.query<{
+        id: number;
+        first_name: string;
+        last_name: string;
+        is_blocked: boolean;
+        auth_type: string;
+      }>(
+        `select id, first_name, last_name, is_blocked, auth_type from users
+          where plan_id = $1 and archived_at is null
+            and (lower(email) = any($2::text[]) or lower(username) = any($2::text[]))
+          order by id limit 1`,
+        [planId, names],
+      )
+    : [];
+  if (!user || user.auth_type !== 'sso') {
+    throw await refuse(`no active sso user for ${names.join(', ')}`, NOT_A_USER, planId);
+  }
+  const who = { ...actor, userId: user.id, userName: `${user.first_name} ${user.last_name}` };
+  if (user.is_blocked) {
+    await auditRefusal(db, who, planId, 'SsoLoginFailed', { provider, reason: 'blocked' });
+    throw new SsoRefusal('Your account is blocked. Contact your administrator.');
+  }
+  return openSession(db, who, user.id, planId, 'SsoLogin', {
+    provider,
+    subject: claims.sub,
+    issuer: claims.iss,
+  });
+}
