@@ -1,26 +1,18 @@
-import { ZFacilityParams } from '../../../../core/schemas/auth.schemas.ts';
-import { ZId } from '../../../../core/schemas/common.schemas.ts';
 import {
   ZInspectionInput,
   ZInspectionVerification,
 } from '../../../../core/schemas/run-inspection.schemas.ts';
 import { ZRunResponse } from '../../../../core/schemas/verification.schemas.ts';
+import { F, ZIdParams, scopeOf } from '../route-base.ts';
 import { typed, type AppContext } from '../../../http/app-context.ts';
 import { actorOf } from '../../../http/session-guard.ts';
 import { recordInspection, verifyInspection } from './inspection.ts';
 import { getRun } from './runs.read.ts';
 
-const F = '/api/v2/plans/:plan/facilities/:facility';
-const ZIdParams = ZFacilityParams.extend({ id: ZId });
-
 /** The visual inspection of a run and its second-person verification (inspection.ts). */
 export function registerInspectionRoutes({ app, db, permit }: AppContext): void {
   const r = typed(app);
   const modifier = permit('QualificationTask', 'Modify');
-  const scopeOf = (params: { plan: number; facility: number }) => ({
-    planId: params.plan,
-    facilityId: params.facility,
-  });
 
   r.post(
     `${F}/runs/:id/inspection`,

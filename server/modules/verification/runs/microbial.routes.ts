@@ -1,25 +1,15 @@
-import { ZFacilityParams } from '../../../../core/schemas/auth.schemas.ts';
-import { ZId } from '../../../../core/schemas/common.schemas.ts';
 import {
   ZMicrobialResultEdit,
   ZMicrobialResultsBody,
   ZRunMicrobialResponse,
   ZRunResponse,
 } from '../../../../core/schemas/verification.schemas.ts';
+import { F, TAGS, RESOURCE, ZIdParams, scopeOf } from '../route-base.ts';
 import { typed, type AppContext } from '../../../http/app-context.ts';
 import { actorOf } from '../../../http/session-guard.ts';
 import { runMicrobial } from './microbial-read.ts';
 import { editMicrobialResult, enterMicrobialResults } from './microbial-results.ts';
 import { getRun, runRow, studyOf } from './runs.read.ts';
-
-const F = '/api/v2/plans/:plan/facilities/:facility';
-const TAGS = ['runs'];
-const RESOURCE = 'QualificationTask';
-const ZIdParams = ZFacilityParams.extend({ id: ZId });
-const scopeOf = (params: { plan: number; facility: number }) => ({
-  planId: params.plan,
-  facilityId: params.facility,
-});
 
 /** Microbial results of runs (core/verification/README.md, "Microbial results"). */
 export function registerMicrobialRoutes({ app, db, permit }: AppContext): void {

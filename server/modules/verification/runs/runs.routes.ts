@@ -1,5 +1,3 @@
-import { ZFacilityParams } from '../../../../core/schemas/auth.schemas.ts';
-import { ZId } from '../../../../core/schemas/common.schemas.ts';
 import {
   ZDeviationCreate,
   ZDeviationEdit,
@@ -10,6 +8,7 @@ import {
   ZRunList,
   ZRunResponse,
 } from '../../../../core/schemas/verification.schemas.ts';
+import { F, TAGS, RESOURCE, ZIdParams, scopeOf } from '../route-base.ts';
 import { typed, type AppContext } from '../../../http/app-context.ts';
 import { actorOf } from '../../../http/session-guard.ts';
 import { createDeviation, editDeviation } from './deviations.ts';
@@ -19,15 +18,6 @@ import { editResult } from './result-edit.ts';
 import { enterResults } from './results.ts';
 import { getRun, listRuns } from './runs.read.ts';
 import { createRun, editRun } from './runs.service.ts';
-
-const F = '/api/v2/plans/:plan/facilities/:facility';
-const TAGS = ['runs'];
-const RESOURCE = 'QualificationTask';
-const ZIdParams = ZFacilityParams.extend({ id: ZId });
-const scopeOf = (params: { plan: number; facility: number }) => ({
-  planId: params.plan,
-  facilityId: params.facility,
-});
 
 /** Runs of studies, their sample results and deviations (core/verification/README.md). */
 export function registerRunRoutes(context: AppContext): void {

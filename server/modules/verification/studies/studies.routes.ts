@@ -1,5 +1,5 @@
 import { ZFacilityParams } from '../../../../core/schemas/auth.schemas.ts';
-import { ZId, ZPage } from '../../../../core/schemas/common.schemas.ts';
+import { ZPage } from '../../../../core/schemas/common.schemas.ts';
 import {
   ZStudy,
   ZStudyClose,
@@ -8,6 +8,7 @@ import {
   ZStudyListQuery,
 } from '../../../../core/schemas/verification.schemas.ts';
 import { pageOf } from '../../../http/paging.ts';
+import { RESOURCE, ZIdParams, scopeOf } from '../route-base.ts';
 import { typed, type AppContext } from '../../../http/app-context.ts';
 import { actorOf } from '../../../http/session-guard.ts';
 import './protocol-checks.ts';
@@ -15,14 +16,7 @@ import { getStudy, listStudies } from './studies.read.ts';
 import { closeStudy, createStudy, editStudy } from './studies.service.ts';
 import { registerStudyType } from './study-type.ts';
 
-const ZIdParams = ZFacilityParams.extend({ id: ZId });
 const PATH = '/api/v2/plans/:plan/facilities/:facility/studies';
-const RESOURCE = 'QualificationTask';
-
-const scopeOf = (params: { plan: number; facility: number }) => ({
-  planId: params.plan,
-  facilityId: params.facility,
-});
 
 /** Studies (issue 12; core/verification/README.md). Protocols are the record mechanism's. */
 export function registerStudyRoutes(context: AppContext): void {
