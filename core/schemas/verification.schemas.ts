@@ -249,6 +249,8 @@ export const ZDeviationCreate = z
     kind: z.enum(DEVIATION_KINDS),
     /** On a result of the run, or on the run as a whole. */
     resultId: ZId.nullable().optional(),
+    /** The planned sampling location it is about: it may explain a missing result there. */
+    samplingLocationId: ZId.nullable().optional(),
     title: z.string().trim().min(1, 'A title is required').max(200),
     description: z.string().trim().max(5000).default(''),
     rootCause: z.string().trim().max(5000).nullable().optional(),
@@ -277,6 +279,7 @@ export const ZDeviation = z.object({
   number: z.string(),
   runId: z.number().int(),
   resultId: z.number().int().nullable(),
+  samplingLocationId: z.number().int().nullable(),
   kind: z.enum(DEVIATION_KINDS),
   title: z.string(),
   description: z.string(),
@@ -330,6 +333,8 @@ export const ZRun = z.object({
       recovery: z.number(),
       recoverySource: z.string(),
       loq: z.number().nullable(),
+      /** How the limit comes from the study's limits snapshot, for the derivation drawer. */
+      limitDerivation: z.array(z.string()),
     }),
   ),
   results: z.array(ZSampleResult),

@@ -20,6 +20,11 @@ const row: PlanRow = {
   recovery: 0.8,
   recoverySource: 'HPLC on Stainless steel 316L',
   loq: null,
+  limitDerivation: [
+    'Limit basis: equipment-wise: the lowest surface limit of Mixer over its 2 pairs',
+    'Lowest surface limit (SAL): 0.001 mg/sqcm, pair A → B',
+    'Swab limit: 0.001 mg/sqcm × 100 sqcm = 0.1 mg/swab (no recovery: the result is divided by it instead)',
+  ],
 };
 
 describe('previewJudgement', () => {
@@ -43,6 +48,19 @@ describe('previewJudgement', () => {
       previewJudgement(row, { censoring: '> upper limit', rawValue: 0.01, unit: 'mg/swab' })
         ?.passed,
     ).toBe(false);
+  });
+  it('leads its derivation with how the limit came from the snapshot, as the server does', () => {
+    const judged = previewJudgement(row, { censoring: '=', rawValue: 40, unit: 'ug/swab' });
+    expect(judged?.derivation.slice(0, 4)).toEqual([
+      ...row.limitDerivation,
+      'In ug/swab: 100 ug/swab',
+    ]);
+    expect(judged?.derivation[4]).toBe('Reported: 40 ug/swab');
+    const same = previewJudgement(row, { censoring: '=', rawValue: 0.04, unit: 'mg/swab' });
+    expect(same?.derivation.slice(0, 4)).toEqual([
+      ...row.limitDerivation,
+      'Reported: 0.04 mg/swab',
+    ]);
   });
   it('gives no preview without a value or with a unit of the other kind', () => {
     expect(previewJudgement(row, { censoring: '=', unit: 'mg/swab' })).toBeNull();

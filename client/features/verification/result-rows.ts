@@ -1,4 +1,4 @@
-import { judgeResult, toResultUnit } from '../../../core/verification/judge-result.ts';
+import { judgeResult, shown, toResultUnit } from '../../../core/verification/judge-result.ts';
 import type {
   TCensoring,
   TJudgement,
@@ -36,8 +36,9 @@ export function currentResult(run: TRun, row: PlanRow): TSampleResult | undefine
 
 /**
  * The browser's preview of a judgement: judgeResult with the plan row's limit, recovery and LOQ
- * (converted to the entered unit), as the server will judge it; the server's judgement is what
- * gets saved and shown after saving.
+ * (converted to the entered unit), as the server will judge it, its derivation led by how the
+ * limit came from the snapshot as the server's is; the server's judgement is what gets saved
+ * and shown after saving.
  */
 export function previewJudgement(row: PlanRow, values: RowValues): TJudgement | null {
   const { censoring, rawValue, unit } = values;
@@ -51,7 +52,7 @@ export function previewJudgement(row: PlanRow, values: RowValues): TJudgement | 
     // A swab amount entered on a rinse row (or the reverse): the server refuses it with a message.
     return null;
   }
-  return judgeResult({
+  const judgement = judgeResult({
     censoring,
     rawValue,
     unit,
@@ -60,6 +61,10 @@ export function previewJudgement(row: PlanRow, values: RowValues): TJudgement | 
     limit,
     loq,
   });
+  const limitLines = [...row.limitDerivation];
+  // The plan gives the limit in its own unit; the server derives it in the entered one.
+  if (limit !== null && unit !== row.limitUnit) limitLines.push(`In ${unit}: ${shown(limit)} ${unit}`);
+  return { ...judgement, derivation: [...limitLines, ...judgement.derivation] };
 }
 
 /** The body of POST {F}/runs/{id}/results: every row with a value entered. */

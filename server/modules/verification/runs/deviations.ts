@@ -6,7 +6,7 @@ import type {
 } from '../../../../core/schemas/verification.schemas.ts';
 import type { Db, Queryable } from '../../../db/db.ts';
 import type { Actor } from '../../audit/audit.service.ts';
-import { deviationNumber } from './runs.read.ts';
+import { deviationNumber, studyOf } from './runs.read.ts';
 import {
   afterRunChange,
   auditRun,
@@ -57,6 +57,25 @@ async function checkResult(tx: Queryable, runId: number, resultId: number | null
     ]);
 }
 
+/** A deviation names a location of the run's plan (chemical or microbial), nothing else. */
+async function checkLocation(
+  tx: Queryable,
+  facilityId: number,
+  studyId: number,
+  locationId: number | null | undefined,
+) {
+  if (!locationId) return;
+  const { protocol_content: content } = await studyOf(tx, facilityId, studyId);
+  const planned = [...(content.samplingPlan ?? []), ...(content.microbialSampling ?? [])];
+  if (!planned.some((p) => p.samplingLocationId === locationId))
+    throw validationError([
+      {
+        property: 'samplingLocationId',
+        constraints: { reference: "Not a sampling location of the run's plan" },
+      },
+    ]);
+}
+
 export async function createDeviation(
   db: Db,
   actor: Actor,
@@ -65,15 +84,16 @@ export async function createDeviation(
   body: Create,
 ): Promise<void> {
   await inTransaction(db, async (tx) => {
-    await editableRun(tx, actor, scope, runId);
+    const run = await editableRun(tx, actor, scope, runId);
     checkRules(body.kind, body.invalidatesRun, false, null);
     await checkResult(tx, runId, body.resultId);
+    await checkLocation(tx, scope.facilityId, run.study_id, body.samplingLocationId);
     // One number after another per facility: the facility's row orders concurrent creates.
     await tx.query(`select id from facilities where id = $1 for update`, [scope.facilityId]);
     const [row] = await tx.query<{ id: number; seq: number }>(
       `insert into deviations (facility_id, seq, run_id, result_id, kind, title, description,
-         root_cause, capa_reference, invalidates_run, created_by, updated_by)
-       select $1, coalesce(max(seq), 0) + 1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10
+         root_cause, capa_reference, invalidates_run, created_by, updated_by, sampling_location_id)
+       select $1, coalesce(max(seq), 0) + 1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $11
          from deviations where facility_id = $1
        returning id, seq`,
       [
@@ -87,6 +107,7 @@ export async function createDeviation(
         body.capaReference ?? null,
         body.invalidatesRun,
         actor.userId,
+        body.samplingLocationId ?? null,
       ],
     );
     await auditRun(tx, actor, scope, {

@@ -1,7 +1,7 @@
 import { AppError } from '../../../../core/errors/errors.ts';
 import type { z } from 'zod';
 import type { TResultUnit, ZResultEdit } from '../../../../core/schemas/verification.schemas.ts';
-import type { Db } from '../../../db/db.ts';
+import type { Db, Queryable } from '../../../db/db.ts';
 import type { Actor } from '../../audit/audit.service.ts';
 import { isUniqueViolation } from '../../users-admin/records.ts';
 import { batchesTaken, duplicateBatch, unitFits } from './result-checks.ts';
@@ -19,6 +19,33 @@ import {
 /* A correction of an entered sample result (reason + version), judged again by the server. */
 
 type ResultEdit = z.infer<typeof ZResultEdit>;
+
+export const RETEST_KEEPS_BATCH = 'A retest keeps the batch number of the result it repeats';
+export const RETESTED_KEEPS_BATCH =
+  'This result has been retested: its retests carry its batch number, which cannot change';
+
+/** The method's kept version `version`; its current row when that version was not kept. */
+async function methodAsAnalysed(
+  tx: Queryable,
+  facilityId: number,
+  { id, version }: { id: number; version: number },
+): Promise<MethodFacts> {
+  const [row] = await tx.query<MethodFacts>(
+    `select m.id, m.name, m.version, m.loq, m.recoveries from (
+       select kept.id, kept.name, kept.version, kept.loq, kept.recoveries, 0 as rank,
+              v.recorded_at as at
+         from record_versions v
+         cross join lateral jsonb_populate_record(null::analytical_methods, v.row_data) kept
+        where v.table_name = 'analytical_methods' and v.facility_id = $1 and v.record_id = $2
+          and kept.version = $3
+       union all
+       select id, name, version, loq, recoveries, 1, null from analytical_methods
+        where facility_id = $1 and id = $2
+     ) m order by m.rank, m.at desc limit 1`,
+    [facilityId, id, version],
+  );
+  return row!;
+}
 
 /** A correction of one result (reason + version), re-judged; answers its run's id. */
 export async function editResult(
@@ -58,36 +85,48 @@ export async function editResult(
         }[k],
     );
     if (changed.length === 0) throw new AppError('NothingToChangeError');
-    if (
-      next.batchNumber &&
-      next.batchNumber !== current.batch_number &&
-      current.repeat_kind !== 'retest' &&
-      (
-        await batchesTaken(tx, scope.facilityId, [
-          { key: 'x', batch: next.batchNumber, repeatsId: null },
-        ])
-      ).length > 0
-    )
-      throw duplicateBatch(['batchNumber']);
+    if (current.repeat_kind === 'retest' && next.batchNumber !== current.batch_number)
+      throw new AppError('SampleChangesError', 'Some sample results have problems.', {
+        errors: [{ property: 'batchNumber', constraints: { invalid: RETEST_KEEPS_BATCH } }],
+      });
+    if (next.batchNumber !== current.batch_number) {
+      // Its retests analysed the same sample and carry its batch number: they would part.
+      const [retested] = await tx.query(
+        `select 1 from sample_results where repeats_result_id = $1 and repeat_kind = 'retest'`,
+        [id],
+      );
+      if (retested)
+        throw new AppError('SampleChangesError', 'Some sample results have problems.', {
+          errors: [{ property: 'batchNumber', constraints: { invalid: RETESTED_KEEPS_BATCH } }],
+        });
+      if (
+        next.batchNumber &&
+        (
+          await batchesTaken(tx, scope.facilityId, [
+            { key: 'x', batch: next.batchNumber, repeatsId: null },
+          ])
+        ).length > 0
+      )
+        throw duplicateBatch(['batchNumber']);
+    }
     const study = await studyOf(tx, scope.facilityId, run.study_id);
     const locations = await locationFacts(tx, scope.facilityId, [current.sampling_location_id]);
-    // Archived or not: a correction is judged with the method's recovery, never without one.
-    const [method] = await tx.query<MethodFacts>(
-      `select id, name, version, loq, recoveries from analytical_methods
-        where facility_id = $1 and id = $2`,
-      [scope.facilityId, current.analytical_method_id],
-    );
+    // The method as it was in the version the result was analysed with (archived or not): a
+    // correction changes the reported value, never the method, its recovery or its LOQ.
+    const method = await methodAsAnalysed(tx, scope.facilityId, {
+      id: current.analytical_method_id as number,
+      version: current.analytical_method_version as number,
+    });
     const location = {
       ...locations.get(current.sampling_location_id)!,
       sampleType: current.sample_type,
     };
-    const judgement = judge(study, location, method!, next);
+    const judgement = judge(study, location, method, next);
     try {
       await tx.query(
         `update sample_results set censoring = $2, raw_value = $3, unit = $4, batch_number = $5,
                 judgement = $6, percent_of_limit = $7, censored_below = $8, passed = $9,
-                analytical_method_version = $10, version = version + 1, updated_at = now(),
-                updated_by = $11
+                version = version + 1, updated_at = now(), updated_by = $10
           where id = $1`,
         [
           id,
@@ -99,7 +138,6 @@ export async function editResult(
           judgement.percentOfLimit,
           judgement.censoredBelow,
           judgement.passed,
-          method!.version,
           actor.userId,
         ],
       );

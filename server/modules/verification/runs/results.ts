@@ -47,13 +47,15 @@ export function judge(
   method: MethodFacts,
   value: { censoring: TSampleResultInput['censoring']; rawValue: number; unit: TResultUnit },
 ) {
-  const { limit } = limitAt(study, location, value.unit);
-  return judgeResult({
+  const { limit, derivation } = limitAt(study, location, value.unit);
+  const judgement = judgeResult({
     ...value,
     ...recoveryAt(study, location, method),
     limit,
-    loq: loqIn(method, value.unit),
+    loq: loqIn(study, location, method, value.unit),
   });
+  // How the limit came from the pinned snapshot, then how the result was judged against it.
+  return { ...judgement, derivation: [...derivation, ...judgement.derivation] };
 }
 
 async function insertResult(

@@ -13,8 +13,8 @@ import { pinnedSettings } from './inspection-settings.ts';
 /*
  * Run as a controlled document type (core/verification/README.md): Submit needs the visual
  * inspection recorded where the pinned settings require one (and verified by a second person
- * where they say so), a counted result at every planned location (or a deviation on the run explaining
- * the gap) and no Open deviation; the approval completes the run, so the study's outcome is
+ * where they say so), a counted result at every planned location (or a deviation explaining the
+ * gap: one naming that location, or one that invalidates the run) and no Open deviation; the approval completes the run, so the study's outcome is
  * refreshed in the signature's transaction with this run counted.
  */
 
@@ -39,15 +39,25 @@ async function beforeSubmit(tx: Queryable, { ref, actor }: ApprovedContext): Pro
     // A visual result without a record is a run's from before inspection records (kept as it was).
     refuse('The visual inspection is not recorded');
   }
+  // A missing sample is explained only by a deviation naming its location, or by one that
+  // invalidates the run (repeated anyway, none of its results count); never by an unrelated one.
+  if (deviations.some((d) => d.invalidatesRun)) return;
+  const explained = new Set(deviations.map((d) => d.samplingLocationId));
   const counted = results.filter((r) => r.supersededBy === null);
+  const microbialState = microbialRunState(microbial);
+  const pending = new Set(microbialTally(microbialState).pending);
   const missing = [
     ...plan
       .filter((p) => !counted.some((r) => r.samplingLocationId === p.samplingLocationId))
+      .filter((p) => !explained.has(p.samplingLocationId))
       .map((p) => p.samplingLocationName),
-    // The microbial samples the protocol plans (release-microbial.ts): same rule.
-    ...microbialTally(microbialRunState(microbial)).pending,
+    // The microbial samples the protocol plans (release-microbial.ts): same rule; the final
+    // rinse has no location to name.
+    ...microbialState.planned
+      .filter((p) => pending.has(p.label) && !explained.has(Number(p.key.split(':')[0])))
+      .map((p) => p.label),
   ];
-  if (missing.length > 0 && deviations.length === 0)
+  if (missing.length > 0)
     refuse(`No result for ${missing.join(', ')} and no deviation explains it`);
 }
 

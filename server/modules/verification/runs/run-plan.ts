@@ -1,8 +1,9 @@
 import type { TResultUnit, TSampleType } from '../../../../core/schemas/verification.schemas.ts';
 import { toResultUnit } from '../../../../core/verification/judge-result.ts';
 import { resultLimit } from '../../../../core/verification/result-limit.ts';
+import { sampleAmount } from '../../../../core/assessments/impact-units.ts';
+import type { LimitsInput, SamplingSpec } from '../../../../core/limits/model.ts';
 import { toBase } from '../../../../core/units/quantity.ts';
-import type { LimitsInput } from '../../../../core/limits/model.ts';
 import type { Queryable } from '../../../db/db.ts';
 
 /*
@@ -19,6 +20,9 @@ export interface PinnedProtocol {
     analyticalMethodId: number;
   }[];
   productIds?: number[];
+  /** The worst-case product group: its products join productIds for the limit. */
+  productGroupId?: number | null;
+  microbialSampling?: { samplingLocationId: number | null }[];
   limitBasis?: string | null;
   dirtyHoldMaxHours?: number | null;
   cleanHoldMaxHours?: number | null;
@@ -32,8 +36,13 @@ export interface StudyOfRun {
   seq: number;
   protocol_content: PinnedProtocol;
   closed_at: Date | null;
-  /** The names of the protocol's products: the engine's ids in the snapshot. */
+  /**
+   * The protocol's products and its group's, by their names in the snapshot (the engine's ids
+   * there; snapshot-names.ts).
+   */
   product_names: string[];
+  /** Equipment id → its name in the snapshot. */
+  equipment_names: Map<number, string>;
   snapshot_input: LimitsInput | null;
 }
 
@@ -64,6 +73,7 @@ export interface PlanRow {
   recovery: number;
   recoverySource: string;
   loq: number | null;
+  limitDerivation: string[];
 }
 
 type Quantity = { value: number; unit: string } | null;
@@ -153,7 +163,8 @@ export const limitUnitOf = (sampleType: TSampleType): TResultUnit =>
 export function limitAt(study: StudyOfRun, location: LocationFacts, unit: TResultUnit) {
   if (!study.snapshot_input) return { limit: null, derivation: ['No limits snapshot'] };
   return resultLimit(study.snapshot_input, {
-    equipmentId: location.equipmentName,
+    // By id: the name the snapshot stored, whatever the equipment is called now.
+    equipmentId: study.equipment_names.get(location.equipmentId) ?? location.equipmentName,
     productIds: study.product_names,
     basis: study.protocol_content.limitBasis === 'productWise' ? 'productWise' : 'equipmentWise',
     sampleType: location.sampleType,
@@ -164,34 +175,60 @@ export function limitAt(study: StudyOfRun, location: LocationFacts, unit: TResul
 }
 
 /**
- * Recovery (README): the method's for the location's material, else the sampling type's, else
- * the snapshot policy's global recovery when it is on, else 100 %.
+ * Recovery (README): the method's for the location's material, else the sampling type's and the
+ * snapshot policy's global recovery when it is on, the lower of the two where both apply (as the
+ * limits engine's sampleRecoveryFraction: a measured recovery is never replaced by a better
+ * assumed one), else 100 %.
  */
 export function recoveryAt(study: StudyOfRun, location: LocationFacts, method: MethodFacts) {
   const own = method.recoveries?.find((r) => r.material === location.material);
   if (own && own.recoveryPercentage > 0)
     return {
-      recovery: own.recoveryPercentage / 100,
+      recovery: Math.min(own.recoveryPercentage, 100) / 100,
       recoverySource: `${method.name} on ${location.material}`,
     };
-  if (location.typeRecovery && location.typeRecovery > 0)
-    return { recovery: location.typeRecovery / 100, recoverySource: 'sampling type' };
+  const typed = location.typeRecovery && location.typeRecovery > 0 ? location.typeRecovery : null;
   const policy = study.snapshot_input?.policy;
   const global = policy?.globalRecoveryPercentage ?? 0;
-  if (policy?.useGlobalRecoveryPercentage && global > 0)
+  const policyOn = policy?.useGlobalRecoveryPercentage === true && global > 0 ? global : null;
+  const pct = (value: number) => `${Math.min(value, 100)} %`;
+  if (typed !== null && policyOn !== null) {
+    const typeIsLower = Math.min(typed, 100) <= Math.min(policyOn, 100);
     return {
-      recovery: Math.min(global, 100) / 100,
+      recovery: Math.min(typed, policyOn, 100) / 100,
+      recoverySource: typeIsLower
+        ? `sampling type, lower than the global recovery of the policy (${pct(policyOn)})`
+        : `global recovery of the policy, lower than the sampling type's (${pct(typed)})`,
+    };
+  }
+  if (typed !== null)
+    return { recovery: Math.min(typed, 100) / 100, recoverySource: 'sampling type' };
+  if (policyOn !== null)
+    return {
+      recovery: Math.min(policyOn, 100) / 100,
       recoverySource: 'global recovery of the policy',
     };
   return { recovery: 1, recoverySource: 'no recovery applied' };
 }
 
-/** The method's LOQ in the result's unit; null when it has none or it is not convertible. */
-export function loqIn(method: MethodFacts, unit: TResultUnit): number | null {
+/**
+ * The method's LOQ in the result's unit, converted as the change impact converts an LOQ
+ * (sampleAmount): a swab's concentration in its extract × the snapshot's extraction volume.
+ * Null when the method has none or it cannot be converted (no extraction volume): an LOQ is
+ * never compared in a unit it was not given in.
+ */
+export function loqIn(
+  study: StudyOfRun,
+  location: Pick<LocationFacts, 'sampleType' | 'rinseVolumeMl'>,
+  method: MethodFacts,
+  unit: TResultUnit,
+): number | null {
   if (!method.loq || typeof method.loq.value !== 'number') return null;
-  if (unit === 'mg/swab' || unit === 'ug/swab') return null;
+  const sampling: SamplingSpec = { ...study.snapshot_input?.sampling };
+  if (location.rinseVolumeMl) sampling.rinseVolume = { value: location.rinseVolumeMl, unit: 'ml' };
   try {
-    return toResultUnit(toBase(method.loq, 'concentration'), 'ppm', unit);
+    const amount = sampleAmount(method.loq, location.sampleType, sampling, method.name);
+    return toResultUnit(amount, limitUnitOf(location.sampleType), unit);
   } catch {
     return null;
   }
@@ -221,6 +258,8 @@ export async function planRows(
     const limitUnit = limitUnitOf(p.sampleType);
     const method = methods.get(p.analyticalMethodId);
     // What the server will judge with, so that the screen's preview gives the saved answer.
+    const at = { ...location, sampleType: p.sampleType };
+    const limit = limitAt(study, at, limitUnit);
     const recovery = method
       ? recoveryAt(study, location, method)
       : { recovery: 1, recoverySource: 'no recovery applied' };
@@ -233,10 +272,11 @@ export async function planRows(
         sampleType: p.sampleType,
         analyticalMethodId: p.analyticalMethodId,
         analyticalMethodName: method?.name ?? '',
-        limit: limitAt(study, { ...location, sampleType: p.sampleType }, limitUnit).limit,
+        limit: limit.limit,
         limitUnit,
         ...recovery,
-        loq: method ? loqIn(method, limitUnit) : null,
+        loq: method ? loqIn(study, at, method, limitUnit) : null,
+        limitDerivation: limit.derivation,
       },
     ];
   });

@@ -21,6 +21,7 @@ import {
 } from '../../../records/controlled.ts';
 import { microbialRunState, runMicrobial } from './microbial-read.ts';
 import { planRows, type PlanRow, type StudyOfRun } from './run-plan.ts';
+import { snapshotNames } from './snapshot-names.ts';
 import {
   pinnedSettings,
   runInspectionOf,
@@ -76,18 +77,29 @@ export async function studyOf(
   id: number,
   lock = false,
 ): Promise<StudyOfRun> {
-  const [row] = await q.query<StudyOfRun>(
-    `select s.id, s.seq, s.protocol_content, s.closed_at, l.input as snapshot_input,
-            array(select p.name from products p
-                   where p.facility_id = s.facility_id
-                     and p.id in (select jsonb_array_elements_text(
-                       coalesce(s.protocol_content->'productIds', '[]'))::int)) as product_names
+  const [row] = await q.query<
+    Omit<StudyOfRun, 'product_names' | 'equipment_names'> & {
+      created_at: Date;
+      snapshot_at: Date | null;
+    }
+  >(
+    `select s.id, s.seq, s.protocol_content, s.closed_at, s.created_at, l.input as snapshot_input,
+            l.created_at as snapshot_at
        from studies s left join limits_snapshots l on l.id = s.limits_snapshot_id
       where s.facility_id = $1 and s.id = $2 ${lock ? 'for update of s' : ''}`,
     [facilityId, id],
   );
   if (!row) throw new AppError('NotFoundError', `Study ${id} was not found`);
-  return row;
+  const { created_at: pinnedAt, snapshot_at: snapshotAt, ...study } = row;
+  if (!snapshotAt) return { ...study, product_names: [], equipment_names: new Map() };
+  const names = await snapshotNames(q, {
+    facilityId,
+    productIds: study.protocol_content.productIds ?? [],
+    productGroupId: study.protocol_content.productGroupId ?? null,
+    pinnedAt,
+    snapshotAt,
+  });
+  return { ...study, product_names: names.productNames, equipment_names: names.equipmentNames };
 }
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
@@ -158,6 +170,7 @@ export async function deviationsOf(q: Queryable, runId: number): Promise<TDeviat
     number: deviationNumber(d.seq),
     runId: d.run_id,
     resultId: d.result_id,
+    samplingLocationId: d.sampling_location_id,
     kind: d.kind,
     title: d.title,
     description: d.description,

@@ -16,8 +16,10 @@ type Query = z.infer<typeof ZStatisticsQuery>;
  *   the active substances, so every sample result counts under 'Chemical'; microbial results
  *   (as percent of their microbial limit) under 'Microbial'; historical results under the
  *   residue type they were entered with.
- * A sample result counts when it is not superseded (a retest or reswab replaces it) and has a
- * percent of limit (a result with no limit to be judged against draws nothing).
+ * A sample result counts when it is not superseded (a retest or reswab replaces it), its run is
+ * not invalidated (a non-process deviation: the run is repeated, its results say nothing of the
+ * cleaning) and it has a percent of limit (a result with no limit to be judged against draws
+ * nothing).
  */
 interface Filter {
   label: string;
@@ -124,6 +126,7 @@ export async function statisticsPoints(
        join studies s on s.id = u.study_id
        left join sampling_locations l on l.id = r.sampling_location_id
       where r.facility_id = $1 and u.facility_id = $1 and r.superseded_by is null
+        and u.verdict <> 'Invalidated'
         and r.percent_of_limit is not null and ${filter.results}
         and ($3::date is null or coalesce(r.taken_at, r.created_at) >= $3::date::timestamp at time zone 'UTC')
         and ($4::date is null or coalesce(r.taken_at, r.created_at) < ($4::date + 1)::timestamp at time zone 'UTC')`,

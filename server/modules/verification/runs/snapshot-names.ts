@@ -1,0 +1,63 @@
+import type { Queryable } from '../../../db/db.ts';
+import { tableAsOf } from '../../../entities/entity-history.ts';
+
+/*
+ * A limits snapshot names products and equipment by their names when it was stored (the engine's
+ * ids, server/modules/limits/facility-limits-input.ts). A study knows them by record id, so the
+ * names are read as they were at the snapshot's moment from the kept versions: a rename after
+ * the snapshot neither loses the limit nor picks another record's. A record with no version kept
+ * by then (not in the snapshot anyway) answers its current name.
+ */
+
+export interface SnapshotNames {
+  /** The products the limit is taken over: the protocol's and its worst-case group's. */
+  productNames: string[];
+  /** Equipment id → its name in the snapshot. */
+  equipmentNames: Map<number, string>;
+}
+
+interface StudyRef {
+  facilityId: number;
+  productIds: readonly number[];
+  productGroupId: number | null;
+  /** When the study pinned the protocol version: the group's products as they were then. */
+  pinnedAt: Date;
+  snapshotAt: Date;
+}
+
+async function groupProducts(q: Queryable, ref: StudyRef): Promise<number[]> {
+  if (!ref.productGroupId) return [];
+  const [row] = await q.query<{ product_ids: number[] }>(
+    `select coalesce(product_groups.product_ids, g.product_ids) as product_ids
+       from product_groups g
+       left join ${tableAsOf('product_groups', 1, 3)} on product_groups.id = g.id
+      where g.facility_id = $1 and g.id = $2`,
+    [ref.facilityId, ref.productGroupId, ref.pinnedAt],
+  );
+  return row?.product_ids ?? [];
+}
+
+export async function snapshotNames(q: Queryable, ref: StudyRef): Promise<SnapshotNames> {
+  const ids = [...new Set([...ref.productIds, ...(await groupProducts(q, ref))])];
+  const [products, equipment] = await Promise.all([
+    q.query<{ name: string }>(
+      `select coalesce(products.name, p.name) as name
+         from products p
+         left join ${tableAsOf('products', 1, 3)} on products.id = p.id
+        where p.facility_id = $1 and p.id = any($2::int[])
+        order by p.id`,
+      [ref.facilityId, ids, ref.snapshotAt],
+    ),
+    q.query<{ id: number; name: string }>(
+      `select e.id, coalesce(equipment.name, e.name) as name
+         from equipment e
+         left join ${tableAsOf('equipment', 1, 2)} on equipment.id = e.id
+        where e.facility_id = $1`,
+      [ref.facilityId, ref.snapshotAt],
+    ),
+  ]);
+  return {
+    productNames: products.map((p) => p.name),
+    equipmentNames: new Map(equipment.map((e) => [e.id, e.name])),
+  };
+}
