@@ -217,6 +217,47 @@ describe('verificationStatistics', () => {
     expect(stats.alerts).toEqual([]);
   });
 
+  // Computed by hand: Ppu = (100 − mean) / (3 s); lower = Ppu × (1 − 1.645 × √(1/(9 n Ppu²) +
+  // 1/(2 (n − 1)))) (Bissell).
+  it.each([
+    {
+      // mean 30; s² = (10² + 0 + 10²) / 2 = 100, s = 10; Ppu = 70 / 30 = 2.333333;
+      // 1/(9·3·5.444444) = 1/147 = 0.006803; 1/4 = 0.25; √0.256803 = 0.506757;
+      // 1 − 1.645 × 0.506757 = 0.166385; lower = 2.333333 × 0.166385 = 0.388232
+      values: [20, 30, 40],
+      mean: 30,
+      s: 10,
+      ppu: 2.333333,
+      lower: 0.388232,
+    },
+    {
+      // mean 65; s² = (15² + 5² + 5² + 15²) / 3 = 166.666667, s = 12.909944;
+      // Ppu = 35 / 38.729833 = 0.903696; 1/(9·4·0.816667) = 1/29.4 = 0.034014; 1/6 = 0.166667;
+      // √0.200680 = 0.447974; 1 − 0.736917 = 0.263083; lower = 0.903696 × 0.263083 = 0.237747
+      values: [50, 60, 70, 80],
+      mean: 65,
+      s: 12.909944,
+      ppu: 0.903696,
+      lower: 0.237747,
+    },
+    {
+      // mean 70/6 = 11.666667; s² = (5 × (5/3)² + (25/3)²) / 5 = 16.666667, s = 4.082483;
+      // Ppu = 88.333333 / 12.247449 = 7.212386; 1/(9·6·52.018519) = 1/2809 = 0.000356;
+      // 1/10 = 0.1; √0.100356 = 0.316790; 1 − 0.521120 = 0.478880; lower = 3.453869
+      values: [10, 10, 10, 10, 10, 20],
+      mean: 11.666667,
+      s: 4.082483,
+      ppu: 7.212386,
+      lower: 3.453869,
+    },
+  ])('gives Ppu $ppu and its lower 95 % bound $lower for $values', ({ values, ...hand }) => {
+    const stats = verificationStatistics(series(values));
+    closeTo(stats.mean, hand.mean, 5);
+    closeTo(stats.ppu, hand.ppu, 5);
+    closeTo(stats.ppu, (100 - hand.mean) / (3 * hand.s), 5);
+    closeTo(stats.ppuLower95, hand.lower, 5);
+  });
+
   it('keeps the lower bound below Ppu when the mean is above the limit', () => {
     const stats = verificationStatistics(series([110, 120]));
     // mean = 115; s = √((5² + 5²) / 1) = 7.071068; Ppu = −15 / 21.213203 = −0.707107

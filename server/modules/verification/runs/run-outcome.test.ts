@@ -88,7 +88,11 @@ describe('deviations and completion', () => {
     const process = await deviation(run, { kind: 'process', invalidatesRun: true });
     expect(process.status).toBe(422);
     expect(process.body.errors[0].property).toBe('invalidatesRun');
-    const raised = await deviation(run, { kind: 'process', title: 'Gasket not sampled' });
+    const raised = await deviation(run, {
+      kind: 'process',
+      title: 'Gasket not sampled',
+      samplingLocationId: f.ptfe,
+    });
     const dev = raised.body.run.deviations[0] as Body;
     const blocked = await sign(run, 'Submit');
     expect(blocked.status).toBe(409);

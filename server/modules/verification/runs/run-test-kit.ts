@@ -131,7 +131,7 @@ export function runKit(t: FacilityTestFile) {
       studyType: 'Validation',
       protocolId,
     });
-    expect(created.limitsSnapshotId).toBe(facility.snapshotId);
+    expect(created.limitsSnapshotId).toBe(content.limitsSnapshotId ?? facility.snapshotId);
     return created.id as number;
   }
 
