@@ -63,7 +63,8 @@ export function previewJudgement(row: PlanRow, values: RowValues): TJudgement | 
   });
   const limitLines = [...row.limitDerivation];
   // The plan gives the limit in its own unit; the server derives it in the entered one.
-  if (limit !== null && unit !== row.limitUnit) limitLines.push(`In ${unit}: ${shown(limit)} ${unit}`);
+  if (limit !== null && unit !== row.limitUnit)
+    limitLines.push(`In ${unit}: ${shown(limit)} ${unit}`);
   return { ...judgement, derivation: [...limitLines, ...judgement.derivation] };
 }
 

@@ -115,7 +115,7 @@ describe('the LOQ of a swab result', () => {
     // LOQ X ppm = X/1000 mg/ml in the extract, × 10 ml = X/100 mg/swab; 200 × limit is 2 × it.
     const coarse = await ok('POST', '/analytical-method', {
       name: 'UV-coarse',
-      testType: 'UV',
+      testType: 'TOC',
       loq: { value: limit * 200, unit: 'ppm' },
     });
     const plan = [
@@ -216,7 +216,7 @@ describe('a correction', () => {
   it('keeps the method version the result was analysed with, and judges with it', async () => {
     const method = await ok('POST', '/analytical-method', {
       name: 'HPLC-versioned',
-      testType: 'HPLC',
+      testType: 'TOC',
       recoveries: [{ material: 'Stainless steel 316L', recoveryPercentage: 80 }],
     });
     const plan = [
