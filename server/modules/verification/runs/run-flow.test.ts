@@ -179,7 +179,7 @@ describe('statistics', () => {
     const count = async () => {
       const res = await call('GET', `/verification/statistics?groupBy=location&key=${f.ptfe}`);
       expect(res.status, JSON.stringify(res.body)).toBe(200);
-      return (res.body.points as Body[]).map((p) => p.resultId as number);
+      return (res.body.statistics.points as Body[]).map((p) => p.resultId as number);
     };
     const run = await runWith([f.ptfe]);
     const id = (run.results as Body[])[0]!.id as number;
