@@ -103,7 +103,8 @@ describe('a > upper limit result', () => {
     const upper = (run.results as Body[]).find((r) => r.samplingLocationId === f.steel)!;
     expect(upper.censoring).toBe('> upper limit');
     expect(upper.judgement).toMatchObject({ passed: false, methodNotFit: false });
-    expect(upper.judgement.percentOfLimit).toBeCloseTo(50, 6);
+    // Its bound 0.5 × limit ÷ the steel's 80 % recovery: 62.5 % of the limit, yet failed.
+    expect(upper.judgement.percentOfLimit).toBeCloseTo(62.5, 6);
     expect(upper.judgement.derivation).toContainEqual(
       expect.stringMatching(/^Failed: the value lies above .*unknown how far/),
     );
