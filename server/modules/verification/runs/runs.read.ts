@@ -96,6 +96,7 @@ export async function studyOf(
     facilityId,
     productIds: study.protocol_content.productIds ?? [],
     productGroupId: study.protocol_content.productGroupId ?? null,
+    locationIds: (study.protocol_content.samplingPlan ?? []).map((p) => p.samplingLocationId),
     pinnedAt,
     snapshotAt,
   });

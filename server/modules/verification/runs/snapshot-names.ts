@@ -12,7 +12,7 @@ import { tableAsOf } from '../../../entities/entity-history.ts';
 export interface SnapshotNames {
   /** The products the limit is taken over: the protocol's and its worst-case group's. */
   productNames: string[];
-  /** Equipment id → its name in the snapshot. */
+  /** Equipment id → its name in the snapshot, for the equipment of the plan's locations. */
   equipmentNames: Map<number, string>;
 }
 
@@ -20,6 +20,8 @@ interface StudyRef {
   facilityId: number;
   productIds: readonly number[];
   productGroupId: number | null;
+  /** The sampling locations of the plan: the equipment is theirs. */
+  locationIds: readonly number[];
   /** When the study pinned the protocol version: the group's products as they were then. */
   pinnedAt: Date;
   snapshotAt: Date;
@@ -52,8 +54,10 @@ export async function snapshotNames(q: Queryable, ref: StudyRef): Promise<Snapsh
       `select e.id, coalesce(equipment.name, e.name) as name
          from equipment e
          left join ${tableAsOf('equipment', 1, 2)} on equipment.id = e.id
-        where e.facility_id = $1`,
-      [ref.facilityId, ref.snapshotAt],
+        where e.facility_id = $1
+          and e.id in (select equipment_id from sampling_locations
+                        where facility_id = $1 and id = any($3::int[]))`,
+      [ref.facilityId, ref.snapshotAt, [...ref.locationIds]],
     ),
   ]);
   return {
