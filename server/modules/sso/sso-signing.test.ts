@@ -95,7 +95,7 @@ describe('a single sign-on user signs after a fresh sign-in at the provider', ()
 
     const signed = await signWithProof(sop.id, signer, proof);
     expect(signed.status).toBe(200);
-    expect(signed.body).toMatchObject({ status: 'Approved' });
+    expect(signed.body).toMatchObject({ document: { status: 'Approved' } });
 
     // Spent: the same proof signs nothing more.
     const next = await submittedSop();
