@@ -18,6 +18,8 @@ export const ZSessionUser = z.object({
   department: z.object({ name: z.string() }).nullable(),
   /** The account created on first start: the only one that may act on any account. */
   isSystemAdmin: z.boolean(),
+  /** How the user proves who they are, at sign-in and when signing: password, directory or SSO. */
+  authType: z.enum(['local', 'ad', 'sso']),
 });
 export type TSessionUser = z.infer<typeof ZSessionUser>;
 

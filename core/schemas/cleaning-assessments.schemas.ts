@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ZId, ZListQuery, ZReason, ZVersion } from './common.schemas.ts';
 import { ZControlledState } from './signatures.schemas.ts';
+import { requireSignerProof, ZSsoProof } from './signer.schemas.ts';
 
 /*
  * Facility cleaning assessments (cleaningEvaluation), qualification tasks and the risk goal
@@ -217,16 +218,19 @@ export const ZTaskList = z.object({
   qualificationTasks: z.array(ZQualificationTask),
   total: z.number().int(),
 });
-export const ZTaskAction = z.object({
-  action: z.enum(['accept', 'dismiss']),
-  /** Required to dismiss; optional note when accepting. */
-  justification: z.string().trim().max(2000).optional(),
-  /** The signer's own password: a dismissal is signed (Part 11). */
-  password: z.string().min(1, 'Please enter your password').max(1000),
-  proposedStudyType: ZStudyType.optional(),
-  dueDate: z.iso.date().optional(),
-  version: ZVersion,
-});
+export const ZTaskAction = z
+  .object({
+    action: z.enum(['accept', 'dismiss']),
+    /** Required to dismiss; optional note when accepting. */
+    justification: z.string().trim().max(2000).optional(),
+    /** The signer's own password (or a single sign-on proof): a decision is signed (Part 11). */
+    password: z.string().max(1000).optional(),
+    ssoProof: ZSsoProof.optional(),
+    proposedStudyType: ZStudyType.optional(),
+    dueDate: z.iso.date().optional(),
+    version: ZVersion,
+  })
+  .superRefine(requireSignerProof('Please enter your password'));
 export const ZTaskResponse = z.object({ qualificationTask: ZQualificationTask });
 
 export const ZRiskGoalBody = z.object({

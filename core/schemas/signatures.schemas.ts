@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZReason } from './common.schemas.ts';
+import { requireSignerProof, ZSsoProof } from './signer.schemas.ts';
 
 /*
  * Controlled records, approval policies and electronic signatures, exactly as
@@ -106,11 +107,14 @@ export const ZSignRequest = z
     documentType: ZControlledDocumentType,
     documentId: z.number().int().positive(),
     action: ZSignAction,
-    password: z.string().min(1, 'Enter your password to sign').max(200),
+    password: z.string().max(200).optional(),
+    /** In place of the password, for a single sign-on user: the provider's fresh proof. */
+    ssoProof: ZSsoProof.optional(),
     meaning: z.string().trim().min(1).max(200).optional(),
     reason: z.string().trim().min(1).max(2000).optional(),
   })
-  .strict();
+  .strict()
+  .superRefine(requireSignerProof('Enter your password to sign'));
 export type TSignRequest = z.infer<typeof ZSignRequest>;
 
 export const ZSignature = z.object({

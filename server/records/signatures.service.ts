@@ -13,7 +13,7 @@ import {
 } from '../../core/schemas/signatures.schemas.ts';
 import { recordAfterRollback, type Db, type Queryable } from '../db/db.ts';
 import { writeAudit, type Actor } from '../modules/audit/audit.service.ts';
-import { verifySigningPassword } from '../modules/auth/signing-password.ts';
+import { verifySigner } from '../modules/auth/signing-password.ts';
 import { approvalPolicy } from './approval-policies.ts';
 import {
   ControlledRefusal,
@@ -171,7 +171,7 @@ export async function sign(
       { property: 'reason', constraints: { required: 'A rejection needs a reason' } },
     ]);
   const userId = actor.userId!;
-  await verifySigningPassword(db, actor, userId, request.password);
+  await verifySigner(db, actor, userId, request);
   const ref: ControlledRef = {
     ...scope,
     documentType: request.documentType,

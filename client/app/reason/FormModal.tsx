@@ -26,7 +26,12 @@ export function FormModal<V>(props: FormModalProps<V>) {
   const [isSaving, setSaving] = useState(false);
 
   async function submit(): Promise<void> {
-    const values = await form.validateFields();
+    let values: V;
+    try {
+      values = await form.validateFields();
+    } catch {
+      return; // the form shows each problem on its field
+    }
     setSaving(true);
     try {
       const reason = (values as { reason?: unknown }).reason;
@@ -56,6 +61,8 @@ export function FormModal<V>(props: FormModalProps<V>) {
         layout="vertical"
         preserve={false}
         initialValues={props.initialValues}
+        // Enter in a field, or a control that calls form.submit(), saves like the OK button.
+        onFinish={() => void submit()}
       >
         {props.children}
         {props.askReason ? <ReasonField /> : null}

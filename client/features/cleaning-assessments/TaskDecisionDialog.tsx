@@ -8,12 +8,15 @@ import {
 } from '../../../core/schemas/cleaning-assessments.schemas.ts';
 import { FormModal } from '../../app/reason/FormModal.tsx';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
-import { PasswordField } from '../records/PasswordField.tsx';
+import {
+  SignerProofField,
+  signerProofOf,
+  type SignerProofValues,
+} from '../records/SignerProofField.tsx';
 import { cleaningAssessmentKeys, decideTask } from './cleaning-assessments-api.ts';
 
-interface DecisionValues {
+interface DecisionValues extends SignerProofValues {
   justification?: string;
-  password: string;
   proposedStudyType?: TStudyType;
   dueDate?: string;
 }
@@ -38,7 +41,7 @@ export function TaskDecisionDialog({ task, action, onClose }: TaskDecisionDialog
     const justification = values.justification?.trim();
     await decideTask(scope, task.id, {
       action,
-      password: values.password,
+      ...signerProofOf(values),
       version: task.version,
       ...(justification ? { justification } : {}),
       ...(!isDismiss && values.proposedStudyType
@@ -95,7 +98,7 @@ export function TaskDecisionDialog({ task, action, onClose }: TaskDecisionDialog
       <Typography.Paragraph type="secondary">
         Your electronic signature is the legally binding equivalent of your handwritten signature.
       </Typography.Paragraph>
-      <PasswordField />
+      <SignerProofField />
     </FormModal>
   );
 }

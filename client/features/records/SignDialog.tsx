@@ -9,11 +9,10 @@ import { ACTION_LABELS } from '../../../core/records/status-labels.ts';
 import { DEFAULT_MEANINGS } from '../../../core/schemas/signatures.schemas.ts';
 import { FormModal } from '../../app/reason/FormModal.tsx';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
-import { PasswordField } from './PasswordField.tsx';
+import { SignerProofField, signerProofOf, type SignerProofValues } from './SignerProofField.tsx';
 import { recordsKeys, signRecord } from './records-api.ts';
 
-interface SignValues {
-  password: string;
+interface SignValues extends SignerProofValues {
   meaning: string;
   reason?: string;
 }
@@ -33,9 +32,9 @@ interface SignDialogProps {
 }
 
 /**
- * The one electronic signature dialog (21 CFR Part 11 §11.200): the signer re-enters their
- * password for every signature and states its meaning; a rejection says why. A wrong password
- * shows on the password field.
+ * The one electronic signature dialog (21 CFR Part 11 §11.200): the signer re-authenticates
+ * for every signature (password, or a fresh single sign-on) and states its meaning; a rejection
+ * says why. A wrong password shows on the password field.
  */
 export function SignDialog({ target, onSigned, onClose }: SignDialogProps) {
   const scope = useFacilityScope();
@@ -48,7 +47,7 @@ export function SignDialog({ target, onSigned, onClose }: SignDialogProps) {
       documentType: target.documentType,
       documentId: target.documentId,
       action: target.action,
-      password: values.password,
+      ...signerProofOf(values),
       meaning: values.meaning.trim() || DEFAULT_MEANINGS[target.action],
       ...(isReject && values.reason ? { reason: values.reason } : {}),
     });
@@ -81,7 +80,7 @@ export function SignDialog({ target, onSigned, onClose }: SignDialogProps) {
       >
         <Input maxLength={200} />
       </Form.Item>
-      <PasswordField />
+      <SignerProofField />
     </FormModal>
   );
 }

@@ -1,30 +1,76 @@
 import { validationError } from '../../../core/errors/errors.ts';
+import type { SignerProof } from '../../../core/schemas/signer.schemas.ts';
 import type { Db } from '../../db/db.ts';
-import type { Actor } from '../audit/audit.service.ts';
+import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import { spendSigningProof } from '../sso/sso-signing.ts';
 import { clearAttempts, countAttempt, recordWrongPassword } from './auth.service.ts';
 import { loadPasswordPolicy } from './policy.ts';
 import { verifyPassword } from './secrets.ts';
 
-function refuse(message: string): never {
-  throw validationError([{ property: 'password', constraints: { password: message } }]);
+function refuse(message: string, property: 'password' | 'ssoProof' = 'password'): never {
+  throw validationError([{ property, constraints: { [property]: message } }]);
+}
+
+interface Signer {
+  id: number;
+  plan_id: number;
+  password_hash: string | null;
+  auth_type: 'local' | 'ad' | 'sso';
 }
 
 /**
- * An electronic signature re-authenticates its signer (21 CFR 11.200(a)): a wrong password is
- * counted toward the lockout exactly as a failed sign-in is, and refused as a DataValidationError
- * on `password`; the session stays, so the signer may try again.
+ * An electronic signature re-authenticates its signer (21 CFR 11.200(a)), each by the way they
+ * sign in: a password for a local user; for a single sign-on user, the proof of a sign-in at the
+ * provider under 60 s old (sso-signing.ts). Refusals are DataValidationErrors on the field the
+ * client showed; the session stays, so the signer may try again.
  */
-export async function verifySigningPassword(
+export async function verifySigner(
   db: Db,
   actor: Actor,
   userId: number,
-  password: string,
+  proof: SignerProof,
 ): Promise<void> {
-  const [user] = await db.query<{ id: number; plan_id: number; password_hash: string | null }>(
-    'select id, plan_id, password_hash from users where id = $1',
+  const [user] = await db.query<Signer>(
+    'select id, plan_id, password_hash, auth_type from users where id = $1',
     [userId],
   );
   if (!user) refuse('Your password is not correct.');
+  if (user.auth_type === 'sso') return verifySsoProof(db, actor, user, proof.ssoProof);
+  if (proof.ssoProof) {
+    refuse('You sign with your password, not with single sign-on', 'ssoProof');
+  }
+  return verifySigningPassword(db, actor, user, proof.password ?? '');
+}
+
+async function verifySsoProof(
+  db: Db,
+  actor: Actor,
+  user: Signer,
+  ssoProof: string | undefined,
+): Promise<void> {
+  if (!ssoProof) refuse('Sign in again with single sign-on to sign', 'ssoProof');
+  if (await spendSigningProof(db, user.id, ssoProof)) return;
+  // A random 256-bit proof is not guessed like a password: refused and audited, not counted.
+  await writeAudit(db, actor, {
+    planId: user.plan_id,
+    domain: 'Authentication',
+    action: 'SignatureFailed',
+    entityId: user.id,
+    newValues: { reason: 'single sign-on proof unknown, spent or expired' },
+  });
+  refuse(
+    'Your single sign-on confirmation expired or was already used. Sign in again to sign.',
+    'ssoProof',
+  );
+}
+
+/** A wrong password counts toward the lockout exactly as a failed sign-in does. */
+async function verifySigningPassword(
+  db: Db,
+  actor: Actor,
+  user: Signer,
+  password: string,
+): Promise<void> {
   const policy = await loadPasswordPolicy(db, user.plan_id);
   const locked = `Your account is locked after ${policy.maxLoginAttempts} failed attempts. Try again in ${policy.lockoutMinutes} minutes or contact your administrator.`;
   const attempt = await countAttempt(db, user.id);

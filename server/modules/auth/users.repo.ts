@@ -49,10 +49,11 @@ export interface SessionUserRow {
   department_name: string | null;
   role_names: string[];
   is_system_admin: boolean;
+  auth_type: 'local' | 'ad' | 'sso';
 }
 
 export const SESSION_USER_COLUMNS = `u.id, u.plan_id, u.first_name, u.last_name, u.username, u.email,
-  d.name as department_name, u.is_system_admin,
+  d.name as department_name, u.is_system_admin, u.auth_type,
   coalesce((select array_agg(distinct r.name order by r.name)
               from user_facility_roles ufr join roles r on r.id = ufr.role_id and r.archived_at is null
              where ufr.user_id = u.id), '{}') as role_names`;
@@ -78,5 +79,6 @@ export function toSessionUser(row: SessionUserRow) {
     roles: row.role_names.map((name) => ({ name })),
     department: row.department_name === null ? null : { name: row.department_name },
     isSystemAdmin: row.is_system_admin,
+    authType: row.auth_type,
   };
 }

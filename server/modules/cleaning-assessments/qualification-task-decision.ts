@@ -9,7 +9,7 @@ import type { Db } from '../../db/db.ts';
 import type { Scope } from '../../entities/entity-store.ts';
 import { canonicalJson } from '../../records/controlled.ts';
 import { writeAudit, type Actor } from '../audit/audit.service.ts';
-import { verifySigningPassword } from '../auth/signing-password.ts';
+import { verifySigner } from '../auth/signing-password.ts';
 import { findTask, toTask, TASK_COLUMNS, type TaskRow } from './qualification-tasks.ts';
 
 export type TTaskAction = z.infer<typeof ZTaskAction>;
@@ -57,7 +57,7 @@ export async function decideTask(
       { property: 'dueDate', constraints: { future: 'The due date cannot be in the past' } },
     ]);
   if (!(await findTask(db, scope.facilityId, id))) notFound(id);
-  await verifySigningPassword(db, actor, actor.userId!, action.password);
+  await verifySigner(db, actor, actor.userId!, action);
   return db.transaction(async (tx) => {
     const before = (await findTask(tx, scope.facilityId, id, true)) ?? notFound(id);
     if (before.status !== 'Open')

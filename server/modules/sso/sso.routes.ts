@@ -10,7 +10,10 @@ import type { Config } from '../../config.ts';
 import { typed, type AppContext } from '../../http/app-context.ts';
 import { actorOf, SESSION_COOKIE, sessionOf } from '../../http/session-guard.ts';
 import { authRateLimit } from '../auth/auth-rate-limit.ts';
+import { AppError } from '../../../core/errors/errors.ts';
+import { ZSsoReauthRequest, ZSsoReauthResponse } from '../../../core/schemas/signer.schemas.ts';
 import {
+  enabledProvider,
   getSsoSettings,
   SsoRefusal,
   ssoLoginUrl,
@@ -32,7 +35,16 @@ function origin(config: Config, request: FastifyRequest): string {
  * `…/verify`, which signs the user in and returns to the app with the token in the address
  * (`/?sso=true&token=…`), or with the refusal in `error`.
  */
-export function registerSsoRoutes({ app, db, config, permitPlan }: AppContext): void {
+/** Where the provider's window lands after a signer's fresh sign-in (client/account). */
+const SIGNATURE_RETURN = '/sso-signature';
+
+export function registerSsoRoutes({
+  app,
+  db,
+  config,
+  permitPlan,
+  requireSession,
+}: AppContext): void {
   const r = typed(app);
   const rateLimit = authRateLimit(db, config);
 
@@ -83,6 +95,10 @@ export function registerSsoRoutes({ app, db, config, permitPlan }: AppContext): 
           request.params.provider,
           callbackUrl,
         );
+        if ('signingProof' in result) {
+          const query = new URLSearchParams({ proof: result.signingProof });
+          return reply.redirect(`${SIGNATURE_RETURN}?${query}`, 302);
+        }
         reply.setCookie(SESSION_COOKIE, result.token, {
           httpOnly: true,
           sameSite: 'lax',
@@ -93,8 +109,38 @@ export function registerSsoRoutes({ app, db, config, permitPlan }: AppContext): 
         return reply.redirect(`/?${query}`, 302);
       } catch (error) {
         if (!(error instanceof SsoRefusal)) throw error;
-        return reply.redirect(`/?${new URLSearchParams({ error: error.message })}`, 302);
+        const back = error.purpose === 'signature' ? SIGNATURE_RETURN : '/';
+        return reply.redirect(`${back}?${new URLSearchParams({ error: error.message })}`, 302);
       }
+    },
+  );
+
+  r.post(
+    '/api/v2/auth/sso/reauth',
+    {
+      preHandler: requireSession,
+      onRequest: rateLimit,
+      schema: {
+        tags: ['auth'],
+        summary:
+          "A single sign-on user's fresh sign-in at the provider before a signature (prompt=login, max_age=0)",
+        body: ZSsoReauthRequest,
+        response: { 200: ZSsoReauthResponse },
+      },
+    },
+    async (request) => {
+      const { user } = sessionOf(request);
+      if (user.auth_type !== 'sso') {
+        throw new AppError(
+          'NotAllowed',
+          'Only single sign-on users confirm a signature at the provider; enter your password',
+        );
+      }
+      const provider = await enabledProvider(db);
+      const redirectUri = `${origin(config, request)}/api/v2/auth/sso/${provider}/verify`;
+      const hint = user.email ?? user.username;
+      const url = await ssoLoginUrl(db, config, provider, redirectUri, hint, { userId: user.id });
+      return { url };
     },
   );
 

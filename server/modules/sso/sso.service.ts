@@ -12,6 +12,7 @@ import { auditRefusal, openSession } from '../auth/auth.service.ts';
 import { defaultPlanId } from '../auth/policy.ts';
 import { hashToken } from '../auth/secrets.ts';
 import { decryptSetting, encryptSetting } from './sso-secret.ts';
+import { issueSigningProof, SIGNING_MAX_AGE_SECONDS } from './sso-signing.ts';
 
 type Provider = 'azure' | 'okta';
 
@@ -153,6 +154,13 @@ async function providerConfig(
   return found;
 }
 
+/** The provider single sign-on is on with, or 404 when it is off. */
+export async function enabledProvider(db: Db): Promise<Provider> {
+  const { SSOProvider } = await ssoFeatures(db);
+  if (!SSOProvider) throw new AppError('NotFoundError', 'Single sign-on is not configured');
+  return SSOProvider;
+}
+
 /** The plan's SSO settings for this provider, or 404 when SSO is off or set for another one. */
 async function enabledFor(db: Db, provider: Provider) {
   const planId = await defaultPlanId(db);
@@ -173,6 +181,7 @@ export async function ssoLoginUrl(
   provider: Provider,
   redirectUri: string,
   loginHint: string | undefined,
+  signer?: { userId: number },
 ): Promise<string> {
   const { planId, sso, secret } = await enabledFor(db, provider);
   const configuration = await providerConfig(config, sso, secret);
@@ -182,8 +191,8 @@ export async function ssoLoginUrl(
   await db.query(`delete from sso_logins where expires_at < now() - interval '1 day'`);
   await db.query(
     `insert into sso_logins (state_hash, plan_id, provider, nonce, code_verifier, redirect_uri,
-                             login_hint, expires_at)
-     values ($1, $2, $3, $4, $5, $6, $7, now() + make_interval(mins => $8))`,
+                             login_hint, expires_at, purpose, user_id)
+     values ($1, $2, $3, $4, $5, $6, $7, now() + make_interval(mins => $8), $9, $10)`,
     [
       hashToken(state),
       planId,
@@ -193,6 +202,8 @@ export async function ssoLoginUrl(
       redirectUri,
       loginHint ?? null,
       PENDING_MINUTES,
+      signer ? 'signature' : 'login',
+      signer?.userId ?? null,
     ],
   );
   const params: Record<string, string> = {
@@ -205,11 +216,22 @@ export async function ssoLoginUrl(
     code_challenge_method: 'S256',
   };
   if (loginHint) params.login_hint = loginHint;
+  // A signature needs a fresh authentication, not the provider's remembered session.
+  if (signer) Object.assign(params, { prompt: 'login', max_age: '0' });
   return oidc.buildAuthorizationUrl(configuration, params).href;
 }
 
-/** A refusal of the callback: its message goes back to the login screen in `error`. */
-export class SsoRefusal extends Error {}
+export type SsoPurpose = 'login' | 'signature';
+
+/** A refusal of the callback: its message goes back to the login screen (or signature) in `error`. */
+export class SsoRefusal extends Error {
+  constructor(
+    message: string,
+    readonly purpose: SsoPurpose = 'login',
+  ) {
+    super(message);
+  }
+}
 
 const NOT_A_USER = 'Your account is not registered for single sign-on. Contact your administrator.';
 
@@ -224,26 +246,30 @@ export async function ssoVerify(
   actor: Actor,
   provider: Provider,
   callbackUrl: URL,
-) {
+): Promise<{ token: string } | { signingProof: string }> {
   const state = callbackUrl.searchParams.get('state');
+  let purpose: SsoPurpose = 'login';
   const refuse = async (reason: string, message: string, planId: number | null = null) => {
-    await auditRefusal(db, actor, planId, 'SsoLoginFailed', { provider, reason });
-    return new SsoRefusal(message);
+    await auditRefusal(db, actor, planId, 'SsoLoginFailed', { provider, purpose, reason });
+    return new SsoRefusal(message, purpose);
   };
   if (!state) throw await refuse('no state', 'The sign-in could not be completed. Try again.');
   const [pending] = await db.query<{
     plan_id: number;
     nonce: string;
     code_verifier: string;
+    purpose: SsoPurpose;
+    user_id: number | null;
   }>(
     `update sso_logins set used_at = now()
       where state_hash = $1 and provider = $2 and used_at is null and expires_at > now()
-      returning plan_id, nonce, code_verifier`,
+      returning plan_id, nonce, code_verifier, purpose, user_id`,
     [hashToken(state), provider],
   );
   if (!pending) {
     throw await refuse('unknown, used or expired state', 'The sign-in expired. Try again.');
   }
+  purpose = pending.purpose;
   const { planId, sso, secret } = await enabledFor(db, provider);
   if (planId !== pending.plan_id) throw await refuse('plan changed', 'The sign-in expired.');
   const providerError = callbackUrl.searchParams.get('error');
@@ -258,6 +284,8 @@ export async function ssoVerify(
       expectedState: state,
       expectedNonce: pending.nonce,
       idTokenExpected: true,
+      // A signature's authentication must be fresh: auth_time present and recent.
+      ...(pending.purpose === 'signature' ? { maxAge: SIGNING_MAX_AGE_SECONDS } : {}),
     });
     const found = tokens.claims();
     if (!found) throw new Error('no ID token');
@@ -291,13 +319,32 @@ export async function ssoVerify(
     throw await refuse(`no active sso user for ${names.join(', ')}`, NOT_A_USER, planId);
   }
   const who = { ...actor, userId: user.id, userName: `${user.first_name} ${user.last_name}` };
+  if (pending.purpose === 'signature') {
+    if (user.id !== pending.user_id) {
+      throw await refuse(
+        `signer mismatch: ${names.join(', ')}`,
+        'You signed in at the provider as someone else. Sign in as yourself to sign.',
+        planId,
+      );
+    }
+    const signingProof = await issueSigningProof(db, who, planId, claims);
+    if (!signingProof) {
+      throw await refuse(
+        `stale auth_time ${String(claims.auth_time)}`,
+        'The provider did not confirm a fresh sign-in. Sign in again to sign.',
+        planId,
+      );
+    }
+    return { signingProof };
+  }
   if (user.is_blocked) {
     await auditRefusal(db, who, planId, 'SsoLoginFailed', { provider, reason: 'blocked' });
-    throw new SsoRefusal('Your account is blocked. Contact your administrator.');
+    throw new SsoRefusal('Your account is blocked. Contact your administrator.', purpose);
   }
-  return openSession(db, who, user.id, planId, 'SsoLogin', {
+  const session = await openSession(db, who, user.id, planId, 'SsoLogin', {
     provider,
     subject: claims.sub,
     issuer: claims.iss,
   });
+  return { token: session.token };
 }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser } from '../../test/factories.ts';
 import { startTestServer, type TestServer } from '../../test/test-server.ts';
 import {
+  signInThroughProvider,
   startForgingProvider,
   startRealProvider,
   type ForgingProvider,
@@ -59,54 +60,6 @@ async function ssoUser(options: { archived?: boolean; authType?: string } = {}) 
     [user.id, options.authType ?? 'sso', options.archived ?? false],
   );
   return user;
-}
-
-/** A minimal cookie jar for one browser talking to the provider. */
-class Browser {
-  cookies = new Map<string, string>();
-  async fetch(url: string, init: RequestInit = {}): Promise<Response> {
-    const headers = new Headers(init.headers);
-    if (this.cookies.size) {
-      headers.set('cookie', [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '));
-    }
-    const res = await fetch(url, { ...init, headers, redirect: 'manual' });
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const at = pair!.indexOf('=');
-      const name = pair!.slice(0, at);
-      const value = pair!.slice(at + 1);
-      if (!value || /expires=Thu, 01 Jan 1970/i.test(line)) this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-    return res;
-  }
-}
-
-/** Follows redirects by hand, signing in at the provider's login and consent forms. */
-async function signInThroughProvider(startUrl: string, login: string): Promise<URL> {
-  const browser = new Browser();
-  let url = startUrl;
-  for (let step = 0; step < 20; step += 1) {
-    if (url.startsWith(server.url) && !url.includes('/api/v2/auth/sso/')) return new URL(url);
-    const res = await browser.fetch(url);
-    if (res.status >= 300 && res.status < 400) {
-      url = new URL(res.headers.get('location')!, url).href;
-      continue;
-    }
-    expect(res.status).toBe(200);
-    const html = await res.text();
-    const prompt = /name="prompt" value="(\w+)"/.exec(html)?.[1];
-    const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
-    if (!prompt || !action) throw new Error(`unexpected page at ${url}`);
-    const posted = await browser.fetch(new URL(action, url).href, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ prompt, login, password: 'any' }).toString(),
-    });
-    expect(posted.status).toBeGreaterThanOrEqual(300);
-    url = new URL(posted.headers.get('location')!, url).href;
-  }
-  throw new Error('too many redirects');
 }
 
 async function lastAudit(domain: string, action?: string) {
@@ -197,7 +150,7 @@ describe('the redirect flow against a real OpenID provider', () => {
     expect(to.searchParams.get('nonce')).toBeTruthy();
     expect(to.searchParams.get('login_hint')).toBe(user.email);
 
-    const back = await signInThroughProvider(to.href, user.email!);
+    const back = await signInThroughProvider(server.url, to.href, user.email!);
     expect(back.pathname).toBe('/');
     expect(back.searchParams.get('sso')).toBe('true');
     const token = back.searchParams.get('token')!;
@@ -221,7 +174,7 @@ describe('the redirect flow against a real OpenID provider', () => {
     const local = await ssoUser({ authType: 'local' });
     for (const login of ['nobody@example.com', archived.email!, local.email!]) {
       const start = await fetch(`${server.url}/api/v2/auth/sso/okta/login`, { redirect: 'manual' });
-      const back = await signInThroughProvider(start.headers.get('location')!, login);
+      const back = await signInThroughProvider(server.url, start.headers.get('location')!, login);
       expect(back.searchParams.get('token')).toBeNull();
       expect(back.searchParams.get('error')).toBe(
         'Your account is not registered for single sign-on. Contact your administrator.',
