@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import type { PropertyError } from '../errors/errors.ts';
+import { equipmentDef } from '../entities/defs/equipment.def.ts';
+import { productsDef } from '../entities/defs/products.def.ts';
+import type { EntityDef } from '../entities/entity.ts';
 import { CRITERION_KEYS } from '../limits/compile.ts';
 import { isoDateProblem } from './documents.schemas.ts';
 
@@ -78,6 +81,12 @@ const choice = (key: string, label: string, options: readonly string[]): SourceC
   options,
 });
 
+/** The options of a declared enum field, so a report offers exactly what the record takes. */
+function optionsOf(def: EntityDef, name: string): readonly string[] {
+  const field = def.fields.find((f) => f.name === name);
+  return field?.kind === 'enum' ? field.options : [];
+}
+
 export const SOURCE_DECLARATIONS: readonly SourceDeclaration[] = [
   {
     key: 'pairs',
@@ -110,15 +119,7 @@ export const SOURCE_DECLARATIONS: readonly SourceDeclaration[] = [
     columns: [
       text('name', 'Name'),
       text('externalId', 'External ID'),
-      choice('dosageForm', 'Dosage form', [
-        'Tablet',
-        'Capsule',
-        'Oral liquid',
-        'Injectable',
-        'Semi-solid',
-        'Powder',
-        'Other',
-      ]),
+      choice('dosageForm', 'Dosage form', optionsOf(productsDef, 'dosageForm')),
       text('maxDailyDose', 'Largest daily dose'),
       text('minBatchSize', 'Minimum batch size'),
       num('activeCount', 'Number of actives'),
@@ -135,15 +136,8 @@ export const SOURCE_DECLARATIONS: readonly SourceDeclaration[] = [
       text('name', 'Name'),
       text('externalId', 'External ID'),
       num('surfaceArea', 'Surface area', 'sqcm'),
-      choice('material', 'Material of construction', [
-        'Stainless steel 316L',
-        'Stainless steel 304',
-        'Glass',
-        'PTFE',
-        'Polypropylene',
-        'Other',
-      ]),
-      choice('roomGrade', 'Room grade', ['A', 'B', 'C', 'D']),
+      choice('material', 'Material of construction', optionsOf(equipmentDef, 'material')),
+      choice('roomGrade', 'Room grade', optionsOf(equipmentDef, 'roomGrade')),
       date('updatedAt', 'Last changed'),
     ],
   },
