@@ -165,6 +165,7 @@ export function ReportBuilder({
         <Select
           aria-label="Columns"
           mode="multiple"
+          optionFilterProp="label"
           options={(source?.columns ?? []).map((c) => ({ value: c.key, label: unitOf(c) }))}
         />
       </Form.Item>
