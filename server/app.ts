@@ -73,6 +73,7 @@ import { registerStatisticsRoutes } from './modules/verification/statistics/stat
 import { registerDashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { registerFeedbackRoutes } from './modules/feedback/feedback.routes.ts';
 import { registerReportRoutes } from './modules/reports/reports.routes.ts';
+import { registerCustomReportRoutes } from './modules/custom-reports/custom-reports.routes.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -207,6 +208,8 @@ export async function buildApp({
   registerFeedbackRoutes(context);
   // Issue 13: reports as controlled documents.
   registerReportRoutes(context);
+  // Issue 13: custom reports (their saved definitions are the declared record report-data).
+  registerCustomReportRoutes(context);
 
   return app;
 }

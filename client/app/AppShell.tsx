@@ -16,6 +16,7 @@ import { LazyEquipmentDetail } from '../features/equipment/LazyEquipmentDetail.t
 import { LazyRoomGrades } from '../features/room-grades/LazyRoomGrades.tsx';
 import { LazyMyApprovals } from '../features/records/LazyMyApprovals.tsx';
 import { LazyReports } from '../features/reports/LazyReports.tsx';
+import { LazyCustomReports } from '../features/custom-reports/LazyCustomReports.tsx';
 import { LazyCleaningAssessments } from '../features/cleaning-assessments/LazyCleaningAssessments.tsx';
 import { LazyRun, LazyVerification } from '../features/verification/LazyVerification.tsx';
 import { LazyProtocols } from '../features/protocols/LazyProtocols.tsx';
@@ -117,6 +118,7 @@ function SignedInApp() {
             <Route path="studies/*" element={<LazyStudies />} />
             {adminRoutes(facilities.data)}
             <Route path="reports" element={<LazyReports />} />
+            <Route path="reports/custom" element={<LazyCustomReports />} />
             <Route path="my-approvals" element={<LazyMyApprovals />} />
             <Route path="audit-log" element={<LazyAuditLog />} />
             <Route path="settings" element={<LazySettings />} />

@@ -6,6 +6,7 @@ import { canSeeChangeAssessments } from '../features/change-assessments/change-a
 import { canSign } from '../features/records/records-access.ts';
 import { canSeeCleaningAssessments } from '../features/cleaning-assessments/cleaning-assessments-access.ts';
 import { canSeeReports } from '../features/reports/reports-access.ts';
+import { canSeeCustomReports } from '../features/custom-reports/custom-reports-access.ts';
 import { canSeeVerification } from '../features/verification/verification-access.ts';
 import { canSeeRoomGrades } from '../features/room-grades/room-grades-access.ts';
 import { canReadOutbox } from '../features/outbox/outbox-access.ts';
@@ -35,6 +36,7 @@ export const NAVIGATION = [
   { path: '/studies', label: 'Studies', isVisible: canSeeVerification },
   { path: '/verification', label: 'Ongoing verification', isVisible: canSeeVerification },
   { path: '/reports', label: 'Reports', isVisible: canSeeReports },
+  { path: '/reports/custom', label: 'Custom reports', isVisible: canSeeCustomReports },
   { path: '/my-approvals', label: 'My approvals', isVisible: canSign },
   { path: '/audit-log', label: 'Audit Log', isVisible: canReadAuditLog },
   { path: '/settings', label: 'Settings', isVisible: canSeeSettings },

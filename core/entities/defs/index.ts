@@ -24,6 +24,7 @@ import { samplingLocationsDef } from './sampling-locations.def.ts';
 import { historicalStudiesDef } from './historical-studies.def.ts';
 import { historicalStudyResultsDef } from './historical-study-results.def.ts';
 import { protocolsDef } from './protocols.def.ts';
+import { customReportsDef } from './custom-reports.def.ts';
 
 export { activesDef, equipmentDef, productionsDef, productsDef };
 export { equipmentGroupsDef, samplingTypesDef, selectionCriteriaDef };
@@ -58,7 +59,11 @@ export const ENTITY_DEFS: readonly EntityDef[] = [
 ];
 
 /** Every declared record the server serves: the master data, and the sampling policy's records. */
-export const RECORD_DEFS: readonly EntityDef[] = [...ENTITY_DEFS, ...SAMPLING_POLICY_DEFS];
+export const RECORD_DEFS: readonly EntityDef[] = [
+  ...ENTITY_DEFS,
+  ...SAMPLING_POLICY_DEFS,
+  customReportsDef,
+];
 
 /**
  * Declared records whose calls are their module's own (paths of the spec outside the facility

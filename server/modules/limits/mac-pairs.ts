@@ -10,7 +10,7 @@ import type {
 } from '../../../core/schemas/mac-matrix.schemas.ts';
 
 /** Int32 list that grows by doubling: a million matches cost 4 MB, not a million objects. */
-class IntList {
+export class IntList {
   items = new Int32Array(1024);
   length = 0;
   push(value: number): void {

@@ -1,0 +1,76 @@
+import ExcelJS from 'exceljs';
+import { readFile } from 'node:fs/promises';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+import { choose, facilityApi, facilityCreator, openModal, signInToFacility } from './ui.ts';
+
+let app: AppUnderTest;
+let page: Page;
+
+beforeAll(async () => {
+  app = await startAppUnderTest();
+  const facility = await facilityApi(app);
+  // Built through the API before the browser signs in (a sign-in ends the admin's other session).
+  const create = await facilityCreator(app, facility.path);
+  for (let i = 1; i <= 12; i++) {
+    await create('equipments', {
+      name: `Blender ${String(i).padStart(2, '0')}`,
+      surfaceArea: { value: i, unit: 'sqm' },
+    });
+  }
+  await create('equipments', { name: 'Scoop', surfaceArea: { value: 50, unit: 'sqcm' } });
+  page = await app.open('/');
+  await signInToFacility(page);
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+describe('Custom reports in the browser', () => {
+  it('builds and saves a report, pages its preview by 10 and downloads it as xlsx', async () => {
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Custom reports' })
+      .click();
+    await page.getByRole('heading', { name: 'Custom reports' }).waitFor();
+    await page.getByRole('button', { name: 'New custom report' }).click();
+    const dialog = openModal(page);
+    await dialog.getByLabel('Name').fill('Blenders by area');
+    await choose(dialog.getByLabel('Source'), 'Equipment');
+    await choose(dialog.getByLabel('Columns'), 'Name', 'Surface area (sqcm)');
+    await dialog.getByRole('button', { name: 'Add filter' }).click();
+    await choose(dialog.getByLabel('Filter 1 column'), 'Surface area (sqcm)');
+    await choose(dialog.getByLabel('Filter 1 operator'), 'GreaterThanEqualTo');
+    await dialog.getByLabel('Filter 1 value').fill('10000');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+
+    // Saved, the report opens in the preview: 12 blenders of at least 1 sqm, 10 a page.
+    const preview = page.locator('.ant-card').filter({ hasText: 'Preview: Blenders by area' });
+    await preview.getByText('12 rows').waitFor();
+    await expect(preview.locator('tbody tr.ant-table-row').count()).resolves.toBe(10);
+    await expect(preview.getByText('Scoop').count()).resolves.toBe(0);
+    await preview.locator('.ant-pagination-item-2').click();
+    await preview.getByText('Blender 12').waitFor();
+    await expect(preview.locator('tbody tr.ant-table-row').count()).resolves.toBe(2);
+    await expect(preview.getByText('120000').isVisible()).resolves.toBe(true);
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      preview.getByRole('button', { name: 'Download xlsx' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(
+      /^equipment \d{4}-\d{2}-\d{2} \d{2}-\d{2}-\d{2}\.xlsx$/,
+    );
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load((await readFile(await download.path())) as unknown as ArrayBuffer);
+    const sheet = workbook.getWorksheet('Report')!;
+    expect(sheet.getRow(1).values).toEqual([undefined, 'Name', 'Surface area (sqcm)']);
+    expect(sheet.rowCount).toBe(13);
+    expect(sheet.getRow(2).values).toEqual([undefined, 'Blender 01', 10000]);
+
+    // The saved report is listed with its version.
+    const row = page.locator('tr.ant-table-row').filter({ hasText: 'Blenders by area' });
+    await expect(row.getByText('name, surfaceArea').isVisible()).resolves.toBe(true);
+  });
+});

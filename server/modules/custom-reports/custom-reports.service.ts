@@ -1,0 +1,96 @@
+import { customReportsDef } from '../../../core/entities/defs/custom-reports.def.ts';
+import { validationError } from '../../../core/errors/errors.ts';
+import {
+  columnInfo,
+  customReportProblems,
+  parseFilterValue,
+  sourceDeclaration,
+  type FilterOperator,
+  type ReportFilter,
+  type SourceDeclaration,
+  type TCell,
+  type TReportColumn,
+} from '../../../core/schemas/custom-reports.schemas.ts';
+import type { Queryable, SqlValue } from '../../db/db.ts';
+import { getEntity } from '../../entities/entity-store.ts';
+import { computableLimitsInput } from '../limits/computable-input.ts';
+import { pairRows } from './pairs-source.ts';
+import { TABLE_SOURCES, filterCondition, type ParsedFilter } from './table-sources.ts';
+
+/** A saved report made ready to run: its source, the columns it shows and its filters parsed. */
+export interface ResolvedReport {
+  id: number;
+  name: string;
+  source: SourceDeclaration;
+  columns: TReportColumn[];
+  filters: ParsedFilter[];
+}
+
+/**
+ * The saved report `id` of the facility. Its definition is checked again, so that one saved
+ * before a column was renamed answers 422 on that property rather than a failed query.
+ */
+export async function resolveReport(
+  q: Queryable,
+  facilityId: number,
+  id: number,
+): Promise<ResolvedReport> {
+  const record = await getEntity(q, customReportsDef, facilityId, id);
+  const problems = customReportProblems(record);
+  const source = sourceDeclaration(String(record.source));
+  if (problems.length > 0 || !source) throw validationError(problems);
+  const byKey = new Map(source.columns.map((c) => [c.key, c]));
+  const columns = (record.columns as { key: string }[]).map((c) => columnInfo(byKey.get(c.key)!));
+  const filters = ((record.filters ?? []) as ReportFilter[]).map((f) => {
+    const column = byKey.get(f.column)!;
+    const parsed = parseFilterValue(column, f.value) as { value: string | number | boolean };
+    return { column, operator: f.operator as FilterOperator, value: parsed.value };
+  });
+  return { id: record.id, name: String(record.name), source, columns, filters };
+}
+
+export interface ReportRows {
+  total: number;
+  rows: Record<string, TCell>[];
+}
+
+const cell = (value: unknown): TCell =>
+  value instanceof Date
+    ? value.toISOString()
+    : typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+      ? value
+      : value === null || value === undefined
+        ? null
+        : String(value);
+
+/** The report's rows from `offset` (at most `limit`) and how many match in all. */
+export async function readReportRows(
+  q: Queryable,
+  facilityId: number,
+  report: ResolvedReport,
+  window: { offset: number; limit: number },
+): Promise<ReportRows> {
+  const keys = report.columns.map((c) => c.key);
+  if (report.source.key === 'pairs') {
+    const { input } = await computableLimitsInput(q, facilityId);
+    return pairRows(input, keys, report.filters, window);
+  }
+  const source = TABLE_SOURCES[report.source.key];
+  const params: SqlValue[] = [facilityId];
+  const where = report.filters.map((f) => ` and ${filterCondition(source, f, params)}`).join('');
+  const [count] = await q.query<{ total: number }>(
+    `select count(*)::int as total from ${source.from}${where}`,
+    params,
+  );
+  const select = keys.map((key, i) => `${source.expressions[key]} as c${i}`).join(', ');
+  const n = params.length;
+  const rows = await q.query<Record<string, unknown>>(
+    `select ${select} from ${source.from}${where} order by ${source.order}
+      limit $${n + 1} offset $${n + 2}`,
+    [...params, window.limit, window.offset],
+  );
+  return {
+    total: count?.total ?? 0,
+    rows: rows.map((row) => Object.fromEntries(keys.map((key, i) => [key, cell(row[`c${i}`])]))),
+  };
+}
