@@ -223,7 +223,7 @@ export const changeAssessmentReport: ReportKind = {
                 ['#', 'Change', 'Reason'],
                 data.changes.map((c, i) => [
                   String(i + 1),
-                  c.label.replaceAll('→', '->'),
+                  arrows(c.label),
                   c.reason,
                 ]),
               ),
@@ -259,6 +259,9 @@ interface CleaningAssessmentData {
   }[];
   signatures: RecordSignature[];
 }
+
+// Roboto, the font pdfmake embeds, has no arrows.
+const arrows = (text: string) => text.replaceAll('→', '->');
 
 const CELL_TEXT: Record<TCoverageState, string> = {
   study: 'Study',
@@ -413,7 +416,7 @@ export const cleaningAssessmentReport: ReportKind = {
               w.train,
               w.product ?? '—',
               w.lowestMaco === null ? '—' : formatLimit(w.lowestMaco, 'mg'),
-              w.reason,
+              arrows(w.reason),
             ]),
           ),
       { text: 'Coverage matrix', style: 'h2' },

@@ -125,7 +125,7 @@ describe('A change assessment report', () => {
     ca = (
       await kit.ok('POST', `/change-assessments/${ca.id}/changes`, {
         op: 'update',
-        entity: 'apis',
+        entity: 'actives',
         recordId: beta.id,
         values: { pde: { value: 0.5, unit: 'ug' } },
         reason: 'Toxicology report TX-9',

@@ -39,7 +39,7 @@ describe('Compare with today', () => {
     ca = (
       await ok('POST', `/change-assessments/${ca.id}/changes`, {
         op: 'update',
-        entity: 'apis',
+        entity: 'actives',
         recordId: beta.id,
         values: { pde: { value: 0.5, unit: 'ug' } },
         reason: 'Toxicology report TX-9',
