@@ -221,11 +221,7 @@ export const changeAssessmentReport: ReportKind = {
             : table(
                 [20, '*', '*'],
                 ['#', 'Change', 'Reason'],
-                data.changes.map((c, i) => [
-                  String(i + 1),
-                  arrows(c.label),
-                  c.reason,
-                ]),
+                data.changes.map((c, i) => [String(i + 1), arrows(c.label), c.reason]),
               ),
           { text: 'The change was not evaluated at the time of the report.', italics: true },
         ];
