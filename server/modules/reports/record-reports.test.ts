@@ -160,7 +160,7 @@ describe('A change assessment report', () => {
     ).body.signatures as TestBody[];
     expect(signatures).toHaveLength(1);
     expect(text).toContain(`${signatures[0]!.printedName} Submitter Submit`);
-    expect(text).toContain('Being Approved');
+    expect(text).toContain('Record version 1, BeingApproved');
     await sameAsOfItsDate(report);
   });
 });
