@@ -11,7 +11,14 @@ import { ZControlledState } from './signatures.schemas.ts';
  */
 
 /** Report kinds of spec §3 built so far (the route segment `{type}` of reports/{type}/{id}/pdf). */
-export const REPORT_KINDS = ['worst-case-ranking', 'production-limits'] as const;
+export const REPORT_KINDS = [
+  'worst-case-ranking',
+  'production-limits',
+  'change-assessment',
+  'cleaning-assessment',
+  'study',
+  'run',
+] as const;
 export const ZReportKind = z.enum(REPORT_KINDS);
 export type TReportKind = z.infer<typeof ZReportKind>;
 
@@ -34,6 +41,18 @@ export const REPORT_KIND_INFO: Record<
     formats: ['pdf'],
     tags: ['limits', 'MAC matrix'],
   },
+  'change-assessment': {
+    label: 'Change assessment report',
+    formats: ['pdf'],
+    tags: ['assessment', 'change'],
+  },
+  'cleaning-assessment': {
+    label: 'Cleaning assessment report',
+    formats: ['pdf'],
+    tags: ['assessment', 'coverage'],
+  },
+  study: { label: 'Study report', formats: ['pdf'], tags: ['verification', 'study'] },
+  run: { label: 'Run report', formats: ['pdf'], tags: ['verification', 'run'] },
 };
 
 /** The parameters of each kind, the body of POST reports/generate_report. */
@@ -47,6 +66,10 @@ export const ZGenerateReportBody = z.discriminatedUnion('kind', [
       variant: z.enum(['chemical', 'nitrosamine']).default('chemical'),
     })
     .strict(),
+  z.object({ kind: z.literal('change-assessment'), changeAssessmentId: ZId }).strict(),
+  z.object({ kind: z.literal('cleaning-assessment'), cleaningAssessmentId: ZId }).strict(),
+  z.object({ kind: z.literal('study'), studyId: ZId }).strict(),
+  z.object({ kind: z.literal('run'), runId: ZId }).strict(),
 ]);
 export type TGenerateReportBody = z.infer<typeof ZGenerateReportBody>;
 

@@ -21,6 +21,7 @@ import { EvaluationPanel } from './EvaluationPanel.tsx';
 import { ImpactTable } from './ImpactTable.tsx';
 import { submitBlocker } from './impact-format.ts';
 import { StagedChanges } from './StagedChanges.tsx';
+import { RecordReportButton } from '../reports/RecordReportButton.tsx';
 
 /** One change assessment: its header, change set, evaluation, impact and signatures. */
 export function ChangeAssessmentPage() {
@@ -68,6 +69,7 @@ function LoadedAssessment({ assessment }: { assessment: TChangeAssessment }) {
             <ChangeStatusTag status={assessment.changeStatus} />
           </Space>
           <Space>
+            <RecordReportButton kind="change-assessment" id={assessment.id} />
             {canEdit ? <Button onClick={() => setEditing(true)}>Edit</Button> : null}
             {canGenerate && !isCancelled && assessment.changeStatus !== 'Approved' ? (
               <Button

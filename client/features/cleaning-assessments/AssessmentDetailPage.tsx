@@ -13,6 +13,7 @@ import { cleaningAssessmentKeys, useAssessment } from './cleaning-assessments-ap
 import { CoverageMatrix } from './CoverageMatrix.tsx';
 import { GroupsTable, SincePriorPanel, WorstCasesTable } from './ResultTables.tsx';
 import { TasksTable } from './TasksTable.tsx';
+import { RecordReportButton } from '../reports/RecordReportButton.tsx';
 
 type Result = NonNullable<TCleaningAssessment['result']>;
 
@@ -98,6 +99,11 @@ export function AssessmentDetailPage() {
           {a.reason ? <Descriptions.Item label="Reason">{a.reason}</Descriptions.Item> : null}
         </Descriptions>
         <AssessmentProgress progress={a.progress} />
+        {a.completedAt ? (
+          <div>
+            <RecordReportButton kind="cleaning-assessment" id={a.id} />
+          </div>
+        ) : null}
         {result ? (
           <>
             <ControlledRecordPanel

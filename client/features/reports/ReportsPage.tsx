@@ -1,6 +1,18 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Drawer, Empty, Flex, Form, Select, Space, Table, Tag, Typography } from 'antd';
+import {
+  Button,
+  Drawer,
+  Empty,
+  Flex,
+  Form,
+  InputNumber,
+  Select,
+  Space,
+  Table,
+  Tag,
+  Typography,
+} from 'antd';
 import { useState } from 'react';
 import { productionsDef } from '../../../core/entities/defs/index.ts';
 import {
@@ -18,6 +30,8 @@ import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import { usePermissions } from '../master-data/use-permissions.ts';
 import { ControlledRecordPanel } from '../records/ControlledRecordPanel.tsx';
 import { StatusTag } from '../records/StatusTag.tsx';
+import { isRecordReportKind, RECORD_REPORT_PARAMS } from './record-report-kinds.ts';
+import { ReportCompare } from './ReportCompare.tsx';
 import {
   downloadReport,
   generateReport,
@@ -31,6 +45,7 @@ const short = (hash: string | null | undefined) => (hash ? hash.slice(0, 12) : '
 
 interface GenerateValues {
   kind: TReportKind;
+  recordId?: number;
   productionId?: number;
   variant?: 'chemical' | 'nitrosamine';
 }
@@ -57,8 +72,12 @@ function GenerateDialog({
       initialValues={{ kind: 'worst-case-ranking', variant: 'chemical' }}
       askReason={false}
       onSave={async (values) => {
-        const body: GenerateReportBody =
-          values.kind === 'production-limits'
+        const body: GenerateReportBody = isRecordReportKind(values.kind)
+          ? ({
+              kind: values.kind,
+              [RECORD_REPORT_PARAMS[values.kind]]: values.recordId,
+            } as GenerateReportBody)
+          : values.kind === 'production-limits'
             ? {
                 kind: 'production-limits',
                 ...(values.productionId ? { productionId: values.productionId } : {}),
@@ -100,6 +119,16 @@ function GenerateDialog({
             />
           </Form.Item>
         </>
+      ) : null}
+      {isRecordReportKind(kind) ? (
+        <Form.Item
+          label="Record id"
+          name="recordId"
+          rules={[{ required: true, message: 'Enter the id of the record' }]}
+          extra="Or use Report on the record's own screen."
+        >
+          <InputNumber aria-label="Record id" min={1} precision={0} />
+        </Form.Item>
       ) : null}
     </FormModal>
   );
@@ -156,6 +185,7 @@ function ReportDrawer({ report, onClose }: { report: TReport; onClose: () => voi
               }
             />
             <DownloadButtons report={report} />
+            <ReportCompare reportId={report.id} />
             <Typography.Paragraph>
               Generated {formatDateTime(report.generatedAt)} by {report.generatedBy ?? '—'} · data
               as of {report.asOf ? formatDateTime(report.asOf) : '—'} · limits snapshot{' '}

@@ -8,6 +8,7 @@ import type {
   ZGenerateReportResponse,
   ZReportTags,
 } from '../../../core/schemas/reports.schemas.ts';
+import type { TCompareResponse } from '../../../core/schemas/report-compare.schemas.ts';
 import { apiDownload, apiRequest, saveBlob } from '../../api/http-client.ts';
 import { facilityPath, type FacilityScope } from '../master-data/entity-api.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
@@ -81,4 +82,36 @@ export async function downloadReport(
     { action: `Downloading ${report.number}` },
   );
   saveBlob(blob, `${report.number} ${report.title}.${format}`);
+}
+
+/** One stored report, followed while its job runs. */
+export function useReport(id: number | null) {
+  const scope = useFacilityScope();
+  return useQuery({
+    queryKey: [...reportKeys.all(scope.facilityId), 'one', id] as const,
+    enabled: id !== null,
+    queryFn: ({ signal }) =>
+      apiRequest<{ report: TReport }>(`${facilityPath(scope)}/reports/${id}`, {
+        signal,
+        action: 'Loading the report',
+      }),
+    refetchInterval: (query) => {
+      const report = query.state.data?.report;
+      return report && report.completedAt === null && report.error === null ? 1000 : false;
+    },
+  });
+}
+
+/** `GET reports/{id}/compare`: the report against the facility's data today. */
+export function useReportCompare(id: number, enabled: boolean) {
+  const scope = useFacilityScope();
+  return useQuery({
+    queryKey: [...reportKeys.all(scope.facilityId), 'compare', id] as const,
+    enabled,
+    queryFn: ({ signal }) =>
+      apiRequest<TCompareResponse>(`${facilityPath(scope)}/reports/${id}/compare`, {
+        signal,
+        action: 'Comparing the report with today',
+      }),
+  });
 }

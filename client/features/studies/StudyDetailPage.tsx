@@ -19,6 +19,7 @@ import { EditStudyModal } from './EditStudyModal.tsx';
 import { originLink, passesText } from './study-format.ts';
 import { StudyOutcomeTag } from './StudyOutcomeTag.tsx';
 import { StudyRunsTable } from './StudyRunsTable.tsx';
+import { RecordReportButton } from '../reports/RecordReportButton.tsx';
 
 /** One study: its header, outcome, runs and signatures. */
 export function StudyDetailPage() {
@@ -72,6 +73,7 @@ function LoadedStudy({ study }: { study: TStudy }) {
             </Space>
           </Space>
           <Space wrap>
+            <RecordReportButton kind="study" id={study.id} />
             {canModify && !isClosed && !inSigning ? (
               <Button onClick={() => setEditing(true)}>Edit</Button>
             ) : null}

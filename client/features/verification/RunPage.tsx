@@ -13,6 +13,7 @@ import { MicrobialResults } from './MicrobialResults.tsx';
 import { ReleaseTag } from './ReleaseTag.tsx';
 import { ResultsEntry } from './ResultsEntry.tsx';
 import { invalidateRun, runPath, useRun, verificationKeys } from './verification-api.ts';
+import { RecordReportButton } from '../reports/RecordReportButton.tsx';
 
 const STATUS_LABELS: Record<TRun['status'], string> = {
   NotStarted: 'Not started',
@@ -63,6 +64,7 @@ function LoadedRun({ run }: { run: TRun }) {
             <Tag color={VERDICT_COLOURS[run.verdict]} data-testid="run-verdict">
               Verdict: {run.verdict}
             </Tag>
+            <RecordReportButton kind="run" id={run.id} />
           </Space>
           {run.releaseReasons.length > 0 ? (
             <ul aria-label="Release reasons" style={{ margin: 0, paddingInlineStart: 20 }}>

@@ -2,7 +2,8 @@ import type {
   TImpactItem,
   TImpactSummary,
 } from '../../../core/schemas/change-assessments.schemas.ts';
-import { landscapePage, renderPdfDocument } from '../audit/audit-pdf.ts';
+import { DEFAULT_DATE_TIME_SETTINGS } from '../../../core/datetime/format-date-time.ts';
+import { dataHashOf, renderControlledPdf } from '../reports/controlled-pdf.ts';
 import { formatLimit } from '../limits/mac-production-pdf.ts';
 import { KIND_LABELS, decidedText, decisionLabel, metaRows, summaryRows } from './impact-export.ts';
 import type { ImpactExportMeta } from './impact-export.ts';
@@ -36,68 +37,84 @@ function table(widths: unknown[], header: string[], rows: unknown[][]): unknown 
 }
 
 /**
- * The impact of a change assessment as a pdfmake document: the assessment and its staged
- * changes, the counts, then every impact item with its limits before and after, its decision
- * and the justification, for the record a reviewer signs.
+ * The impact of a change assessment as controlled-document content: the assessment and its
+ * staged changes, the counts, then every impact item with its limits before and after, its
+ * decision and the justification, for the record a reviewer signs. The change-assessment report
+ * (server/modules/reports) prints the same.
  */
-export function impactPdfDefinition(
+export function impactPdfContent(
   meta: ImpactExportMeta,
   items: readonly TImpactItem[],
   summary: TImpactSummary,
-): Record<string, unknown> {
-  const title = `${meta.number} · Impact of the change`;
-  return {
-    ...landscapePage(title, meta.evaluatedByName, 8),
-    content: [
-      { text: title, style: 'title' },
-      {
-        table: { widths: [110, '*'], body: metaRows(meta, items) },
-        layout: 'noBorders',
-        margin: [0, 6, 0, 4],
-      },
-      { text: 'Staged changes', style: 'h2' },
-      meta.changes.length === 0
-        ? { text: 'No changes are staged.', italics: true }
-        : table(
-            [20, '*', '*'],
-            ['#', 'Change', 'Reason'],
-            meta.changes.map((change, i) => [String(i + 1), plain(change.label), change.reason]),
-          ),
-      { text: 'Summary', style: 'h2' },
-      table(
-        [250, 60],
-        ['', 'Count'],
-        summaryRows(summary).map(([label, count]) => [label, String(count)]),
-      ),
-      { text: 'Impact items', style: 'h2' },
-      items.length === 0
-        ? { text: 'The change moves no limit: there is nothing to decide.', italics: true }
-        : table(
-            [70, 80, '*', 120, 35, 70, '*'],
-            ['Kind', 'Subject', 'What moves', 'Limits', 'Pairs', 'Decision', 'Justification'],
-            items.map((item) => [
-              KIND_LABELS[item.kind],
-              plain(item.subject),
-              plain(item.summary),
-              limitsText(item),
-              String(item.pairs),
-              item.decision
-                ? `${decisionLabel(item)}\n${decidedText(item, meta.settings)}`
-                : { text: decisionLabel(item), italics: true, color: '#b00020' },
-              item.decision?.justification ?? '',
-            ]),
-          ),
-    ],
-  };
+): unknown[] {
+  return [
+    {
+      table: { widths: [110, '*'], body: metaRows(meta, items) },
+      layout: 'noBorders',
+      margin: [0, 0, 0, 4],
+    },
+    { text: 'Staged changes', style: 'h2' },
+    meta.changes.length === 0
+      ? { text: 'No changes are staged.', italics: true }
+      : table(
+          [20, '*', '*'],
+          ['#', 'Change', 'Reason'],
+          meta.changes.map((change, i) => [String(i + 1), plain(change.label), change.reason]),
+        ),
+    { text: 'Summary', style: 'h2' },
+    table(
+      [250, 60],
+      ['', 'Count'],
+      summaryRows(summary).map(([label, count]) => [label, String(count)]),
+    ),
+    { text: 'Impact items', style: 'h2' },
+    items.length === 0
+      ? { text: 'The change moves no limit: there is nothing to decide.', italics: true }
+      : table(
+          [70, 80, '*', 120, 35, 70, '*'],
+          ['Kind', 'Subject', 'What moves', 'Limits', 'Pairs', 'Decision', 'Justification'],
+          items.map((item) => [
+            KIND_LABELS[item.kind],
+            plain(item.subject),
+            plain(item.summary),
+            limitsText(item),
+            String(item.pairs),
+            item.decision
+              ? `${decisionLabel(item)}\n${decidedText(item, meta.settings)}`
+              : { text: decisionLabel(item), italics: true, color: '#b00020' },
+            item.decision?.justification ?? '',
+          ]),
+        ),
+  ];
 }
 
+/**
+ * The impact as it is now, in the controlled-document layout but not stored: 'Preview', under
+ * the DRAFT watermark. The controlled copy is the change-assessment report.
+ */
 export function renderImpactPdf(
   meta: ImpactExportMeta,
   items: readonly TImpactItem[],
   summary: TImpactSummary,
+  generated: { by: string; at: Date } = { by: meta.evaluatedByName, at: new Date() },
 ): Promise<Buffer> {
-  return renderPdfDocument(
-    impactPdfDefinition(meta, items, summary),
-    `Carryover · ${meta.number} · Impact of the change · ${meta.facilityName}`,
-  );
+  const data = { meta: { ...meta, settings: undefined }, items, summary };
+  return renderControlledPdf({
+    facilityName: meta.facilityName,
+    title: `${meta.number} · Impact of the change`,
+    number: 'Preview',
+    versionNumber: 1,
+    status: 'BeingBuilt',
+    signatureState: null,
+    settings: meta.settings ?? DEFAULT_DATE_TIME_SETTINGS,
+    generatedBy: generated.by,
+    generatedAt: generated.at,
+    dataHash: dataHashOf(data),
+    files: [],
+    limitsSnapshotId: null,
+    parameters: { kind: 'change-assessment', number: meta.number },
+    asOf: generated.at.toISOString(),
+    signatures: [],
+    content: impactPdfContent(meta, items, summary),
+  });
 }

@@ -96,6 +96,26 @@ export async function changesFromLast(
 ): Promise<FromLastPage> {
   const { prior, until } = await countedBetween(q, facilityId, query.id);
   const since = prior?.completed_at ?? null;
+  const page = await dataChangesBetween(q, facilityId, { ...query, since, until });
+  return { since: since?.toISOString() ?? null, priorId: prior?.id ?? null, ...page };
+}
+
+/**
+ * The facility's GMP data changes (audit rows) after `since` and up to `until` (either open),
+ * newest first, each with the change assessment whose approval applied it (named in its reason).
+ * A report's "compare with today" lists them too.
+ */
+export async function dataChangesBetween(
+  q: Queryable,
+  facilityId: number,
+  query: {
+    since: Date | string | null;
+    until: Date | string | null;
+    pageNumber: number;
+    pageLimit: number;
+  },
+): Promise<Pick<FromLastPage, 'changes' | 'total'>> {
+  const { since, until } = query;
   const where = `facility_id = $1 and ($2::timestamptz is null or at > $2)
     and ($3::timestamptz is null or at <= $3)
     and (domain = any($4::text[]) or (domain = 'ElectronicSignature' and action = 'Approve'
@@ -126,8 +146,6 @@ export async function changesFromLast(
     rows.map((r) => changeAssessmentNumber(r.reason)).filter((n): n is string => n !== null),
   );
   return {
-    since: since?.toISOString() ?? null,
-    priorId: prior?.id ?? null,
     changes: rows.map((r) => ({
       at: r.at.toISOString(),
       userName: r.user_name,

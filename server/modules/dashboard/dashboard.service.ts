@@ -236,13 +236,16 @@ export async function toxicityScore(q: Queryable, facilityId: number): Promise<T
 }
 
 /**
- * `GET {F}/dashboard/mac_limit_tracker`: the limits snapshots of the last 90 days whose limits
- * differ from the snapshot before (the output hash moved), each with the approval that put them in
- * force; and the pairs whose limit is within a factor of 2 of an analytical method's LOQ, from the
- * limits in force now.
+ * The limits snapshots stored from `since` (until `until`) whose limits differ from the snapshot
+ * before (the output hash moved), newest first, each with the approval that put it in force. The
+ * limit tracker and a report's "compare with today" read it.
  */
-export async function macLimitTracker(q: Queryable, facilityId: number): Promise<TMacLimitTracker> {
-  const since = new Date(Date.now() - LIMIT_TRACKER_DAYS * DAY_MS);
+export async function limitMoves(
+  q: Queryable,
+  facilityId: number,
+  since: Date | string,
+  until: Date | string | null = null,
+): Promise<TMacLimitTracker['moves']> {
   const moves = await q.query<{
     id: number;
     created_at: Date | string;
@@ -259,10 +262,30 @@ export async function macLimitTracker(q: Queryable, facilityId: number): Promise
        left join controlled_versions v
               on v.facility_id = $1 and v.document_type = l.document_type
              and v.document_id = l.document_id and v.version_number = l.version_number
-      where l.created_at >= $2 and l.output_hash is distinct from l.previous_hash
+      where l.created_at >= $2 and ($3::timestamptz is null or l.created_at <= $3)
+        and l.output_hash is distinct from l.previous_hash
       order by l.id desc`,
-    [facilityId, since],
+    [facilityId, since, until],
   );
+  return moves.map((row) => ({
+    snapshotId: row.id,
+    at: iso(row.created_at),
+    documentType: row.document_type,
+    documentId: row.document_id,
+    title: row.title ?? `${row.document_type} ${row.document_id}`,
+    changeAssessmentId: row.change_assessment_id,
+  }));
+}
+
+/**
+ * `GET {F}/dashboard/mac_limit_tracker`: the limits snapshots of the last 90 days whose limits
+ * differ from the snapshot before (the output hash moved), each with the approval that put them in
+ * force; and the pairs whose limit is within a factor of 2 of an analytical method's LOQ, from the
+ * limits in force now.
+ */
+export async function macLimitTracker(q: Queryable, facilityId: number): Promise<TMacLimitTracker> {
+  const since = new Date(Date.now() - LIMIT_TRACKER_DAYS * DAY_MS);
+  const moves = await limitMoves(q, facilityId, since);
   let nearLoq: TMacLimitTracker['nearLoq'];
   try {
     const [input, methods] = await Promise.all([
@@ -288,14 +311,7 @@ export async function macLimitTracker(q: Queryable, facilityId: number): Promise
   }
   return {
     since: since.toISOString(),
-    moves: moves.map((row) => ({
-      snapshotId: row.id,
-      at: iso(row.created_at),
-      documentType: row.document_type,
-      documentId: row.document_id,
-      title: row.title ?? `${row.document_type} ${row.document_id}`,
-      changeAssessmentId: row.change_assessment_id,
-    })),
+    moves,
     nearLoq,
   };
 }

@@ -1,4 +1,5 @@
 import ExcelJS from 'exceljs';
+import type { DateTimeSettings } from '../../../core/datetime/format-date-time.ts';
 import { productionsDef } from '../../../core/entities/defs/index.ts';
 import type { TGenerateReportBody, TReportKind } from '../../../core/schemas/reports.schemas.ts';
 import type { Queryable } from '../../db/db.ts';
@@ -12,7 +13,9 @@ import {
   macPdfTitle,
   type MacPdfData,
 } from '../limits/mac-production-pdf.ts';
+import { changeAssessmentReport, cleaningAssessmentReport } from './assessment-report-kinds.ts';
 import { barChartSvg } from './report-charts.ts';
+import { runReport, studyReport } from './verification-report-kinds.ts';
 
 /*
  * Each report kind (server/modules/reports/README.md): how its data is read as of a moment,
@@ -28,8 +31,8 @@ export interface ReportKind {
     parameters: TGenerateReportBody,
     asOf: string,
   ): Promise<{ title: string; data: unknown }>;
-  /** The report's own part of the PDF, from its data. */
-  pdfContent(data: unknown): unknown[];
+  /** The report's own part of the PDF, from its data (dates in the facility's settings). */
+  pdfContent(data: unknown, context?: { settings: DateTimeSettings }): unknown[];
   /** The xlsx workbook, for kinds that have one. */
   xlsx?(data: unknown): Promise<Buffer>;
   fontSize?: number;
@@ -216,4 +219,8 @@ const productionLimits: ReportKind = {
 export const REPORT_KIND_DEFS: Record<TReportKind, ReportKind> = {
   'worst-case-ranking': worstCase,
   'production-limits': productionLimits,
+  'change-assessment': changeAssessmentReport,
+  'cleaning-assessment': cleaningAssessmentReport,
+  study: studyReport,
+  run: runReport,
 };

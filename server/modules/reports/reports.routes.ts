@@ -20,6 +20,7 @@ import { typed, type AppContext } from '../../http/app-context.ts';
 import { attachment } from '../../http/download.ts';
 import { actorOf } from '../../http/session-guard.ts';
 import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import { registerReportCompareRoute } from './report-compare.routes.ts';
 import {
   AUDIT_DOMAIN,
   getReport,
@@ -64,9 +65,11 @@ function sendFile(reply: FastifyReply, format: TReportFormat, name: string, byte
 }
 
 /** Reports as controlled documents (spec §3 "Report kinds", §7 "Assessments and reports"). */
-export function registerReportRoutes({ app, db, permit }: AppContext): void {
+export function registerReportRoutes(context: AppContext): void {
+  const { app, db, permit } = context;
   const r = typed(app);
   registerReports();
+  registerReportCompareRoute(context);
   const get = permit('ReportDocument', 'Get');
 
   r.post(

@@ -278,7 +278,7 @@ async function renderPdf(
     parameters: row.parameters,
     asOf: row.as_of,
     signatures: at.signatures,
-    content: kind.pdfContent(data),
+    content: kind.pdfContent(data, { settings }),
     ...(kind.fontSize ? { fontSize: kind.fontSize } : {}),
   });
 }

@@ -1,12 +1,12 @@
 import ExcelJS from 'exceljs';
-import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { REPORT_KINDS } from '../../../core/schemas/reports.schemas.ts';
 import { recordCreator } from '../../test/create-record.ts';
 import { buildUser, permissionsWith } from '../../test/factories.ts';
 import { useFacilityTestServer, type TestBody } from '../../test/facility-test-file.ts';
 import { adminEditor, putInForce } from '../../test/policy-in-force.ts';
-import { readPdfText } from '../audit/read-pdf-text.ts';
 import { buildMacFacility, type MacFacility } from '../limits/mac-test-data.ts';
+import { reportKit } from './report-test-kit.ts';
 
 /*
  * Reports as controlled documents, read back: the PDF's header, footer, watermark, signature
@@ -19,40 +19,7 @@ beforeAll(async () => {
   facility = await buildMacFacility(t.server, t.token, t.facilityId);
 });
 
-const sha = (bytes: ArrayBuffer) =>
-  createHash('sha256').update(new Uint8Array(bytes)).digest('hex');
-
-const download = (path: string, as = t.token) =>
-  fetch(`${t.server.url}${facility.F}${path}`, { headers: { token: as } });
-
-async function generate(body: unknown): Promise<TestBody> {
-  const res = await t.call('POST', `${facility.F}/reports/generate_report`, body);
-  expect(res.status).toBe(200);
-  expect(res.body.jobId).toBe(res.body.report.jobId);
-  expect(res.body.reportId).toBe(res.body.report.id);
-  return poll(res.body.reportId as number);
-}
-
-async function poll(id: number): Promise<TestBody> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const res = await t.call('GET', `${facility.F}/reports/${id}`);
-    expect(res.status).toBe(200);
-    const report = res.body.report as TestBody;
-    if (report.completedAt || report.error || report.progress?.state === 'failed') return report;
-    if (Date.now() > deadline) throw new Error(`report ${id} still ${report.progress?.state}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-async function pdfOf(path: string) {
-  const res = await download(path);
-  expect(res.status).toBe(200);
-  expect(res.headers.get('content-type')).toBe('application/pdf');
-  const bytes = await res.arrayBuffer();
-  const { text, pages } = await readPdfText(new Uint8Array(bytes));
-  return { text: text.replace(/\s+/g, ' '), pages, sha256: sha(bytes), res };
-}
+const { sha, download, generate, pdfOf } = reportKit(t, () => facility.F);
 
 describe('A worst-case ranking report', () => {
   let report: TestBody;
@@ -154,12 +121,16 @@ describe('A worst-case ranking report', () => {
     expect(rows.slice(1).map((r) => r[scoreColumn] ?? null)).toEqual(products.map((p) => p.score));
   });
 
-  it('regenerated as of its date from its parameters gives the same data hash', async () => {
-    // A change after the report does not move what it says.
-    await t.call('POST', `${facility.F}/equipments`, {
-      name: 'Late item',
-      surfaceArea: { value: 1, unit: 'sqm' },
+  it('regenerated as of its date gives the same data hash; compare with today lists the change', async () => {
+    // A PDE lowered after the report (a direct edit) moves C's lowest MACO, not the report.
+    const gamma = (await t.call('GET', `${facility.F}/apis?search=Gamma&pageLimit=100`)).body
+      .data[0] as TestBody;
+    const edited = await t.call('POST', `${facility.F}/apis/${gamma.id}`, {
+      pde: { value: 0.1, unit: 'ug' },
+      reason: 'Toxicology update',
+      version: gamma.version,
     });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
     const res = await t.call('GET', `${facility.F}/reports/${report.id}/regenerate`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -168,6 +139,37 @@ describe('A worst-case ranking report', () => {
       limitsSnapshotId: report.limitsSnapshotId,
       same: true,
     });
+    const compared = await t.call('GET', `${facility.F}/reports/${report.id}/compare`);
+    expect(compared.status, JSON.stringify(compared.body)).toBe(200);
+    expect(compared.body).toMatchObject({
+      reportId: report.id,
+      asOf: report.asOf,
+      storedDataHash: report.dataHash,
+      same: false,
+      mode: 'rows',
+    });
+    const now = (await t.call('GET', `${facility.F}/limits/worst-case-ranking`)).body;
+    const maco = (data: TestBody) =>
+      (data.products as TestBody[]).find((p) => p.id === 'C')!.lowestMaco as number;
+    expect(maco(now)).toBeLessThan(maco(ranking));
+    expect(compared.body.rows).toContainEqual(
+      expect.objectContaining({
+        key: 'products[id=C]',
+        change: 'changed',
+        fields: expect.arrayContaining([
+          { field: 'lowestMaco', old: maco(ranking), new: maco(now) },
+        ]),
+      }),
+    );
+    // The edit behind it, made directly (no change assessment).
+    expect(compared.body.edits).toContainEqual(
+      expect.objectContaining({
+        entityName: 'Gamma',
+        reason: 'Toxicology update',
+        changeAssessment: null,
+      }),
+    );
+    expect(compared.body.editCount).toBeGreaterThanOrEqual(1);
   });
 
   it('once approved prints its signatures and no DRAFT, on both report paths', async () => {
@@ -244,10 +246,7 @@ describe('Report requests', () => {
   it('lists the kinds as get-report-tags and the stored reports, newest first', async () => {
     const tags = await t.call('GET', `${facility.F}/get-report-tags`);
     expect(tags.status).toBe(200);
-    expect(tags.body.tags.map((k: TestBody) => k.kind)).toEqual([
-      'worst-case-ranking',
-      'production-limits',
-    ]);
+    expect(tags.body.tags.map((k: TestBody) => k.kind)).toEqual([...REPORT_KINDS]);
     const list = await t.call('GET', `${facility.F}/reports?pageNumber=1&pageLimit=10`);
     expect(list.status).toBe(200);
     expect(list.body.total).toBeGreaterThanOrEqual(2);

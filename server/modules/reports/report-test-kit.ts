@@ -1,0 +1,46 @@
+import { createHash } from 'node:crypto';
+import { expect } from 'vitest';
+import type { FacilityTestFile, TestBody } from '../../test/facility-test-file.ts';
+import { readPdfText } from '../audit/read-pdf-text.ts';
+
+/** What report tests do: generate a report and wait for its job, read its PDF back as text. */
+export function reportKit(t: FacilityTestFile, F: () => string = () => t.F) {
+  const sha = (bytes: ArrayBuffer) =>
+    createHash('sha256').update(new Uint8Array(bytes)).digest('hex');
+
+  const download = (path: string, as = t.token) =>
+    fetch(`${t.server.url}${F()}${path}`, { headers: { token: as } });
+
+  async function poll(id: number): Promise<TestBody> {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const res = await t.call('GET', `${F()}/reports/${id}`);
+      expect(res.status).toBe(200);
+      const report = res.body.report as TestBody;
+      if (report.completedAt || report.error || report.progress?.state === 'failed') return report;
+      if (Date.now() > deadline) throw new Error(`report ${id} still ${report.progress?.state}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  /** POST reports/generate_report, then the report once its job finished. */
+  async function generate(body: unknown): Promise<TestBody> {
+    const res = await t.call('POST', `${F()}/reports/generate_report`, body);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.jobId).toBe(res.body.report.jobId);
+    expect(res.body.reportId).toBe(res.body.report.id);
+    return poll(res.body.reportId as number);
+  }
+
+  /** The PDF at `path` with its text (whitespace folded), page count and SHA-256. */
+  async function pdfOf(path: string) {
+    const res = await download(path);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/pdf');
+    const bytes = await res.arrayBuffer();
+    const { text, pages } = await readPdfText(new Uint8Array(bytes));
+    return { text: text.replace(/\s+/g, ' '), pages, sha256: sha(bytes), res };
+  }
+
+  return { sha, download, poll, generate, pdfOf };
+}
