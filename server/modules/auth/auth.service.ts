@@ -9,9 +9,12 @@ import {
 } from './one-time-tokens.ts';
 import type { PasswordPolicy } from '../../../core/password/password-policy.ts';
 import { loadPasswordPolicy } from './policy.ts';
+import type { KeyConfig } from '../active-directory/active-directory.settings.ts';
+import { passwordMatches, PasswordNotCheckable } from './password-check.ts';
 import { hashToken, randomToken, verifyPassword } from './secrets.ts';
 import { setPassword } from './set-password.ts';
 import {
+  assertLocalPassword,
   findUserForLogin,
   getSessionUser,
   SESSION_USER_COLUMNS,
@@ -73,6 +76,15 @@ export async function countAttempt(db: Db, userId: number): Promise<number | nul
     [userId],
   );
   return row?.failed_attempts ?? null;
+}
+
+/** Takes back an attempt whose password could not be checked (the directory was down). */
+export async function uncountAttempt(db: Db, userId: number): Promise<void> {
+  await db.query(
+    `update users set failed_attempts = greatest(failed_attempts - 1, 0)
+      where id = $1 and not coalesce(locked_until > now(), false)`,
+    [userId],
+  );
 }
 
 /** A right password ends the count, unless a parallel wrong guess has locked the account. */
@@ -149,6 +161,7 @@ async function recordFailedPassword(
 
 export async function login(
   db: Db,
+  config: KeyConfig,
   actor: Actor,
   identifier: string,
   password: string | undefined,
@@ -187,11 +200,19 @@ export async function login(
   const attempt = await countAttempt(db, user.id);
   if (attempt === null) return refuseLocked('locked');
   if (attempt > policy.maxLoginAttempts) return refuseLocked('attempt limit reached');
-  if (!(await verifyPassword(user.password_hash, password))) {
-    return recordFailedPassword(db, who, user, identifier, attempt, policy);
+  let right: boolean;
+  try {
+    right = await passwordMatches(db, config, user, password);
+  } catch (error) {
+    if (!(error instanceof PasswordNotCheckable)) throw error;
+    await uncountAttempt(db, user.id);
+    await auditRefusal(db, who, user.plan_id, 'LoginRefused', { reason: error.message }, user.id);
+    throw new AppError('InvalidEmailOrPasswordError', error.message);
   }
+  if (!right) return recordFailedPassword(db, who, user, identifier, attempt, policy);
 
-  if (user.must_change_password || user.password_expired) {
+  // A directory account's password is the directory's: it is neither set nor expired here.
+  if (user.auth_type === 'local' && (user.must_change_password || user.password_expired)) {
     const reason = user.must_change_password ? 'first-login' : 'expired';
     const url = await db.transaction(async (tx) => {
       await clearAttempts(tx, user.id);
@@ -211,7 +232,14 @@ export async function login(
     );
   }
 
-  return openSession(db, who, user.id, user.plan_id, 'Login', {});
+  return openSession(
+    db,
+    who,
+    user.id,
+    user.plan_id,
+    'Login',
+    user.auth_type === 'ad' ? { authType: 'ad' } : {},
+  );
 }
 
 /**
@@ -401,6 +429,7 @@ export async function changePassword(
 ): Promise<void> {
   const found = await findUserForLogin(db, input.username);
   if (!found) throw new AppError('RequestingUserNotfound');
+  assertLocalPassword(found);
   await db.transaction(async (tx) => {
     const user = await tokenUser(tx, found.id);
     const who = { ...actor, userId: user.id, userName: `${user.first_name} ${user.last_name}` };
