@@ -42,7 +42,9 @@ function freePort(): Promise<number> {
 
 function config(dir: string): string {
   return [
-    ...['core', 'cosine', 'inetorgperson', 'nis'].map((s) => `include /etc/ldap/schema/${s}.schema`),
+    ...['core', 'cosine', 'inetorgperson', 'nis'].map(
+      (s) => `include /etc/ldap/schema/${s}.schema`,
+    ),
     `pidfile ${dir}/slapd.pid`,
     `argsfile ${dir}/slapd.args`,
     'modulepath /usr/lib/ldap',
@@ -69,7 +71,8 @@ async function bound(url: string, deadline: number, child: ChildProcess): Promis
       return client;
     } catch (error) {
       await client.unbind().catch(() => undefined);
-      if (Date.now() > deadline) throw new Error(`slapd did not answer at ${url}: ${String(error)}`);
+      if (Date.now() > deadline)
+        throw new Error(`slapd did not answer at ${url}: ${String(error)}`);
       await new Promise((r) => setTimeout(r, 100));
     }
   }
@@ -132,7 +135,11 @@ export async function startSlapd(): Promise<Slapd> {
       const dn = `cn=${cn},${groupsDn}`;
       await root.del(dn).catch(() => undefined);
       // groupOfNames needs at least one member: the service account stands in for none.
-      await root.add(dn, { objectClass: 'groupOfNames', cn, member: list.length ? list : SERVICE.dn });
+      await root.add(dn, {
+        objectClass: 'groupOfNames',
+        cn,
+        member: list.length ? list : SERVICE.dn,
+      });
     }
   };
   await writeGroups();

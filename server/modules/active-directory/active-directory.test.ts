@@ -46,7 +46,11 @@ async function configure(overrides: Record<string, unknown> = {}) {
     useTls: false,
     groupRoles: [
       { group: 'qc', facilityId: t.facilityId, roleId: qcRole },
-      { group: `cn=production,${slapd.groupsDn}`, facilityId: t.facilityId, roleId: productionRole },
+      {
+        group: `cn=production,${slapd.groupsDn}`,
+        facilityId: t.facilityId,
+        roleId: productionRole,
+      },
     ],
     version: (current.body.activeDirectorySettings as { version: number }).version,
     reason: 'Directory set-up for the test',

@@ -33,7 +33,11 @@ export function isLoopbackUrl(url: string): boolean {
 }
 
 async function connect(directory: Pick<Directory, 'url' | 'useTls'>): Promise<Client> {
-  const client = new Client({ url: directory.url, timeout: TIMEOUT_MS, connectTimeout: TIMEOUT_MS });
+  const client = new Client({
+    url: directory.url,
+    timeout: TIMEOUT_MS,
+    connectTimeout: TIMEOUT_MS,
+  });
   if (directory.useTls && directory.url.startsWith('ldap://')) await client.startTLS();
   return client;
 }
@@ -143,25 +147,27 @@ export async function searchAccounts(
   fields: readonly string[],
   limit = 50,
 ): Promise<Entry[]> {
-  const { searchEntries } = await client.search(directory.baseDn, {
-    scope: 'sub',
-    filter: new AndFilter({
-      filters: [
-        PERSON,
-        new OrFilter({
-          filters: fields.map((attribute) => new SubstringFilter({ attribute, any: [query] })),
-        }),
-      ],
-    }),
-    attributes: [...directory.userSearchAttributes, ...USER_ATTRIBUTES],
-    sizeLimit: limit,
-  }).catch((error: unknown) => {
-    // A server stops at the size limit with an error but has sent the entries before it.
-    if (error instanceof Error && error.name === 'SizeLimitExceededError') {
-      return { searchEntries: [] as Entry[] };
-    }
-    throw error;
-  });
+  const { searchEntries } = await client
+    .search(directory.baseDn, {
+      scope: 'sub',
+      filter: new AndFilter({
+        filters: [
+          PERSON,
+          new OrFilter({
+            filters: fields.map((attribute) => new SubstringFilter({ attribute, any: [query] })),
+          }),
+        ],
+      }),
+      attributes: [...directory.userSearchAttributes, ...USER_ATTRIBUTES],
+      sizeLimit: limit,
+    })
+    .catch((error: unknown) => {
+      // A server stops at the size limit with an error but has sent the entries before it.
+      if (error instanceof Error && error.name === 'SizeLimitExceededError') {
+        return { searchEntries: [] as Entry[] };
+      }
+      throw error;
+    });
   return searchEntries;
 }
 

@@ -2,7 +2,12 @@ import { validationError } from '../../../core/errors/errors.ts';
 import type { Db } from '../../db/db.ts';
 import type { KeyConfig } from '../active-directory/active-directory.settings.ts';
 import type { Actor } from '../audit/audit.service.ts';
-import { clearAttempts, countAttempt, recordWrongPassword, uncountAttempt } from './auth.service.ts';
+import {
+  clearAttempts,
+  countAttempt,
+  recordWrongPassword,
+  uncountAttempt,
+} from './auth.service.ts';
 import { passwordMatches, PasswordNotCheckable, SSO_SIGNER_MESSAGE } from './password-check.ts';
 import { loadPasswordPolicy } from './policy.ts';
 import type { UserRow } from './users.repo.ts';
