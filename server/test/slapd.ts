@@ -72,7 +72,7 @@ async function bound(url: string, deadline: number, child: ChildProcess): Promis
     } catch (error) {
       await client.unbind().catch(() => undefined);
       if (Date.now() > deadline)
-        throw new Error(`slapd did not answer at ${url}: ${String(error)}`);
+        throw new Error(`slapd did not answer at ${url}`, { cause: error });
       await new Promise((r) => setTimeout(r, 100));
     }
   }
@@ -113,7 +113,7 @@ export async function startSlapd(): Promise<Slapd> {
     root = await bound(url, Date.now() + 15_000, child);
   } catch (error) {
     await stop();
-    throw new Error(`${(error as Error).message}\n${stderr}`);
+    throw new Error(`${(error as Error).message}\n${stderr}`, { cause: error });
   }
   const peopleDn = `ou=people,${SUFFIX}`;
   const groupsDn = `ou=groups,${SUFFIX}`;
