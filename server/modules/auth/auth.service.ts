@@ -10,7 +10,7 @@ import {
 import type { PasswordPolicy } from '../../../core/password/password-policy.ts';
 import { loadPasswordPolicy } from './policy.ts';
 import type { KeyConfig } from '../active-directory/active-directory.settings.ts';
-import { passwordMatches, PasswordNotCheckable } from './password-check.ts';
+import { checkCountedPassword } from './password-check.ts';
 import { hashToken, randomToken, verifyPassword } from './secrets.ts';
 import { setPassword } from './set-password.ts';
 import {
@@ -76,15 +76,6 @@ export async function countAttempt(db: Db, userId: number): Promise<number | nul
     [userId],
   );
   return row?.failed_attempts ?? null;
-}
-
-/** Takes back an attempt whose password could not be checked (the directory was down). */
-export async function uncountAttempt(db: Db, userId: number): Promise<void> {
-  await db.query(
-    `update users set failed_attempts = greatest(failed_attempts - 1, 0)
-      where id = $1 and not coalesce(locked_until > now(), false)`,
-    [userId],
-  );
 }
 
 /** A right password ends the count, unless a parallel wrong guess has locked the account. */
@@ -200,14 +191,10 @@ export async function login(
   const attempt = await countAttempt(db, user.id);
   if (attempt === null) return refuseLocked('locked');
   if (attempt > policy.maxLoginAttempts) return refuseLocked('attempt limit reached');
-  let right: boolean;
-  try {
-    right = await passwordMatches(db, config, user, password);
-  } catch (error) {
-    if (!(error instanceof PasswordNotCheckable)) throw error;
-    await uncountAttempt(db, user.id);
-    await auditRefusal(db, who, user.plan_id, 'LoginRefused', { reason: error.message }, user.id);
-    throw new AppError('InvalidEmailOrPasswordError', error.message);
+  const right = await checkCountedPassword(db, config, user, password);
+  if (typeof right === 'object') {
+    await auditRefusal(db, who, user.plan_id, 'LoginRefused', { reason: right.unchecked }, user.id);
+    throw new AppError('InvalidEmailOrPasswordError', right.unchecked);
   }
   if (!right) return recordFailedPassword(db, who, user, identifier, attempt, policy);
 

@@ -2,13 +2,8 @@ import { validationError } from '../../../core/errors/errors.ts';
 import type { Db } from '../../db/db.ts';
 import type { KeyConfig } from '../active-directory/active-directory.settings.ts';
 import type { Actor } from '../audit/audit.service.ts';
-import {
-  clearAttempts,
-  countAttempt,
-  recordWrongPassword,
-  uncountAttempt,
-} from './auth.service.ts';
-import { passwordMatches, PasswordNotCheckable, SSO_SIGNER_MESSAGE } from './password-check.ts';
+import { clearAttempts, countAttempt, recordWrongPassword } from './auth.service.ts';
+import { checkCountedPassword, SSO_SIGNER_MESSAGE } from './password-check.ts';
 import { loadPasswordPolicy } from './policy.ts';
 import type { UserRow } from './users.repo.ts';
 
@@ -39,14 +34,8 @@ export async function verifySigner(
   const locked = `Your account is locked after ${policy.maxLoginAttempts} failed attempts. Try again in ${policy.lockoutMinutes} minutes or contact your administrator.`;
   const attempt = await countAttempt(db, user.id);
   if (attempt === null || attempt > policy.maxLoginAttempts) refuse(locked);
-  let right: boolean;
-  try {
-    right = await passwordMatches(db, config, user, password);
-  } catch (error) {
-    if (!(error instanceof PasswordNotCheckable)) throw error;
-    await uncountAttempt(db, user.id);
-    refuse(error.message);
-  }
+  const right = await checkCountedPassword(db, config, user, password);
+  if (typeof right === 'object') refuse(right.unchecked);
   if (!right) {
     const failed = { action: 'SignatureFailed', values: { reason: 'wrong password' } };
     if (await recordWrongPassword(db, actor, user, failed, attempt, policy)) refuse(locked);
