@@ -31,6 +31,7 @@ import { registerRecoveryRoutes } from './modules/auth/recovery.routes.ts';
 import { registerFacilityRoutes } from './modules/facilities/facilities.routes.ts';
 import { registerFeatureRoutes } from './modules/features/features.routes.ts';
 import { registerSsoRoutes } from './modules/sso/sso.routes.ts';
+import { registerActiveDirectoryRoutes } from './modules/active-directory/active-directory.routes.ts';
 import { registerHealthRoutes } from './modules/health/health.routes.ts';
 import { createMailer } from './modules/mail/mailer.ts';
 import { registerMailOutboxRoutes } from './modules/mail/outbox.routes.ts';
@@ -160,6 +161,7 @@ export async function buildApp({
   registerFeatureRoutes(context);
   registerAuthRoutes(context);
   registerSsoRoutes(context);
+  registerActiveDirectoryRoutes(context);
   registerRecoveryRoutes(context);
   registerUserRoutes(context);
   registerUsersAdminRoutes(context);

@@ -34,8 +34,8 @@ export const configSchema = z
       .max(24 * 7)
       .default(24),
     DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
-    // Encrypts secrets kept in the settings (the SSO client secret); without it, a random key is
-    // made once in DATA_DIR/settings-secret.key.
+    // Encrypts secrets kept in the settings (the SSO client secret, the AD bind password);
+    // without it, a random key is made once in DATA_DIR/settings-secret.key.
     SETTINGS_SECRET_KEY: optionalText.pipe(
       z.string().min(32, 'must be at least 32 characters (a random secret)').optional(),
     ),

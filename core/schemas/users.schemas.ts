@@ -11,6 +11,11 @@ export function isReservedUsername(username: string): boolean {
 /** The Accept header of GET /users that asks for `[{ id, name }]` instead of a page. */
 export const ID_NAME_MEDIA_TYPE = 'application/vnd.idname+json';
 
+/** Spec §3: how a user proves who they are — a password here, the directory, or the SSO provider. */
+export const AUTH_TYPES = ['local', 'ad', 'sso'] as const;
+export const ZAuthType = z.enum(AUTH_TYPES);
+export type TAuthType = z.infer<typeof ZAuthType>;
+
 const ZName = z.string().trim().min(1, 'is required').max(100);
 
 export const ZFacilityRoles = z.object({
@@ -39,6 +44,7 @@ const ZUserFields = z.object({
     .nullish(),
   departmentId: z.number().int().positive().nullish(),
   facilityRoles: z.array(ZFacilityRoles).max(200),
+  authType: ZAuthType,
   // 21 CFR 11.200(a)(3): no one sets another user's password; an administrator only starts a reset.
   password: z
     .never({ error: "No one can set another user's password: resend the invitation instead" })
@@ -48,6 +54,7 @@ const ZUserFields = z.object({
 /** An administrator creates a user: with an e-mail they are invited by mail, without one they get a secret key. */
 export const ZCreateUserRequest = ZUserFields.extend({
   facilityRoles: ZUserFields.shape.facilityRoles.default([]),
+  authType: ZAuthType.default('local'),
 });
 export type TCreateUserRequest = z.infer<typeof ZCreateUserRequest>;
 
@@ -91,6 +98,7 @@ export const ZUser = z.object({
   lastName: z.string(),
   username: z.string(),
   email: z.string().nullable(),
+  authType: ZAuthType,
   department: z.object({ id: z.number().int(), name: z.string() }).nullable(),
   roles: z.array(z.object({ id: z.number().int(), name: z.string(), facilityId: z.number() })),
   facilityRoles: z.array(

@@ -39,7 +39,7 @@ const tags = ['signatures'];
 
 /** `{F}/signatures` and `{F}/signatures/pending` (shared/contracts/signatures-api.md). */
 export function registerSignatureRoutes(context: AppContext): void {
-  const { app, db, requireSession } = context;
+  const { app, db, config, requireSession } = context;
   const r = typed(app);
 
   r.post(
@@ -84,7 +84,13 @@ export function registerSignatureRoutes(context: AppContext): void {
         }
         throw error;
       }
-      return sign(db, actorOf(request), { planId: plan, facilityId: facility }, request.body);
+      return sign(
+        db,
+        config,
+        actorOf(request),
+        { planId: plan, facilityId: facility },
+        request.body,
+      );
     },
   );
 

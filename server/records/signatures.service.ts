@@ -13,6 +13,7 @@ import {
 } from '../../core/schemas/signatures.schemas.ts';
 import { recordAfterRollback, type Db, type Queryable } from '../db/db.ts';
 import { writeAudit, type Actor } from '../modules/audit/audit.service.ts';
+import type { KeyConfig } from '../modules/active-directory/active-directory.settings.ts';
 import { verifySigner } from '../modules/auth/signing-password.ts';
 import { approvalPolicy } from './approval-policies.ts';
 import {
@@ -159,6 +160,7 @@ async function applyOutcome(tx: Queryable, ref: ControlledRef, version: VersionR
  */
 export async function sign(
   db: Db,
+  config: KeyConfig,
   actor: Actor,
   scope: { planId: number; facilityId: number },
   request: TSignRequest,
@@ -171,7 +173,7 @@ export async function sign(
       { property: 'reason', constraints: { required: 'A rejection needs a reason' } },
     ]);
   const userId = actor.userId!;
-  await verifySigner(db, actor, userId, request);
+  await verifySigner(db, config, actor, userId, request);
   const ref: ControlledRef = {
     ...scope,
     documentType: request.documentType,

@@ -5,6 +5,7 @@ import { DateTimeSettingsForm } from './DateTimeSettingsForm.tsx';
 import { DefaultUnitsTable } from './DefaultUnitsTable.tsx';
 import { PasswordPolicyForm } from './PasswordPolicyForm.tsx';
 import { SsoSettingsForm } from './SsoSettingsForm.tsx';
+import { ActiveDirectorySettingsForm } from './ActiveDirectorySettingsForm.tsx';
 import { AdditionalPropertiesPage } from '../additional-properties/AdditionalPropertiesPage.tsx';
 
 /**
@@ -33,6 +34,11 @@ export function SettingsPage() {
       key: 'single-sign-on',
       label: 'Single sign-on',
       children: <SsoSettingsForm canEdit={can(plan, 'User', 'Modify')} />,
+    },
+    can(plan, 'User', 'Get') && {
+      key: 'active-directory',
+      label: 'Active Directory',
+      children: <ActiveDirectorySettingsForm canEdit={can(plan, 'User', 'Modify')} />,
     },
     {
       key: 'date-time',

@@ -1,5 +1,5 @@
 import { Button, Input, Space, Typography } from 'antd';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 
 /**
  * The list state of an administration page: the tab (active or archived), the search and the
@@ -40,15 +40,20 @@ export function AdminListHeader(props: {
   addText: string;
   mayAdd: boolean;
   onAdd: () => void;
+  /** Another way to add, shown beside the add button (for example "Add from directory"). */
+  extra?: ReactNode;
   wrap?: boolean;
 }) {
   return (
     <Space style={{ width: '100%', justifyContent: 'space-between' }} wrap={props.wrap}>
       <Typography.Title level={2}>{props.title}</Typography.Title>
       {props.mayAdd && (
-        <Button type="primary" onClick={props.onAdd}>
-          {props.addText}
-        </Button>
+        <Space>
+          {props.extra}
+          <Button type="primary" onClick={props.onAdd}>
+            {props.addText}
+          </Button>
+        </Space>
       )}
     </Space>
   );

@@ -1,5 +1,5 @@
 import { Form, Input, Select } from 'antd';
-import type { TUser, TUserWithKey } from '../../../core/schemas/users.schemas.ts';
+import type { TAuthType, TUser, TUserWithKey } from '../../../core/schemas/users.schemas.ts';
 import type { Facility } from '../../api/auth-types.ts';
 import { useSession } from '../../session/use-session.ts';
 import { FormModal } from '../../app/reason/FormModal.tsx';
@@ -17,6 +17,7 @@ interface FormShape {
   username: string;
   email?: string;
   departmentId?: number | null;
+  authType: TAuthType;
   /** Role ids per facility id; a facility with no role is not granted. */
   roles: Record<string, number[] | undefined>;
   reason?: string;
@@ -38,6 +39,12 @@ function FacilityRolesField({ facility }: { facility: Facility }) {
   );
 }
 
+const AUTH_TYPE_OPTIONS: { value: TAuthType; label: string }[] = [
+  { value: 'local', label: 'Local password' },
+  { value: 'ad', label: 'Active Directory' },
+  { value: 'sso', label: 'Single sign-on' },
+];
+
 function toRequest(values: FormShape): UserFormValues {
   return {
     firstName: values.firstName,
@@ -45,6 +52,7 @@ function toRequest(values: FormShape): UserFormValues {
     username: values.username,
     email: values.email?.trim() ? values.email.trim() : null,
     departmentId: values.departmentId ?? null,
+    authType: values.authType,
     facilityRoles: Object.entries(values.roles ?? {})
       .filter(([, roleIds]) => roleIds && roleIds.length > 0)
       .map(([facilityId, roleIds]) => ({ facilityId: Number(facilityId), roleIds: roleIds! })),
@@ -73,9 +81,10 @@ export function UserFormModal({
         username: user.username,
         email: user.email ?? '',
         departmentId: user.department?.id ?? null,
+        authType: user.authType,
         roles: Object.fromEntries(user.facilityRoles.map((f) => [String(f.facilityId), f.roleIds])),
       }
-    : { roles: {} };
+    : { roles: {}, authType: 'local' };
 
   async function save(values: FormShape): Promise<void> {
     const request = toRequest(values);
@@ -129,6 +138,17 @@ export function UserFormModal({
         <Input autoComplete="off" />
       </Form.Item>
       <DepartmentField />
+      <Form.Item
+        label="Sign-in"
+        name="authType"
+        extra={
+          user
+            ? 'Changing it drops the local password and ends the sessions of this user.'
+            : 'Directory and single sign-on users get no invitation: they have no password here.'
+        }
+      >
+        <Select options={AUTH_TYPE_OPTIONS} />
+      </Form.Item>
       {facilities.map((facility) => (
         <FacilityRolesField key={facility.id} facility={facility} />
       ))}

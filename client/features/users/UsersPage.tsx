@@ -11,6 +11,8 @@ import { ReasonModal, type ReasonValues } from '../../app/reason/ReasonModal.tsx
 import { SecretKeyModal } from './SecretKeyModal.tsx';
 import { showSaveError } from '../../api/form-errors.ts';
 import { UserFormModal } from './UserFormModal.tsx';
+import { DirectoryAddModal } from './DirectoryAddModal.tsx';
+import { useActiveDirectorySettings } from '../settings/active-directory-api.ts';
 import {
   useAccountAction,
   useArchiveUser,
@@ -24,6 +26,7 @@ import {
 
 type Dialog =
   | { kind: 'form'; user: TUser | null }
+  | { kind: 'directory' }
   | { kind: 'key'; username: string; secretKey: string }
   | {
       kind: 'reason';
@@ -78,6 +81,7 @@ export function UsersPage({ facilities }: { facilities: Facility[] }) {
   const cancelKey = useCancelSecretKey();
   const endSessions = useEndSessions();
   const mayAdd = can(permissions, 'plan', 'User', 'Add');
+  const directory = useActiveDirectorySettings();
   const mayModify = can(permissions, 'plan', 'User', 'Modify');
   const mayArchive = can(permissions, 'plan', 'User', 'Archive');
   // The server refuses the rest (issue 8); these only hide what is sure to be refused.
@@ -260,6 +264,11 @@ export function UsersPage({ facilities }: { facilities: Facility[] }) {
         addText="Add User"
         mayAdd={mayAdd}
         onAdd={() => setDialog({ kind: 'form', user: null })}
+        extra={
+          directory.data?.enabled && (
+            <Button onClick={() => setDialog({ kind: 'directory' })}>Add from directory</Button>
+          )
+        }
         wrap
       />
       <Tabs
@@ -291,6 +300,7 @@ export function UsersPage({ facilities }: { facilities: Facility[] }) {
           onClose={() => setDialog((current) => (current?.kind === 'form' ? null : current))}
         />
       )}
+      {dialog?.kind === 'directory' && <DirectoryAddModal onClose={() => setDialog(null)} />}
       {dialog?.kind === 'key' && (
         <SecretKeyModal
           username={dialog.username}

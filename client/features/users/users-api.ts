@@ -1,7 +1,8 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TDepartment } from '../../../core/schemas/departments.schemas.ts';
 import type { TRole } from '../../../core/schemas/roles.schemas.ts';
-import type { TUser, TUserWithKey } from '../../../core/schemas/users.schemas.ts';
+import type { TActiveDirectoryUser } from '../../../core/schemas/active-directory.schemas.ts';
+import type { TAuthType, TUser, TUserWithKey } from '../../../core/schemas/users.schemas.ts';
 import { apiRequest } from '../../api/http-client.ts';
 
 export interface Page<T> {
@@ -77,6 +78,7 @@ export interface UserFormValues {
   email?: string | null;
   departmentId?: number | null;
   facilityRoles: { facilityId: number; roleIds: number[] }[];
+  authType: TAuthType;
 }
 
 function useUserMutation<TVars, TResult>(fn: (vars: TVars) => Promise<TResult>) {
@@ -90,6 +92,28 @@ function useUserMutation<TVars, TResult>(fn: (vars: TVars) => Promise<TResult>) 
 export function useCreateUser() {
   return useUserMutation((body: UserFormValues) =>
     apiRequest<TUserWithKey>('/users', { method: 'POST', body, action: 'Creating a user' }),
+  );
+}
+
+/** Directory accounts matching a query, for "Add from directory". */
+export function useSearchDirectory() {
+  return useMutation({
+    mutationFn: (query: string) =>
+      apiRequest<{ activeDirectoryUsers: TActiveDirectoryUser[] }>('/activeDirectory/search', {
+        method: 'POST',
+        body: { query },
+        action: 'Searching the directory',
+      }),
+  });
+}
+
+export function useAddDirectoryUser() {
+  return useUserMutation((dn: string) =>
+    apiRequest<TUserWithKey>('/activeDirectory/users', {
+      method: 'POST',
+      body: { dn },
+      action: 'Adding a user from the directory',
+    }),
   );
 }
 

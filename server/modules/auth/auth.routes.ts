@@ -41,6 +41,7 @@ export function registerAuthRoutes({ app, db, config }: AppContext): void {
     async (request, reply) => {
       const result = await login(
         db,
+        config,
         actorOf(request),
         request.body.username,
         request.body.password,

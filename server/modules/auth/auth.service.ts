@@ -9,9 +9,12 @@ import {
 } from './one-time-tokens.ts';
 import type { PasswordPolicy } from '../../../core/password/password-policy.ts';
 import { loadPasswordPolicy } from './policy.ts';
+import type { KeyConfig } from '../active-directory/active-directory.settings.ts';
+import { checkCountedPassword } from './password-check.ts';
 import { hashToken, randomToken, verifyPassword } from './secrets.ts';
 import { setPassword } from './set-password.ts';
 import {
+  assertLocalPassword,
   findUserForLogin,
   getSessionUser,
   SESSION_USER_COLUMNS,
@@ -149,6 +152,7 @@ async function recordFailedPassword(
 
 export async function login(
   db: Db,
+  config: KeyConfig,
   actor: Actor,
   identifier: string,
   password: string | undefined,
@@ -187,11 +191,15 @@ export async function login(
   const attempt = await countAttempt(db, user.id);
   if (attempt === null) return refuseLocked('locked');
   if (attempt > policy.maxLoginAttempts) return refuseLocked('attempt limit reached');
-  if (!(await verifyPassword(user.password_hash, password))) {
-    return recordFailedPassword(db, who, user, identifier, attempt, policy);
+  const right = await checkCountedPassword(db, config, user, password);
+  if (typeof right === 'object') {
+    await auditRefusal(db, who, user.plan_id, 'LoginRefused', { reason: right.unchecked }, user.id);
+    throw new AppError('InvalidEmailOrPasswordError', right.unchecked);
   }
+  if (!right) return recordFailedPassword(db, who, user, identifier, attempt, policy);
 
-  if (user.must_change_password || user.password_expired) {
+  // A directory account's password is the directory's: it is neither set nor expired here.
+  if (user.auth_type === 'local' && (user.must_change_password || user.password_expired)) {
     const reason = user.must_change_password ? 'first-login' : 'expired';
     const url = await db.transaction(async (tx) => {
       await clearAttempts(tx, user.id);
@@ -211,7 +219,14 @@ export async function login(
     );
   }
 
-  return openSession(db, who, user.id, user.plan_id, 'Login', {});
+  return openSession(
+    db,
+    who,
+    user.id,
+    user.plan_id,
+    'Login',
+    user.auth_type === 'ad' ? { authType: 'ad' } : {},
+  );
 }
 
 /**
@@ -401,6 +416,7 @@ export async function changePassword(
 ): Promise<void> {
   const found = await findUserForLogin(db, input.username);
   if (!found) throw new AppError('RequestingUserNotfound');
+  assertLocalPassword(found);
   await db.transaction(async (tx) => {
     const user = await tokenUser(tx, found.id);
     const who = { ...actor, userId: user.id, userName: `${user.first_name} ${user.last_name}` };

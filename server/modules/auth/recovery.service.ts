@@ -9,12 +9,13 @@ import {
   resetPath,
   spendOneTimeToken,
 } from './one-time-tokens.ts';
-import { findUserForLogin, type UserRow } from './users.repo.ts';
+import { assertLocalPassword, findUserForLogin, type UserRow } from './users.repo.ts';
 
 async function activeUser(db: Db, username: string): Promise<UserRow> {
   const user = await findUserForLogin(db, username);
   if (!user) throw new AppError('RequestingUserNotfound');
   if (user.is_blocked) throw new AppError('UserBlockedError');
+  assertLocalPassword(user);
   return user;
 }
 

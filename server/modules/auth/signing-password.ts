@@ -1,45 +1,42 @@
 import { validationError } from '../../../core/errors/errors.ts';
 import type { SignerProof } from '../../../core/schemas/signer.schemas.ts';
 import type { Db } from '../../db/db.ts';
+import type { KeyConfig } from '../active-directory/active-directory.settings.ts';
 import { writeAudit, type Actor } from '../audit/audit.service.ts';
 import { spendSigningProof } from '../sso/sso-signing.ts';
 import { clearAttempts, countAttempt, recordWrongPassword } from './auth.service.ts';
+import { checkCountedPassword } from './password-check.ts';
 import { loadPasswordPolicy } from './policy.ts';
-import { verifyPassword } from './secrets.ts';
+import type { UserRow } from './users.repo.ts';
 
 function refuse(message: string, property: 'password' | 'ssoProof' = 'password'): never {
   throw validationError([{ property, constraints: { [property]: message } }]);
 }
 
-interface Signer {
-  id: number;
-  plan_id: number;
-  password_hash: string | null;
-  auth_type: 'local' | 'ad' | 'sso';
-}
+type Signer = Pick<UserRow, 'id' | 'plan_id' | 'password_hash' | 'auth_type' | 'username'>;
 
 /**
  * An electronic signature re-authenticates its signer (21 CFR 11.200(a)), each by the way they
- * sign in: a password for a local user; for a single sign-on user, the proof of a sign-in at the
- * provider under 60 s old (sso-signing.ts). Refusals are DataValidationErrors on the field the
- * client showed; the session stays, so the signer may try again.
+ * sign in: a local or directory user by their password, counted toward the lockout exactly as a
+ * failed sign-in is; a single sign-on user by the proof of a sign-in at the provider under 60 s
+ * old (sso-signing.ts). Refusals are DataValidationErrors on the field the client showed; the
+ * session stays, so the signer may try again.
  */
 export async function verifySigner(
   db: Db,
+  config: KeyConfig,
   actor: Actor,
   userId: number,
   proof: SignerProof,
 ): Promise<void> {
   const [user] = await db.query<Signer>(
-    'select id, plan_id, password_hash, auth_type from users where id = $1',
+    'select id, plan_id, password_hash, auth_type, username from users where id = $1',
     [userId],
   );
   if (!user) refuse('Your password is not correct.');
   if (user.auth_type === 'sso') return verifySsoProof(db, actor, user, proof.ssoProof);
-  if (proof.ssoProof) {
-    refuse('You sign with your password, not with single sign-on', 'ssoProof');
-  }
-  return verifySigningPassword(db, actor, user, proof.password ?? '');
+  if (proof.ssoProof) refuse('You sign with your password, not with single sign-on', 'ssoProof');
+  return verifySigningPassword(db, config, actor, user, proof.password ?? '');
 }
 
 async function verifySsoProof(
@@ -64,18 +61,22 @@ async function verifySsoProof(
   );
 }
 
-/** A wrong password counts toward the lockout exactly as a failed sign-in does. */
 async function verifySigningPassword(
   db: Db,
+  config: KeyConfig,
   actor: Actor,
   user: Signer,
   password: string,
 ): Promise<void> {
+  // Refused before any bind: many directories take an empty password as an anonymous bind.
+  if (password === '') refuse('Please input your Password!');
   const policy = await loadPasswordPolicy(db, user.plan_id);
   const locked = `Your account is locked after ${policy.maxLoginAttempts} failed attempts. Try again in ${policy.lockoutMinutes} minutes or contact your administrator.`;
   const attempt = await countAttempt(db, user.id);
   if (attempt === null || attempt > policy.maxLoginAttempts) refuse(locked);
-  if (!(await verifyPassword(user.password_hash, password))) {
+  const right = await checkCountedPassword(db, config, user, password);
+  if (typeof right === 'object') refuse(right.unchecked);
+  if (!right) {
     const failed = { action: 'SignatureFailed', values: { reason: 'wrong password' } };
     if (await recordWrongPassword(db, actor, user, failed, attempt, policy)) refuse(locked);
     const left = policy.maxLoginAttempts - attempt;

@@ -1,3 +1,4 @@
+import { AppError } from '../../../core/errors/errors.ts';
 import type { Queryable } from '../../db/db.ts';
 
 export interface UserRow {
@@ -81,4 +82,15 @@ export function toSessionUser(row: SessionUserRow) {
     isSystemAdmin: row.is_system_admin,
     authType: row.auth_type,
   };
+}
+
+/** Only a local account has a password here to reset or change; the others keep it elsewhere. */
+export function assertLocalPassword(user: Pick<UserRow, 'auth_type'>): void {
+  if (user.auth_type === 'local') return;
+  throw new AppError(
+    'InvalidEmailOrPasswordError',
+    user.auth_type === 'ad'
+      ? 'This account signs in with its Active Directory password: change it in the directory.'
+      : 'This account signs in with single sign-on: its password is kept by the provider.',
+  );
 }

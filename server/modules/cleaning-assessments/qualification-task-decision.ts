@@ -9,6 +9,7 @@ import type { Db } from '../../db/db.ts';
 import type { Scope } from '../../entities/entity-store.ts';
 import { canonicalJson } from '../../records/controlled.ts';
 import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import type { KeyConfig } from '../active-directory/active-directory.settings.ts';
 import { verifySigner } from '../auth/signing-password.ts';
 import { findTask, toTask, TASK_COLUMNS, type TaskRow } from './qualification-tasks.ts';
 
@@ -39,6 +40,7 @@ function notFound(id: number): never {
  */
 export async function decideTask(
   db: Db,
+  config: KeyConfig,
   actor: Actor,
   scope: Scope,
   id: number,
@@ -57,7 +59,7 @@ export async function decideTask(
       { property: 'dueDate', constraints: { future: 'The due date cannot be in the past' } },
     ]);
   if (!(await findTask(db, scope.facilityId, id))) notFound(id);
-  await verifySigner(db, actor, actor.userId!, action);
+  await verifySigner(db, config, actor, actor.userId!, action);
   return db.transaction(async (tx) => {
     const before = (await findTask(tx, scope.facilityId, id, true)) ?? notFound(id);
     if (before.status !== 'Open')

@@ -16,7 +16,7 @@ const F = '/api/v2/plans/:plan/facilities/:facility';
 const TAGS = ['qualification tasks'];
 
 /** Qualification tasks (spec §7): the list, the tasks of one train, and a task's decision. */
-export function registerQualificationTaskRoutes({ app, db, permit }: AppContext): void {
+export function registerQualificationTaskRoutes({ app, db, config, permit }: AppContext): void {
   const r = typed(app);
 
   r.get(
@@ -80,6 +80,7 @@ export function registerQualificationTaskRoutes({ app, db, permit }: AppContext)
       return {
         qualificationTask: await decideTask(
           db,
+          config,
           actorOf(request),
           { planId: plan, facilityId: facility },
           id,

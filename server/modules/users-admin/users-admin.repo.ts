@@ -1,4 +1,4 @@
-import type { TIdName, TUser } from '../../../core/schemas/users.schemas.ts';
+import type { TAuthType, TIdName, TUser } from '../../../core/schemas/users.schemas.ts';
 import type { Queryable } from '../../db/db.ts';
 import { likePattern, pageWindow } from '../../http/paging.ts';
 import { iso } from './records.ts';
@@ -17,6 +17,7 @@ export interface UserAdminRow {
   last_name: string;
   username: string;
   email: string | null;
+  auth_type: TAuthType;
   department_id: number | null;
   department_name: string | null;
   is_registered: boolean;
@@ -32,9 +33,10 @@ export interface UserAdminRow {
   grants: GrantRow[];
 }
 
+// An account of the directory or of SSO has no password here to set: it counts as registered.
 const USER_COLUMNS = `u.id, u.plan_id, u.first_name, u.last_name, u.username, u.email,
-  u.department_id, d.name as department_name,
-  u.password_hash is not null as is_registered, u.is_system_admin,
+  u.auth_type, u.department_id, d.name as department_name,
+  (u.password_hash is not null or u.auth_type <> 'local') as is_registered, u.is_system_admin,
   exists (select 1 from one_time_tokens t
            where t.user_id = u.id and t.kind = 'secret' and t.used_at is null
              and t.expires_at > now()) as has_secret_key,
@@ -72,6 +74,7 @@ export function toUser(row: UserAdminRow): TUser {
     lastName: row.last_name,
     username: row.username,
     email: row.email,
+    authType: row.auth_type,
     department:
       row.department_id === null || row.department_name === null
         ? null

@@ -209,8 +209,8 @@ export async function createUser(
         });
         const [created] = await tx.query<{ id: number }>(
           `insert into users (plan_id, first_name, last_name, username, email, department_id,
-                            created_by, updated_by)
-         values ($1, $2, $3, $4, $5, $6, $7, $7) returning id`,
+                            auth_type, created_by, updated_by)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $8) returning id`,
           [
             scope.planId,
             input.firstName,
@@ -218,13 +218,17 @@ export async function createUser(
             input.username,
             email,
             input.departmentId ?? null,
+            input.authType,
             scope.actor.userId,
           ],
         );
         const id = created!.id;
         await replaceFacilityRoles(tx, id, grants);
+        const local = input.authType === 'local';
         let secretKey: string | null = null;
-        if (email) {
+        if (!local) {
+          // The directory or the provider proves who they are: there is no password to set.
+        } else if (email) {
           const name = `${input.firstName} ${input.lastName}`;
           await invite(
             tx,
@@ -248,11 +252,16 @@ export async function createUser(
             email,
             departmentId: input.departmentId ?? null,
             facilityRoles: grants,
+            authType: input.authType,
             // The key itself is never recorded: only that one was issued.
-            invitation: email ? 'mail' : 'secretKey',
+            invitation: !local ? 'none' : email ? 'mail' : 'secretKey',
           },
         });
-        return { user: await reload(tx, scope, id), secretKey, invitationSent: email !== null };
+        return {
+          user: await reload(tx, scope, id),
+          secretKey,
+          invitationSent: local && email !== null,
+        };
       }),
     );
   } catch (error) {
@@ -283,6 +292,7 @@ export async function updateUser(
           email: row.email,
           departmentId: row.department_id,
           facilityRoles: grantsOf(row),
+          authType: row.auth_type,
         };
         const grants =
           input.facilityRoles === undefined
@@ -295,6 +305,7 @@ export async function updateUser(
           email: input.email,
           departmentId: input.departmentId,
           facilityRoles: grants,
+          authType: input.authType,
         });
         if (grants && 'facilityRoles' in newValues) {
           await assertMayGrant(tx, {
@@ -312,6 +323,7 @@ export async function updateUser(
             why: 'only a system administrator changes the e-mail of an account that has set its password',
           });
         }
+        if ('authType' in newValues) await assertMayChangeAuthType(tx, scope, row);
         if ('username' in newValues) assertUsernameAllowed(String(newValues.username));
         await assertUnique(
           tx,
@@ -329,7 +341,8 @@ export async function updateUser(
         }
         const updated = await tx.query(
           `update users set first_name = $3, last_name = $4, username = $5, email = $6,
-                department_id = $7, version = version + 1, updated_at = now(), updated_by = $8
+                department_id = $7, auth_type = $9, version = version + 1, updated_at = now(),
+                updated_by = $8
           where id = $1 and version = $2 returning id`,
           [
             userId,
@@ -340,9 +353,11 @@ export async function updateUser(
             input.email === undefined ? row.email : input.email,
             input.departmentId === undefined ? row.department_id : input.departmentId,
             scope.actor.userId,
+            input.authType ?? row.auth_type,
           ],
         );
         if (updated.length === 0) throw new AppError('VersionConflictError');
+        if ('authType' in newValues) await forgetLocalPassword(tx, userId);
         if (grants && 'facilityRoles' in newValues) await replaceFacilityRoles(tx, userId, grants);
         if ('email' in newValues) {
           // A link mailed to the old address must not work after the address changed.
@@ -533,6 +548,9 @@ export async function resendInvitation(
     db.transaction(async (tx) => {
       const row = await lockedUser(tx, scope, userId, attempted);
       if (row.archived_at !== null) throw archivedEntry('id');
+      if (row.auth_type !== 'local') {
+        throw fieldError('authType', 'This user signs in without a password here: no invitation');
+      }
       let secretKey: string | null = null;
       if (input.generateKey) {
         await assertPendingOrSystemAdmin(tx, scope, row, {
@@ -579,6 +597,37 @@ export async function resendInvitation(
  * reset link, then a password of their choosing). For an account that has already set its
  * password only a system administrator may do either; a pending invitation is anyone's to fix.
  */
+/**
+ * How an account proves who it is decides who can be it: only a system administrator changes
+ * it on an account in use, and nobody on their own account.
+ */
+async function assertMayChangeAuthType(q: Queryable, scope: AdminScope, row: UserAdminRow) {
+  if (row.id === scope.selfId) {
+    throw fieldError('authType', 'You cannot change how you sign in yourself');
+  }
+  await assertPendingOrSystemAdmin(q, scope, row, {
+    attempted: 'Update',
+    why: 'only a system administrator changes how an account in use signs in',
+  });
+}
+
+/**
+ * A change of auth type drops the local password, its pending links and secret keys, and the
+ * open sessions: switching back to local starts with a fresh invitation, not an old password.
+ */
+async function forgetLocalPassword(q: Queryable, userId: number): Promise<void> {
+  await q.query(
+    `update users set password_hash = null, failed_attempts = 0, locked_until = null
+      where id = $1`,
+    [userId],
+  );
+  await q.query(
+    `update one_time_tokens set used_at = now() where user_id = $1 and used_at is null`,
+    [userId],
+  );
+  await endSessions(q, userId);
+}
+
 async function assertPendingOrSystemAdmin(
   q: Queryable,
   scope: AdminScope,
