@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZAuditLogFilters } from './audit.schemas.ts';
 import { ZFacilityParams } from './auth.schemas.ts';
 import { ZJobProgress } from './cleaning-assessments.schemas.ts';
 import { ZId, ZListQuery } from './common.schemas.ts';
@@ -11,7 +12,14 @@ import { ZControlledState } from './signatures.schemas.ts';
  */
 
 /** Report kinds of spec §3 built so far (the route segment `{type}` of reports/{type}/{id}/pdf). */
-export const REPORT_KINDS = ['worst-case-ranking', 'production-limits'] as const;
+export const REPORT_KINDS = [
+  'worst-case-ranking',
+  'production-limits',
+  'equipment-limits',
+  'cleaning-agent-limits',
+  'master-data-snapshot',
+  'audit-log',
+] as const;
 export const ZReportKind = z.enum(REPORT_KINDS);
 export type TReportKind = z.infer<typeof ZReportKind>;
 
@@ -22,7 +30,13 @@ export type TReportFormat = z.infer<typeof ZReportFormat>;
 /** What each kind is called and which files it has (spec §3: xlsx and pdf where both). */
 export const REPORT_KIND_INFO: Record<
   TReportKind,
-  { label: string; formats: readonly TReportFormat[]; tags: readonly string[] }
+  {
+    label: string;
+    formats: readonly TReportFormat[];
+    tags: readonly string[];
+    /** The xlsx's file name where the spec names it (else the report's number and title). */
+    xlsxName?: string;
+  }
 > = {
   'worst-case-ranking': {
     label: 'Worst case ranking',
@@ -31,8 +45,29 @@ export const REPORT_KIND_INFO: Record<
   },
   'production-limits': {
     label: 'Production limits',
-    formats: ['pdf'],
+    formats: ['pdf', 'xlsx'],
     tags: ['limits', 'MAC matrix'],
+    xlsxName: 'Production Data.xlsx',
+  },
+  'equipment-limits': {
+    label: 'Equipment limits',
+    formats: ['pdf', 'xlsx'],
+    tags: ['limits', 'equipment'],
+  },
+  'cleaning-agent-limits': {
+    label: 'Cleaning agent limits',
+    formats: ['pdf', 'xlsx'],
+    tags: ['limits', 'cleaning agents'],
+  },
+  'master-data-snapshot': {
+    label: 'Master data snapshot',
+    formats: ['pdf', 'xlsx'],
+    tags: ['master data'],
+  },
+  'audit-log': {
+    label: 'Audit log',
+    formats: ['pdf'],
+    tags: ['audit'],
   },
 };
 
@@ -46,6 +81,13 @@ export const ZGenerateReportBody = z.discriminatedUnion('kind', [
       productionId: ZId.optional(),
       variant: z.enum(['chemical', 'nitrosamine']).default('chemical'),
     })
+    .strict(),
+  z.object({ kind: z.literal('equipment-limits') }).strict(),
+  z.object({ kind: z.literal('cleaning-agent-limits') }).strict(),
+  z.object({ kind: z.literal('master-data-snapshot') }).strict(),
+  /** The filters of GET audit_logs; the facility is the report's own (with the plan-wide rows). */
+  ZAuditLogFilters.omit({ facilityId: true })
+    .extend({ kind: z.literal('audit-log') })
     .strict(),
 ]);
 export type TGenerateReportBody = z.infer<typeof ZGenerateReportBody>;
@@ -108,3 +150,6 @@ export const ZRegenerateResponse = z.object({
   limitsSnapshotId: z.number().int().nullable(),
   same: z.boolean(),
 });
+
+/** GET audit_logs/last_report: of one facility, or of any where the caller reads the audit log. */
+export const ZLastAuditReportQuery = z.object({ currentFacilityId: ZId.optional() });

@@ -31,7 +31,7 @@ import { chainHeads, writeAudit } from './audit.service.ts';
  */
 export const auditExportLimits = { maxRows: 10_000 };
 
-function filterSummary(
+export function filterSummary(
   filters: TAuditLogFilters,
   userNames: Map<number, string>,
   facilityName: string | undefined,

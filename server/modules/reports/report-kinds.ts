@@ -1,4 +1,5 @@
 import ExcelJS from 'exceljs';
+import type { DateTimeSettings } from '../../../core/datetime/format-date-time.ts';
 import { productionsDef } from '../../../core/entities/defs/index.ts';
 import type { TGenerateReportBody, TReportKind } from '../../../core/schemas/reports.schemas.ts';
 import type { Queryable } from '../../db/db.ts';
@@ -12,6 +13,12 @@ import {
   macPdfTitle,
   type MacPdfData,
 } from '../limits/mac-production-pdf.ts';
+import { auditLogKind } from './kinds/audit-log.ts';
+import { cleaningAgentLimitsKind } from './kinds/cleaning-agent-limits.ts';
+import { equipmentLimitsKind } from './kinds/equipment-limits.ts';
+import { masterDataSnapshotKind } from './kinds/master-data-snapshot.ts';
+import { productionDataXlsx } from './kinds/production-data-xlsx.ts';
+import { th } from './controlled-pdf.ts';
 import { barChartSvg } from './report-charts.ts';
 
 /*
@@ -28,16 +35,31 @@ export interface ReportKind {
     parameters: TGenerateReportBody,
     asOf: string,
   ): Promise<{ title: string; data: unknown }>;
-  /** The report's own part of the PDF, from its data. */
-  pdfContent(data: unknown): unknown[];
-  /** The xlsx workbook, for kinds that have one. */
-  xlsx?(data: unknown): Promise<Buffer>;
+  /** The report's own part of the PDF, from its data, in the facility's date and time formats. */
+  pdfContent(data: unknown, settings: DateTimeSettings): unknown[];
+  /**
+   * The xlsx workbook, for kinds that have one (null where these parameters give none); `meta`
+   * is the report's own moment and author, so the same report always gives the same bytes.
+   */
+  xlsx?(data: unknown, meta: ReportMeta): Promise<Buffer | null>;
   fontSize?: number;
+  /**
+   * A permission needed besides ReportDocument's to generate this kind and read its files:
+   * what the report shows is otherwise reachable only with it (the audit trail).
+   */
+  permission?: { resource: string; action: string };
+  /** Refuses parameters that cannot give a report, when it is asked for (before the job). */
+  check?(q: Queryable, facilityId: number, parameters: TGenerateReportBody): Promise<void>;
+}
+
+/** Who generated the report and the moment its data was read. */
+export interface ReportMeta {
+  asOf: string;
+  generatedBy: string;
 }
 
 type Ranking = Awaited<ReturnType<typeof worstCaseRanking>>;
 
-const th = (text: string) => ({ text, style: 'th' });
 const num = (value: number | null, unit: string) =>
   value === null ? '—' : formatLimit(value, unit);
 
@@ -211,9 +233,14 @@ const productionLimits: ReportKind = {
       ...macPdfContent(production),
     ]);
   },
+  xlsx: (raw, meta) => productionDataXlsx((raw as ProductionLimitsData).productions, meta),
 };
 
 export const REPORT_KIND_DEFS: Record<TReportKind, ReportKind> = {
   'worst-case-ranking': worstCase,
   'production-limits': productionLimits,
+  'equipment-limits': equipmentLimitsKind,
+  'cleaning-agent-limits': cleaningAgentLimitsKind,
+  'master-data-snapshot': masterDataSnapshotKind,
+  'audit-log': auditLogKind,
 };
