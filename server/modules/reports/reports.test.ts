@@ -1,12 +1,12 @@
 import ExcelJS from 'exceljs';
-import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { REPORT_KINDS } from '../../../core/schemas/reports.schemas.ts';
 import { recordCreator } from '../../test/create-record.ts';
 import { buildUser, permissionsWith } from '../../test/factories.ts';
 import { useFacilityTestServer, type TestBody } from '../../test/facility-test-file.ts';
 import { adminEditor, putInForce } from '../../test/policy-in-force.ts';
-import { readPdfText } from '../audit/read-pdf-text.ts';
 import { buildMacFacility, type MacFacility } from '../limits/mac-test-data.ts';
+import { reportCalls } from './report-test-helpers.ts';
 
 /*
  * Reports as controlled documents, read back: the PDF's header, footer, watermark, signature
@@ -19,40 +19,7 @@ beforeAll(async () => {
   facility = await buildMacFacility(t.server, t.token, t.facilityId);
 });
 
-const sha = (bytes: ArrayBuffer) =>
-  createHash('sha256').update(new Uint8Array(bytes)).digest('hex');
-
-const download = (path: string, as = t.token) =>
-  fetch(`${t.server.url}${facility.F}${path}`, { headers: { token: as } });
-
-async function generate(body: unknown): Promise<TestBody> {
-  const res = await t.call('POST', `${facility.F}/reports/generate_report`, body);
-  expect(res.status).toBe(200);
-  expect(res.body.jobId).toBe(res.body.report.jobId);
-  expect(res.body.reportId).toBe(res.body.report.id);
-  return poll(res.body.reportId as number);
-}
-
-async function poll(id: number): Promise<TestBody> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const res = await t.call('GET', `${facility.F}/reports/${id}`);
-    expect(res.status).toBe(200);
-    const report = res.body.report as TestBody;
-    if (report.completedAt || report.error || report.progress?.state === 'failed') return report;
-    if (Date.now() > deadline) throw new Error(`report ${id} still ${report.progress?.state}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-async function pdfOf(path: string) {
-  const res = await download(path);
-  expect(res.status).toBe(200);
-  expect(res.headers.get('content-type')).toBe('application/pdf');
-  const bytes = await res.arrayBuffer();
-  const { text, pages } = await readPdfText(new Uint8Array(bytes));
-  return { text: text.replace(/\s+/g, ' '), pages, sha256: sha(bytes), res };
-}
+const { sha, download, generate, pdfOf } = reportCalls(t, () => facility.F);
 
 describe('A worst-case ranking report', () => {
   let report: TestBody;
@@ -208,7 +175,7 @@ describe('A production limits report', () => {
     const report = await generate({ kind: 'production-limits', productionId: facility.line1 });
     expect(report).toMatchObject({ number: expect.stringMatching(/^RPT-/), error: null });
     expect(report.title).toBe('MAC matrix · Line 1');
-    expect(report.files.map((f: TestBody) => f.format)).toEqual(['pdf']);
+    expect(report.files.map((f: TestBody) => f.format).sort()).toEqual(['pdf', 'xlsx']);
     const { text, pages } = await pdfOf(`/reports/production-limits/${report.id}/pdf`);
     expect(text).toContain(`${report.number} v1 · Being Built`);
     expect(text).toContain('DRAFT');
@@ -222,9 +189,8 @@ describe('A production limits report', () => {
     expect(text).toContain(`"productionId":${facility.line1}`);
     const regenerated = await t.call('GET', `${facility.F}/reports/${report.id}/regenerate`);
     expect(regenerated.body.same).toBe(true);
-    // Another kind's path does not serve it; there is no xlsx of this kind.
+    // Another kind's path does not serve it.
     expect((await download(`/reports/worst-case-ranking/${report.id}/pdf`)).status).toBe(404);
-    expect((await download(`/reports/production-limits/${report.id}/xlsx`)).status).toBe(404);
   });
 });
 
@@ -244,10 +210,7 @@ describe('Report requests', () => {
   it('lists the kinds as get-report-tags and the stored reports, newest first', async () => {
     const tags = await t.call('GET', `${facility.F}/get-report-tags`);
     expect(tags.status).toBe(200);
-    expect(tags.body.tags.map((k: TestBody) => k.kind)).toEqual([
-      'worst-case-ranking',
-      'production-limits',
-    ]);
+    expect(tags.body.tags.map((k: TestBody) => k.kind)).toEqual([...REPORT_KINDS]);
     const list = await t.call('GET', `${facility.F}/reports?pageNumber=1&pageLimit=10`);
     expect(list.status).toBe(200);
     expect(list.body.total).toBeGreaterThanOrEqual(2);

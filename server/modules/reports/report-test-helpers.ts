@@ -1,0 +1,61 @@
+import ExcelJS from 'exceljs';
+import { createHash } from 'node:crypto';
+import { expect } from 'vitest';
+import type { FacilityTestFile, TestBody } from '../../test/facility-test-file.ts';
+import { readPdfText } from '../audit/read-pdf-text.ts';
+
+/** Generating and reading back reports over HTTP, for the report tests. */
+export function reportCalls(t: FacilityTestFile, F: () => string) {
+  const sha = (bytes: ArrayBuffer) =>
+    createHash('sha256').update(new Uint8Array(bytes)).digest('hex');
+
+  const download = (path: string, as = t.token) =>
+    fetch(`${t.server.url}${F()}${path}`, { headers: { token: as } });
+
+  async function poll(id: number): Promise<TestBody> {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const res = await t.call('GET', `${F()}/reports/${id}`);
+      expect(res.status).toBe(200);
+      const report = res.body.report as TestBody;
+      if (report.completedAt || report.error || report.progress?.state === 'failed') return report;
+      if (Date.now() > deadline) throw new Error(`report ${id} still ${report.progress?.state}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  async function generate(body: unknown): Promise<TestBody> {
+    const res = await t.call('POST', `${F()}/reports/generate_report`, body);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.jobId).toBe(res.body.report.jobId);
+    expect(res.body.reportId).toBe(res.body.report.id);
+    return poll(res.body.reportId as number);
+  }
+
+  async function pdfOf(path: string, as = t.token, base = F()) {
+    const res = await fetch(`${t.server.url}${base}${path}`, { headers: { token: as } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/pdf');
+    const bytes = await res.arrayBuffer();
+    const { text, pages } = await readPdfText(new Uint8Array(bytes));
+    return { text: text.replace(/\s+/g, ' '), pages, sha256: sha(bytes), res };
+  }
+
+  /** Each sheet's rows as arrays of cell values (the first cell first). */
+  async function xlsxOf(path: string) {
+    const res = await download(path);
+    expect(res.status).toBe(200);
+    const bytes = await res.arrayBuffer();
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(bytes);
+    const sheets = new Map<string, unknown[][]>();
+    book.eachSheet((sheet) => {
+      const rows: unknown[][] = [];
+      sheet.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
+      sheets.set(sheet.name, rows);
+    });
+    return { sheets, sha256: sha(bytes), res };
+  }
+
+  return { sha, download, poll, generate, pdfOf, xlsxOf };
+}
