@@ -1,5 +1,4 @@
-import { Form, Input, Select } from 'antd';
-import { useAuditFilterOptions, useAuditLogUsers } from '../audit-log/audit-log-api.ts';
+import { AuditFilterFields } from '../audit-log/AuditLogFilters.tsx';
 import type { GenerateReportBody } from './reports-api.ts';
 
 /** The audit-log report's parameters: the filters of the audit log screen, unset ones unsent. */
@@ -10,9 +9,6 @@ export interface AuditLogReportValues {
   startDate?: string;
   endDate?: string;
 }
-
-const options = (values: string[] | undefined) =>
-  (values ?? []).map((v) => ({ value: v, label: v }));
 
 export function auditLogReportBody(values: AuditLogReportValues): GenerateReportBody {
   const list = <T,>(v: T[] | undefined) => (v && v.length > 0 ? v : undefined);
@@ -26,45 +22,7 @@ export function auditLogReportBody(values: AuditLogReportValues): GenerateReport
   };
 }
 
+/** The audit log screen's filters but the facility: the report's is its own. */
 export function AuditLogReportFields() {
-  const filterOptions = useAuditFilterOptions();
-  const users = useAuditLogUsers();
-  return (
-    <>
-      <Form.Item label="Domains" name="domains" extra="Leave a filter empty to take every row.">
-        <Select
-          mode="multiple"
-          allowClear
-          options={options(filterOptions.data?.domains)}
-          aria-label="Domains"
-        />
-      </Form.Item>
-      <Form.Item label="Actions" name="actions">
-        <Select
-          mode="multiple"
-          allowClear
-          options={options(filterOptions.data?.actions)}
-          aria-label="Actions"
-        />
-      </Form.Item>
-      <Form.Item label="Users" name="userIds">
-        <Select
-          mode="multiple"
-          allowClear
-          optionFilterProp="label"
-          options={(users.data ?? []).map((u) => ({
-            value: u.id,
-            label: `${u.firstName} ${u.lastName} (${u.username})`,
-          }))}
-          aria-label="Users"
-        />
-      </Form.Item>
-      <Form.Item label="From" name="startDate">
-        <Input type="date" aria-label="From" />
-      </Form.Item>
-      <Form.Item label="To" name="endDate">
-        <Input type="date" aria-label="To" />
-      </Form.Item>
-    </>
-  );
+  return <AuditFilterFields />;
 }

@@ -17,6 +17,7 @@ import { auditLogKind } from './kinds/audit-log.ts';
 import { cleaningAgentLimitsKind } from './kinds/cleaning-agent-limits.ts';
 import { equipmentLimitsKind } from './kinds/equipment-limits.ts';
 import { masterDataSnapshotKind } from './kinds/master-data-snapshot.ts';
+import { leftOutContent } from './kinds/left-out.ts';
 import { productionDataXlsx } from './kinds/production-data-xlsx.ts';
 import { th } from './controlled-pdf.ts';
 import { barChartSvg } from './report-charts.ts';
@@ -134,12 +135,7 @@ const worstCase: ReportKind = {
         },
         layout: 'lightHorizontalLines',
       },
-      ...(data.uncomputable.length === 0
-        ? []
-        : [
-            { text: 'Left out: their data cannot be computed', style: 'h2' },
-            { ul: data.uncomputable.map((u) => `${u.kind} ${u.id}: ${u.reason}`) },
-          ]),
+      ...leftOutContent(data.uncomputable),
     ];
   },
   async xlsx(raw) {

@@ -1,8 +1,7 @@
-import { validationError } from '../../../../core/errors/errors.ts';
 import type { TAuditLogFilters, TAuditLogRow } from '../../../../core/schemas/audit.schemas.ts';
 import type { TGenerateReportBody } from '../../../../core/schemas/reports.schemas.ts';
 import type { Queryable } from '../../../db/db.ts';
-import { auditExportLimits, filterSummary } from '../../audit/audit-log.routes.ts';
+import { filterSummary, refuseTooManyRows } from '../../audit/audit-log.routes.ts';
 import {
   allAuditRows,
   auditUsers,
@@ -58,17 +57,7 @@ async function selection(
 
 /** One report holds at most as many rows as one export (audit-log.routes.ts). */
 async function refuseTooMany(q: Queryable, where: AuditWhere): Promise<void> {
-  const total = await countAuditRows(q, where);
-  if (total > auditExportLimits.maxRows) {
-    throw validationError([
-      {
-        property: 'endDate',
-        constraints: {
-          tooMany: `${total} rows match; a report holds at most ${auditExportLimits.maxRows}. Narrow the dates or other filters.`,
-        },
-      },
-    ]);
-  }
+  refuseTooManyRows(await countAuditRows(q, where), 'a report');
 }
 
 export const auditLogKind: ReportKind = {

@@ -2,6 +2,7 @@ import { cleaningAgentLimitRows } from '../../limits/cleaning-agent-limits.ts';
 import { formatLimit } from '../../limits/mac-production-pdf.ts';
 import { reportTable } from '../controlled-pdf.ts';
 import type { ReportKind } from '../report-kinds.ts';
+import { leftOutContent, leftOutSheet } from './left-out.ts';
 import { cellNumber, sheetsXlsx } from './report-xlsx.ts';
 
 /*
@@ -53,12 +54,7 @@ export const cleaningAgentLimitsKind: ReportKind = {
               }),
             ),
           ),
-      ...(data.uncomputable.length === 0
-        ? []
-        : [
-            { text: 'Left out: their data cannot be computed', style: 'h2' },
-            { ul: data.uncomputable.map((u) => `${u.kind} ${u.id}: ${u.reason}`) },
-          ]),
+      ...leftOutContent(data.uncomputable),
     ];
   },
   xlsx(raw) {
@@ -76,13 +72,7 @@ export const cleaningAgentLimitsKind: ReportKind = {
           ),
         ],
       },
-      {
-        name: 'Left out',
-        rows: [
-          ['Kind', 'Name', 'Reason'],
-          ...data.uncomputable.map((u) => [u.kind, u.id, u.reason]),
-        ],
-      },
+      leftOutSheet(data.uncomputable),
     ]);
   },
 };

@@ -2,6 +2,7 @@ import { equipmentLimits } from '../../limits/limit-reports.service.ts';
 import { formatLimit } from '../../limits/mac-production-pdf.ts';
 import { reportTable } from '../controlled-pdf.ts';
 import type { ReportKind } from '../report-kinds.ts';
+import { leftOutContent, leftOutSheet } from './left-out.ts';
 import { cellNumber, sheetsXlsx } from './report-xlsx.ts';
 
 /*
@@ -59,12 +60,7 @@ export const equipmentLimitsKind: ReportKind = {
               ...LIMITS.flatMap(([key, , unit]) => [value(e[key], unit), pairText(e[key])]),
             ]),
           ),
-      ...(data.uncomputable.length === 0
-        ? []
-        : [
-            { text: 'Left out: their data cannot be computed', style: 'h2' },
-            { ul: data.uncomputable.map((u) => `${u.kind} ${u.id}: ${u.reason}`) },
-          ]),
+      ...leftOutContent(data.uncomputable),
     ];
   },
   xlsx(raw) {
@@ -84,13 +80,7 @@ export const equipmentLimitsKind: ReportKind = {
           ]),
         ],
       },
-      {
-        name: 'Left out',
-        rows: [
-          ['Kind', 'Name', 'Reason'],
-          ...data.uncomputable.map((u) => [u.kind, u.id, u.reason]),
-        ],
-      },
+      leftOutSheet(data.uncomputable),
     ]);
   },
 };
