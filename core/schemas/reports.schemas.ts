@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZAuditLogFilters } from './audit.schemas.ts';
 import { ZFacilityParams } from './auth.schemas.ts';
 import { ZJobProgress } from './cleaning-assessments.schemas.ts';
 import { ZId, ZListQuery } from './common.schemas.ts';
@@ -18,6 +19,10 @@ export const REPORT_KINDS = [
   'cleaning-assessment',
   'study',
   'run',
+  'equipment-limits',
+  'cleaning-agent-limits',
+  'master-data-snapshot',
+  'audit-log',
 ] as const;
 export const ZReportKind = z.enum(REPORT_KINDS);
 export type TReportKind = z.infer<typeof ZReportKind>;
@@ -29,7 +34,13 @@ export type TReportFormat = z.infer<typeof ZReportFormat>;
 /** What each kind is called and which files it has (spec §3: xlsx and pdf where both). */
 export const REPORT_KIND_INFO: Record<
   TReportKind,
-  { label: string; formats: readonly TReportFormat[]; tags: readonly string[] }
+  {
+    label: string;
+    formats: readonly TReportFormat[];
+    tags: readonly string[];
+    /** The xlsx's file name where the spec names it (else the report's number and title). */
+    xlsxName?: string;
+  }
 > = {
   'worst-case-ranking': {
     label: 'Worst case ranking',
@@ -38,8 +49,29 @@ export const REPORT_KIND_INFO: Record<
   },
   'production-limits': {
     label: 'Production limits',
-    formats: ['pdf'],
+    formats: ['pdf', 'xlsx'],
     tags: ['limits', 'MAC matrix'],
+    xlsxName: 'Production Data.xlsx',
+  },
+  'equipment-limits': {
+    label: 'Equipment limits',
+    formats: ['pdf', 'xlsx'],
+    tags: ['limits', 'equipment'],
+  },
+  'cleaning-agent-limits': {
+    label: 'Cleaning agent limits',
+    formats: ['pdf', 'xlsx'],
+    tags: ['limits', 'cleaning agents'],
+  },
+  'master-data-snapshot': {
+    label: 'Master data snapshot',
+    formats: ['pdf', 'xlsx'],
+    tags: ['master data'],
+  },
+  'audit-log': {
+    label: 'Audit log',
+    formats: ['pdf'],
+    tags: ['audit'],
   },
   'change-assessment': {
     label: 'Change assessment report',
@@ -70,6 +102,13 @@ export const ZGenerateReportBody = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('cleaning-assessment'), cleaningAssessmentId: ZId }).strict(),
   z.object({ kind: z.literal('study'), studyId: ZId }).strict(),
   z.object({ kind: z.literal('run'), runId: ZId }).strict(),
+  z.object({ kind: z.literal('equipment-limits') }).strict(),
+  z.object({ kind: z.literal('cleaning-agent-limits') }).strict(),
+  z.object({ kind: z.literal('master-data-snapshot') }).strict(),
+  /** The filters of GET audit_logs; the facility is the report's own (with the plan-wide rows). */
+  ZAuditLogFilters.omit({ facilityId: true })
+    .extend({ kind: z.literal('audit-log') })
+    .strict(),
 ]);
 export type TGenerateReportBody = z.infer<typeof ZGenerateReportBody>;
 
@@ -131,3 +170,6 @@ export const ZRegenerateResponse = z.object({
   limitsSnapshotId: z.number().int().nullable(),
   same: z.boolean(),
 });
+
+/** GET audit_logs/last_report: of one facility, or of any where the caller reads the audit log. */
+export const ZLastAuditReportQuery = z.object({ currentFacilityId: ZId.optional() });

@@ -9,51 +9,44 @@ interface AuditLogFiltersProps {
 const options = (values: string[] | undefined) =>
   (values ?? []).map((v) => ({ value: v, label: v }));
 
-export function AuditLogFilterBar({ onApply }: AuditLogFiltersProps) {
-  const [form] = Form.useForm<AuditLogFilters>();
+/** The filter fields of the audit log (the screen, and the audit-log report's parameters). */
+export function AuditFilterFields({ withFacility = false }: { withFacility?: boolean }) {
   const users = useAuditLogUsers();
   const filterOptions = useAuditFilterOptions();
-
   return (
-    <Form<AuditLogFilters>
-      form={form}
-      layout="vertical"
-      onFinish={onApply}
-      aria-label="Audit log filters"
-      className="audit-log-filters"
-    >
-      <Space wrap align="end">
-        <Form.Item label="Domains" name="domains">
-          <Select
-            mode="multiple"
-            allowClear
-            style={{ minWidth: 180 }}
-            options={options(filterOptions.data?.domains)}
-            aria-label="Domains"
-          />
-        </Form.Item>
-        <Form.Item label="Actions" name="actions">
-          <Select
-            mode="multiple"
-            allowClear
-            style={{ minWidth: 180 }}
-            options={options(filterOptions.data?.actions)}
-            aria-label="Actions"
-          />
-        </Form.Item>
-        <Form.Item label="Users" name="userIds">
-          <Select
-            mode="multiple"
-            allowClear
-            style={{ minWidth: 200 }}
-            optionFilterProp="label"
-            options={(users.data ?? []).map((u) => ({
-              value: u.id,
-              label: `${u.firstName} ${u.lastName} (${u.username})`,
-            }))}
-            aria-label="Users"
-          />
-        </Form.Item>
+    <>
+      <Form.Item label="Domains" name="domains">
+        <Select
+          mode="multiple"
+          allowClear
+          style={{ minWidth: 180 }}
+          options={options(filterOptions.data?.domains)}
+          aria-label="Domains"
+        />
+      </Form.Item>
+      <Form.Item label="Actions" name="actions">
+        <Select
+          mode="multiple"
+          allowClear
+          style={{ minWidth: 180 }}
+          options={options(filterOptions.data?.actions)}
+          aria-label="Actions"
+        />
+      </Form.Item>
+      <Form.Item label="Users" name="userIds">
+        <Select
+          mode="multiple"
+          allowClear
+          style={{ minWidth: 200 }}
+          optionFilterProp="label"
+          options={(users.data ?? []).map((u) => ({
+            value: u.id,
+            label: `${u.firstName} ${u.lastName} (${u.username})`,
+          }))}
+          aria-label="Users"
+        />
+      </Form.Item>
+      {withFacility ? (
         <Form.Item label="Facility" name="facilityId">
           <Select
             allowClear
@@ -65,12 +58,30 @@ export function AuditLogFilterBar({ onApply }: AuditLogFiltersProps) {
             aria-label="Facility filter"
           />
         </Form.Item>
-        <Form.Item label="From" name="startDate">
-          <Input type="date" aria-label="From" />
-        </Form.Item>
-        <Form.Item label="To" name="endDate">
-          <Input type="date" aria-label="To" />
-        </Form.Item>
+      ) : null}
+      <Form.Item label="From" name="startDate">
+        <Input type="date" aria-label="From" />
+      </Form.Item>
+      <Form.Item label="To" name="endDate">
+        <Input type="date" aria-label="To" />
+      </Form.Item>
+    </>
+  );
+}
+
+export function AuditLogFilterBar({ onApply }: AuditLogFiltersProps) {
+  const [form] = Form.useForm<AuditLogFilters>();
+
+  return (
+    <Form<AuditLogFilters>
+      form={form}
+      layout="vertical"
+      onFinish={onApply}
+      aria-label="Audit log filters"
+      className="audit-log-filters"
+    >
+      <Space wrap align="end">
+        <AuditFilterFields withFacility />
         <Form.Item>
           <Space>
             <Button type="primary" htmlType="submit">

@@ -40,10 +40,16 @@ import {
   useReports,
   type GenerateReportBody,
 } from './reports-api.ts';
+import { isReportFailed, isReportPending } from './report-state.ts';
+import {
+  AuditLogReportFields,
+  auditLogReportBody,
+  type AuditLogReportValues,
+} from './AuditLogReportFields.tsx';
 
 const short = (hash: string | null | undefined) => (hash ? hash.slice(0, 12) : '—');
 
-interface GenerateValues {
+interface GenerateValues extends AuditLogReportValues {
   kind: TReportKind;
   recordId?: number;
   productionId?: number;
@@ -83,7 +89,9 @@ function GenerateDialog({
                 ...(values.productionId ? { productionId: values.productionId } : {}),
                 variant: values.variant ?? 'chemical',
               }
-            : { kind: 'worst-case-ranking' };
+            : values.kind === 'audit-log'
+              ? auditLogReportBody(values)
+              : { kind: values.kind };
         const started = await generateReport(scope, body);
         void queryClient.invalidateQueries({ queryKey: reportKeys.all(scope.facilityId) });
         onStarted(started.reportId);
@@ -130,6 +138,7 @@ function GenerateDialog({
           <InputNumber aria-label="Record id" min={1} precision={0} />
         </Form.Item>
       ) : null}
+      {kind === 'audit-log' ? <AuditLogReportFields /> : null}
     </FormModal>
   );
 }
@@ -140,23 +149,26 @@ function DownloadButtons({ report }: { report: TReport }) {
   if (!report.completedAt) return null;
   return (
     <Space>
-      {REPORT_KIND_INFO[report.kind].formats.map((format) => (
-        <Button
-          key={format}
-          size="small"
-          icon={<DownloadOutlined />}
-          loading={busy === format}
-          onClick={() => {
-            setBusy(format);
-            // Errors are shown by the http handler; the button only stops spinning.
-            downloadReport(scope, report, format)
-              .catch(() => undefined)
-              .finally(() => setBusy(null));
-          }}
-        >
-          Download {format.toUpperCase()}
-        </Button>
-      ))}
+      {REPORT_KIND_INFO[report.kind].formats
+        // A kind's format may be missing for some parameters (the xlsx of one production only).
+        .filter((format) => report.files.some((f) => f.format === format))
+        .map((format) => (
+          <Button
+            key={format}
+            size="small"
+            icon={<DownloadOutlined />}
+            loading={busy === format}
+            onClick={() => {
+              setBusy(format);
+              // Errors are shown by the http handler; the button only stops spinning.
+              downloadReport(scope, report, format)
+                .catch(() => undefined)
+                .finally(() => setBusy(null));
+            }}
+          >
+            Download {format.toUpperCase()}
+          </Button>
+        ))}
     </Space>
   );
 }
@@ -171,7 +183,14 @@ function ReportDrawer({ report, onClose }: { report: TReport; onClose: () => voi
     <Drawer open width={720} title={`${report.number} ${report.title}`} onClose={onClose}>
       <Flex vertical gap="middle">
         {report.completedAt ? null : <JobProgress jobId={report.jobId} />}
-        {report.error ? <Typography.Text type="danger">{report.error}</Typography.Text> : null}
+        {report.error && isReportFailed(report) ? (
+          <Typography.Text type="danger">{report.error}</Typography.Text>
+        ) : null}
+        {report.error && isReportPending(report) ? (
+          <Typography.Text type="warning">
+            An attempt failed ({report.error}); the job is tried again.
+          </Typography.Text>
+        ) : null}
         {report.completedAt ? (
           <>
             <ControlledRecordPanel
@@ -273,7 +292,7 @@ export function ReportsPage() {
             render: (_: unknown, row) =>
               row.completedAt ? (
                 <StatusTag state={row} />
-              ) : row.error ? (
+              ) : isReportFailed(row) ? (
                 <Tag color="error">Failed</Tag>
               ) : (
                 <Tag color="processing">Generating</Tag>

@@ -1,17 +1,19 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type {
-  TReport,
-  TReportFormat,
-  TReportList,
-  ZGenerateReportBody,
-  ZGenerateReportResponse,
-  ZReportTags,
+import {
+  REPORT_KIND_INFO,
+  type TReport,
+  type TReportFormat,
+  type TReportList,
+  type ZGenerateReportBody,
+  type ZGenerateReportResponse,
+  type ZReportTags,
 } from '../../../core/schemas/reports.schemas.ts';
 import type { TCompareResponse } from '../../../core/schemas/report-compare.schemas.ts';
 import { apiDownload, apiRequest, saveBlob } from '../../api/http-client.ts';
 import { facilityPath, type FacilityScope } from '../master-data/entity-api.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
+import { isReportPending } from './report-state.ts';
 
 /** The calls of server/modules/reports (spec §7 "Assessments and reports"). */
 
@@ -41,11 +43,8 @@ export function useReports(page: Page) {
         action: 'Loading the reports',
       }),
     placeholderData: keepPreviousData,
-    // While a report is being generated the list follows it.
-    refetchInterval: (query) =>
-      query.state.data?.reports.some((r) => r.completedAt === null && r.error === null)
-        ? 1000
-        : false,
+    // While a report is being generated (or retried) the list follows it.
+    refetchInterval: (query) => (query.state.data?.reports.some(isReportPending) ? 1000 : false),
   });
 }
 
@@ -81,7 +80,8 @@ export async function downloadReport(
     `${facilityPath(scope)}/reports/${report.kind}/${report.id}/${format}`,
     { action: `Downloading ${report.number}` },
   );
-  saveBlob(blob, `${report.number} ${report.title}.${format}`);
+  const named = format === 'xlsx' ? REPORT_KIND_INFO[report.kind].xlsxName : undefined;
+  saveBlob(blob, named ?? `${report.number} ${report.title}.${format}`);
 }
 
 /** One stored report, followed while its job runs. */

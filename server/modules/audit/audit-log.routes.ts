@@ -31,7 +31,21 @@ import { chainHeads, writeAudit } from './audit.service.ts';
  */
 export const auditExportLimits = { maxRows: 10_000 };
 
-function filterSummary(
+/** More rows than one file holds must be narrowed (the export, and the audit-log report). */
+export function refuseTooManyRows(total: number, what: string): void {
+  if (total > auditExportLimits.maxRows) {
+    throw validationError([
+      {
+        property: 'endDate',
+        constraints: {
+          tooMany: `${total} rows match; ${what} holds at most ${auditExportLimits.maxRows}. Narrow the dates or other filters.`,
+        },
+      },
+    ]);
+  }
+}
+
+export function filterSummary(
   filters: TAuditLogFilters,
   userNames: Map<number, string>,
   facilityName: string | undefined,
@@ -137,16 +151,7 @@ export function registerAuditLogRoutes({ app, db, permitPlan }: AppContext): voi
       const facility = await facilityDateTimeSettings(db, currentFacilityId);
       const where = auditWhere(scope, filters, facility.timezone);
       const total = await countAuditRows(db, where);
-      if (total > auditExportLimits.maxRows) {
-        throw validationError([
-          {
-            property: 'endDate',
-            constraints: {
-              tooMany: `${total} rows match; an export holds at most ${auditExportLimits.maxRows}. Narrow the dates or other filters.`,
-            },
-          },
-        ]);
-      }
+      refuseTooManyRows(total, 'an export');
       const rows = [];
       for await (const page of allAuditRows(db, where)) rows.push(...page);
       const users = filters.userIds?.length ? await auditUsers(db, scope.planId) : [];

@@ -82,12 +82,14 @@ function whatText(row: TAuditLogRow): string {
     .join('\n');
 }
 
-export function auditPdfDefinition(input: AuditPdfInput): Record<string, unknown> {
+/** The rows as a table (the export, and the audit-log report): who, what, when, why. */
+export function auditRowsTable(rows: readonly TAuditLogRow[], settings: DateTimeSettings) {
+  if (rows.length === 0) return { text: 'No audit rows match these filters.', italics: true };
   const header = ['When', 'Who', 'Facility', 'What', 'Why', 'Old values', 'New values'].map(
     (text) => ({ text, style: 'th' }),
   );
-  const body = input.rows.map((row) => [
-    formatDateTime(row.at, input.settings),
+  const body = rows.map((row) => [
+    formatDateTime(row.at, settings),
     row.userName ?? '—',
     row.facilityName ?? 'Plan-wide',
     whatText(row),
@@ -95,6 +97,18 @@ export function auditPdfDefinition(input: AuditPdfInput): Record<string, unknown
     valuesText(row.oldValues),
     valuesText(row.newValues),
   ]);
+  return {
+    table: {
+      headerRows: 1,
+      dontBreakRows: true,
+      widths: [80, 70, 60, 90, 100, '*', '*'],
+      body: [header, ...body],
+    },
+    layout: 'lightHorizontalLines',
+  };
+}
+
+export function auditPdfDefinition(input: AuditPdfInput): Record<string, unknown> {
   return {
     ...landscapePage('Audit Logs', input.generatedBy, 7),
     content: [
@@ -116,17 +130,7 @@ export function auditPdfDefinition(input: AuditPdfInput): Record<string, unknown
         color: '#555555',
         margin: [0, 0, 0, 10],
       },
-      input.rows.length === 0
-        ? { text: 'No audit rows match these filters.', italics: true }
-        : {
-            table: {
-              headerRows: 1,
-              dontBreakRows: true,
-              widths: [80, 70, 60, 90, 100, '*', '*'],
-              body: [header, ...body],
-            },
-            layout: 'lightHorizontalLines',
-          },
+      auditRowsTable(input.rows, input.settings),
     ],
   };
 }

@@ -1,20 +1,14 @@
 import { z } from 'zod';
-import { cleaningAgentsDef } from '../../../core/entities/defs/cleaning.def.ts';
 import { AppError } from '../../../core/errors/errors.ts';
-import {
-  cleaningAgentLimits,
-  type CleaningAgentSpec,
-} from '../../../core/limits/cleaning-agent.ts';
 import { compileLimits } from '../../../core/limits/compile.ts';
 import { explainPair } from '../../../core/limits/explain.ts';
 import { runMatrix } from '../../../core/limits/matrix.ts';
 import { equipmentWiseLimits, productWiseLimits } from '../../../core/limits/worst-case.ts';
 import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
-import { allEntities } from '../../entities/entity-store.ts';
 import { typed, type AppContext } from '../../http/app-context.ts';
-import { limitsPolicy } from '../policies/policy-in-force.ts';
 import { ZAsOfQuery } from '../../../core/schemas/versions.schemas.ts';
 import { ZUncomputable } from '../../../core/schemas/mac-matrix.schemas.ts';
+import { cleaningAgentLimitRows } from './cleaning-agent-limits.ts';
 import { computableLimitsInput, refuseLeftOut } from './computable-input.ts';
 import { ZId } from '../../../core/schemas/common.schemas.ts';
 
@@ -191,39 +185,6 @@ export function registerLimitViewRoutes({ app, db, permit }: AppContext): void {
         },
       },
     },
-    async (request) => {
-      const facilityId = request.params.facility;
-      const [{ input, uncomputable }, agents, policy] = await Promise.all([
-        computableLimitsInput(db, facilityId),
-        allEntities(db, cleaningAgentsDef, facilityId),
-        limitsPolicy(db, facilityId, 'Detergent'),
-      ]);
-      const limits = agents.flatMap((agent) => {
-        const spec: CleaningAgentSpec = { id: agent.name as string };
-        if (agent.pde) spec.hbel = agent.pde as CleaningAgentSpec['hbel'];
-        if (agent.ld50) spec.ld50 = agent.ld50 as CleaningAgentSpec['ld50'];
-        return cleaningAgentLimits(
-          spec,
-          input.products,
-          input.equipment,
-          input.trains,
-          policy.content as unknown as Parameters<typeof cleaningAgentLimits>[4],
-        );
-      });
-      return {
-        limits: limits.map((l) => ({
-          ...l,
-          health: nullable(l.health),
-          ld50: nullable(l.ld50),
-          arl: nullable(l.arl),
-          maco: nullable(l.maco),
-          area: nullable(l.area),
-          sal: nullable(l.sal),
-          derivations: JSON.parse(JSON.stringify(l.derivations)) as Record<string, unknown>,
-        })),
-        units: { maco: 'mg' as const, area: 'sqcm' as const, sal: 'mg/sqcm' as const },
-        uncomputable,
-      };
-    },
+    async (request) => cleaningAgentLimitRows(db, request.params.facility),
   );
 }

@@ -5,7 +5,7 @@ import { runMatrix } from '../../../core/limits/matrix.ts';
 import type { LimitsInput } from '../../../core/limits/model.ts';
 import type { DateTimeSettings } from '../../../core/datetime/format-date-time.ts';
 import type { TUncomputable } from '../../../core/schemas/mac-matrix.schemas.ts';
-import { dataHashOf, renderControlledPdf } from '../reports/controlled-pdf.ts';
+import { renderPreviewPdf } from '../reports/controlled-pdf.ts';
 
 export type MacPdfVariant = 'chemical' | 'nitrosamine';
 
@@ -196,22 +196,14 @@ export function renderMacPreviewPdf(
     facilityName: pdf.facilityName,
     productionName: pdf.productionName,
   };
-  return renderControlledPdf({
+  return renderPreviewPdf({
     facilityName: pdf.facilityName,
     title: macPdfTitle(pdf),
-    number: 'Preview',
-    versionNumber: 1,
-    status: 'BeingBuilt',
-    signatureState: null,
     settings: pdf.settings,
     generatedBy: pdf.generatedBy,
     generatedAt: pdf.generatedAt,
-    dataHash: dataHashOf(data),
-    files: [],
-    limitsSnapshotId: null,
+    data,
     parameters: { kind: 'production-limits', variant: pdf.variant },
-    asOf: pdf.generatedAt.toISOString(),
-    signatures: [],
     content: macPdfContent(data),
     fontSize: 7,
   });

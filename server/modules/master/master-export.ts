@@ -2,14 +2,20 @@ import type ExcelJS from 'exceljs';
 import { equipmentDef, productionsDef, productsDef } from '../../../core/entities/defs/index.ts';
 import type { Queryable } from '../../db/db.ts';
 import { allEntities, type EntityRecord } from '../../entities/entity-store.ts';
+import type { AsOfOptions } from '../../entities/entity-history.ts';
 import { entitySections, MAPPINGS_SHEET, MATRIX_SHEET } from './master-sections.ts';
 import { cellOf, columnsOf, type NameIndex } from './workbook-columns.ts';
 
-/** Every declared entity's live records, and the name of each id. */
-export async function loadFacility(q: Queryable, facilityId: number) {
+/** Every declared entity's live records (as of `asOf`, or now), and the name of each id. */
+export async function loadFacility(q: Queryable, facilityId: number, options: AsOfOptions = {}) {
   const records = new Map<string, EntityRecord[]>();
   for (const { def } of entitySections())
-    records.set(def.key, await allEntities(q, def, facilityId));
+    records.set(def.key, await allEntities(q, def, facilityId, options));
+  return { records, names: namesOf(records) };
+}
+
+/** The name of each id of the records, and the id of each name, per entity key. */
+export function namesOf(records: ReadonlyMap<string, EntityRecord[]>) {
   const byKey = new Map<string, Map<number, string>>();
   for (const [key, rows] of records)
     byKey.set(key, new Map(rows.map((r) => [r.id, r.name as string])));
@@ -26,7 +32,7 @@ export async function loadFacility(q: Queryable, facilityId: number) {
       byName.get(key)!.set(name.toLowerCase(), id);
     },
   };
-  return { records, names };
+  return names;
 }
 
 /** Bold, tinted, frozen header row and column widths from the headers (every exported sheet). */
@@ -42,12 +48,21 @@ export function styleHeader(sheet: ExcelJS.Worksheet): void {
 
 /** The facility's master data as a workbook, one sheet per section. */
 export async function exportMasterData(q: Queryable, facilityId: number): Promise<Buffer> {
-  const { records, names } = await loadFacility(q, facilityId);
+  const { records } = await loadFacility(q, facilityId);
+  return masterWorkbook(records, new Date());
+}
+
+/** The master-data workbook of these records (the export, and the master-data snapshot report). */
+export async function masterWorkbook(
+  records: ReadonlyMap<string, EntityRecord[]>,
+  created: Date,
+): Promise<Buffer> {
+  const names = namesOf(records);
   // exceljs takes half a second to load: only the calls that need it pay for it.
   const { default: Excel } = await import('exceljs');
   const workbook = new Excel.Workbook();
   workbook.creator = 'Carryover';
-  workbook.created = new Date();
+  workbook.created = created;
 
   for (const { sheet, def, skip } of entitySections()) {
     const columns = columnsOf(def, skip);

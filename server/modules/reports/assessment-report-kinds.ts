@@ -119,6 +119,8 @@ async function decisionsAt(
 }
 
 export const changeAssessmentReport: ReportKind = {
+  // The report shows the record: it needs the record's own read permission too.
+  permission: { resource: 'FacilityCleaningEvaluation', action: 'Get' },
   async compute(q, facilityId, parameters, asOf) {
     if (parameters.kind !== 'change-assessment') throw new Error('not a change-assessment report');
     const id = parameters.changeAssessmentId;
@@ -183,9 +185,8 @@ export const changeAssessmentReport: ReportKind = {
     };
     return { title: `Change assessment ${c.number} · ${c.title}`, data };
   },
-  pdfContent(raw, context) {
+  pdfContent(raw, settings) {
     const data = raw as ChangeAssessmentData;
-    const settings = context?.settings;
     const header = facts([
       ['Change assessment', `${data.number}: ${data.title}`],
       ['Type of change', data.changeType],
@@ -330,6 +331,7 @@ function diffContent(result: TAssessmentResult): unknown[] {
 
 export const cleaningAssessmentReport: ReportKind = {
   fontSize: 7,
+  permission: { resource: 'FacilityCleaningEvaluation', action: 'Get' },
   async compute(q, facilityId, parameters, asOf) {
     if (parameters.kind !== 'cleaning-assessment')
       throw new Error('not a cleaning-assessment report');
@@ -368,9 +370,8 @@ export const cleaningAssessmentReport: ReportKind = {
     };
     return { title: `Cleaning assessment ${row.number}`, data };
   },
-  pdfContent(raw, context) {
+  pdfContent(raw, settings) {
     const data = raw as CleaningAssessmentData;
-    const settings = context?.settings;
     const { result } = data;
     const header = facts([
       ['Cleaning assessment', data.number],

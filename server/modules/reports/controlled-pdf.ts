@@ -59,7 +59,16 @@ export function isDraft(status: TRecordStatus): boolean {
 /** The first 12 hex digits: enough to match a printout to its record by eye. */
 export const shortHash = (hash: string) => hash.slice(0, 12);
 
-const th = (text: string) => ({ text, style: 'th' });
+/** A table header cell. */
+export const th = (text: string) => ({ text, style: 'th' });
+
+/** A table of a report's content: one header row, light lines, repeated on each page. */
+export function reportTable(headers: string[], widths: (number | string)[], rows: unknown[][]) {
+  return {
+    table: { headerRows: 1, widths, body: [headers.map(th), ...rows] },
+    layout: 'lightHorizontalLines',
+  };
+}
 
 function signaturePage(input: ControlledPdfInput): unknown[] {
   const when = (iso: string) =>
@@ -150,4 +159,40 @@ export function controlledPdfDefinition(input: ControlledPdfInput) {
 export function renderControlledPdf(input: ControlledPdfInput): Promise<Buffer> {
   const { doc, frame } = controlledPdfDefinition(input);
   return renderPdfDocument(doc, frame);
+}
+
+/**
+ * A file drawn on request and not stored (a sampling sheet, a MAC matrix preview): the same
+ * layout, numbered 'Preview', a draft, its hash that of the data it shows.
+ */
+export function renderPreviewPdf(preview: {
+  facilityName: string;
+  title: string;
+  settings: DateTimeSettings;
+  generatedBy: string;
+  generatedAt: Date;
+  data: unknown;
+  parameters: Record<string, unknown>;
+  content: unknown[];
+  fontSize?: number;
+}): Promise<Buffer> {
+  return renderControlledPdf({
+    facilityName: preview.facilityName,
+    title: preview.title,
+    number: 'Preview',
+    versionNumber: 1,
+    status: 'BeingBuilt',
+    signatureState: null,
+    settings: preview.settings,
+    generatedBy: preview.generatedBy,
+    generatedAt: preview.generatedAt,
+    dataHash: dataHashOf(preview.data),
+    files: [],
+    limitsSnapshotId: null,
+    parameters: preview.parameters,
+    asOf: preview.generatedAt.toISOString(),
+    signatures: [],
+    content: preview.content,
+    ...(preview.fontSize ? { fontSize: preview.fontSize } : {}),
+  });
 }

@@ -14,6 +14,13 @@ import {
   type MacPdfData,
 } from '../limits/mac-production-pdf.ts';
 import { changeAssessmentReport, cleaningAssessmentReport } from './assessment-report-kinds.ts';
+import { auditLogKind } from './kinds/audit-log.ts';
+import { cleaningAgentLimitsKind } from './kinds/cleaning-agent-limits.ts';
+import { equipmentLimitsKind } from './kinds/equipment-limits.ts';
+import { masterDataSnapshotKind } from './kinds/master-data-snapshot.ts';
+import { leftOutContent } from './kinds/left-out.ts';
+import { productionDataXlsx } from './kinds/production-data-xlsx.ts';
+import { th } from './controlled-pdf.ts';
 import { barChartSvg } from './report-charts.ts';
 import { runReport, studyReport } from './verification-report-kinds.ts';
 
@@ -31,16 +38,31 @@ export interface ReportKind {
     parameters: TGenerateReportBody,
     asOf: string,
   ): Promise<{ title: string; data: unknown }>;
-  /** The report's own part of the PDF, from its data (dates in the facility's settings). */
-  pdfContent(data: unknown, context?: { settings: DateTimeSettings }): unknown[];
-  /** The xlsx workbook, for kinds that have one. */
-  xlsx?(data: unknown): Promise<Buffer>;
+  /** The report's own part of the PDF, from its data, in the facility's date and time formats. */
+  pdfContent(data: unknown, settings: DateTimeSettings): unknown[];
+  /**
+   * The xlsx workbook, for kinds that have one (null where these parameters give none); `meta`
+   * is the report's own moment and author, so the same report always gives the same bytes.
+   */
+  xlsx?(data: unknown, meta: ReportMeta): Promise<Buffer | null>;
   fontSize?: number;
+  /**
+   * A permission needed besides ReportDocument's to generate this kind and read its files:
+   * what the report shows is otherwise reachable only with it (the audit trail).
+   */
+  permission?: { resource: string; action: string };
+  /** Refuses parameters that cannot give a report, when it is asked for (before the job). */
+  check?(q: Queryable, facilityId: number, parameters: TGenerateReportBody): Promise<void>;
+}
+
+/** Who generated the report and the moment its data was read. */
+export interface ReportMeta {
+  asOf: string;
+  generatedBy: string;
 }
 
 type Ranking = Awaited<ReturnType<typeof worstCaseRanking>>;
 
-const th = (text: string) => ({ text, style: 'th' });
 const num = (value: number | null, unit: string) =>
   value === null ? '—' : formatLimit(value, unit);
 
@@ -115,12 +137,7 @@ const worstCase: ReportKind = {
         },
         layout: 'lightHorizontalLines',
       },
-      ...(data.uncomputable.length === 0
-        ? []
-        : [
-            { text: 'Left out: their data cannot be computed', style: 'h2' },
-            { ul: data.uncomputable.map((u) => `${u.kind} ${u.id}: ${u.reason}`) },
-          ]),
+      ...leftOutContent(data.uncomputable),
     ];
   },
   async xlsx(raw) {
@@ -214,6 +231,7 @@ const productionLimits: ReportKind = {
       ...macPdfContent(production),
     ]);
   },
+  xlsx: (raw, meta) => productionDataXlsx((raw as ProductionLimitsData).productions, meta),
 };
 
 export const REPORT_KIND_DEFS: Record<TReportKind, ReportKind> = {
@@ -223,4 +241,8 @@ export const REPORT_KIND_DEFS: Record<TReportKind, ReportKind> = {
   'cleaning-assessment': cleaningAssessmentReport,
   study: studyReport,
   run: runReport,
+  'equipment-limits': equipmentLimitsKind,
+  'cleaning-agent-limits': cleaningAgentLimitsKind,
+  'master-data-snapshot': masterDataSnapshotKind,
+  'audit-log': auditLogKind,
 };

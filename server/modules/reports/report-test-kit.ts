@@ -1,9 +1,10 @@
+import ExcelJS from 'exceljs';
 import { createHash } from 'node:crypto';
 import { expect } from 'vitest';
 import type { FacilityTestFile, TestBody } from '../../test/facility-test-file.ts';
 import { readPdfText } from '../audit/read-pdf-text.ts';
 
-/** What report tests do: generate a report and wait for its job, read its PDF back as text. */
+/** What report tests do: generate a report and wait for its job, read its files back. */
 export function reportKit(t: FacilityTestFile, F: () => string = () => t.F) {
   const sha = (bytes: ArrayBuffer) =>
     createHash('sha256').update(new Uint8Array(bytes)).digest('hex');
@@ -33,8 +34,8 @@ export function reportKit(t: FacilityTestFile, F: () => string = () => t.F) {
   }
 
   /** The PDF at `path` with its text (whitespace folded), page count and SHA-256. */
-  async function pdfOf(path: string) {
-    const res = await download(path);
+  async function pdfOf(path: string, as = t.token, base = F()) {
+    const res = await fetch(`${t.server.url}${base}${path}`, { headers: { token: as } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/pdf');
     const bytes = await res.arrayBuffer();
@@ -42,5 +43,21 @@ export function reportKit(t: FacilityTestFile, F: () => string = () => t.F) {
     return { text: text.replace(/\s+/g, ' '), pages, sha256: sha(bytes), res };
   }
 
-  return { sha, download, poll, generate, pdfOf };
+  /** Each sheet's rows as arrays of cell values (the first cell first). */
+  async function xlsxOf(path: string) {
+    const res = await download(path);
+    expect(res.status).toBe(200);
+    const bytes = await res.arrayBuffer();
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(bytes);
+    const sheets = new Map<string, unknown[][]>();
+    book.eachSheet((sheet) => {
+      const rows: unknown[][] = [];
+      sheet.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
+      sheets.set(sheet.name, rows);
+    });
+    return { sheets, sha256: sha(bytes), res };
+  }
+
+  return { sha, download, poll, generate, pdfOf, xlsxOf };
 }

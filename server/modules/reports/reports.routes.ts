@@ -13,12 +13,13 @@ import {
   ZReportResponse,
   ZReportTags,
   type TReportFormat,
+  type TReportKind,
 } from '../../../core/schemas/reports.schemas.ts';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/db.ts';
 import { typed, type AppContext } from '../../http/app-context.ts';
 import { attachment } from '../../http/download.ts';
-import { actorOf } from '../../http/session-guard.ts';
+import { actorOf, assertAllowed, sessionOf } from '../../http/session-guard.ts';
 import { writeAudit, type Actor } from '../audit/audit.service.ts';
 import { registerReportCompareRoute } from './report-compare.routes.ts';
 import {
@@ -31,6 +32,9 @@ import {
   reportXlsx,
   startReport,
 } from './reports.service.ts';
+import { registerAuditLogReportRoutes } from './audit-log-report.routes.ts';
+import { registerEquipmentPdfRoutes } from './equipment-pdf.routes.ts';
+import { REPORT_KIND_DEFS } from './report-kinds.ts';
 
 const F = '/api/v2/plans/:plan/facilities/:facility';
 const tags = ['Reports'];
@@ -70,7 +74,19 @@ export function registerReportRoutes(context: AppContext): void {
   const r = typed(app);
   registerReports();
   registerReportCompareRoute(context);
+  registerEquipmentPdfRoutes(context);
+  registerAuditLogReportRoutes(context);
   const get = permit('ReportDocument', 'Get');
+  // A kind whose content is reachable otherwise only with a permission of its own (the audit
+  // trail) asks for it too, to generate the report and to read its files.
+  const permitKind = async (
+    request: FastifyRequest,
+    scope: { plan: number; facility: number },
+    kind: TReportKind,
+  ) => {
+    const needed = REPORT_KIND_DEFS[kind].permission;
+    if (needed) await assertAllowed(db, sessionOf(request), scope, needed.resource, needed.action);
+  };
 
   r.post(
     `${F}/reports/generate_report`,
@@ -86,6 +102,7 @@ export function registerReportRoutes(context: AppContext): void {
       },
     },
     async (request) => {
+      await permitKind(request, request.params, request.body.kind);
       const { report, jobId } = await startReport(
         db,
         actorOf(request),
@@ -170,11 +187,12 @@ export function registerReportRoutes(context: AppContext): void {
   );
 
   const pdfHandler = async (
-    request: { params: { plan: number; facility: number; id: number } },
-    kind: (typeof REPORT_KINDS)[number],
+    request: FastifyRequest & { params: { plan: number; facility: number; id: number } },
+    kind: TReportKind,
     reply: FastifyReply,
-    actor: Actor,
   ) => {
+    await permitKind(request, request.params, kind);
+    const actor = actorOf(request);
     const { bytes, row } = await reportPdf(db, request.params.facility, request.params.id, kind);
     await auditDownload(db, actor, request.params, row.id, { number: row.number, format: 'pdf' });
     return sendFile(reply, 'pdf', `${row.number} ${row.title}.pdf`, bytes);
@@ -194,7 +212,7 @@ export function registerReportRoutes(context: AppContext): void {
         produces: ['application/pdf'],
       },
     },
-    (request, reply) => pdfHandler(request, request.params.type, reply, actorOf(request)),
+    (request, reply) => pdfHandler(request, request.params.type, reply),
   );
 
   r.get(
@@ -209,7 +227,7 @@ export function registerReportRoutes(context: AppContext): void {
         produces: ['application/pdf'],
       },
     },
-    (request, reply) => pdfHandler(request, request.params.t, reply, actorOf(request)),
+    (request, reply) => pdfHandler(request, request.params.t, reply),
   );
 
   r.get(
@@ -227,12 +245,14 @@ export function registerReportRoutes(context: AppContext): void {
     },
     async (request, reply) => {
       const { facility, id, type } = request.params;
+      await permitKind(request, request.params, type);
       const { bytes, row } = await reportXlsx(db, facility, id, type);
       await auditDownload(db, actorOf(request), request.params, row.id, {
         number: row.number,
         format: 'xlsx',
       });
-      return sendFile(reply, 'xlsx', `${row.number} ${row.title}.xlsx`, bytes);
+      const name = REPORT_KIND_INFO[row.kind].xlsxName ?? `${row.number} ${row.title}.xlsx`;
+      return sendFile(reply, 'xlsx', name, bytes);
     },
   );
 }

@@ -177,6 +177,7 @@ export async function startReport(
   parameters: TGenerateReportBody,
 ): Promise<{ report: TReport; jobId: string }> {
   const title = REPORT_KIND_INFO[parameters.kind].label;
+  await REPORT_KIND_DEFS[parameters.kind].check?.(db, scope.facilityId, parameters);
   const id = await db.transaction(async (tx) => {
     await tx.query('select id from facilities where id = $1 for update', [scope.facilityId]);
     const [inserted] = await tx.query<{ id: number }>(
@@ -253,6 +254,8 @@ async function pdfState(q: Queryable, facilityId: number, id: number): Promise<P
   return { state, signatures };
 }
 
+const generatedByOf = (row: ReportRow) => row.generated_by_name ?? `user ${row.generated_by}`;
+
 async function renderPdf(
   q: Queryable,
   row: ReportRow,
@@ -270,7 +273,7 @@ async function renderPdf(
     status: at.state.status,
     signatureState: at.state.signatureState,
     settings,
-    generatedBy: row.generated_by_name ?? `user ${row.generated_by}`,
+    generatedBy: generatedByOf(row),
     generatedAt: new Date(row.generated_at),
     dataHash: row.data_hash!,
     files: xlsx,
@@ -278,7 +281,7 @@ async function renderPdf(
     parameters: row.parameters,
     asOf: row.as_of,
     signatures: at.signatures,
-    content: kind.pdfContent(data, { settings }),
+    content: kind.pdfContent(data, settings),
     ...(kind.fontSize ? { fontSize: kind.fontSize } : {}),
   });
 }
@@ -325,7 +328,8 @@ export async function runReport(
     const computed = await computeReport(db, first.facility_id, first.parameters, asOf);
     await stage(1);
     const kind = REPORT_KIND_DEFS[first.kind];
-    const xlsx = kind.xlsx ? await kind.xlsx(computed.data) : null;
+    const meta = { asOf, generatedBy: generatedByOf(first) };
+    const xlsx = kind.xlsx ? await kind.xlsx(computed.data, meta) : null;
     const xlsxFiles = xlsx ? [{ format: 'xlsx', sha256: sha256(xlsx) }] : [];
     const row: ReportRow = {
       ...first,
@@ -340,7 +344,8 @@ export async function runReport(
     await db.transaction(async (tx) => {
       await tx.query(
         `update reports set title = $2, as_of = $3, limits_snapshot_id = $4, data = $5,
-                data_hash = $6, completed_at = now(), version = version + 1, updated_at = now()
+                data_hash = $6, completed_at = now(), version = version + 1, updated_at = now(),
+                error = null
           where id = $1`,
         [
           reportId,

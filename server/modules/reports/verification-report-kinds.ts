@@ -108,6 +108,8 @@ interface StudyData {
 }
 
 export const studyReport: ReportKind = {
+  // Studies and runs are read with QualificationTask Get (verification/route-base.ts).
+  permission: { resource: 'QualificationTask', action: 'Get' },
   async compute(q, facilityId, parameters, asOf) {
     if (parameters.kind !== 'study') throw new Error('not a study report');
     const id = parameters.studyId;
@@ -173,9 +175,8 @@ export const studyReport: ReportKind = {
     };
     return { title: `Study ${data.number} · ${s.title}`, data };
   },
-  pdfContent(raw, context) {
+  pdfContent(raw, settings) {
     const data = raw as StudyData;
-    const settings = context?.settings;
     const runNumber = new Map(data.runs.map((r) => [r.id, `#${r.sequence}`]));
     return [
       facts([
@@ -279,6 +280,7 @@ function resultRow(r: RunResult): unknown[] {
 
 export const runReport: ReportKind = {
   fontSize: 7,
+  permission: { resource: 'QualificationTask', action: 'Get' },
   async compute(q, facilityId, parameters, asOf) {
     if (parameters.kind !== 'run') throw new Error('not a run report');
     const id = parameters.runId;
@@ -347,9 +349,8 @@ export const runReport: ReportKind = {
     };
     return { title: `Run #${run.sequence} of ${data.study.number}`, data };
   },
-  pdfContent(raw, context) {
+  pdfContent(raw, settings) {
     const data = raw as RunData;
-    const settings = context?.settings;
     const e = data.event;
     const hours = (h: number | null) => (h === null ? '—' : `${h} h`);
     const inspection = data.inspection;

@@ -1,0 +1,131 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
+import { ZId } from '../../../core/schemas/common.schemas.ts';
+import { isAllowed } from '../../../core/permissions/permission-map.ts';
+import { typed, type AppContext } from '../../http/app-context.ts';
+import { attachment } from '../../http/download.ts';
+import { actorOf, facilityPermissions, sessionOf } from '../../http/session-guard.ts';
+import { facilityDateTimeSettings } from '../audit/audit-log.service.ts';
+import { writeAudit } from '../audit/audit.service.ts';
+import { renderPreviewPdf } from './controlled-pdf.ts';
+import {
+  areaCalculationContent,
+  areaCalculationData,
+  samplingSheetContent,
+  samplingSheetData,
+} from './sampling-sheet.ts';
+
+const F = '/api/v2/plans/:plan/facilities/:facility';
+const tags = ['Reports'];
+const ZEquipmentParams = ZFacilityParams.extend({ id: ZId });
+const ZAreaParams = ZFacilityParams.extend({ id: ZId, productionId: ZId });
+const permissionText =
+  'Needs CEReport GeneratePDF or Equipment Get; 404 NotFoundError for an unknown item.';
+
+/**
+ * The sampling sheet and the area calculation of an item of equipment (spec §7 PDF blobs):
+ * drawn on request from the data now, on the controlled layout, and not stored.
+ */
+export function registerEquipmentPdfRoutes({ app, db, permit }: AppContext): void {
+  const r = typed(app);
+  const equipmentGet = permit('Equipment', 'Get');
+  // Either permission of spec §6 that reaches these files: the report one, or the item's own.
+  const guard = async (request: FastifyRequest, reply: FastifyReply) => {
+    const { plan, facility } = request.params as { plan: string; facility: string };
+    if (request.session) {
+      const permissions = await facilityPermissions(
+        db,
+        sessionOf(request),
+        Number(plan),
+        Number(facility),
+      ).catch(() => null);
+      if (permissions && isAllowed(permissions, 'CEReport', 'GeneratePDF')) return;
+    }
+    await equipmentGet(request, reply);
+  };
+
+  const send = async (
+    request: FastifyRequest & { params: { plan: number; facility: number; id: number } },
+    reply: FastifyReply,
+    file: { name: string; title: string; data: unknown; content: unknown[]; report: string },
+  ) => {
+    const { plan, facility, id } = request.params;
+    const settings = await facilityDateTimeSettings(db, facility);
+    const actor = actorOf(request);
+    const pdf = await renderPreviewPdf({
+      facilityName: settings.name,
+      title: file.title,
+      settings,
+      generatedBy: actor.userName ?? sessionOf(request).user.username,
+      generatedAt: new Date(),
+      data: file.data,
+      parameters: { report: file.report, equipmentId: id },
+      content: file.content,
+    });
+    // Taking GMP data out of the system is recorded, as every export is.
+    await db.transaction((tx) =>
+      writeAudit(tx, actor, {
+        planId: plan,
+        facilityId: facility,
+        domain: 'Equipment',
+        action: 'Export',
+        entityId: id,
+        newValues: { report: file.report, format: 'pdf' },
+      }),
+    );
+    return reply
+      .header('content-type', 'application/pdf')
+      .header('content-disposition', attachment(file.name))
+      .header('cache-control', 'no-store')
+      .send(pdf);
+  };
+
+  r.get(
+    `${F}/equipment/:id/pdf`,
+    {
+      preHandler: guard,
+      schema: {
+        tags,
+        summary: "The item's sampling sheet ('sampling-sheet.pdf')",
+        description: `The item's sampling locations and their samples, each with its swab limit (mg/swab, for the sample's swab area, else the location's, else the facility's swab sampling type) or rinse limit (mg/ml, for the sample's rinse volume, else the facility's), from the item's lowest SAL over the pairs that share it and the Chemical policy's recovery and caps; on the controlled layout as a 'Preview'. ${permissionText}`,
+        params: ZEquipmentParams,
+        produces: ['application/pdf'],
+      },
+    },
+    async (request, reply) => {
+      const data = await samplingSheetData(db, request.params.facility, request.params.id);
+      return send(request, reply, {
+        name: 'sampling-sheet.pdf',
+        title: `Sampling sheet · ${data.equipment.name}`,
+        data,
+        content: samplingSheetContent(data),
+        report: 'sampling-sheet',
+      });
+    },
+  );
+
+  r.get(
+    `${F}/equipments/:id/area-calculation-pdf/:productionId`,
+    {
+      preHandler: guard,
+      schema: {
+        tags,
+        summary: "The item's area calculation in a production",
+        description: `The second id is the production: the product-contact area of each item of its equipment, the total a limit is spread over (SAL = MACO / shared area), the item's share of it, and the swab areas of the item's sampling locations against its own area. 404 NotFoundError when the item is not used in that production. ${permissionText}`,
+        params: ZAreaParams,
+        produces: ['application/pdf'],
+      },
+    },
+    async (request, reply) => {
+      const { facility, id, productionId } = request.params;
+      const data = await areaCalculationData(db, facility, id, productionId);
+      return send(request, reply, {
+        name: `Area calculation ${data.equipment.name} ${data.production.name}.pdf`,
+        title: `Area calculation · ${data.equipment.name} in ${data.production.name}`,
+        data,
+        content: areaCalculationContent(data),
+        report: 'area-calculation',
+      });
+    },
+  );
+}

@@ -1,0 +1,38 @@
+import { PassThrough } from 'node:stream';
+import { writeMacMatrixXlsx } from '../../limits/mac-matrix-xlsx.ts';
+import type { MacPdfData } from '../../limits/mac-production-pdf.ts';
+import type { ReportMeta } from '../report-kinds.ts';
+
+/**
+ * 'Production Data.xlsx' of a production-limits report: the MAC matrix workbook of
+ * `mac-matrix/export` (MAC Matrix, Pairs, Inputs) of the one production the report names.
+ * The workbook is of one matrix, so a report of every production has none (its PDF has each).
+ */
+export async function productionDataXlsx(
+  productions: readonly MacPdfData[],
+  meta: ReportMeta,
+): Promise<Buffer | null> {
+  const [production] = productions;
+  if (productions.length !== 1 || !production) return null;
+  const out = new PassThrough();
+  const chunks: Buffer[] = [];
+  out.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const ended = new Promise<void>((resolve, reject) => {
+    out.once('end', resolve);
+    out.once('error', reject);
+  });
+  await writeMacMatrixXlsx(
+    production.input,
+    {
+      facilityName: production.facilityName,
+      productionName: production.productionName,
+      exportedBy: meta.generatedBy,
+      exportedAt: new Date(meta.asOf),
+      uncomputable: production.uncomputable,
+    },
+    out,
+    () => false,
+  );
+  await ended;
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,23 @@
+import ExcelJS from 'exceljs';
+
+export type XlsxCell = string | number | boolean | null;
+
+/** A report's workbook from its sheets' rows (the first row of each is its header). */
+export async function sheetsXlsx(sheets: { name: string; rows: XlsxCell[][] }[]): Promise<Buffer> {
+  const book = new ExcelJS.Workbook();
+  book.creator = 'Carryover';
+  for (const { name, rows } of sheets) {
+    const sheet = book.addWorksheet(name);
+    for (const row of rows) sheet.addRow(row);
+    sheet.getRow(1).font = { bold: true };
+    sheet.views = [{ state: 'frozen', ySplit: 1 }];
+  }
+  // A fixed date makes the same data give the same workbook.
+  book.created = new Date(0);
+  book.modified = new Date(0);
+  return Buffer.from(await book.xlsx.writeBuffer());
+}
+
+/** A number the engine could not give (NaN, Infinity) is an empty cell, never 'NaN'. */
+export const cellNumber = (value: number | null | undefined): number | null =>
+  value === null || value === undefined || !Number.isFinite(value) ? null : value;
