@@ -85,7 +85,7 @@ function LoadedRun({ run }: { run: TRun }) {
       <InspectionCard run={run} canEdit={canModify && isOpen} onConflict={reload} />
       <ResultsEntry run={run} canEnter={canModify && isOpen} />
       <MicrobialResults run={run} canEnter={canModify && isOpen} />
-      <DeviationsPanel run={run} canEdit={canModify} />
+      <DeviationsPanel run={run} canEdit={canModify && isOpen} />
       <Card title="Approval">
         <ControlledRecordPanel
           documentType="Run"
