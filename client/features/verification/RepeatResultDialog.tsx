@@ -1,7 +1,6 @@
 import { Form, Radio } from 'antd';
 import type { TRun, TSampleResult } from '../../../core/schemas/verification.schemas.ts';
 import { FormModal } from '../../app/reason/FormModal.tsx';
-import { useFacilityClock } from './facility-date-inputs.tsx';
 import { ResultInputs, TakenAtInput } from './result-inputs.tsx';
 import type { RowValues } from './result-rows.ts';
 import { runCalls, useRunWrite } from './verification-api.ts';
@@ -25,7 +24,6 @@ export function RepeatResultDialog(props: {
   const { run, result } = props;
   const [form] = Form.useForm<RepeatValues>();
   const kind = Form.useWatch('kind', form);
-  const clock = useFacilityClock();
   const save = useRunWrite((scope, body: Parameters<typeof runCalls.enterResults>[2]) =>
     runCalls.enterResults(scope, run.id, body),
   );
@@ -42,7 +40,7 @@ export function RepeatResultDialog(props: {
           censoring: '=',
           unit: result.unit,
           batchNumber: result.batchNumber,
-          takenAt: clock.now(),
+          takenAt: new Date().toISOString(),
         },
       }}
       askReason
@@ -62,8 +60,7 @@ export function RepeatResultDialog(props: {
                 ? values.repeat.batchNumber.trim()
                 : null,
               // A retest analyses the same sample again: it was taken when the original was.
-              takenAt:
-                values.kind === 'retest' ? result.takenAt : clock.toInstant(values.repeat.takenAt),
+              takenAt: values.kind === 'retest' ? result.takenAt : (values.repeat.takenAt ?? null),
               repeats: { resultId: result.id, kind: values.kind, reason: values.reason },
             },
           ],

@@ -8,7 +8,6 @@ import { DerivationDrawer } from './DerivationDrawer.tsx';
 import { JudgementTag } from './JudgementTag.tsx';
 import { RepeatResultDialog } from './RepeatResultDialog.tsx';
 import { useDateFormat } from '../../app/use-date-format.ts';
-import { useFacilityClock } from './facility-date-inputs.tsx';
 import { ResultInputs, TakenAtInput } from './result-inputs.tsx';
 import {
   currentResult,
@@ -49,7 +48,6 @@ export function ResultsEntry({
   const save = useRunWrite((scope, body: Parameters<typeof runCalls.enterResults>[2]) =>
     runCalls.enterResults(scope, run.id, body),
   );
-  const clock = useFacilityClock();
   const keys = useMemo(() => new Set(run.plan.map(rowKey)), [run.plan]);
   const open = run.plan.filter((row) => !currentResult(run, row));
 
@@ -58,7 +56,7 @@ export function ResultsEntry({
     const rows = values.rows ?? {};
     const results = filledResults(open, rows).map((result) => ({
       ...result,
-      takenAt: clock.toInstant(rows[result.key]?.takenAt),
+      takenAt: rows[result.key]?.takenAt ?? null,
     }));
     if (results.length === 0) {
       notification.warning({ title: 'Nothing to save', description: 'Enter a value first.' });
@@ -82,7 +80,11 @@ export function ResultsEntry({
   const initialRows = Object.fromEntries(
     open.map((row) => [
       rowKey(row),
-      { censoring: '=', unit: row.limitUnit, takenAt: clock.now() } satisfies EntryValues,
+      {
+        censoring: '=',
+        unit: row.limitUnit,
+        takenAt: new Date().toISOString(),
+      } satisfies EntryValues,
     ]),
   );
   const repeated = run.results.find((result) => result.id === repeating);

@@ -1,6 +1,5 @@
 import { DatePicker } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { useCallback } from 'react';
 import {
   dateToWallClock,
   wallClockToDate,
@@ -10,9 +9,10 @@ import { useDateFormat } from '../../app/use-date-format.ts';
 
 /*
  * Dates typed as the facility shows them (spec §2 "Display settings"): its date and time
- * formats, on its own wall clock. The pickers hold the wall clock as text ('YYYY-MM-DDTHH:mm:ss',
- * read by dayjs as a zone-less time); only the save turns it into a UTC instant, with the
- * facility's zone, so a tablet set to another zone still records the plant's time.
+ * formats, on its own wall clock. A time's form value is the UTC instant; the picker shows it
+ * as the facility's wall clock (text read by dayjs as a zone-less time) and turns what is
+ * picked back into an instant with the facility's zone, so a tablet set to another zone still
+ * records the plant's time, and a default set before the settings load stays right.
  */
 
 const WALL_CLOCK = 'YYYY-MM-DDTHH:mm:ss';
@@ -26,23 +26,7 @@ export function pickerFormats(settings: DateTimeSettings): { date: string; dateT
   return { date: settings.dateFormat, dateTime: `${settings.dateFormat} ${time}` };
 }
 
-/** The facility's clock: now as wall-clock text, and wall-clock text as the instant to save. */
-export function useFacilityClock() {
-  const { settings } = useDateFormat();
-  const zone = settings.timezone;
-  const now = useCallback(() => dateToWallClock(new Date(), zone), [zone]);
-  const toInstant = useCallback(
-    (text: string | null | undefined) => (text ? wallClockToDate(text, zone).toISOString() : null),
-    [zone],
-  );
-  const fromInstant = useCallback(
-    (iso: string | null | undefined) => (iso ? dateToWallClock(iso, zone) : null),
-    [zone],
-  );
-  return { zone, now, toInstant, fromInstant };
-}
-
-/** A date and time on the facility's wall clock, in its formats; a form value as wall-clock text. */
+/** A moment (ISO instant as the form value) on the facility's wall clock, in its formats. */
 export function FacilityDateTimeInput(props: {
   id?: string;
   value?: string | null;
@@ -50,6 +34,7 @@ export function FacilityDateTimeInput(props: {
   'aria-label'?: string;
 }) {
   const { settings } = useDateFormat();
+  const zone = settings.timezone;
   return (
     <DatePicker
       id={props.id}
@@ -58,8 +43,12 @@ export function FacilityDateTimeInput(props: {
       showTime
       style={{ width: 260 }}
       format={pickerFormats(settings).dateTime}
-      value={props.value ? dayjs(props.value) : null}
-      onChange={(value: Dayjs | null) => props.onChange?.(value ? value.format(WALL_CLOCK) : null)}
+      value={props.value ? dayjs(dateToWallClock(props.value, zone)) : null}
+      onChange={(value: Dayjs | null) =>
+        props.onChange?.(
+          value ? wallClockToDate(value.format(WALL_CLOCK), zone).toISOString() : null,
+        )
+      }
     />
   );
 }

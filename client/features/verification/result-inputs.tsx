@@ -62,7 +62,7 @@ export function ResultInputs({
 
 /**
  * When the sample was taken, on the facility's clock (the statistics order results by it);
- * the form fills it with the time the entry opened.
+ * the form fills it with the time the entry opened (an ISO instant).
  */
 export function TakenAtInput({ prefix, label }: { prefix: string[]; label: string }) {
   return (
