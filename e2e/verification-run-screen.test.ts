@@ -4,8 +4,8 @@ import { formatDate } from '../core/datetime/format-date-time.ts';
 import type { TestBody } from '../server/test/facility-test-file.ts';
 import { ADMIN } from '../server/test/test-server.ts';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
-import { runKitOnApp } from './run-kit-app.ts';
-import { browserToken, openModal, signInToFacility } from './ui.ts';
+import { browserApi, runKitOnApp } from './run-kit-app.ts';
+import { openModal, signInToFacility } from './ui.ts';
 
 /*
  * Issue 12, the run screen beyond entry: a saved result corrected with a reason (its new
@@ -36,14 +36,8 @@ afterAll(async () => {
 });
 
 /** A call as the browser's session (the administrator signed in there). */
-async function api(page: Page, method: string, path: string, body?: unknown) {
-  const res = await app.server.request<TestBody>(method, `${F}${path}`, {
-    token: await browserToken(page),
-    ...(body === undefined ? {} : { body }),
-  });
-  expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBe(200);
-  return res.body;
-}
+const api = (page: Page, method: string, path: string, body?: unknown) =>
+  browserApi(app, F)(page, method, path, body);
 
 /** A run of a new study, its cleaning started and its visual inspection passed (API). */
 async function startedRun(): Promise<TestBody> {
