@@ -1,7 +1,9 @@
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
 import type { TestBody } from '../server/test/facility-test-file.ts';
 import { runKit } from '../server/modules/verification/runs/run-test-kit.ts';
 import type { AppUnderTest } from './app-under-test.ts';
-import { facilityApi } from './ui.ts';
+import { browserToken, facilityApi } from './ui.ts';
 
 /**
  * The run test kit on the app under test's facility, for the verification browser tests: the
@@ -31,4 +33,16 @@ export async function runKitOnApp(app: AppUnderTest) {
   });
   await kit.build();
   return { kit, session, F: facility.path };
+}
+
+/** Calls under the facility path as the browser's session; anything but 200 fails the test. */
+export function browserApi(app: AppUnderTest, F: string) {
+  return async (page: Page, method: string, path: string, body?: unknown) => {
+    const res = await app.server.request<TestBody>(method, `${F}${path}`, {
+      token: await browserToken(page),
+      ...(body === undefined ? {} : { body }),
+    });
+    expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBe(200);
+    return res.body;
+  };
 }

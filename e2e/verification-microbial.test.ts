@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import { runKitOnApp } from './run-kit-app.ts';
-import { choose, signInToFacility } from './ui.ts';
+import { choose, openModal, signInToFacility } from './ui.ts';
 
 /*
  * Issue 12, microbial results end to end: a started run (through the API, as the run test kit
  * does); on the run screen a contact plate count at a planned location is entered, the preview
  * shows the judgement the server then saves (the facility's default microbial policy: E1 has no
  * room grade, so the ungraded limit of 100 CFU per plate; alert at 50 %), and the alert is
- * named among the release reasons.
+ * named among the release reasons; then the count is corrected with a reason.
  */
 
 let app: AppUnderTest;
@@ -54,4 +54,15 @@ it('enters a microbial result on the run screen, judged in the preview as the se
     .getByLabel('Release reasons')
     .getByText('Microbial alert level reached at Valve (Contact plate) (60 % of limit)')
     .waitFor();
+
+  // A correction of the count, with its reason (the run screen's dialog for any result).
+  await card.getByRole('button', { name: 'Correct', exact: true }).click();
+  const dialog = openModal(page);
+  await dialog.getByLabel('Count of Valve (Contact plate)').fill('30');
+  await dialog.getByLabel('Reason').fill('Plate read twice');
+  await dialog.getByRole('button', { name: 'Save the correction' }).click();
+  await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+  await expect
+    .poll(() => card.getByRole('table').getByTestId('microbial-judgement').allTextContents())
+    .toEqual(['Pass 30.0 % of limit']);
 });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { TestBody } from '../server/test/facility-test-file.ts';
 import { ADMIN } from '../server/test/test-server.ts';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
-import { runKitOnApp } from './run-kit-app.ts';
+import { browserApi, runKitOnApp } from './run-kit-app.ts';
 import { browserToken, choose, confirmWithReason, openModal, signInToFacility } from './ui.ts';
 
 /*
@@ -22,14 +22,8 @@ let session: { token: string };
 let F: string;
 
 /** A call as the browser's session (the administrator signed in there). */
-async function api(page: Page, method: string, path: string, body?: unknown) {
-  const res = await app.server.request<TestBody>(method, `${F}${path}`, {
-    token: await browserToken(page),
-    ...(body === undefined ? {} : { body }),
-  });
-  expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBe(200);
-  return res.body;
-}
+const api = (page: Page, method: string, path: string, body?: unknown) =>
+  browserApi(app, F)(page, method, path, body);
 
 beforeAll(async () => {
   app = await startAppUnderTest();

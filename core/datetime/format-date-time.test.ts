@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
   DATE_FORMATS,
+  dateToWallClock,
   formatDate,
   formatDateTime,
   isValidTimeZone,
   nextDay,
   startOfDayInZone,
   TIME_FORMATS,
+  wallClockToDate,
   type DateFormat,
   type TimeFormat,
 } from './format-date-time.ts';
@@ -104,5 +106,25 @@ describe('startOfDayInZone', () => {
   it('counts days across month and year ends', () => {
     expect(nextDay('2026-12-31')).toBe('2027-01-01');
     expect(nextDay('2028-02-28')).toBe('2028-02-29');
+  });
+});
+
+describe('wallClockToDate and dateToWallClock', () => {
+  it.each([
+    ['2026-03-06T02:37:09', 'Asia/Kolkata', '2026-03-05T21:07:09.000Z'],
+    ['2026-03-06T02:37', 'Asia/Kolkata', '2026-03-05T21:07:00.000Z'],
+    ['2026-11-28T10:15', 'UTC', '2026-11-28T10:15:00.000Z'],
+    ['2026-07-01T09:00', 'Europe/Dublin', '2026-07-01T08:00:00.000Z'],
+    // 03:30 on 8 March 2026 in New York is after the clocks went forward (UTC-4).
+    ['2026-03-08T03:30', 'America/New_York', '2026-03-08T07:30:00.000Z'],
+    ['2026-03-08T01:30', 'America/New_York', '2026-03-08T06:30:00.000Z'],
+  ])('reads %s in %s as %s, and writes it back', (text, zone, iso) => {
+    expect(wallClockToDate(text, zone).toISOString()).toBe(iso);
+    expect(dateToWallClock(iso, zone)).toBe(text.length === 16 ? `${text}:00` : text);
+  });
+
+  it('refuses what is not a wall-clock time', () => {
+    expect(() => wallClockToDate('28-11-2026 10:15', 'UTC')).toThrow(RangeError);
+    expect(dateToWallClock('not a date', 'UTC')).toBe('');
   });
 });

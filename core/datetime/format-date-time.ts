@@ -163,16 +163,34 @@ function offsetMinutes(date: Date, timeZone: string): number {
 
 /**
  * The UTC moment at which a calendar day ('YYYY-MM-DD') starts in a zone: date filters mean
- * the facility's days, not UTC's. Two passes settle days on which the offset changes.
+ * the facility's days, not UTC's.
  */
 export function startOfDayInZone(day: string, timeZone: string): Date {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
-  if (!match) throw new RangeError(`Not a calendar day: ${day}`);
-  const utcMidnight = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) throw new RangeError(`Not a calendar day: ${day}`);
+  return wallClockToDate(`${day}T00:00:00`, timeZone);
+}
+
+/**
+ * The UTC moment a zone's wall clock 'YYYY-MM-DDTHH:mm[:ss]' names: what a user types as the
+ * facility's local time. Two passes settle times at which the offset changes.
+ */
+export function wallClockToDate(text: string, timeZone: string): Date {
+  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(text);
+  if (!match) throw new RangeError(`Not a wall-clock time: ${text}`);
+  const [, y, mo, d, h, mi, s] = match.map(Number);
+  const asUtc = Date.UTC(y!, mo! - 1, d!, h!, mi!, Number.isNaN(s) ? 0 : s!);
   const zone = isValidTimeZone(timeZone) ? timeZone : 'UTC';
-  let guess = utcMidnight - offsetMinutes(new Date(utcMidnight), zone) * 60_000;
-  guess = utcMidnight - offsetMinutes(new Date(guess), zone) * 60_000;
+  let guess = asUtc - offsetMinutes(new Date(asUtc), zone) * 60_000;
+  guess = asUtc - offsetMinutes(new Date(guess), zone) * 60_000;
   return new Date(guess);
+}
+
+/** A moment as a zone's wall clock 'YYYY-MM-DDTHH:mm:ss', the text wallClockToDate reads. */
+export function dateToWallClock(value: Date | string | number, timeZone: string): string {
+  const date = toDate(value);
+  if (!date) return '';
+  const c = wallClock(date, isValidTimeZone(timeZone) ? timeZone : 'UTC');
+  return `${pad(c.year, 4)}-${pad(c.month)}-${pad(c.day)}T${pad(c.hour)}:${pad(c.minute)}:${pad(c.second)}`;
 }
 
 /** The calendar day after 'YYYY-MM-DD'. */

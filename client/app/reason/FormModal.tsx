@@ -17,6 +17,8 @@ interface FormModalProps<V> {
   /** Saves the form; a refusal keeps the modal open with the server's messages on the fields. */
   onSave: (values: V) => Promise<unknown>;
   onClose: () => void;
+  /** A version conflict then keeps the form open with what was typed while the caller reloads. */
+  onConflict?: () => void;
   children: ReactNode;
 }
 
@@ -38,7 +40,7 @@ export function FormModal<V>(props: FormModalProps<V>) {
       await onSave(typeof reason === 'string' ? { ...values, reason: reason.trim() } : values);
       onClose();
     } catch (error) {
-      showSaveError(error, form);
+      showSaveError(error, form, props.onConflict);
     } finally {
       setSaving(false);
     }

@@ -29,6 +29,7 @@ import { judgeMicrobial } from '../../../core/verification/judge-microbial.ts';
 import { showSaveError } from '../../api/form-errors.ts';
 import { LoadErrorAlert } from '../../app/LoadErrorAlert.tsx';
 import { FormModal } from '../../app/reason/FormModal.tsx';
+import { CorrectResultDialog } from './CorrectResultDialog.tsx';
 import { ReferenceSelect } from '../master-data/ReferenceSelect.tsx';
 import { referencedDef } from '../master-data/entity-registry.ts';
 import { useCorrectMicrobial, useEnterMicrobial, useRunMicrobial } from './microbial-api.ts';
@@ -96,24 +97,29 @@ function preview(microbial: TRunMicrobial, entry: EntryValues | undefined) {
   });
 }
 
-export function MicrobialResults({ run, canEnter }: { run: TRun; canEnter: boolean }) {
+export function MicrobialResults(props: { run: TRun; canEnter: boolean; onConflict: () => void }) {
+  const { run } = props;
   const microbial = useRunMicrobial(run.id);
   if (microbial.isError)
     return <LoadErrorAlert title="Could not load the microbial results" query={microbial} />;
   if (microbial.isPending) return <Card title="Microbial results" loading />;
-  return <LoadedMicrobial run={run} microbial={microbial.data} canEnter={canEnter} />;
+  return <LoadedMicrobial {...props} microbial={microbial.data} />;
 }
 
-function LoadedMicrobial(props: { run: TRun; microbial: TRunMicrobial; canEnter: boolean }) {
+function LoadedMicrobial(props: {
+  run: TRun;
+  microbial: TRunMicrobial;
+  canEnter: boolean;
+  onConflict: () => void;
+}) {
   const { run, microbial } = props;
   const { policy } = microbial;
   const [form] = Form.useForm<{ entry: EntryValues }>();
   const entry = Form.useWatch('entry', form);
   const save = useEnterMicrobial(run.id);
-  const [editing, setEditing] = useState<{
-    result: TMicrobialResult;
-    mode: 'correct' | 'repeat';
-  }>();
+  // By id: after a reload the dialog reads the result's current version.
+  const [editing, setEditing] = useState<{ resultId: number; mode: 'correct' | 'repeat' }>();
+  const edited = microbial.results.find((r) => r.id === editing?.resultId);
   const where = locationOf(microbial, entry?.where);
   const kinds = where?.limits.map((l) => l.kind) ?? [];
   const judged = preview(microbial, entry);
@@ -203,10 +209,10 @@ function LoadedMicrobial(props: { run: TRun; microbial: TRunMicrobial; canEnter:
               render: (_, r) =>
                 canEnter && r.supersededBy === null ? (
                   <Space>
-                    <Button onClick={() => setEditing({ result: r, mode: 'correct' })}>
+                    <Button onClick={() => setEditing({ resultId: r.id, mode: 'correct' })}>
                       Correct
                     </Button>
-                    <Button onClick={() => setEditing({ result: r, mode: 'repeat' })}>
+                    <Button onClick={() => setEditing({ resultId: r.id, mode: 'repeat' })}>
                       Repeat
                     </Button>
                   </Space>
@@ -309,90 +315,28 @@ function LoadedMicrobial(props: { run: TRun; microbial: TRunMicrobial; canEnter:
           </Form>
         ) : null}
       </Flex>
-      {editing ? (
-        <MicrobialEditDialog
-          run={run}
-          microbial={microbial}
-          {...editing}
+      {edited && editing?.mode === 'correct' ? (
+        <MicrobialCorrectDialog
+          result={edited}
+          onConflict={props.onConflict}
           onClose={() => setEditing(undefined)}
         />
+      ) : null}
+      {edited && editing?.mode === 'repeat' ? (
+        <MicrobialRepeatDialog run={run} result={edited} onClose={() => setEditing(undefined)} />
       ) : null}
     </Card>
   );
 }
 
-interface EditValues {
-  repeatKind: 'retest' | 'reswab';
-  entry: { censoring: TMicrobialCensoring; rawValue: number | null };
-  reason: string;
-}
+const labelOf = (result: TMicrobialResult) =>
+  `${result.samplingLocationName} (${MICROBIAL_KIND_LABELS[result.kind]})`;
 
-/** A correction (reason + version) or a retest / re-swab that supersedes the result. */
-function MicrobialEditDialog(props: {
-  run: TRun;
-  microbial: TRunMicrobial;
-  result: TMicrobialResult;
-  mode: 'correct' | 'repeat';
-  onClose: () => void;
-}) {
-  const { result, mode } = props;
-  const [form] = Form.useForm<EditValues>();
-  const correct = useCorrectMicrobial();
-  const enter = useEnterMicrobial(props.run.id);
-  const label = `${result.samplingLocationName} (${MICROBIAL_KIND_LABELS[result.kind]})`;
+/** Censoring and count of a result, under `prefix` (the row key the server names problems by). */
+function MicrobialCountInputs(props: { prefix: string[]; result: TMicrobialResult }) {
   return (
-    <FormModal<EditValues>
-      form={form}
-      name="microbial-edit"
-      title={mode === 'correct' ? `Correct: ${label}` : `Retest or re-swab: ${label}`}
-      okText={mode === 'correct' ? 'Save the correction' : 'Save the repeat'}
-      initialValues={{
-        repeatKind: 'reswab',
-        entry: {
-          censoring: result.censoring,
-          rawValue: mode === 'correct' ? result.rawValue : null,
-        },
-      }}
-      askReason
-      onClose={props.onClose}
-      onSave={(values) =>
-        mode === 'correct'
-          ? correct.mutateAsync({
-              id: result.id,
-              body: {
-                censoring: values.entry.censoring,
-                rawValue: values.entry.rawValue ?? 0,
-                reason: values.reason,
-                version: result.version,
-              },
-            })
-          : enter.mutateAsync({
-              results: [
-                {
-                  key: 'entry',
-                  samplingLocationId: result.samplingLocationId,
-                  kind: result.kind,
-                  microbialMethodId: result.microbialMethodId,
-                  censoring: values.entry.censoring,
-                  rawValue: values.entry.rawValue ?? 0,
-                  repeats: { resultId: result.id, kind: values.repeatKind, reason: values.reason },
-                },
-              ],
-            })
-      }
-    >
-      {mode === 'repeat' ? (
-        <Form.Item name="repeatKind" label="Kind">
-          <Radio.Group
-            optionType="button"
-            options={[
-              { value: 'retest', label: 'Retest (same sample)' },
-              { value: 'reswab', label: 'New sample' },
-            ]}
-          />
-        </Form.Item>
-      ) : null}
-      <Form.Item name={['entry', 'censoring']} label="Reported as">
+    <>
+      <Form.Item name={[...props.prefix, 'censoring']} label="Reported as">
         <Radio.Group
           size="large"
           optionType="button"
@@ -401,12 +345,106 @@ function MicrobialEditDialog(props: {
         />
       </Form.Item>
       <Form.Item
-        name={['entry', 'rawValue']}
-        label={`Count (${result.unit})`}
+        name={[...props.prefix, 'rawValue']}
+        label={`Count (${props.result.unit})`}
         rules={[{ required: true, message: 'A count is required' }]}
       >
-        <InputNumber size="large" min={0} style={{ width: 160 }} aria-label={`Count of ${label}`} />
+        <InputNumber
+          size="large"
+          min={0}
+          style={{ width: 160 }}
+          aria-label={`Count of ${labelOf(props.result)}`}
+        />
       </Form.Item>
+    </>
+  );
+}
+
+interface CountValues {
+  censoring: TMicrobialCensoring;
+  rawValue: number | null;
+}
+
+/** A correction of the count (reason + version), as the run screen corrects a sample result. */
+function MicrobialCorrectDialog(props: {
+  result: TMicrobialResult;
+  onConflict: () => void;
+  onClose: () => void;
+}) {
+  const { result } = props;
+  const correct = useCorrectMicrobial();
+  return (
+    <CorrectResultDialog<CountValues>
+      title={`Correct: ${labelOf(result)}`}
+      version={result.version}
+      initialValues={{ censoring: result.censoring, rawValue: result.rawValue }}
+      onConflict={props.onConflict}
+      onClose={props.onClose}
+      onSave={(values, change) =>
+        correct.mutateAsync({
+          id: result.id,
+          body: { censoring: values.censoring, rawValue: values.rawValue ?? 0, ...change },
+        })
+      }
+    >
+      <MicrobialCountInputs prefix={[]} result={result} />
+    </CorrectResultDialog>
+  );
+}
+
+interface RepeatValues {
+  repeatKind: 'retest' | 'reswab';
+  entry: CountValues;
+  reason: string;
+}
+
+/** A retest or re-swab: a new result of the same kind at the same place that supersedes it. */
+function MicrobialRepeatDialog(props: {
+  run: TRun;
+  result: TMicrobialResult;
+  onClose: () => void;
+}) {
+  const { result } = props;
+  const [form] = Form.useForm<RepeatValues>();
+  const enter = useEnterMicrobial(props.run.id);
+  return (
+    <FormModal<RepeatValues>
+      form={form}
+      name="microbial-edit"
+      title={`Retest or re-swab: ${labelOf(result)}`}
+      okText="Save the repeat"
+      initialValues={{
+        repeatKind: 'reswab',
+        entry: { censoring: result.censoring, rawValue: null },
+      }}
+      askReason
+      onClose={props.onClose}
+      onSave={(values) =>
+        enter.mutateAsync({
+          results: [
+            {
+              key: 'entry',
+              samplingLocationId: result.samplingLocationId,
+              kind: result.kind,
+              microbialMethodId: result.microbialMethodId,
+              censoring: values.entry.censoring,
+              rawValue: values.entry.rawValue ?? 0,
+              repeats: { resultId: result.id, kind: values.repeatKind, reason: values.reason },
+            },
+          ],
+        })
+      }
+    >
+      <Form.Item name="repeatKind" label="Kind">
+        <Radio.Group
+          optionType="button"
+          options={[
+            { value: 'retest', label: 'Retest (same sample)' },
+            { value: 'reswab', label: 'New sample' },
+          ]}
+        />
+      </Form.Item>
+      <MicrobialCountInputs prefix={['entry']} result={result} />
     </FormModal>
   );
 }

@@ -1,14 +1,14 @@
 import { Form, Radio } from 'antd';
 import type { TRun, TSampleResult } from '../../../core/schemas/verification.schemas.ts';
 import { FormModal } from '../../app/reason/FormModal.tsx';
-import { ResultInputs } from './result-inputs.tsx';
+import { ResultInputs, TakenAtInput } from './result-inputs.tsx';
 import type { RowValues } from './result-rows.ts';
 import { runCalls, useRunWrite } from './verification-api.ts';
 
 // The inputs sit under 'repeat', the row's key: the server's 'repeat.<field>' problems land on them.
 interface RepeatValues {
   kind: 'retest' | 'reswab';
-  repeat: RowValues;
+  repeat: RowValues & { takenAt?: string | null };
   reason: string;
 }
 
@@ -23,6 +23,7 @@ export function RepeatResultDialog(props: {
 }) {
   const { run, result } = props;
   const [form] = Form.useForm<RepeatValues>();
+  const kind = Form.useWatch('kind', form);
   const save = useRunWrite((scope, body: Parameters<typeof runCalls.enterResults>[2]) =>
     runCalls.enterResults(scope, run.id, body),
   );
@@ -35,7 +36,12 @@ export function RepeatResultDialog(props: {
       okText="Save the repeat"
       initialValues={{
         kind: 'retest',
-        repeat: { censoring: '=', unit: result.unit, batchNumber: result.batchNumber },
+        repeat: {
+          censoring: '=',
+          unit: result.unit,
+          batchNumber: result.batchNumber,
+          takenAt: new Date().toISOString(),
+        },
       }}
       askReason
       onClose={props.onClose}
@@ -53,6 +59,8 @@ export function RepeatResultDialog(props: {
               batchNumber: values.repeat.batchNumber?.trim()
                 ? values.repeat.batchNumber.trim()
                 : null,
+              // A retest analyses the same sample again: it was taken when the original was.
+              takenAt: values.kind === 'retest' ? result.takenAt : (values.repeat.takenAt ?? null),
               repeats: { resultId: result.id, kind: values.kind, reason: values.reason },
             },
           ],
@@ -74,6 +82,9 @@ export function RepeatResultDialog(props: {
         label={`the repeat of ${label}`}
         required
       />
+      {kind === 'reswab' ? (
+        <TakenAtInput prefix={['repeat']} label={`the repeat of ${label}`} />
+      ) : null}
     </FormModal>
   );
 }

@@ -3,10 +3,12 @@ import { useMemo, useState } from 'react';
 import type { TJudgement, TRun } from '../../../core/schemas/verification.schemas.ts';
 import { isApiError } from '../../api/api-error.ts';
 import { showSaveError } from '../../api/form-errors.ts';
+import { CorrectSampleResultDialog } from './CorrectResultDialog.tsx';
 import { DerivationDrawer } from './DerivationDrawer.tsx';
 import { JudgementTag } from './JudgementTag.tsx';
 import { RepeatResultDialog } from './RepeatResultDialog.tsx';
-import { ResultInputs } from './result-inputs.tsx';
+import { useDateFormat } from '../../app/use-date-format.ts';
+import { ResultInputs, TakenAtInput } from './result-inputs.tsx';
 import {
   currentResult,
   filledResults,
@@ -18,12 +20,22 @@ import {
 } from './result-rows.ts';
 import { runCalls, useRunWrite } from './verification-api.ts';
 
+type EntryValues = RowValues & { takenAt?: string | null };
+
 interface FormValues {
-  rows: Record<string, RowValues | undefined>;
+  rows: Record<string, EntryValues | undefined>;
 }
 
 /** One card per planned sampling location: saved result and its judgement, or inputs to enter it. */
-export function ResultsEntry({ run, canEnter }: { run: TRun; canEnter: boolean }) {
+export function ResultsEntry({
+  run,
+  canEnter,
+  onConflict,
+}: {
+  run: TRun;
+  canEnter: boolean;
+  onConflict: () => void;
+}) {
   const [form] = Form.useForm<FormValues>();
   const [derivation, setDerivation] = useState<{
     title: string;
@@ -31,6 +43,8 @@ export function ResultsEntry({ run, canEnter }: { run: TRun; canEnter: boolean }
     isPreview: boolean;
   } | null>(null);
   const [repeating, setRepeating] = useState<number | null>(null);
+  // By id: after a reload the dialog reads the result's current version.
+  const [correcting, setCorrecting] = useState<number | null>(null);
   const save = useRunWrite((scope, body: Parameters<typeof runCalls.enterResults>[2]) =>
     runCalls.enterResults(scope, run.id, body),
   );
@@ -39,7 +53,11 @@ export function ResultsEntry({ run, canEnter }: { run: TRun; canEnter: boolean }
 
   async function saveAll(): Promise<void> {
     const values = form.getFieldsValue(true) as FormValues;
-    const results = filledResults(open, values.rows ?? {});
+    const rows = values.rows ?? {};
+    const results = filledResults(open, rows).map((result) => ({
+      ...result,
+      takenAt: rows[result.key]?.takenAt ?? null,
+    }));
     if (results.length === 0) {
       notification.warning({ title: 'Nothing to save', description: 'Enter a value first.' });
       return;
@@ -60,9 +78,17 @@ export function ResultsEntry({ run, canEnter }: { run: TRun; canEnter: boolean }
   }
 
   const initialRows = Object.fromEntries(
-    open.map((row) => [rowKey(row), { censoring: '=', unit: row.limitUnit } satisfies RowValues]),
+    open.map((row) => [
+      rowKey(row),
+      {
+        censoring: '=',
+        unit: row.limitUnit,
+        takenAt: new Date().toISOString(),
+      } satisfies EntryValues,
+    ]),
   );
   const repeated = run.results.find((result) => result.id === repeating);
+  const corrected = run.results.find((result) => result.id === correcting);
   return (
     <Card title="Sample results">
       <Form form={form} layout="vertical" initialValues={{ rows: initialRows }}>
@@ -75,6 +101,7 @@ export function ResultsEntry({ run, canEnter }: { run: TRun; canEnter: boolean }
               canEnter={canEnter}
               onDerivation={setDerivation}
               onRepeat={setRepeating}
+              onCorrect={setCorrecting}
             />
           ))}
         </Flex>
@@ -94,6 +121,14 @@ export function ResultsEntry({ run, canEnter }: { run: TRun; canEnter: boolean }
       {repeated ? (
         <RepeatResultDialog run={run} result={repeated} onClose={() => setRepeating(null)} />
       ) : null}
+      {corrected ? (
+        <CorrectSampleResultDialog
+          run={run}
+          result={corrected}
+          onConflict={onConflict}
+          onClose={() => setCorrecting(null)}
+        />
+      ) : null}
     </Card>
   );
 }
@@ -104,10 +139,12 @@ function PlanRowCard(props: {
   canEnter: boolean;
   onDerivation: (value: { title: string; judgement: TJudgement; isPreview: boolean }) => void;
   onRepeat: (resultId: number) => void;
+  onCorrect: (resultId: number) => void;
 }) {
   const { run, row } = props;
   const key = rowKey(row);
   const saved = currentResult(run, row);
+  const { formatDateTime } = useDateFormat();
   const watched = Form.useWatch(['rows', key], Form.useFormInstance()) as RowValues | undefined;
   const preview = saved ? null : previewJudgement(row, watched ?? {});
   const label = `${row.samplingLocationName} (${row.sampleType})`;
@@ -145,6 +182,11 @@ function PlanRowCard(props: {
             {saved.rawValue} {saved.unit}
           </Typography.Text>
           {saved.batchNumber ? <Typography.Text>Batch {saved.batchNumber}</Typography.Text> : null}
+          {saved.takenAt ? (
+            <Typography.Text type="secondary">
+              Sampled {formatDateTime(saved.takenAt)}
+            </Typography.Text>
+          ) : null}
           <JudgementTag judgement={saved.judgement} />
           {saved.repeats ? (
             <Typography.Text type="secondary">
@@ -163,12 +205,16 @@ function PlanRowCard(props: {
             Show derivation
           </Button>
           {props.canEnter ? (
-            <Button onClick={() => props.onRepeat(saved.id)}>Retest / re-swab</Button>
+            <>
+              <Button onClick={() => props.onCorrect(saved.id)}>Correct</Button>
+              <Button onClick={() => props.onRepeat(saved.id)}>Retest / re-swab</Button>
+            </>
           ) : null}
         </Space>
       ) : props.canEnter ? (
         <Flex wrap gap="middle" align="end" style={{ marginTop: 8 }}>
           <ResultInputs prefix={['rows', key]} sampleType={row.sampleType} label={label} />
+          <TakenAtInput prefix={['rows', key]} label={label} />
           {preview ? (
             <Space style={{ marginBottom: 24 }}>
               <JudgementTag judgement={preview} prefix="Preview" />

@@ -85,9 +85,9 @@ function LoadedRun({ run }: { run: TRun }) {
       </Card>
       <CleaningEventForm run={run} canEdit={canModify && isOpen} onConflict={reload} />
       <InspectionCard run={run} canEdit={canModify && isOpen} onConflict={reload} />
-      <ResultsEntry run={run} canEnter={canModify && isOpen} />
-      <MicrobialResults run={run} canEnter={canModify && isOpen} />
-      <DeviationsPanel run={run} canEdit={canModify} />
+      <ResultsEntry run={run} canEnter={canModify && isOpen} onConflict={reload} />
+      <MicrobialResults run={run} canEnter={canModify && isOpen} onConflict={reload} />
+      <DeviationsPanel run={run} canEdit={canModify && isOpen} />
       <Card title="Approval">
         <ControlledRecordPanel
           documentType="Run"

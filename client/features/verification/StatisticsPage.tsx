@@ -1,5 +1,5 @@
 import { Alert, Card, Flex, Segmented, Select, Spin, Typography } from 'antd';
-import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { LoadErrorAlert } from '../../app/LoadErrorAlert.tsx';
 import {
   STATISTICS_GROUPS,
@@ -7,6 +7,7 @@ import {
 } from '../../../core/schemas/verification.schemas.ts';
 import { ReferenceSelect } from '../master-data/ReferenceSelect.tsx';
 import { referencedDef } from '../master-data/entity-registry.ts';
+import { FacilityDateRange } from './facility-date-inputs.tsx';
 import { StatisticsCharts } from './StatisticsCharts.tsx';
 import { useStatistics, useVerificationThresholds } from './verification-api.ts';
 
@@ -26,11 +27,38 @@ const GROUP_ENTITIES: Record<Exclude<Group, 'residueType'>, string> = {
   location: 'samplingLocations',
 };
 
-/** /verification — ongoing verification of one equipment, train, residue type or location. */
+const isGroup = (value: string | null): value is Group =>
+  (STATISTICS_GROUPS as readonly (string | null)[]).includes(value);
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const dayOrNull = (value: string | null) => (value && DAY.test(value) ? value : null);
+
+/**
+ * /verification — ongoing verification of one equipment, train, residue type or location, over
+ * a range of days. What is shown is kept in the address (groupBy, key, from, to), so a link or
+ * a reload shows the same charts.
+ */
 export function StatisticsPage() {
-  const [groupBy, setGroupBy] = useState<Group>('equipment');
-  const [key, setKey] = useState<string>('');
-  const stats = useStatistics(key ? { groupBy, key } : null);
+  const [params, setParams] = useSearchParams();
+  const groupByParam = params.get('groupBy');
+  const groupBy: Group = isGroup(groupByParam) ? groupByParam : 'equipment';
+  const key = params.get('key') ?? '';
+  const from = dayOrNull(params.get('from'));
+  const to = dayOrNull(params.get('to'));
+  const show = (change: Record<string, string | null>) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        for (const [name, value] of Object.entries(change))
+          if (value) next.set(name, value);
+          else next.delete(name);
+        return next;
+      },
+      { replace: true },
+    );
+  const setKey = (value: string) => show({ key: value });
+  const stats = useStatistics(
+    key ? { groupBy, key, ...(from ? { from } : {}), ...(to ? { to } : {}) } : null,
+  );
   const thresholds = useVerificationThresholds();
   return (
     <Flex vertical gap="large">
@@ -43,10 +71,7 @@ export function StatisticsPage() {
             aria-label="Group by"
             value={groupBy}
             options={STATISTICS_GROUPS.map((value) => ({ value, label: GROUP_LABELS[value] }))}
-            onChange={(value) => {
-              setGroupBy(value);
-              setKey('');
-            }}
+            onChange={(value) => show({ groupBy: value, key: null })}
           />
           <div style={{ minWidth: 280 }}>
             {groupBy === 'residueType' ? (
@@ -68,6 +93,7 @@ export function StatisticsPage() {
               />
             )}
           </div>
+          <FacilityDateRange from={from} to={to} onChange={(range) => show(range)} />
         </Flex>
       </Card>
       {!key ? (
@@ -77,7 +103,11 @@ export function StatisticsPage() {
       ) : stats.isPending ? (
         <Spin />
       ) : stats.data.count === 0 ? (
-        <Alert type="info" showIcon title={`No counted results for ${stats.data.label} yet`} />
+        <Alert
+          type="info"
+          showIcon
+          title={`No counted results for ${stats.data.label}${from || to ? ' in these dates' : ' yet'}`}
+        />
       ) : (
         <>
           <Typography.Text>

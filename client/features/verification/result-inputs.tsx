@@ -5,6 +5,7 @@ import {
   SWAB_RESULT_UNITS,
   type TSampleType,
 } from '../../../core/schemas/verification.schemas.ts';
+import { FacilityDateTimeInput } from './facility-date-inputs.tsx';
 
 /** Units a row may be entered in: an amount per swab, or a rinse concentration. */
 export function unitsOf(sampleType: TSampleType): readonly string[] {
@@ -56,5 +57,17 @@ export function ResultInputs({
         <Input size="large" style={{ width: 200 }} aria-label={`Batch number of ${label}`} />
       </Form.Item>
     </>
+  );
+}
+
+/**
+ * When the sample was taken, on the facility's clock (the statistics order results by it);
+ * the form fills it with the time the entry opened (an ISO instant).
+ */
+export function TakenAtInput({ prefix, label }: { prefix: string[]; label: string }) {
+  return (
+    <Form.Item name={[...prefix, 'takenAt']} label="Sampled at">
+      <FacilityDateTimeInput aria-label={`Sampling time of ${label}`} />
+    </Form.Item>
   );
 }

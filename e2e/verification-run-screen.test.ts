@@ -1,0 +1,250 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { formatDate } from '../core/datetime/format-date-time.ts';
+import type { TestBody } from '../server/test/facility-test-file.ts';
+import { ADMIN } from '../server/test/test-server.ts';
+import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+import { browserApi, runKitOnApp } from './run-kit-app.ts';
+import { openModal, signInToFacility } from './ui.ts';
+
+/*
+ * Issue 12, the run screen beyond entry: a saved result corrected with a reason (its new
+ * judgement shown; a version conflict said, with what was typed kept for the retry), the
+ * sampling time entered on the facility's clock in its formats, deviations closed to a
+ * submitted run, nothing cut off at 1280 px; and the statistics page's date range, kept in the
+ * address.
+ */
+
+let app: AppUnderTest;
+let kit: Awaited<ReturnType<typeof runKitOnApp>>['kit'];
+let session: { token: string };
+let F: string;
+// A plant in India, dates day first, a 12-hour clock: the picker must type and save in these.
+const SETTINGS = {
+  timezone: 'Asia/Kolkata',
+  dateFormat: 'DD-MM-YYYY',
+  timeFormat: 'hh:mm',
+  country: 'IN',
+} as const;
+
+beforeAll(async () => {
+  app = await startAppUnderTest();
+  ({ kit, session, F } = await runKitOnApp(app));
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+/** A call as the browser's session (the administrator signed in there). */
+const api = (page: Page, method: string, path: string, body?: unknown) =>
+  browserApi(app, F)(page, method, path, body);
+
+/** A run of a new study, its cleaning started and its visual inspection passed (API). */
+async function startedRun(): Promise<TestBody> {
+  session.token = await app.server.login();
+  const studyId = await kit.study();
+  return kit.visualPass(
+    await kit.event(await kit.newRun(studyId), { startedAt: '2026-11-02T08:00:00Z' }),
+  );
+}
+
+async function openRun(run: TestBody): Promise<Page> {
+  const page = await app.open('/');
+  await signInToFacility(page);
+  await page.goto(`/runs/${run.id as number}`);
+  await page.getByRole('heading', { name: `Run ${run.sequence as number}` }).waitFor();
+  return page;
+}
+
+const planRow = (run: TestBody, name: string) =>
+  (run.plan as TestBody[]).find((row) => row.samplingLocationName === name)!;
+
+it('corrects a saved result on the run screen: the new judgement shown; a conflict keeps what was typed', async () => {
+  const run = await startedRun();
+  const valve = planRow(run, 'Valve');
+  const gasket = planRow(run, 'Gasket');
+  const entered = await kit.results(run, [
+    kit.row(run, valve.samplingLocationId as number, 0.2),
+    kit.row(run, gasket.samplingLocationId as number, 0.2),
+  ]);
+  expect(entered.status, JSON.stringify(entered.body)).toBe(200);
+  const page = await openRun(run);
+
+  // The valve's steel recovers 80 %: 1.2 × the limit is 150 % of it once corrected for recovery.
+  const valveCard = page.locator('[aria-label="Location Valve (swab)"]');
+  await expect
+    .poll(() => valveCard.getByTestId('judgement').textContent())
+    .toBe('Pass 25.0 % of limit');
+  await valveCard.getByRole('button', { name: 'Correct', exact: true }).click();
+  const dialog = openModal(page);
+  await dialog
+    .getByLabel('Value of the correction of Valve (swab)')
+    .fill(String((valve.limit as number) * 1.2));
+  await expect
+    .poll(() => dialog.getByTestId('judgement').textContent())
+    .toBe('Preview: Fail 150.0 % of limit');
+  await dialog.getByRole('button', { name: 'Save the correction' }).click();
+  await dialog.getByText('A reason is required').waitFor();
+  await dialog.getByLabel('Reason').fill('Transcribed from the wrong lab sheet');
+  await dialog.getByRole('button', { name: 'Save the correction' }).click();
+  await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+  await expect
+    .poll(() => valveCard.getByTestId('judgement').textContent())
+    .toBe('Fail 150.0 % of limit');
+  await expect.poll(() => page.getByTestId('run-verdict').textContent()).toBe('Verdict: Fail');
+  const audit = await app.server.db.query<{ reason: string }>(
+    `select reason from audit_log where domain = 'SampleResult' and action = 'Update'
+      order by id desc limit 1`,
+  );
+  expect(audit[0]?.reason).toBe('Transcribed from the wrong lab sheet');
+
+  // Someone corrects the gasket while the dialog is open: the save is refused (409), said, and
+  // the dialog keeps the value and reason typed; the run reloads and the retry carries its version.
+  const gasketCard = page.locator('[aria-label="Location Gasket (swab)"]');
+  await gasketCard.getByRole('button', { name: 'Correct', exact: true }).click();
+  const conflicted = openModal(page);
+  const value = conflicted.getByLabel('Value of the correction of Gasket (swab)');
+  const typed = (gasket.limit as number) * 0.4;
+  await value.fill(String(typed));
+  await conflicted.getByLabel('Reason').fill('Dilution factor missed');
+  const now = (await api(page, 'GET', `/runs/${run.id as number}`)).run as TestBody;
+  const other = (now.results as TestBody[]).find(
+    (r) => r.samplingLocationId === gasket.samplingLocationId,
+  )!;
+  await api(page, 'POST', `/results/${other.id as number}`, {
+    rawValue: (gasket.limit as number) * 0.3,
+    reason: 'Corrected at the lab',
+    version: other.version,
+  });
+  const reloaded = page.waitForResponse(
+    (res) => res.request().method() === 'GET' && res.url().endsWith(`/runs/${run.id as number}`),
+  );
+  await conflicted.getByRole('button', { name: 'Save the correction' }).click();
+  await page.getByText('Changed by someone else', { exact: true }).waitFor();
+  await reloaded;
+  expect(Number(await value.inputValue())).toBeCloseTo(typed, 9);
+  expect(await conflicted.getByLabel('Reason').inputValue()).toBe('Dilution factor missed');
+  await conflicted.getByRole('button', { name: 'Save the correction' }).click();
+  await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+  await expect
+    .poll(() => gasketCard.getByTestId('judgement').textContent())
+    .toBe('Pass 40.0 % of limit');
+});
+
+it('enters the sampling time on the facility clock and formats; a submitted run takes no deviation; nothing is cut off at 1280 px', async () => {
+  const run = await startedRun();
+  await kit.call('POST', '/date-time-settings', {
+    dateTimeSettings: SETTINGS,
+    reason: 'Site in India',
+  });
+  const page = await openRun(run);
+  await page.setViewportSize({ width: 1280, height: 900 });
+
+  // Each row starts at now on the plant's clock, written as the plant writes dates.
+  const valve = planRow(run, 'Valve');
+  const gasket = planRow(run, 'Gasket');
+  const valveCard = page.locator('[aria-label="Location Valve (swab)"]');
+  const gasketCard = page.locator('[aria-label="Location Gasket (swab)"]');
+  const sampledAt = valveCard.getByLabel('Sampling time of Valve (swab)');
+  await expect
+    .poll(() => sampledAt.inputValue())
+    .toMatch(new RegExp(`^${formatDate(new Date(), SETTINGS)} \\d{2}:\\d{2} (AM|PM)$`));
+  await sampledAt.click();
+  await sampledAt.fill('02-11-2026 03:30 PM');
+  await sampledAt.press('Enter');
+  await expect.poll(() => sampledAt.inputValue()).toBe('02-11-2026 03:30 PM');
+  for (const [card, row] of [
+    [valveCard, valve],
+    [gasketCard, gasket],
+  ] as const) {
+    const label = `${row.samplingLocationName as string} (swab)`;
+    await card.getByLabel(`Value of ${label}`).fill(String((row.limit as number) * 0.2));
+    await card.getByLabel(`Batch number of ${label}`).fill(`T-${run.id as number}-${label}`);
+  }
+  const before = Date.now();
+  await page.getByRole('button', { name: 'Save results' }).click();
+  await expect.poll(() => page.getByTestId('run-verdict').textContent()).toBe('Verdict: Pass');
+  // 15:30 in Kolkata (UTC+05:30) is 10:00 UTC; the row left alone was taken when it opened.
+  await valveCard.getByText('Sampled 02-11-2026 03:30 PM').waitFor();
+  const saved = ((await api(page, 'GET', `/runs/${run.id as number}`)).run as TestBody)
+    .results as TestBody[];
+  const takenAt = (row: TestBody) =>
+    saved.find((r) => r.samplingLocationId === row.samplingLocationId)!.takenAt as string;
+  expect(takenAt(valve)).toBe('2026-11-02T10:00:00.000Z');
+  expect(before - Date.parse(takenAt(gasket))).toBeGreaterThanOrEqual(0);
+  expect(before - Date.parse(takenAt(gasket))).toBeLessThan(10 * 60_000);
+
+  // At 1280 px wide nothing of the run screen runs past the window's right edge.
+  const cut = await page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    return [...document.querySelectorAll('main *')]
+      .filter((el) => {
+        const box = el.getBoundingClientRect();
+        return box.width > 0 && box.height > 0 && box.right > width + 1;
+      })
+      .map((el) => `${el.tagName}.${el.className}: ${el.textContent?.slice(0, 40)}`);
+  });
+  expect(cut).toEqual([]);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+
+  // Deviations are raised on an open run only: once submitted, the server would refuse them.
+  await page.getByRole('button', { name: 'Add deviation' }).waitFor();
+  await page.getByRole('button', { name: 'Submit', exact: true }).click();
+  const sign = openModal(page);
+  await expect.poll(() => sign.getByLabel('Meaning').inputValue()).not.toBe('');
+  await sign.getByLabel('Password').fill(ADMIN.password);
+  await sign.getByRole('button', { name: 'Sign and submit' }).click();
+  await expect.poll(() => page.getByTestId('run-status').textContent()).toBe('Being approved');
+  expect(await page.getByRole('button', { name: 'Add deviation' }).count()).toBe(0);
+  expect(await page.getByRole('button', { name: 'Correct', exact: true }).count()).toBe(0);
+});
+
+it('filters the statistics by a date range kept in the address', async () => {
+  // A result sampled on 2 November, entered through the API.
+  const run = await startedRun();
+  await kit.call('POST', '/date-time-settings', { dateTimeSettings: SETTINGS, reason: 'India' });
+  const valve = planRow(run, 'Valve');
+  const entered = await kit.results(run, [
+    kit.row(run, valve.samplingLocationId as number, 0.2, { takenAt: '2026-11-02T10:00:00Z' }),
+  ]);
+  expect(entered.status, JSON.stringify(entered.body)).toBe(200);
+  const equipmentId = ((entered.body.run as TestBody).results as TestBody[])[0]!
+    .equipmentId as number;
+  const page = await app.open('/');
+  await signInToFacility(page);
+  const count = async (range: string) =>
+    (
+      await api(
+        page,
+        'GET',
+        `/verification/statistics?groupBy=equipment&key=${equipmentId}${range}`,
+      )
+    ).statistics.count as number;
+  const all = await count('');
+  const inRange = await count('&from=2026-11-01&to=2026-11-03');
+  expect(inRange).toBeGreaterThan(0);
+  expect(inRange).toBeLessThan(all);
+
+  await page.goto(`/verification?groupBy=equipment&key=${equipmentId}`);
+  const individuals = page.getByRole('img', { name: /^Individuals/ });
+  await expect
+    .poll(() => individuals.getAttribute('aria-label'))
+    .toMatch(new RegExp(`: ${all} results,`));
+  // Typed in the facility's date format, day first.
+  const from = page.getByPlaceholder('From');
+  await from.click();
+  await from.fill('01-11-2026');
+  await from.press('Enter');
+  await page.getByPlaceholder('To').fill('03-11-2026');
+  await page.getByPlaceholder('To').press('Enter');
+  await expect.poll(() => new URL(page.url()).searchParams.get('from')).toBe('2026-11-01');
+  expect(new URL(page.url()).searchParams.get('to')).toBe('2026-11-03');
+  await expect
+    .poll(() => individuals.getAttribute('aria-label'))
+    .toMatch(new RegExp(`: ${inRange} results,`));
+  await page.reload();
+  await expect
+    .poll(() => individuals.getAttribute('aria-label'))
+    .toMatch(new RegExp(`: ${inRange} results,`));
+  expect(await from.inputValue()).toBe('01-11-2026');
+});
