@@ -160,3 +160,22 @@ export function canOpenScreen(facility: FacilityKind | undefined, route: string)
   const key = featureOfScreen(route);
   return key === undefined || facility === undefined || hasFeature(facility, key);
 }
+
+/** Fields a facility's forms leave out: a product's dosage form where it makes none (api). */
+export function isFieldShown(
+  facility: FacilityKind | undefined,
+  entityKey: string,
+  fieldName: string,
+): boolean {
+  if (facility === undefined || entityKey !== 'products') return true;
+  return (
+    hasFeature(facility, 'dosageFormFields') ||
+    !(DOSAGE_FORM_FIELDS as readonly string[]).includes(fieldName)
+  );
+}
+
+/** Master-data entities a facility lacks (intermediates outside api and intermediate plants). */
+export function isEntityShown(facility: FacilityKind | undefined, entityPath: string): boolean {
+  const key = featureOfPath(entityPath);
+  return facility === undefined || key === undefined || hasFeature(facility, key);
+}
