@@ -56,6 +56,16 @@ export const NAVIGATION = [
     label: 'Operators',
     isVisible: (p: MyPermissions) => canUseArea(p, 'operators'),
   },
+  {
+    path: '/facilities',
+    label: 'Facilities',
+    isVisible: (p: MyPermissions) => canUseArea(p, 'facilities'),
+  },
+  {
+    path: '/facility-groups',
+    label: 'Facility groups',
+    isVisible: (p: MyPermissions) => canUseArea(p, 'facility-groups'),
+  },
 ] as const;
 
 /**
