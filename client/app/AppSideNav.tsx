@@ -13,22 +13,22 @@ export function AppSideNav() {
   const permissions = useMyPermissions();
   const facility = useFacilityKind();
   const [collapsed, setCollapsed] = useState(false);
-  const items: MenuProps['items'] = groupNavigation(visibleNavigation(permissions.data, facility)).flatMap(
-    (section): NonNullable<MenuProps['items']> => {
-      const links = section.entries.map((entry) => ({
-        key: entry.path,
-        label: (
-          <Link to={entry.path}>
-            {entry.label}
-            {entry.path === '/my-approvals' ? <PendingApprovalsBadge /> : null}
-          </Link>
-        ),
-      }));
-      return section.label === null
-        ? links
-        : [{ type: 'group' as const, key: section.label, label: section.label, children: links }];
-    },
-  );
+  const items: MenuProps['items'] = groupNavigation(
+    visibleNavigation(permissions.data, facility),
+  ).flatMap((section): NonNullable<MenuProps['items']> => {
+    const links = section.entries.map((entry) => ({
+      key: entry.path,
+      label: (
+        <Link to={entry.path}>
+          {entry.label}
+          {entry.path === '/my-approvals' ? <PendingApprovalsBadge /> : null}
+        </Link>
+      ),
+    }));
+    return section.label === null
+      ? links
+      : [{ type: 'group' as const, key: section.label, label: section.label, children: links }];
+  });
   // The longest entry whose path starts the current one is the area the user is in.
   const selected = visibleNavigation(permissions.data, facility)
     .map((item) => item.path)

@@ -123,7 +123,9 @@ export interface FacilityKind {
 
 export function hasFeature(facility: FacilityKind, key: FacilityFeatureKey): boolean {
   const feature: FacilityFeature = FACILITY_FEATURES[key];
-  return feature.tiers.includes(facility.tier) && feature.productTypes.includes(facility.productType);
+  return (
+    feature.tiers.includes(facility.tier) && feature.productTypes.includes(facility.productType)
+  );
 }
 
 function startsWithSegments(path: string, prefix: string): boolean {

@@ -39,7 +39,11 @@ export const ZLicenseChangeRequest = z
   .superRefine((body, ctx) => {
     const isNone = body.workflow === NO_WORKFLOW;
     if (body.state === 'genuine' && !isNone)
-      ctx.addIssue({ code: 'custom', path: ['workflow'], message: 'A genuine licence has no workflow (none)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['workflow'],
+        message: 'A genuine licence has no workflow (none)',
+      });
     if (body.state !== 'genuine' && isNone)
       ctx.addIssue({
         code: 'custom',

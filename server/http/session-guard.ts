@@ -192,7 +192,12 @@ export function requirePlanPermission(
  * Guard of what only a system administrator does (licences, facility groups: the spec's
  * permission map has no resource for them). `facility` is the one of the path, if any.
  */
-export function requireSystemAdmin(db: Db, limits: SessionLimits, resource: string, action: string) {
+export function requireSystemAdmin(
+  db: Db,
+  limits: SessionLimits,
+  resource: string,
+  action: string,
+) {
   const requireSession = sessionGuard(db, limits);
   return async function guard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     await requireSession(request, reply);

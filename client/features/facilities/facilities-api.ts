@@ -65,7 +65,10 @@ function useSave<TVars, TResult>(fn: (plan: string, vars: TVars) => Promise<TRes
 
 export function useSaveFacility() {
   return useSave(
-    (plan, { id, ...body }: Partial<FacilityValues> & { id?: number; reason?: string; version?: number }) =>
+    (
+      plan,
+      { id, ...body }: Partial<FacilityValues> & { id?: number; reason?: string; version?: number },
+    ) =>
       apiRequest<TFacilityRecord>(id ? `${plan}/facilities/${id}` : `${plan}/facilities`, {
         method: 'POST',
         body,
@@ -79,7 +82,11 @@ export function useSaveFacilityGroup() {
     (plan, { id, ...body }: { id?: number; name: string; reason?: string; version?: number }) =>
       apiRequest<TFacilityGroupRecord>(
         id ? `${plan}/facility-groups/${id}` : `${plan}/facility-groups`,
-        { method: 'POST', body, action: id ? 'Renaming the facility group' : 'Creating a facility group' },
+        {
+          method: 'POST',
+          body,
+          action: id ? 'Renaming the facility group' : 'Creating a facility group',
+        },
       ),
   );
 }

@@ -15,7 +15,8 @@ export const facilityGroupsDef = {
   domain: 'FacilityGroup',
   scope: 'plan',
   archivable: false,
-  description: 'Facility groups gather the facilities of a plan, as the facility chooser shows them.',
+  description:
+    'Facility groups gather the facilities of a plan, as the facility chooser shows them.',
   fields: [{ name: 'name', label: 'Name', kind: 'text', required: true, max: 100 }],
   unique: ['name'],
   search: ['name'],

@@ -126,7 +126,8 @@ export function registerFacilityAdminRoutes({ app, db, config, permit, permitPla
       preHandler: systemAdmin('Facility', 'License'),
       schema: {
         tags: TAGS,
-        summary: "Set a facility's licence state and workflow, with a reason (system administrator)",
+        summary:
+          "Set a facility's licence state and workflow, with a reason (system administrator)",
         params: ZFacilityParams,
         body: ZLicenseChangeRequest,
         response: { 200: ZFacilityRecord },
@@ -167,7 +168,9 @@ export function registerFacilityAdminRoutes({ app, db, config, permit, permitPla
     },
     async (request) =>
       idempotentCreate(db, request, (tx) =>
-        tx.transaction((inner) => createFacilityGroup(inner, scopeOf(request), String(request.body.name))),
+        tx.transaction((inner) =>
+          createFacilityGroup(inner, scopeOf(request), String(request.body.name)),
+        ),
       ),
   );
 

@@ -100,7 +100,11 @@ describe('PUT …/facilities/{facility}/license', () => {
     const noWorkflow = await license({ state: 'grace', reason: 'r' });
     expect(noWorkflow.status).toBe(422);
     expect(properties(noWorkflow)).toContain('workflow');
-    const genuineWithWorkflow = await license({ state: 'genuine', workflow: 'renewal', reason: 'r' });
+    const genuineWithWorkflow = await license({
+      state: 'genuine',
+      workflow: 'renewal',
+      reason: 'r',
+    });
     expect(properties(genuineWithWorkflow)).toContain('workflow');
     const noReason = await license({ state: 'grace', workflow: 'renewal' });
     expect(noReason.status).toBe(422);
@@ -201,11 +205,17 @@ describe('facilities', () => {
     expect(await lastAudit('Create')).toMatchObject({ domain: 'UserRole' });
     const mine = await t.call('GET', `${plan}/facilities`, undefined, manager);
     expect(mine.body.facilities.map((f: TestBody) => f.name)).toContain('Sterile Plant');
-    const created = await t.call('GET', `${plan}/facilities/${res.body.id}/products`, undefined, manager);
-    expect(created.status).toBe(200);
-    expect((await t.call('GET', `${plan}/facilities/${res.body.id}/studies`, undefined, manager)).body.message).toBe(
-      'Studies are not available on the lite tier',
+    const created = await t.call(
+      'GET',
+      `${plan}/facilities/${res.body.id}/products`,
+      undefined,
+      manager,
     );
+    expect(created.status).toBe(200);
+    expect(
+      (await t.call('GET', `${plan}/facilities/${res.body.id}/studies`, undefined, manager)).body
+        .message,
+    ).toBe('Studies are not available on the lite tier');
   });
 
   it('validates each field', async () => {
@@ -255,7 +265,10 @@ describe('facilities', () => {
       version: read.body.version,
     });
     expect(stale.status).toBe(409);
-    const noReason = await t.call('POST', t.F, { productType: 'product', version: res.body.version });
+    const noReason = await t.call('POST', t.F, {
+      productType: 'product',
+      version: res.body.version,
+    });
     expect(properties(noReason)).toContain('reason');
     const back = await t.call('POST', t.F, {
       productType: 'product',
@@ -267,7 +280,12 @@ describe('facilities', () => {
 
   it('refuses without the Facility permission, audited', async () => {
     const read = await t.call('GET', t.F);
-    const edit = await t.call('POST', t.F, { name: 'x', reason: 'r', version: read.body.version }, nobody);
+    const edit = await t.call(
+      'POST',
+      t.F,
+      { name: 'x', reason: 'r', version: read.body.version },
+      nobody,
+    );
     expect(edit.status).toBe(403);
     expect(await lastAudit('AccessRefused')).toMatchObject({
       domain: 'Facility',
