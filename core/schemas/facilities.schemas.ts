@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { facilitiesDef, facilityGroupsDef } from '../entities/defs/facilities.def.ts';
 import { createSchema, editSchema, recordSchema } from '../entities/entity.ts';
+import { PRODUCT_TYPES, TIERS } from '../facilities/facility-features.ts';
 import { ZReason, ZVersion } from './common.schemas.ts';
 
 export const LICENSE_STATES = ['intimate', 'grace', 'grace-exceeded', 'genuine'] as const;
@@ -8,7 +9,12 @@ export type TLicenseState = (typeof LICENSE_STATES)[number];
 /** The workflow of a genuine licence: nothing under way (spec §3). */
 export const NO_WORKFLOW = 'none';
 
+// The declared fields again, typed: recordSchema's are built from the declaration at run time.
 export const ZFacilityRecord = recordSchema(facilitiesDef).extend({
+  name: z.string(),
+  productType: z.enum(PRODUCT_TYPES),
+  tier: z.enum(TIERS),
+  facilityGroupId: z.number().int(),
   facilityGroupName: z.string(),
   licenseState: z.enum(LICENSE_STATES),
   licenseWorkflow: z.string(),
@@ -18,7 +24,7 @@ export type TFacilityRecord = z.infer<typeof ZFacilityRecord>;
 export const ZCreateFacilityRequest = createSchema(facilitiesDef);
 export const ZUpdateFacilityRequest = editSchema(facilitiesDef);
 
-export const ZFacilityGroupRecord = recordSchema(facilityGroupsDef);
+export const ZFacilityGroupRecord = recordSchema(facilityGroupsDef).extend({ name: z.string() });
 export type TFacilityGroupRecord = z.infer<typeof ZFacilityGroupRecord>;
 export const ZCreateFacilityGroupRequest = createSchema(facilityGroupsDef);
 export const ZUpdateFacilityGroupRequest = editSchema(facilityGroupsDef);

@@ -3,6 +3,7 @@ import { facilitiesDef, facilityGroupsDef } from '../../../core/entities/defs/fa
 import { fullPermissionMap } from '../../../core/permissions/permission-map.ts';
 import type { TListQuery } from '../../../core/schemas/common.schemas.ts';
 import type {
+  TFacilityGroupRecord,
   TFacilityRecord,
   TLicenseChangeRequest,
   TLicenseState,
@@ -151,13 +152,19 @@ export async function changeLicense(
   return getFacility(tx, planId, id);
 }
 
-export function listFacilityGroups(db: Db, planId: number, query: TListQuery) {
-  return listEntities(db, facilityGroupsDef, planId, query, false);
+// Records of a declaration are typed by its schema (core/schemas/facilities.schemas.ts).
+const asGroup = (record: unknown) => record as TFacilityGroupRecord;
+
+export async function listFacilityGroups(db: Db, planId: number, query: TListQuery) {
+  const page = await listEntities(db, facilityGroupsDef, planId, query, false);
+  return { ...page, data: page.data.map(asGroup) };
 }
 
 export async function createFacilityGroup(tx: Queryable, scope: FacilityAdminScope, name: string) {
   const { actor, planId } = scope;
-  return createEntity(tx, { actor, def: facilityGroupsDef, scope: { planId }, values: { name } });
+  return asGroup(
+    await createEntity(tx, { actor, def: facilityGroupsDef, scope: { planId }, values: { name } }),
+  );
 }
 
 export async function updateFacilityGroup(
@@ -168,13 +175,15 @@ export async function updateFacilityGroup(
 ) {
   const { actor, planId } = scope;
   const { reason, version, ...edit } = body;
-  return updateEntity(tx, {
-    actor,
-    def: facilityGroupsDef,
-    scope: { planId },
-    id,
-    edit,
-    reason,
-    version,
-  });
+  return asGroup(
+    await updateEntity(tx, {
+      actor,
+      def: facilityGroupsDef,
+      scope: { planId },
+      id,
+      edit,
+      reason,
+      version,
+    }),
+  );
 }
