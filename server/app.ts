@@ -15,6 +15,7 @@ import type { AppContext } from './http/app-context.ts';
 import { registerClientFiles } from './http/client-files.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { runGuardsBeforeValidation } from './http/guard-order.ts';
+import { gateFacilityRoutes } from './http/facility-gate.ts';
 import { refuseUnstorableInput } from './http/input-hygiene.ts';
 import { registerApiRateLimit } from './http/rate-limit.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
@@ -156,6 +157,7 @@ export async function buildApp({
     permitPlan: (resource, action) => requirePlanPermission(db, sessionLimits, resource, action),
   };
   runGuardsBeforeValidation(app, context.requireSession);
+  gateFacilityRoutes(app, db);
   refuseUnstorableInput(app);
   registerHealthRoutes(context);
   registerFeatureRoutes(context);

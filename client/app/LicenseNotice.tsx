@@ -2,6 +2,7 @@ import { Alert } from 'antd';
 import type { LicenseInfo } from '../api/auth-types.ts';
 import { readJson } from '../session/session-store.ts';
 import { SESSION_KEYS } from '../session/session-keys.ts';
+import { isReadOnlyFacility } from './facility-licence.ts';
 
 const NOTICES: Partial<
   Record<LicenseInfo['state'], { type: 'info' | 'warning' | 'error'; text: string }>
@@ -26,5 +27,17 @@ export function LicenseNotice({ facilityId }: { facilityId: number }) {
   const license = licenses.find((info) => info.facilityId === facilityId);
   const notice = license ? NOTICES[license.state] : undefined;
   if (!notice) return null;
-  return <Alert type={notice.type} showIcon title={notice.text} style={{ marginBottom: 16 }} />;
+  const text = isReadOnlyFacility(facilityId)
+    ? `${notice.text} Until then the facility is read-only.`
+    : notice.text;
+  return (
+    <Alert
+      type={notice.type}
+      showIcon
+      title={text}
+      role="alert"
+      data-testid="license-notice"
+      style={{ marginBottom: 16 }}
+    />
+  );
 }

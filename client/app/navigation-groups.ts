@@ -19,6 +19,8 @@ const SECTIONS: readonly { label: string; prefixes: readonly string[] }[] = [
       '/roles',
       '/departments',
       '/operators',
+      '/facilities',
+      '/facility-groups',
       '/settings',
       '/mail-outbox',
       '/feedback',

@@ -14,6 +14,7 @@ import { canReadFeedback } from '../features/feedback/feedback-access.ts';
 import { canSeeSettings } from '../features/settings/settings-access.ts';
 import { canUseArea } from '../features/roles/admin-areas.ts';
 import type { MyPermissions } from './use-my-permissions.ts';
+import { canOpenScreen, type FacilityKind } from '../../core/facilities/facility-features.ts';
 
 /**
  * The areas of the main application that exist. Only working areas are listed: an entry is
@@ -54,11 +55,29 @@ export const NAVIGATION = [
     label: 'Operators',
     isVisible: (p: MyPermissions) => canUseArea(p, 'operators'),
   },
+  {
+    path: '/facilities',
+    label: 'Facilities',
+    isVisible: (p: MyPermissions) => canUseArea(p, 'facilities'),
+  },
+  {
+    path: '/facility-groups',
+    label: 'Facility groups',
+    isVisible: (p: MyPermissions) => canUseArea(p, 'facility-groups'),
+  },
 ] as const;
 
-/** The entries this user may open; areas with a permission stay hidden until it is known. */
-export function visibleNavigation(permissions: MyPermissions | undefined) {
+/**
+ * The entries this user may open in this facility: areas with a permission stay hidden until it
+ * is known, and areas the facility's tier or product type lacks are left out.
+ */
+export function visibleNavigation(
+  permissions: MyPermissions | undefined,
+  facility?: FacilityKind | undefined,
+) {
   return NAVIGATION.filter(
-    (item) => !('isVisible' in item) || (permissions !== undefined && item.isVisible(permissions)),
+    (item) =>
+      canOpenScreen(facility, item.path) &&
+      (!('isVisible' in item) || (permissions !== undefined && item.isVisible(permissions))),
   );
 }

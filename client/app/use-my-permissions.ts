@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { TMyPermissions } from '../../core/schemas/roles.schemas.ts';
 import { apiRequest } from '../api/http-client.ts';
 import { useSession } from '../session/use-session.ts';
+import { effectivePermissions } from './facility-licence.ts';
 
 export type MyPermissions = TMyPermissions;
 
@@ -13,13 +14,13 @@ export function useMyPermissions() {
   const { planId, currentFacilityId } = useSession();
   return useQuery({
     queryKey: myPermissionsKey(currentFacilityId),
-    queryFn: ({ signal }) =>
-      apiRequest<MyPermissions>(
-        `/plans/${planId}/facilities/${currentFacilityId}/UAM/permissions`,
-        {
-          action: 'Loading your permissions',
-          signal,
-        },
+    queryFn: async ({ signal }) =>
+      effectivePermissions(
+        currentFacilityId,
+        await apiRequest<MyPermissions>(
+          `/plans/${planId}/facilities/${currentFacilityId}/UAM/permissions`,
+          { action: 'Loading your permissions', signal },
+        ),
       ),
     enabled: planId !== null && currentFacilityId !== null,
   });

@@ -1,3 +1,4 @@
+import { setFacilityKind } from '../test/test-server.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ENTITY_DEFS, entityDef } from '../../core/entities/defs/index.ts';
 import type { EntityDef } from '../../core/entities/entity.ts';
@@ -21,6 +22,7 @@ const actor: Actor = {
 };
 
 beforeAll(async () => {
+  await setFacilityKind(t.server, 0, { productType: 'intermediate' });
   scope = { planId: t.planId, facilityId: t.facilityId };
   await seedDemo(t.server.db, scope.facilityId);
 });

@@ -2,12 +2,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ENTITY_DEFS } from '../../core/entities/defs/index.ts';
 import { columnOf } from '../../core/entities/field.ts';
 import { buildUser } from '../test/factories.ts';
-import { facilityPath } from '../test/test-server.ts';
+import { facilityPath, setFacilityKind } from '../test/test-server.ts';
 import { useFacilityTestServer } from '../test/facility-test-file.ts';
 
 const t = useFacilityTestServer();
 let otherF: string;
 beforeAll(async () => {
+  await setFacilityKind(t.server, 0, { productType: 'intermediate' });
   otherF = await facilityPath(t.server, 1);
 });
 

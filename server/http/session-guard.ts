@@ -133,7 +133,7 @@ export function requirePermission(db: Db, limits: SessionLimits, resource: strin
  * written on its own since nothing else of the request runs. The facility asked for goes into
  * the values, not the facility column: it may be one the user has no business knowing exists.
  */
-async function auditRefusal(
+export async function auditRefusal(
   db: Db,
   request: FastifyRequest,
   attempt: { resource: string; action: string; facility?: number },
@@ -185,5 +185,38 @@ export function requirePlanPermission(
         );
       }
     });
+  };
+}
+
+/**
+ * Guard of what only a system administrator does (licences, facility groups: the spec's
+ * permission map has no resource for them). `facility` is the one of the path, if any.
+ */
+export function requireSystemAdmin(
+  db: Db,
+  limits: SessionLimits,
+  resource: string,
+  action: string,
+) {
+  const requireSession = sessionGuard(db, limits);
+  return async function guard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    await requireSession(request, reply);
+    const session = sessionOf(request);
+    const facility = Number((request.params as { facility?: unknown }).facility);
+    await auditRefusal(
+      db,
+      request,
+      { resource, action, ...(isId(facility) ? { facility } : {}) },
+      async () => {
+        const plan = Number((request.params as { plan?: unknown }).plan);
+        if (!isId(plan)) throw new AppError('NotFoundError');
+        assertPlan(session, plan);
+        if (!session.user.is_system_admin)
+          throw new AppError(
+            'NotAllowed',
+            `${resource} ${action} failed as current user is not a system administrator`,
+          );
+      },
+    );
   };
 }

@@ -137,3 +137,21 @@ export async function startFacilityTestServer(
     planId: f!.plan_id,
   };
 }
+
+/**
+ * Gives the index-th facility another tier or product type, for tests whose subject is not the
+ * gating (core/facilities/facility-features.ts): the seeded second facility is api/lite, which has
+ * no studies or change control; the first is a product facility, which has no intermediates.
+ */
+export async function setFacilityKind(
+  server: TestServer,
+  index: number,
+  kind: { tier?: 'full' | 'lite'; productType?: 'product' | 'intermediate' | 'api' },
+): Promise<void> {
+  const rows = await server.db.query<{ id: number }>('select id from facilities order by id');
+  await server.db.query(
+    `update facilities set tier = coalesce($2, tier), product_type = coalesce($3, product_type)
+      where id = $1`,
+    [rows[index]!.id, kind.tier ?? null, kind.productType ?? null],
+  );
+}

@@ -28,6 +28,8 @@ import {
   PROPERTIES,
 } from './property-form.ts';
 import { useFacilityScope } from './use-facility-scope.ts';
+import { isFieldShown } from '../../../core/facilities/facility-features.ts';
+import { useFacilityKind } from '../../session/use-session.ts';
 import { controlledTypeOf } from '../records/controlled-entity.tsx';
 import { EditNotice } from '../records/EditNotice.tsx';
 import { controlledStateOf, isLockedForEditing } from '../records/record-actions.ts';
@@ -69,6 +71,7 @@ type Problem = SaveProblem & {
 /** Create and edit of any declared entity: one form item per field, by kind. */
 export function EntityFormDrawer({ def, record, target, onClose }: EntityFormDrawerProps) {
   const scope = useFacilityScope();
+  const facility = useFacilityKind();
   const queryClient = useQueryClient();
   const [form] = Form.useForm<FormValues>();
   // The version the edit is made from: the opened record, or the one a conflict reloaded.
@@ -281,9 +284,11 @@ export function EntityFormDrawer({ def, record, target, onClose }: EntityFormDra
           onValuesChange={() => (problem?.kind === 'notice' ? setProblem(null) : undefined)}
           scrollToFirstError
         >
-          {def.fields.map((field) => (
-            <FieldInput key={field.name} field={field} name={[field.name]} />
-          ))}
+          {def.fields
+            .filter((field) => isFieldShown(facility, def.key, field.name))
+            .map((field) => (
+              <FieldInput key={field.name} field={field} name={[field.name]} />
+            ))}
           <PropertyInputs definitions={definitions} record={base} />
           {/* A file is uploaded with a direct save only; a staged change carries values. */}
           {def.document && !target ? (

@@ -6,6 +6,8 @@ import { defByPath } from './entity-registry.ts';
 import { EntityListPage } from './EntityListPage.tsx';
 import { MasterWorkbookPage } from './MasterWorkbookPage.tsx';
 import { usePermissions } from './use-permissions.ts';
+import { isEntityShown } from '../../../core/facilities/facility-features.ts';
+import { useFacilityKind } from '../../session/use-session.ts';
 import {
   SAMPLING_POLICY_PATH,
   SamplingPolicyPage,
@@ -26,8 +28,12 @@ export const MASTER_WORKBOOK_PATH = 'workbook';
 /** The declared entities the user may list; those with a screen of their own live there. */
 function useVisibleDefs() {
   const permissions = usePermissions();
+  const facility = useFacilityKind();
   return ENTITY_DEFS.filter(
-    (def) => !def.screen && permissions.can(def.resource, actionOf(def, 'get')),
+    (def) =>
+      !def.screen &&
+      isEntityShown(facility, def.path) &&
+      permissions.can(def.resource, actionOf(def, 'get')),
   );
 }
 

@@ -3,6 +3,7 @@ import type { TMyPermissions } from '../../../core/schemas/roles.schemas.ts';
 import { apiRequest } from '../../api/http-client.ts';
 import { facilityPath } from './entity-api.ts';
 import { useFacilityScope } from './use-facility-scope.ts';
+import { effectivePermissions } from '../../app/facility-licence.ts';
 
 /**
  * What the signed-in user may do in the current facility (GET {F}/UAM/permissions). Until that
@@ -14,11 +15,14 @@ export function usePermissions() {
   const query = useQuery({
     // The key the shell's permission queries use, so both read one cached answer.
     queryKey: ['facilities', scope.facilityId, 'UAM', 'permissions'],
-    queryFn: ({ signal }) =>
-      apiRequest<TMyPermissions>(`${facilityPath(scope)}/UAM/permissions`, {
-        signal,
-        action: 'Loading your permissions',
-      }),
+    queryFn: async ({ signal }) =>
+      effectivePermissions(
+        scope.facilityId,
+        await apiRequest<TMyPermissions>(`${facilityPath(scope)}/UAM/permissions`, {
+          signal,
+          action: 'Loading your permissions',
+        }),
+      ),
     staleTime: 5 * 60_000,
   });
   const map = query.data?.facility;

@@ -6,6 +6,8 @@ export const ADMIN_AREAS = {
   departments: { scope: 'plan', resource: 'Department', action: 'Get' },
   roles: { scope: 'facility', resource: 'UserRole', action: 'Get' },
   operators: { scope: 'facility', resource: 'User', action: 'Get' },
+  facilities: { scope: 'plan', resource: 'Facility', action: 'Get' },
+  'facility-groups': { scope: 'plan', resource: 'Facility', action: 'Get' },
 } as const;
 
 export type AdminArea = keyof typeof ADMIN_AREAS;

@@ -17,6 +17,13 @@ const OperatorsPage = lazy(() =>
   import('../operators/OperatorsPage.tsx').then((m) => ({ default: m.OperatorsPage })),
 );
 
+const FacilitiesPage = lazy(() =>
+  import('../facilities/FacilitiesPage.tsx').then((m) => ({ default: m.FacilitiesPage })),
+);
+const FacilityGroupsPage = lazy(() =>
+  import('../facilities/FacilityGroupsPage.tsx').then((m) => ({ default: m.FacilityGroupsPage })),
+);
+
 function Gated({ area, children }: { area: AdminArea; children: ReactNode }) {
   return (
     <AccessGate area={area}>
@@ -61,6 +68,24 @@ export function adminRoutes(facilities: Facility[]) {
       element={
         <Gated area="operators">
           <OperatorsPage />
+        </Gated>
+      }
+    />,
+    <Route
+      key="facilities"
+      path="facilities"
+      element={
+        <Gated area="facilities">
+          <FacilitiesPage />
+        </Gated>
+      }
+    />,
+    <Route
+      key="facility-groups"
+      path="facility-groups"
+      element={
+        <Gated area="facility-groups">
+          <FacilityGroupsPage />
         </Gated>
       }
     />,

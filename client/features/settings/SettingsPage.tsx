@@ -1,4 +1,5 @@
 import { Card, Spin, Tabs, Typography } from 'antd';
+import { useSearchParams } from 'react-router';
 import { can, useMyPermissions } from '../../app/use-my-permissions.ts';
 import { AllowedDomainsForm } from './AllowedDomainsForm.tsx';
 import { DateTimeSettingsForm } from './DateTimeSettingsForm.tsx';
@@ -14,6 +15,8 @@ import { AdditionalPropertiesPage } from '../additional-properties/AdditionalPro
  * Modify changes), default units (DefaultUnit).
  */
 export function SettingsPage() {
+  // Another screen may open a tab directly (Facilities links to Additional Properties).
+  const tabAsked = useSearchParams()[0].get('tab');
   const permissions = useMyPermissions();
   if (permissions.isPending) return <Spin />;
   const plan = permissions.data?.plan;
@@ -66,7 +69,7 @@ export function SettingsPage() {
   return (
     <Card>
       <Typography.Title level={2}>Settings</Typography.Title>
-      <Tabs items={tabs} destroyOnHidden />
+      <Tabs items={tabs} defaultActiveKey={tabAsked ?? undefined} destroyOnHidden />
     </Card>
   );
 }

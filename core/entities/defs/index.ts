@@ -25,6 +25,7 @@ import { historicalStudiesDef } from './historical-studies.def.ts';
 import { historicalStudyResultsDef } from './historical-study-results.def.ts';
 import { protocolsDef } from './protocols.def.ts';
 import { customReportsDef } from './custom-reports.def.ts';
+import { facilitiesDef, facilityGroupsDef } from './facilities.def.ts';
 
 export { activesDef, equipmentDef, productionsDef, productsDef };
 export { equipmentGroupsDef, samplingTypesDef, selectionCriteriaDef };
@@ -75,6 +76,8 @@ export const MODULE_RECORD_DEFS: readonly EntityDef[] = [
   samplesDef,
   samplingLocationsDef,
   rolesDef,
+  facilityGroupsDef,
+  facilitiesDef,
 ];
 
 export function entityDef(key: string): EntityDef {

@@ -4,7 +4,7 @@ import { changeAssessmentKit } from '../../test/change-assessment-kit.ts';
 import { buildUser, permissionsWith } from '../../test/factories.ts';
 import { adminEditor, policyApprover } from '../../test/policy-in-force.ts';
 import { signedPdfText } from '../../test/signed-pdf.ts';
-import { facilityPath } from '../../test/test-server.ts';
+import { facilityPath, setFacilityKind } from '../../test/test-server.ts';
 import { buildMacFacility, type MacFacility } from '../limits/mac-test-data.ts';
 
 /*
@@ -17,6 +17,7 @@ const t = useFacilityTestServer();
 let here: MacFacility;
 let twin: MacFacility;
 beforeAll(async () => {
+  await setFacilityKind(t.server, 1, { tier: 'full' });
   here = await buildMacFacility(t.server, t.token, t.facilityId);
   const otherF = await facilityPath(t.server, 1);
   twin = await buildMacFacility(t.server, t.token, Number(/facilities\/(\d+)/.exec(otherF)![1]));

@@ -3,7 +3,7 @@ import type { TCoverageCell } from '../../../core/schemas/cleaning-assessments.s
 import { recordCreator } from '../../test/create-record.ts';
 import { buildUser, permissionsWith } from '../../test/factories.ts';
 import { useFacilityTestServer, type TestBody as Body } from '../../test/facility-test-file.ts';
-import { facilityPath } from '../../test/test-server.ts';
+import { facilityPath, setFacilityKind } from '../../test/test-server.ts';
 import { createTasksFromGaps } from './qualification-tasks.ts';
 
 const t = useFacilityTestServer();
@@ -106,6 +106,7 @@ const inDays = (days: number) =>
   new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 beforeAll(async () => {
+  await setFacilityKind(t.server, 1, { tier: 'full' });
   const create = recordCreator(t.server, t.token, t.F);
   const product = (name: string) =>
     create('products', {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildUser, permissionsWith } from '../../test/factories.ts';
 import { useFacilityTestServer, type TestBody as Body } from '../../test/facility-test-file.ts';
-import { facilityPath } from '../../test/test-server.ts';
+import { facilityPath, setFacilityKind } from '../../test/test-server.ts';
 import { goalAgainst } from './risk-goal.ts';
 
 const t = useFacilityTestServer();
@@ -199,6 +199,7 @@ describe('GET and POST {F}/risk-goal', () => {
 
   it("are each facility's own", async () => {
     const otherF = await facilityPath(t.server, 1);
+    await setFacilityKind(t.server, 1, { tier: 'full' });
     const other = await t.call('GET', `${otherF}/risk-goal`);
     expect(other.body.riskGoal).toMatchObject({ maxRiskScore: null, version: 0 });
   });

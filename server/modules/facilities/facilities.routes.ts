@@ -6,6 +6,7 @@ import {
 } from '../../../core/schemas/auth.schemas.ts';
 import { typed, type AppContext } from '../../http/app-context.ts';
 import { assertPlan, sessionOf } from '../../http/session-guard.ts';
+import { registerFacilityAdminRoutes } from './facility-admin.routes.ts';
 
 interface FacilityRow {
   id: number;
@@ -17,7 +18,9 @@ interface FacilityRow {
   additional_properties: TFacility['additionalProperties'];
 }
 
-export function registerFacilityRoutes({ app, db, requireSession }: AppContext): void {
+export function registerFacilityRoutes(context: AppContext): void {
+  const { app, db, requireSession } = context;
+  registerFacilityAdminRoutes(context);
   typed(app).get(
     '/api/v2/plans/:plan/facilities',
     {

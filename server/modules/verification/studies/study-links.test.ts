@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useFacilityTestServer, type TestBody as Body } from '../../../test/facility-test-file.ts';
-import { ADMIN, facilityPath } from '../../../test/test-server.ts';
+import { ADMIN, facilityPath, setFacilityKind } from '../../../test/test-server.ts';
 import { assessmentData } from '../../cleaning-assessments/assessment-data.ts';
 import { studyKit, type StudyKit } from './study-test-kit.ts';
 
@@ -11,6 +11,7 @@ let kit: StudyKit;
 let protocolId: number;
 
 beforeAll(async () => {
+  await setFacilityKind(t.server, 1, { tier: 'full' });
   kit = await studyKit(t);
   protocolId = (await kit.approvedProtocol()).id;
 });

@@ -1,0 +1,92 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type {
+  TFacilityGroupRecord,
+  TFacilityRecord,
+} from '../../../core/schemas/facilities.schemas.ts';
+import { apiRequest } from '../../api/http-client.ts';
+import { useSession } from '../../session/use-session.ts';
+
+interface Page<T> {
+  data: T[];
+  total: number;
+}
+
+export type FacilityValues = Pick<
+  TFacilityRecord,
+  'name' | 'productType' | 'tier' | 'facilityGroupId'
+>;
+
+const keys = { all: ['facility-admin'] as const };
+
+function usePlanPath(): string {
+  const { planId } = useSession();
+  return `/plans/${planId}`;
+}
+
+export function useFacilityRecords(search: string, pageNumber: number, pageLimit: number) {
+  const plan = usePlanPath();
+  return useQuery({
+    queryKey: [...keys.all, 'facilities', search, pageNumber, pageLimit],
+    queryFn: ({ signal }) =>
+      apiRequest<Page<TFacilityRecord>>(`${plan}/facilities/all`, {
+        query: { search: search || undefined, pageNumber, pageLimit },
+        action: 'Loading facilities',
+        signal,
+      }),
+  });
+}
+
+export function useFacilityGroups(search = '', pageNumber = 1, pageLimit = 100) {
+  const plan = usePlanPath();
+  return useQuery({
+    queryKey: [...keys.all, 'groups', search, pageNumber, pageLimit],
+    queryFn: ({ signal }) =>
+      apiRequest<Page<TFacilityGroupRecord>>(`${plan}/facility-groups`, {
+        query: { search: search || undefined, pageNumber, pageLimit },
+        action: 'Loading facility groups',
+        signal,
+      }),
+  });
+}
+
+function useSave<TVars, TResult>(fn: (plan: string, vars: TVars) => Promise<TResult>) {
+  const plan = usePlanPath();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (vars: TVars) => fn(plan, vars),
+    // The facility chooser and the shell read the facilities too.
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: keys.all }),
+        queryClient.invalidateQueries({ queryKey: ['facilities'] }),
+      ]),
+  });
+}
+
+export function useSaveFacility() {
+  return useSave(
+    (
+      plan,
+      { id, ...body }: Partial<FacilityValues> & { id?: number; reason?: string; version?: number },
+    ) =>
+      apiRequest<TFacilityRecord>(id ? `${plan}/facilities/${id}` : `${plan}/facilities`, {
+        method: 'POST',
+        body,
+        action: id ? 'Saving the facility' : 'Creating a facility',
+      }),
+  );
+}
+
+export function useSaveFacilityGroup() {
+  return useSave(
+    (plan, { id, ...body }: { id?: number; name: string; reason?: string; version?: number }) =>
+      apiRequest<TFacilityGroupRecord>(
+        id ? `${plan}/facility-groups/${id}` : `${plan}/facility-groups`,
+        {
+          method: 'POST',
+          body,
+          action: id ? 'Renaming the facility group' : 'Creating a facility group',
+        },
+      ),
+  );
+}
