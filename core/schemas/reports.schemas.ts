@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { ZAnnualSummaryReportBody } from './annual-summary.schemas.ts';
 import { ZFacilityParams } from './auth.schemas.ts';
 import { ZJobProgress } from './cleaning-assessments.schemas.ts';
 import { ZId, ZListQuery } from './common.schemas.ts';
-import { ZControlledState } from './signatures.schemas.ts';
+import { ZControlledDocumentType, ZControlledState } from './signatures.schemas.ts';
 
 /*
  * Reports as controlled documents (issue 13; server/modules/reports/README.md): generated as a
@@ -11,7 +12,7 @@ import { ZControlledState } from './signatures.schemas.ts';
  */
 
 /** Report kinds of spec §3 built so far (the route segment `{type}` of reports/{type}/{id}/pdf). */
-export const REPORT_KINDS = ['worst-case-ranking', 'production-limits'] as const;
+export const REPORT_KINDS = ['worst-case-ranking', 'production-limits', 'annual-summary'] as const;
 export const ZReportKind = z.enum(REPORT_KINDS);
 export type TReportKind = z.infer<typeof ZReportKind>;
 
@@ -34,6 +35,11 @@ export const REPORT_KIND_INFO: Record<
     formats: ['pdf'],
     tags: ['limits', 'MAC matrix'],
   },
+  'annual-summary': {
+    label: 'Annual summary',
+    formats: ['pdf'],
+    tags: ['annual review', 'verification'],
+  },
 };
 
 /** The parameters of each kind, the body of POST reports/generate_report. */
@@ -47,6 +53,7 @@ export const ZGenerateReportBody = z.discriminatedUnion('kind', [
       variant: z.enum(['chemical', 'nitrosamine']).default('chemical'),
     })
     .strict(),
+  ZAnnualSummaryReportBody,
 ]);
 export type TGenerateReportBody = z.infer<typeof ZGenerateReportBody>;
 
@@ -60,6 +67,8 @@ export const ZReport = ZControlledState.extend({
   id: z.number().int(),
   number: z.string(),
   kind: ZReportKind,
+  /** What it is signed as: ReportDocument, or AnnualSummary for an annual summary. */
+  documentType: ZControlledDocumentType,
   title: z.string(),
   parameters: z.record(z.string(), z.unknown()),
   jobId: z.string().nullable(),

@@ -1,6 +1,7 @@
 import ExcelJS from 'exceljs';
 import { productionsDef } from '../../../core/entities/defs/index.ts';
 import type { TGenerateReportBody, TReportKind } from '../../../core/schemas/reports.schemas.ts';
+import type { TControlledDocumentType } from '../../../core/schemas/signatures.schemas.ts';
 import type { Queryable } from '../../db/db.ts';
 import { getEntity } from '../../entities/entity-store.ts';
 import { computable, computableLimitsInput } from '../limits/computable-input.ts';
@@ -12,6 +13,7 @@ import {
   macPdfTitle,
   type MacPdfData,
 } from '../limits/mac-production-pdf.ts';
+import { annualSummary } from './annual-summary.ts';
 import { barChartSvg } from './report-charts.ts';
 
 /*
@@ -33,6 +35,8 @@ export interface ReportKind {
   /** The xlsx workbook, for kinds that have one. */
   xlsx?(data: unknown): Promise<Buffer>;
   fontSize?: number;
+  /** What the report is signed as; ReportDocument unless the kind says otherwise. */
+  documentType?: TControlledDocumentType;
 }
 
 type Ranking = Awaited<ReturnType<typeof worstCaseRanking>>;
@@ -216,4 +220,8 @@ const productionLimits: ReportKind = {
 export const REPORT_KIND_DEFS: Record<TReportKind, ReportKind> = {
   'worst-case-ranking': worstCase,
   'production-limits': productionLimits,
+  'annual-summary': annualSummary,
 };
+
+export const reportDocumentType = (kind: TReportKind): TControlledDocumentType =>
+  REPORT_KIND_DEFS[kind].documentType ?? 'ReportDocument';

@@ -20,6 +20,7 @@ import { typed, type AppContext } from '../../http/app-context.ts';
 import { attachment } from '../../http/download.ts';
 import { actorOf } from '../../http/session-guard.ts';
 import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import { registerAnnualSummaryRoutes } from './annual-summary.routes.ts';
 import {
   AUDIT_DOMAIN,
   getReport,
@@ -36,7 +37,7 @@ const tags = ['Reports'];
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** Each download of a controlled report is recorded, as every GMP export is. */
-function auditDownload(
+export function auditDownload(
   db: Db,
   actor: Actor,
   scope: { plan: number; facility: number },
@@ -55,7 +56,7 @@ function auditDownload(
   );
 }
 
-function sendFile(reply: FastifyReply, format: TReportFormat, name: string, bytes: Buffer) {
+export function sendFile(reply: FastifyReply, format: TReportFormat, name: string, bytes: Buffer) {
   return reply
     .header('content-type', format === 'pdf' ? 'application/pdf' : XLSX)
     .header('content-disposition', attachment(name))
@@ -67,6 +68,7 @@ function sendFile(reply: FastifyReply, format: TReportFormat, name: string, byte
 export function registerReportRoutes({ app, db, permit }: AppContext): void {
   const r = typed(app);
   registerReports();
+  registerAnnualSummaryRoutes({ app, db, permit });
   const get = permit('ReportDocument', 'Get');
 
   r.post(
