@@ -78,7 +78,8 @@ export async function equipmentStatus(
   options: { asOf?: string | undefined; keep?: number } = {},
 ): Promise<TEquipmentStatus> {
   const { asOf, keep = 10 } = options;
-  const t = (table: string) => (asOf ? tableAsOf(table, 1, 2) : table);
+  // A FROM item the alias follows: the table, or the table as of the moment.
+  const t = (table: string) => (asOf ? `(select * from ${tableAsOf(table, 1, 2)})` : table);
   const rows = await q.query<{
     id: number;
     name: string;

@@ -64,6 +64,12 @@ export interface Period {
   until: string;
 }
 
+/** A table as of the report's moment (`$1` the facility, `$4` the moment), under an alias. */
+const at = (table: string, alias: string) => `(select * from ${tableAsOf(table, 1, 4)}) ${alias}`;
+
+const ts = (column: string) =>
+  `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
+
 export interface ApprovedChange {
   id: number;
   number: string;
@@ -89,8 +95,7 @@ export async function approvedChanges(
     content: Record<string, unknown>;
     approved_at: string;
   }>(
-    `select v.document_id, v.version_number, v.content,
-            to_char(v.approved_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as approved_at
+    `select document_id, version_number, content, ${ts('approved_at')} as approved_at
        from ${tableAsOf('controlled_versions', 1, 4)}
       where document_type = 'ChangeAssessment' and approved_at >= $2::date::timestamp at time zone 'UTC'
         and approved_at < $3::timestamptz
@@ -130,9 +135,6 @@ export interface StudyInPeriod {
   requiredPasses: number;
 }
 
-const ts = (column: string) =>
-  `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
-
 /** Studies open at some time in the period, with their outcome as of the report. */
 export async function studiesInPeriod(
   q: Queryable,
@@ -155,7 +157,7 @@ export async function studiesInPeriod(
     `select s.id, s.seq, s.title, s.study_type, s.outcome, ${ts('s.created_at')} as created_at,
             ${ts('s.closed_at')} as closed_at, s.consecutive_passes, s.protocol_content,
             coalesce(r.runs, 0) as runs
-       from ${tableAsOf('studies', 1, 4)} s
+       from ${at('studies', 's')}
        left join (select study_id, count(*)::int as runs from ${tableAsOf('study_runs', 1, 4)}
                    where coalesce(ended_at, started_at, created_at) >= $2::date::timestamp at time zone 'UTC'
                      and coalesce(ended_at, started_at, created_at) < $3::timestamptz
@@ -222,11 +224,11 @@ export async function runsInPeriod(
   const params = [facilityId, period.start, period.until, asOf];
   const runsOf = `select u.id, 'ST-' || lpad(s.seq::text, 4, '0') || ' run ' || u.sequence as label,
          u.started_at, u.ended_at, u.verdict, u.release_flag
-    from ${tableAsOf('study_runs', 1, 4)} u
-    join ${tableAsOf('studies', 1, 4)} s on s.id = u.study_id
+    from ${at('study_runs', 'u')}
+    join ${at('studies', 's')} on s.id = u.study_id
    where coalesce(u.ended_at, u.started_at, u.created_at) >= $2::date::timestamp at time zone 'UTC'
      and coalesce(u.ended_at, u.started_at, u.created_at) < $3::timestamptz`;
-  const results = tableAsOf('sample_results', 1, 4);
+  const results = (alias: string) => at('sample_results', alias);
   const [runs, failures, deviations] = await Promise.all([
     q.query<{
       id: number;
@@ -247,7 +249,7 @@ export async function runsInPeriod(
          from runs
          left join (select run_id, count(*)::int as n,
                            count(*) filter (where passed is false)::int as failed
-                      from ${results} where superseded_by is null group by run_id) r
+                      from ${results('sample_results')} where superseded_by is null group by run_id) r
                 on r.run_id = runs.id
          left join (select run_id, count(*)::int as n from ${tableAsOf('deviations', 1, 4)}
                      group by run_id) d on d.run_id = runs.id
@@ -266,10 +268,10 @@ export async function runsInPeriod(
       `with runs as (${runsOf})
        select runs.label as run, l.name as location, e.name as equipment, r.raw_value, r.unit,
               r.percent_of_limit, ${ts('coalesce(r.taken_at, r.created_at)')} as taken_at
-         from ${results} r
+         from ${results('r')}
          join runs on runs.id = r.run_id
-         join ${tableAsOf('sampling_locations', 1, 4)} l on l.id = r.sampling_location_id
-         join ${tableAsOf('equipment', 1, 4)} e on e.id = r.equipment_id
+         join ${at('sampling_locations', 'l')} on l.id = r.sampling_location_id
+         join ${at('equipment', 'e')} on e.id = r.equipment_id
         where r.superseded_by is null and r.passed is false
         order by coalesce(r.taken_at, r.created_at), r.id`,
       params,
@@ -287,7 +289,7 @@ export async function runsInPeriod(
       `with runs as (${runsOf})
        select d.seq, runs.label as run, d.kind, d.title, d.status, d.invalidates_run,
               d.root_cause, d.capa_reference
-         from ${tableAsOf('deviations', 1, 4)} d join runs on runs.id = d.run_id
+         from ${at('deviations', 'd')} join runs on runs.id = d.run_id
         order by d.seq`,
       params,
     ),
@@ -355,7 +357,7 @@ export async function equipmentTrends(
 ): Promise<{ trends: EquipmentTrend[]; alertPercent: number; actionPercent: number }> {
   const settings = await verificationSettings(q, facilityId);
   const items = await q.query<{ id: number; name: string }>(
-    `select e.id, e.name from ${tableAsOf('equipment', 1, 4)} e
+    `select e.id, e.name from ${at('equipment', 'e')}
       where e.id in (
         select equipment_id from ${tableAsOf('sample_results', 1, 4)}
          where coalesce(taken_at, created_at) >= $2::date::timestamp at time zone 'UTC'

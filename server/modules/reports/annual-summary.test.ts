@@ -87,8 +87,11 @@ beforeAll(async () => {
   await kit.completedRun(await kit.study(), 0.3);
   // A master-data change.
   await ok('POST', '/equipments', { name: 'E9', surfaceArea: { value: 1, unit: 'sqm' } });
+}, 240_000);
+
+beforeAll(async () => {
   report = await generate({ start, end: today, customSections: sections });
-});
+}, 120_000);
 
 describe('An annual summary', () => {
   it('is stored by its job as an AnnualSummary version 1 Being Built', () => {

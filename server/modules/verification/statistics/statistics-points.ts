@@ -112,11 +112,12 @@ export async function statisticsPoints(
   const params: SqlValue[] = [facilityId, filter.param, query.from ?? null, query.to ?? null];
   const { asOf } = options;
   if (asOf) params.push(asOf);
-  const t = (table: string) => (asOf ? tableAsOf(table, 1, 5) : table);
+  // A FROM item the caller's alias follows: the table, or the table as of the moment.
+  const t = (table: string) => (asOf ? `(select * from ${tableAsOf(table, 1, 5)})` : table);
   // microbial_results keeps no versions (its migration attaches no keep_record_versions):
   // as of a moment, the results entered by then, as they are now.
   const microbial = asOf
-    ? '(select * from microbial_results where created_at <= $5::timestamptz) microbial_results'
+    ? '(select * from microbial_results where created_at <= $5::timestamptz) mr'
     : 'microbial_results';
   // from/to are whole days, UTC; a historical result's date is its day.
   const results = await q.query<PointRow>(
@@ -127,7 +128,7 @@ export async function statisticsPoints(
        from (select id, facility_id, run_id, sampling_location_id, equipment_id, taken_at,
                     created_at, percent_of_limit, censored_below, superseded_by,
                     'Chemical' as residue_type
-               from ${t('sample_results')}
+               from ${t('sample_results')} sr
              union all
              select id, facility_id, run_id, sampling_location_id, equipment_id, read_at,
                     created_at, percent_of_limit, censored_below, superseded_by,
