@@ -18,6 +18,7 @@ import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import { usePermissions } from '../master-data/use-permissions.ts';
 import { ControlledRecordPanel } from '../records/ControlledRecordPanel.tsx';
 import { StatusTag } from '../records/StatusTag.tsx';
+import { AnnualSummarySection } from './AnnualSummarySection.tsx';
 import {
   downloadReport,
   generateReport,
@@ -78,7 +79,10 @@ function GenerateDialog({
       <Form.Item label="Kind" name="kind" rules={[{ required: true }]}>
         <Select
           aria-label="Kind"
-          options={(tags.data?.tags ?? []).map((t) => ({ value: t.kind, label: t.label }))}
+          options={(tags.data?.tags ?? [])
+            // The annual summary has its own dialog (AnnualSummarySection).
+            .filter((t) => t.kind !== 'annual-summary')
+            .map((t) => ({ value: t.kind, label: t.label }))}
         />
       </Form.Item>
       {kind === 'production-limits' ? (
@@ -146,7 +150,7 @@ function ReportDrawer({ report, onClose }: { report: TReport; onClose: () => voi
         {report.completedAt ? (
           <>
             <ControlledRecordPanel
-              documentType="ReportDocument"
+              documentType={report.documentType}
               documentId={report.id}
               title={`${report.number} ${report.title}`}
               state={report}
@@ -186,7 +190,9 @@ export function ReportsPage() {
   const [openId, setOpenId] = useState<number | null>(null);
   const list = useReports(page);
   const rows = list.data?.reports ?? [];
-  const open = rows.find((r) => r.id === openId) ?? null;
+  // An annual summary opened from its own list may be on another page of this one.
+  const [picked, setPicked] = useState<TReport | null>(null);
+  const open = rows.find((r) => r.id === openId) ?? (picked?.id === openId ? picked : null);
   const canGenerate = permissions.can('ReportDocument', 'Generate');
   return (
     <Flex vertical gap="middle">
@@ -198,6 +204,12 @@ export function ReportsPage() {
           </Button>
         </div>
       ) : null}
+      <AnnualSummarySection
+        onOpen={(report) => {
+          setPicked(report);
+          setOpenId(report.id);
+        }}
+      />
       <Table<TReport>
         aria-label="Reports"
         size="small"

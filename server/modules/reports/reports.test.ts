@@ -247,6 +247,7 @@ describe('Report requests', () => {
     expect(tags.body.tags.map((k: TestBody) => k.kind)).toEqual([
       'worst-case-ranking',
       'production-limits',
+      'annual-summary',
     ]);
     const list = await t.call('GET', `${facility.F}/reports?pageNumber=1&pageLimit=10`);
     expect(list.status).toBe(200);
