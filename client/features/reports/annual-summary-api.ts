@@ -76,4 +76,3 @@ export async function downloadAnnualSummary(
   saveBlob(blob, name);
   return name;
 }
-

@@ -3,10 +3,7 @@ import {
   DECISION_LABELS,
   type TDecision,
 } from '../../../core/schemas/change-assessments.schemas.ts';
-import {
-  RELEASE_LABELS,
-  type TReleaseFlag,
-} from '../../../core/schemas/verification.schemas.ts';
+import { RELEASE_LABELS, type TReleaseFlag } from '../../../core/schemas/verification.schemas.ts';
 import { formatPercent } from '../../../core/verification/statistics.ts';
 import type { EquipmentTrend } from './annual-summary-data.ts';
 import type { AnnualSummaryData } from './annual-summary.ts';
@@ -37,7 +34,14 @@ function trendChartSvg(
   const line = (name: string, value: number | null, color: string) =>
     value === null
       ? []
-      : [{ name, yAxis: value, lineStyle: { color, type: 'dashed' as const }, label: { show: false } }];
+      : [
+          {
+            name,
+            yAxis: value,
+            lineStyle: { color, type: 'dashed' as const },
+            label: { show: false },
+          },
+        ];
   return renderChartSvg(
     {
       grid: { left: 40, right: 10, top: 24, bottom: 36 },

@@ -124,7 +124,8 @@ describe('An annual summary', () => {
     // Studies and their outcomes: both studies as the studies call gives them.
     const studies = (await ok('GET', '/studies?pageLimit=100')).data as TestBody[];
     expect(studies).toHaveLength(2);
-    for (const s of studies) expect(text).toContain(`${s.number} ${s.title} Validation ${s.outcome}`);
+    for (const s of studies)
+      expect(text).toContain(`${s.number} ${s.title} Validation ${s.outcome}`);
     // Runs with their counts, the failed result and the deviation.
     const failingLabel = `${studies.find((s) => s.title === 'Study 1')!.number} run 1`;
     expect(text).toMatch(new RegExp(`${failingLabel} .*? Fail .*? 2 1 1`));

@@ -58,7 +58,11 @@ export function conclusionOf(data: Omit<AnnualSummaryData, 'conclusion'>): strin
     `${plural(changed, 'master-data change')} recorded in the audit trail.`,
   ];
   const attention =
-    verdict('Fail') + runs.failures.length + openDeviations + overdue.items.length + outcome('Failed');
+    verdict('Fail') +
+    runs.failures.length +
+    openDeviations +
+    overdue.items.length +
+    outcome('Failed');
   lines.push(
     attention === 0 && estimated.length - capable === 0
       ? 'No failed run or result, open deviation, failed study, overdue verification or equipment below its capability target: the cleaning procedures remained in a validated state over the period.'

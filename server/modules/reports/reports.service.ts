@@ -419,7 +419,11 @@ export function registerReports(): void {
       recordVersion: async (q, ref) => {
         const [found] = await q.query<{ version: number }>(
           'select version from reports where facility_id = $1 and id = $2 and kind = any($3::text[])',
-          [ref.facilityId, ref.documentId, kinds.filter((k) => reportDocumentType(k) === documentType)],
+          [
+            ref.facilityId,
+            ref.documentId,
+            kinds.filter((k) => reportDocumentType(k) === documentType),
+          ],
         );
         return found?.version ?? null;
       },
