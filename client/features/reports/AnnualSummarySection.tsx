@@ -1,6 +1,6 @@
 import { DeleteOutlined, DownloadOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Flex, Form, Input, Space, Table, Tag, Typography } from 'antd';
+import { Button, Card, Flex, Form, Input, Space, Table, Typography } from 'antd';
 import { useState } from 'react';
 import type { TCustomSection } from '../../../core/schemas/annual-summary.schemas.ts';
 import type { TReport } from '../../../core/schemas/reports.schemas.ts';
@@ -9,7 +9,7 @@ import { FormModal } from '../../app/reason/FormModal.tsx';
 import { useDateFormat } from '../../app/use-date-format.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import { usePermissions } from '../master-data/use-permissions.ts';
-import { StatusTag } from '../records/StatusTag.tsx';
+import { ReportStatusTag } from './ReportStatusTag.tsx';
 import {
   downloadAnnualSummary,
   generateAnnualSummary,
@@ -183,14 +183,7 @@ export function AnnualSummarySection({ onOpen }: { onOpen: (report: TReport) => 
           {
             title: 'Status',
             key: 'status',
-            render: (_: unknown, row) =>
-              row.completedAt ? (
-                <StatusTag state={row} />
-              ) : row.error ? (
-                <Tag color="error">Failed</Tag>
-              ) : (
-                <Tag color="processing">Generating</Tag>
-              ),
+            render: (_: unknown, row) => <ReportStatusTag report={row} />,
           },
           {
             title: 'Generated at',
