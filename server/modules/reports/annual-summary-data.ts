@@ -369,7 +369,7 @@ export async function equipmentTrends(
            and coalesce(read_at, created_at) < ($3::date + 1)::timestamp at time zone 'UTC'
         union
         select equipment_id from historical_study_results
-         where facility_id = $1 and taken_at between $2::date and $3::date)
+         where facility_id = $1 and taken_at between $2::date::text and $3::date::text)
       order by e.name, e.id`,
     [facilityId, period.start, period.end, asOf],
   );
