@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { ZAuditLogFilters } from './audit.schemas.ts';
+import { ZAnnualSummaryReportBody } from './annual-summary.schemas.ts';
 import { ZFacilityParams } from './auth.schemas.ts';
 import { ZJobProgress } from './cleaning-assessments.schemas.ts';
 import { ZId, ZListQuery } from './common.schemas.ts';
-import { ZControlledState } from './signatures.schemas.ts';
+import { ZControlledDocumentType, ZControlledState } from './signatures.schemas.ts';
 
 /*
  * Reports as controlled documents (issue 13; server/modules/reports/README.md): generated as a
@@ -23,6 +24,7 @@ export const REPORT_KINDS = [
   'cleaning-agent-limits',
   'master-data-snapshot',
   'audit-log',
+  'annual-summary',
 ] as const;
 export const ZReportKind = z.enum(REPORT_KINDS);
 export type TReportKind = z.infer<typeof ZReportKind>;
@@ -85,6 +87,11 @@ export const REPORT_KIND_INFO: Record<
   },
   study: { label: 'Study report', formats: ['pdf'], tags: ['verification', 'study'] },
   run: { label: 'Run report', formats: ['pdf'], tags: ['verification', 'run'] },
+  'annual-summary': {
+    label: 'Annual summary',
+    formats: ['pdf'],
+    tags: ['annual review', 'verification'],
+  },
 };
 
 /** The parameters of each kind, the body of POST reports/generate_report. */
@@ -109,6 +116,7 @@ export const ZGenerateReportBody = z.discriminatedUnion('kind', [
   ZAuditLogFilters.omit({ facilityId: true })
     .extend({ kind: z.literal('audit-log') })
     .strict(),
+  ZAnnualSummaryReportBody,
 ]);
 export type TGenerateReportBody = z.infer<typeof ZGenerateReportBody>;
 
@@ -122,6 +130,8 @@ export const ZReport = ZControlledState.extend({
   id: z.number().int(),
   number: z.string(),
   kind: ZReportKind,
+  /** What it is signed as: ReportDocument, or AnnualSummary for an annual summary. */
+  documentType: ZControlledDocumentType,
   title: z.string(),
   parameters: z.record(z.string(), z.unknown()),
   jobId: z.string().nullable(),

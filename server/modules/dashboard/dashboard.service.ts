@@ -16,6 +16,7 @@ import { pairsNearLoq, type LoqMethod } from '../../../core/dashboard/near-loq.t
 import { toxicityDistribution } from '../../../core/dashboard/toxicity-distribution.ts';
 import type { Quantity } from '../../../core/units/quantity.ts';
 import type { Queryable } from '../../db/db.ts';
+import { tableAsOf } from '../../entities/entity-history.ts';
 import { allEntities } from '../../entities/entity-store.ts';
 import { pendingApprovals } from '../../records/signatures.read.ts';
 import { signerIn } from '../../records/signatures.service.ts';
@@ -67,13 +68,18 @@ async function setupCounts(q: Queryable, caller: DashboardCaller): Promise<TDash
 /**
  * Each equipment item by the latest study whose protocol (as frozen in the study) names it:
  * its outcome, and a Validated one older than the periodic verification frequency is Overdue.
- * An item no study names is Not covered.
+ * An item no study names is Not covered. With `asOf`, the studies and equipment as they stood
+ * then (the annual summary); `keep` overdue items are listed (10 on the dashboard).
  */
 export async function equipmentStatus(
   q: Queryable,
   facilityId: number,
   now = new Date(),
+  options: { asOf?: string | undefined; keep?: number } = {},
 ): Promise<TEquipmentStatus> {
+  const { asOf, keep = 10 } = options;
+  // A FROM item the alias follows: the table, or the table as of the moment.
+  const t = (table: string) => (asOf ? `(select * from ${tableAsOf(table, 1, 2)})` : table);
   const rows = await q.query<{
     id: number;
     name: string;
@@ -83,17 +89,17 @@ export async function equipmentStatus(
     `with covering as (
        select distinct on (k.equipment_id) k.equipment_id, s.outcome,
               coalesce(s.closed_at, s.updated_at) as at
-         from studies s
+         from ${t('studies')} s
         cross join lateral jsonb_array_elements_text(
                 coalesce(s.protocol_content -> 'equipmentIds', '[]'::jsonb)) as j(value)
         cross join lateral (select j.value::int as equipment_id) k
         where s.facility_id = $1
         order by k.equipment_id, s.id desc)
      select e.id, e.name, c.outcome, c.at
-       from equipment e left join covering c on c.equipment_id = e.id
+       from ${t('equipment')} e left join covering c on c.equipment_id = e.id
       where e.facility_id = $1 and e.archived_at is null
       order by e.id`,
-    [facilityId],
+    asOf ? [facilityId, asOf] : [facilityId],
   );
   const [tasks] = await q.query<{ open: number }>(
     `select count(*)::int as open from qualification_tasks where facility_id = $1 and status = 'Open'`,
@@ -119,7 +125,7 @@ export async function equipmentStatus(
   return {
     equipmentCount: rows.length,
     counts,
-    overdue: overdue.slice(0, 10),
+    overdue: overdue.slice(0, keep),
     openQualificationTasks: tasks?.open ?? 0,
     periodicVerificationDays: PERIODIC_VERIFICATION_DAYS,
   };

@@ -2,6 +2,7 @@ import ExcelJS from 'exceljs';
 import type { DateTimeSettings } from '../../../core/datetime/format-date-time.ts';
 import { productionsDef } from '../../../core/entities/defs/index.ts';
 import type { TGenerateReportBody, TReportKind } from '../../../core/schemas/reports.schemas.ts';
+import type { TControlledDocumentType } from '../../../core/schemas/signatures.schemas.ts';
 import type { Queryable } from '../../db/db.ts';
 import { getEntity } from '../../entities/entity-store.ts';
 import { computable, computableLimitsInput } from '../limits/computable-input.ts';
@@ -21,6 +22,7 @@ import { masterDataSnapshotKind } from './kinds/master-data-snapshot.ts';
 import { leftOutContent } from './kinds/left-out.ts';
 import { productionDataXlsx } from './kinds/production-data-xlsx.ts';
 import { th } from './controlled-pdf.ts';
+import { annualSummary } from './annual-summary.ts';
 import { barChartSvg } from './report-charts.ts';
 import { runReport, studyReport } from './verification-report-kinds.ts';
 
@@ -53,6 +55,8 @@ export interface ReportKind {
   permission?: { resource: string; action: string };
   /** Refuses parameters that cannot give a report, when it is asked for (before the job). */
   check?(q: Queryable, facilityId: number, parameters: TGenerateReportBody): Promise<void>;
+  /** What the report is signed as; ReportDocument unless the kind says otherwise. */
+  documentType?: TControlledDocumentType;
 }
 
 /** Who generated the report and the moment its data was read. */
@@ -245,4 +249,8 @@ export const REPORT_KIND_DEFS: Record<TReportKind, ReportKind> = {
   'cleaning-agent-limits': cleaningAgentLimitsKind,
   'master-data-snapshot': masterDataSnapshotKind,
   'audit-log': auditLogKind,
+  'annual-summary': annualSummary,
 };
+
+export const reportDocumentType = (kind: TReportKind): TControlledDocumentType =>
+  REPORT_KIND_DEFS[kind].documentType ?? 'ReportDocument';

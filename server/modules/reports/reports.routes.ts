@@ -22,6 +22,7 @@ import { attachment } from '../../http/download.ts';
 import { actorOf, assertAllowed, sessionOf } from '../../http/session-guard.ts';
 import { writeAudit, type Actor } from '../audit/audit.service.ts';
 import { registerReportCompareRoute } from './report-compare.routes.ts';
+import { registerAnnualSummaryRoutes } from './annual-summary.routes.ts';
 import {
   AUDIT_DOMAIN,
   getReport,
@@ -41,7 +42,7 @@ const tags = ['Reports'];
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** Each download of a controlled report is recorded, as every GMP export is. */
-function auditDownload(
+export function auditDownload(
   db: Db,
   actor: Actor,
   scope: { plan: number; facility: number },
@@ -60,7 +61,7 @@ function auditDownload(
   );
 }
 
-function sendFile(reply: FastifyReply, format: TReportFormat, name: string, bytes: Buffer) {
+export function sendFile(reply: FastifyReply, format: TReportFormat, name: string, bytes: Buffer) {
   return reply
     .header('content-type', format === 'pdf' ? 'application/pdf' : XLSX)
     .header('content-disposition', attachment(name))
@@ -76,6 +77,7 @@ export function registerReportRoutes(context: AppContext): void {
   registerReportCompareRoute(context);
   registerEquipmentPdfRoutes(context);
   registerAuditLogReportRoutes(context);
+  registerAnnualSummaryRoutes({ app, db, permit });
   const get = permit('ReportDocument', 'Get');
   // A kind whose content is reachable otherwise only with a permission of its own (the audit
   // trail) asks for it too, to generate the report and to read its files.

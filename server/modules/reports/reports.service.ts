@@ -23,7 +23,7 @@ import { listSignatures } from '../../records/signatures.read.ts';
 import { facilityDateTimeSettings } from '../audit/audit-log.service.ts';
 import { writeAudit, type Actor } from '../audit/audit.service.ts';
 import { dataHashOf, renderControlledPdf, sha256 } from './controlled-pdf.ts';
-import { REPORT_KIND_DEFS } from './report-kinds.ts';
+import { REPORT_KIND_DEFS, reportDocumentType } from './report-kinds.ts';
 
 /*
  * Reports as controlled documents (README.md in this folder): a generate request stores the
@@ -72,9 +72,13 @@ const NOT_YET: ControlledVersionState = {
   versionNumber: 1,
 };
 
-const refOf = (facilityId: number, id: number): Omit<ControlledRef, 'planId'> => ({
+const refOf = (
+  facilityId: number,
+  id: number,
+  kind: TReportKind,
+): Omit<ControlledRef, 'planId'> => ({
   facilityId,
-  documentType: DOCUMENT_TYPE,
+  documentType: reportDocumentType(kind),
   documentId: id,
 });
 
@@ -117,15 +121,27 @@ async function generatedFiles(q: Queryable, ids: number[]) {
 
 async function toReports(q: Queryable, facilityId: number, rows: ReportRow[]): Promise<TReport[]> {
   const ids = rows.map((r) => r.id);
-  const [states, files, progress] = await Promise.all([
-    controlledStates(q, { facilityId, documentType: DOCUMENT_TYPE }, ids),
+  // Each report's state under the document type it is signed as (AnnualSummary or ReportDocument).
+  const types = [...new Set(rows.map((r) => reportDocumentType(r.kind)))];
+  const [stateMaps, files, progress] = await Promise.all([
+    Promise.all(
+      types.map((documentType) =>
+        controlledStates(
+          q,
+          { facilityId, documentType },
+          rows.filter((r) => reportDocumentType(r.kind) === documentType).map((r) => r.id),
+        ),
+      ),
+    ),
     generatedFiles(q, ids),
     Promise.all(rows.map((r) => (r.job_id ? jobProgress(q, r.job_id) : null))),
   ]);
+  const states = new Map(stateMaps.flatMap((m) => [...m]));
   return rows.map((r, i) => ({
     id: r.id,
     number: r.number,
     kind: r.kind,
+    documentType: reportDocumentType(r.kind),
     title: r.title,
     parameters: r.parameters,
     jobId: r.job_id,
@@ -245,8 +261,8 @@ interface PdfState {
 const stateKey = ({ state, signatures }: PdfState) =>
   `v${state.versionNumber}:${state.status}:${signatures.map((s) => s.id).join(',')}`;
 
-async function pdfState(q: Queryable, facilityId: number, id: number): Promise<PdfState> {
-  const ref = refOf(facilityId, id);
+async function pdfState(q: Queryable, row: ReportRow): Promise<PdfState> {
+  const ref = refOf(row.facility_id, row.id, row.kind);
   const state = (await controlledState(q, ref)) ?? NOT_YET;
   const signatures = (await listSignatures(q, ref)).filter(
     (s) => s.versionNumber === state.versionNumber,
@@ -361,7 +377,7 @@ export async function runReport(
       await recordEdit(
         tx,
         actor,
-        { ...refOf(first.facility_id, reportId), planId: first.plan_id },
+        { ...refOf(first.facility_id, reportId, first.kind), planId: first.plan_id },
         {
           number: first.number,
           kind: first.kind,
@@ -391,23 +407,32 @@ export async function runReport(
   }
 }
 
-/** Reports are signed like any controlled record: Submit needs ReportDocument Modify. */
+/**
+ * Reports are signed like any controlled record, under their kind's document type
+ * (ReportDocument, or AnnualSummary): Submit needs ReportDocument Modify.
+ */
 export function registerReports(): void {
   registerJobHandler<{ reportId: number }>(JOB_NAME, (data, ctx) =>
     runReport(ctx.db, data.reportId, (p) => ctx.progress(p)),
   );
-  registerDocumentType(DOCUMENT_TYPE, {
-    resource: 'ReportDocument',
-    action: 'Modify',
-    title: (content) => `${String(content.number ?? '')} ${String(content.title ?? '')}`,
-    recordVersion: async (q, ref) => {
-      const [found] = await q.query<{ version: number }>(
-        'select version from reports where facility_id = $1 and id = $2',
-        [ref.facilityId, ref.documentId],
-      );
-      return found?.version ?? null;
-    },
-  });
+  const kinds = Object.keys(REPORT_KIND_DEFS) as TReportKind[];
+  for (const documentType of new Set(kinds.map(reportDocumentType)))
+    registerDocumentType(documentType, {
+      resource: 'ReportDocument',
+      action: 'Modify',
+      title: (content) => `${String(content.number ?? '')} ${String(content.title ?? '')}`,
+      recordVersion: async (q, ref) => {
+        const [found] = await q.query<{ version: number }>(
+          'select version from reports where facility_id = $1 and id = $2 and kind = any($3::text[])',
+          [
+            ref.facilityId,
+            ref.documentId,
+            kinds.filter((k) => reportDocumentType(k) === documentType),
+          ],
+        );
+        return found?.version ?? null;
+      },
+    });
 }
 
 async function completedRow(q: Queryable, facilityId: number, id: number, kind?: TReportKind) {
@@ -429,7 +454,7 @@ export async function reportPdf(
   kind?: TReportKind,
 ): Promise<{ bytes: Buffer; row: ReportRow }> {
   const row = await completedRow(db, facilityId, id, kind);
-  const at = await pdfState(db, facilityId, id);
+  const at = await pdfState(db, row);
   const key = stateKey(at);
   const stored = await storedFile(db, id, 'pdf', key);
   if (stored) return { bytes: stored, row };

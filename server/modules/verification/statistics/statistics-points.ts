@@ -4,6 +4,7 @@ import type { ZStatisticsQuery } from '../../../../core/schemas/verification.sch
 import { AppError } from '../../../../core/errors/errors.ts';
 import { STATISTICS_RESIDUE_TYPES } from '../../../../core/schemas/verification.schemas.ts';
 import type { Queryable, SqlValue } from '../../../db/db.ts';
+import { tableAsOf } from '../../../entities/entity-history.ts';
 
 type Query = z.infer<typeof ZStatisticsQuery>;
 
@@ -99,14 +100,27 @@ interface PointRow {
   censored_below: boolean;
 }
 
-/** The group's label and its counted points, sample results and marked historical results. */
+/**
+ * The group's label and its counted points, sample results and marked historical results; with
+ * `asOf`, as the results stood then (a report's data read again as of its date).
+ */
 export async function statisticsPoints(
   q: Queryable,
   facilityId: number,
   query: Query,
+  options: { asOf?: string | undefined } = {},
 ): Promise<{ label: string; points: StatisticsPointInput[] }> {
   const filter = await filterOf(q, facilityId, query);
   const params: SqlValue[] = [facilityId, filter.param, query.from ?? null, query.to ?? null];
+  const { asOf } = options;
+  if (asOf) params.push(asOf);
+  // A FROM item the caller's alias follows: the table, or the table as of the moment.
+  const t = (table: string) => (asOf ? `(select * from ${tableAsOf(table, 1, 5)})` : table);
+  // microbial_results keeps no versions (its migration attaches no keep_record_versions):
+  // as of a moment, the results entered by then, as they are now.
+  const microbial = asOf
+    ? '(select * from microbial_results where created_at <= $5::timestamptz) mr'
+    : 'microbial_results';
   // from/to are whole days, UTC; a historical result's date is its day.
   const results = await q.query<PointRow>(
     `select r.id as result_id,
@@ -116,15 +130,15 @@ export async function statisticsPoints(
        from (select id, facility_id, run_id, sampling_location_id, equipment_id, taken_at,
                     created_at, percent_of_limit, censored_below, superseded_by,
                     'Chemical' as residue_type
-               from sample_results
+               from ${t('sample_results')} sr
              union all
              select id, facility_id, run_id, sampling_location_id, equipment_id, read_at,
                     created_at, percent_of_limit, censored_below, superseded_by,
                     'Microbial'
-               from microbial_results) r
-       join study_runs u on u.id = r.run_id
-       join studies s on s.id = u.study_id
-       left join sampling_locations l on l.id = r.sampling_location_id
+               from ${microbial}) r
+       join ${t('study_runs')} u on u.id = r.run_id
+       join ${t('studies')} s on s.id = u.study_id
+       left join ${t('sampling_locations')} l on l.id = r.sampling_location_id
       where r.facility_id = $1 and u.facility_id = $1 and r.superseded_by is null
         and u.verdict <> 'Invalidated'
         and r.percent_of_limit is not null and ${filter.results}
@@ -135,8 +149,8 @@ export async function statisticsPoints(
   const historical = await q.query<PointRow>(
     `select null::integer as result_id, h.taken_at || 'T00:00:00.000Z' as taken_at,
             s.name as label, h.percent_of_limit, coalesce(h.censored_below, false) as censored_below
-       from historical_study_results h
-       join historical_studies s on s.id = h.historical_study_id
+       from ${t('historical_study_results')} h
+       join ${t('historical_studies')} s on s.id = h.historical_study_id
       where h.facility_id = $1 and s.facility_id = $1 and s.count_in_statistics is true
         and h.archived_at is null and s.archived_at is null and ${filter.historical}
         and ($3::date is null or h.taken_at >= $3::date::text)
