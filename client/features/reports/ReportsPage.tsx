@@ -10,7 +10,6 @@ import {
   Select,
   Space,
   Table,
-  Tag,
   Typography,
 } from 'antd';
 import { useState } from 'react';
@@ -29,7 +28,6 @@ import { ReferenceSelect } from '../master-data/ReferenceSelect.tsx';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import { usePermissions } from '../master-data/use-permissions.ts';
 import { ControlledRecordPanel } from '../records/ControlledRecordPanel.tsx';
-import { StatusTag } from '../records/StatusTag.tsx';
 import { isRecordReportKind, RECORD_REPORT_PARAMS } from './record-report-kinds.ts';
 import { ReportCompare } from './ReportCompare.tsx';
 import { ReportStatusTag } from './ReportStatusTag.tsx';
