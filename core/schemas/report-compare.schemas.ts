@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZDataChange } from './cleaning-assessments.schemas.ts';
 
 /*
  * "Compare with today" of a stored report (server/modules/reports/README.md): its data computed
@@ -32,20 +33,6 @@ export const ZCompareSnapshot = z.object({
   changeAssessmentId: z.number().int().nullable(),
 });
 
-/** A GMP data change (audit row) since the report, with the change assessment it applied. */
-export const ZCompareEdit = z.object({
-  at: z.string(),
-  userName: z.string().nullable(),
-  domain: z.string(),
-  action: z.string(),
-  entityId: z.string().nullable(),
-  entityName: z.string().nullable(),
-  reason: z.string().nullable(),
-  changeAssessment: z
-    .object({ id: z.number().int(), number: z.string(), title: z.string() })
-    .nullable(),
-});
-
 export const ZCompareResponse = z.object({
   reportId: z.number().int(),
   asOf: z.string(),
@@ -58,7 +45,8 @@ export const ZCompareResponse = z.object({
   rows: z.array(ZCompareRow),
   snapshots: z.array(ZCompareSnapshot),
   /** The edits of GMP data since the report (newest first, at most 200), direct or applied. */
-  edits: z.array(ZCompareEdit),
+  /** The GMP data changes (audit rows) since the report, with the change assessment applied. */
+  edits: z.array(ZDataChange),
   editCount: z.number().int(),
 });
 export type TCompareResponse = z.infer<typeof ZCompareResponse>;

@@ -1,4 +1,4 @@
-import { Button, Card, Checkbox, Form, Input, Radio, Table, Tag } from 'antd';
+import { Button, Card, Checkbox, Form, Input, Radio, Select, Table, Tag } from 'antd';
 import { useState } from 'react';
 import {
   DEVIATION_KIND_LABELS,
@@ -86,6 +86,7 @@ function AddDeviation({ run, onClose }: { run: TRun; onClose: () => void }) {
           ...values,
           rootCause: values.rootCause?.trim() ? values.rootCause.trim() : null,
           capaReference: values.capaReference?.trim() ? values.capaReference.trim() : null,
+          samplingLocationId: values.samplingLocationId ?? null,
           invalidatesRun: values.kind === 'nonProcess' && values.invalidatesRun === true,
         })
       }
@@ -97,6 +98,22 @@ function AddDeviation({ run, onClose }: { run: TRun; onClose: () => void }) {
             value,
             label,
           }))}
+        />
+      </Form.Item>
+      <Form.Item
+        name="samplingLocationId"
+        label="Sampling location"
+        extra="A deviation about a planned location explains a result missing there at submission."
+      >
+        <Select
+          allowClear
+          placeholder="The run as a whole"
+          options={[...new Map(run.plan.map((row) => [row.samplingLocationId, row])).values()].map(
+            (row) => ({
+              value: row.samplingLocationId,
+              label: `${row.samplingLocationName} (${row.equipmentName})`,
+            }),
+          )}
         />
       </Form.Item>
       <Form.Item

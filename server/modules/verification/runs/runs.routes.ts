@@ -8,9 +8,8 @@ import {
   ZRunList,
   ZRunResponse,
 } from '../../../../core/schemas/verification.schemas.ts';
-import { F, TAGS, RESOURCE, ZIdParams, scopeOf } from '../route-base.ts';
+import { F, TAGS, RESOURCE, ZIdParams, runWrite, runWriteRoutes } from '../route-base.ts';
 import { typed, type AppContext } from '../../../http/app-context.ts';
-import { actorOf } from '../../../http/session-guard.ts';
 import { createDeviation, editDeviation } from './deviations.ts';
 import { registerInspectionRoutes } from './inspection.routes.ts';
 import { OPEN_DEVIATION, registerRunType } from './run-approval.ts';
@@ -48,31 +47,6 @@ export function registerRunRoutes(context: AppContext): void {
     }),
   );
 
-  r.post(
-    `${F}/studies/:id/runs`,
-    {
-      preHandler: permit(RESOURCE, 'Add'),
-      schema: {
-        tags: TAGS,
-        summary: 'Add run N to a study (Not Started); refused on a closed study',
-        params: ZIdParams,
-        body: ZRunCreate,
-        response,
-      },
-    },
-    async (request) => {
-      const { facility, id } = request.params;
-      const runId = await createRun(
-        db,
-        actorOf(request),
-        scopeOf(request.params),
-        id,
-        request.body.reason,
-      );
-      return answer(facility, runId);
-    },
-  );
-
   r.get(
     `${F}/runs/:id`,
     {
@@ -88,113 +62,60 @@ export function registerRunRoutes(context: AppContext): void {
     async (request) => answer(request.params.facility, request.params.id),
   );
 
-  r.post(
-    `${F}/runs/:id`,
-    {
-      preHandler: modifier,
-      schema: {
-        tags: TAGS,
-        summary: 'Record the cleaning event (reason + version) until the run is submitted',
-        description: `Operators are operators of the facility, the procedure one of its cleaning procedures. Submitting the run (POST signatures, documentType Run) needs the visual inspection (POST runs/{id}/inspection) where the pinned cleaning inspection settings require one, a result at every planned location or a deviation explaining it, and no Open deviation ('${OPEN_DEVIATION}'). A submitted run is 409 TransactionLocked.`,
-        params: ZIdParams,
-        body: ZRunEdit,
-        response,
+  runWriteRoutes(app, db, [
+    runWrite({
+      path: 'studies/:id/runs',
+      guard: permit(RESOURCE, 'Add'),
+      summary: 'Add run N to a study (Not Started); refused on a closed study',
+      body: ZRunCreate,
+      write: (actor, scope, studyId, body) => createRun(db, actor, scope, studyId, body.reason),
+    }),
+    runWrite({
+      path: 'runs/:id',
+      guard: modifier,
+      summary: 'Record the cleaning event (reason + version) until the run is submitted',
+      description: `Operators are operators of the facility, the procedure one of its cleaning procedures. Submitting the run (POST signatures, documentType Run) needs the visual inspection (POST runs/{id}/inspection) where the pinned cleaning inspection settings require one, a result at every planned location or a deviation explaining it, and no Open deviation ('${OPEN_DEVIATION}'). A submitted run is 409 TransactionLocked.`,
+      body: ZRunEdit,
+      write: async (actor, scope, id, body) => {
+        await editRun(db, actor, scope, id, body);
+        return id;
       },
-    },
-    async (request) => {
-      const { facility, id } = request.params;
-      await editRun(db, actorOf(request), scopeOf(request.params), id, request.body);
-      return answer(facility, id);
-    },
-  );
-
-  r.post(
-    `${F}/runs/:id/results`,
-    {
-      preHandler: modifier,
-      schema: {
-        tags: TAGS,
-        summary: 'Enter sample results, many at once; judged by the server',
-        description:
-          "Every problem of every row is reported at once as 422 SampleChangesError, errors[].property = '<key>.<field>', and nothing is saved. A batch number already used by a result (a retest keeps its original's) or a sample is 409 DuplicateBatchNumber. The recovery, limit (from the study's limits snapshot), percent of limit and pass/fail are computed here. A repeat (retest or re-swab) supersedes the result it repeats.",
-        params: ZIdParams,
-        body: ZResultsBody,
-        response,
+    }),
+    runWrite({
+      path: 'runs/:id/results',
+      guard: modifier,
+      summary: 'Enter sample results, many at once; judged by the server',
+      description:
+        "Every problem of every row is reported at once as 422 SampleChangesError, errors[].property = '<key>.<field>', and nothing is saved. A batch number already used by a result (a retest keeps its original's) or a sample is 409 DuplicateBatchNumber. The recovery, limit (from the study's limits snapshot), percent of limit and pass/fail are computed here. A repeat (retest or re-swab) supersedes the result it repeats.",
+      body: ZResultsBody,
+      write: async (actor, scope, id, body) => {
+        await enterResults(db, actor, scope, id, body.results);
+        return id;
       },
-    },
-    async (request) => {
-      const { facility, id } = request.params;
-      await enterResults(db, actorOf(request), scopeOf(request.params), id, request.body.results);
-      return answer(facility, id);
-    },
-  );
-
-  r.post(
-    `${F}/results/:id`,
-    {
-      preHandler: modifier,
-      schema: {
-        tags: TAGS,
-        summary: 'Correct a sample result (reason + version); judged again; answers its run',
-        params: ZIdParams,
-        body: ZResultEdit,
-        response,
+    }),
+    runWrite({
+      path: 'results/:id',
+      guard: modifier,
+      summary: 'Correct a sample result (reason + version); judged again; answers its run',
+      body: ZResultEdit,
+      write: (actor, scope, id, body) => editResult(db, actor, scope, id, body),
+    }),
+    runWrite({
+      path: 'runs/:id/deviations',
+      guard: modifier,
+      summary: 'Raise a deviation on the run (DEV-0001 per facility); answers the run',
+      body: ZDeviationCreate,
+      write: async (actor, scope, id, body) => {
+        await createDeviation(db, actor, scope, id, body);
+        return id;
       },
-    },
-    async (request) => {
-      const { facility, id } = request.params;
-      const runId = await editResult(
-        db,
-        actorOf(request),
-        scopeOf(request.params),
-        id,
-        request.body,
-      );
-      return answer(facility, runId);
-    },
-  );
-
-  r.post(
-    `${F}/runs/:id/deviations`,
-    {
-      preHandler: modifier,
-      schema: {
-        tags: TAGS,
-        summary: 'Raise a deviation on the run (DEV-0001 per facility); answers the run',
-        params: ZIdParams,
-        body: ZDeviationCreate,
-        response,
-      },
-    },
-    async (request) => {
-      const { facility, id } = request.params;
-      await createDeviation(db, actorOf(request), scopeOf(request.params), id, request.body);
-      return answer(facility, id);
-    },
-  );
-
-  r.post(
-    `${F}/deviations/:id`,
-    {
-      preHandler: modifier,
-      schema: {
-        tags: TAGS,
-        summary: 'Edit or close a deviation (reason + version); closing needs a root cause',
-        params: ZIdParams,
-        body: ZDeviationEdit,
-        response,
-      },
-    },
-    async (request) => {
-      const { facility, id } = request.params;
-      const runId = await editDeviation(
-        db,
-        actorOf(request),
-        scopeOf(request.params),
-        id,
-        request.body,
-      );
-      return answer(facility, runId);
-    },
-  );
+    }),
+    runWrite({
+      path: 'deviations/:id',
+      guard: modifier,
+      summary: 'Edit or close a deviation (reason + version); closing needs a root cause',
+      body: ZDeviationEdit,
+      write: (actor, scope, id, body) => editDeviation(db, actor, scope, id, body),
+    }),
+  ]);
 }
