@@ -39,6 +39,8 @@ describe('tier gating on the seeded lite facility', () => {
       '/cleaning-assessments/from-last',
       'Cleaning assessments are not available on the lite tier',
     ],
+    ['GET', '/report-info', 'Custom reports are not available on the lite tier'],
+    ['GET', '/1/report-data/data', 'Custom reports are not available on the lite tier'],
   ])('refuses %s %s with 403 naming the tier, audited', async (method, path, message) => {
     const res = await t.call(method, `${lite}${path}`, method === 'GET' ? undefined : {});
     expect(res.status).toBe(403);

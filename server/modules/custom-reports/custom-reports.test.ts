@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { TMacPairsPage } from '../../../core/schemas/mac-matrix.schemas.ts';
 import { buildUser, permissionsWith } from '../../test/factories.ts';
 import { useFacilityTestServer } from '../../test/facility-test-file.ts';
-import { facilityPath } from '../../test/test-server.ts';
+import { facilityPath, setFacilityKind } from '../../test/test-server.ts';
 import { buildMacFacility } from '../limits/mac-test-data.ts';
 
 const t = useFacilityTestServer();
@@ -118,6 +118,8 @@ describe('custom report permissions', () => {
   });
 
   it('keeps a facility’s reports in that facility', async () => {
+    // The seeded second facility is lite, which has no custom reports at all (facility gate).
+    await setFacilityKind(t.server, 1, { tier: 'full' });
     const other = await facilityPath(t.server, 1);
     const res = await t.call('GET', `${other}/${equipmentReport}/report-data/data`);
     expect(res.status).toBe(404);
