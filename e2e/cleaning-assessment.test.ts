@@ -144,7 +144,7 @@ it('a historical study covers its cell, linked from the evidence; the next asses
   const list = page.getByRole('table', { name: 'Cleaning assessments' });
   // The first assessment is done, with its two gaps.
   const first = list.locator('tr.ant-table-row', { hasText: 'FCE-0001' });
-  await expect.poll(() => first.textContent()).toContain('Done');
+  await expect.poll(() => first.textContent(), { timeout: 15_000 }).toContain('Done');
   expect(await first.textContent()).toContain('Quarterly review');
   expect(await first.textContent()).toContain('System Administrator');
 
