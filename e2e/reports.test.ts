@@ -25,7 +25,7 @@ describe('Reports in the browser', () => {
   it('generates a production limits report, follows its job and downloads its PDF', async () => {
     await page
       .getByRole('navigation', { name: 'Main' })
-      .getByRole('link', { name: 'Reports' })
+      .getByRole('link', { name: 'Reports', exact: true })
       .click();
     await page.getByRole('button', { name: 'Generate report' }).click();
     const dialog = openModal(page);
