@@ -26,7 +26,8 @@ export async function newPage(
 ): Promise<{ context: BrowserContext; page: Page }> {
   // A desktop screen: the header's navigation shows every entry without its overflow menu.
   const context = await browser.newContext({ baseURL, viewport: { width: 1920, height: 1080 } });
-  context.setDefaultTimeout(30_000);
+  // The suite shares two cores with the server tests that run beside it: a step may wait long.
+  context.setDefaultTimeout(50_000);
   const page = await context.newPage();
   return { context, page };
 }
