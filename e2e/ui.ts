@@ -120,7 +120,12 @@ export async function choose(select: Locator, ...options: string[]): Promise<voi
       if ((await select.getAttribute('aria-expanded')) !== 'true') await select.click();
       // A searching select may list only the first options; typing brings this one into view.
       if (await select.isEditable()) await select.fill(option);
-      await page.locator(`.ant-select-item-option[title="${option}"]:visible`).click();
+      // Only this select's dropdown: another one may still be fading out, holding the same title.
+      const list = await select.getAttribute('aria-controls');
+      const dropdown = list
+        ? page.locator('.ant-select-dropdown').filter({ has: page.locator(`[id="${list}"]`) })
+        : page;
+      await dropdown.locator(`.ant-select-item-option[title="${option}"]:visible`).click();
       try {
         await root.getByText(option, { exact: true }).waitFor({ timeout: 2000 });
         break;
