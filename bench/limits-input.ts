@@ -4,7 +4,8 @@
  * sqcm, sqin and sqm, and trains of 5–30 items. The same seed gives the same input.
  */
 
-function rng(seed: number): () => number {
+/** A seeded random number generator: the same seed gives the same numbers. */
+export function rng(seed: number): () => number {
   // mulberry32: small, fast and good enough to spread synthetic values
   let a = seed >>> 0;
   return () => {

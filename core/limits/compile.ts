@@ -60,6 +60,13 @@ export interface CompiledLimits {
   /** Each product's train as sorted, de-duplicated equipment indices (input order). */
   readonly trainStart: Int32Array;
   readonly trainItems: Int32Array;
+  /**
+   * The same trains the other way round, equipment → products: the products made on item e are
+   * `equipmentProducts[equipmentStart[e] .. equipmentStart[e + 1])`, ascending. The matrix finds
+   * a product's pairs through it instead of comparing it with every other product.
+   */
+  readonly equipmentStart: Int32Array;
+  readonly equipmentProducts: Int32Array;
   readonly trainArea: Float64Array;
   readonly equipmentArea: Float64Array;
   readonly swabAreaSqcm: number;
@@ -153,6 +160,30 @@ function sampleLimitRules(input: LimitsInput) {
   };
 }
 
+/**
+ * Inverts the trains (product → items) into equipment → products by a counting sort, so each
+ * item's products come out in ascending order.
+ */
+function productsByEquipment(
+  trainStart: Int32Array,
+  trainItems: Int32Array,
+  equipmentCount: number,
+): { start: Int32Array; products: Int32Array } {
+  const start = new Int32Array(equipmentCount + 1);
+  for (const e of trainItems) start[e + 1] = (start[e + 1] ?? 0) + 1;
+  for (let e = 0; e < equipmentCount; e++) start[e + 1] = (start[e + 1] ?? 0) + (start[e] ?? 0);
+  const products = new Int32Array(trainItems.length);
+  const filled = start.slice(0, equipmentCount);
+  for (let p = 0; p + 1 < trainStart.length; p++) {
+    for (let t = trainStart[p] ?? 0; t < (trainStart[p + 1] ?? 0); t++) {
+      const e = trainItems[t] ?? 0;
+      products[filled[e] ?? 0] = p;
+      filled[e] = (filled[e] ?? 0) + 1;
+    }
+  }
+  return { start, products };
+}
+
 export function compileLimits(input: LimitsInput): CompiledLimits {
   const { policy, products, equipment, trains, sampling } = input;
   const productCount = products.length;
@@ -238,6 +269,12 @@ export function compileLimits(input: LimitsInput): CompiledLimits {
     trainArea[p] = area;
   });
   trainStart[productCount] = items.length;
+  const trainItems = Int32Array.from(items);
+  const { start: equipmentStart, products: equipmentProducts } = productsByEquipment(
+    trainStart,
+    trainItems,
+    equipmentCount,
+  );
 
   return {
     input,
@@ -251,7 +288,9 @@ export function compileLimits(input: LimitsInput): CompiledLimits {
     factor,
     factorActive,
     trainStart,
-    trainItems: Int32Array.from(items),
+    trainItems,
+    equipmentStart,
+    equipmentProducts,
     trainArea,
     equipmentArea,
     swabAreaSqcm: sampling.swabArea ? toBase(sampling.swabArea, 'area') : Number.NaN,
