@@ -127,7 +127,12 @@ export function newPairView(equipmentCount: number): PairView {
   };
 }
 
-const scratch: SampleValue = { value: Number.NaN, rule: CALCULATED };
+/**
+ * `rule` first on purpose: an object literal that starts with `value` shares V8's hidden class
+ * with every quantity (`{ value, unit }`), and its stores of a limit were then a fifth of the
+ * matrix's time (bench:limits; slower field stores and garbage collection).
+ */
+const scratch: SampleValue = { rule: CALCULATED, value: Number.NaN };
 
 /**
  * Fills `view` with every criterion and limit of one pair whose shared equipment is already in
