@@ -128,9 +128,10 @@ export function newPairView(equipmentCount: number): PairView {
 }
 
 /**
- * `rule` first on purpose: an object literal that starts with `value` shares V8's hidden class
- * with every quantity (`{ value, unit }`), and its stores of a limit were then a fifth of the
- * matrix's time (bench:limits; slower field stores and garbage collection).
+ * `rule` first on purpose: an object literal that starts with `value` takes the same first V8 map
+ * transition as every quantity (`{ value, unit }`), so its `value` field is as general as theirs;
+ * the matrix then spent a fifth of its time in these stores and in garbage collection
+ * (bench:limits CPU profile). Measured, not guessed: change it only with the bench at hand.
  */
 const scratch: SampleValue = { rule: CALCULATED, value: Number.NaN };
 
