@@ -94,7 +94,10 @@ export function itemRinseLimit(
 
 /** Product-wise and equipment-wise worst cases, gathered while the pairs stream past. */
 export interface MatrixSummary {
-  /** Ordered pairs looked at (N × (N − 1)) and pairs that share equipment. */
+  /**
+   * Ordered pairs the matrix answers for (N − 1 for each product with a train; most of them are
+   * never visited, the index shows they share nothing) and pairs that share equipment.
+   */
   pairsEvaluated: number;
   pairCount: number;
   isPrevious: Uint8Array;
