@@ -1,27 +1,14 @@
 import { Alert, Card, Flex, List, Statistic, Tag, Typography } from 'antd';
 import { useMemo } from 'react';
-import type { ChartSpec } from '../../../core/charts/chart-spec.ts';
 import {
   ewmaChart,
   individualsChart,
   movingRangeChart,
 } from '../../../core/charts/statistics-charts.ts';
 import type { TStatistics } from '../../../core/schemas/verification.schemas.ts';
-import { EChart } from '../../app/EChart.tsx';
+import { ChartFigure } from '../../app/ChartFigure.tsx';
 import { useDateFormat } from '../../app/use-date-format.ts';
 import type { VerificationThresholds } from './verification-api.ts';
-
-/** A titled chart whose aria-label carries its numbers, so a screen reader reads the picture. */
-function StatisticsChart({ chart }: { chart: ChartSpec }) {
-  return (
-    <Card>
-      <figure style={{ margin: 0 }}>
-        <figcaption style={{ fontWeight: 600 }}>{chart.title}</figcaption>
-        <EChart option={chart.option} label={`${chart.title}: ${chart.summary}`} height={240} />
-      </figure>
-    </Card>
-  );
-}
 
 /**
  * Individuals, moving range, EWMA, capability and alerts of one group (spec: ongoing
@@ -46,7 +33,9 @@ export function StatisticsCharts({
   return (
     <Flex vertical gap="middle">
       {charts.map((chart) => (
-        <StatisticsChart key={chart.title} chart={chart} />
+        <Card key={chart.title}>
+          <ChartFigure chart={chart} height={240} />
+        </Card>
       ))}
       <Card title="Capability">
         <PpuSummary stats={stats} />
