@@ -24,7 +24,7 @@ afterAll(async () => {
 const tile = (title: string): Locator =>
   page.locator('.ant-card').filter({ has: page.getByText(title, { exact: true }) });
 
-/** The value a bar of a tile's chart shows. */
+/** The value a bar of a tile's chart shows, read from the links listed under the chart. */
 const barValue = (chart: string, label: string) =>
   page
     .getByRole('list', { name: chart })
@@ -52,6 +52,27 @@ it('Home is the demo facility’s dashboard, and a tile opens the records behind
     .poll(() => barValue('Equipment by validation status', 'Not covered'))
     .toBe(String(equipment!.n));
   expect(await barValue('Equipment by validation status', 'Validated')).toBe('0');
+
+  // The chart is ECharts' SVG, named by its numbers; clicking a bar opens the records behind it.
+  // The Not covered bar (the 5th row, the longest: every item) opens the cleaning assessments,
+  // where the first assessment finds the gaps.
+  const chart = page.getByRole('img', { name: /^Equipment by validation status: Validated 0/ });
+  await chart.locator('svg text', { hasText: 'Not covered' }).waitFor();
+  const box = (await chart.boundingBox())!;
+  const rowHeight = (box.height - 16) / 5;
+  await page.mouse.click(box.x + box.width * 0.7, box.y + 8 + rowHeight * 4.5);
+  await page.waitForURL(/\/cleaning-assessments$/);
+  await page.goBack();
+
+  // The same bars as links for the keyboard: Overdue lists the overdue studies (none yet).
+  await tile('Equipment validation status')
+    .getByRole('list', { name: 'Equipment by validation status' })
+    .getByRole('link', { name: 'Overdue' })
+    .click();
+  await page.waitForURL(/\/studies\?overdue=true$/);
+  await page.getByText('No study is overdue for its periodic verification').waitFor();
+  await page.goBack();
+  await page.getByRole('heading', { name: `Where ${PLANT} stands` }).waitFor();
 
   // The toxicity chart counts the demo actives by the PDE bands of the worst-case ranking.
   const pdes = await app.server.db.query<{ pde: Quantity<string> | null }>(

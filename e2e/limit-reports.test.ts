@@ -75,6 +75,10 @@ describe('limits reports', () => {
     // A: slightly soluble (3) × dose 10 mg (3) × PDE 100 ug/day (2) × difficult (3) = 54 points.
     const score = page.getByRole('button', { name: 'Risk score of A: 54 points' });
     await score.waitFor();
+    // Above the table, the bar chart the ranking report prints (core/charts), named by its bars.
+    await page
+      .getByRole('img', { name: /^Score of the \d+ highest-ranked products: (.*, )?A 54(,|$)/ })
+      .waitFor();
     await score.click();
     const drawer = page.locator('.ant-drawer-open');
     await drawer.getByText('Risk score of A', { exact: true }).waitFor();

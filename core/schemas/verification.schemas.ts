@@ -113,6 +113,11 @@ export const ZStudyClose = z.object({ reason: ZReason, version: ZVersion }).stri
 export const ZStudyListQuery = ZListQuery.extend({
   outcome: ZStudyOutcome.optional(),
   studyType: ZStudyType.optional(),
+  /**
+   * Only the Validated studies past their periodic verification: the latest study of some
+   * equipment, closed more than PERIODIC_VERIFICATION_DAYS ago (the dashboard's Overdue).
+   */
+  overdue: z.stringbool().optional(),
 });
 
 export const ZStudy = z.object({

@@ -5,7 +5,7 @@ import { LIMIT_TRACKER_DAYS } from '../../../core/schemas/dashboard.schemas.ts';
 import type { Facility } from '../../api/auth-types.ts';
 import { LoadErrorAlert } from '../../app/LoadErrorAlert.tsx';
 import { usePermissions } from '../master-data/use-permissions.ts';
-import { BarChart } from './BarChart.tsx';
+import { DashboardBars } from './DashboardBars.tsx';
 import { useDashboard, useMacLimitTracker, useToxicityScore } from './dashboard-api.ts';
 import {
   equipmentBars,
@@ -71,9 +71,12 @@ export function DashboardPage({ facility }: { facility: Facility }) {
                 <Empty description="No equipment yet: add equipment and map it to productions." />
               ) : (
                 <>
-                  <BarChart
+                  <DashboardBars
                     label="Equipment by validation status"
-                    bars={equipmentBars(d.equipmentStatus)}
+                    bars={equipmentBars(
+                      d.equipmentStatus,
+                      d.riskGoal?.current?.assessmentId ?? null,
+                    )}
                   />
                   {d.equipmentStatus.overdue.length > 0 ? (
                     <Typography.Paragraph type="secondary" style={{ marginTop: 8 }}>
@@ -124,7 +127,7 @@ export function DashboardPage({ facility }: { facility: Facility }) {
                 <Empty description="No run ended today." />
               ) : (
                 <>
-                  <BarChart
+                  <DashboardBars
                     label="Today's runs by release flag"
                     bars={releaseBars(d.releaseFlags)}
                   />
@@ -151,7 +154,7 @@ export function DashboardPage({ facility }: { facility: Facility }) {
                 <Empty description="No change assessment is open." />
               ) : (
                 <>
-                  <BarChart
+                  <DashboardBars
                     label="Open change assessments by age"
                     bars={d.openChangeAssessments.byAge.map((bucket, i): Bar => ({
                       label: bucket.label,
@@ -211,7 +214,7 @@ export function DashboardPage({ facility }: { facility: Facility }) {
                 <Empty description="No actives yet: add the actives with their PDE/ADE." />
               ) : (
                 <>
-                  <BarChart
+                  <DashboardBars
                     label="Actives by toxicity score"
                     bars={toxicity.data.bands
                       .map((band): Bar => ({

@@ -2,21 +2,26 @@ import { describe, expect, it } from 'vitest';
 import { equipmentBars, firstSteps, plural, releaseBars, timesLoq } from './dashboard-tiles.ts';
 
 describe('the dashboard tiles', () => {
-  it('shows each equipment state in order, linked to its studies where a list exists', () => {
-    const bars = equipmentBars({
-      equipmentCount: 9,
-      counts: { Validated: 4, 'On Going': 2, Failed: 1, Overdue: 1, 'Not covered': 1 },
-      overdue: [],
-      openQualificationTasks: 0,
-      periodicVerificationDays: 365,
-    });
-    expect(bars.map((b) => [b.label, b.value, b.to])).toEqual([
+  const status = {
+    equipmentCount: 9,
+    counts: { Validated: 4, 'On Going': 2, Failed: 1, Overdue: 1, 'Not covered': 1 },
+    overdue: [],
+    openQualificationTasks: 0,
+    periodicVerificationDays: 365,
+  };
+
+  it('shows each equipment state in order, each linked to the records behind it', () => {
+    expect(equipmentBars(status, 7).map((b) => [b.label, b.value, b.to])).toEqual([
       ['Validated', 4, '/studies?outcome=Validated'],
       ['On Going', 2, '/studies?outcome=On+Going'],
       ['Failed', 1, '/studies?outcome=Failed'],
-      ['Overdue', 1, undefined],
-      ['Not covered', 1, '/cleaning-assessments'],
+      ['Overdue', 1, '/studies?overdue=true'],
+      ['Not covered', 1, '/cleaning-assessments/7'],
     ]);
+  });
+
+  it('sends Not covered to the page that starts an assessment before the first one', () => {
+    expect(equipmentBars(status, null).at(-1)?.to).toBe('/cleaning-assessments');
   });
 
   it('names the release flags as the shop floor reads them', () => {

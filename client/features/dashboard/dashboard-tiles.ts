@@ -1,3 +1,4 @@
+import type { ChartBar, ChartTone } from '../../../core/charts/bar-chart.ts';
 import {
   EQUIPMENT_STATES,
   RELEASE_FLAGS,
@@ -7,15 +8,12 @@ import {
 } from '../../../core/schemas/dashboard.schemas.ts';
 
 /** One bar of a tile's chart, with the list it opens. */
-export interface Bar {
-  label: string;
-  value: number;
+export interface Bar extends ChartBar {
   /** Where the records behind the bar are listed (with the list's filter in the URL), if any. */
   to?: string;
-  tone: 'good' | 'warn' | 'bad' | 'neutral';
 }
 
-const STATE_TONES: Record<TEquipmentState, Bar['tone']> = {
+const STATE_TONES: Record<TEquipmentState, ChartTone> = {
   Validated: 'good',
   'On Going': 'neutral',
   Failed: 'bad',
@@ -23,25 +21,43 @@ const STATE_TONES: Record<TEquipmentState, Bar['tone']> = {
   'Not covered': 'bad',
 };
 
-/** The studies list filters by outcome; overdue and not-covered items have no list of their own. */
-const STATE_LINKS: Partial<Record<TEquipmentState, string>> = {
-  Validated: '/studies?outcome=Validated',
-  'On Going': '/studies?outcome=On+Going',
-  Failed: '/studies?outcome=Failed',
-  'Not covered': '/cleaning-assessments',
-};
+/**
+ * Where each state's records are: the studies list filtered by outcome (Overdue: the Validated
+ * studies past their periodic verification); the equipment no study covers are the gaps of the
+ * latest cleaning assessment, whose page opens on its coverage matrix, or, before the first
+ * assessment, the page that starts one.
+ */
+function stateLink(state: TEquipmentState, latestAssessmentId: number | null): string {
+  switch (state) {
+    case 'Validated':
+      return '/studies?outcome=Validated';
+    case 'On Going':
+      return '/studies?outcome=On+Going';
+    case 'Failed':
+      return '/studies?outcome=Failed';
+    case 'Overdue':
+      return '/studies?overdue=true';
+    case 'Not covered':
+      return latestAssessmentId === null
+        ? '/cleaning-assessments'
+        : `/cleaning-assessments/${latestAssessmentId}`;
+  }
+}
 
-export function equipmentBars(status: NonNullable<TDashboard['equipmentStatus']>): Bar[] {
+export function equipmentBars(
+  status: NonNullable<TDashboard['equipmentStatus']>,
+  latestAssessmentId: number | null,
+): Bar[] {
   return EQUIPMENT_STATES.map((state) => ({
     label: state,
     value: status.counts[state] ?? 0,
     tone: STATE_TONES[state],
-    ...(STATE_LINKS[state] ? { to: STATE_LINKS[state] } : {}),
+    to: stateLink(state, latestAssessmentId),
   }));
 }
 
 export function releaseBars(flags: NonNullable<TDashboard['releaseFlags']>): Bar[] {
-  const tones: Record<(typeof RELEASE_FLAGS)[number], Bar['tone']> = {
+  const tones: Record<(typeof RELEASE_FLAGS)[number], ChartTone> = {
     CAN_BE_RELEASED: 'good',
     MAY_BE_RELEASED: 'warn',
     CAN_NOT_BE_RELEASED: 'bad',

@@ -24,6 +24,8 @@ interface ReportTableProps<A extends Report, T> {
   rowsOf: (data: A) => T[];
   /** The paragraph above the table: what the numbers are and how to open their derivation. */
   intro: (data: A) => ReactNode;
+  /** A chart between the paragraph and the table, if the report has one. */
+  chart?: (data: A) => ReactNode;
   searchPlaceholder: string;
   /** The names a row is found by in the search box. */
   searchOf: (row: T) => string[];
@@ -48,6 +50,7 @@ export function ReportTable<A extends Report, T extends object>(props: ReportTab
         {data ? (
           <>
             <Typography.Paragraph type="secondary">{props.intro(data)}</Typography.Paragraph>
+            {props.chart?.(data)}
             <SearchBox placeholder={props.searchPlaceholder} onSearch={setSearch} />
             <Table<T>
               size="small"

@@ -1,4 +1,7 @@
 import { Tag, Typography } from 'antd';
+import { useMemo } from 'react';
+import { rankingChart } from '../../../core/charts/ranking-chart.ts';
+import { ChartFigure } from '../../app/ChartFigure.tsx';
 import type { OpenDerivation } from './DerivationDrawer.tsx';
 import { byNumber, LimitCell } from './LimitCell.tsx';
 import type { RankedProduct } from './limit-reports-api.ts';
@@ -16,6 +19,17 @@ const ATTRIBUTES: Record<string, string> = {
   minBatchSize: 'minimum batch size',
   maxDailyDose: 'maximum daily dose',
 };
+
+/** The scores of the highest-ranked products: the chart the worst-case ranking report prints. */
+function RankingChart({ products }: { products: RankedProduct[] }) {
+  const chart = useMemo(() => rankingChart(products), [products]);
+  if (!products.some((p) => p.score !== null)) return null;
+  return (
+    <div style={{ marginBottom: 16 }}>
+      <ChartFigure chart={chart} height={260} />
+    </div>
+  );
+}
 
 /** Products ranked worst first by the facility's risk scoring and selection criteria. */
 export function WorstCaseRankingTab({ onOpen }: { onOpen: (open: OpenDerivation) => void }) {
@@ -42,6 +56,7 @@ export function WorstCaseRankingTab({ onOpen }: { onOpen: (open: OpenDerivation)
           . Click a score to see how it was reached.
         </>
       )}
+      chart={(data) => <RankingChart products={data.products} />}
       searchPlaceholder="Search products"
       searchOf={(row) => [row.id]}
       table={(data) => ({

@@ -1,5 +1,5 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { Button, Empty, Flex, Select, Table, Typography } from 'antd';
+import { Button, Empty, Flex, Select, Table, Tag, Typography } from 'antd';
 import type { TableProps } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -23,11 +23,16 @@ type Query = StudyListQuery;
 export function StudiesPage() {
   const navigate = useNavigate();
   const permissions = usePermissions();
-  // The outcome filter is in the URL (?outcome=Failed), so a dashboard tile can open it.
+  // The filters are in the URL (?outcome=Failed, ?overdue=true), so a dashboard bar can open them.
   const [params, setParams] = useSearchParams();
   const [query, setQuery] = useState<Query>(() => {
     const outcome = STUDY_OUTCOMES.find((o) => o === params.get('outcome'));
-    return { pageNumber: 1, pageLimit: 10, ...(outcome ? { outcome } : {}) };
+    return {
+      pageNumber: 1,
+      pageLimit: 10,
+      ...(outcome ? { outcome } : {}),
+      ...(params.get('overdue') === 'true' ? { overdue: true } : {}),
+    };
   });
   const [creating, setCreating] = useState(false);
   const list = useStudies(query);
@@ -60,7 +65,9 @@ export function StudiesPage() {
     },
   ];
 
-  const emptyText = query.outcome ? (
+  const emptyText = query.overdue ? (
+    <Empty description="No study is overdue for its periodic verification" />
+  ) : query.outcome ? (
     <Empty description={`No studies are ${query.outcome}`} />
   ) : (
     <Empty description="No studies yet. A study follows an Approved protocol through its runs until enough consecutive runs pass.">
@@ -98,10 +105,22 @@ export function StudiesPage() {
         value={query.outcome}
         options={STUDY_OUTCOMES.map((outcome) => ({ value: outcome, label: outcome }))}
         onChange={(outcome) => {
-          setQuery((current) => ({ ...current, outcome, pageNumber: 1 }));
+          setQuery(({ overdue: _overdue, ...current }) => ({ ...current, outcome, pageNumber: 1 }));
           setParams(outcome ? { outcome } : {}, { replace: true });
         }}
       />
+      {query.overdue ? (
+        <Tag
+          closable
+          style={{ marginInlineStart: 8 }}
+          onClose={() => {
+            setQuery(({ overdue: _overdue, ...current }) => ({ ...current, pageNumber: 1 }));
+            setParams({}, { replace: true });
+          }}
+        >
+          Overdue for periodic verification
+        </Tag>
+      ) : null}
       {list.isError ? (
         <LoadErrorAlert
           title="Could not load the studies"

@@ -1,13 +1,19 @@
 import { Alert, Card, Flex, List, Statistic, Tag, Typography } from 'antd';
+import { useMemo } from 'react';
+import {
+  ewmaChart,
+  individualsChart,
+  movingRangeChart,
+} from '../../../core/charts/statistics-charts.ts';
 import type { TStatistics } from '../../../core/schemas/verification.schemas.ts';
-import { fmt } from './chart-scale.ts';
-import { LineChart, type ChartLine } from './LineChart.tsx';
+import { ChartFigure } from '../../app/ChartFigure.tsx';
+import { useDateFormat } from '../../app/use-date-format.ts';
 import type { VerificationThresholds } from './verification-api.ts';
 
-const line = (label: string, value: number | null, colour: string, dashed = true): ChartLine[] =>
-  value === null ? [] : [{ label, value, colour, dashed }];
-
-/** Individuals, moving range, EWMA, capability and alerts of one group (spec: ongoing verification). */
+/**
+ * Individuals, moving range, EWMA, capability and alerts of one group (spec: ongoing
+ * verification). The charts are those of core/charts, which the annual summary prints too.
+ */
 export function StatisticsCharts({
   stats,
   thresholds,
@@ -15,75 +21,22 @@ export function StatisticsCharts({
   stats: TStatistics;
   thresholds: VerificationThresholds;
 }) {
-  const points = stats.points;
-  const censored = points.filter((p) => p.censoredBelow).length;
-  const aboveUcl =
-    stats.ucl === null ? 0 : points.filter((p) => p.percentOfLimit > stats.ucl!).length;
-  const ranges = points.flatMap((p) => (p.movingRange === null ? [] : [p]));
-  const ewmaAbove =
-    stats.ewmaUcl === null ? 0 : points.filter((p) => p.ewma > stats.ewmaUcl!).length;
+  const { formatDate } = useDateFormat();
+  const charts = useMemo(
+    () => [
+      individualsChart(stats, thresholds, formatDate),
+      movingRangeChart(stats, formatDate),
+      ewmaChart(stats, formatDate),
+    ],
+    [stats, thresholds, formatDate],
+  );
   return (
     <Flex vertical gap="middle">
-      <Card>
-        <LineChart
-          title="Individuals (% of limit)"
-          unit="%"
-          summary={`${points.length} results, ${censored} censored, mean ${fmt(stats.mean)} %, UCL ${fmt(stats.ucl)} %, ${aboveUcl} above the UCL`}
-          points={points.map((p) => ({
-            value: p.percentOfLimit,
-            hollow: p.censoredBelow,
-            flagged: p.alerts.length > 0,
-            title: `${p.label} ${p.takenAt}: ${p.censoredBelow ? '≤ ' : ''}${p.percentOfLimit.toFixed(1)} %${p.historical ? ' (historical)' : ''}`,
-          }))}
-          lines={[
-            { label: 'Limit 100 %', value: 100, colour: '#cf1322' },
-            {
-              label: `Action ${thresholds.actionPercent} %`,
-              value: thresholds.actionPercent,
-              colour: '#d4380d',
-              dashed: true,
-            },
-            {
-              label: `Alert ${thresholds.alertPercent} %`,
-              value: thresholds.alertPercent,
-              colour: '#d48806',
-              dashed: true,
-            },
-            ...line('UCL', stats.ucl, '#722ed1'),
-            ...line('Mean', stats.mean, '#389e0d', false),
-          ]}
-        />
-      </Card>
-      <Card>
-        <LineChart
-          title="Moving range"
-          summary={`${ranges.length} moving ranges, mean moving range ${fmt(stats.mrBar)}`}
-          points={ranges.map((p) => ({
-            value: p.movingRange ?? 0,
-            title: `${p.label}: ${(p.movingRange ?? 0).toFixed(1)}`,
-          }))}
-          lines={[
-            ...line('MR̄', stats.mrBar, '#389e0d', false),
-            ...line('UCL', stats.mrBar === null ? null : 3.267 * stats.mrBar, '#722ed1'),
-          ]}
-        />
-      </Card>
-      <Card>
-        <LineChart
-          title={`EWMA (λ = ${stats.ewmaLambda})`}
-          unit="%"
-          summary={`EWMA UCL ${fmt(stats.ewmaUcl)} %, ${ewmaAbove} points above it`}
-          points={points.map((p) => ({
-            value: p.ewma,
-            flagged: stats.ewmaUcl !== null && p.ewma > stats.ewmaUcl,
-            title: `${p.label}: EWMA ${p.ewma.toFixed(1)} %`,
-          }))}
-          lines={[
-            ...line('UCL', stats.ewmaUcl, '#722ed1'),
-            ...line('Mean', stats.mean, '#389e0d', false),
-          ]}
-        />
-      </Card>
+      {charts.map((chart) => (
+        <Card key={chart.title}>
+          <ChartFigure chart={chart} height={240} />
+        </Card>
+      ))}
       <Card title="Capability">
         <PpuSummary stats={stats} />
       </Card>

@@ -142,6 +142,13 @@ describe('GET {F}/dashboard', () => {
     expect(res.body.dashboard.setup).toMatchObject({ actives: 4, products: 2, equipment: 5 });
   });
 
+  it('the Overdue bar opens the studies behind it: GET {F}/studies?overdue=true', async () => {
+    const res = await t.call('GET', `${t.F}/studies?overdue=true`);
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((s: { id: number }) => s.id)).toEqual([studies.Overdue]);
+    expect((await t.call('GET', `${t.F}/studies?overdue=false`)).body.total).toBe(4);
+  });
+
   it('an item moves with its study’s outcome', async () => {
     await t.server.db.query(
       `update studies set outcome = 'Validated', closed_at = now() where id = $1`,

@@ -1,3 +1,4 @@
+import { individualsChart, type Thresholds } from '../../../core/charts/statistics-charts.ts';
 import { formatDate, formatDateTime } from '../../../core/datetime/format-date-time.ts';
 import {
   DECISION_LABELS,
@@ -24,59 +25,38 @@ function table(widths: (number | string)[], header: string[], rows: unknown[][],
   };
 }
 
-/** The individuals chart of one equipment item, as percent of limit, with its lines. */
-function trendChartSvg(
+/**
+ * The individuals chart of one equipment item: the chart of the Ongoing verification screen
+ * (core/charts) over the period. The summary keeps no per-point alerts, so no point is red here.
+ */
+function trendChart(
   trend: EquipmentTrend,
-  alertPercent: number,
-  actionPercent: number,
+  thresholds: Thresholds,
   settings: AnnualSummaryData['display'],
-): string {
-  const line = (name: string, value: number | null, color: string) =>
-    value === null
-      ? []
-      : [
-          {
-            name,
-            yAxis: value,
-            lineStyle: { color, type: 'dashed' as const },
-            label: { show: false },
-          },
-        ];
-  return renderChartSvg(
+) {
+  const chart = individualsChart(
     {
-      grid: { left: 40, right: 10, top: 24, bottom: 36 },
-      title: { text: trend.name, textStyle: { fontSize: 11 }, left: 'center' },
-      xAxis: {
-        type: 'category',
-        data: trend.points.map(([at]) => formatDate(at, settings)),
-        axisLabel: { fontSize: 8, hideOverlap: true },
-      },
-      yAxis: { type: 'value', name: '% of limit', nameTextStyle: { fontSize: 8 }, min: 0 },
-      series: [
-        {
-          type: 'line',
-          data: trend.points.map(([, value, censored]) => ({
-            value,
-            symbol: censored ? 'emptyCircle' : 'circle',
-          })),
-          symbolSize: 4,
-          lineStyle: { color: '#0b6e4f', width: 1 },
-          itemStyle: { color: '#0b6e4f' },
-          markLine: {
-            symbol: 'none',
-            data: [
-              ...line('Alert', alertPercent, '#d48806'),
-              ...line('Action', actionPercent, '#cf1322'),
-              ...line('UCL', trend.ucl, '#595959'),
-              ...line('Limit', 100, '#a8071a'),
-            ],
-          },
-        },
-      ],
+      mean: trend.mean,
+      ucl: trend.ucl,
+      points: trend.points.map(([takenAt, percentOfLimit, censoredBelow]) => ({
+        takenAt,
+        label: trend.name,
+        percentOfLimit,
+        censoredBelow,
+        alerts: [],
+        historical: false,
+      })),
     },
-    380,
-    170,
+    thresholds,
+    (iso) => formatDate(iso, settings),
   );
+  return {
+    width: 380,
+    stack: [
+      { text: `${trend.name}: ${chart.title}`, bold: true, fontSize: 8 },
+      { svg: renderChartSvg(chart.option, 380, 170), width: 380 },
+    ],
+  };
 }
 
 function impactText(change: AnnualSummaryData['changes'][number]): string {
@@ -99,10 +79,7 @@ export function annualSummaryPdfContent(data: AnnualSummaryData): unknown[] {
   const day = (date: string) => formatDate(`${date}T12:00:00Z`, { ...s, timezone: 'UTC' });
   const when = (at: string | null) => (at === null ? '—' : formatDateTime(at, s));
   const { runs, trends } = data;
-  const charts = trends.trends.map((t) => ({
-    svg: trendChartSvg(t, trends.alertPercent, trends.actionPercent, s),
-    width: 380,
-  }));
+  const charts = trends.trends.map((t) => trendChart(t, trends, s));
   const chartRows: unknown[] = [];
   for (let i = 0; i < charts.length; i += 2)
     chartRows.push({ columns: charts.slice(i, i + 2), columnGap: 10, margin: [0, 0, 0, 6] });

@@ -1,4 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { individualsChart } from '../../../core/charts/statistics-charts.ts';
+import type { TStatistics } from '../../../core/schemas/verification.schemas.ts';
 import { formatPercent } from '../../../core/verification/statistics.ts';
 import { changeAssessmentKit } from '../../test/change-assessment-kit.ts';
 import { useFacilityTestServer, type TestBody } from '../../test/facility-test-file.ts';
@@ -51,6 +53,15 @@ async function pdfText(id: number) {
   expect(res.status).toBe(200);
   const { text, pages } = await readPdfText(new Uint8Array(await res.arrayBuffer()));
   return { text: text.replace(/\s+/g, ' '), pages, res };
+}
+
+/** What the Ongoing verification screen shows for E1 over the report's period. */
+async function e1Statistics(): Promise<TStatistics> {
+  const e1 = (await ok('GET', '/equipments?search=E1&pageLimit=10')).data.find(
+    (e: TestBody) => e.name === 'E1',
+  );
+  const path = `/verification/statistics?groupBy=equipment&key=${e1.id}&from=${start}&to=${today}`;
+  return (await ok('GET', path)).statistics as TStatistics;
 }
 
 beforeAll(async () => {
@@ -132,18 +143,10 @@ describe('An annual summary', () => {
     expect(text).toContain(`${failingLabel} Gasket E1`);
     expect(text).toContain('Gasket worn Open');
     // Trend and capability of E1: the numbers of GET verification/statistics.
-    const e1 = (await ok('GET', '/equipments?search=E1&pageLimit=10')).data.find(
-      (e: TestBody) => e.name === 'E1',
-    );
-    const stats = (
-      await ok(
-        'GET',
-        `/verification/statistics?groupBy=equipment&key=${e1.id}&from=${start}&to=${today}`,
-      )
-    ).statistics as TestBody;
+    const stats = await e1Statistics();
     expect(stats.count).toBe(4);
     expect(text).toContain(
-      `E1 ${stats.count} ${stats.censoredCount} ${formatPercent(stats.mean)} % ${formatPercent(stats.ucl)} %`,
+      `E1 ${stats.count} ${stats.censoredCount} ${formatPercent(stats.mean!)} % ${formatPercent(stats.ucl!)} %`,
     );
     // Master-data changes per entity and action: the audit trail's counts.
     const counts = await t.server.db.query<{ domain: string; action: string; n: number }>(
@@ -165,6 +168,26 @@ describe('An annual summary', () => {
     expect(at('Plan for next year')).toBeGreaterThan(at(sections[0]!.text));
     expect(at('This version has no signatures yet.')).toBeGreaterThan(at('Plan for next year'));
     expect(text).toContain(report.dataHash);
+  });
+
+  it("prints each equipment's individuals chart with the lines of the screen's chart", async () => {
+    const { text } = await pdfText(report.id);
+    const stats = await e1Statistics();
+    const { settings } = await ok('GET', '/verification/settings');
+    // The option the Ongoing verification screen draws for E1 over the same days.
+    const screen = individualsChart(stats, settings, (iso) => iso.slice(0, 10));
+    const [series] = screen.option.series as { markLine: { data: { name: string }[] } }[];
+    const lines = series!.markLine.data.map((line) => line.name);
+    expect(lines).toEqual([
+      'Limit 100.0 %',
+      `Action ${formatPercent(settings.actionPercent)} %`,
+      `Alert ${formatPercent(settings.alertPercent)} %`,
+      `UCL ${formatPercent(stats.ucl!)} %`,
+      `Mean ${formatPercent(stats.mean!)} %`,
+    ]);
+    const chart = text.slice(text.indexOf(`E1: ${screen.title}`));
+    expect(chart.length).toBeLessThan(text.length);
+    for (const line of lines) expect(chart).toContain(line);
   });
 
   it('is listed under annualSummary and gives the same data read again as of its date', async () => {

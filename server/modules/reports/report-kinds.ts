@@ -1,4 +1,5 @@
 import ExcelJS from 'exceljs';
+import { rankingChart } from '../../../core/charts/ranking-chart.ts';
 import type { DateTimeSettings } from '../../../core/datetime/format-date-time.ts';
 import { productionsDef } from '../../../core/entities/defs/index.ts';
 import type { TGenerateReportBody, TReportKind } from '../../../core/schemas/reports.schemas.ts';
@@ -23,7 +24,7 @@ import { leftOutContent } from './kinds/left-out.ts';
 import { productionDataXlsx } from './kinds/production-data-xlsx.ts';
 import { th } from './controlled-pdf.ts';
 import { annualSummary } from './annual-summary.ts';
-import { barChartSvg } from './report-charts.ts';
+import { renderChartSvg } from './report-charts.ts';
 import { runReport, studyReport } from './verification-report-kinds.ts';
 
 /*
@@ -84,21 +85,14 @@ const worstCase: ReportKind = {
   pdfContent(raw) {
     const data = raw as Ranking;
     const { factors, rows } = rankingRows(data);
-    const scored = rows.filter((p) => p.score !== null).slice(0, 30);
-    const chart =
-      scored.length === 0
-        ? []
-        : [
-            { text: `Score of the ${scored.length} highest-ranked products`, style: 'h2' },
-            {
-              svg: barChartSvg(
-                scored.map((p) => p.id),
-                scored.map((p) => p.score ?? 0),
-                'points',
-              ),
-              width: 760,
-            },
-          ];
+    // The chart the Worst case ranking screen draws (core/charts), here as SVG.
+    const ranking = rankingChart(rows);
+    const chart = rows.every((p) => p.score === null)
+      ? []
+      : [
+          { text: ranking.title, style: 'h2' },
+          { svg: renderChartSvg(ranking.option, 760, 260), width: 760 },
+        ];
     return [
       {
         text: [

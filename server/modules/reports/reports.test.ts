@@ -1,5 +1,6 @@
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { rankingChart } from '../../../core/charts/ranking-chart.ts';
 import { REPORT_KINDS } from '../../../core/schemas/reports.schemas.ts';
 import { recordCreator } from '../../test/create-record.ts';
 import { buildUser, permissionsWith } from '../../test/factories.ts';
@@ -93,6 +94,17 @@ describe('A worst-case ranking report', () => {
     const scored = (ranking.products as TestBody[]).filter((p) => p.score !== null);
     expect(scored.length).toBeGreaterThan(0);
     expect(text).toContain(`Score of the ${scored.length} highest-ranked products`);
+    // The chart holds the bars of the option the Worst case ranking screen draws.
+    const chart = rankingChart(ranking.products as { id: string; score: number | null }[]);
+    const [from, to] = [text.indexOf(chart.title), text.indexOf('Ranking Rank')];
+    expect(to).toBeGreaterThan(from);
+    const drawn = text.slice(from, to);
+    const [series] = chart.option.series as { data: { name: string; value: number }[] }[];
+    expect(series!.data).toHaveLength(scored.length);
+    for (const bar of series!.data) {
+      expect(drawn).toContain(bar.name);
+      expect(drawn).toContain(String(bar.value));
+    }
     for (const p of ranking.products as TestBody[]) {
       expect(text).toContain(`${p.rank} ${p.id}`);
       if (p.score !== null) expect(text).toContain(String(p.score));

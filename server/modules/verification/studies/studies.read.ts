@@ -1,6 +1,7 @@
 import { AppError } from '../../../../core/errors/errors.ts';
 import { DEFAULT_REQUIRED_PASSES } from '../../../../core/entities/defs/protocols.def.ts';
 import type { TStudy, TStudyOutcome } from '../../../../core/schemas/verification.schemas.ts';
+import { PERIODIC_VERIFICATION_DAYS } from '../../../../core/schemas/dashboard.schemas.ts';
 import type { TStudyType } from '../../../../core/schemas/cleaning-assessments.schemas.ts';
 import type { Queryable, SqlValue } from '../../../db/db.ts';
 import { likePattern, orderBy, pageWindow } from '../../../http/paging.ts';
@@ -120,7 +121,25 @@ export interface StudyFilter {
   sortOrder?: 'asc' | 'desc' | 'ascend' | 'descend' | undefined;
   outcome?: TStudyOutcome | undefined;
   studyType?: TStudyType | undefined;
+  overdue?: boolean | undefined;
 }
+
+/**
+ * A study behind the dashboard's Overdue count (dashboard.service.ts, equipmentStatus): Validated
+ * longer ago than the periodic verification frequency, and still the latest study of an item of
+ * equipment it names.
+ */
+const OVERDUE = `s.outcome = 'Validated'
+  and coalesce(s.closed_at, s.updated_at) < now() - make_interval(days => ${PERIODIC_VERIFICATION_DAYS})
+  and exists (
+    select 1
+      from jsonb_array_elements_text(coalesce(s.protocol_content -> 'equipmentIds', '[]'::jsonb)) j(value)
+      join equipment e on e.facility_id = s.facility_id and e.id = j.value::int and e.archived_at is null
+     where not exists (
+       select 1 from studies n
+        cross join lateral jsonb_array_elements_text(
+                coalesce(n.protocol_content -> 'equipmentIds', '[]'::jsonb)) k(value)
+        where n.facility_id = s.facility_id and n.id > s.id and k.value = j.value))`;
 
 const SORTABLE = {
   number: 's.seq',
@@ -144,6 +163,7 @@ export async function listStudies(
     likePattern(filter.search),
   ];
   const where = `s.facility_id = $1 and ($2::text is null or s.outcome = $2)
+    ${filter.overdue ? `and ${OVERDUE}` : ''}
     and ($3::text is null or s.study_type = $3)
     and ($4::text is null or s.title ilike $4 or 'ST-' || lpad(s.seq::text, 4, '0') ilike $4
          or s.protocol_content->>'name' ilike $4)`;

@@ -34,7 +34,7 @@ export function registerStudyRoutes(context: AppContext): void {
         tags,
         summary: "The facility's studies, newest first",
         description:
-          'Filtered by outcome (Validated, On Going, Failed) and study type; search looks in the number, title and protocol name.',
+          'Filtered by outcome (Validated, On Going, Failed), study type and overdue (Validated studies past their periodic verification, as the dashboard counts them); search looks in the number, title and protocol name.',
         params: ZFacilityParams,
         querystring: ZStudyListQuery,
         response: { 200: ZPage(ZStudy) },
