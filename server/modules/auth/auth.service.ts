@@ -322,6 +322,11 @@ export async function resolveSession(
   return { sessionId: row.session_id, user: row };
 }
 
+/** "Stay signed in": the idle clock of this session starts again now. */
+export async function touchSession(db: Db, sessionId: number): Promise<void> {
+  await db.query('update sessions set last_seen_at = now() where id = $1', [sessionId]);
+}
+
 export async function logout(db: Db, actor: Actor, token: string | undefined): Promise<void> {
   if (!token) return;
   await db.transaction(async (tx) => {
