@@ -12,6 +12,7 @@ import {
 } from '../api/auth-api.ts';
 import type { Facility, Features } from '../api/auth-types.ts';
 import { hideWarning, showWarning } from '../api/warning-message.ts';
+import { announceSignIn } from '../session/session-channel.ts';
 import {
   cacheFeatures,
   clearSession,
@@ -139,6 +140,7 @@ export function LoginPage() {
       // The warning of a failed attempt no longer holds.
       hideWarning();
       storeLogin(response);
+      announceSignIn(response.user.id);
       await continueToFacilities(response.user.planId, false);
     } catch (error) {
       showWarning(loginErrorMessage(error));

@@ -14,6 +14,8 @@ export const SESSION_KEYS = {
   additionalProperties: 'additionalProperties',
   planId: 'planId',
   user: 'user',
+  /** Why the session ended under an open page (401 or 419): it waits for the user to sign in again. */
+  sessionEnded: 'sessionEnded',
 } as const;
 
 export type SessionKey = (typeof SESSION_KEYS)[keyof typeof SESSION_KEYS];
