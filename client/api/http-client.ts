@@ -1,3 +1,4 @@
+import { noteServerCall } from '../session/idle-clock.ts';
 import { getToken } from '../session/session-store.ts';
 import { parseErrorBody } from './api-error.ts';
 import { handleHttpError } from './http-error-handler.ts';
@@ -46,12 +47,20 @@ function buildInit(options: RequestOptions): RequestInit {
   return init;
 }
 
+/** A call the session answered moved the server's idle clock (idle-clock.ts). */
+function noteSessionCall(init: RequestInit, status: number): void {
+  const hasToken = Boolean((init.headers as Record<string, string>).token);
+  if (hasToken && status !== 401 && status !== 419) noteServerCall();
+}
+
 /**
  * One call to the server. A failed fetch (no response: offline, aborted) rejects with the
  * browser's own error, unchanged; any error status goes through the spec §8 handler.
  */
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const response = await fetch(apiUrl(path, options.query), buildInit(options));
+  const init = buildInit(options);
+  const response = await fetch(apiUrl(path, options.query), init);
+  noteSessionCall(init, response.status);
   if (!response.ok) {
     handleHttpError(response.status, parseErrorBody(await response.text()), options);
   }
@@ -67,6 +76,7 @@ export async function apiDownload(path: string, options: RequestOptions = {}): P
   const init = buildInit(options);
   (init.headers as Record<string, string>).Accept = '*/*';
   const response = await fetch(apiUrl(path, options.query), init);
+  noteSessionCall(init, response.status);
   const blob = await response.blob();
   if (!response.ok) handleHttpError(response.status, parseErrorBody(await blob.text()), options);
   return blob;

@@ -27,6 +27,7 @@ import { useSession } from '../session/use-session.ts';
 import { AppHeader } from './AppHeader.tsx';
 import { AppSideNav } from './AppSideNav.tsx';
 import { HomePage } from './HomePage.tsx';
+import { IdleWarning } from './IdleWarning.tsx';
 import { SignInAgainModal } from './SignInAgainModal.tsx';
 import { LicenseNotice } from './LicenseNotice.tsx';
 import { createQueryClient } from './query-client.ts';
@@ -44,6 +45,7 @@ export function AppShell() {
         <Route path="/logout" element={<LogoutPage />} />
         <Route path="*" element={<SignedInApp />} />
       </Routes>
+      <IdleWarning />
       <SignInAgainModal />
     </QueryClientProvider>
   );

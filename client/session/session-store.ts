@@ -8,6 +8,7 @@ import type {
   ProductType,
   Tier,
 } from '../api/auth-types.ts';
+import { noteServerCall } from './idle-clock.ts';
 import { LOGGED_IN_FLAG_KEY, SESSION_KEYS } from './session-keys.ts';
 
 /**
@@ -117,6 +118,8 @@ export function storeUser(user: LoginUser): void {
 }
 
 export function storeLogin(response: LoginResponse): void {
+  // A sign-in is a fresh session: its idle clock starts now.
+  noteServerCall();
   sessionStorage.removeItem(SESSION_KEYS.sessionEnded);
   sessionStorage.setItem(SESSION_KEYS.token, response.token);
   sessionStorage.setItem(
