@@ -44,7 +44,7 @@ describe('idle warning', () => {
       token: await browserToken(page),
     });
     expect(me.status).toBe(200);
-  });
+  }, 240_000); // three idle rounds of about 25 s each, on a busy machine
 
   it('left alone, the session ends and the page waits for signing in again', async () => {
     await warning().waitFor({ timeout: 60_000 });
