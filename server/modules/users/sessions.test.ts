@@ -92,6 +92,30 @@ describe('sessions', () => {
     expect(row!.idle).toBeLessThan(5);
   });
 
+  it('lets a background refresh read without keeping an idle session alive', async () => {
+    const user = await buildUser(server.db);
+    const token = await server.login(user.username, user.password);
+    const idleSeconds = async () => {
+      const [row] = await server.db.query<{ idle: number }>(
+        'select extract(epoch from now() - last_seen_at)::float8 as idle from sessions where user_id = $1',
+        [user.id],
+      );
+      return row!.idle;
+    };
+    await server.db.query(
+      `update sessions set last_seen_at = now() - interval '40 seconds' where user_id = $1`,
+      [user.id],
+    );
+    const polled = await server.request('GET', '/api/v2/users/me', {
+      token,
+      headers: { 'x-background-refresh': 'true' },
+    });
+    expect(polled.status).toBe(200);
+    expect(await idleSeconds()).toBeGreaterThanOrEqual(40);
+    expect((await me(token)).status).toBe(200);
+    expect(await idleSeconds()).toBeLessThan(5);
+  });
+
   it('never lets the cookie alone authorise a change, but lets it read', async () => {
     const user = await buildUser(server.db);
     const token = await server.login(user.username, user.password);
