@@ -16,7 +16,15 @@ export interface RequestOptions extends HandlerOptions {
   token?: string | null;
   signal?: AbortSignal;
   timeoutMs?: number;
+  /**
+   * A poll no user asked for (a count in the menu): the server does not count it as activity,
+   * nor does the idle warning, so it cannot keep an unattended session open.
+   */
+  isBackground?: boolean;
 }
+
+// The server's session-guard.ts reads the same header.
+const BACKGROUND_HEADER = 'x-background-refresh';
 
 export function apiUrl(path: string, query: Record<string, QueryValue> = {}): string {
   const params = new URLSearchParams();
@@ -31,6 +39,7 @@ function buildInit(options: RequestOptions): RequestInit {
   const headers: Record<string, string> = { Accept: 'application/json' };
   const token = options.token === undefined ? getToken() : options.token;
   if (token) headers.token = token;
+  if (options.isBackground) headers[BACKGROUND_HEADER] = 'true';
   const init: RequestInit = { method: options.method ?? 'GET', headers };
   if (options.body instanceof FormData) {
     // The browser writes the multipart Content-Type with its boundary.
@@ -49,8 +58,9 @@ function buildInit(options: RequestOptions): RequestInit {
 
 /** A call the session answered moved the server's idle clock (idle-clock.ts). */
 function noteSessionCall(init: RequestInit, status: number): void {
-  const hasToken = Boolean((init.headers as Record<string, string>).token);
-  if (hasToken && status !== 401 && status !== 419) noteServerCall();
+  const headers = init.headers as Record<string, string>;
+  const isActivity = Boolean(headers.token) && !headers[BACKGROUND_HEADER];
+  if (isActivity && status !== 401 && status !== 419) noteServerCall();
 }
 
 /**
