@@ -28,6 +28,7 @@ import {
 import { registerAuditRoutes } from './modules/audit/audit.routes.ts';
 import { registerAuditLogRoutes } from './modules/audit/audit-log.routes.ts';
 import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
+import { registerSessionRoutes } from './modules/auth/session.routes.ts';
 import { registerRecoveryRoutes } from './modules/auth/recovery.routes.ts';
 import { registerFacilityRoutes } from './modules/facilities/facilities.routes.ts';
 import { registerFeatureRoutes } from './modules/features/features.routes.ts';
@@ -162,6 +163,7 @@ export async function buildApp({
   registerHealthRoutes(context);
   registerFeatureRoutes(context);
   registerAuthRoutes(context);
+  registerSessionRoutes(context);
   registerSsoRoutes(context);
   registerActiveDirectoryRoutes(context);
   registerRecoveryRoutes(context);

@@ -11,7 +11,8 @@ import {
   ssoLoginUrl,
 } from '../api/auth-api.ts';
 import type { Facility, Features } from '../api/auth-types.ts';
-import { showWarning } from '../api/warning-message.ts';
+import { hideWarning, showWarning } from '../api/warning-message.ts';
+import { announceSignIn } from '../session/session-channel.ts';
 import {
   cacheFeatures,
   clearSession,
@@ -136,7 +137,10 @@ export function LoginPage() {
     setSubmitting(true);
     try {
       const response = await login(id, password ?? '');
+      // The warning of a failed attempt no longer holds.
+      hideWarning();
       storeLogin(response);
+      announceSignIn(response.user.id);
       await continueToFacilities(response.user.planId, false);
     } catch (error) {
       showWarning(loginErrorMessage(error));

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import type { NavigateFunction } from 'react-router';
 import { logout } from '../api/auth-api.ts';
+import { announceSignOut } from '../session/session-channel.ts';
 import { clearSession, getCachedFeatures, getToken } from '../session/session-store.ts';
 import { LoadingSpinner } from './LoadingSpinner.tsx';
 
@@ -10,13 +11,15 @@ let ending: Promise<void> | null = null;
 /**
  * Ends the session: the server forgets the token (from `?token=` or the session), the browser
  * forgets the session and the logged-in flag, and the user is back at the root. Under SSO the
- * provider's own logout page follows, when one is configured. Concurrent calls share one logout.
+ * provider's own logout page follows, when one is configured. The other tabs sharing the session
+ * end it too. Concurrent calls share one logout.
  */
 export function endSession(navigate: NavigateFunction, tokenFromAddress?: string | null) {
   ending ??= (async () => {
     const token = tokenFromAddress || getToken();
     const features = getCachedFeatures();
     await logout(token).catch(() => undefined);
+    announceSignOut(token);
     // Same tick: the route change and the cleared session render together, so the application
     // shell never renders a signed-out state at its own path.
     if (features?.SSO && features.logoutUrl) window.location.assign(features.logoutUrl);

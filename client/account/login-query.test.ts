@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readLoginQuery, searchWithoutToken } from './login-query.ts';
+import { readLoginQuery, searchWithoutToken, signInAgainAddress } from './login-query.ts';
 
 describe('readLoginQuery', () => {
   it('reads the token, the SSO flag and the error', () => {
@@ -34,5 +34,15 @@ describe('searchWithoutToken', () => {
   it('drops only the token', () => {
     expect(searchWithoutToken('?sso=true&token=abc&error=x')).toBe('?sso=true&error=x');
     expect(searchWithoutToken('?token=abc')).toBe('');
+  });
+});
+
+describe('signInAgainAddress', () => {
+  it('reads back as redirect mode to the same page, query included, and facility', () => {
+    const address = signInAgainAddress('/master-data/products?search=a&pageNumber=2', 7);
+    expect(readLoginQuery(address.slice(1)).redirect).toEqual({
+      path: '/master-data/products?search=a&pageNumber=2',
+      facilityId: 7,
+    });
   });
 });

@@ -38,3 +38,9 @@ export function searchWithoutToken(search: string): string {
   const rest = params.toString();
   return rest ? `?${rest}` : '';
 }
+
+/** The Login screen in redirect mode: after signing in, back to `path` within `facilityId`. */
+export function signInAgainAddress(path: string, facilityId: number): string {
+  const params = new URLSearchParams({ redirect: 'true', path, facilityId: String(facilityId) });
+  return `/?${params.toString()}`;
+}

@@ -9,6 +9,7 @@ import type {
   ResetLinkResponse,
   ResetPasswordRequest,
 } from './auth-types.ts';
+import type { TSessionStatus } from '../../core/schemas/auth.schemas.ts';
 import { apiRequest } from './http-client.ts';
 
 /** The calls of `shared/contracts/auth-api.md`, one function each. */
@@ -28,6 +29,11 @@ export async function logout(token: string | null): Promise<void> {
     body: token ? { token } : {},
     quiet: true,
   });
+}
+
+/** "Stay signed in": starts the server's idle clock again and tells its idle timeout. */
+export function keepSessionAlive(): Promise<TSessionStatus> {
+  return apiRequest('/auth/session', { method: 'POST', action: 'Staying signed in' });
 }
 
 export function getFeatures(): Promise<Features> {

@@ -1,3 +1,4 @@
+import { noteServerCall } from '../session/idle-clock.ts';
 import { getToken } from '../session/session-store.ts';
 import { parseErrorBody } from './api-error.ts';
 import { handleHttpError } from './http-error-handler.ts';
@@ -15,7 +16,15 @@ export interface RequestOptions extends HandlerOptions {
   token?: string | null;
   signal?: AbortSignal;
   timeoutMs?: number;
+  /**
+   * A poll no user asked for (a count in the menu): the server does not count it as activity,
+   * nor does the idle warning, so it cannot keep an unattended session open.
+   */
+  isBackground?: boolean;
 }
+
+// The server's session-guard.ts reads the same header.
+const BACKGROUND_HEADER = 'x-background-refresh';
 
 export function apiUrl(path: string, query: Record<string, QueryValue> = {}): string {
   const params = new URLSearchParams();
@@ -30,6 +39,7 @@ function buildInit(options: RequestOptions): RequestInit {
   const headers: Record<string, string> = { Accept: 'application/json' };
   const token = options.token === undefined ? getToken() : options.token;
   if (token) headers.token = token;
+  if (options.isBackground) headers[BACKGROUND_HEADER] = 'true';
   const init: RequestInit = { method: options.method ?? 'GET', headers };
   if (options.body instanceof FormData) {
     // The browser writes the multipart Content-Type with its boundary.
@@ -46,12 +56,21 @@ function buildInit(options: RequestOptions): RequestInit {
   return init;
 }
 
+/** A call the session answered moved the server's idle clock (idle-clock.ts). */
+function noteSessionCall(init: RequestInit, status: number): void {
+  const headers = init.headers as Record<string, string>;
+  const isActivity = Boolean(headers.token) && !headers[BACKGROUND_HEADER];
+  if (isActivity && status !== 401 && status !== 419) noteServerCall();
+}
+
 /**
  * One call to the server. A failed fetch (no response: offline, aborted) rejects with the
  * browser's own error, unchanged; any error status goes through the spec §8 handler.
  */
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const response = await fetch(apiUrl(path, options.query), buildInit(options));
+  const init = buildInit(options);
+  const response = await fetch(apiUrl(path, options.query), init);
+  noteSessionCall(init, response.status);
   if (!response.ok) {
     handleHttpError(response.status, parseErrorBody(await response.text()), options);
   }
@@ -67,6 +86,7 @@ export async function apiDownload(path: string, options: RequestOptions = {}): P
   const init = buildInit(options);
   (init.headers as Record<string, string>).Accept = '*/*';
   const response = await fetch(apiUrl(path, options.query), init);
+  noteSessionCall(init, response.status);
   const blob = await response.blob();
   if (!response.ok) handleHttpError(response.status, parseErrorBody(await blob.text()), options);
   return blob;

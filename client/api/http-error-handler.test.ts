@@ -2,9 +2,9 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from './api-error.ts';
 
 const showWarning = vi.fn();
-const clearSession = vi.fn();
+const interruptSession = vi.fn(() => true);
 vi.mock('./warning-message.ts', () => ({ showWarning }));
-vi.mock('../session/session-store.ts', () => ({ clearSession }));
+vi.mock('../session/session-store.ts', () => ({ interruptSession }));
 
 const { handleHttpError } = await import('./http-error-handler.ts');
 
@@ -21,7 +21,7 @@ function caught(status: number, body = {}, options = {}): ApiError {
 describe('handleHttpError (spec §8 HTTP handling)', () => {
   beforeEach(() => {
     showWarning.mockClear();
-    clearSession.mockClear();
+    interruptSession.mockClear();
   });
 
   it('419: warns about the other device, ends the session, rethrows the server error', () => {
@@ -29,7 +29,7 @@ describe('handleHttpError (spec §8 HTTP handling)', () => {
     expect(showWarning).toHaveBeenCalledWith(
       'Logged Out. You are logged in on a different device!',
     );
-    expect(clearSession).toHaveBeenCalledOnce();
+    expect(interruptSession).toHaveBeenCalledOnce();
     expect(error).toMatchObject({ kind: 'server', status: 419, errName: 'SimultaneousSession' });
   });
 
@@ -38,13 +38,13 @@ describe('handleHttpError (spec §8 HTTP handling)', () => {
     const error = caught(status, { errName: 'DataValidationError', message: 'bad', errors });
     expect(error).toMatchObject({ kind: 'server', status, message: 'bad', errors });
     expect(showWarning).not.toHaveBeenCalled();
-    expect(clearSession).not.toHaveBeenCalled();
+    expect(interruptSession).not.toHaveBeenCalled();
   });
 
   it('401: warns that the session expired, ends it, then fails as not allowed', () => {
     const error = caught(401, { errName: 'SessionExpired' }, { action: 'Loading facilities' });
     expect(showWarning).toHaveBeenCalledWith('Session Expired. Login again!');
-    expect(clearSession).toHaveBeenCalledOnce();
+    expect(interruptSession).toHaveBeenCalledOnce();
     expect(error).toMatchObject({
       kind: 'not-allowed',
       message: 'Loading facilities failed as current user is not allowed',
@@ -57,7 +57,7 @@ describe('handleHttpError (spec §8 HTTP handling)', () => {
       kind: 'not-allowed',
       message: 'Request failed as current user is not allowed',
     });
-    expect(clearSession).not.toHaveBeenCalled();
+    expect(interruptSession).not.toHaveBeenCalled();
   });
 
   it('404: resource not found only for NotFoundError, otherwise server unreachable', () => {
@@ -75,10 +75,17 @@ describe('handleHttpError (spec §8 HTTP handling)', () => {
     });
   });
 
+  it('warns once when the session has already ended (a burst of failing calls)', () => {
+    interruptSession.mockReturnValueOnce(false);
+    caught(401, { errName: 'SessionExpired' });
+    expect(interruptSession).toHaveBeenCalledWith('expired');
+    expect(showWarning).not.toHaveBeenCalled();
+  });
+
   it('quiet calls (logout) neither warn nor end the session again', () => {
     caught(401, {}, { quiet: true });
     caught(419, {}, { quiet: true });
     expect(showWarning).not.toHaveBeenCalled();
-    expect(clearSession).not.toHaveBeenCalled();
+    expect(interruptSession).not.toHaveBeenCalled();
   });
 });

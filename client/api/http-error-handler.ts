@@ -1,4 +1,4 @@
-import { clearSession } from '../session/session-store.ts';
+import { interruptSession } from '../session/session-store.ts';
 import { ApiError } from './api-error.ts';
 import type { ServerErrorBody } from './api-error.ts';
 import { showWarning } from './warning-message.ts';
@@ -29,20 +29,16 @@ export function handleHttpError(
   const action = options.action ?? 'Request';
   switch (status) {
     case 419:
-      if (!options.quiet) {
+      // The page stays for signing in again (SignInAgainModal); a burst of failures warns once.
+      if (!options.quiet && interruptSession('elsewhere'))
         showWarning(SIMULTANEOUS_SESSION_WARNING);
-        clearSession();
-      }
       throw serverError(status, body);
     case 400:
     case 409:
     case 422:
       throw serverError(status, body);
     case 401:
-      if (!options.quiet) {
-        showWarning(SESSION_EXPIRED_WARNING);
-        clearSession();
-      }
+      if (!options.quiet && interruptSession('expired')) showWarning(SESSION_EXPIRED_WARNING);
       // Then handled as 403.
       throw new ApiError(
         'not-allowed',

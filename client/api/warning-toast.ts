@@ -9,3 +9,7 @@ message.config({ maxCount: 1 });
 export function openWarning(content: string, durationSeconds: number): void {
   void message.open({ key: WARNING_KEY, type: 'warning', content, duration: durationSeconds });
 }
+
+export function closeWarning(): void {
+  message.destroy(WARNING_KEY);
+}

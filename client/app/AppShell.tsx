@@ -27,6 +27,8 @@ import { useSession } from '../session/use-session.ts';
 import { AppHeader } from './AppHeader.tsx';
 import { AppSideNav } from './AppSideNav.tsx';
 import { HomePage } from './HomePage.tsx';
+import { IdleWarning } from './IdleWarning.tsx';
+import { SignInAgainModal } from './SignInAgainModal.tsx';
 import { LicenseNotice } from './LicenseNotice.tsx';
 import { createQueryClient } from './query-client.ts';
 import { useCurrentUser, useFacilities } from './session-queries.ts';
@@ -43,6 +45,8 @@ export function AppShell() {
         <Route path="/logout" element={<LogoutPage />} />
         <Route path="*" element={<SignedInApp />} />
       </Routes>
+      <IdleWarning />
+      <SignInAgainModal />
     </QueryClientProvider>
   );
 }
@@ -54,10 +58,11 @@ function SignedInApp() {
   const facilities = useFacilities(session.planId);
   useSignedInRedirect(facilities.data);
 
-  // A 401/419 has already warned and ended the session; Root is switching to the sign-in screen.
   if (me.isPending || facilities.isPending) return <LoadingSpinner label="Loading Carryover" />;
 
-  if (me.isError || facilities.isError) {
+  // Only when there is nothing to show: a refetch that fails while signed out (401/419) must not
+  // take away the page the user is signing in again over.
+  if (me.data === undefined || facilities.data === undefined) {
     return (
       <Result
         status="warning"

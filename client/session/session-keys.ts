@@ -14,9 +14,17 @@ export const SESSION_KEYS = {
   additionalProperties: 'additionalProperties',
   planId: 'planId',
   user: 'user',
+  /** Why the session ended under an open page (401 or 419): it waits for the user to sign in again. */
+  sessionEnded: 'sessionEnded',
 } as const;
 
 export type SessionKey = (typeof SESSION_KEYS)[keyof typeof SESSION_KEYS];
 
 /** The logged-in flag lives in localStorage (not sessionStorage), as 'true' while signed in. */
 export const LOGGED_IN_FLAG_KEY = 'isLoggedIn';
+
+/** When this browser last reached the server with the session (ms since epoch), shared by tabs. */
+export const LAST_SERVER_CALL_KEY = 'lastServerCallAt';
+
+/** The server's idle timeout in seconds, as it told the client (POST /auth/session). */
+export const IDLE_TIMEOUT_KEY = 'idleTimeoutSeconds';

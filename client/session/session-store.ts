@@ -8,6 +8,7 @@ import type {
   ProductType,
   Tier,
 } from '../api/auth-types.ts';
+import { noteServerCall } from './idle-clock.ts';
 import { LOGGED_IN_FLAG_KEY, SESSION_KEYS } from './session-keys.ts';
 
 /**
@@ -17,6 +18,9 @@ import { LOGGED_IN_FLAG_KEY, SESSION_KEYS } from './session-keys.ts';
  * any call swaps them back.
  */
 
+/** 'expired': idle or too old (401); 'elsewhere': the user signed in on another device (419). */
+export type SessionEnd = 'expired' | 'elsewhere';
+
 export interface SessionSnapshot {
   token: string | null;
   currentFacilityId: number | null;
@@ -25,6 +29,8 @@ export interface SessionSnapshot {
   productType: ProductType | null;
   tier: Tier | null;
   isSignedIn: boolean;
+  /** The session ended under an open page of a facility: the page stays while the user signs in again. */
+  ended: SessionEnd | null;
 }
 
 const listeners = new Set<() => void>();
@@ -58,6 +64,10 @@ function readSnapshot(): SessionSnapshot {
     productType: sessionStorage.getItem(SESSION_KEYS.productType) as ProductType | null,
     tier: sessionStorage.getItem(SESSION_KEYS.tier) as Tier | null,
     isSignedIn: Boolean(token) && currentFacilityId !== null,
+    ended:
+      currentFacilityId === null
+        ? null
+        : (sessionStorage.getItem(SESSION_KEYS.sessionEnded) as SessionEnd | null),
   };
 }
 
@@ -108,6 +118,9 @@ export function storeUser(user: LoginUser): void {
 }
 
 export function storeLogin(response: LoginResponse): void {
+  // A sign-in is a fresh session: its idle clock starts now.
+  noteServerCall();
+  sessionStorage.removeItem(SESSION_KEYS.sessionEnded);
   sessionStorage.setItem(SESSION_KEYS.token, response.token);
   sessionStorage.setItem(
     SESSION_KEYS.licenseInfo,
@@ -132,7 +145,47 @@ export function getAdditionalProperties(): AdditionalProperties | null {
   return readJson<AdditionalProperties>(SESSION_KEYS.additionalProperties);
 }
 
-/** Logout, 401 and 419 all end here: the whole session and the logged-in flag go. */
+/**
+ * A 401 or 419 under an open page of a facility: the token goes and the user is marked logged
+ * out, but the facility, the page and whatever it holds stay until the user signs in again
+ * (SignInAgainModal). Without a facility (still on the sign-in screens) the whole session goes.
+ * Returns false when the session had already ended, so a burst of failing calls warns once.
+ */
+export function interruptSession(end: SessionEnd): boolean {
+  if (sessionStorage.getItem(SESSION_KEYS.sessionEnded)) return false;
+  if (sessionStorage.getItem(SESSION_KEYS.currentFacilityId) === null) {
+    clearSession();
+    return true;
+  }
+  sessionStorage.removeItem(SESSION_KEYS.token);
+  sessionStorage.setItem(SESSION_KEYS.sessionEnded, end);
+  localStorage.removeItem(LOGGED_IN_FLAG_KEY);
+  notify();
+  return true;
+}
+
+/** The session's entries, as another tab of this browser takes them over (session-channel.ts). */
+export function sessionEntries(): Record<string, string> {
+  const entries: Record<string, string> = {};
+  for (const key of Object.values(SESSION_KEYS)) {
+    const value = sessionStorage.getItem(key);
+    if (value !== null) entries[key] = value;
+  }
+  return entries;
+}
+
+/** Takes over entries another tab sent: a whole session, or the token of a new sign-in. */
+export function adoptSession(entries: Record<string, string>): void {
+  sessionStorage.removeItem(SESSION_KEYS.sessionEnded);
+  for (const [key, value] of Object.entries(entries)) {
+    const isSessionKey = (Object.values(SESSION_KEYS) as string[]).includes(key);
+    if (isSessionKey && key !== SESSION_KEYS.sessionEnded) sessionStorage.setItem(key, value);
+  }
+  localStorage.setItem(LOGGED_IN_FLAG_KEY, 'true');
+  notify();
+}
+
+/** Logout (and a 401/419 on the sign-in screens) ends here: the whole session and the logged-in flag go. */
 export function clearSession(): void {
   sessionStorage.clear();
   localStorage.removeItem(LOGGED_IN_FLAG_KEY);

@@ -40,6 +40,10 @@ export const ZLogoutRequest = z.object({ token: z.string().optional() }).nullish
 
 export const ZOk = z.object({ success: z.literal(true) });
 
+/** What the client needs to warn before an idle session ends (POST /auth/session). */
+export const ZSessionStatus = z.object({ idleTimeoutSeconds: z.number().int() });
+export type TSessionStatus = z.infer<typeof ZSessionStatus>;
+
 export const ZPasswordPolicySettings = z.object({
   minPasswordLength: z.number().int(),
   minCapital: z.number().int(),

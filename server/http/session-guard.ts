@@ -16,6 +16,8 @@ import {
 import type { Config } from '../config.ts';
 
 export const SESSION_COOKIE = 'connect.sid';
+/** Sent 'true' by the client on polls no user asked for; they leave the idle clock alone. */
+export const BACKGROUND_HEADER = 'x-background-refresh';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -64,7 +66,9 @@ export function sessionGuard(db: Db, limits: SessionLimits) {
   ): Promise<void> {
     // Resolved once per request: when it arrived (guard-order.ts), then reused by the guard.
     if (request.session) return;
-    request.session = await resolveSession(db, tokenOf(request), limits);
+    request.session = await resolveSession(db, tokenOf(request), limits, {
+      isBackground: request.headers[BACKGROUND_HEADER] === 'true',
+    });
   };
 }
 

@@ -66,6 +66,8 @@ export async function listPendingApprovals(
   return apiRequest(`${facilityPath(scope)}/signatures/pending`, {
     signal,
     action: 'Loading the records waiting for your signature',
+    // Polled every minute for the menu's badge: no sign that anyone is at the screen.
+    isBackground: true,
   });
 }
 

@@ -290,6 +290,7 @@ export async function resolveSession(
   db: Db,
   token: string | undefined,
   limits: SessionLimits,
+  options: { isBackground?: boolean } = {},
 ): Promise<ResolvedSession> {
   if (!token) throw new AppError('SessionExpired');
   const [row] = await db.query<SessionLookupRow>(
@@ -316,10 +317,17 @@ export async function resolveSession(
     throw new AppError('SessionExpired');
   }
   // Writing on every request would cost a write per read; a minute's precision is enough for idling.
-  if (row.idle_seconds > 30) {
+  // A background refresh (a count polled in the menu) is no sign of the user: it must not keep an
+  // unattended session open forever.
+  if (row.idle_seconds > 30 && !options.isBackground) {
     await db.query('update sessions set last_seen_at = now() where id = $1', [row.session_id]);
   }
   return { sessionId: row.session_id, user: row };
+}
+
+/** "Stay signed in": the idle clock of this session starts again now. */
+export async function touchSession(db: Db, sessionId: number): Promise<void> {
+  await db.query('update sessions set last_seen_at = now() where id = $1', [sessionId]);
 }
 
 export async function logout(db: Db, actor: Actor, token: string | undefined): Promise<void> {

@@ -279,7 +279,7 @@ export async function importMasterData(
     }
     const existing = records.get(productionsDef.key)?.find((r) => r.id === id);
     if (!existing) continue;
-    const changed = diff(existing, edit);
+    const changed = diff(existing, inStoredOrder(existing, edit));
     if (!changed) continue;
     const planned = productionsPlan?.updates.find((u) => u.id === id);
     if (planned) Object.assign(planned.edit, changed);
@@ -338,6 +338,26 @@ export async function importMasterData(
     }
   });
   return report;
+}
+
+/**
+ * The matrix lists equipment in column order and the mappings in row order, neither of which is
+ * the order a production stores. Order carries no meaning there, so the same ids in another order
+ * are no change: an unchanged export imports with no update and no audit row.
+ */
+function inStoredOrder(
+  existing: EntityRecord,
+  edit: { equipmentIds?: number[]; productIds?: number[] },
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...edit };
+  for (const key of ['equipmentIds', 'productIds'] as const) {
+    const stored = existing[key];
+    const given = edit[key];
+    if (!given || !Array.isArray(stored)) continue;
+    const isSameSet = stored.length === given.length && given.every((id) => stored.includes(id));
+    if (isSameSet) out[key] = stored;
+  }
+  return out;
 }
 
 /** The matrix and mappings sheets: each production's equipment and products, by id. */

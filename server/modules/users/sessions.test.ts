@@ -68,6 +68,54 @@ describe('sessions', () => {
     expect((await me(token)).body).toMatchObject({ errName: 'SessionExpired' });
   });
 
+  it('keeps an idle session alive on POST /auth/session and tells the idle timeout', async () => {
+    const user = await buildUser(server.db);
+    const token = await server.login(user.username, user.password);
+    const idle = server.config.SESSION_IDLE_MINUTES;
+    expect((await server.request('POST', '/api/v2/auth/session', {})).status).toBe(401);
+    const cookieOnly = await server.request('POST', '/api/v2/auth/session', {
+      headers: { cookie: `connect.sid=${token}` },
+    });
+    expect(cookieOnly.status).toBe(401);
+    // Nearly timed out, but not quite: the call starts the idle clock again.
+    await server.db.query(
+      `update sessions set last_seen_at = now() - make_interval(secs => $2) where user_id = $1`,
+      [user.id, idle * 60 - 5],
+    );
+    const kept = await server.request('POST', '/api/v2/auth/session', { token });
+    expect(kept.status).toBe(200);
+    expect(kept.body).toEqual({ idleTimeoutSeconds: idle * 60 });
+    const [row] = await server.db.query<{ idle: number }>(
+      'select extract(epoch from now() - last_seen_at)::float8 as idle from sessions where user_id = $1',
+      [user.id],
+    );
+    expect(row!.idle).toBeLessThan(5);
+  });
+
+  it('lets a background refresh read without keeping an idle session alive', async () => {
+    const user = await buildUser(server.db);
+    const token = await server.login(user.username, user.password);
+    const idleSeconds = async () => {
+      const [row] = await server.db.query<{ idle: number }>(
+        'select extract(epoch from now() - last_seen_at)::float8 as idle from sessions where user_id = $1',
+        [user.id],
+      );
+      return row!.idle;
+    };
+    await server.db.query(
+      `update sessions set last_seen_at = now() - interval '40 seconds' where user_id = $1`,
+      [user.id],
+    );
+    const polled = await server.request('GET', '/api/v2/users/me', {
+      token,
+      headers: { 'x-background-refresh': 'true' },
+    });
+    expect(polled.status).toBe(200);
+    expect(await idleSeconds()).toBeGreaterThanOrEqual(40);
+    expect((await me(token)).status).toBe(200);
+    expect(await idleSeconds()).toBeLessThan(5);
+  });
+
   it('never lets the cookie alone authorise a change, but lets it read', async () => {
     const user = await buildUser(server.db);
     const token = await server.login(user.username, user.password);

@@ -1,0 +1,93 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { Button, Form, Input, Modal } from 'antd';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { login } from '../api/auth-api.ts';
+import { hideWarning, showWarning } from '../api/warning-message.ts';
+import { loginErrorMessage } from '../account/account-messages.ts';
+import { endSession } from '../account/LogoutPage.tsx';
+import { leaveForSignIn } from '../account/sign-in-again.ts';
+import { announceSignIn } from '../session/session-channel.ts';
+import { getCachedFeatures, storeLogin } from '../session/session-store.ts';
+import { useSession } from '../session/use-session.ts';
+
+/**
+ * After a 401 or 419 the page stays where it is, with whatever the user typed, and the user
+ * signs in again over it. Only the same user continues here; anyone else signs in afresh.
+ */
+export function SignInAgainModal() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { ended, user, currentFacilityId } = useSession();
+  const [isSubmitting, setSubmitting] = useState(false);
+  if (!ended || !user || currentFacilityId === null) return null;
+  const username = user.email || user.username;
+  const isSso = Boolean(getCachedFeatures()?.SSO);
+
+  async function signInAgain({ password }: { password: string }): Promise<void> {
+    setSubmitting(true);
+    try {
+      const response = await login(username, password);
+      hideWarning();
+      storeLogin(response);
+      announceSignIn(response.user.id);
+      // Whatever failed while signed out loads again.
+      void queryClient.invalidateQueries();
+    } catch (error) {
+      showWarning(loginErrorMessage(error));
+    } finally {
+      setSubmitting(false);
+    }
+  }
+
+  return (
+    <Modal
+      open
+      title={ended === 'elsewhere' ? 'Logged Out' : 'Session Expired'}
+      closable={false}
+      maskClosable={false}
+      keyboard={false}
+      footer={null}
+    >
+      <p>
+        {ended === 'elsewhere'
+          ? 'You are logged in on a different device!'
+          : 'Your session has expired.'}{' '}
+        Log in again to continue on this page; what you have entered is kept.
+      </p>
+      {isSso ? (
+        <Button
+          type="primary"
+          block
+          onClick={() => window.location.assign(leaveForSignIn(currentFacilityId))}
+        >
+          Log In
+        </Button>
+      ) : (
+        <Form<{ username: string; password: string }>
+          layout="vertical"
+          requiredMark={false}
+          initialValues={{ username }}
+          onFinish={signInAgain}
+        >
+          <Form.Item label="Email/Employee ID" name="username">
+            <Input disabled />
+          </Form.Item>
+          <Form.Item
+            label="Password"
+            name="password"
+            rules={[{ required: true, message: 'Please input your Password!' }]}
+          >
+            <Input.Password autoComplete="current-password" autoFocus />
+          </Form.Item>
+          <Button type="primary" htmlType="submit" block loading={isSubmitting}>
+            Log In
+          </Button>
+        </Form>
+      )}
+      <Button type="link" onClick={() => void endSession(navigate)}>
+        Sign in as a different user
+      </Button>
+    </Modal>
+  );
+}
