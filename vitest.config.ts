@@ -1,7 +1,12 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // Vitest's default on two cores is one worker, which runs every file in turn. Most of a
+    // server test's time is spent waiting (databases, child processes, HTTP), so three files at
+    // once on two cores take less than half the time of one (measured on 23 server files).
+    maxWorkers: Math.max(3, availableParallelism()),
     projects: [
       { test: { name: 'core', include: ['core/**/*.test.ts'], environment: 'node' } },
       { test: { name: 'client', include: ['client/**/*.test.ts'], environment: 'node' } },
