@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../db/db.ts';
 import { openPostgres } from '../../db/postgres-db.ts';
+import { testActor } from '../../test/factories.ts';
 import { withDatabase } from '../../test/test-db-urls.ts';
 import { startTestServer, type TestServer } from '../../test/test-server.ts';
 import { writeAuditMany } from './audit-bulk.ts';
-import { verifyChain, writeAudit, type Actor, type AuditEntry } from './audit.service.ts';
+import { verifyChain, writeAudit, type AuditEntry } from './audit.service.ts';
 
 let server: TestServer;
 let f: { id: number; plan_id: number };
@@ -18,14 +19,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
 });
-
-const system: Actor = {
-  userId: null,
-  userName: 'test',
-  ip: null,
-  userAgent: null,
-  requestId: null,
-};
 
 function entries(n: number, action: string, facility = true): AuditEntry[] {
   return Array.from({ length: n }, (_, i) => ({
@@ -55,9 +48,9 @@ describe('audit rows written many to a statement', () => {
     // One statement of 300 rows of two chains, between single-row statements.
     const mixed = entries(300, 'Bulk').map((e, i) => (i % 3 ? e : { ...e, facilityId: null }));
     await server.db.transaction(async (tx) => {
-      await writeAudit(tx, system, entries(1, 'Bulk')[0]!);
-      await writeAuditMany(tx, system, mixed);
-      await writeAudit(tx, system, entries(1, 'Bulk')[0]!);
+      await writeAudit(tx, testActor, entries(1, 'Bulk')[0]!);
+      await writeAuditMany(tx, testActor, mixed);
+      await writeAudit(tx, testActor, entries(1, 'Bulk')[0]!);
     });
     const rows = await rowsOf(server.db, chain, 'Bulk');
     expect(rows).toHaveLength(202);
@@ -74,7 +67,7 @@ describe('audit rows written many to a statement', () => {
 
   it('detect one row changed behind the triggers', async () => {
     const chain = `facility:${f.id}`;
-    await server.db.transaction((tx) => writeAuditMany(tx, system, entries(50, 'Tampered')));
+    await server.db.transaction((tx) => writeAuditMany(tx, testActor, entries(50, 'Tampered')));
     const rows = await rowsOf(server.db, chain, 'Tampered');
     const target = rows[25]!.seq;
     // Someone with the owner's rights: the app role may not disable triggers.
@@ -110,9 +103,9 @@ describe('audit rows written many to a statement', () => {
           for (let t = 0; t < 3; t += 1) {
             const action = `w${w}-t${t}`;
             await pool.transaction(async (tx) => {
-              await writeAuditMany(tx, system, entries(40, action, false));
-              await writeAudit(tx, system, entries(1, action, false)[0]!);
-              await writeAuditMany(tx, system, entries(40, action, false));
+              await writeAuditMany(tx, testActor, entries(40, action, false));
+              await writeAudit(tx, testActor, entries(1, action, false)[0]!);
+              await writeAuditMany(tx, testActor, entries(40, action, false));
             });
           }
         }),
