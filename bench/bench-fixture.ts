@@ -37,6 +37,15 @@ export const THOUSAND_PRODUCTS: FacilitySize = {
   seed: 11,
 };
 
+/** The 10,000-row workbook of the import benches: actives, products and equipment only. */
+export const TEN_THOUSAND_ROWS: FacilitySize = {
+  actives: 4000,
+  products: 3000,
+  equipment: 3000,
+  productions: 0,
+  seed: 7,
+};
+
 /** A facility as a master-data workbook for POST {F}/master. */
 export async function facilityWorkbook(size: FacilitySize): Promise<Buffer> {
   const next = rng(size.seed);

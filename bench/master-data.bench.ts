@@ -9,6 +9,7 @@ import {
   facilityWorkbook,
   onEachDatabase,
   signIn,
+  TEN_THOUSAND_ROWS,
   uploadWorkbook,
 } from './bench-fixture.ts';
 import { startServerProcess } from './server-process.ts';
@@ -59,13 +60,7 @@ async function run(label: string, env: Record<string, string>): Promise<void> {
     );
     console.log(`${label}: export of the 1,000-product facility: ${exportSeconds.toFixed(1)} s`);
 
-    const tenK = await facilityWorkbook({
-      actives: 4000,
-      products: 3000,
-      equipment: 3000,
-      productions: 0,
-      seed: 7,
-    });
+    const tenK = await facilityWorkbook(TEN_THOUSAND_ROWS);
     const [tenKReport, tenKSeconds] = await timed(() => upload(2, tenK));
     console.log(
       `${label}: import of a 10,000-row workbook (${tenKReport.rows} rows): ${tenKSeconds.toFixed(1)} s (target < 30 s); server RSS ${server.rssMiB().toFixed(0)} MiB`,

@@ -4,9 +4,19 @@ import {
   type PermissionMap,
 } from '../../core/permissions/permission-map.ts';
 import type { Db } from '../db/db.ts';
+import type { Actor } from '../modules/audit/audit.service.ts';
 import { hashPassword } from '../modules/auth/secrets.ts';
 
 let sequence = 0;
+
+/** The author of audit rows a test writes directly, with no user or request behind them. */
+export const testActor: Actor = {
+  userId: null,
+  userName: 'test',
+  ip: null,
+  userAgent: null,
+  requestId: null,
+};
 
 export interface BuiltUser {
   id: number;

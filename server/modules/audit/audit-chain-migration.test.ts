@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../db/db.ts';
+import { migrate } from '../../db/migrate.ts';
+import { testActor } from '../../test/factories.ts';
+import { seededBefore } from '../../test/migration-db.ts';
+import { writeAuditMany } from './audit-bulk.ts';
+import { verifyChain, type AuditEntry } from './audit.service.ts';
+
+/*
+ * Migration 20261128120100 on a database whose chains the per-row head trigger wrote: they
+ * still verify, and the statement-level head continues them with the same hashes.
+ */
+
+const MIGRATION = '20261128120100_audit_chain_per_statement.sql';
+
+let db: Db;
+let facilityId: number;
+beforeAll(async () => {
+  ({ db, facilityId } = await seededBefore(MIGRATION));
+});
+afterAll(async () => {
+  await db?.close();
+});
+
+const rows = (n: number, action: string): AuditEntry[] =>
+  Array.from({ length: n }, (_, i) => ({
+    planId: null,
+    facilityId,
+    domain: 'Test',
+    action,
+    entityId: i,
+  }));
+
+describe('the audit chain head moved once a statement', () => {
+  it('continues a chain the per-row trigger wrote, and the whole chain verifies', async () => {
+    const chain = `facility:${facilityId}`;
+    await db.transaction((tx) => writeAuditMany(tx, testActor, rows(30, 'Before')));
+    const before = await verifyChain(db, chain);
+    expect(before).toMatchObject({ intact: true });
+    await migrate(db);
+    await db.transaction((tx) => writeAuditMany(tx, testActor, rows(30, 'After')));
+    const after = await verifyChain(db, chain);
+    expect(after).toMatchObject({ intact: true, rows: before.rows + 30 });
+    const [first] = await db.query<{ seq: number; prev_hash: string }>(
+      `select seq, prev_hash from audit_log where chain = $1 and action = 'After' order by seq limit 1`,
+      [chain],
+    );
+    expect(first).toEqual({ seq: before.head!.seq + 1, prev_hash: before.head!.hash });
+  });
+});
