@@ -13,7 +13,13 @@ beforeAll(async () => {
   app = await startAppUnderTest();
   const facility = await facilityApi(app);
   // Built through the API before the browser signs in (a sign-in ends the admin's other session).
-  await buildMacFacility(app.server, await app.server.login(), facility.id);
+  const token = await app.server.login();
+  await buildMacFacility(app.server, token, facility.id);
+  const created = await app.server.request('POST', `${facility.path}/change-assessments`, {
+    token,
+    body: { title: 'New blender B2', changeType: 'New equipment' },
+  });
+  expect(created.status).toBe(200);
   page = await app.open('/');
   await signInToFacility(page);
 });
@@ -46,5 +52,17 @@ describe('Reports in the browser', () => {
     expect(text).toContain('RPT-0001 v1');
     expect(text).toContain('DRAFT');
     expect(text).toContain('250 mg');
+  });
+
+  it('reports on a change assessment chosen by its number and title', async () => {
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Generate report' }).click();
+    const dialog = openModal(page);
+    await choose(dialog.getByLabel('Kind'), 'Change assessment report');
+    await choose(dialog.getByLabel('Change assessment', { exact: true }), 'CA-0001 New blender B2');
+    await dialog.getByRole('button', { name: 'Generate' }).click();
+    const drawer = openDrawer(page);
+    await drawer.getByText('Data SHA-256').waitFor({ timeout: 60_000 });
+    await drawer.getByText('RPT-0002 Change assessment CA-0001 · New blender B2').waitFor();
   });
 });

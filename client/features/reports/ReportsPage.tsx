@@ -1,17 +1,6 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
-import {
-  Button,
-  Drawer,
-  Empty,
-  Flex,
-  Form,
-  InputNumber,
-  Select,
-  Space,
-  Table,
-  Typography,
-} from 'antd';
+import { Button, Drawer, Empty, Flex, Form, Select, Space, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { productionsDef } from '../../../core/entities/defs/index.ts';
 import {
@@ -29,6 +18,7 @@ import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import { usePermissions } from '../master-data/use-permissions.ts';
 import { ControlledRecordPanel } from '../records/ControlledRecordPanel.tsx';
 import { isRecordReportKind, RECORD_REPORT_PARAMS } from './record-report-kinds.ts';
+import { RecordReportPicker } from './RecordReportPicker.tsx';
 import { ReportCompare } from './ReportCompare.tsx';
 import { ReportStatusTag } from './ReportStatusTag.tsx';
 import { AnnualSummarySection } from './AnnualSummarySection.tsx';
@@ -52,6 +42,8 @@ const short = (hash: string | null | undefined) => (hash ? hash.slice(0, 12) : '
 interface GenerateValues extends AuditLogReportValues {
   kind: TReportKind;
   recordId?: number;
+  /** A run report's study, to choose the run from. */
+  studyId?: number;
   productionId?: number;
   variant?: 'chemical' | 'nitrosamine';
 }
@@ -131,16 +123,7 @@ function GenerateDialog({
           </Form.Item>
         </>
       ) : null}
-      {isRecordReportKind(kind) ? (
-        <Form.Item
-          label="Record id"
-          name="recordId"
-          rules={[{ required: true, message: 'Enter the id of the record' }]}
-          extra="Or use Report on the record's own screen."
-        >
-          <InputNumber aria-label="Record id" min={1} precision={0} />
-        </Form.Item>
-      ) : null}
+      {isRecordReportKind(kind) ? <RecordReportPicker kind={kind} /> : null}
       {kind === 'audit-log' ? <AuditLogReportFields /> : null}
     </FormModal>
   );
