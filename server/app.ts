@@ -19,6 +19,7 @@ import { gateFacilityRoutes } from './http/facility-gate.ts';
 import { refuseUnstorableInput } from './http/input-hygiene.ts';
 import { registerApiRateLimit } from './http/rate-limit.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
+import { registerRequestLog } from './http/request-log.ts';
 import {
   requirePermission,
   requirePlanPermission,
@@ -97,6 +98,7 @@ export async function buildApp({
 }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? { level: config.LOG_LEVEL },
+    disableRequestLogging: true,
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 10 * 1024 * 1024,
     requestIdHeader: false,
@@ -122,6 +124,7 @@ export async function buildApp({
   await app.register(fastifyCookie);
   await app.register(fastifyMultipart, multipartOptions(config));
   registerSecurityHeaders(app);
+  registerRequestLog(app);
   registerApiRateLimit(app, db, config);
   await app.register(fastifySwagger, {
     openapi: {

@@ -6,6 +6,7 @@ import { openDatabase } from './db/open.ts';
 import { seedFirstStart } from './db/seed.ts';
 import { createAnchorStore, scheduleAnchors } from './modules/audit/audit-anchor.ts';
 import { warnIfAuditTrailUnprotected } from './modules/audit/audit-protection.ts';
+import { terminalLogStream } from './util/terminal-log.ts';
 
 function fail(error: unknown): never {
   if (error instanceof ConfigError) {
@@ -33,7 +34,11 @@ async function start(config: Config): Promise<void> {
   const db = await opening;
   await migrateAsOwner(db, config);
   const seed = await seedFirstStart(db, config);
-  const app = await buildApp({ config, db });
+  // JSON lines for a log collector; readable lines for a person watching `npm start`.
+  const logger = process.stdout.isTTY
+    ? { level: config.LOG_LEVEL, stream: terminalLogStream() }
+    : undefined;
+  const app = await buildApp({ config, db, logger });
   await warnIfAuditTrailUnprotected(db, (message) => app.log.warn(message));
   const stopAnchors = scheduleAnchors(
     db,
