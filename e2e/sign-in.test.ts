@@ -26,6 +26,9 @@ describe('signing in', () => {
 
     await page.getByText('Choose Facility').first().waitFor();
     await page.getByText('Main Site').waitFor();
+    // Each facility says what it makes and its tier.
+    await page.getByRole('button', { name: 'API Plant API · Lite' }).waitFor();
+    await page.getByRole('button', { name: 'Oral Solid Dosage Plant Product · Full' }).waitFor();
     await page.getByRole('button', { name: 'API Plant' }).click();
 
     await page.getByRole('button', { name: 'Logout' }).waitFor();

@@ -1,6 +1,7 @@
-import { Button, Collapse } from 'antd';
+import { Button, Collapse, Typography } from 'antd';
 import type { CollapseProps } from 'antd';
 import type { Facility } from '../api/auth-types.ts';
+import { PRODUCT_TYPE_LABELS, TIER_LABELS } from '../app/display-labels.ts';
 import { groupFacilities } from './facility-groups.ts';
 
 interface ChooseFacilityProps {
@@ -24,6 +25,11 @@ export function ChooseFacility({ facilities, onChoose }: ChooseFacilityProps) {
               onClick={() => onChoose(facility)}
             >
               {facility.name}
+              {/* What the facility makes and its tier decide which screens it has. */}
+              <Typography.Text type="secondary">
+                {' '}
+                {PRODUCT_TYPE_LABELS[facility.productType]} · {TIER_LABELS[facility.tier]}
+              </Typography.Text>
             </Button>
           </li>
         ))}
