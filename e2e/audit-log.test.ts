@@ -64,7 +64,7 @@ describe('audit log screen', () => {
     await page.getByRole('link', { name: 'Settings' }).waitFor();
     expect(await page.getByRole('link', { name: 'Audit Log' }).count()).toBe(0);
     await page.goto('/audit-log');
-    await page.waitForURL((url) => url.pathname === '/');
+    await page.getByText('You are not allowed to use this page').waitFor();
     expect(await page.getByRole('heading', { name: 'Audit Log' }).count()).toBe(0);
   });
 

@@ -20,6 +20,8 @@ describe('a user without administration permissions', () => {
     await signIn(page, user.username, user.password);
     await page.getByRole('button', { name: 'Logout' }).waitFor();
     await page.getByRole('link', { name: 'Home' }).waitFor();
+    // The entries that need a permission appear only once the permissions are known.
+    await page.locator('nav[aria-label="Main"][aria-busy="false"]').waitFor();
     const nav = page.getByRole('navigation', { name: 'Main' });
     for (const label of ['Users', 'Roles', 'Departments', 'Operators']) {
       expect(await nav.getByRole('link', { name: label, exact: true }).count(), label).toBe(0);

@@ -3,14 +3,14 @@ import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { groupNavigation } from './navigation-groups.ts';
 import { visibleNavigation } from './navigation.ts';
-import { useMyPermissions } from './use-my-permissions.ts';
+import { usePermissions } from './permissions.ts';
 import { useFacilityKind } from '../session/use-session.ts';
 import { PendingApprovalsBadge } from '../features/records/PendingApprovalsBadge.tsx';
 
 /** The main navigation: every area the user may open, in sections, always fully listed. */
 export function AppSideNav() {
   const { pathname } = useLocation();
-  const permissions = useMyPermissions();
+  const permissions = usePermissions();
   const facility = useFacilityKind();
   const [collapsed, setCollapsed] = useState(false);
   const items: MenuProps['items'] = groupNavigation(
@@ -46,7 +46,8 @@ export function AppSideNav() {
       collapsedWidth={0}
       breakpoint="lg"
     >
-      <nav aria-label="Main">
+      {/* Busy until the permissions are known: entries needing one appear only then. */}
+      <nav aria-label="Main" aria-busy={!permissions.isKnown}>
         <Menu mode="inline" selectedKeys={selected ? [selected] : []} items={items} />
       </nav>
     </Layout.Sider>

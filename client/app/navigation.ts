@@ -13,7 +13,7 @@ import { canReadOutbox } from '../features/outbox/outbox-access.ts';
 import { canReadFeedback } from '../features/feedback/feedback-access.ts';
 import { canSeeSettings } from '../features/settings/settings-access.ts';
 import { canUseArea } from '../features/roles/admin-areas.ts';
-import type { MyPermissions } from './use-my-permissions.ts';
+import type { MyPermissions } from './permission-rules.ts';
 import { canOpenScreen, type FacilityKind } from '../../core/facilities/facility-features.ts';
 
 /**

@@ -1,6 +1,6 @@
-import { can, type MyPermissions } from '../../app/use-my-permissions.ts';
+import { canDo, type MyPermissions } from '../../app/permission-rules.ts';
 
 /** AuditLog Get in any facility of the plan: the server then shows the rows it allows. */
 export function canReadAuditLog(permissions: MyPermissions): boolean {
-  return can(permissions.plan, 'AuditLog', 'Get');
+  return canDo(permissions.plan, 'AuditLog', 'Get');
 }

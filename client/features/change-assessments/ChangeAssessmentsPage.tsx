@@ -9,7 +9,7 @@ import {
   type TChangeStatus,
 } from '../../../core/schemas/change-assessments.schemas.ts';
 import { useDateFormat } from '../../app/use-date-format.ts';
-import { usePermissions } from '../master-data/use-permissions.ts';
+import { usePermissions } from '../../app/permissions.ts';
 import { StatusTag } from '../records/StatusTag.tsx';
 import { useChangeAssessments } from './change-assessments-api.ts';
 import type { ChangeAssessmentListQuery } from './change-assessments-api.ts';

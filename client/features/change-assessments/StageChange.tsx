@@ -15,7 +15,7 @@ import { EntityFormDrawer } from '../master-data/EntityFormDrawer.tsx';
 import type { EntityFormSave } from '../master-data/EntityFormDrawer.tsx';
 import { lowerLabel } from '../master-data/entity-registry.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
-import { usePermissions } from '../master-data/use-permissions.ts';
+import { usePermissions } from '../../app/permissions.ts';
 import { PolicyTab } from '../policies/PolicyTab.tsx';
 import { loadPolicy, loadPolicyTab, RESIDUE_TYPES, rulesKeys } from '../policies/rules-api.ts';
 import type { PolicyFields, ResidueType } from '../policies/rules-api.ts';
@@ -168,7 +168,11 @@ function StagePicker(props: { onChosen: (choice: Choice) => void; onClose: () =>
             label="Change"
             name="op"
             rules={[{ required: true, message: 'Choose what to do' }]}
-            extra={ops.length === 0 ? `You may not change ${def.pluralLabel.toLowerCase()}.` : null}
+            extra={
+              ops.length === 0 && permissions.isKnown
+                ? `You may not change ${def.pluralLabel.toLowerCase()}.`
+                : null
+            }
           >
             <Select
               options={ops.map((name) => ({

@@ -4,7 +4,7 @@ import { Link, useParams } from 'react-router';
 import type { TCleaningAssessment } from '../../../core/schemas/cleaning-assessments.schemas.ts';
 import { useDateFormat } from '../../app/use-date-format.ts';
 import { LeftOutAlert } from '../limits/LeftOutAlert.tsx';
-import { usePermissions } from '../master-data/use-permissions.ts';
+import { usePermissions } from '../../app/permissions.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import { ControlledRecordPanel } from '../records/ControlledRecordPanel.tsx';
 import { AssessmentProgress } from './AssessmentProgress.tsx';

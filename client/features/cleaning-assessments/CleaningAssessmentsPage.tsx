@@ -1,8 +1,8 @@
-import { Button, Card, Collapse, Empty, Flex, Table, Tabs, Typography } from 'antd';
+import { Button, Card, Collapse, Empty, Flex, Spin, Table, Tabs, Typography } from 'antd';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useDateFormat } from '../../app/use-date-format.ts';
-import { usePermissions } from '../master-data/use-permissions.ts';
+import { usePermissions } from '../../app/permissions.ts';
 import { StatusTag } from '../records/StatusTag.tsx';
 import { ProgressCell } from './AssessmentProgress.tsx';
 import { ChangesSinceTable } from './ChangesSinceTable.tsx';
@@ -152,7 +152,9 @@ export function CleaningAssessmentsPage() {
   return (
     <Card>
       <Typography.Title level={2}>Cleaning assessments</Typography.Title>
-      {tabs.length === 0 ? (
+      {permissions.isLoading ? (
+        <Spin />
+      ) : tabs.length === 0 ? (
         <Empty description="You may not see the cleaning assessments of this facility." />
       ) : (
         <Tabs

@@ -5,7 +5,7 @@ import {
   type TCoverageCell,
 } from '../../../core/schemas/cleaning-assessments.schemas.ts';
 import { useDateFormat } from '../../app/use-date-format.ts';
-import { usePermissions } from '../master-data/use-permissions.ts';
+import { usePermissions } from '../../app/permissions.ts';
 import { useTrainTasks } from './cleaning-assessments-api.ts';
 import { COVERAGE_COLOURS, isGap } from './coverage-matrix.ts';
 import { TaskDecision } from './TaskDecision.tsx';

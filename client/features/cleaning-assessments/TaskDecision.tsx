@@ -2,7 +2,7 @@ import { Button, Space, Typography } from 'antd';
 import { useState } from 'react';
 import type { TQualificationTask } from '../../../core/schemas/cleaning-assessments.schemas.ts';
 import { useDateFormat } from '../../app/use-date-format.ts';
-import { usePermissions } from '../master-data/use-permissions.ts';
+import { usePermissions } from '../../app/permissions.ts';
 import { TaskDecisionDialog } from './TaskDecisionDialog.tsx';
 import { TaskStudies } from '../studies/TaskStudies.tsx';
 

@@ -7,7 +7,7 @@ import {
   type TQualificationTask,
 } from '../../../core/schemas/cleaning-assessments.schemas.ts';
 import { useDateFormat } from '../../app/use-date-format.ts';
-import { usePermissions } from '../master-data/use-permissions.ts';
+import { usePermissions } from '../../app/permissions.ts';
 import { useAssessments, useTasks, type TaskFilter } from './cleaning-assessments-api.ts';
 import { TaskDecision } from './TaskDecision.tsx';
 

@@ -12,7 +12,7 @@ import { serverPaging } from '../../app/paging.ts';
 import { useReasonAction } from '../../app/reason/use-reason-action.tsx';
 import { archiveEntity } from '../master-data/entity-api.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
-import { usePermissions } from '../master-data/use-permissions.ts';
+import { usePermissions } from '../../app/permissions.ts';
 import {
   customReportKeys,
   downloadCustomReport,

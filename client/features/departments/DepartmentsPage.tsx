@@ -1,8 +1,7 @@
 import { Button, Form, Input, Table } from 'antd';
 import { useState } from 'react';
 import type { TDepartment } from '../../../core/schemas/departments.schemas.ts';
-import { can } from '../roles/admin-areas.ts';
-import { useMyPermissions } from '../roles/permissions-api.ts';
+import { usePermissions } from '../../app/permissions.ts';
 import { FormModal } from '../../app/reason/FormModal.tsx';
 import { AdminListHeader, AdminSearch, useAdminList } from '../users/AdminList.tsx';
 import { useCreateDepartment, useDepartments, useUpdateDepartment } from './departments-api.ts';
@@ -56,16 +55,16 @@ function DepartmentFormModal({
 export function DepartmentsPage() {
   const list = useAdminList();
   const departments = useDepartments(list.search, list.page.pageNumber, list.page.pageLimit);
-  const permissions = useMyPermissions().data;
+  const permissions = usePermissions();
   const [editing, setEditing] = useState<TDepartment | null | undefined>(undefined);
-  const mayModify = can(permissions, 'plan', 'Department', 'Modify');
+  const mayModify = permissions.canInPlan('Department', 'Modify');
 
   return (
     <section aria-label="Departments">
       <AdminListHeader
         title="Departments"
         addText="Add Department"
-        mayAdd={can(permissions, 'plan', 'Department', 'Add')}
+        mayAdd={permissions.canInPlan('Department', 'Add')}
         onAdd={() => setEditing(null)}
       />
       <AdminSearch label="Search departments" onSearch={list.setSearch} />

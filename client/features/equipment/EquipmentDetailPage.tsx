@@ -1,7 +1,7 @@
 import { Alert, Breadcrumb, Card, Spin, Tabs, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import { can, useMyPermissions } from '../../app/use-my-permissions.ts';
+import { usePermissions } from '../../app/permissions.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import { equipmentKeys, getEquipment } from './equipment-api.ts';
 import { ImagesPanel } from './ImagesPanel.tsx';
@@ -11,7 +11,7 @@ import { LocationsPanel } from './LocationsPanel.tsx';
 export function EquipmentDetailPage() {
   const scope = useFacilityScope();
   const id = Number(useParams().id);
-  const permissions = useMyPermissions();
+  const permissions = usePermissions();
   const equipment = useQuery({
     queryKey: equipmentKeys.one(scope.facilityId, id),
     queryFn: ({ signal }) => getEquipment(scope, id, signal),
@@ -19,8 +19,7 @@ export function EquipmentDetailPage() {
   });
   if (!Number.isInteger(id) || id <= 0) return <Alert type="error" title="No such equipment" />;
   if (equipment.isError) return <Alert type="error" title={equipment.error.message} />;
-  if (equipment.isPending || permissions.isPending) return <Spin />;
-  const facility = permissions.data?.facility;
+  if (equipment.isPending || permissions.isLoading) return <Spin />;
 
   return (
     <Card>
@@ -41,7 +40,7 @@ export function EquipmentDetailPage() {
               <LocationsPanel
                 scope={scope}
                 equipmentId={id}
-                canEdit={can(facility, 'SwabLocation', 'Modify')}
+                canEdit={permissions.can('SwabLocation', 'Modify')}
               />
             ),
           },
@@ -52,7 +51,7 @@ export function EquipmentDetailPage() {
               <ImagesPanel
                 scope={scope}
                 equipmentId={id}
-                canEdit={can(facility, 'Equipment', 'Modify')}
+                canEdit={permissions.can('Equipment', 'Modify')}
               />
             ),
           },

@@ -5,8 +5,7 @@ import { PRODUCT_TYPES, TIERS } from '../../../core/facilities/facility-features
 import type { TFacilityRecord } from '../../../core/schemas/facilities.schemas.ts';
 import { FormModal } from '../../app/reason/FormModal.tsx';
 import { useSession } from '../../session/use-session.ts';
-import { can } from '../roles/admin-areas.ts';
-import { useMyPermissions } from '../roles/permissions-api.ts';
+import { usePermissions } from '../../app/permissions.ts';
 import { AdminListHeader, AdminSearch, useAdminList } from '../users/AdminList.tsx';
 import {
   useFacilityGroups,
@@ -64,16 +63,16 @@ function FacilityFormModal({
 export function FacilitiesPage() {
   const list = useAdminList();
   const facilities = useFacilityRecords(list.search, list.page.pageNumber, list.page.pageLimit);
-  const permissions = useMyPermissions().data;
+  const permissions = usePermissions();
   const { currentFacilityId } = useSession();
   const [editing, setEditing] = useState<TFacilityRecord | null | undefined>(undefined);
-  const mayModify = can(permissions, 'facility', 'Facility', 'Modify');
+  const mayModify = permissions.can('Facility', 'Modify');
   return (
     <section aria-label="Facilities">
       <AdminListHeader
         title="Facilities"
         addText="Add Facility"
-        mayAdd={can(permissions, 'plan', 'Facility', 'Add')}
+        mayAdd={permissions.canInPlan('Facility', 'Add')}
         onAdd={() => setEditing(null)}
       />
       <AdminSearch label="Search facilities" onSearch={list.setSearch} />

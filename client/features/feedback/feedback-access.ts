@@ -1,6 +1,6 @@
-import { can, type MyPermissions } from '../../app/use-my-permissions.ts';
+import { canDo, type MyPermissions } from '../../app/permission-rules.ts';
 
 /** Feedback is read by the facility's administrators: those who may modify users. */
 export function canReadFeedback(permissions: MyPermissions): boolean {
-  return can(permissions.facility, 'User', 'Modify');
+  return canDo(permissions.facility, 'User', 'Modify');
 }

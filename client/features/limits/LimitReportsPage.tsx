@@ -1,7 +1,7 @@
 import { Card, Tabs, Typography } from 'antd';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { can, useMyPermissions } from '../../app/use-my-permissions.ts';
+import { usePermissions } from '../../app/permissions.ts';
 import { CleaningAgentLimitsTab } from './CleaningAgentLimitsTab.tsx';
 import type { OpenDerivation } from './DerivationDrawer.tsx';
 import { DerivationDrawer } from './DerivationDrawer.tsx';
@@ -14,27 +14,26 @@ import { WorstCaseRankingTab } from './WorstCaseRankingTab.tsx';
  * limits), each tab guarded by the permission of its call; the tab is kept in the address.
  */
 export function LimitReportsPage() {
-  const permissions = useMyPermissions();
-  const facility = permissions.data?.facility;
+  const permissions = usePermissions();
   const [params, setParams] = useSearchParams();
   const [open, setOpen] = useState<OpenDerivation | null>(null);
   const tabs = [
-    can(facility, 'RiskCalculation', 'Get') && {
+    permissions.can('RiskCalculation', 'Get') && {
       key: 'worst-case-ranking',
       label: 'Worst-case ranking',
       children: <WorstCaseRankingTab onOpen={setOpen} />,
     },
-    can(facility, 'EquipmentWiseCleaningLimit', 'Get') && {
+    permissions.can('EquipmentWiseCleaningLimit', 'Get') && {
       key: 'equipment',
       label: 'Equipment limits',
       children: <EquipmentLimitsTab onOpen={setOpen} />,
     },
-    can(facility, 'RiskCalculation', 'Get') && {
+    permissions.can('RiskCalculation', 'Get') && {
       key: 'productions',
       label: 'Production limits',
       children: <ProductionLimitsTab onOpen={setOpen} />,
     },
-    can(facility, 'EquipmentWiseCleaningAgentLimit', 'Get') && {
+    permissions.can('EquipmentWiseCleaningAgentLimit', 'Get') && {
       key: 'cleaning-agents',
       label: 'Cleaning-agent limits',
       children: <CleaningAgentLimitsTab onOpen={setOpen} />,
@@ -46,7 +45,7 @@ export function LimitReportsPage() {
       <Typography.Title level={3} style={{ marginTop: 0 }}>
         Limits
       </Typography.Title>
-      {permissions.isPending ? null : tabs.length === 0 ? (
+      {permissions.isLoading ? null : tabs.length === 0 ? (
         <Typography.Paragraph>You have no permission to see limits.</Typography.Paragraph>
       ) : (
         <Tabs

@@ -1,7 +1,7 @@
 import { Alert, Button, Select, Space, Typography } from 'antd';
 import { productionsDef } from '../../../core/entities/defs/index.ts';
 import { useEntityOptions } from '../master-data/entity-queries.ts';
-import { usePermissions } from '../master-data/use-permissions.ts';
+import { usePermissions } from '../../app/permissions.ts';
 import { useMacExport, useProductionPdf } from './mac-export-api.ts';
 
 interface MacExportBarProps {

@@ -17,7 +17,7 @@ import { formatFieldValue } from './format-value.ts';
 import { isSortable, listFields, toServerOrder } from './list-columns.ts';
 import { useReferenceNames } from './use-reference-names.ts';
 import { ReasonModal } from '../../app/reason/ReasonModal.tsx';
-import { usePermissions } from './use-permissions.ts';
+import { usePermissions } from '../../app/permissions.ts';
 import { productionAreaColumn } from '../productions/ProductionAreaCell.tsx';
 import { linkedAssessmentsColumn } from '../change-assessments/linked-assessments.tsx';
 import { mocRecordsDef } from '../../../core/entities/defs/documents.def.ts';

@@ -1,11 +1,11 @@
-import { Layout, Menu, Result } from 'antd';
+import { Layout, Menu, Result, Spin } from 'antd';
 import { Link, Navigate, Route, Routes, useLocation, useParams } from 'react-router';
 import { ENTITY_DEFS } from '../../../core/entities/defs/index.ts';
 import { actionOf } from '../../../core/entities/entity.ts';
 import { defByPath } from './entity-registry.ts';
 import { EntityListPage } from './EntityListPage.tsx';
 import { MasterWorkbookPage } from './MasterWorkbookPage.tsx';
-import { usePermissions } from './use-permissions.ts';
+import { usePermissions } from '../../app/permissions.ts';
 import { isEntityShown } from '../../../core/facilities/facility-features.ts';
 import { useFacilityKind } from '../../session/use-session.ts';
 import {
@@ -45,6 +45,8 @@ export function MasterDataRoutes() {
     permissions.can('Master', 'BulkExport') || permissions.can('Master', 'BulkImport');
   const canSeeSamplingPolicy = permissions.can('SamplingMethod', 'Get');
   const { pathname } = useLocation();
+  // Until the permissions are known every entity is hidden: wait rather than refuse.
+  if (permissions.isLoading) return <Spin />;
   const first = defs[0];
   const workbookPath = `${MASTER_DATA_BASE}/${MASTER_WORKBOOK_PATH}`;
   const mappings = [

@@ -5,7 +5,7 @@ import type { ImportReport } from './master-workbook-api.ts';
 import { problemsOf } from './workbook-problems.ts';
 import type { WorkbookProblem } from './workbook-problems.ts';
 import { useExportWorkbook, useImportWorkbook } from './use-master-workbook.ts';
-import { usePermissions } from './use-permissions.ts';
+import { usePermissions } from '../../app/permissions.ts';
 
 const PROBLEM_COLUMNS = [
   { title: 'Sheet', dataIndex: 'sheet', key: 'sheet', width: 180 },

@@ -1,8 +1,7 @@
 import { Button, Form, Input, Space, Table, Tabs } from 'antd';
 import { useState } from 'react';
 import type { TOperator } from '../../../core/schemas/operators.schemas.ts';
-import { can } from '../roles/admin-areas.ts';
-import { useMyPermissions } from '../roles/permissions-api.ts';
+import { usePermissions } from '../../app/permissions.ts';
 import { ReasonModal } from '../../app/reason/ReasonModal.tsx';
 import { FormModal } from '../../app/reason/FormModal.tsx';
 import { DepartmentField, PersonNameFields } from '../users/person-fields.tsx';
@@ -84,19 +83,19 @@ export function OperatorsPage() {
     ...list.page,
     archived: tab === 'archived',
   });
-  const permissions = useMyPermissions().data;
+  const permissions = usePermissions();
   const archive = useArchiveOperator();
   const [editing, setEditing] = useState<TOperator | null | undefined>(undefined);
   const [archiving, setArchiving] = useState<TOperator | null>(null);
-  const mayModify = can(permissions, 'facility', 'User', 'Modify');
-  const mayArchive = can(permissions, 'facility', 'User', 'Archive');
+  const mayModify = permissions.can('User', 'Modify');
+  const mayArchive = permissions.can('User', 'Archive');
 
   return (
     <section aria-label="Operators">
       <AdminListHeader
         title="Operators"
         addText="Add Operator"
-        mayAdd={can(permissions, 'facility', 'User', 'Add')}
+        mayAdd={permissions.can('User', 'Add')}
         onAdd={() => setEditing(null)}
       />
       <Tabs

@@ -1,6 +1,6 @@
-import { can, type MyPermissions } from '../../app/use-my-permissions.ts';
+import { canDo, type MyPermissions } from '../../app/permission-rules.ts';
 
 /** Mails can carry reset links: only those who may modify users read them. */
 export function canReadOutbox(permissions: MyPermissions): boolean {
-  return can(permissions.plan, 'User', 'Modify');
+  return canDo(permissions.plan, 'User', 'Modify');
 }

@@ -5,7 +5,7 @@ import type {
   TInspectionSettings,
   TMicrobialPolicy,
 } from '../../../core/schemas/facility-rules.schemas.ts';
-import { can, useMyPermissions } from '../../app/use-my-permissions.ts';
+import { usePermissions } from '../../app/permissions.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import { ApprovalPolicyEditor } from './ApprovalPolicyEditor.tsx';
 import { InspectionFields, MicrobialFields } from './RuleFields.tsx';
@@ -27,7 +27,7 @@ import { VersionedDocumentForm } from './VersionedDocumentForm.tsx';
  */
 export function PoliciesPage() {
   const scope = useFacilityScope();
-  const permissions = useMyPermissions();
+  const permissions = usePermissions();
   const [searchParams] = useSearchParams();
   // My approvals opens a limit policy by `?policy=documentId`: its residue type's tab.
   const policyId = Number(searchParams.get('policy')) || null;
@@ -36,9 +36,8 @@ export function PoliciesPage() {
     queryFn: ({ signal }) => loadPolicyTab(scope, policyId ?? 0, signal),
     enabled: policyId !== null,
   });
-  if (permissions.isPending || (policyId !== null && policyTab.isPending)) return <Spin />;
-  const facility = permissions.data?.facility;
-  const canEditPolicy = can(facility, 'CleaningPolicy', 'Modify');
+  if (permissions.isLoading || (policyId !== null && policyTab.isPending)) return <Spin />;
+  const canEditPolicy = permissions.can('CleaningPolicy', 'Modify');
 
   const tabs = [
     ...RESIDUE_TYPES.map((residueType) => ({
@@ -76,10 +75,10 @@ export function PoliciesPage() {
         </VersionedDocumentForm>
       ),
     },
-    can(facility, 'ApprovalPolicy', 'Get') && {
+    permissions.can('ApprovalPolicy', 'Get') && {
       key: 'approval',
       label: 'Approval policies',
-      children: <ApprovalPolicyEditor canEdit={can(facility, 'ApprovalPolicy', 'Modify')} />,
+      children: <ApprovalPolicyEditor canEdit={permissions.can('ApprovalPolicy', 'Modify')} />,
     },
   ].filter((tab) => tab !== false);
 

@@ -5,7 +5,7 @@ import { totalSurfaceArea, type AreaItem } from '../../../core/productions/surfa
 import type { EntityRecord } from '../master-data/entity-api.ts';
 import { useEntityOptions } from '../master-data/entity-queries.ts';
 import { ReasonModal } from '../../app/reason/ReasonModal.tsx';
-import { usePermissions } from '../master-data/use-permissions.ts';
+import { usePermissions } from '../../app/permissions.ts';
 import { formatArea } from './area-format.ts';
 import { MappingToolbar } from './MappingToolbar.tsx';
 import { AreaPreview } from './AreaPreview.tsx';

@@ -7,7 +7,7 @@ import type { TControlledDocumentType } from '../../../core/schemas/signatures.s
 import { facilityPath, getEntity } from '../master-data/entity-api.ts';
 import type { EntityRecord } from '../master-data/entity-api.ts';
 import { entityKeys } from '../master-data/entity-queries.ts';
-import { usePermissions } from '../master-data/use-permissions.ts';
+import { usePermissions } from '../../app/permissions.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import { ControlledRecordPanel } from './ControlledRecordPanel.tsx';
 import { controlledStateOf } from './record-actions.ts';

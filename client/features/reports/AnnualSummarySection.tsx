@@ -8,7 +8,7 @@ import { serverPaging } from '../../app/paging.ts';
 import { FormModal } from '../../app/reason/FormModal.tsx';
 import { useDateFormat } from '../../app/use-date-format.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
-import { usePermissions } from '../master-data/use-permissions.ts';
+import { usePermissions } from '../../app/permissions.ts';
 import { ReportStatusTag } from './ReportStatusTag.tsx';
 import {
   downloadAnnualSummary,

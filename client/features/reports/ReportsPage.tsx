@@ -15,7 +15,7 @@ import { useDateFormat } from '../../app/use-date-format.ts';
 import { JobProgress } from '../jobs/JobProgress.tsx';
 import { ReferenceSelect } from '../master-data/ReferenceSelect.tsx';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
-import { usePermissions } from '../master-data/use-permissions.ts';
+import { usePermissions } from '../../app/permissions.ts';
 import { ControlledRecordPanel } from '../records/ControlledRecordPanel.tsx';
 import { isRecordReportKind, RECORD_REPORT_PARAMS } from './record-report-kinds.ts';
 import { RecordReportPicker } from './RecordReportPicker.tsx';

@@ -9,9 +9,8 @@ import type { TRole } from '../../../core/schemas/roles.schemas.ts';
 import { ReasonModal } from '../../app/reason/ReasonModal.tsx';
 import { FormModal } from '../../app/reason/FormModal.tsx';
 import { AdminListHeader } from '../users/AdminList.tsx';
-import { can } from './admin-areas.ts';
 import { PermissionMapEditor } from './PermissionMapEditor.tsx';
-import { useMyPermissions } from './permissions-api.ts';
+import { usePermissions } from '../../app/permissions.ts';
 import { useArchiveRole, useCreateRole, useRoles, useUpdateRole } from './roles-api.ts';
 
 interface RoleForm {
@@ -71,14 +70,14 @@ function RoleFormModal({ role, onClose }: { role: TRole | null; onClose: () => v
 export function RolesPage() {
   const [tab, setTab] = useState<'active' | 'archived'>('active');
   const roles = useRoles(tab === 'archived');
-  const permissions = useMyPermissions().data;
+  const permissions = usePermissions();
   const update = useUpdateRole();
   const archive = useArchiveRole();
   const [editing, setEditing] = useState<TRole | null | undefined>(undefined);
   const [archiving, setArchiving] = useState<{ role: TRole; restore: boolean } | null>(null);
-  const mayAdd = can(permissions, 'facility', 'UserRole', 'Add');
-  const mayModify = can(permissions, 'facility', 'UserRole', 'Modify');
-  const mayDelete = can(permissions, 'facility', 'UserRole', 'Delete');
+  const mayAdd = permissions.can('UserRole', 'Add');
+  const mayModify = permissions.can('UserRole', 'Modify');
+  const mayDelete = permissions.can('UserRole', 'Delete');
 
   const columns: TableColumnsType<TRole> = [
     { title: 'Role', dataIndex: 'name' },

@@ -1,4 +1,5 @@
 import type { TMyPermissions } from '../../../core/schemas/roles.schemas.ts';
+import { canDo } from '../../app/permission-rules.ts';
 
 /** The administration areas and the permission each needs (the server checks the same). */
 export const ADMIN_AREAS = {
@@ -20,16 +21,5 @@ export function canUseArea(permissions: TMyPermissions | undefined, area: AdminA
   if (!permissions || permissions.isRestricted) return false;
   const need = ADMIN_AREAS[area];
   const map = need.scope === 'plan' ? permissions.plan : permissions.facility;
-  return map[need.resource]?.[need.action] === true;
-}
-
-/** Whether the user may do one action, e.g. to show or hide a button. */
-export function can(
-  permissions: TMyPermissions | undefined,
-  scope: 'plan' | 'facility',
-  resource: string,
-  action: string,
-): boolean {
-  if (!permissions) return false;
-  return (scope === 'plan' ? permissions.plan : permissions.facility)[resource]?.[action] === true;
+  return canDo(map, need.resource, need.action);
 }

@@ -1,9 +1,8 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import { lazy, type ReactNode } from 'react';
 import { Route } from 'react-router';
-import { LoadingSpinner } from '../../account/LoadingSpinner.tsx';
 import type { Facility } from '../../api/auth-types.ts';
-import { AccessGate } from './AccessGate.tsx';
-import type { AdminArea } from './admin-areas.ts';
+import { PermissionGate } from '../../app/PermissionGate.tsx';
+import { canUseArea, type AdminArea } from './admin-areas.ts';
 
 // Administration pages are chunks of their own: neither sign-in nor the shell downloads them.
 const UsersPage = lazy(() =>
@@ -26,9 +25,9 @@ const FacilityGroupsPage = lazy(() =>
 
 function Gated({ area, children }: { area: AdminArea; children: ReactNode }) {
   return (
-    <AccessGate area={area}>
-      <Suspense fallback={<LoadingSpinner label="Loading" />}>{children}</Suspense>
-    </AccessGate>
+    <PermissionGate isAllowed={(permissions) => canUseArea(permissions, area)}>
+      {children}
+    </PermissionGate>
   );
 }
 

@@ -3,7 +3,7 @@ import { VERSION_CONFLICT } from '../../api/form-errors.ts';
 import { Alert, Button, Card, Flex, Select, Spin, Tag, Typography } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { can, useMyPermissions } from '../../app/use-my-permissions.ts';
+import { usePermissions } from '../../app/permissions.ts';
 import { useReasonAction } from '../../app/reason/use-reason-action.tsx';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import {
@@ -65,7 +65,7 @@ function GradeCard({
 /** Room grades A–D (EU GMP Annex 1) and the equipment in each, assigned with a reason. */
 export function RoomGradesPage() {
   const scope = useFacilityScope();
-  const permissions = useMyPermissions();
+  const permissions = usePermissions();
   const queryClient = useQueryClient();
   const grades = useQuery({
     queryKey: roomGradeKeys.grades(scope.facilityId),
@@ -77,8 +77,8 @@ export function RoomGradesPage() {
   });
   const { ask, modal } = useReasonAction();
   if (grades.isError) return <Alert type="error" title={grades.error.message} />;
-  if (grades.isPending || equipment.isPending || permissions.isPending) return <Spin />;
-  const canEdit = can(permissions.data?.facility, 'Equipment', 'Modify');
+  if (grades.isPending || equipment.isPending || permissions.isLoading) return <Spin />;
+  const canEdit = permissions.can('Equipment', 'Modify');
 
   const save = (grade: RoomGrade, ids: number[]) =>
     ask({

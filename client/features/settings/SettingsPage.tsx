@@ -1,6 +1,6 @@
 import { Card, Spin, Tabs, Typography } from 'antd';
 import { useSearchParams } from 'react-router';
-import { can, useMyPermissions } from '../../app/use-my-permissions.ts';
+import { usePermissions } from '../../app/permissions.ts';
 import { AllowedDomainsForm } from './AllowedDomainsForm.tsx';
 import { DateTimeSettingsForm } from './DateTimeSettingsForm.tsx';
 import { DefaultUnitsTable } from './DefaultUnitsTable.tsx';
@@ -17,50 +17,48 @@ import { AdditionalPropertiesPage } from '../additional-properties/AdditionalPro
 export function SettingsPage() {
   // Another screen may open a tab directly (Facilities links to Additional Properties).
   const tabAsked = useSearchParams()[0].get('tab');
-  const permissions = useMyPermissions();
-  if (permissions.isPending) return <Spin />;
-  const plan = permissions.data?.plan;
-  const facility = permissions.data?.facility;
+  const permissions = usePermissions();
+  if (permissions.isLoading) return <Spin />;
 
   const tabs = [
-    can(plan, 'User', 'Get') && {
+    permissions.canInPlan('User', 'Get') && {
       key: 'password-policy',
       label: 'Password policy',
-      children: <PasswordPolicyForm canEdit={can(plan, 'User', 'Modify')} />,
+      children: <PasswordPolicyForm canEdit={permissions.canInPlan('User', 'Modify')} />,
     },
-    can(plan, 'User', 'Get') && {
+    permissions.canInPlan('User', 'Get') && {
       key: 'allowed-domains',
       label: 'Allowed domains',
-      children: <AllowedDomainsForm canEdit={can(plan, 'User', 'Modify')} />,
+      children: <AllowedDomainsForm canEdit={permissions.canInPlan('User', 'Modify')} />,
     },
-    can(plan, 'User', 'Get') && {
+    permissions.canInPlan('User', 'Get') && {
       key: 'single-sign-on',
       label: 'Single sign-on',
-      children: <SsoSettingsForm canEdit={can(plan, 'User', 'Modify')} />,
+      children: <SsoSettingsForm canEdit={permissions.canInPlan('User', 'Modify')} />,
     },
-    can(plan, 'User', 'Get') && {
+    permissions.canInPlan('User', 'Get') && {
       key: 'active-directory',
       label: 'Active Directory',
-      children: <ActiveDirectorySettingsForm canEdit={can(plan, 'User', 'Modify')} />,
+      children: <ActiveDirectorySettingsForm canEdit={permissions.canInPlan('User', 'Modify')} />,
     },
     {
       key: 'date-time',
       label: 'Date and time',
-      children: <DateTimeSettingsForm canEdit={can(facility, 'Facility', 'Modify')} />,
+      children: <DateTimeSettingsForm canEdit={permissions.can('Facility', 'Modify')} />,
     },
-    can(facility, 'DefaultUnit', 'Get') && {
+    permissions.can('DefaultUnit', 'Get') && {
       key: 'default-units',
       label: 'Default units',
-      children: <DefaultUnitsTable canEdit={can(facility, 'DefaultUnit', 'Modify')} />,
+      children: <DefaultUnitsTable canEdit={permissions.can('DefaultUnit', 'Modify')} />,
     },
-    can(facility, 'Facility', 'Get') && {
+    permissions.can('Facility', 'Get') && {
       key: 'additional-properties',
       label: 'Additional Properties',
       children: (
         <AdditionalPropertiesPage
-          canAdd={can(facility, 'Facility', 'Add')}
-          canEdit={can(facility, 'Facility', 'Modify')}
-          canArchive={can(facility, 'Facility', 'Delete')}
+          canAdd={permissions.can('Facility', 'Add')}
+          canEdit={permissions.can('Facility', 'Modify')}
+          canArchive={permissions.can('Facility', 'Delete')}
         />
       ),
     },

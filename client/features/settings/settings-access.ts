@@ -1,11 +1,11 @@
-import { can, type MyPermissions } from '../../app/use-my-permissions.ts';
+import { canDo, type MyPermissions } from '../../app/permission-rules.ts';
 
 /** Any of the settings tabs: account settings (User Get), default units, facility settings or its additional properties. */
 export function canSeeSettings(permissions: MyPermissions): boolean {
   return (
-    can(permissions.plan, 'User', 'Get') ||
-    can(permissions.facility, 'DefaultUnit', 'Get') ||
-    can(permissions.facility, 'Facility', 'Modify') ||
-    can(permissions.facility, 'Facility', 'Get')
+    canDo(permissions.plan, 'User', 'Get') ||
+    canDo(permissions.facility, 'DefaultUnit', 'Get') ||
+    canDo(permissions.facility, 'Facility', 'Modify') ||
+    canDo(permissions.facility, 'Facility', 'Get')
   );
 }

@@ -7,7 +7,7 @@ import { useEntityOptions } from '../master-data/entity-queries.ts';
 import { controlledStateOf } from '../records/record-actions.ts';
 import { useTasks } from '../cleaning-assessments/cleaning-assessments-api.ts';
 import { useChangeAssessments } from '../change-assessments/change-assessments-api.ts';
-import { usePermissions } from '../master-data/use-permissions.ts';
+import { usePermissions } from '../../app/permissions.ts';
 import { StudyDescriptionField, StudyTitleField } from './EditStudyModal.tsx';
 import { studyCalls, useStudyWrite } from './studies-api.ts';
 import { hasApprovedVersion } from './study-format.ts';

@@ -10,7 +10,7 @@ import {
 } from '../../../core/schemas/verification.schemas.ts';
 import { LoadErrorAlert } from '../../app/LoadErrorAlert.tsx';
 import { serverPaging } from '../../app/paging.ts';
-import { usePermissions } from '../master-data/use-permissions.ts';
+import { usePermissions } from '../../app/permissions.ts';
 import { StatusTag } from '../records/StatusTag.tsx';
 import { NewStudyModal } from './NewStudyModal.tsx';
 import { useStudies, type StudyListQuery } from './studies-api.ts';

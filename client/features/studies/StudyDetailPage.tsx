@@ -6,7 +6,7 @@ import type { TStudy } from '../../../core/schemas/verification.schemas.ts';
 import { useReasonAction } from '../../app/reason/use-reason-action.tsx';
 import { useDateFormat } from '../../app/use-date-format.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
-import { usePermissions } from '../master-data/use-permissions.ts';
+import { usePermissions } from '../../app/permissions.ts';
 import { ControlledRecordPanel } from '../records/ControlledRecordPanel.tsx';
 import {
   invalidateStudies,

@@ -4,8 +4,7 @@ import { useState } from 'react';
 import type { TUser, TUserWithKey } from '../../../core/schemas/users.schemas.ts';
 import type { Facility } from '../../api/auth-types.ts';
 import { useCurrentUser } from '../../app/session-queries.ts';
-import { can } from '../roles/admin-areas.ts';
-import { useMyPermissions } from '../roles/permissions-api.ts';
+import { usePermissions } from '../../app/permissions.ts';
 import { AdminListHeader, AdminSearch, useAdminList } from './AdminList.tsx';
 import { ReasonModal, type ReasonValues } from '../../app/reason/ReasonModal.tsx';
 import { SecretKeyModal } from './SecretKeyModal.tsx';
@@ -72,7 +71,7 @@ export function UsersPage({ facilities }: { facilities: Facility[] }) {
   const list = useAdminList();
   const { tab } = list;
   const [dialog, setDialog] = useState<Dialog | null>(null);
-  const permissions = useMyPermissions().data;
+  const permissions = usePermissions();
   const users = useUsers({ ...list.page, search: list.search, archived: tab === 'archived' });
   const update = useUpdateUser();
   const archive = useArchiveUser();
@@ -80,10 +79,10 @@ export function UsersPage({ facilities }: { facilities: Facility[] }) {
   const resend = useResendInvitation();
   const cancelKey = useCancelSecretKey();
   const endSessions = useEndSessions();
-  const mayAdd = can(permissions, 'plan', 'User', 'Add');
+  const mayAdd = permissions.canInPlan('User', 'Add');
   const directory = useActiveDirectorySettings();
-  const mayModify = can(permissions, 'plan', 'User', 'Modify');
-  const mayArchive = can(permissions, 'plan', 'User', 'Archive');
+  const mayModify = permissions.canInPlan('User', 'Modify');
+  const mayArchive = permissions.canInPlan('User', 'Archive');
   // The server refuses the rest (issue 8); these only hide what is sure to be refused.
   const isSystemAdmin = useCurrentUser().data?.isSystemAdmin === true;
   const mayKey = (user: TUser) => isSystemAdmin || !user.isRegistered;

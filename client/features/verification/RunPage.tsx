@@ -4,7 +4,7 @@ import { Link, useParams } from 'react-router';
 import { LoadErrorAlert } from '../../app/LoadErrorAlert.tsx';
 import type { TRun } from '../../../core/schemas/verification.schemas.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
-import { usePermissions } from '../master-data/use-permissions.ts';
+import { usePermissions } from '../../app/permissions.ts';
 import { ControlledRecordPanel } from '../records/ControlledRecordPanel.tsx';
 import { CleaningEventForm } from './CleaningEventForm.tsx';
 import { DeviationsPanel } from './DeviationsPanel.tsx';
