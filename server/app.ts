@@ -75,6 +75,7 @@ import { registerMicrobialRoutes } from './modules/verification/runs/microbial.r
 import { registerStudyRoutes } from './modules/verification/studies/studies.routes.ts';
 import { registerStatisticsRoutes } from './modules/verification/statistics/statistics.routes.ts';
 import { registerDashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
+import { registerAnalyticalMethodRoutes } from './modules/analytical-methods/analytical-methods.routes.ts';
 import { registerFeedbackRoutes } from './modules/feedback/feedback.routes.ts';
 import { registerReportRoutes } from './modules/reports/reports.routes.ts';
 import { registerCustomReportRoutes } from './modules/custom-reports/custom-reports.routes.ts';
@@ -214,6 +215,7 @@ export async function buildApp({
   registerStatisticsRoutes(context);
   // Issue 13: the dashboard (the new Home) and feedback from any screen.
   registerDashboardRoutes(context);
+  registerAnalyticalMethodRoutes(context);
   registerFeedbackRoutes(context);
   // Issue 13: reports as controlled documents.
   registerReportRoutes(context);

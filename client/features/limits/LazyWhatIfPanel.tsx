@@ -6,12 +6,21 @@ const WhatIfPanel = lazy(() =>
   import('./WhatIfPanel.tsx').then((module) => ({ default: module.WhatIfPanel })),
 );
 
-export function LazyWhatIfPanel({ open, onClose }: { open: boolean; onClose: () => void }) {
+export function LazyWhatIfPanel({
+  open,
+  onClose,
+  productionId,
+}: {
+  open: boolean;
+  onClose: () => void;
+  /** The production the MAC matrix page is filtered on; undefined for the whole facility. */
+  productionId?: number | undefined;
+}) {
   return (
     <Drawer title="What if…" open={open} onClose={onClose} size={880} destroyOnHidden>
       {open ? (
         <Suspense fallback={<Skeleton active />}>
-          <WhatIfPanel />
+          <WhatIfPanel productionId={productionId} />
         </Suspense>
       ) : null}
     </Drawer>

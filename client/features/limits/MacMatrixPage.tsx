@@ -105,7 +105,7 @@ export function MacMatrixPage() {
         productionId={productionId}
         onClose={() => setOpenRow(null)}
       />
-      <LazyWhatIfPanel open={whatIf} onClose={() => setWhatIf(false)} />
+      <LazyWhatIfPanel open={whatIf} onClose={() => setWhatIf(false)} productionId={productionId} />
     </Card>
   );
 }

@@ -4,6 +4,10 @@ import type { WhatIfEdit } from '../../../core/limits/limits.what-if.ts';
 import type { AmountQuantity, LimitsInput } from '../../../core/limits/model.ts';
 import type { Quantity, QuantityOf } from '../../../core/units/quantity.ts';
 import { unitsOfKind } from '../../../core/units/units.ts';
+import type { TDefaultUnit } from '../../../core/schemas/settings.schemas.ts';
+import { usePermissions } from '../master-data/use-permissions.ts';
+import { useDefaultUnits } from '../settings/settings-api.ts';
+import { whatIfDefaultUnit } from './what-if-units.ts';
 
 /** Archiving is tried from the archive dialog, not from this form. */
 type Kind = Exclude<WhatIfEdit['kind'], 'archiveActive' | 'archiveEquipment' | 'archiveProduct'>;
@@ -57,9 +61,16 @@ interface Props {
   onAdd: (edit: WhatIfEdit) => void;
 }
 
+/** The facility's default units, where the user may read them (else the measures' defaults). */
+function useFacilityDefaultUnits(): readonly TDefaultUnit[] | undefined {
+  const permissions = usePermissions();
+  return useDefaultUnits(permissions.isKnown && permissions.can('DefaultUnit', 'Get')).data;
+}
+
 /** Builds one change to try: a value of an existing record, or a new product. */
 export function WhatIfEditForm({ input, onAdd }: Props) {
   const [kind, setKind] = useState<Kind>('minBatchSize');
+  const defaults = useFacilityDefaultUnits();
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
       <Select
@@ -70,20 +81,29 @@ export function WhatIfEditForm({ input, onAdd }: Props) {
         style={{ width: 320 }}
       />
       {kind === 'addProduct' ? (
-        <NewProductForm input={input} onAdd={onAdd} />
+        <NewProductForm input={input} onAdd={onAdd} defaults={defaults} />
       ) : (
         // Keyed by kind: the chosen item and value belong to one kind of change.
-        <ValueForm key={kind} input={input} kind={kind} onAdd={onAdd} />
+        <ValueForm key={kind} input={input} kind={kind} onAdd={onAdd} defaults={defaults} />
       )}
     </Space>
   );
 }
 
-function ValueForm({ input, kind, onAdd }: Props & { kind: Exclude<Kind, 'addProduct'> }) {
+type Defaults = { defaults: readonly TDefaultUnit[] | undefined };
+
+function ValueForm({
+  input,
+  kind,
+  onAdd,
+  defaults,
+}: Props & Defaults & { kind: Exclude<Kind, 'addProduct'> }) {
   const targets = targetsOf(input, kind);
   const [target, setTarget] = useState<string | null>(null);
   const [value, setValue] = useState<number | null>(null);
-  const [unit, setUnit] = useState<string>(UNITS_OF[kind][0] ?? '');
+  // Null until chosen: the facility's default unit for the quantity, once it has loaded.
+  const [chosenUnit, setUnit] = useState<string | null>(null);
+  const unit = chosenUnit ?? whatIfDefaultUnit(kind, UNITS_OF[kind], defaults);
   const current = targets.find((t) => t.id === target)?.current;
 
   const choose = (id: string) => {
@@ -150,13 +170,17 @@ function ValueForm({ input, kind, onAdd }: Props & { kind: Exclude<Kind, 'addPro
   );
 }
 
-function NewProductForm({ input, onAdd }: Props) {
+function NewProductForm({ input, onAdd, defaults }: Props & Defaults) {
   const [name, setName] = useState('');
   const [active, setActive] = useState<string | null>(null);
   const [batch, setBatch] = useState<number | null>(null);
-  const [batchUnit, setBatchUnit] = useState('kg');
+  const [chosenBatchUnit, setBatchUnit] = useState<string | null>(null);
+  const batchUnit =
+    chosenBatchUnit ?? whatIfDefaultUnit('minBatchSize', UNITS_OF.minBatchSize, defaults);
   const [dose, setDose] = useState<number | null>(null);
-  const [doseUnit, setDoseUnit] = useState('mg');
+  const [chosenDoseUnit, setDoseUnit] = useState<string | null>(null);
+  const doseUnit =
+    chosenDoseUnit ?? whatIfDefaultUnit('maxDailyDose', UNITS_OF.maxDailyDose, defaults);
   const [equipment, setEquipment] = useState<string[]>([]);
   const trimmed = name.trim();
   const taken = input.products.some((p) => p.id === trimmed);

@@ -46,11 +46,11 @@ function useComparison(
  * What-if on the MAC matrix: the facility's limits input, changed here and recomputed in the
  * browser by the same engine as the server's. Nothing is sent back.
  */
-export function WhatIfPanel() {
-  const input = useLimitsInput(true);
+export function WhatIfPanel({ productionId }: { productionId?: number | undefined }) {
+  const input = useLimitsInput(true, 'approved', productionId);
   // The Chemical policy's version being built (not in force until approved), previewed here.
   const [withDraft, setWithDraft] = useState(false);
-  const draft = useLimitsInput(withDraft, 'draft');
+  const draft = useLimitsInput(withDraft, 'draft', productionId);
   const [edits, setEdits] = useState<WhatIfEdit[]>([]);
   const [threshold, setThreshold] = useState<number | null>(null);
   const start = withDraft ? draft.data : input.data;

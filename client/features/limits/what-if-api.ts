@@ -10,14 +10,23 @@ import { limitsKeys } from './limits-keys.ts';
  * approved Chemical policy, or with its version being built (`draft`). Under `limitsKeys.all`,
  * so a change to master data refetches it like the matrix.
  */
-export function useLimitsInput(enabled: boolean, policy: 'approved' | 'draft' = 'approved') {
+export function useLimitsInput(
+  enabled: boolean,
+  policy: 'approved' | 'draft' = 'approved',
+  productionId?: number,
+) {
   const scope = useFacilityScope();
+  const query = new URLSearchParams();
+  if (policy === 'draft') query.set('policy', 'draft');
+  // The MAC matrix page's production filter: what-if works on the same matrix the page shows.
+  if (productionId !== undefined) query.set('productionId', String(productionId));
+  const search = query.toString();
   return useQuery({
-    queryKey: [...limitsKeys.all(scope.facilityId), 'input', policy],
+    queryKey: [...limitsKeys.all(scope.facilityId), 'input', policy, productionId ?? 'all'],
     queryFn: async ({ signal }) =>
       (
         await apiRequest<{ input: LimitsInput }>(
-          `${facilityPath(scope)}/limits/input${policy === 'draft' ? '?policy=draft' : ''}`,
+          `${facilityPath(scope)}/limits/input${search ? `?${search}` : ''}`,
           { signal, action: 'Loading the limits input' },
         )
       ).input,

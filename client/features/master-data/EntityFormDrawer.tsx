@@ -20,6 +20,7 @@ import { mapPropertyErrors } from './property-path.ts';
 import { ReasonModal } from '../../app/reason/ReasonModal.tsx';
 import { usePropertyDefinitions } from '../additional-properties/property-definitions-api.ts';
 import { PropertyInputs } from './PropertyInputs.tsx';
+import { MethodLimitFit } from './MethodLimitFit.tsx';
 import {
   initialPropertyValues,
   propertyChanges,
@@ -270,6 +271,9 @@ export function EntityFormDrawer({ def, record, target, onClose }: EntityFormDra
             ) : undefined
           }
         />
+      ) : null}
+      {def.key === 'analyticalMethods' && base && !target ? (
+        <MethodLimitFit methodId={base.id} />
       ) : null}
       {def.propertyTarget && definitionsQuery.isPending ? (
         <Spin />

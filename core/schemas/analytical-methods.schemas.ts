@@ -1,0 +1,33 @@
+import { z } from 'zod';
+
+/** One side (swab or rinse) of a method's fit to the limits it is used for. */
+export const ZMethodLimitSide = z.object({
+  /** The tightest limit among the equipment whose samples name the method; null when none. */
+  limit: z.number().nullable(),
+  /** The equipment that limit is on, and the previous → next pair that set it. */
+  equipmentId: z.number().int().nullable(),
+  equipmentName: z.string().nullable(),
+  pair: z.tuple([z.string(), z.string()]).nullable(),
+  /** The method's LOQ in `unit`; null without an LOQ or when it cannot be converted. */
+  loq: z.number().nullable(),
+  unit: z.enum(['mg/swab', 'mg/ml']),
+  /** LOQ ≤ limit; null when either is unknown. */
+  canDetect: z.boolean().nullable(),
+  /** Why `loq` or `limit` is missing, for the screen. */
+  note: z.string().nullable(),
+  /** How many samples of this type name the method. */
+  sampleCount: z.number().int(),
+});
+export type TMethodLimitSide = z.infer<typeof ZMethodLimitSide>;
+
+/** `GET {F}/analytical-method/{id}/limit-fit`. */
+export const ZMethodLimitFitResponse = z.object({
+  methodId: z.number().int(),
+  methodName: z.string(),
+  loq: z.object({ value: z.number(), unit: z.string() }).nullable(),
+  /** False when no sample at any equipment names the method. */
+  isUsed: z.boolean(),
+  swab: ZMethodLimitSide,
+  rinse: ZMethodLimitSide,
+});
+export type TMethodLimitFitResponse = z.infer<typeof ZMethodLimitFitResponse>;

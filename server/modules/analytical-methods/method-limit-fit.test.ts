@@ -1,0 +1,120 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildUser, permissionsWith } from '../../test/factories.ts';
+import { useFacilityTestServer } from '../../test/facility-test-file.ts';
+import { buildMacFacility } from '../limits/mac-test-data.ts';
+
+const t = useFacilityTestServer();
+let fine: number;
+let blind: number;
+let unused: number;
+
+async function create(path: string, body: unknown): Promise<number> {
+  const res = await t.call('POST', `${t.F}/${path}`, body);
+  if (res.status !== 200) throw new Error(`${path}: ${JSON.stringify(res.body)}`);
+  const result = res.body.result as { id: number } | { id: number }[];
+  return Array.isArray(result) ? result[0]!.id : result.id;
+}
+
+/**
+ * The MAC test facility (mac-test-data.ts). Line 1: B → A is its tightest pair, PDE 0.001 mg ×
+ * 50 000 000 mg / 200 mg = 250 mg (under 10 ppm × 50 kg = 500 mg), over E1 + E2 = 130 000 sqcm.
+ * E2 (5 000 sqcm) rinsed on its own in 1 L: 250 / 130 000 × 5 000 / 1000 = 0.009615… mg/ml;
+ * swabbed over 25 sqcm: 250 / 130 000 × 25 = 0.04808… mg/swab. Line 2's E3 is looser:
+ * D → C, 200 mg over 10 000 sqcm in 1 L = 0.2 mg/ml.
+ */
+beforeAll(async () => {
+  await buildMacFacility(t.server, t.token, t.facilityId);
+  const items = await t.server.db.query<{ id: number; name: string }>(
+    `select id, name from equipment where facility_id = $1 and name in ('E2', 'E3')`,
+    [t.facilityId],
+  );
+  fine = await create('analytical-method', {
+    name: 'TOC fine',
+    testType: 'TOC',
+    loq: { value: 0.005, unit: 'mg/ml' },
+  });
+  blind = await create('analytical-method', {
+    name: 'TOC blind',
+    testType: 'TOC',
+    loq: { value: 10, unit: 'ppm' },
+  });
+  unused = await create('analytical-method', {
+    name: 'TOC spare',
+    testType: 'TOC',
+    loq: { value: 1, unit: 'ppm' },
+  });
+  for (const { id: equipmentId, name } of items) {
+    const rinse = await create(`equipments/${equipmentId}/sampling-locations`, {
+      data: { name: `${name} rinse`, sampleType: 'rinse' },
+    });
+    const swab = await create(`equipments/${equipmentId}/sampling-locations`, {
+      data: { name: `${name} outlet`, sampleType: 'swab' },
+    });
+    for (const methodId of [fine, blind]) {
+      await create(`equipments/${equipmentId}/sampling-locations/${rinse}/samples`, {
+        name: `${name} R ${methodId}`,
+        sampleType: 'rinse',
+        analyticalMethodId: methodId,
+      });
+    }
+    await create(`equipments/${equipmentId}/sampling-locations/${swab}/samples`, {
+      name: `${name} S`,
+      sampleType: 'swab',
+      analyticalMethodId: fine,
+    });
+  }
+});
+
+const fit = (id: number, as?: string) =>
+  t.call('GET', `${t.F}/analytical-method/${id}/limit-fit`, undefined, as);
+
+describe('GET {F}/analytical-method/{id}/limit-fit', () => {
+  it('is refused without the AnalyticalMethod Get permission', async () => {
+    const user = await buildUser(t.server.db, {
+      permissions: permissionsWith({ EquipmentWiseCleaningLimit: ['Get'], SwabLocation: ['Get'] }),
+    });
+    const res = await fit(fine, await t.server.login(user.username, user.password));
+    expect(res.status).toBe(403);
+  });
+
+  it('answers 404 for a method that does not exist', async () => {
+    expect((await fit(999_999)).status).toBe(404);
+  });
+
+  it('gives the tightest rinse limit and an LOQ below it', async () => {
+    const res = await fit(fine);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ methodName: 'TOC fine', isUsed: true });
+    // E2 is tighter than E3 (0.2 mg/ml).
+    expect(res.body.rinse).toMatchObject({
+      equipmentName: 'E2',
+      pair: ['B', 'A'],
+      unit: 'mg/ml',
+      loq: 0.005,
+      canDetect: true,
+      sampleCount: 2,
+    });
+    expect(res.body.rinse.limit).toBeCloseTo(((250 / 130_000) * 5_000) / 1000, 10);
+    // The swab limit is known; an LOQ in mg/ml needs the swab extraction volume to compare.
+    expect(res.body.swab.limit).toBeCloseTo((250 / 130_000) * 25, 10);
+    expect(res.body.swab).toMatchObject({ equipmentName: 'E2', loq: null, canDetect: null });
+    expect(res.body.swab.note).toMatch(/extraction volume/);
+  });
+
+  it('flags an LOQ above the tightest rinse limit', async () => {
+    const res = await fit(blind);
+    expect(res.status).toBe(200);
+    // 10 ppm = 10 mg/L = 0.01 mg/ml, above 0.009615 mg/ml.
+    expect(res.body.rinse).toMatchObject({ equipmentName: 'E2', loq: 0.01, canDetect: false });
+    expect(res.body.swab).toMatchObject({ limit: null, sampleCount: 0, canDetect: null });
+  });
+
+  it('says a method is not used anywhere', async () => {
+    const res = await fit(unused);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ isUsed: false, loq: { value: 1, unit: 'ppm' } });
+    for (const side of [res.body.swab, res.body.rinse]) {
+      expect(side).toMatchObject({ limit: null, equipmentName: null, canDetect: null });
+    }
+  });
+});
