@@ -5,7 +5,7 @@ import type { AmountQuantity, LimitsInput } from '../../../core/limits/model.ts'
 import type { Quantity, QuantityOf } from '../../../core/units/quantity.ts';
 import { unitsOfKind } from '../../../core/units/units.ts';
 import type { TDefaultUnit } from '../../../core/schemas/settings.schemas.ts';
-import { usePermissions } from '../master-data/use-permissions.ts';
+import { usePermissions } from '../../app/permissions.ts';
 import { useDefaultUnits } from '../settings/settings-api.ts';
 import { whatIfDefaultUnit } from './what-if-units.ts';
 
