@@ -13,6 +13,7 @@ import type { Config } from './config.ts';
 import type { Db } from './db/db.ts';
 import type { AppContext } from './http/app-context.ts';
 import { registerClientFiles } from './http/client-files.ts';
+import { registerCompression } from './http/compression.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { runGuardsBeforeValidation } from './http/guard-order.ts';
 import { gateFacilityRoutes } from './http/facility-gate.ts';
@@ -123,6 +124,7 @@ export async function buildApp({
   });
 
   await app.register(fastifyCookie);
+  await registerCompression(app);
   await app.register(fastifyMultipart, multipartOptions(config));
   registerSecurityHeaders(app);
   registerRequestLog(app);

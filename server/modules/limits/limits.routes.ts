@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import type { ServerResponse } from 'node:http';
+import type { Writable } from 'node:stream';
 import { contractChunks } from '../../../core/limits/contract-output.ts';
 import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
 import { typed, type AppContext } from '../../http/app-context.ts';
+import { compressorFor, streamEncoding } from '../../http/compression.ts';
 import { registerArchiveImpact } from './archive-impact.ts';
-import { computableLimitsInput } from './computable-input.ts';
+import { macMatrixCache } from './mac-matrix-cache.ts';
 import { ZId } from '../../../core/schemas/common.schemas.ts';
 import { ZAsOfQuery } from '../../../core/schemas/versions.schemas.ts';
 
@@ -27,7 +28,7 @@ export function registerLimitsRoutes({ app, db, permit }: AppContext): void {
       },
     },
     async (request, reply) => {
-      const { input, uncomputable } = await computableLimitsInput(db, request.params.facility, {
+      const { input, uncomputable } = await macMatrixCache(db).get(db, request.params.facility, {
         productionId: request.query.productionId,
         asOf: request.query.asOf,
       });
@@ -39,42 +40,53 @@ export function registerLimitsRoutes({ app, db, permit }: AppContext): void {
       // The pairs are written as the matrix produces them, so a large facility is never held
       // in memory as one document.
       reply.hijack();
+      const encoding = streamEncoding(request.headers);
       reply.raw.writeHead(200, {
         ...(reply.getHeaders() as Record<string, string>),
         'x-request-id': request.id,
         'content-type': 'application/json; charset=utf-8',
+        vary: 'accept-encoding',
+        ...(encoding ? { 'content-encoding': encoding } : {}),
       });
+      // Compressed as it is written (about 55 bytes a pair instead of 540), never buffered whole.
+      const compressor = compressorFor(encoding, reply.raw);
+      const out: Writable = compressor ?? reply.raw;
       try {
         // Waits for the client between chunks, so a slow reader never makes the server buffer
         // the whole matrix. One chunk is read ahead, to know which is the last.
         while (!current.done) {
           const next = chunks.next();
           const text = next.done ? current.value.replace(/\}\n$/, tail) : current.value;
-          if (reply.raw.destroyed) return;
-          if (!reply.raw.write(text)) await drainedOrClosed(reply.raw);
+          if (reply.raw.destroyed) {
+            compressor?.destroy();
+            return;
+          }
+          if (!out.write(text)) await drainedOrClosed(out, reply.raw);
           current = next;
         }
       } catch (error) {
         // Half a document is already sent: end the connection so the client sees a failure
         // at once rather than waiting for the rest forever.
         request.log.error(error, 'MAC matrix stream failed');
+        compressor?.destroy();
         reply.raw.destroy();
         return;
       }
-      reply.raw.end();
+      // With a compressor, its end flushes the last block and then ends the response.
+      out.end();
     },
   );
 }
 
-/** Resolves when the socket can take more, or is gone; leaves no listener behind. */
-function drainedOrClosed(res: ServerResponse): Promise<void> {
+/** Resolves when the stream can take more, or the socket is gone; leaves no listener behind. */
+function drainedOrClosed(out: Writable, res: Writable): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
-      res.off('drain', done);
+      out.off('drain', done);
       res.off('close', done);
       resolve();
     };
-    res.on('drain', done);
+    out.on('drain', done);
     res.on('close', done);
   });
 }

@@ -14,6 +14,7 @@ import { actorOf, sessionOf } from '../../http/session-guard.ts';
 import { facilityDateTimeSettings } from '../audit/audit-log.service.ts';
 import { writeAudit, type Actor } from '../audit/audit.service.ts';
 import { computableLimitsInput } from './computable-input.ts';
+import { macMatrixCache } from './mac-matrix-cache.ts';
 import { writeMacMatrixXlsx } from './mac-matrix-xlsx.ts';
 import { pagePairs } from './mac-pairs.ts';
 import { renderMacPreviewPdf, type MacPdfVariant } from './mac-production-pdf.ts';
@@ -62,7 +63,7 @@ export function registerMacExportRoutes({ app, db, permit }: AppContext): void {
     async (request, reply) => {
       const { facility, plan } = request.params;
       const { productionId } = request.query;
-      const { input, uncomputable } = await computableLimitsInput(db, facility, { productionId });
+      const { input, uncomputable } = await macMatrixCache(db).get(db, facility, { productionId });
       const [settings, production] = await Promise.all([
         facilityDateTimeSettings(db, facility),
         productionId === undefined ? null : getEntity(db, productionsDef, facility, productionId),
@@ -123,11 +124,11 @@ export function registerMacExportRoutes({ app, db, permit }: AppContext): void {
       },
     },
     async (request) => {
-      const { input, uncomputable } = await computableLimitsInput(db, request.params.facility, {
+      const state = await macMatrixCache(db).get(db, request.params.facility, {
         productionId: request.query.productionId,
         asOf: request.query.asOf,
       });
-      return { ...pagePairs(input, request.query), uncomputable };
+      return { ...pagePairs(state, request.query), uncomputable: state.uncomputable };
     },
   );
 

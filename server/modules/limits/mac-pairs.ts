@@ -1,4 +1,4 @@
-import { compileLimits } from '../../../core/limits/compile.ts';
+import { compileLimits, type CompiledLimits } from '../../../core/limits/compile.ts';
 import { contractPair } from '../../../core/limits/contract-output.ts';
 import { evaluatePairAt, newPairView, runMatrix } from '../../../core/limits/matrix.ts';
 import type { LimitsInput } from '../../../core/limits/model.ts';
@@ -48,20 +48,64 @@ function byValue(keys: Float64Array, descending: boolean) {
   };
 }
 
+/** The pairs of the matrix that match a filter, in the order asked for. */
+interface PairMatches {
+  prevs: Int32Array;
+  nexts: Int32Array;
+  order: Uint32Array;
+}
+
+/** What a page needs of the facility's matrix; a cached state (mac-matrix-cache.ts) is one. */
+export interface PairsSource {
+  input: LimitsInput;
+  compiled(): CompiledLimits;
+  derived<T>(key: string, compute: () => T): T;
+}
+
+/** A source with nothing kept between calls. */
+export function freshPairsSource(input: LimitsInput): PairsSource {
+  let compiled: CompiledLimits | undefined;
+  return {
+    input,
+    compiled: () => (compiled ??= compileLimits(input)),
+    derived: (_key, compute) => compute(),
+  };
+}
+
 /**
- * One page of the MAC matrix with its filters. The matrix runs once; a matching pair keeps only
- * its two product indices (and a sort key), and only the pairs of the page are evaluated again
- * and written out, so a 1,000-product facility answers without a million objects in memory.
+ * One page of the MAC matrix with its filters. The matrix runs once per filter and sort; a
+ * matching pair keeps only its two product indices (and a sort key), and only the pairs of the
+ * page are evaluated again and written out, so a 1,000-product facility answers without a
+ * million objects in memory. With a cached source the matches are kept with the matrix's state,
+ * and a further page costs only its own pairs.
  */
-export function pagePairs(input: LimitsInput, query: TMacPairsQuery): TMacPairsPage {
-  const m = compileLimits(input);
+export function pagePairs(source: PairsSource | LimitsInput, query: TMacPairsQuery): TMacPairsPage {
+  const from = 'derived' in source ? source : freshPairsSource(source);
+  const empty = { data: [], total: 0, pageNumber: query.pageNumber, pageLimit: query.pageLimit };
+  const filter = [query.previous, query.next, query.equipment, query.failingOnly, query.sort];
+  const matches = from.derived(`pairs:${JSON.stringify(filter)}`, () => matchPairs(from, query));
+  if (!matches) return empty;
+  const m = from.compiled();
+  const { prevs, nexts, order } = matches;
+  const start = (query.pageNumber - 1) * query.pageLimit;
+  const view = newPairView(m.equipmentCount);
+  const data: TMacPair[] = [];
+  for (const row of order.subarray(start, start + query.pageLimit)) {
+    evaluatePairAt(m, prevs[row] ?? 0, nexts[row] ?? 0, view);
+    data.push({ ...contractPair(m, view), flags: pairFlags(view) });
+  }
+  return { ...empty, data, total: order.length };
+}
+
+function matchPairs(source: PairsSource, query: TMacPairsQuery): PairMatches | null {
+  const { input } = source;
   const indexOf = (names: readonly { id: string }[], name: string | undefined) =>
     name === undefined ? -2 : names.findIndex((x) => x.id === name);
   const previous = indexOf(input.products, query.previous);
   const next = indexOf(input.products, query.next);
   const equipment = indexOf(input.equipment, query.equipment);
-  const empty = { data: [], total: 0, pageNumber: query.pageNumber, pageLimit: query.pageLimit };
-  if (previous === -1 || next === -1 || equipment === -1) return empty;
+  if (previous === -1 || next === -1 || equipment === -1) return null;
+  const m = source.compiled();
 
   const failingOnly = query.failingOnly === 'true';
   const sort = query.sort;
@@ -94,12 +138,9 @@ export function pagePairs(input: LimitsInput, query: TMacPairsQuery): TMacPairsP
   const total = prevs.length;
   const order = Uint32Array.from({ length: total }, (_v, i) => i);
   if (sort) order.sort(byValue(keys.items, sort.startsWith('-')));
-  const start = (query.pageNumber - 1) * query.pageLimit;
-  const view = newPairView(m.equipmentCount);
-  const data: TMacPair[] = [];
-  for (const row of order.subarray(start, start + query.pageLimit)) {
-    evaluatePairAt(m, prevs.items[row] ?? 0, nexts.items[row] ?? 0, view);
-    data.push({ ...contractPair(m, view), flags: pairFlags(view) });
-  }
-  return { ...empty, data, total };
+  return {
+    prevs: prevs.items.slice(0, total),
+    nexts: nexts.items.slice(0, total),
+    order,
+  };
 }

@@ -1,0 +1,114 @@
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useFacilityTestServer } from '../../test/facility-test-file.ts';
+import { buildMacFacility, type MacFacility } from './mac-test-data.ts';
+
+const t = useFacilityTestServer();
+let facility: MacFacility;
+beforeAll(async () => {
+  facility = await buildMacFacility(t.server, t.token, t.facilityId);
+});
+
+interface RawAnswer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  bytes: Buffer;
+}
+
+/** A request that leaves the answer's bytes as sent: fetch would inflate them unasked. */
+function raw(path: string, acceptEncoding?: string): Promise<RawAnswer> {
+  const address = t.server.app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no port');
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port: address.port,
+        path,
+        headers: {
+          token: t.token,
+          ...(acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding }),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            bytes: Buffer.concat(chunks),
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const inflate = (answer: RawAnswer): string => {
+  const encoding = answer.headers['content-encoding'];
+  if (encoding === 'gzip') return gunzipSync(answer.bytes).toString('utf8');
+  if (encoding === 'br') return brotliDecompressSync(answer.bytes).toString('utf8');
+  return answer.bytes.toString('utf8');
+};
+
+describe('compressed answers', () => {
+  it('sends a pairs page gzip or brotli when asked, and identity when not', async () => {
+    const path = `${facility.F}/mac-matrix/pairs?pageLimit=50`;
+    const plain = await raw(path);
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const expected = JSON.parse(plain.bytes.toString('utf8'));
+    expect(expected.total).toBe(4);
+
+    const gzip = await raw(path, 'gzip');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gzip.bytes.length).toBeLessThan(plain.bytes.length);
+    expect(JSON.parse(inflate(gzip))).toEqual(expected);
+
+    const br = await raw(path, 'gzip, deflate, br');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(JSON.parse(inflate(br))).toEqual(expected);
+
+    expect((await raw(path, 'identity')).headers['content-encoding']).toBeUndefined();
+  });
+
+  it('streams the whole MAC matrix compressed when asked, and identity when not', async () => {
+    const path = `${facility.F}/mac-matrix`;
+    const plain = await raw(path);
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const expected = JSON.parse(plain.bytes.toString('utf8'));
+    expect(expected.pairs).toHaveLength(4);
+    for (const encoding of ['gzip', 'br']) {
+      const answer = await raw(path, encoding);
+      expect(answer.headers['content-encoding']).toBe(encoding);
+      expect(answer.headers.vary).toContain('accept-encoding');
+      expect(answer.bytes.length).toBeLessThan(plain.bytes.length);
+      expect(JSON.parse(inflate(answer))).toEqual(expected);
+    }
+    // q=0 refuses an encoding.
+    expect((await raw(path, 'br;q=0, gzip;q=0')).headers['content-encoding']).toBeUndefined();
+  });
+
+  it('leaves small answers and files as they are', async () => {
+    const small = await raw(`${facility.F}/mac-matrix/pairs?pageLimit=1`, 'gzip');
+    expect(small.status).toBe(200);
+    expect(small.headers['content-encoding']).toBeUndefined();
+
+    const xlsx = await raw(`${facility.F}/mac-matrix/export`, 'gzip, br');
+    expect(xlsx.status).toBe(200);
+    expect(xlsx.headers['content-encoding']).toBeUndefined();
+    expect(xlsx.bytes.subarray(0, 2).toString('latin1')).toBe('PK');
+
+    const pdf = await raw(`${facility.F}/macMatrix/production/${facility.line1}`, 'gzip, br');
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(pdf.headers['content-encoding']).toBeUndefined();
+    expect(pdf.bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  });
+});

@@ -1,0 +1,190 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { contractDocument } from '../../../core/limits/contract-output.ts';
+import type { TMacPairsPage, TMacPairsQuery } from '../../../core/schemas/mac-matrix.schemas.ts';
+import { changeAssessmentKit } from '../../test/change-assessment-kit.ts';
+import { useFacilityTestServer, type TestBody } from '../../test/facility-test-file.ts';
+import { adminEditor, changePolicyInForce, policyApprover } from '../../test/policy-in-force.ts';
+import { computableLimitsInput } from './computable-input.ts';
+import { pagePairs } from './mac-pairs.ts';
+import { buildMacFacility, type MacFacility } from './mac-test-data.ts';
+
+const t = useFacilityTestServer();
+let facility: MacFacility;
+beforeAll(async () => {
+  facility = await buildMacFacility(t.server, t.token, t.facilityId);
+});
+
+const call = (method: string, path: string, body?: unknown) =>
+  t.call(method, `${facility.F}${path}`, body);
+const json = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
+
+const QUERIES: TMacPairsQuery[] = [
+  { pageNumber: 1, pageLimit: 2 },
+  { pageNumber: 2, pageLimit: 2 },
+  { pageNumber: 1, pageLimit: 10, sort: '-maco' },
+  { pageNumber: 1, pageLimit: 10, failingOnly: 'true' },
+];
+const queryString = (q: TMacPairsQuery) =>
+  Object.entries(q)
+    .map(([k, v]) => `${k}=${String(v)}`)
+    .join('&');
+
+/** The whole matrix and pages of pairs, as the (cached) server answers them. */
+async function served() {
+  const matrix = await call('GET', '/mac-matrix');
+  expect(matrix.status).toBe(200);
+  const pages: TMacPairsPage[] = [];
+  for (const q of QUERIES) {
+    const res = await call('GET', `/mac-matrix/pairs?${queryString(q)}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    pages.push(res.body as TMacPairsPage);
+  }
+  return { matrix: matrix.body, pages };
+}
+
+/** The same, computed afresh from the database with no cache at all. */
+async function fresh() {
+  const { input, uncomputable } = await computableLimitsInput(t.server.db, facility.facilityId);
+  return {
+    matrix: json({ ...contractDocument(input), uncomputable }),
+    pages: QUERIES.map((q) => json({ ...pagePairs(input, q), uncomputable })),
+  };
+}
+
+async function expectCurrent() {
+  const answer = await served();
+  expect(answer).toEqual(await fresh());
+  return answer.matrix;
+}
+
+const idOf = async (path: string, name: string) => {
+  const res = await call('GET', `/${path}?search=${name}&pageLimit=100`);
+  return (res.body.data as TestBody[]).find((r) => r.name === name)!.id as number;
+};
+
+async function edit(path: string, name: string, values: Record<string, unknown>) {
+  const id = await idOf(path, name);
+  const current = await call('GET', `/${path}/${id}`);
+  const res = await call('POST', `/${path}/${id}`, {
+    ...values,
+    reason: 'Changed',
+    version: current.body.version,
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+}
+
+describe('the cached MAC matrix', () => {
+  it('answers pairs pages that agree with the whole matrix', async () => {
+    const { matrix, pages } = await served();
+    const all = await call('GET', '/mac-matrix/pairs?pageLimit=100');
+    const names = (ps: TestBody[]) => ps.map((p) => `${p.previous}>${p.next}`);
+    expect(names(all.body.data)).toEqual(names(matrix.pairs));
+    expect(names([...pages[0]!.data, ...pages[1]!.data])).toEqual(names(matrix.pairs));
+    for (const pair of all.body.data as TestBody[]) {
+      const { flags: _flags, ...rest } = pair;
+      expect(matrix.pairs).toContainEqual(rest);
+    }
+  });
+
+  let archivedId = 0;
+  // Each change moves at least one limit; the cached answer must follow it at once.
+  const changes: [string, () => Promise<unknown>][] = [
+    ['a product’s dose', () => edit('products', 'A', { maxDailyDose: { value: 250, unit: 'mg' } })],
+    [
+      'a product’s batch size',
+      () => edit('products', 'B', { minBatchSize: { value: 120, unit: 'kg' } }),
+    ],
+    ['an active’s PDE', () => edit('apis', 'Beta', { pde: { value: 2, unit: 'ug' } })],
+    [
+      'an equipment surface area',
+      () => edit('equipments', 'E1', { surfaceArea: { value: 15, unit: 'sqm' } }),
+    ],
+    [
+      'a production’s equipment',
+      async () => edit('productions', 'Line 1', { equipmentIds: [await idOf('equipments', 'E1')] }),
+    ],
+    [
+      'an approved policy change',
+      () =>
+        changePolicyInForce(
+          t.server,
+          facility.F,
+          'cleaning_limit_policies',
+          { residueType: 'Chemical', safetyFactor: 2000, reason: 'Tighter' },
+          adminEditor(t.token),
+        ),
+    ],
+    [
+      'an archive',
+      async () => {
+        archivedId = await idOf('products', 'D');
+        const res = await call('PUT', `/products/${archivedId}/archive`, {
+          reason: 'D discontinued; its pairs are no longer computed',
+          confirmImpact: true,
+        });
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+      },
+    ],
+    [
+      'a restore',
+      async () => {
+        const res = await call('POST', `/products/${archivedId}`, {
+          unArchive: true,
+          reason: 'Back',
+        });
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+      },
+    ],
+    [
+      'an approved change assessment',
+      async () => {
+        const kit = changeAssessmentKit((method, path, body, as) =>
+          t.call(method, `${facility.F}${path}`, body, as),
+        );
+        const created = await call('POST', '/change-assessments', {
+          title: 'Raise C dose',
+          changeType: 'HBEL/dose/batch change',
+        });
+        let ca = created.body.changeAssessment as TestBody;
+        const staged = await call('POST', `/change-assessments/${ca.id}/changes`, {
+          reason: 'Planned change',
+          version: ca.version,
+          op: 'update',
+          entity: 'products',
+          recordId: await idOf('products', 'C'),
+          values: { maxDailyDose: { value: 900, unit: 'mg' } },
+        });
+        expect(staged.status, JSON.stringify(staged.body)).toBe(200);
+        ca = staged.body.changeAssessment as TestBody;
+        const evaluated = await call('POST', `/change-assessments/${ca.id}/evaluate`, {
+          version: ca.version,
+        });
+        expect(evaluated.status, JSON.stringify(evaluated.body)).toBe(200);
+        ca = await kit.decideAll(evaluated.body.changeAssessment as TestBody);
+        expect((await kit.sign(ca.id as number, 'Submit', adminEditor(t.token))).status).toBe(200);
+        const approver = await policyApprover(t.server, facility.F);
+        const approved = await kit.sign(ca.id as number, 'Approve', approver);
+        expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+      },
+    ],
+  ];
+
+  it.each(changes)('follows %s at once', async (_name, change) => {
+    const before = await expectCurrent();
+    // Asked twice: the second answer comes from the cache.
+    expect(await expectCurrent()).toEqual(before);
+    await change();
+    const after = await expectCurrent();
+    expect(after).not.toEqual(before);
+  });
+
+  it('answers asOf from the database, never from the cache', async () => {
+    const now = new Date().toISOString();
+    await expectCurrent();
+    await edit('products', 'A', { maxDailyDose: { value: 275, unit: 'mg' } });
+    const then = await call('GET', `/mac-matrix?asOf=${encodeURIComponent(now)}`);
+    const current = await expectCurrent();
+    expect(then.status).toBe(200);
+    expect(then.body.pairs).not.toEqual(current.pairs);
+  });
+});

@@ -1,0 +1,109 @@
+import { compileLimits, type CompiledLimits } from '../../../core/limits/compile.ts';
+import type { Db, Queryable } from '../../db/db.ts';
+import { computableLimitsInput, type ComputableInput } from './computable-input.ts';
+
+/** The facility's matrix as one state of its data computes it, shared by every view of it. */
+export interface MacMatrixState extends ComputableInput {
+  /** The compiled engine, built on first use and kept with the state. */
+  compiled(): CompiledLimits;
+  /** What a view derives from the whole matrix (the pairs matching a filter, sorted), by key. */
+  derived<T>(key: string, compute: () => T): T;
+}
+
+const MAX_STATES = 16;
+const MAX_DERIVED = 32;
+
+function newState(computed: ComputableInput): MacMatrixState {
+  let compiled: CompiledLimits | undefined;
+  const derived = new Map<string, unknown>();
+  return {
+    ...computed,
+    compiled: () => (compiled ??= compileLimits(computed.input)),
+    derived<T>(key: string, compute: () => T): T {
+      if (derived.has(key)) {
+        const value = derived.get(key) as T;
+        derived.delete(key);
+        derived.set(key, value);
+        return value;
+      }
+      const value = compute();
+      derived.set(key, value);
+      if (derived.size > MAX_DERIVED) derived.delete(derived.keys().next().value!);
+      return value;
+    },
+  };
+}
+
+/**
+ * The version of everything the limits engine reads for a facility. Every change to GMP data
+ * (master data, sampling types, policies and their approvals, archive and restore) writes an
+ * audit row in its own transaction, and the row moves its chain's head in that transaction:
+ * the head of `facility:<id>` (and of the facility's plan, for plan-wide records) therefore
+ * changes exactly when a change that may move a limit commits. Unlike `max(audit_log.id)`, a
+ * chain's seq is given out under the head's row lock, so it never commits out of order.
+ * Two primary-key lookups.
+ */
+export async function limitsDataVersion(q: Queryable, facilityId: number): Promise<string> {
+  const [row] = await q.query<{ facility: string | null; plan: string | null }>(
+    `select (select seq from audit_chain_heads where chain = 'facility:' || $1::int)::text as facility,
+            (select h.seq from facilities f join audit_chain_heads h on h.chain = 'plan:' || f.plan_id
+              where f.id = $1::int)::text as plan`,
+    [facilityId],
+  );
+  return `${row?.facility ?? 0}/${row?.plan ?? 0}`;
+}
+
+interface Entry {
+  version: string;
+  state: Promise<MacMatrixState>;
+}
+
+/**
+ * A few facilities' computed matrices in memory, least recently used first out. Each request
+ * reads the data version first and the data after it, so a state is never older than its key;
+ * another server instance keeps its own states, keyed by the same database versions.
+ * `asOf` reads answer from the database every time, and what-if (draft or proposed policies)
+ * never comes here.
+ */
+export class MacMatrixCache {
+  private readonly entries = new Map<string, Entry>();
+
+  async get(
+    db: Queryable,
+    facilityId: number,
+    options: { productionId?: number | undefined; asOf?: string | undefined } = {},
+  ): Promise<MacMatrixState> {
+    if (options.asOf !== undefined)
+      return newState(await computableLimitsInput(db, facilityId, options));
+    const key = `${facilityId}:${options.productionId ?? ''}`;
+    // First the version, then the data: data read after it is at least as new as the key.
+    const version = await limitsDataVersion(db, facilityId);
+    const found = this.entries.get(key);
+    if (found && found.version === version) {
+      this.entries.delete(key);
+      this.entries.set(key, found);
+      return found.state;
+    }
+    const state = computableLimitsInput(db, facilityId, {
+      productionId: options.productionId,
+    }).then(newState);
+    const entry = { version, state };
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    if (this.entries.size > MAX_STATES) this.entries.delete(this.entries.keys().next().value!);
+    // A failed read is not kept: the next request tries again.
+    state.catch(() => {
+      if (this.entries.get(key) === entry) this.entries.delete(key);
+    });
+    return state;
+  }
+}
+
+const caches = new WeakMap<Db, MacMatrixCache>();
+
+/** The matrix cache of one database (one app): test servers in one process never share one. */
+export function macMatrixCache(db: Db): MacMatrixCache {
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = new MacMatrixCache()));
+  return cache;
+}
