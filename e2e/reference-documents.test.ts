@@ -3,11 +3,11 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppUnderTest } from './app-under-test.ts';
 import {
+  browserToken,
   createViaApi,
   facilityApi,
   openDrawer,
   openMasterData,
-  signInToFacility,
   startSignedIn,
 } from './ui.ts';
 
@@ -20,10 +20,13 @@ afterAll(async () => {
   await app?.close();
 });
 
-/** An analytical method written through the API, so the test needs no other screen. */
+/**
+ * An analytical method written through the API with the browser's own session (a sign-in of
+ * the API would end it), so the test needs no other screen.
+ */
 async function createMethod(name: string): Promise<void> {
   const { path } = await facilityApi(app);
-  await createViaApi(app, await app.server.login(), `${path}/analytical-method`, {
+  await createViaApi(app, await browserToken(page), `${path}/analytical-method`, {
     name,
     testType: 'TOC',
   });
@@ -33,9 +36,6 @@ describe('reference document of an analytical method', () => {
   it('uploads a PDF from the form and downloads the same bytes from the list', async () => {
     const name = `TOC swab method ${Date.now()}`;
     await createMethod(name);
-    // Signing in through the API ended the browser's session: sign in again.
-    await page.goto('/');
-    await signInToFacility(page);
     await openMasterData(page, 'Analytical methods');
     const row = page.getByRole('row').filter({ hasText: name });
     await row.waitFor();
