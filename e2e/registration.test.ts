@@ -12,6 +12,8 @@ afterAll(async () => {
 
 describe('secret-key registration', () => {
   it('an administrator creates a user without e-mail; the user registers with the key and signs in', async () => {
+    // Its own employee id per attempt: a retry after a stall must not meet the first user.
+    const employeeId = `E2E-KEY-${Date.now()}`;
     const admin = await app.open('/');
     await signInToFacility(admin);
     await admin.goto('/users');
@@ -19,7 +21,7 @@ describe('secret-key registration', () => {
     const dialog = admin.getByRole('dialog', { name: 'Add User' });
     await dialog.getByLabel('First Name').fill('Kurt');
     await dialog.getByLabel('Last Name').fill('Keyholder');
-    await dialog.getByLabel('Employee ID').fill('E2E-KEY-1');
+    await dialog.getByLabel('Employee ID').fill(employeeId);
     await dialog.getByLabel('Roles in Oral Solid Dosage Plant').click();
     await admin.locator('.ant-select-item-option').getByText('Administrator').first().click();
     await admin.keyboard.press('Escape');
@@ -30,11 +32,11 @@ describe('secret-key registration', () => {
     const secretKey = (await keyDialog.getByTestId('secret-key').innerText()).trim();
     expect(secretKey).toMatch(/^[\w-]{40,}$/);
     await keyDialog.getByRole('button', { name: 'Done' }).click();
-    await admin.getByRole('cell', { name: 'E2E-KEY-1', exact: true }).waitFor();
+    await admin.getByRole('cell', { name: employeeId, exact: true }).waitFor();
     await admin.getByText('Key issued').waitFor();
 
     const user = await app.open('/register');
-    await user.getByLabel('Employee ID').fill('E2E-KEY-1');
+    await user.getByLabel('Employee ID').fill(employeeId);
     await user.getByLabel('Secret Key').fill(secretKey);
     await user.getByRole('button', { name: 'Set Password' }).click();
     await user.getByText('Please set a new password').waitFor();
@@ -42,7 +44,7 @@ describe('secret-key registration', () => {
     await user.getByLabel('Re-enter Password').fill('Kurt#Pass12');
     await user.getByRole('button', { name: 'Complete Registration' }).click();
     await user.getByRole('button', { name: 'Log In' }).waitFor();
-    await signIn(user, 'E2E-KEY-1', 'Kurt#Pass12');
+    await signIn(user, employeeId, 'Kurt#Pass12');
     await user.getByRole('button', { name: 'Logout' }).waitFor();
     await user.getByText('Kurt Keyholder').first().waitFor();
   });
