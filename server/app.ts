@@ -20,7 +20,7 @@ import { gateFacilityRoutes } from './http/facility-gate.ts';
 import { refuseUnstorableInput } from './http/input-hygiene.ts';
 import { registerApiRateLimit } from './http/rate-limit.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
-import { registerRequestLog } from './http/request-log.ts';
+import { RequestLog } from './http/request-log.ts';
 import {
   requirePermission,
   requirePlanPermission,
@@ -100,7 +100,7 @@ export async function buildApp({
 }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? { level: config.LOG_LEVEL },
-    disableRequestLogging: true,
+    logController: new RequestLog(),
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 10 * 1024 * 1024,
     requestIdHeader: false,
@@ -127,7 +127,6 @@ export async function buildApp({
   await registerCompression(app);
   await app.register(fastifyMultipart, multipartOptions(config));
   registerSecurityHeaders(app);
-  registerRequestLog(app);
   registerApiRateLimit(app, db, config);
   await app.register(fastifySwagger, {
     openapi: {

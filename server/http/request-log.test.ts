@@ -1,15 +1,14 @@
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { formatLogLine } from '../util/terminal-log.ts';
-import { registerRequestLog } from './request-log.ts';
+import { RequestLog } from './request-log.ts';
 
 async function logOf(paths: string[]): Promise<Record<string, unknown>[]> {
   const lines: string[] = [];
   const app = Fastify({
     logger: { level: 'info', stream: { write: (line: string) => void lines.push(line) } },
-    disableRequestLogging: true,
+    logController: new RequestLog(),
   });
-  registerRequestLog(app);
   app.get('/api/v2/things', async () => ({ ok: true }));
   app.get('/api/v2/health', async () => ({ status: 'ok' }));
   app.get('/assets/app.js', async () => 'js');

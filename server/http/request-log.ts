@@ -1,16 +1,27 @@
-import type { FastifyInstance } from 'fastify';
+import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 
 /**
  * One line per answered API call, in place of Fastify's two (received and completed). Static
  * files of the client and health probes are logged at debug only: a page load fetches dozens of
  * them and a load balancer probes every few seconds, which buried the calls worth reading.
- * The query string is left out, as it may carry search terms typed by users.
+ * The query string is left out, as it may carry search terms typed by users. Errors are still
+ * logged in full by the error handler.
  */
-export function registerRequestLog(app: FastifyInstance): void {
-  app.addHook('onResponse', async (request, reply) => {
+export class RequestLog extends LogController {
+  override incomingRequest(): void {}
+
+  // The completed line already says 404.
+  override routeNotFound(): void {}
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
     const path = request.url.split('?')[0] ?? request.url;
     const line = `${request.method} ${path} ${reply.statusCode} ${Math.round(reply.elapsedTime)} ms`;
-    if (path.startsWith('/api/') && path !== '/api/v2/health') request.log.info(line);
-    else request.log.debug(line);
-  });
+    if (error) reply.log.error({ err: error }, line);
+    else if (path.startsWith('/api/') && path !== '/api/v2/health') reply.log.info(line);
+    else reply.log.debug(line);
+  }
 }
