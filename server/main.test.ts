@@ -85,7 +85,8 @@ describe('server/main.ts', () => {
       PORT: String(port),
       ADMIN_EMAIL: '',
       ADMIN_PASSWORD: '',
-      LOG_LEVEL: 'info',
+      // The incoming-request lines, which tell when the sign-ins are in flight, are at debug.
+      LOG_LEVEL: 'debug',
       // Eight argon2 sign-ins on a loaded machine may outlast the default grace period.
       SHUTDOWN_GRACE_MS: '60000',
     });

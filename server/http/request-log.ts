@@ -8,7 +8,10 @@ import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
  * logged in full by the error handler.
  */
 export class RequestLog extends LogController {
-  override incomingRequest(): void {}
+  // Only at debug: it doubles the lines, but tells what was in flight when something hung.
+  override incomingRequest(request: FastifyRequest): void {
+    request.log.debug({ req: request }, 'incoming request');
+  }
 
   // The completed line already says 404.
   override routeNotFound(): void {}
