@@ -30,7 +30,10 @@ export default defineConfig({
           globalSetup: ['e2e/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
+          // After the other projects, two files at a time: each has its own server, database
+          // and browser, and a step mostly waits on the page.
+          sequence: { groupOrder: 1 },
+          maxWorkers: 2,
           // A browser step can miss its timeout when other jobs load the two cores; one retry
           // keeps such a stall from failing the run, while a real fault still fails twice.
           retry: 1,
