@@ -1,7 +1,14 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppUnderTest } from './app-under-test.ts';
-import { browserToken, confirmWithReason, createViaApi, facilityApi, startSignedIn } from './ui.ts';
+import {
+  browserToken,
+  choose,
+  confirmWithReason,
+  createViaApi,
+  facilityApi,
+  startSignedIn,
+} from './ui.ts';
 
 let app: AppUnderTest;
 let page: Page;
@@ -38,8 +45,7 @@ describe('equipment details', () => {
 
     await page.getByRole('button', { name: 'Assess risk' }).click();
     dialog = page.getByRole('dialog');
-    await dialog.getByLabel('Material at the location').click();
-    await page.locator('.ant-select-item-option[title="Other"]:visible').click();
+    await choose(dialog.getByLabel('Material at the location'), 'Other');
     // 1 × 1 × material 'Other' (5) × Direct (5) = 25: Medium.
     await dialog.getByText('Medium (25)').waitFor();
     await confirmWithReason(page, 'Initial assessment', 'Save assessment');
@@ -103,9 +109,7 @@ describe('equipment details', () => {
       .getByRole('link', { name: 'Room grades' })
       .click();
     await page.getByRole('heading', { name: 'Room grades' }).waitFor();
-    await page.getByLabel('Equipment of grade C').click();
-    await page.locator('.ant-select-item-option[title="Mixer 7"]:visible').click();
-    await page.getByLabel('Equipment of grade C').press('Escape');
+    await choose(page.getByLabel('Equipment of grade C'), 'Mixer 7');
     await page.getByRole('button', { name: 'Save grade C' }).click();
     await confirmWithReason(page, 'Mixer moved to the grade C suite', 'Save');
     await page

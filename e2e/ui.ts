@@ -89,7 +89,8 @@ export async function confirmWithReason(
   await dialog.getByLabel('Reason').fill(reason);
   await dialog.getByRole('button', { name: button, exact: true }).click();
   // Saved, refused or in conflict, the dialog closes; the next step must not find it closing.
-  await expect.poll(() => page.getByRole('dialog').count(), { timeout: 10_000 }).toBe(0);
+  // A save waits on the server, which shares two cores with the rest of the suite.
+  await expect.poll(() => page.getByRole('dialog').count(), { timeout: 30_000 }).toBe(0);
 }
 
 /** Opens an entry of the Master data menu and waits for its page. */
