@@ -33,6 +33,8 @@ describe('departments, operators and roles in the browser', () => {
     const add = page.getByRole('dialog', { name: 'Add Department' });
     await add.getByLabel('Department Name').fill('E2E Packaging');
     await add.getByRole('button', { name: 'Create Department' }).click();
+    // The rename must not start while the add dialog is still closing.
+    await add.waitFor({ state: 'hidden' });
     const row = page.getByRole('row').filter({ hasText: 'E2E Packaging' });
     await row.getByRole('button', { name: 'Rename' }).click();
     const rename = page.getByRole('dialog', { name: 'Rename Department' });
