@@ -15,6 +15,7 @@ import {
   uploadWorkbook,
 } from './bench-fixture.ts';
 import { startServerProcess } from './server-process.ts';
+import { percentile } from './verification-fixture.ts';
 
 const PAGES = Number(process.env.PAGES ?? 5);
 const PAGE_LIMIT = 500;
@@ -37,7 +38,11 @@ function bytesOf(url: string, token: string, encoding?: string): Promise<number>
   });
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+const median = (xs: number[]) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    50,
+  );
 
 async function run(label: string, env: Record<string, string>): Promise<void> {
   const server = await startServerProcess({ ...admin, SERVE_CLIENT: 'false', ...env }, 3321);
