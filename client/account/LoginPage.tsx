@@ -6,13 +6,11 @@ import {
   getCurrentUser,
   getFeatures,
   listFacilities,
-  login,
   logout,
   ssoLoginUrl,
 } from '../api/auth-api.ts';
 import type { Facility, Features } from '../api/auth-types.ts';
-import { hideWarning, showWarning } from '../api/warning-message.ts';
-import { announceSignIn } from '../session/session-channel.ts';
+import { showWarning } from '../api/warning-message.ts';
 import {
   cacheFeatures,
   clearSession,
@@ -20,10 +18,10 @@ import {
   getToken,
   setToken,
   storeFacility,
-  storeLogin,
   storeUser,
 } from '../session/session-store.ts';
 import { loginErrorMessage } from './account-messages.ts';
+import { signInAndStore } from './sign-in.ts';
 import { AccountLayout } from './AccountLayout.tsx';
 import { followUrl } from './follow-url.ts';
 import { LoadingSpinner } from './LoadingSpinner.tsx';
@@ -136,11 +134,7 @@ export function LoginPage() {
     }
     setSubmitting(true);
     try {
-      const response = await login(id, password ?? '');
-      // The warning of a failed attempt no longer holds.
-      hideWarning();
-      storeLogin(response);
-      announceSignIn(response.user.id);
+      const response = await signInAndStore(id, password ?? '');
       await continueToFacilities(response.user.planId, false);
     } catch (error) {
       showWarning(loginErrorMessage(error));

@@ -2,13 +2,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Button, Form, Input, Modal } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { login } from '../api/auth-api.ts';
-import { hideWarning, showWarning } from '../api/warning-message.ts';
+import { showWarning } from '../api/warning-message.ts';
 import { loginErrorMessage } from '../account/account-messages.ts';
 import { endSession } from '../account/LogoutPage.tsx';
 import { leaveForSignIn } from '../account/sign-in-again.ts';
-import { announceSignIn } from '../session/session-channel.ts';
-import { getCachedFeatures, storeLogin } from '../session/session-store.ts';
+import { signInAndStore } from '../account/sign-in.ts';
+import { getCachedFeatures } from '../session/session-store.ts';
 import { useSession } from '../session/use-session.ts';
 
 /**
@@ -27,10 +26,7 @@ export function SignInAgainModal() {
   async function signInAgain({ password }: { password: string }): Promise<void> {
     setSubmitting(true);
     try {
-      const response = await login(username, password);
-      hideWarning();
-      storeLogin(response);
-      announceSignIn(response.user.id);
+      await signInAndStore(username, password);
       // Whatever failed while signed out loads again.
       void queryClient.invalidateQueries();
     } catch (error) {
