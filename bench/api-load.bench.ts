@@ -7,7 +7,7 @@ import { startServerProcess } from './server-process.ts';
 const seconds = Number(process.env.DURATION ?? 10);
 
 async function measure(label: string, env: Record<string, string>): Promise<void> {
-  const server = await startServerProcess({ ...admin, SERVE_CLIENT: 'false', ...env }, 3302);
+  const server = await startServerProcess({ ...admin, SERVE_CLIENT: 'false', ...env });
   try {
     const { token } = await signIn(server.url);
     const opts = { url: `${server.url}/api/v2/users/me`, connections: 50, headers: { token } };

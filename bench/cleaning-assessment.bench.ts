@@ -19,7 +19,7 @@ import { startServerProcess } from './server-process.ts';
 type Body = BenchBody;
 
 async function run(label: string, env: Record<string, string>): Promise<void> {
-  const server = await startServerProcess({ ...admin, SERVE_CLIENT: 'false', ...env }, 3361);
+  const server = await startServerProcess({ ...admin, SERVE_CLIENT: 'false', ...env });
   try {
     const { token, facility } = await signIn(server.url);
     const F = facility(1);

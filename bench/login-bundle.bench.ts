@@ -10,7 +10,7 @@ import { startServerProcess } from './server-process.ts';
 
 execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
 const dataDir = mkdtempSync(join(tmpdir(), 'carryover-bench-'));
-const server = await startServerProcess({ DATA_DIR: dataDir }, 3303);
+const server = await startServerProcess({ DATA_DIR: dataDir });
 const browser = await launchBrowser();
 try {
   const page = await browser.newPage();

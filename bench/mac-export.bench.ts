@@ -18,7 +18,7 @@ const PRODUCTS = THOUSAND_PRODUCTS.products;
 const RUNS = Number(process.env.RUNS ?? 2);
 
 async function run(label: string, env: Record<string, string>): Promise<void> {
-  const server = await startServerProcess({ ...admin, SERVE_CLIENT: 'false', ...env }, 3320);
+  const server = await startServerProcess({ ...admin, SERVE_CLIENT: 'false', ...env });
   try {
     const { token, facility } = await signIn(server.url);
     const F = facility(1);

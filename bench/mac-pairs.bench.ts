@@ -45,7 +45,7 @@ const median = (xs: number[]) =>
   );
 
 async function run(label: string, env: Record<string, string>): Promise<void> {
-  const server = await startServerProcess({ ...admin, SERVE_CLIENT: 'false', ...env }, 3321);
+  const server = await startServerProcess({ ...admin, SERVE_CLIENT: 'false', ...env });
   try {
     const { token, facility } = await signIn(server.url);
     const F = facility(1);

@@ -15,7 +15,7 @@ import {
 import { startServerProcess } from './server-process.ts';
 
 async function run(label: string, env: Record<string, string>): Promise<void> {
-  const server = await startServerProcess({ ...admin, SERVE_CLIENT: 'false', ...env }, 3310);
+  const server = await startServerProcess({ ...admin, SERVE_CLIENT: 'false', ...env });
   try {
     const { token, facility: F } = await signIn(server.url);
     const timed = async <T>(fn: () => Promise<T>): Promise<[T, number]> => {

@@ -53,10 +53,7 @@ const big = await facilityWorkbook({
   minimumDose: false,
 });
 const dataDir = mkdtempSync(join(tmpdir(), 'carryover-matrix-screen-'));
-const server = await startServerProcess(
-  { ...admin, SERVE_CLIENT: 'true', DATA_DIR: dataDir },
-  3320,
-);
+const server = await startServerProcess({ ...admin, SERVE_CLIENT: 'true', DATA_DIR: dataDir });
 const browser = await launchBrowser();
 try {
   const { token, facility: F } = await signIn(server.url);

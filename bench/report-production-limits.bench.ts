@@ -35,11 +35,9 @@ async function timeReport(F: string, token: string, body: object) {
   let report: Report;
   const stages = new Set<string>();
   for (;;) {
-    report = (
-      (await (await fetch(`${F}/reports/${reportId}`, { headers })).json()) as {
-        report: Report;
-      }
-    ).report;
+    const res = await fetch(`${F}/reports/${reportId}`, { headers });
+    if (!res.ok) throw new Error(`reports/${reportId}: ${res.status} ${await res.text()}`);
+    report = ((await res.json()) as { report: Report }).report;
     if (report.progress) stages.add(report.progress.stage);
     if (report.completedAt || report.error) break;
     await new Promise((r) => setTimeout(r, 100));
@@ -58,7 +56,7 @@ async function timeReport(F: string, token: string, body: object) {
 }
 
 async function run(label: string, env: Record<string, string>): Promise<void> {
-  const server = await startServerProcess({ ...admin, SERVE_CLIENT: 'false', ...env }, 3321);
+  const server = await startServerProcess({ ...admin, SERVE_CLIENT: 'false', ...env });
   try {
     const { token, facility } = await signIn(server.url);
     const F = facility(1);

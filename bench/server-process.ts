@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { projectRoot } from '../server/util/project-root.ts';
 
@@ -20,12 +21,22 @@ function procStatus(pid: number, field: string): number {
   return match ? Number(match[1]) / 1024 : NaN;
 }
 
+/** A port nobody listens on now: two benches (or a bench and a test) never share a server. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
 /** Runs `npm start` exactly as a user does (node scripts/start.mjs) and waits for health. */
-export async function startServerProcess(
-  env: Record<string, string>,
-  port: number,
-): Promise<ServerProcess> {
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const root = projectRoot();
+  const port = await freePort();
   const started = performance.now();
   const child = spawn(process.execPath, [join(root, 'scripts/start.mjs')], {
     cwd: root,

@@ -21,7 +21,7 @@ function summary(label: string, ms: number[]): string {
 }
 
 async function run(label: string, env: Record<string, string>): Promise<void> {
-  const server = await startServerProcess({ ...admin, SERVE_CLIENT: 'false', ...env }, 3313);
+  const server = await startServerProcess({ ...admin, SERVE_CLIENT: 'false', ...env });
   try {
     const { token, facility } = await signIn(server.url);
     const F = facility(1);

@@ -11,13 +11,13 @@ const dataDir = mkdtempSync(join(tmpdir(), 'carryover-bench-'));
 const env = { DATA_DIR: dataDir, ADMIN_EMAIL: 'admin@example.com', ADMIN_PASSWORD: 'Admin#12345' };
 
 execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
-const first = await startServerProcess(env, 3301);
+const first = await startServerProcess(env);
 console.log(`first start (creates the database): ${(first.readyMs / 1000).toFixed(2)} s`);
 await first.stop();
 
 const times: number[] = [];
 for (let i = 0; i < runs; i += 1) {
-  const server = await startServerProcess(env, 3301);
+  const server = await startServerProcess(env);
   times.push(server.readyMs);
   console.log(
     `start ${i + 1}: ${(server.readyMs / 1000).toFixed(2)} s to first answer, RSS ${server.rssMiB().toFixed(0)} MiB (peak ${server.peakRssMiB().toFixed(0)} MiB)`,

@@ -23,7 +23,7 @@ import {
 const RUNS = Number(process.env.RUNS ?? 500);
 
 async function run(label: string, env: Record<string, string>): Promise<void> {
-  const server = await startServerProcess({ ...admin, SERVE_CLIENT: 'false', ...env }, 3331);
+  const server = await startServerProcess({ ...admin, SERVE_CLIENT: 'false', ...env });
   try {
     const { token, facility } = await signIn(server.url);
     const F = facility(1);

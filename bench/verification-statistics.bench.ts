@@ -29,7 +29,7 @@ const READS = Number(process.env.READS ?? 50);
 const PAGE_LOADS = Number(process.env.PAGE_LOADS ?? 5);
 
 async function run(label: string, env: Record<string, string>): Promise<void> {
-  const server = await startServerProcess({ ...admin, SERVE_CLIENT: 'true', ...env }, 3332);
+  const server = await startServerProcess({ ...admin, SERVE_CLIENT: 'true', ...env });
   try {
     const { token, facility } = await signIn(server.url);
     const F = facility(1);

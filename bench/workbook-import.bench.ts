@@ -59,11 +59,11 @@ await onEachDatabase(async (label, env) => {
   // afterwards, but the process keeps it until a collection): the import runs after a restart,
   // as it does on a site that has run before.
   if (env.DATA_DIR) {
-    const first = await startServerProcess(serverEnv, 3311);
+    const first = await startServerProcess(serverEnv);
     console.log(`${label}: first start (initdb) peak RSS ${first.peakRssMiB().toFixed(0)} MiB`);
     await first.stop();
   }
-  const server = await startServerProcess(serverEnv, 3311);
+  const server = await startServerProcess(serverEnv);
   try {
     const { token, facility } = await signIn(server.url);
     const atStart = server.peakRssMiB();
