@@ -10,7 +10,7 @@ import type {
   TSignature,
   TSignatureState,
 } from '../../core/schemas/signatures.schemas.ts';
-import { landscapePage, renderPdfDocument } from '../modules/audit/audit-pdf.ts';
+import { landscapePage, renderPdfDocument } from '../util/pdf/render-pdf.ts';
 import type { PrintedField } from './record-pdf-content.ts';
 
 /*

@@ -1,52 +1,6 @@
-import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { formatDateTime, type DateTimeSettings } from '../../../core/datetime/format-date-time.ts';
 import type { TAuditLogRow } from '../../../core/schemas/audit.schemas.ts';
-
-const require = createRequire(import.meta.url);
-const PDFMAKE = require.resolve('pdfmake');
-const FONTS = require.resolve('pdfmake/fonts/Roboto.js');
-
-/**
- * pdfmake lays a document out in one synchronous pass (about 2 s for 3,000 rows), so it runs
- * in a worker thread and the server keeps answering meanwhile. The worker is plain CommonJS
- * given as source, so it runs the same under tsx, Vitest and the bundled server. Fonts are the
- * only local files it may read, and it fetches nothing from the network.
- */
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const pdfmake = require(workerData.pdfmake);
-pdfmake.setFonts(require(workerData.fonts));
-pdfmake.setUrlAccessPolicy(() => false);
-pdfmake.setLocalAccessPolicy((path) => path.startsWith(workerData.fontDir));
-const doc = workerData.doc;
-const frame = workerData.frame;
-if (frame.header) {
-  doc.header = () => ({
-    columns: [
-      { text: frame.header.left, fontSize: 7, bold: true },
-      { text: frame.header.right, alignment: 'right', fontSize: 7 },
-    ],
-    margin: [30, 12, 30, 0],
-  });
-}
-doc.footer = (page, pages) => ({
-  columns: [
-    { text: frame.footer, fontSize: 7, color: '#555555' },
-    {
-      text: 'Page ' + page + ' of ' + pages + (frame.footerRight ? ' · ' + frame.footerRight : ''),
-      alignment: 'right',
-      fontSize: 7,
-    },
-  ],
-  margin: [30, 8, 30, 0],
-});
-pdfmake.createPdf(doc).getBuffer().then(
-  (buffer) => parentPort.postMessage(buffer),
-  (error) => parentPort.postMessage({ error: String(error && error.stack || error) }),
-);
-`;
+import { landscapePage, renderPdfDocument } from '../../util/pdf/render-pdf.ts';
 
 export interface AuditPdfInput {
   rows: TAuditLogRow[];
@@ -139,60 +93,4 @@ export function auditPdfDefinition(input: AuditPdfInput): Record<string, unknown
 export function renderAuditPdf(input: AuditPdfInput): Promise<Buffer> {
   const doc = auditPdfDefinition(input);
   return renderPdfDocument(doc, `Carryover · Audit Logs · ${input.facilityName}`);
-}
-
-/** The page set-up every export shares: landscape A4, the document's metadata, fonts and styles. */
-export function landscapePage(title: string, author: string, fontSize: number) {
-  return {
-    pageSize: 'A4',
-    pageOrientation: 'landscape',
-    pageMargins: [30, 30, 30, 36],
-    info: { title, author, creator: 'Carryover' },
-    defaultStyle: { fontSize },
-    styles: {
-      title: { fontSize: 16, bold: true, color: '#0b6e4f' },
-      h2: { fontSize: 11, bold: true, margin: [0, 10, 0, 4] },
-      th: { bold: true, fillColor: '#e8f0ec' },
-    },
-  };
-}
-
-/**
- * What every page carries besides the content: the footer's text, then 'Page x of y' and
- * `footerRight` on its right; a header line when given (controlled documents,
- * server/modules/reports/controlled-pdf.ts).
- */
-export interface PdfFrame {
-  footer: string;
-  footerRight?: string;
-  header?: { left: string; right: string };
-}
-
-/** Renders any pdfmake document off the main thread, with its frame on each page. */
-export function renderPdfDocument(
-  doc: Record<string, unknown>,
-  frame: string | PdfFrame,
-): Promise<Buffer> {
-  const pageFrame = typeof frame === 'string' ? { footer: frame } : frame;
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: {
-        pdfmake: PDFMAKE,
-        fonts: FONTS,
-        fontDir: dirname(FONTS),
-        doc,
-        frame: pageFrame,
-      },
-    });
-    worker.once('message', (message: Uint8Array | { error: string }) => {
-      void worker.terminate();
-      if (message instanceof Uint8Array) resolve(Buffer.from(message));
-      else reject(new Error(`PDF rendering failed: ${message.error}`));
-    });
-    worker.once('error', reject);
-    worker.once('exit', (code) => {
-      if (code !== 0) reject(new Error(`PDF worker exited with ${code}`));
-    });
-  });
 }

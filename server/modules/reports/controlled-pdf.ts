@@ -7,7 +7,7 @@ import type {
 } from '../../../core/schemas/signatures.schemas.ts';
 import { statusText } from '../../records/record-pdf.ts';
 import { canonicalJson } from '../../records/controlled.ts';
-import { landscapePage, renderPdfDocument } from '../audit/audit-pdf.ts';
+import { landscapePage, renderPdfDocument } from '../../util/pdf/render-pdf.ts';
 
 /*
  * The one layout of every report PDF (server/modules/reports/README.md "The controlled-document

@@ -1,0 +1,62 @@
+/**
+ * The PDF worker: pdfmake lays a document out in one synchronous pass, so it runs in a worker
+ * thread and the server keeps answering meanwhile. It is plain CommonJS given as source, so it
+ * runs the same under tsx, Vitest and the bundled server. Fonts are the only local files it may
+ * read, and it fetches nothing from the network.
+ *
+ * A part of a larger document (render-pdf.ts) numbers its pages within the whole: once its own
+ * layout is done it posts its page count and waits, on shared memory, for its first page number
+ * and the total, which the parent knows only when every part has counted its pages.
+ */
+export const PDF_WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const pdfmake = require(workerData.pdfmake);
+pdfmake.setFonts(require(workerData.fonts));
+pdfmake.setUrlAccessPolicy(() => false);
+pdfmake.setLocalAccessPolicy((path) => path.startsWith(workerData.fontDir));
+const doc = workerData.doc;
+const frame = workerData.frame;
+const numbering = workerData.numbering ? new Int32Array(workerData.numbering) : null;
+let before = 0;
+let total = 0;
+function placeInWhole(pages) {
+  if (!numbering) {
+    total = pages;
+    return;
+  }
+  if (Atomics.load(numbering, 0) === 0) {
+    parentPort.postMessage({ pages });
+    Atomics.wait(numbering, 0, 0);
+  }
+  if (Atomics.load(numbering, 0) < 0) throw new Error('another part of the document failed');
+  before = numbering[1];
+  total = numbering[2];
+}
+if (frame.header) {
+  doc.header = () => ({
+    columns: [
+      { text: frame.header.left, fontSize: 7, bold: true },
+      { text: frame.header.right, alignment: 'right', fontSize: 7 },
+    ],
+    margin: [30, 12, 30, 0],
+  });
+}
+doc.footer = (page, pages) => {
+  if (page === 1) placeInWhole(pages);
+  return {
+    columns: [
+      { text: frame.footer, fontSize: 7, color: '#555555' },
+      {
+        text: 'Page ' + (before + page) + ' of ' + total + (frame.footerRight ? ' · ' + frame.footerRight : ''),
+        alignment: 'right',
+        fontSize: 7,
+      },
+    ],
+    margin: [30, 8, 30, 0],
+  };
+};
+pdfmake.createPdf(doc).getBuffer().then(
+  (buffer) => parentPort.postMessage(buffer),
+  (error) => parentPort.postMessage({ error: String(error && error.stack || error) }),
+);
+`;

@@ -1,0 +1,78 @@
+import { extractText, getDocumentProxy } from 'unpdf';
+import { describe, expect, it } from 'vitest';
+import { landscapePage, renderPdfDocument, splitContent } from './render-pdf.ts';
+
+// A chapter: a heading on a new page, then a table long enough to run over several pages.
+function chapter(n: number) {
+  return [
+    { text: `Chapter ${n}`, style: 'h2', pageBreak: n === 1 ? undefined : 'before' },
+    {
+      table: {
+        headerRows: 1,
+        widths: ['*', '*', '*'],
+        body: [
+          ['Row', 'Text', 'Value'],
+          ...Array.from({ length: 200 }, (_, i) => [
+            `${n}.${i}`,
+            `A line of text long enough to weigh something in the split ${'x'.repeat(300)}`,
+            String(i * n),
+          ]),
+        ],
+      },
+    },
+  ];
+}
+
+describe('splitContent', () => {
+  it('cuts only where a top-level node starts a page, in order, and drops the first break', () => {
+    const content = [1, 2, 3, 4].flatMap(chapter);
+    const parts = splitContent(content, 2);
+    expect(parts).toHaveLength(2);
+    expect(parts.flat()).toHaveLength(content.length);
+    expect(parts[0]![0]).toEqual(content[0]);
+    expect((parts[1]![0] as { text: string; pageBreak?: string }).text).toBe('Chapter 3');
+    expect((parts[1]![0] as { pageBreak?: string }).pageBreak).toBeUndefined();
+  });
+
+  it('keeps a document without page breaks whole', () => {
+    expect(splitContent(chapter(1), 4)).toHaveLength(1);
+  });
+});
+
+describe('renderPdfDocument', () => {
+  it('numbers the pages of a document rendered in parts as one document', async () => {
+    const content = [1, 2, 3, 4, 5, 6].flatMap(chapter);
+    const pdf = await renderPdfDocument(
+      { ...landscapePage('Long document', 'Tester', 8), content },
+      { footer: 'Carryover · test', header: { left: 'Facility', right: 'DOC-1' } },
+    );
+    const document = await getDocumentProxy(new Uint8Array(pdf));
+    const { totalPages, text } = await extractText(document, { mergePages: false });
+    expect(totalPages).toBeGreaterThan(12);
+    text.forEach((page, i) => {
+      expect(page).toContain(`Page ${i + 1} of ${totalPages}`);
+      expect(page).toContain('DOC-1');
+    });
+    const chapters = text.flatMap((page) => page.match(/Chapter \d/g) ?? []);
+    expect(chapters).toEqual([
+      'Chapter 1',
+      'Chapter 2',
+      'Chapter 3',
+      'Chapter 4',
+      'Chapter 5',
+      'Chapter 6',
+    ]);
+    const info = await document.getMetadata();
+    expect((info.info as { Title?: string }).Title).toBe('Long document');
+    // Rendered in parts and joined, not in one pass.
+    expect((info.info as { Producer?: string }).Producer).toContain('pdf-lib');
+  }, 120_000);
+
+  it('fails as a whole, without waiting forever, when one part cannot be drawn', async () => {
+    const content = [1, 2, 3, 4, 5, 6].flatMap(chapter);
+    content.push({ image: 'no-such-image.png', width: 20 } as never);
+    await expect(
+      renderPdfDocument({ ...landscapePage('Broken', 'Tester', 8), content }, 'Carryover · test'),
+    ).rejects.toThrow(/PDF rendering failed/);
+  }, 120_000);
+});

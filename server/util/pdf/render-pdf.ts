@@ -1,0 +1,163 @@
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import { dirname } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { mergePdfs, type PdfInfo } from './merge-pdf.ts';
+import { PDF_WORKER_SOURCE } from './pdf-worker-source.ts';
+
+const require = createRequire(import.meta.url);
+const PDFMAKE = require.resolve('pdfmake');
+const FONTS = require.resolve('pdfmake/fonts/Roboto.js');
+
+/**
+ * What every page carries besides the content: the footer's text, then 'Page x of y' and
+ * `footerRight` on its right; a header line when given (controlled documents,
+ * server/modules/reports/controlled-pdf.ts).
+ */
+export interface PdfFrame {
+  footer: string;
+  footerRight?: string;
+  header?: { left: string; right: string };
+}
+
+/** The page set-up every export shares: landscape A4, the document's metadata, fonts and styles. */
+export function landscapePage(title: string, author: string, fontSize: number) {
+  return {
+    pageSize: 'A4',
+    pageOrientation: 'landscape',
+    pageMargins: [30, 30, 30, 36],
+    info: { title, author, creator: 'Carryover' },
+    defaultStyle: { fontSize },
+    styles: {
+      title: { fontSize: 16, bold: true, color: '#0b6e4f' },
+      h2: { fontSize: 11, bold: true, margin: [0, 10, 0, 4] },
+      th: { bold: true, fillColor: '#e8f0ec' },
+    },
+  };
+}
+
+// pdfmake lays out about 30 pages a second on one core; a part smaller than this (roughly
+// 50 pages of tables) is not worth a worker of its own.
+const PART_WEIGHT = 200_000;
+
+interface Part {
+  done: Promise<Buffer>;
+  worker: Worker;
+}
+
+function renderPart(
+  doc: Record<string, unknown>,
+  frame: PdfFrame,
+  numbering?: { shared: SharedArrayBuffer; counted(pages: number): void },
+): Part {
+  const worker = new Worker(PDF_WORKER_SOURCE, {
+    eval: true,
+    workerData: {
+      pdfmake: PDFMAKE,
+      fonts: FONTS,
+      fontDir: dirname(FONTS),
+      doc,
+      frame,
+      numbering: numbering?.shared,
+    },
+  });
+  const done = new Promise<Buffer>((resolve, reject) => {
+    worker.on('message', (message: Uint8Array | { error: string } | { pages: number }) => {
+      if ('pages' in message) return numbering?.counted(message.pages);
+      void worker.terminate();
+      if (message instanceof Uint8Array) resolve(Buffer.from(message));
+      else reject(new Error(`PDF rendering failed: ${message.error}`));
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => {
+      if (code !== 0) reject(new Error(`PDF worker exited with ${code}`));
+    });
+  });
+  return { done, worker };
+}
+
+const startsPage = (node: unknown) =>
+  typeof node === 'object' && node !== null && 'pageBreak' in node && node.pageBreak === 'before';
+
+/**
+ * The content cut where a top-level node starts a new page, into at most `count` parts of about
+ * the same size, in order. Each part starts on its own first page, so its page break goes.
+ */
+export function splitContent(content: unknown[], count: number): unknown[][] {
+  const sections: unknown[][] = [];
+  for (const node of content) {
+    if (sections.length === 0 || startsPage(node)) sections.push([node]);
+    else sections[sections.length - 1]!.push(node);
+  }
+  const weights = sections.map((section) => JSON.stringify(section).length);
+  const total = weights.reduce((a, b) => a + b, 0);
+  const parts: unknown[][] = [];
+  let weight = 0;
+  sections.forEach((section, i) => {
+    // A section goes to the next part when its middle lies past this part's share.
+    const middle = weight + weights[i]! / 2;
+    if (parts.length === 0 || (middle > (total / count) * parts.length && parts.length < count))
+      parts.push([]);
+    parts[parts.length - 1]!.push(...section);
+    weight += weights[i]!;
+  });
+  return parts.map(([first, ...rest]) => [
+    startsPage(first) ? { ...(first as object), pageBreak: undefined } : first,
+    ...rest,
+  ]);
+}
+
+/**
+ * A long document in parts on every core, then one file: each part numbers its pages within
+ * the whole (pdf-worker-source.ts), so 'Page x of y' reads as if laid out in one pass.
+ */
+async function renderInParts(
+  doc: Record<string, unknown>,
+  frame: PdfFrame,
+  contents: unknown[][],
+): Promise<Buffer> {
+  const shared = contents.map(() => new SharedArrayBuffer(3 * Int32Array.BYTES_PER_ELEMENT));
+  const counts: number[] = [];
+  const release = (state: number) =>
+    shared.forEach((buffer, i) => {
+      const numbering = new Int32Array(buffer);
+      numbering[1] = counts.slice(0, i).reduce((a, b) => a + b, 0);
+      numbering[2] = counts.reduce((a, b) => a + b, 0);
+      Atomics.store(numbering, 0, state);
+      Atomics.notify(numbering, 0);
+    });
+  const parts = contents.map((content, i) =>
+    renderPart({ ...doc, content }, frame, {
+      shared: shared[i]!,
+      counted(pages) {
+        counts[i] = pages;
+        if (contents.every((_, j) => counts[j] !== undefined)) release(1);
+      },
+    }),
+  );
+  try {
+    const files = await Promise.all(parts.map((part) => part.done));
+    return await mergePdfs(files, (doc.info ?? {}) as PdfInfo);
+  } catch (error) {
+    release(-1);
+    await Promise.all(parts.map((part) => part.worker.terminate()));
+    throw error;
+  }
+}
+
+/** Renders any pdfmake document off the main thread, with its frame on each page. */
+export function renderPdfDocument(
+  doc: Record<string, unknown>,
+  frame: string | PdfFrame,
+): Promise<Buffer> {
+  const pageFrame = typeof frame === 'string' ? { footer: frame } : frame;
+  const content = Array.isArray(doc.content) ? (doc.content as unknown[]) : [doc.content];
+  const count = Math.min(
+    availableParallelism(),
+    Math.floor(JSON.stringify(content).length / PART_WEIGHT),
+  );
+  if (count < 2) return renderPart(doc, pageFrame).done;
+  const contents = splitContent(content, count);
+  if (contents.length < 2) return renderPart(doc, pageFrame).done;
+  return renderInParts(doc, pageFrame, contents);
+}
