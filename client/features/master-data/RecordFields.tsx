@@ -8,6 +8,10 @@ import { referencedDef } from './entity-registry.ts';
 import { formatFieldValue, type NameLookup } from './format-value.ts';
 import { hasRecordPage, recordPagePath } from './record-pages.ts';
 import { useReferenceNames } from './use-reference-names.ts';
+import { usePropertyDefinitions } from '../additional-properties/property-definitions-api.ts';
+import { documentColumn } from './document-column.tsx';
+import { propertyField, PROPERTIES } from './property-form.ts';
+import { useFacilityScope } from './use-facility-scope.ts';
 
 const NONE = <Typography.Text type="secondary">—</Typography.Text>;
 
@@ -68,20 +72,47 @@ function FieldValue({
   return <>{formatFieldValue(field, value, nameOf)}</>;
 }
 
-/** A record's declared fields, each with its label, values with their units. */
+/**
+ * A record's declared fields, each with its label, values with their units; then the facility's
+ * additional properties of its kind (those no longer in use only where they hold a value), and
+ * its reference document.
+ */
 export function RecordFields({ def, record }: { def: EntityDef; record: EntityRecord }) {
+  const scope = useFacilityScope();
   const fields = useMemo(() => [...def.fields], [def]);
   const nameOf = useReferenceNames(fields);
+  const definitions = usePropertyDefinitions(def.propertyTarget).data ?? [];
+  const values = (record[PROPERTIES] as Record<string, unknown> | undefined) ?? {};
+  const properties = definitions
+    .filter((definition) => !definition.archived || !isEmpty(values[definition.key]))
+    .map((definition) => ({
+      key: `${PROPERTIES}.${definition.key}`,
+      label: definition.label,
+      children: (
+        <FieldValue
+          field={propertyField(definition)}
+          value={values[definition.key]}
+          nameOf={nameOf}
+        />
+      ),
+    }));
+  const document = def.document ? documentColumn(def, scope) : null;
   return (
     <Descriptions
       bordered
       size="small"
       column={1}
-      items={fields.map((field) => ({
-        key: field.name,
-        label: field.label,
-        children: <FieldValue field={field} value={record[field.name]} nameOf={nameOf} />,
-      }))}
+      items={[
+        ...fields.map((field) => ({
+          key: field.name,
+          label: field.label,
+          children: <FieldValue field={field} value={record[field.name]} nameOf={nameOf} />,
+        })),
+        ...properties,
+        ...(document
+          ? [{ key: document.key, label: document.title, children: document.render(null, record) }]
+          : []),
+      ]}
     />
   );
 }
