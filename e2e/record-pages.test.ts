@@ -7,6 +7,7 @@ import { seedTwoProducts } from './two-products.ts';
 let app: AppUnderTest;
 let page: Page;
 let elsewhere: number;
+let productC: number;
 
 beforeAll(async () => {
   ({ app, page } = await startSignedIn());
@@ -20,7 +21,7 @@ beforeAll(async () => {
     [id],
   );
   // Alpha is in A and, outside any production, in C as well.
-  await create('products', {
+  productC = await create('products', {
     name: 'C',
     maxDailyDose: { value: 100, unit: 'mg' },
     minBatchSize: { value: 20, unit: 'kg' },
@@ -82,20 +83,32 @@ describe('record pages', () => {
     await page.getByText('No such product in this facility').waitFor();
   });
 
+  it('show an archived record, with why it was archived', async () => {
+    const { path: F } = await facilityApi(app);
+    const archived = await app.server.request('PUT', `${F}/products/${productC}/archive`, {
+      token: await browserToken(page),
+      body: { reason: 'Discontinued in 2026' },
+    });
+    expect(archived.status).toBe(200);
+    await page.goto(`/master-data/products/${productC}`);
+    await page.getByText('This product is archived').waitFor();
+    await page.getByText(/Reason: Discontinued in 2026/).waitFor();
+    await page.getByRole('tab', { name: 'Where used' }).click();
+    await page.getByText('Nothing you can view in this facility uses this product.').waitFor();
+  });
+
   it('are where the inputs of a derivation link to', async () => {
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'MAC matrix' })
+      .click();
+    await page.getByRole('heading', { name: 'MAC matrix' }).waitFor();
+    await page.getByRole('button', { name: '250 mg' }).click();
+    const drawer = page.locator('.ant-drawer-open');
+    await drawer.getByRole('button', { name: /Health-based/ }).click();
     // B → A: the PDE of B's active Beta, and A's minimum batch size and daily dose.
-    const openPair = async () => {
-      await page
-        .getByRole('navigation', { name: 'Main' })
-        .getByRole('link', { name: 'MAC matrix' })
-        .click();
-      await page.getByRole('heading', { name: 'MAC matrix' }).waitFor();
-      await page.getByRole('button', { name: '250 mg' }).click();
-      const drawer = page.locator('.ant-drawer-open');
-      await drawer.getByRole('button', { name: /Health-based/ }).click();
-      return drawer;
-    };
-    let drawer = await openPair();
+    const batchSize = drawer.getByRole('link', { name: /^product A: minimum batch size/i });
+    const batchSizePage = await batchSize.first().getAttribute('href');
     await drawer
       .getByRole('link', { name: /^active Beta/ })
       .first()
@@ -103,12 +116,10 @@ describe('record pages', () => {
     await page.getByRole('heading', { name: 'Beta', exact: true }).waitFor();
     await page.getByRole('row', { name: 'PDE/ADE 1 ug' }).waitFor();
 
-    drawer = await openPair();
-    await drawer
-      .getByRole('link', { name: /^product A: minimum batch size/i })
-      .first()
-      .click();
+    // The batch size's link finds product A by its name and opens its page.
+    await page.goto(batchSizePage ?? '');
     await page.getByRole('heading', { name: 'A', exact: true }).waitFor();
     await page.getByRole('row', { name: 'Minimum batch size 50 kg' }).waitFor();
+    expect(page.url()).toMatch(/\/master-data\/products\/\d+$/);
   });
 });
