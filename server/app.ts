@@ -43,6 +43,7 @@ import { registerFacilitySettingsRoutes } from './modules/settings/facility-sett
 import { registerPlanSettingsRoutes } from './modules/settings/plan-settings.routes.ts';
 import { RECORD_DEFS } from '../core/entities/defs/index.ts';
 import { registerEntityRoutes } from './entities/entity.routes.ts';
+import { registerWhereUsedRoute } from './entities/where-used.routes.ts';
 import { registerEntityVersionRoutes } from './entities/entity-versions.routes.ts';
 import { registerRuleVersionRoutes } from './records/rule-versions.routes.ts';
 import { multipartOptions } from './modules/attachments/multipart-body.ts';
@@ -186,6 +187,7 @@ export async function buildApp({
   for (const def of RECORD_DEFS) {
     registerEntityRoutes(context, def);
     registerEntityVersionRoutes(context, def);
+    registerWhereUsedRoute(context, def);
   }
   registerLimitsRoutes(context);
   registerLimitViewRoutes(context);

@@ -2,12 +2,18 @@ import { Alert, Breadcrumb, Card, Spin, Tabs, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { usePermissions } from '../../app/permissions.ts';
+import { equipmentDef } from '../../../core/entities/defs/index.ts';
+import { ArchivedNotice, NoSuchRecord, recordTabs } from '../master-data/RecordDetailPage.tsx';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
+import { isApiError } from '../../api/api-error.ts';
 import { equipmentKeys, getEquipment } from './equipment-api.ts';
 import { ImagesPanel } from './ImagesPanel.tsx';
 import { LocationsPanel } from './LocationsPanel.tsx';
 
-/** One item of equipment: its images and its sampling locations with their samples. */
+/**
+ * One item of equipment: its sampling locations with their samples, its images, its fields and
+ * where it is used.
+ */
 export function EquipmentDetailPage() {
   const scope = useFacilityScope();
   const id = Number(useParams().id);
@@ -17,7 +23,9 @@ export function EquipmentDetailPage() {
     queryFn: ({ signal }) => getEquipment(scope, id, signal),
     enabled: Number.isInteger(id) && id > 0,
   });
-  if (!Number.isInteger(id) || id <= 0) return <Alert type="error" title="No such equipment" />;
+  if (!Number.isInteger(id) || id <= 0) return <NoSuchRecord def={equipmentDef} />;
+  if (isApiError(equipment.error) && equipment.error.kind === 'resource-not-found')
+    return <NoSuchRecord def={equipmentDef} />;
   if (equipment.isError) return <Alert type="error" title={equipment.error.message} />;
   if (equipment.isPending || permissions.isLoading) return <Spin />;
 
@@ -30,6 +38,7 @@ export function EquipmentDetailPage() {
         ]}
       />
       <Typography.Title level={2}>{equipment.data.name}</Typography.Title>
+      <ArchivedNotice def={equipmentDef} record={equipment.data} />
       <Tabs
         destroyOnHidden
         items={[
@@ -55,6 +64,8 @@ export function EquipmentDetailPage() {
               />
             ),
           },
+          // Its fields and where it is used, as on every record's page (and there, History).
+          ...(recordTabs(equipmentDef, equipment.data) ?? []),
         ]}
       />
     </Card>

@@ -2,7 +2,7 @@ import type { TAssessment } from '../../../core/schemas/equipment-extras.schemas
 import type { TAttributeAssessment } from '../../../core/schemas/sampling-attributes.schemas.ts';
 import { apiRequest } from '../../api/http-client.ts';
 import { facilityPath } from '../master-data/entity-api.ts';
-import type { FacilityScope } from '../master-data/entity-api.ts';
+import type { EntityRecord, FacilityScope } from '../master-data/entity-api.ts';
 
 export interface Quantity {
   value: number;
@@ -96,7 +96,8 @@ export const equipmentKeys = {
 const base = (scope: FacilityScope, id: number) => `${facilityPath(scope)}/equipments/${id}`;
 
 export function getEquipment(scope: FacilityScope, id: number, signal?: AbortSignal) {
-  return apiRequest<{ id: number; name: string; externalId: string | null }>(base(scope, id), {
+  // The whole record: its page shows every field (master-data/RecordFields.tsx).
+  return apiRequest<EntityRecord & { name: string }>(base(scope, id), {
     signal,
     action: 'Loading the equipment',
   });

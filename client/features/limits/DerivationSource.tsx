@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { cleaningAgentsDef } from '../../../core/entities/defs/cleaning.def.ts';
+import type { EntityDef } from '../../../core/entities/entity.ts';
 import type { DerivationInput, SourceKind } from '../../../core/limits/derivation.ts';
 import {
   activesDef,
@@ -7,23 +8,31 @@ import {
   productsDef,
   samplingTypesDef,
 } from '../../../core/entities/defs/index.ts';
+import { MASTER_DATA_BASE, namedRecordPath } from '../master-data/record-pages.ts';
 
-// The app shell's master-data base; not imported from MasterDataRoutes, which would pull the
-// whole master-data area into the limits chunk.
-const MASTER_DATA_BASE = '/master-data';
+/** The record kinds an input names, each with its page (found by the record's unique name). */
+const RECORD_DEF: Partial<Record<SourceKind, EntityDef>> = {
+  product: productsDef,
+  active: activesDef,
+  cleaningAgent: cleaningAgentsDef,
+  equipment: equipmentDef,
+};
 
-/** Where a reviewer opens each kind of record an input was entered on. */
-const PAGE: Record<SourceKind, string> = {
-  product: `${MASTER_DATA_BASE}/${productsDef.path}`,
-  active: `${MASTER_DATA_BASE}/${activesDef.path}`,
-  cleaningAgent: `${MASTER_DATA_BASE}/${cleaningAgentsDef.path}`,
-  equipment: `${MASTER_DATA_BASE}/${equipmentDef.path}`,
+/** Kinds without a page of their own per record: their list, or their screen. */
+const LIST_PAGE: Partial<Record<SourceKind, string>> = {
   samplingType: `${MASTER_DATA_BASE}/${samplingTypesDef.path}`,
   policy: '/policies',
 };
 
+/** Where a reviewer opens the record an input was entered on. */
+function sourcePath(record: NonNullable<DerivationInput['record']>): string | undefined {
+  const def = RECORD_DEF[record.kind];
+  return def ? namedRecordPath(def, record.name) : LIST_PAGE[record.kind];
+}
+
 /** An input's source: the record by name, linked to its page; a derived value as plain text. */
 export function DerivationSource({ input }: { input: DerivationInput }) {
-  if (!input.record) return <>{input.source}</>;
-  return <Link to={PAGE[input.record.kind]}>{input.source}</Link>;
+  const to = input.record ? sourcePath(input.record) : undefined;
+  if (!to) return <>{input.source}</>;
+  return <Link to={to}>{input.source}</Link>;
 }

@@ -11,6 +11,7 @@ import type { EntityListQuery, EntityRecord } from './entity-api.ts';
 import { describeSaveError } from '../../api/form-errors.ts';
 import { useArchiveEntity, useEntityList } from './entity-queries.ts';
 import { lowerLabel } from './entity-registry.ts';
+import { hasRecordPage, recordPagePath } from './record-pages.ts';
 import { documentColumn } from './document-column.tsx';
 import { EntityFormDrawer } from './EntityFormDrawer.tsx';
 import { formatFieldValue } from './format-value.ts';
@@ -87,7 +88,12 @@ export function EntityListPage({ def }: { def: EntityDef }) {
             ? ('descend' as const)
             : ('ascend' as const)
           : null,
-      render: (value: unknown) => formatFieldValue(field, value, nameOf),
+      render: (value: unknown, record: EntityRecord) =>
+        field.name === 'name' && hasRecordPage(def) ? (
+          <Link to={recordPagePath(def, record.id)}>{formatFieldValue(field, value, nameOf)}</Link>
+        ) : (
+          formatFieldValue(field, value, nameOf)
+        ),
     })),
     ...(def.document ? [documentColumn(def, scope)] : []),
     ...(isControlled && !query.archived

@@ -19,8 +19,9 @@ import {
   PRODUCTION_MATRIX_PATH,
 } from '../productions/LazyMappingPages.tsx';
 
-/** The base of the master-data pages in the app shell. */
-export const MASTER_DATA_BASE = '/master-data';
+import { MASTER_DATA_BASE } from './record-pages.ts';
+import { RecordDetailPage } from './RecordDetailPage.tsx';
+import { NamedRecordRedirect } from './NamedRecordRedirect.tsx';
 
 /** The path of the workbook page; no entity's path, so it is matched before `:path`. */
 export const MASTER_WORKBOOK_PATH = 'workbook';
@@ -70,7 +71,10 @@ export function MasterDataRoutes() {
           <Menu
             mode="inline"
             selectedKeys={[
-              pathname.startsWith(SAMPLING_POLICY_PATH) ? SAMPLING_POLICY_PATH : pathname,
+              pathname.startsWith(SAMPLING_POLICY_PATH)
+                ? SAMPLING_POLICY_PATH
+                : // A record's page (/master-data/apis/7) keeps its list selected.
+                  pathname.split('/').slice(0, 3).join('/'),
             ]}
             items={[
               {
@@ -151,6 +155,8 @@ export function MasterDataRoutes() {
           <Route path={PRODUCTION_MATRIX_PATH} element={<LazyProductionMatrix />} />
           <Route path={GROUP_MAPPING_PATH} element={<LazyGroupMapping />} />
           <Route path=":path" element={<EntityRoute />} />
+          <Route path=":path/:id" element={<RecordDetailPage />} />
+          <Route path=":path/named/:name" element={<NamedRecordRedirect />} />
           <Route path="sampling-policy/*" element={<SamplingPolicyPage />} />
         </Routes>
       </Layout.Content>

@@ -1,0 +1,23 @@
+import { useQuery } from '@tanstack/react-query';
+import type { EntityDef } from '../../../core/entities/entity.ts';
+import type { TWhereUsed } from '../../../core/schemas/where-used.schemas.ts';
+import { apiRequest } from '../../api/http-client.ts';
+import { entityKeys } from './entity-queries.ts';
+import { facilityPath } from './entity-api.ts';
+import { useFacilityScope } from './use-facility-scope.ts';
+
+/**
+ * GET {F}/{path}/{id}/where-used. Other kinds' edits change it, so it is read afresh each
+ * time the page opens (no stale time).
+ */
+export function useWhereUsed(def: EntityDef, id: number) {
+  const scope = useFacilityScope();
+  return useQuery({
+    queryKey: [...entityKeys.detail(scope.facilityId, def, id), 'where-used'],
+    queryFn: ({ signal }) =>
+      apiRequest<TWhereUsed>(`${facilityPath(scope)}/${def.path}/${id}/where-used`, {
+        signal,
+        action: `Loading where the ${def.label.toLowerCase()} is used`,
+      }),
+  });
+}
