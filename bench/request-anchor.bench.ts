@@ -16,7 +16,10 @@ import {
 } from './bench-fixture.ts';
 import { startServerProcess } from './server-process.ts';
 
-const seconds = Number(process.env.DURATION ?? 10);
+// Other work on the machine comes and goes: each case alternates short slices with the anchor,
+// and reports the median of the rounds' ratios.
+const seconds = Number(process.env.DURATION ?? 3);
+const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const CONNECTIONS = 50;
 const POOL_SIZE = process.env.DB_POOL_SIZE ?? '20';
 
@@ -26,12 +29,37 @@ interface Figures {
 }
 
 async function load(url: string, headers: Record<string, string> = {}): Promise<Figures> {
-  const opts = { url, connections: CONNECTIONS, headers };
-  await autocannon({ ...opts, duration: 2 }); // warm-up
-  const result = await autocannon({ ...opts, duration: seconds });
+  const result = await autocannon({ url, connections: CONNECTIONS, headers, duration: seconds });
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return { rps: result.requests.average, p99: result.latency.p99 };
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((x, y) => x - y);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+/** ROUNDS of the anchor then the case; the medians of each and of the rounds' ratios. */
+async function compare(anchorUrl: string, url: string, headers: Record<string, string>) {
+  await load(anchorUrl); // warm-up
+  await load(url, headers);
+  const anchor: Figures[] = [];
+  const target: Figures[] = [];
+  for (let round = 0; round < ROUNDS; round += 1) {
+    anchor.push(await load(anchorUrl));
+    target.push(await load(url, headers));
+  }
+  const of = (all: Figures[]) => ({
+    rps: median(all.map((f) => f.rps)),
+    p99: median(all.map((f) => f.p99)),
+  });
+  return {
+    anchor: of(anchor),
+    target: of(target),
+    ratio: median(target.map((f, i) => f.rps / anchor[i]!.rps)),
+  };
 }
 
 /** The anchor, in a process of its own as the app is (the load generator runs in this one). */
@@ -84,9 +112,8 @@ async function facilityOf(serverUrl: string, token: string, planId: number, rows
   return url;
 }
 
-function line(label: string, figures: Figures, anchor: Figures): string {
-  const ratio = (figures.rps / anchor.rps).toFixed(2);
-  return `${label.padEnd(34)} ${figures.rps.toFixed(0).padStart(6)} req/s  p99 ${String(figures.p99).padStart(4)} ms  ${ratio}x anchor`;
+function line(label: string, figures: Figures, ratio: number): string {
+  return `${label.padEnd(34)} ${figures.rps.toFixed(0).padStart(6)} req/s  p99 ${String(figures.p99).padStart(4)} ms  ${ratio.toFixed(2)}x anchor`;
 }
 
 async function measure(label: string, env: Record<string, string>): Promise<void> {
@@ -107,12 +134,13 @@ async function measure(label: string, env: Record<string, string>): Promise<void
       ['equipment, 10 of 100', `${small}/equipments?pageLimit=10`],
       ['equipment, 10 of 10,000', `${large}/equipments?pageLimit=10`],
     ];
-    // Other work on the machine drifts: each case is compared with an anchor run just before it.
-    console.log(`${label}, ${CONNECTIONS} connections, ${seconds} s each:`);
+    console.log(
+      `${label}, ${CONNECTIONS} connections, medians of ${ROUNDS} rounds of ${seconds} s each:`,
+    );
     for (const [name, url] of cases) {
-      const base = await load(anchorUrl);
-      console.log(line('anchor (bare Fastify + pg by id)', base, base));
-      console.log(line(name, await load(url, { token }), base));
+      const result = await compare(anchorUrl, url, { token });
+      console.log(line('anchor (bare Fastify + pg by id)', result.anchor, 1));
+      console.log(line(name, result.target, result.ratio));
     }
   } finally {
     await anchor.close();
