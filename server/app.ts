@@ -128,7 +128,10 @@ export async function buildApp({
   await registerCompression(app);
   await app.register(fastifyMultipart, multipartOptions(config));
   registerSecurityHeaders(app);
-  registerApiRateLimit(app, db, config);
+  const sessionLimits = sessionLimitsOf(config);
+  const access = createAccessCache(db, sessionLimits, config.ACCESS_CACHE_SECONDS * 1000);
+  watchWrites(app, access);
+  registerApiRateLimit(app, db, config, access);
   await app.register(fastifySwagger, {
     openapi: {
       info: {
@@ -153,9 +156,6 @@ export async function buildApp({
     onError: (error) => app.log.error({ err: error }, 'mail delivery failed'),
   });
   app.addHook('onClose', async () => mailer.close());
-  const sessionLimits = sessionLimitsOf(config);
-  const access = createAccessCache(db, sessionLimits, config.ACCESS_CACHE_SECONDS * 1000);
-  watchWrites(app, access);
   const context: AppContext = {
     app,
     db,

@@ -98,8 +98,11 @@ export async function listEntities(
       .map((f) => [f.name, columnOf(f)]),
   );
   const { limit, offset } = pageWindow(query);
+  // The total comes from a count of its own in the same statement: a count(*) over () would
+  // read and sort every row of the facility to answer ten. One round trip either way.
   const rows = await db.query<Record<string, unknown>>(
-    `select ${selectList(def)}, count(*) over () as total_count from ${source}
+    `select ${selectList(def)}, (select count(*) from ${source} where ${where})::int as total_count
+       from ${source}
       where ${where} order by ${orderBy(query, { ...sortable, createdAt: 'created_at', updatedAt: 'updated_at' }, 'lower(name), id')}
       limit $${params.length + 1} offset $${params.length + 2}`,
     [...params, limit, offset],

@@ -36,6 +36,8 @@ export interface AccessCache {
   resolve(token: string | undefined, options: { isBackground?: boolean }): Promise<ResolvedSession>;
   /** A facility's tier, product type and licence state; undefined for no such facility. */
   facility(facilityId: number): Promise<FacilityState | undefined>;
+  /** The user of a session held in memory (for the rate limit, which counts before the guard). */
+  userOf(token: string): number | undefined;
   /** A state-changing call has answered: the next request reads the epoch again. */
   noteWrite(): void;
 }
@@ -150,6 +152,7 @@ export function createAccessCache(
   return {
     resolve,
     facility,
+    userOf: (token) => sessions.get(hashToken(token))?.lookup.session.user.id,
     noteWrite: () => {
       writes += 1;
     },
