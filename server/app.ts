@@ -17,6 +17,7 @@ import { registerCompression } from './http/compression.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { runGuardsBeforeValidation } from './http/guard-order.ts';
 import { gateFacilityRoutes } from './http/facility-gate.ts';
+import { createAccessCache, watchWrites } from './http/access-cache.ts';
 import { refuseUnstorableInput } from './http/input-hygiene.ts';
 import { registerApiRateLimit } from './http/rate-limit.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
@@ -128,7 +129,10 @@ export async function buildApp({
   await registerCompression(app);
   await app.register(fastifyMultipart, multipartOptions(config));
   registerSecurityHeaders(app);
-  registerApiRateLimit(app, db, config);
+  const sessionLimits = sessionLimitsOf(config);
+  const access = createAccessCache(db, sessionLimits, config.ACCESS_CACHE_SECONDS * 1000);
+  watchWrites(app, access);
+  registerApiRateLimit(app, db, config, access);
   await app.register(fastifySwagger, {
     openapi: {
       info: {
@@ -153,18 +157,17 @@ export async function buildApp({
     onError: (error) => app.log.error({ err: error }, 'mail delivery failed'),
   });
   app.addHook('onClose', async () => mailer.close());
-  const sessionLimits = sessionLimitsOf(config);
   const context: AppContext = {
     app,
     db,
     config,
     mailer,
-    requireSession: sessionGuard(db, sessionLimits),
+    requireSession: sessionGuard(db, sessionLimits, access),
     permit: (resource, action) => requirePermission(db, sessionLimits, resource, action),
     permitPlan: (resource, action) => requirePlanPermission(db, sessionLimits, resource, action),
   };
   runGuardsBeforeValidation(app, context.requireSession);
-  gateFacilityRoutes(app, db);
+  gateFacilityRoutes(app, db, access);
   refuseUnstorableInput(app);
   registerHealthRoutes(context);
   registerFeatureRoutes(context);

@@ -51,6 +51,7 @@ export const configSchema = z
     MAIL_FROM: z.string().min(3).default('Carryover <no-reply@carryover.local>'),
     SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
     SESSION_MAX_HOURS: z.coerce.number().positive().max(720).default(12),
+    ACCESS_CACHE_SECONDS: z.coerce.number().positive().max(60).default(2),
     AUTH_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(30),
     AUTH_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
     API_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(1200),

@@ -85,21 +85,31 @@ export async function listEntities(
   options: ListOptions = {},
 ) {
   const { asOf, filter } = options;
-  // $1 owner, $2 search, $3 the moment (when asOf), then the filter's values; paging comes last.
-  const params: SqlValue[] = [facilityId, likePattern(query.search), ...(asOf ? [asOf] : [])];
+  // $1 owner, then the moment (when asOf), the search (when given) and the filter's values;
+  // paging comes last. A condition only when there is a search: a prepared statement's generic
+  // plan cannot drop "$2 is null or …", and would then count and sort the whole facility.
+  const params: SqlValue[] = [facilityId];
   const param = (value: SqlValue) => `$${params.push(value)}`;
-  const source = asOf ? tableAsOf(def.table, 1, 3, undefined, ownerColumn(def)) : def.table;
-  const searchSql = def.search.map((name) => `${columnOf({ name })} ilike $2`).join(' or ');
-  const where = `${ownerColumn(def)} = $1 and archived_at is ${archived ? 'not null' : 'null'}
-    and ($2::text is null or ${searchSql})${filter ? ` and (${filter(param)})` : ''}`;
+  const source = asOf
+    ? tableAsOf(def.table, 1, params.push(asOf), undefined, ownerColumn(def))
+    : def.table;
+  const pattern = likePattern(query.search);
+  const search = pattern === null ? null : param(pattern);
+  const searchSql = def.search.map((name) => `${columnOf({ name })} ilike ${search}`).join(' or ');
+  const where = `${ownerColumn(def)} = $1 and archived_at is ${archived ? 'not null' : 'null'}${
+    search === null ? '' : ` and (${searchSql})`
+  }${filter ? ` and (${filter(param)})` : ''}`;
   const sortable = Object.fromEntries(
     def.fields
       .filter((f) => f.kind === 'text' || f.kind === 'enum' || f.kind === 'number')
       .map((f) => [f.name, columnOf(f)]),
   );
   const { limit, offset } = pageWindow(query);
+  // The total comes from a count of its own in the same statement: a count(*) over () would
+  // read and sort every row of the facility to answer ten. One round trip either way.
   const rows = await db.query<Record<string, unknown>>(
-    `select ${selectList(def)}, count(*) over () as total_count from ${source}
+    `select ${selectList(def)}, (select count(*) from ${source} where ${where})::int as total_count
+       from ${source}
       where ${where} order by ${orderBy(query, { ...sortable, createdAt: 'created_at', updatedAt: 'updated_at' }, 'lower(name), id')}
       limit $${params.length + 1} offset $${params.length + 2}`,
     [...params, limit, offset],

@@ -5,28 +5,14 @@ import {
   hasFeature,
   unavailableMessage,
   type FacilityFeatureKey,
-  type FacilityKind,
 } from '../../core/facilities/facility-features.ts';
 import { MAX_ID } from '../../core/schemas/common.schemas.ts';
-import type { TLicenseState } from '../../core/schemas/facilities.schemas.ts';
 import type { Db } from '../db/db.ts';
+import type { AccessCache, FacilityState } from './access-cache.ts';
 import { auditRefusal } from './session-guard.ts';
 
 const FACILITY_ROUTE = '/api/v2/plans/:plan/facilities/:facility';
 const READS = new Set(['GET', 'HEAD']);
-
-interface FacilityState extends FacilityKind {
-  licenseState: TLicenseState;
-}
-
-async function facilityState(db: Db, facilityId: number): Promise<FacilityState | undefined> {
-  const [row] = await db.query<FacilityState>(
-    `select tier, product_type as "productType", license_state as "licenseState"
-       from facilities where id = $1`,
-    [facilityId],
-  );
-  return row;
-}
 
 function check(request: FastifyRequest, facility: FacilityState, feature?: FacilityFeatureKey) {
   if (feature && !hasFeature(facility, feature))
@@ -46,10 +32,11 @@ function check(request: FastifyRequest, facility: FacilityState, feature?: Facil
  * One hook on every facility-scoped route, after its permission guard: the facility's tier and
  * product type must have the feature the path belongs to (core/facilities/facility-features.ts),
  * and a facility whose licence is grace-exceeded only answers reads, except to a system
- * administrator. Read from the database on each call, so a tier or licence change holds at once.
+ * administrator. Read through the access cache, whose epoch moves with any change of a facility,
+ * so a tier or licence change holds as a permission change does (access-cache.ts).
  * Must be added after runGuardsBeforeValidation and before the routes.
  */
-export function gateFacilityRoutes(app: FastifyInstance, db: Db): void {
+export function gateFacilityRoutes(app: FastifyInstance, db: Db, access: AccessCache): void {
   app.addHook('onRoute', (route) => {
     if (route.url !== FACILITY_ROUTE && !route.url.startsWith(`${FACILITY_ROUTE}/`)) return;
     const feature = featureOfPath(route.url.slice(FACILITY_ROUTE.length + 1));
@@ -58,7 +45,7 @@ export function gateFacilityRoutes(app: FastifyInstance, db: Db): void {
       if (!request.session) return;
       const facilityId = Number((request.params as { facility?: unknown }).facility);
       if (!Number.isInteger(facilityId) || facilityId < 1 || facilityId > MAX_ID) return;
-      const facility = await facilityState(db, facilityId);
+      const facility = await access.facility(facilityId);
       if (!facility) return;
       await auditRefusal(
         db,

@@ -14,6 +14,7 @@ import {
   type SessionLimits,
 } from '../modules/auth/auth.service.ts';
 import type { Config } from '../config.ts';
+import type { AccessCache } from './access-cache.ts';
 
 export const SESSION_COOKIE = 'connect.sid';
 /** Sent 'true' by the client on polls no user asked for; they leave the idle clock alone. */
@@ -59,16 +60,19 @@ function isId(value: number): boolean {
   return Number.isInteger(value) && value > 0 && value <= MAX_ID;
 }
 
-export function sessionGuard(db: Db, limits: SessionLimits) {
+/** `access` is the app's cache of sessions (access-cache.ts); without it each call reads the database. */
+export function sessionGuard(db: Db, limits: SessionLimits, access?: AccessCache) {
   return async function requireSession(
     request: FastifyRequest,
     _reply: FastifyReply,
   ): Promise<void> {
     // Resolved once per request: when it arrived (guard-order.ts), then reused by the guard.
     if (request.session) return;
-    request.session = await resolveSession(db, tokenOf(request), limits, {
-      isBackground: request.headers[BACKGROUND_HEADER] === 'true',
-    });
+    const token = tokenOf(request);
+    const options = { isBackground: request.headers[BACKGROUND_HEADER] === 'true' };
+    request.session = access
+      ? await access.resolve(token, options)
+      : await resolveSession(db, token, limits, options);
   };
 }
 
@@ -82,8 +86,12 @@ export function assertPlan(session: ResolvedSession, planId: number): void {
   if (session.user.plan_id !== planId) throw new AppError('NotAllowed');
 }
 
+/**
+ * The user's permissions in a facility of the path. They come with the session (one query when
+ * it is read, none after: server/http/access-cache.ts), so `db` is only the callers' habit.
+ */
 export async function facilityPermissions(
-  db: Db,
+  _db: Db,
   session: ResolvedSession,
   planId: number,
   facilityId: number,
@@ -91,15 +99,9 @@ export async function facilityPermissions(
   // Callers may pass path params before validation: what is not an id finds nothing.
   if (!isId(planId) || !isId(facilityId)) throw new AppError('NotFoundError');
   assertPlan(session, planId);
-  const rows = await db.query<{ permissions: PermissionMap }>(
-    `select r.permissions from user_facility_roles ufr
-       join roles r on r.id = ufr.role_id and r.archived_at is null
-       join facilities f on f.id = ufr.facility_id
-      where ufr.user_id = $1 and ufr.facility_id = $2 and f.plan_id = $3`,
-    [session.user.id, facilityId, planId],
-  );
-  if (rows.length === 0) throw new AppError('NotAllowed');
-  return mergePermissionMaps(rows.map((r) => r.permissions));
+  const grant = session.grants.get(facilityId);
+  if (!grant || grant.planId !== planId) throw new AppError('NotAllowed');
+  return grant.permissions;
 }
 
 export async function assertAllowed(
@@ -177,12 +179,8 @@ export function requirePlanPermission(
     await requireSession(request, reply);
     const session = sessionOf(request);
     await auditRefusal(db, request, { resource, action }, async () => {
-      const rows = await db.query<{ permissions: PermissionMap }>(
-        `select r.permissions from user_facility_roles ufr join roles r on r.id = ufr.role_id and r.archived_at is null
-          where ufr.user_id = $1`,
-        [session.user.id],
-      );
-      if (!isAllowed(mergePermissionMaps(rows.map((r) => r.permissions)), resource, action)) {
+      const all = [...session.grants.values()].map((grant) => grant.permissions);
+      if (!isAllowed(mergePermissionMaps(all), resource, action)) {
         throw new AppError(
           'NotAllowed',
           `${resource} ${action} failed as current user is not allowed`,

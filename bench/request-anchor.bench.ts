@@ -1,0 +1,153 @@
+// Requests against the database's own cost: in the same run, a bare Fastify 5 + pg route that
+// reads one row by primary key (the anchor) and the app on PostgreSQL, each loaded by autocannon
+// at 50 connections. Prints req/s and p99 of the anchor, GET /users/me, and a 10-row page of the
+// equipment list of a 100-row and of a 10,000-row facility, each as a ratio to the anchor.
+// Goals (issue 16): users/me >= 0.8x, a list page >= 0.7x whatever the facility's size.
+import autocannon from 'autocannon';
+import { spawn } from 'node:child_process';
+import { projectRoot } from '../server/util/project-root.ts';
+import {
+  admin,
+  facilityCaller,
+  facilityWorkbook,
+  onEachDatabase,
+  signIn,
+  uploadWorkbook,
+} from './bench-fixture.ts';
+import { startServerProcess } from './server-process.ts';
+
+// Other work on the machine comes and goes: each case alternates short slices with the anchor,
+// and reports the median of the rounds' ratios.
+const seconds = Number(process.env.DURATION ?? 3);
+const ROUNDS = Number(process.env.ROUNDS ?? 5);
+const CONNECTIONS = 50;
+const POOL_SIZE = process.env.DB_POOL_SIZE ?? '20';
+
+interface Figures {
+  rps: number;
+  p99: number;
+}
+
+async function load(url: string, headers: Record<string, string> = {}): Promise<Figures> {
+  const result = await autocannon({ url, connections: CONNECTIONS, headers, duration: seconds });
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return { rps: result.requests.average, p99: result.latency.p99 };
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((x, y) => x - y);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+/** ROUNDS of the anchor then the case; the medians of each and of the rounds' ratios. */
+async function compare(anchorUrl: string, url: string, headers: Record<string, string>) {
+  await load(anchorUrl); // warm-up
+  await load(url, headers);
+  const anchor: Figures[] = [];
+  const target: Figures[] = [];
+  for (let round = 0; round < ROUNDS; round += 1) {
+    anchor.push(await load(anchorUrl));
+    target.push(await load(url, headers));
+  }
+  const of = (all: Figures[]) => ({
+    rps: median(all.map((f) => f.rps)),
+    p99: median(all.map((f) => f.p99)),
+  });
+  return {
+    anchor: of(anchor),
+    target: of(target),
+    ratio: median(target.map((f, i) => f.rps / anchor[i]!.rps)),
+  };
+}
+
+/** The anchor, in a process of its own as the app is (the load generator runs in this one). */
+async function startAnchor(databaseUrl: string) {
+  const port = 3320;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/pk-anchor-server.ts'], {
+    cwd: projectRoot(),
+    env: { ...process.env, DATABASE_URL: databaseUrl, DB_POOL_SIZE: POOL_SIZE, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`anchor exited with ${child.exitCode}`);
+    try {
+      await fetch(url);
+      break;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+  return {
+    url,
+    close: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** A facility of `rows` equipment items, created and filled through the app's own API. */
+async function facilityOf(serverUrl: string, token: string, planId: number, rows: number) {
+  const res = await fetch(`${serverUrl}/api/v2/plans/${planId}/facilities`, {
+    method: 'POST',
+    headers: { token, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      name: `Bench ${rows}`,
+      productType: 'product',
+      tier: 'full',
+      facilityGroupId: 1,
+    }),
+  });
+  const created = (await res.json()) as { id: number };
+  if (res.status !== 200) throw new Error(`facility: ${res.status} ${JSON.stringify(created)}`);
+  const url = `${serverUrl}/api/v2/plans/${planId}/facilities/${created.id}`;
+  const size = { actives: 0, products: 0, equipment: rows, productions: 0, seed: 5 };
+  await uploadWorkbook(url, token, await facilityWorkbook(size));
+  const page = await facilityCaller(url, token)('GET', '/equipments?pageLimit=10');
+  if (page.total !== rows) throw new Error(`facility of ${rows}: total ${page.total}`);
+  return url;
+}
+
+function line(label: string, figures: Figures, ratio: number): string {
+  return `${label.padEnd(34)} ${figures.rps.toFixed(0).padStart(6)} req/s  p99 ${String(figures.p99).padStart(4)} ms  ${ratio.toFixed(2)}x anchor`;
+}
+
+async function measure(label: string, env: Record<string, string>): Promise<void> {
+  if (!env.DATABASE_URL) return;
+  const server = await startServerProcess({ ...admin, SERVE_CLIENT: 'false', ...env }, 3321);
+  const anchor = await startAnchor(env.DATABASE_URL);
+  try {
+    const { token } = await signIn(server.url);
+    const me = (await (
+      await fetch(`${server.url}/api/v2/users/me`, { headers: { token } })
+    ).json()) as { id: number; planId: number };
+    const small = await facilityOf(server.url, token, me.planId, 100);
+    const large = await facilityOf(server.url, token, me.planId, 10_000);
+
+    const anchorUrl = `${anchor.url}/users/${me.id}`;
+    const cases: [string, string][] = [
+      ['users/me', `${server.url}/api/v2/users/me`],
+      ['equipment, 10 of 100', `${small}/equipments?pageLimit=10`],
+      ['equipment, 10 of 10,000', `${large}/equipments?pageLimit=10`],
+    ];
+    console.log(
+      `${label}, ${CONNECTIONS} connections, medians of ${ROUNDS} rounds of ${seconds} s each:`,
+    );
+    for (const [name, url] of cases) {
+      const result = await compare(anchorUrl, url, { token });
+      console.log(line('anchor (bare Fastify + pg by id)', result.anchor, 1));
+      console.log(line(name, result.target, result.ratio));
+    }
+  } finally {
+    await anchor.close();
+    await server.stop();
+  }
+}
+
+// The goals are on PostgreSQL: PGlite serves one query at a time and has no comparable anchor.
+process.env.SKIP_PGLITE = '1';
+await onEachDatabase(measure, { DB_POOL_SIZE: POOL_SIZE });
