@@ -118,7 +118,7 @@ function line(label: string, figures: Figures, ratio: number): string {
 
 async function measure(label: string, env: Record<string, string>): Promise<void> {
   if (!env.DATABASE_URL) return;
-  const server = await startServerProcess({ ...admin, SERVE_CLIENT: 'false', ...env }, 3321);
+  const server = await startServerProcess({ ...admin, SERVE_CLIENT: 'false', ...env });
   const anchor = await startAnchor(env.DATABASE_URL);
   try {
     const { token } = await signIn(server.url);
