@@ -10,7 +10,7 @@ import {
 import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
 import { getEntity } from '../master-data/entity-api.ts';
 import type { EntityRecord } from '../master-data/entity-api.ts';
-import { entityKeys } from '../master-data/entity-queries.ts';
+import { entityKeys } from '../../app/query-keys.ts';
 import { EntityFormDrawer } from '../master-data/EntityFormDrawer.tsx';
 import type { EntityFormSave } from '../master-data/EntityFormDrawer.tsx';
 import { lowerLabel } from '../master-data/entity-registry.ts';

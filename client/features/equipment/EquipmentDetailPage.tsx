@@ -3,9 +3,10 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { usePermissions } from '../../app/permissions.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
-import { equipmentKeys, getEquipment } from './equipment-api.ts';
+import { getEquipment } from './equipment-api.ts';
 import { ImagesPanel } from './ImagesPanel.tsx';
 import { LocationsPanel } from './LocationsPanel.tsx';
+import { equipmentKeys } from '../../app/query-keys.ts';
 
 /** One item of equipment: its images and its sampling locations with their samples. */
 export function EquipmentDetailPage() {

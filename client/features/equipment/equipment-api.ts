@@ -74,25 +74,6 @@ export interface SampleInput {
   batchNumber?: string | null;
 }
 
-export const equipmentKeys = {
-  one: (facilityId: number, id: number) => ['facility', facilityId, 'equipment', id] as const,
-  images: (facilityId: number, id: number) =>
-    ['facility', facilityId, 'equipment', id, 'images'] as const,
-  locations: (facilityId: number, id: number, archived: boolean) =>
-    ['facility', facilityId, 'equipment', id, 'locations', archived] as const,
-  samples: (facilityId: number, id: number, locationId: number, archived: boolean) =>
-    [
-      'facility',
-      facilityId,
-      'equipment',
-      id,
-      'locations',
-      locationId,
-      'samples',
-      archived,
-    ] as const,
-};
-
 const base = (scope: FacilityScope, id: number) => `${facilityPath(scope)}/equipments/${id}`;
 
 export function getEquipment(scope: FacilityScope, id: number, signal?: AbortSignal) {

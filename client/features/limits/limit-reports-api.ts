@@ -5,7 +5,7 @@ import type { TUncomputable } from '../../../core/schemas/mac-matrix.schemas.ts'
 import { apiRequest } from '../../api/http-client.ts';
 import { facilityPath } from '../master-data/entity-api.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
-import { limitsKeys } from './limits-keys.ts';
+import { limitsKeys } from '../../app/query-keys.ts';
 
 /** A lowest limit and the previous → next pair that set it; null when no pair has one. */
 export interface LowestLimit {

@@ -15,11 +15,6 @@ export interface EquipmentName {
   name: string;
 }
 
-export const roomGradeKeys = {
-  grades: (facilityId: number) => ['facility', facilityId, 'room-grades'] as const,
-  equipment: (facilityId: number) => ['facility', facilityId, 'room-grades', 'equipment'] as const,
-};
-
 export async function listRoomGrades(scope: FacilityScope, signal?: AbortSignal) {
   const { data } = await apiRequest<{ data: RoomGrade[] }>(`${facilityPath(scope)}/room-grades`, {
     signal,
