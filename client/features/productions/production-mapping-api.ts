@@ -1,4 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type { ZGroupMap, ZProductionMap } from '../../../core/schemas/equipment-extras.schemas.ts';
 import type {
   TProductionSurfaceArea,
   TSurfaceAreaSummaries,
@@ -8,21 +10,11 @@ import { invalidateMasterData, mappingKeys } from '../../app/query-keys.ts';
 import { facilityPath, type EntityPage } from '../master-data/entity-api.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 
-export interface ProductionMap {
-  productionId: number;
-  equipmentIds: number[];
-  productIds: number[];
-  version: number;
-}
-
-export interface GroupMap {
-  groupId: number;
-  equipmentIds: number[];
-  version: number;
-}
+export type ProductionMap = z.output<typeof ZProductionMap>;
+export type GroupMap = z.output<typeof ZGroupMap>;
 
 /*
- * Kept under the entities' own keys (see master-data/entity-queries.ts), so that an edit of a
+ * Kept under the entities' own keys (see app/query-keys.ts), so that an edit of a
  * production or a group in the generic list refreshes these too.
  */
 /** Every live production's total area: one call for the whole productions list. */

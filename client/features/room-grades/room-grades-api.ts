@@ -1,14 +1,10 @@
+import type { z } from 'zod';
+import type { ZRoomGrade } from '../../../core/schemas/room-grades.schemas.ts';
 import { apiRequest } from '../../api/http-client.ts';
 import { facilityPath } from '../master-data/entity-api.ts';
 import type { FacilityScope } from '../master-data/entity-api.ts';
 
-export interface RoomGrade {
-  id: number;
-  grade: 'A' | 'B' | 'C' | 'D';
-  description: string;
-  equipmentIds: number[];
-  version: number;
-}
+export type RoomGrade = z.output<typeof ZRoomGrade>;
 
 export interface EquipmentName {
   id: number;
