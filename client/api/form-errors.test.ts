@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from './api-error.ts';
-import { describeSaveError, fieldPath, formFieldErrors } from './form-errors.ts';
+import { describeSaveError, formFieldErrors } from './form-errors.ts';
 
 const server = (status: number, errName: ApiError['errName'], message: string) =>
   new ApiError('server', status, message, { errName, message });
@@ -47,17 +47,6 @@ describe('describeSaveError', () => {
       kind: 'notice',
       message: 'Editing failed as current user is not allowed',
     });
-  });
-});
-
-describe('fieldPath', () => {
-  it.each([
-    ['reason', ['reason']],
-    ['passwordPolicySettings.minCapital', ['passwordPolicySettings', 'minCapital']],
-    ['allowedDomains[1]', ['allowedDomains', 1]],
-    ['dateTimeSettings.timezone', ['dateTimeSettings', 'timezone']],
-  ])('maps %s onto the form path', (property, path) => {
-    expect(fieldPath(property)).toEqual(path);
   });
 });
 

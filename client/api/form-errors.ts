@@ -1,6 +1,7 @@
 import type { FormInstance } from 'antd';
 import { notification } from 'antd';
 import { isApiError } from './api-error.ts';
+import { parsePropertyPath, type PropertyPath } from './property-path.ts';
 
 /**
  * What a screen does with a failed save, in one place for every form (spec §5, §8): messages
@@ -8,26 +9,16 @@ import { isApiError } from './api-error.ts';
  * the catalogue's title.
  */
 
-export type FieldPath = (string | number)[];
-
-/** 'passwordPolicySettings.minCapital' or 'facilityRoles[0].roleIds' → an antd name path. */
-export function fieldPath(property: string): FieldPath {
-  return property
-    .split(/\.|\[(\d+)\]/)
-    .filter((part): part is string => part !== undefined && part !== '')
-    .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
-}
-
 /**
  * DataValidationError's per-property messages as antd `setFields` entries, so each message
  * shows under its own field. A list edited in one field (tags) gets its items' messages,
  * numbered from 1, because the form has no field per item.
  */
-export function formFieldErrors(error: unknown): { name: FieldPath; errors: string[] }[] {
+export function formFieldErrors(error: unknown): { name: PropertyPath; errors: string[] }[] {
   if (!isApiError(error) || !error.errors) return [];
-  const byField = new Map<string, { name: FieldPath; errors: string[] }>();
+  const byField = new Map<string, { name: PropertyPath; errors: string[] }>();
   for (const item of error.errors) {
-    const path = fieldPath(item.property);
+    const path = parsePropertyPath(item.property);
     const last = path[path.length - 1];
     const isItem = typeof last === 'number' && path.length > 1;
     const name = isItem ? path.slice(0, -1) : path;

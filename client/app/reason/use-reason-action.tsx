@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { ReasonModal } from './ReasonModal.tsx';
+import { ReasonDialog } from './ReasonDialog.tsx';
 
 interface ReasonAction {
   title: string;
@@ -11,14 +11,14 @@ interface ReasonAction {
 }
 
 /**
- * One reason dialog for a screen's actions (spec §5: archive, delete and edit take a reason):
+ * The reason dialog for a screen's actions (spec §5: archive, delete and edit take a reason):
  * `ask` opens it for an action; the action runs with the reason, and a failure keeps it open
  * with the server's message shown.
  */
 export function useReasonAction() {
   const [action, setAction] = useState<ReasonAction | null>(null);
   const modal = (
-    <ReasonModal
+    <ReasonDialog
       open={action !== null}
       title={action?.title ?? ''}
       okText={action?.okText ?? 'OK'}

@@ -6,7 +6,7 @@ import type {
   TPropertyDefinition,
 } from '../../../core/schemas/additional-properties.schemas.ts';
 import { MEASURES } from '../../../core/units/measures.ts';
-import { ReasonModal } from '../../app/reason/ReasonModal.tsx';
+import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
 import { showSaveError } from '../../api/form-errors.ts';
 import { showSaved } from '../settings/save-feedback.ts';
 import { DefinitionFormModal } from './DefinitionFormModal.tsx';
@@ -141,7 +141,7 @@ function DefinitionsTable({
           onClose={() => setEditing(null)}
         />
       ) : null}
-      <ReasonModal
+      <ReasonDialog
         open={pending !== null}
         title={
           pending?.action === 'archive'

@@ -6,7 +6,7 @@ import {
   type TPropertyDefinition,
 } from '../../../core/schemas/additional-properties.schemas.ts';
 import { MEASURES } from '../../../core/units/measures.ts';
-import { FormModal } from '../../app/reason/FormModal.tsx';
+import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
 import { showSaved } from '../settings/save-feedback.ts';
 import { useChangeDefinition, type DefinitionEdit } from './property-definitions-api.ts';
 
@@ -82,7 +82,7 @@ export function DefinitionFormModal({ target, definition, onClose }: DefinitionF
   }
 
   return (
-    <FormModal<DefinitionFormValues>
+    <ReasonDialog<DefinitionFormValues>
       form={form}
       name="property-definition-form"
       title={isEdit ? `Edit property '${definition.label}'` : 'Add property'}
@@ -97,7 +97,7 @@ export function DefinitionFormModal({ target, definition, onClose }: DefinitionF
         required: definition?.required ?? false,
         helpText: definition?.helpText ?? '',
       }}
-      onSave={save}
+      onSubmit={save}
       onClose={onClose}
     >
       <Form.Item
@@ -144,6 +144,6 @@ export function DefinitionFormModal({ target, definition, onClose }: DefinitionF
       <Form.Item name="helpText" label="Help text">
         <Input.TextArea autoSize={{ minRows: 1, maxRows: 4 }} maxLength={500} />
       </Form.Item>
-    </FormModal>
+    </ReasonDialog>
   );
 }

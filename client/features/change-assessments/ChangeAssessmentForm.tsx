@@ -4,7 +4,7 @@ import {
   type TChangeAssessment,
 } from '../../../core/schemas/change-assessments.schemas.ts';
 import { mocRecordsDef } from '../../../core/entities/defs/documents.def.ts';
-import { FormModal } from '../../app/reason/FormModal.tsx';
+import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
 import { ReferenceSelect } from '../master-data/ReferenceSelect.tsx';
 import { changeCalls, useChangeWrite } from './change-assessments-api.ts';
 import type { ChangeAssessmentCreate } from './change-assessments-api.ts';
@@ -39,7 +39,7 @@ export function ChangeAssessmentForm(props: {
     props.onSaved(saved);
   }
   return (
-    <FormModal<HeaderValues>
+    <ReasonDialog<HeaderValues>
       form={form}
       name="change-assessment-form"
       title={assessment ? `Edit ${assessment.number}` : 'New change assessment'}
@@ -56,7 +56,7 @@ export function ChangeAssessmentForm(props: {
           : { description: '', mocId: null }
       }
       askReason={assessment !== null}
-      onSave={save}
+      onSubmit={save}
       onClose={props.onClose}
     >
       <Form.Item
@@ -83,6 +83,6 @@ export function ChangeAssessmentForm(props: {
       >
         <ReferenceSelect def={mocRecordsDef} aria-label="Change-of-control record" />
       </Form.Item>
-    </FormModal>
+    </ReasonDialog>
   );
 }

@@ -5,7 +5,7 @@ import {
   type TDecision,
   type TImpactItem,
 } from '../../../core/schemas/change-assessments.schemas.ts';
-import { FormModal } from '../../app/reason/FormModal.tsx';
+import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
 import { changeCalls, useChangeWrite } from './change-assessments-api.ts';
 import { decisionsFor } from './impact-format.ts';
 
@@ -35,7 +35,7 @@ export function DecisionForm(props: {
   );
   const only = items.length === 1 ? items[0] : undefined;
   return (
-    <FormModal<DecisionValues>
+    <ReasonDialog<DecisionValues>
       form={form}
       name="decision-form"
       title={only ? `Decision on ${only.subject}` : `Decision on ${items.length} impact items`}
@@ -46,7 +46,7 @@ export function DecisionForm(props: {
           : {}
       }
       askReason={false}
-      onSave={(values) => decide.mutateAsync(values)}
+      onSubmit={(values) => decide.mutateAsync(values)}
       onClose={props.onClose}
     >
       {only ? <Typography.Paragraph>{only.summary}</Typography.Paragraph> : null}
@@ -64,6 +64,6 @@ export function DecisionForm(props: {
       >
         <Input.TextArea rows={3} maxLength={2000} />
       </Form.Item>
-    </FormModal>
+    </ReasonDialog>
   );
 }

@@ -7,10 +7,10 @@ import {
   type TChangeAssessment,
   type TStagedChange,
 } from '../../../core/schemas/change-assessments.schemas.ts';
-import { ReasonModal } from '../../app/reason/ReasonModal.tsx';
+import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
 import { getEntity } from '../master-data/entity-api.ts';
 import type { EntityRecord } from '../master-data/entity-api.ts';
-import { entityKeys } from '../master-data/entity-queries.ts';
+import { entityKeys } from '../../app/query-keys.ts';
 import { EntityFormDrawer } from '../master-data/EntityFormDrawer.tsx';
 import type { EntityFormSave } from '../master-data/EntityFormDrawer.tsx';
 import { lowerLabel } from '../master-data/entity-registry.ts';
@@ -24,6 +24,7 @@ import type { StagedChangeBody } from './change-assessments-api.ts';
 import { RecordPicker } from './RecordPicker.tsx';
 import { defOfChange, OP_LABELS, STAGEABLE_DEFS, stageAction } from './stage-target.ts';
 import type { StageOp } from './stage-target.ts';
+import { validatedValues } from '../../app/validated-values.ts';
 
 /** What the picker chose: a record type, what to do and to which record (or a policy). */
 type Choice =
@@ -112,7 +113,8 @@ function StagePicker(props: { onChosen: (choice: Choice) => void; onClose: () =>
     : [];
 
   async function next(): Promise<void> {
-    const values = await form.validateFields();
+    const values = await validatedValues(form);
+    if (!values) return;
     if (isPolicy && values.residueType) {
       props.onChosen({ kind: 'policy', residueType: values.residueType });
     } else if (def && values.op) {
@@ -257,7 +259,7 @@ function EntityStage(props: {
 
   if (op === 'archive' || op === 'restore') {
     return (
-      <ReasonModal
+      <ReasonDialog
         title={`Stage: ${OP_LABELS[op].toLowerCase()} ${label} '${name}'`}
         okText="Stage change"
         danger={op === 'archive'}

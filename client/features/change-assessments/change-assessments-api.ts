@@ -16,7 +16,7 @@ import type {
   ZStagedChangeBody,
 } from '../../../core/schemas/change-assessments.schemas.ts';
 import { apiRequest } from '../../api/http-client.ts';
-import { limitsKeys } from '../limits/limits-keys.ts';
+import { invalidateMasterData } from '../../app/query-keys.ts';
 import { download } from '../limits/mac-export-api.ts';
 import { facilityPath } from '../master-data/entity-api.ts';
 import type { FacilityScope } from '../master-data/entity-api.ts';
@@ -210,8 +210,7 @@ export function invalidateAfterSigning(
 ): Promise<unknown> {
   return Promise.all([
     client.invalidateQueries({ queryKey: changeKeys.all(facilityId) }),
-    client.invalidateQueries({ queryKey: limitsKeys.all(facilityId) }),
-    client.invalidateQueries({ queryKey: ['facility', facilityId, 'entities'] }),
+    invalidateMasterData(client, facilityId),
   ]);
 }
 

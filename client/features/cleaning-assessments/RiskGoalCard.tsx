@@ -2,7 +2,7 @@ import { Alert, Button, Card, Descriptions, Form, InputNumber, Skeleton, Tag } f
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { FormModal } from '../../app/reason/FormModal.tsx';
+import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
 import { useDateFormat } from '../../app/use-date-format.ts';
 import { usePermissions } from '../../app/permissions.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
@@ -29,7 +29,7 @@ function GoalDialog({ goal, onClose }: { goal: RiskGoal; onClose: () => void }) 
   const queryClient = useQueryClient();
   const [form] = Form.useForm<GoalValues>();
   return (
-    <FormModal<GoalValues>
+    <ReasonDialog<GoalValues>
       form={form}
       name="risk-goal"
       title="Set the risk goal"
@@ -39,7 +39,7 @@ function GoalDialog({ goal, onClose }: { goal: RiskGoal; onClose: () => void }) 
         minCoveragePercent: goal.minCoveragePercent,
       }}
       askReason
-      onSave={async (values) => {
+      onSubmit={async (values) => {
         const saved = await saveRiskGoal(scope, {
           maxRiskScore: values.maxRiskScore ?? null,
           minCoveragePercent: values.minCoveragePercent ?? null,
@@ -64,7 +64,7 @@ function GoalDialog({ goal, onClose }: { goal: RiskGoal; onClose: () => void }) 
       >
         <InputNumber min={0} max={100} style={{ width: '100%' }} />
       </Form.Item>
-    </FormModal>
+    </ReasonDialog>
   );
 }
 

@@ -1,7 +1,7 @@
 import { Form, Input, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { FormModal } from '../../app/reason/FormModal.tsx';
+import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import { cleaningAssessmentKeys, startAssessment } from './cleaning-assessments-api.ts';
 
@@ -16,14 +16,14 @@ export function StartAssessmentDialog({ onClose }: { onClose: () => void }) {
   const navigate = useNavigate();
   const [form] = Form.useForm<StartValues>();
   return (
-    <FormModal<StartValues>
+    <ReasonDialog<StartValues>
       form={form}
       name="start-assessment"
       title="Start a cleaning assessment"
       okText="Start assessment"
       initialValues={{}}
       askReason={false}
-      onSave={async (values) => {
+      onSubmit={async (values) => {
         const reason = values.reason?.trim();
         const started = await startAssessment(scope, reason ? { reason } : {});
         void queryClient.invalidateQueries({
@@ -42,6 +42,6 @@ export function StartAssessmentDialog({ onClose }: { onClose: () => void }) {
       <Form.Item label="Reason (optional)" name="reason">
         <Input.TextArea autoSize={{ minRows: 2, maxRows: 6 }} maxLength={1000} showCount />
       </Form.Item>
-    </FormModal>
+    </ReasonDialog>
   );
 }

@@ -6,7 +6,7 @@ import {
   type TQualificationTask,
   type TStudyType,
 } from '../../../core/schemas/cleaning-assessments.schemas.ts';
-import { FormModal } from '../../app/reason/FormModal.tsx';
+import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import {
   SignerProofField,
@@ -55,14 +55,14 @@ export function TaskDecisionDialog({ task, action, onClose }: TaskDecisionDialog
   }
 
   return (
-    <FormModal<DecisionValues>
+    <ReasonDialog<DecisionValues>
       form={form}
       name="task-decision"
       title={`${isDismiss ? 'Dismiss' : 'Accept'} the task: ${task.product} on ${task.train}`}
       okText={isDismiss ? 'Sign and dismiss' : 'Sign and accept'}
       initialValues={{ proposedStudyType: task.proposedStudyType, dueDate: task.dueDate }}
       askReason={false}
-      onSave={decide}
+      onSubmit={decide}
       onClose={onClose}
     >
       <Typography.Paragraph>
@@ -99,6 +99,6 @@ export function TaskDecisionDialog({ task, action, onClose }: TaskDecisionDialog
         Your electronic signature is the legally binding equivalent of your handwritten signature.
       </Typography.Paragraph>
       <SignerProofField />
-    </FormModal>
+    </ReasonDialog>
   );
 }

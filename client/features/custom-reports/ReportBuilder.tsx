@@ -6,7 +6,7 @@ import type {
   ReportFilter,
   TReportSourceInfo,
 } from '../../../core/schemas/custom-reports.schemas.ts';
-import { FormModal } from '../../app/reason/FormModal.tsx';
+import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
 import { createEntity, updateEntity } from '../master-data/entity-api.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import { customReportKeys, type CustomReport } from './custom-reports-api.ts';
@@ -98,7 +98,7 @@ export function ReportBuilder({
   const sourceKey = Form.useWatch('source', form) ?? report?.source;
   const source = sources.find((s) => s.key === sourceKey);
   return (
-    <FormModal<BuilderValues>
+    <ReasonDialog<BuilderValues>
       form={form}
       name="custom-report"
       title={report ? `Edit ${report.name}` : 'New custom report'}
@@ -116,7 +116,7 @@ export function ReportBuilder({
             }
           : { filters: [] }
       }
-      onSave={async (values) => {
+      onSubmit={async (values) => {
         const body = {
           name: values.name,
           source: values.source,
@@ -190,6 +190,6 @@ export function ReportBuilder({
       <Form.Item label="Description" name="description" style={{ marginTop: 16 }}>
         <Input.TextArea aria-label="Description" rows={2} />
       </Form.Item>
-    </FormModal>
+    </ReasonDialog>
   );
 }

@@ -7,14 +7,9 @@ import type {
 import { apiRequest } from '../../api/http-client.ts';
 import { facilityPath } from '../master-data/entity-api.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
+import { dashboardKeys } from '../../app/query-keys.ts';
 
 /** The calls of spec §7 "Dashboard": `{F}/dashboard`, `/toxicity-score`, `/mac_limit_tracker`. */
-
-export const dashboardKeys = {
-  all: (facilityId: number) => ['facility', facilityId, 'dashboard'] as const,
-  toxicity: (facilityId: number) => ['facility', facilityId, 'dashboard', 'toxicity'] as const,
-  tracker: (facilityId: number) => ['facility', facilityId, 'dashboard', 'tracker'] as const,
-};
 
 export function useDashboard() {
   const scope = useFacilityScope();

@@ -2,7 +2,7 @@ import { Button, Form, Input, Table } from 'antd';
 import { useState } from 'react';
 import type { TDepartment } from '../../../core/schemas/departments.schemas.ts';
 import { usePermissions } from '../../app/permissions.ts';
-import { FormModal } from '../../app/reason/FormModal.tsx';
+import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
 import { AdminListHeader, AdminSearch, useAdminList } from '../users/AdminList.tsx';
 import { useCreateDepartment, useDepartments, useUpdateDepartment } from './departments-api.ts';
 
@@ -31,13 +31,13 @@ function DepartmentFormModal({
   }
 
   return (
-    <FormModal
+    <ReasonDialog
       form={form}
       askReason={department !== null}
       title={department ? 'Rename Department' : 'Add Department'}
       okText={department ? 'Save' : 'Create Department'}
       initialValues={{ name: department?.name ?? '' }}
-      onSave={save}
+      onSubmit={save}
       onClose={onClose}
     >
       <Form.Item
@@ -47,7 +47,7 @@ function DepartmentFormModal({
       >
         <Input />
       </Form.Item>
-    </FormModal>
+    </ReasonDialog>
   );
 }
 

@@ -9,7 +9,7 @@ import type { FacilityScope } from '../master-data/entity-api.ts';
 import { entityOptionsQuery } from '../master-data/entity-queries.ts';
 import type { AssessInput, RatingsInput, SamplingLocation } from './equipment-api.ts';
 import { AssessModal, RiskScoreItem } from './LocationForms.tsx';
-import { FormModal } from '../../app/reason/FormModal.tsx';
+import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
 
 type Props = {
   scope: FacilityScope;
@@ -61,13 +61,13 @@ function RatingsModal({
   }
 
   return (
-    <FormModal
+    <ReasonDialog
       askReason
       form={form}
       name="attribute-assessment"
       title={`Risk assessment of ${location.name}`}
       okText="Save assessment"
-      onSave={save}
+      onSubmit={save}
       onClose={onCancel}
       initialValues={{
         ...Object.fromEntries(
@@ -95,6 +95,6 @@ function RatingsModal({
         <Input.TextArea rows={2} />
       </Form.Item>
       <RiskScoreItem preview={preview} missing="Rate every attribute to see the score" />
-    </FormModal>
+    </ReasonDialog>
   );
 }

@@ -6,9 +6,10 @@ import { equipmentDef } from '../../../core/entities/defs/index.ts';
 import { ArchivedNotice, NoSuchRecord, recordTabs } from '../master-data/RecordDetailPage.tsx';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import { isApiError } from '../../api/api-error.ts';
-import { equipmentKeys, getEquipment } from './equipment-api.ts';
+import { getEquipment } from './equipment-api.ts';
 import { ImagesPanel } from './ImagesPanel.tsx';
 import { LocationsPanel } from './LocationsPanel.tsx';
+import { equipmentKeys } from '../../app/query-keys.ts';
 
 /**
  * One item of equipment: its sampling locations with their samples, its images, its fields and

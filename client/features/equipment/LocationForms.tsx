@@ -1,7 +1,7 @@
 import { Form, Input, InputNumber, Select, Tag } from 'antd';
 import { assessLocation, MATERIALS } from '../../../core/schemas/equipment-extras.schemas.ts';
 import type { AssessInput, LocationInput, SamplingLocation } from './equipment-api.ts';
-import { FormModal } from '../../app/reason/FormModal.tsx';
+import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
 
 const materialOptions = MATERIALS.map((value) => ({ value, label: value }));
 const scoreOptions = [1, 2, 3, 4, 5].map((value) => ({ value, label: String(value) }));
@@ -51,13 +51,13 @@ export function LocationModal({
 }) {
   const [form] = Form.useForm<LocationFormValues>();
   return (
-    <FormModal
+    <ReasonDialog
       askReason
       form={form}
       name="sampling-location"
       title={location ? `Edit ${location.name}` : 'Add sampling location'}
       okText={location ? 'Save' : 'Add location'}
-      onSave={({ reason, ...data }) => onSubmit(data, reason)}
+      onSubmit={({ reason, ...data }) => onSubmit(data, reason)}
       onClose={onCancel}
       initialValues={
         location
@@ -98,7 +98,7 @@ export function LocationModal({
       <Form.Item name="material" label="Material">
         <Select allowClear options={materialOptions} />
       </Form.Item>
-    </FormModal>
+    </ReasonDialog>
   );
 }
 
@@ -136,13 +136,13 @@ export function AssessModal({
       : null;
 
   return (
-    <FormModal
+    <ReasonDialog
       askReason
       form={form}
       name="risk-assessment"
       title={`Risk assessment of ${location.name}`}
       okText="Save assessment"
-      onSave={({ reason, ...input }) => onSubmit(input, reason)}
+      onSubmit={({ reason, ...input }) => onSubmit(input, reason)}
       onClose={onCancel}
       initialValues={{
         hardToClean: previous?.hardToClean ?? 1,
@@ -170,6 +170,6 @@ export function AssessModal({
         <Input.TextArea rows={2} />
       </Form.Item>
       <RiskScoreItem preview={preview} missing="Choose the material to see the score" />
-    </FormModal>
+    </ReasonDialog>
   );
 }

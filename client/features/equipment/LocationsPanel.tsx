@@ -7,7 +7,6 @@ import {
   archiveLocation,
   assessLocationRisk,
   editLocation,
-  equipmentKeys,
   listLocations,
   restoreLocation,
 } from './equipment-api.ts';
@@ -18,6 +17,7 @@ import { LocationModal, RiskTag } from './LocationForms.tsx';
 import { LocationAssessModal } from './AttributeAssessModal.tsx';
 import { SamplesTable } from './SamplesTable.tsx';
 import { useReasonAction } from '../../app/reason/use-reason-action.tsx';
+import { equipmentKeys } from '../../app/query-keys.ts';
 
 type Editing = { kind: 'add' } | { kind: 'edit' | 'assess'; location: SamplingLocation };
 

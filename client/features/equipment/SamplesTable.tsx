@@ -1,10 +1,12 @@
-import { Button, Flex, Form, Input, Modal, notification, Segmented, Select, Table } from 'antd';
+import { Button, Flex, Form, Input, Segmented, Select, Table } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { FacilityScope } from '../master-data/entity-api.ts';
-import { addSample, equipmentKeys, listSamples, setSampleArchived } from './equipment-api.ts';
+import { addSample, listSamples, setSampleArchived } from './equipment-api.ts';
 import type { SampleInput } from './equipment-api.ts';
+import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
 import { useReasonAction } from '../../app/reason/use-reason-action.tsx';
+import { equipmentKeys } from '../../app/query-keys.ts';
 
 const TESTS = ['TOC', 'pH', 'Conductivity', 'AA', 'Odour', 'RC', 'Microbial'];
 
@@ -22,7 +24,6 @@ export function SamplesTable({
 }) {
   const [archived, setArchived] = useState(false);
   const [adding, setAdding] = useState(false);
-  const [form] = Form.useForm<SampleInput & { reason: string }>();
   const queryClient = useQueryClient();
   const key = equipmentKeys.samples(scope.facilityId, equipmentId, locationId, archived);
   const samples = useQuery({
@@ -34,14 +35,6 @@ export function SamplesTable({
     queryClient.invalidateQueries({
       queryKey: equipmentKeys.locations(scope.facilityId, equipmentId, false).slice(0, 5),
     });
-
-  async function add(): Promise<void> {
-    const { reason, ...input } = await form.validateFields();
-    await addSample(scope, equipmentId, locationId, input, reason.trim());
-    setAdding(false);
-    form.resetFields();
-    await refresh();
-  }
 
   return (
     <Flex vertical gap="small">
@@ -100,22 +93,18 @@ export function SamplesTable({
           },
         ]}
       />
-      <Modal
-        open={adding}
-        title="Add sample"
-        okText="Add sample"
-        onOk={() =>
-          void add().catch((error: unknown) => {
-            // A form left incomplete shows its own messages; a refused sample says why.
-            if (error instanceof Error) {
-              notification.error({ title: 'Error Occurred', description: error.message });
-            }
-          })
-        }
-        onCancel={() => setAdding(false)}
-        destroyOnHidden
-      >
-        <Form form={form} layout="vertical" name="sample" initialValues={{ sampleType: 'swab' }}>
+      {adding ? (
+        <ReasonDialog<SampleInput & { reason: string }>
+          name="sample"
+          title="Add sample"
+          okText="Add sample"
+          initialValues={{ sampleType: 'swab' }}
+          onSubmit={async ({ reason, ...input }) => {
+            await addSample(scope, equipmentId, locationId, input, reason);
+            await refresh();
+          }}
+          onClose={() => setAdding(false)}
+        >
           <Form.Item name="name" label="Sample name" rules={[{ required: true, whitespace: true }]}>
             <Input />
           </Form.Item>
@@ -128,11 +117,8 @@ export function SamplesTable({
           <Form.Item name="batchNumber" label="Batch number">
             <Input />
           </Form.Item>
-          <Form.Item name="reason" label="Reason" rules={[{ required: true, whitespace: true }]}>
-            <Input.TextArea rows={2} />
-          </Form.Item>
-        </Form>
-      </Modal>
+        </ReasonDialog>
+      ) : null}
       {modal}
     </Flex>
   );

@@ -1,5 +1,9 @@
-import type { TAssessment } from '../../../core/schemas/equipment-extras.schemas.ts';
-import type { TAttributeAssessment } from '../../../core/schemas/sampling-attributes.schemas.ts';
+import type { z } from 'zod';
+import type {
+  ZEquipmentImage,
+  ZSample,
+  ZSamplingLocation,
+} from '../../../core/schemas/equipment-extras.schemas.ts';
 import { apiRequest } from '../../api/http-client.ts';
 import { facilityPath } from '../master-data/entity-api.ts';
 import type { EntityRecord, FacilityScope } from '../master-data/entity-api.ts';
@@ -9,41 +13,10 @@ export interface Quantity {
   unit: string;
 }
 
-export interface EquipmentImage {
-  id: number;
-  name: string | null;
-  mimeType: 'image/png' | 'image/jpeg';
-  sizeBytes: number;
-  imageData: string;
-  createdAt: string;
-}
-
-export interface SamplingLocation {
-  id: number;
-  name: string;
-  description: string | null;
-  sampleType: 'swab' | 'rinse';
-  swabArea: Quantity | null;
-  material: string | null;
-  assessment: TAssessment | TAttributeAssessment | null;
-  riskScore: number | null;
-  riskLevel: 'Low' | 'Medium' | 'High' | null;
-  version: number;
-  archivedAt: string | null;
-  archiveReason: string | null;
-}
-
-export interface Sample {
-  id: number;
-  name: string;
-  sampleType: 'swab' | 'rinse';
-  analyticalTest: string | null;
-  swabArea: Quantity | null;
-  rinseVolume: Quantity | null;
-  batchNumber: string | null;
-  version: number;
-  archivedAt: string | null;
-}
+/** The server checks its answers with these schemas (equipment-extras routes). */
+export type EquipmentImage = z.output<typeof ZEquipmentImage>;
+export type SamplingLocation = z.output<typeof ZSamplingLocation>;
+export type Sample = z.output<typeof ZSample>;
 
 export interface LocationInput {
   name: string;
@@ -73,25 +46,6 @@ export interface SampleInput {
   analyticalTest?: string | null;
   batchNumber?: string | null;
 }
-
-export const equipmentKeys = {
-  one: (facilityId: number, id: number) => ['facility', facilityId, 'equipment', id] as const,
-  images: (facilityId: number, id: number) =>
-    ['facility', facilityId, 'equipment', id, 'images'] as const,
-  locations: (facilityId: number, id: number, archived: boolean) =>
-    ['facility', facilityId, 'equipment', id, 'locations', archived] as const,
-  samples: (facilityId: number, id: number, locationId: number, archived: boolean) =>
-    [
-      'facility',
-      facilityId,
-      'equipment',
-      id,
-      'locations',
-      locationId,
-      'samples',
-      archived,
-    ] as const,
-};
 
 const base = (scope: FacilityScope, id: number) => `${facilityPath(scope)}/equipments/${id}`;
 

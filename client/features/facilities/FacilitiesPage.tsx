@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { PRODUCT_TYPES, TIERS } from '../../../core/facilities/facility-features.ts';
 import type { TFacilityRecord } from '../../../core/schemas/facilities.schemas.ts';
-import { FormModal } from '../../app/reason/FormModal.tsx';
+import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
 import { useSession } from '../../session/use-session.ts';
 import { usePermissions } from '../../app/permissions.ts';
 import { AdminListHeader, AdminSearch, useAdminList } from '../users/AdminList.tsx';
@@ -27,13 +27,13 @@ function FacilityFormModal({
   const save = useSaveFacility();
   const groups = useFacilityGroups();
   return (
-    <FormModal
+    <ReasonDialog
       form={form}
       askReason={facility !== null}
       title={facility ? 'Edit Facility' : 'Add Facility'}
       okText={facility ? 'Save' : 'Create Facility'}
       initialValues={facility ?? { productType: 'product', tier: 'full' }}
-      onSave={(values) =>
+      onSubmit={(values) =>
         save.mutateAsync(
           facility ? { ...values, id: facility.id, version: facility.version } : values,
         )
@@ -55,7 +55,7 @@ function FacilityFormModal({
           options={(groups.data?.data ?? []).map((g) => ({ value: g.id, label: g.name }))}
         />
       </Form.Item>
-    </FormModal>
+    </ReasonDialog>
   );
 }
 

@@ -1,7 +1,7 @@
 import { Button, Form, Input, Table } from 'antd';
 import { useState } from 'react';
 import type { TFacilityGroupRecord } from '../../../core/schemas/facilities.schemas.ts';
-import { FormModal } from '../../app/reason/FormModal.tsx';
+import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
 import { useSession } from '../../session/use-session.ts';
 import { AdminListHeader, AdminSearch, useAdminList } from '../users/AdminList.tsx';
 import { useFacilityGroups, useSaveFacilityGroup } from './facilities-api.ts';
@@ -16,13 +16,13 @@ function GroupFormModal({
   const [form] = Form.useForm<{ name: string; reason?: string }>();
   const save = useSaveFacilityGroup();
   return (
-    <FormModal
+    <ReasonDialog
       form={form}
       askReason={group !== null}
       title={group ? 'Rename Facility Group' : 'Add Facility Group'}
       okText={group ? 'Save' : 'Create Facility Group'}
       initialValues={{ name: group?.name ?? '' }}
-      onSave={(values) =>
+      onSubmit={(values) =>
         save.mutateAsync(group ? { ...values, id: group.id, version: group.version } : values)
       }
       onClose={onClose}
@@ -30,7 +30,7 @@ function GroupFormModal({
       <Form.Item label="Name" name="name" rules={[{ required: true, whitespace: true }]}>
         <Input />
       </Form.Item>
-    </FormModal>
+    </ReasonDialog>
   );
 }
 

@@ -5,7 +5,7 @@ import type { TUncomputable } from '../../../core/schemas/mac-matrix.schemas.ts'
 import { apiRequest } from '../../api/http-client.ts';
 import { facilityPath } from '../master-data/entity-api.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
-import { limitsKeys } from './limits-keys.ts';
+import { limitsKeys } from '../../app/query-keys.ts';
 
 /** A lowest limit and the previous → next pair that set it; null when no pair has one. */
 export interface LowestLimit {
@@ -85,7 +85,7 @@ export interface CleaningAgentLimitsAnswer extends LeftOut {
 
 /**
  * The limits reports. Under `limitsKeys.all`, so every master-data change refetches them
- * (see master-data/entity-queries.ts).
+ * (see app/query-keys.ts).
  */
 function useLimitsReport<T>(path: string, action: string) {
   const scope = useFacilityScope();

@@ -13,7 +13,7 @@ import { facilityPath } from '../master-data/entity-api.ts';
 import type { FacilityScope } from '../master-data/entity-api.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import type { TUncomputable } from '../../../core/schemas/mac-matrix.schemas.ts';
-import { limitsKeys } from './limits-keys.ts';
+import { limitsKeys } from '../../app/query-keys.ts';
 import { PairSplitter } from './pair-splitter.ts';
 import { PairStore } from './pair-store.ts';
 
@@ -92,7 +92,7 @@ export function useMacMatrix(productionId?: number) {
   const matrix = useQuery({
     queryKey: [...limitsKeys.macMatrix(scope.facilityId), productionId ?? 'all'],
     queryFn: ({ signal }) => loadMacMatrix(scope, signal, setProgress, productionId),
-    // Limits follow master data: refetched whenever it changes (see entity-queries.ts), and
+    // Limits follow master data: refetched whenever it changes (see app/query-keys.ts), and
     // again on return to the page so another user's change shows too.
     staleTime: 0,
     // A large matrix is big: let it go soon after the page is left.

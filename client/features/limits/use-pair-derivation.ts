@@ -3,7 +3,7 @@ import type { PairExplanation } from '../../../core/limits/explain.ts';
 import { apiRequest } from '../../api/http-client.ts';
 import { facilityPath } from '../master-data/entity-api.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
-import { limitsKeys } from './limits-keys.ts';
+import { limitsKeys } from '../../app/query-keys.ts';
 
 /**
  * GET {F}/mac-matrix/explain: the derivation of one pair from its inputs (each input with its

@@ -17,7 +17,7 @@ import { FieldInput } from './FieldInput.tsx';
 import { changedFields, createBody, initialFormValues } from './form-values.ts';
 import type { FormValues } from './form-values.ts';
 import { mapPropertyErrors } from './property-path.ts';
-import { ReasonModal } from '../../app/reason/ReasonModal.tsx';
+import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
 import { usePropertyDefinitions } from '../additional-properties/property-definitions-api.ts';
 import { PropertyInputs } from './PropertyInputs.tsx';
 import { MethodLimitFit } from './MethodLimitFit.tsx';
@@ -309,7 +309,7 @@ export function EntityFormDrawer({ def, record, target, onClose }: EntityFormDra
           ) : null}
         </Form>
       )}
-      <ReasonModal
+      <ReasonDialog
         open={pendingChanges !== null}
         title={target ? `Why is this change staged?` : `Why are you changing this ${label}?`}
         okText={target?.okText ?? 'Save'}

@@ -17,7 +17,7 @@ import { EntityFormDrawer } from './EntityFormDrawer.tsx';
 import { formatFieldValue } from './format-value.ts';
 import { isSortable, listFields, toServerOrder } from './list-columns.ts';
 import { useReferenceNames } from './use-reference-names.ts';
-import { ReasonModal } from '../../app/reason/ReasonModal.tsx';
+import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
 import { usePermissions } from '../../app/permissions.ts';
 import { productionAreaColumn } from '../productions/ProductionAreaCell.tsx';
 import { linkedAssessmentsColumn } from '../change-assessments/linked-assessments.tsx';
@@ -282,7 +282,7 @@ export function EntityListPage({ def }: { def: EntityDef }) {
       {isControlled && openId !== null ? (
         <ControlledRecordDrawer def={def} id={openId} onClose={() => openRecord(null)} />
       ) : null}
-      <ReasonModal
+      <ReasonDialog
         open={archiveTarget !== null}
         danger={!archiveTarget?.restore}
         title={
@@ -300,17 +300,18 @@ export function EntityListPage({ def }: { def: EntityDef }) {
         managedByCaller
         onSubmit={({ reason }) => confirmArchive(reason)}
         onClose={() => setArchiveTarget(null)}
-      >
-        {impactEntity && archiveTarget ? (
-          <ArchiveImpactPanel
-            entity={impactEntity}
-            name={String(archiveTarget.record.name)}
-            confirmed={impactConfirmed}
-            onConfirmedChange={setImpactConfirmed}
-            onNeedsConfirmation={setNeedsConfirmation}
-          />
-        ) : null}
-      </ReasonModal>
+        intro={
+          impactEntity && archiveTarget ? (
+            <ArchiveImpactPanel
+              entity={impactEntity}
+              name={String(archiveTarget.record.name)}
+              confirmed={impactConfirmed}
+              onConfirmedChange={setImpactConfirmed}
+              onNeedsConfirmation={setNeedsConfirmation}
+            />
+          ) : null
+        }
+      />
     </section>
   );
 }

@@ -6,16 +6,16 @@ import { newListRow } from './form-values.ts';
 import { QuantityInput } from './QuantityInput.tsx';
 import { ReferenceSelect } from './ReferenceSelect.tsx';
 import { SamplingLocationSelect } from './SamplingLocationSelect.tsx';
-import type { FormPath } from './property-path.ts';
+import type { PropertyPath } from '../../api/property-path.ts';
 
 interface FieldInputProps {
   field: FieldDef;
   /** The form item's name: the field name, or [row, sub-field] inside a list. */
-  name: FormPath;
+  name: PropertyPath;
   /** Distinguishes the rows of a list for assistive technology: "Active 2". */
   labelSuffix?: string;
   /** Inside a list: the row's whole path in the form, for inputs that fill in their neighbours. */
-  rowPath?: FormPath;
+  rowPath?: PropertyPath;
 }
 
 function requiredRule(field: FieldDef) {
@@ -98,7 +98,7 @@ function ListFieldInput({
   name,
 }: {
   field: Extract<FieldDef, { kind: 'list' }>;
-  name: FormPath;
+  name: PropertyPath;
 }) {
   return (
     <Form.Item label={field.label} tooltip={field.description}>

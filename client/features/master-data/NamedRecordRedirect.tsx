@@ -4,7 +4,7 @@ import { Navigate, useParams } from 'react-router';
 import type { EntityDef } from '../../../core/entities/entity.ts';
 import { LoadErrorAlert } from '../../app/LoadErrorAlert.tsx';
 import { listEntities, type FacilityScope } from './entity-api.ts';
-import { entityKeys } from './entity-queries.ts';
+import { entityKeys } from '../../app/query-keys.ts';
 import { defByPath, lowerLabel } from './entity-registry.ts';
 import { hasRecordPage, recordPagePath } from './record-pages.ts';
 import { NoSuchRecord } from './RecordDetailPage.tsx';

@@ -1,10 +1,10 @@
 import { Form, InputNumber, Select, Space } from 'antd';
 import type { MeasureName } from '../../../core/units/measures.ts';
 import { MEASURES } from '../../../core/units/measures.ts';
-import type { FormPath } from './property-path.ts';
+import type { PropertyPath } from '../../api/property-path.ts';
 
 interface QuantityInputProps {
-  name: FormPath;
+  name: PropertyPath;
   measure: MeasureName;
   label: string;
   required: boolean;

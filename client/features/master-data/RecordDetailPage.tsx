@@ -6,7 +6,7 @@ import type { EntityDef } from '../../../core/entities/entity.ts';
 import { isApiError } from '../../api/api-error.ts';
 import { LoadErrorAlert } from '../../app/LoadErrorAlert.tsx';
 import { getEntity, type EntityRecord } from './entity-api.ts';
-import { entityKeys } from './entity-queries.ts';
+import { entityKeys } from '../../app/query-keys.ts';
 import { defByPath, lowerLabel } from './entity-registry.ts';
 import { hasRecordPage, MASTER_DATA_BASE } from './record-pages.ts';
 import { RecordFields } from './RecordFields.tsx';

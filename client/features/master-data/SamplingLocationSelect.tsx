@@ -1,10 +1,11 @@
 import { useQueries } from '@tanstack/react-query';
 import { Form, Select } from 'antd';
 import { equipmentDef } from '../../../core/entities/defs/index.ts';
-import { equipmentKeys, listLocations } from '../equipment/equipment-api.ts';
+import { listLocations } from '../equipment/equipment-api.ts';
 import { useEntityOptions } from './entity-queries.ts';
-import type { FormPath } from './property-path.ts';
+import type { PropertyPath } from '../../api/property-path.ts';
 import { useFacilityScope } from './use-facility-scope.ts';
+import { equipmentKeys } from '../../app/query-keys.ts';
 
 interface SamplingLocationSelectProps {
   id?: string;
@@ -12,7 +13,7 @@ interface SamplingLocationSelectProps {
   onChange?: (value: number | null) => void;
   'aria-label'?: string;
   /** The list row the location is picked in: its empty sample type takes the location's. */
-  rowPath?: FormPath | undefined;
+  rowPath?: PropertyPath | undefined;
 }
 
 /** The equipment chosen in the same form (a protocol's `equipmentIds`), as ids. */

@@ -1,7 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { QueryClient } from '@tanstack/react-query';
 import type { EntityDef } from '../../../core/entities/entity.ts';
-import { limitsKeys } from '../limits/limits-keys.ts';
+import { entityKeys, invalidateMasterData } from '../../app/query-keys.ts';
 import {
   archiveEntity,
   createEntity,
@@ -13,27 +13,8 @@ import {
 import type { EntityListQuery, EntityRecord, FacilityScope } from './entity-api.ts';
 import { useFacilityScope } from './use-facility-scope.ts';
 
-export const entityKeys = {
-  all: (facilityId: number, def: EntityDef) =>
-    ['facility', facilityId, 'entities', def.key] as const,
-  list: (facilityId: number, def: EntityDef, query: EntityListQuery) =>
-    [...entityKeys.all(facilityId, def), 'list', query] as const,
-  options: (facilityId: number, def: EntityDef) =>
-    [...entityKeys.all(facilityId, def), 'options'] as const,
-  detail: (facilityId: number, def: EntityDef, id: number) =>
-    [...entityKeys.all(facilityId, def), 'detail', id] as const,
-};
-
 /** The server's largest page: reference pickers load up to this many records of an entity. */
 export const OPTIONS_PAGE_LIMIT = 1000;
-
-/** A change to master data moves limits: both the entity's own lists and the limits refetch. */
-function invalidateAfterChange(client: QueryClient, facilityId: number, def: EntityDef) {
-  return Promise.all([
-    client.invalidateQueries({ queryKey: entityKeys.all(facilityId, def) }),
-    client.invalidateQueries({ queryKey: limitsKeys.all(facilityId) }),
-  ]);
-}
 
 export function useEntityList(def: EntityDef, query: EntityListQuery) {
   const scope = useFacilityScope();
@@ -64,7 +45,7 @@ export function useEntityOptions(def: EntityDef | undefined) {
   return useQuery({
     queryKey: def
       ? entityKeys.options(scope.facilityId, def)
-      : ['facility', scope.facilityId, 'entities', 'none'],
+      : [...entityKeys.allEntities(scope.facilityId), 'none'],
     queryFn: ({ signal }) =>
       def
         ? entityOptionsQuery(scope, def).queryFn({ signal })
@@ -87,7 +68,7 @@ export function useCreateEntity(def: EntityDef) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ body, file }: CreateVariables) => createEntity(scope, def, body, file),
-    onSuccess: () => invalidateAfterChange(client, scope.facilityId, def),
+    onSuccess: () => invalidateMasterData(client, scope.facilityId),
   });
 }
 
@@ -110,7 +91,7 @@ export function useUpdateEntity(def: EntityDef) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ id, ...body }: UpdateVariables) => updateEntity(scope, def, id, body),
-    onSuccess: () => invalidateAfterChange(client, scope.facilityId, def),
+    onSuccess: () => invalidateMasterData(client, scope.facilityId),
   });
 }
 
@@ -131,6 +112,6 @@ export function useArchiveEntity(def: EntityDef) {
       restore
         ? restoreEntity(scope, def, record.id, reason)
         : archiveEntity(scope, def, record.id, reason, confirmImpact),
-    onSuccess: () => invalidateAfterChange(client, scope.facilityId, def),
+    onSuccess: () => invalidateMasterData(client, scope.facilityId),
   });
 }

@@ -1,19 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { equipmentDef, productionsDef, productsDef } from '../../../core/entities/defs/index.ts';
-import { formPathOf, mapPropertyErrors, parsePropertyPath } from './property-path.ts';
-
-describe('parsePropertyPath', () => {
-  it.each([
-    ['name', ['name']],
-    ['surfaceArea.unit', ['surfaceArea', 'unit']],
-    ['actives[0].activeId', ['actives', 0, 'activeId']],
-    ['actives.1.amount.value', ['actives', 1, 'amount', 'value']],
-    ['equipmentIds[2]', ['equipmentIds', 2]],
-    ['a[1][2].b', ['a', 1, 2, 'b']],
-  ])('%s', (property, expected) => {
-    expect(parsePropertyPath(property)).toEqual(expected);
-  });
-});
+import { formPathOf, mapPropertyErrors } from './property-path.ts';
 
 describe('formPathOf', () => {
   it.each([

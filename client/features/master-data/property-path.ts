@@ -1,24 +1,7 @@
 import type { EntityDef } from '../../../core/entities/entity.ts';
 import type { FieldDef } from '../../../core/entities/field.ts';
 import type { PropertyError } from '../../../core/errors/errors.ts';
-
-export type FormPath = (string | number)[];
-
-/** `actives[0].activeId` (or `actives.0.activeId`) → ['actives', 0, 'activeId']. */
-export function parsePropertyPath(property: string): FormPath {
-  const segments: FormPath = [];
-  for (const part of property.split('.')) {
-    const match = /^([^[\]]*)((?:\[\d+\])*)$/.exec(part);
-    if (!match) {
-      segments.push(part);
-      continue;
-    }
-    const [, name = '', indexes = ''] = match;
-    if (name !== '') segments.push(/^\d+$/.test(name) ? Number(name) : name);
-    for (const index of indexes.matchAll(/\[(\d+)\]/g)) segments.push(Number(index[1]));
-  }
-  return segments;
-}
+import { parsePropertyPath, type PropertyPath } from '../../api/property-path.ts';
 
 /**
  * The form item a server property path belongs to, or null when the form has none (version,
@@ -29,17 +12,17 @@ export function formPathOf(
   def: EntityDef,
   property: string,
   propertyFields: readonly FieldDef[] = [],
-): FormPath | null {
+): PropertyPath | null {
   const segments = parsePropertyPath(property);
   if (segments[0] === 'additionalProperties' && segments.length > 1) {
     // `additionalProperties.<key>`: the input of that definition, when the form shows one.
     const field = propertyFields.find((candidate) => candidate.name === segments[1]);
     if (!field) return null;
-    const path: FormPath = ['additionalProperties', field.name];
+    const path: PropertyPath = ['additionalProperties', field.name];
     return field.kind === 'quantity' ? [...path, segments[2] === 'unit' ? 'unit' : 'value'] : path;
   }
   let fields: readonly FieldDef[] = def.fields;
-  const path: FormPath = [];
+  const path: PropertyPath = [];
   for (let i = 0; i < segments.length; i += 1) {
     const name = segments[i];
     const field = fields.find((candidate) => candidate.name === name);
@@ -68,7 +51,7 @@ export function formPathOf(
 }
 
 export interface MappedErrors {
-  fields: { name: FormPath; errors: string[] }[];
+  fields: { name: PropertyPath; errors: string[] }[];
   /** Messages for properties that have no form item. */
   general: string[];
 }
@@ -79,7 +62,7 @@ export function mapPropertyErrors(
   errors: readonly PropertyError[] | undefined,
   propertyFields: readonly FieldDef[] = [],
 ): MappedErrors {
-  const byPath = new Map<string, { name: FormPath; errors: string[] }>();
+  const byPath = new Map<string, { name: PropertyPath; errors: string[] }>();
   const general: string[] = [];
   for (const error of errors ?? []) {
     const messages = Object.values(error.constraints ?? {});

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { saveBlob } from '../../api/http-client.ts';
-import { limitsKeys } from '../limits/limits-keys.ts';
+import { invalidateMasterData } from '../../app/query-keys.ts';
 import { exportWorkbook, importWorkbook } from './master-workbook-api.ts';
 import { useFacilityScope } from './use-facility-scope.ts';
 
@@ -25,10 +25,6 @@ export function useImportWorkbook() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (file: File) => importWorkbook(scope, file),
-    onSuccess: () =>
-      Promise.all([
-        client.invalidateQueries({ queryKey: ['facility', scope.facilityId, 'entities'] }),
-        client.invalidateQueries({ queryKey: limitsKeys.all(scope.facilityId) }),
-      ]),
+    onSuccess: () => invalidateMasterData(client, scope.facilityId),
   });
 }

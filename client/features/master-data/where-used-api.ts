@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { EntityDef } from '../../../core/entities/entity.ts';
 import type { TWhereUsed } from '../../../core/schemas/where-used.schemas.ts';
 import { apiRequest } from '../../api/http-client.ts';
-import { entityKeys } from './entity-queries.ts';
+import { entityKeys } from '../../app/query-keys.ts';
 import { facilityPath } from './entity-api.ts';
 import { useFacilityScope } from './use-facility-scope.ts';
 

@@ -2,8 +2,7 @@ import { Button, Form, Input, Space, Table, Tabs } from 'antd';
 import { useState } from 'react';
 import type { TOperator } from '../../../core/schemas/operators.schemas.ts';
 import { usePermissions } from '../../app/permissions.ts';
-import { ReasonModal } from '../../app/reason/ReasonModal.tsx';
-import { FormModal } from '../../app/reason/FormModal.tsx';
+import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
 import { DepartmentField, PersonNameFields } from '../users/person-fields.tsx';
 import { AdminListHeader, AdminSearch, useAdminList } from '../users/AdminList.tsx';
 import {
@@ -43,7 +42,7 @@ function OperatorFormModal({
   }
 
   return (
-    <FormModal
+    <ReasonDialog
       form={form}
       askReason={operator !== null}
       title={operator ? 'Edit Operator' : 'Add Operator'}
@@ -58,7 +57,7 @@ function OperatorFormModal({
             }
           : {}
       }
-      onSave={save}
+      onSubmit={save}
       onClose={onClose}
     >
       <PersonNameFields />
@@ -70,7 +69,7 @@ function OperatorFormModal({
         <Input />
       </Form.Item>
       <DepartmentField />
-    </FormModal>
+    </ReasonDialog>
   );
 }
 
@@ -138,7 +137,7 @@ export function OperatorsPage() {
         <OperatorFormModal operator={editing} onClose={() => setEditing(undefined)} />
       )}
       {archiving && (
-        <ReasonModal
+        <ReasonDialog
           title={`${tab === 'active' ? 'Archive' : 'Unarchive'} ${archiving.firstName} ${archiving.lastName}`}
           okText={tab === 'active' ? 'Archive' : 'Unarchive'}
           danger={tab === 'active'}

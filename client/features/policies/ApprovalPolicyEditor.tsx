@@ -9,11 +9,12 @@ import {
   type TControlledDocumentType,
 } from '../../../core/schemas/signatures.schemas.ts';
 import { showSaveError } from '../../api/form-errors.ts';
-import { ReasonModal } from '../../app/reason/ReasonModal.tsx';
+import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import { recordsKeys, saveApprovalPolicy, useApprovalPolicy } from '../records/records-api.ts';
 import { useRoles } from '../roles/roles-api.ts';
 import { newStep, renumberSteps, stepsProblem } from './approval-steps.ts';
+import { validatedValues } from '../../app/validated-values.ts';
 
 interface PolicyValues {
   steps: TApprovalStep[];
@@ -59,7 +60,8 @@ function LoadedPolicyForm(props: {
   const roleOptions = (roles.data ?? []).map((role) => ({ value: role.id, label: role.name }));
 
   async function ask(): Promise<void> {
-    const values = await form.validateFields();
+    const values = await validatedValues(form);
+    if (!values) return;
     const found = stepsProblem(renumberSteps(values.steps));
     setProblem(found);
     if (!found) setAsking(true);
@@ -184,7 +186,7 @@ function LoadedPolicyForm(props: {
           Save approval policy
         </Button>
       ) : null}
-      <ReasonModal
+      <ReasonDialog
         open={asking}
         title={`Save the approval policy of ${props.documentType}`}
         okText="Save"

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { limitsKeys } from '../limits/limits-keys.ts';
+import { invalidateMasterData } from '../../app/query-keys.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import { PolicyFieldsForm } from './PolicyFieldsForm.tsx';
 import { loadPolicy, rulesKeys, savePolicy } from './rules-api.ts';
@@ -31,9 +31,7 @@ export function PolicyTab({
       fixed={isIntermediate ? ['safetyFactor'] : []}
       {...(target ? { target } : {})}
       // Limits are computed with the policies (the MAC matrix with the Chemical one).
-      onSaved={() =>
-        void queryClient.invalidateQueries({ queryKey: limitsKeys.all(scope.facilityId) })
-      }
+      onSaved={() => void invalidateMasterData(queryClient, scope.facilityId)}
     >
       {() => <PolicyFieldsForm isIntermediate={isIntermediate} />}
     </VersionedDocumentForm>

@@ -5,13 +5,14 @@ import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { isApiError } from '../../api/api-error.ts';
 import { NOTHING_TO_CHANGE, VERSION_CONFLICT } from '../../api/form-errors.ts';
-import { ReasonModal } from '../../app/reason/ReasonModal.tsx';
+import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
 import { formFieldErrors } from '../../api/form-errors.ts';
 import { changedFields, rebase } from './document-changes.ts';
 import type { VersionedDocument } from './rules-api.ts';
 import { ControlledRecordPanel } from '../records/ControlledRecordPanel.tsx';
 import { EditNotice } from '../records/EditNotice.tsx';
 import { isLockedForEditing } from '../records/record-actions.ts';
+import { validatedValues } from '../../app/validated-values.ts';
 
 interface VersionedDocumentFormProps<T extends object> {
   /** Names the document in the save button, the reason dialog and notices. */
@@ -77,11 +78,7 @@ function LoadedDocumentForm<T extends object>({
   const edited = (): Partial<T> => ({ ...base.document, ...form.getFieldsValue(true) });
 
   async function askForReason(): Promise<void> {
-    try {
-      await form.validateFields();
-    } catch {
-      return;
-    }
+    if (!(await validatedValues(form))) return;
     const changes = changedFields(base.document, edited(), fixed);
     if (Object.keys(changes).length === 0) {
       notification.warning({
@@ -220,7 +217,7 @@ function LoadedDocumentForm<T extends object>({
           </div>
         ) : null}
       </Flex>
-      <ReasonModal
+      <ReasonDialog
         open={pending !== null}
         title={target ? `Stage the change of the ${name}` : `Save ${name}`}
         okText={target?.okText ?? 'Save'}

@@ -2,7 +2,7 @@ import { Col, Empty, Row, Typography } from 'antd';
 import { equipmentGroupsDef } from '../../../core/entities/defs/index.ts';
 import type { EntityRecord } from '../master-data/entity-api.ts';
 import { useEntityOptions } from '../master-data/entity-queries.ts';
-import { ReasonModal } from '../../app/reason/ReasonModal.tsx';
+import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
 import { usePermissions } from '../../app/permissions.ts';
 import { formatArea } from './area-format.ts';
 import { MappingToolbar } from './MappingToolbar.tsx';
@@ -119,7 +119,7 @@ export function EquipmentGroupMappingPage() {
           </Col>
         </Row>
       ) : null}
-      <ReasonModal
+      <ReasonDialog
         open={screen.isAsking}
         title={`Save the equipment of '${String(groupName ?? '')}'`}
         okText="Save"

@@ -4,7 +4,7 @@ import { equipmentDef, productionsDef, productsDef } from '../../../core/entitie
 import { totalSurfaceArea, type AreaItem } from '../../../core/productions/surface-area.ts';
 import type { EntityRecord } from '../master-data/entity-api.ts';
 import { useEntityOptions } from '../master-data/entity-queries.ts';
-import { ReasonModal } from '../../app/reason/ReasonModal.tsx';
+import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
 import { usePermissions } from '../../app/permissions.ts';
 import { formatArea } from './area-format.ts';
 import { MappingToolbar } from './MappingToolbar.tsx';
@@ -177,7 +177,7 @@ export function ProductionEquipmentMatrixPage() {
           </Col>
         </Row>
       ) : null}
-      <ReasonModal
+      <ReasonDialog
         open={screen.isAsking}
         title={`Save the mapping of '${String(productionName ?? '')}'`}
         okText="Save"

@@ -1,47 +1,22 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { QueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type { ZGroupMap, ZProductionMap } from '../../../core/schemas/equipment-extras.schemas.ts';
 import type {
   TProductionSurfaceArea,
   TSurfaceAreaSummaries,
 } from '../../../core/schemas/productions.schemas.ts';
 import { apiRequest } from '../../api/http-client.ts';
-import { limitsKeys } from '../limits/limits-keys.ts';
+import { invalidateMasterData, mappingKeys } from '../../app/query-keys.ts';
 import { facilityPath, type EntityPage } from '../master-data/entity-api.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 
-export interface ProductionMap {
-  productionId: number;
-  equipmentIds: number[];
-  productIds: number[];
-  version: number;
-}
-
-export interface GroupMap {
-  groupId: number;
-  equipmentIds: number[];
-  version: number;
-}
+export type ProductionMap = z.output<typeof ZProductionMap>;
+export type GroupMap = z.output<typeof ZGroupMap>;
 
 /*
- * Kept under the entities' own keys (see master-data/entity-queries.ts), so that an edit of a
+ * Kept under the entities' own keys (see app/query-keys.ts), so that an edit of a
  * production or a group in the generic list refreshes these too.
  */
-export const mappingKeys = {
-  productions: (facilityId: number) => ['facility', facilityId, 'entities', 'productions'] as const,
-  surfaceAreas: (facilityId: number) =>
-    [...mappingKeys.productions(facilityId), 'surface-areas'] as const,
-  surfaceArea: (facilityId: number, id: number) =>
-    [...mappingKeys.productions(facilityId), 'surface-area', id] as const,
-  productionMap: (facilityId: number, id: number) =>
-    [...mappingKeys.productions(facilityId), 'map', id] as const,
-  groups: (facilityId: number) => ['facility', facilityId, 'entities', 'equipmentGroups'] as const,
-  groupMap: (facilityId: number, id: number) =>
-    [...mappingKeys.groups(facilityId), 'map', id] as const,
-  groupEquipment: (facilityId: number, id: number) =>
-    [...mappingKeys.groups(facilityId), 'equipments', id] as const,
-  noGroup: (facilityId: number) => [...mappingKeys.groups(facilityId), 'no-group'] as const,
-};
-
 /** Every live production's total area: one call for the whole productions list. */
 export function useProductionSurfaceAreas() {
   const scope = useFacilityScope();
@@ -81,16 +56,6 @@ export function useProductionMap(id: number | undefined) {
   });
 }
 
-async function afterMapping(client: QueryClient, facilityId: number, group: boolean) {
-  await Promise.all([
-    client.invalidateQueries({ queryKey: mappingKeys.productions(facilityId) }),
-    client.invalidateQueries({ queryKey: limitsKeys.all(facilityId) }),
-    group ? client.invalidateQueries({ queryKey: mappingKeys.groups(facilityId) }) : null,
-    // The no-group lists of equipment live under the equipment's keys.
-    client.invalidateQueries({ queryKey: ['facility', facilityId, 'entities', 'equipment'] }),
-  ]);
-}
-
 export function useSaveProductionMap() {
   const scope = useFacilityScope();
   const client = useQueryClient();
@@ -104,7 +69,7 @@ export function useSaveProductionMap() {
         body,
         action: 'Saving the production’s equipment',
       }),
-    onSuccess: () => afterMapping(client, scope.facilityId, false),
+    onSuccess: () => invalidateMasterData(client, scope.facilityId),
   });
 }
 
@@ -160,6 +125,6 @@ export function useSaveGroupMap() {
         body,
         action: 'Saving the group’s equipment',
       }),
-    onSuccess: () => afterMapping(client, scope.facilityId, true),
+    onSuccess: () => invalidateMasterData(client, scope.facilityId),
   });
 }

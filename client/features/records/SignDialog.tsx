@@ -7,7 +7,7 @@ import type {
 } from '../../../core/schemas/signatures.schemas.ts';
 import { ACTION_LABELS } from '../../../core/records/status-labels.ts';
 import { DEFAULT_MEANINGS } from '../../../core/schemas/signatures.schemas.ts';
-import { FormModal } from '../../app/reason/FormModal.tsx';
+import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import { SignerProofField, signerProofOf, type SignerProofValues } from './SignerProofField.tsx';
 import { recordsKeys, signRecord } from './records-api.ts';
@@ -59,14 +59,14 @@ export function SignDialog({ target, onSigned, onClose }: SignDialogProps) {
   }
 
   return (
-    <FormModal<SignValues>
+    <ReasonDialog<SignValues>
       form={form}
       name="sign-form"
       title={`${ACTION_LABELS[target.action]}: ${target.title}`}
       okText={`Sign and ${ACTION_LABELS[target.action].toLowerCase()}`}
       initialValues={{ meaning: DEFAULT_MEANINGS[target.action] }}
       askReason={isReject}
-      onSave={sign}
+      onSubmit={sign}
       onClose={onClose}
     >
       <Typography.Paragraph type="secondary">
@@ -81,6 +81,6 @@ export function SignDialog({ target, onSigned, onClose }: SignDialogProps) {
         <Input maxLength={200} />
       </Form.Item>
       <SignerProofField />
-    </FormModal>
+    </ReasonDialog>
   );
 }

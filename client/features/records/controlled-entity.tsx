@@ -6,7 +6,7 @@ import { actionOf } from '../../../core/entities/entity.ts';
 import type { TControlledDocumentType } from '../../../core/schemas/signatures.schemas.ts';
 import { facilityPath, getEntity } from '../master-data/entity-api.ts';
 import type { EntityRecord } from '../master-data/entity-api.ts';
-import { entityKeys } from '../master-data/entity-queries.ts';
+import { entityKeys, invalidateMasterData } from '../../app/query-keys.ts';
 import { usePermissions } from '../../app/permissions.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import { ControlledRecordPanel } from './ControlledRecordPanel.tsx';
@@ -107,11 +107,8 @@ export function ControlledRecordDrawer(props: { def: EntityDef; id: number; onCl
               const field = def.fields.find((f) => f.name === name);
               return field ? fieldText(field, value, nameOf) : showValue(value);
             }}
-            onSigned={() =>
-              void queryClient.invalidateQueries({
-                queryKey: entityKeys.all(scope.facilityId, def),
-              })
-            }
+            // An approval makes the version effective: the limits follow it.
+            onSigned={() => void invalidateMasterData(queryClient, scope.facilityId)}
           />
           <Descriptions
             size="small"

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import type { TCustomSection } from '../../../core/schemas/annual-summary.schemas.ts';
 import type { TReport } from '../../../core/schemas/reports.schemas.ts';
 import { serverPaging } from '../../app/paging.ts';
-import { FormModal } from '../../app/reason/FormModal.tsx';
+import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
 import { useDateFormat } from '../../app/use-date-format.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import { usePermissions } from '../../app/permissions.ts';
@@ -37,7 +37,7 @@ function AnnualSummaryDialog({
   const queryClient = useQueryClient();
   const [form] = Form.useForm<AnnualValues>();
   return (
-    <FormModal<AnnualValues>
+    <ReasonDialog<AnnualValues>
       form={form}
       name="annual-summary"
       title="Annual summary"
@@ -45,7 +45,7 @@ function AnnualSummaryDialog({
       width={720}
       initialValues={{ start: `${lastYear}-01-01`, end: `${lastYear}-12-31`, customSections: [] }}
       askReason={false}
-      onSave={async (values) => {
+      onSubmit={async (values) => {
         const started = await generateAnnualSummary(scope, {
           start: values.start,
           end: values.end,
@@ -102,7 +102,7 @@ function AnnualSummaryDialog({
           </Flex>
         )}
       </Form.List>
-    </FormModal>
+    </ReasonDialog>
   );
 }
 

@@ -10,7 +10,7 @@ import {
   type TReportKind,
 } from '../../../core/schemas/reports.schemas.ts';
 import { serverPaging } from '../../app/paging.ts';
-import { FormModal } from '../../app/reason/FormModal.tsx';
+import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
 import { useDateFormat } from '../../app/use-date-format.ts';
 import { JobProgress } from '../jobs/JobProgress.tsx';
 import { ReferenceSelect } from '../master-data/ReferenceSelect.tsx';
@@ -62,14 +62,14 @@ function GenerateDialog({
   const [form] = Form.useForm<GenerateValues>();
   const kind = Form.useWatch('kind', form);
   return (
-    <FormModal<GenerateValues>
+    <ReasonDialog<GenerateValues>
       form={form}
       name="generate-report"
       title="Generate a report"
       okText="Generate"
       initialValues={{ kind: 'worst-case-ranking', variant: 'chemical' }}
       askReason={false}
-      onSave={async (values) => {
+      onSubmit={async (values) => {
         const body: GenerateReportBody = isRecordReportKind(values.kind)
           ? ({
               kind: values.kind,
@@ -125,7 +125,7 @@ function GenerateDialog({
       ) : null}
       {isRecordReportKind(kind) ? <RecordReportPicker kind={kind} /> : null}
       {kind === 'audit-log' ? <AuditLogReportFields /> : null}
-    </FormModal>
+    </ReasonDialog>
   );
 }
 

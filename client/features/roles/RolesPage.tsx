@@ -6,8 +6,7 @@ import {
   type PermissionMap,
 } from '../../../core/permissions/permission-map.ts';
 import type { TRole } from '../../../core/schemas/roles.schemas.ts';
-import { ReasonModal } from '../../app/reason/ReasonModal.tsx';
-import { FormModal } from '../../app/reason/FormModal.tsx';
+import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
 import { AdminListHeader } from '../users/AdminList.tsx';
 import { PermissionMapEditor } from './PermissionMapEditor.tsx';
 import { usePermissions } from '../../app/permissions.ts';
@@ -39,7 +38,7 @@ function RoleFormModal({ role, onClose }: { role: TRole | null; onClose: () => v
   }
 
   return (
-    <FormModal
+    <ReasonDialog
       form={form}
       askReason={role !== null}
       width={1000}
@@ -49,7 +48,7 @@ function RoleFormModal({ role, onClose }: { role: TRole | null; onClose: () => v
         name: role?.name ?? '',
         permissions: role?.permissions ?? emptyPermissionMap(),
       }}
-      onSave={save}
+      onSubmit={save}
       onClose={onClose}
     >
       <Form.Item
@@ -62,7 +61,7 @@ function RoleFormModal({ role, onClose }: { role: TRole | null; onClose: () => v
       <Form.Item label="Permissions" name="permissions">
         <PermissionMapEditor />
       </Form.Item>
-    </FormModal>
+    </ReasonDialog>
   );
 }
 
@@ -137,7 +136,7 @@ export function RolesPage() {
         <RoleFormModal role={editing} onClose={() => setEditing(undefined)} />
       )}
       {archiving && (
-        <ReasonModal
+        <ReasonDialog
           title={`${archiving.restore ? 'Unarchive' : 'Archive'} role ${archiving.role.name}`}
           okText={archiving.restore ? 'Unarchive' : 'Archive'}
           danger={!archiving.restore}

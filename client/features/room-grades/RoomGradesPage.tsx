@@ -5,13 +5,9 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { usePermissions } from '../../app/permissions.ts';
 import { useReasonAction } from '../../app/reason/use-reason-action.tsx';
+import { invalidateMasterData, roomGradeKeys } from '../../app/query-keys.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
-import {
-  listEquipmentNames,
-  listRoomGrades,
-  roomGradeKeys,
-  setGradeEquipment,
-} from './room-grades-api.ts';
+import { listEquipmentNames, listRoomGrades, setGradeEquipment } from './room-grades-api.ts';
 import type { EquipmentName, RoomGrade } from './room-grades-api.ts';
 
 function GradeCard({
@@ -86,8 +82,7 @@ export function RoomGradesPage() {
       okText: 'Save',
       run: async (reason) => {
         // Equipment moves between grades, and the microbial limits follow the grade.
-        const reload = () =>
-          queryClient.invalidateQueries({ queryKey: roomGradeKeys.grades(scope.facilityId) });
+        const reload = () => invalidateMasterData(queryClient, scope.facilityId);
         try {
           await setGradeEquipment(scope, grade, ids, reason);
         } catch (error) {

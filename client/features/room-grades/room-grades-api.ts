@@ -1,24 +1,15 @@
+import type { z } from 'zod';
+import type { ZRoomGrade } from '../../../core/schemas/room-grades.schemas.ts';
 import { apiRequest } from '../../api/http-client.ts';
 import { facilityPath } from '../master-data/entity-api.ts';
 import type { FacilityScope } from '../master-data/entity-api.ts';
 
-export interface RoomGrade {
-  id: number;
-  grade: 'A' | 'B' | 'C' | 'D';
-  description: string;
-  equipmentIds: number[];
-  version: number;
-}
+export type RoomGrade = z.output<typeof ZRoomGrade>;
 
 export interface EquipmentName {
   id: number;
   name: string;
 }
-
-export const roomGradeKeys = {
-  grades: (facilityId: number) => ['facility', facilityId, 'room-grades'] as const,
-  equipment: (facilityId: number) => ['facility', facilityId, 'room-grades', 'equipment'] as const,
-};
 
 export async function listRoomGrades(scope: FacilityScope, signal?: AbortSignal) {
   const { data } = await apiRequest<{ data: RoomGrade[] }>(`${facilityPath(scope)}/room-grades`, {

@@ -4,7 +4,7 @@ import type {
   TUpdateActiveDirectorySettingsRequest,
 } from '../../../core/schemas/active-directory.schemas.ts';
 import { showSaveError } from '../../api/form-errors.ts';
-import { ReasonField } from '../../app/reason/ReasonField.tsx';
+import { ReasonField } from '../../app/reason/ReasonDialog.tsx';
 import { useFacilities } from '../../app/session-queries.ts';
 import { useSession } from '../../session/use-session.ts';
 import { useFacilityRoleOptions } from '../users/users-api.ts';

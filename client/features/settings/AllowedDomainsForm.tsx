@@ -1,5 +1,5 @@
 import { Alert, Button, Form, Select, Spin, Typography } from 'antd';
-import { ReasonField } from '../../app/reason/ReasonField.tsx';
+import { ReasonField } from '../../app/reason/ReasonDialog.tsx';
 import { showSaveError } from '../../api/form-errors.ts';
 import { showSaved } from './save-feedback.ts';
 import { useAllowedDomains, useUpdateAllowedDomains } from './settings-api.ts';

@@ -7,7 +7,7 @@ import {
 } from '../../../core/datetime/format-date-time.ts';
 import type { TDateTimeSettings } from '../../../core/schemas/settings.schemas.ts';
 import { useDateTimeSettings } from '../../app/use-date-format.ts';
-import { ReasonField } from '../../app/reason/ReasonField.tsx';
+import { ReasonField } from '../../app/reason/ReasonDialog.tsx';
 import { showSaveError } from '../../api/form-errors.ts';
 import { showSaved } from './save-feedback.ts';
 import { useUpdateDateTimeSettings } from './settings-api.ts';

@@ -1,8 +1,7 @@
-import { Alert, Button, Form, Modal, Select, Table } from 'antd';
+import { Alert, Button, Form, Select, Table } from 'antd';
 import { useState } from 'react';
 import type { TDefaultUnit } from '../../../core/schemas/settings.schemas.ts';
-import { ReasonField } from '../../app/reason/ReasonField.tsx';
-import { showSaveError } from '../../api/form-errors.ts';
+import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
 import { showSaved } from './save-feedback.ts';
 import { useDefaultUnits, useUpdateDefaultUnit } from './settings-api.ts';
 
@@ -56,43 +55,25 @@ export function DefaultUnitsTable({ canEdit }: { canEdit: boolean }) {
 }
 
 function EditUnitModal({ unit, onClose }: { unit: TDefaultUnit; onClose: () => void }) {
-  const [form] = Form.useForm<UnitForm>();
   const update = useUpdateDefaultUnit();
 
-  async function onFinish(values: UnitForm): Promise<void> {
-    try {
-      await update.mutateAsync({ id: unit.id, ...values });
-      showSaved(`Default unit of ${unit.name}`);
-      onClose();
-    } catch (error) {
-      showSaveError(error, form);
-    }
-  }
-
   return (
-    <Modal
-      open
+    <ReasonDialog<UnitForm>
       title={`Default unit: ${unit.name}`}
       okText="Save"
-      onOk={() => form.submit()}
-      confirmLoading={update.isPending}
-      onCancel={onClose}
-      destroyOnHidden
+      initialValues={{ unit: unit.unit }}
+      onSubmit={async (values) => {
+        await update.mutateAsync({ id: unit.id, ...values });
+        showSaved(`Default unit of ${unit.name}`);
+      }}
+      onClose={onClose}
     >
-      <Form<UnitForm>
-        form={form}
-        layout="vertical"
-        initialValues={{ unit: unit.unit }}
-        onFinish={onFinish}
-      >
-        <Form.Item label="Unit" name="unit" rules={[{ required: true, message: 'Choose a unit' }]}>
-          <Select
-            options={unit.allowedUnits.map((u) => ({ value: u, label: u }))}
-            aria-label="Unit"
-          />
-        </Form.Item>
-        <ReasonField label="Reason for change" rows={1} />
-      </Form>
-    </Modal>
+      <Form.Item label="Unit" name="unit" rules={[{ required: true, message: 'Choose a unit' }]}>
+        <Select
+          options={unit.allowedUnits.map((u) => ({ value: u, label: u }))}
+          aria-label="Unit"
+        />
+      </Form.Item>
+    </ReasonDialog>
   );
 }

@@ -1,6 +1,6 @@
 import { Alert, Button, Form, InputNumber, Space, Spin } from 'antd';
 import type { TPasswordPolicy } from '../../../core/schemas/settings.schemas.ts';
-import { ReasonField } from '../../app/reason/ReasonField.tsx';
+import { ReasonField } from '../../app/reason/ReasonDialog.tsx';
 import { showSaveError } from '../../api/form-errors.ts';
 import { showSaved } from './save-feedback.ts';
 import { usePasswordPolicy, useUpdatePasswordPolicy } from './settings-api.ts';

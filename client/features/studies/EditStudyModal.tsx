@@ -1,6 +1,6 @@
 import { Form, Input } from 'antd';
 import type { TStudy } from '../../../core/schemas/verification.schemas.ts';
-import { FormModal } from '../../app/reason/FormModal.tsx';
+import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
 import { studyCalls, useStudyWrite } from './studies-api.ts';
 
 interface HeaderValues {
@@ -16,7 +16,7 @@ export function EditStudyModal({ study, onClose }: { study: TStudy; onClose: () 
     studyCalls.edit(scope, study.id, { ...values, version: study.controlled.version }),
   );
   return (
-    <FormModal<HeaderValues>
+    <ReasonDialog<HeaderValues>
       form={form}
       name="edit-study"
       title={`Edit ${study.number}`}
@@ -24,12 +24,12 @@ export function EditStudyModal({ study, onClose }: { study: TStudy; onClose: () 
       width={640}
       initialValues={{ title: study.title, description: study.description }}
       askReason
-      onSave={(values) => edit.mutateAsync({ ...values, description: values.description ?? '' })}
+      onSubmit={(values) => edit.mutateAsync({ ...values, description: values.description ?? '' })}
       onClose={onClose}
     >
       <StudyTitleField />
       <StudyDescriptionField />
-    </FormModal>
+    </ReasonDialog>
   );
 }
 

@@ -1,7 +1,7 @@
 import { Form, Select } from 'antd';
 import { STUDY_TYPES } from '../../../core/schemas/cleaning-assessments.schemas.ts';
 import type { TStudy, TStudyOrigin } from '../../../core/schemas/verification.schemas.ts';
-import { FormModal } from '../../app/reason/FormModal.tsx';
+import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
 import { defByPath } from '../master-data/entity-registry.ts';
 import { useEntityOptions } from '../master-data/entity-queries.ts';
 import { controlledStateOf } from '../records/record-actions.ts';
@@ -153,7 +153,7 @@ export function NewStudyModal(props: {
   }
 
   return (
-    <FormModal<StudyFormValues>
+    <ReasonDialog<StudyFormValues>
       form={form}
       name="new-study"
       title="New study"
@@ -167,7 +167,7 @@ export function NewStudyModal(props: {
         description: '',
       }}
       askReason={false}
-      onSave={save}
+      onSubmit={save}
       onClose={props.onClose}
     >
       <StudyTitleField />
@@ -208,6 +208,6 @@ export function NewStudyModal(props: {
       </Form.Item>
       <OriginPicker kind={originKind} />
       <StudyDescriptionField />
-    </FormModal>
+    </ReasonDialog>
   );
 }

@@ -2,7 +2,7 @@ import { Form, Input, Select } from 'antd';
 import type { TAuthType, TUser, TUserWithKey } from '../../../core/schemas/users.schemas.ts';
 import type { Facility } from '../../api/auth-types.ts';
 import { useSession } from '../../session/use-session.ts';
-import { FormModal } from '../../app/reason/FormModal.tsx';
+import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
 import { DepartmentField, PersonNameFields } from './person-fields.tsx';
 import {
   useCreateUser,
@@ -107,14 +107,14 @@ export function UserFormModal({
   }
 
   return (
-    <FormModal
+    <ReasonDialog
       form={form}
       askReason={user !== null}
       width={640}
       title={user ? 'Edit User' : 'Add User'}
       okText={user ? 'Save' : 'Create User'}
       initialValues={initial}
-      onSave={save}
+      onSubmit={save}
       onClose={onClose}
     >
       <PersonNameFields />
@@ -152,6 +152,6 @@ export function UserFormModal({
       {facilities.map((facility) => (
         <FacilityRolesField key={facility.id} facility={facility} />
       ))}
-    </FormModal>
+    </ReasonDialog>
   );
 }

@@ -6,7 +6,7 @@ import type { Facility } from '../../api/auth-types.ts';
 import { useCurrentUser } from '../../app/session-queries.ts';
 import { usePermissions } from '../../app/permissions.ts';
 import { AdminListHeader, AdminSearch, useAdminList } from './AdminList.tsx';
-import { ReasonModal, type ReasonValues } from '../../app/reason/ReasonModal.tsx';
+import { ReasonDialog, type ReasonValues } from '../../app/reason/ReasonDialog.tsx';
 import { SecretKeyModal } from './SecretKeyModal.tsx';
 import { showSaveError } from '../../api/form-errors.ts';
 import { UserFormModal } from './UserFormModal.tsx';
@@ -308,29 +308,28 @@ export function UsersPage({ facilities }: { facilities: Facility[] }) {
         />
       )}
       {dialog?.kind === 'reason' && (
-        <ReasonModal
+        <ReasonDialog
           title={dialog.title}
           okText={dialog.okText}
           danger={dialog.danger ?? false}
-          extra={
-            dialog.extra === 'force' ? (
-              <Form.Item name="force_delete" valuePropName="checked" initialValue={false}>
-                <Checkbox>Also remove their facilities and roles</Checkbox>
-              </Form.Item>
-            ) : dialog.extra === 'generateKey' ? (
-              <Form.Item name="generateKey" label="Send" initialValue={false}>
-                <Radio.Group
-                  options={[
-                    { label: 'Invitation e-mail', value: false },
-                    { label: 'New secret key', value: true },
-                  ]}
-                />
-              </Form.Item>
-            ) : undefined
-          }
           onSubmit={dialog.run}
           onClose={() => setDialog((current) => (current?.kind === 'reason' ? null : current))}
-        />
+        >
+          {dialog.extra === 'force' ? (
+            <Form.Item name="force_delete" valuePropName="checked" initialValue={false}>
+              <Checkbox>Also remove their facilities and roles</Checkbox>
+            </Form.Item>
+          ) : dialog.extra === 'generateKey' ? (
+            <Form.Item name="generateKey" label="Send" initialValue={false}>
+              <Radio.Group
+                options={[
+                  { label: 'Invitation e-mail', value: false },
+                  { label: 'New secret key', value: true },
+                ]}
+              />
+            </Form.Item>
+          ) : null}
+        </ReasonDialog>
       )}
     </section>
   );

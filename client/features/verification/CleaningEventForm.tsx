@@ -2,11 +2,12 @@ import { Alert, Button, Card, Flex, Form, Input, InputNumber } from 'antd';
 import { useState } from 'react';
 import type { TRun } from '../../../core/schemas/verification.schemas.ts';
 import { showSaveError } from '../../api/form-errors.ts';
-import { ReasonField } from '../../app/reason/ReasonField.tsx';
+import { ReasonField } from '../../app/reason/ReasonDialog.tsx';
 import { ReferenceSelect } from '../master-data/ReferenceSelect.tsx';
 import { referencedDef } from '../master-data/entity-registry.ts';
 import { fromLocalInput, holdBreach, toLocalInput, type EventFormValues } from './event-values.ts';
 import { runCalls, useRunWrite, type RunEditBody } from './verification-api.ts';
+import { validatedValues } from '../../app/validated-values.ts';
 
 type Values = EventFormValues & { reason: string };
 
@@ -28,7 +29,8 @@ export function CleaningEventForm(props: { run: TRun; canEdit: boolean; onConfli
   const event = run.event;
 
   async function submit(): Promise<void> {
-    const values = await form.validateFields();
+    const values = await validatedValues(form);
+    if (!values) return;
     setSaving(true);
     try {
       await save.mutateAsync({

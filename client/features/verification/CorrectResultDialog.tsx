@@ -1,7 +1,7 @@
 import { Form, Space } from 'antd';
 import type { ReactNode } from 'react';
 import type { TRun, TSampleResult } from '../../../core/schemas/verification.schemas.ts';
-import { FormModal } from '../../app/reason/FormModal.tsx';
+import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
 import { JudgementTag } from './JudgementTag.tsx';
 import { ResultInputs } from './result-inputs.tsx';
 import { previewJudgement, type PlanRow, type RowValues } from './result-rows.ts';
@@ -24,7 +24,7 @@ export function CorrectResultDialog<V extends object>(props: {
 }) {
   const [form] = Form.useForm<V & { reason: string }>();
   return (
-    <FormModal<V & { reason: string }>
+    <ReasonDialog<V & { reason: string }>
       form={form}
       name="correct-result"
       title={props.title}
@@ -33,12 +33,12 @@ export function CorrectResultDialog<V extends object>(props: {
       askReason
       onConflict={props.onConflict}
       onClose={props.onClose}
-      onSave={({ reason, ...values }) =>
+      onSubmit={({ reason, ...values }) =>
         props.onSave(values as unknown as V, { reason, version: props.version })
       }
     >
       {props.children}
-    </FormModal>
+    </ReasonDialog>
   );
 }
 

@@ -5,7 +5,7 @@ import {
   type TDeviation,
   type TRun,
 } from '../../../core/schemas/verification.schemas.ts';
-import { FormModal } from '../../app/reason/FormModal.tsx';
+import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
 import {
   runCalls,
   useRunWrite,
@@ -73,7 +73,7 @@ function AddDeviation({ run, onClose }: { run: TRun; onClose: () => void }) {
     runCalls.addDeviation(scope, run.id, body),
   );
   return (
-    <FormModal<DeviationCreateBody>
+    <ReasonDialog<DeviationCreateBody>
       form={form}
       name="deviation"
       title={`Add a deviation to run ${run.sequence}`}
@@ -81,7 +81,7 @@ function AddDeviation({ run, onClose }: { run: TRun; onClose: () => void }) {
       initialValues={{ kind: 'process', invalidatesRun: false }}
       askReason={false}
       onClose={onClose}
-      onSave={(values) =>
+      onSubmit={(values) =>
         add.mutateAsync({
           ...values,
           rootCause: values.rootCause?.trim() ? values.rootCause.trim() : null,
@@ -137,7 +137,7 @@ function AddDeviation({ run, onClose }: { run: TRun; onClose: () => void }) {
           <Checkbox>Invalidates the run (it needs a repeat)</Checkbox>
         </Form.Item>
       ) : null}
-    </FormModal>
+    </ReasonDialog>
   );
 }
 
@@ -149,7 +149,7 @@ function CloseDeviation({ deviation, onClose }: { deviation: TDeviation; onClose
     runCalls.editDeviation(scope, deviation.id, body),
   );
   return (
-    <FormModal<CloseValues>
+    <ReasonDialog<CloseValues>
       form={form}
       name="close-deviation"
       title={`Close ${deviation.number}`}
@@ -157,7 +157,7 @@ function CloseDeviation({ deviation, onClose }: { deviation: TDeviation; onClose
       initialValues={{ rootCause: deviation.rootCause }}
       askReason
       onClose={onClose}
-      onSave={(values) =>
+      onSubmit={(values) =>
         close.mutateAsync({
           status: 'Closed',
           rootCause: values.rootCause?.trim() ?? null,
@@ -175,6 +175,6 @@ function CloseDeviation({ deviation, onClose }: { deviation: TDeviation; onClose
       >
         <Input.TextArea autoSize={{ minRows: 2, maxRows: 6 }} maxLength={5000} />
       </Form.Item>
-    </FormModal>
+    </ReasonDialog>
   );
 }

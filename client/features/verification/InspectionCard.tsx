@@ -17,10 +17,11 @@ import type {
 } from '../../../core/schemas/run-inspection.schemas.ts';
 import type { TRun } from '../../../core/schemas/verification.schemas.ts';
 import { showSaveError } from '../../api/form-errors.ts';
-import { ReasonField } from '../../app/reason/ReasonField.tsx';
+import { ReasonField } from '../../app/reason/ReasonDialog.tsx';
 import { fromLocalInput, toLocalInput } from './event-values.ts';
 import { inspectionCalls, type InspectionBody } from './inspection-api.ts';
 import { useRunWrite } from './verification-api.ts';
+import { validatedValues } from '../../app/validated-values.ts';
 
 interface Values {
   inspectedAt?: string | null;
@@ -189,7 +190,8 @@ function InspectionForm(props: {
 
   const text = (value: string | null | undefined) => value?.trim() || null;
   async function submit(): Promise<void> {
-    const values = await form.validateFields();
+    const values = await validatedValues(form);
+    if (!values) return;
     const body: InspectionBody = {
       inspectedAt: fromLocalInput(values.inspectedAt) ?? undefined,
       lightLux: values.lightLux as number,

@@ -28,11 +28,12 @@ import {
 import { judgeMicrobial } from '../../../core/verification/judge-microbial.ts';
 import { showSaveError } from '../../api/form-errors.ts';
 import { LoadErrorAlert } from '../../app/LoadErrorAlert.tsx';
-import { FormModal } from '../../app/reason/FormModal.tsx';
+import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
 import { CorrectResultDialog } from './CorrectResultDialog.tsx';
 import { ReferenceSelect } from '../master-data/ReferenceSelect.tsx';
 import { referencedDef } from '../master-data/entity-registry.ts';
 import { useCorrectMicrobial, useEnterMicrobial, useRunMicrobial } from './microbial-api.ts';
+import { validatedValues } from '../../app/validated-values.ts';
 
 /*
  * Microbial results of a run (core/verification/README.md, "Microbial results"): the policy
@@ -126,7 +127,9 @@ function LoadedMicrobial(props: {
   const canEnter = props.canEnter && policy.useMicrobialLimits;
 
   async function submit(): Promise<void> {
-    const values = (await form.validateFields()).entry;
+    const validated = await validatedValues(form);
+    if (!validated) return;
+    const values = validated.entry;
     try {
       await save.mutateAsync({
         results: [
@@ -408,7 +411,7 @@ function MicrobialRepeatDialog(props: {
   const [form] = Form.useForm<RepeatValues>();
   const enter = useEnterMicrobial(props.run.id);
   return (
-    <FormModal<RepeatValues>
+    <ReasonDialog<RepeatValues>
       form={form}
       name="microbial-edit"
       title={`Retest or re-swab: ${labelOf(result)}`}
@@ -419,7 +422,7 @@ function MicrobialRepeatDialog(props: {
       }}
       askReason
       onClose={props.onClose}
-      onSave={(values) =>
+      onSubmit={(values) =>
         enter.mutateAsync({
           results: [
             {
@@ -445,6 +448,6 @@ function MicrobialRepeatDialog(props: {
         />
       </Form.Item>
       <MicrobialCountInputs prefix={['entry']} result={result} />
-    </FormModal>
+    </ReasonDialog>
   );
 }

@@ -1,6 +1,6 @@
 import { Form, Radio } from 'antd';
 import type { TRun, TSampleResult } from '../../../core/schemas/verification.schemas.ts';
-import { FormModal } from '../../app/reason/FormModal.tsx';
+import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
 import { ResultInputs, TakenAtInput } from './result-inputs.tsx';
 import type { RowValues } from './result-rows.ts';
 import { runCalls, useRunWrite } from './verification-api.ts';
@@ -29,7 +29,7 @@ export function RepeatResultDialog(props: {
   );
   const label = `${result.samplingLocationName} (${result.sampleType})`;
   return (
-    <FormModal<RepeatValues>
+    <ReasonDialog<RepeatValues>
       form={form}
       name="repeat-result"
       title={`Retest or re-swab: ${label}`}
@@ -45,7 +45,7 @@ export function RepeatResultDialog(props: {
       }}
       askReason
       onClose={props.onClose}
-      onSave={(values) =>
+      onSubmit={(values) =>
         save.mutateAsync({
           results: [
             {
@@ -85,6 +85,6 @@ export function RepeatResultDialog(props: {
       {kind === 'reswab' ? (
         <TakenAtInput prefix={['repeat']} label={`the repeat of ${label}`} />
       ) : null}
-    </FormModal>
+    </ReasonDialog>
   );
 }

@@ -8,6 +8,7 @@ import type {
   TSampleResultInput,
 } from '../../../core/schemas/verification.schemas.ts';
 import type { PropertyError } from '../../../core/errors/errors.ts';
+import { parsePropertyPath } from '../../api/property-path.ts';
 
 /** One planned sampling location of a run, as the results form edits it. */
 export type PlanRow = TRun['plan'][number];
@@ -103,9 +104,9 @@ export function rowFieldErrors(
   const byName = new Map<string, { name: string[]; errors: string[] }>();
   const rest: string[] = [];
   for (const item of errors ?? []) {
-    const dot = item.property.indexOf('.');
-    const key = dot > 0 ? item.property.slice(0, dot) : item.property;
-    const field = dot > 0 ? item.property.slice(dot + 1).split('.')[0] : '';
+    const [first = '', second] = parsePropertyPath(item.property);
+    const key = String(first);
+    const field = typeof second === 'string' ? second : '';
     const messages = Object.values(item.constraints ?? {});
     if (!keys.has(key) || !field) {
       rest.push(...messages.map((m) => `${item.property}: ${m}`));
