@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
+  auditActionLabel,
   auditChangeLine,
   auditFieldChanges,
   auditReferences,
   auditSubject,
+  auditWhat,
   type AuditFormat,
 } from './audit-format.ts';
 import { labelFromName, lowerLabel } from '../entities/labels.ts';
@@ -14,7 +16,7 @@ const format: AuditFormat = {
 };
 
 const lines = (row: Parameters<typeof auditFieldChanges>[0]) =>
-  auditFieldChanges(row, format).map(auditChangeLine);
+  auditFieldChanges(row, format).map((change) => auditChangeLine(change));
 
 describe('audit rows as an inspector reads them', () => {
   it('shows each changed field of a product by its label, old → new, with units', () => {
@@ -54,6 +56,14 @@ describe('audit rows as an inspector reads them', () => {
         newValues: { equipmentId: 7, archived: true },
       }),
     ).toEqual(['Archived: No → Yes']);
+    expect(
+      lines({
+        domain: 'SamplingLocation',
+        entityId: '4',
+        oldValues: null,
+        newValues: { equipmentId: 7, name: 'Lid gasket' },
+      }),
+    ).toEqual(['Equipment: Mixer 1', 'Name: Lid gasket']);
   });
 
   it('labels undeclared fields from their names and formats dates and nested values', () => {
@@ -72,27 +82,34 @@ describe('audit rows as an inspector reads them', () => {
   });
 
   it('names the record a row is about, and the record a signature signs', () => {
+    const product = {
+      domain: 'Product',
+      action: 'Create',
+      entityId: '12',
+      oldValues: null,
+      newValues: null,
+    };
+    expect(auditSubject(product, format.names)).toBe('Product ‘Aspirin 100’');
+    expect(auditSubject({ ...product, entityId: '13' }, format.names)).toBe('Product #13');
     expect(
-      auditSubject({
-        domain: 'Product',
-        entityId: '12',
-        entityName: 'Aspirin 100',
-        oldValues: null,
-        newValues: null,
-      }),
-    ).toBe('Product ‘Aspirin 100’');
-    expect(
-      auditSubject({ domain: 'DefaultUnit', entityId: '5', oldValues: null, newValues: null }),
+      auditSubject({ domain: 'DefaultUnit', entityId: null, oldValues: null, newValues: null }, {}),
     ).toBe('Default unit');
     const signature = {
       domain: 'ElectronicSignature',
       entityId: '8',
-      entityName: 'SOP-1',
       oldValues: null,
       newValues: { documentType: 'SOP', documentId: 8 },
     };
-    expect(auditSubject(signature)).toBe('SOP ‘SOP-1’');
+    expect(auditSubject(signature, { 'sops:8': 'Line clearance' })).toBe('SOP ‘Line clearance’');
     expect([...auditReferences(signature)]).toEqual([['sops', new Set([8])]]);
+    expect(auditActionLabel('SignatureRefused')).toBe('Signature refused');
+    expect(auditWhat(product, format.names)).toBe('Product ‘Aspirin 100’ · Create');
+    expect(auditWhat({ ...product, action: 'Update' }, format.names, 'Product')).toBe('Update');
+    const signed = { ...signature, action: 'Approve' };
+    expect(auditWhat(signed, {}, 'SOP')).toBe('Signature: Approve');
+    expect(auditWhat(signed, { 'sops:8': 'Line clearance' })).toBe(
+      'SOP ‘Line clearance’ · Signature: Approve',
+    );
   });
 
   it('collects the records to name: the subject and every reference', () => {

@@ -61,8 +61,29 @@ export function auditSubjectRef(row: AuditRowLike): { def: EntityDef; id: number
   return def && Number.isInteger(id) && id > 0 ? { def, id } : null;
 }
 
+/**
+ * A child's parent field keeps the parent's id as a plain number ('equipmentId'); read as a
+ * reference to the declared record named like it (equipment, samplingLocations).
+ */
+function asParentReference(def: EntityDef, field: FieldDef): FieldDef {
+  if (typeof def.scope !== 'object' || def.scope.parent !== field.name) return field;
+  const stem = field.name.replace(/Id$/, '');
+  const parent = AUDIT_DEFS.find((d) => d.key === stem || d.key === `${stem}s`);
+  return parent
+    ? { name: field.name, label: field.label, kind: 'reference', entity: parent.key }
+    : field;
+}
+
 function fieldOf(def: EntityDef | undefined, name: string): FieldDef | undefined {
-  return def?.fields.find((field) => field.name === name);
+  const field = def?.fields.find((f) => f.name === name);
+  return def && field ? asParentReference(def, field) : field;
+}
+
+/** The parent a child record's rows name in their values (a sampling location's equipment). */
+export function parentOf(child: EntityDef): { field: string; entity: string } | null {
+  if (typeof child.scope !== 'object') return null;
+  const field = fieldOf(child, child.scope.parent);
+  return field?.kind === 'reference' ? { field: field.name, entity: field.entity } : null;
 }
 
 /** The label of a recorded field: the declared one, else one made from its name. */
@@ -95,7 +116,8 @@ function plainText(value: unknown, format: AuditFormat): string {
   if (value === null || value === undefined || value === '') return EMPTY_VALUE;
   if (typeof value === 'boolean') return value ? 'Yes' : 'No';
   if (typeof value === 'number') return formatNumber(value);
-  if (typeof value === 'string') return ISO_MOMENT.test(value) ? format.formatDateTime(value) : value;
+  if (typeof value === 'string')
+    return ISO_MOMENT.test(value) ? format.formatDateTime(value) : value;
   if (isQuantity(value)) return `${formatNumber(value.value)} ${value.unit}`;
   if (Array.isArray(value)) {
     return value.length === 0 ? EMPTY_VALUE : value.map((v) => plainText(v, format)).join('; ');
@@ -160,17 +182,53 @@ export function auditFieldChanges(row: AuditRowLike, format: AuditFormat): Audit
   );
 }
 
-/** "Minimum batch size: 100 kg → 120 kg", or "Name: Aspirin" when only one side exists. */
-export function auditChangeLine(change: AuditFieldChange): string {
-  if (change.before && change.after) return `${change.label}: ${change.before} → ${change.after}`;
-  return `${change.label}: ${change.before || change.after}`;
+/**
+ * "Minimum batch size: 100 kg → 120 kg", or "Name: Aspirin" when only one side exists. `words`
+ * writes "was 100 kg, now 120 kg", for print whose font has no arrow.
+ */
+export function auditChangeLine(change: AuditFieldChange, words = false): string {
+  if (!change.before || !change.after) return `${change.label}: ${change.before || change.after}`;
+  return words
+    ? `${change.label}: was ${change.before}, now ${change.after}`
+    : `${change.label}: ${change.before} → ${change.after}`;
 }
 
-/** What a row is about, in words: "Product ‘Aspirin’", "Default unit"; a signature names its record. */
-export function auditSubject(row: AuditRowLike & { entityName?: string | null }): string {
+/**
+ * What a row is about, in words: "Product ‘Aspirin’", "Default unit". A record whose name is not
+ * known (a row about something the plan no longer has) is named by its number.
+ */
+export function auditSubject(row: AuditRowLike, names: AuditNames): string {
   const ref = auditSubjectRef(row);
   const type = ref ? ref.def.label : labelFromName(row.domain);
-  return row.entityName ? `${type} ‘${row.entityName}’` : type;
+  const name = ref ? names[nameKey(ref.def.key, ref.id)] : undefined;
+  if (name) return `${type} ‘${name}’`;
+  return row.entityId && row.domain !== 'ElectronicSignature' ? `${type} #${row.entityId}` : type;
+}
+
+/** The action as a word a reader knows: 'Update' → 'Update', 'SignatureRefused' → 'Signature refused'. */
+export function auditActionLabel(action: string): string {
+  return labelFromName(action);
+}
+
+/**
+ * What happened, in words: "Product ‘Aspirin’ · Update" in the audit log; on a record's own
+ * History (`ownDomain`), just "Update", or what happened to a child or a signature of it.
+ */
+export function auditWhat(
+  row: AuditRowLike & { action: string },
+  names: AuditNames,
+  ownDomain?: string,
+): string {
+  const action = auditActionLabel(row.action);
+  if (row.domain === ownDomain) return action;
+  const signed = row.domain === 'ElectronicSignature' ? `Signature: ${action}` : null;
+  if (signed && ownDomain) return signed;
+  return `${auditSubject(row, names)} · ${signed ?? action}`;
+}
+
+/** One line per recorded field: "label: old → new" (or in words, for print). */
+export function auditChangeLines(row: AuditRowLike, format: AuditFormat, words = false): string[] {
+  return auditFieldChanges(row, format).map((change) => auditChangeLine(change, words));
 }
 
 /**
