@@ -4,6 +4,8 @@ import { Link, useParams } from 'react-router';
 import { usePermissions } from '../../app/permissions.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import { equipmentKeys, getEquipment } from './equipment-api.ts';
+import { equipmentDef } from '../../../core/entities/defs/equipment.def.ts';
+import { RecordHistory } from '../audit-log/RecordHistory.tsx';
 import { ImagesPanel } from './ImagesPanel.tsx';
 import { LocationsPanel } from './LocationsPanel.tsx';
 
@@ -54,6 +56,11 @@ export function EquipmentDetailPage() {
                 canEdit={permissions.can('Equipment', 'Modify')}
               />
             ),
+          },
+          {
+            key: 'history',
+            label: 'History',
+            children: <RecordHistory def={equipmentDef} id={id} />,
           },
         ]}
       />
