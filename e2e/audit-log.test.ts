@@ -3,7 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readPdfText } from '../server/modules/audit/read-pdf-text.ts';
 import { buildUser, permissionsWith } from '../server/test/factories.ts';
 import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
-import { choose, signInToFacility } from './ui.ts';
+import {
+  choose,
+  confirmWithReason,
+  createViaApi,
+  openDrawer,
+  openMasterData,
+  signInToFacility,
+} from './ui.ts';
 
 let app: AppUnderTest;
 let plan: number;
@@ -47,6 +54,14 @@ beforeAll(async () => {
     },
   });
   expect(settings.status).toBe(200);
+  // A product made of a named active, to be changed on screen.
+  const active = await createViaApi(app, token, `${F}/apis`, { name: 'Paracetamol' });
+  await createViaApi(app, token, `${F}/products`, {
+    name: 'Fever tablets',
+    maxDailyDose: { value: 4, unit: 'g' },
+    minBatchSize: { value: 100, unit: 'kg' },
+    actives: [{ activeId: active, amount: { value: 500, unit: 'mg' } }],
+  });
 });
 afterAll(async () => {
   await app?.close();
@@ -82,8 +97,8 @@ describe('audit log screen', () => {
     const table = page.locator('.ant-table-tbody');
     await table.getByText('US equipment drawings').waitFor();
     await table.getByText('Large vessels').waitFor();
-    await table.getByText('unit: sqcm').waitFor();
-    await table.getByText('unit: sqin').waitFor();
+    await table.getByText('Unit: sqcm → sqin').waitFor();
+    await table.getByText('Unit: ml → L').waitFor();
     expect(await table.getByText('Site moved to Hyderabad').count()).toBe(0);
     const when = await table.locator('tr').first().locator('td').first().innerText();
     expect(when).toMatch(/^\d{2}-\d{2}-\d{4} \d{2}:\d{2}:\d{2}$/);
@@ -98,8 +113,8 @@ describe('audit log screen', () => {
     expect(flat).toContain('Audit Logs');
     expect(flat).toContain('Filters: Domains: DefaultUnit; Actions: Update');
     expect(flat).toContain('2 rows');
-    expect(flat).toContain('US equipment drawings unit: sqcm unit: sqin');
-    expect(flat).toContain('Large vessels unit: ml unit: L');
+    expect(flat).toContain('US equipment drawings Unit: was sqcm, now sqin');
+    expect(flat).toContain('Large vessels Unit: was ml, now L');
     expect(flat).toContain('System Administrator');
     expect(flat).toContain(when);
     expect(flat).not.toContain('Site moved to Hyderabad');
@@ -137,7 +152,48 @@ describe('audit log screen', () => {
     expect(await row.locator('td').first().innerText()).toMatch(
       /^[A-Z][a-z]{2} \d{2}, \d{4} \d{2}:\d{2} (AM|PM)$/,
     );
-    await row.getByText('dateFormat: DD-MM-YYYY').waitFor();
-    await row.getByText('dateFormat: MMM DD, YYYY').waitFor();
+    await row.getByText('Date format: DD-MM-YYYY → MMM DD, YYYY').waitFor();
+  });
+
+  it('reads a product change by names and labels, shows it on the product’s History, and verifies the trail', async () => {
+    const page = await app.open('/');
+    await signInToFacility(page);
+    await openMasterData(page, 'Products');
+    await page
+      .getByRole('row', { name: /Fever tablets/ })
+      .getByRole('button', { name: 'Edit' })
+      .click();
+    await openDrawer(page).getByLabel('Minimum batch size', { exact: true }).fill('120');
+    await openDrawer(page).getByRole('button', { name: 'Save', exact: true }).click();
+    await confirmWithReason(page, 'Larger batches from March');
+    await page.getByRole('cell', { name: '120 kg' }).waitFor();
+
+    await page.getByRole('link', { name: 'Audit Log' }).click();
+    const table = page.locator('.ant-table-tbody');
+    const row = table.locator('tr', { hasText: 'Larger batches from March' });
+    await row.getByText('Product ‘Fever tablets’ · Update').waitFor();
+    await row.getByText('Minimum batch size: 100 kg → 120 kg').waitFor();
+    const created = table.locator('tr', { hasText: 'Product ‘Fever tablets’ · Create' });
+    await created.getByText('Active: Paracetamol, Amount per unit: 500 mg').waitFor();
+    const screen = await page.locator('main').innerText();
+    expect(screen).not.toMatch(/Entity \d|\{"|minBatchSize/);
+
+    await page.getByRole('button', { name: 'Verify integrity' }).click();
+    await page.getByRole('status').getByText('The audit trail is intact').waitFor();
+    await page
+      .getByRole('status')
+      .getByText(/entries checked; none was changed/)
+      .waitFor();
+
+    await openMasterData(page, 'Products');
+    await page
+      .getByRole('row', { name: /Fever tablets/ })
+      .getByRole('button', { name: 'Edit' })
+      .click();
+    await openDrawer(page).getByRole('tab', { name: 'History' }).click();
+    const history = openDrawer(page).getByRole('table');
+    await history.getByText('Minimum batch size: 100 kg → 120 kg').waitFor();
+    await history.getByText('Larger batches from March').waitFor();
+    await history.getByRole('cell', { name: 'Create', exact: true }).waitFor();
   });
 });

@@ -30,6 +30,7 @@ import {
 } from './http/session-guard.ts';
 import { registerAuditRoutes } from './modules/audit/audit.routes.ts';
 import { registerAuditLogRoutes } from './modules/audit/audit-log.routes.ts';
+import { registerRecordHistoryRoutes } from './modules/audit/record-history.routes.ts';
 import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
 import { registerSessionRoutes } from './modules/auth/session.routes.ts';
 import { registerRecoveryRoutes } from './modules/auth/recovery.routes.ts';
@@ -191,6 +192,7 @@ export async function buildApp({
     registerEntityRoutes(context, def);
     registerEntityVersionRoutes(context, def);
     registerWhereUsedRoute(context, def);
+    registerRecordHistoryRoutes(context, def);
   }
   registerLimitsRoutes(context);
   registerLimitViewRoutes(context);

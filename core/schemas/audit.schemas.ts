@@ -62,6 +62,14 @@ export const ZAuditLogPage = z.object({
   total: z.number().int(),
   pageNumber: z.number().int(),
   pageLimit: z.number().int(),
+  /** Names of the records the rows are about or point to, by `entityKey:id`. */
+  names: z.record(z.string(), z.string()),
+});
+
+/** A record's History: its audit rows, newest first, a page at a time. */
+export const ZRecordHistoryQuery = z.object({
+  pageNumber: z.coerce.number().int().min(1).default(1),
+  pageLimit: z.coerce.number().int().min(1).max(200).default(20),
 });
 
 export const ZAuditLogUsers = z.object({

@@ -6,17 +6,10 @@ import { useSession } from '../../session/use-session.ts';
 import type { AuditLogFilters, AuditLogRow } from './audit-log-api.ts';
 import { exportAuditLogs, useAuditLogs } from './audit-log-api.ts';
 import { AuditLogFilterBar } from './AuditLogFilters.tsx';
-import { valueLines } from './audit-values.ts';
-
-function Lines({ lines }: { lines: string[] }) {
-  return (
-    <div style={{ fontSize: 12, whiteSpace: 'pre-wrap' }}>
-      {lines.map((line, index) => (
-        <div key={index}>{line}</div>
-      ))}
-    </div>
-  );
-}
+import { auditWhat } from '../../../core/audit/audit-format.ts';
+import { AuditChanges } from './AuditChanges.tsx';
+import { useVerifyAuditTrail } from './audit-verify-api.ts';
+import { VerifyIntegrityButton, VerifyIntegrityResult } from './VerifyIntegrity.tsx';
 
 /** Who did what, when and why, with old and new values (21 CFR 11.10(e); spec §3, §7). */
 export function AuditLogPage() {
@@ -26,6 +19,8 @@ export function AuditLogPage() {
   const [page, setPage] = useState({ pageNumber: 1, pageLimit: 10 });
   const [isExporting, setExporting] = useState(false);
   const logs = useAuditLogs(filters, page.pageNumber, page.pageLimit, currentFacilityId);
+  const names = logs.data?.names ?? {};
+  const verify = useVerifyAuditTrail();
 
   async function onExport(): Promise<void> {
     if (currentFacilityId === null) return;
@@ -46,10 +41,14 @@ export function AuditLogPage() {
     <Card>
       <Space style={{ width: '100%', justifyContent: 'space-between' }} align="start">
         <Typography.Title level={2}>Audit Log</Typography.Title>
-        <Button icon={<DownloadOutlined />} onClick={() => void onExport()} loading={isExporting}>
-          Export
-        </Button>
+        <Space>
+          <VerifyIntegrityButton verify={verify} />
+          <Button icon={<DownloadOutlined />} onClick={() => void onExport()} loading={isExporting}>
+            Export
+          </Button>
+        </Space>
       </Space>
+      <VerifyIntegrityResult verify={verify} />
       <AuditLogFilterBar
         onApply={(next) => {
           setFilters(next);
@@ -87,25 +86,13 @@ export function AuditLogPage() {
           {
             title: 'What',
             key: 'what',
-            render: (_, row) => (
-              <Lines
-                lines={[
-                  `${row.domain} · ${row.action}`,
-                  ...(row.entityId ? [`Entity ${row.entityId}`] : []),
-                ]}
-              />
-            ),
+            render: (_, row) => auditWhat(row, names),
           },
           { title: 'Why', dataIndex: 'reason' },
           {
-            title: 'Old values',
-            key: 'old',
-            render: (_, row) => <Lines lines={valueLines(row.oldValues)} />,
-          },
-          {
-            title: 'New values',
-            key: 'new',
-            render: (_, row) => <Lines lines={valueLines(row.newValues)} />,
+            title: 'Changes',
+            key: 'changes',
+            render: (_, row) => <AuditChanges row={row} names={names} />,
           },
         ]}
       />

@@ -2,6 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type {
   TAuditLogRow,
+  ZAuditLogPage,
   ZAuditLogFilterOptions,
   ZAuditLogUsers,
 } from '../../../core/schemas/audit.schemas.ts';
@@ -14,12 +15,7 @@ export type AuditLogRow = TAuditLogRow;
 export type AuditLogUser = z.infer<typeof ZAuditLogUsers>['users'][number];
 export type AuditFilterOptions = z.infer<typeof ZAuditLogFilterOptions>;
 
-export interface AuditLogPage {
-  data: AuditLogRow[];
-  total: number;
-  pageNumber: number;
-  pageLimit: number;
-}
+export type AuditLogPage = z.infer<typeof ZAuditLogPage>;
 
 export const auditLogKeys = {
   all: ['audit_logs'] as const,

@@ -5,6 +5,7 @@ import { listEntities } from '../master-data/entity-api.ts';
 import { OPTIONS_PAGE_LIMIT } from '../master-data/entity-queries.ts';
 import { entityKeys } from '../../app/query-keys.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
+import { lowerLabel } from '../../../core/entities/labels.ts';
 
 /** Picks one record of an entity by name: an active one, or an archived one to restore. */
 export function RecordPicker(props: {
@@ -21,7 +22,7 @@ export function RecordPicker(props: {
     queryKey: entityKeys.list(scope.facilityId, def, query),
     queryFn: ({ signal }) => listEntities(scope, def, query, signal),
   });
-  const label = def.pluralLabel.toLowerCase();
+  const label = lowerLabel(def.pluralLabel);
   return (
     <Select<number | null>
       id={props.id}

@@ -172,7 +172,7 @@ function StagePicker(props: { onChosen: (choice: Choice) => void; onClose: () =>
             rules={[{ required: true, message: 'Choose what to do' }]}
             extra={
               ops.length === 0 && permissions.isKnown
-                ? `You may not change ${def.pluralLabel.toLowerCase()}.`
+                ? `You may not change ${lowerLabel(def.pluralLabel)}.`
                 : null
             }
           >

@@ -65,7 +65,7 @@ export function EquipmentDetailPage() {
               />
             ),
           },
-          // Its fields and where it is used, as on every record's page (and there, History).
+          // Its fields, where it is used and its history, as on every record's page.
           ...(recordTabs(equipmentDef, equipment.data) ?? []),
         ]}
       />

@@ -3,6 +3,7 @@ import type { EntityDef } from '../../../core/entities/entity.ts';
 import { ACCEPTED_EXTENSIONS } from '../../../core/attachments/attachment-types.ts';
 import { documentUrl, useDocuments } from './document-api.ts';
 import { useFacilityScope } from './use-facility-scope.ts';
+import { lowerLabel } from '../../../core/entities/labels.ts';
 
 interface DocumentFieldProps {
   def: EntityDef;
@@ -58,7 +59,7 @@ export function DocumentField({ def, ownerId, file, error, onChange }: DocumentF
         onRemove={() => onChange(null)}
       >
         <Button>
-          {stored.length > 0 ? `Replace ${label.toLowerCase()}` : `Choose ${label.toLowerCase()}`}
+          {stored.length > 0 ? `Replace ${lowerLabel(label)}` : `Choose ${lowerLabel(label)}`}
         </Button>
       </Upload>
     </Form.Item>

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Drawer, Form, Space, Spin, message } from 'antd';
+import { Alert, Button, Drawer, Form, Space, Spin, Tabs, message } from 'antd';
 import { useState } from 'react';
 import type { EntityDef } from '../../../core/entities/entity.ts';
 import { isApiError } from '../../api/api-error.ts';
@@ -33,6 +33,7 @@ import { isFieldShown } from '../../../core/facilities/facility-features.ts';
 import { useFacilityKind } from '../../session/use-session.ts';
 import { controlledTypeOf } from '../records/controlled-entity.tsx';
 import { EditNotice } from '../records/EditNotice.tsx';
+import { RecordHistory } from '../audit-log/RecordHistory.tsx';
 import { controlledStateOf, isLockedForEditing } from '../records/record-actions.ts';
 
 /** A save, as the form would send it: a create's whole body or an edit's changed fields. */
@@ -226,26 +227,8 @@ export function EntityFormDrawer({ def, record, target, onClose }: EntityFormDra
   const documentType = controlledTypeOf(def);
   const controlled = base ? controlledStateOf(base) : null;
   const locked = controlled !== null && isLockedForEditing(controlled.status);
-  return (
-    <Drawer
-      open
-      size={560}
-      title={
-        target?.title ?? (base ? `Edit ${label} '${String(base.name ?? base.id)}'` : `Add ${label}`)
-      }
-      onClose={onClose}
-      // Typed entries are not lost to a stray Escape or a click beside the drawer.
-      keyboard={false}
-      mask={{ closable: false }}
-      footer={
-        <Space>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="primary" loading={busy} disabled={locked} onClick={() => form.submit()}>
-            {target?.okText ?? (base ? 'Save' : `Add ${label}`)}
-          </Button>
-        </Space>
-      }
-    >
+  const details = (
+    <>
       {documentType && controlled ? (
         <EditNotice documentType={documentType} state={controlled} />
       ) : null}
@@ -308,6 +291,43 @@ export function EntityFormDrawer({ def, record, target, onClose }: EntityFormDra
             />
           ) : null}
         </Form>
+      )}
+    </>
+  );
+  return (
+    <Drawer
+      open
+      size={560}
+      title={
+        target?.title ?? (base ? `Edit ${label} '${String(base.name ?? base.id)}'` : `Add ${label}`)
+      }
+      onClose={onClose}
+      // Typed entries are not lost to a stray Escape or a click beside the drawer.
+      keyboard={false}
+      mask={{ closable: false }}
+      footer={
+        <Space>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button type="primary" loading={busy} disabled={locked} onClick={() => form.submit()}>
+            {target?.okText ?? (base ? 'Save' : `Add ${label}`)}
+          </Button>
+        </Space>
+      }
+    >
+      {base && !target ? (
+        // The form stays mounted while the History tab is open, so typed entries are kept.
+        <Tabs
+          items={[
+            { key: 'details', label: 'Details', children: details },
+            {
+              key: 'history',
+              label: 'History',
+              children: <RecordHistory def={def} id={base.id} />,
+            },
+          ]}
+        />
+      ) : (
+        details
       )}
       <ReasonDialog
         open={pendingChanges !== null}

@@ -7,6 +7,7 @@ import { QuantityInput } from './QuantityInput.tsx';
 import { ReferenceSelect } from './ReferenceSelect.tsx';
 import { SamplingLocationSelect } from './SamplingLocationSelect.tsx';
 import type { PropertyPath } from '../../api/property-path.ts';
+import { lowerLabel } from '../../../core/entities/labels.ts';
 
 interface FieldInputProps {
   field: FieldDef;
@@ -107,7 +108,7 @@ function ListFieldInput({
           <>
             {rows.length === 0 ? (
               <Typography.Paragraph type="secondary">
-                No {field.label.toLowerCase()} yet.
+                No {lowerLabel(field.label)} yet.
               </Typography.Paragraph>
             ) : null}
             {rows.map((row, index) => (
@@ -121,7 +122,7 @@ function ListFieldInput({
                     type="text"
                     danger
                     icon={<DeleteOutlined />}
-                    aria-label={`Remove ${field.label.toLowerCase()} ${index + 1}`}
+                    aria-label={`Remove ${lowerLabel(field.label)} ${index + 1}`}
                     onClick={() => remove(row.name)}
                   />
                 }
@@ -138,7 +139,7 @@ function ListFieldInput({
               </Card>
             ))}
             <Button type="dashed" icon={<PlusOutlined />} onClick={() => add(newListRow(field))}>
-              Add {field.label.toLowerCase()}
+              Add {lowerLabel(field.label)}
             </Button>
           </>
         )}

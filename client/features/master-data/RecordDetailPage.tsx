@@ -7,6 +7,7 @@ import { isApiError } from '../../api/api-error.ts';
 import { LoadErrorAlert } from '../../app/LoadErrorAlert.tsx';
 import { getEntity, type EntityRecord } from './entity-api.ts';
 import { entityKeys } from '../../app/query-keys.ts';
+import { RecordHistory } from '../audit-log/RecordHistory.tsx';
 import { defByPath, lowerLabel } from './entity-registry.ts';
 import { hasRecordPage, MASTER_DATA_BASE } from './record-pages.ts';
 import { RecordFields } from './RecordFields.tsx';
@@ -26,10 +27,7 @@ export function NoSuchRecord({ def }: { def: EntityDef | undefined }) {
   );
 }
 
-/**
- * The tabs of a record's page: its fields, and where it is used. The History tab of the audit
- * trail (client/features/audit-log) joins them here as one more item.
- */
+/** The tabs of a record's page: its fields, where it is used, and its audit trail. */
 export function recordTabs(def: EntityDef, record: EntityRecord): TabsProps['items'] {
   return [
     { key: 'details', label: 'Details', children: <RecordFields def={def} record={record} /> },
@@ -38,6 +36,7 @@ export function recordTabs(def: EntityDef, record: EntityRecord): TabsProps['ite
       label: 'Where used',
       children: <WhereUsedPanel def={def} id={record.id} />,
     },
+    { key: 'history', label: 'History', children: <RecordHistory def={def} id={record.id} /> },
   ];
 }
 

@@ -1,6 +1,7 @@
 import { Select } from 'antd';
 import type { EntityDef } from '../../../core/entities/entity.ts';
 import { useEntityOptions } from './entity-queries.ts';
+import { lowerLabel } from '../../../core/entities/labels.ts';
 
 interface ReferenceSelectProps {
   def: EntityDef | undefined;
@@ -28,12 +29,12 @@ export function ReferenceSelect({ def, multiple, value, onChange, ...rest }: Ref
       options={items}
       value={value ?? (multiple ? [] : null)}
       onChange={(next) => onChange?.(next ?? null)}
-      placeholder={def ? `Choose ${def.pluralLabel.toLowerCase()}` : undefined}
+      placeholder={def ? `Choose ${lowerLabel(def.pluralLabel)}` : undefined}
       notFoundContent={
         options.isPending
           ? 'Loading…'
           : def
-            ? `No ${def.pluralLabel.toLowerCase()} yet`
+            ? `No ${lowerLabel(def.pluralLabel)} yet`
             : 'Nothing to choose'
       }
     />

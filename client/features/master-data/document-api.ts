@@ -5,6 +5,7 @@ import { apiRequest, apiUrl } from '../../api/http-client.ts';
 import { facilityPath, type FacilityScope } from './entity-api.ts';
 import { entityKeys } from '../../app/query-keys.ts';
 import { useFacilityScope } from './use-facility-scope.ts';
+import { lowerLabel } from '../../../core/entities/labels.ts';
 
 /** A link the browser follows with its session cookie; the server names the file. */
 export function documentUrl(
@@ -31,7 +32,7 @@ export function useDocuments(def: EntityDef, ownerId: number | null) {
     queryFn: async ({ signal }) => {
       const { data } = await apiRequest<{ data: TAttachment[] }>(
         `${facilityPath(scope)}/${def.path}/${ownerId}/documents`,
-        { action: `Loading the documents of the ${def.label.toLowerCase()}`, signal },
+        { action: `Loading the documents of the ${lowerLabel(def.label)}`, signal },
       );
       return data;
     },

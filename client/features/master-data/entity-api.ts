@@ -1,5 +1,6 @@
 import type { EntityDef } from '../../../core/entities/entity.ts';
 import { apiRequest } from '../../api/http-client.ts';
+import { lowerLabel } from '../../../core/entities/labels.ts';
 
 /** A record as the entity routes return it: the declared fields plus the common columns. */
 export interface EntityRecord {
@@ -48,7 +49,7 @@ export async function listEntities(
   const path = archived ? `/archived/${def.path}` : `/${def.path}`;
   const answer = await apiRequest<ListAnswer>(`${facilityPath(scope)}${path}`, {
     query: { ...query, search: query.search || undefined },
-    action: `Loading ${def.pluralLabel.toLowerCase()}`,
+    action: `Loading ${lowerLabel(def.pluralLabel)}`,
     signal,
   });
   // Intermediates answer under 'intermediates' and, archived, under 'result' (spec §7).
@@ -69,7 +70,7 @@ export function getEntity(
   signal?: AbortSignal,
 ): Promise<EntityRecord> {
   return apiRequest<EntityRecord>(`${facilityPath(scope)}/${def.path}/${id}`, {
-    action: `Loading the ${def.label.toLowerCase()}`,
+    action: `Loading the ${lowerLabel(def.label)}`,
     signal,
   });
 }
@@ -82,7 +83,7 @@ export async function createEntity(
 ): Promise<EntityRecord> {
   const { result } = await apiRequest<{ result: EntityRecord }>(
     `${facilityPath(scope)}/${def.path}`,
-    { method: 'POST', body: withFile(body, file), action: `Adding the ${def.label.toLowerCase()}` },
+    { method: 'POST', body: withFile(body, file), action: `Adding the ${lowerLabel(def.label)}` },
   );
   return result;
 }
@@ -104,7 +105,7 @@ export async function updateEntity(
     {
       method: def.verbs === 'put-delete' ? 'PUT' : 'POST',
       body: withFile({ ...body.changes, reason: body.reason, version: body.version }, body.file),
-      action: `Editing the ${def.label.toLowerCase()}`,
+      action: `Editing the ${lowerLabel(def.label)}`,
     },
   );
   return result;
@@ -124,7 +125,7 @@ export async function archiveEntity(
     {
       method: byDelete ? 'DELETE' : 'PUT',
       body: confirmImpact ? { reason, confirmImpact } : { reason },
-      action: `Archiving the ${def.label.toLowerCase()}`,
+      action: `Archiving the ${lowerLabel(def.label)}`,
     },
   );
   return result;
@@ -142,7 +143,7 @@ export async function restoreEntity(
     {
       method: def.verbs === 'put-delete' ? 'PUT' : 'POST',
       body: { unArchive: true, reason },
-      action: `Restoring the ${def.label.toLowerCase()}`,
+      action: `Restoring the ${lowerLabel(def.label)}`,
     },
   );
   return result;

@@ -1,4 +1,4 @@
-import { Button, Descriptions, Drawer, Space, Spin, Alert, Tag } from 'antd';
+import { Button, Descriptions, Drawer, Space, Spin, Alert, Tabs, Tag } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { EntityDef } from '../../../core/entities/entity.ts';
 import type { FieldDef } from '../../../core/entities/field.ts';
@@ -16,6 +16,8 @@ import { formatFieldValue, type NameLookup } from '../master-data/format-value.t
 import { useReferenceNames } from '../master-data/use-reference-names.ts';
 import { useEquipmentLocations } from '../master-data/SamplingLocationSelect.tsx';
 import { showValue } from './version-diff.ts';
+import { RecordHistory } from '../audit-log/RecordHistory.tsx';
+import { lowerLabel } from '../../../core/entities/labels.ts';
 
 /** The document type of a declared entity that is a controlled record, or null. */
 export function controlledTypeOf(def: EntityDef): TControlledDocumentType | null {
@@ -51,7 +53,7 @@ export function controlledColumn(def: EntityDef, open: (record: EntityRecord) =>
           <Button
             size="small"
             type="link"
-            aria-label={`Open ${def.label.toLowerCase()} ${recordTitle(def, record)}`}
+            aria-label={`Open ${lowerLabel(def.label)} ${recordTitle(def, record)}`}
             onClick={() => open(record)}
           >
             Signatures
@@ -94,33 +96,44 @@ export function ControlledRecordDrawer(props: { def: EntityDef; id: number; onCl
       {record.isError ? <Alert type="error" showIcon title={record.error.message} /> : null}
       {record.isPending ? <Spin /> : null}
       {record.data && documentType && state ? (
-        <Space orientation="vertical" size="large" style={{ width: '100%' }}>
-          <ControlledRecordPanel
-            documentType={documentType}
-            documentId={id}
-            title={recordTitle(def, record.data)}
-            state={state}
-            canModify={permissions.can(def.resource, actionOf(def, 'modify'))}
-            path={`${facilityPath(scope)}/${def.path}/${id}`}
-            labels={labels}
-            formatValue={(name, value) => {
-              const field = def.fields.find((f) => f.name === name);
-              return field ? fieldText(field, value, nameOf) : showValue(value);
-            }}
-            // An approval makes the version effective: the limits follow it.
-            onSigned={() => void invalidateMasterData(queryClient, scope.facilityId)}
-          />
-          <Descriptions
-            size="small"
-            column={1}
-            bordered
-            items={def.fields.map((field) => ({
-              key: field.name,
-              label: field.label,
-              children: fieldText(field, record.data[field.name], nameOf),
-            }))}
-          />
-        </Space>
+        <Tabs
+          items={[
+            {
+              key: 'record',
+              label: 'Record',
+              children: (
+                <Space orientation="vertical" size="large" style={{ width: '100%' }}>
+                  <ControlledRecordPanel
+                    documentType={documentType}
+                    documentId={id}
+                    title={recordTitle(def, record.data)}
+                    state={state}
+                    canModify={permissions.can(def.resource, actionOf(def, 'modify'))}
+                    path={`${facilityPath(scope)}/${def.path}/${id}`}
+                    labels={labels}
+                    formatValue={(name, value) => {
+                      const field = def.fields.find((f) => f.name === name);
+                      return field ? fieldText(field, value, nameOf) : showValue(value);
+                    }}
+                    // An approval makes the version effective: the limits follow it.
+                    onSigned={() => void invalidateMasterData(queryClient, scope.facilityId)}
+                  />
+                  <Descriptions
+                    size="small"
+                    column={1}
+                    bordered
+                    items={def.fields.map((field) => ({
+                      key: field.name,
+                      label: field.label,
+                      children: fieldText(field, record.data[field.name], nameOf),
+                    }))}
+                  />
+                </Space>
+              ),
+            },
+            { key: 'history', label: 'History', children: <RecordHistory def={def} id={id} /> },
+          ]}
+        />
       ) : null}
     </Drawer>
   );

@@ -12,6 +12,7 @@ import { StudyDescriptionField, StudyTitleField } from './EditStudyModal.tsx';
 import { studyCalls, useStudyWrite } from './studies-api.ts';
 import { hasApprovedVersion } from './study-format.ts';
 import type { StudyCreate } from './studies-api.ts';
+import { lowerLabel } from '../../../core/entities/labels.ts';
 
 interface StudyFormValues {
   title: string;
@@ -119,7 +120,7 @@ function OriginPicker({ kind }: { kind: TStudyOrigin['kind'] }) {
     <Form.Item
       label={label}
       name="originId"
-      rules={[{ required: true, message: `Choose the ${label.toLowerCase()}` }]}
+      rules={[{ required: true, message: `Choose the ${lowerLabel(label)}` }]}
     >
       {isTask ? <TaskOrigin /> : <ChangeOrigin />}
     </Form.Item>

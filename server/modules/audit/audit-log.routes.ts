@@ -22,6 +22,7 @@ import {
   facilityDateTimeSettings,
   listAuditRows,
 } from './audit-log.service.ts';
+import { auditNames } from './audit-names.ts';
 import { renderAuditPdf } from './audit-pdf.ts';
 import { chainHeads, writeAudit } from './audit.service.ts';
 
@@ -102,7 +103,7 @@ export function registerAuditLogRoutes({ app, db, permitPlan }: AppContext): voi
         countAuditRows(db, where),
         listAuditRows(db, where, pageWindow(query)),
       ]);
-      return pageOf(data, total, query);
+      return { ...pageOf(data, total, query), names: await auditNames(db, scope.planId, data) };
     },
   );
 
@@ -161,6 +162,7 @@ export function registerAuditLogRoutes({ app, db, permitPlan }: AppContext): voi
       const pdf = await renderAuditPdf({
         chainHeads: [...heads].map(([chain, head]) => ({ chain, ...head })),
         rows,
+        names: await auditNames(db, scope.planId, rows),
         facilityName: facility.name,
         settings: facility,
         generatedBy: actor.userName ?? session.user.username,

@@ -260,10 +260,9 @@ describe('GET /api/v2/audit_logs/export', () => {
     expect(text).toContain('Filters: Domains: Equipment; Actions: Archive');
     expect(text).toContain('4 rows');
     for (const i of [3, 6, 9, 12]) {
-      expect(text).toContain(`Entity EQ-${i}`);
+      expect(text).toContain(`Equipment #EQ-${i}`);
       expect(text).toContain(`Reason A${i}`);
-      expect(text).toContain(`surfaceArea: ${i}`);
-      expect(text).toContain(`surfaceArea: ${i + 1}`);
+      expect(text).toContain(`Surface area: was ${i}, now ${i + 1}`);
     }
     expect(text).not.toContain('Reason A1\n');
     expect(text).not.toContain('Plant B change');
@@ -309,7 +308,7 @@ describe('GET /api/v2/audit_logs/export', () => {
     expect(longestGap).toBeLessThan(took * 0.4);
     const { text, pages } = await readPdfText(pdf);
     expect(text).toContain('3000 rows');
-    expect(text).toMatch(/Bulk reason 1 value: 1 value: 2/);
+    expect(text).toMatch(/Bulk reason 1 Value: was 1, now 2/);
     expect(text).toContain('Bulk reason 3000');
     expect(pages).toBeGreaterThan(20);
   });

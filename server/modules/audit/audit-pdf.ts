@@ -1,9 +1,17 @@
 import { formatDateTime, type DateTimeSettings } from '../../../core/datetime/format-date-time.ts';
+import {
+  auditActionLabel,
+  auditChangeLines,
+  auditSubject,
+  type AuditNames,
+} from '../../../core/audit/audit-format.ts';
 import type { TAuditLogRow } from '../../../core/schemas/audit.schemas.ts';
 import { landscapePage, renderPdfDocument } from '../../util/pdf/render-pdf.ts';
 
 export interface AuditPdfInput {
   rows: TAuditLogRow[];
+  /** Names of the records the rows are about or point to (auditNames). */
+  names: AuditNames;
   facilityName: string;
   settings: DateTimeSettings;
   generatedBy: string;
@@ -14,48 +22,38 @@ export interface AuditPdfInput {
   chainHeads: { chain: string; seq: number; hash: string }[];
 }
 
-/** 'field: value' per line; JSON for what is not a plain value. */
-export function valuesText(values: Record<string, unknown> | null): string {
-  if (!values) return '';
-  return Object.entries(values)
-    .map(([field, value]) => {
-      const text =
-        value === null || value === undefined
-          ? '—'
-          : typeof value === 'string'
-            ? value
-            : JSON.stringify(value);
-      return `${field}: ${text}`;
-    })
-    .join('\n');
+function whatText(row: TAuditLogRow, names: AuditNames): string {
+  return `${auditSubject(row, names)}\n${auditActionLabel(row.action)}`;
 }
 
-function whatText(row: TAuditLogRow): string {
-  return [`${row.domain} · ${row.action}`, row.entityId ? `Entity ${row.entityId}` : null]
-    .filter(Boolean)
-    .join('\n');
-}
-
-/** The rows as a table (the export, and the audit-log report): who, what, when, why. */
-export function auditRowsTable(rows: readonly TAuditLogRow[], settings: DateTimeSettings) {
+/**
+ * The rows as a table (the export, and the audit-log report): who, what, when, why, and each
+ * changed field as "label: was old, now new", formatted as the audit screen formats them.
+ */
+export function auditRowsTable(
+  rows: readonly TAuditLogRow[],
+  settings: DateTimeSettings,
+  names: AuditNames = {},
+) {
   if (rows.length === 0) return { text: 'No audit rows match these filters.', italics: true };
-  const header = ['When', 'Who', 'Facility', 'What', 'Why', 'Old values', 'New values'].map(
-    (text) => ({ text, style: 'th' }),
-  );
+  const format = { names, formatDateTime: (iso: string) => formatDateTime(iso, settings) };
+  const header = ['When', 'Who', 'Facility', 'What', 'Why', 'Changes'].map((text) => ({
+    text,
+    style: 'th',
+  }));
   const body = rows.map((row) => [
     formatDateTime(row.at, settings),
     row.userName ?? '—',
     row.facilityName ?? 'Plan-wide',
-    whatText(row),
+    whatText(row, names),
     row.reason ?? '',
-    valuesText(row.oldValues),
-    valuesText(row.newValues),
+    auditChangeLines(row, format, true).join('\n'),
   ]);
   return {
     table: {
       headerRows: 1,
       dontBreakRows: true,
-      widths: [80, 70, 60, 90, 100, '*', '*'],
+      widths: [80, 70, 60, 100, 110, '*'],
       body: [header, ...body],
     },
     layout: 'lightHorizontalLines',
@@ -84,7 +82,7 @@ export function auditPdfDefinition(input: AuditPdfInput): Record<string, unknown
         color: '#555555',
         margin: [0, 0, 0, 10],
       },
-      auditRowsTable(input.rows, input.settings),
+      auditRowsTable(input.rows, input.settings, input.names),
     ],
   };
 }

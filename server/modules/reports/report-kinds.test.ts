@@ -283,8 +283,11 @@ describe('An audit-log report', () => {
     expect(rows.length).toBe(3);
     const { text } = await pdfOf(`/reports/audit-log/${report.id}/pdf`);
     expect(text).toContain('Filters: Domains: Equipment; Actions: Create · 3 rows, newest first');
-    for (const row of rows) expect(text).toContain(`Equipment · Create Entity ${row.entityId}`);
-    expect(text).not.toContain('Product · Create');
+    for (const row of rows) {
+      const name = live.body.names[`equipment:${row.entityId}`] as string;
+      expect(text).toContain(`Equipment ‘${name}’ Create`);
+    }
+    expect(text).not.toContain('Product ‘');
 
     // Rows written after it do not move it.
     await t.call('POST', `${facility.F}/equipments`, {

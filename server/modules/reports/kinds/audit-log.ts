@@ -1,3 +1,4 @@
+import type { AuditNames } from '../../../../core/audit/audit-format.ts';
 import type { TAuditLogFilters, TAuditLogRow } from '../../../../core/schemas/audit.schemas.ts';
 import type { TGenerateReportBody } from '../../../../core/schemas/reports.schemas.ts';
 import type { Queryable } from '../../../db/db.ts';
@@ -10,6 +11,7 @@ import {
   facilityDateTimeSettings,
   type AuditWhere,
 } from '../../audit/audit-log.service.ts';
+import { auditNames } from '../../audit/audit-names.ts';
 import { auditRowsTable } from '../../audit/audit-pdf.ts';
 import type { ReportKind } from '../report-kinds.ts';
 
@@ -22,6 +24,8 @@ import type { ReportKind } from '../report-kinds.ts';
 interface Data {
   filters: string;
   rows: TAuditLogRow[];
+  /** Absent in reports stored before records were named. */
+  names?: AuditNames;
 }
 
 function filtersOf(parameters: TGenerateReportBody): TAuditLogFilters {
@@ -75,7 +79,11 @@ export const auditLogKind: ReportKind = {
     for await (const page of allAuditRows(q, where)) rows.push(...page);
     const users = filters.userIds?.length ? await auditUsers(q, planId) : [];
     const names = new Map(users.map((u) => [u.id, `${u.firstName} ${u.lastName}`]));
-    const data: Data = { filters: filterSummary(filters, names, undefined), rows };
+    const data: Data = {
+      filters: filterSummary(filters, names, undefined),
+      rows,
+      names: await auditNames(q, planId, rows),
+    };
     return { title: 'Audit log', data };
   },
   pdfContent(raw, settings) {
@@ -85,7 +93,7 @@ export const auditLogKind: ReportKind = {
         text: `Filters: ${data.filters || 'none'} · ${data.rows.length} rows, newest first`,
         margin: [0, 0, 0, 8],
       },
-      auditRowsTable(data.rows, settings),
+      auditRowsTable(data.rows, settings, data.names),
     ];
   },
 };

@@ -1,0 +1,57 @@
+import type { AuditVerifyResult } from './audit-verify-api.ts';
+
+type ChainCheck = AuditVerifyResult['chains'][number];
+
+/** What each problem the server names means to a reader of the trail. */
+const PROBLEMS: Record<string, string> = {
+  gap: 'an entry is missing',
+  prev_hash: 'an entry no longer links to the entry before it',
+  hash: 'an entry was changed after it was written',
+  head: 'the last entry differs from the recorded end of the trail',
+  anchor: 'the trail differs from the signed copy of it kept outside the database',
+  anchor_signature: 'a signed copy of the trail kept outside the database has a wrong signature',
+};
+
+/** 'facility:3' → the facility's name; 'plan:1' → the entries that belong to no facility. */
+export function chainName(chain: string, facilityNames: ReadonlyMap<number, string>): string {
+  const [kind, id] = chain.split(':');
+  if (kind === 'plan') return 'Plan-wide entries';
+  const name = facilityNames.get(Number(id));
+  return name ? `Entries of ${name}` : 'Entries of another facility';
+}
+
+export interface VerifyOutcome {
+  intact: boolean;
+  title: string;
+  lines: string[];
+}
+
+function brokenLine(check: ChainCheck, facilityNames: ReadonlyMap<number, string>): string {
+  const problem = PROBLEMS[check.problem ?? ''] ?? 'the entries do not match their hashes';
+  const where = check.brokenSeq === null ? '' : ` at entry ${check.brokenSeq}`;
+  return `${chainName(check.chain, facilityNames)}: broken${where}: ${problem}.`;
+}
+
+/** The verification's result in words: intact, or where each broken chain breaks and why. */
+export function verifyOutcome(
+  result: AuditVerifyResult,
+  facilityNames: ReadonlyMap<number, string>,
+): VerifyOutcome {
+  const rows = result.chains.reduce((sum, check) => sum + check.rows, 0);
+  if (result.intact) {
+    return {
+      intact: true,
+      title: 'The audit trail is intact',
+      lines: [
+        `${rows} ${rows === 1 ? 'entry' : 'entries'} checked; none was changed, removed or inserted.`,
+      ],
+    };
+  }
+  return {
+    intact: false,
+    title: 'The audit trail is broken',
+    lines: result.chains
+      .filter((check) => !check.intact)
+      .map((check) => brokenLine(check, facilityNames)),
+  };
+}

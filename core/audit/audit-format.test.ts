@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import {
+  auditActionLabel,
+  auditChangeLine,
+  auditFieldChanges,
+  auditReferences,
+  auditSubject,
+  auditWhat,
+  type AuditFormat,
+} from './audit-format.ts';
+import { labelFromName, lowerLabel } from '../entities/labels.ts';
+
+const format: AuditFormat = {
+  names: { 'actives:3': 'Paracetamol', 'products:12': 'Aspirin 100', 'equipment:7': 'Mixer 1' },
+  formatDateTime: (iso) => `formatted ${iso.slice(0, 10)}`,
+};
+
+const lines = (row: Parameters<typeof auditFieldChanges>[0]) =>
+  auditFieldChanges(row, format).map((change) => auditChangeLine(change));
+
+describe('audit rows as an inspector reads them', () => {
+  it('shows each changed field of a product by its label, old → new, with units', () => {
+    expect(
+      lines({
+        domain: 'Product',
+        entityId: '12',
+        oldValues: { minBatchSize: { value: 100, unit: 'kg' }, dosageForm: 'Tablet' },
+        newValues: { minBatchSize: { value: 120, unit: 'kg' }, dosageForm: 'Capsule' },
+      }),
+    ).toEqual(['Minimum batch size: 100 kg → 120 kg', 'Dosage form: Tablet → Capsule']);
+  });
+
+  it('names referenced records and list rows instead of ids or JSON', () => {
+    expect(
+      lines({
+        domain: 'Product',
+        entityId: '12',
+        oldValues: null,
+        newValues: {
+          actives: [{ activeId: 3, amount: { value: 0.5, unit: 'mg' } }, { activeId: 99 }],
+          unitWeight: null,
+        },
+      }),
+    ).toEqual([
+      'Actives: Active: Paracetamol, Amount per unit: 0.5 mg; Active: #99',
+      'Unit weight: —',
+    ]);
+  });
+
+  it('leaves out what a child row repeats on both sides, and reads archiving as yes or no', () => {
+    expect(
+      lines({
+        domain: 'SamplingLocation',
+        entityId: '4',
+        oldValues: { equipmentId: 7, archived: false },
+        newValues: { equipmentId: 7, archived: true },
+      }),
+    ).toEqual(['Archived: No → Yes']);
+    expect(
+      lines({
+        domain: 'SamplingLocation',
+        entityId: '4',
+        oldValues: null,
+        newValues: { equipmentId: 7, name: 'Lid gasket' },
+      }),
+    ).toEqual(['Equipment: Mixer 1', 'Name: Lid gasket']);
+  });
+
+  it('labels undeclared fields from their names and formats dates and nested values', () => {
+    expect(
+      lines({
+        domain: 'DateTimeSettings',
+        entityId: null,
+        oldValues: { dateFormat: 'DD-MM-YYYY', validUntil: '2026-01-02T03:04:05.000Z' },
+        newValues: { dateFormat: 'MMM DD, YYYY', limits: { maxRows: 10, isStrict: false } },
+      }),
+    ).toEqual([
+      'Date format: DD-MM-YYYY → MMM DD, YYYY',
+      'Valid until: formatted 2026-01-02',
+      'Limits: Max rows: 10, Is strict: No',
+    ]);
+  });
+
+  it('names the record a row is about, and the record a signature signs', () => {
+    const product = {
+      domain: 'Product',
+      action: 'Create',
+      entityId: '12',
+      oldValues: null,
+      newValues: null,
+    };
+    expect(auditSubject(product, format.names)).toBe('Product ‘Aspirin 100’');
+    expect(auditSubject({ ...product, entityId: '13' }, format.names)).toBe('Product #13');
+    expect(
+      auditSubject({ domain: 'DefaultUnit', entityId: null, oldValues: null, newValues: null }, {}),
+    ).toBe('Default unit');
+    const signature = {
+      domain: 'ElectronicSignature',
+      entityId: '8',
+      oldValues: null,
+      newValues: { documentType: 'SOP', documentId: 8 },
+    };
+    expect(auditSubject(signature, { 'sops:8': 'Line clearance' })).toBe('SOP ‘Line clearance’');
+    expect([...auditReferences(signature)]).toEqual([['sops', new Set([8])]]);
+    expect(auditActionLabel('SignatureRefused')).toBe('Signature refused');
+    expect(auditWhat(product, format.names)).toBe('Product ‘Aspirin 100’ · Create');
+    expect(auditWhat({ ...product, action: 'Update' }, format.names, 'Product')).toBe('Update');
+    const signed = { ...signature, action: 'Approve' };
+    expect(auditWhat(signed, {}, 'SOP')).toBe('Signature: Approve');
+    expect(auditWhat(signed, { 'sops:8': 'Line clearance' })).toBe(
+      'SOP ‘Line clearance’ · Signature: Approve',
+    );
+  });
+
+  it('collects the records to name: the subject and every reference', () => {
+    const refs = auditReferences({
+      domain: 'Production',
+      entityId: '2',
+      oldValues: { productIds: [12] },
+      newValues: { productIds: [13], equipmentIds: [7, 8] },
+    });
+    expect(refs.get('productions')).toEqual(new Set([2]));
+    expect(refs.get('products')).toEqual(new Set([12, 13]));
+    expect(refs.get('equipment')).toEqual(new Set([7, 8]));
+  });
+});
+
+describe('labels', () => {
+  it.each([
+    ['minBatchSize', 'Min batch size'],
+    ['externalID', 'External ID'],
+    ['SOPNumber', 'SOP number'],
+    ['ldd_mg', 'Ldd mg'],
+    ['unit', 'Unit'],
+  ])('%s reads as %s', (name, label) => expect(labelFromName(name)).toBe(label));
+
+  it.each([
+    ['SOP', 'SOP'],
+    ['SOPs', 'SOPs'],
+    ['MOC records', 'MOC records'],
+    ['Analytical method', 'analytical method'],
+    ['API', 'API'],
+  ])('%s inside a sentence reads as %s', (label, lower) => expect(lowerLabel(label)).toBe(lower));
+});

@@ -1,0 +1,44 @@
+import { AUDIT_DEFS, parentOf } from '../../../core/audit/audit-format.ts';
+import type { EntityDef } from '../../../core/entities/entity.ts';
+import type { SqlValue } from '../../db/db.ts';
+import type { AuditWhere } from './audit-log.service.ts';
+
+export interface RecordHistoryTarget {
+  def: EntityDef;
+  planId: number;
+  /** The facility the record belongs to; null for a plan's record. */
+  facilityId: number | null;
+  id: number;
+}
+
+/**
+ * The audit rows of one record: its own (create, edits, archiving), the signatures of it when
+ * it is a controlled record, and the rows of its children (a piece of equipment's sampling
+ * locations), which name their parent in their values for this.
+ */
+export function recordHistoryWhere({
+  def,
+  planId,
+  facilityId,
+  id,
+}: RecordHistoryTarget): AuditWhere {
+  const params: SqlValue[] = [planId, facilityId, def.domain, String(id)];
+  const own = ['(a.domain = $3 and a.entity_id = $4)'];
+  if (def.controlled) {
+    params.push(def.controlled.documentType);
+    own.push(
+      `(a.domain = 'ElectronicSignature' and a.entity_id = $4 and a.new_values->>'documentType' = $${params.length})`,
+    );
+  }
+  for (const child of AUDIT_DEFS) {
+    const parent = parentOf(child);
+    if (parent?.entity !== def.key) continue;
+    params.push(child.domain, parent.field);
+    const n = params.length;
+    own.push(`(a.domain = $${n - 1} and a.new_values->>$${n} = $4)`);
+  }
+  return {
+    sql: `a.plan_id = $1 and a.facility_id is not distinct from $2::int and (${own.join(' or ')})`,
+    params,
+  };
+}
