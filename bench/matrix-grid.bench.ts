@@ -8,15 +8,16 @@
 //   npm run bench:matrix-grid
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launchBrowser, newPage } from '../e2e/browser.ts';
+import { launchBrowser } from '../e2e/browser.ts';
 import {
   THOUSAND_PRODUCTS,
   admin,
+  bytesOf,
   facilityWorkbook,
   signIn,
+  signedInPage,
   uploadWorkbook,
 } from './bench-fixture.ts';
 import { startServerProcess } from './server-process.ts';
@@ -25,24 +26,6 @@ import { percentile } from './verification-fixture.ts';
 const FACILITY = 'Oral Solid Dosage Plant';
 const TARGET_MS = 2000;
 const MAX_BYTES_PER_PAIR = 120;
-
-/** The bytes as sent (fetch would inflate them). */
-function bytesOf(url: string, token: string, encoding?: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      { headers: { token, ...(encoding ? { 'accept-encoding': encoding } : {}) } },
-      (res) => {
-        let n = 0;
-        res.on('data', (c: Buffer) => (n += c.length));
-        res.on('end', () => resolve(n));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
@@ -64,14 +47,7 @@ try {
     `1,000-product workbook (${String(imported.body.rows)} rows): import ${seconds(imported.ms)}`,
   );
 
-  const { page } = await newPage(browser, server.url);
-  page.setDefaultTimeout(300_000);
-  await page.goto('/');
-  await page.getByLabel('Email/Employee ID').fill(admin.ADMIN_EMAIL);
-  await page.getByLabel('Password', { exact: true }).fill(admin.ADMIN_PASSWORD);
-  await page.getByRole('button', { name: 'Log In' }).click();
-  await page.getByRole('button', { name: FACILITY }).click();
-  await page.getByRole('button', { name: 'Logout' }).waitFor();
+  const page = await signedInPage(browser, server.url, FACILITY);
 
   const grid = page.getByRole('region', { name: 'MAC matrix grid' });
   const shown: number[] = [];
