@@ -2,10 +2,13 @@
 // workbook, sign-in, and running one measurement on PGlite and then on the PostgreSQL server.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import pg from 'pg';
+import type { Browser, Page } from 'playwright-core';
+import { newPage } from '../e2e/browser.ts';
 
 export const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 export const admin = { ADMIN_EMAIL: 'admin@example.com', ADMIN_PASSWORD: 'Admin#12345' };
@@ -197,4 +200,42 @@ export async function onEachDatabase(
     await client.query(`drop database if exists ${name} with (force)`);
     await client.end();
   }
+}
+
+/** The bytes of an answer as sent (fetch would inflate them). */
+export function bytesOf(url: string, token: string, encoding?: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      { headers: { token, ...(encoding ? { 'accept-encoding': encoding } : {}) } },
+      (res) => {
+        let n = 0;
+        res.on('data', (c: Buffer) => (n += c.length));
+        res.on('end', () => resolve(n));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/**
+ * A page of the built app with the administrator signed in to a facility, waiting as long as a
+ * 1,000-product facility needs.
+ */
+export async function signedInPage(
+  browser: Browser,
+  serverUrl: string,
+  facilityName: string,
+): Promise<Page> {
+  const { page } = await newPage(browser, serverUrl);
+  page.setDefaultTimeout(300_000);
+  await page.goto('/');
+  await page.getByLabel('Email/Employee ID').fill(admin.ADMIN_EMAIL);
+  await page.getByLabel('Password', { exact: true }).fill(admin.ADMIN_PASSWORD);
+  await page.getByRole('button', { name: 'Log In' }).click();
+  await page.getByRole('button', { name: facilityName }).click();
+  await page.getByRole('button', { name: 'Logout' }).waitFor();
+  return page;
 }

@@ -5,10 +5,10 @@
 // - bytes per pair of the whole matrix and of a pairs page, identity, gzip and br.
 // Runs on PGlite, and on the PostgreSQL server at 127.0.0.1:5432 when one answers.
 //   npm run bench:mac-pairs
-import { request } from 'node:http';
 import {
   THOUSAND_PRODUCTS,
   admin,
+  bytesOf,
   facilityWorkbook,
   onEachDatabase,
   signIn,
@@ -19,24 +19,6 @@ import { percentile } from './verification-fixture.ts';
 
 const PAGES = Number(process.env.PAGES ?? 5);
 const PAGE_LIMIT = 500;
-
-/** The bytes as sent (fetch would inflate them). */
-function bytesOf(url: string, token: string, encoding?: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      { headers: { token, ...(encoding ? { 'accept-encoding': encoding } : {}) } },
-      (res) => {
-        let n = 0;
-        res.on('data', (c: Buffer) => (n += c.length));
-        res.on('end', () => resolve(n));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 const median = (xs: number[]) =>
   percentile(

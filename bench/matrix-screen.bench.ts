@@ -9,13 +9,13 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launchBrowser, newPage } from '../e2e/browser.ts';
+import { launchBrowser } from '../e2e/browser.ts';
 import { migrate } from '../server/db/migrate.ts';
 import { openPglite } from '../server/db/pglite-db.ts';
 import { seedDemo } from '../server/db/seed-demo.ts';
 import { seedFirstStart } from '../server/db/seed.ts';
 import { exportMasterData } from '../server/modules/master/master-export.ts';
-import { admin, facilityWorkbook, signIn, uploadWorkbook } from './bench-fixture.ts';
+import { admin, facilityWorkbook, signIn, signedInPage, uploadWorkbook } from './bench-fixture.ts';
 import { startServerProcess } from './server-process.ts';
 
 const FACILITY = 'Oral Solid Dosage Plant';
@@ -78,14 +78,7 @@ try {
     `1,000-product workbook (${String(imported.body.rows)} rows): import ${seconds(imported.ms)}`,
   );
 
-  const { page } = await newPage(browser, server.url);
-  page.setDefaultTimeout(300_000);
-  await page.goto('/');
-  await page.getByLabel('Email/Employee ID').fill(admin.ADMIN_EMAIL);
-  await page.getByLabel('Password', { exact: true }).fill(admin.ADMIN_PASSWORD);
-  await page.getByRole('button', { name: 'Log In' }).click();
-  await page.getByRole('button', { name: FACILITY }).click();
-  await page.getByRole('button', { name: 'Logout' }).waitFor();
+  const page = await signedInPage(browser, server.url, FACILITY);
 
   // Run 1 opens the page from the navigation (its chunk not loaded yet); runs 2–3 reload it.
   for (let run = 1; run <= 3; run += 1) {

@@ -85,3 +85,32 @@ export type TMacPairsPage = z.infer<typeof ZMacPairsPage>;
 export const ZMacProductionParams = ZFacilityParams.extend({
   id: ZId,
 });
+
+export const ZMacGridQuery = ZMacMatrixExportQuery.extend(ZAsOfQuery.shape);
+export type TMacGridQuery = z.infer<typeof ZMacGridQuery>;
+
+const ZIndices = z.array(z.number().int());
+
+/**
+ * The whole MAC matrix in columns, for a product × product grid: every name once, then one
+ * array per field with one entry per pair, units once. The pairs of previous product p are
+ * `rowStart[p]` up to `rowStart[p + 1]`, in the matrix order of GET mac-matrix/pairs (next
+ * products ascending); every other array is indexed by pair.
+ */
+export const ZMacGrid = z.object({
+  products: z.array(z.string()).describe('Product names; `rowStart` and `next` index this list'),
+  actives: z.array(z.string()).describe('Active names; `governingActive` indexes this list'),
+  criteria: z.array(z.string()).describe('Criterion keys; `governing` indexes this list'),
+  flagTexts: z.array(z.string()).describe('Flag texts; bit i of `flags` stands for the i-th'),
+  units: z.object({ maco: z.literal('mg'), sal: z.literal('mg/sqcm') }),
+  rowStart: ZIndices.describe('products.length + 1 offsets into the pair arrays'),
+  next: ZIndices,
+  maco: z.array(z.number().nullable()).describe('Governing MACO; null where no criterion applies'),
+  sal: z.array(z.number().nullable()),
+  governing: ZIndices.describe('-1 where no criterion applies'),
+  governingActive: ZIndices.describe('-1 where none'),
+  salCapped: z.array(z.union([z.literal(0), z.literal(1)])),
+  flags: ZIndices,
+  uncomputable: z.array(ZUncomputable),
+});
+export type TMacGrid = z.infer<typeof ZMacGrid>;

@@ -85,13 +85,17 @@ export async function loadMacMatrix(
   };
 }
 
-/** The MAC matrix of the facility or one production, and how much has arrived while it loads. */
-export function useMacMatrix(productionId?: number) {
+/**
+ * The MAC matrix of the facility or one production, and how much has arrived while it loads;
+ * nothing is fetched until `enabled` (a view that lists it is shown).
+ */
+export function useMacMatrix(productionId?: number, enabled = true) {
   const scope = useFacilityScope();
   const [progress, setProgress] = useState<LoadProgress | null>(null);
   const matrix = useQuery({
     queryKey: [...limitsKeys.macMatrix(scope.facilityId), productionId ?? 'all'],
     queryFn: ({ signal }) => loadMacMatrix(scope, signal, setProgress, productionId),
+    enabled,
     // Limits follow master data: refetched whenever it changes (see app/query-keys.ts), and
     // again on return to the page so another user's change shows too.
     staleTime: 0,

@@ -250,6 +250,7 @@ describe('limits views over data stored before the rules', () => {
       'limits/worst-cases',
       'limits/cleaning-agents',
       'mac-matrix/pairs',
+      'mac-matrix/grid',
     ]) {
       const res = await server.request<{ uncomputable: unknown }>('GET', `${F}/${view}`, { token });
       expect(res.status, view).toBe(200);

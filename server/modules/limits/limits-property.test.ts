@@ -51,6 +51,7 @@ const VIEWS = [
   'mac-matrix',
   'mac-matrix?summary=true',
   'mac-matrix/pairs',
+  'mac-matrix/grid',
   'limits/input',
   'limits/worst-cases',
   'limits/cleaning-agents',

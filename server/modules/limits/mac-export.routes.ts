@@ -1,6 +1,8 @@
 import { productionsDef } from '../../../core/entities/defs/index.ts';
 import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
 import {
+  ZMacGrid,
+  ZMacGridQuery,
   ZMacMatrixExportQuery,
   ZMacPairsPage,
   ZMacPairsQuery,
@@ -14,6 +16,7 @@ import { actorOf, sessionOf } from '../../http/session-guard.ts';
 import { facilityDateTimeSettings } from '../audit/audit-log.service.ts';
 import { writeAudit, type Actor } from '../audit/audit.service.ts';
 import { computableLimitsInput } from './computable-input.ts';
+import { macGridText } from './mac-grid.ts';
 import { macMatrixCache } from './mac-matrix-cache.ts';
 import { writeMacMatrixXlsx } from './mac-matrix-xlsx.ts';
 import { pagePairs } from './mac-pairs.ts';
@@ -129,6 +132,32 @@ export function registerMacExportRoutes({ app, db, permit }: AppContext): void {
         asOf: request.query.asOf,
       });
       return { ...pagePairs(state, request.query), uncomputable: state.uncomputable };
+    },
+  );
+
+  r.get(
+    `${base}/mac-matrix/grid`,
+    {
+      preHandler: guard,
+      schema: {
+        tags,
+        summary: 'The whole MAC matrix in columns, for a product × product grid',
+        description:
+          'Every pair of GET mac-matrix/pairs in matrix order, compact: names once (products, actives, criterion keys, flag texts), units once, then one array per field with one entry per pair (next product, governing MACO, SAL, governing criterion and active, SAL capped, flags as bits). The pairs of previous product p are `rowStart[p]` up to `rowStart[p + 1]`. About 60 bytes a pair before compression; the shared equipment, area and each criterion of one pair are on GET mac-matrix/pairs. `productionId` and `asOf` as on the pairs.',
+        params: ZFacilityParams,
+        querystring: ZMacGridQuery,
+        response: { 200: ZMacGrid },
+      },
+    },
+    async (request, reply) => {
+      const state = await macMatrixCache(db).get(db, request.params.facility, {
+        productionId: request.query.productionId,
+        asOf: request.query.asOf,
+      });
+      // Sent as the cached text, past the schema's serializer: checking and formatting a
+      // million pairs again takes seconds. It is a ZMacGrid by type (mac-grid.ts); the tests
+      // check the answer against the schema.
+      return reply.type('application/json; charset=utf-8').send(macGridText(state) as never);
     },
   );
 

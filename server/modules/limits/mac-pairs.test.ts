@@ -47,6 +47,19 @@ describe('GET {F}/mac-matrix/pairs', () => {
     expect((await page('previous=A&equipment=E3')).body.total).toBe(0);
   });
 
+  it('finds one pair by both names, with the numbers the list gives it', async () => {
+    const one = await page('previous=C&next=D');
+    expect(names(one.body)).toEqual(['C>D']);
+    expect(one.body.data).toEqual(
+      (await page('pageLimit=10')).body.data.filter((p) => p.previous === 'C' && p.next === 'D'),
+    );
+    expect((await page('previous=C&next=D&failingOnly=true')).body.total).toBe(1);
+    expect((await page('previous=D&next=C&failingOnly=true')).body.total).toBe(0);
+    expect((await page('previous=A&next=B&equipment=E3')).body.total).toBe(0);
+    expect((await page('previous=A&next=C')).body).toMatchObject({ data: [], total: 0 });
+    expect((await page('previous=A&next=A')).body.total).toBe(0);
+  });
+
   it('sorts by name or by limit, descending with "-"', async () => {
     expect(names((await page('sort=next')).body)).toEqual(['B>A', 'A>B', 'D>C', 'C>D']);
     const byMaco = (await page('sort=maco')).body.data.map((p) => p.maco!.value);

@@ -1,6 +1,11 @@
 import { compileLimits, type CompiledLimits } from '../../../core/limits/compile.ts';
 import { contractPair } from '../../../core/limits/contract-output.ts';
-import { evaluatePairAt, newPairView, runMatrix } from '../../../core/limits/matrix.ts';
+import {
+  evaluatePairAt,
+  newPairView,
+  runMatrix,
+  type PairView,
+} from '../../../core/limits/matrix.ts';
 import type { LimitsInput } from '../../../core/limits/model.ts';
 import { nameRanks, pairFlags } from '../../../core/limits/pair-flags.ts';
 import type {
@@ -108,6 +113,19 @@ function matchPairs(source: PairsSource, query: TMacPairsQuery): PairMatches | n
   const m = source.compiled();
 
   const failingOnly = query.failingOnly === 'true';
+  const keeps = (view: PairView) =>
+    (equipment < 0 || view.shared.subarray(0, view.sharedCount).includes(equipment)) &&
+    (!failingOnly || pairFlags(view).length > 0);
+  // One pair asked for by name (a cell of the grid): evaluated alone, not found in the matrix.
+  if (previous >= 0 && next >= 0) {
+    const view = newPairView(m.equipmentCount);
+    const found = evaluatePairAt(m, previous, next, view) && keeps(view);
+    return {
+      prevs: Int32Array.of(previous),
+      nexts: Int32Array.of(next),
+      order: found ? Uint32Array.of(0) : new Uint32Array(0),
+    };
+  }
   const sort = query.sort;
   const ranks = sort === 'previous' || sort === 'next' ? nameRanks(m) : null;
   const count = m.productCount;
@@ -117,8 +135,7 @@ function matchPairs(source: PairsSource, query: TMacPairsQuery): PairMatches | n
   runMatrix(m, (view) => {
     if (previous >= 0 && view.previous !== previous) return;
     if (next >= 0 && view.next !== next) return;
-    if (equipment >= 0 && !view.shared.subarray(0, view.sharedCount).includes(equipment)) return;
-    if (failingOnly && pairFlags(view).length === 0) return;
+    if (!keeps(view)) return;
     prevs.push(view.previous);
     nexts.push(view.next);
     if (!sort) return;

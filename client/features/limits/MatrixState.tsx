@@ -1,0 +1,65 @@
+import { Empty, Progress, Skeleton, Typography } from 'antd';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import type { TUncomputable } from '../../../core/schemas/mac-matrix.schemas.ts';
+import { LoadErrorAlert } from '../../app/LoadErrorAlert.tsx';
+import { LeftOutAlert } from './LeftOutAlert.tsx';
+
+interface MatrixStateProps {
+  query: { isPending: boolean; isError: boolean; error: Error | null; refetch: () => unknown };
+  what: string;
+  /** Pairs received so far while the matrix streams in. */
+  received?: number | undefined;
+  uncomputable: readonly TUncomputable[] | undefined;
+  isEmpty: boolean;
+  /** Called only once the matrix is there and has pairs. */
+  children: () => ReactNode;
+}
+
+/** Loading, error, left-out and empty states of a view of the MAC matrix. */
+export function MatrixState({
+  query,
+  what,
+  received,
+  uncomputable,
+  isEmpty,
+  children,
+}: MatrixStateProps) {
+  if (query.isPending) {
+    return (
+      <>
+        {received ? (
+          <div role="status" style={{ marginBottom: 16 }}>
+            <Typography.Text>
+              Computing limits: {received.toLocaleString('en-US')} pairs received
+            </Typography.Text>
+            <Progress percent={100} status="active" showInfo={false} />
+          </div>
+        ) : null}
+        <Skeleton active />
+      </>
+    );
+  }
+  if (query.isError) return <LoadErrorAlert title={`Could not load the ${what}`} query={query} />;
+  return (
+    <>
+      <LeftOutAlert uncomputable={uncomputable ?? []} />
+      {isEmpty ? (
+        <Empty
+          description={
+            <>
+              <div>No limits yet.</div>
+              <div>
+                Limits appear once products with actives share equipment through a production.
+              </div>
+            </>
+          }
+        >
+          <Link to="/master-data/productions">Go to productions</Link>
+        </Empty>
+      ) : (
+        children()
+      )}
+    </>
+  );
+}
