@@ -133,3 +133,21 @@ export function showSaveError(error: unknown, form?: FormInstance, onConflict?: 
     problem.title === NOTHING_TO_CHANGE.title ? notification.warning : notification.error;
   show({ title: problem.title, description });
 }
+
+/**
+ * The form's values once every rule passes, or undefined when one fails: antd shows each problem
+ * on its field and rejects the promise, which nobody else would catch (an uncaught rejection in
+ * the browser). Any other failure is thrown on.
+ */
+export async function validValues<V>(form: FormInstance<V>): Promise<V | undefined> {
+  try {
+    return await form.validateFields();
+  } catch (error) {
+    if (isFormValidationFailure(error)) return undefined;
+    throw error;
+  }
+}
+
+function isFormValidationFailure(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && 'errorFields' in error;
+}

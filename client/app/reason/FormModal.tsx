@@ -1,7 +1,7 @@
 import { Form, Modal } from 'antd';
 import type { FormInstance } from 'antd';
 import { useState, type ReactNode } from 'react';
-import { showSaveError } from '../../api/form-errors.ts';
+import { showSaveError, validValues } from '../../api/form-errors.ts';
 import { ReasonField } from '../../app/reason/ReasonField.tsx';
 
 interface FormModalProps<V> {
@@ -28,12 +28,8 @@ export function FormModal<V>(props: FormModalProps<V>) {
   const [isSaving, setSaving] = useState(false);
 
   async function submit(): Promise<void> {
-    let values: V;
-    try {
-      values = await form.validateFields();
-    } catch {
-      return; // the form shows each problem on its field
-    }
+    const values = await validValues(form);
+    if (values === undefined) return;
     setSaving(true);
     try {
       const reason = (values as { reason?: unknown }).reason;

@@ -1,6 +1,6 @@
 import { Form, Modal, Typography } from 'antd';
 import { useState, type ReactNode } from 'react';
-import { showSaveError } from '../../api/form-errors.ts';
+import { showSaveError, validValues } from '../../api/form-errors.ts';
 import { ReasonField } from '../../app/reason/ReasonField.tsx';
 
 export interface ReasonValues {
@@ -43,7 +43,8 @@ export function ReasonModal(props: ReasonModalProps) {
 
   async function submit(): Promise<void> {
     if (!canSubmit) return;
-    const values = await form.validateFields();
+    const values = await validValues(form);
+    if (!values) return;
     setBusy(true);
     try {
       await onSubmit({ ...values, reason: values.reason.trim() });

@@ -7,6 +7,7 @@ import {
   type TChangeAssessment,
   type TStagedChange,
 } from '../../../core/schemas/change-assessments.schemas.ts';
+import { validValues } from '../../api/form-errors.ts';
 import { ReasonModal } from '../../app/reason/ReasonModal.tsx';
 import { getEntity } from '../master-data/entity-api.ts';
 import type { EntityRecord } from '../master-data/entity-api.ts';
@@ -112,7 +113,8 @@ function StagePicker(props: { onChosen: (choice: Choice) => void; onClose: () =>
     : [];
 
   async function next(): Promise<void> {
-    const values = await form.validateFields();
+    const values = await validValues(form);
+    if (!values) return;
     if (isPolicy && values.residueType) {
       props.onChosen({ kind: 'policy', residueType: values.residueType });
     } else if (def && values.op) {

@@ -1,6 +1,7 @@
 import { Button, Flex, Form, Input, Modal, notification, Segmented, Select, Table } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { validValues } from '../../api/form-errors.ts';
 import type { FacilityScope } from '../master-data/entity-api.ts';
 import { addSample, equipmentKeys, listSamples, setSampleArchived } from './equipment-api.ts';
 import type { SampleInput } from './equipment-api.ts';
@@ -36,7 +37,9 @@ export function SamplesTable({
     });
 
   async function add(): Promise<void> {
-    const { reason, ...input } = await form.validateFields();
+    const values = await validValues(form);
+    if (!values) return;
+    const { reason, ...input } = values;
     await addSample(scope, equipmentId, locationId, input, reason.trim());
     setAdding(false);
     form.resetFields();

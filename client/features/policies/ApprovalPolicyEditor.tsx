@@ -8,7 +8,7 @@ import {
   type TApprovalStep,
   type TControlledDocumentType,
 } from '../../../core/schemas/signatures.schemas.ts';
-import { showSaveError } from '../../api/form-errors.ts';
+import { showSaveError, validValues } from '../../api/form-errors.ts';
 import { ReasonModal } from '../../app/reason/ReasonModal.tsx';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import { recordsKeys, saveApprovalPolicy, useApprovalPolicy } from '../records/records-api.ts';
@@ -59,7 +59,8 @@ function LoadedPolicyForm(props: {
   const roleOptions = (roles.data ?? []).map((role) => ({ value: role.id, label: role.name }));
 
   async function ask(): Promise<void> {
-    const values = await form.validateFields();
+    const values = await validValues(form);
+    if (!values) return;
     const found = stepsProblem(renumberSteps(values.steps));
     setProblem(found);
     if (!found) setAsking(true);

@@ -4,7 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { isApiError } from '../../api/api-error.ts';
-import { NOTHING_TO_CHANGE, VERSION_CONFLICT } from '../../api/form-errors.ts';
+import { NOTHING_TO_CHANGE, validValues, VERSION_CONFLICT } from '../../api/form-errors.ts';
 import { ReasonModal } from '../../app/reason/ReasonModal.tsx';
 import { formFieldErrors } from '../../api/form-errors.ts';
 import { changedFields, rebase } from './document-changes.ts';
@@ -77,11 +77,7 @@ function LoadedDocumentForm<T extends object>({
   const edited = (): Partial<T> => ({ ...base.document, ...form.getFieldsValue(true) });
 
   async function askForReason(): Promise<void> {
-    try {
-      await form.validateFields();
-    } catch {
-      return;
-    }
+    if ((await validValues(form)) === undefined) return;
     const changes = changedFields(base.document, edited(), fixed);
     if (Object.keys(changes).length === 0) {
       notification.warning({

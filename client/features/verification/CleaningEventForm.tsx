@@ -1,7 +1,7 @@
 import { Alert, Button, Card, Flex, Form, Input, InputNumber } from 'antd';
 import { useState } from 'react';
 import type { TRun } from '../../../core/schemas/verification.schemas.ts';
-import { showSaveError } from '../../api/form-errors.ts';
+import { showSaveError, validValues } from '../../api/form-errors.ts';
 import { ReasonField } from '../../app/reason/ReasonField.tsx';
 import { ReferenceSelect } from '../master-data/ReferenceSelect.tsx';
 import { referencedDef } from '../master-data/entity-registry.ts';
@@ -28,7 +28,8 @@ export function CleaningEventForm(props: { run: TRun; canEdit: boolean; onConfli
   const event = run.event;
 
   async function submit(): Promise<void> {
-    const values = await form.validateFields();
+    const values = await validValues(form);
+    if (!values) return;
     setSaving(true);
     try {
       await save.mutateAsync({

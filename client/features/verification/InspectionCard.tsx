@@ -16,7 +16,7 @@ import type {
   TInspectionRecord,
 } from '../../../core/schemas/run-inspection.schemas.ts';
 import type { TRun } from '../../../core/schemas/verification.schemas.ts';
-import { showSaveError } from '../../api/form-errors.ts';
+import { showSaveError, validValues } from '../../api/form-errors.ts';
 import { ReasonField } from '../../app/reason/ReasonField.tsx';
 import { fromLocalInput, toLocalInput } from './event-values.ts';
 import { inspectionCalls, type InspectionBody } from './inspection-api.ts';
@@ -189,7 +189,8 @@ function InspectionForm(props: {
 
   const text = (value: string | null | undefined) => value?.trim() || null;
   async function submit(): Promise<void> {
-    const values = await form.validateFields();
+    const values = await validValues(form);
+    if (!values) return;
     const body: InspectionBody = {
       inspectedAt: fromLocalInput(values.inspectedAt) ?? undefined,
       lightLux: values.lightLux as number,

@@ -26,7 +26,7 @@ import {
   type TRunMicrobial,
 } from '../../../core/schemas/verification.schemas.ts';
 import { judgeMicrobial } from '../../../core/verification/judge-microbial.ts';
-import { showSaveError } from '../../api/form-errors.ts';
+import { showSaveError, validValues } from '../../api/form-errors.ts';
 import { LoadErrorAlert } from '../../app/LoadErrorAlert.tsx';
 import { FormModal } from '../../app/reason/FormModal.tsx';
 import { CorrectResultDialog } from './CorrectResultDialog.tsx';
@@ -126,7 +126,8 @@ function LoadedMicrobial(props: {
   const canEnter = props.canEnter && policy.useMicrobialLimits;
 
   async function submit(): Promise<void> {
-    const values = (await form.validateFields()).entry;
+    const values = (await validValues(form))?.entry;
+    if (!values) return;
     try {
       await save.mutateAsync({
         results: [
