@@ -28,6 +28,20 @@ export function allowBrowserErrors(...patterns: RegExp[]): void {
   allowances.push(...patterns);
 }
 
+/**
+ * Lets the current test through one refusal it provokes on purpose: the browser's report of a
+ * response with this status from this API path (a RegExp for a path with ids in it).
+ */
+export function allowRefusedRequest(status: number, path: string | RegExp): void {
+  const pathSource =
+    typeof path === 'string' ? path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : path.source;
+  allowBrowserErrors(
+    new RegExp(
+      `^console error: Failed to load resource: the server responded with a status of ${status} \\([^)]*\\) \\(https?://[^/]+${pathSource}(\\?[^)]*)?\\)$`,
+    ),
+  );
+}
+
 /** The errors reported since the last call that no allowance of the current test covers. */
 export function takeBrowserErrors(): string[] {
   const errors = reported.filter((text) => !allowances.some((pattern) => pattern.test(text)));
