@@ -29,12 +29,15 @@ export function allowBrowserErrors(...patterns: RegExp[]): void {
 }
 
 /**
- * Lets the current test through one refusal it provokes on purpose: the browser's report of a
- * response with this status from this API path (a RegExp for a path with ids in it).
+ * Lets the current test through a refusal it provokes on purpose: the browser's report of a
+ * response with this status from this API path. A string is the whole path; a RegExp is the
+ * path's end, for paths with ids in them (/facilities\/\d+\/equipments\/\d+/).
  */
 export function allowRefusedRequest(status: number, path: string | RegExp): void {
   const pathSource =
-    typeof path === 'string' ? path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : path.source;
+    typeof path === 'string'
+      ? path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+      : `/[^?)]*${path.source}`;
   allowBrowserErrors(
     new RegExp(
       `^console error: Failed to load resource: the server responded with a status of ${status} \\([^)]*\\) \\(https?://[^/]+${pathSource}(\\?[^)]*)?\\)$`,
