@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, it } from 'vitest';
 import { seedDemo } from '../server/db/seed-demo.ts';
-import { seriousViolations } from './accessibility.ts';
+import { expectAccessible } from './accessibility.ts';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import { MAIN_SCREENS, openScreen } from './main-screens.ts';
 import { facilityApi, signInToFacility } from './ui.ts';
@@ -23,7 +23,7 @@ it('the sign-in screen has no serious or critical WCAG 2.1 AA violation', async 
   // Its own browser context: the signed-in page keeps its session.
   const signIn = await app.open('/');
   await signIn.getByRole('button', { name: 'Log In' }).waitFor();
-  expect(await seriousViolations(signIn)).toEqual([]);
+  await expectAccessible(signIn);
   await signIn.context().close();
 });
 
@@ -31,6 +31,6 @@ it.each(MAIN_SCREENS)(
   'the demo facility’s $name screen has no serious or critical WCAG 2.1 AA violation',
   async ({ path }) => {
     await openScreen(page, path);
-    expect(await seriousViolations(page)).toEqual([]);
+    await expectAccessible(page);
   },
 );
