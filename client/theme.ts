@@ -1,9 +1,9 @@
 import type { ThemeConfig } from 'antd';
 
 /*
- * Colours chosen for WCAG 2.1 AA (4.5:1 for text). antd's lighter greys (45% and 25% black),
- * its status colours and its preset tags' text shades read below that on white and on their own
- * tinted backgrounds, so the darker shades of the same hues take their place.
+ * Colours chosen for WCAG 2.1 AA (4.5:1 for text). antd's lighter greys (45% and 25% black) and
+ * its status colours read below that on white and on their own tinted backgrounds, so darker
+ * shades of the same hues take their place (the preset tags' text: styles.css).
  */
 export const theme: ThemeConfig = {
   token: {
@@ -17,12 +17,15 @@ export const theme: ThemeConfig = {
     colorWarning: '#ad4e00',
     colorError: '#cf1322',
     colorInfo: '#0958d9',
-    green7: '#237804',
-    lime7: '#3f6600',
-    cyan7: '#006d75',
-    gold7: '#874d00',
-    orange7: '#ad4e00',
-    volcano7: '#ad2102',
+    // Tints of the darker status colours would be muddy: the light backgrounds stay antd's.
+    colorSuccessBg: '#f6ffed',
+    colorSuccessBorder: '#b7eb8f',
+    colorWarningBg: '#fff7e6',
+    colorWarningBorder: '#ffd591',
+    colorErrorBg: '#fff2f0',
+    colorErrorBorder: '#ffccc7',
+    colorInfoBg: '#e6f4ff',
+    colorInfoBorder: '#91caff',
   },
   components: {
     // The selected entry keeps the brand colour on a light tint of it (2.7:1 on antd's default).

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../server/db/seed-demo.ts';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import { MAIN_SCREENS, openScreen } from './main-screens.ts';
-import { facilityApi, signInToFacility } from './ui.ts';
+import { confirmWithReason, facilityApi, openDrawer, signInToFacility } from './ui.ts';
 
 // Kept by the CI script as artifacts (.ci/run): a reviewer sees each screen at both widths.
 const SCREENSHOTS = '.test-output/screenshots';
@@ -49,5 +49,42 @@ describe.each([1280, 1440])('at %i pixels wide', (width) => {
       overlaps(toggle!, heading!),
       `toggle ${JSON.stringify(toggle)}, title ${JSON.stringify(heading)}`,
     ).toBe(false);
+  });
+
+  it('a list’s last column, Archive and then Restore, can be reached and clicked', async () => {
+    await openScreen(page, '/master-data/products');
+    const row = page.getByRole('row', { name: /Allopurinol 100 mg tablets/ });
+    await row.getByRole('button', { name: 'Archive' }).click();
+    await page
+      .getByRole('dialog')
+      .last()
+      .getByRole('checkbox', { name: /I have reviewed where it is used/ })
+      .check();
+    await confirmWithReason(page, `Layout check at ${width} pixels`, 'Archive');
+    await page.getByRole('switch', { name: 'Show archived' }).click();
+    await row.getByRole('button', { name: 'Restore' }).click();
+    await confirmWithReason(page, `Layout check at ${width} pixels`, 'Restore');
+    await page.getByRole('switch', { name: 'Show archived' }).click();
+    await row.getByRole('button', { name: 'Archive' }).waitFor();
+  });
+
+  it('the productions list’s Edit buttons can be reached and clicked', async () => {
+    await openScreen(page, '/master-data/productions');
+    await page.getByRole('row').last().getByRole('button', { name: 'Edit' }).click();
+    await openDrawer(page).getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => page.locator('.ant-drawer-open').count()).toBe(0);
+  });
+
+  it('the MAC matrix’s SAL column scrolls into view and opens a pair', async () => {
+    await openScreen(page, '/limits/mac-matrix');
+    const sal = page.locator('button.matrix-link', { hasText: 'mg/sqcm' }).first();
+    // The pairs table draws only what is in sight: a sideways wheel brings the SAL column in,
+    // as it does for a user with a trackpad or Shift and the wheel.
+    const body = page.locator('.ant-table-tbody-virtual-holder');
+    await body.hover();
+    await page.mouse.wheel(2000, 0);
+    await sal.click();
+    await openDrawer(page).waitFor();
+    await page.keyboard.press('Escape');
   });
 });
