@@ -28,6 +28,8 @@ export default defineConfig({
           include: ['e2e/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['e2e/global-setup.ts'],
+          // Fails each test on an error in the browser (e2e/browser-errors.ts).
+          setupFiles: ['e2e/setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
           // After the other projects, two files at a time: each has its own server, database

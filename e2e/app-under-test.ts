@@ -5,7 +5,7 @@ import { launchBrowser, newPage } from './browser.ts';
 export interface AppUnderTest {
   server: TestServer;
   browser: Browser;
-  open(path?: string): Promise<Page>;
+  open(path?: string, viewport?: { width: number; height: number }): Promise<Page>;
   close(): Promise<void>;
 }
 
@@ -16,8 +16,8 @@ export async function startAppUnderTest(env: Record<string, string> = {}): Promi
   return {
     server,
     browser,
-    async open(path = '/') {
-      const { page } = await newPage(browser, server.url);
+    async open(path = '/', viewport) {
+      const { page } = await newPage(browser, server.url, viewport);
       await page.goto(path);
       return page;
     },

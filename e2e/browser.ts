@@ -1,4 +1,5 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { watchBrowserErrors } from './browser-errors.ts';
 
 export function chromiumPath(): string {
   return process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -23,9 +24,11 @@ export function launchBrowser(): Promise<Browser> {
 export async function newPage(
   browser: Browser,
   baseURL: string,
-): Promise<{ context: BrowserContext; page: Page }> {
   // A desktop screen: the header's navigation shows every entry without its overflow menu.
-  const context = await browser.newContext({ baseURL, viewport: { width: 1920, height: 1080 } });
+  viewport = { width: 1920, height: 1080 },
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL, viewport });
+  watchBrowserErrors(context);
   // The suite shares two cores with the server tests that run beside it: a step may wait long.
   context.setDefaultTimeout(50_000);
   const page = await context.newPage();

@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppUnderTest } from './app-under-test.ts';
 import { choose, openDrawer, openMasterData, startSignedIn } from './ui.ts';
+import { allowRefusedRequest } from './browser-errors.ts';
 
 let app: AppUnderTest;
 let page: Page;
@@ -79,6 +80,7 @@ describe('master data drives the MAC matrix', () => {
     await page.getByRole('cell', { name: '10 sqm' }).waitFor();
 
     // A duplicate name comes back from the server onto the Name field.
+    allowRefusedRequest(409, /\/facilities\/\d+\/equipments/);
     await page.getByRole('button', { name: 'Add equipment' }).first().click();
     await fill('Name', 'mixer 1');
     await fill('Surface area', '5');
@@ -138,6 +140,7 @@ describe('master data drives the MAC matrix', () => {
     expect(await page.getByRole('button', { name: '250 mg' }).count()).toBe(1);
   });
   it('keeps what the user typed through a version conflict', async () => {
+    allowRefusedRequest(409, /\/facilities\/\d+\/equipments\/\d+/);
     await openMasterData(page, 'Equipment');
     await page
       .getByRole('row', { name: /Mixer 1/ })

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../server/db/seed-demo.ts';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import { facilityApi, openMasterData, signInToFacility } from './ui.ts';
+import { allowRefusedRequest } from './browser-errors.ts';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -68,6 +69,7 @@ describe('master data workbook in the browser', () => {
   });
 
   it('refuses a workbook with problems, lists each by sheet, row and column, and changes nothing', async () => {
+    allowRefusedRequest(422, /\/facilities\/\d+\/master/);
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(exported as unknown as ArrayBuffer);
     const equipment = workbook.getWorksheet('Equipment')!;

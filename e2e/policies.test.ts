@@ -10,6 +10,7 @@ import {
 } from './ui.ts';
 import { seedTwoProducts } from './two-products.ts';
 import { adminEditor, putInForce } from '../server/test/policy-in-force.ts';
+import { allowRefusedRequest } from './browser-errors.ts';
 
 let app: AppUnderTest;
 let page: Page;
@@ -94,6 +95,7 @@ describe('cleaning limit policies', () => {
   });
 
   it("shows the server's message on an out-of-range recovery and saves nothing", async () => {
+    allowRefusedRequest(422, /\/facilities\/\d+\/cleaning_limit_policies/);
     await page.getByRole('spinbutton', { name: 'Global recovery' }).fill('120');
     await saveWithReason('Save Chemical policy', 'Recovery from the swab study');
     await page.getByText('must be at most 100').waitFor();
@@ -109,6 +111,7 @@ describe('cleaning limit policies', () => {
   });
 
   it("after someone else's change, reloads the current values and keeps the user's edit", async () => {
+    allowRefusedRequest(409, /\/facilities\/\d+\/cleaning_limit_policies/);
     // A fresh form at version 2.
     await page
       .getByRole('navigation', { name: 'Main' })

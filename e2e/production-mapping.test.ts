@@ -8,6 +8,7 @@ import {
   openMasterData,
   startSignedIn,
 } from './ui.ts';
+import { allowRefusedRequest } from './browser-errors.ts';
 
 let app: AppUnderTest;
 let page: Page;
@@ -100,6 +101,7 @@ describe('production-equipment matrix', () => {
   });
 
   it('keeps the ticks and shows the conflict when someone else saved first', async () => {
+    allowRefusedRequest(409, /\/facilities\/\d+\/productions\/\d+\/map/);
     const kettle = await create('/equipments', {
       name: `PC Kettle ${run}`,
       surfaceArea: { value: 1, unit: 'sqm' },

@@ -12,6 +12,7 @@ import {
   openMasterData,
   signInToFacility,
 } from './ui.ts';
+import { allowRefusedRequest } from './browser-errors.ts';
 
 let app: AppUnderTest;
 beforeAll(async () => {
@@ -75,6 +76,11 @@ describe('one session in several tabs', () => {
   });
 
   it('a sign-in elsewhere ends the session (419); signing in again keeps the page, facility and what was typed', async () => {
+    // The other sign-in ends this session: the tab's next calls are refused with 419.
+    allowRefusedRequest(419, /\/facilities\/\d+\/equipments/);
+    allowRefusedRequest(419, '/api/v2/users/me');
+    allowRefusedRequest(419, /\/plans\/\d+\/facilities/);
+    allowRefusedRequest(419, '/api/v2/auth/session');
     const page = await signedInPage();
     const plant = await facilityApi(app);
     await openMasterData(page, 'Equipment');
@@ -118,6 +124,7 @@ describe('one session in several tabs', () => {
   });
 
   it('the warning of a failed sign-in goes once the sign-in succeeds', async () => {
+    allowRefusedRequest(400, '/api/v2/auth/login');
     const { page } = await newPage(app.browser, app.server.url);
     await page.goto('/');
     await signIn(page, ADMIN.email, 'Wrong#pass1');

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser } from '../server/test/factories.ts';
 import { ADMIN } from '../server/test/test-server.ts';
 import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+import { allowRefusedRequest } from './browser-errors.ts';
 
 let app: AppUnderTest;
 beforeAll(async () => {
@@ -65,6 +66,7 @@ describe('signing in', () => {
   });
 
   it('warns about a wrong password and stays on the sign-in screen', async () => {
+    allowRefusedRequest(400, '/api/v2/auth/login');
     const user = await buildUser(app.server.db);
     const page = await app.open('/');
     await signIn(page, user.username, 'Wrong#pass1');
@@ -74,6 +76,7 @@ describe('signing in', () => {
   });
 
   it('locks the account after the policy number of failures', async () => {
+    allowRefusedRequest(400, '/api/v2/auth/login');
     const user = await buildUser(app.server.db);
     const page = await app.open('/');
     for (let attempt = 0; attempt < 5; attempt += 1) {
@@ -89,6 +92,8 @@ describe('signing in', () => {
   });
 
   it('sends a first-time user to change the password, then lets them sign in with it', async () => {
+    // The server answers the first sign-in with 400 and the message that sends the user on.
+    allowRefusedRequest(400, '/api/v2/auth/login');
     const user = await buildUser(app.server.db, { mustChangePassword: true });
     const page = await app.open('/');
     await signIn(page, user.username, user.password);
@@ -115,6 +120,9 @@ describe('signing in', () => {
   });
 
   it('ends the session when the same user signs in on another device', async () => {
+    allowRefusedRequest(419, '/api/v2/users/me');
+    allowRefusedRequest(419, /\/plans\/\d+\/facilities/);
+    allowRefusedRequest(419, '/api/v2/auth/session');
     const [facility] = await app.server.db.query<{ id: number }>(
       'select id from facilities order by id limit 1',
     );
@@ -133,6 +141,7 @@ describe('signing in', () => {
   });
 
   it('logs out from the application and from the /logout address', async () => {
+    allowRefusedRequest(401, '/api/v2/auth/session');
     const [facility] = await app.server.db.query<{ id: number }>(
       'select id from facilities order by id limit 1',
     );

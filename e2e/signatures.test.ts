@@ -14,6 +14,7 @@ import {
   openModal,
   signInToFacility,
 } from './ui.ts';
+import { allowRefusedRequest } from './browser-errors.ts';
 
 let app: AppUnderTest;
 
@@ -164,6 +165,8 @@ describe('an SOP submitted by one user and approved by another', () => {
 
 describe('the approval policy editor', () => {
   it('saves a Reviewer step before the Approver step, with a reason, in the contract shape', async () => {
+    // Another sign-in of the same user ends the browser's session.
+    allowRefusedRequest(419, /\/signatures\/pending/);
     const facility = await facilityApi(app);
     const page = await app.open('/');
     await signInToFacility(page);

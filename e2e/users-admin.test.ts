@@ -4,6 +4,7 @@ import { plainText, startSmtpSink, type SmtpSink } from '../server/test/smtp-sin
 import { buildUser } from '../server/test/factories.ts';
 import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import { signInToFacility } from './ui.ts';
+import { allowRefusedRequest } from './browser-errors.ts';
 
 let smtp: SmtpSink;
 let app: AppUnderTest;
@@ -61,6 +62,9 @@ describe('user administration in the browser', () => {
   });
 
   it('shows a duplicate Employee ID on its field, and edits a user with a reason', async () => {
+    allowRefusedRequest(409, '/api/v2/users');
+    // The test's own sign-in through the API ends the browser's session.
+    allowRefusedRequest(419, /\/signatures\/pending/);
     // A retry of this test runs on the same database, so each attempt has its own user.
     const username = `E2E-EDIT-${Date.now() % 1_000_000}`;
     await buildUser(app.server.db, { username, firstName: 'Edith' });

@@ -6,6 +6,7 @@ import { ADMIN } from '../server/test/test-server.ts';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import { browserApi, runKitOnApp } from './run-kit-app.ts';
 import { openModal, signInToFacility } from './ui.ts';
+import { allowRefusedRequest } from './browser-errors.ts';
 
 /*
  * Issue 12, the run screen beyond entry: a saved result corrected with a reason (its new
@@ -60,6 +61,7 @@ const planRow = (run: TestBody, name: string) =>
   (run.plan as TestBody[]).find((row) => row.samplingLocationName === name)!;
 
 it('corrects a saved result on the run screen: the new judgement shown; a conflict keeps what was typed', async () => {
+  allowRefusedRequest(409, /\/results\/\d+/);
   const run = await startedRun();
   const valve = planRow(run, 'Valve');
   const gasket = planRow(run, 'Gasket');
@@ -200,6 +202,8 @@ it('enters the sampling time on the facility clock and formats; a submitted run 
 });
 
 it('filters the statistics by a date range kept in the address', async () => {
+  // The test's own sign-in through the API ends the browser's session.
+  allowRefusedRequest(419, /\/signatures\/pending/);
   // A result sampled on 2 November, entered through the API.
   const run = await startedRun();
   await kit.call('POST', '/date-time-settings', { dateTimeSettings: SETTINGS, reason: 'India' });

@@ -5,6 +5,7 @@ import { ADMIN } from '../server/test/test-server.ts';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import { browserApi, runKitOnApp } from './run-kit-app.ts';
 import { browserToken, choose, confirmWithReason, openModal, signInToFacility } from './ui.ts';
+import { allowRefusedRequest } from './browser-errors.ts';
 
 /*
  * Issue 12 end to end: a protocol signed into force and a study started from it (through the
@@ -144,6 +145,8 @@ async function executeRun(
 }
 
 it('takes a study from its protocol through three runs entered on the run screen to Validated', async () => {
+  // A Pass in too little light is refused first.
+  allowRefusedRequest(422, /\/runs\/\d+\/inspection/);
   // A study of its own per attempt: a retry runs on the same database.
   session.token = await app.server.login();
   studyId = await kit.study();

@@ -56,6 +56,7 @@ function SignedInApp() {
   const session = useSession();
   const me = useCurrentUser();
   const facilities = useFacilities(session.planId);
+  const [isMenuCollapsed, setMenuCollapsed] = useState(false);
   useSignedInRedirect(facilities.data);
 
   if (me.isPending || facilities.isPending) return <LoadingSpinner label="Loading Carryover" />;
@@ -102,9 +103,15 @@ function SignedInApp() {
 
   return (
     <Layout className="app-layout">
-      <AppHeader user={me.data} facility={facility} facilities={facilities.data} />
+      <AppHeader
+        user={me.data}
+        facility={facility}
+        facilities={facilities.data}
+        isMenuCollapsed={isMenuCollapsed}
+        onToggleMenu={() => setMenuCollapsed(!isMenuCollapsed)}
+      />
       <Layout>
-        <AppSideNav />
+        <AppSideNav collapsed={isMenuCollapsed} onCollapse={setMenuCollapsed} />
         <Layout.Content className="app-content">
           <LicenseNotice facilityId={facility.id} />
           <Routes>

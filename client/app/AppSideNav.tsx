@@ -1,5 +1,4 @@
 import { Layout, Menu, type MenuProps } from 'antd';
-import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { groupNavigation } from './navigation-groups.ts';
 import { visibleNavigation } from './navigation.ts';
@@ -7,12 +6,20 @@ import { usePermissions } from './permissions.ts';
 import { useFacilityKind } from '../session/use-session.ts';
 import { PendingApprovalsBadge } from '../features/records/PendingApprovalsBadge.tsx';
 
+/** The id of the menu, which the header's toggle names as what it shows and hides. */
+export const MAIN_MENU_ID = 'main-menu';
+
+interface AppSideNavProps {
+  collapsed: boolean;
+  /** Also called when the window gets narrower or wider than the breakpoint. */
+  onCollapse: (collapsed: boolean) => void;
+}
+
 /** The main navigation: every area the user may open, in sections, always fully listed. */
-export function AppSideNav() {
+export function AppSideNav({ collapsed, onCollapse }: AppSideNavProps) {
   const { pathname } = useLocation();
   const permissions = usePermissions();
   const facility = useFacilityKind();
-  const [collapsed, setCollapsed] = useState(false);
   const items: MenuProps['items'] = groupNavigation(
     visibleNavigation(permissions.data, facility),
   ).flatMap((section): NonNullable<MenuProps['items']> => {
@@ -40,10 +47,13 @@ export function AppSideNav() {
       className="app-sider"
       width={232}
       theme="light"
+      id={MAIN_MENU_ID}
       collapsible
       collapsed={collapsed}
-      onCollapse={setCollapsed}
+      onCollapse={onCollapse}
       collapsedWidth={0}
+      // The toggle is the header's button (AppHeader).
+      trigger={null}
       breakpoint="lg"
     >
       {/* Busy until the permissions are known: entries needing one appear only then. */}

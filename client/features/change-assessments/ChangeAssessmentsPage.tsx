@@ -33,6 +33,7 @@ export function ChangeAssessmentsPage() {
     {
       key: 'number',
       title: 'Number',
+      fixed: 'left',
       render: (_, row) => <Link to={`/change-control/${row.id}`}>{row.number}</Link>,
     },
     { key: 'title', dataIndex: 'title', title: 'Title' },

@@ -32,6 +32,7 @@ export function ImpactTable(props: { assessmentId: number; version: number; canD
     {
       key: 'subject',
       title: 'Subject',
+      fixed: 'left',
       render: (_, item) => (
         <Space orientation="vertical" size={0}>
           <Typography.Text strong>{item.subject}</Typography.Text>

@@ -67,6 +67,7 @@ export function PairsTable({ store, onOpen }: PairsTableProps) {
       key: 'previous',
       title: 'Previous product',
       width: 200,
+      fixed: 'left',
       render: (_: unknown, { i }: Row) => store.productOf(store.previous[i] ?? 0),
     },
     {

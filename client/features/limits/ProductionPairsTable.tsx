@@ -42,8 +42,10 @@ export function ProductionPairsTable({
       dataSource={pairs}
       pagination={{ defaultPageSize: 10, hideOnSinglePage: true }}
       locale={{ emptyText: 'No two products of this production share its equipment' }}
+      // Nine limits side by side: the pairs scroll, their previous product stays in sight.
+      scroll={{ x: 'max-content' }}
       columns={[
-        { key: 'previous', title: 'Previous', dataIndex: 'previous' },
+        { key: 'previous', title: 'Previous', dataIndex: 'previous', fixed: 'left' },
         { key: 'next', title: 'Next', dataIndex: 'next' },
         {
           key: 'governing',

@@ -55,7 +55,9 @@ export function ReportTable<A extends Report, T extends object>(props: ReportTab
             <Table<T>
               size="small"
               pagination={{ defaultPageSize: 20, showSizeChanger: true }}
-              {...props.table(data)}
+              // Many limits side by side: the rows scroll, their first column stays in sight.
+              scroll={{ x: 'max-content' }}
+              {...withFirstColumnFixed(props.table(data))}
               dataSource={matching(rowsOf(data), search, props.searchOf)}
             />
           </>
@@ -63,4 +65,9 @@ export function ReportTable<A extends Report, T extends object>(props: ReportTab
       </ReportState>
     </>
   );
+}
+
+function withFirstColumnFixed<T>(table: Omit<TableProps<T>, 'dataSource' | 'size' | 'pagination'>) {
+  const [first, ...rest] = table.columns ?? [];
+  return first ? { ...table, columns: [{ ...first, fixed: 'left' as const }, ...rest] } : table;
 }

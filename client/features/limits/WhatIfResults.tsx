@@ -12,7 +12,7 @@ const changeCell = (change: number | null) => (
 );
 
 const COLUMNS: TableColumnsType<Row> = [
-  { title: 'Previous', dataIndex: 'previous', key: 'previous', width: 140 },
+  { title: 'Previous', dataIndex: 'previous', key: 'previous', width: 140, fixed: 'left' },
   { title: 'Next', dataIndex: 'next', key: 'next', width: 140 },
   {
     title: 'MACO (mg)',

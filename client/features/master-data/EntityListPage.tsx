@@ -77,10 +77,12 @@ export function EntityListPage({ def }: { def: EntityDef }) {
   const canArchive = permissions.can(def.resource, actionOf(def, 'archive'));
 
   const columns: TableProps<EntityRecord>['columns'] = [
-    ...fields.map((field) => ({
+    ...fields.map((field, index) => ({
       key: field.name,
       dataIndex: field.name,
       title: field.label,
+      // The name stays in sight while a wide list scrolls to its last columns.
+      fixed: index === 0 ? ('left' as const) : undefined,
       sorter: isSortable(field),
       sortOrder:
         query.sortBy === field.name

@@ -42,6 +42,7 @@ export function StudiesPage() {
     {
       key: 'number',
       title: 'Number',
+      fixed: 'left',
       render: (_, study) => <Link to={studyRoute(study.id)}>{study.number}</Link>,
     },
     { key: 'title', dataIndex: 'title', title: 'Title' },

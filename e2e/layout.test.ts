@@ -1,0 +1,90 @@
+import { mkdirSync } from 'node:fs';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedDemo } from '../server/db/seed-demo.ts';
+import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+import { MAIN_SCREENS, openScreen } from './main-screens.ts';
+import { confirmWithReason, facilityApi, openDrawer, signInToFacility } from './ui.ts';
+
+// Kept by the CI script as artifacts (.ci/run): a reviewer sees each screen at both widths.
+const SCREENSHOTS = '.test-output/screenshots';
+
+let app: AppUnderTest;
+
+beforeAll(async () => {
+  app = await startAppUnderTest();
+  await seedDemo(app.server.db, (await facilityApi(app)).id);
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+type Box = { x: number; y: number; width: number; height: number };
+const overlaps = (a: Box, b: Box): boolean =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+/** The screen's title: the first heading of the content beside the menu. */
+const title = (page: Page): Locator => page.locator('.app-content').getByRole('heading').first();
+
+describe.each([1280, 1440])('at %i pixels wide', (width) => {
+  let page: Page;
+
+  beforeAll(async () => {
+    page = await app.open('/', { width, height: 900 });
+    await signInToFacility(page);
+    mkdirSync(`${SCREENSHOTS}/${width}`, { recursive: true });
+  });
+  afterAll(async () => {
+    await page?.context().close();
+  });
+
+  it.each(MAIN_SCREENS)('the $name screen’s title is clear of the menu toggle', async (screen) => {
+    await openScreen(page, screen.path);
+    await page.screenshot({ path: `${SCREENSHOTS}/${width}/${screen.name}.png`, fullPage: true });
+    const toggle = await page.getByRole('button', { name: /^(Hide|Show) the menu$/ }).boundingBox();
+    const heading = await title(page).boundingBox();
+    expect(toggle).not.toBeNull();
+    expect(heading).not.toBeNull();
+    expect(
+      overlaps(toggle!, heading!),
+      `toggle ${JSON.stringify(toggle)}, title ${JSON.stringify(heading)}`,
+    ).toBe(false);
+  });
+
+  it('a list’s last column, Archive and then Restore, can be reached and clicked', async () => {
+    await openScreen(page, '/master-data/products');
+    const row = page.getByRole('row', { name: /Allopurinol 100 mg tablets/ });
+    await row.getByRole('button', { name: 'Archive' }).click();
+    await page
+      .getByRole('dialog')
+      .last()
+      .getByRole('checkbox', { name: /I have reviewed where it is used/ })
+      .check();
+    await confirmWithReason(page, `Layout check at ${width} pixels`, 'Archive');
+    await page.getByRole('switch', { name: 'Show archived' }).click();
+    await row.getByRole('button', { name: 'Restore' }).click();
+    await confirmWithReason(page, `Layout check at ${width} pixels`, 'Restore');
+    await page.getByRole('switch', { name: 'Show archived' }).click();
+    await row.getByRole('button', { name: 'Archive' }).waitFor();
+  });
+
+  it('the productions list’s Edit buttons can be reached and clicked', async () => {
+    await openScreen(page, '/master-data/productions');
+    await page.getByRole('row').last().getByRole('button', { name: 'Edit' }).click();
+    await openDrawer(page).getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => page.locator('.ant-drawer-open').count()).toBe(0);
+  });
+
+  it('the MAC matrix’s SAL column scrolls into view and opens a pair', async () => {
+    await openScreen(page, '/limits/mac-matrix');
+    const sal = page.locator('button.matrix-link', { hasText: 'mg/sqcm' }).first();
+    // The pairs table draws only what is in sight: a sideways wheel brings the SAL column in,
+    // as it does for a user with a trackpad or Shift and the wheel.
+    const body = page.locator('.ant-table-tbody-virtual-holder');
+    await body.hover();
+    await page.mouse.wheel(2000, 0);
+    await sal.click();
+    await openDrawer(page).waitFor();
+    await page.keyboard.press('Escape');
+  });
+});
