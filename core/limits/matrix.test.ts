@@ -161,7 +161,8 @@ function summaryArrays(s: MatrixSummary) {
 
 const SEEDS = Array.from({ length: 150 }, (_, i) => i + 1);
 
-describe('the matrix found through the equipment → products index', () => {
+// 150 random facilities each: about a second on a quiet core, many more beside the other projects.
+describe('the matrix found through the equipment → products index', { timeout: 60_000 }, () => {
   it('gives the pairs of the straightforward walk, in its order, with the same shared items and area', () => {
     let pairsSeen = 0;
     for (const seed of SEEDS) {
