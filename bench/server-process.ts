@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from '../server/test/server-process.ts';
 import { projectRoot } from '../server/util/project-root.ts';
 
 export interface ServerProcess {
@@ -19,18 +19,6 @@ function procStatus(pid: number, field: string): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status);
   return match ? Number(match[1]) / 1024 : NaN;
-}
-
-/** A port nobody listens on now: two benches (or a bench and a test) never share a server. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /** Runs `npm start` exactly as a user does (node scripts/start.mjs) and waits for health. */

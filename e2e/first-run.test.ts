@@ -1,11 +1,11 @@
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../server/test/server-process.ts';
 import { projectRoot } from '../server/util/project-root.ts';
 import { signIn } from './app-under-test.ts';
 import { launchBrowser, newPage } from './browser.ts';
@@ -34,17 +34,6 @@ function userEnv(dataDir: string, port: number): NodeJS.ProcessEnv {
   ])
     delete env[key];
   return env;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 interface Started {
