@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppUnderTest } from './app-under-test.ts';
+import { allowRefusedRequest } from './browser-errors.ts';
 import { browserToken, createViaApi, facilityApi, openMasterData, startSignedIn } from './ui.ts';
 import { seedTwoProducts } from './two-products.ts';
 
@@ -76,6 +77,9 @@ describe('record pages', () => {
   });
 
   it('say so for a record of another facility or one that does not exist, and show none of it', async () => {
+    // The server refuses both on purpose; the page says so.
+    allowRefusedRequest(404, new RegExp(`/facilities/\\d+/apis/${elsewhere}`));
+    allowRefusedRequest(404, /\/facilities\/\d+\/products\/999999/);
     await page.goto(`/master-data/apis/${elsewhere}`);
     await page.getByText('No such active in this facility').waitFor();
     expect(await page.getByText('Secret Omega').count()).toBe(0);

@@ -22,5 +22,9 @@ export async function registerClientFiles(app: FastifyInstance): Promise<boolean
         res.header('cache-control', 'public, max-age=31536000, immutable');
     },
   });
+  // Browsers and tools that ignore the page's icon link still ask for /favicon.ico.
+  app.get('/favicon.ico', { schema: { hide: true } }, (_request, reply) =>
+    reply.type('image/svg+xml').sendFile('favicon.svg'),
+  );
   return true;
 }

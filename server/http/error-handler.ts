@@ -89,10 +89,6 @@ function fromFastify(error: FastifyError): AppError | undefined {
   return undefined;
 }
 
-/**
- * With `spaFallback`, page paths outside /api answer with the client's index.html, so that the
- * client's router handles them; API paths always get NotFoundError.
- */
 /** Races the service checks could not see coming: the database's own refusals. */
 function fromDatabase(error: unknown): AppError | undefined {
   // The connection died under this request (database restart, terminated backend): the request
@@ -127,6 +123,16 @@ function fromDatabase(error: unknown): AppError | undefined {
   }
 }
 
+/**
+ * With `spaFallback`, a page path answers 200 with the client's index.html so that the client's
+ * router handles it (a deep link such as /master-data/sop). API paths and the built assets are
+ * not pages: a missing one is a 404, not a page the browser would try to run as a script.
+ */
+function isClientRoute(method: string, path: string): boolean {
+  if (method !== 'GET' && method !== 'HEAD') return false;
+  return path !== '/api' && !path.startsWith('/api/') && !path.startsWith('/assets/');
+}
+
 export function registerErrorHandling(
   app: FastifyInstance,
   options: { spaFallback: boolean },
@@ -155,12 +161,12 @@ export function registerErrorHandling(
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
-    if (
-      options.spaFallback &&
-      (request.method === 'GET' || request.method === 'HEAD') &&
-      !path.startsWith('/api/')
-    ) {
-      return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
+    if (options.spaFallback && isClientRoute(request.method, path)) {
+      return reply
+        .code(200)
+        .type('text/html')
+        .header('cache-control', 'no-cache')
+        .sendFile('index.html');
     }
     const error = new AppError('NotFoundError', `No route for ${request.method} ${path}`);
     return reply.status(404).send(error.toBody());

@@ -25,17 +25,19 @@ export function ReferenceSelect({ def, multiple, value, onChange, ...rest }: Ref
       mode={multiple ? 'multiple' : undefined}
       allowClear
       showSearch={{ optionFilterProp: 'label' }}
-      loading={options.isPending && def !== undefined}
+      loading={options.isPending && def !== undefined && !options.forbidden}
       options={items}
       value={value ?? (multiple ? [] : null)}
       onChange={(next) => onChange?.(next ?? null)}
       placeholder={def ? `Choose ${lowerLabel(def.pluralLabel)}` : undefined}
       notFoundContent={
-        options.isPending
-          ? 'Loading…'
-          : def
-            ? `No ${lowerLabel(def.pluralLabel)} yet`
-            : 'Nothing to choose'
+        def && options.forbidden
+          ? `You may not see ${lowerLabel(def.pluralLabel)}.`
+          : options.isPending && def
+            ? 'Loading…'
+            : def
+              ? `No ${lowerLabel(def.pluralLabel)} yet`
+              : 'Nothing to choose'
       }
     />
   );

@@ -6,6 +6,7 @@ import { useEntityOptions } from './entity-queries.ts';
 import type { PropertyPath } from '../../api/property-path.ts';
 import { useFacilityScope } from './use-facility-scope.ts';
 import { equipmentKeys } from '../../app/query-keys.ts';
+import { usePermissions } from '../../app/permissions.ts';
 
 interface SamplingLocationSelectProps {
   id?: string;
@@ -23,9 +24,14 @@ function useChosenEquipment(): number[] {
   return Array.isArray(chosen) ? chosen.filter((id): id is number => typeof id === 'number') : [];
 }
 
-/** The live sampling locations of the given equipment, named 'Mixer · Blade (swab)'. */
+/**
+ * The live sampling locations of the given equipment, named 'Mixer · Blade (swab)'; none are
+ * asked for when the user may not read sampling locations (`forbidden` once that is known).
+ */
 export function useEquipmentLocations(equipmentIds: readonly number[]) {
   const scope = useFacilityScope();
+  const permissions = usePermissions();
+  const allowed = permissions.can('SwabLocation', 'Get');
   const names = useEntityOptions(equipmentDef);
   const nameOf = new Map((names.data?.data ?? []).map((e) => [e.id, String(e.name)]));
   const locations = useQueries({
@@ -33,6 +39,7 @@ export function useEquipmentLocations(equipmentIds: readonly number[]) {
       queryKey: equipmentKeys.locations(scope.facilityId, equipmentId, false),
       queryFn: ({ signal }: { signal: AbortSignal }) =>
         listLocations(scope, equipmentId, false, signal),
+      enabled: allowed,
     })),
   });
   const options = equipmentIds.flatMap((equipmentId, index) =>
@@ -42,7 +49,11 @@ export function useEquipmentLocations(equipmentIds: readonly number[]) {
       label: `${nameOf.get(equipmentId) ?? `#${equipmentId}`} · ${location.name} (${location.sampleType})`,
     })),
   );
-  return { options, isLoading: locations.some((query) => query.isPending) };
+  return {
+    options,
+    isLoading: allowed && locations.some((query) => query.isPending),
+    forbidden: permissions.isKnown && !allowed,
+  };
 }
 
 /**
@@ -54,7 +65,7 @@ export function SamplingLocationSelect(props: SamplingLocationSelectProps) {
   const { value, onChange, rowPath, ...rest } = props;
   const form = Form.useFormInstance();
   const equipmentIds = useChosenEquipment();
-  const { options, isLoading } = useEquipmentLocations(equipmentIds);
+  const { options, isLoading, forbidden } = useEquipmentLocations(equipmentIds);
   return (
     <Select<number | null>
       {...rest}
@@ -72,11 +83,13 @@ export function SamplingLocationSelect(props: SamplingLocationSelectProps) {
       }}
       placeholder="Choose a sampling location"
       notFoundContent={
-        equipmentIds.length === 0
-          ? 'Choose the equipment first'
-          : isLoading
-            ? 'Loading…'
-            : 'The chosen equipment has no sampling locations'
+        forbidden
+          ? 'You may not see sampling locations.'
+          : equipmentIds.length === 0
+            ? 'Choose the equipment first'
+            : isLoading
+              ? 'Loading…'
+              : 'The chosen equipment has no sampling locations'
       }
     />
   );

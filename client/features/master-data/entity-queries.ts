@@ -1,6 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { QueryClient } from '@tanstack/react-query';
-import type { EntityDef } from '../../../core/entities/entity.ts';
+import { actionOf, type EntityDef } from '../../../core/entities/entity.ts';
+import { usePermissions } from '../../app/permissions.ts';
 import { entityKeys, invalidateMasterData } from '../../app/query-keys.ts';
 import {
   archiveEntity,
@@ -40,9 +41,26 @@ export function entityOptionsQuery(scope: FacilityScope, def: EntityDef) {
   };
 }
 
+/**
+ * Whether the user may list records of an entity (false until the permissions are known): a
+ * screen asks only for what it may read, so a picker or a name lookup of an entity the user may
+ * not read stays empty instead of drawing a refusal.
+ */
+export function useCanListEntity(): (def: EntityDef) => boolean {
+  const { can } = usePermissions();
+  return (def) => can(def.resource, actionOf(def, 'get'));
+}
+
+/**
+ * Every active record of an entity for a picker. Nothing is asked when there is no entity or
+ * the user may not list it; `forbidden` tells the picker the latter, once the permissions are known.
+ */
 export function useEntityOptions(def: EntityDef | undefined) {
   const scope = useFacilityScope();
-  return useQuery({
+  const { isKnown } = usePermissions();
+  const canList = useCanListEntity();
+  const allowed = def !== undefined && canList(def);
+  const query = useQuery({
     queryKey: def
       ? entityKeys.options(scope.facilityId, def)
       : [...entityKeys.allEntities(scope.facilityId), 'none'],
@@ -50,8 +68,9 @@ export function useEntityOptions(def: EntityDef | undefined) {
       def
         ? entityOptionsQuery(scope, def).queryFn({ signal })
         : Promise.resolve({ data: [], total: 0, pageNumber: 1, pageLimit: OPTIONS_PAGE_LIMIT }),
-    enabled: def !== undefined,
+    enabled: allowed,
   });
+  return Object.assign(query, { forbidden: def !== undefined && isKnown && !allowed });
 }
 
 /** A record as it is now, bypassing the cache: what a version conflict reloads. */
