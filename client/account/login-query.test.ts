@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { readLoginQuery, searchWithoutToken, signInAgainAddress } from './login-query.ts';
+import {
+  keepRedirectForSso,
+  readLoginQuery,
+  readLoginQueryAfterSso,
+  searchWithoutToken,
+  signInAgainAddress,
+} from './login-query.ts';
 
 describe('readLoginQuery', () => {
   it('reads the token, the SSO flag and the error', () => {
@@ -44,5 +50,29 @@ describe('signInAgainAddress', () => {
       path: '/master-data/products?search=a&pageNumber=2',
       facilityId: 7,
     });
+  });
+});
+
+describe('redirect mode across the SSO round trip', () => {
+  const stored = new Map<string, string>();
+  // Node has no sessionStorage; this tab's storage is all the two functions use.
+  globalThis.sessionStorage = {
+    getItem: (key: string) => stored.get(key) ?? null,
+    setItem: (key: string, value: string) => void stored.set(key, value),
+    removeItem: (key: string) => void stored.delete(key),
+  } as Storage;
+
+  it('brings the path and facility back with the token, once', () => {
+    keepRedirectForSso({ path: '/master-data/equipments', facilityId: 7 });
+    expect(readLoginQueryAfterSso('?sso=true&token=t').redirect).toEqual({
+      path: '/master-data/equipments',
+      facilityId: 7,
+    });
+    expect(readLoginQueryAfterSso('?sso=true&token=t').redirect).toBeNull();
+  });
+
+  it('leaves a plain visit of the Login screen alone', () => {
+    keepRedirectForSso({ path: '/reports', facilityId: 2 });
+    expect(readLoginQueryAfterSso('').redirect).toBeNull();
   });
 });
