@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppUnderTest } from './app-under-test.ts';
 import { browserToken, createViaApi, facilityApi, openMasterData, startSignedIn } from './ui.ts';
 import { seedTwoProducts } from './two-products.ts';
+import { allowRefusedRequest } from './browser-errors.ts';
 
 let app: AppUnderTest;
 let page: Page;
@@ -76,6 +77,9 @@ describe('record pages', () => {
   });
 
   it('say so for a record of another facility or one that does not exist, and show none of it', async () => {
+    // Another facility's record is as unknown here as one that never was: both are 404s.
+    allowRefusedRequest(404, /\/facilities\/\d+\/apis\/\d+/);
+    allowRefusedRequest(404, /\/facilities\/\d+\/products\/999999/);
     await page.goto(`/master-data/apis/${elsewhere}`);
     await page.getByText('No such active in this facility').waitFor();
     expect(await page.getByText('Secret Omega').count()).toBe(0);
