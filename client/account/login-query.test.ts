@@ -6,6 +6,7 @@ import {
   searchWithoutToken,
   signInAgainAddress,
 } from './login-query.ts';
+import { memoryStorage } from '../session/memory-storage.ts';
 
 describe('readLoginQuery', () => {
   it('reads the token, the SSO flag and the error', () => {
@@ -54,13 +55,7 @@ describe('signInAgainAddress', () => {
 });
 
 describe('redirect mode across the SSO round trip', () => {
-  const stored = new Map<string, string>();
-  // Node has no sessionStorage; this tab's storage is all the two functions use.
-  globalThis.sessionStorage = {
-    getItem: (key: string) => stored.get(key) ?? null,
-    setItem: (key: string, value: string) => void stored.set(key, value),
-    removeItem: (key: string) => void stored.delete(key),
-  } as Storage;
+  globalThis.sessionStorage = memoryStorage().storage;
 
   it('brings the path and facility back with the token, once', () => {
     keepRedirectForSso({ path: '/master-data/equipments', facilityId: 7 });
