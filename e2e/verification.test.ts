@@ -147,6 +147,8 @@ async function executeRun(
 it('takes a study from its protocol through three runs entered on the run screen to Validated', async () => {
   // A Pass in too little light is refused first.
   allowRefusedRequest(422, /\/runs\/\d+\/inspection/);
+  // Runs 2 and 3 first save the batch number of the run before: refused as a duplicate.
+  allowRefusedRequest(409, /\/runs\/\d+\/results/);
   // A study of its own per attempt: a retry runs on the same database.
   session.token = await app.server.login();
   studyId = await kit.study();

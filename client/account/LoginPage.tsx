@@ -26,7 +26,7 @@ import { AccountLayout } from './AccountLayout.tsx';
 import { followUrl } from './follow-url.ts';
 import { LoadingSpinner } from './LoadingSpinner.tsx';
 import { PasswordInput, TextInput } from './login-inputs.ts';
-import { readLoginQuery, searchWithoutToken } from './login-query.ts';
+import { keepRedirectForSso, readLoginQueryAfterSso, searchWithoutToken } from './login-query.ts';
 
 // Only users with several facilities see the accordion: it loads after their login succeeds.
 const ChooseFacility = lazy(() =>
@@ -47,7 +47,7 @@ export function LoginPage() {
   const navigate = useNavigate();
   const location = useLocation();
   // The query is read once: the token is removed from the address right away.
-  const [query] = useState(() => readLoginQuery(location.search));
+  const [query] = useState(() => readLoginQueryAfterSso(location.search));
   const [features, setFeatures] = useState<Features | null>(getCachedFeatures);
   const [phase, setPhase] = useState<Phase>(query.sso ? 'loading-facilities' : 'credentials');
   const [facilities, setFacilities] = useState<Facility[]>([]);
@@ -129,6 +129,7 @@ export function LoginPage() {
   async function onFinish({ username, password }: Credentials): Promise<void> {
     const id = username.trim();
     if (features?.SSO) {
+      keepRedirectForSso(query.redirect);
       window.location.assign(ssoLoginUrl(features.SSOProvider ?? 'azure', id));
       return;
     }

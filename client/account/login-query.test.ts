@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { readLoginQuery, searchWithoutToken, signInAgainAddress } from './login-query.ts';
+import {
+  keepRedirectForSso,
+  readLoginQuery,
+  readLoginQueryAfterSso,
+  searchWithoutToken,
+  signInAgainAddress,
+} from './login-query.ts';
+import { memoryStorage } from '../session/memory-storage.ts';
 
 describe('readLoginQuery', () => {
   it('reads the token, the SSO flag and the error', () => {
@@ -44,5 +51,23 @@ describe('signInAgainAddress', () => {
       path: '/master-data/products?search=a&pageNumber=2',
       facilityId: 7,
     });
+  });
+});
+
+describe('redirect mode across the SSO round trip', () => {
+  globalThis.sessionStorage = memoryStorage().storage;
+
+  it('brings the path and facility back with the token, once', () => {
+    keepRedirectForSso({ path: '/master-data/equipments', facilityId: 7 });
+    expect(readLoginQueryAfterSso('?sso=true&token=t').redirect).toEqual({
+      path: '/master-data/equipments',
+      facilityId: 7,
+    });
+    expect(readLoginQueryAfterSso('?sso=true&token=t').redirect).toBeNull();
+  });
+
+  it('leaves a plain visit of the Login screen alone', () => {
+    keepRedirectForSso({ path: '/reports', facilityId: 2 });
+    expect(readLoginQueryAfterSso('').redirect).toBeNull();
   });
 });

@@ -1,3 +1,5 @@
+import { SESSION_KEYS } from '../session/session-keys.ts';
+
 /** What the Login screen reads from its address (spec §2 Login). */
 export interface LoginQuery {
   token: string | null;
@@ -43,4 +45,27 @@ export function searchWithoutToken(search: string): string {
 export function signInAgainAddress(path: string, facilityId: number): string {
   const params = new URLSearchParams({ redirect: 'true', path, facilityId: String(facilityId) });
   return `/?${params.toString()}`;
+}
+
+/**
+ * The SSO provider sends the browser back to `/?sso=true&token=…` without the redirect-mode
+ * query, so it waits in this tab's storage for the return.
+ */
+export function keepRedirectForSso(redirect: LoginQuery['redirect']): void {
+  if (!redirect) return;
+  const params = new URLSearchParams({
+    redirect: 'true',
+    path: redirect.path,
+    facilityId: String(redirect.facilityId),
+  });
+  sessionStorage.setItem(SESSION_KEYS.ssoReturn, params.toString());
+}
+
+/** The Login screen's query, with the redirect kept for the SSO round trip once it is back. */
+export function readLoginQueryAfterSso(search: string): LoginQuery {
+  const query = readLoginQuery(search);
+  const kept = sessionStorage.getItem(SESSION_KEYS.ssoReturn);
+  sessionStorage.removeItem(SESSION_KEYS.ssoReturn);
+  if (!query.sso || query.redirect || kept === null) return query;
+  return { ...query, redirect: readLoginQuery(`?${kept}`).redirect };
 }

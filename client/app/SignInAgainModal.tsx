@@ -45,9 +45,10 @@ export function SignInAgainModal() {
       keyboard={false}
       footer={null}
     >
+      {/* The warning of the 419 or 401 has already said why; the dialog says what to do. */}
       <p>
         {ended === 'elsewhere'
-          ? 'You are logged in on a different device!'
+          ? 'This account signed in on another device, which ended the session here.'
           : 'Your session has expired.'}{' '}
         Log in again to continue on this page; what you have entered is kept.
       </p>

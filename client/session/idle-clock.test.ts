@@ -1,12 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { idleState, noteServerCall, storeIdleTimeout } from './idle-clock.ts';
+import { memoryStorage } from './memory-storage.ts';
 
-const store = new Map<string, string>();
-globalThis.localStorage = {
-  getItem: (key: string) => store.get(key) ?? null,
-  setItem: (key: string, value: string) => void store.set(key, value),
-  removeItem: (key: string) => void store.delete(key),
-} as Storage;
+const { storage, entries: store } = memoryStorage();
+globalThis.localStorage = storage;
 
 const T = 1_700_000_000_000;
 

@@ -16,6 +16,8 @@ export const SESSION_KEYS = {
   user: 'user',
   /** Why the session ended under an open page (401 or 419): it waits for the user to sign in again. */
   sessionEnded: 'sessionEnded',
+  /** Redirect mode's path and facility while the browser is away at the SSO provider. */
+  ssoReturn: 'ssoReturn',
 } as const;
 
 export type SessionKey = (typeof SESSION_KEYS)[keyof typeof SESSION_KEYS];
