@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../server/test/server-process.ts';
 import { projectRoot } from '../server/util/project-root.ts';
 import { signIn } from './app-under-test.ts';
+import { allowRefusedRequest } from './browser-errors.ts';
 import { launchBrowser, newPage } from './browser.ts';
 
 /*
@@ -113,7 +114,9 @@ async function firstRun(dataDir: string, running: (server: Started) => void): Pr
   expect(oneTime, server.output()).not.toBeNull();
   expect(server.output()).toContain('admin@carryover.local');
 
-  const { page } = await newPage(browser, server.url);
+  // A first sign-in with the one-time password is refused on purpose (400): a new password first.
+  allowRefusedRequest(400, '/api/v2/auth/login');
+  const { context, page } = await newPage(browser, server.url);
   await page.goto('/');
   await signIn(page, 'admin@carryover.local', oneTime![1]!);
   await page.waitForURL(/\/reset-password\?/, { timeout: 30_000 });
@@ -131,6 +134,8 @@ async function firstRun(dataDir: string, running: (server: Started) => void): Pr
   await openMacMatrix(page);
   await page.getByText('No limits yet.').waitFor();
   await page.getByRole('link', { name: 'Go to productions' }).waitFor();
+  // Closed before the server stops, so its polls do not meet a closed port.
+  await context.close();
   await stop(server);
 
   // `npm run seed:demo` with the server stopped, on the same data directory.
