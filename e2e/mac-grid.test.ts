@@ -62,8 +62,16 @@ describe('the MAC matrix grid in the browser', () => {
     // To the far corner: the last row and the last column come into view, headers stay.
     await grid.evaluate((element) => element.scrollTo(element.scrollWidth, element.scrollHeight));
     const lastRow = grid.locator('.mac-grid-row-head').last();
-    const lastName = (await lastRow.textContent()) ?? '';
-    await expect.poll(() => lastRow.isVisible()).toBe(true);
+    // The grid draws the new window after the scroll: its last row is read once it holds still.
+    let lastName = '';
+    await expect
+      .poll(async () => {
+        const now = (await lastRow.textContent()) ?? '';
+        const still = now !== '' && now === lastName;
+        lastName = now;
+        return still && (await lastRow.isVisible());
+      })
+      .toBe(true);
     expect(await grid.locator('.mac-grid-corner').isVisible()).toBe(true);
     const far = grid.getByRole('button', { name: new RegExp(`^${lastName} → `) }).last();
     await far.waitFor();
