@@ -80,10 +80,10 @@ const startsPage = (node: unknown) =>
   typeof node === 'object' && node !== null && 'pageBreak' in node && node.pageBreak === 'before';
 
 /**
- * The content cut where a top-level node starts a new page, into at most `count` parts of about
- * the same size, in order. Each part starts on its own first page, so its page break goes.
+ * The content cut where a top-level node starts a new page, into at most `maxParts` parts of
+ * about the same size (none lighter than `minPartWeight` characters of JSON), in order. Each part starts on its own first page, so its page break goes.
  */
-export function splitContent(content: unknown[], count: number): unknown[][] {
+export function splitContent(content: unknown[], maxParts: number, minPartWeight = 0): unknown[][] {
   const sections: unknown[][] = [];
   for (const node of content) {
     if (sections.length === 0 || startsPage(node)) sections.push([node]);
@@ -91,6 +91,7 @@ export function splitContent(content: unknown[], count: number): unknown[][] {
   }
   const weights = sections.map((section) => JSON.stringify(section).length);
   const total = weights.reduce((a, b) => a + b, 0);
+  const count = Math.min(maxParts, Math.floor(total / minPartWeight));
   const parts: unknown[][] = [];
   let weight = 0;
   sections.forEach((section, i) => {
@@ -152,12 +153,7 @@ export function renderPdfDocument(
 ): Promise<Buffer> {
   const pageFrame = typeof frame === 'string' ? { footer: frame } : frame;
   const content = Array.isArray(doc.content) ? (doc.content as unknown[]) : [doc.content];
-  const count = Math.min(
-    availableParallelism(),
-    Math.floor(JSON.stringify(content).length / PART_WEIGHT),
-  );
-  if (count < 2) return renderPart(doc, pageFrame).done;
-  const contents = splitContent(content, count);
+  const contents = splitContent(content, availableParallelism(), PART_WEIGHT);
   if (contents.length < 2) return renderPart(doc, pageFrame).done;
   return renderInParts(doc, pageFrame, contents);
 }
