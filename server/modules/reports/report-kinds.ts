@@ -1,4 +1,3 @@
-import ExcelJS from 'exceljs';
 import { rankingChart } from '../../../core/charts/ranking-chart.ts';
 import type { DateTimeSettings } from '../../../core/datetime/format-date-time.ts';
 import { productionsDef } from '../../../core/entities/defs/index.ts';
@@ -141,6 +140,7 @@ const worstCase: ReportKind = {
   async xlsx(raw) {
     const data = raw as Ranking;
     const { factors, rows } = rankingRows(data);
+    const { default: ExcelJS } = await import('exceljs');
     const book = new ExcelJS.Workbook();
     const ranking = book.addWorksheet('Ranking');
     ranking.addRow(['Rank', 'Product', ...factors, 'Score (points)', 'Lowest MACO (mg)']);
