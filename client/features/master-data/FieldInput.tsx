@@ -6,7 +6,7 @@ import { newListRow } from './form-values.ts';
 import { QuantityInput } from './QuantityInput.tsx';
 import { ReferenceSelect } from './ReferenceSelect.tsx';
 import { SamplingLocationSelect } from './SamplingLocationSelect.tsx';
-import type { PropertyPath } from '../../api/property-path.ts';
+import type { PropertyPath } from '../../../core/errors/property-path.ts';
 import { lowerLabel } from '../../../core/entities/labels.ts';
 
 interface FieldInputProps {

@@ -40,7 +40,18 @@ describe('mapPropertyErrors', () => {
       { name: ['actives', 1, 'activeId'], errors: ['No active 12 here', 'second'] },
       { name: ['name'], errors: ['exists', 'too long'] },
     ]);
-    expect(mapped.general).toEqual(['version: The version is required']);
+    expect(mapped.general).toEqual(['Version: The version is required']);
+  });
+
+  it("says in words, with the form's labels, where a message no field carries belongs", () => {
+    const mapped = mapPropertyErrors(productsDef, [
+      { property: 'actives[1].colour', constraints: { unknown: 'is not a field of an active' } },
+      { property: 'additionalProperties.shelfLife', constraints: { custom: 'is not defined' } },
+    ]);
+    expect(mapped.general).toEqual([
+      'Active 2, colour: is not a field of an active',
+      'Additional properties, shelf life: is not defined',
+    ]);
   });
 
   it('maps nothing when the error has no list', () => {

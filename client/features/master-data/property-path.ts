@@ -1,7 +1,12 @@
 import type { EntityDef } from '../../../core/entities/entity.ts';
 import type { FieldDef } from '../../../core/entities/field.ts';
 import type { PropertyError } from '../../../core/errors/errors.ts';
-import { parsePropertyPath, type PropertyPath } from '../../api/property-path.ts';
+import { lowerLabel } from '../../../core/entities/labels.ts';
+import {
+  parsePropertyPath,
+  propertyHeading,
+  type PropertyPath,
+} from '../../../core/errors/property-path.ts';
 
 /**
  * The form item a server property path belongs to, or null when the form has none (version,
@@ -56,6 +61,15 @@ export interface MappedErrors {
   general: string[];
 }
 
+/** The form's labels by field name, lists' fields too, as a sentence uses them. */
+function fieldLabels(fields: readonly FieldDef[], into = new Map<string, string>()) {
+  for (const field of fields) {
+    into.set(field.name, lowerLabel(field.label));
+    if (field.kind === 'list') fieldLabels(field.of, into);
+  }
+  return into;
+}
+
 /** Spec §5: the per-property messages of DataValidationError/DuplicateEntryError on their fields. */
 export function mapPropertyErrors(
   def: EntityDef,
@@ -64,11 +78,14 @@ export function mapPropertyErrors(
 ): MappedErrors {
   const byPath = new Map<string, { name: PropertyPath; errors: string[] }>();
   const general: string[] = [];
+  const labels = fieldLabels([...def.fields, ...propertyFields]);
+  const label = (name: string) => labels.get(name);
   for (const error of errors ?? []) {
     const messages = Object.values(error.constraints ?? {});
     const name = formPathOf(def, error.property, propertyFields);
     if (!name) {
-      general.push(...messages.map((m) => (error.property ? `${error.property}: ${m}` : m)));
+      const where = error.property ? `${propertyHeading(error.property, { label })}: ` : '';
+      general.push(...messages.map((m) => `${where}${m}`));
       continue;
     }
     const key = JSON.stringify(name);

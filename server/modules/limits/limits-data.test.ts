@@ -232,8 +232,8 @@ describe('limits views over data stored before the rules', () => {
     });
 
     const expected = [
-      { kind: 'product', id: 'Mixed kinds', reason: expect.stringContaining('maxDailyDose') },
-      { kind: 'product', id: 'Unit weight in ml', reason: expect.stringContaining('unitWeight') },
+      { kind: 'product', id: 'Mixed kinds', reason: expect.stringContaining('maximum daily dose') },
+      { kind: 'product', id: 'Unit weight in ml', reason: expect.stringContaining('unit weight') },
       { kind: 'product', id: 'Old active product', reason: expect.stringContaining('Old active') },
       { kind: 'equipment', id: 'Old tank', reason: expect.stringContaining('sqft') },
     ];
