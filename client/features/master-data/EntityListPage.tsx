@@ -19,7 +19,7 @@ import { isSortable, listFields, toServerOrder } from './list-columns.ts';
 import { useReferenceNames } from './use-reference-names.ts';
 import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
 import { usePermissions } from '../../app/permissions.ts';
-import { productionAreaColumn } from '../productions/ProductionAreaCell.tsx';
+import { productionAreaColumn } from './productions/ProductionAreaCell.tsx';
 import { linkedAssessmentsColumn } from '../change-assessments/linked-assessments.tsx';
 import { mocRecordsDef } from '../../../core/entities/defs/documents.def.ts';
 import { useFacilityScope } from './use-facility-scope.ts';

@@ -8,16 +8,13 @@ import { MasterWorkbookPage } from './MasterWorkbookPage.tsx';
 import { usePermissions } from '../../app/permissions.ts';
 import { isEntityShown } from '../../../core/facilities/facility-features.ts';
 import { useFacilityKind } from '../../session/use-session.ts';
-import {
-  SAMPLING_POLICY_PATH,
-  SamplingPolicyPage,
-} from '../sampling-policy/SamplingPolicyPage.tsx';
+import { SAMPLING_POLICY_PATH, SamplingPolicyPage } from './sampling-policy/SamplingPolicyPage.tsx';
 import {
   GROUP_MAPPING_PATH,
   LazyGroupMapping,
   LazyProductionMatrix,
   PRODUCTION_MATRIX_PATH,
-} from '../productions/LazyMappingPages.tsx';
+} from './productions/LazyMappingPages.tsx';
 
 import { MASTER_DATA_BASE } from './record-pages.ts';
 import { RecordDetailPage } from './RecordDetailPage.tsx';

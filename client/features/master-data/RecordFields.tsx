@@ -8,7 +8,7 @@ import { referencedDef } from './entity-registry.ts';
 import { formatFieldValue, type NameLookup } from './format-value.ts';
 import { hasRecordPage, recordPagePath } from './record-pages.ts';
 import { useReferenceNames } from './use-reference-names.ts';
-import { usePropertyDefinitions } from '../additional-properties/property-definitions-api.ts';
+import { usePropertyDefinitions } from '../settings/additional-properties/property-definitions-api.ts';
 import { documentColumn } from './document-column.tsx';
 import { propertyField, PROPERTIES } from './property-form.ts';
 import { useFacilityScope } from './use-facility-scope.ts';

@@ -1,7 +1,7 @@
 import { useQueries } from '@tanstack/react-query';
 import { Form, Select } from 'antd';
 import { equipmentDef } from '../../../core/entities/defs/index.ts';
-import { listLocations } from '../equipment/equipment-api.ts';
+import { listLocations } from './equipment/equipment-api.ts';
 import { useEntityOptions } from './entity-queries.ts';
 import type { PropertyPath } from '../../api/property-path.ts';
 import { useFacilityScope } from './use-facility-scope.ts';

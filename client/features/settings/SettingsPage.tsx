@@ -7,7 +7,7 @@ import { DefaultUnitsTable } from './DefaultUnitsTable.tsx';
 import { PasswordPolicyForm } from './PasswordPolicyForm.tsx';
 import { SsoSettingsForm } from './SsoSettingsForm.tsx';
 import { ActiveDirectorySettingsForm } from './ActiveDirectorySettingsForm.tsx';
-import { AdditionalPropertiesPage } from '../additional-properties/AdditionalPropertiesPage.tsx';
+import { AdditionalPropertiesPage } from './additional-properties/AdditionalPropertiesPage.tsx';
 
 /**
  * Settings, one tab per area, each shown only with the permission the server checks for it:

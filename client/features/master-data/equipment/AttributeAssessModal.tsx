@@ -1,15 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
 import { Form, Input, Select, Spin } from 'antd';
-import { samplingAttributesDef } from '../../../core/entities/defs/sampling-policy.def.ts';
+import { samplingAttributesDef } from '../../../../core/entities/defs/sampling-policy.def.ts';
 import {
   assessByAttributes,
   type AssessmentAttribute,
-} from '../../../core/schemas/sampling-attributes.schemas.ts';
-import type { FacilityScope } from '../master-data/entity-api.ts';
-import { entityOptionsQuery } from '../master-data/entity-queries.ts';
+} from '../../../../core/schemas/sampling-attributes.schemas.ts';
+import type { FacilityScope } from '../entity-api.ts';
+import { entityOptionsQuery } from '../entity-queries.ts';
 import type { AssessInput, RatingsInput, SamplingLocation } from './equipment-api.ts';
 import { AssessModal, RiskScoreItem } from './LocationForms.tsx';
-import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
+import { ReasonDialog } from '../../../app/reason/ReasonDialog.tsx';
 
 type Props = {
   scope: FacilityScope;

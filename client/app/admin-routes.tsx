@@ -1,26 +1,32 @@
 import { lazy, type ReactNode } from 'react';
 import { Route } from 'react-router';
-import type { Facility } from '../../api/auth-types.ts';
-import { PermissionGate } from '../../app/PermissionGate.tsx';
-import { canUseArea, type AdminArea } from './admin-areas.ts';
+import type { Facility } from '../api/auth-types.ts';
+import { PermissionGate } from './PermissionGate.tsx';
+import { canUseArea, type AdminArea } from '../features/roles/admin-areas.ts';
 
 // Administration pages are chunks of their own: neither sign-in nor the shell downloads them.
 const UsersPage = lazy(() =>
-  import('../users/UsersPage.tsx').then((m) => ({ default: m.UsersPage })),
+  import('../features/users/UsersPage.tsx').then((m) => ({ default: m.UsersPage })),
 );
-const RolesPage = lazy(() => import('./RolesPage.tsx').then((m) => ({ default: m.RolesPage })));
+const RolesPage = lazy(() =>
+  import('../features/roles/RolesPage.tsx').then((m) => ({ default: m.RolesPage })),
+);
 const DepartmentsPage = lazy(() =>
-  import('../departments/DepartmentsPage.tsx').then((m) => ({ default: m.DepartmentsPage })),
+  import('../features/departments/DepartmentsPage.tsx').then((m) => ({
+    default: m.DepartmentsPage,
+  })),
 );
 const OperatorsPage = lazy(() =>
-  import('../operators/OperatorsPage.tsx').then((m) => ({ default: m.OperatorsPage })),
+  import('../features/operators/OperatorsPage.tsx').then((m) => ({ default: m.OperatorsPage })),
 );
 
 const FacilitiesPage = lazy(() =>
-  import('../facilities/FacilitiesPage.tsx').then((m) => ({ default: m.FacilitiesPage })),
+  import('../features/facilities/FacilitiesPage.tsx').then((m) => ({ default: m.FacilitiesPage })),
 );
 const FacilityGroupsPage = lazy(() =>
-  import('../facilities/FacilityGroupsPage.tsx').then((m) => ({ default: m.FacilityGroupsPage })),
+  import('../features/facilities/FacilityGroupsPage.tsx').then((m) => ({
+    default: m.FacilityGroupsPage,
+  })),
 );
 
 function Gated({ area, children }: { area: AdminArea; children: ReactNode }) {

@@ -4,10 +4,10 @@ import {
   type PropertyTarget,
   type TCreatePropertyDefinition,
   type TPropertyDefinition,
-} from '../../../core/schemas/additional-properties.schemas.ts';
-import { MEASURES } from '../../../core/units/measures.ts';
-import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
-import { showSaved } from '../settings/save-feedback.ts';
+} from '../../../../core/schemas/additional-properties.schemas.ts';
+import { MEASURES } from '../../../../core/units/measures.ts';
+import { ReasonDialog } from '../../../app/reason/ReasonDialog.tsx';
+import { showSaved } from '../save-feedback.ts';
 import { useChangeDefinition, type DefinitionEdit } from './property-definitions-api.ts';
 
 interface DefinitionFormValues {

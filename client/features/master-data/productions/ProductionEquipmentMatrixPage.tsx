@@ -1,11 +1,11 @@
 import { Col, Empty, Row, Typography } from 'antd';
 import { Link } from 'react-router';
-import { equipmentDef, productionsDef, productsDef } from '../../../core/entities/defs/index.ts';
-import { totalSurfaceArea, type AreaItem } from '../../../core/productions/surface-area.ts';
-import type { EntityRecord } from '../master-data/entity-api.ts';
-import { useEntityOptions } from '../master-data/entity-queries.ts';
-import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
-import { usePermissions } from '../../app/permissions.ts';
+import { equipmentDef, productionsDef, productsDef } from '../../../../core/entities/defs/index.ts';
+import { totalSurfaceArea, type AreaItem } from '../../../../core/productions/surface-area.ts';
+import type { EntityRecord } from '../entity-api.ts';
+import { useEntityOptions } from '../entity-queries.ts';
+import { ReasonDialog } from '../../../app/reason/ReasonDialog.tsx';
+import { usePermissions } from '../../../app/permissions.ts';
 import { formatArea } from './area-format.ts';
 import { MappingToolbar } from './MappingToolbar.tsx';
 import { AreaPreview } from './AreaPreview.tsx';

@@ -4,11 +4,11 @@ import { useState } from 'react';
 import type {
   PropertyTarget,
   TPropertyDefinition,
-} from '../../../core/schemas/additional-properties.schemas.ts';
-import { MEASURES } from '../../../core/units/measures.ts';
-import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
-import { showSaveError } from '../../api/form-errors.ts';
-import { showSaved } from '../settings/save-feedback.ts';
+} from '../../../../core/schemas/additional-properties.schemas.ts';
+import { MEASURES } from '../../../../core/units/measures.ts';
+import { ReasonDialog } from '../../../app/reason/ReasonDialog.tsx';
+import { showSaveError } from '../../../api/form-errors.ts';
+import { showSaved } from '../save-feedback.ts';
 import { DefinitionFormModal } from './DefinitionFormModal.tsx';
 import { useChangeDefinition, usePropertyDefinitions } from './property-definitions-api.ts';
 

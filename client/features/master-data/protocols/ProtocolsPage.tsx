@@ -1,6 +1,6 @@
 import { Result } from 'antd';
-import { defByPath } from '../master-data/entity-registry.ts';
-import { EntityListPage } from '../master-data/EntityListPage.tsx';
+import { defByPath } from '../entity-registry.ts';
+import { EntityListPage } from '../EntityListPage.tsx';
 
 /** The path of the protocols' declaration (core/entities/defs/protocols.def.ts). */
 export const PROTOCOLS_PATH = 'protocols';

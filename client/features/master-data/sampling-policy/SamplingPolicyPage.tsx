@@ -3,8 +3,8 @@ import { useLocation, useNavigate } from 'react-router';
 import {
   samplingAttributesDef,
   samplingPolicyDef,
-} from '../../../core/entities/defs/sampling-policy.def.ts';
-import { EntityListPage } from '../master-data/EntityListPage.tsx';
+} from '../../../../core/entities/defs/sampling-policy.def.ts';
+import { EntityListPage } from '../EntityListPage.tsx';
 
 /** Where the screen lives in the master-data area. */
 export const SAMPLING_POLICY_PATH = '/master-data/sampling-policy';
