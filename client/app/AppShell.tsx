@@ -31,7 +31,7 @@ import { IdleWarning } from './IdleWarning.tsx';
 import { SignInAgainModal } from './SignInAgainModal.tsx';
 import { LicenseNotice } from './LicenseNotice.tsx';
 import { createQueryClient } from './query-client.ts';
-import { useCurrentUser, useFacilities } from './session-queries.ts';
+import { useCurrentUser, useFacilities } from '../shared/session-queries.ts';
 import { useSignedInRedirect } from './use-signed-in-redirect.ts';
 
 /** The main application after a facility is chosen (lazy-loaded: see Root.tsx). */

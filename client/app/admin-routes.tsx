@@ -1,7 +1,7 @@
 import { lazy, type ReactNode } from 'react';
 import { Route } from 'react-router';
 import type { Facility } from '../api/auth-types.ts';
-import { PermissionGate } from './PermissionGate.tsx';
+import { PermissionGate } from '../shared/PermissionGate.tsx';
 import { canUseArea, type AdminArea } from '../features/roles/admin-areas.ts';
 
 // Administration pages are chunks of their own: neither sign-in nor the shell downloads them.

@@ -4,10 +4,13 @@ import {
   type TChangeAssessment,
 } from '../../../core/schemas/change-assessments.schemas.ts';
 import { mocRecordsDef } from '../../../core/entities/defs/documents.def.ts';
-import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
-import { ReferenceSelect } from '../master-data/ReferenceSelect.tsx';
-import { changeCalls, useChangeWrite } from './change-assessments-api.ts';
-import type { ChangeAssessmentCreate } from './change-assessments-api.ts';
+import { ReasonDialog } from '../../shared/reason/ReasonDialog.tsx';
+import { ReferenceSelect } from '../../shared/master-data/ReferenceSelect.tsx';
+import {
+  changeCalls,
+  useChangeWrite,
+} from '../../shared/change-assessments/change-assessments-api.ts';
+import type { ChangeAssessmentCreate } from '../../shared/change-assessments/change-assessments-api.ts';
 
 type HeaderValues = ChangeAssessmentCreate;
 

@@ -8,15 +8,15 @@ import {
   type TChangeAssessmentSummary,
   type TChangeStatus,
 } from '../../../core/schemas/change-assessments.schemas.ts';
-import { useDateFormat } from '../../app/use-date-format.ts';
-import { usePermissions } from '../../app/permissions.ts';
-import { StatusTag } from '../records/StatusTag.tsx';
-import { useChangeAssessments } from './change-assessments-api.ts';
-import type { ChangeAssessmentListQuery } from './change-assessments-api.ts';
+import { useDateFormat } from '../../shared/use-date-format.ts';
+import { usePermissions } from '../../shared/permissions.ts';
+import { StatusTag } from '../../shared/records/StatusTag.tsx';
+import { useChangeAssessments } from '../../shared/change-assessments/change-assessments-api.ts';
+import type { ChangeAssessmentListQuery } from '../../shared/change-assessments/change-assessments-api.ts';
 import { ChangeAssessmentForm } from './ChangeAssessmentForm.tsx';
-import { ChangeStatusTag } from './ChangeStatusTag.tsx';
-import { LoadErrorAlert } from '../../app/LoadErrorAlert.tsx';
-import { serverPaging } from '../../app/paging.ts';
+import { ChangeStatusTag } from '../../shared/change-assessments/ChangeStatusTag.tsx';
+import { LoadErrorAlert } from '../../shared/LoadErrorAlert.tsx';
+import { serverPaging } from '../../shared/paging.ts';
 
 /** Change control: the facility's change assessments, newest first, by change status. */
 export function ChangeAssessmentsPage() {

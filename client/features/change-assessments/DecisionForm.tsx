@@ -5,9 +5,12 @@ import {
   type TDecision,
   type TImpactItem,
 } from '../../../core/schemas/change-assessments.schemas.ts';
-import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
-import { changeCalls, useChangeWrite } from './change-assessments-api.ts';
-import { decisionsFor } from './impact-format.ts';
+import { ReasonDialog } from '../../shared/reason/ReasonDialog.tsx';
+import {
+  changeCalls,
+  useChangeWrite,
+} from '../../shared/change-assessments/change-assessments-api.ts';
+import { decisionsFor } from '../../shared/change-assessments/impact-format.ts';
 
 interface DecisionValues {
   decision: TDecision;

@@ -7,24 +7,32 @@ import {
   type TChangeAssessment,
   type TStagedChange,
 } from '../../../core/schemas/change-assessments.schemas.ts';
-import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
-import { getEntity } from '../master-data/entity-api.ts';
-import type { EntityRecord } from '../master-data/entity-api.ts';
-import { entityKeys } from '../../app/query-keys.ts';
-import { EntityFormDrawer } from '../master-data/EntityFormDrawer.tsx';
-import type { EntityFormSave } from '../master-data/EntityFormDrawer.tsx';
-import { lowerLabel } from '../master-data/entity-registry.ts';
-import { useFacilityScope } from '../master-data/use-facility-scope.ts';
-import { usePermissions } from '../../app/permissions.ts';
-import { PolicyTab } from '../policies/PolicyTab.tsx';
-import { loadPolicy, loadPolicyTab, RESIDUE_TYPES, rulesKeys } from '../policies/rules-api.ts';
-import type { PolicyFields, ResidueType } from '../policies/rules-api.ts';
-import { changeCalls, useChangeWrite } from './change-assessments-api.ts';
-import type { StagedChangeBody } from './change-assessments-api.ts';
+import { ReasonDialog } from '../../shared/reason/ReasonDialog.tsx';
+import { getEntity } from '../../shared/master-data/entity-api.ts';
+import type { EntityRecord } from '../../shared/master-data/entity-api.ts';
+import { entityKeys } from '../../shared/query-keys.ts';
+import { EntityFormDrawer } from '../../shared/master-data/EntityFormDrawer.tsx';
+import type { EntityFormSave } from '../../shared/master-data/EntityFormDrawer.tsx';
+import { lowerLabel } from '../../shared/master-data/entity-registry.ts';
+import { useFacilityScope } from '../../shared/master-data/use-facility-scope.ts';
+import { usePermissions } from '../../shared/permissions.ts';
+import { PolicyTab } from '../../shared/policies/PolicyTab.tsx';
+import {
+  loadPolicy,
+  loadPolicyTab,
+  RESIDUE_TYPES,
+  rulesKeys,
+} from '../../shared/policies/rules-api.ts';
+import type { PolicyFields, ResidueType } from '../../shared/policies/rules-api.ts';
+import {
+  changeCalls,
+  useChangeWrite,
+} from '../../shared/change-assessments/change-assessments-api.ts';
+import type { StagedChangeBody } from '../../shared/change-assessments/change-assessments-api.ts';
 import { RecordPicker } from './RecordPicker.tsx';
 import { defOfChange, OP_LABELS, STAGEABLE_DEFS, stageAction } from './stage-target.ts';
 import type { StageOp } from './stage-target.ts';
-import { validatedValues } from '../../app/validated-values.ts';
+import { validatedValues } from '../../shared/validated-values.ts';
 
 /** What the picker chose: a record type, what to do and to which record (or a policy). */
 type Choice =

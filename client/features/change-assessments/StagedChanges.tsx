@@ -6,9 +6,12 @@ import type {
   TChangeAssessment,
   TStagedChange,
 } from '../../../core/schemas/change-assessments.schemas.ts';
-import { useReasonAction } from '../../app/reason/use-reason-action.tsx';
-import { useDateFormat } from '../../app/use-date-format.ts';
-import { changeCalls, useChangeWrite } from './change-assessments-api.ts';
+import { useReasonAction } from '../../shared/reason/use-reason-action.tsx';
+import { useDateFormat } from '../../shared/use-date-format.ts';
+import {
+  changeCalls,
+  useChangeWrite,
+} from '../../shared/change-assessments/change-assessments-api.ts';
 import { EditStagedChange, StageChange } from './StageChange.tsx';
 import { isEditable, OP_LABELS } from './stage-target.ts';
 

@@ -2,18 +2,21 @@ import { Alert, Card, Descriptions, Flex, Skeleton, Statistic, Tabs, Typography 
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import type { TCleaningAssessment } from '../../../core/schemas/cleaning-assessments.schemas.ts';
-import { useDateFormat } from '../../app/use-date-format.ts';
-import { LeftOutAlert } from '../limits/LeftOutAlert.tsx';
-import { usePermissions } from '../../app/permissions.ts';
-import { useFacilityScope } from '../master-data/use-facility-scope.ts';
-import { ControlledRecordPanel } from '../records/ControlledRecordPanel.tsx';
+import { useDateFormat } from '../../shared/use-date-format.ts';
+import { LeftOutAlert } from '../../shared/limits/LeftOutAlert.tsx';
+import { usePermissions } from '../../shared/permissions.ts';
+import { useFacilityScope } from '../../shared/master-data/use-facility-scope.ts';
+import { ControlledRecordPanel } from '../../shared/records/ControlledRecordPanel.tsx';
 import { AssessmentProgress } from './AssessmentProgress.tsx';
 import { ChangesSinceTable } from './ChangesSinceTable.tsx';
-import { cleaningAssessmentKeys, useAssessment } from './cleaning-assessments-api.ts';
+import {
+  cleaningAssessmentKeys,
+  useAssessment,
+} from '../../shared/cleaning-assessments/cleaning-assessments-api.ts';
 import { CoverageMatrix } from './CoverageMatrix.tsx';
 import { GroupsTable, SincePriorPanel, WorstCasesTable } from './ResultTables.tsx';
 import { TasksTable } from './TasksTable.tsx';
-import { RecordReportButton } from '../reports/RecordReportButton.tsx';
+import { RecordReportButton } from '../../shared/reports/RecordReportButton.tsx';
 
 type Result = NonNullable<TCleaningAssessment['result']>;
 

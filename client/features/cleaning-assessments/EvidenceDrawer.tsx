@@ -4,9 +4,9 @@ import {
   COVERAGE_LABELS,
   type TCoverageCell,
 } from '../../../core/schemas/cleaning-assessments.schemas.ts';
-import { useDateFormat } from '../../app/use-date-format.ts';
-import { usePermissions } from '../../app/permissions.ts';
-import { useTrainTasks } from './cleaning-assessments-api.ts';
+import { useDateFormat } from '../../shared/use-date-format.ts';
+import { usePermissions } from '../../shared/permissions.ts';
+import { useTrainTasks } from '../../shared/cleaning-assessments/cleaning-assessments-api.ts';
 import { COVERAGE_COLOURS, isGap } from './coverage-matrix.ts';
 import { TaskDecision } from './TaskDecision.tsx';
 

@@ -1,6 +1,6 @@
 import { Empty, Flex, List, Table, Tag, Typography } from 'antd';
 import { Link } from 'react-router';
-import { recordLink } from '../records/record-links.ts';
+import { recordLink } from '../../shared/records/record-links.ts';
 import type { TAssessmentResult } from '../../../core/schemas/cleaning-assessments.schemas.ts';
 
 type Result = TAssessmentResult;

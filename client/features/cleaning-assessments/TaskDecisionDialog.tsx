@@ -6,14 +6,17 @@ import {
   type TQualificationTask,
   type TStudyType,
 } from '../../../core/schemas/cleaning-assessments.schemas.ts';
-import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
-import { useFacilityScope } from '../master-data/use-facility-scope.ts';
+import { ReasonDialog } from '../../shared/reason/ReasonDialog.tsx';
+import { useFacilityScope } from '../../shared/master-data/use-facility-scope.ts';
 import {
   SignerProofField,
   signerProofOf,
   type SignerProofValues,
-} from '../records/SignerProofField.tsx';
-import { cleaningAssessmentKeys, decideTask } from './cleaning-assessments-api.ts';
+} from '../../shared/records/SignerProofField.tsx';
+import {
+  cleaningAssessmentKeys,
+  decideTask,
+} from '../../shared/cleaning-assessments/cleaning-assessments-api.ts';
 
 interface DecisionValues extends SignerProofValues {
   justification?: string;

@@ -6,9 +6,13 @@ import {
   TASK_STATUSES,
   type TQualificationTask,
 } from '../../../core/schemas/cleaning-assessments.schemas.ts';
-import { useDateFormat } from '../../app/use-date-format.ts';
-import { usePermissions } from '../../app/permissions.ts';
-import { useAssessments, useTasks, type TaskFilter } from './cleaning-assessments-api.ts';
+import { useDateFormat } from '../../shared/use-date-format.ts';
+import { usePermissions } from '../../shared/permissions.ts';
+import {
+  useAssessments,
+  useTasks,
+  type TaskFilter,
+} from '../../shared/cleaning-assessments/cleaning-assessments-api.ts';
 import { TaskDecision } from './TaskDecision.tsx';
 
 const STATUS_COLOURS = { Open: 'processing', Accepted: 'success', Dismissed: 'default' } as const;

@@ -8,11 +8,11 @@ import {
   type TCell,
 } from '../../../core/schemas/custom-reports.schemas.ts';
 import { saveBlob } from '../../api/http-client.ts';
-import { serverPaging } from '../../app/paging.ts';
-import { useReasonAction } from '../../app/reason/use-reason-action.tsx';
-import { archiveEntity } from '../master-data/entity-api.ts';
-import { useFacilityScope } from '../master-data/use-facility-scope.ts';
-import { usePermissions } from '../../app/permissions.ts';
+import { serverPaging } from '../../shared/paging.ts';
+import { useReasonAction } from '../../shared/reason/use-reason-action.tsx';
+import { archiveEntity } from '../../shared/master-data/entity-api.ts';
+import { useFacilityScope } from '../../shared/master-data/use-facility-scope.ts';
+import { usePermissions } from '../../shared/permissions.ts';
 import {
   customReportKeys,
   downloadCustomReport,

@@ -6,9 +6,9 @@ import type {
   ReportFilter,
   TReportSourceInfo,
 } from '../../../core/schemas/custom-reports.schemas.ts';
-import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
-import { createEntity, updateEntity } from '../master-data/entity-api.ts';
-import { useFacilityScope } from '../master-data/use-facility-scope.ts';
+import { ReasonDialog } from '../../shared/reason/ReasonDialog.tsx';
+import { createEntity, updateEntity } from '../../shared/master-data/entity-api.ts';
+import { useFacilityScope } from '../../shared/master-data/use-facility-scope.ts';
 import { customReportKeys, type CustomReport } from './custom-reports-api.ts';
 
 interface BuilderValues {

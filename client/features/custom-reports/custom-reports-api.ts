@@ -9,9 +9,13 @@ import { parseErrorBody } from '../../api/api-error.ts';
 import { apiRequest, apiUrl } from '../../api/http-client.ts';
 import { handleHttpError } from '../../api/http-error-handler.ts';
 import { getToken } from '../../session/session-store.ts';
-import { facilityPath, listEntities, type EntityRecord } from '../master-data/entity-api.ts';
-import { useFacilityScope } from '../master-data/use-facility-scope.ts';
-import { fileNameOf } from '../master-data/workbook-problems.ts';
+import {
+  facilityPath,
+  listEntities,
+  type EntityRecord,
+} from '../../shared/master-data/entity-api.ts';
+import { useFacilityScope } from '../../shared/master-data/use-facility-scope.ts';
+import { fileNameOf } from '../../shared/master-data/workbook-problems.ts';
 
 /** The calls of server/modules/custom-reports; saving goes through the record calls (entity-api). */
 

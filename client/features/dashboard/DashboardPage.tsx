@@ -3,8 +3,8 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { LIMIT_TRACKER_DAYS } from '../../../core/schemas/dashboard.schemas.ts';
 import type { Facility } from '../../api/auth-types.ts';
-import { LoadErrorAlert } from '../../app/LoadErrorAlert.tsx';
-import { usePermissions } from '../../app/permissions.ts';
+import { LoadErrorAlert } from '../../shared/LoadErrorAlert.tsx';
+import { usePermissions } from '../../shared/permissions.ts';
 import { DashboardBars } from './DashboardBars.tsx';
 import { useDashboard, useMacLimitTracker, useToxicityScore } from './dashboard-api.ts';
 import {

@@ -5,9 +5,9 @@ import type {
   TToxicityScore,
 } from '../../../core/schemas/dashboard.schemas.ts';
 import { apiRequest } from '../../api/http-client.ts';
-import { facilityPath } from '../master-data/entity-api.ts';
-import { useFacilityScope } from '../master-data/use-facility-scope.ts';
-import { dashboardKeys } from '../../app/query-keys.ts';
+import { facilityPath } from '../../shared/master-data/entity-api.ts';
+import { useFacilityScope } from '../../shared/master-data/use-facility-scope.ts';
+import { dashboardKeys } from '../../shared/query-keys.ts';
 
 /** The calls of spec §7 "Dashboard": `{F}/dashboard`, `/toxicity-score`, `/mac_limit_tracker`. */
 

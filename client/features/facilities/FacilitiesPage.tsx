@@ -3,10 +3,10 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { PRODUCT_TYPES, TIERS } from '../../../core/facilities/facility-features.ts';
 import type { TFacilityRecord } from '../../../core/schemas/facilities.schemas.ts';
-import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
+import { ReasonDialog } from '../../shared/reason/ReasonDialog.tsx';
 import { useSession } from '../../session/use-session.ts';
-import { usePermissions } from '../../app/permissions.ts';
-import { AdminListHeader, AdminSearch, useAdminList } from '../users/AdminList.tsx';
+import { usePermissions } from '../../shared/permissions.ts';
+import { AdminListHeader, AdminSearch, useAdminList } from '../../shared/users/AdminList.tsx';
 import {
   useFacilityGroups,
   useFacilityRecords,

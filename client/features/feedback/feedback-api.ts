@@ -6,8 +6,8 @@ import type {
   ZFeedbackPage,
 } from '../../../core/schemas/dashboard.schemas.ts';
 import { apiRequest } from '../../api/http-client.ts';
-import { facilityPath } from '../master-data/entity-api.ts';
-import { useFacilityScope } from '../master-data/use-facility-scope.ts';
+import { facilityPath } from '../../shared/master-data/entity-api.ts';
+import { useFacilityScope } from '../../shared/master-data/use-facility-scope.ts';
 
 /** `{F}/feedback` (spec §7): sent from any screen, listed for administrators. */
 

@@ -8,7 +8,7 @@ import {
   productsDef,
   samplingTypesDef,
 } from '../../../core/entities/defs/index.ts';
-import { MASTER_DATA_BASE, namedRecordPath } from '../master-data/record-pages.ts';
+import { MASTER_DATA_BASE, namedRecordPath } from '../../shared/master-data/record-pages.ts';
 
 /** The record kinds an input names, each with its page (found by the record's unique name). */
 const RECORD_DEF: Partial<Record<SourceKind, EntityDef>> = {

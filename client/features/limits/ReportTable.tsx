@@ -4,7 +4,7 @@ import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { matching, SearchBox } from './LimitCell.tsx';
 import { ReportState } from './ReportState.tsx';
-import { LeftOutAlert } from './LeftOutAlert.tsx';
+import { LeftOutAlert } from '../../shared/limits/LeftOutAlert.tsx';
 import type { TUncomputable } from '../../../core/schemas/mac-matrix.schemas.ts';
 
 /** Every report says what it left out (products whose stored data cannot be computed). */

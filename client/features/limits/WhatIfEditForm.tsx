@@ -5,8 +5,8 @@ import type { AmountQuantity, LimitsInput } from '../../../core/limits/model.ts'
 import type { Quantity, QuantityOf } from '../../../core/units/quantity.ts';
 import { unitsOfKind } from '../../../core/units/units.ts';
 import type { TDefaultUnit } from '../../../core/schemas/settings.schemas.ts';
-import { usePermissions } from '../../app/permissions.ts';
-import { useDefaultUnits } from '../settings/settings-api.ts';
+import { usePermissions } from '../../shared/permissions.ts';
+import { useDefaultUnits } from '../../shared/settings/settings-api.ts';
 import { whatIfDefaultUnit } from './what-if-units.ts';
 
 /** Archiving is tried from the archive dialog, not from this form. */

@@ -3,8 +3,8 @@ import { useDeferredValue, useMemo, useState } from 'react';
 import { applyWhatIf, compareLimits } from '../../../core/limits/limits.what-if.ts';
 import type { WhatIfEdit, WhatIfResult } from '../../../core/limits/limits.what-if.ts';
 import type { LimitsInput } from '../../../core/limits/model.ts';
-import { describeEdit } from './what-if-format.ts';
-import { useLimitsInput } from './what-if-api.ts';
+import { describeEdit } from '../../shared/limits/what-if-format.ts';
+import { useLimitsInput } from '../../shared/limits/what-if-api.ts';
 import { WhatIfEditForm } from './WhatIfEditForm.tsx';
 import { WhatIfResults } from './WhatIfResults.tsx';
 

@@ -9,11 +9,11 @@ import { parseErrorBody } from '../../api/api-error.ts';
 import { handleHttpError } from '../../api/http-error-handler.ts';
 import { apiUrl } from '../../api/http-client.ts';
 import { getToken } from '../../session/session-store.ts';
-import { facilityPath } from '../master-data/entity-api.ts';
-import type { FacilityScope } from '../master-data/entity-api.ts';
-import { useFacilityScope } from '../master-data/use-facility-scope.ts';
+import { facilityPath } from '../../shared/master-data/entity-api.ts';
+import type { FacilityScope } from '../../shared/master-data/entity-api.ts';
+import { useFacilityScope } from '../../shared/master-data/use-facility-scope.ts';
 import type { TUncomputable } from '../../../core/schemas/mac-matrix.schemas.ts';
-import { limitsKeys } from '../../app/query-keys.ts';
+import { limitsKeys } from '../../shared/query-keys.ts';
 import { PairSplitter } from './pair-splitter.ts';
 import { PairStore } from './pair-store.ts';
 

@@ -2,9 +2,9 @@ import { Empty, List, Skeleton, Typography } from 'antd';
 import { Link } from 'react-router';
 import type { EntityDef } from '../../../core/entities/entity.ts';
 import type { TWhereUsedGroup } from '../../../core/schemas/where-used.schemas.ts';
-import { LoadErrorAlert } from '../../app/LoadErrorAlert.tsx';
-import { lowerLabel } from './entity-registry.ts';
-import { usingRecordPath } from './record-pages.ts';
+import { LoadErrorAlert } from '../../shared/LoadErrorAlert.tsx';
+import { lowerLabel } from '../../shared/master-data/entity-registry.ts';
+import { usingRecordPath } from '../../shared/master-data/record-pages.ts';
 import { useWhereUsed } from './where-used-api.ts';
 
 function UsingGroup({ group }: { group: TWhereUsedGroup }) {

@@ -2,9 +2,9 @@ import { parseErrorBody } from '../../api/api-error.ts';
 import { apiUrl } from '../../api/http-client.ts';
 import { handleHttpError } from '../../api/http-error-handler.ts';
 import { getToken } from '../../session/session-store.ts';
-import { facilityPath } from './entity-api.ts';
-import type { FacilityScope } from './entity-api.ts';
-import { fileNameOf } from './workbook-problems.ts';
+import { facilityPath } from '../../shared/master-data/entity-api.ts';
+import type { FacilityScope } from '../../shared/master-data/entity-api.ts';
+import { fileNameOf } from '../../shared/master-data/workbook-problems.ts';
 
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 

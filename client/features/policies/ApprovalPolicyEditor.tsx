@@ -9,12 +9,16 @@ import {
   type TControlledDocumentType,
 } from '../../../core/schemas/signatures.schemas.ts';
 import { showSaveError } from '../../api/form-errors.ts';
-import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
-import { useFacilityScope } from '../master-data/use-facility-scope.ts';
-import { recordsKeys, saveApprovalPolicy, useApprovalPolicy } from '../records/records-api.ts';
-import { useRoles } from '../roles/roles-api.ts';
+import { ReasonDialog } from '../../shared/reason/ReasonDialog.tsx';
+import { useFacilityScope } from '../../shared/master-data/use-facility-scope.ts';
+import {
+  recordsKeys,
+  saveApprovalPolicy,
+  useApprovalPolicy,
+} from '../../shared/records/records-api.ts';
+import { useRoles } from '../../shared/roles/roles-api.ts';
 import { newStep, renumberSteps, stepsProblem } from './approval-steps.ts';
-import { validatedValues } from '../../app/validated-values.ts';
+import { validatedValues } from '../../shared/validated-values.ts';
 
 interface PolicyValues {
   steps: TApprovalStep[];

@@ -5,11 +5,11 @@ import type {
   TInspectionSettings,
   TMicrobialPolicy,
 } from '../../../core/schemas/facility-rules.schemas.ts';
-import { usePermissions } from '../../app/permissions.ts';
-import { useFacilityScope } from '../master-data/use-facility-scope.ts';
+import { usePermissions } from '../../shared/permissions.ts';
+import { useFacilityScope } from '../../shared/master-data/use-facility-scope.ts';
 import { ApprovalPolicyEditor } from './ApprovalPolicyEditor.tsx';
 import { InspectionFields, MicrobialFields } from './RuleFields.tsx';
-import { PolicyTab } from './PolicyTab.tsx';
+import { PolicyTab } from '../../shared/policies/PolicyTab.tsx';
 import {
   loadInspection,
   loadMicrobial,
@@ -18,8 +18,8 @@ import {
   rulesKeys,
   saveInspection,
   saveMicrobial,
-} from './rules-api.ts';
-import { VersionedDocumentForm } from './VersionedDocumentForm.tsx';
+} from '../../shared/policies/rules-api.ts';
+import { VersionedDocumentForm } from '../../shared/policies/VersionedDocumentForm.tsx';
 
 /**
  * Cleaning limit policies (one tab per residue type), the microbial policy, the inspection

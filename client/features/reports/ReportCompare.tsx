@@ -4,8 +4,8 @@ import type {
   TCompareResponse,
   TCompareRow,
 } from '../../../core/schemas/report-compare.schemas.ts';
-import { useDateFormat } from '../../app/use-date-format.ts';
-import { useReportCompare } from './reports-api.ts';
+import { useDateFormat } from '../../shared/use-date-format.ts';
+import { useReportCompare } from '../../shared/reports/reports-api.ts';
 
 type Cell = TCompareRow['old'];
 const text = (value: Cell) => (value === null ? '—' : String(value));

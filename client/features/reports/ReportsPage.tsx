@@ -9,15 +9,18 @@ import {
   type TReportFormat,
   type TReportKind,
 } from '../../../core/schemas/reports.schemas.ts';
-import { serverPaging } from '../../app/paging.ts';
-import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
-import { useDateFormat } from '../../app/use-date-format.ts';
-import { JobProgress } from '../jobs/JobProgress.tsx';
-import { ReferenceSelect } from '../master-data/ReferenceSelect.tsx';
-import { useFacilityScope } from '../master-data/use-facility-scope.ts';
-import { usePermissions } from '../../app/permissions.ts';
-import { ControlledRecordPanel } from '../records/ControlledRecordPanel.tsx';
-import { isRecordReportKind, RECORD_REPORT_PARAMS } from './record-report-kinds.ts';
+import { serverPaging } from '../../shared/paging.ts';
+import { ReasonDialog } from '../../shared/reason/ReasonDialog.tsx';
+import { useDateFormat } from '../../shared/use-date-format.ts';
+import { JobProgress } from '../../shared/jobs/JobProgress.tsx';
+import { ReferenceSelect } from '../../shared/master-data/ReferenceSelect.tsx';
+import { useFacilityScope } from '../../shared/master-data/use-facility-scope.ts';
+import { usePermissions } from '../../shared/permissions.ts';
+import { ControlledRecordPanel } from '../../shared/records/ControlledRecordPanel.tsx';
+import {
+  isRecordReportKind,
+  RECORD_REPORT_PARAMS,
+} from '../../shared/reports/record-report-kinds.ts';
 import { RecordReportPicker } from './RecordReportPicker.tsx';
 import { ReportCompare } from './ReportCompare.tsx';
 import { ReportStatusTag } from './ReportStatusTag.tsx';
@@ -29,8 +32,8 @@ import {
   useReportTags,
   useReports,
   type GenerateReportBody,
-} from './reports-api.ts';
-import { isReportFailed, isReportPending } from './report-state.ts';
+} from '../../shared/reports/reports-api.ts';
+import { isReportFailed, isReportPending } from '../../shared/reports/report-state.ts';
 import {
   AuditLogReportFields,
   auditLogReportBody,

@@ -10,10 +10,10 @@ import { parseErrorBody } from '../../api/api-error.ts';
 import { apiRequest, apiUrl, saveBlob } from '../../api/http-client.ts';
 import { handleHttpError } from '../../api/http-error-handler.ts';
 import { getToken } from '../../session/session-store.ts';
-import { facilityPath, type FacilityScope } from '../master-data/entity-api.ts';
-import { useFacilityScope } from '../master-data/use-facility-scope.ts';
-import { fileNameOf } from '../master-data/workbook-problems.ts';
-import { reportKeys } from './reports-api.ts';
+import { facilityPath, type FacilityScope } from '../../shared/master-data/entity-api.ts';
+import { useFacilityScope } from '../../shared/master-data/use-facility-scope.ts';
+import { fileNameOf } from '../../shared/master-data/workbook-problems.ts';
+import { reportKeys } from '../../shared/reports/reports-api.ts';
 
 /** The calls `annualSummary` of spec §7: POST (start, end, customSections); GET list; GET {id}. */
 

@@ -6,11 +6,16 @@ import {
   type PermissionMap,
 } from '../../../core/permissions/permission-map.ts';
 import type { TRole } from '../../../core/schemas/roles.schemas.ts';
-import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
-import { AdminListHeader } from '../users/AdminList.tsx';
+import { ReasonDialog } from '../../shared/reason/ReasonDialog.tsx';
+import { AdminListHeader } from '../../shared/users/AdminList.tsx';
 import { PermissionMapEditor } from './PermissionMapEditor.tsx';
-import { usePermissions } from '../../app/permissions.ts';
-import { useArchiveRole, useCreateRole, useRoles, useUpdateRole } from './roles-api.ts';
+import { usePermissions } from '../../shared/permissions.ts';
+import {
+  useArchiveRole,
+  useCreateRole,
+  useRoles,
+  useUpdateRole,
+} from '../../shared/roles/roles-api.ts';
 
 interface RoleForm {
   name: string;

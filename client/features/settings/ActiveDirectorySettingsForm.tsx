@@ -4,15 +4,15 @@ import type {
   TUpdateActiveDirectorySettingsRequest,
 } from '../../../core/schemas/active-directory.schemas.ts';
 import { showSaveError } from '../../api/form-errors.ts';
-import { ReasonField } from '../../app/reason/ReasonDialog.tsx';
-import { useFacilities } from '../../app/session-queries.ts';
+import { ReasonField } from '../../shared/reason/ReasonDialog.tsx';
+import { useFacilities } from '../../shared/session-queries.ts';
 import { useSession } from '../../session/use-session.ts';
-import { useFacilityRoleOptions } from '../users/users-api.ts';
+import { useFacilityRoleOptions } from '../../shared/users/users-api.ts';
 import {
   useActiveDirectorySettings,
   usePingActiveDirectory,
   useUpdateActiveDirectorySettings,
-} from './active-directory-api.ts';
+} from '../../shared/settings/active-directory-api.ts';
 import { showSaved } from './save-feedback.ts';
 
 type AdForm = Omit<TUpdateActiveDirectorySettingsRequest, 'version' | 'groupRoles'> & {

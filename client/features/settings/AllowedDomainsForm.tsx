@@ -1,8 +1,8 @@
 import { Alert, Button, Form, Select, Spin, Typography } from 'antd';
-import { ReasonField } from '../../app/reason/ReasonDialog.tsx';
+import { ReasonField } from '../../shared/reason/ReasonDialog.tsx';
 import { showSaveError } from '../../api/form-errors.ts';
 import { showSaved } from './save-feedback.ts';
-import { useAllowedDomains, useUpdateAllowedDomains } from './settings-api.ts';
+import { useAllowedDomains, useUpdateAllowedDomains } from '../../shared/settings/settings-api.ts';
 
 interface DomainsForm {
   allowedDomains: string[];

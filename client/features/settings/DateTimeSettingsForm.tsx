@@ -6,11 +6,11 @@ import {
   TIME_FORMATS,
 } from '../../../core/datetime/format-date-time.ts';
 import type { TDateTimeSettings } from '../../../core/schemas/settings.schemas.ts';
-import { useDateTimeSettings } from '../../app/use-date-format.ts';
-import { ReasonField } from '../../app/reason/ReasonDialog.tsx';
+import { useDateTimeSettings } from '../../shared/use-date-format.ts';
+import { ReasonField } from '../../shared/reason/ReasonDialog.tsx';
 import { showSaveError } from '../../api/form-errors.ts';
 import { showSaved } from './save-feedback.ts';
-import { useUpdateDateTimeSettings } from './settings-api.ts';
+import { useUpdateDateTimeSettings } from '../../shared/settings/settings-api.ts';
 
 interface DateTimeForm {
   dateTimeSettings: TDateTimeSettings;

@@ -8,14 +8,14 @@ import {
   type TStudy,
   type TStudyOutcome,
 } from '../../../core/schemas/verification.schemas.ts';
-import { LoadErrorAlert } from '../../app/LoadErrorAlert.tsx';
-import { serverPaging } from '../../app/paging.ts';
-import { usePermissions } from '../../app/permissions.ts';
-import { StatusTag } from '../records/StatusTag.tsx';
-import { NewStudyModal } from './NewStudyModal.tsx';
-import { useStudies, type StudyListQuery } from './studies-api.ts';
-import { passesText, studyRoute } from './study-format.ts';
-import { StudyOutcomeTag } from './StudyOutcomeTag.tsx';
+import { LoadErrorAlert } from '../../shared/LoadErrorAlert.tsx';
+import { serverPaging } from '../../shared/paging.ts';
+import { usePermissions } from '../../shared/permissions.ts';
+import { StatusTag } from '../../shared/records/StatusTag.tsx';
+import { NewStudyModal } from '../../shared/studies/NewStudyModal.tsx';
+import { useStudies, type StudyListQuery } from '../../shared/studies/studies-api.ts';
+import { passesText, studyRoute } from '../../shared/studies/study-format.ts';
+import { StudyOutcomeTag } from '../../shared/studies/StudyOutcomeTag.tsx';
 
 type Query = StudyListQuery;
 

@@ -3,15 +3,15 @@ import type { MenuProps, TableColumnsType } from 'antd';
 import { useState } from 'react';
 import type { TUser, TUserWithKey } from '../../../core/schemas/users.schemas.ts';
 import type { Facility } from '../../api/auth-types.ts';
-import { useCurrentUser } from '../../app/session-queries.ts';
-import { usePermissions } from '../../app/permissions.ts';
-import { AdminListHeader, AdminSearch, useAdminList } from './AdminList.tsx';
-import { ReasonDialog, type ReasonValues } from '../../app/reason/ReasonDialog.tsx';
+import { useCurrentUser } from '../../shared/session-queries.ts';
+import { usePermissions } from '../../shared/permissions.ts';
+import { AdminListHeader, AdminSearch, useAdminList } from '../../shared/users/AdminList.tsx';
+import { ReasonDialog, type ReasonValues } from '../../shared/reason/ReasonDialog.tsx';
 import { SecretKeyModal } from './SecretKeyModal.tsx';
 import { showSaveError } from '../../api/form-errors.ts';
 import { UserFormModal } from './UserFormModal.tsx';
 import { DirectoryAddModal } from './DirectoryAddModal.tsx';
-import { useActiveDirectorySettings } from '../settings/active-directory-api.ts';
+import { useActiveDirectorySettings } from '../../shared/settings/active-directory-api.ts';
 import {
   useAccountAction,
   useArchiveUser,
@@ -21,7 +21,7 @@ import {
   useUpdateUser,
   useUsers,
   type AccountAction,
-} from './users-api.ts';
+} from '../../shared/users/users-api.ts';
 
 type Dialog =
   | { kind: 'form'; user: TUser | null }

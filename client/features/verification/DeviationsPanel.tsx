@@ -5,7 +5,7 @@ import {
   type TDeviation,
   type TRun,
 } from '../../../core/schemas/verification.schemas.ts';
-import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
+import { ReasonDialog } from '../../shared/reason/ReasonDialog.tsx';
 import {
   runCalls,
   useRunWrite,

@@ -17,11 +17,11 @@ import type {
 } from '../../../core/schemas/run-inspection.schemas.ts';
 import type { TRun } from '../../../core/schemas/verification.schemas.ts';
 import { showSaveError } from '../../api/form-errors.ts';
-import { ReasonField } from '../../app/reason/ReasonDialog.tsx';
+import { ReasonField } from '../../shared/reason/ReasonDialog.tsx';
 import { fromLocalInput, toLocalInput } from './event-values.ts';
 import { inspectionCalls, type InspectionBody } from './inspection-api.ts';
 import { useRunWrite } from './verification-api.ts';
-import { validatedValues } from '../../app/validated-values.ts';
+import { validatedValues } from '../../shared/validated-values.ts';
 
 interface Values {
   inspectedAt?: string | null;

@@ -27,13 +27,13 @@ import {
 } from '../../../core/schemas/verification.schemas.ts';
 import { judgeMicrobial } from '../../../core/verification/judge-microbial.ts';
 import { showSaveError } from '../../api/form-errors.ts';
-import { LoadErrorAlert } from '../../app/LoadErrorAlert.tsx';
-import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
+import { LoadErrorAlert } from '../../shared/LoadErrorAlert.tsx';
+import { ReasonDialog } from '../../shared/reason/ReasonDialog.tsx';
 import { CorrectResultDialog } from './CorrectResultDialog.tsx';
-import { ReferenceSelect } from '../master-data/ReferenceSelect.tsx';
-import { referencedDef } from '../master-data/entity-registry.ts';
+import { ReferenceSelect } from '../../shared/master-data/ReferenceSelect.tsx';
+import { referencedDef } from '../../shared/master-data/entity-registry.ts';
 import { useCorrectMicrobial, useEnterMicrobial, useRunMicrobial } from './microbial-api.ts';
-import { validatedValues } from '../../app/validated-values.ts';
+import { validatedValues } from '../../shared/validated-values.ts';
 
 /*
  * Microbial results of a run (core/verification/README.md, "Microbial results"): the policy

@@ -7,7 +7,7 @@ import { CorrectSampleResultDialog } from './CorrectResultDialog.tsx';
 import { DerivationDrawer } from './DerivationDrawer.tsx';
 import { JudgementTag } from './JudgementTag.tsx';
 import { RepeatResultDialog } from './RepeatResultDialog.tsx';
-import { useDateFormat } from '../../app/use-date-format.ts';
+import { useDateFormat } from '../../shared/use-date-format.ts';
 import { ResultInputs, TakenAtInput } from './result-inputs.tsx';
 import {
   currentResult,

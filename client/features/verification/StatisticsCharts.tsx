@@ -6,8 +6,8 @@ import {
   movingRangeChart,
 } from '../../../core/charts/statistics-charts.ts';
 import type { TStatistics } from '../../../core/schemas/verification.schemas.ts';
-import { ChartFigure } from '../../app/ChartFigure.tsx';
-import { useDateFormat } from '../../app/use-date-format.ts';
+import { ChartFigure } from '../../shared/ChartFigure.tsx';
+import { useDateFormat } from '../../shared/use-date-format.ts';
 import type { VerificationThresholds } from './verification-api.ts';
 
 /**

@@ -5,7 +5,7 @@ import {
   wallClockToDate,
   type DateTimeSettings,
 } from '../../../core/datetime/format-date-time.ts';
-import { useDateFormat } from '../../app/use-date-format.ts';
+import { useDateFormat } from '../../shared/use-date-format.ts';
 
 /*
  * Dates typed as the facility shows them (spec §2 "Display settings"): its date and time

@@ -5,7 +5,7 @@ import type {
 } from '../../../core/schemas/run-inspection.schemas.ts';
 import type { TRun, TRunResponse } from '../../../core/schemas/verification.schemas.ts';
 import { apiRequest } from '../../api/http-client.ts';
-import type { FacilityScope } from '../master-data/entity-api.ts';
+import type { FacilityScope } from '../../shared/master-data/entity-api.ts';
 import { runPath } from './verification-api.ts';
 
 /** The visual inspection calls of a run (POST {F}/runs/{id}/inspection[/verification]). */

@@ -13,8 +13,8 @@ import type {
   ZStatisticsQuery,
 } from '../../../core/schemas/verification.schemas.ts';
 import { apiRequest } from '../../api/http-client.ts';
-import { facilityPath, type FacilityScope } from '../master-data/entity-api.ts';
-import { useFacilityScope } from '../master-data/use-facility-scope.ts';
+import { facilityPath, type FacilityScope } from '../../shared/master-data/entity-api.ts';
+import { useFacilityScope } from '../../shared/master-data/use-facility-scope.ts';
 
 /** The calls of core/verification/README.md: runs, results, deviations and statistics. */
 

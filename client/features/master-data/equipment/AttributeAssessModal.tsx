@@ -5,11 +5,15 @@ import {
   assessByAttributes,
   type AssessmentAttribute,
 } from '../../../../core/schemas/sampling-attributes.schemas.ts';
-import type { FacilityScope } from '../entity-api.ts';
-import { entityOptionsQuery } from '../entity-queries.ts';
-import type { AssessInput, RatingsInput, SamplingLocation } from './equipment-api.ts';
+import type { FacilityScope } from '../../../shared/master-data/entity-api.ts';
+import { entityOptionsQuery } from '../../../shared/master-data/entity-queries.ts';
+import type {
+  AssessInput,
+  RatingsInput,
+  SamplingLocation,
+} from '../../../shared/master-data/equipment-api.ts';
 import { AssessModal, RiskScoreItem } from './LocationForms.tsx';
-import { ReasonDialog } from '../../../app/reason/ReasonDialog.tsx';
+import { ReasonDialog } from '../../../shared/reason/ReasonDialog.tsx';
 
 type Props = {
   scope: FacilityScope;

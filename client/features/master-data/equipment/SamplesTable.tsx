@@ -1,12 +1,16 @@
 import { Button, Flex, Form, Input, Segmented, Select, Table } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { FacilityScope } from '../entity-api.ts';
-import { addSample, listSamples, setSampleArchived } from './equipment-api.ts';
-import type { SampleInput } from './equipment-api.ts';
-import { ReasonDialog } from '../../../app/reason/ReasonDialog.tsx';
-import { useReasonAction } from '../../../app/reason/use-reason-action.tsx';
-import { equipmentKeys } from '../../../app/query-keys.ts';
+import type { FacilityScope } from '../../../shared/master-data/entity-api.ts';
+import {
+  addSample,
+  listSamples,
+  setSampleArchived,
+} from '../../../shared/master-data/equipment-api.ts';
+import type { SampleInput } from '../../../shared/master-data/equipment-api.ts';
+import { ReasonDialog } from '../../../shared/reason/ReasonDialog.tsx';
+import { useReasonAction } from '../../../shared/reason/use-reason-action.tsx';
+import { equipmentKeys } from '../../../shared/query-keys.ts';
 
 const TESTS = ['TOC', 'pH', 'Conductivity', 'AA', 'Odour', 'RC', 'Microbial'];
 

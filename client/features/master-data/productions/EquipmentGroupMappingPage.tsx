@@ -1,9 +1,9 @@
 import { Col, Empty, Row, Typography } from 'antd';
 import { equipmentGroupsDef } from '../../../../core/entities/defs/index.ts';
-import type { EntityRecord } from '../entity-api.ts';
-import { useEntityOptions } from '../entity-queries.ts';
-import { ReasonDialog } from '../../../app/reason/ReasonDialog.tsx';
-import { usePermissions } from '../../../app/permissions.ts';
+import type { EntityRecord } from '../../../shared/master-data/entity-api.ts';
+import { useEntityOptions } from '../../../shared/master-data/entity-queries.ts';
+import { ReasonDialog } from '../../../shared/reason/ReasonDialog.tsx';
+import { usePermissions } from '../../../shared/permissions.ts';
 import { formatArea } from './area-format.ts';
 import { MappingToolbar } from './MappingToolbar.tsx';
 import {

@@ -9,9 +9,9 @@ import type {
   TSurfaceAreaSummaries,
 } from '../../../../core/schemas/productions.schemas.ts';
 import { apiRequest } from '../../../api/http-client.ts';
-import { invalidateMasterData, mappingKeys } from '../../../app/query-keys.ts';
-import { facilityPath, type EntityPage } from '../entity-api.ts';
-import { useFacilityScope } from '../use-facility-scope.ts';
+import { invalidateMasterData, mappingKeys } from '../../../shared/query-keys.ts';
+import { facilityPath, type EntityPage } from '../../../shared/master-data/entity-api.ts';
+import { useFacilityScope } from '../../../shared/master-data/use-facility-scope.ts';
 
 export type ProductionMap = z.output<typeof ZProductionMap>;
 export type GroupMap = z.output<typeof ZGroupMap>;

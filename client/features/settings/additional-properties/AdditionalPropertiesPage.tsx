@@ -6,11 +6,14 @@ import type {
   TPropertyDefinition,
 } from '../../../../core/schemas/additional-properties.schemas.ts';
 import { MEASURES } from '../../../../core/units/measures.ts';
-import { ReasonDialog } from '../../../app/reason/ReasonDialog.tsx';
+import { ReasonDialog } from '../../../shared/reason/ReasonDialog.tsx';
 import { showSaveError } from '../../../api/form-errors.ts';
 import { showSaved } from '../save-feedback.ts';
 import { DefinitionFormModal } from './DefinitionFormModal.tsx';
-import { useChangeDefinition, usePropertyDefinitions } from './property-definitions-api.ts';
+import {
+  useChangeDefinition,
+  usePropertyDefinitions,
+} from '../../../shared/settings/property-definitions-api.ts';
 
 const TARGET_TABS: { target: PropertyTarget; label: string }[] = [
   { target: 'api', label: 'APIs' },

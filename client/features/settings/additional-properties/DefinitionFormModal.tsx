@@ -6,9 +6,12 @@ import {
   type TPropertyDefinition,
 } from '../../../../core/schemas/additional-properties.schemas.ts';
 import { MEASURES } from '../../../../core/units/measures.ts';
-import { ReasonDialog } from '../../../app/reason/ReasonDialog.tsx';
+import { ReasonDialog } from '../../../shared/reason/ReasonDialog.tsx';
 import { showSaved } from '../save-feedback.ts';
-import { useChangeDefinition, type DefinitionEdit } from './property-definitions-api.ts';
+import {
+  useChangeDefinition,
+  type DefinitionEdit,
+} from '../../../shared/settings/property-definitions-api.ts';
 
 interface DefinitionFormValues {
   key?: string;

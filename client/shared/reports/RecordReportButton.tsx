@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { REPORT_KIND_INFO } from '../../../core/schemas/reports.schemas.ts';
 import { JobProgress } from '../jobs/JobProgress.tsx';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
-import { usePermissions } from '../../app/permissions.ts';
+import { usePermissions } from '../permissions.ts';
 import { RECORD_REPORT_PARAMS, type RecordReportKind } from './record-report-kinds.ts';
 import { downloadReport, generateReport, reportKeys, useReport } from './reports-api.ts';
 

@@ -1,6 +1,6 @@
 import { Form, Input } from 'antd';
 import type { TStudy } from '../../../core/schemas/verification.schemas.ts';
-import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
+import { ReasonDialog } from '../reason/ReasonDialog.tsx';
 import { studyCalls, useStudyWrite } from './studies-api.ts';
 
 interface HeaderValues {

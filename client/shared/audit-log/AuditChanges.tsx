@@ -4,7 +4,7 @@ import {
   type AuditNames,
   type AuditRowLike,
 } from '../../../core/audit/audit-format.ts';
-import { useDateFormat } from '../../app/use-date-format.ts';
+import { useDateFormat } from '../use-date-format.ts';
 
 /** Each recorded field of an audit row: its label, then "old → new" (or the one value there is). */
 export function AuditChanges({ row, names }: { row: AuditRowLike; names: AuditNames }) {

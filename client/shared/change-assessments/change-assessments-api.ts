@@ -16,7 +16,7 @@ import type {
   ZStagedChangeBody,
 } from '../../../core/schemas/change-assessments.schemas.ts';
 import { apiRequest } from '../../api/http-client.ts';
-import { invalidateMasterData } from '../../app/query-keys.ts';
+import { invalidateMasterData } from '../query-keys.ts';
 import { download } from '../limits/mac-export-api.ts';
 import { facilityPath } from '../master-data/entity-api.ts';
 import type { FacilityScope } from '../master-data/entity-api.ts';

@@ -11,7 +11,7 @@ import type {
   TSsoSettings,
   TUpdateSsoSettingsRequest,
 } from '../../../core/schemas/auth.schemas.ts';
-import { dateTimeSettingsKey } from '../../app/use-date-format.ts';
+import { dateTimeSettingsKey } from '../use-date-format.ts';
 import { useSession } from '../../session/use-session.ts';
 
 export type AllowedDomains = z.infer<typeof ZAllowedDomains>;

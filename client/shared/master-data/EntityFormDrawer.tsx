@@ -17,8 +17,8 @@ import { FieldInput } from './FieldInput.tsx';
 import { changedFields, createBody, initialFormValues } from './form-values.ts';
 import type { FormValues } from './form-values.ts';
 import { mapPropertyErrors } from './property-path.ts';
-import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
-import { usePropertyDefinitions } from '../settings/additional-properties/property-definitions-api.ts';
+import { ReasonDialog } from '../reason/ReasonDialog.tsx';
+import { usePropertyDefinitions } from '../settings/property-definitions-api.ts';
 import { PropertyInputs } from './PropertyInputs.tsx';
 import { MethodLimitFit } from './MethodLimitFit.tsx';
 import {

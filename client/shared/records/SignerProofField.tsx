@@ -5,7 +5,7 @@ import {
   type SsoSignatureMessage,
 } from '../../account/sso-signature-channel.ts';
 import { apiRequest } from '../../api/http-client.ts';
-import { useCurrentUser } from '../../app/session-queries.ts';
+import { useCurrentUser } from '../session-queries.ts';
 import { PasswordField } from './PasswordField.tsx';
 
 /** What a signed form sends for its signer: the password, or a single sign-on proof. */

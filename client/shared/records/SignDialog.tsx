@@ -7,7 +7,7 @@ import type {
 } from '../../../core/schemas/signatures.schemas.ts';
 import { ACTION_LABELS } from '../../../core/records/status-labels.ts';
 import { DEFAULT_MEANINGS } from '../../../core/schemas/signatures.schemas.ts';
-import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
+import { ReasonDialog } from '../reason/ReasonDialog.tsx';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import { SignerProofField, signerProofOf, type SignerProofValues } from './SignerProofField.tsx';
 import { recordsKeys, signRecord } from './records-api.ts';

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import type { TRecordVersion } from '../../../core/schemas/versions.schemas.ts';
 import { STATUS_LABELS } from '../../../core/records/status-labels.ts';
 import type { TRecordStatus } from '../../../core/schemas/signatures.schemas.ts';
-import { useDateFormat } from '../../app/use-date-format.ts';
+import { useDateFormat } from '../use-date-format.ts';
 import { listVersions, recordsKeys } from './records-api.ts';
 import { showValue, versionDifferences, type FieldDifference } from './version-diff.ts';
 

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { invalidateMasterData } from '../../app/query-keys.ts';
+import { invalidateMasterData } from '../query-keys.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import { PolicyFieldsForm } from './PolicyFieldsForm.tsx';
 import { loadPolicy, rulesKeys, savePolicy } from './rules-api.ts';

@@ -1,8 +1,8 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { QueryClient } from '@tanstack/react-query';
 import { actionOf, type EntityDef } from '../../../core/entities/entity.ts';
-import { usePermissions } from '../../app/permissions.ts';
-import { entityKeys, invalidateMasterData } from '../../app/query-keys.ts';
+import { usePermissions } from '../permissions.ts';
+import { entityKeys, invalidateMasterData } from '../query-keys.ts';
 import {
   archiveEntity,
   createEntity,

@@ -1,13 +1,13 @@
 import { Form, Select } from 'antd';
 import { STUDY_TYPES } from '../../../core/schemas/cleaning-assessments.schemas.ts';
 import type { TStudy, TStudyOrigin } from '../../../core/schemas/verification.schemas.ts';
-import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
+import { ReasonDialog } from '../reason/ReasonDialog.tsx';
 import { defByPath } from '../master-data/entity-registry.ts';
 import { useEntityOptions } from '../master-data/entity-queries.ts';
 import { controlledStateOf } from '../records/record-actions.ts';
 import { useTasks } from '../cleaning-assessments/cleaning-assessments-api.ts';
 import { useChangeAssessments } from '../change-assessments/change-assessments-api.ts';
-import { usePermissions } from '../../app/permissions.ts';
+import { usePermissions } from '../permissions.ts';
 import { StudyDescriptionField, StudyTitleField } from './EditStudyModal.tsx';
 import { studyCalls, useStudyWrite } from './studies-api.ts';
 import { hasApprovedVersion } from './study-format.ts';

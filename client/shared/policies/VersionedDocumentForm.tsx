@@ -5,14 +5,14 @@ import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { isApiError } from '../../api/api-error.ts';
 import { NOTHING_TO_CHANGE, VERSION_CONFLICT } from '../../api/form-errors.ts';
-import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
+import { ReasonDialog } from '../reason/ReasonDialog.tsx';
 import { formFieldErrors } from '../../api/form-errors.ts';
 import { changedFields, rebase } from './document-changes.ts';
 import type { VersionedDocument } from './rules-api.ts';
 import { ControlledRecordPanel } from '../records/ControlledRecordPanel.tsx';
 import { EditNotice } from '../records/EditNotice.tsx';
 import { isLockedForEditing } from '../records/record-actions.ts';
-import { validatedValues } from '../../app/validated-values.ts';
+import { validatedValues } from '../validated-values.ts';
 
 interface VersionedDocumentFormProps<T extends object> {
   /** Names the document in the save button, the reason dialog and notices. */

@@ -3,10 +3,10 @@ import type {
   ZEquipmentImage,
   ZSample,
   ZSamplingLocation,
-} from '../../../../core/schemas/equipment-extras.schemas.ts';
-import { apiRequest } from '../../../api/http-client.ts';
-import { facilityPath } from '../entity-api.ts';
-import type { EntityRecord, FacilityScope } from '../entity-api.ts';
+} from '../../../core/schemas/equipment-extras.schemas.ts';
+import { apiRequest } from '../../api/http-client.ts';
+import { facilityPath } from './entity-api.ts';
+import type { EntityRecord, FacilityScope } from './entity-api.ts';
 
 export interface Quantity {
   value: number;

@@ -1,12 +1,12 @@
 import { useQueries } from '@tanstack/react-query';
 import { Form, Select } from 'antd';
 import { equipmentDef } from '../../../core/entities/defs/index.ts';
-import { listLocations } from './equipment/equipment-api.ts';
+import { listLocations } from './equipment-api.ts';
 import { useEntityOptions } from './entity-queries.ts';
 import type { PropertyPath } from '../../api/property-path.ts';
 import { useFacilityScope } from './use-facility-scope.ts';
-import { equipmentKeys } from '../../app/query-keys.ts';
-import { usePermissions } from '../../app/permissions.ts';
+import { equipmentKeys } from '../query-keys.ts';
+import { usePermissions } from '../permissions.ts';
 
 interface SamplingLocationSelectProps {
   id?: string;

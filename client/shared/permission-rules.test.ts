@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { canDo, permissionsKey } from './permission-rules.ts';
-import { visibleNavigation } from './navigation.ts';
+import { visibleNavigation } from '../app/navigation.ts';
 
 describe('canDo', () => {
   it.each([

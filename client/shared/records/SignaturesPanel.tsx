@@ -4,7 +4,7 @@ import type {
   TControlledDocumentType,
   TSignature,
 } from '../../../core/schemas/signatures.schemas.ts';
-import { useDateFormat } from '../../app/use-date-format.ts';
+import { useDateFormat } from '../use-date-format.ts';
 import { useSignatures } from './records-api.ts';
 
 /**

@@ -3,7 +3,7 @@ import type { EntityDef } from '../../../core/entities/entity.ts';
 import type { TAttachment, TDocumentSummary } from '../../../core/schemas/attachments.schemas.ts';
 import { apiRequest, apiUrl } from '../../api/http-client.ts';
 import { facilityPath, type FacilityScope } from './entity-api.ts';
-import { entityKeys } from '../../app/query-keys.ts';
+import { entityKeys } from '../query-keys.ts';
 import { useFacilityScope } from './use-facility-scope.ts';
 import { lowerLabel } from '../../../core/entities/labels.ts';
 

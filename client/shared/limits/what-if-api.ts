@@ -3,7 +3,7 @@ import type { LimitsInput } from '../../../core/limits/model.ts';
 import { apiRequest } from '../../api/http-client.ts';
 import { facilityPath } from '../master-data/entity-api.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
-import { limitsKeys } from '../../app/query-keys.ts';
+import { limitsKeys } from '../query-keys.ts';
 
 /**
  * GET {F}/limits/input: the engine's input as the server builds it from master data, with the

@@ -8,7 +8,7 @@ import type {
   TSignResponse,
 } from '../../../core/schemas/signatures.schemas.ts';
 import { ACTION_LABELS } from '../../../core/records/status-labels.ts';
-import { usePermissions } from '../../app/permissions.ts';
+import { usePermissions } from '../permissions.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import { availableActions } from './record-actions.ts';
 import { downloadRecordPdf } from './records-api.ts';
