@@ -39,7 +39,7 @@ import { registerFeatureRoutes } from './modules/features/features.routes.ts';
 import { registerSsoRoutes } from './modules/sso/sso.routes.ts';
 import { registerActiveDirectoryRoutes } from './modules/active-directory/active-directory.routes.ts';
 import { registerHealthRoutes } from './modules/health/health.routes.ts';
-import { createMailer } from './modules/mail/mailer.ts';
+import { createMailer } from './util/mailer.ts';
 import { registerMailOutboxRoutes } from './modules/mail/outbox.routes.ts';
 import { registerFacilitySettingsRoutes } from './modules/settings/facility-settings.routes.ts';
 import { registerPlanSettingsRoutes } from './modules/settings/plan-settings.routes.ts';

@@ -10,7 +10,7 @@ import {
 import type { EntityDef } from '../../core/entities/entity.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { createEntity } from '../entities/entity-write.ts';
-import type { Actor } from '../modules/audit/audit.service.ts';
+import type { Actor } from './audit-write.ts';
 import { withinTransaction, type Db } from './db.ts';
 import { demoData } from './demo-data.ts';
 import { migrateAsOwner } from './migrate-owner.ts';

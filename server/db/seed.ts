@@ -5,8 +5,8 @@ import {
 } from '../../core/password/password-policy.ts';
 import { fullPermissionMap } from '../../core/permissions/permission-map.ts';
 import { ConfigError, type Config } from '../config.ts';
-import { writeAudit } from '../modules/audit/audit.service.ts';
-import { hashPassword } from '../modules/auth/secrets.ts';
+import { writeAudit } from './audit-write.ts';
+import { hashPassword } from '../util/secrets.ts';
 import type { Db, Queryable } from './db.ts';
 
 export const SEED_ADMIN_EMAIL = 'admin@carryover.local';

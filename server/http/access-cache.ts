@@ -10,8 +10,8 @@ import {
   type ResolvedSession,
   type SessionLimits,
   type SessionLookup,
-} from '../modules/auth/auth.service.ts';
-import { hashToken } from '../modules/auth/secrets.ts';
+} from '../sessions/session-lookup.ts';
+import { hashToken } from '../util/secrets.ts';
 
 /*
  * What every request's guards read — its session with the user's grants, and the facility of

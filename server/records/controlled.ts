@@ -7,7 +7,7 @@ import type {
 } from '../../core/schemas/signatures.schemas.ts';
 import type { Db, Queryable, RecordedAfterRollback } from '../db/db.ts';
 import { tableAsOf, type AsOfOptions } from '../entities/entity-history.ts';
-import { writeAudit, type Actor } from '../modules/audit/audit.service.ts';
+import { writeAudit, type Actor } from '../db/audit-write.ts';
 
 /*
  * Controlled records (server/records/README.md): every version of a record of a controlled

@@ -11,8 +11,8 @@ import {
 import type { TControlledDocumentType } from '../../core/schemas/signatures.schemas.ts';
 import type { Db } from '../db/db.ts';
 import { typed, type AppContext } from '../http/app-context.ts';
-import type { ResolvedSession } from '../modules/auth/auth.service.ts';
-import { writeAudit } from '../modules/audit/audit.service.ts';
+import type { ResolvedSession } from '../sessions/session-lookup.ts';
+import { writeAudit } from '../db/audit-write.ts';
 import { actorOf, facilityPermissions, sessionOf } from '../http/session-guard.ts';
 import { documentTypeRegistration } from './controlled.ts';
 import { registerRecordPdfRoute } from './record-pdf.routes.ts';

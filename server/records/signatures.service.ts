@@ -12,7 +12,7 @@ import {
   type TSignerRole,
 } from '../../core/schemas/signatures.schemas.ts';
 import { recordAfterRollback, type Db, type Queryable } from '../db/db.ts';
-import { writeAudit, type Actor } from '../modules/audit/audit.service.ts';
+import { writeAudit, type Actor } from '../db/audit-write.ts';
 import type { KeyConfig } from '../modules/active-directory/active-directory.settings.ts';
 import { verifySigner } from '../modules/auth/signing-password.ts';
 import { approvalPolicy } from './approval-policies.ts';

@@ -7,7 +7,7 @@ import type {
 import type { Config } from '../../config.ts';
 import type { Db, Queryable } from '../../db/db.ts';
 import { changedFields } from '../audit/audit-diff.ts';
-import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import { writeAudit, type Actor } from '../../db/audit-write.ts';
 import { decryptSetting, encryptSetting } from '../sso/sso-secret.ts';
 import { isLoopbackUrl, type Directory } from './directory-client.ts';
 

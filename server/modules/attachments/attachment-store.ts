@@ -10,7 +10,7 @@ import type { EntityDef } from '../../../core/entities/entity.ts';
 import type { TAttachment, TDocumentSummary } from '../../../core/schemas/attachments.schemas.ts';
 import type { Queryable } from '../../db/db.ts';
 import type { Scope } from '../../entities/entity-store.ts';
-import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import { writeAudit, type Actor } from '../../db/audit-write.ts';
 
 /** A file received with a request, already checked by `attachmentProblems`. */
 export interface Upload {

@@ -13,7 +13,7 @@ import {
   type Anchor,
 } from './audit-anchor.ts';
 import { readPdfText } from './read-pdf-text.ts';
-import { verifyChain } from './audit.service.ts';
+import { verifyChain } from './audit-chain.ts';
 
 const KEY = 'test-anchor-key-0123456789abcdef0123456789';
 let server: TestServer;

@@ -5,7 +5,8 @@ import { testActor } from '../../test/factories.ts';
 import { withDatabase } from '../../test/test-db-urls.ts';
 import { startTestServer, type TestServer } from '../../test/test-server.ts';
 import { writeAuditMany } from './audit-bulk.ts';
-import { verifyChain, writeAudit, type AuditEntry } from './audit.service.ts';
+import { verifyChain } from './audit-chain.ts';
+import { writeAudit, type AuditEntry } from '../../db/audit-write.ts';
 
 let server: TestServer;
 let f: { id: number; plan_id: number };

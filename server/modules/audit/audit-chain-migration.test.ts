@@ -4,7 +4,8 @@ import { migrate } from '../../db/migrate.ts';
 import { testActor } from '../../test/factories.ts';
 import { seededBefore } from '../../test/migration-db.ts';
 import { writeAuditMany } from './audit-bulk.ts';
-import { verifyChain, type AuditEntry } from './audit.service.ts';
+import { verifyChain } from './audit-chain.ts';
+import type { AuditEntry } from '../../db/audit-write.ts';
 
 /*
  * Migration 20261128120100 on a database whose chains the per-row head trigger wrote: they

@@ -24,7 +24,8 @@ import {
 } from './audit-log.service.ts';
 import { auditNames } from './audit-names.ts';
 import { renderAuditPdf } from './audit-pdf.ts';
-import { chainHeads, writeAudit } from './audit.service.ts';
+import { chainHeads } from './audit-chain.ts';
+import { writeAudit } from '../../db/audit-write.ts';
 
 /**
  * Above maxRows, an export must be narrowed (dates, users …): one PDF stays readable, and its

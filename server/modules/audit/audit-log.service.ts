@@ -6,7 +6,7 @@ import {
 } from '../../../core/datetime/format-date-time.ts';
 import type { TAuditLogFilters, TAuditLogRow } from '../../../core/schemas/audit.schemas.ts';
 import type { Queryable, SqlValue } from '../../db/db.ts';
-import type { ResolvedSession } from '../auth/auth.service.ts';
+import type { ResolvedSession } from '../../sessions/session-lookup.ts';
 
 /**
  * Who reads which audit rows: a user reads the rows of every facility where a role gives them

@@ -4,7 +4,8 @@ import { typed, type AppContext } from '../../http/app-context.ts';
 import { actorOf, sessionOf } from '../../http/session-guard.ts';
 import { createAnchorStore } from './audit-anchor.ts';
 import { auditChains, auditScope } from './audit-log.service.ts';
-import { verifyChain, writeAudit } from './audit.service.ts';
+import { verifyChain } from './audit-chain.ts';
+import { writeAudit } from '../../db/audit-write.ts';
 
 export function registerAuditRoutes({ app, db, config, permit, permitPlan }: AppContext): void {
   const anchors = createAnchorStore(config, (message) => app.log.warn(message));

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgres } from '../../db/postgres-db.ts';
 import { buildUser } from '../../test/factories.ts';
 import { startTestServer, type TestServer } from '../../test/test-server.ts';
-import { verifyChain, writeAudit, type Actor } from './audit.service.ts';
+import { verifyChain } from './audit-chain.ts';
+import { writeAudit, type Actor } from '../../db/audit-write.ts';
 
 let server: TestServer;
 beforeAll(async () => {

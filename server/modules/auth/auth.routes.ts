@@ -14,7 +14,7 @@ import { authRateLimit } from './auth-rate-limit.ts';
 import { actorOf, SESSION_COOKIE, sessionLimitsOf, tokenOf } from '../../http/session-guard.ts';
 import { changePassword, checkResetLink, login, logout, resetPassword } from './auth.service.ts';
 import { defaultPlanId, loadPasswordPolicy } from './policy.ts';
-import { resolveSession } from './auth.service.ts';
+import { resolveSession } from '../../sessions/session-lookup.ts';
 import { DEFAULT_PASSWORD_POLICY } from '../../../core/password/password-policy.ts';
 
 export function registerAuthRoutes({ app, db, config }: AppContext): void {

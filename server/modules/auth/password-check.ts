@@ -3,7 +3,7 @@ import type { Db } from '../../db/db.ts';
 import type { KeyConfig } from '../active-directory/active-directory.settings.ts';
 import { DirectoryUnavailable } from '../active-directory/directory-client.ts';
 import { checkDirectoryPassword } from '../active-directory/directory-password.ts';
-import { verifyPassword } from './secrets.ts';
+import { verifyPassword } from '../../util/secrets.ts';
 import type { UserRow } from './users.repo.ts';
 
 /** The user's password could not be checked at all (not a wrong password): said as `message`. */

@@ -6,9 +6,9 @@ import {
 } from '../../../core/password/password-policy.ts';
 import { AppError } from '../../../core/errors/errors.ts';
 import type { Queryable } from '../../db/db.ts';
-import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import { writeAudit, type Actor } from '../../db/audit-write.ts';
 import { loadPasswordPolicy } from './policy.ts';
-import { hashPassword, verifyPassword } from './secrets.ts';
+import { hashPassword, verifyPassword } from '../../util/secrets.ts';
 
 /** Throws the catalogue's error for the first policy rule the password breaks. */
 export function assertPasswordMeetsPolicy(

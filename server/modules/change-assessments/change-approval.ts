@@ -5,7 +5,7 @@ import {
   registerDocumentType,
   type ApprovedContext,
 } from '../../records/controlled.ts';
-import { writeAudit } from '../audit/audit.service.ts';
+import { writeAudit } from '../../db/audit-write.ts';
 import { storeLimitsSnapshot } from '../policies/policy-approval.ts';
 import { assessmentSummaries, numberOf } from './change-assessments.read.ts';
 import {

@@ -9,7 +9,7 @@ import type {
 } from '../../../core/schemas/change-assessments.schemas.ts';
 import { recordAfterRollback, type Db, type Queryable } from '../../db/db.ts';
 import { ControlledRefusal, controlledState } from '../../records/controlled.ts';
-import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import { writeAudit, type Actor } from '../../db/audit-write.ts';
 import { changeCurrent, getChangeAssessment, numberOf } from './change-assessments.read.ts';
 import { refOf, saveContent, type Scope } from './change-content.ts';
 import { stagedTarget, type Change } from './staged-targets.ts';

@@ -14,7 +14,7 @@ import type { TChangeAssessment } from '../../../core/schemas/change-assessments
 import type { Db, Queryable } from '../../db/db.ts';
 import { allEntities } from '../../entities/entity-store.ts';
 import { facilityLimitsInput } from '../limits/facility-limits-input.ts';
-import type { Actor } from '../audit/audit.service.ts';
+import type { Actor } from '../../db/audit-write.ts';
 import { facilityDataWatermark, getChangeAssessment, numberOf } from './change-assessments.read.ts';
 import {
   applyChanges,
@@ -27,7 +27,7 @@ import {
 } from './change-assessments.service.ts';
 import type { Scope } from './change-content.ts';
 import { impactResults } from './impact-results.ts';
-import { writeAudit } from '../audit/audit.service.ts';
+import { writeAudit } from '../../db/audit-write.ts';
 
 /*
  * Evaluate (core/assessments/README.md): the engine input in force, the whole change set applied

@@ -7,7 +7,7 @@ import { typed, type AppContext } from '../../http/app-context.ts';
 import { attachment, fileTimestamp } from '../../http/download.ts';
 import { actorOf } from '../../http/session-guard.ts';
 import { facilityDateTimeSettings } from '../audit/audit-log.service.ts';
-import { writeAudit } from '../audit/audit.service.ts';
+import { writeAudit } from '../../db/audit-write.ts';
 import { evaluatedItems, getChangeAssessment } from './change-assessments.read.ts';
 import type { ImpactExportMeta } from './impact-export.ts';
 import { renderImpactPdf } from './impact-pdf.ts';

@@ -23,7 +23,7 @@ import {
 } from '../../entities/entity-write.ts';
 import { bodyValidationError } from '../../http/error-handler.ts';
 import { approveByRecord, type ApprovedBy } from '../../records/controlled.ts';
-import type { Actor } from '../audit/audit.service.ts';
+import type { Actor } from '../../db/audit-write.ts';
 import { getPolicy, policyRecordOf, updatePolicy } from '../policies/policies.service.ts';
 import { policyTitle } from '../policies/policy-documents.ts';
 

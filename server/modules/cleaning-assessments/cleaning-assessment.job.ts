@@ -10,7 +10,7 @@ import type {
 import type { Db, Queryable } from '../../db/db.ts';
 import { printCleaningAssessment } from './cleaning-assessment-print.ts';
 import { recordEdit, registerDocumentType, type ControlledRef } from '../../records/controlled.ts';
-import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import { writeAudit, type Actor } from '../../db/audit-write.ts';
 import { assessmentData } from './assessment-data.ts';
 import { changeAssessmentsSince } from './change-assessment-link.ts';
 import { createTasksFromGaps } from './qualification-tasks.ts';

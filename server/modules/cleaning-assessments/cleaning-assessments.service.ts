@@ -8,7 +8,7 @@ import type { TListQuery } from '../../../core/schemas/common.schemas.ts';
 import type { Db, Queryable } from '../../db/db.ts';
 import { jobProgress } from '../../jobs/jobs.ts';
 import { controlledStates, type ControlledVersionState } from '../../records/controlled.ts';
-import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import { writeAudit, type Actor } from '../../db/audit-write.ts';
 
 /*
  * Cleaning assessments (core/assessments/README.md): the record, its number per facility, its

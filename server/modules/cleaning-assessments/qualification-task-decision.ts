@@ -8,7 +8,7 @@ import type {
 import type { Db } from '../../db/db.ts';
 import type { Scope } from '../../entities/entity-store.ts';
 import { canonicalJson } from '../../records/controlled.ts';
-import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import { writeAudit, type Actor } from '../../db/audit-write.ts';
 import type { KeyConfig } from '../active-directory/active-directory.settings.ts';
 import { verifySigner } from '../auth/signing-password.ts';
 import { findTask, toTask, TASK_COLUMNS, type TaskRow } from './qualification-tasks.ts';

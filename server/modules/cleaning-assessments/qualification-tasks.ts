@@ -6,7 +6,7 @@ import type {
 import type { TStudyOutcome } from '../../../core/schemas/verification.schemas.ts';
 import type { Queryable, SqlValue } from '../../db/db.ts';
 import { likePattern, orderBy, pageWindow } from '../../http/paging.ts';
-import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import { writeAudit, type Actor } from '../../db/audit-write.ts';
 import { studyNumberOf } from '../verification/studies/studies.read.ts';
 
 /*

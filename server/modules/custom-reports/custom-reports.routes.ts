@@ -20,7 +20,7 @@ import type { PermissionMap } from '../../../core/permissions/permission-map.ts'
 import { attachment, fileTimestamp } from '../../http/download.ts';
 import { typed, type AppContext } from '../../http/app-context.ts';
 import { actorOf, facilityPermissions, sessionOf } from '../../http/session-guard.ts';
-import { writeAudit } from '../audit/audit.service.ts';
+import { writeAudit } from '../../db/audit-write.ts';
 import { customReportXlsx } from './custom-report-xlsx.ts';
 import { readReportRows, resolveReport } from './custom-reports.service.ts';
 

@@ -6,7 +6,7 @@ import {
 } from '../../../core/schemas/equipment-extras.schemas.ts';
 import type { Db, Queryable } from '../../db/db.ts';
 import type { Scope } from '../../entities/entity-store.ts';
-import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import { writeAudit, type Actor } from '../../db/audit-write.ts';
 import { equipmentOf, iso, liveEquipmentOf } from './equipment-access.ts';
 
 type Mime = 'image/png' | 'image/jpeg';

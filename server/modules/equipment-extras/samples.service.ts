@@ -11,7 +11,7 @@ import {
   restoreEntity,
   updateEntity,
 } from '../../entities/entity-write.ts';
-import type { Actor } from '../audit/audit.service.ts';
+import type { Actor } from '../../db/audit-write.ts';
 import { iso } from './equipment-access.ts';
 import { getLocation } from './sampling-locations.service.ts';
 

@@ -23,7 +23,7 @@ import {
   updateEntity,
 } from '../../entities/entity-write.ts';
 import { changedFields } from '../audit/audit-diff.ts';
-import type { Actor } from '../audit/audit.service.ts';
+import type { Actor } from '../../db/audit-write.ts';
 import { equipmentOf, iso, liveEquipmentOf } from './equipment-access.ts';
 import { assessmentOf } from './location-assessment.ts';
 

@@ -11,7 +11,7 @@ import type {
 import type { Db, Queryable } from '../../db/db.ts';
 import { createEntity, updateEntity } from '../../entities/entity-write.ts';
 import { getEntity, listEntities } from '../../entities/entity-store.ts';
-import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import { writeAudit, type Actor } from '../../db/audit-write.ts';
 
 export interface FacilityAdminScope {
   actor: Actor;

@@ -9,7 +9,7 @@ import {
 import { typed, type AppContext } from '../../http/app-context.ts';
 import { likePattern, pageOf, pageWindow } from '../../http/paging.ts';
 import { actorOf, facilityPermissions, sessionOf } from '../../http/session-guard.ts';
-import { writeAudit } from '../audit/audit.service.ts';
+import { writeAudit } from '../../db/audit-write.ts';
 
 interface FeedbackRow {
   id: number;

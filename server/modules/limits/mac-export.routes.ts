@@ -14,7 +14,7 @@ import { typed, type AppContext } from '../../http/app-context.ts';
 import { attachment, fileTimestamp } from '../../http/download.ts';
 import { actorOf, sessionOf } from '../../http/session-guard.ts';
 import { facilityDateTimeSettings } from '../audit/audit-log.service.ts';
-import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import { writeAudit, type Actor } from '../../db/audit-write.ts';
 import { computableLimitsInput } from './computable-input.ts';
 import { macGridText } from './mac-grid.ts';
 import { macMatrixCache } from './mac-matrix-cache.ts';

@@ -4,7 +4,7 @@ import { ZIdParams, ZListQuery } from '../../../core/schemas/common.schemas.ts';
 import { typed, type AppContext } from '../../http/app-context.ts';
 import { likePattern, pageOf, pageWindow } from '../../http/paging.ts';
 import { actorOf, sessionOf } from '../../http/session-guard.ts';
-import { writeAudit } from '../audit/audit.service.ts';
+import { writeAudit } from '../../db/audit-write.ts';
 
 interface OutboxRow {
   id: number;

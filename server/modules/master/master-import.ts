@@ -9,7 +9,7 @@ import { createEntitiesBulk } from '../../entities/entity-bulk.ts';
 import type { EntityRecord, Scope } from '../../entities/entity-store.ts';
 import { updateEntity } from '../../entities/entity-write.ts';
 import { changedFields } from '../audit/audit-diff.ts';
-import type { Actor } from '../audit/audit.service.ts';
+import type { Actor } from '../../db/audit-write.ts';
 import { loadFacility } from './master-export.ts';
 import { entitySections, MAPPINGS_SHEET, MATRIX_SHEET } from './master-sections.ts';
 import { columnsOf, readRow, type Cell } from './workbook-columns.ts';

@@ -10,7 +10,7 @@ import type { TCleaningLimitPolicy } from '../../../core/schemas/policy.schemas.
 import type { TRecordStatus, TSignatureState } from '../../../core/schemas/signatures.schemas.ts';
 import type { Db, Queryable } from '../../db/db.ts';
 import type { AsOfOptions } from '../../entities/entity-history.ts';
-import type { Actor } from '../audit/audit.service.ts';
+import type { Actor } from '../../db/audit-write.ts';
 import {
   getPolicyDocument,
   updatePolicyDocument,

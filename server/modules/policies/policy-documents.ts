@@ -9,7 +9,7 @@ import { recordAfterRollback, type Db, type Queryable } from '../../db/db.ts';
 import { tableAsOf, type AsOfOptions } from '../../entities/entity-history.ts';
 import { controlledState, recordEdit } from '../../records/controlled.ts';
 import { changedFields } from '../audit/audit-diff.ts';
-import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import { writeAudit, type Actor } from '../../db/audit-write.ts';
 
 /*
  * The facility's limit policies (one per residue type, and the microbial one) and its cleaning

@@ -4,7 +4,7 @@ import { typed, type AppContext } from '../../http/app-context.ts';
 import { attachment } from '../../http/download.ts';
 import { actorOf, sessionOf } from '../../http/session-guard.ts';
 import { assertFacilityInScope, auditScope } from '../audit/audit-log.service.ts';
-import { writeAudit } from '../audit/audit.service.ts';
+import { writeAudit } from '../../db/audit-write.ts';
 import { AUDIT_DOMAIN, reportPdf } from './reports.service.ts';
 
 /**

@@ -6,7 +6,7 @@ import { typed, type AppContext } from '../../http/app-context.ts';
 import { attachment } from '../../http/download.ts';
 import { actorOf, facilityPermissions, sessionOf } from '../../http/session-guard.ts';
 import { facilityDateTimeSettings } from '../audit/audit-log.service.ts';
-import { writeAudit } from '../audit/audit.service.ts';
+import { writeAudit } from '../../db/audit-write.ts';
 import { renderPreviewPdf } from './controlled-pdf.ts';
 import {
   areaCalculationContent,

@@ -20,7 +20,7 @@ import type { Db } from '../../db/db.ts';
 import { typed, type AppContext } from '../../http/app-context.ts';
 import { attachment } from '../../http/download.ts';
 import { actorOf, assertAllowed, sessionOf } from '../../http/session-guard.ts';
-import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import { writeAudit, type Actor } from '../../db/audit-write.ts';
 import { registerReportCompareRoute } from './report-compare.routes.ts';
 import { registerAnnualSummaryRoutes } from './annual-summary.routes.ts';
 import {

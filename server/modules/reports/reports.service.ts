@@ -21,7 +21,7 @@ import {
 } from '../../records/controlled.ts';
 import { listSignatures } from '../../records/signatures.read.ts';
 import { facilityDateTimeSettings } from '../audit/audit-log.service.ts';
-import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import { writeAudit, type Actor } from '../../db/audit-write.ts';
 import { dataHashOf, renderControlledPdf, sha256 } from './controlled-pdf.ts';
 import { REPORT_KIND_DEFS, reportDocumentType } from './report-kinds.ts';
 

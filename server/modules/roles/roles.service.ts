@@ -18,7 +18,7 @@ import {
   restoreEntity,
   updateEntity,
 } from '../../entities/entity-write.ts';
-import type { Actor } from '../audit/audit.service.ts';
+import type { Actor } from '../../db/audit-write.ts';
 import {
   archivedEntry,
   assertVersion,

@@ -4,7 +4,7 @@ import type { Db, Queryable } from '../../db/db.ts';
 import { equipmentDef as def } from '../../../core/entities/defs/index.ts';
 import type { Scope } from '../../entities/entity-store.ts';
 import { updateEntity } from '../../entities/entity-write.ts';
-import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import { writeAudit, type Actor } from '../../db/audit-write.ts';
 
 type Grade = (typeof ROOM_GRADES)[number];
 

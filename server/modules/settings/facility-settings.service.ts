@@ -3,7 +3,7 @@ import type { TDateTimeSettings, TDefaultUnit } from '../../../core/schemas/sett
 import { isAllowed, MEASURES, type MeasureName } from '../../../core/units/measures.ts';
 import type { Db, Queryable } from '../../db/db.ts';
 import { changedFields } from '../audit/audit-diff.ts';
-import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import { writeAudit, type Actor } from '../../db/audit-write.ts';
 
 export interface FacilityScope {
   plan: number;

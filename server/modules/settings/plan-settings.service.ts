@@ -9,7 +9,7 @@ import type {
 } from '../../../core/schemas/settings.schemas.ts';
 import type { Db, Queryable } from '../../db/db.ts';
 import { changedFields } from '../audit/audit-diff.ts';
-import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import { writeAudit, type Actor } from '../../db/audit-write.ts';
 
 interface PlanSettingsRow {
   password_policy: Partial<PasswordPolicy>;

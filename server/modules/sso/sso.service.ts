@@ -7,10 +7,10 @@ import type {
 import type { Config } from '../../config.ts';
 import type { Db, Queryable } from '../../db/db.ts';
 import { changedFields } from '../audit/audit-diff.ts';
-import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import { writeAudit, type Actor } from '../../db/audit-write.ts';
 import { auditRefusal, openSession } from '../auth/auth.service.ts';
 import { defaultPlanId } from '../auth/policy.ts';
-import { hashToken } from '../auth/secrets.ts';
+import { hashToken } from '../../util/secrets.ts';
 import { decryptSetting, encryptSetting } from './sso-secret.ts';
 import { issueSigningProof, SIGNING_MAX_AGE_SECONDS } from './sso-signing.ts';
 

@@ -7,7 +7,7 @@ import {
   type PermissionMap,
 } from '../../../core/permissions/permission-map.ts';
 import type { Db, Queryable, RecordedAfterRollback } from '../../db/db.ts';
-import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import { writeAudit, type Actor } from '../../db/audit-write.ts';
 
 interface RefusalDetails {
   planId: number;

@@ -8,11 +8,11 @@ import {
 } from '../../../core/schemas/users.schemas.ts';
 import type { Db, Queryable } from '../../db/db.ts';
 import { changedFields } from '../audit/audit-diff.ts';
-import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import { writeAudit, type Actor } from '../../db/audit-write.ts';
 import { issueOneTimeToken, RESET_LINK_HOURS } from '../auth/one-time-tokens.ts';
 import { resetPath } from '../auth/one-time-tokens.ts';
 import { invitationMail } from '../mail/mail-templates.ts';
-import type { Mailer } from '../mail/mailer.ts';
+import type { Mailer } from '../../util/mailer.ts';
 import {
   archivedEntry,
   assertVersion,

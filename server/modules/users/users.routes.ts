@@ -3,8 +3,8 @@ import { AppError } from '../../../core/errors/errors.ts';
 import { ZOk, ZSessionUser } from '../../../core/schemas/auth.schemas.ts';
 import { typed, type AppContext } from '../../http/app-context.ts';
 import { actorOf, sessionOf } from '../../http/session-guard.ts';
-import { writeAudit } from '../audit/audit.service.ts';
-import { toSessionUser } from '../auth/users.repo.ts';
+import { writeAudit } from '../../db/audit-write.ts';
+import { toSessionUser } from '../../sessions/session-user.ts';
 import { assertMayActOn, withRefusalsAudited } from '../users-admin/user-privileges.ts';
 import { ZId } from '../../../core/schemas/common.schemas.ts';
 

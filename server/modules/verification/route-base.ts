@@ -6,7 +6,7 @@ import { ZRunResponse } from '../../../core/schemas/verification.schemas.ts';
 import type { Db } from '../../db/db.ts';
 import { typed, type Guard } from '../../http/app-context.ts';
 import { actorOf } from '../../http/session-guard.ts';
-import type { Actor } from '../audit/audit.service.ts';
+import type { Actor } from '../../db/audit-write.ts';
 import { getRun } from './runs/runs.read.ts';
 
 /** What the verification routes (studies, runs, inspections, microbial results) share. */

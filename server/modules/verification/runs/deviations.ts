@@ -5,7 +5,7 @@ import type {
   ZDeviationEdit,
 } from '../../../../core/schemas/verification.schemas.ts';
 import type { Db, Queryable } from '../../../db/db.ts';
-import type { Actor } from '../../audit/audit.service.ts';
+import type { Actor } from '../../../db/audit-write.ts';
 import { deviationNumber, studyOf } from './runs.read.ts';
 import {
   afterRunChange,

@@ -5,7 +5,7 @@ import type {
 } from '../../../../core/schemas/run-inspection.schemas.ts';
 import { inspectionProblems } from '../../../../core/verification/inspection.ts';
 import type { Db } from '../../../db/db.ts';
-import type { Actor } from '../../audit/audit.service.ts';
+import type { Actor } from '../../../db/audit-write.ts';
 import { pinnedSettings } from './inspection-settings.ts';
 import {
   afterRunChange,

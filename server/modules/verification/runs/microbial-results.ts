@@ -9,7 +9,7 @@ import {
 } from '../../../../core/schemas/verification.schemas.ts';
 import { judgeMicrobial, microbialLimit } from '../../../../core/verification/judge-microbial.ts';
 import type { Db } from '../../../db/db.ts';
-import type { Actor } from '../../audit/audit.service.ts';
+import type { Actor } from '../../../db/audit-write.ts';
 import {
   pinMicrobialPolicy,
   planLocations,

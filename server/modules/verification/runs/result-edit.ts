@@ -2,7 +2,7 @@ import { AppError } from '../../../../core/errors/errors.ts';
 import type { z } from 'zod';
 import type { TResultUnit, ZResultEdit } from '../../../../core/schemas/verification.schemas.ts';
 import type { Db, Queryable } from '../../../db/db.ts';
-import type { Actor } from '../../audit/audit.service.ts';
+import type { Actor } from '../../../db/audit-write.ts';
 import { isUniqueViolation } from '../../users-admin/records.ts';
 import { batchesTaken, duplicateBatch, unitFits } from './result-checks.ts';
 import { judge } from './results.ts';

@@ -5,7 +5,7 @@ import type {
 } from '../../../../core/schemas/verification.schemas.ts';
 import { judgeResult } from '../../../../core/verification/judge-result.ts';
 import type { Db, Queryable } from '../../../db/db.ts';
-import type { Actor } from '../../audit/audit.service.ts';
+import type { Actor } from '../../../db/audit-write.ts';
 import { isUniqueViolation } from '../../users-admin/records.ts';
 import {
   batchesTaken,

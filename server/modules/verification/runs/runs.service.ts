@@ -9,7 +9,7 @@ import {
   recordEdit,
   type ControlledRef,
 } from '../../../records/controlled.ts';
-import { writeAudit, type Actor } from '../../audit/audit.service.ts';
+import { writeAudit, type Actor } from '../../../db/audit-write.ts';
 import { inTransaction } from '../../change-assessments/change-assessments.service.ts';
 import { refreshStudy } from '../study-refresh.ts';
 import { microbialRunState, pinAtRunStart, runMicrobial } from './microbial-read.ts';

@@ -9,7 +9,7 @@ import type {
 } from '../../../../core/schemas/verification.schemas.ts';
 import type { Db, Queryable } from '../../../db/db.ts';
 import { recordEdit, type ControlledRef } from '../../../records/controlled.ts';
-import { writeAudit, type Actor } from '../../audit/audit.service.ts';
+import { writeAudit, type Actor } from '../../../db/audit-write.ts';
 import { inTransaction } from '../../change-assessments/change-assessments.service.ts';
 import { findTask } from '../../cleaning-assessments/qualification-tasks.ts';
 import { getStudy, studyNumberOf } from './studies.read.ts';

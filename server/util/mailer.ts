@@ -1,6 +1,12 @@
 import type { Transporter } from 'nodemailer';
-import type { Db, Queryable } from '../../db/db.ts';
-import type { MailContent } from './mail-templates.ts';
+import type { Db, Queryable } from '../db/db.ts';
+
+/** A mail as the outbox keeps it (server/modules/mail/mail-templates.ts writes them). */
+export interface MailContent {
+  subject: string;
+  text: string;
+  html: string;
+}
 
 export interface Mailer {
   /** Writes the mail to the outbox inside the caller's transaction. */
