@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { canDo, permissionsKey } from './permission-rules.ts';
-import { visibleNavigation } from '../app/navigation.ts';
 
 describe('canDo', () => {
   it.each([
@@ -17,11 +16,5 @@ describe('canDo', () => {
 describe('permissionsKey', () => {
   it('sits under the facilities key that role and facility changes invalidate', () => {
     expect(permissionsKey(7).slice(0, 2)).toEqual(['facilities', 7]);
-  });
-});
-
-describe('navigation while permissions load', () => {
-  it('offers only the entries that need no permission', () => {
-    expect(visibleNavigation(undefined).map((entry) => entry.path)).toEqual(['/']);
   });
 });
