@@ -85,7 +85,7 @@ export interface CleaningAgentLimitsAnswer extends LeftOut {
 
 /**
  * The limits reports. Under `limitsKeys.all`, so every master-data change refetches them
- * (see app/query-keys.ts).
+ * (see shared/query-keys.ts).
  */
 function useLimitsReport<T>(path: string, action: string) {
   const scope = useFacilityScope();

@@ -96,7 +96,7 @@ export function useMacMatrix(productionId?: number, enabled = true) {
     queryKey: [...limitsKeys.macMatrix(scope.facilityId), productionId ?? 'all'],
     queryFn: ({ signal }) => loadMacMatrix(scope, signal, setProgress, productionId),
     enabled,
-    // Limits follow master data: refetched whenever it changes (see app/query-keys.ts), and
+    // Limits follow master data: refetched whenever it changes (see shared/query-keys.ts), and
     // again on return to the page so another user's change shows too.
     staleTime: 0,
     // A large matrix is big: let it go soon after the page is left.

@@ -17,7 +17,7 @@ export type ProductionMap = z.output<typeof ZProductionMap>;
 export type GroupMap = z.output<typeof ZGroupMap>;
 
 /*
- * Kept under the entities' own keys (see app/query-keys.ts), so that an edit of a
+ * Kept under the entities' own keys (see shared/query-keys.ts), so that an edit of a
  * production or a group in the generic list refreshes these too.
  */
 /** Every live production's total area: one call for the whole productions list. */
