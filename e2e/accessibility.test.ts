@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, it } from 'vitest';
-import { seedDemo } from '../server/db/seed-demo.ts';
+import { seedDemo } from '#server/db/seed-demo.ts';
 import { expectAccessible } from './accessibility.ts';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import { MAIN_SCREENS, openScreen } from './main-screens.ts';

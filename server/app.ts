@@ -43,7 +43,7 @@ import { createMailer } from './util/mailer.ts';
 import { registerMailOutboxRoutes } from './modules/mail/outbox.routes.ts';
 import { registerFacilitySettingsRoutes } from './modules/settings/facility-settings.routes.ts';
 import { registerPlanSettingsRoutes } from './modules/settings/plan-settings.routes.ts';
-import { RECORD_DEFS } from '../core/entities/defs/index.ts';
+import { RECORD_DEFS } from '#core/entities/defs/index.ts';
 import { registerEntityRoutes } from './entities/entity.routes.ts';
 import { registerWhereUsedRoute } from './entities/where-used.routes.ts';
 import { registerEntityVersionRoutes } from './entities/entity-versions.routes.ts';

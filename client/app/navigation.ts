@@ -14,7 +14,7 @@ import { canReadFeedback } from '../features/feedback/feedback-access.ts';
 import { canSeeSettings } from '../features/settings/settings-access.ts';
 import { canUseArea } from '../features/roles/admin-areas.ts';
 import type { MyPermissions } from '../shared/permission-rules.ts';
-import { canOpenScreen, type FacilityKind } from '../../core/facilities/facility-features.ts';
+import { canOpenScreen, type FacilityKind } from '#core/facilities/facility-features.ts';
 
 /**
  * The areas of the main application that exist. Only working areas are listed: an entry is

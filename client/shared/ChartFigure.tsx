@@ -1,4 +1,4 @@
-import type { ChartSpec } from '../../core/charts/chart-spec.ts';
+import type { ChartSpec } from '#core/charts/chart-spec.ts';
 import { EChart } from './EChart.tsx';
 
 /** A chart of core/charts under its title, named by its numbers for a screen reader. */

@@ -1,4 +1,4 @@
-import type { TMyPermissions } from '../../core/schemas/roles.schemas.ts';
+import type { TMyPermissions } from '#core/schemas/roles.schemas.ts';
 import type { LicenseInfo, LoginUser } from '../api/auth-types.ts';
 import { readJson } from '../session/session-store.ts';
 import { SESSION_KEYS } from '../session/session-keys.ts';

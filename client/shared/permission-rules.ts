@@ -1,4 +1,4 @@
-import type { TMyPermissions } from '../../core/schemas/roles.schemas.ts';
+import type { TMyPermissions } from '#core/schemas/roles.schemas.ts';
 
 export type MyPermissions = TMyPermissions;
 type PermissionMap = MyPermissions['facility'];

@@ -1,6 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
-import { productsDef } from '../../core/entities/defs/index.ts';
+import { productsDef } from '#core/entities/defs/index.ts';
 import {
   dashboardKeys,
   entityKeys,

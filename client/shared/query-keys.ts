@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { EntityDef } from '../../core/entities/entity.ts';
+import type { EntityDef } from '#core/entities/entity.ts';
 
 /**
  * The react-query keys of a facility's master data and of everything computed from it, in one

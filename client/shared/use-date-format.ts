@@ -5,8 +5,8 @@ import {
   formatDate,
   formatDateTime,
   type DateTimeSettings,
-} from '../../core/datetime/format-date-time.ts';
-import type { TDateTimeSettings } from '../../core/schemas/settings.schemas.ts';
+} from '#core/datetime/format-date-time.ts';
+import type { TDateTimeSettings } from '#core/schemas/settings.schemas.ts';
 import { apiRequest } from '../api/http-client.ts';
 import { useSession } from '../session/use-session.ts';
 

@@ -1,9 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import {
-  brokenPasswordRules,
-  DEFAULT_PASSWORD_POLICY,
-} from '../../core/password/password-policy.ts';
-import { fullPermissionMap } from '../../core/permissions/permission-map.ts';
+import { brokenPasswordRules, DEFAULT_PASSWORD_POLICY } from '#core/password/password-policy.ts';
+import { fullPermissionMap } from '#core/permissions/permission-map.ts';
 import { ConfigError, type Config } from '../config.ts';
 import { writeAudit } from './audit-write.ts';
 import { hashPassword } from '../util/secrets.ts';

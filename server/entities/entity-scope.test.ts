@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { EntityDef } from '../../core/entities/entity.ts';
+import type { EntityDef } from '#core/entities/entity.ts';
 import type { Queryable } from '../db/db.ts';
 import type { Actor } from '../db/audit-write.ts';
 import { useFacilityTestServer } from '../test/facility-test-file.ts';

@@ -1,6 +1,6 @@
-import { AppError } from '../../core/errors/errors.ts';
-import type { EntityDef } from '../../core/entities/entity.ts';
-import { columnOf } from '../../core/entities/field.ts';
+import { AppError } from '#core/errors/errors.ts';
+import type { EntityDef } from '#core/entities/entity.ts';
+import { columnOf } from '#core/entities/field.ts';
 import type { Queryable, SqlValue } from '../db/db.ts';
 import { changedFields } from '../modules/audit/audit-diff.ts';
 import { writeAudit, type Actor } from '../db/audit-write.ts';

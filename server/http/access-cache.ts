@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { TLicenseState } from '../../core/schemas/facilities.schemas.ts';
-import type { FacilityKind } from '../../core/facilities/facility-features.ts';
+import type { TLicenseState } from '#core/schemas/facilities.schemas.ts';
+import type { FacilityKind } from '#core/facilities/facility-features.ts';
 import type { Db } from '../db/db.ts';
 import {
   isPastLimits,

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../../core/errors/errors.ts';
+import { AppError } from '#core/errors/errors.ts';
 import type { Config } from '../config.ts';
 import type { Db, Queryable } from '../db/db.ts';
 import { hashToken } from '../util/secrets.ts';

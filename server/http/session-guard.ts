@@ -1,11 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../../core/errors/errors.ts';
+import { AppError } from '#core/errors/errors.ts';
 import {
   isAllowed,
   mergePermissionMaps,
   type PermissionMap,
-} from '../../core/permissions/permission-map.ts';
-import { MAX_ID } from '../../core/schemas/common.schemas.ts';
+} from '#core/permissions/permission-map.ts';
+import { MAX_ID } from '#core/schemas/common.schemas.ts';
 import type { Db } from '../db/db.ts';
 import { writeAudit, type Actor } from '../db/audit-write.ts';
 import {

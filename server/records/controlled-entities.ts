@@ -1,5 +1,5 @@
-import { actionOf, type EntityDef } from '../../core/entities/entity.ts';
-import { ENTITY_DEFS } from '../../core/entities/defs/index.ts';
+import { actionOf, type EntityDef } from '#core/entities/entity.ts';
+import { ENTITY_DEFS } from '#core/entities/defs/index.ts';
 import type { Queryable } from '../db/db.ts';
 import type { AsOfOptions } from '../entities/entity-history.ts';
 import type { Actor } from '../db/audit-write.ts';

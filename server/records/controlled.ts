@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { AppError, type ErrorName } from '../../core/errors/errors.ts';
+import { AppError, type ErrorName } from '#core/errors/errors.ts';
 import type {
   TControlledDocumentType,
   TRecordStatus,
   TSignatureState,
-} from '../../core/schemas/signatures.schemas.ts';
+} from '#core/schemas/signatures.schemas.ts';
 import type { Db, Queryable, RecordedAfterRollback } from '../db/db.ts';
 import { tableAsOf, type AsOfOptions } from '../entities/entity-history.ts';
 import { writeAudit, type Actor } from '../db/audit-write.ts';

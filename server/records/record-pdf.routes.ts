@@ -1,6 +1,6 @@
-import { AppError } from '../../core/errors/errors.ts';
-import { ZFacilityParams } from '../../core/schemas/auth.schemas.ts';
-import { ZRecordPdfQuery } from '../../core/schemas/signatures.schemas.ts';
+import { AppError } from '#core/errors/errors.ts';
+import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
+import { ZRecordPdfQuery } from '#core/schemas/signatures.schemas.ts';
 import type { Queryable } from '../db/db.ts';
 import { typed, type AppContext } from '../http/app-context.ts';
 import { attachment } from '../http/download.ts';

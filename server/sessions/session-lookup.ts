@@ -1,5 +1,5 @@
-import { AppError } from '../../core/errors/errors.ts';
-import { mergePermissionMaps, type PermissionMap } from '../../core/permissions/permission-map.ts';
+import { AppError } from '#core/errors/errors.ts';
+import { mergePermissionMaps, type PermissionMap } from '#core/permissions/permission-map.ts';
 import type { Db } from '../db/db.ts';
 import { hashToken } from '../util/secrets.ts';
 import { SESSION_USER_COLUMNS, type SessionUserRow } from './session-user.ts';

@@ -2,7 +2,7 @@ import {
   emptyPermissionMap,
   fullPermissionMap,
   type PermissionMap,
-} from '../../core/permissions/permission-map.ts';
+} from '#core/permissions/permission-map.ts';
 import type { Db } from '../db/db.ts';
 import type { Actor } from '../db/audit-write.ts';
 import { hashPassword } from '../util/secrets.ts';

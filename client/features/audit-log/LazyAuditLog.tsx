@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import { PermissionGate } from '../../shared/PermissionGate.tsx';
+import { PermissionGate } from '#client/shared/PermissionGate.tsx';
 import { canReadAuditLog } from './audit-log-access.ts';
 
 const AuditLogPage = lazy(() =>

@@ -1,16 +1,13 @@
 import { Form, Input, Select } from 'antd';
-import {
-  CHANGE_TYPES,
-  type TChangeAssessment,
-} from '../../../core/schemas/change-assessments.schemas.ts';
-import { mocRecordsDef } from '../../../core/entities/defs/documents.def.ts';
-import { ReasonDialog } from '../../shared/reason/ReasonDialog.tsx';
-import { ReferenceSelect } from '../../shared/master-data/ReferenceSelect.tsx';
+import { CHANGE_TYPES, type TChangeAssessment } from '#core/schemas/change-assessments.schemas.ts';
+import { mocRecordsDef } from '#core/entities/defs/documents.def.ts';
+import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
+import { ReferenceSelect } from '#client/shared/master-data/ReferenceSelect.tsx';
 import {
   changeCalls,
   useChangeWrite,
-} from '../../shared/change-assessments/change-assessments-api.ts';
-import type { ChangeAssessmentCreate } from '../../shared/change-assessments/change-assessments-api.ts';
+} from '#client/shared/change-assessments/change-assessments-api.ts';
+import type { ChangeAssessmentCreate } from '#client/shared/change-assessments/change-assessments-api.ts';
 
 type HeaderValues = ChangeAssessmentCreate;
 

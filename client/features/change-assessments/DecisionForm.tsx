@@ -4,13 +4,13 @@ import {
   DECISIONS,
   type TDecision,
   type TImpactItem,
-} from '../../../core/schemas/change-assessments.schemas.ts';
-import { ReasonDialog } from '../../shared/reason/ReasonDialog.tsx';
+} from '#core/schemas/change-assessments.schemas.ts';
+import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
 import {
   changeCalls,
   useChangeWrite,
-} from '../../shared/change-assessments/change-assessments-api.ts';
-import { decisionsFor } from '../../shared/change-assessments/impact-format.ts';
+} from '#client/shared/change-assessments/change-assessments-api.ts';
+import { decisionsFor } from '#client/shared/change-assessments/impact-format.ts';
 
 interface DecisionValues {
   decision: TDecision;

@@ -1,15 +1,15 @@
 import { Button, Card, Collapse, Empty, Flex, Spin, Table, Tabs, Typography } from 'antd';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { useDateFormat } from '../../shared/use-date-format.ts';
-import { usePermissions } from '../../shared/permissions.ts';
-import { StatusTag } from '../../shared/records/StatusTag.tsx';
+import { useDateFormat } from '#client/shared/use-date-format.ts';
+import { usePermissions } from '#client/shared/permissions.ts';
+import { StatusTag } from '#client/shared/records/StatusTag.tsx';
 import { ProgressCell } from './AssessmentProgress.tsx';
 import { ChangesSinceTable } from './ChangesSinceTable.tsx';
 import {
   useAssessments,
   type CleaningAssessmentSummary,
-} from '../../shared/cleaning-assessments/cleaning-assessments-api.ts';
+} from '#client/shared/cleaning-assessments/cleaning-assessments-api.ts';
 import { RiskGoalCard } from './RiskGoalCard.tsx';
 import { StartAssessmentDialog } from './StartAssessmentDialog.tsx';
 import { TasksTable } from './TasksTable.tsx';

@@ -5,14 +5,14 @@ import {
   COVERAGE_LABELS,
   TASK_STATUSES,
   type TQualificationTask,
-} from '../../../core/schemas/cleaning-assessments.schemas.ts';
-import { useDateFormat } from '../../shared/use-date-format.ts';
-import { usePermissions } from '../../shared/permissions.ts';
+} from '#core/schemas/cleaning-assessments.schemas.ts';
+import { useDateFormat } from '#client/shared/use-date-format.ts';
+import { usePermissions } from '#client/shared/permissions.ts';
 import {
   useAssessments,
   useTasks,
   type TaskFilter,
-} from '../../shared/cleaning-assessments/cleaning-assessments-api.ts';
+} from '#client/shared/cleaning-assessments/cleaning-assessments-api.ts';
 import { TaskDecision } from './TaskDecision.tsx';
 
 const STATUS_COLOURS = { Open: 'processing', Accepted: 'success', Dismissed: 'default' } as const;

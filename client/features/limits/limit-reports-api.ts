@@ -1,11 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Derivation } from '../../../core/limits/derivation.ts';
-import type { PairExplanation } from '../../../core/limits/explain.ts';
-import type { TUncomputable } from '../../../core/schemas/mac-matrix.schemas.ts';
-import { apiRequest } from '../../api/http-client.ts';
-import { facilityPath } from '../../shared/master-data/entity-api.ts';
-import { useFacilityScope } from '../../shared/master-data/use-facility-scope.ts';
-import { limitsKeys } from '../../shared/query-keys.ts';
+import type { Derivation } from '#core/limits/derivation.ts';
+import type { PairExplanation } from '#core/limits/explain.ts';
+import type { TUncomputable } from '#core/schemas/mac-matrix.schemas.ts';
+import { apiRequest } from '#client/api/http-client.ts';
+import { facilityPath } from '#client/shared/master-data/entity-api.ts';
+import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
+import { limitsKeys } from '#client/shared/query-keys.ts';
 
 /** A lowest limit and the previous → next pair that set it; null when no pair has one. */
 export interface LowestLimit {

@@ -4,16 +4,16 @@ import type {
   ContractEquipment,
   ContractPair,
   ContractProduct,
-} from '../../../core/limits/contract-output.ts';
-import { parseErrorBody } from '../../api/api-error.ts';
-import { handleHttpError } from '../../api/http-error-handler.ts';
-import { apiUrl } from '../../api/http-client.ts';
-import { getToken } from '../../session/session-store.ts';
-import { facilityPath } from '../../shared/master-data/entity-api.ts';
-import type { FacilityScope } from '../../shared/master-data/entity-api.ts';
-import { useFacilityScope } from '../../shared/master-data/use-facility-scope.ts';
-import type { TUncomputable } from '../../../core/schemas/mac-matrix.schemas.ts';
-import { limitsKeys } from '../../shared/query-keys.ts';
+} from '#core/limits/contract-output.ts';
+import { parseErrorBody } from '#client/api/api-error.ts';
+import { handleHttpError } from '#client/api/http-error-handler.ts';
+import { apiUrl } from '#client/api/http-client.ts';
+import { getToken } from '#client/session/session-store.ts';
+import { facilityPath } from '#client/shared/master-data/entity-api.ts';
+import type { FacilityScope } from '#client/shared/master-data/entity-api.ts';
+import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
+import type { TUncomputable } from '#core/schemas/mac-matrix.schemas.ts';
+import { limitsKeys } from '#client/shared/query-keys.ts';
 import { PairSplitter } from './pair-splitter.ts';
 import { PairStore } from './pair-store.ts';
 

@@ -4,7 +4,7 @@ import {
   emptyPermissionMap,
   PERMISSION_RESOURCES,
   type PermissionMap,
-} from '../../../core/permissions/permission-map.ts';
+} from '#core/permissions/permission-map.ts';
 
 const ALL_ACTIONS = [...new Set(Object.values(PERMISSION_RESOURCES).flat())];
 

@@ -1,6 +1,6 @@
 import { Card, Spin, Tabs, Typography } from 'antd';
 import { useSearchParams } from 'react-router';
-import { usePermissions } from '../../shared/permissions.ts';
+import { usePermissions } from '#client/shared/permissions.ts';
 import { AllowedDomainsForm } from './AllowedDomainsForm.tsx';
 import { DateTimeSettingsForm } from './DateTimeSettingsForm.tsx';
 import { DefaultUnitsTable } from './DefaultUnitsTable.tsx';

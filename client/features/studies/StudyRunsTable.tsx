@@ -1,17 +1,17 @@
 import { Button, Empty, Flex, Table, Typography, message } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
-import type { TStudy } from '../../../core/schemas/verification.schemas.ts';
-import { LoadErrorAlert } from '../../shared/LoadErrorAlert.tsx';
-import { describeSaveError } from '../../api/form-errors.ts';
+import type { TStudy } from '#core/schemas/verification.schemas.ts';
+import { LoadErrorAlert } from '#client/shared/LoadErrorAlert.tsx';
+import { describeSaveError } from '#client/api/form-errors.ts';
 import {
   studyCalls,
   useStudyRuns,
   useStudyWrite,
   type RunSummary,
-} from '../../shared/studies/studies-api.ts';
-import { runRoute } from '../../shared/studies/study-format.ts';
-import { ReleaseTag } from '../../shared/verification/ReleaseTag.tsx';
+} from '#client/shared/studies/studies-api.ts';
+import { runRoute } from '#client/shared/studies/study-format.ts';
+import { ReleaseTag } from '#client/shared/verification/ReleaseTag.tsx';
 import { RunStatusTag, VerdictTag } from './RunTags.tsx';
 
 /** The runs of a study, in order, each opening its run screen; a new run is added at the end. */

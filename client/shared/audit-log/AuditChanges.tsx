@@ -1,9 +1,5 @@
 import { Typography } from 'antd';
-import {
-  auditFieldChanges,
-  type AuditNames,
-  type AuditRowLike,
-} from '../../../core/audit/audit-format.ts';
+import { auditFieldChanges, type AuditNames, type AuditRowLike } from '#core/audit/audit-format.ts';
 import { useDateFormat } from '../use-date-format.ts';
 
 /** Each recorded field of an audit row: its label, then "old → new" (or the one value there is). */

@@ -1,8 +1,8 @@
 import { Alert, Table } from 'antd';
 import { useState } from 'react';
-import { auditWhat } from '../../../core/audit/audit-format.ts';
-import type { EntityDef } from '../../../core/entities/entity.ts';
-import { lowerLabel } from '../../../core/entities/labels.ts';
+import { auditWhat } from '#core/audit/audit-format.ts';
+import type { EntityDef } from '#core/entities/entity.ts';
+import { lowerLabel } from '#core/entities/labels.ts';
 import { useDateFormat } from '../use-date-format.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import { AuditChanges } from './AuditChanges.tsx';

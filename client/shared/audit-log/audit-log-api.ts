@@ -5,8 +5,8 @@ import type {
   ZAuditLogPage,
   ZAuditLogFilterOptions,
   ZAuditLogUsers,
-} from '../../../core/schemas/audit.schemas.ts';
-import { apiDownload, apiRequest, saveBlob } from '../../api/http-client.ts';
+} from '#core/schemas/audit.schemas.ts';
+import { apiDownload, apiRequest, saveBlob } from '#client/api/http-client.ts';
 import { filterQuery, type AuditLogFilters } from './audit-filters.ts';
 
 export type { AuditLogFilters };

@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { EntityDef } from '../../../core/entities/entity.ts';
-import { lowerLabel } from '../../../core/entities/labels.ts';
-import { apiRequest } from '../../api/http-client.ts';
+import type { EntityDef } from '#core/entities/entity.ts';
+import { lowerLabel } from '#core/entities/labels.ts';
+import { apiRequest } from '#client/api/http-client.ts';
 import { facilityPath, type FacilityScope } from '../master-data/entity-api.ts';
 import type { AuditLogPage } from './audit-log-api.ts';
 

@@ -1,5 +1,5 @@
 import { Tag } from 'antd';
-import type { TChangeStatus } from '../../../core/schemas/change-assessments.schemas.ts';
+import type { TChangeStatus } from '#core/schemas/change-assessments.schemas.ts';
 import { CHANGE_STATUS_COLOURS } from './impact-format.ts';
 
 /** The change status of spec §4 (Not Evaluated, Pending Approval, Approved, Cancelled). */

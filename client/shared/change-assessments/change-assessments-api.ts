@@ -14,8 +14,8 @@ import type {
   ZImpactQuery,
   ZImpactResponse,
   ZStagedChangeBody,
-} from '../../../core/schemas/change-assessments.schemas.ts';
-import { apiRequest } from '../../api/http-client.ts';
+} from '#core/schemas/change-assessments.schemas.ts';
+import { apiRequest } from '#client/api/http-client.ts';
 import { invalidateMasterData } from '../query-keys.ts';
 import { download } from '../limits/mac-export-api.ts';
 import { facilityPath } from '../master-data/entity-api.ts';

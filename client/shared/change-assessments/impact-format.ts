@@ -4,7 +4,7 @@ import type {
   TImpactItem,
   TImpactKind,
   TImpactSummary,
-} from '../../../core/schemas/change-assessments.schemas.ts';
+} from '#core/schemas/change-assessments.schemas.ts';
 import { formatLimit } from '../limits/what-if-format.ts';
 
 export const CHANGE_STATUS_COLOURS: Record<TChangeStatus, string> = {

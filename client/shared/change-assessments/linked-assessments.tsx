@@ -1,6 +1,6 @@
 import { Space } from 'antd';
 import { Link } from 'react-router';
-import type { TChangeAssessmentLink } from '../../../core/schemas/change-assessments.schemas.ts';
+import type { TChangeAssessmentLink } from '#core/schemas/change-assessments.schemas.ts';
 import type { EntityRecord } from '../master-data/entity-api.ts';
 import { ChangeStatusTag } from './ChangeStatusTag.tsx';
 

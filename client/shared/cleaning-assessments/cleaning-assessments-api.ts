@@ -12,8 +12,8 @@ import type {
   ZTaskAction,
   ZTaskList,
   ZTaskListQuery,
-} from '../../../core/schemas/cleaning-assessments.schemas.ts';
-import { apiRequest } from '../../api/http-client.ts';
+} from '#core/schemas/cleaning-assessments.schemas.ts';
+import { apiRequest } from '#client/api/http-client.ts';
 import { facilityPath } from '../master-data/entity-api.ts';
 import type { FacilityScope } from '../master-data/entity-api.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';

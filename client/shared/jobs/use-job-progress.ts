@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import type { TJob } from '../../../core/schemas/jobs.schemas.ts';
-import { apiRequest } from '../../api/http-client.ts';
+import type { TJob } from '#core/schemas/jobs.schemas.ts';
+import { apiRequest } from '#client/api/http-client.ts';
 import { facilityPath } from '../master-data/entity-api.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import { isJobFinished } from './job-progress.ts';

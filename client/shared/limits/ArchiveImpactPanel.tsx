@@ -5,8 +5,8 @@ import {
   describeChange,
   describeImpact,
   type LimitsEntityKey,
-} from '../../../core/limits/archive-impact.ts';
-import { usageInInput } from '../../../core/limits/archive-usage.ts';
+} from '#core/limits/archive-impact.ts';
+import { usageInInput } from '#core/limits/archive-usage.ts';
 import { useLimitsInput } from './what-if-api.ts';
 
 interface Props {

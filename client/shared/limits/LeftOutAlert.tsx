@@ -1,5 +1,5 @@
 import { Alert } from 'antd';
-import type { TUncomputable } from '../../../core/schemas/mac-matrix.schemas.ts';
+import type { TUncomputable } from '#core/schemas/mac-matrix.schemas.ts';
 
 /**
  * The products and equipment a limits view left out because their stored data cannot be

@@ -1,4 +1,4 @@
-import type { TMyPermissions } from '../../../core/schemas/roles.schemas.ts';
+import type { TMyPermissions } from '#core/schemas/roles.schemas.ts';
 
 /** The MAC matrix call is guarded by RiskCalculation Get (spec §6). */
 export function canSeeLimits(permissions: TMyPermissions): boolean {

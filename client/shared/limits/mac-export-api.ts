@@ -1,9 +1,9 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { parseErrorBody } from '../../api/api-error.ts';
-import { handleHttpError } from '../../api/http-error-handler.ts';
-import { apiUrl, saveBlob } from '../../api/http-client.ts';
-import { getToken } from '../../session/session-store.ts';
+import { parseErrorBody } from '#client/api/api-error.ts';
+import { handleHttpError } from '#client/api/http-error-handler.ts';
+import { apiUrl, saveBlob } from '#client/api/http-client.ts';
+import { getToken } from '#client/session/session-store.ts';
 import { facilityPath } from '../master-data/entity-api.ts';
 import type { FacilityScope } from '../master-data/entity-api.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import type { LimitsInput } from '../../../core/limits/model.ts';
-import { apiRequest } from '../../api/http-client.ts';
+import type { LimitsInput } from '#core/limits/model.ts';
+import { apiRequest } from '#client/api/http-client.ts';
 import { facilityPath } from '../master-data/entity-api.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import { limitsKeys } from '../query-keys.ts';

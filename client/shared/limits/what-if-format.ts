@@ -1,4 +1,4 @@
-import type { WhatIfEdit } from '../../../core/limits/limits.what-if.ts';
+import type { WhatIfEdit } from '#core/limits/limits.what-if.ts';
 
 /** A limit for the what-if table: 4 significant digits, or a dash for none. */
 export function formatLimit(value: number | null): string {

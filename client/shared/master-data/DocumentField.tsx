@@ -1,9 +1,9 @@
 import { Button, Form, Tag, Typography, Upload } from 'antd';
-import type { EntityDef } from '../../../core/entities/entity.ts';
-import { ACCEPTED_EXTENSIONS } from '../../../core/attachments/attachment-types.ts';
+import type { EntityDef } from '#core/entities/entity.ts';
+import { ACCEPTED_EXTENSIONS } from '#core/attachments/attachment-types.ts';
 import { documentUrl, useDocuments } from './document-api.ts';
 import { useFacilityScope } from './use-facility-scope.ts';
-import { lowerLabel } from '../../../core/entities/labels.ts';
+import { lowerLabel } from '#core/entities/labels.ts';
 
 interface DocumentFieldProps {
   def: EntityDef;

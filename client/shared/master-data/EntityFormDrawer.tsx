@@ -1,15 +1,15 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Drawer, Form, Space, Spin, Tabs, message } from 'antd';
 import { useState } from 'react';
-import type { EntityDef } from '../../../core/entities/entity.ts';
-import { isApiError } from '../../api/api-error.ts';
+import type { EntityDef } from '#core/entities/entity.ts';
+import { isApiError } from '#client/api/api-error.ts';
 import type { EntityRecord } from './entity-api.ts';
 import {
   DATA_ARCHIVED_TITLE,
   describeSaveError,
   NOTHING_TO_CHANGE,
-} from '../../api/form-errors.ts';
-import type { SaveProblem } from '../../api/form-errors.ts';
+} from '#client/api/form-errors.ts';
+import type { SaveProblem } from '#client/api/form-errors.ts';
 import { fetchLatest, useCreateEntity, useUpdateEntity } from './entity-queries.ts';
 import { lowerLabel } from './entity-registry.ts';
 import { DocumentField } from './DocumentField.tsx';
@@ -29,8 +29,8 @@ import {
   PROPERTIES,
 } from './property-form.ts';
 import { useFacilityScope } from './use-facility-scope.ts';
-import { isFieldShown } from '../../../core/facilities/facility-features.ts';
-import { useFacilityKind } from '../../session/use-session.ts';
+import { isFieldShown } from '#core/facilities/facility-features.ts';
+import { useFacilityKind } from '#client/session/use-session.ts';
 import { controlledTypeOf } from '../records/controlled-entity.tsx';
 import { EditNotice } from '../records/EditNotice.tsx';
 import { RecordHistory } from '../audit-log/RecordHistory.tsx';

@@ -1,13 +1,13 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Card, Form, Input, InputNumber, Select, Switch, Typography } from 'antd';
-import type { FieldDef } from '../../../core/entities/field.ts';
+import type { FieldDef } from '#core/entities/field.ts';
 import { referencedDef } from './entity-registry.ts';
 import { newListRow } from './form-values.ts';
 import { QuantityInput } from './QuantityInput.tsx';
 import { ReferenceSelect } from './ReferenceSelect.tsx';
 import { SamplingLocationSelect } from './SamplingLocationSelect.tsx';
-import type { PropertyPath } from '../../api/property-path.ts';
-import { lowerLabel } from '../../../core/entities/labels.ts';
+import type { PropertyPath } from '#client/api/property-path.ts';
+import { lowerLabel } from '#core/entities/labels.ts';
 
 interface FieldInputProps {
   field: FieldDef;

@@ -2,7 +2,7 @@ import { Alert, Descriptions, Empty, Spin } from 'antd';
 import type {
   TMethodLimitFitResponse,
   TMethodLimitSide,
-} from '../../../core/schemas/analytical-methods.schemas.ts';
+} from '#core/schemas/analytical-methods.schemas.ts';
 import { formatNumber } from './format-value.ts';
 import { useMethodLimitFit } from './method-limit-fit-api.ts';
 

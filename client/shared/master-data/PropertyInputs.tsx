@@ -1,5 +1,5 @@
 import { Divider, Form, Input } from 'antd';
-import type { TPropertyDefinition } from '../../../core/schemas/additional-properties.schemas.ts';
+import type { TPropertyDefinition } from '#core/schemas/additional-properties.schemas.ts';
 import type { EntityRecord } from './entity-api.ts';
 import { FieldInput } from './FieldInput.tsx';
 import { formatQuantity, isQuantity } from './format-value.ts';

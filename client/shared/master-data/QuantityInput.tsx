@@ -1,7 +1,7 @@
 import { Form, InputNumber, Select, Space } from 'antd';
-import type { MeasureName } from '../../../core/units/measures.ts';
-import { MEASURES } from '../../../core/units/measures.ts';
-import type { PropertyPath } from '../../api/property-path.ts';
+import type { MeasureName } from '#core/units/measures.ts';
+import { MEASURES } from '#core/units/measures.ts';
+import type { PropertyPath } from '#client/api/property-path.ts';
 
 interface QuantityInputProps {
   name: PropertyPath;

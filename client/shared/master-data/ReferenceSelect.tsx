@@ -1,7 +1,7 @@
 import { Select } from 'antd';
-import type { EntityDef } from '../../../core/entities/entity.ts';
+import type { EntityDef } from '#core/entities/entity.ts';
 import { useEntityOptions } from './entity-queries.ts';
-import { lowerLabel } from '../../../core/entities/labels.ts';
+import { lowerLabel } from '#core/entities/labels.ts';
 
 interface ReferenceSelectProps {
   def: EntityDef | undefined;

@@ -1,9 +1,9 @@
 import { useQueries } from '@tanstack/react-query';
 import { Form, Select } from 'antd';
-import { equipmentDef } from '../../../core/entities/defs/index.ts';
+import { equipmentDef } from '#core/entities/defs/index.ts';
 import { listLocations } from './equipment-api.ts';
 import { useEntityOptions } from './entity-queries.ts';
-import type { PropertyPath } from '../../api/property-path.ts';
+import type { PropertyPath } from '#client/api/property-path.ts';
 import { useFacilityScope } from './use-facility-scope.ts';
 import { equipmentKeys } from '../query-keys.ts';
 import { usePermissions } from '../permissions.ts';

@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import type { EntityDef } from '../../../core/entities/entity.ts';
-import type { TAttachment, TDocumentSummary } from '../../../core/schemas/attachments.schemas.ts';
-import { apiRequest, apiUrl } from '../../api/http-client.ts';
+import type { EntityDef } from '#core/entities/entity.ts';
+import type { TAttachment, TDocumentSummary } from '#core/schemas/attachments.schemas.ts';
+import { apiRequest, apiUrl } from '#client/api/http-client.ts';
 import { facilityPath, type FacilityScope } from './entity-api.ts';
 import { entityKeys } from '../query-keys.ts';
 import { useFacilityScope } from './use-facility-scope.ts';
-import { lowerLabel } from '../../../core/entities/labels.ts';
+import { lowerLabel } from '#core/entities/labels.ts';
 
 /** A link the browser follows with its session cookie; the server names the file. */
 export function documentUrl(

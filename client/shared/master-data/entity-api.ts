@@ -1,6 +1,6 @@
-import type { EntityDef } from '../../../core/entities/entity.ts';
-import { apiRequest } from '../../api/http-client.ts';
-import { lowerLabel } from '../../../core/entities/labels.ts';
+import type { EntityDef } from '#core/entities/entity.ts';
+import { apiRequest } from '#client/api/http-client.ts';
+import { lowerLabel } from '#core/entities/labels.ts';
 
 /** A record as the entity routes return it: the declared fields plus the common columns. */
 export interface EntityRecord {

@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { QueryClient } from '@tanstack/react-query';
-import { actionOf, type EntityDef } from '../../../core/entities/entity.ts';
+import { actionOf, type EntityDef } from '#core/entities/entity.ts';
 import { usePermissions } from '../permissions.ts';
 import { entityKeys, invalidateMasterData } from '../query-keys.ts';
 import {

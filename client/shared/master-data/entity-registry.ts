@@ -1,7 +1,7 @@
-import { ENTITY_DEFS } from '../../../core/entities/defs/index.ts';
-import type { EntityDef } from '../../../core/entities/entity.ts';
+import { ENTITY_DEFS } from '#core/entities/defs/index.ts';
+import type { EntityDef } from '#core/entities/entity.ts';
 
-export { lowerLabel } from '../../../core/entities/labels.ts';
+export { lowerLabel } from '#core/entities/labels.ts';
 
 /** The declared entity a reference points to (references name the entity's key). */
 export function referencedDef(entityKey: string): EntityDef | undefined {

@@ -3,8 +3,8 @@ import type {
   ZEquipmentImage,
   ZSample,
   ZSamplingLocation,
-} from '../../../core/schemas/equipment-extras.schemas.ts';
-import { apiRequest } from '../../api/http-client.ts';
+} from '#core/schemas/equipment-extras.schemas.ts';
+import { apiRequest } from '#client/api/http-client.ts';
 import { facilityPath } from './entity-api.ts';
 import type { EntityRecord, FacilityScope } from './entity-api.ts';
 

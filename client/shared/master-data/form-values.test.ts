@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { equipmentDef, productsDef } from '../../../core/entities/defs/index.ts';
+import { equipmentDef, productsDef } from '#core/entities/defs/index.ts';
 import type { EntityRecord } from './entity-api.ts';
 import { changedFields, createBody, initialFormValues, newListRow } from './form-values.ts';
 

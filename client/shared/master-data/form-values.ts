@@ -1,6 +1,6 @@
-import type { EntityDef } from '../../../core/entities/entity.ts';
-import type { FieldDef } from '../../../core/entities/field.ts';
-import { MEASURES } from '../../../core/units/measures.ts';
+import type { EntityDef } from '#core/entities/entity.ts';
+import type { FieldDef } from '#core/entities/field.ts';
+import { MEASURES } from '#core/units/measures.ts';
 import type { EntityRecord } from './entity-api.ts';
 
 /** What the antd form holds: field name → the value of its form item(s). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { productionsDef, productsDef } from '../../../core/entities/defs/index.ts';
-import type { FieldDef } from '../../../core/entities/field.ts';
+import { productionsDef, productsDef } from '#core/entities/defs/index.ts';
+import type { FieldDef } from '#core/entities/field.ts';
 import { formatFieldValue, formatNumber, formatQuantity } from './format-value.ts';
 
 const field = (def: { fields: readonly FieldDef[] }, name: string): FieldDef => {

@@ -1,5 +1,5 @@
-import type { FieldDef } from '../../../core/entities/field.ts';
-import { formatNumber } from '../../../core/units/format-number.ts';
+import type { FieldDef } from '#core/entities/field.ts';
+import { formatNumber } from '#core/units/format-number.ts';
 
 export { formatNumber };
 

@@ -1,5 +1,5 @@
-import type { EntityDef } from '../../../core/entities/entity.ts';
-import type { FieldDef } from '../../../core/entities/field.ts';
+import type { EntityDef } from '#core/entities/entity.ts';
+import type { FieldDef } from '#core/entities/field.ts';
 
 /** The fields the server sorts by (text, enum and number columns); others are not offered. */
 export function isSortable(field: FieldDef): boolean {

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import type { TMethodLimitFitResponse } from '../../../core/schemas/analytical-methods.schemas.ts';
-import { apiRequest } from '../../api/http-client.ts';
+import type { TMethodLimitFitResponse } from '#core/schemas/analytical-methods.schemas.ts';
+import { apiRequest } from '#client/api/http-client.ts';
 import { facilityPath } from './entity-api.ts';
 import { useFacilityScope } from './use-facility-scope.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { TPropertyDefinition } from '../../../core/schemas/additional-properties.schemas.ts';
-import { productsDef } from '../../../core/entities/defs/index.ts';
-import type { EntityDef } from '../../../core/entities/entity.ts';
+import type { TPropertyDefinition } from '#core/schemas/additional-properties.schemas.ts';
+import { productsDef } from '#core/entities/defs/index.ts';
+import type { EntityDef } from '#core/entities/entity.ts';
 import {
   archivedValues,
   initialPropertyValues,

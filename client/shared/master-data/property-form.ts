@@ -1,5 +1,5 @@
-import type { FieldDef } from '../../../core/entities/field.ts';
-import type { TPropertyDefinition } from '../../../core/schemas/additional-properties.schemas.ts';
+import type { FieldDef } from '#core/entities/field.ts';
+import type { TPropertyDefinition } from '#core/schemas/additional-properties.schemas.ts';
 import type { EntityRecord } from './entity-api.ts';
 import { initialValue, normaliseField, type FormValues } from './form-values.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { equipmentDef, productionsDef, productsDef } from '../../../core/entities/defs/index.ts';
+import { equipmentDef, productionsDef, productsDef } from '#core/entities/defs/index.ts';
 import { formPathOf, mapPropertyErrors } from './property-path.ts';
 
 describe('formPathOf', () => {

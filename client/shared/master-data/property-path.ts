@@ -1,7 +1,7 @@
-import type { EntityDef } from '../../../core/entities/entity.ts';
-import type { FieldDef } from '../../../core/entities/field.ts';
-import type { PropertyError } from '../../../core/errors/errors.ts';
-import { parsePropertyPath, type PropertyPath } from '../../api/property-path.ts';
+import type { EntityDef } from '#core/entities/entity.ts';
+import type { FieldDef } from '#core/entities/field.ts';
+import type { PropertyError } from '#core/errors/errors.ts';
+import { parsePropertyPath, type PropertyPath } from '#client/api/property-path.ts';
 
 /**
  * The form item a server property path belongs to, or null when the form has none (version,

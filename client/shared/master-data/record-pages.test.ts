@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { activesDef, equipmentDef, protocolsDef } from '../../../core/entities/defs/index.ts';
+import { activesDef, equipmentDef, protocolsDef } from '#core/entities/defs/index.ts';
 import { hasRecordPage, namedRecordPath, recordPagePath, usingRecordPath } from './record-pages.ts';
 
 describe('record pages', () => {

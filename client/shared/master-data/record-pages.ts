@@ -1,6 +1,6 @@
-import { ENTITY_DEFS } from '../../../core/entities/defs/index.ts';
-import type { EntityDef } from '../../../core/entities/entity.ts';
-import type { TWhereUsedRecord } from '../../../core/schemas/where-used.schemas.ts';
+import { ENTITY_DEFS } from '#core/entities/defs/index.ts';
+import type { EntityDef } from '#core/entities/entity.ts';
+import type { TWhereUsedRecord } from '#core/schemas/where-used.schemas.ts';
 import { recordLink } from '../records/record-links.ts';
 
 /*

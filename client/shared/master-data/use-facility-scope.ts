@@ -1,4 +1,4 @@
-import { useSession } from '../../session/use-session.ts';
+import { useSession } from '#client/session/use-session.ts';
 import type { FacilityScope } from './entity-api.ts';
 
 /** The plan and facility of the session; the app shell renders only once both are chosen. */

@@ -1,6 +1,6 @@
 import { useQueries } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
-import type { FieldDef } from '../../../core/entities/field.ts';
+import type { FieldDef } from '#core/entities/field.ts';
 import { entityOptionsQuery, useCanListEntity } from './entity-queries.ts';
 import { referencedDef } from './entity-registry.ts';
 import type { NameLookup } from './format-value.ts';

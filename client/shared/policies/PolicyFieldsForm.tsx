@@ -1,6 +1,6 @@
 import { Card, Col, Form, InputNumber, Row, Select, Space, Switch } from 'antd';
 import type { ReactNode } from 'react';
-import { fieldMeaning } from '../../../core/limits/policy-fields.ts';
+import { fieldMeaning } from '#core/limits/policy-fields.ts';
 
 const L3_UNITS = ['mg/sqcm', 'ug/sqcm', 'mg/sqin', 'ug/sqin', 'mg/sqm', 'ug/sqm'];
 const SAMPLE_UNITS = ['ppm', 'mg/ml', 'ug/ml'];

@@ -1,15 +1,15 @@
 import type {
   TInspectionSettings,
   TMicrobialPolicy,
-} from '../../../core/schemas/facility-rules.schemas.ts';
+} from '#core/schemas/facility-rules.schemas.ts';
 import type {
   TControlledDocumentType,
   TControlledState,
-} from '../../../core/schemas/signatures.schemas.ts';
+} from '#core/schemas/signatures.schemas.ts';
 import { controlledStateOf } from '../records/record-actions.ts';
 import { policyTabFor, type PolicyOfType } from './policy-tab.ts';
-import type { TCleaningLimitPolicy } from '../../../core/schemas/policy.schemas.ts';
-import { apiRequest } from '../../api/http-client.ts';
+import type { TCleaningLimitPolicy } from '#core/schemas/policy.schemas.ts';
+import { apiRequest } from '#client/api/http-client.ts';
 import { facilityPath } from '../master-data/entity-api.ts';
 import type { FacilityScope } from '../master-data/entity-api.ts';
 
@@ -40,9 +40,9 @@ function controlledRef(
   return { controlled: { documentType, id: response.id, state, path: path(response.id) } };
 }
 
-import type { ResidueType } from '../../../core/limits/policy.ts';
+import type { ResidueType } from '#core/limits/policy.ts';
 
-export { RESIDUE_TYPES, type ResidueType } from '../../../core/limits/policy.ts';
+export { RESIDUE_TYPES, type ResidueType } from '#core/limits/policy.ts';
 
 /** The policy's own fields as the form edits them (the residue type is the tab). */
 export type PolicyFields = Omit<TCleaningLimitPolicy, 'residueType'>;

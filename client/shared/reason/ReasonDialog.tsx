@@ -1,7 +1,7 @@
 import { Form, Input, Modal, Typography } from 'antd';
 import type { FormInstance } from 'antd';
 import { useState, type ReactNode } from 'react';
-import { showSaveError } from '../../api/form-errors.ts';
+import { showSaveError } from '#client/api/form-errors.ts';
 import { validatedValues } from '../validated-values.ts';
 
 export interface ReasonValues {

@@ -6,8 +6,8 @@ import type {
   TControlledState,
   TSignAction,
   TSignResponse,
-} from '../../../core/schemas/signatures.schemas.ts';
-import { ACTION_LABELS } from '../../../core/records/status-labels.ts';
+} from '#core/schemas/signatures.schemas.ts';
+import { ACTION_LABELS } from '#core/records/status-labels.ts';
 import { usePermissions } from '../permissions.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import { availableActions } from './record-actions.ts';

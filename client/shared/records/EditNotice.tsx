@@ -2,7 +2,7 @@ import { Alert } from 'antd';
 import type {
   TControlledDocumentType,
   TControlledState,
-} from '../../../core/schemas/signatures.schemas.ts';
+} from '#core/schemas/signatures.schemas.ts';
 import { useRoles } from '../roles/roles-api.ts';
 import { editNotice, requiredSignatures } from './record-actions.ts';
 import { useApprovalPolicy } from './records-api.ts';

@@ -4,9 +4,9 @@ import type {
   TControlledDocumentType,
   TSignAction,
   TSignResponse,
-} from '../../../core/schemas/signatures.schemas.ts';
-import { ACTION_LABELS } from '../../../core/records/status-labels.ts';
-import { DEFAULT_MEANINGS } from '../../../core/schemas/signatures.schemas.ts';
+} from '#core/schemas/signatures.schemas.ts';
+import { ACTION_LABELS } from '#core/records/status-labels.ts';
+import { DEFAULT_MEANINGS } from '#core/schemas/signatures.schemas.ts';
 import { ReasonDialog } from '../reason/ReasonDialog.tsx';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import { SignerProofField, signerProofOf, type SignerProofValues } from './SignerProofField.tsx';

@@ -1,9 +1,6 @@
 import { Table, Tag, Typography } from 'antd';
 import type { TableProps } from 'antd';
-import type {
-  TControlledDocumentType,
-  TSignature,
-} from '../../../core/schemas/signatures.schemas.ts';
+import type { TControlledDocumentType, TSignature } from '#core/schemas/signatures.schemas.ts';
 import { useDateFormat } from '../use-date-format.ts';
 import { useSignatures } from './records-api.ts';
 

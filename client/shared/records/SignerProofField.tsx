@@ -3,8 +3,8 @@ import { useEffect, useRef, useState } from 'react';
 import {
   SSO_SIGNATURE_CHANNEL,
   type SsoSignatureMessage,
-} from '../../account/sso-signature-channel.ts';
-import { apiRequest } from '../../api/http-client.ts';
+} from '#client/account/sso-signature-channel.ts';
+import { apiRequest } from '#client/api/http-client.ts';
 import { useCurrentUser } from '../session-queries.ts';
 import { PasswordField } from './PasswordField.tsx';
 

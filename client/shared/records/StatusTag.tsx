@@ -1,10 +1,10 @@
 import { Space, Tag } from 'antd';
-import type { TControlledState } from '../../../core/schemas/signatures.schemas.ts';
+import type { TControlledState } from '#core/schemas/signatures.schemas.ts';
 import {
   SIGNATURE_STATE_LABELS,
   STATUS_COLOURS,
   STATUS_LABELS,
-} from '../../../core/records/status-labels.ts';
+} from '#core/records/status-labels.ts';
 
 /** The one status tag of a controlled record: spec §4's label and colour, and its signing state. */
 export function StatusTag({

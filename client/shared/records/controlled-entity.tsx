@@ -1,9 +1,9 @@
 import { Button, Descriptions, Drawer, Space, Spin, Alert, Tabs, Tag } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { EntityDef } from '../../../core/entities/entity.ts';
-import type { FieldDef } from '../../../core/entities/field.ts';
-import { actionOf } from '../../../core/entities/entity.ts';
-import type { TControlledDocumentType } from '../../../core/schemas/signatures.schemas.ts';
+import type { EntityDef } from '#core/entities/entity.ts';
+import type { FieldDef } from '#core/entities/field.ts';
+import { actionOf } from '#core/entities/entity.ts';
+import type { TControlledDocumentType } from '#core/schemas/signatures.schemas.ts';
 import { facilityPath, getEntity } from '../master-data/entity-api.ts';
 import type { EntityRecord } from '../master-data/entity-api.ts';
 import { entityKeys, invalidateMasterData } from '../query-keys.ts';
@@ -17,7 +17,7 @@ import { useReferenceNames } from '../master-data/use-reference-names.ts';
 import { useEquipmentLocations } from '../master-data/SamplingLocationSelect.tsx';
 import { showValue } from './version-diff.ts';
 import { RecordHistory } from '../audit-log/RecordHistory.tsx';
-import { lowerLabel } from '../../../core/entities/labels.ts';
+import { lowerLabel } from '#core/entities/labels.ts';
 
 /** The document type of a declared entity that is a controlled record, or null. */
 export function controlledTypeOf(def: EntityDef): TControlledDocumentType | null {

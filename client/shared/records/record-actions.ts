@@ -2,7 +2,7 @@ import type {
   TApprovalStep,
   TControlledState,
   TSignAction,
-} from '../../../core/schemas/signatures.schemas.ts';
+} from '#core/schemas/signatures.schemas.ts';
 
 /** What the signed-in user may do to a controlled record, as far as the client can tell. */
 export interface SignerRights {

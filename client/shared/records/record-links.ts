@@ -1,6 +1,6 @@
-import { ENTITY_DEFS } from '../../../core/entities/defs/index.ts';
-import type { EntityDef } from '../../../core/entities/entity.ts';
-import type { TControlledDocumentType } from '../../../core/schemas/signatures.schemas.ts';
+import { ENTITY_DEFS } from '#core/entities/defs/index.ts';
+import type { EntityDef } from '#core/entities/entity.ts';
+import type { TControlledDocumentType } from '#core/schemas/signatures.schemas.ts';
 
 /** Controlled records with a screen of their own rather than a declared entity's list. */
 const SCREENS: Partial<Record<TControlledDocumentType, (id: number) => string>> = {

@@ -7,9 +7,9 @@ import type {
   TSignature,
   TSignRequest,
   TSignResponse,
-} from '../../../core/schemas/signatures.schemas.ts';
-import type { TRecordVersionsResponse } from '../../../core/schemas/versions.schemas.ts';
-import { apiDownload, apiRequest, saveBlob } from '../../api/http-client.ts';
+} from '#core/schemas/signatures.schemas.ts';
+import type { TRecordVersionsResponse } from '#core/schemas/versions.schemas.ts';
+import { apiDownload, apiRequest, saveBlob } from '#client/api/http-client.ts';
 import { facilityPath } from '../master-data/entity-api.ts';
 import type { FacilityScope } from '../master-data/entity-api.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';

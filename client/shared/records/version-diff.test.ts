@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TRecordVersion } from '../../../core/schemas/versions.schemas.ts';
+import type { TRecordVersion } from '#core/schemas/versions.schemas.ts';
 import { showValue, versionDifferences } from './version-diff.ts';
 
 function version(n: number, values: Record<string, unknown>, archived = false): TRecordVersion {

@@ -1,4 +1,4 @@
-import type { TRecordVersion } from '../../../core/schemas/versions.schemas.ts';
+import type { TRecordVersion } from '#core/schemas/versions.schemas.ts';
 import { deepEqual } from '../policies/document-changes.ts';
 
 /** Bookkeeping columns every version carries; a difference in them is not a change of content. */

@@ -2,7 +2,7 @@ import { FileTextOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Flex, Modal, Typography } from 'antd';
 import { useState } from 'react';
-import { REPORT_KIND_INFO } from '../../../core/schemas/reports.schemas.ts';
+import { REPORT_KIND_INFO } from '#core/schemas/reports.schemas.ts';
 import { JobProgress } from '../jobs/JobProgress.tsx';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import { usePermissions } from '../permissions.ts';

@@ -1,4 +1,4 @@
-import type { TReportKind } from '../../../core/schemas/reports.schemas.ts';
+import type { TReportKind } from '#core/schemas/reports.schemas.ts';
 
 /** The report kinds of one record, and the parameter that names the record. */
 export const RECORD_REPORT_PARAMS = {

@@ -1,4 +1,4 @@
-import type { TReport } from '../../../core/schemas/reports.schemas.ts';
+import type { TReport } from '#core/schemas/reports.schemas.ts';
 import { isJobFinished } from '../jobs/job-progress.ts';
 
 type ReportState = Pick<TReport, 'completedAt' | 'error' | 'progress'>;

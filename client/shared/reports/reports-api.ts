@@ -8,9 +8,9 @@ import {
   type ZGenerateReportBody,
   type ZGenerateReportResponse,
   type ZReportTags,
-} from '../../../core/schemas/reports.schemas.ts';
-import type { TCompareResponse } from '../../../core/schemas/report-compare.schemas.ts';
-import { apiDownload, apiRequest, saveBlob } from '../../api/http-client.ts';
+} from '#core/schemas/reports.schemas.ts';
+import type { TCompareResponse } from '#core/schemas/report-compare.schemas.ts';
+import { apiDownload, apiRequest, saveBlob } from '#client/api/http-client.ts';
 import { facilityPath, type FacilityScope } from '../master-data/entity-api.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import { isReportPending } from './report-state.ts';

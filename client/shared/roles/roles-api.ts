@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { PermissionMap } from '../../../core/permissions/permission-map.ts';
-import type { TRole } from '../../../core/schemas/roles.schemas.ts';
-import { apiRequest } from '../../api/http-client.ts';
-import { useSession } from '../../session/use-session.ts';
+import type { PermissionMap } from '#core/permissions/permission-map.ts';
+import type { TRole } from '#core/schemas/roles.schemas.ts';
+import { apiRequest } from '#client/api/http-client.ts';
+import { useSession } from '#client/session/use-session.ts';
 
 export const roleKeys = {
   all: ['roles'] as const,

@@ -4,8 +4,8 @@ import type {
   TActiveDirectorySettings,
   TUpdateActiveDirectorySettingsRequest,
   ZActiveDirectoryPingResponse,
-} from '../../../core/schemas/active-directory.schemas.ts';
-import { apiRequest } from '../../api/http-client.ts';
+} from '#core/schemas/active-directory.schemas.ts';
+import { apiRequest } from '#client/api/http-client.ts';
 
 const activeDirectoryKey = ['activeDirectory', 'settings'] as const;
 

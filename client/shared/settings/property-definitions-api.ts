@@ -3,8 +3,8 @@ import type {
   PropertyTarget,
   TCreatePropertyDefinition,
   TPropertyDefinition,
-} from '../../../core/schemas/additional-properties.schemas.ts';
-import { apiRequest } from '../../api/http-client.ts';
+} from '#core/schemas/additional-properties.schemas.ts';
+import { apiRequest } from '#client/api/http-client.ts';
 import { sessionKeys } from '../session-queries.ts';
 import { facilityPath, type FacilityScope } from '../master-data/entity-api.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';

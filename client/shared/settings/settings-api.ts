@@ -5,14 +5,11 @@ import type {
   TDefaultUnit,
   TPasswordPolicy,
   ZAllowedDomains,
-} from '../../../core/schemas/settings.schemas.ts';
-import { apiRequest } from '../../api/http-client.ts';
-import type {
-  TSsoSettings,
-  TUpdateSsoSettingsRequest,
-} from '../../../core/schemas/auth.schemas.ts';
+} from '#core/schemas/settings.schemas.ts';
+import { apiRequest } from '#client/api/http-client.ts';
+import type { TSsoSettings, TUpdateSsoSettingsRequest } from '#core/schemas/auth.schemas.ts';
 import { dateTimeSettingsKey } from '../use-date-format.ts';
-import { useSession } from '../../session/use-session.ts';
+import { useSession } from '#client/session/use-session.ts';
 
 export type AllowedDomains = z.infer<typeof ZAllowedDomains>;
 

@@ -1,5 +1,5 @@
 import { Form, Input } from 'antd';
-import type { TStudy } from '../../../core/schemas/verification.schemas.ts';
+import type { TStudy } from '#core/schemas/verification.schemas.ts';
 import { ReasonDialog } from '../reason/ReasonDialog.tsx';
 import { studyCalls, useStudyWrite } from './studies-api.ts';
 

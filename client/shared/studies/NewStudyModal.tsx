@@ -1,6 +1,6 @@
 import { Form, Select } from 'antd';
-import { STUDY_TYPES } from '../../../core/schemas/cleaning-assessments.schemas.ts';
-import type { TStudy, TStudyOrigin } from '../../../core/schemas/verification.schemas.ts';
+import { STUDY_TYPES } from '#core/schemas/cleaning-assessments.schemas.ts';
+import type { TStudy, TStudyOrigin } from '#core/schemas/verification.schemas.ts';
 import { ReasonDialog } from '../reason/ReasonDialog.tsx';
 import { defByPath } from '../master-data/entity-registry.ts';
 import { useEntityOptions } from '../master-data/entity-queries.ts';
@@ -12,7 +12,7 @@ import { StudyDescriptionField, StudyTitleField } from './EditStudyModal.tsx';
 import { studyCalls, useStudyWrite } from './studies-api.ts';
 import { hasApprovedVersion } from './study-format.ts';
 import type { StudyCreate } from './studies-api.ts';
-import { lowerLabel } from '../../../core/entities/labels.ts';
+import { lowerLabel } from '#core/entities/labels.ts';
 
 interface StudyFormValues {
   title: string;

@@ -1,7 +1,7 @@
 import { Button } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import type { TQualificationTask } from '../../../core/schemas/cleaning-assessments.schemas.ts';
+import type { TQualificationTask } from '#core/schemas/cleaning-assessments.schemas.ts';
 import { usePermissions } from '../permissions.ts';
 import { NewStudyModal } from './NewStudyModal.tsx';
 import { studyRoute } from './study-format.ts';

@@ -1,6 +1,6 @@
 import { Space } from 'antd';
 import { Link } from 'react-router';
-import type { TQualificationTask } from '../../../core/schemas/cleaning-assessments.schemas.ts';
+import type { TQualificationTask } from '#core/schemas/cleaning-assessments.schemas.ts';
 import { StartStudyButton } from './StartStudyButton.tsx';
 import { canStartStudyFor, studyRoute } from './study-format.ts';
 import { StudyOutcomeTag } from './StudyOutcomeTag.tsx';

@@ -9,8 +9,8 @@ import type {
   ZStudyCreate,
   ZStudyEdit,
   ZStudyListQuery,
-} from '../../../core/schemas/verification.schemas.ts';
-import { apiRequest } from '../../api/http-client.ts';
+} from '#core/schemas/verification.schemas.ts';
+import { apiRequest } from '#client/api/http-client.ts';
 import { cleaningAssessmentKeys } from '../cleaning-assessments/cleaning-assessments-api.ts';
 import { facilityPath } from '../master-data/entity-api.ts';
 import type { FacilityScope } from '../master-data/entity-api.ts';

@@ -1,5 +1,5 @@
-import type { TControlledState } from '../../../core/schemas/signatures.schemas.ts';
-import type { TStudy, TStudyOutcome } from '../../../core/schemas/verification.schemas.ts';
+import type { TControlledState } from '#core/schemas/signatures.schemas.ts';
+import type { TStudy, TStudyOutcome } from '#core/schemas/verification.schemas.ts';
 
 /** Spec §4's outcome colours: Validated green, On Going blue, Failed red. */
 export const OUTCOME_COLOURS: Record<TStudyOutcome, string> = {

@@ -1,9 +1,9 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { TDepartment } from '../../../core/schemas/departments.schemas.ts';
-import type { TRole } from '../../../core/schemas/roles.schemas.ts';
-import type { TActiveDirectoryUser } from '../../../core/schemas/active-directory.schemas.ts';
-import type { TAuthType, TUser, TUserWithKey } from '../../../core/schemas/users.schemas.ts';
-import { apiRequest } from '../../api/http-client.ts';
+import type { TDepartment } from '#core/schemas/departments.schemas.ts';
+import type { TRole } from '#core/schemas/roles.schemas.ts';
+import type { TActiveDirectoryUser } from '#core/schemas/active-directory.schemas.ts';
+import type { TAuthType, TUser, TUserWithKey } from '#core/schemas/users.schemas.ts';
+import { apiRequest } from '#client/api/http-client.ts';
 
 export interface Page<T> {
   data: T[];

@@ -1,5 +1,5 @@
 import { Tag, Tooltip } from 'antd';
-import { RELEASE_LABELS, type TReleaseFlag } from '../../../core/schemas/verification.schemas.ts';
+import { RELEASE_LABELS, type TReleaseFlag } from '#core/schemas/verification.schemas.ts';
 
 const COLOURS: Record<TReleaseFlag, string> = {
   CAN_BE_RELEASED: 'green',

@@ -5,9 +5,9 @@ import {
   nameKey,
   type AuditNames,
   type AuditRowLike,
-} from '../../../core/audit/audit-format.ts';
-import { columnOf } from '../../../core/entities/field.ts';
-import type { Queryable } from '../../db/db.ts';
+} from '#core/audit/audit-format.ts';
+import { columnOf } from '#core/entities/field.ts';
+import type { Queryable } from '#server/db/db.ts';
 
 /**
  * The names of the records a set of audit rows is about or points to, one query per record

@@ -1,21 +1,21 @@
-import { AppError, validationError } from '../../../core/errors/errors.ts';
-import type { Db, Queryable } from '../../db/db.ts';
-import { writeAudit, type Actor } from '../../db/audit-write.ts';
+import { AppError, validationError } from '#core/errors/errors.ts';
+import type { Db, Queryable } from '#server/db/db.ts';
+import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 import {
   checkOneTimeToken,
   issueOneTimeToken,
   resetPath,
   spendOneTimeToken,
 } from './one-time-tokens.ts';
-import type { PasswordPolicy } from '../../../core/password/password-policy.ts';
+import type { PasswordPolicy } from '#core/password/password-policy.ts';
 import { loadPasswordPolicy } from './policy.ts';
 import type { KeyConfig } from '../active-directory/active-directory.settings.ts';
 import { checkCountedPassword } from './password-check.ts';
-import { hashToken, randomToken, verifyPassword } from '../../util/secrets.ts';
+import { hashToken, randomToken, verifyPassword } from '#server/util/secrets.ts';
 import { setPassword } from './set-password.ts';
 import { assertLocalPassword, findUserForLogin, type UserRow } from './users.repo.ts';
-import { getSessionUser, toSessionUser } from '../../sessions/session-user.ts';
-import type { ResolvedSession } from '../../sessions/session-lookup.ts';
+import { getSessionUser, toSessionUser } from '#server/sessions/session-user.ts';
+import type { ResolvedSession } from '#server/sessions/session-lookup.ts';
 
 /** Audit rows of refused attempts must survive the refusal, so they commit on their own. */
 export async function auditRefusal(

@@ -1,5 +1,5 @@
-import { AppError } from '../../../core/errors/errors.ts';
-import type { Queryable } from '../../db/db.ts';
+import { AppError } from '#core/errors/errors.ts';
+import type { Queryable } from '#server/db/db.ts';
 
 export interface UserRow {
   id: number;

@@ -1,9 +1,9 @@
-import type { PropertyError } from '../../../core/errors/errors.ts';
-import { validationError } from '../../../core/errors/errors.ts';
-import { parseLimitsInput } from '../../../core/limits/contract-input.ts';
-import type { LimitsInput } from '../../../core/limits/model.ts';
-import type { TUncomputable } from '../../../core/schemas/mac-matrix.schemas.ts';
-import type { Queryable } from '../../db/db.ts';
+import type { PropertyError } from '#core/errors/errors.ts';
+import { validationError } from '#core/errors/errors.ts';
+import { parseLimitsInput } from '#core/limits/contract-input.ts';
+import type { LimitsInput } from '#core/limits/model.ts';
+import type { TUncomputable } from '#core/schemas/mac-matrix.schemas.ts';
+import type { Queryable } from '#server/db/db.ts';
 import { facilityLimitsInput, type FacilityInputOptions } from './facility-limits-input.ts';
 
 export interface ComputableInput {

@@ -1,4 +1,4 @@
-import type { MailContent } from '../../util/mailer.ts';
+import type { MailContent } from '#server/util/mailer.ts';
 
 /** Product-branded mail bodies: a plain-text part and an HTML part that says the same. */
 

@@ -1,19 +1,19 @@
 import { useQuery } from '@tanstack/react-query';
 import { Form, Input, Select, Spin } from 'antd';
-import { samplingAttributesDef } from '../../../../core/entities/defs/sampling-policy.def.ts';
+import { samplingAttributesDef } from '#core/entities/defs/sampling-policy.def.ts';
 import {
   assessByAttributes,
   type AssessmentAttribute,
-} from '../../../../core/schemas/sampling-attributes.schemas.ts';
-import type { FacilityScope } from '../../../shared/master-data/entity-api.ts';
-import { entityOptionsQuery } from '../../../shared/master-data/entity-queries.ts';
+} from '#core/schemas/sampling-attributes.schemas.ts';
+import type { FacilityScope } from '#client/shared/master-data/entity-api.ts';
+import { entityOptionsQuery } from '#client/shared/master-data/entity-queries.ts';
 import type {
   AssessInput,
   RatingsInput,
   SamplingLocation,
-} from '../../../shared/master-data/equipment-api.ts';
+} from '#client/shared/master-data/equipment-api.ts';
 import { AssessModal, RiskScoreItem } from './LocationForms.tsx';
-import { ReasonDialog } from '../../../shared/reason/ReasonDialog.tsx';
+import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
 
 type Props = {
   scope: FacilityScope;

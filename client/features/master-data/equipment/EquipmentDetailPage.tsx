@@ -1,15 +1,15 @@
 import { Alert, Breadcrumb, Card, Spin, Tabs, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import { usePermissions } from '../../../shared/permissions.ts';
-import { equipmentDef } from '../../../../core/entities/defs/index.ts';
+import { usePermissions } from '#client/shared/permissions.ts';
+import { equipmentDef } from '#core/entities/defs/index.ts';
 import { ArchivedNotice, NoSuchRecord, recordTabs } from '../RecordDetailPage.tsx';
-import { useFacilityScope } from '../../../shared/master-data/use-facility-scope.ts';
-import { isApiError } from '../../../api/api-error.ts';
-import { getEquipment } from '../../../shared/master-data/equipment-api.ts';
+import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
+import { isApiError } from '#client/api/api-error.ts';
+import { getEquipment } from '#client/shared/master-data/equipment-api.ts';
 import { ImagesPanel } from './ImagesPanel.tsx';
 import { LocationsPanel } from './LocationsPanel.tsx';
-import { equipmentKeys } from '../../../shared/query-keys.ts';
+import { equipmentKeys } from '#client/shared/query-keys.ts';
 
 /**
  * One item of equipment: its sampling locations with their samples, its images, its fields and

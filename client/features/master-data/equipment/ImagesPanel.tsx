@@ -1,10 +1,10 @@
 import { Button, Card, Empty, Flex, Image, notification, Upload } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { FacilityScope } from '../../../shared/master-data/entity-api.ts';
-import { addImage, deleteImage, listImages } from '../../../shared/master-data/equipment-api.ts';
+import type { FacilityScope } from '#client/shared/master-data/entity-api.ts';
+import { addImage, deleteImage, listImages } from '#client/shared/master-data/equipment-api.ts';
 import { imageFileProblem, readAsDataUrl } from './image-file.ts';
-import { useReasonAction } from '../../../shared/reason/use-reason-action.tsx';
-import { equipmentKeys } from '../../../shared/query-keys.ts';
+import { useReasonAction } from '#client/shared/reason/use-reason-action.tsx';
+import { equipmentKeys } from '#client/shared/query-keys.ts';
 
 /** The equipment's photographs: added and removed with a reason, the record kept. */
 export function ImagesPanel({

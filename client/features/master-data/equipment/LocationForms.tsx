@@ -1,11 +1,11 @@
 import { Form, Input, InputNumber, Select, Tag } from 'antd';
-import { assessLocation, MATERIALS } from '../../../../core/schemas/equipment-extras.schemas.ts';
+import { assessLocation, MATERIALS } from '#core/schemas/equipment-extras.schemas.ts';
 import type {
   AssessInput,
   LocationInput,
   SamplingLocation,
-} from '../../../shared/master-data/equipment-api.ts';
-import { ReasonDialog } from '../../../shared/reason/ReasonDialog.tsx';
+} from '#client/shared/master-data/equipment-api.ts';
+import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
 
 const materialOptions = MATERIALS.map((value) => ({ value, label: value }));
 const scoreOptions = [1, 2, 3, 4, 5].map((value) => ({ value, label: String(value) }));

@@ -1,7 +1,7 @@
 import { Button, Flex, notification, Segmented, Space, Table } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { FacilityScope } from '../../../shared/master-data/entity-api.ts';
+import type { FacilityScope } from '#client/shared/master-data/entity-api.ts';
 import {
   addLocation,
   archiveLocation,
@@ -9,15 +9,15 @@ import {
   editLocation,
   listLocations,
   restoreLocation,
-} from '../../../shared/master-data/equipment-api.ts';
-import type { SamplingLocation } from '../../../shared/master-data/equipment-api.ts';
-import { changedFields } from '../../../shared/policies/document-changes.ts';
+} from '#client/shared/master-data/equipment-api.ts';
+import type { SamplingLocation } from '#client/shared/master-data/equipment-api.ts';
+import { changedFields } from '#client/shared/policies/document-changes.ts';
 import { toLocationInput } from './location-input.ts';
 import { LocationModal, RiskTag } from './LocationForms.tsx';
 import { LocationAssessModal } from './AttributeAssessModal.tsx';
 import { SamplesTable } from './SamplesTable.tsx';
-import { useReasonAction } from '../../../shared/reason/use-reason-action.tsx';
-import { equipmentKeys } from '../../../shared/query-keys.ts';
+import { useReasonAction } from '#client/shared/reason/use-reason-action.tsx';
+import { equipmentKeys } from '#client/shared/query-keys.ts';
 
 type Editing = { kind: 'add' } | { kind: 'edit' | 'assess'; location: SamplingLocation };
 

@@ -1,16 +1,16 @@
 import { Button, Flex, Form, Input, Segmented, Select, Table } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { FacilityScope } from '../../../shared/master-data/entity-api.ts';
+import type { FacilityScope } from '#client/shared/master-data/entity-api.ts';
 import {
   addSample,
   listSamples,
   setSampleArchived,
-} from '../../../shared/master-data/equipment-api.ts';
-import type { SampleInput } from '../../../shared/master-data/equipment-api.ts';
-import { ReasonDialog } from '../../../shared/reason/ReasonDialog.tsx';
-import { useReasonAction } from '../../../shared/reason/use-reason-action.tsx';
-import { equipmentKeys } from '../../../shared/query-keys.ts';
+} from '#client/shared/master-data/equipment-api.ts';
+import type { SampleInput } from '#client/shared/master-data/equipment-api.ts';
+import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
+import { useReasonAction } from '#client/shared/reason/use-reason-action.tsx';
+import { equipmentKeys } from '#client/shared/query-keys.ts';
 
 const TESTS = ['TOC', 'pH', 'Conductivity', 'AA', 'Odour', 'RC', 'Microbial'];
 

@@ -1,4 +1,4 @@
-import type { LocationInput } from '../../../shared/master-data/equipment-api.ts';
+import type { LocationInput } from '#client/shared/master-data/equipment-api.ts';
 
 /** The location form's values as the server takes them: an unfilled swab area is no area. */
 export function toLocationInput(values: LocationInput): LocationInput {

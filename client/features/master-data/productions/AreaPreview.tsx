@@ -1,6 +1,6 @@
 import { Alert, Card, Descriptions, Typography } from 'antd';
-import type { AreaTotal } from '../../../../core/productions/surface-area.ts';
-import type { TProductionSurfaceArea } from '../../../../core/schemas/productions.schemas.ts';
+import type { AreaTotal } from '#core/productions/surface-area.ts';
+import type { TProductionSurfaceArea } from '#core/schemas/productions.schemas.ts';
 import { formatArea, formatAreaChange } from './area-format.ts';
 
 interface AreaPreviewProps {

@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { LoadingSpinner } from '../../../account/LoadingSpinner.tsx';
+import { LoadingSpinner } from '#client/account/LoadingSpinner.tsx';
 
 // The mapping screens are their own chunk: the master-data lists do not download them.
 const MatrixPage = lazy(() =>

@@ -1,5 +1,5 @@
 import { Alert, Button, Select, Space } from 'antd';
-import type { EntityRecord } from '../../../shared/master-data/entity-api.ts';
+import type { EntityRecord } from '#client/shared/master-data/entity-api.ts';
 import type { SaveProblem } from './use-mapping-screen.ts';
 
 interface MappingToolbarProps {

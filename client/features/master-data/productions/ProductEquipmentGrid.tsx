@@ -1,5 +1,5 @@
 import { Empty, Table, Typography } from 'antd';
-import type { EntityRecord } from '../../../shared/master-data/entity-api.ts';
+import type { EntityRecord } from '#client/shared/master-data/entity-api.ts';
 
 interface GridProps {
   productionId: number;

@@ -1,11 +1,11 @@
 import { Col, Empty, Row, Typography } from 'antd';
 import { Link } from 'react-router';
-import { equipmentDef, productionsDef, productsDef } from '../../../../core/entities/defs/index.ts';
-import { totalSurfaceArea, type AreaItem } from '../../../../core/productions/surface-area.ts';
-import type { EntityRecord } from '../../../shared/master-data/entity-api.ts';
-import { useEntityOptions } from '../../../shared/master-data/entity-queries.ts';
-import { ReasonDialog } from '../../../shared/reason/ReasonDialog.tsx';
-import { usePermissions } from '../../../shared/permissions.ts';
+import { equipmentDef, productionsDef, productsDef } from '#core/entities/defs/index.ts';
+import { totalSurfaceArea, type AreaItem } from '#core/productions/surface-area.ts';
+import type { EntityRecord } from '#client/shared/master-data/entity-api.ts';
+import { useEntityOptions } from '#client/shared/master-data/entity-queries.ts';
+import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
+import { usePermissions } from '#client/shared/permissions.ts';
 import { formatArea } from './area-format.ts';
 import { MappingToolbar } from './MappingToolbar.tsx';
 import { AreaPreview } from './AreaPreview.tsx';

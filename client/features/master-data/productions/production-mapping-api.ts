@@ -1,17 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type {
-  ZGroupMap,
-  ZProductionMap,
-} from '../../../../core/schemas/equipment-extras.schemas.ts';
+import type { ZGroupMap, ZProductionMap } from '#core/schemas/equipment-extras.schemas.ts';
 import type {
   TProductionSurfaceArea,
   TSurfaceAreaSummaries,
-} from '../../../../core/schemas/productions.schemas.ts';
-import { apiRequest } from '../../../api/http-client.ts';
-import { invalidateMasterData, mappingKeys } from '../../../shared/query-keys.ts';
-import { facilityPath, type EntityPage } from '../../../shared/master-data/entity-api.ts';
-import { useFacilityScope } from '../../../shared/master-data/use-facility-scope.ts';
+} from '#core/schemas/productions.schemas.ts';
+import { apiRequest } from '#client/api/http-client.ts';
+import { invalidateMasterData, mappingKeys } from '#client/shared/query-keys.ts';
+import { facilityPath, type EntityPage } from '#client/shared/master-data/entity-api.ts';
+import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
 
 export type ProductionMap = z.output<typeof ZProductionMap>;
 export type GroupMap = z.output<typeof ZGroupMap>;

@@ -1,7 +1,7 @@
 import { message } from 'antd';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { describeSaveError } from '../../../api/form-errors.ts';
+import { describeSaveError } from '#client/api/form-errors.ts';
 
 export type SaveProblem = { title: string; message: string } | null;
 

@@ -1,5 +1,5 @@
 import { Result } from 'antd';
-import { defByPath } from '../../../shared/master-data/entity-registry.ts';
+import { defByPath } from '#client/shared/master-data/entity-registry.ts';
 import { EntityListPage } from '../EntityListPage.tsx';
 
 /** The path of the protocols' declaration (core/entities/defs/protocols.def.ts). */

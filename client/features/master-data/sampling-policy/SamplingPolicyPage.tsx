@@ -3,7 +3,7 @@ import { useLocation, useNavigate } from 'react-router';
 import {
   samplingAttributesDef,
   samplingPolicyDef,
-} from '../../../../core/entities/defs/sampling-policy.def.ts';
+} from '#core/entities/defs/sampling-policy.def.ts';
 import { EntityListPage } from '../EntityListPage.tsx';
 
 /** Where the screen lives in the master-data area. */

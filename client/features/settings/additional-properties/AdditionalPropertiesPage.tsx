@@ -4,16 +4,16 @@ import { useState } from 'react';
 import type {
   PropertyTarget,
   TPropertyDefinition,
-} from '../../../../core/schemas/additional-properties.schemas.ts';
-import { MEASURES } from '../../../../core/units/measures.ts';
-import { ReasonDialog } from '../../../shared/reason/ReasonDialog.tsx';
-import { showSaveError } from '../../../api/form-errors.ts';
+} from '#core/schemas/additional-properties.schemas.ts';
+import { MEASURES } from '#core/units/measures.ts';
+import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
+import { showSaveError } from '#client/api/form-errors.ts';
 import { showSaved } from '../save-feedback.ts';
 import { DefinitionFormModal } from './DefinitionFormModal.tsx';
 import {
   useChangeDefinition,
   usePropertyDefinitions,
-} from '../../../shared/settings/property-definitions-api.ts';
+} from '#client/shared/settings/property-definitions-api.ts';
 
 const TARGET_TABS: { target: PropertyTarget; label: string }[] = [
   { target: 'api', label: 'APIs' },

@@ -4,14 +4,14 @@ import {
   type PropertyTarget,
   type TCreatePropertyDefinition,
   type TPropertyDefinition,
-} from '../../../../core/schemas/additional-properties.schemas.ts';
-import { MEASURES } from '../../../../core/units/measures.ts';
-import { ReasonDialog } from '../../../shared/reason/ReasonDialog.tsx';
+} from '#core/schemas/additional-properties.schemas.ts';
+import { MEASURES } from '#core/units/measures.ts';
+import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
 import { showSaved } from '../save-feedback.ts';
 import {
   useChangeDefinition,
   type DefinitionEdit,
-} from '../../../shared/settings/property-definitions-api.ts';
+} from '#client/shared/settings/property-definitions-api.ts';
 
 interface DefinitionFormValues {
   key?: string;
