@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { facilityWorkbook, uploadWorkbook } from '../bench/bench-fixture.ts';
-import { SHADES } from '../client/features/limits/mac-grid.ts';
+import { facilityWorkbook, uploadWorkbook } from '#bench/bench-fixture.ts';
+import { SHADES } from '#client/features/limits/mac-grid.ts';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import { choose, facilityApi, signInToFacility } from './ui.ts';
 

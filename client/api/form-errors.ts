@@ -5,7 +5,7 @@ import {
   parsePropertyPath,
   propertyHeading,
   type PropertyPath,
-} from '../../core/errors/property-path.ts';
+} from '#core/errors/property-path.ts';
 
 /**
  * What a screen does with a failed save, in one place for every form (spec §5, §8): messages

@@ -1,13 +1,13 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, notification, Space, Table, Typography } from 'antd';
 import { useState } from 'react';
-import { useDateFormat } from '../../app/use-date-format.ts';
-import { useSession } from '../../session/use-session.ts';
-import type { AuditLogFilters, AuditLogRow } from './audit-log-api.ts';
-import { exportAuditLogs, useAuditLogs } from './audit-log-api.ts';
-import { AuditLogFilterBar } from './AuditLogFilters.tsx';
-import { auditWhat } from '../../../core/audit/audit-format.ts';
-import { AuditChanges } from './AuditChanges.tsx';
+import { useDateFormat } from '#client/shared/use-date-format.ts';
+import { useSession } from '#client/session/use-session.ts';
+import type { AuditLogFilters, AuditLogRow } from '#client/shared/audit-log/audit-log-api.ts';
+import { exportAuditLogs, useAuditLogs } from '#client/shared/audit-log/audit-log-api.ts';
+import { AuditLogFilterBar } from '#client/shared/audit-log/AuditLogFilters.tsx';
+import { auditWhat } from '#core/audit/audit-format.ts';
+import { AuditChanges } from '#client/shared/audit-log/AuditChanges.tsx';
 import { useVerifyAuditTrail } from './audit-verify-api.ts';
 import { VerifyIntegrityButton, VerifyIntegrityResult } from './VerifyIntegrity.tsx';
 

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { TDepartment } from '../../../core/schemas/departments.schemas.ts';
-import { apiRequest } from '../../api/http-client.ts';
+import type { TDepartment } from '#core/schemas/departments.schemas.ts';
+import { apiRequest } from '#client/api/http-client.ts';
 
 interface Page<T> {
   data: T[];

@@ -1,10 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type {
-  TFacilityGroupRecord,
-  TFacilityRecord,
-} from '../../../core/schemas/facilities.schemas.ts';
-import { apiRequest } from '../../api/http-client.ts';
-import { useSession } from '../../session/use-session.ts';
+import type { TFacilityGroupRecord, TFacilityRecord } from '#core/schemas/facilities.schemas.ts';
+import { apiRequest } from '#client/api/http-client.ts';
+import { useSession } from '#client/session/use-session.ts';
 
 interface Page<T> {
   data: T[];

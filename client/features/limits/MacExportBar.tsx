@@ -1,8 +1,8 @@
 import { Alert, Button, Select, Space, Typography } from 'antd';
-import { productionsDef } from '../../../core/entities/defs/index.ts';
-import { useEntityOptions } from '../master-data/entity-queries.ts';
-import { usePermissions } from '../../app/permissions.ts';
-import { useMacExport, useProductionPdf } from './mac-export-api.ts';
+import { productionsDef } from '#core/entities/defs/index.ts';
+import { useEntityOptions } from '#client/shared/master-data/entity-queries.ts';
+import { usePermissions } from '#client/shared/permissions.ts';
+import { useMacExport, useProductionPdf } from '#client/shared/limits/mac-export-api.ts';
 
 interface MacExportBarProps {
   productionId: number | undefined;

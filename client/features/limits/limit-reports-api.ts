@@ -1,11 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Derivation } from '../../../core/limits/derivation.ts';
-import type { PairExplanation } from '../../../core/limits/explain.ts';
-import type { TUncomputable } from '../../../core/schemas/mac-matrix.schemas.ts';
-import { apiRequest } from '../../api/http-client.ts';
-import { facilityPath } from '../master-data/entity-api.ts';
-import { useFacilityScope } from '../master-data/use-facility-scope.ts';
-import { limitsKeys } from '../../app/query-keys.ts';
+import type { Derivation } from '#core/limits/derivation.ts';
+import type { PairExplanation } from '#core/limits/explain.ts';
+import type { TUncomputable } from '#core/schemas/mac-matrix.schemas.ts';
+import { apiRequest } from '#client/api/http-client.ts';
+import { facilityPath } from '#client/shared/master-data/entity-api.ts';
+import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
+import { limitsKeys } from '#client/shared/query-keys.ts';
 
 /** A lowest limit and the previous → next pair that set it; null when no pair has one. */
 export interface LowestLimit {
@@ -85,7 +85,7 @@ export interface CleaningAgentLimitsAnswer extends LeftOut {
 
 /**
  * The limits reports. Under `limitsKeys.all`, so every master-data change refetches them
- * (see app/query-keys.ts).
+ * (see shared/query-keys.ts).
  */
 function useLimitsReport<T>(path: string, action: string) {
   const scope = useFacilityScope();

@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import type { PairExplanation } from '../../../core/limits/explain.ts';
-import { apiRequest } from '../../api/http-client.ts';
-import { facilityPath } from '../master-data/entity-api.ts';
-import { useFacilityScope } from '../master-data/use-facility-scope.ts';
-import { limitsKeys } from '../../app/query-keys.ts';
+import type { PairExplanation } from '#core/limits/explain.ts';
+import { apiRequest } from '#client/api/http-client.ts';
+import { facilityPath } from '#client/shared/master-data/entity-api.ts';
+import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
+import { limitsKeys } from '#client/shared/query-keys.ts';
 
 /**
  * GET {F}/mac-matrix/explain: the derivation of one pair from its inputs (each input with its

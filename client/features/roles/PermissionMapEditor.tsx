@@ -4,8 +4,8 @@ import {
   emptyPermissionMap,
   PERMISSION_RESOURCES,
   type PermissionMap,
-} from '../../../core/permissions/permission-map.ts';
-import { PERMISSION_TEXTS, resourceTitle } from '../../../core/permissions/permission-texts.ts';
+} from '#core/permissions/permission-map.ts';
+import { PERMISSION_TEXTS, resourceTitle } from '#core/permissions/permission-texts.ts';
 
 interface Row {
   resource: string;

@@ -1,13 +1,13 @@
 import { Button, Card, Descriptions, Flex, Form, Space, Typography, notification } from 'antd';
 import { useState } from 'react';
-import type { TJudgement, TRun } from '../../../core/schemas/verification.schemas.ts';
-import { isApiError } from '../../api/api-error.ts';
-import { showSaveError } from '../../api/form-errors.ts';
+import type { TJudgement, TRun } from '#core/schemas/verification.schemas.ts';
+import { isApiError } from '#client/api/api-error.ts';
+import { showSaveError } from '#client/api/form-errors.ts';
 import { CorrectSampleResultDialog } from './CorrectResultDialog.tsx';
 import { DerivationDrawer } from './DerivationDrawer.tsx';
 import { JudgementTag } from './JudgementTag.tsx';
 import { RepeatResultDialog } from './RepeatResultDialog.tsx';
-import { useDateFormat } from '../../app/use-date-format.ts';
+import { useDateFormat } from '#client/shared/use-date-format.ts';
 import { ResultInputs, TakenAtInput } from './result-inputs.tsx';
 import {
   currentResult,

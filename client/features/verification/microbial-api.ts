@@ -5,10 +5,10 @@ import type {
   TRunMicrobial,
   ZMicrobialResultEdit,
   ZMicrobialResultsBody,
-} from '../../../core/schemas/verification.schemas.ts';
-import { apiRequest } from '../../api/http-client.ts';
-import { facilityPath, type FacilityScope } from '../master-data/entity-api.ts';
-import { useFacilityScope } from '../master-data/use-facility-scope.ts';
+} from '#core/schemas/verification.schemas.ts';
+import { apiRequest } from '#client/api/http-client.ts';
+import { facilityPath, type FacilityScope } from '#client/shared/master-data/entity-api.ts';
+import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
 import { runPath, useRunWrite, verificationKeys } from './verification-api.ts';
 
 /** The microbial calls of a run (core/verification/README.md, "Microbial results"). */

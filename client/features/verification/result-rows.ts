@@ -1,4 +1,4 @@
-import { judgeResult, shown, toResultUnit } from '../../../core/verification/judge-result.ts';
+import { judgeResult, shown, toResultUnit } from '#core/verification/judge-result.ts';
 import type {
   TCensoring,
   TJudgement,
@@ -6,9 +6,9 @@ import type {
   TRun,
   TSampleResult,
   TSampleResultInput,
-} from '../../../core/schemas/verification.schemas.ts';
-import type { PropertyError } from '../../../core/errors/errors.ts';
-import { parsePropertyPath, propertyInWords } from '../../../core/errors/property-path.ts';
+} from '#core/schemas/verification.schemas.ts';
+import type { PropertyError } from '#core/errors/errors.ts';
+import { parsePropertyPath, propertyInWords } from '#core/errors/property-path.ts';
 
 /** One planned sampling location of a run, as the results form edits it. */
 export type PlanRow = TRun['plan'][number];

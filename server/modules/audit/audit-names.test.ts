@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditSubject, auditChangeLines } from '../../../core/audit/audit-format.ts';
-import { startTestServer, type TestServer } from '../../test/test-server.ts';
+import { auditSubject, auditChangeLines } from '#core/audit/audit-format.ts';
+import { startTestServer, type TestServer } from '#server/test/test-server.ts';
 import { auditNames } from './audit-names.ts';
 
 /** Issue 15: rows about users, roles, facilities and default units name them, not '#5'. */

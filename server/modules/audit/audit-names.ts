@@ -5,9 +5,9 @@ import {
   nameKey,
   type AuditNames,
   type AuditRowLike,
-} from '../../../core/audit/audit-format.ts';
-import { columnOf } from '../../../core/entities/field.ts';
-import type { Queryable } from '../../db/db.ts';
+} from '#core/audit/audit-format.ts';
+import { columnOf } from '#core/entities/field.ts';
+import type { Queryable } from '#server/db/db.ts';
 
 /** Names of the records audit rows point to that have no declared type (core/audit/audit-undeclared.ts). */
 const UNDECLARED_NAMES: Readonly<Record<string, string>> = {

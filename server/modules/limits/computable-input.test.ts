@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LimitsInput } from '../../../core/limits/model.ts';
+import type { LimitsInput } from '#core/limits/model.ts';
 import { computable } from './computable-input.ts';
 
 /** Issue 15: why a product or an item of equipment is left out reads as words, not paths. */

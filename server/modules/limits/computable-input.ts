@@ -1,15 +1,15 @@
-import type { PropertyError } from '../../../core/errors/errors.ts';
-import { validationError } from '../../../core/errors/errors.ts';
+import type { PropertyError } from '#core/errors/errors.ts';
+import { validationError } from '#core/errors/errors.ts';
 import {
   parsePropertyPath,
   propertyHeading,
   propertyInWords,
   type PropertyPath,
-} from '../../../core/errors/property-path.ts';
-import { parseLimitsInput } from '../../../core/limits/contract-input.ts';
-import type { LimitsInput } from '../../../core/limits/model.ts';
-import type { TUncomputable } from '../../../core/schemas/mac-matrix.schemas.ts';
-import type { Queryable } from '../../db/db.ts';
+} from '#core/errors/property-path.ts';
+import { parseLimitsInput } from '#core/limits/contract-input.ts';
+import type { LimitsInput } from '#core/limits/model.ts';
+import type { TUncomputable } from '#core/schemas/mac-matrix.schemas.ts';
+import type { Queryable } from '#server/db/db.ts';
 import { facilityLimitsInput, type FacilityInputOptions } from './facility-limits-input.ts';
 
 export interface ComputableInput {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { TUncomputable } from '../../../core/schemas/mac-matrix.schemas.ts';
-import { useFacilityTestServer } from '../../test/facility-test-file.ts';
-import { recordCreator } from '../../test/create-record.ts';
+import type { TUncomputable } from '#core/schemas/mac-matrix.schemas.ts';
+import { useFacilityTestServer } from '#server/test/facility-test-file.ts';
+import { recordCreator } from '#server/test/create-record.ts';
 import { readPdfText } from '../audit/read-pdf-text.ts';
 
 /**

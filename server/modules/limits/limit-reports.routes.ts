@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
-import { typed, type AppContext } from '../../http/app-context.ts';
+import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
 import {
   equipmentLimits,
   explainProductionPair,
@@ -8,9 +8,9 @@ import {
   productionPairs,
   worstCaseRanking,
 } from './limit-reports.service.ts';
-import { ZId } from '../../../core/schemas/common.schemas.ts';
-import { ZUncomputable } from '../../../core/schemas/mac-matrix.schemas.ts';
-import { ZAsOfQuery } from '../../../core/schemas/versions.schemas.ts';
+import { ZId } from '#core/schemas/common.schemas.ts';
+import { ZUncomputable } from '#core/schemas/mac-matrix.schemas.ts';
+import { ZAsOfQuery } from '#core/schemas/versions.schemas.ts';
 
 const base = '/api/v2/plans/:plan/facilities/:facility/limits';
 const tags = ['limits'];

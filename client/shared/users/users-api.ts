@@ -1,0 +1,183 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { TDepartment } from '#core/schemas/departments.schemas.ts';
+import type { TRole } from '#core/schemas/roles.schemas.ts';
+import type { TActiveDirectoryUser } from '#core/schemas/active-directory.schemas.ts';
+import type { TAuthType, TUser, TUserWithKey } from '#core/schemas/users.schemas.ts';
+import { apiRequest } from '#client/api/http-client.ts';
+
+export interface Page<T> {
+  data: T[];
+  total: number;
+  pageNumber: number;
+  pageLimit: number;
+}
+
+export interface UserListParams {
+  pageNumber: number;
+  pageLimit: number;
+  search: string;
+  archived: boolean;
+}
+
+export const userKeys = {
+  all: ['users', 'admin'] as const,
+  list: (params: UserListParams) => ['users', 'admin', 'list', params] as const,
+  facilityRoles: (planId: number | null, facilityId: number) =>
+    ['users', 'admin', 'roles-of', planId, facilityId] as const,
+  departments: ['users', 'admin', 'departments'] as const,
+};
+
+export function useUsers(params: UserListParams) {
+  return useQuery({
+    queryKey: userKeys.list(params),
+    queryFn: ({ signal }) =>
+      apiRequest<Page<TUser>>('/users', {
+        query: {
+          pageNumber: params.pageNumber,
+          pageLimit: params.pageLimit,
+          search: params.search || undefined,
+          archived: params.archived,
+        },
+        action: 'Loading users',
+        signal,
+      }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The roles a user can be given in one facility (for the user form). */
+export function useFacilityRoleOptions(planId: number | null, facilityId: number) {
+  return useQuery({
+    queryKey: userKeys.facilityRoles(planId, facilityId),
+    queryFn: ({ signal }) =>
+      apiRequest<TRole[]>(`/plans/${planId}/facilities/${facilityId}/user_roles`, {
+        action: 'Loading roles',
+        signal,
+      }),
+    enabled: planId !== null,
+  });
+}
+
+export function useDepartmentOptions() {
+  return useQuery({
+    queryKey: userKeys.departments,
+    queryFn: ({ signal }) =>
+      apiRequest<Page<TDepartment>>('/departments', {
+        query: { pageLimit: 1000 },
+        action: 'Loading departments',
+        signal,
+      }),
+    select: (page) => page.data,
+  });
+}
+
+export interface UserFormValues {
+  firstName: string;
+  lastName: string;
+  username: string;
+  email?: string | null;
+  departmentId?: number | null;
+  facilityRoles: { facilityId: number; roleIds: number[] }[];
+  authType: TAuthType;
+}
+
+function useUserMutation<TVars, TResult>(fn: (vars: TVars) => Promise<TResult>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: fn,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: userKeys.all }),
+  });
+}
+
+export function useCreateUser() {
+  return useUserMutation((body: UserFormValues) =>
+    apiRequest<TUserWithKey>('/users', { method: 'POST', body, action: 'Creating a user' }),
+  );
+}
+
+/** Directory accounts matching a query, for "Add from directory". */
+export function useSearchDirectory() {
+  return useMutation({
+    mutationFn: (query: string) =>
+      apiRequest<{ activeDirectoryUsers: TActiveDirectoryUser[] }>('/activeDirectory/search', {
+        method: 'POST',
+        body: { query },
+        action: 'Searching the directory',
+      }),
+  });
+}
+
+export function useAddDirectoryUser() {
+  return useUserMutation((dn: string) =>
+    apiRequest<TUserWithKey>('/activeDirectory/users', {
+      method: 'POST',
+      body: { dn },
+      action: 'Adding a user from the directory',
+    }),
+  );
+}
+
+export function useUpdateUser() {
+  return useUserMutation(
+    ({
+      id,
+      ...body
+    }: Partial<UserFormValues> & {
+      id: number;
+      reason: string;
+      version?: number;
+      unArchive?: boolean;
+    }) => apiRequest<TUser>(`/users/${id}`, { method: 'POST', body, action: 'Editing a user' }),
+  );
+}
+
+export function useArchiveUser() {
+  return useUserMutation(
+    ({ id, reason, forceDelete }: { id: number; reason: string; forceDelete: boolean }) =>
+      apiRequest<TUser>(`/users/${id}/archive`, {
+        method: 'PUT',
+        body: { reason, force_delete: forceDelete },
+        action: 'Archiving a user',
+      }),
+  );
+}
+
+export type AccountAction = 'lock' | 'unlock' | 'block' | 'unblock' | 'enable';
+
+export function useAccountAction() {
+  return useUserMutation(
+    ({ id, action, reason }: { id: number; action: AccountAction; reason: string }) =>
+      apiRequest<TUser>(`/users/${id}/${action}`, {
+        method: 'PUT',
+        body: { reason },
+        action: `${action[0]!.toUpperCase()}${action.slice(1)} user`,
+      }),
+  );
+}
+
+export function useResendInvitation() {
+  return useUserMutation(
+    ({ id, reason, generateKey }: { id: number; reason: string; generateKey: boolean }) =>
+      apiRequest<TUserWithKey>(`/users/${id}/resend-invitation`, {
+        method: 'POST',
+        body: { id, reason, generateKey },
+        action: 'Resending the invitation',
+      }),
+  );
+}
+
+export function useCancelSecretKey() {
+  return useUserMutation(({ id, reason }: { id: number; reason: string }) =>
+    apiRequest<TUser>(`/users/${id}/secret-key`, {
+      method: 'DELETE',
+      body: { reason },
+      action: 'Cancelling the secret key',
+    }),
+  );
+}
+
+export function useEndSessions() {
+  return useUserMutation(({ id }: { id: number }) =>
+    apiRequest(`/users/${id}/tokens`, { method: 'DELETE', action: 'Ending sessions' }),
+  );
+}
