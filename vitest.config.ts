@@ -34,6 +34,8 @@ export default defineConfig({
           globalSetup: ['e2e/global-setup.ts'],
           // Fails each test on an error in the browser (e2e/browser-errors.ts).
           setupFiles: ['e2e/setup.ts'],
+          // As on the server project: each file has its own app, database and browser.
+          isolate: false,
           testTimeout: 120_000,
           hookTimeout: 120_000,
           // expect.poll gives up after 1 s by default: a page that answers after a signature's
