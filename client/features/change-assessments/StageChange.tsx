@@ -17,7 +17,7 @@ import { lowerLabel } from '../master-data/entity-registry.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import { usePermissions } from '../../app/permissions.ts';
 import { PolicyTab } from '../policies/PolicyTab.tsx';
-import { loadPolicy, loadPolicyTab, RESIDUE_TYPES, rulesKeys } from '../policies/rules-api.ts';
+import { loadPolicy, RESIDUE_TYPES, rulesKeys, usePolicyTab } from '../policies/rules-api.ts';
 import type { PolicyFields, ResidueType } from '../policies/rules-api.ts';
 import { changeCalls, useChangeWrite } from './change-assessments-api.ts';
 import type { StagedChangeBody } from './change-assessments-api.ts';
@@ -80,11 +80,7 @@ function StagedPolicyEdit(props: {
   onClose: () => void;
 }) {
   const { change } = props;
-  const scope = useFacilityScope();
-  const tab = useQuery({
-    queryKey: ['facility', scope.facilityId, 'policy-tab', change.recordId],
-    queryFn: ({ signal }) => loadPolicyTab(scope, change.recordId ?? 0, signal),
-  });
+  const tab = usePolicyTab(change.recordId ?? 0);
   const residueType = RESIDUE_TYPES.find((type) => type === tab.data);
   if (!residueType) return tab.isPending ? <Spin /> : null;
   return (

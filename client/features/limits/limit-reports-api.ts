@@ -90,7 +90,7 @@ export interface CleaningAgentLimitsAnswer extends LeftOut {
 function useLimitsReport<T>(path: string, action: string) {
   const scope = useFacilityScope();
   return useQuery({
-    queryKey: [...limitsKeys.all(scope.facilityId), 'report', path],
+    queryKey: limitsKeys.report(scope.facilityId, path),
     queryFn: ({ signal }) => apiRequest<T>(`${facilityPath(scope)}${path}`, { signal, action }),
   });
 }
@@ -135,13 +135,7 @@ export function useExplainProductionPair() {
   const client = useQueryClient();
   return (productionId: number, previous: string, next: string) =>
     client.fetchQuery({
-      queryKey: [
-        ...limitsKeys.all(scope.facilityId),
-        'production-explain',
-        productionId,
-        previous,
-        next,
-      ],
+      queryKey: limitsKeys.productionExplain(scope.facilityId, productionId, previous, next),
       queryFn: ({ signal }) =>
         apiRequest<{ explanation: PairExplanation }>(
           `${facilityPath(scope)}/limits/productions/${productionId}/explain`,

@@ -13,7 +13,7 @@ export function usePairDerivation(previous: string, next: string, productionId?:
   const scope = useFacilityScope();
   return useQuery({
     // Under a production filter the pair is the production's own (its equipment only).
-    queryKey: [...limitsKeys.all(scope.facilityId), 'explain', previous, next, productionId ?? 0],
+    queryKey: limitsKeys.explain(scope.facilityId, previous, next, productionId),
     queryFn: ({ signal }) =>
       apiRequest<{ explanation: PairExplanation }>(`${facilityPath(scope)}/mac-matrix/explain`, {
         query: { previous, next, ...(productionId === undefined ? {} : { productionId }) },

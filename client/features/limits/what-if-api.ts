@@ -22,7 +22,7 @@ export function useLimitsInput(
   if (productionId !== undefined) query.set('productionId', String(productionId));
   const search = query.toString();
   return useQuery({
-    queryKey: [...limitsKeys.all(scope.facilityId), 'input', policy, productionId ?? 'all'],
+    queryKey: limitsKeys.input(scope.facilityId, policy, productionId),
     queryFn: async ({ signal }) =>
       (
         await apiRequest<{ input: LimitsInput }>(

@@ -15,7 +15,7 @@ import {
   generateAnnualSummary,
   useAnnualSummaries,
 } from './annual-summary-api.ts';
-import { reportKeys } from './reports-api.ts';
+import { reportKeys } from '../../app/query-keys.ts';
 
 interface AnnualValues {
   start: string;

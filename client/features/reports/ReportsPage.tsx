@@ -10,6 +10,7 @@ import {
   type TReportKind,
 } from '../../../core/schemas/reports.schemas.ts';
 import { serverPaging } from '../../app/paging.ts';
+import { reportKeys } from '../../app/query-keys.ts';
 import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
 import { useDateFormat } from '../../app/use-date-format.ts';
 import { JobProgress } from '../jobs/JobProgress.tsx';
@@ -25,7 +26,6 @@ import { AnnualSummarySection } from './AnnualSummarySection.tsx';
 import {
   downloadReport,
   generateReport,
-  reportKeys,
   useReportTags,
   useReports,
   type GenerateReportBody,

@@ -13,7 +13,7 @@ import { getToken } from '../../session/session-store.ts';
 import { facilityPath, type FacilityScope } from '../master-data/entity-api.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import { fileNameOf } from '../master-data/workbook-problems.ts';
-import { reportKeys } from './reports-api.ts';
+import { reportKeys } from '../../app/query-keys.ts';
 
 /** The calls `annualSummary` of spec §7: POST (start, end, customSections); GET list; GET {id}. */
 
@@ -22,15 +22,10 @@ interface Page {
   pageLimit: number;
 }
 
-export const annualSummaryKeys = {
-  list: (facilityId: number, page: Page) =>
-    [...reportKeys.all(facilityId), 'annualSummary', page] as const,
-};
-
 export function useAnnualSummaries(page: Page) {
   const scope = useFacilityScope();
   return useQuery({
-    queryKey: annualSummaryKeys.list(scope.facilityId, page),
+    queryKey: reportKeys.annualSummaries(scope.facilityId, page),
     queryFn: ({ signal }) =>
       apiRequest<TReportList>(`${facilityPath(scope)}/annualSummary`, {
         query: { ...page },

@@ -11,6 +11,7 @@ import {
 } from '../../../core/schemas/reports.schemas.ts';
 import type { TCompareResponse } from '../../../core/schemas/report-compare.schemas.ts';
 import { apiDownload, apiRequest, saveBlob } from '../../api/http-client.ts';
+import { reportKeys } from '../../app/query-keys.ts';
 import { facilityPath, type FacilityScope } from '../master-data/entity-api.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import { isReportPending } from './report-state.ts';
@@ -24,13 +25,6 @@ interface Page {
   pageNumber: number;
   pageLimit: number;
 }
-
-export const reportKeys = {
-  all: (facilityId: number) => ['facility', facilityId, 'reports'] as const,
-  list: (facilityId: number, page: Page) =>
-    ['facility', facilityId, 'reports', 'list', page] as const,
-  tags: (facilityId: number) => ['facility', facilityId, 'reports', 'tags'] as const,
-};
 
 export function useReports(page: Page) {
   const scope = useFacilityScope();
@@ -88,7 +82,7 @@ export async function downloadReport(
 export function useReport(id: number | null) {
   const scope = useFacilityScope();
   return useQuery({
-    queryKey: [...reportKeys.all(scope.facilityId), 'one', id] as const,
+    queryKey: reportKeys.one(scope.facilityId, id),
     enabled: id !== null,
     queryFn: ({ signal }) =>
       apiRequest<{ report: TReport }>(`${facilityPath(scope)}/reports/${id}`, {
@@ -106,7 +100,7 @@ export function useReport(id: number | null) {
 export function useReportCompare(id: number, enabled: boolean) {
   const scope = useFacilityScope();
   return useQuery({
-    queryKey: [...reportKeys.all(scope.facilityId), 'compare', id] as const,
+    queryKey: reportKeys.compare(scope.facilityId, id),
     enabled,
     queryFn: ({ signal }) =>
       apiRequest<TCompareResponse>(`${facilityPath(scope)}/reports/${id}/compare`, {

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { PermissionMap } from '../../../core/permissions/permission-map.ts';
 import type { TRole } from '../../../core/schemas/roles.schemas.ts';
 import { apiRequest } from '../../api/http-client.ts';
+import { userFacilityKeys, userKeys } from '../../app/query-keys.ts';
 import { useSession } from '../../session/use-session.ts';
 
 export const roleKeys = {
@@ -38,8 +39,8 @@ function useRoleMutation<TVars>(fn: (base: string, vars: TVars) => Promise<TRole
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: roleKeys.all }),
-        queryClient.invalidateQueries({ queryKey: ['users', 'admin'] }),
-        queryClient.invalidateQueries({ queryKey: ['facilities'] }),
+        queryClient.invalidateQueries({ queryKey: userKeys.all }),
+        queryClient.invalidateQueries({ queryKey: userFacilityKeys.all }),
       ]),
   });
 }

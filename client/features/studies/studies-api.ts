@@ -11,6 +11,7 @@ import type {
   ZStudyListQuery,
 } from '../../../core/schemas/verification.schemas.ts';
 import { apiRequest } from '../../api/http-client.ts';
+import { studyKeys } from '../../app/query-keys.ts';
 import { cleaningAssessmentKeys } from '../cleaning-assessments/cleaning-assessments-api.ts';
 import { facilityPath } from '../master-data/entity-api.ts';
 import type { FacilityScope } from '../master-data/entity-api.ts';
@@ -28,15 +29,6 @@ export interface StudyList {
 }
 /** A run as the study's run list answers it (the run screen reads the whole run). */
 export type RunSummary = TRunSummary;
-
-export const studyKeys = {
-  all: (facilityId: number) => ['facility', facilityId, 'studies'] as const,
-  list: (facilityId: number, query: StudyListQuery) =>
-    [...studyKeys.all(facilityId), 'list', query] as const,
-  detail: (facilityId: number, id: number) => [...studyKeys.all(facilityId), 'detail', id] as const,
-  runs: (facilityId: number, id: number) =>
-    [...studyKeys.all(facilityId), 'detail', id, 'runs'] as const,
-};
 
 export const studyPath = (scope: FacilityScope, id?: number) =>
   `${facilityPath(scope)}/studies${id === undefined ? '' : `/${id}`}`;

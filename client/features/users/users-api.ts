@@ -4,6 +4,7 @@ import type { TRole } from '../../../core/schemas/roles.schemas.ts';
 import type { TActiveDirectoryUser } from '../../../core/schemas/active-directory.schemas.ts';
 import type { TAuthType, TUser, TUserWithKey } from '../../../core/schemas/users.schemas.ts';
 import { apiRequest } from '../../api/http-client.ts';
+import { userKeys } from '../../app/query-keys.ts';
 
 export interface Page<T> {
   data: T[];
@@ -18,14 +19,6 @@ export interface UserListParams {
   search: string;
   archived: boolean;
 }
-
-export const userKeys = {
-  all: ['users', 'admin'] as const,
-  list: (params: UserListParams) => ['users', 'admin', 'list', params] as const,
-  facilityRoles: (planId: number | null, facilityId: number) =>
-    ['users', 'admin', 'roles-of', planId, facilityId] as const,
-  departments: ['users', 'admin', 'departments'] as const,
-};
 
 export function useUsers(params: UserListParams) {
   return useQuery({

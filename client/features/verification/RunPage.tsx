@@ -2,6 +2,7 @@ import { Alert, Card, Flex, Space, Spin, Tag, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { LoadErrorAlert } from '../../app/LoadErrorAlert.tsx';
+import { verificationKeys } from '../../app/query-keys.ts';
 import type { TRun } from '../../../core/schemas/verification.schemas.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import { usePermissions } from '../../app/permissions.ts';
@@ -12,7 +13,7 @@ import { InspectionCard } from './InspectionCard.tsx';
 import { MicrobialResults } from './MicrobialResults.tsx';
 import { ReleaseTag } from './ReleaseTag.tsx';
 import { ResultsEntry } from './ResultsEntry.tsx';
-import { invalidateRun, runPath, useRun, verificationKeys } from './verification-api.ts';
+import { invalidateRun, runPath, useRun } from './verification-api.ts';
 import { RecordReportButton } from '../reports/RecordReportButton.tsx';
 
 const STATUS_LABELS: Record<TRun['status'], string> = {

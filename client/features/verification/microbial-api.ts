@@ -7,23 +7,20 @@ import type {
   ZMicrobialResultsBody,
 } from '../../../core/schemas/verification.schemas.ts';
 import { apiRequest } from '../../api/http-client.ts';
+import { verificationKeys } from '../../app/query-keys.ts';
 import { facilityPath, type FacilityScope } from '../master-data/entity-api.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
-import { runPath, useRunWrite, verificationKeys } from './verification-api.ts';
+import { runPath, useRunWrite } from './verification-api.ts';
 
 /** The microbial calls of a run (core/verification/README.md, "Microbial results"). */
 
 export type MicrobialResultsBody = z.input<typeof ZMicrobialResultsBody>;
 export type MicrobialResultEditBody = z.input<typeof ZMicrobialResultEdit>;
 
-// Under the run's key, so that whatever refreshes the run refreshes its microbial side too.
-const microbialKey = (facilityId: number, runId: number) =>
-  [...verificationKeys.run(facilityId, runId), 'microbial'] as const;
-
 export function useRunMicrobial(runId: number) {
   const scope = useFacilityScope();
   return useQuery({
-    queryKey: microbialKey(scope.facilityId, runId),
+    queryKey: verificationKeys.microbial(scope.facilityId, runId),
     queryFn: async ({ signal }) =>
       (
         await apiRequest<{ microbial: TRunMicrobial }>(`${runPath(scope, runId)}/microbial`, {
@@ -56,7 +53,7 @@ function useMicrobialWrite<V>(call: (scope: FacilityScope, variables: V) => Prom
   return useMutation({
     mutationFn: (variables: V) => write.mutateAsync(variables),
     onSuccess: (run) =>
-      client.invalidateQueries({ queryKey: microbialKey(scope.facilityId, run.id) }),
+      client.invalidateQueries({ queryKey: verificationKeys.microbial(scope.facilityId, run.id) }),
   });
 }
 
