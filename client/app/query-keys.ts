@@ -26,6 +26,8 @@ export const entityKeys = {
     [...entityKeys.all(facilityId, def), 'named', name] as const,
   documents: (facilityId: number, def: EntityDef, ownerId: number | null) =>
     [...entityKeys.all(facilityId, def), 'documents', ownerId] as const,
+  /** The options of no entity (a picker not yet told which): always empty. */
+  none: (facilityId: number) => [...entityKeys.allEntities(facilityId), 'none'] as const,
 };
 
 export const mappingKeys = {
