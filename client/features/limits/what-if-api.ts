@@ -1,9 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
+import type { z } from 'zod';
 import type { LimitsInput } from '../../../core/limits/model.ts';
+import type { ZLimitsInputAnswer } from '../../../core/schemas/limit-reports.schemas.ts';
 import { apiRequest } from '../../api/http-client.ts';
 import { facilityPath } from '../master-data/entity-api.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import { limitsKeys } from '../../app/query-keys.ts';
+
+/** The input travels as a plain JSON object; it is the engine's, typed by its own type. */
+type LimitsInputAnswer = Omit<z.output<typeof ZLimitsInputAnswer>, 'input'> & {
+  input: LimitsInput;
+};
 
 /**
  * GET {F}/limits/input: the engine's input as the server builds it from master data, with the
@@ -25,7 +32,7 @@ export function useLimitsInput(
     queryKey: limitsKeys.input(scope.facilityId, policy, productionId),
     queryFn: async ({ signal }) =>
       (
-        await apiRequest<{ input: LimitsInput }>(
+        await apiRequest<LimitsInputAnswer>(
           `${facilityPath(scope)}/limits/input${search ? `?${search}` : ''}`,
           { signal, action: 'Loading the limits input' },
         )
