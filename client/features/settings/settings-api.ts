@@ -1,10 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type {
-  TDateTimeSettings,
   TDefaultUnit,
   TPasswordPolicy,
   ZAllowedDomains,
+  ZDateTimeSettingsResponse,
+  ZDefaultUnitsResponse,
+  ZUpdateAllowedDomainsRequest,
+  ZUpdateDateTimeSettingsRequest,
+  ZUpdateDefaultUnitRequest,
 } from '../../../core/schemas/settings.schemas.ts';
 import { apiRequest } from '../../api/http-client.ts';
 import type {
@@ -79,7 +83,7 @@ export function useAllowedDomains(enabled = true) {
 export function useUpdateAllowedDomains() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: { allowedDomains: string[]; version: number; reason: string }) =>
+    mutationFn: (body: z.input<typeof ZUpdateAllowedDomainsRequest>) =>
       apiRequest<AllowedDomains>('/users/allowedDomains', {
         method: 'PUT',
         body,
@@ -96,8 +100,8 @@ export function useUpdateDateTimeSettings() {
   const queryClient = useQueryClient();
   const { path, facilityId } = useFacilityPath();
   return useMutation({
-    mutationFn: (body: { dateTimeSettings: TDateTimeSettings; reason: string }) =>
-      apiRequest<{ dateTimeSettings: TDateTimeSettings }>(`${path}/date-time-settings`, {
+    mutationFn: (body: z.input<typeof ZUpdateDateTimeSettingsRequest>) =>
+      apiRequest<z.output<typeof ZDateTimeSettingsResponse>>(`${path}/date-time-settings`, {
         method: 'POST',
         body,
         action: 'Changing the date and time settings',
@@ -112,7 +116,7 @@ export function useDefaultUnits(enabled = true) {
   return useQuery({
     queryKey: settingsKeys.defaultUnits(facilityId),
     queryFn: ({ signal }) =>
-      apiRequest<TDefaultUnit[]>(`${path}/default_units`, {
+      apiRequest<z.output<typeof ZDefaultUnitsResponse>>(`${path}/default_units`, {
         action: 'Loading default units',
         signal,
       }),
@@ -124,7 +128,7 @@ export function useUpdateDefaultUnit() {
   const queryClient = useQueryClient();
   const { path, facilityId } = useFacilityPath();
   return useMutation({
-    mutationFn: ({ id, ...body }: { id: number; unit: string; reason: string }) =>
+    mutationFn: ({ id, ...body }: z.input<typeof ZUpdateDefaultUnitRequest> & { id: number }) =>
       apiRequest<TDefaultUnit>(`${path}/default_units/${id}`, {
         method: 'POST',
         body,

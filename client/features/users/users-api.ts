@@ -1,17 +1,12 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { TDepartment } from '../../../core/schemas/departments.schemas.ts';
+import type { z } from 'zod';
+import type { TPage } from '../../../core/schemas/common.schemas.ts';
+import type { ZDepartment } from '../../../core/schemas/departments.schemas.ts';
 import type { TRole } from '../../../core/schemas/roles.schemas.ts';
-import type { TActiveDirectoryUser } from '../../../core/schemas/active-directory.schemas.ts';
-import type { TAuthType, TUser, TUserWithKey } from '../../../core/schemas/users.schemas.ts';
+import type { ZActiveDirectorySearchResponse } from '../../../core/schemas/active-directory.schemas.ts';
+import type { TAuthType, TUser, TUserWithKey, ZUser } from '../../../core/schemas/users.schemas.ts';
 import { apiRequest } from '../../api/http-client.ts';
 import { userKeys } from '../../app/query-keys.ts';
-
-export interface Page<T> {
-  data: T[];
-  total: number;
-  pageNumber: number;
-  pageLimit: number;
-}
 
 export interface UserListParams {
   pageNumber: number;
@@ -24,7 +19,7 @@ export function useUsers(params: UserListParams) {
   return useQuery({
     queryKey: userKeys.list(params),
     queryFn: ({ signal }) =>
-      apiRequest<Page<TUser>>('/users', {
+      apiRequest<TPage<typeof ZUser>>('/users', {
         query: {
           pageNumber: params.pageNumber,
           pageLimit: params.pageLimit,
@@ -55,7 +50,7 @@ export function useDepartmentOptions() {
   return useQuery({
     queryKey: userKeys.departments,
     queryFn: ({ signal }) =>
-      apiRequest<Page<TDepartment>>('/departments', {
+      apiRequest<TPage<typeof ZDepartment>>('/departments', {
         query: { pageLimit: 1000 },
         action: 'Loading departments',
         signal,
@@ -92,7 +87,7 @@ export function useCreateUser() {
 export function useSearchDirectory() {
   return useMutation({
     mutationFn: (query: string) =>
-      apiRequest<{ activeDirectoryUsers: TActiveDirectoryUser[] }>('/activeDirectory/search', {
+      apiRequest<z.output<typeof ZActiveDirectorySearchResponse>>('/activeDirectory/search', {
         method: 'POST',
         body: { query },
         action: 'Searching the directory',
