@@ -14,15 +14,11 @@ import { facilityPath, type FacilityScope } from '../master-data/entity-api.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import { fileNameOf } from '../master-data/workbook-problems.ts';
 import { reportKeys } from '../../app/query-keys.ts';
+import type { ReportPage } from './reports-api.ts';
 
 /** The calls `annualSummary` of spec §7: POST (start, end, customSections); GET list; GET {id}. */
 
-interface Page {
-  pageNumber: number;
-  pageLimit: number;
-}
-
-export function useAnnualSummaries(page: Page) {
+export function useAnnualSummaries(page: ReportPage) {
   const scope = useFacilityScope();
   return useQuery({
     queryKey: reportKeys.annualSummaries(scope.facilityId, page),

@@ -7,8 +7,10 @@ import {
   type TReportList,
   type ZGenerateReportBody,
   type ZGenerateReportResponse,
+  type ZReportResponse,
   type ZReportTags,
 } from '../../../core/schemas/reports.schemas.ts';
+import type { TListQuery } from '../../../core/schemas/common.schemas.ts';
 import type { TCompareResponse } from '../../../core/schemas/report-compare.schemas.ts';
 import { apiDownload, apiRequest, saveBlob } from '../../api/http-client.ts';
 import { reportKeys } from '../../app/query-keys.ts';
@@ -21,12 +23,10 @@ import { isReportPending } from './report-state.ts';
 export type GenerateReportBody = z.input<typeof ZGenerateReportBody>;
 export type ReportTags = z.infer<typeof ZReportTags>;
 
-interface Page {
-  pageNumber: number;
-  pageLimit: number;
-}
+/** The page of a report list asked for. */
+export type ReportPage = Pick<TListQuery, 'pageNumber' | 'pageLimit'>;
 
-export function useReports(page: Page) {
+export function useReports(page: ReportPage) {
   const scope = useFacilityScope();
   return useQuery({
     queryKey: reportKeys.list(scope.facilityId, page),
@@ -85,7 +85,7 @@ export function useReport(id: number | null) {
     queryKey: reportKeys.one(scope.facilityId, id),
     enabled: id !== null,
     queryFn: ({ signal }) =>
-      apiRequest<{ report: TReport }>(`${facilityPath(scope)}/reports/${id}`, {
+      apiRequest<z.output<typeof ZReportResponse>>(`${facilityPath(scope)}/reports/${id}`, {
         signal,
         action: 'Loading the report',
       }),

@@ -8,8 +8,10 @@ import type {
   ZStudyClose,
   ZStudyCreate,
   ZStudyEdit,
+  ZStudy,
   ZStudyListQuery,
 } from '../../../core/schemas/verification.schemas.ts';
+import type { TPage } from '../../../core/schemas/common.schemas.ts';
 import { apiRequest } from '../../api/http-client.ts';
 import { studyKeys } from '../../app/query-keys.ts';
 import { cleaningAssessmentKeys } from '../cleaning-assessments/cleaning-assessments-api.ts';
@@ -23,10 +25,7 @@ export type StudyListQuery = z.infer<typeof ZStudyListQuery>;
 export type StudyCreate = z.input<typeof ZStudyCreate>;
 export type StudyClose = z.input<typeof ZStudyClose>;
 export type StudyEdit = z.input<typeof ZStudyEdit>;
-export interface StudyList {
-  data: TStudy[];
-  total: number;
-}
+export type StudyList = TPage<typeof ZStudy>;
 /** A run as the study's run list answers it (the run screen reads the whole run). */
 export type RunSummary = TRunSummary;
 

@@ -2,9 +2,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type {
   TRun,
-  TRunMicrobial,
+  TRunResponse,
   ZMicrobialResultEdit,
   ZMicrobialResultsBody,
+  ZRunMicrobialResponse,
 } from '../../../core/schemas/verification.schemas.ts';
 import { apiRequest } from '../../api/http-client.ts';
 import { verificationKeys } from '../../app/query-keys.ts';
@@ -23,23 +24,26 @@ export function useRunMicrobial(runId: number) {
     queryKey: verificationKeys.microbial(scope.facilityId, runId),
     queryFn: async ({ signal }) =>
       (
-        await apiRequest<{ microbial: TRunMicrobial }>(`${runPath(scope, runId)}/microbial`, {
-          signal,
-          action: 'Loading the microbial results',
-        })
+        await apiRequest<z.output<typeof ZRunMicrobialResponse>>(
+          `${runPath(scope, runId)}/microbial`,
+          {
+            signal,
+            action: 'Loading the microbial results',
+          },
+        )
       ).microbial,
   });
 }
 
 const enter = (scope: FacilityScope, runId: number, body: MicrobialResultsBody) =>
-  apiRequest<{ run: TRun }>(`${runPath(scope, runId)}/microbial-results`, {
+  apiRequest<TRunResponse>(`${runPath(scope, runId)}/microbial-results`, {
     method: 'POST',
     body,
     action: 'Saving the microbial results',
   }).then((answer) => answer.run);
 
 const correct = (scope: FacilityScope, resultId: number, body: MicrobialResultEditBody) =>
-  apiRequest<{ run: TRun }>(`${facilityPath(scope)}/microbial-results/${resultId}`, {
+  apiRequest<TRunResponse>(`${facilityPath(scope)}/microbial-results/${resultId}`, {
     method: 'POST',
     body,
     action: 'Correcting the microbial result',

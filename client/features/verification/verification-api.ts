@@ -11,6 +11,7 @@ import type {
   ZResultsBody,
   ZRunEdit,
   ZStatisticsQuery,
+  ZVerificationSettingsResponse,
 } from '../../../core/schemas/verification.schemas.ts';
 import { apiRequest } from '../../api/http-client.ts';
 import { studyKeys, verificationKeys } from '../../app/query-keys.ts';
@@ -104,7 +105,7 @@ export function useVerificationThresholds(): VerificationThresholds {
   const query = useQuery({
     queryKey: verificationKeys.settings(scope.facilityId),
     queryFn: ({ signal }) =>
-      apiRequest<{ settings: TVerificationSettings }>(
+      apiRequest<z.output<typeof ZVerificationSettingsResponse>>(
         `${facilityPath(scope)}/verification/settings`,
         { signal, action: 'Loading the verification settings' },
       ),
