@@ -4,7 +4,12 @@ import type { TPage } from '../../../core/schemas/common.schemas.ts';
 import type { ZDepartment } from '../../../core/schemas/departments.schemas.ts';
 import type { TRole } from '../../../core/schemas/roles.schemas.ts';
 import type { ZActiveDirectorySearchResponse } from '../../../core/schemas/active-directory.schemas.ts';
-import type { TAuthType, TUser, TUserWithKey, ZUser } from '../../../core/schemas/users.schemas.ts';
+import type {
+  TUser,
+  TUserWithKey,
+  ZCreateUserRequest,
+  ZUser,
+} from '../../../core/schemas/users.schemas.ts';
 import { apiRequest } from '../../api/http-client.ts';
 import { userKeys } from '../../app/query-keys.ts';
 
@@ -59,15 +64,10 @@ export function useDepartmentOptions() {
   });
 }
 
-export interface UserFormValues {
-  firstName: string;
-  lastName: string;
-  username: string;
-  email?: string | null;
-  departmentId?: number | null;
-  facilityRoles: { facilityId: number; roleIds: number[] }[];
-  authType: TAuthType;
-}
+type CreateUserBody = z.input<typeof ZCreateUserRequest>;
+/** What the user form sends: the body the server checks a new user with, every grant named. */
+export type UserFormValues = Omit<CreateUserBody, 'password' | 'facilityRoles'> &
+  Required<Pick<CreateUserBody, 'facilityRoles'>>;
 
 function useUserMutation<TVars, TResult>(fn: (vars: TVars) => Promise<TResult>) {
   const queryClient = useQueryClient();
