@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { boundaries } from './scripts/eslint-boundaries.mjs';
 
 // The three source roots are an architecture, not a convention: core stays pure so the limits
 // engine runs in the browser, and the client bundle can never pull in server code.
@@ -35,6 +36,12 @@ export default tseslint.config(
       ],
       '@typescript-eslint/consistent-type-imports': 'error',
     },
+  },
+  {
+    // Which folder may import which: scripts/eslint-boundaries.mjs lists the layers.
+    files: ['client/**/*.{ts,tsx}', 'server/**/*.ts'],
+    plugins: { boundaries },
+    rules: { 'boundaries/layers': 'error' },
   },
   {
     files: ['core/**/*.ts'],

@@ -32,6 +32,9 @@ export default defineConfig({
           setupFiles: ['e2e/setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
+          // expect.poll gives up after 1 s by default: a page that answers after a signature's
+          // password check on a loaded machine takes longer, while the page itself is right.
+          expect: { poll: { timeout: 20_000, interval: 100 } },
           // After the other projects, two files at a time: each has its own server, database
           // and browser, and a step mostly waits on the page.
           sequence: { groupOrder: 1 },

@@ -7,7 +7,7 @@
 // of the PDF downloaded from GET {F}/annualSummary/{id}.
 // Runs on PGlite, and on the PostgreSQL server at 127.0.0.1:5432 when one answers.
 //   npm run bench:annual-summary
-import { readPdfText } from '../server/modules/audit/read-pdf-text.ts';
+import { readPdfText } from '#server/modules/audit/read-pdf-text.ts';
 import {
   THOUSAND_PRODUCTS,
   admin,

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
-import { newPage } from '../e2e/browser.ts';
+import { newPage } from '#e2e/browser.ts';
 
 export const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 export const admin = { ADMIN_EMAIL: 'admin@example.com', ADMIN_PASSWORD: 'Admin#12345' };

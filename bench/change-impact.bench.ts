@@ -8,11 +8,11 @@
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { changeImpact } from '../core/assessments/change-impact.ts';
-import type { ImpactContext } from '../core/assessments/change-impact.ts';
-import { parseLimitsInput } from '../core/limits/contract-input.ts';
-import { applyWhatIf } from '../core/limits/limits.what-if.ts';
-import type { LimitsInput } from '../core/limits/model.ts';
+import { changeImpact } from '#core/assessments/change-impact.ts';
+import type { ImpactContext } from '#core/assessments/change-impact.ts';
+import { parseLimitsInput } from '#core/limits/contract-input.ts';
+import { applyWhatIf } from '#core/limits/limits.what-if.ts';
+import type { LimitsInput } from '#core/limits/model.ts';
 import { syntheticLimitsInput } from './limits-input.ts';
 
 const PRODUCTS = 1_000;

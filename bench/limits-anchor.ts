@@ -8,8 +8,8 @@
  * `bench/limits-matrix.bench.ts` reports the engine's time as a ratio to this loop's, and checks
  * that both give the same summary.
  */
-import { ARL, CRITERION_COUNT, PRODUCT, TIE_TOLERANCE } from '../core/limits/compile.ts';
-import type { CompiledLimits } from '../core/limits/compile.ts';
+import { ARL, CRITERION_COUNT, PRODUCT, TIE_TOLERANCE } from '#core/limits/compile.ts';
+import type { CompiledLimits } from '#core/limits/compile.ts';
 
 export interface PlainSummary {
   pairCount: number;

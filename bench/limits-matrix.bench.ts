@@ -8,9 +8,9 @@
  *   npm run bench:limits
  */
 import { loadavg } from 'node:os';
-import { compileLimits } from '../core/limits/compile.ts';
-import { parseLimitsInput } from '../core/limits/contract-input.ts';
-import { runMatrix } from '../core/limits/matrix.ts';
+import { compileLimits } from '#core/limits/compile.ts';
+import { parseLimitsInput } from '#core/limits/contract-input.ts';
+import { runMatrix } from '#core/limits/matrix.ts';
 import { plainMatrix } from './limits-anchor.ts';
 import { syntheticLimitsInput } from './limits-input.ts';
 

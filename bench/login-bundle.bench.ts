@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { launchBrowser } from '../e2e/browser.ts';
+import { launchBrowser } from '#e2e/browser.ts';
 import { startServerProcess } from './server-process.ts';
 
 execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });

@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launchBrowser } from '../e2e/browser.ts';
+import { launchBrowser } from '#e2e/browser.ts';
 import {
   THOUSAND_PRODUCTS,
   admin,

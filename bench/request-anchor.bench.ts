@@ -5,7 +5,7 @@
 // Goals (issue 16): users/me >= 0.8x, a list page >= 0.7x whatever the facility's size.
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
-import { projectRoot } from '../server/util/project-root.ts';
+import { projectRoot } from '#server/util/project-root.ts';
 import {
   admin,
   facilityCaller,

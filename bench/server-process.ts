@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort } from '../server/test/server-process.ts';
-import { projectRoot } from '../server/util/project-root.ts';
+import { freePort } from '#server/test/server-process.ts';
+import { projectRoot } from '#server/util/project-root.ts';
 
 export interface ServerProcess {
   child: ChildProcess;

@@ -6,7 +6,7 @@
 // 127.0.0.1:5432.
 //   npm run bench:verification-statistics
 import { execFileSync } from 'node:child_process';
-import { launchBrowser, newPage } from '../e2e/browser.ts';
+import { launchBrowser, newPage } from '#e2e/browser.ts';
 import {
   admin,
   facilityCaller,

@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { startTestServer, type TestServer } from '../server/test/test-server.ts';
+import { startTestServer, type TestServer } from '#server/test/test-server.ts';
 import { launchBrowser, newPage } from './browser.ts';
 
 export interface AppUnderTest {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildUser, fullPermissionMap } from '../server/test/factories.ts';
+import { buildUser, fullPermissionMap } from '#server/test/factories.ts';
 import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import { openMasterData, signInToFacility } from './ui.ts';
 

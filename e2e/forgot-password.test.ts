@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildUser } from '../server/test/factories.ts';
-import { plainText, startSmtpSink, type SmtpSink } from '../server/test/smtp-sink.ts';
+import { buildUser } from '#server/test/factories.ts';
+import { plainText, startSmtpSink, type SmtpSink } from '#server/test/smtp-sink.ts';
 import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
-import { publicUrl } from '../server/config.ts';
+import { publicUrl } from '#server/config.ts';
 
 let smtp: SmtpSink;
 let app: AppUnderTest;

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { build } from 'vite';
 import type { TestProject } from 'vitest/node';
-import serverSetup from '../server/test/global-setup.ts';
+import serverSetup from '#server/test/global-setup.ts';
 import { chromiumPath } from './browser.ts';
 
 /** Builds the client the server will serve, then prepares the databases as the server tests do. */

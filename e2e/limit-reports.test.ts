@@ -146,7 +146,7 @@ describe('limits reports', () => {
     for (const tab of ['Worst-case ranking', 'Equipment limits', 'Cleaning-agent limits']) {
       await openLimits(tab);
       const list = page.getByRole('tabpanel').getByRole('list', { name: 'Left out of the limits' });
-      await list.getByText(/^Product Mixed kinds: .*maxDailyDose/).waitFor();
+      await list.getByText(/^Product Mixed kinds: .*maximum daily dose/).waitFor();
     }
     // The rest is still computed.
     await page.getByRole('button', { name: 'MACO of Alkaline detergent in A: 500 mg' }).waitFor();

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { facilityWorkbook, uploadWorkbook } from '../bench/bench-fixture.ts';
-import { SHADES } from '../client/features/limits/mac-grid.ts';
+import { facilityWorkbook, uploadWorkbook } from '#bench/bench-fixture.ts';
+import { SHADES } from '#client/features/limits/mac-grid.ts';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import { choose, facilityApi, signInToFacility } from './ui.ts';
 
@@ -100,6 +100,8 @@ describe('the MAC matrix grid in the browser', () => {
     await page.getByRole('tab', { name: 'Grid' }).click();
     await choose(page.getByLabel('Production', { exact: true }), 'Line 0');
     await page.getByText(/^10 products, 90 pairs/).waitFor();
+    // Shaded by SAL here too: a retry of this test alone must not depend on the first one.
+    await page.getByLabel('Shade by').getByText('SAL', { exact: true }).click();
     const grid = page.getByRole('region', { name: 'MAC matrix grid' });
     await grid.evaluate((element) => element.scrollTo(0, 0));
     await grid.getByRole('button', { name: /^Product 0 → Product 8: SAL / }).waitFor();

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 
-/** The main screens of a facility, as the accessibility and layout tests visit them. */
+/** The main screens of a facility, as the layout test visits them (and checks their accessibility). */
 export const MAIN_SCREENS = [
   { name: 'home', path: '/' },
   { name: 'products', path: '/master-data/products' },

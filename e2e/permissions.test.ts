@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildUser } from '../server/test/factories.ts';
+import { buildUser } from '#server/test/factories.ts';
 import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 
 let app: AppUnderTest;

@@ -9,7 +9,7 @@ import {
   signInToFacility,
 } from './ui.ts';
 import { seedTwoProducts } from './two-products.ts';
-import { adminEditor, putInForce } from '../server/test/policy-in-force.ts';
+import { adminEditor, putInForce } from '#server/test/policy-in-force.ts';
 import { allowRefusedRequest } from './browser-errors.ts';
 
 let app: AppUnderTest;

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SESSION_KEYS } from '../client/session/session-keys.ts';
-import { ADMIN } from '../server/test/test-server.ts';
+import { SESSION_KEYS } from '#client/session/session-keys.ts';
+import { ADMIN } from '#server/test/test-server.ts';
 import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import { newPage } from './browser.ts';
 import {

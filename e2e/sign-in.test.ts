@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildUser } from '../server/test/factories.ts';
-import { ADMIN } from '../server/test/test-server.ts';
+import { buildUser } from '#server/test/factories.ts';
+import { ADMIN } from '#server/test/test-server.ts';
 import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import { allowRefusedRequest } from './browser-errors.ts';
 

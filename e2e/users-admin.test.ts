@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { plainText, startSmtpSink, type SmtpSink } from '../server/test/smtp-sink.ts';
-import { buildUser } from '../server/test/factories.ts';
+import { plainText, startSmtpSink, type SmtpSink } from '#server/test/smtp-sink.ts';
+import { buildUser } from '#server/test/factories.ts';
 import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import { signInToFacility } from './ui.ts';
 import { allowRefusedRequest } from './browser-errors.ts';

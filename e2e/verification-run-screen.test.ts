@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { formatDate } from '../core/datetime/format-date-time.ts';
-import type { TestBody } from '../server/test/facility-test-file.ts';
-import { ADMIN } from '../server/test/test-server.ts';
+import { formatDate } from '#core/datetime/format-date-time.ts';
+import type { TestBody } from '#server/test/facility-test-file.ts';
+import { ADMIN } from '#server/test/test-server.ts';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import { browserApi, runKitOnApp } from './run-kit-app.ts';
 import { openModal, signInToFacility } from './ui.ts';

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { TestBody } from '../server/test/facility-test-file.ts';
-import { ADMIN } from '../server/test/test-server.ts';
+import type { TestBody } from '#server/test/facility-test-file.ts';
+import { ADMIN } from '#server/test/test-server.ts';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import { browserApi, runKitOnApp } from './run-kit-app.ts';
 import { browserToken, choose, confirmWithReason, openModal, signInToFacility } from './ui.ts';

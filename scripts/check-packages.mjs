@@ -39,9 +39,12 @@ function listSources(root) {
   return files;
 }
 
-/** The package a specifier names, or undefined for relative paths, URLs and Node built-ins. */
+/**
+ * The package a specifier names, or undefined for relative paths, the package's own subpath
+ * imports (#core/…), URLs and Node built-ins.
+ */
 export function packageOf(specifier) {
-  if (/^[./]/.test(specifier) || specifier.includes(':')) return undefined;
+  if (/^[./#]/.test(specifier) || specifier.includes(':')) return undefined;
   const parts = specifier.split('/');
   const name = specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
   return builtinModules.includes(name) ? undefined : name;

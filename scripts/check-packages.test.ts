@@ -55,7 +55,8 @@ describe('scripts/check-packages.mjs', () => {
           'node_modules/a/node_modules/cookie': { version: '3.0.0', engines: { node: '>=24' } },
         },
       }),
-      'server/main.ts': "import fastify from 'fastify';\nimport { it } from 'vitest/config';\n",
+      'server/main.ts':
+        "import fastify from 'fastify';\nimport { it } from 'vitest/config';\nimport '#core/sum.ts';\n",
       'server/main.test.ts': "import { it } from 'vitest';\n",
       'client/Icon.tsx': "import { Smile } from '@ant-design/icons/lib';\nimport 'node:fs';\n",
       'core/sum.ts': "import { readFile } from 'fs/promises';\nexport * from './other.ts';\n",

@@ -2,14 +2,14 @@
 // It never rewrites an entry: a listed migration whose file changed is an error to undo, not
 // to record. Usage: tsx scripts/migrations-checksum.ts [migrations folder] [checksum list]
 import { join } from 'node:path';
-import { loadMigrations } from '../server/db/migrate.ts';
+import { loadMigrations } from '#server/db/migrate.ts';
 import {
   checksumListFile,
   checksumListProblems,
   listNewMigrations,
   readChecksumList,
-} from '../server/db/migration-checksums.ts';
-import { projectRoot } from '../server/util/project-root.ts';
+} from '#server/db/migration-checksums.ts';
+import { projectRoot } from '#server/util/project-root.ts';
 
 const migrations = loadMigrations(process.argv[2] ?? join(projectRoot(), 'server/db/migrations'));
 const file = process.argv[3] ?? checksumListFile();

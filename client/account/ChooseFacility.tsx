@@ -1,7 +1,7 @@
 import { Button, Collapse, Typography } from 'antd';
 import type { CollapseProps } from 'antd';
 import type { Facility } from '../api/auth-types.ts';
-import { PRODUCT_TYPE_LABELS, TIER_LABELS } from '../app/display-labels.ts';
+import { PRODUCT_TYPE_LABELS, TIER_LABELS } from '../shared/display-labels.ts';
 import { groupFacilities } from './facility-groups.ts';
 
 interface ChooseFacilityProps {

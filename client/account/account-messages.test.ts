@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../api/api-error.ts';
-import type { ErrorName } from '../../core/errors/errors.ts';
+import type { ErrorName } from '#core/errors/errors.ts';
 import { loginErrorMessage, resetFailureMessage } from './account-messages.ts';
 
 function serverError(errName: ErrorName, message = 'from the server'): ApiError {

@@ -1,5 +1,5 @@
-import { brokenPasswordRules } from '../../core/password/password-policy.ts';
-import type { PasswordPolicySettings } from '../../core/password/password-policy.ts';
+import { brokenPasswordRules } from '#core/password/password-policy.ts';
+import type { PasswordPolicySettings } from '#core/password/password-policy.ts';
 
 export interface ChecklistRule {
   key: 'length' | 'number' | 'capital' | 'special' | 'match';

@@ -1,5 +1,5 @@
-import { isErrorName } from '../../core/errors/errors.ts';
-import type { ErrorName, PropertyError } from '../../core/errors/errors.ts';
+import { isErrorName } from '#core/errors/errors.ts';
+import type { ErrorName, PropertyError } from '#core/errors/errors.ts';
 
 /**
  * How the client classifies a failed call (spec §8 "HTTP handling"): `server` carries the

@@ -9,7 +9,7 @@ import type {
   ResetLinkResponse,
   ResetPasswordRequest,
 } from './auth-types.ts';
-import type { TSessionStatus } from '../../core/schemas/auth.schemas.ts';
+import type { TSessionStatus } from '#core/schemas/auth.schemas.ts';
 import { apiRequest } from './http-client.ts';
 
 /** The calls of `shared/contracts/auth-api.md`, one function each. */

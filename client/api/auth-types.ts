@@ -6,7 +6,7 @@ import type {
   ZFeatures,
   ZLicenseInfo,
   ZResetPasswordCheckResponse,
-} from '../../core/schemas/auth.schemas.ts';
+} from '#core/schemas/auth.schemas.ts';
 
 /**
  * Shapes of the authentication calls. Where core/ has the server's zod schema the type comes from

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from './api-error.ts';
-import { describeSaveError, formFieldErrors } from './form-errors.ts';
+import { describeSaveError, formFieldErrors, unplacedLines } from './form-errors.ts';
 
 const server = (status: number, errName: ApiError['errName'], message: string) =>
   new ApiError('server', status, message, { errName, message });
@@ -77,5 +77,21 @@ describe('formFieldErrors', () => {
     expect(formFieldErrors(error)).toEqual([
       { name: ['allowedDomains'], errors: ['Item 1: Enter a domain', 'Item 3: Enter a domain'] },
     ]);
+  });
+});
+
+describe('unplacedLines', () => {
+  it('leads each message no field carries with its property in words', () => {
+    const error = new ApiError('server', 422, 'invalid', {
+      errName: 'DataValidationError',
+      errors: [
+        { property: 'products[12].minBatchSize.unit', constraints: { unit: 'a unit is required' } },
+        { property: 'dateTimeSettings.timezone', constraints: { custom: 'Not a valid zone' } },
+      ],
+    });
+    expect(unplacedLines(formFieldErrors(error))).toBe(
+      'Product 13, unit of minimum batch size: a unit is required\n' +
+        'Date time settings, timezone: Not a valid zone',
+    );
   });
 });

@@ -1,7 +1,11 @@
 import type { FormInstance } from 'antd';
 import { notification } from 'antd';
 import { isApiError } from './api-error.ts';
-import { parsePropertyPath, type PropertyPath } from './property-path.ts';
+import {
+  parsePropertyPath,
+  propertyHeading,
+  type PropertyPath,
+} from '#core/errors/property-path.ts';
 
 /**
  * What a screen does with a failed save, in one place for every form (spec §5, §8): messages
@@ -31,6 +35,16 @@ export function formFieldErrors(error: unknown): { name: PropertyPath; errors: s
     byField.set(key, entry);
   }
   return [...byField.values()];
+}
+
+/**
+ * Messages no field of the form carries, one line each, led by their property in words:
+ * "Product 13, unit of minimum batch size: …", never 'products.12.minBatchSize.unit'.
+ */
+export function unplacedLines(fields: readonly { name: PropertyPath; errors: string[] }[]): string {
+  return fields
+    .map((item) => `${propertyHeading(item.name)}: ${item.errors.join(', ')}`)
+    .join('\n');
 }
 
 /** How a form reacts to a failed save. */
@@ -116,10 +130,7 @@ export function showSaveError(error: unknown, form?: FormInstance, onConflict?: 
   const problem = describeSaveError(error);
   const archived = isApiError(error) && error.errName === 'ArchivedEntryError';
   if (onForm.length > 0 && rest.length === 0 && !archived) return;
-  const description =
-    rest.length > 0
-      ? rest.map((item) => `${item.name.join('.')}: ${item.errors.join(', ')}`).join('\n')
-      : problem.message;
+  const description = rest.length > 0 ? unplacedLines(rest) : problem.message;
   const show =
     problem.title === NOTHING_TO_CHANGE.title ? notification.warning : notification.error;
   show({ title: problem.title, description });

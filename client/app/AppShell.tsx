@@ -12,16 +12,16 @@ import { LazyLimitReports } from '../features/limits/LazyLimitReports.tsx';
 import { LazyMasterData } from '../features/master-data/LazyMasterData.tsx';
 import { LazyPolicies } from '../features/policies/LazyPolicies.tsx';
 import { LazyChangeAssessments } from '../features/change-assessments/LazyChangeAssessments.tsx';
-import { LazyEquipmentDetail } from '../features/equipment/LazyEquipmentDetail.tsx';
+import { LazyEquipmentDetail } from '../features/master-data/equipment/LazyEquipmentDetail.tsx';
 import { LazyRoomGrades } from '../features/room-grades/LazyRoomGrades.tsx';
 import { LazyMyApprovals } from '../features/records/LazyMyApprovals.tsx';
 import { LazyReports } from '../features/reports/LazyReports.tsx';
 import { LazyCustomReports } from '../features/custom-reports/LazyCustomReports.tsx';
 import { LazyCleaningAssessments } from '../features/cleaning-assessments/LazyCleaningAssessments.tsx';
 import { LazyRun, LazyVerification } from '../features/verification/LazyVerification.tsx';
-import { LazyProtocols } from '../features/protocols/LazyProtocols.tsx';
+import { LazyProtocols } from '../features/master-data/protocols/LazyProtocols.tsx';
 import { LazyStudies } from '../features/studies/LazyStudies.tsx';
-import { adminRoutes } from '../features/roles/admin-routes.tsx';
+import { adminRoutes } from './admin-routes.tsx';
 import { endSession, LogoutPage } from '../account/LogoutPage.tsx';
 import { useSession } from '../session/use-session.ts';
 import { AppHeader } from './AppHeader.tsx';
@@ -31,7 +31,7 @@ import { IdleWarning } from './IdleWarning.tsx';
 import { SignInAgainModal } from './SignInAgainModal.tsx';
 import { LicenseNotice } from './LicenseNotice.tsx';
 import { createQueryClient } from './query-client.ts';
-import { useCurrentUser, useFacilities } from './session-queries.ts';
+import { useCurrentUser, useFacilities } from '../shared/session-queries.ts';
 import { useSignedInRedirect } from './use-signed-in-redirect.ts';
 
 /** The main application after a facility is chosen (lazy-loaded: see Root.tsx). */

@@ -2,7 +2,7 @@ import { Layout, Menu, type MenuProps } from 'antd';
 import { Link, useLocation } from 'react-router';
 import { groupNavigation } from './navigation-groups.ts';
 import { visibleNavigation } from './navigation.ts';
-import { usePermissions } from './permissions.ts';
+import { usePermissions } from '../shared/permissions.ts';
 import { useFacilityKind } from '../session/use-session.ts';
 import { PendingApprovalsBadge } from '../features/records/PendingApprovalsBadge.tsx';
 

@@ -3,7 +3,7 @@ import { Select } from 'antd';
 import type { Facility } from '../api/auth-types.ts';
 import { storeFacility } from '../session/session-store.ts';
 import { groupFacilities } from '../account/facility-groups.ts';
-import { isSessionKey } from './session-queries.ts';
+import { isSessionKey } from '../shared/session-queries.ts';
 
 interface FacilitySwitchProps {
   facilities: Facility[];

@@ -2,7 +2,7 @@ import { Alert } from 'antd';
 import type { LicenseInfo } from '../api/auth-types.ts';
 import { readJson } from '../session/session-store.ts';
 import { SESSION_KEYS } from '../session/session-keys.ts';
-import { isReadOnlyFacility } from './facility-licence.ts';
+import { isReadOnlyFacility } from '../shared/facility-licence.ts';
 
 const NOTICES: Partial<
   Record<LicenseInfo['state'], { type: 'info' | 'warning' | 'error'; text: string }>

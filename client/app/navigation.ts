@@ -1,5 +1,5 @@
 import { canReadAuditLog } from '../features/audit-log/audit-log-access.ts';
-import { canSeeLimitReports, canSeeLimits } from '../features/limits/limits-access.ts';
+import { canSeeLimitReports, canSeeLimits } from '../shared/limits/limits-access.ts';
 import { canSeeMasterData } from '../features/master-data/master-data-access.ts';
 import { canSeePolicies } from '../features/policies/policies-access.ts';
 import { canSeeChangeAssessments } from '../features/change-assessments/change-assessments-access.ts';
@@ -13,8 +13,8 @@ import { canReadOutbox } from '../features/outbox/outbox-access.ts';
 import { canReadFeedback } from '../features/feedback/feedback-access.ts';
 import { canSeeSettings } from '../features/settings/settings-access.ts';
 import { canUseArea } from '../features/roles/admin-areas.ts';
-import type { MyPermissions } from './permission-rules.ts';
-import { canOpenScreen, type FacilityKind } from '../../core/facilities/facility-features.ts';
+import type { MyPermissions } from '../shared/permission-rules.ts';
+import { canOpenScreen, type FacilityKind } from '#core/facilities/facility-features.ts';
 
 /**
  * The areas of the main application that exist. Only working areas are listed: an entry is

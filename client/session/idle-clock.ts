@@ -2,7 +2,7 @@ import { IDLE_TIMEOUT_KEY, LAST_SERVER_CALL_KEY } from './session-keys.ts';
 
 /**
  * The server ends a session after its idle timeout without a call. Its clock moves on a call
- * only when the last touch is more than 30 s old (auth.service.ts resolveSession), so the client
+ * only when the last touch is more than 30 s old (server/sessions/session-lookup.ts), so the client
  * counts from its own last call less that slack: the warning comes early rather than late. The
  * time of the last call is shared by the tabs (localStorage): work in one tab keeps all of them.
  */

@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { getSessionSnapshot, subscribeSession } from './session-store.ts';
 import type { SessionSnapshot } from './session-store.ts';
-import type { FacilityKind } from '../../core/facilities/facility-features.ts';
+import type { FacilityKind } from '#core/facilities/facility-features.ts';
 
 export function useSession(): SessionSnapshot {
   return useSyncExternalStore(subscribeSession, getSessionSnapshot);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { syntheticLimitsInput } from '../../bench/limits-input.ts';
+import { syntheticLimitsInput } from '#bench/limits-input.ts';
 import { parseLimitsInput } from '../limits/contract-input.ts';
 import { addProductEdit, pdeEdit, twoProductFacility } from '../limits/two-product-facility.ts';
 import { applyWhatIf } from '../limits/limits.what-if.ts';

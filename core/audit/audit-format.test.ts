@@ -125,6 +125,90 @@ describe('audit rows as an inspector reads them', () => {
   });
 });
 
+describe('rows about accounts, roles, facilities and default units', () => {
+  const names = {
+    'users:9': 'Ada Lovelace',
+    'departments:3': 'Quality',
+    'facilities:1': 'Site A',
+    'roles:2': 'Administrator',
+    'roles:4': 'Reviewer',
+    'defaultUnits:5': 'surfaceArea',
+  };
+  const named: AuditFormat = { ...format, names };
+  const user = { domain: 'User', entityId: '9', oldValues: null, newValues: null };
+  const namedLines = (row: Parameters<typeof auditFieldChanges>[0]) =>
+    auditFieldChanges(row, named).map((change) => auditChangeLine(change));
+
+  it('names users and default units instead of numbers', () => {
+    expect(auditSubject(user, names)).toBe('User ‘Ada Lovelace’');
+    const unit = { domain: 'DefaultUnit', entityId: '5 (surfaceArea)' };
+    expect(auditSubject({ ...unit, oldValues: null, newValues: null }, names)).toBe(
+      'Default unit ‘surface area’',
+    );
+    expect([...auditReferences({ ...unit, oldValues: null, newValues: null })]).toEqual([
+      ['defaultUnits', new Set([5])],
+    ]);
+  });
+
+  it("names a user's department, facilities and roles, and whom a role was granted to", () => {
+    const grants = [{ facilityId: 1, roleIds: [2, 4] }];
+    const row = {
+      ...user,
+      oldValues: { departmentId: null, facilityRoles: [] },
+      newValues: { departmentId: 3, facilityRoles: grants },
+    };
+    expect(namedLines({ ...row, oldValues: null })).toEqual([
+      'Department: Quality',
+      'Roles by facility: Facility: Site A, Roles: Administrator, Reviewer',
+    ]);
+    expect(namedLines(row)).toEqual([
+      'Department: — → Quality',
+      'Roles by facility: — → Facility: Site A, Roles: Administrator, Reviewer',
+    ]);
+    const refs = auditReferences(row);
+    expect(refs.get('users')).toEqual(new Set([9]));
+    expect(refs.get('departments')).toEqual(new Set([3]));
+    expect(refs.get('facilities')).toEqual(new Set([1]));
+    expect(refs.get('roles')).toEqual(new Set([2, 4]));
+    const created = {
+      domain: 'UserRole',
+      entityId: '2',
+      oldValues: null,
+      newValues: { name: 'Administrator', grantedTo: 9, facility: 1 },
+    };
+    expect(namedLines(created)).toEqual([
+      'Name: Administrator',
+      'Granted to: Ada Lovelace',
+      'Facility: Site A',
+    ]);
+  });
+
+  it('reads permissions by their labels, never their ids', () => {
+    const changed = auditFieldChanges(
+      {
+        domain: 'UserRole',
+        entityId: '4',
+        oldValues: { permissions: { 'Equipment.Delete': false, 'Product.Get': true } },
+        newValues: { permissions: { 'Equipment.Delete': true, 'Product.Get': false } },
+      },
+      format,
+    ).map((change) => auditChangeLine(change));
+    expect(changed).toEqual([
+      'Permissions: Delete equipment: No, See products: Yes → Delete equipment: Yes, See products: No',
+    ]);
+    const refused = auditFieldChanges(
+      {
+        domain: 'UserRole',
+        entityId: '4',
+        oldValues: null,
+        newValues: { attempted: 'Update', missing: ['Equipment.Delete', 'ApprovalPolicy.Sign'] },
+      },
+      format,
+    ).map((change) => auditChangeLine(change));
+    expect(refused).toEqual(['Attempted: Update', 'Missing: Delete equipment, Approve records']);
+  });
+});
+
 describe('labels', () => {
   it.each([
     ['minBatchSize', 'Min batch size'],

@@ -3,6 +3,7 @@ import type { EntityDef } from '../entities/entity.ts';
 import type { FieldDef } from '../entities/field.ts';
 import { labelFromName } from '../entities/labels.ts';
 import { formatNumber } from '../units/format-number.ts';
+import { permissionsText, UNDECLARED_FIELDS, UNDECLARED_SUBJECTS } from './audit-undeclared.ts';
 
 /**
  * How an audit row reads to an inspector: the record by its name, each changed field by its
@@ -76,7 +77,20 @@ function asParentReference(def: EntityDef, field: FieldDef): FieldDef {
 
 function fieldOf(def: EntityDef | undefined, name: string): FieldDef | undefined {
   const field = def?.fields.find((f) => f.name === name);
-  return def && field ? asParentReference(def, field) : field;
+  if (def && field) return asParentReference(def, field);
+  return UNDECLARED_FIELDS.find((f) => f.name === name);
+}
+
+/**
+ * The record a row is about as a name is looked up: a declared record type, or a user or
+ * default unit (whose row id may carry more after the number: '5 (surfaceArea)').
+ */
+function subjectOf(row: AuditRowLike): { key: string; label: string; id: number } | null {
+  const declared = auditSubjectRef(row);
+  if (declared) return { key: declared.def.key, label: declared.def.label, id: declared.id };
+  const other = UNDECLARED_SUBJECTS[row.domain];
+  const id = Number(/^\d+/.exec(row.entityId ?? '')?.[0]);
+  return other && id > 0 ? { key: other.key, label: other.label, id } : null;
 }
 
 /** The parent a child record's rows name in their values (a sampling location's equipment). */
@@ -168,7 +182,10 @@ export function auditFieldChanges(row: AuditRowLike, format: AuditFormat): Audit
   const after = row.newValues ?? {};
   const names = [...new Set([...Object.keys(before), ...Object.keys(after)])];
   const text = (values: Record<string, unknown>, name: string) =>
-    name in values ? auditValueText(fieldOf(def, name), values[name], format) : '';
+    name in values
+      ? (permissionsText(name, values[name]) ??
+        auditValueText(fieldOf(def, name), values[name], format))
+      : '';
   return (
     names
       .map((name) => ({
@@ -198,9 +215,10 @@ export function auditChangeLine(change: AuditFieldChange, words = false): string
  * known (a row about something the plan no longer has) is named by its number.
  */
 export function auditSubject(row: AuditRowLike, names: AuditNames): string {
-  const ref = auditSubjectRef(row);
-  const type = ref ? ref.def.label : labelFromName(row.domain);
-  const name = ref ? names[nameKey(ref.def.key, ref.id)] : undefined;
+  const ref = subjectOf(row);
+  const type = ref ? ref.label : labelFromName(row.domain);
+  const stored = ref ? names[nameKey(ref.key, ref.id)] : undefined;
+  const name = stored && (UNDECLARED_SUBJECTS[row.domain]?.name?.(stored) ?? stored);
   if (name) return `${type} ‘${name}’`;
   return row.entityId && row.domain !== 'ElectronicSignature' ? `${type} #${row.entityId}` : type;
 }
@@ -243,8 +261,8 @@ export function auditReferences(row: AuditRowLike): Map<string, Set<number>> {
     ids.add(id);
     wanted.set(key, ids);
   };
-  const subject = auditSubjectRef(row);
-  if (subject) add(subject.def.key, subject.id);
+  const subject = subjectOf(row);
+  if (subject) add(subject.key, subject.id);
   const def = auditDefOf(row.domain);
   for (const values of [row.oldValues, row.newValues]) {
     for (const [name, value] of Object.entries(values ?? {})) {
@@ -255,7 +273,10 @@ export function auditReferences(row: AuditRowLike): Map<string, Set<number>> {
       if (field?.kind === 'list' && Array.isArray(value)) {
         for (const sub of field.of) {
           if (sub.kind !== 'reference') continue;
-          for (const item of value as Record<string, unknown>[]) add(sub.entity, item?.[sub.name]);
+          for (const item of value as Record<string, unknown>[]) {
+            const ids = item?.[sub.name];
+            for (const id of Array.isArray(ids) ? ids : [ids]) add(sub.entity, id);
+          }
         }
       }
     }

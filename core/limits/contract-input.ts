@@ -1,4 +1,5 @@
 import type { PropertyError } from '../errors/errors.ts';
+import { nameInWords } from '../errors/property-path.ts';
 import { BASE_UNIT, isUnit, kindOf } from '../units/units.ts';
 import { convertValue } from '../units/quantity.ts';
 import type { Unit } from '../units/units.ts';
@@ -176,7 +177,7 @@ function readActive(
       c.add(
         `${path}.${differs[0]!}`,
         'consistent',
-        `active ${JSON.stringify(id)} is also at ${first.path} with different data (${differs.join(', ')}); one active has one set of data`,
+        `active ${JSON.stringify(id)} is also at ${first.path} with different data (${differs.map(nameInWords).join(', ')}); one active has one set of data`,
       );
   }
   return active;

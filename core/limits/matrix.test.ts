@@ -5,7 +5,7 @@ import type { CompiledLimits } from './compile.ts';
 import { evaluatePairAt, matrixPairs, newPairView, newSummary, runMatrix } from './matrix.ts';
 import type { MatrixSummary, PairView } from './matrix.ts';
 import type { ActiveSpec, LimitsInput, ProductSpec } from './model.ts';
-import { rng } from '../../bench/limits-input.ts';
+import { rng } from '#bench/limits-input.ts';
 import { defaultPolicy } from './policy.ts';
 
 /**

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { differences } from '../../core/limits/golden/compare.ts';
+import { differences } from '#core/limits/golden/compare.ts';
 
 /**
  * The command line of contracts/limits.md, run as a validation team runs it: a child process,

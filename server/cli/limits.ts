@@ -6,10 +6,10 @@
  * is in core/; this file only reads the input and writes the output.
  */
 import { readFileSync, readSync, writeSync } from 'node:fs';
-import { AppError, validationError } from '../../core/errors/errors.ts';
-import type { PropertyError } from '../../core/errors/errors.ts';
-import { parseLimitsInput } from '../../core/limits/contract-input.ts';
-import { renderContractDocument } from '../../core/limits/contract-output.ts';
+import { AppError, validationError } from '#core/errors/errors.ts';
+import type { PropertyError } from '#core/errors/errors.ts';
+import { parseLimitsInput } from '#core/limits/contract-input.ts';
+import { renderContractDocument } from '#core/limits/contract-output.ts';
 
 /**
  * Writes to standard output synchronously, waiting while a pipe is full. The matrix streams its

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contractDocument } from '../../core/limits/contract-output.ts';
+import { contractDocument } from '#core/limits/contract-output.ts';
 import { facilityLimitsInput } from '../modules/limits/facility-limits-input.ts';
 import { createTestDb } from '../test/test-db.ts';
 import type { Db } from './db.ts';

@@ -1,16 +1,16 @@
 // `npm run seed:demo`: fills a facility with realistic demo data so that a new user sees a
 // working MAC matrix in minutes. FACILITY_ID picks the facility (default: the first one).
-import { analyticalMethodsDef, cleaningAgentsDef } from '../../core/entities/defs/cleaning.def.ts';
+import { analyticalMethodsDef, cleaningAgentsDef } from '#core/entities/defs/cleaning.def.ts';
 import {
   activesDef,
   equipmentDef,
   productionsDef,
   productsDef,
-} from '../../core/entities/defs/index.ts';
-import type { EntityDef } from '../../core/entities/entity.ts';
+} from '#core/entities/defs/index.ts';
+import type { EntityDef } from '#core/entities/entity.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { createEntity } from '../entities/entity-write.ts';
-import type { Actor } from '../modules/audit/audit.service.ts';
+import type { Actor } from './audit-write.ts';
 import { withinTransaction, type Db } from './db.ts';
 import { demoData } from './demo-data.ts';
 import { migrateAsOwner } from './migrate-owner.ts';

@@ -1,12 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import {
-  brokenPasswordRules,
-  DEFAULT_PASSWORD_POLICY,
-} from '../../core/password/password-policy.ts';
-import { fullPermissionMap } from '../../core/permissions/permission-map.ts';
+import { brokenPasswordRules, DEFAULT_PASSWORD_POLICY } from '#core/password/password-policy.ts';
+import { fullPermissionMap } from '#core/permissions/permission-map.ts';
 import { ConfigError, type Config } from '../config.ts';
-import { writeAudit } from '../modules/audit/audit.service.ts';
-import { hashPassword } from '../modules/auth/secrets.ts';
+import { writeAudit } from './audit-write.ts';
+import { hashPassword } from '../util/secrets.ts';
 import type { Db, Queryable } from './db.ts';
 
 export const SEED_ADMIN_EMAIL = 'admin@carryover.local';

@@ -1,7 +1,7 @@
-import { AppError, validationError, type PropertyError } from '../../core/errors/errors.ts';
-import { recordProblems, type EntityDef } from '../../core/entities/entity.ts';
-import { columnOf, type FieldDef } from '../../core/entities/field.ts';
-import { entityDef } from '../../core/entities/defs/index.ts';
+import { AppError, validationError, type PropertyError } from '#core/errors/errors.ts';
+import { recordProblems, type EntityDef } from '#core/entities/entity.ts';
+import { columnOf, type FieldDef } from '#core/entities/field.ts';
+import { entityDef } from '#core/entities/defs/index.ts';
 import type { Queryable } from '../db/db.ts';
 import { ownerColumn, ownerId, uniqueUnder, type RecordScope } from './entity-scope.ts';
 

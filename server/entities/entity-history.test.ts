@@ -1,11 +1,11 @@
 import { setFacilityKind } from '../test/test-server.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ENTITY_DEFS, entityDef } from '../../core/entities/defs/index.ts';
-import type { EntityDef } from '../../core/entities/entity.ts';
-import type { FieldDef } from '../../core/entities/field.ts';
-import { MEASURES } from '../../core/units/measures.ts';
+import { ENTITY_DEFS, entityDef } from '#core/entities/defs/index.ts';
+import type { EntityDef } from '#core/entities/entity.ts';
+import type { FieldDef } from '#core/entities/field.ts';
+import { MEASURES } from '#core/units/measures.ts';
 import { seedDemo } from '../db/seed-demo.ts';
-import type { Actor } from '../modules/audit/audit.service.ts';
+import type { Actor } from '../db/audit-write.ts';
 import { useFacilityTestServer } from '../test/facility-test-file.ts';
 import { allEntities, getEntity } from './entity-store.ts';
 import { createEntity, updateEntity } from './entity-write.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { equipmentDef } from '../../core/entities/defs/index.ts';
+import { equipmentDef } from '#core/entities/defs/index.ts';
 import { one } from '../db/db.ts';
 import { useFacilityTestServer } from '../test/facility-test-file.ts';
 import { listEntities } from './entity-store.ts';

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { EntityDef } from '../../core/entities/entity.ts';
+import type { EntityDef } from '#core/entities/entity.ts';
 import type { Queryable } from '../db/db.ts';
-import type { Actor } from '../modules/audit/audit.service.ts';
+import type { Actor } from '../db/audit-write.ts';
 import { useFacilityTestServer } from '../test/facility-test-file.ts';
 import { getEntity } from './entity-store.ts';
 import { archiveEntity, createEntity, restoreEntity, updateEntity } from './entity-write.ts';

@@ -1,5 +1,5 @@
-import type { EntityDef } from '../../core/entities/entity.ts';
-import { columnOf } from '../../core/entities/field.ts';
+import type { EntityDef } from '#core/entities/entity.ts';
+import { columnOf } from '#core/entities/field.ts';
 import type { Scope } from './entity-store.ts';
 
 /*

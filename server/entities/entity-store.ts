@@ -1,7 +1,7 @@
-import { AppError } from '../../core/errors/errors.ts';
-import type { EntityDef } from '../../core/entities/entity.ts';
-import { columnOf, type FieldDef } from '../../core/entities/field.ts';
-import type { TListQuery } from '../../core/schemas/common.schemas.ts';
+import { AppError } from '#core/errors/errors.ts';
+import type { EntityDef } from '#core/entities/entity.ts';
+import { columnOf, type FieldDef } from '#core/entities/field.ts';
+import type { TListQuery } from '#core/schemas/common.schemas.ts';
 import type { Db, Queryable, SqlValue } from '../db/db.ts';
 import { likePattern, orderBy, pageOf, pageWindow } from '../http/paging.ts';
 import { tableAsOf, type AsOfOptions } from './entity-history.ts';

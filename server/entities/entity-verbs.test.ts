@@ -1,10 +1,10 @@
 import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { describe, expect, it } from 'vitest';
-import { selectionCriteriaDef } from '../../core/entities/defs/index.ts';
-import { productTypesDef } from '../../core/entities/defs/product-types.def.ts';
-import { samplingPolicyDef } from '../../core/entities/defs/sampling-policy.def.ts';
-import type { EntityDef } from '../../core/entities/entity.ts';
+import { selectionCriteriaDef } from '#core/entities/defs/index.ts';
+import { productTypesDef } from '#core/entities/defs/product-types.def.ts';
+import { samplingPolicyDef } from '#core/entities/defs/sampling-policy.def.ts';
+import type { EntityDef } from '#core/entities/entity.ts';
 import type { AppContext } from '../http/app-context.ts';
 import { registerEntityRoutes } from './entity.routes.ts';
 

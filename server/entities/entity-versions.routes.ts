@@ -1,8 +1,8 @@
-import { AppError } from '../../core/errors/errors.ts';
-import { actionOf, type EntityDef } from '../../core/entities/entity.ts';
-import { ZFacilityParams } from '../../core/schemas/auth.schemas.ts';
-import { ZId } from '../../core/schemas/common.schemas.ts';
-import { ZRecordVersionsResponse } from '../../core/schemas/versions.schemas.ts';
+import { AppError } from '#core/errors/errors.ts';
+import { actionOf, type EntityDef } from '#core/entities/entity.ts';
+import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
+import { ZId } from '#core/schemas/common.schemas.ts';
+import { ZRecordVersionsResponse } from '#core/schemas/versions.schemas.ts';
 import { typed, type AppContext } from '../http/app-context.ts';
 import { recordVersions } from '../records/record-versions.ts';
 import { toRecord } from './entity-store.ts';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { actionOf, editSchema, type EntityDef } from '../../core/entities/entity.ts';
-import { validationError } from '../../core/errors/errors.ts';
-import { ZFacilityParams } from '../../core/schemas/auth.schemas.ts';
-import { ZId, ZReason } from '../../core/schemas/common.schemas.ts';
+import { actionOf, editSchema, type EntityDef } from '#core/entities/entity.ts';
+import { validationError } from '#core/errors/errors.ts';
+import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
+import { ZId, ZReason } from '#core/schemas/common.schemas.ts';
 import { recordAfterRollback, type Db } from '../db/db.ts';
 import { typed, type AppContext } from '../http/app-context.ts';
 import { actorOf } from '../http/session-guard.ts';

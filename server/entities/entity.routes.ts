@@ -1,14 +1,9 @@
 import { z } from 'zod';
-import {
-  actionOf,
-  createSchema,
-  recordSchema,
-  type EntityDef,
-} from '../../core/entities/entity.ts';
-import { ZFacilityParams } from '../../core/schemas/auth.schemas.ts';
-import { ZListQuery, ZId } from '../../core/schemas/common.schemas.ts';
-import { ZDocumentSummary } from '../../core/schemas/attachments.schemas.ts';
-import { ZAsOfQuery } from '../../core/schemas/versions.schemas.ts';
+import { actionOf, createSchema, recordSchema, type EntityDef } from '#core/entities/entity.ts';
+import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
+import { ZListQuery, ZId } from '#core/schemas/common.schemas.ts';
+import { ZDocumentSummary } from '#core/schemas/attachments.schemas.ts';
+import { ZAsOfQuery } from '#core/schemas/versions.schemas.ts';
 import { typed, type AppContext } from '../http/app-context.ts';
 import { IDEMPOTENCY_NOTE, idempotentCreate } from '../http/idempotency.ts';
 import { actorOf } from '../http/session-guard.ts';

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ENTITY_DEFS } from '../../core/entities/defs/index.ts';
-import { columnOf } from '../../core/entities/field.ts';
+import { ENTITY_DEFS } from '#core/entities/defs/index.ts';
+import { columnOf } from '#core/entities/field.ts';
 import { buildUser } from '../test/factories.ts';
 import { facilityPath, setFacilityKind } from '../test/test-server.ts';
 import { useFacilityTestServer } from '../test/facility-test-file.ts';

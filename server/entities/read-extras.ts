@@ -1,4 +1,4 @@
-import type { EntityDef } from '../../core/entities/entity.ts';
+import type { EntityDef } from '#core/entities/entity.ts';
 import type { Queryable } from '../db/db.ts';
 
 /*

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MODULE_RECORD_DEFS, RECORD_DEFS } from '../../core/entities/defs/index.ts';
+import { MODULE_RECORD_DEFS, RECORD_DEFS } from '#core/entities/defs/index.ts';
 import { createTestDb, type TestDb } from '../test/test-db.ts';
 
 /** Tables that keep a version and an archive stamp but are written on purpose by their own code. */

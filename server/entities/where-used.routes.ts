@@ -1,8 +1,8 @@
-import { actionOf, type EntityDef } from '../../core/entities/entity.ts';
-import { isAllowed } from '../../core/permissions/permission-map.ts';
-import { ZFacilityParams } from '../../core/schemas/auth.schemas.ts';
-import { ZId } from '../../core/schemas/common.schemas.ts';
-import { ZWhereUsed } from '../../core/schemas/where-used.schemas.ts';
+import { actionOf, type EntityDef } from '#core/entities/entity.ts';
+import { isAllowed } from '#core/permissions/permission-map.ts';
+import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
+import { ZId } from '#core/schemas/common.schemas.ts';
+import { ZWhereUsed } from '#core/schemas/where-used.schemas.ts';
 import { typed, type AppContext } from '../http/app-context.ts';
 import { facilityPermissions, sessionOf } from '../http/session-guard.ts';
 import { getEntity } from './entity-store.ts';

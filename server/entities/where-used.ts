@@ -1,12 +1,12 @@
-import { MODULE_RECORD_DEFS, RECORD_DEFS } from '../../core/entities/defs/index.ts';
-import type { EntityDef } from '../../core/entities/entity.ts';
-import { columnOf } from '../../core/entities/field.ts';
-import { referringFields, type ReferringField } from '../../core/entities/where-used.ts';
+import { MODULE_RECORD_DEFS, RECORD_DEFS } from '#core/entities/defs/index.ts';
+import type { EntityDef } from '#core/entities/entity.ts';
+import { columnOf } from '#core/entities/field.ts';
+import { referringFields, type ReferringField } from '#core/entities/where-used.ts';
 import {
   WHERE_USED_LIMIT,
   type TWhereUsed,
   type TWhereUsedGroup,
-} from '../../core/schemas/where-used.schemas.ts';
+} from '#core/schemas/where-used.schemas.ts';
 import type { Queryable, SqlValue } from '../db/db.ts';
 
 // A facility's record is named only by records of the same facility; a plan's records are not.

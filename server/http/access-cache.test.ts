@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
-import type { TRole } from '../../core/schemas/roles.schemas.ts';
+import type { TRole } from '#core/schemas/roles.schemas.ts';
 import { buildUser, permissionsWith } from '../test/factories.ts';
 import { useFacilityTestServer } from '../test/facility-test-file.ts';
 

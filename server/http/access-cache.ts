@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { TLicenseState } from '../../core/schemas/facilities.schemas.ts';
-import type { FacilityKind } from '../../core/facilities/facility-features.ts';
+import type { TLicenseState } from '#core/schemas/facilities.schemas.ts';
+import type { FacilityKind } from '#core/facilities/facility-features.ts';
 import type { Db } from '../db/db.ts';
 import {
   isPastLimits,
@@ -10,8 +10,8 @@ import {
   type ResolvedSession,
   type SessionLimits,
   type SessionLookup,
-} from '../modules/auth/auth.service.ts';
-import { hashToken } from '../modules/auth/secrets.ts';
+} from '../sessions/session-lookup.ts';
+import { hashToken } from '../util/secrets.ts';
 
 /*
  * What every request's guards read — its session with the user's grants, and the facility of

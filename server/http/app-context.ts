@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
-import type { Mailer } from '../modules/mail/mailer.ts';
+import type { Mailer } from '../util/mailer.ts';
 
 /** What every route module receives: the app with zod types, the database and the configuration. */
 export interface AppContext {

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ZodError } from 'zod';
-import { AppError, validationError, type PropertyError } from '../../core/errors/errors.ts';
+import { AppError, validationError, type PropertyError } from '#core/errors/errors.ts';
 import { isConnectionLost } from '../db/db.ts';
 
 /** '/products/0/minBatchSize' → 'products[0].minBatchSize', the path style of the catalogue. */

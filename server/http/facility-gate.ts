@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyRequest, preValidationHookHandler } from 'fastify';
-import { AppError } from '../../core/errors/errors.ts';
+import { AppError } from '#core/errors/errors.ts';
 import {
   featureOfPath,
   hasFeature,
   unavailableMessage,
   type FacilityFeatureKey,
-} from '../../core/facilities/facility-features.ts';
-import { MAX_ID } from '../../core/schemas/common.schemas.ts';
+} from '#core/facilities/facility-features.ts';
+import { MAX_ID } from '#core/schemas/common.schemas.ts';
 import type { Db } from '../db/db.ts';
 import type { AccessCache, FacilityState } from './access-cache.ts';
 import { auditRefusal } from './session-guard.ts';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { AppError, validationError } from '../../core/errors/errors.ts';
+import { AppError, validationError } from '#core/errors/errors.ts';
 import { recordAfterRollback, withinTransaction, type Db } from '../db/db.ts';
 import { sessionOf } from './session-guard.ts';
 

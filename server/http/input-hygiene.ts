@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest, preValidationHookHandler } from 'fastify';
-import { validationError } from '../../core/errors/errors.ts';
+import { validationError } from '#core/errors/errors.ts';
 import { propertyPath } from './error-handler.ts';
 
 /** Deeper than any request of the API; a deeper body is an attack on the parsers behind it. */

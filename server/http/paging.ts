@@ -1,4 +1,4 @@
-import type { TListQuery } from '../../core/schemas/common.schemas.ts';
+import type { TListQuery } from '#core/schemas/common.schemas.ts';
 
 /** LIMIT and OFFSET of a page, and the shape every list answers with. */
 export function pageWindow(query: Pick<TListQuery, 'pageNumber' | 'pageLimit'>): {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fullPermissionMap } from '../../core/permissions/permission-map.ts';
+import { fullPermissionMap } from '#core/permissions/permission-map.ts';
 import { buildApp } from '../app.ts';
 import { buildUser } from '../test/factories.ts';
 import { startTestServer, type TestServer } from '../test/test-server.ts';

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../../core/errors/errors.ts';
+import { AppError } from '#core/errors/errors.ts';
 import type { Config } from '../config.ts';
 import type { Db, Queryable } from '../db/db.ts';
-import { hashToken } from '../modules/auth/secrets.ts';
+import { hashToken } from '../util/secrets.ts';
 import type { AccessCache } from './access-cache.ts';
 import { tokenOf } from './session-guard.ts';
 

@@ -1,18 +1,18 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../../core/errors/errors.ts';
+import { AppError } from '#core/errors/errors.ts';
 import {
   isAllowed,
   mergePermissionMaps,
   type PermissionMap,
-} from '../../core/permissions/permission-map.ts';
-import { MAX_ID } from '../../core/schemas/common.schemas.ts';
+} from '#core/permissions/permission-map.ts';
+import { MAX_ID } from '#core/schemas/common.schemas.ts';
 import type { Db } from '../db/db.ts';
-import { writeAudit, type Actor } from '../modules/audit/audit.service.ts';
+import { writeAudit, type Actor } from '../db/audit-write.ts';
 import {
   resolveSession,
   type ResolvedSession,
   type SessionLimits,
-} from '../modules/auth/auth.service.ts';
+} from '../sessions/session-lookup.ts';
 import type { Config } from '../config.ts';
 import type { AccessCache } from './access-cache.ts';
 

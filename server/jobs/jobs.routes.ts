@@ -1,5 +1,5 @@
-import { AppError } from '../../core/errors/errors.ts';
-import { ZJobParams, ZJobResponse, type TJob } from '../../core/schemas/jobs.schemas.ts';
+import { AppError } from '#core/errors/errors.ts';
+import { ZJobParams, ZJobResponse, type TJob } from '#core/schemas/jobs.schemas.ts';
 import { typed, type AppContext, type Guard } from '../http/app-context.ts';
 import { facilityPermissions, sessionOf } from '../http/session-guard.ts';
 import { maybeOne } from '../db/db.ts';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { TJobProgress } from '../../core/schemas/cleaning-assessments.schemas.ts';
+import type { TJobProgress } from '#core/schemas/cleaning-assessments.schemas.ts';
 import { maybeOne, type Db, type Queryable } from '../db/db.ts';
 import { pgBoss, pgBossDb, QUEUE } from './pg-boss-db.ts';
 

@@ -1,6 +1,6 @@
-import { validationError, type PropertyError } from '../../core/errors/errors.ts';
-import { isAllowed, type PermissionMap } from '../../core/permissions/permission-map.ts';
-import { ZFacilityParams } from '../../core/schemas/auth.schemas.ts';
+import { validationError, type PropertyError } from '#core/errors/errors.ts';
+import { isAllowed, type PermissionMap } from '#core/permissions/permission-map.ts';
+import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
 import {
   DEFAULT_APPROVAL_STEPS,
   ZApprovalPolicyQuery,
@@ -9,7 +9,7 @@ import {
   type TApprovalPolicyBody,
   type TApprovalStep,
   type TControlledDocumentType,
-} from '../../core/schemas/signatures.schemas.ts';
+} from '#core/schemas/signatures.schemas.ts';
 import type { Queryable } from '../db/db.ts';
 import { typed, type AppContext } from '../http/app-context.ts';
 import { actorOf } from '../http/session-guard.ts';

@@ -1,8 +1,8 @@
-import { actionOf, type EntityDef } from '../../core/entities/entity.ts';
-import { ENTITY_DEFS } from '../../core/entities/defs/index.ts';
+import { actionOf, type EntityDef } from '#core/entities/entity.ts';
+import { ENTITY_DEFS } from '#core/entities/defs/index.ts';
 import type { Queryable } from '../db/db.ts';
 import type { AsOfOptions } from '../entities/entity-history.ts';
-import type { Actor } from '../modules/audit/audit.service.ts';
+import type { Actor } from '../db/audit-write.ts';
 import {
   controlledStates,
   recordEdit,

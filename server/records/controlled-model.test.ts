@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRecordStatus } from '../../core/schemas/signatures.schemas.ts';
+import type { TRecordStatus } from '#core/schemas/signatures.schemas.ts';
 import { startSignKit, type Person, type SignKit } from './sign-test-kit.ts';
 
 /*

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
-import { AppError, type ErrorName } from '../../core/errors/errors.ts';
+import { AppError, type ErrorName } from '#core/errors/errors.ts';
 import type {
   TControlledDocumentType,
   TRecordStatus,
   TSignatureState,
-} from '../../core/schemas/signatures.schemas.ts';
+} from '#core/schemas/signatures.schemas.ts';
 import type { Db, Queryable, RecordedAfterRollback } from '../db/db.ts';
 import { tableAsOf, type AsOfOptions } from '../entities/entity-history.ts';
-import { writeAudit, type Actor } from '../modules/audit/audit.service.ts';
+import { writeAudit, type Actor } from '../db/audit-write.ts';
 
 /*
  * Controlled records (server/records/README.md): every version of a record of a controlled

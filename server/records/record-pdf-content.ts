@@ -1,7 +1,7 @@
-import { ENTITY_DEFS, entityDef } from '../../core/entities/defs/index.ts';
-import type { EntityDef } from '../../core/entities/entity.ts';
-import type { FieldDef } from '../../core/entities/field.ts';
-import type { TControlledDocumentType } from '../../core/schemas/signatures.schemas.ts';
+import { ENTITY_DEFS, entityDef } from '#core/entities/defs/index.ts';
+import type { EntityDef } from '#core/entities/entity.ts';
+import type { FieldDef } from '#core/entities/field.ts';
+import type { TControlledDocumentType } from '#core/schemas/signatures.schemas.ts';
 import type { Queryable } from '../db/db.ts';
 import { documentTypeRegistration } from './controlled.ts';
 import { fieldText } from './record-pdf.ts';

@@ -1,12 +1,12 @@
-import { AppError } from '../../core/errors/errors.ts';
-import { ZFacilityParams } from '../../core/schemas/auth.schemas.ts';
-import { ZRecordPdfQuery } from '../../core/schemas/signatures.schemas.ts';
+import { AppError } from '#core/errors/errors.ts';
+import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
+import { ZRecordPdfQuery } from '#core/schemas/signatures.schemas.ts';
 import type { Queryable } from '../db/db.ts';
 import { typed, type AppContext } from '../http/app-context.ts';
 import { attachment } from '../http/download.ts';
 import { actorOf, sessionOf } from '../http/session-guard.ts';
 import { facilityDateTimeSettings } from '../modules/audit/audit-log.service.ts';
-import { writeAudit } from '../modules/audit/audit.service.ts';
+import { writeAudit } from '../db/audit-write.ts';
 import type { ControlledRef, VersionRow } from './controlled.ts';
 import { printableContent } from './record-pdf-content.ts';
 import { renderRecordPdf } from './record-pdf.ts';

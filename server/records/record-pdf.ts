@@ -1,15 +1,15 @@
-import { formatDateTime, type DateTimeSettings } from '../../core/datetime/format-date-time.ts';
+import { formatDateTime, type DateTimeSettings } from '#core/datetime/format-date-time.ts';
 import {
   SIGNATURE_STATE_LABELS,
   STATUS_LABELS,
   rejectionLabel,
-} from '../../core/records/status-labels.ts';
+} from '#core/records/status-labels.ts';
 import type {
   TControlledDocumentType,
   TRecordStatus,
   TSignature,
   TSignatureState,
-} from '../../core/schemas/signatures.schemas.ts';
+} from '#core/schemas/signatures.schemas.ts';
 import { landscapePage, renderPdfDocument } from '../util/pdf/render-pdf.ts';
 import type { PrintedField } from './record-pdf-content.ts';
 

@@ -1,4 +1,4 @@
-import type { TRecordVersion } from '../../core/schemas/versions.schemas.ts';
+import type { TRecordVersion } from '#core/schemas/versions.schemas.ts';
 import type { Queryable } from '../db/db.ts';
 
 /** Which record's versions: its table, facility and key. */

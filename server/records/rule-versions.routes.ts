@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { AppError } from '../../core/errors/errors.ts';
-import type { CleaningLimitPolicy, ResidueType } from '../../core/limits/policy.ts';
-import { ZFacilityParams } from '../../core/schemas/auth.schemas.ts';
+import { AppError } from '#core/errors/errors.ts';
+import type { CleaningLimitPolicy, ResidueType } from '#core/limits/policy.ts';
+import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
 import {
   INSPECTION_SETTINGS_DEFAULTS,
   MICROBIAL_POLICY_DEFAULTS,
-} from '../../core/schemas/facility-rules.schemas.ts';
-import { ZRecordVersionsResponse } from '../../core/schemas/versions.schemas.ts';
+} from '#core/schemas/facility-rules.schemas.ts';
+import { ZRecordVersionsResponse } from '#core/schemas/versions.schemas.ts';
 import type { Queryable } from '../db/db.ts';
 import { typed, type AppContext } from '../http/app-context.ts';
 import { policyFields, policyRecordOf } from '../modules/policies/policies.service.ts';

@@ -2,7 +2,7 @@ import type {
   TApprovalStep,
   TRecordStatus,
   TSignAction,
-} from '../../core/schemas/signatures.schemas.ts';
+} from '#core/schemas/signatures.schemas.ts';
 
 /*
  * Where a submitted version stands in its approval steps, replayed from its signatures since

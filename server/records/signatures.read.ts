@@ -6,7 +6,7 @@ import type {
   TSignAction,
   TSignature,
   TSignerRole,
-} from '../../core/schemas/signatures.schemas.ts';
+} from '#core/schemas/signatures.schemas.ts';
 import type { Queryable } from '../db/db.ts';
 import { contentHash, type ControlledRef } from './controlled.ts';
 import { stepProgress, whyNotEligible, type Signer } from './signature-steps.ts';

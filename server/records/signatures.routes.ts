@@ -1,18 +1,18 @@
-import { AppError } from '../../core/errors/errors.ts';
-import { isAllowed } from '../../core/permissions/permission-map.ts';
-import { ZFacilityParams } from '../../core/schemas/auth.schemas.ts';
+import { AppError } from '#core/errors/errors.ts';
+import { isAllowed } from '#core/permissions/permission-map.ts';
+import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
 import {
   ZPendingApprovalsResponse,
   ZSignRequest,
   ZSignResponse,
   ZSignaturesQuery,
   ZSignaturesResponse,
-} from '../../core/schemas/signatures.schemas.ts';
-import type { TControlledDocumentType } from '../../core/schemas/signatures.schemas.ts';
+} from '#core/schemas/signatures.schemas.ts';
+import type { TControlledDocumentType } from '#core/schemas/signatures.schemas.ts';
 import type { Db } from '../db/db.ts';
 import { typed, type AppContext } from '../http/app-context.ts';
-import type { ResolvedSession } from '../modules/auth/auth.service.ts';
-import { writeAudit } from '../modules/audit/audit.service.ts';
+import type { ResolvedSession } from '../sessions/session-lookup.ts';
+import { writeAudit } from '../db/audit-write.ts';
 import { actorOf, facilityPermissions, sessionOf } from '../http/session-guard.ts';
 import { documentTypeRegistration } from './controlled.ts';
 import { registerRecordPdfRoute } from './record-pdf.routes.ts';

@@ -1,18 +1,18 @@
-import { AppError, validationError } from '../../core/errors/errors.ts';
+import { AppError, validationError } from '#core/errors/errors.ts';
 import {
   isAllowed,
   mergePermissionMaps,
   type PermissionMap,
-} from '../../core/permissions/permission-map.ts';
+} from '#core/permissions/permission-map.ts';
 import {
   DEFAULT_MEANINGS,
   type TApprovalStep,
   type TSignRequest,
   type TSignResponse,
   type TSignerRole,
-} from '../../core/schemas/signatures.schemas.ts';
+} from '#core/schemas/signatures.schemas.ts';
 import { recordAfterRollback, type Db, type Queryable } from '../db/db.ts';
-import { writeAudit, type Actor } from '../modules/audit/audit.service.ts';
+import { writeAudit, type Actor } from '../db/audit-write.ts';
 import type { KeyConfig } from '../modules/active-directory/active-directory.settings.ts';
 import { verifySigner } from '../modules/auth/signing-password.ts';
 import { approvalPolicy } from './approval-policies.ts';

@@ -4,7 +4,7 @@ import {
   ZPendingApprovalsResponse,
   ZSignResponse,
   ZSignaturesResponse,
-} from '../../core/schemas/signatures.schemas.ts';
+} from '#core/schemas/signatures.schemas.ts';
 import { fullPermissionMap, permissionsWith } from '../test/factories.ts';
 import { startSignTeam, type Person, type SignKit } from './sign-test-kit.ts';
 

@@ -2,10 +2,10 @@ import {
   emptyPermissionMap,
   fullPermissionMap,
   type PermissionMap,
-} from '../../core/permissions/permission-map.ts';
+} from '#core/permissions/permission-map.ts';
 import type { Db } from '../db/db.ts';
-import type { Actor } from '../modules/audit/audit.service.ts';
-import { hashPassword } from '../modules/auth/secrets.ts';
+import type { Actor } from '../db/audit-write.ts';
+import { hashPassword } from '../util/secrets.ts';
 
 let sequence = 0;
 

@@ -1,4 +1,4 @@
-import type { TControlledDocumentType } from '../../core/schemas/signatures.schemas.ts';
+import type { TControlledDocumentType } from '#core/schemas/signatures.schemas.ts';
 import { buildUser, permissionsWith } from './factories.ts';
 import { ADMIN, type HttpResult, type TestServer } from './test-server.ts';
 

@@ -1,11 +1,11 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import { Button, Card, notification, Space, Typography } from 'antd';
 import { useState } from 'react';
-import { useSession } from '../../session/use-session.ts';
-import type { AuditLogFilters } from './audit-log-api.ts';
-import { exportAuditLogs, useAuditLogs } from './audit-log-api.ts';
-import { AuditLogFilterBar } from './AuditLogFilters.tsx';
-import { AuditRowsTable, FIRST_AUDIT_PAGE } from './AuditRowsTable.tsx';
+import { useSession } from '#client/session/use-session.ts';
+import type { AuditLogFilters } from '#client/shared/audit-log/audit-log-api.ts';
+import { exportAuditLogs, useAuditLogs } from '#client/shared/audit-log/audit-log-api.ts';
+import { AuditLogFilterBar } from '#client/shared/audit-log/AuditLogFilters.tsx';
+import { AuditRowsTable, FIRST_AUDIT_PAGE } from '#client/shared/audit-log/AuditRowsTable.tsx';
 import { useVerifyAuditTrail } from './audit-verify-api.ts';
 import { VerifyIntegrityButton, VerifyIntegrityResult } from './VerifyIntegrity.tsx';
 

@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import { PermissionGate } from '../../app/PermissionGate.tsx';
+import { PermissionGate } from '#client/shared/PermissionGate.tsx';
 import { canReadAuditLog } from './audit-log-access.ts';
 
 const AuditLogPage = lazy(() =>

@@ -1,6 +1,6 @@
 import { SafetyCertificateOutlined } from '@ant-design/icons';
 import { Alert, Button } from 'antd';
-import { useAuditFilterOptions } from './audit-log-api.ts';
+import { useAuditFilterOptions } from '#client/shared/audit-log/audit-log-api.ts';
 import type { useVerifyAuditTrail } from './audit-verify-api.ts';
 import { verifyOutcome } from './audit-verify-text.ts';
 

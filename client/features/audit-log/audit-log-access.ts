@@ -1,4 +1,4 @@
-import { canDo, type MyPermissions } from '../../app/permission-rules.ts';
+import { canDo, type MyPermissions } from '#client/shared/permission-rules.ts';
 
 /** AuditLog Get in any facility of the plan: the server then shows the rows it allows. */
 export function canReadAuditLog(permissions: MyPermissions): boolean {

@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { ZAuditVerifyResult } from '../../../core/schemas/audit.schemas.ts';
-import { apiRequest } from '../../api/http-client.ts';
+import type { ZAuditVerifyResult } from '#core/schemas/audit.schemas.ts';
+import { apiRequest } from '#client/api/http-client.ts';
 
 export type AuditVerifyResult = z.infer<typeof ZAuditVerifyResult>;
 

@@ -1,13 +1,13 @@
 import { Form, Input, Select } from 'antd';
+import { CHANGE_TYPES, type TChangeAssessment } from '#core/schemas/change-assessments.schemas.ts';
+import { mocRecordsDef } from '#core/entities/defs/documents.def.ts';
+import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
+import { ReferenceSelect } from '#client/shared/master-data/ReferenceSelect.tsx';
 import {
-  CHANGE_TYPES,
-  type TChangeAssessment,
-} from '../../../core/schemas/change-assessments.schemas.ts';
-import { mocRecordsDef } from '../../../core/entities/defs/documents.def.ts';
-import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
-import { ReferenceSelect } from '../master-data/ReferenceSelect.tsx';
-import { changeCalls, useChangeWrite } from './change-assessments-api.ts';
-import type { ChangeAssessmentCreate } from './change-assessments-api.ts';
+  changeCalls,
+  useChangeWrite,
+} from '#client/shared/change-assessments/change-assessments-api.ts';
+import type { ChangeAssessmentCreate } from '#client/shared/change-assessments/change-assessments-api.ts';
 
 type HeaderValues = ChangeAssessmentCreate;
 

@@ -2,26 +2,26 @@ import { Alert, Button, Card, Descriptions, Flex, Space, Spin, Typography } from
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import type { TChangeAssessment } from '../../../core/schemas/change-assessments.schemas.ts';
-import { useReasonAction } from '../../app/reason/use-reason-action.tsx';
-import { useDateFormat } from '../../app/use-date-format.ts';
-import { useFacilityScope } from '../master-data/use-facility-scope.ts';
-import { usePermissions } from '../../app/permissions.ts';
-import { ControlledRecordPanel } from '../records/ControlledRecordPanel.tsx';
+import type { TChangeAssessment } from '#core/schemas/change-assessments.schemas.ts';
+import { useReasonAction } from '#client/shared/reason/use-reason-action.tsx';
+import { useDateFormat } from '#client/shared/use-date-format.ts';
+import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
+import { usePermissions } from '#client/shared/permissions.ts';
+import { ControlledRecordPanel } from '#client/shared/records/ControlledRecordPanel.tsx';
 import {
   changeCalls,
   changePath,
   invalidateAfterSigning,
   useChangeAssessment,
   useChangeWrite,
-} from './change-assessments-api.ts';
+} from '#client/shared/change-assessments/change-assessments-api.ts';
 import { ChangeAssessmentForm } from './ChangeAssessmentForm.tsx';
-import { ChangeStatusTag } from './ChangeStatusTag.tsx';
+import { ChangeStatusTag } from '#client/shared/change-assessments/ChangeStatusTag.tsx';
 import { EvaluationPanel } from './EvaluationPanel.tsx';
 import { ImpactTable } from './ImpactTable.tsx';
-import { submitBlocker } from './impact-format.ts';
+import { submitBlocker } from '#client/shared/change-assessments/impact-format.ts';
 import { StagedChanges } from './StagedChanges.tsx';
-import { RecordReportButton } from '../reports/RecordReportButton.tsx';
+import { RecordReportButton } from '#client/shared/reports/RecordReportButton.tsx';
 
 /** One change assessment: its header, change set, evaluation, impact and signatures. */
 export function ChangeAssessmentPage() {

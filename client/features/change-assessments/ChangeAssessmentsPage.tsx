@@ -7,16 +7,16 @@ import {
   CHANGE_STATUSES,
   type TChangeAssessmentSummary,
   type TChangeStatus,
-} from '../../../core/schemas/change-assessments.schemas.ts';
-import { useDateFormat } from '../../app/use-date-format.ts';
-import { usePermissions } from '../../app/permissions.ts';
-import { StatusTag } from '../records/StatusTag.tsx';
-import { useChangeAssessments } from './change-assessments-api.ts';
-import type { ChangeAssessmentListQuery } from './change-assessments-api.ts';
+} from '#core/schemas/change-assessments.schemas.ts';
+import { useDateFormat } from '#client/shared/use-date-format.ts';
+import { usePermissions } from '#client/shared/permissions.ts';
+import { StatusTag } from '#client/shared/records/StatusTag.tsx';
+import { useChangeAssessments } from '#client/shared/change-assessments/change-assessments-api.ts';
+import type { ChangeAssessmentListQuery } from '#client/shared/change-assessments/change-assessments-api.ts';
 import { ChangeAssessmentForm } from './ChangeAssessmentForm.tsx';
-import { ChangeStatusTag } from './ChangeStatusTag.tsx';
-import { LoadErrorAlert } from '../../app/LoadErrorAlert.tsx';
-import { serverPaging } from '../../app/paging.ts';
+import { ChangeStatusTag } from '#client/shared/change-assessments/ChangeStatusTag.tsx';
+import { LoadErrorAlert } from '#client/shared/LoadErrorAlert.tsx';
+import { serverPaging } from '#client/shared/paging.ts';
 
 /** Change control: the facility's change assessments, newest first, by change status. */
 export function ChangeAssessmentsPage() {

@@ -4,10 +4,13 @@ import {
   DECISIONS,
   type TDecision,
   type TImpactItem,
-} from '../../../core/schemas/change-assessments.schemas.ts';
-import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
-import { changeCalls, useChangeWrite } from './change-assessments-api.ts';
-import { decisionsFor } from './impact-format.ts';
+} from '#core/schemas/change-assessments.schemas.ts';
+import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
+import {
+  changeCalls,
+  useChangeWrite,
+} from '#client/shared/change-assessments/change-assessments-api.ts';
+import { decisionsFor } from '#client/shared/change-assessments/impact-format.ts';
 
 interface DecisionValues {
   decision: TDecision;

@@ -1,11 +1,15 @@
 import { Alert, Button, Card, Col, Flex, Row, Statistic, Typography, message } from 'antd';
 import { useState } from 'react';
-import type { TChangeAssessment } from '../../../core/schemas/change-assessments.schemas.ts';
-import { showSaveError } from '../../api/form-errors.ts';
-import { useDateFormat } from '../../app/use-date-format.ts';
-import { useFacilityScope } from '../master-data/use-facility-scope.ts';
-import { changeCalls, downloadImpact, useChangeWrite } from './change-assessments-api.ts';
-import { pairsListedNote, summaryCounts } from './impact-format.ts';
+import type { TChangeAssessment } from '#core/schemas/change-assessments.schemas.ts';
+import { showSaveError } from '#client/api/form-errors.ts';
+import { useDateFormat } from '#client/shared/use-date-format.ts';
+import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
+import {
+  changeCalls,
+  downloadImpact,
+  useChangeWrite,
+} from '#client/shared/change-assessments/change-assessments-api.ts';
+import { pairsListedNote, summaryCounts } from '#client/shared/change-assessments/impact-format.ts';
 
 /** Evaluate (synchronous: a couple of seconds on a large facility), and what it found. */
 export function EvaluationPanel(props: { assessment: TChangeAssessment; canEvaluate: boolean }) {

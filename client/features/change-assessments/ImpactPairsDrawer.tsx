@@ -1,9 +1,9 @@
 import { Alert, Drawer, Table } from 'antd';
 import { useState } from 'react';
-import type { TImpactItem, TImpactPair } from '../../../core/schemas/change-assessments.schemas.ts';
-import { formatChange } from '../limits/what-if-format.ts';
-import { useImpactPairs } from './change-assessments-api.ts';
-import { limitLines } from './impact-format.ts';
+import type { TImpactItem, TImpactPair } from '#core/schemas/change-assessments.schemas.ts';
+import { formatChange } from '#client/shared/limits/what-if-format.ts';
+import { useImpactPairs } from '#client/shared/change-assessments/change-assessments-api.ts';
+import { limitLines } from '#client/shared/change-assessments/impact-format.ts';
 
 /** The pairs behind one impact item (its previous product's pairs), largest change first. */
 export function ImpactPairsDrawer(props: {

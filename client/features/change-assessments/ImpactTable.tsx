@@ -6,15 +6,15 @@ import {
   IMPACT_KINDS,
   type TImpactItem,
   type TImpactKind,
-} from '../../../core/schemas/change-assessments.schemas.ts';
-import { useDateFormat } from '../../app/use-date-format.ts';
-import { formatChange } from '../limits/what-if-format.ts';
-import { useImpact } from './change-assessments-api.ts';
-import type { ImpactQuery } from './change-assessments-api.ts';
+} from '#core/schemas/change-assessments.schemas.ts';
+import { useDateFormat } from '#client/shared/use-date-format.ts';
+import { formatChange } from '#client/shared/limits/what-if-format.ts';
+import { useImpact } from '#client/shared/change-assessments/change-assessments-api.ts';
+import type { ImpactQuery } from '#client/shared/change-assessments/change-assessments-api.ts';
 import { DecisionForm } from './DecisionForm.tsx';
-import { IMPACT_KIND_LABELS, limitLines } from './impact-format.ts';
+import { IMPACT_KIND_LABELS, limitLines } from '#client/shared/change-assessments/impact-format.ts';
 import { ImpactPairsDrawer } from './ImpactPairsDrawer.tsx';
-import { serverPaging } from '../../app/paging.ts';
+import { serverPaging } from '#client/shared/paging.ts';
 
 /**
  * The impact items of the evaluation, each with its decision: the decisions are taken here, on

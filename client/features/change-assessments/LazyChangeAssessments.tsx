@@ -1,6 +1,6 @@
 import { lazy } from 'react';
 import { Route, Routes } from 'react-router';
-import { PermissionGate } from '../../app/PermissionGate.tsx';
+import { PermissionGate } from '#client/shared/PermissionGate.tsx';
 import { canSeeChangeAssessments } from './change-assessments-access.ts';
 
 // Change control is its own chunk, loaded when it is first opened.

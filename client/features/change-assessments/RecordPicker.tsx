@@ -1,11 +1,11 @@
 import { Select } from 'antd';
 import { useQuery } from '@tanstack/react-query';
-import type { EntityDef } from '../../../core/entities/entity.ts';
-import { listEntities } from '../master-data/entity-api.ts';
-import { OPTIONS_PAGE_LIMIT } from '../master-data/entity-queries.ts';
-import { entityKeys } from '../../app/query-keys.ts';
-import { useFacilityScope } from '../master-data/use-facility-scope.ts';
-import { lowerLabel } from '../../../core/entities/labels.ts';
+import type { EntityDef } from '#core/entities/entity.ts';
+import { listEntities } from '#client/shared/master-data/entity-api.ts';
+import { OPTIONS_PAGE_LIMIT } from '#client/shared/master-data/entity-queries.ts';
+import { entityKeys } from '#client/shared/query-keys.ts';
+import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
+import { lowerLabel } from '#core/entities/labels.ts';
 
 /** Picks one record of an entity by name: an active one, or an archived one to restore. */
 export function RecordPicker(props: {

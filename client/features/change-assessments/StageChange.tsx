@@ -1,30 +1,38 @@
 import { Alert, Drawer, Form, Modal, Select, Spin } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { EntityDef } from '../../../core/entities/entity.ts';
+import type { EntityDef } from '#core/entities/entity.ts';
 import {
   POLICY_TARGET,
   type TChangeAssessment,
   type TStagedChange,
-} from '../../../core/schemas/change-assessments.schemas.ts';
-import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
-import { getEntity } from '../master-data/entity-api.ts';
-import type { EntityRecord } from '../master-data/entity-api.ts';
-import { entityKeys } from '../../app/query-keys.ts';
-import { EntityFormDrawer } from '../master-data/EntityFormDrawer.tsx';
-import type { EntityFormSave } from '../master-data/EntityFormDrawer.tsx';
-import { lowerLabel } from '../master-data/entity-registry.ts';
-import { useFacilityScope } from '../master-data/use-facility-scope.ts';
-import { usePermissions } from '../../app/permissions.ts';
-import { PolicyTab } from '../policies/PolicyTab.tsx';
-import { loadPolicy, RESIDUE_TYPES, rulesKeys, usePolicyTab } from '../policies/rules-api.ts';
-import type { PolicyFields, ResidueType } from '../policies/rules-api.ts';
-import { changeCalls, useChangeWrite } from './change-assessments-api.ts';
-import type { StagedChangeBody } from './change-assessments-api.ts';
+} from '#core/schemas/change-assessments.schemas.ts';
+import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
+import { getEntity } from '#client/shared/master-data/entity-api.ts';
+import type { EntityRecord } from '#client/shared/master-data/entity-api.ts';
+import { entityKeys } from '#client/shared/query-keys.ts';
+import { EntityFormDrawer } from '#client/shared/master-data/EntityFormDrawer.tsx';
+import type { EntityFormSave } from '#client/shared/master-data/EntityFormDrawer.tsx';
+import { lowerLabel } from '#client/shared/master-data/entity-registry.ts';
+import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
+import { usePermissions } from '#client/shared/permissions.ts';
+import { PolicyTab } from '#client/shared/policies/PolicyTab.tsx';
+import {
+  loadPolicy,
+  RESIDUE_TYPES,
+  rulesKeys,
+  usePolicyTab,
+} from '#client/shared/policies/rules-api.ts';
+import type { PolicyFields, ResidueType } from '#client/shared/policies/rules-api.ts';
+import {
+  changeCalls,
+  useChangeWrite,
+} from '#client/shared/change-assessments/change-assessments-api.ts';
+import type { StagedChangeBody } from '#client/shared/change-assessments/change-assessments-api.ts';
 import { RecordPicker } from './RecordPicker.tsx';
 import { defOfChange, OP_LABELS, STAGEABLE_DEFS, stageAction } from './stage-target.ts';
 import type { StageOp } from './stage-target.ts';
-import { validatedValues } from '../../app/validated-values.ts';
+import { validatedValues } from '#client/shared/validated-values.ts';
 
 /** What the picker chose: a record type, what to do and to which record (or a policy). */
 type Choice =

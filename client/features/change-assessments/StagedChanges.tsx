@@ -2,13 +2,13 @@ import { PlusOutlined } from '@ant-design/icons';
 import { Button, Empty, Flex, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import type { TableProps } from 'antd';
 import { useState } from 'react';
-import type {
-  TChangeAssessment,
-  TStagedChange,
-} from '../../../core/schemas/change-assessments.schemas.ts';
-import { useReasonAction } from '../../app/reason/use-reason-action.tsx';
-import { useDateFormat } from '../../app/use-date-format.ts';
-import { changeCalls, useChangeWrite } from './change-assessments-api.ts';
+import type { TChangeAssessment, TStagedChange } from '#core/schemas/change-assessments.schemas.ts';
+import { useReasonAction } from '#client/shared/reason/use-reason-action.tsx';
+import { useDateFormat } from '#client/shared/use-date-format.ts';
+import {
+  changeCalls,
+  useChangeWrite,
+} from '#client/shared/change-assessments/change-assessments-api.ts';
 import { EditStagedChange, StageChange } from './StageChange.tsx';
 import { isEditable, OP_LABELS } from './stage-target.ts';
 

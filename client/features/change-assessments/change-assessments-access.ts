@@ -1,4 +1,4 @@
-import type { TMyPermissions } from '../../../core/schemas/roles.schemas.ts';
+import type { TMyPermissions } from '#core/schemas/roles.schemas.ts';
 
 /** Change assessments are read with FacilityCleaningEvaluation Get (core/assessments/README.md). */
 export function canSeeChangeAssessments(permissions: TMyPermissions): boolean {

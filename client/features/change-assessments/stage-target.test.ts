@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { productsDef } from '../../../core/entities/defs/index.ts';
+import { productsDef } from '#core/entities/defs/index.ts';
 import { defOfChange, isEditable, STAGEABLE_DEFS, stageAction } from './stage-target.ts';
 
 describe('what a change assessment may stage', () => {

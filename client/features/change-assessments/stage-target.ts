@@ -1,9 +1,9 @@
-import { ENTITY_DEFS } from '../../../core/entities/defs/index.ts';
-import { mocRecordsDef } from '../../../core/entities/defs/documents.def.ts';
-import type { EntityDef } from '../../../core/entities/entity.ts';
-import { actionOf } from '../../../core/entities/entity.ts';
-import { POLICY_TARGET } from '../../../core/schemas/change-assessments.schemas.ts';
-import type { TStagedChange } from '../../../core/schemas/change-assessments.schemas.ts';
+import { ENTITY_DEFS } from '#core/entities/defs/index.ts';
+import { mocRecordsDef } from '#core/entities/defs/documents.def.ts';
+import type { EntityDef } from '#core/entities/entity.ts';
+import { actionOf } from '#core/entities/entity.ts';
+import { POLICY_TARGET } from '#core/schemas/change-assessments.schemas.ts';
+import type { TStagedChange } from '#core/schemas/change-assessments.schemas.ts';
 
 export type StageOp = TStagedChange['op'];
 

@@ -1,19 +1,22 @@
 import { Alert, Card, Descriptions, Flex, Skeleton, Statistic, Tabs, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import type { TCleaningAssessment } from '../../../core/schemas/cleaning-assessments.schemas.ts';
-import { useDateFormat } from '../../app/use-date-format.ts';
-import { LeftOutAlert } from '../limits/LeftOutAlert.tsx';
-import { usePermissions } from '../../app/permissions.ts';
-import { useFacilityScope } from '../master-data/use-facility-scope.ts';
-import { ControlledRecordPanel } from '../records/ControlledRecordPanel.tsx';
+import type { TCleaningAssessment } from '#core/schemas/cleaning-assessments.schemas.ts';
+import { useDateFormat } from '#client/shared/use-date-format.ts';
+import { LeftOutAlert } from '#client/shared/limits/LeftOutAlert.tsx';
+import { usePermissions } from '#client/shared/permissions.ts';
+import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
+import { ControlledRecordPanel } from '#client/shared/records/ControlledRecordPanel.tsx';
 import { AssessmentProgress } from './AssessmentProgress.tsx';
 import { ChangesSinceTable } from './ChangesSinceTable.tsx';
-import { cleaningAssessmentKeys, useAssessment } from './cleaning-assessments-api.ts';
+import {
+  cleaningAssessmentKeys,
+  useAssessment,
+} from '#client/shared/cleaning-assessments/cleaning-assessments-api.ts';
 import { CoverageMatrix } from './CoverageMatrix.tsx';
 import { GroupsTable, SincePriorPanel, WorstCasesTable } from './ResultTables.tsx';
 import { TasksTable } from './TasksTable.tsx';
-import { RecordReportButton } from '../reports/RecordReportButton.tsx';
+import { RecordReportButton } from '#client/shared/reports/RecordReportButton.tsx';
 
 type Result = NonNullable<TCleaningAssessment['result']>;
 

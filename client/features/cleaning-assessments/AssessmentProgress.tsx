@@ -1,7 +1,7 @@
 import { Progress, Typography } from 'antd';
-import type { TJobProgress } from '../../../core/schemas/cleaning-assessments.schemas.ts';
-import { JobProgressView } from '../jobs/JobProgress.tsx';
-import { isJobFinished, jobPercent, jobStageText } from '../jobs/job-progress.ts';
+import type { TJobProgress } from '#core/schemas/cleaning-assessments.schemas.ts';
+import { JobProgressView } from '#client/shared/jobs/JobProgress.tsx';
+import { isJobFinished, jobPercent, jobStageText } from '#client/shared/jobs/job-progress.ts';
 
 /** The job of an assessment while it runs, or its error; nothing once done (the result shows). */
 export function AssessmentProgress({ progress }: { progress: TJobProgress }) {

@@ -1,9 +1,12 @@
 import { Alert, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { recordLink } from '../records/record-links.ts';
-import { useDateFormat } from '../../app/use-date-format.ts';
-import { useChangesSince, type DataChange } from './cleaning-assessments-api.ts';
+import { recordLink } from '#client/shared/records/record-links.ts';
+import { useDateFormat } from '#client/shared/use-date-format.ts';
+import {
+  useChangesSince,
+  type DataChange,
+} from '#client/shared/cleaning-assessments/cleaning-assessments-api.ts';
 
 /**
  * The changes to the facility's GMP data since the latest assessment (or the one before

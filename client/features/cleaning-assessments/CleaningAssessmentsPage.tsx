@@ -1,12 +1,15 @@
 import { Button, Card, Collapse, Empty, Flex, Spin, Table, Tabs, Typography } from 'antd';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { useDateFormat } from '../../app/use-date-format.ts';
-import { usePermissions } from '../../app/permissions.ts';
-import { StatusTag } from '../records/StatusTag.tsx';
+import { useDateFormat } from '#client/shared/use-date-format.ts';
+import { usePermissions } from '#client/shared/permissions.ts';
+import { StatusTag } from '#client/shared/records/StatusTag.tsx';
 import { ProgressCell } from './AssessmentProgress.tsx';
 import { ChangesSinceTable } from './ChangesSinceTable.tsx';
-import { useAssessments, type CleaningAssessmentSummary } from './cleaning-assessments-api.ts';
+import {
+  useAssessments,
+  type CleaningAssessmentSummary,
+} from '#client/shared/cleaning-assessments/cleaning-assessments-api.ts';
 import { RiskGoalCard } from './RiskGoalCard.tsx';
 import { StartAssessmentDialog } from './StartAssessmentDialog.tsx';
 import { TasksTable } from './TasksTable.tsx';

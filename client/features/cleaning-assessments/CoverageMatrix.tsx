@@ -6,7 +6,7 @@ import {
   COVERAGE_STATES,
   type TCoverageCell,
   type TCoverageState,
-} from '../../../core/schemas/cleaning-assessments.schemas.ts';
+} from '#core/schemas/cleaning-assessments.schemas.ts';
 import {
   cellSummary,
   COVERAGE_COLOURS,

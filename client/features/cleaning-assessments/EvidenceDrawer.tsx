@@ -1,12 +1,9 @@
 import { Descriptions, Drawer, Empty, List, Skeleton, Tag, Typography } from 'antd';
 import { Link } from 'react-router';
-import {
-  COVERAGE_LABELS,
-  type TCoverageCell,
-} from '../../../core/schemas/cleaning-assessments.schemas.ts';
-import { useDateFormat } from '../../app/use-date-format.ts';
-import { usePermissions } from '../../app/permissions.ts';
-import { useTrainTasks } from './cleaning-assessments-api.ts';
+import { COVERAGE_LABELS, type TCoverageCell } from '#core/schemas/cleaning-assessments.schemas.ts';
+import { useDateFormat } from '#client/shared/use-date-format.ts';
+import { usePermissions } from '#client/shared/permissions.ts';
+import { useTrainTasks } from '#client/shared/cleaning-assessments/cleaning-assessments-api.ts';
 import { COVERAGE_COLOURS, isGap } from './coverage-matrix.ts';
 import { TaskDecision } from './TaskDecision.tsx';
 

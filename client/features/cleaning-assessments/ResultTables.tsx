@@ -1,7 +1,7 @@
 import { Empty, Flex, List, Table, Tag, Typography } from 'antd';
 import { Link } from 'react-router';
-import { recordLink } from '../records/record-links.ts';
-import type { TAssessmentResult } from '../../../core/schemas/cleaning-assessments.schemas.ts';
+import { recordLink } from '#client/shared/records/record-links.ts';
+import type { TAssessmentResult } from '#core/schemas/cleaning-assessments.schemas.ts';
 
 type Result = TAssessmentResult;
 type Gap = Result['diff']['newGaps'][number];

@@ -2,16 +2,16 @@ import { Alert, Button, Card, Descriptions, Form, InputNumber, Skeleton, Tag } f
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
-import { useDateFormat } from '../../app/use-date-format.ts';
-import { usePermissions } from '../../app/permissions.ts';
-import { useFacilityScope } from '../master-data/use-facility-scope.ts';
+import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
+import { useDateFormat } from '#client/shared/use-date-format.ts';
+import { usePermissions } from '#client/shared/permissions.ts';
+import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
 import {
   cleaningAssessmentKeys,
   saveRiskGoal,
   useRiskGoal,
   type RiskGoal,
-} from './cleaning-assessments-api.ts';
+} from '#client/shared/cleaning-assessments/cleaning-assessments-api.ts';
 
 interface GoalValues {
   maxRiskScore: number | null;

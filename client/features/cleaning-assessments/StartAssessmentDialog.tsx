@@ -1,9 +1,12 @@
 import { Form, Input, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
-import { useFacilityScope } from '../master-data/use-facility-scope.ts';
-import { cleaningAssessmentKeys, startAssessment } from './cleaning-assessments-api.ts';
+import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
+import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
+import {
+  cleaningAssessmentKeys,
+  startAssessment,
+} from '#client/shared/cleaning-assessments/cleaning-assessments-api.ts';
 
 interface StartValues {
   reason?: string;

@@ -1,10 +1,10 @@
 import { Button, Space, Typography } from 'antd';
 import { useState } from 'react';
-import type { TQualificationTask } from '../../../core/schemas/cleaning-assessments.schemas.ts';
-import { useDateFormat } from '../../app/use-date-format.ts';
-import { usePermissions } from '../../app/permissions.ts';
+import type { TQualificationTask } from '#core/schemas/cleaning-assessments.schemas.ts';
+import { useDateFormat } from '#client/shared/use-date-format.ts';
+import { usePermissions } from '#client/shared/permissions.ts';
 import { TaskDecisionDialog } from './TaskDecisionDialog.tsx';
-import { TaskStudies } from '../studies/TaskStudies.tsx';
+import { TaskStudies } from '#client/shared/studies/TaskStudies.tsx';
 
 /**
  * An open task's Accept and Dismiss; a decided one says who decided, when and why, and an

@@ -5,15 +5,18 @@ import {
   STUDY_TYPES,
   type TQualificationTask,
   type TStudyType,
-} from '../../../core/schemas/cleaning-assessments.schemas.ts';
-import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
-import { useFacilityScope } from '../master-data/use-facility-scope.ts';
+} from '#core/schemas/cleaning-assessments.schemas.ts';
+import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
+import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
 import {
   SignerProofField,
   signerProofOf,
   type SignerProofValues,
-} from '../records/SignerProofField.tsx';
-import { cleaningAssessmentKeys, decideTask } from './cleaning-assessments-api.ts';
+} from '#client/shared/records/SignerProofField.tsx';
+import {
+  cleaningAssessmentKeys,
+  decideTask,
+} from '#client/shared/cleaning-assessments/cleaning-assessments-api.ts';
 
 interface DecisionValues extends SignerProofValues {
   justification?: string;

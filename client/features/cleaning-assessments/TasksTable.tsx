@@ -5,10 +5,14 @@ import {
   COVERAGE_LABELS,
   TASK_STATUSES,
   type TQualificationTask,
-} from '../../../core/schemas/cleaning-assessments.schemas.ts';
-import { useDateFormat } from '../../app/use-date-format.ts';
-import { usePermissions } from '../../app/permissions.ts';
-import { useAssessments, useTasks, type TaskFilter } from './cleaning-assessments-api.ts';
+} from '#core/schemas/cleaning-assessments.schemas.ts';
+import { useDateFormat } from '#client/shared/use-date-format.ts';
+import { usePermissions } from '#client/shared/permissions.ts';
+import {
+  useAssessments,
+  useTasks,
+  type TaskFilter,
+} from '#client/shared/cleaning-assessments/cleaning-assessments-api.ts';
 import { TaskDecision } from './TaskDecision.tsx';
 
 const STATUS_COLOURS = { Open: 'processing', Accepted: 'success', Dismissed: 'default' } as const;

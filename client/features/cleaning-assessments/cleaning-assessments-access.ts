@@ -1,4 +1,4 @@
-import type { TMyPermissions } from '../../../core/schemas/roles.schemas.ts';
+import type { TMyPermissions } from '#core/schemas/roles.schemas.ts';
 
 /** Spec §6: the assessments need FacilityCleaningEvaluation Get, tasks QualificationTask Get. */
 export function canSeeCleaningAssessments(permissions: TMyPermissions): boolean {

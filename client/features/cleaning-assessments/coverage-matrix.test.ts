@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TCoverageCell } from '../../../core/schemas/cleaning-assessments.schemas.ts';
+import type { TCoverageCell } from '#core/schemas/cleaning-assessments.schemas.ts';
 import { cellSummary, isGap, layoutCoverage } from './coverage-matrix.ts';
 
 function cell(

@@ -3,7 +3,7 @@ import {
   COVERAGE_STATES,
   type TCoverageCell,
   type TCoverageState,
-} from '../../../core/schemas/cleaning-assessments.schemas.ts';
+} from '#core/schemas/cleaning-assessments.schemas.ts';
 
 export interface CoverageFilter {
   /** The states to show; empty or absent shows every state. */

@@ -2,17 +2,14 @@ import { DownloadOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons'
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Empty, Flex, Space, Table, Typography } from 'antd';
 import { useState } from 'react';
-import { customReportsDef } from '../../../core/entities/defs/custom-reports.def.ts';
-import {
-  CUSTOM_REPORT_PER_PAGE,
-  type TCell,
-} from '../../../core/schemas/custom-reports.schemas.ts';
-import { saveBlob } from '../../api/http-client.ts';
-import { serverPaging } from '../../app/paging.ts';
-import { useReasonAction } from '../../app/reason/use-reason-action.tsx';
-import { archiveEntity } from '../master-data/entity-api.ts';
-import { useFacilityScope } from '../master-data/use-facility-scope.ts';
-import { usePermissions } from '../../app/permissions.ts';
+import { customReportsDef } from '#core/entities/defs/custom-reports.def.ts';
+import { CUSTOM_REPORT_PER_PAGE, type TCell } from '#core/schemas/custom-reports.schemas.ts';
+import { saveBlob } from '#client/api/http-client.ts';
+import { serverPaging } from '#client/shared/paging.ts';
+import { useReasonAction } from '#client/shared/reason/use-reason-action.tsx';
+import { archiveEntity } from '#client/shared/master-data/entity-api.ts';
+import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
+import { usePermissions } from '#client/shared/permissions.ts';
 import {
   customReportKeys,
   downloadCustomReport,

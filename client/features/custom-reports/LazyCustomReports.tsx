@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { LoadingSpinner } from '../../account/LoadingSpinner.tsx';
+import { LoadingSpinner } from '#client/account/LoadingSpinner.tsx';
 
 // Custom reports are their own chunk, loaded when first opened.
 const CustomReportsPage = lazy(() =>

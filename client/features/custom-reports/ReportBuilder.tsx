@@ -1,14 +1,11 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Form, Input, Select, Space, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
-import { customReportsDef } from '../../../core/entities/defs/custom-reports.def.ts';
-import type {
-  ReportFilter,
-  TReportSourceInfo,
-} from '../../../core/schemas/custom-reports.schemas.ts';
-import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
-import { createEntity, updateEntity } from '../master-data/entity-api.ts';
-import { useFacilityScope } from '../master-data/use-facility-scope.ts';
+import { customReportsDef } from '#core/entities/defs/custom-reports.def.ts';
+import type { ReportFilter, TReportSourceInfo } from '#core/schemas/custom-reports.schemas.ts';
+import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
+import { createEntity, updateEntity } from '#client/shared/master-data/entity-api.ts';
+import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
 import { customReportKeys, type CustomReport } from './custom-reports-api.ts';
 
 interface BuilderValues {

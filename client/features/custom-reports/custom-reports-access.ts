@@ -1,4 +1,4 @@
-import type { TMyPermissions } from '../../../core/schemas/roles.schemas.ts';
+import type { TMyPermissions } from '#core/schemas/roles.schemas.ts';
 
 /** Spec §6: saved custom reports are read with ReportDocument Get (each source adds its own). */
 export function canSeeCustomReports(permissions: TMyPermissions): boolean {

@@ -1,17 +1,21 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { customReportsDef } from '../../../core/entities/defs/custom-reports.def.ts';
+import { customReportsDef } from '#core/entities/defs/custom-reports.def.ts';
 import type {
   ReportFilter,
   TReportDataPage,
   TReportInfo,
-} from '../../../core/schemas/custom-reports.schemas.ts';
-import { parseErrorBody } from '../../api/api-error.ts';
-import { apiRequest, apiUrl } from '../../api/http-client.ts';
-import { handleHttpError } from '../../api/http-error-handler.ts';
-import { getToken } from '../../session/session-store.ts';
-import { facilityPath, listEntities, type EntityRecord } from '../master-data/entity-api.ts';
-import { useFacilityScope } from '../master-data/use-facility-scope.ts';
-import { fileNameOf } from '../master-data/workbook-problems.ts';
+} from '#core/schemas/custom-reports.schemas.ts';
+import { parseErrorBody } from '#client/api/api-error.ts';
+import { apiRequest, apiUrl } from '#client/api/http-client.ts';
+import { handleHttpError } from '#client/api/http-error-handler.ts';
+import { getToken } from '#client/session/session-store.ts';
+import {
+  facilityPath,
+  listEntities,
+  type EntityRecord,
+} from '#client/shared/master-data/entity-api.ts';
+import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
+import { fileNameOf } from '#client/shared/master-data/workbook-problems.ts';
 
 /** The calls of server/modules/custom-reports; saving goes through the record calls (entity-api). */
 

@@ -1,7 +1,7 @@
 import { useCallback, useMemo } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { barChartOption, barRowsHeight } from '../../../core/charts/bar-chart.ts';
-import { EChart } from '../../app/EChart.tsx';
+import { barChartOption, barRowsHeight } from '#core/charts/bar-chart.ts';
+import { EChart } from '#client/shared/EChart.tsx';
 import type { Bar } from './dashboard-tiles.ts';
 
 /**

@@ -1,10 +1,10 @@
 import { Alert, Card, Col, Empty, List, Row, Statistic, Steps, Tag, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { LIMIT_TRACKER_DAYS } from '../../../core/schemas/dashboard.schemas.ts';
-import type { Facility } from '../../api/auth-types.ts';
-import { LoadErrorAlert } from '../../app/LoadErrorAlert.tsx';
-import { usePermissions } from '../../app/permissions.ts';
+import { LIMIT_TRACKER_DAYS } from '#core/schemas/dashboard.schemas.ts';
+import type { Facility } from '#client/api/auth-types.ts';
+import { LoadErrorAlert } from '#client/shared/LoadErrorAlert.tsx';
+import { usePermissions } from '#client/shared/permissions.ts';
 import { DashboardBars } from './DashboardBars.tsx';
 import { useDashboard, useMacLimitTracker, useToxicityScore } from './dashboard-api.ts';
 import {

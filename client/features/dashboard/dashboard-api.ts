@@ -3,11 +3,11 @@ import type {
   TDashboard,
   TMacLimitTracker,
   TToxicityScore,
-} from '../../../core/schemas/dashboard.schemas.ts';
-import { apiRequest } from '../../api/http-client.ts';
-import { facilityPath } from '../master-data/entity-api.ts';
-import { useFacilityScope } from '../master-data/use-facility-scope.ts';
-import { dashboardKeys } from '../../app/query-keys.ts';
+} from '#core/schemas/dashboard.schemas.ts';
+import { apiRequest } from '#client/api/http-client.ts';
+import { facilityPath } from '#client/shared/master-data/entity-api.ts';
+import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
+import { dashboardKeys } from '#client/shared/query-keys.ts';
 
 /** The calls of spec §7 "Dashboard": `{F}/dashboard`, `/toxicity-score`, `/mac_limit_tracker`. */
 

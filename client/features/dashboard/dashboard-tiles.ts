@@ -1,11 +1,11 @@
-import type { ChartBar, ChartTone } from '../../../core/charts/bar-chart.ts';
+import type { ChartBar, ChartTone } from '#core/charts/bar-chart.ts';
 import {
   EQUIPMENT_STATES,
   RELEASE_FLAGS,
   RELEASE_FLAG_LABELS,
   type TDashboard,
   type TEquipmentState,
-} from '../../../core/schemas/dashboard.schemas.ts';
+} from '#core/schemas/dashboard.schemas.ts';
 
 /** One bar of a tile's chart, with the list it opens. */
 export interface Bar extends ChartBar {

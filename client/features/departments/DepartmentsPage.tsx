@@ -1,9 +1,9 @@
 import { Button, Form, Input, Table } from 'antd';
 import { useState } from 'react';
-import type { TDepartment } from '../../../core/schemas/departments.schemas.ts';
-import { usePermissions } from '../../app/permissions.ts';
-import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
-import { AdminListHeader, AdminSearch, useAdminList } from '../users/AdminList.tsx';
+import type { TDepartment } from '#core/schemas/departments.schemas.ts';
+import { usePermissions } from '#client/shared/permissions.ts';
+import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
+import { AdminListHeader, AdminSearch, useAdminList } from '#client/shared/users/AdminList.tsx';
 import { useCreateDepartment, useDepartments, useUpdateDepartment } from './departments-api.ts';
 
 function DepartmentFormModal({

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { TDepartment } from '../../../core/schemas/departments.schemas.ts';
-import { apiRequest } from '../../api/http-client.ts';
-import { userKeys } from '../../app/query-keys.ts';
+import type { TDepartment } from '#core/schemas/departments.schemas.ts';
+import { apiRequest } from '#client/api/http-client.ts';
+import { userKeys } from '#client/shared/query-keys.ts';
 
 interface Page<T> {
   data: T[];

@@ -1,12 +1,12 @@
 import { Button, Form, Input, Select, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { PRODUCT_TYPES, TIERS } from '../../../core/facilities/facility-features.ts';
-import type { TFacilityRecord } from '../../../core/schemas/facilities.schemas.ts';
-import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
-import { useSession } from '../../session/use-session.ts';
-import { usePermissions } from '../../app/permissions.ts';
-import { AdminListHeader, AdminSearch, useAdminList } from '../users/AdminList.tsx';
+import { PRODUCT_TYPES, TIERS } from '#core/facilities/facility-features.ts';
+import type { TFacilityRecord } from '#core/schemas/facilities.schemas.ts';
+import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
+import { useSession } from '#client/session/use-session.ts';
+import { usePermissions } from '#client/shared/permissions.ts';
+import { AdminListHeader, AdminSearch, useAdminList } from '#client/shared/users/AdminList.tsx';
 import {
   useFacilityGroups,
   useFacilityRecords,

@@ -1,9 +1,9 @@
 import { Button, Form, Input, Table } from 'antd';
 import { useState } from 'react';
-import type { TFacilityGroupRecord } from '../../../core/schemas/facilities.schemas.ts';
-import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
-import { useSession } from '../../session/use-session.ts';
-import { AdminListHeader, AdminSearch, useAdminList } from '../users/AdminList.tsx';
+import type { TFacilityGroupRecord } from '#core/schemas/facilities.schemas.ts';
+import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
+import { useSession } from '#client/session/use-session.ts';
+import { AdminListHeader, AdminSearch, useAdminList } from '#client/shared/users/AdminList.tsx';
 import { useFacilityGroups, useSaveFacilityGroup } from './facilities-api.ts';
 
 function GroupFormModal({

@@ -1,12 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type {
-  TFacilityGroupRecord,
-  TFacilityRecord,
-} from '../../../core/schemas/facilities.schemas.ts';
-import { apiRequest } from '../../api/http-client.ts';
-import { facilityAdminKeys, userFacilityKeys } from '../../app/query-keys.ts';
-import { sessionKeys } from '../../app/session-queries.ts';
-import { useSession } from '../../session/use-session.ts';
+import type { TFacilityGroupRecord, TFacilityRecord } from '#core/schemas/facilities.schemas.ts';
+import { apiRequest } from '#client/api/http-client.ts';
+import { facilityAdminKeys, userFacilityKeys } from '#client/shared/query-keys.ts';
+import { sessionKeys } from '#client/shared/session-queries.ts';
+import { useSession } from '#client/session/use-session.ts';
 
 interface Page<T> {
   data: T[];

@@ -2,7 +2,7 @@ import { MessageOutlined } from '@ant-design/icons';
 import { Button, Form, Input, message, Modal, Typography } from 'antd';
 import { useState } from 'react';
 import { useLocation } from 'react-router';
-import { showSaveError } from '../../api/form-errors.ts';
+import { showSaveError } from '#client/api/form-errors.ts';
 import { useSendFeedback } from './feedback-api.ts';
 
 interface FeedbackForm {

@@ -1,7 +1,7 @@
 import { Alert, Card, Input, Table, Typography } from 'antd';
 import { useState } from 'react';
-import type { TFeedback } from '../../../core/schemas/dashboard.schemas.ts';
-import { useDateFormat } from '../../app/use-date-format.ts';
+import type { TFeedback } from '#core/schemas/dashboard.schemas.ts';
+import { useDateFormat } from '#client/shared/use-date-format.ts';
 import { useFeedbackList } from './feedback-api.ts';
 
 /** What the facility's users sent with the Feedback button, newest first. */

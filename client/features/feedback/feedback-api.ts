@@ -1,13 +1,9 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type {
-  TFeedback,
-  ZFeedbackBody,
-  ZFeedbackPage,
-} from '../../../core/schemas/dashboard.schemas.ts';
-import { apiRequest } from '../../api/http-client.ts';
-import { facilityPath } from '../master-data/entity-api.ts';
-import { useFacilityScope } from '../master-data/use-facility-scope.ts';
+import type { TFeedback, ZFeedbackBody, ZFeedbackPage } from '#core/schemas/dashboard.schemas.ts';
+import { apiRequest } from '#client/api/http-client.ts';
+import { facilityPath } from '#client/shared/master-data/entity-api.ts';
+import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
 
 /** `{F}/feedback` (spec §7): sent from any screen, listed for administrators. */
 

@@ -1,7 +1,7 @@
 import { Collapse, Drawer, Table, Typography } from 'antd';
-import type { Derivation, DerivationStep } from '../../../core/limits/derivation.ts';
-import type { PairExplanation } from '../../../core/limits/explain.ts';
-import { formatNumber } from '../master-data/format-value.ts';
+import type { Derivation, DerivationStep } from '#core/limits/derivation.ts';
+import type { PairExplanation } from '#core/limits/explain.ts';
+import { formatNumber } from '#client/shared/master-data/format-value.ts';
 import { OneDerivation } from './DerivationView.tsx';
 import { areaLabel, criterionLabel } from './pair-explanation.ts';
 

@@ -1,14 +1,14 @@
 import { Link } from 'react-router';
-import { cleaningAgentsDef } from '../../../core/entities/defs/cleaning.def.ts';
-import type { EntityDef } from '../../../core/entities/entity.ts';
-import type { DerivationInput, SourceKind } from '../../../core/limits/derivation.ts';
+import { cleaningAgentsDef } from '#core/entities/defs/cleaning.def.ts';
+import type { EntityDef } from '#core/entities/entity.ts';
+import type { DerivationInput, SourceKind } from '#core/limits/derivation.ts';
 import {
   activesDef,
   equipmentDef,
   productsDef,
   samplingTypesDef,
-} from '../../../core/entities/defs/index.ts';
-import { MASTER_DATA_BASE, namedRecordPath } from '../master-data/record-pages.ts';
+} from '#core/entities/defs/index.ts';
+import { MASTER_DATA_BASE, namedRecordPath } from '#client/shared/master-data/record-pages.ts';
 
 /** The record kinds an input names, each with its page (found by the record's unique name). */
 const RECORD_DEF: Partial<Record<SourceKind, EntityDef>> = {

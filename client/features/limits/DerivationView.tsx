@@ -1,6 +1,6 @@
 import { Alert, Collapse, Descriptions, Skeleton, Table, Typography } from 'antd';
-import type { Derivation, DerivationInput } from '../../../core/limits/derivation.ts';
-import { formatNumber, formatQuantity } from '../master-data/format-value.ts';
+import type { Derivation, DerivationInput } from '#core/limits/derivation.ts';
+import { formatNumber, formatQuantity } from '#client/shared/master-data/format-value.ts';
 import { DerivationSource } from './DerivationSource.tsx';
 import { areaLabel, criterionLabel } from './pair-explanation.ts';
 import { usePairDerivation } from './use-pair-derivation.ts';

@@ -1,4 +1,4 @@
-import { formatQuantity } from '../master-data/format-value.ts';
+import { formatQuantity } from '#client/shared/master-data/format-value.ts';
 import type { OpenDerivation } from './DerivationDrawer.tsx';
 import { limitColumns } from './limit-columns.tsx';
 import type { EquipmentLimitsAnswer } from './limit-reports-api.ts';

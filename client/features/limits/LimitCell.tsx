@@ -1,5 +1,5 @@
 import { Button, Input } from 'antd';
-import { formatNumber } from '../master-data/format-value.ts';
+import { formatNumber } from '#client/shared/master-data/format-value.ts';
 
 /** A number with its unit that opens its derivation; a dash when there is none. */
 export function LimitCell({

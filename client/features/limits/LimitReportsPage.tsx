@@ -1,7 +1,7 @@
 import { Card, Tabs, Typography } from 'antd';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { usePermissions } from '../../app/permissions.ts';
+import { usePermissions } from '#client/shared/permissions.ts';
 import { CleaningAgentLimitsTab } from './CleaningAgentLimitsTab.tsx';
 import type { OpenDerivation } from './DerivationDrawer.tsx';
 import { DerivationDrawer } from './DerivationDrawer.tsx';

@@ -1,7 +1,7 @@
 import { Alert, Button, Select, Space, Typography } from 'antd';
-import { productionsDef } from '../../../core/entities/defs/index.ts';
-import { useEntityOptions } from '../master-data/entity-queries.ts';
-import { useMacExport, useProductionPdf } from './mac-export-api.ts';
+import { productionsDef } from '#core/entities/defs/index.ts';
+import { useEntityOptions } from '#client/shared/master-data/entity-queries.ts';
+import { useMacExport, useProductionPdf } from '#client/shared/limits/mac-export-api.ts';
 
 interface MacExportBarProps {
   productionId: number | undefined;

@@ -1,6 +1,6 @@
 import { Segmented, Space, Typography } from 'antd';
 import { useMemo, useState } from 'react';
-import { formatNumber } from '../master-data/format-value.ts';
+import { formatNumber } from '#client/shared/master-data/format-value.ts';
 import { useGridPair, useMacGrid, type GridCell } from './mac-grid-api.ts';
 import { SHADES, shadeScale, type GridMeasure, type ShadeScale } from './mac-grid.ts';
 import { MatrixState } from './MatrixState.tsx';

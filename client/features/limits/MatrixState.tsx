@@ -1,9 +1,9 @@
 import { Empty, Progress, Skeleton, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import type { TUncomputable } from '../../../core/schemas/mac-matrix.schemas.ts';
-import { LoadErrorAlert } from '../../app/LoadErrorAlert.tsx';
-import { LeftOutAlert } from './LeftOutAlert.tsx';
+import type { TUncomputable } from '#core/schemas/mac-matrix.schemas.ts';
+import { LoadErrorAlert } from '#client/shared/LoadErrorAlert.tsx';
+import { LeftOutAlert } from '#client/shared/limits/LeftOutAlert.tsx';
 
 interface MatrixStateProps {
   query: { isPending: boolean; isError: boolean; error: Error | null; refetch: () => unknown };

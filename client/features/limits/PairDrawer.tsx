@@ -1,6 +1,6 @@
 import { Alert, Descriptions, Drawer, Table, Tag, Tooltip, Typography } from 'antd';
-import type { ContractPair } from '../../../core/limits/contract-output.ts';
-import { formatNumber, formatQuantity } from '../master-data/format-value.ts';
+import type { ContractPair } from '#core/limits/contract-output.ts';
+import { formatNumber, formatQuantity } from '#client/shared/master-data/format-value.ts';
 import { DerivationView } from './DerivationView.tsx';
 import { areaLabel, explainPair } from './pair-explanation.ts';
 import { usePairDerivation } from './use-pair-derivation.ts';

@@ -1,7 +1,7 @@
 import { Input, Select, Space, Table, Typography } from 'antd';
 import type { TableProps } from 'antd';
 import { useDeferredValue, useMemo, useState } from 'react';
-import { formatNumber } from '../master-data/format-value.ts';
+import { formatNumber } from '#client/shared/master-data/format-value.ts';
 import { filterPairs, governingKeys, productNames } from './matrix-filter.ts';
 import './mac-matrix.css';
 import { criterionLabel } from './pair-explanation.ts';

@@ -1,5 +1,5 @@
 import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
-import { formatNumber } from '../master-data/format-value.ts';
+import { formatNumber } from '#client/shared/master-data/format-value.ts';
 import type { MacGridData, ShadeScale } from './mac-grid.ts';
 import { SHADES, shadeOf } from './mac-grid.ts';
 import './mac-grid.css';

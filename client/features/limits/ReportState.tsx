@@ -1,7 +1,7 @@
 import { Empty, Skeleton } from 'antd';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { LoadErrorAlert } from '../../app/LoadErrorAlert.tsx';
+import { LoadErrorAlert } from '#client/shared/LoadErrorAlert.tsx';
 
 /** Loading, error and empty states shared by the limits reports. */
 export function ReportState({

@@ -4,8 +4,8 @@ import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { matching, SearchBox } from './LimitCell.tsx';
 import { ReportState } from './ReportState.tsx';
-import { LeftOutAlert } from './LeftOutAlert.tsx';
-import type { TUncomputable } from '../../../core/schemas/mac-matrix.schemas.ts';
+import { LeftOutAlert } from '#client/shared/limits/LeftOutAlert.tsx';
+import type { TUncomputable } from '#core/schemas/mac-matrix.schemas.ts';
 
 /** Every report says what it left out (products whose stored data cannot be computed). */
 type Report = { uncomputable?: TUncomputable[] };

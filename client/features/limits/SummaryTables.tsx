@@ -1,6 +1,6 @@
 import { Button, Table } from 'antd';
-import type { ContractEquipment, ContractProduct } from '../../../core/limits/contract-output.ts';
-import { formatQuantity } from '../master-data/format-value.ts';
+import type { ContractEquipment, ContractProduct } from '#core/limits/contract-output.ts';
+import { formatQuantity } from '#client/shared/master-data/format-value.ts';
 import type { PairStore } from './pair-store.ts';
 
 interface SummaryProps {

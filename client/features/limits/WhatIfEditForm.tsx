@@ -1,12 +1,12 @@
 import { Button, Input, InputNumber, Select, Space, Typography } from 'antd';
 import { useState } from 'react';
-import type { WhatIfEdit } from '../../../core/limits/limits.what-if.ts';
-import type { AmountQuantity, LimitsInput } from '../../../core/limits/model.ts';
-import type { Quantity, QuantityOf } from '../../../core/units/quantity.ts';
-import { unitsOfKind } from '../../../core/units/units.ts';
-import type { TDefaultUnit } from '../../../core/schemas/settings.schemas.ts';
-import { usePermissions } from '../../app/permissions.ts';
-import { useDefaultUnits } from '../settings/settings-api.ts';
+import type { WhatIfEdit } from '#core/limits/limits.what-if.ts';
+import type { AmountQuantity, LimitsInput } from '#core/limits/model.ts';
+import type { Quantity, QuantityOf } from '#core/units/quantity.ts';
+import { unitsOfKind } from '#core/units/units.ts';
+import type { TDefaultUnit } from '#core/schemas/settings.schemas.ts';
+import { usePermissions } from '#client/shared/permissions.ts';
+import { useDefaultUnits } from '#client/shared/settings/settings-api.ts';
 import { whatIfDefaultUnit } from './what-if-units.ts';
 
 /** Archiving is tried from the archive dialog, not from this form. */

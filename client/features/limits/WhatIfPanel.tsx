@@ -1,10 +1,10 @@
 import { Alert, Button, InputNumber, List, Skeleton, Space, Switch, Typography } from 'antd';
 import { useDeferredValue, useMemo, useState } from 'react';
-import { applyWhatIf, compareLimits } from '../../../core/limits/limits.what-if.ts';
-import type { WhatIfEdit, WhatIfResult } from '../../../core/limits/limits.what-if.ts';
-import type { LimitsInput } from '../../../core/limits/model.ts';
-import { describeEdit } from './what-if-format.ts';
-import { useLimitsInput } from './what-if-api.ts';
+import { applyWhatIf, compareLimits } from '#core/limits/limits.what-if.ts';
+import type { WhatIfEdit, WhatIfResult } from '#core/limits/limits.what-if.ts';
+import type { LimitsInput } from '#core/limits/model.ts';
+import { describeEdit } from '#client/shared/limits/what-if-format.ts';
+import { useLimitsInput } from '#client/shared/limits/what-if-api.ts';
 import { WhatIfEditForm } from './WhatIfEditForm.tsx';
 import { WhatIfResults } from './WhatIfResults.tsx';
 

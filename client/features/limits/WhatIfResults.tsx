@@ -1,7 +1,7 @@
 import { Table, Tag } from 'antd';
 import type { TableColumnsType } from 'antd';
-import type { PairChange } from '../../../core/limits/limits.what-if.ts';
-import { formatChange, formatLimit } from './what-if-format.ts';
+import type { PairChange } from '#core/limits/limits.what-if.ts';
+import { formatChange, formatLimit } from '#client/shared/limits/what-if-format.ts';
 
 type Row = PairChange & { key: string };
 

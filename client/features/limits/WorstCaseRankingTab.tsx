@@ -1,7 +1,7 @@
 import { Tag, Typography } from 'antd';
 import { useMemo } from 'react';
-import { rankingChart } from '../../../core/charts/ranking-chart.ts';
-import { ChartFigure } from '../../app/ChartFigure.tsx';
+import { rankingChart } from '#core/charts/ranking-chart.ts';
+import { ChartFigure } from '#client/shared/ChartFigure.tsx';
 import type { OpenDerivation } from './DerivationDrawer.tsx';
 import { byNumber, LimitCell } from './LimitCell.tsx';
 import type { RankedProduct } from './limit-reports-api.ts';

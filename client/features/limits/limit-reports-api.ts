@@ -1,8 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { Derivation } from '../../../core/limits/derivation.ts';
-import type { PairExplanation } from '../../../core/limits/explain.ts';
-import type { SamplingSpec } from '../../../core/limits/model.ts';
+import type { Derivation } from '#core/limits/derivation.ts';
+import type { PairExplanation } from '#core/limits/explain.ts';
+import type { SamplingSpec } from '#core/limits/model.ts';
 import type {
   ZCleaningAgentLimit,
   ZCleaningAgentLimits,
@@ -13,11 +13,11 @@ import type {
   ZProductionPair,
   ZProductionPairs,
   ZWorstCaseRanking,
-} from '../../../core/schemas/limit-reports.schemas.ts';
-import { apiRequest } from '../../api/http-client.ts';
-import { facilityPath } from '../master-data/entity-api.ts';
-import { useFacilityScope } from '../master-data/use-facility-scope.ts';
-import { limitsKeys } from '../../app/query-keys.ts';
+} from '#core/schemas/limit-reports.schemas.ts';
+import { apiRequest } from '#client/api/http-client.ts';
+import { facilityPath } from '#client/shared/master-data/entity-api.ts';
+import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
+import { limitsKeys } from '#client/shared/query-keys.ts';
 
 /*
  * The reports as the server checks them (core/schemas/limit-reports.schemas.ts). Derivations
@@ -58,7 +58,7 @@ export type CleaningAgentLimitsAnswer = Omit<z.output<typeof ZCleaningAgentLimit
 
 /**
  * The limits reports. Under `limitsKeys.all`, so every master-data change refetches them
- * (see app/query-keys.ts).
+ * (see shared/query-keys.ts).
  */
 function useLimitsReport<T>(path: string, action: string) {
   const scope = useFacilityScope();

@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import type { ContractPair } from '../../../core/limits/contract-output.ts';
-import type { TMacGrid, TMacPairsPage } from '../../../core/schemas/mac-matrix.schemas.ts';
-import { apiRequest } from '../../api/http-client.ts';
-import { facilityPath } from '../master-data/entity-api.ts';
-import { useFacilityScope } from '../master-data/use-facility-scope.ts';
-import { limitsKeys } from '../../app/query-keys.ts';
+import type { ContractPair } from '#core/limits/contract-output.ts';
+import type { TMacGrid, TMacPairsPage } from '#core/schemas/mac-matrix.schemas.ts';
+import { apiRequest } from '#client/api/http-client.ts';
+import { facilityPath } from '#client/shared/master-data/entity-api.ts';
+import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
+import { limitsKeys } from '#client/shared/query-keys.ts';
 import { MacGridData } from './mac-grid.ts';
 
 const production = (productionId: number | undefined) =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TMacGrid } from '../../../core/schemas/mac-matrix.schemas.ts';
+import type { TMacGrid } from '#core/schemas/mac-matrix.schemas.ts';
 import { MacGridData, shadeOf, shadeScale } from './mac-grid.ts';
 
 /** A, B and D share a line; C shares nothing, so it has no row and no column. */

@@ -1,4 +1,4 @@
-import type { TMacGrid, TUncomputable } from '../../../core/schemas/mac-matrix.schemas.ts';
+import type { TMacGrid, TUncomputable } from '#core/schemas/mac-matrix.schemas.ts';
 
 export type GridMeasure = 'maco' | 'sal';
 

@@ -4,16 +4,16 @@ import type {
   ContractEquipment,
   ContractPair,
   ContractProduct,
-} from '../../../core/limits/contract-output.ts';
-import { parseErrorBody } from '../../api/api-error.ts';
-import { handleHttpError } from '../../api/http-error-handler.ts';
-import { apiUrl } from '../../api/http-client.ts';
-import { getToken } from '../../session/session-store.ts';
-import { facilityPath } from '../master-data/entity-api.ts';
-import type { FacilityScope } from '../master-data/entity-api.ts';
-import { useFacilityScope } from '../master-data/use-facility-scope.ts';
-import type { TUncomputable } from '../../../core/schemas/mac-matrix.schemas.ts';
-import { limitsKeys } from '../../app/query-keys.ts';
+} from '#core/limits/contract-output.ts';
+import { parseErrorBody } from '#client/api/api-error.ts';
+import { handleHttpError } from '#client/api/http-error-handler.ts';
+import { apiUrl } from '#client/api/http-client.ts';
+import { getToken } from '#client/session/session-store.ts';
+import { facilityPath } from '#client/shared/master-data/entity-api.ts';
+import type { FacilityScope } from '#client/shared/master-data/entity-api.ts';
+import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
+import type { TUncomputable } from '#core/schemas/mac-matrix.schemas.ts';
+import { limitsKeys } from '#client/shared/query-keys.ts';
 import { PairSplitter } from './pair-splitter.ts';
 import { PairStore } from './pair-store.ts';
 
@@ -96,7 +96,7 @@ export function useMacMatrix(productionId?: number, enabled = true) {
     queryKey: limitsKeys.macMatrixOf(scope.facilityId, productionId),
     queryFn: ({ signal }) => loadMacMatrix(scope, signal, setProgress, productionId),
     enabled,
-    // Limits follow master data: refetched whenever it changes (see app/query-keys.ts), and
+    // Limits follow master data: refetched whenever it changes (see shared/query-keys.ts), and
     // again on return to the page so another user's change shows too.
     staleTime: 0,
     // A large matrix is big: let it go soon after the page is left.

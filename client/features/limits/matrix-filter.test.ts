@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ContractPair } from '../../../core/limits/contract-output.ts';
+import type { ContractPair } from '#core/limits/contract-output.ts';
 import { filterPairs, governingKeys, productNames } from './matrix-filter.ts';
 import { PairStore } from './pair-store.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ContractPair } from '../../../core/limits/contract-output.ts';
+import type { ContractPair } from '#core/limits/contract-output.ts';
 import { explainPair } from './pair-explanation.ts';
 
 const mg = (value: number) => ({ value, unit: 'mg' as const });

@@ -1,5 +1,5 @@
-import type { CriterionKey } from '../../../core/limits/compile.ts';
-import type { ContractPair, ContractQuantity } from '../../../core/limits/contract-output.ts';
+import type { CriterionKey } from '#core/limits/compile.ts';
+import type { ContractPair, ContractQuantity } from '#core/limits/contract-output.ts';
 
 /** What each criterion of the limits contract is (contracts/limits.md, "Rules"). */
 export const CRITERION_LABELS: Record<CriterionKey, string> = {

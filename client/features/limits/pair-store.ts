@@ -1,4 +1,4 @@
-import type { ContractPair } from '../../../core/limits/contract-output.ts';
+import type { ContractPair } from '#core/limits/contract-output.ts';
 
 /** Names kept once each: a million pairs name the same thousand products. */
 export class Interner {

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../../api/http-client.ts';
-import { facilityPath } from '../master-data/entity-api.ts';
-import { useFacilityScope } from '../master-data/use-facility-scope.ts';
-import { limitsKeys } from '../../app/query-keys.ts';
+import { apiRequest } from '#client/api/http-client.ts';
+import { facilityPath } from '#client/shared/master-data/entity-api.ts';
+import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
+import { limitsKeys } from '#client/shared/query-keys.ts';
 import type { PairExplanationAnswer } from './limit-reports-api.ts';
 
 /**

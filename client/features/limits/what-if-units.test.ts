@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { unitsOfKind } from '../../../core/units/units.ts';
-import type { TDefaultUnit } from '../../../core/schemas/settings.schemas.ts';
+import { unitsOfKind } from '#core/units/units.ts';
+import type { TDefaultUnit } from '#core/schemas/settings.schemas.ts';
 import { whatIfDefaultUnit } from './what-if-units.ts';
 
 const AMOUNT = [...unitsOfKind('mass'), ...unitsOfKind('volume'), ...unitsOfKind('count')];

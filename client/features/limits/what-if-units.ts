@@ -1,5 +1,5 @@
-import type { TDefaultUnit } from '../../../core/schemas/settings.schemas.ts';
-import { defaultUnit, type MeasureName } from '../../../core/units/measures.ts';
+import type { TDefaultUnit } from '#core/schemas/settings.schemas.ts';
+import { defaultUnit, type MeasureName } from '#core/units/measures.ts';
 
 /** The quantities what-if changes, and the facility measure (spec §3 default units) of each. */
 export const WHAT_IF_MEASURE = {

@@ -3,33 +3,33 @@ import { Button, Empty, Input, Space, Switch, Table, Typography, message } from 
 import type { TableProps } from 'antd';
 import { useCallback, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { actionOf } from '../../../core/entities/entity.ts';
-import { isLimitsEntity } from '../../../core/limits/archive-impact.ts';
-import { ArchiveImpactPanel } from '../limits/ArchiveImpactPanel.tsx';
-import type { EntityDef } from '../../../core/entities/entity.ts';
-import type { EntityListQuery, EntityRecord } from './entity-api.ts';
-import { describeSaveError } from '../../api/form-errors.ts';
-import { useArchiveEntity, useEntityList } from './entity-queries.ts';
-import { lowerLabel } from './entity-registry.ts';
-import { hasRecordPage, recordPagePath } from './record-pages.ts';
+import { actionOf } from '#core/entities/entity.ts';
+import { isLimitsEntity } from '#core/limits/archive-impact.ts';
+import { ArchiveImpactPanel } from '#client/shared/limits/ArchiveImpactPanel.tsx';
+import type { EntityDef } from '#core/entities/entity.ts';
+import type { EntityListQuery, EntityRecord } from '#client/shared/master-data/entity-api.ts';
+import { describeSaveError } from '#client/api/form-errors.ts';
+import { useArchiveEntity, useEntityList } from '#client/shared/master-data/entity-queries.ts';
+import { lowerLabel } from '#client/shared/master-data/entity-registry.ts';
+import { hasRecordPage, recordPagePath } from '#client/shared/master-data/record-pages.ts';
 import { documentColumn } from './document-column.tsx';
-import { EntityFormDrawer } from './EntityFormDrawer.tsx';
-import { formatFieldValue } from './format-value.ts';
-import { isSortable, listFields, toServerOrder } from './list-columns.ts';
-import { useReferenceNames } from './use-reference-names.ts';
-import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
-import { usePermissions } from '../../app/permissions.ts';
-import { productionAreaColumn } from '../productions/ProductionAreaCell.tsx';
-import { linkedAssessmentsColumn } from '../change-assessments/linked-assessments.tsx';
-import { mocRecordsDef } from '../../../core/entities/defs/documents.def.ts';
-import { useFacilityScope } from './use-facility-scope.ts';
+import { EntityFormDrawer } from '#client/shared/master-data/EntityFormDrawer.tsx';
+import { formatFieldValue } from '#client/shared/master-data/format-value.ts';
+import { isSortable, listFields, toServerOrder } from '#client/shared/master-data/list-columns.ts';
+import { useReferenceNames } from '#client/shared/master-data/use-reference-names.ts';
+import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
+import { usePermissions } from '#client/shared/permissions.ts';
+import { productionAreaColumn } from './productions/ProductionAreaCell.tsx';
+import { linkedAssessmentsColumn } from '#client/shared/change-assessments/linked-assessments.tsx';
+import { mocRecordsDef } from '#core/entities/defs/documents.def.ts';
+import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
 import {
   ControlledRecordDrawer,
   controlledColumn,
   controlledTypeOf,
-} from '../records/controlled-entity.tsx';
-import { LoadErrorAlert } from '../../app/LoadErrorAlert.tsx';
-import { serverPaging } from '../../app/paging.ts';
+} from '#client/shared/records/controlled-entity.tsx';
+import { LoadErrorAlert } from '#client/shared/LoadErrorAlert.tsx';
+import { serverPaging } from '#client/shared/paging.ts';
 
 const DEFAULT_PAGE_LIMIT = 10;
 

@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { LoadingSpinner } from '../../account/LoadingSpinner.tsx';
+import { LoadingSpinner } from '#client/account/LoadingSpinner.tsx';
 
 // Master data is its own chunk: neither the sign-in screens nor the shell download it up front.
 const MasterDataRoutes = lazy(() =>

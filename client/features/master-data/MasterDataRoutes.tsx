@@ -1,25 +1,22 @@
 import { Layout, Menu, Result, Spin } from 'antd';
 import { Link, Navigate, Route, Routes, useLocation, useParams } from 'react-router';
-import { ENTITY_DEFS } from '../../../core/entities/defs/index.ts';
-import { actionOf } from '../../../core/entities/entity.ts';
-import { defByPath } from './entity-registry.ts';
+import { ENTITY_DEFS } from '#core/entities/defs/index.ts';
+import { actionOf } from '#core/entities/entity.ts';
+import { defByPath } from '#client/shared/master-data/entity-registry.ts';
 import { EntityListPage } from './EntityListPage.tsx';
 import { MasterWorkbookPage } from './MasterWorkbookPage.tsx';
-import { usePermissions } from '../../app/permissions.ts';
-import { isEntityShown } from '../../../core/facilities/facility-features.ts';
-import { useFacilityKind } from '../../session/use-session.ts';
-import {
-  SAMPLING_POLICY_PATH,
-  SamplingPolicyPage,
-} from '../sampling-policy/SamplingPolicyPage.tsx';
+import { usePermissions } from '#client/shared/permissions.ts';
+import { isEntityShown } from '#core/facilities/facility-features.ts';
+import { useFacilityKind } from '#client/session/use-session.ts';
+import { SAMPLING_POLICY_PATH, SamplingPolicyPage } from './sampling-policy/SamplingPolicyPage.tsx';
 import {
   GROUP_MAPPING_PATH,
   LazyGroupMapping,
   LazyProductionMatrix,
   PRODUCTION_MATRIX_PATH,
-} from '../productions/LazyMappingPages.tsx';
+} from './productions/LazyMappingPages.tsx';
 
-import { MASTER_DATA_BASE } from './record-pages.ts';
+import { MASTER_DATA_BASE } from '#client/shared/master-data/record-pages.ts';
 import { RecordDetailPage } from './RecordDetailPage.tsx';
 import { NamedRecordRedirect } from './NamedRecordRedirect.tsx';
 

@@ -1,11 +1,11 @@
 import { Alert, Button, Card, Progress, Space, Statistic, Table, Typography, Upload } from 'antd';
 import { useEffect, useState } from 'react';
-import { isApiError } from '../../api/api-error.ts';
+import { isApiError } from '#client/api/api-error.ts';
 import type { ImportReport } from './master-workbook-api.ts';
-import { problemsOf } from './workbook-problems.ts';
-import type { WorkbookProblem } from './workbook-problems.ts';
+import { problemsOf } from '#client/shared/master-data/workbook-problems.ts';
+import type { WorkbookProblem } from '#client/shared/master-data/workbook-problems.ts';
 import { useExportWorkbook, useImportWorkbook } from './use-master-workbook.ts';
-import { usePermissions } from '../../app/permissions.ts';
+import { usePermissions } from '#client/shared/permissions.ts';
 
 const PROBLEM_COLUMNS = [
   { title: 'Sheet', dataIndex: 'sheet', key: 'sheet', width: 180 },

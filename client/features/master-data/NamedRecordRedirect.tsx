@@ -1,14 +1,14 @@
 import { Spin } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { Navigate, useParams } from 'react-router';
-import type { EntityDef } from '../../../core/entities/entity.ts';
-import { LoadErrorAlert } from '../../app/LoadErrorAlert.tsx';
-import { listEntities, type FacilityScope } from './entity-api.ts';
-import { entityKeys } from '../../app/query-keys.ts';
-import { defByPath, lowerLabel } from './entity-registry.ts';
-import { hasRecordPage, recordPagePath } from './record-pages.ts';
+import type { EntityDef } from '#core/entities/entity.ts';
+import { LoadErrorAlert } from '#client/shared/LoadErrorAlert.tsx';
+import { listEntities, type FacilityScope } from '#client/shared/master-data/entity-api.ts';
+import { entityKeys } from '#client/shared/query-keys.ts';
+import { defByPath, lowerLabel } from '#client/shared/master-data/entity-registry.ts';
+import { hasRecordPage, recordPagePath } from '#client/shared/master-data/record-pages.ts';
 import { NoSuchRecord } from './RecordDetailPage.tsx';
-import { useFacilityScope } from './use-facility-scope.ts';
+import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
 
 /** The id of the record named `name` (names are unique in a facility, archived ones too). */
 async function idByName(scope: FacilityScope, def: EntityDef, name: string, signal: AbortSignal) {

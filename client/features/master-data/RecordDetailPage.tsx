@@ -2,16 +2,16 @@ import { Alert, Breadcrumb, Card, Result, Spin, Tabs, Typography } from 'antd';
 import type { TabsProps } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import type { EntityDef } from '../../../core/entities/entity.ts';
-import { isApiError } from '../../api/api-error.ts';
-import { LoadErrorAlert } from '../../app/LoadErrorAlert.tsx';
-import { getEntity, type EntityRecord } from './entity-api.ts';
-import { entityKeys } from '../../app/query-keys.ts';
-import { RecordHistory } from '../audit-log/RecordHistory.tsx';
-import { defByPath, lowerLabel } from './entity-registry.ts';
-import { hasRecordPage, MASTER_DATA_BASE } from './record-pages.ts';
+import type { EntityDef } from '#core/entities/entity.ts';
+import { isApiError } from '#client/api/api-error.ts';
+import { LoadErrorAlert } from '#client/shared/LoadErrorAlert.tsx';
+import { getEntity, type EntityRecord } from '#client/shared/master-data/entity-api.ts';
+import { entityKeys } from '#client/shared/query-keys.ts';
+import { RecordHistory } from '#client/shared/audit-log/RecordHistory.tsx';
+import { defByPath, lowerLabel } from '#client/shared/master-data/entity-registry.ts';
+import { hasRecordPage, MASTER_DATA_BASE } from '#client/shared/master-data/record-pages.ts';
 import { RecordFields } from './RecordFields.tsx';
-import { useFacilityScope } from './use-facility-scope.ts';
+import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
 import { WhereUsedPanel } from './WhereUsedPanel.tsx';
 
 /** What a link to a record that is not in this facility (or never was) shows. */

@@ -1,17 +1,17 @@
 import { Descriptions, Space, Typography } from 'antd';
 import { Fragment, useMemo } from 'react';
 import { Link } from 'react-router';
-import type { EntityDef } from '../../../core/entities/entity.ts';
-import type { FieldDef } from '../../../core/entities/field.ts';
-import type { EntityRecord } from './entity-api.ts';
-import { referencedDef } from './entity-registry.ts';
-import { formatFieldValue, type NameLookup } from './format-value.ts';
-import { hasRecordPage, recordPagePath } from './record-pages.ts';
-import { useReferenceNames } from './use-reference-names.ts';
-import { usePropertyDefinitions } from '../additional-properties/property-definitions-api.ts';
+import type { EntityDef } from '#core/entities/entity.ts';
+import type { FieldDef } from '#core/entities/field.ts';
+import type { EntityRecord } from '#client/shared/master-data/entity-api.ts';
+import { referencedDef } from '#client/shared/master-data/entity-registry.ts';
+import { formatFieldValue, type NameLookup } from '#client/shared/master-data/format-value.ts';
+import { hasRecordPage, recordPagePath } from '#client/shared/master-data/record-pages.ts';
+import { useReferenceNames } from '#client/shared/master-data/use-reference-names.ts';
+import { usePropertyDefinitions } from '#client/shared/settings/property-definitions-api.ts';
 import { documentColumn } from './document-column.tsx';
-import { propertyField, PROPERTIES } from './property-form.ts';
-import { useFacilityScope } from './use-facility-scope.ts';
+import { propertyField, PROPERTIES } from '#client/shared/master-data/property-form.ts';
+import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
 
 const NONE = <Typography.Text type="secondary">—</Typography.Text>;
 

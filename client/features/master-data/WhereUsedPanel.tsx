@@ -1,10 +1,10 @@
 import { Empty, List, Skeleton, Typography } from 'antd';
 import { Link } from 'react-router';
-import type { EntityDef } from '../../../core/entities/entity.ts';
-import type { TWhereUsedGroup } from '../../../core/schemas/where-used.schemas.ts';
-import { LoadErrorAlert } from '../../app/LoadErrorAlert.tsx';
-import { lowerLabel } from './entity-registry.ts';
-import { usingRecordPath } from './record-pages.ts';
+import type { EntityDef } from '#core/entities/entity.ts';
+import type { TWhereUsedGroup } from '#core/schemas/where-used.schemas.ts';
+import { LoadErrorAlert } from '#client/shared/LoadErrorAlert.tsx';
+import { lowerLabel } from '#client/shared/master-data/entity-registry.ts';
+import { usingRecordPath } from '#client/shared/master-data/record-pages.ts';
 import { useWhereUsed } from './where-used-api.ts';
 
 function UsingGroup({ group }: { group: TWhereUsedGroup }) {

@@ -1,7 +1,7 @@
 import { Typography } from 'antd';
-import type { EntityDef } from '../../../core/entities/entity.ts';
-import { documentOf, documentUrl } from './document-api.ts';
-import type { EntityRecord, FacilityScope } from './entity-api.ts';
+import type { EntityDef } from '#core/entities/entity.ts';
+import { documentOf, documentUrl } from '#client/shared/master-data/document-api.ts';
+import type { EntityRecord, FacilityScope } from '#client/shared/master-data/entity-api.ts';
 
 /** The list column of an entity that takes a document: the current file, as a download link. */
 export function documentColumn(def: EntityDef, scope: FacilityScope) {

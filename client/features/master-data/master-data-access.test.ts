@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { TMyPermissions } from '../../../core/schemas/roles.schemas.ts';
-import { canSeeLimits } from '../limits/limits-access.ts';
-import { ENTITY_DEFS } from '../../../core/entities/defs/index.ts';
-import { actionOf } from '../../../core/entities/entity.ts';
+import type { TMyPermissions } from '#core/schemas/roles.schemas.ts';
+import { canSeeLimits } from '#client/shared/limits/limits-access.ts';
+import { ENTITY_DEFS } from '#core/entities/defs/index.ts';
+import { actionOf } from '#core/entities/entity.ts';
 import {
   canSeeMasterData,
   canUseMasterWorkbook,

@@ -1,10 +1,10 @@
-import { parseErrorBody } from '../../api/api-error.ts';
-import { apiUrl } from '../../api/http-client.ts';
-import { handleHttpError } from '../../api/http-error-handler.ts';
-import { getToken } from '../../session/session-store.ts';
-import { facilityPath } from './entity-api.ts';
-import type { FacilityScope } from './entity-api.ts';
-import { fileNameOf } from './workbook-problems.ts';
+import { parseErrorBody } from '#client/api/api-error.ts';
+import { apiUrl } from '#client/api/http-client.ts';
+import { handleHttpError } from '#client/api/http-error-handler.ts';
+import { getToken } from '#client/session/session-store.ts';
+import { facilityPath } from '#client/shared/master-data/entity-api.ts';
+import type { FacilityScope } from '#client/shared/master-data/entity-api.ts';
+import { fileNameOf } from '#client/shared/master-data/workbook-problems.ts';
 
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 

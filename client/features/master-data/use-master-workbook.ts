@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { saveBlob } from '../../api/http-client.ts';
-import { invalidateMasterData } from '../../app/query-keys.ts';
+import { saveBlob } from '#client/api/http-client.ts';
+import { invalidateMasterData } from '#client/shared/query-keys.ts';
 import { exportWorkbook, importWorkbook } from './master-workbook-api.ts';
-import { useFacilityScope } from './use-facility-scope.ts';
+import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
 
 /** Export: fetch the workbook and hand it to the browser as a download. */
 export function useExportWorkbook() {

@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import type { EntityDef } from '../../../core/entities/entity.ts';
-import type { TWhereUsed } from '../../../core/schemas/where-used.schemas.ts';
-import { apiRequest } from '../../api/http-client.ts';
-import { entityKeys } from '../../app/query-keys.ts';
-import { facilityPath } from './entity-api.ts';
-import { useFacilityScope } from './use-facility-scope.ts';
+import type { EntityDef } from '#core/entities/entity.ts';
+import type { TWhereUsed } from '#core/schemas/where-used.schemas.ts';
+import { apiRequest } from '#client/api/http-client.ts';
+import { entityKeys } from '#client/shared/query-keys.ts';
+import { facilityPath } from '#client/shared/master-data/entity-api.ts';
+import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
 
 /**
  * GET {F}/{path}/{id}/where-used. Other kinds' edits change it, so it is read afresh each

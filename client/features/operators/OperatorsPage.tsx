@@ -1,10 +1,10 @@
 import { Button, Form, Input, Space, Table, Tabs } from 'antd';
 import { useState } from 'react';
-import type { TOperator } from '../../../core/schemas/operators.schemas.ts';
-import { usePermissions } from '../../app/permissions.ts';
-import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
-import { DepartmentField, PersonNameFields } from '../users/person-fields.tsx';
-import { AdminListHeader, AdminSearch, useAdminList } from '../users/AdminList.tsx';
+import type { TOperator } from '#core/schemas/operators.schemas.ts';
+import { usePermissions } from '#client/shared/permissions.ts';
+import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
+import { DepartmentField, PersonNameFields } from '#client/shared/users/person-fields.tsx';
+import { AdminListHeader, AdminSearch, useAdminList } from '#client/shared/users/AdminList.tsx';
 import {
   useArchiveOperator,
   useCreateOperator,

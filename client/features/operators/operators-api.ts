@@ -1,7 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { TOperator } from '../../../core/schemas/operators.schemas.ts';
-import { apiRequest } from '../../api/http-client.ts';
-import { useSession } from '../../session/use-session.ts';
+import type { TOperator } from '#core/schemas/operators.schemas.ts';
+import { apiRequest } from '#client/api/http-client.ts';
+import { useSession } from '#client/session/use-session.ts';
 
 interface Page<T> {
   data: T[];

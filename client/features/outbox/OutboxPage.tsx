@@ -1,6 +1,6 @@
 import { Alert, Button, Card, Input, Modal, Spin, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
-import { useDateFormat } from '../../app/use-date-format.ts';
+import { useDateFormat } from '#client/shared/use-date-format.ts';
 import type { OutboxMail } from './outbox-api.ts';
 import { useOutbox, useOutboxMessage } from './outbox-api.ts';
 

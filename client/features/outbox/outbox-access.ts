@@ -1,4 +1,4 @@
-import { canDo, type MyPermissions } from '../../app/permission-rules.ts';
+import { canDo, type MyPermissions } from '#client/shared/permission-rules.ts';
 
 /** Mails can carry reset links: only those who may modify users read them. */
 export function canReadOutbox(permissions: MyPermissions): boolean {

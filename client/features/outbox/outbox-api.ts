@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { ZMailOutboxMessage, ZMailOutboxPage } from '../../../core/schemas/audit.schemas.ts';
-import { apiRequest } from '../../api/http-client.ts';
+import type { ZMailOutboxMessage, ZMailOutboxPage } from '#core/schemas/audit.schemas.ts';
+import { apiRequest } from '#client/api/http-client.ts';
 
 export type OutboxPage = z.infer<typeof ZMailOutboxPage>;
 export type OutboxMail = OutboxPage['data'][number];

@@ -7,14 +7,18 @@ import {
   type TApprovalPolicyBody,
   type TApprovalStep,
   type TControlledDocumentType,
-} from '../../../core/schemas/signatures.schemas.ts';
-import { showSaveError } from '../../api/form-errors.ts';
-import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
-import { useFacilityScope } from '../master-data/use-facility-scope.ts';
-import { recordsKeys, saveApprovalPolicy, useApprovalPolicy } from '../records/records-api.ts';
-import { useRoles } from '../roles/roles-api.ts';
+} from '#core/schemas/signatures.schemas.ts';
+import { showSaveError } from '#client/api/form-errors.ts';
+import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
+import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
+import {
+  recordsKeys,
+  saveApprovalPolicy,
+  useApprovalPolicy,
+} from '#client/shared/records/records-api.ts';
+import { useRoles } from '#client/shared/roles/roles-api.ts';
 import { newStep, renumberSteps, stepsProblem } from './approval-steps.ts';
-import { validatedValues } from '../../app/validated-values.ts';
+import { validatedValues } from '#client/shared/validated-values.ts';
 
 interface PolicyValues {
   steps: TApprovalStep[];

@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { LoadingSpinner } from '../../account/LoadingSpinner.tsx';
+import { LoadingSpinner } from '#client/account/LoadingSpinner.tsx';
 
 // The policies page is its own chunk, loaded when it is first opened.
 const PoliciesPage = lazy(() =>

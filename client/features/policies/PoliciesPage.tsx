@@ -3,12 +3,12 @@ import { useSearchParams } from 'react-router';
 import type {
   TInspectionSettings,
   TMicrobialPolicy,
-} from '../../../core/schemas/facility-rules.schemas.ts';
-import { usePermissions } from '../../app/permissions.ts';
-import { useFacilityScope } from '../master-data/use-facility-scope.ts';
+} from '#core/schemas/facility-rules.schemas.ts';
+import { usePermissions } from '#client/shared/permissions.ts';
+import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
 import { ApprovalPolicyEditor } from './ApprovalPolicyEditor.tsx';
 import { InspectionFields, MicrobialFields } from './RuleFields.tsx';
-import { PolicyTab } from './PolicyTab.tsx';
+import { PolicyTab } from '#client/shared/policies/PolicyTab.tsx';
 import {
   loadInspection,
   loadMicrobial,
@@ -17,8 +17,8 @@ import {
   rulesKeys,
   saveInspection,
   saveMicrobial,
-} from './rules-api.ts';
-import { VersionedDocumentForm } from './VersionedDocumentForm.tsx';
+} from '#client/shared/policies/rules-api.ts';
+import { VersionedDocumentForm } from '#client/shared/policies/VersionedDocumentForm.tsx';
 
 /**
  * Cleaning limit policies (one tab per residue type), the microbial policy, the inspection

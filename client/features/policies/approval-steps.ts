@@ -1,4 +1,4 @@
-import type { TApprovalStep } from '../../../core/schemas/signatures.schemas.ts';
+import type { TApprovalStep } from '#core/schemas/signatures.schemas.ts';
 
 /**
  * Steps as the editor lists them, renumbered 1, 2, … in list order: the order a step runs in is

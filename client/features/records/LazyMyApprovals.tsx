@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { LoadingSpinner } from '../../account/LoadingSpinner.tsx';
+import { LoadingSpinner } from '#client/account/LoadingSpinner.tsx';
 
 const MyApprovalsPage = lazy(() =>
   import('./MyApprovalsPage.tsx').then((module) => ({ default: module.MyApprovalsPage })),

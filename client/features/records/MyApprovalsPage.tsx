@@ -1,12 +1,12 @@
 import { Card, Table, Typography } from 'antd';
 import type { TableProps } from 'antd';
 import { Link } from 'react-router';
-import type { TPendingApproval } from '../../../core/schemas/signatures.schemas.ts';
-import { STATUS_LABELS } from '../../../core/records/status-labels.ts';
-import { useDateFormat } from '../../app/use-date-format.ts';
-import { recordLink } from './record-links.ts';
-import { usePendingApprovals } from './records-api.ts';
-import { LoadErrorAlert } from '../../app/LoadErrorAlert.tsx';
+import type { TPendingApproval } from '#core/schemas/signatures.schemas.ts';
+import { STATUS_LABELS } from '#core/records/status-labels.ts';
+import { useDateFormat } from '#client/shared/use-date-format.ts';
+import { recordLink } from '#client/shared/records/record-links.ts';
+import { usePendingApprovals } from '#client/shared/records/records-api.ts';
+import { LoadErrorAlert } from '#client/shared/LoadErrorAlert.tsx';
 
 /** The records waiting for the signed-in user's signature in this facility. */
 export function MyApprovalsPage() {

@@ -1,5 +1,5 @@
 import { Badge } from 'antd';
-import { usePendingApprovals } from './records-api.ts';
+import { usePendingApprovals } from '#client/shared/records/records-api.ts';
 
 /** The number of records waiting for the user's signature, beside 'My approvals' in the menu. */
 export function PendingApprovalsBadge() {

@@ -2,20 +2,20 @@ import { DeleteOutlined, DownloadOutlined, PlusOutlined } from '@ant-design/icon
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Flex, Form, Input, Space, Table, Typography } from 'antd';
 import { useState } from 'react';
-import type { TCustomSection } from '../../../core/schemas/annual-summary.schemas.ts';
-import type { TReport } from '../../../core/schemas/reports.schemas.ts';
-import { serverPaging } from '../../app/paging.ts';
-import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
-import { useDateFormat } from '../../app/use-date-format.ts';
-import { useFacilityScope } from '../master-data/use-facility-scope.ts';
-import { usePermissions } from '../../app/permissions.ts';
+import type { TCustomSection } from '#core/schemas/annual-summary.schemas.ts';
+import type { TReport } from '#core/schemas/reports.schemas.ts';
+import { serverPaging } from '#client/shared/paging.ts';
+import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
+import { useDateFormat } from '#client/shared/use-date-format.ts';
+import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
+import { usePermissions } from '#client/shared/permissions.ts';
 import { ReportStatusTag } from './ReportStatusTag.tsx';
 import {
   downloadAnnualSummary,
   generateAnnualSummary,
   useAnnualSummaries,
 } from './annual-summary-api.ts';
-import { reportKeys } from '../../app/query-keys.ts';
+import { reportKeys } from '#client/shared/query-keys.ts';
 
 interface AnnualValues {
   start: string;

@@ -1,5 +1,5 @@
-import { AuditFilterFields } from '../audit-log/AuditLogFilters.tsx';
-import type { GenerateReportBody } from './reports-api.ts';
+import { AuditFilterFields } from '#client/shared/audit-log/AuditLogFilters.tsx';
+import type { GenerateReportBody } from '#client/shared/reports/reports-api.ts';
 
 /** The audit-log report's parameters: the filters of the audit log screen, unset ones unsent. */
 export interface AuditLogReportValues {

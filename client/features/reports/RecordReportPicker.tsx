@@ -1,9 +1,9 @@
 import { Form, Select } from 'antd';
-import { useAssessments } from '../cleaning-assessments/cleaning-assessments-api.ts';
-import { useChangeAssessments } from '../change-assessments/change-assessments-api.ts';
-import { useStudies, useStudyRuns } from '../studies/studies-api.ts';
-import { useDateFormat } from '../../app/use-date-format.ts';
-import type { RecordReportKind } from './record-report-kinds.ts';
+import { useAssessments } from '#client/shared/cleaning-assessments/cleaning-assessments-api.ts';
+import { useChangeAssessments } from '#client/shared/change-assessments/change-assessments-api.ts';
+import { useStudies, useStudyRuns } from '#client/shared/studies/studies-api.ts';
+import { useDateFormat } from '#client/shared/use-date-format.ts';
+import type { RecordReportKind } from '#client/shared/reports/record-report-kinds.ts';
 
 // The latest records, newest first: older ones are reported from their own screens.
 const LATEST = { pageNumber: 1, pageLimit: 200 };

@@ -1,11 +1,8 @@
 import { Alert, Button, Flex, Table, Typography } from 'antd';
 import { useState } from 'react';
-import type {
-  TCompareResponse,
-  TCompareRow,
-} from '../../../core/schemas/report-compare.schemas.ts';
-import { useDateFormat } from '../../app/use-date-format.ts';
-import { useReportCompare } from './reports-api.ts';
+import type { TCompareResponse, TCompareRow } from '#core/schemas/report-compare.schemas.ts';
+import { useDateFormat } from '#client/shared/use-date-format.ts';
+import { useReportCompare } from '#client/shared/reports/reports-api.ts';
 
 type Cell = TCompareRow['old'];
 const text = (value: Cell) => (value === null ? '—' : String(value));

@@ -2,23 +2,25 @@ import { DownloadOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Drawer, Empty, Flex, Form, Select, Space, Table, Typography } from 'antd';
 import { useState } from 'react';
-import { productionsDef } from '../../../core/entities/defs/index.ts';
+import { productionsDef } from '#core/entities/defs/index.ts';
 import {
   REPORT_KIND_INFO,
   type TReport,
   type TReportFormat,
   type TReportKind,
-} from '../../../core/schemas/reports.schemas.ts';
-import { serverPaging } from '../../app/paging.ts';
-import { reportKeys } from '../../app/query-keys.ts';
-import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
-import { useDateFormat } from '../../app/use-date-format.ts';
-import { JobProgress } from '../jobs/JobProgress.tsx';
-import { ReferenceSelect } from '../master-data/ReferenceSelect.tsx';
-import { useFacilityScope } from '../master-data/use-facility-scope.ts';
-import { usePermissions } from '../../app/permissions.ts';
-import { ControlledRecordPanel } from '../records/ControlledRecordPanel.tsx';
-import { isRecordReportKind, RECORD_REPORT_PARAMS } from './record-report-kinds.ts';
+} from '#core/schemas/reports.schemas.ts';
+import { serverPaging } from '#client/shared/paging.ts';
+import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
+import { useDateFormat } from '#client/shared/use-date-format.ts';
+import { JobProgress } from '#client/shared/jobs/JobProgress.tsx';
+import { ReferenceSelect } from '#client/shared/master-data/ReferenceSelect.tsx';
+import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
+import { usePermissions } from '#client/shared/permissions.ts';
+import { ControlledRecordPanel } from '#client/shared/records/ControlledRecordPanel.tsx';
+import {
+  isRecordReportKind,
+  RECORD_REPORT_PARAMS,
+} from '#client/shared/reports/record-report-kinds.ts';
 import { RecordReportPicker } from './RecordReportPicker.tsx';
 import { ReportCompare } from './ReportCompare.tsx';
 import { ReportStatusTag } from './ReportStatusTag.tsx';
@@ -29,13 +31,14 @@ import {
   useReportTags,
   useReports,
   type GenerateReportBody,
-} from './reports-api.ts';
-import { isReportFailed, isReportPending } from './report-state.ts';
+} from '#client/shared/reports/reports-api.ts';
+import { isReportFailed, isReportPending } from '#client/shared/reports/report-state.ts';
 import {
   AuditLogReportFields,
   auditLogReportBody,
   type AuditLogReportValues,
 } from './AuditLogReportFields.tsx';
+import { reportKeys } from '#client/shared/query-keys.ts';
 
 const short = (hash: string | null | undefined) => (hash ? hash.slice(0, 12) : '—');
 

@@ -1,20 +1,20 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { ZAnnualSummaryBody } from '../../../core/schemas/annual-summary.schemas.ts';
+import type { ZAnnualSummaryBody } from '#core/schemas/annual-summary.schemas.ts';
 import type {
   TReport,
   TReportList,
   ZGenerateReportResponse,
-} from '../../../core/schemas/reports.schemas.ts';
-import { parseErrorBody } from '../../api/api-error.ts';
-import { apiRequest, apiUrl, saveBlob } from '../../api/http-client.ts';
-import { handleHttpError } from '../../api/http-error-handler.ts';
-import { getToken } from '../../session/session-store.ts';
-import { facilityPath, type FacilityScope } from '../master-data/entity-api.ts';
-import { useFacilityScope } from '../master-data/use-facility-scope.ts';
-import { fileNameOf } from '../master-data/workbook-problems.ts';
-import { reportKeys } from '../../app/query-keys.ts';
-import type { ReportPage } from './reports-api.ts';
+} from '#core/schemas/reports.schemas.ts';
+import { parseErrorBody } from '#client/api/api-error.ts';
+import { apiRequest, apiUrl, saveBlob } from '#client/api/http-client.ts';
+import { handleHttpError } from '#client/api/http-error-handler.ts';
+import { getToken } from '#client/session/session-store.ts';
+import { facilityPath, type FacilityScope } from '#client/shared/master-data/entity-api.ts';
+import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
+import { fileNameOf } from '#client/shared/master-data/workbook-problems.ts';
+import { reportKeys } from '#client/shared/query-keys.ts';
+import type { ReportPage } from '#client/shared/reports/reports-api.ts';
 
 /** The calls `annualSummary` of spec §7: POST (start, end, customSections); GET list; GET {id}. */
 

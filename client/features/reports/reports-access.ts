@@ -1,4 +1,4 @@
-import type { TMyPermissions } from '../../../core/schemas/roles.schemas.ts';
+import type { TMyPermissions } from '#core/schemas/roles.schemas.ts';
 
 /** Spec §6: the stored reports need ReportDocument Get. */
 export function canSeeReports(permissions: TMyPermissions): boolean {

@@ -1,18 +1,20 @@
-import { Checkbox, Table } from 'antd';
+import { Checkbox, Flex, Table, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
 import {
   emptyPermissionMap,
   PERMISSION_RESOURCES,
   type PermissionMap,
-} from '../../../core/permissions/permission-map.ts';
-
-const ALL_ACTIONS = [...new Set(Object.values(PERMISSION_RESOURCES).flat())];
+} from '#core/permissions/permission-map.ts';
+import { PERMISSION_TEXTS, resourceTitle } from '#core/permissions/permission-texts.ts';
 
 interface Row {
   resource: string;
 }
 
-/** Resources × actions of spec §6 as checkboxes; an action a resource lacks shows no box. */
+/**
+ * The permissions of spec §6 as checkboxes, one row per area, each action by its label with
+ * what it allows beside it: an administrator reads "Change equipment", never 'Equipment.Modify'.
+ */
 export function PermissionMapEditor({
   value,
   onChange,
@@ -29,21 +31,35 @@ export function PermissionMapEditor({
   }
 
   const columns: TableColumnsType<Row> = [
-    { title: 'Resource', dataIndex: 'resource', fixed: 'left', width: 220 },
-    ...ALL_ACTIONS.map((action) => ({
-      title: action,
-      key: action,
-      align: 'center' as const,
-      render: (_: unknown, row: Row) =>
-        PERMISSION_RESOURCES[row.resource]?.includes(action) ? (
-          <Checkbox
-            aria-label={`${row.resource} ${action}`}
-            checked={map[row.resource]?.[action] === true}
-            disabled={disabled}
-            onChange={(event) => toggle(row.resource, action, event.target.checked)}
-          />
-        ) : null,
-    })),
+    {
+      title: 'Area',
+      key: 'area',
+      width: 220,
+      render: (_: unknown, row: Row) => resourceTitle(row.resource),
+    },
+    {
+      title: 'Allowed',
+      key: 'actions',
+      render: (_: unknown, row: Row) => (
+        <Flex vertical gap={2}>
+          {(PERMISSION_RESOURCES[row.resource] ?? []).map((action) => {
+            const text = PERMISSION_TEXTS[`${row.resource}.${action}`];
+            return (
+              <span key={action}>
+                <Checkbox
+                  checked={map[row.resource]?.[action] === true}
+                  disabled={disabled}
+                  onChange={(event) => toggle(row.resource, action, event.target.checked)}
+                >
+                  {text?.label}
+                </Checkbox>
+                <Typography.Text type="secondary">{text?.description}</Typography.Text>
+              </span>
+            );
+          })}
+        </Flex>
+      ),
+    },
   ];
 
   return (
@@ -53,7 +69,7 @@ export function PermissionMapEditor({
       columns={columns}
       dataSource={Object.keys(PERMISSION_RESOURCES).map((resource) => ({ resource }))}
       pagination={false}
-      scroll={{ x: 'max-content', y: 420 }}
+      scroll={{ y: 420 }}
     />
   );
 }

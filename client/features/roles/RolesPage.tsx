@@ -1,16 +1,18 @@
 import { Button, Form, Input, Space, Table, Tabs } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { useState } from 'react';
-import {
-  emptyPermissionMap,
-  type PermissionMap,
-} from '../../../core/permissions/permission-map.ts';
-import type { TRole } from '../../../core/schemas/roles.schemas.ts';
-import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
-import { AdminListHeader } from '../users/AdminList.tsx';
+import { emptyPermissionMap, type PermissionMap } from '#core/permissions/permission-map.ts';
+import type { TRole } from '#core/schemas/roles.schemas.ts';
+import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
+import { AdminListHeader } from '#client/shared/users/AdminList.tsx';
 import { PermissionMapEditor } from './PermissionMapEditor.tsx';
-import { usePermissions } from '../../app/permissions.ts';
-import { useArchiveRole, useCreateRole, useRoles, useUpdateRole } from './roles-api.ts';
+import { usePermissions } from '#client/shared/permissions.ts';
+import {
+  useArchiveRole,
+  useCreateRole,
+  useRoles,
+  useUpdateRole,
+} from '#client/shared/roles/roles-api.ts';
 
 interface RoleForm {
   name: string;

@@ -1,5 +1,5 @@
-import type { TMyPermissions } from '../../../core/schemas/roles.schemas.ts';
-import { canDo } from '../../app/permission-rules.ts';
+import type { TMyPermissions } from '#core/schemas/roles.schemas.ts';
+import { canDo } from '#client/shared/permission-rules.ts';
 
 /** The administration areas and the permission each needs (the server checks the same). */
 export const ADMIN_AREAS = {

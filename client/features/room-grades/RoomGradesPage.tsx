@@ -1,12 +1,12 @@
-import { isApiError } from '../../api/api-error.ts';
-import { VERSION_CONFLICT } from '../../api/form-errors.ts';
+import { isApiError } from '#client/api/api-error.ts';
+import { VERSION_CONFLICT } from '#client/api/form-errors.ts';
 import { Alert, Button, Card, Flex, Select, Spin, Tag, Typography } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { usePermissions } from '../../app/permissions.ts';
-import { useReasonAction } from '../../app/reason/use-reason-action.tsx';
-import { invalidateMasterData, roomGradeKeys } from '../../app/query-keys.ts';
-import { useFacilityScope } from '../master-data/use-facility-scope.ts';
+import { usePermissions } from '#client/shared/permissions.ts';
+import { useReasonAction } from '#client/shared/reason/use-reason-action.tsx';
+import { invalidateMasterData, roomGradeKeys } from '#client/shared/query-keys.ts';
+import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
 import { listEquipmentNames, listRoomGrades, setGradeEquipment } from './room-grades-api.ts';
 import type { EquipmentName, RoomGrade } from './room-grades-api.ts';
 

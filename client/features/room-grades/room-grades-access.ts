@@ -1,4 +1,4 @@
-import type { TMyPermissions } from '../../../core/schemas/roles.schemas.ts';
+import type { TMyPermissions } from '#core/schemas/roles.schemas.ts';
 
 /** The room grade calls are guarded by Equipment Get (server/modules/room-grades). */
 export function canSeeRoomGrades(permissions: TMyPermissions): boolean {

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
-import type { ZRoomGrade } from '../../../core/schemas/room-grades.schemas.ts';
-import { apiRequest } from '../../api/http-client.ts';
-import { facilityPath } from '../master-data/entity-api.ts';
-import type { FacilityScope } from '../master-data/entity-api.ts';
+import type { ZRoomGrade } from '#core/schemas/room-grades.schemas.ts';
+import { apiRequest } from '#client/api/http-client.ts';
+import { facilityPath } from '#client/shared/master-data/entity-api.ts';
+import type { FacilityScope } from '#client/shared/master-data/entity-api.ts';
 
 export type RoomGrade = z.output<typeof ZRoomGrade>;
 

@@ -2,17 +2,17 @@ import { Alert, Button, Form, Input, Select, Space, Spin, Switch, Typography, me
 import type {
   TGroupRole,
   TUpdateActiveDirectorySettingsRequest,
-} from '../../../core/schemas/active-directory.schemas.ts';
-import { showSaveError } from '../../api/form-errors.ts';
-import { ReasonField } from '../../app/reason/ReasonDialog.tsx';
-import { useFacilities } from '../../app/session-queries.ts';
-import { useSession } from '../../session/use-session.ts';
-import { useFacilityRoleOptions } from '../users/users-api.ts';
+} from '#core/schemas/active-directory.schemas.ts';
+import { showSaveError } from '#client/api/form-errors.ts';
+import { ReasonField } from '#client/shared/reason/ReasonDialog.tsx';
+import { useFacilities } from '#client/shared/session-queries.ts';
+import { useSession } from '#client/session/use-session.ts';
+import { useFacilityRoleOptions } from '#client/shared/users/users-api.ts';
 import {
   useActiveDirectorySettings,
   usePingActiveDirectory,
   useUpdateActiveDirectorySettings,
-} from './active-directory-api.ts';
+} from '#client/shared/settings/active-directory-api.ts';
 import { showSaved } from './save-feedback.ts';
 
 type AdForm = Omit<TUpdateActiveDirectorySettingsRequest, 'version' | 'groupRoles'> & {

@@ -1,8 +1,11 @@
 import { Alert, Button, Form, Select, Spin, Typography } from 'antd';
-import { ReasonField } from '../../app/reason/ReasonDialog.tsx';
-import { showSaveError } from '../../api/form-errors.ts';
+import { ReasonField } from '#client/shared/reason/ReasonDialog.tsx';
+import { showSaveError } from '#client/api/form-errors.ts';
 import { showSaved } from './save-feedback.ts';
-import { useAllowedDomains, useUpdateAllowedDomains } from './settings-api.ts';
+import {
+  useAllowedDomains,
+  useUpdateAllowedDomains,
+} from '#client/shared/settings/settings-api.ts';
 
 interface DomainsForm {
   allowedDomains: string[];

@@ -1,16 +1,12 @@
 import { Alert, Button, Form, Input, Select, Spin, Typography } from 'antd';
 import { useMemo } from 'react';
-import {
-  DATE_FORMATS,
-  formatDateTime,
-  TIME_FORMATS,
-} from '../../../core/datetime/format-date-time.ts';
-import type { TDateTimeSettings } from '../../../core/schemas/settings.schemas.ts';
-import { useDateTimeSettings } from '../../app/use-date-format.ts';
-import { ReasonField } from '../../app/reason/ReasonDialog.tsx';
-import { showSaveError } from '../../api/form-errors.ts';
+import { DATE_FORMATS, formatDateTime, TIME_FORMATS } from '#core/datetime/format-date-time.ts';
+import type { TDateTimeSettings } from '#core/schemas/settings.schemas.ts';
+import { useDateTimeSettings } from '#client/shared/use-date-format.ts';
+import { ReasonField } from '#client/shared/reason/ReasonDialog.tsx';
+import { showSaveError } from '#client/api/form-errors.ts';
 import { showSaved } from './save-feedback.ts';
-import { useUpdateDateTimeSettings } from './settings-api.ts';
+import { useUpdateDateTimeSettings } from '#client/shared/settings/settings-api.ts';
 
 interface DateTimeForm {
   dateTimeSettings: TDateTimeSettings;

@@ -1,9 +1,9 @@
 import { Alert, Button, Form, Select, Table } from 'antd';
 import { useState } from 'react';
-import type { TDefaultUnit } from '../../../core/schemas/settings.schemas.ts';
-import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
+import type { TDefaultUnit } from '#core/schemas/settings.schemas.ts';
+import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
 import { showSaved } from './save-feedback.ts';
-import { useDefaultUnits, useUpdateDefaultUnit } from './settings-api.ts';
+import { useDefaultUnits, useUpdateDefaultUnit } from '#client/shared/settings/settings-api.ts';
 
 interface UnitForm {
   unit: string;

@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import { PermissionGate } from '../../app/PermissionGate.tsx';
+import { PermissionGate } from '#client/shared/PermissionGate.tsx';
 import { canSeeSettings } from './settings-access.ts';
 
 const SettingsPage = lazy(() =>

@@ -1,9 +1,12 @@
 import { Alert, Button, Form, InputNumber, Space, Spin } from 'antd';
-import type { TPasswordPolicy } from '../../../core/schemas/settings.schemas.ts';
-import { ReasonField } from '../../app/reason/ReasonDialog.tsx';
-import { showSaveError } from '../../api/form-errors.ts';
+import type { TPasswordPolicy } from '#core/schemas/settings.schemas.ts';
+import { ReasonField } from '#client/shared/reason/ReasonDialog.tsx';
+import { showSaveError } from '#client/api/form-errors.ts';
 import { showSaved } from './save-feedback.ts';
-import { usePasswordPolicy, useUpdatePasswordPolicy } from './settings-api.ts';
+import {
+  usePasswordPolicy,
+  useUpdatePasswordPolicy,
+} from '#client/shared/settings/settings-api.ts';
 
 type PolicyForm = Omit<TPasswordPolicy, 'version'> & { reason: string };
 

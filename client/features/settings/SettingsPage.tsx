@@ -1,13 +1,13 @@
 import { Card, Spin, Tabs, Typography } from 'antd';
 import { useSearchParams } from 'react-router';
-import { usePermissions } from '../../app/permissions.ts';
+import { usePermissions } from '#client/shared/permissions.ts';
 import { AllowedDomainsForm } from './AllowedDomainsForm.tsx';
 import { DateTimeSettingsForm } from './DateTimeSettingsForm.tsx';
 import { DefaultUnitsTable } from './DefaultUnitsTable.tsx';
 import { PasswordPolicyForm } from './PasswordPolicyForm.tsx';
 import { SsoSettingsForm } from './SsoSettingsForm.tsx';
 import { ActiveDirectorySettingsForm } from './ActiveDirectorySettingsForm.tsx';
-import { AdditionalPropertiesPage } from '../additional-properties/AdditionalPropertiesPage.tsx';
+import { AdditionalPropertiesPage } from './additional-properties/AdditionalPropertiesPage.tsx';
 
 /**
  * Settings, one tab per area, each shown only with the permission the server checks for it:

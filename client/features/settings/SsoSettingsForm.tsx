@@ -1,9 +1,9 @@
 import { Alert, Button, Form, Input, Select, Spin, Switch, Typography } from 'antd';
-import type { TUpdateSsoSettingsRequest } from '../../../core/schemas/auth.schemas.ts';
-import { ReasonField } from '../../app/reason/ReasonDialog.tsx';
-import { showSaveError } from '../../api/form-errors.ts';
+import type { TUpdateSsoSettingsRequest } from '#core/schemas/auth.schemas.ts';
+import { ReasonField } from '#client/shared/reason/ReasonDialog.tsx';
+import { showSaveError } from '#client/api/form-errors.ts';
 import { showSaved } from './save-feedback.ts';
-import { useSsoSettings, useUpdateSsoSettings } from './settings-api.ts';
+import { useSsoSettings, useUpdateSsoSettings } from '#client/shared/settings/settings-api.ts';
 
 type SsoForm = Omit<TUpdateSsoSettingsRequest, 'version' | 'logoutUrl'> & { logoutUrl?: string };
 

@@ -1,4 +1,4 @@
-import { canDo, type MyPermissions } from '../../app/permission-rules.ts';
+import { canDo, type MyPermissions } from '#client/shared/permission-rules.ts';
 
 /** Any of the settings tabs: account settings (User Get), default units, facility settings or its additional properties. */
 export function canSeeSettings(permissions: MyPermissions): boolean {

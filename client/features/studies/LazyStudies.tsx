@@ -1,6 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { Route, Routes } from 'react-router';
-import { LoadingSpinner } from '../../account/LoadingSpinner.tsx';
+import { LoadingSpinner } from '#client/account/LoadingSpinner.tsx';
 
 // The studies are their own chunk, loaded when first opened.
 const StudiesPage = lazy(() =>

@@ -1,5 +1,5 @@
 import { Tag } from 'antd';
-import type { TRun } from '../../../core/schemas/verification.schemas.ts';
+import type { TRun } from '#core/schemas/verification.schemas.ts';
 
 const VERDICT_COLOURS: Record<TRun['verdict'], string> = {
   Pass: 'success',

@@ -7,15 +7,15 @@ import {
   STUDY_OUTCOMES,
   type TStudy,
   type TStudyOutcome,
-} from '../../../core/schemas/verification.schemas.ts';
-import { LoadErrorAlert } from '../../app/LoadErrorAlert.tsx';
-import { serverPaging } from '../../app/paging.ts';
-import { usePermissions } from '../../app/permissions.ts';
-import { StatusTag } from '../records/StatusTag.tsx';
-import { NewStudyModal } from './NewStudyModal.tsx';
-import { useStudies, type StudyListQuery } from './studies-api.ts';
-import { passesText, studyRoute } from './study-format.ts';
-import { StudyOutcomeTag } from './StudyOutcomeTag.tsx';
+} from '#core/schemas/verification.schemas.ts';
+import { LoadErrorAlert } from '#client/shared/LoadErrorAlert.tsx';
+import { serverPaging } from '#client/shared/paging.ts';
+import { usePermissions } from '#client/shared/permissions.ts';
+import { StatusTag } from '#client/shared/records/StatusTag.tsx';
+import { NewStudyModal } from '#client/shared/studies/NewStudyModal.tsx';
+import { useStudies, type StudyListQuery } from '#client/shared/studies/studies-api.ts';
+import { passesText, studyRoute } from '#client/shared/studies/study-format.ts';
+import { StudyOutcomeTag } from '#client/shared/studies/StudyOutcomeTag.tsx';
 
 type Query = StudyListQuery;
 

@@ -2,24 +2,24 @@ import { Alert, Button, Card, Descriptions, Flex, Space, Spin, Typography } from
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import type { TStudy } from '../../../core/schemas/verification.schemas.ts';
-import { useReasonAction } from '../../app/reason/use-reason-action.tsx';
-import { useDateFormat } from '../../app/use-date-format.ts';
-import { useFacilityScope } from '../master-data/use-facility-scope.ts';
-import { usePermissions } from '../../app/permissions.ts';
-import { ControlledRecordPanel } from '../records/ControlledRecordPanel.tsx';
+import type { TStudy } from '#core/schemas/verification.schemas.ts';
+import { useReasonAction } from '#client/shared/reason/use-reason-action.tsx';
+import { useDateFormat } from '#client/shared/use-date-format.ts';
+import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
+import { usePermissions } from '#client/shared/permissions.ts';
+import { ControlledRecordPanel } from '#client/shared/records/ControlledRecordPanel.tsx';
 import {
   invalidateStudies,
   studyCalls,
   studyPath,
   useStudy,
   useStudyWrite,
-} from './studies-api.ts';
-import { EditStudyModal } from './EditStudyModal.tsx';
-import { originLink, passesText } from './study-format.ts';
-import { StudyOutcomeTag } from './StudyOutcomeTag.tsx';
+} from '#client/shared/studies/studies-api.ts';
+import { EditStudyModal } from '#client/shared/studies/EditStudyModal.tsx';
+import { originLink, passesText } from '#client/shared/studies/study-format.ts';
+import { StudyOutcomeTag } from '#client/shared/studies/StudyOutcomeTag.tsx';
 import { StudyRunsTable } from './StudyRunsTable.tsx';
-import { RecordReportButton } from '../reports/RecordReportButton.tsx';
+import { RecordReportButton } from '#client/shared/reports/RecordReportButton.tsx';
 
 /** One study: its header, outcome, runs and signatures. */
 export function StudyDetailPage() {

@@ -1,12 +1,17 @@
 import { Button, Empty, Flex, Table, Typography, message } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
-import type { TStudy } from '../../../core/schemas/verification.schemas.ts';
-import { LoadErrorAlert } from '../../app/LoadErrorAlert.tsx';
-import { describeSaveError } from '../../api/form-errors.ts';
-import { studyCalls, useStudyRuns, useStudyWrite, type RunSummary } from './studies-api.ts';
-import { runRoute } from './study-format.ts';
-import { ReleaseTag } from '../verification/ReleaseTag.tsx';
+import type { TStudy } from '#core/schemas/verification.schemas.ts';
+import { LoadErrorAlert } from '#client/shared/LoadErrorAlert.tsx';
+import { describeSaveError } from '#client/api/form-errors.ts';
+import {
+  studyCalls,
+  useStudyRuns,
+  useStudyWrite,
+  type RunSummary,
+} from '#client/shared/studies/studies-api.ts';
+import { runRoute } from '#client/shared/studies/study-format.ts';
+import { ReleaseTag } from '#client/shared/verification/ReleaseTag.tsx';
 import { RunStatusTag, VerdictTag } from './RunTags.tsx';
 
 /** The runs of a study, in order, each opening its run screen; a new run is added at the end. */

@@ -1,6 +1,6 @@
 import { Button, Input, Modal, Table, Tag, message } from 'antd';
-import type { TActiveDirectoryUser } from '../../../core/schemas/active-directory.schemas.ts';
-import { useAddDirectoryUser, useSearchDirectory } from './users-api.ts';
+import type { TActiveDirectoryUser } from '#core/schemas/active-directory.schemas.ts';
+import { useAddDirectoryUser, useSearchDirectory } from '#client/shared/users/users-api.ts';
 
 /**
  * "Add from directory": find accounts in Active Directory and add one as a user of auth type

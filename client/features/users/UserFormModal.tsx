@@ -1,15 +1,15 @@
 import { Form, Input, Select } from 'antd';
-import type { TAuthType, TUser, TUserWithKey } from '../../../core/schemas/users.schemas.ts';
-import type { Facility } from '../../api/auth-types.ts';
-import { useSession } from '../../session/use-session.ts';
-import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
-import { DepartmentField, PersonNameFields } from './person-fields.tsx';
+import type { TAuthType, TUser, TUserWithKey } from '#core/schemas/users.schemas.ts';
+import type { Facility } from '#client/api/auth-types.ts';
+import { useSession } from '#client/session/use-session.ts';
+import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
+import { DepartmentField, PersonNameFields } from '#client/shared/users/person-fields.tsx';
 import {
   useCreateUser,
   useFacilityRoleOptions,
   useUpdateUser,
   type UserFormValues,
-} from './users-api.ts';
+} from '#client/shared/users/users-api.ts';
 
 interface FormShape {
   firstName: string;

@@ -1,17 +1,17 @@
 import { Button, Checkbox, Dropdown, Form, message, Radio, Space, Table, Tabs, Tag } from 'antd';
 import type { MenuProps, TableColumnsType } from 'antd';
 import { useState } from 'react';
-import type { TUser, TUserWithKey } from '../../../core/schemas/users.schemas.ts';
-import type { Facility } from '../../api/auth-types.ts';
-import { useCurrentUser } from '../../app/session-queries.ts';
-import { usePermissions } from '../../app/permissions.ts';
-import { AdminListHeader, AdminSearch, useAdminList } from './AdminList.tsx';
-import { ReasonDialog, type ReasonValues } from '../../app/reason/ReasonDialog.tsx';
+import type { TUser, TUserWithKey } from '#core/schemas/users.schemas.ts';
+import type { Facility } from '#client/api/auth-types.ts';
+import { useCurrentUser } from '#client/shared/session-queries.ts';
+import { usePermissions } from '#client/shared/permissions.ts';
+import { AdminListHeader, AdminSearch, useAdminList } from '#client/shared/users/AdminList.tsx';
+import { ReasonDialog, type ReasonValues } from '#client/shared/reason/ReasonDialog.tsx';
 import { SecretKeyModal } from './SecretKeyModal.tsx';
-import { showSaveError } from '../../api/form-errors.ts';
+import { showSaveError } from '#client/api/form-errors.ts';
 import { UserFormModal } from './UserFormModal.tsx';
 import { DirectoryAddModal } from './DirectoryAddModal.tsx';
-import { useActiveDirectorySettings } from '../settings/active-directory-api.ts';
+import { useActiveDirectorySettings } from '#client/shared/settings/active-directory-api.ts';
 import {
   useAccountAction,
   useArchiveUser,
@@ -21,7 +21,7 @@ import {
   useUpdateUser,
   useUsers,
   type AccountAction,
-} from './users-api.ts';
+} from '#client/shared/users/users-api.ts';
 
 type Dialog =
   | { kind: 'form'; user: TUser | null }

@@ -1,13 +1,13 @@
 import { Alert, Button, Card, Flex, Form, Input, InputNumber } from 'antd';
 import { useState } from 'react';
-import type { TRun } from '../../../core/schemas/verification.schemas.ts';
-import { showSaveError } from '../../api/form-errors.ts';
-import { ReasonField } from '../../app/reason/ReasonDialog.tsx';
-import { ReferenceSelect } from '../master-data/ReferenceSelect.tsx';
-import { referencedDef } from '../master-data/entity-registry.ts';
+import type { TRun } from '#core/schemas/verification.schemas.ts';
+import { showSaveError } from '#client/api/form-errors.ts';
+import { ReasonField } from '#client/shared/reason/ReasonDialog.tsx';
+import { ReferenceSelect } from '#client/shared/master-data/ReferenceSelect.tsx';
+import { referencedDef } from '#client/shared/master-data/entity-registry.ts';
 import { fromLocalInput, holdBreach, toLocalInput, type EventFormValues } from './event-values.ts';
 import { runCalls, useRunWrite, type RunEditBody } from './verification-api.ts';
-import { validatedValues } from '../../app/validated-values.ts';
+import { validatedValues } from '#client/shared/validated-values.ts';
 
 type Values = EventFormValues & { reason: string };
 

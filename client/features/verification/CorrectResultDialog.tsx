@@ -1,7 +1,7 @@
 import { Form, Space } from 'antd';
 import type { ReactNode } from 'react';
-import type { TRun, TSampleResult } from '../../../core/schemas/verification.schemas.ts';
-import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
+import type { TRun, TSampleResult } from '#core/schemas/verification.schemas.ts';
+import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
 import { JudgementTag } from './JudgementTag.tsx';
 import { ResultInputs } from './result-inputs.tsx';
 import { previewJudgement, type PlanRow, type RowValues } from './result-rows.ts';

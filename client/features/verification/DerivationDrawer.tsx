@@ -1,5 +1,5 @@
 import { Drawer, List, Typography } from 'antd';
-import type { TJudgement } from '../../../core/schemas/verification.schemas.ts';
+import type { TJudgement } from '#core/schemas/verification.schemas.ts';
 
 /** The steps of a judgement, one line each (recovery, correction, limit, percent, verdict). */
 export function DerivationDrawer(props: {

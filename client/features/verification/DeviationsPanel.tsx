@@ -4,8 +4,8 @@ import {
   DEVIATION_KIND_LABELS,
   type TDeviation,
   type TRun,
-} from '../../../core/schemas/verification.schemas.ts';
-import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
+} from '#core/schemas/verification.schemas.ts';
+import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
 import {
   runCalls,
   useRunWrite,

@@ -10,18 +10,15 @@ import {
   Radio,
   Tag,
 } from 'antd';
-import type { TInspectionSettings } from '../../../core/schemas/facility-rules.schemas.ts';
-import type {
-  TChecklistAnswer,
-  TInspectionRecord,
-} from '../../../core/schemas/run-inspection.schemas.ts';
-import type { TRun } from '../../../core/schemas/verification.schemas.ts';
-import { showSaveError } from '../../api/form-errors.ts';
-import { ReasonField } from '../../app/reason/ReasonDialog.tsx';
+import type { TInspectionSettings } from '#core/schemas/facility-rules.schemas.ts';
+import type { TChecklistAnswer, TInspectionRecord } from '#core/schemas/run-inspection.schemas.ts';
+import type { TRun } from '#core/schemas/verification.schemas.ts';
+import { showSaveError } from '#client/api/form-errors.ts';
+import { ReasonField } from '#client/shared/reason/ReasonDialog.tsx';
 import { fromLocalInput, toLocalInput } from './event-values.ts';
 import { inspectionCalls, type InspectionBody } from './inspection-api.ts';
 import { useRunWrite } from './verification-api.ts';
-import { validatedValues } from '../../app/validated-values.ts';
+import { validatedValues } from '#client/shared/validated-values.ts';
 
 interface Values {
   inspectedAt?: string | null;

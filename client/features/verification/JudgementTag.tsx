@@ -1,5 +1,5 @@
 import { Tag } from 'antd';
-import type { TJudgement } from '../../../core/schemas/verification.schemas.ts';
+import type { TJudgement } from '#core/schemas/verification.schemas.ts';
 
 /** Pass / Fail / not judged, with the percent of limit ('≤' for a value censored below). */
 export function JudgementTag({ judgement, prefix }: { judgement: TJudgement; prefix?: string }) {

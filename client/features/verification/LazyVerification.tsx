@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { LoadingSpinner } from '../../account/LoadingSpinner.tsx';
+import { LoadingSpinner } from '#client/account/LoadingSpinner.tsx';
 
 // The run screen and the statistics are their own chunks, loaded when first opened.
 const RunPage = lazy(() => import('./RunPage.tsx').then((m) => ({ default: m.RunPage })));

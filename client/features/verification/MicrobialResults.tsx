@@ -24,16 +24,16 @@ import {
   type TMicrobialResult,
   type TRun,
   type TRunMicrobial,
-} from '../../../core/schemas/verification.schemas.ts';
-import { judgeMicrobial } from '../../../core/verification/judge-microbial.ts';
-import { showSaveError } from '../../api/form-errors.ts';
-import { LoadErrorAlert } from '../../app/LoadErrorAlert.tsx';
-import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
+} from '#core/schemas/verification.schemas.ts';
+import { judgeMicrobial } from '#core/verification/judge-microbial.ts';
+import { showSaveError } from '#client/api/form-errors.ts';
+import { LoadErrorAlert } from '#client/shared/LoadErrorAlert.tsx';
+import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
 import { CorrectResultDialog } from './CorrectResultDialog.tsx';
-import { ReferenceSelect } from '../master-data/ReferenceSelect.tsx';
-import { referencedDef } from '../master-data/entity-registry.ts';
+import { ReferenceSelect } from '#client/shared/master-data/ReferenceSelect.tsx';
+import { referencedDef } from '#client/shared/master-data/entity-registry.ts';
 import { useCorrectMicrobial, useEnterMicrobial, useRunMicrobial } from './microbial-api.ts';
-import { validatedValues } from '../../app/validated-values.ts';
+import { validatedValues } from '#client/shared/validated-values.ts';
 
 /*
  * Microbial results of a run (core/verification/README.md, "Microbial results"): the policy

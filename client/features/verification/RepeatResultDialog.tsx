@@ -1,6 +1,6 @@
 import { Form, Radio } from 'antd';
-import type { TRun, TSampleResult } from '../../../core/schemas/verification.schemas.ts';
-import { ReasonDialog } from '../../app/reason/ReasonDialog.tsx';
+import type { TRun, TSampleResult } from '#core/schemas/verification.schemas.ts';
+import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
 import { ResultInputs, TakenAtInput } from './result-inputs.tsx';
 import type { RowValues } from './result-rows.ts';
 import { runCalls, useRunWrite } from './verification-api.ts';

@@ -1,13 +1,13 @@
 import { Button, Card, Descriptions, Flex, Form, Space, Typography, notification } from 'antd';
-import { useMemo, useState } from 'react';
-import type { TJudgement, TRun } from '../../../core/schemas/verification.schemas.ts';
-import { isApiError } from '../../api/api-error.ts';
-import { showSaveError } from '../../api/form-errors.ts';
+import { useState } from 'react';
+import type { TJudgement, TRun } from '#core/schemas/verification.schemas.ts';
+import { isApiError } from '#client/api/api-error.ts';
+import { showSaveError } from '#client/api/form-errors.ts';
 import { CorrectSampleResultDialog } from './CorrectResultDialog.tsx';
 import { DerivationDrawer } from './DerivationDrawer.tsx';
 import { JudgementTag } from './JudgementTag.tsx';
 import { RepeatResultDialog } from './RepeatResultDialog.tsx';
-import { useDateFormat } from '../../app/use-date-format.ts';
+import { useDateFormat } from '#client/shared/use-date-format.ts';
 import { ResultInputs, TakenAtInput } from './result-inputs.tsx';
 import {
   currentResult,
@@ -48,7 +48,6 @@ export function ResultsEntry({
   const save = useRunWrite((scope, body: Parameters<typeof runCalls.enterResults>[2]) =>
     runCalls.enterResults(scope, run.id, body),
   );
-  const keys = useMemo(() => new Set(run.plan.map(rowKey)), [run.plan]);
   const open = run.plan.filter((row) => !currentResult(run, row));
 
   async function saveAll(): Promise<void> {
@@ -66,7 +65,7 @@ export function ResultsEntry({
       await save.mutateAsync({ results });
       form.resetFields();
     } catch (error) {
-      const mapped = rowFieldErrors(isApiError(error) ? error.errors : undefined, keys);
+      const mapped = rowFieldErrors(isApiError(error) ? error.errors : undefined, run.plan);
       if (mapped.fields.length === 0) return showSaveError(error);
       form.setFields(mapped.fields as Parameters<typeof form.setFields>[0]);
       if (mapped.rest.length > 0)

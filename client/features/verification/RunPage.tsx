@@ -1,20 +1,20 @@
 import { Alert, Card, Flex, Space, Spin, Tag, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import { LoadErrorAlert } from '../../app/LoadErrorAlert.tsx';
-import { verificationKeys } from '../../app/query-keys.ts';
-import type { TRun } from '../../../core/schemas/verification.schemas.ts';
-import { useFacilityScope } from '../master-data/use-facility-scope.ts';
-import { usePermissions } from '../../app/permissions.ts';
-import { ControlledRecordPanel } from '../records/ControlledRecordPanel.tsx';
+import { LoadErrorAlert } from '#client/shared/LoadErrorAlert.tsx';
+import type { TRun } from '#core/schemas/verification.schemas.ts';
+import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
+import { usePermissions } from '#client/shared/permissions.ts';
+import { ControlledRecordPanel } from '#client/shared/records/ControlledRecordPanel.tsx';
 import { CleaningEventForm } from './CleaningEventForm.tsx';
 import { DeviationsPanel } from './DeviationsPanel.tsx';
 import { InspectionCard } from './InspectionCard.tsx';
 import { MicrobialResults } from './MicrobialResults.tsx';
-import { ReleaseTag } from './ReleaseTag.tsx';
+import { ReleaseTag } from '#client/shared/verification/ReleaseTag.tsx';
 import { ResultsEntry } from './ResultsEntry.tsx';
 import { invalidateRun, runPath, useRun } from './verification-api.ts';
-import { RecordReportButton } from '../reports/RecordReportButton.tsx';
+import { RecordReportButton } from '#client/shared/reports/RecordReportButton.tsx';
+import { verificationKeys } from '#client/shared/query-keys.ts';
 
 const STATUS_LABELS: Record<TRun['status'], string> = {
   NotStarted: 'Not started',

@@ -1,13 +1,9 @@
 import { Alert, Card, Flex, List, Statistic, Tag, Typography } from 'antd';
 import { useMemo } from 'react';
-import {
-  ewmaChart,
-  individualsChart,
-  movingRangeChart,
-} from '../../../core/charts/statistics-charts.ts';
-import type { TStatistics } from '../../../core/schemas/verification.schemas.ts';
-import { ChartFigure } from '../../app/ChartFigure.tsx';
-import { useDateFormat } from '../../app/use-date-format.ts';
+import { ewmaChart, individualsChart, movingRangeChart } from '#core/charts/statistics-charts.ts';
+import type { TStatistics } from '#core/schemas/verification.schemas.ts';
+import { ChartFigure } from '#client/shared/ChartFigure.tsx';
+import { useDateFormat } from '#client/shared/use-date-format.ts';
 import type { VerificationThresholds } from './verification-api.ts';
 
 /**

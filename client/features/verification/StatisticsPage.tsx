@@ -1,12 +1,9 @@
 import { Alert, Card, Flex, Segmented, Select, Spin, Typography } from 'antd';
 import { useSearchParams } from 'react-router';
-import { LoadErrorAlert } from '../../app/LoadErrorAlert.tsx';
-import {
-  STATISTICS_GROUPS,
-  STATISTICS_RESIDUE_TYPES,
-} from '../../../core/schemas/verification.schemas.ts';
-import { ReferenceSelect } from '../master-data/ReferenceSelect.tsx';
-import { referencedDef } from '../master-data/entity-registry.ts';
+import { LoadErrorAlert } from '#client/shared/LoadErrorAlert.tsx';
+import { STATISTICS_GROUPS, STATISTICS_RESIDUE_TYPES } from '#core/schemas/verification.schemas.ts';
+import { ReferenceSelect } from '#client/shared/master-data/ReferenceSelect.tsx';
+import { referencedDef } from '#client/shared/master-data/entity-registry.ts';
 import { FacilityDateRange } from './facility-date-inputs.tsx';
 import { StatisticsCharts } from './StatisticsCharts.tsx';
 import { useStatistics, useVerificationThresholds } from './verification-api.ts';

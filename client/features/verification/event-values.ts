@@ -1,4 +1,4 @@
-import type { TCleaningEvent } from '../../../core/schemas/verification.schemas.ts';
+import type { TCleaningEvent } from '#core/schemas/verification.schemas.ts';
 
 /** The cleaning event as the form edits it: times as the browser's datetime-local text. */
 export type EventFormValues = Omit<

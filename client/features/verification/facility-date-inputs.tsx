@@ -4,8 +4,8 @@ import {
   dateToWallClock,
   wallClockToDate,
   type DateTimeSettings,
-} from '../../../core/datetime/format-date-time.ts';
-import { useDateFormat } from '../../app/use-date-format.ts';
+} from '#core/datetime/format-date-time.ts';
+import { useDateFormat } from '#client/shared/use-date-format.ts';
 
 /*
  * Dates typed as the facility shows them (spec §2 "Display settings"): its date and time

@@ -2,10 +2,10 @@ import type { z } from 'zod';
 import type {
   ZInspectionInput,
   ZInspectionVerification,
-} from '../../../core/schemas/run-inspection.schemas.ts';
-import type { TRun, TRunResponse } from '../../../core/schemas/verification.schemas.ts';
-import { apiRequest } from '../../api/http-client.ts';
-import type { FacilityScope } from '../master-data/entity-api.ts';
+} from '#core/schemas/run-inspection.schemas.ts';
+import type { TRun, TRunResponse } from '#core/schemas/verification.schemas.ts';
+import { apiRequest } from '#client/api/http-client.ts';
+import type { FacilityScope } from '#client/shared/master-data/entity-api.ts';
 import { runPath } from './verification-api.ts';
 
 /** The visual inspection calls of a run (POST {F}/runs/{id}/inspection[/verification]). */

@@ -5,13 +5,13 @@ import type {
   TRunResponse,
   ZMicrobialResultEdit,
   ZMicrobialResultsBody,
-  ZRunMicrobialResponse,
-} from '../../../core/schemas/verification.schemas.ts';
-import { apiRequest } from '../../api/http-client.ts';
-import { verificationKeys } from '../../app/query-keys.ts';
-import { facilityPath, type FacilityScope } from '../master-data/entity-api.ts';
-import { useFacilityScope } from '../master-data/use-facility-scope.ts';
+} from '#core/schemas/verification.schemas.ts';
+import { apiRequest } from '#client/api/http-client.ts';
+import { facilityPath, type FacilityScope } from '#client/shared/master-data/entity-api.ts';
+import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
 import { runPath, useRunWrite } from './verification-api.ts';
+import { verificationKeys } from '#client/shared/query-keys.ts';
+import type { ZRunMicrobialResponse } from '#core/schemas/verification.schemas.ts';
 
 /** The microbial calls of a run (core/verification/README.md, "Microbial results"). */
 

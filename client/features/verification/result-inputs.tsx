@@ -4,7 +4,7 @@ import {
   RINSE_RESULT_UNITS,
   SWAB_RESULT_UNITS,
   type TSampleType,
-} from '../../../core/schemas/verification.schemas.ts';
+} from '#core/schemas/verification.schemas.ts';
 import { FacilityDateTimeInput } from './facility-date-inputs.tsx';
 
 /** Units a row may be entered in: an amount per swab, or a rinse concentration. */

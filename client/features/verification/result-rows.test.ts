@@ -97,8 +97,10 @@ describe('filledResults and rowFieldErrors', () => {
           constraints: { unique: 'Batch number must be unique across samples' },
         },
         { property: 'loc9-rinse.unit', constraints: { kind: 'Wrong unit' } },
+        { property: 'loc7-swab', constraints: { taken: 'A result was entered meanwhile' } },
+        { property: 'results', constraints: { min: 'Enter at least one result' } },
       ],
-      new Set(['loc7-swab']),
+      [row],
     );
     expect(mapped.fields).toEqual([
       {
@@ -106,6 +108,10 @@ describe('filledResults and rowFieldErrors', () => {
         errors: ['Batch number must be unique across samples'],
       },
     ]);
-    expect(mapped.rest).toEqual(['loc9-rinse.unit: Wrong unit']);
+    expect(mapped.rest).toEqual([
+      "Rinse at a location no longer in this run's plan, unit: Wrong unit",
+      'Swab at Blade (Mixer): A result was entered meanwhile',
+      'Results: Enter at least one result',
+    ]);
   });
 });

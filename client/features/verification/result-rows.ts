@@ -1,4 +1,4 @@
-import { judgeResult, shown, toResultUnit } from '../../../core/verification/judge-result.ts';
+import { judgeResult, shown, toResultUnit } from '#core/verification/judge-result.ts';
 import type {
   TCensoring,
   TJudgement,
@@ -6,9 +6,9 @@ import type {
   TRun,
   TSampleResult,
   TSampleResultInput,
-} from '../../../core/schemas/verification.schemas.ts';
-import type { PropertyError } from '../../../core/errors/errors.ts';
-import { parsePropertyPath } from '../../api/property-path.ts';
+} from '#core/schemas/verification.schemas.ts';
+import type { PropertyError } from '#core/errors/errors.ts';
+import { parsePropertyPath, propertyInWords } from '#core/errors/property-path.ts';
 
 /** One planned sampling location of a run, as the results form edits it. */
 export type PlanRow = TRun['plan'][number];
@@ -93,14 +93,46 @@ export function filledResults(
   });
 }
 
+/** A planned row as a reader names it: "Swab at Blade (Mixer)". */
+export function rowName(
+  row: Pick<PlanRow, 'sampleType' | 'samplingLocationName' | 'equipmentName'>,
+) {
+  const type = row.sampleType === 'swab' ? 'Swab' : 'Rinse';
+  return `${type} at ${row.samplingLocationName} (${row.equipmentName})`;
+}
+
+/**
+ * A problem no field of the form carries, in words: the row by its location, the field by its
+ * name ("Swab at Blade (Mixer), batch number: …"), never the server's '<key>.<field>'.
+ */
+function problemLine(property: string, message: string, names: ReadonlyMap<string, string>) {
+  const [first = '', ...rest] = parsePropertyPath(property);
+  const row = names.get(String(first)) ?? unplannedRow(String(first));
+  if (row === undefined)
+    return property ? `${capitalised(propertyInWords(property))}: ${message}` : message;
+  return rest.length > 0 ? `${row}, ${propertyInWords(rest)}: ${message}` : `${row}: ${message}`;
+}
+
+/** A row key of a location this run's plan does not have (it changed since the form opened). */
+function unplannedRow(key: string): string | undefined {
+  const type = /^loc\d+-(swab|rinse)$/.exec(key)?.[1];
+  if (!type) return undefined;
+  return `${type === 'swab' ? 'Swab' : 'Rinse'} at a location no longer in this run's plan`;
+}
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 /**
  * The server's '<key>.<field>' problems as antd field entries of the form ('rows', key, field);
- * the ones no row carries (a key the form does not have) are returned apart for a notice.
+ * the ones no row's field carries are returned apart, in words, for a notice.
  */
 export function rowFieldErrors(
   errors: PropertyError[] | undefined,
-  keys: ReadonlySet<string>,
+  plan: readonly PlanRow[],
 ): { fields: { name: string[]; errors: string[] }[]; rest: string[] } {
+  const names = new Map(plan.map((row) => [rowKey(row), rowName(row)]));
   const byName = new Map<string, { name: string[]; errors: string[] }>();
   const rest: string[] = [];
   for (const item of errors ?? []) {
@@ -108,8 +140,8 @@ export function rowFieldErrors(
     const key = String(first);
     const field = typeof second === 'string' ? second : '';
     const messages = Object.values(item.constraints ?? {});
-    if (!keys.has(key) || !field) {
-      rest.push(...messages.map((m) => `${item.property}: ${m}`));
+    if (!names.has(key) || !field) {
+      rest.push(...messages.map((m) => problemLine(item.property, m, names)));
       continue;
     }
     const id = `${key}.${field}`;

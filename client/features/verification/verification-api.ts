@@ -11,12 +11,12 @@ import type {
   ZResultsBody,
   ZRunEdit,
   ZStatisticsQuery,
-  ZVerificationSettingsResponse,
-} from '../../../core/schemas/verification.schemas.ts';
-import { apiRequest } from '../../api/http-client.ts';
-import { studyKeys, verificationKeys } from '../../app/query-keys.ts';
-import { facilityPath, type FacilityScope } from '../master-data/entity-api.ts';
-import { useFacilityScope } from '../master-data/use-facility-scope.ts';
+} from '#core/schemas/verification.schemas.ts';
+import { apiRequest } from '#client/api/http-client.ts';
+import { facilityPath, type FacilityScope } from '#client/shared/master-data/entity-api.ts';
+import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
+import { studyKeys, verificationKeys } from '#client/shared/query-keys.ts';
+import type { ZVerificationSettingsResponse } from '#core/schemas/verification.schemas.ts';
 
 /** The calls of core/verification/README.md: runs, results, deviations and statistics. */
 

@@ -2,7 +2,7 @@ import {
   CUSTOM_REPORT_SOURCES,
   FILTER_OPERATORS,
   customReportProblems,
-} from '../../schemas/custom-reports.schemas.ts';
+} from '#core/schemas/custom-reports.schemas.ts';
 import type { EntityDef } from '../entity.ts';
 
 /*

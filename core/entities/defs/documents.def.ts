@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ZChangeAssessmentLink } from '../../schemas/change-assessments.schemas.ts';
-import { DOCUMENT_TYPES, isoDateProblem } from '../../schemas/documents.schemas.ts';
+import { ZChangeAssessmentLink } from '#core/schemas/change-assessments.schemas.ts';
+import { DOCUMENT_TYPES, isoDateProblem } from '#core/schemas/documents.schemas.ts';
 import type { EntityDef } from '../entity.ts';
 
 /*

@@ -1,4 +1,4 @@
-import { PRODUCT_TYPES, TIERS } from '../../facilities/facility-features.ts';
+import { PRODUCT_TYPES, TIERS } from '#core/facilities/facility-features.ts';
 import type { EntityDef } from '../entity.ts';
 
 /**

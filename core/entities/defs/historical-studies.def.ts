@@ -1,5 +1,5 @@
-import { STUDY_TYPES } from '../../schemas/cleaning-assessments.schemas.ts';
-import { isoDateProblem } from '../../schemas/documents.schemas.ts';
+import { STUDY_TYPES } from '#core/schemas/cleaning-assessments.schemas.ts';
+import { isoDateProblem } from '#core/schemas/documents.schemas.ts';
 import type { EntityDef } from '../entity.ts';
 
 /*

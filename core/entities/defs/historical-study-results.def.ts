@@ -1,5 +1,5 @@
-import { RESIDUE_TYPES } from '../../limits/policy.ts';
-import { isoDateProblem } from '../../schemas/documents.schemas.ts';
+import { RESIDUE_TYPES } from '#core/limits/policy.ts';
+import { isoDateProblem } from '#core/schemas/documents.schemas.ts';
 import type { EntityDef } from '../entity.ts';
 
 /**

@@ -1,5 +1,5 @@
-import type { PropertyError } from '../../errors/errors.ts';
-import { isUnit, kindOf } from '../../units/units.ts';
+import type { PropertyError } from '#core/errors/errors.ts';
+import { isUnit, kindOf } from '#core/units/units.ts';
 import type { EntityDef } from '../entity.ts';
 
 const kindName = { mass: 'a mass', volume: 'a volume', count: 'dosage units' } as Record<

@@ -1,6 +1,6 @@
-import { STUDY_TYPES } from '../../schemas/cleaning-assessments.schemas.ts';
-import { MICROBIAL_KINDS, SAMPLE_TYPES } from '../../schemas/verification.schemas.ts';
-import type { PropertyError } from '../../errors/errors.ts';
+import { STUDY_TYPES } from '#core/schemas/cleaning-assessments.schemas.ts';
+import { MICROBIAL_KINDS, SAMPLE_TYPES } from '#core/schemas/verification.schemas.ts';
+import type { PropertyError } from '#core/errors/errors.ts';
 import type { EntityDef } from '../entity.ts';
 
 /*

@@ -1,4 +1,4 @@
-import { identifierProblem, rpnExpressionProblem } from '../../schemas/rpn-formula.schemas.ts';
+import { identifierProblem, rpnExpressionProblem } from '#core/schemas/rpn-formula.schemas.ts';
 import type { EntityDef } from '../entity.ts';
 
 /** A risk category (RPN-style scoring): a factor with its levels and the score of each. */

@@ -1,4 +1,4 @@
-import { MATERIALS } from '../../schemas/equipment-extras.schemas.ts';
+import { MATERIALS } from '#core/schemas/equipment-extras.schemas.ts';
 import type { EntityDef } from '../entity.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { PropertyError } from '../../errors/errors.ts';
+import type { PropertyError } from '#core/errors/errors.ts';
 
 /* The rules across fields of the sampling policy declarations (EntityDef.check): pure, so the
    form, the API and the import check alike. */

@@ -6,12 +6,12 @@ import {
   ZActiveDirectorySettingsResponse,
   ZAddDirectoryUserRequest,
   ZUpdateActiveDirectorySettingsRequest,
-} from '../../../core/schemas/active-directory.schemas.ts';
-import { ZUserWithKey } from '../../../core/schemas/users.schemas.ts';
-import { publicUrl } from '../../config.ts';
-import { typed, type AppContext } from '../../http/app-context.ts';
-import { idempotentCreate } from '../../http/idempotency.ts';
-import { actorOf, sessionOf } from '../../http/session-guard.ts';
+} from '#core/schemas/active-directory.schemas.ts';
+import { ZUserWithKey } from '#core/schemas/users.schemas.ts';
+import { publicUrl } from '#server/config.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { idempotentCreate } from '#server/http/idempotency.ts';
+import { actorOf, sessionOf } from '#server/http/session-guard.ts';
 import {
   getActiveDirectorySettings,
   updateActiveDirectorySettings,

@@ -1,9 +1,9 @@
 import type { Entry } from 'ldapts';
-import { AppError, validationError } from '../../../core/errors/errors.ts';
-import type { TActiveDirectoryUser } from '../../../core/schemas/active-directory.schemas.ts';
-import type { TFacilityRoles, TUserWithKey } from '../../../core/schemas/users.schemas.ts';
-import type { Db } from '../../db/db.ts';
-import type { Mailer } from '../mail/mailer.ts';
+import { AppError, validationError } from '#core/errors/errors.ts';
+import type { TActiveDirectoryUser } from '#core/schemas/active-directory.schemas.ts';
+import type { TFacilityRoles, TUserWithKey } from '#core/schemas/users.schemas.ts';
+import type { Db } from '#server/db/db.ts';
+import type { Mailer } from '#server/util/mailer.ts';
 import { createUser, type AdminScope } from '../users-admin/users-admin.service.ts';
 import { directoryOf, type KeyConfig } from './active-directory.settings.ts';
 import {

@@ -1,13 +1,13 @@
-import { AppError, validationError } from '../../../core/errors/errors.ts';
+import { AppError, validationError } from '#core/errors/errors.ts';
 import type {
   TActiveDirectorySettings,
   TGroupRole,
   TUpdateActiveDirectorySettingsRequest,
-} from '../../../core/schemas/active-directory.schemas.ts';
-import type { Config } from '../../config.ts';
-import type { Db, Queryable } from '../../db/db.ts';
+} from '#core/schemas/active-directory.schemas.ts';
+import type { Config } from '#server/config.ts';
+import type { Db, Queryable } from '#server/db/db.ts';
 import { changedFields } from '../audit/audit-diff.ts';
-import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 import { decryptSetting, encryptSetting } from '../sso/sso-secret.ts';
 import { isLoopbackUrl, type Directory } from './directory-client.ts';
 

@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildUser, fullPermissionMap, permissionsWith } from '../../test/factories.ts';
-import { SERVICE, startSlapd, SUFFIX, type Slapd } from '../../test/slapd.ts';
-import { startFacilityTestServer, type FacilityTestServer } from '../../test/test-server.ts';
+import { buildUser, fullPermissionMap, permissionsWith } from '#server/test/factories.ts';
+import { SERVICE, startSlapd, SUFFIX, type Slapd } from '#server/test/slapd.ts';
+import { startFacilityTestServer, type FacilityTestServer } from '#server/test/test-server.ts';
 
 const BASE = '/api/v2/activeDirectory';
 

@@ -8,7 +8,7 @@ import {
   type Entry,
   type Filter,
 } from 'ldapts';
-import type { TGroupRole } from '../../../core/schemas/active-directory.schemas.ts';
+import type { TGroupRole } from '#core/schemas/active-directory.schemas.ts';
 
 /** The plan's directory with its bind password decrypted, only ever held in memory. */
 export interface Directory {

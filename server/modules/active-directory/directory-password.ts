@@ -1,4 +1,4 @@
-import type { Queryable as Db } from '../../db/db.ts';
+import type { Queryable as Db } from '#server/db/db.ts';
 import { directoryOf, type KeyConfig } from './active-directory.settings.ts';
 import {
   asServiceAccount,

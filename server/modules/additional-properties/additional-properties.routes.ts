@@ -1,6 +1,6 @@
-import { ENTITY_DEFS } from '../../../core/entities/defs/index.ts';
-import { AppError } from '../../../core/errors/errors.ts';
-import { isAllowed } from '../../../core/permissions/permission-map.ts';
+import { ENTITY_DEFS } from '#core/entities/defs/index.ts';
+import { AppError } from '#core/errors/errors.ts';
+import { isAllowed } from '#core/permissions/permission-map.ts';
 import {
   ZApiPropertiesResponse,
   ZArchivePropertyDefinition,
@@ -11,11 +11,11 @@ import {
   ZPropertyKeyParams,
   ZPropertyTargetParams,
   type PropertyTarget,
-} from '../../../core/schemas/additional-properties.schemas.ts';
-import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
-import { idempotentCreate } from '../../http/idempotency.ts';
-import { typed, type AppContext, type Guard } from '../../http/app-context.ts';
-import { actorOf, facilityPermissions, sessionOf } from '../../http/session-guard.ts';
+} from '#core/schemas/additional-properties.schemas.ts';
+import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
+import { idempotentCreate } from '#server/http/idempotency.ts';
+import { typed, type AppContext, type Guard } from '#server/http/app-context.ts';
+import { actorOf, facilityPermissions, sessionOf } from '#server/http/session-guard.ts';
 import { apiProperties } from './api-properties.ts';
 import {
   createDefinition,

@@ -1,4 +1,4 @@
-import { AppError, validationError } from '../../../core/errors/errors.ts';
+import { AppError, validationError } from '#core/errors/errors.ts';
 import {
   ZPropertyDefinition,
   slugOf,
@@ -6,10 +6,10 @@ import {
   type TCreatePropertyDefinition,
   type TEditPropertyDefinition,
   type TPropertyDefinition,
-} from '../../../core/schemas/additional-properties.schemas.ts';
-import type { Db, Queryable } from '../../db/db.ts';
+} from '#core/schemas/additional-properties.schemas.ts';
+import type { Db, Queryable } from '#server/db/db.ts';
 import { changedFields } from '../audit/audit-diff.ts';
-import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 
 export interface FacilityScope {
   plan: number;

@@ -1,9 +1,9 @@
-import { activesDef } from '../../../core/entities/defs/index.ts';
-import type { FieldDef } from '../../../core/entities/field.ts';
+import { activesDef } from '#core/entities/defs/index.ts';
+import type { FieldDef } from '#core/entities/field.ts';
 import type { z } from 'zod';
-import type { ZApiProperty } from '../../../core/schemas/additional-properties.schemas.ts';
-import { MEASURES } from '../../../core/units/measures.ts';
-import type { Queryable } from '../../db/db.ts';
+import type { ZApiProperty } from '#core/schemas/additional-properties.schemas.ts';
+import { MEASURES } from '#core/units/measures.ts';
+import type { Queryable } from '#server/db/db.ts';
 import { listDefinitions, type FacilityScope } from './additional-properties.service.ts';
 
 type ApiProperty = z.infer<typeof ZApiProperty>;

@@ -1,7 +1,7 @@
-import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
-import { ZMethodLimitFitResponse } from '../../../core/schemas/analytical-methods.schemas.ts';
-import { ZId } from '../../../core/schemas/common.schemas.ts';
-import { typed, type AppContext } from '../../http/app-context.ts';
+import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
+import { ZMethodLimitFitResponse } from '#core/schemas/analytical-methods.schemas.ts';
+import { ZId } from '#core/schemas/common.schemas.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
 import { methodLimitFit } from './method-limit-fit.service.ts';
 
 /** `GET {F}/analytical-method/{id}/limit-fit`: the method's LOQ against the limits it serves. */

@@ -1,12 +1,12 @@
-import { analyticalMethodsDef } from '../../../core/entities/defs/cleaning.def.ts';
-import type { SampleType } from '../../../core/assessments/impact-units.ts';
-import { compileLimits } from '../../../core/limits/compile.ts';
-import { limitsReport } from '../../../core/limits/limit-reports.ts';
-import { methodLimitSide } from '../../../core/limits/method-limit-fit.ts';
-import type { TMethodLimitFitResponse } from '../../../core/schemas/analytical-methods.schemas.ts';
-import type { Quantity } from '../../../core/units/quantity.ts';
-import type { Queryable } from '../../db/db.ts';
-import { getEntity } from '../../entities/entity-store.ts';
+import { analyticalMethodsDef } from '#core/entities/defs/cleaning.def.ts';
+import type { SampleType } from '#core/assessments/impact-units.ts';
+import { compileLimits } from '#core/limits/compile.ts';
+import { limitsReport } from '#core/limits/limit-reports.ts';
+import { methodLimitSide } from '#core/limits/method-limit-fit.ts';
+import type { TMethodLimitFitResponse } from '#core/schemas/analytical-methods.schemas.ts';
+import type { Quantity } from '#core/units/quantity.ts';
+import type { Queryable } from '#server/db/db.ts';
+import { getEntity } from '#server/entities/entity-store.ts';
 import { computableLimitsInput } from '../limits/computable-input.ts';
 
 /**

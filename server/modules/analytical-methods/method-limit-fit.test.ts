@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildUser, permissionsWith } from '../../test/factories.ts';
-import { useFacilityTestServer } from '../../test/facility-test-file.ts';
+import { buildUser, permissionsWith } from '#server/test/factories.ts';
+import { useFacilityTestServer } from '#server/test/facility-test-file.ts';
 import { buildMacFacility } from '../limits/mac-test-data.ts';
 
 const t = useFacilityTestServer();

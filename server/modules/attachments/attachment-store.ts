@@ -4,13 +4,13 @@ import {
   cleanFileName,
   typeOfFileName,
   type AttachmentType,
-} from '../../../core/attachments/attachment-types.ts';
-import { AppError } from '../../../core/errors/errors.ts';
-import type { EntityDef } from '../../../core/entities/entity.ts';
-import type { TAttachment, TDocumentSummary } from '../../../core/schemas/attachments.schemas.ts';
-import type { Queryable } from '../../db/db.ts';
-import type { Scope } from '../../entities/entity-store.ts';
-import { writeAudit, type Actor } from '../audit/audit.service.ts';
+} from '#core/attachments/attachment-types.ts';
+import { AppError } from '#core/errors/errors.ts';
+import type { EntityDef } from '#core/entities/entity.ts';
+import type { TAttachment, TDocumentSummary } from '#core/schemas/attachments.schemas.ts';
+import type { Queryable } from '#server/db/db.ts';
+import type { Scope } from '#server/entities/entity-store.ts';
+import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 
 /** A file received with a request, already checked by `attachmentProblems`. */
 export interface Upload {

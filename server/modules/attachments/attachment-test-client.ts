@@ -1,6 +1,6 @@
-import type { TestServer } from '../../test/test-server.ts';
+import type { TestServer } from '#server/test/test-server.ts';
 
-export { facilityPath } from '../../test/test-server.ts';
+export { facilityPath } from '#server/test/test-server.ts';
 
 export type Res = { status: number; body: Record<string, any>; headers: Headers; raw: Buffer }; // eslint-disable-line @typescript-eslint/no-explicit-any -- bodies are checked by the assertions
 

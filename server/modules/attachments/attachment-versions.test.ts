@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildUser, permissionsWith } from '../../test/factories.ts';
-import { useFacilityTestServer } from '../../test/facility-test-file.ts';
+import { buildUser, permissionsWith } from '#server/test/factories.ts';
+import { useFacilityTestServer } from '#server/test/facility-test-file.ts';
 import { SAMPLE_FILES } from './attachment-test-files.ts';
 import { countAttachments, download, sendMultipart } from './attachment-test-client.ts';
 

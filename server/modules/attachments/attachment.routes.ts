@@ -1,11 +1,11 @@
 import type { FastifyReply } from 'fastify';
-import { actionOf, type EntityDef } from '../../../core/entities/entity.ts';
-import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
-import { ZAttachmentList } from '../../../core/schemas/attachments.schemas.ts';
-import { typed, type AppContext } from '../../http/app-context.ts';
-import { getEntity } from '../../entities/entity-store.ts';
+import { actionOf, type EntityDef } from '#core/entities/entity.ts';
+import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
+import { ZAttachmentList } from '#core/schemas/attachments.schemas.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { getEntity } from '#server/entities/entity-store.ts';
 import { listAttachments, readAttachment } from './attachment-store.ts';
-import { ZId } from '../../../core/schemas/common.schemas.ts';
+import { ZId } from '#core/schemas/common.schemas.ts';
 
 const ZOwnerParams = ZFacilityParams.extend({ id: ZId });
 const ZDocumentParams = ZOwnerParams.extend({

@@ -1,12 +1,12 @@
 import type { FastifyRequest } from 'fastify';
-import { cleanFileName, typeOfFileName } from '../../../core/attachments/attachment-types.ts';
-import { AppError, validationError } from '../../../core/errors/errors.ts';
-import type { EntityDef } from '../../../core/entities/entity.ts';
-import { withinTransaction, type Db, type Queryable } from '../../db/db.ts';
-import { getEntity, type EntityRecord, type Scope } from '../../entities/entity-store.ts';
-import { editableEntity } from '../../entities/entity-write.ts';
-import { actorOf } from '../../http/session-guard.ts';
-import type { TDocumentSummary } from '../../../core/schemas/attachments.schemas.ts';
+import { cleanFileName, typeOfFileName } from '#core/attachments/attachment-types.ts';
+import { AppError, validationError } from '#core/errors/errors.ts';
+import type { EntityDef } from '#core/entities/entity.ts';
+import { withinTransaction, type Db, type Queryable } from '#server/db/db.ts';
+import { getEntity, type EntityRecord, type Scope } from '#server/entities/entity-store.ts';
+import { editableEntity } from '#server/entities/entity-write.ts';
+import { actorOf } from '#server/http/session-guard.ts';
+import type { TDocumentSummary } from '#core/schemas/attachments.schemas.ts';
 import { attachDocument, currentDocuments, type Upload } from './attachment-store.ts';
 import { uploadOf } from './multipart-body.ts';
 

@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
-import { attachmentProblems, sizeMessage } from '../../../core/attachments/attachment-types.ts';
-import { validationError } from '../../../core/errors/errors.ts';
-import type { Config } from '../../config.ts';
-import type { Guard } from '../../http/app-context.ts';
+import { attachmentProblems, sizeMessage } from '#core/attachments/attachment-types.ts';
+import { validationError } from '#core/errors/errors.ts';
+import type { Config } from '#server/config.ts';
+import type { Guard } from '#server/http/app-context.ts';
 import type { Upload } from './attachment-store.ts';
 
 /** The multipart part names of a create or edit with a document. */

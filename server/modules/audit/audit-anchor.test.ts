@@ -2,9 +2,9 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Queryable } from '../../db/db.ts';
-import { buildUser } from '../../test/factories.ts';
-import { startTestServer, type TestServer } from '../../test/test-server.ts';
+import type { Queryable } from '#server/db/db.ts';
+import { buildUser } from '#server/test/factories.ts';
+import { startTestServer, type TestServer } from '#server/test/test-server.ts';
 import {
   ANCHOR_FILE,
   anchorDir,
@@ -13,7 +13,7 @@ import {
   type Anchor,
 } from './audit-anchor.ts';
 import { readPdfText } from './read-pdf-text.ts';
-import { verifyChain } from './audit.service.ts';
+import { verifyChain } from './audit-chain.ts';
 
 const KEY = 'test-anchor-key-0123456789abcdef0123456789';
 let server: TestServer;

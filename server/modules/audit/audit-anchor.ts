@@ -2,8 +2,8 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { Config } from '../../config.ts';
-import type { Queryable } from '../../db/db.ts';
+import type { Config } from '#server/config.ts';
+import type { Queryable } from '#server/db/db.ts';
 
 /**
  * The chain heads, signed and written outside the database (a "daily signed export of the

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../db/db.ts';
-import { openPostgres } from '../../db/postgres-db.ts';
-import { testActor } from '../../test/factories.ts';
-import { withDatabase } from '../../test/test-db-urls.ts';
-import { startTestServer, type TestServer } from '../../test/test-server.ts';
+import type { Db } from '#server/db/db.ts';
+import { openPostgres } from '#server/db/postgres-db.ts';
+import { testActor } from '#server/test/factories.ts';
+import { withDatabase } from '#server/test/test-db-urls.ts';
+import { startTestServer, type TestServer } from '#server/test/test-server.ts';
 import { writeAuditMany } from './audit-bulk.ts';
-import { verifyChain, writeAudit, type AuditEntry } from './audit.service.ts';
+import { verifyChain } from './audit-chain.ts';
+import { writeAudit, type AuditEntry } from '#server/db/audit-write.ts';
 
 let server: TestServer;
 let f: { id: number; plan_id: number };

@@ -1,5 +1,5 @@
-import type { Queryable } from '../../db/db.ts';
-import { auditRowValues, type Actor, type AuditEntry } from './audit.service.ts';
+import type { Queryable } from '#server/db/db.ts';
+import { auditRowValues, type Actor, type AuditEntry } from '#server/db/audit-write.ts';
 
 // 13 parameters a row; PostgreSQL takes at most 65,535 in one statement.
 const ROWS_PER_STATEMENT = 2000;

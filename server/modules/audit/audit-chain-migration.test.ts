@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../db/db.ts';
-import { migrate } from '../../db/migrate.ts';
-import { testActor } from '../../test/factories.ts';
-import { seededBefore } from '../../test/migration-db.ts';
+import type { Db } from '#server/db/db.ts';
+import { migrate } from '#server/db/migrate.ts';
+import { testActor } from '#server/test/factories.ts';
+import { seededBefore } from '#server/test/migration-db.ts';
 import { writeAuditMany } from './audit-bulk.ts';
-import { verifyChain, type AuditEntry } from './audit.service.ts';
+import { verifyChain } from './audit-chain.ts';
+import type { AuditEntry } from '#server/db/audit-write.ts';
 
 /*
  * Migration 20261128120100 on a database whose chains the per-row head trigger wrote: they

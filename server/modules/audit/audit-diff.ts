@@ -1,4 +1,4 @@
-import { AppError } from '../../../core/errors/errors.ts';
+import { AppError } from '#core/errors/errors.ts';
 
 /** JSON with object keys sorted: jsonb hands objects back with its own key order. */
 function canonical(value: unknown): string {

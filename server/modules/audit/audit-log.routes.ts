@@ -1,4 +1,4 @@
-import { validationError } from '../../../core/errors/errors.ts';
+import { validationError } from '#core/errors/errors.ts';
 import {
   ZAuditLogExportQuery,
   ZAuditLogFilterOptions,
@@ -6,10 +6,10 @@ import {
   ZAuditLogQuery,
   ZAuditLogUsers,
   type TAuditLogFilters,
-} from '../../../core/schemas/audit.schemas.ts';
-import { typed, type AppContext } from '../../http/app-context.ts';
-import { pageOf, pageWindow } from '../../http/paging.ts';
-import { actorOf, sessionOf } from '../../http/session-guard.ts';
+} from '#core/schemas/audit.schemas.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { pageOf, pageWindow } from '#server/http/paging.ts';
+import { actorOf, sessionOf } from '#server/http/session-guard.ts';
 import {
   auditChains,
   allAuditRows,
@@ -24,7 +24,8 @@ import {
 } from './audit-log.service.ts';
 import { auditNames } from './audit-names.ts';
 import { renderAuditPdf } from './audit-pdf.ts';
-import { chainHeads, writeAudit } from './audit.service.ts';
+import { chainHeads } from './audit-chain.ts';
+import { writeAudit } from '#server/db/audit-write.ts';
 
 /**
  * Above maxRows, an export must be narrowed (dates, users …): one PDF stays readable, and its

@@ -1,12 +1,12 @@
-import { AppError, validationError } from '../../../core/errors/errors.ts';
+import { AppError, validationError } from '#core/errors/errors.ts';
 import {
   nextDay,
   startOfDayInZone,
   type DateTimeSettings,
-} from '../../../core/datetime/format-date-time.ts';
-import type { TAuditLogFilters, TAuditLogRow } from '../../../core/schemas/audit.schemas.ts';
-import type { Queryable, SqlValue } from '../../db/db.ts';
-import type { ResolvedSession } from '../auth/auth.service.ts';
+} from '#core/datetime/format-date-time.ts';
+import type { TAuditLogFilters, TAuditLogRow } from '#core/schemas/audit.schemas.ts';
+import type { Queryable, SqlValue } from '#server/db/db.ts';
+import type { ResolvedSession } from '#server/sessions/session-lookup.ts';
 
 /**
  * Who reads which audit rows: a user reads the rows of every facility where a role gives them

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildUser, permissionsWith, type BuiltUser } from '../../test/factories.ts';
-import { startTestServer, type TestServer } from '../../test/test-server.ts';
+import { buildUser, permissionsWith, type BuiltUser } from '#server/test/factories.ts';
+import { startTestServer, type TestServer } from '#server/test/test-server.ts';
 import { auditExportLimits } from './audit-log.routes.ts';
-import { writeAudit, type Actor } from './audit.service.ts';
+import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 import { readPdfText } from './read-pdf-text.ts';
 
 let server: TestServer;

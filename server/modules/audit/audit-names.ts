@@ -5,9 +5,18 @@ import {
   nameKey,
   type AuditNames,
   type AuditRowLike,
-} from '../../../core/audit/audit-format.ts';
-import { columnOf } from '../../../core/entities/field.ts';
-import type { Queryable } from '../../db/db.ts';
+} from '#core/audit/audit-format.ts';
+import { columnOf } from '#core/entities/field.ts';
+import type { Queryable } from '#server/db/db.ts';
+
+/** Names of the records audit rows point to that have no declared type (core/audit/audit-undeclared.ts). */
+const UNDECLARED_NAMES: Readonly<Record<string, string>> = {
+  users: `select id, first_name || ' ' || last_name as name from users
+           where id = any($1::int[]) and plan_id = $2`,
+  defaultUnits: `select id, short_name as name from default_units
+                  where id = any($1::int[])
+                    and facility_id in (select id from facilities where plan_id = $2)`,
+};
 
 /**
  * The names of the records a set of audit rows is about or points to, one query per record
@@ -29,6 +38,12 @@ export async function auditNames(
   }
   const names: Record<string, string> = {};
   for (const [key, ids] of wanted) {
+    const undeclared = UNDECLARED_NAMES[key];
+    if (undeclared) {
+      const found = await q.query<{ id: number; name: string }>(undeclared, [[...ids], planId]);
+      for (const row of found) names[nameKey(key, row.id)] = row.name;
+      continue;
+    }
     const def = AUDIT_DEFS.find((d) => d.key === key);
     const field = def ? nameFieldOf(def) : undefined;
     if (!def || !field) continue;

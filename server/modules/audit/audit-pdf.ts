@@ -1,12 +1,12 @@
-import { formatDateTime, type DateTimeSettings } from '../../../core/datetime/format-date-time.ts';
+import { formatDateTime, type DateTimeSettings } from '#core/datetime/format-date-time.ts';
 import {
   auditActionLabel,
   auditChangeLines,
   auditSubject,
   type AuditNames,
-} from '../../../core/audit/audit-format.ts';
-import type { TAuditLogRow } from '../../../core/schemas/audit.schemas.ts';
-import { landscapePage, renderPdfDocument } from '../../util/pdf/render-pdf.ts';
+} from '#core/audit/audit-format.ts';
+import type { TAuditLogRow } from '#core/schemas/audit.schemas.ts';
+import { landscapePage, renderPdfDocument } from '#server/util/pdf/render-pdf.ts';
 
 export interface AuditPdfInput {
   rows: TAuditLogRow[];

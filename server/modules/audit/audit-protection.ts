@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/db.ts';
+import type { Queryable } from '#server/db/db.ts';
 
 /**
  * Whether the role the app serves with cannot change the audit trail: it neither owns the

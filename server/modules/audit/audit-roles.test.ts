@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../db/db.ts';
-import { openPostgres } from '../../db/postgres-db.ts';
-import { testDatabaseRoles, withDatabase } from '../../test/test-db-urls.ts';
-import { startTestServer, type TestServer } from '../../test/test-server.ts';
+import type { Db } from '#server/db/db.ts';
+import { openPostgres } from '#server/db/postgres-db.ts';
+import { testDatabaseRoles, withDatabase } from '#server/test/test-db-urls.ts';
+import { startTestServer, type TestServer } from '#server/test/test-server.ts';
 import {
   isAuditTrailProtected,
   UNPROTECTED_WARNING,

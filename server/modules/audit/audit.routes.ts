@@ -1,10 +1,11 @@
-import { ZAuditAnchorResult, ZAuditVerifyResult } from '../../../core/schemas/audit.schemas.ts';
-import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
-import { typed, type AppContext } from '../../http/app-context.ts';
-import { actorOf, sessionOf } from '../../http/session-guard.ts';
+import { ZAuditAnchorResult, ZAuditVerifyResult } from '#core/schemas/audit.schemas.ts';
+import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { actorOf, sessionOf } from '#server/http/session-guard.ts';
 import { createAnchorStore } from './audit-anchor.ts';
 import { auditChains, auditScope } from './audit-log.service.ts';
-import { verifyChain, writeAudit } from './audit.service.ts';
+import { verifyChain } from './audit-chain.ts';
+import { writeAudit } from '#server/db/audit-write.ts';
 
 export function registerAuditRoutes({ app, db, config, permit, permitPlan }: AppContext): void {
   const anchors = createAnchorStore(config, (message) => app.log.warn(message));

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPostgres } from '../../db/postgres-db.ts';
-import { buildUser } from '../../test/factories.ts';
-import { startTestServer, type TestServer } from '../../test/test-server.ts';
-import { verifyChain, writeAudit, type Actor } from './audit.service.ts';
+import { openPostgres } from '#server/db/postgres-db.ts';
+import { buildUser } from '#server/test/factories.ts';
+import { startTestServer, type TestServer } from '#server/test/test-server.ts';
+import { verifyChain } from './audit-chain.ts';
+import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 
 let server: TestServer;
 beforeAll(async () => {

@@ -1,9 +1,9 @@
-import { actionOf, type EntityDef } from '../../../core/entities/entity.ts';
-import { ZAuditLogPage, ZRecordHistoryQuery } from '../../../core/schemas/audit.schemas.ts';
-import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
-import { ZId } from '../../../core/schemas/common.schemas.ts';
-import { typed, type AppContext } from '../../http/app-context.ts';
-import { pageOf, pageWindow } from '../../http/paging.ts';
+import { actionOf, type EntityDef } from '#core/entities/entity.ts';
+import { ZAuditLogPage, ZRecordHistoryQuery } from '#core/schemas/audit.schemas.ts';
+import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
+import { ZId } from '#core/schemas/common.schemas.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { pageOf, pageWindow } from '#server/http/paging.ts';
 import { countAuditRows, listAuditRows } from './audit-log.service.ts';
 import { auditNames } from './audit-names.ts';
 import { recordHistoryWhere } from './record-history.ts';

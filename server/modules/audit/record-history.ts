@@ -1,6 +1,6 @@
-import { AUDIT_DEFS, parentOf } from '../../../core/audit/audit-format.ts';
-import type { EntityDef } from '../../../core/entities/entity.ts';
-import type { SqlValue } from '../../db/db.ts';
+import { AUDIT_DEFS, parentOf } from '#core/audit/audit-format.ts';
+import type { EntityDef } from '#core/entities/entity.ts';
+import type { SqlValue } from '#server/db/db.ts';
 import type { AuditWhere } from './audit-log.service.ts';
 
 export interface RecordHistoryTarget {

@@ -1,6 +1,6 @@
-import type { Config } from '../../config.ts';
-import type { Db } from '../../db/db.ts';
-import { rateLimitHook } from '../../http/rate-limit.ts';
+import type { Config } from '#server/config.ts';
+import type { Db } from '#server/db/db.ts';
+import { rateLimitHook } from '#server/http/rate-limit.ts';
 
 /** The stricter limit of the sign-in and password calls (OWASP ASVS V2.4), per call and address. */
 export function authRateLimit(db: Db, config: Config) {

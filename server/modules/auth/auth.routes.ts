@@ -8,14 +8,14 @@ import {
   ZResetPasswordCheckResponse,
   ZResetPasswordQuery,
   ZResetPasswordRequest,
-} from '../../../core/schemas/auth.schemas.ts';
-import { typed, type AppContext } from '../../http/app-context.ts';
+} from '#core/schemas/auth.schemas.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
 import { authRateLimit } from './auth-rate-limit.ts';
-import { actorOf, SESSION_COOKIE, sessionLimitsOf, tokenOf } from '../../http/session-guard.ts';
+import { actorOf, SESSION_COOKIE, sessionLimitsOf, tokenOf } from '#server/http/session-guard.ts';
 import { changePassword, checkResetLink, login, logout, resetPassword } from './auth.service.ts';
 import { defaultPlanId, loadPasswordPolicy } from './policy.ts';
-import { resolveSession } from './auth.service.ts';
-import { DEFAULT_PASSWORD_POLICY } from '../../../core/password/password-policy.ts';
+import { resolveSession } from '#server/sessions/session-lookup.ts';
+import { DEFAULT_PASSWORD_POLICY } from '#core/password/password-policy.ts';
 
 export function registerAuthRoutes({ app, db, config }: AppContext): void {
   const r = typed(app);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildUser } from '../../test/factories.ts';
-import { ADMIN, startTestServer, type TestServer } from '../../test/test-server.ts';
+import { buildUser } from '#server/test/factories.ts';
+import { ADMIN, startTestServer, type TestServer } from '#server/test/test-server.ts';
 
 let server: TestServer;
 beforeAll(async () => {

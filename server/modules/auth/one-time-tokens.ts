@@ -1,6 +1,6 @@
-import { AppError } from '../../../core/errors/errors.ts';
-import type { Queryable } from '../../db/db.ts';
-import { hashToken, randomToken } from './secrets.ts';
+import { AppError } from '#core/errors/errors.ts';
+import type { Queryable } from '#server/db/db.ts';
+import { hashToken, randomToken } from '#server/util/secrets.ts';
 
 export type OneTimeKind = 'reset' | 'secret';
 

@@ -1,9 +1,9 @@
-import { assertUnreachable } from '../../../core/errors/errors.ts';
-import type { Db } from '../../db/db.ts';
+import { assertUnreachable } from '#core/errors/errors.ts';
+import type { Db } from '#server/db/db.ts';
 import type { KeyConfig } from '../active-directory/active-directory.settings.ts';
 import { DirectoryUnavailable } from '../active-directory/directory-client.ts';
 import { checkDirectoryPassword } from '../active-directory/directory-password.ts';
-import { verifyPassword } from './secrets.ts';
+import { verifyPassword } from '#server/util/secrets.ts';
 import type { UserRow } from './users.repo.ts';
 
 /** The user's password could not be checked at all (not a wrong password): said as `message`. */

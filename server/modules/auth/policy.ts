@@ -1,8 +1,5 @@
-import {
-  DEFAULT_PASSWORD_POLICY,
-  type PasswordPolicy,
-} from '../../../core/password/password-policy.ts';
-import type { Queryable } from '../../db/db.ts';
+import { DEFAULT_PASSWORD_POLICY, type PasswordPolicy } from '#core/password/password-policy.ts';
+import type { Queryable } from '#server/db/db.ts';
 
 export async function loadPasswordPolicy(q: Queryable, planId: number): Promise<PasswordPolicy> {
   const [row] = await q.query<{ password_policy: Partial<PasswordPolicy> }>(

@@ -3,11 +3,11 @@ import {
   ZForgotPasswordResponse,
   ZRegisterRequest,
   ZRegisterResponse,
-} from '../../../core/schemas/auth.schemas.ts';
-import { publicUrl } from '../../config.ts';
-import { typed, type AppContext } from '../../http/app-context.ts';
+} from '#core/schemas/auth.schemas.ts';
+import { publicUrl } from '#server/config.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
 import { authRateLimit } from './auth-rate-limit.ts';
-import { actorOf } from '../../http/session-guard.ts';
+import { actorOf } from '#server/http/session-guard.ts';
 import { forgotPassword, register } from './recovery.service.ts';
 
 export function registerRecoveryRoutes({ app, db, config, mailer }: AppContext): void {

@@ -1,8 +1,8 @@
-import { AppError } from '../../../core/errors/errors.ts';
-import type { Db, Queryable } from '../../db/db.ts';
-import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import { AppError } from '#core/errors/errors.ts';
+import type { Db, Queryable } from '#server/db/db.ts';
+import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 import { resetLinkMail } from '../mail/mail-templates.ts';
-import type { Mailer } from '../mail/mailer.ts';
+import type { Mailer } from '#server/util/mailer.ts';
 import {
   checkSecretKey,
   issueOneTimeToken,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildUser } from '../../test/factories.ts';
-import { plainText, startSmtpSink, type SmtpSink } from '../../test/smtp-sink.ts';
-import { startTestServer, type TestServer } from '../../test/test-server.ts';
+import { buildUser } from '#server/test/factories.ts';
+import { plainText, startSmtpSink, type SmtpSink } from '#server/test/smtp-sink.ts';
+import { startTestServer, type TestServer } from '#server/test/test-server.ts';
 import { issueOneTimeToken } from './one-time-tokens.ts';
 
 let smtp: SmtpSink;

@@ -1,7 +1,7 @@
-import { ZSessionStatus } from '../../../core/schemas/auth.schemas.ts';
-import { typed, type AppContext } from '../../http/app-context.ts';
-import { sessionOf } from '../../http/session-guard.ts';
-import { touchSession } from './auth.service.ts';
+import { ZSessionStatus } from '#core/schemas/auth.schemas.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { sessionOf } from '#server/http/session-guard.ts';
+import { touchSession } from '#server/sessions/session-lookup.ts';
 
 export function registerSessionRoutes({ app, db, config, requireSession }: AppContext): void {
   const r = typed(app);

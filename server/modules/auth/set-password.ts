@@ -3,12 +3,12 @@ import {
   COMPLEXITY_MESSAGES,
   minLengthMessage,
   type PasswordRule,
-} from '../../../core/password/password-policy.ts';
-import { AppError } from '../../../core/errors/errors.ts';
-import type { Queryable } from '../../db/db.ts';
-import { writeAudit, type Actor } from '../audit/audit.service.ts';
+} from '#core/password/password-policy.ts';
+import { AppError } from '#core/errors/errors.ts';
+import type { Queryable } from '#server/db/db.ts';
+import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 import { loadPasswordPolicy } from './policy.ts';
-import { hashPassword, verifyPassword } from './secrets.ts';
+import { hashPassword, verifyPassword } from '#server/util/secrets.ts';
 
 /** Throws the catalogue's error for the first policy rule the password breaks. */
 export function assertPasswordMeetsPolicy(

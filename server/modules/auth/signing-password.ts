@@ -1,8 +1,8 @@
-import { validationError } from '../../../core/errors/errors.ts';
-import type { SignerProof } from '../../../core/schemas/signer.schemas.ts';
-import type { Db } from '../../db/db.ts';
+import { validationError } from '#core/errors/errors.ts';
+import type { SignerProof } from '#core/schemas/signer.schemas.ts';
+import type { Db } from '#server/db/db.ts';
 import type { KeyConfig } from '../active-directory/active-directory.settings.ts';
-import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 import { spendSigningProof } from '../sso/sso-signing.ts';
 import { clearAttempts, countAttempt, recordWrongPassword } from './auth.service.ts';
 import { checkCountedPassword } from './password-check.ts';

@@ -1,9 +1,9 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TUser, TUserWithKey } from '../../../core/schemas/users.schemas.ts';
-import { SEED_ADMIN_EMPLOYEE_ID } from '../../db/seed.ts';
-import { buildUser, fullPermissionMap } from '../../test/factories.ts';
-import { ADMIN, startTestServer, type TestServer } from '../../test/test-server.ts';
+import type { TUser, TUserWithKey } from '#core/schemas/users.schemas.ts';
+import { SEED_ADMIN_EMPLOYEE_ID } from '#server/db/seed.ts';
+import { buildUser, fullPermissionMap } from '#server/test/factories.ts';
+import { ADMIN, startTestServer, type TestServer } from '#server/test/test-server.ts';
 
 // Issue 8: account takeover through the user administration and recovery calls. The server runs
 // without PUBLIC_URL and without SMTP, the embedded default, so mail links come from HOST:PORT.

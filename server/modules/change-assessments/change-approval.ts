@@ -1,11 +1,11 @@
 import { printChangeAssessment } from './change-assessment-print.ts';
-import type { Db, Queryable } from '../../db/db.ts';
+import type { Db, Queryable } from '#server/db/db.ts';
 import {
   ControlledRefusal,
   registerDocumentType,
   type ApprovedContext,
-} from '../../records/controlled.ts';
-import { writeAudit } from '../audit/audit.service.ts';
+} from '#server/records/controlled.ts';
+import { writeAudit } from '#server/db/audit-write.ts';
 import { storeLimitsSnapshot } from '../policies/policy-approval.ts';
 import { assessmentSummaries, numberOf } from './change-assessments.read.ts';
 import {

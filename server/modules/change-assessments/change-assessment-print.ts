@@ -2,7 +2,7 @@ import {
   DECISION_LABELS,
   type TDecision,
   type TImpactSummary,
-} from '../../../core/schemas/change-assessments.schemas.ts';
+} from '#core/schemas/change-assessments.schemas.ts';
 
 interface Printed {
   label: string;

@@ -1,4 +1,4 @@
-import { AppError } from '../../../core/errors/errors.ts';
+import { AppError } from '#core/errors/errors.ts';
 import type {
   TChangeAssessment,
   TChangeAssessmentSummary,
@@ -6,9 +6,9 @@ import type {
   TImpactItem,
   TImpactSummary,
   TStagedChange,
-} from '../../../core/schemas/change-assessments.schemas.ts';
-import type { Queryable } from '../../db/db.ts';
-import { controlledStates, type ControlledVersionState } from '../../records/controlled.ts';
+} from '#core/schemas/change-assessments.schemas.ts';
+import type { Queryable } from '#server/db/db.ts';
+import { controlledStates, type ControlledVersionState } from '#server/records/controlled.ts';
 import { stagedTarget } from './staged-targets.ts';
 
 /*

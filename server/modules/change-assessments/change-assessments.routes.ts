@@ -1,5 +1,5 @@
-import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
-import { ZId } from '../../../core/schemas/common.schemas.ts';
+import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
+import { ZId } from '#core/schemas/common.schemas.ts';
 import {
   ZCancelBody,
   ZChangeAssessmentCreate,
@@ -18,12 +18,12 @@ import {
   ZUnstageQuery,
   type TChangeAssessment,
   type TImpactPair,
-} from '../../../core/schemas/change-assessments.schemas.ts';
-import { AppError } from '../../../core/errors/errors.ts';
-import { registerReadExtras } from '../../entities/read-extras.ts';
-import { pageWindow } from '../../http/paging.ts';
-import { typed, type AppContext } from '../../http/app-context.ts';
-import { actorOf } from '../../http/session-guard.ts';
+} from '#core/schemas/change-assessments.schemas.ts';
+import { AppError } from '#core/errors/errors.ts';
+import { registerReadExtras } from '#server/entities/read-extras.ts';
+import { pageWindow } from '#server/http/paging.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { actorOf } from '#server/http/session-guard.ts';
 import { registerChangeAssessmentType } from './change-approval.ts';
 import {
   assessmentSummaries,

@@ -1,4 +1,4 @@
-import { AppError, validationError } from '../../../core/errors/errors.ts';
+import { AppError, validationError } from '#core/errors/errors.ts';
 import type { z } from 'zod';
 import type {
   TChangeAssessment,
@@ -6,10 +6,10 @@ import type {
   ZChangeAssessmentEdit,
   ZDecisionsBody,
   TStagedChangeBody,
-} from '../../../core/schemas/change-assessments.schemas.ts';
-import { recordAfterRollback, type Db, type Queryable } from '../../db/db.ts';
-import { ControlledRefusal, controlledState } from '../../records/controlled.ts';
-import { writeAudit, type Actor } from '../audit/audit.service.ts';
+} from '#core/schemas/change-assessments.schemas.ts';
+import { recordAfterRollback, type Db, type Queryable } from '#server/db/db.ts';
+import { ControlledRefusal, controlledState } from '#server/records/controlled.ts';
+import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 import { changeCurrent, getChangeAssessment, numberOf } from './change-assessments.read.ts';
 import { refOf, saveContent, type Scope } from './change-content.ts';
 import { stagedTarget, type Change } from './staged-targets.ts';

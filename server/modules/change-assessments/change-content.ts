@@ -1,6 +1,6 @@
-import type { Queryable } from '../../db/db.ts';
-import { recordEdit, type ControlledVersionState } from '../../records/controlled.ts';
-import type { Actor } from '../audit/audit.service.ts';
+import type { Queryable } from '#server/db/db.ts';
+import { recordEdit, type ControlledVersionState } from '#server/records/controlled.ts';
+import type { Actor } from '#server/db/audit-write.ts';
 import { numberOf } from './change-assessments.read.ts';
 
 /*

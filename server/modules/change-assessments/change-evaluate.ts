@@ -3,18 +3,18 @@ import {
   type AnalyticalMethod,
   type ChangeImpact,
   type ImpactContext,
-} from '../../../core/assessments/change-impact.ts';
-import { sampleAmount } from '../../../core/assessments/impact-units.ts';
-import { analyticalMethodsDef } from '../../../core/entities/defs/cleaning.def.ts';
-import { equipmentDef, productsDef, productionsDef } from '../../../core/entities/defs/index.ts';
-import { AppError } from '../../../core/errors/errors.ts';
-import type { LimitsInput } from '../../../core/limits/model.ts';
-import type { Quantity } from '../../../core/units/quantity.ts';
-import type { TChangeAssessment } from '../../../core/schemas/change-assessments.schemas.ts';
-import type { Db, Queryable } from '../../db/db.ts';
-import { allEntities } from '../../entities/entity-store.ts';
+} from '#core/assessments/change-impact.ts';
+import { sampleAmount } from '#core/assessments/impact-units.ts';
+import { analyticalMethodsDef } from '#core/entities/defs/cleaning.def.ts';
+import { equipmentDef, productsDef, productionsDef } from '#core/entities/defs/index.ts';
+import { AppError } from '#core/errors/errors.ts';
+import type { LimitsInput } from '#core/limits/model.ts';
+import type { Quantity } from '#core/units/quantity.ts';
+import type { TChangeAssessment } from '#core/schemas/change-assessments.schemas.ts';
+import type { Db, Queryable } from '#server/db/db.ts';
+import { allEntities } from '#server/entities/entity-store.ts';
 import { facilityLimitsInput } from '../limits/facility-limits-input.ts';
-import type { Actor } from '../audit/audit.service.ts';
+import type { Actor } from '#server/db/audit-write.ts';
 import { facilityDataWatermark, getChangeAssessment, numberOf } from './change-assessments.read.ts';
 import {
   applyChanges,
@@ -27,7 +27,7 @@ import {
 } from './change-assessments.service.ts';
 import type { Scope } from './change-content.ts';
 import { impactResults } from './impact-results.ts';
-import { writeAudit } from '../audit/audit.service.ts';
+import { writeAudit } from '#server/db/audit-write.ts';
 
 /*
  * Evaluate (core/assessments/README.md): the engine input in force, the whole change set applied

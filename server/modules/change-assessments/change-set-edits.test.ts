@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useFacilityTestServer, type TestBody as Body } from '../../test/facility-test-file.ts';
-import { buildUser, permissionsWith } from '../../test/factories.ts';
-import { changeAssessmentKit } from '../../test/change-assessment-kit.ts';
-import { adminEditor, policyApprover } from '../../test/policy-in-force.ts';
+import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
+import { buildUser, permissionsWith } from '#server/test/factories.ts';
+import { changeAssessmentKit } from '#server/test/change-assessment-kit.ts';
+import { adminEditor, policyApprover } from '#server/test/policy-in-force.ts';
 import { buildMacFacility, type MacFacility } from '../limits/mac-test-data.ts';
 
 /*

@@ -1,9 +1,9 @@
-import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
-import { AppError } from '../../../core/errors/errors.ts';
-import { ZId } from '../../../core/schemas/common.schemas.ts';
-import { ZRecordVersionsResponse } from '../../../core/schemas/versions.schemas.ts';
-import { typed, type AppContext } from '../../http/app-context.ts';
-import { recordVersions } from '../../records/record-versions.ts';
+import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
+import { AppError } from '#core/errors/errors.ts';
+import { ZId } from '#core/schemas/common.schemas.ts';
+import { ZRecordVersionsResponse } from '#core/schemas/versions.schemas.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { recordVersions } from '#server/records/record-versions.ts';
 import { numberOf } from './change-assessments.read.ts';
 
 const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : null);

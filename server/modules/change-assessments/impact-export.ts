@@ -1,15 +1,12 @@
-import type { DateTimeSettings } from '../../../core/datetime/format-date-time.ts';
-import {
-  DEFAULT_DATE_TIME_SETTINGS,
-  formatDateTime,
-} from '../../../core/datetime/format-date-time.ts';
+import type { DateTimeSettings } from '#core/datetime/format-date-time.ts';
+import { DEFAULT_DATE_TIME_SETTINGS, formatDateTime } from '#core/datetime/format-date-time.ts';
 import type {
   TChangeType,
   TImpactItem,
   TImpactKind,
   TImpactSummary,
-} from '../../../core/schemas/change-assessments.schemas.ts';
-import { DECISION_LABELS } from '../../../core/schemas/change-assessments.schemas.ts';
+} from '#core/schemas/change-assessments.schemas.ts';
+import { DECISION_LABELS } from '#core/schemas/change-assessments.schemas.ts';
 
 /** What the impact exports say about the assessment they come from. */
 export interface ImpactExportMeta {

@@ -1,12 +1,8 @@
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { changeImpact } from '../../../core/assessments/change-impact.ts';
-import { applyWhatIf } from '../../../core/limits/limits.what-if.ts';
-import {
-  addProductEdit,
-  pdeEdit,
-  twoProductFacility,
-} from '../../../core/limits/two-product-facility.ts';
+import { changeImpact } from '#core/assessments/change-impact.ts';
+import { applyWhatIf } from '#core/limits/limits.what-if.ts';
+import { addProductEdit, pdeEdit, twoProductFacility } from '#core/limits/two-product-facility.ts';
 import { readPdfText } from '../audit/read-pdf-text.ts';
 import type { ImpactExportMeta } from './impact-export.ts';
 import { renderImpactPdf } from './impact-pdf.ts';

@@ -1,8 +1,5 @@
-import type {
-  TImpactItem,
-  TImpactSummary,
-} from '../../../core/schemas/change-assessments.schemas.ts';
-import { DEFAULT_DATE_TIME_SETTINGS } from '../../../core/datetime/format-date-time.ts';
+import type { TImpactItem, TImpactSummary } from '#core/schemas/change-assessments.schemas.ts';
+import { DEFAULT_DATE_TIME_SETTINGS } from '#core/datetime/format-date-time.ts';
 import { dataHashOf, renderControlledPdf } from '../reports/controlled-pdf.ts';
 import { formatLimit } from '../limits/mac-production-pdf.ts';
 import { KIND_LABELS, decidedText, decisionLabel, metaRows, summaryRows } from './impact-export.ts';

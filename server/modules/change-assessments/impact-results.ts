@@ -1,5 +1,5 @@
-import type { SampleResult } from '../../../core/assessments/change-impact.ts';
-import type { Queryable } from '../../db/db.ts';
+import type { SampleResult } from '#core/assessments/change-impact.ts';
+import type { Queryable } from '#server/db/db.ts';
 
 /**
  * The facility's counted sample results (issue 12) for `resultAtRisk`: not superseded by a

@@ -3,7 +3,7 @@ import type {
   TImpactItem,
   TImpactPair,
   TImpactSummary,
-} from '../../../core/schemas/change-assessments.schemas.ts';
+} from '#core/schemas/change-assessments.schemas.ts';
 import { styleHeader } from '../master/master-export.ts';
 import {
   KIND_LABELS,

@@ -1,5 +1,5 @@
-import type { TChangeAssessmentLink } from '../../../core/schemas/change-assessments.schemas.ts';
-import type { ReadExtras } from '../../entities/read-extras.ts';
+import type { TChangeAssessmentLink } from '#core/schemas/change-assessments.schemas.ts';
+import type { ReadExtras } from '#server/entities/read-extras.ts';
 import { assessmentSummaries } from './change-assessments.read.ts';
 
 /** The change assessments each moc record's read lists (EntityDef.readExtras of mocRecordsDef). */

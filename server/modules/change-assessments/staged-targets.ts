@@ -1,29 +1,21 @@
 import type { ZodError } from 'zod';
-import { AppError, validationError } from '../../../core/errors/errors.ts';
-import {
-  actionOf,
-  createSchema,
-  editSchema,
-  type EntityDef,
-} from '../../../core/entities/entity.ts';
-import { RECORD_DEFS } from '../../../core/entities/defs/index.ts';
-import type { CleaningLimitPolicy } from '../../../core/limits/policy.ts';
-import {
-  POLICY_TARGET,
-  type TStagedChangeBody,
-} from '../../../core/schemas/change-assessments.schemas.ts';
-import { ZCleaningLimitPolicyRequest } from '../../../core/schemas/policy.schemas.ts';
-import { withinTransaction, type Db, type Queryable } from '../../db/db.ts';
-import { getEntity } from '../../entities/entity-store.ts';
+import { AppError, validationError } from '#core/errors/errors.ts';
+import { actionOf, createSchema, editSchema, type EntityDef } from '#core/entities/entity.ts';
+import { RECORD_DEFS } from '#core/entities/defs/index.ts';
+import type { CleaningLimitPolicy } from '#core/limits/policy.ts';
+import { POLICY_TARGET, type TStagedChangeBody } from '#core/schemas/change-assessments.schemas.ts';
+import { ZCleaningLimitPolicyRequest } from '#core/schemas/policy.schemas.ts';
+import { withinTransaction, type Db, type Queryable } from '#server/db/db.ts';
+import { getEntity } from '#server/entities/entity-store.ts';
 import {
   archiveEntity,
   createEntity,
   restoreEntity,
   updateEntity,
-} from '../../entities/entity-write.ts';
-import { bodyValidationError } from '../../http/error-handler.ts';
-import { approveByRecord, type ApprovedBy } from '../../records/controlled.ts';
-import type { Actor } from '../audit/audit.service.ts';
+} from '#server/entities/entity-write.ts';
+import { bodyValidationError } from '#server/http/error-handler.ts';
+import { approveByRecord, type ApprovedBy } from '#server/records/controlled.ts';
+import type { Actor } from '#server/db/audit-write.ts';
 import { getPolicy, policyRecordOf, updatePolicy } from '../policies/policies.service.ts';
 import { policyTitle } from '../policies/policy-documents.ts';
 

@@ -3,7 +3,7 @@ import type {
   AssessEvidence,
   AssessFacilityArgs,
   PriorAssessment,
-} from '../../../core/assessments/assess-facility.ts';
+} from '#core/assessments/assess-facility.ts';
 import {
   equipmentDef,
   equipmentGroupsDef,
@@ -11,13 +11,13 @@ import {
   productGroupsDef,
   productionsDef,
   productsDef,
-} from '../../../core/entities/defs/index.ts';
-import type { TAssessmentResult } from '../../../core/schemas/cleaning-assessments.schemas.ts';
-import { convertValue } from '../../../core/units/quantity.ts';
-import type { Unit } from '../../../core/units/units.ts';
-import type { Queryable } from '../../db/db.ts';
-import { allEntities, type EntityRecord } from '../../entities/entity-store.ts';
-import { canonicalJson } from '../../records/controlled.ts';
+} from '#core/entities/defs/index.ts';
+import type { TAssessmentResult } from '#core/schemas/cleaning-assessments.schemas.ts';
+import { convertValue } from '#core/units/quantity.ts';
+import type { Unit } from '#core/units/units.ts';
+import type { Queryable } from '#server/db/db.ts';
+import { allEntities, type EntityRecord } from '#server/entities/entity-store.ts';
+import { canonicalJson } from '#server/records/controlled.ts';
 import { computableLimitsInput } from '../limits/computable-input.ts';
 import { worstCaseRanking } from '../limits/limit-reports.service.ts';
 import { studyNumberOf } from '../verification/studies/studies.read.ts';

@@ -1,7 +1,7 @@
 import {
   COVERAGE_LABELS,
   type TAssessmentResult,
-} from '../../../core/schemas/cleaning-assessments.schemas.ts';
+} from '#core/schemas/cleaning-assessments.schemas.ts';
 
 interface Printed {
   label: string;

@@ -1,5 +1,5 @@
-import type { Queryable } from '../../db/db.ts';
-import { enqueueJob, registerJobHandler } from '../../jobs/jobs.ts';
+import type { Queryable } from '#server/db/db.ts';
+import { enqueueJob, registerJobHandler } from '#server/jobs/jobs.ts';
 import { JOB_NAME, runCleaningAssessment } from './cleaning-assessment.job.ts';
 
 /**

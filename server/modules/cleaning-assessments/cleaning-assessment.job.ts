@@ -1,16 +1,16 @@
-import {
-  assessLimits,
-  checkCoverage,
-  diffWithPrior,
-} from '../../../core/assessments/assess-facility.ts';
+import { assessLimits, checkCoverage, diffWithPrior } from '#core/assessments/assess-facility.ts';
 import type {
   TAssessmentResult,
   TJobProgress,
-} from '../../../core/schemas/cleaning-assessments.schemas.ts';
-import type { Db, Queryable } from '../../db/db.ts';
+} from '#core/schemas/cleaning-assessments.schemas.ts';
+import type { Db, Queryable } from '#server/db/db.ts';
 import { printCleaningAssessment } from './cleaning-assessment-print.ts';
-import { recordEdit, registerDocumentType, type ControlledRef } from '../../records/controlled.ts';
-import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import {
+  recordEdit,
+  registerDocumentType,
+  type ControlledRef,
+} from '#server/records/controlled.ts';
+import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 import { assessmentData } from './assessment-data.ts';
 import { changeAssessmentsSince } from './change-assessment-link.ts';
 import { createTasksFromGaps } from './qualification-tasks.ts';

@@ -1,4 +1,4 @@
-import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
+import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
 import {
   ZCleaningAssessmentList,
   ZCleaningAssessmentResponse,
@@ -7,10 +7,10 @@ import {
   ZPriorAssessmentQuery,
   ZPriorAssessmentResponse,
   ZStartAssessmentBody,
-} from '../../../core/schemas/cleaning-assessments.schemas.ts';
-import { ZIdParams, ZListQuery } from '../../../core/schemas/common.schemas.ts';
-import { typed, type AppContext } from '../../http/app-context.ts';
-import { actorOf } from '../../http/session-guard.ts';
+} from '#core/schemas/cleaning-assessments.schemas.ts';
+import { ZIdParams, ZListQuery } from '#core/schemas/common.schemas.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { actorOf } from '#server/http/session-guard.ts';
 import { registerCleaningAssessmentType } from './cleaning-assessment.job.ts';
 import {
   enqueueCleaningAssessment,

@@ -1,14 +1,14 @@
-import { AppError } from '../../../core/errors/errors.ts';
+import { AppError } from '#core/errors/errors.ts';
 import type {
   TAssessmentResult,
   TCleaningAssessment,
   TJobProgress,
-} from '../../../core/schemas/cleaning-assessments.schemas.ts';
-import type { TListQuery } from '../../../core/schemas/common.schemas.ts';
-import type { Db, Queryable } from '../../db/db.ts';
-import { jobProgress } from '../../jobs/jobs.ts';
-import { controlledStates, type ControlledVersionState } from '../../records/controlled.ts';
-import { writeAudit, type Actor } from '../audit/audit.service.ts';
+} from '#core/schemas/cleaning-assessments.schemas.ts';
+import type { TListQuery } from '#core/schemas/common.schemas.ts';
+import type { Db, Queryable } from '#server/db/db.ts';
+import { jobProgress } from '#server/jobs/jobs.ts';
+import { controlledStates, type ControlledVersionState } from '#server/records/controlled.ts';
+import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 
 /*
  * Cleaning assessments (core/assessments/README.md): the record, its number per facility, its

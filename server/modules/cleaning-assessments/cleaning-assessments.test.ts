@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { recordCreator } from '../../test/create-record.ts';
-import { useFacilityTestServer, type TestBody } from '../../test/facility-test-file.ts';
-import { changeAssessmentKit } from '../../test/change-assessment-kit.ts';
-import { buildUser, permissionsWith } from '../../test/factories.ts';
-import { adminEditor, policyApprover, type Signer } from '../../test/policy-in-force.ts';
-import { signedPdfText } from '../../test/signed-pdf.ts';
+import { recordCreator } from '#server/test/create-record.ts';
+import { useFacilityTestServer, type TestBody } from '#server/test/facility-test-file.ts';
+import { changeAssessmentKit } from '#server/test/change-assessment-kit.ts';
+import { buildUser, permissionsWith } from '#server/test/factories.ts';
+import { adminEditor, policyApprover, type Signer } from '#server/test/policy-in-force.ts';
+import { signedPdfText } from '#server/test/signed-pdf.ts';
 import { runCleaningAssessment } from './cleaning-assessment.job.ts';
 
 /*

@@ -1,7 +1,7 @@
-import { RECORD_DEFS } from '../../../core/entities/defs/index.ts';
-import { samplesDef } from '../../../core/entities/defs/samples.def.ts';
-import { samplingLocationsDef } from '../../../core/entities/defs/sampling-locations.def.ts';
-import type { Queryable } from '../../db/db.ts';
+import { RECORD_DEFS } from '#core/entities/defs/index.ts';
+import { samplesDef } from '#core/entities/defs/samples.def.ts';
+import { samplingLocationsDef } from '#core/entities/defs/sampling-locations.def.ts';
+import type { Queryable } from '#server/db/db.ts';
 import { assessmentRow, type AssessmentRow } from './cleaning-assessments.service.ts';
 import { changeAssessmentNumber, changeAssessmentsByNumber } from './change-assessment-link.ts';
 

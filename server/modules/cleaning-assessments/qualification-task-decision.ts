@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
-import { AppError, validationError } from '../../../core/errors/errors.ts';
+import { AppError, validationError } from '#core/errors/errors.ts';
 import type {
   TQualificationTask,
   ZTaskAction,
-} from '../../../core/schemas/cleaning-assessments.schemas.ts';
-import type { Db } from '../../db/db.ts';
-import type { Scope } from '../../entities/entity-store.ts';
-import { canonicalJson } from '../../records/controlled.ts';
-import { writeAudit, type Actor } from '../audit/audit.service.ts';
+} from '#core/schemas/cleaning-assessments.schemas.ts';
+import type { Db } from '#server/db/db.ts';
+import type { Scope } from '#server/entities/entity-store.ts';
+import { canonicalJson } from '#server/records/controlled.ts';
+import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 import type { KeyConfig } from '../active-directory/active-directory.settings.ts';
 import { verifySigner } from '../auth/signing-password.ts';
 import { findTask, toTask, TASK_COLUMNS, type TaskRow } from './qualification-tasks.ts';

@@ -1,14 +1,14 @@
-import { AppError } from '../../../core/errors/errors.ts';
-import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
-import { ZId } from '../../../core/schemas/common.schemas.ts';
+import { AppError } from '#core/errors/errors.ts';
+import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
+import { ZId } from '#core/schemas/common.schemas.ts';
 import {
   ZTaskAction,
   ZTaskList,
   ZTaskListQuery,
   ZTaskResponse,
-} from '../../../core/schemas/cleaning-assessments.schemas.ts';
-import { typed, type AppContext } from '../../http/app-context.ts';
-import { actorOf } from '../../http/session-guard.ts';
+} from '#core/schemas/cleaning-assessments.schemas.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { actorOf } from '#server/http/session-guard.ts';
 import { decideTask, TASK_MEANINGS } from './qualification-task-decision.ts';
 import { listTasks, TASK_DUE_DAYS } from './qualification-tasks.ts';
 

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { TCoverageCell } from '../../../core/schemas/cleaning-assessments.schemas.ts';
-import { recordCreator } from '../../test/create-record.ts';
-import { buildUser, permissionsWith } from '../../test/factories.ts';
-import { useFacilityTestServer, type TestBody as Body } from '../../test/facility-test-file.ts';
-import { facilityPath, setFacilityKind } from '../../test/test-server.ts';
+import type { TCoverageCell } from '#core/schemas/cleaning-assessments.schemas.ts';
+import { recordCreator } from '#server/test/create-record.ts';
+import { buildUser, permissionsWith } from '#server/test/factories.ts';
+import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
+import { facilityPath, setFacilityKind } from '#server/test/test-server.ts';
 import { createTasksFromGaps } from './qualification-tasks.ts';
 
 const t = useFacilityTestServer();

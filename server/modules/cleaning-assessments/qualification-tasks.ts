@@ -2,11 +2,11 @@ import type {
   TCoverageCell,
   TQualificationTask,
   TStudyType,
-} from '../../../core/schemas/cleaning-assessments.schemas.ts';
-import type { TStudyOutcome } from '../../../core/schemas/verification.schemas.ts';
-import type { Queryable, SqlValue } from '../../db/db.ts';
-import { likePattern, orderBy, pageWindow } from '../../http/paging.ts';
-import { writeAudit, type Actor } from '../audit/audit.service.ts';
+} from '#core/schemas/cleaning-assessments.schemas.ts';
+import type { TStudyOutcome } from '#core/schemas/verification.schemas.ts';
+import type { Queryable, SqlValue } from '#server/db/db.ts';
+import { likePattern, orderBy, pageWindow } from '#server/http/paging.ts';
+import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 import { studyNumberOf } from '../verification/studies/studies.read.ts';
 
 /*

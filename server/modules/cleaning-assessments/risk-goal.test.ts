@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildUser, permissionsWith } from '../../test/factories.ts';
-import { useFacilityTestServer, type TestBody as Body } from '../../test/facility-test-file.ts';
-import { facilityPath, setFacilityKind } from '../../test/test-server.ts';
+import { buildUser, permissionsWith } from '#server/test/factories.ts';
+import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
+import { facilityPath, setFacilityKind } from '#server/test/test-server.ts';
 import { goalAgainst } from './risk-goal.ts';
 
 const t = useFacilityTestServer();

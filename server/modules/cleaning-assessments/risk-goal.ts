@@ -1,13 +1,13 @@
 import type { z } from 'zod';
-import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
+import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
 import {
   ZRiskGoalBody,
   ZRiskGoalResponse,
   type ZRiskGoal,
-} from '../../../core/schemas/cleaning-assessments.schemas.ts';
-import type { Queryable } from '../../db/db.ts';
-import { typed, type AppContext } from '../../http/app-context.ts';
-import { actorOf } from '../../http/session-guard.ts';
+} from '#core/schemas/cleaning-assessments.schemas.ts';
+import type { Queryable } from '#server/db/db.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { actorOf } from '#server/http/session-guard.ts';
 import { getRule, updateRule, type RuleRef } from '../facility-rules/facility-rules.service.ts';
 
 export type TRiskGoal = z.infer<typeof ZRiskGoal>;

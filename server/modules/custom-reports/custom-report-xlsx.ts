@@ -1,4 +1,4 @@
-import type { TCell } from '../../../core/schemas/custom-reports.schemas.ts';
+import type { TCell } from '#core/schemas/custom-reports.schemas.ts';
 import { styleHeader } from '../master/master-export.ts';
 import type { ResolvedReport } from './custom-reports.service.ts';
 

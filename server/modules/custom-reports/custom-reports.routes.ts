@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { AppError, validationError } from '../../../core/errors/errors.ts';
-import { isAllowed } from '../../../core/permissions/permission-map.ts';
-import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
-import { ZId } from '../../../core/schemas/common.schemas.ts';
+import { AppError, validationError } from '#core/errors/errors.ts';
+import { isAllowed } from '#core/permissions/permission-map.ts';
+import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
+import { ZId } from '#core/schemas/common.schemas.ts';
 import {
   CUSTOM_REPORT_SOURCES,
   SOURCE_DECLARATIONS,
@@ -15,12 +15,12 @@ import {
   sourceDeclaration,
   type SourceDeclaration,
   type TReportSourceInfo,
-} from '../../../core/schemas/custom-reports.schemas.ts';
-import type { PermissionMap } from '../../../core/permissions/permission-map.ts';
-import { attachment, fileTimestamp } from '../../http/download.ts';
-import { typed, type AppContext } from '../../http/app-context.ts';
-import { actorOf, facilityPermissions, sessionOf } from '../../http/session-guard.ts';
-import { writeAudit } from '../audit/audit.service.ts';
+} from '#core/schemas/custom-reports.schemas.ts';
+import type { PermissionMap } from '#core/permissions/permission-map.ts';
+import { attachment, fileTimestamp } from '#server/http/download.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { actorOf, facilityPermissions, sessionOf } from '#server/http/session-guard.ts';
+import { writeAudit } from '#server/db/audit-write.ts';
 import { customReportXlsx } from './custom-report-xlsx.ts';
 import { readReportRows, resolveReport } from './custom-reports.service.ts';
 

@@ -1,5 +1,5 @@
-import { customReportsDef } from '../../../core/entities/defs/custom-reports.def.ts';
-import { validationError } from '../../../core/errors/errors.ts';
+import { customReportsDef } from '#core/entities/defs/custom-reports.def.ts';
+import { validationError } from '#core/errors/errors.ts';
 import {
   columnInfo,
   customReportProblems,
@@ -10,9 +10,9 @@ import {
   type SourceDeclaration,
   type TCell,
   type TReportColumn,
-} from '../../../core/schemas/custom-reports.schemas.ts';
-import type { Queryable, SqlValue } from '../../db/db.ts';
-import { getEntity } from '../../entities/entity-store.ts';
+} from '#core/schemas/custom-reports.schemas.ts';
+import type { Queryable, SqlValue } from '#server/db/db.ts';
+import { getEntity } from '#server/entities/entity-store.ts';
 import { computableLimitsInput } from '../limits/computable-input.ts';
 import { pairRows } from './pairs-source.ts';
 import { TABLE_SOURCES, filterCondition, type ParsedFilter } from './table-sources.ts';

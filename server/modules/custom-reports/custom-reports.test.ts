@@ -1,9 +1,9 @@
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { TMacPairsPage } from '../../../core/schemas/mac-matrix.schemas.ts';
-import { buildUser, permissionsWith } from '../../test/factories.ts';
-import { useFacilityTestServer } from '../../test/facility-test-file.ts';
-import { facilityPath, setFacilityKind } from '../../test/test-server.ts';
+import type { TMacPairsPage } from '#core/schemas/mac-matrix.schemas.ts';
+import { buildUser, permissionsWith } from '#server/test/factories.ts';
+import { useFacilityTestServer } from '#server/test/facility-test-file.ts';
+import { facilityPath, setFacilityKind } from '#server/test/test-server.ts';
 import { buildMacFacility } from '../limits/mac-test-data.ts';
 
 const t = useFacilityTestServer();

@@ -1,17 +1,8 @@
-import {
-  CRITERION_KEYS,
-  compileLimits,
-  type CompiledLimits,
-} from '../../../core/limits/compile.ts';
-import {
-  evaluatePairAt,
-  newPairView,
-  runMatrix,
-  type PairView,
-} from '../../../core/limits/matrix.ts';
-import type { LimitsInput } from '../../../core/limits/model.ts';
-import { pairFlags } from '../../../core/limits/pair-flags.ts';
-import type { TCell } from '../../../core/schemas/custom-reports.schemas.ts';
+import { CRITERION_KEYS, compileLimits, type CompiledLimits } from '#core/limits/compile.ts';
+import { evaluatePairAt, newPairView, runMatrix, type PairView } from '#core/limits/matrix.ts';
+import type { LimitsInput } from '#core/limits/model.ts';
+import { pairFlags } from '#core/limits/pair-flags.ts';
+import type { TCell } from '#core/schemas/custom-reports.schemas.ts';
 import { IntList } from '../limits/mac-pairs.ts';
 import type { ParsedFilter } from './table-sources.ts';
 

@@ -1,13 +1,13 @@
-import { MEASURES } from '../../../core/units/measures.ts';
-import { convertValue } from '../../../core/units/quantity.ts';
-import type { Unit } from '../../../core/units/units.ts';
+import { MEASURES } from '#core/units/measures.ts';
+import { convertValue } from '#core/units/quantity.ts';
+import type { Unit } from '#core/units/units.ts';
 import type {
   CustomReportSource,
   FilterOperator,
   SourceColumn,
-} from '../../../core/schemas/custom-reports.schemas.ts';
-import type { SqlValue } from '../../db/db.ts';
-import { likePattern } from '../../http/paging.ts';
+} from '#core/schemas/custom-reports.schemas.ts';
+import type { SqlValue } from '#server/db/db.ts';
+import { likePattern } from '#server/http/paging.ts';
 
 /**
  * A source read from tables: the rows of one facility ($1) and an SQL expression per declared

@@ -1,11 +1,11 @@
-import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
+import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
 import {
   ZDashboardResponse,
   ZMacLimitTrackerResponse,
   ZToxicityScoreResponse,
-} from '../../../core/schemas/dashboard.schemas.ts';
-import { typed, type AppContext } from '../../http/app-context.ts';
-import { facilityPermissions, sessionOf } from '../../http/session-guard.ts';
+} from '#core/schemas/dashboard.schemas.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { facilityPermissions, sessionOf } from '#server/http/session-guard.ts';
 import { dashboard, macLimitTracker, toxicityScore } from './dashboard.service.ts';
 
 /** `GET {F}/dashboard`, `{F}/dashboard/toxicity-score`, `{F}/dashboard/mac_limit_tracker` (spec §7). */

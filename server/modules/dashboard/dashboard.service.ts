@@ -1,5 +1,5 @@
-import { analyticalMethodsDef } from '../../../core/entities/defs/cleaning.def.ts';
-import { isAllowed, type PermissionMap } from '../../../core/permissions/permission-map.ts';
+import { analyticalMethodsDef } from '#core/entities/defs/cleaning.def.ts';
+import { isAllowed, type PermissionMap } from '#core/permissions/permission-map.ts';
 import {
   CHANGE_AGE_BUCKETS,
   LIMIT_TRACKER_DAYS,
@@ -11,15 +11,15 @@ import {
   type TEquipmentStatus,
   type TMacLimitTracker,
   type TToxicityScore,
-} from '../../../core/schemas/dashboard.schemas.ts';
-import { pairsNearLoq, type LoqMethod } from '../../../core/dashboard/near-loq.ts';
-import { toxicityDistribution } from '../../../core/dashboard/toxicity-distribution.ts';
-import type { Quantity } from '../../../core/units/quantity.ts';
-import type { Queryable } from '../../db/db.ts';
-import { tableAsOf } from '../../entities/entity-history.ts';
-import { allEntities } from '../../entities/entity-store.ts';
-import { pendingApprovals } from '../../records/signatures.read.ts';
-import { signerIn } from '../../records/signatures.service.ts';
+} from '#core/schemas/dashboard.schemas.ts';
+import { pairsNearLoq, type LoqMethod } from '#core/dashboard/near-loq.ts';
+import { toxicityDistribution } from '#core/dashboard/toxicity-distribution.ts';
+import type { Quantity } from '#core/units/quantity.ts';
+import type { Queryable } from '#server/db/db.ts';
+import { tableAsOf } from '#server/entities/entity-history.ts';
+import { allEntities } from '#server/entities/entity-store.ts';
+import { pendingApprovals } from '#server/records/signatures.read.ts';
+import { signerIn } from '#server/records/signatures.service.ts';
 import { numberOf } from '../change-assessments/change-assessments.read.ts';
 import { riskGoal } from '../cleaning-assessments/risk-goal.ts';
 import { facilityLimitsInput } from '../limits/facility-limits-input.ts';

@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { compileLimits } from '../../../core/limits/compile.ts';
-import { runMatrix } from '../../../core/limits/matrix.ts';
-import { recordCreator } from '../../test/create-record.ts';
-import { buildUser, permissionsWith } from '../../test/factories.ts';
-import { useFacilityTestServer, type TestBody as Body } from '../../test/facility-test-file.ts';
-import { policyApprover, putInForce } from '../../test/policy-in-force.ts';
-import { ADMIN } from '../../test/test-server.ts';
+import { compileLimits } from '#core/limits/compile.ts';
+import { runMatrix } from '#core/limits/matrix.ts';
+import { recordCreator } from '#server/test/create-record.ts';
+import { buildUser, permissionsWith } from '#server/test/factories.ts';
+import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
+import { policyApprover, putInForce } from '#server/test/policy-in-force.ts';
+import { ADMIN } from '#server/test/test-server.ts';
 import { facilityLimitsInput } from '../limits/facility-limits-input.ts';
 
 const t = useFacilityTestServer();

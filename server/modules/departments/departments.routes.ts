@@ -1,14 +1,14 @@
 import type { FastifyRequest } from 'fastify';
-import { ZIdParams, ZListQuery, ZPage } from '../../../core/schemas/common.schemas.ts';
+import { ZIdParams, ZListQuery, ZPage } from '#core/schemas/common.schemas.ts';
 import {
   ZCreateDepartmentRequest,
   ZDepartment,
   ZUpdateDepartmentRequest,
-} from '../../../core/schemas/departments.schemas.ts';
-import { idempotentCreate } from '../../http/idempotency.ts';
-import { typed, type AppContext } from '../../http/app-context.ts';
-import { pageOf } from '../../http/paging.ts';
-import { actorOf, sessionOf } from '../../http/session-guard.ts';
+} from '#core/schemas/departments.schemas.ts';
+import { idempotentCreate } from '#server/http/idempotency.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { pageOf } from '#server/http/paging.ts';
+import { actorOf, sessionOf } from '#server/http/session-guard.ts';
 import type { AdminScope } from '../users-admin/users-admin.service.ts';
 import { createDepartment, listDepartments, updateDepartment } from './departments.service.ts';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emptyPermissionMap } from '../../../core/permissions/permission-map.ts';
-import type { TDepartment } from '../../../core/schemas/departments.schemas.ts';
-import { buildUser } from '../../test/factories.ts';
-import { startTestServer, type TestServer } from '../../test/test-server.ts';
+import { emptyPermissionMap } from '#core/permissions/permission-map.ts';
+import type { TDepartment } from '#core/schemas/departments.schemas.ts';
+import { buildUser } from '#server/test/factories.ts';
+import { startTestServer, type TestServer } from '#server/test/test-server.ts';
 
 let server: TestServer;
 let admin: string;

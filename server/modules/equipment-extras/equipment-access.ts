@@ -1,7 +1,7 @@
-import { AppError } from '../../../core/errors/errors.ts';
-import { equipmentDef } from '../../../core/entities/defs/index.ts';
-import type { Queryable } from '../../db/db.ts';
-import { getEntity, type EntityRecord } from '../../entities/entity-store.ts';
+import { AppError } from '#core/errors/errors.ts';
+import { equipmentDef } from '#core/entities/defs/index.ts';
+import type { Queryable } from '#server/db/db.ts';
+import { getEntity, type EntityRecord } from '#server/entities/entity-store.ts';
 
 /** The item of the path, in the facility of the path (NotFoundError otherwise). */
 export async function equipmentOf(

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../http/app-context.ts';
+import type { AppContext } from '#server/http/app-context.ts';
 import { registerEquipmentImageRoutes } from './equipment-images.routes.ts';
 import { registerEquipmentMappingRoutes } from './equipment-mapping.routes.ts';
 import { registerSampleRoutes } from './samples.routes.ts';

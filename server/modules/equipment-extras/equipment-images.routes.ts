@@ -4,12 +4,12 @@ import {
   ZEquipmentImageRequest,
   ZEquipmentParams,
   ZWithReason,
-} from '../../../core/schemas/equipment-extras.schemas.ts';
-import { idempotentCreate } from '../../http/idempotency.ts';
-import { typed, type AppContext } from '../../http/app-context.ts';
-import { actorOf } from '../../http/session-guard.ts';
+} from '#core/schemas/equipment-extras.schemas.ts';
+import { idempotentCreate } from '#server/http/idempotency.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { actorOf } from '#server/http/session-guard.ts';
 import { addImage, deleteImage, listImages } from './equipment-images.service.ts';
-import { ZId } from '../../../core/schemas/common.schemas.ts';
+import { ZId } from '#core/schemas/common.schemas.ts';
 
 const F = '/api/v2/plans/:plan/facilities/:facility';
 const tags = ['Equipment images'];

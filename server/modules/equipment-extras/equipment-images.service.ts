@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import { AppError, validationError } from '../../../core/errors/errors.ts';
+import { AppError, validationError } from '#core/errors/errors.ts';
 import {
   MAX_IMAGE_BYTES,
   MAX_IMAGES_PER_EQUIPMENT,
-} from '../../../core/schemas/equipment-extras.schemas.ts';
-import type { Db, Queryable } from '../../db/db.ts';
-import type { Scope } from '../../entities/entity-store.ts';
-import { writeAudit, type Actor } from '../audit/audit.service.ts';
+} from '#core/schemas/equipment-extras.schemas.ts';
+import type { Db, Queryable } from '#server/db/db.ts';
+import type { Scope } from '#server/entities/entity-store.ts';
+import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 import { equipmentOf, iso, liveEquipmentOf } from './equipment-access.ts';
 
 type Mime = 'image/png' | 'image/jpeg';

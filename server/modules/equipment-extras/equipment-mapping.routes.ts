@@ -1,12 +1,8 @@
 import { z } from 'zod';
-import { recordSchema } from '../../../core/entities/entity.ts';
-import {
-  equipmentDef,
-  equipmentGroupsDef,
-  productionsDef,
-} from '../../../core/entities/defs/index.ts';
-import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
-import { ZListQuery, type TListQuery } from '../../../core/schemas/common.schemas.ts';
+import { recordSchema } from '#core/entities/entity.ts';
+import { equipmentDef, equipmentGroupsDef, productionsDef } from '#core/entities/defs/index.ts';
+import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
+import { ZListQuery, type TListQuery } from '#core/schemas/common.schemas.ts';
 import {
   ZEquipmentParams,
   ZGroupMap,
@@ -14,12 +10,12 @@ import {
   ZProductionDropdownItem,
   ZProductionMap,
   ZProductionMapRequest,
-} from '../../../core/schemas/equipment-extras.schemas.ts';
-import type { Db } from '../../db/db.ts';
-import { getEntity, listEntities, type ListOptions } from '../../entities/entity-store.ts';
-import { updateEntity } from '../../entities/entity-write.ts';
-import { typed, type AppContext } from '../../http/app-context.ts';
-import { actorOf } from '../../http/session-guard.ts';
+} from '#core/schemas/equipment-extras.schemas.ts';
+import type { Db } from '#server/db/db.ts';
+import { getEntity, listEntities, type ListOptions } from '#server/entities/entity-store.ts';
+import { updateEntity } from '#server/entities/entity-write.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { actorOf } from '#server/http/session-guard.ts';
 
 const F = '/api/v2/plans/:plan/facilities/:facility';
 

@@ -1,15 +1,15 @@
-import { validationError, type PropertyError } from '../../../core/errors/errors.ts';
+import { validationError, type PropertyError } from '#core/errors/errors.ts';
 import {
   assessLocation,
   type MATERIALS,
   type ZAssessRequest,
-} from '../../../core/schemas/equipment-extras.schemas.ts';
+} from '#core/schemas/equipment-extras.schemas.ts';
 import {
   assessByAttributes,
   type AssessmentAttribute,
-} from '../../../core/schemas/sampling-attributes.schemas.ts';
+} from '#core/schemas/sampling-attributes.schemas.ts';
 import type { z } from 'zod';
-import type { Queryable } from '../../db/db.ts';
+import type { Queryable } from '#server/db/db.ts';
 
 type AssessInput = Omit<z.infer<typeof ZAssessRequest>, 'equipmentId'>;
 type Material = (typeof MATERIALS)[number];

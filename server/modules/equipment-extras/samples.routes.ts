@@ -6,10 +6,10 @@ import {
   ZLocationParams,
   ZSample,
   ZSampleParams,
-} from '../../../core/schemas/equipment-extras.schemas.ts';
-import { idempotentCreate } from '../../http/idempotency.ts';
-import { typed, type AppContext, type Guard } from '../../http/app-context.ts';
-import { actorOf } from '../../http/session-guard.ts';
+} from '#core/schemas/equipment-extras.schemas.ts';
+import { idempotentCreate } from '#server/http/idempotency.ts';
+import { typed, type AppContext, type Guard } from '#server/http/app-context.ts';
+import { actorOf } from '#server/http/session-guard.ts';
 import { createSample, listSamples, setSampleArchived, updateSample } from './samples.service.ts';
 
 const F = '/api/v2/plans/:plan/facilities/:facility';

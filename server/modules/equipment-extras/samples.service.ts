@@ -1,17 +1,17 @@
-import { AppError } from '../../../core/errors/errors.ts';
+import { AppError } from '#core/errors/errors.ts';
 import type { z } from 'zod';
-import { samplesDef as def } from '../../../core/entities/defs/samples.def.ts';
-import type { TSampleFields, ZSample } from '../../../core/schemas/equipment-extras.schemas.ts';
-import type { Db, Queryable } from '../../db/db.ts';
-import { onBeforeSave } from '../../entities/archive-hooks.ts';
-import type { Scope } from '../../entities/entity-store.ts';
+import { samplesDef as def } from '#core/entities/defs/samples.def.ts';
+import type { TSampleFields, ZSample } from '#core/schemas/equipment-extras.schemas.ts';
+import type { Db, Queryable } from '#server/db/db.ts';
+import { onBeforeSave } from '#server/entities/archive-hooks.ts';
+import type { Scope } from '#server/entities/entity-store.ts';
 import {
   archiveEntity,
   createEntity,
   restoreEntity,
   updateEntity,
-} from '../../entities/entity-write.ts';
-import type { Actor } from '../audit/audit.service.ts';
+} from '#server/entities/entity-write.ts';
+import type { Actor } from '#server/db/audit-write.ts';
 import { iso } from './equipment-access.ts';
 import { getLocation } from './sampling-locations.service.ts';
 

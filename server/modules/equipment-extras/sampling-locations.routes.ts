@@ -8,11 +8,11 @@ import {
   ZLocationParams,
   ZSamplingLocation,
   ZWithReason,
-} from '../../../core/schemas/equipment-extras.schemas.ts';
-import { validationError } from '../../../core/errors/errors.ts';
-import { idempotentCreate } from '../../http/idempotency.ts';
-import { typed, type AppContext } from '../../http/app-context.ts';
-import { actorOf } from '../../http/session-guard.ts';
+} from '#core/schemas/equipment-extras.schemas.ts';
+import { validationError } from '#core/errors/errors.ts';
+import { idempotentCreate } from '#server/http/idempotency.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { actorOf } from '#server/http/session-guard.ts';
 import {
   assessLocationRisk,
   createLocations,

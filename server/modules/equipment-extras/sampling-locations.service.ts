@@ -1,29 +1,29 @@
-import { AppError, validationError } from '../../../core/errors/errors.ts';
+import { AppError, validationError } from '#core/errors/errors.ts';
 import type { z } from 'zod';
-import { samplingLocationsDef as def } from '../../../core/entities/defs/sampling-locations.def.ts';
+import { samplingLocationsDef as def } from '#core/entities/defs/sampling-locations.def.ts';
 import {
   type TAssessment,
   type ZAssessRequest,
   type TSamplingLocationFields,
   type ZSamplingLocation,
-} from '../../../core/schemas/equipment-extras.schemas.ts';
-import { one, type Db, type Queryable } from '../../db/db.ts';
-import { onBeforeSave } from '../../entities/archive-hooks.ts';
+} from '#core/schemas/equipment-extras.schemas.ts';
+import { one, type Db, type Queryable } from '#server/db/db.ts';
+import { onBeforeSave } from '#server/entities/archive-hooks.ts';
 import {
   getEntity,
   listEntities,
   type EntityRecord,
   type Scope,
-} from '../../entities/entity-store.ts';
+} from '#server/entities/entity-store.ts';
 import {
   archiveEntity,
   createEntity,
   editableEntity,
   restoreEntity,
   updateEntity,
-} from '../../entities/entity-write.ts';
+} from '#server/entities/entity-write.ts';
 import { changedFields } from '../audit/audit-diff.ts';
-import type { Actor } from '../audit/audit.service.ts';
+import type { Actor } from '#server/db/audit-write.ts';
 import { equipmentOf, iso, liveEquipmentOf } from './equipment-access.ts';
 import { assessmentOf } from './location-assessment.ts';
 

@@ -1,11 +1,7 @@
 import { z } from 'zod';
-import {
-  ZFacilitiesResponse,
-  ZPlanParams,
-  type TFacility,
-} from '../../../core/schemas/auth.schemas.ts';
-import { typed, type AppContext } from '../../http/app-context.ts';
-import { assertPlan, sessionOf } from '../../http/session-guard.ts';
+import { ZFacilitiesResponse, ZPlanParams, type TFacility } from '#core/schemas/auth.schemas.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { assertPlan, sessionOf } from '#server/http/session-guard.ts';
 import { registerFacilityAdminRoutes } from './facility-admin.routes.ts';
 
 interface FacilityRow {

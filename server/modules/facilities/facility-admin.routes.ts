@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { ZFacilityParams, ZPlanParams } from '../../../core/schemas/auth.schemas.ts';
-import { ZId, ZListQuery, ZPage } from '../../../core/schemas/common.schemas.ts';
+import { ZFacilityParams, ZPlanParams } from '#core/schemas/auth.schemas.ts';
+import { ZId, ZListQuery, ZPage } from '#core/schemas/common.schemas.ts';
 import {
   ZCreateFacilityGroupRequest,
   ZCreateFacilityRequest,
@@ -9,16 +9,16 @@ import {
   ZLicenseChangeRequest,
   ZUpdateFacilityGroupRequest,
   ZUpdateFacilityRequest,
-} from '../../../core/schemas/facilities.schemas.ts';
-import { typed, type AppContext } from '../../http/app-context.ts';
-import { idempotentCreate } from '../../http/idempotency.ts';
+} from '#core/schemas/facilities.schemas.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { idempotentCreate } from '#server/http/idempotency.ts';
 import {
   actorOf,
   assertPlan,
   requireSystemAdmin,
   sessionLimitsOf,
   sessionOf,
-} from '../../http/session-guard.ts';
+} from '#server/http/session-guard.ts';
 import {
   changeLicense,
   createFacility,

@@ -1,17 +1,17 @@
-import { AppError } from '../../../core/errors/errors.ts';
-import { facilitiesDef, facilityGroupsDef } from '../../../core/entities/defs/facilities.def.ts';
-import { fullPermissionMap } from '../../../core/permissions/permission-map.ts';
-import type { TListQuery } from '../../../core/schemas/common.schemas.ts';
+import { AppError } from '#core/errors/errors.ts';
+import { facilitiesDef, facilityGroupsDef } from '#core/entities/defs/facilities.def.ts';
+import { fullPermissionMap } from '#core/permissions/permission-map.ts';
+import type { TListQuery } from '#core/schemas/common.schemas.ts';
 import type {
   TFacilityGroupRecord,
   TFacilityRecord,
   TLicenseChangeRequest,
   TLicenseState,
-} from '../../../core/schemas/facilities.schemas.ts';
-import type { Db, Queryable } from '../../db/db.ts';
-import { createEntity, updateEntity } from '../../entities/entity-write.ts';
-import { getEntity, listEntities } from '../../entities/entity-store.ts';
-import { writeAudit, type Actor } from '../audit/audit.service.ts';
+} from '#core/schemas/facilities.schemas.ts';
+import type { Db, Queryable } from '#server/db/db.ts';
+import { createEntity, updateEntity } from '#server/entities/entity-write.ts';
+import { getEntity, listEntities } from '#server/entities/entity-store.ts';
+import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 
 export interface FacilityAdminScope {
   actor: Actor;

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildUser, fullPermissionMap, permissionsWith } from '../../test/factories.ts';
-import { useFacilityTestServer, type TestBody } from '../../test/facility-test-file.ts';
+import { buildUser, fullPermissionMap, permissionsWith } from '#server/test/factories.ts';
+import { useFacilityTestServer, type TestBody } from '#server/test/facility-test-file.ts';
 
 const t = useFacilityTestServer();
 let plan: string;

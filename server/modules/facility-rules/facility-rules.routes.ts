@@ -1,4 +1,4 @@
-import { ZAsOfQuery } from '../../../core/schemas/versions.schemas.ts';
+import { ZAsOfQuery } from '#core/schemas/versions.schemas.ts';
 import {
   ZInspectionSettingsRequest,
   ZInspectionSettingsResponse,
@@ -6,13 +6,13 @@ import {
   ZMicrobialPolicyResponse,
   type TInspectionSettings,
   type TMicrobialPolicy,
-} from '../../../core/schemas/facility-rules.schemas.ts';
-import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
-import { microbialMethodsDef } from '../../../core/entities/defs/sampling.def.ts';
-import { validationError } from '../../../core/errors/errors.ts';
-import { typed, type AppContext } from '../../http/app-context.ts';
-import { actorOf } from '../../http/session-guard.ts';
-import type { Queryable } from '../../db/db.ts';
+} from '#core/schemas/facility-rules.schemas.ts';
+import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
+import { microbialMethodsDef } from '#core/entities/defs/sampling.def.ts';
+import { validationError } from '#core/errors/errors.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { actorOf } from '#server/http/session-guard.ts';
+import type { Queryable } from '#server/db/db.ts';
 import {
   getPolicyDocument,
   updatePolicyDocument,

@@ -1,8 +1,8 @@
-import { AppError } from '../../../core/errors/errors.ts';
-import type { Db, Queryable } from '../../db/db.ts';
-import type { Scope } from '../../entities/entity-store.ts';
+import { AppError } from '#core/errors/errors.ts';
+import type { Db, Queryable } from '#server/db/db.ts';
+import type { Scope } from '#server/entities/entity-store.ts';
 import { changedFields } from '../audit/audit-diff.ts';
-import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 
 export type RuleKind =
   'MicrobialPolicy' | 'InspectionSettings' | 'ApprovalPolicy' | 'RiskGoal' | 'VerificationSettings';

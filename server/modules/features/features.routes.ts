@@ -1,5 +1,5 @@
-import { ZFeatures } from '../../../core/schemas/auth.schemas.ts';
-import { typed, type AppContext } from '../../http/app-context.ts';
+import { ZFeatures } from '#core/schemas/auth.schemas.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
 import { ssoFeatures } from '../sso/sso.service.ts';
 
 /** The sign-in screens' flags: single sign-on as the plan's SSO settings say. */

@@ -1,15 +1,15 @@
-import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
+import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
 import {
   ZFeedbackBody,
   ZFeedbackListQuery,
   ZFeedbackPage,
   ZFeedbackResponse,
   type TFeedback,
-} from '../../../core/schemas/dashboard.schemas.ts';
-import { typed, type AppContext } from '../../http/app-context.ts';
-import { likePattern, pageOf, pageWindow } from '../../http/paging.ts';
-import { actorOf, facilityPermissions, sessionOf } from '../../http/session-guard.ts';
-import { writeAudit } from '../audit/audit.service.ts';
+} from '#core/schemas/dashboard.schemas.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { likePattern, pageOf, pageWindow } from '#server/http/paging.ts';
+import { actorOf, facilityPermissions, sessionOf } from '#server/http/session-guard.ts';
+import { writeAudit } from '#server/db/audit-write.ts';
 
 interface FeedbackRow {
   id: number;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { AppError } from '../../../core/errors/errors.ts';
-import { typed, type AppContext } from '../../http/app-context.ts';
+import { AppError } from '#core/errors/errors.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
 import { isAuditTrailProtected } from '../audit/audit-protection.ts';
 
 export function registerHealthRoutes({ app, db }: AppContext): void {

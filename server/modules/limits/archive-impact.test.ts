@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { recordCreator } from '../../test/create-record.ts';
-import { useFacilityTestServer } from '../../test/facility-test-file.ts';
+import { recordCreator } from '#server/test/create-record.ts';
+import { useFacilityTestServer } from '#server/test/facility-test-file.ts';
 
 /**
  * Issue 9: archiving something the limits depend on is an impact decision. Without

@@ -1,12 +1,12 @@
-import { validationError } from '../../../core/errors/errors.ts';
+import { validationError } from '#core/errors/errors.ts';
 import {
   archiveImpact,
   describeImpact,
   isLimitsEntity,
   type LimitsEntityKey,
-} from '../../../core/limits/archive-impact.ts';
-import type { Queryable, SqlValue } from '../../db/db.ts';
-import { onBeforeArchive, type BeforeArchive } from '../../entities/archive-hooks.ts';
+} from '#core/limits/archive-impact.ts';
+import type { Queryable, SqlValue } from '#server/db/db.ts';
+import { onBeforeArchive, type BeforeArchive } from '#server/entities/archive-hooks.ts';
 import { computableLimitsInput } from './computable-input.ts';
 
 /** Live records that use the one being archived: "product 'Tab 10 mg'", "production 'Line 1'". */

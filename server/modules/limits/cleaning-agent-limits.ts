@@ -1,10 +1,7 @@
-import { cleaningAgentsDef } from '../../../core/entities/defs/cleaning.def.ts';
-import {
-  cleaningAgentLimits,
-  type CleaningAgentSpec,
-} from '../../../core/limits/cleaning-agent.ts';
-import type { Queryable } from '../../db/db.ts';
-import { allEntities } from '../../entities/entity-store.ts';
+import { cleaningAgentsDef } from '#core/entities/defs/cleaning.def.ts';
+import { cleaningAgentLimits, type CleaningAgentSpec } from '#core/limits/cleaning-agent.ts';
+import type { Queryable } from '#server/db/db.ts';
+import { allEntities } from '#server/entities/entity-store.ts';
 import { limitsPolicy } from '../policies/policy-in-force.ts';
 import { computableLimitsInput } from './computable-input.ts';
 import type { AsOf } from './limit-reports.service.ts';

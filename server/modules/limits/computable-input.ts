@@ -1,9 +1,15 @@
-import type { PropertyError } from '../../../core/errors/errors.ts';
-import { validationError } from '../../../core/errors/errors.ts';
-import { parseLimitsInput } from '../../../core/limits/contract-input.ts';
-import type { LimitsInput } from '../../../core/limits/model.ts';
-import type { TUncomputable } from '../../../core/schemas/mac-matrix.schemas.ts';
-import type { Queryable } from '../../db/db.ts';
+import type { PropertyError } from '#core/errors/errors.ts';
+import { validationError } from '#core/errors/errors.ts';
+import {
+  parsePropertyPath,
+  propertyHeading,
+  propertyInWords,
+  type PropertyPath,
+} from '#core/errors/property-path.ts';
+import { parseLimitsInput } from '#core/limits/contract-input.ts';
+import type { LimitsInput } from '#core/limits/model.ts';
+import type { TUncomputable } from '#core/schemas/mac-matrix.schemas.ts';
+import type { Queryable } from '#server/db/db.ts';
 import { facilityLimitsInput, type FacilityInputOptions } from './facility-limits-input.ts';
 
 export interface ComputableInput {
@@ -13,14 +19,35 @@ export interface ComputableInput {
 }
 
 const ITEM = /^(products|equipment)\[(\d+)\](?:\.(.*))?$/;
+/** A path of the input inside a message ("… also at products[2].actives[0] …"). */
+const PATH_IN_TEXT = /\b(?:products|equipment|trains)(?:\[\d+\]|\.\w+)+/g;
 
-/** A problem as a reviewer reads it: "actives[0] (Aspirin).pde.unit: …" rather than an index. */
-function reasonOf(input: LimitsInput, index: number, rest: string | undefined, message: string) {
-  const field = (rest ?? '').replace(/^actives\[(\d+)\]/, (all, j: string) => {
-    const active = input.products[index]?.actives[Number(j)];
-    return active ? `active ${active.id}` : all;
+/**
+ * A path of the input as a reviewer reads it: items by their names, fields in words
+ * ("product ‘Aspirin’, active ‘Active X’, unit of PDE"), never 'products[3].actives[0].pde.unit'.
+ * Actives are named from `product`, or from the product the path starts at.
+ */
+function inWords(
+  input: LimitsInput,
+  path: PropertyPath,
+  product?: LimitsInput['products'][number],
+) {
+  const owner = product ?? (path[0] === 'products' ? input.products[Number(path[1])] : undefined);
+  return propertyInWords(path, {
+    itemName: (list, index) => {
+      if (list === 'products') return input.products[index]?.id;
+      if (list === 'equipment') return input.equipment[index]?.id;
+      return list === 'actives' ? owner?.actives[index]?.id : undefined;
+    },
   });
-  return field ? `${field}: ${message}` : message;
+}
+
+/** A problem of one item, without the item (the list of left-out items names it). */
+function reasonOf(input: LimitsInput, list: string, index: number, rest: string, message: string) {
+  const text = message.replace(PATH_IN_TEXT, (path) => inWords(input, parsePropertyPath(path)));
+  if (!rest) return text;
+  const product = list === 'products' ? input.products[index] : undefined;
+  return `${inWords(input, parsePropertyPath(rest), product)}: ${text}`;
 }
 
 /**
@@ -50,17 +77,13 @@ export function computable(input: LimitsInput): ComputableInput {
       string?,
     ];
     const reasons = bad[list].get(Number(index)) ?? [];
-    reasons.push(
-      list === 'products'
-        ? reasonOf(input, Number(index), rest, message)
-        : `${rest ?? ''}: ${message}`,
-    );
+    reasons.push(reasonOf(input, list, Number(index), rest ?? '', message));
     bad[list].set(Number(index), reasons);
   }
   if (other.length > 0)
     throw validationError(
       other,
-      `The facility's limits cannot be computed: ${other.map((e) => `${e.property}: ${Object.values(e.constraints).join('; ')}`).join('; ')}`,
+      `The facility's limits cannot be computed: ${other.map((e) => `${propertyHeading(e.property)}: ${Object.values(e.constraints).join('; ')}`).join('; ')}`,
     );
   const uncomputable: TUncomputable[] = [];
   for (const [list, kind] of [

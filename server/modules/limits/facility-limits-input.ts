@@ -4,17 +4,12 @@ import {
   productionsDef,
   productsDef,
   samplingTypesDef,
-} from '../../../core/entities/defs/index.ts';
-import type {
-  ActiveSpec,
-  LimitsInput,
-  ProductSpec,
-  SamplingSpec,
-} from '../../../core/limits/model.ts';
-import type { CleaningLimitPolicy, ResidueType } from '../../../core/limits/policy.ts';
-import { AppError } from '../../../core/errors/errors.ts';
-import type { Queryable } from '../../db/db.ts';
-import { allEntities, type EntityRecord } from '../../entities/entity-store.ts';
+} from '#core/entities/defs/index.ts';
+import type { ActiveSpec, LimitsInput, ProductSpec, SamplingSpec } from '#core/limits/model.ts';
+import type { CleaningLimitPolicy, ResidueType } from '#core/limits/policy.ts';
+import { AppError } from '#core/errors/errors.ts';
+import type { Queryable } from '#server/db/db.ts';
+import { allEntities, type EntityRecord } from '#server/entities/entity-store.ts';
 import { limitsPolicy, type InForceOptions } from '../policies/policy-in-force.ts';
 
 type Q = { value: number; unit: string };

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { TUncomputable } from '../../../core/schemas/mac-matrix.schemas.ts';
-import { useFacilityTestServer } from '../../test/facility-test-file.ts';
-import { recordCreator } from '../../test/create-record.ts';
+import type { TUncomputable } from '#core/schemas/mac-matrix.schemas.ts';
+import { useFacilityTestServer } from '#server/test/facility-test-file.ts';
+import { recordCreator } from '#server/test/create-record.ts';
 import { readPdfText } from '../audit/read-pdf-text.ts';
 
 /**
@@ -62,7 +62,7 @@ const leftOut: TUncomputable[] = [
   {
     kind: 'product',
     id: 'Mixed kinds',
-    reason: expect.stringContaining('maxDailyDose') as unknown as string,
+    reason: expect.stringContaining('maximum daily dose') as unknown as string,
   },
 ];
 
@@ -113,7 +113,7 @@ describe('the limit reports with a product they cannot compute', () => {
     const { text } = await readPdfText(new Uint8Array(await res.arrayBuffer()));
     const section = text.slice(text.indexOf('Left out of the limits'));
     expect(section).toMatch(/^Left out of the limits: their data cannot be computed/);
-    expect(section).toMatch(/Product\s+Mixed kinds\s+maxDailyDose/);
+    expect(section).toMatch(/Product\s+Mixed kinds\s+(unit\s+of\s+)?maximum\s+daily\s+dose/);
     // The rest is computed: Good 1 → Good 2 has its derivation.
     expect(text).toContain('Good 1 -> Good 2');
   });

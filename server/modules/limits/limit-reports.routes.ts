@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
-import { typed, type AppContext } from '../../http/app-context.ts';
+import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
 import {
   equipmentLimits,
   explainProductionPair,
@@ -8,7 +8,8 @@ import {
   productionPairs,
   worstCaseRanking,
 } from './limit-reports.service.ts';
-import { ZId } from '../../../core/schemas/common.schemas.ts';
+import { ZId } from '#core/schemas/common.schemas.ts';
+import { ZAsOfQuery } from '#core/schemas/versions.schemas.ts';
 import {
   LIMIT_UNITS,
   ZEquipmentLimits,
@@ -16,8 +17,7 @@ import {
   ZProductionLimits,
   ZProductionPairs,
   ZWorstCaseRanking,
-} from '../../../core/schemas/limit-reports.schemas.ts';
-import { ZAsOfQuery } from '../../../core/schemas/versions.schemas.ts';
+} from '#core/schemas/limit-reports.schemas.ts';
 
 const base = '/api/v2/plans/:plan/facilities/:facility/limits';
 const tags = ['limits'];

@@ -1,22 +1,18 @@
-import {
-  activesDef,
-  productionsDef,
-  selectionCriteriaDef,
-} from '../../../core/entities/defs/index.ts';
-import { rpnCategoriesDef, rpnFormulasDef } from '../../../core/entities/defs/risk.def.ts';
-import { AppError } from '../../../core/errors/errors.ts';
-import { CRITERION_KEYS, compileLimits } from '../../../core/limits/compile.ts';
-import type { CompiledLimits } from '../../../core/limits/compile.ts';
-import { explainPair } from '../../../core/limits/explain.ts';
-import { governingPairs, limitsReport, pairKey } from '../../../core/limits/limit-reports.ts';
-import type { LowestLimits } from '../../../core/limits/limit-reports.ts';
-import { rankWorstCases } from '../../../core/limits/ranking.ts';
-import type { RankingConfig, RankingProduct } from '../../../core/limits/ranking.ts';
-import { runMatrix } from '../../../core/limits/matrix.ts';
-import { productWiseLimits } from '../../../core/limits/worst-case.ts';
-import type { TUncomputable } from '../../../core/schemas/mac-matrix.schemas.ts';
-import type { Queryable } from '../../db/db.ts';
-import { allEntities } from '../../entities/entity-store.ts';
+import { activesDef, productionsDef, selectionCriteriaDef } from '#core/entities/defs/index.ts';
+import { rpnCategoriesDef, rpnFormulasDef } from '#core/entities/defs/risk.def.ts';
+import { AppError } from '#core/errors/errors.ts';
+import { CRITERION_KEYS, compileLimits } from '#core/limits/compile.ts';
+import type { CompiledLimits } from '#core/limits/compile.ts';
+import { explainPair } from '#core/limits/explain.ts';
+import { governingPairs, limitsReport, pairKey } from '#core/limits/limit-reports.ts';
+import type { LowestLimits } from '#core/limits/limit-reports.ts';
+import { rankWorstCases } from '#core/limits/ranking.ts';
+import type { RankingConfig, RankingProduct } from '#core/limits/ranking.ts';
+import { runMatrix } from '#core/limits/matrix.ts';
+import { productWiseLimits } from '#core/limits/worst-case.ts';
+import type { TUncomputable } from '#core/schemas/mac-matrix.schemas.ts';
+import type { Queryable } from '#server/db/db.ts';
+import { allEntities } from '#server/entities/entity-store.ts';
 import { computableLimitsInput, refuseLeftOut } from './computable-input.ts';
 
 /**

@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { compileLimits } from '../../../core/limits/compile.ts';
-import { runMatrix } from '../../../core/limits/matrix.ts';
-import type { LimitsInput } from '../../../core/limits/model.ts';
-import { equipmentWiseLimits } from '../../../core/limits/worst-case.ts';
-import { buildUser } from '../../test/factories.ts';
-import { useFacilityTestServer } from '../../test/facility-test-file.ts';
+import { compileLimits } from '#core/limits/compile.ts';
+import { runMatrix } from '#core/limits/matrix.ts';
+import type { LimitsInput } from '#core/limits/model.ts';
+import { equipmentWiseLimits } from '#core/limits/worst-case.ts';
+import { buildUser } from '#server/test/factories.ts';
+import { useFacilityTestServer } from '#server/test/facility-test-file.ts';
 
 const t = useFacilityTestServer();
 let line2: number;

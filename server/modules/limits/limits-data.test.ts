@@ -1,9 +1,9 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseLimitsInput } from '../../../core/limits/contract-input.ts';
-import { seedDemo } from '../../db/seed-demo.ts';
-import { startTestServer, type TestServer } from '../../test/test-server.ts';
-import { runCli } from '../../test/limits-cli.ts';
+import { parseLimitsInput } from '#core/limits/contract-input.ts';
+import { seedDemo } from '#server/db/seed-demo.ts';
+import { startTestServer, type TestServer } from '#server/test/test-server.ts';
+import { runCli } from '#server/test/limits-cli.ts';
 
 /**
  * Issue 9: product data the limits engine cannot compute with is refused at the door (create,
@@ -232,8 +232,8 @@ describe('limits views over data stored before the rules', () => {
     });
 
     const expected = [
-      { kind: 'product', id: 'Mixed kinds', reason: expect.stringContaining('maxDailyDose') },
-      { kind: 'product', id: 'Unit weight in ml', reason: expect.stringContaining('unitWeight') },
+      { kind: 'product', id: 'Mixed kinds', reason: expect.stringContaining('maximum daily dose') },
+      { kind: 'product', id: 'Unit weight in ml', reason: expect.stringContaining('unit weight') },
       { kind: 'product', id: 'Old active product', reason: expect.stringContaining('Old active') },
       { kind: 'equipment', id: 'Old tank', reason: expect.stringContaining('sqft') },
     ];

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MEASURES } from '../../../core/units/measures.ts';
-import { useFacilityTestServer } from '../../test/facility-test-file.ts';
+import { MEASURES } from '#core/units/measures.ts';
+import { useFacilityTestServer } from '#server/test/facility-test-file.ts';
 
 /**
  * Issue 9, property-based: whatever facility data the API accepts, the MAC matrix and the other

@@ -1,21 +1,21 @@
 import { z } from 'zod';
-import { AppError } from '../../../core/errors/errors.ts';
-import { compileLimits } from '../../../core/limits/compile.ts';
-import { explainPair } from '../../../core/limits/explain.ts';
-import { runMatrix } from '../../../core/limits/matrix.ts';
-import { equipmentWiseLimits, productWiseLimits } from '../../../core/limits/worst-case.ts';
-import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
-import { typed, type AppContext } from '../../http/app-context.ts';
-import { ZAsOfQuery } from '../../../core/schemas/versions.schemas.ts';
-import { ZUncomputable } from '../../../core/schemas/mac-matrix.schemas.ts';
+import { AppError } from '#core/errors/errors.ts';
+import { compileLimits } from '#core/limits/compile.ts';
+import { explainPair } from '#core/limits/explain.ts';
+import { runMatrix } from '#core/limits/matrix.ts';
+import { equipmentWiseLimits, productWiseLimits } from '#core/limits/worst-case.ts';
+import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { ZAsOfQuery } from '#core/schemas/versions.schemas.ts';
+import { ZUncomputable } from '#core/schemas/mac-matrix.schemas.ts';
+import { cleaningAgentLimitRows } from './cleaning-agent-limits.ts';
+import { computableLimitsInput, refuseLeftOut } from './computable-input.ts';
+import { ZId } from '#core/schemas/common.schemas.ts';
 import {
   ZCleaningAgentLimits,
   ZLimitsInputAnswer,
   ZPairExplanationAnswer,
-} from '../../../core/schemas/limit-reports.schemas.ts';
-import { cleaningAgentLimitRows } from './cleaning-agent-limits.ts';
-import { computableLimitsInput, refuseLeftOut } from './computable-input.ts';
-import { ZId } from '../../../core/schemas/common.schemas.ts';
+} from '#core/schemas/limit-reports.schemas.ts';
 
 const base = '/api/v2/plans/:plan/facilities/:facility';
 const tags = ['limits'];

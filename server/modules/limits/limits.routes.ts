@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import type { Writable } from 'node:stream';
-import { contractChunks } from '../../../core/limits/contract-output.ts';
-import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
-import { typed, type AppContext } from '../../http/app-context.ts';
-import { compressorFor, streamEncoding } from '../../http/compression.ts';
+import { contractChunks } from '#core/limits/contract-output.ts';
+import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { compressorFor, streamEncoding } from '#server/http/compression.ts';
 import { registerArchiveImpact } from './archive-impact.ts';
 import { macMatrixCache } from './mac-matrix-cache.ts';
-import { ZId } from '../../../core/schemas/common.schemas.ts';
-import { ZAsOfQuery } from '../../../core/schemas/versions.schemas.ts';
+import { ZId } from '#core/schemas/common.schemas.ts';
+import { ZAsOfQuery } from '#core/schemas/versions.schemas.ts';
 
 export function registerLimitsRoutes({ app, db, permit }: AppContext): void {
   registerArchiveImpact();

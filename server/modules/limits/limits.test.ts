@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildUser } from '../../test/factories.ts';
-import { recordCreator } from '../../test/create-record.ts';
-import { useFacilityTestServer } from '../../test/facility-test-file.ts';
+import { buildUser } from '#server/test/factories.ts';
+import { recordCreator } from '#server/test/create-record.ts';
+import { useFacilityTestServer } from '#server/test/facility-test-file.ts';
 
 const t = useFacilityTestServer();
 

@@ -1,5 +1,5 @@
-import { productionsDef } from '../../../core/entities/defs/index.ts';
-import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
+import { productionsDef } from '#core/entities/defs/index.ts';
+import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
 import {
   ZMacGrid,
   ZMacGridQuery,
@@ -7,14 +7,14 @@ import {
   ZMacPairsPage,
   ZMacPairsQuery,
   ZMacProductionParams,
-} from '../../../core/schemas/mac-matrix.schemas.ts';
-import type { Db } from '../../db/db.ts';
-import { getEntity } from '../../entities/entity-store.ts';
-import { typed, type AppContext } from '../../http/app-context.ts';
-import { attachment, fileTimestamp } from '../../http/download.ts';
-import { actorOf, sessionOf } from '../../http/session-guard.ts';
+} from '#core/schemas/mac-matrix.schemas.ts';
+import type { Db } from '#server/db/db.ts';
+import { getEntity } from '#server/entities/entity-store.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { attachment, fileTimestamp } from '#server/http/download.ts';
+import { actorOf, sessionOf } from '#server/http/session-guard.ts';
 import { facilityDateTimeSettings } from '../audit/audit-log.service.ts';
-import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 import { computableLimitsInput } from './computable-input.ts';
 import { macGridText } from './mac-grid.ts';
 import { macMatrixCache } from './mac-matrix-cache.ts';

@@ -1,8 +1,8 @@
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { contractDocument } from '../../../core/limits/contract-output.ts';
-import { buildUser, permissionsWith } from '../../test/factories.ts';
-import { useFacilityTestServer } from '../../test/facility-test-file.ts';
+import { contractDocument } from '#core/limits/contract-output.ts';
+import { buildUser, permissionsWith } from '#server/test/factories.ts';
+import { useFacilityTestServer } from '#server/test/facility-test-file.ts';
 import { readPdfText } from '../audit/read-pdf-text.ts';
 import { facilityLimitsInput } from './facility-limits-input.ts';
 import { buildMacFacility, type MacFacility } from './mac-test-data.ts';

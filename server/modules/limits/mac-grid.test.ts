@@ -1,14 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { syntheticLimitsInput } from '../../../bench/limits-input.ts';
-import { parseLimitsInput } from '../../../core/limits/contract-input.ts';
+import { syntheticLimitsInput } from '#bench/limits-input.ts';
+import { parseLimitsInput } from '#core/limits/contract-input.ts';
 import {
   ZMacGrid,
   type TMacGrid,
   type TMacPair,
   type TMacPairsPage,
-} from '../../../core/schemas/mac-matrix.schemas.ts';
-import { useFacilityTestServer } from '../../test/facility-test-file.ts';
-import { buildUser, permissionsWith } from '../../test/factories.ts';
+} from '#core/schemas/mac-matrix.schemas.ts';
+import { useFacilityTestServer } from '#server/test/facility-test-file.ts';
+import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import { macGrid } from './mac-grid.ts';
 import { freshPairsSource, pagePairs } from './mac-pairs.ts';
 import { buildMacFacility, type MacFacility } from './mac-test-data.ts';

@@ -1,7 +1,7 @@
-import { CRITERION_KEYS } from '../../../core/limits/compile.ts';
-import { runMatrix } from '../../../core/limits/matrix.ts';
-import { PAIR_FLAG_TEXTS, pairFlags } from '../../../core/limits/pair-flags.ts';
-import type { TMacGrid } from '../../../core/schemas/mac-matrix.schemas.ts';
+import { CRITERION_KEYS } from '#core/limits/compile.ts';
+import { runMatrix } from '#core/limits/matrix.ts';
+import { PAIR_FLAG_TEXTS, pairFlags } from '#core/limits/pair-flags.ts';
+import type { TMacGrid } from '#core/schemas/mac-matrix.schemas.ts';
 import type { MacMatrixState } from './mac-matrix-cache.ts';
 
 const FLAG_TEXTS: string[] = Object.values(PAIR_FLAG_TEXTS);

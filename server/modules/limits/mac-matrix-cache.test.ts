@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { contractDocument } from '../../../core/limits/contract-output.ts';
-import type { TMacPairsPage, TMacPairsQuery } from '../../../core/schemas/mac-matrix.schemas.ts';
-import { changeAssessmentKit } from '../../test/change-assessment-kit.ts';
-import { useFacilityTestServer, type TestBody } from '../../test/facility-test-file.ts';
-import { adminEditor, changePolicyInForce, policyApprover } from '../../test/policy-in-force.ts';
+import { contractDocument } from '#core/limits/contract-output.ts';
+import type { TMacPairsPage, TMacPairsQuery } from '#core/schemas/mac-matrix.schemas.ts';
+import { changeAssessmentKit } from '#server/test/change-assessment-kit.ts';
+import { useFacilityTestServer, type TestBody } from '#server/test/facility-test-file.ts';
+import { adminEditor, changePolicyInForce, policyApprover } from '#server/test/policy-in-force.ts';
 import { computableLimitsInput } from './computable-input.ts';
 import { pagePairs } from './mac-pairs.ts';
 import { buildMacFacility, type MacFacility } from './mac-test-data.ts';

@@ -1,5 +1,5 @@
-import { compileLimits, type CompiledLimits } from '../../../core/limits/compile.ts';
-import type { Db, Queryable } from '../../db/db.ts';
+import { compileLimits, type CompiledLimits } from '#core/limits/compile.ts';
+import type { Db, Queryable } from '#server/db/db.ts';
 import { computableLimitsInput, type ComputableInput } from './computable-input.ts';
 
 /** The facility's matrix as one state of its data computes it, shared by every view of it. */

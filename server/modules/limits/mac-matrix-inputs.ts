@@ -1,4 +1,4 @@
-import type { LimitsInput } from '../../../core/limits/model.ts';
+import type { LimitsInput } from '#core/limits/model.ts';
 
 type Cell = string | number | null;
 

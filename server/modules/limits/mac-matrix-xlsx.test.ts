@@ -1,9 +1,9 @@
 import ExcelJS from 'exceljs';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { contractDocument } from '../../../core/limits/contract-output.ts';
-import type { LimitsInput } from '../../../core/limits/model.ts';
-import { defaultPolicy } from '../../../core/limits/policy.ts';
+import { contractDocument } from '#core/limits/contract-output.ts';
+import type { LimitsInput } from '#core/limits/model.ts';
+import { defaultPolicy } from '#core/limits/policy.ts';
 import { writeMacMatrixXlsx } from './mac-matrix-xlsx.ts';
 
 /** `n` products on one shared item: n × (n − 1) pairs, enough to fill the zip's buffers. */

@@ -1,12 +1,12 @@
 import type ExcelJS from 'exceljs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Writable } from 'node:stream';
-import { CRITERION_KEYS, PRODUCT, compileLimits } from '../../../core/limits/compile.ts';
-import type { CompiledLimits } from '../../../core/limits/compile.ts';
-import { matrixPairs, newSummary } from '../../../core/limits/matrix.ts';
-import type { LimitsInput } from '../../../core/limits/model.ts';
-import { pairFlags } from '../../../core/limits/pair-flags.ts';
-import type { TUncomputable } from '../../../core/schemas/mac-matrix.schemas.ts';
+import { CRITERION_KEYS, PRODUCT, compileLimits } from '#core/limits/compile.ts';
+import type { CompiledLimits } from '#core/limits/compile.ts';
+import { matrixPairs, newSummary } from '#core/limits/matrix.ts';
+import type { LimitsInput } from '#core/limits/model.ts';
+import { pairFlags } from '#core/limits/pair-flags.ts';
+import type { TUncomputable } from '#core/schemas/mac-matrix.schemas.ts';
 import { macInputRows } from './mac-matrix-inputs.ts';
 
 export interface MacXlsxMeta {

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { contractDocument } from '../../../core/limits/contract-output.ts';
-import { PAIR_FLAG_TEXTS } from '../../../core/limits/pair-flags.ts';
-import type { TMacPairsPage } from '../../../core/schemas/mac-matrix.schemas.ts';
-import { useFacilityTestServer } from '../../test/facility-test-file.ts';
+import { contractDocument } from '#core/limits/contract-output.ts';
+import { PAIR_FLAG_TEXTS } from '#core/limits/pair-flags.ts';
+import type { TMacPairsPage } from '#core/schemas/mac-matrix.schemas.ts';
+import { useFacilityTestServer } from '#server/test/facility-test-file.ts';
 import { facilityLimitsInput } from './facility-limits-input.ts';
 import { buildMacFacility, type MacFacility } from './mac-test-data.ts';
 

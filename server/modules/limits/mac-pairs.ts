@@ -1,18 +1,9 @@
-import { compileLimits, type CompiledLimits } from '../../../core/limits/compile.ts';
-import { contractPair } from '../../../core/limits/contract-output.ts';
-import {
-  evaluatePairAt,
-  newPairView,
-  runMatrix,
-  type PairView,
-} from '../../../core/limits/matrix.ts';
-import type { LimitsInput } from '../../../core/limits/model.ts';
-import { nameRanks, pairFlags } from '../../../core/limits/pair-flags.ts';
-import type {
-  TMacPair,
-  TMacPairsPage,
-  TMacPairsQuery,
-} from '../../../core/schemas/mac-matrix.schemas.ts';
+import { compileLimits, type CompiledLimits } from '#core/limits/compile.ts';
+import { contractPair } from '#core/limits/contract-output.ts';
+import { evaluatePairAt, newPairView, runMatrix, type PairView } from '#core/limits/matrix.ts';
+import type { LimitsInput } from '#core/limits/model.ts';
+import { nameRanks, pairFlags } from '#core/limits/pair-flags.ts';
+import type { TMacPair, TMacPairsPage, TMacPairsQuery } from '#core/schemas/mac-matrix.schemas.ts';
 
 /** Int32 list that grows by doubling: a million matches cost 4 MB, not a million objects. */
 export class IntList {

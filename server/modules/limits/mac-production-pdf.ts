@@ -1,10 +1,10 @@
-import { compileLimits } from '../../../core/limits/compile.ts';
-import type { Derivation } from '../../../core/limits/derivation.ts';
-import { explainPair } from '../../../core/limits/explain.ts';
-import { runMatrix } from '../../../core/limits/matrix.ts';
-import type { LimitsInput } from '../../../core/limits/model.ts';
-import type { DateTimeSettings } from '../../../core/datetime/format-date-time.ts';
-import type { TUncomputable } from '../../../core/schemas/mac-matrix.schemas.ts';
+import { compileLimits } from '#core/limits/compile.ts';
+import type { Derivation } from '#core/limits/derivation.ts';
+import { explainPair } from '#core/limits/explain.ts';
+import { runMatrix } from '#core/limits/matrix.ts';
+import type { LimitsInput } from '#core/limits/model.ts';
+import type { DateTimeSettings } from '#core/datetime/format-date-time.ts';
+import type { TUncomputable } from '#core/schemas/mac-matrix.schemas.ts';
 import { renderPreviewPdf } from '../reports/controlled-pdf.ts';
 
 export type MacPdfVariant = 'chemical' | 'nitrosamine';

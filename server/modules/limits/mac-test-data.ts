@@ -1,4 +1,4 @@
-import type { TestServer } from '../../test/test-server.ts';
+import type { TestServer } from '#server/test/test-server.ts';
 
 export interface MacFacility {
   F: string;

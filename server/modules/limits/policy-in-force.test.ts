@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { contractChunks, contractDocument } from '../../../core/limits/contract-output.ts';
-import type { ContractDocument } from '../../../core/limits/contract-output.ts';
-import type { LimitsInput } from '../../../core/limits/model.ts';
-import { canonicalJson } from '../../records/controlled.ts';
-import { useFacilityTestServer, type TestBody as Body } from '../../test/facility-test-file.ts';
-import { adminEditor, changePolicyInForce, policyApprover } from '../../test/policy-in-force.ts';
+import { contractChunks, contractDocument } from '#core/limits/contract-output.ts';
+import type { ContractDocument } from '#core/limits/contract-output.ts';
+import type { LimitsInput } from '#core/limits/model.ts';
+import { canonicalJson } from '#server/records/controlled.ts';
+import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
+import { adminEditor, changePolicyInForce, policyApprover } from '#server/test/policy-in-force.ts';
 import { buildMacFacility, type MacFacility } from './mac-test-data.ts';
 
 /*

@@ -1,10 +1,10 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ContractDocument, ContractPair } from '../../../core/limits/contract-output.ts';
-import type { PairExplanation } from '../../../core/limits/explain.ts';
-import type { TMacPairsPage } from '../../../core/schemas/mac-matrix.schemas.ts';
-import { adminEditor, changePolicyInForce } from '../../test/policy-in-force.ts';
-import { startTestServer, type TestServer } from '../../test/test-server.ts';
+import type { ContractDocument, ContractPair } from '#core/limits/contract-output.ts';
+import type { PairExplanation } from '#core/limits/explain.ts';
+import type { TMacPairsPage } from '#core/schemas/mac-matrix.schemas.ts';
+import { adminEditor, changePolicyInForce } from '#server/test/policy-in-force.ts';
+import { startTestServer, type TestServer } from '#server/test/test-server.ts';
 import { readPdfText } from '../audit/read-pdf-text.ts';
 import { formatLimit } from './mac-production-pdf.ts';
 import { buildMacFacility, type MacFacility } from './mac-test-data.ts';

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { worstCaseRating } from '../../../core/limits/risk.ts';
-import { buildUser } from '../../test/factories.ts';
-import { recordCreator } from '../../test/create-record.ts';
-import { useFacilityTestServer } from '../../test/facility-test-file.ts';
+import { worstCaseRating } from '#core/limits/risk.ts';
+import { buildUser } from '#server/test/factories.ts';
+import { recordCreator } from '#server/test/create-record.ts';
+import { useFacilityTestServer } from '#server/test/facility-test-file.ts';
 
 /** Golden case D25 (worst-case rating, /work/shared/golden), as stored beside the engine. */
 interface GoldenProduct {

@@ -1,9 +1,6 @@
+import type { MailContent } from '#server/util/mailer.ts';
+
 /** Product-branded mail bodies: a plain-text part and an HTML part that says the same. */
-export interface MailContent {
-  subject: string;
-  text: string;
-  html: string;
-}
 
 function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildUser, fullPermissionMap, permissionsWith } from '../../test/factories.ts';
-import { ADMIN, startTestServer, type TestServer } from '../../test/test-server.ts';
+import { buildUser, fullPermissionMap, permissionsWith } from '#server/test/factories.ts';
+import { ADMIN, startTestServer, type TestServer } from '#server/test/test-server.ts';
 
 // No SMTP_URL: mails stay in the outbox, as on the embedded default.
 let server: TestServer;

@@ -1,8 +1,8 @@
 import type ExcelJS from 'exceljs';
-import { equipmentDef, productionsDef, productsDef } from '../../../core/entities/defs/index.ts';
-import type { Queryable } from '../../db/db.ts';
-import { allEntities, type EntityRecord } from '../../entities/entity-store.ts';
-import type { AsOfOptions } from '../../entities/entity-history.ts';
+import { equipmentDef, productionsDef, productsDef } from '#core/entities/defs/index.ts';
+import type { Queryable } from '#server/db/db.ts';
+import { allEntities, type EntityRecord } from '#server/entities/entity-store.ts';
+import type { AsOfOptions } from '#server/entities/entity-history.ts';
 import { entitySections, MAPPINGS_SHEET, MATRIX_SHEET } from './master-sections.ts';
 import { cellOf, columnsOf, type NameIndex } from './workbook-columns.ts';
 

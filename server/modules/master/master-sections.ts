@@ -1,5 +1,5 @@
-import { ENTITY_DEFS } from '../../../core/entities/defs/index.ts';
-import type { EntityDef } from '../../../core/entities/entity.ts';
+import { ENTITY_DEFS } from '#core/entities/defs/index.ts';
+import type { EntityDef } from '#core/entities/entity.ts';
 
 /**
  * The sheets of the master-data workbook (spec §3 "Master-data sections"), in the order an

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
-import { typed, type AppContext } from '../../http/app-context.ts';
-import { actorOf } from '../../http/session-guard.ts';
+import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { actorOf } from '#server/http/session-guard.ts';
 import { exportMasterData } from './master-export.ts';
 import { importMasterData } from './master-import.ts';
 

@@ -1,8 +1,8 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemo } from '../../db/seed-demo.ts';
-import { buildUser } from '../../test/factories.ts';
-import { startTestServer, type TestServer } from '../../test/test-server.ts';
+import { seedDemo } from '#server/db/seed-demo.ts';
+import { buildUser } from '#server/test/factories.ts';
+import { startTestServer, type TestServer } from '#server/test/test-server.ts';
 
 let server: TestServer;
 let token: string;

@@ -1,7 +1,7 @@
-import { entityDef } from '../../../core/entities/defs/index.ts';
-import type { EntityDef } from '../../../core/entities/entity.ts';
-import type { FieldDef } from '../../../core/entities/field.ts';
-import { MEASURES } from '../../../core/units/measures.ts';
+import { entityDef } from '#core/entities/defs/index.ts';
+import type { EntityDef } from '#core/entities/entity.ts';
+import type { FieldDef } from '#core/entities/field.ts';
+import { MEASURES } from '#core/units/measures.ts';
 
 export type Cell = string | number | boolean | null;
 

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
-import { ZPage, ZId } from '../../../core/schemas/common.schemas.ts';
+import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
+import { ZPage, ZId } from '#core/schemas/common.schemas.ts';
 import {
   ZCreateOperatorRequest,
   ZOperator,
@@ -9,11 +9,11 @@ import {
   ZOperatorListQuery,
   ZOperatorName,
   ZUpdateOperatorRequest,
-} from '../../../core/schemas/operators.schemas.ts';
-import { idempotentCreate } from '../../http/idempotency.ts';
-import { typed, type AppContext } from '../../http/app-context.ts';
-import { pageOf } from '../../http/paging.ts';
-import { actorOf } from '../../http/session-guard.ts';
+} from '#core/schemas/operators.schemas.ts';
+import { idempotentCreate } from '#server/http/idempotency.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { pageOf } from '#server/http/paging.ts';
+import { actorOf } from '#server/http/session-guard.ts';
 import type { FacilityScope } from '../roles/roles.service.ts';
 import {
   createOperator,

@@ -1,17 +1,17 @@
-import { operatorsDef as def } from '../../../core/entities/defs/operators.def.ts';
+import { operatorsDef as def } from '#core/entities/defs/operators.def.ts';
 import type {
   TCreateOperatorRequest,
   TOperator,
   TUpdateOperatorRequest,
-} from '../../../core/schemas/operators.schemas.ts';
-import type { Db, Queryable } from '../../db/db.ts';
-import { likePattern, pageWindow } from '../../http/paging.ts';
+} from '#core/schemas/operators.schemas.ts';
+import type { Db, Queryable } from '#server/db/db.ts';
+import { likePattern, pageWindow } from '#server/http/paging.ts';
 import {
   archiveEntity,
   createEntity,
   restoreEntity,
   updateEntity,
-} from '../../entities/entity-write.ts';
+} from '#server/entities/entity-write.ts';
 import type { FacilityScope } from '../roles/roles.service.ts';
 import { duplicateEntry, iso, isUniqueViolation, notFound } from '../users-admin/records.ts';
 

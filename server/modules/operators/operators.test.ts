@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { emptyPermissionMap } from '../../../core/permissions/permission-map.ts';
-import type { TOperator } from '../../../core/schemas/operators.schemas.ts';
-import { buildUser } from '../../test/factories.ts';
-import { facilityPath } from '../../test/test-server.ts';
-import { useFacilityTestServer } from '../../test/facility-test-file.ts';
+import { emptyPermissionMap } from '#core/permissions/permission-map.ts';
+import type { TOperator } from '#core/schemas/operators.schemas.ts';
+import { buildUser } from '#server/test/factories.ts';
+import { facilityPath } from '#server/test/test-server.ts';
+import { useFacilityTestServer } from '#server/test/facility-test-file.ts';
 
 const t = useFacilityTestServer();
 let nobody: string;

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultPolicy, RESIDUE_TYPES } from '../../../core/limits/policy.ts';
+import { defaultPolicy, RESIDUE_TYPES } from '#core/limits/policy.ts';
 import {
   INSPECTION_SETTINGS_DEFAULTS,
   MICROBIAL_POLICY_DEFAULTS,
-} from '../../../core/schemas/facility-rules.schemas.ts';
-import type { Db } from '../../db/db.ts';
-import { migrate } from '../../db/migrate.ts';
-import { seededBefore } from '../../test/migration-db.ts';
+} from '#core/schemas/facility-rules.schemas.ts';
+import type { Db } from '#server/db/db.ts';
+import { migrate } from '#server/db/migrate.ts';
+import { seededBefore } from '#server/test/migration-db.ts';
 import { limitsPolicy } from './policy-in-force.ts';
 
 /*

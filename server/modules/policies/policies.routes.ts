@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { ZAsOfQuery } from '../../../core/schemas/versions.schemas.ts';
-import { RESIDUE_TYPES } from '../../../core/limits/policy.ts';
-import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
+import { ZAsOfQuery } from '#core/schemas/versions.schemas.ts';
+import { RESIDUE_TYPES } from '#core/limits/policy.ts';
+import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
 import {
   ZCleaningLimitPolicyRequest,
   ZCleaningLimitPolicyResponse,
-} from '../../../core/schemas/policy.schemas.ts';
-import { typed, type AppContext } from '../../http/app-context.ts';
-import { actorOf } from '../../http/session-guard.ts';
+} from '#core/schemas/policy.schemas.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { actorOf } from '#server/http/session-guard.ts';
 import { getPolicy, policyRecordOf, updatePolicy } from './policies.service.ts';
 import { registerPolicyDocumentTypes } from './policy-approval.ts';
 

@@ -1,16 +1,16 @@
-import { AppError } from '../../../core/errors/errors.ts';
+import { AppError } from '#core/errors/errors.ts';
 import {
   defaultPolicy,
   effectiveSafetyFactor,
   RESIDUE_TYPES,
   type CleaningLimitPolicy,
   type ResidueType,
-} from '../../../core/limits/policy.ts';
-import type { TCleaningLimitPolicy } from '../../../core/schemas/policy.schemas.ts';
-import type { TRecordStatus, TSignatureState } from '../../../core/schemas/signatures.schemas.ts';
-import type { Db, Queryable } from '../../db/db.ts';
-import type { AsOfOptions } from '../../entities/entity-history.ts';
-import type { Actor } from '../audit/audit.service.ts';
+} from '#core/limits/policy.ts';
+import type { TCleaningLimitPolicy } from '#core/schemas/policy.schemas.ts';
+import type { TRecordStatus, TSignatureState } from '#core/schemas/signatures.schemas.ts';
+import type { Db, Queryable } from '#server/db/db.ts';
+import type { AsOfOptions } from '#server/entities/entity-history.ts';
+import type { Actor } from '#server/db/audit-write.ts';
 import {
   getPolicyDocument,
   updatePolicyDocument,

@@ -1,18 +1,18 @@
 import { createHash } from 'node:crypto';
-import { contractChunks } from '../../../core/limits/contract-output.ts';
+import { contractChunks } from '#core/limits/contract-output.ts';
 import {
   RESIDUE_TYPES,
   defaultPolicy,
   type CleaningLimitPolicy,
   type ResidueType,
-} from '../../../core/limits/policy.ts';
-import type { Queryable } from '../../db/db.ts';
+} from '#core/limits/policy.ts';
+import type { Queryable } from '#server/db/db.ts';
 import {
   canonicalJson,
   registerDocumentType,
   type ApprovedContext,
   type ControlledRef,
-} from '../../records/controlled.ts';
+} from '#server/records/controlled.ts';
 import { computable } from '../limits/computable-input.ts';
 import { facilityLimitsInput } from '../limits/facility-limits-input.ts';
 import { policyTitle } from './policy-documents.ts';

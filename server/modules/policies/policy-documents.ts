@@ -1,15 +1,15 @@
-import { AppError } from '../../../core/errors/errors.ts';
-import type { ResidueType } from '../../../core/limits/policy.ts';
+import { AppError } from '#core/errors/errors.ts';
+import type { ResidueType } from '#core/limits/policy.ts';
 import type {
   TControlledDocumentType,
   TRecordStatus,
   TSignatureState,
-} from '../../../core/schemas/signatures.schemas.ts';
-import { recordAfterRollback, type Db, type Queryable } from '../../db/db.ts';
-import { tableAsOf, type AsOfOptions } from '../../entities/entity-history.ts';
-import { controlledState, recordEdit } from '../../records/controlled.ts';
+} from '#core/schemas/signatures.schemas.ts';
+import { recordAfterRollback, type Db, type Queryable } from '#server/db/db.ts';
+import { tableAsOf, type AsOfOptions } from '#server/entities/entity-history.ts';
+import { controlledState, recordEdit } from '#server/records/controlled.ts';
 import { changedFields } from '../audit/audit-diff.ts';
-import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 
 /*
  * The facility's limit policies (one per residue type, and the microbial one) and its cleaning

@@ -1,10 +1,6 @@
-import { AppError } from '../../../core/errors/errors.ts';
-import {
-  defaultPolicy,
-  type CleaningLimitPolicy,
-  type ResidueType,
-} from '../../../core/limits/policy.ts';
-import type { Queryable } from '../../db/db.ts';
+import { AppError } from '#core/errors/errors.ts';
+import { defaultPolicy, type CleaningLimitPolicy, type ResidueType } from '#core/limits/policy.ts';
+import type { Queryable } from '#server/db/db.ts';
 import { placeOf, policyTitle, selectRecord, type PolicyKind } from './policy-documents.ts';
 
 export interface InForceOptions {

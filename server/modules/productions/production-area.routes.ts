@@ -1,10 +1,10 @@
-import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
-import { ZEquipmentParams } from '../../../core/schemas/equipment-extras.schemas.ts';
+import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
+import { ZEquipmentParams } from '#core/schemas/equipment-extras.schemas.ts';
 import {
   ZProductionSurfaceArea,
   ZSurfaceAreaSummaries,
-} from '../../../core/schemas/productions.schemas.ts';
-import { typed, type AppContext } from '../../http/app-context.ts';
+} from '#core/schemas/productions.schemas.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
 import { getProductionSurfaceArea, listProductionSurfaceAreas } from './production-area.service.ts';
 
 const F = '/api/v2/plans/:plan/facilities/:facility';

@@ -1,12 +1,12 @@
-import { productionsDef } from '../../../core/entities/defs/index.ts';
-import { MEASURES } from '../../../core/units/measures.ts';
-import { totalSurfaceArea, type AreaItem } from '../../../core/productions/surface-area.ts';
+import { productionsDef } from '#core/entities/defs/index.ts';
+import { MEASURES } from '#core/units/measures.ts';
+import { totalSurfaceArea, type AreaItem } from '#core/productions/surface-area.ts';
 import type {
   TProductionSurfaceArea,
   TSurfaceAreaSummaries,
-} from '../../../core/schemas/productions.schemas.ts';
-import type { Queryable } from '../../db/db.ts';
-import { getEntity } from '../../entities/entity-store.ts';
+} from '#core/schemas/productions.schemas.ts';
+import type { Queryable } from '#server/db/db.ts';
+import { getEntity } from '#server/entities/entity-store.ts';
 
 interface EquipmentRow {
   id: number;

@@ -6,20 +6,20 @@ import {
   productionsDef,
   productsDef,
   samplingTypesDef,
-} from '../../../core/entities/defs/index.ts';
+} from '#core/entities/defs/index.ts';
 import {
   analyticalMethodsDef,
   cleaningAgentsDef,
   cleaningProceduresDef,
-} from '../../../core/entities/defs/cleaning.def.ts';
-import { microbialMethodsDef } from '../../../core/entities/defs/sampling.def.ts';
-import { samplesDef } from '../../../core/entities/defs/samples.def.ts';
-import { samplingLocationsDef } from '../../../core/entities/defs/sampling-locations.def.ts';
-import { intermediatesDef, nitrosaminesDef } from '../../../core/entities/defs/substances.def.ts';
-import type { TImpactSummary } from '../../../core/schemas/change-assessments.schemas.ts';
-import { verificationStatistics } from '../../../core/verification/statistics.ts';
-import type { Queryable } from '../../db/db.ts';
-import { tableAsOf } from '../../entities/entity-history.ts';
+} from '#core/entities/defs/cleaning.def.ts';
+import { microbialMethodsDef } from '#core/entities/defs/sampling.def.ts';
+import { samplesDef } from '#core/entities/defs/samples.def.ts';
+import { samplingLocationsDef } from '#core/entities/defs/sampling-locations.def.ts';
+import { intermediatesDef, nitrosaminesDef } from '#core/entities/defs/substances.def.ts';
+import type { TImpactSummary } from '#core/schemas/change-assessments.schemas.ts';
+import { verificationStatistics } from '#core/verification/statistics.ts';
+import type { Queryable } from '#server/db/db.ts';
+import { tableAsOf } from '#server/entities/entity-history.ts';
 import { numberOf as changeNumberOf } from '../change-assessments/change-assessments.read.ts';
 import { equipmentStatus } from '../dashboard/dashboard.service.ts';
 import { deviationNumber } from '../verification/runs/runs.read.ts';

@@ -1,11 +1,8 @@
-import { individualsChart, type Thresholds } from '../../../core/charts/statistics-charts.ts';
-import { formatDate, formatDateTime } from '../../../core/datetime/format-date-time.ts';
-import {
-  DECISION_LABELS,
-  type TDecision,
-} from '../../../core/schemas/change-assessments.schemas.ts';
-import { RELEASE_LABELS, type TReleaseFlag } from '../../../core/schemas/verification.schemas.ts';
-import { formatPercent } from '../../../core/verification/statistics.ts';
+import { individualsChart, type Thresholds } from '#core/charts/statistics-charts.ts';
+import { formatDate, formatDateTime } from '#core/datetime/format-date-time.ts';
+import { DECISION_LABELS, type TDecision } from '#core/schemas/change-assessments.schemas.ts';
+import { RELEASE_LABELS, type TReleaseFlag } from '#core/schemas/verification.schemas.ts';
+import { formatPercent } from '#core/verification/statistics.ts';
 import type { EquipmentTrend } from './annual-summary-data.ts';
 import type { AnnualSummaryData } from './annual-summary.ts';
 import { renderChartSvg } from './report-charts.ts';

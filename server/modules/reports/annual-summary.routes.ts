@@ -1,12 +1,9 @@
-import {
-  ZAnnualSummaryBody,
-  ZAnnualSummaryParams,
-} from '../../../core/schemas/annual-summary.schemas.ts';
-import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
-import { ZListQuery } from '../../../core/schemas/common.schemas.ts';
-import { ZGenerateReportResponse, ZReportList } from '../../../core/schemas/reports.schemas.ts';
-import { typed, type AppContext } from '../../http/app-context.ts';
-import { actorOf } from '../../http/session-guard.ts';
+import { ZAnnualSummaryBody, ZAnnualSummaryParams } from '#core/schemas/annual-summary.schemas.ts';
+import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
+import { ZListQuery } from '#core/schemas/common.schemas.ts';
+import { ZGenerateReportResponse, ZReportList } from '#core/schemas/reports.schemas.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { actorOf } from '#server/http/session-guard.ts';
 import { auditDownload, sendFile } from './reports.routes.ts';
 import { listReports, reportPdf, startReport } from './reports.service.ts';
 

@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { individualsChart } from '../../../core/charts/statistics-charts.ts';
-import type { TStatistics } from '../../../core/schemas/verification.schemas.ts';
-import { formatPercent } from '../../../core/verification/statistics.ts';
-import { changeAssessmentKit } from '../../test/change-assessment-kit.ts';
-import { useFacilityTestServer, type TestBody } from '../../test/facility-test-file.ts';
-import { buildUser, permissionsWith } from '../../test/factories.ts';
-import { adminEditor, putInForce } from '../../test/policy-in-force.ts';
+import { individualsChart } from '#core/charts/statistics-charts.ts';
+import type { TStatistics } from '#core/schemas/verification.schemas.ts';
+import { formatPercent } from '#core/verification/statistics.ts';
+import { changeAssessmentKit } from '#server/test/change-assessment-kit.ts';
+import { useFacilityTestServer, type TestBody } from '#server/test/facility-test-file.ts';
+import { buildUser, permissionsWith } from '#server/test/factories.ts';
+import { adminEditor, putInForce } from '#server/test/policy-in-force.ts';
 import { readPdfText } from '../audit/read-pdf-text.ts';
 import { runKit, type RunFacility } from '../verification/runs/run-test-kit.ts';
 import { MASTER_DATA_DOMAINS } from './annual-summary-data.ts';

@@ -1,6 +1,6 @@
-import type { DateTimeSettings } from '../../../core/datetime/format-date-time.ts';
-import { nextDay } from '../../../core/datetime/format-date-time.ts';
-import type { TCustomSection } from '../../../core/schemas/annual-summary.schemas.ts';
+import type { DateTimeSettings } from '#core/datetime/format-date-time.ts';
+import { nextDay } from '#core/datetime/format-date-time.ts';
+import type { TCustomSection } from '#core/schemas/annual-summary.schemas.ts';
 import { facilityDateTimeSettings } from '../audit/audit-log.service.ts';
 import {
   approvedChanges,

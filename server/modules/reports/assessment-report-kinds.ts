@@ -1,16 +1,16 @@
-import { AppError } from '../../../core/errors/errors.ts';
+import { AppError } from '#core/errors/errors.ts';
 import type {
   TDecision,
   TImpactItem,
   TImpactSummary,
-} from '../../../core/schemas/change-assessments.schemas.ts';
+} from '#core/schemas/change-assessments.schemas.ts';
 import {
   COVERAGE_LABELS,
   type TAssessmentResult,
   type TCoverageState,
-} from '../../../core/schemas/cleaning-assessments.schemas.ts';
-import type { Queryable } from '../../db/db.ts';
-import { tableAsOf } from '../../entities/entity-history.ts';
+} from '#core/schemas/cleaning-assessments.schemas.ts';
+import type { Queryable } from '#server/db/db.ts';
+import { tableAsOf } from '#server/entities/entity-history.ts';
 import { impactPdfContent } from '../change-assessments/impact-pdf.ts';
 import { formatLimit } from '../limits/mac-production-pdf.ts';
 import {

@@ -1,10 +1,10 @@
-import { AppError } from '../../../core/errors/errors.ts';
-import { ZLastAuditReportQuery } from '../../../core/schemas/reports.schemas.ts';
-import { typed, type AppContext } from '../../http/app-context.ts';
-import { attachment } from '../../http/download.ts';
-import { actorOf, sessionOf } from '../../http/session-guard.ts';
+import { AppError } from '#core/errors/errors.ts';
+import { ZLastAuditReportQuery } from '#core/schemas/reports.schemas.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { attachment } from '#server/http/download.ts';
+import { actorOf, sessionOf } from '#server/http/session-guard.ts';
 import { assertFacilityInScope, auditScope } from '../audit/audit-log.service.ts';
-import { writeAudit } from '../audit/audit.service.ts';
+import { writeAudit } from '#server/db/audit-write.ts';
 import { AUDIT_DOMAIN, reportPdf } from './reports.service.ts';
 
 /**

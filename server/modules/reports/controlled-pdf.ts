@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
-import { formatDateTime, type DateTimeSettings } from '../../../core/datetime/format-date-time.ts';
+import { formatDateTime, type DateTimeSettings } from '#core/datetime/format-date-time.ts';
 import type {
   TRecordStatus,
   TSignature,
   TSignatureState,
-} from '../../../core/schemas/signatures.schemas.ts';
-import { statusText } from '../../records/record-pdf.ts';
-import { canonicalJson } from '../../records/controlled.ts';
-import { landscapePage, renderPdfDocument } from '../../util/pdf/render-pdf.ts';
+} from '#core/schemas/signatures.schemas.ts';
+import { statusText } from '#server/records/record-pdf.ts';
+import { canonicalJson } from '#server/records/controlled.ts';
+import { landscapePage, renderPdfDocument } from '#server/util/pdf/render-pdf.ts';
 
 /*
  * The one layout of every report PDF (server/modules/reports/README.md "The controlled-document

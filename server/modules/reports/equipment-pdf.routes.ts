@@ -1,12 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
-import { ZId } from '../../../core/schemas/common.schemas.ts';
-import { isAllowed } from '../../../core/permissions/permission-map.ts';
-import { typed, type AppContext } from '../../http/app-context.ts';
-import { attachment } from '../../http/download.ts';
-import { actorOf, facilityPermissions, sessionOf } from '../../http/session-guard.ts';
+import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
+import { ZId } from '#core/schemas/common.schemas.ts';
+import { isAllowed } from '#core/permissions/permission-map.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { attachment } from '#server/http/download.ts';
+import { actorOf, facilityPermissions, sessionOf } from '#server/http/session-guard.ts';
 import { facilityDateTimeSettings } from '../audit/audit-log.service.ts';
-import { writeAudit } from '../audit/audit.service.ts';
+import { writeAudit } from '#server/db/audit-write.ts';
 import { renderPreviewPdf } from './controlled-pdf.ts';
 import {
   areaCalculationContent,

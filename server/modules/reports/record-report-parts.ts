@@ -2,11 +2,11 @@ import {
   DEFAULT_DATE_TIME_SETTINGS,
   formatDateTime,
   type DateTimeSettings,
-} from '../../../core/datetime/format-date-time.ts';
-import type { TRecordStatus, TSignatureState } from '../../../core/schemas/signatures.schemas.ts';
-import type { Queryable } from '../../db/db.ts';
-import { tableAsOf } from '../../entities/entity-history.ts';
-import { statusText } from '../../records/record-pdf.ts';
+} from '#core/datetime/format-date-time.ts';
+import type { TRecordStatus, TSignatureState } from '#core/schemas/signatures.schemas.ts';
+import type { Queryable } from '#server/db/db.ts';
+import { tableAsOf } from '#server/entities/entity-history.ts';
+import { statusText } from '#server/records/record-pdf.ts';
 
 /*
  * What the reports of one record (a change or cleaning assessment, a study, a run) share: the

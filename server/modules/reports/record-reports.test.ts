@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { changeAssessmentKit } from '../../test/change-assessment-kit.ts';
-import { useFacilityTestServer, type TestBody } from '../../test/facility-test-file.ts';
-import { adminEditor } from '../../test/policy-in-force.ts';
+import { changeAssessmentKit } from '#server/test/change-assessment-kit.ts';
+import { useFacilityTestServer, type TestBody } from '#server/test/facility-test-file.ts';
+import { adminEditor } from '#server/test/policy-in-force.ts';
 import { runKit, type RunFacility } from '../verification/runs/run-test-kit.ts';
 import { reportKit } from './report-test-kit.ts';
 

@@ -1,6 +1,6 @@
-import { ZCompareResponse } from '../../../core/schemas/report-compare.schemas.ts';
-import { ZReportParams } from '../../../core/schemas/reports.schemas.ts';
-import { typed, type AppContext } from '../../http/app-context.ts';
+import { ZCompareResponse } from '#core/schemas/report-compare.schemas.ts';
+import { ZReportParams } from '#core/schemas/reports.schemas.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
 import { compareReport } from './report-compare.ts';
 
 const F = '/api/v2/plans/:plan/facilities/:facility';

@@ -1,12 +1,9 @@
-import { AppError } from '../../../core/errors/errors.ts';
-import { compileLimits } from '../../../core/limits/compile.ts';
-import { runMatrix } from '../../../core/limits/matrix.ts';
-import type {
-  TCompareResponse,
-  TCompareRow,
-} from '../../../core/schemas/report-compare.schemas.ts';
-import type { TGenerateReportBody, TReportKind } from '../../../core/schemas/reports.schemas.ts';
-import type { Db } from '../../db/db.ts';
+import { AppError } from '#core/errors/errors.ts';
+import { compileLimits } from '#core/limits/compile.ts';
+import { runMatrix } from '#core/limits/matrix.ts';
+import type { TCompareResponse, TCompareRow } from '#core/schemas/report-compare.schemas.ts';
+import type { TGenerateReportBody, TReportKind } from '#core/schemas/reports.schemas.ts';
+import type { Db } from '#server/db/db.ts';
 import { dataChangesBetween } from '../cleaning-assessments/from-last.ts';
 import { limitMoves } from '../dashboard/dashboard.service.ts';
 import type { MacPdfData } from '../limits/mac-production-pdf.ts';

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { recordCreator } from '../../test/create-record.ts';
-import { buildUser, permissionsWith } from '../../test/factories.ts';
-import { useFacilityTestServer, type TestBody } from '../../test/facility-test-file.ts';
+import { recordCreator } from '#server/test/create-record.ts';
+import { buildUser, permissionsWith } from '#server/test/factories.ts';
+import { useFacilityTestServer, type TestBody } from '#server/test/facility-test-file.ts';
 import { auditExportLimits } from '../audit/audit-log.routes.ts';
 import { buildMacFacility, type MacFacility } from '../limits/mac-test-data.ts';
 import { formatLimit } from '../limits/mac-production-pdf.ts';

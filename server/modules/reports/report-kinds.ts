@@ -1,11 +1,10 @@
-import ExcelJS from 'exceljs';
-import { rankingChart } from '../../../core/charts/ranking-chart.ts';
-import type { DateTimeSettings } from '../../../core/datetime/format-date-time.ts';
-import { productionsDef } from '../../../core/entities/defs/index.ts';
-import type { TGenerateReportBody, TReportKind } from '../../../core/schemas/reports.schemas.ts';
-import type { TControlledDocumentType } from '../../../core/schemas/signatures.schemas.ts';
-import type { Queryable } from '../../db/db.ts';
-import { getEntity } from '../../entities/entity-store.ts';
+import { rankingChart } from '#core/charts/ranking-chart.ts';
+import type { DateTimeSettings } from '#core/datetime/format-date-time.ts';
+import { productionsDef } from '#core/entities/defs/index.ts';
+import type { TGenerateReportBody, TReportKind } from '#core/schemas/reports.schemas.ts';
+import type { TControlledDocumentType } from '#core/schemas/signatures.schemas.ts';
+import type { Queryable } from '#server/db/db.ts';
+import { getEntity } from '#server/entities/entity-store.ts';
 import { computable, computableLimitsInput } from '../limits/computable-input.ts';
 import { eachProductionLimitsInput } from '../limits/facility-limits-input.ts';
 import { worstCaseRanking } from '../limits/limit-reports.service.ts';
@@ -141,6 +140,7 @@ const worstCase: ReportKind = {
   async xlsx(raw) {
     const data = raw as Ranking;
     const { factors, rows } = rankingRows(data);
+    const { default: ExcelJS } = await import('exceljs');
     const book = new ExcelJS.Workbook();
     const ranking = book.addWorksheet('Ranking');
     ranking.addRow(['Rank', 'Product', ...factors, 'Score (points)', 'Lowest MACO (mg)']);

@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs';
 import { createHash } from 'node:crypto';
 import { expect } from 'vitest';
-import type { FacilityTestFile, TestBody } from '../../test/facility-test-file.ts';
+import type { FacilityTestFile, TestBody } from '#server/test/facility-test-file.ts';
 import { readPdfText } from '../audit/read-pdf-text.ts';
 
 /** What report tests do: generate a report and wait for its job, read its files back. */

@@ -1,4 +1,4 @@
-import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
+import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
 import {
   REPORT_KIND_INFO,
   REPORT_KINDS,
@@ -14,13 +14,13 @@ import {
   ZReportTags,
   type TReportFormat,
   type TReportKind,
-} from '../../../core/schemas/reports.schemas.ts';
+} from '#core/schemas/reports.schemas.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Db } from '../../db/db.ts';
-import { typed, type AppContext } from '../../http/app-context.ts';
-import { attachment } from '../../http/download.ts';
-import { actorOf, assertAllowed, sessionOf } from '../../http/session-guard.ts';
-import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import type { Db } from '#server/db/db.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { attachment } from '#server/http/download.ts';
+import { actorOf, assertAllowed, sessionOf } from '#server/http/session-guard.ts';
+import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 import { registerReportCompareRoute } from './report-compare.routes.ts';
 import { registerAnnualSummaryRoutes } from './annual-summary.routes.ts';
 import {

@@ -1,5 +1,5 @@
-import { AppError } from '../../../core/errors/errors.ts';
-import type { TListQuery } from '../../../core/schemas/common.schemas.ts';
+import { AppError } from '#core/errors/errors.ts';
+import type { TListQuery } from '#core/schemas/common.schemas.ts';
 import {
   REPORT_KIND_INFO,
   ZGenerateReportBody,
@@ -7,10 +7,10 @@ import {
   type TReport,
   type TReportFormat,
   type TReportKind,
-} from '../../../core/schemas/reports.schemas.ts';
-import type { TSignature } from '../../../core/schemas/signatures.schemas.ts';
-import type { Db, Queryable } from '../../db/db.ts';
-import { enqueueJob, jobProgress, registerJobHandler } from '../../jobs/jobs.ts';
+} from '#core/schemas/reports.schemas.ts';
+import type { TSignature } from '#core/schemas/signatures.schemas.ts';
+import type { Db, Queryable } from '#server/db/db.ts';
+import { enqueueJob, jobProgress, registerJobHandler } from '#server/jobs/jobs.ts';
 import {
   controlledState,
   controlledStates,
@@ -18,10 +18,10 @@ import {
   registerDocumentType,
   type ControlledRef,
   type ControlledVersionState,
-} from '../../records/controlled.ts';
-import { listSignatures } from '../../records/signatures.read.ts';
+} from '#server/records/controlled.ts';
+import { listSignatures } from '#server/records/signatures.read.ts';
 import { facilityDateTimeSettings } from '../audit/audit-log.service.ts';
-import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 import { dataHashOf, renderControlledPdf, sha256 } from './controlled-pdf.ts';
 import { REPORT_KIND_DEFS, reportDocumentType } from './report-kinds.ts';
 

@@ -1,11 +1,11 @@
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { rankingChart } from '../../../core/charts/ranking-chart.ts';
-import { REPORT_KINDS } from '../../../core/schemas/reports.schemas.ts';
-import { recordCreator } from '../../test/create-record.ts';
-import { buildUser, permissionsWith } from '../../test/factories.ts';
-import { useFacilityTestServer, type TestBody } from '../../test/facility-test-file.ts';
-import { adminEditor, putInForce } from '../../test/policy-in-force.ts';
+import { rankingChart } from '#core/charts/ranking-chart.ts';
+import { REPORT_KINDS } from '#core/schemas/reports.schemas.ts';
+import { recordCreator } from '#server/test/create-record.ts';
+import { buildUser, permissionsWith } from '#server/test/factories.ts';
+import { useFacilityTestServer, type TestBody } from '#server/test/facility-test-file.ts';
+import { adminEditor, putInForce } from '#server/test/policy-in-force.ts';
 import { buildMacFacility, type MacFacility } from '../limits/mac-test-data.ts';
 import { reportKit } from './report-test-kit.ts';
 

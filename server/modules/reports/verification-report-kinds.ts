@@ -1,13 +1,13 @@
-import { AppError } from '../../../core/errors/errors.ts';
+import { AppError } from '#core/errors/errors.ts';
 import {
   DEVIATION_KIND_LABELS,
   RELEASE_LABELS,
   type TJudgement,
   type TReleaseFlag,
-} from '../../../core/schemas/verification.schemas.ts';
-import type { TInspectionRecord } from '../../../core/schemas/run-inspection.schemas.ts';
-import type { Queryable } from '../../db/db.ts';
-import { tableAsOf } from '../../entities/entity-history.ts';
+} from '#core/schemas/verification.schemas.ts';
+import type { TInspectionRecord } from '#core/schemas/run-inspection.schemas.ts';
+import type { Queryable } from '#server/db/db.ts';
+import { tableAsOf } from '#server/entities/entity-history.ts';
 import { deviationNumber } from '../verification/runs/runs.read.ts';
 import { requiredPassesOf, studyNumberOf } from '../verification/studies/studies.read.ts';
 import {

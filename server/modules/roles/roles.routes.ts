@@ -5,8 +5,8 @@ import {
   isRestrictedUser,
   mergePermissionMaps,
   type PermissionMap,
-} from '../../../core/permissions/permission-map.ts';
-import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
+} from '#core/permissions/permission-map.ts';
+import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
 import {
   ZCreateRoleRequest,
   ZMyPermissions,
@@ -14,11 +14,11 @@ import {
   ZRoleListQuery,
   ZUamAccess,
   ZUpdateRoleRequest,
-} from '../../../core/schemas/roles.schemas.ts';
-import { ZReasonBody } from '../../../core/schemas/users.schemas.ts';
-import { idempotentCreate } from '../../http/idempotency.ts';
-import { typed, type AppContext } from '../../http/app-context.ts';
-import { actorOf, facilityPermissions, sessionOf } from '../../http/session-guard.ts';
+} from '#core/schemas/roles.schemas.ts';
+import { ZReasonBody } from '#core/schemas/users.schemas.ts';
+import { idempotentCreate } from '#server/http/idempotency.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { actorOf, facilityPermissions, sessionOf } from '#server/http/session-guard.ts';
 import {
   archiveRole,
   createRole,
@@ -26,7 +26,7 @@ import {
   updateRole,
   type FacilityScope,
 } from './roles.service.ts';
-import { ZId } from '../../../core/schemas/common.schemas.ts';
+import { ZId } from '#core/schemas/common.schemas.ts';
 
 const F = '/api/v2/plans/:plan/facilities/:facility';
 const TAGS = ['roles'];

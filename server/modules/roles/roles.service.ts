@@ -1,24 +1,20 @@
-import { validationError } from '../../../core/errors/errors.ts';
+import { validationError } from '#core/errors/errors.ts';
 import {
   emptyPermissionMap,
   mergePermissionMaps,
   type PermissionMap,
-} from '../../../core/permissions/permission-map.ts';
-import type {
-  TCreateRoleRequest,
-  TRole,
-  TUpdateRoleRequest,
-} from '../../../core/schemas/roles.schemas.ts';
-import { rolesDef as def } from '../../../core/entities/defs/roles.def.ts';
-import { one, type Db, type Queryable } from '../../db/db.ts';
-import { onAuditValues, onBeforeArchive } from '../../entities/archive-hooks.ts';
+} from '#core/permissions/permission-map.ts';
+import type { TCreateRoleRequest, TRole, TUpdateRoleRequest } from '#core/schemas/roles.schemas.ts';
+import { rolesDef as def } from '#core/entities/defs/roles.def.ts';
+import { one, type Db, type Queryable } from '#server/db/db.ts';
+import { onAuditValues, onBeforeArchive } from '#server/entities/archive-hooks.ts';
 import {
   archiveEntity,
   createEntity,
   restoreEntity,
   updateEntity,
-} from '../../entities/entity-write.ts';
-import type { Actor } from '../audit/audit.service.ts';
+} from '#server/entities/entity-write.ts';
+import type { Actor } from '#server/db/audit-write.ts';
 import {
   archivedEntry,
   assertVersion,

@@ -3,11 +3,11 @@ import {
   emptyPermissionMap,
   PERMISSION_RESOURCES,
   type PermissionMap,
-} from '../../../core/permissions/permission-map.ts';
-import type { TMyPermissions, TRole } from '../../../core/schemas/roles.schemas.ts';
-import { allFacilityIds, buildUser } from '../../test/factories.ts';
-import { facilityPath } from '../../test/test-server.ts';
-import { useFacilityTestServer } from '../../test/facility-test-file.ts';
+} from '#core/permissions/permission-map.ts';
+import type { TMyPermissions, TRole } from '#core/schemas/roles.schemas.ts';
+import { allFacilityIds, buildUser } from '#server/test/factories.ts';
+import { facilityPath } from '#server/test/test-server.ts';
+import { useFacilityTestServer } from '#server/test/facility-test-file.ts';
 
 const t = useFacilityTestServer();
 let nobody: string;

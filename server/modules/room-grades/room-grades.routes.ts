@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
+import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
 import {
   ZRoomGrade,
   ZRoomGradeParams,
   ZRoomGradeRequest,
-} from '../../../core/schemas/room-grades.schemas.ts';
-import { typed, type AppContext } from '../../http/app-context.ts';
-import { actorOf } from '../../http/session-guard.ts';
+} from '#core/schemas/room-grades.schemas.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { actorOf } from '#server/http/session-guard.ts';
 import { listRoomGrades, mapRoomGrade } from './room-grades.service.ts';
 
 const F = '/api/v2/plans/:plan/facilities/:facility';

@@ -1,10 +1,10 @@
-import { AppError, validationError } from '../../../core/errors/errors.ts';
-import { ROOM_GRADES } from '../../../core/schemas/room-grades.schemas.ts';
-import type { Db, Queryable } from '../../db/db.ts';
-import { equipmentDef as def } from '../../../core/entities/defs/index.ts';
-import type { Scope } from '../../entities/entity-store.ts';
-import { updateEntity } from '../../entities/entity-write.ts';
-import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import { AppError, validationError } from '#core/errors/errors.ts';
+import { ROOM_GRADES } from '#core/schemas/room-grades.schemas.ts';
+import type { Db, Queryable } from '#server/db/db.ts';
+import { equipmentDef as def } from '#core/entities/defs/index.ts';
+import type { Scope } from '#server/entities/entity-store.ts';
+import { updateEntity } from '#server/entities/entity-write.ts';
+import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 
 type Grade = (typeof ROOM_GRADES)[number];
 

@@ -1,4 +1,4 @@
-import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
+import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
 import {
   ZDateTimeSettingsResponse,
   ZDefaultUnit,
@@ -6,9 +6,9 @@ import {
   ZDefaultUnitsResponse,
   ZUpdateDateTimeSettingsRequest,
   ZUpdateDefaultUnitRequest,
-} from '../../../core/schemas/settings.schemas.ts';
-import { typed, type AppContext, type Guard } from '../../http/app-context.ts';
-import { actorOf, facilityPermissions, sessionOf } from '../../http/session-guard.ts';
+} from '#core/schemas/settings.schemas.ts';
+import { typed, type AppContext, type Guard } from '#server/http/app-context.ts';
+import { actorOf, facilityPermissions, sessionOf } from '#server/http/session-guard.ts';
 import {
   getDateTimeSettings,
   listDefaultUnits,

@@ -1,9 +1,9 @@
-import { AppError } from '../../../core/errors/errors.ts';
-import type { TDateTimeSettings, TDefaultUnit } from '../../../core/schemas/settings.schemas.ts';
-import { isAllowed, MEASURES, type MeasureName } from '../../../core/units/measures.ts';
-import type { Db, Queryable } from '../../db/db.ts';
+import { AppError } from '#core/errors/errors.ts';
+import type { TDateTimeSettings, TDefaultUnit } from '#core/schemas/settings.schemas.ts';
+import { isAllowed, MEASURES, type MeasureName } from '#core/units/measures.ts';
+import type { Db, Queryable } from '#server/db/db.ts';
 import { changedFields } from '../audit/audit-diff.ts';
-import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 
 export interface FacilityScope {
   plan: number;

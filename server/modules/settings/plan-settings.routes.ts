@@ -3,9 +3,9 @@ import {
   ZPasswordPolicy,
   ZUpdateAllowedDomainsRequest,
   ZUpdatePasswordPolicyRequest,
-} from '../../../core/schemas/settings.schemas.ts';
-import { typed, type AppContext } from '../../http/app-context.ts';
-import { actorOf, sessionOf } from '../../http/session-guard.ts';
+} from '#core/schemas/settings.schemas.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { actorOf, sessionOf } from '#server/http/session-guard.ts';
 import {
   getAllowedDomains,
   getPasswordPolicy,

@@ -1,15 +1,12 @@
-import { AppError } from '../../../core/errors/errors.ts';
-import {
-  DEFAULT_PASSWORD_POLICY,
-  type PasswordPolicy,
-} from '../../../core/password/password-policy.ts';
+import { AppError } from '#core/errors/errors.ts';
+import { DEFAULT_PASSWORD_POLICY, type PasswordPolicy } from '#core/password/password-policy.ts';
 import type {
   TPasswordPolicy,
   TUpdatePasswordPolicyRequest,
-} from '../../../core/schemas/settings.schemas.ts';
-import type { Db, Queryable } from '../../db/db.ts';
+} from '#core/schemas/settings.schemas.ts';
+import type { Db, Queryable } from '#server/db/db.ts';
 import { changedFields } from '../audit/audit-diff.ts';
-import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 
 interface PlanSettingsRow {
   password_policy: Partial<PasswordPolicy>;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildUser, permissionsWith } from '../../test/factories.ts';
-import { startTestServer, type TestServer } from '../../test/test-server.ts';
+import { buildUser, permissionsWith } from '#server/test/factories.ts';
+import { startTestServer, type TestServer } from '#server/test/test-server.ts';
 import { issueOneTimeToken } from '../auth/one-time-tokens.ts';
 
 let server: TestServer;

@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Config } from '../../config.ts';
+import type { Config } from '#server/config.ts';
 
 type KeyConfig = Pick<Config, 'SETTINGS_SECRET_KEY' | 'DATA_DIR'>;
 

@@ -1,7 +1,7 @@
 import type * as oidc from 'openid-client';
-import type { Db } from '../../db/db.ts';
-import { writeAudit, type Actor } from '../audit/audit.service.ts';
-import { hashToken, randomToken } from '../auth/secrets.ts';
+import type { Db } from '#server/db/db.ts';
+import { writeAudit, type Actor } from '#server/db/audit-write.ts';
+import { hashToken, randomToken } from '#server/util/secrets.ts';
 
 /**
  * How old the provider's authentication may be when a signature rests on it: the signer signs

@@ -5,13 +5,13 @@ import {
   ZSsoSettings,
   ZSsoVerifyQuery,
   ZUpdateSsoSettingsRequest,
-} from '../../../core/schemas/auth.schemas.ts';
-import type { Config } from '../../config.ts';
-import { typed, type AppContext } from '../../http/app-context.ts';
-import { actorOf, SESSION_COOKIE, sessionOf } from '../../http/session-guard.ts';
+} from '#core/schemas/auth.schemas.ts';
+import type { Config } from '#server/config.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { actorOf, SESSION_COOKIE, sessionOf } from '#server/http/session-guard.ts';
 import { authRateLimit } from '../auth/auth-rate-limit.ts';
-import { AppError } from '../../../core/errors/errors.ts';
-import { ZSsoReauthRequest, ZSsoReauthResponse } from '../../../core/schemas/signer.schemas.ts';
+import { AppError } from '#core/errors/errors.ts';
+import { ZSsoReauthRequest, ZSsoReauthResponse } from '#core/schemas/signer.schemas.ts';
 import {
   enabledProvider,
   getSsoSettings,

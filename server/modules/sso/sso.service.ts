@@ -1,16 +1,13 @@
 import * as oidc from 'openid-client';
-import { AppError } from '../../../core/errors/errors.ts';
-import type {
-  TSsoSettings,
-  TUpdateSsoSettingsRequest,
-} from '../../../core/schemas/auth.schemas.ts';
-import type { Config } from '../../config.ts';
-import type { Db, Queryable } from '../../db/db.ts';
+import { AppError } from '#core/errors/errors.ts';
+import type { TSsoSettings, TUpdateSsoSettingsRequest } from '#core/schemas/auth.schemas.ts';
+import type { Config } from '#server/config.ts';
+import type { Db, Queryable } from '#server/db/db.ts';
 import { changedFields } from '../audit/audit-diff.ts';
-import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 import { auditRefusal, openSession } from '../auth/auth.service.ts';
 import { defaultPlanId } from '../auth/policy.ts';
-import { hashToken } from '../auth/secrets.ts';
+import { hashToken } from '#server/util/secrets.ts';
 import { decryptSetting, encryptSetting } from './sso-secret.ts';
 import { issueSigningProof, SIGNING_MAX_AGE_SECONDS } from './sso-signing.ts';
 

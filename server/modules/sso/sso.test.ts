@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildUser } from '../../test/factories.ts';
-import { startTestServer, type TestServer } from '../../test/test-server.ts';
+import { buildUser } from '#server/test/factories.ts';
+import { startTestServer, type TestServer } from '#server/test/test-server.ts';
 import {
   signInThroughProvider,
   startForgingProvider,

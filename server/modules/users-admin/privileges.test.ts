@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TRole } from '../../../core/schemas/roles.schemas.ts';
-import type { TUser, TUserWithKey } from '../../../core/schemas/users.schemas.ts';
+import type { TRole } from '#core/schemas/roles.schemas.ts';
+import type { TUser, TUserWithKey } from '#core/schemas/users.schemas.ts';
 import {
   allFacilityIds,
   buildUser,
   fullPermissionMap,
   permissionsWith,
   type BuiltUser,
-} from '../../test/factories.ts';
-import { startTestServer, type TestServer } from '../../test/test-server.ts';
+} from '#server/test/factories.ts';
+import { startTestServer, type TestServer } from '#server/test/test-server.ts';
 
 // Issue 8, privileges: nobody widens their own access, grants what they lack, or acts on a
 // stronger account. Every attack below is performed over HTTP and must be refused and audited.

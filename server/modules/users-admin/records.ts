@@ -1,4 +1,4 @@
-import { AppError } from '../../../core/errors/errors.ts';
+import { AppError } from '#core/errors/errors.ts';
 
 /** Timestamps leave the server as ISO strings, whichever driver read them. */
 export function iso(value: Date | string): string {

@@ -1,6 +1,6 @@
-import { validationError } from '../../../core/errors/errors.ts';
-import type { TFacilityRoles } from '../../../core/schemas/users.schemas.ts';
-import type { Queryable } from '../../db/db.ts';
+import { validationError } from '#core/errors/errors.ts';
+import type { TFacilityRoles } from '#core/schemas/users.schemas.ts';
+import type { Queryable } from '#server/db/db.ts';
 
 /**
  * Checks that every facility is in the plan and every role is an active role of its facility,

@@ -1,13 +1,13 @@
-import { AppError } from '../../../core/errors/errors.ts';
+import { AppError } from '#core/errors/errors.ts';
 import {
   emptyPermissionMap,
   isAllowed,
   mergePermissionMaps,
   missingPermissions,
   type PermissionMap,
-} from '../../../core/permissions/permission-map.ts';
-import type { Db, Queryable, RecordedAfterRollback } from '../../db/db.ts';
-import { writeAudit, type Actor } from '../audit/audit.service.ts';
+} from '#core/permissions/permission-map.ts';
+import type { Db, Queryable, RecordedAfterRollback } from '#server/db/db.ts';
+import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 
 interface RefusalDetails {
   planId: number;

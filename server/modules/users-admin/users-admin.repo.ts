@@ -1,6 +1,6 @@
-import type { TAuthType, TIdName, TUser } from '../../../core/schemas/users.schemas.ts';
-import type { Queryable } from '../../db/db.ts';
-import { likePattern, pageWindow } from '../../http/paging.ts';
+import type { TAuthType, TIdName, TUser } from '#core/schemas/users.schemas.ts';
+import type { Queryable } from '#server/db/db.ts';
+import { likePattern, pageWindow } from '#server/http/paging.ts';
 import { iso } from './records.ts';
 
 interface GrantRow {

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { AppError } from '../../../core/errors/errors.ts';
-import { ZIdParams, ZPage } from '../../../core/schemas/common.schemas.ts';
+import { AppError } from '#core/errors/errors.ts';
+import { ZIdParams, ZPage } from '#core/schemas/common.schemas.ts';
 import {
   ID_NAME_MEDIA_TYPE,
   ZArchiveUserRequest,
@@ -13,12 +13,12 @@ import {
   ZUser,
   ZUserListQuery,
   ZUserWithKey,
-} from '../../../core/schemas/users.schemas.ts';
-import { publicUrl } from '../../config.ts';
-import { idempotentCreate } from '../../http/idempotency.ts';
-import { typed, type AppContext } from '../../http/app-context.ts';
-import { pageOf } from '../../http/paging.ts';
-import { actorOf, sessionOf } from '../../http/session-guard.ts';
+} from '#core/schemas/users.schemas.ts';
+import { publicUrl } from '#server/config.ts';
+import { idempotentCreate } from '#server/http/idempotency.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { pageOf } from '#server/http/paging.ts';
+import { actorOf, sessionOf } from '#server/http/session-guard.ts';
 import { listUsers, toUser, userIdNames } from './users-admin.repo.ts';
 import {
   archiveUser,

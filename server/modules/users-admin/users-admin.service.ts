@@ -1,18 +1,18 @@
-import { AppError, validationError } from '../../../core/errors/errors.ts';
+import { AppError, validationError } from '#core/errors/errors.ts';
 import {
   isReservedUsername,
   type TCreateUserRequest,
   type TUpdateUserRequest,
   type TUser,
   type TUserWithKey,
-} from '../../../core/schemas/users.schemas.ts';
-import type { Db, Queryable } from '../../db/db.ts';
+} from '#core/schemas/users.schemas.ts';
+import type { Db, Queryable } from '#server/db/db.ts';
 import { changedFields } from '../audit/audit-diff.ts';
-import { writeAudit, type Actor } from '../audit/audit.service.ts';
+import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 import { issueOneTimeToken, RESET_LINK_HOURS } from '../auth/one-time-tokens.ts';
 import { resetPath } from '../auth/one-time-tokens.ts';
 import { invitationMail } from '../mail/mail-templates.ts';
-import type { Mailer } from '../mail/mailer.ts';
+import type { Mailer } from '#server/util/mailer.ts';
 import {
   archivedEntry,
   assertVersion,

@@ -1,12 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  emptyPermissionMap,
-  type PermissionMap,
-} from '../../../core/permissions/permission-map.ts';
-import type { TUser, TUserWithKey } from '../../../core/schemas/users.schemas.ts';
-import { allFacilityIds, buildUser, fullPermissionMap } from '../../test/factories.ts';
-import { plainText, startSmtpSink, type SmtpSink } from '../../test/smtp-sink.ts';
-import { startTestServer, type TestServer } from '../../test/test-server.ts';
+import { emptyPermissionMap, type PermissionMap } from '#core/permissions/permission-map.ts';
+import type { TUser, TUserWithKey } from '#core/schemas/users.schemas.ts';
+import { allFacilityIds, buildUser, fullPermissionMap } from '#server/test/factories.ts';
+import { plainText, startSmtpSink, type SmtpSink } from '#server/test/smtp-sink.ts';
+import { startTestServer, type TestServer } from '#server/test/test-server.ts';
 
 let smtp: SmtpSink;
 let server: TestServer;

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { AppError } from '../../../core/errors/errors.ts';
-import { ZOk, ZSessionUser } from '../../../core/schemas/auth.schemas.ts';
-import { typed, type AppContext } from '../../http/app-context.ts';
-import { actorOf, sessionOf } from '../../http/session-guard.ts';
-import { writeAudit } from '../audit/audit.service.ts';
-import { toSessionUser } from '../auth/users.repo.ts';
+import { AppError } from '#core/errors/errors.ts';
+import { ZOk, ZSessionUser } from '#core/schemas/auth.schemas.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { actorOf, sessionOf } from '#server/http/session-guard.ts';
+import { writeAudit } from '#server/db/audit-write.ts';
+import { toSessionUser } from '#server/sessions/session-user.ts';
 import { assertMayActOn, withRefusalsAudited } from '../users-admin/user-privileges.ts';
-import { ZId } from '../../../core/schemas/common.schemas.ts';
+import { ZId } from '#core/schemas/common.schemas.ts';
 
 export function registerUserRoutes({ app, db, requireSession }: AppContext): void {
   const r = typed(app);

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
-import { ZFacilityParams } from '../../../core/schemas/auth.schemas.ts';
-import { ZId } from '../../../core/schemas/common.schemas.ts';
-import { ZRunResponse } from '../../../core/schemas/verification.schemas.ts';
-import type { Db } from '../../db/db.ts';
-import { typed, type Guard } from '../../http/app-context.ts';
-import { actorOf } from '../../http/session-guard.ts';
-import type { Actor } from '../audit/audit.service.ts';
+import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
+import { ZId } from '#core/schemas/common.schemas.ts';
+import { ZRunResponse } from '#core/schemas/verification.schemas.ts';
+import type { Db } from '#server/db/db.ts';
+import { typed, type Guard } from '#server/http/app-context.ts';
+import { actorOf } from '#server/http/session-guard.ts';
+import type { Actor } from '#server/db/audit-write.ts';
 import { getRun } from './runs/runs.read.ts';
 
 /** What the verification routes (studies, runs, inspections, microbial results) share. */

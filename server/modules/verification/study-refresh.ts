@@ -1,8 +1,5 @@
-import {
-  studyOutcome,
-  type CompletedRunVerdict,
-} from '../../../core/verification/study-outcome.ts';
-import type { Queryable } from '../../db/db.ts';
+import { studyOutcome, type CompletedRunVerdict } from '#core/verification/study-outcome.ts';
+import type { Queryable } from '#server/db/db.ts';
 
 /*
  * A study's outcome and count of consecutive passes, derived from its completed runs

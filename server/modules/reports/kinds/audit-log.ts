@@ -1,8 +1,8 @@
-import type { AuditNames } from '../../../../core/audit/audit-format.ts';
-import type { TAuditLogFilters, TAuditLogRow } from '../../../../core/schemas/audit.schemas.ts';
-import type { TGenerateReportBody } from '../../../../core/schemas/reports.schemas.ts';
-import type { Queryable } from '../../../db/db.ts';
-import { filterSummary, refuseTooManyRows } from '../../audit/audit-log.routes.ts';
+import type { AuditNames } from '#core/audit/audit-format.ts';
+import type { TAuditLogFilters, TAuditLogRow } from '#core/schemas/audit.schemas.ts';
+import type { TGenerateReportBody } from '#core/schemas/reports.schemas.ts';
+import type { Queryable } from '#server/db/db.ts';
+import { filterSummary, refuseTooManyRows } from '#server/modules/audit/audit-log.routes.ts';
 import {
   allAuditRows,
   auditUsers,
@@ -10,9 +10,9 @@ import {
   countAuditRows,
   facilityDateTimeSettings,
   type AuditWhere,
-} from '../../audit/audit-log.service.ts';
-import { auditNames } from '../../audit/audit-names.ts';
-import { auditRowsTable } from '../../audit/audit-pdf.ts';
+} from '#server/modules/audit/audit-log.service.ts';
+import { auditNames } from '#server/modules/audit/audit-names.ts';
+import { auditRowsTable } from '#server/modules/audit/audit-pdf.ts';
 import type { ReportKind } from '../report-kinds.ts';
 
 /*

@@ -1,5 +1,5 @@
-import { cleaningAgentLimitRows } from '../../limits/cleaning-agent-limits.ts';
-import { formatLimit } from '../../limits/mac-production-pdf.ts';
+import { cleaningAgentLimitRows } from '#server/modules/limits/cleaning-agent-limits.ts';
+import { formatLimit } from '#server/modules/limits/mac-production-pdf.ts';
 import { reportTable } from '../controlled-pdf.ts';
 import type { ReportKind } from '../report-kinds.ts';
 import { leftOutContent, leftOutSheet } from './left-out.ts';

@@ -1,5 +1,5 @@
-import { equipmentLimits } from '../../limits/limit-reports.service.ts';
-import { formatLimit } from '../../limits/mac-production-pdf.ts';
+import { equipmentLimits } from '#server/modules/limits/limit-reports.service.ts';
+import { formatLimit } from '#server/modules/limits/mac-production-pdf.ts';
 import { reportTable } from '../controlled-pdf.ts';
 import type { ReportKind } from '../report-kinds.ts';
 import { leftOutContent, leftOutSheet } from './left-out.ts';

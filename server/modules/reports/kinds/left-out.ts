@@ -1,4 +1,4 @@
-import type { TUncomputable } from '../../../../core/schemas/mac-matrix.schemas.ts';
+import type { TUncomputable } from '#core/schemas/mac-matrix.schemas.ts';
 import type { XlsxCell } from './report-xlsx.ts';
 
 /** What the engine left out of a limits report, and why: a PDF section (none when nothing). */

@@ -1,7 +1,7 @@
-import { formatDateTime } from '../../../../core/datetime/format-date-time.ts';
-import type { EntityRecord } from '../../../entities/entity-store.ts';
-import { loadFacility, masterWorkbook } from '../../master/master-export.ts';
-import { entitySections } from '../../master/master-sections.ts';
+import { formatDateTime } from '#core/datetime/format-date-time.ts';
+import type { EntityRecord } from '#server/entities/entity-store.ts';
+import { loadFacility, masterWorkbook } from '#server/modules/master/master-export.ts';
+import { entitySections } from '#server/modules/master/master-sections.ts';
 import { reportTable } from '../controlled-pdf.ts';
 import type { ReportKind } from '../report-kinds.ts';
 

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
-import { writeMacMatrixXlsx } from '../../limits/mac-matrix-xlsx.ts';
-import type { MacPdfData } from '../../limits/mac-production-pdf.ts';
+import { writeMacMatrixXlsx } from '#server/modules/limits/mac-matrix-xlsx.ts';
+import type { MacPdfData } from '#server/modules/limits/mac-production-pdf.ts';
 import type { ReportMeta } from '../report-kinds.ts';
 
 /**

@@ -1,9 +1,9 @@
-import ExcelJS from 'exceljs';
-
 export type XlsxCell = string | number | boolean | null;
 
 /** A report's workbook from its sheets' rows (the first row of each is its header). */
 export async function sheetsXlsx(sheets: { name: string; rows: XlsxCell[][] }[]): Promise<Buffer> {
+  // exceljs is loaded when a workbook is made, not with the server (it takes a second to load).
+  const { default: ExcelJS } = await import('exceljs');
   const book = new ExcelJS.Workbook();
   book.creator = 'Carryover';
   for (const { name, rows } of sheets) {

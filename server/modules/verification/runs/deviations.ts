@@ -1,11 +1,8 @@
-import { AppError, validationError } from '../../../../core/errors/errors.ts';
+import { AppError, validationError } from '#core/errors/errors.ts';
 import type { z } from 'zod';
-import type {
-  ZDeviationCreate,
-  ZDeviationEdit,
-} from '../../../../core/schemas/verification.schemas.ts';
-import type { Db, Queryable } from '../../../db/db.ts';
-import type { Actor } from '../../audit/audit.service.ts';
+import type { ZDeviationCreate, ZDeviationEdit } from '#core/schemas/verification.schemas.ts';
+import type { Db, Queryable } from '#server/db/db.ts';
+import type { Actor } from '#server/db/audit-write.ts';
 import { deviationNumber, studyOf } from './runs.read.ts';
 import {
   afterRunChange,

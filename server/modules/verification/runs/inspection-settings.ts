@@ -1,13 +1,10 @@
 import {
   INSPECTION_SETTINGS_DEFAULTS,
   type TInspectionSettings,
-} from '../../../../core/schemas/facility-rules.schemas.ts';
-import type {
-  TInspectionRecord,
-  TRunInspection,
-} from '../../../../core/schemas/run-inspection.schemas.ts';
-import type { Queryable } from '../../../db/db.ts';
-import { contentInForce } from '../../policies/policy-in-force.ts';
+} from '#core/schemas/facility-rules.schemas.ts';
+import type { TInspectionRecord, TRunInspection } from '#core/schemas/run-inspection.schemas.ts';
+import type { Queryable } from '#server/db/db.ts';
+import { contentInForce } from '#server/modules/policies/policy-in-force.ts';
 
 /*
  * The cleaning inspection settings a run is judged with (core/verification/README.md "Visual

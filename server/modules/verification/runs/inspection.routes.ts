@@ -1,11 +1,8 @@
-import {
-  ZInspectionInput,
-  ZInspectionVerification,
-} from '../../../../core/schemas/run-inspection.schemas.ts';
-import { ZRunResponse } from '../../../../core/schemas/verification.schemas.ts';
+import { ZInspectionInput, ZInspectionVerification } from '#core/schemas/run-inspection.schemas.ts';
+import { ZRunResponse } from '#core/schemas/verification.schemas.ts';
 import { F, ZIdParams, scopeOf } from '../route-base.ts';
-import { typed, type AppContext } from '../../../http/app-context.ts';
-import { actorOf } from '../../../http/session-guard.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { actorOf } from '#server/http/session-guard.ts';
 import { recordInspection, verifyInspection } from './inspection.ts';
 import { getRun } from './runs.read.ts';
 

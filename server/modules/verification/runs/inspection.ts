@@ -1,11 +1,8 @@
-import { AppError, validationError, type PropertyError } from '../../../../core/errors/errors.ts';
-import type {
-  TInspectionInput,
-  TInspectionRecord,
-} from '../../../../core/schemas/run-inspection.schemas.ts';
-import { inspectionProblems } from '../../../../core/verification/inspection.ts';
-import type { Db } from '../../../db/db.ts';
-import type { Actor } from '../../audit/audit.service.ts';
+import { AppError, validationError, type PropertyError } from '#core/errors/errors.ts';
+import type { TInspectionInput, TInspectionRecord } from '#core/schemas/run-inspection.schemas.ts';
+import { inspectionProblems } from '#core/verification/inspection.ts';
+import type { Db } from '#server/db/db.ts';
+import type { Actor } from '#server/db/audit-write.ts';
 import { pinnedSettings } from './inspection-settings.ts';
 import {
   afterRunChange,

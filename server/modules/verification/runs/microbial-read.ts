@@ -1,19 +1,16 @@
-import type { TMicrobialPolicy } from '../../../../core/schemas/facility-rules.schemas.ts';
-import { MICROBIAL_POLICY_DEFAULTS } from '../../../../core/schemas/facility-rules.schemas.ts';
+import type { TMicrobialPolicy } from '#core/schemas/facility-rules.schemas.ts';
+import { MICROBIAL_POLICY_DEFAULTS } from '#core/schemas/facility-rules.schemas.ts';
 import {
   MICROBIAL_KINDS,
   MICROBIAL_KIND_LABELS,
   type TMicrobialKind,
   type TMicrobialResult,
   type TRunMicrobial,
-} from '../../../../core/schemas/verification.schemas.ts';
-import { microbialLimit } from '../../../../core/verification/judge-microbial.ts';
-import {
-  microbialKey,
-  type MicrobialRunState,
-} from '../../../../core/verification/release-microbial.ts';
-import type { Queryable } from '../../../db/db.ts';
-import { contentInForce } from '../../policies/policy-in-force.ts';
+} from '#core/schemas/verification.schemas.ts';
+import { microbialLimit } from '#core/verification/judge-microbial.ts';
+import { microbialKey, type MicrobialRunState } from '#core/verification/release-microbial.ts';
+import type { Queryable } from '#server/db/db.ts';
+import { contentInForce } from '#server/modules/policies/policy-in-force.ts';
 import type { StudyOfRun } from './run-plan.ts';
 import type { RunRow } from './runs.read.ts';
 

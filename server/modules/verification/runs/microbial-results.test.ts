@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useFacilityTestServer, type TestBody as Body } from '../../../test/facility-test-file.ts';
-import { buildUser, permissionsWith } from '../../../test/factories.ts';
-import { adminEditor, changePolicyInForce } from '../../../test/policy-in-force.ts';
+import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
+import { buildUser, permissionsWith } from '#server/test/factories.ts';
+import { adminEditor, changePolicyInForce } from '#server/test/policy-in-force.ts';
 import { runKit, type RunFacility } from './run-test-kit.ts';
 
 /*

@@ -1,4 +1,4 @@
-import { AppError, type PropertyError } from '../../../../core/errors/errors.ts';
+import { AppError, type PropertyError } from '#core/errors/errors.ts';
 import type { z } from 'zod';
 import {
   MICROBIAL_UNITS,
@@ -6,10 +6,10 @@ import {
   type TMicrobialKind,
   type TMicrobialResultInput,
   type ZMicrobialResultEdit,
-} from '../../../../core/schemas/verification.schemas.ts';
-import { judgeMicrobial, microbialLimit } from '../../../../core/verification/judge-microbial.ts';
-import type { Db } from '../../../db/db.ts';
-import type { Actor } from '../../audit/audit.service.ts';
+} from '#core/schemas/verification.schemas.ts';
+import { judgeMicrobial, microbialLimit } from '#core/verification/judge-microbial.ts';
+import type { Db } from '#server/db/db.ts';
+import type { Actor } from '#server/db/audit-write.ts';
 import {
   pinMicrobialPolicy,
   planLocations,

@@ -2,9 +2,9 @@ import {
   ZMicrobialResultEdit,
   ZMicrobialResultsBody,
   ZRunMicrobialResponse,
-} from '../../../../core/schemas/verification.schemas.ts';
+} from '#core/schemas/verification.schemas.ts';
 import { F, TAGS, RESOURCE, ZIdParams, runWrite, runWriteRoutes } from '../route-base.ts';
-import { typed, type AppContext } from '../../../http/app-context.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
 import { runMicrobial } from './microbial-read.ts';
 import { editMicrobialResult, enterMicrobialResults } from './microbial-results.ts';
 import { runRow, studyOf } from './runs.read.ts';

@@ -1,10 +1,10 @@
-import { AppError, type PropertyError } from '../../../../core/errors/errors.ts';
+import { AppError, type PropertyError } from '#core/errors/errors.ts';
 import {
   SWAB_RESULT_UNITS,
   type TResultUnit,
   type TSampleResultInput,
-} from '../../../../core/schemas/verification.schemas.ts';
-import type { Queryable } from '../../../db/db.ts';
+} from '#core/schemas/verification.schemas.ts';
+import type { Queryable } from '#server/db/db.ts';
 import type { LocationFacts, MethodFacts, StudyOfRun } from './run-plan.ts';
 
 /*

@@ -1,9 +1,9 @@
-import { AppError } from '../../../../core/errors/errors.ts';
+import { AppError } from '#core/errors/errors.ts';
 import type { z } from 'zod';
-import type { TResultUnit, ZResultEdit } from '../../../../core/schemas/verification.schemas.ts';
-import type { Db, Queryable } from '../../../db/db.ts';
-import type { Actor } from '../../audit/audit.service.ts';
-import { isUniqueViolation } from '../../users-admin/records.ts';
+import type { TResultUnit, ZResultEdit } from '#core/schemas/verification.schemas.ts';
+import type { Db, Queryable } from '#server/db/db.ts';
+import type { Actor } from '#server/db/audit-write.ts';
+import { isUniqueViolation } from '#server/modules/users-admin/records.ts';
 import { batchesTaken, duplicateBatch, unitFits } from './result-checks.ts';
 import { judge } from './results.ts';
 import { locationFacts, type MethodFacts } from './run-plan.ts';

@@ -1,12 +1,9 @@
-import { AppError } from '../../../../core/errors/errors.ts';
-import type {
-  TResultUnit,
-  TSampleResultInput,
-} from '../../../../core/schemas/verification.schemas.ts';
-import { judgeResult } from '../../../../core/verification/judge-result.ts';
-import type { Db, Queryable } from '../../../db/db.ts';
-import type { Actor } from '../../audit/audit.service.ts';
-import { isUniqueViolation } from '../../users-admin/records.ts';
+import { AppError } from '#core/errors/errors.ts';
+import type { TResultUnit, TSampleResultInput } from '#core/schemas/verification.schemas.ts';
+import { judgeResult } from '#core/verification/judge-result.ts';
+import type { Db, Queryable } from '#server/db/db.ts';
+import type { Actor } from '#server/db/audit-write.ts';
+import { isUniqueViolation } from '#server/modules/users-admin/records.ts';
 import {
   batchesTaken,
   duplicateBatch,

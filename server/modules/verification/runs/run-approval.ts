@@ -2,10 +2,10 @@ import {
   ControlledRefusal,
   registerDocumentType,
   type ApprovedContext,
-} from '../../../records/controlled.ts';
-import type { Queryable } from '../../../db/db.ts';
+} from '#server/records/controlled.ts';
+import type { Queryable } from '#server/db/db.ts';
 import { refreshStudy } from '../study-refresh.ts';
-import { microbialTally } from '../../../../core/verification/release-microbial.ts';
+import { microbialTally } from '#core/verification/release-microbial.ts';
 import { microbialRunState } from './microbial-read.ts';
 import { recomputeRun, refuseOnClosedStudy } from './runs.service.ts';
 import { pinnedSettings } from './inspection-settings.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../../db/db.ts';
-import { migrate } from '../../../db/migrate.ts';
-import { seededBefore } from '../../../test/migration-db.ts';
+import type { Db } from '#server/db/db.ts';
+import { migrate } from '#server/db/migrate.ts';
+import { seededBefore } from '#server/test/migration-db.ts';
 
 /*
  * Migration 20261127100100 on a database that already holds runs: a started run pins the

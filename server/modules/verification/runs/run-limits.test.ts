@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useFacilityTestServer, type TestBody as Body } from '../../../test/facility-test-file.ts';
+import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
 import { runKit, type RunFacility } from './run-test-kit.ts';
 
 /*

@@ -1,10 +1,10 @@
-import type { TResultUnit, TSampleType } from '../../../../core/schemas/verification.schemas.ts';
-import { toResultUnit } from '../../../../core/verification/judge-result.ts';
-import { resultLimit } from '../../../../core/verification/result-limit.ts';
-import { sampleAmount } from '../../../../core/assessments/impact-units.ts';
-import type { LimitsInput, SamplingSpec } from '../../../../core/limits/model.ts';
-import { toBase } from '../../../../core/units/quantity.ts';
-import type { Queryable } from '../../../db/db.ts';
+import type { TResultUnit, TSampleType } from '#core/schemas/verification.schemas.ts';
+import { toResultUnit } from '#core/verification/judge-result.ts';
+import { resultLimit } from '#core/verification/result-limit.ts';
+import { sampleAmount } from '#core/assessments/impact-units.ts';
+import type { LimitsInput, SamplingSpec } from '#core/limits/model.ts';
+import { toBase } from '#core/units/quantity.ts';
+import type { Queryable } from '#server/db/db.ts';
 
 /*
  * The study's sampling plan (from the protocol content the study pinned) joined to the

@@ -1,14 +1,14 @@
 import { expect } from 'vitest';
-import type { FacilityTestFile, TestBody } from '../../../test/facility-test-file.ts';
-import { buildUser, permissionsWith } from '../../../test/factories.ts';
+import type { FacilityTestFile, TestBody } from '#server/test/facility-test-file.ts';
+import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import {
   adminEditor,
   changePolicyInForce,
   policyApprover,
   putInForce,
-} from '../../../test/policy-in-force.ts';
-import { buildMacFacility } from '../../limits/mac-test-data.ts';
-import { storeLimitsSnapshot } from '../../policies/policy-approval.ts';
+} from '#server/test/policy-in-force.ts';
+import { buildMacFacility } from '#server/modules/limits/mac-test-data.ts';
+import { storeLimitsSnapshot } from '#server/modules/policies/policy-approval.ts';
 
 /*
  * A facility for run tests: the small MAC facility (E1 on Line 1 with A and B), two swab

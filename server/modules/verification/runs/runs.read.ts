@@ -1,4 +1,4 @@
-import { AppError } from '../../../../core/errors/errors.ts';
+import { AppError } from '#core/errors/errors.ts';
 import type {
   TDeviation,
   TResultUnit,
@@ -6,19 +6,14 @@ import type {
   TRunStatus,
   TSampleResult,
   TSampleType,
-} from '../../../../core/schemas/verification.schemas.ts';
-import {
-  holdMaxima,
-  releaseFlag,
-  runVerdict,
-  type RunState,
-} from '../../../../core/verification/release.ts';
-import type { Queryable } from '../../../db/db.ts';
+} from '#core/schemas/verification.schemas.ts';
+import { holdMaxima, releaseFlag, runVerdict, type RunState } from '#core/verification/release.ts';
+import type { Queryable } from '#server/db/db.ts';
 import {
   controlledState,
   controlledStates,
   type ControlledVersionState,
-} from '../../../records/controlled.ts';
+} from '#server/records/controlled.ts';
 import { microbialRunState, runMicrobial } from './microbial-read.ts';
 import { planRows, type PlanRow, type StudyOfRun } from './run-plan.ts';
 import { snapshotNames } from './snapshot-names.ts';

@@ -7,9 +7,9 @@ import {
   ZRunEdit,
   ZRunList,
   ZRunResponse,
-} from '../../../../core/schemas/verification.schemas.ts';
+} from '#core/schemas/verification.schemas.ts';
 import { F, TAGS, RESOURCE, ZIdParams, runWrite, runWriteRoutes } from '../route-base.ts';
-import { typed, type AppContext } from '../../../http/app-context.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
 import { createDeviation, editDeviation } from './deviations.ts';
 import { registerInspectionRoutes } from './inspection.routes.ts';
 import { OPEN_DEVIATION, registerRunType } from './run-approval.ts';

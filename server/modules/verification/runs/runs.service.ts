@@ -1,16 +1,16 @@
-import { AppError, validationError } from '../../../../core/errors/errors.ts';
+import { AppError, validationError } from '#core/errors/errors.ts';
 import type { z } from 'zod';
-import type { ZRunEdit } from '../../../../core/schemas/verification.schemas.ts';
-import { releaseFlag, runVerdict } from '../../../../core/verification/release.ts';
-import type { Db, Queryable } from '../../../db/db.ts';
+import type { ZRunEdit } from '#core/schemas/verification.schemas.ts';
+import { releaseFlag, runVerdict } from '#core/verification/release.ts';
+import type { Db, Queryable } from '#server/db/db.ts';
 import {
   ControlledRefusal,
   controlledState,
   recordEdit,
   type ControlledRef,
-} from '../../../records/controlled.ts';
-import { writeAudit, type Actor } from '../../audit/audit.service.ts';
-import { inTransaction } from '../../change-assessments/change-assessments.service.ts';
+} from '#server/records/controlled.ts';
+import { writeAudit, type Actor } from '#server/db/audit-write.ts';
+import { inTransaction } from '#server/modules/change-assessments/change-assessments.service.ts';
 import { refreshStudy } from '../study-refresh.ts';
 import { microbialRunState, pinAtRunStart, runMicrobial } from './microbial-read.ts';
 import { planRows } from './run-plan.ts';

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useFacilityTestServer, type TestBody as Body } from '../../../test/facility-test-file.ts';
-import { buildUser, permissionsWith } from '../../../test/factories.ts';
+import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
+import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import { runKit, type RunFacility } from './run-test-kit.ts';
 
 /*

@@ -1,5 +1,5 @@
-import type { Queryable } from '../../../db/db.ts';
-import { tableAsOf } from '../../../entities/entity-history.ts';
+import type { Queryable } from '#server/db/db.ts';
+import { tableAsOf } from '#server/entities/entity-history.ts';
 
 /*
  * A limits snapshot names products and equipment by their names when it was stored (the engine's

@@ -1,10 +1,10 @@
-import type { StatisticsPointInput } from '../../../../core/verification/statistics.ts';
+import type { StatisticsPointInput } from '#core/verification/statistics.ts';
 import type { z } from 'zod';
-import type { ZStatisticsQuery } from '../../../../core/schemas/verification.schemas.ts';
-import { AppError } from '../../../../core/errors/errors.ts';
-import { STATISTICS_RESIDUE_TYPES } from '../../../../core/schemas/verification.schemas.ts';
-import type { Queryable, SqlValue } from '../../../db/db.ts';
-import { tableAsOf } from '../../../entities/entity-history.ts';
+import type { ZStatisticsQuery } from '#core/schemas/verification.schemas.ts';
+import { AppError } from '#core/errors/errors.ts';
+import { STATISTICS_RESIDUE_TYPES } from '#core/schemas/verification.schemas.ts';
+import type { Queryable, SqlValue } from '#server/db/db.ts';
+import { tableAsOf } from '#server/entities/entity-history.ts';
 
 type Query = z.infer<typeof ZStatisticsQuery>;
 

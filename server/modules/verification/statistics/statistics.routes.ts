@@ -1,10 +1,7 @@
-import { ZFacilityParams } from '../../../../core/schemas/auth.schemas.ts';
-import {
-  ZStatisticsQuery,
-  ZStatisticsResponse,
-} from '../../../../core/schemas/verification.schemas.ts';
-import { verificationStatistics } from '../../../../core/verification/statistics.ts';
-import { typed, type AppContext } from '../../../http/app-context.ts';
+import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
+import { ZStatisticsQuery, ZStatisticsResponse } from '#core/schemas/verification.schemas.ts';
+import { verificationStatistics } from '#core/verification/statistics.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
 import { statisticsPoints } from './statistics-points.ts';
 import {
   registerVerificationSettingsRoutes,

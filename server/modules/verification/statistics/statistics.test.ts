@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { recordCreator } from '../../../test/create-record.ts';
-import { useFacilityTestServer, type TestBody as Body } from '../../../test/facility-test-file.ts';
-import { buildUser, permissionsWith } from '../../../test/factories.ts';
+import { recordCreator } from '#server/test/create-record.ts';
+import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
+import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import { runKit, type RunFacility } from '../runs/run-test-kit.ts';
 
 /*

@@ -1,16 +1,20 @@
 import type { z } from 'zod';
-import { ZFacilityParams } from '../../../../core/schemas/auth.schemas.ts';
+import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
 import {
   ZVerificationSettingsBody,
   ZVerificationSettingsResponse,
   type TVerificationSettings,
   type ZVerificationSettingsFields,
-} from '../../../../core/schemas/verification.schemas.ts';
-import { validationError } from '../../../../core/errors/errors.ts';
-import type { Queryable } from '../../../db/db.ts';
-import { typed, type AppContext } from '../../../http/app-context.ts';
-import { actorOf } from '../../../http/session-guard.ts';
-import { getRule, updateRule, type RuleRef } from '../../facility-rules/facility-rules.service.ts';
+} from '#core/schemas/verification.schemas.ts';
+import { validationError } from '#core/errors/errors.ts';
+import type { Queryable } from '#server/db/db.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { actorOf } from '#server/http/session-guard.ts';
+import {
+  getRule,
+  updateRule,
+  type RuleRef,
+} from '#server/modules/facility-rules/facility-rules.service.ts';
 
 export type VerificationSettingsFields = z.infer<typeof ZVerificationSettingsFields>;
 

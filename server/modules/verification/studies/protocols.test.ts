@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { recordCreator } from '../../../test/create-record.ts';
-import { buildUser, permissionsWith } from '../../../test/factories.ts';
-import { useFacilityTestServer, type TestBody as Body } from '../../../test/facility-test-file.ts';
-import { putInForce } from '../../../test/policy-in-force.ts';
-import { ADMIN } from '../../../test/test-server.ts';
+import { recordCreator } from '#server/test/create-record.ts';
+import { buildUser, permissionsWith } from '#server/test/factories.ts';
+import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
+import { putInForce } from '#server/test/policy-in-force.ts';
+import { ADMIN } from '#server/test/test-server.ts';
 
 /* Protocols as a declared controlled record (core/verification/README.md). */
 

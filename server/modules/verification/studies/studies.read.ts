@@ -1,12 +1,12 @@
-import { AppError } from '../../../../core/errors/errors.ts';
-import { DEFAULT_REQUIRED_PASSES } from '../../../../core/entities/defs/protocols.def.ts';
-import type { TStudy, TStudyOutcome } from '../../../../core/schemas/verification.schemas.ts';
-import { PERIODIC_VERIFICATION_DAYS } from '../../../../core/schemas/dashboard.schemas.ts';
-import type { TStudyType } from '../../../../core/schemas/cleaning-assessments.schemas.ts';
-import type { Queryable, SqlValue } from '../../../db/db.ts';
-import { likePattern, orderBy, pageWindow } from '../../../http/paging.ts';
-import { controlledStates, type ControlledVersionState } from '../../../records/controlled.ts';
-import { numberOf as changeNumberOf } from '../../change-assessments/change-assessments.read.ts';
+import { AppError } from '#core/errors/errors.ts';
+import { DEFAULT_REQUIRED_PASSES } from '#core/entities/defs/protocols.def.ts';
+import type { TStudy, TStudyOutcome } from '#core/schemas/verification.schemas.ts';
+import { PERIODIC_VERIFICATION_DAYS } from '#core/schemas/dashboard.schemas.ts';
+import type { TStudyType } from '#core/schemas/cleaning-assessments.schemas.ts';
+import type { Queryable, SqlValue } from '#server/db/db.ts';
+import { likePattern, orderBy, pageWindow } from '#server/http/paging.ts';
+import { controlledStates, type ControlledVersionState } from '#server/records/controlled.ts';
+import { numberOf as changeNumberOf } from '#server/modules/change-assessments/change-assessments.read.ts';
 
 /* Reads of studies (core/verification/README.md): the header, its pinned protocol, its origin,
    the outcome as the runs left it, and its controlled state. */

@@ -1,16 +1,16 @@
-import { ZFacilityParams } from '../../../../core/schemas/auth.schemas.ts';
-import { ZPage } from '../../../../core/schemas/common.schemas.ts';
+import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
+import { ZPage } from '#core/schemas/common.schemas.ts';
 import {
   ZStudy,
   ZStudyClose,
   ZStudyCreate,
   ZStudyEdit,
   ZStudyListQuery,
-} from '../../../../core/schemas/verification.schemas.ts';
-import { pageOf } from '../../../http/paging.ts';
+} from '#core/schemas/verification.schemas.ts';
+import { pageOf } from '#server/http/paging.ts';
 import { RESOURCE, ZIdParams, scopeOf } from '../route-base.ts';
-import { typed, type AppContext } from '../../../http/app-context.ts';
-import { actorOf } from '../../../http/session-guard.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { actorOf } from '#server/http/session-guard.ts';
 import './protocol-checks.ts';
 import { getStudy, listStudies } from './studies.read.ts';
 import { closeStudy, createStudy, editStudy } from './studies.service.ts';

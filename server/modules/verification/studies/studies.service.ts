@@ -1,17 +1,17 @@
 import type { z } from 'zod';
-import { AppError, validationError } from '../../../../core/errors/errors.ts';
+import { AppError, validationError } from '#core/errors/errors.ts';
 import type {
   TStudy,
   TStudyCreate,
   TStudyOrigin,
   ZStudyClose,
   ZStudyEdit,
-} from '../../../../core/schemas/verification.schemas.ts';
-import type { Db, Queryable } from '../../../db/db.ts';
-import { recordEdit, type ControlledRef } from '../../../records/controlled.ts';
-import { writeAudit, type Actor } from '../../audit/audit.service.ts';
-import { inTransaction } from '../../change-assessments/change-assessments.service.ts';
-import { findTask } from '../../cleaning-assessments/qualification-tasks.ts';
+} from '#core/schemas/verification.schemas.ts';
+import type { Db, Queryable } from '#server/db/db.ts';
+import { recordEdit, type ControlledRef } from '#server/records/controlled.ts';
+import { writeAudit, type Actor } from '#server/db/audit-write.ts';
+import { inTransaction } from '#server/modules/change-assessments/change-assessments.service.ts';
+import { findTask } from '#server/modules/cleaning-assessments/qualification-tasks.ts';
 import { getStudy, studyNumberOf } from './studies.read.ts';
 
 /*

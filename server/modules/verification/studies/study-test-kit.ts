@@ -1,8 +1,8 @@
 import { expect } from 'vitest';
-import { recordCreator } from '../../../test/create-record.ts';
-import type { FacilityTestFile, TestBody as Body } from '../../../test/facility-test-file.ts';
-import { putInForce } from '../../../test/policy-in-force.ts';
-import { ADMIN } from '../../../test/test-server.ts';
+import { recordCreator } from '#server/test/create-record.ts';
+import type { FacilityTestFile, TestBody as Body } from '#server/test/facility-test-file.ts';
+import { putInForce } from '#server/test/policy-in-force.ts';
+import { ADMIN } from '#server/test/test-server.ts';
 
 /*
  * Test data of studies, set up over HTTP: a product on a line, and protocols put in force by

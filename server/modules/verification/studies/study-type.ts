@@ -1,9 +1,9 @@
-import type { Queryable } from '../../../db/db.ts';
+import type { Queryable } from '#server/db/db.ts';
 import {
   ControlledRefusal,
   registerDocumentType,
   type ApprovedContext,
-} from '../../../records/controlled.ts';
+} from '#server/records/controlled.ts';
 
 /*
  * Study as a controlled document type (core/verification/README.md): signing a study off needs

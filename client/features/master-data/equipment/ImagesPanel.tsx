@@ -1,0 +1,102 @@
+import { Button, Card, Empty, Flex, Image, notification, Upload } from 'antd';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { FacilityScope } from '#client/shared/master-data/entity-api.ts';
+import { addImage, deleteImage, listImages } from '#client/shared/master-data/equipment-api.ts';
+import { imageFileProblem, readAsDataUrl } from './image-file.ts';
+import { useReasonAction } from '#client/shared/reason/use-reason-action.tsx';
+import { equipmentKeys } from '#client/shared/query-keys.ts';
+
+/** The equipment's photographs: added and removed with a reason, the record kept. */
+export function ImagesPanel({
+  scope,
+  equipmentId,
+  canEdit,
+}: {
+  scope: FacilityScope;
+  equipmentId: number;
+  canEdit: boolean;
+}) {
+  const queryClient = useQueryClient();
+  const key = equipmentKeys.images(scope.facilityId, equipmentId);
+  const images = useQuery({
+    queryKey: key,
+    queryFn: ({ signal }) => listImages(scope, equipmentId, signal),
+  });
+  const { ask, modal } = useReasonAction();
+  const refresh = () => queryClient.invalidateQueries({ queryKey: key });
+
+  function choose(file: File): false {
+    const problem = imageFileProblem(file);
+    if (problem) {
+      notification.warning({ title: 'Image not added', description: problem });
+      return false;
+    }
+    ask({
+      title: `Add ${file.name}`,
+      okText: 'Add image',
+      run: async (reason) => {
+        await addImage(scope, equipmentId, {
+          imageData: await readAsDataUrl(file),
+          name: file.name,
+          reason,
+        });
+        await refresh();
+      },
+    });
+    // Upload is only the file picker here; the reason dialog sends the image.
+    return false;
+  }
+
+  return (
+    <Flex vertical gap="middle">
+      {canEdit ? (
+        <Upload accept="image/png,image/jpeg" showUploadList={false} beforeUpload={choose}>
+          <Button>Add image</Button>
+        </Upload>
+      ) : null}
+      {images.data?.length === 0 ? <Empty description="No images yet" /> : null}
+      <Flex wrap gap="middle">
+        {images.data?.map((image) => (
+          <Card
+            key={image.id}
+            size="small"
+            style={{ width: 220 }}
+            cover={
+              <Image src={image.imageData} alt={image.name ?? 'Equipment image'} height={160} />
+            }
+            actions={
+              canEdit
+                ? [
+                    <Button
+                      key="delete"
+                      type="link"
+                      danger
+                      onClick={() =>
+                        ask({
+                          title: `Remove ${image.name ?? 'the image'}`,
+                          okText: 'Remove',
+                          danger: true,
+                          run: async (reason) => {
+                            await deleteImage(scope, equipmentId, image.id, reason);
+                            await refresh();
+                          },
+                        })
+                      }
+                    >
+                      Remove
+                    </Button>,
+                  ]
+                : []
+            }
+          >
+            <Card.Meta
+              title={image.name ?? 'Image'}
+              description={`${Math.ceil(image.sizeBytes / 1024)} KB`}
+            />
+          </Card>
+        ))}
+      </Flex>
+      {modal}
+    </Flex>
+  );
+}

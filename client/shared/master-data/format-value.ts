@@ -1,0 +1,66 @@
+import type { FieldDef } from '#core/entities/field.ts';
+import { formatNumber } from '#core/units/format-number.ts';
+
+export { formatNumber };
+
+export interface QuantityValue {
+  value: number;
+  unit: string;
+}
+
+export function isQuantity(value: unknown): value is QuantityValue {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as QuantityValue).value === 'number' &&
+    typeof (value as QuantityValue).unit === 'string'
+  );
+}
+
+/** A quantity as "value unit" (spec §3 units as they are written), or '' when there is none. */
+export function formatQuantity(value: unknown): string {
+  if (!isQuantity(value)) return '';
+  return `${formatNumber(value.value)} ${value.unit}`;
+}
+
+/** Names of referenced records, by id: what a reference shows instead of a number. */
+export type NameLookup = (entityKey: string, id: number) => string;
+
+/** One field's value as text for a table cell or a summary. */
+export function formatFieldValue(field: FieldDef, value: unknown, nameOf: NameLookup): string {
+  if (value === null || value === undefined) return '';
+  switch (field.kind) {
+    case 'text':
+    case 'longText':
+    case 'enum':
+      return String(value);
+    case 'number':
+    case 'integer':
+      return typeof value === 'number' ? formatNumber(value) : String(value);
+    case 'boolean':
+      return value ? 'Yes' : 'No';
+    case 'quantity':
+      return formatQuantity(value);
+    case 'reference': {
+      const ids = Array.isArray(value) ? value : [value];
+      return ids
+        .filter((id): id is number => typeof id === 'number')
+        .map((id) => nameOf(field.entity, id))
+        .join(', ');
+    }
+    case 'list':
+      if (!Array.isArray(value)) return '';
+      return value
+        .map((row: unknown) =>
+          field.of
+            .map((sub) =>
+              formatFieldValue(sub, (row as Record<string, unknown> | null)?.[sub.name], nameOf),
+            )
+            .filter(Boolean)
+            .join(' '),
+        )
+        .join('; ');
+    case 'json':
+      return JSON.stringify(value);
+  }
+}

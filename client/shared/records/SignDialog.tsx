@@ -1,0 +1,86 @@
+import { Form, Input, Typography } from 'antd';
+import { useQueryClient } from '@tanstack/react-query';
+import type {
+  TControlledDocumentType,
+  TSignAction,
+  TSignResponse,
+} from '#core/schemas/signatures.schemas.ts';
+import { ACTION_LABELS } from '#core/records/status-labels.ts';
+import { DEFAULT_MEANINGS } from '#core/schemas/signatures.schemas.ts';
+import { ReasonDialog } from '../reason/ReasonDialog.tsx';
+import { useFacilityScope } from '../master-data/use-facility-scope.ts';
+import { SignerProofField, signerProofOf, type SignerProofValues } from './SignerProofField.tsx';
+import { recordsKeys, signRecord } from './records-api.ts';
+
+interface SignValues extends SignerProofValues {
+  meaning: string;
+  reason?: string;
+}
+
+export interface SignTarget {
+  documentType: TControlledDocumentType;
+  documentId: number;
+  /** How the record is named in the dialog ('SOP-001 Cleaning of mixers, version 2'). */
+  title: string;
+  action: TSignAction;
+}
+
+interface SignDialogProps {
+  target: SignTarget;
+  onSigned: (response: TSignResponse) => void;
+  onClose: () => void;
+}
+
+/**
+ * The one electronic signature dialog (21 CFR Part 11 §11.200): the signer re-authenticates
+ * for every signature (password, or a fresh single sign-on) and states its meaning; a rejection
+ * says why. A wrong password shows on the password field.
+ */
+export function SignDialog({ target, onSigned, onClose }: SignDialogProps) {
+  const scope = useFacilityScope();
+  const queryClient = useQueryClient();
+  const [form] = Form.useForm<SignValues>();
+  const isReject = target.action === 'Reject';
+
+  async function sign(values: SignValues): Promise<void> {
+    const response = await signRecord(scope, {
+      documentType: target.documentType,
+      documentId: target.documentId,
+      action: target.action,
+      ...signerProofOf(values),
+      meaning: values.meaning.trim() || DEFAULT_MEANINGS[target.action],
+      ...(isReject && values.reason ? { reason: values.reason } : {}),
+    });
+    void queryClient.invalidateQueries({
+      queryKey: recordsKeys.signatures(scope.facilityId, target.documentType, target.documentId),
+    });
+    void queryClient.invalidateQueries({ queryKey: recordsKeys.pending(scope.facilityId) });
+    onSigned(response);
+  }
+
+  return (
+    <ReasonDialog<SignValues>
+      form={form}
+      name="sign-form"
+      title={`${ACTION_LABELS[target.action]}: ${target.title}`}
+      okText={`Sign and ${ACTION_LABELS[target.action].toLowerCase()}`}
+      initialValues={{ meaning: DEFAULT_MEANINGS[target.action] }}
+      askReason={isReject}
+      onSubmit={sign}
+      onClose={onClose}
+    >
+      <Typography.Paragraph type="secondary">
+        Your electronic signature is the legally binding equivalent of your handwritten signature.
+        Your name, the time and the meaning are recorded with the signature.
+      </Typography.Paragraph>
+      <Form.Item
+        label="Meaning"
+        name="meaning"
+        rules={[{ required: true, whitespace: true, message: 'State what the signature means' }]}
+      >
+        <Input maxLength={200} />
+      </Form.Item>
+      <SignerProofField />
+    </ReasonDialog>
+  );
+}

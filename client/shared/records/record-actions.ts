@@ -1,0 +1,86 @@
+import type {
+  TApprovalStep,
+  TControlledState,
+  TSignAction,
+} from '#core/schemas/signatures.schemas.ts';
+
+/** What the signed-in user may do to a controlled record, as far as the client can tell. */
+export interface SignerRights {
+  /** May modify the record (its own Modify permission): the Submitter. */
+  canModify: boolean;
+  /** Holds ApprovalPolicy Sign in this facility. */
+  canSign: boolean;
+}
+
+/**
+ * The sign actions to offer now (contract: Submit from BeingBuilt; Review in BeingReviewed;
+ * Approve in BeingApproved; Reject in either). The server still decides eligibility by step
+ * roles and self-approval, and refuses with NotAllowed.
+ */
+export function availableActions(status: TControlledState['status'], rights: SignerRights) {
+  const actions: TSignAction[] = [];
+  if (status === 'BeingBuilt' && rights.canModify) actions.push('Submit');
+  if (status === 'BeingReviewed' && rights.canSign) actions.push('Review', 'Reject');
+  if (status === 'BeingApproved' && rights.canSign) actions.push('Approve', 'Reject');
+  return actions;
+}
+
+export function isLockedForEditing(status: TControlledState['status']): boolean {
+  return status === 'BeingReviewed' || status === 'BeingApproved';
+}
+
+/** 'one Approver signature', '2 Reviewer signatures (roles: QA, QC)'. */
+export function describeStep(step: TApprovalStep, roleName: (id: number) => string): string {
+  const count = step.minSignatures === 1 ? 'one' : String(step.minSignatures);
+  const noun = step.minSignatures === 1 ? 'signature' : 'signatures';
+  const roles = step.roleIds.length > 0 ? ` (roles: ${step.roleIds.map(roleName).join(', ')})` : '';
+  return `${count} ${step.signerRole} ${noun}${roles}`;
+}
+
+/** The signatures a version submitted under these steps will need, in order. */
+export function requiredSignatures(
+  steps: readonly TApprovalStep[],
+  roleName: (id: number) => string = (id) => `#${id}`,
+): string {
+  return [...steps]
+    .sort((a, b) => a.order - b.order)
+    .map((step) => describeStep(step, roleName))
+    .join(', then ');
+}
+
+/**
+ * What a form says before an edit of the record, or null when an edit is plain. The version
+ * number itself is on the record's tag; the notice names only the version an edit would start.
+ */
+export function editNotice(
+  state: Pick<TControlledState, 'status' | 'versionNumber'>,
+): { kind: 'newVersion' | 'locked'; title: string; message: string } | null {
+  if (state.status === 'Approved') {
+    return {
+      kind: 'newVersion',
+      title: `Saving starts version ${state.versionNumber + 1} in Being Built`,
+      message: 'The version in force stays Active until the new version is approved.',
+    };
+  }
+  if (isLockedForEditing(state.status)) {
+    return {
+      kind: 'locked',
+      title: 'Locked for editing',
+      message:
+        'This version is under review. It can be edited again after it is approved or rejected.',
+    };
+  }
+  return null;
+}
+
+/** Whether a record read carries the controlled state (servers before issue 10 do not). */
+export function controlledStateOf(record: Record<string, unknown>): TControlledState | null {
+  const { status, signatureState, versionNumber, version } = record;
+  if (typeof status !== 'string' || typeof versionNumber !== 'number') return null;
+  return {
+    status: status as TControlledState['status'],
+    signatureState: (signatureState ?? null) as TControlledState['signatureState'],
+    versionNumber,
+    version: typeof version === 'number' ? version : 0,
+  };
+}

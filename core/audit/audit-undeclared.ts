@@ -1,0 +1,73 @@
+import type { FieldDef } from '../entities/field.ts';
+import { permissionLabel } from '../permissions/permission-texts.ts';
+import { MEASURES } from '../units/measures.ts';
+
+/**
+ * What audit rows name that has no declared record type (core/entities/defs): users and default
+ * units as subjects, and the reference fields the account, role and facility screens record, so
+ * that a row reads "User ‘Ada Lovelace’" and "Department: Quality", never "#5".
+ */
+
+/** Subjects by audit domain: the key their names are resolved under, and how a name reads. */
+export const UNDECLARED_SUBJECTS: Readonly<
+  Record<string, { key: string; label: string; name?: (stored: string) => string }>
+> = {
+  User: { key: 'users', label: 'User' },
+  DefaultUnit: {
+    key: 'defaultUnits',
+    label: 'Default unit',
+    // Stored as the measure's key ('surfaceArea'); read as the measure ('surface area').
+    name: (stored) => MEASURES[stored as keyof typeof MEASURES]?.label ?? stored,
+  },
+};
+
+const facility = { label: 'Facility', kind: 'reference', entity: 'facilities' } as const;
+const roles = { label: 'Roles', kind: 'reference', entity: 'roles', multiple: true } as const;
+
+/** Reference fields by name, for rows whose domain declares none (accounts, refusals). */
+export const UNDECLARED_FIELDS: readonly FieldDef[] = [
+  { name: 'departmentId', label: 'Department', kind: 'reference', entity: 'departments' },
+  { name: 'facilityId', ...facility },
+  { name: 'facility', ...facility },
+  { name: 'grantedTo', label: 'Granted to', kind: 'reference', entity: 'users' },
+  { name: 'userId', label: 'User', kind: 'reference', entity: 'users' },
+  { name: 'roleId', label: 'Role', kind: 'reference', entity: 'roles' },
+  { name: 'roleIds', ...roles },
+  {
+    name: 'facilityRoles',
+    label: 'Roles by facility',
+    kind: 'list',
+    of: [
+      { name: 'facilityId', ...facility },
+      { name: 'roleIds', ...roles },
+    ],
+  },
+];
+
+/** Fields that hold permission ids ('Equipment.Delete'): a role's changes, a refusal's missing. */
+const PERMISSION_FIELDS = new Set(['permissions', 'missing']);
+
+/**
+ * Permission ids by their labels: ['Equipment.Delete'] → 'Delete equipment', and a role's
+ * changes { 'Product.Get': true } → 'See products: Yes'. Undefined for a field that holds none.
+ */
+export function permissionsText(name: string, value: unknown): string | undefined {
+  if (!PERMISSION_FIELDS.has(name) || value === null || typeof value !== 'object') return undefined;
+  if (Array.isArray(value))
+    return value.every((id) => typeof id === 'string')
+      ? value.map((id: string) => permissionLabel(id)).join(', ')
+      : undefined;
+  const entries = Object.entries(value as Record<string, unknown>);
+  // A whole map nests actions under resources: it reads as what it allows.
+  if (entries.every(([, actions]) => actions !== null && typeof actions === 'object'))
+    return entries
+      .flatMap(([resource, actions]) =>
+        Object.entries(actions as Record<string, unknown>)
+          .filter(([, on]) => on === true)
+          .map(([action]) => permissionLabel(`${resource}.${action}`)),
+      )
+      .join(', ');
+  // A role's changes are flat: each id granted (Yes) or taken away (No).
+  if (!entries.every(([, allowed]) => typeof allowed === 'boolean')) return undefined;
+  return entries.map(([id, on]) => `${permissionLabel(id)}: ${on ? 'Yes' : 'No'}`).join(', ');
+}
