@@ -19,6 +19,15 @@ export const entityKeys = {
     [...entityKeys.all(facilityId, def), 'options'] as const,
   detail: (facilityId: number, def: EntityDef, id: number) =>
     [...entityKeys.all(facilityId, def), 'detail', id] as const,
+  whereUsed: (facilityId: number, def: EntityDef, id: number) =>
+    [...entityKeys.detail(facilityId, def, id), 'where-used'] as const,
+  /** The id of the record of that name (links by name). */
+  named: (facilityId: number, def: EntityDef, name: string) =>
+    [...entityKeys.all(facilityId, def), 'named', name] as const,
+  documents: (facilityId: number, def: EntityDef, ownerId: number | null) =>
+    [...entityKeys.all(facilityId, def), 'documents', ownerId] as const,
+  /** The options of no entity (a picker not yet told which): always empty. */
+  none: (facilityId: number) => [...entityKeys.allEntities(facilityId), 'none'] as const,
 };
 
 export const mappingKeys = {
@@ -59,6 +68,96 @@ export const roomGradeKeys = {
 export const limitsKeys = {
   all: (facilityId: number) => [...facility(facilityId), 'limits'] as const,
   macMatrix: (facilityId: number) => [...limitsKeys.all(facilityId), 'mac-matrix'] as const,
+  /** The matrix of the facility ('all') or of one production. */
+  macMatrixOf: (facilityId: number, productionId?: number) =>
+    [...limitsKeys.macMatrix(facilityId), productionId ?? 'all'] as const,
+  macGrid: (facilityId: number, productionId?: number) =>
+    [...limitsKeys.macMatrix(facilityId), 'grid', productionId ?? 'all'] as const,
+  /** One pair of the grid in full; 0 is the whole facility's matrix. */
+  pair: (facilityId: number, previous: string, next: string, productionId?: number) =>
+    [...limitsKeys.all(facilityId), 'pair', previous, next, productionId ?? 0] as const,
+  explain: (facilityId: number, previous: string, next: string, productionId?: number) =>
+    [...limitsKeys.all(facilityId), 'explain', previous, next, productionId ?? 0] as const,
+  productionExplain: (facilityId: number, productionId: number, previous: string, next: string) =>
+    [...limitsKeys.all(facilityId), 'production-explain', productionId, previous, next] as const,
+  /** A limits report by its path under the facility (`/limits/equipment`, …). */
+  report: (facilityId: number, path: string) =>
+    [...limitsKeys.all(facilityId), 'report', path] as const,
+  input: (facilityId: number, policy: 'approved' | 'draft', productionId?: number) =>
+    [...limitsKeys.all(facilityId), 'input', policy, productionId ?? 'all'] as const,
+  /** An analytical method's LOQ against the limits it serves: it moves with the limits. */
+  methodFit: (facilityId: number, methodId: number) =>
+    [...limitsKeys.all(facilityId), 'method-fit', methodId] as const,
+};
+
+export const studyKeys = {
+  all: (facilityId: number) => [...facility(facilityId), 'studies'] as const,
+  list: (facilityId: number, query: object) =>
+    [...studyKeys.all(facilityId), 'list', query] as const,
+  detail: (facilityId: number, id: number) => [...studyKeys.all(facilityId), 'detail', id] as const,
+  runs: (facilityId: number, id: number) => [...studyKeys.detail(facilityId, id), 'runs'] as const,
+};
+
+export const verificationKeys = {
+  runs: (facilityId: number) => [...facility(facilityId), 'runs'] as const,
+  run: (facilityId: number, id: number) => [...verificationKeys.runs(facilityId), id] as const,
+  /** Under the run's key, so that whatever refreshes the run refreshes its microbial side too. */
+  microbial: (facilityId: number, runId: number) =>
+    [...verificationKeys.run(facilityId, runId), 'microbial'] as const,
+  statistics: (facilityId: number, query: object) =>
+    [...facility(facilityId), 'verification', 'statistics', query] as const,
+  settings: (facilityId: number) => [...facility(facilityId), 'verification', 'settings'] as const,
+};
+
+export const reportKeys = {
+  all: (facilityId: number) => [...facility(facilityId), 'reports'] as const,
+  list: (facilityId: number, page: object) =>
+    [...reportKeys.all(facilityId), 'list', page] as const,
+  tags: (facilityId: number) => [...reportKeys.all(facilityId), 'tags'] as const,
+  one: (facilityId: number, id: number | null) =>
+    [...reportKeys.all(facilityId), 'one', id] as const,
+  compare: (facilityId: number, id: number) =>
+    [...reportKeys.all(facilityId), 'compare', id] as const,
+  annualSummaries: (facilityId: number, page: object) =>
+    [...reportKeys.all(facilityId), 'annualSummary', page] as const,
+};
+
+/** Which of a facility's limit policies a document id is: the residue type's tab. */
+export const policyKeys = {
+  tab: (facilityId: number, documentId: number | null) =>
+    [...facility(facilityId), 'policy-tab', documentId] as const,
+};
+
+/** The plan's users as the administration screens read them (not the signed-in user). */
+export const userKeys = {
+  all: ['users', 'admin'] as const,
+  list: (params: object) => [...userKeys.all, 'list', params] as const,
+  facilityRoles: (planId: number | null, facilityId: number) =>
+    [...userKeys.all, 'roles-of', planId, facilityId] as const,
+  departments: ['users', 'admin', 'departments'] as const,
+};
+
+/**
+ * What the signed-in user is given in each facility (permissions, date and time settings,
+ * default units): all start with 'facilities', so a role, grant or facility change refreshes them.
+ */
+export const userFacilityKeys = { all: ['facilities'] as const };
+
+/** The plan's facilities and facility groups as their administration screens list them. */
+export const facilityAdminKeys = {
+  all: ['facility-admin'] as const,
+  facilities: (search: string, pageNumber: number, pageLimit: number) =>
+    [...facilityAdminKeys.all, 'facilities', search, pageNumber, pageLimit] as const,
+  groups: (search: string, pageNumber: number, pageLimit: number) =>
+    [...facilityAdminKeys.all, 'groups', search, pageNumber, pageLimit] as const,
+};
+
+/** A record's own audit rows (its History tab). */
+export const recordHistoryKeys = {
+  record: (facilityId: number, def: EntityDef, id: number) =>
+    ['audit_logs', 'record', facilityId, def.key, id] as const,
+  page: (facilityId: number, def: EntityDef, id: number, page: object) =>
+    [...recordHistoryKeys.record(facilityId, def, id), page] as const,
 };
 
 export const dashboardKeys = {

@@ -26,6 +26,9 @@ export function ZPage<T extends z.ZodType>(item: T) {
   });
 }
 
+/** A page of a list as ZPage(item) checks it. */
+export type TPage<T extends z.ZodType> = z.output<ReturnType<typeof ZPage<T>>>;
+
 /** Optimistic locking: an edit names the version it was made from; a stale one gets 409. */
 export const ZVersion = z.coerce.number().int().min(1);
 

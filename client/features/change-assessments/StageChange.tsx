@@ -19,9 +19,9 @@ import { usePermissions } from '#client/shared/permissions.ts';
 import { PolicyTab } from '#client/shared/policies/PolicyTab.tsx';
 import {
   loadPolicy,
-  loadPolicyTab,
   RESIDUE_TYPES,
   rulesKeys,
+  usePolicyTab,
 } from '#client/shared/policies/rules-api.ts';
 import type { PolicyFields, ResidueType } from '#client/shared/policies/rules-api.ts';
 import {
@@ -88,11 +88,7 @@ function StagedPolicyEdit(props: {
   onClose: () => void;
 }) {
   const { change } = props;
-  const scope = useFacilityScope();
-  const tab = useQuery({
-    queryKey: ['facility', scope.facilityId, 'policy-tab', change.recordId],
-    queryFn: ({ signal }) => loadPolicyTab(scope, change.recordId ?? 0, signal),
-  });
+  const tab = usePolicyTab(change.recordId ?? 0);
   const residueType = RESIDUE_TYPES.find((type) => type === tab.data);
   if (!residueType) return tab.isPending ? <Spin /> : null;
   return (

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TDepartment } from '#core/schemas/departments.schemas.ts';
 import { apiRequest } from '#client/api/http-client.ts';
+import { userKeys } from '#client/shared/query-keys.ts';
 
 interface Page<T> {
   data: T[];
@@ -33,7 +34,7 @@ function useDepartmentMutation<TVars>(fn: (vars: TVars) => Promise<TDepartment>)
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: departmentKeys.all }),
-        queryClient.invalidateQueries({ queryKey: ['users', 'admin', 'departments'] }),
+        queryClient.invalidateQueries({ queryKey: userKeys.departments }),
       ]),
   });
 }

@@ -1,6 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TFacilityGroupRecord, TFacilityRecord } from '#core/schemas/facilities.schemas.ts';
 import { apiRequest } from '#client/api/http-client.ts';
+import { facilityAdminKeys, userFacilityKeys } from '#client/shared/query-keys.ts';
+import { sessionKeys } from '#client/shared/session-queries.ts';
 import { useSession } from '#client/session/use-session.ts';
 
 interface Page<T> {
@@ -13,8 +15,6 @@ export type FacilityValues = Pick<
   'name' | 'productType' | 'tier' | 'facilityGroupId'
 >;
 
-const keys = { all: ['facility-admin'] as const };
-
 function usePlanPath(): string {
   const { planId } = useSession();
   return `/plans/${planId}`;
@@ -23,7 +23,7 @@ function usePlanPath(): string {
 export function useFacilityRecords(search: string, pageNumber: number, pageLimit: number) {
   const plan = usePlanPath();
   return useQuery({
-    queryKey: [...keys.all, 'facilities', search, pageNumber, pageLimit],
+    queryKey: facilityAdminKeys.facilities(search, pageNumber, pageLimit),
     queryFn: ({ signal }) =>
       apiRequest<Page<TFacilityRecord>>(`${plan}/facilities/all`, {
         query: { search: search || undefined, pageNumber, pageLimit },
@@ -36,7 +36,7 @@ export function useFacilityRecords(search: string, pageNumber: number, pageLimit
 export function useFacilityGroups(search = '', pageNumber = 1, pageLimit = 100) {
   const plan = usePlanPath();
   return useQuery({
-    queryKey: [...keys.all, 'groups', search, pageNumber, pageLimit],
+    queryKey: facilityAdminKeys.groups(search, pageNumber, pageLimit),
     queryFn: ({ signal }) =>
       apiRequest<Page<TFacilityGroupRecord>>(`${plan}/facility-groups`, {
         query: { search: search || undefined, pageNumber, pageLimit },
@@ -47,15 +47,17 @@ export function useFacilityGroups(search = '', pageNumber = 1, pageLimit = 100) 
 }
 
 function useSave<TVars, TResult>(fn: (plan: string, vars: TVars) => Promise<TResult>) {
+  const { planId } = useSession();
   const plan = usePlanPath();
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (vars: TVars) => fn(plan, vars),
-    // The facility chooser and the shell read the facilities too.
+    // The facility chooser and the shell read the facilities too (their names, tiers, rights).
     onSuccess: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: keys.all }),
-        queryClient.invalidateQueries({ queryKey: ['facilities'] }),
+        queryClient.invalidateQueries({ queryKey: facilityAdminKeys.all }),
+        queryClient.invalidateQueries({ queryKey: sessionKeys.facilities(planId) }),
+        queryClient.invalidateQueries({ queryKey: userFacilityKeys.all }),
       ]),
   });
 }

@@ -1,7 +1,6 @@
 import { Alert, Button, Select, Space, Typography } from 'antd';
 import { productionsDef } from '#core/entities/defs/index.ts';
 import { useEntityOptions } from '#client/shared/master-data/entity-queries.ts';
-import { usePermissions } from '#client/shared/permissions.ts';
 import { useMacExport, useProductionPdf } from '#client/shared/limits/mac-export-api.ts';
 
 interface MacExportBarProps {
@@ -18,8 +17,9 @@ function megabytes(bytes: number): string {
  * shown, and the PDFs of the chosen production.
  */
 export function MacExportBar({ productionId, onProductionChange }: MacExportBarProps) {
-  const canListProductions = usePermissions().can('Production', 'Get');
-  const productions = useEntityOptions(canListProductions ? productionsDef : undefined);
+  const productions = useEntityOptions(productionsDef);
+  // While the permissions load the picker shows, empty; it goes if they do not allow the list.
+  const canListProductions = !productions.forbidden;
   const { mutation: exporting, bytes } = useMacExport();
   const pdf = useProductionPdf();
   const options = (productions.data?.data ?? []).map((p) => ({

@@ -1,87 +1,60 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
 import type { Derivation } from '#core/limits/derivation.ts';
 import type { PairExplanation } from '#core/limits/explain.ts';
-import type { TUncomputable } from '#core/schemas/mac-matrix.schemas.ts';
+import type { SamplingSpec } from '#core/limits/model.ts';
+import type {
+  ZCleaningAgentLimit,
+  ZCleaningAgentLimits,
+  ZEquipmentLimits,
+  ZLimitUnits,
+  ZLowestLimits,
+  ZProductionLimits,
+  ZProductionPair,
+  ZProductionPairs,
+  ZWorstCaseRanking,
+} from '#core/schemas/limit-reports.schemas.ts';
 import { apiRequest } from '#client/api/http-client.ts';
 import { facilityPath } from '#client/shared/master-data/entity-api.ts';
 import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
 import { limitsKeys } from '#client/shared/query-keys.ts';
 
-/** A lowest limit and the previous → next pair that set it; null when no pair has one. */
-export interface LowestLimit {
-  value: number | null;
-  pair: [string, string] | null;
+/*
+ * The reports as the server checks them (core/schemas/limit-reports.schemas.ts). Derivations
+ * and explanations travel as plain JSON objects; they are the engine's, typed by its own types.
+ */
+export type LowestLimits = z.output<typeof ZLowestLimits>;
+export type LimitUnits = z.output<typeof ZLimitUnits>;
+type Explanations = Record<string, PairExplanation>;
+/** GET mac-matrix/explain and limits/productions/{id}/explain (ZPairExplanationAnswer). */
+export interface PairExplanationAnswer {
+  explanation: PairExplanation;
 }
 
-export interface LowestLimits {
-  maco: LowestLimit;
-  sal: LowestLimit;
-  swab: LowestLimit;
-  rinse: LowestLimit;
+type EquipmentLimits = z.output<typeof ZEquipmentLimits>;
+export type EquipmentLimitsAnswer = Omit<EquipmentLimits, 'explanations' | 'sampling'> & {
+  explanations: Explanations;
+  sampling: Pick<SamplingSpec, 'swabArea' | 'rinseVolume'>;
+};
+
+type ProductionLimits = z.output<typeof ZProductionLimits>;
+type ProductionRow = ProductionLimits['productions'][number];
+export interface ProductionLimitsAnswer extends Omit<ProductionLimits, 'productions'> {
+  productions: (Omit<ProductionRow, 'explanations'> & { explanations: Explanations })[];
 }
 
-export type LimitUnits = Record<keyof LowestLimits, string>;
-
-/** Products and equipment each report left out because their stored data cannot be computed. */
-interface LeftOut {
-  uncomputable: TUncomputable[];
-}
-
-export interface EquipmentLimitsAnswer extends LeftOut {
-  equipment: (LowestLimits & { id: string; pairCount: number })[];
-  explanations: Record<string, PairExplanation>;
-  /** The swab area and rinse volume used, from the facility's sampling types. */
-  sampling: {
-    swabArea?: { value: number; unit: string };
-    rinseVolume?: { value: number; unit: string };
-  };
-  units: LimitUnits;
-}
-
-export interface ProductionLimitsAnswer extends LeftOut {
-  productions: (LowestLimits & {
-    id: number;
-    name: string;
-    productCount: number;
-    equipmentCount: number;
-    pairCount: number;
-    explanations: Record<string, PairExplanation>;
-  })[];
-  units: LimitUnits;
-}
-
-export interface RankedProduct {
-  rank: number;
-  id: string;
-  scores: Record<string, number>;
-  score: number | null;
-  lowestMaco: number | null;
-  derivation: Derivation;
-}
-
-export interface WorstCaseRankingAnswer extends LeftOut {
+type RankingRow = z.output<typeof ZWorstCaseRanking>['products'][number];
+export type RankedProduct = Omit<RankingRow, 'derivation'> & { derivation: Derivation };
+export type WorstCaseRankingAnswer = Omit<z.output<typeof ZWorstCaseRanking>, 'products'> & {
   products: RankedProduct[];
-  perEquipment: Record<string, string | null>;
-  criteria: { attribute: string; worst: 'highest' | 'lowest' }[];
-  formula: { name: string; expression: string } | null;
-}
+};
 
-export interface CleaningAgentLimit {
-  agent: string;
-  next: string;
-  health: number | null;
-  ld50: number | null;
-  arl: number | null;
-  maco: number | null;
-  governing: string | null;
-  area: number | null;
-  sal: number | null;
+export type CleaningAgentLimit = Omit<z.output<typeof ZCleaningAgentLimit>, 'derivations'> & {
   derivations: Record<string, Derivation>;
-}
-
-export interface CleaningAgentLimitsAnswer extends LeftOut {
+};
+export type CleaningAgentLimitsAnswer = Omit<z.output<typeof ZCleaningAgentLimits>, 'limits'> & {
   limits: CleaningAgentLimit[];
-}
+};
 
 /**
  * The limits reports. Under `limitsKeys.all`, so every master-data change refetches them
@@ -90,7 +63,7 @@ export interface CleaningAgentLimitsAnswer extends LeftOut {
 function useLimitsReport<T>(path: string, action: string) {
   const scope = useFacilityScope();
   return useQuery({
-    queryKey: [...limitsKeys.all(scope.facilityId), 'report', path],
+    queryKey: limitsKeys.report(scope.facilityId, path),
     queryFn: ({ signal }) => apiRequest<T>(`${facilityPath(scope)}${path}`, { signal, action }),
   });
 }
@@ -112,19 +85,11 @@ export const useCleaningAgentLimits = () =>
 
 export const pairKey = ([previous, next]: readonly [string, string]) => `${previous} → ${next}`;
 
-export interface ProductionPair {
-  previous: string;
-  next: string;
-  governing: string | null;
-  maco: number | null;
-  sal: number | null;
-  swab: number | null;
-  rinse: number | null;
-}
+export type ProductionPair = z.output<typeof ZProductionPair>;
 
 /** GET {F}/limits/productions/{id}/pairs: the production's own matrix. */
 export const useProductionPairs = (productionId: number) =>
-  useLimitsReport<{ pairs: ProductionPair[]; units: LimitUnits } & LeftOut>(
+  useLimitsReport<z.output<typeof ZProductionPairs>>(
     `/limits/productions/${productionId}/pairs`,
     'Loading the pairs of the production',
   );
@@ -135,15 +100,9 @@ export function useExplainProductionPair() {
   const client = useQueryClient();
   return (productionId: number, previous: string, next: string) =>
     client.fetchQuery({
-      queryKey: [
-        ...limitsKeys.all(scope.facilityId),
-        'production-explain',
-        productionId,
-        previous,
-        next,
-      ],
+      queryKey: limitsKeys.productionExplain(scope.facilityId, productionId, previous, next),
       queryFn: ({ signal }) =>
-        apiRequest<{ explanation: PairExplanation }>(
+        apiRequest<PairExplanationAnswer>(
           `${facilityPath(scope)}/limits/productions/${productionId}/explain`,
           { query: { previous, next }, signal, action: 'Loading the derivation' },
         ).then((answer) => answer.explanation),

@@ -14,7 +14,7 @@ const production = (productionId: number | undefined) =>
 export function useMacGrid(productionId?: number) {
   const scope = useFacilityScope();
   return useQuery({
-    queryKey: [...limitsKeys.macMatrix(scope.facilityId), 'grid', productionId ?? 'all'],
+    queryKey: limitsKeys.macGrid(scope.facilityId, productionId),
     queryFn: async ({ signal }) =>
       new MacGridData(
         await apiRequest<TMacGrid>(`${facilityPath(scope)}/mac-matrix/grid`, {
@@ -42,13 +42,12 @@ export interface GridCell {
 export function useGridPair(cell: GridCell | null, productionId?: number) {
   const scope = useFacilityScope();
   return useQuery({
-    queryKey: [
-      ...limitsKeys.all(scope.facilityId),
-      'pair',
-      cell?.previous,
-      cell?.next,
-      productionId ?? 0,
-    ],
+    queryKey: limitsKeys.pair(
+      scope.facilityId,
+      cell?.previous ?? '',
+      cell?.next ?? '',
+      productionId,
+    ),
     enabled: cell !== null,
     queryFn: async ({ signal }) => {
       const page = await apiRequest<TMacPairsPage>(`${facilityPath(scope)}/mac-matrix/pairs`, {

@@ -93,7 +93,7 @@ export function useMacMatrix(productionId?: number, enabled = true) {
   const scope = useFacilityScope();
   const [progress, setProgress] = useState<LoadProgress | null>(null);
   const matrix = useQuery({
-    queryKey: [...limitsKeys.macMatrix(scope.facilityId), productionId ?? 'all'],
+    queryKey: limitsKeys.macMatrixOf(scope.facilityId, productionId),
     queryFn: ({ signal }) => loadMacMatrix(scope, signal, setProgress, productionId),
     enabled,
     // Limits follow master data: refetched whenever it changes (see shared/query-keys.ts), and

@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import type { PairExplanation } from '#core/limits/explain.ts';
 import { apiRequest } from '#client/api/http-client.ts';
 import { facilityPath } from '#client/shared/master-data/entity-api.ts';
 import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
 import { limitsKeys } from '#client/shared/query-keys.ts';
+import type { PairExplanationAnswer } from './limit-reports-api.ts';
 
 /**
  * GET {F}/mac-matrix/explain: the derivation of one pair from its inputs (each input with its
@@ -13,9 +13,9 @@ export function usePairDerivation(previous: string, next: string, productionId?:
   const scope = useFacilityScope();
   return useQuery({
     // Under a production filter the pair is the production's own (its equipment only).
-    queryKey: [...limitsKeys.all(scope.facilityId), 'explain', previous, next, productionId ?? 0],
+    queryKey: limitsKeys.explain(scope.facilityId, previous, next, productionId),
     queryFn: ({ signal }) =>
-      apiRequest<{ explanation: PairExplanation }>(`${facilityPath(scope)}/mac-matrix/explain`, {
+      apiRequest<PairExplanationAnswer>(`${facilityPath(scope)}/mac-matrix/explain`, {
         query: { previous, next, ...(productionId === undefined ? {} : { productionId }) },
         signal,
         action: 'Loading the derivation',

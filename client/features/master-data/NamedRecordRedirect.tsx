@@ -42,7 +42,7 @@ export function NamedRecordRedirect() {
 function FindByName({ def, name }: { def: EntityDef; name: string }) {
   const scope = useFacilityScope();
   const found = useQuery({
-    queryKey: [...entityKeys.all(scope.facilityId, def), 'named', name],
+    queryKey: entityKeys.named(scope.facilityId, def, name),
     queryFn: ({ signal }) => idByName(scope, def, name, signal),
   });
   if (found.isPending) return <Spin />;

@@ -13,7 +13,7 @@ import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.
 export function useWhereUsed(def: EntityDef, id: number) {
   const scope = useFacilityScope();
   return useQuery({
-    queryKey: [...entityKeys.detail(scope.facilityId, def, id), 'where-used'],
+    queryKey: entityKeys.whereUsed(scope.facilityId, def, id),
     queryFn: ({ signal }) =>
       apiRequest<TWhereUsed>(`${facilityPath(scope)}/${def.path}/${id}/where-used`, {
         signal,

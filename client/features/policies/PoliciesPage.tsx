@@ -1,5 +1,4 @@
 import { Card, Spin, Tabs, Typography } from 'antd';
-import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import type {
   TInspectionSettings,
@@ -13,7 +12,7 @@ import { PolicyTab } from '#client/shared/policies/PolicyTab.tsx';
 import {
   loadInspection,
   loadMicrobial,
-  loadPolicyTab,
+  usePolicyTab,
   RESIDUE_TYPES,
   rulesKeys,
   saveInspection,
@@ -31,11 +30,7 @@ export function PoliciesPage() {
   const [searchParams] = useSearchParams();
   // My approvals opens a limit policy by `?policy=documentId`: its residue type's tab.
   const policyId = Number(searchParams.get('policy')) || null;
-  const policyTab = useQuery({
-    queryKey: ['facility', scope.facilityId, 'policy-tab', policyId],
-    queryFn: ({ signal }) => loadPolicyTab(scope, policyId ?? 0, signal),
-    enabled: policyId !== null,
-  });
+  const policyTab = usePolicyTab(policyId);
   if (permissions.isLoading || (policyId !== null && policyTab.isPending)) return <Spin />;
   const canEditPolicy = permissions.can('CleaningPolicy', 'Modify');
 

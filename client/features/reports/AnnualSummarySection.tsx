@@ -15,7 +15,7 @@ import {
   generateAnnualSummary,
   useAnnualSummaries,
 } from './annual-summary-api.ts';
-import { reportKeys } from '#client/shared/reports/reports-api.ts';
+import { reportKeys } from '#client/shared/query-keys.ts';
 
 interface AnnualValues {
   start: string;

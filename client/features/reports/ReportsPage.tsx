@@ -28,7 +28,6 @@ import { AnnualSummarySection } from './AnnualSummarySection.tsx';
 import {
   downloadReport,
   generateReport,
-  reportKeys,
   useReportTags,
   useReports,
   type GenerateReportBody,
@@ -39,6 +38,7 @@ import {
   auditLogReportBody,
   type AuditLogReportValues,
 } from './AuditLogReportFields.tsx';
+import { reportKeys } from '#client/shared/query-keys.ts';
 
 const short = (hash: string | null | undefined) => (hash ? hash.slice(0, 12) : '—');
 

@@ -13,24 +13,15 @@ import { getToken } from '#client/session/session-store.ts';
 import { facilityPath, type FacilityScope } from '#client/shared/master-data/entity-api.ts';
 import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
 import { fileNameOf } from '#client/shared/master-data/workbook-problems.ts';
-import { reportKeys } from '#client/shared/reports/reports-api.ts';
+import { reportKeys } from '#client/shared/query-keys.ts';
+import type { ReportPage } from '#client/shared/reports/reports-api.ts';
 
 /** The calls `annualSummary` of spec §7: POST (start, end, customSections); GET list; GET {id}. */
 
-interface Page {
-  pageNumber: number;
-  pageLimit: number;
-}
-
-export const annualSummaryKeys = {
-  list: (facilityId: number, page: Page) =>
-    [...reportKeys.all(facilityId), 'annualSummary', page] as const,
-};
-
-export function useAnnualSummaries(page: Page) {
+export function useAnnualSummaries(page: ReportPage) {
   const scope = useFacilityScope();
   return useQuery({
-    queryKey: annualSummaryKeys.list(scope.facilityId, page),
+    queryKey: reportKeys.annualSummaries(scope.facilityId, page),
     queryFn: ({ signal }) =>
       apiRequest<TReportList>(`${facilityPath(scope)}/annualSummary`, {
         query: { ...page },

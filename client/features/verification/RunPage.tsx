@@ -12,8 +12,9 @@ import { InspectionCard } from './InspectionCard.tsx';
 import { MicrobialResults } from './MicrobialResults.tsx';
 import { ReleaseTag } from '#client/shared/verification/ReleaseTag.tsx';
 import { ResultsEntry } from './ResultsEntry.tsx';
-import { invalidateRun, runPath, useRun, verificationKeys } from './verification-api.ts';
+import { invalidateRun, runPath, useRun } from './verification-api.ts';
 import { RecordReportButton } from '#client/shared/reports/RecordReportButton.tsx';
+import { verificationKeys } from '#client/shared/query-keys.ts';
 
 const STATUS_LABELS: Record<TRun['status'], string> = {
   NotStarted: 'Not started',

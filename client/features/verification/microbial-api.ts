@@ -2,47 +2,48 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type {
   TRun,
-  TRunMicrobial,
+  TRunResponse,
   ZMicrobialResultEdit,
   ZMicrobialResultsBody,
 } from '#core/schemas/verification.schemas.ts';
 import { apiRequest } from '#client/api/http-client.ts';
 import { facilityPath, type FacilityScope } from '#client/shared/master-data/entity-api.ts';
 import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
-import { runPath, useRunWrite, verificationKeys } from './verification-api.ts';
+import { runPath, useRunWrite } from './verification-api.ts';
+import { verificationKeys } from '#client/shared/query-keys.ts';
+import type { ZRunMicrobialResponse } from '#core/schemas/verification.schemas.ts';
 
 /** The microbial calls of a run (core/verification/README.md, "Microbial results"). */
 
 export type MicrobialResultsBody = z.input<typeof ZMicrobialResultsBody>;
 export type MicrobialResultEditBody = z.input<typeof ZMicrobialResultEdit>;
 
-// Under the run's key, so that whatever refreshes the run refreshes its microbial side too.
-const microbialKey = (facilityId: number, runId: number) =>
-  [...verificationKeys.run(facilityId, runId), 'microbial'] as const;
-
 export function useRunMicrobial(runId: number) {
   const scope = useFacilityScope();
   return useQuery({
-    queryKey: microbialKey(scope.facilityId, runId),
+    queryKey: verificationKeys.microbial(scope.facilityId, runId),
     queryFn: async ({ signal }) =>
       (
-        await apiRequest<{ microbial: TRunMicrobial }>(`${runPath(scope, runId)}/microbial`, {
-          signal,
-          action: 'Loading the microbial results',
-        })
+        await apiRequest<z.output<typeof ZRunMicrobialResponse>>(
+          `${runPath(scope, runId)}/microbial`,
+          {
+            signal,
+            action: 'Loading the microbial results',
+          },
+        )
       ).microbial,
   });
 }
 
 const enter = (scope: FacilityScope, runId: number, body: MicrobialResultsBody) =>
-  apiRequest<{ run: TRun }>(`${runPath(scope, runId)}/microbial-results`, {
+  apiRequest<TRunResponse>(`${runPath(scope, runId)}/microbial-results`, {
     method: 'POST',
     body,
     action: 'Saving the microbial results',
   }).then((answer) => answer.run);
 
 const correct = (scope: FacilityScope, resultId: number, body: MicrobialResultEditBody) =>
-  apiRequest<{ run: TRun }>(`${facilityPath(scope)}/microbial-results/${resultId}`, {
+  apiRequest<TRunResponse>(`${facilityPath(scope)}/microbial-results/${resultId}`, {
     method: 'POST',
     body,
     action: 'Correcting the microbial result',
@@ -56,7 +57,7 @@ function useMicrobialWrite<V>(call: (scope: FacilityScope, variables: V) => Prom
   return useMutation({
     mutationFn: (variables: V) => write.mutateAsync(variables),
     onSuccess: (run) =>
-      client.invalidateQueries({ queryKey: microbialKey(scope.facilityId, run.id) }),
+      client.invalidateQueries({ queryKey: verificationKeys.microbial(scope.facilityId, run.id) }),
   });
 }
 

@@ -15,6 +15,8 @@ import type {
 import { apiRequest } from '#client/api/http-client.ts';
 import { facilityPath, type FacilityScope } from '#client/shared/master-data/entity-api.ts';
 import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
+import { studyKeys, verificationKeys } from '#client/shared/query-keys.ts';
+import type { ZVerificationSettingsResponse } from '#core/schemas/verification.schemas.ts';
 
 /** The calls of core/verification/README.md: runs, results, deviations and statistics. */
 
@@ -24,13 +26,6 @@ export type ResultEditBody = z.input<typeof ZResultEdit>;
 export type DeviationCreateBody = z.input<typeof ZDeviationCreate>;
 export type DeviationEditBody = z.input<typeof ZDeviationEdit>;
 export type StatisticsQuery = z.input<typeof ZStatisticsQuery>;
-
-export const verificationKeys = {
-  runs: (facilityId: number) => ['facility', facilityId, 'runs'] as const,
-  run: (facilityId: number, id: number) => ['facility', facilityId, 'runs', id] as const,
-  statistics: (facilityId: number, query: StatisticsQuery) =>
-    ['facility', facilityId, 'verification', 'statistics', query] as const,
-};
 
 export const runPath = (scope: FacilityScope, id: number) => `${facilityPath(scope)}/runs/${id}`;
 
@@ -73,7 +68,7 @@ export function useRunWrite<V>(call: (scope: FacilityScope, variables: V) => Pro
     mutationFn: (variables: V) => call(scope, variables),
     onSuccess: (run) => {
       client.setQueryData(verificationKeys.run(scope.facilityId, run.id), run);
-      void client.invalidateQueries({ queryKey: ['facility', scope.facilityId, 'studies'] });
+      void client.invalidateQueries({ queryKey: studyKeys.all(scope.facilityId) });
     },
   });
 }
@@ -82,7 +77,7 @@ export function useRunWrite<V>(call: (scope: FacilityScope, variables: V) => Pro
 export function invalidateRun(client: ReturnType<typeof useQueryClient>, facilityId: number) {
   return Promise.all([
     client.invalidateQueries({ queryKey: verificationKeys.runs(facilityId) }),
-    client.invalidateQueries({ queryKey: ['facility', facilityId, 'studies'] }),
+    client.invalidateQueries({ queryKey: studyKeys.all(facilityId) }),
   ]);
 }
 
@@ -108,9 +103,9 @@ export type VerificationThresholds = Pick<TVerificationSettings, 'alertPercent' 
 export function useVerificationThresholds(): VerificationThresholds {
   const scope = useFacilityScope();
   const query = useQuery({
-    queryKey: ['facility', scope.facilityId, 'verification', 'settings'],
+    queryKey: verificationKeys.settings(scope.facilityId),
     queryFn: ({ signal }) =>
-      apiRequest<{ settings: TVerificationSettings }>(
+      apiRequest<z.output<typeof ZVerificationSettingsResponse>>(
         `${facilityPath(scope)}/verification/settings`,
         { signal, action: 'Loading the verification settings' },
       ),

@@ -4,9 +4,7 @@ import { lowerLabel } from '#core/entities/labels.ts';
 import { apiRequest } from '#client/api/http-client.ts';
 import { facilityPath, type FacilityScope } from '../master-data/entity-api.ts';
 import type { AuditLogPage } from './audit-log-api.ts';
-
-export const recordHistoryKey = (scope: FacilityScope, def: EntityDef, id: number) =>
-  ['audit_logs', 'record', scope.facilityId, def.key, id] as const;
+import { recordHistoryKeys } from '#client/shared/query-keys.ts';
 
 /** A record's audit rows, newest first (…/{path}/{id}/history). */
 export function useRecordHistory(
@@ -16,7 +14,7 @@ export function useRecordHistory(
   page: { pageNumber: number; pageLimit: number },
 ) {
   return useQuery({
-    queryKey: [...recordHistoryKey(scope, def, id), page.pageNumber, page.pageLimit],
+    queryKey: recordHistoryKeys.page(scope.facilityId, def, id, page),
     queryFn: ({ signal }) =>
       apiRequest<AuditLogPage>(`${facilityPath(scope)}/${def.path}/${id}/history`, {
         query: page,

@@ -4,6 +4,13 @@ import { apiRequest } from '#client/api/http-client.ts';
 import { facilityPath } from '../master-data/entity-api.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import { limitsKeys } from '../query-keys.ts';
+import type { z } from 'zod';
+import type { ZLimitsInputAnswer } from '#core/schemas/limit-reports.schemas.ts';
+
+/** The input travels as a plain JSON object; it is the engine's, typed by its own type. */
+type LimitsInputAnswer = Omit<z.output<typeof ZLimitsInputAnswer>, 'input'> & {
+  input: LimitsInput;
+};
 
 /**
  * GET {F}/limits/input: the engine's input as the server builds it from master data, with the
@@ -22,10 +29,10 @@ export function useLimitsInput(
   if (productionId !== undefined) query.set('productionId', String(productionId));
   const search = query.toString();
   return useQuery({
-    queryKey: [...limitsKeys.all(scope.facilityId), 'input', policy, productionId ?? 'all'],
+    queryKey: limitsKeys.input(scope.facilityId, policy, productionId),
     queryFn: async ({ signal }) =>
       (
-        await apiRequest<{ input: LimitsInput }>(
+        await apiRequest<LimitsInputAnswer>(
           `${facilityPath(scope)}/limits/input${search ? `?${search}` : ''}`,
           { signal, action: 'Loading the limits input' },
         )

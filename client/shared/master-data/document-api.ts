@@ -27,7 +27,7 @@ export function documentOf(record: Record<string, unknown>): TDocumentSummary {
 export function useDocuments(def: EntityDef, ownerId: number | null) {
   const scope = useFacilityScope();
   return useQuery({
-    queryKey: [...entityKeys.all(scope.facilityId, def), 'documents', ownerId],
+    queryKey: entityKeys.documents(scope.facilityId, def, ownerId),
     enabled: Boolean(def.document) && ownerId !== null,
     queryFn: async ({ signal }) => {
       const { data } = await apiRequest<{ data: TAttachment[] }>(

@@ -61,9 +61,7 @@ export function useEntityOptions(def: EntityDef | undefined) {
   const canList = useCanListEntity();
   const allowed = def !== undefined && canList(def);
   const query = useQuery({
-    queryKey: def
-      ? entityKeys.options(scope.facilityId, def)
-      : [...entityKeys.allEntities(scope.facilityId), 'none'],
+    queryKey: def ? entityKeys.options(scope.facilityId, def) : entityKeys.none(scope.facilityId),
     queryFn: ({ signal }) =>
       def
         ? entityOptionsQuery(scope, def).queryFn({ signal })

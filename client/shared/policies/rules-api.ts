@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import type {
   TInspectionSettings,
   TMicrobialPolicy,
@@ -12,6 +13,8 @@ import type { TCleaningLimitPolicy } from '#core/schemas/policy.schemas.ts';
 import { apiRequest } from '#client/api/http-client.ts';
 import { facilityPath } from '../master-data/entity-api.ts';
 import type { FacilityScope } from '../master-data/entity-api.ts';
+import { useFacilityScope } from '../master-data/use-facility-scope.ts';
+import { policyKeys } from '#client/shared/query-keys.ts';
 
 /** A facility document and the version it is at (0: the defaults, never changed). */
 export interface VersionedDocument<T> {
@@ -188,4 +191,14 @@ export async function loadPolicyTab(
     { signal, action: 'Finding the cleaning limit policy' },
   );
   return policyTabFor(documentId, policies);
+}
+
+/** The residue-type tab of a limit policy named by its document id; nothing asked for null. */
+export function usePolicyTab(documentId: number | null) {
+  const scope = useFacilityScope();
+  return useQuery({
+    queryKey: policyKeys.tab(scope.facilityId, documentId),
+    queryFn: ({ signal }) => loadPolicyTab(scope, documentId ?? 0, signal),
+    enabled: documentId !== null,
+  });
 }

@@ -7,7 +7,8 @@ import { JobProgress } from '../jobs/JobProgress.tsx';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import { usePermissions } from '../permissions.ts';
 import { RECORD_REPORT_PARAMS, type RecordReportKind } from './record-report-kinds.ts';
-import { downloadReport, generateReport, reportKeys, useReport } from './reports-api.ts';
+import { reportKeys } from '#client/shared/query-keys.ts';
+import { downloadReport, generateReport, useReport } from './reports-api.ts';
 
 /**
  * "Report" on a record's screen: starts the record's report as a job, follows its progress and

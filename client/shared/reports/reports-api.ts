@@ -7,6 +7,7 @@ import {
   type TReportList,
   type ZGenerateReportBody,
   type ZGenerateReportResponse,
+  type ZReportResponse,
   type ZReportTags,
 } from '#core/schemas/reports.schemas.ts';
 import type { TCompareResponse } from '#core/schemas/report-compare.schemas.ts';
@@ -14,25 +15,18 @@ import { apiDownload, apiRequest, saveBlob } from '#client/api/http-client.ts';
 import { facilityPath, type FacilityScope } from '../master-data/entity-api.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import { isReportPending } from './report-state.ts';
+import { reportKeys } from '#client/shared/query-keys.ts';
+import type { TListQuery } from '#core/schemas/common.schemas.ts';
 
 /** The calls of server/modules/reports (spec §7 "Assessments and reports"). */
 
 export type GenerateReportBody = z.input<typeof ZGenerateReportBody>;
 export type ReportTags = z.infer<typeof ZReportTags>;
 
-interface Page {
-  pageNumber: number;
-  pageLimit: number;
-}
+/** The page of a report list asked for. */
+export type ReportPage = Pick<TListQuery, 'pageNumber' | 'pageLimit'>;
 
-export const reportKeys = {
-  all: (facilityId: number) => ['facility', facilityId, 'reports'] as const,
-  list: (facilityId: number, page: Page) =>
-    ['facility', facilityId, 'reports', 'list', page] as const,
-  tags: (facilityId: number) => ['facility', facilityId, 'reports', 'tags'] as const,
-};
-
-export function useReports(page: Page) {
+export function useReports(page: ReportPage) {
   const scope = useFacilityScope();
   return useQuery({
     queryKey: reportKeys.list(scope.facilityId, page),
@@ -88,10 +82,10 @@ export async function downloadReport(
 export function useReport(id: number | null) {
   const scope = useFacilityScope();
   return useQuery({
-    queryKey: [...reportKeys.all(scope.facilityId), 'one', id] as const,
+    queryKey: reportKeys.one(scope.facilityId, id),
     enabled: id !== null,
     queryFn: ({ signal }) =>
-      apiRequest<{ report: TReport }>(`${facilityPath(scope)}/reports/${id}`, {
+      apiRequest<z.output<typeof ZReportResponse>>(`${facilityPath(scope)}/reports/${id}`, {
         signal,
         action: 'Loading the report',
       }),
@@ -106,7 +100,7 @@ export function useReport(id: number | null) {
 export function useReportCompare(id: number, enabled: boolean) {
   const scope = useFacilityScope();
   return useQuery({
-    queryKey: [...reportKeys.all(scope.facilityId), 'compare', id] as const,
+    queryKey: reportKeys.compare(scope.facilityId, id),
     enabled,
     queryFn: ({ signal }) =>
       apiRequest<TCompareResponse>(`${facilityPath(scope)}/reports/${id}/compare`, {

@@ -3,6 +3,7 @@ import type { PermissionMap } from '#core/permissions/permission-map.ts';
 import type { TRole } from '#core/schemas/roles.schemas.ts';
 import { apiRequest } from '#client/api/http-client.ts';
 import { useSession } from '#client/session/use-session.ts';
+import { userFacilityKeys, userKeys } from '#client/shared/query-keys.ts';
 
 export const roleKeys = {
   all: ['roles'] as const,
@@ -38,8 +39,8 @@ function useRoleMutation<TVars>(fn: (base: string, vars: TVars) => Promise<TRole
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: roleKeys.all }),
-        queryClient.invalidateQueries({ queryKey: ['users', 'admin'] }),
-        queryClient.invalidateQueries({ queryKey: ['facilities'] }),
+        queryClient.invalidateQueries({ queryKey: userKeys.all }),
+        queryClient.invalidateQueries({ queryKey: userFacilityKeys.all }),
       ]),
   });
 }

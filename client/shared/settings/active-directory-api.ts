@@ -1,15 +1,15 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type {
-  TActiveDirectorySettings,
   TUpdateActiveDirectorySettingsRequest,
   ZActiveDirectoryPingResponse,
 } from '#core/schemas/active-directory.schemas.ts';
 import { apiRequest } from '#client/api/http-client.ts';
+import type { ZActiveDirectorySettingsResponse } from '#core/schemas/active-directory.schemas.ts';
 
 const activeDirectoryKey = ['activeDirectory', 'settings'] as const;
 
-type SettingsResponse = { activeDirectorySettings: TActiveDirectorySettings };
+type SettingsResponse = z.output<typeof ZActiveDirectorySettingsResponse>;
 
 export function useActiveDirectorySettings() {
   return useQuery({

@@ -1,7 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type {
-  TDateTimeSettings,
   TDefaultUnit,
   TPasswordPolicy,
   ZAllowedDomains,
@@ -10,6 +9,13 @@ import { apiRequest } from '#client/api/http-client.ts';
 import type { TSsoSettings, TUpdateSsoSettingsRequest } from '#core/schemas/auth.schemas.ts';
 import { dateTimeSettingsKey } from '../use-date-format.ts';
 import { useSession } from '#client/session/use-session.ts';
+import type {
+  ZDateTimeSettingsResponse,
+  ZDefaultUnitsResponse,
+  ZUpdateAllowedDomainsRequest,
+  ZUpdateDateTimeSettingsRequest,
+  ZUpdateDefaultUnitRequest,
+} from '#core/schemas/settings.schemas.ts';
 
 export type AllowedDomains = z.infer<typeof ZAllowedDomains>;
 
@@ -76,7 +82,7 @@ export function useAllowedDomains(enabled = true) {
 export function useUpdateAllowedDomains() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: { allowedDomains: string[]; version: number; reason: string }) =>
+    mutationFn: (body: z.input<typeof ZUpdateAllowedDomainsRequest>) =>
       apiRequest<AllowedDomains>('/users/allowedDomains', {
         method: 'PUT',
         body,
@@ -93,8 +99,8 @@ export function useUpdateDateTimeSettings() {
   const queryClient = useQueryClient();
   const { path, facilityId } = useFacilityPath();
   return useMutation({
-    mutationFn: (body: { dateTimeSettings: TDateTimeSettings; reason: string }) =>
-      apiRequest<{ dateTimeSettings: TDateTimeSettings }>(`${path}/date-time-settings`, {
+    mutationFn: (body: z.input<typeof ZUpdateDateTimeSettingsRequest>) =>
+      apiRequest<z.output<typeof ZDateTimeSettingsResponse>>(`${path}/date-time-settings`, {
         method: 'POST',
         body,
         action: 'Changing the date and time settings',
@@ -109,7 +115,7 @@ export function useDefaultUnits(enabled = true) {
   return useQuery({
     queryKey: settingsKeys.defaultUnits(facilityId),
     queryFn: ({ signal }) =>
-      apiRequest<TDefaultUnit[]>(`${path}/default_units`, {
+      apiRequest<z.output<typeof ZDefaultUnitsResponse>>(`${path}/default_units`, {
         action: 'Loading default units',
         signal,
       }),
@@ -121,7 +127,7 @@ export function useUpdateDefaultUnit() {
   const queryClient = useQueryClient();
   const { path, facilityId } = useFacilityPath();
   return useMutation({
-    mutationFn: ({ id, ...body }: { id: number; unit: string; reason: string }) =>
+    mutationFn: ({ id, ...body }: z.input<typeof ZUpdateDefaultUnitRequest> & { id: number }) =>
       apiRequest<TDefaultUnit>(`${path}/default_units/${id}`, {
         method: 'POST',
         body,

@@ -8,6 +8,7 @@ import type {
   ZStudyClose,
   ZStudyCreate,
   ZStudyEdit,
+  ZStudy,
   ZStudyListQuery,
 } from '#core/schemas/verification.schemas.ts';
 import { apiRequest } from '#client/api/http-client.ts';
@@ -15,6 +16,8 @@ import { cleaningAssessmentKeys } from '../cleaning-assessments/cleaning-assessm
 import { facilityPath } from '../master-data/entity-api.ts';
 import type { FacilityScope } from '../master-data/entity-api.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
+import { studyKeys } from '#client/shared/query-keys.ts';
+import type { TPage } from '#core/schemas/common.schemas.ts';
 
 /** The calls of core/verification/README.md for studies and the runs of a study. */
 
@@ -22,21 +25,9 @@ export type StudyListQuery = z.infer<typeof ZStudyListQuery>;
 export type StudyCreate = z.input<typeof ZStudyCreate>;
 export type StudyClose = z.input<typeof ZStudyClose>;
 export type StudyEdit = z.input<typeof ZStudyEdit>;
-export interface StudyList {
-  data: TStudy[];
-  total: number;
-}
+export type StudyList = TPage<typeof ZStudy>;
 /** A run as the study's run list answers it (the run screen reads the whole run). */
 export type RunSummary = TRunSummary;
-
-export const studyKeys = {
-  all: (facilityId: number) => ['facility', facilityId, 'studies'] as const,
-  list: (facilityId: number, query: StudyListQuery) =>
-    [...studyKeys.all(facilityId), 'list', query] as const,
-  detail: (facilityId: number, id: number) => [...studyKeys.all(facilityId), 'detail', id] as const,
-  runs: (facilityId: number, id: number) =>
-    [...studyKeys.all(facilityId), 'detail', id, 'runs'] as const,
-};
 
 export const studyPath = (scope: FacilityScope, id?: number) =>
   `${facilityPath(scope)}/studies${id === undefined ? '' : `/${id}`}`;

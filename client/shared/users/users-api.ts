@@ -1,16 +1,17 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { TDepartment } from '#core/schemas/departments.schemas.ts';
+import type { z } from 'zod';
+import type { TPage } from '#core/schemas/common.schemas.ts';
+import type { ZDepartment } from '#core/schemas/departments.schemas.ts';
 import type { TRole } from '#core/schemas/roles.schemas.ts';
-import type { TActiveDirectoryUser } from '#core/schemas/active-directory.schemas.ts';
-import type { TAuthType, TUser, TUserWithKey } from '#core/schemas/users.schemas.ts';
+import type { ZActiveDirectorySearchResponse } from '#core/schemas/active-directory.schemas.ts';
+import type {
+  TUser,
+  TUserWithKey,
+  ZCreateUserRequest,
+  ZUser,
+} from '#core/schemas/users.schemas.ts';
 import { apiRequest } from '#client/api/http-client.ts';
-
-export interface Page<T> {
-  data: T[];
-  total: number;
-  pageNumber: number;
-  pageLimit: number;
-}
+import { userKeys } from '#client/shared/query-keys.ts';
 
 export interface UserListParams {
   pageNumber: number;
@@ -19,19 +20,11 @@ export interface UserListParams {
   archived: boolean;
 }
 
-export const userKeys = {
-  all: ['users', 'admin'] as const,
-  list: (params: UserListParams) => ['users', 'admin', 'list', params] as const,
-  facilityRoles: (planId: number | null, facilityId: number) =>
-    ['users', 'admin', 'roles-of', planId, facilityId] as const,
-  departments: ['users', 'admin', 'departments'] as const,
-};
-
 export function useUsers(params: UserListParams) {
   return useQuery({
     queryKey: userKeys.list(params),
     queryFn: ({ signal }) =>
-      apiRequest<Page<TUser>>('/users', {
+      apiRequest<TPage<typeof ZUser>>('/users', {
         query: {
           pageNumber: params.pageNumber,
           pageLimit: params.pageLimit,
@@ -62,7 +55,7 @@ export function useDepartmentOptions() {
   return useQuery({
     queryKey: userKeys.departments,
     queryFn: ({ signal }) =>
-      apiRequest<Page<TDepartment>>('/departments', {
+      apiRequest<TPage<typeof ZDepartment>>('/departments', {
         query: { pageLimit: 1000 },
         action: 'Loading departments',
         signal,
@@ -71,15 +64,10 @@ export function useDepartmentOptions() {
   });
 }
 
-export interface UserFormValues {
-  firstName: string;
-  lastName: string;
-  username: string;
-  email?: string | null;
-  departmentId?: number | null;
-  facilityRoles: { facilityId: number; roleIds: number[] }[];
-  authType: TAuthType;
-}
+type CreateUserBody = z.input<typeof ZCreateUserRequest>;
+/** What the user form sends: the body the server checks a new user with, every grant named. */
+export type UserFormValues = Omit<CreateUserBody, 'password' | 'facilityRoles'> &
+  Required<Pick<CreateUserBody, 'facilityRoles'>>;
 
 function useUserMutation<TVars, TResult>(fn: (vars: TVars) => Promise<TResult>) {
   const queryClient = useQueryClient();
@@ -99,7 +87,7 @@ export function useCreateUser() {
 export function useSearchDirectory() {
   return useMutation({
     mutationFn: (query: string) =>
-      apiRequest<{ activeDirectoryUsers: TActiveDirectoryUser[] }>('/activeDirectory/search', {
+      apiRequest<z.output<typeof ZActiveDirectorySearchResponse>>('/activeDirectory/search', {
         method: 'POST',
         body: { query },
         action: 'Searching the directory',

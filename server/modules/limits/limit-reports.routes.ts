@@ -9,28 +9,21 @@ import {
   worstCaseRanking,
 } from './limit-reports.service.ts';
 import { ZId } from '#core/schemas/common.schemas.ts';
-import { ZUncomputable } from '#core/schemas/mac-matrix.schemas.ts';
 import { ZAsOfQuery } from '#core/schemas/versions.schemas.ts';
+import {
+  LIMIT_UNITS,
+  ZEquipmentLimits,
+  ZPairExplanationAnswer,
+  ZProductionLimits,
+  ZProductionPairs,
+  ZWorstCaseRanking,
+} from '#core/schemas/limit-reports.schemas.ts';
 
 const base = '/api/v2/plans/:plan/facilities/:facility/limits';
 const tags = ['limits'];
-const ZJson = z.record(z.string(), z.unknown());
-const ZPair = z.tuple([z.string(), z.string()]).nullable();
-// A lowest limit and the previous → next pair that set it; null when no pair has one.
-const ZLowest = z.object({ value: z.number().nullable(), pair: ZPair });
-const ZLowestLimits = { maco: ZLowest, sal: ZLowest, swab: ZLowest, rinse: ZLowest };
-const ZUnits = z.object({
-  maco: z.literal('mg'),
-  sal: z.literal('mg/sqcm'),
-  swab: z.literal('mg/swab'),
-  rinse: z.literal('mg/ml'),
-});
-const units = { maco: 'mg', sal: 'mg/sqcm', swab: 'mg/swab', rinse: 'mg/ml' } as const;
 const ZProductionParams = ZFacilityParams.extend({
   productionId: ZId,
 });
-const ZOrNull = z.number().nullable();
-const ZLeftOut = z.array(ZUncomputable);
 const leftOutDescription =
   '`uncomputable` lists the products and equipment whose stored data the engine cannot compute with, and why; they are left out and the rest is computed.';
 const explanationsDescription =
@@ -49,22 +42,12 @@ export function registerLimitReportRoutes({ app, db, permit }: AppContext): void
         description: `For each equipment item in at least one pair of the MAC matrix: the lowest of each limit over the pairs that share the item, and the pair that governs it. Swab and rinse limits use the facility's first swab and rinse sampling types (swab area, rinse volume) and the Chemical policy's recovery; null without one. ${explanationsDescription} ${leftOutDescription}`,
         params: ZFacilityParams,
         querystring: ZAsOfQuery,
-        response: {
-          200: z.object({
-            equipment: z.array(
-              z.object({ id: z.string(), pairCount: z.number().int(), ...ZLowestLimits }),
-            ),
-            explanations: ZJson,
-            sampling: ZJson,
-            units: ZUnits,
-            uncomputable: ZLeftOut,
-          }),
-        },
+        response: { 200: ZEquipmentLimits },
       },
     },
     async (request) => ({
       ...(await equipmentLimits(db, request.params.facility, request.query)),
-      units,
+      units: LIMIT_UNITS,
     }),
   );
 
@@ -78,28 +61,12 @@ export function registerLimitReportRoutes({ app, db, permit }: AppContext): void
         description: `For each production, the MAC matrix of its own products on its own equipment: the lowest (governing) MACO and the lowest SAL, swab and rinse limits over its pairs, each with the pair that set it. ${explanationsDescription} ${leftOutDescription} (over every production, each once)`,
         params: ZFacilityParams,
         querystring: ZAsOfQuery,
-        response: {
-          200: z.object({
-            productions: z.array(
-              z.object({
-                id: z.number().int(),
-                name: z.string(),
-                productCount: z.number().int(),
-                equipmentCount: z.number().int(),
-                pairCount: z.number().int(),
-                ...ZLowestLimits,
-                explanations: ZJson,
-              }),
-            ),
-            units: ZUnits,
-            uncomputable: ZLeftOut,
-          }),
-        },
+        response: { 200: ZProductionLimits },
       },
     },
     async (request) => ({
       ...(await productionLimits(db, request.params.facility, request.query)),
-      units,
+      units: LIMIT_UNITS,
     }),
   );
 
@@ -113,23 +80,7 @@ export function registerLimitReportRoutes({ app, db, permit }: AppContext): void
         description: `Every previous → next pair of the production’s products on its equipment, with the governing criterion, MACO, SAL, swab and rinse limit (null when none). 404 for a production not in the facility. ${leftOutDescription}`,
         params: ZProductionParams,
         querystring: ZAsOfQuery,
-        response: {
-          200: z.object({
-            pairs: z.array(
-              z.object({
-                previous: z.string(),
-                next: z.string(),
-                governing: z.string().nullable(),
-                maco: ZOrNull,
-                sal: ZOrNull,
-                swab: ZOrNull,
-                rinse: ZOrNull,
-              }),
-            ),
-            units: ZUnits,
-            uncomputable: ZLeftOut,
-          }),
-        },
+        response: { 200: ZProductionPairs },
       },
     },
     async (request) => ({
@@ -139,7 +90,7 @@ export function registerLimitReportRoutes({ app, db, permit }: AppContext): void
         request.params.productionId,
         request.query,
       )),
-      units,
+      units: LIMIT_UNITS,
     }),
   );
 
@@ -157,7 +108,7 @@ export function registerLimitReportRoutes({ app, db, permit }: AppContext): void
           previous: z.string().min(1).max(200),
           next: z.string().min(1).max(200),
         }),
-        response: { 200: z.object({ explanation: ZJson }) },
+        response: { 200: ZPairExplanationAnswer },
       },
     },
     async (request) => ({
@@ -182,27 +133,7 @@ export function registerLimitReportRoutes({ app, db, permit }: AppContext): void
         description: `Every product scored by the risk scales (solubility and cleanability of its worst active, dose and toxicity bands of its lowest therapeutic dose and PDE, the HBEL toxicity score) under the facility’s risk categories where one matches a factor, combined by the risk formula of its "Highest RPN" selection criterion (the APIC worst-case rating without one), then ranked by its selection criteria in priority order (highest score, then lowest MACO, without any). Each score carries its derivation; \`perEquipment\` names the worst-case product of each equipment item. ${leftOutDescription}`,
         params: ZFacilityParams,
         querystring: ZAsOfQuery,
-        response: {
-          200: z.object({
-            products: z.array(
-              z.object({
-                rank: z.number().int(),
-                id: z.string(),
-                scores: z.record(z.string(), z.number()),
-                score: z.number().nullable(),
-                lowestMaco: z.number().nullable(),
-                derivation: ZJson,
-              }),
-            ),
-            perEquipment: z.record(z.string(), z.string().nullable()),
-            criteria: z.array(
-              z.object({ attribute: z.string(), worst: z.enum(['highest', 'lowest']) }),
-            ),
-            formula: z.object({ name: z.string(), expression: z.string() }).nullable(),
-            units: z.object({ score: z.literal('points'), lowestMaco: z.literal('mg') }),
-            uncomputable: ZLeftOut,
-          }),
-        },
+        response: { 200: ZWorstCaseRanking },
       },
     },
     async (request) => ({

@@ -11,12 +11,16 @@ import { ZUncomputable } from '#core/schemas/mac-matrix.schemas.ts';
 import { cleaningAgentLimitRows } from './cleaning-agent-limits.ts';
 import { computableLimitsInput, refuseLeftOut } from './computable-input.ts';
 import { ZId } from '#core/schemas/common.schemas.ts';
+import {
+  ZCleaningAgentLimits,
+  ZLimitsInputAnswer,
+  ZPairExplanationAnswer,
+} from '#core/schemas/limit-reports.schemas.ts';
 
 const base = '/api/v2/plans/:plan/facilities/:facility';
 const tags = ['limits'];
 // Engine results carry NaN for "none"; JSON has no NaN, so they travel as null.
 const ZNumberOrNull = z.number().nullable();
-const ZDerivations = z.record(z.string(), z.unknown());
 const nullable = (v: number) => (Number.isFinite(v) ? v : null);
 
 export function registerLimitViewRoutes({ app, db, permit }: AppContext): void {
@@ -37,7 +41,7 @@ export function registerLimitViewRoutes({ app, db, permit }: AppContext): void {
           next: z.string().min(1).max(200),
           productionId: z.coerce.number().int().positive().optional(),
         }),
-        response: { 200: z.object({ explanation: ZDerivations }) },
+        response: { 200: ZPairExplanationAnswer },
       },
     },
     async (request) => {
@@ -77,9 +81,7 @@ export function registerLimitViewRoutes({ app, db, permit }: AppContext): void {
               'draft: compute with the Chemical policy’s version in progress (Being Built, Being Reviewed or Being Approved) instead of the approved one, to preview what it would change; approved (default) otherwise',
             ),
         }),
-        response: {
-          200: z.object({ input: ZDerivations, uncomputable: z.array(ZUncomputable) }),
-        },
+        response: { 200: ZLimitsInputAnswer },
       },
     },
     async (request) => {
@@ -159,30 +161,7 @@ export function registerLimitViewRoutes({ app, db, permit }: AppContext): void {
         summary:
           'Cleaning-agent limits in every product that may follow, under the Detergent policy',
         params: ZFacilityParams,
-        response: {
-          200: z.object({
-            limits: z.array(
-              z.object({
-                agent: z.string(),
-                next: z.string(),
-                health: ZNumberOrNull,
-                ld50: ZNumberOrNull,
-                arl: ZNumberOrNull,
-                maco: ZNumberOrNull,
-                governing: z.string().nullable(),
-                area: ZNumberOrNull,
-                sal: ZNumberOrNull,
-                derivations: ZDerivations,
-              }),
-            ),
-            units: z.object({
-              maco: z.literal('mg'),
-              area: z.literal('sqcm'),
-              sal: z.literal('mg/sqcm'),
-            }),
-            uncomputable: z.array(ZUncomputable),
-          }),
-        },
+        response: { 200: ZCleaningAgentLimits },
       },
     },
     async (request) => cleaningAgentLimitRows(db, request.params.facility),

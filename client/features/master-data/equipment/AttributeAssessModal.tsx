@@ -1,12 +1,9 @@
-import { useQuery } from '@tanstack/react-query';
 import { Form, Input, Select, Spin } from 'antd';
 import { samplingAttributesDef } from '#core/entities/defs/sampling-policy.def.ts';
 import {
   assessByAttributes,
   type AssessmentAttribute,
 } from '#core/schemas/sampling-attributes.schemas.ts';
-import type { FacilityScope } from '#client/shared/master-data/entity-api.ts';
-import { entityOptionsQuery } from '#client/shared/master-data/entity-queries.ts';
 import type {
   AssessInput,
   RatingsInput,
@@ -14,9 +11,9 @@ import type {
 } from '#client/shared/master-data/equipment-api.ts';
 import { AssessModal, RiskScoreItem } from './LocationForms.tsx';
 import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
+import { useEntityOptions } from '#client/shared/master-data/entity-queries.ts';
 
 type Props = {
-  scope: FacilityScope;
   location: SamplingLocation;
   onSubmit: (input: AssessInput | RatingsInput, reason: string) => Promise<void>;
   onCancel: () => void;
@@ -26,9 +23,11 @@ type Props = {
  * The risk assessment of a location: on the facility's sampling-assessment attributes when it
  * has some (as the server then requires), else on the four fixed factors.
  */
-export function LocationAssessModal({ scope, ...props }: Props) {
-  const attributes = useQuery(entityOptionsQuery(scope, samplingAttributesDef));
-  if (attributes.isPending) return <Spin />;
+export function LocationAssessModal(props: Props) {
+  const attributes = useEntityOptions(samplingAttributesDef);
+  // Who may not read the attributes assesses on the four factors; where the facility has
+  // attributes, the server's refusal says that ratings are needed.
+  if (attributes.isPending && !attributes.forbidden) return <Spin />;
   const active = (attributes.data?.data ?? []) as unknown as AssessmentAttribute[];
   if (active.length === 0) return <AssessModal {...props} />;
   return <RatingsModal attributes={active} {...props} />;
@@ -41,7 +40,7 @@ function RatingsModal({
   location,
   onSubmit,
   onCancel,
-}: Omit<Props, 'scope'> & { attributes: AssessmentAttribute[] }) {
+}: Props & { attributes: AssessmentAttribute[] }) {
   const [form] = Form.useForm<RatingsForm>();
   const values = Form.useWatch([], form) as Partial<RatingsForm> | undefined;
   const fieldOf = (attribute: AssessmentAttribute) => `attribute-${attribute.id}`;

@@ -173,7 +173,6 @@ export function LocationsPanel({
       ) : null}
       {editing?.kind === 'assess' ? (
         <LocationAssessModal
-          scope={scope}
           location={editing.location}
           onCancel={() => setEditing(null)}
           onSubmit={async (input, reason) => {

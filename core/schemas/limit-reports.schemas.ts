@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { ZUncomputable } from './mac-matrix.schemas.ts';
+
+/**
+ * The answers of the limits reports (server/modules/limits/limit-reports.routes.ts and
+ * limits-views.routes.ts): the server checks them with these, the client types them from these.
+ * Derivations and explanations are the engine's own JSON (core/limits/derivation.ts,
+ * explain.ts), checked here only as objects.
+ */
+export const ZJsonObject = z.record(z.string(), z.unknown());
+
+const ZOrNull = z.number().nullable();
+const ZLeftOut = z.array(ZUncomputable);
+
+/** A lowest limit and the previous → next pair that set it; null when no pair has one. */
+export const ZLowestLimit = z.object({
+  value: ZOrNull,
+  pair: z.tuple([z.string(), z.string()]).nullable(),
+});
+const lowestLimits = {
+  maco: ZLowestLimit,
+  sal: ZLowestLimit,
+  swab: ZLowestLimit,
+  rinse: ZLowestLimit,
+};
+export const ZLowestLimits = z.object(lowestLimits);
+
+export const ZLimitUnits = z.object({
+  maco: z.literal('mg'),
+  sal: z.literal('mg/sqcm'),
+  swab: z.literal('mg/swab'),
+  rinse: z.literal('mg/ml'),
+});
+export const LIMIT_UNITS = { maco: 'mg', sal: 'mg/sqcm', swab: 'mg/swab', rinse: 'mg/ml' } as const;
+
+export const ZEquipmentLimits = z.object({
+  equipment: z.array(z.object({ id: z.string(), pairCount: z.number().int(), ...lowestLimits })),
+  explanations: ZJsonObject,
+  /** The swab area and rinse volume used, from the facility's sampling types. */
+  sampling: ZJsonObject,
+  units: ZLimitUnits,
+  uncomputable: ZLeftOut,
+});
+
+export const ZProductionLimits = z.object({
+  productions: z.array(
+    z.object({
+      id: z.number().int(),
+      name: z.string(),
+      productCount: z.number().int(),
+      equipmentCount: z.number().int(),
+      pairCount: z.number().int(),
+      ...lowestLimits,
+      explanations: ZJsonObject,
+    }),
+  ),
+  units: ZLimitUnits,
+  uncomputable: ZLeftOut,
+});
+
+export const ZProductionPair = z.object({
+  previous: z.string(),
+  next: z.string(),
+  governing: z.string().nullable(),
+  maco: ZOrNull,
+  sal: ZOrNull,
+  swab: ZOrNull,
+  rinse: ZOrNull,
+});
+
+export const ZProductionPairs = z.object({
+  pairs: z.array(ZProductionPair),
+  units: ZLimitUnits,
+  uncomputable: ZLeftOut,
+});
+
+/** GET limits/input: the engine's input (core/limits/model.ts) and what was left out of it. */
+export const ZLimitsInputAnswer = z.object({ input: ZJsonObject, uncomputable: ZLeftOut });
+
+/** GET mac-matrix/explain and limits/productions/{id}/explain. */
+export const ZPairExplanationAnswer = z.object({ explanation: ZJsonObject });
+
+export const ZWorstCaseRanking = z.object({
+  products: z.array(
+    z.object({
+      rank: z.number().int(),
+      id: z.string(),
+      scores: z.record(z.string(), z.number()),
+      score: ZOrNull,
+      lowestMaco: ZOrNull,
+      derivation: ZJsonObject,
+    }),
+  ),
+  perEquipment: z.record(z.string(), z.string().nullable()),
+  criteria: z.array(z.object({ attribute: z.string(), worst: z.enum(['highest', 'lowest']) })),
+  formula: z.object({ name: z.string(), expression: z.string() }).nullable(),
+  units: z.object({ score: z.literal('points'), lowestMaco: z.literal('mg') }),
+  uncomputable: ZLeftOut,
+});
+
+export const ZCleaningAgentLimit = z.object({
+  agent: z.string(),
+  next: z.string(),
+  health: ZOrNull,
+  ld50: ZOrNull,
+  arl: ZOrNull,
+  maco: ZOrNull,
+  governing: z.string().nullable(),
+  area: ZOrNull,
+  sal: ZOrNull,
+  derivations: ZJsonObject,
+});
+
+export const ZCleaningAgentLimits = z.object({
+  limits: z.array(ZCleaningAgentLimit),
+  units: z.object({ maco: z.literal('mg'), area: z.literal('sqcm'), sal: z.literal('mg/sqcm') }),
+  uncomputable: ZLeftOut,
+});
