@@ -1,5 +1,6 @@
 import { extractText, getDocumentProxy } from 'unpdf';
 import { describe, expect, it } from 'vitest';
+import { idlePdfWorkers } from './pdf-worker-pool.ts';
 import { landscapePage, renderPdfDocument, splitContent } from './render-pdf.ts';
 
 // A chapter: a heading on a new page, then a table long enough to run over several pages.
@@ -39,7 +40,25 @@ describe('splitContent', () => {
   });
 });
 
+async function textOf(pdf: Buffer) {
+  return (await extractText(await getDocumentProxy(new Uint8Array(pdf)), { mergePages: true }))
+    .text;
+}
+
+const short = (n: number) => ({
+  ...landscapePage(`Note ${n}`, 'Tester', 8),
+  content: [`Note ${n}`],
+});
+
 describe('renderPdfDocument', () => {
+  it('keeps its worker for the next document', async () => {
+    expect(await textOf(await renderPdfDocument(short(1), 'Carryover · test'))).toContain('Note 1');
+    expect(idlePdfWorkers()).toBe(1);
+    // The second document takes the idle worker and gives it back.
+    expect(await textOf(await renderPdfDocument(short(2), 'Carryover · test'))).toContain('Note 2');
+    expect(idlePdfWorkers()).toBe(1);
+  }, 60_000);
+
   it('numbers the pages of a document rendered in parts as one document', async () => {
     const content = [1, 2, 3, 4, 5, 6].flatMap(chapter);
     const pdf = await renderPdfDocument(
@@ -74,5 +93,7 @@ describe('renderPdfDocument', () => {
     await expect(
       renderPdfDocument({ ...landscapePage('Broken', 'Tester', 8), content }, 'Carryover · test'),
     ).rejects.toThrow(/PDF rendering failed/);
+    // The workers that answered with the error draw the next document.
+    expect(await textOf(await renderPdfDocument(short(3), 'Carryover · test'))).toContain('Note 3');
   }, 120_000);
 });

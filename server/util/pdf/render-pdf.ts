@@ -1,13 +1,6 @@
-import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { dirname } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { mergePdfs, type PdfInfo } from './merge-pdf.ts';
-import { PDF_WORKER_SOURCE } from './pdf-worker-source.ts';
-
-const require = createRequire(import.meta.url);
-const PDFMAKE = require.resolve('pdfmake');
-const FONTS = require.resolve('pdfmake/fonts/Roboto.js');
+import { runPdfTask, type RunningPdfTask } from './pdf-worker-pool.ts';
 
 /**
  * What every page carries besides the content: the footer's text, then 'Page x of y' and
@@ -40,40 +33,16 @@ export function landscapePage(title: string, author: string, fontSize: number) {
 // 50 pages of tables) is not worth a worker of its own.
 const PART_WEIGHT = 200_000;
 
-interface Part {
-  done: Promise<Buffer>;
-  worker: Worker;
-}
-
 function renderPart(
   doc: Record<string, unknown>,
   frame: PdfFrame,
   numbering?: { shared: SharedArrayBuffer; counted(pages: number): void },
-): Part {
-  const worker = new Worker(PDF_WORKER_SOURCE, {
-    eval: true,
-    workerData: {
-      pdfmake: PDFMAKE,
-      fonts: FONTS,
-      fontDir: dirname(FONTS),
-      doc,
-      frame,
-      numbering: numbering?.shared,
-    },
-  });
-  const done = new Promise<Buffer>((resolve, reject) => {
-    worker.on('message', (message: Uint8Array | { error: string } | { pages: number }) => {
-      if ('pages' in message) return numbering?.counted(message.pages);
-      void worker.terminate();
-      if (message instanceof Uint8Array) resolve(Buffer.from(message));
-      else reject(new Error(`PDF rendering failed: ${message.error}`));
-    });
-    worker.once('error', reject);
-    worker.once('exit', (code) => {
-      if (code !== 0) reject(new Error(`PDF worker exited with ${code}`));
-    });
-  });
-  return { done, worker };
+): RunningPdfTask {
+  return runPdfTask(
+    { kind: 'render', doc, frame, numbering: numbering?.shared },
+    'PDF rendering failed',
+    numbering?.counted,
+  );
 }
 
 const startsPage = (node: unknown) =>
@@ -141,7 +110,7 @@ async function renderInParts(
     return await mergePdfs(files, (doc.info ?? {}) as PdfInfo);
   } catch (error) {
     release(-1);
-    await Promise.all(parts.map((part) => part.worker.terminate()));
+    await Promise.all(parts.map((part) => part.cancel()));
     throw error;
   }
 }
