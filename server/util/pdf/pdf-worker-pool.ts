@@ -8,6 +8,7 @@ const require = createRequire(import.meta.url);
 const FONTS = require.resolve('pdfmake/fonts/Roboto.js');
 const WORKER_DATA = {
   pdfmake: require.resolve('pdfmake'),
+  pdfmakeRenderer: require.resolve('pdfmake/js/Renderer.js'),
   pdfLib: require.resolve('pdf-lib'),
   fonts: FONTS,
   fontDir: dirname(FONTS),

@@ -9,6 +9,12 @@
  * (parts joined by pdf-lib, loaded on the first merge), and answers with the file's bytes or
  * `{ error }`.
  *
+ * pdfmake writes each word as its own text object (its Renderer.renderLine says so in a TODO);
+ * on a page of tables that is most of the writing time and half the file. The worker joins the
+ * words of a line that pdfmake placed edge to edge in the same font, size, colour and opacity,
+ * with no decoration or link, into one run: the same glyphs at the same places, and the same text
+ * to a reader or an extractor. Justified words have gaps between them and stay apart.
+ *
  * A part of a larger document (render-pdf.ts) numbers its pages within the whole: once its own
  * layout is done it posts its page count and waits, on shared memory, for its first page number
  * and the total, which the parent knows only when every part has counted its pages.
@@ -19,6 +25,30 @@ const pdfmake = require(workerData.pdfmake);
 pdfmake.setFonts(require(workerData.fonts));
 pdfmake.setUrlAccessPolicy(() => false);
 pdfmake.setLocalAccessPolicy((path) => path.startsWith(workerData.fontDir));
+
+const Renderer = require(workerData.pdfmakeRenderer).default;
+const renderLine = Renderer.prototype.renderLine;
+const SAME = ['font', 'fontSize', 'color', 'opacity', 'characterSpacing', 'fontFeatures', 'sup', 'sub'];
+const plain = (inline) =>
+  !inline.decoration && !inline.background && !inline.link && !inline.linkToPage &&
+  !inline.linkToDestination && !inline._pageNodeRef;
+Renderer.prototype.renderLine = function (line, x, y) {
+  if (line.inlines.length < 2 || line.id || line._pageNodeRef || line._outline)
+    return renderLine.call(this, line, x, y);
+  const runs = [];
+  for (const inline of line.inlines) {
+    const last = runs[runs.length - 1];
+    if (
+      last && plain(last) && plain(inline) && Math.abs(inline.x - last.x - last.width) < 1e-6 &&
+      SAME.every((key) => last[key] === inline[key])
+    )
+      runs[runs.length - 1] = { ...last, text: last.text + inline.text, width: inline.x + inline.width - last.x };
+    else runs.push(inline);
+  }
+  const joined = line.clone();
+  joined.inlines = runs;
+  return renderLine.call(this, joined, x, y);
+};
 
 function render({ doc, frame, numbering: shared }) {
   const numbering = shared ? new Int32Array(shared) : null;

@@ -59,6 +59,39 @@ describe('renderPdfDocument', () => {
     expect(idlePdfWorkers()).toBe(1);
   }, 60_000);
 
+  it('writes the words of a line as one run, and justified words apart', async () => {
+    // Text runs (TJ) of a page drawn without compression, beyond those of the footer.
+    const runs = async (content: unknown[]) => {
+      const doc = { ...landscapePage('Runs', 'Tester', 8), compress: false, content };
+      const pdf = (await renderPdfDocument(doc, 'Carryover · test')).toString('latin1');
+      return (pdf.match(/\] TJ/g) ?? []).length;
+    };
+    const footer = await runs([]);
+    const words = 'Cleaning validation of shared equipment by swab and rinse sampling';
+    expect(await runs([words])).toBe(footer + 1);
+    // A change of font starts a new run.
+    expect(await runs([{ text: ['Bold ', { text: 'word', bold: true }, ' here'] }])).toBe(
+      footer + 3,
+    );
+    // The justified first line keeps its dozens of words apart; the last line is one run.
+    const paragraph = { text: Array(5).fill(words).join(' '), alignment: 'justify' };
+    expect(await runs([paragraph])).toBeGreaterThan(footer + 20);
+    const text = (
+      await extractText(
+        await getDocumentProxy(
+          new Uint8Array(
+            await renderPdfDocument(
+              { ...landscapePage('Runs', 'Tester', 8), content: [words] },
+              'x',
+            ),
+          ),
+        ),
+        { mergePages: true },
+      )
+    ).text;
+    expect(text).toContain(words);
+  }, 60_000);
+
   it('numbers the pages of a document rendered in parts as one document', async () => {
     const content = [1, 2, 3, 4, 5, 6].flatMap(chapter);
     const pdf = await renderPdfDocument(
