@@ -35,6 +35,13 @@ describe('splitContent', () => {
     expect((parts[1]![0] as { pageBreak?: string }).pageBreak).toBeUndefined();
   });
 
+  it('keeps the few pages after a long chapter with it', () => {
+    const content = [...chapter(1), { text: 'Signatures', pageBreak: 'before' }];
+    const weight = JSON.stringify(chapter(1)).length;
+    expect(splitContent(content, 2, weight / 2)).toHaveLength(1);
+    expect(splitContent([...content, ...chapter(2)], 2, weight / 2)).toHaveLength(2);
+  });
+
   it('keeps a document without page breaks whole', () => {
     expect(splitContent(chapter(1), 4)).toHaveLength(1);
   });

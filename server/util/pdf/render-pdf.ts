@@ -50,7 +50,10 @@ const startsPage = (node: unknown) =>
 
 /**
  * The content cut where a top-level node starts a new page, into at most `maxParts` parts of
- * about the same size (none lighter than `minPartWeight` characters of JSON), in order. Each part starts on its own first page, so its page break goes.
+ * about the same size, none lighter than `minPartWeight` characters of JSON, in order. Each part
+ * starts on its own first page, so its page break goes. A light part joins its neighbour: a
+ * worker and a merge for the few pages after a long chapter (the signature and regeneration
+ * pages of a report without chapters) cost more than they save.
  */
 export function splitContent(content: unknown[], maxParts: number, minPartWeight = 0): unknown[][] {
   const sections: unknown[][] = [];
@@ -61,17 +64,29 @@ export function splitContent(content: unknown[], maxParts: number, minPartWeight
   const weights = sections.map((section) => JSON.stringify(section).length);
   const total = weights.reduce((a, b) => a + b, 0);
   const count = Math.min(maxParts, Math.floor(total / minPartWeight));
-  const parts: unknown[][] = [];
+  const parts: { nodes: unknown[]; weight: number }[] = [];
   let weight = 0;
   sections.forEach((section, i) => {
     // A section goes to the next part when its middle lies past this part's share.
     const middle = weight + weights[i]! / 2;
-    if (parts.length === 0 || (middle > (total / count) * parts.length && parts.length < count))
-      parts.push([]);
-    parts[parts.length - 1]!.push(...section);
+    const last = parts.at(-1);
+    if (!last || (middle > (total / count) * parts.length && parts.length < count))
+      parts.push({ nodes: [...section], weight: weights[i]! });
+    else {
+      last.nodes.push(...section);
+      last.weight += weights[i]!;
+    }
     weight += weights[i]!;
   });
-  return parts.map(([first, ...rest]) => [
+  const kept: typeof parts = [];
+  for (const part of parts) {
+    const last = kept.at(-1);
+    if (last && (part.weight < minPartWeight || last.weight < minPartWeight)) {
+      last.nodes.push(...part.nodes);
+      last.weight += part.weight;
+    } else kept.push(part);
+  }
+  return kept.map(({ nodes: [first, ...rest] }) => [
     startsPage(first) ? { ...(first as object), pageBreak: undefined } : first,
     ...rest,
   ]);
