@@ -19,6 +19,7 @@ import {
   uploadWorkbook,
   type BenchBody,
 } from './bench-fixture.ts';
+import { MAX_CUSTOM_SECTIONS } from '../core/schemas/annual-summary.schemas.ts';
 import { startServerProcess } from './server-process.ts';
 import { runResults, verificationStudy } from './verification-fixture.ts';
 
@@ -26,6 +27,9 @@ const STUDIES = Number(process.env.STUDIES ?? 60);
 const EQUIPMENT = Number(process.env.EQUIPMENT ?? 4);
 const RUNS = Number(process.env.RUNS ?? 10);
 const SECTIONS = Number(process.env.SECTIONS ?? 10);
+// Refused before the long set-up rather than by POST /annualSummary after it.
+if (SECTIONS > MAX_CUSTOM_SECTIONS)
+  throw new Error(`SECTIONS: at most ${MAX_CUSTOM_SECTIONS}, as the annualSummary request allows`);
 
 type Call = ReturnType<typeof facilityCaller>;
 

@@ -1,5 +1,6 @@
 import { extractText, getDocumentProxy } from 'unpdf';
 import { describe, expect, it } from 'vitest';
+import { idlePdfWorkers } from './pdf-worker-pool.ts';
 import { landscapePage, renderPdfDocument, splitContent } from './render-pdf.ts';
 
 // A chapter: a heading on a new page, then a table long enough to run over several pages.
@@ -34,12 +35,70 @@ describe('splitContent', () => {
     expect((parts[1]![0] as { pageBreak?: string }).pageBreak).toBeUndefined();
   });
 
+  it('keeps the few pages after a long chapter with it', () => {
+    const content = [...chapter(1), { text: 'Signatures', pageBreak: 'before' }];
+    const weight = JSON.stringify(chapter(1)).length;
+    expect(splitContent(content, 2, weight / 2)).toHaveLength(1);
+    expect(splitContent([...content, ...chapter(2)], 2, weight / 2)).toHaveLength(2);
+  });
+
   it('keeps a document without page breaks whole', () => {
     expect(splitContent(chapter(1), 4)).toHaveLength(1);
   });
 });
 
+async function textOf(pdf: Buffer) {
+  return (await extractText(await getDocumentProxy(new Uint8Array(pdf)), { mergePages: true }))
+    .text;
+}
+
+const short = (n: number) => ({
+  ...landscapePage(`Note ${n}`, 'Tester', 8),
+  content: [`Note ${n}`],
+});
+
 describe('renderPdfDocument', () => {
+  it('keeps its worker for the next document', async () => {
+    expect(await textOf(await renderPdfDocument(short(1), 'Carryover · test'))).toContain('Note 1');
+    expect(idlePdfWorkers()).toBe(1);
+    // The second document takes the idle worker and gives it back.
+    expect(await textOf(await renderPdfDocument(short(2), 'Carryover · test'))).toContain('Note 2');
+    expect(idlePdfWorkers()).toBe(1);
+  }, 60_000);
+
+  it('writes the words of a line as one run, and justified words apart', async () => {
+    // Text runs (TJ) of a page drawn without compression, beyond those of the footer.
+    const runs = async (content: unknown[]) => {
+      const doc = { ...landscapePage('Runs', 'Tester', 8), compress: false, content };
+      const pdf = (await renderPdfDocument(doc, 'Carryover · test')).toString('latin1');
+      return (pdf.match(/\] TJ/g) ?? []).length;
+    };
+    const footer = await runs([]);
+    const words = 'Cleaning validation of shared equipment by swab and rinse sampling';
+    expect(await runs([words])).toBe(footer + 1);
+    // A change of font starts a new run.
+    expect(await runs([{ text: ['Bold ', { text: 'word', bold: true }, ' here'] }])).toBe(
+      footer + 3,
+    );
+    // The justified first line keeps its dozens of words apart; the last line is one run.
+    const paragraph = { text: Array(5).fill(words).join(' '), alignment: 'justify' };
+    expect(await runs([paragraph])).toBeGreaterThan(footer + 20);
+    const text = (
+      await extractText(
+        await getDocumentProxy(
+          new Uint8Array(
+            await renderPdfDocument(
+              { ...landscapePage('Runs', 'Tester', 8), content: [words] },
+              'x',
+            ),
+          ),
+        ),
+        { mergePages: true },
+      )
+    ).text;
+    expect(text).toContain(words);
+  }, 60_000);
+
   it('numbers the pages of a document rendered in parts as one document', async () => {
     const content = [1, 2, 3, 4, 5, 6].flatMap(chapter);
     const pdf = await renderPdfDocument(
@@ -74,5 +133,7 @@ describe('renderPdfDocument', () => {
     await expect(
       renderPdfDocument({ ...landscapePage('Broken', 'Tester', 8), content }, 'Carryover · test'),
     ).rejects.toThrow(/PDF rendering failed/);
+    // The workers that answered with the error draw the next document.
+    expect(await textOf(await renderPdfDocument(short(3), 'Carryover · test'))).toContain('Note 3');
   }, 120_000);
 });

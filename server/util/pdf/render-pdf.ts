@@ -1,13 +1,6 @@
-import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { dirname } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { mergePdfs, type PdfInfo } from './merge-pdf.ts';
-import { PDF_WORKER_SOURCE } from './pdf-worker-source.ts';
-
-const require = createRequire(import.meta.url);
-const PDFMAKE = require.resolve('pdfmake');
-const FONTS = require.resolve('pdfmake/fonts/Roboto.js');
+import { runPdfTask, type RunningPdfTask } from './pdf-worker-pool.ts';
 
 /**
  * What every page carries besides the content: the footer's text, then 'Page x of y' and
@@ -40,40 +33,16 @@ export function landscapePage(title: string, author: string, fontSize: number) {
 // 50 pages of tables) is not worth a worker of its own.
 const PART_WEIGHT = 200_000;
 
-interface Part {
-  done: Promise<Buffer>;
-  worker: Worker;
-}
-
 function renderPart(
   doc: Record<string, unknown>,
   frame: PdfFrame,
   numbering?: { shared: SharedArrayBuffer; counted(pages: number): void },
-): Part {
-  const worker = new Worker(PDF_WORKER_SOURCE, {
-    eval: true,
-    workerData: {
-      pdfmake: PDFMAKE,
-      fonts: FONTS,
-      fontDir: dirname(FONTS),
-      doc,
-      frame,
-      numbering: numbering?.shared,
-    },
-  });
-  const done = new Promise<Buffer>((resolve, reject) => {
-    worker.on('message', (message: Uint8Array | { error: string } | { pages: number }) => {
-      if ('pages' in message) return numbering?.counted(message.pages);
-      void worker.terminate();
-      if (message instanceof Uint8Array) resolve(Buffer.from(message));
-      else reject(new Error(`PDF rendering failed: ${message.error}`));
-    });
-    worker.once('error', reject);
-    worker.once('exit', (code) => {
-      if (code !== 0) reject(new Error(`PDF worker exited with ${code}`));
-    });
-  });
-  return { done, worker };
+): RunningPdfTask {
+  return runPdfTask(
+    { kind: 'render', doc, frame, numbering: numbering?.shared },
+    'PDF rendering failed',
+    numbering?.counted,
+  );
 }
 
 const startsPage = (node: unknown) =>
@@ -81,7 +50,10 @@ const startsPage = (node: unknown) =>
 
 /**
  * The content cut where a top-level node starts a new page, into at most `maxParts` parts of
- * about the same size (none lighter than `minPartWeight` characters of JSON), in order. Each part starts on its own first page, so its page break goes.
+ * about the same size, none lighter than `minPartWeight` characters of JSON, in order. Each part
+ * starts on its own first page, so its page break goes. A light part joins its neighbour: a
+ * worker and a merge for the few pages after a long chapter (the signature and regeneration
+ * pages of a report without chapters) cost more than they save.
  */
 export function splitContent(content: unknown[], maxParts: number, minPartWeight = 0): unknown[][] {
   const sections: unknown[][] = [];
@@ -92,17 +64,29 @@ export function splitContent(content: unknown[], maxParts: number, minPartWeight
   const weights = sections.map((section) => JSON.stringify(section).length);
   const total = weights.reduce((a, b) => a + b, 0);
   const count = Math.min(maxParts, Math.floor(total / minPartWeight));
-  const parts: unknown[][] = [];
+  const parts: { nodes: unknown[]; weight: number }[] = [];
   let weight = 0;
   sections.forEach((section, i) => {
     // A section goes to the next part when its middle lies past this part's share.
     const middle = weight + weights[i]! / 2;
-    if (parts.length === 0 || (middle > (total / count) * parts.length && parts.length < count))
-      parts.push([]);
-    parts[parts.length - 1]!.push(...section);
+    const last = parts.at(-1);
+    if (!last || (middle > (total / count) * parts.length && parts.length < count))
+      parts.push({ nodes: [...section], weight: weights[i]! });
+    else {
+      last.nodes.push(...section);
+      last.weight += weights[i]!;
+    }
     weight += weights[i]!;
   });
-  return parts.map(([first, ...rest]) => [
+  const kept: typeof parts = [];
+  for (const part of parts) {
+    const last = kept.at(-1);
+    if (last && (part.weight < minPartWeight || last.weight < minPartWeight)) {
+      last.nodes.push(...part.nodes);
+      last.weight += part.weight;
+    } else kept.push(part);
+  }
+  return kept.map(({ nodes: [first, ...rest] }) => [
     startsPage(first) ? { ...(first as object), pageBreak: undefined } : first,
     ...rest,
   ]);
@@ -141,7 +125,7 @@ async function renderInParts(
     return await mergePdfs(files, (doc.info ?? {}) as PdfInfo);
   } catch (error) {
     release(-1);
-    await Promise.all(parts.map((part) => part.worker.terminate()));
+    await Promise.all(parts.map((part) => part.cancel()));
     throw error;
   }
 }

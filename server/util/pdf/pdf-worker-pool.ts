@@ -1,0 +1,124 @@
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import { dirname } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { PDF_WORKER_SOURCE } from './pdf-worker-source.ts';
+
+const require = createRequire(import.meta.url);
+const FONTS = require.resolve('pdfmake/fonts/Roboto.js');
+const WORKER_DATA = {
+  pdfmake: require.resolve('pdfmake'),
+  pdfmakeRenderer: require.resolve('pdfmake/js/Renderer.js'),
+  pdfLib: require.resolve('pdf-lib'),
+  fonts: FONTS,
+  fontDir: dirname(FONTS),
+};
+
+/**
+ * How long a worker waits for the next document before it stops. Starting one (a thread,
+ * pdfmake and its fonts) costs a few hundred milliseconds of CPU, more on a busy machine: a
+ * report generated after another, or the parts of a long document and their merge, find it
+ * started. Idle workers do not keep the process alive.
+ */
+export const PDF_WORKER_IDLE_MS = 60_000;
+
+/** A render or a merge (pdf-worker-source.ts). */
+export type PdfTask =
+  | { kind: 'render'; doc: unknown; frame: unknown; numbering?: SharedArrayBuffer }
+  | { kind: 'merge'; parts: Uint8Array[]; info: unknown };
+
+type Message = Uint8Array | { error: string } | { pages: number };
+
+interface Running {
+  onMessage(message: Message): void;
+  onFailure(error: Error): void;
+}
+
+const idle: Worker[] = [];
+const running = new Map<Worker, Running>();
+const idleTimers = new Map<Worker, NodeJS.Timeout>();
+
+function forget(worker: Worker): void {
+  clearTimeout(idleTimers.get(worker));
+  idleTimers.delete(worker);
+  const at = idle.indexOf(worker);
+  if (at >= 0) idle.splice(at, 1);
+}
+
+function startWorker(): Worker {
+  const worker = new Worker(PDF_WORKER_SOURCE, { eval: true, workerData: WORKER_DATA });
+  worker.on('message', (message: Message) => running.get(worker)?.onMessage(message));
+  worker.on('error', (error) => running.get(worker)?.onFailure(error));
+  worker.on('exit', (code) => {
+    forget(worker);
+    running.get(worker)?.onFailure(new Error(`PDF worker exited with ${code}`));
+  });
+  return worker;
+}
+
+function giveBack(worker: Worker): void {
+  running.delete(worker);
+  // Enough idle workers for the parts of one document; more would only hold memory.
+  if (idle.length >= availableParallelism()) {
+    void worker.terminate();
+    return;
+  }
+  worker.unref();
+  idle.push(worker);
+  const timer = setTimeout(() => {
+    forget(worker);
+    void worker.terminate();
+  }, PDF_WORKER_IDLE_MS);
+  timer.unref();
+  idleTimers.set(worker, timer);
+}
+
+/** The number of started workers waiting for a task (for tests). */
+export const idlePdfWorkers = () => idle.length;
+
+export interface RunningPdfTask {
+  /** The file, or the worker's error under `failure` ('PDF rendering failed', …). */
+  done: Promise<Buffer>;
+  /** Stops the task's worker if it has not answered yet (a part whose sibling failed). */
+  cancel(): Promise<void>;
+}
+
+/**
+ * Runs a task on an idle worker, or a new one. `onPages` hears a part's page count
+ * (pdf-worker-source.ts). A worker that answered goes back to the pool; one that failed to
+ * answer (it crashed or was cancelled) is not reused.
+ */
+export function runPdfTask(
+  task: PdfTask,
+  failure: string,
+  onPages?: (pages: number) => void,
+): RunningPdfTask {
+  const worker = idle.pop() ?? startWorker();
+  forget(worker);
+  worker.ref();
+  let answered = false;
+  const done = new Promise<Buffer>((resolve, reject) => {
+    running.set(worker, {
+      onMessage(message) {
+        if ('pages' in message) return onPages?.(message.pages);
+        answered = true;
+        giveBack(worker);
+        if (message instanceof Uint8Array) resolve(Buffer.from(message));
+        else reject(new Error(`${failure}: ${message.error}`));
+      },
+      onFailure(error) {
+        answered = true;
+        running.delete(worker);
+        void worker.terminate();
+        reject(error);
+      },
+    });
+  });
+  worker.postMessage(task);
+  return {
+    done,
+    cancel: async () => {
+      if (!answered) await worker.terminate();
+    },
+  };
+}
