@@ -5,6 +5,7 @@ import type { TListQuery } from '../../core/schemas/common.schemas.ts';
 import type { Db, Queryable, SqlValue } from '../db/db.ts';
 import { likePattern, orderBy, pageOf, pageWindow } from '../http/paging.ts';
 import { tableAsOf, type AsOfOptions } from './entity-history.ts';
+import { LIST_VERSION_SQL, listTotals } from './list-totals.ts';
 import { propertiesColumn, readProperties } from './entity-properties.ts';
 import { ownerColumn } from './entity-scope.ts';
 
@@ -106,19 +107,36 @@ export async function listEntities(
   );
   const { limit, offset } = pageWindow(query);
   // The total comes from a count of its own in the same statement: a count(*) over () would
-  // read and sort every row of the facility to answer ten. One round trip either way.
+  // read and sort every row of the facility to answer ten. An unfiltered list of a facility
+  // counts only when the facility's list version moved since this instance last counted it
+  // (list-totals.ts); the count's subquery runs only in the branch of the case that needs it.
+  const countSql = `(select count(*) from ${source} where ${where})::int`;
+  const whereParams = [...params];
+  const totals =
+    search === null && !filter && !asOf && ownerColumn(def) === 'facility_id'
+      ? listTotals(db)
+      : undefined;
+  const key = `${def.table}:${facilityId}:${archived}`;
+  const known = totals?.get(key);
+  const totalSql = totals
+    ? `case when ${LIST_VERSION_SQL} = ${param(known?.version ?? '-1')}::bigint
+         then ${param(known?.total ?? 0)}::int else ${countSql} end as total_count,
+       ${LIST_VERSION_SQL}::text as list_version`
+    : `${countSql} as total_count`;
   const rows = await db.query<Record<string, unknown>>(
-    `select ${selectList(def)}, (select count(*) from ${source} where ${where})::int as total_count
+    `select ${selectList(def)}, ${totalSql}
        from ${source}
       where ${where} order by ${orderBy(query, { ...sortable, createdAt: 'created_at', updatedAt: 'updated_at' }, 'lower(name), id')}
       limit $${params.length + 1} offset $${params.length + 2}`,
     [...params, limit, offset],
   );
+  if (totals && rows[0])
+    totals.set(key, { version: String(rows[0].list_version), total: Number(rows[0].total_count) });
   let total = Number(rows[0]?.total_count ?? 0);
   if (rows.length === 0 && offset > 0) {
     const [count] = await db.query<{ n: number }>(
       `select count(*)::int as n from ${source} where ${where}`,
-      params,
+      whereParams,
     );
     total = count?.n ?? 0;
   }
