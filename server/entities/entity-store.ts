@@ -37,14 +37,22 @@ function iso(value: unknown): string | null {
   return value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString();
 }
 
+/** Each field's name and column, worked out once per declaration (every row of a list reads them). */
+const fieldColumns = new WeakMap<EntityDef, [string, string][]>();
+function fieldColumnsOf(def: EntityDef): [string, string][] {
+  let columns = fieldColumns.get(def);
+  if (!columns) fieldColumns.set(def, (columns = def.fields.map((f) => [f.name, columnOf(f)])));
+  return columns;
+}
+
 export function toRecord(def: EntityDef, row: Record<string, unknown>): EntityRecord {
   const record: Record<string, unknown> =
     def.scope === 'plan'
       ? { id: row.id, planId: row.plan_id }
       : { id: row.id, facilityId: row.facility_id };
-  for (const field of def.fields) {
-    const value = row[columnOf(field)];
-    record[field.name] = value === undefined ? null : value;
+  for (const [name, column] of fieldColumnsOf(def)) {
+    const value = row[column];
+    record[name] = value === undefined ? null : value;
   }
   if (def.propertyTarget) record.additionalProperties = readProperties(def, row);
   record.version = row.version;
