@@ -17,7 +17,7 @@ const totals = async () => ({
 });
 const version = async () => {
   const [row] = await t.server.db.query<{ version: number }>(
-    'select version from facility_list_versions where facility_id = $1',
+    'select list_version as version from facility_list_versions where facility_id = $1',
     [t.facilityId],
   );
   return row?.version ?? 0;

@@ -7,7 +7,7 @@ import type { Db } from '../db/db.ts';
  */
 
 export interface CountedTotal {
-  /** facility_list_versions.version as text; '0' before the facility's first row. */
+  /** facility_list_versions.list_version as text; '0' before the facility's first row. */
   version: string;
   total: number;
 }
@@ -17,7 +17,7 @@ const MAX_LISTS = 10_000;
 const caches = new WeakMap<Db, Map<string, CountedTotal>>();
 
 /** The facility's list version, as a scalar subquery on the facility id in `$1`. */
-export const LIST_VERSION_SQL = `coalesce((select version from facility_list_versions where facility_id = $1), 0)`;
+export const LIST_VERSION_SQL = `coalesce((select list_version from facility_list_versions where facility_id = $1), 0)`;
 
 /**
  * The totals of one database's lists, or undefined for a Db joined to an open transaction: its

@@ -10,7 +10,7 @@
 -- moves once per transaction: the transaction-local setting lists the facilities already done.
 create table facility_list_versions (
   facility_id integer primary key,
-  version bigint not null
+  list_version bigint not null
 );
 
 create function bump_facility_list_version() returns trigger
@@ -29,8 +29,8 @@ begin
     else array[old.facility_id, new.facility_id]
   end loop
     if position(',' || f || ',' in done) = 0 then
-      insert into facility_list_versions as v (facility_id, version) values (f, 1)
-        on conflict (facility_id) do update set version = v.version + 1;
+      insert into facility_list_versions as v (facility_id, list_version) values (f, 1)
+        on conflict (facility_id) do update set list_version = v.list_version + 1;
       done := done || f || ',';
     end if;
   end loop;
