@@ -23,8 +23,8 @@ const version = async () => {
   return row?.version ?? 0;
 };
 
-describe('list totals kept with the facility list version', () => {
-  it('gives every table with a facility and an archive state the triggers that move it', async () => {
+describe('list pages and totals kept with the facility list version', () => {
+  it('gives every table with a facility and an archive state the trigger that moves it', async () => {
     const missing = await t.server.db.query<{ table_name: string }>(
       `select c.table_name from information_schema.columns c
          join information_schema.tables tb on tb.table_schema = c.table_schema
@@ -32,9 +32,8 @@ describe('list totals kept with the facility list version', () => {
         where c.table_schema = 'public' and c.column_name = 'facility_id'
           and exists (select 1 from information_schema.columns a where a.table_schema = 'public'
                         and a.table_name = c.table_name and a.column_name = 'archived_at')
-          and (select count(*) from pg_trigger g where g.tgrelid = c.table_name::regclass
-                 and g.tgname in (c.table_name || '_list_version_rows',
-                                  c.table_name || '_list_version_moves')) <> 2`,
+          and not exists (select 1 from pg_trigger g where g.tgrelid = c.table_name::regclass
+                            and g.tgname = c.table_name || '_list_version')`,
     );
     expect(missing).toEqual([]);
   });
@@ -55,14 +54,23 @@ describe('list totals kept with the facility list version', () => {
     expect(await version()).toBe(moved + 1);
     expect(await totals()).toEqual({ active: before.active + 1, archived: before.archived + 1 });
 
-    // An edit leaves the version where it was: it moves no row in or out of a list.
+    // An edit moves it too: the page read before it is read again, with the edit.
+    const page = async () =>
+      (await t.call('GET', `${t.F}/equipments?pageLimit=500`)).body.data as {
+        id: number;
+        roomGrade: string | null;
+      }[];
+    expect((await page()).find((e) => e.id === ids[1])?.roomGrade).toBeNull();
     const edited = await t.call('POST', `${t.F}/equipments/${ids[1]}`, {
       roomGrade: 'A',
       version: 1,
       reason: 'Graded',
     });
     expect(edited.status).toBe(200);
-    expect(await version()).toBe(moved + 1);
+    expect(await version()).toBe(moved + 2);
+    expect((await page()).find((e) => e.id === ids[1])?.roomGrade).toBe('A');
+    await t.server.db.query(`update equipment set room_grade = 'B' where id = $1`, [ids[1]]);
+    expect((await page()).find((e) => e.id === ids[1])?.roomGrade).toBe('B');
 
     const restored = await t.call('POST', `${t.F}/equipments/${ids[0]}`, {
       unArchive: true,

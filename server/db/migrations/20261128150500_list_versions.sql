@@ -1,8 +1,9 @@
--- A facility's list version moves whenever the set of active or archived rows of any of its
--- tables changes: a row added or deleted, archived or restored, or moved to another facility.
--- An app instance keeps the total count of an unfiltered list while the version it was counted
--- at stands, reading the version in the same statement as the page (issue 16), so a list of
--- ten rows costs the same in a facility of a hundred rows as in one of ten thousand.
+-- A facility's list version moves whenever a row of any of its tables is written: added,
+-- edited, archived, restored, deleted or moved to another facility. An app instance keeps the
+-- pages and total counts of unfiltered lists while the version they were read at stands,
+-- reading the version in the same statement as the page (issue 16), so a list of ten rows costs
+-- the same in a facility of a hundred rows as in one of ten thousand, and an unchanged page
+-- costs one primary-key read.
 --
 -- The version moves at commit (deferred constraint triggers), as access_epoch does: a reader
 -- sees it move only with the rows, and the row is locked only for the instant of the commit, so
@@ -40,7 +41,7 @@ end
 $$;
 
 -- Every table with a facility and an archive state, as 20261128140100_active_rows_index.sql
--- names them; a table added later takes the same triggers (server/db/list-versions.test.ts).
+-- names them; a table added later takes the same trigger (server/entities/list-totals.test.ts).
 -- Its default order (lower(name), id) over the active rows gets an index, so that the first
 -- page is read from the index, not sorted out of the whole facility.
 do $$
@@ -62,16 +63,9 @@ begin
      order by c.table_name
   loop
     execute format(
-      'create constraint trigger %I after insert or delete on %I
+      'create constraint trigger %I after insert or update or delete on %I
          deferrable initially deferred for each row execute function bump_facility_list_version()',
-      t.table_name || '_list_version_rows', t.table_name);
-    execute format(
-      'create constraint trigger %I after update of archived_at, facility_id on %I
-         deferrable initially deferred for each row
-         when ((old.archived_at is null) <> (new.archived_at is null)
-               or old.facility_id is distinct from new.facility_id)
-         execute function bump_facility_list_version()',
-      t.table_name || '_list_version_moves', t.table_name);
+      t.table_name || '_list_version', t.table_name);
     if t.named then
       execute format('create index %I on %I (facility_id, lower(name), id) where archived_at is null',
                      t.table_name || '_active_by_name', t.table_name);

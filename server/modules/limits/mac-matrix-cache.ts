@@ -122,9 +122,12 @@ export class MacMatrixCache {
       (found.version === version ||
         (await onlyReadsBetween(db, facilityId, found.version, version)))
     ) {
-      found.version = version;
-      this.entries.delete(key);
-      this.entries.set(key, found);
+      // Unless another request has put a newer state in its place meanwhile.
+      if (this.entries.get(key) === found) {
+        found.version = version;
+        this.entries.delete(key);
+        this.entries.set(key, found);
+      }
       return found.state;
     }
     const state = computableLimitsInput(db, facilityId, {
