@@ -5,7 +5,7 @@ import type { TListQuery } from '../../core/schemas/common.schemas.ts';
 import type { Db, Queryable, SqlValue } from '../db/db.ts';
 import { likePattern, orderBy, pageOf, pageWindow } from '../http/paging.ts';
 import { tableAsOf, type AsOfOptions } from './entity-history.ts';
-import { LIST_VERSION_SQL, listCache } from './list-totals.ts';
+import { LIST_VERSION_SQL, MAX_PAGE_ROWS, listCache } from './list-totals.ts';
 import { propertiesColumn, readProperties } from './entity-properties.ts';
 import { ownerColumn } from './entity-scope.ts';
 
@@ -143,7 +143,7 @@ export async function listEntities(
     const listKey = `${def.table}:${facilityId}:${archived}`;
     const pageKey = `${listKey}:${query.sortBy ?? ''}:${query.sortOrder ?? ''}:${limit}:${offset}`;
     const counted = cache.totals.get(listKey);
-    const paged = cache.pages.get(pageKey);
+    const paged = limit <= MAX_PAGE_ROWS ? cache.pages.get(pageKey) : undefined;
     const pageVersion = param(paged?.version ?? '-1');
     const totalVersion = param(counted?.version ?? '-1');
     const knownTotal = param(counted?.total ?? 0);
@@ -165,7 +165,7 @@ export async function listEntities(
       return paged.page as ReturnType<typeof pageOf<EntityRecord>>;
     rows = rows.filter((row) => row.id !== null);
     if (rows[0]) cache.totals.set(listKey, { version, total: Number(rows[0].total_count) });
-    cached = { version, key: pageKey };
+    if (limit <= MAX_PAGE_ROWS) cached = { version, key: pageKey };
   } else {
     rows = await db.query<Record<string, unknown>>(
       `select ${selectList(def)}, ${countSql} as total_count

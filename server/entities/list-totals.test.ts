@@ -56,7 +56,7 @@ describe('list pages and totals kept with the facility list version', () => {
 
     // An edit moves it too: the page read before it is read again, with the edit.
     const page = async () =>
-      (await t.call('GET', `${t.F}/equipments?pageLimit=500`)).body.data as {
+      (await t.call('GET', `${t.F}/equipments?pageLimit=100`)).body.data as {
         id: number;
         roomGrade: string | null;
       }[];
@@ -69,7 +69,7 @@ describe('list pages and totals kept with the facility list version', () => {
     expect(edited.status).toBe(200);
     expect(await version()).toBe(moved + 2);
     expect((await page()).find((e) => e.id === ids[1])?.roomGrade).toBe('A');
-    await t.server.db.query(`update equipment set room_grade = 'B' where id = $1`, [ids[1]]);
+    await t.server.db.query(`update equipment set room_grade = 'B' where id = $1`, [ids[1]!]);
     expect((await page()).find((e) => e.id === ids[1])?.roomGrade).toBe('B');
 
     const restored = await t.call('POST', `${t.F}/equipments/${ids[0]}`, {

@@ -29,7 +29,9 @@ export interface ListCache {
 
 /** Past this many lists or pages a cache drops its oldest rather than grow without bound. */
 const MAX_TOTALS = 10_000;
-const MAX_PAGES = 2_000;
+const MAX_PAGES = 500;
+/** Pages of more rows than this are read every time (they are not what a screen asks for). */
+export const MAX_PAGE_ROWS = 100;
 
 /** A Map that forgets its least recently read entries past `max`. */
 export class LruMap<V> {
