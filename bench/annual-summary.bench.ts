@@ -19,7 +19,7 @@ import {
   uploadWorkbook,
   type BenchBody,
 } from './bench-fixture.ts';
-import { MAX_CUSTOM_SECTIONS } from '../core/schemas/annual-summary.schemas.ts';
+import { MAX_CUSTOM_SECTIONS } from '#core/schemas/annual-summary.schemas.ts';
 import { startServerProcess } from './server-process.ts';
 import { runResults, verificationStudy } from './verification-fixture.ts';
 

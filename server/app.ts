@@ -4,17 +4,14 @@ import fastifyMultipart from '@fastify/multipart';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-} from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { Db } from './db/db.ts';
 import type { AppContext } from './http/app-context.ts';
 import { registerClientFiles } from './http/client-files.ts';
 import { registerCompression } from './http/compression.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
+import { responseSerializerCompiler } from './http/response-serializer.ts';
 import { runGuardsBeforeValidation } from './http/guard-order.ts';
 import { gateFacilityRoutes } from './http/facility-gate.ts';
 import { createAccessCache, watchWrites } from './http/access-cache.ts';
@@ -113,7 +110,7 @@ export async function buildApp({
     },
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler);
   app.decorateRequest('session', null);
   // Once shutdown starts, answers to in-flight requests close their connections, so that no
   // idle keep-alive socket holds the process open after the last answer.

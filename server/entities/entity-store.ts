@@ -5,6 +5,7 @@ import type { TListQuery } from '#core/schemas/common.schemas.ts';
 import type { Db, Queryable, SqlValue } from '../db/db.ts';
 import { likePattern, orderBy, pageOf, pageWindow } from '../http/paging.ts';
 import { tableAsOf, type AsOfOptions } from './entity-history.ts';
+import { LIST_VERSION_SQL, MAX_PAGE_ROWS, listCache } from './list-totals.ts';
 import { propertiesColumn, readProperties } from './entity-properties.ts';
 import { ownerColumn } from './entity-scope.ts';
 
@@ -36,14 +37,22 @@ function iso(value: unknown): string | null {
   return value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString();
 }
 
+/** Each field's name and column, worked out once per declaration (every row of a list reads them). */
+const fieldColumns = new WeakMap<EntityDef, [string, string][]>();
+function fieldColumnsOf(def: EntityDef): [string, string][] {
+  let columns = fieldColumns.get(def);
+  if (!columns) fieldColumns.set(def, (columns = def.fields.map((f) => [f.name, columnOf(f)])));
+  return columns;
+}
+
 export function toRecord(def: EntityDef, row: Record<string, unknown>): EntityRecord {
   const record: Record<string, unknown> =
     def.scope === 'plan'
       ? { id: row.id, planId: row.plan_id }
       : { id: row.id, facilityId: row.facility_id };
-  for (const field of def.fields) {
-    const value = row[columnOf(field)];
-    record[field.name] = value === undefined ? null : value;
+  for (const [name, column] of fieldColumnsOf(def)) {
+    const value = row[column];
+    record[name] = value === undefined ? null : value;
   }
   if (def.propertyTarget) record.additionalProperties = readProperties(def, row);
   record.version = row.version;
@@ -66,6 +75,12 @@ export function encode(field: FieldDef, value: unknown): SqlValue {
     return null;
   }
   return isJson(field) ? JSON.stringify(value) : (value as SqlValue);
+}
+
+/** Where a page read for the list cache goes once it is built. */
+interface CachedList {
+  version: string;
+  key: string;
 }
 
 export interface ListOptions extends AsOfOptions {
@@ -105,28 +120,76 @@ export async function listEntities(
       .map((f) => [f.name, columnOf(f)]),
   );
   const { limit, offset } = pageWindow(query);
-  // The total comes from a count of its own in the same statement: a count(*) over () would
-  // read and sort every row of the facility to answer ten. One round trip either way.
-  const rows = await db.query<Record<string, unknown>>(
-    `select ${selectList(def)}, (select count(*) from ${source} where ${where})::int as total_count
-       from ${source}
-      where ${where} order by ${orderBy(query, { ...sortable, createdAt: 'created_at', updatedAt: 'updated_at' }, 'lower(name), id')}
-      limit $${params.length + 1} offset $${params.length + 2}`,
-    [...params, limit, offset],
+  const order = orderBy(
+    query,
+    { ...sortable, createdAt: 'created_at', updatedAt: 'updated_at' },
+    'lower(name), id',
   );
+  // The total comes from a count of its own in the same statement: a count(*) over () would
+  // read and sort every row of the facility to answer ten.
+  const countSql = `(select count(*) from ${source} where ${where})::int`;
+  const whereParams = [...params];
+  const cache =
+    search === null && !filter && !asOf && ownerColumn(def) === 'facility_id'
+      ? listCache(db)
+      : undefined;
+  let rows: Record<string, unknown>[];
+  let cached: CachedList | undefined;
+  if (cache) {
+    // An unfiltered list of a facility: the page and the count are read again only when the
+    // facility's list version moved since this instance last read them (list-totals.ts). The
+    // page's subquery runs only when its version moved, the count's only in the case's branch
+    // that needs it: an unchanged page costs one primary-key read.
+    const listKey = `${def.table}:${facilityId}:${archived}`;
+    const pageKey = `${listKey}:${query.sortBy ?? ''}:${query.sortOrder ?? ''}:${limit}:${offset}`;
+    const counted = cache.totals.get(listKey);
+    const paged = limit <= MAX_PAGE_ROWS ? cache.pages.get(pageKey) : undefined;
+    const pageVersion = param(paged?.version ?? '-1');
+    const totalVersion = param(counted?.version ?? '-1');
+    const knownTotal = param(counted?.total ?? 0);
+    rows = await db.query<Record<string, unknown>>(
+      `select v.list_version::text as list_version, p.*
+         from (select ${LIST_VERSION_SQL} as list_version) v
+         left join lateral (
+           select ${selectList(def)},
+                  case when v.list_version = ${totalVersion}::bigint then ${knownTotal}::int
+                       else ${countSql} end as total_count
+             from ${source}
+            where ${where} and v.list_version <> ${pageVersion}::bigint
+            order by ${order}
+            limit $${params.length + 1} offset $${params.length + 2}) p on true`,
+      [...params, limit, offset],
+    );
+    const version = String(rows[0]!.list_version);
+    if (paged && paged.version === version)
+      return paged.page as ReturnType<typeof pageOf<EntityRecord>>;
+    rows = rows.filter((row) => row.id !== null);
+    if (rows[0]) cache.totals.set(listKey, { version, total: Number(rows[0].total_count) });
+    if (limit <= MAX_PAGE_ROWS) cached = { version, key: pageKey };
+  } else {
+    rows = await db.query<Record<string, unknown>>(
+      `select ${selectList(def)}, ${countSql} as total_count
+         from ${source}
+        where ${where} order by ${order}
+        limit $${params.length + 1} offset $${params.length + 2}`,
+      [...params, limit, offset],
+    );
+  }
   let total = Number(rows[0]?.total_count ?? 0);
   if (rows.length === 0 && offset > 0) {
     const [count] = await db.query<{ n: number }>(
       `select count(*)::int as n from ${source} where ${where}`,
-      params,
+      whereParams,
     );
     total = count?.n ?? 0;
   }
-  return pageOf(
+  const page = pageOf(
     rows.map((row) => toRecord(def, row)),
     total,
     query,
   );
+  if (cache && cached) cache.pages.set(cached.key, { version: cached.version, page });
+  return page;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { activesDef, productionsDef, selectionCriteriaDef } from '#core/entities/defs/index.ts';
 import { rpnCategoriesDef, rpnFormulasDef } from '#core/entities/defs/risk.def.ts';
 import { AppError } from '#core/errors/errors.ts';
-import { CRITERION_KEYS, compileLimits } from '#core/limits/compile.ts';
+import { CRITERION_KEYS } from '#core/limits/compile.ts';
 import type { CompiledLimits } from '#core/limits/compile.ts';
 import { explainPair } from '#core/limits/explain.ts';
 import { governingPairs, limitsReport, pairKey } from '#core/limits/limit-reports.ts';
@@ -13,7 +13,8 @@ import { productWiseLimits } from '#core/limits/worst-case.ts';
 import type { TUncomputable } from '#core/schemas/mac-matrix.schemas.ts';
 import type { Queryable } from '#server/db/db.ts';
 import { allEntities } from '#server/entities/entity-store.ts';
-import { computableLimitsInput, refuseLeftOut } from './computable-input.ts';
+import { refuseLeftOut } from './computable-input.ts';
+import { macMatrixState } from './mac-matrix-cache.ts';
 
 /**
  * The limits reports (spec §3 report kinds) from the facility's live master data, through the
@@ -43,11 +44,9 @@ export interface AsOf {
 
 /** The compiled limits and what was left out of them, and why (listed by every report). */
 async function compiled(q: Queryable, facilityId: number, productionId?: number, at: AsOf = {}) {
-  const { input, uncomputable } = await computableLimitsInput(q, facilityId, {
-    productionId,
-    asOf: at.asOf,
-  });
-  return { m: compileLimits(input), uncomputable };
+  // The matrix views' cached state (mac-matrix-cache.ts) when `q` is the app's database.
+  const state = await macMatrixState(q, facilityId, { productionId, asOf: at.asOf });
+  return { m: state.compiled(), uncomputable: state.uncomputable };
 }
 
 /** What any production left out, once each, in the order first met. */

@@ -15,7 +15,6 @@ import { attachment, fileTimestamp } from '#server/http/download.ts';
 import { actorOf, sessionOf } from '#server/http/session-guard.ts';
 import { facilityDateTimeSettings } from '../audit/audit-log.service.ts';
 import { writeAudit, type Actor } from '#server/db/audit-write.ts';
-import { computableLimitsInput } from './computable-input.ts';
 import { macGridText } from './mac-grid.ts';
 import { macMatrixCache } from './mac-matrix-cache.ts';
 import { writeMacMatrixXlsx } from './mac-matrix-xlsx.ts';
@@ -176,7 +175,7 @@ export function registerMacExportRoutes({ app, db, permit }: AppContext): void {
       },
       async (request, reply) => {
         const { facility, plan, id } = request.params;
-        const { input, uncomputable } = await computableLimitsInput(db, facility, {
+        const { input, uncomputable } = await macMatrixCache(db).get(db, facility, {
           productionId: id,
           residueType: variant === 'nitrosamine' ? 'Nitrosamine' : 'Chemical',
         });

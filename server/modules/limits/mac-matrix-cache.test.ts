@@ -1,10 +1,19 @@
+import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { contractDocument } from '#core/limits/contract-output.ts';
 import type { TMacPairsPage, TMacPairsQuery } from '#core/schemas/mac-matrix.schemas.ts';
 import { changeAssessmentKit } from '#server/test/change-assessment-kit.ts';
 import { useFacilityTestServer, type TestBody } from '#server/test/facility-test-file.ts';
 import { adminEditor, changePolicyInForce, policyApprover } from '#server/test/policy-in-force.ts';
+import type { Queryable } from '#server/db/db.ts';
 import { computableLimitsInput } from './computable-input.ts';
+import {
+  equipmentLimits,
+  productionLimits,
+  productionPairs,
+  worstCaseRanking,
+} from './limit-reports.service.ts';
+import { limitsDataVersion, macMatrixCache } from './mac-matrix-cache.ts';
 import { pagePairs } from './mac-pairs.ts';
 import { buildMacFacility, type MacFacility } from './mac-test-data.ts';
 
@@ -29,7 +38,9 @@ const queryString = (q: TMacPairsQuery) =>
     .map(([k, v]) => `${k}=${String(v)}`)
     .join('&');
 
-/** The whole matrix and pages of pairs, as the (cached) server answers them. */
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** The whole matrix, pages of pairs and the limits reports, as the (cached) server answers them. */
 async function served() {
   const matrix = await call('GET', '/mac-matrix');
   expect(matrix.status).toBe(200);
@@ -39,15 +50,39 @@ async function served() {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     pages.push(res.body as TMacPairsPage);
   }
-  return { matrix: matrix.body, pages };
+  const reports = [];
+  for (const path of [
+    '/limits/equipment',
+    '/limits/productions',
+    `/limits/productions/${facility.line1}/pairs`,
+    '/limits/worst-case-ranking',
+  ]) {
+    const res = await call('GET', path);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const { units: _units, ...report } = res.body;
+    reports.push(report);
+  }
+  return { matrix: matrix.body, pages, reports };
 }
 
 /** The same, computed afresh from the database with no cache at all. */
 async function fresh() {
   const { input, uncomputable } = await computableLimitsInput(t.server.db, facility.facilityId);
+  // Not the app's database itself: the reports compute afresh (macMatrixState).
+  const uncached: Queryable = {
+    query: (sql, params) => t.server.db.query(sql, params),
+    exec: (sql) => t.server.db.exec(sql),
+  };
+  const f = facility.facilityId;
   return {
     matrix: json({ ...contractDocument(input), uncomputable }),
     pages: QUERIES.map((q) => json({ ...pagePairs(input, q), uncomputable })),
+    reports: json([
+      await equipmentLimits(uncached, f),
+      await productionLimits(uncached, f),
+      await productionPairs(uncached, f, facility.line1),
+      await worstCaseRanking(uncached, f),
+    ]),
   };
 }
 
@@ -136,6 +171,28 @@ describe('the cached MAC matrix', () => {
       },
     ],
     [
+      'a workbook import',
+      async () => {
+        const download = await fetch(`${t.server.url}${facility.F}/master`, {
+          headers: { token: t.token },
+        });
+        const workbook = new ExcelJS.Workbook();
+        await workbook.xlsx.load(await download.arrayBuffer());
+        const products = workbook.getWorksheet('Products')!;
+        const header = (products.getRow(1).values as unknown[]).slice(1);
+        const dose = header.indexOf('Largest daily dose') + 1;
+        products.eachRow((row, n) => {
+          if (n > 1 && row.getCell(1).value === 'B') row.getCell(dose).value = 650;
+        });
+        const res = await fetch(`${t.server.url}${facility.F}/master?fileName=dose.xlsx`, {
+          method: 'POST',
+          headers: { token: t.token, 'content-type': XLSX },
+          body: new Uint8Array(Buffer.from(await workbook.xlsx.writeBuffer())),
+        });
+        expect(res.status, await res.clone().text()).toBe(200);
+      },
+    ],
+    [
       'an approved change assessment',
       async () => {
         const kit = changeAssessmentKit((method, path, body, as) =>
@@ -176,6 +233,22 @@ describe('the cached MAC matrix', () => {
     await change();
     const after = await expectCurrent();
     expect(after).not.toEqual(before);
+  });
+
+  it('keeps its state across an export, which records a read and changes nothing', async () => {
+    const db = t.server.db;
+    const before = await macMatrixCache(db).get(db, facility.facilityId);
+    const exported = await fetch(`${t.server.url}${facility.F}/mac-matrix/export`, {
+      headers: { token: t.token },
+    });
+    expect(exported.status).toBe(200);
+    await exported.arrayBuffer();
+    const heads = await limitsDataVersion(db, facility.facilityId);
+    expect(await macMatrixCache(db).get(db, facility.facilityId)).toBe(before);
+    await edit('equipments', 'E2', { surfaceArea: { value: 6000, unit: 'sqcm' } });
+    expect(await limitsDataVersion(db, facility.facilityId)).not.toBe(heads);
+    expect(await macMatrixCache(db).get(db, facility.facilityId)).not.toBe(before);
+    await expectCurrent();
   });
 
   it('answers asOf from the database, never from the cache', async () => {

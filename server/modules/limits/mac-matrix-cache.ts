@@ -1,5 +1,6 @@
 import { compileLimits, type CompiledLimits } from '#core/limits/compile.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
+import type { ResidueType } from '#core/limits/policy.ts';
 import { computableLimitsInput, type ComputableInput } from './computable-input.ts';
 
 /** The facility's matrix as one state of its data computes it, shared by every view of it. */
@@ -39,8 +40,8 @@ function newState(computed: ComputableInput): MacMatrixState {
  * (master data, sampling types, policies and their approvals, archive and restore) writes an
  * audit row in its own transaction, and the row moves its chain's head in that transaction:
  * the head of `facility:<id>` (and of the facility's plan, for plan-wide records) therefore
- * changes exactly when a change that may move a limit commits. Unlike `max(audit_log.id)`, a
- * chain's seq is given out under the head's row lock, so it never commits out of order.
+ * moves whenever a change that may move a limit commits. Unlike `max(audit_log.id)`, a chain's
+ * seq is given out under the head's row lock, so it never commits out of order.
  * Two primary-key lookups.
  */
 export async function limitsDataVersion(q: Queryable, facilityId: number): Promise<string> {
@@ -51,6 +52,42 @@ export async function limitsDataVersion(q: Queryable, facilityId: number): Promi
     [facilityId],
   );
   return `${row?.facility ?? 0}/${row?.plan ?? 0}`;
+}
+
+/**
+ * Audit rows that record only that something was read or refused (an export, a download, a
+ * refused attempt): they move a chain's head but no data.
+ */
+export const READ_ONLY_AUDIT_ACTIONS = ['Export', 'Read', 'AccessRefused'];
+
+/**
+ * Whether everything the chains recorded after version `from` up to `to` (both of
+ * limitsDataVersion) only read: then the data of `from` is still the data of `to`, and a state
+ * computed at `from` stays current (an export of the matrix does not make the next request
+ * compute it again). Both versions were read after their rows committed, and a seq below a
+ * committed head is never given out again, so the rows between are all there is.
+ */
+async function onlyReadsBetween(q: Queryable, facilityId: number, from: string, to: string) {
+  const [facilityFrom, planFrom] = from.split('/');
+  const [facilityTo, planTo] = to.split('/');
+  const [row] = await q.query<{ changed: boolean }>(
+    `select exists (
+       select 1 from audit_log
+        where ((chain = 'facility:' || $1::int and seq > $2::bigint and seq <= $3::bigint)
+            or (chain = (select 'plan:' || plan_id from facilities where id = $1::int)
+                and seq > $4::bigint and seq <= $5::bigint))
+          and action <> all($6::text[])) as changed`,
+    [facilityId, facilityFrom!, facilityTo!, planFrom!, planTo!, READ_ONLY_AUDIT_ACTIONS],
+  );
+  return row?.changed === false;
+}
+
+/** Which of a facility's matrices: one production's, with a residue type's policy. */
+export interface MacMatrixOptions {
+  productionId?: number | undefined;
+  /** Chemical unless a view asks for another (the nitrosamine PDF). */
+  residueType?: ResidueType | undefined;
+  asOf?: string | undefined;
 }
 
 interface Entry {
@@ -71,21 +108,31 @@ export class MacMatrixCache {
   async get(
     db: Queryable,
     facilityId: number,
-    options: { productionId?: number | undefined; asOf?: string | undefined } = {},
+    options: MacMatrixOptions = {},
   ): Promise<MacMatrixState> {
     if (options.asOf !== undefined)
       return newState(await computableLimitsInput(db, facilityId, options));
-    const key = `${facilityId}:${options.productionId ?? ''}`;
+    const residueType = options.residueType ?? 'Chemical';
+    const key = `${facilityId}:${options.productionId ?? ''}:${residueType}`;
     // First the version, then the data: data read after it is at least as new as the key.
     const version = await limitsDataVersion(db, facilityId);
     const found = this.entries.get(key);
-    if (found && found.version === version) {
-      this.entries.delete(key);
-      this.entries.set(key, found);
+    if (
+      found &&
+      (found.version === version ||
+        (await onlyReadsBetween(db, facilityId, found.version, version)))
+    ) {
+      // Unless another request has put a newer state in its place meanwhile.
+      if (this.entries.get(key) === found) {
+        found.version = version;
+        this.entries.delete(key);
+        this.entries.set(key, found);
+      }
       return found.state;
     }
     const state = computableLimitsInput(db, facilityId, {
       productionId: options.productionId,
+      residueType,
     }).then(newState);
     const entry = { version, state };
     this.entries.delete(key);
@@ -100,6 +147,24 @@ export class MacMatrixCache {
 }
 
 const caches = new WeakMap<Db, MacMatrixCache>();
+
+function isOwnDb(q: Queryable): q is Db {
+  return 'transaction' in q && !(q as Db).joinsTransaction;
+}
+
+/**
+ * The facility's matrix state for any reader: from the cache of `q`'s database when `q` is the
+ * app's database itself, computed afresh inside a transaction (which may have changed the data
+ * and moved the versions before it commits, or may yet roll back) and for `asOf`.
+ */
+export async function macMatrixState(
+  q: Queryable,
+  facilityId: number,
+  options: MacMatrixOptions = {},
+): Promise<MacMatrixState> {
+  if (isOwnDb(q)) return macMatrixCache(q).get(q, facilityId, options);
+  return newState(await computableLimitsInput(q, facilityId, options));
+}
 
 /** The matrix cache of one database (one app): test servers in one process never share one. */
 export function macMatrixCache(db: Db): MacMatrixCache {

@@ -1,0 +1,73 @@
+import type { Db } from '../db/db.ts';
+
+/*
+ * The pages and totals of unfiltered lists of a facility's records, each kept with the
+ * facility's list version it was read at (migration 20261128150500_list_versions.sql): the
+ * version moves with every committed write to any of the facility's rows, and the page's
+ * statement reads it, so a page or total is read again only when the version moved.
+ */
+
+interface Versioned {
+  /** facility_list_versions.list_version as text; '0' before the facility's first write. */
+  version: string;
+}
+
+export interface CountedTotal extends Versioned {
+  total: number;
+}
+
+export interface CachedPage<T> extends Versioned {
+  page: T;
+}
+
+export interface ListCache {
+  /** By table, facility and archive state. */
+  totals: Map<string, CountedTotal>;
+  /** By list, sort and page window; least recently used first out. */
+  pages: LruMap<CachedPage<unknown>>;
+}
+
+/** Past this many lists or pages a cache drops its oldest rather than grow without bound. */
+const MAX_TOTALS = 10_000;
+const MAX_PAGES = 500;
+/** Pages of more rows than this are read every time (they are not what a screen asks for). */
+export const MAX_PAGE_ROWS = 100;
+
+/** A Map that forgets its least recently read entries past `max`. */
+export class LruMap<V> {
+  private readonly entries = new Map<string, V>();
+  constructor(private readonly max: number) {}
+
+  get(key: string): V | undefined {
+    const value = this.entries.get(key);
+    if (value !== undefined) {
+      this.entries.delete(key);
+      this.entries.set(key, value);
+    }
+    return value;
+  }
+
+  set(key: string, value: V): void {
+    this.entries.delete(key);
+    this.entries.set(key, value);
+    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
+  }
+}
+
+const caches = new WeakMap<Db, ListCache>();
+
+/** The facility's list version, as a scalar subquery on the facility id in `$1`. */
+export const LIST_VERSION_SQL = `coalesce((select list_version from facility_list_versions where facility_id = $1), 0)`;
+
+/**
+ * The list cache of one database, or undefined for a Db joined to an open transaction: its own
+ * uncommitted writes are read before their version moves (at commit), so what it reads must
+ * neither be kept nor come from what others read.
+ */
+export function listCache(db: Db): ListCache | undefined {
+  if (db.joinsTransaction) return undefined;
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = { totals: new Map(), pages: new LruMap(MAX_PAGES) }));
+  if (cache.totals.size >= MAX_TOTALS) cache.totals.clear();
+  return cache;
+}
