@@ -153,11 +153,13 @@ export async function listEntities(
          left join lateral (
            select ${selectList(def)},
                   case when v.list_version = ${totalVersion}::bigint then ${knownTotal}::int
-                       else ${countSql} end as total_count
+                       else ${countSql} end as total_count,
+                  row_number() over (order by ${order}) as list_position
              from ${source}
             where ${where} and v.list_version <> ${pageVersion}::bigint
             order by ${order}
-            limit $${params.length + 1} offset $${params.length + 2}) p on true`,
+            limit $${params.length + 1} offset $${params.length + 2}) p on true
+        order by p.list_position`,
       [...params, limit, offset],
     );
     const version = String(rows[0]!.list_version);
