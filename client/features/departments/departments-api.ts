@@ -1,12 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TDepartment } from '#core/schemas/departments.schemas.ts';
+import type { ZDepartment } from '#core/schemas/departments.schemas.ts';
+import type { TPage } from '#core/schemas/common.schemas.ts';
 import { apiRequest } from '#client/api/http-client.ts';
 import { userKeys } from '#client/shared/query-keys.ts';
-
-interface Page<T> {
-  data: T[];
-  total: number;
-}
 
 export const departmentKeys = {
   all: ['departments'] as const,
@@ -18,7 +15,7 @@ export function useDepartments(search: string, pageNumber: number, pageLimit: nu
   return useQuery({
     queryKey: departmentKeys.list(search, pageNumber, pageLimit),
     queryFn: ({ signal }) =>
-      apiRequest<Page<TDepartment>>('/departments', {
+      apiRequest<TPage<typeof ZDepartment>>('/departments', {
         query: { search: search || undefined, pageNumber, pageLimit },
         action: 'Loading departments',
         signal,

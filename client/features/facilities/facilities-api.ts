@@ -1,14 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TFacilityGroupRecord, TFacilityRecord } from '#core/schemas/facilities.schemas.ts';
+import type { ZFacilityGroupRecord, ZFacilityRecord } from '#core/schemas/facilities.schemas.ts';
+import type { TPage } from '#core/schemas/common.schemas.ts';
 import { apiRequest } from '#client/api/http-client.ts';
 import { facilityAdminKeys, userFacilityKeys } from '#client/shared/query-keys.ts';
 import { sessionKeys } from '#client/shared/session-queries.ts';
 import { useSession } from '#client/session/use-session.ts';
-
-interface Page<T> {
-  data: T[];
-  total: number;
-}
 
 export type FacilityValues = Pick<
   TFacilityRecord,
@@ -25,7 +22,7 @@ export function useFacilityRecords(search: string, pageNumber: number, pageLimit
   return useQuery({
     queryKey: facilityAdminKeys.facilities(search, pageNumber, pageLimit),
     queryFn: ({ signal }) =>
-      apiRequest<Page<TFacilityRecord>>(`${plan}/facilities/all`, {
+      apiRequest<TPage<typeof ZFacilityRecord>>(`${plan}/facilities/all`, {
         query: { search: search || undefined, pageNumber, pageLimit },
         action: 'Loading facilities',
         signal,
@@ -38,7 +35,7 @@ export function useFacilityGroups(search = '', pageNumber = 1, pageLimit = 100) 
   return useQuery({
     queryKey: facilityAdminKeys.groups(search, pageNumber, pageLimit),
     queryFn: ({ signal }) =>
-      apiRequest<Page<TFacilityGroupRecord>>(`${plan}/facility-groups`, {
+      apiRequest<TPage<typeof ZFacilityGroupRecord>>(`${plan}/facility-groups`, {
         query: { search: search || undefined, pageNumber, pageLimit },
         action: 'Loading facility groups',
         signal,

@@ -1,12 +1,9 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TOperator } from '#core/schemas/operators.schemas.ts';
+import type { ZOperator } from '#core/schemas/operators.schemas.ts';
+import type { TPage } from '#core/schemas/common.schemas.ts';
 import { apiRequest } from '#client/api/http-client.ts';
 import { useSession } from '#client/session/use-session.ts';
-
-interface Page<T> {
-  data: T[];
-  total: number;
-}
 
 export interface OperatorListParams {
   search: string;
@@ -32,7 +29,7 @@ export function useOperators(params: OperatorListParams) {
   return useQuery({
     queryKey: operatorKeys.list(currentFacilityId, params),
     queryFn: ({ signal }) =>
-      apiRequest<Page<TOperator>>(base, {
+      apiRequest<TPage<typeof ZOperator>>(base, {
         query: { ...params, search: params.search || undefined },
         action: 'Loading operators',
         signal,
