@@ -1,6 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { TDepartment } from '#core/schemas/departments.schemas.ts';
-import type { ZDepartment } from '#core/schemas/departments.schemas.ts';
+import type { TDepartment, ZDepartment } from '#core/schemas/departments.schemas.ts';
 import type { TPage } from '#core/schemas/common.schemas.ts';
 import { apiRequest } from '#client/api/http-client.ts';
 import { userKeys } from '#client/shared/query-keys.ts';

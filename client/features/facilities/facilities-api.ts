@@ -1,6 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { TFacilityGroupRecord, TFacilityRecord } from '#core/schemas/facilities.schemas.ts';
-import type { ZFacilityGroupRecord, ZFacilityRecord } from '#core/schemas/facilities.schemas.ts';
+import type {
+  TFacilityGroupRecord,
+  TFacilityRecord,
+  ZFacilityGroupRecord,
+  ZFacilityRecord,
+} from '#core/schemas/facilities.schemas.ts';
 import type { TPage } from '#core/schemas/common.schemas.ts';
 import { apiRequest } from '#client/api/http-client.ts';
 import { facilityAdminKeys, userFacilityKeys } from '#client/shared/query-keys.ts';

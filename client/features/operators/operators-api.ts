@@ -1,6 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { TOperator } from '#core/schemas/operators.schemas.ts';
-import type { ZOperator } from '#core/schemas/operators.schemas.ts';
+import type { TOperator, ZOperator } from '#core/schemas/operators.schemas.ts';
 import type { TPage } from '#core/schemas/common.schemas.ts';
 import { apiRequest } from '#client/api/http-client.ts';
 import { useSession } from '#client/session/use-session.ts';
