@@ -251,6 +251,18 @@ describe('the cached MAC matrix', () => {
     await expectCurrent();
   });
 
+  it('follows a row written by SQL outside the app, which leaves no audit row', async () => {
+    const db = t.server.db;
+    const before = await macMatrixCache(db).get(db, facility.facilityId);
+    await db.query(
+      `insert into products (facility_id, name, min_batch_size, max_daily_dose, actives)
+       values ($1, 'Written by SQL', '{"value":100,"unit":"kg"}', '{"value":2,"unit":"units"}', '[]')`,
+      [facility.facilityId],
+    );
+    expect(await macMatrixCache(db).get(db, facility.facilityId)).not.toBe(before);
+    await expectCurrent();
+  });
+
   it('answers asOf from the database, never from the cache', async () => {
     const now = new Date().toISOString();
     await expectCurrent();

@@ -1,5 +1,6 @@
 import { compileLimits, type CompiledLimits } from '#core/limits/compile.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
+import { LIST_VERSION_SQL } from '#server/entities/list-totals.ts';
 import type { ResidueType } from '#core/limits/policy.ts';
 import { computableLimitsInput, type ComputableInput } from './computable-input.ts';
 
@@ -41,17 +42,19 @@ function newState(computed: ComputableInput): MacMatrixState {
  * audit row in its own transaction, and the row moves its chain's head in that transaction:
  * the head of `facility:<id>` (and of the facility's plan, for plan-wide records) therefore
  * moves whenever a change that may move a limit commits. Unlike `max(audit_log.id)`, a chain's
- * seq is given out under the head's row lock, so it never commits out of order.
- * Two primary-key lookups.
+ * seq is given out under the head's row lock, so it never commits out of order. The facility's
+ * list version (list-totals.ts) moves at the commit of any write to its rows, audited or not.
+ * Three primary-key lookups.
  */
 export async function limitsDataVersion(q: Queryable, facilityId: number): Promise<string> {
-  const [row] = await q.query<{ facility: string | null; plan: string | null }>(
+  const [row] = await q.query<{ facility: string | null; plan: string | null; list: string }>(
     `select (select seq from audit_chain_heads where chain = 'facility:' || $1::int)::text as facility,
             (select h.seq from facilities f join audit_chain_heads h on h.chain = 'plan:' || f.plan_id
-              where f.id = $1::int)::text as plan`,
+              where f.id = $1::int)::text as plan,
+            ${LIST_VERSION_SQL}::text as list`,
     [facilityId],
   );
-  return `${row?.facility ?? 0}/${row?.plan ?? 0}`;
+  return `${row?.facility ?? 0}/${row?.plan ?? 0}/${row?.list ?? 0}`;
 }
 
 /**
@@ -68,8 +71,11 @@ export const READ_ONLY_AUDIT_ACTIONS = ['Export', 'Read', 'AccessRefused'];
  * committed head is never given out again, so the rows between are all there is.
  */
 async function onlyReadsBetween(q: Queryable, facilityId: number, from: string, to: string) {
-  const [facilityFrom, planFrom] = from.split('/');
-  const [facilityTo, planTo] = to.split('/');
+  const [facilityFrom, planFrom, listFrom] = from.split('/');
+  const [facilityTo, planTo, listTo] = to.split('/');
+  // A row of the facility written without an audit row (by SQL outside the app, say) moves only
+  // the list version: the data changed all the same.
+  if (listFrom !== listTo) return false;
   const [row] = await q.query<{ changed: boolean }>(
     `select exists (
        select 1 from audit_log
