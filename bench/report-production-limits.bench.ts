@@ -38,7 +38,7 @@ async function timeReport(F: string, token: string, body: object) {
     const res = await fetch(`${F}/reports/${reportId}`, { headers });
     if (!res.ok) throw new Error(`reports/${reportId}: ${res.status} ${await res.text()}`);
     report = ((await res.json()) as { report: Report }).report;
-    if (report.progress) stages.add(report.progress.stage);
+    if (report.progress) stages.add(report.progress.stage || 'Waiting to start');
     if (report.completedAt || report.error) break;
     await new Promise((r) => setTimeout(r, 100));
   }
