@@ -23,7 +23,7 @@ import { tableAsOf } from '#server/entities/entity-history.ts';
 import { numberOf as changeNumberOf } from '../change-assessments/change-assessments.read.ts';
 import { equipmentStatus } from '../dashboard/dashboard.service.ts';
 import { deviationNumber } from '../verification/runs/runs.read.ts';
-import { statisticsPoints } from '../verification/statistics/statistics-points.ts';
+import { equipmentPoints } from '../verification/statistics/statistics-points.ts';
 import { verificationSettings } from '../verification/statistics/verification-settings.ts';
 import { requiredPassesOf, studyNumberOf } from '../verification/studies/studies.read.ts';
 
@@ -382,13 +382,15 @@ export async function equipmentTrends(
     [facilityId, period.start, period.end, asOf],
   );
   const trends: EquipmentTrend[] = [];
+  const pointsByItem = await equipmentPoints(
+    q,
+    facilityId,
+    items.map((item) => item.id),
+    { from: period.start, to: period.end },
+    { asOf },
+  );
   for (const item of items) {
-    const { points } = await statisticsPoints(
-      q,
-      facilityId,
-      { groupBy: 'equipment', key: String(item.id), from: period.start, to: period.end },
-      { asOf },
-    );
+    const points = pointsByItem.get(String(item.id)) ?? [];
     const s = verificationStatistics(points, settings);
     if (s.count === 0) continue;
     trends.push({

@@ -27,6 +27,8 @@ interface Filter {
   results: string;
   historical: string;
   param: number | string;
+  /** What the points are grouped by, when one read serves several groups. */
+  key?: { results: string; historical: string };
 }
 
 const integerKey = (key: string): number => {
@@ -93,6 +95,7 @@ async function filterOf(q: Queryable, facilityId: number, query: Query): Promise
 }
 
 interface PointRow {
+  group_key: string;
   result_id: number | null;
   taken_at: string;
   label: string;
@@ -111,9 +114,44 @@ export async function statisticsPoints(
   options: { asOf?: string | undefined } = {},
 ): Promise<{ label: string; points: StatisticsPointInput[] }> {
   const filter = await filterOf(q, facilityId, query);
+  const groups = await pointsOf(q, facilityId, filter, query, options.asOf);
+  return { label: filter.label, points: groups.get('') ?? [] };
+}
+
+/**
+ * The counted points of several equipment items at once, by item id: what `statisticsPoints`
+ * gives for each with groupBy 'equipment', in one read (a report over every item of a facility
+ * would otherwise rebuild the results as of its moment once per item).
+ */
+export async function equipmentPoints(
+  q: Queryable,
+  facilityId: number,
+  equipmentIds: number[],
+  period: Pick<Query, 'from' | 'to'>,
+  options: { asOf?: string | undefined } = {},
+): Promise<Map<string, StatisticsPointInput[]>> {
+  const filter: Filter = {
+    label: '',
+    results: 'r.equipment_id = any($2::int[])',
+    historical: 'h.equipment_id = any($2::int[])',
+    param: `{${equipmentIds.join(',')}}`,
+    key: { results: 'r.equipment_id', historical: 'h.equipment_id' },
+  };
+  return pointsOf(q, facilityId, filter, period, options.asOf);
+}
+
+/** The points matching a filter, grouped by its key. */
+async function pointsOf(
+  q: Queryable,
+  facilityId: number,
+  filter: Filter,
+  query: Pick<Query, 'from' | 'to'>,
+  asOf: string | undefined,
+): Promise<Map<string, StatisticsPointInput[]>> {
   const params: SqlValue[] = [facilityId, filter.param, query.from ?? null, query.to ?? null];
-  const { asOf } = options;
   if (asOf) params.push(asOf);
+  // One group unless the filter names a key: '' then, as `statisticsPoints` reads it.
+  const key = filter.key ?? { results: "''", historical: "''" };
   // A FROM item the caller's alias follows: the table, or the table as of the moment.
   const t = (table: string) => (asOf ? `(select * from ${tableAsOf(table, 1, 5)})` : table);
   // microbial_results keeps no versions (its migration attaches no keep_record_versions):
@@ -123,7 +161,7 @@ export async function statisticsPoints(
     : 'microbial_results';
   // from/to are whole days, UTC; a historical result's date is its day.
   const results = await q.query<PointRow>(
-    `select r.id as result_id,
+    `select ${key.results}::text as group_key, r.id as result_id,
             to_char(coalesce(r.taken_at, r.created_at) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as taken_at,
             'ST-' || lpad(s.seq::text, 4, '0') || ' run ' || u.sequence || ' · ' || coalesce(l.name, 'Final rinse') as label,
             r.percent_of_limit, r.censored_below
@@ -147,7 +185,7 @@ export async function statisticsPoints(
     params,
   );
   const historical = await q.query<PointRow>(
-    `select null::integer as result_id, h.taken_at || 'T00:00:00.000Z' as taken_at,
+    `select ${key.historical}::text as group_key, null::integer as result_id, h.taken_at || 'T00:00:00.000Z' as taken_at,
             s.name as label, h.percent_of_limit, coalesce(h.censored_below, false) as censored_below
        from ${t('historical_study_results')} h
        join ${t('historical_studies')} s on s.id = h.historical_study_id
@@ -157,13 +195,18 @@ export async function statisticsPoints(
         and ($4::date is null or h.taken_at <= $4::date::text)`,
     params,
   );
-  const points = [...historical, ...results].map((row) => ({
-    resultId: row.result_id,
-    historical: row.result_id === null,
-    takenAt: row.taken_at,
-    label: row.label,
-    percentOfLimit: Number(row.percent_of_limit),
-    censoredBelow: row.censored_below,
-  }));
-  return { label: filter.label, points };
+  const groups = new Map<string, StatisticsPointInput[]>();
+  for (const row of [...historical, ...results]) {
+    const points = groups.get(row.group_key) ?? [];
+    points.push({
+      resultId: row.result_id,
+      historical: row.result_id === null,
+      takenAt: row.taken_at,
+      label: row.label,
+      percentOfLimit: Number(row.percent_of_limit),
+      censoredBelow: row.censored_below,
+    });
+    groups.set(row.group_key, points);
+  }
+  return groups;
 }
