@@ -72,6 +72,10 @@ describe('departments, operators and roles in the browser', () => {
     await page.getByRole('button', { name: 'Add Role' }).click();
     const add = page.getByRole('dialog', { name: 'Add Role' });
     await add.getByLabel('Role Name').fill('E2E Reviewer');
+    // Permissions read as what they allow, with a line on each; never their ids.
+    await add.getByRole('checkbox', { name: 'See products' }).check();
+    await add.getByText('Open the list and the details of products.').waitFor();
+    expect(await add.getByText('Product.Get').count()).toBe(0);
     await add.getByRole('button', { name: 'Create Role' }).click();
     await page.getByRole('cell', { name: 'E2E Reviewer', exact: true }).waitFor();
   });
