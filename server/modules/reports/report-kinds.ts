@@ -24,6 +24,7 @@ import { productionDataXlsx } from './kinds/production-data-xlsx.ts';
 import { th } from './controlled-pdf.ts';
 import { annualSummary } from './annual-summary.ts';
 import { renderChartSvg } from './report-charts.ts';
+import { sheetsXlsx } from './kinds/report-xlsx.ts';
 import { runReport, studyReport } from './verification-report-kinds.ts';
 
 /*
@@ -140,28 +141,31 @@ const worstCase: ReportKind = {
   async xlsx(raw) {
     const data = raw as Ranking;
     const { factors, rows } = rankingRows(data);
-    const { default: ExcelJS } = await import('exceljs');
-    const book = new ExcelJS.Workbook();
-    const ranking = book.addWorksheet('Ranking');
-    ranking.addRow(['Rank', 'Product', ...factors, 'Score (points)', 'Lowest MACO (mg)']);
-    for (const p of rows)
-      ranking.addRow([
-        p.rank,
-        p.id,
-        ...factors.map((f) => p.scores[f] ?? null),
-        p.score,
-        p.lowestMaco,
-      ]);
-    ranking.getRow(1).font = { bold: true };
-    const perEquipment = book.addWorksheet('Per equipment');
-    perEquipment.addRow(['Equipment', 'Worst-case product']);
-    for (const [equipment, product] of Object.entries(data.perEquipment))
-      perEquipment.addRow([equipment, product]);
-    perEquipment.getRow(1).font = { bold: true };
-    // A fixed date makes the same data give the same file (and hash).
-    book.created = new Date(0);
-    book.modified = new Date(0);
-    return Buffer.from(await book.xlsx.writeBuffer());
+    return sheetsXlsx([
+      {
+        name: 'Ranking',
+        rows: [
+          ['Rank', 'Product', ...factors, 'Score (points)', 'Lowest MACO (mg)'],
+          ...rows.map((p) => [
+            p.rank,
+            p.id,
+            ...factors.map((f) => p.scores[f] ?? null),
+            p.score,
+            p.lowestMaco,
+          ]),
+        ],
+      },
+      {
+        name: 'Per equipment',
+        rows: [
+          ['Equipment', 'Worst-case product'],
+          ...Object.entries(data.perEquipment).map(([equipment, product]) => [
+            equipment,
+            product ?? null,
+          ]),
+        ],
+      },
+    ]);
   },
 };
 
