@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN } from '#server/test/test-server.ts';
 import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+import { named } from './browser.ts';
 
 let app: AppUnderTest;
 beforeAll(async () => {
@@ -28,55 +29,59 @@ async function openAsAdmin(path: string, heading: string): Promise<Page> {
 
 describe('departments, operators and roles in the browser', () => {
   it('adds a department, renames it with a reason and finds it by search', async () => {
+    const packaging = named('E2E Packaging');
+    const packing = named('E2E Packing');
     const page = await openAsAdmin('/departments', 'Departments');
     await page.getByRole('button', { name: 'Add Department' }).click();
     const add = page.getByRole('dialog', { name: 'Add Department' });
-    await add.getByLabel('Department Name').fill('E2E Packaging');
+    await add.getByLabel('Department Name').fill(packaging);
     await add.getByRole('button', { name: 'Create Department' }).click();
     // The rename must not start while the add dialog is still closing.
     await add.waitFor({ state: 'hidden' });
-    const row = page.getByRole('row').filter({ hasText: 'E2E Packaging' });
+    const row = page.getByRole('row').filter({ hasText: packaging });
     await row.getByRole('button', { name: 'Rename' }).click();
     const rename = page.getByRole('dialog', { name: 'Rename Department' });
-    await rename.getByLabel('Department Name').fill('E2E Packing');
+    await rename.getByLabel('Department Name').fill(packing);
     await rename.getByRole('button', { name: 'Save' }).click();
     await rename.getByText('A reason is required').waitFor();
     await rename.getByLabel('Reason').fill('Renamed by the site');
     await rename.getByRole('button', { name: 'Save' }).click();
-    await page.getByRole('cell', { name: 'E2E Packing', exact: true }).waitFor();
+    await page.getByRole('cell', { name: packing, exact: true }).waitFor();
     await page.getByLabel('Search departments').fill('Packing');
     await page.getByLabel('Search departments').press('Enter');
-    await page.getByRole('cell', { name: 'E2E Packing', exact: true }).waitFor();
+    await page.getByRole('cell', { name: packing, exact: true }).waitFor();
   });
 
   it('adds an operator and archives it with a reason', async () => {
+    const operatorId = named('E2E-OP-1');
     const page = await openAsAdmin('/operators', 'Operators');
     await page.getByRole('button', { name: 'Add Operator' }).click();
     const add = page.getByRole('dialog', { name: 'Add Operator' });
     await add.getByLabel('First Name').fill('Olga');
     await add.getByLabel('Last Name').fill('Operator');
-    await add.getByLabel('Operator ID').fill('E2E-OP-1');
+    await add.getByLabel('Operator ID').fill(operatorId);
     await add.getByRole('button', { name: 'Create Operator' }).click();
-    const row = page.getByRole('row').filter({ hasText: 'E2E-OP-1' });
+    const row = page.getByRole('row').filter({ hasText: operatorId });
     await row.getByRole('button', { name: 'Archive' }).click();
     const archive = page.getByRole('dialog', { name: 'Archive Olga Operator' });
     await archive.getByLabel('Reason').fill('Left the site');
     await archive.getByRole('button', { name: 'Archive' }).click();
     await archive.waitFor({ state: 'hidden' });
     await page.getByRole('tab', { name: 'Archived Operators' }).click();
-    await page.getByRole('cell', { name: 'E2E-OP-1', exact: true }).waitFor();
+    await page.getByRole('cell', { name: operatorId, exact: true }).waitFor();
   });
 
   it('adds a role', async () => {
+    const reviewer = named('E2E Reviewer');
     const page = await openAsAdmin('/roles', 'Roles');
     await page.getByRole('button', { name: 'Add Role' }).click();
     const add = page.getByRole('dialog', { name: 'Add Role' });
-    await add.getByLabel('Role Name').fill('E2E Reviewer');
+    await add.getByLabel('Role Name').fill(reviewer);
     // Permissions read as what they allow, with a line on each; never their ids.
     await add.getByRole('checkbox', { name: 'See products' }).check();
     await add.getByText('Open the list and the details of products.').waitFor();
     expect(await add.getByText('Product.Get').count()).toBe(0);
     await add.getByRole('button', { name: 'Create Role' }).click();
-    await page.getByRole('cell', { name: 'E2E Reviewer', exact: true }).waitFor();
+    await page.getByRole('cell', { name: reviewer, exact: true }).waitFor();
   });
 });

@@ -1,5 +1,6 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { watchBrowserErrors } from './browser-errors.ts';
+import { recordCalls } from './failure-record.ts';
 
 export function chromiumPath(): string {
   return process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -21,6 +22,40 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumPath(), args: ARGS, headless: true });
 }
 
+/**
+ * Contexts opened inside the running test, closed when it ends (e2e/setup.ts). A page left open
+ * keeps polling with a session the next test's sign-in supersedes, and its 419 would be blamed
+ * on that test. Pages a file opens in beforeAll are shared by its tests and stay open.
+ */
+const openedInTest = new Set<BrowserContext>();
+let isInTest = false;
+let attempt = 0;
+
+export function startTestContexts(retryCount: number): void {
+  isInTest = true;
+  attempt = retryCount;
+}
+
+/**
+ * A unique name for a record the test creates: a retry runs on the same database, where the
+ * first attempt's record may already stand, so it names its own.
+ */
+export function named(name: string): string {
+  return attempt === 0 ? name : `${name} R${attempt}`;
+}
+
+/** The pages the running test opened, to show what they held when it failed. */
+export function testPages(): Page[] {
+  return [...openedInTest].flatMap((context) => context.pages());
+}
+
+export async function closeTestContexts(): Promise<void> {
+  isInTest = false;
+  const contexts = [...openedInTest];
+  openedInTest.clear();
+  await Promise.all(contexts.map((context) => context.close().catch(() => undefined)));
+}
+
 export async function newPage(
   browser: Browser,
   baseURL: string,
@@ -28,7 +63,9 @@ export async function newPage(
   viewport = { width: 1920, height: 1080 },
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ baseURL, viewport });
+  if (isInTest) openedInTest.add(context);
   watchBrowserErrors(context);
+  recordCalls(context);
   // The suite shares two cores with the server tests that run beside it: a step may wait long.
   context.setDefaultTimeout(50_000);
   const page = await context.newPage();

@@ -1,5 +1,7 @@
-import { afterAll, afterEach } from 'vitest';
+import { afterAll, afterEach, beforeEach } from 'vitest';
+import { closeTestContexts, startTestContexts, testPages } from './browser.ts';
 import { takeBrowserErrors } from './browser-errors.ts';
+import { saveFailure } from './failure-record.ts';
 
 // Every browser test fails on an error in the page, even when its own steps passed: an uncaught
 // error is a fault the user meets, whatever the screen shows.
@@ -11,5 +13,20 @@ function expectNoBrowserErrors(when: string): void {
   );
 }
 
+beforeEach(({ task }) => startTestContexts(task.result?.retryCount ?? 0));
+afterEach(async ({ task }) => {
+  try {
+    const errors = task.result?.errors ?? [];
+    if (errors.length > 0) {
+      await saveFailure(
+        `${task.file.name}-${task.name}-try${task.result?.retryCount ?? 0}`,
+        errors.map((e) => e.message),
+        testPages(),
+      );
+    }
+  } finally {
+    await closeTestContexts();
+  }
+});
 afterEach(() => expectNoBrowserErrors('during this test'));
 afterAll(() => expectNoBrowserErrors('after the last test'));
