@@ -3,7 +3,14 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import { ADMIN } from '#server/test/test-server.ts';
 import { signIn, type AppUnderTest } from './app-under-test.ts';
-import { confirmWithReason, facilityApi, openDrawer, openModal, startSignedIn } from './ui.ts';
+import {
+  browserToken,
+  confirmWithReason,
+  facilityApi,
+  openDrawer,
+  openModal,
+  startSignedIn,
+} from './ui.ts';
 
 let app: AppUnderTest;
 let page: Page;
@@ -48,7 +55,9 @@ it('a limit policy shows its status, starts a new version, is submitted, locked,
 
 it('My approvals opens a waiting limit policy on its residue type’s tab', async () => {
   const facility = await facilityApi(app);
-  const token = await app.server.login();
+  // The browser's session: another sign-in of the administrator would end it, and its next poll
+  // would be refused.
+  const token = await browserToken(page);
   const call = (method: string, path: string, body: unknown) =>
     app.server.request<Record<string, any>>(method, `${facility.path}${path}`, { token, body }); // eslint-disable-line @typescript-eslint/no-explicit-any -- checked below
   const current = await app.server.request<{ id: number; version: number }>(
