@@ -30,7 +30,7 @@ export function registerWhereUsedRoute({ app, db, permit }: AppContext, def: Ent
       const { plan, facility, id } = request.params;
       // A record of another facility is not found here, whatever its id.
       await getEntity(db, def, facility, id);
-      const permissions = await facilityPermissions(db, sessionOf(request), plan, facility);
+      const permissions = facilityPermissions(sessionOf(request), plan, facility);
       return listWhereUsed(db, {
         def,
         facilityId: facility,

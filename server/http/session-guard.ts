@@ -88,14 +88,13 @@ export function assertPlan(session: ResolvedSession, planId: number): void {
 
 /**
  * The user's permissions in a facility of the path. They come with the session (one query when
- * it is read, none after: server/http/access-cache.ts), so `db` is only the callers' habit.
+ * it is read, none after: server/http/access-cache.ts).
  */
-export async function facilityPermissions(
-  _db: Db,
+export function facilityPermissions(
   session: ResolvedSession,
   planId: number,
   facilityId: number,
-): Promise<PermissionMap> {
+): PermissionMap {
   // Callers may pass path params before validation: what is not an id finds nothing.
   if (!isId(planId) || !isId(facilityId)) throw new AppError('NotFoundError');
   assertPlan(session, planId);
@@ -104,14 +103,13 @@ export async function facilityPermissions(
   return grant.permissions;
 }
 
-export async function assertAllowed(
-  db: Db,
+export function assertAllowed(
   session: ResolvedSession,
   scope: { plan: number; facility: number },
   resource: string,
   action: string,
-): Promise<PermissionMap> {
-  const permissions = await facilityPermissions(db, session, scope.plan, scope.facility);
+): PermissionMap {
+  const permissions = facilityPermissions(session, scope.plan, scope.facility);
   if (!isAllowed(permissions, resource, action)) {
     throw new AppError('NotAllowed', `${resource} ${action} failed as current user is not allowed`);
   }
@@ -129,7 +127,7 @@ export function requirePermission(db: Db, limits: SessionLimits, resource: strin
     const facility = Number(params.facility);
     if (!isId(plan) || !isId(facility)) throw new AppError('NotFoundError');
     await auditRefusal(db, request, { resource, action, facility }, () =>
-      assertAllowed(db, sessionOf(request), { plan, facility }, resource, action),
+      assertAllowed(sessionOf(request), { plan, facility }, resource, action),
     );
   };
 }
@@ -143,7 +141,7 @@ export async function auditRefusal(
   db: Db,
   request: FastifyRequest,
   attempt: { resource: string; action: string; facility?: number },
-  check: () => Promise<unknown>,
+  check: () => unknown,
 ): Promise<void> {
   try {
     await check();

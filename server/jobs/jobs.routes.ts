@@ -27,7 +27,7 @@ export function registerJobs(
   const facilityMember: Guard = async (request, reply) => {
     await requireSession(request, reply);
     const { plan, facility } = request.params as { plan: unknown; facility: unknown };
-    await facilityPermissions(db, sessionOf(request), Number(plan), Number(facility));
+    facilityPermissions(sessionOf(request), Number(plan), Number(facility));
   };
 
   typed(app).get(

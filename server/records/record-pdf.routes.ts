@@ -55,7 +55,7 @@ export function registerRecordPdfRoute({ app, db, requireSession }: AppContext):
     async (request, reply) => {
       const { plan, facility } = request.params;
       const { documentType, documentId, versionNumber } = request.query;
-      await mayReadSignatures(db, sessionOf(request), { plan, facility, documentType });
+      mayReadSignatures(sessionOf(request), { plan, facility, documentType });
       const ref = { facilityId: facility, documentType, documentId };
       const version = await versionFor(db, ref, versionNumber);
       const [signatures, settings] = await Promise.all([

@@ -9,7 +9,6 @@ import {
   ZSignaturesResponse,
 } from '#core/schemas/signatures.schemas.ts';
 import type { TControlledDocumentType } from '#core/schemas/signatures.schemas.ts';
-import type { Db } from '../db/db.ts';
 import { typed, type AppContext } from '../http/app-context.ts';
 import type { ResolvedSession } from '../sessions/session-lookup.ts';
 import { writeAudit } from '../db/audit-write.ts';
@@ -22,12 +21,11 @@ import { sign, signerIn } from './signatures.service.ts';
 const F = '/api/v2/plans/:plan/facilities/:facility';
 
 /** Who may read a record's signatures (and its PDF): ApprovalPolicy Get, or Get on the type. */
-export async function mayReadSignatures(
-  db: Db,
+export function mayReadSignatures(
   session: ResolvedSession,
   at: { plan: number; facility: number; documentType: TControlledDocumentType },
-): Promise<void> {
-  const permissions = await facilityPermissions(db, session, at.plan, at.facility);
+): void {
+  const permissions = facilityPermissions(session, at.plan, at.facility);
   const registration = documentTypeRegistration(at.documentType);
   const mayRead =
     isAllowed(permissions, 'ApprovalPolicy', 'Get') ||
@@ -61,7 +59,7 @@ export function registerSignatureRoutes(context: AppContext): void {
       const session = sessionOf(request);
       // Only a member of the facility signs there; who may sign what is decided by the service.
       try {
-        await facilityPermissions(db, session, plan, facility);
+        facilityPermissions(session, plan, facility);
       } catch (error) {
         // A refusal is audited too; the facility asked for goes into the values (as the guards
         // do), since it may be one the user has no business knowing exists.
@@ -111,7 +109,7 @@ export function registerSignatureRoutes(context: AppContext): void {
     async (request) => {
       const { plan, facility } = request.params;
       const { documentType, documentId } = request.query;
-      await mayReadSignatures(db, sessionOf(request), { plan, facility, documentType });
+      mayReadSignatures(sessionOf(request), { plan, facility, documentType });
       return {
         signatures: await listSignatures(db, { facilityId: facility, documentType, documentId }),
       };
@@ -132,7 +130,7 @@ export function registerSignatureRoutes(context: AppContext): void {
     async (request) => {
       const { plan, facility } = request.params;
       const session = sessionOf(request);
-      await facilityPermissions(db, session, plan, facility);
+      facilityPermissions(session, plan, facility);
       const items = await pendingApprovals(
         db,
         facility,

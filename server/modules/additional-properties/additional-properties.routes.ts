@@ -47,12 +47,7 @@ export function registerAdditionalPropertyRoutes({
   const readers: Guard = async (request, reply) => {
     await requireSession(request, reply);
     const { plan, facility, target } = request.params as Record<string, string>;
-    const permissions = await facilityPermissions(
-      db,
-      sessionOf(request),
-      Number(plan),
-      Number(facility),
-    );
+    const permissions = facilityPermissions(sessionOf(request), Number(plan), Number(facility));
     const resource = resourceOf(target as PropertyTarget);
     if (!isAllowed(permissions, 'Facility', 'Get') && !isAllowed(permissions, resource, 'Get'))
       throw new AppError('NotAllowed', `${resource} Get failed as current user is not allowed`);

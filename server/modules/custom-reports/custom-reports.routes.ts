@@ -51,7 +51,7 @@ export function registerCustomReportRoutes({ app, db, permit }: AppContext): voi
   const r = typed(app);
   const get = permit('ReportDocument', 'Get');
   const permissionsOf = (request: FastifyRequest, params: { plan: number; facility: number }) =>
-    facilityPermissions(db, sessionOf(request), params.plan, params.facility);
+    facilityPermissions(sessionOf(request), params.plan, params.facility);
 
   /** The saved report, once the caller is shown to hold its source's own permission (403 else). */
   async function readable(
@@ -79,7 +79,7 @@ export function registerCustomReportRoutes({ app, db, permit }: AppContext): voi
       },
     },
     async (request) => {
-      const permissions = await permissionsOf(request, request.params);
+      const permissions = permissionsOf(request, request.params);
       return { sources: SOURCE_DECLARATIONS.map((s) => sourceInfo(s, permissions)) };
     },
   );
@@ -101,7 +101,7 @@ export function registerCustomReportRoutes({ app, db, permit }: AppContext): voi
       if (!source) {
         throw new AppError('NotFoundError', `No report source '${request.params.source}'`);
       }
-      return { config: sourceInfo(source, await permissionsOf(request, request.params)) };
+      return { config: sourceInfo(source, permissionsOf(request, request.params)) };
     },
   );
 

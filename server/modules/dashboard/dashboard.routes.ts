@@ -30,7 +30,7 @@ export function registerDashboardRoutes({ app, db, requireSession, permit }: App
     async (request) => {
       const { plan, facility } = request.params;
       const session = sessionOf(request);
-      const permissions = await facilityPermissions(db, session, plan, facility);
+      const permissions = facilityPermissions(session, plan, facility);
       return {
         dashboard: await dashboard(db, {
           facilityId: facility,

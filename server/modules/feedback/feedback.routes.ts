@@ -54,7 +54,7 @@ export function registerFeedbackRoutes({ app, db, requireSession, permit }: AppC
     async (request) => {
       const { plan, facility } = request.params;
       const session = sessionOf(request);
-      await facilityPermissions(db, session, plan, facility);
+      facilityPermissions(session, plan, facility);
       const { text, screenPath } = request.body;
       const actor = actorOf(request);
       const row = await db.transaction(async (tx) => {

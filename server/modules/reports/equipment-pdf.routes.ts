@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
 import { ZId } from '#core/schemas/common.schemas.ts';
-import { isAllowed } from '#core/permissions/permission-map.ts';
+import { isAllowed, type PermissionMap } from '#core/permissions/permission-map.ts';
 import { typed, type AppContext } from '#server/http/app-context.ts';
 import { attachment } from '#server/http/download.ts';
 import { actorOf, facilityPermissions, sessionOf } from '#server/http/session-guard.ts';
@@ -33,12 +33,12 @@ export function registerEquipmentPdfRoutes({ app, db, permit }: AppContext): voi
   const guard = async (request: FastifyRequest, reply: FastifyReply) => {
     const { plan, facility } = request.params as { plan: string; facility: string };
     if (request.session) {
-      const permissions = await facilityPermissions(
-        db,
-        sessionOf(request),
-        Number(plan),
-        Number(facility),
-      ).catch(() => null);
+      let permissions: PermissionMap | null = null;
+      try {
+        permissions = facilityPermissions(sessionOf(request), Number(plan), Number(facility));
+      } catch {
+        // Refused here, the item's own permission decides below.
+      }
       if (permissions && isAllowed(permissions, 'CEReport', 'GeneratePDF')) return;
     }
     await equipmentGet(request, reply);

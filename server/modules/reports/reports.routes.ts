@@ -87,7 +87,7 @@ export function registerReportRoutes(context: AppContext): void {
     kind: TReportKind,
   ) => {
     const needed = REPORT_KIND_DEFS[kind].permission;
-    if (needed) await assertAllowed(db, sessionOf(request), scope, needed.resource, needed.action);
+    if (needed) assertAllowed(sessionOf(request), scope, needed.resource, needed.action);
   };
 
   r.post(

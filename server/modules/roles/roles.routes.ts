@@ -125,7 +125,7 @@ export function registerRoleRoutes({ app, db, permit, requireSession }: AppConte
   /** The user's maps in the facility of the path and across the plan (plan-wide areas use the latter). */
   async function permissionsOf(request: FastifyRequest, params: FacilityPath) {
     const session = sessionOf(request);
-    const facility = await facilityPermissions(db, session, params.plan, params.facility);
+    const facility = facilityPermissions(session, params.plan, params.facility);
     const rows = await db.query<{ permissions: PermissionMap }>(
       `select r.permissions from user_facility_roles ufr join roles r on r.id = ufr.role_id and r.archived_at is null
         where ufr.user_id = $1`,

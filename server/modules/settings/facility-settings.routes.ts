@@ -30,7 +30,7 @@ export function registerFacilitySettingsRoutes({
   const facilityMember: Guard = async (request, reply) => {
     await requireSession(request, reply);
     const { plan, facility } = request.params as { plan: number; facility: number };
-    await facilityPermissions(db, sessionOf(request), Number(plan), Number(facility));
+    facilityPermissions(sessionOf(request), Number(plan), Number(facility));
   };
 
   r.get(
