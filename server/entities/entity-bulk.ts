@@ -24,6 +24,13 @@ function sqlType(field: FieldDef): string {
 }
 
 /**
+ * Rows a statement inserts at most. PGlite's WASM memory grows to fit the largest statement it
+ * has parsed and planned, and never shrinks: a 4,000-row VALUES list grew it by 80 MiB. Each
+ * statement also moves the audit chain's head once, so batches are not made smaller than this.
+ */
+export const ROWS_PER_STATEMENT = 500;
+
+/**
  * Creates many records of one entity in a few statements, with their audit rows, inside the
  * caller's transaction. The caller has validated the values (schema, uniqueness, references).
  * Returns the new ids in the order of `rows`.
@@ -40,7 +47,7 @@ export async function createEntitiesBulk(
   // A multi-row VALUES list types its parameters as text unless told: cast each one.
   const types = ['int', 'int', 'int', ...def.fields.map(sqlType)];
   const perRow = types.length;
-  const chunkSize = Math.max(1, Math.floor(60_000 / perRow));
+  const chunkSize = Math.max(1, Math.min(ROWS_PER_STATEMENT, Math.floor(60_000 / perRow)));
   const ids: number[] = [];
   for (let start = 0; start < rows.length; start += chunkSize) {
     const chunk = rows.slice(start, start + chunkSize);
@@ -62,20 +69,23 @@ export async function createEntitiesBulk(
       params,
     );
     const idByName = new Map(inserted.map((r) => [r.name.toLowerCase(), r.id]));
-    for (const values of chunk) ids.push(idByName.get(String(values.name).toLowerCase())!);
+    const chunkIds = chunk.map((values) => idByName.get(String(values.name).toLowerCase())!);
+    ids.push(...chunkIds);
+    // Each batch's audit rows follow it, so none is built for the whole import at once; the
+    // audit trail holds the same rows in the same order as when all of them came last.
+    await writeAuditMany(
+      q,
+      actor,
+      chunk.map((values, i) => ({
+        planId: scope.planId,
+        facilityId: scope.facilityId,
+        domain: def.domain,
+        action: 'Create',
+        entityId: chunkIds[i] ?? null,
+        reason,
+        newValues: Object.fromEntries(def.fields.map((f) => [f.name, values[f.name] ?? null])),
+      })),
+    );
   }
-  await writeAuditMany(
-    q,
-    actor,
-    rows.map((values, i) => ({
-      planId: scope.planId,
-      facilityId: scope.facilityId,
-      domain: def.domain,
-      action: 'Create',
-      entityId: ids[i] ?? null,
-      reason,
-      newValues: Object.fromEntries(def.fields.map((f) => [f.name, values[f.name] ?? null])),
-    })),
-  );
   return ids;
 }

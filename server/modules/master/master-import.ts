@@ -1,11 +1,10 @@
-import type ExcelJS from 'exceljs';
 import { equipmentDef, productionsDef, productsDef } from '#core/entities/defs/index.ts';
 import { createSchema, recordProblems, type EntityDef } from '#core/entities/entity.ts';
 import { fieldSchema, type FieldDef } from '#core/entities/field.ts';
-import { AppError, validationError } from '#core/errors/errors.ts';
+import { AppError } from '#core/errors/errors.ts';
 import { z } from 'zod';
 import type { Db } from '#server/db/db.ts';
-import { createEntitiesBulk } from '#server/entities/entity-bulk.ts';
+import { createEntitiesBulk, ROWS_PER_STATEMENT } from '#server/entities/entity-bulk.ts';
 import type { EntityRecord, Scope } from '#server/entities/entity-store.ts';
 import { updateEntity } from '#server/entities/entity-write.ts';
 import { changedFields } from '../audit/audit-diff.ts';
@@ -13,6 +12,7 @@ import type { Actor } from '#server/db/audit-write.ts';
 import { loadFacility } from './master-export.ts';
 import { entitySections, MAPPINGS_SHEET, MATRIX_SHEET } from './master-sections.ts';
 import { columnsOf, readRow, type Cell } from './workbook-columns.ts';
+import { readWorkbook, type SheetRows } from './workbook-read.ts';
 
 export interface ImportProblem {
   sheet: string;
@@ -27,61 +27,6 @@ export interface ImportReport {
   unchanged: number;
   rows: number;
   problems: ImportProblem[];
-}
-
-interface SheetRows {
-  headers: string[];
-  rows: { row: number; cells: Map<string, Cell> }[];
-}
-
-function cellValue(value: ExcelJS.CellValue): Cell {
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
-    return value;
-  if (value instanceof Date) return value.toISOString();
-  if (typeof value === 'object') {
-    if ('result' in value) return cellValue(value.result as ExcelJS.CellValue);
-    if ('richText' in value) return value.richText.map((t) => t.text).join('');
-    if ('text' in value) return String(value.text);
-  }
-  return String(value);
-}
-
-async function readWorkbook(buffer: Buffer): Promise<Map<string, SheetRows>> {
-  // exceljs takes half a second to load: only the calls that need it pay for it.
-  const { default: Excel } = await import('exceljs');
-  const workbook = new Excel.Workbook();
-  try {
-    await workbook.xlsx.load(buffer as unknown as ArrayBuffer);
-  } catch {
-    throw validationError([
-      { property: 'file', constraints: { xlsx: 'The file is not an Excel workbook (.xlsx)' } },
-    ]);
-  }
-  const sheets = new Map<string, SheetRows>();
-  workbook.eachSheet((ws) => {
-    const headers: string[] = [];
-    ws.getRow(1).eachCell({ includeEmpty: true }, (cell, col) => {
-      headers[col - 1] = String(cellValue(cell.value) ?? '').trim();
-    });
-    const rows: SheetRows['rows'] = [];
-    ws.eachRow((row, number) => {
-      if (number === 1) return;
-      const cells = new Map<string, Cell>();
-      let filled = false;
-      row.eachCell({ includeEmpty: false }, (cell, col) => {
-        const header = headers[col - 1];
-        const value = cellValue(cell.value);
-        if (header && value !== null && String(value).trim() !== '') {
-          cells.set(header, value);
-          filled = true;
-        }
-      });
-      if (filled) rows.push({ row: number, cells });
-    });
-    sheets.set(ws.name, { headers, rows });
-  });
-  return sheets;
 }
 
 /** The column a property path points at: 'surfaceArea.unit' → 'Surface area unit'. */
@@ -183,11 +128,35 @@ export async function importMasterData(
   buffer: Buffer,
   fileName: string,
 ): Promise<ImportReport> {
-  const sheets = await readWorkbook(buffer);
+  // The workbook's rows are garbage once planned: only the planned values stay for the writes.
+  const { plan, report } = await planImport(db, scope, await readWorkbook(buffer));
+  if (report.problems.length > 0) {
+    const { problems } = report;
+    throw new AppError(
+      'DataValidationError',
+      `The workbook has ${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was imported.`,
+      {
+        errors: problems.slice(0, 1000).map((p) => ({
+          property: `${p.sheet}[${p.row}].${p.column}`,
+          constraints: { import: p.message },
+        })),
+        otherErrors: problems,
+      },
+    );
+  }
+  await writePlan(db, actor, scope, plan, `Imported from ${fileName}`, report);
+  return report;
+}
+
+/** Reads and checks every row against the facility and the workbook, writing nothing. */
+async function planImport(
+  db: Db,
+  scope: Scope,
+  sheets: Map<string, SheetRows>,
+): Promise<{ plan: PlannedSection[]; report: ImportReport }> {
   const report: ImportReport = { created: 0, updated: 0, unchanged: 0, rows: 0, problems: [] };
   const problem = (sheet: string, row: number, column: string, message: string) =>
     report.problems.push({ sheet, row, column, message });
-  const reason = `Imported from ${fileName}`;
 
   const { records, names } = await loadFacility(db, scope.facilityId);
   const archived = await archivedNames(db, scope.facilityId);
@@ -293,35 +262,37 @@ export async function importMasterData(
       });
   }
 
-  if (report.problems.length > 0) {
-    const { problems } = report;
-    throw new AppError(
-      'DataValidationError',
-      `The workbook has ${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was imported.`,
-      {
-        errors: problems.slice(0, 1000).map((p) => ({
-          property: `${p.sheet}[${p.row}].${p.column}`,
-          constraints: { import: p.message },
-        })),
-        otherErrors: problems,
-      },
-    );
-  }
+  return { plan, report };
+}
 
+/**
+ * Writes a plan in one transaction, so that a failed import changes nothing. New rows go in
+ * batches of ROWS_PER_STATEMENT, their ids resolved batch by batch: no second copy of a whole
+ * sheet's values is built.
+ */
+async function writePlan(
+  db: Db,
+  actor: Actor,
+  scope: Scope,
+  plan: PlannedSection[],
+  reason: string,
+  report: ImportReport,
+): Promise<void> {
   await db.transaction(async (tx) => {
     const ids = new Map<number, number>();
     for (const { def, creates, updates } of plan) {
-      if (creates.length > 0) {
+      for (let start = 0; start < creates.length; start += ROWS_PER_STATEMENT) {
+        const batch = creates.slice(start, start + ROWS_PER_STATEMENT);
         const created = await createEntitiesBulk(
           tx,
           actor,
           def,
           scope,
-          creates.map((c) => resolveIds(def, c.values, ids)),
+          batch.map((c) => resolveIds(def, c.values, ids)),
           reason,
         );
-        creates.forEach((c, i) => ids.set(c.tempId, created[i]!));
-        report.created += creates.length;
+        batch.forEach((c, i) => ids.set(c.tempId, created[i]!));
+        report.created += batch.length;
       }
       for (const update of updates) {
         await updateEntity(tx, {
@@ -337,7 +308,6 @@ export async function importMasterData(
       }
     }
   });
-  return report;
 }
 
 /**

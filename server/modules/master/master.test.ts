@@ -1,6 +1,11 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { activesDef, productsDef } from '#core/entities/defs/index.ts';
+import type { EntityDef } from '#core/entities/entity.ts';
 import { seedDemo } from '#server/db/seed-demo.ts';
+import { ROWS_PER_STATEMENT } from '#server/entities/entity-bulk.ts';
+import { verifyChain } from '#server/modules/audit/audit-chain.ts';
+import { columnsOf } from './workbook-columns.ts';
 import { buildUser } from '#server/test/factories.ts';
 import { startTestServer, type TestServer } from '#server/test/test-server.ts';
 
@@ -143,6 +148,56 @@ describe('master data workbook', () => {
     expect(res.status, JSON.stringify(res.body).slice(0, 800)).toBe(200);
     expect(res.body).toMatchObject({ created: 0, updated: 0 });
     expect(await auditRows()).toBe(before);
+  });
+
+  it('imports more rows than one statement takes: later batches name rows of earlier ones, every row has its audit row, and the chain holds', async () => {
+    const n = 2 * ROWS_PER_STATEMENT + 7;
+    const workbook = new ExcelJS.Workbook();
+    // Each sheet has every column of its entity, as an export does; cells by column header.
+    const addSheet = (name: string, def: EntityDef, rows: Record<string, unknown>[]) => {
+      const headers = columnsOf(def).map((c) => c.header);
+      const sheet = workbook.addWorksheet(name);
+      sheet.addRow(headers);
+      for (const row of rows) sheet.addRow(headers.map((h) => row[h] ?? null));
+    };
+    const each = <T>(make: (i: number) => T) => Array.from({ length: n }, (_, i) => make(i));
+    addSheet(
+      'Actives',
+      activesDef,
+      each((i) => ({ Name: `Batch active ${i}`, 'PDE/ADE': 0.5, 'PDE/ADE unit': 'mg' })),
+    );
+    // The first product names the last active, written in another statement.
+    addSheet(
+      'Products',
+      productsDef,
+      each((i) => ({
+        Name: `Batch product ${i}`,
+        'Largest daily dose': 100,
+        'Largest daily dose unit': 'mg',
+        'Minimum batch size': 50,
+        'Minimum batch size unit': 'kg',
+        Actives: `Batch active ${n - 1 - i} | 10 mg`,
+      })),
+    );
+    const facilityId = Number(F2.split('/').pop());
+    const auditRows = async () => {
+      const [row] = await server.db.query<{ n: number }>(
+        `select count(*)::int as n from audit_log where facility_id = $1 and action = 'Create'`,
+        [facilityId],
+      );
+      return row!.n;
+    };
+    const before = await auditRows();
+    const res = await upload(F2, Buffer.from(await workbook.xlsx.writeBuffer()));
+    expect(res.status, JSON.stringify(res.body).slice(0, 800)).toBe(200);
+    expect(res.body).toMatchObject({ created: 2 * n, updated: 0, rows: 2 * n });
+    expect(await auditRows()).toBe(before + 2 * n);
+    expect(await verifyChain(server.db, `facility:${facilityId}`)).toMatchObject({ intact: true });
+    const exported = (await sheets((await download(F2)).buffer)).Products!;
+    for (const i of [0, ROWS_PER_STATEMENT, n - 1])
+      expect(exported.find((r) => r[0] === `Batch product ${i}`)).toContain(
+        `Batch active ${n - 1 - i} | 10 mg`,
+      );
   });
 
   it('reports every problem by sheet, row and column, and changes nothing', async () => {
