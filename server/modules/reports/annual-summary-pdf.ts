@@ -222,6 +222,11 @@ export function annualSummaryPdfContent(data: AnnualSummaryData): unknown[] {
     ),
     h('Conclusion'),
     { ul: data.conclusion, margin: [0, 0, 0, 8] },
-    ...data.customSections.flatMap((section) => [h(section.title), { text: section.text }]),
+    // The reviewers' sections start a page: a long summary is laid out in parts on every core
+    // (render-pdf.ts) only where a page starts, and they often weigh as much as the tables.
+    ...data.customSections.flatMap((section, i) => [
+      i === 0 ? { ...h(section.title), pageBreak: 'before' } : h(section.title),
+      { text: section.text },
+    ]),
   ];
 }

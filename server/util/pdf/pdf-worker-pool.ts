@@ -9,6 +9,7 @@ const FONTS = require.resolve('pdfmake/fonts/Roboto.js');
 const WORKER_DATA = {
   pdfmake: require.resolve('pdfmake'),
   pdfmakeRenderer: require.resolve('pdfmake/js/Renderer.js'),
+  pdfmakeLayoutBuilder: require.resolve('pdfmake/js/LayoutBuilder.js'),
   pdfLib: require.resolve('pdf-lib'),
   fonts: FONTS,
   fontDir: dirname(FONTS),

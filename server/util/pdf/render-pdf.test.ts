@@ -99,6 +99,26 @@ describe('renderPdfDocument', () => {
     expect(text).toContain(words);
   }, 60_000);
 
+  it('keeps words written without a space between them on one line, in a long paragraph too', async () => {
+    // A word in two styles ends some paragraphs' first line: pdfmake moves both halves together.
+    const filler = (k: number) => Array.from({ length: k }, (_, i) => `word${i}`).join(' ');
+    const tied = Array.from({ length: 60 }, (_, k) => ({
+      text: [`${filler(k)} Swab`, { text: 'bed', bold: true }, ` end ${k}.`],
+    }));
+    // One paragraph of 40,000 words, as a report's parameters with many custom sections are.
+    const long = { text: filler(40_000) };
+    const doc = { ...landscapePage('Tied', 'Tester', 8), content: [...tied, long] };
+    const pages = (
+      await extractText(
+        await getDocumentProxy(new Uint8Array(await renderPdfDocument(doc, 'Carryover · test'))),
+        { mergePages: false },
+      )
+    ).text;
+    const text = pages.join('\n');
+    expect(text.match(/Swabbed/g)).toHaveLength(60);
+    expect(text).toContain('word39998 word39999');
+  }, 120_000);
+
   it('numbers the pages of a document rendered in parts as one document', async () => {
     const content = [1, 2, 3, 4, 5, 6].flatMap(chapter);
     const pdf = await renderPdfDocument(
