@@ -1,3 +1,4 @@
+import type { TJobProgress } from '#core/schemas/cleaning-assessments.schemas.ts';
 import { AppError } from '#core/errors/errors.ts';
 import type { TListQuery } from '#core/schemas/common.schemas.ts';
 import {
@@ -119,6 +120,15 @@ async function generatedFiles(q: Queryable, ids: number[]) {
   return files;
 }
 
+/**
+ * The report row completes in its own transaction and the job's row a moment later: a report
+ * read in between is finished all the same, and must not read as still running.
+ */
+function finished(progress: TJobProgress | null): TJobProgress | null {
+  if (!progress || progress.state === 'done') return progress;
+  return { ...progress, state: 'done', done: progress.total, error: null };
+}
+
 async function toReports(q: Queryable, facilityId: number, rows: ReportRow[]): Promise<TReport[]> {
   const ids = rows.map((r) => r.id);
   // Each report's state under the document type it is signed as (AnnualSummary or ReportDocument).
@@ -145,7 +155,7 @@ async function toReports(q: Queryable, facilityId: number, rows: ReportRow[]): P
     title: r.title,
     parameters: r.parameters,
     jobId: r.job_id,
-    progress: progress[i] ?? null,
+    progress: r.completed_at ? finished(progress[i] ?? null) : (progress[i] ?? null),
     asOf: r.as_of,
     limitsSnapshotId: r.limits_snapshot_id,
     dataHash: r.data_hash,

@@ -78,6 +78,22 @@ describe('A worst-case ranking report', () => {
     expect(report.files.map((f: TestBody) => f.format).sort()).toEqual(['pdf', 'xlsx']);
   });
 
+  it('reads as done once it is complete, even before its job has written that it finished', async () => {
+    // On a server the report's row commits a moment before the job's: a read in between.
+    await t.server.db.query(`update job_runs set state = 'running', done = 1 where id = $1`, [
+      report.jobId,
+    ]);
+    try {
+      const read = (await t.call('GET', `${facility.F}/reports/${report.id}`)).body.report;
+      expect(read.completedAt).not.toBeNull();
+      expect(read.progress).toMatchObject({ state: 'done', done: read.progress.total });
+    } finally {
+      await t.server.db.query(`update job_runs set state = 'done', done = total where id = $1`, [
+        report.jobId,
+      ]);
+    }
+  });
+
   it('prints as a draft controlled document whose content is the ranking', async () => {
     const { text, pages, sha256 } = await pdfOf(`/reports/worst-case-ranking/${report.id}/pdf`);
     // The first rendition is the one the job stored.
