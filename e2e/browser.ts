@@ -44,9 +44,12 @@ export function named(name: string): string {
   return attempt === 0 ? name : `${name} R${attempt}`;
 }
 
-/** The pages the running test opened, to show what they held when it failed. */
+/** Every open context: a failed test's shared page (opened in beforeAll) is shown too. */
+const openContexts = new Set<BrowserContext>();
+
+/** The open pages, to show what they held when a test failed. */
 export function testPages(): Page[] {
-  return [...openedInTest].flatMap((context) => context.pages());
+  return [...openContexts].flatMap((context) => context.pages());
 }
 
 export async function closeTestContexts(): Promise<void> {
@@ -64,6 +67,8 @@ export async function newPage(
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ baseURL, viewport });
   if (isInTest) openedInTest.add(context);
+  openContexts.add(context);
+  context.on('close', () => openContexts.delete(context));
   watchBrowserErrors(context);
   recordCalls(context);
   // The suite shares two cores with the server tests that run beside it: a step may wait long.

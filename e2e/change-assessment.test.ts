@@ -10,6 +10,7 @@ import {
   openDrawer,
   openModal,
   signInToFacility,
+  signInDialog,
 } from './ui.ts';
 import { seedTwoProducts } from './two-products.ts';
 
@@ -156,9 +157,7 @@ it('a PDE change is staged, evaluated, decided, approved by a second user, and o
   await expect.poll(() => impact.getByText('Undecided', { exact: true }).count()).toBe(0);
 
   await page.getByRole('button', { name: 'Submit', exact: true }).click();
-  const sign = openModal(page);
-  await sign.getByLabel('Password').fill(ADMIN.password);
-  await sign.getByRole('button', { name: 'Sign and submit' }).click();
+  await signInDialog(page, 'submit', ADMIN.password);
   await expect
     .poll(() => page.getByTestId('record-status').first().textContent())
     .toBe('BeingApproved');
@@ -179,9 +178,7 @@ it('a PDE change is staged, evaluated, decided, approved by a second user, and o
   await second.getByRole('button', { name: 'Logout' }).waitFor();
   await second.goto(assessmentPath);
   await second.getByRole('button', { name: 'Approve', exact: true }).click();
-  const approve = openModal(second);
-  await approve.getByLabel('Password').fill(approver.password);
-  await approve.getByRole('button', { name: 'Sign and approve' }).click();
+  await signInDialog(second, 'approve', approver.password);
   await expect
     .poll(() => second.getByTestId('change-status').first().textContent())
     .toBe('Approved');

@@ -8,8 +8,8 @@ import {
   confirmWithReason,
   facilityApi,
   openDrawer,
-  openModal,
   startSignedIn,
+  signInDialog,
 } from './ui.ts';
 
 let app: AppUnderTest;
@@ -32,9 +32,7 @@ it('a limit policy shows its status, starts a new version, is submitted, locked,
   await expect.poll(() => tag.textContent()).toBe('Being Built');
 
   await page.getByRole('button', { name: 'Submit', exact: true }).click();
-  const dialog = openModal(page);
-  await dialog.getByLabel('Password').fill(ADMIN.password);
-  await dialog.getByRole('button', { name: 'Sign and submit' }).click();
+  await signInDialog(page, 'submit', ADMIN.password);
   await expect.poll(() => tag.textContent()).toBe('BeingApproved');
   await page.getByText('Locked for editing').waitFor();
   expect(await page.getByRole('button', { name: 'Save Chemical policy' }).isDisabled()).toBe(true);

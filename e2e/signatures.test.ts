@@ -11,8 +11,8 @@ import {
   createViaApi,
   facilityApi,
   openDrawer,
-  openModal,
   signInToFacility,
+  signInDialog,
 } from './ui.ts';
 import { allowRefusedRequest } from './browser-errors.ts';
 
@@ -28,10 +28,7 @@ afterAll(async () => {
 /** Signs the action in the sign dialog with the signer's password. */
 async function sign(page: Page, action: string, password: string): Promise<void> {
   await openDrawer(page).getByRole('button', { name: action, exact: true }).click();
-  const dialog = openModal(page);
-  await expect.poll(() => dialog.getByLabel('Meaning').inputValue()).not.toBe('');
-  await dialog.getByLabel('Password').fill(password);
-  await dialog.getByRole('button', { name: `Sign and ${action.toLowerCase()}` }).click();
+  await signInDialog(page, action, password);
   await expect.poll(() => page.getByRole('dialog').count(), { timeout: 10_000 }).toBe(1);
 }
 

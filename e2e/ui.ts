@@ -138,3 +138,15 @@ export async function choose(select: Locator, ...options: string[]): Promise<voi
   // A multiple select stays open after a choice.
   if ((await select.getAttribute('aria-expanded')) === 'true') await select.press('Escape');
 }
+
+/**
+ * Signs in the open sign dialog with `password`: `action` is the button's verb ('submit').
+ * The dialog's Meaning is filled once its form has mounted; a click before then is refused by
+ * the form's own rule and leaves the dialog open, which read as a lost click on a slow machine.
+ */
+export async function signInDialog(page: Page, action: string, password: string): Promise<void> {
+  const dialog = openModal(page);
+  await expect.poll(() => dialog.getByLabel('Meaning').inputValue()).not.toBe('');
+  await dialog.getByLabel('Password').fill(password);
+  await dialog.getByRole('button', { name: `Sign and ${action.toLowerCase()}` }).click();
+}

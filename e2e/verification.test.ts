@@ -4,7 +4,14 @@ import type { TestBody } from '#server/test/facility-test-file.ts';
 import { ADMIN } from '#server/test/test-server.ts';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import { browserApi, runKitOnApp } from './run-kit-app.ts';
-import { browserToken, choose, confirmWithReason, openModal, signInToFacility } from './ui.ts';
+import {
+  browserToken,
+  choose,
+  confirmWithReason,
+  openModal,
+  signInToFacility,
+  signInDialog,
+} from './ui.ts';
 import { allowRefusedRequest } from './browser-errors.ts';
 
 /*
@@ -136,10 +143,7 @@ async function executeRun(
   }
 
   await page.getByRole('button', { name: 'Submit', exact: true }).click();
-  const dialog = openModal(page);
-  await expect.poll(() => dialog.getByLabel('Meaning').inputValue()).not.toBe('');
-  await dialog.getByLabel('Password').fill(ADMIN.password);
-  await dialog.getByRole('button', { name: 'Sign and submit' }).click();
+  await signInDialog(page, 'submit', ADMIN.password);
   await expect.poll(() => page.getByTestId('run-status').textContent()).toBe('Being approved');
   return batchOf(plan[0]!);
 }
