@@ -32,12 +32,22 @@ export interface FacilityState extends FacilityKind {
 }
 
 export interface AccessCache {
-  /** The session of a token, as lookupSession answers it, from memory when it may. */
-  resolve(token: string | undefined, options: { isBackground?: boolean }): Promise<ResolvedSession>;
+  /**
+   * The session of a token, as lookupSession answers it, from memory when it may. `tokenHash`
+   * is hashToken(token) when the caller has it already.
+   */
+  resolve(
+    token: string | undefined,
+    options: { isBackground?: boolean },
+    tokenHash?: string,
+  ): Promise<ResolvedSession>;
   /** A facility's tier, product type and licence state; undefined for no such facility. */
   facility(facilityId: number): Promise<FacilityState | undefined>;
-  /** The user of a session held in memory (for the rate limit, which counts before the guard). */
-  userOf(token: string): number | undefined;
+  /**
+   * The user of a session held in memory, by hashToken of its token (for the rate limit, which
+   * counts before the guard).
+   */
+  userOf(tokenHash: string): number | undefined;
   /** A state-changing call has answered: the next request reads the epoch again. */
   noteWrite(): void;
 }
@@ -101,10 +111,11 @@ export function createAccessCache(
   async function resolve(
     token: string | undefined,
     options: { isBackground?: boolean },
+    tokenHash?: string,
   ): Promise<ResolvedSession> {
     if (!token) return (await lookupSession(db, token, limits, options)).session;
     await fresh();
-    const key = hashToken(token);
+    const key = tokenHash ?? hashToken(token);
     const cached = sessions.get(key);
     if (cached) {
       const elapsed = (performance.now() - cached.at) / 1000;
@@ -152,7 +163,7 @@ export function createAccessCache(
   return {
     resolve,
     facility,
-    userOf: (token) => sessions.get(hashToken(token))?.lookup.session.user.id,
+    userOf: (tokenHash) => sessions.get(tokenHash)?.lookup.session.user.id,
     noteWrite: () => {
       writes += 1;
     },
@@ -164,8 +175,9 @@ export function createAccessCache(
  * it arrived is answered on the epoch it committed.
  */
 export function watchWrites(app: FastifyInstance, access: AccessCache): void {
-  app.addHook('onSend', async (request, _reply, payload) => {
+  // A callback, not an async hook: it runs for every answer, and a promise costs a turn.
+  app.addHook('onSend', (request, _reply, payload, done) => {
     if (!READS.has(request.method)) access.noteWrite();
-    return payload;
+    done(null, payload);
   });
 }

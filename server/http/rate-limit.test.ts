@@ -1,7 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fullPermissionMap } from '#core/permissions/permission-map.ts';
 import { buildApp } from '../app.ts';
+import type { Db } from '../db/db.ts';
+import { rateLimitHook } from './rate-limit.ts';
 import { buildUser } from '../test/factories.ts';
 import { startTestServer, type TestServer } from '../test/test-server.ts';
 
@@ -82,6 +84,43 @@ describe('rate limits kept in the database', () => {
     }
     expect(statuses.slice(0, 4).every((s) => s !== 429)).toBe(true);
     expect(statuses[4]).toBe(429);
+  });
+
+  it('write a batched counter once while its write is under way, and lose no hit', async () => {
+    let writes = 0;
+    const counting: Db = {
+      ...server.db,
+      query: (sql, params) => {
+        if (sql.includes('rate_limit_counters')) writes += 1;
+        return server.db.query(sql, params);
+      },
+    };
+    const hook = rateLimitHook(counting, {
+      scope: 'herd',
+      max: 1_000_000,
+      windowSeconds: 3600,
+      keyOf: () => 'one',
+      isBatched: true,
+    });
+    const reply = { header: () => reply } as unknown as FastifyReply;
+    const hit = () => hook({} as FastifyRequest, reply);
+    const stored = async () =>
+      (
+        await server.db.query<{ hits: number }>(
+          `select hits from rate_limit_counters where key = 'herd:one'`,
+        )
+      )[0]?.hits;
+    await hit();
+    expect(writes).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    // Fifty calls at once once the second has passed: the first writes, the others wait in memory.
+    await Promise.all(Array.from({ length: 50 }, hit));
+    expect(writes).toBe(2);
+    expect(await stored()).toBe(2);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await hit();
+    expect(writes).toBe(3);
+    expect(await stored()).toBe(52);
   });
 
   it('start over when the window has passed', async () => {

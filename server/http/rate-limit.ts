@@ -2,9 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '#core/errors/errors.ts';
 import type { Config } from '../config.ts';
 import type { Db, Queryable } from '../db/db.ts';
-import { hashToken } from '../util/secrets.ts';
 import type { AccessCache } from './access-cache.ts';
-import { tokenOf } from './session-guard.ts';
+import { tokenHashOf } from './session-guard.ts';
 
 export interface RateLimit {
   /** Separates the counters of different limits that may share a key. */
@@ -82,12 +81,19 @@ function batchedCounter(db: Db, limit: RateLimit) {
       };
     }
     const pending = (known?.pending ?? 0) + 1;
-    if (known) known.pending = 0;
+    if (known) {
+      known.pending = 0;
+      // The hits that arrive while this write is under way stay in memory: else each of them
+      // wrote too, all waiting on the lock of the same row (dozens per second under load).
+      known.syncedAt = now;
+      known.hits += pending;
+    }
     const counted = await countHit(db, key, limit.windowSeconds, pending);
+    const since = known && counts.get(key) === known ? known.pending : 0;
     if (counts.size >= MAX_KEYS) counts.clear();
     counts.set(key, {
       hits: counted.hits,
-      pending: 0,
+      pending: since,
       syncedAt: now,
       resetAt: now + counted.resetSeconds * 1000,
     });
@@ -122,13 +128,13 @@ async function userOrAddress(
   access: AccessCache,
   request: FastifyRequest,
 ): Promise<string> {
-  const token = tokenOf(request);
-  if (token) {
-    const cached = access.userOf(token);
+  const tokenHash = tokenHashOf(request);
+  if (tokenHash) {
+    const cached = access.userOf(tokenHash);
     if (cached !== undefined) return `user:${cached}`;
     const [session] = await db.query<{ user_id: number }>(
       'select user_id from sessions where token_hash = $1 and ended_at is null',
-      [hashToken(token)],
+      [tokenHash],
     );
     if (session) return `user:${session.user_id}`;
   }

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { $ZodType } from 'zod/v4/core';
 import { RECORD_DEFS } from '#core/entities/defs/index.ts';
 import { recordSchema } from '#core/entities/entity.ts';
+import { freezeDeep, isDeeplyFrozen } from './immutable.ts';
 import { compileResponseWriter } from './response-serializer.ts';
 
 /** What zod's serializer (fastify-type-provider-zod) sends, or undefined when it refuses. */
@@ -135,6 +136,34 @@ describe('responses written from their schema', () => {
     expect(write({ id: '1', grade: 'A' })).toBeUndefined();
     expect(write({ grade: 'A' })).toBeUndefined();
     expect(write({ id: 1, grade: 'A' })).toBe('{"id":1,"grade":"A"}');
+  });
+
+  it('writes a deeply frozen list once, and any other list each time it is asked', () => {
+    const write = compileResponseWriter(
+      z.object({
+        data: z.array(z.object({ id: z.number(), tags: z.array(z.string()) })),
+      }) as unknown as $ZodType,
+    );
+    const open = [{ id: 1, tags: ['a'] }];
+    expect(write({ data: open })).toBe('{"data":[{"id":1,"tags":["a"]}]}');
+    open[0]!.tags.push('b');
+    open.push({ id: 2, tags: [] });
+    expect(write({ data: open })).toBe('{"data":[{"id":1,"tags":["a","b"]},{"id":2,"tags":[]}]}');
+
+    let reads = 0;
+    const item = { tags: ['c'] } as { id: number; tags: string[] };
+    Object.defineProperty(item, 'id', { enumerable: true, get: () => ++reads && 3 });
+    const kept = freezeDeep([item]);
+    expect(isDeeplyFrozen(kept)).toBe(true);
+    expect(() => kept[0]!.tags.push('d')).toThrow(TypeError);
+    const readsBefore = reads;
+    expect(write({ data: kept })).toBe('{"data":[{"id":3,"tags":["c"]}]}');
+    expect(write({ data: kept })).toBe('{"data":[{"id":3,"tags":["c"]}]}');
+    expect(reads).toBe(readsBefore + 1);
+    // A frozen list holding what freezing cannot hold still (a Date) is written each time.
+    const dated = freezeDeep([{ id: 4, tags: [], at: new Date(0) }]);
+    expect(isDeeplyFrozen(dated)).toBe(false);
+    expect(Object.isFrozen(dated)).toBe(true);
   });
 
   it('agrees with zod on generated values of many kinds', () => {

@@ -15,6 +15,7 @@ import {
 } from '../sessions/session-lookup.ts';
 import type { Config } from '../config.ts';
 import type { AccessCache } from './access-cache.ts';
+import { hashToken } from '../util/secrets.ts';
 
 export const SESSION_COOKIE = 'connect.sid';
 /** Sent 'true' by the client on polls no user asked for; they leave the idle clock alone. */
@@ -38,6 +39,22 @@ export function tokenOf(request: FastifyRequest): string | undefined {
     if (cookie) return cookie;
   }
   return undefined;
+}
+
+const tokenHashes = new WeakMap<FastifyRequest, string>();
+
+/**
+ * The hash of the request's token (tokenOf), worked out once per request: the rate limit and the
+ * session guard both look the session up by it.
+ */
+export function tokenHashOf(request: FastifyRequest): string | undefined {
+  let hash = tokenHashes.get(request);
+  if (hash === undefined) {
+    const token = tokenOf(request);
+    if (token === undefined) return undefined;
+    tokenHashes.set(request, (hash = hashToken(token)));
+  }
+  return hash;
 }
 
 export function actorOf(request: FastifyRequest): Actor {
@@ -71,7 +88,7 @@ export function sessionGuard(db: Db, limits: SessionLimits, access?: AccessCache
     const token = tokenOf(request);
     const options = { isBackground: request.headers[BACKGROUND_HEADER] === 'true' };
     request.session = access
-      ? await access.resolve(token, options)
+      ? await access.resolve(token, options, tokenHashOf(request))
       : await resolveSession(db, token, limits, options);
   };
 }

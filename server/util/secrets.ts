@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash as digest, randomBytes } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 
 /** 256 random bits, URL-safe: session tokens, reset links, change-password links, secret keys. */
@@ -6,9 +6,12 @@ export function randomToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
-/** Tokens are stored only as this hash; a leaked table yields no usable token. */
+/**
+ * Tokens are stored only as this hash; a leaked table yields no usable token. The one-shot
+ * digest, not createHash: every request hashes its session token.
+ */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return digest('sha256', token, 'hex');
 }
 
 // OWASP's minimum for argon2id (m=19 MiB, t=2, p=1); @node-rs/argon2 hashes off the event loop.
