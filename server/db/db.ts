@@ -19,7 +19,42 @@ export interface Db extends Queryable {
   close(): Promise<void>;
   /** True for a Db joined to a transaction that is already open (see withinTransaction). */
   readonly joinsTransaction?: boolean;
+  /**
+   * A count that stands while no facility's list version (list-totals.ts) can have moved, so
+   * that a version read while it stood may be answered again without reading it:
+   * - embedded PGlite, whose one client is this process (data-dir-lock.ts): it moves after every
+   *   statement and transaction, except statements that start with READ_ONLY;
+   * - a PostgreSQL server: after every such statement of this process too, and whenever the
+   *   server announces a new list version (any client's commit, through LISTEN); while that
+   *   channel is not listening, at every call.
+   */
+  readonly changeCount?: () => number;
 }
+
+/** Starts a statement that writes nothing (not even through a function): changeCount stays. */
+export const READ_ONLY = '/* read only */ ';
+
+/** The count behind Db.changeCount, for a driver: moved by `after` and by `changed`. */
+export function changeCounter() {
+  let changes = 0;
+  const changed = () => {
+    changes += 1;
+  };
+  return {
+    changed,
+    count: () => changes,
+    /** Runs a statement (or a transaction: sql null); counts it once it ends, failed too. */
+    async after<T>(sql: string | null, run: () => Promise<T>): Promise<T> {
+      try {
+        return await run();
+      } finally {
+        if (sql === null || !sql.startsWith(READ_ONLY)) changed();
+      }
+    },
+  };
+}
+
+export type ChangeCounter = ReturnType<typeof changeCounter>;
 
 /**
  * An error whose record must outlive the transaction it rolls back (a refused attempt is

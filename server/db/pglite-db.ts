@@ -1,13 +1,16 @@
 import { PGlite } from '@electric-sql/pglite';
-import type { Db, Queryable, SqlValue } from './db.ts';
+import { changeCounter, type ChangeCounter, type Db, type Queryable, type SqlValue } from './db.ts';
 
-function wrap(q: Pick<PGlite, 'query' | 'exec'>): Queryable {
+/** Counts statements once they end (see Db.changeCount). */
+function wrap(q: Pick<PGlite, 'query' | 'exec'>, counter: ChangeCounter): Queryable {
   return {
     async exec(sql: string) {
-      await q.exec(sql);
+      await counter.after(null, () => q.exec(sql));
     },
     async query<T>(sql: string, params?: readonly SqlValue[]) {
-      const result = await q.query<T>(sql, params as unknown[] | undefined);
+      const result = await counter.after(sql, () =>
+        q.query<T>(sql, params as unknown[] | undefined),
+      );
       return result.rows;
     },
   };
@@ -15,13 +18,15 @@ function wrap(q: Pick<PGlite, 'query' | 'exec'>): Queryable {
 
 /** PGlite is one connection in this process: its own mutex serialises queries and transactions. */
 export function pgliteDb(pg: PGlite): Db {
-  const base = wrap(pg);
+  const counter = changeCounter();
+  const base = wrap(pg, counter);
   return {
     kind: 'pglite',
     query: base.query,
     exec: base.exec,
-    transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
+    transaction: (fn) => counter.after(null, () => pg.transaction((tx) => fn(wrap(tx, counter)))),
     close: () => pg.close(),
+    changeCount: counter.count,
   };
 }
 

@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { isConnectionLost, type Db, type Queryable, type SqlValue } from './db.ts';
+import { changeCounter, isConnectionLost, type Db, type Queryable, type SqlValue } from './db.ts';
+import { watchChannel, type ChannelWatch } from './pg-channel-watch.ts';
+
+/** Where the list-version trigger announces a facility's new list version (list-totals.ts). */
+const LIST_VERSIONS_CHANNEL = 'facility_list_versions';
 
 // Dates come back as ISO strings from both drivers, so that code above never depends on which
 // driver parsed them. PGlite returns timestamptz as Date; we normalise below for both.
@@ -44,6 +48,10 @@ export async function openPostgres(
     return name;
   };
 
+  // Db.changeCount: this process's statements, and the server's notices of list versions.
+  const counter = changeCounter();
+  let listVersions: ChannelWatch | undefined;
+
   // One client runs one statement at a time. Code may still start several reads of one
   // transaction together (Promise.all); pg queues them but warns that it will stop doing so, so
   // statements on a transaction's client are chained here, in the order they were asked for.
@@ -57,15 +65,17 @@ export async function openPostgres(
     };
     return {
       async exec(sql: string) {
-        await inTurn(() => client.query(sql));
+        await counter.after(null, () => inTurn(() => client.query(sql)));
       },
       async query<T>(sql: string, params?: readonly SqlValue[]) {
-        const result = await inTurn(() =>
-          client.query({
-            text: sql,
-            values: params as unknown[] | undefined,
-            name: nameOf(sql),
-          }),
+        const result = await counter.after(sql, () =>
+          inTurn(() =>
+            client.query({
+              text: sql,
+              values: params as unknown[] | undefined,
+              name: nameOf(sql),
+            }),
+          ),
         );
         return result.rows as T[];
       },
@@ -99,8 +109,25 @@ export async function openPostgres(
         client.removeListener('error', onError);
         // With an error, the pool destroys the client instead of lending out a dead connection.
         client.release(lost);
+        counter.changed();
       }
     },
-    close: () => pool.end(),
+    changeCount: () => {
+      // Listening starts with the first caller: a Db that never keeps a version holds no
+      // connection for it.
+      listVersions ??= watchChannel(
+        connectionString,
+        LIST_VERSIONS_CHANNEL,
+        counter.changed,
+        options.onError,
+      );
+      // Deaf to other clients' commits: what is read now may already be old, so keep nothing.
+      if (!listVersions.listening) counter.changed();
+      return counter.count();
+    },
+    close: async () => {
+      await listVersions?.close();
+      await pool.end();
+    },
   };
 }

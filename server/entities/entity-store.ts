@@ -5,7 +5,8 @@ import type { TListQuery } from '#core/schemas/common.schemas.ts';
 import type { Db, Queryable, SqlValue } from '../db/db.ts';
 import { likePattern, orderBy, pageOf, pageWindow } from '../http/paging.ts';
 import { tableAsOf, type AsOfOptions } from './entity-history.ts';
-import { LIST_VERSION_SQL, MAX_PAGE_ROWS, listCache } from './list-totals.ts';
+import { LIST_VERSION_SQL, MAX_PAGE_ROWS, listCache, listVersion } from './list-totals.ts';
+import { freezeDeep } from '../http/immutable.ts';
 import { propertiesColumn, readProperties } from './entity-properties.ts';
 import { ownerColumn } from './entity-scope.ts';
 
@@ -100,6 +101,18 @@ export async function listEntities(
   options: ListOptions = {},
 ) {
   const { asOf, filter } = options;
+  const { limit, offset } = pageWindow(query);
+  const cache =
+    likePattern(query.search) === null && !filter && !asOf && ownerColumn(def) === 'facility_id'
+      ? listCache(db)
+      : undefined;
+  const listKey = `${def.table}:${facilityId}:${archived}`;
+  const pageKey = `${listKey}:${query.sortBy ?? ''}:${query.sortOrder ?? ''}:${limit}:${offset}`;
+  const paged = cache && limit <= MAX_PAGE_ROWS ? cache.pages.get(pageKey) : undefined;
+  // A page read before: kept while the facility's list version stands, which a one-column
+  // read tells (the full statement below would describe every column of the table).
+  if (paged && (await listVersion(db, facilityId)) === paged.version)
+    return paged.page as ReturnType<typeof pageOf<EntityRecord>>;
   // $1 owner, then the moment (when asOf), the search (when given) and the filter's values;
   // paging comes last. A condition only when there is a search: a prepared statement's generic
   // plan cannot drop "$2 is null or …", and would then count and sort the whole facility.
@@ -119,7 +132,6 @@ export async function listEntities(
       .filter((f) => f.kind === 'text' || f.kind === 'enum' || f.kind === 'number')
       .map((f) => [f.name, columnOf(f)]),
   );
-  const { limit, offset } = pageWindow(query);
   const order = orderBy(
     query,
     { ...sortable, createdAt: 'created_at', updatedAt: 'updated_at' },
@@ -129,21 +141,14 @@ export async function listEntities(
   // read and sort every row of the facility to answer ten.
   const countSql = `(select count(*) from ${source} where ${where})::int`;
   const whereParams = [...params];
-  const cache =
-    search === null && !filter && !asOf && ownerColumn(def) === 'facility_id'
-      ? listCache(db)
-      : undefined;
   let rows: Record<string, unknown>[];
   let cached: CachedList | undefined;
   if (cache) {
     // An unfiltered list of a facility: the page and the count are read again only when the
     // facility's list version moved since this instance last read them (list-totals.ts). The
-    // page's subquery runs only when its version moved, the count's only in the case's branch
-    // that needs it: an unchanged page costs one primary-key read.
-    const listKey = `${def.table}:${facilityId}:${archived}`;
-    const pageKey = `${listKey}:${query.sortBy ?? ''}:${query.sortOrder ?? ''}:${limit}:${offset}`;
+    // page's subquery runs only when its version moved (a page may have been read in between),
+    // the count's only in the case's branch that needs it.
     const counted = cache.totals.get(listKey);
-    const paged = limit <= MAX_PAGE_ROWS ? cache.pages.get(pageKey) : undefined;
     const pageVersion = param(paged?.version ?? '-1');
     const totalVersion = param(counted?.version ?? '-1');
     const knownTotal = param(counted?.total ?? 0);
@@ -190,7 +195,10 @@ export async function listEntities(
     total,
     query,
   );
-  if (cache && cached) cache.pages.set(cached.key, { version: cached.version, page });
+  // Kept pages are answered to many requests at once: frozen, so that none can change another's,
+  // and so that their JSON is written once (response-serializer.ts).
+  if (cache && cached)
+    cache.pages.set(cached.key, { version: cached.version, page: freezeDeep(page) });
   return page;
 }
 

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { equipmentDef } from '#core/entities/defs/index.ts';
-import { withinTransaction } from '../db/db.ts';
+import { READ_ONLY, withinTransaction, type Db } from '../db/db.ts';
+import { openPostgres } from '../db/postgres-db.ts';
+import { testDatabaseRoles, withDatabase } from '../test/test-db-urls.ts';
 import { useFacilityTestServer } from '../test/facility-test-file.ts';
 import { listEntities } from './entity-store.ts';
+import { listVersion } from './list-totals.ts';
 
 const t = useFacilityTestServer();
 
@@ -122,5 +125,78 @@ describe('list pages and totals kept with the facility list version', () => {
     expect(await version()).toBe(moved + 1);
     const committed = await listEntities(t.server.db, equipmentDef, t.facilityId, query, false);
     expect(committed.total).toBe(total + 2);
+  });
+
+  it('reads the version again after any statement, also one that bypasses the app', async () => {
+    const db = t.server.db;
+    const first = await listVersion(db, t.facilityId);
+    const count = db.changeCount?.();
+    expect(await listVersion(db, t.facilityId)).toBe(first);
+    await db.query(`${READ_ONLY}select 1`);
+    // On PGlite nothing ran that could write: the version is answered from memory.
+    expect(db.changeCount?.()).toBe(count);
+    await db.query(`update equipment set room_grade = room_grade where facility_id = $1`, [
+      t.facilityId,
+    ]);
+    if (db.kind === 'pglite') expect(db.changeCount!()).toBeGreaterThan(count!);
+    const second = await listVersion(db, t.facilityId);
+    expect(Number(second)).toBeGreaterThan(Number(first));
+    await db.transaction(async (tx) => {
+      await tx.query(`update equipment set room_grade = room_grade where facility_id = $1`, [
+        t.facilityId,
+      ]);
+    });
+    expect(Number(await listVersion(db, t.facilityId))).toBe(Number(second) + 1);
+  });
+});
+
+/** Whether a read of the version now is answered from memory (no statement ran for it). */
+async function answeredFromMemory(db: Db, facilityId: number): Promise<boolean> {
+  const count = db.changeCount!();
+  await listVersion(db, facilityId);
+  return db.changeCount!() === count;
+}
+
+describe.runIf(Boolean(process.env.DATABASE_URL))('list versions on a PostgreSQL server', () => {
+  it('keeps a version until the server announces a new one, whoever wrote it', async () => {
+    const db = t.server.db;
+    const [current] = await db.query<{ name: string }>('select current_database() as name');
+    // Another instance of the app: a client of its own on the same database.
+    const other = await openPostgres(withDatabase(testDatabaseRoles().appUrl, current!.name), {
+      max: 1,
+    });
+    const told = (name: string) =>
+      other.query(`insert into equipment (facility_id, name, surface_area) values ($1, $2, $3)`, [
+        t.facilityId,
+        name,
+        JSON.stringify({ value: 1, unit: 'sqm' }),
+      ]);
+    try {
+      // The first read starts listening; once it listens, versions are kept.
+      await expect.poll(() => answeredFromMemory(db, t.facilityId)).toBe(true);
+      const before = Number(await listVersion(db, t.facilityId));
+      await told('Told A');
+      await expect.poll(() => listVersion(db, t.facilityId)).toBe(String(before + 1));
+      // The notice of that write may come after the read that saw it: then one more read.
+      await expect.poll(() => answeredFromMemory(db, t.facilityId)).toBe(true);
+
+      // The server ends the listening connection: until it listens again nothing is kept.
+      await other.query(
+        `select pg_terminate_backend(pid) from pg_stat_activity
+          where datname = current_database() and query = 'listen facility_list_versions'`,
+      );
+      await expect.poll(() => answeredFromMemory(db, t.facilityId)).toBe(false);
+      await told('Told B');
+      await expect.poll(() => listVersion(db, t.facilityId)).toBe(String(before + 2));
+      // It connects again by itself.
+      await expect.poll(() => answeredFromMemory(db, t.facilityId)).toBe(true);
+      await told('Told C');
+      await expect.poll(() => listVersion(db, t.facilityId)).toBe(String(before + 3));
+    } finally {
+      await other.query(`delete from equipment where facility_id = $1 and name like 'Told %'`, [
+        t.facilityId,
+      ]);
+      await other.close();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import type { Db } from '../db/db.ts';
+import { READ_ONLY, type Db } from '../db/db.ts';
 
 /*
  * The pages and totals of unfiltered lists of a facility's records, each kept with the
@@ -25,6 +25,8 @@ export interface ListCache {
   totals: Map<string, CountedTotal>;
   /** By list, sort and page window; least recently used first out. */
   pages: LruMap<CachedPage<unknown>>;
+  /** By facility: the list version last read, with the Db's changeCount it was read at. */
+  versions: Map<number, { version: string; at: number }>;
 }
 
 /** Past this many lists or pages a cache drops its oldest rather than grow without bound. */
@@ -67,7 +69,34 @@ export const LIST_VERSION_SQL = `coalesce((select list_version from facility_lis
 export function listCache(db: Db): ListCache | undefined {
   if (db.joinsTransaction) return undefined;
   let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = { totals: new Map(), pages: new LruMap(MAX_PAGES) }));
+  if (!cache) {
+    cache = { totals: new Map(), pages: new LruMap(MAX_PAGES), versions: new Map() };
+    caches.set(db, cache);
+  }
   if (cache.totals.size >= MAX_TOTALS) cache.totals.clear();
+  if (cache.versions.size >= MAX_TOTALS) cache.versions.clear();
   return cache;
+}
+
+/**
+ * The facility's list version now, as list pages keep it. Read again only once the Db's
+ * changeCount moved: on PGlite once a statement has run since (each read waits for every
+ * statement queued before it on the one connection, and at 50 requests at once they were most
+ * of its work); on a PostgreSQL server also once the server announced a new list version,
+ * whoever wrote it (an unchanged page then costs no database read at all).
+ */
+export async function listVersion(db: Db, facilityId: number): Promise<string> {
+  const versions = listCache(db)?.versions;
+  const at = db.changeCount?.();
+  const known = versions?.get(facilityId);
+  if (known && known.at === at) return known.version;
+  const [row] = await db.query<{ version: string }>(
+    `${READ_ONLY}select ${LIST_VERSION_SQL}::text as version`,
+    [facilityId],
+  );
+  const version = row?.version ?? '0';
+  // Kept only when nothing ran meanwhile: then it is the version as of `at`.
+  if (versions && at !== undefined && db.changeCount?.() === at)
+    versions.set(facilityId, { version, at });
+  return version;
 }

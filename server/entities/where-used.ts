@@ -78,7 +78,8 @@ async function groupOf(
 
 /**
  * The live records of the facility that name record `id` of `def`, kind by kind, leaving out
- * the kinds the caller may not read and the kinds that do not name it.
+ * the kinds the caller may not read, the kinds that do not name it, and the referring fields
+ * `only` does not accept (an archive asks only for the uses that move limits).
  */
 export async function listWhereUsed(
   q: Queryable,
@@ -87,12 +88,13 @@ export async function listWhereUsed(
     facilityId: number;
     id: number;
     canRead: (def: EntityDef) => boolean;
+    only?: (referrer: ReferringField) => boolean;
   },
 ): Promise<TWhereUsed> {
-  const { def, facilityId, id, canRead } = options;
+  const { def, facilityId, id, canRead, only = () => true } = options;
   const groups: TWhereUsedGroup[] = [];
   for (const referrer of referrersOf(def)) {
-    if (!canRead(referrer.def)) continue;
+    if (!canRead(referrer.def) || !only(referrer)) continue;
     const group = await groupOf(q, referrer, facilityId, id);
     if (group.total > 0) groups.push(group);
   }
