@@ -206,11 +206,21 @@ function answer(
   return { limit, derivation: lines };
 }
 
-/** The limits of many locations against one snapshot: one compile, one pass of the matrix. */
-export function resultLimits(
-  snapshotInput: LimitsInput,
-  queries: readonly ResultLimitQuery[],
-): ResultLimit[] {
+/**
+ * The snapshot compiled and its governing pairs, once per input object: a run's results and its
+ * plan's rows are judged one by one against the same study's snapshot, and each passed over the
+ * whole matrix (two thirds of the server's time while a 1,000-product facility's results were
+ * entered). A snapshot's input is never changed once read (it is what the signers approved), so
+ * what was worked out from it holds.
+ */
+const compiledSnapshots = new WeakMap<
+  LimitsInput,
+  { m: CompiledLimits; governing: ReturnType<typeof governingPairs> }
+>();
+
+function compiledSnapshot(snapshotInput: LimitsInput) {
+  let compiled = compiledSnapshots.get(snapshotInput);
+  if (compiled) return compiled;
   const {
     swabRecoveryPercentage: _s,
     rinseRecoveryPercentage: _r,
@@ -222,7 +232,17 @@ export function resultLimits(
     policy: { ...snapshotInput.policy, useGlobalRecoveryPercentage: false },
     sampling,
   });
-  const governing = governingPairs(m);
+  compiled = { m, governing: governingPairs(m) };
+  compiledSnapshots.set(snapshotInput, compiled);
+  return compiled;
+}
+
+/** The limits of many locations against one snapshot: one compile, one pass of the matrix. */
+export function resultLimits(
+  snapshotInput: LimitsInput,
+  queries: readonly ResultLimitQuery[],
+): ResultLimit[] {
+  const { m, governing } = compiledSnapshot(snapshotInput);
   return queries.map((q) => answer(m, governing, q));
 }
 

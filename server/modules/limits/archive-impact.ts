@@ -5,41 +5,46 @@ import {
   isLimitsEntity,
   type LimitsEntityKey,
 } from '#core/limits/archive-impact.ts';
-import type { Queryable, SqlValue } from '#server/db/db.ts';
+import { entityDef } from '#core/entities/defs/index.ts';
+import type { EntityDef } from '#core/entities/entity.ts';
+import type { Queryable } from '#server/db/db.ts';
 import { onBeforeArchive, type BeforeArchive } from '#server/entities/archive-hooks.ts';
+import { listWhereUsed } from '#server/entities/where-used.ts';
 import { computableLimitsInput } from './computable-input.ts';
 
-/** Live records that use the one being archived: "product 'Tab 10 mg'", "production 'Line 1'". */
-const WHERE_USED: Record<
-  LimitsEntityKey,
-  { label: string; sql: string; param: (id: number) => SqlValue }
-> = {
-  actives: {
-    label: 'product',
-    sql: `select name from products where facility_id = $1 and archived_at is null and actives @> $2::jsonb order by lower(name)`,
-    param: (id) => JSON.stringify([{ activeId: id }]),
-  },
-  equipment: {
-    label: 'production',
-    sql: `select name from productions where facility_id = $1 and archived_at is null and $2::int = any(equipment_ids) order by lower(name)`,
-    param: (id) => id,
-  },
-  products: {
-    label: 'production',
-    sql: `select name from productions where facility_id = $1 and archived_at is null and $2::int = any(product_ids) order by lower(name)`,
-    param: (id) => id,
-  },
+/**
+ * The uses that move limits: an active in a product, equipment or a product in a production.
+ * Other records naming it (a sampling location on the equipment) do not change a limit.
+ */
+const LIMITS_USES: Record<LimitsEntityKey, { entity: string; field: string }> = {
+  actives: { entity: 'products', field: 'actives' },
+  equipment: { entity: 'productions', field: 'equipmentIds' },
+  products: { entity: 'productions', field: 'productIds' },
 };
 
-export async function whereUsed(
+/** Live records that use the one being archived: "product 'Tab 10 mg'", "production 'Line 1'". */
+async function whereUsed(
   q: Queryable,
-  entity: LimitsEntityKey,
+  def: EntityDef,
+  key: LimitsEntityKey,
   facilityId: number,
   id: number,
 ): Promise<string[]> {
-  const { label, sql, param } = WHERE_USED[entity];
-  const rows = await q.query<{ name: string }>(sql, [facilityId, param(id)]);
-  return rows.map((r) => `${label} '${r.name}'`);
+  const use = LIMITS_USES[key];
+  // Whoever archives must hear of every use, records they may not read included.
+  const { usedBy } = await listWhereUsed(q, {
+    def,
+    facilityId,
+    id,
+    canRead: () => true,
+    only: (r) => r.def.key === use.entity && r.field.name === use.field,
+  });
+  return usedBy.flatMap((group) => {
+    const label = entityDef(group.entity).label.toLowerCase();
+    const named = group.records.map((r) => `${label} '${r.name}'`);
+    const more = group.total - group.records.length;
+    return more > 0 ? [...named, `${more} more ${group.label.toLowerCase()}`] : named;
+  });
 }
 
 /**
@@ -50,7 +55,7 @@ export async function whereUsed(
  */
 const confirmLimitsImpact: BeforeArchive = async (q, def, scope, record, options) => {
   if (!isLimitsEntity(def.key) || options.confirmImpact === true) return;
-  const usedIn = await whereUsed(q, def.key, scope.facilityId, record.id);
+  const usedIn = await whereUsed(q, def, def.key, scope.facilityId, record.id);
   if (usedIn.length === 0) return;
   const name = String(record.name);
   const { input } = await computableLimitsInput(q, scope.facilityId);

@@ -8,7 +8,9 @@ import type {
   TSampleType,
 } from '#core/schemas/verification.schemas.ts';
 import { holdMaxima, releaseFlag, runVerdict, type RunState } from '#core/verification/release.ts';
+import type { LimitsInput } from '#core/limits/model.ts';
 import type { Queryable } from '#server/db/db.ts';
+import { LruMap } from '#server/entities/list-totals.ts';
 import {
   controlledState,
   controlledStates,
@@ -65,6 +67,29 @@ export async function runRow(
   return row;
 }
 
+/**
+ * Snapshot inputs already read, by snapshot: a snapshot never changes (a trigger refuses it), and
+ * its input is megabytes of JSON for a large facility, read and then compiled (result-limit.ts
+ * keeps the compiled form per input object) by every run call. The key holds the content hash,
+ * so two databases of one process never share an entry. The last few used are kept.
+ */
+const snapshotInputs = new LruMap<LimitsInput>(2);
+
+async function snapshotInput(
+  q: Queryable,
+  snapshot: { id: number; at: Date; hash: string },
+): Promise<LimitsInput> {
+  const key = `${snapshot.id}:${snapshot.at.toISOString()}:${snapshot.hash}`;
+  const kept = snapshotInputs.get(key);
+  if (kept) return kept;
+  const [row] = await q.query<{ input: LimitsInput }>(
+    'select input from limits_snapshots where id = $1',
+    [snapshot.id],
+  );
+  snapshotInputs.set(key, row!.input);
+  return row!.input;
+}
+
 /** The study (locked when asked) with the pinned protocol content; 404 when not the facility's. */
 export async function studyOf(
   q: Queryable,
@@ -73,29 +98,46 @@ export async function studyOf(
   lock = false,
 ): Promise<StudyOfRun> {
   const [row] = await q.query<
-    Omit<StudyOfRun, 'product_names' | 'equipment_names'> & {
+    Omit<StudyOfRun, 'product_names' | 'equipment_names' | 'snapshot_input'> & {
       created_at: Date;
+      snapshot_id: number | null;
       snapshot_at: Date | null;
+      snapshot_hash: string | null;
     }
   >(
-    `select s.id, s.seq, s.protocol_content, s.closed_at, s.created_at, l.input as snapshot_input,
-            l.created_at as snapshot_at
+    `select s.id, s.seq, s.protocol_content, s.closed_at, s.created_at, l.id as snapshot_id,
+            l.created_at as snapshot_at, l.input_hash as snapshot_hash
        from studies s left join limits_snapshots l on l.id = s.limits_snapshot_id
       where s.facility_id = $1 and s.id = $2 ${lock ? 'for update of s' : ''}`,
     [facilityId, id],
   );
   if (!row) throw new AppError('NotFoundError', `Study ${id} was not found`);
-  const { created_at: pinnedAt, snapshot_at: snapshotAt, ...study } = row;
-  if (!snapshotAt) return { ...study, product_names: [], equipment_names: new Map() };
-  const names = await snapshotNames(q, {
-    facilityId,
-    productIds: study.protocol_content.productIds ?? [],
-    productGroupId: study.protocol_content.productGroupId ?? null,
-    locationIds: (study.protocol_content.samplingPlan ?? []).map((p) => p.samplingLocationId),
-    pinnedAt,
-    snapshotAt,
-  });
-  return { ...study, product_names: names.productNames, equipment_names: names.equipmentNames };
+  const {
+    created_at: pinnedAt,
+    snapshot_id: snapshotId,
+    snapshot_at: snapshotAt,
+    snapshot_hash: snapshotHash,
+    ...study
+  } = row;
+  if (snapshotId === null || !snapshotAt || snapshotHash === null)
+    return { ...study, snapshot_input: null, product_names: [], equipment_names: new Map() };
+  const [input, names] = await Promise.all([
+    snapshotInput(q, { id: snapshotId, at: snapshotAt, hash: snapshotHash }),
+    snapshotNames(q, {
+      facilityId,
+      productIds: study.protocol_content.productIds ?? [],
+      productGroupId: study.protocol_content.productGroupId ?? null,
+      locationIds: (study.protocol_content.samplingPlan ?? []).map((p) => p.samplingLocationId),
+      pinnedAt,
+      snapshotAt,
+    }),
+  ]);
+  return {
+    ...study,
+    snapshot_input: input,
+    product_names: names.productNames,
+    equipment_names: names.equipmentNames,
+  };
 }
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
