@@ -4,7 +4,9 @@ import { createTestDb } from '../test/test-db.ts';
 import { ADMIN, facilityPath } from '../test/test-server.ts';
 import { useFacilityTestServer } from '../test/facility-test-file.ts';
 import { buildUser } from '../test/factories.ts';
-import { enqueueJob, jobProgress, registerJobHandler } from './jobs.ts';
+import type { TJobProgress } from '#core/schemas/cleaning-assessments.schemas.ts';
+import type { Queryable } from '../db/db.ts';
+import { enqueueJob, jobProgressColumn, registerJobHandler } from './jobs.ts';
 import { pgBoss, pgBossDb, QUEUE } from './pg-boss-db.ts';
 import { startJobWorker } from './worker.ts';
 
@@ -21,6 +23,15 @@ registerJobHandler<{ gate: string }>('test.gated', async ({ gate }, ctx) => {
   await ctx.progress({ stage: 'Computing limits', done: 1, total: 3 });
   await new Promise<void>((resolve) => gates.set(gate, resolve));
   await ctx.progress({ stage: 'Writing results', done: 3, total: 3 });
+});
+
+/** A handler that writes its outcome and completes in one transaction, then lingers. */
+registerJobHandler<{ gate: string }>('test.completing', async ({ gate }, ctx) => {
+  await ctx.db.transaction(async (tx) => {
+    await tx.query(`update job_runs set stage = 'Writing the outcome' where id = $1`, [ctx.jobId]);
+    await ctx.complete(tx, { stage: 'Done', done: 2, total: 2 });
+  });
+  await new Promise<void>((resolve) => gates.set(gate, resolve));
 });
 
 registerJobHandler<{ message: string }>('test.failing', async ({ message }, ctx) => {
@@ -40,6 +51,14 @@ async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean): Prom
 
 const enqueue = (name: string, data: object) =>
   t.server.db.transaction((tx) => enqueueJob(tx, t.facilityId, name, data));
+/** A job's progress as a record that has the job reads it (null when there is no such job). */
+async function jobProgress(q: Queryable, id: string): Promise<TJobProgress | null> {
+  const [row] = await q.query<{ job_progress: TJobProgress | null }>(
+    `select ${jobProgressColumn('$1::uuid')}`,
+    [id],
+  );
+  return row?.job_progress ?? null;
+}
 const progressOf = (id: string) => jobProgress(t.server.db, id);
 
 describe('background jobs', () => {
@@ -67,6 +86,34 @@ describe('background jobs', () => {
     expect(ran).toEqual(['committed']);
     const res = await t.call('GET', `${t.F}/jobs/${rolledBack}`);
     expect(res.status).toBe(404);
+  });
+
+  it('a job completed in its last transaction reads as done from its commit', async () => {
+    const id = await enqueue('test.completing', { gate: 'c1' });
+    // The handler has not returned: the job reads as done all the same.
+    await until(
+      () => progressOf(id),
+      () => gates.has('c1'),
+    );
+    expect(await progressOf(id)).toEqual({
+      state: 'done',
+      stage: 'Done',
+      done: 2,
+      total: 2,
+      error: null,
+    });
+    gates.get('c1')!();
+    // The worker then completes it in pg-boss, and leaves it done.
+    await until(
+      async () =>
+        (
+          await t.server.db.query<{ state: string }>('select state from pgboss.job where id = $1', [
+            id,
+          ])
+        )[0]?.state,
+      (state) => state === 'completed',
+    );
+    expect(await progressOf(id)).toMatchObject({ state: 'done', stage: 'Done' });
   });
 
   it('a committed job runs and reports its progress to the client', async () => {

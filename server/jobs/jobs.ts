@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { TJobProgress } from '#core/schemas/cleaning-assessments.schemas.ts';
-import { maybeOne, type Db, type Queryable } from '../db/db.ts';
+import type { Db, Queryable } from '../db/db.ts';
 import { pgBoss, pgBossDb, QUEUE } from './pg-boss-db.ts';
 
 /** What a handler gets besides its data. */
@@ -14,7 +13,17 @@ export interface JobContext {
    * (one connection) a write from outside an open transaction waits for it to end.
    */
   progress(p: { stage: string; done: number; total: number }): Promise<void>;
+  /**
+   * In the handler's last transaction: the job reads as done, at progress `p`, when that
+   * transaction commits, together with what it wrote (a reader never sees the work done and
+   * the job still running). Without it the job is done a moment after the handler returns.
+   */
+  complete(tx: Queryable, p: { stage: string; done: number; total: number }): Promise<void>;
 }
+
+/** What a job's work reports to its job; a direct call (a test, a script) reports nowhere. */
+export type JobHooks = Pick<JobContext, 'progress' | 'complete'>;
+export const WITHOUT_JOB: JobHooks = { progress: async () => {}, complete: async () => {} };
 
 export type JobHandler<T> = (data: T, ctx: JobContext) => Promise<void>;
 
@@ -61,23 +70,13 @@ export async function enqueueJob<T extends object>(
   return id;
 }
 
-interface JobRunRow {
-  state: TJobProgress['state'];
-  stage: string;
-  done: number;
-  total: number;
-  error: string | null;
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** A job's progress, or null when there is no such job. */
-export async function jobProgress(q: Queryable, jobId: string): Promise<TJobProgress | null> {
-  if (!UUID.test(jobId)) return null;
-  const row = await maybeOne<JobRunRow>(
-    q,
-    `select state, stage, done, total, error from job_runs where id = $1`,
-    [jobId],
-  );
-  return row ?? null;
+/**
+ * A select column holding the progress of the job named by `jobIdSql` (null when there is none).
+ * A record read with its job's progress in one statement sees both from one snapshot: read apart,
+ * a job that ends between the two reads shows as done beside a record that is not yet complete.
+ */
+export function jobProgressColumn(jobIdSql: string): string {
+  return `(select json_build_object('state', j.state, 'stage', j.stage, 'done', j.done,
+      'total', j.total, 'error', j.error)
+     from job_runs j where j.id = ${jobIdSql}) as job_progress`;
 }

@@ -106,6 +106,10 @@ export async function startJobWorker(db: Db, options: JobWorkerOptions = {}): Pr
   };
 }
 
+/** A job's done and total as job_runs keeps them: whole, never below zero. */
+const counts = (done: number, total: number) =>
+  [Math.max(0, Math.round(done)), Math.max(0, Math.round(total))] as const;
+
 async function run(db: Db, job: PgBoss.Job<QueuedJob>, isStopping: () => boolean): Promise<void> {
   const { job: name, facilityId, data } = job.data;
   if (isStopping()) return handBack(db, job.id, 'The server stopped before the job ran');
@@ -124,7 +128,16 @@ async function run(db: Db, job: PgBoss.Job<QueuedJob>, isStopping: () => boolean
       if (isStopping()) throw new JobInterrupted();
       await db.query(
         `update job_runs set stage = $2, done = $3, total = $4 where id = $1 and state = 'running'`,
-        [job.id, stage, Math.max(0, Math.round(done)), Math.max(0, Math.round(total))],
+        [job.id, stage, ...counts(done, total)],
+      );
+    },
+    async complete(tx, { stage, done, total }) {
+      // finish() below then finds it done and only completes the job in pg-boss.
+      await tx.query(
+        `update job_runs set state = 'done', stage = $2, done = $3, total = $4, error = null,
+                finished_at = now()
+          where id = $1 and state = 'running'`,
+        [job.id, stage, ...counts(done, total)],
       );
     },
   };

@@ -4,6 +4,7 @@ import type {
   TJobProgress,
 } from '#core/schemas/cleaning-assessments.schemas.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
+import { WITHOUT_JOB, type JobHooks } from '#server/jobs/jobs.ts';
 import { printCleaningAssessment } from './cleaning-assessment-print.ts';
 import {
   recordEdit,
@@ -37,7 +38,7 @@ export interface StageProgress {
   total: number;
 }
 
-export type ReportProgress = (p: StageProgress) => Promise<void>;
+const DONE: StageProgress = { stage: 'Done', done: STAGES.length, total: STAGES.length };
 
 async function setProgress(q: Queryable, id: number, progress: TJobProgress): Promise<void> {
   await q.query('update cleaning_assessments set progress = $2 where id = $1', [
@@ -70,7 +71,7 @@ function starterOf(row: Started): Actor {
 export async function runCleaningAssessment(
   db: Db,
   assessmentId: number,
-  progress: ReportProgress = async () => {},
+  job: JobHooks = WITHOUT_JOB,
 ): Promise<void> {
   const [row] = await db.query<Started>(
     `select a.facility_id, f.plan_id, a.number, a.reason, a.started_by, a.completed_at,
@@ -87,7 +88,7 @@ export async function runCleaningAssessment(
   const report = async (stage: number) => {
     const p = { stage: STAGES[stage]!, done: stage, total: STAGES.length };
     await setProgress(db, assessmentId, { state: 'running', ...p, error: null });
-    await progress(p);
+    await job.progress(p);
   };
   try {
     await report(0);
@@ -118,8 +119,7 @@ export async function runCleaningAssessment(
       uncomputable: data.args.uncomputable ? [...data.args.uncomputable] : [],
     };
     await report(4);
-    await complete(db, assessmentId, row, result);
-    await progress({ stage: 'Done', done: STAGES.length, total: STAGES.length });
+    await complete(db, assessmentId, row, result, job);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     await setProgress(db, assessmentId, {
@@ -149,6 +149,7 @@ async function complete(
   assessmentId: number,
   row: Started,
   result: TAssessmentResult,
+  job: JobHooks,
 ): Promise<void> {
   const actor = starterOf(row);
   const ref: ControlledRef = {
@@ -168,13 +169,7 @@ async function complete(
         JSON.stringify(result),
         result.limitsSnapshotId,
         result.inputHash,
-        JSON.stringify({
-          state: 'done',
-          stage: 'Done',
-          done: STAGES.length,
-          total: STAGES.length,
-          error: null,
-        } satisfies TJobProgress),
+        JSON.stringify({ state: 'done', ...DONE, error: null } satisfies TJobProgress),
       ],
     );
     await recordEdit(
@@ -199,6 +194,8 @@ async function complete(
       entityId: assessmentId,
       newValues: { number: row.number, counts: result.counts, inputHash: result.inputHash },
     });
+    // The assessment and its job end together: a completed assessment's job reads as done.
+    await job.complete(tx, DONE);
   });
 }
 

@@ -6,7 +6,7 @@ import type {
 } from '#core/schemas/cleaning-assessments.schemas.ts';
 import type { TListQuery } from '#core/schemas/common.schemas.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
-import { jobProgress } from '#server/jobs/jobs.ts';
+import { jobProgressColumn } from '#server/jobs/jobs.ts';
 import { controlledStates, type ControlledVersionState } from '#server/records/controlled.ts';
 import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 
@@ -38,12 +38,14 @@ export interface AssessmentRow {
   version: number;
   counts: TAssessmentResult['counts'] | null;
   result?: TAssessmentResult | null;
+  job_progress?: TJobProgress | null;
 }
 
 const COLUMNS = `id, facility_id, number, reason, job_id, progress, started_by, started_at,
   completed_at, version, result -> 'counts' as counts,
   (select nullif(concat_ws(' ', u.first_name, u.last_name), '') from users u
-    where u.id = cleaning_assessments.started_by) as started_by_name`;
+    where u.id = cleaning_assessments.started_by) as started_by_name,
+  ${jobProgressColumn('cleaning_assessments.job_id')}`;
 
 /** Before the job is done there is no controlled version yet: it will be version 1, Being Built. */
 const NOT_YET: ControlledVersionState = {
@@ -79,14 +81,13 @@ function summaryOf(
  * Until the assessment is complete its progress is its job's (server/jobs), which also knows a
  * job that is waiting for a retry or stopped for good; the record keeps what the job last said.
  */
-async function withJobProgress(q: Queryable, row: AssessmentRow): Promise<AssessmentRow> {
-  if (row.completed_at || !row.job_id) return row;
-  const progress = await jobProgress(q, row.job_id);
-  return progress ? { ...row, progress } : row;
+function withJobProgress(row: AssessmentRow): AssessmentRow {
+  if (row.completed_at || !row.job_progress) return row;
+  return { ...row, progress: row.job_progress };
 }
 
 async function summaries(q: Queryable, facilityId: number, listed: AssessmentRow[]) {
-  const rows = await Promise.all(listed.map((row) => withJobProgress(q, row)));
+  const rows = listed.map(withJobProgress);
   const states = await controlledStates(
     q,
     { facilityId, documentType: DOCUMENT_TYPE },

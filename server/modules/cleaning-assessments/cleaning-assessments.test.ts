@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { commitBetweenReads } from '#server/test/commit-between-reads.ts';
 import { recordCreator } from '#server/test/create-record.ts';
 import { useFacilityTestServer, type TestBody } from '#server/test/facility-test-file.ts';
 import { changeAssessmentKit } from '#server/test/change-assessment-kit.ts';
@@ -6,6 +8,7 @@ import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import { adminEditor, policyApprover, type Signer } from '#server/test/policy-in-force.ts';
 import { signedPdfText } from '#server/test/signed-pdf.ts';
 import { runCleaningAssessment } from './cleaning-assessment.job.ts';
+import { getAssessment } from './cleaning-assessments.service.ts';
 
 /*
  * A small facility worked by hand (Chemical policy in force: health, dose and the 10 ppm general
@@ -28,6 +31,8 @@ async function poll(id: number, F = t.F): Promise<TestBody> {
     const res = await t.call('GET', `${F}/cleaning-assessments/${id}`);
     expect(res.status).toBe(200);
     const a = res.body.cleaningAssessment as TestBody;
+    // Read in one snapshot, a job that has ended comes with its complete record.
+    if (a.progress.state === 'done') expect(a.completedAt).not.toBeNull();
     if (a.progress.state === 'done' || a.progress.state === 'failed') return a;
     if (Date.now() > deadline) throw new Error(`assessment ${id} still ${a.progress.state}`);
     await new Promise((r) => setTimeout(r, 100));
@@ -306,6 +311,20 @@ describe('cleaning assessments', () => {
     expect(list.body.cleaningAssessments[0]).not.toHaveProperty('result');
   });
 
+  it('ends its job in the transaction that stores the result, never done and running', async () => {
+    // now() is the transaction's start: equal times mean one transaction wrote both.
+    const rows = await t.server.db.query<{ together: boolean; state: string }>(
+      `select a.completed_at = j.finished_at as together, j.state
+         from cleaning_assessments a join job_runs j on j.id = a.job_id
+        where a.facility_id = $1 order by a.id`,
+      [t.facilityId],
+    );
+    expect(rows).toEqual([
+      { together: true, state: 'done' },
+      { together: true, state: 'done' },
+    ]);
+  });
+
   it('audits the start and the completion', async () => {
     const rows = await t.server.db.query<{ action: string; entity_id: string }>(
       `select action, entity_id from audit_log where domain = 'CleaningAssessment' order by id`,
@@ -317,8 +336,12 @@ describe('cleaning assessments', () => {
     const started = await assess();
     await poll(started.id);
     const stages: string[] = [];
-    await runCleaningAssessment(t.server.db, started.id, async (p) => {
+    const record = async (p: { stage: string }) => {
       stages.push(p.stage);
+    };
+    await runCleaningAssessment(t.server.db, started.id, {
+      progress: record,
+      complete: (_tx, p) => record(p),
     });
     expect(stages).toEqual([]);
     const [row] = await t.server.db.query<{ id: number }>(
@@ -326,8 +349,13 @@ describe('cleaning assessments', () => {
        values ($1, 99, 'FCE-0099', (select id from users order by id limit 1)) returning id`,
       [t.facilityId],
     );
-    await runCleaningAssessment(t.server.db, row!.id, async (p) => {
+    const stage = async (p: { stage: string; done: number; total: number }) => {
       stages.push(`${p.done}/${p.total} ${p.stage}`);
+    };
+    // Done is reported in the transaction that stores the result.
+    await runCleaningAssessment(t.server.db, row!.id, {
+      progress: stage,
+      complete: (_tx, p) => stage(p),
     });
     expect(stages).toEqual([
       '0/5 Reading master data',
@@ -475,5 +503,40 @@ describe('permissions and scoping', () => {
     });
     expect((await t.call('GET', `${t.F}/cleaning-assessments/999999`)).status).toBe(404);
     expect((await t.call('GET', `${t.F}/cleaning-assessments/abc`)).status).toBe(422);
+  });
+});
+
+describe('an assessment read as its job ends', () => {
+  it('shows the record and its job as of one moment: never done and incomplete', async () => {
+    const db = t.server.db;
+    const jobId = randomUUID();
+    await db.query(
+      `insert into job_runs (id, facility_id, name, state, stage, done, total)
+       values ($1, $2, 'cleaning-assessment', 'running', 'Creating qualification tasks', 4, 5)`,
+      [jobId, t.facilityId],
+    );
+    const [row] = await db.query<{ id: number }>(
+      `insert into cleaning_assessments (facility_id, seq, number, job_id, started_by)
+       select $1, 900, 'FCE-0900', $2, min(id) from users returning id`,
+      [t.facilityId, jobId],
+    );
+    // The job commits its end (record and job in one transaction) right after the first read.
+    const racing = commitBetweenReads(db, async (tx) => {
+      await tx.query(
+        `update cleaning_assessments set completed_at = now(),
+                progress = '{"state":"done","stage":"Done","done":5,"total":5,"error":null}'
+          where id = $1`,
+        [row!.id],
+      );
+      await tx.query(`update job_runs set state = 'done', done = 5 where id = $1`, [jobId]);
+    });
+    const read = await getAssessment(racing, t.facilityId, row!.id);
+    expect(read).toMatchObject({
+      completedAt: null,
+      progress: { state: 'running', stage: 'Creating qualification tasks', done: 4, total: 5 },
+    });
+    const after = await getAssessment(db, t.facilityId, row!.id);
+    expect(after.completedAt).not.toBeNull();
+    expect(after.progress).toMatchObject({ state: 'done', done: 5 });
   });
 });

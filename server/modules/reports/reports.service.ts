@@ -1,4 +1,3 @@
-import type { TJobProgress } from '#core/schemas/cleaning-assessments.schemas.ts';
 import { AppError } from '#core/errors/errors.ts';
 import type { TListQuery } from '#core/schemas/common.schemas.ts';
 import {
@@ -10,8 +9,15 @@ import {
   type TReportKind,
 } from '#core/schemas/reports.schemas.ts';
 import type { TSignature } from '#core/schemas/signatures.schemas.ts';
+import type { TJobProgress } from '#core/schemas/cleaning-assessments.schemas.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
-import { enqueueJob, jobProgress, registerJobHandler } from '#server/jobs/jobs.ts';
+import {
+  enqueueJob,
+  jobProgressColumn,
+  registerJobHandler,
+  WITHOUT_JOB,
+  type JobHooks,
+} from '#server/jobs/jobs.ts';
 import {
   controlledState,
   controlledStates,
@@ -60,12 +66,13 @@ interface ReportRow {
   generated_at: Date;
   completed_at: Date | null;
   version: number;
+  job_progress: TJobProgress | null;
 }
 
 const COLUMNS = `r.id, r.facility_id, f.plan_id, r.number, r.kind, r.title, r.parameters, r.job_id,
   to_char(r.as_of at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as as_of,
   r.limits_snapshot_id, r.data_hash, r.error, r.generated_by, r.generated_by_name,
-  r.generated_at, r.completed_at, r.version`;
+  r.generated_at, r.completed_at, r.version, ${jobProgressColumn('r.job_id')}`;
 
 const NOT_YET: ControlledVersionState = {
   status: 'BeingBuilt',
@@ -120,20 +127,11 @@ async function generatedFiles(q: Queryable, ids: number[]) {
   return files;
 }
 
-/**
- * The report row completes in its own transaction and the job's row a moment later: a report
- * read in between is finished all the same, and must not read as still running.
- */
-function finished(progress: TJobProgress | null): TJobProgress | null {
-  if (!progress || progress.state === 'done') return progress;
-  return { ...progress, state: 'done', done: progress.total, error: null };
-}
-
 async function toReports(q: Queryable, facilityId: number, rows: ReportRow[]): Promise<TReport[]> {
   const ids = rows.map((r) => r.id);
   // Each report's state under the document type it is signed as (AnnualSummary or ReportDocument).
   const types = [...new Set(rows.map((r) => reportDocumentType(r.kind)))];
-  const [stateMaps, files, progress] = await Promise.all([
+  const [stateMaps, files] = await Promise.all([
     Promise.all(
       types.map((documentType) =>
         controlledStates(
@@ -144,10 +142,9 @@ async function toReports(q: Queryable, facilityId: number, rows: ReportRow[]): P
       ),
     ),
     generatedFiles(q, ids),
-    Promise.all(rows.map((r) => (r.job_id ? jobProgress(q, r.job_id) : null))),
   ]);
   const states = new Map(stateMaps.flatMap((m) => [...m]));
-  return rows.map((r, i) => ({
+  return rows.map((r) => ({
     id: r.id,
     number: r.number,
     kind: r.kind,
@@ -155,7 +152,7 @@ async function toReports(q: Queryable, facilityId: number, rows: ReportRow[]): P
     title: r.title,
     parameters: r.parameters,
     jobId: r.job_id,
-    progress: r.completed_at ? finished(progress[i] ?? null) : (progress[i] ?? null),
+    progress: r.job_progress,
     asOf: r.as_of,
     limitsSnapshotId: r.limits_snapshot_id,
     dataHash: r.data_hash,
@@ -330,8 +327,9 @@ async function storeFile(
 export async function runReport(
   db: Db,
   reportId: number,
-  progress: (p: { stage: string; done: number; total: number }) => Promise<void> = async () => {},
+  job: JobHooks = WITHOUT_JOB,
 ): Promise<void> {
+  const { progress } = job;
   const [first] = await reportRows(db, 'r.id = $1', [reportId]);
   if (!first) throw new Error(`report ${reportId} does not exist`);
   // A job run again after it finished (a retry) changes nothing.
@@ -408,8 +406,9 @@ export async function runReport(
         entityId: reportId,
         newValues: { number: first.number, dataHash: computed.dataHash },
       });
+      // The report and its job end together: a report read as completed reads as done.
+      await job.complete(tx, { stage: 'Done', done: STAGES.length, total: STAGES.length });
     });
-    await progress({ stage: 'Done', done: STAGES.length, total: STAGES.length });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     await db.query('update reports set error = $2 where id = $1', [reportId, message]);
@@ -423,7 +422,7 @@ export async function runReport(
  */
 export function registerReports(): void {
   registerJobHandler<{ reportId: number }>(JOB_NAME, (data, ctx) =>
-    runReport(ctx.db, data.reportId, (p) => ctx.progress(p)),
+    runReport(ctx.db, data.reportId, ctx),
   );
   const kinds = Object.keys(REPORT_KIND_DEFS) as TReportKind[];
   for (const documentType of new Set(kinds.map(reportDocumentType)))

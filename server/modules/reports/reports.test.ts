@@ -1,13 +1,16 @@
 import ExcelJS from 'exceljs';
+import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { rankingChart } from '#core/charts/ranking-chart.ts';
 import { REPORT_KINDS } from '#core/schemas/reports.schemas.ts';
 import { recordCreator } from '#server/test/create-record.ts';
+import { commitBetweenReads } from '#server/test/commit-between-reads.ts';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import { useFacilityTestServer, type TestBody } from '#server/test/facility-test-file.ts';
 import { adminEditor, putInForce } from '#server/test/policy-in-force.ts';
 import { buildMacFacility, type MacFacility } from '../limits/mac-test-data.ts';
 import { reportKit } from './report-test-kit.ts';
+import { getReport } from './reports.service.ts';
 
 /*
  * Reports as controlled documents, read back: the PDF's header, footer, watermark, signature
@@ -78,20 +81,21 @@ describe('A worst-case ranking report', () => {
     expect(report.files.map((f: TestBody) => f.format).sort()).toEqual(['pdf', 'xlsx']);
   });
 
-  it('reads as done once it is complete, even before its job has written that it finished', async () => {
-    // On a server the report's row commits a moment before the job's: a read in between.
-    await t.server.db.query(`update job_runs set state = 'running', done = 1 where id = $1`, [
-      report.jobId,
-    ]);
-    try {
-      const read = (await t.call('GET', `${facility.F}/reports/${report.id}`)).body.report;
-      expect(read.completedAt).not.toBeNull();
-      expect(read.progress).toMatchObject({ state: 'done', done: read.progress.total });
-    } finally {
-      await t.server.db.query(`update job_runs set state = 'done', done = total where id = $1`, [
-        report.jobId,
-      ]);
-    }
+  it('completes in the one transaction that ends its job, so it never reads as complete and running', async () => {
+    // now() is the transaction's start: equal times mean one transaction wrote both.
+    const [row] = await t.server.db.query<{ together: boolean; state: string }>(
+      `select r.completed_at = j.finished_at as together, j.state
+         from reports r join job_runs j on j.id = r.job_id where r.id = $1`,
+      [report.id],
+    );
+    expect(row).toEqual({ together: true, state: 'done' });
+    const read = (await t.call('GET', `${facility.F}/reports/${report.id}`)).body.report;
+    expect(read.completedAt).not.toBeNull();
+    expect(read.progress).toMatchObject({
+      state: 'done',
+      stage: 'Done',
+      done: read.progress.total,
+    });
   });
 
   it('prints as a draft controlled document whose content is the ranking', async () => {
@@ -324,5 +328,33 @@ describe('Report requests', () => {
     );
     expect((await download('/reports/worst-case-ranking/1/pdf', strangerToken)).status).toBe(403);
     expect((await download('/get-report-tags', strangerToken)).status).toBe(403);
+  });
+});
+
+describe('A report read as its job ends', () => {
+  it('shows the report and its job as of one moment: never done and incomplete', async () => {
+    const db = t.server.db;
+    const jobId = randomUUID();
+    await db.query(
+      `insert into job_runs (id, facility_id, name, state, stage, done, total)
+       values ($1, $2, 'report', 'running', 'Rendering', 2, 3)`,
+      [jobId, t.facilityId],
+    );
+    const [row] = await db.query<{ id: number }>(
+      `insert into reports (facility_id, seq, number, kind, title, parameters, job_id, generated_by)
+       select $1, 900, 'RPT-0900', 'worst-case-ranking', 'Ranking', '{}', $2, min(id) from users
+       returning id`,
+      [t.facilityId, jobId],
+    );
+    // The job commits its end (report and job in one transaction) right after the first read.
+    const racing = commitBetweenReads(db, async (tx) => {
+      await tx.query('update reports set completed_at = now() where id = $1', [row!.id]);
+      await tx.query(`update job_runs set state = 'done', done = 3 where id = $1`, [jobId]);
+    });
+    const read = await getReport(racing, t.facilityId, row!.id);
+    expect(read).toMatchObject({ completedAt: null, progress: { state: 'running', done: 2 } });
+    const after = await getReport(db, t.facilityId, row!.id);
+    expect(after).toMatchObject({ progress: { state: 'done', done: 3 } });
+    expect(after.completedAt).not.toBeNull();
   });
 });
