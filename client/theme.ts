@@ -5,8 +5,16 @@ import type { ThemeConfig } from 'antd';
  * its status colours read below that on white and on their own tinted backgrounds, so darker
  * shades of the same hues take their place (the preset tags' text: styles.css).
  */
+/** Read once at start: a change of the setting applies from the next page load. */
+const reducedMotion =
+  typeof window !== 'undefined' &&
+  window.matchMedia?.('(prefers-reduced-motion: reduce)').matches === true;
+
 export const theme: ThemeConfig = {
   token: {
+    // Drawers, dialogs and menus open without sliding or fading for whoever asks the system
+    // for less motion (WCAG 2.3.3).
+    motion: !reducedMotion,
     colorPrimary: '#0f6b5c',
     colorLink: '#0f6b5c',
     borderRadius: 6,

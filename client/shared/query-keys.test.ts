@@ -36,7 +36,7 @@ describe('invalidateMasterData', () => {
       mappingKeys.productionMap(7, 3),
       mappingKeys.noGroup(7),
       equipmentKeys.locations(7, 4, false),
-      roomGradeKeys.equipment(7),
+      roomGradeKeys.grades(7),
       limitsKeys.macMatrixOf(7, 3),
       limitsKeys.macGrid(7),
       limitsKeys.report(7, '/limits/equipment'),

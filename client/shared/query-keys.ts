@@ -15,8 +15,8 @@ export const entityKeys = {
     [...entityKeys.allEntities(facilityId), def.key] as const,
   list: (facilityId: number, def: EntityDef, query: object) =>
     [...entityKeys.all(facilityId, def), 'list', query] as const,
-  options: (facilityId: number, def: EntityDef) =>
-    [...entityKeys.all(facilityId, def), 'options'] as const,
+  options: (facilityId: number, def: EntityDef, archived = false) =>
+    [...entityKeys.all(facilityId, def), archived ? 'archived-options' : 'options'] as const,
   detail: (facilityId: number, def: EntityDef, id: number) =>
     [...entityKeys.all(facilityId, def), 'detail', id] as const,
   whereUsed: (facilityId: number, def: EntityDef, id: number) =>
@@ -61,7 +61,6 @@ export const equipmentKeys = {
 
 export const roomGradeKeys = {
   grades: (facilityId: number) => [...facility(facilityId), 'room-grades'] as const,
-  equipment: (facilityId: number) => [...roomGradeKeys.grades(facilityId), 'equipment'] as const,
 };
 
 /** Limits, their reports, the what-if input and the pair derivations: all computed. */

@@ -162,7 +162,7 @@ export function ReportBuilder({
         <Select
           aria-label="Columns"
           mode="multiple"
-          optionFilterProp="label"
+          showSearch={{ optionFilterProp: 'label' }}
           options={(source?.columns ?? []).map((c) => ({ value: c.key, label: unitOf(c) }))}
         />
       </Form.Item>

@@ -38,8 +38,7 @@ export function MacExportBar({ productionId, onProductionChange }: MacExportBarP
             style={{ minWidth: 240 }}
             placeholder="All productions"
             allowClear
-            showSearch
-            optionFilterProp="label"
+            showSearch={{ optionFilterProp: 'label' }}
             loading={productions.isPending}
             value={productionId}
             onChange={(value?: number) => onProductionChange(value)}

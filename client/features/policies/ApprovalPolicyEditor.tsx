@@ -157,6 +157,7 @@ function LoadedPolicyForm(props: {
                       mode="multiple"
                       style={{ minWidth: 280 }}
                       placeholder="Any role that may sign"
+                      showSearch={{ optionFilterProp: 'label' }}
                       options={roleOptions}
                       loading={roles.isPending}
                     />

@@ -5,10 +5,13 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { usePermissions } from '#client/shared/permissions.ts';
 import { useReasonAction } from '#client/shared/reason/use-reason-action.tsx';
+import { equipmentDef } from '#core/entities/defs/index.ts';
 import { invalidateMasterData, roomGradeKeys } from '#client/shared/query-keys.ts';
+import { useEntityOptions } from '#client/shared/master-data/entity-queries.ts';
+import type { EntityRecord } from '#client/shared/master-data/entity-api.ts';
 import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
-import { listEquipmentNames, listRoomGrades, setGradeEquipment } from './room-grades-api.ts';
-import type { EquipmentName, RoomGrade } from './room-grades-api.ts';
+import { listRoomGrades, setGradeEquipment } from './room-grades-api.ts';
+import type { RoomGrade } from './room-grades-api.ts';
 
 function GradeCard({
   grade,
@@ -17,12 +20,12 @@ function GradeCard({
   onSave,
 }: {
   grade: RoomGrade;
-  equipment: EquipmentName[];
+  equipment: readonly EntityRecord[];
   canEdit: boolean;
   onSave: (grade: RoomGrade, ids: number[]) => void;
 }) {
   const [chosen, setChosen] = useState<number[]>(grade.equipmentIds);
-  const names = new Map(equipment.map((e) => [e.id, e.name]));
+  const names = new Map(equipment.map((e) => [e.id, String(e.name)]));
   const changed =
     chosen.length !== grade.equipmentIds.length ||
     chosen.some((id) => !grade.equipmentIds.includes(id));
@@ -43,8 +46,8 @@ function GradeCard({
               aria-label={`Equipment of grade ${grade.grade}`}
               value={chosen}
               onChange={setChosen}
-              optionFilterProp="label"
-              options={equipment.map((e) => ({ value: e.id, label: e.name }))}
+              showSearch={{ optionFilterProp: 'label' }}
+              options={equipment.map((e) => ({ value: e.id, label: String(e.name) }))}
             />
             <div>
               <Button disabled={!changed} onClick={() => onSave(grade, chosen)}>
@@ -67,13 +70,12 @@ export function RoomGradesPage() {
     queryKey: roomGradeKeys.grades(scope.facilityId),
     queryFn: ({ signal }) => listRoomGrades(scope, signal),
   });
-  const equipment = useQuery({
-    queryKey: roomGradeKeys.equipment(scope.facilityId),
-    queryFn: ({ signal }) => listEquipmentNames(scope, signal),
-  });
+  // A grade lists live equipment only (the server leaves archived items out).
+  const equipment = useEntityOptions(equipmentDef);
   const { ask, modal } = useReasonAction();
   if (grades.isError) return <Alert type="error" title={grades.error.message} />;
-  if (grades.isPending || equipment.isPending || permissions.isLoading) return <Spin />;
+  const equipmentPending = equipment.isPending && !equipment.forbidden;
+  if (grades.isPending || equipmentPending || permissions.isLoading) return <Spin />;
   const canEdit = permissions.can('Equipment', 'Modify');
 
   const save = (grade: RoomGrade, ids: number[]) =>
@@ -104,7 +106,7 @@ export function RoomGradesPage() {
             // Keyed by the grade alone: a reload after a version conflict keeps the choice made.
             key={grade.grade}
             grade={grade}
-            equipment={equipment.data ?? []}
+            equipment={equipment.data?.data ?? []}
             canEdit={canEdit}
             onSave={save}
           />

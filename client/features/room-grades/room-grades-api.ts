@@ -6,25 +6,11 @@ import type { FacilityScope } from '#client/shared/master-data/entity-api.ts';
 
 export type RoomGrade = z.output<typeof ZRoomGrade>;
 
-export interface EquipmentName {
-  id: number;
-  name: string;
-}
-
 export async function listRoomGrades(scope: FacilityScope, signal?: AbortSignal) {
   const { data } = await apiRequest<{ data: RoomGrade[] }>(`${facilityPath(scope)}/room-grades`, {
     signal,
     action: 'Loading the room grades',
   });
-  return data;
-}
-
-/** The facility's live equipment, for names and for choosing (the list's largest page). */
-export async function listEquipmentNames(scope: FacilityScope, signal?: AbortSignal) {
-  const { data } = await apiRequest<{ data: EquipmentName[] }>(
-    `${facilityPath(scope)}/equipments`,
-    { query: { pageNumber: 1, pageLimit: 1000 }, signal, action: 'Loading the equipment' },
-  );
   return data;
 }
 

@@ -31,6 +31,7 @@ function FacilityRolesField({ facility }: { facility: Facility }) {
       <Select
         mode="multiple"
         allowClear
+        showSearch={{ optionFilterProp: 'label' }}
         placeholder="No access to this facility"
         loading={roles.isPending}
         options={(roles.data ?? []).map((role) => ({ label: role.name, value: role.id }))}

@@ -38,7 +38,7 @@ export function AuditFilterFields({ withFacility = false }: { withFacility?: boo
           mode="multiple"
           allowClear
           style={{ minWidth: 200 }}
-          optionFilterProp="label"
+          showSearch={{ optionFilterProp: 'label' }}
           options={(users.data ?? []).map((u) => ({
             value: u.id,
             label: `${u.firstName} ${u.lastName} (${u.username})`,

@@ -1,5 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { QueryClient } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import { actionOf, type EntityDef } from '#core/entities/entity.ts';
 import { usePermissions } from '../permissions.ts';
 import { entityKeys, invalidateMasterData } from '../query-keys.ts';
@@ -28,14 +29,20 @@ export function useEntityList(def: EntityDef, query: EntityListQuery) {
 }
 
 /** Every active record of an entity (up to the server's page limit), for pickers and names. */
-export function entityOptionsQuery(scope: FacilityScope, def: EntityDef) {
+export function entityOptionsQuery(scope: FacilityScope, def: EntityDef, archived = false) {
   return {
-    queryKey: entityKeys.options(scope.facilityId, def),
+    queryKey: entityKeys.options(scope.facilityId, def, archived),
     queryFn: ({ signal }: { signal: AbortSignal }) =>
       listEntities(
         scope,
         def,
-        { pageNumber: 1, pageLimit: OPTIONS_PAGE_LIMIT, sortBy: 'name', sortOrder: 'asc' },
+        {
+          pageNumber: 1,
+          pageLimit: OPTIONS_PAGE_LIMIT,
+          sortBy: 'name',
+          sortOrder: 'asc',
+          ...(archived ? { archived } : {}),
+        },
         signal,
       ),
   };
@@ -69,6 +76,23 @@ export function useEntityOptions(def: EntityDef | undefined) {
     enabled: allowed,
   });
   return Object.assign(query, { forbidden: def !== undefined && isKnown && !allowed });
+}
+
+/**
+ * The names of archived records of an entity, asked only while `needed` (a mapping still naming
+ * an archived record shows its name, not its id).
+ */
+export function useArchivedNames(def: EntityDef, needed: boolean): Map<number, string> {
+  const scope = useFacilityScope();
+  const canList = useCanListEntity();
+  const archived = useQuery({
+    ...entityOptionsQuery(scope, def, true),
+    enabled: needed && canList(def),
+  });
+  return useMemo(
+    () => new Map((archived.data?.data ?? []).map((r) => [r.id, String(r.name)])),
+    [archived.data],
+  );
 }
 
 /** A record as it is now, bypassing the cache: what a version conflict reloads. */

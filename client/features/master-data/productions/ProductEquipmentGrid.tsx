@@ -9,6 +9,13 @@ interface GridProps {
   equipment: readonly EntityRecord[];
   /** Every live production, to show where else a product is made on the same item. */
   productions: readonly EntityRecord[];
+  /** Names of archived records the production still names. */
+  archivedNames: { products: Map<number, string>; equipment: Map<number, string> };
+}
+
+/** How an archived record the production still names is shown: its name, said archived. */
+export function archivedLabel(names: Map<number, string>, id: number): string {
+  return `${names.get(id) ?? 'Archived record'} (archived)`;
 }
 
 const idsOf = (record: EntityRecord, key: string) => (record[key] as number[] | null) ?? [];
@@ -21,13 +28,18 @@ const idsOf = (record: EntityRecord, key: string) => (record[key] as number[] | 
  */
 export function ProductEquipmentGrid(props: GridProps) {
   const { productionId, productIds, equipmentIds, products, equipment, productions } = props;
-  const nameOf = (rows: readonly EntityRecord[], id: number) =>
-    String(rows.find((r) => r.id === id)?.name ?? `#${id}`);
+  const nameOf = (rows: readonly EntityRecord[], archived: Map<number, string>, id: number) => {
+    const live = rows.find((r) => r.id === id);
+    return live ? String(live.name) : archivedLabel(archived, id);
+  };
   const others = productions.filter((p) => p.id !== productionId);
   if (productIds.length === 0 || equipmentIds.length === 0) {
     return <Empty description="Tick equipment and products to see which product touches what" />;
   }
-  const rows = productIds.map((id) => ({ id, name: nameOf(products, id) }));
+  const rows = productIds.map((id) => ({
+    id,
+    name: nameOf(products, props.archivedNames.products, id),
+  }));
   return (
     <section aria-label="Products × equipment">
       <Typography.Title level={5}>Products × equipment (as ticked)</Typography.Title>
@@ -41,7 +53,7 @@ export function ProductEquipmentGrid(props: GridProps) {
           { key: 'product', title: 'Product', dataIndex: 'name', fixed: 'left' as const },
           ...equipmentIds.map((equipmentId) => ({
             key: `e${equipmentId}`,
-            title: nameOf(equipment, equipmentId),
+            title: nameOf(equipment, props.archivedNames.equipment, equipmentId),
             render: (_: unknown, row: { id: number }) => {
               const also = others
                 .filter(

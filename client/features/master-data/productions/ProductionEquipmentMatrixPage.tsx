@@ -3,13 +3,13 @@ import { Link } from 'react-router';
 import { equipmentDef, productionsDef, productsDef } from '#core/entities/defs/index.ts';
 import { totalSurfaceArea, type AreaItem } from '#core/productions/surface-area.ts';
 import type { EntityRecord } from '#client/shared/master-data/entity-api.ts';
-import { useEntityOptions } from '#client/shared/master-data/entity-queries.ts';
+import { useArchivedNames, useEntityOptions } from '#client/shared/master-data/entity-queries.ts';
 import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
 import { usePermissions } from '#client/shared/permissions.ts';
 import { formatArea } from './area-format.ts';
 import { MappingToolbar } from './MappingToolbar.tsx';
 import { AreaPreview } from './AreaPreview.tsx';
-import { ProductEquipmentGrid } from './ProductEquipmentGrid.tsx';
+import { ProductEquipmentGrid, archivedLabel } from './ProductEquipmentGrid.tsx';
 import {
   useProductionMap,
   useProductionSurfaceArea,
@@ -29,10 +29,18 @@ interface Draft {
  * Mapped records that are no longer live (archived): shown so that they can be unticked, since
  * the server refuses to save a mapping that names an archived record.
  */
-function archivedRows(ids: readonly number[], live: readonly EntityRecord[]): TickRow[] {
-  return ids
-    .filter((id) => !live.some((row) => row.id === id))
-    .map((id) => ({ id, name: `#${id} (archived)`, detail: 'archived' }));
+function archivedIds(ids: readonly number[], live: readonly EntityRecord[] | undefined): number[] {
+  if (!live) return [];
+  const liveIds = new Set(live.map((row) => row.id));
+  return ids.filter((id) => !liveIds.has(id));
+}
+
+function archivedRows(ids: readonly number[], names: Map<number, string>): TickRow[] {
+  return ids.map((id) => ({
+    id,
+    name: archivedLabel(names, id),
+    detail: 'archived',
+  }));
 }
 
 /**
@@ -74,6 +82,12 @@ export function ProductionEquipmentMatrixPage() {
       hasChanges(map.data.productIds, changes.products));
 
   const equipmentRows = equipment.data?.data ?? [];
+  // From the saved map: an archived row unticked stays listed (unticked) until the save.
+  const saved = current ? map.data : undefined;
+  const archivedEquipment = archivedIds(saved?.equipmentIds ?? [], equipment.data?.data);
+  const archivedProducts = archivedIds(saved?.productIds ?? [], products.data?.data);
+  const archivedEquipmentNames = useArchivedNames(equipmentDef, archivedEquipment.length > 0);
+  const archivedProductNames = useArchivedNames(productsDef, archivedProducts.length > 0);
   // Cheap enough to recompute on every tick: a sum over the production's equipment.
   const draftArea = (() => {
     if (!current || !area.data) return undefined;
@@ -83,7 +97,12 @@ export function ProductionEquipmentMatrixPage() {
       // Not among the live equipment: archived, so listed but not counted (as on the server).
       return row
         ? { id, name: String(row.name), surfaceArea: row.surfaceArea as AreaItem['surfaceArea'] }
-        : { id, name: `#${id}`, surfaceArea: null, isArchived: true };
+        : {
+            id,
+            name: archivedEquipmentNames.get(id) ?? 'Archived record',
+            surfaceArea: null,
+            isArchived: true,
+          };
     });
     return totalSurfaceArea(items, area.data.unit);
   })();
@@ -142,7 +161,7 @@ export function ProductionEquipmentMatrixPage() {
                   name: String(e.name),
                   detail: formatArea(e.surfaceArea as AreaItem['surfaceArea']),
                 })),
-                ...(equipment.data ? archivedRows(current.equipmentIds, equipmentRows) : []),
+                ...archivedRows(archivedEquipment, archivedEquipmentNames),
               ]}
               ticked={new Set(current.equipmentIds)}
               onToggle={(id, on) => toggle('equipment', id, on)}
@@ -156,7 +175,7 @@ export function ProductionEquipmentMatrixPage() {
               title="Products"
               rows={[
                 ...(products.data?.data ?? []).map((p) => ({ id: p.id, name: String(p.name) })),
-                ...(products.data ? archivedRows(current.productIds, products.data.data) : []),
+                ...archivedRows(archivedProducts, archivedProductNames),
               ]}
               ticked={new Set(current.productIds)}
               onToggle={(id, on) => toggle('products', id, on)}
@@ -173,6 +192,7 @@ export function ProductionEquipmentMatrixPage() {
               products={products.data?.data ?? []}
               equipment={equipmentRows}
               productions={productions.data?.data ?? []}
+              archivedNames={{ products: archivedProductNames, equipment: archivedEquipmentNames }}
             />
           </Col>
         </Row>

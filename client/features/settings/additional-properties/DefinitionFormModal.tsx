@@ -129,7 +129,11 @@ export function DefinitionFormModal({ target, definition, onClose }: DefinitionF
           label="Measure"
           rules={[{ required: true, message: 'A quantity needs a measure' }]}
         >
-          <Select disabled={isEdit} options={measureOptions} showSearch />
+          <Select
+            disabled={isEdit}
+            options={measureOptions}
+            showSearch={{ optionFilterProp: 'label' }}
+          />
         </Form.Item>
       ) : null}
       {kind === 'select' ? (
