@@ -13,6 +13,13 @@ import { newPage } from '#e2e/browser.ts';
 export const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 export const admin = { ADMIN_EMAIL: 'admin@example.com', ADMIN_PASSWORD: 'Admin#12345' };
 
+/** The middle value (the mean of the two middle ones for an even count). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
 /** A small seeded generator, so that every run measures the same facility. */
 export function rng(seed: number): () => number {
   let s = seed >>> 0;
@@ -169,7 +176,8 @@ export async function uploadWorkbook(facilityUrl: string, token: string, workboo
 
 /**
  * Builds the server, then runs `measure` on a fresh PGlite directory (unless SKIP_PGLITE=1) and
- * on a fresh database of the PostgreSQL server at 127.0.0.1:5432 (or BENCH_PG_URL) if one answers.
+ * on a fresh database of the PostgreSQL server at 127.0.0.1:5432 (or BENCH_PG_URL) if one answers;
+ * KEEP_DB=1 keeps that database.
  */
 export async function onEachDatabase(
   measure: (label: string, env: Record<string, string>) => Promise<void>,
@@ -197,7 +205,9 @@ export async function onEachDatabase(
   try {
     await measure('PostgreSQL', { DATABASE_URL: `${base}/${name}`, ...postgresEnv });
   } finally {
-    await client.query(`drop database if exists ${name} with (force)`);
+    // KEEP_DB=1 leaves the database for a look at its plans afterwards (EXPLAIN, psql).
+    if (process.env.KEEP_DB === '1') console.log(`PostgreSQL: database ${name} kept`);
+    else await client.query(`drop database if exists ${name} with (force)`);
     await client.end();
   }
 }
