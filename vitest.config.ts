@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { LongFilesFirst } from './scripts/long-files-first.ts';
 
 export default defineConfig({
   test: {
@@ -7,6 +8,7 @@ export default defineConfig({
     // server test's time is spent waiting (databases, child processes, HTTP), so three files at
     // once on two cores take less than half the time of one (measured on 23 server files).
     maxWorkers: Math.max(3, availableParallelism()),
+    sequence: { sequencer: LongFilesFirst },
     projects: [
       // Vitest's 5 s default is meant for a machine of its own: these files share two cores
       // with the server tests, and a property test of 2,000 cases took 5.8 s there.
@@ -26,6 +28,9 @@ export default defineConfig({
           // Generous for child processes and large exports when the machine is shared and busy.
           testTimeout: 90_000,
           hookTimeout: 60_000,
+          // expect.poll's 1 s default is the time a lost LISTEN connection waits before it
+          // connects again (pg-channel-watch.ts): on a busy machine a poll must outlast it.
+          expect: { poll: { timeout: 20_000, interval: 100 } },
         },
       },
       {

@@ -27,9 +27,11 @@ export function recordCalls(context: BrowserContext): void {
   });
   context.on('requestfinished', (request) => {
     if (!request.url().includes('/api/')) return;
-    void request.response().then((response) => {
-      add(`<- ${response?.status() ?? '?'} ${request.method()} ${request.url()}`);
-    });
+    // The context may close before the answer is read (a test ending): nothing to record then.
+    request.response().then(
+      (response) => add(`<- ${response?.status() ?? '?'} ${request.method()} ${request.url()}`),
+      () => undefined,
+    );
   });
   context.on('requestfailed', (request) => {
     add(`xx ${request.method()} ${request.url()} ${request.failure()?.errorText ?? ''}`);
@@ -43,9 +45,22 @@ async function describePage(page: Page): Promise<string> {
       nodes.map((node) => `${node.className}: ${(node.textContent ?? '').slice(0, 400)}`),
     )
     .catch((error: unknown) => [`(dialogs unreadable: ${String(error)})`]);
+  // The warnings shown and the start of the page's text come before the calls: CI prints only
+  // the head of each record, and they tell most often why a step waited in vain.
+  const messages = await page
+    .locator('.ant-message-notice, .ant-notification-notice, .ant-alert')
+    .allInnerTexts()
+    .catch(() => []);
+  const text = await page
+    .locator('body')
+    .innerText({ timeout: 2_000 })
+    .catch(() => '');
   const log = calls.get(page.context()) ?? [];
   return [
     `url: ${page.url()}`,
+    `messages:`,
+    ...messages.map((m) => `  ${m.replace(/\s+/g, ' ').slice(0, 300)}`),
+    `page text: ${text.replace(/\s+/g, ' ').slice(0, 500)}`,
     `dialogs:`,
     ...dialogs.map((d) => `  ${d}`),
     `api calls:`,

@@ -8,7 +8,7 @@ import { chromiumPath } from './browser.ts';
 export default async function setup(project: TestProject) {
   if (!existsSync(chromiumPath())) {
     throw new Error(
-      `Chromium not found at ${chromiumPath()}. Install it with: apt-get install -y chromium (or set CHROMIUM_PATH).`,
+      `Chromium not found at ${chromiumPath()}. Install it with: apt-get install -y chromium chromium-headless-shell (or set CHROMIUM_PATH).`,
     );
   }
   // Vitest runs with NODE_ENV=test; the app under test is the production build users get.

@@ -1,0 +1,42 @@
+import { relative } from 'node:path';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/*
+ * Browser test files that take minutes, longest first whatever the machine: every main screen at two widths,
+ * and real idle timeouts waited out. Started last, one of them runs alone at the end while the
+ * other worker has nothing left to do (50 s of a CI pass measured); started first, the short
+ * files fill in beside them.
+ */
+const LONG_FILES = [
+  'e2e/layout.test.ts',
+  'e2e/idle-warning.test.ts',
+  'e2e/verification.test.ts',
+  'e2e/first-run.test.ts',
+];
+
+/**
+ * Vitest's order, except that on a run with no timings of an earlier one (a fresh checkout, as
+ * in CI) the files known to be long start first in their project. With timings, Vitest already
+ * starts the longest first.
+ */
+export class LongFilesFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const root = this.ctx.config.root;
+    const path = (spec: TestSpecification) => relative(root, spec.moduleId);
+    const timed = (spec: TestSpecification) =>
+      this.ctx.cache.getFileTestResults(`${spec.project.name}:${path(spec)}`) !== undefined;
+    // The longest first, then every other file in Vitest's order.
+    const rank = (spec: TestSpecification) => {
+      const i = LONG_FILES.indexOf(path(spec));
+      return i >= 0 && !timed(spec) ? i : LONG_FILES.length;
+    };
+    const place = new Map(sorted.map((spec, i) => [spec, i]));
+    // Projects stay in Vitest's order; only the order within a project changes.
+    return [...sorted].sort((a, b) =>
+      a.project.name === b.project.name
+        ? rank(a) - rank(b) || place.get(a)! - place.get(b)!
+        : place.get(a)! - place.get(b)!,
+    );
+  }
+}
