@@ -10,6 +10,7 @@ import {
   openDrawer,
   startSignedIn,
   signInDialog,
+  openFromMyApprovals,
 } from './ui.ts';
 
 let app: AppUnderTest;
@@ -85,11 +86,7 @@ it('My approvals opens a waiting limit policy on its residue type’s tab', asyn
   const second = await app.open('/');
   await signIn(second, approver.username, approver.password);
   await second.getByRole('button', { name: 'Logout' }).waitFor();
-  await second
-    .getByRole('navigation', { name: 'Main' })
-    .getByRole('link', { name: /My approvals/ })
-    .click();
-  await second.getByRole('link', { name: 'Detergent cleaning limit policy' }).click();
+  await openFromMyApprovals(second, 'Detergent cleaning limit policy');
   const tab = second.getByRole('tab', { name: 'Detergent', selected: true });
   await tab.waitFor();
   await expect

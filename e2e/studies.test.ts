@@ -11,6 +11,7 @@ import {
   openModal,
   signInToFacility,
   signInDialog,
+  openFromMyApprovals,
 } from './ui.ts';
 
 let app: AppUnderTest;
@@ -109,11 +110,7 @@ it('writes a protocol with its sampling plan, approves it by signing, starts a s
   const second = await app.open('/');
   await signIn(second, approver.username, approver.password);
   await second.getByRole('button', { name: 'Logout' }).waitFor();
-  await second
-    .getByRole('navigation', { name: 'Main' })
-    .getByRole('link', { name: /My approvals/ })
-    .click();
-  await second.getByRole('link', { name: new RegExp(protocolTitle) }).click();
+  await openFromMyApprovals(second, new RegExp(protocolTitle));
   await second.waitForURL(/\/protocols\?record=\d+/);
   await expect.poll(() => statusTag(second).textContent()).toBe('BeingApproved');
   await sign(second, 'Approve', approver.password);

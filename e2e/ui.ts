@@ -107,6 +107,38 @@ export async function openMasterData(page: Page, link: string, heading = link): 
 }
 
 /**
+ * Opens a waiting record from My approvals. The home page lists the same records as links: the
+ * record's link is taken from My approvals' own table once its heading shows, or a click may land
+ * on the home page's link as the route changes under it and be lost.
+ */
+export async function openFromMyApprovals(page: Page, record: string | RegExp): Promise<void> {
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: /My approvals/ })
+    .click();
+  await page.getByRole('heading', { name: 'My approvals', exact: true }).waitFor();
+  await page.getByRole('table').getByRole('link', { name: record }).click();
+}
+
+/**
+ * Clicks a link and waits for the page it leads to. A click on a loaded machine, as a drawer's
+ * panel finishes opening, was once taken by nothing (no navigation, no error): it is tried again,
+ * three times at most, while the address stays where it was.
+ */
+export async function followLink(link: Locator, to: RegExp): Promise<void> {
+  const page = link.page();
+  for (let attempt = 0; ; attempt++) {
+    await link.click();
+    try {
+      await page.waitForURL(to, { timeout: 5000 });
+      return;
+    } catch (error) {
+      if (attempt >= 2) throw error;
+    }
+  }
+}
+
+/**
  * Picks each option of an antd Select and checks the select shows it. The first opening of a
  * dropdown animates in and a click during it may miss, so a choice that did not take is tried
  * again (three times at most).
