@@ -143,6 +143,27 @@ describe('production-equipment matrix', () => {
       version: 3,
     });
   });
+
+  it('names an archived item the production still uses, so it can be unticked', async () => {
+    const oven = await create('/equipments', {
+      name: `PA Oven ${run}`,
+      surfaceArea: { value: 2, unit: 'sqm' },
+    });
+    const line = await create('/productions', { name: `PA Line ${run}`, equipmentIds: [oven] });
+    await api('PUT', `/equipments/${oven}/archive`, {
+      reason: 'Oven scrapped',
+      confirmImpact: true,
+    });
+    await page.goto(`/master-data/production-equipment-matrix?production=${line}`);
+    const archived = tick('Equipment', `PA Oven ${run} (archived)`);
+    await expect.poll(() => archived.isChecked()).toBe(true);
+    await archived.uncheck();
+    await page.getByRole('button', { name: 'Save mapping' }).click();
+    await confirmWithReason(page, 'The scrapped oven leaves the line');
+    await expect
+      .poll(async () => (await api('GET', `/productions/${line}/map`)).equipmentIds)
+      .toEqual([]);
+  });
 });
 
 describe('equipment group mapping', () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
-import { signInToFacility } from './ui.ts';
+import { choose, signInToFacility } from './ui.ts';
 
 let app: AppUnderTest;
 beforeAll(async () => {
@@ -22,9 +22,7 @@ describe('secret-key registration', () => {
     await dialog.getByLabel('First Name').fill('Kurt');
     await dialog.getByLabel('Last Name').fill('Keyholder');
     await dialog.getByLabel('Employee ID').fill(employeeId);
-    await dialog.getByLabel('Roles in Oral Solid Dosage Plant').click();
-    await admin.locator('.ant-select-item-option').getByText('Administrator').first().click();
-    await admin.keyboard.press('Escape');
+    await choose(dialog.getByLabel('Roles in Oral Solid Dosage Plant'), 'Administrator');
     await dialog.getByRole('button', { name: 'Create User' }).click();
 
     const keyDialog = admin.getByRole('dialog', { name: 'Secret Key' });
