@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZId, ZListQuery, ZReason, ZVersion } from './common.schemas.ts';
+import { ZJobProgress } from './jobs.schemas.ts';
 import { ZControlledState } from './signatures.schemas.ts';
 import { requireSignerProof, ZSsoProof } from './signer.schemas.ts';
 
@@ -19,21 +20,6 @@ export const STUDY_TYPES = [
 ] as const;
 export const ZStudyType = z.enum(STUDY_TYPES);
 export type TStudyType = z.infer<typeof ZStudyType>;
-
-/** The background job behind an assessment. */
-export const JOB_STATES = ['queued', 'running', 'done', 'failed'] as const;
-export const ZJobState = z.enum(JOB_STATES);
-export type TJobState = z.infer<typeof ZJobState>;
-
-export const ZJobProgress = z.object({
-  state: ZJobState,
-  /** What the job is doing now, e.g. 'Computing limits'. */
-  stage: z.string(),
-  done: z.number().int(),
-  total: z.number().int(),
-  error: z.string().nullable(),
-});
-export type TJobProgress = z.infer<typeof ZJobProgress>;
 
 /** How a product × train cell of the coverage matrix is covered. */
 export const COVERAGE_STATES = ['study', 'representative', 'tightened', 'notCovered'] as const;

@@ -1,8 +1,22 @@
 import { z } from 'zod';
 import { ZFacilityParams } from './auth.schemas.ts';
-import { ZJobProgress } from './cleaning-assessments.schemas.ts';
 
 /** Background jobs (server/jobs/README.md): what the client polls while one runs. */
+
+/** The state of a background job: an assessment's, a report's. */
+export const JOB_STATES = ['queued', 'running', 'done', 'failed'] as const;
+export const ZJobState = z.enum(JOB_STATES);
+export type TJobState = z.infer<typeof ZJobState>;
+
+export const ZJobProgress = z.object({
+  state: ZJobState,
+  /** What the job is doing now, e.g. 'Computing limits'. */
+  stage: z.string(),
+  done: z.number().int(),
+  total: z.number().int(),
+  error: z.string().nullable(),
+});
+export type TJobProgress = z.infer<typeof ZJobProgress>;
 
 export const ZJobParams = ZFacilityParams.extend({ id: z.guid() });
 

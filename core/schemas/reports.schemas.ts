@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ZAuditLogFilters } from './audit.schemas.ts';
 import { ZAnnualSummaryReportBody } from './annual-summary.schemas.ts';
 import { ZFacilityParams } from './auth.schemas.ts';
-import { ZJobProgress } from './cleaning-assessments.schemas.ts';
+import { ZJobProgress } from './jobs.schemas.ts';
 import { ZId, ZListQuery } from './common.schemas.ts';
 import { ZControlledDocumentType, ZControlledState } from './signatures.schemas.ts';
 

@@ -4,7 +4,7 @@ import { createTestDb } from '../test/test-db.ts';
 import { ADMIN, facilityPath } from '../test/test-server.ts';
 import { useFacilityTestServer } from '../test/facility-test-file.ts';
 import { buildUser } from '../test/factories.ts';
-import type { TJobProgress } from '#core/schemas/cleaning-assessments.schemas.ts';
+import type { TJobProgress } from '#core/schemas/jobs.schemas.ts';
 import type { Queryable } from '../db/db.ts';
 import { enqueueJob, jobProgressColumn, registerJobHandler } from './jobs.ts';
 import { pgBoss, pgBossDb, QUEUE } from './pg-boss-db.ts';

@@ -1,5 +1,5 @@
 import { Progress, Typography } from 'antd';
-import type { TJobProgress } from '#core/schemas/cleaning-assessments.schemas.ts';
+import type { TJobProgress } from '#core/schemas/jobs.schemas.ts';
 import { JobProgressView } from '#client/shared/jobs/JobProgress.tsx';
 import { isJobFinished, jobPercent, jobStageText } from '#client/shared/jobs/job-progress.ts';
 

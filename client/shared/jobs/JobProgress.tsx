@@ -1,5 +1,5 @@
 import { Alert, Progress, Typography } from 'antd';
-import type { TJobProgress } from '#core/schemas/cleaning-assessments.schemas.ts';
+import type { TJobProgress } from '#core/schemas/jobs.schemas.ts';
 import { jobPercent, jobStageText } from './job-progress.ts';
 import { useJobProgress } from './use-job-progress.ts';
 

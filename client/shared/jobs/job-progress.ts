@@ -1,4 +1,4 @@
-import type { TJobProgress, TJobState } from '#core/schemas/cleaning-assessments.schemas.ts';
+import type { TJobProgress, TJobState } from '#core/schemas/jobs.schemas.ts';
 
 /** A job in these states changes no more: the client stops polling. */
 export function isJobFinished(state: TJobState): boolean {

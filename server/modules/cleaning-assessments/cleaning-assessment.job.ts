@@ -1,8 +1,6 @@
 import { assessLimits, checkCoverage, diffWithPrior } from '#core/assessments/assess-facility.ts';
-import type {
-  TAssessmentResult,
-  TJobProgress,
-} from '#core/schemas/cleaning-assessments.schemas.ts';
+import type { TAssessmentResult } from '#core/schemas/cleaning-assessments.schemas.ts';
+import type { TJobProgress } from '#core/schemas/jobs.schemas.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
 import { WITHOUT_JOB, type JobHooks } from '#server/jobs/jobs.ts';
 import { printCleaningAssessment } from './cleaning-assessment-print.ts';

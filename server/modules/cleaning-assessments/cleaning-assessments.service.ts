@@ -2,8 +2,8 @@ import { AppError } from '#core/errors/errors.ts';
 import type {
   TAssessmentResult,
   TCleaningAssessment,
-  TJobProgress,
 } from '#core/schemas/cleaning-assessments.schemas.ts';
+import type { TJobProgress } from '#core/schemas/jobs.schemas.ts';
 import type { TListQuery } from '#core/schemas/common.schemas.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
 import { jobProgressColumn } from '#server/jobs/jobs.ts';

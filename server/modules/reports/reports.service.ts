@@ -9,7 +9,7 @@ import {
   type TReportKind,
 } from '#core/schemas/reports.schemas.ts';
 import type { TSignature } from '#core/schemas/signatures.schemas.ts';
-import type { TJobProgress } from '#core/schemas/cleaning-assessments.schemas.ts';
+import type { TJobProgress } from '#core/schemas/jobs.schemas.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
 import {
   enqueueJob,
