@@ -1,47 +1,150 @@
-import { PGlite } from '@electric-sql/pglite';
+import { Worker } from 'node:worker_threads';
 import { changeCounter, type ChangeCounter, type Db, type Queryable, type SqlValue } from './db.ts';
 
-/** Counts statements once they end (see Db.changeCount). */
-function wrap(q: Pick<PGlite, 'query' | 'exec'>, counter: ChangeCounter): Queryable {
+/**
+ * The embedded database runs in a worker thread (pglite-worker.mjs), one PGlite there for this
+ * Db. Each message carries an id, answered by `{ id, value }` or `{ id, error }`:
+ * - `query` (sql, params) and `exec` (sql), inside the open transaction `tx` when it is given;
+ * - `begin` (tx) opens transaction number `tx`; PGlite's own mutex holds every other statement
+ *   until `end` (tx, commit) commits or rolls it back;
+ * - `dump` returns the data directory as a gzipped tar; `close` closes the database.
+ */
+type Message =
+  | { op: 'query'; sql: string; params?: readonly SqlValue[]; tx?: number }
+  | { op: 'exec'; sql: string; tx?: number }
+  | { op: 'begin'; tx: number }
+  | { op: 'end'; tx: number; commit: boolean }
+  | { op: 'dump' }
+  | { op: 'close' };
+
+type Answer = { id: number; value?: unknown; error?: Record<string, unknown> };
+
+export interface PgliteDb extends Db {
+  /** The whole data directory, gzipped, for a snapshot another PGlite loads (tests). */
+  dumpDataDir(): Promise<ArrayBuffer>;
+}
+
+/** An error from the worker, thrown here with its database fields (code, constraint…). */
+function rebuilt(fields: Record<string, unknown>): Error {
+  const { message, ...rest } = fields;
+  return Object.assign(new Error(String(message)), rest);
+}
+
+function workerChannel(worker: Worker) {
+  const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  let next = 1;
+  let lost: Error | undefined;
+  // While nothing waits on the database it must not keep the process alive on its own.
+  const settle = () => {
+    if (waiting.size === 0) worker.unref();
+  };
+  worker.on('message', ({ id, value, error }: Answer) => {
+    const call = waiting.get(id);
+    if (!call) return;
+    waiting.delete(id);
+    settle();
+    if (error) call.reject(rebuilt(error));
+    else call.resolve(value);
+  });
+  const fail = (error: Error) => {
+    lost ??= error;
+    for (const call of waiting.values()) call.reject(error);
+    waiting.clear();
+  };
+  worker.on('error', fail);
+  worker.on('exit', (code) => fail(new Error(`The embedded database stopped (exit ${code})`)));
   return {
-    async exec(sql: string) {
-      await counter.after(null, () => q.exec(sql));
-    },
-    async query<T>(sql: string, params?: readonly SqlValue[]) {
-      const result = await counter.after(sql, () =>
-        q.query<T>(sql, params as unknown[] | undefined),
-      );
-      return result.rows;
+    call<T>(message: Message): Promise<T> {
+      if (lost) return Promise.reject(lost);
+      const id = next++;
+      worker.ref();
+      return new Promise<T>((resolve, reject) => {
+        waiting.set(id, { resolve: resolve as (v: unknown) => void, reject });
+        worker.postMessage({ ...message, id });
+      });
     },
   };
 }
 
-/** PGlite is one connection in this process: its own mutex serialises queries and transactions. */
-export function pgliteDb(pg: PGlite): Db {
+type Channel = ReturnType<typeof workerChannel>;
+
+/** Counts statements once they end (see Db.changeCount). */
+function queryable(channel: Channel, counter: ChangeCounter, tx?: number): Queryable {
+  return {
+    async exec(sql: string) {
+      await counter.after(null, () => channel.call({ op: 'exec', sql, tx }));
+    },
+    query<T>(sql: string, params?: readonly SqlValue[]) {
+      return counter.after(sql, () => channel.call<T[]>({ op: 'query', sql, params, tx }));
+    },
+  };
+}
+
+function workerDb(worker: Worker, channel: Channel): PgliteDb {
   const counter = changeCounter();
-  const base = wrap(pg, counter);
+  let transactions = 0;
   return {
     kind: 'pglite',
-    query: base.query,
-    exec: base.exec,
-    transaction: (fn) => counter.after(null, () => pg.transaction((tx) => fn(wrap(tx, counter)))),
-    close: () => pg.close(),
+    ...queryable(channel, counter),
+    transaction: (fn) =>
+      counter.after(null, async () => {
+        const tx = ++transactions;
+        await channel.call({ op: 'begin', tx });
+        let result;
+        try {
+          result = await fn(queryable(channel, counter, tx));
+        } catch (error) {
+          // The caller's error is the one that matters; a rollback that fails lost the worker.
+          await channel.call({ op: 'end', tx, commit: false }).catch(() => undefined);
+          throw error;
+        }
+        await channel.call({ op: 'end', tx, commit: true });
+        return result;
+      }),
+    dumpDataDir: () => channel.call<ArrayBuffer>({ op: 'dump' }),
+    close: async () => {
+      try {
+        await channel.call({ op: 'close' });
+      } finally {
+        await worker.terminate();
+      }
+    },
     changeCount: counter.count,
   };
 }
 
-const SHARED_BUFFERS = '32MB';
-
-export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob }): Promise<Db> {
-  const pg = await PGlite.create({
-    // Same value types as the node-postgres driver: bigint and numeric as JS numbers.
-    parsers: { 20: (v: string) => Number(v), 1700: (v: string) => Number(v) },
-    // PGlite's 128 MB of shared buffers are all written at start-up, so all of them stay
-    // resident (150 MiB of the process's 400 at rest). A site's working set fits in far fewer;
-    // a page not in them is read through the operating system's file cache.
-    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`],
-    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+/**
+ * Opens PGlite in a worker thread: on `dataDir`, in memory, or in memory from a snapshot
+ * (`loadDataDir`, from dumpDataDir).
+ */
+export async function openPglite(options: {
+  dataDir?: string;
+  loadDataDir?: ArrayBuffer;
+}): Promise<PgliteDb> {
+  const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), {
+    workerData: options,
+    transferList: options.loadDataDir ? [options.loadDataDir] : [],
   });
-  return pgliteDb(pg);
+  const opened = new Promise<void>((resolve, reject) => {
+    const onMessage = ({ id, error }: Answer) => {
+      if (id !== 0) return;
+      worker.off('message', onMessage);
+      if (error) reject(rebuilt(error));
+      else resolve();
+    };
+    worker.on('message', onMessage);
+    worker.once('error', reject);
+    worker.once('exit', (code) =>
+      reject(new Error(`The embedded database stopped (exit ${code})`)),
+    );
+  });
+  try {
+    await opened;
+  } catch (error) {
+    await worker.terminate();
+    throw error;
+  }
+  const channel = workerChannel(worker);
+  worker.unref();
+  return workerDb(worker, channel);
 }

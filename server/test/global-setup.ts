@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { pgliteDb } from '../db/pglite-db.ts';
+import { openPglite } from '../db/pglite-db.ts';
 import { migrate } from '../db/migrate.ts';
 import { openPostgres } from '../db/postgres-db.ts';
 import { projectRoot } from '../util/project-root.ts';
@@ -47,14 +46,14 @@ export default async function setup(project: TestProject) {
     };
   }
 
-  const pgl = await PGlite.create();
-  await migrate(pgliteDb(pgl));
-  const dump = await pgl.dumpDataDir('gzip');
+  const pgl = await openPglite({});
+  await migrate(pgl);
+  const dump = await pgl.dumpDataDir();
   await pgl.close();
   const dir = join(projectRoot(), '.test-output');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `pglite-snapshot-${process.pid}.tar.gz`);
-  writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
+  writeFileSync(file, Buffer.from(dump));
   project.provide('pgliteSnapshot', file);
   project.provide('pgTemplate', '');
   return undefined;

@@ -20,7 +20,7 @@ export interface TestDb extends Db {
 export async function createTestDb(): Promise<TestDb> {
   if (!process.env.DATABASE_URL) {
     const snapshot = readFileSync(inject('pgliteSnapshot'));
-    const db = await openPglite({ loadDataDir: new Blob([snapshot]) });
+    const db = await openPglite({ loadDataDir: new Uint8Array(snapshot).buffer });
     return { ...db, owner: async () => db };
   }
   const database = await createServerTestDatabase();

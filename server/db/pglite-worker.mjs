@@ -1,0 +1,99 @@
+// The embedded database in a thread of its own. PGlite is PostgreSQL compiled to WebAssembly and
+// runs synchronously: on the main thread, opening it (most of a start) and every statement would
+// stall HTTP. Plain JavaScript, so that a worker runs it as is from the sources (tests, tsx) and
+// from dist/server. The main thread's side is pglite-db.ts, which documents the messages.
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite } from '@electric-sql/pglite';
+
+// PGlite's 128 MB of shared buffers are all written at start-up, so all of them stay resident
+// (150 MiB of the process's 400 at rest). A site's working set fits in far fewer; a page not in
+// them is read through the operating system's file cache.
+const SHARED_BUFFERS = '32MB';
+
+const opening = PGlite.create({
+  // Same value types as the node-postgres driver: bigint and numeric as JS numbers.
+  parsers: { 20: (v) => Number(v), 1700: (v) => Number(v) },
+  startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`],
+  ...(workerData.dataDir ? { dataDir: workerData.dataDir } : {}),
+  ...(workerData.loadDataDir ? { loadDataDir: new Blob([workerData.loadDataDir]) } : {}),
+});
+
+/** Open transactions by the main thread's number: PGlite's handle and how to end it. */
+const transactions = new Map();
+const ROLLBACK = Symbol('rollback');
+
+function begin(pg, id) {
+  return new Promise((begun, failed) => {
+    const ended = pg.transaction(
+      (tx) =>
+        new Promise((commit, rollback) => {
+          transactions.set(id, { tx, commit, rollback: () => rollback(ROLLBACK), ended });
+          begun();
+        }),
+    );
+    ended.catch(failed);
+  });
+}
+
+async function end(id, commit) {
+  const open = transactions.get(id);
+  if (!open) throw new Error(`No open transaction ${id}`);
+  transactions.delete(id);
+  if (commit) open.commit();
+  else open.rollback();
+  try {
+    await open.ended;
+  } catch (error) {
+    if (error !== ROLLBACK) throw error;
+  }
+}
+
+function target(pg, tx) {
+  if (tx === undefined) return pg;
+  const open = transactions.get(tx);
+  if (!open) throw new Error(`No open transaction ${tx}`);
+  return open.tx;
+}
+
+async function handle(pg, message) {
+  switch (message.op) {
+    case 'query':
+      return (await target(pg, message.tx).query(message.sql, message.params)).rows;
+    case 'exec':
+      await target(pg, message.tx).exec(message.sql);
+      return undefined;
+    case 'begin':
+      return begin(pg, message.tx);
+    case 'end':
+      return end(message.tx, message.commit);
+    case 'dump':
+      return (await pg.dumpDataDir('gzip')).arrayBuffer();
+    case 'close':
+      return pg.close();
+    default:
+      throw new Error(`Unknown database message ${message.op}`);
+  }
+}
+
+/** A database error's fields (code, constraint, detail…) survive the trip; a class does not. */
+function plain(error) {
+  if (!(error instanceof Error)) return { message: String(error) };
+  return { ...error, message: error.message, name: error.name };
+}
+
+opening.then(
+  (pg) => {
+    parentPort.on('message', (message) => {
+      handle(pg, message).then(
+        (value) =>
+          parentPort.postMessage(
+            { id: message.id, value },
+            value instanceof ArrayBuffer ? [value] : [],
+          ),
+        (error) => parentPort.postMessage({ id: message.id, error: plain(error) }),
+      );
+    });
+    parentPort.postMessage({ id: 0, value: 'open' });
+  },
+  (error) => parentPort.postMessage({ id: 0, error: plain(error) }),
+);
