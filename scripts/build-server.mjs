@@ -1,9 +1,15 @@
-// Bundles the server (and the core it imports) into one ES module; packages stay in node_modules.
+// Bundles the server (and the core it imports) into ES modules; packages stay in node_modules.
+// What main.ts imports on demand (the HTTP app) is a chunk of its own, loaded while the embedded
+// database opens. The database's worker is plain JavaScript and goes beside them as it is, where
+// pglite-db.ts looks for it (next to the module that starts it).
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
+rmSync('dist/server', { recursive: true, force: true });
 await build({
   entryPoints: ['server/main.ts'],
-  outfile: 'dist/server/main.js',
+  outdir: 'dist/server',
+  splitting: true,
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -12,3 +18,5 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
 });
+mkdirSync('dist/server', { recursive: true });
+copyFileSync('server/db/pglite-worker.mjs', 'dist/server/pglite-worker.mjs');

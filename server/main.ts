@@ -1,6 +1,7 @@
 import closeWithGrace from 'close-with-grace';
 import { ConfigError, loadConfig, publicUrl, type Config } from './config.ts';
 import { DatabaseInUseError } from './db/data-dir-lock.ts';
+import { deferredDb } from './db/deferred-db.ts';
 import { migrateAsOwner } from './db/migrate-owner.ts';
 import { openDatabase } from './db/open.ts';
 import { seedFirstStart } from './db/seed.ts';
@@ -22,23 +23,29 @@ function fail(error: unknown): never {
 }
 
 async function start(config: Config): Promise<void> {
-  // Opening PGlite is mostly WebAssembly start-up: let it overlap with loading the HTTP app.
-  const opening = openDatabase({
+  // Opening the database (PGlite: most of a start, in its own thread) and migrating it overlap
+  // with loading and building the HTTP app, which reads nothing until it is ready to listen.
+  const preparing = openDatabase({
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
     poolSize: config.DB_POOL_SIZE,
     onPoolError: (error) => process.stderr.write(`database connection lost: ${error.message}\n`),
+  }).then(async (db) => {
+    await migrateAsOwner(db, config);
+    return { db, seed: await seedFirstStart(db, config) };
   });
-  opening.catch(() => undefined); // awaited below; this only keeps Node from calling it unhandled
+  preparing.catch(() => undefined); // awaited below; this only keeps Node from calling it unhandled
+  const deferred = deferredDb(
+    config.DATABASE_URL ? 'postgres' : 'pglite',
+    preparing.then(({ db }) => db),
+  );
   const { buildApp } = await import('./app.ts');
-  const db = await opening;
-  await migrateAsOwner(db, config);
-  const seed = await seedFirstStart(db, config);
   // JSON lines for a log collector; readable lines for a person watching `npm start`.
   const logger = process.stdout.isTTY
     ? { level: config.LOG_LEVEL, stream: terminalLogStream() }
     : undefined;
-  const app = await buildApp({ config, db, logger });
+  const app = await buildApp({ config, db: deferred, logger });
+  const { db, seed } = await preparing;
   await warnIfAuditTrailUnprotected(db, (message) => app.log.warn(message));
   const stopAnchors = scheduleAnchors(
     db,

@@ -27,8 +27,9 @@ export interface Db extends Queryable {
    * - a PostgreSQL server: after every such statement of this process too, and whenever the
    *   server announces a new list version (any client's commit, through LISTEN); while that
    *   channel is not listening, at every call.
+   * Undefined (or a call that answers undefined) when no count stands: every read is fresh.
    */
-  readonly changeCount?: () => number;
+  readonly changeCount?: () => number | undefined;
 }
 
 /** Starts a statement that writes nothing (not even through a function): changeCount stays. */
