@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
-import fastifySwagger from '@fastify/swagger';
-import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { Db } from './db/db.ts';
 import type { AppContext } from './http/app-context.ts';
+import { registerApiDocs } from './http/api-docs.ts';
 import { registerClientFiles } from './http/client-files.ts';
 import { registerCompression } from './http/compression.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
@@ -139,20 +138,7 @@ export async function buildApp({
   const access = createAccessCache(db, sessionLimits, config.ACCESS_CACHE_SECONDS * 1000);
   watchWrites(app, access);
   registerApiRateLimit(app, db, config, access);
-  await app.register(fastifySwagger, {
-    openapi: {
-      info: {
-        title: 'Carryover API',
-        description:
-          'Cleaning validation risk management platform. Send the session token from POST /api/v2/auth/login in the `token` header.',
-        version: '2.0.0',
-      },
-      components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'token' } } },
-      security: [{ token: [] }],
-    },
-    transform: jsonSchemaTransform,
-  });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  registerApiDocs(app, zodCompilers);
 
   const servesClient = config.SERVE_CLIENT && (await registerClientFiles(app));
   registerErrorHandling(app, { spaFallback: servesClient });
