@@ -75,9 +75,10 @@ export async function migrate(db: Db, options: MigrateOptions = {}): Promise<str
  * rows applied before checksums were kept.
  */
 async function refuseChangedMigrations(tx: Queryable, migrations: Migration[]): Promise<void> {
+  // The catalog itself: information_schema's view costs a tenth of a start on PGlite.
   const hasColumn = await tx.query(
-    `select 1 from information_schema.columns where table_schema = current_schema()
-       and table_name = 'schema_migrations' and column_name = 'checksum'`,
+    `select 1 from pg_attribute where attrelid = 'schema_migrations'::regclass
+       and attname = 'checksum' and not attisdropped`,
   );
   if (hasColumn.length === 0)
     await tx.exec('alter table schema_migrations add column checksum text');

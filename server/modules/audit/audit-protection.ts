@@ -20,7 +20,9 @@ export async function warnIfAuditTrailUnprotected(
   q: Queryable & { kind: 'pglite' | 'postgres' },
   warn: (message: string) => void,
 ): Promise<boolean> {
+  // The embedded database's one role owns everything: nothing to ask, nothing to warn about.
+  if (q.kind === 'pglite') return false;
   const isProtected = await isAuditTrailProtected(q);
-  if (!isProtected && q.kind === 'postgres') warn(UNPROTECTED_WARNING);
+  if (!isProtected) warn(UNPROTECTED_WARNING);
   return isProtected;
 }
