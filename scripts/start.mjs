@@ -2,6 +2,7 @@
 // process. A second start on an unchanged checkout builds nothing.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import module from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { stopWithParent } from './stop-with-parent.mjs';
@@ -49,4 +50,7 @@ if (stale('dist/server/main.js', ['server', ...shared])) {
   console.log('Building the server…');
   npm('build:server');
 }
+// Node 22.1 and later keep the compiled code of the server and its packages between starts (a
+// fifth of a start); Node 20 has no such cache.
+module.enableCompileCache?.(join(root, 'node_modules/.cache/compile'));
 await import(pathToFileURL(join(root, 'dist/server/main.js')).href);
