@@ -3,6 +3,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ZodError } from 'zod';
 import { AppError, validationError, type PropertyError } from '#core/errors/errors.ts';
 import { isConnectionLost } from '../db/db.ts';
+import { clientDir } from './client-files.ts';
 
 /** '/products/0/minBatchSize' → 'products[0].minBatchSize', the path style of the catalogue. */
 export function propertyPath(instancePath: string, prefix = ''): string {
@@ -166,7 +167,7 @@ export function registerErrorHandling(
         .code(200)
         .type('text/html')
         .header('cache-control', 'no-cache')
-        .sendFile('index.html');
+        .sendFile('index.html', clientDir());
     }
     const error = new AppError('NotFoundError', `No route for ${request.method} ${path}`);
     return reply.status(404).send(error.toBody());
