@@ -123,6 +123,9 @@ export async function openPglite(options: {
 }): Promise<PgliteDb> {
   const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), {
     workerData: options,
+    // Its own allocations are statements and rows in passing: a smaller young generation than
+    // the main thread's keeps the two heaps' peak down (a 10,000-row import: 435 → 405 MiB).
+    resourceLimits: { maxYoungGenerationSizeMb: 16 },
     transferList: options.loadDataDir ? [options.loadDataDir] : [],
   });
   const opened = new Promise<void>((resolve, reject) => {
