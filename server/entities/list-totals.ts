@@ -1,4 +1,5 @@
 import { READ_ONLY, type Db } from '../db/db.ts';
+import { LruMap } from '../util/lru-map.ts';
 
 /*
  * The pages and totals of unfiltered lists of a facility's records, each kept with the
@@ -34,27 +35,6 @@ const MAX_TOTALS = 10_000;
 const MAX_PAGES = 500;
 /** Pages of more rows than this are read every time (they are not what a screen asks for). */
 export const MAX_PAGE_ROWS = 100;
-
-/** A Map that forgets its least recently read entries past `max`. */
-export class LruMap<V> {
-  private readonly entries = new Map<string, V>();
-  constructor(private readonly max: number) {}
-
-  get(key: string): V | undefined {
-    const value = this.entries.get(key);
-    if (value !== undefined) {
-      this.entries.delete(key);
-      this.entries.set(key, value);
-    }
-    return value;
-  }
-
-  set(key: string, value: V): void {
-    this.entries.delete(key);
-    this.entries.set(key, value);
-    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
-  }
-}
 
 const caches = new WeakMap<Db, ListCache>();
 

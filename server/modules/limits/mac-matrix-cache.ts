@@ -2,6 +2,7 @@ import { compileLimits, type CompiledLimits } from '#core/limits/compile.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
 import { LIST_VERSION_SQL } from '#server/entities/list-totals.ts';
 import type { ResidueType } from '#core/limits/policy.ts';
+import { LruMap } from '#server/util/lru-map.ts';
 import { computableLimitsInput, type ComputableInput } from './computable-input.ts';
 
 /** The facility's matrix as one state of its data computes it, shared by every view of it. */
@@ -17,21 +18,14 @@ const MAX_DERIVED = 32;
 
 function newState(computed: ComputableInput): MacMatrixState {
   let compiled: CompiledLimits | undefined;
-  const derived = new Map<string, unknown>();
+  const derived = new LruMap<{ value: unknown }>(MAX_DERIVED);
   return {
     ...computed,
     compiled: () => (compiled ??= compileLimits(computed.input)),
     derived<T>(key: string, compute: () => T): T {
-      if (derived.has(key)) {
-        const value = derived.get(key) as T;
-        derived.delete(key);
-        derived.set(key, value);
-        return value;
-      }
-      const value = compute();
-      derived.set(key, value);
-      if (derived.size > MAX_DERIVED) derived.delete(derived.keys().next().value!);
-      return value;
+      let found = derived.get(key);
+      if (!found) derived.set(key, (found = { value: compute() }));
+      return found.value as T;
     },
   };
 }

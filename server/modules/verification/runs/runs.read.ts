@@ -10,7 +10,7 @@ import type {
 import { holdMaxima, releaseFlag, runVerdict, type RunState } from '#core/verification/release.ts';
 import type { LimitsInput } from '#core/limits/model.ts';
 import type { Queryable } from '#server/db/db.ts';
-import { LruMap } from '#server/entities/list-totals.ts';
+import { LruMap } from '#server/util/lru-map.ts';
 import {
   controlledState,
   controlledStates,
