@@ -1,5 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { lockDataDir } from './data-dir-lock.ts';
 import type { Db } from './db.ts';
 import { openPglite } from './pglite-db.ts';
@@ -21,6 +21,9 @@ export async function openDatabase(options: {
   mkdirSync(dataDir, { recursive: true });
   const release = lockDataDir(dataDir);
   try {
+    // A first start runs initdb in the database's WebAssembly memory, which never shrinks (near
+    // 900 MiB): run it in a worker of its own and open the new database afresh.
+    if (!existsSync(join(dataDir, 'PG_VERSION'))) await (await openPglite({ dataDir })).close();
     const db = await openPglite({ dataDir });
     return {
       ...db,
