@@ -30,19 +30,21 @@ function rebuilt(fields: Record<string, unknown>): Error {
   return Object.assign(new Error(String(message)), rest);
 }
 
+/**
+ * Calls to the worker and their answers. The worker's first answer (id 0) says whether the
+ * database opened: `opened` settles with it.
+ */
 function workerChannel(worker: Worker) {
   const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  const opened = new Promise<unknown>((resolve, reject) => waiting.set(0, { resolve, reject }));
   let next = 1;
   let lost: Error | undefined;
-  // While nothing waits on the database it must not keep the process alive on its own.
-  const settle = () => {
-    if (waiting.size === 0) worker.unref();
-  };
   worker.on('message', ({ id, value, error }: Answer) => {
     const call = waiting.get(id);
     if (!call) return;
     waiting.delete(id);
-    settle();
+    // While nothing waits on the database it must not keep the process alive on its own.
+    if (waiting.size === 0) worker.unref();
     if (error) call.reject(rebuilt(error));
     else call.resolve(value);
   });
@@ -54,6 +56,7 @@ function workerChannel(worker: Worker) {
   worker.on('error', fail);
   worker.on('exit', (code) => fail(new Error(`The embedded database stopped (exit ${code})`)));
   return {
+    opened,
     call<T>(message: Message): Promise<T> {
       if (lost) return Promise.reject(lost);
       const id = next++;
@@ -128,26 +131,12 @@ export async function openPglite(options: {
     resourceLimits: { maxYoungGenerationSizeMb: 16 },
     transferList: options.loadDataDir ? [options.loadDataDir] : [],
   });
-  const opened = new Promise<void>((resolve, reject) => {
-    const onMessage = ({ id, error }: Answer) => {
-      if (id !== 0) return;
-      worker.off('message', onMessage);
-      if (error) reject(rebuilt(error));
-      else resolve();
-    };
-    worker.on('message', onMessage);
-    worker.once('error', reject);
-    worker.once('exit', (code) =>
-      reject(new Error(`The embedded database stopped (exit ${code})`)),
-    );
-  });
+  const channel = workerChannel(worker);
   try {
-    await opened;
+    await channel.opened;
   } catch (error) {
     await worker.terminate();
     throw error;
   }
-  const channel = workerChannel(worker);
-  worker.unref();
   return workerDb(worker, channel);
 }

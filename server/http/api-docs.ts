@@ -41,10 +41,12 @@ export function registerApiDocs(app: FastifyInstance, compilers: Compilers): voi
   });
   let docs: Promise<FastifyInstance> | undefined;
   const answer = async (request: FastifyRequest, reply: FastifyReply) => {
-    docs ??= buildDocs(routes, compilers);
-    docs.catch(() => {
-      docs = undefined; // the next request tries again
-    });
+    if (!docs) {
+      docs = buildDocs(routes, compilers);
+      docs.catch(() => {
+        docs = undefined; // the next request tries again
+      });
+    }
     const headers: Record<string, string> = {};
     for (const name of FORWARDED_REQUEST) {
       const value = request.headers[name];

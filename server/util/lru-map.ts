@@ -17,4 +17,8 @@ export class LruMap<V> {
     this.entries.set(key, value);
     if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
   }
+
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
 }

@@ -103,7 +103,7 @@ interface Entry {
  * never comes here.
  */
 export class MacMatrixCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new LruMap<Entry>(MAX_STATES);
 
   async get(
     db: Queryable,
@@ -123,11 +123,7 @@ export class MacMatrixCache {
         (await onlyReadsBetween(db, facilityId, found.version, version)))
     ) {
       // Unless another request has put a newer state in its place meanwhile.
-      if (this.entries.get(key) === found) {
-        found.version = version;
-        this.entries.delete(key);
-        this.entries.set(key, found);
-      }
+      if (this.entries.get(key) === found) found.version = version;
       return found.state;
     }
     const state = computableLimitsInput(db, facilityId, {
@@ -135,9 +131,7 @@ export class MacMatrixCache {
       residueType,
     }).then(newState);
     const entry = { version, state };
-    this.entries.delete(key);
     this.entries.set(key, entry);
-    if (this.entries.size > MAX_STATES) this.entries.delete(this.entries.keys().next().value!);
     // A failed read is not kept: the next request tries again.
     state.catch(() => {
       if (this.entries.get(key) === entry) this.entries.delete(key);
