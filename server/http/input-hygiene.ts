@@ -30,7 +30,9 @@ function problemIn(value: unknown, path: string, depth: number): Problem | undef
       return { path, key: 'encoding', message: 'must be valid Unicode text' };
     return undefined;
   }
-  if (value === null || typeof value !== 'object') return undefined;
+  // A raw body (a workbook upload) is bytes, not text; walked as an object it would build an
+  // entry for every byte: 50 MiB of body, hundreds of millions of objects.
+  if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) return undefined;
   if (depth > MAX_BODY_DEPTH) {
     return { path, key: 'depth', message: `must not nest deeper than ${MAX_BODY_DEPTH} levels` };
   }
