@@ -1,6 +1,15 @@
-import type ExcelJS from 'exceljs';
+import type { SaxesTagPlain } from 'saxes';
 import { validationError } from '#core/errors/errors.ts';
 import type { Cell } from './workbook-columns.ts';
+import {
+  attribute,
+  localName,
+  readDateStyles,
+  readSharedStrings,
+  relationOf,
+  serialToIso,
+  XlsxPackage,
+} from './xlsx-package.ts';
 
 /** A sheet's header row, and each of its rows with a filled cell, by column header. */
 export interface SheetRows {
@@ -8,53 +17,163 @@ export interface SheetRows {
   rows: { row: number; cells: Map<string, Cell> }[];
 }
 
-function cellValue(value: ExcelJS.CellValue): Cell {
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
-    return value;
-  if (value instanceof Date) return value.toISOString();
-  if (typeof value === 'object') {
-    if ('result' in value) return cellValue(value.result as ExcelJS.CellValue);
-    if ('richText' in value) return value.richText.map((t) => t.text).join('');
-    if ('text' in value) return String(value.text);
+/** What a sheet's cells refer to: the shared strings, the date styles, the date system. */
+interface SheetContext {
+  strings: string[];
+  dateStyles: boolean[];
+  date1904: boolean;
+}
+
+const NOT_A_WORKBOOK = () =>
+  validationError([
+    { property: 'file', constraints: { xlsx: 'The file is not an Excel workbook (.xlsx)' } },
+  ]);
+
+/** The 1-based column of a reference such as `AB12`, or undefined when it has none. */
+function columnOf(ref: string | undefined): number | undefined {
+  if (!ref) return undefined;
+  let col = 0;
+  for (let i = 0; i < ref.length; i += 1) {
+    const code = ref.charCodeAt(i) & ~32; // upper case
+    if (code < 65 || code > 90) break;
+    col = col * 26 + (code - 64);
   }
-  return String(value);
+  return col || undefined;
+}
+
+/** A cell's value from its type (`t`), style and the text of its `v` or inline string. */
+function cellValue(type: string, style: number, text: string, ctx: SheetContext): Cell {
+  switch (type) {
+    case 's':
+      return ctx.strings[Number(text)] ?? null;
+    case 'str':
+    case 'inlineStr':
+    case 'e':
+      return text;
+    case 'b':
+      return Number(text) !== 0;
+    default: {
+      if (text.trim() === '') return null;
+      const n = Number(text);
+      if (!Number.isFinite(n)) return text;
+      return ctx.dateStyles[style] ? serialToIso(n, ctx.date1904) : n;
+    }
+  }
+}
+
+/** Reads one worksheet's cells, row by row, keeping rows with a filled cell. */
+async function readSheet(pkg: XlsxPackage, path: string, ctx: SheetContext): Promise<SheetRows> {
+  const headers: string[] = [];
+  const rows: SheetRows['rows'] = [];
+  let rowNumber = 0;
+  let rowCells: [number, Cell][] = [];
+  let col = 0;
+  let type = '';
+  let style = 0;
+  let text = '';
+  let inValue = false;
+  let hasValue = false;
+  let phonetic = 0;
+
+  const endRow = () => {
+    if (rowNumber === 1) {
+      for (const [c, value] of rowCells) headers[c - 1] = String(value ?? '').trim();
+      for (let i = 0; i < headers.length; i += 1) headers[i] ??= '';
+      return;
+    }
+    const cells = new Map<string, Cell>();
+    for (const [c, value] of rowCells) {
+      const header = headers[c - 1];
+      if (header && value !== null && String(value).trim() !== '') cells.set(header, value);
+    }
+    if (cells.size > 0) rows.push({ row: rowNumber, cells });
+  };
+
+  await pkg.readXml(path, {
+    open(tag: SaxesTagPlain) {
+      switch (localName(tag.name)) {
+        case 'row':
+          rowNumber = Number(attribute(tag, 'r') ?? rowNumber + 1);
+          rowCells = [];
+          col = 0;
+          break;
+        case 'c':
+          col = columnOf(attribute(tag, 'r')) ?? col + 1;
+          type = attribute(tag, 't') ?? 'n';
+          style = Number(attribute(tag, 's') ?? 0);
+          text = '';
+          hasValue = false;
+          break;
+        case 'v':
+          inValue = true;
+          hasValue = true;
+          break;
+        case 't':
+          // The text of an inline string: rich text runs are joined, phonetic guides left out.
+          if (type === 'inlineStr' && phonetic === 0) {
+            inValue = true;
+            hasValue = true;
+          }
+          break;
+        case 'rPh':
+          phonetic += 1;
+          break;
+      }
+    },
+    text(t) {
+      if (inValue) text += t;
+    },
+    close(name) {
+      switch (localName(name)) {
+        case 'v':
+        case 't':
+          inValue = false;
+          break;
+        case 'rPh':
+          phonetic -= 1;
+          break;
+        case 'c':
+          if (hasValue) rowCells.push([col, cellValue(type, style, text, ctx)]);
+          break;
+        case 'row':
+          endRow();
+          break;
+      }
+    },
+  });
+  return { headers, rows };
 }
 
 /** Every sheet of the workbook by name; a file that is not a workbook is a validation error. */
 export async function readWorkbook(buffer: Buffer): Promise<Map<string, SheetRows>> {
-  // exceljs takes half a second to load: only the calls that need it pay for it.
-  const { default: Excel } = await import('exceljs');
-  const workbook = new Excel.Workbook();
   try {
-    await workbook.xlsx.load(buffer as unknown as ArrayBuffer);
+    const pkg = await XlsxPackage.open(buffer);
+    const workbookPath = relationOf(await pkg.relationships(''), 'officeDocument');
+    if (!workbookPath) throw new Error('no workbook part');
+    const rels = await pkg.relationships(workbookPath);
+    const sheetList: { name: string; path: string }[] = [];
+    let date1904 = false;
+    await pkg.readXml(workbookPath, {
+      open(tag) {
+        const name = localName(tag.name);
+        if (name === 'workbookPr') date1904 = /^(1|true)$/.test(attribute(tag, 'date1904') ?? '');
+        if (name !== 'sheet') return;
+        const rel = rels.get(attribute(tag, 'id') ?? '');
+        if (rel?.type.endsWith('/worksheet'))
+          sheetList.push({ name: attribute(tag, 'name') ?? '', path: rel.target });
+      },
+    });
+    const stringsPath = relationOf(rels, 'sharedStrings');
+    const stylesPath = relationOf(rels, 'styles');
+    const ctx: SheetContext = {
+      strings: stringsPath ? await readSharedStrings(pkg, stringsPath) : [],
+      dateStyles: stylesPath ? await readDateStyles(pkg, stylesPath) : [],
+      date1904,
+    };
+    const sheets = new Map<string, SheetRows>();
+    for (const { name, path } of sheetList) sheets.set(name, await readSheet(pkg, path, ctx));
+    return sheets;
   } catch {
-    throw validationError([
-      { property: 'file', constraints: { xlsx: 'The file is not an Excel workbook (.xlsx)' } },
-    ]);
+    throw NOT_A_WORKBOOK();
   }
-  const sheets = new Map<string, SheetRows>();
-  workbook.eachSheet((ws) => {
-    const headers: string[] = [];
-    ws.getRow(1).eachCell({ includeEmpty: true }, (cell, col) => {
-      headers[col - 1] = String(cellValue(cell.value) ?? '').trim();
-    });
-    const rows: SheetRows['rows'] = [];
-    ws.eachRow((row, number) => {
-      if (number === 1) return;
-      const cells = new Map<string, Cell>();
-      let filled = false;
-      row.eachCell({ includeEmpty: false }, (cell, col) => {
-        const header = headers[col - 1];
-        const value = cellValue(cell.value);
-        if (header && value !== null && String(value).trim() !== '') {
-          cells.set(header, value);
-          filled = true;
-        }
-      });
-      if (filled) rows.push({ row: number, cells });
-    });
-    sheets.set(ws.name, { headers, rows });
-  });
-  return sheets;
 }

@@ -1,0 +1,178 @@
+import type JSZip from 'jszip';
+import type { SaxesParser, SaxesTagPlain } from 'saxes';
+
+/**
+ * The parts of an .xlsx package an import needs, read with a streaming XML parser: exceljs
+ * builds a model of every cell, style and formula, and on a 10,000-row workbook that model's
+ * garbage held the import's peak memory over its limit.
+ */
+
+const XML_SLICE = 64 * 1024;
+
+interface XmlHandlers {
+  open?(tag: SaxesTagPlain): void;
+  text?(text: string): void;
+  close?(name: string): void;
+}
+
+/** The local name of an element or attribute, without its namespace prefix. */
+export function localName(qualified: string): string {
+  const colon = qualified.indexOf(':');
+  return colon < 0 ? qualified : qualified.slice(colon + 1);
+}
+
+/** An attribute by local name, whatever prefix the writer chose. */
+export function attribute(tag: SaxesTagPlain, name: string): string | undefined {
+  if (name in tag.attributes) return tag.attributes[name];
+  for (const [key, value] of Object.entries(tag.attributes))
+    if (localName(key) === name) return value;
+  return undefined;
+}
+
+export class XlsxPackage {
+  private constructor(
+    private readonly zip: JSZip,
+    private readonly parser: typeof SaxesParser,
+  ) {}
+
+  /** Opens the zip; throws when the bytes are not one. */
+  static async open(buffer: Buffer): Promise<XlsxPackage> {
+    const [{ default: JSZipClass }, { SaxesParser }] = await Promise.all([
+      import('jszip'),
+      import('saxes'),
+    ]);
+    return new XlsxPackage(await JSZipClass.loadAsync(buffer), SaxesParser);
+  }
+
+  has(path: string): boolean {
+    return this.zip.file(path) !== null;
+  }
+
+  /** Streams one XML part through the handlers; a missing part is an error. */
+  async readXml(path: string, handlers: XmlHandlers): Promise<void> {
+    const entry = this.zip.file(path);
+    if (!entry) throw new Error(`missing part ${path}`);
+    const parser = new this.parser();
+    if (handlers.open) parser.on('opentag', handlers.open);
+    if (handlers.text) {
+      parser.on('text', handlers.text);
+      parser.on('cdata', handlers.text);
+    }
+    const close = handlers.close;
+    if (close) parser.on('closetag', (tag) => close(tag.name));
+    // Decoded in slices: a sheet's XML never sits on the heap as one string (a large string
+    // goes straight to the old generation and stays there, garbage, until a full collection).
+    const bytes = await entry.async('uint8array');
+    const decoder = new TextDecoder();
+    for (let at = 0; at < bytes.length; at += XML_SLICE)
+      parser.write(decoder.decode(bytes.subarray(at, at + XML_SLICE), { stream: true }));
+    parser.write(decoder.decode()).close();
+  }
+
+  /** A part's relationships: id → target path within the package, and type. */
+  async relationships(part: string): Promise<Map<string, { target: string; type: string }>> {
+    const slash = part.lastIndexOf('/');
+    const dir = part.slice(0, slash + 1);
+    const relsPath = `${dir}_rels/${part.slice(slash + 1)}.rels`;
+    const rels = new Map<string, { target: string; type: string }>();
+    if (!this.has(relsPath)) return rels;
+    await this.readXml(relsPath, {
+      open(tag) {
+        if (localName(tag.name) !== 'Relationship') return;
+        const id = attribute(tag, 'Id');
+        const target = attribute(tag, 'Target');
+        if (!id || !target || attribute(tag, 'TargetMode') === 'External') return;
+        rels.set(id, { target: resolvePath(dir, target), type: attribute(tag, 'Type') ?? '' });
+      },
+    });
+    return rels;
+  }
+}
+
+/** A relationship target resolved against its source's folder ('/x' is from the root). */
+function resolvePath(dir: string, target: string): string {
+  const parts = (target.startsWith('/') ? target.slice(1) : dir + target).split('/');
+  const out: string[] = [];
+  for (const p of parts) {
+    if (p === '..') out.pop();
+    else if (p !== '.' && p !== '') out.push(p);
+  }
+  return out.join('/');
+}
+
+/** The first relationship of a type (its URI ends in `/kind`). */
+export function relationOf(
+  rels: Map<string, { target: string; type: string }>,
+  kind: string,
+): string | undefined {
+  for (const { target, type } of rels.values()) if (type.endsWith(`/${kind}`)) return target;
+  return undefined;
+}
+
+/** The shared strings table: rich text runs joined, phonetic guides left out. */
+export async function readSharedStrings(pkg: XlsxPackage, path: string): Promise<string[]> {
+  const strings: string[] = [];
+  let current = '';
+  let inText = false;
+  let phonetic = 0;
+  await pkg.readXml(path, {
+    open(tag) {
+      const name = localName(tag.name);
+      if (name === 'si') current = '';
+      else if (name === 'rPh') phonetic += 1;
+      else if (name === 't' && phonetic === 0) inText = true;
+    },
+    text(text) {
+      if (inText) current += text;
+    },
+    close(qualified) {
+      const name = localName(qualified);
+      if (name === 'si') strings.push(current);
+      else if (name === 'rPh') phonetic -= 1;
+      else if (name === 't') inText = false;
+    },
+  });
+  return strings;
+}
+
+// Excel's built-in number formats that show a date or a time (ECMA-376 part 1, 18.8.30,
+// and the East Asian ones).
+const BUILT_IN_DATE_FORMATS = new Set([
+  14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 45, 46, 47, 50, 51,
+  52, 53, 54, 55, 56, 57, 58,
+]);
+
+/** Whether a format code shows a date or time: a y, m, d, h or s outside quotes and brackets. */
+function isDateFormat(code: string): boolean {
+  return /[ymdhs]/i.test(code.replace(/\[[^\]]*]/g, '').replace(/"[^"]*"/g, ''));
+}
+
+/** For each cell style (the `s` of a cell), whether its number format is a date's. */
+export async function readDateStyles(pkg: XlsxPackage, path: string): Promise<boolean[]> {
+  const custom = new Map<number, string>();
+  const dates: boolean[] = [];
+  let inCellXfs = false;
+  await pkg.readXml(path, {
+    open(tag) {
+      const name = localName(tag.name);
+      if (name === 'numFmt')
+        custom.set(Number(attribute(tag, 'numFmtId')), attribute(tag, 'formatCode') ?? '');
+      else if (name === 'cellXfs') inCellXfs = true;
+      else if (name === 'xf' && inCellXfs) {
+        const id = Number(attribute(tag, 'numFmtId') ?? 0);
+        const code = custom.get(id);
+        dates.push(code === undefined ? BUILT_IN_DATE_FORMATS.has(id) : isDateFormat(code));
+      }
+    },
+    close(name) {
+      if (localName(name) === 'cellXfs') inCellXfs = false;
+    },
+  });
+  return dates;
+}
+
+/** A date serial of the workbook as an ISO timestamp (1900 or 1904 date system). */
+export function serialToIso(serial: number, date1904: boolean): string {
+  const days = serial - 25569 + (date1904 ? 1462 : 0);
+  return new Date(Math.round(days * 86_400_000)).toISOString();
+}
