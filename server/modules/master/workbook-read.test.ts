@@ -130,4 +130,18 @@ describe('readWorkbook', () => {
       readWorkbook(await handMade('<x:row r="1"><x:c r="A1"><x:v>1</x:v></x:row>')),
     ).rejects.toMatchObject(notAWorkbook);
   });
+
+  it('stops reading a workbook that unzips to more than the cap, a zip bomb', async () => {
+    const rows = Array.from(
+      { length: 2000 },
+      (_, i) => `<x:row r="${i + 1}"><x:c r="A${i + 1}"><x:v>${i}</x:v></x:c></x:row>`,
+    ).join('');
+    const buffer = await handMade(rows);
+    expect((await readWorkbook(buffer)).get('Actives')?.rows).toHaveLength(1999);
+    await expect(readWorkbook(buffer, 2 * 1024 * 1024)).resolves.toBeDefined();
+    await expect(readWorkbook(buffer, (1024 * 1024) / 64)).rejects.toMatchObject({
+      errName: 'DataValidationError',
+      errors: [{ property: 'file', constraints: { size: expect.stringContaining('split it') } }],
+    });
+  });
 });

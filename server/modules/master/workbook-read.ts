@@ -4,10 +4,12 @@ import type { Cell } from './workbook-columns.ts';
 import {
   attribute,
   localName,
+  MAX_INFLATED_BYTES,
   readDateStyles,
   readSharedStrings,
   relationOf,
   serialToIso,
+  WorkbookTooLarge,
   XlsxPackage,
 } from './xlsx-package.ts';
 
@@ -145,9 +147,12 @@ async function readSheet(pkg: XlsxPackage, path: string, ctx: SheetContext): Pro
 }
 
 /** Every sheet of the workbook by name; a file that is not a workbook is a validation error. */
-export async function readWorkbook(buffer: Buffer): Promise<Map<string, SheetRows>> {
+export async function readWorkbook(
+  buffer: Buffer,
+  maxInflated = MAX_INFLATED_BYTES,
+): Promise<Map<string, SheetRows>> {
   try {
-    const pkg = await XlsxPackage.open(buffer);
+    const pkg = await XlsxPackage.open(buffer, maxInflated);
     const workbookPath = relationOf(await pkg.relationships(''), 'officeDocument');
     if (!workbookPath) throw new Error('no workbook part');
     const rels = await pkg.relationships(workbookPath);
@@ -173,7 +178,16 @@ export async function readWorkbook(buffer: Buffer): Promise<Map<string, SheetRow
     const sheets = new Map<string, SheetRows>();
     for (const { name, path } of sheetList) sheets.set(name, await readSheet(pkg, path, ctx));
     return sheets;
-  } catch {
+  } catch (error) {
+    if (error instanceof WorkbookTooLarge)
+      throw validationError([
+        {
+          property: 'file',
+          constraints: {
+            size: `The workbook holds more than ${Math.round(maxInflated / 1024 / 1024)} MB of data once unzipped; split it into smaller workbooks`,
+          },
+        },
+      ]);
     throw NOT_A_WORKBOOK();
   }
 }
