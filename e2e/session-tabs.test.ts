@@ -92,7 +92,8 @@ describe('one session in several tabs', () => {
     // The same user signs in in another browser: this one's session ends.
     const other = await signedInPage();
     await openDrawer(page).getByRole('button', { name: 'Add equipment' }).click();
-    await page.getByText(LOGGED_OUT).waitFor();
+    // The warning; the drawer's form shows the rethrown error too (spec §8), sometimes first.
+    await page.locator('.ant-message').getByText(LOGGED_OUT).waitFor();
     const dialog = page.getByRole('dialog', { name: 'Logged Out' });
     await dialog.getByLabel('Password', { exact: true }).fill(ADMIN.password);
     await dialog.getByRole('button', { name: 'Log In' }).click();
