@@ -31,6 +31,16 @@ describe('input the database cannot hold is refused with 422, never 500', () => 
     expect(path.status).toBeGreaterThanOrEqual(400);
   });
 
+  it('a NUL character deep in a large array, named by its index', async () => {
+    const items: unknown[] = new Array(200_000).fill(0);
+    items.push({ label: ['ok', 'a\u0000b'] });
+    const res = await t.call('POST', '/api/v2/departments', { name: 'QA', items });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([
+      { property: 'items[200000].label[1]', constraints: { nul: expect.any(String) } },
+    ]);
+  });
+
   it('a lone surrogate', async () => {
     const res = await t.call('POST', '/api/v2/departments', { name: 'QA\ud800' });
     expect(res.status).toBe(422);

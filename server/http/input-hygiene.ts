@@ -18,29 +18,47 @@ interface Problem {
   message: string;
 }
 
+/** A problem found below `key`: its path gains the key, built only when there is a problem. */
+function under(key: string | number, found: Problem | undefined): Problem | undefined {
+  return found && { ...found, path: `/${key}${found.path}` };
+}
+
 /**
  * The first string PostgreSQL cannot store as text (a NUL character) or that is not well-formed
  * UTF-16 (a lone surrogate), or the first place the body nests too deep. Keys are checked too.
+ * Runs on every request before any guard of its own, so it allocates nothing per value: a 9 MB
+ * array walked with Object.entries and a path string per element held an anonymous sign-in
+ * request for 3.4 s and the process at 1.1 GB.
  */
-function problemIn(value: unknown, path: string, depth: number): Problem | undefined {
+function problemIn(value: unknown, depth: number): Problem | undefined {
   if (typeof value === 'string') {
     if (value.includes('\u0000'))
-      return { path, key: 'nul', message: 'must not contain a NUL character' };
+      return { path: '', key: 'nul', message: 'must not contain a NUL character' };
     if (!isWellFormed(value))
-      return { path, key: 'encoding', message: 'must be valid Unicode text' };
+      return { path: '', key: 'encoding', message: 'must be valid Unicode text' };
     return undefined;
   }
   // A raw body (a workbook upload) is bytes, not text; walked as an object it would build an
   // entry for every byte: 50 MiB of body, hundreds of millions of objects.
   if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) return undefined;
   if (depth > MAX_BODY_DEPTH) {
-    return { path, key: 'depth', message: `must not nest deeper than ${MAX_BODY_DEPTH} levels` };
+    return {
+      path: '',
+      key: 'depth',
+      message: `must not nest deeper than ${MAX_BODY_DEPTH} levels`,
+    };
   }
-  for (const [key, inner] of Object.entries(value)) {
-    const keyProblem = problemIn(key, `${path}/${key}`, depth + 1);
-    if (keyProblem) return keyProblem;
-    const found = problemIn(inner, `${path}/${key}`, depth + 1);
-    if (found) return found;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i += 1) {
+      const found = problemIn(value[i], depth + 1);
+      if (found) return under(i, found);
+    }
+    return undefined;
+  }
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    const found = problemIn(key, depth + 1) ?? problemIn(record[key], depth + 1);
+    if (found) return under(key, found);
   }
   return undefined;
 }
@@ -51,7 +69,7 @@ const checkInput: preValidationHookHandler = async (request: FastifyRequest) => 
     ['query', request.query],
     ['body', request.body],
   ] as const) {
-    const problem = problemIn(value, '', 0);
+    const problem = problemIn(value, 0);
     if (problem) {
       const property =
         part === 'body' ? propertyPath(problem.path) : propertyPath(problem.path, part);
