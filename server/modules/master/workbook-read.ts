@@ -9,7 +9,7 @@ import {
   readSharedStrings,
   relationOf,
   serialToIso,
-  WorkbookTooLarge,
+  UnreadableWorkbook,
   XlsxPackage,
 } from './xlsx-package.ts';
 
@@ -154,7 +154,7 @@ export async function readWorkbook(
   try {
     const pkg = await XlsxPackage.open(buffer, maxInflated);
     const workbookPath = relationOf(await pkg.relationships(''), 'officeDocument');
-    if (!workbookPath) throw new Error('no workbook part');
+    if (!workbookPath) throw new UnreadableWorkbook('format');
     const rels = await pkg.relationships(workbookPath);
     const sheetList: { name: string; path: string }[] = [];
     let date1904 = false;
@@ -179,7 +179,8 @@ export async function readWorkbook(
     for (const { name, path } of sheetList) sheets.set(name, await readSheet(pkg, path, ctx));
     return sheets;
   } catch (error) {
-    if (error instanceof WorkbookTooLarge)
+    if (!(error instanceof UnreadableWorkbook)) throw error;
+    if (error.reason === 'size')
       throw validationError([
         {
           property: 'file',

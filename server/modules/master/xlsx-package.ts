@@ -11,7 +11,14 @@ import type { SaxesParser, SaxesTagPlain } from 'saxes';
 /** What the parts of a workbook may hold once inflated: 10,000 rows take about 2.4 MB. */
 export const MAX_INFLATED_BYTES = 256 * 1024 * 1024;
 
-export class WorkbookTooLarge extends Error {}
+/** Why a workbook cannot be read: not an xlsx package, or larger than the cap once unzipped. */
+export class UnreadableWorkbook extends Error {
+  constructor(readonly reason: 'format' | 'size') {
+    super(`unreadable workbook: ${reason}`);
+  }
+}
+
+type Relations = Map<string, { target: string; type: string }>;
 
 interface XmlHandlers {
   open?(tag: SaxesTagPlain): void;
@@ -48,45 +55,79 @@ export class XlsxPackage {
       import('jszip'),
       import('saxes'),
     ]);
-    return new XlsxPackage(await JSZipClass.loadAsync(buffer), SaxesParser, maxInflated);
+    const zip = await JSZipClass.loadAsync(buffer).catch(() => {
+      throw new UnreadableWorkbook('format');
+    });
+    return new XlsxPackage(zip, SaxesParser, maxInflated);
   }
 
-  has(path: string): boolean {
-    return this.zip.file(path) !== null;
-  }
-
-  /** Streams one XML part through the handlers; a missing part is an error. */
+  /**
+   * Streams one XML part through the handlers. A missing part, bad deflate data or malformed XML
+   * is an UnreadableWorkbook; an error of a handler is not, so a bug is never taken for bad input.
+   */
   async readXml(path: string, handlers: XmlHandlers): Promise<void> {
     const entry = this.zip.file(path);
-    if (!entry) throw new Error(`missing part ${path}`);
+    if (!entry) throw new UnreadableWorkbook('format');
     const parser = new this.parser();
-    if (handlers.open) parser.on('opentag', handlers.open);
-    if (handlers.text) {
-      parser.on('text', handlers.text);
-      parser.on('cdata', handlers.text);
+    // A handler's own error is kept apart from the parser's, so a bug is never taken for bad input.
+    let failed: { error: unknown } | undefined;
+    const guarded =
+      <A>(handler: (arg: A) => void) =>
+      (arg: A) => {
+        try {
+          handler(arg);
+        } catch (error) {
+          failed = { error };
+          throw error;
+        }
+      };
+    const { open, text, close } = handlers;
+    if (open) parser.on('opentag', guarded(open));
+    if (text) {
+      parser.on('text', guarded(text));
+      parser.on('cdata', guarded(text));
     }
-    const close = handlers.close;
-    if (close) parser.on('closetag', (tag) => close(tag.name));
+    if (close)
+      parser.on(
+        'closetag',
+        guarded((tag: SaxesTagPlain) => close(tag.name)),
+      );
+    const write = (xml: string, end = false) => {
+      try {
+        parser.write(xml);
+        if (end) parser.close();
+      } catch {
+        throw failed ? failed.error : new UnreadableWorkbook('format');
+      }
+    };
     // Parsed as it is inflated: a sheet's XML never sits on the heap as one string (a large
     // string goes straight to the old generation and stays there, garbage, until a full
     // collection), and a zip bomb stops at the cap instead of filling memory.
     const decoder = new TextDecoder();
-    for await (const chunk of new Readable().wrap(entry.nodeStream('nodebuffer'))) {
-      const bytes = chunk as Buffer;
+    const chunks = new Readable().wrap(entry.nodeStream('nodebuffer'))[Symbol.asyncIterator]();
+    for (;;) {
+      const next = await chunks.next().catch(() => {
+        throw new UnreadableWorkbook('format');
+      });
+      if (next.done) break;
+      const bytes = next.value as Buffer;
       this.inflated += bytes.length;
-      if (this.inflated > this.maxInflated) throw new WorkbookTooLarge();
-      parser.write(decoder.decode(bytes, { stream: true }));
+      if (this.inflated > this.maxInflated) {
+        await chunks.return?.();
+        throw new UnreadableWorkbook('size');
+      }
+      write(decoder.decode(bytes, { stream: true }));
     }
-    parser.write(decoder.decode()).close();
+    write(decoder.decode(), true);
   }
 
   /** A part's relationships: id → target path within the package, and type. */
-  async relationships(part: string): Promise<Map<string, { target: string; type: string }>> {
+  async relationships(part: string): Promise<Relations> {
     const slash = part.lastIndexOf('/');
     const dir = part.slice(0, slash + 1);
     const relsPath = `${dir}_rels/${part.slice(slash + 1)}.rels`;
-    const rels = new Map<string, { target: string; type: string }>();
-    if (!this.has(relsPath)) return rels;
+    const rels: Relations = new Map();
+    if (!this.zip.file(relsPath)) return rels;
     await this.readXml(relsPath, {
       open(tag) {
         if (localName(tag.name) !== 'Relationship') return;
@@ -112,10 +153,7 @@ function resolvePath(dir: string, target: string): string {
 }
 
 /** The first relationship of a type (its URI ends in `/kind`). */
-export function relationOf(
-  rels: Map<string, { target: string; type: string }>,
-  kind: string,
-): string | undefined {
+export function relationOf(rels: Relations, kind: string): string | undefined {
   for (const { target, type } of rels.values()) if (type.endsWith(`/${kind}`)) return target;
   return undefined;
 }
