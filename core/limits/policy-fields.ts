@@ -51,7 +51,7 @@ export const POLICY_FIELD_MEANINGS = {
   swabSampleLimit: {
     meaning: 'With useSampleLimit: the most a swab extract may contain (sample-limit unit).',
     noEffect:
-      'No effect in this facility: sampling types record no extraction volume, so a concentration in the extract cannot become a limit per swab.',
+      'No effect unless the swab sampling type records an extraction volume: without one, a concentration in the extract cannot become a limit per swab.',
   },
   rinseSampleLimit: {
     meaning: 'With useSampleLimit: the most the rinse may contain (sample-limit unit).',

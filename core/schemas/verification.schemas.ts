@@ -70,8 +70,17 @@ export const ZJudgement = z.object({
   censoredBelow: z.boolean(),
   /** null while the limit is missing. */
   passed: z.boolean().nullable(),
-  /** The method's LOQ (recovery-corrected) is above the limit: a < LOQ result proves nothing. */
+  /**
+   * The method cannot show the limit: its LOQ (recovery-corrected) or the reported bound is above
+   * the limit, or its LOQ cannot be expressed in the result's unit. Such a result never passes.
+   */
   methodNotFit: z.boolean(),
+  /**
+   * Set when the method's LOQ/LOD changed how the result is reported: a `< LOQ` bound raised to
+   * the LOQ, or an `=` value below the LOQ reported as `< LOQ` at the LOQ (in the result's unit).
+   */
+  reportedCensoring: ZCensoring.optional(),
+  reportedValue: z.number().optional(),
   /** One line per step, for the derivation drawer. */
   derivation: z.array(z.string()),
 });
@@ -338,6 +347,11 @@ export const ZRun = z.object({
       recovery: z.number(),
       recoverySource: z.string(),
       loq: z.number().nullable(),
+      lod: z.number().nullable(),
+      /** Why the method's stated LOQ or LOD cannot be expressed in `limitUnit`; null when it can. */
+      detectionUnconvertible: z.string().nullable(),
+      /** Why the method cannot show this location's limit (issue 26); null when it can. */
+      methodCannotShowLimit: z.string().nullable(),
       /** How the limit comes from the study's limits snapshot, for the derivation drawer. */
       limitDerivation: z.array(z.string()),
     }),

@@ -40,6 +40,14 @@ export const MEASURES = {
     allowed: ['mg/ml', 'ug/ml', 'ppm'],
     default: 'ppm',
   },
+  // A method's LOD or LOQ: a concentration in the sample (a rinse, or a swab's extract), or an
+  // amount per swab for a swab method that states it so (issue 26: the LOQ a swab result is
+  // judged with needs either this or the extraction volume of the swab's sampling type).
+  detectionLimit: {
+    label: 'detection limit',
+    allowed: ['mg/ml', 'ug/ml', 'ppm', 'mg/swab', 'ug/swab'],
+    default: 'ppm',
+  },
   volume: { label: 'volume', allowed: ['ml', 'L'], default: 'ml' },
   minBatchSize: { label: 'minimum batch size', allowed: AMOUNT, default: 'kg' },
   ldd: { label: 'largest daily dose', allowed: AMOUNT, default: 'mg' },

@@ -105,12 +105,73 @@ describe('judgeResult', () => {
       methodNotFit: false,
     },
     {
-      // 0.001 / 0.5 = 0.002; 0.002 / 0.01 × 100 = 20 % passes; LOQ 0.006 / 0.5 = 0.012 > 0.01
-      name: 'a passing value with a corrected LOQ above the limit marks the method not fit',
+      // = 0.001 is below the LOQ 0.006: reported as < LOQ 0.006; 0.006 / 0.5 = 0.012 mg/swab;
+      // 0.012 / 0.01 × 100 = 120 %; LOQ 0.012 > 0.01: the method is not fit, never a pass
+      // (issue 26: it passed at 20 % before)
+      name: 'a value below an LOQ that is above the limit is < LOQ, not fit and not passed',
       input: { rawValue: 0.001, recovery: 0.5, limit: 0.01, loq: 0.006 },
-      corrected: 0.002,
-      percent: 20,
+      corrected: 0.012,
+      percent: 120,
+      passed: false,
+      censoredBelow: true,
+      methodNotFit: true,
+    },
+    {
+      // issue 26's rinse: < LOQ typed 0.05 mg/ml, method LOQ 0.2 mg/ml, limit 0.1 mg/ml. The
+      // bound is the LOQ: 0.2 / 1 = 0.2 mg/ml; 0.2 / 0.1 × 100 = 200 %; not fit, not passed
+      name: '< LOQ typed under the limit by a method whose LOQ is above it is not passed',
+      input: {
+        censoring: '< LOQ',
+        rawValue: 0.05,
+        unit: 'mg/ml',
+        recovery: 1,
+        limit: 0.1,
+        loq: 0.2,
+      },
+      corrected: 0.2,
+      percent: 200,
+      passed: false,
+      censoredBelow: true,
+      methodNotFit: true,
+    },
+    {
+      // = 0.001 mg/swab below the LOQ 0.002: reported < LOQ 0.002; 0.002 / 0.85 = 0.0023529;
+      // 0.0023529 / 0.05 × 100 = 4.7059 %: passes on the LOQ's bound
+      name: 'a value below a fit LOQ is reported < LOQ at the LOQ and passes on it',
+      input: { rawValue: 0.001 },
+      corrected: 0.002 / 0.85,
+      percent: 4.705882,
       passed: true,
+      censoredBelow: true,
+      methodNotFit: false,
+    },
+    {
+      // < LOD typed 0.0001 mg/ml, method LOD 0.004: bound 0.004 / 0.8 = 0.005; 0.005 / 0.01 × 100
+      // = 50 %; LOQ 0.008 / 0.8 = 0.01 = the limit: fit
+      name: '< LOD is judged on the larger of the typed bound and the method LOD',
+      input: {
+        censoring: '< LOD',
+        rawValue: 0.0001,
+        unit: 'mg/ml',
+        recovery: 0.8,
+        limit: 0.01,
+        loq: 0.008,
+        lod: 0.004,
+      },
+      corrected: 0.005,
+      percent: 50,
+      passed: true,
+      censoredBelow: true,
+      methodNotFit: false,
+    },
+    {
+      // 0.012 / 0.85 = 0.0141176 mg/swab, 28.235 %, but the method's LOQ is in ppm and no
+      // extraction volume turns it into mg/swab: the method cannot show the limit
+      name: 'an LOQ that cannot be converted to the result unit makes the method not fit',
+      input: { loq: null, detectionUnconvertible: 'its LOQ of 5 ppm needs an extraction volume' },
+      corrected: 0.012 / 0.85,
+      percent: 28.235294,
+      passed: false,
       censoredBelow: false,
       methodNotFit: true,
     },
@@ -155,6 +216,23 @@ describe('judgeResult', () => {
     // 0.006 / 0.5 = 0.012
     expect(notFit.derivation).toContain(
       'Method not fit: LOQ 0.006 mg/swab ÷ 0.5 = 0.012 mg/swab is above the limit 0.01 mg/swab',
+    );
+    expect(notFit.derivation).toContain(
+      "Reported as < LOQ 0.006 mg/swab: 0.001 mg/swab is below the method's LOQ",
+    );
+    expect(notFit.derivation).toContain('Not passed: the method cannot show that the limit is met');
+    expect(notFit).toMatchObject({ reportedCensoring: '< LOQ', reportedValue: 0.006 });
+    const raised = judgeResult({
+      ...base,
+      censoring: '< LOQ',
+      rawValue: 0.05,
+      unit: 'mg/ml',
+      recovery: 1,
+      limit: 0.1,
+      loq: 0.2,
+    });
+    expect(raised.derivation).toContain(
+      "Reported as < LOQ 0.2 mg/ml: the method's LOQ, above the bound of 0.05 mg/ml typed",
     );
   });
 

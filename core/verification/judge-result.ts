@@ -17,8 +17,16 @@ export interface JudgeResultInput {
   recoverySource: string;
   /** The limit in `unit`; null when none applies. */
   limit: number | null;
-  /** The method's LOQ in `unit`, or null. */
+  /** The method's LOQ in `unit`, or null when the method states none. */
   loq: number | null;
+  /** The method's LOD in `unit`, or null when the method states none. */
+  lod?: number | null;
+  /**
+   * Set when the method states an LOQ (or LOD) that cannot be expressed in `unit` (a swab method's
+   * concentration without an extraction volume, an LOQ per swab for a rinse): why, for the
+   * derivation. Such a method cannot show that any limit is met.
+   */
+  detectionUnconvertible?: string | null;
 }
 
 /** Numbers in derivation lines: four significant digits, as the limits screens show them. */
@@ -45,16 +53,42 @@ const CENSORED_BELOW: Partial<Record<TCensoring, string>> = {
   '< LOQ': 'below the LOQ',
 };
 
+/**
+ * What the result is reported as once the method's own limits are applied: a `< LOQ` (`< LOD`)
+ * bound is never below the method's LOQ (LOD), and a value measured below the LOQ is not a
+ * quantified value (ICH Q2(R2): below the LOQ a method is not shown to be accurate or precise), so
+ * it is reported as `< LOQ` at the LOQ.
+ */
+function reportedAs(
+  input: JudgeResultInput,
+  u: (value: number) => string,
+): { censoring: TCensoring; value: number; why: string | null } {
+  const { censoring, rawValue, loq, lod } = input;
+  const bound = censoring === '< LOQ' ? loq : censoring === '< LOD' ? (lod ?? null) : null;
+  if (bound !== null && bound > rawValue)
+    return {
+      censoring,
+      value: bound,
+      why: `the method's ${censoring.slice(2)}, above the bound of ${u(rawValue)} typed`,
+    };
+  if (censoring === '=' && loq !== null && rawValue < loq)
+    return { censoring: '< LOQ', value: loq, why: `${u(rawValue)} is below the method's LOQ` };
+  return { censoring, value: rawValue, why: null };
+}
+
 export function judgeResult(input: JudgeResultInput): TJudgement {
-  const { censoring, rawValue, unit, recovery, recoverySource, limit, loq } = input;
+  const { unit, recovery, recoverySource, limit, loq } = input;
   if (!(recovery > 0 && recovery <= 1)) {
     throw new RangeError(`recovery must be a fraction in (0, 1], got ${recovery}`);
   }
   const u = (value: number) => `${shown(value)} ${unit}`;
+  const reported = reportedAs(input, u);
+  const { censoring, value: rawValue } = reported;
   const corrected = rawValue / recovery;
   const below = CENSORED_BELOW[censoring];
   const derivation = [
-    `Reported: ${censoring === '=' ? '' : `${censoring} `}${u(rawValue)}`,
+    `Reported: ${input.censoring === '=' ? '' : `${input.censoring} `}${u(input.rawValue)}`,
+    ...(reported.why ? [`Reported as ${censoring} ${u(rawValue)}: ${reported.why}`] : []),
     `Recovery: ${shown(recovery * 100)} % (${recoverySource})`,
     `Recovery-corrected: ${u(rawValue)} ÷ ${shown(recovery)} = ${u(corrected)}`,
   ];
@@ -63,6 +97,7 @@ export function judgeResult(input: JudgeResultInput): TJudgement {
     recovery,
     recoverySource,
     censoredBelow: below !== undefined,
+    ...(reported.why ? { reportedCensoring: censoring, reportedValue: rawValue } : {}),
   };
   if (limit === null || !(limit > 0)) {
     derivation.push(
@@ -78,14 +113,14 @@ export function judgeResult(input: JudgeResultInput): TJudgement {
     `Percent of limit: ${u(corrected)} ÷ ${u(limit)} × 100 = ${shown(percentOfLimit)} %`,
   );
   let passed = corrected <= limit;
-  let methodNotFit = false;
+  const unfit: string[] = [];
   if (below) {
     // A censored result is never counted as 0: only its bound is known.
     derivation.push(`The value lies ${below}: below ${u(corrected)}, never counted as 0`);
-    if (!passed) methodNotFit = true;
+    if (!passed) unfit.push('its reported bound is above the limit');
     derivation.push(
       passed
-        ? `Passed: the bound ${u(corrected)} is at or below the limit ${u(limit)}`
+        ? `The bound ${u(corrected)} is at or below the limit ${u(limit)}`
         : `Failed: the bound ${u(corrected)} is above the limit ${u(limit)}; the method cannot show the value is within the limit`,
     );
   } else if (censoring === '> upper limit') {
@@ -96,21 +131,24 @@ export function judgeResult(input: JudgeResultInput): TJudgement {
   } else {
     derivation.push(
       passed
-        ? `Passed: ${u(corrected)} is at or below the limit ${u(limit)}`
+        ? `${u(corrected)} is at or below the limit ${u(limit)}`
         : `Failed: ${u(corrected)} is above the limit ${u(limit)}`,
     );
   }
-  if (loq !== null) {
-    const loqCorrected = loq / recovery;
-    if (loqCorrected > limit) {
-      methodNotFit = true;
-      derivation.push(
-        `Method not fit: LOQ ${u(loq)} ÷ ${shown(recovery)} = ${u(loqCorrected)} is above the limit ${u(limit)}`,
-      );
-    }
+  if (loq !== null && loq / recovery > limit) {
+    unfit.push(
+      `LOQ ${u(loq)} ÷ ${shown(recovery)} = ${u(loq / recovery)} is above the limit ${u(limit)}`,
+    );
   }
-  if (methodNotFit && !derivation.some((line) => line.startsWith('Method not fit'))) {
-    derivation.push('Method not fit: its reported bound is above the limit');
+  if (input.detectionUnconvertible) unfit.push(input.detectionUnconvertible);
+  // A method that cannot see the limit cannot show it is met, whatever was typed: never a pass.
+  const methodNotFit = unfit.length > 0;
+  if (methodNotFit) {
+    passed = false;
+    derivation.push(...unfit.map((why) => `Method not fit: ${why}`));
+    derivation.push('Not passed: the method cannot show that the limit is met');
+  } else if (passed) {
+    derivation.push('Passed');
   }
   return { ...base, limit, percentOfLimit, passed, methodNotFit, derivation };
 }

@@ -13,6 +13,11 @@ export interface RunResultState {
   /** null while no limit applies: neither passing nor failing. */
   passed: boolean | null;
   superseded: boolean;
+  /**
+   * The result's method cannot show its limit (judge-result.ts). Never a pass, whatever `passed`
+   * says: judgements stored before issue 26 may say passed with the method not fit.
+   */
+  methodNotFit?: boolean;
 }
 
 export interface RunDeviationState {
@@ -69,23 +74,35 @@ export interface ReleaseDecision {
 
 interface Tally {
   failedLocations: number[];
+  /** Locations with a counted result whose method cannot show the limit. */
+  unfitLocations: number[];
   /** Planned locations without a counted, passing result. */
   pendingLocations: number[];
 }
 
 function tally(run: RunState): Tally {
   const counted = run.results.filter((r) => !r.superseded);
-  const failedLocations = [
-    ...new Set(counted.filter((r) => r.passed === false).map((r) => r.samplingLocationId)),
+  const unfitLocations = [
+    ...new Set(counted.filter((r) => r.methodNotFit === true).map((r) => r.samplingLocationId)),
   ];
-  // A location passes when it has a counted result and every counted result there passed.
+  const failedLocations = [
+    ...new Set(
+      counted
+        .filter((r) => r.passed === false && r.methodNotFit !== true)
+        .map((r) => r.samplingLocationId),
+    ),
+  ];
+  const notPassing = new Set([...failedLocations, ...unfitLocations]);
+  // A location passes when it has a counted result and every counted result there passed with a
+  // method able to show its limit.
   const pendingLocations = run.plannedLocationIds.filter((id) => {
     const here = counted.filter((r) => r.samplingLocationId === id);
-    return here.length === 0 || here.some((r) => r.passed !== true);
+    return here.length === 0 || here.some((r) => r.passed !== true || r.methodNotFit === true);
   });
   return {
     failedLocations,
-    pendingLocations: pendingLocations.filter((id) => !failedLocations.includes(id)),
+    unfitLocations,
+    pendingLocations: pendingLocations.filter((id) => !notPassing.has(id)),
   };
 }
 
@@ -95,9 +112,15 @@ function invalidates(d: RunDeviationState): boolean {
 
 export function runVerdict(run: RunState): RunVerdict {
   if (run.deviations.some(invalidates)) return 'Invalidated';
-  const { failedLocations, pendingLocations } = tally(run);
+  const { failedLocations, unfitLocations, pendingLocations } = tally(run);
   const microbial = microbialTally(run.microbial);
-  if (failedLocations.length > 0 || microbial.failed.length > 0 || run.visualResult === 'Fail')
+  // A result its method cannot see is no evidence that the cleaning worked: the run cannot pass.
+  if (
+    failedLocations.length > 0 ||
+    unfitLocations.length > 0 ||
+    microbial.failed.length > 0 ||
+    run.visualResult === 'Fail'
+  )
     return 'Fail';
   const visualDone = run.visualResult === 'Pass' || run.visualRequired === false;
   if (visualDone && pendingLocations.length === 0 && microbial.pending.length === 0) return 'Pass';
@@ -118,11 +141,16 @@ function locations(ids: readonly number[]): string {
 }
 
 export function releaseFlag(run: RunState): ReleaseDecision {
-  const { failedLocations, pendingLocations } = tally(run);
+  const { failedLocations, unfitLocations, pendingLocations } = tally(run);
   const planned = run.plannedLocationIds.length;
   const blocking: string[] = [];
   if (failedLocations.length > 0) {
     blocking.push(`A result failed at location ${locations(failedLocations)}`);
+  }
+  if (unfitLocations.length > 0) {
+    blocking.push(
+      `The analytical method cannot show the limit at location ${locations(unfitLocations)}: its LOQ, corrected for recovery, is above the limit or cannot be expressed in the limit's unit`,
+    );
   }
   const microbial = microbialTally(run.microbial);
   if (microbial.failed.length > 0) blocking.push(microbialFailure(microbial.failed));

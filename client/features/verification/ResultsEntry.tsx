@@ -1,4 +1,14 @@
-import { Button, Card, Descriptions, Flex, Form, Space, Typography, notification } from 'antd';
+import {
+  Alert,
+  Button,
+  Card,
+  Descriptions,
+  Flex,
+  Form,
+  Space,
+  Typography,
+  notification,
+} from 'antd';
 import { useState } from 'react';
 import type { TJudgement, TRun } from '#core/schemas/verification.schemas.ts';
 import { isApiError } from '#client/api/api-error.ts';
@@ -174,6 +184,15 @@ function PlanRowCard(props: {
           },
         ]}
       />
+      {row.methodCannotShowLimit ? (
+        <Alert
+          type="error"
+          showIcon
+          style={{ marginTop: 8 }}
+          title={row.methodCannotShowLimit}
+          description="A result by this method is never a pass here: use a method whose LOQ, corrected for recovery, is at or below the limit."
+        />
+      ) : null}
       {saved ? (
         <Space wrap style={{ marginTop: 8 }}>
           <Typography.Text strong>

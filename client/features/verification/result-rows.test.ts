@@ -20,6 +20,9 @@ const row: PlanRow = {
   recovery: 0.8,
   recoverySource: 'HPLC on Stainless steel 316L',
   loq: null,
+  lod: null,
+  detectionUnconvertible: null,
+  methodCannotShowLimit: null,
   limitDerivation: [
     'Limit basis: equipment-wise: the lowest surface limit of Mixer over its 2 pairs',
     'Lowest surface limit (SAL): 0.001 mg/sqcm, pair A → B',
@@ -28,6 +31,20 @@ const row: PlanRow = {
 };
 
 describe('previewJudgement', () => {
+  it('never passes a value its method cannot see, as the server judges it', () => {
+    // LOQ 0.09 mg/swab ÷ 0.8 = 0.1125 mg/swab > 0.1: 20 ug/swab is reported < LOQ, not passed
+    const judged = previewJudgement(
+      { ...row, loq: 0.09 },
+      { censoring: '=', rawValue: 20, unit: 'ug/swab' },
+    );
+    expect(judged).toMatchObject({ passed: false, methodNotFit: true, reportedCensoring: '< LOQ' });
+    // A swab LOQ that the server could not express per swab: not fit whatever the value
+    const unconvertible = previewJudgement(
+      { ...row, detectionUnconvertible: 'its LOQ of 5 ppm cannot be expressed per swab' },
+      { censoring: '=', rawValue: 1, unit: 'ug/swab' },
+    );
+    expect(unconvertible).toMatchObject({ passed: false, methodNotFit: true });
+  });
   it('passes a value under the limit, converting the limit to the entered unit', () => {
     // 40 ug/swab ÷ 0.8 = 50 ug/swab = 0.05 mg/swab, 50 % of 0.1 mg/swab
     const judged = previewJudgement(row, { censoring: '=', rawValue: 40, unit: 'ug/swab' });

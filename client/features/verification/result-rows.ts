@@ -46,9 +46,13 @@ export function previewJudgement(row: PlanRow, values: RowValues): TJudgement | 
   if (!censoring || rawValue === undefined || rawValue === null || !unit) return null;
   let limit: number | null;
   let loq: number | null;
+  let lod: number | null;
   try {
-    limit = row.limit === null ? null : toResultUnit(row.limit, row.limitUnit, unit);
-    loq = row.loq === null ? null : toResultUnit(row.loq, row.limitUnit, unit);
+    const inUnit = (value: number | null) =>
+      value === null ? null : toResultUnit(value, row.limitUnit, unit);
+    limit = inUnit(row.limit);
+    loq = inUnit(row.loq);
+    lod = inUnit(row.lod);
   } catch {
     // A swab amount entered on a rinse row (or the reverse): the server refuses it with a message.
     return null;
@@ -61,6 +65,8 @@ export function previewJudgement(row: PlanRow, values: RowValues): TJudgement | 
     recoverySource: row.recoverySource,
     limit,
     loq,
+    lod,
+    detectionUnconvertible: row.detectionUnconvertible,
   });
   const limitLines = [...row.limitDerivation];
   // The plan gives the limit in its own unit; the server derives it in the entered one.

@@ -80,8 +80,8 @@ export const analyticalMethodsDef = {
       options: ['TOC', 'pH', 'Conductivity', 'AA', 'Odour', 'RC'],
       required: true,
     },
-    { name: 'lod', label: 'LOD', kind: 'quantity', measure: 'concentration', positive: true },
-    { name: 'loq', label: 'LOQ', kind: 'quantity', measure: 'concentration', positive: true },
+    { name: 'lod', label: 'LOD', kind: 'quantity', measure: 'detectionLimit', positive: true },
+    { name: 'loq', label: 'LOQ', kind: 'quantity', measure: 'detectionLimit', positive: true },
     {
       name: 'recoveries',
       label: 'Recovery per material',

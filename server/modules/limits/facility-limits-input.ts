@@ -37,6 +37,10 @@ export async function facilitySampling(
     if (typeof swab.recoveryPercentage === 'number') {
       sampling.swabRecoveryPercentage = swab.recoveryPercentage;
     }
+    // What the swab is extracted into: a swab sample limit given as a concentration in the
+    // extract becomes a cap per swab with it (compile.ts), never without.
+    const extraction = quantity<SamplingSpec['extractionVolume']>(swab.extractionVolume);
+    if (extraction) sampling.extractionVolume = extraction;
   }
   if (rinse) {
     sampling.rinseVolume = rinse.rinseVolume as SamplingSpec['rinseVolume'];

@@ -14,7 +14,7 @@ import {
 import {
   limitAt,
   locationFacts,
-  loqIn,
+  detectionIn,
   methodFacts,
   recoveryAt,
   type LocationFacts,
@@ -49,7 +49,7 @@ export function judge(
     ...value,
     ...recoveryAt(study, location, method),
     limit,
-    loq: loqIn(study, location, method, value.unit),
+    ...detectionIn(study, location, method, value.unit),
   });
   // How the limit came from the pinned snapshot, then how the result was judged against it.
   return { ...judgement, derivation: [...derivation, ...judgement.derivation] };

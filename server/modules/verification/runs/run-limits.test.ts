@@ -132,13 +132,144 @@ describe('the LOQ of a swab result', () => {
     const judged = saved.body.run.results[0].judgement as Body;
     expect(judged.methodNotFit).toBe(true);
     expect(judged.derivation.some((l: string) => l.startsWith('Method not fit: LOQ'))).toBe(true);
-    // Without an extraction volume the LOQ is not converted at all: never compared loosely.
+    // Without an extraction volume the LOQ cannot be expressed per swab: the method cannot show
+    // the limit, so even 10 % of it is never a pass (issue 26: it passed before).
     const without = await newRun(await kit.study({ samplingPlan: plan }));
     expect(planOf(without, f.steel).loq).toBeNull();
+    expect(planOf(without, f.steel).methodCannotShowLimit).toMatch(
+      /^The method cannot show the limit: its LOQ of .* ppm cannot be expressed per swab/,
+    );
     const plain = await results(without, [
       row(without, f.steel, 0.1, { analyticalMethodId: coarse.result.id }),
     ]);
-    expect(plain.body.run.results[0].judgement.methodNotFit).toBe(false);
+    expect(plain.body.run.results[0].judgement).toMatchObject({
+      methodNotFit: true,
+      passed: false,
+    });
+    expect(plain.body.run.releaseFlag).toBe('CAN_NOT_BE_RELEASED');
+    expect(plain.body.run.releaseReasons[0]).toMatch(
+      /^The analytical method cannot show the limit/,
+    );
+  });
+});
+
+describe('method fitness (issue 26)', () => {
+  it("converts a swab LOQ with the location's sampling type's extraction volume, or takes it per swab", async () => {
+    const types = await ok('GET', '/sampling-types');
+    const swab = (types.data as Body[]).find((x) => x.name === 'Swab')!;
+    const [e1] = await t.server.db.query<{ equipment_id: number }>(
+      'select equipment_id from sampling_locations where id = $1',
+      [f.steel],
+    );
+    const extracted = await ok('POST', '/sampling-types', {
+      name: 'Swab in 20 ml',
+      sampleType: 'swab',
+      swabArea: swab.swabArea,
+      extractionVolume: { value: 20, unit: 'ml' },
+    });
+    expect(extracted.result.extractionVolume).toEqual({ value: 20, unit: 'ml' });
+    const created = await ok('POST', `/equipments/${e1!.equipment_id}/sampling-locations`, {
+      equipmentId: e1!.equipment_id,
+      data: [
+        {
+          name: 'Lid (extracted)',
+          sampleType: 'swab',
+          samplingTypeId: extracted.result.id,
+          material: 'Glass',
+        },
+      ],
+    });
+    const lid = created.result[0].id as number;
+    const limit = planOf(await newRun(await kit.study()), f.steel).limit as number;
+    // An LOQ of X ppm = X/1000 mg/ml × 20 ml = X/50 mg/swab: X = limit × 25 gives half the limit.
+    const concentration = await ok('POST', '/analytical-method', {
+      name: 'UV-extract',
+      testType: 'TOC',
+      loq: { value: limit * 25, unit: 'ppm' },
+    });
+    // The same half of the limit, stated per swab in ug.
+    const perSwab = await ok('POST', '/analytical-method', {
+      name: 'UV-per-swab',
+      testType: 'TOC',
+      loq: { value: limit * 500, unit: 'ug/swab' },
+    });
+    const run = await newRun(
+      await kit.study({
+        samplingPlan: [
+          {
+            samplingLocationId: lid,
+            sampleType: 'swab',
+            analyticalMethodId: concentration.result.id,
+          },
+          {
+            samplingLocationId: f.steel,
+            sampleType: 'swab',
+            analyticalMethodId: perSwab.result.id,
+          },
+        ],
+      }),
+    );
+    expect(planOf(run, lid).loq).toBeCloseTo(limit / 2, 12);
+    expect(planOf(run, f.steel).loq).toBeCloseTo(limit / 2, 12);
+    expect(planOf(run, lid).methodCannotShowLimit).toBeNull();
+    // Steel's recovery is 100 % for this method: LOQ/recovery = half the limit, fit.
+    expect(planOf(run, f.steel).methodCannotShowLimit).toBeNull();
+    // = 0.3 × limit is below the LOQ (0.5 × limit): reported < LOQ at the LOQ, 50 % of limit.
+    const saved = await results(run, [
+      row(run, lid, 0.3, { analyticalMethodId: concentration.result.id }),
+      row(run, f.steel, 0.8, { analyticalMethodId: perSwab.result.id }),
+    ]);
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    const [atLid, atSteel] = saved.body.run.results as Body[];
+    expect(atLid!.judgement).toMatchObject({
+      passed: true,
+      methodNotFit: false,
+      censoredBelow: true,
+      reportedCensoring: '< LOQ',
+    });
+    expect(atLid!.judgement.percentOfLimit).toBeCloseTo(50, 6);
+    expect(atSteel!.judgement).toMatchObject({ passed: true, methodNotFit: false });
+    expect(atSteel!.judgement.percentOfLimit).toBeCloseTo(80, 6);
+  });
+
+  it('never passes a rinse < LOQ whose method LOQ is above the limit, and the run is not releasable', async () => {
+    const limit = planOf(await newRun(await kit.study()), f.steel).limit as number;
+    // A per-swab LOQ twice the limit, as the issue's rinse example (LOQ 0.2 vs limit 0.1).
+    const blind = await ok('POST', '/analytical-method', {
+      name: 'UV-blind',
+      testType: 'TOC',
+      loq: { value: limit * 2, unit: 'mg/swab' },
+    });
+    const plan = [f.steel, f.ptfe].map((id) => ({
+      samplingLocationId: id,
+      sampleType: 'swab',
+      analyticalMethodId: blind.result.id,
+    }));
+    const run = await newRun(await kit.study({ samplingPlan: plan, allowReleaseAtRisk: true }));
+    expect(planOf(run, f.ptfe).methodCannotShowLimit).toMatch(
+      /^The method cannot show the limit: its LOQ .* mg\/swab ÷ 1 = .* mg\/swab is above the limit of /,
+    );
+    const started = await kit.event(run, {
+      startedAt: '2026-01-05T08:00:00Z',
+      endedAt: '2026-01-05T09:00:00Z',
+    });
+    // Visual passed and every location has a result under the limit as typed: before issue 26
+    // this run was CAN_BE_RELEASED.
+    await kit.visualPass(started);
+    const saved = await results(started, [
+      row(started, f.steel, 0.1, { analyticalMethodId: blind.result.id, censoring: '< LOQ' }),
+      row(started, f.ptfe, 0.1, { analyticalMethodId: blind.result.id, censoring: '< LOQ' }),
+    ]);
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    for (const r of saved.body.run.results as Body[]) {
+      expect(r.judgement).toMatchObject({ passed: false, methodNotFit: true, censoredBelow: true });
+      expect(r.judgement.percentOfLimit).toBeGreaterThanOrEqual(200);
+    }
+    expect(saved.body.run.releaseFlag).toBe('CAN_NOT_BE_RELEASED');
+    expect(saved.body.run.verdict).toBe('Fail');
+    expect(saved.body.run.releaseReasons).toContainEqual(
+      expect.stringMatching(/^The analytical method cannot show the limit at location #/),
+    );
   });
 });
 

@@ -1,5 +1,5 @@
 import type { TResultUnit, TSampleType } from '#core/schemas/verification.schemas.ts';
-import { toResultUnit } from '#core/verification/judge-result.ts';
+import { shown, toResultUnit } from '#core/verification/judge-result.ts';
 import { resultLimit } from '#core/verification/result-limit.ts';
 import { sampleAmount } from '#core/assessments/impact-units.ts';
 import type { LimitsInput, SamplingSpec } from '#core/limits/model.ts';
@@ -57,6 +57,8 @@ export interface LocationFacts {
   material: string | null;
   swabAreaSqcm: number | null;
   rinseVolumeMl: number | null;
+  /** The location's sampling type's swab extraction volume, ml. */
+  extractionVolumeMl: number | null;
   typeRecovery: number | null;
 }
 
@@ -73,6 +75,10 @@ export interface PlanRow {
   recovery: number;
   recoverySource: string;
   loq: number | null;
+  lod: number | null;
+  detectionUnconvertible: string | null;
+  /** Why the method cannot show this location's limit; null when it can (or no limit applies). */
+  methodCannotShowLimit: string | null;
   limitDerivation: string[];
 }
 
@@ -104,11 +110,13 @@ export async function locationFacts(
     swab_area: Quantity;
     type_swab_area: Quantity;
     type_rinse_volume: Quantity;
+    type_extraction_volume: Quantity;
     type_recovery: number | null;
   }>(
     `select l.id, l.name, l.equipment_id, e.name as equipment_name, l.risk_score, l.sample_type,
             l.material, l.swab_area, t.swab_area as type_swab_area,
-            t.rinse_volume as type_rinse_volume, t.recovery_percentage as type_recovery
+            t.rinse_volume as type_rinse_volume, t.extraction_volume as type_extraction_volume,
+            t.recovery_percentage as type_recovery
        from sampling_locations l
        join equipment e on e.id = l.equipment_id
        left join sampling_types t on t.id = l.sampling_type_id
@@ -128,6 +136,7 @@ export async function locationFacts(
         material: r.material,
         swabAreaSqcm: inBase(r.swab_area ?? r.type_swab_area, 'area'),
         rinseVolumeMl: inBase(r.type_rinse_volume, 'volume'),
+        extractionVolumeMl: inBase(r.type_extraction_volume, 'volume'),
         typeRecovery: r.type_recovery,
       },
     ]),
@@ -139,6 +148,7 @@ export interface MethodFacts {
   name: string;
   version: number;
   loq: Quantity;
+  lod?: Quantity;
   recoveries: { material: string; recoveryPercentage: number }[];
 }
 
@@ -148,7 +158,7 @@ export async function methodFacts(
   ids: readonly number[],
 ): Promise<Map<number, MethodFacts>> {
   const rows = await q.query<MethodFacts>(
-    `select id, name, version, loq, recoveries from analytical_methods
+    `select id, name, version, loq, lod, recoveries from analytical_methods
       where facility_id = $1 and id = any($2::int[]) and archived_at is null`,
     [facilityId, [...ids]],
   );
@@ -211,27 +221,77 @@ export function recoveryAt(study: StudyOfRun, location: LocationFacts, method: M
   return { recovery: 1, recoverySource: 'no recovery applied' };
 }
 
+/** What a method can see, in a result's unit (judge-result.ts `loq`, `lod`, `detectionUnconvertible`). */
+export interface Detection {
+  loq: number | null;
+  lod: number | null;
+  /** Why a stated LOQ or LOD cannot be expressed in the unit: the method cannot show a limit. */
+  detectionUnconvertible: string | null;
+}
+
 /**
- * The method's LOQ in the result's unit, converted as the change impact converts an LOQ
- * (sampleAmount): a swab's concentration in its extract × the snapshot's extraction volume.
- * Null when the method has none or it cannot be converted (no extraction volume): an LOQ is
- * never compared in a unit it was not given in.
+ * The method's LOQ and LOD in the result's unit, converted as the change impact converts an LOQ
+ * (sampleAmount): per swab as stated, or a concentration in the swab's extract × the extraction
+ * volume of the location's sampling type (else the snapshot's); a rinse as a concentration. A
+ * stated limit that cannot be converted is never dropped: it makes the method unable to show the
+ * limit (issue 26), since comparing it in a unit it was not given in could pass a result the
+ * method cannot see.
  */
-export function loqIn(
+export function detectionIn(
   study: StudyOfRun,
-  location: Pick<LocationFacts, 'sampleType' | 'rinseVolumeMl'>,
-  method: MethodFacts,
+  location: Pick<LocationFacts, 'sampleType' | 'rinseVolumeMl' | 'extractionVolumeMl'>,
+  method: Pick<MethodFacts, 'name' | 'loq' | 'lod'>,
   unit: TResultUnit,
-): number | null {
-  if (!method.loq || typeof method.loq.value !== 'number') return null;
+): Detection {
   const sampling: SamplingSpec = { ...study.snapshot_input?.sampling };
   if (location.rinseVolumeMl) sampling.rinseVolume = { value: location.rinseVolumeMl, unit: 'ml' };
-  try {
-    const amount = sampleAmount(method.loq, location.sampleType, sampling, method.name);
-    return toResultUnit(amount, limitUnitOf(location.sampleType), unit);
-  } catch {
-    return null;
+  if (location.extractionVolumeMl)
+    sampling.extractionVolume = { value: location.extractionVolumeMl, unit: 'ml' };
+  const problems: string[] = [];
+  const convert = (q: Quantity | undefined, label: 'LOQ' | 'LOD'): number | null => {
+    if (!q || typeof q.value !== 'number') return null;
+    try {
+      const amount = sampleAmount(q, location.sampleType, sampling, method.name);
+      return toResultUnit(amount, limitUnitOf(location.sampleType), unit);
+    } catch {
+      problems.push(
+        location.sampleType === 'swab'
+          ? `its ${label} of ${q.value} ${q.unit} cannot be expressed per swab: state it in mg/swab or µg/swab on the method, or give the swab's sampling type an extraction volume`
+          : `its ${label} of ${q.value} ${q.unit} is not a concentration in the rinse`,
+      );
+      return null;
+    }
+  };
+  const loq = convert(method.loq, 'LOQ');
+  const lod = convert(method.lod ?? null, 'LOD');
+  return { loq, lod, detectionUnconvertible: problems.length > 0 ? problems.join('; ') : null };
+}
+
+/** The method's LOQ in the result's unit; null when it states none or it cannot be converted. */
+export function loqIn(
+  study: StudyOfRun,
+  location: Pick<LocationFacts, 'sampleType' | 'rinseVolumeMl' | 'extractionVolumeMl'>,
+  method: Pick<MethodFacts, 'name' | 'loq' | 'lod'>,
+  unit: TResultUnit,
+): number | null {
+  return detectionIn(study, location, method, unit).loq;
+}
+
+/** Why a method with this detection cannot show `limit` (judge-result.ts's fitness rule), or null. */
+export function cannotShow(
+  limit: number | null,
+  unit: TResultUnit,
+  recovery: number,
+  detection: Detection,
+): string | null {
+  if (limit === null || !(limit > 0)) return null;
+  if (detection.detectionUnconvertible)
+    return `The method cannot show the limit: ${detection.detectionUnconvertible}`;
+  if (detection.loq !== null && detection.loq / recovery > limit) {
+    const n = (value: number) => `${shown(value)} ${unit}`;
+    return `The method cannot show the limit: its LOQ ${n(detection.loq)} ÷ ${shown(recovery)} = ${n(detection.loq / recovery)} is above the limit of ${n(limit)}`;
   }
+  return null;
 }
 
 export async function planRows(
@@ -263,6 +323,9 @@ export async function planRows(
     const recovery = method
       ? recoveryAt(study, location, method)
       : { recovery: 1, recoverySource: 'no recovery applied' };
+    const detection: Detection = method
+      ? detectionIn(study, at, method, limitUnit)
+      : { loq: null, lod: null, detectionUnconvertible: null };
     return [
       {
         samplingLocationId: p.samplingLocationId,
@@ -275,7 +338,8 @@ export async function planRows(
         limit: limit.limit,
         limitUnit,
         ...recovery,
-        loq: method ? loqIn(study, at, method, limitUnit) : null,
+        ...detection,
+        methodCannotShowLimit: cannotShow(limit.limit, limitUnit, recovery.recovery, detection),
         limitDerivation: limit.derivation,
       },
     ];

@@ -62,7 +62,9 @@ export function runKit(t: FacilityTestFile) {
     const method = await ok('POST', '/analytical-method', {
       name: 'HPLC-1',
       testType: 'TOC',
-      loq: { value: 0.5, unit: 'ppm' },
+      // Per swab, well below the smallest value the tests enter (0.1 × the limit): a method fit
+      // for these limits. A concentration would need an extraction volume (issue 26).
+      loq: { value: 0.001, unit: 'ug/swab' },
       recoveries: [{ material: 'Stainless steel 316L', recoveryPercentage: 80 }],
     });
     const other = await ok('POST', '/analytical-method', { name: 'TOC-2', testType: 'TOC' });

@@ -242,6 +242,7 @@ export function runStateOf(
       samplingLocationId: r.samplingLocationId,
       passed: r.judgement.passed,
       superseded: r.supersededBy !== null,
+      methodNotFit: r.judgement.methodNotFit,
     })),
     deviations: deviations.map((d) => ({
       status: d.status,
