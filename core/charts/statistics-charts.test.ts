@@ -19,6 +19,7 @@ const point = (
   label: 'Swab 1',
   percentOfLimit,
   censoredBelow: false,
+  censoredAbove: false,
   movingRange: null,
   ewma: percentOfLimit,
   alerts: [],
