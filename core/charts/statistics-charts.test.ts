@@ -19,6 +19,7 @@ const point = (
   label: 'Swab 1',
   percentOfLimit,
   censoredBelow: false,
+  censoredAbove: false,
   movingRange: null,
   ewma: percentOfLimit,
   alerts: [],
@@ -54,6 +55,19 @@ describe('the individuals chart', () => {
       [90, 'circle', '#cf1322'],
     ]);
     expect(series.data[0]!.name).toBe('Swab 1 2026-01-05: ≤ 20.0 %');
+  });
+
+  it('names a result above its upper limit with >: its value is only known to lie above', () => {
+    const above = individualsChart(
+      {
+        points: [point('2026-04-05T10:00:00Z', 40, { censoredAbove: true })],
+        mean: null,
+        ucl: null,
+      },
+      { alertPercent: 50, actionPercent: 80 },
+      dateOf,
+    );
+    expect(seriesOf(above.option).data[0]!.name).toBe('Swab 1 2026-04-05: > 40.0 %');
   });
 
   it('draws the limit, the thresholds, the UCL and the mean, each named with its value', () => {

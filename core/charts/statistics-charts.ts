@@ -12,10 +12,12 @@ type Point = TStatistics['points'][number];
 
 /** The points of a group as the individuals chart needs them (the annual summary keeps fewer). */
 export interface IndividualsData {
-  points: readonly Pick<
+  points: readonly (Pick<
     Point,
     'takenAt' | 'label' | 'percentOfLimit' | 'censoredBelow' | 'alerts' | 'historical'
-  >[];
+  > &
+    // The annual summary keeps no right-censoring: its points read as before.
+    Partial<Pick<Point, 'censoredAbove'>>)[];
   mean: number | null;
   ucl: number | null;
 }
@@ -68,7 +70,7 @@ export function individualsChart(
         value: p.percentOfLimit,
         isHollow: p.censoredBelow,
         isFlagged: p.alerts.length > 0,
-        title: `${p.label} ${dateOf(p.takenAt)}: ${p.censoredBelow ? '≤ ' : ''}${formatPercent(p.percentOfLimit)} %${p.historical ? ' (historical)' : ''}`,
+        title: `${p.label} ${dateOf(p.takenAt)}: ${p.censoredBelow ? '≤ ' : p.censoredAbove ? '> ' : ''}${formatPercent(p.percentOfLimit)} %${p.historical ? ' (historical)' : ''}`,
       })),
       lines: [
         ...lineOf('Limit', 100, LIMIT, ' %', false),

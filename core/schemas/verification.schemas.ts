@@ -401,6 +401,8 @@ export const ZStatisticsPoint = z.object({
   label: z.string(),
   percentOfLimit: z.number(),
   censoredBelow: z.boolean(),
+  /** A `> upper limit` result: the value lies above percentOfLimit (right-censored). */
+  censoredAbove: z.boolean(),
   movingRange: z.number().nullable(),
   ewma: z.number(),
   /**
@@ -415,7 +417,10 @@ export const ZStatistics = z.object({
   key: z.string(),
   label: z.string(),
   count: z.number().int(),
+  /** Results below LOD / LOQ (left-censored). */
   censoredCount: z.number().int(),
+  /** Results `> upper limit` (right-censored). */
+  censoredAboveCount: z.number().int(),
   points: z.array(ZStatisticsPoint),
   /** Individuals chart: centre line and limits on percent of limit. */
   mean: z.number().nullable(),
@@ -428,14 +433,39 @@ export const ZStatistics = z.object({
   ppuLower95: z.number().nullable(),
   ppuTarget: z.number(),
   /**
-   * What the censored results allow: "All N results below LOQ, at most X % of limit", "N of M
-   * results below LOQ: capability not estimated", or how they were counted; why there is no
-   * index (one result, no spread).
+   * How Ppu and its bound were estimated: 'Normal, Bissell lower bound' without censored results,
+   * else 'Censored-data maximum likelihood (normal|lognormal), N of M censored'.
+   */
+  ppuMethod: z.string().nullable(),
+  /**
+   * With censored results, the former figure for comparison (labelled
+   * PPU_SUBSTITUTION_LABEL): censored values at half their bound, `> upper limit` at its bound,
+   * Bissell's bound; null when half or more are below LOQ.
+   */
+  ppuSubstitution: z.number().nullable(),
+  ppuSubstitutionLower95: z.number().nullable(),
+  /**
+   * The censored-data fit Ppu comes from: μ and σ on percent of limit (normal) or on its natural
+   * log (lognormal), its log-likelihood and that of the other distribution.
+   */
+  censoredFit: z
+    .object({
+      distribution: z.enum(['normal', 'lognormal']),
+      mu: z.number(),
+      sigma: z.number(),
+      logLikelihood: z.number(),
+      otherLogLikelihood: z.number().nullable(),
+    })
+    .nullable(),
+  /**
+   * Why there is no index: "All N results below LOQ, at most X % of limit", all censored, fewer
+   * than 2 different exact values among censored ones, one result, no spread. Null with an index.
    */
   statement: z.string().nullable(),
   alerts: z.array(z.object({ kind: z.string(), message: z.string(), takenAt: z.string() })),
 });
 export type TStatistics = z.infer<typeof ZStatistics>;
+export const PPU_SUBSTITUTION_LABEL = 'Half-bound substitution (for comparison)';
 
 /** The facility rule VerificationSettings: the thresholds of the statistics. */
 export const ZVerificationSettingsFields = z.object({

@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ZStatistics } from '../schemas/verification.schemas.ts';
+import golden from './golden/censored-fits.json' with { type: 'json' };
 import { formatPercent, verificationStatistics, type StatisticsPointInput } from './statistics.ts';
 
-/** Points on consecutive days of March 2026; a string 'c4' is a result censored below 4 %. */
+/**
+ * Points on consecutive days of March 2026; a string 'c4' is a result censored below 4 %, 'a40'
+ * one above its upper limit at 40 %.
+ */
 function series(values: readonly (number | string)[]): StatisticsPointInput[] {
   return values.map((v, i) => ({
     resultId: i + 1,
@@ -10,8 +14,16 @@ function series(values: readonly (number | string)[]): StatisticsPointInput[] {
     takenAt: `2026-03-${String(i + 1).padStart(2, '0')}T10:00:00.000Z`,
     label: `R${i + 1}`,
     percentOfLimit: typeof v === 'number' ? v : Number(v.slice(1)),
-    censoredBelow: typeof v === 'string',
+    censoredBelow: typeof v === 'string' && v.startsWith('c'),
+    censoredAbove: typeof v === 'string' && v.startsWith('a'),
   }));
+}
+
+/** R survreg's figures for a golden case (golden/censored-fits.json). */
+function goldenCase(name: string) {
+  const found = golden.cases.find((c) => c.name === name);
+  if (!found) throw new Error(`No golden case ${name}`);
+  return found;
 }
 
 function closeTo(actual: number | null, expected: number, digits = 6) {
@@ -43,8 +55,13 @@ describe('verificationStatistics', () => {
     expect(stats).toMatchObject({
       count: 4,
       censoredCount: 0,
+      censoredAboveCount: 0,
       ewmaLambda: 0.2,
       ppuTarget: 2,
+      ppuMethod: 'Normal, Bissell lower bound',
+      ppuSubstitution: null,
+      ppuSubstitutionLower95: null,
+      censoredFit: null,
       statement: null,
     });
     expect(stats.points.every((p) => p.alerts.length === 0)).toBe(true);
@@ -132,30 +149,44 @@ describe('verificationStatistics', () => {
     ]);
   });
 
-  it('counts a censored result at half its bound when fewer than half are censored', () => {
+  // Changed with issue 26: Ppu came from the half-bound values; it now comes from the
+  // censored-data fit, and the half-bound figure stays beside it for comparison.
+  it('estimates Ppu of censored results by maximum likelihood, the half-bound figure beside it', () => {
     const stats = verificationStatistics(series([10, 'c4', 20, 30]));
-    // Estimated values 10, 2, 20, 30: mean = 62 / 4 = 15.5; MR = 8, 18, 10 → MR̄ = 12
+    // The charts keep the half-bound values 10, 2, 20, 30: mean = 62 / 4 = 15.5;
+    // MR = 8, 18, 10 → MR̄ = 12; UCL = 15.5 + 2.66 × 12 = 47.42
     closeTo(stats.mean, 15.5);
     closeTo(stats.mrBar, 12);
-    // UCL = 15.5 + 2.66 × 12 = 47.42
     closeTo(stats.ucl, 47.42);
-    // s² = (5.5² + 13.5² + 4.5² + 14.5²) / 3 = 443 / 3 = 147.666667 → s = 12.151817
+    // R survreg: normal log-likelihood −12.8705 above the lognormal's −14.0011 → normal.
+    const r = goldenCase('one below LOQ of four');
+    closeTo(stats.ppu, r.normal.ppu, 6);
+    closeTo(stats.ppuLower95, r.normal.ppuLower95, 6);
+    expect(stats.ppuMethod).toBe('Censored-data maximum likelihood (normal), 1 of 4 censored');
+    expect(stats.censoredFit).toMatchObject({ distribution: 'normal' });
+    closeTo(stats.censoredFit!.mu, r.normal.mu, 6);
+    closeTo(stats.censoredFit!.sigma, r.normal.sigma, 6);
+    closeTo(stats.censoredFit!.otherLogLikelihood, r.lognormal.logLikelihood, 6);
+    // Half-bound substitution: s² = (5.5² + 13.5² + 4.5² + 14.5²) / 3 = 443 / 3 → s = 12.151817
     // Ppu = 84.5 / 36.455452 = 2.317897
     // lower = 2.317897 − 1.645 × √(1/36 + 5.372648/6) = 2.317897 − 1.645 × 0.960843 = 0.737310
-    closeTo(stats.ppu, 2.317897, 5);
-    closeTo(stats.ppuLower95, 0.73731, 4);
+    closeTo(stats.ppuSubstitution, 2.317897, 5);
+    closeTo(stats.ppuSubstitutionLower95, 0.73731, 4);
     // Drawn at its bound, flagged, never zero.
     expect(stats.points[1]).toMatchObject({
       percentOfLimit: 4,
       censoredBelow: true,
+      censoredAbove: false,
       movingRange: 8,
     });
     expect(stats.censoredCount).toBe(1);
-    expect(stats.statement).toBe('1 of 4 results below LOQ counted at half their bound');
+    expect(stats.statement).toBeNull();
   });
 
-  it('gives no index when half or more are censored, and the EWMA of the drawn bounds', () => {
+  // Changed with issue 26: half censored gave no Ppu; the censored-data fit gives one.
+  it('draws no centre line when half or more are censored, the fit still estimating Ppu', () => {
     const stats = verificationStatistics(series([10, 'c4', 20, 'c6']));
+    const r = goldenCase('half below LOQ');
     expect(stats).toMatchObject({
       count: 4,
       censoredCount: 2,
@@ -163,11 +194,17 @@ describe('verificationStatistics', () => {
       ucl: null,
       mrBar: null,
       ewmaUcl: null,
-      ppu: null,
-      ppuLower95: null,
-      statement: '2 of 4 results below LOQ: capability not estimated',
-      alerts: [],
+      ppuMethod: 'Censored-data maximum likelihood (normal), 2 of 4 censored',
+      ppuSubstitution: null,
+      ppuSubstitutionLower95: null,
+      statement: null,
     });
+    closeTo(stats.ppu, r.normal.ppu, 6);
+    closeTo(stats.ppuLower95, r.normal.ppuLower95, 6);
+    // The lower bound 0.91 is below the target 2.
+    expect(stats.alerts.map((a) => a.message)).toEqual([
+      'Ppu lower bound 0.91 is below the target 2',
+    ]);
     // Every pair touches a censored result: no moving range is known.
     expect(stats.points.map((p) => p.movingRange)).toEqual([null, null, null, null]);
     // z0 = 10 (first drawn); z1 = 2 + 8 = 10; z2 = 0.8 + 8 = 8.8; z3 = 4 + 7.04 = 11.04;
@@ -256,6 +293,57 @@ describe('verificationStatistics', () => {
     closeTo(stats.ppu, hand.ppu, 5);
     closeTo(stats.ppu, (100 - hand.mean) / (3 * hand.s), 5);
     closeTo(stats.ppuLower95, hand.lower, 5);
+  });
+
+  it('lowers Ppu when a result is above its upper limit rather than exact at it', () => {
+    const exact = verificationStatistics(series([10, 20, 30, 40]));
+    const above = verificationStatistics(series([10, 20, 30, 'a40']));
+    // R survreg: the lognormal (log-likelihood −12.7005) fits better than the normal (−13.2917).
+    const r = goldenCase('one above the upper limit');
+    expect(above.censoredAboveCount).toBe(1);
+    expect(above.censoredCount).toBe(0);
+    expect(above.points[3]).toMatchObject({ censoredAbove: true, censoredBelow: false });
+    expect(above.ppuMethod).toBe('Censored-data maximum likelihood (lognormal), 1 of 4 censored');
+    closeTo(above.ppu, r.lognormal.ppu, 6);
+    closeTo(above.ppuLower95, r.lognormal.ppuLower95, 6);
+    // Counted exact at 40 %, as before issue 26: Ppu 1.936492, lower 0.607418 (first case).
+    closeTo(above.ppuSubstitution, 1.936492, 5);
+    closeTo(above.ppuSubstitutionLower95, 0.607418, 5);
+    expect(above.ppu!).toBeLessThan(exact.ppu!);
+    expect(above.ppuLower95!).toBeLessThan(exact.ppuLower95!);
+    // Even with the normal kept, the value above 40 % raises μ and σ: Ppu 1.698081 < 1.936492.
+    expect(r.normal.ppu).toBeLessThan(exact.ppu!);
+  });
+
+  it.each([
+    {
+      name: 'all censored, some above the upper limit',
+      values: ['c4', 'a120', 'c5'],
+      statement:
+        'All 3 results censored (2 below LOQ, 1 above the upper limit): capability not estimated',
+    },
+    {
+      name: 'one exact value among censored ones',
+      values: ['c4', 12, 'c5', 'a60'],
+      statement:
+        '3 of 4 results censored, fewer than 2 different exact values: capability not estimated',
+    },
+    {
+      name: 'equal exact values among censored ones',
+      values: [12, 12, 'c5'],
+      statement:
+        '1 of 3 results censored, fewer than 2 different exact values: capability not estimated',
+    },
+  ])('gives no Ppu for $name, and says why', ({ values, statement }) => {
+    const stats = verificationStatistics(series(values));
+    expect(stats).toMatchObject({
+      ppu: null,
+      ppuLower95: null,
+      ppuMethod: null,
+      ppuSubstitution: null,
+      censoredFit: null,
+      statement,
+    });
   });
 
   it('keeps the lower bound below Ppu when the mean is above the limit', () => {

@@ -1,4 +1,5 @@
 import type { TStatistics } from '../schemas/verification.schemas.ts';
+import { censoredCapability, type Observation } from './censored-fit.ts';
 import {
   formatPercent,
   pointAlertMessages,
@@ -17,7 +18,11 @@ export { formatPercent } from './statistics-alerts.ts';
  */
 
 export type StatisticsPoint = TStatistics['points'][number];
-export type StatisticsPointInput = Omit<StatisticsPoint, 'movingRange' | 'ewma' | 'alerts'>;
+/** censoredAbove may be left out: historical results are never `> upper limit`. */
+export type StatisticsPointInput = Omit<
+  StatisticsPoint,
+  'movingRange' | 'ewma' | 'alerts' | 'censoredAbove'
+> & { censoredAbove?: boolean };
 export type VerificationStatistics = Omit<TStatistics, 'groupBy' | 'key' | 'label'>;
 
 export interface StatisticsSettings {
@@ -59,6 +64,7 @@ function emptyStatistics(settings: StatisticsSettings): VerificationStatistics {
   return {
     count: 0,
     censoredCount: 0,
+    censoredAboveCount: 0,
     points: [],
     mean: null,
     ucl: null,
@@ -68,6 +74,10 @@ function emptyStatistics(settings: StatisticsSettings): VerificationStatistics {
     ppu: null,
     ppuLower95: null,
     ppuTarget: settings.ppuTarget,
+    ppuMethod: null,
+    ppuSubstitution: null,
+    ppuSubstitutionLower95: null,
+    censoredFit: null,
     statement: null,
     alerts: [],
   };
@@ -91,9 +101,11 @@ export function verificationStatistics(
   const sorted = byTimeThenResult(input);
   const drawn = sorted.map((p) => p.percentOfLimit);
   const censoredCount = sorted.reduce((count, p) => count + (p.censoredBelow ? 1 : 0), 0);
+  const censoredAboveCount = sorted.reduce((count, p) => count + (p.censoredAbove ? 1 : 0), 0);
 
-  // The design's choice: with fewer than half censored, a censored result counts at half its
-  // bound (it lies somewhere in [0, bound)); with half or more, no estimate is honest.
+  // The charts' choice: with fewer than half censored, a censored result counts at half its
+  // bound (it lies somewhere in [0, bound)) and a `> upper limit` one at its bound; with half or
+  // more, no centre line is honest. Ppu does not use these values when any is censored.
   const estimable = censoredCount * 2 < n;
   const values = sorted.map((p) => (p.censoredBelow ? p.percentOfLimit / 2 : p.percentOfLimit));
 
@@ -175,29 +187,30 @@ export function verificationStatistics(
       label,
       percentOfLimit: x,
       censoredBelow,
+      censoredAbove: p.censoredAbove === true,
       movingRange,
       ewma: z,
       alerts: kinds,
     };
   });
 
-  const { ppu, ppuLower95, statement } = capability({ n, censoredCount, mean, s, drawn });
+  const capabilityFigures = capability({ n, censoredCount, censoredAboveCount, mean, s, sorted });
+  const { ppuLower95 } = capabilityFigures;
   if (ppuLower95 !== null && ppuLower95 < settings.ppuTarget) {
     alerts.push(ppuAlert(ppuLower95, settings.ppuTarget, points[n - 1]!.takenAt));
   }
   return {
     count: n,
     censoredCount,
+    censoredAboveCount,
     points,
     mean,
     ucl,
     mrBar,
     ewmaLambda: lambda,
     ewmaUcl,
-    ppu,
-    ppuLower95,
+    ...capabilityFigures,
     ppuTarget: settings.ppuTarget,
-    statement,
     alerts,
   };
 }
@@ -205,43 +218,99 @@ export function verificationStatistics(
 interface CapabilityInput {
   n: number;
   censoredCount: number;
+  censoredAboveCount: number;
+  /** Substituted values' mean and standard deviation; null with half or more below LOQ. */
   mean: number | null;
   s: number | null;
-  drawn: readonly number[];
+  sorted: readonly StatisticsPointInput[];
 }
+
+type Capability = Pick<
+  VerificationStatistics,
+  | 'ppu'
+  | 'ppuLower95'
+  | 'ppuMethod'
+  | 'ppuSubstitution'
+  | 'ppuSubstitutionLower95'
+  | 'censoredFit'
+  | 'statement'
+>;
+
+const NO_CAPABILITY: Capability = {
+  ppu: null,
+  ppuLower95: null,
+  ppuMethod: null,
+  ppuSubstitution: null,
+  ppuSubstitutionLower95: null,
+  censoredFit: null,
+  statement: null,
+};
 
 /**
  * Ppu = (100 − mean) / (3 s) and Bissell's lower 95 % bound. Written additively,
  * Ppu − 1.645 √(1/(9n) + Ppu²/(2(n−1))), which equals Ppu × (1 − 1.645 √(1/(9n Ppu²) +
  * 1/(2(n−1)))) for Ppu > 0 and stays a lower bound when Ppu ≤ 0 (mean at or above the limit).
  */
-function capability({ n, censoredCount, mean, s, drawn }: CapabilityInput): {
-  ppu: number | null;
-  ppuLower95: number | null;
-  statement: string | null;
-} {
-  const none = (statement: string) => ({ ppu: null, ppuLower95: null, statement });
+function bissell(n: number, mean: number, s: number): { ppu: number; lower: number } {
+  const ppu = (100 - mean) / (3 * s);
+  return { ppu, lower: ppu - Z95 * Math.sqrt(1 / (9 * n) + (ppu * ppu) / (2 * (n - 1))) };
+}
+
+function hasSpread(mean: number, s: number): boolean {
+  // Equal values can leave a rounding residue instead of an exact 0.
+  return s > 1e-12 * Math.max(1, Math.abs(mean));
+}
+
+/**
+ * Without censored results: Bissell's figures on the mean and s, exact and tested since issue
+ * 12. With censored results a substituted value is a guess (and a `> upper limit` counted at its
+ * bound is optimistic), so Ppu and its bound come from the censored-data maximum likelihood
+ * (censored-fit.ts); the substitution figure stays beside it, labelled, for comparison.
+ */
+function capability(input: CapabilityInput): Capability {
+  const { n, censoredCount, censoredAboveCount, mean, s, sorted } = input;
+  const none = (statement: string): Capability => ({ ...NO_CAPABILITY, statement });
+  const censored = censoredCount + censoredAboveCount;
   if (censoredCount === n) {
-    const highest = drawn.reduce((top, v) => Math.max(top, v), Number.NEGATIVE_INFINITY);
+    const highest = sorted.reduce((top, p) => Math.max(top, p.percentOfLimit), -Infinity);
     return none(
       n === 1
         ? `The only result is below LOQ, at most ${formatPercent(highest)} % of limit`
         : `All ${n} results below LOQ, at most ${formatPercent(highest)} % of limit`,
     );
   }
-  if (censoredCount * 2 >= n) {
-    return none(`${censoredCount} of ${n} results below LOQ: capability not estimated`);
+  if (censored === n) {
+    return none(
+      `All ${n} results censored (${censoredCount} below LOQ, ${censoredAboveCount} above the upper limit): capability not estimated`,
+    );
   }
-  if (mean === null || s === null) return none('One result: capability needs at least 2');
-  // Equal values can leave a rounding residue instead of an exact 0.
-  if (s <= 1e-12 * Math.max(1, Math.abs(mean))) {
-    return none(`No spread among the ${n} results: capability not estimated`);
+  if (censored === 0) {
+    if (mean === null || s === null) return none('One result: capability needs at least 2');
+    if (!hasSpread(mean, s))
+      return none(`No spread among the ${n} results: capability not estimated`);
+    const { ppu, lower } = bissell(n, mean, s);
+    return { ...NO_CAPABILITY, ppu, ppuLower95: lower, ppuMethod: 'Normal, Bissell lower bound' };
   }
-  const ppu = (100 - mean) / (3 * s);
-  const ppuLower95 = ppu - Z95 * Math.sqrt(1 / (9 * n) + (ppu * ppu) / (2 * (n - 1)));
-  const statement =
-    censoredCount > 0
-      ? `${censoredCount} of ${n} results below LOQ counted at half their bound`
-      : null;
-  return { ppu, ppuLower95, statement };
+  const observations: Observation[] = sorted.map((p) => ({
+    value: p.percentOfLimit,
+    censoring: p.censoredBelow ? 'below' : p.censoredAbove ? 'above' : 'exact',
+  }));
+  const fit = censoredCapability(observations);
+  if (!fit) {
+    return none(
+      `${censored} of ${n} results censored, fewer than 2 different exact values: capability not estimated`,
+    );
+  }
+  const substitution =
+    mean !== null && s !== null && hasSpread(mean, s) ? bissell(n, mean, s) : null;
+  const { distribution, mu, sigma, logLikelihood, otherLogLikelihood } = fit;
+  return {
+    ppu: fit.ppu,
+    ppuLower95: fit.ppuLower95,
+    ppuMethod: `Censored-data maximum likelihood (${distribution}), ${censored} of ${n} censored`,
+    ppuSubstitution: substitution?.ppu ?? null,
+    ppuSubstitutionLower95: substitution?.lower ?? null,
+    censoredFit: { distribution, mu, sigma, logLikelihood, otherLogLikelihood },
+    statement: null,
+  };
 }

@@ -1,7 +1,7 @@
 import { Alert, Card, Flex, List, Statistic, Tag, Typography } from 'antd';
 import { useMemo } from 'react';
 import { ewmaChart, individualsChart, movingRangeChart } from '#core/charts/statistics-charts.ts';
-import type { TStatistics } from '#core/schemas/verification.schemas.ts';
+import { PPU_SUBSTITUTION_LABEL, type TStatistics } from '#core/schemas/verification.schemas.ts';
 import { ChartFigure } from '#client/shared/ChartFigure.tsx';
 import { useDateFormat } from '#client/shared/use-date-format.ts';
 import type { VerificationThresholds } from './verification-api.ts';
@@ -57,32 +57,48 @@ export function StatisticsCharts({
   );
 }
 
+/**
+ * Ppu, its lower bound and how they were estimated; with censored results the half-bound
+ * substitution figure below, labelled, for comparison only.
+ */
 function PpuSummary({ stats }: { stats: TStatistics }) {
-  if (stats.statement) return <Alert type="info" showIcon title={stats.statement} />;
   if (stats.ppu === null)
     return (
       <Alert
         type="info"
         showIcon
-        title="No capability index: too few results, or half or more of them censored"
+        title={
+          stats.statement ??
+          'No capability index: too few results, or too few of them with an exact value'
+        }
       />
     );
   const meets = stats.ppuLower95 !== null && stats.ppuLower95 >= stats.ppuTarget;
   return (
-    <Flex
-      gap="large"
-      wrap
-      role="img"
-      aria-label={`Ppu ${stats.ppu.toFixed(2)}, lower 95 % bound ${stats.ppuLower95 === null ? 'none' : stats.ppuLower95.toFixed(2)}, target ${stats.ppuTarget}: ${meets ? 'meets the target' : 'below the target'}`}
-    >
-      <Statistic title="Ppu" value={stats.ppu} precision={2} />
-      <Statistic
-        title="Lower 95 % bound"
-        value={stats.ppuLower95 ?? '—'}
-        precision={2}
-        valueStyle={{ color: meets ? '#389e0d' : '#cf1322' }}
-      />
-      <Statistic title="Target" value={stats.ppuTarget} />
+    <Flex vertical gap="small">
+      <Flex
+        gap="large"
+        wrap
+        role="img"
+        aria-label={`Ppu ${stats.ppu.toFixed(2)}, lower 95 % bound ${stats.ppuLower95 === null ? 'none' : stats.ppuLower95.toFixed(2)}, target ${stats.ppuTarget}: ${meets ? 'meets the target' : 'below the target'}`}
+      >
+        <Statistic title="Ppu" value={stats.ppu} precision={2} />
+        <Statistic
+          title="Lower 95 % bound"
+          value={stats.ppuLower95 ?? '—'}
+          precision={2}
+          valueStyle={{ color: meets ? '#389e0d' : '#cf1322' }}
+        />
+        <Statistic title="Target" value={stats.ppuTarget} />
+      </Flex>
+      {stats.ppuMethod && <Typography.Text type="secondary">{stats.ppuMethod}</Typography.Text>}
+      {stats.ppuSubstitution !== null && (
+        <Typography.Text type="secondary">
+          {PPU_SUBSTITUTION_LABEL}: Ppu {stats.ppuSubstitution.toFixed(2)}, lower 95 % bound{' '}
+          {stats.ppuSubstitutionLower95 === null ? '—' : stats.ppuSubstitutionLower95.toFixed(2)}
+        </Typography.Text>
+      )}
+      {stats.statement && <Alert type="info" showIcon title={stats.statement} />}
     </Flex>
   );
 }

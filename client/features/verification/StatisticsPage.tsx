@@ -108,7 +108,8 @@ export function StatisticsPage() {
       ) : (
         <>
           <Typography.Text>
-            {stats.data.label}: {stats.data.count} results, {stats.data.censoredCount} censored
+            {stats.data.label}: {stats.data.count} results, {stats.data.censoredCount} below LOQ,{' '}
+            {stats.data.censoredAboveCount} above the upper limit
           </Typography.Text>
           <StatisticsCharts stats={stats.data} thresholds={thresholds} />
         </>

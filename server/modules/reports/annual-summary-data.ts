@@ -346,6 +346,8 @@ export interface EquipmentTrend {
   ppu: number | null;
   ppuLower95: number | null;
   ppuTarget: number;
+  /** How Ppu was estimated (Bissell, or the censored-data fit with its censored count). */
+  ppuMethod: string | null;
   statement: string | null;
   alerts: number;
   /** Percent of limit of each point, oldest first, and whether it is a censored bound. */
@@ -403,6 +405,7 @@ export async function equipmentTrends(
       ppu: s.ppu,
       ppuLower95: s.ppuLower95,
       ppuTarget: s.ppuTarget,
+      ppuMethod: s.ppuMethod,
       statement: s.statement,
       alerts: s.alerts.length,
       points: s.points.map((p) => [p.takenAt, p.percentOfLimit, p.censoredBelow]),

@@ -197,7 +197,7 @@ export function annualSummaryPdfContent(data: AnnualSummaryData): unknown[] {
         fixed(t.ppuLower95),
         fixed(t.ppuTarget),
         String(t.alerts),
-        t.statement ?? '',
+        t.statement ?? t.ppuMethod ?? '',
       ]),
       'No counted result in the period.',
     ),

@@ -101,6 +101,7 @@ interface PointRow {
   label: string;
   percent_of_limit: number;
   censored_below: boolean;
+  censored_above: boolean;
 }
 
 /**
@@ -166,12 +167,12 @@ async function pointsOf(
   const results = await q.query<PointRow>(
     `with r as materialized (
        select * from (select id, facility_id, run_id, sampling_location_id, equipment_id, taken_at,
-                    created_at, percent_of_limit, censored_below, superseded_by,
+                    created_at, percent_of_limit, censored_below, censoring, superseded_by,
                     'Chemical' as residue_type
                from ${t('sample_results')} sr
              union all
              select id, facility_id, run_id, sampling_location_id, equipment_id, read_at,
-                    created_at, percent_of_limit, censored_below, superseded_by,
+                    created_at, percent_of_limit, censored_below, censoring, superseded_by,
                     'Microbial'
                from ${microbial}) r
         where r.facility_id = $1 and r.superseded_by is null
@@ -181,7 +182,7 @@ async function pointsOf(
      select ${key.results}::text as group_key, r.id as result_id,
             to_char(coalesce(r.taken_at, r.created_at) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as taken_at,
             'ST-' || lpad(s.seq::text, 4, '0') || ' run ' || u.sequence || ' · ' || coalesce(l.name, 'Final rinse') as label,
-            r.percent_of_limit, r.censored_below
+            r.percent_of_limit, r.censored_below, r.censoring = '> upper limit' as censored_above
        from r
        join ${t('study_runs')} u on u.id = r.run_id
        join ${t('studies')} s on s.id = u.study_id
@@ -191,7 +192,8 @@ async function pointsOf(
   );
   const historical = await q.query<PointRow>(
     `select ${key.historical}::text as group_key, null::integer as result_id, h.taken_at || 'T00:00:00.000Z' as taken_at,
-            s.name as label, h.percent_of_limit, coalesce(h.censored_below, false) as censored_below
+            s.name as label, h.percent_of_limit, coalesce(h.censored_below, false) as censored_below,
+            false as censored_above
        from ${t('historical_study_results')} h
        join ${t('historical_studies')} s on s.id = h.historical_study_id
       where h.facility_id = $1 and s.facility_id = $1 and s.count_in_statistics is true
@@ -210,6 +212,7 @@ async function pointsOf(
       label: row.label,
       percentOfLimit: Number(row.percent_of_limit),
       censoredBelow: row.censored_below,
+      censoredAbove: row.censored_above,
     });
     groups.set(row.group_key, points);
   }

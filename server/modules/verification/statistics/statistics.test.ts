@@ -203,3 +203,30 @@ describe('verification settings', () => {
     expect(refused.status).toBe(403);
   });
 });
+
+// Last: its results on the gasket, in January 2025, would join the location's points above.
+describe('verification statistics with censoring', () => {
+  it('take a result above its upper limit as right-censored, Ppu from the censored-data fit', async () => {
+    const run = await newRun(await kit.study());
+    const day = (d: number) => ({ takenAt: `2025-01-0${d}T10:00:00.000Z` });
+    const res = await results(run, [
+      row(run, f.ptfe, 0.1, day(1)),
+      row(run, f.ptfe, 0.2, day(2)),
+      row(run, f.ptfe, 0.3, day(3)),
+      row(run, f.ptfe, 0.4, { ...day(4), censoring: '> upper limit' }),
+    ]);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const s = (await stats(`groupBy=location&key=${f.ptfe}&from=2025-01-01&to=2025-01-31`)).body
+      .statistics as Body;
+    expect(s).toMatchObject({ count: 4, censoredCount: 0, censoredAboveCount: 1 });
+    expect((s.points as Body[]).map((p) => p.censoredAbove)).toEqual([false, false, false, true]);
+    // 10, 20, 30 and > 40 % of limit: R survreg's lognormal fit (core/verification/golden,
+    // 'one above the upper limit'), μ 3.192706, σ 0.660939 on ln % of limit.
+    expect(s.ppuMethod).toBe('Censored-data maximum likelihood (lognormal), 1 of 4 censored');
+    expect(s.ppu).toBeCloseTo(0.712352, 5);
+    expect(s.ppuLower95).toBeCloseTo(0.148427, 5);
+    // Counted exact at 40 %, as before: Ppu 75 / (3 × 12.909944) = 1.936492.
+    expect(s.ppuSubstitution).toBeCloseTo(1.936492, 5);
+    expect(s.censoredFit).toMatchObject({ distribution: 'lognormal' });
+  });
+});
