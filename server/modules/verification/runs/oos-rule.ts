@@ -31,7 +31,11 @@ interface OriginalFacts {
   retests: number;
 }
 
-async function factsOf(q: Queryable, ids: number[]): Promise<Map<number, OriginalFacts>> {
+async function factsOf(
+  q: Queryable,
+  facilityId: number,
+  ids: number[],
+): Promise<Map<number, OriginalFacts>> {
   if (ids.length === 0) return new Map();
   const rows = await q.query<OriginalFacts>(
     `with recursive chain (start, id, repeats_result_id, repeat_kind) as (
@@ -49,8 +53,8 @@ async function factsOf(q: Queryable, ids: number[]): Promise<Map<number, Origina
             (select count(*)::int from chain c where c.start = r.id and c.repeat_kind = 'retest')
               as retests
        from sample_results r left join investigations i on i.result_id = r.id
-      where r.id = any($1::int[])`,
-    [ids],
+      where r.id = any($1::int[]) and r.facility_id = $2`,
+    [ids, facilityId],
   );
   return new Map(rows.map((r) => [r.id, r]));
 }
@@ -78,6 +82,7 @@ export async function oosRepeatProblems(
     verificationSettings(q, facilityId),
     factsOf(
       q,
+      facilityId,
       repeating.map((r) => r.repeats!.resultId),
     ),
   ]);

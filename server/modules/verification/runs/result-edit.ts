@@ -123,7 +123,15 @@ export async function editResult(
       sampleType: current.sample_type,
     };
     const judgement = judge(study, location, method, next);
-    await refuseCorrectionOutOfSpecification(tx, scope.facilityId, current, judgement);
+    await refuseCorrectionOutOfSpecification(
+      tx,
+      scope.facilityId,
+      {
+        passed: current.passed as boolean | null,
+        percent_of_limit: current.percent_of_limit as number | null,
+      },
+      judgement,
+    );
     try {
       await tx.query(
         `update sample_results set censoring = $2, raw_value = $3, unit = $4, batch_number = $5,
