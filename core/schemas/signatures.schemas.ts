@@ -19,6 +19,7 @@ export const CONTROLLED_DOCUMENT_TYPES = [
   'Run',
   'ReportDocument',
   'AnnualSummary',
+  'Investigation',
 ] as const;
 export const ZControlledDocumentType = z.enum(CONTROLLED_DOCUMENT_TYPES);
 export type TControlledDocumentType = z.infer<typeof ZControlledDocumentType>;
@@ -178,3 +179,17 @@ export const DEFAULT_MEANINGS: Record<TSignAction, string> = {
   Approve: 'Approved',
   Reject: 'Rejected',
 };
+
+/**
+ * What an action means for a document type whose signature says more than the default: QA's
+ * approval of a laboratory investigation concludes it (FDA OOS guidance 2006/2022).
+ */
+const TYPE_MEANINGS: Partial<
+  Record<TControlledDocumentType, Partial<Record<TSignAction, string>>>
+> = {
+  Investigation: { Approve: 'Approve investigation' },
+};
+
+/** The meaning a signature of `action` on a record of `type` carries unless its signer says. */
+export const meaningOf = (type: TControlledDocumentType, action: TSignAction): string =>
+  TYPE_MEANINGS[type]?.[action] ?? DEFAULT_MEANINGS[action];

@@ -4,6 +4,7 @@ import { ZControlledState } from './signatures.schemas.ts';
 import { ZStudyType } from './cleaning-assessments.schemas.ts';
 import { ZRunInspection } from './run-inspection.schemas.ts';
 import { RESIDUE_TYPES } from '../limits/policy.ts';
+import { ZInvestigation } from './investigation.schemas.ts';
 
 /*
  * Studies, runs, sample results, deviations and ongoing verification (issue 12; design in
@@ -242,6 +243,11 @@ export const ZSampleResult = z.object({
     .nullable(),
   /** Superseded by a retest or re-swab: kept, shown, not counted. */
   supersededBy: z.number().int().nullable(),
+  /**
+   * Invalidated by a laboratory investigation QA approved with an assignable cause: kept in the
+   * run, the report and the statistics (counted apart), never counted as a result.
+   */
+  invalidatedBy: z.object({ investigationId: z.number().int(), number: z.string() }).nullable(),
   takenAt: z.string().nullable(),
   enteredAt: z.string(),
   enteredByName: z.string().nullable(),
@@ -358,6 +364,8 @@ export const ZRun = z.object({
   ),
   results: z.array(ZSampleResult),
   deviations: z.array(ZDeviation),
+  /** Laboratory investigations of the run's out-of-specification results. */
+  investigations: z.array(ZInvestigation),
   /** The study is closed: its outcome is final and the run can no longer change (409). */
   studyClosed: z.boolean(),
   controlled: ZControlledState,
@@ -476,18 +484,43 @@ export const ZVerificationSettingsFields = z.object({
   /** EWMA weight of the newest result, 0 < λ ≤ 1. */
   ewmaLambda: z.number().positive().max(1),
 });
+/**
+ * The facility's out-of-specification rule (FDA OOS guidance): whether a result above the action
+ * level is set aside only by an investigation as a failing one is, how many retests one result
+ * may have, and whether a retest must be entered by another analyst than the original.
+ */
+export const ZOosRuleFields = z.object({
+  investigateAboveAction: z.boolean(),
+  maxRetests: z.number().int().min(1).max(10),
+  retestByOtherAnalyst: z.boolean(),
+});
 export const ZVerificationSettingsBody = ZVerificationSettingsFields.extend({
+  ...ZOosRuleFields.partial().shape,
   reason: ZReason,
   version: ZVersion.optional(),
 });
 export const ZVerificationSettings = ZVerificationSettingsFields.extend({
+  ...ZOosRuleFields.shape,
   version: z.number().int(),
   updatedAt: z.string().nullable(),
 });
 export const ZVerificationSettingsResponse = z.object({ settings: ZVerificationSettings });
 export type TVerificationSettings = z.infer<typeof ZVerificationSettings>;
 
-export const ZStatisticsResponse = z.object({ statistics: ZStatistics });
+/** A result an approved investigation invalidated: shown apart, not in the mean or Ppu. */
+export const ZInvalidatedPoint = z.object({
+  resultId: z.number().int(),
+  investigationId: z.number().int(),
+  takenAt: z.string(),
+  label: z.string(),
+  percentOfLimit: z.number(),
+});
+export const ZStatisticsResponse = z.object({
+  statistics: ZStatistics.extend({
+    invalidatedCount: z.number().int(),
+    invalidated: z.array(ZInvalidatedPoint),
+  }),
+});
 export type TStatisticsResponse = z.infer<typeof ZStatisticsResponse>;
 
 // ---- Microbial results (judged against the facility's microbial limit policy) ----

@@ -6,15 +6,18 @@ import {
   Flex,
   Form,
   Space,
+  Tag,
   Typography,
   notification,
 } from 'antd';
 import { useState } from 'react';
-import type { TJudgement, TRun } from '#core/schemas/verification.schemas.ts';
+import type { TJudgement, TRun, TSampleResult } from '#core/schemas/verification.schemas.ts';
 import { isApiError } from '#client/api/api-error.ts';
 import { showSaveError } from '#client/api/form-errors.ts';
 import { CorrectSampleResultDialog } from './CorrectResultDialog.tsx';
 import { DerivationDrawer } from './DerivationDrawer.tsx';
+import { InvestigationDrawer } from './InvestigationDrawer.tsx';
+import { investigationCalls, useInvestigationWrite } from './investigation-api.ts';
 import { JudgementTag } from './JudgementTag.tsx';
 import { RepeatResultDialog } from './RepeatResultDialog.tsx';
 import { useDateFormat } from '#client/shared/use-date-format.ts';
@@ -53,6 +56,19 @@ export function ResultsEntry({
     isPreview: boolean;
   } | null>(null);
   const [repeating, setRepeating] = useState<number | null>(null);
+  const [investigating, setInvestigating] = useState<number | null>(null);
+  const openInvestigation = useInvestigationWrite(run.id, (scope, resultId: number) =>
+    investigationCalls.open(scope, resultId, {}),
+  );
+  // An out-of-specification result is set aside only through its investigation (FDA OOS guidance).
+  const onInvestigate = (result: TSampleResult) => {
+    const known = run.investigations.find((i) => i.resultId === result.id);
+    if (known) return setInvestigating(known.id);
+    openInvestigation
+      .mutateAsync(result.id)
+      .then((opened) => setInvestigating(opened.id))
+      .catch(showSaveError);
+  };
   // By id: after a reload the dialog reads the result's current version.
   const [correcting, setCorrecting] = useState<number | null>(null);
   const save = useRunWrite((scope, body: Parameters<typeof runCalls.enterResults>[2]) =>
@@ -98,6 +114,7 @@ export function ResultsEntry({
   );
   const repeated = run.results.find((result) => result.id === repeating);
   const corrected = run.results.find((result) => result.id === correcting);
+  const investigation = run.investigations.find((i) => i.id === investigating);
   return (
     <Card title="Sample results">
       <Form form={form} layout="vertical" initialValues={{ rows: initialRows }}>
@@ -111,6 +128,7 @@ export function ResultsEntry({
               onDerivation={setDerivation}
               onRepeat={setRepeating}
               onCorrect={setCorrecting}
+              onInvestigate={onInvestigate}
             />
           ))}
         </Flex>
@@ -129,6 +147,14 @@ export function ResultsEntry({
       {derivation ? <DerivationDrawer {...derivation} onClose={() => setDerivation(null)} /> : null}
       {repeated ? (
         <RepeatResultDialog run={run} result={repeated} onClose={() => setRepeating(null)} />
+      ) : null}
+      {investigation ? (
+        <InvestigationDrawer
+          run={run}
+          investigation={investigation}
+          canEdit={canEnter}
+          onClose={() => setInvestigating(null)}
+        />
       ) : null}
       {corrected ? (
         <CorrectSampleResultDialog
@@ -149,6 +175,7 @@ function PlanRowCard(props: {
   onDerivation: (value: { title: string; judgement: TJudgement; isPreview: boolean }) => void;
   onRepeat: (resultId: number) => void;
   onCorrect: (resultId: number) => void;
+  onInvestigate: (result: TSampleResult) => void;
 }) {
   const { run, row } = props;
   const key = rowKey(row);
@@ -195,7 +222,7 @@ function PlanRowCard(props: {
       ) : null}
       {saved ? (
         <Space wrap style={{ marginTop: 8 }}>
-          <Typography.Text strong>
+          <Typography.Text strong delete={saved.invalidatedBy !== null}>
             {saved.censoring === '=' ? '' : `${saved.censoring} `}
             {saved.rawValue} {saved.unit}
           </Typography.Text>
@@ -222,6 +249,18 @@ function PlanRowCard(props: {
           >
             Show derivation
           </Button>
+          {saved.invalidatedBy ? <Invalidated result={saved} /> : null}
+          {saved.judgement.passed === false && !saved.invalidatedBy ? (
+            investigationOf(run, saved) ? (
+              <Button onClick={() => props.onInvestigate(saved)}>
+                Investigation {investigationOf(run, saved)!.number}
+              </Button>
+            ) : props.canEnter ? (
+              <Button danger onClick={() => props.onInvestigate(saved)}>
+                Open investigation
+              </Button>
+            ) : null
+          ) : null}
           {props.canEnter ? (
             <>
               <Button onClick={() => props.onCorrect(saved.id)}>Correct</Button>
@@ -258,8 +297,21 @@ function PlanRowCard(props: {
           Superseded: {old.censoring === '=' ? '' : `${old.censoring} `}
           {old.rawValue} {old.unit}
           {old.batchNumber ? `, batch ${old.batchNumber}` : ''}
+          {old.invalidatedBy ? ` · Invalidated (investigation ${old.invalidatedBy.number})` : ''}
         </Typography.Paragraph>
       ))}
     </Card>
+  );
+}
+
+const investigationOf = (run: TRun, result: TSampleResult) =>
+  run.investigations.find((i) => i.resultId === result.id);
+
+/** A result an approved investigation invalidated: kept and shown, never counted. */
+function Invalidated({ result }: { result: TSampleResult }) {
+  return (
+    <Tag color="default" data-testid={`invalidated-${result.id}`}>
+      Invalidated (investigation {result.invalidatedBy!.number})
+    </Tag>
   );
 }

@@ -6,7 +6,7 @@ import type {
   TSignResponse,
 } from '#core/schemas/signatures.schemas.ts';
 import { ACTION_LABELS } from '#core/records/status-labels.ts';
-import { DEFAULT_MEANINGS } from '#core/schemas/signatures.schemas.ts';
+import { meaningOf } from '#core/schemas/signatures.schemas.ts';
 import { ReasonDialog } from '../reason/ReasonDialog.tsx';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import { SignerProofField, signerProofOf, type SignerProofValues } from './SignerProofField.tsx';
@@ -48,7 +48,7 @@ export function SignDialog({ target, onSigned, onClose }: SignDialogProps) {
       documentId: target.documentId,
       action: target.action,
       ...signerProofOf(values),
-      meaning: values.meaning.trim() || DEFAULT_MEANINGS[target.action],
+      meaning: values.meaning.trim() || meaningOf(target.documentType, target.action),
       ...(isReject && values.reason ? { reason: values.reason } : {}),
     });
     void queryClient.invalidateQueries({
@@ -64,7 +64,7 @@ export function SignDialog({ target, onSigned, onClose }: SignDialogProps) {
       name="sign-form"
       title={`${ACTION_LABELS[target.action]}: ${target.title}`}
       okText={`Sign and ${ACTION_LABELS[target.action].toLowerCase()}`}
-      initialValues={{ meaning: DEFAULT_MEANINGS[target.action] }}
+      initialValues={{ meaning: meaningOf(target.documentType, target.action) }}
       askReason={isReject}
       onSubmit={sign}
       onClose={onClose}

@@ -232,6 +232,8 @@ interface RunResult {
   unit: string;
   judgement: TJudgement;
   superseded: boolean;
+  /** The investigation (INV-0001) that invalidated it: shown, never counted. */
+  invalidatedBy: string | null;
 }
 
 interface RunData {
@@ -274,7 +276,15 @@ function resultRow(r: RunResult): unknown[] {
     j.percentOfLimit === null
       ? '—'
       : `${j.censoredBelow ? '< ' : ''}${Number(j.percentOfLimit.toPrecision(4))} %`,
-    r.superseded ? 'Superseded' : j.passed === null ? 'No limit' : j.passed ? 'Pass' : 'Fail',
+    r.invalidatedBy
+      ? `Invalidated (investigation ${r.invalidatedBy})`
+      : r.superseded
+        ? 'Superseded'
+        : j.passed === null
+          ? 'No limit'
+          : j.passed
+            ? 'Pass'
+            : 'Fail',
   ];
 }
 
@@ -316,7 +326,9 @@ export const runReport: ReportKind = {
               sample_results.sample_type as "sampleType", analytical_methods.name as method,
               sample_results.batch_number as "batchNumber", sample_results.censoring,
               sample_results.raw_value as "rawValue", sample_results.unit,
-              sample_results.judgement, sample_results.superseded_by is not null as superseded
+              sample_results.judgement, sample_results.superseded_by is not null as superseded,
+              (select 'INV-' || lpad(i.seq::text, 4, '0') from investigations i
+                where i.id = sample_results.invalidated_by_investigation) as "invalidatedBy"
          from ${tableAsOf('sample_results', 1, 2)}
          join ${tableAsOf('sampling_locations', 1, 2)}
            on sampling_locations.id = sample_results.sampling_location_id

@@ -5,6 +5,7 @@ import type { Db, Queryable } from '#server/db/db.ts';
 import type { Actor } from '#server/db/audit-write.ts';
 import { isUniqueViolation } from '#server/modules/users-admin/records.ts';
 import { batchesTaken, duplicateBatch, unitFits } from './result-checks.ts';
+import { refuseCorrectionOutOfSpecification } from './oos-rule.ts';
 import { judge } from './results.ts';
 import { locationFacts, type MethodFacts } from './run-plan.ts';
 import { studyOf } from './runs.read.ts';
@@ -122,6 +123,15 @@ export async function editResult(
       sampleType: current.sample_type,
     };
     const judgement = judge(study, location, method, next);
+    await refuseCorrectionOutOfSpecification(
+      tx,
+      scope.facilityId,
+      {
+        passed: current.passed as boolean | null,
+        percent_of_limit: current.percent_of_limit as number | null,
+      },
+      judgement,
+    );
     try {
       await tx.query(
         `update sample_results set censoring = $2, raw_value = $3, unit = $4, batch_number = $5,

@@ -21,6 +21,7 @@ import {
   type MethodFacts,
   type StudyOfRun,
 } from './run-plan.ts';
+import { oosRepeatProblems } from './oos-rule.ts';
 import { studyOf } from './runs.read.ts';
 import {
   afterRunChange,
@@ -141,7 +142,11 @@ export async function enterResults(
       ),
     ]);
     const originals = new Map(originalRows.map((o) => [o.id, o]));
-    const errors = problemsOf(rows, study, runId, { locations, methods, originals });
+    const errors = [
+      ...problemsOf(rows, study, runId, { locations, methods, originals }),
+      // FDA OOS guidance: a failing result is set aside only through an approved investigation.
+      ...(await oosRepeatProblems(tx, scope.facilityId, actor.userId, rows)),
+    ];
     if (errors.length > 0)
       throw new AppError('SampleChangesError', 'Some sample results have problems.', { errors });
     // A retest analyses the same sample again: it carries its original's batch number.

@@ -16,6 +16,7 @@ import {
   controlledStates,
   type ControlledVersionState,
 } from '#server/records/controlled.ts';
+import { investigationNumber, investigationsOf } from './investigations.read.ts';
 import { microbialRunState, runMicrobial } from './microbial-read.ts';
 import { planRows, type PlanRow, type StudyOfRun } from './run-plan.ts';
 import { snapshotNames } from './snapshot-names.ts';
@@ -159,8 +160,10 @@ export function runStatus(run: RunRow, state: ControlledVersionState | null): TR
 export async function resultsOf(q: Queryable, runId: number): Promise<TSampleResult[]> {
   const rows = await q.query<Record<string, any>>( // eslint-disable-line @typescript-eslint/no-explicit-any -- mapped field by field below
     `select r.*, l.name as location_name, e.name as equipment_name, l.risk_score,
-            m.name as method_name, trim(concat(u.first_name, ' ', u.last_name)) as entered_by
+            m.name as method_name, trim(concat(u.first_name, ' ', u.last_name)) as entered_by,
+            i.seq as invalidated_seq
        from sample_results r
+       left join investigations i on i.id = r.invalidated_by_investigation
        join sampling_locations l on l.id = r.sampling_location_id
        join equipment e on e.id = r.equipment_id
        join analytical_methods m on m.id = r.analytical_method_id
@@ -189,6 +192,12 @@ export async function resultsOf(q: Queryable, runId: number): Promise<TSampleRes
       ? { resultId: r.repeats_result_id, kind: r.repeat_kind, reason: r.repeat_reason ?? '' }
       : null,
     supersededBy: r.superseded_by,
+    invalidatedBy: r.invalidated_by_investigation
+      ? {
+          investigationId: r.invalidated_by_investigation,
+          number: investigationNumber(r.invalidated_seq),
+        }
+      : null,
     takenAt: iso(r.taken_at),
     enteredAt: iso(r.created_at)!,
     enteredByName: r.entered_by || null,
@@ -263,12 +272,13 @@ export function runStateOf(
 export async function getRun(q: Queryable, facilityId: number, id: number): Promise<TRun> {
   const run = await runRow(q, facilityId, id);
   const study = await studyOf(q, facilityId, run.study_id);
-  const [plan, results, deviations, state, microbial] = await Promise.all([
+  const [plan, results, deviations, state, microbial, investigations] = await Promise.all([
     planRows(q, facilityId, study),
     resultsOf(q, id),
     deviationsOf(q, id),
     controlledState(q, { facilityId, documentType: 'Run', documentId: id }),
     runMicrobial(q, facilityId, run, study),
+    investigationsOf(q, facilityId, id),
   ]);
   const runState = {
     ...runStateOf(run, study, plan, results, deviations),
@@ -304,6 +314,7 @@ export async function getRun(q: Queryable, facilityId: number, id: number): Prom
     plan,
     results,
     deviations,
+    investigations,
     studyClosed: study.closed_at !== null,
     controlled: {
       status: state?.status ?? 'BeingBuilt',

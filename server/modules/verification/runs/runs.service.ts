@@ -49,7 +49,7 @@ export const auditRun = (
   actor: Actor,
   scope: Scope,
   entry: {
-    domain: 'Run' | 'SampleResult' | 'MicrobialResult' | 'Deviation';
+    domain: 'Run' | 'SampleResult' | 'MicrobialResult' | 'Deviation' | 'Investigation';
     action: string;
     entityId: number;
   } & {
@@ -228,6 +228,7 @@ export async function afterRunChange(
       percentOfLimit: r.judgement.percentOfLimit,
       passed: r.judgement.passed,
       supersededBy: r.supersededBy,
+      invalidatedBy: r.invalidatedBy?.number ?? null,
     })),
     microbialPolicyVersion: microbial.pinnedVersionNumber,
     microbialResults: microbial.results.map((r) => ({

@@ -1,12 +1,13 @@
 import type { StatisticsPointInput } from '#core/verification/statistics.ts';
 import type { z } from 'zod';
-import type { ZStatisticsQuery } from '#core/schemas/verification.schemas.ts';
+import type { ZInvalidatedPoint, ZStatisticsQuery } from '#core/schemas/verification.schemas.ts';
 import { AppError } from '#core/errors/errors.ts';
 import { STATISTICS_RESIDUE_TYPES } from '#core/schemas/verification.schemas.ts';
 import type { Queryable, SqlValue } from '#server/db/db.ts';
 import { tableAsOf } from '#server/entities/entity-history.ts';
 
 type Query = z.infer<typeof ZStatisticsQuery>;
+type InvalidatedPoint = z.infer<typeof ZInvalidatedPoint>;
 
 /**
  * The points of one group (core/verification/README.md, "Ongoing verification", groups):
@@ -20,7 +21,9 @@ type Query = z.infer<typeof ZStatisticsQuery>;
  * A sample result counts when it is not superseded (a retest or reswab replaces it), its run is
  * not invalidated (a non-process deviation: the run is repeated, its results say nothing of the
  * cleaning) and it has a percent of limit (a result with no limit to be judged against draws
- * nothing).
+ * nothing). A result an approved laboratory investigation invalidated (FDA OOS guidance: an
+ * assignable laboratory cause) is never a point of the mean or Ppu, whether or not its retest is
+ * in yet; it is answered apart, so the trend still shows that it happened.
  */
 interface Filter {
   label: string;
@@ -102,6 +105,7 @@ interface PointRow {
   percent_of_limit: number;
   censored_below: boolean;
   censored_above: boolean;
+  investigation_id: number | null;
 }
 
 /**
@@ -113,10 +117,10 @@ export async function statisticsPoints(
   facilityId: number,
   query: Query,
   options: { asOf?: string | undefined } = {},
-): Promise<{ label: string; points: StatisticsPointInput[] }> {
+): Promise<{ label: string; points: StatisticsPointInput[]; invalidated: InvalidatedPoint[] }> {
   const filter = await filterOf(q, facilityId, query);
-  const groups = await pointsOf(q, facilityId, filter, query, options.asOf);
-  return { label: filter.label, points: groups.get('') ?? [] };
+  const { groups, invalidated } = await pointsOf(q, facilityId, filter, query, options.asOf);
+  return { label: filter.label, points: groups.get('') ?? [], invalidated };
 }
 
 /**
@@ -138,7 +142,7 @@ export async function equipmentPoints(
     param: `{${equipmentIds.join(',')}}`,
     key: { results: 'r.equipment_id', historical: 'h.equipment_id' },
   };
-  return pointsOf(q, facilityId, filter, period, options.asOf);
+  return (await pointsOf(q, facilityId, filter, period, options.asOf)).groups;
 }
 
 /** The points matching a filter, grouped by its key. */
@@ -148,7 +152,7 @@ async function pointsOf(
   filter: Filter,
   query: Pick<Query, 'from' | 'to'>,
   asOf: string | undefined,
-): Promise<Map<string, StatisticsPointInput[]>> {
+): Promise<{ groups: Map<string, StatisticsPointInput[]>; invalidated: InvalidatedPoint[] }> {
   const params: SqlValue[] = [facilityId, filter.param, query.from ?? null, query.to ?? null];
   if (asOf) params.push(asOf);
   // One group unless the filter names a key: '' then, as `statisticsPoints` reads it.
@@ -168,21 +172,23 @@ async function pointsOf(
     `with r as materialized (
        select * from (select id, facility_id, run_id, sampling_location_id, equipment_id, taken_at,
                     created_at, percent_of_limit, censored_below, censoring, superseded_by,
-                    'Chemical' as residue_type
+                    invalidated_by_investigation, 'Chemical' as residue_type
                from ${t('sample_results')} sr
              union all
              select id, facility_id, run_id, sampling_location_id, equipment_id, read_at,
                     created_at, percent_of_limit, censored_below, censoring, superseded_by,
-                    'Microbial'
+                    null::integer, 'Microbial'
                from ${microbial}) r
-        where r.facility_id = $1 and r.superseded_by is null
+        where r.facility_id = $1
+          and (r.superseded_by is null or r.invalidated_by_investigation is not null)
           and r.percent_of_limit is not null and ${filter.results}
           and ($3::date is null or coalesce(r.taken_at, r.created_at) >= $3::date::timestamp at time zone 'UTC')
           and ($4::date is null or coalesce(r.taken_at, r.created_at) < ($4::date + 1)::timestamp at time zone 'UTC'))
      select ${key.results}::text as group_key, r.id as result_id,
             to_char(coalesce(r.taken_at, r.created_at) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as taken_at,
             'ST-' || lpad(s.seq::text, 4, '0') || ' run ' || u.sequence || ' · ' || coalesce(l.name, 'Final rinse') as label,
-            r.percent_of_limit, r.censored_below, r.censoring = '> upper limit' as censored_above
+            r.percent_of_limit, r.censored_below, r.censoring = '> upper limit' as censored_above,
+            r.invalidated_by_investigation as investigation_id
        from r
        join ${t('study_runs')} u on u.id = r.run_id
        join ${t('studies')} s on s.id = u.study_id
@@ -193,7 +199,7 @@ async function pointsOf(
   const historical = await q.query<PointRow>(
     `select ${key.historical}::text as group_key, null::integer as result_id, h.taken_at || 'T00:00:00.000Z' as taken_at,
             s.name as label, h.percent_of_limit, coalesce(h.censored_below, false) as censored_below,
-            false as censored_above
+            false as censored_above, null::integer as investigation_id
        from ${t('historical_study_results')} h
        join ${t('historical_studies')} s on s.id = h.historical_study_id
       where h.facility_id = $1 and s.facility_id = $1 and s.count_in_statistics is true
@@ -203,7 +209,18 @@ async function pointsOf(
     params,
   );
   const groups = new Map<string, StatisticsPointInput[]>();
+  const invalidated: InvalidatedPoint[] = [];
   for (const row of [...historical, ...results]) {
+    if (row.investigation_id !== null) {
+      invalidated.push({
+        resultId: row.result_id!,
+        investigationId: row.investigation_id,
+        takenAt: row.taken_at,
+        label: row.label,
+        percentOfLimit: Number(row.percent_of_limit),
+      });
+      continue;
+    }
     const points = groups.get(row.group_key) ?? [];
     points.push({
       resultId: row.result_id,
@@ -216,5 +233,5 @@ async function pointsOf(
     });
     groups.set(row.group_key, points);
   }
-  return groups;
+  return { groups, invalidated };
 }

@@ -23,7 +23,7 @@ export function registerStatisticsRoutes(context: AppContext): void {
         summary:
           'Ongoing verification statistics of one equipment, production, residue type or location',
         description:
-          'Every counted sample result (not superseded, with a percent of limit; taken at its sampling time, else its entry) and every result of a historical study marked "Count in statistics", as percent of its own limit, oldest first: individuals / moving range, EWMA and Ppu with its lower 95 % bound, judged by the facility\'s verification settings. `key` is the equipment, production or sampling location id, or the residue type; from/to are whole UTC days. 404 for a key the facility does not have.',
+          'Every counted sample result (not superseded nor invalidated, with a percent of limit; taken at its sampling time, else its entry) and every result of a historical study marked "Count in statistics", as percent of its own limit, oldest first: individuals / moving range, EWMA and Ppu with its lower 95 % bound, judged by the facility\'s verification settings. Results invalidated by a laboratory investigation QA approved are left out of every figure and answered apart (invalidatedCount, invalidated). `key` is the equipment, production or sampling location id, or the residue type; from/to are whole UTC days. 404 for a key the facility does not have.',
         params: ZFacilityParams,
         querystring: ZStatisticsQuery,
         response: { 200: ZStatisticsResponse },
@@ -33,9 +33,18 @@ export function registerStatisticsRoutes(context: AppContext): void {
       const { facility } = request.params;
       const query = request.query;
       const settings = await verificationSettings(db, facility);
-      const { label, points } = await statisticsPoints(db, facility, query);
+      const { label, points, invalidated } = await statisticsPoints(db, facility, query);
       const statistics = verificationStatistics(points, settings);
-      return { statistics: { groupBy: query.groupBy, key: query.key, label, ...statistics } };
+      return {
+        statistics: {
+          groupBy: query.groupBy,
+          key: query.key,
+          label,
+          ...statistics,
+          invalidatedCount: invalidated.length,
+          invalidated,
+        },
+      };
     },
   );
   registerVerificationSettingsRoutes(context);

@@ -4,6 +4,7 @@ import {
   ZVerificationSettingsBody,
   ZVerificationSettingsResponse,
   type TVerificationSettings,
+  type ZOosRuleFields,
   type ZVerificationSettingsFields,
 } from '#core/schemas/verification.schemas.ts';
 import { validationError } from '#core/errors/errors.ts';
@@ -16,7 +17,8 @@ import {
   type RuleRef,
 } from '#server/modules/facility-rules/facility-rules.service.ts';
 
-export type VerificationSettingsFields = z.infer<typeof ZVerificationSettingsFields>;
+export type VerificationSettingsFields = z.infer<typeof ZVerificationSettingsFields> &
+  z.infer<typeof ZOosRuleFields>;
 
 /** The statistics thresholds, as stored (facility_rules, kind VerificationSettings). */
 const settingsRef: RuleRef<VerificationSettingsFields> = {
@@ -24,7 +26,17 @@ const settingsRef: RuleRef<VerificationSettingsFields> = {
   key: '',
   domain: 'VerificationSettings',
   // core/verification/README.md, "Ongoing verification".
-  defaults: { ppuTarget: 2, alertPercent: 50, actionPercent: 80, ewmaLambda: 0.2 },
+  // The OOS rule (core/verification/README.md, "Out-of-specification results"): one retest,
+  // by another analyst, as the FDA OOS guidance expects a retest to be planned and limited.
+  defaults: {
+    ppuTarget: 2,
+    alertPercent: 50,
+    actionPercent: 80,
+    ewmaLambda: 0.2,
+    investigateAboveAction: false,
+    maxRetests: 1,
+    retestByOtherAnalyst: true,
+  },
 };
 
 /** The facility's settings (the defaults at version 0 until set). */
@@ -53,7 +65,7 @@ export function registerVerificationSettingsRoutes({ app, db, permit }: AppConte
         tags: ['verification'],
         summary: "The facility's ongoing verification thresholds",
         description:
-          'Ppu target (default 2), alert and action percent of limit (50, 80) and the EWMA weight λ (0.2); version 0 until the facility sets them.',
+          'Ppu target (default 2), alert and action percent of limit (50, 80), the EWMA weight λ (0.2), and the out-of-specification rule: investigateAboveAction (false: only a failing result needs a laboratory investigation before it is set aside), maxRetests (1 per result) and retestByOtherAnalyst (true); version 0 until the facility sets them.',
         params: ZFacilityParams,
         response: { 200: ZVerificationSettingsResponse },
       },

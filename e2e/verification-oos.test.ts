@@ -1,0 +1,116 @@
+import type { Page } from 'playwright-core';
+import { beforeAll, expect, it } from 'vitest';
+import type { TestBody } from '#server/test/facility-test-file.ts';
+import { policyApprover } from '#server/test/policy-in-force.ts';
+import { ADMIN } from '#server/test/test-server.ts';
+import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+import { browserApi, runKitOnApp } from './run-kit-app.ts';
+import { choose, openDrawer, openModal, signInDialog, signInToFacility } from './ui.ts';
+
+/*
+ * Issue 26, out-of-specification results on the run screen (FDA OOS guidance 2006/2022): a
+ * failing result is investigated in a drawer (phase I: findings, an assignable laboratory cause,
+ * the conclusion), submitted through the signature dialog and approved by QA; the result then
+ * shows 'Invalidated (investigation INV-…)', and its retest, entered by another analyst than the
+ * one who entered it, takes its place while the original stays listed, struck through.
+ */
+
+let app: AppUnderTest;
+let onApp: Awaited<ReturnType<typeof runKitOnApp>>;
+
+// The app and its run kit for the file; the returned function closes the app after it.
+beforeAll(async () => {
+  app = await startAppUnderTest();
+  onApp = await runKitOnApp(app);
+  return () => app.close();
+});
+
+const api = (page: Page, method: string, path: string, body?: unknown) =>
+  browserApi(app, onApp.F)(page, method, path, body);
+
+it('takes a failed result through an approved investigation to an invalidated result and a retest', async () => {
+  const { kit, session, F } = onApp;
+  session.token = await app.server.login();
+  const studyId = await kit.study();
+  let run = await kit.visualPass(
+    await kit.event(await kit.newRun(studyId), { startedAt: '2026-11-02T08:00:00Z' }),
+  );
+  // Another analyst enters the failing gasket result: the administrator may then retest it.
+  const analyst = await kit.secondPerson();
+  const gasket = (run.plan as TestBody[]).find((p) => p.samplingLocationName === 'Gasket')!;
+  const entered = await kit.call(
+    'POST',
+    `/runs/${run.id as number}/results`,
+    { results: [kit.row(run, gasket.samplingLocationId as number, 3)] },
+    analyst.token,
+  );
+  expect(entered.status, JSON.stringify(entered.body)).toBe(200);
+  run = entered.body.run as TestBody;
+
+  const page = await app.open('/');
+  await signInToFacility(page);
+  await page.goto(`/runs/${run.id as number}`);
+  await page.getByRole('heading', { name: `Run ${run.sequence as number}` }).waitFor();
+  const card = page.locator('[aria-label="Location Gasket (swab)"]');
+  await expect
+    .poll(() => card.getByTestId('judgement').textContent())
+    .toBe('Fail 300.0 % of limit');
+
+  // Phase I: opened from the failed result, written with its cause and conclusion.
+  await card.getByRole('button', { name: 'Open investigation' }).click();
+  const drawer = openDrawer(page);
+  await drawer.getByText('Not decided').waitFor();
+  await drawer.getByRole('button', { name: 'Write investigation' }).click();
+  const form = openModal(page);
+  await form.getByLabel('Findings').fill('Reinjection of the same solution reads 10 % of limit.');
+  await form.getByLabel('Assignable laboratory cause (result invalidated)').check();
+  await choose(form.getByRole('combobox', { name: 'Laboratory cause' }), 'Standard or reagent');
+  await form.getByLabel('Cause and evidence').fill('Standard weighed at half strength');
+  await form.getByLabel('Conclusion').fill('Original result invalid; retest with a new standard');
+  await form.getByLabel('Reason').fill('Phase I findings');
+  await form.getByRole('button', { name: 'Save investigation' }).click();
+  await drawer.getByText('Standard or reagent: Standard weighed at half strength').waitFor();
+  await drawer.getByRole('button', { name: 'Submit', exact: true }).click();
+  await signInDialog(page, 'submit', ADMIN.password);
+  await expect
+    .poll(() => drawer.getByTestId('record-status').textContent(), { timeout: 30_000 })
+    .toBe('BeingApproved');
+
+  // QA approves: the submitter may not (the approval policy refuses self-approval).
+  const run0 = (await api(page, 'GET', `/runs/${run.id as number}`)).run as TestBody;
+  const investigation = (run0.investigations as TestBody[])[0]!;
+  const qa = await policyApprover(app.server, F);
+  const approved = await app.server.request<TestBody>('POST', `${F}/signatures`, {
+    token: qa.token,
+    body: {
+      documentType: 'Investigation',
+      documentId: investigation.id,
+      action: 'Approve',
+      password: qa.password,
+    },
+  });
+  expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+  expect(approved.body.signature.meaning).toBe('Approve investigation');
+  await page.reload();
+  await card.getByText(`Invalidated (investigation ${investigation.number as string})`).waitFor();
+
+  // The retest takes its place; the original stays, struck through and marked.
+  await card.getByRole('button', { name: 'Retest / re-swab' }).click();
+  const repeat = openModal(page);
+  await repeat
+    .getByLabel('Value of the repeat of Gasket (swab)')
+    .fill(String((gasket.limit as number) * 0.1));
+  await repeat.getByLabel('Reason').fill('Retest after the approved investigation');
+  await repeat.getByRole('button', { name: 'Save the repeat' }).click();
+  await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+  await expect.poll(() => card.getByTestId('judgement').textContent()).toBe('Pass 10.0 % of limit');
+  await card
+    .getByText(`Invalidated (investigation ${investigation.number as string})`, { exact: false })
+    .waitFor();
+  const after = (await api(page, 'GET', `/runs/${run.id as number}`)).run as TestBody;
+  const [original, retest] = after.results as TestBody[];
+  expect(original).toMatchObject({
+    supersededBy: retest!.id,
+    invalidatedBy: { number: investigation.number },
+  });
+});

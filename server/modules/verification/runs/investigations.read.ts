@@ -1,0 +1,118 @@
+import { AppError } from '#core/errors/errors.ts';
+import type { TInvestigation } from '#core/schemas/investigation.schemas.ts';
+import type { Queryable } from '#server/db/db.ts';
+import { controlledStates } from '#server/records/controlled.ts';
+
+/*
+ * Reads of laboratory investigations (core/verification/README.md, "Out-of-specification
+ * results"): one by id, or those of a run, each with its controlled state.
+ */
+
+export const investigationNumber = (seq: number) => `INV-${String(seq).padStart(4, '0')}`;
+
+export interface InvestigationRow {
+  id: number;
+  facility_id: number;
+  seq: number;
+  run_id: number;
+  result_id: number;
+  phase: 'laboratory';
+  outcome: TInvestigation['outcome'];
+  cause_category: TInvestigation['causeCategory'];
+  cause_description: string | null;
+  findings: string;
+  conclusion: string | null;
+  version: number;
+  created_at: Date;
+  created_by_name: string | null;
+  location_name: string;
+  censoring: string;
+  raw_value: number;
+  unit: string;
+  percent_of_limit: number | null;
+}
+
+const SELECT = `select i.*, trim(concat(u.first_name, ' ', u.last_name)) as created_by_name,
+       l.name as location_name, r.censoring, r.raw_value, r.unit, r.percent_of_limit
+  from investigations i
+  join sample_results r on r.id = i.result_id
+  join sampling_locations l on l.id = r.sampling_location_id
+  left join users u on u.id = i.created_by`;
+
+/** How the result was reported, as the run's signed content shows it. */
+export const reportedOf = (r: { censoring: string; raw_value: number; unit: string }) =>
+  `${r.censoring === '=' ? '' : `${r.censoring} `}${Number(r.raw_value)} ${r.unit}`;
+
+export async function investigationRow(
+  q: Queryable,
+  facilityId: number,
+  id: number,
+): Promise<InvestigationRow> {
+  const [row] = await q.query<InvestigationRow>(
+    `${SELECT} where i.facility_id = $1 and i.id = $2`,
+    [facilityId, id],
+  );
+  if (!row) throw new AppError('NotFoundError', `Investigation ${id} was not found`);
+  return row;
+}
+
+async function withState(
+  q: Queryable,
+  facilityId: number,
+  rows: InvestigationRow[],
+): Promise<TInvestigation[]> {
+  const states = await controlledStates(
+    q,
+    { facilityId, documentType: 'Investigation' },
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => {
+    const state = states.get(r.id);
+    return {
+      id: r.id,
+      number: investigationNumber(r.seq),
+      runId: r.run_id,
+      resultId: r.result_id,
+      samplingLocationName: r.location_name,
+      reported: reportedOf(r),
+      percentOfLimit: r.percent_of_limit === null ? null : Number(r.percent_of_limit),
+      phase: r.phase,
+      outcome: r.outcome,
+      causeCategory: r.cause_category,
+      causeDescription: r.cause_description,
+      findings: r.findings,
+      conclusion: r.conclusion,
+      concluded: state?.status === 'Approved',
+      createdAt: new Date(r.created_at).toISOString(),
+      createdByName: r.created_by_name || null,
+      controlled: {
+        status: state?.status ?? 'BeingBuilt',
+        signatureState: state?.signatureState ?? null,
+        versionNumber: state?.versionNumber ?? 1,
+        version: r.version,
+      },
+      version: r.version,
+    };
+  });
+}
+
+export async function getInvestigation(
+  q: Queryable,
+  facilityId: number,
+  id: number,
+): Promise<TInvestigation> {
+  const [one] = await withState(q, facilityId, [await investigationRow(q, facilityId, id)]);
+  return one!;
+}
+
+export async function investigationsOf(
+  q: Queryable,
+  facilityId: number,
+  runId: number,
+): Promise<TInvestigation[]> {
+  const rows = await q.query<InvestigationRow>(
+    `${SELECT} where i.facility_id = $1 and i.run_id = $2 order by i.id`,
+    [facilityId, runId],
+  );
+  return withState(q, facilityId, rows);
+}

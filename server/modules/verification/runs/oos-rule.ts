@@ -1,0 +1,151 @@
+import { AppError, type PropertyError } from '#core/errors/errors.ts';
+import type { TSampleResultInput } from '#core/schemas/verification.schemas.ts';
+import type { Queryable } from '#server/db/db.ts';
+import { verificationSettings } from '../statistics/verification-settings.ts';
+import { investigationNumber } from './investigations.read.ts';
+
+/*
+ * The out-of-specification rule on repeats (core/verification/README.md, "Out-of-specification
+ * results"). FDA guidance "Investigating OOS Test Results" (2006, rev. 2022), sections III-IV:
+ * an OOS result is invalidated only when a laboratory investigation finds an assignable cause;
+ * retesting to "test into compliance" is not allowed, retests are limited in number and
+ * performed by a second analyst. So a failing result (or one above the action level, where the
+ * facility says so) is set aside by a retest or re-swab only once QA approved an investigation
+ * of it with an assignable laboratory cause; repeats of other results keep their free reason.
+ */
+
+export const NEEDS_INVESTIGATION =
+  'A failing result is set aside only by a laboratory investigation approved by QA (FDA OOS guidance): a reason alone is not enough';
+export const RETEST_BY_OTHER_ANALYST =
+  'A retest is entered by another analyst than the one who entered the result it repeats (verification settings)';
+
+interface OriginalFacts {
+  id: number;
+  passed: boolean | null;
+  percent_of_limit: number | null;
+  created_by: number | null;
+  invalidated_by_investigation: number | null;
+  investigation_seq: number | null;
+  investigation_outcome: string | null;
+  investigation_status: string | null;
+  retests: number;
+}
+
+async function factsOf(
+  q: Queryable,
+  facilityId: number,
+  ids: number[],
+): Promise<Map<number, OriginalFacts>> {
+  if (ids.length === 0) return new Map();
+  const rows = await q.query<OriginalFacts>(
+    `with recursive chain (start, id, repeats_result_id, repeat_kind) as (
+       select id, id, repeats_result_id, repeat_kind from sample_results where id = any($1::int[])
+       union all
+       select c.start, s.id, s.repeats_result_id, s.repeat_kind
+         from chain c join sample_results s on s.id = c.repeats_result_id
+     )
+     select r.id, r.passed, r.percent_of_limit, r.created_by, r.invalidated_by_investigation,
+            i.seq as investigation_seq, i.outcome as investigation_outcome,
+            (select v.status from controlled_versions v
+              where v.facility_id = i.facility_id and v.document_type = 'Investigation'
+                and v.document_id = i.id
+              order by v.version_number desc limit 1) as investigation_status,
+            (select count(*)::int from chain c where c.start = r.id and c.repeat_kind = 'retest')
+              as retests
+       from sample_results r left join investigations i on i.result_id = r.id
+      where r.id = any($1::int[]) and r.facility_id = $2`,
+    [ids, facilityId],
+  );
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** Whether a result is out of specification in the sense of the facility's rule. */
+export const isOutOfSpecification = (
+  result: { passed: boolean | null; percent_of_limit: number | null },
+  rule: { investigateAboveAction: boolean; actionPercent: number },
+) =>
+  result.passed === false ||
+  (rule.investigateAboveAction &&
+    result.percent_of_limit !== null &&
+    Number(result.percent_of_limit) >= rule.actionPercent);
+
+/** The problems, by `<key>.repeats`, of rows that would set aside an out-of-specification result. */
+export async function oosRepeatProblems(
+  q: Queryable,
+  facilityId: number,
+  userId: number | null,
+  rows: readonly Pick<TSampleResultInput, 'key' | 'repeats'>[],
+): Promise<PropertyError[]> {
+  const repeating = rows.filter((r) => r.repeats);
+  if (repeating.length === 0) return [];
+  const [rule, facts] = await Promise.all([
+    verificationSettings(q, facilityId),
+    factsOf(
+      q,
+      facilityId,
+      repeating.map((r) => r.repeats!.resultId),
+    ),
+  ]);
+  const errors: PropertyError[] = [];
+  const problem = (key: string, message: string) =>
+    errors.push({ property: `${key}.repeats`, constraints: { invalid: message } });
+  for (const { key, repeats } of repeating) {
+    const original = facts.get(repeats!.resultId);
+    // Not a result of this facility: the run's own checks name it.
+    if (!original || !isOutOfSpecification(original, rule)) continue;
+    if (original.invalidated_by_investigation === null) {
+      const number =
+        original.investigation_seq === null
+          ? null
+          : investigationNumber(original.investigation_seq);
+      if (number === null)
+        problem(
+          key,
+          original.passed === false
+            ? NEEDS_INVESTIGATION
+            : `A result at or above the action level (${rule.actionPercent} %) is set aside only by a laboratory investigation approved by QA (verification settings): a reason alone is not enough`,
+        );
+      else if (original.investigation_status !== 'Approved')
+        problem(
+          key,
+          `Investigation ${number} is not approved by QA yet: the result stands until it is`,
+        );
+      else
+        problem(
+          key,
+          `Investigation ${number} confirmed the result (no assignable laboratory cause): it stands and is not set aside`,
+        );
+      continue;
+    }
+    if (repeats!.kind !== 'retest') continue;
+    if (original.retests + 1 > rule.maxRetests)
+      problem(
+        key,
+        `The facility allows ${rule.maxRetests} retest${rule.maxRetests === 1 ? '' : 's'} of a result (verification settings): this would be retest ${original.retests + 1}`,
+      );
+    if (rule.retestByOtherAnalyst && userId !== null && original.created_by === userId)
+      problem(key, RETEST_BY_OTHER_ANALYST);
+  }
+  return errors;
+}
+
+export const CORRECTION_NOT_ENOUGH =
+  'A failing result is set aside only by a laboratory investigation approved by QA and a retest (FDA OOS guidance): a correction with a reason is not enough';
+
+/**
+ * A correction that takes an out-of-specification result out of it sets the result aside as a
+ * repeat would: refused (the investigation and its retest are the way), on `rawValue`.
+ */
+export async function refuseCorrectionOutOfSpecification(
+  q: Queryable,
+  facilityId: number,
+  current: { passed: boolean | null; percent_of_limit: number | null },
+  next: { passed: boolean | null; percentOfLimit: number | null },
+): Promise<void> {
+  const rule = await verificationSettings(q, facilityId);
+  const after = { passed: next.passed, percent_of_limit: next.percentOfLimit };
+  if (isOutOfSpecification(current, rule) && !isOutOfSpecification(after, rule))
+    throw new AppError('SampleChangesError', 'Some sample results have problems.', {
+      errors: [{ property: 'rawValue', constraints: { invalid: CORRECTION_NOT_ENOUGH } }],
+    });
+}
