@@ -104,6 +104,7 @@ export const ZCleaningAgentLimit = z.object({
   health: ZOrNull,
   ld50: ZOrNull,
   arl: ZOrNull,
+  ceiling: ZOrNull.describe('The agent’s own ppm ceiling × the next batch mass, mg'),
   maco: ZOrNull,
   governing: z.string().nullable(),
   area: ZOrNull,
