@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZUncomputable } from './mac-matrix.schemas.ts';
+import { ZSampleLimitBasis, ZUncomputable } from './mac-matrix.schemas.ts';
 
 /**
  * The answers of the limits reports (server/modules/limits/limit-reports.routes.ts and
@@ -66,6 +66,8 @@ export const ZProductionPair = z.object({
   sal: ZOrNull,
   swab: ZOrNull,
   rinse: ZOrNull,
+  swabBasis: ZSampleLimitBasis.nullable(),
+  rinseBasis: ZSampleLimitBasis.nullable(),
 });
 
 export const ZProductionPairs = z.object({
