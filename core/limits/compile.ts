@@ -74,7 +74,11 @@ export interface CompiledLimits {
   /** Per-sample caps (useSampleLimit), mg/swab and mg/ml; NaN when not used. */
   readonly swabCap: number;
   readonly rinseCap: number;
-  /** Fixed sample limits (useFixedSampleLimits), mg/swab and mg/ml; NaN when not used. */
+  /**
+   * Fixed sample limits (useFixedSampleLimits), mg/swab and mg/ml: ceilings on the calculated
+   * swab and rinse limits (matrix.ts `ceiling()`), never a loosening. NaN when not used: NaN is
+   * never below a limit, so the switch off leaves every limit as calculated.
+   */
   readonly fixedSwab: number;
   readonly fixedRinse: number;
   /** Recovery fraction of the swab and of the rinse sampling (their own, or the policy's). */

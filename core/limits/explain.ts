@@ -16,10 +16,10 @@ import { factorInput, from, fromPolicy, input, result, step } from './derivation
 import { limitFlags } from './flags.ts';
 import type { LimitChecks, LimitFlags } from './flags.ts';
 import type { Derivation, DerivationInput } from './derivation.ts';
-import { evaluatePairAt, newPairView } from './matrix.ts';
+import { SAMPLE_RULE_NAMES, evaluatePairAt, newPairView } from './matrix.ts';
 import { derived, macoInput, sampleDerivations } from './explain-samples.ts';
 import { activeResidueType, hbelOf } from './residue-type.ts';
-import type { PairView } from './matrix.ts';
+import type { PairView, SampleRuleName } from './matrix.ts';
 import type { LimitsInput, ProductSpec } from './model.ts';
 import { effectiveSafetyFactor } from './policy.ts';
 import type { CleaningLimitPolicy } from './policy.ts';
@@ -39,6 +39,12 @@ export interface PairExplanation {
   limitInNextProduct: Derivation;
   swabLimit?: Derivation;
   rinseLimit?: Derivation;
+  /**
+   * Which rule set the swab and rinse limit (present with them): the calculation, the policy's
+   * per-sample cap, or its fixed sample limit, a ceiling that governs only where lower.
+   */
+  swabLimitBasis?: SampleRuleName;
+  rinseLimitBasis?: SampleRuleName;
   /** The raw numbers, identical to the matrix's (mg, sqcm, mg/sqcm, mg/swab, mg/ml; NaN = null). */
   numbers: PairNumbers;
   /**
@@ -543,5 +549,7 @@ export function explainPair(
   };
   if (checks) explanation.flags = limitFlags(view, checks);
   Object.assign(explanation, sampleDerivations(m, view));
+  if (explanation.swabLimit) explanation.swabLimitBasis = SAMPLE_RULE_NAMES[view.swabRule];
+  if (explanation.rinseLimit) explanation.rinseLimitBasis = SAMPLE_RULE_NAMES[view.rinseRule];
   return explanation;
 }

@@ -33,6 +33,9 @@ export const CALCULATED = 0;
 export const PER_SAMPLE_CAP = 1;
 export const FIXED = 2;
 export type SampleRule = typeof CALCULATED | typeof PER_SAMPLE_CAP | typeof FIXED;
+/** Each rule's name where a pair travels as JSON, indexed by the rule. */
+export const SAMPLE_RULE_NAMES = ['calculated', 'perSampleCap', 'fixed'] as const;
+export type SampleRuleName = (typeof SAMPLE_RULE_NAMES)[number];
 
 /** A sample limit and the rule that set it. */
 export interface SampleValue {

@@ -58,7 +58,7 @@ export const POLICY_FIELD_MEANINGS = {
   },
   useFixedSampleLimits: {
     meaning:
-      'The fixed swab and rinse limits are ceilings: each is used only where it is lower than the calculated limit, and the derivation says which governs.',
+      'The fixed swab and rinse limits are ceilings, never a loosening: each applies to a pair only where it is lower than the pair’s calculated limit, so switching this on can only lower limits. Each pair’s swab and rinse limit says whether the fixed limit governs.',
   },
   salMassUnit: {
     meaning: 'The mass unit the surface limit is shown in (mg or µg per sqcm).',

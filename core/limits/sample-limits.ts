@@ -5,6 +5,7 @@ import { factorInput, input, result } from './derivation.ts';
 import type { Derivation } from './derivation.ts';
 import type { CleaningLimitPolicy } from './policy.ts';
 import { CALCULATED, FIXED, PER_SAMPLE_CAP } from './matrix.ts';
+import type { SampleRuleName } from './matrix.ts';
 import { sampleRuleNote } from './explain-samples.ts';
 import { recoveryFraction } from './policy.ts';
 
@@ -31,7 +32,7 @@ export interface SampleLimitSource {
   area: number;
 }
 
-export type SampleLimitBasis = 'calculated' | 'perSampleCap' | 'fixed';
+export type SampleLimitBasis = SampleRuleName;
 
 export interface SampleLimits {
   /** mg per swab, NaN without a swab area */

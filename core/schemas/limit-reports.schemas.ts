@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZUncomputable } from './mac-matrix.schemas.ts';
+import { ZSampleLimitBasis, ZUncomputable } from './mac-matrix.schemas.ts';
 
 /**
  * The answers of the limits reports (server/modules/limits/limit-reports.routes.ts and
@@ -66,6 +66,8 @@ export const ZProductionPair = z.object({
   sal: ZOrNull,
   swab: ZOrNull,
   rinse: ZOrNull,
+  swabBasis: ZSampleLimitBasis.nullable(),
+  rinseBasis: ZSampleLimitBasis.nullable(),
 });
 
 export const ZProductionPairs = z.object({
@@ -104,6 +106,7 @@ export const ZCleaningAgentLimit = z.object({
   health: ZOrNull,
   ld50: ZOrNull,
   arl: ZOrNull,
+  ceiling: ZOrNull.describe('The agent’s own ppm ceiling × the next batch mass, mg'),
   maco: ZOrNull,
   governing: z.string().nullable(),
   area: ZOrNull,

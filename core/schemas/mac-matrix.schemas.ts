@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SAMPLE_RULE_NAMES } from '../limits/matrix.ts';
 import { ZFacilityParams } from './auth.schemas.ts';
 import { ZId } from './common.schemas.ts';
 import { ZAsOfQuery } from './versions.schemas.ts';
@@ -45,6 +46,17 @@ export const ZMacPairsQuery = ZMacMatrixExportQuery.extend({
 });
 export type TMacPairsQuery = z.infer<typeof ZMacPairsQuery>;
 
+/**
+ * Which rule set a pair's swab or rinse limit. The policy's fixed sample limit and per-sample
+ * cap are ceilings (useFixedSampleLimits, useSampleLimit): each governs only where lower than
+ * the calculated limit, never raising it.
+ */
+export const ZSampleLimitBasis = z
+  .enum(SAMPLE_RULE_NAMES)
+  .describe(
+    'calculated; perSampleCap: the policy’s per-sample cap is lower; fixed: the policy’s fixed sample limit is lower and governs',
+  );
+
 export const ZMacPair = z.object({
   previous: z.string(),
   next: z.string(),
@@ -58,6 +70,8 @@ export const ZMacPair = z.object({
   salCapped: z.boolean(),
   swabLimit: ZQuantity('mg/swab').optional(),
   rinseLimit: ZQuantity('mg/ml').optional(),
+  swabLimitBasis: ZSampleLimitBasis.optional(),
+  rinseLimitBasis: ZSampleLimitBasis.optional(),
   flags: z.array(z.string()),
 });
 export type TMacPair = z.infer<typeof ZMacPair>;

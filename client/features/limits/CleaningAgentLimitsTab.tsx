@@ -3,12 +3,17 @@ import { byNumber, LimitCell } from './LimitCell.tsx';
 import type { CleaningAgentLimit } from './limit-reports-api.ts';
 import { useCleaningAgentLimits } from './limit-reports-api.ts';
 import { criterionLabel } from './pair-explanation.ts';
+
+/** The agent's own ceiling is no criterion of the matrix, so it has its own label here. */
+const governingLabel = (key: string) =>
+  key === 'ceiling' ? 'Agent’s ppm ceiling' : criterionLabel(key);
 import { ReportTable } from './ReportTable.tsx';
 
 const NUMBERS = [
   ['health', 'Health-based', 'mg'],
   ['ld50', 'LD50', 'mg'],
   ['arl', 'General limit', 'mg'],
+  ['ceiling', 'Agent’s ppm ceiling', 'mg'],
   ['maco', 'MACO', 'mg'],
   ['area', 'Area', 'sqcm'],
   ['sal', 'SAL', 'mg/sqcm'],
@@ -19,7 +24,7 @@ function agentDerivation(row: CleaningAgentLimit, key: string): OpenDerivation {
   const keys = [key, ...Object.keys(row.derivations).filter((k) => k !== key)];
   return {
     title: `${row.agent} in ${row.next}`,
-    subtitle: row.governing ? `Governed by ${criterionLabel(row.governing)}` : undefined,
+    subtitle: row.governing ? `Governed by ${governingLabel(row.governing)}` : undefined,
     sections: keys.flatMap((k) => {
       const derivation = row.derivations[k];
       return derivation ? [{ key: k, label: derivation.quantity, derivation }] : [];
@@ -80,7 +85,7 @@ export function CleaningAgentLimitsTab({ onOpen }: { onOpen: (open: OpenDerivati
             key: 'governing',
             title: 'Governing',
             render: (_: unknown, row: CleaningAgentLimit) =>
-              row.governing ? criterionLabel(row.governing) : '—',
+              row.governing ? governingLabel(row.governing) : '—',
           },
         ],
       })}

@@ -1,7 +1,9 @@
 import { Alert, Descriptions, Drawer, Table, Tag, Tooltip, Typography } from 'antd';
-import type { ContractPair } from '#core/limits/contract-output.ts';
+import type { ContractPair, ContractQuantity } from '#core/limits/contract-output.ts';
+import type { SampleRuleName } from '#core/limits/matrix.ts';
 import { formatNumber, formatQuantity } from '#client/shared/master-data/format-value.ts';
 import { DerivationView } from './DerivationView.tsx';
+import { SampleLimitBasisTag } from './SampleLimitBasisTag.tsx';
 import { areaLabel, explainPair } from './pair-explanation.ts';
 import { usePairDerivation } from './use-pair-derivation.ts';
 import type { CriterionRow } from './pair-explanation.ts';
@@ -26,6 +28,23 @@ export function PairDrawer({ pair, productionId, onClose }: PairDrawerProps) {
       {pair ? <PairExplanationView pair={pair} productionId={productionId} /> : null}
     </Drawer>
   );
+}
+
+/** A swab or rinse limit with the marker of the policy ceiling that set it, if one did. */
+function sampleItem(
+  key: string,
+  label: string,
+  limit: ContractQuantity<string> | null | undefined,
+  basis: SampleRuleName | undefined,
+) {
+  if (!limit) return [];
+  const children = (
+    <>
+      {formatQuantity(limit)}
+      <SampleLimitBasisTag basis={basis} />
+    </>
+  );
+  return [{ key, label, children }];
 }
 
 function PairExplanationView({
@@ -137,12 +156,8 @@ function PairExplanationView({
                 '—'
               ),
           },
-          ...(pair.swabLimit
-            ? [{ key: 'swab', label: 'Swab limit', children: formatQuantity(pair.swabLimit) }]
-            : []),
-          ...(pair.rinseLimit
-            ? [{ key: 'rinse', label: 'Rinse limit', children: formatQuantity(pair.rinseLimit) }]
-            : []),
+          ...sampleItem('swab', 'Swab limit', pair.swabLimit, derivation.data?.swabLimitBasis),
+          ...sampleItem('rinse', 'Rinse limit', pair.rinseLimit, derivation.data?.rinseLimitBasis),
         ]}
       />
       <Typography.Title level={5} style={{ marginTop: 24 }}>

@@ -5,6 +5,7 @@ import { byNumber, LimitCell } from './LimitCell.tsx';
 import type { ProductionPair } from './limit-reports-api.ts';
 import { useExplainProductionPair, useProductionPairs } from './limit-reports-api.ts';
 import { criterionLabel } from './pair-explanation.ts';
+import { SampleLimitBasisTag } from './SampleLimitBasisTag.tsx';
 
 const NUMBERS = [
   ['maco', 'MACO'],
@@ -58,12 +59,17 @@ export function ProductionPairsTable({
           title: `${title} (${units[key]})`,
           sorter: byNumber<ProductionPair>((p) => p[key]),
           render: (_: unknown, p: ProductionPair) => (
-            <LimitCell
-              value={p[key]}
-              unit={units[key]}
-              label={`${title} of ${p.previous} → ${p.next} in ${productionName}`}
-              onOpen={open(p, key)}
-            />
+            <>
+              <LimitCell
+                value={p[key]}
+                unit={units[key]}
+                label={`${title} of ${p.previous} → ${p.next} in ${productionName}`}
+                onOpen={open(p, key)}
+              />
+              {key === 'swab' || key === 'rinse' ? (
+                <SampleLimitBasisTag basis={p[`${key}Basis`] ?? undefined} />
+              ) : null}
+            </>
           ),
         })),
       ]}

@@ -12,14 +12,25 @@ const options = (values: readonly string[]) => values.map((value) => ({ value, l
  * What the field does to the numbers (a tooltip) and, where it changes nothing in this facility,
  * why (shown under it): no policy field is silently ignored.
  */
-function help(name: (string | number)[] | string) {
+function help(name: (string | number)[] | string): { tooltip?: string; extra?: string } {
   const f = fieldMeaning(Array.isArray(name) ? name.map(String) : [name]);
   return f ? { tooltip: f.meaning, ...(f.noEffect ? { extra: f.noEffect } : {}) } : {};
 }
 
-function Toggle({ name, label }: { name: (string | number)[] | string; label: string }) {
+/** `explained`: the field's meaning is shown under it as well, not only in its tooltip. */
+function Toggle({
+  name,
+  label,
+  explained,
+}: {
+  name: (string | number)[] | string;
+  label: string;
+  explained?: boolean;
+}) {
+  const h = help(name);
+  const shown = explained ? { extra: [h.tooltip, h.extra].filter(Boolean).join(' ') } : {};
   return (
-    <Form.Item name={name} label={label} valuePropName="checked" {...help(name)}>
+    <Form.Item name={name} label={label} valuePropName="checked" {...h} {...shown}>
       <Switch />
     </Form.Item>
   );
@@ -159,7 +170,7 @@ export function PolicyFieldsForm({ isIntermediate }: { isIntermediate: boolean }
           <NumberField name="rinseSampleLimit" label="Rinse sample limit" />
         </Cell>
         <Cell>
-          <Toggle name="useFixedSampleLimits" label="Use fixed sample limits" />
+          <Toggle name="useFixedSampleLimits" label="Use fixed sample limits" explained />
           <NumberField name="fixedSwabLimit" label="Fixed swab limit" />
           <NumberField name="fixedRinseLimit" label="Fixed rinse limit" />
         </Cell>

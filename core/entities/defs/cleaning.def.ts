@@ -1,6 +1,6 @@
 import type { EntityDef } from '../entity.ts';
 
-/** A detergent: its residue has a limit of its own (LD50 or its own HBEL, with a ppm ceiling). */
+/** A detergent: its residue has a limit of its own (LD50 or its own HBEL, under ppm ceilings). */
 export const cleaningAgentsDef = {
   key: 'cleaningAgents',
   label: 'Cleaning agent',
@@ -10,7 +10,7 @@ export const cleaningAgentsDef = {
   resource: 'Substance',
   domain: 'CleaningAgent',
   description:
-    'Cleaning agents (detergents) with the data their residue limit comes from: LD50 or their own health-based limit, and the ppm ceiling of the Detergent policy.',
+    'Cleaning agents (detergents) with the data their residue limit comes from: LD50 or their own health-based limit, and their own ppm ceiling in the next product.',
   fields: [
     { name: 'name', label: 'Name', kind: 'text', required: true },
     { name: 'externalId', label: 'External ID', kind: 'text', max: 100 },
@@ -22,7 +22,8 @@ export const cleaningAgentsDef = {
       label: 'Ceiling (ppm)',
       kind: 'number',
       positive: true,
-      description: 'Upper bound of the limit in the next product, in ppm.',
+      description:
+        'Upper bound of the limit in the next product, in ppm: applies where lower than the limit from the toxicology and the Detergent policy’s general limit, never raises it.',
     },
   ],
   unique: ['name'],

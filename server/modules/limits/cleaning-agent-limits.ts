@@ -23,6 +23,10 @@ export async function cleaningAgentLimitRows(q: Queryable, facilityId: number, a
     const spec: CleaningAgentSpec = { id: agent.name as string };
     if (agent.pde) spec.hbel = agent.pde as CleaningAgentSpec['hbel'];
     if (agent.ld50) spec.ld50 = agent.ld50 as CleaningAgentSpec['ld50'];
+    // "Ceiling (ppm)" is stored as a plain number in ppm (the field's unit is in its label).
+    if (typeof agent.ppmCeiling === 'number') {
+      spec.ceiling = { value: agent.ppmCeiling, unit: 'ppm' };
+    }
     return cleaningAgentLimits(
       spec,
       input.products,
@@ -37,6 +41,7 @@ export async function cleaningAgentLimitRows(q: Queryable, facilityId: number, a
       health: nullable(l.health),
       ld50: nullable(l.ld50),
       arl: nullable(l.arl),
+      ceiling: nullable(l.ceiling),
       maco: nullable(l.maco),
       area: nullable(l.area),
       sal: nullable(l.sal),

@@ -8,7 +8,8 @@ import { governingPairs, limitsReport, pairKey } from '#core/limits/limit-report
 import type { LowestLimits } from '#core/limits/limit-reports.ts';
 import { rankWorstCases } from '#core/limits/ranking.ts';
 import type { RankingConfig, RankingProduct } from '#core/limits/ranking.ts';
-import { runMatrix } from '#core/limits/matrix.ts';
+import { SAMPLE_RULE_NAMES, runMatrix } from '#core/limits/matrix.ts';
+import type { SampleRule, SampleRuleName } from '#core/limits/matrix.ts';
 import { productWiseLimits } from '#core/limits/worst-case.ts';
 import type { TUncomputable } from '#core/schemas/mac-matrix.schemas.ts';
 import type { Queryable } from '#server/db/db.ts';
@@ -110,7 +111,12 @@ export async function productionPairs(
     sal: number | null;
     swab: number | null;
     rinse: number | null;
+    swabBasis: SampleRuleName | null;
+    rinseBasis: SampleRuleName | null;
   }[] = [];
+  // Which rule set each sample limit: the fixed limit, a ceiling, shows where it governs.
+  const basis = (value: number, rule: SampleRule) =>
+    Number.isFinite(value) ? SAMPLE_RULE_NAMES[rule] : null;
   runMatrix(m, (v) => {
     pairs.push({
       previous: products[v.previous]?.id ?? '',
@@ -120,6 +126,8 @@ export async function productionPairs(
       sal: orNull(v.sal),
       swab: orNull(v.swabLimit),
       rinse: orNull(v.rinseLimit),
+      swabBasis: basis(v.swabLimit, v.swabRule),
+      rinseBasis: basis(v.rinseLimit, v.rinseRule),
     });
   });
   return { pairs, uncomputable };

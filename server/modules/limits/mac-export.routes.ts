@@ -119,7 +119,7 @@ export function registerMacExportRoutes({ app, db, permit }: AppContext): void {
         tags,
         summary: 'One page of the MAC matrix’s pairs, filtered and sorted',
         description:
-          'For matrices too large to download: the pairs that match previous, next (product names), equipment (an item both share) and failingOnly (pairs with no limit or a flag raised), in matrix order or sorted by previous, next, maco or sal ("-" for descending; pairs without a value last). Returns the page and the total that match, and `uncomputable`: the products and equipment left out because the engine cannot compute with their stored data, and why. Units as in the MAC matrix (mg, sqcm, mg/sqcm). `asOf` (ISO date-time): the pairs as the facility’s data and approved policy gave them then.',
+          'For matrices too large to download: the pairs that match previous, next (product names), equipment (an item both share) and failingOnly (pairs with no limit or a flag raised), in matrix order or sorted by previous, next, maco or sal ("-" for descending; pairs without a value last). Returns the page and the total that match, and `uncomputable`: the products and equipment left out because the engine cannot compute with their stored data, and why. Units as in the MAC matrix (mg, sqcm, mg/sqcm). `swabLimitBasis` and `rinseLimitBasis` (beside the swab and rinse limits) say which rule set each: `fixed` where the policy’s fixed sample limit, a ceiling, is lower than the calculated limit and governs. `asOf` (ISO date-time): the pairs as the facility’s data and approved policy gave them then.',
         params: ZFacilityParams,
         querystring: ZMacPairsQuery,
         response: { 200: ZMacPairsPage },

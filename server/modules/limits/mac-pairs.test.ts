@@ -25,8 +25,10 @@ describe('GET {F}/mac-matrix/pairs', () => {
     expect(first.status).toBe(200);
     expect(first.body.total).toBe(4);
     expect(names(first.body)).toEqual(['A>B', 'B>A', 'C>D']);
-    const { flags, ...pair } = first.body.data[0]!;
+    const { flags, swabLimitBasis, rinseLimitBasis, ...pair } = first.body.data[0]!;
     expect(pair).toEqual(JSON.parse(JSON.stringify(engine.pairs![0])));
+    // Beside the contract's pair: which rule set each sample limit (no fixed limits here).
+    expect([swabLimitBasis, rinseLimitBasis]).toEqual(['calculated', 'calculated']);
     // Health 25,000 mg against the general limit's 1,000 mg: 25 × looser, an alert.
     expect(flags).toEqual([PAIR_FLAG_TEXTS.farLooserThanTraditional]);
     expect(first.body.data[1]!.flags).toEqual([]);

@@ -1,6 +1,12 @@
 import { compileLimits, type CompiledLimits } from '#core/limits/compile.ts';
 import { contractPair } from '#core/limits/contract-output.ts';
-import { evaluatePairAt, newPairView, runMatrix, type PairView } from '#core/limits/matrix.ts';
+import {
+  SAMPLE_RULE_NAMES,
+  evaluatePairAt,
+  newPairView,
+  runMatrix,
+  type PairView,
+} from '#core/limits/matrix.ts';
 import type { LimitsInput } from '#core/limits/model.ts';
 import { nameRanks, pairFlags } from '#core/limits/pair-flags.ts';
 import type { TMacPair, TMacPairsPage, TMacPairsQuery } from '#core/schemas/mac-matrix.schemas.ts';
@@ -88,9 +94,17 @@ export function pagePairs(source: PairsSource | LimitsInput, query: TMacPairsQue
   const data: TMacPair[] = [];
   for (const row of order.subarray(start, start + query.pageLimit)) {
     evaluatePairAt(m, prevs[row] ?? 0, nexts[row] ?? 0, view);
-    data.push({ ...contractPair(m, view), flags: pairFlags(view) });
+    data.push({ ...contractPair(m, view), ...sampleBases(m, view), flags: pairFlags(view) });
   }
   return { ...empty, data, total: order.length };
+}
+
+/** Which rule set the pair's swab and rinse limits, beside them (not in the limits contract). */
+function sampleBases(m: CompiledLimits, view: PairView) {
+  return {
+    ...(m.input.sampling.swabArea ? { swabLimitBasis: SAMPLE_RULE_NAMES[view.swabRule] } : {}),
+    ...(m.input.sampling.rinseVolume ? { rinseLimitBasis: SAMPLE_RULE_NAMES[view.rinseRule] } : {}),
+  };
 }
 
 function matchPairs(source: PairsSource, query: TMacPairsQuery): PairMatches | null {

@@ -170,6 +170,11 @@ describe('the same pair on every view', () => {
 
     const page = await get<TMacPairsPage>(`/mac-matrix/pairs?previous=A&next=B${and}`);
     expect(fromContract(page.body.data[0]!)).toEqual(expected);
+    // Each pair says which rule set its swab and rinse limit: here the fixed rinse limit governs.
+    expect(page.body.data[0]).toMatchObject({
+      swabLimitBasis: 'calculated',
+      rinseLimitBasis: 'fixed',
+    });
     expect(await xlsxRow(q, 'A', 'B')).toEqual(expected);
     const explained = await get<{ explanation: PairExplanation }>(
       `/mac-matrix/explain?previous=A&next=B${and}`,
@@ -180,6 +185,10 @@ describe('the same pair on every view', () => {
     expect(explained.body.explanation.area.result?.value).toBe(matrix.area.value);
     expect(explained.body.explanation.swabLimit?.note).toMatch(/calculated limit governs/);
     expect(explained.body.explanation.rinseLimit?.note).toMatch(/fixed sample limit governs/);
+    expect(explained.body.explanation).toMatchObject({
+      swabLimitBasis: 'calculated',
+      rinseLimitBasis: 'fixed',
+    });
     expect(matrix.sharedEquipment).toEqual(productionId ? ['E1', 'E2'] : ['E1', 'E2', 'E3']);
 
     if (productionId) {
@@ -188,6 +197,7 @@ describe('the same pair on every view', () => {
       const report = await get<{ pairs: Row[] }>(`/limits/productions/${productionId}/pairs`);
       const row = report.body.pairs.find((p) => p.previous === 'A' && p.next === 'B')!;
       expect([row.maco, row.sal, row.swab, row.rinse]).toEqual(expected);
+      expect(row).toMatchObject({ swabBasis: 'calculated', rinseBasis: 'fixed' });
       const inReport = await get<{ explanation: PairExplanation }>(
         `/limits/productions/${productionId}/explain?previous=A&next=B`,
       );

@@ -188,12 +188,24 @@ describe('A cleaning agent limits report', () => {
       'Health-based MACO (mg)',
       'LD50-based MACO (mg)',
       'General limit (ARL) MACO (mg)',
+      'Agent ppm ceiling MACO (mg)',
       'MACO (mg)',
       'Governing criterion',
       'Shared area (sqcm)',
       'SAL (mg/sqcm)',
     ]);
-    const keys = ['agent', 'next', 'health', 'ld50', 'arl', 'maco', 'governing', 'area', 'sal'];
+    const keys = [
+      'agent',
+      'next',
+      'health',
+      'ld50',
+      'arl',
+      'ceiling',
+      'maco',
+      'governing',
+      'area',
+      'sal',
+    ];
     expect(rows.map((r) => keys.map((_, i) => r[i] ?? null))).toEqual(
       (live.limits as TestBody[]).map((l) => keys.map((k) => l[k])),
     );

@@ -19,6 +19,7 @@ const COLUMNS: [header: string, key: keyof Row & string, unit: string | null][] 
   ['Health-based MACO (mg)', 'health', 'mg'],
   ['LD50-based MACO (mg)', 'ld50', 'mg'],
   ['General limit (ARL) MACO (mg)', 'arl', 'mg'],
+  ['Agent ppm ceiling MACO (mg)', 'ceiling', 'mg'],
   ['MACO (mg)', 'maco', 'mg'],
   ['Governing criterion', 'governing', null],
   ['Shared area (sqcm)', 'area', 'sqcm'],
@@ -45,7 +46,7 @@ export const cleaningAgentLimitsKind: ReportKind = {
           }
         : reportTable(
             COLUMNS.map(([header]) => header),
-            [80, '*', 55, 55, 55, 55, 50, 55, 55],
+            [75, '*', 50, 50, 50, 50, 50, 50, 50, 50],
             data.limits.map((l) =>
               COLUMNS.map(([, key, unit]) => {
                 const v = l[key];
