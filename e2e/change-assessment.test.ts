@@ -182,6 +182,10 @@ it('a PDE change is staged, evaluated, decided, approved by a second user, and o
   await expect
     .poll(() => second.getByTestId('change-status').first().textContent())
     .toBe('Approved');
+  // Applied, its evaluation is frozen as approved: never stale, its changes marked applied.
+  await second.getByText(/^Applied .*: the evaluation as approved$/).waitFor();
+  await second.getByRole('cell', { name: 'Applied' }).first().waitFor();
+  expect(await second.getByText(/evaluate again/).count()).toBe(0);
 
   // The moc register links the record to its assessment.
   await page.goto('/master-data/moc');

@@ -32,13 +32,19 @@ async function pairAB(): Promise<Pair> {
   return res.body.pairs.find((p) => p.previous === 'A' && p.next === 'B')!;
 }
 
-async function chemicalPolicy() {
+/** The Chemical policy: the draft the form edits, or with `inForce` the plain read. */
+async function chemicalPolicy(read: 'draft' | 'inForce' = 'draft') {
   const res = await app.server.request<{
     id: number;
     version: number;
     status: string;
+    versionNumber: number;
+    inForceVersionNumber: number | null;
+    draftVersionNumber: number | null;
     policy: { useARL: boolean; globalRecoveryPercentage: number };
-  }>('GET', `${F}/cleaning_limit_policies/Chemical`, { token });
+  }>('GET', `${F}/cleaning_limit_policies/Chemical${read === 'draft' ? '?version=draft' : ''}`, {
+    token,
+  });
   return res.body;
 }
 
@@ -73,18 +79,27 @@ describe('cleaning limit policies', () => {
       .click();
     await page.getByRole('heading', { name: 'Cleaning limit policies' }).waitFor();
     // The defaults are the facility's version 1, in force from its creation.
-    await page.getByText('Version 1').waitFor();
+    await page.getByText('Version 1', { exact: true }).waitFor();
 
     const arl = page.getByRole('switch', { name: 'Use general limit (ARL)' });
     expect(await arl.getAttribute('aria-checked')).toBe('true');
     await arl.click();
     await saveWithReason('Save Chemical policy', 'General limit not applied to this site');
-    await page.getByText('Version 2').waitFor();
+    await page.getByText('Version 2', { exact: true }).waitFor();
 
     const policy = await chemicalPolicy();
     expect(policy.version).toBe(2);
     expect(policy.status).toBe('BeingBuilt');
     expect(policy.policy.useARL).toBe(false);
+    await page.getByText('Draft version 2 — not in force').waitFor();
+    // The plain read answers the version in force, which the limits use, not the draft.
+    expect(await chemicalPolicy('inForce')).toMatchObject({
+      status: 'Approved',
+      versionNumber: 1,
+      inForceVersionNumber: 1,
+      draftVersionNumber: 2,
+      policy: { useARL: true },
+    });
     // Being built, the change moves no limit; approved, it does.
     expect((await pairAB()).governing).toBe('arl');
     await putInForce(app.server, F, adminEditor(token), 'CleaningLimitPolicy', policy.id);
@@ -121,7 +136,7 @@ describe('cleaning limit policies', () => {
       .getByRole('navigation', { name: 'Main' })
       .getByRole('link', { name: 'Cleaning limit policies' })
       .click();
-    await page.getByText('Version 2').waitFor();
+    await page.getByText('Version 2', { exact: true }).waitFor();
 
     const other = await app.server.request('POST', `${F}/cleaning_limit_policies`, {
       token,
@@ -133,7 +148,7 @@ describe('cleaning limit policies', () => {
     await saveWithReason('Save Chemical policy', 'Recovery from the swab study');
     await page.getByText('Changed by someone else', { exact: true }).waitFor();
     await page.getByRole('button', { name: 'Reload current values' }).click();
-    await page.getByText('Version 3').waitFor();
+    await page.getByText('Version 3', { exact: true }).waitFor();
     expect(await page.getByRole('spinbutton', { name: 'Global recovery' }).inputValue()).toBe('90');
     expect(await page.getByRole('switch', { name: 'Use LD50' }).getAttribute('aria-checked')).toBe(
       'true',
@@ -149,15 +164,22 @@ describe('cleaning limit policies', () => {
 
   it('changes the microbial cleaning limit policy on its own tab', async () => {
     await page.getByRole('tab', { name: 'Microbial' }).click();
-    await page.getByText('Version 1').waitFor();
+    await page.getByText('Version 1', { exact: true }).waitFor();
     await page.getByRole('spinbutton', { name: 'Rinse limit' }).fill('10');
     await saveWithReason('Save microbial cleaning limit policy', 'WFI rinse');
-    await page.getByText('Version 2').waitFor();
-    const res = await app.server.request<{ policy: { rinseLimit: number } }>(
-      'GET',
-      `${F}/microbial-cleaning-limit-policies`,
-      { token },
-    );
-    expect(res.body.policy.rinseLimit).toBe(10);
+    await page.getByText('Version 2', { exact: true }).waitFor();
+    await page.getByText('Draft version 2 — not in force').waitFor();
+    const read = (query: string) =>
+      app.server.request<{ policy: { rinseLimit: number }; versionNumber: number }>(
+        'GET',
+        `${F}/microbial-cleaning-limit-policies${query}`,
+        { token },
+      );
+    expect((await read('?version=draft')).body).toMatchObject({
+      versionNumber: 2,
+      policy: { rinseLimit: 10 },
+    });
+    // Runs judge with the version in force until the draft is approved.
+    expect((await read('')).body.versionNumber).toBe(1);
   });
 });

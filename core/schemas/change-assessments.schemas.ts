@@ -176,8 +176,16 @@ export type TImpactSummary = z.infer<typeof ZImpactSummary>;
 export const ZEvaluation = z.object({
   evaluatedAt: z.string(),
   evaluatedBy: z.number().int(),
-  /** False once the facility's data or the change set changed since (evaluate again). */
+  /**
+   * False once the facility's data or the change set changed since (evaluate again). Once the
+   * assessment is applied the evaluation is frozen and stays true.
+   */
   current: z.boolean(),
+  /**
+   * True once the assessment is approved and applied: the evaluation is the one the approval
+   * signed, kept as it was and no longer compared with the data (which the apply itself changed).
+   */
+  frozen: z.boolean(),
   summary: ZImpactSummary,
   /** Impact items still without a decision; submit needs 0. */
   undecided: z.number().int(),
@@ -213,6 +221,14 @@ export const ZChangeAssessment = ZControlledState.extend({
   evaluation: ZEvaluation.nullable(),
   /** Set when approved: the limits snapshot the approval put in force. */
   limitsSnapshotId: z.number().int().nullable(),
+  /** Set once approved: when its change set was applied, by whose approval, as which version. */
+  applied: z
+    .object({
+      at: z.string(),
+      versionNumber: z.number().int(),
+      approvedBy: z.string().nullable(),
+    })
+    .nullable(),
   cancelledAt: z.string().nullable(),
   cancelReason: z.string().nullable(),
   createdBy: z.number().int(),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MEASURES } from '../units/measures.ts';
 import { ZReason } from './common.schemas.ts';
 import { ZControlledState } from './signatures.schemas.ts';
+import { ZVersionsInForce } from './versions.schemas.ts';
 
 /*
  * Facility rules kept as one document each: the microbial cleaning limit policy, the cleaning
@@ -128,9 +129,11 @@ export const ZMicrobialPolicyRequest = changeOf(ZMicrobialPolicyFields);
 // Controlled records: the latest version and its state; `id` is the documentId.
 export const ZMicrobialPolicyResponse = z
   .object({ id: z.number().int(), policy: ZMicrobialPolicyFields })
-  .extend(ZControlledState.shape);
+  .extend(ZControlledState.shape)
+  .extend(ZVersionsInForce.shape);
 
 export const ZInspectionSettingsRequest = changeOf(ZInspectionSettingsFields);
 export const ZInspectionSettingsResponse = z
   .object({ id: z.number().int(), cleaningInspectionSettings: ZInspectionSettingsFields })
-  .extend(ZControlledState.shape);
+  .extend(ZControlledState.shape)
+  .extend(ZVersionsInForce.shape);

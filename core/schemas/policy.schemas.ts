@@ -4,6 +4,7 @@ import { MEASURES } from '../units/measures.ts';
 import { policyFieldText as doc } from '../limits/policy-fields.ts';
 import { ZReason } from './common.schemas.ts';
 import { ZControlledState } from './signatures.schemas.ts';
+import { ZVersionsInForce } from './versions.schemas.ts';
 
 const ZPpm = z.object({ value: z.number().finite().positive(), unit: z.literal('ppm') });
 const l3Units = MEASURES.l3.allowed as readonly string[];
@@ -105,6 +106,7 @@ export const ZCleaningLimitPolicyResponse = z
     safetyFactor: z.number(),
     modificationFactor: z.number(),
   })
-  .extend(ZControlledState.shape);
+  .extend(ZControlledState.shape)
+  .extend(ZVersionsInForce.shape);
 
 export type TCleaningLimitPolicy = z.infer<typeof ZCleaningLimitPolicy>;

@@ -23,3 +23,30 @@ export const ZAsOfQuery = z.object({
     .optional()
     .describe('Answer with the data as it was at this moment'),
 });
+
+/**
+ * A read of a controlled record: the plain read answers the version in force (the approved one,
+ * which runs and limits enforce); `version=draft` answers the latest version, the one an edit
+ * changes (the version in force when none is in progress). With `asOf`, as they were then.
+ */
+export const ZControlledReadQuery = ZAsOfQuery.extend({
+  version: z
+    .enum(['draft'])
+    .optional()
+    .describe('draft: the version being built, reviewed or approved, where there is one'),
+});
+export type TControlledReadQuery = z.infer<typeof ZControlledReadQuery>;
+
+/** Which versions of a controlled record exist besides the one read, so a screen can label it. */
+export const ZVersionsInForce = z.object({
+  inForceVersionNumber: z
+    .number()
+    .int()
+    .nullable()
+    .describe('The version in force (approved); null before the first approval'),
+  draftVersionNumber: z
+    .number()
+    .int()
+    .nullable()
+    .describe('A later version being built, reviewed or approved, not in force; null when none'),
+});

@@ -29,6 +29,8 @@ async function equipment(): Promise<number[]> {
   return equipmentIds;
 }
 
+// The controlled rules are read as the draft: the version an edit changes (the plain read
+// answers the version in force).
 const EDITS: VersionedEdit[] = [
   {
     name: 'cleaning limit policy',
@@ -36,7 +38,7 @@ const EDITS: VersionedEdit[] = [
     path: () => `${t.F}/cleaning_limit_policies`,
     change: (n) => ({ residueType: 'Chemical', globalRecoveryPercentage: 80 + n }),
     read: async () => {
-      const b = await get(`${t.F}/cleaning_limit_policies/Chemical`);
+      const b = await get(`${t.F}/cleaning_limit_policies/Chemical?version=draft`);
       return { version: b.version, marker: b.policy.globalRecoveryPercentage };
     },
   },
@@ -46,7 +48,7 @@ const EDITS: VersionedEdit[] = [
     path: () => `${t.F}/intermediate-cleaning-limit-policies`,
     change: (n) => ({ globalRecoveryPercentage: 80 + n }),
     read: async () => {
-      const { policy } = await get(`${t.F}/intermediate-cleaning-limit-policies`);
+      const { policy } = await get(`${t.F}/intermediate-cleaning-limit-policies?version=draft`);
       return { version: policy.version, marker: policy.policy.globalRecoveryPercentage };
     },
   },
@@ -56,7 +58,7 @@ const EDITS: VersionedEdit[] = [
     path: () => `${t.F}/microbial-cleaning-limit-policies`,
     change: (n) => ({ rinseLimit: 10 + n }),
     read: async () => {
-      const b = await get(`${t.F}/microbial-cleaning-limit-policies`);
+      const b = await get(`${t.F}/microbial-cleaning-limit-policies?version=draft`);
       return { version: b.version, marker: b.policy.rinseLimit };
     },
   },
@@ -66,7 +68,7 @@ const EDITS: VersionedEdit[] = [
     path: () => `${t.F}/cleaning-inspection-settings`,
     change: (n) => ({ minimumLightLux: 600 + n }),
     read: async () => {
-      const b = await get(`${t.F}/cleaning-inspection-settings`);
+      const b = await get(`${t.F}/cleaning-inspection-settings?version=draft`);
       return { version: b.version, marker: b.cleaningInspectionSettings.minimumLightLux };
     },
   },

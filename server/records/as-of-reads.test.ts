@@ -44,8 +44,11 @@ describe('controlled records read as of a moment', () => {
     const list = await t.call('GET', `${t.F}/cleaning_limit_policies?${at(then)}`);
     const chemical = list.body.policies.find((p: Body) => p.residueType === 'Chemical');
     expect(chemical).toEqual(inForce.body);
+    // Now: the plain read answers the version in force, the draft read the one being built.
     const now = await t.call('GET', `${t.F}/cleaning_limit_policies/chemical`);
-    expect(now.body.status).toBe('BeingBuilt');
+    expect(now.body).toMatchObject({ status: 'Approved', policy: { swabSampleLimit: 4 } });
+    const draftNow = await t.call('GET', `${t.F}/cleaning_limit_policies/chemical?version=draft`);
+    expect(draftNow.body).toMatchObject({ status: 'BeingBuilt', policy: { swabSampleLimit: 2 } });
   });
 
   it('give the inspection settings as they were', async () => {

@@ -286,6 +286,61 @@ export async function approvedContent(
   return row?.content ?? null;
 }
 
+/** A version of a controlled record with its content, as a read answers it. */
+export interface ControlledVersion<T = Record<string, unknown>> extends ControlledVersionState {
+  content: T;
+}
+
+/**
+ * The version in force now, or at `asOf` (approved then and not yet deprecated), with its
+ * content; null when none was ever approved. Before the first approval known (asOf older than
+ * the record's version 1, data older than controlled records) the first approved version, the
+ * earliest state known. A plain read of a controlled record answers this version: the signed
+ * content is the one that governs (EU GMP Annex 11 §10, 21 CFR 211.100(a): an unapproved
+ * change is not in force); the version being built is the separate, labelled draft read.
+ */
+export async function versionInForce<T = Record<string, unknown>>(
+  q: Queryable,
+  ref: Omit<ControlledRef, 'planId'>,
+  options: { asOf?: string | Date | undefined } = {},
+): Promise<ControlledVersion<T> | null> {
+  const asOf = options.asOf ?? null;
+  const [row] = await q.query<{
+    content: T;
+    version_number: number;
+    status: TRecordStatus;
+    signature_state: TSignatureState | null;
+  }>(
+    asOf
+      ? `select content, version_number, status, signature_state from controlled_versions
+          where facility_id = $1 and document_type = $2 and document_id = $3
+            and approved_at is not null
+            and (approved_at <= $4 and (deprecated_at is null or deprecated_at > $4)
+                 or not exists (select 1 from controlled_versions e where e.facility_id = $1
+                      and e.document_type = $2 and e.document_id = $3 and e.approved_at <= $4))
+          order by approved_at limit 1`
+      : `select content, version_number, status, signature_state from controlled_versions
+          where facility_id = $1 and document_type = $2 and document_id = $3
+            and status = 'Approved'
+          order by version_number desc limit 1`,
+    asOf
+      ? [ref.facilityId, ref.documentType, ref.documentId, asOf]
+      : [ref.facilityId, ref.documentType, ref.documentId],
+  );
+  if (!row) return null;
+  return {
+    content: row.content,
+    versionNumber: row.version_number,
+    // As of a moment the version was in force then, whatever became of it later.
+    status: asOf ? 'Approved' : row.status,
+    signatureState: row.signature_state,
+  };
+}
+
+/** A status of a version not (yet) in force: being built, reviewed or approved. */
+export const isDraftStatus = (status: TRecordStatus) =>
+  status === 'BeingBuilt' || status === 'BeingReviewed' || status === 'BeingApproved';
+
 /** The record whose approval put a version in force without signatures of its own. */
 export interface ApprovedBy {
   documentType: TControlledDocumentType;

@@ -41,6 +41,15 @@ export function ChangeAssessmentPage() {
   return <LoadedAssessment assessment={assessment.data} />;
 }
 
+/** When the change set was applied and by whose approval, as the header says it. */
+export function appliedText(
+  applied: NonNullable<TChangeAssessment['applied']>,
+  formatDateTime: (at: string) => string,
+): string {
+  const by = applied.approvedBy ? ` by ${applied.approvedBy}` : '';
+  return `${formatDateTime(applied.at)}, on approval of version ${applied.versionNumber}${by}`;
+}
+
 function LoadedAssessment({ assessment }: { assessment: TChangeAssessment }) {
   const scope = useFacilityScope();
   const queryClient = useQueryClient();
@@ -111,6 +120,16 @@ function LoadedAssessment({ assessment }: { assessment: TChangeAssessment }) {
               span: 'filled',
               children: assessment.description || '—',
             },
+            ...(assessment.applied
+              ? [
+                  {
+                    key: 'applied',
+                    label: 'Applied',
+                    span: 'filled' as const,
+                    children: appliedText(assessment.applied, formatDateTime),
+                  },
+                ]
+              : []),
             ...(isCancelled
               ? [
                   {

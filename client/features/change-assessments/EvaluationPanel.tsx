@@ -45,7 +45,7 @@ export function EvaluationPanel(props: { assessment: TChangeAssessment; canEvalu
               </Button>
             </>
           ) : null}
-          {props.canEvaluate ? (
+          {props.canEvaluate && !evaluation?.frozen ? (
             <Button
               type="primary"
               loading={evaluate.isPending}
@@ -69,7 +69,14 @@ export function EvaluationPanel(props: { assessment: TChangeAssessment; canEvalu
         </Typography.Paragraph>
       ) : (
         <Flex vertical gap="middle">
-          {evaluation.current ? (
+          {evaluation.frozen && assessment.applied ? (
+            <Alert
+              type="info"
+              showIcon
+              title={`Applied ${formatDateTime(assessment.applied.at)}: the evaluation as approved`}
+              description={`Evaluated ${formatDateTime(evaluation.evaluatedAt)}. This is the evaluation the approval signed, kept as it was: the change set below was applied on approval, so it is no longer compared with the facility's data.`}
+            />
+          ) : evaluation.current ? (
             <Alert
               type="success"
               showIcon

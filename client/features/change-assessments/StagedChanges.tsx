@@ -32,7 +32,9 @@ export function StagedChanges(props: { assessment: TChangeAssessment; canEdit: b
       render: (_, change) => (
         <Space wrap>
           <span>{change.label}</span>
-          {change.current ? null : (
+          {assessment.applied ? (
+            <Tag color="success">Applied</Tag>
+          ) : change.current ? null : (
             <Tooltip title="The record was changed directly since this was staged: open it and stage it again.">
               <Tag color="warning">Stale</Tag>
             </Tooltip>

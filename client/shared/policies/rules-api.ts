@@ -30,7 +30,13 @@ export interface ControlledRef {
   state: TControlledState;
   /** The record's path below /api/v2, for its version history. */
   path: string;
+  /** The version in force (approved); null before the first approval or from an older server. */
+  inForceVersionNumber: number | null;
+  /** A later version not yet in force (being built, reviewed or approved), or null. */
+  draftVersionNumber: number | null;
 }
+
+const numberOrNull = (value: unknown) => (typeof value === 'number' ? value : null);
 
 /** The controlled part of a policy's read, or nothing from a server that does not send it. */
 function controlledRef(
@@ -40,7 +46,16 @@ function controlledRef(
 ): { controlled?: ControlledRef } {
   const state = controlledStateOf(response);
   if (!state || typeof response.id !== 'number') return {};
-  return { controlled: { documentType, id: response.id, state, path: path(response.id) } };
+  return {
+    controlled: {
+      documentType,
+      id: response.id,
+      state,
+      path: path(response.id),
+      inForceVersionNumber: numberOrNull(response.inForceVersionNumber),
+      draftVersionNumber: numberOrNull(response.draftVersionNumber),
+    },
+  };
 }
 
 import type { ResidueType } from '#core/limits/policy.ts';
@@ -83,13 +98,19 @@ export const rulesKeys = {
   inspection: (facilityId: number) => ['facility', facilityId, 'inspection-settings'] as const,
 };
 
+/**
+ * The editing forms read the draft (the version an edit changes); a plain read answers the
+ * version in force, which runs and limits use.
+ */
+const DRAFT = 'version=draft';
+
 export async function loadPolicy(
   scope: FacilityScope,
   residueType: ResidueType,
   signal?: AbortSignal,
 ): Promise<VersionedDocument<PolicyFields>> {
   const response = await apiRequest<PolicyResponse>(
-    `${facilityPath(scope)}/cleaning_limit_policies/${residueType}`,
+    `${facilityPath(scope)}/cleaning_limit_policies/${residueType}?${DRAFT}`,
     { signal, action: 'Loading the cleaning limit policy' },
   );
   return policyDocument(scope, response);
@@ -126,7 +147,7 @@ function microbialDocument(scope: FacilityScope, r: MicrobialResponse) {
 
 export async function loadMicrobial(scope: FacilityScope, signal?: AbortSignal) {
   const r = await apiRequest<MicrobialResponse>(
-    `${facilityPath(scope)}/microbial-cleaning-limit-policies`,
+    `${facilityPath(scope)}/microbial-cleaning-limit-policies?${DRAFT}`,
     { signal, action: 'Loading the microbial cleaning limit policy' },
   );
   return microbialDocument(scope, r);
@@ -161,7 +182,7 @@ function inspectionDocument(scope: FacilityScope, r: InspectionResponse) {
 
 export async function loadInspection(scope: FacilityScope, signal?: AbortSignal) {
   const r = await apiRequest<InspectionResponse>(
-    `${facilityPath(scope)}/cleaning-inspection-settings`,
+    `${facilityPath(scope)}/cleaning-inspection-settings?${DRAFT}`,
     { signal, action: 'Loading the cleaning inspection settings' },
   );
   return inspectionDocument(scope, r);

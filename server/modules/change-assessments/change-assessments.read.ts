@@ -119,12 +119,50 @@ const FALLBACK: ControlledVersionState = {
   versionNumber: 1,
 };
 
+/** When an approved assessment's change set was applied, and whose approval applied it. */
+export type Applied = NonNullable<TChangeAssessment['applied']>;
+
+async function appliedOf(
+  q: Queryable,
+  facilityId: number,
+  ids: readonly number[],
+): Promise<Map<number, Applied>> {
+  const rows = await q.query<{
+    document_id: number;
+    version_number: number;
+    approved_at: Date;
+    approved_by: string | null;
+  }>(
+    `select distinct on (v.document_id) v.document_id, v.version_number, v.approved_at,
+            (select s.printed_name from signatures s
+              where s.facility_id = v.facility_id and s.document_type = v.document_type
+                and s.document_id = v.document_id and s.version_number = v.version_number
+                and s.action = 'Approve'
+              order by s.id desc limit 1) as approved_by
+       from controlled_versions v
+      where v.facility_id = $1 and v.document_type = 'ChangeAssessment'
+        and v.document_id = any($2::int[]) and v.approved_at is not null
+      order by v.document_id, v.version_number`,
+    [facilityId, [...ids]],
+  );
+  return new Map(
+    rows.map((r) => [
+      r.document_id,
+      { at: iso(r.approved_at), versionNumber: r.version_number, approvedBy: r.approved_by },
+    ]),
+  );
+}
+
 function summaryOf(
   row: HeaderRow,
   state: ControlledVersionState,
   watermark: number,
+  applied: Applied | null,
 ): TChangeAssessmentSummary {
-  const current = evaluationCurrent(row, watermark);
+  // Applied, the evaluation is the one the approval signed: frozen, never stale (ICH Q9's
+  // record of the risk decision; EU GMP Annex 15 §11: the change's evaluation is kept).
+  const frozen = applied !== null;
+  const current = frozen || evaluationCurrent(row, watermark);
   return {
     ...state,
     version: row.version,
@@ -142,11 +180,13 @@ function summaryOf(
             evaluatedAt: iso(row.evaluated_at),
             evaluatedBy: row.evaluated_by ?? 0,
             current,
+            frozen,
             summary: row.summary,
             undecided: row.undecided ?? 0,
           }
         : null,
     limitsSnapshotId: row.limits_snapshot_id,
+    applied,
     cancelledAt: row.cancelled_at ? iso(row.cancelled_at) : null,
     cancelReason: row.cancel_reason,
     createdBy: row.created_by,
@@ -170,15 +210,15 @@ export async function assessmentSummaries(
     [facilityId, filter.ids ? [...filter.ids] : null, filter.mocIds ? [...filter.mocIds] : null],
   );
   if (rows.length === 0) return [];
-  const [states, watermark] = await Promise.all([
-    controlledStates(
-      q,
-      { facilityId, documentType: 'ChangeAssessment' },
-      rows.map((r) => r.id),
-    ),
+  const ids = rows.map((r) => r.id);
+  const [states, watermark, applied] = await Promise.all([
+    controlledStates(q, { facilityId, documentType: 'ChangeAssessment' }, ids),
     facilityDataWatermark(q, facilityId),
+    appliedOf(q, facilityId, ids),
   ]);
-  return rows.map((r) => summaryOf(r, states.get(r.id) ?? FALLBACK, watermark));
+  return rows.map((r) =>
+    summaryOf(r, states.get(r.id) ?? FALLBACK, watermark, applied.get(r.id) ?? null),
+  );
 }
 
 interface ChangeRow {
@@ -254,7 +294,12 @@ export async function getChangeAssessment(
   const [found] = await assessmentSummaries(q, facilityId, { ids: [id] });
   if (!found) throw new AppError('NotFoundError', `Change assessment ${id} was not found`);
   const { changeCount: _count, ...rest } = found;
-  return { ...rest, changes: await stagedChanges(q, facilityId, id) };
+  const changes = await stagedChanges(q, facilityId, id);
+  // Applied changes moved their records on: what was applied is not compared with them again.
+  return {
+    ...rest,
+    changes: rest.applied ? changes.map((c) => ({ ...c, current: true })) : changes,
+  };
 }
 
 export interface StoredEvaluation {

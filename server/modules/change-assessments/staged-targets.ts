@@ -211,7 +211,7 @@ const policyTarget: StagedTarget = {
     const { residueType } = await policyRecordOf(tx, scope.facilityId, String(needsRecord(change)));
     // The record holds its latest version: over a version in progress, the staged edit would
     // carry that version's unapproved changes into force with it.
-    const now = await getPolicy(tx, scope.facilityId, residueType);
+    const now = await getPolicy(tx, scope.facilityId, residueType, { read: 'draft' });
     if (now.status !== 'Approved')
       throw new AppError(
         'TransactionLocked',

@@ -21,6 +21,7 @@ import { canonicalJson } from '#server/records/controlled.ts';
 import { computableLimitsInput } from '../limits/computable-input.ts';
 import { worstCaseRanking } from '../limits/limit-reports.service.ts';
 import { studyNumberOf } from '../verification/studies/studies.read.ts';
+import { studyCoverage } from '../verification/studies/study-coverage.ts';
 
 /** What an assessment is computed from, read in one go: the facility's data in force now. */
 export interface AssessmentData {
@@ -59,36 +60,25 @@ function evidenceOf(record: EntityRecord): AssessEvidence {
 }
 
 /**
- * The facility's Validated studies as evidence: each covers every product of its pinned
- * protocol on the protocol's production. The limit it was judged against is not worked out
- * from its snapshot here (null): a tightened limit shows only against historical studies.
+ * The facility's Validated studies as evidence: each covers every product of its scope on its
+ * production, as the coverage model scopes it (study-coverage.ts, which the dashboard reads
+ * too). The limit it was judged against is not worked out from its snapshot here (null): a
+ * tightened limit shows only against historical studies.
  */
 async function studyEvidence(q: Queryable, facilityId: number): Promise<AssessEvidence[]> {
-  const rows = await q.query<{
-    id: number;
-    seq: number;
-    product_ids: number[] | null;
-    production_id: number | null;
-    date: string;
-  }>(
-    `select id, seq, protocol_content->'productIds' as product_ids,
-            (protocol_content->>'productionId')::int as production_id,
-            (coalesce(closed_at, updated_at) at time zone 'UTC')::date::text as date
-       from studies where facility_id = $1 and outcome = 'Validated'`,
-    [facilityId],
-  );
-  return rows.flatMap((row) =>
-    row.production_id === null
+  const studies = await studyCoverage(q, facilityId);
+  return studies.flatMap((study) =>
+    study.outcome !== 'Validated' || study.productionId === null
       ? []
-      : (row.product_ids ?? []).map((productId) => ({
+      : study.productIds.map((productId) => ({
           kind: 'study' as const,
-          id: row.id,
-          name: studyNumberOf(row.seq),
+          id: study.id,
+          name: studyNumberOf(study.seq),
           productId,
-          trainId: row.production_id!,
+          trainId: study.productionId!,
           outcome: 'Validated' as const,
           limitAtStudy: null,
-          date: row.date,
+          date: study.at.slice(0, 10),
         })),
   );
 }

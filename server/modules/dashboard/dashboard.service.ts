@@ -14,9 +14,9 @@ import {
 } from '#core/schemas/dashboard.schemas.ts';
 import { pairsNearLoq, type LoqMethod } from '#core/dashboard/near-loq.ts';
 import { toxicityDistribution } from '#core/dashboard/toxicity-distribution.ts';
+import { validationState } from '#core/verification/coverage.ts';
 import type { Quantity } from '#core/units/quantity.ts';
 import type { Queryable } from '#server/db/db.ts';
-import { tableAsOf } from '#server/entities/entity-history.ts';
 import { allEntities } from '#server/entities/entity-store.ts';
 import { pendingApprovals } from '#server/records/signatures.read.ts';
 import { signerIn } from '#server/records/signatures.service.ts';
@@ -24,6 +24,7 @@ import { numberOf } from '../change-assessments/change-assessments.read.ts';
 import { riskGoal } from '../cleaning-assessments/risk-goal.ts';
 import { facilityLimitsInput } from '../limits/facility-limits-input.ts';
 import { studyNumberOf } from '../verification/studies/studies.read.ts';
+import { equipmentCoverage } from '../verification/studies/study-coverage.ts';
 
 /*
  * The dashboard (issue 13): what a validation lead needs to see first, read from the records as
@@ -66,10 +67,11 @@ async function setupCounts(q: Queryable, caller: DashboardCaller): Promise<TDash
 }
 
 /**
- * Each equipment item by the latest study whose protocol (as frozen in the study) names it:
- * its outcome, and a Validated one older than the periodic verification frequency is Overdue.
- * An item no study names is Not covered. With `asOf`, the studies and equipment as they stood
- * then (the annual summary); `keep` overdue items are listed (10 on the dashboard).
+ * Each equipment item by the latest study that covers it (the coverage model,
+ * verification/studies/study-coverage.ts): its outcome, and a Validated one older than the
+ * periodic verification frequency is Overdue. An item no study covers is Not covered. With
+ * `asOf`, the studies and equipment as they stood then (the annual summary); `keep` overdue
+ * items are listed (10 on the dashboard).
  */
 export async function equipmentStatus(
   q: Queryable,
@@ -78,33 +80,13 @@ export async function equipmentStatus(
   options: { asOf?: string | undefined; keep?: number } = {},
 ): Promise<TEquipmentStatus> {
   const { asOf, keep = 10 } = options;
-  // A FROM item the alias follows: the table, or the table as of the moment.
-  const t = (table: string) => (asOf ? `(select * from ${tableAsOf(table, 1, 2)})` : table);
-  const rows = await q.query<{
-    id: number;
-    name: string;
-    outcome: 'Validated' | 'On Going' | 'Failed' | null;
-    at: Date | string | null;
-  }>(
-    `with covering as (
-       select distinct on (k.equipment_id) k.equipment_id, s.outcome,
-              coalesce(s.closed_at, s.updated_at) as at
-         from ${t('studies')} s
-        cross join lateral jsonb_array_elements_text(
-                coalesce(s.protocol_content -> 'equipmentIds', '[]'::jsonb)) as j(value)
-        cross join lateral (select j.value::int as equipment_id) k
-        where s.facility_id = $1
-        order by k.equipment_id, s.id desc)
-     select e.id, e.name, c.outcome, c.at
-       from ${t('equipment')} e left join covering c on c.equipment_id = e.id
-      where e.facility_id = $1 and e.archived_at is null
-      order by e.id`,
-    asOf ? [facilityId, asOf] : [facilityId],
-  );
-  const [tasks] = await q.query<{ open: number }>(
-    `select count(*)::int as open from qualification_tasks where facility_id = $1 and status = 'Open'`,
-    [facilityId],
-  );
+  const [items, [tasks]] = await Promise.all([
+    equipmentCoverage(q, facilityId, { asOf }),
+    q.query<{ open: number }>(
+      `select count(*)::int as open from qualification_tasks where facility_id = $1 and status = 'Open'`,
+      [facilityId],
+    ),
+  ]);
   const counts: Record<TEquipmentState, number> = {
     Validated: 0,
     'On Going': 0,
@@ -113,17 +95,15 @@ export async function equipmentStatus(
     'Not covered': 0,
   };
   const overdue: TEquipmentStatus['overdue'] = [];
-  const dueBefore = now.getTime() - PERIODIC_VERIFICATION_DAYS * DAY_MS;
-  for (const row of rows) {
-    if (row.outcome === null || row.at === null) counts['Not covered']++;
-    else if (row.outcome === 'Validated' && new Date(row.at).getTime() < dueBefore) {
-      counts.Overdue++;
-      overdue.push({ id: row.id, name: row.name, validatedAt: iso(row.at) });
-    } else counts[row.outcome]++;
+  for (const item of items) {
+    const state = validationState(item.study, now, PERIODIC_VERIFICATION_DAYS);
+    counts[state]++;
+    if (state === 'Overdue' && item.study)
+      overdue.push({ id: item.id, name: item.name, validatedAt: item.study.at });
   }
   overdue.sort((a, b) => a.validatedAt.localeCompare(b.validatedAt));
   return {
-    equipmentCount: rows.length,
+    equipmentCount: items.length,
     counts,
     overdue: overdue.slice(0, keep),
     openQualificationTasks: tasks?.open ?? 0,

@@ -1,4 +1,4 @@
-import { ZAsOfQuery } from '#core/schemas/versions.schemas.ts';
+import { ZControlledReadQuery } from '#core/schemas/versions.schemas.ts';
 import {
   ZInspectionSettingsRequest,
   ZInspectionSettingsResponse,
@@ -15,6 +15,7 @@ import { actorOf } from '#server/http/session-guard.ts';
 import type { Queryable } from '#server/db/db.ts';
 import {
   getPolicyDocument,
+  readOf,
   updatePolicyDocument,
   type PolicyDocument,
 } from '../policies/policy-documents.ts';
@@ -62,9 +63,9 @@ export function registerFacilityRuleRoutes({ app, db, permit }: AppContext): voi
         tags: ['cleaning limit policies'],
         summary: 'The microbial cleaning limit policy (bioburden and endotoxin limits)',
         description:
-          'Surface limits per room grade in CFU per contact plate and per swab (defaults from EU GMP Annex 1, table 6), the limit for ungraded equipment, the final-rinse limit in CFU/ml, the endotoxin limit in EU/ml, the alert level as a percentage of each limit, and the microbial methods used. A controlled record (document type CleaningLimitPolicy): the latest version, with its status; the limits use the approved one. `asOf` (ISO date-time) answers with the record as it was at that moment, with its status then.',
+          'Surface limits per room grade in CFU per contact plate and per swab (defaults from EU GMP Annex 1, table 6), the limit for ungraded equipment, the final-rinse limit in CFU/ml, the endotoxin limit in EU/ml, the alert level as a percentage of each limit, and the microbial methods used. A controlled record (document type CleaningLimitPolicy): the version in force (the approved one, which runs judge with), with its status; `version=draft` answers the latest version (being built, reviewed or approved; the one in force when none is in progress), which an edit changes. Both say `inForceVersionNumber` and `draftVersionNumber`. `asOf` (ISO date-time) answers with the versions as they were at that moment.',
         params: ZFacilityParams,
-        querystring: ZAsOfQuery,
+        querystring: ZControlledReadQuery,
         response: { 200: ZMicrobialPolicyResponse },
       },
     },
@@ -73,7 +74,7 @@ export function registerFacilityRuleRoutes({ app, db, permit }: AppContext): voi
         db,
         request.params.facility,
         'Microbial',
-        { asOf: request.query.asOf },
+        readOf(request.query),
       );
       return { policy: rule.body, ...stateOf(rule) };
     },
@@ -122,9 +123,9 @@ export function registerFacilityRuleRoutes({ app, db, permit }: AppContext): voi
         tags: ['cleaning inspection settings'],
         summary: 'How cleaned equipment is inspected before release',
         description:
-          'Whether a visual inspection is required, the visible residue limit (about 4 ug/sqcm), the minimum light at the surface in lux, second-person verification, photo evidence, the validated dirty and clean hold times in hours, and the inspector’s checklist. A controlled record (document type CleaningInspectionSettings): the latest version, with its status. `asOf` (ISO date-time) answers with the record as it was at that moment, with its status then.',
+          'Whether a visual inspection is required, the visible residue limit (about 4 ug/sqcm), the minimum light at the surface in lux, second-person verification, photo evidence, the validated dirty and clean hold times in hours, and the inspector’s checklist. A controlled record (document type CleaningInspectionSettings): the version in force (the approved one, which runs pin and enforce), with its status; `version=draft` answers the latest version (being built, reviewed or approved; the one in force when none is in progress), which an edit changes. Both say `inForceVersionNumber` and `draftVersionNumber`. `asOf` (ISO date-time) answers with the versions as they were at that moment.',
         params: ZFacilityParams,
-        querystring: ZAsOfQuery,
+        querystring: ZControlledReadQuery,
         response: { 200: ZInspectionSettingsResponse },
       },
     },
@@ -133,7 +134,7 @@ export function registerFacilityRuleRoutes({ app, db, permit }: AppContext): voi
         db,
         request.params.facility,
         'InspectionSettings',
-        { asOf: request.query.asOf },
+        readOf(request.query),
       );
       return { cleaningInspectionSettings: rule.body, ...stateOf(rule) };
     },

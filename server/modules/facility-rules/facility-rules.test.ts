@@ -53,11 +53,22 @@ describe('microbial cleaning limit policies', () => {
     expect(stale.body.errName).toBe('VersionConflictError');
     const same = await t.call('POST', path, { rinseLimit: 10, version: 2, reason: 'x' });
     expect(same.body.errName).toBe('NothingToChangeError');
-    expect((await t.call('GET', path)).body).toMatchObject({
+    // The draft read answers the version being built; the plain read the one in force.
+    expect((await t.call('GET', `${path}?version=draft`)).body).toMatchObject({
       version: 2,
       versionNumber: 2,
       status: 'BeingBuilt',
+      inForceVersionNumber: 1,
+      draftVersionNumber: 2,
       policy: { rinseLimit: 10 },
+    });
+    expect((await t.call('GET', path)).body).toMatchObject({
+      version: 2,
+      versionNumber: 1,
+      status: 'Approved',
+      inForceVersionNumber: 1,
+      draftVersionNumber: 2,
+      policy: { rinseLimit: 100 },
     });
   });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZAsOfQuery } from '#core/schemas/versions.schemas.ts';
+import { ZControlledReadQuery } from '#core/schemas/versions.schemas.ts';
 import { RESIDUE_TYPES } from '#core/limits/policy.ts';
 import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
 import {
@@ -9,6 +9,7 @@ import {
 import { typed, type AppContext } from '#server/http/app-context.ts';
 import { actorOf } from '#server/http/session-guard.ts';
 import { getPolicy, policyRecordOf, updatePolicy } from './policies.service.ts';
+import { readOf } from './policy-documents.ts';
 import { registerPolicyDocumentTypes } from './policy-approval.ts';
 
 const base = '/api/v2/plans/:plan/facilities/:facility';
@@ -24,17 +25,16 @@ export function registerPolicyRoutes({ app, db, permit }: AppContext): void {
       preHandler: permit('CleaningPolicy', 'Get'),
       schema: {
         tags,
-        summary: "The facility's cleaning limit policy for each residue type",
+        summary:
+          "The facility's cleaning limit policy for each residue type: the version in force, or the draft with version=draft",
         params: ZFacilityParams,
-        querystring: ZAsOfQuery,
+        querystring: ZControlledReadQuery,
         response: { 200: z.object({ policies: z.array(ZCleaningLimitPolicyResponse) }) },
       },
     },
     async (request) => ({
       policies: await Promise.all(
-        RESIDUE_TYPES.map((t) =>
-          getPolicy(db, request.params.facility, t, { asOf: request.query.asOf }),
-        ),
+        RESIDUE_TYPES.map((t) => getPolicy(db, request.params.facility, t, readOf(request.query))),
       ),
     }),
   );
@@ -48,9 +48,9 @@ export function registerPolicyRoutes({ app, db, permit }: AppContext): void {
         summary:
           'One cleaning limit policy, by id or by residue type (Chemical, Detergent, Intermediate, Nitrosamine)',
         description:
-          'A controlled record (document type CleaningLimitPolicy, documentId `id`): the latest version (being built, or the one in force) with its `status`, `signatureState` and `versionNumber`. The limits use the approved version. `asOf` (ISO date-time) answers with the record as it was at that moment, with its status then.',
+          'A controlled record (document type CleaningLimitPolicy, documentId `id`): the version in force (the approved one, which the limits use) with its `status`, `signatureState` and `versionNumber`; `version=draft` answers the latest version instead (being built, reviewed or approved; the one in force when none is in progress), which an edit changes. Both say `inForceVersionNumber` and `draftVersionNumber`. `asOf` (ISO date-time) answers with the versions as they were at that moment.',
         params: ZFacilityParams.extend({ id: z.string().max(40) }),
-        querystring: ZAsOfQuery,
+        querystring: ZControlledReadQuery,
         response: { 200: ZCleaningLimitPolicyResponse },
       },
     },
@@ -59,7 +59,7 @@ export function registerPolicyRoutes({ app, db, permit }: AppContext): void {
         db,
         request.params.facility,
         (await policyRecordOf(db, request.params.facility, request.params.id)).residueType,
-        { asOf: request.query.asOf },
+        readOf(request.query),
       ),
   );
 
@@ -99,10 +99,13 @@ export function registerPolicyRoutes({ app, db, permit }: AppContext): void {
         summary:
           'The Intermediate cleaning limit policy (safety factor fixed at 1000, activesArl in ppm)',
         params: ZFacilityParams,
+        querystring: ZControlledReadQuery,
         response: { 200: z.object({ policy: ZCleaningLimitPolicyResponse }) },
       },
     },
-    async (request) => ({ policy: await getPolicy(db, request.params.facility, 'Intermediate') }),
+    async (request) => ({
+      policy: await getPolicy(db, request.params.facility, 'Intermediate', readOf(request.query)),
+    }),
   );
 
   r.post(

@@ -9,12 +9,12 @@ import {
 import type { TCleaningLimitPolicy } from '#core/schemas/policy.schemas.ts';
 import type { TRecordStatus, TSignatureState } from '#core/schemas/signatures.schemas.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
-import type { AsOfOptions } from '#server/entities/entity-history.ts';
 import type { Actor } from '#server/db/audit-write.ts';
 import {
   getPolicyDocument,
   updatePolicyDocument,
   type PolicyDocument,
+  type PolicyRead,
 } from './policy-documents.ts';
 
 /** A policy's own fields, as its read and each of its kept versions give them. */
@@ -31,6 +31,8 @@ export interface StoredPolicy extends PolicyFields {
   status: TRecordStatus;
   signatureState: TSignatureState | null;
   versionNumber: number;
+  inForceVersionNumber: number | null;
+  draftVersionNumber: number | null;
 }
 
 /** The stored fields over the residue type's defaults. */
@@ -61,18 +63,21 @@ function view(
     status: document.status,
     signatureState: document.signatureState,
     versionNumber: document.versionNumber,
+    inForceVersionNumber: document.inForceVersionNumber,
+    draftVersionNumber: document.draftVersionNumber,
   };
 }
 
 /**
- * The facility's policy for a residue type as the editing screen shows it: the latest version
- * (which may not be in force yet; the limits use limitsPolicy in policy-in-force.ts).
+ * The facility's policy for a residue type: the version in force (as the limits use it,
+ * limitsPolicy in policy-in-force.ts), or with `read: 'draft'` the latest version, which the
+ * editing screen changes.
  */
 export async function getPolicy(
   q: Queryable,
   facilityId: number,
   residueType: ResidueType,
-  options: AsOfOptions = {},
+  options: PolicyRead = {},
 ): Promise<StoredPolicy> {
   return view(
     residueType,

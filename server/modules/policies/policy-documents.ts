@@ -7,7 +7,13 @@ import type {
 } from '#core/schemas/signatures.schemas.ts';
 import { recordAfterRollback, type Db, type Queryable } from '#server/db/db.ts';
 import { tableAsOf, type AsOfOptions } from '#server/entities/entity-history.ts';
-import { controlledState, recordEdit } from '#server/records/controlled.ts';
+import {
+  controlledState,
+  isDraftStatus,
+  recordEdit,
+  versionInForce,
+} from '#server/records/controlled.ts';
+import type { TControlledReadQuery } from '#core/schemas/versions.schemas.ts';
 import { changedFields } from '../audit/audit-diff.ts';
 import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 
@@ -15,7 +21,8 @@ import { writeAudit, type Actor } from '#server/db/audit-write.ts';
  * The facility's limit policies (one per residue type, and the microbial one) and its cleaning
  * inspection settings: one controlled record each per facility, created with the facility
  * (migration 20261124300100). The record's row holds the latest version's content, which the
- * editing screens show; the limits use the approved version (policy-in-force.ts).
+ * editing screens read as the draft; a plain read and the limits answer the approved version
+ * (versionInForce, policy-in-force.ts).
  */
 
 export type PolicyKind = ResidueType | 'Microbial' | 'InspectionSettings';
@@ -62,26 +69,42 @@ export function policyTitle(kind: PolicyKind): string {
 
 export interface PolicyDocument<T> {
   id: number;
-  /** The latest version's content (the one being built, or the approved one). */
+  /** The content of the version read: the one in force, or the draft (see PolicyRead.read). */
   body: T;
   /** The optimistic-lock counter of the record. */
   version: number;
   status: TRecordStatus;
   signatureState: TSignatureState | null;
   versionNumber: number;
+  /** The version in force (then, with asOf); null before the first approval. */
+  inForceVersionNumber: number | null;
+  /** A later version being built, reviewed or approved (then, with asOf); null when none. */
+  draftVersionNumber: number | null;
 }
 
 export interface PolicyRead extends AsOfOptions {
-  /** Locks the record's row for an edit (not with asOf). */
+  /** Locks the record's row for an edit (not with asOf); an edit reads the draft. */
   lock?: boolean;
+  /**
+   * 'inForce' (the plain read): the approved version, which runs and limits enforce; 'draft':
+   * the latest version, the one an edit changes (the version in force when none is in progress).
+   * Before any approval both answer the latest.
+   */
+  read?: 'inForce' | 'draft';
 }
 
-/** The record of a kind in a facility, with its latest version's state (or as it was at asOf). */
+/** The read a controlled record's query asks for: the version in force unless `version=draft`. */
+export const readOf = (query: TControlledReadQuery) => ({
+  asOf: query.asOf,
+  read: query.version === 'draft' ? ('draft' as const) : ('inForce' as const),
+});
+
+/** The record of a kind in a facility, with the version asked for (or as it was at asOf). */
 export async function getPolicyDocument<T>(
   q: Queryable,
   facilityId: number,
   kind: PolicyKind,
-  { lock = false, asOf }: PolicyRead = {},
+  { lock = false, asOf, read = lock ? 'draft' : 'inForce' }: PolicyRead = {},
 ): Promise<PolicyDocument<T>> {
   const place = placeOf(kind);
   const source = asOf ? tableAsOf(place.table, 1, 3) : place.table;
@@ -94,10 +117,24 @@ export async function getPolicyDocument<T>(
     throw new AppError('NotFoundError', `No ${policyTitle(kind)} in this facility${when}`);
   }
   const ref = { facilityId, documentType: place.documentType, documentId: row.id };
-  const state = await controlledState(q, ref, { asOf });
+  const [latest, inForce] = await Promise.all([
+    controlledState(q, ref, { asOf }),
+    versionInForce<T>(q, ref, { asOf }),
+  ]);
   // Every record has version 1 from its creation; a missing one would be a broken migration.
-  if (!state) throw new Error(`${policyTitle(kind)} ${row.id} has no controlled version`);
-  return { ...row, ...state };
+  if (!latest) throw new Error(`${policyTitle(kind)} ${row.id} has no controlled version`);
+  const versions = {
+    inForceVersionNumber: inForce?.versionNumber ?? null,
+    draftVersionNumber:
+      isDraftStatus(latest.status) && latest.versionNumber !== inForce?.versionNumber
+        ? latest.versionNumber
+        : null,
+  };
+  if (read === 'inForce' && inForce) {
+    const { content, ...state } = inForce;
+    return { id: row.id, body: content, version: row.version, ...state, ...versions };
+  }
+  return { ...row, ...latest, ...versions };
 }
 
 export interface PolicyEdit<T> {
@@ -159,7 +196,14 @@ export async function updatePolicyDocument<T extends object>(
         oldValues: { ...keyed, ...oldValues },
         newValues: { ...keyed, ...newValues },
       });
-      return { id: before.id, body, version: row!.version, ...state };
+      return {
+        id: before.id,
+        body,
+        version: row!.version,
+        ...state,
+        inForceVersionNumber: before.inForceVersionNumber,
+        draftVersionNumber: isDraftStatus(state.status) ? state.versionNumber : null,
+      };
     });
   } catch (error) {
     await recordAfterRollback(error, db);

@@ -1,6 +1,7 @@
 import { AppError } from '#core/errors/errors.ts';
 import { defaultPolicy, type CleaningLimitPolicy, type ResidueType } from '#core/limits/policy.ts';
 import type { Queryable } from '#server/db/db.ts';
+import { versionInForce } from '#server/records/controlled.ts';
 import { placeOf, policyTitle, selectRecord, type PolicyKind } from './policy-documents.ts';
 
 export interface InForceOptions {
@@ -50,19 +51,9 @@ export async function contentInForce<T>(
     if (draft)
       return { content: draft.content, versionNumber: draft.version_number, status: draft.status };
   }
-  // What approvedContent answers, with the version's number; before the first approval known
-  // (asOf older than the records' version 1) the earliest approved version.
-  const [row] = options.asOf
-    ? await pick(
-        `approved_at is not null and (approved_at <= $4 and (deprecated_at is null or deprecated_at > $4)
-           or not exists (select 1 from controlled_versions e where e.facility_id = $1
-                and e.document_type = $2 and e.document_id = $3 and e.approved_at <= $4))`,
-        'approved_at',
-        [options.asOf],
-      )
-    : await pick(`status = 'Approved'`, 'version_number desc');
-  if (!row) throw new Error(`${policyTitle(kind)} ${record.id} was never approved`);
-  return { content: row.content, versionNumber: row.version_number, status: row.status };
+  const inForce = await versionInForce<T>(q, ref, { asOf: options.asOf });
+  if (!inForce) throw new Error(`${policyTitle(kind)} ${record.id} was never approved`);
+  return { content: inForce.content, versionNumber: inForce.versionNumber, status: inForce.status };
 }
 
 /** The cleaning limit policy of a residue type the limits compute with (see contentInForce). */

@@ -1,4 +1,5 @@
-import { expect } from 'vitest';
+import { afterAll, expect } from 'vitest';
+import type { Queryable } from '#server/db/db.ts';
 import type { FacilityTestFile, TestBody } from '#server/test/facility-test-file.ts';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import {
@@ -9,6 +10,7 @@ import {
 } from '#server/test/policy-in-force.ts';
 import { buildMacFacility } from '#server/modules/limits/mac-test-data.ts';
 import { storeLimitsSnapshot } from '#server/modules/policies/policy-approval.ts';
+import { judgeRun, type RunRow } from './runs.read.ts';
 
 /*
  * A facility for run tests: the small MAC facility (E1 on Line 1 with A and B), two swab
@@ -26,7 +28,31 @@ export interface RunFacility {
   productIds: number[];
 }
 
+/**
+ * Every run of the database whose stored verdict or release flag differs from the rules applied
+ * to it now. Reads answer the stored pair (runs.read.ts, judgeRun), so a difference is a write
+ * path that forgot to recompute: one derived fact with two answers.
+ */
+export async function runsDisagreeing(q: Queryable) {
+  const runs = await q.query<RunRow>('select * from study_runs order by id');
+  const disagreeing = [];
+  for (const run of runs) {
+    const { verdict, release } = await judgeRun(q, run.facility_id, run);
+    if (verdict !== run.verdict || release.flag !== run.release_flag)
+      disagreeing.push({
+        runId: run.id,
+        stored: { verdict: run.verdict, releaseFlag: run.release_flag },
+        recomputed: { verdict, releaseFlag: release.flag },
+      });
+  }
+  return disagreeing;
+}
+
 export function runKit(t: FacilityTestFile) {
+  // After every file that builds runs with this kit (the server's afterAll runs after this one).
+  afterAll(async () => {
+    expect(await runsDisagreeing(t.server.db)).toEqual([]);
+  });
   const call = (method: string, path: string, body?: unknown, as?: string) =>
     t.call(method, `${t.F}${path}`, body, as);
   const ok = async (method: string, path: string, body?: unknown) => {

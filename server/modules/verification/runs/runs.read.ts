@@ -269,23 +269,45 @@ export function runStateOf(
   };
 }
 
-export async function getRun(q: Queryable, facilityId: number, id: number): Promise<TRun> {
-  const run = await runRow(q, facilityId, id);
+/**
+ * What a run's verdict and release flag derive from, and the flag computed from it. Only
+ * `recomputeRun` (runs.service.ts) writes what this computes; every read answers the stored
+ * verdict and flag, so a screen, a report and the dashboard cannot disagree (the reasons are the
+ * rules' own explanation of the stored flag; a test recomputes every run and compares).
+ */
+export async function judgeRun(q: Queryable, facilityId: number, run: RunRow) {
   const study = await studyOf(q, facilityId, run.study_id);
-  const [plan, results, deviations, state, microbial, investigations] = await Promise.all([
+  const [plan, results, deviations, microbial] = await Promise.all([
     planRows(q, facilityId, study),
-    resultsOf(q, id),
-    deviationsOf(q, id),
-    controlledState(q, { facilityId, documentType: 'Run', documentId: id }),
+    resultsOf(q, run.id),
+    deviationsOf(q, run.id),
     runMicrobial(q, facilityId, run, study),
-    investigationsOf(q, facilityId, id),
   ]);
-  const runState = {
+  const state = {
     ...runStateOf(run, study, plan, results, deviations),
     microbial: microbialRunState(microbial),
   };
-  const release = releaseFlag(runState);
-  const maxima = holdMaxima(runState);
+  return {
+    study,
+    plan,
+    results,
+    deviations,
+    microbial,
+    state,
+    verdict: runVerdict(state),
+    release: releaseFlag(state),
+  };
+}
+
+export async function getRun(q: Queryable, facilityId: number, id: number): Promise<TRun> {
+  const run = await runRow(q, facilityId, id);
+  const [judged, state, investigations] = await Promise.all([
+    judgeRun(q, facilityId, run),
+    controlledState(q, { facilityId, documentType: 'Run', documentId: id }),
+    investigationsOf(q, facilityId, id),
+  ]);
+  const { study, plan, results, deviations, release } = judged;
+  const maxima = holdMaxima(judged.state);
   return {
     id: run.id,
     studyId: run.study_id,
@@ -303,8 +325,8 @@ export async function getRun(q: Queryable, facilityId: number, id: number): Prom
       visualResult: run.visual_result,
       visualNotes: run.visual_notes,
     },
-    verdict: runVerdict(runState),
-    releaseFlag: release.flag,
+    verdict: run.verdict,
+    releaseFlag: run.release_flag,
     releaseReasons: release.reasons,
     dirtyHoldMaxHours: maxima.dirty?.hours ?? null,
     cleanHoldMaxHours: maxima.clean?.hours ?? null,

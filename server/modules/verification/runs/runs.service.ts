@@ -1,7 +1,6 @@
 import { AppError, validationError } from '#core/errors/errors.ts';
 import type { z } from 'zod';
 import type { ZRunEdit } from '#core/schemas/verification.schemas.ts';
-import { releaseFlag, runVerdict } from '#core/verification/release.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
 import {
   ControlledRefusal,
@@ -12,18 +11,9 @@ import {
 import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 import { inTransaction } from '#server/modules/change-assessments/change-assessments.service.ts';
 import { refreshStudy } from '../study-refresh.ts';
-import { microbialRunState, pinAtRunStart, runMicrobial } from './microbial-read.ts';
-import { planRows } from './run-plan.ts';
+import { pinAtRunStart } from './microbial-read.ts';
 import { settingsToPin } from './inspection-settings.ts';
-import {
-  deviationsOf,
-  resultsOf,
-  runRow,
-  runStateOf,
-  studyNumber,
-  studyOf,
-  type RunRow,
-} from './runs.read.ts';
+import { judgeRun, runRow, studyNumber, studyOf, type RunRow } from './runs.read.ts';
 
 /*
  * Writes of runs (core/verification/README.md): run N of a study, its cleaning event, and what
@@ -153,19 +143,12 @@ export async function editableOfRun(
 /** Recomputes the verdict and release flag and stores them; answers what they derive from. */
 export async function recomputeRun(tx: Queryable, facilityId: number, id: number) {
   const run = await runRow(tx, facilityId, id);
-  const study = await studyOf(tx, facilityId, run.study_id);
-  const [plan, results, deviations, microbial] = await Promise.all([
-    planRows(tx, facilityId, study),
-    resultsOf(tx, id),
-    deviationsOf(tx, id),
-    runMicrobial(tx, facilityId, run, study),
-  ]);
-  const state = {
-    ...runStateOf(run, study, plan, results, deviations),
-    microbial: microbialRunState(microbial),
-  };
-  const verdict = runVerdict(state);
-  const flag = releaseFlag(state).flag;
+  const { study, plan, results, deviations, microbial, verdict, release } = await judgeRun(
+    tx,
+    facilityId,
+    run,
+  );
+  const flag = release.flag;
   if (verdict !== run.verdict || flag !== run.release_flag)
     await tx.query(`update study_runs set verdict = $2, release_flag = $3 where id = $1`, [
       id,

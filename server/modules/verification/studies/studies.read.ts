@@ -6,6 +6,8 @@ import type { TStudyType } from '#core/schemas/cleaning-assessments.schemas.ts';
 import type { Queryable, SqlValue } from '#server/db/db.ts';
 import { likePattern, orderBy, pageWindow } from '#server/http/paging.ts';
 import { controlledStates, type ControlledVersionState } from '#server/records/controlled.ts';
+import { validationState } from '#core/verification/coverage.ts';
+import { equipmentCoverage } from './study-coverage.ts';
 import { numberOf as changeNumberOf } from '#server/modules/change-assessments/change-assessments.read.ts';
 
 /* Reads of studies (core/verification/README.md): the header, its pinned protocol, its origin,
@@ -125,21 +127,19 @@ export interface StudyFilter {
 }
 
 /**
- * A study behind the dashboard's Overdue count (dashboard.service.ts, equipmentStatus): Validated
- * longer ago than the periodic verification frequency, and still the latest study of an item of
- * equipment it names.
+ * The studies behind the dashboard's Overdue count (dashboard.service.ts, equipmentStatus): the
+ * latest study of an item of equipment (the coverage model) whose item is Overdue.
  */
-const OVERDUE = `s.outcome = 'Validated'
-  and coalesce(s.closed_at, s.updated_at) < now() - make_interval(days => ${PERIODIC_VERIFICATION_DAYS})
-  and exists (
-    select 1
-      from jsonb_array_elements_text(coalesce(s.protocol_content -> 'equipmentIds', '[]'::jsonb)) j(value)
-      join equipment e on e.facility_id = s.facility_id and e.id = j.value::int and e.archived_at is null
-     where not exists (
-       select 1 from studies n
-        cross join lateral jsonb_array_elements_text(
-                coalesce(n.protocol_content -> 'equipmentIds', '[]'::jsonb)) k(value)
-        where n.facility_id = s.facility_id and n.id > s.id and k.value = j.value))`;
+async function overdueStudyIds(q: Queryable, facilityId: number): Promise<number[]> {
+  const now = new Date();
+  const items = await equipmentCoverage(q, facilityId);
+  const ids = items.flatMap((item) =>
+    item.study && validationState(item.study, now, PERIODIC_VERIFICATION_DAYS) === 'Overdue'
+      ? [item.study.id]
+      : [],
+  );
+  return [...new Set(ids)];
+}
 
 const SORTABLE = {
   number: 's.seq',
@@ -161,9 +161,10 @@ export async function listStudies(
     filter.outcome ?? null,
     filter.studyType ?? null,
     likePattern(filter.search),
+    filter.overdue ? await overdueStudyIds(q, facilityId) : null,
   ];
   const where = `s.facility_id = $1 and ($2::text is null or s.outcome = $2)
-    ${filter.overdue ? `and ${OVERDUE}` : ''}
+    and ($5::int[] is null or s.id = any($5::int[]))
     and ($3::text is null or s.study_type = $3)
     and ($4::text is null or s.title ilike $4 or 'ST-' || lpad(s.seq::text, 4, '0') ilike $4
          or s.protocol_content->>'name' ilike $4)`;

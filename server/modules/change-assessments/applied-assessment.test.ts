@@ -1,0 +1,95 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { changeAssessmentKit } from '#server/test/change-assessment-kit.ts';
+import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
+import { adminEditor, putInForce } from '#server/test/policy-in-force.ts';
+import { buildMacFacility } from '../limits/mac-test-data.ts';
+
+/*
+ * An applied change assessment (issue 26, "One truth"): once approved, its change set is applied
+ * and its evaluation is the one the approval signed, frozen. It says when it was applied and by
+ * whose approval, and never reads as stale, whatever the facility's data do afterwards.
+ */
+
+const t = useFacilityTestServer();
+const call = (method: string, path: string, body?: unknown) =>
+  t.call(method, `${t.F}${path}`, body);
+const ok = async (method: string, path: string, body?: unknown) => {
+  const res = await call(method, path, body);
+  expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBe(200);
+  return res.body;
+};
+const read = async (id: number) =>
+  (await ok('GET', `/change-assessments/${id}`)).changeAssessment as Body;
+const product = async (name: string) =>
+  ((await ok('GET', `/products?search=${name}&pageLimit=100`)).data as Body[]).find(
+    (p) => p.name === name,
+  )!;
+
+let ca: Body;
+beforeAll(async () => {
+  await buildMacFacility(t.server, t.token, t.facilityId);
+  const a = await product('A');
+  ca = (await ok('POST', '/change-assessments', { title: 'Raise A dose', changeType: 'Other' }))
+    .changeAssessment;
+  ca = (
+    await ok('POST', `/change-assessments/${ca.id}/changes`, {
+      op: 'update',
+      entity: 'products',
+      recordId: a.id,
+      values: { maxDailyDose: { value: 300, unit: 'mg' } },
+      reason: 'Planned change',
+      version: ca.version,
+    })
+  ).changeAssessment;
+  ca = (await ok('POST', `/change-assessments/${ca.id}/evaluate`, { version: ca.version }))
+    .changeAssessment;
+  ca = await changeAssessmentKit(call).decideAll(ca);
+});
+
+describe('an applied change assessment', () => {
+  it('is not applied and compared with the data until it is approved', async () => {
+    const before = await read(ca.id);
+    expect(before.applied).toBeNull();
+    expect(before.evaluation).toMatchObject({ current: true, frozen: false });
+  });
+
+  it('says what was applied and when, with its evaluation frozen, after any later change', async () => {
+    const evaluated = await read(ca.id);
+    await putInForce(t.server, t.F, adminEditor(t.token), 'ChangeAssessment', ca.id);
+    const [version] = await t.server.db.query<{ approved_at: Date }>(
+      `select approved_at from controlled_versions
+        where document_type = 'ChangeAssessment' and document_id = $1 and version_number = 1`,
+      [ca.id],
+    );
+    // The applied change moved product A on, and the facility's data change again afterwards.
+    const b = await product('B');
+    await ok('POST', `/products/${b.id}`, {
+      minBatchSize: { value: 120, unit: 'kg' },
+      reason: 'Larger batches',
+      version: b.version,
+    });
+    const applied = await read(ca.id);
+    expect(applied).toMatchObject({
+      changeStatus: 'Approved',
+      applied: {
+        at: version!.approved_at.toISOString(),
+        versionNumber: 1,
+        approvedBy: expect.stringMatching(/^Approver/),
+      },
+      evaluation: {
+        current: true,
+        frozen: true,
+        evaluatedAt: evaluated.evaluation.evaluatedAt,
+        summary: evaluated.evaluation.summary,
+      },
+    });
+    expect(applied.changes).toEqual([
+      expect.objectContaining({ label: evaluated.changes[0].label, current: true }),
+    ]);
+    const listed = (await ok('GET', '/change-assessments')).changeAssessments as Body[];
+    expect(listed.find((c) => c.id === ca.id)).toMatchObject({
+      applied: applied.applied,
+      evaluation: { frozen: true, current: true },
+    });
+  });
+});
