@@ -19,6 +19,7 @@ export const CONTROLLED_DOCUMENT_TYPES = [
   'Run',
   'ReportDocument',
   'AnnualSummary',
+  'Deviation',
 ] as const;
 export const ZControlledDocumentType = z.enum(CONTROLLED_DOCUMENT_TYPES);
 export type TControlledDocumentType = z.infer<typeof ZControlledDocumentType>;

@@ -3,6 +3,7 @@ import { AppError, type ErrorName } from '#core/errors/errors.ts';
 import type {
   TControlledDocumentType,
   TRecordStatus,
+  TSignAction,
   TSignatureState,
 } from '#core/schemas/signatures.schemas.ts';
 import type { Db, Queryable, RecordedAfterRollback } from '../db/db.ts';
@@ -60,6 +61,13 @@ export interface DocumentTypeRegistration {
    * take in field by field (a whole assessment); without it each field prints as it is.
    */
   printContent?: (content: Record<string, unknown>) => { label: string; text: string }[];
+  /** What a signature of the type means unless the signer says otherwise ('Approve closure'). */
+  meanings?: Partial<Record<TSignAction, string>>;
+  /**
+   * Who raised the record: without self-approval in the policy they may not review or approve
+   * it either, as the submitter may not (a deviation's author, 21 CFR 211.192).
+   */
+  authorOf?: (q: Queryable, ref: ControlledRef) => Promise<number | null>;
 }
 
 const registry = new Map<TControlledDocumentType, DocumentTypeRegistration>();

@@ -103,6 +103,14 @@ async function decide(
   );
   const why = whyNotEligible(steps, progress, version.allow_self_approval === true, signer);
   if (why) refuse('NotAllowed', `You may not sign this version: ${why}`);
+  if (version.allow_self_approval !== true && registration.authorOf) {
+    const author = await registration.authorOf(tx, ref);
+    if (author === signer.userId)
+      refuse(
+        'NotAllowed',
+        'You may not sign this version: you raised this record, and the approval policy does not allow self-approval',
+      );
+  }
   const signerRole = steps[progress.current]!.signerRole;
   if (request.action === 'Reject')
     return {
@@ -199,7 +207,10 @@ export async function sign(
               content: version.content,
             })
           : null;
-      const meaning = request.meaning ?? DEFAULT_MEANINGS[request.action];
+      const meaning =
+        request.meaning ??
+        registration.meanings?.[request.action] ??
+        DEFAULT_MEANINGS[request.action];
       const [signature] = await tx.query<SignatureRow>(
         `insert into signatures (facility_id, document_type, document_id, version_number, action,
            signer_role, meaning, printed_name, user_id, content_hash, reason, limits_snapshot_id)

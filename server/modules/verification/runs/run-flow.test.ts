@@ -22,13 +22,8 @@ const started = { startedAt: '2026-11-01T08:00:00Z' };
 const read = async (run: Body) => (await ok('GET', `/runs/${run.id}`)).run as Body;
 const deviation = (run: Body, body: Record<string, unknown>) =>
   call('POST', `/runs/${run.id}/deviations`, { kind: 'process', title: 'Deviation', ...body });
-const close = async (dev: Body) =>
-  ok('POST', `/deviations/${dev.id}`, {
-    status: 'Closed',
-    rootCause: 'Found',
-    reason: 'Investigated',
-    version: dev.version,
-  });
+// Closed with QA approval: proposed by the administrator, approved by the second signer.
+const close = (dev: Body) => kit.closeDeviation(dev);
 
 /** A started run with a passing visual and results at the given locations. */
 async function runWith(locations: number[], times = 0.2): Promise<Body> {
