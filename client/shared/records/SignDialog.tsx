@@ -23,12 +23,16 @@ export interface SignTarget {
   /** How the record is named in the dialog ('SOP-001 Cleaning of mixers, version 2'). */
   title: string;
   action: TSignAction;
+  /** What the signature means, when the record's type says it ('Approve closure'). */
+  meaning?: string;
 }
 
 interface SignDialogProps {
   target: SignTarget;
   onSigned: (response: TSignResponse) => void;
   onClose: () => void;
+  /** A refusal of the signature (a 409 naming what is missing), for the screen to place it. */
+  onRefused?: (error: unknown) => void;
 }
 
 /**
@@ -36,20 +40,24 @@ interface SignDialogProps {
  * for every signature (password, or a fresh single sign-on) and states its meaning; a rejection
  * says why. A wrong password shows on the password field.
  */
-export function SignDialog({ target, onSigned, onClose }: SignDialogProps) {
+export function SignDialog({ target, onSigned, onClose, onRefused }: SignDialogProps) {
   const scope = useFacilityScope();
   const queryClient = useQueryClient();
   const [form] = Form.useForm<SignValues>();
   const isReject = target.action === 'Reject';
 
   async function sign(values: SignValues): Promise<void> {
+    const meaning = target.meaning ?? DEFAULT_MEANINGS[target.action];
     const response = await signRecord(scope, {
       documentType: target.documentType,
       documentId: target.documentId,
       action: target.action,
       ...signerProofOf(values),
-      meaning: values.meaning.trim() || DEFAULT_MEANINGS[target.action],
+      meaning: values.meaning.trim() || meaning,
       ...(isReject && values.reason ? { reason: values.reason } : {}),
+    }).catch((error: unknown) => {
+      onRefused?.(error);
+      throw error;
     });
     void queryClient.invalidateQueries({
       queryKey: recordsKeys.signatures(scope.facilityId, target.documentType, target.documentId),
@@ -64,7 +72,7 @@ export function SignDialog({ target, onSigned, onClose }: SignDialogProps) {
       name="sign-form"
       title={`${ACTION_LABELS[target.action]}: ${target.title}`}
       okText={`Sign and ${ACTION_LABELS[target.action].toLowerCase()}`}
-      initialValues={{ meaning: DEFAULT_MEANINGS[target.action] }}
+      initialValues={{ meaning: target.meaning ?? DEFAULT_MEANINGS[target.action] }}
       askReason={isReject}
       onSubmit={sign}
       onClose={onClose}
