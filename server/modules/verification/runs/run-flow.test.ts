@@ -90,7 +90,7 @@ describe('a run under a review and approval policy', () => {
 });
 
 describe('a > upper limit result', () => {
-  it('fails even below the limit, fails the run and blocks release, and resets the count', async () => {
+  it('fails even below the limit, fails the run, blocks release, needs a decision and fails a Validation study', async () => {
     let run = await runWith([f.ptfe]);
     const saved = await results(run, [row(run, f.steel, 0.5, { censoring: '> upper limit' })]);
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
@@ -105,11 +105,22 @@ describe('a > upper limit result', () => {
     );
     expect(run.verdict).toBe('Fail');
     expect(run.releaseFlag).toBe('CAN_NOT_BE_RELEASED');
+    const undecided = await sign(run, 'Submit');
+    expect(undecided.status).toBe(409);
+    expect(undecided.body.message).toBe(
+      'No decision on the failed result at Valve: record a deviation for it',
+    );
+    const decided = await deviation(run, {
+      title: 'Residue at the valve',
+      samplingLocationId: f.steel,
+    });
+    await close((decided.body.run.deviations as Body[])[0]!);
     expect((await sign(run, 'Submit')).status).toBe(200);
     expect((await sign(run, 'Approve')).status).toBe(200);
     expect((await read(run)).status).toBe('Completed');
+    // A Validation study whose protocol does not choose: a failed run fails it.
     expect(await kit.studyRow(run.studyId)).toMatchObject({
-      outcome: 'On Going',
+      outcome: 'Failed',
       consecutive_passes: 0,
     });
   });

@@ -102,7 +102,7 @@ describe('the release flag', () => {
 });
 
 describe('deviations and completion', () => {
-  it('an open deviation blocks completion; closing needs a root cause; a submitted run is locked', async () => {
+  it('an open deviation blocks completion; it closes only with QA approval; a submitted run is locked', async () => {
     let run = await newRun(await kit.study());
     run = await visualPass(await event(run, started));
     await results(run, [row(run, f.steel, 0.2)]);
