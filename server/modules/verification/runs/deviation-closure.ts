@@ -1,8 +1,12 @@
 import { validationError, type PropertyError } from '#core/errors/errors.ts';
 import type { Queryable } from '#server/db/db.ts';
-import { registerDocumentType, type ApprovedContext } from '#server/records/controlled.ts';
+import {
+  registerDocumentType,
+  type ApprovedContext,
+  type ControlledRef,
+} from '#server/records/controlled.ts';
 import { deviationNumber } from './runs.read.ts';
-import { afterRunChange, auditRun, editableRun } from './runs.service.ts';
+import { afterRunChange, auditRun, editableRun, type Scope } from './runs.service.ts';
 
 /*
  * A deviation's closure as a controlled record (document type Deviation; core/verification/
@@ -55,13 +59,16 @@ function closureProblems(d: DeviationRow): PropertyError[] {
   return problems;
 }
 
+const scopeOf = (ref: ControlledRef): Scope => ({ planId: ref.planId, facilityId: ref.facilityId });
+
 async function beforeSubmit(tx: Queryable, { actor, ref }: ApprovedContext): Promise<void> {
+  const scope = scopeOf(ref);
   const d = await deviationRow(tx, ref.facilityId, ref.documentId);
   // The run's record carries its deviations: a submitted or frozen run keeps them as they are.
-  await editableRun(tx, actor, ref, d.run_id);
+  await editableRun(tx, actor, scope, d.run_id);
   const problems = closureProblems(d);
   if (problems.length > 0) throw validationError(problems);
-  await auditRun(tx, actor, ref, {
+  await auditRun(tx, actor, scope, {
     domain: 'Deviation',
     action: 'ProposeClosure',
     entityId: d.id,
@@ -74,15 +81,16 @@ async function beforeSubmit(tx: Queryable, { actor, ref }: ApprovedContext): Pro
 }
 
 async function onApproved(tx: Queryable, { actor, ref }: ApprovedContext): Promise<null> {
+  const scope = scopeOf(ref);
   const d = await deviationRow(tx, ref.facilityId, ref.documentId);
-  await editableRun(tx, actor, ref, d.run_id);
+  await editableRun(tx, actor, scope, d.run_id);
   await tx.query(
     `update deviations set status = 'Closed', closed_at = now(), closed_by = $2,
             version = version + 1, updated_at = now(), updated_by = $2
       where id = $1`,
     [d.id, actor.userId],
   );
-  await auditRun(tx, actor, ref, {
+  await auditRun(tx, actor, scope, {
     domain: 'Deviation',
     action: 'Close',
     entityId: d.id,
@@ -95,7 +103,7 @@ async function onApproved(tx: Queryable, { actor, ref }: ApprovedContext): Promi
       conclusion: d.conclusion,
     },
   });
-  await afterRunChange(tx, actor, ref, d.run_id);
+  await afterRunChange(tx, actor, scope, d.run_id);
   return null;
 }
 
