@@ -19,7 +19,8 @@ export type FieldDef = FieldBase &
     | { kind: 'number'; min?: number; max?: number; positive?: boolean }
     | { kind: 'integer'; min?: number; max?: number }
     | { kind: 'boolean' }
-    | { kind: 'enum'; options: readonly string[] }
+    /** `optionLabels`: plain words a form shows for an option (the value is sent as it is). */
+    | { kind: 'enum'; options: readonly string[]; optionLabels?: Readonly<Record<string, string>> }
     | { kind: 'quantity'; measure: MeasureName; positive?: boolean }
     /** The id of another entity's row in the same facility (several with `multiple`). */
     | { kind: 'reference'; entity: string; multiple?: boolean }

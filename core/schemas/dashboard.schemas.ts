@@ -64,20 +64,39 @@ export const RELEASE_FLAG_LABELS: Record<(typeof RELEASE_FLAGS)[number], string>
   MAY_BE_RELEASED: 'May be released (at risk)',
   CAN_NOT_BE_RELEASED: 'Can not be released',
 };
+/** A run as a tile links to it: /runs/{id}, named 'ST-0001 run 2'. */
+const ZRunLink = z.object({
+  id: z.number().int(),
+  studyId: z.number().int(),
+  studyNumber: z.string(),
+  sequence: z.number().int(),
+});
 export const ZReleaseFlags = z.object({
   /** The facility's day (YYYY-MM-DD, in its time zone) the runs ended on. */
   date: z.string(),
   counts: z.record(z.enum(RELEASE_FLAGS), z.number().int()),
-  runs: z.array(
-    z.object({
-      id: z.number().int(),
-      studyId: z.number().int(),
-      studyNumber: z.string(),
-      sequence: z.number().int(),
-      releaseFlag: z.enum(RELEASE_FLAGS),
-    }),
-  ),
+  runs: z.array(ZRunLink.extend({ releaseFlag: z.enum(RELEASE_FLAGS) })),
 });
+
+/**
+ * Every failure a validation lead must see: runs whose verdict is Fail (in progress or
+ * completed) and studies whose outcome is Failed, each counted and listed newest first (at most
+ * 10) with what the screen links to.
+ */
+export const ZFailures = z.object({
+  failedRuns: z.object({
+    count: z.number().int(),
+    runs: z.array(
+      /** Completed (its record approved), or still open for decisions. */
+      ZRunLink.extend({ completed: z.boolean() }),
+    ),
+  }),
+  failedStudies: z.object({
+    count: z.number().int(),
+    studies: z.array(z.object({ id: z.number().int(), number: z.string(), title: z.string() })),
+  }),
+});
+export type TFailures = z.infer<typeof ZFailures>;
 
 export const ZMySignatures = z.object({
   count: z.number().int(),
@@ -100,6 +119,7 @@ export const ZDashboard = z.object({
   openChangeAssessments: ZOpenChangeAssessments.nullable(),
   mySignatures: ZMySignatures,
   releaseFlags: ZReleaseFlags.nullable(),
+  failures: ZFailures.nullable(),
   riskGoal: ZRiskGoal.nullable(),
 });
 export type TDashboard = z.infer<typeof ZDashboard>;

@@ -20,6 +20,7 @@ export const CONTROLLED_DOCUMENT_TYPES = [
   'ReportDocument',
   'AnnualSummary',
   'Investigation',
+  'Deviation',
 ] as const;
 export const ZControlledDocumentType = z.enum(CONTROLLED_DOCUMENT_TYPES);
 export type TControlledDocumentType = z.infer<typeof ZControlledDocumentType>;
@@ -182,12 +183,14 @@ export const DEFAULT_MEANINGS: Record<TSignAction, string> = {
 
 /**
  * What an action means for a document type whose signature says more than the default: QA's
- * approval of a laboratory investigation concludes it (FDA OOS guidance 2006/2022).
+ * approval of a laboratory investigation concludes it (FDA OOS guidance 2006/2022); QA's approval
+ * of a deviation's closure reviews its root cause and conclusion (21 CFR 211.192).
  */
 const TYPE_MEANINGS: Partial<
   Record<TControlledDocumentType, Partial<Record<TSignAction, string>>>
 > = {
   Investigation: { Approve: 'Approve investigation' },
+  Deviation: { Submit: 'Closure proposed', Approve: 'Approve closure', Reject: 'Closure rejected' },
 };
 
 /** The meaning a signature of `action` on a record of `type` carries unless its signer says. */

@@ -150,6 +150,11 @@ export const ZStudy = z.object({
   outcome: ZStudyOutcome,
   requiredPasses: z.number().int(),
   consecutivePasses: z.number().int(),
+  /**
+   * What a completed failed run does, fixed when the study started: the pinned protocol's
+   * choice, else by study type; studies started before the choice existed keep 'resetCount'.
+   */
+  failedRunPolicy: z.enum(['failStudy', 'resetCount']),
   runCount: z.number().int(),
   closedAt: z.string().nullable(),
   closeReason: z.string().nullable(),
@@ -274,6 +279,8 @@ export const ZDeviationCreate = z
     title: z.string().trim().min(1, 'A title is required').max(200),
     description: z.string().trim().max(5000).default(''),
     rootCause: z.string().trim().max(5000).nullable().optional(),
+    /** What the investigation concluded, which QA approves when it signs the closure. */
+    conclusion: z.string().trim().max(5000).nullable().optional(),
     capaReference: z.string().trim().max(100).nullable().optional(),
     /** A non-process deviation may invalidate the run: it then needs a repeat, without a reset. */
     invalidatesRun: z.boolean().default(false),
@@ -285,8 +292,13 @@ export const ZDeviationEdit = z
     title: z.string().trim().min(1).max(200).optional(),
     description: z.string().trim().max(5000).optional(),
     rootCause: z.string().trim().max(5000).nullable().optional(),
+    conclusion: z.string().trim().max(5000).nullable().optional(),
     capaReference: z.string().trim().max(100).nullable().optional(),
     invalidatesRun: z.boolean().optional(),
+    /**
+     * 'Open' reopens a closed deviation. 'Closed' is refused: a deviation closes only when QA
+     * signs "Approve closure" (POST signatures, documentType Deviation).
+     */
     status: z.enum(DEVIATION_STATUSES).optional(),
     reason: ZReason,
     version: ZVersion,
@@ -304,12 +316,18 @@ export const ZDeviation = z.object({
   title: z.string(),
   description: z.string(),
   rootCause: z.string().nullable(),
+  conclusion: z.string().nullable(),
   capaReference: z.string().nullable(),
   invalidatesRun: z.boolean(),
+  /** Closed only by QA's "Approve closure" signature; Open until then. */
   status: z.enum(DEVIATION_STATUSES),
   createdAt: z.string(),
   createdByName: z.string().nullable(),
   closedAt: z.string().nullable(),
+  /** Who approved the closure (QA), when closed by a signature. */
+  closedByName: z.string().nullable(),
+  /** Its record as a controlled document: BeingApproved while its closure awaits QA approval. */
+  controlled: ZControlledState,
   version: z.number().int(),
 });
 export type TDeviation = z.infer<typeof ZDeviation>;

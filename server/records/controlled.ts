@@ -60,6 +60,11 @@ export interface DocumentTypeRegistration {
    * take in field by field (a whole assessment); without it each field prints as it is.
    */
   printContent?: (content: Record<string, unknown>) => { label: string; text: string }[];
+  /**
+   * Who raised the record: without self-approval in the policy they may not review or approve
+   * it either, as the submitter may not (a deviation's author, 21 CFR 211.192).
+   */
+  authorOf?: (q: Queryable, ref: ControlledRef) => Promise<number | null>;
 }
 
 const registry = new Map<TControlledDocumentType, DocumentTypeRegistration>();

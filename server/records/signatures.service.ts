@@ -103,6 +103,14 @@ async function decide(
   );
   const why = whyNotEligible(steps, progress, version.allow_self_approval === true, signer);
   if (why) refuse('NotAllowed', `You may not sign this version: ${why}`);
+  if (version.allow_self_approval !== true && registration.authorOf) {
+    const author = await registration.authorOf(tx, ref);
+    if (author === signer.userId)
+      refuse(
+        'NotAllowed',
+        'You may not sign this version: you raised this record, and the approval policy does not allow self-approval',
+      );
+  }
   const signerRole = steps[progress.current]!.signerRole;
   if (request.action === 'Reject')
     return {

@@ -6,6 +6,7 @@ import type { Facility } from '#client/api/auth-types.ts';
 import { LoadErrorAlert } from '#client/shared/LoadErrorAlert.tsx';
 import { usePermissions } from '#client/shared/permissions.ts';
 import { DashboardBars } from './DashboardBars.tsx';
+import { FailuresTile } from './FailuresTile.tsx';
 import { useDashboard, useMacLimitTracker, useToxicityScore } from './dashboard-api.ts';
 import {
   equipmentBars,
@@ -144,6 +145,13 @@ export function DashboardPage({ facility }: { facility: Facility }) {
                   />
                 </>
               )}
+            </Tile>
+          </Col>
+        ) : null}
+        {d.failures ? (
+          <Col xs={24} lg={12}>
+            <Tile title="Failures" to="/studies">
+              <FailuresTile failures={d.failures} />
             </Tile>
           </Col>
         ) : null}

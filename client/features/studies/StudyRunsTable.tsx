@@ -2,6 +2,7 @@ import { Button, Empty, Flex, Table, Typography, message } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
 import type { TStudy } from '#core/schemas/verification.schemas.ts';
+import { FAILED_RUN_POLICY_LABELS } from '#core/verification/study-outcome.ts';
 import { LoadErrorAlert } from '#client/shared/LoadErrorAlert.tsx';
 import { describeSaveError } from '#client/api/form-errors.ts';
 import {
@@ -42,6 +43,9 @@ export function StudyRunsTable({ study, canAdd }: { study: TStudy; canAdd: boole
         </Typography.Title>
         {addButton}
       </Flex>
+      <Typography.Text type="secondary" data-testid="failed-run-policy">
+        When a completed run fails: {FAILED_RUN_POLICY_LABELS[study.failedRunPolicy].toLowerCase()}.
+      </Typography.Text>
       {runs.isError ? <LoadErrorAlert title="Could not load the runs" query={runs} /> : null}
       <Table<RunSummary>
         aria-label="Runs"

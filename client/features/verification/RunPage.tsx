@@ -1,5 +1,7 @@
 import { Alert, Card, Flex, Space, Spin, Tag, Typography } from 'antd';
+import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
+import { isApiError } from '#client/api/api-error.ts';
 import { Link, useParams } from 'react-router';
 import { LoadErrorAlert } from '#client/shared/LoadErrorAlert.tsx';
 import type { TRun } from '#core/schemas/verification.schemas.ts';
@@ -12,6 +14,7 @@ import { InspectionCard } from './InspectionCard.tsx';
 import { MicrobialResults } from './MicrobialResults.tsx';
 import { ReleaseTag } from '#client/shared/verification/ReleaseTag.tsx';
 import { ResultsEntry } from './ResultsEntry.tsx';
+import { SubmitRefusal } from './SubmitRefusal.tsx';
 import { invalidateRun, runPath, useRun } from './verification-api.ts';
 import { RecordReportButton } from '#client/shared/reports/RecordReportButton.tsx';
 import { verificationKeys } from '#client/shared/query-keys.ts';
@@ -51,6 +54,12 @@ function LoadedRun({ run }: { run: TRun }) {
   const reload = () =>
     void client.invalidateQueries({ queryKey: verificationKeys.run(scope.facilityId, run.id) });
   const title = `${run.studyNumber} run ${run.sequence}`;
+  // A refused Submit is shown where it is fixed: a missing decision or an open deviation in the
+  // deviations, anything else by the Submit button; until the run changes.
+  const [refusal, setRefusal] = useState<{ message: string; version: number } | null>(null);
+  const refused = refusal?.version === run.version ? refusal.message : null;
+  const aboutDeviations =
+    refused !== null && /^(No decision on|A run with an open deviation)/.test(refused);
   return (
     <Flex vertical gap="large">
       <Card>
@@ -88,8 +97,13 @@ function LoadedRun({ run }: { run: TRun }) {
       <InspectionCard run={run} canEdit={canModify && isOpen} onConflict={reload} />
       <ResultsEntry run={run} canEnter={canModify && isOpen} onConflict={reload} />
       <MicrobialResults run={run} canEnter={canModify && isOpen} onConflict={reload} />
-      <DeviationsPanel run={run} canEdit={canModify && isOpen} />
+      <DeviationsPanel
+        run={run}
+        canEdit={canModify && isOpen}
+        refusal={aboutDeviations ? refused : null}
+      />
       <Card title="Approval">
+        <SubmitRefusal message={aboutDeviations ? null : refused} />
         <ControlledRecordPanel
           documentType="Run"
           documentId={run.id}
@@ -98,8 +112,13 @@ function LoadedRun({ run }: { run: TRun }) {
           canModify={canModify}
           path={runPath(scope, run.id)}
           onSigned={() => {
+            setRefusal(null);
             reload();
             void invalidateRun(client, scope.facilityId);
+          }}
+          onRefused={(error) => {
+            if (isApiError(error) && error.status === 409)
+              setRefusal({ message: error.message, version: run.version });
           }}
         />
       </Card>

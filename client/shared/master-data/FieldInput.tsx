@@ -61,7 +61,10 @@ export function FieldInput({ field, name, labelSuffix = '', rowPath }: FieldInpu
     case 'enum':
       return (
         <Form.Item {...common}>
-          <Select allowClear options={field.options.map((o) => ({ label: o, value: o }))} />
+          <Select
+            allowClear
+            options={field.options.map((o) => ({ label: field.optionLabels?.[o] ?? o, value: o }))}
+          />
         </Form.Item>
       );
     case 'quantity':

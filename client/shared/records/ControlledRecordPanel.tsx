@@ -34,6 +34,8 @@ export interface ControlledRecordPanelProps {
   formatValue?: (field: string, value: unknown) => string;
   /** After a signature: the record's new state, for the screen to reload it. */
   onSigned: (response: TSignResponse) => void;
+  /** A refused signature, for the screen to show where it applies. */
+  onRefused?: (error: unknown) => void;
 }
 
 /**
@@ -98,6 +100,7 @@ export function ControlledRecordPanel(props: ControlledRecordPanelProps) {
             action,
           }}
           onSigned={props.onSigned}
+          onRefused={props.onRefused}
           onClose={() => setAction(null)}
         />
       ) : null}

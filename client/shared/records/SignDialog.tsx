@@ -29,6 +29,8 @@ interface SignDialogProps {
   target: SignTarget;
   onSigned: (response: TSignResponse) => void;
   onClose: () => void;
+  /** A refusal of the signature (a 409 naming what is missing), for the screen to place it. */
+  onRefused?: (error: unknown) => void;
 }
 
 /**
@@ -36,7 +38,7 @@ interface SignDialogProps {
  * for every signature (password, or a fresh single sign-on) and states its meaning; a rejection
  * says why. A wrong password shows on the password field.
  */
-export function SignDialog({ target, onSigned, onClose }: SignDialogProps) {
+export function SignDialog({ target, onSigned, onClose, onRefused }: SignDialogProps) {
   const scope = useFacilityScope();
   const queryClient = useQueryClient();
   const [form] = Form.useForm<SignValues>();
@@ -50,6 +52,9 @@ export function SignDialog({ target, onSigned, onClose }: SignDialogProps) {
       ...signerProofOf(values),
       meaning: values.meaning.trim() || meaningOf(target.documentType, target.action),
       ...(isReject && values.reason ? { reason: values.reason } : {}),
+    }).catch((error: unknown) => {
+      onRefused?.(error);
+      throw error;
     });
     void queryClient.invalidateQueries({
       queryKey: recordsKeys.signatures(scope.facilityId, target.documentType, target.documentId),

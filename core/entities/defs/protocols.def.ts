@@ -1,6 +1,7 @@
 import { STUDY_TYPES } from '#core/schemas/cleaning-assessments.schemas.ts';
 import { MICROBIAL_KINDS, SAMPLE_TYPES } from '#core/schemas/verification.schemas.ts';
 import type { PropertyError } from '#core/errors/errors.ts';
+import { FAILED_RUN_POLICIES, FAILED_RUN_POLICY_LABELS } from '#core/verification/study-outcome.ts';
 import type { EntityDef } from '../entity.ts';
 
 /*
@@ -167,6 +168,17 @@ export const protocolsDef = {
       kind: 'enum',
       options: LIMIT_BASES,
       description: 'equipmentWise (unset) or productWise.',
+    },
+    {
+      // Added later: a protocol without it leaves the choice to the study type when a study
+      // starts (core/verification/study-outcome.ts failedRunPolicyOf).
+      name: 'failedRunPolicy',
+      label: 'When a completed run fails',
+      kind: 'enum',
+      options: FAILED_RUN_POLICIES,
+      optionLabels: FAILED_RUN_POLICY_LABELS,
+      description:
+        'Unset: a Validation study fails; a study of another type starts its count of passing runs again. A run invalidated by a laboratory deviation whose closure QA approved neither fails nor counts.',
     },
     { name: 'allowReleaseAtRisk', label: 'Allow release at risk', kind: 'boolean' },
     {

@@ -25,6 +25,7 @@ import { riskGoal } from '../cleaning-assessments/risk-goal.ts';
 import { facilityLimitsInput } from '../limits/facility-limits-input.ts';
 import { studyNumberOf } from '../verification/studies/studies.read.ts';
 import { equipmentCoverage } from '../verification/studies/study-coverage.ts';
+import { failures } from './dashboard-failures.ts';
 
 /*
  * The dashboard (issue 13): what a validation lead needs to see first, read from the records as
@@ -193,12 +194,13 @@ export async function releaseFlagsToday(
 export async function dashboard(q: Queryable, caller: DashboardCaller): Promise<TDashboard> {
   const { facilityId } = caller;
   const studies = may(caller, 'QualificationTask');
-  const [setup, equipment, changes, signer, release, goal] = await Promise.all([
+  const [setup, equipment, changes, signer, release, failed, goal] = await Promise.all([
     setupCounts(q, caller),
     studies && may(caller, 'Equipment') ? equipmentStatus(q, facilityId) : null,
     may(caller, 'FacilityCleaningEvaluation') ? openChangeAssessments(q, facilityId) : null,
     signerIn(q, caller.userId, facilityId),
     studies ? releaseFlagsToday(q, facilityId) : null,
+    studies ? failures(q, facilityId) : null,
     may(caller, 'RiskCalculation') ? riskGoal(q, facilityId) : null,
   ]);
   const waiting = await pendingApprovals(q, facilityId, signer);
@@ -208,6 +210,7 @@ export async function dashboard(q: Queryable, caller: DashboardCaller): Promise<
     openChangeAssessments: changes,
     mySignatures: { count: waiting.length, items: waiting.slice(0, 5) },
     releaseFlags: release,
+    failures: failed,
     riskGoal: goal,
   };
 }

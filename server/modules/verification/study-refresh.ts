@@ -1,4 +1,8 @@
-import { studyOutcome, type CompletedRunVerdict } from '#core/verification/study-outcome.ts';
+import {
+  studyOutcome,
+  type CompletedRunVerdict,
+  type FailedRunPolicy,
+} from '#core/verification/study-outcome.ts';
 import type { Queryable } from '#server/db/db.ts';
 
 /*
@@ -24,9 +28,10 @@ export async function refreshStudy(
     closed: boolean;
     outcome: string;
     consecutive_passes: number;
+    failed_run_policy: FailedRunPolicy;
   }>(
     `select (protocol_content->>'requiredPasses')::int as required, closed_at is not null as closed,
-            outcome, consecutive_passes
+            outcome, consecutive_passes, failed_run_policy
        from studies where facility_id = $1 and id = $2 for update`,
     [facilityId, studyId],
   );
@@ -45,7 +50,12 @@ export async function refreshStudy(
   const verdicts = runs
     .filter((r) => COUNTED.includes(r.verdict))
     .map((r) => ({ verdict: r.verdict as CompletedRunVerdict }));
-  const { outcome, consecutivePasses } = studyOutcome(verdicts, study.required ?? 3, study.closed);
+  const { outcome, consecutivePasses } = studyOutcome(
+    verdicts,
+    study.required ?? 3,
+    study.closed,
+    study.failed_run_policy,
+  );
   if (outcome === study.outcome && consecutivePasses === study.consecutive_passes) return;
   await tx.query(
     `update studies set outcome = $3, consecutive_passes = $4, version = version + 1,

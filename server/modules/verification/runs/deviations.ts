@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { ZDeviationCreate, ZDeviationEdit } from '#core/schemas/verification.schemas.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
 import type { Actor } from '#server/db/audit-write.ts';
+import { recordEdit, type ControlledRef } from '#server/records/controlled.ts';
 import { deviationNumber, studyOf } from './runs.read.ts';
 import {
   afterRunChange,
@@ -15,30 +16,63 @@ import {
 
 /*
  * Deviations of a run (core/verification/README.md): DEV-0001 per facility, process or
- * non-process (laboratory); only a non-process one may invalidate the run; closing needs a root
- * cause. An Open deviation blocks the run's completion and its release.
+ * non-process (laboratory); only a non-process one may invalidate the run. Each is a controlled
+ * record (document type Deviation, deviation-closure.ts): it closes only when QA approves the
+ * closure its root cause and conclusion propose. An Open deviation blocks the run's completion
+ * and its release.
  */
+
+export const deviationRef = (scope: Scope, id: number): ControlledRef => ({
+  ...scope,
+  documentType: 'Deviation',
+  documentId: id,
+});
+
+/** What the signers of a deviation's closure see: the deviation as saved. */
+export async function saveDeviationContent(
+  tx: Queryable,
+  actor: Actor,
+  scope: Scope,
+  id: number,
+): Promise<void> {
+  const [d] = await tx.query<Record<string, any>>( // eslint-disable-line @typescript-eslint/no-explicit-any -- the row as stored
+    `select * from deviations where id = $1`,
+    [id],
+  );
+  const number = deviationNumber(d!.seq as number);
+  const content = {
+    number,
+    runId: d!.run_id,
+    resultId: d!.result_id,
+    samplingLocationId: d!.sampling_location_id,
+    kind: d!.kind,
+    title: d!.title,
+    description: d!.description,
+    rootCause: d!.root_cause,
+    conclusion: d!.conclusion,
+    capaReference: d!.capa_reference,
+    invalidatesRun: d!.invalidates_run,
+  };
+  await recordEdit(tx, actor, deviationRef(scope, id), content, `${number} ${String(d!.title)}`);
+}
 
 type Create = z.infer<typeof ZDeviationCreate>;
 type Edit = z.infer<typeof ZDeviationEdit>;
 
-function checkRules(
-  kind: string,
-  invalidatesRun: boolean,
-  closing: boolean,
-  rootCause: string | null,
-) {
+export const CLOSED_BY_QA =
+  'A deviation is closed when QA approves its closure: propose the closure (sign Submit) for QA to sign "Approve closure"';
+
+function checkRules(kind: string, invalidatesRun: boolean, status: string | undefined) {
   const errors = [];
   if (invalidatesRun && kind !== 'nonProcess')
     errors.push({
       property: 'invalidatesRun',
       constraints: { kind: 'Only a non-process (laboratory) deviation invalidates the run' },
     });
-  if (closing && !rootCause?.trim())
-    errors.push({
-      property: 'rootCause',
-      constraints: { required: 'A deviation is closed with its root cause' },
-    });
+  // 21 CFR 211.192: the quality unit reviews the conclusion of an investigation; the author
+  // closing their own deviation is exactly what this rule exists to prevent.
+  if (status === 'Closed')
+    errors.push({ property: 'status', constraints: { approval: CLOSED_BY_QA } });
   if (errors.length > 0) throw validationError(errors);
 }
 
@@ -82,15 +116,16 @@ export async function createDeviation(
 ): Promise<void> {
   await inTransaction(db, async (tx) => {
     const run = await editableRun(tx, actor, scope, runId);
-    checkRules(body.kind, body.invalidatesRun, false, null);
+    checkRules(body.kind, body.invalidatesRun, undefined);
     await checkResult(tx, runId, body.resultId);
     await checkLocation(tx, scope.facilityId, run.study_id, body.samplingLocationId);
     // One number after another per facility: the facility's row orders concurrent creates.
     await tx.query(`select id from facilities where id = $1 for update`, [scope.facilityId]);
     const [row] = await tx.query<{ id: number; seq: number }>(
       `insert into deviations (facility_id, seq, run_id, result_id, kind, title, description,
-         root_cause, capa_reference, invalidates_run, created_by, updated_by, sampling_location_id)
-       select $1, coalesce(max(seq), 0) + 1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $11
+         root_cause, capa_reference, invalidates_run, created_by, updated_by, sampling_location_id,
+         conclusion)
+       select $1, coalesce(max(seq), 0) + 1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $11, $12
          from deviations where facility_id = $1
        returning id, seq`,
       [
@@ -105,8 +140,10 @@ export async function createDeviation(
         body.invalidatesRun,
         actor.userId,
         body.samplingLocationId ?? null,
+        body.conclusion ?? null,
       ],
     );
+    await saveDeviationContent(tx, actor, scope, row!.id);
     await auditRun(tx, actor, scope, {
       domain: 'Deviation',
       action: 'Create',
@@ -121,12 +158,15 @@ const COLUMNS = {
   title: 'title',
   description: 'description',
   rootCause: 'root_cause',
+  conclusion: 'conclusion',
   capaReference: 'capa_reference',
   invalidatesRun: 'invalidates_run',
-  status: 'status',
 } as const;
 
-/** An edit or the close of a deviation (reason + version); answers its run's id. */
+/**
+ * An edit of a deviation (reason + version), or its reopening (`status: 'Open'`); answers its
+ * run's id. A closed deviation that changes is reopened: QA approved what it said before.
+ */
 export async function editDeviation(
   db: Db,
   actor: Actor,
@@ -153,37 +193,35 @@ export async function editDeviation(
       oldValues[field] = current[column];
       newValues[field] = value;
     }
-    if (sets.length === 0) throw new AppError('NothingToChangeError');
-    const status = body.status ?? current.status;
-    const rootCause = body.rootCause === undefined ? current.root_cause : body.rootCause;
     checkRules(
       current.kind as string,
       body.invalidatesRun ?? (current.invalidates_run as boolean),
-      status === 'Closed',
-      rootCause as string | null,
+      body.status,
     );
+    const reopening = current.status === 'Closed' && (sets.length > 0 || body.status === 'Open');
+    if (sets.length === 0 && !reopening) throw new AppError('NothingToChangeError');
     values.push(actor.userId);
     const by = `$${values.length}`;
-    const closing =
-      status !== current.status
-        ? status === 'Closed'
-          ? `, closed_at = now(), closed_by = ${by}`
-          : ', closed_at = null, closed_by = null'
-        : '';
+    if (reopening) {
+      sets.push(`status = 'Open'`, 'closed_at = null', 'closed_by = null');
+      oldValues.status = 'Closed';
+      newValues.status = 'Open';
+    }
     await tx.query(
-      `update deviations set ${sets.join(', ')}${closing}, version = version + 1,
+      `update deviations set ${sets.join(', ')}, version = version + 1,
               updated_at = now(), updated_by = ${by}
         where id = $1`,
       values as never,
     );
     await auditRun(tx, actor, scope, {
       domain: 'Deviation',
-      action: status === 'Closed' && current.status !== 'Closed' ? 'Close' : 'Update',
+      action: reopening ? 'Reopen' : 'Update',
       entityId: id,
       reason: body.reason,
       oldValues,
       newValues,
     });
+    await saveDeviationContent(tx, actor, scope, id);
     await afterRunChange(tx, actor, scope, current.run_id as number);
     return current.run_id as number;
   });

@@ -6,6 +6,7 @@ import {
 import type { Queryable } from '#server/db/db.ts';
 import { refreshStudy } from '../study-refresh.ts';
 import { microbialTally } from '#core/verification/release-microbial.ts';
+import { undecidedFailures, undecidedMessage } from '#core/verification/failure-decisions.ts';
 import { microbialRunState } from './microbial-read.ts';
 import { recomputeRun, refuseOnClosedStudy } from './runs.service.ts';
 import { pinnedSettings } from './inspection-settings.ts';
@@ -14,11 +15,18 @@ import { pinnedSettings } from './inspection-settings.ts';
  * Run as a controlled document type (core/verification/README.md): Submit needs the visual
  * inspection recorded where the pinned settings require one (and verified by a second person
  * where they say so), a counted result at every planned location (or a deviation explaining the
- * gap: one naming that location, or one that invalidates the run) and no Open deviation; the approval completes the run, so the study's outcome is
+ * gap: one naming that location, or one that invalidates the run), no Open deviation, and a
+ * decision (a deviation) on each failure (core/verification/failure-decisions.ts); the approval completes the run, so the study's outcome is
  * refreshed in the signature's transaction with this run counted.
  */
 
 export const OPEN_DEVIATION = 'A run with an open deviation cannot complete';
+
+/** The location of a microbial key (release-microbial.ts microbialKey); null: the final rinse. */
+const keyLocation = (key: string): number | null => {
+  const where = key.split(':')[0];
+  return where === 'rinse' ? null : Number(where);
+};
 
 async function beforeSubmit(tx: Queryable, { ref, actor }: ApprovedContext): Promise<void> {
   const refuse = (why: string): never => {
@@ -39,12 +47,29 @@ async function beforeSubmit(tx: Queryable, { ref, actor }: ApprovedContext): Pro
     // A visual result without a record is a run's from before inspection records (kept as it was).
     refuse('The visual inspection is not recorded');
   }
+  const counted = results.filter((r) => r.supersededBy === null);
+  const microbialState = microbialRunState(microbial);
+  const undecided = undecidedMessage(
+    undecidedFailures({
+      failedResults: counted
+        .filter((r) => r.judgement.passed === false)
+        .map((r) => ({
+          id: r.id,
+          samplingLocationId: r.samplingLocationId,
+          location: r.samplingLocationName,
+        })),
+      failedMicrobial: microbialState.results
+        .filter((m) => !m.superseded && m.judgement === 'Fail')
+        .map((m) => ({ samplingLocationId: keyLocation(m.key), label: m.label })),
+      visualFailed: run.visual_result === 'Fail',
+      deviations,
+    }),
+  );
+  if (undecided) refuse(undecided);
   // A missing sample is explained only by a deviation naming its location, or by one that
   // invalidates the run (repeated anyway, none of its results count); never by an unrelated one.
   if (deviations.some((d) => d.invalidatesRun)) return;
   const explained = new Set(deviations.map((d) => d.samplingLocationId));
-  const counted = results.filter((r) => r.supersededBy === null);
-  const microbialState = microbialRunState(microbial);
   const pending = new Set(microbialTally(microbialState).pending);
   const missing = [
     ...plan
@@ -54,7 +79,7 @@ async function beforeSubmit(tx: Queryable, { ref, actor }: ApprovedContext): Pro
     // The microbial samples the protocol plans (release-microbial.ts): same rule; the final
     // rinse has no location to name.
     ...microbialState.planned
-      .filter((p) => pending.has(p.label) && !explained.has(Number(p.key.split(':')[0])))
+      .filter((p) => pending.has(p.label) && !explained.has(keyLocation(p.key) ?? Number.NaN))
       .map((p) => p.label),
   ];
   if (missing.length > 0)

@@ -22,13 +22,8 @@ const started = { startedAt: '2026-11-01T08:00:00Z' };
 const read = async (run: Body) => (await ok('GET', `/runs/${run.id}`)).run as Body;
 const deviation = (run: Body, body: Record<string, unknown>) =>
   call('POST', `/runs/${run.id}/deviations`, { kind: 'process', title: 'Deviation', ...body });
-const close = async (dev: Body) =>
-  ok('POST', `/deviations/${dev.id}`, {
-    status: 'Closed',
-    rootCause: 'Found',
-    reason: 'Investigated',
-    version: dev.version,
-  });
+// Closed with QA approval: proposed by the administrator, approved by the second signer.
+const close = (dev: Body) => kit.closeDeviation(dev);
 
 /** A started run with a passing visual and results at the given locations. */
 async function runWith(locations: number[], times = 0.2): Promise<Body> {
@@ -95,7 +90,7 @@ describe('a run under a review and approval policy', () => {
 });
 
 describe('a > upper limit result', () => {
-  it('fails even below the limit, fails the run and blocks release, and resets the count', async () => {
+  it('fails even below the limit, fails the run, blocks release, needs a decision and fails a Validation study', async () => {
     let run = await runWith([f.ptfe]);
     const saved = await results(run, [row(run, f.steel, 0.5, { censoring: '> upper limit' })]);
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
@@ -110,11 +105,22 @@ describe('a > upper limit result', () => {
     );
     expect(run.verdict).toBe('Fail');
     expect(run.releaseFlag).toBe('CAN_NOT_BE_RELEASED');
+    const undecided = await sign(run, 'Submit');
+    expect(undecided.status).toBe(409);
+    expect(undecided.body.message).toBe(
+      'No decision on the failed result at Valve: record a deviation for it',
+    );
+    const decided = await deviation(run, {
+      title: 'Residue at the valve',
+      samplingLocationId: f.steel,
+    });
+    await close((decided.body.run.deviations as Body[])[0]!);
     expect((await sign(run, 'Submit')).status).toBe(200);
     expect((await sign(run, 'Approve')).status).toBe(200);
     expect((await read(run)).status).toBe('Completed');
+    // A Validation study whose protocol does not choose: a failed run fails it.
     expect(await kit.studyRow(run.studyId)).toMatchObject({
-      outcome: 'On Going',
+      outcome: 'Failed',
       consecutive_passes: 0,
     });
   });

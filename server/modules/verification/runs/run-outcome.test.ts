@@ -21,6 +21,31 @@ const read = async (run: Body) => (await ok('GET', `/runs/${run.id}`)).run as Bo
 const deviation = async (run: Body, body: Record<string, unknown>) =>
   call('POST', `/runs/${run.id}/deviations`, { title: 'Swab dropped', ...body });
 
+/**
+ * A run whose results fail at both locations (2 × the limit), decided by a process deviation
+ * on each location whose closure QA approved, then submitted and approved (Completed).
+ */
+async function failedCompletedRun(studyId: number): Promise<Body> {
+  let run = await newRun(studyId);
+  run = await visualPass(await event(run, started));
+  await results(run, [row(run, f.steel, 2), row(run, f.ptfe, 2)]);
+  for (const location of [f.steel, f.ptfe]) {
+    const raised = await deviation(run, {
+      kind: 'process',
+      title: 'Residue above limit',
+      samplingLocationId: location,
+    });
+    expect(raised.status, JSON.stringify(raised.body)).toBe(200);
+    const dev = (raised.body.run.deviations as Body[]).find(
+      (d) => d.samplingLocationId === location,
+    )!;
+    await kit.closeDeviation(dev);
+  }
+  expect((await sign(run, 'Submit')).status).toBe(200);
+  expect((await sign(run, 'Approve')).status).toBe(200);
+  return read(run);
+}
+
 describe('the release flag', () => {
   it('can be released when the visual passed and every location passed', async () => {
     let run = await newRun(await kit.study());
@@ -77,7 +102,7 @@ describe('the release flag', () => {
 });
 
 describe('deviations and completion', () => {
-  it('an open deviation blocks completion; closing needs a root cause; a submitted run is locked', async () => {
+  it('an open deviation blocks completion; it closes only with QA approval; a submitted run is locked', async () => {
     let run = await newRun(await kit.study());
     run = await visualPass(await event(run, started));
     await results(run, [row(run, f.steel, 0.2)]);
@@ -97,21 +122,25 @@ describe('deviations and completion', () => {
     const blocked = await sign(run, 'Submit');
     expect(blocked.status).toBe(409);
     expect(blocked.body.message).toBe('A run with an open deviation cannot complete');
-    const noCause = await call('POST', `/deviations/${dev.id}`, {
+    // Closing by an edit is refused: only QA's approval closes a deviation.
+    const byHand = await call('POST', `/deviations/${dev.id}`, {
       status: 'Closed',
+      rootCause: 'Gasket removed for maintenance',
       reason: 'Done',
       version: dev.version,
     });
-    expect(noCause.status).toBe(422);
-    expect(noCause.body.errors[0].property).toBe('rootCause');
-    const closed = await ok('POST', `/deviations/${dev.id}`, {
-      status: 'Closed',
+    expect(byHand.status).toBe(422);
+    expect(byHand.body.errors[0].property).toBe('status');
+    const closed = await kit.closeDeviation(dev, {
       rootCause: 'Gasket removed for maintenance',
-      reason: 'Investigated',
-      version: dev.version,
+      conclusion: 'Not sampled; no effect on the other results',
     });
-    expect(closed.run.deviations[0]).toMatchObject({ status: 'Closed' });
-    expect(closed.run.deviations[0].closedAt).not.toBeNull();
+    expect(closed.deviations[0]).toMatchObject({
+      status: 'Closed',
+      controlled: { status: 'Approved' },
+      closedByName: expect.stringMatching(/^Approver/),
+    });
+    expect(closed.deviations[0].closedAt).not.toBeNull();
     expect((await sign(run, 'Submit')).status).toBe(200);
     const locked = await call('POST', `/runs/${run.id}`, {
       reason: 'late',
@@ -128,7 +157,7 @@ describe('deviations and completion', () => {
       `select action from audit_log where domain = 'Deviation' and entity_id = $1 order by seq`,
       [String(dev.id)],
     );
-    expect(audit.map((a) => a.action)).toEqual(['Create', 'Close']);
+    expect(audit.map((a) => a.action)).toEqual(['Create', 'Update', 'ProposeClosure', 'Close']);
   });
 
   it('needs the visual inspection to submit', async () => {
@@ -142,12 +171,12 @@ describe('deviations and completion', () => {
 });
 
 describe('the study outcome', () => {
-  it('is Validated after three consecutive passing runs; a failed run resets the count', async () => {
-    const studyId = await kit.study();
+  it('is Validated after three consecutive passing runs; where the protocol says so a failed run resets the count', async () => {
+    const studyId = await kit.study({ failedRunPolicy: 'resetCount' });
     await kit.completedRun(studyId);
     await kit.completedRun(studyId);
     expect(await kit.studyRow(studyId)).toEqual({ outcome: 'On Going', consecutive_passes: 2 });
-    const failed = await kit.completedRun(studyId, 2);
+    const failed = await failedCompletedRun(studyId);
     expect(failed).toMatchObject({ verdict: 'Fail', status: 'Completed' });
     expect(await kit.studyRow(studyId)).toEqual({ outcome: 'On Going', consecutive_passes: 0 });
     await kit.completedRun(studyId);
@@ -173,11 +202,7 @@ describe('the study outcome', () => {
     });
     const dev = lab.body.run.deviations[0] as Body;
     expect(lab.body.run.verdict).toBe('Invalidated');
-    await ok('POST', `/deviations/${dev.id}`, {
-      status: 'Closed',
-      reason: 'Investigated',
-      version: dev.version,
-    });
+    await kit.closeDeviation(dev);
     expect((await sign(run, 'Submit')).status).toBe(200);
     expect((await sign(run, 'Approve')).status).toBe(200);
     expect(await kit.studyRow(studyId)).toEqual({ outcome: 'On Going', consecutive_passes: 1 });

@@ -128,7 +128,10 @@ export function runKit(t: FacilityTestFile) {
    * A study from an approved protocol (POST protocols, signed into force, POST studies) with
    * both locations in its plan; returns its id.
    */
-  async function study(content: Record<string, unknown> = {}): Promise<number> {
+  async function study(
+    content: Record<string, unknown> = {},
+    studyType = 'Validation',
+  ): Promise<number> {
     seq += 1;
     const protocol = await ok('POST', '/protocols', {
       protocolNumber: `PR-${seq}`,
@@ -156,7 +159,7 @@ export function runKit(t: FacilityTestFile) {
     await putInForce(t.server, t.F, adminEditor(t.token), 'Protocol', protocolId);
     const created = await ok('POST', '/studies', {
       title: `Study ${seq}`,
-      studyType: 'Validation',
+      studyType,
       protocolId,
     });
     expect(created.limitsSnapshotId).toBe(content.limitsSnapshotId ?? facility.snapshotId);
@@ -244,6 +247,33 @@ export function runKit(t: FacilityTestFile) {
       as.token,
     );
   };
+  /**
+   * Closes a deviation the way a site does: its root cause and conclusion recorded, its closure
+   * proposed (Submit) by the administrator and approved by the facility's second signer (QA).
+   */
+  async function closeDeviation(
+    dev: TestBody,
+    found = { rootCause: 'Found', conclusion: 'Concluded' },
+  ): Promise<TestBody> {
+    if (dev.rootCause !== found.rootCause || dev.conclusion !== found.conclusion)
+      await ok('POST', `/deviations/${dev.id}`, {
+        ...found,
+        reason: 'Investigated',
+        version: dev.version,
+      });
+    const signAs = async (action: string, as: { token: string; password: string }) => {
+      const res = await call(
+        'POST',
+        '/signatures',
+        { documentType: 'Deviation', documentId: dev.id, action, password: as.password },
+        as.token,
+      );
+      expect(res.status, `${action} deviation: ${JSON.stringify(res.body)}`).toBe(200);
+    };
+    await signAs('Submit', adminEditor(t.token));
+    await signAs('Approve', await policyApprover(t.server, t.F));
+    return (await ok('GET', `/runs/${dev.runId}`)).run as TestBody;
+  }
   /** A run that passes everything, submitted and approved (Completed). */
   async function completedRun(studyId: number, times = 0.2): Promise<TestBody> {
     let run = await newRun(studyId);
@@ -291,6 +321,7 @@ export function runKit(t: FacilityTestFile) {
     row,
     results,
     sign,
+    closeDeviation,
     completedRun,
     studyRow,
   };

@@ -207,10 +207,17 @@ export async function resultsOf(q: Queryable, runId: number): Promise<TSampleRes
 
 export async function deviationsOf(q: Queryable, runId: number): Promise<TDeviation[]> {
   const rows = await q.query<Record<string, any>>( // eslint-disable-line @typescript-eslint/no-explicit-any -- mapped field by field below
-    `select d.*, trim(concat(u.first_name, ' ', u.last_name)) as created_by_name
+    `select d.*, trim(concat(u.first_name, ' ', u.last_name)) as created_by_name,
+            trim(concat(c.first_name, ' ', c.last_name)) as closed_by_name
        from deviations d left join users u on u.id = d.created_by
+       left join users c on c.id = d.closed_by
       where d.run_id = $1 order by d.id`,
     [runId],
+  );
+  const states = await controlledStates(
+    q,
+    { facilityId: rows[0]?.facility_id as number, documentType: 'Deviation' },
+    rows.map((d) => d.id as number),
   );
   return rows.map((d) => ({
     id: d.id,
@@ -222,12 +229,22 @@ export async function deviationsOf(q: Queryable, runId: number): Promise<TDeviat
     title: d.title,
     description: d.description,
     rootCause: d.root_cause,
+    conclusion: d.conclusion,
     capaReference: d.capa_reference,
     invalidatesRun: d.invalidates_run,
     status: d.status,
     createdAt: iso(d.created_at)!,
     createdByName: d.created_by_name || null,
     closedAt: iso(d.closed_at),
+    closedByName: d.closed_by_name || null,
+    controlled: {
+      ...(states.get(d.id as number) ?? {
+        status: 'BeingBuilt',
+        signatureState: null,
+        versionNumber: 1,
+      }),
+      version: d.version,
+    },
     version: d.version,
   }));
 }

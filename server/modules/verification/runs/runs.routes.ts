@@ -11,6 +11,7 @@ import {
 import { F, TAGS, RESOURCE, ZIdParams, runWrite, runWriteRoutes } from '../route-base.ts';
 import { typed, type AppContext } from '#server/http/app-context.ts';
 import { createDeviation, editDeviation } from './deviations.ts';
+import { registerDeviationType } from './deviation-closure.ts';
 import { registerInspectionRoutes } from './inspection.routes.ts';
 import { registerInvestigationRoutes } from './investigations.routes.ts';
 import { OPEN_DEVIATION, registerRunType } from './run-approval.ts';
@@ -24,6 +25,7 @@ export function registerRunRoutes(context: AppContext): void {
   const { app, db, permit } = context;
   const r = typed(app);
   registerRunType();
+  registerDeviationType();
   registerInspectionRoutes(context);
   registerInvestigationRoutes(context);
   const reader = permit(RESOURCE, 'Get');
@@ -76,7 +78,7 @@ export function registerRunRoutes(context: AppContext): void {
       path: 'runs/:id',
       guard: modifier,
       summary: 'Record the cleaning event (reason + version) until the run is submitted',
-      description: `Operators are operators of the facility, the procedure one of its cleaning procedures. Submitting the run (POST signatures, documentType Run) needs the visual inspection (POST runs/{id}/inspection) where the pinned cleaning inspection settings require one, a result at every planned location or a deviation explaining it, and no Open deviation ('${OPEN_DEVIATION}'). A submitted run is 409 TransactionLocked.`,
+      description: `Operators are operators of the facility, the procedure one of its cleaning procedures. Submitting the run (POST signatures, documentType Run) needs the visual inspection (POST runs/{id}/inspection) where the pinned cleaning inspection settings require one, a result at every planned location or a deviation explaining it, no Open deviation ('${OPEN_DEVIATION}'), and a decision on each failure: a deviation naming each failed result or its location (or one invalidating the run), and one of the whole run for a failed visual inspection ('No decision on the failed result at Gasket: record a deviation for it'). A submitted run is 409 TransactionLocked.`,
       body: ZRunEdit,
       write: async (actor, scope, id, body) => {
         await editRun(db, actor, scope, id, body);
@@ -115,7 +117,9 @@ export function registerRunRoutes(context: AppContext): void {
     runWrite({
       path: 'deviations/:id',
       guard: modifier,
-      summary: 'Edit or close a deviation (reason + version); closing needs a root cause',
+      summary: 'Edit or reopen a deviation (reason + version); it closes only with QA approval',
+      description:
+        "A deviation is a controlled record (documentType Deviation): its closure is proposed with POST signatures action Submit (root cause and conclusion required, 422 otherwise) and it closes when an eligible signer of the Deviation approval policy signs Approve (meaning 'Approve closure'); neither its author nor the proposer may, unless the policy allows self-approval. Until then it stays Open; while awaiting approval it cannot be edited (409). status 'Closed' here is 422; 'Open', or any change, reopens a closed deviation.",
       body: ZDeviationEdit,
       write: (actor, scope, id, body) => editDeviation(db, actor, scope, id, body),
     }),

@@ -230,6 +230,7 @@ export async function afterRunChange(
       status: d.status,
       invalidatesRun: d.invalidatesRun,
       rootCause: d.rootCause,
+      conclusion: d.conclusion,
     })),
   };
   await recordEdit(tx, actor, runRef(scope, id), content, label(run, study.seq));

@@ -32,6 +32,7 @@ interface StudyRow {
   change_seq: number | null;
   outcome: TStudyOutcome;
   consecutive_passes: number;
+  failed_run_policy: TStudy['failedRunPolicy'];
   run_count: number;
   closed_at: Date | string | null;
   close_reason: string | null;
@@ -43,7 +44,7 @@ interface StudyRow {
 const COLUMNS = `s.id, s.seq, s.title, s.study_type, s.description, s.protocol_id,
   s.protocol_version_number, s.protocol_content, s.limits_snapshot_id, s.origin_kind, s.origin_id,
   t.product_name || ' on ' || t.train_name as task_label, c.seq as change_seq, s.outcome,
-  s.consecutive_passes,
+  s.consecutive_passes, s.failed_run_policy,
   (select count(*)::int from study_runs r where r.study_id = s.id) as run_count,
   s.closed_at, s.close_reason, s.created_at, u.first_name || ' ' || u.last_name as created_by_name,
   s.version`;
@@ -82,6 +83,7 @@ function toStudy(row: StudyRow, state: ControlledVersionState | undefined): TStu
     outcome: row.outcome,
     requiredPasses: requiredPassesOf(row.protocol_content),
     consecutivePasses: row.consecutive_passes,
+    failedRunPolicy: row.failed_run_policy,
     runCount: row.run_count,
     closedAt: row.closed_at === null ? null : iso(row.closed_at),
     closeReason: row.close_reason,

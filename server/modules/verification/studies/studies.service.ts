@@ -12,6 +12,7 @@ import { recordEdit, type ControlledRef } from '#server/records/controlled.ts';
 import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 import { inTransaction } from '#server/modules/change-assessments/change-assessments.service.ts';
 import { findTask } from '#server/modules/cleaning-assessments/qualification-tasks.ts';
+import { failedRunPolicyOf } from '#core/verification/study-outcome.ts';
 import { getStudy, studyNumberOf } from './studies.read.ts';
 
 /*
@@ -104,7 +105,8 @@ async function saveContent(tx: Queryable, actor: Actor, scope: Scope, id: number
   const [row] = await tx.query<Record<string, unknown> & { seq: number; title: string }>(
     `select seq, title, study_type as "studyType", description, protocol_id as "protocolId",
             protocol_version_number as "protocolVersionNumber",
-            limits_snapshot_id as "limitsSnapshotId", origin_kind as "originKind",
+            limits_snapshot_id as "limitsSnapshotId", failed_run_policy as "failedRunPolicy",
+            origin_kind as "originKind",
             origin_id as "originId"
        from studies where id = $1`,
     [id],
@@ -141,8 +143,8 @@ export async function createStudy(
     const [row] = await tx.query<{ id: number; seq: number }>(
       `insert into studies (facility_id, seq, title, study_type, description, protocol_id,
          protocol_version_number, protocol_content, limits_snapshot_id, origin_kind, origin_id,
-         created_by, updated_by)
-       select $1, coalesce(max(seq), 0) + 1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11
+         created_by, updated_by, failed_run_policy)
+       select $1, coalesce(max(seq), 0) + 1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12
          from studies where facility_id = $1
        returning id, seq`,
       [
@@ -157,6 +159,7 @@ export async function createStudy(
         body.origin.kind,
         originId,
         actor.userId,
+        failedRunPolicyOf(protocol.content.failedRunPolicy, body.studyType),
       ],
     );
     await saveContent(tx, actor, scope, row!.id);
@@ -166,6 +169,7 @@ export async function createStudy(
         ...body,
         protocolVersionNumber: protocol.version_number,
         limitsSnapshotId: snapshotId,
+        failedRunPolicy: failedRunPolicyOf(protocol.content.failedRunPolicy, body.studyType),
       },
     });
     return row!.id;

@@ -1,0 +1,121 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
+import { runKit, type RunFacility } from './run-test-kit.ts';
+
+/*
+ * What a completed failed run does to its study, as the protocol chooses (failedRunPolicy;
+ * unset: a Validation study fails, another type starts its count again), and the failures the
+ * dashboard shows; over HTTP on a real database.
+ */
+
+const t = useFacilityTestServer();
+const kit = runKit(t);
+const { call, ok, newRun, event, visualPass, row, results, sign } = kit;
+let f: RunFacility;
+beforeAll(async () => {
+  f = await kit.build();
+});
+
+const started = { startedAt: '2026-11-01T08:00:00Z' };
+
+/**
+ * A run failing at the Gasket (3 × its limit), decided by a deviation QA approved (a process
+ * failure at the Gasket, or a laboratory error invalidating the run), submitted and approved.
+ */
+async function failedRun(studyId: number, cause: 'process' | 'laboratory'): Promise<Body> {
+  let run = await visualPass(await event(await newRun(studyId), started));
+  await results(run, [row(run, f.steel, 0.2), row(run, f.ptfe, 3)]);
+  const body =
+    cause === 'process'
+      ? { kind: 'process', title: 'Residue at the gasket', samplingLocationId: f.ptfe }
+      : { kind: 'nonProcess', title: 'Wrong standard', invalidatesRun: true };
+  const raised = await call('POST', `/runs/${run.id}/deviations`, body);
+  expect(raised.status, JSON.stringify(raised.body)).toBe(200);
+  run = await kit.closeDeviation((raised.body.run.deviations as Body[])[0]!);
+  expect((await sign(run, 'Submit')).status).toBe(200);
+  expect((await sign(run, 'Approve')).status).toBe(200);
+  return (await ok('GET', `/runs/${run.id}`)).run as Body;
+}
+
+const P = 'pass';
+const F = 'process failure';
+const L = 'laboratory error';
+
+describe('a completed failed run', () => {
+  it.each<[string, string | undefined, string, string[], string, string, number]>([
+    // study type, protocol's choice, runs in order → policy, outcome, consecutive passes
+    ['Validation', undefined, 'unset', [P, F], 'failStudy', 'Failed', 0],
+    ['Validation', undefined, 'unset', [F, P, P, P], 'failStudy', 'Failed', 3],
+    ['Validation', undefined, 'a laboratory error', [P, L, P], 'failStudy', 'On Going', 2],
+    ['Validation', 'resetCount', 'resetCount', [P, F, P], 'resetCount', 'On Going', 1],
+    ['Verification', undefined, 'unset', [P, F], 'resetCount', 'On Going', 0],
+    ['Verification', 'failStudy', 'failStudy', [F], 'failStudy', 'Failed', 0],
+  ])(
+    'of a %s study, protocol %s (%s): %j → %s, %s',
+    async (studyType, choice, _label, runs, policy, outcome, passes) => {
+      const studyId = await kit.study(choice ? { failedRunPolicy: choice } : {}, studyType);
+      expect((await ok('GET', `/studies/${studyId}`)).failedRunPolicy).toBe(policy);
+      for (const r of runs) {
+        if (r === P) await kit.completedRun(studyId);
+        else await failedRun(studyId, r === F ? 'process' : 'laboratory');
+      }
+      expect(await kit.studyRow(studyId)).toEqual({
+        outcome,
+        consecutive_passes: passes,
+      });
+    },
+  );
+
+  it('refuses an unknown choice on the protocol with a field error', async () => {
+    const res = await call('POST', '/protocols', {
+      protocolNumber: 'PR-X',
+      name: 'Bad choice',
+      failedRunPolicy: 'ignore',
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.errors[0].property).toBe('failedRunPolicy');
+  });
+});
+
+describe('the dashboard', () => {
+  it('counts and lists every failed run and failed study', async () => {
+    const studyId = await kit.study();
+    const failed = await failedRun(studyId, 'process');
+    // A failed run still open counts too: its failure is there before anyone signs.
+    let open = await visualPass(await event(await newRun(await kit.study()), started));
+    open = (await results(open, [row(open, f.steel, 2), row(open, f.ptfe, 0.2)])).body.run;
+    const res = await ok('GET', '/dashboard');
+    const { failedRuns, failedStudies } = res.dashboard.failures as Body;
+    const failedCount = await t.server.db.query<{ n: number }>(
+      `select count(*)::int as n from study_runs where facility_id = $1 and verdict = 'Fail'`,
+      [t.facilityId],
+    );
+    const studyCount = await t.server.db.query<{ n: number }>(
+      `select count(*)::int as n from studies where facility_id = $1 and outcome = 'Failed'`,
+      [t.facilityId],
+    );
+    expect(failedRuns.count).toBe(failedCount[0]!.n);
+    expect(failedStudies.count).toBe(studyCount[0]!.n);
+    expect(failedRuns.runs.slice(0, 2)).toEqual([
+      {
+        id: open.id,
+        studyId: open.studyId,
+        studyNumber: open.studyNumber,
+        sequence: 1,
+        completed: false,
+      },
+      {
+        id: failed.id,
+        studyId,
+        studyNumber: failed.studyNumber,
+        sequence: 1,
+        completed: true,
+      },
+    ]);
+    expect(failedStudies.studies[0]).toEqual({
+      id: studyId,
+      number: failed.studyNumber,
+      title: expect.any(String),
+    });
+  });
+});
