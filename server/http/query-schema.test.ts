@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { featureOfPath } from '#core/facilities/facility-features.ts';
 import { useFacilityTestServer } from '../test/facility-test-file.ts';
-import { UNKNOWN_QUERY_PARAMETER } from './query-schema.ts';
+import { apiValidatorCompiler, UNKNOWN_QUERY_PARAMETER } from './query-schema.ts';
 
 const t = useFacilityTestServer();
 
@@ -173,5 +174,48 @@ describe('a query parameter no route declares is refused', () => {
   it('the docs UI is not part of the API and keeps its own parameters', async () => {
     const res = await t.server.request('GET', '/api/docs/json?anything=1');
     expect(res.status).toBe(200);
+  });
+});
+
+describe('the keys a query schema declares', () => {
+  const unknownKeys = (schema: z.ZodType, query: Record<string, string>) => {
+    const validate = apiValidatorCompiler({
+      schema,
+      method: 'GET',
+      url: '/api/v2/x',
+      httpPart: 'querystring',
+    });
+    const result = validate(query) as { error?: { keyword: string; instancePath: string }[] };
+    return (result.error ?? [])
+      .filter((issue) => issue.keyword === 'unknown')
+      .map((issue) => issue.instancePath.slice(1));
+  };
+  const a = z.object({ a: z.string().optional() });
+  const b = z.object({ b: z.string().optional() });
+  it.each([
+    ['an object', a, { a: '1', c: '1' }, ['c']],
+    ['a strict object', a.strict(), { a: '1' }, []],
+    ['a loose object takes any key', z.looseObject({ a: z.string() }), { a: '1', c: '1' }, []],
+    ['a union: the keys of either', z.union([a, b]), { a: '1', b: '1', c: '1' }, ['c']],
+    ['an intersection: the keys of both', z.intersection(a, b), { b: '1', d: '1' }, ['d']],
+    ['a transformed object', a.transform((q) => q.a), { a: '1', e: '1' }, ['e']],
+    ['a refined object', a.refine(() => true), { f: '1' }, ['f']],
+    ['an optional object', a.optional(), { g: '1' }, ['g']],
+  ] as const)('%s', (_name, schema, query, expected) => {
+    expect(unknownKeys(schema as z.ZodType, query)).toEqual(expected);
+  });
+
+  it('a schema that names no parameters cannot be a route’s query', () => {
+    expect(() => unknownKeys(z.string(), {})).toThrow(/must be an object of named parameters/);
+  });
+
+  it('body, path and headers keep the schema’s own rules', () => {
+    const validate = apiValidatorCompiler({
+      schema: a,
+      method: 'POST',
+      url: '/x',
+      httpPart: 'body',
+    });
+    expect(validate({ a: '1', c: '1' })).toEqual({ value: { a: '1' } });
   });
 });

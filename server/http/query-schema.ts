@@ -82,7 +82,8 @@ export function apiValidatorCompiler(args: CompileArgs): ReturnType<typeof valid
       message: UNKNOWN_QUERY_PARAMETER,
       params: {},
     }));
-    const others = 'error' in result && Array.isArray(result.error) ? result.error : [];
+    const failed = typeof result === 'object' && 'error' in result ? result.error : undefined;
+    const others = Array.isArray(failed) ? failed : [];
     return { error: [...issues, ...others] } as unknown as ReturnType<typeof validate>;
   };
 }
