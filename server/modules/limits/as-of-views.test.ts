@@ -137,6 +137,57 @@ const VIEWS: {
     now: 100,
   },
   {
+    view: 'GET mac-matrix (the streamed document)',
+    read: json(
+      () => '/mac-matrix',
+      (b) => (b.pairs as Body[]).find((p) => p.previous === 'A' && p.next === 'B')!.maco.value,
+    ),
+    then: 1000,
+    now: 100,
+  },
+  {
+    view: 'GET mac-matrix/grid',
+    read: json(
+      () => '/mac-matrix/grid',
+      (b) => {
+        const [a, bIndex] = [b.products.indexOf('A'), b.products.indexOf('B')];
+        for (let i = b.rowStart[a]; i < b.rowStart[a + 1]; i += 1)
+          if (b.next[i] === bIndex) return b.maco[i];
+        return undefined;
+      },
+    ),
+    then: 1000,
+    now: 100,
+  },
+  {
+    view: 'GET limits/input (minimum batch size of B, kg)',
+    read: json(
+      () => '/limits/input',
+      (b) => named(b.input.products, 'id', 'B').minBatchSize.value,
+    ),
+    then: 100,
+    now: 10,
+  },
+  {
+    view: 'GET limits/productions/{id}/explain',
+    read: json(
+      () => `/limits/productions/${facility.line1}/explain?previous=A&next=B`,
+      (b) => b.explanation.maco.result.value,
+    ),
+    then: 1000,
+    now: 100,
+  },
+  {
+    // Line 1 also holds B → A (250 mg, below).
+    view: 'GET limits/productions (lowest MACO of Line 1)',
+    read: json(
+      () => '/limits/productions',
+      (b) => named(b.productions, 'name', 'Line 1').maco.value,
+    ),
+    then: 250,
+    now: 100,
+  },
+  {
     // E1 also carries B → A: health 1 µg × 50 kg / 200 mg = 250 mg, under A → B’s 1,000 mg.
     view: 'GET limits/equipment (lowest MACO on E1)',
     read: json(
