@@ -145,7 +145,7 @@ describe('a query parameter no route declares is refused', () => {
   it('an OpenID callback keeps the parameters a provider sends (session_state, iss, errors)', async () => {
     // SSO is not configured here: the callback answers with its redirect, not a refusal of
     // the query, whatever the provider added.
-    const answers = [
+    const answers: Record<string, string>[] = [
       { code: 'c', state: 's', session_state: 'x', iss: 'https://login.example.com' },
       { code: 'c', state: 's', client_info: 'e30', scope: 'openid' },
       {
