@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { Db } from './db/db.ts';
 import type { AppContext } from './http/app-context.ts';
@@ -15,6 +14,7 @@ import { runGuardsBeforeValidation } from './http/guard-order.ts';
 import { gateFacilityRoutes } from './http/facility-gate.ts';
 import { createAccessCache, watchWrites } from './http/access-cache.ts';
 import { refuseUnstorableInput } from './http/input-hygiene.ts';
+import { apiValidatorCompiler, declareNoQueryByDefault } from './http/query-schema.ts';
 import { registerApiRateLimit } from './http/rate-limit.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { RequestLog } from './http/request-log.ts';
@@ -87,7 +87,7 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
  * compilers (ajv and fast-json-stringify, a tenth of a start). Its types name ajv's factories.
  */
 const zodCompilers = {
-  buildValidator: () => validatorCompiler,
+  buildValidator: () => apiValidatorCompiler,
   buildSerializer: () => responseSerializerCompiler,
 } as unknown as NonNullable<FastifyServerOptions['schemaController']>['compilersFactory'];
 
@@ -161,6 +161,7 @@ export async function buildApp({
   runGuardsBeforeValidation(app, context.requireSession);
   gateFacilityRoutes(app, db, access);
   refuseUnstorableInput(app);
+  declareNoQueryByDefault(app);
   registerHealthRoutes(context);
   registerFeatureRoutes(context);
   registerAuthRoutes(context);

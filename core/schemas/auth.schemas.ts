@@ -140,10 +140,21 @@ export const ZRegisterResponse = z.object({ redirect: z.string() });
 export const ZSsoProvider = z.enum(['azure', 'okta']);
 export const ZSsoParams = z.object({ provider: ZSsoProvider });
 export const ZSsoLoginQuery = z.object({ u: z.string().trim().max(320).optional() });
-export const ZSsoVerifyQuery = z.looseObject({
+/**
+ * What an OpenID Connect provider sends back to the callback (OpenID Connect Core 1.0 §3.1.2.5
+ * and §3.1.2.6, RFC 9207 for `iss`, OpenID Session Management for `session_state`, Azure's
+ * `client_info`): declared, since a query parameter no route declares is refused.
+ */
+export const ZSsoVerifyQuery = z.object({
   state: z.string().max(200).optional(),
   code: z.string().max(4000).optional(),
   error: z.string().max(200).optional(),
+  error_description: z.string().max(4000).optional(),
+  error_uri: z.string().max(2000).optional(),
+  session_state: z.string().max(500).optional(),
+  iss: z.string().max(2000).optional(),
+  client_info: z.string().max(4000).optional(),
+  scope: z.string().max(2000).optional(),
 });
 
 /** The plan's single sign-on settings as read back: the client secret is never returned. */

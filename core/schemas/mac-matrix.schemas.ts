@@ -15,6 +15,7 @@ export const ZMacMatrixExportQuery = z.object({
     .positive()
     .optional()
     .describe('Only the products and equipment of this production'),
+  ...ZAsOfQuery.shape,
 });
 export type TMacMatrixExportQuery = z.infer<typeof ZMacMatrixExportQuery>;
 
@@ -23,7 +24,6 @@ export type MacPairSort = (typeof MAC_PAIR_SORTS)[number];
 
 /** One page of a huge matrix, so the client never downloads the whole of it. */
 export const ZMacPairsQuery = ZMacMatrixExportQuery.extend({
-  ...ZAsOfQuery.shape,
   pageNumber: z.coerce.number().int().min(1).default(1),
   pageLimit: z.coerce.number().int().min(1).max(500).default(50),
   previous: z.string().trim().min(1).max(200).optional().describe('Previous product name'),
@@ -100,7 +100,7 @@ export const ZMacProductionParams = ZFacilityParams.extend({
   id: ZId,
 });
 
-export const ZMacGridQuery = ZMacMatrixExportQuery.extend(ZAsOfQuery.shape);
+export const ZMacGridQuery = ZMacMatrixExportQuery;
 export type TMacGridQuery = z.infer<typeof ZMacGridQuery>;
 
 const ZIndices = z.array(z.number().int());

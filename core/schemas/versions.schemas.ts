@@ -17,12 +17,36 @@ export type TRecordVersion = z.infer<typeof ZRecordVersion>;
 export const ZRecordVersionsResponse = z.object({ versions: z.array(ZRecordVersion) });
 export type TRecordVersionsResponse = z.infer<typeof ZRecordVersionsResponse>;
 
-export const ZAsOfQuery = z.object({
-  asOf: z.iso
-    .datetime({ offset: true, error: 'asOf must be an ISO 8601 date-time' })
+const AS_OF_FORMAT =
+  'asOf must be an ISO 8601 date-time (2026-11-30T14:00:00Z) or date (2026-11-30)';
+
+/**
+ * A moment to read the data as it was: an ISO 8601 date-time with its offset, or a date, which
+ * means the start of that day in UTC (as `new Date('2026-11-30')` reads it). A moment still to
+ * come answers with the data as they are now: nothing is known beyond now, and no view forecasts.
+ */
+export const ZAsOf = z
+  .union([z.iso.datetime({ offset: true }), z.iso.date()], { error: AS_OF_FORMAT })
+  .transform((value) => (value.length === 10 ? `${value}T00:00:00Z` : value))
+  .describe(
+    'Answer with the data as it was at this moment (ISO 8601 date-time, or a date: the start of that day in UTC)',
+  );
+
+export const ZAsOfQuery = z.object({ asOf: ZAsOf.optional() });
+
+/**
+ * `asOf` on a view that cannot read its data as it was: refused with 422 and the reason, rather
+ * than as an unknown parameter, so that the caller knows the view exists but answers only now.
+ */
+export function ZRefusedAsOf(reason: string) {
+  return z
+    .unknown()
+    .refine(() => false, {
+      error: `This view answers only with the data as they are now: ${reason}`,
+    })
     .optional()
-    .describe('Answer with the data as it was at this moment'),
-});
+    .describe(`Not taken: ${reason}`);
+}
 
 /**
  * A read of a controlled record: the plain read answers the version in force (the approved one,

@@ -34,9 +34,9 @@ export function registerLimitViewRoutes({ app, db, permit }: AppContext): void {
         tags,
         summary: 'How one pair’s limits were reached',
         description:
-          'For a previous → next pair: every criterion, MACO, area, SAL, swab and rinse limits and the limit in the next product as a derivation (formula, each input with its unit and the record it was entered on, intermediate values, result), plus each active on its own. Names are the products’ names. With productionId, the pair as that production’s own matrix has it (its equipment only), as the matrix under that filter shows it.',
+          'For a previous → next pair: every criterion, MACO, area, SAL, swab and rinse limits and the limit in the next product as a derivation (formula, each input with its unit and the record it was entered on, intermediate values, result), plus each active on its own. Names are the products’ names. With productionId, the pair as that production’s own matrix has it (its equipment only), as the matrix under that filter shows it. `asOf` (ISO date-time or date): the facility’s data and the policy approved at that moment.',
         params: ZFacilityParams,
-        querystring: z.object({
+        querystring: ZAsOfQuery.extend({
           previous: z.string().min(1).max(200),
           next: z.string().min(1).max(200),
           productionId: z.coerce.number().int().positive().optional(),
@@ -45,9 +45,10 @@ export function registerLimitViewRoutes({ app, db, permit }: AppContext): void {
       },
     },
     async (request) => {
-      const { previous, next, productionId } = request.query;
+      const { previous, next, productionId, asOf } = request.query;
       const { input, uncomputable } = await computableLimitsInput(db, request.params.facility, {
         productionId,
+        asOf,
       });
       refuseLeftOut(uncomputable, previous, next);
       const explanation = explainPair(input, previous, next);
@@ -103,8 +104,10 @@ export function registerLimitViewRoutes({ app, db, permit }: AppContext): void {
         tags,
         summary:
           'Product-wise and equipment-wise limits (the worst pair of each), for the facility or one production',
+        description:
+          '`asOf` (ISO date-time or date): the facility’s data and the policy approved at that moment, as the MAC matrix answers it.',
         params: ZFacilityParams,
-        querystring: z.object({ productionId: ZId.optional() }),
+        querystring: ZAsOfQuery.extend({ productionId: ZId.optional() }),
         response: {
           200: z.object({
             products: z.array(
@@ -132,6 +135,7 @@ export function registerLimitViewRoutes({ app, db, permit }: AppContext): void {
     async (request) => {
       const { input, uncomputable } = await computableLimitsInput(db, request.params.facility, {
         productionId: request.query.productionId,
+        asOf: request.query.asOf,
       });
       const m = compileLimits(input);
       const summary = runMatrix(m);
@@ -160,10 +164,13 @@ export function registerLimitViewRoutes({ app, db, permit }: AppContext): void {
         tags,
         summary:
           'Cleaning-agent limits in every product that may follow, under the Detergent policy',
+        description:
+          '`asOf` (ISO date-time or date): the cleaning agents, the facility’s data and the Detergent policy approved at that moment.',
         params: ZFacilityParams,
+        querystring: ZAsOfQuery,
         response: { 200: ZCleaningAgentLimits },
       },
     },
-    async (request) => cleaningAgentLimitRows(db, request.params.facility),
+    async (request) => cleaningAgentLimitRows(db, request.params.facility, request.query),
   );
 }

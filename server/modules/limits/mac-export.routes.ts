@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import { productionsDef } from '#core/entities/defs/index.ts';
+import { ZRefusedAsOf } from '#core/schemas/versions.schemas.ts';
 import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
 import {
   ZMacGrid,
@@ -24,6 +26,11 @@ import { renderMacPreviewPdf, type MacPdfVariant } from './mac-production-pdf.ts
 const base = '/api/v2/plans/:plan/facilities/:facility';
 const tags = ['limits'];
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+// The preview PDF is the limits as they are now; the production-limits report is the copy that
+// keeps them as they were when it was generated, and regenerates them as then.
+const PREVIEW_ONLY_NOW = ZRefusedAsOf(
+  'this PDF previews the limits as they are now; the production-limits report keeps them as of its generation',
+);
 
 /** Taking GMP limits out of the system is recorded, as the audit-log export is. */
 function auditExport(
@@ -56,7 +63,7 @@ export function registerMacExportRoutes({ app, db, permit }: AppContext): void {
         tags,
         summary: 'The MAC matrix as an xlsx workbook (MAC Matrix, Pairs, Inputs)',
         description:
-          'Sheets: "MAC Matrix" (previous products as rows × next products as columns, the governing MACO in mg, empty where the two share no equipment, "no limit" where no criterion has its data), "Pairs" (one row per pair: shared equipment and area, MACO by each criterion, governing criterion and active, SAL, swab and rinse limits, flags; units in the headers; continued on "Pairs (2)" beyond Excel\'s row limit) and "Inputs" (facility, production, date and who exported, units, the Chemical cleaning limit policy, and each product or equipment item left out because its data cannot be computed, with the reason). Streamed as it is written. File name `MAC Matrix <facility> <timestamp>.xlsx`. Each export writes an audit row.',
+          'Sheets: "MAC Matrix" (previous products as rows × next products as columns, the governing MACO in mg, empty where the two share no equipment, "no limit" where no criterion has its data), "Pairs" (one row per pair: shared equipment and area, MACO by each criterion, governing criterion and active, SAL, swab and rinse limits, flags; units in the headers; continued on "Pairs (2)" beyond Excel\'s row limit) and "Inputs" (facility, production, date and who exported, units, the Chemical cleaning limit policy, and each product or equipment item left out because its data cannot be computed, with the reason). Streamed as it is written. File name `MAC Matrix <facility> <timestamp>.xlsx`. Each export writes an audit row. `asOf` (ISO date-time or date): the facility’s data and the policy approved at that moment, as the matrix and its pairs answer it; the Inputs sheet says so ("Data as of (UTC)").',
         params: ZFacilityParams,
         querystring: ZMacMatrixExportQuery,
         produces: [XLSX],
@@ -64,11 +71,16 @@ export function registerMacExportRoutes({ app, db, permit }: AppContext): void {
     },
     async (request, reply) => {
       const { facility, plan } = request.params;
-      const { productionId } = request.query;
-      const { input, uncomputable } = await macMatrixCache(db).get(db, facility, { productionId });
+      const { productionId, asOf } = request.query;
+      const { input, uncomputable } = await macMatrixCache(db).get(db, facility, {
+        productionId,
+        asOf,
+      });
       const [settings, production] = await Promise.all([
         facilityDateTimeSettings(db, facility),
-        productionId === undefined ? null : getEntity(db, productionsDef, facility, productionId),
+        productionId === undefined
+          ? null
+          : getEntity(db, productionsDef, facility, productionId, false, { asOf }),
       ]);
       const actor = actorOf(request);
       const exportedAt = new Date();
@@ -77,6 +89,7 @@ export function registerMacExportRoutes({ app, db, permit }: AppContext): void {
         report: 'MAC matrix',
         format: 'xlsx',
         productionId: productionId ?? null,
+        asOf: asOf ?? null,
         products: input.products.length,
       });
       reply.hijack();
@@ -98,6 +111,7 @@ export function registerMacExportRoutes({ app, db, permit }: AppContext): void {
             productionName: production ? (production.name as string) : null,
             exportedBy: actor.userName ?? sessionOf(request).user.username,
             exportedAt,
+            asOf,
             uncomputable,
           },
           res,
@@ -170,6 +184,7 @@ export function registerMacExportRoutes({ app, db, permit }: AppContext): void {
           summary,
           description,
           params: ZMacProductionParams,
+          querystring: z.object({ asOf: PREVIEW_ONLY_NOW }),
           produces: ['application/pdf'],
         },
       },

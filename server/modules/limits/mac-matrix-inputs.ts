@@ -28,6 +28,8 @@ export function macInputRows(
     productionName: string | null;
     exportedBy: string;
     exportedAt: Date;
+    /** The moment the data and policy were read as of; the export itself when absent. */
+    asOf?: string | undefined;
   },
   pairs: number,
 ): Cell[][] {
@@ -36,6 +38,7 @@ export function macInputRows(
     ['Production', meta.productionName ?? 'All productions', null],
     ['Exported at (UTC)', meta.exportedAt.toISOString(), null],
     ['Exported by', meta.exportedBy, null],
+    ['Data as of (UTC)', new Date(meta.asOf ?? meta.exportedAt).toISOString(), null],
     ['Products', input.products.length, null],
     ['Equipment items', input.equipment.length, null],
     ['Pairs sharing equipment', pairs, null],

@@ -14,6 +14,8 @@ export interface MacXlsxMeta {
   productionName: string | null;
   exportedBy: string;
   exportedAt: Date;
+  /** The moment the data and policy were read as of (`asOf`); the export itself when absent. */
+  asOf?: string | undefined;
   /** Products and equipment left out because their data cannot be computed, and why. */
   uncomputable?: readonly TUncomputable[];
 }
