@@ -8,6 +8,14 @@ import { microbialFailure, microbialTally, type MicrobialRunState } from './rele
 
 export type RunVerdict = 'Pass' | 'Fail' | 'Invalidated' | 'Pending';
 
+/**
+ * The version of the rules below (and of what they read: judgements, investigations,
+ * deviations). Raise it with any change that can move a run's verdict or flag: runs stored under
+ * an older version are judged again at start, each change audited (server run-reconcile.ts).
+ * 1: issue 26 (method fitness, investigations, deviation closure by QA).
+ */
+export const RUN_RULES_VERSION = 1;
+
 export interface RunResultState {
   samplingLocationId: number;
   /** null while no limit applies: neither passing nor failing. */

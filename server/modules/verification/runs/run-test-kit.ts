@@ -1,5 +1,4 @@
 import { afterAll, expect } from 'vitest';
-import type { Queryable } from '#server/db/db.ts';
 import type { FacilityTestFile, TestBody } from '#server/test/facility-test-file.ts';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import {
@@ -10,7 +9,7 @@ import {
 } from '#server/test/policy-in-force.ts';
 import { buildMacFacility } from '#server/modules/limits/mac-test-data.ts';
 import { storeLimitsSnapshot } from '#server/modules/policies/policy-approval.ts';
-import { judgeRun, type RunRow } from './runs.read.ts';
+import { runsDisagreeing } from './run-reconcile.ts';
 
 /*
  * A facility for run tests: the small MAC facility (E1 on Line 1 with A and B), two swab
@@ -28,25 +27,7 @@ export interface RunFacility {
   productIds: number[];
 }
 
-/**
- * Every run of the database whose stored verdict or release flag differs from the rules applied
- * to it now. Reads answer the stored pair (runs.read.ts, judgeRun), so a difference is a write
- * path that forgot to recompute: one derived fact with two answers.
- */
-export async function runsDisagreeing(q: Queryable) {
-  const runs = await q.query<RunRow>('select * from study_runs order by id');
-  const disagreeing = [];
-  for (const run of runs) {
-    const { verdict, release } = await judgeRun(q, run.facility_id, run);
-    if (verdict !== run.verdict || release.flag !== run.release_flag)
-      disagreeing.push({
-        runId: run.id,
-        stored: { verdict: run.verdict, releaseFlag: run.release_flag },
-        recomputed: { verdict, releaseFlag: release.flag },
-      });
-  }
-  return disagreeing;
-}
+export { runsDisagreeing };
 
 export function runKit(t: FacilityTestFile) {
   // After every file that builds runs with this kit (the server's afterAll runs after this one).

@@ -50,6 +50,8 @@ export interface RunRow extends RunInspectionColumns {
   visual_notes: string | null;
   verdict: TRun['verdict'];
   release_flag: TRun['releaseFlag'];
+  /** The release rules the stored verdict and flag were computed under (RUN_RULES_VERSION). */
+  rules_version: number;
   version: number;
 }
 

@@ -1,6 +1,7 @@
 import { AppError, validationError } from '#core/errors/errors.ts';
 import type { z } from 'zod';
 import type { ZRunEdit } from '#core/schemas/verification.schemas.ts';
+import { RUN_RULES_VERSION } from '#core/verification/release.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
 import {
   ControlledRefusal,
@@ -149,12 +150,15 @@ export async function recomputeRun(tx: Queryable, facilityId: number, id: number
     run,
   );
   const flag = release.flag;
-  if (verdict !== run.verdict || flag !== run.release_flag)
-    await tx.query(`update study_runs set verdict = $2, release_flag = $3 where id = $1`, [
-      id,
-      verdict,
-      flag,
-    ]);
+  if (
+    verdict !== run.verdict ||
+    flag !== run.release_flag ||
+    run.rules_version !== RUN_RULES_VERSION
+  )
+    await tx.query(
+      `update study_runs set verdict = $2, release_flag = $3, rules_version = $4 where id = $1`,
+      [id, verdict, flag, RUN_RULES_VERSION],
+    );
   return {
     run: { ...run, verdict, release_flag: flag },
     study,
