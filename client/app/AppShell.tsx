@@ -18,7 +18,11 @@ import { LazyMyApprovals } from '../features/records/LazyMyApprovals.tsx';
 import { LazyReports } from '../features/reports/LazyReports.tsx';
 import { LazyCustomReports } from '../features/custom-reports/LazyCustomReports.tsx';
 import { LazyCleaningAssessments } from '../features/cleaning-assessments/LazyCleaningAssessments.tsx';
-import { LazyRun, LazyVerification } from '../features/verification/LazyVerification.tsx';
+import {
+  LazyDeviation,
+  LazyRun,
+  LazyVerification,
+} from '../features/verification/LazyVerification.tsx';
 import { LazyProtocols } from '../features/master-data/protocols/LazyProtocols.tsx';
 import { LazyStudies } from '../features/studies/LazyStudies.tsx';
 import { adminRoutes } from './admin-routes.tsx';
@@ -125,6 +129,7 @@ function SignedInApp() {
             <Route path="room-grades" element={<LazyRoomGrades />} />
             <Route path="cleaning-assessments/*" element={<LazyCleaningAssessments />} />
             <Route path="runs/:id" element={<LazyRun />} />
+            <Route path="deviations/:id" element={<LazyDeviation />} />
             <Route path="verification" element={<LazyVerification />} />
             <Route path="protocols" element={<LazyProtocols />} />
             <Route path="studies/*" element={<LazyStudies />} />

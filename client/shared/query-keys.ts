@@ -100,6 +100,9 @@ export const studyKeys = {
 export const verificationKeys = {
   runs: (facilityId: number) => [...facility(facilityId), 'runs'] as const,
   run: (facilityId: number, id: number) => [...verificationKeys.runs(facilityId), id] as const,
+  /** The run a deviation belongs to (a link to the deviation opens it). */
+  deviation: (facilityId: number, id: number) =>
+    [...verificationKeys.runs(facilityId), 'deviation', id] as const,
   /** Under the run's key, so that whatever refreshes the run refreshes its microbial side too. */
   microbial: (facilityId: number, runId: number) =>
     [...verificationKeys.run(facilityId, runId), 'microbial'] as const,

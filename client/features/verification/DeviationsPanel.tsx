@@ -39,7 +39,10 @@ export function DeviationsPanel({
   const scope = useFacilityScope();
   const client = useQueryClient();
   const permissions = usePermissions();
-  const canSign = permissions.can('ApprovalPolicy', 'Sign') && canEdit;
+  // QA may hold only Sign (and read): signing a closure needs no right to edit the run, only
+  // that the run still takes changes (not submitted, its study not closed).
+  const runOpen = (run.status === 'NotStarted' || run.status === 'InProgress') && !run.studyClosed;
+  const canSign = permissions.can('ApprovalPolicy', 'Sign') && runOpen;
   const [adding, setAdding] = useState(false);
   const [proposing, setProposing] = useState<TDeviation | null>(null);
   const [signing, setSigning] = useState<{ deviation: TDeviation; action: TSignAction } | null>(

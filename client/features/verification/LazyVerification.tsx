@@ -3,6 +3,9 @@ import { LoadingSpinner } from '#client/account/LoadingSpinner.tsx';
 
 // The run screen and the statistics are their own chunks, loaded when first opened.
 const RunPage = lazy(() => import('./RunPage.tsx').then((m) => ({ default: m.RunPage })));
+const DeviationRedirect = lazy(() =>
+  import('./DeviationRedirect.tsx').then((m) => ({ default: m.DeviationRedirect })),
+);
 const StatisticsPage = lazy(() =>
   import('./StatisticsPage.tsx').then((m) => ({ default: m.StatisticsPage })),
 );
@@ -21,6 +24,15 @@ export function LazyVerification() {
   return (
     <Suspense fallback={<LoadingSpinner label="Loading the ongoing verification" />}>
       <StatisticsPage />
+    </Suspense>
+  );
+}
+
+/** /deviations/:id — opens the run the deviation belongs to. */
+export function LazyDeviation() {
+  return (
+    <Suspense fallback={<LoadingSpinner label="Loading the deviation" />}>
+      <DeviationRedirect />
     </Suspense>
   );
 }

@@ -13,6 +13,8 @@ const SCREENS: Partial<Record<TControlledDocumentType, (id: number) => string>> 
   Protocol: (id) => `/protocols?record=${id}`,
   Study: (id) => `/studies/${id}`,
   Run: (id) => `/runs/${id}`,
+  // A deviation is shown on its run's screen (/deviations/:id opens it).
+  Deviation: (id) => `/deviations/${id}`,
 };
 
 /**

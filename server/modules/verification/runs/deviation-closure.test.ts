@@ -145,6 +145,17 @@ describe('closing a deviation', () => {
     ]);
   });
 
+  it('is found from its id: GET deviations/{id} answers its run; another id is 404', async () => {
+    const run = await runWith(0.2, 0.2);
+    const dev = await raise(run, { title: 'Linked from My approvals' });
+    const found = await ok('GET', `/deviations/${dev.id}`);
+    expect(found.run.id).toBe(run.id);
+    expect((found.run.deviations as Body[]).map((d) => d.id)).toContain(dev.id);
+    const missing = await call('GET', '/deviations/999999');
+    expect(missing.status).toBe(404);
+    expect(missing.body.errName).toBe('NotFoundError');
+  });
+
   it('refuses its author even when someone else proposed the closure', async () => {
     const run = await runWith(0.2, 0.2);
     const dev = await raise(

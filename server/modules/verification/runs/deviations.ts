@@ -56,6 +56,16 @@ export async function saveDeviationContent(
   await recordEdit(tx, actor, deviationRef(scope, id), content, `${number} ${String(d!.title)}`);
 }
 
+/** The run a deviation of the facility belongs to; 404 when it is not the facility's. */
+export async function runOfDeviation(q: Queryable, facilityId: number, id: number) {
+  const [row] = await q.query<{ run_id: number }>(
+    'select run_id from deviations where facility_id = $1 and id = $2',
+    [facilityId, id],
+  );
+  if (!row) throw new AppError('NotFoundError', `Deviation ${id} was not found`);
+  return row.run_id;
+}
+
 type Create = z.infer<typeof ZDeviationCreate>;
 type Edit = z.infer<typeof ZDeviationEdit>;
 

@@ -10,7 +10,7 @@ import {
 } from '#core/schemas/verification.schemas.ts';
 import { F, TAGS, RESOURCE, ZIdParams, runWrite, runWriteRoutes } from '../route-base.ts';
 import { typed, type AppContext } from '#server/http/app-context.ts';
-import { createDeviation, editDeviation } from './deviations.ts';
+import { createDeviation, editDeviation, runOfDeviation } from './deviations.ts';
 import { registerDeviationType } from './deviation-closure.ts';
 import { registerInspectionRoutes } from './inspection.routes.ts';
 import { registerInvestigationRoutes } from './investigations.routes.ts';
@@ -64,6 +64,26 @@ export function registerRunRoutes(context: AppContext): void {
       },
     },
     async (request) => answer(request.params.facility, request.params.id),
+  );
+
+  r.get(
+    `${F}/deviations/:id`,
+    {
+      preHandler: reader,
+      schema: {
+        tags: TAGS,
+        summary: 'The run a deviation belongs to, with the deviation among its deviations',
+        description:
+          "For a link to a deviation (My approvals lists a deviation's closure awaiting approval): the run screen shows it.",
+        params: ZIdParams,
+        response,
+      },
+    },
+    async (request) =>
+      answer(
+        request.params.facility,
+        await runOfDeviation(db, request.params.facility, request.params.id),
+      ),
   );
 
   runWriteRoutes(app, db, [
