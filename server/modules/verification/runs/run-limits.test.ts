@@ -113,17 +113,19 @@ describe('the LOQ of a swab result', () => {
     }));
     const limit = planOf(await newRun(await kit.study()), f.steel).limit as number;
     // LOQ X ppm = X/1000 mg/ml in the extract, × 10 ml = X/100 mg/swab; 200 × limit is 2 × it.
+    // A protocol refuses a method that cannot show its limit, so the method is fit when the
+    // study starts (20 × limit: 0.2 × it) and its LOQ is raised afterwards.
     const coarse = await ok('POST', '/analytical-method', {
       name: 'UV-coarse',
       testType: 'TOC',
-      loq: { value: limit * 200, unit: 'ppm' },
+      loq: { value: limit * 20, unit: 'ppm' },
     });
     const plan = [
       { samplingLocationId: f.steel, sampleType: 'swab', analyticalMethodId: coarse.result.id },
     ];
-    const run = await newRun(
-      await kit.study({ samplingPlan: plan, limitsSnapshotId: withExtraction }),
-    );
+    const studyId = await kit.study({ samplingPlan: plan, limitsSnapshotId: withExtraction });
+    await edit('analytical-method', coarse.result.id, { loq: { value: limit * 200, unit: 'ppm' } });
+    const run = await newRun(studyId);
     expect(planOf(run, f.steel).loq).toBeCloseTo(limit * 2, 10);
     const saved = await results(run, [
       row(run, f.steel, 0.1, { analyticalMethodId: coarse.result.id }),
