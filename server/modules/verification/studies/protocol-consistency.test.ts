@@ -13,7 +13,10 @@ const t = useFacilityTestServer();
 const kit = runKit(t);
 const { ok, call } = kit;
 let f: RunFacility;
-const id: Record<string, number> = {};
+type Named = 'E1' | 'E2' | 'E3' | 'A' | 'B' | 'C' | 'line1' | 'line2' | 'drain';
+type Method = 'rinseMethod' | 'swabMethod' | 'coarse' | 'fine' | 'betterRecovered';
+/** Ids of the facility's records, by the names the tests use. */
+const id = {} as Record<Named | Method, number>;
 /** The rinse limit at Drain from the kit's snapshot (mg/ml), as a run of the study reads it. */
 let drainLimit: number;
 let seq = 0;
@@ -43,8 +46,8 @@ const planRow = (location: number, sampleType: string, methodId: number) => ({
 
 beforeAll(async () => {
   f = await kit.build();
-  for (const name of ['E1', 'E2', 'E3']) id[name] = await byName('equipments', name);
-  for (const name of ['A', 'B', 'C']) id[name] = await byName('products', name);
+  for (const name of ['E1', 'E2', 'E3'] as const) id[name] = await byName('equipments', name);
+  for (const name of ['A', 'B', 'C'] as const) id[name] = await byName('products', name);
   id.line1 = await byName('productions', 'Line 1');
   id.line2 = await byName('productions', 'Line 2');
   const rinseType = await byName('sampling-types', 'Rinse');
@@ -257,5 +260,23 @@ describe('a consistent protocol is saved', () => {
     const read = await call('GET', `/protocols/${p.id}`);
     expect(read.status).toBe(200);
     expect(read.body.equipmentIds ?? read.body.result?.equipmentIds).toEqual([id.E1, id.E3]);
+  });
+});
+
+describe('the limits snapshot the method is checked against', () => {
+  it("is the one the protocol names, else the facility's latest", async () => {
+    // A later snapshot that gives no limit at Drain (an empty engine input).
+    await t.server.db.query(
+      `insert into limits_snapshots (facility_id, document_type, document_id, version_number,
+         input, input_hash, output_hash)
+       values ($1, 'CleaningLimitPolicy', 1, 2, '{}', 'x', 'y')`,
+      [t.facilityId],
+    );
+    const plan = [planRow(id.drain, 'rinse', id.coarse)];
+    const latest = await saveProtocol({ samplingPlan: plan });
+    expect(latest.status, JSON.stringify(latest.body)).toBe(200);
+    const named = await saveProtocol({ samplingPlan: plan, limitsSnapshotId: f.snapshotId });
+    expect(named.status).toBe(422);
+    expect(named.body.errors[0].constraints.methodFit).toMatch(/^TOC-coarse cannot show the limit/);
   });
 });
