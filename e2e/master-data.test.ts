@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppUnderTest } from './app-under-test.ts';
-import { choose, openDrawer, openMasterData, startSignedIn } from './ui.ts';
+import { choose, discardDrawer, openDrawer, openMasterData, startSignedIn } from './ui.ts';
 import { allowRefusedRequest } from './browser-errors.ts';
 
 let app: AppUnderTest;
@@ -86,7 +86,8 @@ describe('master data drives the MAC matrix', () => {
     await fill('Surface area', '5');
     await submitDrawer('Add equipment');
     await openDrawer(page).getByText("Equipment with name 'mixer 1' already exists").waitFor();
-    await openDrawer(page).getByRole('button', { name: 'Cancel' }).click();
+    // The typed entries are unsaved: Cancel asks before discarding them.
+    await discardDrawer(page);
 
     await openMasterData(page, 'Productions');
     await page.getByRole('button', { name: 'Add production' }).first().click();

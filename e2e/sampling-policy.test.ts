@@ -4,6 +4,7 @@ import type { AppUnderTest } from './app-under-test.ts';
 import {
   browserToken,
   choose,
+  discardDrawer,
   facilityApi,
   openDrawer,
   openMasterData,
@@ -58,7 +59,8 @@ describe('sampling policy screen', () => {
     await openDrawer(page)
       .getByText('Give the number of locations per equipment or a minimum risk score')
       .waitFor();
-    await openDrawer(page).getByRole('button', { name: 'Cancel' }).click();
+    // The typed entries are unsaved: Cancel asks before discarding them.
+    await discardDrawer(page);
 
     await row.getByRole('button', { name: 'Edit' }).click();
     await fill('Minimum risk score', '50');

@@ -79,6 +79,25 @@ export const openDrawer = (page: Page): Locator =>
 export const openModal = (page: Page): Locator =>
   page.locator('.ant-modal-wrap:visible .ant-modal').last();
 
+/** The 'Discard your changes?' confirmation, once it shows. */
+export async function discardQuestion(page: Page): Promise<Locator> {
+  const ask = openModal(page);
+  // The confirmation's visible title (antd also renders it as the dialog's accessible name).
+  await ask.locator('.ant-modal-confirm-title', { hasText: 'Discard your changes?' }).waitFor();
+  return ask;
+}
+
+/**
+ * Cancels the drawer on top when its form holds changes: the drawer asks 'Discard your
+ * changes?' first, and closes only once the user discards them.
+ */
+export async function discardDrawer(page: Page): Promise<void> {
+  const drawers = await page.locator('.ant-drawer-open').count();
+  await openDrawer(page).getByRole('button', { name: 'Cancel' }).click();
+  await (await discardQuestion(page)).getByRole('button', { name: 'Discard' }).click();
+  await expect.poll(() => page.locator('.ant-drawer-open').count()).toBe(drawers - 1);
+}
+
 /** Gives the reason in the dialog on top and confirms it. */
 export async function confirmWithReason(
   page: Page,

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Drawer, Form, Space, Spin, Tabs, message } from 'antd';
+import { Alert, Button, Drawer, Form, Modal, Space, Spin, Tabs, message } from 'antd';
 import { useState } from 'react';
 import type { EntityDef } from '#core/entities/entity.ts';
 import { isApiError } from '#client/api/api-error.ts';
@@ -29,6 +29,7 @@ import {
   PROPERTIES,
 } from './property-form.ts';
 import { useFacilityScope } from './use-facility-scope.ts';
+import { fillFromTrain, fillsFromTrain } from './train-fill.ts';
 import { isFieldShown } from '#core/facilities/facility-features.ts';
 import { useFacilityKind } from '#client/session/use-session.ts';
 import { controlledTypeOf } from '../records/controlled-entity.tsx';
@@ -76,6 +77,8 @@ export function EntityFormDrawer({ def, record, target, onClose }: EntityFormDra
   const facility = useFacilityKind();
   const queryClient = useQueryClient();
   const [form] = Form.useForm<FormValues>();
+  // Modal.confirm bound to the app's context (theme, locale) rather than the static one.
+  const [modal, modalHolder] = Modal.useModal();
   // The version the edit is made from: the opened record, or the one a conflict reloaded.
   const [base, setBase] = useState<EntityRecord | null>(record);
   const [problem, setProblem] = useState<Problem | null>(null);
@@ -222,6 +225,31 @@ export function EntityFormDrawer({ def, record, target, onClose }: EntityFormDra
     }
   }
 
+  /** Closes the form, asking first when what was typed would be lost. */
+  function closeAsking(): void {
+    if (!form.isFieldsTouched() && file === null) {
+      onClose();
+      return;
+    }
+    modal.confirm({
+      title: 'Discard your changes?',
+      content: 'What you entered in this form is not saved.',
+      okText: 'Discard',
+      okButtonProps: { danger: true },
+      cancelText: 'Keep editing',
+      onOk: onClose,
+    });
+  }
+
+  function onValuesChange(changed: Partial<FormValues>): void {
+    // A field the user corrects no longer carries the server's message.
+    if (problem?.kind === 'notice') setProblem(null);
+    if ('productionId' in changed && fillsFromTrain(def))
+      fillFromTrain(queryClient, scope, form, changed.productionId).catch(() => {
+        void message.error("Could not load the production's equipment and products");
+      });
+  }
+
   const busy = create.isPending || update.isPending;
   // A controlled record says what saving does to its version, and is locked under review.
   const documentType = controlledTypeOf(def);
@@ -267,8 +295,7 @@ export function EntityFormDrawer({ def, record, target, onClose }: EntityFormDra
           layout="vertical"
           initialValues={startValues(withStaged(record, target?.values))}
           onFinish={(values) => void save(values)}
-          // A field the user corrects no longer carries the server's message.
-          onValuesChange={() => (problem?.kind === 'notice' ? setProblem(null) : undefined)}
+          onValuesChange={onValuesChange}
           scrollToFirstError
         >
           {def.fields
@@ -301,19 +328,20 @@ export function EntityFormDrawer({ def, record, target, onClose }: EntityFormDra
       title={
         target?.title ?? (base ? `Edit ${label} '${String(base.name ?? base.id)}'` : `Add ${label}`)
       }
-      onClose={onClose}
+      onClose={closeAsking}
       // Typed entries are not lost to a stray Escape or a click beside the drawer.
       keyboard={false}
       mask={{ closable: false }}
       footer={
         <Space>
-          <Button onClick={onClose}>Cancel</Button>
+          <Button onClick={closeAsking}>Cancel</Button>
           <Button type="primary" loading={busy} disabled={locked} onClick={() => form.submit()}>
             {target?.okText ?? (base ? 'Save' : `Add ${label}`)}
           </Button>
         </Space>
       }
     >
+      {modalHolder}
       {base && !target ? (
         // The form stays mounted while the History tab is open, so typed entries are kept.
         <Tabs

@@ -81,6 +81,14 @@ export const analyticalMethodsDef = {
       options: ['TOC', 'pH', 'Conductivity', 'AA', 'Odour', 'RC'],
       required: true,
     },
+    {
+      name: 'sampleType',
+      label: 'Sample type',
+      kind: 'enum',
+      options: ['swab', 'rinse'],
+      description:
+        'What the method is validated to analyse: swab extracts or rinse water. Unset: both. A protocol refuses it for a location of the other type.',
+    },
     { name: 'lod', label: 'LOD', kind: 'quantity', measure: 'detectionLimit', positive: true },
     { name: 'loq', label: 'LOQ', kind: 'quantity', measure: 'detectionLimit', positive: true },
     {

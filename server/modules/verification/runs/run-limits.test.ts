@@ -113,17 +113,19 @@ describe('the LOQ of a swab result', () => {
     }));
     const limit = planOf(await newRun(await kit.study()), f.steel).limit as number;
     // LOQ X ppm = X/1000 mg/ml in the extract, × 10 ml = X/100 mg/swab; 200 × limit is 2 × it.
+    // A protocol refuses a method that cannot show its limit, so the method is fit when the
+    // study starts (20 × limit: 0.2 × it) and its LOQ is raised afterwards.
     const coarse = await ok('POST', '/analytical-method', {
       name: 'UV-coarse',
       testType: 'TOC',
-      loq: { value: limit * 200, unit: 'ppm' },
+      loq: { value: limit * 20, unit: 'ppm' },
     });
     const plan = [
       { samplingLocationId: f.steel, sampleType: 'swab', analyticalMethodId: coarse.result.id },
     ];
-    const run = await newRun(
-      await kit.study({ samplingPlan: plan, limitsSnapshotId: withExtraction }),
-    );
+    const studyId = await kit.study({ samplingPlan: plan, limitsSnapshotId: withExtraction });
+    await edit('analytical-method', coarse.result.id, { loq: { value: limit * 200, unit: 'ppm' } });
+    const run = await newRun(studyId);
     expect(planOf(run, f.steel).loq).toBeCloseTo(limit * 2, 10);
     const saved = await results(run, [
       row(run, f.steel, 0.1, { analyticalMethodId: coarse.result.id }),
@@ -134,7 +136,31 @@ describe('the LOQ of a swab result', () => {
     expect(judged.derivation.some((l: string) => l.startsWith('Method not fit: LOQ'))).toBe(true);
     // Without an extraction volume the LOQ cannot be expressed per swab: the method cannot show
     // the limit, so even 10 % of it is never a pass (issue 26: it passed before).
-    const without = await newRun(await kit.study({ samplingPlan: plan }));
+    // A protocol refuses such a method, so the study starts with the LOQ stated per swab (0.1 ×
+    // the limit, fit) and the method restates it as a concentration afterwards.
+    await edit('analytical-method', coarse.result.id, {
+      loq: { value: limit * 100, unit: 'ug/swab' },
+    });
+    const withoutStudy = await kit.study({ samplingPlan: plan });
+    await edit('analytical-method', coarse.result.id, { loq: { value: limit * 200, unit: 'ppm' } });
+    const refused = await call('POST', '/protocols', {
+      protocolNumber: 'PR-unconvertible',
+      name: 'Unconvertible LOQ',
+      productIds: f.productIds,
+      samplingPlan: plan,
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors).toEqual([
+      {
+        property: 'samplingPlan[0].analyticalMethodId',
+        constraints: {
+          methodFit: expect.stringMatching(
+            /^UV-coarse cannot show the limit: its LOQ of .* ppm cannot be expressed per swab/,
+          ),
+        },
+      },
+    ]);
+    const without = await newRun(withoutStudy);
     expect(planOf(without, f.steel).loq).toBeNull();
     expect(planOf(without, f.steel).methodCannotShowLimit).toMatch(
       /^The method cannot show the limit: its LOQ of .* ppm cannot be expressed per swab/,
@@ -247,7 +273,7 @@ describe('method fitness (issue 26)', () => {
     }));
     const run = await newRun(await kit.study({ samplingPlan: plan, allowReleaseAtRisk: true }));
     expect(planOf(run, f.ptfe).methodCannotShowLimit).toMatch(
-      /^The method cannot show the limit: its LOQ .* mg\/swab ÷ 1 = .* mg\/swab is above the limit of /,
+      /^The method cannot show the limit: its LOQ .* mg\/swab ÷ 100 % = .* mg\/swab is above the limit of /,
     );
     const started = await kit.event(run, {
       startedAt: '2026-01-05T08:00:00Z',

@@ -1,5 +1,6 @@
 import type { TResultUnit, TSampleType } from '#core/schemas/verification.schemas.ts';
-import { shown, toResultUnit } from '#core/verification/judge-result.ts';
+import { toResultUnit } from '#core/verification/judge-result.ts';
+import { formatNumber } from '#core/units/format-number.ts';
 import { resultLimit } from '#core/verification/result-limit.ts';
 import { sampleAmount } from '#core/assessments/impact-units.ts';
 import type { LimitsInput, SamplingSpec } from '#core/limits/model.ts';
@@ -277,21 +278,24 @@ export function loqIn(
   return detectionIn(study, location, method, unit).loq;
 }
 
-/** Why a method with this detection cannot show `limit` (judge-result.ts's fitness rule), or null. */
+/**
+ * Why a method with this detection cannot show `limit` (judge-result.ts's fitness rule), or null:
+ * the one wording of it for the run's plan and the protocol's refusal ('TOC-1 cannot show the
+ * limit: its LOQ 0.2 mg/ml ÷ 90 % = 0.2222 mg/ml is above the limit of 0.1 mg/ml').
+ */
 export function cannotShow(
   limit: number | null,
   unit: TResultUnit,
   recovery: number,
   detection: Detection,
+  methodName = 'The method',
 ): string | null {
   if (limit === null || !(limit > 0)) return null;
-  if (detection.detectionUnconvertible)
-    return `The method cannot show the limit: ${detection.detectionUnconvertible}`;
-  if (detection.loq !== null && detection.loq / recovery > limit) {
-    const n = (value: number) => `${shown(value)} ${unit}`;
-    return `The method cannot show the limit: its LOQ ${n(detection.loq)} ÷ ${shown(recovery)} = ${n(detection.loq / recovery)} is above the limit of ${n(limit)}`;
-  }
-  return null;
+  const why = `${methodName} cannot show the limit`;
+  if (detection.detectionUnconvertible) return `${why}: ${detection.detectionUnconvertible}`;
+  if (detection.loq === null || detection.loq / recovery <= limit) return null;
+  const n = (value: number) => `${formatNumber(value)} ${unit}`;
+  return `${why}: its LOQ ${n(detection.loq)} ÷ ${formatNumber(recovery * 100)} % = ${n(detection.loq / recovery)} is above the limit of ${n(limit)}`;
 }
 
 export async function planRows(

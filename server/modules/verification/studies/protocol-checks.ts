@@ -1,6 +1,7 @@
 import { validationError } from '#core/errors/errors.ts';
 import { protocolsDef } from '#core/entities/defs/index.ts';
 import { onBeforeSave } from '#server/entities/archive-hooks.ts';
+import './protocol-consistency.ts';
 
 /*
  * A protocol's acceptance criteria come from a limits snapshot of its own facility: one named on

@@ -1,0 +1,184 @@
+import { validationError, type PropertyError } from '#core/errors/errors.ts';
+import { protocolsDef } from '#core/entities/defs/index.ts';
+import type { TSampleType } from '#core/schemas/verification.schemas.ts';
+import { isUnit, kindOf } from '#core/units/units.ts';
+import type { Queryable } from '#server/db/db.ts';
+import { onBeforeSave } from '#server/entities/archive-hooks.ts';
+import { locationFacts, methodFacts, type MethodFacts } from '../runs/run-plan.ts';
+import { methodFitProblem, studyAsPlanned } from './protocol-fitness.ts';
+
+/*
+ * A protocol that cannot be inconsistent (core/verification/README.md, "Protocol"): its
+ * equipment and products are the train's (or fewer), its locations are on its equipment, and
+ * each location's method is of the location's sample type and can show its limit. Checked on
+ * every save of the whole record, so a new version is consistent; versions approved before
+ * stay as they were signed. EU GMP Annex 15 §10: the protocol states the equipment, the
+ * sampling locations and the validated methods with their limits of quantitation.
+ */
+
+export interface TProtocolPlanRow {
+  samplingLocationId: number;
+  sampleType: TSampleType;
+  analyticalMethodId: number;
+}
+
+const idsOf = (value: unknown): number[] => (Array.isArray(value) ? (value as number[]) : []);
+
+const problem = (property: string, rule: string, message: string): PropertyError => ({
+  property,
+  constraints: { [rule]: message },
+});
+
+async function namesOf(
+  q: Queryable,
+  table: 'equipment' | 'products',
+  facilityId: number,
+  ids: readonly number[],
+): Promise<Map<number, string>> {
+  const rows = await q.query<{ id: number; name: string }>(
+    `select id, name from ${table} where facility_id = $1 and id = any($2::int[])`,
+    [facilityId, [...ids]],
+  );
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+interface Train {
+  name: string;
+  equipment_ids: number[];
+  product_ids: number[];
+}
+
+/** Equipment or products of the protocol that the production (train) does not have. */
+async function trainProblems(
+  q: Queryable,
+  facilityId: number,
+  record: Readonly<Record<string, unknown>>,
+  train: Train,
+): Promise<PropertyError[]> {
+  const sides = [
+    { field: 'equipmentIds', table: 'equipment', on: train.equipment_ids, is: 'is not on' },
+    { field: 'productIds', table: 'products', on: train.product_ids, is: 'is not made on' },
+  ] as const;
+  const found = await Promise.all(
+    sides.map(async (side) => {
+      const ids = idsOf(record[side.field]);
+      const names = await namesOf(q, side.table, facilityId, ids);
+      return ids.flatMap((id, i) =>
+        side.on.includes(id)
+          ? []
+          : [
+              problem(
+                `${side.field}[${i}]`,
+                'train',
+                `${names.get(id) ?? `#${id}`} ${side.is} the production ${train.name}`,
+              ),
+            ],
+      );
+    }),
+  );
+  return found.flat();
+}
+
+/**
+ * The sample type a method is for: the one it declares, else the one its LOQ's unit implies (an
+ * LOQ per swab serves only swabs, per rinse only rinses); null when it serves both.
+ */
+function methodSampleType(declared: TSampleType | null, method: MethodFacts): TSampleType | null {
+  if (declared) return declared;
+  const unit = method.loq?.unit;
+  if (!isUnit(unit)) return null;
+  const kind = kindOf(unit);
+  return kind === 'swabLimit' ? 'swab' : kind === 'rinseLimit' ? 'rinse' : null;
+}
+
+/** Every problem of the sampling plan, rows by index. */
+async function planProblems(
+  q: Queryable,
+  facilityId: number,
+  record: Readonly<Record<string, unknown>>,
+  equipmentInScope: readonly number[] | null,
+): Promise<PropertyError[]> {
+  const plan = (
+    Array.isArray(record.samplingPlan) ? record.samplingPlan : []
+  ) as TProtocolPlanRow[];
+  if (plan.length === 0) return [];
+  const methodIds = plan.map((row) => row.analyticalMethodId);
+  const [locations, methods, declared, study] = await Promise.all([
+    locationFacts(
+      q,
+      facilityId,
+      plan.map((row) => row.samplingLocationId),
+    ),
+    methodFacts(q, facilityId, methodIds),
+    q.query<{ id: number; sample_type: TSampleType | null }>(
+      'select id, sample_type from analytical_methods where facility_id = $1 and id = any($2::int[])',
+      [facilityId, methodIds],
+    ),
+    studyAsPlanned(
+      q,
+      facilityId,
+      record,
+      plan.map((row) => row.samplingLocationId),
+    ),
+  ]);
+  const declaredType = new Map(declared.map((m) => [m.id, m.sample_type]));
+  return plan.flatMap((row, i): PropertyError[] => {
+    const at = `samplingPlan[${i}]`;
+    const location = locations.get(row.samplingLocationId);
+    if (!location) return [];
+    const found: PropertyError[] = [];
+    if (equipmentInScope && !equipmentInScope.includes(location.equipmentId))
+      found.push(
+        problem(
+          `${at}.samplingLocationId`,
+          'equipment',
+          `${location.name} is on ${location.equipmentName}, which is not among the protocol's equipment`,
+        ),
+      );
+    if (row.sampleType !== location.sampleType)
+      found.push(
+        problem(
+          `${at}.sampleType`,
+          'sampleType',
+          `${location.name} is sampled by ${location.sampleType}, not ${row.sampleType}`,
+        ),
+      );
+    const method = methods.get(row.analyticalMethodId);
+    if (!method) return found;
+    const methodType = methodSampleType(declaredType.get(method.id) ?? null, method);
+    if (methodType && methodType !== location.sampleType) {
+      found.push(
+        problem(
+          `${at}.analyticalMethodId`,
+          'sampleType',
+          `${method.name} is a ${methodType} method; ${location.name} is sampled by ${location.sampleType}`,
+        ),
+      );
+      return found;
+    }
+    const unfit = study ? methodFitProblem(study, location, method) : null;
+    if (unfit) found.push(problem(`${at}.analyticalMethodId`, 'methodFit', unfit));
+    return found;
+  });
+}
+
+onBeforeSave(protocolsDef.key, 'consistency', async (q, _def, scope, { record }) => {
+  const facilityId = scope.facilityId!;
+  const productionId = typeof record.productionId === 'number' ? record.productionId : null;
+  const [train] = productionId
+    ? await q.query<Train>(
+        'select name, equipment_ids, product_ids from productions where facility_id = $1 and id = $2',
+        [facilityId, productionId],
+      )
+    : [];
+  const equipmentIds = idsOf(record.equipmentIds);
+  // The protocol's equipment: its own list, else its train's; with neither it names none, and
+  // its locations are what it covers.
+  const equipmentInScope =
+    equipmentIds.length > 0 ? equipmentIds : train ? train.equipment_ids : null;
+  const problems = [
+    ...(train ? await trainProblems(q, facilityId, record, train) : []),
+    ...(await planProblems(q, facilityId, record, equipmentInScope)),
+  ];
+  if (problems.length > 0) throw validationError(problems);
+});

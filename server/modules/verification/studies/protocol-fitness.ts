@@ -1,0 +1,84 @@
+import type { LimitsInput } from '#core/limits/model.ts';
+import type { Queryable } from '#server/db/db.ts';
+import {
+  cannotShow,
+  detectionIn,
+  limitAt,
+  limitUnitOf,
+  recoveryAt,
+  type LocationFacts,
+  type MethodFacts,
+  type StudyOfRun,
+} from '../runs/run-plan.ts';
+import { snapshotNames } from '../runs/snapshot-names.ts';
+
+/*
+ * Whether a protocol's method can show the limit at its location: the limit a run of a study of
+ * this protocol would judge against (the snapshot the protocol names, else the facility's latest,
+ * as starting a study picks it), and the method's LOQ and recovery as a run reads them. A limit
+ * below what the method can quantify cannot be verified (ICH Q2(R2) on the quantitation limit;
+ * EU GMP Annex 15 §10.11: the methods must be validated and sensitive enough for the limits).
+ */
+
+/** The study a study of the protocol would be, as far as its limits go; null without a snapshot. */
+export async function studyAsPlanned(
+  q: Queryable,
+  facilityId: number,
+  record: Readonly<Record<string, unknown>>,
+  locationIds: readonly number[],
+): Promise<StudyOfRun | null> {
+  const named = typeof record.limitsSnapshotId === 'number' ? record.limitsSnapshotId : null;
+  const [snapshot] = await q.query<{ input: LimitsInput; created_at: Date }>(
+    named === null
+      ? `select input, created_at from limits_snapshots where facility_id = $1
+          order by id desc limit 1`
+      : 'select input, created_at from limits_snapshots where facility_id = $1 and id = $2',
+    named === null ? [facilityId] : [facilityId, named],
+  );
+  if (!snapshot) return null;
+  const productIds = Array.isArray(record.productIds) ? (record.productIds as number[]) : [];
+  const productGroupId = typeof record.productGroupId === 'number' ? record.productGroupId : null;
+  const names = await snapshotNames(q, {
+    facilityId,
+    productIds,
+    productGroupId,
+    locationIds,
+    pinnedAt: new Date(),
+    snapshotAt: snapshot.created_at,
+  });
+  return {
+    id: 0,
+    seq: 0,
+    closed_at: null,
+    protocol_content: {
+      productIds,
+      productGroupId,
+      limitBasis: typeof record.limitBasis === 'string' ? record.limitBasis : null,
+    },
+    snapshot_input: snapshot.input,
+    product_names: names.productNames,
+    equipment_names: names.equipmentNames,
+  };
+}
+
+/**
+ * The reason the method cannot show the limit at the location, as a result's judgement would
+ * find it (LOQ ÷ recovery above it, or an LOQ that cannot be expressed in the limit's unit), or
+ * null. Where no limit applies there is nothing to compare.
+ */
+export function methodFitProblem(
+  study: StudyOfRun,
+  location: LocationFacts,
+  method: MethodFacts,
+): string | null {
+  const unit = limitUnitOf(location.sampleType);
+  let limit: number | null;
+  try {
+    limit = limitAt(study, location, unit).limit;
+  } catch {
+    // A snapshot whose input gives no limit here (an incomplete one) has nothing to compare.
+    return null;
+  }
+  const { recovery } = recoveryAt(study, location, method);
+  return cannotShow(limit, unit, recovery, detectionIn(study, location, method, unit), method.name);
+}
