@@ -58,6 +58,14 @@ describe('runVerdict', () => {
       'Invalidated',
     ],
     [
+      'an open non-process deviation does not invalidate before QA approves its closure',
+      {
+        results: [pass(1), fail(2), pass(3)],
+        deviations: [{ status: 'Open', kind: 'nonProcess', invalidatesRun: true }],
+      },
+      'Fail',
+    ],
+    [
       'a process deviation does not invalidate',
       { deviations: [{ status: 'Closed', kind: 'process', invalidatesRun: true }] },
       'Pass',

@@ -114,8 +114,14 @@ function tally(run: RunState): Tally {
   };
 }
 
+/**
+ * A laboratory (non-process) deviation invalidates the run once QA approved its closure (21 CFR
+ * 211.192; FDA OOS guidance: a result is invalidated only when the investigation is concluded
+ * and approved). While it is open the results stand, counted and blocking as results do, and the
+ * open deviation blocks the release.
+ */
 function invalidates(d: RunDeviationState): boolean {
-  return d.kind === 'nonProcess' && d.invalidatesRun;
+  return d.kind === 'nonProcess' && d.invalidatesRun && d.status === 'Closed';
 }
 
 export function runVerdict(run: RunState): RunVerdict {

@@ -201,8 +201,9 @@ describe('the study outcome', () => {
       invalidatesRun: true,
     });
     const dev = lab.body.run.deviations[0] as Body;
-    expect(lab.body.run.verdict).toBe('Invalidated');
-    await kit.closeDeviation(dev);
+    // The failure stands until QA approves the deviation's closure (issue 26).
+    expect(lab.body.run.verdict).toBe('Fail');
+    expect((await kit.closeDeviation(dev)).verdict).toBe('Invalidated');
     expect((await sign(run, 'Submit')).status).toBe(200);
     expect((await sign(run, 'Approve')).status).toBe(200);
     expect(await kit.studyRow(studyId)).toEqual({ outcome: 'On Going', consecutive_passes: 1 });
