@@ -11,6 +11,7 @@ import {
   type StudyOfRun,
 } from '../runs/run-plan.ts';
 import { snapshotNames } from '../runs/snapshot-names.ts';
+import { studySnapshotId } from './study-snapshot.ts';
 
 /*
  * Whether a protocol's method can show the limit at its location: the limit a run of a study of
@@ -27,13 +28,10 @@ export async function studyAsPlanned(
   record: Readonly<Record<string, unknown>>,
   locationIds: readonly number[],
 ): Promise<StudyOfRun | null> {
-  const named = typeof record.limitsSnapshotId === 'number' ? record.limitsSnapshotId : null;
+  const id = await studySnapshotId(q, facilityId, record.limitsSnapshotId);
   const [snapshot] = await q.query<{ input: LimitsInput; created_at: Date }>(
-    named === null
-      ? `select input, created_at from limits_snapshots where facility_id = $1
-          order by id desc limit 1`
-      : 'select input, created_at from limits_snapshots where facility_id = $1 and id = $2',
-    named === null ? [facilityId] : [facilityId, named],
+    'select input, created_at from limits_snapshots where facility_id = $1 and id = $2',
+    [facilityId, id],
   );
   if (!snapshot) return null;
   const productIds = Array.isArray(record.productIds) ? (record.productIds as number[]) : [];

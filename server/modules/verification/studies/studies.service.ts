@@ -14,6 +14,7 @@ import { inTransaction } from '#server/modules/change-assessments/change-assessm
 import { findTask } from '#server/modules/cleaning-assessments/qualification-tasks.ts';
 import { failedRunPolicyOf } from '#core/verification/study-outcome.ts';
 import { getStudy, studyNumberOf } from './studies.read.ts';
+import { studySnapshotId } from './study-snapshot.ts';
 
 /*
  * Writes of studies (core/verification/README.md): create (pins the protocol version in force
@@ -131,12 +132,11 @@ export async function createStudy(
   const id = await inTransaction(db, async (tx) => {
     const protocol = await protocolInForce(tx, scope.facilityId, body.protocolId);
     await checkOrigin(tx, scope.facilityId, body.origin);
-    const pinned = protocol.content.limitsSnapshotId;
-    const [latest] = await tx.query<{ id: number | null }>(
-      'select max(id) as id from limits_snapshots where facility_id = $1',
-      [scope.facilityId],
+    const snapshotId = await studySnapshotId(
+      tx,
+      scope.facilityId,
+      protocol.content.limitsSnapshotId,
     );
-    const snapshotId = typeof pinned === 'number' ? pinned : (latest?.id ?? null);
     // One number after another per facility: the facility's row orders concurrent creates.
     await tx.query('select id from facilities where id = $1 for update', [scope.facilityId]);
     const originId = body.origin.kind === 'none' ? null : body.origin.id;
