@@ -21,10 +21,8 @@ create table investigations (
   created_at timestamptz not null default now(),
   created_by integer references users (id),
   updated_at timestamptz not null default now(),
-  updated_by integer references users (id),
-  archived_at timestamptz,
-  archived_by integer references users (id),
-  archive_reason text
+  -- Never archived: an investigation is part of the record of the result it concerns.
+  updated_by integer references users (id)
 );
 create unique index investigations_number on investigations (facility_id, seq);
 -- One investigation per result: a rejected one is reworked, not replaced.

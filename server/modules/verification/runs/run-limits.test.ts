@@ -148,6 +148,7 @@ describe('the LOQ of a swab result', () => {
       name: 'Unconvertible LOQ',
       productIds: f.productIds,
       samplingPlan: plan,
+      limitsSnapshotId: f.snapshotId,
     });
     expect(refused.status).toBe(422);
     expect(refused.body.errors).toEqual([
@@ -261,17 +262,23 @@ describe('method fitness (issue 26)', () => {
   it('never passes a rinse < LOQ whose method LOQ is above the limit, and the run is not releasable', async () => {
     const limit = planOf(await newRun(await kit.study()), f.steel).limit as number;
     // A per-swab LOQ twice the limit, as the issue's rinse example (LOQ 0.2 vs limit 0.1).
+    // Fit when the protocol is approved (a protocol refuses a blind method), blind once the
+    // method's LOQ is restated after the study started.
     const blind = await ok('POST', '/analytical-method', {
       name: 'UV-blind',
       testType: 'TOC',
-      loq: { value: limit * 2, unit: 'mg/swab' },
+      loq: { value: limit * 0.05, unit: 'mg/swab' },
     });
     const plan = [f.steel, f.ptfe].map((id) => ({
       samplingLocationId: id,
       sampleType: 'swab',
       analyticalMethodId: blind.result.id,
     }));
-    const run = await newRun(await kit.study({ samplingPlan: plan, allowReleaseAtRisk: true }));
+    const studyId = await kit.study({ samplingPlan: plan, allowReleaseAtRisk: true });
+    await edit('analytical-method', blind.result.id, {
+      loq: { value: limit * 2, unit: 'mg/swab' },
+    });
+    const run = await newRun(studyId);
     expect(planOf(run, f.ptfe).methodCannotShowLimit).toMatch(
       /^The method cannot show the limit: its LOQ .* mg\/swab ÷ 100 % = .* mg\/swab is above the limit of /,
     );

@@ -115,9 +115,14 @@ describe('every stored verdict and flag equals a recompute', () => {
         });
         return res.status === 200 ? read(run) : null;
       },
+      // QA approves the closure of an open deviation: a laboratory one then invalidates the run.
+      async (run) => {
+        const open = (run.deviations as Body[]).find((d) => d.status === 'Open');
+        return open ? kit.closeDeviation(open) : null;
+      },
     ];
     const seen = new Set<string>();
-    for (let r = 0; r < 8; r++) {
+    for (let r = 0; r < 14; r++) {
       let run = await newRun(studyId);
       if (next() < 0.8) run = await event(run, { startedAt: '2026-11-02T08:00:00Z' });
       const count = 1 + Math.floor(next() * 5);
