@@ -72,6 +72,8 @@ describe('an SOP submitted by one user and approved by another', () => {
     await signInToFacility(submitter);
     await submitter.goto(`/master-data/sop?record=${sopId}`);
     await expect.poll(() => statusTag(submitter).textContent()).toBe('Being Built');
+    // Never approved: the record is its draft, version 1.
+    await openDrawer(submitter).getByText('Draft version 1 — not in force').waitFor();
     await sign(submitter, 'Submit', ADMIN.password);
     // The default policy has one Approver step: the SOP waits for its approval.
     await expect.poll(() => statusTag(submitter).textContent()).toBe('BeingApproved');
@@ -144,6 +146,8 @@ describe('an SOP submitted by one user and approved by another', () => {
     const form = openDrawer(submitter);
     await form.getByText('Saving starts version 2 in Being Built').waitFor();
     await form.getByText(/It will then need one Approver signature/).waitFor();
+    // The form edits the draft; with none in progress that is the version in force.
+    await form.getByText('In force: version 1', { exact: true }).waitFor();
     await form.getByLabel('Title').fill('Cleaning of the granulator and its bowl');
     await submitter.getByRole('button', { name: 'Save', exact: true }).click();
     const reasonDialog = submitter.getByRole('dialog').last();
@@ -154,6 +158,11 @@ describe('an SOP submitted by one user and approved by another', () => {
     // The new version is being built; its history shows what changed, field by field.
     await submitter.goto(`/master-data/sop?record=${sopId}`);
     await expect.poll(() => statusTag(submitter).textContent()).toBe('Being Built');
+    await openDrawer(submitter).getByText('Draft version 2 — not in force').waitFor();
+    // The list answers the version in force: the approved title, Active, v1.
+    const sopRow = submitter.locator('tr.ant-table-row', { hasText: sopNumber });
+    await expect.poll(() => sopRow.textContent()).toMatch(/Cleaning of the granulator.*Active.*v1/);
+    await expect.poll(() => sopRow.textContent()).not.toContain('its bowl');
     await openDrawer(submitter).getByRole('button', { name: 'Version history' }).click();
     const history = openDrawer(submitter);
     const versions = history.locator('tbody tr.ant-table-row');

@@ -7,6 +7,7 @@ import {
   ZSignatureState,
   type TControlledDocumentType,
 } from '../schemas/signatures.schemas.ts';
+import { ZVersionsInForce } from '../schemas/versions.schemas.ts';
 import { fieldSchema, type FieldDef } from './field.ts';
 
 /**
@@ -164,11 +165,15 @@ export function recordSchema(def: EntityDef) {
   });
 }
 
-/** What every read of a controlled record carries besides its fields (and its `version`). */
+/**
+ * What every read of a controlled record carries besides its fields (and its `version`): the
+ * state of the version read (the one in force on a plain read, the draft with version=draft).
+ */
 const CONTROLLED_READ = {
   status: ZRecordStatus,
   signatureState: ZSignatureState.nullable(),
   versionNumber: z.number().int().positive(),
+  ...ZVersionsInForce.shape,
 };
 
 /** The `additionalProperties` member of an entity that carries the facility's definitions. */

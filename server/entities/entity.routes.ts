@@ -3,7 +3,7 @@ import { actionOf, createSchema, recordSchema, type EntityDef } from '#core/enti
 import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
 import { ZListQuery, ZId } from '#core/schemas/common.schemas.ts';
 import { ZDocumentSummary } from '#core/schemas/attachments.schemas.ts';
-import { ZAsOfQuery } from '#core/schemas/versions.schemas.ts';
+import { ZAsOfQuery, ZControlledReadQuery } from '#core/schemas/versions.schemas.ts';
 import { typed, type AppContext } from '../http/app-context.ts';
 import { IDEMPOTENCY_NOTE, idempotentCreate } from '../http/idempotency.ts';
 import { actorOf } from '../http/session-guard.ts';
@@ -18,7 +18,7 @@ import {
   maxAttachmentBytes,
   readMultipartBody,
 } from '../modules/attachments/multipart-body.ts';
-import { withControlledState } from '../records/controlled-entities.ts';
+import { withControlledState, type ControlledReadOptions } from '../records/controlled-entities.ts';
 import { getEntity, listEntities, type EntityRecord } from './entity-store.ts';
 import { withReadExtras } from './read-extras.ts';
 import { createEntity } from './entity-write.ts';
@@ -30,6 +30,14 @@ const ZEntityListQuery = ZListQuery.extend({
   nameOrExternalId: z.string().trim().max(200).optional(),
   columns: z.string().max(500).optional(),
   ...ZAsOfQuery.shape,
+});
+// A controlled record is read as in force unless `version=draft` (server/records/README.md).
+const ZControlledListQuery = ZEntityListQuery.extend({
+  version: ZControlledReadQuery.shape.version,
+});
+const readAsked = (query: { asOf?: string | undefined; version?: 'draft' | undefined }) => ({
+  asOf: query.asOf,
+  read: query.version === 'draft' ? ('draft' as const) : ('inForce' as const),
 });
 
 /**
@@ -67,7 +75,7 @@ export function registerEntityRoutes(context: AppContext, def: EntityDef): void 
   const readAll = async <T extends EntityRecord>(
     facilityId: number,
     records: T[],
-    options: { asOf?: string | undefined } = {},
+    options: ControlledReadOptions = {},
   ) =>
     withReadExtras(
       db,
@@ -75,8 +83,9 @@ export function registerEntityRoutes(context: AppContext, def: EntityDef): void 
       facilityId,
       await withControlledState(db, def, facilityId, records, options),
     );
+  // A save answers what it saved: the draft of a controlled record.
   const readOf = async <T extends EntityRecord>(saved: T) =>
-    (await readAll(saved.facilityId, [saved]))[0]!;
+    (await readAll(saved.facilityId, [saved], { read: 'draft' }))[0]!;
 
   for (const archived of [false, true]) {
     r.get(
@@ -90,12 +99,14 @@ export function registerEntityRoutes(context: AppContext, def: EntityDef): void 
             : `${def.pluralLabel}, a page at a time`,
           description: def.description,
           params: ZFacilityParams,
-          querystring: ZEntityListQuery,
+          querystring: def.controlled ? ZControlledListQuery : ZEntityListQuery,
           response: { 200: pageSchema(record, listKeyOf(def, archived)) },
         },
       },
       async (request) => {
-        const { nameOrExternalId, asOf, ...query } = request.query;
+        const { nameOrExternalId, asOf, version, ...query } = request.query as z.infer<
+          typeof ZControlledListQuery
+        >;
         const { data, ...page } = await listEntities(
           db,
           def,
@@ -105,7 +116,7 @@ export function registerEntityRoutes(context: AppContext, def: EntityDef): void 
           { asOf },
         );
         const records = await withCurrentDocument(db, def, request.params.facility, data);
-        const read = await readAll(request.params.facility, records, { asOf });
+        const read = await readAll(request.params.facility, records, readAsked({ asOf, version }));
         return { [listKeyOf(def, archived)]: read, ...page };
       },
     );
@@ -119,7 +130,7 @@ export function registerEntityRoutes(context: AppContext, def: EntityDef): void 
         tags,
         summary: `One ${def.label.toLowerCase()}`,
         params: ZIdInFacility,
-        querystring: ZAsOfQuery,
+        querystring: def.controlled ? ZControlledReadQuery : ZAsOfQuery,
         response: { 200: record },
       },
     },
@@ -127,7 +138,7 @@ export function registerEntityRoutes(context: AppContext, def: EntityDef): void 
       const { facility, id } = request.params;
       const found = await getEntity(db, def, facility, id, false, { asOf: request.query.asOf });
       const [withDocument] = await withCurrentDocument(db, def, request.params.facility, [found]);
-      const at = { asOf: request.query.asOf };
+      const at = readAsked(request.query as z.infer<typeof ZControlledReadQuery>);
       return (await readAll(request.params.facility, [withDocument!], at))[0]!;
     },
   );

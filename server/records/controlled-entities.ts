@@ -6,6 +6,8 @@ import type { Actor } from '../db/audit-write.ts';
 import {
   controlledStates,
   recordEdit,
+  versionNumbers,
+  versionsInForce,
   registerDocumentType,
   type ControlledVersionState,
 } from './controlled.ts';
@@ -80,26 +82,62 @@ export async function onEntitySaved(
   );
 }
 
-/** Records of a controlled entity with their status, signature state and version number. */
+export interface ControlledReadOptions extends AsOfOptions {
+  /**
+   * 'inForce' (a plain read): the approved version's content and state; 'draft' (version=draft,
+   * and what a save answers): the record as last saved, the version an edit changes. Before
+   * any approval both answer the latest.
+   */
+  read?: 'inForce' | 'draft';
+}
+
+type ControlledRead = ControlledVersionState & {
+  inForceVersionNumber: number | null;
+  draftVersionNumber: number | null;
+};
+
+/**
+ * Records of a controlled entity as the read asks: on a plain read the version in force, its
+ * declared fields from the content the signers approved (EU GMP Annex 11 §10, 21 CFR
+ * 211.100(a): an unapproved change is not in force); with the state of the version read and
+ * `inForceVersionNumber` / `draftVersionNumber`, so a screen can label it.
+ */
 export async function withControlledState<T extends { id: number }>(
   q: Queryable,
   def: EntityDef,
   facilityId: number,
   records: T[],
-  options: AsOfOptions = {},
-): Promise<(T & Partial<ControlledVersionState>)[]> {
+  { read = 'inForce', ...options }: ControlledReadOptions = {},
+): Promise<(T & Partial<ControlledRead>)[]> {
   if (!def.controlled || records.length === 0) return records;
-  const states = await controlledStates(
-    q,
-    { facilityId, documentType: def.controlled.documentType },
-    records.map((r) => r.id),
-    options,
-  );
+  const ref = { facilityId, documentType: def.controlled.documentType };
+  const ids = records.map((r) => r.id);
+  const [states, inForce] = await Promise.all([
+    controlledStates(q, ref, ids, options),
+    versionsInForce(q, ref, ids, options),
+  ]);
   // A record saved before it was controlled reads as version 1 Being Built.
   const fallback: ControlledVersionState = {
     status: 'BeingBuilt',
     signatureState: null,
     versionNumber: 1,
   };
-  return records.map((r) => ({ ...r, ...(states.get(r.id) ?? fallback) }));
+  return records.map((r) => {
+    const latest = states.get(r.id) ?? fallback;
+    const approved = inForce.get(r.id);
+    const versions = versionNumbers(latest, approved);
+    if (read === 'draft' || !approved) return { ...r, ...latest, ...versions };
+    const { content, ...state } = approved;
+    return { ...r, ...approvedFields(def, content), ...state, ...versions };
+  });
+}
+
+/** The declared fields (and additional properties) of a version's content, as a record has them. */
+function approvedFields(def: EntityDef, content: Record<string, unknown>): Record<string, unknown> {
+  const fields = Object.fromEntries(
+    def.fields.filter((f) => f.name in content).map((f) => [f.name, content[f.name]]),
+  );
+  if (def.propertyTarget && 'additionalProperties' in content)
+    fields.additionalProperties = content.additionalProperties ?? {};
+  return fields;
 }

@@ -64,7 +64,8 @@ function expected(doc: Doc, user: User, action: Action): { status: number; next?
 }
 
 async function checkInvariants(doc: Doc): Promise<void> {
-  const read = await kit.call('GET', `${kit.F}/sop/${doc.id}`);
+  // The latest version is the draft read; a plain read answers the version in force.
+  const read = await kit.call('GET', `${kit.F}/sop/${doc.id}?version=draft`);
   expect(read.body).toMatchObject({ status: doc.status, versionNumber: doc.versionNumber });
   const [row] = await kit.server.db.query<{ approved: number }>(
     `select count(*)::int as approved from controlled_versions

@@ -309,37 +309,76 @@ export async function versionInForce<T = Record<string, unknown>>(
   ref: Omit<ControlledRef, 'planId'>,
   options: { asOf?: string | Date | undefined } = {},
 ): Promise<ControlledVersion<T> | null> {
+  const found = await versionsInForce(q, ref, [ref.documentId], options);
+  return (found.get(ref.documentId) as ControlledVersion<T> | undefined) ?? null;
+}
+
+/**
+ * Which versions a read names besides the one it answers: the one in force (null before any
+ * approval) and a later one not in force yet (null when none is in progress).
+ */
+export function versionNumbers(
+  latest: ControlledVersionState,
+  inForce: Pick<ControlledVersionState, 'versionNumber'> | null | undefined,
+): { inForceVersionNumber: number | null; draftVersionNumber: number | null } {
+  return {
+    inForceVersionNumber: inForce?.versionNumber ?? null,
+    draftVersionNumber:
+      isDraftStatus(latest.status) && latest.versionNumber !== inForce?.versionNumber
+        ? latest.versionNumber
+        : null,
+  };
+}
+
+/** The same for many records of a type at once (list reads); records never approved are absent. */
+export async function versionsInForce(
+  q: Queryable,
+  ref: Pick<ControlledRef, 'facilityId' | 'documentType'>,
+  documentIds: readonly number[],
+  options: { asOf?: string | Date | undefined } = {},
+): Promise<Map<number, ControlledVersion>> {
+  if (documentIds.length === 0) return new Map();
   const asOf = options.asOf ?? null;
-  const [row] = await q.query<{
-    content: T;
+  const rows = await q.query<{
+    document_id: number;
+    content: Record<string, unknown>;
     version_number: number;
     status: TRecordStatus;
     signature_state: TSignatureState | null;
   }>(
     asOf
-      ? `select content, version_number, status, signature_state from controlled_versions
-          where facility_id = $1 and document_type = $2 and document_id = $3
-            and approved_at is not null
-            and (approved_at <= $4 and (deprecated_at is null or deprecated_at > $4)
+      ? `select distinct on (v.document_id) v.document_id, v.content, v.version_number, v.status,
+                v.signature_state
+           from controlled_versions v
+          where v.facility_id = $1 and v.document_type = $2 and v.document_id = any($3::int[])
+            and v.approved_at is not null
+            and (v.approved_at <= $4 and (v.deprecated_at is null or v.deprecated_at > $4)
                  or not exists (select 1 from controlled_versions e where e.facility_id = $1
-                      and e.document_type = $2 and e.document_id = $3 and e.approved_at <= $4))
-          order by approved_at limit 1`
-      : `select content, version_number, status, signature_state from controlled_versions
-          where facility_id = $1 and document_type = $2 and document_id = $3
+                      and e.document_type = $2 and e.document_id = v.document_id
+                      and e.approved_at <= $4))
+          order by v.document_id, v.approved_at`
+      : `select distinct on (document_id) document_id, content, version_number, status,
+                signature_state
+           from controlled_versions
+          where facility_id = $1 and document_type = $2 and document_id = any($3::int[])
             and status = 'Approved'
-          order by version_number desc limit 1`,
+          order by document_id, version_number desc`,
     asOf
-      ? [ref.facilityId, ref.documentType, ref.documentId, asOf]
-      : [ref.facilityId, ref.documentType, ref.documentId],
+      ? [ref.facilityId, ref.documentType, documentIds, asOf]
+      : [ref.facilityId, ref.documentType, documentIds],
   );
-  if (!row) return null;
-  return {
-    content: row.content,
-    versionNumber: row.version_number,
-    // As of a moment the version was in force then, whatever became of it later.
-    status: asOf ? 'Approved' : row.status,
-    signatureState: row.signature_state,
-  };
+  return new Map(
+    rows.map((r) => [
+      r.document_id,
+      {
+        content: r.content,
+        versionNumber: r.version_number,
+        // As of a moment the version was in force then, whatever became of it later.
+        status: asOf ? 'Approved' : r.status,
+        signatureState: r.signature_state,
+      },
+    ]),
+  );
 }
 
 /** A status of a version not (yet) in force: being built, reviewed or approved. */

@@ -10,7 +10,12 @@ import {
   NOTHING_TO_CHANGE,
 } from '#client/api/form-errors.ts';
 import type { SaveProblem } from '#client/api/form-errors.ts';
-import { fetchLatest, useCreateEntity, useUpdateEntity } from './entity-queries.ts';
+import {
+  fetchLatest,
+  useCreateEntity,
+  useEditedVersion,
+  useUpdateEntity,
+} from './entity-queries.ts';
 import { lowerLabel } from './entity-registry.ts';
 import { DocumentField } from './DocumentField.tsx';
 import { FieldInput } from './FieldInput.tsx';
@@ -34,6 +39,8 @@ import { isFieldShown } from '#core/facilities/facility-features.ts';
 import { useFacilityKind } from '#client/session/use-session.ts';
 import { controlledTypeOf } from '../records/controlled-entity.tsx';
 import { EditNotice } from '../records/EditNotice.tsx';
+import { VersionTag } from '../policies/VersionTag.tsx';
+import { versionNumbersOf } from '../policies/rules-api.ts';
 import { RecordHistory } from '../audit-log/RecordHistory.tsx';
 import { controlledStateOf, isLockedForEditing } from '../records/record-actions.ts';
 
@@ -71,8 +78,28 @@ type Problem = SaveProblem & {
   isInfo?: boolean;
 };
 
-/** Create and edit of any declared entity: one form item per field, by kind. */
-export function EntityFormDrawer({ def, record, target, onClose }: EntityFormDrawerProps) {
+/**
+ * Create and edit of any declared entity. A controlled record's list and plain read answer its
+ * version in force; an edit changes its draft, so the form opens on the draft, read afresh.
+ */
+export function EntityFormDrawer(props: EntityFormDrawerProps) {
+  const { def, record, onClose } = props;
+  const draft = useEditedVersion(def, record?.id ?? null);
+  if (!def.controlled || !record) return <EntityForm {...props} />;
+  if (draft.data) return <EntityForm {...props} record={draft.data} />;
+  return (
+    <Drawer open size={560} title={`Edit ${lowerLabel(def.label)}`} onClose={onClose}>
+      {draft.isError ? (
+        <Alert type="error" showIcon title={describeSaveError(draft.error).message} />
+      ) : (
+        <Spin />
+      )}
+    </Drawer>
+  );
+}
+
+/** The form itself: one form item per field, by kind. */
+function EntityForm({ def, record, target, onClose }: EntityFormDrawerProps) {
   const scope = useFacilityScope();
   const facility = useFacilityKind();
   const queryClient = useQueryClient();
@@ -257,8 +284,11 @@ export function EntityFormDrawer({ def, record, target, onClose }: EntityFormDra
   const locked = controlled !== null && isLockedForEditing(controlled.status);
   const details = (
     <>
-      {documentType && controlled ? (
-        <EditNotice documentType={documentType} state={controlled} />
+      {documentType && controlled && base ? (
+        <>
+          <VersionTag controlled={{ state: controlled, ...versionNumbersOf(base) }} />
+          <EditNotice documentType={documentType} state={controlled} />
+        </>
       ) : null}
       {problem ? (
         <Alert

@@ -63,15 +63,21 @@ export async function listEntities(
   };
 }
 
+/**
+ * A record: a controlled one as in force, or with `draft` the version an edit changes (the
+ * latest, being built, reviewed or approved).
+ */
 export function getEntity(
   scope: FacilityScope,
   def: EntityDef,
   id: number,
   signal?: AbortSignal,
+  read?: 'draft',
 ): Promise<EntityRecord> {
   return apiRequest<EntityRecord>(`${facilityPath(scope)}/${def.path}/${id}`, {
     action: `Loading the ${lowerLabel(def.label)}`,
     signal,
+    ...(read ? { query: { version: read } } : {}),
   });
 }
 

@@ -95,11 +95,33 @@ export function useArchivedNames(def: EntityDef, needed: boolean): Map<number, s
   );
 }
 
+/** What an edit of a record starts from: a controlled record's draft, not its version in force. */
+const editedVersion = (def: EntityDef) => (def.controlled ? ('draft' as const) : undefined);
+
+const editedKey = (scope: FacilityScope, def: EntityDef, id: number) =>
+  def.controlled
+    ? ([...entityKeys.detail(scope.facilityId, def, id), 'draft'] as const)
+    : entityKeys.detail(scope.facilityId, def, id);
+
 /** A record as it is now, bypassing the cache: what a version conflict reloads. */
 export function fetchLatest(client: QueryClient, scope: FacilityScope, def: EntityDef, id: number) {
   return client.fetchQuery({
-    queryKey: entityKeys.detail(scope.facilityId, def, id),
-    queryFn: ({ signal }) => getEntity(scope, def, id, signal),
+    queryKey: editedKey(scope, def, id),
+    queryFn: ({ signal }) => getEntity(scope, def, id, signal, editedVersion(def)),
+    staleTime: 0,
+  });
+}
+
+/**
+ * The version of a controlled record an edit changes (its draft), loaded fresh when a form
+ * opens; disabled for other records, whose read is what an edit changes.
+ */
+export function useEditedVersion(def: EntityDef, id: number | null) {
+  const scope = useFacilityScope();
+  return useQuery({
+    queryKey: editedKey(scope, def, id ?? 0),
+    queryFn: ({ signal }) => getEntity(scope, def, id ?? 0, signal, editedVersion(def)),
+    enabled: def.controlled !== undefined && id !== null,
     staleTime: 0,
   });
 }

@@ -13,8 +13,7 @@ import { ControlledRecordPanel } from '../records/ControlledRecordPanel.tsx';
 import { EditNotice } from '../records/EditNotice.tsx';
 import { isLockedForEditing } from '../records/record-actions.ts';
 import { validatedValues } from '../validated-values.ts';
-import { versionLabel } from './version-label.ts';
-import type { ControlledRef } from './rules-api.ts';
+import { VersionTag } from './VersionTag.tsx';
 
 interface VersionedDocumentFormProps<T extends object> {
   /** Names the document in the save button, the reason dialog and notices. */
@@ -230,19 +229,5 @@ function LoadedDocumentForm<T extends object>({
         onClose={() => setPending(null)}
       />
     </Form>
-  );
-}
-
-/** Which version the form shows: the draft it edits, or the version in force. */
-function VersionTag({ controlled }: { controlled: ControlledRef }) {
-  const label = versionLabel(controlled);
-  if (!label) return null;
-  return (
-    <div>
-      <Tag color={label.inForce ? 'success' : 'warning'}>{label.text}</Tag>
-      {!label.inForce && controlled.inForceVersionNumber !== null ? (
-        <Tag>In force: version {controlled.inForceVersionNumber}</Tag>
-      ) : null}
-    </div>
   );
 }

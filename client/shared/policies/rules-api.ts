@@ -38,6 +38,16 @@ export interface ControlledRef {
 
 const numberOrNull = (value: unknown) => (typeof value === 'number' ? value : null);
 
+/** Which versions of a controlled record a read names besides the one it answers. */
+export function versionNumbersOf(
+  response: Record<string, unknown>,
+): Pick<ControlledRef, 'inForceVersionNumber' | 'draftVersionNumber'> {
+  return {
+    inForceVersionNumber: numberOrNull(response.inForceVersionNumber),
+    draftVersionNumber: numberOrNull(response.draftVersionNumber),
+  };
+}
+
 /** The controlled part of a policy's read, or nothing from a server that does not send it. */
 function controlledRef(
   documentType: TControlledDocumentType,
@@ -52,8 +62,7 @@ function controlledRef(
       id: response.id,
       state,
       path: path(response.id),
-      inForceVersionNumber: numberOrNull(response.inForceVersionNumber),
-      draftVersionNumber: numberOrNull(response.draftVersionNumber),
+      ...versionNumbersOf(response),
     },
   };
 }

@@ -1,12 +1,15 @@
 import { Button, Descriptions, Drawer, Space, Spin, Alert, Tabs, Tag } from 'antd';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import type { EntityDef } from '#core/entities/entity.ts';
 import type { FieldDef } from '#core/entities/field.ts';
 import { actionOf } from '#core/entities/entity.ts';
 import type { TControlledDocumentType } from '#core/schemas/signatures.schemas.ts';
-import { facilityPath, getEntity } from '../master-data/entity-api.ts';
+import { facilityPath } from '../master-data/entity-api.ts';
+import { useEditedVersion } from '../master-data/entity-queries.ts';
+import { VersionTag } from '../policies/VersionTag.tsx';
+import { versionNumbersOf } from '../policies/rules-api.ts';
 import type { EntityRecord } from '../master-data/entity-api.ts';
-import { entityKeys, invalidateMasterData } from '../query-keys.ts';
+import { invalidateMasterData } from '../query-keys.ts';
 import { usePermissions } from '../permissions.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import { ControlledRecordPanel } from './ControlledRecordPanel.tsx';
@@ -71,10 +74,9 @@ export function ControlledRecordDrawer(props: { def: EntityDef; id: number; onCl
   const queryClient = useQueryClient();
   const permissions = usePermissions();
   const documentType = controlledTypeOf(def);
-  const record = useQuery({
-    queryKey: entityKeys.detail(scope.facilityId, def, id),
-    queryFn: ({ signal }) => getEntity(scope, def, id, signal),
-  });
+  // Signatures act on the latest version: the drawer shows the draft, labelled against the
+  // version in force (the list shows the latter).
+  const record = useEditedVersion(def, id);
   const state = record.data ? controlledStateOf(record.data) : null;
   const labels = Object.fromEntries(def.fields.map((field) => [field.name, field.label]));
   // References show the names the master-data lists show (an SOP's cleaning procedures).
@@ -103,6 +105,7 @@ export function ControlledRecordDrawer(props: { def: EntityDef; id: number; onCl
               label: 'Record',
               children: (
                 <Space orientation="vertical" size="large" style={{ width: '100%' }}>
+                  <VersionTag controlled={{ state, ...versionNumbersOf(record.data) }} />
                   <ControlledRecordPanel
                     documentType={documentType}
                     documentId={id}

@@ -12,6 +12,7 @@ import {
   isDraftStatus,
   recordEdit,
   versionInForce,
+  versionNumbers,
 } from '#server/records/controlled.ts';
 import type { TControlledReadQuery } from '#core/schemas/versions.schemas.ts';
 import { changedFields } from '../audit/audit-diff.ts';
@@ -123,13 +124,7 @@ export async function getPolicyDocument<T>(
   ]);
   // Every record has version 1 from its creation; a missing one would be a broken migration.
   if (!latest) throw new Error(`${policyTitle(kind)} ${row.id} has no controlled version`);
-  const versions = {
-    inForceVersionNumber: inForce?.versionNumber ?? null,
-    draftVersionNumber:
-      isDraftStatus(latest.status) && latest.versionNumber !== inForce?.versionNumber
-        ? latest.versionNumber
-        : null,
-  };
+  const versions = versionNumbers(latest, inForce);
   if (read === 'inForce' && inForce) {
     const { content, ...state } = inForce;
     return { id: row.id, body: content, version: row.version, ...state, ...versions };
