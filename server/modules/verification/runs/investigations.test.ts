@@ -421,6 +421,39 @@ describe('out-of-specification results', () => {
     );
   });
 
+  it('refuse Submit while an investigation of a result is not concluded (opened, or in signing)', async () => {
+    const cases: { stage: 'opened' | 'in signing' | 'approved and retested'; status: number }[] = [
+      { stage: 'opened', status: 409 },
+      { stage: 'in signing', status: 409 },
+      { stage: 'approved and retested', status: 200 },
+    ];
+    for (const c of cases) {
+      const { run, result } = await failing(3, 8);
+      await kit.visualPass(run);
+      const steel = await results(run, [
+        row(run, f.steel, 0.1, { takenAt: `${day(8)}T08:00:00Z` }),
+      ]);
+      expect(steel.status, JSON.stringify(steel.body)).toBe(200);
+      const investigation = (await open(result.id)).body.investigation as Body;
+      if (c.stage !== 'opened') {
+        const written = await write(investigation, ASSIGNABLE);
+        expect((await sign(written.id, 'Submit', admin)).status).toBe(200);
+      }
+      if (c.stage === 'approved and retested') {
+        expect((await sign(investigation.id, 'Approve', qa)).status).toBe(200);
+        const retest = await results(run, [repeat(run, result, 'retest', 0.1, 8)], analyst.token);
+        expect(retest.status, JSON.stringify(retest.body)).toBe(200);
+      }
+      const submitted = await kit.sign(await runNow(run), 'Submit');
+      expect(submitted.status, `${c.stage}: ${JSON.stringify(submitted.body)}`).toBe(c.status);
+      if (c.status === 409)
+        expect(submitted.body).toMatchObject({
+          errName: 'TransactionLocked',
+          message: `Investigation ${investigation.number} of the result at Gasket is not concluded: QA approves it before the run is submitted`,
+        });
+    }
+  });
+
   it('a result above the action level needs an investigation only where the facility says so', async () => {
     const { run, result } = await failing(0.9, 6);
     expect(result.judgement.passed).toBe(true);
