@@ -60,7 +60,9 @@ export const ZInvestigation = z.object({
   /** INV-0001 per facility. */
   number: z.string(),
   runId: z.number().int(),
-  resultId: z.number().int(),
+  /** The result investigated: a sample result, or a microbial result (the other is null). */
+  resultId: z.number().int().nullable(),
+  microbialResultId: z.number().int().nullable(),
   /** The result as investigated: where, what was reported, its percent of limit. */
   samplingLocationName: z.string(),
   reported: z.string(),

@@ -645,6 +645,8 @@ export const ZMicrobialResult = z.object({
     .object({ resultId: z.number().int(), kind: z.enum(['retest', 'reswab']), reason: z.string() })
     .nullable(),
   supersededBy: z.number().int().nullable(),
+  /** The investigation (approved, assignable laboratory cause) that invalidated it, if any. */
+  invalidatedBy: z.object({ investigationId: z.number().int(), number: z.string() }).nullable(),
   readAt: z.string().nullable(),
   enteredAt: z.string(),
   enteredByName: z.string().nullable(),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  unconcludedMessage,
   undecidedFailures,
   undecidedMessage,
   type FailureDecisionState,
@@ -108,5 +109,29 @@ describe('undecidedFailures and the refusal of Submit', () => {
     expect(undecidedFailures(state({ failedResults: [gasketResult, again] })).locations).toEqual([
       'Gasket',
     ]);
+  });
+});
+
+describe('unconcludedMessage: Submit waits for every investigation of the run', () => {
+  const inv = (number: string, at: string, concluded: boolean) => ({
+    number,
+    samplingLocationName: at,
+    concluded,
+  });
+  it.each<[string, ReturnType<typeof inv>[], string | null]>([
+    ['no investigation', [], null],
+    ['all concluded', [inv('INV-0001', 'Gasket', true)], null],
+    [
+      'one open',
+      [inv('INV-0001', 'Gasket', false), inv('INV-0002', 'Valve', true)],
+      'Investigation INV-0001 of the result at Gasket is not concluded: QA approves it before the run is submitted',
+    ],
+    [
+      'two open, in order',
+      [inv('INV-0003', 'Final rinse', false), inv('INV-0004', 'Valve (Contact plate)', false)],
+      'Investigation INV-0003 of the result at Final rinse is not concluded: QA approves it before the run is submitted; Investigation INV-0004 of the result at Valve (Contact plate) is not concluded: QA approves it before the run is submitted',
+    ],
+  ])('%s', (_name, investigations, expected) => {
+    expect(unconcludedMessage(investigations)).toBe(expected);
   });
 });

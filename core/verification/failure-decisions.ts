@@ -67,3 +67,22 @@ export function undecidedMessage(undecided: { locations: string[]; visual: boole
     parts.push('No decision on the failed visual inspection: record a deviation of the run for it');
   return parts.length === 0 ? null : parts.join('; ');
 }
+
+/**
+ * The refusal of a Submit while an investigation of one of the run's results is not concluded
+ * (opened, or in signing): its outcome decides whether the result stands, so the run is not
+ * submitted on a question still open (FDA OOS guidance 2006/2022, section III.C: the quality
+ * unit reviews and approves the investigation's conclusion). Null when every one is concluded.
+ */
+export function unconcludedMessage(
+  investigations: readonly { number: string; samplingLocationName: string; concluded: boolean }[],
+): string | null {
+  const open = investigations.filter((i) => !i.concluded);
+  if (open.length === 0) return null;
+  return open
+    .map(
+      (i) =>
+        `Investigation ${i.number} of the result at ${i.samplingLocationName} is not concluded: QA approves it before the run is submitted`,
+    )
+    .join('; ');
+}

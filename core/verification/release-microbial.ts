@@ -1,4 +1,8 @@
-import type { TMicrobialJudgement } from '../schemas/verification.schemas.ts';
+import {
+  MICROBIAL_KIND_LABELS,
+  type TMicrobialJudgement,
+  type TMicrobialKind,
+} from '../schemas/verification.schemas.ts';
 import { shown } from './judge-result.ts';
 
 /**
@@ -7,6 +11,11 @@ import { shown } from './judge-result.ts';
  * does not block and is listed among the reasons; a microbial sample the protocol plans without
  * a counted, non-failing result is pending.
  */
+
+export const FINAL_RINSE = 'Final rinse';
+/** How a microbial sample or result is named: its location (or the final rinse) and its test. */
+export const microbialLabel = (locationName: string, kind: TMicrobialKind) =>
+  `${locationName} (${MICROBIAL_KIND_LABELS[kind]})`;
 
 export interface MicrobialRunState {
   /** What the protocol plans, by key (location id or 'rinse', and kind) with its label. */

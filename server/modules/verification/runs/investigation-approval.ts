@@ -32,16 +32,19 @@ async function onApproved(tx: Queryable, { actor, ref }: ApprovedContext): Promi
     newValues: { number, outcome: row.outcome, causeCategory: row.cause_category },
   });
   if (row.outcome === 'assignableCause') {
+    const microbial = row.microbial_result_id !== null;
+    const resultId = microbial ? row.microbial_result_id! : row.result_id!;
     await tx.query(
-      `update sample_results set invalidated_by_investigation = $2, version = version + 1,
-              updated_at = now(), updated_by = $3
+      `update ${microbial ? 'microbial_results' : 'sample_results'}
+          set invalidated_by_investigation = $2, version = version + 1, updated_at = now(),
+              updated_by = $3
         where id = $1`,
-      [row.result_id, row.id, actor.userId],
+      [resultId, row.id, actor.userId],
     );
     await auditRun(tx, actor, scope, {
-      domain: 'SampleResult',
+      domain: microbial ? 'MicrobialResult' : 'SampleResult',
       action: 'Invalidate',
-      entityId: row.result_id,
+      entityId: resultId,
       reason: `${number}: ${row.cause_description ?? ''}`.trim(),
       oldValues: { invalidatedBy: null },
       newValues: { invalidatedBy: number, causeCategory: row.cause_category },

@@ -1,11 +1,15 @@
 import { AppError } from '#core/errors/errors.ts';
 import type { TInvestigation } from '#core/schemas/investigation.schemas.ts';
 import type { Queryable } from '#server/db/db.ts';
+import type { TMicrobialKind } from '#core/schemas/verification.schemas.ts';
 import { controlledStates } from '#server/records/controlled.ts';
+import { FINAL_RINSE, microbialLabel } from '#core/verification/release-microbial.ts';
 
 /*
  * Reads of laboratory investigations (core/verification/README.md, "Out-of-specification
- * results"): one by id, or those of a run, each with its controlled state.
+ * results"): one by id, or those of a run, each with its controlled state. An investigation
+ * names a sample result or a microbial result; a microbial one is named by its location (or the
+ * final rinse) and its test, as the run's release reasons name it.
  */
 
 export const investigationNumber = (seq: number) => `INV-${String(seq).padStart(4, '0')}`;
@@ -15,7 +19,9 @@ export interface InvestigationRow {
   facility_id: number;
   seq: number;
   run_id: number;
-  result_id: number;
+  result_id: number | null;
+  microbial_result_id: number | null;
+  microbial_kind: TMicrobialKind | null;
   phase: 'laboratory';
   outcome: TInvestigation['outcome'];
   cause_category: TInvestigation['causeCategory'];
@@ -33,11 +39,20 @@ export interface InvestigationRow {
 }
 
 const SELECT = `select i.*, trim(concat(u.first_name, ' ', u.last_name)) as created_by_name,
-       l.name as location_name, r.censoring, r.raw_value, r.unit, r.percent_of_limit
+       coalesce(l.name, '${FINAL_RINSE}') as location_name, m.kind as microbial_kind,
+       coalesce(r.censoring, m.censoring) as censoring,
+       coalesce(r.raw_value, m.raw_value) as raw_value, coalesce(r.unit, m.unit) as unit,
+       coalesce(r.percent_of_limit, m.percent_of_limit) as percent_of_limit
   from investigations i
-  join sample_results r on r.id = i.result_id
-  join sampling_locations l on l.id = r.sampling_location_id
+  left join sample_results r on r.id = i.result_id
+  left join microbial_results m on m.id = i.microbial_result_id
+  left join sampling_locations l on l.id = coalesce(r.sampling_location_id, m.sampling_location_id)
   left join users u on u.id = i.created_by`;
+
+const named = (row: InvestigationRow): InvestigationRow =>
+  row.microbial_kind === null
+    ? row
+    : { ...row, location_name: microbialLabel(row.location_name, row.microbial_kind) };
 
 /** How the result was reported, as the run's signed content shows it. */
 export const reportedOf = (r: { censoring: string; raw_value: number; unit: string }) =>
@@ -53,7 +68,7 @@ export async function investigationRow(
     [facilityId, id],
   );
   if (!row) throw new AppError('NotFoundError', `Investigation ${id} was not found`);
-  return row;
+  return named(row);
 }
 
 async function withState(
@@ -73,6 +88,7 @@ async function withState(
       number: investigationNumber(r.seq),
       runId: r.run_id,
       resultId: r.result_id,
+      microbialResultId: r.microbial_result_id,
       samplingLocationName: r.location_name,
       reported: reportedOf(r),
       percentOfLimit: r.percent_of_limit === null ? null : Number(r.percent_of_limit),
@@ -114,5 +130,5 @@ export async function investigationsOf(
     `${SELECT} where i.facility_id = $1 and i.run_id = $2 order by i.id`,
     [facilityId, runId],
   );
-  return withState(q, facilityId, rows);
+  return withState(q, facilityId, rows.map(named));
 }

@@ -18,7 +18,7 @@ import {
   reportedOf,
   type InvestigationRow,
 } from './investigations.read.ts';
-import { isOutOfSpecification } from './oos-rule.ts';
+import { INVESTIGATED_BY, isOutOfSpecification, judgedOf, type ResultTable } from './oos-rule.ts';
 import { auditRun, editableRun, inTransaction, type Scope } from './runs.service.ts';
 
 /*
@@ -49,7 +49,8 @@ export const investigationContent = (row: InvestigationRow) => ({
   number: investigationNumber(row.seq),
   runId: row.run_id,
   result: {
-    id: row.result_id,
+    id: row.result_id ?? row.microbial_result_id,
+    ...(row.microbial_result_id === null ? {} : { microbial: true }),
     location: row.location_name,
     reported: reportedOf(row),
     percentOfLimit: row.percent_of_limit === null ? null : Number(row.percent_of_limit),
@@ -101,36 +102,51 @@ async function saveWorkingVersion(tx: Queryable, actor: Actor, scope: Scope, id:
   await recordEdit(tx, actor, investigationRef(scope, id), investigationContent(row), titleOf(row));
 }
 
-/** `POST {F}/results/{id}/investigations`: opens phase I on an out-of-specification result. */
+/**
+ * `POST {F}/results/{id}/investigations` (a sample result) and
+ * `POST {F}/microbial-results/{id}/investigations` (a microbial result): opens phase I on an
+ * out-of-specification result.
+ */
 export async function openInvestigation(
   db: Db,
   actor: Actor,
   scope: Scope,
   resultId: number,
   body: TInvestigationCreate,
+  table: ResultTable = 'sample_results',
 ): Promise<number> {
   return inTransaction(db, async (tx) => {
+    const judged =
+      table === 'microbial_results'
+        ? 'null::boolean as passed, percent_of_limit, outcome as microbial'
+        : 'passed, percent_of_limit, null::text as microbial';
     const [result] = await tx.query<{
       run_id: number;
       passed: boolean | null;
       percent_of_limit: number | null;
+      microbial: 'Pass' | 'Alert' | 'Fail' | null;
       superseded_by: number | null;
     }>(
-      `select run_id, passed, percent_of_limit, superseded_by from sample_results
+      `select run_id, ${judged}, superseded_by from ${table}
         where facility_id = $1 and id = $2 for update`,
       [scope.facilityId, resultId],
     );
-    if (!result) throw new AppError('NotFoundError', `Result ${resultId} was not found`);
+    if (!result)
+      throw new AppError(
+        'NotFoundError',
+        `${table === 'microbial_results' ? 'Microbial result' : 'Result'} ${resultId} was not found`,
+      );
     await editableRun(tx, actor, scope, result.run_id);
     const rule = await verificationSettings(tx, scope.facilityId);
+    const column = INVESTIGATED_BY[table];
     const [open] = await tx.query<{ seq: number }>(
-      `select seq from investigations where result_id = $1`,
+      `select seq from investigations where ${column} = $1`,
       [resultId],
     );
     const refuse = (message: string): never => {
       throw validationError([{ property: 'resultId', constraints: { invalid: message } }]);
     };
-    if (!isOutOfSpecification(result, rule))
+    if (!isOutOfSpecification(judgedOf(result), rule))
       refuse(
         'Only an out-of-specification result is investigated: a failing one, or one at or above the action level where the verification settings say so',
       );
@@ -148,7 +164,7 @@ export async function openInvestigation(
     // One number after another per facility: the facility's row orders concurrent opens.
     await tx.query(`select id from facilities where id = $1 for update`, [scope.facilityId]);
     const [row] = await tx.query<{ id: number; seq: number }>(
-      `insert into investigations (facility_id, seq, run_id, result_id, findings, outcome,
+      `insert into investigations (facility_id, seq, run_id, ${column}, findings, outcome,
          cause_category, cause_description, conclusion, created_by, updated_by)
        select $1, coalesce(max(seq), 0) + 1, $2, $3, $4, $5, $6, $7, $8, $9, $9
          from investigations where facility_id = $1
@@ -173,7 +189,7 @@ export async function openInvestigation(
       newValues: {
         number: investigationNumber(row!.seq),
         runId: result.run_id,
-        resultId,
+        [table === 'microbial_results' ? 'microbialResultId' : 'resultId']: resultId,
         phase: 'laboratory',
         ...fields,
       },

@@ -103,6 +103,44 @@ async function concluded(result: Body, findings: Record<string, unknown>): Promi
   return (await ok('GET', `/investigations/${written.id}`)).investigation as Body;
 }
 
+const microbial = (run: Body, rows: unknown[], as?: string) =>
+  call('POST', `/runs/${run.id}/microbial-results`, { results: rows }, as);
+const microbialResults = async (run: Body) =>
+  (await ok('GET', `/runs/${run.id}/microbial`)).microbial.results as Body[];
+const openMicrobial = (id: number, body: Record<string, unknown> = {}) =>
+  call('POST', `/microbial-results/${id}/investigations`, body);
+const plate = (count: number, n: number, extra: Record<string, unknown> = {}) => ({
+  key: `m${Math.random().toString(36).slice(2, 8)}`,
+  samplingLocationId: f.steel,
+  kind: 'contactPlate',
+  censoring: '=',
+  rawValue: count,
+  readAt: `${day(n)}T09:00:00Z`,
+  ...extra,
+});
+const replate = (original: Body, kind: string, count: number, n: number, key?: string) =>
+  plate(count, n, {
+    ...(key ? { key } : {}),
+    repeats: { resultId: original.id, kind, reason: 'Plate overgrown' },
+  });
+
+/** A started run with one contact plate at the valve of `count` CFU, entered by the administrator. */
+async function failingPlate(count: number, n: number): Promise<{ run: Body; result: Body }> {
+  const run = await event(await newRun(await kit.study()), { startedAt: '2026-11-01T08:00:00Z' });
+  const res = await microbial(run, [plate(count, n)]);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return { run: res.body.run as Body, result: (await microbialResults(run))[0]! };
+}
+
+/** Opens, writes, submits and approves (QA) an investigation of a microbial result. */
+async function concludedMicrobial(result: Body, findings: Record<string, unknown>) {
+  const opened = await openMicrobial(result.id);
+  expect(opened.status, JSON.stringify(opened.body)).toBe(200);
+  const written = await write(opened.body.investigation, findings);
+  expect((await sign(written.id, 'Submit', admin)).status).toBe(200);
+  expect((await sign(written.id, 'Approve', qa)).status).toBe(200);
+}
+
 const ASSIGNABLE = {
   findings: 'Standard prepared at half strength; reinjection of the same solution agrees.',
   outcome: 'assignableCause',
@@ -419,6 +457,168 @@ describe('out-of-specification results', () => {
       }),
       { numRuns: 3, seed: 26, endOnFailure: true },
     );
+  });
+
+  it('refuse Submit while an investigation of a result is not concluded (opened, or in signing)', async () => {
+    const cases: { stage: 'opened' | 'in signing' | 'approved and retested'; status: number }[] = [
+      { stage: 'opened', status: 409 },
+      { stage: 'in signing', status: 409 },
+      { stage: 'approved and retested', status: 200 },
+    ];
+    for (const c of cases) {
+      const { run, result } = await failing(3, 8);
+      await kit.visualPass(run);
+      const steel = await results(run, [
+        row(run, f.steel, 0.1, { takenAt: `${day(8)}T08:00:00Z` }),
+      ]);
+      expect(steel.status, JSON.stringify(steel.body)).toBe(200);
+      const investigation = (await open(result.id)).body.investigation as Body;
+      if (c.stage !== 'opened') {
+        const written = await write(investigation, ASSIGNABLE);
+        expect((await sign(written.id, 'Submit', admin)).status).toBe(200);
+      }
+      if (c.stage === 'approved and retested') {
+        expect((await sign(investigation.id, 'Approve', qa)).status).toBe(200);
+        const retest = await results(run, [repeat(run, result, 'retest', 0.1, 8)], analyst.token);
+        expect(retest.status, JSON.stringify(retest.body)).toBe(200);
+      }
+      const submitted = await kit.sign(await runNow(run), 'Submit');
+      expect(submitted.status, `${c.stage}: ${JSON.stringify(submitted.body)}`).toBe(c.status);
+      if (c.status === 409)
+        expect(submitted.body).toMatchObject({
+          errName: 'TransactionLocked',
+          message: `Investigation ${investigation.number} of the result at Gasket is not concluded: QA approves it before the run is submitted`,
+        });
+    }
+  });
+
+  it('microbial results follow the same rule: refusals, the retest rule, invalidation, statistics', async () => {
+    // Ungraded contact plate: limit 100 CFU/plate, alert at 50 % (the policy's defaults).
+    const { run, result } = await failingPlate(150, 9);
+    expect(result.judgement).toMatchObject({ judgement: 'Fail', percentOfLimit: 150 });
+    const refusals: { kind: string; before: () => Promise<void>; message: string }[] = [
+      { kind: 'retest', before: async () => {}, message: NEEDS_INVESTIGATION },
+      { kind: 'reswab', before: async () => {}, message: NEEDS_INVESTIGATION },
+      {
+        kind: 'reswab',
+        before: async () => {
+          expect((await openMicrobial(result.id)).status).toBe(200);
+        },
+        message: 'is not approved by QA yet: the result stands until it is',
+      },
+    ];
+    for (const c of refusals) {
+      await c.before();
+      const res = await microbial(run, [replate(result, c.kind, 10, 9, 'again')], analyst.token);
+      expect(res.status, JSON.stringify(res.body)).toBe(422);
+      expect(res.body.errName).toBe('SampleChangesError');
+      expect(res.body.errors).toHaveLength(1);
+      expect(res.body.errors[0].property).toBe('again.repeats');
+      expect(res.body.errors[0].constraints.invalid).toContain(c.message);
+    }
+    // A correction of the failure into a pass is refused as for a sample result.
+    const corrected = await call('POST', `/microbial-results/${result.id}`, {
+      rawValue: 15,
+      reason: 'Transcription error',
+      version: result.version,
+    });
+    expect(corrected.status).toBe(422);
+    expect(corrected.body.errors).toEqual([
+      { property: 'rawValue', constraints: { invalid: CORRECTION_NOT_ENOUGH } },
+    ]);
+    // Submit waits for the investigation, named by the result's label.
+    const investigation = (await runNow(run)).investigations[0] as Body;
+    expect(investigation).toMatchObject({
+      resultId: null,
+      microbialResultId: result.id,
+      samplingLocationName: 'Valve (Contact plate)',
+      reported: '150 CFU/plate',
+      percentOfLimit: 150,
+    });
+    const submit = await kit.sign(await runNow(run), 'Submit');
+    expect(submit.status).toBe(409);
+    expect(submit.body.message).toContain(
+      `Investigation ${investigation.number} of the result at Valve (Contact plate) is not concluded: QA approves it before the run is submitted`,
+    );
+    const written = await write(investigation, ASSIGNABLE);
+    expect((await sign(written.id, 'Submit', admin)).status).toBe(200);
+    expect((await sign(written.id, 'Approve', qa)).status).toBe(200);
+    let side = await microbialResults(run);
+    expect(side[0]!.invalidatedBy).toEqual({
+      investigationId: investigation.id,
+      number: investigation.number,
+    });
+    // Until its retest the failure still counts: never a release without a valid result.
+    expect((await runNow(run)).releaseFlag).toBe('CAN_NOT_BE_RELEASED');
+    const same = await microbial(run, [replate(result, 'retest', 10, 9, 'same')]);
+    expect(same.body.errors[0]).toMatchObject({
+      property: 'same.repeats',
+      constraints: { invalid: RETEST_BY_OTHER_ANALYST },
+    });
+    // The retest fails again: investigated in turn, then one retest too many.
+    const retest = await microbial(run, [replate(result, 'retest', 120, 9)], analyst.token);
+    expect(retest.status, JSON.stringify(retest.body)).toBe(200);
+    side = await microbialResults(run);
+    expect(side.map((r) => [r.supersededBy, r.repeats?.resultId ?? null])).toEqual([
+      [side[1]!.id, null],
+      [null, result.id],
+    ]);
+    await concludedMicrobial(side[1]!, ASSIGNABLE);
+    const tooMany = await microbial(
+      run,
+      [replate(side[1]!, 'retest', 10, 9, 'third')],
+      analyst.token,
+    );
+    expect(tooMany.body.errors[0]).toMatchObject({
+      property: 'third.repeats',
+      constraints: {
+        invalid:
+          'The facility allows 1 retest of a result (verification settings): this would be retest 2',
+      },
+    });
+    const reswab = await microbial(run, [replate(side[1]!, 'reswab', 10, 9)]);
+    expect(reswab.status, JSON.stringify(reswab.body)).toBe(200);
+    // Statistics of the valve that day: the 10 % re-swab is the one point; 150 % and 120 % apart.
+    const s = (
+      await ok(
+        'GET',
+        `/verification/statistics?groupBy=location&key=${f.steel}&from=${day(9)}&to=${day(9)}`,
+      )
+    ).statistics as Body;
+    expect(s.points.map((p: Body) => p.percentOfLimit)).toEqual([expect.closeTo(10, 6)]);
+    expect(s.invalidatedCount).toBe(2);
+    expect(s.invalidated.map((p: Body) => p.percentOfLimit).sort()).toEqual([120, 150]);
+    const audit = await t.server.db.query<{ entity_id: string }>(
+      `select entity_id from audit_log where domain = 'MicrobialResult' and action = 'Invalidate'
+        order by seq`,
+    );
+    expect(audit.map((a) => Number(a.entity_id))).toEqual([result.id, side[1]!.id]);
+  });
+
+  it('a microbial Alert is the action level of the rule: investigated only where the facility says so', async () => {
+    const cases: { investigate: boolean; repeat: number; open: number; message?: string }[] = [
+      { investigate: false, repeat: 200, open: 422 },
+      {
+        investigate: true,
+        repeat: 422,
+        open: 200,
+        message:
+          'A microbial result at or above the alert level (50 % of its limit) is set aside only by a laboratory investigation approved by QA (verification settings): a reason alone is not enough',
+      },
+    ];
+    // The rule is off by default; the second case turns it on.
+    for (const c of cases) {
+      if (c.investigate) await setRule({ investigateAboveAction: true });
+      const { run, result } = await failingPlate(60, 6);
+      expect(result.judgement.judgement).toBe('Alert');
+      const res = await microbial(run, [replate(result, 'reswab', 10, 6, 'r')]);
+      expect(res.status, JSON.stringify(res.body)).toBe(c.repeat);
+      if (c.message) expect(res.body.errors[0].constraints.invalid).toBe(c.message);
+      // Once repeated, a result is no longer investigated; else only an OOS one is.
+      const opened = await openMicrobial(result.id);
+      expect(opened.status, JSON.stringify(opened.body)).toBe(c.open);
+    }
+    await setRule({ investigateAboveAction: false });
   });
 
   it('a result above the action level needs an investigation only where the facility says so', async () => {

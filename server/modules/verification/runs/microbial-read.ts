@@ -2,13 +2,18 @@ import type { TMicrobialPolicy } from '#core/schemas/facility-rules.schemas.ts';
 import { MICROBIAL_POLICY_DEFAULTS } from '#core/schemas/facility-rules.schemas.ts';
 import {
   MICROBIAL_KINDS,
-  MICROBIAL_KIND_LABELS,
   type TMicrobialKind,
   type TMicrobialResult,
   type TRunMicrobial,
 } from '#core/schemas/verification.schemas.ts';
 import { microbialLimit } from '#core/verification/judge-microbial.ts';
-import { microbialKey, type MicrobialRunState } from '#core/verification/release-microbial.ts';
+import {
+  FINAL_RINSE,
+  microbialKey,
+  microbialLabel as labelOf,
+  type MicrobialRunState,
+} from '#core/verification/release-microbial.ts';
+import { investigationNumber } from './investigations.read.ts';
 import type { Queryable } from '#server/db/db.ts';
 import { contentInForce } from '#server/modules/policies/policy-in-force.ts';
 import type { StudyOfRun } from './run-plan.ts';
@@ -104,10 +109,6 @@ export interface MicrobialLocation {
   roomGrade: string | null;
 }
 
-const FINAL_RINSE = 'Final rinse';
-const labelOf = (locationName: string, kind: TMicrobialKind) =>
-  `${locationName} (${MICROBIAL_KIND_LABELS[kind]})`;
-
 /** The protocol's microbial sampling (optional: protocols before it plan none). */
 const microbialPlanOf = (study: StudyOfRun): PlannedMicrobial[] =>
   (study.protocol_content as { microbialSampling?: PlannedMicrobial[] | null }).microbialSampling ??
@@ -152,8 +153,10 @@ export async function planLocations(
 export async function microbialResultsOf(q: Queryable, runId: number): Promise<TMicrobialResult[]> {
   const rows = await q.query<Record<string, any>>( // eslint-disable-line @typescript-eslint/no-explicit-any -- mapped field by field below
     `select r.*, l.name as location_name, e.name as equipment_name, m.name as method_name,
-            trim(concat(u.first_name, ' ', u.last_name)) as entered_by
+            trim(concat(u.first_name, ' ', u.last_name)) as entered_by,
+            i.seq as invalidated_seq
        from microbial_results r
+       left join investigations i on i.id = r.invalidated_by_investigation
        left join sampling_locations l on l.id = r.sampling_location_id
        left join equipment e on e.id = r.equipment_id
        left join microbial_methods m on m.id = r.microbial_method_id
@@ -181,6 +184,12 @@ export async function microbialResultsOf(q: Queryable, runId: number): Promise<T
       ? { resultId: r.repeats_result_id, kind: r.repeat_kind, reason: r.repeat_reason ?? '' }
       : null,
     supersededBy: r.superseded_by,
+    invalidatedBy: r.invalidated_by_investigation
+      ? {
+          investigationId: r.invalidated_by_investigation,
+          number: investigationNumber(r.invalidated_seq),
+        }
+      : null,
     readAt: iso(r.read_at),
     enteredAt: iso(r.created_at)!,
     enteredByName: r.entered_by || null,

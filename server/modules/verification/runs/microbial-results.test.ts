@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
-import { adminEditor, changePolicyInForce } from '#server/test/policy-in-force.ts';
+import { adminEditor, changePolicyInForce, policyApprover } from '#server/test/policy-in-force.ts';
+import { NEEDS_INVESTIGATION } from './oos-rule.ts';
 import { runKit, type RunFacility } from './run-test-kit.ts';
 
 /*
@@ -62,6 +63,30 @@ beforeAll(async () => {
     })
   ).result.id;
 });
+
+/** An investigation of a microbial result, assignable laboratory cause, submitted and QA-approved. */
+async function investigatedAway(resultId: number) {
+  const opened = await ok('POST', `/microbial-results/${resultId}/investigations`, {
+    findings: 'Plate overgrown by a contaminant of the incubator',
+    outcome: 'assignableCause',
+    causeCategory: 'sampleHandling',
+    causeDescription: 'Incubator door left open (log p. 4)',
+    conclusion: 'Invalid plate; re-swab',
+  });
+  const id = opened.investigation.id as number;
+  for (const [action, as] of [
+    ['Submit', adminEditor(t.token)],
+    ['Approve', await policyApprover(t.server, t.F)],
+  ] as const) {
+    const res = await call(
+      'POST',
+      '/signatures',
+      { documentType: 'Investigation', documentId: id, action, password: as.password },
+      as.token,
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  }
+}
 
 describe('microbial results', () => {
   it('are refused without QualificationTask Modify', async () => {
@@ -184,11 +209,19 @@ describe('microbial results', () => {
     expect(otherKind.body.errors[0].constraints.invalid).toBe(
       'A repeat is the same microbial test as the result it repeats',
     );
-    const retest = await microbial(run, [
-      plate(f.steel, 3, {
-        repeats: { resultId: original.id, kind: 'reswab', reason: 'Plate overgrown' },
-      }),
-    ]);
+    const reswab = () =>
+      microbial(run, [
+        plate(f.steel, 3, {
+          repeats: { resultId: original.id, kind: 'reswab', reason: 'Plate overgrown' },
+        }),
+      ]);
+    // FDA OOS guidance: a reason alone does not set a failure aside; an investigation QA
+    // approved with an assignable laboratory cause does (investigations.test.ts).
+    const reasonOnly = await reswab();
+    expect(reasonOnly.status).toBe(422);
+    expect(reasonOnly.body.errors[0].constraints.invalid).toBe(NEEDS_INVESTIGATION);
+    await investigatedAway(original.id);
+    const retest = await reswab();
     expect(retest.status, JSON.stringify(retest.body)).toBe(200);
     expect(retest.body.run.verdict).toBe('Pass');
     expect(retest.body.run.releaseFlag).toBe('CAN_BE_RELEASED');

@@ -16,6 +16,7 @@ import {
   type MicrobialLocation,
   type PinnedMicrobialPolicy,
 } from './microbial-read.ts';
+import { oosRepeatProblems, refuseCorrectionOutOfSpecification } from './oos-rule.ts';
 import { repeatProblems, supersede } from './result-checks.ts';
 import { studyOf } from './runs.read.ts';
 import {
@@ -31,7 +32,8 @@ import {
  * Microbial results of a run (core/verification/README.md, "Microbial results"): judged by the
  * server against the microbial limit policy version pinned on the run (microbial-read.ts), with
  * the room grade of the location's equipment; entered many at once, every problem reported at
- * once (SampleChangesError); corrections and repeats by the mechanism of sample results.
+ * once (SampleChangesError); corrections and repeats by the mechanism of sample results, an
+ * out-of-specification one set aside only through an investigation (oos-rule.ts).
  */
 
 function judged(
@@ -149,7 +151,11 @@ export async function enterMicrobialResults(
     ]);
     const methods = new Map(methodRows.map((m) => [m.id, m]));
     const originals = new Map(originalRows.map((o) => [o.id, o]));
-    const errors = microbialProblems(rows, runId, { policy, locations, methods, originals });
+    const errors = [
+      ...microbialProblems(rows, runId, { policy, locations, methods, originals }),
+      // FDA OOS guidance: a failing result is set aside only through an approved investigation.
+      ...(await oosRepeatProblems(tx, scope.facilityId, actor.userId, rows, 'microbial_results')),
+    ];
     if (errors.length > 0)
       throw new AppError('SampleChangesError', 'Some microbial results have problems.', { errors });
     for (const row of rows) {
@@ -251,6 +257,12 @@ export async function editMicrobialResult(
       policy,
       { kind: current.kind as TMicrobialKind, ...next },
       current.room_grade as string | null,
+    );
+    await refuseCorrectionOutOfSpecification(
+      tx,
+      scope.facilityId,
+      { microbial: current.outcome as TMicrobialJudgement['judgement'] },
+      { microbial: judgement.judgement },
     );
     await tx.query(
       `update microbial_results set censoring = $2, raw_value = $3, read_at = $4, judgement = $5,

@@ -12,6 +12,10 @@ import { investigationNumber } from './investigations.read.ts';
  * performed by a second analyst. So a failing result (or one above the action level, where the
  * facility says so) is set aside by a retest or re-swab only once QA approved an investigation
  * of it with an assignable laboratory cause; repeats of other results keep their free reason.
+ * Microbial results follow the same rule through the same record: Fail is failing, and the
+ * facility's "above the action level" reads, for them, the Alert of their pinned microbial
+ * policy (EU GMP Annex 1 (2022) §9.30: the microbial limit is the action level itself, the
+ * alert level the excursion below it that calls for a look); `actionPercent` is a chemical level.
  */
 
 export const NEEDS_INVESTIGATION =
@@ -19,10 +23,24 @@ export const NEEDS_INVESTIGATION =
 export const RETEST_BY_OTHER_ANALYST =
   'A retest is entered by another analyst than the one who entered the result it repeats (verification settings)';
 
+/** What the rule judges: a sample result by passed and percent, a microbial one by its outcome. */
+export type Judged =
+  | { passed: boolean | null; percent_of_limit: number | null }
+  | { microbial: 'Pass' | 'Alert' | 'Fail' };
+
+/** The results an investigation names: the table, and the investigation's column naming it. */
+export type ResultTable = 'sample_results' | 'microbial_results';
+export const INVESTIGATED_BY: Record<ResultTable, 'result_id' | 'microbial_result_id'> = {
+  sample_results: 'result_id',
+  microbial_results: 'microbial_result_id',
+};
+
 interface OriginalFacts {
   id: number;
   passed: boolean | null;
   percent_of_limit: number | null;
+  microbial: 'Pass' | 'Alert' | 'Fail' | null;
+  alert_percent: number | null;
   created_by: number | null;
   invalidated_by_investigation: number | null;
   investigation_seq: number | null;
@@ -31,20 +49,36 @@ interface OriginalFacts {
   retests: number;
 }
 
+/** The rule's view of a row that carries both shapes' columns (one of them null). */
+export const judgedOf = (row: {
+  passed: boolean | null;
+  percent_of_limit: number | null;
+  microbial: 'Pass' | 'Alert' | 'Fail' | null;
+}): Judged =>
+  row.microbial === null
+    ? { passed: row.passed, percent_of_limit: row.percent_of_limit }
+    : { microbial: row.microbial };
+
 async function factsOf(
   q: Queryable,
   facilityId: number,
+  table: ResultTable,
   ids: number[],
 ): Promise<Map<number, OriginalFacts>> {
   if (ids.length === 0) return new Map();
+  const judged =
+    table === 'microbial_results'
+      ? `null::boolean as passed, r.percent_of_limit, r.outcome as microbial,
+         (r.judgement->>'alertLevelPercentage')::float8 as alert_percent`
+      : 'r.passed, r.percent_of_limit, null::text as microbial, null::float8 as alert_percent';
   const rows = await q.query<OriginalFacts>(
     `with recursive chain (start, id, repeats_result_id, repeat_kind) as (
-       select id, id, repeats_result_id, repeat_kind from sample_results where id = any($1::int[])
+       select id, id, repeats_result_id, repeat_kind from ${table} where id = any($1::int[])
        union all
        select c.start, s.id, s.repeats_result_id, s.repeat_kind
-         from chain c join sample_results s on s.id = c.repeats_result_id
+         from chain c join ${table} s on s.id = c.repeats_result_id
      )
-     select r.id, r.passed, r.percent_of_limit, r.created_by, r.invalidated_by_investigation,
+     select r.id, ${judged}, r.created_by, r.invalidated_by_investigation,
             i.seq as investigation_seq, i.outcome as investigation_outcome,
             (select v.status from controlled_versions v
               where v.facility_id = i.facility_id and v.document_type = 'Investigation'
@@ -52,7 +86,7 @@ async function factsOf(
               order by v.version_number desc limit 1) as investigation_status,
             (select count(*)::int from chain c where c.start = r.id and c.repeat_kind = 'retest')
               as retests
-       from sample_results r left join investigations i on i.result_id = r.id
+       from ${table} r left join investigations i on i.${INVESTIGATED_BY[table]} = r.id
       where r.id = any($1::int[]) and r.facility_id = $2`,
     [ids, facilityId],
   );
@@ -61,13 +95,21 @@ async function factsOf(
 
 /** Whether a result is out of specification in the sense of the facility's rule. */
 export const isOutOfSpecification = (
-  result: { passed: boolean | null; percent_of_limit: number | null },
+  result: Judged,
   rule: { investigateAboveAction: boolean; actionPercent: number },
 ) =>
-  result.passed === false ||
-  (rule.investigateAboveAction &&
-    result.percent_of_limit !== null &&
-    Number(result.percent_of_limit) >= rule.actionPercent);
+  'microbial' in result
+    ? result.microbial === 'Fail' || (rule.investigateAboveAction && result.microbial === 'Alert')
+    : result.passed === false ||
+      (rule.investigateAboveAction &&
+        result.percent_of_limit !== null &&
+        Number(result.percent_of_limit) >= rule.actionPercent);
+
+/** Why a reason alone does not set aside a result that is out of specification but not failing. */
+const aboveActionMessage = (original: OriginalFacts, actionPercent: number) =>
+  original.microbial === null
+    ? `A result at or above the action level (${actionPercent} %) is set aside only by a laboratory investigation approved by QA (verification settings): a reason alone is not enough`
+    : `A microbial result at or above the alert level (${Number(original.alert_percent)} % of its limit) is set aside only by a laboratory investigation approved by QA (verification settings): a reason alone is not enough`;
 
 /** The problems, by `<key>.repeats`, of rows that would set aside an out-of-specification result. */
 export async function oosRepeatProblems(
@@ -75,6 +117,7 @@ export async function oosRepeatProblems(
   facilityId: number,
   userId: number | null,
   rows: readonly Pick<TSampleResultInput, 'key' | 'repeats'>[],
+  table: ResultTable = 'sample_results',
 ): Promise<PropertyError[]> {
   const repeating = rows.filter((r) => r.repeats);
   if (repeating.length === 0) return [];
@@ -83,6 +126,7 @@ export async function oosRepeatProblems(
     factsOf(
       q,
       facilityId,
+      table,
       repeating.map((r) => r.repeats!.resultId),
     ),
   ]);
@@ -92,7 +136,7 @@ export async function oosRepeatProblems(
   for (const { key, repeats } of repeating) {
     const original = facts.get(repeats!.resultId);
     // Not a result of this facility: the run's own checks name it.
-    if (!original || !isOutOfSpecification(original, rule)) continue;
+    if (!original || !isOutOfSpecification(judgedOf(original), rule)) continue;
     if (original.invalidated_by_investigation === null) {
       const number =
         original.investigation_seq === null
@@ -101,9 +145,9 @@ export async function oosRepeatProblems(
       if (number === null)
         problem(
           key,
-          original.passed === false
+          original.passed === false || original.microbial === 'Fail'
             ? NEEDS_INVESTIGATION
-            : `A result at or above the action level (${rule.actionPercent} %) is set aside only by a laboratory investigation approved by QA (verification settings): a reason alone is not enough`,
+            : aboveActionMessage(original, rule.actionPercent),
         );
       else if (original.investigation_status !== 'Approved')
         problem(
@@ -139,12 +183,11 @@ export const CORRECTION_NOT_ENOUGH =
 export async function refuseCorrectionOutOfSpecification(
   q: Queryable,
   facilityId: number,
-  current: { passed: boolean | null; percent_of_limit: number | null },
-  next: { passed: boolean | null; percentOfLimit: number | null },
+  current: Judged,
+  next: Judged,
 ): Promise<void> {
   const rule = await verificationSettings(q, facilityId);
-  const after = { passed: next.passed, percent_of_limit: next.percentOfLimit };
-  if (isOutOfSpecification(current, rule) && !isOutOfSpecification(after, rule))
+  if (isOutOfSpecification(current, rule) && !isOutOfSpecification(next, rule))
     throw new AppError('SampleChangesError', 'Some sample results have problems.', {
       errors: [{ property: 'rawValue', constraints: { invalid: CORRECTION_NOT_ENOUGH } }],
     });

@@ -130,7 +130,7 @@ export async function editResult(
         passed: current.passed as boolean | null,
         percent_of_limit: current.percent_of_limit as number | null,
       },
-      judgement,
+      { passed: judgement.passed, percent_of_limit: judgement.percentOfLimit },
     );
     try {
       await tx.query(

@@ -6,7 +6,12 @@ import {
 import type { Queryable } from '#server/db/db.ts';
 import { refreshStudy } from '../study-refresh.ts';
 import { microbialTally } from '#core/verification/release-microbial.ts';
-import { undecidedFailures, undecidedMessage } from '#core/verification/failure-decisions.ts';
+import {
+  unconcludedMessage,
+  undecidedFailures,
+  undecidedMessage,
+} from '#core/verification/failure-decisions.ts';
+import { investigationsOf } from './investigations.read.ts';
 import { microbialRunState } from './microbial-read.ts';
 import { recomputeRun, refuseOnClosedStudy } from './runs.service.ts';
 import { pinnedSettings } from './inspection-settings.ts';
@@ -15,8 +20,9 @@ import { pinnedSettings } from './inspection-settings.ts';
  * Run as a controlled document type (core/verification/README.md): Submit needs the visual
  * inspection recorded where the pinned settings require one (and verified by a second person
  * where they say so), a counted result at every planned location (or a deviation explaining the
- * gap: one naming that location, or one that invalidates the run), no Open deviation, and a
- * decision (a deviation) on each failure (core/verification/failure-decisions.ts); the approval completes the run, so the study's outcome is
+ * gap: one naming that location, or one that invalidates the run), no Open deviation, no
+ * investigation of its results not concluded, and a decision (a deviation) on each failure
+ * (core/verification/failure-decisions.ts); the approval completes the run, so the study's outcome is
  * refreshed in the signature's transaction with this run counted.
  */
 
@@ -39,6 +45,8 @@ async function beforeSubmit(tx: Queryable, { ref, actor }: ApprovedContext): Pro
   );
   await refuseOnClosedStudy(tx, actor, ref, run, 'Submit');
   if (deviations.some((d) => d.status === 'Open')) refuse(OPEN_DEVIATION);
+  const unconcluded = unconcludedMessage(await investigationsOf(tx, ref.facilityId, run.id));
+  if (unconcluded) refuse(unconcluded);
   const settings = pinnedSettings(run);
   if (run.inspection) {
     if (settings?.requireSecondPersonVerification && run.inspection.verifiedById === null)

@@ -226,6 +226,7 @@ export async function afterRunChange(
       percentOfLimit: r.judgement.percentOfLimit,
       judgement: r.judgement.judgement,
       supersededBy: r.supersededBy,
+      invalidatedBy: r.invalidatedBy?.number ?? null,
     })),
     deviations: deviations.map((d) => ({
       number: d.number,

@@ -177,7 +177,7 @@ async function pointsOf(
              union all
              select id, facility_id, run_id, sampling_location_id, equipment_id, read_at,
                     created_at, percent_of_limit, censored_below, censoring, superseded_by,
-                    null::integer, 'Microbial'
+                    invalidated_by_investigation, 'Microbial'
                from ${microbial}) r
         where r.facility_id = $1
           and (r.superseded_by is null or r.invalidated_by_investigation is not null)
