@@ -268,16 +268,6 @@ export function detectionIn(
   return { loq, lod, detectionUnconvertible: problems.length > 0 ? problems.join('; ') : null };
 }
 
-/** The method's LOQ in the result's unit; null when it states none or it cannot be converted. */
-export function loqIn(
-  study: StudyOfRun,
-  location: Pick<LocationFacts, 'sampleType' | 'rinseVolumeMl' | 'extractionVolumeMl'>,
-  method: Pick<MethodFacts, 'name' | 'loq' | 'lod'>,
-  unit: TResultUnit,
-): number | null {
-  return detectionIn(study, location, method, unit).loq;
-}
-
 /**
  * Why a method with this detection cannot show `limit` (judge-result.ts's fitness rule), or null:
  * the one wording of it for the run's plan and the protocol's refusal ('TOC-1 cannot show the
