@@ -21,6 +21,7 @@ import {
   valuesInScope,
   type RecordScope,
 } from './entity-scope.ts';
+import { NOW, updateVersioned, type Assigned } from './versioned-update.ts';
 import { encode, getEntity, selectList, toRecord, type EntityRecord } from './entity-store.ts';
 
 /**
@@ -162,17 +163,19 @@ export async function updateEntity(
     changed: newValues,
     id,
   });
-  const fields = def.fields.filter((f) => f.name in newValues);
-  const sets = fields.map((f, i) => `${columnOf(f)} = $${i + 4}`);
-  const params: SqlValue[] = fields.map((f) => encode(f, newValues[f.name]));
-  if (properties && touchesProperties(newValues)) {
-    params.push(JSON.stringify(properties));
-    sets.push(`additional_properties = $${params.length + 3}`);
-  }
-  const [row] = await tx.query<Record<string, unknown>>(
-    `update ${def.table} set ${sets.join(', ')}, version = version + 1, updated_at = now(), updated_by = $3
-      where ${ownerColumn(def)} = $1 and id = $2 returning ${selectList(def)}`,
-    [ownerId(def, scope), id, actor.userId, ...params],
+  const assignments: Record<string, Assigned> = Object.fromEntries(
+    def.fields
+      .filter((f) => f.name in newValues)
+      .map((f) => [columnOf(f), encode(f, newValues[f.name])]),
+  );
+  if (properties && touchesProperties(newValues))
+    assignments.additional_properties = JSON.stringify(properties);
+  const row = await updateVersioned(
+    tx,
+    { table: def.table, ownerColumn: ownerColumn(def), ownerId: ownerId(def, scope), id },
+    actor.userId,
+    assignments,
+    selectList(def),
   );
   const audited = auditValuesOf(def, { oldValues, newValues });
   await writeAudit(tx, actor, {
@@ -185,7 +188,7 @@ export async function updateEntity(
     oldValues: { ...parentOf(def, before), ...audited.oldValues },
     newValues: { ...parentOf(def, before), ...audited.newValues },
   });
-  const saved = toRecord(def, row!);
+  const saved = toRecord(def, row);
   await savedInScope(tx, actor, def, scope, saved);
   return saved;
 }
@@ -219,14 +222,14 @@ async function setArchived(
   // Modules that depend on a facility's records register hooks; plan-scoped ones have none yet.
   else if (inFacility)
     await runBeforeArchive(tx, def, inFacility, before, { confirmImpact: rest.confirmImpact });
-  const [row] = await tx.query<Record<string, unknown>>(
-    `update ${def.table}
-        set archived_at = ${archived ? 'now()' : 'null'}, archived_by = ${archived ? '$3' : 'null'},
-            archive_reason = ${archived ? '$4' : 'null'}, version = version + 1, updated_at = now(), updated_by = $3
-      where ${ownerColumn(def)} = $1 and id = $2 returning ${selectList(def)}`,
+  const row = await updateVersioned(
+    tx,
+    { table: def.table, ownerColumn: ownerColumn(def), ownerId: ownerId(def, scope), id },
+    actor.userId,
     archived
-      ? [ownerId(def, scope), id, actor.userId, reason]
-      : [ownerId(def, scope), id, actor.userId],
+      ? { archived_at: NOW, archived_by: actor.userId, archive_reason: reason }
+      : { archived_at: null, archived_by: null, archive_reason: null },
+    selectList(def),
   );
   await writeAudit(tx, actor, {
     planId: scope.planId,
@@ -238,5 +241,5 @@ async function setArchived(
     oldValues: { ...parentOf(def, before), archived: !archived },
     newValues: { ...parentOf(def, before), archived },
   });
-  return toRecord(def, row!);
+  return toRecord(def, row);
 }

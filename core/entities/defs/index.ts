@@ -1,4 +1,5 @@
 import type { EntityDef } from '../entity.ts';
+import type { RecordDecl } from '../record-decl.ts';
 import { activesDef } from './actives.def.ts';
 import { analyticalMethodsDef, cleaningAgentsDef, cleaningProceduresDef } from './cleaning.def.ts';
 import { equipmentDef } from './equipment.def.ts';
@@ -26,6 +27,7 @@ import { historicalStudyResultsDef } from './historical-study-results.def.ts';
 import { protocolsDef } from './protocols.def.ts';
 import { customReportsDef } from './custom-reports.def.ts';
 import { facilitiesDef, facilityGroupsDef } from './facilities.def.ts';
+import { deviationsDecl, investigationsDecl } from './verification.def.ts';
 
 export { activesDef, equipmentDef, productionsDef, productsDef };
 export { equipmentGroupsDef, samplingTypesDef, selectionCriteriaDef };
@@ -79,6 +81,12 @@ export const MODULE_RECORD_DEFS: readonly EntityDef[] = [
   facilityGroupsDef,
   facilitiesDef,
 ];
+
+/**
+ * Lifecycle records: written through the same write path, their calls and reads their module's
+ * own (core/entities/record-decl.ts).
+ */
+export const LIFECYCLE_RECORD_DECLS: readonly RecordDecl[] = [deviationsDecl, investigationsDecl];
 
 export function entityDef(key: string): EntityDef {
   const def = [...RECORD_DEFS, ...MODULE_RECORD_DEFS].find((d) => d.key === key);

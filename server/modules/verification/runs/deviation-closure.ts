@@ -6,8 +6,10 @@ import {
   type ApprovedContext,
   type ControlledRef,
 } from '#server/records/controlled.ts';
+import { NOW, openRecord, writeRecord, type StoredRow } from '#server/records/write-record.ts';
+import { deviationType } from './deviations.ts';
 import { deviationNumber } from './runs.read.ts';
-import { afterRunChange, auditRun, editableRun, type Scope } from './runs.service.ts';
+import { auditRun, type Scope } from './runs.service.ts';
 
 /*
  * A deviation's closure as a controlled record (document type Deviation; core/verification/
@@ -19,27 +21,8 @@ import { afterRunChange, auditRun, editableRun, type Scope } from './runs.servic
  * unless the policy allows self-approval. A rejection sends it back, Open.
  */
 
-interface DeviationRow {
-  id: number;
-  seq: number;
-  run_id: number;
-  root_cause: string | null;
-  conclusion: string | null;
-  status: 'Open' | 'Closed';
-  created_by: number | null;
-}
-
-async function deviationRow(q: Queryable, facilityId: number, id: number) {
-  const [row] = await q.query<DeviationRow>(
-    `select id, seq, run_id, root_cause, conclusion, status, created_by from deviations
-      where facility_id = $1 and id = $2 for update`,
-    [facilityId, id],
-  );
-  return row!;
-}
-
 /** A closure proposes what was found and what it means; both are required. */
-function closureProblems(d: DeviationRow): PropertyError[] {
+function closureProblems(d: StoredRow): PropertyError[] {
   const problems: PropertyError[] = [];
   if (!d.root_cause?.trim())
     problems.push({
@@ -58,17 +41,16 @@ const scopeOf = (ref: ControlledRef): Scope => ({ planId: ref.planId, facilityId
 
 async function beforeSubmit(tx: Queryable, { actor, ref }: ApprovedContext): Promise<void> {
   const scope = scopeOf(ref);
-  const d = await deviationRow(tx, ref.facilityId, ref.documentId);
   // The run's record carries its deviations: a submitted or frozen run keeps them as they are.
-  await editableRun(tx, actor, scope, d.run_id);
+  const d = await openRecord(tx, deviationType, actor, scope, ref.documentId);
   const problems = closureProblems(d);
   if (problems.length > 0) throw validationError(problems);
   await auditRun(tx, actor, scope, {
     domain: 'Deviation',
     action: 'ProposeClosure',
-    entityId: d.id,
+    entityId: d.id as number,
     newValues: {
-      number: deviationNumber(d.seq),
+      number: deviationNumber(d.seq as number),
       rootCause: d.root_cause,
       conclusion: d.conclusion,
     },
@@ -77,28 +59,25 @@ async function beforeSubmit(tx: Queryable, { actor, ref }: ApprovedContext): Pro
 
 async function onApproved(tx: Queryable, { actor, ref }: ApprovedContext): Promise<null> {
   const scope = scopeOf(ref);
-  const d = await deviationRow(tx, ref.facilityId, ref.documentId);
-  await editableRun(tx, actor, scope, d.run_id);
-  await tx.query(
-    `update deviations set status = 'Closed', closed_at = now(), closed_by = $2,
-            version = version + 1, updated_at = now(), updated_by = $2
-      where id = $1`,
-    [d.id, actor.userId],
-  );
-  await auditRun(tx, actor, scope, {
-    domain: 'Deviation',
-    action: 'Close',
-    entityId: d.id,
-    reason: meaningOf('Deviation', 'Approve'),
-    oldValues: { status: d.status },
-    newValues: {
-      number: deviationNumber(d.seq),
-      status: 'Closed',
-      rootCause: d.root_cause,
-      conclusion: d.conclusion,
+  const d = await openRecord(tx, deviationType, actor, scope, ref.documentId);
+  await writeRecord(tx, deviationType, {
+    actor,
+    scope,
+    row: d,
+    set: { status: 'Closed', closed_at: NOW, closed_by: actor.userId },
+    audit: {
+      action: 'Close',
+      reason: meaningOf('Deviation', 'Approve'),
+      oldValues: { status: d.status },
+      newValues: {
+        number: deviationNumber(d.seq as number),
+        status: 'Closed',
+        rootCause: d.root_cause,
+        conclusion: d.conclusion,
+      },
     },
+    byApproval: true,
   });
-  await afterRunChange(tx, actor, scope, d.run_id);
   return null;
 }
 

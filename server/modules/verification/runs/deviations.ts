@@ -1,18 +1,18 @@
 import { AppError, validationError } from '#core/errors/errors.ts';
 import type { z } from 'zod';
 import type { ZDeviationCreate, ZDeviationEdit } from '#core/schemas/verification.schemas.ts';
+import { deviationsDecl } from '#core/entities/defs/verification.def.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
 import type { Actor } from '#server/db/audit-write.ts';
-import { recordEdit, type ControlledRef } from '#server/records/controlled.ts';
-import { deviationNumber, studyOf } from './runs.read.ts';
 import {
-  afterRunChange,
-  auditRun,
-  editableOfRun,
-  editableRun,
-  inTransaction,
-  type Scope,
-} from './runs.service.ts';
+  createRecord,
+  openRecord,
+  writeRecord,
+  type Assigned,
+  type RecordType,
+} from '#server/records/write-record.ts';
+import { deviationNumber, studyOf } from './runs.read.ts';
+import { afterRunChange, editableRun, inTransaction, type Scope } from './runs.service.ts';
 
 /*
  * Deviations of a run (core/verification/README.md): DEV-0001 per facility, process or
@@ -22,19 +22,8 @@ import {
  * and its release.
  */
 
-export const deviationRef = (scope: Scope, id: number): ControlledRef => ({
-  ...scope,
-  documentType: 'Deviation',
-  documentId: id,
-});
-
 /** What the signers of a deviation's closure see: the deviation as saved. */
-export async function saveDeviationContent(
-  tx: Queryable,
-  actor: Actor,
-  scope: Scope,
-  id: number,
-): Promise<void> {
+async function deviationContent(tx: Queryable, id: number) {
   const [d] = await tx.query<Record<string, any>>( // eslint-disable-line @typescript-eslint/no-explicit-any -- the row as stored
     `select * from deviations where id = $1`,
     [id],
@@ -53,8 +42,23 @@ export async function saveDeviationContent(
     capaReference: d!.capa_reference,
     invalidatesRun: d!.invalidates_run,
   };
-  await recordEdit(tx, actor, deviationRef(scope, id), content, `${number} ${String(d!.title)}`);
+  return { content, title: `${number} ${String(d!.title)}` };
 }
+
+/**
+ * A deviation through the one write path: it changes only while its run does (the run's record
+ * carries its deviations), and every change recomputes the run.
+ */
+export const deviationType: RecordType = {
+  decl: deviationsDecl,
+  hooks: {
+    guard: async (tx, actor, scope, row) => {
+      await editableRun(tx, actor, scope, row.run_id as number);
+    },
+    content: (tx, _scope, id) => deviationContent(tx, id),
+    afterWrite: (tx, actor, scope, row) => afterRunChange(tx, actor, scope, row.run_id as number),
+  },
+};
 
 /** The run a deviation of the facility belongs to; 404 when it is not the facility's. */
 export async function runOfDeviation(q: Queryable, facilityId: number, id: number) {
@@ -129,38 +133,25 @@ export async function createDeviation(
     checkRules(body.kind, body.invalidatesRun, undefined);
     await checkResult(tx, runId, body.resultId);
     await checkLocation(tx, scope.facilityId, run.study_id, body.samplingLocationId);
-    // One number after another per facility: the facility's row orders concurrent creates.
-    await tx.query(`select id from facilities where id = $1 for update`, [scope.facilityId]);
-    const [row] = await tx.query<{ id: number; seq: number }>(
-      `insert into deviations (facility_id, seq, run_id, result_id, kind, title, description,
-         root_cause, capa_reference, invalidates_run, created_by, updated_by, sampling_location_id,
-         conclusion)
-       select $1, coalesce(max(seq), 0) + 1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $11, $12
-         from deviations where facility_id = $1
-       returning id, seq`,
-      [
-        scope.facilityId,
-        runId,
-        body.resultId ?? null,
-        body.kind,
-        body.title,
-        body.description,
-        body.rootCause ?? null,
-        body.capaReference ?? null,
-        body.invalidatesRun,
-        actor.userId,
-        body.samplingLocationId ?? null,
-        body.conclusion ?? null,
-      ],
-    );
-    await saveDeviationContent(tx, actor, scope, row!.id);
-    await auditRun(tx, actor, scope, {
-      domain: 'Deviation',
-      action: 'Create',
-      entityId: row!.id,
-      newValues: { number: deviationNumber(row!.seq), runId, ...body },
+    await createRecord(tx, deviationType, {
+      actor,
+      scope,
+      values: {
+        run_id: runId,
+        result_id: body.resultId ?? null,
+        kind: body.kind,
+        title: body.title,
+        description: body.description,
+        root_cause: body.rootCause ?? null,
+        capa_reference: body.capaReference ?? null,
+        invalidates_run: body.invalidatesRun,
+        sampling_location_id: body.samplingLocationId ?? null,
+        conclusion: body.conclusion ?? null,
+      },
+      audit: (row) => ({
+        newValues: { number: deviationNumber(row.seq as number), runId, ...body },
+      }),
     });
-    await afterRunChange(tx, actor, scope, runId);
   });
 }
 
@@ -185,21 +176,14 @@ export async function editDeviation(
   body: Edit,
 ): Promise<number> {
   return inTransaction(db, async (tx) => {
-    const { current } = await editableOfRun(tx, actor, scope, {
-      table: 'deviations',
-      label: 'Deviation',
-      id,
-      version: body.version,
-    });
-    const sets: string[] = [];
-    const values: unknown[] = [id];
+    const current = await openRecord(tx, deviationType, actor, scope, id, body.version);
+    const set: Record<string, Assigned> = {};
     const oldValues: Record<string, unknown> = {};
     const newValues: Record<string, unknown> = {};
     for (const [field, column] of Object.entries(COLUMNS)) {
       const value = body[field as keyof typeof COLUMNS];
       if (value === undefined || value === current[column]) continue;
-      values.push(value);
-      sets.push(`${column} = $${values.length}`);
+      set[column] = value;
       oldValues[field] = current[column];
       newValues[field] = value;
     }
@@ -208,31 +192,21 @@ export async function editDeviation(
       body.invalidatesRun ?? (current.invalidates_run as boolean),
       body.status,
     );
-    const reopening = current.status === 'Closed' && (sets.length > 0 || body.status === 'Open');
-    if (sets.length === 0 && !reopening) throw new AppError('NothingToChangeError');
-    values.push(actor.userId);
-    const by = `$${values.length}`;
+    const changes = Object.keys(set).length > 0;
+    const reopening = current.status === 'Closed' && (changes || body.status === 'Open');
+    if (!changes && !reopening) throw new AppError('NothingToChangeError');
     if (reopening) {
-      sets.push(`status = 'Open'`, 'closed_at = null', 'closed_by = null');
+      Object.assign(set, { status: 'Open', closed_at: null, closed_by: null });
       oldValues.status = 'Closed';
       newValues.status = 'Open';
     }
-    await tx.query(
-      `update deviations set ${sets.join(', ')}, version = version + 1,
-              updated_at = now(), updated_by = ${by}
-        where id = $1`,
-      values as never,
-    );
-    await auditRun(tx, actor, scope, {
-      domain: 'Deviation',
-      action: reopening ? 'Reopen' : 'Update',
-      entityId: id,
-      reason: body.reason,
-      oldValues,
-      newValues,
+    await writeRecord(tx, deviationType, {
+      actor,
+      scope,
+      row: current,
+      set,
+      audit: { action: reopening ? 'Reopen' : 'Update', reason: body.reason, oldValues, newValues },
     });
-    await saveDeviationContent(tx, actor, scope, id);
-    await afterRunChange(tx, actor, scope, current.run_id as number);
     return current.run_id as number;
   });
 }

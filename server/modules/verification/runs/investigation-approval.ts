@@ -1,6 +1,7 @@
 import { validationError } from '#core/errors/errors.ts';
 import type { Queryable } from '#server/db/db.ts';
 import { registerDocumentType, type ApprovedContext } from '#server/records/controlled.ts';
+import { updateVersioned } from '#server/entities/versioned-update.ts';
 import { investigationNumber, investigationRow } from './investigations.read.ts';
 import { submitProblems } from './investigations.service.ts';
 import { afterRunChange, auditRun, editableRun } from './runs.service.ts';
@@ -34,12 +35,16 @@ async function onApproved(tx: Queryable, { actor, ref }: ApprovedContext): Promi
   if (row.outcome === 'assignableCause') {
     const microbial = row.microbial_result_id !== null;
     const resultId = microbial ? row.microbial_result_id! : row.result_id!;
-    await tx.query(
-      `update ${microbial ? 'microbial_results' : 'sample_results'}
-          set invalidated_by_investigation = $2, version = version + 1, updated_at = now(),
-              updated_by = $3
-        where id = $1`,
-      [resultId, row.id, actor.userId],
+    await updateVersioned(
+      tx,
+      {
+        table: microbial ? 'microbial_results' : 'sample_results',
+        ownerColumn: 'facility_id',
+        ownerId: ref.facilityId,
+        id: resultId,
+      },
+      actor.userId,
+      { invalidated_by_investigation: row.id },
     );
     await auditRun(tx, actor, scope, {
       domain: microbial ? 'MicrobialResult' : 'SampleResult',

@@ -3,14 +3,21 @@ import type {
   TInvestigationCreate,
   TInvestigationEdit,
 } from '#core/schemas/investigation.schemas.ts';
-import type { Db, Queryable } from '#server/db/db.ts';
+import { investigationsDecl } from '#core/entities/defs/verification.def.ts';
+import type { Db } from '#server/db/db.ts';
 import type { Actor } from '#server/db/audit-write.ts';
 import {
   ControlledRefusal,
   controlledState,
-  recordEdit,
   type ControlledRef,
 } from '#server/records/controlled.ts';
+import {
+  createRecord,
+  openRecord,
+  writeRecord,
+  type Assigned,
+  type RecordType,
+} from '#server/records/write-record.ts';
 import { verificationSettings } from '../statistics/verification-settings.ts';
 import {
   investigationNumber,
@@ -19,7 +26,7 @@ import {
   type InvestigationRow,
 } from './investigations.read.ts';
 import { INVESTIGATED_BY, isOutOfSpecification, judgedOf, type ResultTable } from './oos-rule.ts';
-import { auditRun, editableRun, inTransaction, type Scope } from './runs.service.ts';
+import { editableRun, inTransaction, type Scope } from './runs.service.ts';
 
 /*
  * Laboratory investigations of out-of-specification results (core/verification/README.md,
@@ -97,10 +104,31 @@ export function submitProblems(row: InvestigationRow): PropertyError[] {
   return [...errors, ...fieldProblems({ outcome: row.outcome, causeCategory: row.cause_category })];
 }
 
-async function saveWorkingVersion(tx: Queryable, actor: Actor, scope: Scope, id: number) {
-  const row = await investigationRow(tx, scope.facilityId, id);
-  await recordEdit(tx, actor, investigationRef(scope, id), investigationContent(row), titleOf(row));
-}
+/**
+ * An investigation through the one write path: written until QA concludes it, and only while
+ * the run of its result can still change.
+ */
+export const investigationType: RecordType = {
+  decl: investigationsDecl,
+  hooks: {
+    guard: async (tx, actor, scope, row) => {
+      const state = await controlledState(tx, investigationRef(scope, row.id as number));
+      if (state?.status === 'Approved' || state?.status === 'Deprecated')
+        throw new ControlledRefusal(
+          'TransactionLocked',
+          `${investigationNumber(row.seq as number)} is concluded (approved by QA): it can no longer change`,
+          actor,
+          investigationRef(scope, row.id as number),
+          'Edit',
+        );
+      await editableRun(tx, actor, scope, row.run_id as number);
+    },
+    content: async (tx, scope, id) => {
+      const row = await investigationRow(tx, scope.facilityId, id);
+      return { content: investigationContent(row), title: titleOf(row) };
+    },
+  },
+};
 
 /**
  * `POST {F}/results/{id}/investigations` (a sample result) and
@@ -161,41 +189,30 @@ export async function openInvestigation(
     };
     const problems = fieldProblems(fields);
     if (problems.length > 0) throw validationError(problems);
-    // One number after another per facility: the facility's row orders concurrent opens.
-    await tx.query(`select id from facilities where id = $1 for update`, [scope.facilityId]);
-    const [row] = await tx.query<{ id: number; seq: number }>(
-      `insert into investigations (facility_id, seq, run_id, ${column}, findings, outcome,
-         cause_category, cause_description, conclusion, created_by, updated_by)
-       select $1, coalesce(max(seq), 0) + 1, $2, $3, $4, $5, $6, $7, $8, $9, $9
-         from investigations where facility_id = $1
-       returning id, seq`,
-      [
-        scope.facilityId,
-        result.run_id,
-        resultId,
-        fields.findings,
-        fields.outcome,
-        fields.causeCategory,
-        fields.causeDescription,
-        fields.conclusion,
-        actor.userId,
-      ],
-    );
-    await auditRun(tx, actor, scope, {
-      domain: 'Investigation',
-      action: 'Create',
-      entityId: row!.id,
-      reason: body.reason ?? null,
-      newValues: {
-        number: investigationNumber(row!.seq),
-        runId: result.run_id,
-        [table === 'microbial_results' ? 'microbialResultId' : 'resultId']: resultId,
-        phase: 'laboratory',
-        ...fields,
+    const row = await createRecord(tx, investigationType, {
+      actor,
+      scope,
+      values: {
+        run_id: result.run_id,
+        [column]: resultId,
+        findings: fields.findings,
+        outcome: fields.outcome,
+        cause_category: fields.causeCategory,
+        cause_description: fields.causeDescription,
+        conclusion: fields.conclusion,
       },
+      audit: (created) => ({
+        reason: body.reason ?? null,
+        newValues: {
+          number: investigationNumber(created.seq as number),
+          runId: result.run_id,
+          [table === 'microbial_results' ? 'microbialResultId' : 'resultId']: resultId,
+          phase: 'laboratory',
+          ...fields,
+        },
+      }),
     });
-    await saveWorkingVersion(tx, actor, scope, row!.id);
-    return row!.id;
+    return row.id as number;
   });
 }
 
@@ -208,56 +225,30 @@ export async function editInvestigation(
   body: TInvestigationEdit,
 ): Promise<void> {
   await inTransaction(db, async (tx) => {
-    await tx.query(`select id from investigations where facility_id = $1 and id = $2 for update`, [
-      scope.facilityId,
-      id,
-    ]);
-    const current = await investigationRow(tx, scope.facilityId, id);
-    const state = await controlledState(tx, investigationRef(scope, id));
-    if (state?.status === 'Approved' || state?.status === 'Deprecated')
-      throw new ControlledRefusal(
-        'TransactionLocked',
-        `${investigationNumber(current.seq)} is concluded (approved by QA): it can no longer change`,
-        actor,
-        investigationRef(scope, id),
-        'Edit',
-      );
-    await editableRun(tx, actor, scope, current.run_id);
-    if (current.version !== body.version) throw new AppError('VersionConflictError');
-    const sets: string[] = [];
-    const values: unknown[] = [id];
+    const current = await openRecord(tx, investigationType, actor, scope, id, body.version);
+    const set: Record<string, Assigned> = {};
     const oldValues: Record<string, unknown> = {};
     const newValues: Record<string, unknown> = {};
     for (const [field, column] of Object.entries(COLUMNS) as [Field, string][]) {
       const value = body[field];
-      const was = current[column as keyof InvestigationRow];
+      const was = current[column];
       if (value === undefined || value === was) continue;
-      values.push(value);
-      sets.push(`${column} = $${values.length}`);
+      set[column] = value;
       oldValues[field] = was;
       newValues[field] = value;
     }
-    if (sets.length === 0) throw new AppError('NothingToChangeError');
+    if (Object.keys(set).length === 0) throw new AppError('NothingToChangeError');
     const problems = fieldProblems({
       outcome: body.outcome === undefined ? current.outcome : body.outcome,
       causeCategory: body.causeCategory === undefined ? current.cause_category : body.causeCategory,
     });
     if (problems.length > 0) throw validationError(problems);
-    values.push(actor.userId);
-    await tx.query(
-      `update investigations set ${sets.join(', ')}, version = version + 1, updated_at = now(),
-              updated_by = $${values.length}
-        where id = $1`,
-      values as never,
-    );
-    await auditRun(tx, actor, scope, {
-      domain: 'Investigation',
-      action: 'Update',
-      entityId: id,
-      reason: body.reason,
-      oldValues,
-      newValues,
+    await writeRecord(tx, investigationType, {
+      actor,
+      scope,
+      row: current,
+      set,
+      audit: { action: 'Update', reason: body.reason, oldValues, newValues },
     });
-    await saveWorkingVersion(tx, actor, scope, id);
   });
 }

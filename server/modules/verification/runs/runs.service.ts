@@ -113,15 +113,15 @@ export async function refuseOnClosedStudy(
 }
 
 /**
- * A result or deviation of a run, locked for a change at `version`, while its run is not yet
- * submitted; 404 when it is not the facility's.
+ * A result of a run, locked for a change at `version`, while its run is not yet submitted; 404
+ * when it is not the facility's.
  */
 export async function editableOfRun(
   tx: Queryable,
   actor: Actor,
   scope: Scope,
   of: {
-    table: 'sample_results' | 'microbial_results' | 'deviations';
+    table: 'sample_results' | 'microbial_results';
     label: string;
     id: number;
     version: number;

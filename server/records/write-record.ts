@@ -1,0 +1,165 @@
+import { AppError } from '#core/errors/errors.ts';
+import type { RecordDecl } from '#core/entities/record-decl.ts';
+import type { Queryable, SqlValue } from '../db/db.ts';
+import { writeAudit, type Actor } from '../db/audit-write.ts';
+import { updateVersioned, type Assigned } from '../entities/versioned-update.ts';
+
+export { NOW, type Assigned } from '../entities/versioned-update.ts';
+import { recordEdit } from './controlled.ts';
+
+/*
+ * The one write path of a lifecycle record (core/entities/record-decl.ts): open (row locked,
+ * the record's own guard, the version the edit was made from), write (columns, version bumped,
+ * history row by the trigger, audit row), then the controlled working version and the record's
+ * own after-write hook, all in the caller's transaction (21 CFR 11.10(e): the audit trail is
+ * written with the change; EU GMP Annex 11 §12.4).
+ */
+
+export interface RecordScope {
+  planId: number;
+  facilityId: number;
+}
+
+/** A stored row as it is (`select *`), snake_case. */
+export type StoredRow = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- the row as stored
+
+export interface RecordHooks {
+  /** Whether the record may change now (its run not yet submitted); throws to refuse. */
+  guard?: (tx: Queryable, actor: Actor, scope: RecordScope, row: StoredRow) => Promise<void>;
+  /** A controlled record's working content and title, as its signers will see them. */
+  content?: (
+    tx: Queryable,
+    scope: RecordScope,
+    id: number,
+  ) => Promise<{ content: Record<string, unknown>; title: string }>;
+  /** What every write does besides, in its transaction (the run's recompute). */
+  afterWrite?: (tx: Queryable, actor: Actor, scope: RecordScope, row: StoredRow) => Promise<void>;
+}
+
+/** A declaration with the hooks its module gives it. */
+export interface RecordType {
+  decl: RecordDecl;
+  hooks: RecordHooks;
+}
+
+export interface RecordAudit {
+  action: string;
+  reason?: string | null | undefined;
+  oldValues?: Record<string, unknown> | null;
+  newValues?: Record<string, unknown> | null;
+}
+
+/**
+ * The record locked for a change: 404 when it is not the facility's, the record's guard, then
+ * 409 VersionConflictError when `version` (the one the edit was made from) is stale.
+ */
+export async function openRecord(
+  tx: Queryable,
+  { decl, hooks }: RecordType,
+  actor: Actor,
+  scope: RecordScope,
+  id: number,
+  version?: number,
+): Promise<StoredRow> {
+  const [row] = await tx.query<StoredRow>(
+    `select * from ${decl.table} where facility_id = $1 and id = $2 for update`,
+    [scope.facilityId, id],
+  );
+  if (!row) throw new AppError('NotFoundError', `${decl.label} ${id} was not found`);
+  await hooks.guard?.(tx, actor, scope, row);
+  if (version !== undefined && row.version !== version) throw new AppError('VersionConflictError');
+  return row;
+}
+
+export interface CreateRecord {
+  actor: Actor;
+  scope: RecordScope;
+  /** Column values; `facility_id`, `seq` (numbered records), `created_by`, `updated_by` are set here. */
+  values: Readonly<Record<string, SqlValue>>;
+  /** The audit row, from the record as inserted (its number). */
+  audit: (row: StoredRow) => Omit<RecordAudit, 'action'>;
+}
+
+/** Inserts a record: numbered after the facility's last, audited, its working version saved. */
+export async function createRecord(
+  tx: Queryable,
+  type: RecordType,
+  { actor, scope, values, audit }: CreateRecord,
+): Promise<StoredRow> {
+  const { decl } = type;
+  const columns = Object.keys(values);
+  const params: SqlValue[] = [scope.facilityId, actor.userId, ...Object.values(values)];
+  const placeholders = columns.map((_, i) => `$${i + 3}`);
+  let sql: string;
+  if (decl.numbered) {
+    // One number after another per facility: the facility's row orders concurrent creates.
+    await tx.query(`select id from facilities where id = $1 for update`, [scope.facilityId]);
+    sql = `insert into ${decl.table} (facility_id, seq, created_by, updated_by, ${columns.join(', ')})
+           select $1, coalesce(max(seq), 0) + 1, $2, $2, ${placeholders.join(', ')}
+             from ${decl.table} where facility_id = $1
+           returning *`;
+  } else {
+    sql = `insert into ${decl.table} (facility_id, created_by, updated_by, ${columns.join(', ')})
+           values ($1, $2, $2, ${placeholders.join(', ')}) returning *`;
+  }
+  const [row] = await tx.query<StoredRow>(sql, params);
+  await afterWrite(tx, type, actor, scope, row!, { action: 'Create', ...audit(row!) }, true);
+  return row!;
+}
+
+export interface WriteRecord {
+  actor: Actor;
+  scope: RecordScope;
+  /** The record as openRecord locked it. */
+  row: StoredRow;
+  /** Columns and their new values. */
+  set: Readonly<Record<string, Assigned>>;
+  audit: RecordAudit;
+  /**
+   * A write made by the record's own approval (a closure approved): the signature service
+   * keeps its controlled state, so no working version is saved.
+   */
+  byApproval?: true;
+}
+
+/** Writes an opened record: its columns, version, history and audit row, then its hooks. */
+export async function writeRecord(
+  tx: Queryable,
+  type: RecordType,
+  { actor, scope, row, set, audit, byApproval }: WriteRecord,
+): Promise<StoredRow> {
+  const saved = await updateVersioned(
+    tx,
+    { table: type.decl.table, ownerColumn: 'facility_id', ownerId: scope.facilityId, id: row.id },
+    actor.userId,
+    set,
+  );
+  await afterWrite(tx, type, actor, scope, saved, audit, !byApproval);
+  return saved;
+}
+
+async function afterWrite(
+  tx: Queryable,
+  { decl, hooks }: RecordType,
+  actor: Actor,
+  scope: RecordScope,
+  row: StoredRow,
+  audit: RecordAudit,
+  saveContent: boolean,
+): Promise<void> {
+  await writeAudit(tx, actor, {
+    ...scope,
+    domain: decl.domain,
+    action: audit.action,
+    entityId: row.id as number,
+    reason: audit.reason ?? null,
+    oldValues: audit.oldValues ?? null,
+    newValues: audit.newValues ?? null,
+  });
+  if (saveContent && decl.controlled && hooks.content) {
+    const { content, title } = await hooks.content(tx, scope, row.id as number);
+    const ref = { ...scope, documentType: decl.controlled.documentType, documentId: row.id };
+    await recordEdit(tx, actor, ref, content, title);
+  }
+  await hooks.afterWrite?.(tx, actor, scope, row);
+}
