@@ -26,10 +26,9 @@ const NOT_YET_MOVED: Record<string, string> = {
     'change-assessments.service.ts and change-approval.ts write it; the apply of a change set is its hook',
   cleaning_assessments:
     'cleaning-assessments.service.ts and its job write it; the evaluation job is its hook',
-  cleaning_limit_policies: 'policy-documents.ts writes it beside the controlled version',
   default_units: 'facility-settings.service.ts writes it with the facility settings',
   facility_rules:
-    'facility-rules.service.ts and policy-documents.ts write it (kind per rule, one table)',
+    'facility-rules.service.ts writes it by hand (kind per rule, one table); policy-documents.ts writes the inspection settings through the controlled-rule writer',
   microbial_results: 'microbial-results.ts writes it; a child of the run',
   plan_settings:
     'plan-settings.service.ts, active-directory.settings.ts and sso.service.ts write it, keyed by plan',

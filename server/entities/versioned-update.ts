@@ -1,3 +1,4 @@
+import { AppError } from '#core/errors/errors.ts';
 import type { Queryable, SqlValue } from '../db/db.ts';
 
 /** A column set to the statement's time rather than to a value (archived_at, closed_at). */
@@ -11,12 +12,17 @@ export interface VersionedTarget {
   ownerColumn: string;
   ownerId: number;
   id: number;
+  /**
+   * The version the change was made from: the row is written only at that version, else 409
+   * VersionConflictError, whatever the caller checked before (a stale edit never overwrites).
+   */
+  version?: number | undefined;
 }
 
 /**
  * The one UPDATE of a versioned record, for declared records and lifecycle records alike: the
  * columns given, the optimistic-lock version bumped, who changed it and when. The caller has
- * locked the row and checked the version it was edited from; the trigger keeps the history row.
+ * locked the row; the trigger keeps the history row.
  */
 export async function updateVersioned(
   tx: Queryable,
@@ -32,10 +38,15 @@ export async function updateVersioned(
     return `${column} = $${params.length}`;
   });
   sets.push('version = version + 1', 'updated_at = now()', 'updated_by = $3');
+  let where = `${target.ownerColumn} = $1 and id = $2`;
+  if (target.version !== undefined) {
+    params.push(target.version);
+    where += ` and version = $${params.length}`;
+  }
   const [row] = await tx.query<Record<string, unknown>>(
-    `update ${target.table} set ${sets.join(', ')}
-      where ${target.ownerColumn} = $1 and id = $2 returning ${returning}`,
+    `update ${target.table} set ${sets.join(', ')} where ${where} returning ${returning}`,
     params,
   );
-  return row!;
+  if (!row) throw new AppError('VersionConflictError');
+  return row;
 }

@@ -3,9 +3,9 @@ import type { RecordDecl } from '#core/entities/record-decl.ts';
 import type { Queryable, SqlValue } from '../db/db.ts';
 import { writeAudit, type Actor } from '../db/audit-write.ts';
 import { updateVersioned, type Assigned } from '../entities/versioned-update.ts';
+import { recordEdit } from './controlled.ts';
 
 export { NOW, type Assigned } from '../entities/versioned-update.ts';
-import { recordEdit } from './controlled.ts';
 
 /*
  * The one write path of a lifecycle record (core/entities/record-decl.ts): open (row locked,
@@ -130,7 +130,13 @@ export async function writeRecord(
 ): Promise<StoredRow> {
   const saved = await updateVersioned(
     tx,
-    { table: type.decl.table, ownerColumn: 'facility_id', ownerId: scope.facilityId, id: row.id },
+    {
+      table: type.decl.table,
+      ownerColumn: 'facility_id',
+      ownerId: scope.facilityId,
+      id: row.id as number,
+      version: row.version as number,
+    },
     actor.userId,
     set,
   );

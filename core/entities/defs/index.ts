@@ -28,6 +28,7 @@ import { protocolsDef } from './protocols.def.ts';
 import { customReportsDef } from './custom-reports.def.ts';
 import { facilitiesDef, facilityGroupsDef } from './facilities.def.ts';
 import { deviationsDecl, investigationsDecl } from './verification.def.ts';
+import { cleaningLimitPoliciesDecl } from './policies.def.ts';
 
 export { activesDef, equipmentDef, productionsDef, productsDef };
 export { equipmentGroupsDef, samplingTypesDef, selectionCriteriaDef };
@@ -86,7 +87,11 @@ export const MODULE_RECORD_DEFS: readonly EntityDef[] = [
  * Lifecycle records: written through the same write path, their calls and reads their module's
  * own (core/entities/record-decl.ts).
  */
-export const LIFECYCLE_RECORD_DECLS: readonly RecordDecl[] = [deviationsDecl, investigationsDecl];
+export const LIFECYCLE_RECORD_DECLS: readonly RecordDecl[] = [
+  deviationsDecl,
+  investigationsDecl,
+  cleaningLimitPoliciesDecl,
+];
 
 export function entityDef(key: string): EntityDef {
   const def = [...RECORD_DEFS, ...MODULE_RECORD_DEFS].find((d) => d.key === key);

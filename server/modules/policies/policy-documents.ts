@@ -10,13 +10,14 @@ import { tableAsOf, type AsOfOptions } from '#server/entities/entity-history.ts'
 import {
   controlledState,
   isDraftStatus,
-  recordEdit,
   versionInForce,
   versionNumbers,
 } from '#server/records/controlled.ts';
+import { writeControlledRule } from '#server/records/controlled-rule.ts';
+import { cleaningLimitPoliciesDecl } from '#core/entities/defs/policies.def.ts';
 import type { TControlledReadQuery } from '#core/schemas/versions.schemas.ts';
 import { changedFields } from '../audit/audit-diff.ts';
-import { writeAudit, type Actor } from '#server/db/audit-write.ts';
+import type { Actor } from '#server/db/audit-write.ts';
 
 /*
  * The facility's limit policies (one per residue type, and the microbial one) and its cleaning
@@ -33,24 +34,23 @@ interface Place {
   table: string;
   /** id, body and version of the record from `{table}`, by facility ($1) and kind ($2). */
   select: string;
-  update: string;
+  /** The column that keeps the working content. */
+  column: string;
 }
 
 const POLICIES: Place = {
   documentType: 'CleaningLimitPolicy',
-  table: 'cleaning_limit_policies',
+  table: cleaningLimitPoliciesDecl.table,
   select: `select id, policy as body, version from {table}
             where facility_id = $1 and residue_type = $2`,
-  update: `update cleaning_limit_policies set policy = $2, version = version + 1,
-                  updated_at = now(), updated_by = $3 where id = $1 returning version`,
+  column: 'policy',
 };
 const RULES: Place = {
   documentType: 'CleaningInspectionSettings',
   table: 'facility_rules',
   select: `select id, body, version from {table}
             where facility_id = $1 and kind = $2 and rule_key = ''`,
-  update: `update facility_rules set body = $2, version = version + 1,
-                  updated_at = now(), updated_by = $3 where id = $1 returning version`,
+  column: 'body',
 };
 
 /** The query of a place's record, from its table or another source (the table as of a moment). */
@@ -166,35 +166,27 @@ export async function updatePolicyDocument<T extends object>(
       );
       const merged = { ...before.body, ...newValues } as T;
       const body = change.prepare ? await change.prepare(tx, merged) : merged;
-      const ref = { ...scope, documentType: place.documentType, documentId: before.id };
-      const state = await recordEdit(
-        tx,
-        actor,
-        ref,
-        body as Record<string, unknown>,
-        policyTitle(kind),
-      );
-      const [row] = await tx.query<{ version: number }>(place.update, [
-        before.id,
-        JSON.stringify(body),
-        actor.userId,
-      ]);
       const keyed =
         kind === 'InspectionSettings' || kind === 'Microbial' ? {} : { residueType: kind };
-      await writeAudit(tx, actor, {
-        planId: scope.planId,
-        facilityId: scope.facilityId,
-        domain: change.domain,
-        action: 'Update',
-        entityId: before.id,
-        reason: change.reason,
-        oldValues: { ...keyed, ...oldValues },
-        newValues: { ...keyed, ...newValues },
+      const { version, state } = await writeControlledRule(tx, {
+        actor,
+        ref: { ...scope, documentType: place.documentType, documentId: before.id },
+        table: place.table,
+        column: place.column,
+        version: change.version,
+        content: body as Record<string, unknown>,
+        title: policyTitle(kind),
+        audit: {
+          domain: change.domain,
+          reason: change.reason,
+          oldValues: { ...keyed, ...oldValues },
+          newValues: { ...keyed, ...newValues },
+        },
       });
       return {
         id: before.id,
         body,
-        version: row!.version,
+        version,
         ...state,
         inForceVersionNumber: before.inForceVersionNumber,
         draftVersionNumber: isDraftStatus(state.status) ? state.versionNumber : null,
