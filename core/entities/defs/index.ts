@@ -29,6 +29,7 @@ import { customReportsDef } from './custom-reports.def.ts';
 import { facilitiesDef, facilityGroupsDef } from './facilities.def.ts';
 import { deviationsDecl, investigationsDecl } from './verification.def.ts';
 import { cleaningLimitPoliciesDecl } from './policies.def.ts';
+import { roomGradesDecl } from './room-grades.def.ts';
 
 export { activesDef, equipmentDef, productionsDef, productsDef };
 export { equipmentGroupsDef, samplingTypesDef, selectionCriteriaDef };
@@ -91,6 +92,7 @@ export const LIFECYCLE_RECORD_DECLS: readonly RecordDecl[] = [
   deviationsDecl,
   investigationsDecl,
   cleaningLimitPoliciesDecl,
+  roomGradesDecl,
 ];
 
 export function entityDef(key: string): EntityDef {

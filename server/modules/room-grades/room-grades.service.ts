@@ -2,11 +2,16 @@ import { AppError, validationError } from '#core/errors/errors.ts';
 import { ROOM_GRADES } from '#core/schemas/room-grades.schemas.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
 import { equipmentDef as def } from '#core/entities/defs/index.ts';
+import { roomGradesDecl } from '#core/entities/defs/room-grades.def.ts';
 import type { Scope } from '#server/entities/entity-store.ts';
 import { updateEntity } from '#server/entities/entity-write.ts';
-import { writeAudit, type Actor } from '#server/db/audit-write.ts';
+import type { Actor } from '#server/db/audit-write.ts';
+import { writeRecord, type RecordType } from '#server/records/write-record.ts';
 
 type Grade = (typeof ROOM_GRADES)[number];
+
+/** A grade's own write is its mapping: nothing of the equipment's is its hook. */
+const roomGradeType: RecordType = { decl: roomGradesDecl, hooks: {} };
 
 function iso(value: unknown): string {
   return value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString();
@@ -103,22 +108,20 @@ export async function mapRoomGrade(
       const edit = { roomGrade: change.to };
       await updateEntity(tx, { actor, def, scope, id: change.id, edit, reason: input.reason });
     }
-    await tx.query(
-      `update room_grades set version = version + 1, updated_at = now(), updated_by = $2 where id = $1`,
-      [grade.id, actor.userId],
-    );
-    await writeAudit(tx, actor, {
-      planId: scope.planId,
-      facilityId: scope.facilityId,
-      domain: 'RoomGrade',
-      action: 'Update',
-      entityId: grade.id,
-      reason: input.reason,
-      oldValues: {
-        grade: grade.grade,
-        equipments: items.filter((i) => i.room_grade === grade.grade).map((i) => i.id),
+    await writeRecord(tx, roomGradeType, {
+      actor,
+      scope,
+      row: grade,
+      set: {},
+      audit: {
+        action: 'Update',
+        reason: input.reason,
+        oldValues: {
+          grade: grade.grade,
+          equipments: items.filter((i) => i.room_grade === grade.grade).map((i) => i.id),
+        },
+        newValues: { grade: grade.grade, equipments: wanted },
       },
-      newValues: { grade: grade.grade, equipments: wanted },
     });
     const all = await listRoomGrades(tx, scope.facilityId);
     return all.find((g) => g.id === grade.id)!;
