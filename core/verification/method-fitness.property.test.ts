@@ -256,9 +256,9 @@ const oosRule: fc.Arbitrary<OosRule> = fc.record({
   retestByOtherAnalyst: fc.boolean(),
 });
 
-const judgedOf = (input: JudgeResultInput): Judged => {
+const judgedOf = (input: JudgeResultInput) => {
   const judged = judgeResult(input);
-  return { passed: judged.passed, percent_of_limit: judged.percentOfLimit };
+  return { passed: judged.passed, percent_of_limit: judged.percentOfLimit } satisfies Judged;
 };
 
 /** The latest counted result of the run (at a location, when given). */

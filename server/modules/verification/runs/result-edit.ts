@@ -1,7 +1,7 @@
 import { AppError } from '#core/errors/errors.ts';
 import type { z } from 'zod';
 import type { TResultUnit, ZResultEdit } from '#core/schemas/verification.schemas.ts';
-import type { Db, Queryable } from '#server/db/db.ts';
+import type { Db } from '#server/db/db.ts';
 import type { Actor } from '#server/db/audit-write.ts';
 import { isUniqueViolation } from '#server/modules/users-admin/records.ts';
 import { batchesTaken, duplicateBatch, unitFits } from './result-checks.ts';
