@@ -32,10 +32,19 @@ beforeAll(async () => {
     loq: { value: 500, unit: 'ppm' },
   });
   await create('analytical-method', { name: 'TOC spare', testType: 'TOC' });
+  // The facility's seeded 1 L rinse: the location's limit is E1's rinse limit.
+  const [rinseType] = await app.server.db.query<{ id: number }>(
+    `select t.id from sampling_types t join facilities f on f.id = t.facility_id
+      where t.name = 'Rinse' and f.id = (select facility_id from equipment where id = $1)`,
+    [e1!.id],
+  );
   const location = await app.server.request<{ result: { id: number }[] }>(
     'POST',
     `${F}/equipments/${e1!.id}/sampling-locations`,
-    { token: await app.server.login(), body: { data: { name: 'Drain', sampleType: 'rinse' } } },
+    {
+      token: await app.server.login(),
+      body: { data: { name: 'Drain', sampleType: 'rinse', samplingTypeId: rinseType!.id } },
+    },
   );
   const token = await app.server.login();
   const sample = await app.server.request(
@@ -76,8 +85,17 @@ describe('an analytical method against the limits it is used for', () => {
       .waitFor();
   });
 
-  it('says when a method is not used anywhere yet', async () => {
+  it('lists every limit it cannot reach, with the location, the pair and why', async () => {
+    const list = openDrawer(page).getByRole('region', { name: 'Limits this method cannot reach' });
+    const row = list.getByRole('row', { name: /Drain/ });
+    await expect
+      .poll(async () => (await row.getByRole('cell').allTextContents()).slice(0, 4))
+      .toEqual(['E1', 'Drain', 'Rinse', '0.25 mg/ml']);
+    await row.getByText(/^TOC blind cannot show the limit: its LOQ 0\.5 mg\/ml ÷ /).waitFor();
     await openDrawer(page).getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  it('says when a method is not used anywhere yet', async () => {
     await page
       .getByRole('row', { name: /TOC spare/ })
       .getByRole('button', { name: 'Edit' })

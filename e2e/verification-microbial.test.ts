@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { TestBody } from '#server/test/facility-test-file.ts';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
-import { runKitOnApp } from './run-kit-app.ts';
+import { investigateAndSubmit, qaApproves } from './investigation-flow.ts';
+import { browserApi, runKitOnApp } from './run-kit-app.ts';
 import { choose, openModal, signInToFacility } from './ui.ts';
 
 /*
@@ -14,10 +16,11 @@ import { choose, openModal, signInToFacility } from './ui.ts';
 let app: AppUnderTest;
 let kit: Awaited<ReturnType<typeof runKitOnApp>>['kit'];
 let session: { token: string };
+let F: string;
 
 beforeAll(async () => {
   app = await startAppUnderTest();
-  ({ kit, session } = await runKitOnApp(app));
+  ({ kit, session, F } = await runKitOnApp(app));
 });
 afterAll(async () => {
   await app?.close();
@@ -65,4 +68,77 @@ it('enters a microbial result on the run screen, judged in the preview as the se
   await expect
     .poll(() => card.getByRole('table').getByTestId('microbial-judgement').allTextContents())
     .toEqual(['Pass 30.0 % of limit']);
+});
+
+/*
+ * Issue 26 on the microbial results: a failing count is investigated from its row through the
+ * same drawer as a sample result; once QA approved an assignable laboratory cause, the count is
+ * struck through and labelled "Invalidated (investigation INV-…)", and its re-swab takes its place.
+ */
+it('takes a failing microbial result through an approved investigation to an invalidated result and a re-swab', async () => {
+  session.token = await app.server.login();
+  const run = await kit.visualPass(
+    await kit.event(await kit.newRun(await kit.study()), { startedAt: '2026-11-03T08:00:00Z' }),
+  );
+  const valve = (run.plan as TestBody[]).find((p) => p.samplingLocationName === 'Valve')!;
+  const analyst = await kit.secondPerson();
+  const entered = await kit.call(
+    'POST',
+    `/runs/${run.id as number}/microbial-results`,
+    {
+      results: [
+        {
+          key: 'm1',
+          samplingLocationId: valve.samplingLocationId,
+          kind: 'contactPlate',
+          censoring: '=',
+          rawValue: 150,
+        },
+      ],
+    },
+    analyst.token,
+  );
+  expect(entered.status, JSON.stringify(entered.body)).toBe(200);
+
+  const page = await app.open('/');
+  await signInToFacility(page);
+  await page.goto(`/runs/${run.id as number}`);
+  await page.getByRole('heading', { name: `Run ${run.sequence as number}` }).waitFor();
+  const card = page.locator('.ant-card').filter({ hasText: 'Microbial results' });
+  const table = card.getByRole('table');
+  await expect
+    .poll(() => table.getByTestId('microbial-judgement').allTextContents())
+    .toEqual(['Fail 150.0 % of limit']);
+
+  await investigateAndSubmit(page, table, {
+    findings: 'The plate was incubated at the wrong temperature.',
+    cause: 'Sample handling or preparation',
+    evidence: 'Incubator log shows 45 °C',
+    conclusion: 'Count invalid; re-swab',
+  });
+  // As the browser's session: a new sign-in of the administrator would end it.
+  const read = await browserApi(app, F)(page, 'GET', `/runs/${run.id as number}`);
+  const investigations = read.run.investigations as TestBody[];
+  expect(investigations).toHaveLength(1);
+  const investigation = investigations[0]!;
+  expect(investigation).toMatchObject({ resultId: null, microbialResultId: expect.any(Number) });
+  await qaApproves(app, F, investigation.id as number);
+  await page.reload();
+  const label = `Invalidated (investigation ${investigation.number as string})`;
+  await table.getByText(label).waitFor();
+  // Struck through, and no longer offered for investigation.
+  await table.locator('del', { hasText: '150 CFU/plate' }).waitFor();
+  expect(await table.getByRole('button', { name: /investigation/i }).count()).toBe(0);
+
+  await table.getByRole('button', { name: 'Repeat' }).click();
+  const repeat = openModal(page);
+  await repeat.getByLabel('Count of Valve (Contact plate)').fill('10');
+  await repeat.getByLabel('Reason').fill('Re-swab after the approved investigation');
+  await repeat.getByRole('button', { name: 'Save the repeat' }).click();
+  await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+  await expect
+    .poll(() => table.getByTestId('microbial-judgement').allTextContents())
+    .toEqual(['Fail 150.0 % of limit', 'Pass 10.0 % of limit']);
+  await table.getByText(label).waitFor();
+  await table.getByText('Superseded').waitFor();
 });

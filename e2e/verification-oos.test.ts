@@ -1,11 +1,10 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
 import type { TestBody } from '#server/test/facility-test-file.ts';
-import { policyApprover } from '#server/test/policy-in-force.ts';
-import { ADMIN } from '#server/test/test-server.ts';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+import { investigateAndSubmit, qaApproves } from './investigation-flow.ts';
 import { browserApi, runKitOnApp } from './run-kit-app.ts';
-import { choose, openDrawer, openModal, signInDialog, signInToFacility } from './ui.ts';
+import { openModal, signInToFacility } from './ui.ts';
 
 /*
  * Issue 26, out-of-specification results on the run screen (FDA OOS guidance 2006/2022): a
@@ -57,40 +56,15 @@ it('takes a failed result through an approved investigation to an invalidated re
     .toBe('Fail 300.0 % of limit');
 
   // Phase I: opened from the failed result, written with its cause and conclusion.
-  await card.getByRole('button', { name: 'Open investigation' }).click();
-  const drawer = openDrawer(page);
-  await drawer.getByText('Not decided').waitFor();
-  await drawer.getByRole('button', { name: 'Write investigation' }).click();
-  const form = openModal(page);
-  await form.getByLabel('Findings').fill('Reinjection of the same solution reads 10 % of limit.');
-  await form.getByLabel('Assignable laboratory cause (result invalidated)').check();
-  await choose(form.getByRole('combobox', { name: 'Laboratory cause' }), 'Standard or reagent');
-  await form.getByLabel('Cause and evidence').fill('Standard weighed at half strength');
-  await form.getByLabel('Conclusion').fill('Original result invalid; retest with a new standard');
-  await form.getByLabel('Reason').fill('Phase I findings');
-  await form.getByRole('button', { name: 'Save investigation' }).click();
-  await drawer.getByText('Standard or reagent: Standard weighed at half strength').waitFor();
-  await drawer.getByRole('button', { name: 'Submit', exact: true }).click();
-  await signInDialog(page, 'submit', ADMIN.password);
-  await expect
-    .poll(() => drawer.getByTestId('record-status').textContent(), { timeout: 30_000 })
-    .toBe('BeingApproved');
-
-  // QA approves: the submitter may not (the approval policy refuses self-approval).
+  await investigateAndSubmit(page, card, {
+    findings: 'Reinjection of the same solution reads 10 % of limit.',
+    cause: 'Standard or reagent',
+    evidence: 'Standard weighed at half strength',
+    conclusion: 'Original result invalid; retest with a new standard',
+  });
   const run0 = (await api(page, 'GET', `/runs/${run.id as number}`)).run as TestBody;
   const investigation = (run0.investigations as TestBody[])[0]!;
-  const qa = await policyApprover(app.server, F);
-  const approved = await app.server.request<TestBody>('POST', `${F}/signatures`, {
-    token: qa.token,
-    body: {
-      documentType: 'Investigation',
-      documentId: investigation.id,
-      action: 'Approve',
-      password: qa.password,
-    },
-  });
-  expect(approved.status, JSON.stringify(approved.body)).toBe(200);
-  expect(approved.body.signature.meaning).toBe('Approve investigation');
+  await qaApproves(app, F, investigation.id as number);
   await page.reload();
   await card.getByText(`Invalidated (investigation ${investigation.number as string})`).waitFor();
 

@@ -5,7 +5,7 @@ import { deferredDb } from './db/deferred-db.ts';
 import { migrateAsOwner } from './db/migrate-owner.ts';
 import { openDatabase } from './db/open.ts';
 import { seedFirstStart } from './db/seed.ts';
-import { reconcileRunJudgements } from './modules/verification/runs/run-reconcile.ts';
+import { reconcileAtStart } from './modules/verification/runs/run-reconcile.ts';
 import { createAnchorStore, scheduleAnchors } from './modules/audit/audit-anchor.ts';
 import { warnIfAuditTrailUnprotected } from './modules/audit/audit-protection.ts';
 import { terminalLogStream } from './util/terminal-log.ts';
@@ -48,12 +48,7 @@ async function start(config: Config): Promise<void> {
   const app = await buildApp({ config, db: deferred, logger });
   const { db, seed } = await preparing;
   await warnIfAuditTrailUnprotected(db, (message) => app.log.warn(message));
-  const rejudged = await reconcileRunJudgements(db);
-  if (rejudged.length > 0)
-    app.log.warn(
-      { runs: rejudged },
-      `${rejudged.length} run(s) judged again under the current release rules changed verdict or release flag (audited)`,
-    );
+  await reconcileAtStart(db, (details, message) => app.log.warn(details, message));
   const stopAnchors = scheduleAnchors(
     db,
     createAnchorStore(config, (message) => app.log.warn(message)),

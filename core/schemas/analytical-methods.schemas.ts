@@ -20,6 +20,25 @@ export const ZMethodLimitSide = z.object({
 });
 export type TMethodLimitSide = z.infer<typeof ZMethodLimitSide>;
 
+/**
+ * A limit the method cannot show at a sampling location whose sample names it: the limit a run
+ * there would judge against (equipment-wise, over every pair of the facility's current limits),
+ * and why (LOQ ÷ recovery above it, or an LOQ that cannot be expressed in its unit).
+ */
+export const ZUnreachableLimit = z.object({
+  samplingLocationId: z.number().int(),
+  samplingLocationName: z.string(),
+  equipmentId: z.number().int(),
+  equipmentName: z.string(),
+  sampleType: z.enum(['swab', 'rinse']),
+  limit: z.number(),
+  unit: z.enum(['mg/swab', 'mg/ml']),
+  /** The previous → next product pair that sets the limit. */
+  pair: z.string().nullable(),
+  reason: z.string(),
+});
+export type TUnreachableLimit = z.infer<typeof ZUnreachableLimit>;
+
 /** `GET {F}/analytical-method/{id}/limit-fit`. */
 export const ZMethodLimitFitResponse = z.object({
   methodId: z.number().int(),
@@ -29,5 +48,7 @@ export const ZMethodLimitFitResponse = z.object({
   isUsed: z.boolean(),
   swab: ZMethodLimitSide,
   rinse: ZMethodLimitSide,
+  /** Every limit the method cannot show, by location; empty when it can show them all. */
+  unreachable: z.array(ZUnreachableLimit),
 });
 export type TMethodLimitFitResponse = z.infer<typeof ZMethodLimitFitResponse>;

@@ -13,8 +13,10 @@ export type RunVerdict = 'Pass' | 'Fail' | 'Invalidated' | 'Pending';
  * deviations). Raise it with any change that can move a run's verdict or flag: runs stored under
  * an older version are judged again at start, each change audited (server run-reconcile.ts).
  * 1: issue 26 (method fitness, investigations, deviation closure by QA).
+ * 2: the sample results' stored judgements are judged again too (judgements written before
+ *    method fitness still said methodNotFit false).
  */
-export const RUN_RULES_VERSION = 1;
+export const RUN_RULES_VERSION = 2;
 
 export interface RunResultState {
   samplingLocationId: number;

@@ -35,6 +35,8 @@ export interface ResultLimitQuery {
 export interface ResultLimit {
   limit: number | null;
   derivation: string[];
+  /** The product pair that sets the limit ('A → B'), when there is one. */
+  pair?: string;
 }
 
 /** The lowest SAL (for the swab) and item rinse limit over some pairs, with their pairs. */
@@ -203,7 +205,7 @@ function answer(
   const from = q.sampleType === 'swab' ? 'mg/swab' : 'mg/ml';
   const limit = toResultUnit(mg, from, q.unit);
   if (q.unit !== from) lines.push(`In ${q.unit}: ${shown(limit)} ${q.unit}`);
-  return { limit, derivation: lines };
+  return { limit, derivation: lines, pair: q.sampleType === 'swab' ? g.salPair : g.rinsePair };
 }
 
 /**

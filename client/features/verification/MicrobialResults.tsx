@@ -30,6 +30,11 @@ import { showSaveError } from '#client/api/form-errors.ts';
 import { LoadErrorAlert } from '#client/shared/LoadErrorAlert.tsx';
 import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
 import { CorrectResultDialog } from './CorrectResultDialog.tsx';
+import {
+  InvalidatedTag,
+  useResultInvestigations,
+  type ResultForInvestigation,
+} from './result-investigation.tsx';
 import { ReferenceSelect } from '#client/shared/master-data/ReferenceSelect.tsx';
 import { referencedDef } from '#client/shared/master-data/entity-registry.ts';
 import { useCorrectMicrobial, useEnterMicrobial, useRunMicrobial } from './microbial-api.ts';
@@ -125,6 +130,8 @@ function LoadedMicrobial(props: {
   const kinds = where?.limits.map((l) => l.kind) ?? [];
   const judged = preview(microbial, entry);
   const canEnter = props.canEnter && policy.useMicrobialLimits;
+  // The sample results' investigations, the same record and rule (FDA OOS guidance).
+  const investigations = useResultInvestigations(run, props.canEnter);
 
   async function submit(): Promise<void> {
     const validated = await validatedValues(form);
@@ -189,8 +196,11 @@ function LoadedMicrobial(props: {
             { title: 'Test', render: (_, r) => MICROBIAL_KIND_LABELS[r.kind] },
             {
               title: 'Reported',
-              render: (_, r) =>
-                `${r.censoring === '=' ? '' : `${r.censoring} `}${r.rawValue} ${r.unit}`,
+              render: (_, r) => (
+                <Typography.Text delete={r.invalidatedBy !== null}>
+                  {`${r.censoring === '=' ? '' : `${r.censoring} `}${r.rawValue} ${r.unit}`}
+                </Typography.Text>
+              ),
             },
             {
               title: 'Limit',
@@ -203,6 +213,7 @@ function LoadedMicrobial(props: {
                   <MicrobialJudgementTag judgement={r.judgement} />
                   {r.supersededBy !== null ? <Tag>Superseded</Tag> : null}
                   {r.repeats ? <Tag>{`${r.repeats.kind} of #${r.repeats.resultId}`}</Tag> : null}
+                  <InvalidatedTag result={forInvestigation(r)} />
                 </Space>
               ),
             },
@@ -210,14 +221,19 @@ function LoadedMicrobial(props: {
             {
               title: '',
               render: (_, r) =>
-                canEnter && r.supersededBy === null ? (
+                r.supersededBy === null ? (
                   <Space>
-                    <Button onClick={() => setEditing({ resultId: r.id, mode: 'correct' })}>
-                      Correct
-                    </Button>
-                    <Button onClick={() => setEditing({ resultId: r.id, mode: 'repeat' })}>
-                      Repeat
-                    </Button>
+                    {investigations.action(forInvestigation(r))}
+                    {canEnter ? (
+                      <>
+                        <Button onClick={() => setEditing({ resultId: r.id, mode: 'correct' })}>
+                          Correct
+                        </Button>
+                        <Button onClick={() => setEditing({ resultId: r.id, mode: 'repeat' })}>
+                          Repeat
+                        </Button>
+                      </>
+                    ) : null}
                   </Space>
                 ) : null,
             },
@@ -325,12 +341,20 @@ function LoadedMicrobial(props: {
           onClose={() => setEditing(undefined)}
         />
       ) : null}
+      {investigations.drawer}
       {edited && editing?.mode === 'repeat' ? (
         <MicrobialRepeatDialog run={run} result={edited} onClose={() => setEditing(undefined)} />
       ) : null}
     </Card>
   );
 }
+
+const forInvestigation = (result: TMicrobialResult): ResultForInvestigation => ({
+  id: result.id,
+  microbial: true,
+  failing: result.judgement.judgement === 'Fail',
+  invalidatedBy: result.invalidatedBy,
+});
 
 const labelOf = (result: TMicrobialResult) =>
   `${result.samplingLocationName} (${MICROBIAL_KIND_LABELS[result.kind]})`;

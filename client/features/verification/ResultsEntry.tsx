@@ -6,7 +6,6 @@ import {
   Flex,
   Form,
   Space,
-  Tag,
   Typography,
   notification,
 } from 'antd';
@@ -16,10 +15,13 @@ import { isApiError } from '#client/api/api-error.ts';
 import { showSaveError } from '#client/api/form-errors.ts';
 import { CorrectSampleResultDialog } from './CorrectResultDialog.tsx';
 import { DerivationDrawer } from './DerivationDrawer.tsx';
-import { InvestigationDrawer } from './InvestigationDrawer.tsx';
-import { investigationCalls, useInvestigationWrite } from './investigation-api.ts';
 import { JudgementTag } from './JudgementTag.tsx';
 import { RepeatResultDialog } from './RepeatResultDialog.tsx';
+import {
+  InvalidatedTag,
+  useResultInvestigations,
+  type ResultForInvestigation,
+} from './result-investigation.tsx';
 import { useDateFormat } from '#client/shared/use-date-format.ts';
 import { ResultInputs, TakenAtInput } from './result-inputs.tsx';
 import {
@@ -56,19 +58,7 @@ export function ResultsEntry({
     isPreview: boolean;
   } | null>(null);
   const [repeating, setRepeating] = useState<number | null>(null);
-  const [investigating, setInvestigating] = useState<number | null>(null);
-  const openInvestigation = useInvestigationWrite(run.id, (scope, resultId: number) =>
-    investigationCalls.open(scope, resultId, {}),
-  );
-  // An out-of-specification result is set aside only through its investigation (FDA OOS guidance).
-  const onInvestigate = (result: TSampleResult) => {
-    const known = run.investigations.find((i) => i.resultId === result.id);
-    if (known) return setInvestigating(known.id);
-    openInvestigation
-      .mutateAsync(result.id)
-      .then((opened) => setInvestigating(opened.id))
-      .catch(showSaveError);
-  };
+  const investigations = useResultInvestigations(run, canEnter);
   // By id: after a reload the dialog reads the result's current version.
   const [correcting, setCorrecting] = useState<number | null>(null);
   const save = useRunWrite((scope, body: Parameters<typeof runCalls.enterResults>[2]) =>
@@ -114,7 +104,6 @@ export function ResultsEntry({
   );
   const repeated = run.results.find((result) => result.id === repeating);
   const corrected = run.results.find((result) => result.id === correcting);
-  const investigation = run.investigations.find((i) => i.id === investigating);
   return (
     <Card title="Sample results">
       <Form form={form} layout="vertical" initialValues={{ rows: initialRows }}>
@@ -128,7 +117,7 @@ export function ResultsEntry({
               onDerivation={setDerivation}
               onRepeat={setRepeating}
               onCorrect={setCorrecting}
-              onInvestigate={onInvestigate}
+              investigation={investigations.action}
             />
           ))}
         </Flex>
@@ -148,14 +137,7 @@ export function ResultsEntry({
       {repeated ? (
         <RepeatResultDialog run={run} result={repeated} onClose={() => setRepeating(null)} />
       ) : null}
-      {investigation ? (
-        <InvestigationDrawer
-          run={run}
-          investigation={investigation}
-          canEdit={canEnter}
-          onClose={() => setInvestigating(null)}
-        />
-      ) : null}
+      {investigations.drawer}
       {corrected ? (
         <CorrectSampleResultDialog
           run={run}
@@ -175,7 +157,7 @@ function PlanRowCard(props: {
   onDerivation: (value: { title: string; judgement: TJudgement; isPreview: boolean }) => void;
   onRepeat: (resultId: number) => void;
   onCorrect: (resultId: number) => void;
-  onInvestigate: (result: TSampleResult) => void;
+  investigation: ReturnType<typeof useResultInvestigations>['action'];
 }) {
   const { run, row } = props;
   const key = rowKey(row);
@@ -249,18 +231,8 @@ function PlanRowCard(props: {
           >
             Show derivation
           </Button>
-          {saved.invalidatedBy ? <Invalidated result={saved} /> : null}
-          {saved.judgement.passed === false && !saved.invalidatedBy ? (
-            investigationOf(run, saved) ? (
-              <Button onClick={() => props.onInvestigate(saved)}>
-                Investigation {investigationOf(run, saved)!.number}
-              </Button>
-            ) : props.canEnter ? (
-              <Button danger onClick={() => props.onInvestigate(saved)}>
-                Open investigation
-              </Button>
-            ) : null
-          ) : null}
+          <InvalidatedTag result={forInvestigation(saved)} />
+          {props.investigation(forInvestigation(saved))}
           {props.canEnter ? (
             <>
               <Button onClick={() => props.onCorrect(saved.id)}>Correct</Button>
@@ -304,14 +276,9 @@ function PlanRowCard(props: {
   );
 }
 
-const investigationOf = (run: TRun, result: TSampleResult) =>
-  run.investigations.find((i) => i.resultId === result.id);
-
-/** A result an approved investigation invalidated: kept and shown, never counted. */
-function Invalidated({ result }: { result: TSampleResult }) {
-  return (
-    <Tag color="default" data-testid={`invalidated-${result.id}`}>
-      Invalidated (investigation {result.invalidatedBy!.number})
-    </Tag>
-  );
-}
+const forInvestigation = (result: TSampleResult): ResultForInvestigation => ({
+  id: result.id,
+  microbial: false,
+  failing: result.judgement.passed === false,
+  invalidatedBy: result.invalidatedBy,
+});

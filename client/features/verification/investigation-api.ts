@@ -21,10 +21,16 @@ async function post(path: string, action: string, body: unknown): Promise<TInves
     .investigation;
 }
 
+/** A result an investigation is opened on: a sample result, or a microbial one. */
+export interface InvestigatedResult {
+  id: number;
+  microbial: boolean;
+}
+
 export const investigationCalls = {
-  open: (scope: FacilityScope, resultId: number, body: InvestigationCreateBody) =>
+  open: (scope: FacilityScope, result: InvestigatedResult, body: InvestigationCreateBody) =>
     post(
-      `${facilityPath(scope)}/results/${resultId}/investigations`,
+      `${facilityPath(scope)}/${result.microbial ? 'microbial-results' : 'results'}/${result.id}/investigations`,
       'Opening the investigation',
       body,
     ),

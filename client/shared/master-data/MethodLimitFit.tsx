@@ -1,7 +1,8 @@
-import { Alert, Descriptions, Empty, Spin } from 'antd';
+import { Alert, Descriptions, Empty, Spin, Table } from 'antd';
 import type {
   TMethodLimitFitResponse,
   TMethodLimitSide,
+  TUnreachableLimit,
 } from '#core/schemas/analytical-methods.schemas.ts';
 import { formatNumber } from './format-value.ts';
 import { useMethodLimitFit } from './method-limit-fit-api.ts';
@@ -47,7 +48,49 @@ function FitBody({ fit }: { fit: TMethodLimitFitResponse }) {
         <Descriptions.Item label="Tightest swab limit">{sideText(fit.swab)}</Descriptions.Item>
         <Descriptions.Item label="Tightest rinse limit">{sideText(fit.rinse)}</Descriptions.Item>
       </Descriptions>
+      <Unreachable rows={fit.unreachable} />
     </>
+  );
+}
+
+/**
+ * Every location limit the method cannot show, as protocols and runs judge it (issue 26): a
+ * protocol naming the method there is refused, a result by it there is never a pass.
+ */
+function Unreachable({ rows }: { rows: TUnreachableLimit[] }) {
+  return (
+    <section aria-label="Limits this method cannot reach" style={{ marginTop: 16 }}>
+      <h4>Limits this method cannot reach</h4>
+      {rows.length === 0 ? (
+        <Empty
+          image={Empty.PRESENTED_IMAGE_SIMPLE}
+          description="This method can show every limit at the locations whose samples name it."
+        />
+      ) : (
+        <Table<TUnreachableLimit>
+          size="small"
+          pagination={false}
+          rowKey={(r) => `${r.samplingLocationId}:${r.sampleType}`}
+          dataSource={rows}
+          columns={[
+            { title: 'Equipment', dataIndex: 'equipmentName' },
+            { title: 'Location', dataIndex: 'samplingLocationName' },
+            {
+              title: 'Sample',
+              dataIndex: 'sampleType',
+              render: (type: TUnreachableLimit['sampleType']) =>
+                type === 'swab' ? 'Swab' : 'Rinse',
+            },
+            {
+              title: 'Limit',
+              render: (_, r) => `${formatNumber(r.limit)} ${r.unit}`,
+            },
+            { title: 'Pair', render: (_, r) => r.pair ?? '—' },
+            { title: 'Why', dataIndex: 'reason' },
+          ]}
+        />
+      )}
+    </section>
   );
 }
 

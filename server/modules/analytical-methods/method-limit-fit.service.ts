@@ -8,11 +8,13 @@ import type { Quantity } from '#core/units/quantity.ts';
 import type { Queryable } from '#server/db/db.ts';
 import { getEntity } from '#server/entities/entity-store.ts';
 import { computableLimitsInput } from '../limits/computable-input.ts';
+import { unreachableLimits } from './unreachable-limits.ts';
 
 /**
  * The analytical method against the tightest swab and rinse limit of the equipment whose samples
  * name it: the equipment-limits report's numbers (the facility's swab and rinse sampling types),
- * so the screen shows the limit the report shows for that item.
+ * so the screen shows the limit the report shows for that item; and every location's limit it
+ * cannot show, by the rule protocols and runs apply (unreachable-limits.ts).
  */
 export async function methodLimitFit(
   q: Queryable,
@@ -51,5 +53,10 @@ export async function methodLimitFit(
     equipment,
     sampling: input.sampling,
   };
-  return { ...base, swab: methodLimitSide(fit, 'swab'), rinse: methodLimitSide(fit, 'rinse') };
+  return {
+    ...base,
+    swab: methodLimitSide(fit, 'swab'),
+    rinse: methodLimitSide(fit, 'rinse'),
+    unreachable: await unreachableLimits(q, facilityId, methodId, input),
+  };
 }

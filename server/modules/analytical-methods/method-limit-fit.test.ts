@@ -7,6 +7,7 @@ const t = useFacilityTestServer();
 let fine: number;
 let blind: number;
 let unused: number;
+let keen: number;
 
 async function create(path: string, body: unknown): Promise<number> {
   const res = await t.call('POST', `${t.F}/${path}`, body);
@@ -43,13 +44,28 @@ beforeAll(async () => {
     testType: 'TOC',
     loq: { value: 1, unit: 'ppm' },
   });
+  keen = await create('analytical-method', {
+    name: 'TOC keen',
+    testType: 'TOC',
+    loq: { value: 0.001, unit: 'mg/ml' },
+  });
+  // The facility's seeded sampling types: a swab over 25 sqcm (no extraction volume), a 1 L rinse.
+  const types = await t.call('GET', `${t.F}/sampling-types`);
+  const typeId = (name: string) =>
+    (types.body.data as { id: number; name: string }[]).find((x) => x.name === name)!.id;
   for (const { id: equipmentId, name } of items) {
     const rinse = await create(`equipments/${equipmentId}/sampling-locations`, {
-      data: { name: `${name} rinse`, sampleType: 'rinse' },
+      data: { name: `${name} rinse`, sampleType: 'rinse', samplingTypeId: typeId('Rinse') },
     });
     const swab = await create(`equipments/${equipmentId}/sampling-locations`, {
-      data: { name: `${name} outlet`, sampleType: 'swab' },
+      data: { name: `${name} outlet`, sampleType: 'swab', samplingTypeId: typeId('Swab') },
     });
+    if (name === 'E3')
+      await create(`equipments/${equipmentId}/sampling-locations/${rinse}/samples`, {
+        name: `${name} R keen`,
+        sampleType: 'rinse',
+        analyticalMethodId: keen,
+      });
     for (const methodId of [fine, blind]) {
       await create(`equipments/${equipmentId}/sampling-locations/${rinse}/samples`, {
         name: `${name} R ${methodId}`,
@@ -116,5 +132,46 @@ describe('GET {F}/analytical-method/{id}/limit-fit', () => {
     for (const side of [res.body.swab, res.body.rinse]) {
       expect(side).toMatchObject({ limit: null, equipmentName: null, canDetect: null });
     }
+  });
+
+  it('lists every location limit the method cannot show, with the pair and the reason', async () => {
+    const res = await fit(blind);
+    expect(res.status).toBe(200);
+    // E2's rinse (0.009615… mg/ml) is below 10 ppm = 0.01 mg/ml; E3's (0.2 mg/ml) is not.
+    expect(res.body.unreachable).toEqual([
+      {
+        samplingLocationId: expect.any(Number),
+        samplingLocationName: 'E2 rinse',
+        equipmentId: expect.any(Number),
+        equipmentName: 'E2',
+        sampleType: 'rinse',
+        limit: expect.closeTo(((250 / 130_000) * 5_000) / 1000, 10),
+        unit: 'mg/ml',
+        pair: 'B → A',
+        reason:
+          'TOC blind cannot show the limit: its LOQ 0.01 mg/ml ÷ 100 % = 0.01 mg/ml is above the limit of 0.009615 mg/ml',
+      },
+    ]);
+  });
+
+  it('names a swab LOQ that cannot be expressed per swab at every swab location', async () => {
+    const res = await fit(fine);
+    expect(res.status).toBe(200);
+    const rows = res.body.unreachable as Record<string, unknown>[];
+    expect(rows.map((r) => [r.samplingLocationName, r.sampleType, r.pair])).toEqual([
+      ['E2 outlet', 'swab', 'B → A'],
+      ['E3 outlet', 'swab', 'D → C'],
+    ]);
+    expect(rows[0]!.limit).toBeCloseTo((250 / 130_000) * 25, 10);
+    expect(rows[0]!.reason).toBe(
+      "TOC fine cannot show the limit: its LOQ of 0.005 mg/ml cannot be expressed per swab: state it in mg/swab or µg/swab on the method, or give the swab's sampling type an extraction volume",
+    );
+  });
+
+  it('lists nothing for a method that can show every limit it is used for', async () => {
+    const res = await fit(keen);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ isUsed: true, unreachable: [] });
+    expect((await fit(unused)).body.unreachable).toEqual([]);
   });
 });

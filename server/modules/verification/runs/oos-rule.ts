@@ -1,32 +1,32 @@
 import { AppError, type PropertyError } from '#core/errors/errors.ts';
 import type { TSampleResultInput } from '#core/schemas/verification.schemas.ts';
+import {
+  CORRECTION_NOT_ENOUGH,
+  correctionSetsAside,
+  repeatProblems,
+  type Judged,
+} from '#core/verification/oos-rule.ts';
 import type { Queryable } from '#server/db/db.ts';
 import { verificationSettings } from '../statistics/verification-settings.ts';
 import { investigationNumber } from './investigations.read.ts';
 
 /*
- * The out-of-specification rule on repeats (core/verification/README.md, "Out-of-specification
- * results"). FDA guidance "Investigating OOS Test Results" (2006, rev. 2022), sections III-IV:
- * an OOS result is invalidated only when a laboratory investigation finds an assignable cause;
- * retesting to "test into compliance" is not allowed, retests are limited in number and
- * performed by a second analyst. So a failing result (or one above the action level, where the
- * facility says so) is set aside by a retest or re-swab only once QA approved an investigation
- * of it with an assignable laboratory cause; repeats of other results keep their free reason.
- * Microbial results follow the same rule through the same record: Fail is failing, and the
- * facility's "above the action level" reads, for them, the Alert of their pinned microbial
- * policy (EU GMP Annex 1 (2022) §9.30: the microbial limit is the action level itself, the
- * alert level the excursion below it that calls for a look); `actionPercent` is a chemical level.
+ * The out-of-specification rule on repeats and corrections, on the facts the database holds
+ * (the rule itself: core/verification/oos-rule.ts, FDA OOS guidance 2006/2022). A failing
+ * result (or one above the action level, where the facility says so) is set aside by a retest or
+ * re-swab only once QA approved an investigation of it with an assignable laboratory cause;
+ * repeats of other results keep their free reason. Microbial results follow the same rule
+ * through the same record: Fail is failing, and the facility's "above the action level" reads,
+ * for them, the Alert of their pinned microbial policy; `actionPercent` is a chemical level.
  */
 
-export const NEEDS_INVESTIGATION =
-  'A failing result is set aside only by a laboratory investigation approved by QA (FDA OOS guidance): a reason alone is not enough';
-export const RETEST_BY_OTHER_ANALYST =
-  'A retest is entered by another analyst than the one who entered the result it repeats (verification settings)';
-
-/** What the rule judges: a sample result by passed and percent, a microbial one by its outcome. */
-export type Judged =
-  | { passed: boolean | null; percent_of_limit: number | null }
-  | { microbial: 'Pass' | 'Alert' | 'Fail' };
+export {
+  CORRECTION_NOT_ENOUGH,
+  NEEDS_INVESTIGATION,
+  RETEST_BY_OTHER_ANALYST,
+  isOutOfSpecification,
+  type Judged,
+} from '#core/verification/oos-rule.ts';
 
 /** The results an investigation names: the table, and the investigation's column naming it. */
 export type ResultTable = 'sample_results' | 'microbial_results';
@@ -93,24 +93,6 @@ async function factsOf(
   return new Map(rows.map((r) => [r.id, r]));
 }
 
-/** Whether a result is out of specification in the sense of the facility's rule. */
-export const isOutOfSpecification = (
-  result: Judged,
-  rule: { investigateAboveAction: boolean; actionPercent: number },
-) =>
-  'microbial' in result
-    ? result.microbial === 'Fail' || (rule.investigateAboveAction && result.microbial === 'Alert')
-    : result.passed === false ||
-      (rule.investigateAboveAction &&
-        result.percent_of_limit !== null &&
-        Number(result.percent_of_limit) >= rule.actionPercent);
-
-/** Why a reason alone does not set aside a result that is out of specification but not failing. */
-const aboveActionMessage = (original: OriginalFacts, actionPercent: number) =>
-  original.microbial === null
-    ? `A result at or above the action level (${actionPercent} %) is set aside only by a laboratory investigation approved by QA (verification settings): a reason alone is not enough`
-    : `A microbial result at or above the alert level (${Number(original.alert_percent)} % of its limit) is set aside only by a laboratory investigation approved by QA (verification settings): a reason alone is not enough`;
-
 /** The problems, by `<key>.repeats`, of rows that would set aside an out-of-specification result. */
 export async function oosRepeatProblems(
   q: Queryable,
@@ -131,50 +113,33 @@ export async function oosRepeatProblems(
     ),
   ]);
   const errors: PropertyError[] = [];
-  const problem = (key: string, message: string) =>
-    errors.push({ property: `${key}.repeats`, constraints: { invalid: message } });
   for (const { key, repeats } of repeating) {
     const original = facts.get(repeats!.resultId);
     // Not a result of this facility: the run's own checks name it.
-    if (!original || !isOutOfSpecification(judgedOf(original), rule)) continue;
-    if (original.invalidated_by_investigation === null) {
-      const number =
-        original.investigation_seq === null
-          ? null
-          : investigationNumber(original.investigation_seq);
-      if (number === null)
-        problem(
-          key,
-          original.passed === false || original.microbial === 'Fail'
-            ? NEEDS_INVESTIGATION
-            : aboveActionMessage(original, rule.actionPercent),
-        );
-      else if (original.investigation_status !== 'Approved')
-        problem(
-          key,
-          `Investigation ${number} is not approved by QA yet: the result stands until it is`,
-        );
-      else
-        problem(
-          key,
-          `Investigation ${number} confirmed the result (no assignable laboratory cause): it stands and is not set aside`,
-        );
-      continue;
-    }
-    if (repeats!.kind !== 'retest') continue;
-    if (original.retests + 1 > rule.maxRetests)
-      problem(
-        key,
-        `The facility allows ${rule.maxRetests} retest${rule.maxRetests === 1 ? '' : 's'} of a result (verification settings): this would be retest ${original.retests + 1}`,
-      );
-    if (rule.retestByOtherAnalyst && userId !== null && original.created_by === userId)
-      problem(key, RETEST_BY_OTHER_ANALYST);
+    if (!original) continue;
+    const problems = repeatProblems(
+      {
+        judged: judgedOf(original),
+        invalidated: original.invalidated_by_investigation !== null,
+        investigation:
+          original.investigation_seq === null
+            ? null
+            : {
+                number: investigationNumber(original.investigation_seq),
+                approved: original.investigation_status === 'Approved',
+              },
+        retests: original.retests,
+        enteredBy: original.created_by,
+        alertPercent: original.alert_percent,
+      },
+      rule,
+      { kind: repeats!.kind, userId },
+    );
+    for (const message of problems)
+      errors.push({ property: `${key}.repeats`, constraints: { invalid: message } });
   }
   return errors;
 }
-
-export const CORRECTION_NOT_ENOUGH =
-  'A failing result is set aside only by a laboratory investigation approved by QA and a retest (FDA OOS guidance): a correction with a reason is not enough';
 
 /**
  * A correction that takes an out-of-specification result out of it sets the result aside as a
@@ -187,7 +152,7 @@ export async function refuseCorrectionOutOfSpecification(
   next: Judged,
 ): Promise<void> {
   const rule = await verificationSettings(q, facilityId);
-  if (isOutOfSpecification(current, rule) && !isOutOfSpecification(next, rule))
+  if (correctionSetsAside(current, next, rule))
     throw new AppError('SampleChangesError', 'Some sample results have problems.', {
       errors: [{ property: 'rawValue', constraints: { invalid: CORRECTION_NOT_ENOUGH } }],
     });

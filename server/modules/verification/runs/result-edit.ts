@@ -1,13 +1,13 @@
 import { AppError } from '#core/errors/errors.ts';
 import type { z } from 'zod';
 import type { TResultUnit, ZResultEdit } from '#core/schemas/verification.schemas.ts';
-import type { Db, Queryable } from '#server/db/db.ts';
+import type { Db } from '#server/db/db.ts';
 import type { Actor } from '#server/db/audit-write.ts';
 import { isUniqueViolation } from '#server/modules/users-admin/records.ts';
 import { batchesTaken, duplicateBatch, unitFits } from './result-checks.ts';
 import { refuseCorrectionOutOfSpecification } from './oos-rule.ts';
 import { judge } from './results.ts';
-import { locationFacts, type MethodFacts } from './run-plan.ts';
+import { locationFacts, methodAsAnalysed } from './run-plan.ts';
 import { studyOf } from './runs.read.ts';
 import {
   afterRunChange,
@@ -24,29 +24,6 @@ type ResultEdit = z.infer<typeof ZResultEdit>;
 export const RETEST_KEEPS_BATCH = 'A retest keeps the batch number of the result it repeats';
 export const RETESTED_KEEPS_BATCH =
   'This result has been retested: its retests carry its batch number, which cannot change';
-
-/** The method's kept version `version`; its current row when that version was not kept. */
-async function methodAsAnalysed(
-  tx: Queryable,
-  facilityId: number,
-  { id, version }: { id: number; version: number },
-): Promise<MethodFacts> {
-  const [row] = await tx.query<MethodFacts>(
-    `select m.id, m.name, m.version, m.loq, m.lod, m.recoveries from (
-       select kept.id, kept.name, kept.version, kept.loq, kept.lod, kept.recoveries, 0 as rank,
-              v.recorded_at as at
-         from record_versions v
-         cross join lateral jsonb_populate_record(null::analytical_methods, v.row_data) kept
-        where v.table_name = 'analytical_methods' and v.facility_id = $1 and v.record_id = $2
-          and kept.version = $3
-       union all
-       select id, name, version, loq, lod, recoveries, 1, null from analytical_methods
-        where facility_id = $1 and id = $2
-     ) m order by m.rank, m.at desc limit 1`,
-    [facilityId, id, version],
-  );
-  return row!;
-}
 
 /** A correction of one result (reason + version), re-judged; answers its run's id. */
 export async function editResult(
@@ -114,10 +91,10 @@ export async function editResult(
     const locations = await locationFacts(tx, scope.facilityId, [current.sampling_location_id]);
     // The method as it was in the version the result was analysed with (archived or not): a
     // correction changes the reported value, never the method, its recovery or its LOQ.
-    const method = await methodAsAnalysed(tx, scope.facilityId, {
+    const method = (await methodAsAnalysed(tx, scope.facilityId, {
       id: current.analytical_method_id as number,
       version: current.analytical_method_version as number,
-    });
+    }))!;
     const location = {
       ...locations.get(current.sampling_location_id)!,
       sampleType: current.sample_type,

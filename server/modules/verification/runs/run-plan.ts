@@ -166,6 +166,29 @@ export async function methodFacts(
   return new Map(rows.map((r) => [r.id, r]));
 }
 
+/** The method's kept version `version`; its current row when that version was not kept. */
+export async function methodAsAnalysed(
+  tx: Queryable,
+  facilityId: number,
+  { id, version }: { id: number; version: number },
+): Promise<MethodFacts | undefined> {
+  const [row] = await tx.query<MethodFacts>(
+    `select m.id, m.name, m.version, m.loq, m.lod, m.recoveries from (
+       select kept.id, kept.name, kept.version, kept.loq, kept.lod, kept.recoveries, 0 as rank,
+              v.recorded_at as at
+         from record_versions v
+         cross join lateral jsonb_populate_record(null::analytical_methods, v.row_data) kept
+        where v.table_name = 'analytical_methods' and v.facility_id = $1 and v.record_id = $2
+          and kept.version = $3
+       union all
+       select id, name, version, loq, lod, recoveries, 1, null from analytical_methods
+        where facility_id = $1 and id = $2
+     ) m order by m.rank, m.at desc limit 1`,
+    [facilityId, id, version],
+  );
+  return row;
+}
+
 /** The unit a plan row's limit is shown in. */
 export const limitUnitOf = (sampleType: TSampleType): TResultUnit =>
   sampleType === 'swab' ? 'mg/swab' : 'mg/ml';

@@ -1,4 +1,5 @@
 import type { LimitsInput } from '#core/limits/model.ts';
+import type { TResultUnit } from '#core/schemas/verification.schemas.ts';
 import type { Queryable } from '#server/db/db.ts';
 import {
   cannotShow,
@@ -59,24 +60,45 @@ export async function studyAsPlanned(
   };
 }
 
+/** The limit at a location, the pair that sets it, and why the method cannot show it (or null). */
+export interface MethodFit {
+  limit: number | null;
+  unit: TResultUnit;
+  pair: string | null;
+  problem: string | null;
+}
+
 /**
- * The reason the method cannot show the limit at the location, as a result's judgement would
- * find it (LOQ ÷ recovery above it, or an LOQ that cannot be expressed in the limit's unit), or
- * null. Where no limit applies there is nothing to compare.
+ * The limit at the location and the reason the method cannot show it, as a result's judgement
+ * would find it (LOQ ÷ recovery above it, or an LOQ that cannot be expressed in the limit's
+ * unit). Where no limit applies there is nothing to compare: no problem.
  */
-export function methodFitProblem(
+export function methodFit(
   study: StudyOfRun,
   location: LocationFacts,
   method: MethodFacts,
-): string | null {
+): MethodFit {
   const unit = limitUnitOf(location.sampleType);
-  let limit: number | null;
+  let at: ReturnType<typeof limitAt>;
   try {
-    limit = limitAt(study, location, unit).limit;
+    at = limitAt(study, location, unit);
   } catch {
     // A snapshot whose input gives no limit here (an incomplete one) has nothing to compare.
-    return null;
+    return { limit: null, unit, pair: null, problem: null };
   }
   const { recovery } = recoveryAt(study, location, method);
-  return cannotShow(limit, unit, recovery, detectionIn(study, location, method, unit), method.name);
+  const detection = detectionIn(study, location, method, unit);
+  return {
+    limit: at.limit,
+    unit,
+    pair: 'pair' in at && at.pair ? at.pair : null,
+    problem: cannotShow(at.limit, unit, recovery, detection, method.name),
+  };
 }
+
+/** Why the method cannot show the limit at the location (methodFit), or null. */
+export const methodFitProblem = (
+  study: StudyOfRun,
+  location: LocationFacts,
+  method: MethodFacts,
+): string | null => methodFit(study, location, method).problem;
