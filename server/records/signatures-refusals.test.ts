@@ -53,6 +53,23 @@ describe('ES-2: the signer re-enters their password', () => {
   });
 });
 
+describe('parallel signatures with the right password', () => {
+  it('are all accepted: a right password never counts toward the lockout', async () => {
+    const sops = [];
+    for (let i = 0; i < 30; i += 1) sops.push(await kit.createSop(editor));
+    const signed = await Promise.all(sops.map((sop) => kit.signSop(sop.id, 'Submit', editor)));
+    const refused = signed.filter((res) => res.status !== 200);
+    console.log(`30 parallel signatures with the right password: ${refused.length} refused`);
+    expect(refused.map((res) => res.body)).toEqual([]);
+    const [row] = await kit.server.db.query<{ failed_attempts: number; locked: boolean }>(
+      `select failed_attempts, coalesce(locked_until > now(), false) as locked
+         from users where id = $1`,
+      [editor.id],
+    );
+    expect(row).toEqual({ failed_attempts: 0, locked: false });
+  });
+});
+
 describe('ES-6: who may sign what, and when', () => {
   it('no self-approval unless the policy allows it', async () => {
     const both = await kit.person({ edit: true, sign: true });
