@@ -3,6 +3,7 @@ import type { Db, Queryable } from '#server/db/db.ts';
 import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 import {
   checkOneTimeToken,
+  isFromSecretKey,
   issueOneTimeToken,
   resetPath,
   spendOneTimeToken,
@@ -12,7 +13,9 @@ import type { KeyConfig } from '../active-directory/active-directory.settings.ts
 import { checkPasswordAttempt } from './password-attempts.ts';
 import { hashToken, randomToken, verifyPassword } from '#server/util/secrets.ts';
 import { setPassword } from './set-password.ts';
-import { assertLocalPassword, findUserForLogin, type UserRow } from './users.repo.ts';
+import { announcePasswordSetWithKey } from './secret-key-alarm.ts';
+import type { Mailer } from '#server/util/mailer.ts';
+import { assertLocalPassword, findUserForLogin } from './users.repo.ts';
 import { getSessionUser, toSessionUser } from '#server/sessions/session-user.ts';
 import type { ResolvedSession } from '#server/sessions/session-lookup.ts';
 
@@ -221,11 +224,13 @@ interface TokenUser {
   is_blocked: boolean;
   first_name: string;
   last_name: string;
+  has_password: boolean;
 }
 
 async function tokenUser(q: Queryable, userId: number): Promise<TokenUser> {
   const [user] = await q.query<TokenUser>(
-    `select id, plan_id, username, email, is_blocked, first_name, last_name
+    `select id, plan_id, username, email, is_blocked, first_name, last_name,
+            password_hash is not null as has_password
        from users where id = $1 and archived_at is null`,
     [userId],
   );
@@ -255,18 +260,30 @@ export async function checkResetLink(
 
 export async function resetPassword(
   db: Db,
+  mailer: Mailer,
   actor: Actor,
   userId: number,
   token: string,
   password: string,
 ) {
-  await db.transaction(async (tx) => {
+  const announced = await db.transaction(async (tx) => {
     const user = await tokenUser(tx, userId);
     const tokenId = await checkOneTimeToken(tx, user.id, 'reset', token, { lock: true });
     const who = { ...actor, userId: user.id, userName: `${user.first_name} ${user.last_name}` };
-    await setPassword(tx, who, user, password, 'PasswordReset');
+    // A first password set with a secret key is a registration; setting it again is an event.
+    const again = user.has_password && (await isFromSecretKey(tx, tokenId));
+    const set = await setPassword(
+      tx,
+      who,
+      user,
+      password,
+      again ? 'PasswordSetWithSecretKey' : 'PasswordReset',
+    );
     await spendOneTimeToken(tx, tokenId);
+    if (again) await announcePasswordSetWithKey(tx, mailer, who, user, set.endedSessions);
+    return again;
   });
+  if (announced) await mailer.deliverPending();
 }
 
 /** With the one-time token of a change-password link, or as the signed-in user with the old password. */

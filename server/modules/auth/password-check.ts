@@ -48,4 +48,3 @@ export async function passwordMatches(
       return assertUnreachable(user.auth_type);
   }
 }
-
