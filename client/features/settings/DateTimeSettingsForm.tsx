@@ -35,6 +35,7 @@ export function DateTimeSettingsForm({ canEdit }: { canEdit: boolean }) {
           ...values.dateTimeSettings,
           country: values.dateTimeSettings.country || null,
         },
+        version: settings.data.version,
         reason: values.reason,
       });
       form.setFieldValue('reason', '');
