@@ -264,3 +264,24 @@ describe('signing an SOP (contract, ES-1)', () => {
     expect(approved.body.document.status).toBe('Approved');
   });
 });
+
+// GET …/{id}/versions of a controlled record: each kept change names its controlled version.
+describe('the versions of a controlled record', () => {
+  it('give each change the versionNumber and status of the controlled version it belongs to', async () => {
+    const sop = await kit.createSop(editor);
+    expect((await kit.editSop(sop.id, editor)).status).toBe(200);
+    expect((await kit.signSop(sop.id, 'Submit', editor)).status).toBe(200);
+    expect((await kit.signSop(sop.id, 'Approve', signer)).status).toBe(200);
+    // An edit of the approved version starts version 2.
+    expect((await kit.editSop(sop.id, editor)).status).toBe(200);
+
+    const res = await kit.call('GET', `${kit.F}/sop/${sop.id}/versions`);
+    expect(res.status).toBe(200);
+    const versions = res.body.versions as Array<Record<string, unknown>>;
+    expect(versions.map((v) => [v.version, v.versionNumber, v.status, v.signatureState])).toEqual([
+      [1, 1, 'Approved', 'Signed'],
+      [2, 1, 'Approved', 'Signed'],
+      [3, 2, 'BeingBuilt', null],
+    ]);
+  });
+});
