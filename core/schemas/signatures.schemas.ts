@@ -214,9 +214,12 @@ export function meaningOf(type: TControlledDocumentType, action: TSignAction): s
 }
 
 /** Every meaning a signature of each action can carry (the database allows only these). */
-export const SIGNATURE_MEANINGS: Record<TSignAction, readonly string[]> = Object.fromEntries(
-  SIGN_ACTIONS.map((action) => [
-    action,
-    [...new Set(CONTROLLED_DOCUMENT_TYPES.map((type) => meaningOf(type, action)))],
-  ]),
-) as Record<TSignAction, readonly string[]>;
+const meaningsOf = (action: TSignAction): readonly string[] => [
+  ...new Set(CONTROLLED_DOCUMENT_TYPES.map((type) => meaningOf(type, action))),
+];
+export const SIGNATURE_MEANINGS: Record<TSignAction, readonly string[]> = {
+  Submit: meaningsOf('Submit'),
+  Review: meaningsOf('Review'),
+  Approve: meaningsOf('Approve'),
+  Reject: meaningsOf('Reject'),
+};
