@@ -42,9 +42,15 @@ beforeAll(async () => {
     });
     expect(res.status).toBe(200);
   }
+  const current = await app.server.request<{ dateTimeSettings: { version: number } }>(
+    'GET',
+    `${F}/date-time-settings`,
+    { token },
+  );
   const settings = await app.server.request('POST', `${F}/date-time-settings`, {
     token,
     body: {
+      version: current.body.dateTimeSettings.version,
       dateTimeSettings: {
         timezone: 'Asia/Kolkata',
         dateFormat: 'DD-MM-YYYY',

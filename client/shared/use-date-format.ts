@@ -6,7 +6,7 @@ import {
   formatDateTime,
   type DateTimeSettings,
 } from '#core/datetime/format-date-time.ts';
-import type { TDateTimeSettings } from '#core/schemas/settings.schemas.ts';
+import type { TDateTimeSettingsRead } from '#core/schemas/settings.schemas.ts';
 import { apiRequest } from '../api/http-client.ts';
 import { useSession } from '../session/use-session.ts';
 
@@ -19,7 +19,7 @@ export function useDateTimeSettings() {
   return useQuery({
     queryKey: dateTimeSettingsKey(currentFacilityId),
     queryFn: ({ signal }) =>
-      apiRequest<{ dateTimeSettings: TDateTimeSettings }>(
+      apiRequest<{ dateTimeSettings: TDateTimeSettingsRead }>(
         `/plans/${planId}/facilities/${currentFacilityId}/date-time-settings`,
         { action: 'Loading date and time settings', signal },
       ),

@@ -88,12 +88,18 @@ export const ZDateTimeSettings = z.object({
 });
 export type TDateTimeSettings = z.infer<typeof ZDateTimeSettings>;
 
-export const ZDateTimeSettingsResponse = z.object({ dateTimeSettings: ZDateTimeSettings });
+/** As read: with the facility's optimistic-lock counter, which an edit sends back. */
+export const ZDateTimeSettingsRead = ZDateTimeSettings.extend({ version: z.number().int() });
+export type TDateTimeSettingsRead = z.infer<typeof ZDateTimeSettingsRead>;
+
+export const ZDateTimeSettingsResponse = z.object({ dateTimeSettings: ZDateTimeSettingsRead });
 
 export const ZUpdateDateTimeSettingsRequest = z.object({
   dateTimeSettings: ZDateTimeSettings.extend({
     country: z.string().trim().max(100).nullish(),
   }),
+  /** The version the edit was made from: a stale one is 409 and changes nothing. */
+  version: z.number().int().min(1),
   reason: ZReason,
 });
 

@@ -112,11 +112,22 @@ export const ZSignRequest = z
     password: z.string().max(200).optional(),
     /** In place of the password, for a single sign-on user: the provider's fresh proof. */
     ssoProof: ZSsoProof.optional(),
+    /** The action's fixed meaning (meaningOf), which may be repeated but never replaced. */
     meaning: z.string().trim().min(1).max(200).optional(),
     reason: z.string().trim().min(1).max(2000).optional(),
   })
   .strict()
-  .superRefine(requireSignerProof('Enter your password to sign'));
+  .superRefine(requireSignerProof('Enter your password to sign'))
+  .superRefine((value, ctx) => {
+    const fixed = meaningOf(value.documentType, value.action);
+    if (value.meaning !== undefined && value.meaning !== fixed) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['meaning'],
+        message: `A ${value.action} signature of this record means '${fixed}'`,
+      });
+    }
+  });
 export type TSignRequest = z.infer<typeof ZSignRequest>;
 
 export const ZSignature = z.object({
@@ -193,6 +204,22 @@ const TYPE_MEANINGS: Partial<
   Deviation: { Submit: 'Closure proposed', Approve: 'Approve closure', Reject: 'Closure rejected' },
 };
 
-/** The meaning a signature of `action` on a record of `type` carries unless its signer says. */
-export const meaningOf = (type: TControlledDocumentType, action: TSignAction): string =>
-  TYPE_MEANINGS[type]?.[action] ?? DEFAULT_MEANINGS[action];
+/**
+ * The meaning a signature of `action` on a record of `type` carries, fixed per action and type:
+ * 21 CFR 11.50(a)(3) asks for the meaning of every signature in its manifest, and a meaning the
+ * signer could type would let one signature claim another's (an 'Approved' on a Review).
+ */
+export function meaningOf(type: TControlledDocumentType, action: TSignAction): string {
+  return TYPE_MEANINGS[type]?.[action] ?? DEFAULT_MEANINGS[action];
+}
+
+/** Every meaning a signature of each action can carry (the database allows only these). */
+const meaningsOf = (action: TSignAction): readonly string[] => [
+  ...new Set(CONTROLLED_DOCUMENT_TYPES.map((type) => meaningOf(type, action))),
+];
+export const SIGNATURE_MEANINGS: Record<TSignAction, readonly string[]> = {
+  Submit: meaningsOf('Submit'),
+  Review: meaningsOf('Review'),
+  Approve: meaningsOf('Approve'),
+  Reject: meaningsOf('Reject'),
+};

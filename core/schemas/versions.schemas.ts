@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZRecordStatus, ZSignatureState } from './signatures.schemas.ts';
 
 /*
  * Every version of every record is kept. `GET …/{id}/versions` lists them oldest first; `asOf`
@@ -10,6 +11,15 @@ export const ZRecordVersion = z.object({
   recordedAt: z.string().describe('When the change was committed (database time, UTC, ISO 8601)'),
   recordedBy: z.object({ id: z.number().int(), name: z.string() }).nullable(),
   archived: z.boolean(),
+  versionNumber: z
+    .number()
+    .int()
+    .optional()
+    .describe('A controlled record’s version (1, 2, …) this change belongs to'),
+  status: ZRecordStatus.optional().describe('That controlled version’s status now'),
+  signatureState: ZSignatureState.nullable()
+    .optional()
+    .describe('That controlled version’s signature state now'),
   values: z.record(z.string(), z.unknown()).describe('The record’s fields as they were'),
 });
 export type TRecordVersion = z.infer<typeof ZRecordVersion>;

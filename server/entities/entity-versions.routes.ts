@@ -30,6 +30,7 @@ export function registerEntityVersionRoutes({ app, db, permit }: AppContext, def
         facilityId: ownedBy === 'plan_id' ? request.params.plan : request.params.facility,
         recordId: request.params.id,
         ownedBy,
+        ...(def.controlled ? { documentType: def.controlled.documentType } : {}),
       };
       // Each version's values are the record exactly as the detail read gave it then.
       const versions = await recordVersions(db, ref, (row) => toRecord(def, row));

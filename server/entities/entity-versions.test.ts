@@ -46,6 +46,8 @@ describe('versions of a declared entity', () => {
       `select id, first_name || ' ' || last_name as name from users where email = 'admin@example.com'`,
     );
     for (const v of versions) expect(v.recordedBy).toEqual({ id: admin!.id, name: admin!.name });
+    // Not a controlled record: no controlled version to name.
+    for (const v of versions) expect(v).not.toHaveProperty('versionNumber');
     const times = versions.map((v) => Date.parse(v.recordedAt));
     expect([...times].sort((a, b) => a - b)).toEqual(times);
     expect(versions[0]!.values.surfaceArea).toEqual({ value: 12.5, unit: 'sqm' });

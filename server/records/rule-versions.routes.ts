@@ -40,7 +40,12 @@ export function registerRuleVersionRoutes({ app, db, permit }: AppContext): void
     async (request) => {
       const facilityId = request.params.facility;
       const { id: recordId } = await policyRecordOf(db, facilityId, request.params.id);
-      const ref = { table: 'cleaning_limit_policies', facilityId, recordId };
+      const ref = {
+        table: 'cleaning_limit_policies',
+        facilityId,
+        recordId,
+        documentType: 'CleaningLimitPolicy' as const,
+      };
       // As the policy's read answers: the stored fields over the residue type's defaults.
       const versions = await recordVersions(db, ref, (row) => ({
         ...policyFields(
@@ -88,7 +93,12 @@ export function registerRuleVersionRoutes({ app, db, permit }: AppContext): void
       async (request) => {
         const facilityId = request.params.facility;
         const recordId = await recordIdOf(db, facilityId, rule.kind);
-        const ref = { table: rule.table, facilityId, recordId };
+        const ref = {
+          table: rule.table,
+          facilityId,
+          recordId,
+          documentType: placeOf(rule.kind).documentType,
+        };
         // As the rule's read answers: the stored fields over the defaults.
         const versions = await recordVersions(db, ref, (row) => ({
           id: recordId,

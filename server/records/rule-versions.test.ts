@@ -44,6 +44,12 @@ describe('versions of the cleaning limit policies and facility rules', () => {
     expect(byType.body.versions[1].values).toEqual(fieldsOf(one.body));
     expect(byType.body.versions[2].values).toEqual(fieldsOf(two.body));
     expect(byType.body.versions[2].recordedBy.name).toEqual(expect.any(String));
+    // The defaults are version 1, in force from the start; the two edits build version 2.
+    expect(byType.body.versions.map((v: Body) => [v.versionNumber, v.status])).toEqual([
+      [1, 'Approved'],
+      [2, 'BeingBuilt'],
+      [2, 'BeingBuilt'],
+    ]);
     const byId = await t.call('GET', `${t.F}/cleaning_limit_policies/${one.body.id}/versions`);
     expect(byId.body).toEqual(byType.body);
     const [microbialRow] = await t.server.db.query<{ id: number }>(

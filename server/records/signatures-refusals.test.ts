@@ -1,5 +1,6 @@
 // ES-2 and ES-6: re-entered passwords, and who may sign what and when.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SIGNATURE_MEANINGS } from '#core/schemas/signatures.schemas.ts';
 import { startSignTeam, type Person, type SignKit } from './sign-test-kit.ts';
 
 let kit: SignKit;
@@ -50,6 +51,45 @@ describe('ES-2: the signer re-enters their password', () => {
       [sop.id],
     );
     expect(version!.status).toBe('BeingBuilt');
+  });
+});
+
+describe('parallel signatures with the right password', () => {
+  it('are all accepted: a right password never counts toward the lockout', async () => {
+    const sops = [];
+    for (let i = 0; i < 30; i += 1) sops.push(await kit.createSop(editor));
+    const signed = await Promise.all(sops.map((sop) => kit.signSop(sop.id, 'Submit', editor)));
+    const refused = signed.filter((res) => res.status !== 200);
+    console.log(`30 parallel signatures with the right password: ${refused.length} refused`);
+    expect(refused.map((res) => res.body)).toEqual([]);
+    const [row] = await kit.server.db.query<{ failed_attempts: number; locked: boolean }>(
+      `select failed_attempts, coalesce(locked_until > now(), false) as locked
+         from users where id = $1`,
+      [editor.id],
+    );
+    expect(row).toEqual({ failed_attempts: 0, locked: false });
+  });
+});
+
+describe('signature meanings', () => {
+  it('are fixed per action: the database refuses any other, even from SQL', async () => {
+    const insert = (action: string, meaning: string) =>
+      kit.server.db
+        .transaction(async (tx) => {
+          await tx.query(
+            `insert into signatures (facility_id, document_type, document_id, version_number,
+               action, signer_role, meaning, printed_name, user_id, content_hash)
+             values ($1, 'SOP', 0, 1, $2, 'Approver', $3, 'Test', $4, 'hash')`,
+            [kit.facilityId, action, meaning, editor.id],
+          );
+          throw new Error('rolled back');
+        })
+        .catch((error: Error) => error.message);
+    for (const [action, meanings] of Object.entries(SIGNATURE_MEANINGS)) {
+      for (const meaning of meanings) expect(await insert(action, meaning)).toBe('rolled back');
+    }
+    expect(await insert('Approve', 'Approved for use')).toMatch(/signatures_meaning_fixed/);
+    expect(await insert('Review', 'Approved')).toMatch(/signatures_meaning_fixed/);
   });
 });
 

@@ -207,7 +207,7 @@ export async function sign(
               content: version.content,
             })
           : null;
-      const meaning = request.meaning ?? meaningOf(request.documentType, request.action);
+      const meaning = meaningOf(request.documentType, request.action);
       const [signature] = await tx.query<SignatureRow>(
         `insert into signatures (facility_id, document_type, document_id, version_number, action,
            signer_role, meaning, printed_name, user_id, content_hash, reason, limits_snapshot_id)

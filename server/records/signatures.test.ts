@@ -133,7 +133,14 @@ describe('signing an SOP (contract, ES-1)', () => {
       }),
     );
     const [before] = await kit.server.db.query<{ now: Date }>('select now() as now');
-    const approved = await kit.signSop(sop.id, 'Approve', signer, { meaning: 'Approved for use' });
+    // A meaning of the signer's own is refused: each action has its fixed one (21 CFR 11.50).
+    const free = await kit.signSop(sop.id, 'Approve', signer, { meaning: 'Approved for use' });
+    expect(free.status).toBe(422);
+    expect(free.body.errors[0]).toMatchObject({
+      property: 'meaning',
+      constraints: { custom: "A Approve signature of this record means 'Approved'" },
+    });
+    const approved = await kit.signSop(sop.id, 'Approve', signer, { meaning: 'Approved' });
     expect(approved.status).toBe(200);
     expect(approved.body.document).toMatchObject({ status: 'Approved', signatureState: 'Signed' });
     const signedAt = approved.body.signature.signedAt as string;
@@ -150,7 +157,7 @@ describe('signing an SOP (contract, ES-1)', () => {
     const signatures = ZSignaturesResponse.parse(list.body).signatures;
     expect(signatures.map((s) => [s.action, s.printedName, s.meaning, s.valid])).toEqual([
       ['Submit', editor.name, 'Submitted for review', true],
-      ['Approve', signer.name, 'Approved for use', true],
+      ['Approve', signer.name, 'Approved', true],
     ]);
     expect(signatures[1]!.signedAt).toBe(signedAt);
     expect(signatures[0]!.contentHash).toMatch(/^[0-9a-f]{64}$/);
@@ -159,7 +166,7 @@ describe('signing an SOP (contract, ES-1)', () => {
       new_values: {
         documentType: 'SOP',
         documentId: sop.id,
-        meaning: 'Approved for use',
+        meaning: 'Approved',
         status: 'Approved',
       },
     });
@@ -262,5 +269,26 @@ describe('signing an SOP (contract, ES-1)', () => {
     });
     const approved = await kit.signSop(sop.id, 'Approve', signer2);
     expect(approved.body.document.status).toBe('Approved');
+  });
+});
+
+// GET …/{id}/versions of a controlled record: each kept change names its controlled version.
+describe('the versions of a controlled record', () => {
+  it('give each change the versionNumber and status of the controlled version it belongs to', async () => {
+    const sop = await kit.createSop(editor);
+    expect((await kit.editSop(sop.id, editor)).status).toBe(200);
+    expect((await kit.signSop(sop.id, 'Submit', editor)).status).toBe(200);
+    expect((await kit.signSop(sop.id, 'Approve', signer)).status).toBe(200);
+    // An edit of the approved version starts version 2.
+    expect((await kit.editSop(sop.id, editor)).status).toBe(200);
+
+    const res = await kit.call('GET', `${kit.F}/sop/${sop.id}/versions`);
+    expect(res.status).toBe(200);
+    const versions = res.body.versions as Array<Record<string, unknown>>;
+    expect(versions.map((v) => [v.version, v.versionNumber, v.status, v.signatureState])).toEqual([
+      [1, 1, 'Approved', 'Signed'],
+      [2, 1, 'Approved', 'Signed'],
+      [3, 2, 'BeingBuilt', null],
+    ]);
   });
 });

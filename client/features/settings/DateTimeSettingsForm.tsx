@@ -27,6 +27,7 @@ export function DateTimeSettingsForm({ canEdit }: { canEdit: boolean }) {
 
   if (settings.isPending) return <Spin />;
   if (settings.isError) return <Alert type="error" title={settings.error.message} />;
+  const { version } = settings.data;
 
   async function onFinish(values: DateTimeForm): Promise<void> {
     try {
@@ -35,6 +36,7 @@ export function DateTimeSettingsForm({ canEdit }: { canEdit: boolean }) {
           ...values.dateTimeSettings,
           country: values.dateTimeSettings.country || null,
         },
+        version,
         reason: values.reason,
       });
       form.setFieldValue('reason', '');

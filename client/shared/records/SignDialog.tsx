@@ -13,6 +13,7 @@ import { SignerProofField, signerProofOf, type SignerProofValues } from './Signe
 import { recordsKeys, signRecord } from './records-api.ts';
 
 interface SignValues extends SignerProofValues {
+  /** Shown, never typed: each action has its fixed meaning (meaningOf). */
   meaning: string;
   reason?: string;
 }
@@ -50,7 +51,7 @@ export function SignDialog({ target, onSigned, onClose, onRefused }: SignDialogP
       documentId: target.documentId,
       action: target.action,
       ...signerProofOf(values),
-      meaning: values.meaning.trim() || meaningOf(target.documentType, target.action),
+      meaning: meaningOf(target.documentType, target.action),
       ...(isReject && values.reason ? { reason: values.reason } : {}),
     }).catch((error: unknown) => {
       onRefused?.(error);
@@ -78,12 +79,8 @@ export function SignDialog({ target, onSigned, onClose, onRefused }: SignDialogP
         Your electronic signature is the legally binding equivalent of your handwritten signature.
         Your name, the time and the meaning are recorded with the signature.
       </Typography.Paragraph>
-      <Form.Item
-        label="Meaning"
-        name="meaning"
-        rules={[{ required: true, whitespace: true, message: 'State what the signature means' }]}
-      >
-        <Input maxLength={200} />
+      <Form.Item label="Meaning" name="meaning" extra="Fixed for this action">
+        <Input readOnly />
       </Form.Item>
       <SignerProofField />
     </ReasonDialog>

@@ -17,7 +17,7 @@ import { defaultPlanId, loadPasswordPolicy } from './policy.ts';
 import { resolveSession } from '#server/sessions/session-lookup.ts';
 import { DEFAULT_PASSWORD_POLICY } from '#core/password/password-policy.ts';
 
-export function registerAuthRoutes({ app, db, config }: AppContext): void {
+export function registerAuthRoutes({ app, db, config, mailer }: AppContext): void {
   const r = typed(app);
   const rateLimit = authRateLimit(db, config);
   const cookieOptions = {
@@ -96,7 +96,7 @@ export function registerAuthRoutes({ app, db, config }: AppContext): void {
     },
     async (request) => {
       const { u, token, password } = request.body;
-      await resetPassword(db, actorOf(request), u, token, password);
+      await resetPassword(db, mailer, actorOf(request), u, token, password);
       return { success: true as const };
     },
   );

@@ -3,17 +3,19 @@ import type { Db, Queryable } from '#server/db/db.ts';
 import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 import {
   checkOneTimeToken,
+  isFromSecretKey,
   issueOneTimeToken,
   resetPath,
   spendOneTimeToken,
 } from './one-time-tokens.ts';
-import type { PasswordPolicy } from '#core/password/password-policy.ts';
 import { loadPasswordPolicy } from './policy.ts';
 import type { KeyConfig } from '../active-directory/active-directory.settings.ts';
-import { checkCountedPassword } from './password-check.ts';
+import { checkPasswordAttempt } from './password-attempts.ts';
 import { hashToken, randomToken, verifyPassword } from '#server/util/secrets.ts';
 import { setPassword } from './set-password.ts';
-import { assertLocalPassword, findUserForLogin, type UserRow } from './users.repo.ts';
+import { announcePasswordSetWithKey } from './secret-key-alarm.ts';
+import type { Mailer } from '#server/util/mailer.ts';
+import { assertLocalPassword, findUserForLogin } from './users.repo.ts';
 import { getSessionUser, toSessionUser } from '#server/sessions/session-user.ts';
 import type { ResolvedSession } from '#server/sessions/session-lookup.ts';
 
@@ -54,24 +56,6 @@ async function licenseInfo(q: Queryable, userId: number) {
 const LOCKED_MESSAGE =
   'Your account is locked after too many failed login attempts. Try again later or contact your administrator.';
 
-/**
- * Counts this attempt before the password is verified, in one atomic statement: parallel guesses
- * each draw their own number, and those past the limit are refused without being verified, so
- * no burst of guesses gets more than the limit checked. An ended lock starts the count over.
- * Returns the attempt's number, or null while the account is locked.
- */
-export async function countAttempt(db: Db, userId: number): Promise<number | null> {
-  const [row] = await db.query<{ failed_attempts: number }>(
-    `update users
-        set failed_attempts = case when locked_until <= now() then 0 else failed_attempts end + 1,
-            locked_until = case when locked_until <= now() then null else locked_until end
-      where id = $1 and not coalesce(locked_until > now(), false)
-      returning failed_attempts`,
-    [userId],
-  );
-  return row?.failed_attempts ?? null;
-}
-
 /** A right password ends the count, unless a parallel wrong guess has locked the account. */
 export async function clearAttempts(tx: Queryable, userId: number): Promise<void> {
   const cleared = await tx.query(
@@ -80,68 +64,6 @@ export async function clearAttempts(tx: Queryable, userId: number): Promise<void
     [userId],
   );
   if (cleared.length === 0) throw new AppError('LoginAttemptsExceeded', LOCKED_MESSAGE);
-}
-
-/**
- * Records a wrong password (a sign-in's, or a signature's: `failed` names which) as attempt
- * number `attempt`, locking the account at the policy's limit. Returns whether it locked.
- */
-export async function recordWrongPassword(
-  db: Db,
-  actor: Actor,
-  user: Pick<UserRow, 'id' | 'plan_id'>,
-  failed: { action: string; values: Record<string, unknown> },
-  attempt: number,
-  policy: PasswordPolicy,
-): Promise<boolean> {
-  const locked = attempt >= policy.maxLoginAttempts;
-  await db.transaction(async (tx) => {
-    if (locked) {
-      await tx.query(
-        'update users set locked_until = now() + make_interval(mins => $2) where id = $1',
-        [user.id, policy.lockoutMinutes],
-      );
-    }
-    await writeAudit(tx, actor, {
-      planId: user.plan_id,
-      domain: 'Authentication',
-      action: failed.action,
-      entityId: user.id,
-      newValues: { ...failed.values, failedAttempts: attempt },
-    });
-    if (locked) {
-      await writeAudit(tx, actor, {
-        planId: user.plan_id,
-        domain: 'Authentication',
-        action: 'Lock',
-        entityId: user.id,
-        newValues: { lockedForMinutes: policy.lockoutMinutes, failedAttempts: attempt },
-      });
-    }
-  });
-  return locked;
-}
-
-async function recordFailedPassword(
-  db: Db,
-  actor: Actor,
-  user: UserRow,
-  identifier: string,
-  attempt: number,
-  policy: PasswordPolicy,
-): Promise<never> {
-  const failed = { action: 'LoginFailed', values: { username: identifier } };
-  if (await recordWrongPassword(db, actor, user, failed, attempt, policy)) {
-    throw new AppError(
-      'LoginAttemptsExceeded',
-      `Your account has been locked after ${policy.maxLoginAttempts} failed login attempts. Try again in ${policy.lockoutMinutes} minutes or contact your administrator.`,
-    );
-  }
-  const left = policy.maxLoginAttempts - attempt;
-  throw new AppError(
-    'InvalidEmailOrPasswordError',
-    `Invalid Email/Employee ID or password. ${left} attempt${left === 1 ? '' : 's'} left before your account is locked.`,
-  );
 }
 
 export async function login(
@@ -182,15 +104,26 @@ export async function login(
     ]);
   }
   const policy = await loadPasswordPolicy(db, user.plan_id);
-  const attempt = await countAttempt(db, user.id);
-  if (attempt === null) return refuseLocked('locked');
-  if (attempt > policy.maxLoginAttempts) return refuseLocked('attempt limit reached');
-  const right = await checkCountedPassword(db, config, user, password);
-  if (typeof right === 'object') {
-    await auditRefusal(db, who, user.plan_id, 'LoginRefused', { reason: right.unchecked }, user.id);
-    throw new AppError('InvalidEmailOrPasswordError', right.unchecked);
+  const failed = { action: 'LoginFailed', values: { username: identifier } };
+  const checked = await checkPasswordAttempt(db, config, who, user, password, policy, failed);
+  if (checked.outcome === 'locked') return refuseLocked('locked');
+  if (checked.outcome === 'unchecked') {
+    await auditRefusal(db, who, user.plan_id, 'LoginRefused', { reason: checked.message }, user.id);
+    throw new AppError('InvalidEmailOrPasswordError', checked.message);
   }
-  if (!right) return recordFailedPassword(db, who, user, identifier, attempt, policy);
+  if (checked.outcome === 'wrong') {
+    if (checked.locked) {
+      throw new AppError(
+        'LoginAttemptsExceeded',
+        `Your account has been locked after ${policy.maxLoginAttempts} failed login attempts. Try again in ${policy.lockoutMinutes} minutes or contact your administrator.`,
+      );
+    }
+    const left = policy.maxLoginAttempts - checked.attempt;
+    throw new AppError(
+      'InvalidEmailOrPasswordError',
+      `Invalid Email/Employee ID or password. ${left} attempt${left === 1 ? '' : 's'} left before your account is locked.`,
+    );
+  }
 
   // A directory account's password is the directory's: it is neither set nor expired here.
   if (user.auth_type === 'local' && (user.must_change_password || user.password_expired)) {
@@ -291,11 +224,13 @@ interface TokenUser {
   is_blocked: boolean;
   first_name: string;
   last_name: string;
+  has_password: boolean;
 }
 
 async function tokenUser(q: Queryable, userId: number): Promise<TokenUser> {
   const [user] = await q.query<TokenUser>(
-    `select id, plan_id, username, email, is_blocked, first_name, last_name
+    `select id, plan_id, username, email, is_blocked, first_name, last_name,
+            password_hash is not null as has_password
        from users where id = $1 and archived_at is null`,
     [userId],
   );
@@ -325,18 +260,30 @@ export async function checkResetLink(
 
 export async function resetPassword(
   db: Db,
+  mailer: Mailer,
   actor: Actor,
   userId: number,
   token: string,
   password: string,
 ) {
-  await db.transaction(async (tx) => {
+  const announced = await db.transaction(async (tx) => {
     const user = await tokenUser(tx, userId);
     const tokenId = await checkOneTimeToken(tx, user.id, 'reset', token, { lock: true });
     const who = { ...actor, userId: user.id, userName: `${user.first_name} ${user.last_name}` };
-    await setPassword(tx, who, user, password, 'PasswordReset');
+    // A first password set with a secret key is a registration; setting it again is an event.
+    const again = user.has_password && (await isFromSecretKey(tx, tokenId));
+    const set = await setPassword(
+      tx,
+      who,
+      user,
+      password,
+      again ? 'PasswordSetWithSecretKey' : 'PasswordReset',
+    );
     await spendOneTimeToken(tx, tokenId);
+    if (again) await announcePasswordSetWithKey(tx, mailer, who, user, set.endedSessions);
+    return again;
   });
+  if (announced) await mailer.deliverPending();
 }
 
 /** With the one-time token of a change-password link, or as the signed-in user with the old password. */

@@ -58,6 +58,29 @@ describe('parallel wrong passwords', () => {
   });
 });
 
+describe('parallel right passwords', () => {
+  it('all sign in, and a wrong one among them is told its attempts, not a lock', async () => {
+    const user = await buildUser(server.db);
+    const answers = await Promise.all([
+      ...Array.from({ length: 30 }, () => login(user.username, user.password)),
+      login(user.username, 'Wrong#pass1'),
+    ]);
+    const right = answers.slice(0, 30);
+    console.log(
+      `30 parallel sign-ins with the right password: ${right.filter((r) => r.status !== 200).length} refused`,
+    );
+    expect(right.filter((r) => r.status !== 200).map((r) => r.body)).toEqual([]);
+    expect(answers[30]?.body.errName).toBe('InvalidEmailOrPasswordError');
+    const [row] = await server.db.query<{ locked: boolean; in_flight: number }>(
+      `select coalesce(locked_until > now(), false) as locked,
+              password_checks_in_flight as in_flight
+         from users where id = $1`,
+      [user.id],
+    );
+    expect(row).toEqual({ locked: false, in_flight: 0 });
+  });
+});
+
 describe('an unknown user', () => {
   it('keeps the spec message and takes as long as a wrong password of a known one', async () => {
     const user = await buildUser(server.db);

@@ -13,6 +13,7 @@ export async function issueOneTimeToken(
   userId: number,
   kind: OneTimeKind,
   hours: number | null = RESET_LINK_HOURS,
+  options: { fromSecretKey?: boolean } = {},
 ): Promise<string> {
   const token = randomToken();
   await q.query(
@@ -20,10 +21,10 @@ export async function issueOneTimeToken(
     [userId, kind],
   );
   await q.query(
-    `insert into one_time_tokens (user_id, kind, token_hash, expires_at)
+    `insert into one_time_tokens (user_id, kind, token_hash, expires_at, from_secret_key)
      values ($1, $2, $3, case when $4::int is null then 'infinity'::timestamptz
-                              else now() + make_interval(hours => $4::int) end)`,
-    [userId, kind, hashToken(token), hours],
+                              else now() + make_interval(hours => $4::int) end, $5)`,
+    [userId, kind, hashToken(token), hours, options.fromSecretKey ?? false],
   );
   return token;
 }
@@ -51,6 +52,15 @@ export async function checkOneTimeToken(
   if (!row || row.user_id !== userId) throw new AppError('InvalidToken');
   if (row.used || row.expired) throw new AppError('PasswordResetLinkExpiredError');
   return row.id;
+}
+
+/** Whether a reset link was given in exchange for an administrator's secret key. */
+export async function isFromSecretKey(q: Queryable, tokenId: number): Promise<boolean> {
+  const [row] = await q.query<{ from_secret_key: boolean }>(
+    'select from_secret_key from one_time_tokens where id = $1',
+    [tokenId],
+  );
+  return row?.from_secret_key === true;
 }
 
 /** Spends a token exactly once, even under concurrent use. */

@@ -48,27 +48,3 @@ export async function passwordMatches(
       return assertUnreachable(user.auth_type);
   }
 }
-
-/**
- * passwordMatches for an attempt already counted toward the lockout: one that could not be
- * checked (the directory was down) is not the user's failure, so it is taken back and its
- * reason returned to be said.
- */
-export async function checkCountedPassword(
-  db: Db,
-  config: KeyConfig,
-  user: Pick<UserRow, 'id' | 'plan_id' | 'auth_type' | 'password_hash' | 'username'>,
-  password: string,
-): Promise<boolean | { unchecked: string }> {
-  try {
-    return await passwordMatches(db, config, user, password);
-  } catch (error) {
-    if (!(error instanceof PasswordNotCheckable)) throw error;
-    await db.query(
-      `update users set failed_attempts = greatest(failed_attempts - 1, 0)
-        where id = $1 and not coalesce(locked_until > now(), false)`,
-      [user.id],
-    );
-    return { unchecked: error.message };
-  }
-}

@@ -29,7 +29,7 @@ async function exchangeSecretKey(
 ) {
   const keyId = await checkSecretKey(tx, user.id, secretKey);
   await spendOneTimeToken(tx, keyId);
-  const token = await issueOneTimeToken(tx, user.id, 'reset');
+  const token = await issueOneTimeToken(tx, user.id, 'reset', undefined, { fromSecretKey: true });
   await writeAudit(
     tx,
     { ...actor, userId: user.id, userName: `${user.first_name} ${user.last_name}` },

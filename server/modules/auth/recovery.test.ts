@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser } from '#server/test/factories.ts';
 import { plainText, startSmtpSink, type SmtpSink } from '#server/test/smtp-sink.ts';
-import { startTestServer, type TestServer } from '#server/test/test-server.ts';
+import { ADMIN, startTestServer, type TestServer } from '#server/test/test-server.ts';
 import { issueOneTimeToken } from './one-time-tokens.ts';
 
 let smtp: SmtpSink;
@@ -109,6 +109,8 @@ describe('POST /api/v2/auth/forgot-password', () => {
 describe('POST /api/v2/auth/register', () => {
   it('turns an employee ID and secret key into the set-password link', async () => {
     const user = await buildUser(server.db, { email: null, mustChangePassword: true });
+    // Never registered: no password yet, as an account created without an e-mail starts.
+    await server.db.query('update users set password_hash = null where id = $1', [user.id]);
     const secret = await issueOneTimeToken(server.db, user.id, 'secret', null);
     const res = await server.request<{ redirect: string }>('POST', '/api/v2/auth/register', {
       body: { username: user.username.toLowerCase(), token: secret },
@@ -159,5 +161,100 @@ describe('POST /api/v2/auth/register', () => {
     ).toMatchObject({
       errName: 'RequestingUserNotfound',
     });
+  });
+});
+
+describe('a password set again through a secret key', () => {
+  const subjectOf = (raw: string) => /^Subject: (.*)$/m.exec(raw)?.[1] ?? '';
+
+  it('ends every session, mails the owner and the system administrators, and is audited', async () => {
+    const owner = await buildUser(server.db);
+    const ownerSession = await server.login(owner.username, owner.password);
+    const admin = await server.login();
+    const issued = await server.request<{ secretKey: string }>(
+      'POST',
+      `/api/v2/users/${owner.id}/resend-invitation`,
+      { token: admin, body: { reason: 'Lost access', generateKey: true } },
+    );
+    expect(issued.status).toBe(200);
+    const key = issued.body.secretKey;
+    expect(key).toBeTruthy();
+
+    const registered = await server.request<{ redirect: string }>('POST', '/api/v2/auth/register', {
+      body: { username: owner.username, token: key },
+    });
+    expect(registered.status).toBe(200);
+    const link = new URL(registered.body.redirect, 'http://x');
+    const reset = await server.request('POST', '/api/v2/auth/reset-password', {
+      body: {
+        u: owner.id,
+        token: link.searchParams.get('token'),
+        password: 'Taken#Over1',
+        confirmPassword: 'Taken#Over1',
+      },
+    });
+    expect(reset.status).toBe(200);
+
+    // Every session of the account ended.
+    const me = await server.request('GET', '/api/v2/users/me', { token: ownerSession });
+    expect(me.status).toBe(401);
+
+    // The owner and the system administrator are told at once, through the real SMTP server.
+    const toOwner = await smtp.waitFor(owner.email!);
+    expect(subjectOf(toOwner.raw)).toBe('Your Carryover password was set with a secret key');
+    expect(plainText(toOwner.raw)).toContain('contact your system administrator at once');
+    const deadline = Date.now() + 10_000;
+    const security = () =>
+      smtp.messages.find(
+        (m) => m.to.includes(ADMIN.email) && subjectOf(m.raw).includes(owner.username),
+      );
+    while (!security() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(subjectOf(security()!.raw)).toBe(
+      `Security event: password of ${owner.username} set with a secret key`,
+    );
+
+    // The security event, and the row in the user's own history.
+    const rows = await server.db.query<{ domain: string; action: string; new_values: object }>(
+      `select domain, action, new_values from audit_log
+        where entity_id = $1 and action = 'PasswordSetWithSecretKey' order by id`,
+      [String(owner.id)],
+    );
+    expect(rows.map((r) => r.domain)).toEqual(['User', 'Security']);
+    expect(rows[0]!.new_values).toMatchObject({ passwordChanged: true, endedSessions: 1 });
+    expect(rows[1]!.new_values).toMatchObject({ endedSessions: 1, ownerMailed: true });
+
+    // No answer, audit row or mail shows the key after it was issued.
+    const read = await server.request('GET', `/api/v2/users/${owner.id}`, { token: admin });
+    expect(read.status).toBe(200);
+    const list = await server.request('GET', `/api/v2/users?search=${owner.username}`, {
+      token: admin,
+    });
+    const audit = await server.db.query('select * from audit_log where entity_id = $1', [
+      String(owner.id),
+    ]);
+    for (const seen of [read.body, list.body, audit, smtp.messages.map((m) => m.raw)]) {
+      expect(JSON.stringify(seen)).not.toContain(key);
+      expect(JSON.stringify(seen)).not.toContain('Taken#Over1');
+    }
+  });
+
+  it('is a plain registration on an account that never had a password: no alarm', async () => {
+    const user = await buildUser(server.db, { email: null });
+    await server.db.query('update users set password_hash = null where id = $1', [user.id]);
+    const key = await issueOneTimeToken(server.db, user.id, 'secret', null);
+    const registered = await server.request<{ redirect: string }>('POST', '/api/v2/auth/register', {
+      body: { username: user.username, token: key },
+    });
+    const token = new URL(registered.body.redirect, 'http://x').searchParams.get('token');
+    const reset = await server.request('POST', '/api/v2/auth/reset-password', {
+      body: { u: user.id, token, password: 'First#Pass1', confirmPassword: 'First#Pass1' },
+    });
+    expect(reset.status).toBe(200);
+    const [events] = await server.db.query<{ n: number }>(
+      `select count(*)::int as n from audit_log
+        where entity_id = $1 and action = 'PasswordSetWithSecretKey'`,
+      [String(user.id)],
+    );
+    expect(events!.n).toBe(0);
   });
 });

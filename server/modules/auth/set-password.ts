@@ -29,15 +29,15 @@ export function assertPasswordMeetsPolicy(
 
 /**
  * Sets a user's password inside the caller's transaction: policy, reuse of the last N passwords,
- * the new hash, history, unlock, end of every session, and the audit row.
+ * the new hash, history, unlock, end of every session, and the audit row (the user's history).
  */
 export async function setPassword(
   tx: Queryable,
   actor: Actor,
   user: { id: number; plan_id: number; is_blocked: boolean },
   password: string,
-  action: 'PasswordReset' | 'PasswordChange',
-): Promise<void> {
+  action: 'PasswordReset' | 'PasswordChange' | 'PasswordSetWithSecretKey',
+): Promise<{ endedSessions: number }> {
   if (user.is_blocked) throw new AppError('UserBlockedError');
   const policy = await loadPasswordPolicy(tx, user.plan_id);
   assertPasswordMeetsPolicy(password, policy);
@@ -65,9 +65,9 @@ export async function setPassword(
     user.id,
     passwordHash,
   ]);
-  await tx.query(
+  const ended = await tx.query(
     `update sessions set ended_at = now(), end_reason = 'revoked'
-      where user_id = $1 and ended_at is null`,
+      where user_id = $1 and ended_at is null returning id`,
     [user.id],
   );
   await writeAudit(tx, actor, {
@@ -75,6 +75,7 @@ export async function setPassword(
     domain: 'User',
     action,
     entityId: user.id,
-    newValues: { passwordChanged: true },
+    newValues: { passwordChanged: true, endedSessions: ended.length },
   });
+  return { endedSessions: ended.length };
 }

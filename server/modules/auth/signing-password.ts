@@ -4,8 +4,7 @@ import type { Db } from '#server/db/db.ts';
 import type { KeyConfig } from '../active-directory/active-directory.settings.ts';
 import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 import { spendSigningProof } from '../sso/sso-signing.ts';
-import { clearAttempts, countAttempt, recordWrongPassword } from './auth.service.ts';
-import { checkCountedPassword } from './password-check.ts';
+import { checkPasswordAttempt } from './password-attempts.ts';
 import { loadPasswordPolicy } from './policy.ts';
 import type { UserRow } from './users.repo.ts';
 
@@ -72,17 +71,13 @@ async function verifySigningPassword(
   if (password === '') refuse('Please input your Password!');
   const policy = await loadPasswordPolicy(db, user.plan_id);
   const locked = `Your account is locked after ${policy.maxLoginAttempts} failed attempts. Try again in ${policy.lockoutMinutes} minutes or contact your administrator.`;
-  const attempt = await countAttempt(db, user.id);
-  if (attempt === null || attempt > policy.maxLoginAttempts) refuse(locked);
-  const right = await checkCountedPassword(db, config, user, password);
-  if (typeof right === 'object') refuse(right.unchecked);
-  if (!right) {
-    const failed = { action: 'SignatureFailed', values: { reason: 'wrong password' } };
-    if (await recordWrongPassword(db, actor, user, failed, attempt, policy)) refuse(locked);
-    const left = policy.maxLoginAttempts - attempt;
-    refuse(
-      `Your password is not correct. ${left} attempt${left === 1 ? '' : 's'} left before your account is locked.`,
-    );
-  }
-  await clearAttempts(db, user.id);
+  const failed = { action: 'SignatureFailed', values: { reason: 'wrong password' } };
+  const checked = await checkPasswordAttempt(db, config, actor, user, password, policy, failed);
+  if (checked.outcome === 'right') return;
+  if (checked.outcome === 'unchecked') refuse(checked.message);
+  if (checked.outcome === 'locked' || checked.locked) refuse(locked);
+  const left = policy.maxLoginAttempts - checked.attempt;
+  refuse(
+    `Your password is not correct. ${left} attempt${left === 1 ? '' : 's'} left before your account is locked.`,
+  );
 }

@@ -30,6 +30,7 @@ export function registerChangeVersionRoutes({ app, db, permit }: AppContext): vo
         table: 'change_assessments',
         facilityId: request.params.facility,
         recordId: request.params.id,
+        documentType: 'ChangeAssessment' as const,
       };
       const versions = await recordVersions(db, ref, (row) => ({
         number: numberOf(Number(row.seq)),

@@ -51,3 +51,34 @@ export function invitationMail(name: string, username: string, url: string): Mai
     html: layout('Welcome to Carryover', lines, { label: 'Set Password', url }),
   };
 }
+
+/** To the account's owner: their password was set again with a secret key (21 CFR 11.300(d)). */
+export function passwordSetWithKeyMail(name: string, username: string): MailContent {
+  const lines = [
+    `Hello ${name},`,
+    `The password of your Carryover account (Employee ID ${username}) was just set again with a secret key issued by an administrator. Every session of your account has been ended.`,
+    'If you did not do this yourself, contact your system administrator at once: someone else may be signing as you.',
+  ];
+  return {
+    subject: 'Your Carryover password was set with a secret key',
+    text: `${lines.join('\n\n')}\n\n-- \nCarryover · Cleaning Validation Risk Management Platform`,
+    html: layout('Your password was set with a secret key', lines),
+  };
+}
+
+/** To each system administrator: the same event, as a security event to look into. */
+export function passwordSetWithKeySecurityMail(
+  name: string,
+  account: { name: string; username: string },
+): MailContent {
+  const lines = [
+    `Hello ${name},`,
+    `Security event: the password of ${account.name} (Employee ID ${account.username}), an account that already had a password, was just set again with a secret key issued by an administrator. Every session of the account has been ended and its owner has been told.`,
+    'Check in the audit log who issued the key and who used it. If the owner did not do this, block the account.',
+  ];
+  return {
+    subject: `Security event: password of ${account.username} set with a secret key`,
+    text: `${lines.join('\n\n')}\n\n-- \nCarryover · Cleaning Validation Risk Management Platform`,
+    html: layout('Security event: password set with a secret key', lines),
+  };
+}

@@ -54,19 +54,19 @@ export function registerFacilitySettingsRoutes({
       schema: {
         tags: ['settings'],
         summary: 'Change the time zone, date and time formats and country (Facility Modify)',
+        description:
+          'Needs a reason and the `version` read with the settings: a stale version gets 409 VersionConflictError and changes nothing.',
         params: ZFacilityParams,
         body: ZUpdateDateTimeSettingsRequest,
         response: { 200: ZDateTimeSettingsResponse },
       },
     },
     async (request) => ({
-      dateTimeSettings: await updateDateTimeSettings(
-        db,
-        actorOf(request),
-        request.params,
-        request.body.dateTimeSettings,
-        request.body.reason,
-      ),
+      dateTimeSettings: await updateDateTimeSettings(db, actorOf(request), request.params, {
+        settings: request.body.dateTimeSettings,
+        version: request.body.version,
+        reason: request.body.reason,
+      }),
     }),
   );
 

@@ -1,5 +1,9 @@
 import { AppError } from '#core/errors/errors.ts';
-import type { TDateTimeSettings, TDefaultUnit } from '#core/schemas/settings.schemas.ts';
+import type {
+  TDateTimeSettings,
+  TDateTimeSettingsRead,
+  TDefaultUnit,
+} from '#core/schemas/settings.schemas.ts';
 import { isAllowed, MEASURES, type MeasureName } from '#core/units/measures.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
 import { changedFields } from '../audit/audit-diff.ts';
@@ -15,20 +19,22 @@ interface DateTimeRow {
   date_format: TDateTimeSettings['dateFormat'];
   time_format: TDateTimeSettings['timeFormat'];
   country: string | null;
+  version: number;
 }
 
-function toSettings(row: DateTimeRow): TDateTimeSettings {
+function toSettings(row: DateTimeRow): TDateTimeSettingsRead {
   return {
     timezone: row.timezone,
     dateFormat: row.date_format,
     timeFormat: row.time_format,
     country: row.country,
+    version: row.version,
   };
 }
 
 async function dateTimeRow(q: Queryable, scope: FacilityScope, lock = false): Promise<DateTimeRow> {
   const [row] = await q.query<DateTimeRow>(
-    `select timezone, date_format, time_format, country from facilities
+    `select timezone, date_format, time_format, country, version from facilities
       where id = $1 and plan_id = $2 ${lock ? 'for update' : ''}`,
     [scope.facility, scope.plan],
   );
@@ -39,25 +45,33 @@ async function dateTimeRow(q: Queryable, scope: FacilityScope, lock = false): Pr
 export async function getDateTimeSettings(
   db: Db,
   scope: FacilityScope,
-): Promise<TDateTimeSettings> {
+): Promise<TDateTimeSettingsRead> {
   return toSettings(await dateTimeRow(db, scope));
 }
 
+/**
+ * Like every other setting, an edit names the version it was made from (the facility's), so of
+ * two parallel edits the second gets 409 rather than silently undoing the first.
+ */
 export async function updateDateTimeSettings(
   db: Db,
   actor: Actor,
   scope: FacilityScope,
-  settings: Omit<TDateTimeSettings, 'country'> & { country?: string | null | undefined },
-  reason: string,
-): Promise<TDateTimeSettings> {
-  const next: TDateTimeSettings = { ...settings, country: settings.country || null };
+  edit: {
+    settings: Omit<TDateTimeSettings, 'country'> & { country?: string | null | undefined };
+    version: number;
+    reason: string;
+  },
+): Promise<TDateTimeSettingsRead> {
+  const next: TDateTimeSettings = { ...edit.settings, country: edit.settings.country || null };
   return db.transaction(async (tx) => {
-    const before = toSettings(await dateTimeRow(tx, scope, true));
+    const { version, ...before } = toSettings(await dateTimeRow(tx, scope, true));
+    if (version !== edit.version) throw new AppError('VersionConflictError');
     const diff = changedFields({ ...before }, { ...next });
-    await tx.query(
+    const [updated] = await tx.query<{ version: number }>(
       `update facilities set timezone = $2, date_format = $3, time_format = $4, country = $5,
               version = version + 1
-        where id = $1`,
+        where id = $1 returning version`,
       [scope.facility, next.timezone, next.dateFormat, next.timeFormat, next.country],
     );
     await writeAudit(tx, actor, {
@@ -66,10 +80,10 @@ export async function updateDateTimeSettings(
       domain: 'DateTimeSettings',
       action: 'Update',
       entityId: scope.facility,
-      reason,
+      reason: edit.reason,
       ...diff,
     });
-    return next;
+    return { ...next, version: updated!.version };
   });
 }
 

@@ -57,6 +57,7 @@ describe('GET {F}/date-time-settings', () => {
         dateFormat: 'DD MMM, YYYY',
         timeFormat: 'HH:mm',
         country: null,
+        version: expect.any(Number),
       },
     });
   });
@@ -71,11 +72,20 @@ describe('GET {F}/date-time-settings', () => {
   });
 });
 
+async function versionNow(): Promise<number> {
+  const res = await server.request<{ dateTimeSettings: { version: number } }>(
+    'GET',
+    `${F}/date-time-settings`,
+    { token: admin },
+  );
+  return res.body.dateTimeSettings.version;
+}
+
 describe('POST {F}/date-time-settings', () => {
   it('refuses a user without Facility Modify (403 NotAllowed)', async () => {
     const res = await server.request('POST', `${F}/date-time-settings`, {
       token: await tokenWith({ Facility: ['Get'] }),
-      body: { dateTimeSettings: SETTINGS, reason: 'Site in India' },
+      body: { dateTimeSettings: SETTINGS, version: await versionNow(), reason: 'Site in India' },
     });
     expect(res.status).toBe(403);
   });
@@ -89,7 +99,10 @@ describe('POST {F}/date-time-settings', () => {
     const res = await server.request<{ errors: { property: string }[] }>(
       'POST',
       `${F}/date-time-settings`,
-      { token: admin, body: { dateTimeSettings: { ...SETTINGS, ...change }, reason: 'x' } },
+      {
+        token: admin,
+        body: { dateTimeSettings: { ...SETTINGS, ...change }, version: 1, reason: 'x' },
+      },
     );
     expect(res.status).toBe(422);
     expect(res.body.errors.map((e) => e.property)).toEqual([`dateTimeSettings.${field}`]);
@@ -98,20 +111,21 @@ describe('POST {F}/date-time-settings', () => {
   it('refuses a change without a reason (422)', async () => {
     const res = await server.request('POST', `${F}/date-time-settings`, {
       token: admin,
-      body: { dateTimeSettings: SETTINGS },
+      body: { dateTimeSettings: SETTINGS, version: await versionNow() },
     });
     expect(res.status).toBe(422);
   });
 
   it('changes the settings of this facility only and audits old and new values', async () => {
+    const version = await versionNow();
     const res = await server.request('POST', `${F}/date-time-settings`, {
       token: await tokenWith({ Facility: ['Modify'] }),
-      body: { dateTimeSettings: SETTINGS, reason: 'Site in India' },
+      body: { dateTimeSettings: SETTINGS, version, reason: 'Site in India' },
     });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ dateTimeSettings: SETTINGS });
+    expect(res.body).toEqual({ dateTimeSettings: { ...SETTINGS, version: version + 1 } });
     const again = await server.request('GET', `${F}/date-time-settings`, { token: admin });
-    expect(again.body).toEqual({ dateTimeSettings: SETTINGS });
+    expect(again.body).toEqual({ dateTimeSettings: { ...SETTINGS, version: version + 1 } });
     const untouched = await server.request(
       'GET',
       `/api/v2/plans/${plan}/facilities/${other}/date-time-settings`,
@@ -135,7 +149,7 @@ describe('POST {F}/date-time-settings', () => {
     });
     const same = await server.request('POST', `${F}/date-time-settings`, {
       token: admin,
-      body: { dateTimeSettings: SETTINGS, reason: 'Again' },
+      body: { dateTimeSettings: SETTINGS, version: version + 1, reason: 'Again' },
     });
     expect(same.body).toMatchObject({ errName: 'NothingToChangeError' });
   });
@@ -255,5 +269,36 @@ describe('POST {F}/default_units/{id}', () => {
       old_values: { unit: 'sqcm' },
       new_values: { unit: 'sqin' },
     });
+  });
+});
+
+describe('two parallel edits of the date-time settings', () => {
+  it('keep the first: the second, made from the same version, gets 409 and changes nothing', async () => {
+    const version = await versionNow();
+    const edit = (timezone: string) =>
+      server.request('POST', `${F}/date-time-settings`, {
+        token: admin,
+        body: { dateTimeSettings: { ...SETTINGS, timezone }, version, reason: 'Parallel edit' },
+      });
+    const answers = await Promise.all([edit('Europe/Dublin'), edit('America/Chicago')]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    const refused = answers.find((a) => a.status === 409)!;
+    expect(refused.body).toMatchObject({ errName: 'VersionConflictError' });
+    const kept = answers.find((a) => a.status === 200)!.body as {
+      dateTimeSettings: { timezone: string };
+    };
+    const now = await server.request('GET', `${F}/date-time-settings`, { token: admin });
+    expect(now.body).toEqual({
+      dateTimeSettings: {
+        ...SETTINGS,
+        timezone: kept.dateTimeSettings.timezone,
+        version: version + 1,
+      },
+    });
+    const [audits] = await server.db.query<{ n: number }>(
+      `select count(*)::int as n from audit_log
+        where domain = 'DateTimeSettings' and reason = 'Parallel edit'`,
+    );
+    expect(audits!.n).toBe(1);
   });
 });

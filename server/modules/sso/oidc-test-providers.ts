@@ -14,14 +14,26 @@ function close(server: Server): Promise<void> {
   return new Promise((resolve) => server.close(() => resolve()));
 }
 
+/**
+ * The claims of the account a login name names (its subject is the login name): the name is a
+ * verified e-mail; 'unverified:<e-mail>' gives the e-mail unverified, 'username:<name>' only a
+ * preferred_username, and '<anything>|<e-mail>' a verified e-mail under another subject.
+ */
+function accountClaims(login: string): Record<string, unknown> {
+  const [prefix, rest] = login.split(/:(.*)/s);
+  if (prefix === 'unverified' && rest) return { sub: login, email: rest, email_verified: false };
+  if (prefix === 'username' && rest) return { sub: login, preferred_username: rest };
+  return { sub: login, email: login.split('|').pop(), email_verified: true };
+}
+
 export interface RealProvider {
   issuer: string;
   close(): Promise<void>;
 }
 
 /**
- * A real OpenID provider (oidc-provider) on 127.0.0.1: any login name is an account whose
- * e-mail is that name; its development interactions (login form, consent) are driven over HTTP.
+ * A real OpenID provider (oidc-provider) on 127.0.0.1: any login name is an account (see
+ * accountClaims); its development interactions (login form, consent) are driven over HTTP.
  */
 export async function startRealProvider(client: {
   clientId: string;
@@ -40,11 +52,12 @@ export async function startRealProvider(client: {
         response_types: ['code'],
       },
     ],
-    claims: { openid: ['sub'], email: ['email'] },
-    findAccount: (_ctx, id) => ({
-      accountId: id,
-      claims: () => ({ sub: id, email: id }),
-    }),
+    claims: {
+      openid: ['sub'],
+      email: ['email', 'email_verified'],
+      profile: ['preferred_username'],
+    },
+    findAccount: (_ctx, id) => ({ accountId: id, claims: () => accountClaims(id) }),
     pkce: { required: () => true },
     // Claims in the ID token itself, as Azure and Okta put email / preferred_username there.
     conformIdTokenClaims: false,

@@ -165,8 +165,9 @@ describe('the freshness of the provider’s sign-in', () => {
     forging.nextIdToken = forging.idToken({
       iss: forging.issuer,
       aud: CLIENT.clientId,
-      sub: 'subject-2',
+      sub: `subject-${signer.email}`,
       email: signer.email,
+      email_verified: true,
       nonce: url.searchParams.get('nonce'),
       iat: now,
       exp: now + 300,

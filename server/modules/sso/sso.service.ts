@@ -9,6 +9,7 @@ import { auditRefusal, openSession } from '../auth/auth.service.ts';
 import { defaultPlanId } from '../auth/policy.ts';
 import { hashToken } from '#server/util/secrets.ts';
 import { decryptSetting, encryptSetting } from './sso-secret.ts';
+import { identifyAccount } from './sso-identity.ts';
 import { issueSigningProof, SIGNING_MAX_AGE_SECONDS } from './sso-signing.ts';
 
 type Provider = 'azure' | 'okta';
@@ -235,7 +236,8 @@ const NOT_A_USER = 'Your account is not registered for single sign-on. Contact y
 /**
  * The callback: spends the state, exchanges the code (PKCE), and checks the ID token's
  * signature, issuer, audience, expiry and nonce (openid-client); then signs in the active SSO
- * user of this plan whose e-mail or username is the token's email / preferred_username / upn.
+ * user of this plan the token's identity is linked to, or whose e-mail the provider verified
+ * (sso-identity.ts).
  */
 export async function ssoVerify(
   db: Db,
@@ -294,32 +296,17 @@ export async function ssoVerify(
       planId,
     );
   }
-  const names = [claims.email, claims.preferred_username, claims.upn]
-    .filter((v): v is string => typeof v === 'string' && v.length > 0)
-    .map((v) => v.toLowerCase());
-  const [user] = names.length
-    ? await db.query<{
-        id: number;
-        first_name: string;
-        last_name: string;
-        is_blocked: boolean;
-        auth_type: string;
-      }>(
-        `select id, first_name, last_name, is_blocked, auth_type from users
-          where plan_id = $1 and archived_at is null
-            and (lower(email) = any($2::text[]) or lower(username) = any($2::text[]))
-          order by id limit 1`,
-        [planId, names],
-      )
-    : [];
-  if (!user || user.auth_type !== 'sso') {
-    throw await refuse(`no active sso user for ${names.join(', ')}`, NOT_A_USER, planId);
+  const identified = await identifyAccount(db, actor, planId, claims);
+  if ('refused' in identified) throw await refuse(identified.refused, NOT_A_USER, planId);
+  const { user } = identified;
+  if (user.auth_type !== 'sso') {
+    throw await refuse(`${claims.sub} is linked to a ${user.auth_type} user`, NOT_A_USER, planId);
   }
   const who = { ...actor, userId: user.id, userName: `${user.first_name} ${user.last_name}` };
   if (pending.purpose === 'signature') {
     if (user.id !== pending.user_id) {
       throw await refuse(
-        `signer mismatch: ${names.join(', ')}`,
+        `signer mismatch: ${claims.sub}`,
         'You signed in at the provider as someone else. Sign in as yourself to sign.',
         planId,
       );

@@ -11,6 +11,8 @@ import {
 } from './oidc-test-providers.ts';
 
 const CLIENT = { clientId: 'carryover-test', clientSecret: 'a-client-secret-of-the-test' };
+const NOT_REGISTERED =
+  'Your account is not registered for single sign-on. Contact your administrator.';
 
 let server: TestServer;
 let admin: string;
@@ -183,6 +185,59 @@ describe('the redirect flow against a real OpenID provider', () => {
     expect(await lastAudit('Authentication', 'SsoLoginFailed')).toBeTruthy();
   });
 
+  async function signIn(login: string) {
+    const start = await fetch(`${server.url}/api/v2/auth/sso/okta/login`, { redirect: 'manual' });
+    return signInThroughProvider(server.url, start.headers.get('location')!, login);
+  }
+  const signedInAs = async (back: URL) => {
+    const token = back.searchParams.get('token');
+    if (!token) return back.searchParams.get('error');
+    const me = await server.request<{ id: number }>('GET', '/api/v2/users/me', { token });
+    return me.body.id;
+  };
+
+  it('links the account at the first sign-in, then finds it by issuer and subject alone', async () => {
+    const user = await ssoUser();
+    // The provider's subject is the login name at the test provider.
+    expect(await signedInAs(await signIn(user.email!))).toBe(user.id);
+    const [link] = await server.db.query(
+      'select issuer, subject from sso_identities where user_id = $1',
+      [user.id],
+    );
+    expect(link).toEqual({ issuer: real.issuer, subject: user.email });
+    expect(await lastAudit('User', 'SsoIdentityLinked')).toMatchObject({
+      user_id: user.id,
+      new_values: expect.objectContaining({ issuer: real.issuer, subject: user.email }),
+    });
+    // The account's e-mail changes here: the link still finds it by the provider's identity.
+    const renamed = `renamed.${user.email}`;
+    await server.db.query('update users set email = $2 where id = $1', [user.id, renamed]);
+    expect(await signedInAs(await signIn(user.email!))).toBe(user.id);
+    // Another identity of the provider with the account's verified e-mail is not this account.
+    expect(await signedInAs(await signIn(`someone-else|${renamed}`))).toBe(NOT_REGISTERED);
+    const [count] = await server.db.query<{ n: number }>(
+      'select count(*)::int as n from sso_identities where user_id = $1',
+      [user.id],
+    );
+    expect(count!.n).toBe(1);
+  });
+
+  it('matches an e-mail only when the provider verified it, and never a username', async () => {
+    const user = await ssoUser();
+    expect(await signedInAs(await signIn(`unverified:${user.email}`))).toBe(NOT_REGISTERED);
+    expect(await signedInAs(await signIn(`username:${user.username}`))).toBe(NOT_REGISTERED);
+    expect(await signedInAs(await signIn(`username:${user.email}`))).toBe(NOT_REGISTERED);
+    const [links] = await server.db.query<{ n: number }>(
+      'select count(*)::int as n from sso_identities where user_id = $1',
+      [user.id],
+    );
+    expect(links!.n).toBe(0);
+    const refused = await lastAudit('Authentication', 'SsoLoginFailed');
+    expect(JSON.stringify(refused)).toMatch(/no account linked/);
+    // The same account, once the provider verifies its e-mail, signs in.
+    expect(await signedInAs(await signIn(user.email!))).toBe(user.id);
+  });
+
   it('refuses a password sign-in of an SSO user', async () => {
     const user = await ssoUser();
     const res = await server.request('POST', '/api/v2/auth/login', {
@@ -228,8 +283,9 @@ describe('forged and bad tokens are refused', () => {
     return {
       iss: forging.issuer,
       aud: CLIENT.clientId,
-      sub: 'subject-1',
+      sub: `subject-${email}`,
       email,
+      email_verified: true,
       nonce,
       iat: now,
       exp: now + 300,
@@ -270,6 +326,20 @@ describe('forged and bad tokens are refused', () => {
       expect(String((audit!.new_values as { reason: string }).reason)).toMatch(/token refused/);
     });
   }
+
+  it('never takes preferred_username or upn for the account, even when they name it', async () => {
+    const user = await ssoUser();
+    const { state, nonce } = await begin();
+    const { email: _none, ...noEmail } = claims(user.email!, nonce);
+    forging.nextIdToken = forging.idToken({
+      ...noEmail,
+      preferred_username: user.username,
+      upn: user.email,
+    });
+    const back = await finish(state);
+    expect(back.searchParams.get('token')).toBeNull();
+    expect(back.searchParams.get('error')).toBe(NOT_REGISTERED);
+  });
 
   it('refuses an unknown state', async () => {
     const back = await finish('made-up-state');

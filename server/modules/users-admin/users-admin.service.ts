@@ -612,8 +612,9 @@ async function assertMayChangeAuthType(q: Queryable, scope: AdminScope, row: Use
 }
 
 /**
- * A change of auth type drops the local password, its pending links and secret keys, and the
- * open sessions: switching back to local starts with a fresh invitation, not an old password.
+ * A change of auth type drops the local password, its pending links and secret keys, the
+ * provider identities linked to it, and the open sessions: switching back to local starts with
+ * a fresh invitation, not an old password, and back to single sign-on with a fresh link.
  */
 async function forgetLocalPassword(q: Queryable, userId: number): Promise<void> {
   await q.query(
@@ -625,6 +626,7 @@ async function forgetLocalPassword(q: Queryable, userId: number): Promise<void> 
     `update one_time_tokens set used_at = now() where user_id = $1 and used_at is null`,
     [userId],
   );
+  await q.query('delete from sso_identities where user_id = $1', [userId]);
   await endSessions(q, userId);
 }
 
