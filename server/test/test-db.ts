@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { inject } from 'vitest';
 import type { Db } from '../db/db.ts';
-import { openPglite } from '../db/pglite-db.ts';
 import { openPostgres } from '../db/postgres-db.ts';
+import { givePglite, takePglite } from './pglite-pool.ts';
 import { testDatabaseRoles, withDatabase } from './test-db-urls.ts';
 
 export interface TestDb extends Db {
@@ -19,9 +19,13 @@ export interface TestDb extends Db {
 /** A fresh, migrated database of its own for one test file: PGlite, or a copy on the server. */
 export async function createTestDb(): Promise<TestDb> {
   if (!process.env.DATABASE_URL) {
-    const snapshot = readFileSync(inject('pgliteSnapshot'));
-    const db = await openPglite({ loadDataDir: new Uint8Array(snapshot).buffer });
-    return { ...db, owner: async () => db };
+    const pooled = await takePglite(
+      () => new Uint8Array(readFileSync(inject('pgliteSnapshot'))).buffer,
+    );
+    // A Db of its own over the pooled database: closing it empties the database for the next
+    // file instead of stopping it.
+    const db: TestDb = { ...pooled, owner: async () => db, close: () => givePglite(pooled) };
+    return db;
   }
   const database = await createServerTestDatabase();
   const db = await openPostgres(database.url, { max: 5 });
