@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '#server/test/test-server.ts';
-import { launchBrowser, newPage } from './browser.ts';
+import { newPage, sharedBrowser } from './browser.ts';
 
 export interface AppUnderTest {
   server: TestServer;
@@ -9,10 +9,14 @@ export interface AppUnderTest {
   close(): Promise<void>;
 }
 
-/** The built app served by a real server on a fresh database, and a headless Chromium. */
+/** Apps of this worker not closed yet: the last one to close closes every page of the browser. */
+let running = 0;
+
+/** The built app served by a real server on a fresh database, and the worker's headless Chromium. */
 export async function startAppUnderTest(env: Record<string, string> = {}): Promise<AppUnderTest> {
   const server = await startTestServer({ SERVE_CLIENT: 'true', ...env });
-  const browser = await launchBrowser();
+  const browser = await sharedBrowser();
+  running += 1;
   return {
     server,
     browser,
@@ -22,7 +26,10 @@ export async function startAppUnderTest(env: Record<string, string> = {}): Promi
       return page;
     },
     async close() {
-      await browser.close();
+      running -= 1;
+      // The next file starts with no page of this one open, polling a server that is gone.
+      if (running === 0)
+        await Promise.all(browser.contexts().map((c) => c.close().catch(() => {})));
       await server.close();
     },
   };

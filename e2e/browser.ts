@@ -32,6 +32,20 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumPath(), args: ARGS, headless: true });
 }
 
+let shared: Promise<Browser> | undefined;
+
+/**
+ * One Chromium for every file this test worker runs: a launch costs about a second of CPU, and
+ * each file's pages live in contexts of their own (cookies and storage apart), closed with its
+ * app. A browser that went away is launched again.
+ */
+export async function sharedBrowser(): Promise<Browser> {
+  const running = await shared?.catch(() => undefined);
+  if (running?.isConnected()) return running;
+  shared = launchBrowser();
+  return shared;
+}
+
 /**
  * Contexts opened inside the running test, closed when it ends (e2e/setup.ts). A page left open
  * keeps polling with a session the next test's sign-in supersedes, and its 419 would be blamed
