@@ -5,9 +5,10 @@ import { LongFilesFirst } from './scripts/long-files-first.ts';
 export default defineConfig({
   test: {
     // Vitest's default on two cores is one worker, which runs every file in turn. Most of a
-    // server test's time is spent waiting (databases, child processes, HTTP), so three files at
-    // once on two cores take less than half the time of one (measured on 23 server files).
-    maxWorkers: Math.max(3, availableParallelism()),
+    // server test's time is spent waiting (databases, child processes, HTTP) and most of a
+    // browser test's on the page: four files at once keep two cores busy, with the browser files
+    // spread among the server files (scripts/long-files-first.ts).
+    maxWorkers: Math.max(4, availableParallelism()),
     sequence: { sequencer: LongFilesFirst },
     projects: [
       // Vitest's 5 s default is meant for a machine of its own: these files share two cores
@@ -48,10 +49,6 @@ export default defineConfig({
           // expect.poll gives up after 1 s by default: a page that answers after a signature's
           // password check on a loaded machine takes longer, while the page itself is right.
           expect: { poll: { timeout: 20_000, interval: 100 } },
-          // After the other projects, two files at a time: each has its own server, database
-          // and browser, and a step mostly waits on the page.
-          sequence: { groupOrder: 1 },
-          maxWorkers: 2,
           // A browser step can miss its timeout when other jobs load the two cores; one retry
           // keeps such a stall from failing the run, while a real fault still fails twice.
           retry: 1,
