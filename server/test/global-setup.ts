@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
@@ -56,5 +56,5 @@ export default async function setup(project: TestProject) {
   writeFileSync(file, Buffer.from(dump));
   project.provide('pgliteSnapshot', file);
   project.provide('pgTemplate', '');
-  return undefined;
+  return () => rmSync(file, { force: true });
 }
