@@ -8,6 +8,7 @@ import { seedFirstStart } from './db/seed.ts';
 import { reconcileRunJudgements } from './modules/verification/runs/run-reconcile.ts';
 import { createAnchorStore, scheduleAnchors } from './modules/audit/audit-anchor.ts';
 import { warnIfAuditTrailUnprotected } from './modules/audit/audit-protection.ts';
+import { bindEarlierSignatures } from './records/signature-binding.ts';
 import { terminalLogStream } from './util/terminal-log.ts';
 
 function fail(error: unknown): never {
@@ -54,10 +55,13 @@ async function start(config: Config): Promise<void> {
       { runs: rejudged },
       `${rejudged.length} run(s) judged again under the current release rules changed verdict or release flag (audited)`,
     );
+  const bound = await bindEarlierSignatures(db, config, (message) => app.log.warn(message));
+  if (bound > 0)
+    app.log.info(`${bound} signature(s) made before MACs existed bound into the audit trail`);
   const stopAnchors = scheduleAnchors(
     db,
     createAnchorStore(config, (message) => app.log.warn(message)),
-    config.AUDIT_ANCHOR_INTERVAL_HOURS,
+    config.AUDIT_ANCHOR_INTERVAL_SECONDS,
     (err) => app.log.error({ err }, 'writing the audit chain anchors failed'),
   );
   if (!config.PUBLIC_URL) {

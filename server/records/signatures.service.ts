@@ -24,6 +24,7 @@ import {
   type ControlledRef,
   type VersionRow,
 } from './controlled.ts';
+import { bindingValues } from './signature-binding.ts';
 import { actionAllowedIn, statusAt, stepProgress, whyNotEligible } from './signature-steps.ts';
 import { signaturesOf, toSignature, type SignatureRow } from './signatures.read.ts';
 
@@ -169,6 +170,7 @@ async function applyOutcome(tx: Queryable, ref: ControlledRef, version: VersionR
 export async function sign(
   db: Db,
   config: KeyConfig,
+  signingKey: Buffer,
   actor: Actor,
   scope: { planId: number; facilityId: number },
   request: TSignRequest,
@@ -213,8 +215,9 @@ export async function sign(
            signer_role, meaning, printed_name, user_id, content_hash, reason, limits_snapshot_id)
          select $1, $2, $3, $4, $5, $6, $7, u.first_name || ' ' || u.last_name, u.id, $8, $9, $10
            from users u where u.id = $11
-         returning id, document_type, document_id, version_number, action, signer_role, meaning,
-                   printed_name, user_id, signed_at, content_hash, reason, limits_snapshot_id`,
+         returning id, facility_id, document_type, document_id, version_number, action,
+                   signer_role, meaning, printed_name, user_id, signed_at, content_hash, reason,
+                   limits_snapshot_id`,
         [
           scope.facilityId,
           ref.documentType,
@@ -229,6 +232,7 @@ export async function sign(
           userId,
         ],
       );
+      // The signature's entry in the hash chain: what it binds, with its MAC.
       await writeAudit(tx, actor, {
         planId: scope.planId,
         facilityId: scope.facilityId,
@@ -237,13 +241,8 @@ export async function sign(
         entityId: ref.documentId,
         reason: request.reason ?? null,
         newValues: {
-          documentType: ref.documentType,
-          documentId: ref.documentId,
-          versionNumber: version.version_number,
-          signatureId: signature!.id,
+          ...bindingValues(signingKey, signature!),
           signerRole: outcome.signerRole,
-          meaning,
-          printedName: signature!.printed_name,
           status: outcome.status,
           signatureState: outcome.signatureState,
           ...(snapshotId === null ? {} : { limitsSnapshotId: snapshotId }),
