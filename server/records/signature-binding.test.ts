@@ -152,6 +152,25 @@ describe('signatures bound into the audit hash chain with a MAC', () => {
     expect(await pdfText()).toContain('Not valid: its MAC does not match');
   });
 
+  it('a row written with SQL does not count toward the approval steps', async () => {
+    const editor = await kit.person({ edit: true });
+    const id = (await kit.createSop(editor)).id as number;
+    expect((await kit.signSop(id, 'Submit', editor)).status).toBe(200);
+    // The signer's approval, as SQL would write it: were it counted, the signer would be
+    // refused as having signed already, and the record would be one signature short.
+    await kit.server.db.query(
+      `insert into signatures (facility_id, document_type, document_id, version_number, action,
+         signer_role, meaning, printed_name, user_id, content_hash)
+       select facility_id, document_type, document_id, version_number, 'Approve', 'Approver',
+              'Approved', 'Forged', $2, content_hash
+         from signatures where document_type = 'SOP' and document_id = $1 and action = 'Submit'`,
+      [id, signer.id],
+    );
+    const approved = await kit.signSop(id, 'Approve', signer);
+    expect(approved.status).toBe(200);
+    expect(approved.body.document.status).toBe('Approved');
+  });
+
   it('the app role may only insert into signatures', async () => {
     for (const sql of ['update signatures set meaning = meaning', 'delete from signatures']) {
       expect({ sql, state: await sqlState(kit.server.db, sql) }).toEqual({ sql, state: '42501' });

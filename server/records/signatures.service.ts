@@ -24,7 +24,7 @@ import {
   type ControlledRef,
   type VersionRow,
 } from './controlled.ts';
-import { bindingValues } from './signature-binding.ts';
+import { bindingProblems, bindingValues } from './signature-binding.ts';
 import { actionAllowedIn, statusAt, stepProgress, whyNotEligible } from './signature-steps.ts';
 import { signaturesOf, toSignature, type SignatureRow } from './signatures.read.ts';
 
@@ -63,6 +63,7 @@ async function decide(
   version: VersionRow,
   request: TSignRequest,
   signer: Signer,
+  signingKey: Buffer,
 ): Promise<Outcome> {
   const refuse = (name: 'TransactionLocked' | 'NotAllowed', why: string): never => {
     throw new ControlledRefusal(name, why, actor, ref, request.action);
@@ -97,7 +98,11 @@ async function decide(
     };
   }
   const steps = (version.approval_steps ?? []) as TApprovalStep[];
-  const signed = await signaturesOf(tx, ref, version.version_number);
+  // Only signatures the audit trail binds count toward the steps: a row written into the table
+  // by other means must not complete a review or an approval (21 CFR 11.70).
+  const rows = await signaturesOf(tx, ref, version.version_number);
+  const binding = await bindingProblems(tx, signingKey, rows);
+  const signed = rows.filter((s) => binding.get(s.id) === null);
   const progress = stepProgress(
     steps,
     signed.map((s) => ({ action: s.action, userId: s.user_id })),
@@ -198,7 +203,7 @@ export async function sign(
           `${request.documentType} ${request.documentId} was not found`,
         );
       const signer = await signerIn(tx, userId, scope.facilityId);
-      const outcome = await decide(tx, actor, ref, version, request, signer);
+      const outcome = await decide(tx, actor, ref, version, request, signer, signingKey);
       const recordVersion = await applyOutcome(tx, ref, version, outcome);
       const snapshotId =
         outcome.status === 'Approved' && registration.onApproved
