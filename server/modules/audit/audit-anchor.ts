@@ -96,7 +96,12 @@ export function createAnchorStore(
     const handle = await open(file, 'r');
     try {
       const { size } = await handle.stat();
-      if (size <= readUpTo) return;
+      if (size < readUpTo) {
+        // The file was moved aside (a new key): start again from what the new one holds.
+        readUpTo = 0;
+        lastSeq.clear();
+      }
+      if (size === readUpTo) return;
       const buffer = Buffer.alloc(size - readUpTo);
       await handle.read(buffer, 0, buffer.length, readUpTo);
       const text = buffer.toString('utf8');
@@ -180,7 +185,16 @@ export function scheduleAnchors(
   seconds: number,
   onError: (error: unknown) => void,
 ): () => void {
-  const run = () => void store.write(q, { onlyMoved: true }).catch(onError);
+  let running = false;
+  // A tick while the last write still runs is skipped: the next one takes its rows too.
+  const run = () => {
+    if (running) return;
+    running = true;
+    store
+      .write(q, { onlyMoved: true })
+      .catch(onError)
+      .finally(() => (running = false));
+  };
   run();
   const timer = setInterval(run, seconds * 1000);
   timer.unref();
