@@ -22,9 +22,9 @@ export interface SignatureRow extends BoundSignature {
   signer_role: TSignerRole;
 }
 
-const SIGNATURE_COLUMNS = `s.id, s.facility_id, s.document_type, s.document_id, s.version_number, s.action,
-  s.signer_role, s.meaning, s.printed_name, s.user_id, s.signed_at, s.content_hash, s.reason,
-  s.limits_snapshot_id`;
+const SIGNATURE_COLUMNS = `s.id, s.facility_id, s.document_type, s.document_id,
+  s.version_number, s.action, s.signer_role, s.meaning, s.printed_name, s.user_id, s.signed_at,
+  s.content_hash, s.reason, s.limits_snapshot_id`;
 
 /** The signatures of one version of a record, oldest first. */
 export async function signaturesOf(
