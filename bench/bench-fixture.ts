@@ -1,7 +1,7 @@
 // What the server benchmarks share: the administrator they sign in as, a generated facility
 // workbook, sign-in, and running one measurement on PGlite and then on the PostgreSQL server.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -248,4 +248,33 @@ export async function signedInPage(
   await page.getByRole('button', { name: facilityName }).click();
   await page.getByRole('button', { name: 'Logout' }).waitFor();
   return page;
+}
+
+/**
+ * What anchoring and signature binding cost once a load was written: the anchor file's lines
+ * and size so far, an anchor written now (the rows since the last one) and verify, which
+ * recomputes the chains, compares them with every anchored row and checks every signature.
+ */
+export async function anchorFigures(label: string, serverUrl: string, token: string, dir: string) {
+  const file = join(dir, 'audit-anchors.jsonl');
+  const lines = () => (existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').length : 0);
+  const bytes = () => (existsSync(file) ? statSync(file).size : 0);
+  console.log(`${label}: anchor file so far: ${lines()} lines, ${(bytes() / 1024).toFixed(0)} KiB`);
+  const call = async (method: string, path: string) => {
+    const t = performance.now();
+    const res = await fetch(`${serverUrl}${path}`, { method, headers: { token } });
+    const body = (await res.json()) as BenchBody;
+    if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status}`);
+    return { body, ms: performance.now() - t };
+  };
+  const before = bytes();
+  const anchor = await call('POST', '/api/v2/audit_logs/anchor');
+  console.log(
+    `${label}: POST audit_logs/anchor: ${anchor.ms.toFixed(0)} ms, ${((bytes() - before) / 1024).toFixed(0)} KiB appended`,
+  );
+  const verify = await call('GET', '/api/v2/audit_logs/verify');
+  const rows = (verify.body.chains as { rows: number }[]).reduce((n, c) => n + c.rows, 0);
+  console.log(
+    `${label}: GET audit_logs/verify (${rows} audit rows, ${verify.body.signatures.checked} signatures, intact ${verify.body.intact}): ${verify.ms.toFixed(0)} ms`,
+  );
 }

@@ -1,15 +1,45 @@
 // Electronic signatures at scale, through the HTTP API of a production build: 1,000 SOPs each
 // submitted and approved (2,000 calls of POST {F}/signatures, each re-checking the signer's
 // password), printing the signature call's p50/p99, then My approvals and a signatures read.
+// Binding and anchoring (issue 28): each signature's MAC and chain entry are part of the call;
+// the chains are anchored every BENCH_ANCHOR_SECONDS (1, the worst case) while it signs, and
+// the MAC alone, the anchor file, one anchor and verify over every signature are printed after.
 // On the PostgreSQL database of DATABASE_URL when it is set, else on a fresh PGlite directory.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { admin, facilityCaller, signIn } from './bench-fixture.ts';
+import { randomBytes } from 'node:crypto';
+import { signatureMac } from '#server/records/signature-binding.ts';
+import { admin, anchorFigures, facilityCaller, signIn } from './bench-fixture.ts';
 import { startServerProcess } from './server-process.ts';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 1000);
+const ANCHOR_SECONDS = process.env.BENCH_ANCHOR_SECONDS ?? '1';
+
+/** The MAC of a signature alone, in process: what binding adds to a call besides its row. */
+function macCost(): string {
+  const key = randomBytes(32);
+  const row = {
+    id: 1,
+    facility_id: 1,
+    document_type: 'SOP',
+    document_id: 1,
+    version_number: 1,
+    action: 'Approve',
+    signer_role: 'Approver',
+    meaning: 'Approved',
+    printed_name: 'Bench Signer',
+    user_id: 1,
+    signed_at: new Date(),
+    content_hash: 'a'.repeat(64),
+    reason: null,
+    limits_snapshot_id: null,
+  };
+  const t = performance.now();
+  for (let i = 0; i < RECORDS; i += 1) signatureMac(key, { ...row, id: i });
+  return `MAC of ${RECORDS} signatures in process: ${(performance.now() - t).toFixed(1)} ms`;
+}
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -21,7 +51,14 @@ function summary(label: string, ms: number[]): string {
 }
 
 async function run(label: string, env: Record<string, string>): Promise<void> {
-  const server = await startServerProcess({ ...admin, SERVE_CLIENT: 'false', ...env });
+  const anchors = mkdtempSync(join(tmpdir(), 'carryover-bench-anchors-'));
+  const server = await startServerProcess({
+    ...admin,
+    SERVE_CLIENT: 'false',
+    AUDIT_ANCHOR_DIR: anchors,
+    AUDIT_ANCHOR_INTERVAL_SECONDS: ANCHOR_SECONDS,
+    ...env,
+  });
   try {
     const { token, facility } = await signIn(server.url);
     const F = facility(1);
@@ -77,11 +114,15 @@ async function run(label: string, env: Record<string, string>): Promise<void> {
     console.log(
       `${label}: GET signatures of one record (${read.signatures.length}, valid recomputed): ${(performance.now() - t).toFixed(1)} ms`,
     );
+    console.log(`${label}: anchored every ${ANCHOR_SECONDS} s while signing`);
+    await anchorFigures(label, server.url, token, anchors);
   } finally {
     await server.stop();
+    rmSync(anchors, { recursive: true, force: true });
   }
 }
 
+console.log(macCost());
 execFileSync('npm', ['run', '--silent', 'build:server'], { stdio: 'inherit' });
 if (process.env.DATABASE_URL) {
   await run('PostgreSQL', { DATABASE_URL: process.env.DATABASE_URL });

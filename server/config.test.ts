@@ -12,6 +12,7 @@ describe('configuration', () => {
       SESSION_MAX_HOURS: 12,
       API_RATE_LIMIT_MAX: 1200,
       API_RATE_LIMIT_WINDOW_SECONDS: 60,
+      AUDIT_ANCHOR_INTERVAL_SECONDS: 60,
     });
     expect(config.DATABASE_URL).toBeUndefined();
   });

@@ -28,11 +28,9 @@ export const configSchema = z
     AUDIT_ANCHOR_KEY: optionalText.pipe(
       z.string().min(32, 'must be at least 32 characters (a random secret)').optional(),
     ),
-    AUDIT_ANCHOR_INTERVAL_HOURS: z.coerce
-      .number()
-      .positive()
-      .max(24 * 7)
-      .default(24),
+    // How often the heads of the chains written to are anchored: a rewrite of audit rows older
+    // than this is found by verify (21 CFR 11.10(e), EU GMP Annex 11 §9).
+    AUDIT_ANCHOR_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
     DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
     // Encrypts secrets kept in the settings (the SSO client secret, the AD bind password);
     // without it, a random key is made once in DATA_DIR/settings-secret.key.

@@ -8,6 +8,7 @@ import { seedFirstStart } from './db/seed.ts';
 import { reconcileAtStart } from './modules/verification/runs/run-reconcile.ts';
 import { createAnchorStore, scheduleAnchors } from './modules/audit/audit-anchor.ts';
 import { warnIfAuditTrailUnprotected } from './modules/audit/audit-protection.ts';
+import { bindEarlierSignatures } from './records/signature-binding.ts';
 import { terminalLogStream } from './util/terminal-log.ts';
 
 function fail(error: unknown): never {
@@ -49,10 +50,13 @@ async function start(config: Config): Promise<void> {
   const { db, seed } = await preparing;
   await warnIfAuditTrailUnprotected(db, (message) => app.log.warn(message));
   await reconcileAtStart(db, (details, message) => app.log.warn(details, message));
+  const bound = await bindEarlierSignatures(db, config, (message) => app.log.warn(message));
+  if (bound > 0)
+    app.log.info(`${bound} signature(s) made before MACs existed bound into the audit trail`);
   const stopAnchors = scheduleAnchors(
     db,
     createAnchorStore(config, (message) => app.log.warn(message)),
-    config.AUDIT_ANCHOR_INTERVAL_HOURS,
+    config.AUDIT_ANCHOR_INTERVAL_SECONDS,
     (err) => app.log.error({ err }, 'writing the audit chain anchors failed'),
   );
   if (!config.PUBLIC_URL) {

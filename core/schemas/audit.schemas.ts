@@ -124,9 +124,26 @@ export const ZChainCheck = z.object({
   anchor: ZChainHead.extend({ at: z.string() }).nullable(),
 });
 
+/** The electronic signatures of the verified facilities, each checked as on every read. */
+export const ZSignaturesCheck = z.object({
+  checked: z.number(),
+  invalid: z.array(
+    z.object({
+      id: z.number(),
+      documentType: z.string(),
+      documentId: z.number(),
+      versionNumber: z.number(),
+      /** record_changed, no_chain_entry (not bound into the audit trail), mac (wrong MAC). */
+      problem: z.enum(['record_changed', 'no_chain_entry', 'mac']),
+    }),
+  ),
+});
+
 export const ZAuditVerifyResult = z.object({
+  /** False when a chain is broken or a signature is not valid. */
   intact: z.boolean(),
   chains: z.array(ZChainCheck),
+  signatures: ZSignaturesCheck,
 });
 
 export const ZAuditAnchorResult = z.object({

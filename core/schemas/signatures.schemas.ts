@@ -142,7 +142,11 @@ export const ZSignature = z.object({
   userId: z.number().int(),
   signedAt: z.string().describe('The database’s UTC time, ISO 8601'),
   contentHash: z.string().describe('SHA-256 (hex) of the canonical content of the signed version'),
-  valid: z.boolean().describe('False when the stored version no longer hashes to contentHash'),
+  valid: z
+    .boolean()
+    .describe(
+      'False when the stored version no longer hashes to contentHash, or no audit-trail entry binds the signature with the right MAC',
+    ),
   reason: z.string().nullable(),
   limitsSnapshotId: z
     .number()

@@ -10,7 +10,8 @@ import { writeAudit } from '../db/audit-write.ts';
 import type { ControlledRef, VersionRow } from './controlled.ts';
 import { printableContent } from './record-pdf-content.ts';
 import { renderRecordPdf } from './record-pdf.ts';
-import { listSignatures } from './signatures.read.ts';
+import { signatureKey } from './signature-binding.ts';
+import { checkedSignatures } from './signatures.read.ts';
 import { mayReadSignatures } from './signatures.routes.ts';
 
 /** One version of a record (the latest when no number is given), or a 404. */
@@ -37,7 +38,7 @@ async function versionFor(
 }
 
 /** `GET {F}/signatures/pdf`: a version of a controlled record with its signature manifest. */
-export function registerRecordPdfRoute({ app, db, requireSession }: AppContext): void {
+export function registerRecordPdfRoute({ app, db, config, requireSession }: AppContext): void {
   typed(app).get(
     '/api/v2/plans/:plan/facilities/:facility/signatures/pdf',
     {
@@ -46,7 +47,7 @@ export function registerRecordPdfRoute({ app, db, requireSession }: AppContext):
         tags: ['signatures'],
         summary: 'A version of a controlled record as a PDF, with its signature manifest',
         description:
-          'The record’s title, document type, version number and status (spec labels), the version’s content field by field, and every signature of the version: printed name, signer role, meaning, signed at (UTC, ISO 8601, as `GET signatures` gives it), valid or not, and content hash (Part 11 ES-1). The latest version unless `versionNumber` names another; 404 NotFoundError for a record or version that does not exist. Needs the right to read the record’s signatures. Each download writes an audit row.',
+          'The record’s title, document type, version number and status (spec labels), the version’s content field by field, and every signature of the version: printed name, signer role, meaning, signed at (UTC, ISO 8601, as `GET signatures` gives it), valid or not (and why not), and content hash (Part 11 ES-1). The latest version unless `versionNumber` names another; 404 NotFoundError for a record or version that does not exist. Needs the right to read the record’s signatures. Each download writes an audit row.',
         params: ZFacilityParams,
         querystring: ZRecordPdfQuery,
         produces: ['application/pdf'],
@@ -58,8 +59,9 @@ export function registerRecordPdfRoute({ app, db, requireSession }: AppContext):
       mayReadSignatures(sessionOf(request), { plan, facility, documentType });
       const ref = { facilityId: facility, documentType, documentId };
       const version = await versionFor(db, ref, versionNumber);
+      const key = await signatureKey(config, (message) => app.log.warn(message));
       const [signatures, settings] = await Promise.all([
-        listSignatures(db, ref),
+        checkedSignatures(db, key, { ...ref, facilityIds: [facility] }),
         facilityDateTimeSettings(db, facility),
       ]);
       const actor = actorOf(request);

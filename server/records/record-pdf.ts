@@ -10,6 +10,7 @@ import type {
   TSignature,
   TSignatureState,
 } from '#core/schemas/signatures.schemas.ts';
+import type { SignatureProblem } from './signature-binding.ts';
 import { landscapePage, renderPdfDocument } from '../util/pdf/render-pdf.ts';
 import type { PrintedField } from './record-pdf-content.ts';
 
@@ -28,7 +29,7 @@ export interface RecordPdfInput {
   signatureState: TSignatureState | null;
   /** The version's content, field by field (printableContent). */
   fields: PrintedField[];
-  signatures: TSignature[];
+  signatures: (TSignature & { problem?: SignatureProblem })[];
   facilityName: string;
   settings: DateTimeSettings;
   generatedBy: string;
@@ -58,7 +59,18 @@ function actionText(signature: TSignature): string {
   return rejectionLabel(at);
 }
 
-function manifest(signatures: TSignature[]): unknown {
+const NOT_VALID: Record<NonNullable<SignatureProblem>, string> = {
+  record_changed: 'Not valid: the record changed since',
+  no_chain_entry: 'Not valid: not in the audit trail',
+  mac: 'Not valid: its MAC does not match',
+};
+
+function validityText(s: TSignature & { problem?: SignatureProblem }): string {
+  if (s.valid) return 'Valid';
+  return s.problem ? NOT_VALID[s.problem] : 'Not valid';
+}
+
+function manifest(signatures: (TSignature & { problem?: SignatureProblem })[]): unknown {
   if (signatures.length === 0)
     return { text: 'This version has no signatures yet.', italics: true };
   const body = signatures.map((s) => [
@@ -67,7 +79,7 @@ function manifest(signatures: TSignature[]): unknown {
     actionText(s),
     s.reason ? `${s.meaning}\nReason: ${s.reason}` : s.meaning,
     s.signedAt,
-    s.valid ? 'Valid' : 'Not valid: the record changed since',
+    validityText(s),
     { text: s.contentHash, fontSize: 6 },
   ]);
   return {

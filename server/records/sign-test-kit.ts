@@ -1,3 +1,4 @@
+import type { Queryable } from '../db/db.ts';
 import { permissionsWith, buildUser } from '../test/factories.ts';
 import { ADMIN, startFacilityTestServer, type TestServer } from '../test/test-server.ts';
 
@@ -151,4 +152,29 @@ export async function startSignTeam() {
     signer: await kit.person({ sign: true, firstName: 'Grace' }),
     signer2: await kit.person({ sign: true }),
   };
+}
+
+/** An SOP its editor submitted and a signer approved: two valid signatures. */
+export async function approvedSop(kit: SignKit) {
+  const editor = await kit.person({ edit: true });
+  const signer = await kit.person({ sign: true });
+  const sopId = (await kit.createSop(editor)).id as number;
+  for (const [action, as] of [
+    ['Submit', editor],
+    ['Approve', signer],
+  ] as const) {
+    const res = await kit.signSop(sopId, action, as);
+    if (res.status !== 200) throw new Error(`${action}: ${res.status} ${JSON.stringify(res.body)}`);
+  }
+  return { editor, signer, sopId };
+}
+
+/** The SQLSTATE a statement is refused with, or 'accepted'. */
+export async function sqlState(q: Queryable, sql: string): Promise<string> {
+  try {
+    await q.query(sql);
+  } catch (error) {
+    return (error as { code?: string }).code ?? 'none';
+  }
+  return 'accepted';
 }

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../db/db.ts';
 import { testDatabaseRoles } from '../test/test-db-urls.ts';
 import { contentHash } from './controlled.ts';
-import { startSignKit, type Person, type SignKit } from './sign-test-kit.ts';
+import { approvedSop, sqlState, startSignKit, type SignKit } from './sign-test-kit.ts';
 
 /*
  * ES-3: a changed record no longer verifies against its signature, a signature cannot be moved
@@ -12,29 +11,14 @@ import { startSignKit, type Person, type SignKit } from './sign-test-kit.ts';
 const twoRoles = Boolean(process.env.DATABASE_URL) && Boolean(testDatabaseRoles().appRole);
 
 let kit: SignKit;
-let editor: Person;
-let signer: Person;
 let sopId: number;
 beforeAll(async () => {
   kit = await startSignKit();
-  editor = await kit.person({ edit: true });
-  signer = await kit.person({ sign: true });
-  sopId = (await kit.createSop(editor)).id;
-  expect((await kit.signSop(sopId, 'Submit', editor)).status).toBe(200);
-  expect((await kit.signSop(sopId, 'Approve', signer)).status).toBe(200);
+  ({ sopId } = await approvedSop(kit));
 });
 afterAll(async () => {
   await kit?.close();
 });
-
-async function sqlState(db: Db, sql: string): Promise<string> {
-  try {
-    await db.query(sql);
-  } catch (error) {
-    return (error as { code?: string }).code ?? 'none';
-  }
-  return 'accepted';
-}
 
 const validity = async () => {
   const res = await kit.call('GET', `${kit.F}/signatures?documentType=SOP&documentId=${sopId}`);

@@ -9,27 +9,22 @@ import type {
 } from '#core/schemas/signatures.schemas.ts';
 import type { Queryable } from '../db/db.ts';
 import { contentHash, type ControlledRef } from './controlled.ts';
+import {
+  bindingProblems,
+  type BoundSignature,
+  type SignatureProblem,
+} from './signature-binding.ts';
 import { stepProgress, whyNotEligible, type Signer } from './signature-steps.ts';
 
-export interface SignatureRow {
-  id: number;
+export interface SignatureRow extends BoundSignature {
   document_type: TControlledDocumentType;
-  document_id: number;
-  version_number: number;
   action: TSignAction;
   signer_role: TSignerRole;
-  meaning: string;
-  printed_name: string;
-  user_id: number;
-  signed_at: Date | string;
-  content_hash: string;
-  reason: string | null;
-  limits_snapshot_id: number | null;
 }
 
-const SIGNATURE_COLUMNS = `s.id, s.document_type, s.document_id, s.version_number, s.action,
-  s.signer_role, s.meaning, s.printed_name, s.user_id, s.signed_at, s.content_hash, s.reason,
-  s.limits_snapshot_id`;
+const SIGNATURE_COLUMNS = `s.id, s.facility_id, s.document_type, s.document_id,
+  s.version_number, s.action, s.signer_role, s.meaning, s.printed_name, s.user_id, s.signed_at,
+  s.content_hash, s.reason, s.limits_snapshot_id`;
 
 /** The signatures of one version of a record, oldest first. */
 export async function signaturesOf(
@@ -49,29 +44,56 @@ function iso(value: Date | string): string {
   return (value instanceof Date ? value : new Date(value)).toISOString();
 }
 
+export type CheckedSignature = TSignature & { problem: SignatureProblem };
+
 /**
- * Every signature of a record, oldest first, each checked again against the version as it is
- * stored now: `valid` is false when that content no longer hashes to what was signed.
+ * Signatures checked again on every read (21 CFR 11.70): `valid` only when the version as
+ * stored now still hashes to what was signed, and a chain entry with the right MAC binds the
+ * signature (a row written into the table by other means has none).
  */
-export async function listSignatures(
+export async function checkedSignatures(
   q: Queryable,
-  ref: Omit<ControlledRef, 'planId'>,
-): Promise<TSignature[]> {
+  key: Buffer,
+  where: { facilityIds: number[]; documentType?: string; documentId?: number },
+): Promise<CheckedSignature[]> {
   const rows = await q.query<SignatureRow & { content: unknown }>(
     `select ${SIGNATURE_COLUMNS}, v.content from signatures s
        left join controlled_versions v on v.facility_id = s.facility_id
         and v.document_type = s.document_type and v.document_id = s.document_id
         and v.version_number = s.version_number
-      where s.facility_id = $1 and s.document_type = $2 and s.document_id = $3
+      where s.facility_id = any($1::int[])
+        and ($2::text is null or s.document_type = $2)
+        and ($3::int is null or s.document_id = $3)
       order by s.id`,
-    [ref.facilityId, ref.documentType, ref.documentId],
+    [where.facilityIds, where.documentType ?? null, where.documentId ?? null],
   );
-  return rows.map((row) => ({
-    ...toSignature(row),
-    valid:
-      row.content !== null &&
-      contentHash(ref, row.version_number, row.content) === row.content_hash,
-  }));
+  const bindings = await bindingProblems(q, key, rows);
+  return rows.map((row) => {
+    const ref = {
+      facilityId: row.facility_id,
+      documentType: row.document_type,
+      documentId: row.document_id,
+    };
+    const problem: SignatureProblem =
+      row.content === null || contentHash(ref, row.version_number, row.content) !== row.content_hash
+        ? 'record_changed'
+        : (bindings.get(row.id) ?? null);
+    return { ...toSignature(row), valid: problem === null, problem };
+  });
+}
+
+/** Every signature of a record, oldest first, each checked again (`checkedSignatures`). */
+export async function listSignatures(
+  q: Queryable,
+  key: Buffer,
+  ref: Omit<ControlledRef, 'planId'>,
+): Promise<TSignature[]> {
+  const checked = await checkedSignatures(q, key, {
+    facilityIds: [ref.facilityId],
+    documentType: ref.documentType,
+    documentId: ref.documentId,
+  });
+  return checked.map(({ problem: _, ...signature }) => signature);
 }
 
 /** A signature as the API gives it, without `valid` (which the caller decides). */

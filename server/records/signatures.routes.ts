@@ -15,6 +15,7 @@ import { writeAudit } from '../db/audit-write.ts';
 import { actorOf, facilityPermissions, sessionOf } from '../http/session-guard.ts';
 import { documentTypeRegistration } from './controlled.ts';
 import { registerRecordPdfRoute } from './record-pdf.routes.ts';
+import { signatureKey } from './signature-binding.ts';
 import { listSignatures, pendingApprovals } from './signatures.read.ts';
 import { sign, signerIn } from './signatures.service.ts';
 
@@ -39,6 +40,7 @@ const tags = ['signatures'];
 export function registerSignatureRoutes(context: AppContext): void {
   const { app, db, config, requireSession } = context;
   const r = typed(app);
+  const signingKey = () => signatureKey(config, (message) => app.log.warn(message));
 
   r.post(
     `${F}/signatures`,
@@ -85,6 +87,7 @@ export function registerSignatureRoutes(context: AppContext): void {
       return sign(
         db,
         config,
+        await signingKey(),
         actorOf(request),
         { planId: plan, facilityId: facility },
         request.body,
@@ -100,7 +103,7 @@ export function registerSignatureRoutes(context: AppContext): void {
         tags,
         summary: 'The signatures of a controlled record, oldest first',
         description:
-          '`valid` is computed on every read: false when the stored version no longer hashes to the signed `contentHash`. Needs the right to read records of the type.',
+          '`valid` is computed on every read: false when the stored version no longer hashes to the signed `contentHash`, or when no entry of the audit hash chain binds the signature with the right MAC (a row written by other means than signing). Needs the right to read records of the type.',
         params: ZFacilityParams,
         querystring: ZSignaturesQuery,
         response: { 200: ZSignaturesResponse },
@@ -111,7 +114,11 @@ export function registerSignatureRoutes(context: AppContext): void {
       const { documentType, documentId } = request.query;
       mayReadSignatures(sessionOf(request), { plan, facility, documentType });
       return {
-        signatures: await listSignatures(db, { facilityId: facility, documentType, documentId }),
+        signatures: await listSignatures(db, await signingKey(), {
+          facilityId: facility,
+          documentType,
+          documentId,
+        }),
       };
     },
   );

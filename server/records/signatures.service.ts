@@ -24,6 +24,7 @@ import {
   type ControlledRef,
   type VersionRow,
 } from './controlled.ts';
+import { bindingProblems, bindingValues } from './signature-binding.ts';
 import { actionAllowedIn, statusAt, stepProgress, whyNotEligible } from './signature-steps.ts';
 import { signaturesOf, toSignature, type SignatureRow } from './signatures.read.ts';
 
@@ -62,6 +63,7 @@ async function decide(
   version: VersionRow,
   request: TSignRequest,
   signer: Signer,
+  signingKey: Buffer,
 ): Promise<Outcome> {
   const refuse = (name: 'TransactionLocked' | 'NotAllowed', why: string): never => {
     throw new ControlledRefusal(name, why, actor, ref, request.action);
@@ -96,7 +98,11 @@ async function decide(
     };
   }
   const steps = (version.approval_steps ?? []) as TApprovalStep[];
-  const signed = await signaturesOf(tx, ref, version.version_number);
+  // Only signatures the audit trail binds count toward the steps: a row written into the table
+  // by other means must not complete a review or an approval (21 CFR 11.70).
+  const rows = await signaturesOf(tx, ref, version.version_number);
+  const binding = await bindingProblems(tx, signingKey, rows);
+  const signed = rows.filter((s) => binding.get(s.id) === null);
   const progress = stepProgress(
     steps,
     signed.map((s) => ({ action: s.action, userId: s.user_id })),
@@ -169,6 +175,7 @@ async function applyOutcome(tx: Queryable, ref: ControlledRef, version: VersionR
 export async function sign(
   db: Db,
   config: KeyConfig,
+  signingKey: Buffer,
   actor: Actor,
   scope: { planId: number; facilityId: number },
   request: TSignRequest,
@@ -196,7 +203,7 @@ export async function sign(
           `${request.documentType} ${request.documentId} was not found`,
         );
       const signer = await signerIn(tx, userId, scope.facilityId);
-      const outcome = await decide(tx, actor, ref, version, request, signer);
+      const outcome = await decide(tx, actor, ref, version, request, signer, signingKey);
       const recordVersion = await applyOutcome(tx, ref, version, outcome);
       const snapshotId =
         outcome.status === 'Approved' && registration.onApproved
@@ -213,8 +220,9 @@ export async function sign(
            signer_role, meaning, printed_name, user_id, content_hash, reason, limits_snapshot_id)
          select $1, $2, $3, $4, $5, $6, $7, u.first_name || ' ' || u.last_name, u.id, $8, $9, $10
            from users u where u.id = $11
-         returning id, document_type, document_id, version_number, action, signer_role, meaning,
-                   printed_name, user_id, signed_at, content_hash, reason, limits_snapshot_id`,
+         returning id, facility_id, document_type, document_id, version_number, action,
+                   signer_role, meaning, printed_name, user_id, signed_at, content_hash, reason,
+                   limits_snapshot_id`,
         [
           scope.facilityId,
           ref.documentType,
@@ -229,6 +237,7 @@ export async function sign(
           userId,
         ],
       );
+      // The signature's entry in the hash chain: what it binds, with its MAC.
       await writeAudit(tx, actor, {
         planId: scope.planId,
         facilityId: scope.facilityId,
@@ -237,13 +246,8 @@ export async function sign(
         entityId: ref.documentId,
         reason: request.reason ?? null,
         newValues: {
-          documentType: ref.documentType,
-          documentId: ref.documentId,
-          versionNumber: version.version_number,
-          signatureId: signature!.id,
+          ...bindingValues(signingKey, signature!),
           signerRole: outcome.signerRole,
-          meaning,
-          printedName: signature!.printed_name,
           status: outcome.status,
           signatureState: outcome.signatureState,
           ...(snapshotId === null ? {} : { limitsSnapshotId: snapshotId }),

@@ -21,7 +21,14 @@ describe('the audit trail verification in words', () => {
 
   it('says the trail is intact, with how many entries were checked', () => {
     expect(
-      verifyOutcome({ intact: true, chains: [check('plan:1', 4), check('facility:3', 20)] }, names),
+      verifyOutcome(
+        {
+          intact: true,
+          chains: [check('plan:1', 4), check('facility:3', 20)],
+          signatures: { checked: 0, invalid: [] },
+        },
+        names,
+      ),
     ).toEqual({
       intact: true,
       title: 'The audit trail is intact',
@@ -34,12 +41,55 @@ describe('the audit trail verification in words', () => {
       {
         intact: false,
         chains: [check('plan:1', 4), check('facility:3', 20, { seq: 7, problem: 'hash' })],
+        signatures: { checked: 0, invalid: [] },
       },
       names,
     );
     expect(outcome.title).toBe('The audit trail is broken');
     expect(outcome.lines).toEqual([
       'Entries of Oral Solid Dosage Plant: broken at entry 7: an entry was changed after it was written.',
+    ]);
+  });
+
+  it('names each signature that is not valid, and why', () => {
+    const outcome = verifyOutcome(
+      {
+        intact: false,
+        chains: [check('facility:3', 20)],
+        signatures: {
+          checked: 3,
+          invalid: [
+            { id: 8, documentType: 'SOP', documentId: 4, versionNumber: 1, problem: 'mac' },
+            {
+              id: 9,
+              documentType: 'SOP',
+              documentId: 4,
+              versionNumber: 1,
+              problem: 'no_chain_entry',
+            },
+          ],
+        },
+      },
+      names,
+    );
+    expect(outcome.lines).toEqual([
+      'Signature 8 of SOP 4, version 1: not valid: it does not match its seal in the audit trail.',
+      'Signature 9 of SOP 4, version 1: not valid: it is not in the audit trail (written by other means than signing).',
+    ]);
+  });
+
+  it('counts the signatures checked when all are valid', () => {
+    const outcome = verifyOutcome(
+      {
+        intact: true,
+        chains: [check('facility:3', 2)],
+        signatures: { checked: 1, invalid: [] },
+      },
+      names,
+    );
+    expect(outcome.lines).toEqual([
+      '2 entries checked; none was changed, removed or inserted.',
+      '1 electronic signature checked; all valid.',
     ]);
   });
 });

@@ -12,6 +12,20 @@ const PROBLEMS: Record<string, string> = {
   anchor_signature: 'a signed copy of the trail kept outside the database has a wrong signature',
 };
 
+/** Why a signature is not valid, to a reader of the trail. */
+const SIGNATURE_PROBLEMS: Record<string, string> = {
+  record_changed: 'the record changed after it was signed',
+  no_chain_entry: 'it is not in the audit trail (written by other means than signing)',
+  mac: 'it does not match its seal in the audit trail',
+};
+
+type SignatureCheck = AuditVerifyResult['signatures']['invalid'][number];
+
+function signatureLine(s: SignatureCheck): string {
+  const why = SIGNATURE_PROBLEMS[s.problem] ?? 'it does not verify';
+  return `Signature ${s.id} of ${s.documentType} ${s.documentId}, version ${s.versionNumber}: not valid: ${why}.`;
+}
+
 /** 'facility:3' → the facility's name; 'plan:1' → the entries that belong to no facility. */
 export function chainName(chain: string, facilityNames: ReadonlyMap<number, string>): string {
   const [kind, id] = chain.split(':');
@@ -38,20 +52,30 @@ export function verifyOutcome(
   facilityNames: ReadonlyMap<number, string>,
 ): VerifyOutcome {
   const rows = result.chains.reduce((sum, check) => sum + check.rows, 0);
+  const signed = result.signatures.checked;
   if (result.intact) {
     return {
       intact: true,
       title: 'The audit trail is intact',
       lines: [
         `${rows} ${rows === 1 ? 'entry' : 'entries'} checked; none was changed, removed or inserted.`,
+        ...(signed > 0
+          ? [
+              `${signed} electronic ${signed === 1 ? 'signature' : 'signatures'} checked; all valid.`,
+            ]
+          : []),
       ],
     };
   }
+  const chainsIntact = result.chains.every((check) => check.intact);
   return {
     intact: false,
-    title: 'The audit trail is broken',
-    lines: result.chains
-      .filter((check) => !check.intact)
-      .map((check) => brokenLine(check, facilityNames)),
+    title: chainsIntact ? 'Electronic signatures are not valid' : 'The audit trail is broken',
+    lines: [
+      ...result.chains
+        .filter((check) => !check.intact)
+        .map((check) => brokenLine(check, facilityNames)),
+      ...result.signatures.invalid.map(signatureLine),
+    ],
   };
 }

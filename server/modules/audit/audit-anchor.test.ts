@@ -5,21 +5,33 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Queryable } from '#server/db/db.ts';
 import { buildUser } from '#server/test/factories.ts';
 import { startTestServer, type TestServer } from '#server/test/test-server.ts';
+import type { Actor } from '#server/db/audit-write.ts';
 import {
   ANCHOR_FILE,
   anchorDir,
   anchorHmac,
   createAnchorStore,
+  scheduleAnchors,
   type Anchor,
 } from './audit-anchor.ts';
+import { writeAuditMany } from './audit-bulk.ts';
 import { readPdfText } from './read-pdf-text.ts';
 import { verifyChain } from './audit-chain.ts';
 
 const KEY = 'test-anchor-key-0123456789abcdef0123456789';
+const SYSTEM: Actor = {
+  userId: null,
+  userName: 'test',
+  ip: null,
+  userAgent: null,
+  requestId: null,
+};
 let server: TestServer;
 let token: string;
 let planId: number;
 let facilityId: number;
+// The tests of anchors on a timer use the second facility's chain, which the others leave whole.
+let otherFacilityId: number;
 beforeAll(async () => {
   server = await startTestServer({ AUDIT_ANCHOR_KEY: KEY });
   token = await server.login();
@@ -28,6 +40,11 @@ beforeAll(async () => {
   );
   planId = f!.plan_id;
   facilityId = f!.id;
+  const [other] = await server.db.query<{ id: number }>(
+    'select id from facilities where plan_id = $1 and id <> $2 order by id limit 1',
+    [planId, facilityId],
+  );
+  otherFacilityId = other!.id;
 });
 afterAll(async () => {
   await server?.close();
@@ -58,6 +75,16 @@ async function head(chain: string): Promise<{ seq: number; hash: string }> {
     [chain],
   );
   return row!;
+}
+
+/** One chain as the facility's verify shows it. */
+async function facilityVerify(facility: number, chain: string) {
+  const res = await server.request<VerifyBody>(
+    'GET',
+    `/api/v2/plans/${planId}/facilities/${facility}/audit_logs/verify`,
+    { token },
+  );
+  return res.body.chains.find((c) => c.chain === chain);
 }
 
 /**
@@ -137,7 +164,7 @@ describe('audit chain anchors', () => {
     expect(text).toContain(`Chain head plan:${planId}: seq ${pdfHead.seq}, hash ${pdfHead.hash}`);
   });
 
-  it('detects a rewrite that recomputed every hash, by the anchors', async () => {
+  it('detects a rewrite that recomputed every hash, and names the first rewritten row', async () => {
     const chain = `plan:${planId}`;
     await server.request('POST', '/api/v2/audit_logs/anchor', { token });
     const anchored = await head(chain);
@@ -146,13 +173,12 @@ describe('audit chain anchors', () => {
     expect(await verifyChain(server.db, chain)).toMatchObject({ intact: true });
     const res = await server.request<VerifyBody>('GET', '/api/v2/audit_logs/verify', { token });
     expect(res.body.intact).toBe(false);
-    const first = anchorLines().find((l) => l.chain === chain)!;
     expect(res.body.chains.find((c) => c.chain === chain)).toMatchObject({
       intact: false,
       problem: 'anchor',
-      brokenSeq: first.seq,
+      brokenSeq: 2,
     });
-    expect(first.seq).toBeLessThanOrEqual(anchored.seq);
+    expect(anchored.seq).toBeGreaterThan(2);
   });
 
   it('refuses an anchor line forged without the key', async () => {
@@ -163,15 +189,86 @@ describe('audit chain anchors', () => {
       anchorFile(),
       `${JSON.stringify({ db: db!.db, chain, ...real, at: new Date().toISOString(), hmac: 'f'.repeat(64) })}\n`,
     );
-    const res = await server.request<VerifyBody>(
-      'GET',
-      `/api/v2/plans/${planId}/facilities/${facilityId}/audit_logs/verify`,
-      { token },
-    );
-    expect(res.body.chains.find((c) => c.chain === chain)).toMatchObject({
+    expect(await facilityVerify(facilityId, chain)).toMatchObject({
       intact: false,
       problem: 'anchor_signature',
     });
+  });
+});
+
+describe('anchors while rows are written', () => {
+  it('anchor only the chains written to since, with the hash of each row since the last anchor', async () => {
+    const store = createAnchorStore(server.config, () => undefined);
+    await store.write(server.db, { onlyMoved: true });
+    // Nothing written since: no new line.
+    expect(await store.write(server.db, { onlyMoved: true })).toEqual([]);
+    const chain = `facility:${otherFacilityId}`;
+    const before = (await head(chain)) ?? { seq: 0 };
+    await server.db.transaction((tx) =>
+      writeAuditMany(
+        tx,
+        SYSTEM,
+        [1, 2, 3].map(() => ({
+          planId,
+          facilityId: otherFacilityId,
+          domain: 'Test',
+          action: 'Write',
+        })),
+      ),
+    );
+    const written = await store.write(server.db, { onlyMoved: true });
+    expect(written.map((a) => a.chain)).toEqual([chain]);
+    const rows = await server.db.query<{ hash: string }>(
+      'select hash from audit_log where chain = $1 and seq > $2 order by seq',
+      [chain, before.seq],
+    );
+    expect(written[0]).toMatchObject({
+      seq: before.seq + 3,
+      from: before.seq + 1,
+      hashes: rows.map((r) => r.hash),
+    });
+    expect(await store.write(server.db, { onlyMoved: true })).toEqual([]);
+  });
+
+  it('are written on a timer, so a rewrite after the next tick is named by verify', async () => {
+    const chain = `facility:${otherFacilityId}`;
+    const store = createAnchorStore(server.config, () => undefined);
+    const errors: unknown[] = [];
+    const stop = scheduleAnchors(server.db, store, 1, (error) => errors.push(error));
+    try {
+      await server.db.transaction((tx) =>
+        writeAuditMany(
+          tx,
+          SYSTEM,
+          [1, 2].map(() => ({
+            planId,
+            facilityId: otherFacilityId,
+            domain: 'Test',
+            action: 'Write',
+          })),
+        ),
+      );
+      const written = await head(chain);
+      await expect
+        .poll(() => anchorLines().some((l) => l.chain === chain && l.seq === written.seq), {
+          timeout: 5000,
+          interval: 200,
+        })
+        .toBe(true);
+      const lines = anchorLines().length;
+      await new Promise((done) => setTimeout(done, 1500));
+      // Quiet: the ticks since wrote nothing.
+      expect(anchorLines()).toHaveLength(lines);
+      await rewriteConsistently(await server.db.owner(), chain, written.seq - 1);
+      expect(await facilityVerify(otherFacilityId, chain)).toMatchObject({
+        intact: false,
+        problem: 'anchor',
+        brokenSeq: written.seq - 1,
+      });
+      expect(errors).toEqual([]);
+    } finally {
+      stop();
+    }
   });
 });
 

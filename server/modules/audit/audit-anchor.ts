@@ -1,15 +1,15 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
-import { appendFile, readFile, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import type { Config } from '#server/config.ts';
+import { appendFile, open, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Queryable } from '#server/db/db.ts';
+import { anchorDir, outsideKey, type OutsideKeyConfig } from '#server/db/outside-key.ts';
 
 /**
- * The chain heads, signed and written outside the database (a "daily signed export of the
- * chain head", AT-5): someone who can rewrite the audit table and recompute every hash still
- * cannot make the rewritten chain match a head recorded before the rewrite, nor forge a new
- * record without the HMAC key, which the database never sees.
+ * The chain heads, signed and written outside the database (AT-5, 21 CFR 11.10(e)) at most a
+ * minute apart while rows are written: someone who can rewrite the audit table and recompute
+ * every hash still cannot make the rewritten chain match what was recorded before the rewrite,
+ * nor forge a new record without the HMAC key, which the database never sees.
  */
 export interface Anchor {
   db: string;
@@ -17,86 +17,147 @@ export interface Anchor {
   seq: number;
   hash: string;
   at: string;
+  /**
+   * The hash of every row written since the chain's previous anchor, from seq `from` to `seq`,
+   * so that verify names the first rewritten row, not only the anchor after it. Older anchors
+   * hold the head alone.
+   */
+  from?: number;
+  hashes?: string[];
   hmac: string;
 }
 
 export interface AnchorStore {
   readonly file: string;
-  /** Appends one signed line per chain head; returns what was written. */
-  write(q: Queryable): Promise<Anchor[]>;
+  /**
+   * Appends one signed line per chain head; with `onlyMoved`, only for the chains written to
+   * since their last anchor (a quiet database gets no new lines). Returns what was written.
+   */
+  write(q: Queryable, options?: { onlyMoved?: boolean }): Promise<Anchor[]>;
   /** The anchors of this database, each with whether its HMAC is right. */
   read(q: Queryable): Promise<(Anchor & { signed: boolean })[]>;
 }
 
-const KEY_FILE = 'anchor.key';
 export const ANCHOR_FILE = 'audit-anchors.jsonl';
-
-export function anchorDir(config: Pick<Config, 'AUDIT_ANCHOR_DIR' | 'DATA_DIR'>): string {
-  return resolve(config.AUDIT_ANCHOR_DIR ?? join(config.DATA_DIR, 'audit-anchors'));
-}
+export { anchorDir };
 
 export function anchorHmac(key: string, a: Omit<Anchor, 'hmac'>): string {
-  return createHmac('sha256', key)
-    .update(JSON.stringify([a.db, a.chain, a.seq, a.hash, a.at]))
-    .digest('hex');
+  const fields: unknown[] = [a.db, a.chain, a.seq, a.hash, a.at];
+  if (a.hashes) fields.push(a.from, a.hashes);
+  return createHmac('sha256', key).update(JSON.stringify(fields)).digest('hex');
 }
 
 function sameHex(a: string, b: string): boolean {
   return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 }
 
-async function databaseId(q: Queryable): Promise<string> {
+export async function databaseId(q: Queryable): Promise<string> {
   const [row] = await q.query<{ id: string }>('select id::text as id from database_identity');
   if (!row) throw new Error('database_identity is empty');
   return row.id;
 }
 
+function parseLine(line: string): Anchor | undefined {
+  try {
+    return JSON.parse(line) as Anchor;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The hashes of a chain's rows `from`..`to`, one per seq ('' where a row is missing). */
+async function rowHashes(q: Queryable, chain: string, from: number, to: number) {
+  const rows = await q.query<{ seq: number; hash: string }>(
+    'select seq::int as seq, hash from audit_log where chain = $1 and seq between $2 and $3',
+    [chain, from, to],
+  );
+  const hashes = Array.from({ length: Math.max(0, to - from + 1) }, () => '');
+  for (const r of rows) hashes[r.seq - from] = r.hash;
+  return hashes;
+}
+
 export function createAnchorStore(
-  config: Pick<Config, 'AUDIT_ANCHOR_DIR' | 'AUDIT_ANCHOR_KEY' | 'DATA_DIR'>,
+  config: OutsideKeyConfig,
   warn: (message: string) => void,
 ): AnchorStore {
   const dir = anchorDir(config);
   const file = join(dir, ANCHOR_FILE);
-  let key = config.AUDIT_ANCHOR_KEY;
+  let key: string | undefined;
+  const keyOf = async () => (key ??= await outsideKey(config, warn));
+  // The last anchored seq of each chain ("db chain"), from the signed lines of the file read so
+  // far; lines appended by another writer are read on the next write, from where it stopped.
+  const lastSeq = new Map<string, number>();
+  let readUpTo = 0;
+  let queue: Promise<unknown> = Promise.resolve();
 
-  // Without AUDIT_ANCHOR_KEY a random key is made once, readable by the server's user only.
-  // It still detects a rewrite made inside the database, but not one by someone who can also
-  // read this directory; hence the warning.
-  async function keyOf(): Promise<string> {
-    if (key) return key;
-    const path = join(dir, KEY_FILE);
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  async function catchUp(): Promise<void> {
+    if (!existsSync(file)) return;
+    const k = await keyOf();
+    const handle = await open(file, 'r');
     try {
-      await writeFile(path, randomBytes(32).toString('hex'), { flag: 'wx', mode: 0o600 });
-      warn(
-        `AUDIT_ANCHOR_KEY is not set: generated an anchor key in ${path}. Set AUDIT_ANCHOR_KEY from a secret store so that whoever can rewrite the database cannot also re-sign the anchors.`,
-      );
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const { size } = await handle.stat();
+      if (size < readUpTo) {
+        // The file was moved aside (a new key): start again from what the new one holds.
+        readUpTo = 0;
+        lastSeq.clear();
+      }
+      if (size === readUpTo) return;
+      const buffer = Buffer.alloc(size - readUpTo);
+      await handle.read(buffer, 0, buffer.length, readUpTo);
+      const text = buffer.toString('utf8');
+      const complete = text.lastIndexOf('\n') + 1;
+      readUpTo += Buffer.byteLength(text.slice(0, complete));
+      for (const line of text.slice(0, complete).split('\n')) {
+        const a = line.trim() ? parseLine(line) : undefined;
+        if (!a || typeof a.hmac !== 'string' || !sameHex(a.hmac, anchorHmac(k, a))) continue;
+        const id = `${a.db} ${a.chain}`;
+        lastSeq.set(id, Math.max(lastSeq.get(id) ?? 0, a.seq));
+      }
+    } finally {
+      await handle.close();
     }
-    key = (await readFile(path, 'utf8')).trim();
-    return key;
+  }
+
+  async function writeNow(q: Queryable, onlyMoved: boolean): Promise<Anchor[]> {
+    const db = await databaseId(q);
+    await catchUp();
+    const heads = await q.query<{ chain: string; seq: number; hash: string; at: string }>(
+      `select chain, seq::int as seq, hash, to_char(now() at time zone 'UTC',
+              'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at
+         from audit_chain_heads where seq > 0 order by chain`,
+    );
+    const k = await keyOf();
+    const anchors: Anchor[] = [];
+    for (const h of heads) {
+      const last = lastSeq.get(`${db} ${h.chain}`) ?? 0;
+      if (onlyMoved && h.seq <= last) continue;
+      const from = Math.min(last, h.seq) + 1;
+      const a = {
+        db,
+        chain: h.chain,
+        seq: h.seq,
+        hash: h.hash,
+        at: h.at,
+        from,
+        hashes: await rowHashes(q, h.chain, from, h.seq),
+      };
+      anchors.push({ ...a, hmac: anchorHmac(k, a) });
+    }
+    if (anchors.length === 0) return anchors;
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    await appendFile(file, anchors.map((a) => `${JSON.stringify(a)}\n`).join(''), {
+      mode: 0o600,
+    });
+    return anchors;
   }
 
   return {
     file,
-    async write(q) {
-      const db = await databaseId(q);
-      const heads = await q.query<{ chain: string; seq: number; hash: string; at: string }>(
-        `select chain, seq, hash, to_char(now() at time zone 'UTC',
-                'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at
-           from audit_chain_heads where seq > 0 order by chain`,
-      );
-      const k = await keyOf();
-      const anchors = heads.map((h) => {
-        const a = { db, chain: h.chain, seq: h.seq, hash: h.hash, at: h.at };
-        return { ...a, hmac: anchorHmac(k, a) };
-      });
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
-      await appendFile(file, anchors.map((a) => `${JSON.stringify(a)}\n`).join(''), {
-        mode: 0o600,
-      });
-      return anchors;
+    write(q, options) {
+      // One write at a time, so that each starts where the one before ended.
+      const next = queue.then(() => writeNow(q, options?.onlyMoved === true));
+      queue = next.catch(() => undefined);
+      return next;
     },
     async read(q) {
       if (!existsSync(file)) return [];
@@ -104,13 +165,8 @@ export function createAnchorStore(
       const k = await keyOf();
       const lines = (await readFile(file, 'utf8')).split('\n').filter((line) => line.trim());
       return lines.flatMap((line) => {
-        let a: Anchor;
-        try {
-          a = JSON.parse(line) as Anchor;
-        } catch {
-          return [];
-        }
-        if (a.db !== db) return [];
+        const a = parseLine(line);
+        if (!a || a.db !== db) return [];
         const signed = typeof a.hmac === 'string' && sameHex(a.hmac, anchorHmac(k, a));
         return [{ ...a, signed }];
       });
@@ -118,16 +174,29 @@ export function createAnchorStore(
   };
 }
 
-/** Writes anchors now and then every `hours`; the timer never keeps the process alive. */
+/**
+ * Anchors the chains written to, now and then every `seconds` (AUDIT_ANCHOR_INTERVAL_SECONDS):
+ * a rewrite of rows older than that is found by verify. A quiet database costs one read of the
+ * chain heads a tick and no new line. The timer never keeps the process alive.
+ */
 export function scheduleAnchors(
   q: Queryable,
   store: AnchorStore,
-  hours: number,
+  seconds: number,
   onError: (error: unknown) => void,
 ): () => void {
-  const run = () => void store.write(q).catch(onError);
+  let running = false;
+  // A tick while the last write still runs is skipped: the next one takes its rows too.
+  const run = () => {
+    if (running) return;
+    running = true;
+    store
+      .write(q, { onlyMoved: true })
+      .catch(onError)
+      .finally(() => (running = false));
+  };
   run();
-  const timer = setInterval(run, hours * 3_600_000);
+  const timer = setInterval(run, seconds * 1000);
   timer.unref();
   return () => clearInterval(timer);
 }

@@ -10,6 +10,9 @@ export interface CheckedAnchor extends ChainHead {
   chain: string;
   at: string;
   signed: boolean;
+  /** The rows' hashes from seq `from` to `seq`, on anchors that carry them. */
+  from?: number;
+  hashes?: string[];
 }
 
 export interface ChainCheck {
@@ -67,21 +70,39 @@ export async function verifyChain(
   };
 }
 
-/** The first anchor, by seq, that is forged or whose row no longer has the anchored hash. */
+/**
+ * The first row, by seq, that differs from what a signed anchor recorded (every row since the
+ * anchor before it, or the head alone on older anchors), or the first forged anchor.
+ */
 async function checkAnchors(
   q: Queryable,
   chain: string,
   anchors: readonly CheckedAnchor[],
 ): Promise<{ seq: number; problem: string } | undefined> {
-  if (anchors.length === 0) return undefined;
-  const rows = await q.query<ChainHead>(
-    'select seq, hash from audit_log where chain = $1 and seq = any($2::bigint[])',
-    [chain, anchors.map((a) => a.seq)],
-  );
-  const stored = new Map(rows.map((r) => [r.seq, r.hash]));
+  const expected = new Map<number, string>();
+  let forged: number | undefined;
   for (const a of anchors) {
-    if (!a.signed) return { seq: a.seq, problem: 'anchor_signature' };
-    if (stored.get(a.seq) !== a.hash) return { seq: a.seq, problem: 'anchor' };
+    if (!a.signed) {
+      forged = Math.min(forged ?? a.seq, a.seq);
+      continue;
+    }
+    expected.set(a.seq, a.hash);
+    a.hashes?.forEach((hash, i) => {
+      if (hash) expected.set(a.from! + i, hash);
+    });
   }
-  return undefined;
+  let changed: number | undefined;
+  if (expected.size > 0) {
+    const rows = await q.query<ChainHead>(
+      'select seq::int as seq, hash from audit_log where chain = $1 and seq = any($2::bigint[])',
+      [chain, [...expected.keys()]],
+    );
+    const stored = new Map(rows.map((r) => [r.seq, r.hash]));
+    for (const [seq, hash] of expected)
+      if (stored.get(seq) !== hash) changed = Math.min(changed ?? seq, seq);
+  }
+  if (changed === undefined && forged === undefined) return undefined;
+  if (forged !== undefined && (changed === undefined || forged < changed))
+    return { seq: forged, problem: 'anchor_signature' };
+  return { seq: changed!, problem: 'anchor' };
 }

@@ -6,6 +6,8 @@ import { createAnchorStore } from './audit-anchor.ts';
 import { auditChains, auditScope } from './audit-log.service.ts';
 import { verifyChain } from './audit-chain.ts';
 import { writeAudit } from '#server/db/audit-write.ts';
+import { signatureKey } from '#server/records/signature-binding.ts';
+import { checkedSignatures } from '#server/records/signatures.read.ts';
 
 export function registerAuditRoutes({ app, db, config, permit, permitPlan }: AppContext): void {
   const anchors = createAnchorStore(config, (message) => app.log.warn(message));
@@ -15,7 +17,29 @@ export function registerAuditRoutes({ app, db, config, permit, permitPlan }: App
     const anchored = await anchors.read(db);
     const checks = [];
     for (const chain of chains) checks.push(await verifyChain(db, chain, anchored));
-    return { intact: checks.every((c) => c.intact), chains: checks };
+    const facilityIds = chains.flatMap((c) =>
+      c.startsWith('facility:') ? [Number(c.slice('facility:'.length))] : [],
+    );
+    const key = await signatureKey(config, (message) => app.log.warn(message));
+    const signatures = await checkedSignatures(db, key, { facilityIds });
+    const invalid = signatures.flatMap((s) =>
+      s.problem
+        ? [
+            {
+              id: s.id,
+              documentType: s.documentType,
+              documentId: s.documentId,
+              versionNumber: s.versionNumber,
+              problem: s.problem,
+            },
+          ]
+        : [],
+    );
+    return {
+      intact: checks.every((c) => c.intact) && invalid.length === 0,
+      chains: checks,
+      signatures: { checked: signatures.length, invalid },
+    };
   }
 
   r.get(
@@ -24,7 +48,8 @@ export function registerAuditRoutes({ app, db, config, permit, permitPlan }: App
       preHandler: permit('AuditLog', 'Get'),
       schema: {
         tags: ['audit'],
-        summary: "Recompute the hash chains of the facility's and the plan's audit trail",
+        summary:
+          "Recompute the hash chains of the facility's and the plan's audit trail, and check the facility's electronic signatures",
         params: ZFacilityParams,
         response: { 200: ZAuditVerifyResult },
       },
@@ -42,7 +67,7 @@ export function registerAuditRoutes({ app, db, config, permit, permitPlan }: App
       schema: {
         tags: ['audit'],
         summary:
-          'Recompute the hash chains the caller may read, show each head, and compare them with the signed anchors',
+          'Recompute the hash chains the caller may read, show each head, compare them with the signed anchors (naming the first row that differs), and check the electronic signatures of those facilities',
         response: { 200: ZAuditVerifyResult },
       },
     },

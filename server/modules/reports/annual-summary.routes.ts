@@ -5,6 +5,7 @@ import { ZGenerateReportResponse, ZReportList } from '#core/schemas/reports.sche
 import { typed, type AppContext } from '#server/http/app-context.ts';
 import { actorOf } from '#server/http/session-guard.ts';
 import { auditDownload, sendFile } from './reports.routes.ts';
+import { signatureKey } from '#server/records/signature-binding.ts';
 import { listReports, reportPdf, startReport } from './reports.service.ts';
 
 const F = '/api/v2/plans/:plan/facilities/:facility';
@@ -14,8 +15,9 @@ const tags = ['Reports'];
 export function registerAnnualSummaryRoutes({
   app,
   db,
+  config,
   permit,
-}: Pick<AppContext, 'app' | 'db' | 'permit'>): void {
+}: Pick<AppContext, 'app' | 'db' | 'config' | 'permit'>): void {
   const r = typed(app);
   const get = permit('ReportDocument', 'Get');
 
@@ -77,7 +79,13 @@ export function registerAnnualSummaryRoutes({
     },
     async (request, reply) => {
       const { facility, id } = request.params;
-      const { bytes, row } = await reportPdf(db, facility, id, 'annual-summary');
+      const { bytes, row } = await reportPdf(
+        db,
+        await signatureKey(config, (message) => app.log.warn(message)),
+        facility,
+        id,
+        'annual-summary',
+      );
       await auditDownload(db, actorOf(request), request.params, row.id, {
         number: row.number,
         format: 'pdf',

@@ -5,6 +5,7 @@ import { attachment } from '#server/http/download.ts';
 import { actorOf, sessionOf } from '#server/http/session-guard.ts';
 import { assertFacilityInScope, auditScope } from '../audit/audit-log.service.ts';
 import { writeAudit } from '#server/db/audit-write.ts';
+import { signatureKey } from '#server/records/signature-binding.ts';
 import { AUDIT_DOMAIN, reportPdf } from './reports.service.ts';
 
 /**
@@ -12,7 +13,7 @@ import { AUDIT_DOMAIN, reportPdf } from './reports.service.ts';
  * like the other audit_logs calls, so its scope is theirs: the facilities where the caller
  * holds AuditLog Get (or the one `currentFacilityId` names, which must be one of them).
  */
-export function registerAuditLogReportRoutes({ app, db, permitPlan }: AppContext): void {
+export function registerAuditLogReportRoutes({ app, db, config, permitPlan }: AppContext): void {
   const r = typed(app);
   r.get(
     '/api/v2/audit_logs/last_report',
@@ -39,7 +40,13 @@ export function registerAuditLogReportRoutes({ app, db, permitPlan }: AppContext
         [facilityIds],
       );
       if (!last) throw new AppError('NotFoundError', 'No audit-log report has been generated yet');
-      const { bytes, row } = await reportPdf(db, last.facility_id, last.id, 'audit-log');
+      const { bytes, row } = await reportPdf(
+        db,
+        await signatureKey(config, (message) => app.log.warn(message)),
+        last.facility_id,
+        last.id,
+        'audit-log',
+      );
       await db.transaction((tx) =>
         writeAudit(tx, actorOf(request), {
           planId: scope.planId,

@@ -81,15 +81,23 @@ function signaturePage(input: ControlledPdfInput): unknown[] {
           table: {
             headerRows: 1,
             dontBreakRows: true,
-            widths: [120, 70, 60, '*', 130],
+            widths: [110, 60, 55, '*', 120, 45],
             body: [
-              [th('Printed name'), th('Role'), th('Action'), th('Meaning'), th('Date and time')],
+              [
+                th('Printed name'),
+                th('Role'),
+                th('Action'),
+                th('Meaning'),
+                th('Date and time'),
+                th('Valid'),
+              ],
               ...input.signatures.map((s) => [
                 s.printedName,
                 s.signerRole,
                 s.action,
                 s.reason ? `${s.meaning}\nReason: ${s.reason}` : s.meaning,
                 when(s.signedAt),
+                s.valid ? 'Valid' : 'Not valid',
               ]),
             ],
           },

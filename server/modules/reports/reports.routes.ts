@@ -33,6 +33,7 @@ import {
   reportXlsx,
   startReport,
 } from './reports.service.ts';
+import { signatureKey } from '#server/records/signature-binding.ts';
 import { registerAuditLogReportRoutes } from './audit-log-report.routes.ts';
 import { registerEquipmentPdfRoutes } from './equipment-pdf.routes.ts';
 import { REPORT_KIND_DEFS } from './report-kinds.ts';
@@ -71,13 +72,13 @@ export function sendFile(reply: FastifyReply, format: TReportFormat, name: strin
 
 /** Reports as controlled documents (spec §3 "Report kinds", §7 "Assessments and reports"). */
 export function registerReportRoutes(context: AppContext): void {
-  const { app, db, permit } = context;
+  const { app, db, config, permit } = context;
   const r = typed(app);
   registerReports();
   registerReportCompareRoute(context);
   registerEquipmentPdfRoutes(context);
   registerAuditLogReportRoutes(context);
-  registerAnnualSummaryRoutes({ app, db, permit });
+  registerAnnualSummaryRoutes({ app, db, config, permit });
   const get = permit('ReportDocument', 'Get');
   // A kind whose content is reachable otherwise only with a permission of its own (the audit
   // trail) asks for it too, to generate the report and to read its files.
@@ -195,7 +196,14 @@ export function registerReportRoutes(context: AppContext): void {
   ) => {
     await permitKind(request, request.params, kind);
     const actor = actorOf(request);
-    const { bytes, row } = await reportPdf(db, request.params.facility, request.params.id, kind);
+    const key = await signatureKey(config, (message) => app.log.warn(message));
+    const { bytes, row } = await reportPdf(
+      db,
+      key,
+      request.params.facility,
+      request.params.id,
+      kind,
+    );
     await auditDownload(db, actor, request.params, row.id, { number: row.number, format: 'pdf' });
     return sendFile(reply, 'pdf', `${row.number} ${row.title}.pdf`, bytes);
   };

@@ -265,13 +265,14 @@ interface PdfState {
 }
 
 /** The record state a PDF shows, as a key: one stored rendition per state. */
+// A signature found not valid since ('!') is a new state: the stored rendition showed it valid.
 const stateKey = ({ state, signatures }: PdfState) =>
-  `v${state.versionNumber}:${state.status}:${signatures.map((s) => s.id).join(',')}`;
+  `v${state.versionNumber}:${state.status}:${signatures.map((s) => `${s.id}${s.valid ? '' : '!'}`).join(',')}`;
 
-async function pdfState(q: Queryable, row: ReportRow): Promise<PdfState> {
+async function pdfState(q: Queryable, key: Buffer, row: ReportRow): Promise<PdfState> {
   const ref = refOf(row.facility_id, row.id, row.kind);
   const state = (await controlledState(q, ref)) ?? NOT_YET;
-  const signatures = (await listSignatures(q, ref)).filter(
+  const signatures = (await listSignatures(q, key, ref)).filter(
     (s) => s.versionNumber === state.versionNumber,
   );
   return { state, signatures };
@@ -458,12 +459,13 @@ async function completedRow(q: Queryable, facilityId: number, id: number, kind?:
  */
 export async function reportPdf(
   db: Db,
+  signingKey: Buffer,
   facilityId: number,
   id: number,
   kind?: TReportKind,
 ): Promise<{ bytes: Buffer; row: ReportRow }> {
   const row = await completedRow(db, facilityId, id, kind);
-  const at = await pdfState(db, row);
+  const at = await pdfState(db, signingKey, row);
   const key = stateKey(at);
   const stored = await storedFile(db, id, 'pdf', key);
   if (stored) return { bytes: stored, row };
