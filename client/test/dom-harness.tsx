@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render } from '@testing-library/react';
+import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { App, ConfigProvider } from 'antd';
 import type { ReactElement } from 'react';
@@ -110,6 +110,17 @@ export async function fill(
   await user.clear(field);
   await user.click(field);
   await user.paste(text);
+}
+
+/**
+ * The open dialog (drawer or modal) with `title`. Not by its accessible name: antd's ids are all
+ * 'test-id' under NODE_ENV=test, so every dialog is labelled by the first title.
+ */
+export async function findDialog(title: string): Promise<HTMLElement> {
+  const heading = await screen.findByText(title);
+  const dialog = heading.closest<HTMLElement>('[role="dialog"]');
+  if (!dialog) throw new Error(`'${title}' is not the title of a dialog`);
+  return dialog;
 }
 
 /** The message a form shows under a field: what the field's aria-describedby points to. */
