@@ -16,6 +16,15 @@ export default defineConfig({
       ...['core', 'client', 'scripts'].map((name) => ({
         test: { name, include: [`${name}/**/*.test.ts`], environment: 'node', testTimeout: 30_000 },
       })),
+      // Component tests of the client's forms in a simulated browser (pure tests stay in 'client').
+      {
+        test: {
+          name: 'client-dom',
+          include: ['client/**/*.dom.test.tsx'],
+          environment: 'happy-dom',
+          testTimeout: 30_000,
+        },
+      },
       {
         test: {
           name: 'server',
