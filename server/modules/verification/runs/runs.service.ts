@@ -239,7 +239,7 @@ export async function afterRunChange(
     })),
   };
   await recordEdit(tx, actor, runRef(scope, id), content, label(run, study.seq));
-  await refreshStudy(tx, scope.facilityId, run.study_id);
+  await refreshStudy(tx, scope.facilityId, run.study_id, undefined, actor.userId);
 }
 
 export async function createRun(
