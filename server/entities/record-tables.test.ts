@@ -35,8 +35,6 @@ const NOT_YET_MOVED: Record<string, string> = {
   qualification_tasks: 'qualification-tasks.ts and qualification-task-decision.ts write it',
   reports: 'reports.service.ts writes it; the report job fills it',
   sample_results: 'results.ts and result-edit.ts write it; a child of the run',
-  study_runs:
-    'runs.service.ts, inspection.ts, microbial-read.ts and run-reconcile.ts write it; the recompute is its hook',
 };
 
 let db: TestDb;

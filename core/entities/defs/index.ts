@@ -27,7 +27,7 @@ import { historicalStudyResultsDef } from './historical-study-results.def.ts';
 import { protocolsDef } from './protocols.def.ts';
 import { customReportsDef } from './custom-reports.def.ts';
 import { facilitiesDef, facilityGroupsDef } from './facilities.def.ts';
-import { deviationsDecl, investigationsDecl, studiesDecl } from './verification.def.ts';
+import { deviationsDecl, investigationsDecl, runsDecl, studiesDecl } from './verification.def.ts';
 import { cleaningLimitPoliciesDecl } from './policies.def.ts';
 import { roomGradesDecl } from './room-grades.def.ts';
 
@@ -94,6 +94,7 @@ export const LIFECYCLE_RECORD_DECLS: readonly RecordDecl[] = [
   cleaningLimitPoliciesDecl,
   roomGradesDecl,
   studiesDecl,
+  runsDecl,
 ];
 
 export function entityDef(key: string): EntityDef {
