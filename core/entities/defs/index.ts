@@ -27,7 +27,14 @@ import { historicalStudyResultsDef } from './historical-study-results.def.ts';
 import { protocolsDef } from './protocols.def.ts';
 import { customReportsDef } from './custom-reports.def.ts';
 import { facilitiesDef, facilityGroupsDef } from './facilities.def.ts';
-import { deviationsDecl, investigationsDecl, runsDecl, studiesDecl } from './verification.def.ts';
+import {
+  deviationsDecl,
+  investigationsDecl,
+  microbialResultsDecl,
+  runsDecl,
+  sampleResultsDecl,
+  studiesDecl,
+} from './verification.def.ts';
 import { cleaningLimitPoliciesDecl } from './policies.def.ts';
 import { roomGradesDecl } from './room-grades.def.ts';
 
@@ -95,6 +102,8 @@ export const LIFECYCLE_RECORD_DECLS: readonly RecordDecl[] = [
   roomGradesDecl,
   studiesDecl,
   runsDecl,
+  sampleResultsDecl,
+  microbialResultsDecl,
 ];
 
 export function entityDef(key: string): EntityDef {

@@ -131,3 +131,31 @@ describe('a run', () => {
     expect(await audits('Run', created.id as number)).toEqual(['Create', 'Update']);
   });
 });
+
+describe('a sample result', () => {
+  it('keeps a version per write: its correction, and its supersession, audited as the repeat', async () => {
+    const run = await runWith(0.2);
+    const original = (run.results as Body[])[0]!;
+    const fixed = await call('POST', `/results/${original.id}`, {
+      rawValue: Number(original.rawValue) * 1.5,
+      reason: 'Transcription error',
+      version: original.version,
+    });
+    expect(fixed.status, JSON.stringify(fixed.body)).toBe(200);
+    const repeated = await results(run, [
+      row(run, f.ptfe, 0.1, {
+        repeats: { resultId: original.id, kind: 'reswab', reason: 'New swab' },
+      }),
+    ]);
+    expect(repeated.status, JSON.stringify(repeated.body)).toBe(200);
+    const repeat = (repeated.body.run.results as Body[]).find((r) => r.id !== original.id)!;
+    const kept = await history('sample_results', original.id as number);
+    expect(kept.map((k) => [k.version, k.row_data.superseded_by])).toEqual([
+      [1, null],
+      [2, null],
+      [3, repeat.id],
+    ]);
+    expect(await audits('SampleResult', original.id as number)).toEqual(['Create', 'Update']);
+    expect(await audits('SampleResult', repeat.id as number)).toEqual(['Create']);
+  });
+});

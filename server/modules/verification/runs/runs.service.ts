@@ -122,35 +122,6 @@ export async function refuseOnClosedStudy(
     );
 }
 
-/**
- * A result of a run, locked for a change at `version`, while its run is not yet submitted; 404
- * when it is not the facility's.
- */
-export async function editableOfRun(
-  tx: Queryable,
-  actor: Actor,
-  scope: Scope,
-  of: {
-    table: 'sample_results' | 'microbial_results';
-    label: string;
-    id: number;
-    version: number;
-  },
-) {
-  const [current] = await tx.query<Record<string, any>>( // eslint-disable-line @typescript-eslint/no-explicit-any -- the row as stored
-    `select * from ${of.table} where facility_id = $1 and id = $2`,
-    [scope.facilityId, of.id],
-  );
-  if (!current) throw new AppError('NotFoundError', `${of.label} ${of.id} was not found`);
-  const run = await editableRun(tx, actor, scope, current.run_id as number);
-  const [locked] = await tx.query<{ version: number }>(
-    `select version from ${of.table} where id = $1 for update`,
-    [of.id],
-  );
-  if (locked!.version !== of.version) throw new AppError('VersionConflictError');
-  return { current, run };
-}
-
 /** Recomputes the verdict and release flag and stores them; answers what they derive from. */
 export async function recomputeRun(tx: Queryable, facilityId: number, id: number) {
   const run = await runRow(tx, facilityId, id);
