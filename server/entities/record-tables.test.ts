@@ -31,7 +31,6 @@ const NOT_YET_MOVED: Record<string, string> = {
     'facility-rules.service.ts writes it by hand (kind per rule, one table); policy-documents.ts writes the inspection settings through the controlled-rule writer',
   plan_settings:
     'plan-settings.service.ts, active-directory.settings.ts and sso.service.ts write it, keyed by plan',
-  qualification_tasks: 'qualification-tasks.ts and qualification-task-decision.ts write it',
   reports: 'reports.service.ts writes it; the report job fills it',
 };
 

@@ -37,6 +37,7 @@ import {
 } from './verification.def.ts';
 import { cleaningLimitPoliciesDecl } from './policies.def.ts';
 import { roomGradesDecl } from './room-grades.def.ts';
+import { qualificationTasksDecl } from './qualification-tasks.def.ts';
 
 export { activesDef, equipmentDef, productionsDef, productsDef };
 export { equipmentGroupsDef, samplingTypesDef, selectionCriteriaDef };
@@ -104,6 +105,7 @@ export const LIFECYCLE_RECORD_DECLS: readonly RecordDecl[] = [
   runsDecl,
   sampleResultsDecl,
   microbialResultsDecl,
+  qualificationTasksDecl,
 ];
 
 export function entityDef(key: string): EntityDef {
