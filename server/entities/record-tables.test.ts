@@ -29,15 +29,9 @@ const NOT_YET_MOVED: Record<string, string> = {
   default_units: 'facility-settings.service.ts writes it with the facility settings',
   facility_rules:
     'facility-rules.service.ts writes it by hand (kind per rule, one table); policy-documents.ts writes the inspection settings through the controlled-rule writer',
-  microbial_results: 'microbial-results.ts writes it; a child of the run',
   plan_settings:
     'plan-settings.service.ts, active-directory.settings.ts and sso.service.ts write it, keyed by plan',
-  qualification_tasks: 'qualification-tasks.ts and qualification-task-decision.ts write it',
   reports: 'reports.service.ts writes it; the report job fills it',
-  sample_results: 'results.ts and result-edit.ts write it; a child of the run',
-  studies: 'studies.service.ts and study-refresh.ts write it; the outcome refresh is its hook',
-  study_runs:
-    'runs.service.ts, inspection.ts, microbial-read.ts and run-reconcile.ts write it; the recompute is its hook',
 };
 
 let db: TestDb;

@@ -120,18 +120,86 @@ export interface WriteRecord {
    * keeps its controlled state, so no working version is saved.
    */
   byApproval?: true;
+  /**
+   * The write changes nothing its signers see (a study's close): the working version stays as
+   * it is, so a write of an approved record does not start its next version.
+   */
+  outsideContent?: true;
 }
 
 /** Writes an opened record: its columns, version, history and audit row, then its hooks. */
 export async function writeRecord(
   tx: Queryable,
   type: RecordType,
-  { actor, scope, row, set, audit, byApproval }: WriteRecord,
+  { actor, scope, row, set, audit, byApproval, outsideContent }: WriteRecord,
 ): Promise<StoredRow> {
-  const saved = await updateVersioned(
+  const saved = await updateOpened(tx, type, actor, scope, row, set);
+  await afterWrite(tx, type, actor, scope, saved, audit, !byApproval && !outsideContent);
+  return saved;
+}
+
+export interface WriteByChild {
+  actor: Actor;
+  scope: RecordScope;
+  /** The record, locked by the caller (its child's write opened it). */
+  row: StoredRow;
+}
+
+/**
+ * A record whose child changed (a result or deviation of a run): its version moves and its
+ * history row, working version and hooks follow as for any write. The child's own audit row
+ * records the change, so the record gets none of its own.
+ */
+export async function writeByChild(
+  tx: Queryable,
+  type: RecordType,
+  { actor, scope, row }: WriteByChild,
+): Promise<StoredRow> {
+  const saved = await updateOpened(tx, type, actor, scope, row, {});
+  await afterWrite(tx, type, actor, scope, saved, null, true);
+  return saved;
+}
+
+export interface WriteCaused {
+  userId: number | null;
+  facilityId: number;
+  /** The record, locked by the caller. */
+  id: number;
+  set: Readonly<Record<string, Assigned>>;
+}
+
+/**
+ * A write that another, audited write causes and explains (a repeat supersedes its original; a
+ * completed run moves its study's outcome): the columns, version and history row, but no audit
+ * row, working version or hook of its own; the audit row of its cause is its record (21 CFR
+ * 11.10(e)).
+ */
+export async function writeCaused(
+  tx: Queryable,
+  { decl }: RecordType,
+  { userId, facilityId, id, set }: WriteCaused,
+): Promise<StoredRow> {
+  return updateVersioned(
+    tx,
+    { table: decl.table, ownerColumn: 'facility_id', ownerId: facilityId, id },
+    userId,
+    set,
+  );
+}
+
+/** The opened record's columns and version, at the version it was opened at. */
+const updateOpened = (
+  tx: Queryable,
+  { decl }: RecordType,
+  actor: Actor,
+  scope: RecordScope,
+  row: StoredRow,
+  set: Readonly<Record<string, Assigned>>,
+): Promise<StoredRow> =>
+  updateVersioned(
     tx,
     {
-      table: type.decl.table,
+      table: decl.table,
       ownerColumn: 'facility_id',
       ownerId: scope.facilityId,
       id: row.id as number,
@@ -140,9 +208,6 @@ export async function writeRecord(
     actor.userId,
     set,
   );
-  await afterWrite(tx, type, actor, scope, saved, audit, !byApproval);
-  return saved;
-}
 
 async function afterWrite(
   tx: Queryable,
@@ -150,18 +215,19 @@ async function afterWrite(
   actor: Actor,
   scope: RecordScope,
   row: StoredRow,
-  audit: RecordAudit,
+  audit: RecordAudit | null,
   saveContent: boolean,
 ): Promise<void> {
-  await writeAudit(tx, actor, {
-    ...scope,
-    domain: decl.domain,
-    action: audit.action,
-    entityId: row.id as number,
-    reason: audit.reason ?? null,
-    oldValues: audit.oldValues ?? null,
-    newValues: audit.newValues ?? null,
-  });
+  if (audit)
+    await writeAudit(tx, actor, {
+      ...scope,
+      domain: decl.domain,
+      action: audit.action,
+      entityId: row.id as number,
+      reason: audit.reason ?? null,
+      oldValues: audit.oldValues ?? null,
+      newValues: audit.newValues ?? null,
+    });
   if (saveContent && decl.controlled && hooks.content) {
     const { content, title } = await hooks.content(tx, scope, row.id as number);
     const ref = { ...scope, documentType: decl.controlled.documentType, documentId: row.id };

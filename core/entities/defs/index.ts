@@ -27,9 +27,17 @@ import { historicalStudyResultsDef } from './historical-study-results.def.ts';
 import { protocolsDef } from './protocols.def.ts';
 import { customReportsDef } from './custom-reports.def.ts';
 import { facilitiesDef, facilityGroupsDef } from './facilities.def.ts';
-import { deviationsDecl, investigationsDecl } from './verification.def.ts';
+import {
+  deviationsDecl,
+  investigationsDecl,
+  microbialResultsDecl,
+  runsDecl,
+  sampleResultsDecl,
+  studiesDecl,
+} from './verification.def.ts';
 import { cleaningLimitPoliciesDecl } from './policies.def.ts';
 import { roomGradesDecl } from './room-grades.def.ts';
+import { qualificationTasksDecl } from './qualification-tasks.def.ts';
 
 export { activesDef, equipmentDef, productionsDef, productsDef };
 export { equipmentGroupsDef, samplingTypesDef, selectionCriteriaDef };
@@ -93,6 +101,11 @@ export const LIFECYCLE_RECORD_DECLS: readonly RecordDecl[] = [
   investigationsDecl,
   cleaningLimitPoliciesDecl,
   roomGradesDecl,
+  studiesDecl,
+  runsDecl,
+  sampleResultsDecl,
+  microbialResultsDecl,
+  qualificationTasksDecl,
 ];
 
 export function entityDef(key: string): EntityDef {

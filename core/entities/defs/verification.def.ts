@@ -24,3 +24,38 @@ export const investigationsDecl = {
   numbered: true,
   controlled: { documentType: 'Investigation' },
 } as const satisfies RecordDecl;
+
+/** STU-0001: a study of a protocol's version in force, its outcome its runs' (spec §4). */
+export const studiesDecl = {
+  key: 'studies',
+  label: 'Study',
+  table: 'studies',
+  domain: 'Study',
+  numbered: true,
+  controlled: { documentType: 'Study' },
+} as const satisfies RecordDecl;
+
+/** Run N of a study: its cleaning event, inspection and verdict, signed when complete. */
+export const runsDecl = {
+  key: 'study_runs',
+  label: 'Run',
+  table: 'study_runs',
+  domain: 'Run',
+  controlled: { documentType: 'Run' },
+} as const satisfies RecordDecl;
+
+/** A sample result of a run, judged by the server; a child of its run. */
+export const sampleResultsDecl = {
+  key: 'sample_results',
+  label: 'Sample result',
+  table: 'sample_results',
+  domain: 'SampleResult',
+} as const satisfies RecordDecl;
+
+/** A microbial result of a run, judged against the run's pinned policy; a child of its run. */
+export const microbialResultsDecl = {
+  key: 'microbial_results',
+  label: 'Microbial result',
+  table: 'microbial_results',
+  domain: 'MicrobialResult',
+} as const satisfies RecordDecl;

@@ -8,10 +8,11 @@ import type {
 import type { Db } from '#server/db/db.ts';
 import type { Scope } from '#server/entities/entity-store.ts';
 import { canonicalJson } from '#server/records/controlled.ts';
-import { writeAudit, type Actor } from '#server/db/audit-write.ts';
+import type { Actor } from '#server/db/audit-write.ts';
+import { NOW, openRecord, writeRecord } from '#server/records/write-record.ts';
 import type { KeyConfig } from '../active-directory/active-directory.settings.ts';
 import { verifySigner } from '../auth/signing-password.ts';
-import { findTask, toTask, TASK_COLUMNS, type TaskRow } from './qualification-tasks.ts';
+import { findTask, qualificationTaskType, toTask } from './qualification-tasks.ts';
 
 export type TTaskAction = z.infer<typeof ZTaskAction>;
 
@@ -61,13 +62,9 @@ export async function decideTask(
   if (!(await findTask(db, scope.facilityId, id))) notFound(id);
   await verifySigner(db, config, actor, actor.userId!, action);
   return db.transaction(async (tx) => {
-    const before = (await findTask(tx, scope.facilityId, id, true)) ?? notFound(id);
-    if (before.status !== 'Open')
-      throw new AppError(
-        'TransactionLocked',
-        `This task was already ${before.status.toLowerCase()} by ${before.signer_printed_name ?? 'another user'}`,
-      );
-    if (before.version !== action.version) throw new AppError('VersionConflictError');
+    // Locked, still Open (a decided task is 409 TransactionLocked), at the version decided on.
+    await openRecord(tx, qualificationTaskType, actor, scope, id, action.version);
+    const before = (await findTask(tx, scope.facilityId, id)) ?? notFound(id);
     const accepting = action.action === 'accept';
     const decided = {
       proposedStudyType:
@@ -92,50 +89,45 @@ export async function decideTask(
         }),
       )
       .digest('hex');
-    const [row] = await tx.query<TaskRow>(
-      `update qualification_tasks t
-          set status = $3, justification = $4, proposed_study_type = $5, due_date = $6::date,
-              decided_by = u.id, decided_at = statement_timestamp(),
-              signer_printed_name = u.first_name || ' ' || u.last_name, signature_meaning = $7,
-              signed_content_hash = $8, version = t.version + 1, updated_at = now(),
-              updated_by = u.id
-         from users u
-        where t.facility_id = $1 and t.id = $2 and u.id = $9
-        returning ${TASK_COLUMNS}`,
-      [
-        scope.facilityId,
-        id,
-        decided.status,
-        justification,
-        decided.proposedStudyType,
-        decided.dueDate,
-        meaning,
-        hash,
-        actor.userId,
-      ],
+    // The name as it is at signing (21 CFR 11.50(a)(1)), kept with the decision.
+    const [signer] = await tx.query<{ name: string }>(
+      `select first_name || ' ' || last_name as name from users where id = $1`,
+      [actor.userId],
     );
-    await writeAudit(tx, actor, {
-      planId: scope.planId,
-      facilityId: scope.facilityId,
-      domain: 'QualificationTask',
-      action: accepting ? 'Accept' : 'Dismiss',
-      entityId: id,
-      reason: justification,
-      oldValues: {
-        status: before.status,
-        proposedStudyType: before.proposed_study_type,
-        dueDate: before.due_date,
+    await writeRecord(tx, qualificationTaskType, {
+      actor,
+      scope,
+      row: before,
+      set: {
+        status: decided.status,
+        justification,
+        proposed_study_type: decided.proposedStudyType,
+        due_date: decided.dueDate,
+        decided_by: actor.userId,
+        decided_at: NOW,
+        signer_printed_name: signer!.name,
+        signature_meaning: meaning,
+        signed_content_hash: hash,
       },
-      newValues: {
-        ...decided,
-        evaluationId: before.evaluation_id,
-        train: before.train_name,
-        product: before.product_name,
-        meaning,
-        printedName: row!.signer_printed_name,
-        contentHash: hash,
+      audit: {
+        action: accepting ? 'Accept' : 'Dismiss',
+        reason: justification,
+        oldValues: {
+          status: before.status,
+          proposedStudyType: before.proposed_study_type,
+          dueDate: before.due_date,
+        },
+        newValues: {
+          ...decided,
+          evaluationId: before.evaluation_id,
+          train: before.train_name,
+          product: before.product_name,
+          meaning,
+          printedName: signer!.name,
+          contentHash: hash,
+        },
       },
     });
-    return toTask(row!);
+    return toTask((await findTask(tx, scope.facilityId, id))!);
   });
 }

@@ -1,10 +1,13 @@
+import { AppError } from '#core/errors/errors.ts';
 import type {
   TCoverageCell,
   TQualificationTask,
   TStudyType,
 } from '#core/schemas/cleaning-assessments.schemas.ts';
 import type { TStudyOutcome } from '#core/schemas/verification.schemas.ts';
+import { qualificationTasksDecl } from '#core/entities/defs/qualification-tasks.def.ts';
 import type { Queryable, SqlValue } from '#server/db/db.ts';
+import { writeCaused, type RecordType } from '#server/records/write-record.ts';
 import { likePattern, orderBy, pageWindow } from '#server/http/paging.ts';
 import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 import { studyNumberOf } from '../verification/studies/studies.read.ts';
@@ -16,6 +19,23 @@ import { studyNumberOf } from '../verification/studies/studies.read.ts';
  */
 
 export type TGap = TQualificationTask['gap'];
+
+/**
+ * A task through the one write path: decided once, so a decided one no longer changes (409
+ * TransactionLocked, naming who decided it).
+ */
+export const qualificationTaskType: RecordType = {
+  decl: qualificationTasksDecl,
+  hooks: {
+    guard: async (_tx, _actor, _scope, row) => {
+      if (row.status !== 'Open')
+        throw new AppError(
+          'TransactionLocked',
+          `This task was already ${String(row.status).toLowerCase()} by ${row.signer_printed_name ?? 'another user'}`,
+        );
+    },
+  },
+};
 
 /** Days from an assessment to a task's due date. */
 export const TASK_DUE_DAYS = 30;
@@ -102,18 +122,36 @@ export async function createTasksFromGaps(
   const { facilityId, evaluationId } = options;
   const actor = options.actor ?? SYSTEM;
   const gaps = JSON.stringify(gapRows(options.coverage));
-  const carried = await tx.query<{ id: number }>(
-    `update qualification_tasks t
-        set evaluation_id = $2, train_name = x.train_name, product_name = x.product_name,
-            scope = x.scope, version = t.version + 1, updated_at = now(), updated_by = $3
-       from jsonb_to_recordset($4::jsonb) as ${GAP_COLUMNS}
-      where t.facility_id = $1 and t.status = 'Open' and t.train_id = x.train_id
-        and t.product_id = x.product_id and t.gap = x.gap
+  const carried = await tx.query<{
+    id: number;
+    train_name: string;
+    product_name: string;
+    scope: string;
+  }>(
+    `select t.id, x.train_name, x.product_name, x.scope
+       from qualification_tasks t
+       join jsonb_to_recordset($3::jsonb) as ${GAP_COLUMNS}
+         on t.train_id = x.train_id and t.product_id = x.product_id and t.gap = x.gap
+      where t.facility_id = $1 and t.status = 'Open'
         and (t.evaluation_id <> $2 or t.scope <> x.scope or t.train_name <> x.train_name
              or t.product_name <> x.product_name)
-      returning t.id`,
-    [facilityId, evaluationId, actor.userId, gaps],
+      order by t.id
+        for update of t`,
+    [facilityId, evaluationId, gaps],
   );
+  // Carried over as part of this assessment's run: its one audit row below names them.
+  for (const task of carried)
+    await writeCaused(tx, qualificationTaskType, {
+      userId: actor.userId,
+      facilityId,
+      id: task.id,
+      set: {
+        evaluation_id: evaluationId,
+        train_name: task.train_name,
+        product_name: task.product_name,
+        scope: task.scope,
+      },
+    });
   const created = await tx.query<{ id: number }>(
     `insert into qualification_tasks (facility_id, evaluation_id, first_evaluation_id, train_id,
        train_name, product_id, product_name, gap, proposed_study_type, scope, due_date,

@@ -4,6 +4,8 @@ import {
   type FailedRunPolicy,
 } from '#core/verification/study-outcome.ts';
 import type { Queryable } from '#server/db/db.ts';
+import { writeCaused } from '#server/records/write-record.ts';
+import { studyType } from './studies/studies.service.ts';
 
 /*
  * A study's outcome and count of consecutive passes, derived from its completed runs
@@ -16,12 +18,15 @@ const COUNTED: readonly string[] = ['Pass', 'Fail', 'Invalidated'];
 /**
  * Recomputes and stores the study's outcome. `completing` names a run being approved in this
  * transaction (its onApproved runs before its status becomes Approved): it counts as completed.
+ * `userId` is whoever's change of a run moved it (null: the system's). The run's change is
+ * audited; the outcome it leads to is written as its consequence, with no audit row of its own.
  */
 export async function refreshStudy(
   tx: Queryable,
   facilityId: number,
   studyId: number,
   completing?: number,
+  userId: number | null = null,
 ): Promise<void> {
   const [study] = await tx.query<{
     required: number | null;
@@ -57,10 +62,10 @@ export async function refreshStudy(
     study.failed_run_policy,
   );
   if (outcome === study.outcome && consecutivePasses === study.consecutive_passes) return;
-  await tx.query(
-    `update studies set outcome = $3, consecutive_passes = $4, version = version + 1,
-            updated_at = now()
-      where facility_id = $1 and id = $2`,
-    [facilityId, studyId, outcome, consecutivePasses],
-  );
+  await writeCaused(tx, studyType, {
+    userId,
+    facilityId,
+    id: studyId,
+    set: { outcome, consecutive_passes: consecutivePasses },
+  });
 }

@@ -4,13 +4,8 @@ import { inspectionProblems } from '#core/verification/inspection.ts';
 import type { Db } from '#server/db/db.ts';
 import type { Actor } from '#server/db/audit-write.ts';
 import { pinnedSettings } from './inspection-settings.ts';
-import {
-  afterRunChange,
-  auditRun,
-  editableRun,
-  inTransaction,
-  type Scope,
-} from './runs.service.ts';
+import { writeRecord } from '#server/records/write-record.ts';
+import { editableRun, inTransaction, runType, type Scope } from './runs.service.ts';
 
 /*
  * The visual inspection of a run (core/verification/README.md "Visual inspection"): recorded by
@@ -83,20 +78,25 @@ export async function recordInspection(
       verifiedByName: null,
       verifiedAt: null,
     };
-    await tx.query(
-      `update study_runs set inspection = $2::jsonb, visual_result = $3, visual_notes = $4
-        where id = $1`,
-      [id, JSON.stringify(record), record.result, record.notes],
-    );
-    await auditRun(tx, actor, scope, {
-      domain: 'Run',
-      action: 'Update',
-      entityId: id,
-      reason: body.reason ?? null,
-      oldValues: { inspection: run.inspection },
-      newValues: { inspection: record, inspectionSettingsVersion: run.inspection_settings_version },
+    await writeRecord(tx, runType, {
+      actor,
+      scope,
+      row: run,
+      set: {
+        inspection: JSON.stringify(record),
+        visual_result: record.result,
+        visual_notes: record.notes,
+      },
+      audit: {
+        action: 'Update',
+        reason: body.reason ?? null,
+        oldValues: { inspection: run.inspection },
+        newValues: {
+          inspection: record,
+          inspectionSettingsVersion: run.inspection_settings_version,
+        },
+      },
     });
-    await afterRunChange(tx, actor, scope, id);
   });
 }
 
@@ -138,21 +138,20 @@ export async function verifyInspection(
       verifiedByName: actor.userName,
       verifiedAt: new Date().toISOString(),
     };
-    await tx.query(`update study_runs set inspection = $2::jsonb where id = $1`, [
-      id,
-      JSON.stringify(verified),
-    ]);
-    await auditRun(tx, actor, scope, {
-      domain: 'Run',
-      action: 'Update',
-      entityId: id,
-      reason: body.reason ?? null,
-      oldValues: { inspectionVerifiedBy: null },
-      newValues: {
-        inspectionVerifiedBy: verified.verifiedByName,
-        inspectionVerifiedAt: verified.verifiedAt,
+    await writeRecord(tx, runType, {
+      actor,
+      scope,
+      row: run,
+      set: { inspection: JSON.stringify(verified) },
+      audit: {
+        action: 'Update',
+        reason: body.reason ?? null,
+        oldValues: { inspectionVerifiedBy: null },
+        newValues: {
+          inspectionVerifiedBy: verified.verifiedByName,
+          inspectionVerifiedAt: verified.verifiedAt,
+        },
       },
     });
-    await afterRunChange(tx, actor, scope, id);
   });
 }

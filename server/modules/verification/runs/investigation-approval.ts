@@ -1,9 +1,10 @@
 import { validationError } from '#core/errors/errors.ts';
 import type { Queryable } from '#server/db/db.ts';
 import { registerDocumentType, type ApprovedContext } from '#server/records/controlled.ts';
-import { updateVersioned } from '#server/entities/versioned-update.ts';
+import { openRecord, writeRecord } from '#server/records/write-record.ts';
 import { investigationNumber, investigationRow } from './investigations.read.ts';
 import { submitProblems } from './investigations.service.ts';
+import { microbialResultType, sampleResultType } from './result-records.ts';
 import { afterRunChange, auditRun, editableRun } from './runs.service.ts';
 
 /*
@@ -35,24 +36,19 @@ async function onApproved(tx: Queryable, { actor, ref }: ApprovedContext): Promi
   if (row.outcome === 'assignableCause') {
     const microbial = row.microbial_result_id !== null;
     const resultId = microbial ? row.microbial_result_id! : row.result_id!;
-    await updateVersioned(
-      tx,
-      {
-        table: microbial ? 'microbial_results' : 'sample_results',
-        ownerColumn: 'facility_id',
-        ownerId: ref.facilityId,
-        id: resultId,
+    const type = microbial ? microbialResultType : sampleResultType;
+    const result = await openRecord(tx, type, actor, scope, resultId);
+    await writeRecord(tx, type, {
+      actor,
+      scope,
+      row: result,
+      set: { invalidated_by_investigation: row.id },
+      audit: {
+        action: 'Invalidate',
+        reason: `${number}: ${row.cause_description ?? ''}`.trim(),
+        oldValues: { invalidatedBy: null },
+        newValues: { invalidatedBy: number, causeCategory: row.cause_category },
       },
-      actor.userId,
-      { invalidated_by_investigation: row.id },
-    );
-    await auditRun(tx, actor, scope, {
-      domain: microbial ? 'MicrobialResult' : 'SampleResult',
-      action: 'Invalidate',
-      entityId: resultId,
-      reason: `${number}: ${row.cause_description ?? ''}`.trim(),
-      oldValues: { invalidatedBy: null },
-      newValues: { invalidatedBy: number, causeCategory: row.cause_category },
     });
   }
   await afterRunChange(tx, actor, scope, row.run_id);

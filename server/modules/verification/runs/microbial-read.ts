@@ -78,21 +78,17 @@ export async function pinMicrobialPolicy(
 }
 
 /**
- * A run whose cleaning event has a start takes the microbial policy in force then; answers the
- * audit fields of the pin when it happened now.
+ * When an edit of the cleaning event leaves the run started and it has no microbial policy
+ * pinned yet, the one in force now, to pin with the edit; null otherwise.
  */
-export async function pinAtRunStart(
-  tx: Queryable,
+export async function microbialPolicyToPin(
+  q: Queryable,
   facilityId: number,
-  runId: number,
-): Promise<{ microbialPolicyVersion?: number }> {
-  const [run] = await tx.query<{ started_at: Date | null }>(
-    `select started_at from study_runs where id = $1`,
-    [runId],
-  );
-  if (!run?.started_at) return {};
-  const pinned = await pinMicrobialPolicy(tx, facilityId, runId);
-  return pinned.pinnedNow ? { microbialPolicyVersion: pinned.versionNumber } : {};
+  run: RunPin,
+  startedAt: Date | string | null,
+): Promise<PinnedMicrobialPolicy | null> {
+  if (!startedAt || pinnedOf(run)) return null;
+  return policyInForce(q, facilityId);
 }
 
 interface PlannedMicrobial {

@@ -18,15 +18,10 @@ import {
 } from './microbial-read.ts';
 import { oosRepeatProblems, refuseCorrectionOutOfSpecification } from './oos-rule.ts';
 import { repeatProblems, supersede } from './result-checks.ts';
+import { createRecord, writeRecord } from '#server/records/write-record.ts';
+import { microbialResultType, openResult, repeatColumns } from './result-records.ts';
 import { studyOf } from './runs.read.ts';
-import {
-  afterRunChange,
-  auditRun,
-  editableOfRun,
-  editableRun,
-  inTransaction,
-  type Scope,
-} from './runs.service.ts';
+import { afterRunChange, editableRun, inTransaction, type Scope } from './runs.service.ts';
 
 /*
  * Microbial results of a run (core/verification/README.md, "Microbial results"): judged by the
@@ -162,57 +157,45 @@ export async function enterMicrobialResults(
       const location = row.samplingLocationId ? locations.get(row.samplingLocationId)! : null;
       const roomGrade = location?.roomGrade ?? null;
       const judgement = judged(policy, row, roomGrade);
-      const [inserted] = await tx.query<{ id: number }>(
-        `insert into microbial_results (facility_id, run_id, sampling_location_id, equipment_id,
-           room_grade, kind, microbial_method_id, censoring, raw_value, unit, read_at, judgement,
-           percent_of_limit, censored_below, outcome, repeats_result_id, repeat_kind,
-           repeat_reason, created_by, updated_by)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18,
-           $19, $19)
-         returning id`,
-        [
-          scope.facilityId,
-          runId,
-          location?.id ?? null,
-          location?.equipmentId ?? null,
-          roomGrade,
-          row.kind,
-          row.microbialMethodId ?? null,
-          row.censoring,
-          row.rawValue,
-          MICROBIAL_UNITS[row.kind],
-          row.readAt ?? null,
-          JSON.stringify(judgement),
-          judgement.percentOfLimit,
-          judgement.censoredBelow,
-          judgement.judgement,
-          row.repeats?.resultId ?? null,
-          row.repeats?.kind ?? null,
-          row.repeats?.reason ?? null,
-          actor.userId,
-        ],
-      );
-      const id = inserted!.id;
+      const inserted = await createRecord(tx, microbialResultType, {
+        actor,
+        scope,
+        values: {
+          run_id: runId,
+          sampling_location_id: location?.id ?? null,
+          equipment_id: location?.equipmentId ?? null,
+          room_grade: roomGrade,
+          kind: row.kind,
+          microbial_method_id: row.microbialMethodId ?? null,
+          censoring: row.censoring,
+          raw_value: row.rawValue,
+          unit: MICROBIAL_UNITS[row.kind],
+          read_at: row.readAt ?? null,
+          judgement: JSON.stringify(judgement),
+          percent_of_limit: judgement.percentOfLimit,
+          censored_below: judgement.censoredBelow,
+          outcome: judgement.judgement,
+          ...repeatColumns(row.repeats),
+        },
+        audit: () => ({
+          reason: row.repeats?.reason ?? null,
+          newValues: {
+            runId,
+            ...row,
+            unit: MICROBIAL_UNITS[row.kind],
+            roomGrade,
+            judgement,
+            microbialPolicyVersion: policy.versionNumber,
+          },
+        }),
+      });
       if (row.repeats)
         await supersede(tx, 'microbial_results', {
+          facilityId: scope.facilityId,
           id: row.repeats.resultId,
-          by: id,
+          by: inserted.id as number,
           userId: actor.userId,
         });
-      await auditRun(tx, actor, scope, {
-        domain: 'MicrobialResult',
-        action: 'Create',
-        entityId: id,
-        reason: row.repeats?.reason ?? null,
-        newValues: {
-          runId,
-          ...row,
-          unit: MICROBIAL_UNITS[row.kind],
-          roomGrade,
-          judgement,
-          microbialPolicyVersion: policy.versionNumber,
-        },
-      });
     }
     await afterRunChange(tx, actor, scope, runId);
   });
@@ -229,12 +212,14 @@ export async function editMicrobialResult(
   body: MicrobialEdit,
 ): Promise<number> {
   return inTransaction(db, async (tx) => {
-    const { current, run } = await editableOfRun(tx, actor, scope, {
-      table: 'microbial_results',
-      label: 'Microbial result',
+    const { current, run } = await openResult(
+      tx,
+      microbialResultType,
+      actor,
+      scope,
       id,
-      version: body.version,
-    });
+      body.version,
+    );
     const before = {
       censoring: current.censoring as TMicrobialResultInput['censoring'],
       rawValue: Number(current.raw_value),
@@ -264,30 +249,25 @@ export async function editMicrobialResult(
       { microbial: current.outcome as TMicrobialJudgement['judgement'] },
       { microbial: judgement.judgement },
     );
-    await tx.query(
-      `update microbial_results set censoring = $2, raw_value = $3, read_at = $4, judgement = $5,
-              percent_of_limit = $6, censored_below = $7, outcome = $8, version = version + 1,
-              updated_at = now(), updated_by = $9
-        where id = $1`,
-      [
-        id,
-        next.censoring,
-        next.rawValue,
-        next.readAt,
-        JSON.stringify(judgement),
-        judgement.percentOfLimit,
-        judgement.censoredBelow,
-        judgement.judgement,
-        actor.userId,
-      ],
-    );
-    await auditRun(tx, actor, scope, {
-      domain: 'MicrobialResult',
-      action: 'Update',
-      entityId: id,
-      reason: body.reason,
-      oldValues: { ...before, judgement: current.judgement },
-      newValues: { ...next, judgement },
+    await writeRecord(tx, microbialResultType, {
+      actor,
+      scope,
+      row: current,
+      set: {
+        censoring: next.censoring,
+        raw_value: next.rawValue,
+        read_at: next.readAt,
+        judgement: JSON.stringify(judgement),
+        percent_of_limit: judgement.percentOfLimit,
+        censored_below: judgement.censoredBelow,
+        outcome: judgement.judgement,
+      },
+      audit: {
+        action: 'Update',
+        reason: body.reason,
+        oldValues: { ...before, judgement: current.judgement },
+        newValues: { ...next, judgement },
+      },
     });
     await afterRunChange(tx, actor, scope, run.id);
     return run.id;

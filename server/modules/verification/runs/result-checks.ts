@@ -5,6 +5,9 @@ import {
   type TSampleResultInput,
 } from '#core/schemas/verification.schemas.ts';
 import type { Queryable } from '#server/db/db.ts';
+import { writeCaused } from '#server/records/write-record.ts';
+import type { ResultTable } from './oos-rule.ts';
+import { resultType } from './result-records.ts';
 import type { LocationFacts, MethodFacts, StudyOfRun } from './run-plan.ts';
 
 /*
@@ -143,16 +146,19 @@ export function repeatProblems(
   return errors;
 }
 
-/** The repeated result is superseded by its repeat: kept and shown, no longer counted. */
+/**
+ * The repeated result is superseded by its repeat: kept and shown, no longer counted. The
+ * repeat's audit row (its reason, what it repeats) records it.
+ */
 export async function supersede(
   tx: Queryable,
-  table: 'sample_results' | 'microbial_results',
-  { id, by, userId }: { id: number; by: number; userId: number | null },
+  table: ResultTable,
+  {
+    facilityId,
+    id,
+    by,
+    userId,
+  }: { facilityId: number; id: number; by: number; userId: number | null },
 ): Promise<void> {
-  await tx.query(
-    `update ${table} set superseded_by = $2, version = version + 1, updated_at = now(),
-            updated_by = $3
-      where id = $1`,
-    [id, by, userId],
-  );
+  await writeCaused(tx, resultType(table), { userId, facilityId, id, set: { superseded_by: by } });
 }

@@ -8,14 +8,10 @@ import { batchesTaken, duplicateBatch, unitFits } from './result-checks.ts';
 import { refuseCorrectionOutOfSpecification } from './oos-rule.ts';
 import { judge } from './results.ts';
 import { locationFacts, methodAsAnalysed } from './run-plan.ts';
+import { writeRecord } from '#server/records/write-record.ts';
+import { openResult, sampleResultType } from './result-records.ts';
 import { studyOf } from './runs.read.ts';
-import {
-  afterRunChange,
-  auditRun,
-  editableOfRun,
-  inTransaction,
-  type Scope,
-} from './runs.service.ts';
+import { afterRunChange, inTransaction, type Scope } from './runs.service.ts';
 
 /* A correction of an entered sample result (reason + version), judged again by the server. */
 
@@ -34,12 +30,7 @@ export async function editResult(
   body: ResultEdit,
 ): Promise<number> {
   return inTransaction(db, async (tx) => {
-    const { current, run } = await editableOfRun(tx, actor, scope, {
-      table: 'sample_results',
-      label: 'Sample result',
-      id,
-      version: body.version,
-    });
+    const { current, run } = await openResult(tx, sampleResultType, actor, scope, id, body.version);
     const next = {
       censoring: body.censoring ?? current.censoring,
       rawValue: body.rawValue ?? Number(current.raw_value),
@@ -110,42 +101,37 @@ export async function editResult(
       { passed: judgement.passed, percent_of_limit: judgement.percentOfLimit },
     );
     try {
-      await tx.query(
-        `update sample_results set censoring = $2, raw_value = $3, unit = $4, batch_number = $5,
-                judgement = $6, percent_of_limit = $7, censored_below = $8, passed = $9,
-                version = version + 1, updated_at = now(), updated_by = $10
-          where id = $1`,
-        [
-          id,
-          next.censoring,
-          next.rawValue,
-          next.unit,
-          next.batchNumber,
-          JSON.stringify(judgement),
-          judgement.percentOfLimit,
-          judgement.censoredBelow,
-          judgement.passed,
-          actor.userId,
-        ],
-      );
+      await writeRecord(tx, sampleResultType, {
+        actor,
+        scope,
+        row: current,
+        set: {
+          censoring: next.censoring,
+          raw_value: next.rawValue,
+          unit: next.unit,
+          batch_number: next.batchNumber,
+          judgement: JSON.stringify(judgement),
+          percent_of_limit: judgement.percentOfLimit,
+          censored_below: judgement.censoredBelow,
+          passed: judgement.passed,
+        },
+        audit: {
+          action: 'Update',
+          reason: body.reason,
+          oldValues: {
+            censoring: current.censoring,
+            rawValue: Number(current.raw_value),
+            unit: current.unit,
+            batchNumber: current.batch_number,
+            judgement: current.judgement,
+          },
+          newValues: { ...next, judgement },
+        },
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw duplicateBatch(['batchNumber']);
       throw error;
     }
-    await auditRun(tx, actor, scope, {
-      domain: 'SampleResult',
-      action: 'Update',
-      entityId: id,
-      reason: body.reason,
-      oldValues: {
-        censoring: current.censoring,
-        rawValue: Number(current.raw_value),
-        unit: current.unit,
-        batchNumber: current.batch_number,
-        judgement: current.judgement,
-      },
-      newValues: { ...next, judgement },
-    });
     await afterRunChange(tx, actor, scope, run.id);
     return run.id;
   });

@@ -22,14 +22,10 @@ import {
   type StudyOfRun,
 } from './run-plan.ts';
 import { oosRepeatProblems } from './oos-rule.ts';
+import { createRecord } from '#server/records/write-record.ts';
+import { repeatColumns, sampleResultType } from './result-records.ts';
 import { studyOf } from './runs.read.ts';
-import {
-  afterRunChange,
-  auditRun,
-  editableRun,
-  inTransaction,
-  type Scope,
-} from './runs.service.ts';
+import { afterRunChange, editableRun, inTransaction, type Scope } from './runs.service.ts';
 
 /*
  * Sample results of a run (core/verification/README.md): entered many at once, checked first
@@ -66,51 +62,40 @@ async function insertResult(
 ): Promise<number> {
   const { study, location, method, batch } = facts;
   const judgement = judge(study, location, method, row);
-  const [inserted] = await tx.query<{ id: number }>(
-    `insert into sample_results (facility_id, run_id, sampling_location_id, equipment_id,
-       sample_type, analytical_method_id, analytical_method_version, batch_number, censoring,
-       raw_value, unit, judgement, percent_of_limit, censored_below, passed, repeats_result_id,
-       repeat_kind, repeat_reason, taken_at, created_by, updated_by)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18,
-       $19, $20, $20)
-     returning id`,
-    [
-      scope.facilityId,
-      runId,
-      location.id,
-      location.equipmentId,
-      row.sampleType,
-      method.id,
-      method.version,
-      batch,
-      row.censoring,
-      row.rawValue,
-      row.unit,
-      JSON.stringify(judgement),
-      judgement.percentOfLimit,
-      judgement.censoredBelow,
-      judgement.passed,
-      row.repeats?.resultId ?? null,
-      row.repeats?.kind ?? null,
-      row.repeats?.reason ?? null,
-      row.takenAt ?? null,
-      actor.userId,
-    ],
-  );
-  const id = inserted!.id;
+  const inserted = await createRecord(tx, sampleResultType, {
+    actor,
+    scope,
+    values: {
+      run_id: runId,
+      sampling_location_id: location.id,
+      equipment_id: location.equipmentId,
+      sample_type: row.sampleType,
+      analytical_method_id: method.id,
+      analytical_method_version: method.version,
+      batch_number: batch,
+      censoring: row.censoring,
+      raw_value: row.rawValue,
+      unit: row.unit,
+      judgement: JSON.stringify(judgement),
+      percent_of_limit: judgement.percentOfLimit,
+      censored_below: judgement.censoredBelow,
+      passed: judgement.passed,
+      ...repeatColumns(row.repeats),
+      taken_at: row.takenAt ?? null,
+    },
+    audit: () => ({
+      reason: row.repeats?.reason ?? null,
+      newValues: { runId, ...row, batchNumber: batch, judgement },
+    }),
+  });
+  const id = inserted.id as number;
   if (row.repeats)
     await supersede(tx, 'sample_results', {
+      facilityId: scope.facilityId,
       id: row.repeats.resultId,
       by: id,
       userId: actor.userId,
     });
-  await auditRun(tx, actor, scope, {
-    domain: 'SampleResult',
-    action: 'Create',
-    entityId: id,
-    reason: row.repeats?.reason ?? null,
-    newValues: { runId, ...row, batchNumber: batch, judgement },
-  });
   return id;
 }
 

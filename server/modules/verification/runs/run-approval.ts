@@ -94,9 +94,9 @@ async function beforeSubmit(tx: Queryable, { ref, actor }: ApprovedContext): Pro
     refuse(`No result for ${missing.join(', ')} and no deviation explains it`);
 }
 
-async function onApproved(tx: Queryable, { ref }: ApprovedContext): Promise<null> {
+async function onApproved(tx: Queryable, { actor, ref }: ApprovedContext): Promise<null> {
   const { run } = await recomputeRun(tx, ref.facilityId, ref.documentId);
-  await refreshStudy(tx, ref.facilityId, run.study_id, run.id);
+  await refreshStudy(tx, ref.facilityId, run.study_id, run.id, actor.userId);
   return null;
 }
 

@@ -106,3 +106,56 @@ describe('an investigation', () => {
     expect(investigation).toMatchObject({ version: 2, findings: 'Dilution checked' });
   });
 });
+
+describe('a run', () => {
+  it('refuses an event edit from a stale version, and moves its version with its results', async () => {
+    const created = await newRun(await kit.study());
+    expect(created.version).toBe(1);
+    const started = await event(created, { startedAt: '2026-11-01T08:00:00Z' });
+    expect(started.version).toBe(2);
+    const stale = await call('POST', `/runs/${created.id}`, {
+      reason: 'Written from what was read before',
+      version: created.version,
+      agentLot: 'LOT-2',
+    });
+    expect(stale.status).toBe(409);
+    expect(stale.body.errName).toBe('VersionConflictError');
+    const entered = await results(started, [row(started, f.ptfe, 0.2)]);
+    expect(entered.status, JSON.stringify(entered.body)).toBe(200);
+    expect(entered.body.run.version).toBe(3);
+    const kept = await history('study_runs', created.id as number);
+    expect([...new Set(kept.map((k) => k.version))]).toEqual([1, 2, 3]);
+    expect(kept.at(-1)!.row_data).toMatchObject({ version: 3, verdict: entered.body.run.verdict });
+    expect(kept.some((k) => k.row_data.agent_lot === 'LOT-2')).toBe(false);
+    // The results are audited as themselves: the run's own rows are its create and its event.
+    expect(await audits('Run', created.id as number)).toEqual(['Create', 'Update']);
+  });
+});
+
+describe('a sample result', () => {
+  it('keeps a version per write: its correction, and its supersession, audited as the repeat', async () => {
+    const run = await runWith(0.2);
+    const original = (run.results as Body[])[0]!;
+    const fixed = await call('POST', `/results/${original.id}`, {
+      rawValue: Number(original.rawValue) * 1.5,
+      reason: 'Transcription error',
+      version: original.version,
+    });
+    expect(fixed.status, JSON.stringify(fixed.body)).toBe(200);
+    const repeated = await results(run, [
+      row(run, f.ptfe, 0.1, {
+        repeats: { resultId: original.id, kind: 'reswab', reason: 'New swab' },
+      }),
+    ]);
+    expect(repeated.status, JSON.stringify(repeated.body)).toBe(200);
+    const repeat = (repeated.body.run.results as Body[]).find((r) => r.id !== original.id)!;
+    const kept = await history('sample_results', original.id as number);
+    expect(kept.map((k) => [k.version, k.row_data.superseded_by])).toEqual([
+      [1, null],
+      [2, null],
+      [3, repeat.id],
+    ]);
+    expect(await audits('SampleResult', original.id as number)).toEqual(['Create', 'Update']);
+    expect(await audits('SampleResult', repeat.id as number)).toEqual(['Create']);
+  });
+});

@@ -2,17 +2,25 @@ import { AppError, validationError } from '#core/errors/errors.ts';
 import type { z } from 'zod';
 import type { ZRunEdit } from '#core/schemas/verification.schemas.ts';
 import { RUN_RULES_VERSION } from '#core/verification/release.ts';
+import { runsDecl } from '#core/entities/defs/verification.def.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
 import {
   ControlledRefusal,
   controlledState,
-  recordEdit,
   type ControlledRef,
 } from '#server/records/controlled.ts';
 import { writeAudit, type Actor } from '#server/db/audit-write.ts';
+import {
+  createRecord,
+  openRecord,
+  writeByChild,
+  writeRecord,
+  type Assigned,
+  type RecordType,
+} from '#server/records/write-record.ts';
 import { inTransaction } from '#server/modules/change-assessments/change-assessments.service.ts';
 import { refreshStudy } from '../study-refresh.ts';
-import { pinAtRunStart } from './microbial-read.ts';
+import { microbialPolicyToPin } from './microbial-read.ts';
 import { settingsToPin } from './inspection-settings.ts';
 import { judgeRun, runRow, studyNumber, studyOf, type RunRow } from './runs.read.ts';
 
@@ -70,21 +78,23 @@ export async function editableRun(
   id: number,
   version?: number,
 ): Promise<RunRow> {
-  const run = await runRow(tx, scope.facilityId, id, true);
+  return (await openRecord(tx, runType, actor, scope, id, version)) as RunRow;
+}
+
+/** A run changes only while its study is open and its version is being built. */
+async function refuseUnlessEditable(tx: Queryable, actor: Actor, scope: Scope, run: RunRow) {
   await refuseOnClosedStudy(tx, actor, scope, run, 'Edit');
-  const state = await controlledState(tx, runRef(scope, id));
+  const state = await controlledState(tx, runRef(scope, run.id));
   if (state && state.status !== 'BeingBuilt') {
     const why = state.status === 'Approved' ? 'completed' : 'submitted for signatures';
     throw new ControlledRefusal(
       'TransactionLocked',
       `Run ${run.sequence} is ${why}: its event, results and deviations can no longer change${state.status === 'Approved' ? '' : '; reject it to edit it again'}.`,
       actor,
-      runRef(scope, id),
+      runRef(scope, run.id),
       'Edit',
     );
   }
-  if (version !== undefined && run.version !== version) throw new AppError('VersionConflictError');
-  return run;
 }
 
 /**
@@ -110,35 +120,6 @@ export async function refuseOnClosedStudy(
       runRef(scope, run.id),
       action,
     );
-}
-
-/**
- * A result of a run, locked for a change at `version`, while its run is not yet submitted; 404
- * when it is not the facility's.
- */
-export async function editableOfRun(
-  tx: Queryable,
-  actor: Actor,
-  scope: Scope,
-  of: {
-    table: 'sample_results' | 'microbial_results';
-    label: string;
-    id: number;
-    version: number;
-  },
-) {
-  const [current] = await tx.query<Record<string, any>>( // eslint-disable-line @typescript-eslint/no-explicit-any -- the row as stored
-    `select * from ${of.table} where facility_id = $1 and id = $2`,
-    [scope.facilityId, of.id],
-  );
-  if (!current) throw new AppError('NotFoundError', `${of.label} ${of.id} was not found`);
-  const run = await editableRun(tx, actor, scope, current.run_id as number);
-  const [locked] = await tx.query<{ version: number }>(
-    `select version from ${of.table} where id = $1 for update`,
-    [of.id],
-  );
-  if (locked!.version !== of.version) throw new AppError('VersionConflictError');
-  return { current, run };
 }
 
 /** Recomputes the verdict and release flag and stores them; answers what they derive from. */
@@ -169,26 +150,9 @@ export async function recomputeRun(tx: Queryable, facilityId: number, id: number
   };
 }
 
-/**
- * After any change to a run: its version bumped, verdict and flag recomputed, the content its
- * signers will see saved as the working version, and the study's outcome refreshed.
- */
-export async function afterRunChange(
-  tx: Queryable,
-  actor: Actor,
-  scope: Scope,
-  id: number,
-): Promise<void> {
-  await tx.query(
-    `update study_runs set version = version + 1, updated_at = now(), updated_by = $2
-      where id = $1`,
-    [id, actor.userId],
-  );
-  const { run, study, results, deviations, microbial } = await recomputeRun(
-    tx,
-    scope.facilityId,
-    id,
-  );
+/** What the signers of a run see, with the verdict and release flag recomputed first. */
+async function runContent(tx: Queryable, facilityId: number, id: number) {
+  const { run, study, results, deviations, microbial } = await recomputeRun(tx, facilityId, id);
   const content = {
     study: studyNumber(study.seq),
     sequence: run.sequence,
@@ -238,8 +202,37 @@ export async function afterRunChange(
       conclusion: d.conclusion,
     })),
   };
-  await recordEdit(tx, actor, runRef(scope, id), content, label(run, study.seq));
-  await refreshStudy(tx, scope.facilityId, run.study_id);
+  return { content, title: label(run, study.seq) };
+}
+
+/**
+ * A run through the one write path: it changes only while its study is open and it is not yet
+ * submitted; every write recomputes its verdict and release flag, saves the content its signers
+ * will see as the working version and refreshes its study's outcome.
+ */
+export const runType: RecordType = {
+  decl: runsDecl,
+  hooks: {
+    guard: (tx, actor, scope, row) => refuseUnlessEditable(tx, actor, scope, row as RunRow),
+    content: (tx, scope, id) => runContent(tx, scope.facilityId, id),
+    afterWrite: (tx, actor, scope, row) =>
+      refreshStudy(tx, scope.facilityId, row.study_id as number, undefined, actor.userId),
+  },
+};
+
+/**
+ * After a change of a run's result, deviation or investigation (its children, audited as
+ * themselves): the run's version moves, with its recompute, working version and study outcome.
+ * The caller has opened the run.
+ */
+export async function afterRunChange(
+  tx: Queryable,
+  actor: Actor,
+  scope: Scope,
+  id: number,
+): Promise<void> {
+  const run = await runRow(tx, scope.facilityId, id, true);
+  await writeByChild(tx, runType, { actor, scope, row: run });
 }
 
 export async function createRun(
@@ -256,21 +249,21 @@ export async function createRun(
         'TransactionLocked',
         `${studyNumber(study.seq)} is closed: it takes no more runs`,
       );
-    const [row] = await tx.query<{ id: number; sequence: number }>(
-      `insert into study_runs (facility_id, study_id, sequence, created_by, updated_by)
-       select $1, $2, coalesce(max(sequence), 0) + 1, $3, $3 from study_runs where study_id = $2
-       returning id, sequence`,
-      [scope.facilityId, studyId, actor.userId],
+    // Run N after the study's last: the study's row, locked above, orders concurrent creates.
+    const [next] = await tx.query<{ sequence: number }>(
+      `select coalesce(max(sequence), 0) + 1 as sequence from study_runs where study_id = $1`,
+      [studyId],
     );
-    await auditRun(tx, actor, scope, {
-      domain: 'Run',
-      action: 'Create',
-      entityId: row!.id,
-      reason: reason ?? null,
-      newValues: { study: studyNumber(study.seq), sequence: row!.sequence },
+    const row = await createRecord(tx, runType, {
+      actor,
+      scope,
+      values: { study_id: studyId, sequence: next!.sequence },
+      audit: () => ({
+        reason: reason ?? null,
+        newValues: { study: studyNumber(study.seq), sequence: next!.sequence },
+      }),
     });
-    await afterRunChange(tx, actor, scope, row!.id);
-    return row!.id;
+    return row.id as number;
   });
 }
 
@@ -333,40 +326,39 @@ export async function editRun(
   await inTransaction(db, async (tx) => {
     const run = await editableRun(tx, actor, scope, id, body.version);
     await checkEventReferences(tx, scope.facilityId, body);
-    const sets: string[] = [];
-    const values: unknown[] = [id];
+    const set: Record<string, Assigned> = {};
     const oldValues: Record<string, unknown> = {};
     const newValues: Record<string, unknown> = {};
     for (const [field, column] of Object.entries(COLUMNS)) {
       const value = body[field as keyof typeof COLUMNS];
       if (value === undefined) continue;
       const stored = value ?? (column === 'operator_ids' ? [] : null);
-      values.push(stored);
-      sets.push(`${column} = $${values.length}`);
+      set[column] = stored;
       oldValues[field] = run[column];
       newValues[field] = stored;
     }
-    if (sets.length === 0) throw new AppError('NothingToChangeError');
-    // The run starts: the cleaning inspection settings in force now judge its inspection.
+    if (Object.keys(set).length === 0) throw new AppError('NothingToChangeError');
+    // The run starts: the cleaning inspection settings and the microbial limit policy in force
+    // now judge its inspection and its microbial results.
+    const startedAt = body.startedAt === undefined ? run.started_at : body.startedAt;
     const pin = await settingsToPin(tx, scope.facilityId, run, body.startedAt);
     if (pin) {
-      values.push(pin.versionNumber, JSON.stringify(pin.settings));
-      sets.push(
-        `inspection_settings_version = $${values.length - 1}`,
-        `inspection_settings = $${values.length}::jsonb`,
-      );
+      set.inspection_settings_version = pin.versionNumber;
+      set.inspection_settings = JSON.stringify(pin.settings);
       newValues.inspectionSettingsVersion = pin.versionNumber;
     }
-    await tx.query(`update study_runs set ${sets.join(', ')} where id = $1`, values as never);
-    Object.assign(newValues, await pinAtRunStart(tx, scope.facilityId, id));
-    await auditRun(tx, actor, scope, {
-      domain: 'Run',
-      action: 'Update',
-      entityId: id,
-      reason: body.reason,
-      oldValues,
-      newValues,
+    const microbial = await microbialPolicyToPin(tx, scope.facilityId, run, startedAt);
+    if (microbial) {
+      set.microbial_policy = JSON.stringify(microbial.content);
+      set.microbial_policy_version = microbial.versionNumber;
+      newValues.microbialPolicyVersion = microbial.versionNumber;
+    }
+    await writeRecord(tx, runType, {
+      actor,
+      scope,
+      row: run,
+      set,
+      audit: { action: 'Update', reason: body.reason, oldValues, newValues },
     });
-    await afterRunChange(tx, actor, scope, id);
   });
 }

@@ -7,9 +7,16 @@ import type {
   ZStudyClose,
   ZStudyEdit,
 } from '#core/schemas/verification.schemas.ts';
+import { studiesDecl } from '#core/entities/defs/verification.def.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
-import { recordEdit, type ControlledRef } from '#server/records/controlled.ts';
-import { writeAudit, type Actor } from '#server/db/audit-write.ts';
+import type { Actor } from '#server/db/audit-write.ts';
+import {
+  createRecord,
+  NOW,
+  openRecord,
+  writeRecord,
+  type RecordType,
+} from '#server/records/write-record.ts';
 import { inTransaction } from '#server/modules/change-assessments/change-assessments.service.ts';
 import { findTask } from '#server/modules/cleaning-assessments/qualification-tasks.ts';
 import { failedRunPolicyOf } from '#core/verification/study-outcome.ts';
@@ -30,30 +37,6 @@ export interface Scope {
 
 type Edit = z.infer<typeof ZStudyEdit>;
 type Close = z.infer<typeof ZStudyClose>;
-
-export const studyRef = (scope: Scope, id: number): ControlledRef => ({
-  ...scope,
-  documentType: 'Study',
-  documentId: id,
-});
-
-const audit = (
-  tx: Queryable,
-  actor: Actor,
-  scope: Scope,
-  id: number,
-  action: string,
-  values: { reason?: string | null; oldValues?: object; newValues?: object },
-) =>
-  writeAudit(tx, actor, {
-    ...scope,
-    domain: 'Study',
-    action,
-    entityId: id,
-    reason: values.reason ?? null,
-    oldValues: (values.oldValues as Record<string, unknown>) ?? null,
-    newValues: (values.newValues as Record<string, unknown>) ?? null,
-  });
 
 const originProblem = (message: string) =>
   validationError([{ property: 'origin.id', constraints: { reference: message } }]);
@@ -102,7 +85,7 @@ async function protocolInForce(q: Queryable, facilityId: number, protocolId: num
 }
 
 /** What signers of a study see: its header as saved. */
-async function saveContent(tx: Queryable, actor: Actor, scope: Scope, id: number): Promise<void> {
+async function studyContent(tx: Queryable, id: number) {
   const [row] = await tx.query<Record<string, unknown> & { seq: number; title: string }>(
     `select seq, title, study_type as "studyType", description, protocol_id as "protocolId",
             protocol_version_number as "protocolVersionNumber",
@@ -114,14 +97,17 @@ async function saveContent(tx: Queryable, actor: Actor, scope: Scope, id: number
   );
   const { seq, ...header } = row!;
   const number = studyNumberOf(seq);
-  await recordEdit(
-    tx,
-    actor,
-    studyRef(scope, id),
-    { number, ...header },
-    `${number} ${row!.title}`,
-  );
+  return { content: { number, ...header }, title: `${number} ${row!.title}` };
 }
+
+/**
+ * A study through the one write path: its header is the content its signers see; its outcome
+ * is its runs' (study-refresh.ts), written as a consequence of theirs.
+ */
+export const studyType: RecordType = {
+  decl: studiesDecl,
+  hooks: { content: (tx, _scope, id) => studyContent(tx, id) },
+};
 
 export async function createStudy(
   db: Db,
@@ -137,66 +123,46 @@ export async function createStudy(
       scope.facilityId,
       protocol.content.limitsSnapshotId,
     );
-    // One number after another per facility: the facility's row orders concurrent creates.
-    await tx.query('select id from facilities where id = $1 for update', [scope.facilityId]);
     const originId = body.origin.kind === 'none' ? null : body.origin.id;
-    const [row] = await tx.query<{ id: number; seq: number }>(
-      `insert into studies (facility_id, seq, title, study_type, description, protocol_id,
-         protocol_version_number, protocol_content, limits_snapshot_id, origin_kind, origin_id,
-         created_by, updated_by, failed_run_policy)
-       select $1, coalesce(max(seq), 0) + 1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12
-         from studies where facility_id = $1
-       returning id, seq`,
-      [
-        scope.facilityId,
-        body.title,
-        body.studyType,
-        body.description,
-        body.protocolId,
-        protocol.version_number,
-        JSON.stringify(protocol.content),
-        snapshotId,
-        body.origin.kind,
-        originId,
-        actor.userId,
-        failedRunPolicyOf(protocol.content.failedRunPolicy, body.studyType),
-      ],
-    );
-    await saveContent(tx, actor, scope, row!.id);
-    await audit(tx, actor, scope, row!.id, 'Create', {
-      newValues: {
-        number: studyNumberOf(row!.seq),
-        ...body,
-        protocolVersionNumber: protocol.version_number,
-        limitsSnapshotId: snapshotId,
-        failedRunPolicy: failedRunPolicyOf(protocol.content.failedRunPolicy, body.studyType),
+    const failedRunPolicy = failedRunPolicyOf(protocol.content.failedRunPolicy, body.studyType);
+    const row = await createRecord(tx, studyType, {
+      actor,
+      scope,
+      values: {
+        title: body.title,
+        study_type: body.studyType,
+        description: body.description,
+        protocol_id: body.protocolId,
+        protocol_version_number: protocol.version_number,
+        protocol_content: JSON.stringify(protocol.content),
+        limits_snapshot_id: snapshotId,
+        origin_kind: body.origin.kind,
+        origin_id: originId,
+        failed_run_policy: failedRunPolicy,
       },
+      audit: (created) => ({
+        newValues: {
+          number: studyNumberOf(created.seq as number),
+          ...body,
+          protocolVersionNumber: protocol.version_number,
+          limitsSnapshotId: snapshotId,
+          failedRunPolicy,
+        },
+      }),
     });
-    return row!.id;
+    return row.id as number;
   });
   return getStudy(db, scope.facilityId, id);
 }
 
-interface Locked {
-  id: number;
-  seq: number;
-  version: number;
-  title: string;
-  description: string;
-  outcome: TStudy['outcome'];
-  closed_at: Date | null;
-}
-
-/** The study, locked, at the version the change was made from and not closed. */
-async function openStudy(tx: Queryable, scope: Scope, id: number, version: number) {
-  const [row] = await tx.query<Locked>(
-    `select id, seq, version, title, description, outcome, closed_at from studies
-      where facility_id = $1 and id = $2 for update`,
-    [scope.facilityId, id],
-  );
-  if (!row) throw new AppError('NotFoundError', `Study ${id} was not found`);
-  if (row.version !== version) throw new AppError('VersionConflictError');
-  if (row.closed_at) throw new AppError('TransactionLocked', `${studyNumberOf(row.seq)} is closed`);
+/**
+ * The study, locked, at the version the change was made from (409 VersionConflictError), and
+ * not closed (409 TransactionLocked).
+ */
+async function openStudy(tx: Queryable, actor: Actor, scope: Scope, id: number, version: number) {
+  const row = await openRecord(tx, studyType, actor, scope, id, version);
+  if (row.closed_at)
+    throw new AppError('TransactionLocked', `${studyNumberOf(row.seq as number)} is closed`);
   return row;
 }
 
@@ -208,23 +174,23 @@ export async function editStudy(
   body: Edit,
 ): Promise<TStudy> {
   await inTransaction(db, async (tx) => {
-    const before = await openStudy(tx, scope, id, body.version);
+    const before = await openStudy(tx, actor, scope, id, body.version);
     const after = {
       title: body.title ?? before.title,
       description: body.description ?? before.description,
     };
-    await tx.query(
-      `update studies set title = $2, description = $3, version = version + 1,
-              updated_at = now(), updated_by = $4
-        where id = $1`,
-      [id, after.title, after.description, actor.userId],
-    );
     // Refused while the study is being reviewed or approved; after approval, version N+1.
-    await saveContent(tx, actor, scope, id);
-    await audit(tx, actor, scope, id, 'Update', {
-      reason: body.reason,
-      oldValues: { title: before.title, description: before.description },
-      newValues: after,
+    await writeRecord(tx, studyType, {
+      actor,
+      scope,
+      row: before,
+      set: after,
+      audit: {
+        action: 'Update',
+        reason: body.reason,
+        oldValues: { title: before.title, description: before.description },
+        newValues: after,
+      },
     });
   });
   return getStudy(db, scope.facilityId, id);
@@ -239,18 +205,21 @@ export async function closeStudy(
   body: Close,
 ): Promise<TStudy> {
   await inTransaction(db, async (tx) => {
-    const before = await openStudy(tx, scope, id, body.version);
+    const before = await openStudy(tx, actor, scope, id, body.version);
     const outcome = before.outcome === 'Validated' ? 'Validated' : 'Failed';
-    await tx.query(
-      `update studies set closed_at = now(), closed_by = $2, close_reason = $3, outcome = $4,
-              version = version + 1, updated_at = now(), updated_by = $2
-        where id = $1`,
-      [id, actor.userId, body.reason, outcome],
-    );
-    await audit(tx, actor, scope, id, 'Close', {
-      reason: body.reason,
-      oldValues: { outcome: before.outcome, closedAt: null },
-      newValues: { outcome, closed: true },
+    // The header its signers see is unchanged: an approved study starts no new version.
+    await writeRecord(tx, studyType, {
+      actor,
+      scope,
+      row: before,
+      set: { closed_at: NOW, closed_by: actor.userId, close_reason: body.reason, outcome },
+      audit: {
+        action: 'Close',
+        reason: body.reason,
+        oldValues: { outcome: before.outcome, closedAt: null },
+        newValues: { outcome, closed: true },
+      },
+      outsideContent: true,
     });
   });
   return getStudy(db, scope.facilityId, id);
