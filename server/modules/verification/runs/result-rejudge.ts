@@ -4,7 +4,9 @@ import type { Queryable } from '#server/db/db.ts';
 import type { Actor } from '#server/db/audit-write.ts';
 import { judge } from './results.ts';
 import { locationFacts, methodAsAnalysed, type StudyOfRun } from './run-plan.ts';
-import { auditRun, type Scope } from './runs.service.ts';
+import { writeRecord } from '#server/records/write-record.ts';
+import { sampleResultType } from './result-records.ts';
+import type { Scope } from './runs.service.ts';
 
 /*
  * The stored judgements of a run's sample results, judged again under the current rules with
@@ -17,6 +19,7 @@ import { auditRun, type Scope } from './runs.service.ts';
 
 interface StoredResult {
   id: number;
+  version: number;
   sampling_location_id: number;
   sample_type: 'swab' | 'rinse';
   analytical_method_id: number;
@@ -37,9 +40,7 @@ export async function rejudgeRunResults(
   reason: string,
 ): Promise<number[]> {
   const stored = await tx.query<StoredResult>(
-    `select id, sampling_location_id, sample_type, analytical_method_id,
-            analytical_method_version, censoring, raw_value, unit, judgement
-       from sample_results where facility_id = $1 and run_id = $2 order by id for update`,
+    `select * from sample_results where facility_id = $1 and run_id = $2 order by id for update`,
     [scope.facilityId, runId],
   );
   const locations = await locationFacts(
@@ -63,25 +64,24 @@ export async function rejudgeRunResults(
     });
     // Through JSON, as stored: undefined fields dropped, so only a real change is written.
     if (isDeepStrictEqual(JSON.parse(JSON.stringify(judgement)), result.judgement)) continue;
-    await tx.query(
-      `update sample_results set judgement = $2, percent_of_limit = $3, censored_below = $4,
-              passed = $5, version = version + 1, updated_at = now(), updated_by = null
-        where id = $1`,
-      [
-        result.id,
-        JSON.stringify(judgement),
-        judgement.percentOfLimit,
-        judgement.censoredBelow,
-        judgement.passed,
-      ],
-    );
-    await auditRun(tx, actor, scope, {
-      domain: 'SampleResult',
-      action: 'Update',
-      entityId: result.id,
-      reason,
-      oldValues: { judgement: result.judgement },
-      newValues: { judgement },
+    // Through the one write path, at the version just locked, whatever the run's state: the
+    // rules changed, not the result, so no guard of an edit applies.
+    await writeRecord(tx, sampleResultType, {
+      actor,
+      scope,
+      row: result,
+      set: {
+        judgement: JSON.stringify(judgement),
+        percent_of_limit: judgement.percentOfLimit,
+        censored_below: judgement.censoredBelow,
+        passed: judgement.passed,
+      },
+      audit: {
+        action: 'Update',
+        reason,
+        oldValues: { judgement: result.judgement },
+        newValues: { judgement },
+      },
     });
     changed.push(result.id);
   }
