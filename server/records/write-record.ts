@@ -120,13 +120,18 @@ export interface WriteRecord {
    * keeps its controlled state, so no working version is saved.
    */
   byApproval?: true;
+  /**
+   * A write that changes nothing its signers see (a cancellation, a note of bookkeeping): the
+   * working version is left as it is, so one under review or approval stays there.
+   */
+  contentUnchanged?: true;
 }
 
 /** Writes an opened record: its columns, version, history and audit row, then its hooks. */
 export async function writeRecord(
   tx: Queryable,
   type: RecordType,
-  { actor, scope, row, set, audit, byApproval }: WriteRecord,
+  { actor, scope, row, set, audit, byApproval, contentUnchanged }: WriteRecord,
 ): Promise<StoredRow> {
   const saved = await updateVersioned(
     tx,
@@ -140,7 +145,7 @@ export async function writeRecord(
     actor.userId,
     set,
   );
-  await afterWrite(tx, type, actor, scope, saved, audit, !byApproval);
+  await afterWrite(tx, type, actor, scope, saved, audit, !byApproval && !contentUnchanged);
   return saved;
 }
 
