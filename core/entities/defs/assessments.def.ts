@@ -18,3 +18,16 @@ export const changeAssessmentsDecl = {
   numbered: true,
   controlled: { documentType: 'ChangeAssessment' },
 } as const satisfies RecordDecl;
+
+/**
+ * FCE-0001: the facility's cleaning assessment, made by its job (worst cases, coverage, gaps)
+ * and signed once complete (EU GMP Annex 15 §10, the cleaning validation's scope and rationale).
+ * Started by cleaning-assessments.service.ts; its completion is its one write.
+ */
+export const cleaningAssessmentsDecl = {
+  key: 'cleaningAssessments',
+  label: 'Cleaning assessment',
+  table: 'cleaning_assessments',
+  domain: 'CleaningAssessment',
+  controlled: { documentType: 'CleaningAssessment' },
+} as const satisfies RecordDecl;

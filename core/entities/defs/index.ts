@@ -26,7 +26,7 @@ import { historicalStudiesDef } from './historical-studies.def.ts';
 import { historicalStudyResultsDef } from './historical-study-results.def.ts';
 import { protocolsDef } from './protocols.def.ts';
 import { customReportsDef } from './custom-reports.def.ts';
-import { changeAssessmentsDecl } from './assessments.def.ts';
+import { changeAssessmentsDecl, cleaningAssessmentsDecl } from './assessments.def.ts';
 import { facilitiesDef, facilityGroupsDef } from './facilities.def.ts';
 import { deviationsDecl, investigationsDecl } from './verification.def.ts';
 import { cleaningLimitPoliciesDecl } from './policies.def.ts';
@@ -91,6 +91,7 @@ export const MODULE_RECORD_DEFS: readonly EntityDef[] = [
  */
 export const LIFECYCLE_RECORD_DECLS: readonly RecordDecl[] = [
   changeAssessmentsDecl,
+  cleaningAssessmentsDecl,
   deviationsDecl,
   investigationsDecl,
   cleaningLimitPoliciesDecl,
