@@ -29,7 +29,6 @@ const NOT_YET_MOVED: Record<string, string> = {
   plan_settings:
     'plan-settings.service.ts, active-directory.settings.ts and sso.service.ts write it, keyed by plan',
   qualification_tasks: 'qualification-tasks.ts and qualification-task-decision.ts write it',
-  reports: 'reports.service.ts writes it; the report job fills it',
   sample_results: 'results.ts and result-edit.ts write it; a child of the run',
   studies: 'studies.service.ts and study-refresh.ts write it; the outcome refresh is its hook',
   study_runs:

@@ -27,6 +27,7 @@ import { historicalStudyResultsDef } from './historical-study-results.def.ts';
 import { protocolsDef } from './protocols.def.ts';
 import { customReportsDef } from './custom-reports.def.ts';
 import { changeAssessmentsDecl, cleaningAssessmentsDecl } from './assessments.def.ts';
+import { reportsDecl } from './reports.def.ts';
 import { facilitiesDef, facilityGroupsDef } from './facilities.def.ts';
 import { deviationsDecl, investigationsDecl } from './verification.def.ts';
 import { cleaningLimitPoliciesDecl } from './policies.def.ts';
@@ -92,6 +93,7 @@ export const MODULE_RECORD_DEFS: readonly EntityDef[] = [
 export const LIFECYCLE_RECORD_DECLS: readonly RecordDecl[] = [
   changeAssessmentsDecl,
   cleaningAssessmentsDecl,
+  reportsDecl,
   deviationsDecl,
   investigationsDecl,
   cleaningLimitPoliciesDecl,
