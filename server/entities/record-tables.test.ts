@@ -23,8 +23,6 @@ const EXCEPTIONS: Record<string, string> = {
  */
 const NOT_YET_MOVED: Record<string, string> = {
   default_units: 'facility-settings.service.ts writes it with the facility settings',
-  facility_rules:
-    'facility-rules.service.ts writes it by hand (kind per rule, one table); policy-documents.ts writes the inspection settings through the controlled-rule writer',
   microbial_results: 'microbial-results.ts writes it; a child of the run',
   plan_settings:
     'plan-settings.service.ts, active-directory.settings.ts and sso.service.ts write it, keyed by plan',

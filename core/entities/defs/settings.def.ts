@@ -1,0 +1,19 @@
+import type { RecordDecl } from '../record-decl.ts';
+
+/*
+ * The settings of a facility and of the plan: records like any other, written through the one
+ * write path (a version checked and bumped, a history row, an audit row) by their modules.
+ */
+
+/**
+ * One rule document of a facility per kind (and per document type for approval policies):
+ * risk goal, verification settings, approval policies, the inspection settings. Each rule's
+ * changes are audited under its own domain, which server/modules/facility-rules gives with each
+ * write.
+ */
+export const facilityRulesDecl = {
+  key: 'facilityRules',
+  label: 'Facility rule',
+  table: 'facility_rules',
+  domain: 'FacilityRule',
+} as const satisfies RecordDecl;
