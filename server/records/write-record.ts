@@ -44,6 +44,8 @@ export interface RecordType {
 
 export interface RecordAudit {
   action: string;
+  /** How the audit row names the record where its id alone is not how it always has (a default unit: '3 (mass)'). */
+  entity?: string;
   reason?: string | null | undefined;
   oldValues?: Record<string, unknown> | null;
   newValues?: Record<string, unknown> | null;
@@ -162,7 +164,7 @@ async function afterWrite(
     ...scope,
     domain: decl.domain,
     action: audit.action,
-    entityId: row.id as number,
+    entityId: audit.entity ?? (row.id as number),
     reason: audit.reason ?? null,
     oldValues: audit.oldValues ?? null,
     newValues: audit.newValues ?? null,

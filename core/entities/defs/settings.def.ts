@@ -17,3 +17,11 @@ export const facilityRulesDecl = {
   table: 'facility_rules',
   domain: 'FacilityRule',
 } as const satisfies RecordDecl;
+
+/** The unit new values of one measure start in, per facility (mass, volume, area…). */
+export const defaultUnitsDecl = {
+  key: 'defaultUnits',
+  label: 'Default unit',
+  table: 'default_units',
+  domain: 'DefaultUnit',
+} as const satisfies RecordDecl;

@@ -8,6 +8,8 @@ import { isAllowed, MEASURES, type MeasureName } from '#core/units/measures.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
 import { changedFields } from '../audit/audit-diff.ts';
 import { writeAudit, type Actor } from '#server/db/audit-write.ts';
+import { defaultUnitsDecl } from '#core/entities/defs/settings.def.ts';
+import { writeRecord, type RecordType, type StoredRow } from '#server/records/write-record.ts';
 
 export interface FacilityScope {
   plan: number;
@@ -93,6 +95,9 @@ interface DefaultUnitRow {
   unit: string;
 }
 
+/** A default unit through the one write path: nothing besides is its own. */
+const defaultUnitType: RecordType = { decl: defaultUnitsDecl, hooks: {} };
+
 function isMeasure(name: string): name is MeasureName {
   return Object.hasOwn(MEASURES, name);
 }
@@ -128,8 +133,8 @@ export async function updateDefaultUnit(
   reason: string,
 ): Promise<TDefaultUnit> {
   return db.transaction(async (tx) => {
-    const [row] = await tx.query<DefaultUnitRow>(
-      `select d.id, d.short_name, d.unit from default_units d
+    const [row] = await tx.query<DefaultUnitRow & StoredRow>(
+      `select d.* from default_units d
          join facilities f on f.id = d.facility_id
         where d.id = $1 and d.facility_id = $2 and f.plan_id = $3 for update of d`,
       [id, scope.facility, scope.plan],
@@ -144,21 +149,13 @@ export async function updateDefaultUnit(
       });
     }
     const diff = changedFields({ unit: row.unit }, { unit });
-    const [updated] = await tx.query<DefaultUnitRow>(
-      `update default_units set unit = $2, version = version + 1, updated_at = now(),
-              updated_by = $3
-        where id = $1 returning id, short_name, unit`,
-      [id, unit, actor.userId],
-    );
-    await writeAudit(tx, actor, {
-      planId: scope.plan,
-      facilityId: scope.facility,
-      domain: 'DefaultUnit',
-      action: 'Update',
-      entityId: `${id} (${row.short_name})`,
-      reason,
-      ...diff,
+    const updated = await writeRecord(tx, defaultUnitType, {
+      actor,
+      scope: { planId: scope.plan, facilityId: scope.facility },
+      row,
+      set: { unit },
+      audit: { action: 'Update', entity: `${id} (${row.short_name})`, reason, ...diff },
     });
-    return toDefaultUnit(updated!);
+    return toDefaultUnit(updated as DefaultUnitRow);
   });
 }
