@@ -23,8 +23,6 @@ const EXCEPTIONS: Record<string, string> = {
  */
 const NOT_YET_MOVED: Record<string, string> = {
   microbial_results: 'microbial-results.ts writes it; a child of the run',
-  plan_settings:
-    'plan-settings.service.ts, active-directory.settings.ts and sso.service.ts write it, keyed by plan',
   qualification_tasks: 'qualification-tasks.ts and qualification-task-decision.ts write it',
   sample_results: 'results.ts and result-edit.ts write it; a child of the run',
   studies: 'studies.service.ts and study-refresh.ts write it; the outcome refresh is its hook',

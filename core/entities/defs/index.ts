@@ -28,7 +28,7 @@ import { protocolsDef } from './protocols.def.ts';
 import { customReportsDef } from './custom-reports.def.ts';
 import { changeAssessmentsDecl, cleaningAssessmentsDecl } from './assessments.def.ts';
 import { reportsDecl } from './reports.def.ts';
-import { defaultUnitsDecl, facilityRulesDecl } from './settings.def.ts';
+import { defaultUnitsDecl, facilityRulesDecl, planSettingsDecl } from './settings.def.ts';
 import { facilitiesDef, facilityGroupsDef } from './facilities.def.ts';
 import { deviationsDecl, investigationsDecl } from './verification.def.ts';
 import { cleaningLimitPoliciesDecl } from './policies.def.ts';
@@ -97,6 +97,7 @@ export const LIFECYCLE_RECORD_DECLS: readonly RecordDecl[] = [
   reportsDecl,
   facilityRulesDecl,
   defaultUnitsDecl,
+  planSettingsDecl,
   deviationsDecl,
   investigationsDecl,
   cleaningLimitPoliciesDecl,

@@ -25,3 +25,15 @@ export const defaultUnitsDecl = {
   table: 'default_units',
   domain: 'DefaultUnit',
 } as const satisfies RecordDecl;
+
+/**
+ * The plan's settings, one row per plan (keyed by `plan_id`): password policy, allowed e-mail
+ * domains, Active Directory and single sign-on. Each part's changes are audited under its own
+ * domain, which its module gives with each write (server/records/plan-record.ts).
+ */
+export const planSettingsDecl = {
+  key: 'planSettings',
+  label: 'Plan settings',
+  table: 'plan_settings',
+  domain: 'PlanSettings',
+} as const satisfies RecordDecl;
