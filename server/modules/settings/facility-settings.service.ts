@@ -10,6 +10,7 @@ import { changedFields } from '../audit/audit-diff.ts';
 import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 import { defaultUnitsDecl } from '#core/entities/defs/settings.def.ts';
 import { writeRecord, type RecordType, type StoredRow } from '#server/records/write-record.ts';
+import { updateVersioned } from '#server/entities/versioned-update.ts';
 
 export interface FacilityScope {
   plan: number;
@@ -67,14 +68,21 @@ export async function updateDateTimeSettings(
 ): Promise<TDateTimeSettingsRead> {
   const next: TDateTimeSettings = { ...edit.settings, country: edit.settings.country || null };
   return db.transaction(async (tx) => {
-    const { version, ...before } = toSettings(await dateTimeRow(tx, scope, true));
-    if (version !== edit.version) throw new AppError('VersionConflictError');
+    const { version: _read, ...before } = toSettings(await dateTimeRow(tx, scope, true));
     const diff = changedFields({ ...before }, { ...next });
-    const [updated] = await tx.query<{ version: number }>(
-      `update facilities set timezone = $2, date_format = $3, time_format = $4, country = $5,
-              version = version + 1
-        where id = $1 returning version`,
-      [scope.facility, next.timezone, next.dateFormat, next.timeFormat, next.country],
+    // The facility's row, written only at the version the edit was made from (409 otherwise).
+    const facility = { table: 'facilities', ownerColumn: 'plan_id', ownerId: scope.plan };
+    const updated = await updateVersioned(
+      tx,
+      { ...facility, id: scope.facility, version: edit.version },
+      actor.userId,
+      {
+        timezone: next.timezone,
+        date_format: next.dateFormat,
+        time_format: next.timeFormat,
+        country: next.country,
+      },
+      'version',
     );
     await writeAudit(tx, actor, {
       planId: scope.plan,
@@ -85,7 +93,7 @@ export async function updateDateTimeSettings(
       reason: edit.reason,
       ...diff,
     });
-    return { ...next, version: updated!.version };
+    return { ...next, version: updated.version as number };
   });
 }
 
