@@ -23,7 +23,8 @@ const EXCEPTIONS: Record<string, string> = {
  */
 const NOT_YET_MOVED: Record<string, string> = {
   microbial_results: 'microbial-results.ts writes it; a child of the run',
-  qualification_tasks: 'qualification-tasks.ts and qualification-task-decision.ts write it',
+  qualification_tasks:
+    "qualification-tasks.ts carries Open tasks over and creates them set-wise from an assessment's gaps (one audit row per assessment), qualification-task-decision.ts writes the signed decision",
   sample_results: 'results.ts and result-edit.ts write it; a child of the run',
   studies: 'studies.service.ts and study-refresh.ts write it; the outcome refresh is its hook',
   study_runs:
