@@ -12,6 +12,8 @@ export interface VersionedTarget {
   ownerColumn: string;
   ownerId: number;
   id: number;
+  /** The record's key column: `id`, or `plan_id` for the one row per plan of plan_settings. */
+  idColumn?: string;
   /**
    * The version the change was made from: the row is written only at that version, else 409
    * VersionConflictError, whatever the caller checked before (a stale edit never overwrites).
@@ -38,7 +40,7 @@ export async function updateVersioned(
     return `${column} = $${params.length}`;
   });
   sets.push('version = version + 1', 'updated_at = now()', 'updated_by = $3');
-  let where = `${target.ownerColumn} = $1 and id = $2`;
+  let where = `${target.ownerColumn} = $1 and ${target.idColumn ?? 'id'} = $2`;
   if (target.version !== undefined) {
     params.push(target.version);
     where += ` and version = $${params.length}`;

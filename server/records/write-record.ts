@@ -44,6 +44,8 @@ export interface RecordType {
 
 export interface RecordAudit {
   action: string;
+  /** How the audit row names the record where its id alone is not how it always has (a default unit: '3 (mass)'). */
+  entity?: string;
   reason?: string | null | undefined;
   oldValues?: Record<string, unknown> | null;
   newValues?: Record<string, unknown> | null;
@@ -121,20 +123,21 @@ export interface WriteRecord {
    */
   byApproval?: true;
   /**
-   * The write changes nothing its signers see (a study's close): the working version stays as
-   * it is, so a write of an approved record does not start its next version.
+   * A write that changes nothing its signers see (a study's close, a cancellation, a note of
+   * bookkeeping): the working version is left as it is, so one under review or approval stays
+   * there, and a write of an approved record does not start its next version.
    */
-  outsideContent?: true;
+  contentUnchanged?: true;
 }
 
 /** Writes an opened record: its columns, version, history and audit row, then its hooks. */
 export async function writeRecord(
   tx: Queryable,
   type: RecordType,
-  { actor, scope, row, set, audit, byApproval, outsideContent }: WriteRecord,
+  { actor, scope, row, set, audit, byApproval, contentUnchanged }: WriteRecord,
 ): Promise<StoredRow> {
   const saved = await updateOpened(tx, type, actor, scope, row, set);
-  await afterWrite(tx, type, actor, scope, saved, audit, !byApproval && !outsideContent);
+  await afterWrite(tx, type, actor, scope, saved, audit, !byApproval && !contentUnchanged);
   return saved;
 }
 
@@ -223,7 +226,7 @@ async function afterWrite(
       ...scope,
       domain: decl.domain,
       action: audit.action,
-      entityId: row.id as number,
+      entityId: audit.entity ?? (row.id as number),
       reason: audit.reason ?? null,
       oldValues: audit.oldValues ?? null,
       newValues: audit.newValues ?? null,

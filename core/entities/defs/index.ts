@@ -26,6 +26,9 @@ import { historicalStudiesDef } from './historical-studies.def.ts';
 import { historicalStudyResultsDef } from './historical-study-results.def.ts';
 import { protocolsDef } from './protocols.def.ts';
 import { customReportsDef } from './custom-reports.def.ts';
+import { changeAssessmentsDecl, cleaningAssessmentsDecl } from './assessments.def.ts';
+import { reportsDecl } from './reports.def.ts';
+import { defaultUnitsDecl, facilityRulesDecl, planSettingsDecl } from './settings.def.ts';
 import { facilitiesDef, facilityGroupsDef } from './facilities.def.ts';
 import {
   deviationsDecl,
@@ -97,6 +100,12 @@ export const MODULE_RECORD_DEFS: readonly EntityDef[] = [
  * own (core/entities/record-decl.ts).
  */
 export const LIFECYCLE_RECORD_DECLS: readonly RecordDecl[] = [
+  changeAssessmentsDecl,
+  cleaningAssessmentsDecl,
+  reportsDecl,
+  facilityRulesDecl,
+  defaultUnitsDecl,
+  planSettingsDecl,
   deviationsDecl,
   investigationsDecl,
   cleaningLimitPoliciesDecl,

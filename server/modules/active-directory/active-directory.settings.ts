@@ -7,7 +7,9 @@ import type {
 import type { Config } from '#server/config.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
 import { changedFields } from '../audit/audit-diff.ts';
-import { writeAudit, type Actor } from '#server/db/audit-write.ts';
+import type { Actor } from '#server/db/audit-write.ts';
+import { planSettingsDecl } from '#core/entities/defs/settings.def.ts';
+import { openPlanRecord, writePlanRecord } from '#server/records/plan-record.ts';
 import { decryptSetting, encryptSetting } from '../sso/sso-secret.ts';
 import { isLoopbackUrl, type Directory } from './directory-client.ts';
 
@@ -29,10 +31,10 @@ interface AdRow {
   version: number;
 }
 
-async function adRow(q: Queryable, planId: number, forUpdate = false): Promise<AdRow> {
+async function adRow(q: Queryable, planId: number): Promise<AdRow> {
   const [row] = await q.query<AdRow>(
     `select active_directory, active_directory_bind_password, version
-       from plan_settings where plan_id = $1 ${forUpdate ? 'for update' : ''}`,
+       from plan_settings where plan_id = $1`,
     [planId],
   );
   return row ?? { active_directory: null, active_directory_bind_password: null, version: 1 };
@@ -102,12 +104,7 @@ export async function updateActiveDirectorySettings(
     ]);
   }
   return db.transaction(async (tx) => {
-    await tx.query(
-      `insert into plan_settings (plan_id, password_policy) values ($1, '{}') on conflict do nothing`,
-      [planId],
-    );
-    const row = await adRow(tx, planId, true);
-    if (request.version !== row.version) throw new AppError('VersionConflictError');
+    const row = await openPlanRecord<AdRow>(tx, planSettingsDecl, planId, request.version);
     await assertGroupRoles(tx, planId, request.groupRoles);
     const next: AdJson = {
       enabled: request.enabled,
@@ -135,21 +132,18 @@ export async function updateActiveDirectorySettings(
       { ...toSettings(row), version: undefined, bindPasswordChanged: false },
       { ...after, version: undefined, bindPasswordChanged: Boolean(request.bindPassword) },
     );
-    const [updated] = await tx.query<{ version: number }>(
-      `update plan_settings set active_directory = $2, active_directory_bind_password = $3,
-              version = version + 1, updated_at = now()
-        where plan_id = $1 returning version`,
-      [planId, JSON.stringify(next), secret],
+    const updated = await writePlanRecord(
+      tx,
+      { ...planSettingsDecl, domain: 'ActiveDirectorySettings' },
+      {
+        actor,
+        planId,
+        row,
+        set: { active_directory: JSON.stringify(next), active_directory_bind_password: secret },
+        audit: { action: 'Update', reason: request.reason, ...diff },
+      },
     );
-    await writeAudit(tx, actor, {
-      planId,
-      domain: 'ActiveDirectorySettings',
-      action: 'Update',
-      entityId: planId,
-      reason: request.reason,
-      ...diff,
-    });
-    return { ...after, version: updated!.version };
+    return { ...after, version: updated.version as number };
   });
 }
 

@@ -5,6 +5,8 @@ import type { EntityDef } from '#core/entities/entity.ts';
 import { withinTransaction, type Db, type Queryable } from '#server/db/db.ts';
 import { getEntity, type EntityRecord, type Scope } from '#server/entities/entity-store.ts';
 import { editableEntity } from '#server/entities/entity-write.ts';
+import { ownerColumn, ownerId } from '#server/entities/entity-scope.ts';
+import { updateVersioned } from '#server/entities/versioned-update.ts';
 import { actorOf } from '#server/http/session-guard.ts';
 import type { TDocumentSummary } from '#core/schemas/attachments.schemas.ts';
 import { attachDocument, currentDocuments, type Upload } from './attachment-store.ts';
@@ -62,12 +64,15 @@ export async function touchForDocument(
   id: number,
   version: number | undefined,
 ): Promise<EntityRecord> {
-  await editableEntity(tx, def, scope, id, version);
-  await tx.query(
-    `update ${def.table} set version = version + 1, updated_at = now(), updated_by = $3
-      where facility_id = $1 and id = $2`,
-    [scope.facilityId, id, actorOf(request).userId],
-  );
+  const before = await editableEntity(tx, def, scope, id, version);
+  const target = {
+    table: def.table,
+    ownerColumn: ownerColumn(def),
+    ownerId: ownerId(def, scope),
+    id,
+    version: before.version,
+  };
+  await updateVersioned(tx, target, actorOf(request).userId, {});
   return getEntity(tx, def, scope.facilityId, id);
 }
 

@@ -5,11 +5,12 @@ import {
   registerDocumentType,
   type ApprovedContext,
 } from '#server/records/controlled.ts';
-import { writeAudit } from '#server/db/audit-write.ts';
+import { writeRecord } from '#server/records/write-record.ts';
 import { storeLimitsSnapshot } from '../policies/policy-approval.ts';
 import { assessmentSummaries, numberOf } from './change-assessments.read.ts';
 import {
   applyChanges,
+  changeAssessmentType,
   changesOf,
   lockedAssessment,
   staleChange,
@@ -23,7 +24,8 @@ import {
 
 async function refuseUnlessOpen(tx: Queryable, context: ApprovedContext, attempted: string) {
   const { ref, actor } = context;
-  const row = await lockedAssessment(tx, ref.facilityId, ref.documentId);
+  const scope = { planId: ref.planId, facilityId: ref.facilityId };
+  const row = await lockedAssessment(tx, actor, scope, ref.documentId);
   const number = numberOf(row.seq);
   const refuse = (why: string): never => {
     throw new ControlledRefusal('TransactionLocked', why, actor, ref, attempted);
@@ -33,7 +35,7 @@ async function refuseUnlessOpen(tx: Queryable, context: ApprovedContext, attempt
   if (changes.length === 0) refuse(`${number} stages no change`);
   const stale = await staleChange(tx, ref.facilityId, number, changes);
   if (stale) refuse(stale);
-  return { row, number, changes, refuse };
+  return { row, scope, number, changes, refuse };
 }
 
 async function beforeSubmit(tx: Queryable, context: ApprovedContext): Promise<void> {
@@ -54,9 +56,8 @@ async function beforeSubmit(tx: Queryable, context: ApprovedContext): Promise<vo
 /** Applies the change set as the approver, in the staged order, then stores the snapshot. */
 function onApproved(db: Pick<Db, 'kind'>) {
   return async (tx: Queryable, context: ApprovedContext): Promise<number> => {
-    const { row, number, changes } = await refuseUnlessOpen(tx, context, 'Approve');
-    const { actor, ref } = context;
-    const scope = { planId: ref.planId, facilityId: ref.facilityId };
+    const { row, scope, number, changes } = await refuseUnlessOpen(tx, context, 'Approve');
+    const { actor } = context;
     await applyChanges(tx, changes, {
       actor,
       scope,
@@ -64,19 +65,18 @@ function onApproved(db: Pick<Db, 'kind'>) {
       approvedAs: { id: row.id, number },
     });
     const snapshotId = await storeLimitsSnapshot(tx, context);
-    await tx.query(
-      `update change_assessments
-          set limits_snapshot_id = $2, version = version + 1, updated_at = now(), updated_by = $3
-        where id = $1`,
-      [row.id, snapshotId, actor.userId],
-    );
-    await writeAudit(tx, actor, {
-      ...scope,
-      domain: 'ChangeAssessment',
-      action: 'Apply',
-      entityId: row.id,
-      reason: `${number} approved`,
-      newValues: { number, changes: changes.length, limitsSnapshotId: snapshotId },
+    // The approval's own write: the signature service keeps the approved version's state.
+    await writeRecord(tx, changeAssessmentType, {
+      actor,
+      scope,
+      row,
+      set: { limits_snapshot_id: snapshotId },
+      audit: {
+        action: 'Apply',
+        reason: `${number} approved`,
+        newValues: { number, changes: changes.length, limitsSnapshotId: snapshotId },
+      },
+      byApproval: true,
     });
     return snapshotId;
   };

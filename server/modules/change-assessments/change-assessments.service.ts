@@ -7,18 +7,36 @@ import type {
   ZDecisionsBody,
   TStagedChangeBody,
 } from '#core/schemas/change-assessments.schemas.ts';
+import { changeAssessmentsDecl } from '#core/entities/defs/assessments.def.ts';
 import { recordAfterRollback, type Db, type Queryable } from '#server/db/db.ts';
 import { ControlledRefusal, controlledState } from '#server/records/controlled.ts';
-import { writeAudit, type Actor } from '#server/db/audit-write.ts';
+import type { Actor } from '#server/db/audit-write.ts';
+import {
+  createRecord,
+  openRecord,
+  writeRecord,
+  type Assigned,
+  type RecordAudit,
+  type RecordType,
+  type StoredRow,
+  NOW,
+} from '#server/records/write-record.ts';
 import { changeCurrent, getChangeAssessment, numberOf } from './change-assessments.read.ts';
-import { refOf, saveContent, type Scope } from './change-content.ts';
+import { assessmentContent, refOf, type Scope } from './change-content.ts';
 import { stagedTarget, type Change } from './staged-targets.ts';
 
 /*
  * Writes of change assessments (core/assessments/README.md): the header, the staged change set
  * (each change tried on the real write path in a rolled-back savepoint), decisions and cancel.
- * Evaluate is in change-evaluate.ts, approval in change-approval.ts.
+ * Evaluate is in change-evaluate.ts, approval in change-approval.ts. Every write goes through
+ * the one write path (server/records/write-record.ts).
  */
+
+/** A change assessment: its working content is what its signers see (change-content.ts). */
+export const changeAssessmentType: RecordType = {
+  decl: changeAssessmentsDecl,
+  hooks: { content: (tx, scope, id) => assessmentContent(tx, scope, id) },
+};
 
 type Create = z.infer<typeof ZChangeAssessmentCreate>;
 type Edit = z.infer<typeof ZChangeAssessmentEdit>;
@@ -67,25 +85,6 @@ async function checkMoc(q: Queryable, facilityId: number, mocId: number | null):
     ]);
 }
 
-const audit = (
-  tx: Queryable,
-  actor: Actor,
-  scope: Scope,
-  id: number,
-  action: string,
-  values: { reason?: string | null; oldValues?: object; newValues?: object },
-) =>
-  writeAudit(tx, actor, {
-    planId: scope.planId,
-    facilityId: scope.facilityId,
-    domain: 'ChangeAssessment',
-    action,
-    entityId: id,
-    reason: values.reason ?? null,
-    oldValues: (values.oldValues as Record<string, unknown>) ?? null,
-    newValues: (values.newValues as Record<string, unknown>) ?? null,
-  });
-
 export async function createChangeAssessment(
   db: Db,
   actor: Actor,
@@ -94,27 +93,26 @@ export async function createChangeAssessment(
 ): Promise<TChangeAssessment> {
   const id = await inTransaction(db, async (tx) => {
     await checkMoc(tx, scope.facilityId, body.mocId);
-    // One number after another per facility: the facility's row orders concurrent creates.
-    await tx.query(`select id from facilities where id = $1 for update`, [scope.facilityId]);
-    const [row] = await tx.query<{ id: number; seq: number }>(
-      `insert into change_assessments (facility_id, seq, title, change_type, description, moc_id,
-         created_by, updated_by)
-       select $1, coalesce(max(seq), 0) + 1, $2, $3, $4, $5, $6, $6
-         from change_assessments where facility_id = $1
-       returning id, seq`,
-      [scope.facilityId, body.title, body.changeType, body.description, body.mocId, actor.userId],
-    );
-    await saveContent(tx, actor, scope, row!.id);
-    await audit(tx, actor, scope, row!.id, 'Create', {
-      reason: body.reason ?? null,
-      newValues: { number: numberOf(row!.seq), ...body, reason: undefined },
+    const row = await createRecord(tx, changeAssessmentType, {
+      actor,
+      scope,
+      values: {
+        title: body.title,
+        change_type: body.changeType,
+        description: body.description,
+        moc_id: body.mocId,
+      },
+      audit: (created) => ({
+        reason: body.reason ?? null,
+        newValues: { number: numberOf(created.seq as number), ...body, reason: undefined },
+      }),
     });
-    return row!.id;
+    return row.id as number;
   });
   return getChangeAssessment(db, scope.facilityId, id);
 }
 
-interface Locked {
+type Locked = StoredRow & {
   id: number;
   seq: number;
   version: number;
@@ -124,23 +122,20 @@ interface Locked {
   change_type: string;
   description: string;
   moc_id: number | null;
-}
+};
 
-/** The assessment, locked; 404 when it is not the facility's. */
+/**
+ * The assessment, locked; 404 when it is not the facility's, 409 when `version` (the one the
+ * edit was made from) is stale.
+ */
 export async function lockedAssessment(
   tx: Queryable,
-  facilityId: number,
+  actor: Actor,
+  scope: Scope,
   id: number,
+  version?: number,
 ): Promise<Locked> {
-  const [row] = await tx.query<Locked>(
-    `select id, seq, version, cancelled_at, change_set_version, title, change_type, description,
-            moc_id
-       from change_assessments where facility_id = $1 and id = $2
-        for update`,
-    [facilityId, id],
-  );
-  if (!row) throw new AppError('NotFoundError', `Change assessment ${id} was not found`);
-  return row;
+  return (await openRecord(tx, changeAssessmentType, actor, scope, id, version)) as Locked;
 }
 
 /**
@@ -154,8 +149,7 @@ export async function editableAssessment(
   id: number,
   version: number,
 ): Promise<Locked> {
-  const row = await lockedAssessment(tx, scope.facilityId, id);
-  if (row.version !== version) throw new AppError('VersionConflictError');
+  const row = await lockedAssessment(tx, actor, scope, id, version);
   const number = numberOf(row.seq);
   if (row.cancelled_at)
     throw new AppError('TransactionLocked', `${number} is cancelled: it changes nothing any more`);
@@ -178,22 +172,28 @@ export async function editableAssessment(
   return row;
 }
 
-/** After a write: the next version of the assessment (and of its change set), and its content. */
-export async function touch(
+export interface AssessmentWrite {
+  /** Columns of the assessment and their new values. */
+  set?: Readonly<Record<string, Assigned>>;
+  /** The change set changed: its version moves on too (an evaluation of the older one is stale). */
+  changeSet?: true;
+  audit: RecordAudit;
+}
+
+/**
+ * A write of a locked assessment in one statement (the kept versions show one version per
+ * write): its next version, its content saved as the working version, the audit row.
+ */
+export async function writeAssessment(
   tx: Queryable,
   actor: Actor,
   scope: Scope,
-  id: number,
-  changeSet: boolean,
+  row: Locked,
+  { set = {}, changeSet, audit }: AssessmentWrite,
 ): Promise<void> {
-  await tx.query(
-    `update change_assessments
-        set version = version + 1, updated_at = now(), updated_by = $2,
-            change_set_version = change_set_version + $3
-      where id = $1`,
-    [id, actor.userId, changeSet ? 1 : 0],
-  );
-  await saveContent(tx, actor, scope, id);
+  const columns: Record<string, Assigned> = { ...set };
+  if (changeSet) columns.change_set_version = row.change_set_version + 1;
+  await writeRecord(tx, changeAssessmentType, { actor, scope, row, set: columns, audit });
 }
 
 export async function editChangeAssessment(
@@ -206,27 +206,28 @@ export async function editChangeAssessment(
   return written(db, scope, id, async (tx) => {
     const before = await editableAssessment(tx, actor, scope, id, body.version);
     await checkMoc(tx, scope.facilityId, body.mocId);
-    // One statement, so the kept versions show one version per edit.
-    await tx.query(
-      `update change_assessments set title = $2, change_type = $3, description = $4, moc_id = $5,
-              version = version + 1, updated_at = now(), updated_by = $6
-        where id = $1`,
-      [id, body.title, body.changeType, body.description, body.mocId, actor.userId],
-    );
-    await saveContent(tx, actor, scope, id);
-    await audit(tx, actor, scope, id, 'Update', {
-      reason: body.reason,
-      oldValues: {
-        title: before.title,
-        changeType: before.change_type,
-        description: before.description,
-        mocId: before.moc_id,
-      },
-      newValues: {
+    await writeAssessment(tx, actor, scope, before, {
+      set: {
         title: body.title,
-        changeType: body.changeType,
+        change_type: body.changeType,
         description: body.description,
-        mocId: body.mocId,
+        moc_id: body.mocId,
+      },
+      audit: {
+        action: 'Update',
+        reason: body.reason,
+        oldValues: {
+          title: before.title,
+          changeType: before.change_type,
+          description: before.description,
+          mocId: before.moc_id,
+        },
+        newValues: {
+          title: body.title,
+          changeType: body.changeType,
+          description: body.description,
+          mocId: body.mocId,
+        },
       },
     });
   });
@@ -340,7 +341,7 @@ export async function stageChange(
   body: TStagedChangeBody,
 ): Promise<TChangeAssessment> {
   return written(db, scope, id, async (tx) => {
-    await editableAssessment(tx, actor, scope, id, body.version);
+    const assessment = await editableAssessment(tx, actor, scope, id, body.version);
     const before = await changesOf(tx, id);
     const change = await checkedChange(tx, actor, scope, db.kind, before, {
       op: body.op,
@@ -369,10 +370,13 @@ export async function stageChange(
         actor.userId,
       ],
     );
-    await touch(tx, actor, scope, id, true);
-    await audit(tx, actor, scope, id, 'Stage', {
-      reason: change.reason,
-      newValues: { changeId: row!.id, position, ...change },
+    await writeAssessment(tx, actor, scope, assessment, {
+      changeSet: true,
+      audit: {
+        action: 'Stage',
+        reason: change.reason,
+        newValues: { changeId: row!.id, position, ...change },
+      },
     });
   });
 }
@@ -405,7 +409,7 @@ export async function editStagedChange(
   }: { changeId: number; values: Record<string, unknown>; reason: string; version: number },
 ): Promise<TChangeAssessment> {
   return written(db, scope, id, async (tx) => {
-    await editableAssessment(tx, actor, scope, id, body.version);
+    const assessment = await editableAssessment(tx, actor, scope, id, body.version);
     const all = await changesOf(tx, id);
     const old = all.find((c) => c.id === changeId);
     if (!old) throw new AppError('NotFoundError', `Staged change ${changeId} was not found`);
@@ -431,11 +435,14 @@ export async function editStagedChange(
         actor.userId,
       ],
     );
-    await touch(tx, actor, scope, id, true);
-    await audit(tx, actor, scope, id, 'StageEdit', {
-      reason: body.reason,
-      oldValues: { changeId, values: old.values, recordVersion: old.recordVersion },
-      newValues: { changeId, values: change.values, recordVersion: change.recordVersion },
+    await writeAssessment(tx, actor, scope, assessment, {
+      changeSet: true,
+      audit: {
+        action: 'StageEdit',
+        reason: body.reason,
+        oldValues: { changeId, values: old.values, recordVersion: old.recordVersion },
+        newValues: { changeId, values: change.values, recordVersion: change.recordVersion },
+      },
     });
   });
 }
@@ -448,17 +455,16 @@ export async function unstageChange(
   { changeId, ...query }: { changeId: number; reason: string; version: number },
 ): Promise<TChangeAssessment> {
   return written(db, scope, id, async (tx) => {
-    await editableAssessment(tx, actor, scope, id, query.version);
+    const assessment = await editableAssessment(tx, actor, scope, id, query.version);
     const old = await stagedChangeOf(tx, scope.facilityId, id, changeId);
     await tx.query(
       `update change_assessment_changes
           set removed_at = now(), removed_by = $2, removed_reason = $3 where id = $1`,
       [changeId, actor.userId, query.reason],
     );
-    await touch(tx, actor, scope, id, true);
-    await audit(tx, actor, scope, id, 'Unstage', {
-      reason: query.reason,
-      oldValues: { changeId, ...old },
+    await writeAssessment(tx, actor, scope, assessment, {
+      changeSet: true,
+      audit: { action: 'Unstage', reason: query.reason, oldValues: { changeId, ...old } },
     });
   });
 }
@@ -472,7 +478,7 @@ export async function decide(
   body: Decisions,
 ): Promise<TChangeAssessment> {
   return written(db, scope, id, async (tx) => {
-    await editableAssessment(tx, actor, scope, id, body.version);
+    const assessment = await editableAssessment(tx, actor, scope, id, body.version);
     const [evaluation] = await tx.query<{ keys: string[] }>(
       `select array(select i->>'key' from json_array_elements(items) i) as keys
          from change_assessment_evaluations where assessment_id = $1`,
@@ -500,8 +506,9 @@ export async function decide(
         [id, scope.facilityId, d.key, d.decision, d.justification, actor.userId],
       );
     }
-    await touch(tx, actor, scope, id, false);
-    await audit(tx, actor, scope, id, 'Decide', { newValues: { decisions: body.decisions } });
+    await writeAssessment(tx, actor, scope, assessment, {
+      audit: { action: 'Decide', newValues: { decisions: body.decisions } },
+    });
   });
 }
 
@@ -514,24 +521,21 @@ export async function cancelChangeAssessment(
   body: { reason: string; version: number },
 ): Promise<TChangeAssessment> {
   return written(db, scope, id, async (tx) => {
-    const row = await lockedAssessment(tx, scope.facilityId, id);
-    if (row.version !== body.version) throw new AppError('VersionConflictError');
+    const row = await lockedAssessment(tx, actor, scope, id, body.version);
     const number = numberOf(row.seq);
     if (row.cancelled_at)
       throw new AppError('NothingToChangeError', `${number} is already cancelled`);
     const state = await controlledState(tx, refOf(scope, id));
     if (state?.status === 'Approved' || state?.status === 'Deprecated')
       throw new AppError('TransactionLocked', `${number} is approved: its changes are applied`);
-    await tx.query(
-      `update change_assessments
-          set cancelled_at = now(), cancelled_by = $2, cancel_reason = $3,
-              version = version + 1, updated_at = now(), updated_by = $2
-        where id = $1`,
-      [id, actor.userId, body.reason],
-    );
-    await audit(tx, actor, scope, id, 'Cancel', {
-      reason: body.reason,
-      newValues: { cancelled: true },
+    // What its signers see does not change: a version under review stays as it was.
+    await writeRecord(tx, changeAssessmentType, {
+      actor,
+      scope,
+      row,
+      set: { cancelled_at: NOW, cancelled_by: actor.userId, cancel_reason: body.reason },
+      audit: { action: 'Cancel', reason: body.reason, newValues: { cancelled: true } },
+      contentUnchanged: true,
     });
   });
 }

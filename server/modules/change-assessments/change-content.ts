@@ -1,6 +1,4 @@
 import type { Queryable } from '#server/db/db.ts';
-import { recordEdit, type ControlledVersionState } from '#server/records/controlled.ts';
-import type { Actor } from '#server/db/audit-write.ts';
 import { numberOf } from './change-assessments.read.ts';
 
 /*
@@ -20,12 +18,11 @@ export const refOf = (scope: Scope, id: number) => ({
   documentId: id,
 });
 
-export async function saveContent(
+export async function assessmentContent(
   tx: Queryable,
-  actor: Actor,
   scope: Scope,
   id: number,
-): Promise<ControlledVersionState> {
+): Promise<{ content: Record<string, unknown>; title: string }> {
   const [header] = await tx.query<{
     seq: number;
     title: string;
@@ -76,5 +73,5 @@ export async function saveContent(
       : null,
     decisions,
   };
-  return recordEdit(tx, actor, refOf(scope, id), content, `${number} ${header!.title}`);
+  return { content, title: `${number} ${header!.title}` };
 }

@@ -23,11 +23,10 @@ import {
   inTransaction,
   rolledBack,
   staleChange,
-  touch,
+  writeAssessment,
 } from './change-assessments.service.ts';
 import type { Scope } from './change-content.ts';
 import { impactResults } from './impact-results.ts';
-import { writeAudit } from '#server/db/audit-write.ts';
 
 /*
  * Evaluate (core/assessments/README.md): the engine input in force, the whole change set applied
@@ -132,14 +131,11 @@ export async function evaluateChangeAssessment(
         JSON.stringify(impact.pairs),
       ],
     );
-    await touch(tx, actor, scope, id, false);
-    await writeAudit(tx, actor, {
-      planId: scope.planId,
-      facilityId: scope.facilityId,
-      domain: 'ChangeAssessment',
-      action: 'Evaluate',
-      entityId: id,
-      newValues: { watermark, changeSetVersion: row.change_set_version, summary: impact.summary },
+    await writeAssessment(tx, actor, scope, row, {
+      audit: {
+        action: 'Evaluate',
+        newValues: { watermark, changeSetVersion: row.change_set_version, summary: impact.summary },
+      },
     });
   });
   return getChangeAssessment(db, scope.facilityId, id);

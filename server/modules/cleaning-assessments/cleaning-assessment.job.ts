@@ -4,12 +4,10 @@ import type { TJobProgress } from '#core/schemas/jobs.schemas.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
 import { WITHOUT_JOB, type JobHooks } from '#server/jobs/jobs.ts';
 import { printCleaningAssessment } from './cleaning-assessment-print.ts';
-import {
-  recordEdit,
-  registerDocumentType,
-  type ControlledRef,
-} from '#server/records/controlled.ts';
+import { registerDocumentType } from '#server/records/controlled.ts';
 import { writeAudit, type Actor } from '#server/db/audit-write.ts';
+import { cleaningAssessmentsDecl } from '#core/entities/defs/assessments.def.ts';
+import { NOW, openRecord, writeRecord, type RecordType } from '#server/records/write-record.ts';
 import { assessmentData } from './assessment-data.ts';
 import { changeAssessmentsSince } from './change-assessment-link.ts';
 import { createTasksFromGaps } from './qualification-tasks.ts';
@@ -37,6 +35,26 @@ export interface StageProgress {
 }
 
 const DONE: StageProgress = { stage: 'Done', done: STAGES.length, total: STAGES.length };
+
+/**
+ * A cleaning assessment through the one write path: what its signers see is its number, reason
+ * and result as stored.
+ */
+const cleaningAssessmentType: RecordType = {
+  decl: cleaningAssessmentsDecl,
+  hooks: {
+    content: async (tx, _scope, id) => {
+      const [a] = await tx.query<{ number: string; reason: string | null; result: unknown }>(
+        'select number, reason, result from cleaning_assessments where id = $1',
+        [id],
+      );
+      return {
+        content: { number: a!.number, reason: a!.reason, result: a!.result },
+        title: `Cleaning assessment ${a!.number}`,
+      };
+    },
+  },
+};
 
 async function setProgress(q: Queryable, id: number, progress: TJobProgress): Promise<void> {
   await q.query('update cleaning_assessments set progress = $2 where id = $1', [
@@ -150,47 +168,31 @@ async function complete(
   job: JobHooks,
 ): Promise<void> {
   const actor = starterOf(row);
-  const ref: ControlledRef = {
-    planId: row.plan_id,
-    facilityId: row.facility_id,
-    documentType: DOCUMENT_TYPE,
-    documentId: assessmentId,
-  };
+  const scope = { planId: row.plan_id, facilityId: row.facility_id };
   await db.transaction(async (tx) => {
-    await tx.query(
-      `update cleaning_assessments
-          set result = $2, limits_snapshot_id = $3, input_hash = $4, completed_at = now(),
-              progress = $5, version = version + 1, updated_at = now(), updated_by = started_by
-        where id = $1`,
-      [
-        assessmentId,
-        JSON.stringify(result),
-        result.limitsSnapshotId,
-        result.inputHash,
-        JSON.stringify({ state: 'done', ...DONE, error: null } satisfies TJobProgress),
-      ],
-    );
-    await recordEdit(
-      tx,
+    const open = await openRecord(tx, cleaningAssessmentType, actor, scope, assessmentId);
+    await writeRecord(tx, cleaningAssessmentType, {
       actor,
-      ref,
-      { number: row.number, reason: row.reason, result },
-      `Cleaning assessment ${row.number}`,
-    );
+      scope,
+      row: open,
+      set: {
+        result: JSON.stringify(result),
+        limits_snapshot_id: result.limitsSnapshotId,
+        input_hash: result.inputHash,
+        completed_at: NOW,
+        progress: JSON.stringify({ state: 'done', ...DONE, error: null } satisfies TJobProgress),
+      },
+      audit: {
+        action: 'Complete',
+        newValues: { number: row.number, counts: result.counts, inputHash: result.inputHash },
+      },
+    });
     // Each gap becomes an Open qualification task (or carries its open one over).
     await createTasksFromGaps(tx, {
       actor,
       facilityId: row.facility_id,
       evaluationId: assessmentId,
       coverage: result.coverage,
-    });
-    await writeAudit(tx, actor, {
-      planId: row.plan_id,
-      facilityId: row.facility_id,
-      domain: AUDIT_DOMAIN,
-      action: 'Complete',
-      entityId: assessmentId,
-      newValues: { number: row.number, counts: result.counts, inputHash: result.inputHash },
     });
     // The assessment and its job end together: a completed assessment's job reads as done.
     await job.complete(tx, DONE);

@@ -1,4 +1,5 @@
 import { AppError } from '#core/errors/errors.ts';
+import { cleaningAssessmentsDecl } from '#core/entities/defs/assessments.def.ts';
 import type {
   TAssessmentResult,
   TCleaningAssessment,
@@ -16,8 +17,8 @@ import { writeAudit, type Actor } from '#server/db/audit-write.ts';
  * type CleaningAssessment from its completion on.
  */
 
-export const DOCUMENT_TYPE = 'CleaningAssessment';
-export const AUDIT_DOMAIN = 'CleaningAssessment';
+export const DOCUMENT_TYPE = cleaningAssessmentsDecl.controlled.documentType;
+export const AUDIT_DOMAIN = cleaningAssessmentsDecl.domain;
 
 export interface Scope {
   planId: number;

@@ -10,6 +10,7 @@ import type {
 } from '#core/schemas/facilities.schemas.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
 import { createEntity, updateEntity } from '#server/entities/entity-write.ts';
+import { updateVersioned } from '#server/entities/versioned-update.ts';
 import { getEntity, listEntities } from '#server/entities/entity-store.ts';
 import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 
@@ -133,11 +134,17 @@ export async function changeLicense(
   if (before.version !== change.version) throw new AppError('VersionConflictError');
   if (before.state === change.state && before.workflow === change.workflow)
     throw new AppError('NothingToChangeError');
-  await tx.query(
-    `update facilities set license_state = $3, license_workflow = $4, version = version + 1,
-            updated_at = now(), updated_by = $5
-      where plan_id = $1 and id = $2`,
-    [planId, id, change.state, change.workflow, actor.userId],
+  await updateVersioned(
+    tx,
+    {
+      table: facilitiesDef.table,
+      ownerColumn: 'plan_id',
+      ownerId: planId,
+      id,
+      version: before.version,
+    },
+    actor.userId,
+    { license_state: change.state, license_workflow: change.workflow },
   );
   await writeAudit(tx, actor, {
     planId,

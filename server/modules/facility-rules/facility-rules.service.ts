@@ -1,8 +1,15 @@
 import { AppError } from '#core/errors/errors.ts';
+import { facilityRulesDecl } from '#core/entities/defs/settings.def.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
 import type { Scope } from '#server/entities/entity-store.ts';
+import type { Actor } from '#server/db/audit-write.ts';
+import {
+  createRecord,
+  writeRecord,
+  type RecordType,
+  type StoredRow,
+} from '#server/records/write-record.ts';
 import { changedFields } from '../audit/audit-diff.ts';
-import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 
 export type RuleKind =
   'MicrobialPolicy' | 'InspectionSettings' | 'ApprovalPolicy' | 'RiskGoal' | 'VerificationSettings';
@@ -40,6 +47,32 @@ export async function getRule<T extends object>(
     : { body: ref.defaults, version: 0, updatedAt: null };
 }
 
+/** A rule through the one write path, audited under its own domain. */
+const ruleType = (ref: RuleRef<object>): RecordType => ({
+  decl: { ...facilityRulesDecl, domain: ref.domain },
+  hooks: {},
+});
+
+/**
+ * The stored rule locked, or null before its first edit; the facility's row orders two first
+ * edits at once, so the second finds the first's rule (and its version) rather than a conflict
+ * of keys.
+ */
+async function lockedRule(
+  tx: Queryable,
+  facilityId: number,
+  ref: RuleRef<object>,
+): Promise<StoredRow | null> {
+  const select = `select * from facility_rules where facility_id = $1 and kind = $2 and rule_key = $3
+     for update`;
+  const params = [facilityId, ref.kind, ref.key];
+  const [row] = await tx.query<StoredRow>(select, params);
+  if (row) return row;
+  await tx.query('select id from facilities where id = $1 for update', [facilityId]);
+  const [first] = await tx.query<StoredRow>(select, params);
+  return first ?? null;
+}
+
 /**
  * Changes the fields an edit names, with the version it was made from (a stale one gets 409)
  * and a reason, audited field by field in the same transaction. `check` may refuse the result.
@@ -54,7 +87,8 @@ export async function updateRule<T extends object>(
   check?: (tx: Queryable, next: T) => Promise<void>,
 ): Promise<StoredRule<T>> {
   return db.transaction(async (tx) => {
-    const before = await getRule(tx, scope.facilityId, ref, true);
+    const stored = await lockedRule(tx, scope.facilityId, ref);
+    const before = await getRule(tx, scope.facilityId, ref);
     if (meta.version !== before.version) throw new AppError('VersionConflictError');
     const { oldValues, newValues } = changedFields(
       before.body as Record<string, unknown>,
@@ -62,26 +96,28 @@ export async function updateRule<T extends object>(
     );
     const body = { ...before.body, ...newValues } as T;
     if (check) await check(tx, body);
-    const [row] = await tx.query<{ id: number; version: number; updated_at: Date }>(
-      `insert into facility_rules (facility_id, kind, rule_key, body, created_by, updated_by)
-       values ($1, $2, $3, $4, $5, $5)
-       on conflict (facility_id, kind, rule_key)
-       do update set body = excluded.body, version = facility_rules.version + 1,
-                     updated_at = now(), updated_by = excluded.updated_by
-       returning id, version, updated_at`,
-      [scope.facilityId, ref.kind, ref.key, JSON.stringify(body), actor.userId],
-    );
     const keyed = ref.key ? { documentType: ref.key } : {};
-    await writeAudit(tx, actor, {
-      planId: scope.planId,
-      facilityId: scope.facilityId,
-      domain: ref.domain,
-      action: before.version === 0 ? 'Create' : 'Update',
-      entityId: row!.id,
+    const audit = {
       reason: meta.reason,
       oldValues: { ...keyed, ...oldValues },
       newValues: { ...keyed, ...newValues },
-    });
-    return { body, version: row!.version, updatedAt: row!.updated_at };
+    };
+    const type = ruleType(ref);
+    const json = JSON.stringify(body);
+    const row = stored
+      ? await writeRecord(tx, type, {
+          actor,
+          scope,
+          row: stored,
+          set: { body: json },
+          audit: { action: 'Update', ...audit },
+        })
+      : await createRecord(tx, type, {
+          actor,
+          scope,
+          values: { kind: ref.kind, rule_key: ref.key, body: json },
+          audit: () => audit,
+        });
+    return { body, version: row.version as number, updatedAt: row.updated_at as Date };
   });
 }

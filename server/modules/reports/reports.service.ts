@@ -21,11 +21,12 @@ import {
 import {
   controlledState,
   controlledStates,
-  recordEdit,
   registerDocumentType,
   type ControlledRef,
   type ControlledVersionState,
 } from '#server/records/controlled.ts';
+import { reportsDecl } from '#core/entities/defs/reports.def.ts';
+import { NOW, openRecord, writeRecord, type RecordType } from '#server/records/write-record.ts';
 import { listSignatures } from '#server/records/signatures.read.ts';
 import { facilityDateTimeSettings } from '../audit/audit-log.service.ts';
 import { writeAudit, type Actor } from '#server/db/audit-write.ts';
@@ -39,7 +40,7 @@ import { REPORT_KIND_DEFS, reportDocumentType } from './report-kinds.ts';
  */
 
 export const DOCUMENT_TYPE = 'ReportDocument';
-export const AUDIT_DOMAIN = 'ReportDocument';
+export const AUDIT_DOMAIN = reportsDecl.domain;
 export const JOB_NAME = 'report';
 const STAGES = ['Reading data', 'Rendering files', 'Storing the report'] as const;
 
@@ -89,6 +90,21 @@ const refOf = (
   documentType: reportDocumentType(kind),
   documentId: id,
 });
+
+/**
+ * A report through the one write path, controlled under its kind's document type; what its
+ * signers see is given with the write (the files' hashes and the moment read, to the
+ * microsecond, are the job's).
+ */
+function reportType(
+  kind: TReportKind,
+  content?: { content: Record<string, unknown>; title: string },
+): RecordType {
+  return {
+    decl: { ...reportsDecl, controlled: { documentType: reportDocumentType(kind) } },
+    hooks: content ? { content: () => Promise.resolve(content) } : {},
+  };
+}
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
@@ -367,27 +383,10 @@ export async function runReport(
     const pdf = await renderPdf(db, row, computed.data, xlsxFiles, draft);
     await stage(2);
     await db.transaction(async (tx) => {
-      await tx.query(
-        `update reports set title = $2, as_of = $3, limits_snapshot_id = $4, data = $5,
-                data_hash = $6, completed_at = now(), version = version + 1, updated_at = now(),
-                error = null
-          where id = $1`,
-        [
-          reportId,
-          computed.title,
-          asOf,
-          computed.limitsSnapshotId,
-          JSON.stringify(computed.data),
-          computed.dataHash,
-        ],
-      );
       if (xlsx) await storeFile(tx, reportId, 'xlsx', 'generated', xlsx);
       await storeFile(tx, reportId, 'pdf', stateKey(draft), pdf);
-      await recordEdit(
-        tx,
-        actor,
-        { ...refOf(first.facility_id, reportId, first.kind), planId: first.plan_id },
-        {
+      const type = reportType(first.kind, {
+        content: {
           number: first.number,
           kind: first.kind,
           title: computed.title,
@@ -397,15 +396,26 @@ export async function runReport(
           dataHash: computed.dataHash,
           files: [...xlsxFiles, { format: 'pdf', sha256: sha256(pdf) }],
         },
-        `${first.number} ${computed.title}`,
-      );
-      await writeAudit(tx, actor, {
-        planId: first.plan_id,
-        facilityId: first.facility_id,
-        domain: AUDIT_DOMAIN,
-        action: 'Complete',
-        entityId: reportId,
-        newValues: { number: first.number, dataHash: computed.dataHash },
+        title: `${first.number} ${computed.title}`,
+      });
+      const scope = { planId: first.plan_id, facilityId: first.facility_id };
+      await writeRecord(tx, type, {
+        actor,
+        scope,
+        row: await openRecord(tx, type, actor, scope, reportId),
+        set: {
+          title: computed.title,
+          as_of: asOf,
+          limits_snapshot_id: computed.limitsSnapshotId,
+          data: JSON.stringify(computed.data),
+          data_hash: computed.dataHash,
+          completed_at: NOW,
+          error: null,
+        },
+        audit: {
+          action: 'Complete',
+          newValues: { number: first.number, dataHash: computed.dataHash },
+        },
       });
       // The report and its job end together: a report read as completed reads as done.
       await job.complete(tx, { stage: 'Done', done: STAGES.length, total: STAGES.length });

@@ -8,6 +8,9 @@ import { isAllowed, MEASURES, type MeasureName } from '#core/units/measures.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
 import { changedFields } from '../audit/audit-diff.ts';
 import { writeAudit, type Actor } from '#server/db/audit-write.ts';
+import { defaultUnitsDecl } from '#core/entities/defs/settings.def.ts';
+import { writeRecord, type RecordType, type StoredRow } from '#server/records/write-record.ts';
+import { updateVersioned } from '#server/entities/versioned-update.ts';
 
 export interface FacilityScope {
   plan: number;
@@ -65,14 +68,21 @@ export async function updateDateTimeSettings(
 ): Promise<TDateTimeSettingsRead> {
   const next: TDateTimeSettings = { ...edit.settings, country: edit.settings.country || null };
   return db.transaction(async (tx) => {
-    const { version, ...before } = toSettings(await dateTimeRow(tx, scope, true));
-    if (version !== edit.version) throw new AppError('VersionConflictError');
+    const { version: _read, ...before } = toSettings(await dateTimeRow(tx, scope, true));
     const diff = changedFields({ ...before }, { ...next });
-    const [updated] = await tx.query<{ version: number }>(
-      `update facilities set timezone = $2, date_format = $3, time_format = $4, country = $5,
-              version = version + 1
-        where id = $1 returning version`,
-      [scope.facility, next.timezone, next.dateFormat, next.timeFormat, next.country],
+    // The facility's row, written only at the version the edit was made from (409 otherwise).
+    const facility = { table: 'facilities', ownerColumn: 'plan_id', ownerId: scope.plan };
+    const updated = await updateVersioned(
+      tx,
+      { ...facility, id: scope.facility, version: edit.version },
+      actor.userId,
+      {
+        timezone: next.timezone,
+        date_format: next.dateFormat,
+        time_format: next.timeFormat,
+        country: next.country,
+      },
+      'version',
     );
     await writeAudit(tx, actor, {
       planId: scope.plan,
@@ -83,7 +93,7 @@ export async function updateDateTimeSettings(
       reason: edit.reason,
       ...diff,
     });
-    return { ...next, version: updated!.version };
+    return { ...next, version: updated.version as number };
   });
 }
 
@@ -92,6 +102,9 @@ interface DefaultUnitRow {
   short_name: string;
   unit: string;
 }
+
+/** A default unit through the one write path: nothing besides is its own. */
+const defaultUnitType: RecordType = { decl: defaultUnitsDecl, hooks: {} };
 
 function isMeasure(name: string): name is MeasureName {
   return Object.hasOwn(MEASURES, name);
@@ -128,8 +141,8 @@ export async function updateDefaultUnit(
   reason: string,
 ): Promise<TDefaultUnit> {
   return db.transaction(async (tx) => {
-    const [row] = await tx.query<DefaultUnitRow>(
-      `select d.id, d.short_name, d.unit from default_units d
+    const [row] = await tx.query<DefaultUnitRow & StoredRow>(
+      `select d.* from default_units d
          join facilities f on f.id = d.facility_id
         where d.id = $1 and d.facility_id = $2 and f.plan_id = $3 for update of d`,
       [id, scope.facility, scope.plan],
@@ -144,21 +157,13 @@ export async function updateDefaultUnit(
       });
     }
     const diff = changedFields({ unit: row.unit }, { unit });
-    const [updated] = await tx.query<DefaultUnitRow>(
-      `update default_units set unit = $2, version = version + 1, updated_at = now(),
-              updated_by = $3
-        where id = $1 returning id, short_name, unit`,
-      [id, unit, actor.userId],
-    );
-    await writeAudit(tx, actor, {
-      planId: scope.plan,
-      facilityId: scope.facility,
-      domain: 'DefaultUnit',
-      action: 'Update',
-      entityId: `${id} (${row.short_name})`,
-      reason,
-      ...diff,
+    const updated = await writeRecord(tx, defaultUnitType, {
+      actor,
+      scope: { planId: scope.plan, facilityId: scope.facility },
+      row,
+      set: { unit },
+      audit: { action: 'Update', entity: `${id} (${row.short_name})`, reason, ...diff },
     });
-    return toDefaultUnit(updated!);
+    return toDefaultUnit(updated as DefaultUnitRow);
   });
 }

@@ -1,4 +1,3 @@
-import { AppError } from '#core/errors/errors.ts';
 import { DEFAULT_PASSWORD_POLICY, type PasswordPolicy } from '#core/password/password-policy.ts';
 import type {
   TPasswordPolicy,
@@ -6,7 +5,9 @@ import type {
 } from '#core/schemas/settings.schemas.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
 import { changedFields } from '../audit/audit-diff.ts';
-import { writeAudit, type Actor } from '#server/db/audit-write.ts';
+import type { Actor } from '#server/db/audit-write.ts';
+import { planSettingsDecl } from '#core/entities/defs/settings.def.ts';
+import { openPlanRecord, writePlanRecord } from '#server/records/plan-record.ts';
 
 interface PlanSettingsRow {
   password_policy: Partial<PasswordPolicy>;
@@ -14,31 +15,14 @@ interface PlanSettingsRow {
   version: number;
 }
 
-/** The plan's settings row, locked for the rest of the transaction when `forUpdate`. */
-async function settingsRow(
-  q: Queryable,
-  planId: number,
-  forUpdate = false,
-): Promise<PlanSettingsRow> {
+/** The plan's settings row. */
+async function settingsRow(q: Queryable, planId: number): Promise<PlanSettingsRow> {
   const [row] = await q.query<PlanSettingsRow>(
-    `select password_policy, allowed_domains, version from plan_settings where plan_id = $1
-     ${forUpdate ? 'for update' : ''}`,
+    `select password_policy, allowed_domains, version from plan_settings where plan_id = $1`,
     [planId],
   );
-  if (row) return row;
   // A plan made before plan_settings existed: its settings are the defaults until changed.
-  if (!forUpdate) {
-    return { password_policy: DEFAULT_PASSWORD_POLICY, allowed_domains: [], version: 1 };
-  }
-  await q.query(
-    `insert into plan_settings (plan_id, password_policy) values ($1, $2) on conflict do nothing`,
-    [planId, JSON.stringify(DEFAULT_PASSWORD_POLICY)],
-  );
-  return settingsRow(q, planId, true);
-}
-
-function assertVersion(row: PlanSettingsRow, version: number): void {
-  if (version !== row.version) throw new AppError('VersionConflictError');
+  return row ?? { password_policy: DEFAULT_PASSWORD_POLICY, allowed_domains: [], version: 1 };
 }
 
 function policyOf(row: PlanSettingsRow): PasswordPolicy {
@@ -74,8 +58,12 @@ export async function updatePasswordPolicy(
   request: TUpdatePasswordPolicyRequest,
 ): Promise<TPasswordPolicy> {
   return db.transaction(async (tx) => {
-    const row = await settingsRow(tx, planId, true);
-    assertVersion(row, request.version);
+    const row = await openPlanRecord<PlanSettingsRow>(
+      tx,
+      planSettingsDecl,
+      planId,
+      request.version,
+    );
     const before = policyOf(row);
     const next: PasswordPolicy = {
       ...request.passwordPolicySettings,
@@ -85,20 +73,18 @@ export async function updatePasswordPolicy(
       passwordHistoryCount: request.passwordHistoryCount,
     };
     const diff = changedFields({ ...before }, { ...next });
-    const [updated] = await tx.query<{ version: number }>(
-      `update plan_settings set password_policy = $2, version = version + 1, updated_at = now()
-        where plan_id = $1 returning version`,
-      [planId, JSON.stringify(next)],
+    const updated = await writePlanRecord(
+      tx,
+      { ...planSettingsDecl, domain: 'PasswordPolicy' },
+      {
+        actor,
+        planId,
+        row,
+        set: { password_policy: JSON.stringify(next) },
+        audit: { action: 'Update', reason: request.reason, ...diff },
+      },
     );
-    await writeAudit(tx, actor, {
-      planId,
-      domain: 'PasswordPolicy',
-      action: 'Update',
-      entityId: planId,
-      reason: request.reason,
-      ...diff,
-    });
-    return toResponse(next, updated!.version);
+    return toResponse(next, updated.version as number);
   });
 }
 
@@ -119,25 +105,27 @@ export async function updateAllowedDomains(
 ): Promise<{ allowedDomains: string[]; version: number }> {
   const domains = [...new Set(request.allowedDomains)].sort();
   return db.transaction(async (tx) => {
-    const row = await settingsRow(tx, planId, true);
-    assertVersion(row, request.version);
+    const row = await openPlanRecord<PlanSettingsRow>(
+      tx,
+      planSettingsDecl,
+      planId,
+      request.version,
+    );
     const diff = changedFields(
       { allowedDomains: [...row.allowed_domains].sort() },
       { allowedDomains: domains },
     );
-    const [updated] = await tx.query<{ version: number }>(
-      `update plan_settings set allowed_domains = $2, version = version + 1, updated_at = now()
-        where plan_id = $1 returning version`,
-      [planId, domains],
+    const updated = await writePlanRecord(
+      tx,
+      { ...planSettingsDecl, domain: 'AllowedDomains' },
+      {
+        actor,
+        planId,
+        row,
+        set: { allowed_domains: domains },
+        audit: { action: 'Update', reason: request.reason, ...diff },
+      },
     );
-    await writeAudit(tx, actor, {
-      planId,
-      domain: 'AllowedDomains',
-      action: 'Update',
-      entityId: planId,
-      reason: request.reason,
-      ...diff,
-    });
-    return { allowedDomains: domains, version: updated!.version };
+    return { allowedDomains: domains, version: updated.version as number };
   });
 }

@@ -2,9 +2,11 @@ import * as oidc from 'openid-client';
 import { AppError } from '#core/errors/errors.ts';
 import type { TSsoSettings, TUpdateSsoSettingsRequest } from '#core/schemas/auth.schemas.ts';
 import type { Config } from '#server/config.ts';
+import { planSettingsDecl } from '#core/entities/defs/settings.def.ts';
+import { openPlanRecord, writePlanRecord } from '#server/records/plan-record.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
 import { changedFields } from '../audit/audit-diff.ts';
-import { writeAudit, type Actor } from '#server/db/audit-write.ts';
+import type { Actor } from '#server/db/audit-write.ts';
 import { auditRefusal, openSession } from '../auth/auth.service.ts';
 import { defaultPlanId } from '../auth/policy.ts';
 import { hashToken } from '#server/util/secrets.ts';
@@ -31,10 +33,9 @@ interface SsoRow {
 /** How long a redirect to the provider may take before its state is refused. */
 const PENDING_MINUTES = 10;
 
-async function ssoRow(q: Queryable, planId: number, forUpdate = false): Promise<SsoRow> {
+async function ssoRow(q: Queryable, planId: number): Promise<SsoRow> {
   const [row] = await q.query<SsoRow>(
-    `select sso, sso_client_secret, version from plan_settings where plan_id = $1
-     ${forUpdate ? 'for update' : ''}`,
+    `select sso, sso_client_secret, version from plan_settings where plan_id = $1`,
     [planId],
   );
   return row ?? { sso: null, sso_client_secret: null, version: 1 };
@@ -65,12 +66,7 @@ export async function updateSsoSettings(
   request: TUpdateSsoSettingsRequest,
 ): Promise<TSsoSettings> {
   return db.transaction(async (tx) => {
-    await tx.query(
-      `insert into plan_settings (plan_id, password_policy) values ($1, '{}') on conflict do nothing`,
-      [planId],
-    );
-    const row = await ssoRow(tx, planId, true);
-    if (request.version !== row.version) throw new AppError('VersionConflictError');
+    const row = await openPlanRecord<SsoRow>(tx, planSettingsDecl, planId, request.version);
     const next: SsoJson = {
       enabled: request.enabled,
       provider: request.provider,
@@ -90,22 +86,19 @@ export async function updateSsoSettings(
         clientSecretChanged: Boolean(request.clientSecret),
       },
     );
-    const [updated] = await tx.query<{ version: number }>(
-      `update plan_settings set sso = $2, sso_client_secret = $3, version = version + 1,
-              updated_at = now()
-        where plan_id = $1 returning version`,
-      [planId, JSON.stringify(next), secret],
+    const updated = await writePlanRecord(
+      tx,
+      { ...planSettingsDecl, domain: 'SsoSettings' },
+      {
+        actor,
+        planId,
+        row,
+        set: { sso: JSON.stringify(next), sso_client_secret: secret },
+        audit: { action: 'Update', reason: request.reason, ...diff },
+      },
     );
-    await writeAudit(tx, actor, {
-      planId,
-      domain: 'SsoSettings',
-      action: 'Update',
-      entityId: planId,
-      reason: request.reason,
-      ...diff,
-    });
     configurations.clear();
-    return toSettings({ sso: next, sso_client_secret: secret, version: updated!.version });
+    return toSettings({ sso: next, sso_client_secret: secret, version: updated.version as number });
   });
 }
 

@@ -219,7 +219,7 @@ export async function closeStudy(
         oldValues: { outcome: before.outcome, closedAt: null },
         newValues: { outcome, closed: true },
       },
-      outsideContent: true,
+      contentUnchanged: true,
     });
   });
   return getStudy(db, scope.facilityId, id);
