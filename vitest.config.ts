@@ -18,11 +18,31 @@ export default defineConfig({
       })),
       // Component tests of the client's forms in a simulated browser (pure tests stay in 'client').
       {
+        // Packages as the browser build takes them: antd's ES modules (its 'module' field), not
+        // its CommonJS copy, so the bundle below imports react-dom instead of requiring it.
+        resolve: { mainFields: ['module'] },
         test: {
           name: 'client-dom',
           include: ['client/**/*.dom.test.tsx'],
           environment: 'happy-dom',
           testTimeout: 30_000,
+          // antd and its icons are hundreds of modules: bundled once into a few files (cached in
+          // node_modules/.vite), each test file loads them in a second of CPU less. react-dom stays
+          // outside the bundle (react is outside by Vitest's rule), so antd's portals and the
+          // testing library's render share one React; dayjs is bundled as its own entry, so the
+          // app's dates and antd's pickers share one dayjs with the same plugins.
+          deps: {
+            optimizer: {
+              client: {
+                enabled: true,
+                include: ['antd', '@ant-design/icons', 'dayjs'],
+                exclude: ['react-dom'],
+              },
+            },
+          },
+          // A render allocates much short-lived garbage: a larger young generation collects it
+          // in fewer pauses (about 0.7 s of CPU less per file measured on the larger files).
+          execArgv: ['--max-semi-space-size=32'],
         },
       },
       {

@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, configure, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { App, ConfigProvider } from 'antd';
 import type { ReactElement } from 'react';
@@ -18,6 +18,10 @@ import type { TFacility, TSessionUser } from '#core/schemas/auth.schemas.ts';
  * server's error handler sends it. A call no test answered, or a handler that throws anything
  * else, fails the test.
  */
+
+// findBy… and waitFor give up after 1 s by default: on two cores shared with other test runs, a
+// query's answer and the render after it took longer, while the form itself was right.
+configure({ asyncUtilTimeout: 10_000 });
 
 export const SCOPE = { planId: 1, facilityId: 2 } as const;
 /** {F} of the calls: /plans/{plan}/facilities/{facility}. */

@@ -83,11 +83,11 @@ describe('the sign dialog', () => {
     const { user, dialog, onSigned, onRefused } = renderDialog(investigation);
     expect(within(dialog).getByText('Approve: Investigation INV-0003')).toBeTruthy();
     expect(within(dialog).getByText(/legally binding equivalent of your handwritten/)).toBeTruthy();
-    // The meaning the signature carries for this document type, editable before signing.
-    expect(within(dialog).getByLabelText('Meaning')).toHaveProperty(
-      'value',
-      'Approve investigation',
-    );
+    // The meaning is fixed per action and document type: shown, never typed (21 CFR 11.50(a)(3)).
+    const meaning = within(dialog).getByLabelText('Meaning');
+    expect(meaning).toHaveProperty('value', 'Approve investigation');
+    expect(meaning).toHaveProperty('readOnly', true);
+    expect(within(dialog).getByText('Fixed for this action')).toBeTruthy();
     const password = await within(dialog).findByLabelText('Password');
     const sign = within(dialog).getByRole('button', { name: 'Sign and approve' });
 
@@ -128,7 +128,7 @@ describe('the sign dialog', () => {
     ]);
   });
 
-  it('asks a rejection for its reason and sends it with the meaning the signer wrote', async () => {
+  it("asks a rejection for its reason and sends it with the rejection's fixed meaning", async () => {
     answerSignatures();
     const { user, dialog, onSigned } = renderDialog({
       documentType: 'SOP',
@@ -138,13 +138,16 @@ describe('the sign dialog', () => {
     });
     const meaning = within(dialog).getByLabelText('Meaning');
     expect(meaning).toHaveProperty('value', 'Rejected');
+    expect(meaning).toHaveProperty('readOnly', true);
     await fill(user, await within(dialog).findByLabelText('Password'), RIGHT_PASSWORD);
     await user.click(within(dialog).getByRole('button', { name: 'Sign and reject' }));
     const reason = within(dialog).getByLabelText('Reason');
     await waitFor(() => expect(messageOf(reason)).toBe('A reason is required'));
     expect(callsTo('POST', `${F}/signatures`)).toHaveLength(0);
 
-    await fill(user, meaning, 'Rejected: hold times missing');
+    // Typing into the meaning changes nothing: a rejection can only mean 'Rejected'.
+    await user.type(meaning, ': hold times missing');
+    expect(meaning).toHaveProperty('value', 'Rejected');
     await fill(user, reason, '  Clean hold time not stated  ');
     await user.click(within(dialog).getByRole('button', { name: 'Sign and reject' }));
     await waitFor(() => expect(onSigned).toHaveBeenCalledTimes(1));
@@ -154,7 +157,7 @@ describe('the sign dialog', () => {
         documentId: 12,
         action: 'Reject',
         password: RIGHT_PASSWORD,
-        meaning: 'Rejected: hold times missing',
+        meaning: 'Rejected',
         reason: 'Clean hold time not stated',
       },
     ]);
