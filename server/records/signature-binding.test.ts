@@ -55,16 +55,19 @@ async function verify(): Promise<Verified> {
   return res.body as Verified;
 }
 
-/** A copy of the approval signature, as SQL would write it: same record, version and hash. */
-async function insertCopy(q: Queryable, meaning: string): Promise<number> {
+/**
+ * A copy of the approval signature, as SQL would write it: same record, version, meaning (the
+ * only one an approval may carry) and hash, under the printed name given.
+ */
+async function insertCopy(q: Queryable, printedName: string): Promise<number> {
   const [row] = await q.query<{ id: number }>(
     `insert into signatures (facility_id, document_type, document_id, version_number, action,
        signer_role, meaning, printed_name, user_id, content_hash)
-     select facility_id, document_type, document_id, version_number, action, signer_role, $2,
-            printed_name, user_id, content_hash
+     select facility_id, document_type, document_id, version_number, action, signer_role, meaning,
+            $2, user_id, content_hash
        from signatures where document_type = 'SOP' and document_id = $1 and action = 'Approve'
      returning id`,
-    [sopId, meaning],
+    [sopId, printedName],
   );
   return row!.id;
 }

@@ -23,7 +23,13 @@ const RELEASE = `password_checks_in_flight = greatest(password_checks_in_flight 
 
 /** How long an attempt waits for a place while other checks of the account are under way. */
 const WAIT_MS = 30_000;
-const POLL_MS = 15;
+/**
+ * The first wait for a place, doubled at each try up to the last. Each try is a statement: 25
+ * waiters trying every 15 ms kept the embedded database (one connection) so busy that the checks
+ * they waited for could not end, and attempts ran out of time as "locked" on a loaded machine.
+ */
+const FIRST_POLL_MS = 15;
+const LAST_POLL_MS = 250;
 
 type Start = 'started' | 'locked' | 'busy';
 
@@ -51,11 +57,12 @@ async function tryStart(db: Db, userId: number, limit: number): Promise<Start> {
 /** Takes a place among the account's checks, waiting while others are under way; false if locked. */
 async function startCheck(db: Db, userId: number, limit: number): Promise<boolean> {
   const deadline = Date.now() + WAIT_MS;
-  for (;;) {
+  for (let poll = FIRST_POLL_MS; ; poll = Math.min(poll * 2, LAST_POLL_MS)) {
     const start = await tryStart(db, userId, limit);
     if (start !== 'busy') return start === 'started';
     if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    // Jittered, so that waiters released together do not all try again at one moment.
+    await new Promise((resolve) => setTimeout(resolve, poll * (0.5 + Math.random())));
   }
 }
 
