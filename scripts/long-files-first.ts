@@ -15,11 +15,9 @@ const LONG_FILES = [
 ];
 
 /**
- * Vitest's order within each project, except that on a run with no timings of an earlier one (a
- * fresh checkout, as in CI) the files known to be long start first in their project. Then the
- * browser files are spread evenly among the server files: a browser step mostly waits on the
- * page while a server file keeps a core busy, so the two kinds share the workers best side by
- * side, not one project after the other.
+ * Vitest's order, except that on a run with no timings of an earlier one (a fresh checkout, as
+ * in CI) the files known to be long start first in their project. With timings, Vitest already
+ * starts the longest first.
  */
 export class LongFilesFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -34,25 +32,11 @@ export class LongFilesFirst extends BaseSequencer {
       return i >= 0 && !timed(spec) ? i : LONG_FILES.length;
     };
     const place = new Map(sorted.map((spec, i) => [spec, i]));
-    const inOrder = (project: string) =>
-      sorted
-        .filter((spec) => spec.project.name === project)
-        .sort((a, b) => rank(a) - rank(b) || place.get(a)! - place.get(b)!);
-    const browser = inOrder('e2e');
-    const server = inOrder('server');
-    const others = sorted.filter((spec) => !['e2e', 'server'].includes(spec.project.name));
-    return [...others, ...spread(browser, server)];
+    // Projects stay in Vitest's order; only the order within a project changes.
+    return [...sorted].sort((a, b) =>
+      a.project.name === b.project.name
+        ? rank(a) - rank(b) || place.get(a)! - place.get(b)!
+        : place.get(a)! - place.get(b)!,
+    );
   }
-}
-
-/** Every item of `few`, each followed by its share of `many`, in their own orders. */
-export function spread<T>(few: T[], many: T[]): T[] {
-  const out: T[] = [];
-  few.forEach((item, i) => {
-    out.push(item);
-    const from = Math.round((i * many.length) / few.length);
-    const to = Math.round(((i + 1) * many.length) / few.length);
-    out.push(...many.slice(from, to));
-  });
-  return few.length === 0 ? [...many] : out;
 }
