@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { TestBody } from '#server/test/facility-test-file.ts';
-import { runKit } from '#server/modules/verification/runs/run-test-kit.ts';
+import { runKit } from '#server/test/run-test-kit.ts';
 import type { AppUnderTest } from './app-under-test.ts';
 import { browserToken, facilityApi } from './ui.ts';
 

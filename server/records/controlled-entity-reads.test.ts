@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
 import { adminEditor, putInForce } from '#server/test/policy-in-force.ts';
-import { studyKit, type StudyKit } from '#server/modules/verification/studies/study-test-kit.ts';
+import { studyKit, type StudyKit } from '#server/test/study-test-kit.ts';
 import type { TControlledDocumentType } from '#core/schemas/signatures.schemas.ts';
 
 /*

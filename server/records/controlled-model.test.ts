@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRecordStatus } from '#core/schemas/signatures.schemas.ts';
-import { startSignKit, type Person, type SignKit } from './sign-test-kit.ts';
+import { startSignKit, type Person, type SignKit } from '#server/test/sign-test-kit.ts';
 
 /*
  * DB-3, model-based: random sequences of edit, submit, review, approve, reject and re-edit by

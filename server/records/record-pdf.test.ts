@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readPdfText } from '../modules/audit/read-pdf-text.ts';
 import { permissionsWith, buildUser } from '../test/factories.ts';
-import { startSignTeam, type Person, type SignKit } from './sign-test-kit.ts';
+import { startSignTeam, type Person, type SignKit } from '#server/test/sign-test-kit.ts';
 
 let kit: SignKit;
 let editor: Person;

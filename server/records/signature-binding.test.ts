@@ -3,7 +3,13 @@ import type { Queryable } from '../db/db.ts';
 import { readPdfText } from '../modules/audit/read-pdf-text.ts';
 import { testDatabaseRoles } from '../test/test-db-urls.ts';
 import { bindEarlierSignatures, signatureKey, signatureMac } from './signature-binding.ts';
-import { approvedSop, sqlState, startSignKit, type Person, type SignKit } from './sign-test-kit.ts';
+import {
+  approvedSop,
+  sqlState,
+  startSignKit,
+  type Person,
+  type SignKit,
+} from '#server/test/sign-test-kit.ts';
 
 /*
  * Issue 28: a signature is valid only with its entry in the audit hash chain and a MAC made with

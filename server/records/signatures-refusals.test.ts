@@ -1,7 +1,7 @@
 // ES-2 and ES-6: re-entered passwords, and who may sign what and when.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIGNATURE_MEANINGS } from '#core/schemas/signatures.schemas.ts';
-import { startSignTeam, type Person, type SignKit } from './sign-test-kit.ts';
+import { startSignTeam, type Person, type SignKit } from '#server/test/sign-test-kit.ts';
 
 let kit: SignKit;
 let editor: Person;

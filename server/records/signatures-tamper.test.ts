@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseRoles } from '../test/test-db-urls.ts';
 import { contentHash } from './controlled.ts';
-import { approvedSop, sqlState, startSignKit, type SignKit } from './sign-test-kit.ts';
+import { approvedSop, sqlState, startSignKit, type SignKit } from '#server/test/sign-test-kit.ts';
 
 /*
  * ES-3: a changed record no longer verifies against its signature, a signature cannot be moved

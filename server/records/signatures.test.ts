@@ -6,7 +6,7 @@ import {
   ZSignaturesResponse,
 } from '#core/schemas/signatures.schemas.ts';
 import { fullPermissionMap, permissionsWith } from '../test/factories.ts';
-import { startSignTeam, type Person, type SignKit } from './sign-test-kit.ts';
+import { startSignTeam, type Person, type SignKit } from '#server/test/sign-test-kit.ts';
 
 let kit: SignKit;
 let editor: Person;

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import { useFacilityTestServer } from '#server/test/facility-test-file.ts';
-import { buildMacFacility } from '../limits/mac-test-data.ts';
+import { buildMacFacility } from '#server/test/mac-test-data.ts';
 
 const t = useFacilityTestServer();
 let fine: number;

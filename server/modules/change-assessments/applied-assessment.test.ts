@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { changeAssessmentKit } from '#server/test/change-assessment-kit.ts';
 import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
 import { adminEditor, putInForce } from '#server/test/policy-in-force.ts';
-import { buildMacFacility } from '../limits/mac-test-data.ts';
+import { buildMacFacility } from '#server/test/mac-test-data.ts';
 
 /*
  * An applied change assessment (issue 26, "One truth"): once approved, its change set is applied

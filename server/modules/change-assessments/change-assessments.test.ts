@@ -5,7 +5,7 @@ import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import { adminEditor, policyApprover } from '#server/test/policy-in-force.ts';
 import { signedPdfText } from '#server/test/signed-pdf.ts';
 import { facilityPath, setFacilityKind } from '#server/test/test-server.ts';
-import { buildMacFacility, type MacFacility } from '../limits/mac-test-data.ts';
+import { buildMacFacility, type MacFacility } from '#server/test/mac-test-data.ts';
 
 /*
  * Change assessments over HTTP: a staged change set changes nothing until approved; staging is

@@ -3,7 +3,7 @@ import { useFacilityTestServer, type TestBody as Body } from '#server/test/facil
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import { changeAssessmentKit } from '#server/test/change-assessment-kit.ts';
 import { adminEditor, policyApprover } from '#server/test/policy-in-force.ts';
-import { buildMacFacility, type MacFacility } from '../limits/mac-test-data.ts';
+import { buildMacFacility, type MacFacility } from '#server/test/mac-test-data.ts';
 
 /*
  * The change set while it is built: edits and unstaging of staged changes (each drops the

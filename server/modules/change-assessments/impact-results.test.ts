@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
-import { runKit, type RunFacility } from '../verification/runs/run-test-kit.ts';
+import { runKit, type RunFacility } from '#server/test/run-test-kit.ts';
 
 /*
  * Sample results in a change's impact (issue 12): a change lowering the limit of an equipment

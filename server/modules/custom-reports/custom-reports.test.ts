@@ -4,7 +4,7 @@ import type { TMacPairsPage } from '#core/schemas/mac-matrix.schemas.ts';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import { useFacilityTestServer } from '#server/test/facility-test-file.ts';
 import { facilityPath, setFacilityKind } from '#server/test/test-server.ts';
-import { buildMacFacility } from '../limits/mac-test-data.ts';
+import { buildMacFacility } from '#server/test/mac-test-data.ts';
 
 const t = useFacilityTestServer();
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';

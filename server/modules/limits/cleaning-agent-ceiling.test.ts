@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { recordCreator } from '#server/test/create-record.ts';
 import { useFacilityTestServer, type TestBody } from '#server/test/facility-test-file.ts';
-import { reportKit } from '../reports/report-test-kit.ts';
+import { reportKit } from '#server/test/report-test-kit.ts';
 
 /*
  * Issue 26: the cleaning agent's "Ceiling (ppm)" was stored and never read, so 1 ppm entered left

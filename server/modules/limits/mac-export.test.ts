@@ -5,7 +5,7 @@ import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import { useFacilityTestServer } from '#server/test/facility-test-file.ts';
 import { readPdfText } from '../audit/read-pdf-text.ts';
 import { facilityLimitsInput } from './facility-limits-input.ts';
-import { buildMacFacility, type MacFacility } from './mac-test-data.ts';
+import { buildMacFacility, type MacFacility } from '#server/test/mac-test-data.ts';
 
 const t = useFacilityTestServer();
 let facility: MacFacility;

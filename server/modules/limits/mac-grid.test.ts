@@ -11,7 +11,7 @@ import { useFacilityTestServer } from '#server/test/facility-test-file.ts';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import { macGrid } from './mac-grid.ts';
 import { freshPairsSource, pagePairs } from './mac-pairs.ts';
-import { buildMacFacility, type MacFacility } from './mac-test-data.ts';
+import { buildMacFacility, type MacFacility } from '#server/test/mac-test-data.ts';
 
 const t = useFacilityTestServer();
 let facility: MacFacility;

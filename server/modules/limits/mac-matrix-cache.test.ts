@@ -15,7 +15,7 @@ import {
 } from './limit-reports.service.ts';
 import { limitsDataVersion, macMatrixCache } from './mac-matrix-cache.ts';
 import { pagePairs } from './mac-pairs.ts';
-import { buildMacFacility, type MacFacility } from './mac-test-data.ts';
+import { buildMacFacility, type MacFacility } from '#server/test/mac-test-data.ts';
 
 const t = useFacilityTestServer();
 let facility: MacFacility;

@@ -4,7 +4,7 @@ import { PAIR_FLAG_TEXTS } from '#core/limits/pair-flags.ts';
 import type { TMacPairsPage } from '#core/schemas/mac-matrix.schemas.ts';
 import { useFacilityTestServer } from '#server/test/facility-test-file.ts';
 import { facilityLimitsInput } from './facility-limits-input.ts';
-import { buildMacFacility, type MacFacility } from './mac-test-data.ts';
+import { buildMacFacility, type MacFacility } from '#server/test/mac-test-data.ts';
 
 const t = useFacilityTestServer();
 let facility: MacFacility;

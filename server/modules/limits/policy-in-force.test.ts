@@ -6,7 +6,7 @@ import type { LimitsInput } from '#core/limits/model.ts';
 import { canonicalJson } from '#server/records/controlled.ts';
 import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
 import { adminEditor, changePolicyInForce, policyApprover } from '#server/test/policy-in-force.ts';
-import { buildMacFacility, type MacFacility } from './mac-test-data.ts';
+import { buildMacFacility, type MacFacility } from '#server/test/mac-test-data.ts';
 
 /*
  * The limits use the approved version of each policy: a version being built, reviewed or

@@ -7,7 +7,7 @@ import { adminEditor, changePolicyInForce } from '#server/test/policy-in-force.t
 import { startTestServer, type TestServer } from '#server/test/test-server.ts';
 import { readPdfText } from '../audit/read-pdf-text.ts';
 import { formatLimit } from './mac-production-pdf.ts';
-import { buildMacFacility, type MacFacility } from './mac-test-data.ts';
+import { buildMacFacility, type MacFacility } from '#server/test/mac-test-data.ts';
 
 /**
  * One set of numbers on every screen and file: the MAC matrix, its pairs page, its xlsx export,

@@ -7,7 +7,7 @@ import { useFacilityTestServer, type TestBody } from '#server/test/facility-test
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import { adminEditor, putInForce } from '#server/test/policy-in-force.ts';
 import { readPdfText } from '../audit/read-pdf-text.ts';
-import { runKit, type RunFacility } from '../verification/runs/run-test-kit.ts';
+import { runKit, type RunFacility } from '#server/test/run-test-kit.ts';
 import { MASTER_DATA_DOMAINS } from './annual-summary-data.ts';
 
 /*

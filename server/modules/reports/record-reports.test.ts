@@ -2,8 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { changeAssessmentKit } from '#server/test/change-assessment-kit.ts';
 import { useFacilityTestServer, type TestBody } from '#server/test/facility-test-file.ts';
 import { adminEditor } from '#server/test/policy-in-force.ts';
-import { runKit, type RunFacility } from '../verification/runs/run-test-kit.ts';
-import { reportKit } from './report-test-kit.ts';
+import { runKit, type RunFacility } from '#server/test/run-test-kit.ts';
+import { reportKit } from '#server/test/report-test-kit.ts';
 
 /*
  * The reports of one record (a run, a study, a change and a cleaning assessment), read back from

@@ -3,8 +3,8 @@ import { changeAssessmentKit } from '#server/test/change-assessment-kit.ts';
 import { useFacilityTestServer, type TestBody } from '#server/test/facility-test-file.ts';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import { adminEditor, policyApprover } from '#server/test/policy-in-force.ts';
-import { buildMacFacility, type MacFacility } from '../limits/mac-test-data.ts';
-import { reportKit } from './report-test-kit.ts';
+import { buildMacFacility, type MacFacility } from '#server/test/mac-test-data.ts';
+import { reportKit } from '#server/test/report-test-kit.ts';
 
 /*
  * "Compare with today" of a limits report: a change assessment lowering Beta's PDE, approved

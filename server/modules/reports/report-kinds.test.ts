@@ -3,9 +3,9 @@ import { recordCreator } from '#server/test/create-record.ts';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import { useFacilityTestServer, type TestBody } from '#server/test/facility-test-file.ts';
 import { auditExportLimits } from '../audit/audit-log.routes.ts';
-import { buildMacFacility, type MacFacility } from '../limits/mac-test-data.ts';
+import { buildMacFacility, type MacFacility } from '#server/test/mac-test-data.ts';
 import { formatLimit } from '../limits/mac-production-pdf.ts';
-import { reportKit } from './report-test-kit.ts';
+import { reportKit } from '#server/test/report-test-kit.ts';
 import { runReport } from './reports.service.ts';
 
 /*

@@ -8,8 +8,8 @@ import { commitBetweenReads } from '#server/test/commit-between-reads.ts';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import { useFacilityTestServer, type TestBody } from '#server/test/facility-test-file.ts';
 import { adminEditor, putInForce } from '#server/test/policy-in-force.ts';
-import { buildMacFacility, type MacFacility } from '../limits/mac-test-data.ts';
-import { reportKit } from './report-test-kit.ts';
+import { buildMacFacility, type MacFacility } from '#server/test/mac-test-data.ts';
+import { reportKit } from '#server/test/report-test-kit.ts';
 import { getReport } from './reports.service.ts';
 
 /*

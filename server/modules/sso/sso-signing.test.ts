@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSignKit, type Person, type SignKit } from '#server/records/sign-test-kit.ts';
+import { startSignKit, type Person, type SignKit } from '#server/test/sign-test-kit.ts';
 import {
   signInThroughProvider,
   startForgingProvider,

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import { adminEditor, policyApprover, type Signer } from '#server/test/policy-in-force.ts';
-import { runKit, type RunFacility } from './run-test-kit.ts';
+import { runKit, type RunFacility } from '#server/test/run-test-kit.ts';
 
 /*
  * A deviation closes only when QA approves its closure (documentType Deviation, 21 CFR

@@ -4,7 +4,7 @@ import { useFacilityTestServer, type TestBody as Body } from '#server/test/facil
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import { adminEditor, policyApprover } from '#server/test/policy-in-force.ts';
 import { CORRECTION_NOT_ENOUGH, NEEDS_INVESTIGATION, RETEST_BY_OTHER_ANALYST } from './oos-rule.ts';
-import { runKit, type RunFacility } from './run-test-kit.ts';
+import { runKit, type RunFacility } from '#server/test/run-test-kit.ts';
 
 /*
  * Out-of-specification results (core/verification/README.md; FDA OOS guidance 2006/2022) over

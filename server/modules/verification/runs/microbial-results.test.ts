@@ -3,7 +3,7 @@ import { useFacilityTestServer, type TestBody as Body } from '#server/test/facil
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import { adminEditor, changePolicyInForce, policyApprover } from '#server/test/policy-in-force.ts';
 import { NEEDS_INVESTIGATION } from './oos-rule.ts';
-import { runKit, type RunFacility } from './run-test-kit.ts';
+import { runKit, type RunFacility } from '#server/test/run-test-kit.ts';
 
 /*
  * Microbial results over HTTP: judged against the microbial limit policy pinned on the run at its

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
-import { runKit, type RunFacility } from './run-test-kit.ts';
+import { runKit, type RunFacility } from '#server/test/run-test-kit.ts';
 
 /*
  * What a sample result is judged with, over HTTP: the limit's derivation from the pinned

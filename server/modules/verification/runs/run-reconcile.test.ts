@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { RUN_RULES_VERSION } from '#core/verification/release.ts';
 import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
 import { reconcileAtStart, reconcileRunJudgements } from './run-reconcile.ts';
-import { runKit, type RunFacility } from './run-test-kit.ts';
+import { runKit, type RunFacility } from '#server/test/run-test-kit.ts';
 
 /*
  * Runs stored under older release rules are judged again at start (issue 26), and their sample

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
 import { adminEditor, policyApprover, type Signer } from '#server/test/policy-in-force.ts';
-import { runKit, type RunFacility } from './run-test-kit.ts';
+import { runKit, type RunFacility } from '#server/test/run-test-kit.ts';
 
 /*
  * Deviations and investigations go through the one write path of records

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
-import { runKit, runsDisagreeing, type RunFacility } from './run-test-kit.ts';
+import { runKit, runsDisagreeing, type RunFacility } from '#server/test/run-test-kit.ts';
 
 /*
  * A run's verdict and release flag have one source: what the write stored (issue 26, "One

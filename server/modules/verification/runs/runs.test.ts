@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
-import { runKit, type RunFacility } from './run-test-kit.ts';
+import { runKit, type RunFacility } from '#server/test/run-test-kit.ts';
 
 /*
  * Runs, sample results and their judgement over HTTP: run N, the cleaning event, results

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { recordCreator } from '#server/test/create-record.ts';
 import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
-import { runKit, type RunFacility } from '../runs/run-test-kit.ts';
+import { runKit, type RunFacility } from '#server/test/run-test-kit.ts';
 
 /*
  * GET {F}/verification/statistics over results entered over HTTP (the PTFE gasket has no

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { EQUIPMENT_STATES, type TEquipmentState } from '#core/schemas/dashboard.schemas.ts';
 import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
 import { overdueAtEnd } from '../../reports/annual-summary-data.ts';
-import { runKit } from '../runs/run-test-kit.ts';
+import { runKit } from '#server/test/run-test-kit.ts';
 
 /*
  * One coverage model (issue 26, "One truth"): a study Validated on a production whose protocol

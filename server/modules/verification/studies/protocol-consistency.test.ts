@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { formatNumber } from '#core/units/format-number.ts';
 import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
-import { runKit, type RunFacility } from '../runs/run-test-kit.ts';
+import { runKit, type RunFacility } from '#server/test/run-test-kit.ts';
 
 /*
  * Protocols that cannot be inconsistent (core/verification/README.md, "Protocol"), over HTTP on

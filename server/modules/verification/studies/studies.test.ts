@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
-import { studyKit, type StudyKit } from './study-test-kit.ts';
+import { studyKit, type StudyKit } from '#server/test/study-test-kit.ts';
 
 /* Studies: create from an approved protocol, list, edit, close, permissions, audit rows. */
 

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
 import { ADMIN, facilityPath, setFacilityKind } from '#server/test/test-server.ts';
 import { assessmentData } from '#server/modules/cleaning-assessments/assessment-data.ts';
-import { studyKit, type StudyKit } from './study-test-kit.ts';
+import { studyKit, type StudyKit } from '#server/test/study-test-kit.ts';
 
 /* A study's origin (task, change assessment), the task read, coverage and signing it off. */
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
-import { studyKit, type StudyKit } from './study-test-kit.ts';
+import { studyKit, type StudyKit } from '#server/test/study-test-kit.ts';
 
 /*
  * Studies go through the one write path of records (server/records/write-record.ts), over HTTP

@@ -1,6 +1,6 @@
-import type { Queryable } from '../db/db.ts';
-import { permissionsWith, buildUser } from '../test/factories.ts';
-import { ADMIN, startFacilityTestServer, type TestServer } from '../test/test-server.ts';
+import type { Queryable } from '#server/db/db.ts';
+import { permissionsWith, buildUser } from '#server/test/factories.ts';
+import { ADMIN, startFacilityTestServer, type TestServer } from '#server/test/test-server.ts';
 
 /*
  * Shared by the signature tests: a test server, users who may edit SOPs and/or sign, and calls

@@ -7,9 +7,9 @@ import {
   policyApprover,
   putInForce,
 } from '#server/test/policy-in-force.ts';
-import { buildMacFacility } from '#server/modules/limits/mac-test-data.ts';
+import { buildMacFacility } from '#server/test/mac-test-data.ts';
 import { storeLimitsSnapshot } from '#server/modules/policies/policy-approval.ts';
-import { runsDisagreeing } from './run-reconcile.ts';
+import { runsDisagreeing } from '#server/modules/verification/runs/run-reconcile.ts';
 
 /*
  * A facility for run tests: the small MAC facility (E1 on Line 1 with A and B), two swab
