@@ -50,8 +50,10 @@ async function tryStart(db: Db, userId: number, limit: number): Promise<Start> {
        from users where id = $1`,
     [userId, limit],
   );
-  // Nothing under way, yet no place: the limit was lowered below the failures counted.
-  return !state || state.locked || state.in_flight === 0 ? 'locked' : 'busy';
+  // Only a lock refuses. The checks that held every place may all have ended between the two
+  // statements (in_flight 0 here): that is a place free now, not a lock; and a limit lowered
+  // below the failures counted reads as locked above.
+  return !state || state.locked ? 'locked' : 'busy';
 }
 
 /** Takes a place among the account's checks, waiting while others are under way; false if locked. */
