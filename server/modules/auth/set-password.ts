@@ -7,6 +7,7 @@ import {
 import { AppError } from '#core/errors/errors.ts';
 import type { Queryable } from '#server/db/db.ts';
 import { writeAudit, type Actor } from '#server/db/audit-write.ts';
+import { NOW, updateVersioned } from '#server/entities/versioned-update.ts';
 import { loadPasswordPolicy } from './policy.ts';
 import { hashPassword, verifyPassword } from '#server/util/secrets.ts';
 
@@ -55,11 +56,17 @@ export async function setPassword(
   }
 
   const passwordHash = await hashPassword(password);
-  await tx.query(
-    `update users set password_hash = $2, password_changed_at = now(), must_change_password = false,
-        failed_attempts = 0, locked_until = null, updated_at = now(), version = version + 1
-      where id = $1`,
-    [user.id, passwordHash],
+  await updateVersioned(
+    tx,
+    { table: 'users', ownerColumn: 'plan_id', ownerId: user.plan_id, id: user.id },
+    actor.userId,
+    {
+      password_hash: passwordHash,
+      password_changed_at: NOW,
+      must_change_password: false,
+      failed_attempts: 0,
+      locked_until: null,
+    },
   );
   await tx.query('insert into password_history (user_id, password_hash) values ($1, $2)', [
     user.id,

@@ -9,6 +9,7 @@ import {
 import type { Db, Queryable } from '#server/db/db.ts';
 import { changedFields } from '../audit/audit-diff.ts';
 import { writeAudit, type Actor } from '#server/db/audit-write.ts';
+import { NOW, updateVersioned } from '#server/entities/versioned-update.ts';
 import { issueOneTimeToken, RESET_LINK_HOURS } from '../auth/one-time-tokens.ts';
 import { resetPath } from '../auth/one-time-tokens.ts';
 import { invitationMail } from '../mail/mail-templates.ts';
@@ -31,6 +32,14 @@ import {
 import { facilityRolesOf, findUser, toUser, type UserAdminRow } from './users-admin.repo.ts';
 
 const DOMAIN = 'User';
+
+/** A user of the plan, as the one versioned UPDATE (updateVersioned) finds it. */
+const userTarget = (scope: { planId: number }, id: number) => ({
+  table: 'users',
+  ownerColumn: 'plan_id',
+  ownerId: scope.planId,
+  id,
+});
 
 /** Who acts and in which plan: every command is scoped to the administrator's own plan. */
 export interface AdminScope {
@@ -339,24 +348,20 @@ export async function updateUser(
         if ('departmentId' in newValues) {
           await assertDepartment(tx, scope.planId, input.departmentId);
         }
-        const updated = await tx.query(
-          `update users set first_name = $3, last_name = $4, username = $5, email = $6,
-                department_id = $7, auth_type = $9, version = version + 1, updated_at = now(),
-                updated_by = $8
-          where id = $1 and version = $2 returning id`,
-          [
-            userId,
-            row.version,
-            input.firstName ?? row.first_name,
-            input.lastName ?? row.last_name,
-            input.username ?? row.username,
-            input.email === undefined ? row.email : input.email,
-            input.departmentId === undefined ? row.department_id : input.departmentId,
-            scope.actor.userId,
-            input.authType ?? row.auth_type,
-          ],
+        await updateVersioned(
+          tx,
+          { ...userTarget(scope, userId), version: row.version },
+          scope.actor.userId,
+          {
+            first_name: input.firstName ?? row.first_name,
+            last_name: input.lastName ?? row.last_name,
+            username: input.username ?? row.username,
+            email: input.email === undefined ? row.email : input.email,
+            department_id:
+              input.departmentId === undefined ? row.department_id : input.departmentId,
+            auth_type: input.authType ?? row.auth_type,
+          },
         );
-        if (updated.length === 0) throw new AppError('VersionConflictError');
         if ('authType' in newValues) await forgetLocalPassword(tx, userId);
         if (grants && 'facilityRoles' in newValues) await replaceFacilityRoles(tx, userId, grants);
         if ('email' in newValues) {
@@ -397,12 +402,11 @@ async function unarchiveUser(
       const row = await lockedUser(tx, scope, userId, 'Unarchive');
       assertVersion(row.version, version);
       if (row.archived_at === null) throw new AppError('NothingToChangeError');
-      await tx.query(
-        `update users set archived_at = null, archived_by = null, archive_reason = null,
-              version = version + 1, updated_at = now(), updated_by = $2
-        where id = $1`,
-        [userId, scope.actor.userId],
-      );
+      await updateVersioned(tx, userTarget(scope, userId), scope.actor.userId, {
+        archived_at: null,
+        archived_by: null,
+        archive_reason: null,
+      });
       await writeAudit(tx, scope.actor, {
         planId: scope.planId,
         domain: DOMAIN,
@@ -432,12 +436,11 @@ export async function archiveUser(
     db.transaction(async (tx) => {
       const row = await lockedUser(tx, scope, userId, 'Archive');
       if (row.archived_at !== null) throw new AppError('NothingToChangeError');
-      await tx.query(
-        `update users set archived_at = now(), archived_by = $2, archive_reason = $3,
-              version = version + 1, updated_at = now(), updated_by = $2
-        where id = $1`,
-        [userId, scope.actor.userId, input.reason],
-      );
+      await updateVersioned(tx, userTarget(scope, userId), scope.actor.userId, {
+        archived_at: NOW,
+        archived_by: scope.actor.userId,
+        archive_reason: input.reason,
+      });
       const sessionsEnded = await endSessions(tx, userId);
       // Links and keys handed out before must not open an archived account.
       await tx.query(
