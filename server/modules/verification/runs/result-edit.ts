@@ -6,7 +6,7 @@ import type { Actor } from '#server/db/audit-write.ts';
 import { isUniqueViolation } from '#server/modules/users-admin/records.ts';
 import { batchesTaken, duplicateBatch, unitFits } from './result-checks.ts';
 import { refuseCorrectionOutOfSpecification } from './oos-rule.ts';
-import { judge } from './results.ts';
+import { judge, judgementColumns } from './results.ts';
 import { locationFacts, methodAsAnalysed } from './run-plan.ts';
 import { writeRecord } from '#server/records/write-record.ts';
 import { openResult, sampleResultType } from './result-records.ts';
@@ -110,10 +110,7 @@ export async function editResult(
           raw_value: next.rawValue,
           unit: next.unit,
           batch_number: next.batchNumber,
-          judgement: JSON.stringify(judgement),
-          percent_of_limit: judgement.percentOfLimit,
-          censored_below: judgement.censoredBelow,
-          passed: judgement.passed,
+          ...judgementColumns(judgement),
         },
         audit: {
           action: 'Update',

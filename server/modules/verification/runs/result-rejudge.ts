@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { TCensoring, TJudgement, TResultUnit } from '#core/schemas/verification.schemas.ts';
 import type { Queryable } from '#server/db/db.ts';
 import type { Actor } from '#server/db/audit-write.ts';
-import { judge } from './results.ts';
+import { judge, judgementColumns } from './results.ts';
 import { locationFacts, methodAsAnalysed, type StudyOfRun } from './run-plan.ts';
 import { writeRecord } from '#server/records/write-record.ts';
 import { sampleResultType } from './result-records.ts';
@@ -71,10 +71,7 @@ export async function rejudgeRunResults(
       scope,
       row: result,
       set: {
-        judgement: JSON.stringify(judgement),
-        percent_of_limit: judgement.percentOfLimit,
-        censored_below: judgement.censoredBelow,
-        passed: judgement.passed,
+        ...judgementColumns(judgement),
       },
       audit: {
         action: 'Update',

@@ -52,6 +52,14 @@ export function judge(
   return { ...judgement, derivation: [...derivation, ...judgement.derivation] };
 }
 
+/** The columns of a sample result that store its judgement, as an entry, correction or re-judgement writes them. */
+export const judgementColumns = (judgement: ReturnType<typeof judge>) => ({
+  judgement: JSON.stringify(judgement),
+  percent_of_limit: judgement.percentOfLimit,
+  censored_below: judgement.censoredBelow,
+  passed: judgement.passed,
+});
+
 async function insertResult(
   tx: Queryable,
   actor: Actor,
@@ -76,10 +84,7 @@ async function insertResult(
       censoring: row.censoring,
       raw_value: row.rawValue,
       unit: row.unit,
-      judgement: JSON.stringify(judgement),
-      percent_of_limit: judgement.percentOfLimit,
-      censored_below: judgement.censoredBelow,
-      passed: judgement.passed,
+      ...judgementColumns(judgement),
       ...repeatColumns(row.repeats),
       taken_at: row.takenAt ?? null,
     },
