@@ -1,27 +1,75 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
-import { build } from 'vite';
 import type { TestProject } from 'vitest/node';
 import serverSetup from '#server/test/global-setup.ts';
 import { chromiumPath } from './browser.ts';
 
-/** Builds the client the server will serve, then prepares the databases as the server tests do. */
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** A file that holds the exit code of the client build once it ended ('' when none ran). */
+    clientBuildStatus: string;
+  }
+}
+
+/**
+ * Builds the client the server will serve, then prepares the databases as the server tests do.
+ * The build runs in a process of its own while the other projects' tests run (the browser files
+ * run last, and wait for it: e2e/client-build.ts): on a fresh clone it took half a minute of
+ * both cores before any test could start.
+ */
 export default async function setup(project: TestProject) {
   if (!existsSync(chromiumPath())) {
     throw new Error(
       `Chromium not found at ${chromiumPath()}. Install it with: apt-get install -y chromium chromium-headless-shell (or set CHROMIUM_PATH).`,
     );
   }
-  if (bundleIsFresh()) return serverSetup(project);
-  // Vitest runs with NODE_ENV=test; the app under test is the production build users get.
-  const nodeEnv = process.env.NODE_ENV;
-  process.env.NODE_ENV = 'production';
-  try {
-    await build({ configFile: 'vite.config.ts', logLevel: 'warn', mode: 'production' });
-  } finally {
-    process.env.NODE_ENV = nodeEnv;
-  }
-  return serverSetup(project);
+  const build = bundleIsFresh() ? undefined : startClientBuild();
+  project.provide('clientBuildStatus', build?.statusFile ?? '');
+  const teardown = await serverSetup(project);
+  return async () => {
+    build?.stop();
+    await teardown?.();
+  };
+}
+
+function startClientBuild(): { statusFile: string; stop: () => void } {
+  mkdirSync('.test-output', { recursive: true });
+  const statusFile = join('.test-output', `client-build-${process.pid}.status`);
+  const log = join('.test-output', 'client-build.log');
+  rmSync(statusFile, { force: true });
+  const out = openSync(log, 'w');
+  // The app under test is the production build users get (Vitest itself runs with NODE_ENV=test).
+  const child = spawn(
+    process.execPath,
+    ['node_modules/vite/bin/vite.js', 'build', '--mode', 'production', '--logLevel', 'warn'],
+    {
+      env: { ...process.env, NODE_ENV: 'production' },
+      stdio: ['ignore', out, 'pipe'],
+    },
+  );
+  closeSync(out);
+  let errors = '';
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
+  child.on('close', (code) => {
+    writeFileSync(statusFile, JSON.stringify({ code, errors: errors.slice(-4000) }));
+  });
+  return {
+    statusFile,
+    stop: () => {
+      if (child.exitCode === null) child.kill();
+      rmSync(statusFile, { force: true });
+    },
+  };
 }
 
 /** What the client bundle is built from. */

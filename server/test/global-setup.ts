@@ -46,15 +46,38 @@ export default async function setup(project: TestProject) {
     };
   }
 
-  const pgl = await openPglite({});
-  await migrate(pgl);
-  const dump = await pgl.dumpDataDir();
-  await pgl.close();
-  const dir = join(projectRoot(), '.test-output');
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, `pglite-snapshot-${process.pid}.tar.gz`);
-  writeFileSync(file, Buffer.from(dump));
-  project.provide('pgliteSnapshot', file);
+  project.provide('pgliteSnapshot', await pgliteSnapshot());
   project.provide('pgTemplate', '');
-  return () => rmSync(file, { force: true });
+  return releasePgliteSnapshot;
+}
+
+/*
+ * The server and browser projects' setups both need the migrated PGlite snapshot: made once per
+ * run (a migration and a dump cost about 13 s of CPU before any test can start), removed when the
+ * last project that asked for it is done.
+ */
+let snapshot: Promise<string> | undefined;
+let users = 0;
+
+function pgliteSnapshot(): Promise<string> {
+  users += 1;
+  snapshot ??= (async () => {
+    const pgl = await openPglite({});
+    await migrate(pgl);
+    const dump = await pgl.dumpDataDir();
+    await pgl.close();
+    const dir = join(projectRoot(), '.test-output');
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, `pglite-snapshot-${process.pid}.tar.gz`);
+    writeFileSync(file, Buffer.from(dump));
+    return file;
+  })();
+  return snapshot;
+}
+
+async function releasePgliteSnapshot(): Promise<void> {
+  users -= 1;
+  if (users > 0 || !snapshot) return;
+  rmSync(await snapshot, { force: true });
+  snapshot = undefined;
 }
