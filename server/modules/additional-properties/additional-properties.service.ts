@@ -8,7 +8,7 @@ import {
   type TPropertyDefinition,
 } from '#core/schemas/additional-properties.schemas.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
-import { changedFields } from '../audit/audit-diff.ts';
+import { changedFields } from '#server/db/audit-diff.ts';
 import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 
 export interface FacilityScope {
