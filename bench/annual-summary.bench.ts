@@ -8,7 +8,7 @@
 // the same data one after another (the set-up takes minutes) and prints the median job.
 // Runs on PGlite, and on the PostgreSQL server at 127.0.0.1:5432 when one answers.
 //   npm run bench:annual-summary
-import { readPdfText } from '#server/modules/audit/read-pdf-text.ts';
+import { readPdfText } from '#server/test/read-pdf-text.ts';
 import {
   THOUSAND_PRODUCTS,
   admin,

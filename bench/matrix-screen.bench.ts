@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { launchBrowser } from '#e2e/browser.ts';
 import { migrate } from '#server/db/migrate.ts';
 import { openPglite } from '#server/db/pglite-db.ts';
-import { seedDemo } from '#server/db/seed-demo.ts';
+import { seedDemo } from '#server/cli/seed-demo.ts';
 import { seedFirstStart } from '#server/db/seed.ts';
 import { exportMasterData } from '#server/modules/master/master-export.ts';
 import { admin, facilityWorkbook, signIn, signedInPage, uploadWorkbook } from './bench-fixture.ts';

@@ -4,7 +4,7 @@
 // then the stored PDF's download; pages and size of the file.
 // Runs on PGlite, and on the PostgreSQL server at 127.0.0.1:5432 when one answers.
 //   npm run bench:report-production-limits
-import { readPdfText } from '#server/modules/audit/read-pdf-text.ts';
+import { readPdfText } from '#server/test/read-pdf-text.ts';
 import {
   THOUSAND_PRODUCTS,
   admin,

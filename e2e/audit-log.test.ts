@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readPdfText } from '#server/modules/audit/read-pdf-text.ts';
+import { readPdfText } from '#server/test/read-pdf-text.ts';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import { allowRefusedRequest } from './browser-errors.ts';

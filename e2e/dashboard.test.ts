@@ -2,7 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { toxicityDistribution } from '#core/dashboard/toxicity-distribution.ts';
 import type { Quantity } from '#core/units/quantity.ts';
-import { seedDemo } from '#server/db/seed-demo.ts';
+import { seedDemo } from '#server/cli/seed-demo.ts';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import { facilityApi, PLANT, signInToFacility } from './ui.ts';
 

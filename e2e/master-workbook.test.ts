@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemo } from '#server/db/seed-demo.ts';
+import { seedDemo } from '#server/cli/seed-demo.ts';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import { facilityApi, openMasterData, signInToFacility } from './ui.ts';
 import { allowRefusedRequest } from './browser-errors.ts';

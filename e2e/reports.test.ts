@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readPdfText } from '#server/modules/audit/read-pdf-text.ts';
+import { readPdfText } from '#server/test/read-pdf-text.ts';
 import { buildMacFacility } from '#server/test/mac-test-data.ts';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import { choose, facilityApi, openDrawer, openModal, signInToFacility } from './ui.ts';

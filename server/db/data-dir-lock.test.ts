@@ -49,7 +49,7 @@ describe('the embedded database directory lock', () => {
       ADMIN_PASSWORD: ADMIN.password,
     });
     cleanup.push(server.stop);
-    const seed = spawnSync(process.execPath, ['--import', 'tsx', 'server/db/seed-demo.ts'], {
+    const seed = spawnSync(process.execPath, ['--import', 'tsx', 'server/cli/seed-demo.ts'], {
       cwd: projectRoot(),
       env: { ...processEnvWithoutDatabase(), DATA_DIR: dir },
       encoding: 'utf8',

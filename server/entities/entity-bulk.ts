@@ -1,7 +1,7 @@
 import type { EntityDef } from '#core/entities/entity.ts';
 import { columnOf, type FieldDef } from '#core/entities/field.ts';
 import type { Queryable, SqlValue } from '../db/db.ts';
-import { writeAuditMany } from '../modules/audit/audit-bulk.ts';
+import { writeAuditMany } from '#server/db/audit-bulk.ts';
 import type { Actor } from '../db/audit-write.ts';
 import { encode, type Scope } from './entity-store.ts';
 

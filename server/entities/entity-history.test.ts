@@ -4,7 +4,7 @@ import { ENTITY_DEFS, entityDef } from '#core/entities/defs/index.ts';
 import type { EntityDef } from '#core/entities/entity.ts';
 import type { FieldDef } from '#core/entities/field.ts';
 import { MEASURES } from '#core/units/measures.ts';
-import { seedDemo } from '../db/seed-demo.ts';
+import { seedDemo } from '#server/cli/seed-demo.ts';
 import type { Actor } from '../db/audit-write.ts';
 import { useFacilityTestServer } from '../test/facility-test-file.ts';
 import { allEntities, getEntity } from './entity-store.ts';

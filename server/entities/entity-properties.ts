@@ -2,7 +2,7 @@ import type { EntityDef } from '#core/entities/entity.ts';
 import { applyPropertyValues, type PropertyValues } from '#core/entities/property-values.ts';
 import { validationError } from '#core/errors/errors.ts';
 import type { Queryable } from '../db/db.ts';
-import { definitionsFor } from '../modules/additional-properties/additional-properties.service.ts';
+import { definitionsFor } from './property-definitions.ts';
 
 const PREFIX = 'additionalProperties.';
 

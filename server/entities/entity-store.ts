@@ -3,10 +3,10 @@ import type { EntityDef } from '#core/entities/entity.ts';
 import { columnOf, type FieldDef } from '#core/entities/field.ts';
 import type { TListQuery } from '#core/schemas/common.schemas.ts';
 import type { Db, Queryable, SqlValue } from '../db/db.ts';
-import { likePattern, orderBy, pageOf, pageWindow } from '../http/paging.ts';
+import { likePattern, orderBy, pageOf, pageWindow } from '#server/db/paging.ts';
 import { tableAsOf, type AsOfOptions } from './entity-history.ts';
 import { LIST_VERSION_SQL, MAX_PAGE_ROWS, listCache, listVersion } from './list-totals.ts';
-import { freezeDeep } from '../http/immutable.ts';
+import { freezeDeep } from '#server/util/immutable.ts';
 import { propertiesColumn, readProperties } from './entity-properties.ts';
 import { ownerColumn } from './entity-scope.ts';
 

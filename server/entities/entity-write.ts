@@ -2,7 +2,7 @@ import { AppError } from '#core/errors/errors.ts';
 import type { EntityDef } from '#core/entities/entity.ts';
 import { columnOf } from '#core/entities/field.ts';
 import type { Queryable, SqlValue } from '../db/db.ts';
-import { changedFields } from '../modules/audit/audit-diff.ts';
+import { changedFields } from '#server/db/audit-diff.ts';
 import { writeAudit, type Actor } from '../db/audit-write.ts';
 import { onEntitySaved } from '../records/controlled-entities.ts';
 import { auditValuesOf, runBeforeArchive, runBeforeSave } from './archive-hooks.ts';

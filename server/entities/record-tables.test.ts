@@ -13,7 +13,7 @@ const EXCEPTIONS: Record<string, string> = {
   record_versions:
     "the history itself: its `version` is the kept row's, appended by the trigger, never updated",
   controlled_versions:
-    'the controlled state of the mechanism (server/records/controlled.ts, signatures.service.ts): a version of a record, not a record',
+    'the controlled state of the mechanism (server/records/controlled.ts, server/modules/signatures/signatures.service.ts): a version of a record, not a record',
 };
 
 /**

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { $ZodType } from 'zod/v4/core';
 import { RECORD_DEFS } from '#core/entities/defs/index.ts';
 import { recordSchema } from '#core/entities/entity.ts';
-import { freezeDeep, isDeeplyFrozen } from './immutable.ts';
+import { freezeDeep, isDeeplyFrozen } from '#server/util/immutable.ts';
 import { compileResponseWriter } from './response-serializer.ts';
 
 /** What zod's serializer (fastify-type-provider-zod) sends, or undefined when it refuses. */

@@ -2,7 +2,7 @@ import type { FastifySerializerCompiler } from 'fastify/types/schema.js';
 import { serializerCompiler as zodSerializerCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { $ZodType } from 'zod/v4/core';
-import { isDeeplyFrozen } from './immutable.ts';
+import { isDeeplyFrozen } from '#server/util/immutable.ts';
 
 /*
  * Responses written straight from their zod schema (issue 16): zod's own serializer checks and

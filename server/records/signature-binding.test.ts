@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Queryable } from '../db/db.ts';
-import { readPdfText } from '../modules/audit/read-pdf-text.ts';
+import { readPdfText } from '#server/test/read-pdf-text.ts';
 import { testDatabaseRoles } from '../test/test-db-urls.ts';
 import { bindEarlierSignatures, signatureKey, signatureMac } from './signature-binding.ts';
 import {

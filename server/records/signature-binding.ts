@@ -3,7 +3,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { appendFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Db, Queryable } from '../db/db.ts';
-import { writeAuditMany } from '../modules/audit/audit-bulk.ts';
+import { writeAuditMany } from '#server/db/audit-bulk.ts';
 import type { Actor, AuditEntry } from '../db/audit-write.ts';
 import { anchorDir, outsideKey, type OutsideKeyConfig } from '../db/outside-key.ts';
 import { canonicalJson } from './controlled.ts';

@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs';
 import { createHash } from 'node:crypto';
 import { expect } from 'vitest';
 import type { FacilityTestFile, TestBody } from '#server/test/facility-test-file.ts';
-import { readPdfText } from '#server/modules/audit/read-pdf-text.ts';
+import { readPdfText } from './read-pdf-text.ts';
 
 /** What report tests do: generate a report and wait for its job, read its files back. */
 export function reportKit(t: FacilityTestFile, F: () => string = () => t.F) {

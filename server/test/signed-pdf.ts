@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { readPdfText } from '../modules/audit/read-pdf-text.ts';
+import { readPdfText } from './read-pdf-text.ts';
 
 /** The text of a controlled record's signed PDF (GET signatures/pdf), whitespace flattened. */
 export async function signedPdfText(

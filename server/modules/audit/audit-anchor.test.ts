@@ -14,8 +14,8 @@ import {
   scheduleAnchors,
   type Anchor,
 } from './audit-anchor.ts';
-import { writeAuditMany } from './audit-bulk.ts';
-import { readPdfText } from './read-pdf-text.ts';
+import { writeAuditMany } from '#server/db/audit-bulk.ts';
+import { readPdfText } from '#server/test/read-pdf-text.ts';
 import { verifyChain } from './audit-chain.ts';
 
 const KEY = 'test-anchor-key-0123456789abcdef0123456789';

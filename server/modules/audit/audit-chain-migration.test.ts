@@ -3,7 +3,7 @@ import type { Db } from '#server/db/db.ts';
 import { migrate } from '#server/db/migrate.ts';
 import { testActor } from '#server/test/factories.ts';
 import { seededBefore } from '#server/test/migration-db.ts';
-import { writeAuditMany } from './audit-bulk.ts';
+import { writeAuditMany } from '#server/db/audit-bulk.ts';
 import { verifyChain } from './audit-chain.ts';
 import type { AuditEntry } from '#server/db/audit-write.ts';
 

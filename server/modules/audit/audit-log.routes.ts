@@ -8,7 +8,7 @@ import {
   type TAuditLogFilters,
 } from '#core/schemas/audit.schemas.ts';
 import { typed, type AppContext } from '#server/http/app-context.ts';
-import { pageOf, pageWindow } from '#server/http/paging.ts';
+import { pageOf, pageWindow } from '#server/db/paging.ts';
 import { actorOf, sessionOf } from '#server/http/session-guard.ts';
 import {
   auditChains,

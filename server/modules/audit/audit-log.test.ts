@@ -3,7 +3,7 @@ import { buildUser, permissionsWith, type BuiltUser } from '#server/test/factori
 import { startTestServer, type TestServer } from '#server/test/test-server.ts';
 import { auditExportLimits } from './audit-log.routes.ts';
 import { writeAudit, type Actor } from '#server/db/audit-write.ts';
-import { readPdfText } from './read-pdf-text.ts';
+import { readPdfText } from '#server/test/read-pdf-text.ts';
 
 let server: TestServer;
 let admin: string;

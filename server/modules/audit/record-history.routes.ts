@@ -3,7 +3,7 @@ import { ZAuditLogPage, ZRecordHistoryQuery } from '#core/schemas/audit.schemas.
 import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
 import { ZId } from '#core/schemas/common.schemas.ts';
 import { typed, type AppContext } from '#server/http/app-context.ts';
-import { pageOf, pageWindow } from '#server/http/paging.ts';
+import { pageOf, pageWindow } from '#server/db/paging.ts';
 import { countAuditRows, listAuditRows } from './audit-log.service.ts';
 import { auditNames } from './audit-names.ts';
 import { recordHistoryWhere } from './record-history.ts';

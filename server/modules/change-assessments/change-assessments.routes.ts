@@ -21,7 +21,7 @@ import {
 } from '#core/schemas/change-assessments.schemas.ts';
 import { AppError } from '#core/errors/errors.ts';
 import { registerReadExtras } from '#server/entities/read-extras.ts';
-import { pageWindow } from '#server/http/paging.ts';
+import { pageWindow } from '#server/db/paging.ts';
 import { typed, type AppContext } from '#server/http/app-context.ts';
 import { actorOf } from '#server/http/session-guard.ts';
 import { registerChangeAssessmentType } from './change-approval.ts';

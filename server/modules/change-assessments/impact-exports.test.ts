@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { changeImpact } from '#core/assessments/change-impact.ts';
 import { applyWhatIf } from '#core/limits/limits.what-if.ts';
 import { addProductEdit, pdeEdit, twoProductFacility } from '#core/limits/two-product-facility.ts';
-import { readPdfText } from '../audit/read-pdf-text.ts';
+import { readPdfText } from '#server/test/read-pdf-text.ts';
 import type { ImpactExportMeta } from './impact-export.ts';
 import { renderImpactPdf } from './impact-pdf.ts';
 import { renderImpactXlsx } from './impact-xlsx.ts';

@@ -8,7 +8,7 @@ import type { TStudyOutcome } from '#core/schemas/verification.schemas.ts';
 import { qualificationTasksDecl } from '#core/entities/defs/qualification-tasks.def.ts';
 import type { Queryable, SqlValue } from '#server/db/db.ts';
 import { writeCaused, type RecordType } from '#server/records/write-record.ts';
-import { likePattern, orderBy, pageWindow } from '#server/http/paging.ts';
+import { likePattern, orderBy, pageWindow } from '#server/db/paging.ts';
 import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 import { studyNumberOf } from '../verification/studies/studies.read.ts';
 

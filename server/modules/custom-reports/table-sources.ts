@@ -7,7 +7,7 @@ import type {
   SourceColumn,
 } from '#core/schemas/custom-reports.schemas.ts';
 import type { SqlValue } from '#server/db/db.ts';
-import { likePattern } from '#server/http/paging.ts';
+import { likePattern } from '#server/db/paging.ts';
 
 /**
  * A source read from tables: the rows of one facility ($1) and an SQL expression per declared

@@ -19,7 +19,7 @@ import type { Quantity } from '#core/units/quantity.ts';
 import type { Queryable } from '#server/db/db.ts';
 import { allEntities } from '#server/entities/entity-store.ts';
 import { pendingApprovals } from '#server/records/signatures.read.ts';
-import { signerIn } from '#server/records/signatures.service.ts';
+import { signerIn } from '#server/modules/signatures/signatures.service.ts';
 import { numberOf } from '../change-assessments/change-assessments.read.ts';
 import { riskGoal } from '../cleaning-assessments/risk-goal.ts';
 import { facilityLimitsInput } from '../limits/facility-limits-input.ts';

@@ -7,7 +7,7 @@ import {
 } from '#core/schemas/departments.schemas.ts';
 import { idempotentCreate } from '#server/http/idempotency.ts';
 import { typed, type AppContext } from '#server/http/app-context.ts';
-import { pageOf } from '#server/http/paging.ts';
+import { pageOf } from '#server/db/paging.ts';
 import { actorOf, sessionOf } from '#server/http/session-guard.ts';
 import type { AdminScope } from '../users-admin/users-admin.service.ts';
 import { createDepartment, listDepartments, updateDepartment } from './departments.service.ts';

@@ -1,7 +1,7 @@
 import { departmentsDef as def } from '#core/entities/defs/departments.def.ts';
 import type { TDepartment } from '#core/schemas/departments.schemas.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
-import { likePattern, pageWindow } from '#server/http/paging.ts';
+import { likePattern, pageWindow } from '#server/db/paging.ts';
 import { createEntity, updateEntity } from '#server/entities/entity-write.ts';
 import type { AdminScope } from '../users-admin/users-admin.service.ts';
 import { duplicateEntry, isUniqueViolation, notFound } from '../users-admin/records.ts';

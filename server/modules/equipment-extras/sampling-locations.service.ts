@@ -22,7 +22,7 @@ import {
   restoreEntity,
   updateEntity,
 } from '#server/entities/entity-write.ts';
-import { changedFields } from '../audit/audit-diff.ts';
+import { changedFields } from '#server/db/audit-diff.ts';
 import type { Actor } from '#server/db/audit-write.ts';
 import { equipmentOf, iso, liveEquipmentOf } from './equipment-access.ts';
 import { assessmentOf } from './location-assessment.ts';

@@ -9,7 +9,7 @@ import {
   type RecordType,
   type StoredRow,
 } from '#server/records/write-record.ts';
-import { changedFields } from '../audit/audit-diff.ts';
+import { changedFields } from '#server/db/audit-diff.ts';
 
 export type RuleKind =
   'MicrobialPolicy' | 'InspectionSettings' | 'ApprovalPolicy' | 'RiskGoal' | 'VerificationSettings';

@@ -7,7 +7,7 @@ import {
   type TFeedback,
 } from '#core/schemas/dashboard.schemas.ts';
 import { typed, type AppContext } from '#server/http/app-context.ts';
-import { likePattern, pageOf, pageWindow } from '#server/http/paging.ts';
+import { likePattern, pageOf, pageWindow } from '#server/db/paging.ts';
 import { actorOf, facilityPermissions, sessionOf } from '#server/http/session-guard.ts';
 import { writeAudit } from '#server/db/audit-write.ts';
 

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { TUncomputable } from '#core/schemas/mac-matrix.schemas.ts';
 import { useFacilityTestServer } from '#server/test/facility-test-file.ts';
 import { recordCreator } from '#server/test/create-record.ts';
-import { readPdfText } from '../audit/read-pdf-text.ts';
+import { readPdfText } from '#server/test/read-pdf-text.ts';
 
 /**
  * Issue 9: the limit reports and their PDFs compute on what can be computed and say what they

@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseLimitsInput } from '#core/limits/contract-input.ts';
-import { seedDemo } from '#server/db/seed-demo.ts';
+import { seedDemo } from '#server/cli/seed-demo.ts';
 import { startTestServer, type TestServer } from '#server/test/test-server.ts';
 import { runCli } from '#server/test/limits-cli.ts';
 

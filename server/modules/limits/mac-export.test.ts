@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { contractDocument } from '#core/limits/contract-output.ts';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import { useFacilityTestServer } from '#server/test/facility-test-file.ts';
-import { readPdfText } from '../audit/read-pdf-text.ts';
+import { readPdfText } from '#server/test/read-pdf-text.ts';
 import { facilityLimitsInput } from './facility-limits-input.ts';
 import { buildMacFacility, type MacFacility } from '#server/test/mac-test-data.ts';
 

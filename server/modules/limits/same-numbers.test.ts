@@ -5,7 +5,7 @@ import type { PairExplanation } from '#core/limits/explain.ts';
 import type { TMacPairsPage } from '#core/schemas/mac-matrix.schemas.ts';
 import { adminEditor, changePolicyInForce } from '#server/test/policy-in-force.ts';
 import { startTestServer, type TestServer } from '#server/test/test-server.ts';
-import { readPdfText } from '../audit/read-pdf-text.ts';
+import { readPdfText } from '#server/test/read-pdf-text.ts';
 import { formatLimit } from './mac-production-pdf.ts';
 import { buildMacFacility, type MacFacility } from '#server/test/mac-test-data.ts';
 

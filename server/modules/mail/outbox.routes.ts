@@ -2,7 +2,7 @@ import { AppError } from '#core/errors/errors.ts';
 import { ZMailOutboxMessage, ZMailOutboxPage } from '#core/schemas/audit.schemas.ts';
 import { ZIdParams, ZListQuery } from '#core/schemas/common.schemas.ts';
 import { typed, type AppContext } from '#server/http/app-context.ts';
-import { likePattern, pageOf, pageWindow } from '#server/http/paging.ts';
+import { likePattern, pageOf, pageWindow } from '#server/db/paging.ts';
 import { actorOf, sessionOf } from '#server/http/session-guard.ts';
 import { writeAudit } from '#server/db/audit-write.ts';
 

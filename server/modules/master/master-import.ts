@@ -7,7 +7,7 @@ import type { Db } from '#server/db/db.ts';
 import { createEntitiesBulk, ROWS_PER_STATEMENT } from '#server/entities/entity-bulk.ts';
 import type { EntityRecord, Scope } from '#server/entities/entity-store.ts';
 import { updateEntity } from '#server/entities/entity-write.ts';
-import { changedFields } from '../audit/audit-diff.ts';
+import { changedFields } from '#server/db/audit-diff.ts';
 import type { Actor } from '#server/db/audit-write.ts';
 import { loadFacility } from './master-export.ts';
 import { entitySections, MAPPINGS_SHEET, MATRIX_SHEET } from './master-sections.ts';

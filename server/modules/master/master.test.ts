@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activesDef, productsDef } from '#core/entities/defs/index.ts';
 import type { EntityDef } from '#core/entities/entity.ts';
-import { seedDemo } from '#server/db/seed-demo.ts';
+import { seedDemo } from '#server/cli/seed-demo.ts';
 import { ROWS_PER_STATEMENT } from '#server/entities/entity-bulk.ts';
 import { verifyChain } from '#server/modules/audit/audit-chain.ts';
 import { columnsOf } from './workbook-columns.ts';

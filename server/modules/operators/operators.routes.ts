@@ -12,7 +12,7 @@ import {
 } from '#core/schemas/operators.schemas.ts';
 import { idempotentCreate } from '#server/http/idempotency.ts';
 import { typed, type AppContext } from '#server/http/app-context.ts';
-import { pageOf } from '#server/http/paging.ts';
+import { pageOf } from '#server/db/paging.ts';
 import { actorOf } from '#server/http/session-guard.ts';
 import type { FacilityScope } from '../roles/roles.service.ts';
 import {

@@ -5,7 +5,7 @@ import type {
   TUpdateOperatorRequest,
 } from '#core/schemas/operators.schemas.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
-import { likePattern, pageWindow } from '#server/http/paging.ts';
+import { likePattern, pageWindow } from '#server/db/paging.ts';
 import {
   archiveEntity,
   createEntity,

@@ -16,7 +16,7 @@ import {
 import { writeControlledRule } from '#server/records/controlled-rule.ts';
 import { cleaningLimitPoliciesDecl } from '#core/entities/defs/policies.def.ts';
 import type { TControlledReadQuery } from '#core/schemas/versions.schemas.ts';
-import { changedFields } from '../audit/audit-diff.ts';
+import { changedFields } from '#server/db/audit-diff.ts';
 import type { Actor } from '#server/db/audit-write.ts';
 
 /*

@@ -6,7 +6,7 @@ import { changeAssessmentKit } from '#server/test/change-assessment-kit.ts';
 import { useFacilityTestServer, type TestBody } from '#server/test/facility-test-file.ts';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import { adminEditor, putInForce } from '#server/test/policy-in-force.ts';
-import { readPdfText } from '../audit/read-pdf-text.ts';
+import { readPdfText } from '#server/test/read-pdf-text.ts';
 import { runKit, type RunFacility } from '#server/test/run-test-kit.ts';
 import { MASTER_DATA_DOMAINS } from './annual-summary-data.ts';
 

@@ -6,7 +6,7 @@ import type {
 } from '#core/schemas/settings.schemas.ts';
 import { isAllowed, MEASURES, type MeasureName } from '#core/units/measures.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
-import { changedFields } from '../audit/audit-diff.ts';
+import { changedFields } from '#server/db/audit-diff.ts';
 import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 import { defaultUnitsDecl } from '#core/entities/defs/settings.def.ts';
 import { writeRecord, type RecordType, type StoredRow } from '#server/records/write-record.ts';

@@ -4,7 +4,7 @@ import type {
   TUpdatePasswordPolicyRequest,
 } from '#core/schemas/settings.schemas.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
-import { changedFields } from '../audit/audit-diff.ts';
+import { changedFields } from '#server/db/audit-diff.ts';
 import type { Actor } from '#server/db/audit-write.ts';
 import { planSettingsDecl } from '#core/entities/defs/settings.def.ts';
 import { openPlanRecord, writePlanRecord } from '#server/records/plan-record.ts';

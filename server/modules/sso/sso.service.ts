@@ -5,7 +5,7 @@ import type { Config } from '#server/config.ts';
 import { planSettingsDecl } from '#core/entities/defs/settings.def.ts';
 import { openPlanRecord, writePlanRecord } from '#server/records/plan-record.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
-import { changedFields } from '../audit/audit-diff.ts';
+import { changedFields } from '#server/db/audit-diff.ts';
 import type { Actor } from '#server/db/audit-write.ts';
 import { auditRefusal, openSession } from '../auth/auth.service.ts';
 import { defaultPlanId } from '../auth/policy.ts';

@@ -1,6 +1,6 @@
 import type { TAuthType, TIdName, TUser } from '#core/schemas/users.schemas.ts';
 import type { Queryable } from '#server/db/db.ts';
-import { likePattern, pageWindow } from '#server/http/paging.ts';
+import { likePattern, pageWindow } from '#server/db/paging.ts';
 import { iso } from './records.ts';
 
 interface GrantRow {

@@ -17,7 +17,7 @@ import {
 import { publicUrl } from '#server/config.ts';
 import { idempotentCreate } from '#server/http/idempotency.ts';
 import { typed, type AppContext } from '#server/http/app-context.ts';
-import { pageOf } from '#server/http/paging.ts';
+import { pageOf } from '#server/db/paging.ts';
 import { actorOf, sessionOf } from '#server/http/session-guard.ts';
 import { listUsers, toUser, userIdNames } from './users-admin.repo.ts';
 import {

@@ -7,7 +7,7 @@ import {
   type TUserWithKey,
 } from '#core/schemas/users.schemas.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
-import { changedFields } from '../audit/audit-diff.ts';
+import { changedFields } from '#server/db/audit-diff.ts';
 import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 import { NOW, updateVersioned } from '#server/entities/versioned-update.ts';
 import { issueOneTimeToken, RESET_LINK_HOURS } from '../auth/one-time-tokens.ts';

@@ -4,7 +4,7 @@ import type { TStudy, TStudyOutcome } from '#core/schemas/verification.schemas.t
 import { PERIODIC_VERIFICATION_DAYS } from '#core/schemas/dashboard.schemas.ts';
 import type { TStudyType } from '#core/schemas/cleaning-assessments.schemas.ts';
 import type { Queryable, SqlValue } from '#server/db/db.ts';
-import { likePattern, orderBy, pageWindow } from '#server/http/paging.ts';
+import { likePattern, orderBy, pageWindow } from '#server/db/paging.ts';
 import { controlledStates, type ControlledVersionState } from '#server/records/controlled.ts';
 import { validationState } from '#core/verification/coverage.ts';
 import { equipmentCoverage } from './study-coverage.ts';

@@ -7,7 +7,7 @@ import {
   ZStudyEdit,
   ZStudyListQuery,
 } from '#core/schemas/verification.schemas.ts';
-import { pageOf } from '#server/http/paging.ts';
+import { pageOf } from '#server/db/paging.ts';
 import { RESOURCE, ZIdParams, scopeOf } from '../route-base.ts';
 import { typed, type AppContext } from '#server/http/app-context.ts';
 import { actorOf } from '#server/http/session-guard.ts';

@@ -1,9 +1,9 @@
 import { AppError } from '#core/errors/errors.ts';
 import { ZJobParams, ZJobResponse, type TJob } from '#core/schemas/jobs.schemas.ts';
-import { typed, type AppContext, type Guard } from '../http/app-context.ts';
-import { facilityPermissions, sessionOf } from '../http/session-guard.ts';
-import { maybeOne } from '../db/db.ts';
-import { startJobWorker, type JobWorker, type JobWorkerOptions } from './worker.ts';
+import { typed, type AppContext, type Guard } from '#server/http/app-context.ts';
+import { facilityPermissions, sessionOf } from '#server/http/session-guard.ts';
+import { maybeOne } from '#server/db/db.ts';
+import { startJobWorker, type JobWorker, type JobWorkerOptions } from '#server/jobs/worker.ts';
 
 const F = '/api/v2/plans/:plan/facilities/:facility';
 

@@ -1,17 +1,17 @@
 import { AppError } from '#core/errors/errors.ts';
 import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
 import { ZRecordPdfQuery } from '#core/schemas/signatures.schemas.ts';
-import type { Queryable } from '../db/db.ts';
-import { typed, type AppContext } from '../http/app-context.ts';
-import { attachment } from '../http/download.ts';
-import { actorOf, sessionOf } from '../http/session-guard.ts';
-import { facilityDateTimeSettings } from '../modules/audit/audit-log.service.ts';
-import { writeAudit } from '../db/audit-write.ts';
-import type { ControlledRef, VersionRow } from './controlled.ts';
-import { printableContent } from './record-pdf-content.ts';
-import { renderRecordPdf } from './record-pdf.ts';
-import { signatureKey } from './signature-binding.ts';
-import { checkedSignatures } from './signatures.read.ts';
+import type { Queryable } from '#server/db/db.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { attachment } from '#server/http/download.ts';
+import { actorOf, sessionOf } from '#server/http/session-guard.ts';
+import { facilityDateTimeSettings } from '#server/modules/audit/audit-log.service.ts';
+import { writeAudit } from '#server/db/audit-write.ts';
+import type { ControlledRef, VersionRow } from '#server/records/controlled.ts';
+import { printableContent } from '#server/records/record-pdf-content.ts';
+import { renderRecordPdf } from '#server/records/record-pdf.ts';
+import { signatureKey } from '#server/records/signature-binding.ts';
+import { checkedSignatures } from '#server/records/signatures.read.ts';
 import { mayReadSignatures } from './signatures.routes.ts';
 
 /** One version of a record (the latest when no number is given), or a 404. */

@@ -10,14 +10,14 @@ import {
   type TApprovalStep,
   type TControlledDocumentType,
 } from '#core/schemas/signatures.schemas.ts';
-import type { Queryable } from '../db/db.ts';
-import { typed, type AppContext } from '../http/app-context.ts';
-import { actorOf } from '../http/session-guard.ts';
+import type { Queryable } from '#server/db/db.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { actorOf } from '#server/http/session-guard.ts';
 import {
   getRule,
   updateRule,
   type RuleRef,
-} from '../modules/facility-rules/facility-rules.service.ts';
+} from '#server/modules/facility-rules/facility-rules.service.ts';
 
 /** A policy's own fields, as stored (facility_rules, kind ApprovalPolicy, key the type). */
 interface PolicyFields {

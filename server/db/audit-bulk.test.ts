@@ -5,7 +5,7 @@ import { testActor } from '#server/test/factories.ts';
 import { withDatabase } from '#server/test/test-db-urls.ts';
 import { startTestServer, type TestServer } from '#server/test/test-server.ts';
 import { writeAuditMany } from './audit-bulk.ts';
-import { verifyChain } from './audit-chain.ts';
+import { verifyChain } from '#server/modules/audit/audit-chain.ts';
 import { writeAudit, type AuditEntry } from '#server/db/audit-write.ts';
 
 let server: TestServer;

@@ -3,10 +3,10 @@ import { isAllowed } from '#core/permissions/permission-map.ts';
 import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
 import { ZId } from '#core/schemas/common.schemas.ts';
 import { ZWhereUsed } from '#core/schemas/where-used.schemas.ts';
-import { typed, type AppContext } from '../http/app-context.ts';
-import { facilityPermissions, sessionOf } from '../http/session-guard.ts';
-import { getEntity } from './entity-store.ts';
-import { listWhereUsed, referrersOf } from './where-used.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { facilityPermissions, sessionOf } from '#server/http/session-guard.ts';
+import { getEntity } from '#server/entities/entity-store.ts';
+import { listWhereUsed, referrersOf } from '#server/entities/where-used.ts';
 
 /**
  * GET {F}/{path}/{id}/where-used, for the declared records others name: the record's detail

@@ -5,7 +5,7 @@ import {
   ZSignResponse,
   ZSignaturesResponse,
 } from '#core/schemas/signatures.schemas.ts';
-import { fullPermissionMap, permissionsWith } from '../test/factories.ts';
+import { fullPermissionMap, permissionsWith } from '#server/test/factories.ts';
 import { startSignTeam, type Person, type SignKit } from '#server/test/sign-test-kit.ts';
 
 let kit: SignKit;

@@ -5,7 +5,7 @@ import { selectionCriteriaDef } from '#core/entities/defs/index.ts';
 import { productTypesDef } from '#core/entities/defs/product-types.def.ts';
 import { samplingPolicyDef } from '#core/entities/defs/sampling-policy.def.ts';
 import type { EntityDef } from '#core/entities/entity.ts';
-import type { AppContext } from '../http/app-context.ts';
+import type { AppContext } from '#server/http/app-context.ts';
 import { registerEntityRoutes } from './entity.routes.ts';
 
 const allow = async () => undefined;

@@ -3,10 +3,10 @@ import { actionOf, type EntityDef } from '#core/entities/entity.ts';
 import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
 import { ZId } from '#core/schemas/common.schemas.ts';
 import { ZRecordVersionsResponse } from '#core/schemas/versions.schemas.ts';
-import { typed, type AppContext } from '../http/app-context.ts';
-import { recordVersions } from '../records/record-versions.ts';
-import { toRecord } from './entity-store.ts';
-import { ownerColumn } from './entity-scope.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { recordVersions } from '#server/records/record-versions.ts';
+import { toRecord } from '#server/entities/entity-store.ts';
+import { ownerColumn } from '#server/entities/entity-scope.ts';
 
 /** `GET …/{id}/versions` of a declared entity: every kept version, oldest first. */
 export function registerEntityVersionRoutes({ app, db, permit }: AppContext, def: EntityDef) {

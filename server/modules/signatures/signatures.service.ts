@@ -11,10 +11,10 @@ import {
   type TSignResponse,
   type TSignerRole,
 } from '#core/schemas/signatures.schemas.ts';
-import { recordAfterRollback, type Db, type Queryable } from '../db/db.ts';
-import { writeAudit, type Actor } from '../db/audit-write.ts';
-import type { KeyConfig } from '../modules/active-directory/active-directory.settings.ts';
-import { verifySigner } from '../modules/auth/signing-password.ts';
+import { recordAfterRollback, type Db, type Queryable } from '#server/db/db.ts';
+import { writeAudit, type Actor } from '#server/db/audit-write.ts';
+import type { KeyConfig } from '#server/modules/active-directory/active-directory.settings.ts';
+import { verifySigner } from '#server/modules/auth/signing-password.ts';
 import { approvalPolicy } from './approval-policies.ts';
 import {
   ControlledRefusal,
@@ -23,10 +23,15 @@ import {
   latestVersion,
   type ControlledRef,
   type VersionRow,
-} from './controlled.ts';
-import { bindingProblems, bindingValues } from './signature-binding.ts';
-import { actionAllowedIn, statusAt, stepProgress, whyNotEligible } from './signature-steps.ts';
-import { signaturesOf, toSignature, type SignatureRow } from './signatures.read.ts';
+} from '#server/records/controlled.ts';
+import { bindingProblems, bindingValues } from '#server/records/signature-binding.ts';
+import {
+  actionAllowedIn,
+  statusAt,
+  stepProgress,
+  whyNotEligible,
+} from '#server/records/signature-steps.ts';
+import { signaturesOf, toSignature, type SignatureRow } from '#server/records/signatures.read.ts';
 
 /** A user's roles and merged permissions in one facility. */
 export async function signerIn(q: Queryable, userId: number, facilityId: number) {

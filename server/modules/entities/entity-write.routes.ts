@@ -3,16 +3,16 @@ import { actionOf, editSchema, type EntityDef } from '#core/entities/entity.ts';
 import { validationError } from '#core/errors/errors.ts';
 import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
 import { ZId, ZReason } from '#core/schemas/common.schemas.ts';
-import { recordAfterRollback, type Db } from '../db/db.ts';
-import { typed, type AppContext } from '../http/app-context.ts';
-import { actorOf } from '../http/session-guard.ts';
+import { recordAfterRollback, type Db } from '#server/db/db.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { actorOf } from '#server/http/session-guard.ts';
 import {
   editWithDocument,
   refuseDocumentOnRestore,
   valuesWithFile,
-} from '../modules/attachments/entity-documents.ts';
-import type { EntityRecord } from './entity-store.ts';
-import { archiveEntity, restoreEntity, updateEntity } from './entity-write.ts';
+} from '#server/modules/attachments/entity-documents.ts';
+import type { EntityRecord } from '#server/entities/entity-store.ts';
+import { archiveEntity, restoreEntity, updateEntity } from '#server/entities/entity-write.ts';
 
 const ZIdInFacility = ZFacilityParams.extend({ id: ZId });
 // `?unarchive` (spec §7) restores an archived record; a bare flag arrives as an empty string.

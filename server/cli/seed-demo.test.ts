@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractDocument } from '#core/limits/contract-output.ts';
-import { facilityLimitsInput } from '../modules/limits/facility-limits-input.ts';
-import { createTestDb } from '../test/test-db.ts';
-import type { Db } from './db.ts';
+import { facilityLimitsInput } from '#server/modules/limits/facility-limits-input.ts';
+import { createTestDb } from '#server/test/test-db.ts';
+import type { Db } from '#server/db/db.ts';
 import { seedDemo } from './seed-demo.ts';
-import { seedFirstStart } from './seed.ts';
+import { seedFirstStart } from '#server/db/seed.ts';
 
 let db: Db;
 beforeAll(async () => {

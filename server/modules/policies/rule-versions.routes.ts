@@ -7,11 +7,11 @@ import {
   MICROBIAL_POLICY_DEFAULTS,
 } from '#core/schemas/facility-rules.schemas.ts';
 import { ZRecordVersionsResponse } from '#core/schemas/versions.schemas.ts';
-import type { Queryable } from '../db/db.ts';
-import { typed, type AppContext } from '../http/app-context.ts';
-import { policyFields, policyRecordOf } from '../modules/policies/policies.service.ts';
-import { placeOf, selectRecord, type PolicyKind } from '../modules/policies/policy-documents.ts';
-import { recordVersions } from './record-versions.ts';
+import type { Queryable } from '#server/db/db.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { policyFields, policyRecordOf } from './policies.service.ts';
+import { placeOf, selectRecord, type PolicyKind } from './policy-documents.ts';
+import { recordVersions } from '#server/records/record-versions.ts';
 
 const F = '/api/v2/plans/:plan/facilities/:facility';
 const NOTE =

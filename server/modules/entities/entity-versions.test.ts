@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildUser } from '../test/factories.ts';
-import { useFacilityTestServer, type TestResponse } from '../test/facility-test-file.ts';
+import { buildUser } from '#server/test/factories.ts';
+import { useFacilityTestServer, type TestResponse } from '#server/test/facility-test-file.ts';
 
 const t = useFacilityTestServer();
 

@@ -8,14 +8,14 @@ import {
   productsDef,
 } from '#core/entities/defs/index.ts';
 import type { EntityDef } from '#core/entities/entity.ts';
-import { ConfigError, loadConfig } from '../config.ts';
-import { createEntity } from '../entities/entity-write.ts';
-import type { Actor } from './audit-write.ts';
-import { withinTransaction, type Db } from './db.ts';
+import { ConfigError, loadConfig } from '#server/config.ts';
+import { createEntity } from '#server/entities/entity-write.ts';
+import type { Actor } from '#server/db/audit-write.ts';
+import { withinTransaction, type Db } from '#server/db/db.ts';
 import { demoData } from './demo-data.ts';
-import { migrateAsOwner } from './migrate-owner.ts';
-import { openDatabase } from './open.ts';
-import { seedFirstStart } from './seed.ts';
+import { migrateAsOwner } from '#server/db/migrate-owner.ts';
+import { openDatabase } from '#server/db/open.ts';
+import { seedFirstStart } from '#server/db/seed.ts';
 
 const actor: Actor = {
   userId: null,

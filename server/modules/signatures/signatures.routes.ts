@@ -9,14 +9,14 @@ import {
   ZSignaturesResponse,
 } from '#core/schemas/signatures.schemas.ts';
 import type { TControlledDocumentType } from '#core/schemas/signatures.schemas.ts';
-import { typed, type AppContext } from '../http/app-context.ts';
-import type { ResolvedSession } from '../sessions/session-lookup.ts';
-import { writeAudit } from '../db/audit-write.ts';
-import { actorOf, facilityPermissions, sessionOf } from '../http/session-guard.ts';
-import { documentTypeRegistration } from './controlled.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import type { ResolvedSession } from '#server/sessions/session-lookup.ts';
+import { writeAudit } from '#server/db/audit-write.ts';
+import { actorOf, facilityPermissions, sessionOf } from '#server/http/session-guard.ts';
+import { documentTypeRegistration } from '#server/records/controlled.ts';
 import { registerRecordPdfRoute } from './record-pdf.routes.ts';
-import { signatureKey } from './signature-binding.ts';
-import { listSignatures, pendingApprovals } from './signatures.read.ts';
+import { signatureKey } from '#server/records/signature-binding.ts';
+import { listSignatures, pendingApprovals } from '#server/records/signatures.read.ts';
 import { sign, signerIn } from './signatures.service.ts';
 
 const F = '/api/v2/plans/:plan/facilities/:facility';

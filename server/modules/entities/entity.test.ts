@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ENTITY_DEFS } from '#core/entities/defs/index.ts';
 import { columnOf } from '#core/entities/field.ts';
-import { buildUser } from '../test/factories.ts';
-import { facilityPath, setFacilityKind } from '../test/test-server.ts';
-import { useFacilityTestServer } from '../test/facility-test-file.ts';
+import { buildUser } from '#server/test/factories.ts';
+import { facilityPath, setFacilityKind } from '#server/test/test-server.ts';
+import { useFacilityTestServer } from '#server/test/facility-test-file.ts';
 
 const t = useFacilityTestServer();
 let otherF: string;

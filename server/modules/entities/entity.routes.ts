@@ -4,24 +4,27 @@ import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
 import { ZListQuery, ZId } from '#core/schemas/common.schemas.ts';
 import { ZDocumentSummary } from '#core/schemas/attachments.schemas.ts';
 import { ZAsOfQuery, ZControlledReadQuery } from '#core/schemas/versions.schemas.ts';
-import { typed, type AppContext } from '../http/app-context.ts';
-import { IDEMPOTENCY_NOTE, idempotentCreate } from '../http/idempotency.ts';
-import { actorOf } from '../http/session-guard.ts';
-import { registerDocumentRoutes } from '../modules/attachments/attachment.routes.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { IDEMPOTENCY_NOTE, idempotentCreate } from '#server/http/idempotency.ts';
+import { actorOf } from '#server/http/session-guard.ts';
+import { registerDocumentRoutes } from '#server/modules/attachments/attachment.routes.ts';
 import {
   saveWithDocument,
   valuesWithFile,
   withCurrentDocument,
-} from '../modules/attachments/entity-documents.ts';
+} from '#server/modules/attachments/entity-documents.ts';
 import {
   MULTIPART_DESCRIPTION,
   maxAttachmentBytes,
   readMultipartBody,
-} from '../modules/attachments/multipart-body.ts';
-import { withControlledState, type ControlledReadOptions } from '../records/controlled-entities.ts';
-import { getEntity, listEntities, type EntityRecord } from './entity-store.ts';
-import { withReadExtras } from './read-extras.ts';
-import { createEntity } from './entity-write.ts';
+} from '#server/modules/attachments/multipart-body.ts';
+import {
+  withControlledState,
+  type ControlledReadOptions,
+} from '#server/records/controlled-entities.ts';
+import { getEntity, listEntities, type EntityRecord } from '#server/entities/entity-store.ts';
+import { withReadExtras } from '#server/entities/read-extras.ts';
+import { createEntity } from '#server/entities/entity-write.ts';
 import { registerArchiveRoute, registerEditRoutes } from './entity-write.routes.ts';
 
 const ZIdInFacility = ZFacilityParams.extend({ id: ZId });

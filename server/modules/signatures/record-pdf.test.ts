@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readPdfText } from '../modules/audit/read-pdf-text.ts';
-import { permissionsWith, buildUser } from '../test/factories.ts';
+import { readPdfText } from '#server/test/read-pdf-text.ts';
+import { permissionsWith, buildUser } from '#server/test/factories.ts';
 import { startSignTeam, type Person, type SignKit } from '#server/test/sign-test-kit.ts';
 
 let kit: SignKit;

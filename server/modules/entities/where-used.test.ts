@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildUser, permissionsWith } from '../test/factories.ts';
-import { recordCreator } from '../test/create-record.ts';
-import { facilityPath } from '../test/test-server.ts';
-import { useFacilityTestServer, type TestBody as Body } from '../test/facility-test-file.ts';
+import { buildUser, permissionsWith } from '#server/test/factories.ts';
+import { recordCreator } from '#server/test/create-record.ts';
+import { facilityPath } from '#server/test/test-server.ts';
+import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
 
 const t = useFacilityTestServer();
 const ids: Record<string, number> = {};
