@@ -10,6 +10,7 @@ import type { Db } from '#server/db/db.ts';
 import { changedFields } from '#server/db/audit-diff.ts';
 import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 import { readAll, type FacilityScope } from '#server/entities/property-definitions.ts';
+import { updateVersioned } from '#server/entities/versioned-update.ts';
 
 // The reads live below the modules: every entity save checks its values against them.
 export { listDefinitions, type FacilityScope } from '#server/entities/property-definitions.ts';
@@ -35,10 +36,14 @@ async function change(
   return db.transaction(async (tx) => {
     const all = await readAll(tx, scope, true);
     const { list, result, audit } = apply(all[target]);
-    await tx.query('update facilities set additional_properties = $2 where id = $1', [
-      scope.facility,
-      JSON.stringify({ ...all, [target]: list }),
-    ]);
+    // The definitions are part of the facility's record: its version moves and a version of
+    // the facility is kept, as for any other edit of it.
+    await updateVersioned(
+      tx,
+      { table: 'facilities', ownerColumn: 'plan_id', ownerId: scope.plan, id: scope.facility },
+      actor.userId,
+      { additional_properties: JSON.stringify({ ...all, [target]: list }) },
+    );
     await writeAudit(tx, actor, {
       planId: scope.plan,
       facilityId: scope.facility,

@@ -9,7 +9,7 @@ import {
 import type { Db, Queryable } from '#server/db/db.ts';
 import { changedFields } from '#server/db/audit-diff.ts';
 import { writeAudit, type Actor } from '#server/db/audit-write.ts';
-import { NOW, updateVersioned } from '#server/entities/versioned-update.ts';
+import { NOW, updateVersioned, type Assigned } from '#server/entities/versioned-update.ts';
 import { issueOneTimeToken, RESET_LINK_HOURS } from '../auth/one-time-tokens.ts';
 import { resetPath } from '../auth/one-time-tokens.ts';
 import { invitationMail } from '../mail/mail-templates.ts';
@@ -512,15 +512,18 @@ export async function setAccountState(
           : TARGET[action].isLocked
             ? 'lock'
             : 'unlock';
-      await tx.query(
-        `update users set is_blocked = $2,
-              locked_until = case $3::text when 'lock' then 'infinity'::timestamptz
-                                           when 'unlock' then null else locked_until end,
-              failed_attempts = case $3::text when 'unlock' then 0 else failed_attempts end,
-              version = version + 1, updated_at = now(), updated_by = $4
-        where id = $1`,
-        [userId, target.isBlocked, lockChange, scope.actor.userId],
-      );
+      // A lock by an administrator has no end ('infinity'); an unlock also clears the count of
+      // failed sign-ins, so the next wrong password does not lock the account again at once.
+      const lockColumns: Record<string, Assigned> =
+        lockChange === 'keep'
+          ? {}
+          : lockChange === 'lock'
+            ? { locked_until: 'infinity' }
+            : { locked_until: null, failed_attempts: 0 };
+      await updateVersioned(tx, userTarget(scope, userId), scope.actor.userId, {
+        is_blocked: target.isBlocked,
+        ...lockColumns,
+      });
       if (target.isLocked || target.isBlocked)
         newValues.sessionsEnded = await endSessions(tx, userId);
       await writeAudit(tx, scope.actor, {
