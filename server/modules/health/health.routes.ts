@@ -79,7 +79,9 @@ export function registerHealthRoutes({ app, db, config }: AppContext): void {
       },
     },
     async (request) => {
-      running ??= checkReadiness(db, { dataDir: config.DATA_DIR }).finally(() => {
+      // A server database keeps its files on its own host: only its own writes tell there.
+      const dataDir = db.kind === 'pglite' ? config.DATA_DIR : undefined;
+      running ??= checkReadiness(db, { dataDir }).finally(() => {
         running = undefined;
       });
       const result = await running;

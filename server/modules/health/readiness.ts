@@ -123,7 +123,7 @@ function migrationProblem(applied: readonly string[]): NotReady | undefined {
 
 /**
  * Whether this instance can serve users: the database answers, its schema is this build's, and
- * a write is committed (on PGlite, also a file in its data folder).
+ * a write is committed; with `dataDir` (the embedded database's), also a file written there.
  */
 export async function checkReadiness(
   db: Db,
@@ -153,7 +153,7 @@ export async function checkReadiness(
   } catch (error) {
     return writeProblem('write', error);
   }
-  if (db.kind === 'pglite' && options.dataDir) {
+  if (options.dataDir) {
     try {
       await within(probeDataDir(options.dataDir), timeoutMs);
     } catch (error) {
