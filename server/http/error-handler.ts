@@ -3,6 +3,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ZodError } from 'zod';
 import { AppError, validationError, type PropertyError } from '#core/errors/errors.ts';
 import { isConnectionLost } from '../db/db.ts';
+import { isDiskFull } from '../util/disk-full.ts';
 
 /** '/products/0/minBatchSize' → 'products[0].minBatchSize', the path style of the catalogue. */
 export function propertyPath(instancePath: string, prefix = ''): string {
@@ -97,6 +98,14 @@ function fromDatabase(error: unknown): AppError | undefined {
     return new AppError(
       'ServiceUnavailable',
       'The connection to the database was lost. Please try again.',
+    );
+  }
+  // Nothing of the request was saved, and nothing will be until space is freed: say so rather
+  // than answer an unexpected error (GET /api/v2/health/ready says the same to monitors).
+  if (isDiskFull(error)) {
+    return new AppError(
+      'ServiceUnavailable',
+      'The server’s disk is full: nothing was saved. Please tell your administrator.',
     );
   }
   switch ((error as { code?: unknown }).code) {

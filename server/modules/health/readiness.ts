@@ -2,6 +2,7 @@ import { open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isConnectionLost, READ_ONLY, type Db } from '#server/db/db.ts';
 import { loadMigrations } from '#server/db/migrate.ts';
+import { isDiskFull } from '#server/util/disk-full.ts';
 
 /**
  * Why an instance is not ready, by check: `message` is for the caller (it names no file or
@@ -35,20 +36,6 @@ function within<T>(work: Promise<T>, ms: number): Promise<T> {
     timer = setTimeout(() => reject(new Timeout(`no answer within ${ms} ms`)), ms);
   });
   return Promise.race([work, late]).finally(() => clearTimeout(timer));
-}
-
-const DISK_FULL_CODES = new Set(['ENOSPC', 'EDQUOT', '53100']);
-const DISK_FULL_TEXT = /could not extend file|no space left on device|disk quota exceeded/i;
-
-/**
- * Whether `error` says the disk (or the quota) is full: Node's ENOSPC, PostgreSQL's disk_full
- * (53100), or its "could not extend file" when a table or the WAL cannot grow.
- */
-export function isDiskFull(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null) return false;
-  const { code, message } = error as { code?: unknown; message?: unknown };
-  if (typeof code === 'string' && DISK_FULL_CODES.has(code)) return true;
-  return typeof message === 'string' && DISK_FULL_TEXT.test(message);
 }
 
 function detailOf(error: unknown): string {
