@@ -6,7 +6,7 @@ import type { Config } from './config.ts';
 import type { Db } from './db/db.ts';
 import type { AppContext } from './http/app-context.ts';
 import { registerApiDocs } from './http/api-docs.ts';
-import { registerClientFiles } from './http/client-files.ts';
+import { clientDir, registerClientFiles } from './http/client-files.ts';
 import { registerCompression } from './http/compression.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { responseSerializerCompiler } from './http/response-serializer.ts';
@@ -15,6 +15,7 @@ import { gateFacilityRoutes } from './http/facility-gate.ts';
 import { createAccessCache, watchWrites } from './http/access-cache.ts';
 import { refuseUnstorableInput } from './http/input-hygiene.ts';
 import { apiValidatorCompiler, declareNoQueryByDefault } from './http/query-schema.ts';
+import { registerMetrics } from './http/metrics.ts';
 import { registerApiRateLimit } from './http/rate-limit.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { RequestLog } from './http/request-log.ts';
@@ -97,6 +98,8 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** This instance's job worker (server/jobs), e.g. a shorter poll in tests. */
   jobs?: JobWorkerOptions;
+  /** Where the built client is; dist/client unless a test serves one of its own. */
+  clientFolder?: string;
 }
 
 /** Builds the whole HTTP application from its configuration and an open, migrated database. */
@@ -105,6 +108,7 @@ export async function buildApp({
   db,
   logger,
   jobs,
+  clientFolder,
 }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? { level: config.LOG_LEVEL },
@@ -134,14 +138,16 @@ export async function buildApp({
   await registerCompression(app);
   await app.register(fastifyMultipart, multipartOptions(config));
   registerSecurityHeaders(app);
+  registerMetrics(app, db, config);
   const sessionLimits = sessionLimitsOf(config);
   const access = createAccessCache(db, sessionLimits, config.ACCESS_CACHE_SECONDS * 1000);
   watchWrites(app, access);
   registerApiRateLimit(app, db, config, access);
   registerApiDocs(app, zodCompilers);
 
-  const servesClient = config.SERVE_CLIENT && (await registerClientFiles(app));
-  registerErrorHandling(app, { spaFallback: servesClient });
+  const client = clientFolder ?? clientDir();
+  const servesClient = config.SERVE_CLIENT && (await registerClientFiles(app, client));
+  registerErrorHandling(app, { spaFallback: servesClient && client });
 
   const mailer = createMailer(db, {
     smtpUrl: config.SMTP_URL,

@@ -48,6 +48,20 @@ describe('configuration', () => {
     expect(loadConfig({ DATABASE_URL: '', ADMIN_EMAIL: '' }).DATABASE_URL).toBeUndefined();
   });
 
+  it('keeps metrics off unless METRICS_PORT is set, and never on the app port', () => {
+    expect(loadConfig({}).METRICS_PORT).toBeUndefined();
+    expect(loadConfig({ METRICS_PORT: '' }).METRICS_PORT).toBeUndefined();
+    expect(loadConfig({ METRICS_PORT: '9464' }).METRICS_PORT).toBe(9464);
+    expect(() => loadConfig({ METRICS_PORT: 'nine' })).toThrow('METRICS_PORT');
+    expect(() => loadConfig({ METRICS_PORT: '70000' })).toThrow('METRICS_PORT');
+    expect(() => loadConfig({ PORT: '8080', METRICS_PORT: '8080' })).toThrow(
+      'METRICS_PORT: must differ from PORT',
+    );
+    expect(() => loadConfig({ METRICS_HOST: '10.0.0.5' })).toThrow(
+      'METRICS_PORT: is required with METRICS_HOST',
+    );
+  });
+
   it('builds mail links from PUBLIC_URL, else from its own HOST and PORT', () => {
     expect(publicUrl(loadConfig({ PUBLIC_URL: 'https://carryover.example.com/' }))).toBe(
       'https://carryover.example.com',

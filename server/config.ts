@@ -61,6 +61,12 @@ export const configSchema = z
       .default('info'),
     SERVE_CLIENT: boolean.default(true),
     SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+    // Prometheus metrics on a listener of their own, off when empty; 0 takes a free port (tests).
+    // Not on PORT: they tell who uses which route how often, for the monitoring network only.
+    METRICS_PORT: optionalText.pipe(
+      z.coerce.number<string | undefined>().int().min(0).max(65535).optional(),
+    ),
+    METRICS_HOST: optionalText,
     ATTACHMENT_MAX_MB: z.coerce.number().positive().max(1024).default(20),
   })
   .superRefine((c, ctx) => {
@@ -69,6 +75,20 @@ export const configSchema = z
         code: 'custom',
         path: ['DATABASE_URL'],
         message: 'is required with DATABASE_OWNER_URL (the role the app serves with)',
+      });
+    }
+    if (c.METRICS_PORT !== undefined && c.METRICS_PORT !== 0 && c.METRICS_PORT === c.PORT) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['METRICS_PORT'],
+        message: 'must differ from PORT (metrics have a listener of their own)',
+      });
+    }
+    if (c.METRICS_HOST && c.METRICS_PORT === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['METRICS_PORT'],
+        message: 'is required with METRICS_HOST',
       });
     }
     if (c.ADMIN_PASSWORD && !c.ADMIN_EMAIL) {

@@ -30,7 +30,12 @@ export interface Db extends Queryable {
    * Undefined (or a call that answers undefined) when no count stands: every read is fresh.
    */
   readonly changeCount?: () => number | undefined;
+  /** How busy its connections are now, for the metrics listener (undefined: not known yet). */
+  readonly load?: () => DbLoad | undefined;
 }
+
+/** A server pool's clients (all, idle, and callers waiting for one), or PGlite's calls queued. */
+export type DbLoad = { total: number; idle: number; waiting: number } | { queued: number };
 
 /** Starts a statement that writes nothing (not even through a function): changeCount stays. */
 export const READ_ONLY = '/* read only */ ';

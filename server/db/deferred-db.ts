@@ -20,5 +20,6 @@ export function deferredDb(kind: Db['kind'], ready: Promise<Db>): Db {
     close: () => (db ? db.close() : ready.then((d) => d.close())),
     // Before it is ready nothing was read, so nothing may be answered again from a count.
     changeCount: () => db?.changeCount?.(),
+    load: () => db?.load?.(),
   };
 }

@@ -57,6 +57,8 @@ function workerChannel(worker: Worker) {
   worker.on('exit', (code) => fail(new Error(`The embedded database stopped (exit ${code})`)));
   return {
     opened,
+    /** Calls sent and not answered yet: the one running and those queued behind it. */
+    pending: () => waiting.size,
     call<T>(message: Message): Promise<T> {
       if (lost) return Promise.reject(lost);
       const id = next++;
@@ -113,6 +115,7 @@ function workerDb(worker: Worker, channel: Channel): PgliteDb {
       }
     },
     changeCount: counter.count,
+    load: () => ({ queued: channel.pending() }),
   };
 }
 

@@ -125,6 +125,7 @@ export async function openPostgres(
       if (!listVersions.listening) counter.changed();
       return counter.count();
     },
+    load: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: async () => {
       await listVersions?.close();
       await pool.end();

@@ -8,9 +8,14 @@ export function clientDir(): string {
   return join(projectRoot(), 'dist/client');
 }
 
-/** Serves the built client when there is one; every non-API page path answers with index.html. */
-export async function registerClientFiles(app: FastifyInstance): Promise<boolean> {
-  const root = clientDir();
+/**
+ * Serves the built client from `root` when there is one; every non-API page path answers with
+ * index.html (error-handler.ts).
+ */
+export async function registerClientFiles(
+  app: FastifyInstance,
+  root = clientDir(),
+): Promise<boolean> {
   if (!existsSync(join(root, 'index.html'))) return false;
   // The built assets behind one route rather than a route for each file (hundreds, a tenth of
   // the routes a start sets up); a name that is not there is a 404.
@@ -18,8 +23,14 @@ export async function registerClientFiles(app: FastifyInstance): Promise<boolean
     root: join(root, 'assets'),
     prefix: '/assets/',
     index: false,
-    // Hashed asset names never change content, so browsers may keep them.
-    setHeaders: (res) => res.header('cache-control', 'public, max-age=31536000, immutable'),
+    // Hashed asset names never change content, so browsers may keep them. The page that names
+    // them (index.html, also sent through this plugin for every page path) must be asked for
+    // again each time, or a browser keeps running the client of the build before an upgrade.
+    setHeaders: (res, path) =>
+      res.header(
+        'cache-control',
+        path.endsWith('.html') ? 'no-cache' : 'public, max-age=31536000, immutable',
+      ),
   });
   // Browsers and tools that ignore the page's icon link still ask for /favicon.ico.
   for (const path of ['/favicon.svg', '/favicon.ico'])

@@ -3,7 +3,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ZodError } from 'zod';
 import { AppError, validationError, type PropertyError } from '#core/errors/errors.ts';
 import { isConnectionLost } from '../db/db.ts';
-import { clientDir } from './client-files.ts';
+import { isDiskFull } from '../util/disk-full.ts';
 
 /** '/products/0/minBatchSize' → 'products[0].minBatchSize', the path style of the catalogue. */
 export function propertyPath(instancePath: string, prefix = ''): string {
@@ -100,6 +100,14 @@ function fromDatabase(error: unknown): AppError | undefined {
       'The connection to the database was lost. Please try again.',
     );
   }
+  // Nothing of the request was saved, and nothing will be until space is freed: say so rather
+  // than answer an unexpected error (GET /api/v2/health/ready says the same to monitors).
+  if (isDiskFull(error)) {
+    return new AppError(
+      'ServiceUnavailable',
+      'The server’s disk is full: nothing was saved. Please tell your administrator.',
+    );
+  }
   switch ((error as { code?: unknown }).code) {
     case '23505':
       return new AppError('DuplicateEntryError', 'An entry with this value already exists.');
@@ -136,7 +144,8 @@ function isClientRoute(method: string, path: string): boolean {
 
 export function registerErrorHandling(
   app: FastifyInstance,
-  options: { spaFallback: boolean },
+  /** `spaFallback`: the folder of the built client whose index.html page paths answer with. */
+  options: { spaFallback: string | false },
 ): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const appError =
@@ -163,11 +172,7 @@ export function registerErrorHandling(
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     if (options.spaFallback && isClientRoute(request.method, path)) {
-      return reply
-        .code(200)
-        .type('text/html')
-        .header('cache-control', 'no-cache')
-        .sendFile('index.html', clientDir());
+      return reply.code(200).type('text/html').sendFile('index.html', options.spaFallback);
     }
     const error = new AppError('NotFoundError', `No route for ${request.method} ${path}`);
     return reply.status(404).send(error.toBody());

@@ -3,6 +3,7 @@ import { AppError } from '#core/errors/errors.ts';
 import type { Config } from '../config.ts';
 import type { Db, Queryable } from '../db/db.ts';
 import type { AccessCache } from './access-cache.ts';
+import { PROBE_PATHS } from './request-log.ts';
 import { tokenHashOf } from './session-guard.ts';
 
 export interface RateLimit {
@@ -141,9 +142,6 @@ async function userOrAddress(
   return `ip:${request.ip}`;
 }
 
-/** Monitors poll health; it reads nothing a user owns, so it stays outside the limit. */
-const UNLIMITED = new Set(['/api/v2/health']);
-
 /** Every API call counts against its user's limit (the caller's address before sign-in). */
 export function registerApiRateLimit(
   app: FastifyInstance,
@@ -158,9 +156,10 @@ export function registerApiRateLimit(
     keyOf: (request) => userOrAddress(db, access, request),
     isBatched: true,
   });
+  // Monitors poll health; it reads nothing a user owns, so it stays outside the limit.
   app.addHook('onRequest', async (request, reply) => {
     const path = request.url.split('?')[0] ?? '';
-    if (path.startsWith('/api/') && !UNLIMITED.has(path)) await hook(request, reply);
+    if (path.startsWith('/api/') && !PROBE_PATHS.has(path)) await hook(request, reply);
   });
   // Every address ever seen keeps a row; rows of windows long over are dropped now and then.
   const sweep = setInterval(() => {

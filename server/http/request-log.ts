@@ -7,6 +7,13 @@ import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
  * The query string is left out, as it may carry search terms typed by users. Errors are still
  * logged in full by the error handler.
  */
+/** Health probes: what monitors and load balancers call every few seconds. */
+export const PROBE_PATHS: ReadonlySet<string> = new Set([
+  '/api/v2/health',
+  '/api/v2/health/live',
+  '/api/v2/health/ready',
+]);
+
 export class RequestLog extends LogController {
   // Only at debug: it doubles the lines, but tells what was in flight when something hung.
   override incomingRequest(request: FastifyRequest): void {
@@ -24,7 +31,7 @@ export class RequestLog extends LogController {
     const path = request.url.split('?')[0] ?? request.url;
     const line = `${request.method} ${path} ${reply.statusCode} ${Math.round(reply.elapsedTime)} ms`;
     if (error) reply.log.error({ err: error }, line);
-    else if (path.startsWith('/api/') && path !== '/api/v2/health') reply.log.info(line);
+    else if (path.startsWith('/api/') && !PROBE_PATHS.has(path)) reply.log.info(line);
     else reply.log.debug(line);
   }
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Db, Queryable } from '../db/db.ts';
+import { READ_ONLY, type Db, type Queryable } from '../db/db.ts';
 import { pgBoss, pgBossDb, QUEUE } from './pg-boss-db.ts';
 
 /** What a handler gets besides its data. */
@@ -79,4 +79,22 @@ export function jobProgressColumn(jobIdSql: string): string {
   return `(select json_build_object('state', j.state, 'stage', j.stage, 'done', j.done,
       'total', j.total, 'error', j.error)
      from job_runs j where j.id = ${jobIdSql}) as job_progress`;
+}
+
+/** pg-boss 10's job states (pgboss.job_state). */
+export const JOB_STATES = ['created', 'retry', 'active', 'completed', 'cancelled', 'failed'];
+
+/**
+ * The queue's jobs by pg-boss state, for the metrics listener; a state without jobs counts 0.
+ * Finished jobs move to pgboss.archive in pg-boss's maintenance, so this stays a small count.
+ */
+export async function jobCountsByState(q: Queryable): Promise<Map<string, number>> {
+  const rows = await q.query<{ state: string; n: number }>(
+    `${READ_ONLY}select state::text as state, count(*)::int as n from pgboss.job
+      where name = $1 group by state`,
+    [QUEUE],
+  );
+  const counts = new Map(JOB_STATES.map((state) => [state, 0]));
+  for (const row of rows) counts.set(row.state, row.n);
+  return counts;
 }

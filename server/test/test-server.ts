@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../app.ts';
+import { buildApp, type BuildAppOptions } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
 import { seedFirstStart } from '../db/seed.ts';
 import { createTestDb, type TestDb } from './test-db.ts';
@@ -33,7 +33,10 @@ export interface TestServer {
  * A real server on a real socket over a fresh database seeded as on first start, with the
  * administrator of ADMIN. Tests talk to it over HTTP, exactly as the client does.
  */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(
+  env: Record<string, string> = {},
+  build: Pick<BuildAppOptions, 'clientFolder'> = {},
+): Promise<TestServer> {
   // Files the server writes (the audit anchors) go to a directory of this server's own.
   const dataDir = mkdtempSync(join(tmpdir(), 'carryover-test-'));
   const config = loadConfig({
@@ -49,7 +52,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   });
   const db = await createTestDb();
   await seedFirstStart(db, config);
-  const app = await buildApp({ config, db });
+  const app = await buildApp({ config, db, ...build });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no port');
