@@ -27,7 +27,9 @@ export default defineConfig({
           name: 'client-dom',
           include: ['client/**/*.dom.test.tsx'],
           environment: 'happy-dom',
-          testTimeout: 30_000,
+          // A render, a conflict and a reload with the whole suite running beside it: the record
+          // drawer's test took 38 s at a load of 20 on two cores.
+          testTimeout: 60_000,
           // antd and its icons are hundreds of modules: bundled once into a few files (cached in
           // node_modules/.vite), each test file loads them in a second of CPU less. react-dom stays
           // outside the bundle (react is outside by Vitest's rule), so antd's portals and the
