@@ -43,11 +43,7 @@ const EXTRA_ACTIONS: Record<string, readonly string[]> = {
   Production: ['Archive', 'Set', 'Dummy'],
 };
 
-export const PERMISSION_RESOURCES: Readonly<Record<string, readonly string[]>> = Object.freeze({
-  User: ['Add', 'Archive', 'Modify', 'Get'],
-  ...Object.fromEntries(
-    CRUD_RESOURCES.map((resource) => [resource, [...CRUD, ...(EXTRA_ACTIONS[resource] ?? [])]]),
-  ),
+const OTHER_RESOURCES = {
   CEReport: ['Generate', 'Get', 'GeneratePDF'],
   AuditLog: ['Get'],
   Master: ['BulkExport', 'BulkImport'],
@@ -55,7 +51,21 @@ export const PERMISSION_RESOURCES: Readonly<Record<string, readonly string[]>> =
   FacilityCleaningEvaluation: ['Generate', 'Get'],
   ReportDocument: ['Generate', 'Get', 'Modify'],
   RiskCalculation: ['Get'],
+} as const;
+
+/** A resource of the permission map, by name (a guard's refusal is audited under it). */
+export type PermissionResource =
+  'User' | (typeof CRUD_RESOURCES)[number] | keyof typeof OTHER_RESOURCES;
+
+export const PERMISSION_RESOURCES: Readonly<Record<string, readonly string[]>> = Object.freeze({
+  User: ['Add', 'Archive', 'Modify', 'Get'],
+  ...Object.fromEntries(
+    CRUD_RESOURCES.map((resource) => [resource, [...CRUD, ...(EXTRA_ACTIONS[resource] ?? [])]]),
+  ),
+  ...OTHER_RESOURCES,
 });
+
+export const PERMISSION_RESOURCE_NAMES = Object.keys(PERMISSION_RESOURCES) as PermissionResource[];
 
 export type PermissionMap = Record<string, Record<string, boolean>>;
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '#server/db/db.ts';
 import { openPostgres } from '#server/db/postgres-db.ts';
+import { chainProbe } from '#server/test/chain-probe.ts';
 import { testActor } from '#server/test/factories.ts';
 import { withDatabase } from '#server/test/test-db-urls.ts';
 import { startTestServer, type TestServer } from '#server/test/test-server.ts';
@@ -22,14 +23,15 @@ afterAll(async () => {
 });
 
 function entries(n: number, action: string, facility = true): AuditEntry[] {
-  return Array.from({ length: n }, (_, i) => ({
-    planId: f.plan_id,
-    facilityId: facility ? f.id : null,
-    domain: 'Test',
-    action,
-    entityId: i,
-    newValues: { name: `Row ${i}` },
-  }));
+  return Array.from({ length: n }, (_, i) =>
+    chainProbe({
+      planId: f.plan_id,
+      facilityId: facility ? f.id : null,
+      action,
+      entityId: i,
+      newValues: { name: `Row ${i}` },
+    }),
+  );
 }
 
 /** Each row of the chain whose stored hash is its own recomputed one, in seq order. */

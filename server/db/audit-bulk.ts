@@ -1,5 +1,11 @@
 import type { Queryable } from '#server/db/db.ts';
-import { auditRowValues, type Actor, type AuditEntry } from '#server/db/audit-write.ts';
+import type { AuditAction, AuditDomain } from '#core/audit/audit-events.ts';
+import {
+  auditRowValues,
+  type Actor,
+  type AuditEntry,
+  type AuditEntryOf,
+} from '#server/db/audit-write.ts';
 
 // 13 parameters a row; PostgreSQL takes at most 65,535 in one statement.
 const ROWS_PER_STATEMENT = 2000;
@@ -8,10 +14,20 @@ const ROWS_PER_STATEMENT = 2000;
  * Appends many audit rows in a few statements (a bulk import), inside the caller's transaction.
  * The database's trigger still chains every row, in the order given.
  */
+export async function writeAuditMany<D extends AuditDomain, A extends AuditAction<D>>(
+  q: Queryable,
+  actor: Actor,
+  entries: readonly AuditEntryOf<D, A>[],
+): Promise<void>;
 export async function writeAuditMany(
   q: Queryable,
   actor: Actor,
   entries: readonly AuditEntry[],
+): Promise<void>;
+export async function writeAuditMany(
+  q: Queryable,
+  actor: Actor,
+  entries: readonly Parameters<typeof auditRowValues>[1][],
 ): Promise<void> {
   for (let start = 0; start < entries.length; start += ROWS_PER_STATEMENT) {
     const chunk = entries.slice(start, start + ROWS_PER_STATEMENT);

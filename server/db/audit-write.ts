@@ -1,3 +1,9 @@
+import type {
+  AuditAction,
+  AuditDomain,
+  AuditNewValues,
+  AuditOldValues,
+} from '#core/audit/audit-events.ts';
 import type { Queryable, SqlValue } from './db.ts';
 
 /** Who did it and from where; taken from the session and the connection, never from the body. */
@@ -9,22 +15,51 @@ export interface Actor {
   requestId: string | null;
 }
 
-export interface AuditEntry {
+/**
+ * One audit row of a catalogued event (core/audit/audit-events.ts): `domain` and `action` must
+ * be in the catalogue and the values of the shape it gives, or the write does not compile.
+ */
+export interface AuditEntryOf<D extends AuditDomain, A extends AuditAction<D>> {
+  planId: number | null;
+  facilityId?: number | null;
+  domain: D;
+  action: A;
+  entityId?: string | number | null;
+  reason?: string | null;
+  oldValues?: AuditOldValues<D, A> | null;
+  newValues?: AuditNewValues<D, A> | null;
+}
+
+/** Any catalogued audit row: one member per domain and action, each with its values. */
+export type AuditEntry = {
+  [D in AuditDomain]: { [A in AuditAction<D>]: AuditEntryOf<D, A> }[AuditAction<D>];
+}[AuditDomain];
+
+/** A row as it is stored, once the compiler has checked it against the catalogue. */
+interface StoredEntry {
   planId: number | null;
   facilityId?: number | null;
   domain: string;
   action: string;
   entityId?: string | number | null;
   reason?: string | null;
-  oldValues?: Record<string, unknown> | null;
-  newValues?: Record<string, unknown> | null;
+  oldValues?: object | null;
+  newValues?: object | null;
 }
 
 /**
  * Appends one audit row inside the caller's transaction, so the change and its record commit
- * together or not at all. The database sets the time, the sequence and the hash chain.
+ * together or not at all. The database sets the time, the sequence and the hash chain. The
+ * second form takes a row whose domain and action are known only as a catalogued pair (an
+ * edit's named action, chosen at run time).
  */
-export async function writeAudit(q: Queryable, actor: Actor, entry: AuditEntry): Promise<void> {
+export async function writeAudit<D extends AuditDomain, A extends AuditAction<D>>(
+  q: Queryable,
+  actor: Actor,
+  entry: AuditEntryOf<D, A>,
+): Promise<void>;
+export async function writeAudit(q: Queryable, actor: Actor, entry: AuditEntry): Promise<void>;
+export async function writeAudit(q: Queryable, actor: Actor, entry: StoredEntry): Promise<void> {
   await q.query(
     `insert into audit_log (chain, seq, plan_id, facility_id, user_id, user_name, domain, action,
        entity_id, reason, old_values, new_values, ip, user_agent, request_id, prev_hash, hash)
@@ -34,7 +69,7 @@ export async function writeAudit(q: Queryable, actor: Actor, entry: AuditEntry):
 }
 
 /** The 13 values of an audit row, in the column order plan_id … request_id. */
-export function auditRowValues(actor: Actor, entry: AuditEntry): SqlValue[] {
+export function auditRowValues(actor: Actor, entry: StoredEntry): SqlValue[] {
   return [
     entry.planId,
     entry.facilityId ?? null,

@@ -1,3 +1,4 @@
+import { recordDomainOf } from '#core/audit/audit-events.ts';
 import type { EntityDef } from '#core/entities/entity.ts';
 import { columnOf, type FieldDef } from '#core/entities/field.ts';
 import type { Queryable, SqlValue } from '../db/db.ts';
@@ -79,8 +80,8 @@ export async function createEntitiesBulk(
       chunk.map((values, i) => ({
         planId: scope.planId,
         facilityId: scope.facilityId,
-        domain: def.domain,
-        action: 'Create',
+        domain: recordDomainOf(def),
+        action: 'Create' as const,
         entityId: chunkIds[i] ?? null,
         reason,
         newValues: Object.fromEntries(def.fields.map((f) => [f.name, values[f.name] ?? null])),

@@ -1,4 +1,5 @@
 import { AppError } from '#core/errors/errors.ts';
+import { recordDomainOf, type FieldsEvent, type RecordDomain } from '#core/audit/audit-events.ts';
 import type { EntityDef } from '#core/entities/entity.ts';
 import { columnOf } from '#core/entities/field.ts';
 import type { Queryable, SqlValue } from '../db/db.ts';
@@ -48,8 +49,11 @@ export interface UpdateOptions extends WriteOptions {
   reason: string;
   /** The version the edit was made from; a stale one is refused with VersionConflictError. */
   version?: number | undefined;
-  /** The audit action, where an edit has a name of its own (a location's Assess); else Update. */
-  action?: string | undefined;
+  /**
+   * The audit event, where an edit has a name of its own (a location's Assess); else the
+   * record's Update. The domain is the record's, named again so that the pair is checked.
+   */
+  action?: FieldsEvent<RecordDomain> | undefined;
 }
 
 export interface ArchiveEntityOptions extends WriteOptions {
@@ -112,7 +116,7 @@ export async function createEntity(
   await writeAudit(tx, actor, {
     planId: scope.planId,
     facilityId: def.scope === 'plan' ? null : ownerId(def, scope),
-    domain: def.domain,
+    domain: recordDomainOf(def),
     action: 'Create',
     entityId: record.id,
     reason: reason ?? null,
@@ -178,16 +182,16 @@ export async function updateEntity(
     selectList(def),
   );
   const audited = auditValuesOf(def, { oldValues, newValues });
-  await writeAudit(tx, actor, {
+  const entry = {
     planId: scope.planId,
     facilityId: def.scope === 'plan' ? null : ownerId(def, scope),
-    domain: def.domain,
-    action: action ?? 'Update',
     entityId: id,
     reason,
     oldValues: { ...parentOf(def, before), ...audited.oldValues },
     newValues: { ...parentOf(def, before), ...audited.newValues },
-  });
+  };
+  if (action) await writeAudit(tx, actor, { ...entry, ...action });
+  else await writeAudit(tx, actor, { ...entry, domain: recordDomainOf(def), action: 'Update' });
   const saved = toRecord(def, row);
   await savedInScope(tx, actor, def, scope, saved);
   return saved;
@@ -234,7 +238,7 @@ async function setArchived(
   await writeAudit(tx, actor, {
     planId: scope.planId,
     facilityId: def.scope === 'plan' ? null : ownerId(def, scope),
-    domain: def.domain,
+    domain: recordDomainOf(def),
     action: archived ? 'Archive' : 'Unarchive',
     entityId: id,
     reason,

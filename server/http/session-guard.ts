@@ -1,3 +1,4 @@
+import { refusalDomainOf } from '#core/audit/audit-events.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '#core/errors/errors.ts';
 import {
@@ -166,7 +167,7 @@ export async function auditRefusal(
     if (error instanceof AppError && error.errName === 'NotAllowed') {
       await writeAudit(db, actorOf(request), {
         planId: sessionOf(request).user.plan_id,
-        domain: attempt.resource,
+        domain: refusalDomainOf(attempt.resource),
         action: 'AccessRefused',
         newValues: {
           attempted: attempt.action,

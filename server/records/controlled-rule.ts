@@ -1,3 +1,4 @@
+import type { UpdatedDomain } from '#core/audit/audit-events.ts';
 import type { Queryable } from '../db/db.ts';
 import { writeAudit, type Actor } from '../db/audit-write.ts';
 import { updateVersioned } from '../entities/versioned-update.ts';
@@ -23,7 +24,8 @@ export interface ControlledRuleWrite {
   content: Record<string, unknown>;
   title: string;
   audit: {
-    domain: string;
+    /** A rule's own domain (a limit policy, the inspection settings): one that takes Update. */
+    domain: UpdatedDomain;
     reason: string;
     oldValues: Record<string, unknown>;
     newValues: Record<string, unknown>;

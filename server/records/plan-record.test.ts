@@ -18,7 +18,7 @@ beforeAll(() => {
   planId = t.planId;
 });
 
-const decl = { ...planSettingsDecl, domain: 'AllowedDomains' };
+const decl = { ...planSettingsDecl, domain: 'AllowedDomains' as const };
 const audits = async () =>
   (
     await db.query<{ n: number }>(

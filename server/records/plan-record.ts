@@ -1,4 +1,5 @@
 import { AppError } from '#core/errors/errors.ts';
+import type { AuditDomain } from '#core/audit/audit-events.ts';
 import type { RecordDecl } from '#core/entities/record-decl.ts';
 import type { Queryable } from '../db/db.ts';
 import { writeAudit, type Actor } from '../db/audit-write.ts';
@@ -31,20 +32,20 @@ export async function openPlanRecord<T extends object>(
   return row!;
 }
 
-export interface PlanRecordWrite {
+export interface PlanRecordWrite<D extends AuditDomain> {
   actor: Actor;
   planId: number;
   /** The row as openPlanRecord locked it. */
   row: StoredRow;
   set: Readonly<Record<string, Assigned>>;
-  audit: RecordAudit;
+  audit: RecordAudit<D>;
 }
 
 /** Writes an opened plan record at the version it was read at, and its audit row. */
-export async function writePlanRecord(
+export async function writePlanRecord<D extends AuditDomain>(
   tx: Queryable,
-  decl: RecordDecl,
-  { actor, planId, row, set, audit }: PlanRecordWrite,
+  decl: RecordDecl & { domain: D },
+  { actor, planId, row, set, audit }: PlanRecordWrite<D>,
 ): Promise<StoredRow> {
   const target = {
     table: decl.table,

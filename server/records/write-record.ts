@@ -1,4 +1,5 @@
 import { AppError } from '#core/errors/errors.ts';
+import type { AuditAction, AuditDomain, DomainWith } from '#core/audit/audit-events.ts';
 import type { RecordDecl } from '#core/entities/record-decl.ts';
 import type { Queryable, SqlValue } from '../db/db.ts';
 import { writeAudit, type Actor } from '../db/audit-write.ts';
@@ -36,14 +37,17 @@ export interface RecordHooks {
   afterWrite?: (tx: Queryable, actor: Actor, scope: RecordScope, row: StoredRow) => Promise<void>;
 }
 
-/** A declaration with the hooks its module gives it. */
-export interface RecordType {
-  decl: RecordDecl;
+/**
+ * A declaration with the hooks its module gives it. `D` is its audit domain as the compiler
+ * knows it (the declaration's literal one), so its writes take only the actions catalogued for it.
+ */
+export interface RecordType<D extends AuditDomain = AuditDomain> {
+  decl: RecordDecl & { domain: D };
   hooks: RecordHooks;
 }
 
-export interface RecordAudit {
-  action: string;
+export interface RecordAudit<D extends AuditDomain = AuditDomain> {
+  action: AuditAction<D>;
   /** How the audit row names the record where its id alone is not how it always has (a default unit: '3 (mass)'). */
   entity?: string;
   reason?: string | null | undefined;
@@ -83,9 +87,9 @@ export interface CreateRecord {
 }
 
 /** Inserts a record: numbered after the facility's last, audited, its working version saved. */
-export async function createRecord(
+export async function createRecord<D extends DomainWith<'Create'>>(
   tx: Queryable,
-  type: RecordType,
+  type: RecordType<D>,
   { actor, scope, values, audit }: CreateRecord,
 ): Promise<StoredRow> {
   const { decl } = type;
@@ -105,18 +109,20 @@ export async function createRecord(
            values ($1, $2, $2, ${placeholders.join(', ')}) returning *`;
   }
   const [row] = await tx.query<StoredRow>(sql, params);
-  await afterWrite(tx, type, actor, scope, row!, { action: 'Create', ...audit(row!) }, true);
+  // D takes Create (DomainWith); the compiler does not follow that into AuditAction<D>.
+  const created = { action: 'Create' as AuditAction<D>, ...audit(row!) };
+  await afterWrite(tx, type, actor, scope, row!, created, true);
   return row!;
 }
 
-export interface WriteRecord {
+export interface WriteRecord<D extends AuditDomain = AuditDomain> {
   actor: Actor;
   scope: RecordScope;
   /** The record as openRecord locked it. */
   row: StoredRow;
   /** Columns and their new values. */
   set: Readonly<Record<string, Assigned>>;
-  audit: RecordAudit;
+  audit: RecordAudit<D>;
   /**
    * A write made by the record's own approval (a closure approved): the signature service
    * keeps its controlled state, so no working version is saved.
@@ -131,10 +137,10 @@ export interface WriteRecord {
 }
 
 /** Writes an opened record: its columns, version, history and audit row, then its hooks. */
-export async function writeRecord(
+export async function writeRecord<D extends AuditDomain>(
   tx: Queryable,
-  type: RecordType,
-  { actor, scope, row, set, audit, byApproval, contentUnchanged }: WriteRecord,
+  type: RecordType<D>,
+  { actor, scope, row, set, audit, byApproval, contentUnchanged }: WriteRecord<D>,
 ): Promise<StoredRow> {
   const saved = await updateOpened(tx, type, actor, scope, row, set);
   await afterWrite(tx, type, actor, scope, saved, audit, !byApproval && !contentUnchanged);
@@ -153,9 +159,9 @@ export interface WriteByChild {
  * history row, working version and hooks follow as for any write. The child's own audit row
  * records the change, so the record gets none of its own.
  */
-export async function writeByChild(
+export async function writeByChild<D extends AuditDomain>(
   tx: Queryable,
-  type: RecordType,
+  type: RecordType<D>,
   { actor, scope, row }: WriteByChild,
 ): Promise<StoredRow> {
   const saved = await updateOpened(tx, type, actor, scope, row, {});
@@ -212,13 +218,13 @@ const updateOpened = (
     set,
   );
 
-async function afterWrite(
+async function afterWrite<D extends AuditDomain>(
   tx: Queryable,
-  { decl, hooks }: RecordType,
+  { decl, hooks }: RecordType<D>,
   actor: Actor,
   scope: RecordScope,
   row: StoredRow,
-  audit: RecordAudit | null,
+  audit: RecordAudit<D> | null,
   saveContent: boolean,
 ): Promise<void> {
   if (audit)

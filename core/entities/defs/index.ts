@@ -46,7 +46,7 @@ export { activesDef, equipmentDef, productionsDef, productsDef };
 export { equipmentGroupsDef, samplingTypesDef, selectionCriteriaDef };
 export { historicalStudiesDef, productGroupsDef, protocolsDef };
 
-export const ENTITY_DEFS: readonly EntityDef[] = [
+const entityDefs = [
   activesDef,
   productsDef,
   productGroupsDef,
@@ -72,20 +72,19 @@ export const ENTITY_DEFS: readonly EntityDef[] = [
   historicalStudiesDef,
   historicalStudyResultsDef,
   protocolsDef,
-];
+] as const;
+
+export const ENTITY_DEFS: readonly EntityDef[] = entityDefs;
 
 /** Every declared record the server serves: the master data, and the sampling policy's records. */
-export const RECORD_DEFS: readonly EntityDef[] = [
-  ...ENTITY_DEFS,
-  ...SAMPLING_POLICY_DEFS,
-  customReportsDef,
-];
+const recordDefs = [...entityDefs, ...SAMPLING_POLICY_DEFS, customReportsDef] as const;
+export const RECORD_DEFS: readonly EntityDef[] = recordDefs;
 
 /**
  * Declared records whose calls are their module's own (paths of the spec outside the facility
  * routes); the store writes them as it writes the others.
  */
-export const MODULE_RECORD_DEFS: readonly EntityDef[] = [
+const moduleRecordDefs = [
   departmentsDef,
   operatorsDef,
   samplesDef,
@@ -93,13 +92,14 @@ export const MODULE_RECORD_DEFS: readonly EntityDef[] = [
   rolesDef,
   facilityGroupsDef,
   facilitiesDef,
-];
+] as const;
+export const MODULE_RECORD_DEFS: readonly EntityDef[] = moduleRecordDefs;
 
 /**
  * Lifecycle records: written through the same write path, their calls and reads their module's
  * own (core/entities/record-decl.ts).
  */
-export const LIFECYCLE_RECORD_DECLS: readonly RecordDecl[] = [
+const lifecycleRecordDecls = [
   changeAssessmentsDecl,
   cleaningAssessmentsDecl,
   reportsDecl,
@@ -115,7 +115,19 @@ export const LIFECYCLE_RECORD_DECLS: readonly RecordDecl[] = [
   sampleResultsDecl,
   microbialResultsDecl,
   qualificationTasksDecl,
-];
+] as const;
+export const LIFECYCLE_RECORD_DECLS: readonly RecordDecl[] = lifecycleRecordDecls;
+
+/**
+ * Every declaration, as the compiler knows each (its literal domain): the audit catalogue
+ * (core/audit/audit-events.ts) takes its record domains from here.
+ */
+export const DECLARED_RECORDS = [
+  ...recordDefs,
+  ...moduleRecordDefs,
+  ...lifecycleRecordDecls,
+] as const;
+export type DeclaredRecord = (typeof DECLARED_RECORDS)[number];
 
 export function entityDef(key: string): EntityDef {
   const def = [...RECORD_DEFS, ...MODULE_RECORD_DEFS].find((d) => d.key === key);

@@ -108,7 +108,4 @@ export const samplingAttributesDef = {
   check: attributeProblems,
 } as const satisfies EntityDef;
 
-export const SAMPLING_POLICY_DEFS: readonly EntityDef[] = [
-  samplingPolicyDef,
-  samplingAttributesDef,
-];
+export const SAMPLING_POLICY_DEFS = [samplingPolicyDef, samplingAttributesDef] as const;

@@ -1,3 +1,4 @@
+import type { AuditAction } from '#core/audit/audit-events.ts';
 import { AppError, validationError } from '#core/errors/errors.ts';
 import {
   slugOf,
@@ -30,7 +31,12 @@ async function change(
   apply: (list: TPropertyDefinition[]) => {
     list: TPropertyDefinition[];
     result: TPropertyDefinition;
-    audit: { action: string; reason?: string; oldValues?: object; newValues: object };
+    audit: {
+      action: AuditAction<'AdditionalProperty'>;
+      reason?: string;
+      oldValues?: object;
+      newValues: object;
+    };
   },
 ): Promise<TPropertyDefinition> {
   return db.transaction(async (tx) => {

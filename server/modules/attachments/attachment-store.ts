@@ -1,3 +1,4 @@
+import { documentDomainOf } from '#core/audit/audit-events.ts';
 import { createHash } from 'node:crypto';
 import {
   MEDIA_TYPES,
@@ -101,7 +102,7 @@ export async function attachDocument(
   await writeAudit(tx, actor, {
     planId: scope.planId,
     facilityId: scope.facilityId,
-    domain: def.domain,
+    domain: documentDomainOf(def),
     action: previous ? 'ReplaceDocument' : 'AttachDocument',
     entityId: ownerId,
     reason,

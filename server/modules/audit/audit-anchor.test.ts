@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Queryable } from '#server/db/db.ts';
+import { chainProbe } from '#server/test/chain-probe.ts';
 import { buildUser } from '#server/test/factories.ts';
 import { startTestServer, type TestServer } from '#server/test/test-server.ts';
 import type { Actor } from '#server/db/audit-write.ts';
@@ -208,12 +209,7 @@ describe('anchors while rows are written', () => {
       writeAuditMany(
         tx,
         SYSTEM,
-        [1, 2, 3].map(() => ({
-          planId,
-          facilityId: otherFacilityId,
-          domain: 'Test',
-          action: 'Write',
-        })),
+        [1, 2, 3].map(() => chainProbe({ planId, facilityId: otherFacilityId, action: 'Write' })),
       ),
     );
     const written = await store.write(server.db, { onlyMoved: true });
@@ -240,12 +236,7 @@ describe('anchors while rows are written', () => {
         writeAuditMany(
           tx,
           SYSTEM,
-          [1, 2].map(() => ({
-            planId,
-            facilityId: otherFacilityId,
-            domain: 'Test',
-            action: 'Write',
-          })),
+          [1, 2].map(() => chainProbe({ planId, facilityId: otherFacilityId, action: 'Write' })),
         ),
       );
       const written = await head(chain);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '#server/db/db.ts';
 import { migrate } from '#server/db/migrate.ts';
+import { chainProbe } from '#server/test/chain-probe.ts';
 import { testActor } from '#server/test/factories.ts';
 import { seededBefore } from '#server/test/migration-db.ts';
 import { writeAuditMany } from '#server/db/audit-bulk.ts';
@@ -24,13 +25,9 @@ afterAll(async () => {
 });
 
 const rows = (n: number, action: string): AuditEntry[] =>
-  Array.from({ length: n }, (_, i) => ({
-    planId: null,
-    facilityId,
-    domain: 'Test',
-    action,
-    entityId: i,
-  }));
+  Array.from({ length: n }, (_, i) =>
+    chainProbe({ planId: null, facilityId, action, entityId: i }),
+  );
 
 describe('the audit chain head moved once a statement', () => {
   it('continues a chain the per-row trigger wrote, and the whole chain verifies', async () => {

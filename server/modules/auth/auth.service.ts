@@ -1,3 +1,4 @@
+import type { AuditAction } from '#core/audit/audit-events.ts';
 import { AppError, validationError } from '#core/errors/errors.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
 import { writeAudit, type Actor } from '#server/db/audit-write.ts';
@@ -24,7 +25,7 @@ export async function auditRefusal(
   db: Db,
   actor: Actor,
   planId: number | null,
-  action: string,
+  action: AuditAction<'Authentication'>,
   values: Record<string, unknown>,
   entityId?: number,
 ): Promise<void> {
@@ -104,7 +105,7 @@ export async function login(
     ]);
   }
   const policy = await loadPasswordPolicy(db, user.plan_id);
-  const failed = { action: 'LoginFailed', values: { username: identifier } };
+  const failed = { action: 'LoginFailed' as const, values: { username: identifier } };
   const checked = await checkPasswordAttempt(db, config, who, user, password, policy, failed);
   if (checked.outcome === 'locked') return refuseLocked('locked');
   if (checked.outcome === 'unchecked') {
@@ -165,7 +166,7 @@ export async function openSession(
   who: Actor,
   userId: number,
   planId: number,
-  action: string,
+  action: AuditAction<'Authentication'>,
   values: Record<string, unknown>,
 ) {
   const token = randomToken();

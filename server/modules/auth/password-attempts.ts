@@ -1,3 +1,4 @@
+import type { AuditAction } from '#core/audit/audit-events.ts';
 import type { PasswordPolicy } from '#core/password/password-policy.ts';
 import type { Db } from '#server/db/db.ts';
 import { writeAudit, type Actor } from '#server/db/audit-write.ts';
@@ -88,7 +89,7 @@ export async function checkPasswordAttempt(
   user: Pick<UserRow, 'id' | 'plan_id' | 'auth_type' | 'password_hash' | 'username'>,
   password: string,
   policy: PasswordPolicy,
-  failed: { action: string; values: Record<string, unknown> },
+  failed: { action: AuditAction<'Authentication'>; values: Record<string, unknown> },
 ): Promise<PasswordAttempt> {
   if (!(await startCheck(db, user.id, policy.maxLoginAttempts))) return { outcome: 'locked' };
   let right: boolean;
@@ -119,7 +120,7 @@ export async function checkPasswordAttempt(
     );
     const attempt = row?.attempt ?? policy.maxLoginAttempts;
     const locked = row?.locked ?? true;
-    const entry = { planId: user.plan_id, domain: 'Authentication', entityId: user.id };
+    const entry = { planId: user.plan_id, domain: 'Authentication' as const, entityId: user.id };
     await writeAudit(tx, actor, {
       ...entry,
       action: failed.action,

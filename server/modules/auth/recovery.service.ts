@@ -1,3 +1,4 @@
+import type { AuditAction } from '#core/audit/audit-events.ts';
 import { AppError } from '#core/errors/errors.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
 import { writeAudit, type Actor } from '#server/db/audit-write.ts';
@@ -25,7 +26,7 @@ async function exchangeSecretKey(
   actor: Actor,
   user: UserRow,
   secretKey: string,
-  action: string,
+  action: AuditAction<'Authentication'>,
 ) {
   const keyId = await checkSecretKey(tx, user.id, secretKey);
   await spendOneTimeToken(tx, keyId);

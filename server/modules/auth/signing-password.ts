@@ -71,7 +71,7 @@ async function verifySigningPassword(
   if (password === '') refuse('Please input your Password!');
   const policy = await loadPasswordPolicy(db, user.plan_id);
   const locked = `Your account is locked after ${policy.maxLoginAttempts} failed attempts. Try again in ${policy.lockoutMinutes} minutes or contact your administrator.`;
-  const failed = { action: 'SignatureFailed', values: { reason: 'wrong password' } };
+  const failed = { action: 'SignatureFailed' as const, values: { reason: 'wrong password' } };
   const checked = await checkPasswordAttempt(db, config, actor, user, password, policy, failed);
   if (checked.outcome === 'right') return;
   if (checked.outcome === 'unchecked') refuse(checked.message);

@@ -33,7 +33,7 @@ import { stagedTarget, type Change } from './staged-targets.ts';
  */
 
 /** A change assessment: its working content is what its signers see (change-content.ts). */
-export const changeAssessmentType: RecordType = {
+export const changeAssessmentType: RecordType<typeof changeAssessmentsDecl.domain> = {
   decl: changeAssessmentsDecl,
   hooks: { content: (tx, scope, id) => assessmentContent(tx, scope, id) },
 };
@@ -177,7 +177,7 @@ export interface AssessmentWrite {
   set?: Readonly<Record<string, Assigned>>;
   /** The change set changed: its version moves on too (an evaluation of the older one is stale). */
   changeSet?: true;
-  audit: RecordAudit;
+  audit: RecordAudit<typeof changeAssessmentsDecl.domain>;
 }
 
 /**

@@ -40,7 +40,7 @@ const DONE: StageProgress = { stage: 'Done', done: STAGES.length, total: STAGES.
  * A cleaning assessment through the one write path: what its signers see is its number, reason
  * and result as stored.
  */
-const cleaningAssessmentType: RecordType = {
+const cleaningAssessmentType: RecordType<typeof cleaningAssessmentsDecl.domain> = {
   decl: cleaningAssessmentsDecl,
   hooks: {
     content: async (tx, _scope, id) => {

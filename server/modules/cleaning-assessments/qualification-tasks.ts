@@ -24,7 +24,7 @@ export type TGap = TQualificationTask['gap'];
  * A task through the one write path: decided once, so a decided one no longer changes (409
  * TransactionLocked, naming who decided it).
  */
-export const qualificationTaskType: RecordType = {
+export const qualificationTaskType: RecordType<typeof qualificationTasksDecl.domain> = {
   decl: qualificationTasksDecl,
   hooks: {
     guard: async (_tx, _actor, _scope, row) => {

@@ -238,7 +238,7 @@ export async function assessLocationRisk(
       id: locationId,
       edit: { ...assessed, assessedAt: now, assessedBy: actor.userId },
       reason: input.reason,
-      action: 'Assess',
+      action: { domain: 'SamplingLocation', action: 'Assess' },
     });
     return toLocation(record);
   });

@@ -1,3 +1,4 @@
+import type { DomainWith } from '#core/audit/audit-events.ts';
 import { AppError } from '#core/errors/errors.ts';
 import { facilityRulesDecl } from '#core/entities/defs/settings.def.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
@@ -21,12 +22,15 @@ export interface StoredRule<T> {
   updatedAt: Date | null;
 }
 
+/** A rule's own audit domain (RiskGoal, ApprovalPolicy…): made at its first edit, then updated. */
+type RuleDomain = DomainWith<'Create' | 'Update'>;
+
 /** Where a rule document lives and the audit domain its changes are recorded under. */
 export interface RuleRef<T> {
   kind: RuleKind;
   /** The document type of an approval policy; '' for facility-wide rules. */
   key: string;
-  domain: string;
+  domain: RuleDomain;
   defaults: T;
 }
 
@@ -48,7 +52,7 @@ export async function getRule<T extends object>(
 }
 
 /** A rule through the one write path, audited under its own domain. */
-const ruleType = (ref: RuleRef<object>): RecordType => ({
+const ruleType = (ref: RuleRef<object>): RecordType<RuleDomain> => ({
   decl: { ...facilityRulesDecl, domain: ref.domain },
   hooks: {},
 });

@@ -13,6 +13,7 @@ import {
   productionPairs,
   worstCaseRanking,
 } from './limit-reports.service.ts';
+import { isCatalogued } from '#core/audit/audit-events.ts';
 import { limitsDataVersion, macMatrixCache } from './mac-matrix-cache.ts';
 import { pagePairs } from './mac-pairs.ts';
 import { buildMacFacility, type MacFacility } from '#server/test/mac-test-data.ts';
@@ -272,5 +273,16 @@ describe('the cached MAC matrix', () => {
     const current = await expectCurrent();
     expect(then.status).toBe(200);
     expect(then.body.pairs).not.toEqual(current.pairs);
+  });
+});
+
+describe('the audit rows of these flows', () => {
+  it('are all in the catalogue of audit events', async () => {
+    const written = await t.server.db.query<{ domain: string; action: string }>(
+      'select distinct domain, action from audit_log order by domain, action',
+    );
+    expect(written.length).toBeGreaterThan(5);
+    const outside = written.filter((row) => !isCatalogued(row.domain, row.action));
+    expect(outside).toEqual([]);
   });
 });

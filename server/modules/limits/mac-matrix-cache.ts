@@ -1,3 +1,4 @@
+import { auditEventList } from '#core/audit/audit-events.ts';
 import { compileLimits, type CompiledLimits } from '#core/limits/compile.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
 import { LIST_VERSION_SQL } from '#server/entities/list-totals.ts';
@@ -52,10 +53,13 @@ export async function limitsDataVersion(q: Queryable, facilityId: number): Promi
 }
 
 /**
- * Audit rows that record only that something was read or refused (an export, a download, a
- * refused attempt): they move a chain's head but no data.
+ * Audit rows that record no change of GMP data (an export, a download, a refused attempt, a
+ * sign-in), as 'Domain Action': the catalogue's events with `changesData: false`. They move a
+ * chain's head but no data.
  */
-export const READ_ONLY_AUDIT_ACTIONS = ['Export', 'Read', 'AccessRefused'];
+export const READ_ONLY_AUDIT_EVENTS = auditEventList()
+  .filter((event) => !event.changesData)
+  .map((event) => `${event.domain} ${event.action}`);
 
 /**
  * Whether everything the chains recorded after version `from` up to `to` (both of
@@ -76,8 +80,8 @@ async function onlyReadsBetween(q: Queryable, facilityId: number, from: string, 
         where ((chain = 'facility:' || $1::int and seq > $2::bigint and seq <= $3::bigint)
             or (chain = (select 'plan:' || plan_id from facilities where id = $1::int)
                 and seq > $4::bigint and seq <= $5::bigint))
-          and action <> all($6::text[])) as changed`,
-    [facilityId, facilityFrom!, facilityTo!, planFrom!, planTo!, READ_ONLY_AUDIT_ACTIONS],
+          and domain || ' ' || action <> all($6::text[])) as changed`,
+    [facilityId, facilityFrom!, facilityTo!, planFrom!, planTo!, READ_ONLY_AUDIT_EVENTS],
   );
   return row?.changed === false;
 }

@@ -1,3 +1,4 @@
+import type { UpdatedDomain } from '#core/audit/audit-events.ts';
 import { AppError } from '#core/errors/errors.ts';
 import type { ResidueType } from '#core/limits/policy.ts';
 import type {
@@ -138,7 +139,7 @@ export interface PolicyEdit<T> {
   /** The record's version the edit was made from; a stale one gets 409. */
   version: number;
   /** The audit domain of the change. */
-  domain: string;
+  domain: UpdatedDomain;
   /** Completes the new content (the residue type) and refuses what may not be stored. */
   prepare?: (tx: Queryable, next: T) => Promise<T>;
 }

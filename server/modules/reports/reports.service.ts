@@ -99,7 +99,7 @@ const refOf = (
 function reportType(
   kind: TReportKind,
   content?: { content: Record<string, unknown>; title: string },
-): RecordType {
+): RecordType<typeof reportsDecl.domain> {
   return {
     decl: { ...reportsDecl, controlled: { documentType: reportDocumentType(kind) } },
     hooks: content ? { content: () => Promise.resolve(content) } : {},

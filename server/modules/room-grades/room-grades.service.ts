@@ -11,7 +11,7 @@ import { writeRecord, type RecordType } from '#server/records/write-record.ts';
 type Grade = (typeof ROOM_GRADES)[number];
 
 /** A grade's own write is its mapping: nothing of the equipment's is its hook. */
-const roomGradeType: RecordType = { decl: roomGradesDecl, hooks: {} };
+const roomGradeType: RecordType<typeof roomGradesDecl.domain> = { decl: roomGradesDecl, hooks: {} };
 
 function iso(value: unknown): string {
   return value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString();

@@ -104,7 +104,10 @@ interface DefaultUnitRow {
 }
 
 /** A default unit through the one write path: nothing besides is its own. */
-const defaultUnitType: RecordType = { decl: defaultUnitsDecl, hooks: {} };
+const defaultUnitType: RecordType<typeof defaultUnitsDecl.domain> = {
+  decl: defaultUnitsDecl,
+  hooks: {},
+};
 
 function isMeasure(name: string): name is MeasureName {
   return Object.hasOwn(MEASURES, name);

@@ -12,7 +12,7 @@ import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 interface RefusalDetails {
   planId: number;
   /** The audit domain of what was attempted: User or UserRole. */
-  domain: string;
+  domain: 'User' | 'UserRole';
   entityId: number | null;
   facilityId?: number | undefined;
   /** What was attempted, e.g. 'Update', 'Block', 'SecretKeyIssued'. */
@@ -126,7 +126,7 @@ export async function assertMayActOn(q: Queryable, act: ActOn): Promise<Privileg
   if (actor.isSystemAdmin) return actor;
   const base = {
     planId: act.planId,
-    domain: 'User',
+    domain: 'User' as const,
     entityId: act.targetId,
     attempted: act.attempted,
   };
@@ -160,7 +160,7 @@ export async function assertMayGrant(
 ): Promise<void> {
   const base = {
     planId: act.planId,
-    domain: 'User',
+    domain: 'User' as const,
     entityId: act.targetId,
     attempted: act.attempted,
   };

@@ -49,7 +49,7 @@ async function deviationContent(tx: Queryable, id: number) {
  * A deviation through the one write path: it changes only while its run does (the run's record
  * carries its deviations), and every change recomputes the run.
  */
-export const deviationType: RecordType = {
+export const deviationType: RecordType<typeof deviationsDecl.domain> = {
   decl: deviationsDecl,
   hooks: {
     guard: async (tx, actor, scope, row) => {

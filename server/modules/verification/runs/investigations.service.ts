@@ -108,7 +108,7 @@ export function submitProblems(row: InvestigationRow): PropertyError[] {
  * An investigation through the one write path: written until QA concludes it, and only while
  * the run of its result can still change.
  */
-export const investigationType: RecordType = {
+export const investigationType: RecordType<typeof investigationsDecl.domain> = {
   decl: investigationsDecl,
   hooks: {
     guard: async (tx, actor, scope, row) => {

@@ -16,17 +16,19 @@ import { editableRun, type Scope } from './runs.service.ts';
 const childOfRun = (tx: Queryable, actor: Actor, scope: Scope, row: StoredRow) =>
   editableRun(tx, actor, scope, row.run_id as number).then(() => undefined);
 
-export const sampleResultType: RecordType = {
+export const sampleResultType: RecordType<typeof sampleResultsDecl.domain> = {
   decl: sampleResultsDecl,
   hooks: { guard: childOfRun },
 };
 
-export const microbialResultType: RecordType = {
+export const microbialResultType: RecordType<typeof microbialResultsDecl.domain> = {
   decl: microbialResultsDecl,
   hooks: { guard: childOfRun },
 };
 
-export const resultType = (table: ResultTable): RecordType =>
+type ResultDomain = typeof sampleResultsDecl.domain | typeof microbialResultsDecl.domain;
+
+export const resultType = (table: ResultTable): RecordType<ResultDomain> =>
   table === 'microbial_results' ? microbialResultType : sampleResultType;
 
 /**

@@ -1,3 +1,4 @@
+import type { AuditEvent } from '#core/audit/audit-events.ts';
 import { AppError, validationError } from '#core/errors/errors.ts';
 import type { z } from 'zod';
 import type { ZRunEdit } from '#core/schemas/verification.schemas.ts';
@@ -48,14 +49,12 @@ export const auditRun = (
   actor: Actor,
   scope: Scope,
   entry: {
-    domain: 'Run' | 'SampleResult' | 'MicrobialResult' | 'Deviation' | 'Investigation';
-    action: string;
     entityId: number;
-  } & {
-    reason?: string | null;
-    oldValues?: object | null;
-    newValues?: object | null;
-  },
+  } & AuditEvent<'Run' | 'SampleResult' | 'MicrobialResult' | 'Deviation' | 'Investigation'> & {
+      reason?: string | null;
+      oldValues?: object | null;
+      newValues?: object | null;
+    },
 ) =>
   writeAudit(tx, actor, {
     ...scope,
@@ -210,7 +209,7 @@ async function runContent(tx: Queryable, facilityId: number, id: number) {
  * submitted; every write recomputes its verdict and release flag, saves the content its signers
  * will see as the working version and refreshes its study's outcome.
  */
-export const runType: RecordType = {
+export const runType: RecordType<typeof runsDecl.domain> = {
   decl: runsDecl,
   hooks: {
     guard: (tx, actor, scope, row) => refuseUnlessEditable(tx, actor, scope, row as RunRow),

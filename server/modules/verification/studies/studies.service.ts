@@ -104,7 +104,7 @@ async function studyContent(tx: Queryable, id: number) {
  * A study through the one write path: its header is the content its signers see; its outcome
  * is its runs' (study-refresh.ts), written as a consequence of theirs.
  */
-export const studyType: RecordType = {
+export const studyType: RecordType<typeof studiesDecl.domain> = {
   decl: studiesDecl,
   hooks: { content: (tx, _scope, id) => studyContent(tx, id) },
 };
