@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, type TestDb } from '#server/test/test-db.ts';
 import { testActor } from '#server/test/factories.ts';
-import { writeAuditMany } from '#server/modules/audit/audit-bulk.ts';
+import { writeAuditMany } from '#server/db/audit-bulk.ts';
 import { writeAudit, type Actor } from './audit-write.ts';
 import type { Queryable } from './db.ts';
 
