@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
+import { buildUser } from '../test/factories.ts';
 import { startTestServer, type TestServer } from '../test/test-server.ts';
 import { createGuards } from './permission-guards.ts';
 import { declaredRoutes, requireDeclaredGuards } from './route-guard.ts';
@@ -65,6 +66,35 @@ describe('every route declares how it is reached', () => {
         status: 401,
       });
     }
+  });
+});
+
+describe('the guards that replaced hand-written ones', () => {
+  it('refuse with 403 and leave one AccessRefused row each: membership, either of two, restore', async () => {
+    const [f] = await server.db.query<{ id: number; plan_id: number }>(
+      'select id, plan_id from facilities order by id limit 1',
+    );
+    const F = `/api/v2/plans/${f!.plan_id}/facilities/${f!.id}`;
+    const outsider = await buildUser(server.db, { facilityIds: [] });
+    const token = await server.login(outsider.username, outsider.password);
+    const member = await server.request('GET', `${F}/date-time-settings`, { token });
+    const either = await server.request('GET', `${F}/additional-properties/product`, { token });
+    const restore = await server.request('POST', `${F}/user_roles/1`, {
+      token,
+      body: { unArchive: true, reason: 'back' },
+    });
+    expect([member.status, either.status, restore.status]).toEqual([403, 403, 403]);
+    expect(either.body).toMatchObject({ errName: 'NotAllowed' });
+    const rows = await server.db.query<{ domain: string; new_values: Record<string, unknown> }>(
+      `select domain, new_values from audit_log
+        where user_id = $1 and action = 'AccessRefused' order by seq`,
+      [outsider.id],
+    );
+    expect(rows).toEqual([
+      { domain: 'Facility', new_values: expect.objectContaining({ attempted: 'Member' }) },
+      { domain: 'Product', new_values: expect.objectContaining({ attempted: 'Get' }) },
+      { domain: 'UserRole', new_values: expect.objectContaining({ attempted: 'Delete' }) },
+    ]);
   });
 });
 
