@@ -11,6 +11,7 @@ import { registerCompression } from './http/compression.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { responseSerializerCompiler } from './http/response-serializer.ts';
 import { runGuardsBeforeValidation } from './http/guard-order.ts';
+import { requireDeclaredGuards } from './http/route-guard.ts';
 import { gateFacilityRoutes } from './http/facility-gate.ts';
 import { createAccessCache, watchWrites } from './http/access-cache.ts';
 import { refuseUnstorableInput } from './http/input-hygiene.ts';
@@ -19,12 +20,8 @@ import { registerMetrics } from './http/metrics.ts';
 import { registerApiRateLimit } from './http/rate-limit.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { RequestLog } from './http/request-log.ts';
-import {
-  requirePermission,
-  requirePlanPermission,
-  sessionGuard,
-  sessionLimitsOf,
-} from './http/session-guard.ts';
+import { sessionLimitsOf } from './http/session-guard.ts';
+import { createGuards } from './http/permission-guards.ts';
 import { registerAuditRoutes } from './modules/audit/audit.routes.ts';
 import { registerAuditLogRoutes } from './modules/audit/audit-log.routes.ts';
 import { registerRecordHistoryRoutes } from './modules/audit/record-history.routes.ts';
@@ -123,6 +120,7 @@ export async function buildApp({
     },
   });
   app.decorateRequest('session', null);
+  requireDeclaredGuards(app);
   // Once shutdown starts, answers to in-flight requests close their connections, so that no
   // idle keep-alive socket holds the process open after the last answer.
   let isClosing = false;
@@ -160,9 +158,7 @@ export async function buildApp({
     db,
     config,
     mailer,
-    requireSession: sessionGuard(db, sessionLimits, access),
-    permit: (resource, action) => requirePermission(db, sessionLimits, resource, action),
-    permitPlan: (resource, action) => requirePlanPermission(db, sessionLimits, resource, action),
+    ...createGuards(db, sessionLimits, access),
   };
   runGuardsBeforeValidation(app, context.requireSession);
   gateFacilityRoutes(app, db, access);

@@ -60,7 +60,8 @@ export function registerApiDocs(app: FastifyInstance, compilers: Compilers): voi
     }
     return reply.code(res.statusCode).send(res.rawPayload.length > 0 ? res.rawPayload : undefined);
   };
-  const hidden = { schema: { hide: true } };
+  // The document describes the API, not its data: anyone may read it.
+  const hidden = { schema: { hide: true }, config: { public: true } };
   app.get(PREFIX, hidden, answer);
   app.get(`${PREFIX}/*`, hidden, answer);
 }

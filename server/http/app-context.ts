@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
 import type { Mailer } from '../util/mailer.ts';
+import type { ActionOf } from './permission-guards.ts';
 
 /** What every route module receives: the app with zod types, the database and the configuration. */
 export interface AppContext {
@@ -10,11 +11,21 @@ export interface AppContext {
   db: Db;
   config: Config;
   mailer: Mailer;
+  /**
+   * The guards a route declares as its `preHandler` (permission-guards.ts); a route without one
+   * must be declared public (route-guard.ts).
+   */
   requireSession: Guard;
   /** Session, facility of the path, and this permission in it (spec §6). */
-  permit: (resource: string, action: string) => Guard;
+  permit: (resource: string, action: ActionOf) => Guard;
+  /** Session, facility of the path, and any one of these permissions in it. */
+  permitAny: (choices: (request: FastifyRequest) => [string, string][]) => Guard;
+  /** Session and a grant of the facility of the path, whatever its roles allow. */
+  permitMember: () => Guard;
   /** Session and this permission in any facility of the user's plan (plan-wide data: users). */
-  permitPlan: (resource: string, action: string) => Guard;
+  permitPlan: (resource: string, action: ActionOf) => Guard;
+  /** Session, the plan of the path, and a system administrator. */
+  permitSystemAdmin: (resource: string, action: string) => Guard;
 }
 
 export type Guard = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;

@@ -9,7 +9,7 @@ import {
 import { MAX_ID } from '#core/schemas/common.schemas.ts';
 import type { Db } from '../db/db.ts';
 import type { AccessCache, FacilityState } from './access-cache.ts';
-import { auditRefusal } from './session-guard.ts';
+import { auditRefusal } from './refusal-audit.ts';
 
 const FACILITY_ROUTE = '/api/v2/plans/:plan/facilities/:facility';
 const READS = new Set(['GET', 'HEAD']);

@@ -1,14 +1,9 @@
-import { refusalDomainOf } from '#core/audit/audit-events.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '#core/errors/errors.ts';
-import {
-  isAllowed,
-  mergePermissionMaps,
-  type PermissionMap,
-} from '#core/permissions/permission-map.ts';
+import { isAllowed, type PermissionMap } from '#core/permissions/permission-map.ts';
 import { MAX_ID } from '#core/schemas/common.schemas.ts';
 import type { Db } from '../db/db.ts';
-import { writeAudit, type Actor } from '../db/audit-write.ts';
+import type { Actor } from '../db/audit-write.ts';
 import {
   resolveSession,
   type ResolvedSession,
@@ -17,6 +12,7 @@ import {
 import type { Config } from '../config.ts';
 import type { AccessCache } from './access-cache.ts';
 import { hashToken } from '../util/secrets.ts';
+import { asGuard } from './route-guard.ts';
 
 export const SESSION_COOKIE = 'connect.sid';
 /** Sent 'true' by the client on polls no user asked for; they leave the idle clock alone. */
@@ -80,7 +76,7 @@ function isId(value: number): boolean {
 
 /** `access` is the app's cache of sessions (access-cache.ts); without it each call reads the database. */
 export function sessionGuard(db: Db, limits: SessionLimits, access?: AccessCache) {
-  return async function requireSession(
+  return asGuard(async function requireSession(
     request: FastifyRequest,
     _reply: FastifyReply,
   ): Promise<void> {
@@ -91,7 +87,7 @@ export function sessionGuard(db: Db, limits: SessionLimits, access?: AccessCache
     request.session = access
       ? await access.resolve(token, options, tokenHashOf(request))
       : await resolveSession(db, token, limits, options);
-  };
+  });
 }
 
 export function sessionOf(request: FastifyRequest): ResolvedSession {
@@ -132,109 +128,4 @@ export function assertAllowed(
     throw new AppError('NotAllowed', `${resource} ${action} failed as current user is not allowed`);
   }
   return permissions;
-}
-
-/** Guard of a facility-scoped route (params plan and facility): session, facility, permission. */
-export function requirePermission(db: Db, limits: SessionLimits, resource: string, action: string) {
-  const requireSession = sessionGuard(db, limits);
-  return async function guard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    await requireSession(request, reply);
-    const params = request.params as { plan?: unknown; facility?: unknown };
-    // Guards run before the params are validated (guard-order.ts): refuse what is not an id.
-    const plan = Number(params.plan);
-    const facility = Number(params.facility);
-    if (!isId(plan) || !isId(facility)) throw new AppError('NotFoundError');
-    await auditRefusal(db, request, { resource, action, facility }, () =>
-      assertAllowed(sessionOf(request), { plan, facility }, resource, action),
-    );
-  };
-}
-
-/**
- * A refused attempt is a GMP event too (Annex 11 §12): a 403 of a guard leaves an audit row,
- * written on its own since nothing else of the request runs. The facility asked for goes into
- * the values, not the facility column: it may be one the user has no business knowing exists.
- */
-export async function auditRefusal(
-  db: Db,
-  request: FastifyRequest,
-  attempt: { resource: string; action: string; facility?: number },
-  check: () => unknown,
-): Promise<void> {
-  try {
-    await check();
-  } catch (error) {
-    if (error instanceof AppError && error.errName === 'NotAllowed') {
-      await writeAudit(db, actorOf(request), {
-        planId: sessionOf(request).user.plan_id,
-        domain: refusalDomainOf(attempt.resource),
-        action: 'AccessRefused',
-        newValues: {
-          attempted: attempt.action,
-          route: `${request.method} ${request.routeOptions.url ?? request.url}`,
-          ...(attempt.facility === undefined ? {} : { facility: attempt.facility }),
-        },
-      });
-    }
-    throw error;
-  }
-}
-
-/**
- * Guard of a plan-wide route (users, departments): the user's roles in any facility of their
- * plan must allow the action.
- */
-export function requirePlanPermission(
-  db: Db,
-  limits: SessionLimits,
-  resource: string,
-  action: string,
-) {
-  const requireSession = sessionGuard(db, limits);
-  return async function guard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    await requireSession(request, reply);
-    const session = sessionOf(request);
-    await auditRefusal(db, request, { resource, action }, async () => {
-      const all = [...session.grants.values()].map((grant) => grant.permissions);
-      if (!isAllowed(mergePermissionMaps(all), resource, action)) {
-        throw new AppError(
-          'NotAllowed',
-          `${resource} ${action} failed as current user is not allowed`,
-        );
-      }
-    });
-  };
-}
-
-/**
- * Guard of what only a system administrator does (licences, facility groups: the spec's
- * permission map has no resource for them). `facility` is the one of the path, if any.
- */
-export function requireSystemAdmin(
-  db: Db,
-  limits: SessionLimits,
-  resource: string,
-  action: string,
-) {
-  const requireSession = sessionGuard(db, limits);
-  return async function guard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    await requireSession(request, reply);
-    const session = sessionOf(request);
-    const facility = Number((request.params as { facility?: unknown }).facility);
-    await auditRefusal(
-      db,
-      request,
-      { resource, action, ...(isId(facility) ? { facility } : {}) },
-      async () => {
-        const plan = Number((request.params as { plan?: unknown }).plan);
-        if (!isId(plan)) throw new AppError('NotFoundError');
-        assertPlan(session, plan);
-        if (!session.user.is_system_admin)
-          throw new AppError(
-            'NotAllowed',
-            `${resource} ${action} failed as current user is not a system administrator`,
-          );
-      },
-    );
-  };
 }

@@ -1,6 +1,4 @@
 import { ENTITY_DEFS } from '#core/entities/defs/index.ts';
-import { AppError } from '#core/errors/errors.ts';
-import { isAllowed } from '#core/permissions/permission-map.ts';
 import {
   ZApiPropertiesResponse,
   ZArchivePropertyDefinition,
@@ -14,8 +12,8 @@ import {
 } from '#core/schemas/additional-properties.schemas.ts';
 import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
 import { idempotentCreate } from '#server/http/idempotency.ts';
-import { typed, type AppContext, type Guard } from '#server/http/app-context.ts';
-import { actorOf, facilityPermissions, sessionOf } from '#server/http/session-guard.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { actorOf } from '#server/http/session-guard.ts';
 import { apiProperties } from './api-properties.ts';
 import {
   createDefinition,
@@ -23,6 +21,7 @@ import {
   setDefinitionArchived,
   updateDefinition,
 } from './additional-properties.service.ts';
+import { editOrRestore } from '#server/http/permission-guards.ts';
 
 const F = '/api/v2/plans/:plan/facilities/:facility';
 const tags = ['additional properties'];
@@ -36,22 +35,16 @@ function resourceOf(target: PropertyTarget): string {
  * Definitions are managed with the Facility resource of the permission map (spec §6). Whoever
  * may read the entity also reads its definitions, since its form is built from them.
  */
-export function registerAdditionalPropertyRoutes({
-  app,
-  db,
-  permit,
-  requireSession,
-}: AppContext): void {
+export function registerAdditionalPropertyRoutes({ app, db, permit, permitAny }: AppContext): void {
   const r = typed(app);
 
-  const readers: Guard = async (request, reply) => {
-    await requireSession(request, reply);
-    const { plan, facility, target } = request.params as Record<string, string>;
-    const permissions = facilityPermissions(sessionOf(request), Number(plan), Number(facility));
-    const resource = resourceOf(target as PropertyTarget);
-    if (!isAllowed(permissions, 'Facility', 'Get') && !isAllowed(permissions, resource, 'Get'))
-      throw new AppError('NotAllowed', `${resource} Get failed as current user is not allowed`);
-  };
+  const readers = permitAny((request) => {
+    const { target } = request.params as { target: PropertyTarget };
+    return [
+      ['Facility', 'Get'],
+      [resourceOf(target), 'Get'],
+    ];
+  });
 
   r.get(
     `${F}/additional-properties/:target`,
@@ -102,10 +95,7 @@ export function registerAdditionalPropertyRoutes({
       method,
       url: `${F}/additional-properties/:target/:key`,
       // Restoring an archived definition needs the right that archived it.
-      preHandler: async (request, reply) => {
-        const body = request.body as { unArchive?: unknown } | undefined;
-        await permit('Facility', body?.unArchive === true ? 'Delete' : 'Modify')(request, reply);
-      },
+      preHandler: permit('Facility', editOrRestore('Delete')),
       schema: {
         tags,
         summary:

@@ -30,6 +30,7 @@ export function registerAuthRoutes({ app, db, config, mailer }: AppContext): voi
   r.post(
     '/api/v2/auth/login',
     {
+      config: { public: true },
       onRequest: rateLimit,
       schema: {
         tags: ['auth'],
@@ -54,6 +55,7 @@ export function registerAuthRoutes({ app, db, config, mailer }: AppContext): voi
   r.post(
     '/api/v2/auth/logout',
     {
+      config: { public: true },
       onRequest: rateLimit,
       schema: {
         tags: ['auth'],
@@ -72,6 +74,7 @@ export function registerAuthRoutes({ app, db, config, mailer }: AppContext): voi
   r.get(
     '/api/v2/auth/reset-password',
     {
+      config: { public: true },
       onRequest: rateLimit,
       schema: {
         tags: ['auth'],
@@ -86,6 +89,7 @@ export function registerAuthRoutes({ app, db, config, mailer }: AppContext): voi
   r.post(
     '/api/v2/auth/reset-password',
     {
+      config: { public: true },
       onRequest: rateLimit,
       schema: {
         tags: ['auth'],
@@ -104,6 +108,7 @@ export function registerAuthRoutes({ app, db, config, mailer }: AppContext): voi
   r.post(
     '/api/v2/auth/change-password',
     {
+      config: { public: true },
       onRequest: rateLimit,
       schema: {
         tags: ['auth'],
@@ -126,6 +131,7 @@ export function registerAuthRoutes({ app, db, config, mailer }: AppContext): voi
   r.get(
     '/api/v2/auth/reset-password-policy',
     {
+      config: { public: true },
       schema: {
         tags: ['auth'],
         summary: 'The password policy that new passwords must meet',

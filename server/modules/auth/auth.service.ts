@@ -2,6 +2,7 @@ import type { AuditAction } from '#core/audit/audit-events.ts';
 import { AppError, validationError } from '#core/errors/errors.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
 import { writeAudit, type Actor } from '#server/db/audit-write.ts';
+import { writeRefusal } from '#server/http/refusal-audit.ts';
 import {
   checkOneTimeToken,
   isFromSecretKey,
@@ -20,7 +21,7 @@ import { assertLocalPassword, findUserForLogin } from './users.repo.ts';
 import { getSessionUser, toSessionUser } from '#server/sessions/session-user.ts';
 import type { ResolvedSession } from '#server/sessions/session-lookup.ts';
 
-/** Audit rows of refused attempts must survive the refusal, so they commit on their own. */
+/** A refused sign-in keeps its own action, written by the one writer of refusals. */
 export async function auditRefusal(
   db: Db,
   actor: Actor,
@@ -29,15 +30,13 @@ export async function auditRefusal(
   values: Record<string, unknown>,
   entityId?: number,
 ): Promise<void> {
-  await db.transaction((tx) =>
-    writeAudit(tx, actor, {
-      planId,
-      domain: 'Authentication',
-      action,
-      entityId: entityId ?? null,
-      newValues: values,
-    }),
-  );
+  await writeRefusal(db, actor, {
+    planId,
+    domain: 'Authentication',
+    action,
+    entityId: entityId ?? null,
+    values,
+  });
 }
 
 async function licenseInfo(q: Queryable, userId: number) {

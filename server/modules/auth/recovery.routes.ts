@@ -18,6 +18,7 @@ export function registerRecoveryRoutes({ app, db, config, mailer }: AppContext):
   r.post(
     '/api/v2/auth/forgot-password',
     {
+      config: { public: true },
       onRequest: rateLimit,
       schema: {
         tags: ['auth'],
@@ -32,6 +33,7 @@ export function registerRecoveryRoutes({ app, db, config, mailer }: AppContext):
   r.post(
     '/api/v2/auth/register',
     {
+      config: { public: true },
       onRequest: rateLimit,
       schema: {
         tags: ['auth'],

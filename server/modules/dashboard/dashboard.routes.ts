@@ -9,7 +9,7 @@ import { facilityPermissions, sessionOf } from '#server/http/session-guard.ts';
 import { dashboard, macLimitTracker, toxicityScore } from './dashboard.service.ts';
 
 /** `GET {F}/dashboard`, `{F}/dashboard/toxicity-score`, `{F}/dashboard/mac_limit_tracker` (spec §7). */
-export function registerDashboardRoutes({ app, db, requireSession, permit }: AppContext): void {
+export function registerDashboardRoutes({ app, db, permitMember, permit }: AppContext): void {
   const r = typed(app);
   const F = '/api/v2/plans/:plan/facilities/:facility';
   const tags = ['dashboard'];
@@ -17,7 +17,7 @@ export function registerDashboardRoutes({ app, db, requireSession, permit }: App
   r.get(
     `${F}/dashboard`,
     {
-      preHandler: requireSession,
+      preHandler: permitMember(),
       schema: {
         tags,
         summary: 'Where the facility stands: every part the caller may read',
@@ -30,6 +30,7 @@ export function registerDashboardRoutes({ app, db, requireSession, permit }: App
     async (request) => {
       const { plan, facility } = request.params;
       const session = sessionOf(request);
+      // The guard has checked the grant; its permissions decide which parts are shown.
       const permissions = facilityPermissions(session, plan, facility);
       return {
         dashboard: await dashboard(db, {

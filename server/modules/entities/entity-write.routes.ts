@@ -72,10 +72,9 @@ export function registerEditRoutes(context: AppContext, def: EntityDef, parts: E
     url: `/api/v2/plans/:plan/facilities/:facility/${def.path}/:id`,
     ...parts.multipart(actionOf(def, 'modify')),
     // Unarchiving is an update with the unArchive flag (spec §4); it needs the archive right.
-    preHandler: async (request, reply) => {
-      const action = restoring(def, request.body, request.query) ? 'archive' : 'modify';
-      await permit(def.resource, actionOf(def, action))(request, reply);
-    },
+    preHandler: permit(def.resource, (request) =>
+      actionOf(def, restoring(def, request.body, request.query) ? 'archive' : 'modify'),
+    ),
     schema: {
       tags: [def.pluralLabel],
       summary,

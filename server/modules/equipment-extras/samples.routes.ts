@@ -8,7 +8,7 @@ import {
   ZSampleParams,
 } from '#core/schemas/equipment-extras.schemas.ts';
 import { idempotentCreate } from '#server/http/idempotency.ts';
-import { typed, type AppContext, type Guard } from '#server/http/app-context.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
 import { actorOf } from '#server/http/session-guard.ts';
 import { createSample, listSamples, setSampleArchived, updateSample } from './samples.service.ts';
 
@@ -83,11 +83,10 @@ export function registerSampleRoutes({ app, db, permit }: AppContext): void {
   );
 
   // Archiving and unarchiving need Delete; an edit needs Modify.
-  const editGuard: Guard = async (request, reply) => {
+  const editGuard = permit('SwabLocation', (request) => {
     const body = request.body as { archive?: unknown; unArchive?: unknown } | undefined;
-    const archiving = body?.archive === true || body?.unArchive === true;
-    await permit('SwabLocation', archiving ? 'Delete' : 'Modify')(request, reply);
-  };
+    return body?.archive === true || body?.unArchive === true ? 'Delete' : 'Modify';
+  });
 
   for (const method of ['post', 'put'] as const) {
     r[method](

@@ -21,6 +21,7 @@ import {
   setLocationArchived,
   updateLocation,
 } from './sampling-locations.service.ts';
+import { editOrRestore } from '#server/http/permission-guards.ts';
 
 const F = '/api/v2/plans/:plan/facilities/:facility';
 const SAMPLING_LOCATIONS = `${F}/equipments/:id/sampling-locations`;
@@ -135,13 +136,7 @@ function registerAt({ app, db, permit }: AppContext, L: string, deprecated: bool
     `${L}/:locationId`,
     {
       // Unarchiving restores what DELETE archived, so it needs the same right.
-      preHandler: async (request, reply) => {
-        const body = request.body as { unArchive?: unknown } | undefined;
-        await permit('SwabLocation', body?.unArchive === true ? 'Delete' : 'Modify')(
-          request,
-          reply,
-        );
-      },
+      preHandler: permit('SwabLocation', editOrRestore('Delete')),
       schema: {
         deprecated,
         tags,

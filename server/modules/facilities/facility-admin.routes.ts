@@ -12,13 +12,7 @@ import {
 } from '#core/schemas/facilities.schemas.ts';
 import { typed, type AppContext } from '#server/http/app-context.ts';
 import { idempotentCreate } from '#server/http/idempotency.ts';
-import {
-  actorOf,
-  assertPlan,
-  requireSystemAdmin,
-  sessionLimitsOf,
-  sessionOf,
-} from '#server/http/session-guard.ts';
+import { actorOf, assertPlan, sessionOf } from '#server/http/session-guard.ts';
 import {
   changeLicense,
   createFacility,
@@ -50,10 +44,14 @@ function scopeOf(request: FastifyRequest): FacilityAdminScope {
  * permission (§6); facility groups and licences, which the map has no resource for, the system
  * administrator.
  */
-export function registerFacilityAdminRoutes({ app, db, config, permit, permitPlan }: AppContext) {
+export function registerFacilityAdminRoutes({
+  app,
+  db,
+  permit,
+  permitPlan,
+  permitSystemAdmin,
+}: AppContext) {
   const r = typed(app);
-  const systemAdmin = (resource: string, action: string) =>
-    requireSystemAdmin(db, sessionLimitsOf(config), resource, action);
 
   r.get(
     '/api/v2/plans/:plan/facilities/all',
@@ -123,7 +121,7 @@ export function registerFacilityAdminRoutes({ app, db, config, permit, permitPla
   r.put(
     '/api/v2/plans/:plan/facilities/:facility/license',
     {
-      preHandler: systemAdmin('Facility', 'License'),
+      preHandler: permitSystemAdmin('Facility', 'License'),
       schema: {
         tags: TAGS,
         summary:
@@ -157,7 +155,7 @@ export function registerFacilityAdminRoutes({ app, db, config, permit, permitPla
   r.post(
     '/api/v2/plans/:plan/facility-groups',
     {
-      preHandler: systemAdmin('FacilityGroup', 'Add'),
+      preHandler: permitSystemAdmin('FacilityGroup', 'Add'),
       schema: {
         tags: TAGS,
         summary: 'Create a facility group (system administrator)',
@@ -177,7 +175,7 @@ export function registerFacilityAdminRoutes({ app, db, config, permit, permitPla
   r.post(
     '/api/v2/plans/:plan/facility-groups/:id',
     {
-      preHandler: systemAdmin('FacilityGroup', 'Modify'),
+      preHandler: permitSystemAdmin('FacilityGroup', 'Modify'),
       schema: {
         tags: TAGS,
         summary: 'Rename a facility group with a reason and the version (system administrator)',

@@ -7,6 +7,7 @@ export function registerFeatureRoutes({ app, db }: AppContext): void {
   typed(app).get(
     '/api/v2/features',
     {
+      config: { public: true },
       schema: {
         tags: ['features'],
         summary: 'Feature flags the sign-in screens need',

@@ -8,7 +8,7 @@ import {
 } from '#core/schemas/dashboard.schemas.ts';
 import { typed, type AppContext } from '#server/http/app-context.ts';
 import { likePattern, pageOf, pageWindow } from '#server/db/paging.ts';
-import { actorOf, facilityPermissions, sessionOf } from '#server/http/session-guard.ts';
+import { actorOf, sessionOf } from '#server/http/session-guard.ts';
 import { writeAudit } from '#server/db/audit-write.ts';
 
 interface FeedbackRow {
@@ -33,7 +33,7 @@ const toFeedback = (row: FeedbackRow): TFeedback => ({
  * `feedback` (spec §7): anyone with a role in the facility sends feedback from any screen; the
  * facility's administrators (User Modify, as for the mail outbox) read it.
  */
-export function registerFeedbackRoutes({ app, db, requireSession, permit }: AppContext): void {
+export function registerFeedbackRoutes({ app, db, permitMember, permit }: AppContext): void {
   const r = typed(app);
   const F = '/api/v2/plans/:plan/facilities/:facility';
   const tags = ['feedback'];
@@ -41,7 +41,7 @@ export function registerFeedbackRoutes({ app, db, requireSession, permit }: AppC
   r.post(
     `${F}/feedback`,
     {
-      preHandler: requireSession,
+      preHandler: permitMember(),
       schema: {
         tags,
         summary:
@@ -54,7 +54,6 @@ export function registerFeedbackRoutes({ app, db, requireSession, permit }: AppC
     async (request) => {
       const { plan, facility } = request.params;
       const session = sessionOf(request);
-      facilityPermissions(session, plan, facility);
       const { text, screenPath } = request.body;
       const actor = actorOf(request);
       const row = await db.transaction(async (tx) => {

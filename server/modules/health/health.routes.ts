@@ -10,6 +10,7 @@ export function registerHealthRoutes({ app, db, config }: AppContext): void {
   typed(app).get(
     '/api/v2/health',
     {
+      config: { public: true },
       schema: {
         tags: ['health'],
         summary: 'Answers once the database is reachable and migrations have run',

@@ -1,7 +1,6 @@
 import { AppError } from '#core/errors/errors.ts';
 import { ZJobParams, ZJobResponse, type TJob } from '#core/schemas/jobs.schemas.ts';
-import { typed, type AppContext, type Guard } from '#server/http/app-context.ts';
-import { facilityPermissions, sessionOf } from '#server/http/session-guard.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
 import { maybeOne } from '#server/db/db.ts';
 import { startJobWorker, type JobWorker, type JobWorkerOptions } from '#server/jobs/worker.ts';
 
@@ -12,7 +11,7 @@ const F = '/api/v2/plans/:plan/facilities/:facility';
  * app closes (before the database does).
  */
 export function registerJobs(
-  { app, db, requireSession }: AppContext,
+  { app, db, permitMember }: AppContext,
   workerOptions: JobWorkerOptions = {},
 ): void {
   let worker: JobWorker | undefined;
@@ -24,11 +23,7 @@ export function registerJobs(
   });
 
   // A job's progress carries no GMP data: anyone granted the facility may follow it.
-  const facilityMember: Guard = async (request, reply) => {
-    await requireSession(request, reply);
-    const { plan, facility } = request.params as { plan: unknown; facility: unknown };
-    facilityPermissions(sessionOf(request), Number(plan), Number(facility));
-  };
+  const facilityMember = permitMember();
 
   typed(app).get(
     `${F}/jobs/:id`,

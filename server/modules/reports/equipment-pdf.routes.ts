@@ -1,10 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
 import { ZId } from '#core/schemas/common.schemas.ts';
-import { isAllowed, type PermissionMap } from '#core/permissions/permission-map.ts';
 import { typed, type AppContext } from '#server/http/app-context.ts';
 import { attachment } from '#server/http/download.ts';
-import { actorOf, facilityPermissions, sessionOf } from '#server/http/session-guard.ts';
+import { actorOf, sessionOf } from '#server/http/session-guard.ts';
 import { facilityDateTimeSettings } from '../audit/audit-log.service.ts';
 import { writeAudit } from '#server/db/audit-write.ts';
 import { renderPreviewPdf } from './controlled-pdf.ts';
@@ -26,23 +25,13 @@ const permissionText =
  * The sampling sheet and the area calculation of an item of equipment (spec §7 PDF blobs):
  * drawn on request from the data now, on the controlled layout, and not stored.
  */
-export function registerEquipmentPdfRoutes({ app, db, permit }: AppContext): void {
+export function registerEquipmentPdfRoutes({ app, db, permitAny }: AppContext): void {
   const r = typed(app);
-  const equipmentGet = permit('Equipment', 'Get');
   // Either permission of spec §6 that reaches these files: the report one, or the item's own.
-  const guard = async (request: FastifyRequest, reply: FastifyReply) => {
-    const { plan, facility } = request.params as { plan: string; facility: string };
-    if (request.session) {
-      let permissions: PermissionMap | null = null;
-      try {
-        permissions = facilityPermissions(sessionOf(request), Number(plan), Number(facility));
-      } catch {
-        // Refused here, the item's own permission decides below.
-      }
-      if (permissions && isAllowed(permissions, 'CEReport', 'GeneratePDF')) return;
-    }
-    await equipmentGet(request, reply);
-  };
+  const guard = permitAny(() => [
+    ['CEReport', 'GeneratePDF'],
+    ['Equipment', 'Get'],
+  ]);
 
   const send = async (
     request: FastifyRequest & { params: { plan: number; facility: number; id: number } },

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   isAllowed,
@@ -27,6 +27,7 @@ import {
   type FacilityScope,
 } from './roles.service.ts';
 import { ZId } from '#core/schemas/common.schemas.ts';
+import { editOrRestore } from '#server/http/permission-guards.ts';
 
 const F = '/api/v2/plans/:plan/facilities/:facility';
 const TAGS = ['roles'];
@@ -81,16 +82,12 @@ export function registerRoleRoutes({ app, db, permit, requireSession }: AppConte
       ),
   );
 
-  const canModify = permit('UserRole', 'Modify');
   const canDelete = permit('UserRole', 'Delete');
   r.post(
     `${F}/user_roles/:id`,
     {
       // Restoring an archived role (unArchive) is the counterpart of archiving: UserRole Delete.
-      preHandler: async (request: FastifyRequest, reply: FastifyReply) => {
-        const body = request.body as { unArchive?: unknown } | undefined;
-        await (body?.unArchive === true ? canDelete : canModify)(request, reply);
-      },
+      preHandler: permit('UserRole', editOrRestore('Delete')),
       schema: {
         tags: TAGS,
         summary:

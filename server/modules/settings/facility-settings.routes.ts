@@ -7,8 +7,8 @@ import {
   ZUpdateDateTimeSettingsRequest,
   ZUpdateDefaultUnitRequest,
 } from '#core/schemas/settings.schemas.ts';
-import { typed, type AppContext, type Guard } from '#server/http/app-context.ts';
-import { actorOf, facilityPermissions, sessionOf } from '#server/http/session-guard.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { actorOf } from '#server/http/session-guard.ts';
 import {
   getDateTimeSettings,
   listDefaultUnits,
@@ -22,16 +22,12 @@ export function registerFacilitySettingsRoutes({
   app,
   db,
   permit,
-  requireSession,
+  permitMember,
 }: AppContext): void {
   const r = typed(app);
 
   // Every screen shows dates in the facility's settings, so anyone granted the facility reads them.
-  const facilityMember: Guard = async (request, reply) => {
-    await requireSession(request, reply);
-    const { plan, facility } = request.params as { plan: number; facility: number };
-    facilityPermissions(sessionOf(request), Number(plan), Number(facility));
-  };
+  const facilityMember = permitMember();
 
   r.get(
     `${F}/date-time-settings`,

@@ -11,7 +11,7 @@ import {
 import type { TControlledDocumentType } from '#core/schemas/signatures.schemas.ts';
 import { typed, type AppContext } from '#server/http/app-context.ts';
 import type { ResolvedSession } from '#server/sessions/session-lookup.ts';
-import { writeAudit } from '#server/db/audit-write.ts';
+import { writeRefusal } from '#server/http/refusal-audit.ts';
 import { actorOf, facilityPermissions, sessionOf } from '#server/http/session-guard.ts';
 import { documentTypeRegistration } from '#server/records/controlled.ts';
 import { registerRecordPdfRoute } from './record-pdf.routes.ts';
@@ -38,7 +38,7 @@ const tags = ['signatures'];
 
 /** `{F}/signatures` and `{F}/signatures/pending` (shared/contracts/signatures-api.md). */
 export function registerSignatureRoutes(context: AppContext): void {
-  const { app, db, config, requireSession } = context;
+  const { app, db, config, requireSession, permitMember } = context;
   const r = typed(app);
   const signingKey = () => signatureKey(config, (message) => app.log.warn(message));
 
@@ -67,12 +67,12 @@ export function registerSignatureRoutes(context: AppContext): void {
         // do), since it may be one the user has no business knowing exists.
         if (error instanceof AppError && error.errName === 'NotAllowed') {
           const { documentType, documentId, action } = request.body;
-          await writeAudit(db, actorOf(request), {
+          await writeRefusal(db, actorOf(request), {
             planId: session.user.plan_id,
             domain: 'ElectronicSignature',
             action: 'SignatureRefused',
             entityId: documentId,
-            newValues: {
+            values: {
               documentType,
               documentId,
               attempted: action,
@@ -126,7 +126,7 @@ export function registerSignatureRoutes(context: AppContext): void {
   r.get(
     `${F}/signatures/pending`,
     {
-      preHandler: requireSession,
+      preHandler: permitMember(),
       schema: {
         tags,
         summary: 'My approvals: the record versions waiting for my signature in this facility',
@@ -135,9 +135,8 @@ export function registerSignatureRoutes(context: AppContext): void {
       },
     },
     async (request) => {
-      const { plan, facility } = request.params;
+      const { facility } = request.params;
       const session = sessionOf(request);
-      facilityPermissions(session, plan, facility);
       const items = await pendingApprovals(
         db,
         facility,

@@ -51,6 +51,7 @@ export function registerSsoRoutes({
   r.get(
     '/api/v2/auth/sso/:provider/login',
     {
+      config: { public: true },
       onRequest: rateLimit,
       schema: {
         tags: ['auth'],
@@ -76,6 +77,7 @@ export function registerSsoRoutes({
   r.get(
     '/api/v2/auth/sso/:provider/verify',
     {
+      config: { public: true },
       onRequest: rateLimit,
       schema: {
         tags: ['auth'],

@@ -7,7 +7,8 @@ import {
   type PermissionMap,
 } from '#core/permissions/permission-map.ts';
 import type { Db, Queryable, RecordedAfterRollback } from '#server/db/db.ts';
-import { writeAudit, type Actor } from '#server/db/audit-write.ts';
+import type { Actor } from '#server/db/audit-write.ts';
+import { writeRefusal } from '#server/http/refusal-audit.ts';
 
 interface RefusalDetails {
   planId: number;
@@ -39,16 +40,14 @@ export class PrivilegeRefusal extends AppError implements RecordedAfterRollback 
   async recordAfterRollback(db: Db): Promise<void> {
     if (!this.actor) return;
     const { planId, domain, entityId, facilityId, attempted, why, missing } = this.details;
-    await db.transaction((tx) =>
-      writeAudit(tx, this.actor!, {
-        planId,
-        facilityId: facilityId ?? null,
-        domain,
-        action: 'AccessRefused',
-        entityId,
-        newValues: { attempted, why, ...(missing ? { missing } : {}) },
-      }),
-    );
+    await writeRefusal(db, this.actor, {
+      planId,
+      facilityId: facilityId ?? null,
+      domain,
+      action: 'AccessRefused',
+      entityId,
+      values: { attempted, why, ...(missing ? { missing } : {}) },
+    });
   }
 }
 

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '#core/errors/errors.ts';
 import { ZIdParams, ZPage } from '#core/schemas/common.schemas.ts';
@@ -31,6 +31,7 @@ import {
   type AccountAction,
   type AdminScope,
 } from './users-admin.service.ts';
+import { editOrRestore } from '#server/http/permission-guards.ts';
 
 const TAGS = ['users'];
 
@@ -113,10 +114,7 @@ export function registerUsersAdminRoutes({
     '/api/v2/users/:id',
     {
       // Editing needs User Modify; restoring an archived user (unArchive) needs User Archive.
-      preHandler: async (request: FastifyRequest, reply: FastifyReply) => {
-        const body = request.body as { unArchive?: unknown } | undefined;
-        await (body?.unArchive === true ? canArchive : canModify)(request, reply);
-      },
+      preHandler: permitPlan('User', editOrRestore('Archive')),
       schema: {
         tags: TAGS,
         summary:

@@ -1,0 +1,120 @@
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '#core/errors/errors.ts';
+import { isAllowed, mergePermissionMaps } from '#core/permissions/permission-map.ts';
+import { MAX_ID } from '#core/schemas/common.schemas.ts';
+import type { Db } from '../db/db.ts';
+import type { SessionLimits } from '../sessions/session-lookup.ts';
+import type { AccessCache } from './access-cache.ts';
+import type { Guard } from './app-context.ts';
+import { auditRefusal } from './refusal-audit.ts';
+import { assertPlan, facilityPermissions, sessionGuard, sessionOf } from './session-guard.ts';
+import { asGuard } from './route-guard.ts';
+
+/** An action fixed by the route, or read from the request (restoring needs the archive right). */
+export type ActionOf = string | ((request: FastifyRequest) => string);
+
+/**
+ * An edit needs Modify; restoring an archived record (`unArchive` in the body) needs the right
+ * that archived it.
+ */
+export function editOrRestore(archiveAction: string): ActionOf {
+  return (request) =>
+    (request.body as { unArchive?: unknown } | undefined)?.unArchive === true
+      ? archiveAction
+      : 'Modify';
+}
+
+function isId(value: number): boolean {
+  return Number.isInteger(value) && value > 0 && value <= MAX_ID;
+}
+
+function notAllowed(resource: string, action: string): AppError {
+  return new AppError('NotAllowed', `${resource} ${action} failed as current user is not allowed`);
+}
+
+/** The plan and facility of the path; guards run before validation, so what is no id finds nothing. */
+function scopeOfPath(request: FastifyRequest): { plan: number; facility: number } {
+  const params = request.params as { plan?: unknown; facility?: unknown };
+  const plan = Number(params.plan);
+  const facility = Number(params.facility);
+  if (!isId(plan) || !isId(facility)) throw new AppError('NotFoundError');
+  return { plan, facility };
+}
+
+/**
+ * The guards every route declares (app-context.ts): each resolves the session, checks one thing
+ * and audits a refusal the same way (refusal-audit.ts). Access is limited to authorised people
+ * per 21 CFR 11.10(d) and EU GMP Annex 11 §12.
+ */
+export function createGuards(db: Db, limits: SessionLimits, access?: AccessCache) {
+  const requireSession = sessionGuard(db, limits, access);
+  const session = async (request: FastifyRequest, reply: Parameters<Guard>[1]) => {
+    await requireSession(request, reply);
+    return sessionOf(request);
+  };
+
+  /** Session, the facility of the path, and one of these permissions in it (spec §6). */
+  const permitAny = (choices: (request: FastifyRequest) => [string, string][]): Guard =>
+    asGuard(async (request, reply) => {
+      const user = await session(request, reply);
+      const { plan, facility } = scopeOfPath(request);
+      const wanted = choices(request);
+      const [resource, action] = wanted[wanted.length - 1]!;
+      await auditRefusal(db, request, { resource, action, facility }, () => {
+        const permissions = facilityPermissions(user, plan, facility);
+        if (!wanted.some(([r, a]) => isAllowed(permissions, r, a)))
+          throw notAllowed(resource, action);
+      });
+    });
+
+  const permit = (resource: string, action: ActionOf): Guard =>
+    permitAny((request) => [[resource, typeof action === 'string' ? action : action(request)]]);
+
+  /** Session and a grant of the facility of the path, whatever its roles allow. */
+  const permitMember = (): Guard =>
+    asGuard(async (request, reply) => {
+      const user = await session(request, reply);
+      const { plan, facility } = scopeOfPath(request);
+      await auditRefusal(db, request, { resource: 'Facility', action: 'Member', facility }, () =>
+        facilityPermissions(user, plan, facility),
+      );
+    });
+
+  /** Session and this permission in any facility of the user's plan (plan-wide data: users). */
+  const permitPlan = (resource: string, action: ActionOf): Guard =>
+    asGuard(async (request, reply) => {
+      const user = await session(request, reply);
+      const wanted = typeof action === 'string' ? action : action(request);
+      await auditRefusal(db, request, { resource, action: wanted }, () => {
+        const all = [...user.grants.values()].map((grant) => grant.permissions);
+        if (!isAllowed(mergePermissionMaps(all), resource, wanted))
+          throw notAllowed(resource, wanted);
+      });
+    });
+
+  /**
+   * What only a system administrator does (licences, facility groups: the spec's permission map
+   * has no resource for them). `facility` is the one of the path, if any.
+   */
+  const permitSystemAdmin = (resource: string, action: string): Guard =>
+    asGuard(async (request, reply) => {
+      const user = await session(request, reply);
+      const params = request.params as { plan?: unknown; facility?: unknown };
+      const facility = Number(params.facility);
+      const attempt = { resource, action, ...(isId(facility) ? { facility } : {}) };
+      await auditRefusal(db, request, attempt, () => {
+        const plan = Number(params.plan);
+        if (!isId(plan)) throw new AppError('NotFoundError');
+        assertPlan(user, plan);
+        if (!user.user.is_system_admin)
+          throw new AppError(
+            'NotAllowed',
+            `${resource} ${action} failed as current user is not a system administrator`,
+          );
+      });
+    });
+
+  return { requireSession, permit, permitAny, permitMember, permitPlan, permitSystemAdmin };
+}
+
+export type Guards = ReturnType<typeof createGuards>;
