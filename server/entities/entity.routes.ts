@@ -19,6 +19,7 @@ import {
   readMultipartBody,
 } from '../modules/attachments/multipart-body.ts';
 import { withControlledState, type ControlledReadOptions } from '../records/controlled-entities.ts';
+import { signatureKey } from '../records/signature-binding.ts';
 import { getEntity, listEntities, type EntityRecord } from './entity-store.ts';
 import { withReadExtras } from './read-extras.ts';
 import { createEntity } from './entity-write.ts';
@@ -81,7 +82,10 @@ export function registerEntityRoutes(context: AppContext, def: EntityDef): void 
       db,
       def,
       facilityId,
-      await withControlledState(db, def, facilityId, records, options),
+      await withControlledState(db, def, facilityId, records, {
+        ...options,
+        ...(def.controlled ? { key: await signatureKey(config, (m) => app.log.warn(m)) } : {}),
+      }),
     );
   // A save answers what it saved: the draft of a controlled record.
   const readOf = async <T extends EntityRecord>(saved: T) =>

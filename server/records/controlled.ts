@@ -66,6 +66,15 @@ export interface DocumentTypeRegistration {
    * it either, as the submitter may not (a deviation's author, 21 CFR 211.192).
    */
   authorOf?: (q: Queryable, ref: ControlledRef) => Promise<number | null>;
+  /**
+   * The records' own rows as a version's content holds them, for the integrity check
+   * (record-integrity.ts): with no version in progress they must say what the approved one says.
+   */
+  liveContent?: (
+    q: Queryable,
+    facilityId: number,
+    documentIds: readonly number[],
+  ) => Promise<Map<number, Record<string, unknown>>>;
 }
 
 const registry = new Map<TControlledDocumentType, DocumentTypeRegistration>();
@@ -467,6 +476,8 @@ export async function approveByRecord(
       versionNumber: latest.version_number,
       status: 'Approved',
       approvedBy: by,
+      // What was put in force, for the integrity check of the version (record-integrity.ts).
+      contentHash: contentHash(ref, latest.version_number, latest.content),
     },
   });
   return { status: 'Approved', signatureState: 'Signed', versionNumber: latest.version_number };

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testDatabaseRoles } from '../test/test-db-urls.ts';
+import { onTwoRoles } from '../test/test-db-urls.ts';
 import { contentHash } from './controlled.ts';
 import {
   approvedSop,
@@ -14,7 +14,7 @@ import {
  * to another record, and the database refuses to change or remove one.
  */
 
-const twoRoles = Boolean(process.env.DATABASE_URL) && Boolean(testDatabaseRoles().appRole);
+const twoRoles = onTwoRoles();
 
 let kit: SignKit;
 let sopId: number;
