@@ -5,6 +5,7 @@ import {
   startSignKit,
   type SignKit,
 } from '#server/test/sign-test-kit.ts';
+import { signedPdfText } from '#server/test/signed-pdf.ts';
 import { onTwoRoles } from '#server/test/test-db-urls.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -119,6 +120,9 @@ describe('a difference between what was approved and what is stored', () => {
       expect.objectContaining({ reason: 'The approved content differs from what was signed' }),
     ]);
     expect((await verify()).intact).toBe(false);
+    const pdf = await signedPdfText(kit.server, kit.F, kit.admin.token, 'SOP', sopId);
+    expect(pdf).toContain('Integrity broken');
+    expect(pdf).not.toContain('Active');
   });
 
   it('made by the owner inserting an approved version without signatures is broken', async () => {
