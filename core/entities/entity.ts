@@ -3,6 +3,7 @@ import { ZReason, ZVersion } from '../schemas/common.schemas.ts';
 import { ZPropertyValues, type PropertyTarget } from '../schemas/additional-properties.schemas.ts';
 import type { PropertyError } from '../errors/errors.ts';
 import {
+  ZIntegrity,
   ZRecordStatus,
   ZSignatureState,
   type TControlledDocumentType,
@@ -174,6 +175,7 @@ const CONTROLLED_READ = {
   signatureState: ZSignatureState.nullable(),
   versionNumber: z.number().int().positive(),
   ...ZVersionsInForce.shape,
+  ...ZIntegrity,
 };
 
 /** The `additionalProperties` member of an entity that carries the facility's definitions. */

@@ -7,15 +7,17 @@ export const STATUS_LABELS: Record<TRecordStatus, string> = {
   BeingApproved: 'BeingApproved',
   Approved: 'Active',
   Deprecated: 'Deprecated',
+  IntegrityBroken: 'Integrity broken',
 };
 
-/** Ant Design tag colours: in force green, waiting blue/gold, withdrawn grey. */
+/** Ant Design tag colours: in force green, waiting blue/gold, withdrawn grey, broken red. */
 export const STATUS_COLOURS: Record<TRecordStatus, string> = {
   BeingBuilt: 'default',
   BeingReviewed: 'processing',
   BeingApproved: 'gold',
   Approved: 'success',
   Deprecated: 'default',
+  IntegrityBroken: 'error',
 };
 
 export const SIGNATURE_STATE_LABELS: Record<TSignatureState, string> = {

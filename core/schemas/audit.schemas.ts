@@ -139,11 +139,24 @@ export const ZSignaturesCheck = z.object({
   ),
 });
 
+/** Controlled records whose version in force no longer matches what was approved. */
+export const ZRecordsCheck = z.object({
+  broken: z.array(
+    z.object({
+      documentType: z.string(),
+      documentId: z.number().int(),
+      versionNumber: z.number().int(),
+      reason: z.string(),
+    }),
+  ),
+});
+
 export const ZAuditVerifyResult = z.object({
-  /** False when a chain is broken or a signature is not valid. */
+  /** False when a chain is broken, a signature is not valid or a record's integrity is broken. */
   intact: z.boolean(),
   chains: z.array(ZChainCheck),
   signatures: ZSignaturesCheck,
+  records: ZRecordsCheck,
 });
 
 export const ZAuditAnchorResult = z.object({

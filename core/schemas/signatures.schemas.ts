@@ -31,6 +31,9 @@ export const RECORD_STATUSES = [
   'BeingApproved',
   'Approved',
   'Deprecated',
+  // Never stored: how a read shows a version in force whose content no longer matches what was
+  // approved (server/records/record-integrity.ts), instead of Approved.
+  'IntegrityBroken',
 ] as const;
 export const ZRecordStatus = z.enum(RECORD_STATUSES);
 export type TRecordStatus = z.infer<typeof ZRecordStatus>;
@@ -46,6 +49,15 @@ export type TSignAction = z.infer<typeof ZSignAction>;
 export const SIGNER_ROLES = ['Submitter', 'Reviewer', 'Approver'] as const;
 export const ZSignerRole = z.enum(SIGNER_ROLES);
 export type TSignerRole = z.infer<typeof ZSignerRole>;
+
+/**
+ * Whether the version in force is still what was approved: 'broken' (with the reason) when its
+ * content, its signatures or the record's own row were changed behind the application.
+ */
+export const ZIntegrity = {
+  integrity: z.enum(['intact', 'broken']).optional(),
+  integrityReason: z.string().nullable().optional(),
+};
 
 /** What every read of a controlled record carries besides its own fields. */
 export const ZControlledState = z.object({

@@ -3,6 +3,8 @@ import { ENTITY_DEFS } from '#core/entities/defs/index.ts';
 import type { Queryable } from '../db/db.ts';
 import type { AsOfOptions } from '../entities/entity-history.ts';
 import type { Actor } from '../db/audit-write.ts';
+import { selectList, toRecord } from '../entities/entity-store.ts';
+import { integrityOf, shownState, type Integrity } from './record-integrity.ts';
 import {
   controlledStates,
   recordEdit,
@@ -59,6 +61,13 @@ export function registerControlledEntities(defs: readonly EntityDef[] = ENTITY_D
         );
         return row?.version ?? null;
       },
+      liveContent: async (q, facilityId, ids) => {
+        const rows = await q.query<Record<string, unknown>>(
+          `select ${selectList(def)} from ${def.table} where facility_id = $1 and id = any($2::int[])`,
+          [facilityId, [...ids]],
+        );
+        return new Map(rows.map((row) => [row.id as number, contentOf(def, toRecord(def, row))]));
+      },
     });
   }
 }
@@ -89,12 +98,15 @@ export interface ControlledReadOptions extends AsOfOptions {
    * any approval both answer the latest.
    */
   read?: 'inForce' | 'draft';
+  /** The signatures' MAC key: with it (and no asOf) a read carries the record's integrity. */
+  key?: Buffer;
 }
 
-type ControlledRead = ControlledVersionState & {
-  inForceVersionNumber: number | null;
-  draftVersionNumber: number | null;
-};
+type ControlledRead = ControlledVersionState &
+  Integrity & {
+    inForceVersionNumber: number | null;
+    draftVersionNumber: number | null;
+  };
 
 /**
  * Records of a controlled entity as the read asks: on a plain read the version in force, its
@@ -107,14 +119,15 @@ export async function withControlledState<T extends { id: number }>(
   def: EntityDef,
   facilityId: number,
   records: T[],
-  { read = 'inForce', ...options }: ControlledReadOptions = {},
+  { read = 'inForce', key, ...options }: ControlledReadOptions = {},
 ): Promise<(T & Partial<ControlledRead>)[]> {
   if (!def.controlled || records.length === 0) return records;
   const ref = { facilityId, documentType: def.controlled.documentType };
   const ids = records.map((r) => r.id);
-  const [states, inForce] = await Promise.all([
+  const [states, inForce, integrity] = await Promise.all([
     controlledStates(q, ref, ids, options),
     versionsInForce(q, ref, ids, options),
+    key && !options.asOf ? integrityOf(q, key, ref, ids) : undefined,
   ]);
   // A record saved before it was controlled reads as version 1 Being Built.
   const fallback: ControlledVersionState = {
@@ -126,9 +139,10 @@ export async function withControlledState<T extends { id: number }>(
     const latest = states.get(r.id) ?? fallback;
     const approved = inForce.get(r.id);
     const versions = versionNumbers(latest, approved);
-    if (read === 'draft' || !approved) return { ...r, ...latest, ...versions };
+    const checked = integrity?.(r.id);
+    if (read === 'draft' || !approved) return { ...r, ...shownState(latest, checked), ...versions };
     const { content, ...state } = approved;
-    return { ...r, ...approvedFields(def, content), ...state, ...versions };
+    return { ...r, ...approvedFields(def, content), ...shownState(state, checked), ...versions };
   });
 }
 

@@ -152,6 +152,8 @@ class AdvanceCommand implements fc.AsyncCommand<Model, SignKit> {
       BeingApproved: this.reject ? 'Reject' : 'Approve',
       Approved: 'Edit',
       Deprecated: 'Edit',
+      // Only a read shows it (a version changed behind the app); the model never makes one.
+      IntegrityBroken: 'Edit',
     };
     const action = next[doc.status];
     const order = [0, 1, 2].map((i) => (i + this.offset) % 3);

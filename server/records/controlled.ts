@@ -7,6 +7,7 @@ import type {
 } from '#core/schemas/signatures.schemas.ts';
 import type { Db, Queryable, RecordedAfterRollback } from '../db/db.ts';
 import { tableAsOf, type AsOfOptions } from '../entities/entity-history.ts';
+import { NOW, updateVersioned, type Assigned } from '../entities/versioned-update.ts';
 import { writeAudit, type Actor } from '../db/audit-write.ts';
 
 /*
@@ -65,6 +66,15 @@ export interface DocumentTypeRegistration {
    * it either, as the submitter may not (a deviation's author, 21 CFR 211.192).
    */
   authorOf?: (q: Queryable, ref: ControlledRef) => Promise<number | null>;
+  /**
+   * The records' own rows as a version's content holds them, for the integrity check
+   * (record-integrity.ts): with no version in progress they must say what the approved one says.
+   */
+  liveContent?: (
+    q: Queryable,
+    facilityId: number,
+    documentIds: readonly number[],
+  ) => Promise<Map<number, Record<string, unknown>>>;
 }
 
 const registry = new Map<TControlledDocumentType, DocumentTypeRegistration>();
@@ -142,6 +152,43 @@ export async function latestVersion(
 }
 
 /**
+ * A version's own change, through the one versioned UPDATE of every record (its lock counter,
+ * who and when), at the version it was read and locked at.
+ */
+export function updateVersion(
+  tx: Queryable,
+  actor: Actor,
+  ref: Pick<ControlledRef, 'facilityId'>,
+  row: Pick<VersionRow, 'id' | 'version'>,
+  set: Readonly<Record<string, Assigned>>,
+): Promise<Record<string, unknown>> {
+  return updateVersioned(
+    tx,
+    {
+      table: 'controlled_versions',
+      ownerColumn: 'facility_id',
+      ownerId: ref.facilityId,
+      id: row.id,
+      version: row.version,
+    },
+    actor.userId,
+    set,
+  );
+}
+
+/** The version in force before an approval becomes Deprecated (DB-3: one in force at a time). */
+export async function deprecateInForce(tx: Queryable, actor: Actor, ref: ControlledRef) {
+  const [inForce] = await tx.query<Pick<VersionRow, 'id' | 'version'>>(
+    `select id, version from controlled_versions
+      where facility_id = $1 and document_type = $2 and document_id = $3 and status = 'Approved'
+      for update`,
+    [ref.facilityId, ref.documentType, ref.documentId],
+  );
+  if (inForce)
+    await updateVersion(tx, actor, ref, inForce, { status: 'Deprecated', deprecated_at: NOW });
+}
+
+/**
  * A refused action on a controlled record: the error the client sees, and an audit row written
  * once the refused transaction has rolled back (the owner of the transaction calls it).
  */
@@ -199,11 +246,7 @@ export async function recordEdit(
     );
   }
   if (latest && latest.status === 'BeingBuilt') {
-    await tx.query(
-      `update controlled_versions set content = $2, title = $3, updated_at = now(),
-              version = version + 1 where id = $1`,
-      [latest.id, JSON.stringify(content), title],
-    );
+    await updateVersion(tx, actor, ref, latest, { content: JSON.stringify(content), title });
     return {
       status: 'BeingBuilt',
       signatureState: latest.signature_state,
@@ -414,19 +457,12 @@ export async function approveByRecord(
       ref,
       'Approve',
     );
-  await tx.query(
-    `update controlled_versions set status = 'Deprecated', deprecated_at = now(),
-            updated_at = now(), version = version + 1
-      where facility_id = $1 and document_type = $2 and document_id = $3 and status = 'Approved'`,
-    [ref.facilityId, ref.documentType, ref.documentId],
-  );
-  await tx.query(
-    `update controlled_versions
-        set status = 'Approved', signature_state = 'Signed', approved_at = now(),
-            updated_at = now(), version = version + 1
-      where id = $1`,
-    [latest.id],
-  );
+  await deprecateInForce(tx, actor, ref);
+  await updateVersion(tx, actor, ref, latest, {
+    status: 'Approved',
+    signature_state: 'Signed',
+    approved_at: NOW,
+  });
   await writeAudit(tx, actor, {
     planId: ref.planId,
     facilityId: ref.facilityId,
@@ -440,6 +476,8 @@ export async function approveByRecord(
       versionNumber: latest.version_number,
       status: 'Approved',
       approvedBy: by,
+      // What was put in force, for the integrity check of the version (record-integrity.ts).
+      contentHash: contentHash(ref, latest.version_number, latest.content),
     },
   });
   return { status: 'Approved', signatureState: 'Signed', versionNumber: latest.version_number };

@@ -1,14 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testDatabaseRoles } from '../test/test-db-urls.ts';
+import { onTwoRoles } from '../test/test-db-urls.ts';
 import { contentHash } from './controlled.ts';
-import { approvedSop, sqlState, startSignKit, type SignKit } from '#server/test/sign-test-kit.ts';
+import {
+  approvedSop,
+  pastTheVersionLock,
+  sqlState,
+  startSignKit,
+  type SignKit,
+} from '#server/test/sign-test-kit.ts';
 
 /*
  * ES-3: a changed record no longer verifies against its signature, a signature cannot be moved
  * to another record, and the database refuses to change or remove one.
  */
 
-const twoRoles = Boolean(process.env.DATABASE_URL) && Boolean(testDatabaseRoles().appRole);
+const twoRoles = onTwoRoles();
 
 let kit: SignKit;
 let sopId: number;
@@ -29,7 +35,8 @@ describe('ES-3: signatures bound to what was signed', () => {
   it('a change of the stored version, even by the owner in the database, makes them invalid', async () => {
     expect(await validity()).toEqual([true, true]);
     const owner = await kit.server.db.owner();
-    await owner.query(
+    await pastTheVersionLock(
+      owner,
       `update controlled_versions set content = jsonb_set(content, '{name}', '"Changed behind the app"')
         where document_type = 'SOP' and document_id = $1 and version_number = 1`,
       [sopId],

@@ -20,3 +20,7 @@ export function testDatabaseRoles(): { appUrl: string; ownerUrl: string; appRole
     ? { appUrl, ownerUrl }
     : { appUrl, ownerUrl, appRole };
 }
+
+/** Whether the tests run on a PostgreSQL server with the owner and the app as two roles. */
+export const onTwoRoles = (): boolean =>
+  Boolean(process.env.DATABASE_URL) && Boolean(testDatabaseRoles().appRole);

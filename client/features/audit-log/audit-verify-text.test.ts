@@ -26,6 +26,7 @@ describe('the audit trail verification in words', () => {
           intact: true,
           chains: [check('plan:1', 4), check('facility:3', 20)],
           signatures: { checked: 0, invalid: [] },
+          records: { broken: [] },
         },
         names,
       ),
@@ -42,6 +43,7 @@ describe('the audit trail verification in words', () => {
         intact: false,
         chains: [check('plan:1', 4), check('facility:3', 20, { seq: 7, problem: 'hash' })],
         signatures: { checked: 0, invalid: [] },
+        records: { broken: [] },
       },
       names,
     );
@@ -69,6 +71,7 @@ describe('the audit trail verification in words', () => {
             },
           ],
         },
+        records: { broken: [] },
       },
       names,
     );
@@ -78,12 +81,38 @@ describe('the audit trail verification in words', () => {
     ]);
   });
 
+  it('names each approved record whose integrity is broken, and why', () => {
+    const outcome = verifyOutcome(
+      {
+        intact: false,
+        chains: [check('facility:3', 20)],
+        signatures: { checked: 2, invalid: [] },
+        records: {
+          broken: [
+            {
+              documentType: 'SOP',
+              documentId: 4,
+              versionNumber: 2,
+              reason: 'The approved content differs from what was signed',
+            },
+          ],
+        },
+      },
+      names,
+    );
+    expect(outcome.title).toBe('Approved records were changed outside the application');
+    expect(outcome.lines).toEqual([
+      'SOP 4, version 2: integrity broken: The approved content differs from what was signed. Do not rely on it until QA has investigated.',
+    ]);
+  });
+
   it('counts the signatures checked when all are valid', () => {
     const outcome = verifyOutcome(
       {
         intact: true,
         chains: [check('facility:3', 2)],
         signatures: { checked: 1, invalid: [] },
+        records: { broken: [] },
       },
       names,
     );

@@ -26,6 +26,12 @@ function signatureLine(s: SignatureCheck): string {
   return `Signature ${s.id} of ${s.documentType} ${s.documentId}, version ${s.versionNumber}: not valid: ${why}.`;
 }
 
+type BrokenRecord = AuditVerifyResult['records']['broken'][number];
+
+function recordLine(r: BrokenRecord): string {
+  return `${r.documentType} ${r.documentId}, version ${r.versionNumber}: integrity broken: ${r.reason}. Do not rely on it until QA has investigated.`;
+}
+
 /** 'facility:3' → the facility's name; 'plan:1' → the entries that belong to no facility. */
 export function chainName(chain: string, facilityNames: ReadonlyMap<number, string>): string {
   const [kind, id] = chain.split(':');
@@ -68,14 +74,20 @@ export function verifyOutcome(
     };
   }
   const chainsIntact = result.chains.every((check) => check.intact);
+  const signaturesValid = result.signatures.invalid.length === 0;
   return {
     intact: false,
-    title: chainsIntact ? 'Electronic signatures are not valid' : 'The audit trail is broken',
+    title: !chainsIntact
+      ? 'The audit trail is broken'
+      : signaturesValid
+        ? 'Approved records were changed outside the application'
+        : 'Electronic signatures are not valid',
     lines: [
       ...result.chains
         .filter((check) => !check.intact)
         .map((check) => brokenLine(check, facilityNames)),
       ...result.signatures.invalid.map(signatureLine),
+      ...result.records.broken.map(recordLine),
     ],
   };
 }

@@ -8,6 +8,7 @@ import { verifyChain } from './audit-chain.ts';
 import { writeAudit } from '#server/db/audit-write.ts';
 import { signatureKey } from '#server/records/signature-binding.ts';
 import { checkedSignatures } from '#server/records/signatures.read.ts';
+import { brokenRecords } from '#server/records/record-integrity.ts';
 
 export function registerAuditRoutes({ app, db, config, permit, permitPlan }: AppContext): void {
   const anchors = createAnchorStore(config, (message) => app.log.warn(message));
@@ -35,10 +36,14 @@ export function registerAuditRoutes({ app, db, config, permit, permitPlan }: App
           ]
         : [],
     );
+    const broken = [];
+    for (const facilityId of facilityIds)
+      broken.push(...(await brokenRecords(db, key, facilityId)).values());
     return {
-      intact: checks.every((c) => c.intact) && invalid.length === 0,
+      intact: checks.every((c) => c.intact) && invalid.length === 0 && broken.length === 0,
       chains: checks,
       signatures: { checked: signatures.length, invalid },
+      records: { broken },
     };
   }
 

@@ -7,6 +7,7 @@ import { changeAssessmentKit } from '#server/test/change-assessment-kit.ts';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import { adminEditor, policyApprover, type Signer } from '#server/test/policy-in-force.ts';
 import { signedPdfText } from '#server/test/signed-pdf.ts';
+import { pastTheVersionLock } from '#server/test/sign-test-kit.ts';
 import { runCleaningAssessment } from './cleaning-assessment.job.ts';
 import { getAssessment } from './cleaning-assessments.service.ts';
 
@@ -419,7 +420,9 @@ describe('a job that cannot finish', () => {
         order by id limit 1 returning id`,
     );
     // A policy the engine cannot use (stored before a rule existed) stops the whole assessment.
-    await t.server.db.query(
+    // Such a policy predates the lock on approved versions: only the owner can still write it.
+    await pastTheVersionLock(
+      await t.server.db.owner(),
       `update controlled_versions set content = content || '{"safetyFactor": -1}'
         where facility_id = $1 and document_type = 'CleaningLimitPolicy' and status = 'Approved'`,
       [site!.id],

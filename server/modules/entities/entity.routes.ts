@@ -22,6 +22,7 @@ import {
   withControlledState,
   type ControlledReadOptions,
 } from '#server/records/controlled-entities.ts';
+import { signatureKey } from '#server/records/signature-binding.ts';
 import { getEntity, listEntities, type EntityRecord } from '#server/entities/entity-store.ts';
 import { withReadExtras } from '#server/entities/read-extras.ts';
 import { createEntity } from '#server/entities/entity-write.ts';
@@ -84,7 +85,10 @@ export function registerEntityRoutes(context: AppContext, def: EntityDef): void 
       db,
       def,
       facilityId,
-      await withControlledState(db, def, facilityId, records, options),
+      await withControlledState(db, def, facilityId, records, {
+        ...options,
+        ...(def.controlled ? { key: await signatureKey(config, (m) => app.log.warn(m)) } : {}),
+      }),
     );
   // A save answers what it saved: the draft of a controlled record.
   const readOf = async <T extends EntityRecord>(saved: T) =>

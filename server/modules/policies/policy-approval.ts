@@ -81,6 +81,17 @@ const recordVersion =
     return row?.version ?? null;
   };
 
+/** The working content a rule's row keeps, which equals the approved one when none is in progress. */
+const liveContent =
+  (table: string, column: string) =>
+  async (q: Queryable, facilityId: number, ids: readonly number[]) => {
+    const rows = await q.query<{ id: number; content: Record<string, unknown> }>(
+      `select id, ${column} as content from ${table} where facility_id = $1 and id = any($2::int[])`,
+      [facilityId, [...ids]],
+    );
+    return new Map(rows.map((r) => [r.id, r.content]));
+  };
+
 /** The limit policies and the inspection settings as controlled document types. */
 export function registerPolicyDocumentTypes(): void {
   registerDocumentType('CleaningLimitPolicy', {
@@ -88,6 +99,7 @@ export function registerPolicyDocumentTypes(): void {
     action: 'Modify',
     title: (content) => policyTitle(residueTypeOf(content) ?? 'Microbial'),
     recordVersion: recordVersion('cleaning_limit_policies'),
+    liveContent: liveContent('cleaning_limit_policies', 'policy'),
     onApproved: storeLimitsSnapshot,
   });
   registerDocumentType('CleaningInspectionSettings', {
@@ -95,6 +107,7 @@ export function registerPolicyDocumentTypes(): void {
     action: 'Modify',
     title: () => policyTitle('InspectionSettings'),
     recordVersion: recordVersion('facility_rules'),
+    liveContent: liveContent('facility_rules', 'body'),
     onApproved: storeLimitsSnapshot,
   });
 }

@@ -10,6 +10,7 @@ import { writeAudit } from '#server/db/audit-write.ts';
 import type { ControlledRef, VersionRow } from '#server/records/controlled.ts';
 import { printableContent } from '#server/records/record-pdf-content.ts';
 import { renderRecordPdf } from '#server/records/record-pdf.ts';
+import { integrityOf, shownState } from '#server/records/record-integrity.ts';
 import { signatureKey } from '#server/records/signature-binding.ts';
 import { checkedSignatures } from '#server/records/signatures.read.ts';
 import { mayReadSignatures } from './signatures.routes.ts';
@@ -60,17 +61,20 @@ export function registerRecordPdfRoute({ app, db, config, requireSession }: AppC
       const ref = { facilityId: facility, documentType, documentId };
       const version = await versionFor(db, ref, versionNumber);
       const key = await signatureKey(config, (message) => app.log.warn(message));
-      const [signatures, settings] = await Promise.all([
+      const [signatures, settings, integrity] = await Promise.all([
         checkedSignatures(db, key, { ...ref, facilityIds: [facility] }),
         facilityDateTimeSettings(db, facility),
+        integrityOf(db, key, ref, [documentId]),
       ]);
+      // A version in force whose integrity is broken is never printed as Active (21 CFR 11.10(b)).
+      const { status } = shownState(version, integrity(documentId));
       const actor = actorOf(request);
       const pdf = await renderRecordPdf({
         documentType,
         documentId,
         title: version.title,
         versionNumber: version.version_number,
-        status: version.status,
+        status,
         signatureState: version.signature_state,
         fields: await printableContent(db, documentType, version.content),
         signatures: signatures.filter((s) => s.versionNumber === version.version_number),

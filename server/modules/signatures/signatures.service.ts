@@ -12,6 +12,7 @@ import {
   type TSignerRole,
 } from '#core/schemas/signatures.schemas.ts';
 import { recordAfterRollback, type Db, type Queryable } from '#server/db/db.ts';
+import { NOW } from '#server/entities/versioned-update.ts';
 import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 import type { KeyConfig } from '#server/modules/active-directory/active-directory.settings.ts';
 import { verifySigner } from '#server/modules/auth/signing-password.ts';
@@ -19,8 +20,10 @@ import { approvalPolicy } from './approval-policies.ts';
 import {
   ControlledRefusal,
   contentHash,
+  deprecateInForce,
   documentTypeRegistration,
   latestVersion,
+  updateVersion,
   type ControlledRef,
   type VersionRow,
 } from '#server/records/controlled.ts';
@@ -144,32 +147,23 @@ async function decide(
 }
 
 /** Moves the version to its new status; an approval deprecates the one in force before. */
-async function applyOutcome(tx: Queryable, ref: ControlledRef, version: VersionRow, o: Outcome) {
-  if (o.status === 'Approved') {
-    await tx.query(
-      `update controlled_versions set status = 'Deprecated', deprecated_at = now(),
-              updated_at = now(), version = version + 1
-        where facility_id = $1 and document_type = $2 and document_id = $3 and status = 'Approved'`,
-      [ref.facilityId, ref.documentType, ref.documentId],
-    );
-  }
-  const [row] = await tx.query<{ version: number }>(
-    `update controlled_versions
-        set status = $2, signature_state = $3, approval_steps = $4, allow_self_approval = $5,
-            submitted_at = case when $6 then now() else submitted_at end,
-            approved_at = case when $2 = 'Approved' then now() else approved_at end,
-            updated_at = now(), version = version + 1
-      where id = $1 returning version`,
-    [
-      version.id,
-      o.status,
-      o.signatureState,
-      o.steps ? JSON.stringify(o.steps) : null,
-      o.allowSelfApproval,
-      o.signerRole === 'Submitter',
-    ],
-  );
-  return row!.version;
+async function applyOutcome(
+  tx: Queryable,
+  actor: Actor,
+  ref: ControlledRef,
+  version: VersionRow,
+  o: Outcome,
+) {
+  if (o.status === 'Approved') await deprecateInForce(tx, actor, ref);
+  const row = await updateVersion(tx, actor, ref, version, {
+    status: o.status,
+    signature_state: o.signatureState,
+    approval_steps: o.steps ? JSON.stringify(o.steps) : null,
+    allow_self_approval: o.allowSelfApproval,
+    ...(o.signerRole === 'Submitter' ? { submitted_at: NOW } : {}),
+    ...(o.status === 'Approved' ? { approved_at: NOW } : {}),
+  });
+  return row.version as number;
 }
 
 /**
@@ -209,7 +203,7 @@ export async function sign(
         );
       const signer = await signerIn(tx, userId, scope.facilityId);
       const outcome = await decide(tx, actor, ref, version, request, signer, signingKey);
-      const recordVersion = await applyOutcome(tx, ref, version, outcome);
+      const recordVersion = await applyOutcome(tx, actor, ref, version, outcome);
       const snapshotId =
         outcome.status === 'Approved' && registration.onApproved
           ? await registration.onApproved(tx, {
