@@ -10,7 +10,7 @@ import {
   buildProduction,
   type FactoryScope,
 } from './entities.ts';
-import { buildSignedRecord, buildSigners } from './signed-record.ts';
+import { actorFor, buildSignedRecord, buildSigners } from './signed-record.ts';
 import { buildApprovedProtocol, buildRun, buildStudy } from './verification.ts';
 
 /*
@@ -139,14 +139,45 @@ describe('verification factories', () => {
     expect(shared(fromFactory, own)).toEqual(shared(fromApi, own));
     expect(await createAudit('Study', study.id)).toEqual(await createAudit('Study', byApi.id));
 
-    const runId = await buildRun(t.server, scope(), study.id, admin);
+    const built = await buildRun(t.server, scope(), study.id, { actor: admin });
     const apiRun = (await created(`studies/${study.id}/runs`, {})).run as TestBody;
     const runOwn = [...OWN, 'sequence', 'label', 'title', 'number'];
-    const [runA, runB] = [(await read(`runs/${runId}`)).run, (await read(`runs/${apiRun.id}`)).run];
+    const [runA, runB] = [
+      (await read(`runs/${built.id}`)).run,
+      (await read(`runs/${apiRun.id}`)).run,
+    ];
     expect(runA.version).toBe(1);
     expect([runA.sequence, runB.sequence]).toEqual([1, 2]);
     expect(shared(runA, runOwn)).toEqual(shared(runB, runOwn));
-    expect(await createAudit('Run', runId)).toEqual(await createAudit('Run', apiRun.id));
+    expect(await createAudit('Run', built.id)).toEqual(await createAudit('Run', apiRun.id));
+  });
+
+  it('buildRun takes a run through its event, inspection and signatures to Completed', async () => {
+    const study = await buildStudy(t.server, scope());
+    const { submitter, approver } = await buildSigners(t.server.db, t.facilityId);
+    const built = await buildRun(t.server, scope(), study.id, {
+      actor: actorFor(submitter),
+      event: { startedAt: '2026-11-01T08:00:00Z' },
+      inspection: {},
+      signers: { submitter, approver },
+    });
+    const run = (await read(`runs/${built.id}`)).run as TestBody;
+    expect(run).toMatchObject({
+      status: 'Completed',
+      event: { startedAt: '2026-11-01T08:00:00.000Z' },
+    });
+    expect(run.inspection.record.result).toBe('Pass');
+    const signatures = (await read(`signatures?documentType=Run&documentId=${built.id}`))
+      .signatures as TestBody[];
+    expect(signatures.map((s) => [s.action, s.userId, s.valid])).toEqual([
+      ['Submit', submitter.id, true],
+      ['Approve', approver.id, true],
+    ]);
+    const rows = await t.server.db.query<{ action: string }>(
+      `select action from audit_log where domain = 'Run' and entity_id = $1 order by id`,
+      [String(built.id)],
+    );
+    expect(rows.map((r) => r.action)).toEqual(expect.arrayContaining(['Create', 'Update']));
   });
 
   it('buildStudy without a protocol builds one and puts it in force by signatures', async () => {
