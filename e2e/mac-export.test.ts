@@ -13,7 +13,7 @@ beforeAll(async () => {
   app = await startAppUnderTest();
   const facility = await facilityApi(app);
   // Built through the API before the browser signs in (a sign-in ends the admin's other session).
-  await buildMacFacility(app.server, await app.server.login(), facility.id);
+  await buildMacFacility(app.server, facility.id);
   page = await app.open('/');
   await signInToFacility(page);
 });

@@ -14,7 +14,7 @@ beforeAll(async () => {
   const facility = await facilityApi(app);
   // Built through the API before the browser signs in (a sign-in ends the admin's other session).
   const token = await app.server.login();
-  await buildMacFacility(app.server, token, facility.id);
+  await buildMacFacility(app.server, facility.id);
   const created = await app.server.request('POST', `${facility.path}/change-assessments`, {
     token,
     body: { title: 'New blender B2', changeType: 'New equipment' },

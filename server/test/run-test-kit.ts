@@ -1,12 +1,14 @@
 import { afterAll, expect } from 'vitest';
 import type { FacilityTestFile, TestBody } from '#server/test/facility-test-file.ts';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
+import { adminSigner } from '#server/test/factories/admin.ts';
+import { actorFor } from '#server/test/factories/signed-record.ts';
 import {
-  adminEditor,
-  changePolicyInForce,
-  policyApprover,
-  putInForce,
-} from '#server/test/policy-in-force.ts';
+  buildApprovedProtocol,
+  buildRun,
+  buildStudy,
+} from '#server/test/factories/verification.ts';
+import { adminEditor, changePolicyInForce, policyApprover } from '#server/test/policy-in-force.ts';
 import { buildMacFacility } from '#server/test/mac-test-data.ts';
 import { storeLimitsSnapshot } from '#server/modules/policies/policy-approval.ts';
 import { runsDisagreeing } from '#server/modules/verification/runs/run-reconcile.ts';
@@ -45,7 +47,7 @@ export function runKit(t: FacilityTestFile) {
   let facility: RunFacility;
 
   async function build(): Promise<RunFacility> {
-    await buildMacFacility(t.server, t.token, t.facilityId);
+    await buildMacFacility(t.server, t.facilityId);
     const byName = async (path: string, name: string) => {
       const res = await call('GET', `/${path}?search=${name}&pageLimit=100`);
       return (res.body.data as TestBody[]).find((r) => r.name === name)!.id as number;
@@ -106,45 +108,52 @@ export function runKit(t: FacilityTestFile) {
   }
 
   /**
-   * A study from an approved protocol (POST protocols, signed into force, POST studies) with
-   * both locations in its plan; returns its id.
+   * A study from an approved protocol (written and submitted by the administrator, approved by
+   * a second signer, then the study started, all through the app's own writes) with both
+   * locations in its plan; returns its id.
    */
   async function study(
     content: Record<string, unknown> = {},
     studyType = 'Validation',
   ): Promise<number> {
     seq += 1;
-    const protocol = await ok('POST', '/protocols', {
-      protocolNumber: `PR-${seq}`,
-      name: `Protocol ${seq}`,
-      productIds: facility.productIds,
-      samplingPlan: [
-        {
-          samplingLocationId: facility.steel,
-          sampleType: 'swab',
-          analyticalMethodId: facility.method,
-        },
-        {
-          samplingLocationId: facility.ptfe,
-          sampleType: 'swab',
-          analyticalMethodId: facility.method,
-        },
-      ],
-      dirtyHoldMaxHours: 24,
-      cleanHoldMaxHours: 72,
-      allowReleaseAtRisk: true,
-      limitsSnapshotId: facility.snapshotId,
-      ...content,
-    });
-    const protocolId = protocol.result.id as number;
-    await putInForce(t.server, t.F, adminEditor(t.token), 'Protocol', protocolId);
-    const created = await ok('POST', '/studies', {
-      title: `Study ${seq}`,
-      studyType,
-      protocolId,
-    });
+    const scope = { planId: t.planId, facilityId: t.facilityId };
+    const admin = await adminSigner(t.server.db);
+    const protocol = await buildApprovedProtocol(
+      t.server,
+      scope,
+      {
+        protocolNumber: `PR-${seq}`,
+        name: `Protocol ${seq}`,
+        productIds: facility.productIds,
+        samplingPlan: [
+          {
+            samplingLocationId: facility.steel,
+            sampleType: 'swab',
+            analyticalMethodId: facility.method,
+          },
+          {
+            samplingLocationId: facility.ptfe,
+            sampleType: 'swab',
+            analyticalMethodId: facility.method,
+          },
+        ],
+        dirtyHoldMaxHours: 24,
+        cleanHoldMaxHours: 72,
+        allowReleaseAtRisk: true,
+        limitsSnapshotId: facility.snapshotId,
+        ...content,
+      },
+      { submitter: admin },
+    );
+    const created = await buildStudy(
+      t.server,
+      scope,
+      { title: `Study ${seq}`, studyType, protocolId: protocol.id },
+      actorFor(admin),
+    );
     expect(created.limitsSnapshotId).toBe(content.limitsSnapshotId ?? facility.snapshotId);
-    return created.id as number;
+    return created.id;
   }
 
   const newRun = async (studyId: number) =>
@@ -255,19 +264,20 @@ export function runKit(t: FacilityTestFile) {
     await signAs('Approve', await policyApprover(t.server, t.F));
     return (await ok('GET', `/runs/${dev.runId}`)).run as TestBody;
   }
-  /** A run that passes everything, submitted and approved (Completed). */
+  /**
+   * A run that passes everything, submitted and approved (Completed): its event, a passing
+   * visual inspection and results written by the administrator through the run's services,
+   * submitted by them and approved by a second signer with real signatures.
+   */
   async function completedRun(studyId: number, times = 0.2): Promise<TestBody> {
-    let run = await newRun(studyId);
-    run = await event(run, { startedAt: '2026-11-01T08:00:00Z' });
-    run = await visualPass(run);
-    const res = await results(run, [
-      row(run, facility.steel, times),
-      row(run, facility.ptfe, times),
-    ]);
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect((await sign(run, 'Submit')).status).toBe(200);
-    const approved = await sign(run, 'Approve');
-    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    const admin = await adminSigner(t.server.db);
+    const run = await buildRun(t.server, { planId: t.planId, facilityId: t.facilityId }, studyId, {
+      actor: actorFor(admin),
+      event: { startedAt: '2026-11-01T08:00:00Z' },
+      inspection: {},
+      results: (built) => [row(built, facility.steel, times), row(built, facility.ptfe, times)],
+      signers: { submitter: admin },
+    });
     return (await ok('GET', `/runs/${run.id}`)).run as TestBody;
   }
   const studyRow = async (id: number) =>

@@ -24,7 +24,7 @@ async function create(path: string, body: unknown): Promise<number> {
  * D → C, 200 mg over 10 000 sqcm in 1 L = 0.2 mg/ml.
  */
 beforeAll(async () => {
-  await buildMacFacility(t.server, t.token, t.facilityId);
+  await buildMacFacility(t.server, t.facilityId);
   const items = await t.server.db.query<{ id: number; name: string }>(
     `select id, name from equipment where facility_id = $1 and name in ('E2', 'E3')`,
     [t.facilityId],

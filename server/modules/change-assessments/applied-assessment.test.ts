@@ -27,7 +27,7 @@ const product = async (name: string) =>
 
 let ca: Body;
 beforeAll(async () => {
-  await buildMacFacility(t.server, t.token, t.facilityId);
+  await buildMacFacility(t.server, t.facilityId);
   const a = await product('A');
   ca = (await ok('POST', '/change-assessments', { title: 'Raise A dose', changeType: 'Other' }))
     .changeAssessment;

@@ -18,9 +18,9 @@ let here: MacFacility;
 let twin: MacFacility;
 beforeAll(async () => {
   await setFacilityKind(t.server, 1, { tier: 'full' });
-  here = await buildMacFacility(t.server, t.token, t.facilityId);
+  here = await buildMacFacility(t.server, t.facilityId);
   const otherF = await facilityPath(t.server, 1);
-  twin = await buildMacFacility(t.server, t.token, Number(/facilities\/(\d+)/.exec(otherF)![1]));
+  twin = await buildMacFacility(t.server, Number(/facilities\/(\d+)/.exec(otherF)![1]));
 });
 
 const CA = '/change-assessments';

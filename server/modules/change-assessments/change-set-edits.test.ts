@@ -14,7 +14,7 @@ import { buildMacFacility, type MacFacility } from '#server/test/mac-test-data.t
 const t = useFacilityTestServer();
 let here: MacFacility;
 beforeAll(async () => {
-  here = await buildMacFacility(t.server, t.token, t.facilityId);
+  here = await buildMacFacility(t.server, t.facilityId);
 });
 
 const CA = '/change-assessments';

@@ -28,7 +28,7 @@ async function download(path: string, as = t.token) {
 
 let equipmentReport: number;
 beforeAll(async () => {
-  await buildMacFacility(t.server, t.token, t.facilityId);
+  await buildMacFacility(t.server, t.facilityId);
   // E1 12.5 sqm, E2 5000 sqcm and E3 1 sqm from the MAC facility; ten more of 2 sqm each.
   for (let i = 1; i <= 10; i++) {
     const res = await t.call('POST', `${t.F}/equipments`, {

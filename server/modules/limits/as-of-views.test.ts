@@ -17,7 +17,7 @@ const t = useFacilityTestServer();
 let facility: MacFacility;
 let moment: string;
 beforeAll(async () => {
-  facility = await buildMacFacility(t.server, t.token, t.facilityId);
+  facility = await buildMacFacility(t.server, t.facilityId);
   const agent = await call('POST', '/cleaning_agents', {
     name: 'Alkaline',
     ld50: { value: 2000, unit: 'mg/kg' },

@@ -21,7 +21,7 @@ import { buildMacFacility, type MacFacility } from '#server/test/mac-test-data.t
 const t = useFacilityTestServer();
 let facility: MacFacility;
 beforeAll(async () => {
-  facility = await buildMacFacility(t.server, t.token, t.facilityId);
+  facility = await buildMacFacility(t.server, t.facilityId);
 });
 
 const call = (method: string, path: string, body?: unknown) =>

@@ -31,7 +31,7 @@ beforeAll(async () => {
   const [f] = await server.db.query<{ id: number }>(
     'select id from facilities order by id limit 1',
   );
-  facility = await buildMacFacility(server, token, f!.id);
+  facility = await buildMacFacility(server, f!.id);
   const post = async (path: string, body: unknown) => {
     const res = await server.request<{ result?: { id: number } }>('POST', `${facility.F}/${path}`, {
       token,

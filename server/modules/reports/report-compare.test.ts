@@ -15,7 +15,7 @@ const t = useFacilityTestServer();
 let facility: MacFacility;
 const { generate } = reportKit(t, () => facility.F);
 beforeAll(async () => {
-  facility = await buildMacFacility(t.server, t.token, t.facilityId);
+  facility = await buildMacFacility(t.server, t.facilityId);
 });
 
 const call = (method: string, path: string, body?: unknown, as?: string) =>

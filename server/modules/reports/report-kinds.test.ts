@@ -16,7 +16,7 @@ import { runReport } from './reports.service.ts';
 const t = useFacilityTestServer();
 let facility: MacFacility;
 beforeAll(async () => {
-  facility = await buildMacFacility(t.server, t.token, t.facilityId);
+  facility = await buildMacFacility(t.server, t.facilityId);
 });
 const { download, generate, pdfOf, xlsxOf } = reportKit(t, () => facility.F);
 const pairText = (pair: string[] | null, arrow = ' -> ') => (pair ? pair.join(arrow) : null);

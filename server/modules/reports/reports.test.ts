@@ -20,7 +20,7 @@ import { getReport } from './reports.service.ts';
 const t = useFacilityTestServer();
 let facility: MacFacility;
 beforeAll(async () => {
-  facility = await buildMacFacility(t.server, t.token, t.facilityId);
+  facility = await buildMacFacility(t.server, t.facilityId);
 });
 
 const { sha, download, generate, pdfOf } = reportKit(t, () => facility.F);
