@@ -4,7 +4,7 @@ import type { Config } from '#server/config.ts';
 import type { Db } from '#server/db/db.ts';
 import type { Actor } from '#server/db/audit-write.ts';
 import { signatureKey } from '#server/records/signature-binding.ts';
-import { sign } from '#server/records/signatures.service.ts';
+import { sign } from '#server/modules/signatures/signatures.service.ts';
 import { buildUser, fullPermissionMap, permissionsWith } from '../factories.ts';
 import { buildEntity, uniqueName, type FactoryScope } from './entities.ts';
 
