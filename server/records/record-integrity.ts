@@ -11,7 +11,7 @@ import { bindingProblems, type BoundSignature } from './signature-binding.ts';
 /*
  * Whether the version in force of a controlled record is still what was approved (21 CFR
  * 11.10(a) and 11.70, EU GMP Annex 11 §5 and §10). The database keeps an approved version's
- * content from the app role (migration 20261207100100), but the schema's owner can switch that
+ * content from the app role (migration 20261207100200), but the schema's owner can switch that
  * off; this check finds what was changed behind the app all the same:
  * - the version's signatures since its latest Submit must be bound to the audit trail (MAC with
  *   the key outside the database) and hash to the content as stored now, and one of them must
