@@ -2,6 +2,7 @@ import closeWithGrace from 'close-with-grace';
 import { ConfigError, loadConfig, publicUrl, type Config } from './config.ts';
 import { DatabaseInUseError } from './db/data-dir-lock.ts';
 import { deferredDb } from './db/deferred-db.ts';
+import { NewerSchemaError } from './db/migrate.ts';
 import { migrateAsOwner } from './db/migrate-owner.ts';
 import { openDatabase } from './db/open.ts';
 import { seedFirstStart } from './db/seed.ts';
@@ -14,7 +15,7 @@ import { terminalLogStream } from './util/terminal-log.ts';
 function fail(error: unknown): never {
   if (error instanceof ConfigError) {
     process.stderr.write(`${error.message}\nSee .env.example for every variable.\n`);
-  } else if (error instanceof DatabaseInUseError) {
+  } else if (error instanceof DatabaseInUseError || error instanceof NewerSchemaError) {
     process.stderr.write(`Carryover cannot start: ${error.message}\n`);
   } else {
     process.stderr.write(
