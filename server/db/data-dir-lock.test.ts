@@ -129,26 +129,36 @@ describe('the embedded database lease', () => {
   it('lets exactly one of several processes starting together take over a stale lease', async () => {
     const dir = tempDir();
     otherHostLease(dir, 60_000);
+    // Each loads the lock module, says so, and tries the lock on "go", all at the same moment.
+    // The winner goes on holding it until every other has answered.
     const script = `
       import { lockDataDir } from './server/db/data-dir-lock.ts';
-      try {
-        lockDataDir(process.argv[1], { staleMs: 30000 });
-        process.stdout.write('won');
-        setTimeout(() => undefined, 1500);
-      } catch (error) {
-        process.stdout.write(error.constructor.name);
-      }`;
+      process.stdout.write('ready;');
+      process.stdin.once('data', () => {
+        try {
+          lockDataDir(process.argv[1], { staleMs: 30000 });
+          process.stdout.write('won;');
+          setInterval(() => undefined, 1000);
+        } catch (error) {
+          process.stdout.write(error.constructor.name + ';');
+          process.exit(0);
+        }
+      });`;
     const starters = Array.from({ length: 6 }, () => {
       const child = spawn(
         process.execPath,
         ['--import', 'tsx', '--input-type=module', '-e', script, dir],
-        { cwd: projectRoot(), stdio: ['ignore', 'pipe', 'inherit'] },
+        { cwd: projectRoot(), stdio: ['pipe', 'pipe', 'inherit'] },
       );
+      cleanup.push(() => child.kill('SIGKILL'));
       let out = '';
       child.stdout.on('data', (chunk) => (out += chunk));
-      return once(child, 'exit').then(() => out);
+      return { child, said: () => out.split(';').filter(Boolean) };
     });
-    const outcomes = await Promise.all(starters);
+    await expect.poll(() => starters.every((s) => s.said().includes('ready')), 60_000).toBe(true);
+    for (const { child } of starters) child.stdin!.write('go\n');
+    await expect.poll(() => starters.every((s) => s.said().length === 2), 60_000).toBe(true);
+    const outcomes = starters.map((s) => s.said()[1]);
     expect(outcomes.filter((o) => o === 'won')).toHaveLength(1);
     expect(outcomes.filter((o) => o === 'DatabaseInUseError')).toHaveLength(5);
   }, 120_000);
