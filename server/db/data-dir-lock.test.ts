@@ -155,9 +155,13 @@ describe('the embedded database lease', () => {
       child.stdout.on('data', (chunk) => (out += chunk));
       return { child, said: () => out.split(';').filter(Boolean) };
     });
-    await expect.poll(() => starters.every((s) => s.said().includes('ready')), 60_000).toBe(true);
+    await expect
+      .poll(() => starters.every((s) => s.said().includes('ready')), { timeout: 60_000 })
+      .toBe(true);
     for (const { child } of starters) child.stdin!.write('go\n');
-    await expect.poll(() => starters.every((s) => s.said().length === 2), 60_000).toBe(true);
+    await expect
+      .poll(() => starters.every((s) => s.said().length === 2), { timeout: 60_000 })
+      .toBe(true);
     const outcomes = starters.map((s) => s.said()[1]);
     expect(outcomes.filter((o) => o === 'won')).toHaveLength(1);
     expect(outcomes.filter((o) => o === 'DatabaseInUseError')).toHaveLength(5);
