@@ -152,3 +152,60 @@ describe('records read as of a moment', () => {
     expect(await allEntities(t.server.db, def, scope.facilityId, { asOf })).toEqual(before);
   });
 });
+
+describe('reads before a record’s history began', () => {
+  it('answer its earliest kept version with historyStartsAt, and 404 only before it existed', async () => {
+    const def = entityDef('equipment');
+    // Its creation time is the transaction's start and its first version is kept as it
+    // commits: in between it existed with no history, as records made before versions were
+    // kept existed until their backfilled version.
+    const made = await t.server.db.transaction(async (tx) => {
+      const record = await createEntity(tx, {
+        actor,
+        def,
+        scope,
+        values: { name: 'Before history', surfaceArea: { value: 2, unit: 'sqm' } },
+      });
+      await tx.query('select pg_sleep(0.05)');
+      return record;
+    });
+    const asOf = new Date(Date.parse(made.createdAt) + 10).toISOString();
+    const path = `${t.F}/${def.path}/${made.id}`;
+    const versions = await t.server.request<{ versions: Array<{ recordedAt: string }> }>(
+      'GET',
+      `${path}/versions`,
+      { token: t.token },
+    );
+    const startsAt = versions.body.versions[0]!.recordedAt;
+    expect(Date.parse(startsAt)).toBeGreaterThan(Date.parse(asOf));
+
+    const then = await t.server.request<Record<string, unknown>>(
+      'GET',
+      `${path}?asOf=${encodeURIComponent(asOf)}`,
+      { token: t.token },
+    );
+    expect(then.status).toBe(200);
+    expect(then.body).toMatchObject({
+      id: made.id,
+      name: 'Before history',
+      historyStartsAt: startsAt,
+    });
+    // A read within its history says nothing of the kind.
+    const now = await t.server.request<Record<string, unknown>>(
+      'GET',
+      `${path}?asOf=${encodeURIComponent(startsAt)}`,
+      { token: t.token },
+    );
+    expect(now.status).toBe(200);
+    expect(now.body).not.toHaveProperty('historyStartsAt');
+
+    const before = new Date(Date.parse(made.createdAt) - 86_400_000).toISOString();
+    const never = await t.server.request<{ errName: string }>(
+      'GET',
+      `${path}?asOf=${encodeURIComponent(before)}`,
+      { token: t.token },
+    );
+    expect(never.status).toBe(404);
+    expect(never.body.errName).toBe('NotFoundError');
+  });
+});
