@@ -156,55 +156,54 @@ describe('records read as of a moment', () => {
 describe('reads before a record’s history began', () => {
   it('answer its earliest kept version with historyStartsAt, and 404 only before it existed', async () => {
     const def = entityDef('equipment');
-    // Its creation time is the transaction's start and its first version is kept as it
-    // commits: in between it existed with no history, as records made before versions were
-    // kept existed until their backfilled version.
-    const made = await t.server.db.transaction(async (tx) => {
-      const record = await createEntity(tx, {
-        actor,
-        def,
-        scope,
-        values: { name: 'Before history', surfaceArea: { value: 2, unit: 'sqm' } },
-      });
-      await tx.query('select pg_sleep(0.05)');
-      return record;
-    });
-    const asOf = new Date(Date.parse(made.createdAt) + 10).toISOString();
-    const path = `${t.F}/${def.path}/${made.id}`;
-    const versions = await t.server.request<{ versions: Array<{ recordedAt: string }> }>(
-      'GET',
-      `${path}/versions`,
-      { token: t.token },
+    // A record made before versions were kept: written with the keeping trigger off, then
+    // given the one version the backfill gave such records, at their last change.
+    const owner = await t.server.db.owner();
+    await owner.exec('alter table equipment disable trigger keep_record_versions');
+    let id: number;
+    try {
+      ({ id } = await t.server.db.transaction((tx) =>
+        createEntity(tx, {
+          actor,
+          def,
+          scope,
+          values: { name: 'Before history', surfaceArea: { value: 2, unit: 'sqm' } },
+        }),
+      ));
+      await owner.query(
+        `update equipment set created_at = '2020-01-01T00:00:00Z', updated_at = '2024-01-01T00:00:00Z'
+          where id = $1`,
+        [id],
+      );
+    } finally {
+      await owner.exec('alter table equipment enable trigger keep_record_versions');
+    }
+    await owner.query(
+      `insert into record_versions (table_name, record_id, facility_id, version, row_data, recorded_at)
+       select 'equipment', id, facility_id, version, to_jsonb(e), updated_at from equipment e where id = $1`,
+      [id],
     );
-    const startsAt = versions.body.versions[0]!.recordedAt;
-    expect(Date.parse(startsAt)).toBeGreaterThan(Date.parse(asOf));
+    const read = (asOf: string) =>
+      t.server.request<Record<string, unknown>>(
+        'GET',
+        `${t.F}/${def.path}/${id}?asOf=${encodeURIComponent(asOf)}`,
+        { token: t.token },
+      );
 
-    const then = await t.server.request<Record<string, unknown>>(
-      'GET',
-      `${path}?asOf=${encodeURIComponent(asOf)}`,
-      { token: t.token },
-    );
+    const then = await read('2022-06-01T00:00:00Z');
     expect(then.status).toBe(200);
     expect(then.body).toMatchObject({
-      id: made.id,
+      id,
       name: 'Before history',
-      historyStartsAt: startsAt,
+      historyStartsAt: '2024-01-01T00:00:00.000000Z',
     });
-    // A read within its history says nothing of the kind.
-    const now = await t.server.request<Record<string, unknown>>(
-      'GET',
-      `${path}?asOf=${encodeURIComponent(startsAt)}`,
-      { token: t.token },
-    );
-    expect(now.status).toBe(200);
-    expect(now.body).not.toHaveProperty('historyStartsAt');
-
-    const before = new Date(Date.parse(made.createdAt) - 86_400_000).toISOString();
-    const never = await t.server.request<{ errName: string }>(
-      'GET',
-      `${path}?asOf=${encodeURIComponent(before)}`,
-      { token: t.token },
-    );
+    // Within its history nothing of the kind is said.
+    const later = await read('2024-06-01T00:00:00Z');
+    expect(later.status).toBe(200);
+    expect(later.body).toMatchObject({ id, name: 'Before history' });
+    expect(later.body).not.toHaveProperty('historyStartsAt');
+    // Before it existed it was not there.
+    const never = await read('2019-06-01T00:00:00Z');
     expect(never.status).toBe(404);
     expect(never.body.errName).toBe('NotFoundError');
   });
