@@ -2,6 +2,7 @@ import closeWithGrace from 'close-with-grace';
 import { ConfigError, loadConfig, publicUrl, type Config } from './config.ts';
 import { DatabaseInUseError } from './db/data-dir-lock.ts';
 import { deferredDb } from './db/deferred-db.ts';
+import { NewerSchemaError } from './db/migrate.ts';
 import { migrateAsOwner } from './db/migrate-owner.ts';
 import { openDatabase } from './db/open.ts';
 import { seedFirstStart } from './db/seed.ts';
@@ -14,7 +15,7 @@ import { terminalLogStream } from './util/terminal-log.ts';
 function fail(error: unknown): never {
   if (error instanceof ConfigError) {
     process.stderr.write(`${error.message}\nSee .env.example for every variable.\n`);
-  } else if (error instanceof DatabaseInUseError) {
+  } else if (error instanceof DatabaseInUseError || error instanceof NewerSchemaError) {
     process.stderr.write(`Carryover cannot start: ${error.message}\n`);
   } else {
     process.stderr.write(
@@ -30,6 +31,7 @@ async function start(config: Config): Promise<void> {
   const preparing = openDatabase({
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
+    lockStaleMs: config.DATA_DIR_LOCK_STALE_SECONDS * 1000,
     poolSize: config.DB_POOL_SIZE,
     onPoolError: (error) => process.stderr.write(`database connection lost: ${error.message}\n`),
   }).then(async (db) => {

@@ -161,6 +161,12 @@ export function recordSchema(def: EntityDef) {
     updatedAt: z.string(),
     archivedAt: z.string().nullable(),
     archiveReason: z.string().nullable(),
+    historyStartsAt: z
+      .string()
+      .optional()
+      .describe(
+        'On an asOf read of a moment before the record’s history began (a record made before versions were kept): the record as first kept, at this moment (UTC)',
+      ),
     ...(def.controlled ? CONTROLLED_READ : {}),
     ...(def.readExtras ?? {}),
   });

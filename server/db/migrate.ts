@@ -33,6 +33,22 @@ export function roleOfUrl(url: string): string {
   return decodeURIComponent(new URL(url).username) || 'postgres';
 }
 
+/**
+ * The database was migrated by a newer build than this one: this build does not know the tables
+ * and rules those migrations made, and would write data the newer build does not expect. The
+ * server stops before it writes anything (EU GMP Annex 11 §4.2 and §10: only a validated build
+ * changes the system's data, and a change of version is controlled, never silent).
+ */
+export class NewerSchemaError extends Error {
+  constructor(readonly unknown: string[]) {
+    super(
+      `This database has applied ${unknown.length === 1 ? 'a migration' : 'migrations'} this build ` +
+        `of Carryover does not know: ${unknown.join(', ')}. A newer build has upgraded it. ` +
+        'Start that build (or a later one), or restore a backup taken before the upgrade.',
+    );
+  }
+}
+
 /** Applies the migrations not yet applied, in one transaction, in file-name order. */
 export async function migrate(db: Db, options: MigrateOptions = {}): Promise<string[]> {
   const migrations = options.migrations ?? loadMigrations();
@@ -41,6 +57,8 @@ export async function migrate(db: Db, options: MigrateOptions = {}): Promise<str
   const [exists] = await db.query<{ t: string | null }>(
     `select to_regclass('schema_migrations')::text as t`,
   );
+  // Before any write of this runner (its own bookkeeping included).
+  if (exists?.t) await refuseNewerSchema(db, migrations);
   if (!exists?.t) {
     await db.exec(`create table if not exists schema_migrations (
       name text primary key, applied_at timestamptz not null default now(), checksum text)`);
@@ -48,6 +66,8 @@ export async function migrate(db: Db, options: MigrateOptions = {}): Promise<str
   return db.transaction(async (tx) => {
     if (db.kind === 'postgres')
       await tx.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    // Again under the lock: a newer build may have migrated since the first look.
+    await refuseNewerSchema(tx, migrations);
     await refuseChangedMigrations(tx, migrations);
     const done = new Set(
       (await tx.query<{ name: string }>('select name from schema_migrations')).map((r) => r.name),
@@ -65,6 +85,16 @@ export async function migrate(db: Db, options: MigrateOptions = {}): Promise<str
     if (options.appRole) await tx.query('select grant_app_role($1)', [options.appRole]);
     return applied;
   });
+}
+
+/** Refuses a database that has applied migrations this build does not have (NewerSchemaError). */
+async function refuseNewerSchema(q: Queryable, migrations: Migration[]): Promise<void> {
+  const known = new Set(migrations.map((m) => m.name));
+  const applied = await q.query<{ name: string }>(
+    'select name from schema_migrations order by name',
+  );
+  const unknown = applied.map((r) => r.name).filter((name) => !known.has(name));
+  if (unknown.length > 0) throw new NewerSchemaError(unknown);
 }
 
 /**

@@ -152,3 +152,59 @@ describe('records read as of a moment', () => {
     expect(await allEntities(t.server.db, def, scope.facilityId, { asOf })).toEqual(before);
   });
 });
+
+describe('reads before a record’s history began', () => {
+  it('answer its earliest kept version with historyStartsAt, and 404 only before it existed', async () => {
+    const def = entityDef('equipment');
+    // A record made before versions were kept: written with the keeping trigger off, then
+    // given the one version the backfill gave such records, at their last change.
+    const owner = await t.server.db.owner();
+    await owner.exec('alter table equipment disable trigger keep_record_versions');
+    let id: number;
+    try {
+      ({ id } = await t.server.db.transaction((tx) =>
+        createEntity(tx, {
+          actor,
+          def,
+          scope,
+          values: { name: 'Before history', surfaceArea: { value: 2, unit: 'sqm' } },
+        }),
+      ));
+      await owner.query(
+        `update equipment set created_at = '2020-01-01T00:00:00Z', updated_at = '2024-01-01T00:00:00Z'
+          where id = $1`,
+        [id],
+      );
+    } finally {
+      await owner.exec('alter table equipment enable trigger keep_record_versions');
+    }
+    await owner.query(
+      `insert into record_versions (table_name, record_id, facility_id, version, row_data, recorded_at)
+       select 'equipment', id, facility_id, version, to_jsonb(e), updated_at from equipment e where id = $1`,
+      [id],
+    );
+    const read = (asOf: string) =>
+      t.server.request<Record<string, unknown>>(
+        'GET',
+        `${t.F}/${def.path}/${id}?asOf=${encodeURIComponent(asOf)}`,
+        { token: t.token },
+      );
+
+    const then = await read('2022-06-01T00:00:00Z');
+    expect(then.status).toBe(200);
+    expect(then.body).toMatchObject({
+      id,
+      name: 'Before history',
+      historyStartsAt: '2024-01-01T00:00:00.000000Z',
+    });
+    // Within its history nothing of the kind is said.
+    const later = await read('2024-06-01T00:00:00Z');
+    expect(later.status).toBe(200);
+    expect(later.body).toMatchObject({ id, name: 'Before history' });
+    expect(later.body).not.toHaveProperty('historyStartsAt');
+    // Before it existed it was not there.
+    const never = await read('2019-06-01T00:00:00Z');
+    expect(never.status).toBe(404);
+    expect(never.body.errName).toBe('NotFoundError');
+  });
+});

@@ -40,3 +40,26 @@ export function tableAsOf(
       cross join lateral jsonb_populate_record(null::${table}, last.row_data) kept)
     select * from kept_rows) as ${table}`;
 }
+
+/**
+ * A FROM source standing for `table`'s record `$2` of owner `$1` before its history began: its
+ * earliest kept version, when that is a backfilled one and the record existed at `$3` (created
+ * at or before it). Records made before versions were kept have one kept at their last
+ * change (keep_record_versions' backfill), which is the earliest state known of them; the
+ * moment that version was kept comes as `history_starts_at`.
+ */
+export function tableBeforeHistory(
+  table: string,
+  owner: 'facility_id' | 'plan_id' = 'facility_id',
+): string {
+  const ownedBy = owner === 'facility_id' ? 'facility_id = $1' : `(row_data->>'plan_id')::int = $1`;
+  return `(select kept.*, first.recorded_at as history_starts_at from (
+      select row_data, recorded_at from record_versions
+       where table_name = '${table}' and ${ownedBy} and record_id = $2
+       order by recorded_at, id limit 1) first
+      cross join lateral jsonb_populate_record(null::${table}, first.row_data) kept
+     where kept.created_at <= $3::timestamptz
+       -- A backfilled version, kept at the record's last change; a version kept as a change
+       -- commits is later than its updated_at, and before it the record was not yet committed.
+       and first.recorded_at = kept.updated_at) as ${table}`;
+}

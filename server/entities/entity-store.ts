@@ -4,7 +4,7 @@ import { columnOf, type FieldDef } from '#core/entities/field.ts';
 import type { TListQuery } from '#core/schemas/common.schemas.ts';
 import type { Db, Queryable, SqlValue } from '../db/db.ts';
 import { likePattern, orderBy, pageOf, pageWindow } from '#server/db/paging.ts';
-import { tableAsOf, type AsOfOptions } from './entity-history.ts';
+import { tableAsOf, tableBeforeHistory, type AsOfOptions } from './entity-history.ts';
 import { LIST_VERSION_SQL, MAX_PAGE_ROWS, listCache, listVersion } from './list-totals.ts';
 import { freezeDeep } from '#server/util/immutable.ts';
 import { propertiesColumn, readProperties } from './entity-properties.ts';
@@ -236,7 +236,18 @@ export async function getEntity(
       where ${ownerColumn(def)} = $1 and id = $2 ${lock && !asOf ? 'for update' : ''}`,
     asOf ? [facilityId, id, asOf] : [facilityId, id],
   );
-  // Before the record existed (asOf earlier than its first version) there was nothing to find.
-  if (!row) throw new AppError('NotFoundError', `${def.label} ${id} was not found`);
-  return toRecord(def, row);
+  if (row) return toRecord(def, row);
+  if (asOf) {
+    // It existed then, but its history starts later: the earliest state known, saying so,
+    // rather than an answer that it never existed (21 CFR 11.10(b): accurate copies of records).
+    const [first] = await q.query<Record<string, unknown>>(
+      `select ${selectList(def)},
+              to_char(history_starts_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as starts
+         from ${tableBeforeHistory(def.table, ownerColumn(def))}`,
+      [facilityId, id, asOf],
+    );
+    if (first) return { ...toRecord(def, first), historyStartsAt: String(first.starts) };
+  }
+  // Before the record existed (asOf earlier than its creation) there was nothing to find.
+  throw new AppError('NotFoundError', `${def.label} ${id} was not found`);
 }

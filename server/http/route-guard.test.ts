@@ -45,6 +45,8 @@ describe('every route declares how it is reached', () => {
       'GET /api/v2/auth/sso/:provider/verify',
       'GET /api/v2/features',
       'GET /api/v2/health',
+      'GET /api/v2/health/live',
+      'GET /api/v2/health/ready',
       'POST /api/v2/auth/change-password',
       'POST /api/v2/auth/forgot-password',
       'POST /api/v2/auth/login',

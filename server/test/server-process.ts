@@ -32,19 +32,14 @@ export function processEnvWithoutDatabase(): NodeJS.ProcessEnv {
   return rest;
 }
 
-/**
- * Runs server/main.ts in a process of its own, as `npm start` does after building, and waits
- * until it answers health: for tests about the process itself (crashes, signals, locks).
- */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const port = await freePort();
+/** Runs server/main.ts in a process of its own, as `npm start` does after building. */
+export function spawnServer(env: Record<string, string>) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: projectRoot(),
     env: {
       ...processEnvWithoutDatabase(),
       LOG_LEVEL: 'warn',
       SERVE_CLIENT: 'false',
-      PORT: String(port),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -53,14 +48,24 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));
   child.stderr.on('data', (chunk) => (stderr += chunk));
+  return { child, output: () => ({ stdout, stderr }) };
+}
+
+/**
+ * Runs the server as spawnServer does and waits until it answers health: for tests about the
+ * process itself (crashes, signals, locks).
+ */
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const port = await freePort();
+  const { child, output } = spawnServer({ PORT: String(port), ...env });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 120_000;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null)
-      throw new Error(`server exited (${child.exitCode ?? child.signalCode}): ${stderr}`);
+      throw new Error(`server exited (${child.exitCode ?? child.signalCode}): ${output().stderr}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`server did not become healthy: ${stderr}`);
+      throw new Error(`server did not become healthy: ${output().stderr}`);
     }
     try {
       if ((await fetch(`${url}/api/v2/health`)).ok) break;
@@ -72,7 +77,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   return {
     child,
     url,
-    output: () => ({ stdout, stderr }),
+    output,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
       const exited = once(child, 'exit');

@@ -4,11 +4,11 @@ import { projectRoot } from './project-root.ts';
 
 let version: string | undefined;
 
-/** This build's version, as package.json gives it (read once). */
+/** This build's version, as package.json gives it. */
 export function appVersion(): string {
   version ??= String(
-    (JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { version: unknown })
-      .version,
+    (JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { version?: unknown })
+      .version ?? 'unknown',
   );
   return version;
 }

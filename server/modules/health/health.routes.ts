@@ -48,6 +48,7 @@ export function registerHealthRoutes({ app, db, config }: AppContext): void {
   typed(app).get(
     '/api/v2/health/live',
     {
+      config: { public: true },
       schema: {
         tags: ['health'],
         summary: 'Answers while the process serves HTTP; reads nothing from the database',
@@ -64,6 +65,7 @@ export function registerHealthRoutes({ app, db, config }: AppContext): void {
   typed(app).get(
     '/api/v2/health/ready',
     {
+      config: { public: true },
       schema: {
         tags: ['health'],
         summary:
