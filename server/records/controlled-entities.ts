@@ -98,7 +98,11 @@ export interface ControlledReadOptions extends AsOfOptions {
    * any approval both answer the latest.
    */
   read?: 'inForce' | 'draft';
-  /** The signatures' MAC key: with it (and no asOf) a read carries the record's integrity. */
+  /**
+   * The signatures' MAC key: with it a read carries the record's integrity. A read as of a
+   * moment carries the record's integrity as it is now: a record changed behind the app reads as
+   * broken whatever moment is asked for, never as Approved.
+   */
   key?: Buffer;
 }
 
@@ -127,7 +131,7 @@ export async function withControlledState<T extends { id: number }>(
   const [states, inForce, integrity] = await Promise.all([
     controlledStates(q, ref, ids, options),
     versionsInForce(q, ref, ids, options),
-    key && !options.asOf ? integrityOf(q, key, ref, ids) : undefined,
+    key ? integrityOf(q, key, ref, ids) : undefined,
   ]);
   // A record saved before it was controlled reads as version 1 Being Built.
   const fallback: ControlledVersionState = {

@@ -7,6 +7,10 @@
 
 -- Who moved a version last, written by the one versioned UPDATE (versioned-update.ts) and kept
 -- in record_versions.recorded_by like every other record's author.
+-- An earlier migration of the same upgrade may have written versions whose history rows are still
+-- pending (a deferred trigger): they are kept first, as the other migrations that alter a table
+-- do, until this one's triggers stand.
+set constraints all immediate;
 alter table controlled_versions add column updated_by integer references users (id);
 
 create function controlled_version_guard() returns trigger
@@ -73,6 +77,7 @@ end
 $$;
 create trigger controlled_versions_no_truncate before truncate on controlled_versions
   for each statement execute function controlled_versions_no_truncate();
+set constraints all deferred;
 
 -- A facility's default policies and inspection settings are approved as they are made (their
 -- version 1): the function that makes them runs as the owner, so that the app role, which
