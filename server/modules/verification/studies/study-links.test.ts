@@ -127,8 +127,12 @@ describe('signing a study off', () => {
       [study.id],
     );
     expect(audit!.new_values).toMatchObject({ documentType: 'Study', attempted: 'Submit' });
-    // The run's record approved (as the runs' signatures leave it): the run is Completed.
-    await t.server.db.query(
+    // The run's record approved (as the runs' signatures leave it): the run is Completed. Only
+    // the schema's owner may write an Approved version straight away; the app role starts one
+    // Being Built (the version lock).
+    await (
+      await t.server.db.owner()
+    ).query(
       `insert into controlled_versions (facility_id, document_type, document_id, version_number,
          status, signature_state, content, title, approved_at)
        values ($1, 'Run', $2, 1, 'Approved', 'Signed', '{}', 'Run 1', now())`,
