@@ -22,7 +22,7 @@ import { getSessionUser, toSessionUser } from '#server/sessions/session-user.ts'
 import type { ResolvedSession } from '#server/sessions/session-lookup.ts';
 
 /** A refused sign-in keeps its own action, written by the one writer of refusals. */
-export async function auditRefusal(
+export async function auditSignInRefusal(
   db: Db,
   actor: Actor,
   planId: number | null,
@@ -76,7 +76,7 @@ export async function login(
   const user = await findUserForLogin(db, identifier);
   if (!user) {
     await verifyPassword(null, password ?? '');
-    await auditRefusal(db, actor, null, 'LoginFailed', {
+    await auditSignInRefusal(db, actor, null, 'LoginFailed', {
       username: identifier,
       reason: 'unknown user',
     });
@@ -84,18 +84,25 @@ export async function login(
   }
   const who = { ...actor, userId: user.id, userName: `${user.first_name} ${user.last_name}` };
   if (user.is_blocked) {
-    await auditRefusal(db, who, user.plan_id, 'LoginRefused', { reason: 'blocked' }, user.id);
+    await auditSignInRefusal(db, who, user.plan_id, 'LoginRefused', { reason: 'blocked' }, user.id);
     throw new AppError('UserBlockedError');
   }
   const refuseLocked = async (reason: string): Promise<never> => {
-    await auditRefusal(db, who, user.plan_id, 'LoginRefused', { reason }, user.id);
+    await auditSignInRefusal(db, who, user.plan_id, 'LoginRefused', { reason }, user.id);
     throw new AppError('LoginAttemptsExceeded', LOCKED_MESSAGE);
   };
   if (user.is_locked) return refuseLocked('locked');
   if (user.auth_type === 'sso') {
     // Their identity is the provider's to prove: a password here (even an old one) is refused.
     await verifyPassword(null, password ?? '');
-    await auditRefusal(db, who, user.plan_id, 'LoginRefused', { reason: 'sso user' }, user.id);
+    await auditSignInRefusal(
+      db,
+      who,
+      user.plan_id,
+      'LoginRefused',
+      { reason: 'sso user' },
+      user.id,
+    );
     throw new AppError('InvalidEmailOrPasswordError', 'This account signs in with single sign-on.');
   }
   if (password === undefined || password === '') {
@@ -108,7 +115,14 @@ export async function login(
   const checked = await checkPasswordAttempt(db, config, who, user, password, policy, failed);
   if (checked.outcome === 'locked') return refuseLocked('locked');
   if (checked.outcome === 'unchecked') {
-    await auditRefusal(db, who, user.plan_id, 'LoginRefused', { reason: checked.message }, user.id);
+    await auditSignInRefusal(
+      db,
+      who,
+      user.plan_id,
+      'LoginRefused',
+      { reason: checked.message },
+      user.id,
+    );
     throw new AppError('InvalidEmailOrPasswordError', checked.message);
   }
   if (checked.outcome === 'wrong') {

@@ -7,7 +7,7 @@ import { openPlanRecord, writePlanRecord } from '#server/records/plan-record.ts'
 import type { Db, Queryable } from '#server/db/db.ts';
 import { changedFields } from '#server/db/audit-diff.ts';
 import type { Actor } from '#server/db/audit-write.ts';
-import { auditRefusal, openSession } from '../auth/auth.service.ts';
+import { auditSignInRefusal, openSession } from '../auth/auth.service.ts';
 import { defaultPlanId } from '../auth/policy.ts';
 import { hashToken } from '#server/util/secrets.ts';
 import { decryptSetting, encryptSetting } from './sso-secret.ts';
@@ -242,7 +242,7 @@ export async function ssoVerify(
   const state = callbackUrl.searchParams.get('state');
   let purpose: SsoPurpose = 'login';
   const refuse = async (reason: string, message: string, planId: number | null = null) => {
-    await auditRefusal(db, actor, planId, 'SsoLoginFailed', { provider, purpose, reason });
+    await auditSignInRefusal(db, actor, planId, 'SsoLoginFailed', { provider, purpose, reason });
     return new SsoRefusal(message, purpose);
   };
   if (!state) throw await refuse('no state', 'The sign-in could not be completed. Try again.');
@@ -315,7 +315,7 @@ export async function ssoVerify(
     return { signingProof };
   }
   if (user.is_blocked) {
-    await auditRefusal(db, who, planId, 'SsoLoginFailed', { provider, reason: 'blocked' });
+    await auditSignInRefusal(db, who, planId, 'SsoLoginFailed', { provider, reason: 'blocked' });
     throw new SsoRefusal('Your account is blocked. Contact your administrator.', purpose);
   }
   const session = await openSession(db, who, user.id, planId, 'SsoLogin', {
