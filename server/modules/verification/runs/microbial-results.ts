@@ -49,6 +49,14 @@ function judged(
   };
 }
 
+/** The columns of a microbial count that store its judgement, as an entry and a correction write them. */
+const judgementColumns = (judgement: TMicrobialJudgement) => ({
+  judgement: JSON.stringify(judgement),
+  percent_of_limit: judgement.percentOfLimit,
+  censored_below: judgement.censoredBelow,
+  outcome: judgement.judgement,
+});
+
 interface MicrobialOriginal {
   id: number;
   run_id: number;
@@ -171,10 +179,7 @@ export async function enterMicrobialResults(
           raw_value: row.rawValue,
           unit: MICROBIAL_UNITS[row.kind],
           read_at: row.readAt ?? null,
-          judgement: JSON.stringify(judgement),
-          percent_of_limit: judgement.percentOfLimit,
-          censored_below: judgement.censoredBelow,
-          outcome: judgement.judgement,
+          ...judgementColumns(judgement),
           ...repeatColumns(row.repeats),
         },
         audit: () => ({
@@ -257,10 +262,7 @@ export async function editMicrobialResult(
         censoring: next.censoring,
         raw_value: next.rawValue,
         read_at: next.readAt,
-        judgement: JSON.stringify(judgement),
-        percent_of_limit: judgement.percentOfLimit,
-        censored_below: judgement.censoredBelow,
-        outcome: judgement.judgement,
+        ...judgementColumns(judgement),
       },
       audit: {
         action: 'Update',
