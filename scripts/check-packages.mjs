@@ -15,10 +15,23 @@ const sourceRoots = ['core', 'server', 'client', 'e2e', 'bench', 'scripts'];
 const sourceFile = /\.[cm]?[jt]sx?$/;
 const skippedDirs = new Set(['node_modules', 'dist', 'data', 'coverage', '.test-output']);
 
-// Packages whose engines.node leaves out Node 20 although they run on it; each range is the one
-// they declare today, so a release that narrows it further is flagged again. Fastify 5 pulls
-// both in, and its own test suite runs on Node 20 (see /work/shared/reference/stack-notes.md).
-const knownToRunOnNode20 = { cookie: '>=22', 'content-disposition': '>=22' };
+// Only long-term-support lines (even majors) are checked: an odd major is out of support within
+// months, no site runs one, and tools such as ESLint and Vite leave them out (engines.node is
+// `>=22.13` while ESLint declares `^20.19.0 || ^22.13.0 || >=24`).
+const ltsMajors = Array.from({ length: 20 }, (_, i) => 2 * i + 2);
+
+/** The parts of a range that fall on a long-term-support line, one range per line and set. */
+function ltsParts(range) {
+  const parts = [];
+  for (const set of new semver.Range(range).set) {
+    const comparators = set.map((c) => c.value).join(' ');
+    for (const major of ltsMajors) {
+      const part = `${comparators} >=${major}.0.0 <${major + 1}.0.0-0`.trim();
+      if (semver.validRange(part) && semver.minVersion(part)) parts.push(part);
+    }
+  }
+  return parts;
+}
 
 function listSources(root) {
   const files = readdirSync(root)
@@ -106,8 +119,7 @@ function engineProblems(lock, pkg) {
     const theirs = entry.engines?.node;
     if (!path || !theirs) continue;
     const name = path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length);
-    if (knownToRunOnNode20[name] === theirs) continue;
-    if (!semver.validRange(theirs) || !semver.subset(ours, theirs))
+    if (!semver.validRange(theirs) || !ltsParts(ours).every((part) => semver.subset(part, theirs)))
       problems.push(`${name}@${entry.version} needs Node ${theirs}; engines.node says ${ours}`);
   }
   return problems;

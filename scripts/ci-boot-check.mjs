@@ -1,5 +1,5 @@
 // CI: after `npm run build`, starts the shipped app as `npm start` does (node scripts/start.mjs)
-// on a free port with an empty data directory, waits for /api/v2/health, checks that the built
+// in this checkout, or in the app folder given as the argument (a production install), on a free port with an empty data directory, waits for /api/v2/health, checks that the built
 // client is served, then stops it with SIGTERM and checks that it exits cleanly. Exit code 0
 // when all of that holds; otherwise 1 with the reason and the server's output.
 import { spawn } from 'node:child_process';
@@ -7,10 +7,10 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = resolve(process.argv[2] ?? fileURLToPath(new URL('..', import.meta.url)));
 // A first start creates the embedded database: seconds alone, much longer on a busy 2-core box.
 const bootLimitMs = 120_000;
 const stopLimitMs = 30_000;

@@ -33,6 +33,27 @@ function stale(output, sources) {
   return !existsSync(output) || statSync(output).mtimeMs < newestMtime(sources);
 }
 
+// A production install (`npm prune --omit=dev`) has no Vite or esbuild: it serves the build it was
+// given, and says so when its sources look newer (a copy that did not keep file times).
+const canBuild =
+  existsSync(join(root, 'node_modules/vite')) && existsSync(join(root, 'node_modules/esbuild'));
+
+function build(output, script, what) {
+  if (canBuild) {
+    console.log(`Building the ${what}…`);
+    npm(script);
+  } else if (existsSync(output)) {
+    console.warn(
+      `The ${what}'s sources look newer than ${output}; this install has no development packages to build with, so it serves the build it has.`,
+    );
+  } else {
+    console.error(
+      `${output} is missing and this install has no development packages to build it: run \`npm run build\` before \`npm prune --omit=dev\`.`,
+    );
+    process.exit(1);
+  }
+}
+
 function npm(script) {
   const npmCli = process.env.npm_execpath;
   if (npmCli)
@@ -42,15 +63,10 @@ function npm(script) {
 
 const shared = ['core', 'package.json'];
 const servesClient = !['false', '0'].includes(process.env.SERVE_CLIENT ?? '');
-if (servesClient && stale('dist/client/index.html', ['client', 'vite.config.ts', ...shared])) {
-  console.log('Building the client…');
-  npm('build:client');
-}
-if (stale('dist/server/main.js', ['server', ...shared])) {
-  console.log('Building the server…');
-  npm('build:server');
-}
-// Node 22.1 and later keep the compiled code of the server and its packages between starts (a
-// fifth of a start); Node 20 has no such cache.
-module.enableCompileCache?.(join(root, 'node_modules/.cache/compile'));
+if (servesClient && stale('dist/client/index.html', ['client', 'vite.config.ts', ...shared]))
+  build('dist/client/index.html', 'build:client', 'client');
+if (stale('dist/server/main.js', ['server', ...shared]))
+  build('dist/server/main.js', 'build:server', 'server');
+// Node keeps the compiled code of the server and its packages between starts (a fifth of a start).
+module.enableCompileCache(join(root, 'node_modules/.cache/compile'));
 await import(pathToFileURL(join(root, 'dist/server/main.js')).href);
