@@ -55,6 +55,8 @@ export default defineConfig({
           include: ['server/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['server/test/global-setup.ts'],
+          // Waits for the migrated database snapshot the global setup makes in the background.
+          setupFiles: ['server/test/setup.ts'],
           // Each file starts its own server on its own database, so nothing leaks between files
           // through modules; loading the server's modules once per worker instead of once per file
           // took a quarter off the project's time (measured on 8 files).

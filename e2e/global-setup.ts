@@ -1,16 +1,7 @@
-import { spawn } from 'node:child_process';
-import {
-  closeSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { startBackgroundStep, type BackgroundStep } from '#server/test/background-step.ts';
 import serverSetup from '#server/test/global-setup.ts';
 import { chromiumPath } from './browser.ts';
 
@@ -42,34 +33,13 @@ export default async function setup(project: TestProject) {
   };
 }
 
-function startClientBuild(): { statusFile: string; stop: () => void } {
-  mkdirSync('.test-output', { recursive: true });
-  const statusFile = join('.test-output', `client-build-${process.pid}.status`);
-  const log = join('.test-output', 'client-build.log');
-  rmSync(statusFile, { force: true });
-  const out = openSync(log, 'w');
-  // The app under test is the production build users get (Vitest itself runs with NODE_ENV=test).
-  const child = spawn(
-    process.execPath,
+/** The production build users get (Vitest itself runs with NODE_ENV=test). */
+function startClientBuild(): BackgroundStep {
+  return startBackgroundStep(
+    'client-build',
     ['node_modules/vite/bin/vite.js', 'build', '--mode', 'production', '--logLevel', 'warn'],
-    {
-      env: { ...process.env, NODE_ENV: 'production' },
-      stdio: ['ignore', out, 'pipe'],
-    },
+    { ...process.env, NODE_ENV: 'production' },
   );
-  closeSync(out);
-  let errors = '';
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
-  child.on('close', (code) => {
-    writeFileSync(statusFile, JSON.stringify({ code, errors: errors.slice(-4000) }));
-  });
-  return {
-    statusFile,
-    stop: () => {
-      if (child.exitCode === null) child.kill();
-      rmSync(statusFile, { force: true });
-    },
-  };
 }
 
 /** What the client bundle is built from. */

@@ -1,12 +1,15 @@
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { closeTestContexts, startTestContexts, testPages } from './browser.ts';
 import { takeBrowserErrors } from './browser-errors.ts';
+import { pgliteSnapshotFile } from '#server/test/test-db.ts';
 import { clientBuilt } from './client-build.ts';
 import { saveFailure } from './failure-record.ts';
 
-// The client is built while the other projects' tests run; a file starts once it is there. A
-// build on a busy machine can take minutes.
-beforeAll(clientBuilt, 900_000);
+// The client and the migrated database snapshot are made while the other projects' tests run; a
+// file starts once both are there. A build on a busy machine can take minutes.
+beforeAll(async () => {
+  await Promise.all([clientBuilt(), pgliteSnapshotFile()]);
+}, 900_000);
 
 // Every browser test fails on an error in the page, even when its own steps passed: an uncaught
 // error is a fault the user meets, whatever the screen shows.

@@ -1,18 +1,22 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { openPglite } from '../db/pglite-db.ts';
 import { migrate } from '../db/migrate.ts';
 import { openPostgres } from '../db/postgres-db.ts';
 import { projectRoot } from '../util/project-root.ts';
+import { startBackgroundStep, type BackgroundStep } from './background-step.ts';
 import { testDatabaseRoles, withDatabase } from './test-db-urls.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** Gzipped data directory of a migrated PGlite database, loaded by each test file. */
+    /**
+     * Gzipped data directory of a migrated PGlite database, loaded by each test file once its
+     * background step has ended (pgliteSnapshotStatus; server/test/test-db.ts waits for it).
+     */
     pgliteSnapshot: string;
+    pgliteSnapshotStatus: string;
     /** A migrated database on the PostgreSQL server, used as the template of each test file's. */
     pgTemplate: string;
   }
@@ -34,6 +38,7 @@ export default async function setup(project: TestProject) {
     await db.close();
     project.provide('pgTemplate', template);
     project.provide('pgliteSnapshot', '');
+    project.provide('pgliteSnapshotStatus', '');
     return async () => {
       const { rows } = await admin.query<{ datname: string }>(
         `select datname from pg_database where datname like $1`,
@@ -46,38 +51,41 @@ export default async function setup(project: TestProject) {
     };
   }
 
-  project.provide('pgliteSnapshot', await pgliteSnapshot());
+  const { file, step } = pgliteSnapshot();
+  project.provide('pgliteSnapshot', file);
+  project.provide('pgliteSnapshotStatus', step.statusFile);
   project.provide('pgTemplate', '');
   return releasePgliteSnapshot;
 }
 
 /*
  * The server and browser projects' setups both need the migrated PGlite snapshot: made once per
- * run (a migration and a dump cost about 13 s of CPU before any test can start), removed when the
- * last project that asked for it is done.
+ * run, in a process of its own (a migration and a dump cost about 17 s of CPU, while the unit
+ * tests, which need no database, run), removed when the last project that asked for it is done.
  */
-let snapshot: Promise<string> | undefined;
+let snapshot: { file: string; step: BackgroundStep } | undefined;
 let users = 0;
 
-function pgliteSnapshot(): Promise<string> {
+function pgliteSnapshot(): { file: string; step: BackgroundStep } {
   users += 1;
-  snapshot ??= (async () => {
-    const pgl = await openPglite({});
-    await migrate(pgl);
-    const dump = await pgl.dumpDataDir();
-    await pgl.close();
-    const dir = join(projectRoot(), '.test-output');
-    mkdirSync(dir, { recursive: true });
-    const file = join(dir, `pglite-snapshot-${process.pid}.tar.gz`);
-    writeFileSync(file, Buffer.from(dump));
-    return file;
-  })();
+  if (!snapshot) {
+    const file = join(projectRoot(), '.test-output', `pglite-snapshot-${process.pid}.tar.gz`);
+    rmSync(file, { force: true });
+    const step = startBackgroundStep('pglite-snapshot', [
+      '--import',
+      'tsx',
+      join(projectRoot(), 'server/test/pglite-snapshot-build.ts'),
+      file,
+    ]);
+    snapshot = { file, step };
+  }
   return snapshot;
 }
 
 async function releasePgliteSnapshot(): Promise<void> {
   users -= 1;
   if (users > 0 || !snapshot) return;
-  rmSync(await snapshot, { force: true });
+  snapshot.step.stop();
+  rmSync(snapshot.file, { force: true });
   snapshot = undefined;
 }

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import type { Db } from '../db/db.ts';
 import { openPostgres } from '../db/postgres-db.ts';
+import { backgroundStepDone } from './background-step.ts';
 import { givePglite, takePglite } from './pglite-pool.ts';
 import { testDatabaseRoles, withDatabase } from './test-db-urls.ts';
 
@@ -16,12 +17,17 @@ export interface TestDb extends Db {
   owner(): Promise<Db>;
 }
 
+/** The migrated PGlite snapshot of this run, once the setup's background step has made it. */
+export async function pgliteSnapshotFile(): Promise<string> {
+  await backgroundStepDone(inject('pgliteSnapshotStatus'), 'Migrating the test database snapshot');
+  return inject('pgliteSnapshot');
+}
+
 /** A fresh, migrated database of its own for one test file: PGlite, or a copy on the server. */
 export async function createTestDb(): Promise<TestDb> {
   if (!process.env.DATABASE_URL) {
-    const pooled = await takePglite(
-      () => new Uint8Array(readFileSync(inject('pgliteSnapshot'))).buffer,
-    );
+    const snapshot = await pgliteSnapshotFile();
+    const pooled = await takePglite(() => new Uint8Array(readFileSync(snapshot)).buffer);
     // A Db of its own over the pooled database: closing it empties the database for the next
     // file instead of stopping it.
     const db: TestDb = { ...pooled, owner: async () => db, close: () => givePglite(pooled) };

@@ -3,13 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
 import { buildApp } from '#server/app.ts';
 import { loadConfig } from '#server/config.ts';
 import type { Db } from '#server/db/db.ts';
 import { openPglite } from '#server/db/pglite-db.ts';
 import { openPostgres } from '#server/db/postgres-db.ts';
-import { createServerTestDatabase } from '#server/test/test-db.ts';
+import { createServerTestDatabase, pgliteSnapshotFile } from '#server/test/test-db.ts';
 import { startTestServer, type TestServer } from '#server/test/test-server.ts';
 import { checkReadiness } from './readiness.ts';
 
@@ -142,7 +141,7 @@ describe('a full disk', () => {
 /** A database of this file's own, which the test may close under a running app. */
 async function openOwnDb(): Promise<{ db: Db; drop: () => Promise<void> }> {
   if (!process.env.DATABASE_URL) {
-    const snapshot = new Uint8Array(readFileSync(inject('pgliteSnapshot'))).buffer;
+    const snapshot = new Uint8Array(readFileSync(await pgliteSnapshotFile())).buffer;
     return { db: await openPglite({ loadDataDir: snapshot }), drop: async () => undefined };
   }
   const database = await createServerTestDatabase();
