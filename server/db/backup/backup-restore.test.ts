@@ -1,18 +1,16 @@
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { fileCleanup } from '../../test/temp-dirs.ts';
 import { loadConfig } from '#server/config.ts';
 import { createAnchorStore } from '#server/modules/audit/audit-anchor.ts';
 import { verifyChain } from '#server/modules/audit/audit-chain.ts';
 import { seededBefore } from '../../test/migration-db.ts';
 import { createTestDb } from '../../test/test-db.ts';
-import { testDatabaseRoles, withDatabase } from '../../test/test-db-urls.ts';
+import { createEmptyServerDatabase } from '../../test/empty-server-db.ts';
 import { writeAudit } from '../audit-write.ts';
 import type { Db } from '../db.ts';
-import { loadMigrations, migrate, roleOfUrl } from '../migrate.ts';
+import { loadMigrations, migrate } from '../migrate.ts';
 import { openPglite } from '../pglite-db.ts';
 import { openPostgres } from '../postgres-db.ts';
 import { readBackup, readBackupHead } from './backup-file.ts';
@@ -20,42 +18,25 @@ import { backupBeforeMigrating, KEPT_BEFORE_MIGRATION } from './pre-migration-ba
 import { NewerBackupError, restoreBackup, TargetNotEmptyError } from './restore-backup.ts';
 import { columnsOf, ident, takeBackup } from './take-backup.ts';
 
-const cleanup: (() => unknown)[] = [];
-afterAll(async () => {
-  for (const step of cleanup.reverse()) await step();
-});
-
-function tempDir(name: string): string {
-  const dir = mkdtempSync(join(tmpdir(), `carryover-${name}-`));
-  cleanup.push(() => rmSync(dir, { recursive: true, force: true, maxRetries: 5 }));
-  return dir;
-}
+const { later, tempDir } = fileCleanup();
 
 const configOf = (dataDir: string) => loadConfig({ DATA_DIR: dataDir });
 const warn = () => undefined;
 
 /** An empty database of the kind the suite runs on, as the schema's owner, and its app role. */
-async function emptyTarget(): Promise<{ db: Db; appRole?: string }> {
+async function emptyTarget(): Promise<{ db: Db; appRole?: string | undefined }> {
   if (!process.env.DATABASE_URL) {
     const db = await openPglite({});
-    cleanup.push(() => db.close());
+    later(() => db.close());
     return { db };
   }
-  const { ownerUrl, appUrl, appRole } = testDatabaseRoles();
-  const name = `carryover_restore_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ownerUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const db = await openPostgres(withDatabase(ownerUrl, name), { max: 2 });
-  cleanup.push(async () => {
+  const database = await createEmptyServerDatabase();
+  const db = await openPostgres(database.ownerUrl, { max: 2 });
+  later(async () => {
     await db.close();
-    const dropper = new pg.Client({ connectionString: ownerUrl });
-    await dropper.connect();
-    await dropper.query(`drop database if exists ${name} with (force)`);
-    await dropper.end();
+    await database.drop();
   });
-  return { db, ...(appRole ? { appRole: roleOfUrl(appUrl) } : {}) };
+  return { db, appRole: database.appRole };
 }
 
 /** Restores `file` into a new empty database with a data folder of its own for the keys. */
@@ -119,7 +100,7 @@ async function rowsOfTable(db: Db, table: string, columns: string[]): Promise<st
 describe('backup and restore', () => {
   it('restores a backup taken while writing: every row equal, counts and chains checked, verify intact', async () => {
     const source = await createTestDb();
-    cleanup.push(() => source.close());
+    later(() => source.close());
     const sourceDir = tempDir('source');
     const sourceConfig = configOf(sourceDir);
     const [plan] = await source.query<{ id: number }>(
@@ -220,7 +201,7 @@ describe('backup and restore', () => {
   it('restores a backup of an older schema and migrates it on', async () => {
     const ours = '20261208110000_database_restores.sql';
     const { db: old, facilityId } = await seededBefore(ours);
-    cleanup.push(() => old.close());
+    later(() => old.close());
     const [f] = await old.query<{ plan_id: number }>(
       'select plan_id from facilities where id = $1',
       [facilityId],
@@ -242,7 +223,7 @@ describe('backup and restore', () => {
   it('keeps the last five backups taken before migrating an embedded database', async () => {
     const last = loadMigrations().at(-1)!.name;
     const { db } = await seededBefore(last);
-    cleanup.push(() => db.close());
+    later(() => db.close());
     const dir = tempDir('before-migration');
     const made: string[] = [];
     for (let n = 0; n < KEPT_BEFORE_MIGRATION + 2; n += 1)
