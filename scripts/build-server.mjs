@@ -7,7 +7,14 @@ import { build } from 'esbuild';
 
 rmSync('dist/server', { recursive: true, force: true });
 await build({
-  entryPoints: ['server/main.ts'],
+  // The operations a site runs on a production install, without dev dependencies
+  // (scripts/operation.mjs): dist/server/cli/<name>.js.
+  entryPoints: [
+    'server/main.ts',
+    'server/cli/backup.ts',
+    'server/cli/restore.ts',
+    'server/cli/migrate-to-server.ts',
+  ],
   outdir: 'dist/server',
   splitting: true,
   bundle: true,

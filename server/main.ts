@@ -1,5 +1,7 @@
 import closeWithGrace from 'close-with-grace';
 import { ConfigError, loadConfig, publicUrl, type Config } from './config.ts';
+import { backupBeforeMigrating } from './db/backup/pre-migration-backup.ts';
+import { serveBackupRequests } from './db/backup/live-backup.ts';
 import { DatabaseInUseError } from './db/data-dir-lock.ts';
 import { deferredDb } from './db/deferred-db.ts';
 import { NewerSchemaError } from './db/migrate.ts';
@@ -34,8 +36,9 @@ async function start(config: Config): Promise<void> {
     poolSize: config.DB_POOL_SIZE,
     onPoolError: (error) => process.stderr.write(`database connection lost: ${error.message}\n`),
   }).then(async (db) => {
+    const keptBackup = await backupBeforeMigrating(db, config);
     await migrateAsOwner(db, config);
-    return { db, seed: await seedFirstStart(db, config) };
+    return { db, keptBackup, seed: await seedFirstStart(db, config) };
   });
   preparing.catch(() => undefined); // awaited below; this only keeps Node from calling it unhandled
   const deferred = deferredDb(
@@ -48,7 +51,9 @@ async function start(config: Config): Promise<void> {
     ? { level: config.LOG_LEVEL, stream: terminalLogStream() }
     : undefined;
   const app = await buildApp({ config, db: deferred, logger });
-  const { db, seed } = await preparing;
+  const { db, keptBackup, seed } = await preparing;
+  if (keptBackup)
+    app.log.info({ backup: keptBackup }, 'backed up the database before migrating it');
   await warnIfAuditTrailUnprotected(db, (message) => app.log.warn(message));
   await reconcileAtStart(db, (details, message) => app.log.warn(details, message));
   const bound = await bindEarlierSignatures(db, config, (message) => app.log.warn(message));
@@ -60,6 +65,14 @@ async function start(config: Config): Promise<void> {
     config.AUDIT_ANCHOR_INTERVAL_SECONDS,
     (err) => app.log.error({ err }, 'writing the audit chain anchors failed'),
   );
+  // `npm run backup` beside a running embedded server asks it (live-backup.ts).
+  const stopBackups =
+    db.kind === 'pglite'
+      ? serveBackupRequests(db, config, {
+          info: (message) => app.log.info(message),
+          error: (err, message) => app.log.error({ err }, message),
+        })
+      : () => undefined;
   if (!config.PUBLIC_URL) {
     app.log.warn(
       { links: publicUrl(config) },
@@ -84,6 +97,7 @@ async function start(config: Config): Promise<void> {
     if (err) app.log.error({ err }, 'shutting down after an error');
     else app.log.info({ signal }, 'shutting down; in-flight requests finish first');
     stopAnchors();
+    stopBackups();
     await app.close();
     await db.close();
   });

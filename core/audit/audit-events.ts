@@ -50,6 +50,18 @@ export interface SignatureRefusalValues extends RefusalValues {
   refusal: string;
 }
 
+/**
+ * What a restore from a backup records (server/db/backup): the backup, when it was taken, each
+ * chain's seq in it, and the database ids before and after (a restored copy takes its own).
+ */
+export interface RestoreValues {
+  backup: string;
+  backupTakenAt: string;
+  chains: Record<string, number>;
+  databaseId: string;
+  previousDatabaseId: string;
+}
+
 /** Every declared record (core/entities/defs) takes these; they are declared once, here. */
 const RECORD_ACTIONS = {
   Create: changes(),
@@ -151,7 +163,7 @@ const OWN_EVENTS = {
   SamplingLocation: { Assess: changes() },
   Security: { PasswordSetWithSecretKey: recordsOnly() },
   Study: { Close: changes() },
-  System: { Seed: changes() },
+  System: { Seed: changes(), Restore: changes<RestoreValues>() },
   User: {
     ...RECORD_ACTIONS,
     Block: changes(),

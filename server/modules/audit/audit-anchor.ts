@@ -4,6 +4,11 @@ import { appendFile, open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Queryable } from '#server/db/db.ts';
 import { anchorDir, outsideKey, type OutsideKeyConfig } from '#server/db/outside-key.ts';
+import {
+  readRestores,
+  restoreHmac,
+  type DatabaseRestore,
+} from '#server/db/backup/database-restores.ts';
 
 /**
  * The chain heads, signed and written outside the database (AT-5, 21 CFR 11.10(e)) at most a
@@ -55,6 +60,27 @@ export async function databaseId(q: Queryable): Promise<string> {
   const [row] = await q.query<{ id: string }>('select id::text as id from database_identity');
   if (!row) throw new Error('database_identity is empty');
   return row.id;
+}
+
+/**
+ * What the restores of this database (server/db/backup) add to its anchors. A restored copy has
+ * an id of its own; the anchors its original signed hold for the rows the backup held, so those
+ * of an earlier id count up to that chain's head in the backup, and the later ones (the original
+ * went on without this copy) do not. Each restore's heads are an anchor of the copy itself,
+ * signed like one: a forged restore reads as a forged anchor, never as a reason to skip anchors.
+ */
+function restoredAnchors(restores: DatabaseRestore[], db: string, key: string) {
+  const upTo = new Map<string, number>();
+  const own: (Anchor & { signed: boolean })[] = [];
+  for (const r of restores) {
+    const signed = sameHex(r.hmac, restoreHmac(key, r));
+    for (const [chain, seq, hash] of r.heads) {
+      if (signed) upTo.set(`${r.previousDatabaseId} ${chain}`, seq);
+      if (r.databaseId === db)
+        own.push({ db, chain, seq, hash, at: r.restoredAt, hmac: r.hmac, signed });
+    }
+  }
+  return { upTo, own };
 }
 
 function parseLine(line: string): Anchor | undefined {
@@ -127,9 +153,15 @@ export function createAnchorStore(
          from audit_chain_heads where seq > 0 order by chain`,
     );
     const k = await keyOf();
+    // A restored copy's first anchors start after the heads its restore signed.
+    const restored = new Map(
+      restoredAnchors(await readRestores(q), db, k)
+        .own.filter((a) => a.signed)
+        .map((a) => [a.chain, a.seq]),
+    );
     const anchors: Anchor[] = [];
     for (const h of heads) {
-      const last = lastSeq.get(`${db} ${h.chain}`) ?? 0;
+      const last = lastSeq.get(`${db} ${h.chain}`) ?? restored.get(h.chain) ?? 0;
       if (onlyMoved && h.seq <= last) continue;
       const from = Math.min(last, h.seq) + 1;
       const a = {
@@ -160,16 +192,21 @@ export function createAnchorStore(
       return next;
     },
     async read(q) {
-      if (!existsSync(file)) return [];
+      const restores = await readRestores(q);
+      if (!existsSync(file) && restores.length === 0) return [];
       const db = await databaseId(q);
       const k = await keyOf();
-      const lines = (await readFile(file, 'utf8')).split('\n').filter((line) => line.trim());
-      return lines.flatMap((line) => {
+      const { upTo, own } = restoredAnchors(restores, db, k);
+      const text = existsSync(file) ? await readFile(file, 'utf8') : '';
+      const lines = text.split('\n').filter((line) => line.trim());
+      const anchors = lines.flatMap((line) => {
         const a = parseLine(line);
-        if (!a || a.db !== db) return [];
+        if (!a) return [];
+        if (a.db !== db && !(a.seq <= (upTo.get(`${a.db} ${a.chain}`) ?? 0))) return [];
         const signed = typeof a.hmac === 'string' && sameHex(a.hmac, anchorHmac(k, a));
         return [{ ...a, signed }];
       });
+      return [...anchors, ...own];
     },
   };
 }

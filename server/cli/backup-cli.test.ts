@@ -1,0 +1,84 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { fileCleanup } from '../test/temp-dirs.ts';
+import { readBackupHead } from '#server/db/backup/backup-file.ts';
+import { openDatabase } from '#server/db/open.ts';
+import { openPostgres } from '#server/db/postgres-db.ts';
+import { processEnvWithoutDatabase, startServerProcess } from '../test/server-process.ts';
+import { createEmptyServerDatabase } from '../test/empty-server-db.ts';
+import { projectRoot } from '../util/project-root.ts';
+
+const { later, tempDir } = fileCleanup();
+
+/** `npm run <script> -- …args` as a site runs it, with only the database settings given. */
+async function npmRun(script: string, args: string[], env: Record<string, string>) {
+  const child = spawn('npm', ['run', '--silent', script, '--', ...args], {
+    cwd: projectRoot(),
+    env: { ...processEnvWithoutDatabase(), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, stdout, stderr };
+}
+
+const ADMIN = { ADMIN_EMAIL: 'first@example.com', ADMIN_PASSWORD: 'First#Admin1234' };
+
+describe('npm run backup, restore and migrate-to-server', () => {
+  it('backs up a running embedded server, restores it into a new DATA_DIR, refuses a second restore there, and moves it to a server', async () => {
+    const source = tempDir('live');
+    const server = await startServerProcess({ DATA_DIR: source, ...ADMIN });
+    const file = join(tempDir('file'), 'live.carryover-backup');
+    let backup;
+    try {
+      backup = await npmRun('backup', [file], { DATA_DIR: source });
+    } finally {
+      await server.stop();
+    }
+    expect(backup.stderr).toBe('');
+    expect(backup.stdout).toContain('asking it for the backup');
+    expect(backup.code).toBe(0);
+    const { manifest, files } = await readBackupHead(file);
+    expect(manifest.tables.users).toBe(1);
+    expect(manifest.chainHeads.length).toBeGreaterThan(0);
+    expect(files.map((f) => f.name)).toEqual(expect.arrayContaining(['anchor.key']));
+
+    const target = tempDir('restored');
+    const restore = await npmRun('restore', [file], { DATA_DIR: target });
+    expect(restore.stderr).not.toContain('failed');
+    expect(restore.code).toBe(0);
+    expect(restore.stdout).toContain('counts equal the backup');
+    expect(restore.stdout).toContain('audit chains verify intact');
+
+    const again = await npmRun('restore', [file], { DATA_DIR: target });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('already holds a database');
+    expect(again.stderr).not.toMatch(/\n\s+at /);
+
+    const restored = await openDatabase({ dataDir: target });
+    const [users] = await restored.query<{ email: string }>('select email from users');
+    expect(users!.email).toBe(ADMIN.ADMIN_EMAIL);
+    await restored.close();
+
+    if (!process.env.DATABASE_URL) return;
+    const database = await createEmptyServerDatabase();
+    later(database.drop);
+    const move = await npmRun('migrate-to-server', [], {
+      DATA_DIR: source,
+      DATABASE_URL: database.appUrl,
+      ...(database.appRole ? { DATABASE_OWNER_URL: database.ownerUrl } : {}),
+    });
+    expect(move.stderr).not.toContain('failed');
+    expect(move.code).toBe(0);
+    expect(move.stdout).toContain('audit chains verify intact');
+    const moved = await openPostgres(database.appUrl, { max: 1 });
+    later(() => moved.close());
+    const [counted] = await moved.query<{ n: number }>('select count(*)::int as n from users');
+    expect(counted!.n).toBe(1);
+  }, 600_000);
+});
