@@ -68,6 +68,13 @@ export const configSchema = z
     ),
     METRICS_HOST: optionalText,
     ATTACHMENT_MAX_MB: z.coerce.number().positive().max(1024).default(20),
+    // How often a job worker says it is alive, and after how long without a word another
+    // instance takes over its running job (server/jobs/README.md): within two minutes by default.
+    JOB_HEARTBEAT_SECONDS: z.coerce.number().positive().max(300).default(5),
+    JOB_STALE_SECONDS: z.coerce.number().positive().max(3600).default(60),
+    // Workbook imports this instance reads at once; more get 429 with Retry-After (each holds
+    // its workbook and parsed rows in memory).
+    IMPORT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   })
   .superRefine((c, ctx) => {
     if (c.DATABASE_OWNER_URL && !c.DATABASE_URL) {
@@ -89,6 +96,14 @@ export const configSchema = z
         code: 'custom',
         path: ['METRICS_PORT'],
         message: 'is required with METRICS_HOST',
+      });
+    }
+    if (c.JOB_STALE_SECONDS < 3 * c.JOB_HEARTBEAT_SECONDS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['JOB_STALE_SECONDS'],
+        message:
+          'must be at least three JOB_HEARTBEAT_SECONDS (a job is taken over only after missed heartbeats, not a late one)',
       });
     }
     if (c.ADMIN_PASSWORD && !c.ADMIN_EMAIL) {

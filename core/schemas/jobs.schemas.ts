@@ -15,6 +15,12 @@ export const ZJobProgress = z.object({
   done: z.number().int(),
   total: z.number().int(),
   error: z.string().nullable(),
+  /**
+   * Whether a server is there to do the job: for a running job, the one running it still
+   * answers; for any other, some server's worker is alive. Absent from progress kept with a
+   * finished record.
+   */
+  workerAlive: z.boolean().optional(),
 });
 export type TJobProgress = z.infer<typeof ZJobProgress>;
 

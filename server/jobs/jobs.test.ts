@@ -4,6 +4,7 @@ import { createTestDb } from '../test/test-db.ts';
 import { ADMIN, facilityPath } from '../test/test-server.ts';
 import { useFacilityTestServer } from '../test/facility-test-file.ts';
 import { buildUser } from '../test/factories.ts';
+import { until } from '../test/until.ts';
 import type { TJobProgress } from '#core/schemas/jobs.schemas.ts';
 import type { Queryable } from '../db/db.ts';
 import { enqueueJob, jobProgressColumn, registerJobHandler } from './jobs.ts';
@@ -38,16 +39,6 @@ registerJobHandler<{ message: string }>('test.failing', async ({ message }, ctx)
   await ctx.progress({ stage: 'Reading records', done: 0, total: 2 });
   throw new Error(message);
 });
-
-async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`gave up waiting; last: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 const enqueue = (name: string, data: object) =>
   t.server.db.transaction((tx) => enqueueJob(tx, t.facilityId, name, data));
@@ -101,6 +92,7 @@ describe('background jobs', () => {
       done: 2,
       total: 2,
       error: null,
+      workerAlive: true,
     });
     gates.get('c1')!();
     // The worker then completes it in pg-boss, and leaves it done.
@@ -131,6 +123,7 @@ describe('background jobs', () => {
       done: 1,
       total: 3,
       error: null,
+      workerAlive: true,
     });
     gates.get('g1')!();
     const done = await until(
@@ -165,6 +158,7 @@ describe('background jobs', () => {
       done: 0,
       total: 2,
       error: 'No residue type in force',
+      workerAlive: true,
     });
     const [boss] = await t.server.db.query<{ state: string }>(
       'select state from pgboss.job where id = $1',

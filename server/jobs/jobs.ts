@@ -77,9 +77,17 @@ export async function enqueueJob<T extends object>(
  */
 export function jobProgressColumn(jobIdSql: string): string {
   return `(select json_build_object('state', j.state, 'stage', j.stage, 'done', j.done,
-      'total', j.total, 'error', j.error)
+      'total', j.total, 'error', j.error, 'workerAlive', ${WORKER_ALIVE})
      from job_runs j where j.id = ${jobIdSql}) as job_progress`;
 }
+
+/**
+ * Whether a worker is there for the job `j` (a row of job_runs): for a running job, whether
+ * the worker running it still beats; otherwise whether any instance's worker is alive to pick
+ * it up. False is what the screen shows as "no server is working on it".
+ */
+export const WORKER_ALIVE = `case when j.state = 'running' then coalesce(j.alive_until > now(), false)
+  else exists (select 1 from job_workers w where w.alive_until > now()) end`;
 
 /** pg-boss 10's job states (pgboss.job_state). */
 export const JOB_STATES = ['created', 'retry', 'active', 'completed', 'cancelled', 'failed'];

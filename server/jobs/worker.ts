@@ -1,7 +1,16 @@
 import PgBoss from 'pg-boss';
 import { isConnectionLost, type Db } from '../db/db.ts';
+import {
+  beatJob,
+  beatWorker,
+  forgetDeadWorkers,
+  forgetWorker,
+  newWorkerId,
+  takeOverStaleJobs,
+} from './heartbeat.ts';
+import { finishJob, handBackJob, reconcile } from './job-runs.ts';
 import { jobHandler, type JobContext, type QueuedJob } from './jobs.ts';
-import { pgBoss, pgBossDb, QUEUE } from './pg-boss-db.ts';
+import { pgBossDb, QUEUE } from './pg-boss-db.ts';
 
 export interface JobWorkerOptions {
   /** How long an idle worker waits before it looks for a job again (one light query). */
@@ -10,8 +19,21 @@ export interface JobWorkerOptions {
   maintenanceIntervalMs?: number;
   /** On stop, how long a running job may take to finish before it is handed back for a retry. */
   stopGraceMs?: number;
-  log?: { error(obj: object, msg: string): void };
+  /** How often the worker says it (and its job) is alive, and looks for jobs of dead workers. */
+  heartbeatIntervalMs?: number;
+  /** How long a heartbeat holds: a running job silent for longer is taken over. */
+  staleAfterMs?: number;
+  log?: JobLog;
 }
+
+/** Where a worker tells what its jobs do (the app's pino logger: JSON lines). */
+export interface JobLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+const SILENT: JobLog = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 export interface JobWorker {
   /** Stops polling and waits for the running job (or hands it back): no timer is left behind. */
@@ -25,22 +47,43 @@ export class JobInterrupted extends Error {
   }
 }
 
+/**
+ * Thrown by `progress` and `complete` once another instance has taken the job over (this one
+ * was silent for too long): the handler should end, and its last transaction rolls back.
+ */
+export class JobTakenOver extends Error {
+  constructor() {
+    super('Another worker took the job over');
+  }
+}
+
 /** What a failed job shows: the error's first line, never a stack or anything long. */
 export function failureMessage(error: unknown): string {
   const first = error instanceof Error ? (error.message.split('\n')[0]?.trim() ?? '') : '';
   return first ? first.slice(0, 500) : 'The job failed';
 }
 
+/** The job a worker runs now, and whether another instance has taken it over. */
+interface Running {
+  id: string;
+  isClaimed: boolean;
+  isLost: boolean;
+}
+
 /**
  * Runs this instance's jobs, one at a time: fetches the next job of the queue (SKIP LOCKED, so
- * several instances share the queue), runs its handler and records the outcome. Call `stop`
- * before closing `db`.
+ * several instances share the queue), runs its handler and records the outcome. A heartbeat
+ * keeps the worker and its job alive and takes over the jobs of workers that went silent. Call
+ * `stop` before closing `db`.
  */
 export async function startJobWorker(db: Db, options: JobWorkerOptions = {}): Promise<JobWorker> {
   const pollMs = options.pollIntervalMs ?? 1000;
   const maintenanceMs = options.maintenanceIntervalMs ?? 5 * 60_000;
   const graceMs = options.stopGraceMs ?? 5000;
-  const log = options.log ?? { error: () => undefined };
+  const beatMs = options.heartbeatIntervalMs ?? 5000;
+  const staleMs = options.staleAfterMs ?? 60_000;
+  const log = options.log ?? SILENT;
+  const workerId = newWorkerId();
   const boss = new PgBoss({
     db: pgBossDb(db),
     migrate: false,
@@ -49,11 +92,12 @@ export async function startJobWorker(db: Db, options: JobWorkerOptions = {}): Pr
   });
   boss.on('error', (err) => log.error({ err }, 'pg-boss failed'));
   await boss.start(); // checks that the schema is the version this pg-boss expects
+  await beatWorker(db, workerId, staleMs);
 
   let stopping = false;
   let timer: NodeJS.Timeout | undefined;
   let tick: Promise<void> | undefined;
-  let runningId: string | undefined;
+  let running: Running | undefined;
   let lastMaintenance = Date.now();
 
   const schedule = (ms: number) => {
@@ -73,34 +117,85 @@ export async function startJobWorker(db: Db, options: JobWorkerOptions = {}): Pr
         lastMaintenance = Date.now();
         await boss.maintain();
         await reconcile(db);
+        await forgetDeadWorkers(db);
       }
-      const [job] = await boss.fetch<QueuedJob>(QUEUE, { batchSize: 1 });
+      const [job] = await boss.fetch<QueuedJob>(QUEUE, { batchSize: 1, includeMetadata: true });
       if (job) {
         found = true;
-        runningId = job.id;
-        await run(db, job, () => stopping);
+        running = { id: job.id, isClaimed: false, isLost: false };
+        await run({
+          db,
+          job,
+          workerId,
+          aliveMs: staleMs,
+          log,
+          running,
+          isStopping: () => stopping,
+        });
       }
     } catch (err) {
       log.error({ err }, 'the job worker failed');
     } finally {
-      runningId = undefined;
+      running = undefined;
     }
     schedule(found ? 0 : pollMs);
   };
 
+  // The heartbeat runs beside the jobs: a handler that keeps the event loop busy for longer
+  // than staleAfterMs loses its job to another instance (and its last transaction).
+  let beatTimer: NodeJS.Timeout | undefined;
+  let beating: Promise<void> | undefined;
+  const beat = async () => {
+    try {
+      await beatWorker(db, workerId, staleMs);
+      const job = running;
+      if (job?.isClaimed && !(await beatJob(db, job.id, workerId, staleMs))) job.isLost = true;
+      for (const taken of await takeOverStaleJobs(db, staleMs)) {
+        log.warn(
+          {
+            jobId: taken.id,
+            jobName: taken.name,
+            previousWorker: taken.previousWorker,
+            outcome: taken.outcome,
+          },
+          taken.outcome === 'retry'
+            ? 'job taken over from a worker that stopped answering; it runs again'
+            : `job taken over from a worker that stopped answering; ${taken.outcome}`,
+        );
+      }
+    } catch (err) {
+      log.error({ err }, 'the job heartbeat failed');
+    }
+  };
+  const scheduleBeat = () => {
+    if (stopping) return;
+    beatTimer = setTimeout(() => {
+      beating = beat().finally(() => {
+        beating = undefined;
+        scheduleBeat();
+      });
+    }, beatMs);
+  };
+
   schedule(0);
+  scheduleBeat();
 
   return {
     async stop() {
       if (stopping) return;
       stopping = true;
       clearTimeout(timer);
-      const interrupted = tick && runningId;
+      clearTimeout(beatTimer);
+      const interrupted = tick && running?.id;
       if (tick && !(await settlesWithin(tick, graceMs)) && interrupted) {
-        await handBack(db, interrupted, 'The server stopped while the job ran').catch((err) =>
-          log.error({ err }, 'handing back a running job failed'),
+        await handBackJob(db, interrupted, workerId, 'The server stopped while the job ran').catch(
+          (err) => log.error({ err }, 'handing back a running job failed'),
         );
       }
+      await beating;
+      await forgetWorker(db, workerId).catch((err) =>
+        log.error({ err }, 'removing the job worker’s heartbeat failed'),
+      );
       await boss.stop({ graceful: false, close: false });
     },
   };
@@ -110,89 +205,93 @@ export async function startJobWorker(db: Db, options: JobWorkerOptions = {}): Pr
 const counts = (done: number, total: number) =>
   [Math.max(0, Math.round(done)), Math.max(0, Math.round(total))] as const;
 
-async function run(db: Db, job: PgBoss.Job<QueuedJob>, isStopping: () => boolean): Promise<void> {
+interface RunArgs {
+  db: Db;
+  job: PgBoss.JobWithMetadata<QueuedJob>;
+  workerId: string;
+  aliveMs: number;
+  log: JobLog;
+  running: Running;
+  isStopping: () => boolean;
+}
+
+async function run({ db, job, workerId, aliveMs, log, running, isStopping }: RunArgs) {
   const { job: name, facilityId, data } = job.data;
-  if (isStopping()) return handBack(db, job.id, 'The server stopped before the job ran');
+  const about = { jobId: job.id, jobName: name, facilityId, retry: job.retryCount };
+  const handBack = async (reason: string) => {
+    const after = await handBackJob(db, job.id, workerId, reason);
+    if (after === 'retry') log.warn({ ...about, reason }, 'job handed back; it will be retried');
+    else if (after) log.error({ ...about, reason }, 'job failed: out of retries');
+  };
+  if (isStopping()) return handBack('The server stopped before the job ran');
   await db.query(
-    `update job_runs set state = 'running', started_at = coalesce(started_at, now()), error = null
+    `update job_runs set state = 'running', started_at = coalesce(started_at, now()), error = null,
+            worker_id = $2, heartbeat_at = now(), alive_until = now() + $3 * interval '1 millisecond'
       where id = $1`,
-    [job.id],
+    [job.id, workerId, aliveMs],
   );
+  running.isClaimed = true;
+  log.info(about, job.retryCount > 0 ? 'job started again (a retry)' : 'job started');
+  const started = performance.now();
+  const ended = (error: string | null) => {
+    const ms = Math.round(performance.now() - started);
+    if (error === null) log.info({ ...about, ms }, 'job done');
+    else log.warn({ ...about, ms, error }, 'job failed');
+  };
   const handler = jobHandler(name);
-  if (!handler) return finish(db, job.id, `No handler for jobs named ${name}`);
+  if (!handler) {
+    const error = `No handler for jobs named ${name}`;
+    if (await finishJob(db, job.id, workerId, error)) ended(error);
+    return;
+  }
   const ctx: JobContext = {
     db,
     jobId: job.id,
     facilityId,
     async progress({ stage, done, total }) {
       if (isStopping()) throw new JobInterrupted();
-      await db.query(
-        `update job_runs set stage = $2, done = $3, total = $4 where id = $1 and state = 'running'`,
-        [job.id, stage, ...counts(done, total)],
+      if (running.isLost) throw new JobTakenOver();
+      const rows = await db.query(
+        `update job_runs set stage = $2, done = $3, total = $4
+          where id = $1 and state = 'running' and worker_id = $5 returning id`,
+        [job.id, stage, ...counts(done, total), workerId],
       );
+      if (rows.length === 0) {
+        running.isLost = true;
+        throw new JobTakenOver();
+      }
     },
     async complete(tx, { stage, done, total }) {
-      // finish() below then finds it done and only completes the job in pg-boss.
-      await tx.query(
+      // finishJob() below then finds it done and only completes the job in pg-boss. Taken over,
+      // the handler's transaction rolls back: the job's other run writes the outcome.
+      const rows = await tx.query(
         `update job_runs set state = 'done', stage = $2, done = $3, total = $4, error = null,
                 finished_at = now()
-          where id = $1 and state = 'running'`,
-        [job.id, stage, ...counts(done, total)],
+          where id = $1 and state = 'running' and worker_id = $5 returning id`,
+        [job.id, stage, ...counts(done, total), workerId],
       );
+      if (rows.length === 0) {
+        running.isLost = true;
+        throw new JobTakenOver();
+      }
     },
   };
   try {
     await handler(data, ctx);
   } catch (error) {
+    if (error instanceof JobTakenOver || running.isLost) {
+      log.warn(about, 'job left to the worker that took it over');
+      return;
+    }
     // A lost connection or a stopping server is no fault of the job: pg-boss retries it.
     if (error instanceof JobInterrupted || isConnectionLost(error))
-      await handBack(db, job.id, failureMessage(error));
-    else await finish(db, job.id, failureMessage(error));
+      return handBack(failureMessage(error));
+    const message = failureMessage(error);
+    if (await finishJob(db, job.id, workerId, message)) ended(message);
     return;
   }
-  await finish(db, job.id, null);
-}
-
-/**
- * Ends a job for good: done, or failed with `error`. A handler that throws fails at once (what
- * it did wrong would only happen again); pg-boss keeps the job as completed, with the error.
- */
-async function finish(db: Db, id: string, error: string | null): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx.query(
-      `update job_runs set state = $2, error = $3, finished_at = now()
-        where id = $1 and state = 'running'`,
-      [id, error === null ? 'done' : 'failed', error],
-    );
-    await pgBoss().complete(QUEUE, id, error === null ? {} : { error }, { db: pgBossDb(tx) });
-  });
-}
-
-/** Gives a job back to pg-boss, which retries it later or, out of retries, fails it. */
-async function handBack(db: Db, id: string, reason: string): Promise<void> {
-  await db.transaction(async (tx) => {
-    await pgBoss().fail(QUEUE, id, { message: reason }, { db: pgBossDb(tx) });
-    await reconcile(tx, id);
-  });
-}
-
-/**
- * Brings job_runs in line with pg-boss where pg-boss moved a job on its own: a job it retries
- * is queued again, one out of retries (its process died, or it expired) has failed.
- */
-async function reconcile(q: Pick<Db, 'query'>, id?: string): Promise<void> {
-  await q.query(
-    `update job_runs r set
-        state = case when j.state = 'failed' then 'failed' else 'queued' end,
-        error = case when j.state = 'failed'
-          then 'The job stopped before it finished and was not retried again' else null end,
-        finished_at = case when j.state = 'failed' then now() end
-       from pgboss.job j
-      where j.name = $1 and j.id = r.id and ($2::uuid is null or r.id = $2::uuid)
-        and r.state in ('queued', 'running')
-        and (j.state = 'failed' or (j.state = 'retry' and r.state = 'running'))`,
-    [QUEUE, id ?? null],
-  );
+  if (await finishJob(db, job.id, workerId, null)) ended(null);
+  else log.warn(about, 'job left to the worker that took it over');
 }
 
 async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {

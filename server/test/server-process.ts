@@ -32,9 +32,15 @@ export function processEnvWithoutDatabase(): NodeJS.ProcessEnv {
   return rest;
 }
 
+export interface SpawnOptions {
+  /** Modules loaded before the server, e.g. a test's job handlers (paths from the root). */
+  preload?: string[];
+}
+
 /** Runs server/main.ts in a process of its own, as `npm start` does after building. */
-export function spawnServer(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+export function spawnServer(env: Record<string, string>, { preload = [] }: SpawnOptions = {}) {
+  const imports = preload.flatMap((path) => ['--import', `./${path}`]);
+  const child = spawn(process.execPath, ['--import', 'tsx', ...imports, 'server/main.ts'], {
     cwd: projectRoot(),
     env: {
       ...processEnvWithoutDatabase(),
@@ -55,9 +61,12 @@ export function spawnServer(env: Record<string, string>) {
  * Runs the server as spawnServer does and waits until it answers health: for tests about the
  * process itself (crashes, signals, locks).
  */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+export async function startServerProcess(
+  env: Record<string, string>,
+  options: SpawnOptions = {},
+): Promise<ServerProcess> {
   const port = await freePort();
-  const { child, output } = spawnServer({ PORT: String(port), ...env });
+  const { child, output } = spawnServer({ PORT: String(port), ...env }, options);
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 120_000;
   for (;;) {

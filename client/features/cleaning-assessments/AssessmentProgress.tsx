@@ -1,7 +1,12 @@
 import { Progress, Typography } from 'antd';
 import type { TJobProgress } from '#core/schemas/jobs.schemas.ts';
 import { JobProgressView } from '#client/shared/jobs/JobProgress.tsx';
-import { isJobFinished, jobPercent, jobStageText } from '#client/shared/jobs/job-progress.ts';
+import {
+  isJobFinished,
+  jobPercent,
+  jobStageText,
+  jobWorkerWarning,
+} from '#client/shared/jobs/job-progress.ts';
 
 /** The job of an assessment while it runs, or its error; nothing once done (the result shows). */
 export function AssessmentProgress({ progress }: { progress: TJobProgress }) {
@@ -26,6 +31,11 @@ export function ProgressCell({ progress }: { progress: TJobProgress }) {
       <Typography.Text type="secondary" style={{ fontSize: 12 }}>
         {jobStageText(progress)}
       </Typography.Text>
+      {jobWorkerWarning(progress) && (
+        <Typography.Text type="warning" style={{ fontSize: 12, display: 'block' }}>
+          Nobody is working on it now
+        </Typography.Text>
+      )}
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { Alert, Progress, Typography } from 'antd';
 import type { TJobProgress } from '#core/schemas/jobs.schemas.ts';
-import { jobPercent, jobStageText } from './job-progress.ts';
+import { jobPercent, jobStageText, jobWorkerWarning } from './job-progress.ts';
 import { useJobProgress } from './use-job-progress.ts';
 
 /** A job's bar with its stage, and its error once it has failed. */
@@ -17,6 +17,14 @@ export function JobProgressView({ progress }: { progress: TJobProgress }) {
     <div>
       <Typography.Text type="secondary">{jobStageText(progress)}</Typography.Text>
       <Progress percent={jobPercent(progress)} status={status} />
+      {jobWorkerWarning(progress) && (
+        <Alert
+          type="warning"
+          showIcon
+          title="Nobody is working on this now"
+          description={jobWorkerWarning(progress)}
+        />
+      )}
       {progress.state === 'failed' && (
         <Alert type="error" showIcon title="The job failed" description={progress.error} />
       )}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isJobFinished, jobPercent, jobStageText } from './job-progress.ts';
+import { isJobFinished, jobPercent, jobStageText, jobWorkerWarning } from './job-progress.ts';
 
 const running = {
   state: 'running',
@@ -29,5 +29,19 @@ describe('job progress', () => {
     expect(isJobFinished('queued')).toBe(false);
     expect(isJobFinished('done')).toBe(true);
     expect(isJobFinished('failed')).toBe(true);
+  });
+
+  it('says when no server is working on an unfinished job', () => {
+    expect(jobWorkerWarning({ ...running, workerAlive: true })).toBeNull();
+    // Progress kept with a record from before heartbeats says nothing either way.
+    expect(jobWorkerWarning(running)).toBeNull();
+    expect(jobWorkerWarning({ ...running, workerAlive: false })).toMatch(
+      /^The server working on this has stopped answering\. Another server takes the work over/,
+    );
+    expect(jobWorkerWarning({ ...running, state: 'queued', workerAlive: false })).toMatch(
+      /^No server is running background work/,
+    );
+    expect(jobWorkerWarning({ ...running, state: 'done', workerAlive: false })).toBeNull();
+    expect(jobWorkerWarning({ ...running, state: 'failed', workerAlive: false })).toBeNull();
   });
 });

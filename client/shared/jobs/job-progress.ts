@@ -20,3 +20,14 @@ export function jobStageText(progress: TJobProgress): string {
     ? `${stage} (${progress.done} of ${progress.total})`
     : stage;
 }
+
+/**
+ * What the screen says when no server is there for an unfinished job (its server stopped
+ * answering, or no server runs jobs at all); null while one is, or once the job has ended.
+ */
+export function jobWorkerWarning(progress: TJobProgress): string | null {
+  if (progress.workerAlive !== false || isJobFinished(progress.state)) return null;
+  return progress.state === 'running'
+    ? 'The server working on this has stopped answering. Another server takes the work over and starts it again within two minutes; with no other server, it starts again when Carryover is restarted.'
+    : 'No server is running background work at the moment: this starts once Carryover is running again.';
+}

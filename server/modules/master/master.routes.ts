@@ -3,11 +3,13 @@ import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
 import { typed, type AppContext } from '#server/http/app-context.ts';
 import { actorOf } from '#server/http/session-guard.ts';
 import { exportMasterData } from './master-export.ts';
+import { importSlots } from './import-slots.ts';
 import { importMasterData } from './master-import.ts';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-export function registerMasterRoutes({ app, db, permit }: AppContext): void {
+export function registerMasterRoutes({ app, db, config, permit }: AppContext): void {
+  const imports = importSlots(config.IMPORT_CONCURRENCY);
   // A workbook arrives as the raw body of the request.
   app.addContentTypeParser(
     [XLSX, 'application/octet-stream'],
@@ -49,6 +51,9 @@ export function registerMasterRoutes({ app, db, permit }: AppContext): void {
   r.post(
     path,
     {
+      onRequest: imports.take,
+      onResponse: imports.settle,
+      onRequestAbort: imports.settle,
       preHandler: permit('Master', 'BulkImport'),
       schema: {
         tags: ['master data'],
@@ -56,7 +61,7 @@ export function registerMasterRoutes({ app, db, permit }: AppContext): void {
         description:
           'Send the workbook (as exported) as the request body with content-type ' +
           XLSX +
-          '. Rows are matched to records by name: new names are created, known ones updated with the reason "Imported from <file>". Every row is checked; with any problem nothing changes and the answer is 422 DataValidationError whose `otherErrors` lists each problem as { sheet, row, column, message }.',
+          '. At most IMPORT_CONCURRENCY imports run at once on a server; another gets 429 TooManyRequests with Retry-After. Rows are matched to records by name: new names are created, known ones updated with the reason "Imported from <file>". Every row is checked; with any problem nothing changes and the answer is 422 DataValidationError whose `otherErrors` lists each problem as { sheet, row, column, message }.',
         params: ZFacilityParams,
         querystring: z.object({ fileName: z.string().max(200).optional() }),
         response: {
@@ -72,12 +77,14 @@ export function registerMasterRoutes({ app, db, permit }: AppContext): void {
     async (request) => {
       const body = request.body;
       const buffer = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
-      const { problems: _none, ...report } = await importMasterData(
-        db,
-        actorOf(request),
-        { planId: request.params.plan, facilityId: request.params.facility },
-        buffer,
-        request.query.fileName ?? 'workbook.xlsx',
+      const { problems: _none, ...report } = await imports.run(request, () =>
+        importMasterData(
+          db,
+          actorOf(request),
+          { planId: request.params.plan, facilityId: request.params.facility },
+          buffer,
+          request.query.fileName ?? 'workbook.xlsx',
+        ),
       );
       return report;
     },
