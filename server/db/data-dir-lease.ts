@@ -77,8 +77,11 @@ export function leaseText(owner: LeaseOwner): string {
   return `${owner.pid}\n${JSON.stringify(owner)}\n`;
 }
 
-/** The lease at `path`, 'none' when there is none, null when it cannot be read as one. */
-export function readLease(path: string): SeenLease | 'none' | null {
+/**
+ * The lease at `path`, or 'none'. One that cannot be read (an earlier build between creating its
+ * pid file and writing to it, or a damaged file) has neither owner nor pid: its age alone tells.
+ */
+export function readLease(path: string): SeenLease | 'none' {
   let text: string;
   let stat: ReturnType<typeof statSync>;
   try {
@@ -99,9 +102,8 @@ export function readLease(path: string): SeenLease | 'none' | null {
     // half a lease: judged as unreadable below
   }
   if (owner?.instance) return { owner, pid: owner.pid, id: owner.instance, heartbeatAgeMs };
-  if (validPid === null) return null;
-  // An earlier build's pid lock: the pid and the file's own inode and birth tell it apart.
-  const id = `pid${validPid}-${stat.ino}-${Math.round(stat.birthtimeMs)}`;
+  // An earlier build's pid lock, or an unreadable file: its own inode and birth tell it apart.
+  const id = `pid${validPid ?? 'none'}-${stat.ino}-${Math.round(stat.birthtimeMs)}`;
   return { owner: null, pid: validPid, id, heartbeatAgeMs };
 }
 
@@ -128,7 +130,8 @@ export function holderMayRun(
   heldHere: ReadonlySet<string>,
 ): boolean {
   const { owner, pid } = seen;
-  if (owner === null) return pid !== null && pid !== self.pid && isAlive(pid);
+  if (owner === null && pid === null) return seen.heartbeatAgeMs <= staleMs;
+  if (owner === null) return pid !== self.pid && isAlive(pid!);
   if (owner.machine === self.machine) {
     if (owner.pid === self.pid) return heldHere.has(owner.instance);
     if (!isAlive(owner.pid)) return false;
@@ -151,10 +154,25 @@ export function createWith(path: string, text: string): boolean {
     linkSync(temp, path);
     return true;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    const { code } = error as NodeJS.ErrnoException;
+    if (code === 'EEXIST') return false;
+    // A file system without hard links: exclusive create (O_EXCL), then the text; a reader in
+    // between finds it unreadable and fresh, so held.
+    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'ENOSYS')
+      return createExclusive(path, text);
     throw error;
   } finally {
     rmSync(temp, { force: true });
+  }
+}
+
+function createExclusive(path: string, text: string): boolean {
+  try {
+    writeFileSync(path, text, { flag: 'wx' });
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
   }
 }
 
@@ -187,7 +205,7 @@ export function withToken<T>(
   const token = tokenFor(path, id);
   if (!createWith(token, leaseText(self))) {
     const other = readLease(token);
-    if (other === 'none' || other === null || depth >= 3 || !isStale(other)) return undefined;
+    if (other === 'none' || depth >= 3 || !isStale(other)) return undefined;
     const taken = withToken(
       token,
       other.id,
@@ -195,7 +213,7 @@ export function withToken<T>(
       isStale,
       () => {
         const now = readLease(token);
-        if (now === 'none' || now === null || now.id !== other.id) return false;
+        if (now === 'none' || now.id !== other.id) return false;
         replaceWith(token, leaseText(self));
         return true;
       },
@@ -222,7 +240,7 @@ export function takeOver(
 ): boolean {
   const took = withToken(path, seen.id, self, isStale, () => {
     const now = readLease(path);
-    if (now === 'none' || now === null || now.id !== seen.id || !isStale(now)) return false;
+    if (now === 'none' || now.id !== seen.id || !isStale(now)) return false;
     replaceWith(path, leaseText(self));
     return true;
   });

@@ -167,6 +167,27 @@ describe('several starters racing for the embedded database lease', () => {
   }
 });
 
+describe('a takeover whose taker died before it finished', () => {
+  it('is finished by the next starter once the taker’s token went stale', () => {
+    const dir = tempDir();
+    const stale = randomUUID();
+    writeLease(dir, { instance: stale }, 60_000);
+    // The token another host's starter took for that lease, two minutes ago, and left.
+    const token = join(dir, `${LOCK_FILE}.takeover-${stale}`);
+    writeFileSync(
+      token,
+      `4343\n${JSON.stringify({ machine: OTHER_HOST, pid: 4343, instance: randomUUID() })}\n`,
+    );
+    const then = new Date(Date.now() - 120_000);
+    utimesSync(token, then, then);
+
+    const release = lockDataDir(dir, { staleMs: 30_000 });
+    expect(Number.parseInt(readFileSync(join(dir, LOCK_FILE), 'utf8'), 10)).toBe(process.pid);
+    expect(existsSync(token)).toBe(false);
+    release();
+  });
+});
+
 describe('a lease held on another host sharing the folder', () => {
   it('is not taken while its holder refreshes it, and is taken once it stopped for the timeout', async () => {
     const dir = tempDir();

@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { processEnvWithoutDatabase, startServerProcess } from '../test/server-process.ts';
@@ -32,6 +32,19 @@ describe('the embedded database directory lock', () => {
     expect(Number.parseInt(readFileSync(join(dir, LOCK_FILE), 'utf8'), 10)).toBe(process.pid);
     release();
     expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
+  });
+
+  it('refuses a lock that cannot be read while it is fresh, and takes it over once stale', () => {
+    const dir = tempDir();
+    const file = join(dir, LOCK_FILE);
+    writeFileSync(file, '');
+    expect(() => lockDataDir(dir, { staleMs: 60_000 })).toThrow(/its lock cannot be read/);
+    const then = new Date(Date.now() - 120_000);
+    utimesSync(file, then, then);
+    const release = lockDataDir(dir, { staleMs: 60_000 });
+    expect(Number.parseInt(readFileSync(file, 'utf8'), 10)).toBe(process.pid);
+    release();
+    expect(existsSync(file)).toBe(false);
   });
 
   it('keeps npm run seed:demo out of the database of a running server, with a clear message', async () => {

@@ -44,7 +44,7 @@ function inUse(dataDir: string, file: string, seen: SeenLease): DatabaseInUseErr
     ? `(pid ${owner.pid}) on host ${owner.host} since ${owner.since} ` +
       `(build ${owner.build}, heartbeat ${Math.max(0, Math.round(seen.heartbeatAgeMs / 1000))} s ago)`
     : seen.pid === null
-      ? '(a lock being written at this moment)'
+      ? `(its lock cannot be read; written ${Math.round(seen.heartbeatAgeMs / 1000)} s ago)`
       : `(pid ${seen.pid}) on this host (an earlier build, which keeps no heartbeat)`;
   return new DatabaseInUseError(
     `The embedded database in ${dataDir} is in use by another Carryover process ${who}. ` +
@@ -83,12 +83,15 @@ export function lockDataDir(dataDir: string, options: LockOptions = {}): () => v
   for (let attempt = 0; ; attempt += 1) {
     if (createWith(file, leaseText(self))) break;
     const seen = readLease(file);
-    if (seen === 'none') continue;
-    // Unreadable: an earlier build between creating its pid file and writing its pid.
-    if (seen !== null && !isStale(seen)) throw inUse(dataDir, file, seen);
-    if (seen !== null && takeOver(file, seen, self, isStale)) break;
-    if (attempt >= 100)
-      throw inUse(dataDir, file, seen ?? { owner: null, pid: null, id: '', heartbeatAgeMs: 0 });
+    if (seen === 'none') {
+      if (attempt >= 100) throw new DatabaseInUseError(`${file} keeps appearing and vanishing`);
+      continue;
+    }
+    // A fresh unreadable lock is most likely being written: look again before refusing.
+    const mayRun = !isStale(seen);
+    if (mayRun && (seen.pid !== null || attempt >= 10)) throw inUse(dataDir, file, seen);
+    if (!mayRun && takeOver(file, seen, self, isStale)) break;
+    if (attempt >= 100) throw inUse(dataDir, file, seen);
     pause(20);
   }
   heldHere.add(self.instance);
