@@ -8,6 +8,7 @@ describe('configuration', () => {
       HOST: '127.0.0.1',
       PORT: 3000,
       DATA_DIR: './data',
+      DATA_DIR_LOCK_STALE_SECONDS: 30,
       SESSION_IDLE_MINUTES: 30,
       SESSION_MAX_HOURS: 12,
       API_RATE_LIMIT_MAX: 1200,

@@ -24,6 +24,8 @@ export const configSchema = z
     DATABASE_URL: postgresUrl,
     DATABASE_OWNER_URL: postgresUrl,
     DATA_DIR: z.string().min(1).default('./data'),
+    // The embedded folder's lock is taken over once its holder's heartbeat is this old.
+    DATA_DIR_LOCK_STALE_SECONDS: z.coerce.number().min(2).max(3600).default(30),
     AUDIT_ANCHOR_DIR: optionalText,
     AUDIT_ANCHOR_KEY: optionalText.pipe(
       z.string().min(32, 'must be at least 32 characters (a random secret)').optional(),

@@ -33,6 +33,7 @@ async function start(config: Config): Promise<void> {
   const preparing = openDatabase({
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
+    lockStaleMs: config.DATA_DIR_LOCK_STALE_SECONDS * 1000,
     poolSize: config.DB_POOL_SIZE,
     onPoolError: (error) => process.stderr.write(`database connection lost: ${error.message}\n`),
   }).then(async (db) => {

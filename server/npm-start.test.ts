@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import type { Readable } from 'node:stream';
 import { join } from 'node:path';
@@ -86,38 +86,57 @@ describe('npm start and SIGTERM', () => {
     expect(output()).toContain('stopping');
   });
 
-  it('npm start runs the server in place of the shell, so npm signals the server itself', async () => {
+  /** `npm start` over a stand-in server that starts as scripts/start.mjs does. */
+  async function npmStartStandIn() {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
       scripts: Record<string, string>;
     };
-    // Our start line, run by npm, over a stand-in for scripts/start.mjs.
     const dir = mkdtempSync(join(tmpdir(), 'carryover-npm-start-'));
-    try {
-      mkdirSync(join(dir, 'scripts'));
-      writeFileSync(
-        join(dir, 'package.json'),
-        JSON.stringify({
-          name: 'start-check',
-          version: '1.0.0',
-          scripts: { start: pkg.scripts.start },
-        }),
-      );
-      writeFileSync(
-        join(dir, 'scripts/start.mjs'),
-        `process.on('SIGTERM', () => { console.log('stopping'); process.exit(0); });
-         setInterval(() => {}, 1000);
-         console.log('pid', process.pid);`,
-      );
-      const npm = spawn('npm', ['start', '--silent'], {
-        cwd: dir,
-        stdio: ['ignore', 'pipe', 'ignore'],
-      });
-      const { pid, output } = await announcedPid(npm.stdout);
-      npm.kill('SIGTERM');
-      expect(await stillRunningAfter(pid, 5_000)).toBe(false);
-      expect(output()).toContain('stopping');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    mkdirSync(join(dir, 'scripts'));
+    writeFileSync(
+      join(dir, 'package.json'),
+      JSON.stringify({
+        name: 'start-check',
+        version: '1.0.0',
+        scripts: { start: pkg.scripts.start },
+      }),
+    );
+    // The real start's opening lines (the watch of its parent), then a server that stays.
+    const start = readFileSync(join(root, 'scripts/start.mjs'), 'utf8');
+    const opening = start.slice(0, start.indexOf('stopWithParent();') + 'stopWithParent();'.length);
+    expect(opening).toContain("if (process.env.npm_lifecycle_event === 'start')");
+    copyFileSync(
+      join(root, 'scripts/stop-with-parent.mjs'),
+      join(dir, 'scripts/stop-with-parent.mjs'),
+    );
+    writeFileSync(
+      join(dir, 'scripts/start.mjs'),
+      `${opening}
+       process.on('SIGTERM', () => { console.log('stopping'); process.exit(0); });
+       setInterval(() => {}, 1000);
+       console.log('pid', process.pid);`,
+    );
+    const npm = spawn('npm', ['start', '--silent'], {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    const { pid, output } = await announcedPid(npm.stdout);
+    return { npm, pid, output, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  }
+
+  // SIGTERM: npm passes it on to the server, which runs in place of npm's shell. SIGKILL: npm
+  // cannot, and the server sees its parent gone.
+  it.each(['SIGTERM', 'SIGKILL'] as const)(
+    'a server started by npm start stops, gracefully, when npm gets %s',
+    async (signal) => {
+      const { npm, pid, output, remove } = await npmStartStandIn();
+      try {
+        npm.kill(signal);
+        expect(await stillRunningAfter(pid, 5_000)).toBe(false);
+        expect(output()).toContain('stopping');
+      } finally {
+        remove();
+      }
+    },
+  );
 });

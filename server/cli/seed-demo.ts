@@ -87,7 +87,11 @@ async function fillFacility(
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const db = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const db = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    lockStaleMs: config.DATA_DIR_LOCK_STALE_SECONDS * 1000,
+  });
   try {
     await migrateAsOwner(db, config);
     await seedFirstStart(db, config);

@@ -1,31 +1,22 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { processEnvWithoutDatabase, startServerProcess } from '../test/server-process.ts';
 import { ADMIN } from '../test/test-server.ts';
+import { scratch } from '../test/scratch.ts';
 import { projectRoot } from '../util/project-root.ts';
 import { DatabaseInUseError, LOCK_FILE, lockDataDir } from './data-dir-lock.ts';
 import { openDatabase } from './open.ts';
 
-const cleanup: (() => unknown)[] = [];
-afterAll(async () => {
-  for (const step of cleanup.reverse()) await step();
-});
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'carryover-lock-'));
-  cleanup.push(() => rmSync(dir, { recursive: true, force: true, maxRetries: 5 }));
-  return dir;
-}
+const { later, tempDir } = scratch('carryover-lock-');
 
 describe('the embedded database directory lock', () => {
   it('refuses a directory whose lock holder runs, and takes over the lock of a dead one', async () => {
     const dir = tempDir();
     const holder = spawn('sleep', ['60']);
-    cleanup.push(() => holder.kill('SIGKILL'));
+    later(() => holder.kill('SIGKILL'));
     await once(holder, 'spawn');
     writeFileSync(join(dir, LOCK_FILE), `${holder.pid}\n`);
     await expect(openDatabase({ dataDir: dir })).rejects.toThrow(DatabaseInUseError);
@@ -36,9 +27,24 @@ describe('the embedded database directory lock', () => {
     holder.kill('SIGKILL');
     await once(holder, 'exit');
     const release = lockDataDir(dir);
-    expect(readFileSync(join(dir, LOCK_FILE), 'utf8').trim()).toBe(String(process.pid));
+    // What an earlier build reads of the lock (parseInt of the file) is this process's pid, so
+    // such a build refuses while this one runs.
+    expect(Number.parseInt(readFileSync(join(dir, LOCK_FILE), 'utf8'), 10)).toBe(process.pid);
     release();
     expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
+  });
+
+  it('refuses a lock that cannot be read while it is fresh, and takes it over once stale', () => {
+    const dir = tempDir();
+    const file = join(dir, LOCK_FILE);
+    writeFileSync(file, '');
+    expect(() => lockDataDir(dir, { staleMs: 60_000 })).toThrow(/its lock cannot be read/);
+    const then = new Date(Date.now() - 120_000);
+    utimesSync(file, then, then);
+    const release = lockDataDir(dir, { staleMs: 60_000 });
+    expect(Number.parseInt(readFileSync(file, 'utf8'), 10)).toBe(process.pid);
+    release();
+    expect(existsSync(file)).toBe(false);
   });
 
   it('keeps npm run seed:demo out of the database of a running server, with a clear message', async () => {
@@ -48,7 +54,7 @@ describe('the embedded database directory lock', () => {
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
     });
-    cleanup.push(server.stop);
+    later(server.stop);
     const seed = spawnSync(process.execPath, ['--import', 'tsx', 'server/cli/seed-demo.ts'], {
       cwd: projectRoot(),
       env: { ...processEnvWithoutDatabase(), DATA_DIR: dir },
@@ -57,6 +63,10 @@ describe('the embedded database directory lock', () => {
     });
     expect(seed.status).toBe(1);
     expect(seed.stderr).toContain(`in use by another Carryover process (pid ${server.child.pid})`);
+    // Who holds it: the host, since when, the build and how fresh its heartbeat is.
+    expect(seed.stderr).toMatch(
+      /on host \S+ since \d{4}-\d\d-\d\dT[\d:.]+Z \(build [^,]+, heartbeat \d+ s ago\)/,
+    );
     // The server goes on, and its data are still there.
     expect((await fetch(`${server.url}/api/v2/health`)).status).toBe(200);
     const login = await fetch(`${server.url}/api/v2/auth/login`, {

@@ -1,57 +1,130 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { appVersion } from '../util/app-version.ts';
+import { startHeartbeat } from './data-dir-heartbeat.ts';
+import {
+  createWith,
+  holderMayRun,
+  leaseText,
+  newOwner,
+  readLease,
+  takeOver,
+  withToken,
+  type LeaseOwner,
+  type SeenLease,
+} from './data-dir-lease.ts';
+
+export type { LeaseOwner } from './data-dir-lease.ts';
 
 /** Another live process holds the embedded database this one was asked to open. */
 export class DatabaseInUseError extends Error {}
 
 export const LOCK_FILE = 'carryover.lock';
+export const DEFAULT_STALE_MS = 30_000;
+/** The leases this process holds: a second open of the same folder here is refused too. */
+const heldHere = new Set<string>();
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+export interface LockOptions {
+  /** A lease whose heartbeat is older than this is taken over (default 30 s). */
+  staleMs?: number;
+  /** Called once if another process took the lease over: this one must stop writing at once. */
+  onLost?: (holder: LeaseOwner | null) => void;
+  /** Where this process runs (host, boot, pid namespace); tests stand in for another host. */
+  machine?: string;
 }
 
-function holderOf(file: string): number | null {
+/** Waits on this thread: the lock is taken before anything else of the start may run. */
+function pause(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+function inUse(dataDir: string, file: string, seen: SeenLease): DatabaseInUseError {
+  const { owner } = seen;
+  const who = owner
+    ? `(pid ${owner.pid}) on host ${owner.host} since ${owner.since} ` +
+      `(build ${owner.build}, heartbeat ${Math.max(0, Math.round(seen.heartbeatAgeMs / 1000))} s ago)`
+    : seen.pid === null
+      ? `(its lock cannot be read; written ${Math.round(seen.heartbeatAgeMs / 1000)} s ago)`
+      : `(pid ${seen.pid}) on this host (an earlier build, which keeps no heartbeat)`;
+  return new DatabaseInUseError(
+    `The embedded database in ${dataDir} is in use by another Carryover process ${who}. ` +
+      `Stop that server first, or use a PostgreSQL server (DATABASE_URL) that several processes can share. ` +
+      `If no such process runs anywhere that shares this folder, delete ${file}.`,
+  );
+}
+
+function ownerIn(text: string | null): LeaseOwner | null {
   try {
-    const pid = Number.parseInt(readFileSync(file, 'utf8'), 10);
-    return Number.isInteger(pid) && pid > 0 ? pid : null;
+    return text ? (JSON.parse(text.split('\n')[1] ?? '') as LeaseOwner) : null;
   } catch {
     return null;
   }
 }
 
 /**
- * Embedded PostgreSQL is one process's database: a second process opening the same directory
- * (a second server, `npm run seed:demo` beside a running one) would write over the first one's
- * data, and what one of them wrote would vanish. The holder's pid sits in a lock file; a lock of
- * a process that no longer runs (a crash, or this very pid reused in a new container) is taken
- * over. Returns the release, which removes the lock file.
+ * Embedded PostgreSQL is one process's database: a second process opening the same folder (a
+ * second server, an older build during an upgrade, a container on another host sharing the
+ * volume, `npm run seed:demo` beside a running server) would write over the first one's data and
+ * can leave the folder unopenable. EU GMP Annex 11 §7.1: data are secured against damage, here
+ * against two writers on one folder.
+ *
+ * So the folder is held by a lease: the file `carryover.lock`, created in one step (link), naming
+ * its holder (host, pid, instance, build, since), whose mtime the holder touches every few
+ * seconds. Its first line is the bare pid that earlier builds' pid lock reads. A starter refuses
+ * while the holder may run (holderMayRun) and takes over a stale lease only through that lease's
+ * own takeover token (data-dir-lease.ts), so of several starters exactly one replaces it.
+ * The holder that finds its lease taken calls `onLost`. Returns the release.
  */
-export function lockDataDir(dataDir: string): () => void {
+export function lockDataDir(dataDir: string, options: LockOptions = {}): () => void {
+  const staleMs = options.staleMs ?? DEFAULT_STALE_MS;
   const file = join(dataDir, LOCK_FILE);
+  const self = newOwner(appVersion(), options.machine);
+  const isStale = (seen: SeenLease) => !holderMayRun(seen, self, staleMs, heldHere);
   for (let attempt = 0; ; attempt += 1) {
-    try {
-      writeFileSync(file, `${process.pid}\n`, { flag: 'wx' });
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 3) throw error;
+    if (createWith(file, leaseText(self))) break;
+    const seen = readLease(file);
+    if (seen === 'none') {
+      if (attempt >= 100) throw new DatabaseInUseError(`${file} keeps appearing and vanishing`);
+      continue;
     }
-    const holder = holderOf(file);
-    if (holder !== null && holder !== process.pid && isAlive(holder)) {
-      throw new DatabaseInUseError(
-        `The embedded database in ${dataDir} is in use by another Carryover process (pid ${holder}). ` +
-          `Stop that server first, or use a PostgreSQL server (DATABASE_URL) that several processes can share. ` +
-          `If no such process runs, delete ${file}.`,
-      );
-    }
-    rmSync(file, { force: true });
+    // A fresh unreadable lock is most likely being written: look again before refusing.
+    const mayRun = !isStale(seen);
+    if (mayRun && (seen.pid !== null || attempt >= 10)) throw inUse(dataDir, file, seen);
+    if (!mayRun && takeOver(file, seen, self, isStale)) break;
+    if (attempt >= 100) throw inUse(dataDir, file, seen);
+    pause(20);
   }
+  heldHere.add(self.instance);
+  let lost = false;
+  const stopHeartbeat = startHeartbeat({
+    file,
+    instance: self.instance,
+    staleMs,
+    onLost: ({ lost: text }) => {
+      lost = true;
+      heldHere.delete(self.instance);
+      options.onLost?.(ownerIn(text));
+    },
+  });
   return () => {
-    if (holderOf(file) === process.pid) rmSync(file, { force: true });
+    stopHeartbeat();
+    heldHere.delete(self.instance);
+    if (lost) return;
+    // Under the lease's token, so that a lease another process took over is never removed.
+    for (let attempt = 0; attempt < 100; attempt += 1) {
+      const done = withToken(
+        file,
+        self.instance,
+        self,
+        () => false,
+        () => {
+          const now = readLease(file);
+          if (now !== 'none' && now?.id === self.instance) rmSync(file, { force: true });
+          return true;
+        },
+      );
+      if (done) return;
+      pause(20);
+    }
   };
 }

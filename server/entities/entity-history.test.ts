@@ -154,10 +154,13 @@ describe('records read as of a moment', () => {
 });
 
 describe('reads before a record’s history began', () => {
-  it('answer its earliest kept version with historyStartsAt, and 404 only before it existed', async () => {
-    const def = entityDef('equipment');
-    // A record made before versions were kept: written with the keeping trigger off, then
-    // given the one version the backfill gave such records, at their last change.
+  const def = entityDef('equipment');
+
+  /**
+   * A record made before versions were kept: written with the keeping trigger off, then given
+   * the one version the backfill gave such records, at their last change.
+   */
+  async function madeBeforeHistory(name: string, createdAt: string, updatedAt: string) {
     const owner = await t.server.db.owner();
     await owner.exec('alter table equipment disable trigger keep_record_versions');
     let id: number;
@@ -167,14 +170,14 @@ describe('reads before a record’s history began', () => {
           actor,
           def,
           scope,
-          values: { name: 'Before history', surfaceArea: { value: 2, unit: 'sqm' } },
+          values: { name, surfaceArea: { value: 2, unit: 'sqm' } },
         }),
       ));
-      await owner.query(
-        `update equipment set created_at = '2020-01-01T00:00:00Z', updated_at = '2024-01-01T00:00:00Z'
-          where id = $1`,
-        [id],
-      );
+      await owner.query(`update equipment set created_at = $2, updated_at = $3 where id = $1`, [
+        id,
+        createdAt,
+        updatedAt,
+      ]);
     } finally {
       await owner.exec('alter table equipment enable trigger keep_record_versions');
     }
@@ -182,6 +185,15 @@ describe('reads before a record’s history began', () => {
       `insert into record_versions (table_name, record_id, facility_id, version, row_data, recorded_at)
        select 'equipment', id, facility_id, version, to_jsonb(e), updated_at from equipment e where id = $1`,
       [id],
+    );
+    return id;
+  }
+
+  it('answer its earliest kept version with historyStartsAt, and 404 only before it existed', async () => {
+    const id = await madeBeforeHistory(
+      'Before history',
+      '2020-01-01T00:00:00Z',
+      '2024-01-01T00:00:00Z',
     );
     const read = (asOf: string) =>
       t.server.request<Record<string, unknown>>(
@@ -206,5 +218,48 @@ describe('reads before a record’s history began', () => {
     const never = await read('2019-06-01T00:00:00Z');
     expect(never.status).toBe(404);
     expect(never.body.errName).toBe('NotFoundError');
+  });
+
+  it('list it as of a moment from its earliest kept version, saying so, beside records within their history', async () => {
+    const changedLater = await madeBeforeHistory(
+      'Listed before history',
+      '2020-01-01T00:00:00Z',
+      '2024-01-01T00:00:00Z',
+    );
+    const changedBefore = await madeBeforeHistory(
+      'Listed within history',
+      '2020-01-01T00:00:00Z',
+      '2021-01-01T00:00:00Z',
+    );
+    const list = async (asOf: string) => {
+      const { status, body } = await t.server.request<{
+        data: Record<string, unknown>[];
+        total: number;
+      }>(
+        'GET',
+        `${t.F}/${def.path}?search=Listed&asOf=${encodeURIComponent(asOf)}&sortBy=name&sortOrder=asc`,
+        { token: t.token },
+      );
+      expect(status).toBe(200);
+      return body;
+    };
+
+    const then = await list('2022-06-01T00:00:00Z');
+    expect(then.total).toBe(2);
+    expect(then.data).toMatchObject([
+      {
+        id: changedLater,
+        name: 'Listed before history',
+        historyStartsAt: '2024-01-01T00:00:00.000000Z',
+      },
+      { id: changedBefore, name: 'Listed within history' },
+    ]);
+    expect(then.data[1]).not.toHaveProperty('historyStartsAt');
+    // Within both histories nothing of the kind is said.
+    const later = await list('2024-06-01T00:00:00Z');
+    expect(later.data.map((r) => r.id)).toEqual([changedLater, changedBefore]);
+    for (const record of later.data) expect(record).not.toHaveProperty('historyStartsAt');
+    // Before they existed they were not there.
+    expect(await list('2019-06-01T00:00:00Z')).toMatchObject({ data: [], total: 0 });
   });
 });

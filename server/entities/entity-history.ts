@@ -23,21 +23,64 @@ export function tableAsOf(
   owner: 'facility_id' | 'plan_id' = 'facility_id',
 ): string {
   const oneRecord = recordParam === undefined ? '' : `and record_id = $${recordParam}`;
-  // Versions keep facility_id of their own; a plan's records are found by the plan_id they held.
-  const ownedBy =
-    owner === 'facility_id'
-      ? `facility_id = $${facilityParam}`
-      : `(row_data->>'plan_id')::int = $${facilityParam}`;
   // Materialized: the planner cannot count the rows of jsonb_populate_record (it guesses one),
   // so a join of several tables as of a moment became nested loops that rebuilt the inner
   // table's rows for every outer row (an annual summary's results, 12 s for 870 rows). Built
   // once, the rows are read again from memory.
-  return `(with kept_rows as materialized (select kept.* from (
+  return `(with kept_rows as materialized (${lastKeptBy(table, ownedBy(owner, facilityParam), asOfParam, oneRecord)})
+    select * from kept_rows) as ${table}`;
+}
+
+/** Versions keep facility_id of their own; a plan's records are found by the plan_id they held. */
+function ownedBy(owner: 'facility_id' | 'plan_id', facilityParam: number): string {
+  return owner === 'facility_id'
+    ? `facility_id = $${facilityParam}`
+    : `(row_data->>'plan_id')::int = $${facilityParam}`;
+}
+
+/** The last kept version of each record recorded at or before the moment, as table rows. */
+function lastKeptBy(table: string, owned: string, asOfParam: number, oneRecord = ''): string {
+  return `select kept.* from (
       select distinct on (record_id) row_data from record_versions
-       where table_name = '${table}' and ${ownedBy} ${oneRecord}
+       where table_name = '${table}' and ${owned} ${oneRecord}
          and recorded_at <= $${asOfParam}::timestamptz
        order by record_id, recorded_at desc, id desc) last
-      cross join lateral jsonb_populate_record(null::${table}, last.row_data) kept)
+      cross join lateral jsonb_populate_record(null::${table}, last.row_data) kept`;
+}
+
+/** `history_starts_at` as the API writes moments (UTC, microseconds). */
+export const HISTORY_STARTS_AT = `to_char(history_starts_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as history_starts`;
+
+/**
+ * As tableAsOf, for lists: besides the records as they were at `$asOfParam`, those that existed
+ * then but whose history begins later (made before versions were kept, and changed after the
+ * moment) come as their earliest kept version, with the moment it was kept as
+ * `history_starts_at` (null for the others). A list as of a moment never leaves out a record
+ * that existed then (21 CFR 11.10(b): accurate and complete copies of records).
+ */
+export function tableAsOfFromEarliest(
+  table: string,
+  facilityParam: number,
+  asOfParam: number,
+  owner: 'facility_id' | 'plan_id' = 'facility_id',
+): string {
+  const owned = ownedBy(owner, facilityParam);
+  const asOf = `$${asOfParam}::timestamptz`;
+  return `(with kept_rows as materialized (
+      select kept_then.*, null::timestamptz as history_starts_at
+        from (${lastKeptBy(table, owned, asOfParam)}) kept_then
+      union all
+      select kept.*, early.recorded_at from (
+        select v.row_data, v.recorded_at from record_versions v
+         where table_name = '${table}' and ${owned} and recorded_at > ${asOf}
+           and not exists (select 1 from record_versions e
+                            where e.table_name = v.table_name and e.record_id = v.record_id
+                              and e.facility_id is not distinct from v.facility_id
+                              and e.recorded_at <= ${asOf})) early
+        cross join lateral jsonb_populate_record(null::${table}, early.row_data) kept
+       where kept.created_at <= ${asOf}
+         -- A backfilled version (kept at the record's last change), as in tableBeforeHistory.
+         and early.recorded_at = kept.updated_at)
     select * from kept_rows) as ${table}`;
 }
 

@@ -4,7 +4,13 @@ import { columnOf, type FieldDef } from '#core/entities/field.ts';
 import type { TListQuery } from '#core/schemas/common.schemas.ts';
 import type { Db, Queryable, SqlValue } from '../db/db.ts';
 import { likePattern, orderBy, pageOf, pageWindow } from '#server/db/paging.ts';
-import { tableAsOf, tableBeforeHistory, type AsOfOptions } from './entity-history.ts';
+import {
+  HISTORY_STARTS_AT,
+  tableAsOf,
+  tableAsOfFromEarliest,
+  tableBeforeHistory,
+  type AsOfOptions,
+} from './entity-history.ts';
 import { LIST_VERSION_SQL, MAX_PAGE_ROWS, listCache, listVersion } from './list-totals.ts';
 import { freezeDeep } from '#server/util/immutable.ts';
 import { propertiesColumn, readProperties } from './entity-properties.ts';
@@ -64,6 +70,13 @@ export function toRecord(def: EntityDef, row: Record<string, unknown>): EntityRe
   return record as unknown as EntityRecord;
 }
 
+/** A record read before its history began says from when its kept state is (HISTORY_STARTS_AT). */
+function withHistoryStart(record: EntityRecord, row: Record<string, unknown>): EntityRecord {
+  return typeof row.history_starts === 'string'
+    ? { ...record, historyStartsAt: row.history_starts }
+    : record;
+}
+
 export function selectList(def: EntityDef): string {
   return `${RECORD_COLUMNS}, ${ownerColumn(def)}, ${def.fields.map(columnOf).join(', ')}${propertiesColumn(def)}`;
 }
@@ -119,7 +132,7 @@ export async function listEntities(
   const params: SqlValue[] = [facilityId];
   const param = (value: SqlValue) => `$${params.push(value)}`;
   const source = asOf
-    ? tableAsOf(def.table, 1, params.push(asOf), undefined, ownerColumn(def))
+    ? tableAsOfFromEarliest(def.table, 1, params.push(asOf), ownerColumn(def))
     : def.table;
   const pattern = likePattern(query.search);
   const search = pattern === null ? null : param(pattern);
@@ -175,7 +188,7 @@ export async function listEntities(
     if (limit <= MAX_PAGE_ROWS) cached = { version, key: pageKey };
   } else {
     rows = await db.query<Record<string, unknown>>(
-      `select ${selectList(def)}, ${countSql} as total_count
+      `select ${selectList(def)}${asOf ? `, ${HISTORY_STARTS_AT}` : ''}, ${countSql} as total_count
          from ${source}
         where ${where} order by ${order}
         limit $${params.length + 1} offset $${params.length + 2}`,
@@ -191,7 +204,7 @@ export async function listEntities(
     total = count?.n ?? 0;
   }
   const page = pageOf(
-    rows.map((row) => toRecord(def, row)),
+    rows.map((row) => withHistoryStart(toRecord(def, row), row)),
     total,
     query,
   );
@@ -241,12 +254,11 @@ export async function getEntity(
     // It existed then, but its history starts later: the earliest state known, saying so,
     // rather than an answer that it never existed (21 CFR 11.10(b): accurate copies of records).
     const [first] = await q.query<Record<string, unknown>>(
-      `select ${selectList(def)},
-              to_char(history_starts_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as starts
+      `select ${selectList(def)}, ${HISTORY_STARTS_AT}
          from ${tableBeforeHistory(def.table, ownerColumn(def))}`,
       [facilityId, id, asOf],
     );
-    if (first) return { ...toRecord(def, first), historyStartsAt: String(first.starts) };
+    if (first) return withHistoryStart(toRecord(def, first), first);
   }
   // Before the record existed (asOf earlier than its creation) there was nothing to find.
   throw new AppError('NotFoundError', `${def.label} ${id} was not found`);

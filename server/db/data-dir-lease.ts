@@ -1,0 +1,248 @@
+import { randomUUID } from 'node:crypto';
+import {
+  linkSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { hostname } from 'node:os';
+
+/**
+ * The lease file's primitives: who holds it, whether that holder may still run, and the two
+ * atomic steps every change of holder is made of (create-if-absent by link, replace by rename).
+ * The heartbeat is the file's mtime, which its holder touches while it runs.
+ */
+
+/** Who holds the lease: shown in the refusal, and compared to tell a crash from a live holder. */
+export interface LeaseOwner {
+  host: string;
+  /** Host, boot and pid namespace: where a pid means the same process as here. */
+  machine: string;
+  pid: number;
+  /** One per lease taken: a pid can be reused, an instance id never is. */
+  instance: string;
+  build: string;
+  since: string;
+}
+
+/** A lease as read: its owner (null for an earlier build's bare pid file), age and identity. */
+export interface SeenLease {
+  owner: LeaseOwner | null;
+  pid: number | null;
+  /** Unique to this lease file: names its takeover token, and tells whether it was replaced. */
+  id: string;
+  heartbeatAgeMs: number;
+}
+
+function readOr(path: string, fallback: string): string {
+  try {
+    return readFileSync(path, 'utf8').trim();
+  } catch {
+    return fallback;
+  }
+}
+
+function pidNamespace(): string {
+  try {
+    return readlinkSync('/proc/self/ns/pid');
+  } catch {
+    return '';
+  }
+}
+
+/** This process's place: two containers on one host have different pid namespaces. */
+export function thisMachine(): string {
+  return [hostname(), readOr('/proc/sys/kernel/random/boot_id', ''), pidNamespace()].join('/');
+}
+
+export function newOwner(build: string, machine = thisMachine()): LeaseOwner {
+  return {
+    host: machine.split('/')[0] ?? hostname(),
+    machine,
+    pid: process.pid,
+    instance: randomUUID(),
+    build,
+    since: new Date().toISOString(),
+  };
+}
+
+/**
+ * The lease file's text. Its first line is the pid alone, as the pid lock of earlier builds
+ * wrote it: such a build (which reads `parseInt` of the file) refuses while this process runs.
+ */
+export function leaseText(owner: LeaseOwner): string {
+  return `${owner.pid}\n${JSON.stringify(owner)}\n`;
+}
+
+/**
+ * The lease at `path`, or 'none'. One that cannot be read (an earlier build between creating its
+ * pid file and writing to it, or a damaged file) has neither owner nor pid: its age alone tells.
+ */
+export function readLease(path: string): SeenLease | 'none' {
+  let text: string;
+  let stat: ReturnType<typeof statSync>;
+  try {
+    stat = statSync(path);
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'none';
+    throw error;
+  }
+  const [first = '', second] = text.split('\n');
+  const pid = Number.parseInt(first, 10);
+  const validPid = Number.isInteger(pid) && pid > 0 ? pid : null;
+  const heartbeatAgeMs = Date.now() - stat.mtimeMs;
+  let owner: LeaseOwner | null = null;
+  try {
+    if (second) owner = JSON.parse(second) as LeaseOwner;
+  } catch {
+    // half a lease: judged as unreadable below
+  }
+  if (owner?.instance) return { owner, pid: owner.pid, id: owner.instance, heartbeatAgeMs };
+  // An earlier build's pid lock, or an unreadable file: its own inode and birth tell it apart.
+  const id = `pid${validPid ?? 'none'}-${stat.ino}-${Math.round(stat.birthtimeMs)}`;
+  return { owner: null, pid: validPid, id, heartbeatAgeMs };
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists but belongs to another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Whether the holder of `seen` may still be writing. Where its pid means a process here, a dead
+ * pid settles it at once (a crash); an earlier build's pid lock has no heartbeat, so its live
+ * pid holds it. Otherwise (another host or container sharing the volume, a frozen process) only
+ * the heartbeat tells: a lease not touched for `staleMs` is taken over.
+ */
+export function holderMayRun(
+  seen: SeenLease,
+  self: LeaseOwner,
+  staleMs: number,
+  heldHere: ReadonlySet<string>,
+): boolean {
+  const { owner, pid } = seen;
+  if (owner === null && pid === null) return seen.heartbeatAgeMs <= staleMs;
+  if (owner === null) return pid !== self.pid && isAlive(pid!);
+  if (owner.machine === self.machine) {
+    if (owner.pid === self.pid) return heldHere.has(owner.instance);
+    if (!isAlive(owner.pid)) return false;
+  }
+  return seen.heartbeatAgeMs <= staleMs;
+}
+
+let tempCount = 0;
+function writeTemp(path: string, text: string): string {
+  tempCount += 1;
+  const temp = `${path}.${process.pid}-${tempCount}-${randomUUID().slice(0, 8)}.tmp`;
+  writeFileSync(temp, text);
+  return temp;
+}
+
+/** Creates `path` holding `text` in one step, or answers false if it exists (link is atomic). */
+export function createWith(path: string, text: string): boolean {
+  const temp = writeTemp(path, text);
+  try {
+    linkSync(temp, path);
+    return true;
+  } catch (error) {
+    const { code } = error as NodeJS.ErrnoException;
+    if (code === 'EEXIST') return false;
+    // A file system without hard links: exclusive create (O_EXCL), then the text; a reader in
+    // between finds it unreadable and fresh, so held.
+    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'ENOSYS')
+      return createExclusive(path, text);
+    throw error;
+  } finally {
+    rmSync(temp, { force: true });
+  }
+}
+
+function createExclusive(path: string, text: string): boolean {
+  try {
+    writeFileSync(path, text, { flag: 'wx' });
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+}
+
+/** Replaces `path` with `text` in one step: no reader sees it absent or half written. */
+function replaceWith(path: string, text: string): void {
+  renameSync(writeTemp(path, text), path);
+}
+
+/** The token whose sole holder may replace or remove the lease `id`. */
+export function tokenFor(path: string, id: string): string {
+  return `${path}.takeover-${id}`;
+}
+
+/**
+ * Runs `fn` as the only process allowed to replace or remove the lease `id` at `path`: holding
+ * its token, created with O_EXCL semantics (link). Every takeover and every release of that
+ * lease goes through the same token, so two starters that both judged it stale cannot both
+ * replace it; the second finds the token, or finds under it that the lease is no longer `id`.
+ * A token left by a process that died holding it is itself taken over the same way once stale.
+ * Answers undefined when another holds the token.
+ */
+export function withToken<T>(
+  path: string,
+  id: string,
+  self: LeaseOwner,
+  isStale: (seen: SeenLease) => boolean,
+  fn: () => T,
+  depth = 0,
+): T | undefined {
+  const token = tokenFor(path, id);
+  if (!createWith(token, leaseText(self))) {
+    const other = readLease(token);
+    if (other === 'none' || depth >= 3 || !isStale(other)) return undefined;
+    const taken = withToken(
+      token,
+      other.id,
+      self,
+      isStale,
+      () => {
+        const now = readLease(token);
+        if (now === 'none' || now.id !== other.id) return false;
+        replaceWith(token, leaseText(self));
+        return true;
+      },
+      depth + 1,
+    );
+    if (!taken) return undefined;
+  }
+  try {
+    return fn();
+  } finally {
+    rmSync(token, { force: true });
+  }
+}
+
+/**
+ * Replaces the stale lease `seen` with one of `self`; false when it is no longer that lease
+ * (another took it over, or its holder released it) or it was refreshed meanwhile.
+ */
+export function takeOver(
+  path: string,
+  seen: SeenLease,
+  self: LeaseOwner,
+  isStale: (seen: SeenLease) => boolean,
+): boolean {
+  const took = withToken(path, seen.id, self, isStale, () => {
+    const now = readLease(path);
+    if (now === 'none' || now.id !== seen.id || !isStale(now)) return false;
+    replaceWith(path, leaseText(self));
+    return true;
+  });
+  return took === true;
+}

@@ -1,0 +1,275 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { existsSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN } from '../test/test-server.ts';
+import { startServerProcess } from '../test/server-process.ts';
+import { scratch } from '../test/scratch.ts';
+import { projectRoot } from '../util/project-root.ts';
+import { DatabaseInUseError, LOCK_FILE, lockDataDir, type LeaseOwner } from './data-dir-lock.ts';
+
+const { later, tempDir } = scratch('carryover-lease-');
+
+const OTHER_HOST = 'other-host.example/boot-1/pid:[1]';
+
+/**
+ * A process that takes the lock when told: `go AT DIR STALE_MS` spins until the moment AT (so
+ * that every starter tries at the same instant), tries the lock and answers `won` or the
+ * error's name; `release` lets it go. It says `lost` if another takes its lease over.
+ */
+const STARTER = `
+  import { lockDataDir } from './server/db/data-dir-lock.ts';
+  const machine = process.argv[1] || undefined;
+  let release;
+  const say = (word) => process.stdout.write(word + ';');
+  let pending = '';
+  process.stdin.on('data', (chunk) => {
+    pending += chunk;
+    for (let end; (end = pending.indexOf('\\n')) >= 0; pending = pending.slice(end + 1)) {
+      const [command, at, dir, staleMs] = pending.slice(0, end).split(' ');
+      if (command === 'release') {
+        release?.();
+        release = undefined;
+        say('released');
+        continue;
+      }
+      while (Date.now() < Number(at));
+      try {
+        release = lockDataDir(dir, { staleMs: Number(staleMs), machine, onLost: () => say('lost') });
+        say('won');
+      } catch (error) {
+        say(error.constructor.name);
+      }
+    }
+  });
+  say('ready');`;
+
+interface Starter {
+  child: ChildProcess;
+  tell(line: string): void;
+  /** The next word it says. */
+  next(): Promise<string>;
+  /** What it said that no one asked for yet. */
+  unheard(): string[];
+}
+
+function starter(machine = ''): Starter {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--input-type=module', '-e', STARTER, machine],
+    { cwd: projectRoot(), stdio: ['pipe', 'pipe', 'inherit'] },
+  );
+  later(() => child.kill('SIGKILL'));
+  const words: string[] = [];
+  let waiting: ((word: string) => void) | undefined;
+  let partial = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    const parts = (partial + chunk.toString()).split(';');
+    partial = parts.pop()!;
+    words.push(...parts);
+    while (waiting && words.length > 0) {
+      const give = waiting;
+      waiting = undefined;
+      give(words.shift()!);
+    }
+  });
+  return {
+    child,
+    tell: (line) => child.stdin!.write(`${line}\n`),
+    unheard: () => [...words],
+    next: () =>
+      words.length > 0
+        ? Promise.resolve(words.shift()!)
+        : new Promise((resolve) => (waiting = resolve)),
+  };
+}
+
+/** A lease as another build writes it, its heartbeat `ageMs` old. */
+function writeLease(dir: string, owner: Partial<LeaseOwner>, ageMs: number): void {
+  const file = join(dir, LOCK_FILE);
+  const full = {
+    host: 'other-host.example',
+    machine: OTHER_HOST,
+    pid: 4242,
+    build: '0.9.0',
+    ...owner,
+  };
+  writeFileSync(
+    file,
+    `${full.pid}\n${JSON.stringify({ since: '2026-01-01T00:00:00Z', ...full })}\n`,
+  );
+  const then = new Date(Date.now() - ageMs);
+  utimesSync(file, then, then);
+}
+
+/** The pid of a process that ran and ended. */
+async function deadPid(): Promise<number> {
+  const child = spawn('true');
+  await once(child, 'exit');
+  return child.pid!;
+}
+
+describe('several starters racing for the embedded database lease', () => {
+  const starters: Starter[] = [];
+  beforeAll(async () => {
+    starters.push(...Array.from({ length: 6 }, () => starter()));
+    expect(await Promise.all(starters.map((s) => s.next()))).toEqual(Array(6).fill('ready'));
+  }, 120_000);
+
+  /** All try at one moment; answers what each said, after the winner let go again. */
+  async function race(dir: string): Promise<string[]> {
+    const at = Date.now() + 300;
+    for (const s of starters) s.tell(`go ${at} ${dir} 30000`);
+    const outcomes = await Promise.all(starters.map((s) => s.next()));
+    for (const s of starters) s.tell('release');
+    expect(await Promise.all(starters.map((s) => s.next()))).toEqual(Array(6).fill('released'));
+    expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
+    return outcomes;
+  }
+
+  const oneWinner = ['won', ...Array(5).fill(DatabaseInUseError.name)].sort();
+
+  it('lets exactly one of six take a free lock, every time', async () => {
+    for (let round = 0; round < 8; round += 1) {
+      expect((await race(tempDir())).sort()).toEqual(oneWinner);
+    }
+  }, 120_000);
+
+  it('lets exactly one of six take over a stale lease, every time, whatever wrote it', async () => {
+    const gone = await deadPid();
+    const stale = [
+      // another host's lease whose heartbeat stopped a minute ago
+      (dir: string) => writeLease(dir, { instance: randomUUID() }, 60_000),
+      // this host's lease of a process that crashed (its heartbeat still fresh)
+      (dir: string) =>
+        writeLease(dir, { instance: randomUUID(), machine: lockMachine(), pid: gone }, 0),
+      // an earlier build's pid lock of a process that no longer runs
+      (dir: string) => writeFileSync(join(dir, LOCK_FILE), `${gone}\n`),
+    ];
+    for (let round = 0; round < 9; round += 1) {
+      const dir = tempDir();
+      stale[round % stale.length]!(dir);
+      expect((await race(dir)).sort()).toEqual(oneWinner);
+    }
+  }, 120_000);
+
+  /** This machine as the lease names it, read from a lease this process takes. */
+  function lockMachine(): string {
+    const dir = tempDir();
+    const release = lockDataDir(dir);
+    const owner = JSON.parse(
+      readFileSync(join(dir, LOCK_FILE), 'utf8').split('\n')[1]!,
+    ) as LeaseOwner;
+    release();
+    return owner.machine;
+  }
+});
+
+describe('a takeover whose taker died before it finished', () => {
+  it('is finished by the next starter once the taker’s token went stale', () => {
+    const dir = tempDir();
+    const stale = randomUUID();
+    writeLease(dir, { instance: stale }, 60_000);
+    // The token another host's starter took for that lease, two minutes ago, and left.
+    const token = join(dir, `${LOCK_FILE}.takeover-${stale}`);
+    writeFileSync(
+      token,
+      `4343\n${JSON.stringify({ machine: OTHER_HOST, pid: 4343, instance: randomUUID() })}\n`,
+    );
+    const then = new Date(Date.now() - 120_000);
+    utimesSync(token, then, then);
+
+    const release = lockDataDir(dir, { staleMs: 30_000 });
+    expect(Number.parseInt(readFileSync(join(dir, LOCK_FILE), 'utf8'), 10)).toBe(process.pid);
+    expect(existsSync(token)).toBe(false);
+    release();
+  });
+});
+
+describe('a lease held on another host sharing the folder', () => {
+  it('is not taken while its holder refreshes it, and is taken once it stopped for the timeout', async () => {
+    const dir = tempDir();
+    const staleMs = 3_000;
+    const holder = starter(OTHER_HOST);
+    expect(await holder.next()).toBe('ready');
+    holder.tell(`go 0 ${dir} ${staleMs}`);
+    expect(await holder.next()).toBe('won');
+
+    // Held for three times the timeout: its heartbeat keeps it.
+    await new Promise((resolve) => setTimeout(resolve, 3 * staleMs));
+    const message = `in use by another Carryover process (pid ${holder.child.pid}) on host other-host.example since`;
+    expect(() => lockDataDir(dir, { staleMs })).toThrow(message);
+    expect(holder.unheard()).toEqual([]);
+
+    // Killed outright: its pid means nothing here (another host), only its heartbeat counts.
+    holder.child.kill('SIGKILL');
+    await once(holder.child, 'exit');
+    const lastBeat = statSync(join(dir, LOCK_FILE)).mtimeMs;
+    expect(() => lockDataDir(dir, { staleMs })).toThrow(DatabaseInUseError);
+    let release: (() => void) | undefined;
+    await expect
+      .poll(
+        () => {
+          try {
+            release = lockDataDir(dir, { staleMs });
+            return true;
+          } catch {
+            return false;
+          }
+        },
+        { timeout: 30_000, interval: 200 },
+      )
+      .toBe(true);
+    expect(Date.now() - lastBeat).toBeGreaterThan(staleMs);
+    expect(Number.parseInt(readFileSync(join(dir, LOCK_FILE), 'utf8'), 10)).toBe(process.pid);
+    release!();
+    expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
+  }, 120_000);
+
+  it('is taken at once on this host when its holder was killed', async () => {
+    const dir = tempDir();
+    const holder = starter();
+    expect(await holder.next()).toBe('ready');
+    holder.tell(`go 0 ${dir} 30000`);
+    expect(await holder.next()).toBe('won');
+    expect(() => lockDataDir(dir)).toThrow(`(pid ${holder.child.pid}) on host`);
+    holder.child.kill('SIGKILL');
+    await once(holder.child, 'exit');
+    lockDataDir(dir)();
+  }, 60_000);
+});
+
+describe('a server whose lease another process took over', () => {
+  it('stops at once when it wakes from being frozen past the timeout', async () => {
+    const dir = tempDir();
+    const server = await startServerProcess({
+      DATA_DIR: dir,
+      DATA_DIR_LOCK_STALE_SECONDS: '2',
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+    });
+    later(server.stop);
+    const taker = starter();
+    expect(await taker.next()).toBe('ready');
+    // Frozen (a hung host, a paused container): its heartbeat stops, its pid stays alive.
+    server.child.kill('SIGSTOP');
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    taker.tell(`go 0 ${dir} 2000`);
+    expect(await taker.next()).toBe('won');
+
+    const exit = once(server.child, 'exit');
+    server.child.kill('SIGCONT');
+    const [code] = (await exit) as [number | null];
+    expect(code).toBe(1);
+    expect(server.output().stderr).toContain(
+      `Carryover stops: the lock of its embedded database is now held by pid ${taker.child.pid}`,
+    );
+    // It left the lease of the one that took over as it was.
+    expect(Number.parseInt(readFileSync(join(dir, LOCK_FILE), 'utf8'), 10)).toBe(taker.child.pid);
+    taker.tell('release');
+    expect(await taker.next()).toBe('released');
+    expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
+  }, 300_000);
+});
