@@ -131,6 +131,26 @@ describe('readWorkbook', () => {
     ).rejects.toMatchObject(notAWorkbook);
   });
 
+  it('stops reading a workbook of more rows than the cap, counted across its sheets', async () => {
+    const rows = Array.from(
+      { length: 301 },
+      (_, i) => `<x:row r="${i + 1}"><x:c r="A${i + 1}"><x:v>${i}</x:v></x:c></x:row>`,
+    ).join('');
+    const buffer = await handMade(rows);
+    expect((await readWorkbook(buffer, undefined, 300)).get('Actives')?.rows).toHaveLength(300);
+    await expect(readWorkbook(buffer, undefined, 299)).rejects.toMatchObject({
+      errName: 'DataValidationError',
+      errors: [
+        {
+          property: 'file',
+          constraints: {
+            rows: 'The workbook holds more than 299 rows; split it into smaller workbooks',
+          },
+        },
+      ],
+    });
+  });
+
   it('stops reading a workbook that unzips to more than the cap, a zip bomb', async () => {
     const rows = Array.from(
       { length: 2000 },

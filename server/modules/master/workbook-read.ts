@@ -5,6 +5,7 @@ import {
   attribute,
   localName,
   MAX_INFLATED_BYTES,
+  MAX_ROWS,
   readDateStyles,
   readSharedStrings,
   relationOf,
@@ -24,6 +25,8 @@ interface SheetContext {
   strings: string[];
   dateStyles: boolean[];
   date1904: boolean;
+  /** Rows still allowed across the workbook's sheets. */
+  rowsLeft: number;
 }
 
 const NOT_A_WORKBOOK = () =>
@@ -88,7 +91,10 @@ async function readSheet(pkg: XlsxPackage, path: string, ctx: SheetContext): Pro
       const header = headers[c - 1];
       if (header && value !== null && String(value).trim() !== '') cells.set(header, value);
     }
-    if (cells.size > 0) rows.push({ row: rowNumber, cells });
+    if (cells.size === 0) return;
+    ctx.rowsLeft -= 1;
+    if (ctx.rowsLeft < 0) throw new UnreadableWorkbook('rows');
+    rows.push({ row: rowNumber, cells });
   };
 
   await pkg.readXml(path, {
@@ -150,6 +156,7 @@ async function readSheet(pkg: XlsxPackage, path: string, ctx: SheetContext): Pro
 export async function readWorkbook(
   buffer: Buffer,
   maxInflated = MAX_INFLATED_BYTES,
+  maxRows = MAX_ROWS,
 ): Promise<Map<string, SheetRows>> {
   try {
     const pkg = await XlsxPackage.open(buffer, maxInflated);
@@ -174,6 +181,7 @@ export async function readWorkbook(
       strings: stringsPath ? await readSharedStrings(pkg, stringsPath) : [],
       dateStyles: stylesPath ? await readDateStyles(pkg, stylesPath) : [],
       date1904,
+      rowsLeft: maxRows,
     };
     const sheets = new Map<string, SheetRows>();
     for (const { name, path } of sheetList) sheets.set(name, await readSheet(pkg, path, ctx));
@@ -186,6 +194,15 @@ export async function readWorkbook(
           property: 'file',
           constraints: {
             size: `The workbook holds more than ${Math.round(maxInflated / 1024 / 1024)} MB of data once unzipped; split it into smaller workbooks`,
+          },
+        },
+      ]);
+    if (error.reason === 'rows')
+      throw validationError([
+        {
+          property: 'file',
+          constraints: {
+            rows: `The workbook holds more than ${maxRows.toLocaleString('en-US')} rows; split it into smaller workbooks`,
           },
         },
       ]);
