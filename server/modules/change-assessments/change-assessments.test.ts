@@ -471,9 +471,11 @@ describe('approval applies the change set', () => {
     expect(snapshotId).toEqual(expect.any(Number));
 
     const policy = await call('GET', '/cleaning_limit_policies/Chemical');
+    // Put in force by the assessment's signatures: its approval entry's MAC holds.
     expect(policy.body).toMatchObject({
       status: 'Approved',
       versionNumber: chemical.body.versionNumber + 1,
+      integrity: 'intact',
     });
     expect(policy.body.policy.useARL).toBe(!useARL);
     const input = (await call('GET', '/limits/input')).body.input;

@@ -47,8 +47,11 @@ export interface ApplyOptions {
   actor: Actor;
   scope: Scope;
   dbKind: Db['kind'];
-  /** The assessment whose approval applies it: a policy edit is put in force at once. */
-  approvedBy?: ApprovedBy | undefined;
+  /**
+   * The assessment whose approval applies it: a policy edit is put in force at once, its audit
+   * entry sealed with the signatures' key.
+   */
+  approval?: { by: ApprovedBy; key: Buffer } | undefined;
   /** The audit reason ('CA-0003: <staged reason>'). */
   reason: string;
 }
@@ -207,7 +210,7 @@ const policyTarget: StagedTarget = {
     const { residueType } = await policyRecordOf(q, facilityId, String(needsRecord(change)));
     return `${policyTitle(residueType)}: edit ${fieldsOf(null, change.values)}`;
   },
-  async apply(tx, change, { actor, scope, dbKind, reason, approvedBy }) {
+  async apply(tx, change, { actor, scope, dbKind, reason, approval }) {
     const { residueType } = await policyRecordOf(tx, scope.facilityId, String(needsRecord(change)));
     // The record holds its latest version: over a version in progress, the staged edit would
     // carry that version's unapproved changes into force with it.
@@ -227,12 +230,13 @@ const policyTarget: StagedTarget = {
       change.values as Partial<CleaningLimitPolicy>,
       { reason, version: change.recordVersion ?? now.version },
     );
-    if (approvedBy)
+    if (approval)
       await approveByRecord(
         tx,
         actor,
         { ...scope, documentType: 'CleaningLimitPolicy', documentId: saved.id },
-        approvedBy,
+        approval.by,
+        approval.key,
       );
   },
 };
