@@ -22,6 +22,7 @@ import { masterDataSnapshotKind } from './kinds/master-data-snapshot.ts';
 import { leftOutContent } from './kinds/left-out.ts';
 import { productionDataXlsx } from './kinds/production-data-xlsx.ts';
 import { th } from './controlled-pdf.ts';
+import type { RecordCheck } from './record-report-parts.ts';
 import { annualSummary } from './annual-summary.ts';
 import { renderChartSvg } from './report-charts.ts';
 import { sheetsXlsx } from './kinds/report-xlsx.ts';
@@ -41,8 +42,16 @@ export interface ReportKind {
     parameters: TGenerateReportBody,
     asOf: string,
   ): Promise<{ title: string; data: unknown }>;
-  /** The report's own part of the PDF, from its data, in the facility's date and time formats. */
-  pdfContent(data: unknown, settings: DateTimeSettings): unknown[];
+  /**
+   * The report's own part of the PDF, from its data, in the facility's date and time formats;
+   * for a report of one record, with that record checked as the PDF is drawn.
+   */
+  pdfContent(data: unknown, settings: DateTimeSettings, record?: RecordCheck): unknown[];
+  /** The controlled record a report of one record shows (its integrity and signatures). */
+  record?(parameters: TGenerateReportBody): {
+    documentType: TControlledDocumentType;
+    documentId: number;
+  };
   /**
    * The xlsx workbook, for kinds that have one (null where these parameters give none); `meta`
    * is the report's own moment and author, so the same report always gives the same bytes.
