@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
 import type { Mailer } from '../util/mailer.ts';
-import type { ActionOf } from './permission-guards.ts';
+import type { ActionOf, NamedBy } from './permission-guards.ts';
 
 /** What every route module receives: the app with zod types, the database and the configuration. */
 export interface AppContext {
@@ -19,9 +19,14 @@ export interface AppContext {
   /** Session, facility of the path, and this permission in it (spec §6). */
   permit: (resource: string, action: ActionOf) => Guard;
   /** Session, facility of the path, and any one of these permissions in it. */
-  permitAny: (choices: (request: FastifyRequest) => [string, string][]) => Guard;
+  permitAny: (
+    choices: (request: FastifyRequest) => [string, string][],
+    refusal?: (request: FastifyRequest) => string,
+  ) => Guard;
   /** Session and a grant of the facility of the path, whatever its roles allow. */
   permitMember: () => Guard;
+  /** Session, a grant of the facility, and the permission the request names, if any. */
+  permitNamed: (named: NamedBy) => Guard;
   /** Session and this permission in any facility of the user's plan (plan-wide data: users). */
   permitPlan: (resource: string, action: ActionOf) => Guard;
   /** Session, the plan of the path, and a system administrator. */
