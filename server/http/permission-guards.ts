@@ -1,6 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '#core/errors/errors.ts';
-import { isAllowed, mergePermissionMaps } from '#core/permissions/permission-map.ts';
+import {
+  isAllowed,
+  mergePermissionMaps,
+  type GuardResource,
+} from '#core/permissions/permission-map.ts';
 import { MAX_ID } from '#core/schemas/common.schemas.ts';
 import type { Db } from '../db/db.ts';
 import type { SessionLimits } from '../sessions/session-lookup.ts';
@@ -11,7 +15,7 @@ import { assertPlan, facilityPermissions, sessionGuard, sessionOf } from './sess
 import { asGuard } from './route-guard.ts';
 
 /** A permission a request names (resource, action), or null when it names none. */
-export type Named = [string, string] | null;
+export type Named = [GuardResource, string] | null;
 
 /** How a guard finds the permission a request names, given the valid ids of the path. */
 export type NamedBy = (
@@ -37,7 +41,7 @@ function isId(value: number): boolean {
   return Number.isInteger(value) && value > 0 && value <= MAX_ID;
 }
 
-function notAllowed(resource: string, action: string): AppError {
+function notAllowed(resource: GuardResource, action: string): AppError {
   return new AppError('NotAllowed', `${resource} ${action} failed as current user is not allowed`);
 }
 
@@ -67,7 +71,7 @@ export function createGuards(db: Db, limits: SessionLimits, access?: AccessCache
    * words the refusal where the route has always said it its own way.
    */
   const permitAny = (
-    choices: (request: FastifyRequest) => [string, string][],
+    choices: (request: FastifyRequest) => [GuardResource, string][],
     refusal?: (request: FastifyRequest) => string,
   ): Guard =>
     asGuard(async (request, reply) => {
@@ -84,7 +88,7 @@ export function createGuards(db: Db, limits: SessionLimits, access?: AccessCache
       });
     });
 
-  const permit = (resource: string, action: ActionOf): Guard =>
+  const permit = (resource: GuardResource, action: ActionOf): Guard =>
     permitAny((request) => [[resource, typeof action === 'string' ? action : action(request)]]);
 
   /**
@@ -109,7 +113,7 @@ export function createGuards(db: Db, limits: SessionLimits, access?: AccessCache
   const permitMember = (): Guard => permitNamed(() => null);
 
   /** Session and this permission in any facility of the user's plan (plan-wide data: users). */
-  const permitPlan = (resource: string, action: ActionOf): Guard =>
+  const permitPlan = (resource: GuardResource, action: ActionOf): Guard =>
     asGuard(async (request, reply) => {
       const user = await session(request, reply);
       const wanted = typeof action === 'string' ? action : action(request);
@@ -124,7 +128,7 @@ export function createGuards(db: Db, limits: SessionLimits, access?: AccessCache
    * What only a system administrator does (licences, facility groups: the spec's permission map
    * has no resource for them). `facility` is the one of the path, if any.
    */
-  const permitSystemAdmin = (resource: string, action: string): Guard =>
+  const permitSystemAdmin = (resource: GuardResource, action: string): Guard =>
     asGuard(async (request, reply) => {
       const user = await session(request, reply);
       const params = request.params as { plan?: unknown; facility?: unknown };

@@ -9,6 +9,7 @@ import type { Db, Queryable, RecordedAfterRollback } from '../db/db.ts';
 import { tableAsOf, type AsOfOptions } from '../entities/entity-history.ts';
 import { NOW, updateVersioned, type Assigned } from '../entities/versioned-update.ts';
 import { writeAudit, type Actor } from '../db/audit-write.ts';
+import type { GuardResource } from '#core/permissions/permission-map.ts';
 
 /*
  * Controlled records (server/records/README.md): every version of a record of a controlled
@@ -40,7 +41,7 @@ export interface ApprovedContext {
 
 export interface DocumentTypeRegistration {
   /** The permission (spec §6) that edits a record of the type, and so may Submit it. */
-  resource: string;
+  resource: GuardResource;
   action: string;
   /** The title My approvals shows, from a version's content. */
   title?: (content: Record<string, unknown>) => string;

@@ -18,6 +18,7 @@ import { approveByRecord, type ApprovedBy } from '#server/records/controlled.ts'
 import type { Actor } from '#server/db/audit-write.ts';
 import { getPolicy, policyRecordOf, updatePolicy } from '../policies/policies.service.ts';
 import { policyTitle } from '../policies/policy-documents.ts';
+import type { GuardResource } from '#core/permissions/permission-map.ts';
 
 /*
  * What a staged change touches, and how it is checked, described and applied: through the very
@@ -58,7 +59,7 @@ export interface ApplyOptions {
 
 export interface StagedTarget {
   /** The permission the direct edit needs. */
-  permission(op: ChangeOp): { resource: string; action: string };
+  permission(op: ChangeOp): { resource: GuardResource; action: string };
   /** The values as the direct call's body schema takes them (its exact refusal otherwise). */
   validate(change: Change): Record<string, unknown>;
   /** The record's optimistic-lock version now (null for a create). */

@@ -27,6 +27,7 @@ import { annualSummary } from './annual-summary.ts';
 import { renderChartSvg } from './report-charts.ts';
 import { sheetsXlsx } from './kinds/report-xlsx.ts';
 import { runReport, studyReport } from './verification-report-kinds.ts';
+import type { GuardResource } from '#core/permissions/permission-map.ts';
 
 /*
  * Each report kind (server/modules/reports/README.md): how its data is read as of a moment,
@@ -62,7 +63,7 @@ export interface ReportKind {
    * A permission needed besides ReportDocument's to generate this kind and read its files:
    * what the report shows is otherwise reachable only with it (the audit trail).
    */
-  permission?: { resource: string; action: string };
+  permission?: { resource: GuardResource; action: string };
   /** Refuses parameters that cannot give a report, when it is asked for (before the job). */
   check?(q: Queryable, facilityId: number, parameters: TGenerateReportBody): Promise<void>;
   /** What the report is signed as; ReportDocument unless the kind says otherwise. */

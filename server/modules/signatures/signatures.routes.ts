@@ -20,6 +20,7 @@ import { registerRecordPdfRoute } from './record-pdf.routes.ts';
 import { signatureKey } from '#server/records/signature-binding.ts';
 import { listSignatures, pendingApprovals } from '#server/records/signatures.read.ts';
 import { sign, signerIn } from './signatures.service.ts';
+import type { GuardResource } from '#core/permissions/permission-map.ts';
 
 const F = '/api/v2/plans/:plan/facilities/:facility';
 
@@ -38,10 +39,8 @@ export function readsSignatures({ permitAny }: Pick<AppContext, 'permitAny'>): G
     (request) => {
       const type = documentTypeOf(request);
       const registration = type ? documentTypeRegistration(type) : undefined;
-      return [
-        ['ApprovalPolicy', 'Get'],
-        ...(registration ? [[registration.resource, 'Get'] as [string, string]] : []),
-      ];
+      const choices: [GuardResource, string][] = [['ApprovalPolicy', 'Get']];
+      return registration ? [...choices, [registration.resource, 'Get']] : choices;
     },
     (request) => `Reading ${documentTypeOf(request) ?? 'these'} signatures is not allowed`,
   );
