@@ -41,6 +41,16 @@ function isId(value: number): boolean {
   return Number.isInteger(value) && value > 0 && value <= MAX_ID;
 }
 
+/**
+ * An id of the path, read by a guard before validation: what is no id finds nothing (404), as
+ * the route would answer.
+ */
+export function idOfPath(request: FastifyRequest, name: string): number {
+  const id = Number((request.params as Record<string, unknown>)[name]);
+  if (!isId(id)) throw new AppError('NotFoundError');
+  return id;
+}
+
 function notAllowed(resource: GuardResource, action: string): AppError {
   return new AppError('NotAllowed', `${resource} ${action} failed as current user is not allowed`);
 }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { AppError, validationError } from '#core/errors/errors.ts';
 import { isAllowed } from '#core/permissions/permission-map.ts';
 import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
-import { MAX_ID, ZId } from '#core/schemas/common.schemas.ts';
+import { ZId } from '#core/schemas/common.schemas.ts';
 import {
   CUSTOM_REPORT_SOURCES,
   SOURCE_DECLARATIONS,
@@ -23,6 +23,7 @@ import { actorOf, facilityPermissions, sessionOf } from '#server/http/session-gu
 import { writeAudit } from '#server/db/audit-write.ts';
 import { customReportXlsx } from './custom-report-xlsx.ts';
 import { readReportRows, resolveReport, sourceOfReport } from './custom-reports.service.ts';
+import { idOfPath } from '#server/http/permission-guards.ts';
 
 const F = '/api/v2/plans/:plan/facilities/:facility';
 const tags = ['Custom reports'];
@@ -60,9 +61,7 @@ export function registerCustomReportRoutes({ app, db, permit, permitNamed }: App
   const readable = [
     get,
     permitNamed(async (request, { facility }) => {
-      const id = Number((request.params as { id?: unknown }).id);
-      if (!Number.isInteger(id) || id <= 0 || id > MAX_ID) throw new AppError('NotFoundError');
-      const source = await sourceOfReport(db, facility, id);
+      const source = await sourceOfReport(db, facility, idOfPath(request, 'id'));
       // A report with no such source is refused by the handler, as it cannot be read at all.
       return source ? [source.resource, source.action] : null;
     }),
