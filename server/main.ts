@@ -12,6 +12,7 @@ import { reconcileAtStart } from './modules/verification/runs/run-reconcile.ts';
 import { createAnchorStore, scheduleAnchors } from './modules/audit/audit-anchor.ts';
 import { warnIfAuditTrailUnprotected } from './modules/audit/audit-protection.ts';
 import { bindEarlierSignatures } from './records/signature-binding.ts';
+import { bindEarlierApprovals } from './records/approval-binding.ts';
 import { terminalLogStream } from './util/terminal-log.ts';
 
 function fail(error: unknown): never {
@@ -60,6 +61,9 @@ async function start(config: Config): Promise<void> {
   const bound = await bindEarlierSignatures(db, config, (message) => app.log.warn(message));
   if (bound > 0)
     app.log.info(`${bound} signature(s) made before MACs existed bound into the audit trail`);
+  const approvals = await bindEarlierApprovals(db, config, (message) => app.log.warn(message));
+  if (approvals > 0)
+    app.log.info(`${approvals} approval(s) by another record made before MACs bound`);
   const stopAnchors = scheduleAnchors(
     db,
     createAnchorStore(config, (message) => app.log.warn(message)),

@@ -1,8 +1,9 @@
 import type { DeclaredRecord } from '../entities/defs/index.ts';
 import { DECLARED_RECORDS } from '../entities/defs/index.ts';
 import {
+  ADMIN_RESOURCES,
   PERMISSION_RESOURCE_NAMES,
-  type PermissionResource,
+  type GuardResource,
 } from '../permissions/permission-map.ts';
 import { SIGN_ACTIONS } from '../schemas/signatures.schemas.ts';
 
@@ -182,9 +183,6 @@ const OWN_EVENTS = {
   },
 } satisfies Record<string, Record<string, AuditActionDecl<object, object>>>;
 
-/** Domains whose guards are the system administrator's (no resource of the permission map). */
-const ADMIN_RESOURCES = ['FacilityGroup'] as const;
-
 type RecordEvents<R> = typeof RECORD_ACTIONS &
   (R extends { document: object } ? typeof DOCUMENT_ACTIONS : unknown);
 type RecordCatalogue = { [R in DeclaredRecord as R['domain']]: RecordEvents<R> };
@@ -236,17 +234,11 @@ export function recordDomainOf(decl: { domain: string }): RecordDomain {
   return decl.domain as RecordDomain;
 }
 
-/** A domain a guard's refusal is recorded under: a resource of the permission map, or one of the system administrator's. */
-export type RefusalDomain = PermissionResource | (typeof ADMIN_RESOURCES)[number];
-
 /**
- * The domain a guard's refusal is recorded under: the resource it guards. Guards take their
- * resource as a string (route files name it); one the permission map does not know can never be
- * granted, so every guard that refuses names a catalogued one, or the system administrator's.
+ * A domain a guard's refusal is recorded under: the resource it guards, a resource of the
+ * permission map or one of the system administrator's (guards and declarations are typed so).
  */
-export function refusalDomainOf(resource: string): RefusalDomain {
-  return resource as RefusalDomain;
-}
+export type RefusalDomain = GuardResource;
 
 /** The domain of a declaration that takes a document (its `document`), as recordDomainOf. */
 export function documentDomainOf(decl: { domain: string; document?: object }): DocumentDomain {

@@ -10,6 +10,7 @@ import {
 } from '../schemas/signatures.schemas.ts';
 import { ZVersionsInForce } from '../schemas/versions.schemas.ts';
 import { fieldSchema, type FieldDef } from './field.ts';
+import type { GuardResource } from '../permissions/permission-map.ts';
 
 /**
  * One declaration per master-data entity: its fields, its path, the permission resource that
@@ -24,7 +25,7 @@ export interface EntityDef {
   path: string;
   table: string;
   /** Resource of the permission map (spec §6). */
-  resource: string;
+  resource: GuardResource;
   /** Audit trail domain. */
   domain: string;
   fields: readonly FieldDef[];

@@ -67,6 +67,12 @@ export const PERMISSION_RESOURCES: Readonly<Record<string, readonly string[]>> =
 
 export const PERMISSION_RESOURCE_NAMES = Object.keys(PERMISSION_RESOURCES) as PermissionResource[];
 
+/** What only a system administrator does: no resource of the permission map guards it. */
+export const ADMIN_RESOURCES = ['FacilityGroup'] as const;
+
+/** What a guard names: a resource of the permission map, or one of the system administrator's. */
+export type GuardResource = PermissionResource | (typeof ADMIN_RESOURCES)[number];
+
 export type PermissionMap = Record<string, Record<string, boolean>>;
 
 export function emptyPermissionMap(): PermissionMap {

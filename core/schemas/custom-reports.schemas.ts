@@ -5,6 +5,7 @@ import { productsDef } from '../entities/defs/products.def.ts';
 import type { EntityDef } from '../entities/entity.ts';
 import { CRITERION_KEYS } from '../limits/compile.ts';
 import { isoDateProblem } from './documents.schemas.ts';
+import type { GuardResource } from '../permissions/permission-map.ts';
 
 /*
  * Custom reports (spec §3 "custom report", §7): a saved choice of a source, its columns and
@@ -64,7 +65,7 @@ export interface SourceDeclaration {
   label: string;
   description: string;
   /** The permission (spec §6) that guards the data itself, besides ReportDocument Get. */
-  resource: string;
+  resource: GuardResource;
   action: string;
   columns: readonly SourceColumn[];
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MEASURES } from '../units/measures.ts';
 import { ZReason } from './common.schemas.ts';
-import { ZControlledState } from './signatures.schemas.ts';
+import { ZControlledState, ZIntegrity } from './signatures.schemas.ts';
 import { ZVersionsInForce } from './versions.schemas.ts';
 
 /*
@@ -130,10 +130,12 @@ export const ZMicrobialPolicyRequest = changeOf(ZMicrobialPolicyFields);
 export const ZMicrobialPolicyResponse = z
   .object({ id: z.number().int(), policy: ZMicrobialPolicyFields })
   .extend(ZControlledState.shape)
-  .extend(ZVersionsInForce.shape);
+  .extend(ZVersionsInForce.shape)
+  .extend(ZIntegrity);
 
 export const ZInspectionSettingsRequest = changeOf(ZInspectionSettingsFields);
 export const ZInspectionSettingsResponse = z
   .object({ id: z.number().int(), cleaningInspectionSettings: ZInspectionSettingsFields })
   .extend(ZControlledState.shape)
-  .extend(ZVersionsInForce.shape);
+  .extend(ZVersionsInForce.shape)
+  .extend(ZIntegrity);

@@ -3,7 +3,7 @@ import { AREA_BASES, RESIDUE_TYPES } from '../limits/policy.ts';
 import { MEASURES } from '../units/measures.ts';
 import { policyFieldText as doc } from '../limits/policy-fields.ts';
 import { ZReason } from './common.schemas.ts';
-import { ZControlledState } from './signatures.schemas.ts';
+import { ZControlledState, ZIntegrity } from './signatures.schemas.ts';
 import { ZVersionsInForce } from './versions.schemas.ts';
 
 const ZPpm = z.object({ value: z.number().finite().positive(), unit: z.literal('ppm') });
@@ -107,6 +107,7 @@ export const ZCleaningLimitPolicyResponse = z
     modificationFactor: z.number(),
   })
   .extend(ZControlledState.shape)
-  .extend(ZVersionsInForce.shape);
+  .extend(ZVersionsInForce.shape)
+  .extend(ZIntegrity);
 
 export type TCleaningLimitPolicy = z.infer<typeof ZCleaningLimitPolicy>;

@@ -3,7 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
 import type { Mailer } from '../util/mailer.ts';
-import type { ActionOf } from './permission-guards.ts';
+import type { GuardResource } from '#core/permissions/permission-map.ts';
+import type { ActionOf, NamedBy } from './permission-guards.ts';
 
 /** What every route module receives: the app with zod types, the database and the configuration. */
 export interface AppContext {
@@ -17,15 +18,20 @@ export interface AppContext {
    */
   requireSession: Guard;
   /** Session, facility of the path, and this permission in it (spec §6). */
-  permit: (resource: string, action: ActionOf) => Guard;
+  permit: (resource: GuardResource, action: ActionOf) => Guard;
   /** Session, facility of the path, and any one of these permissions in it. */
-  permitAny: (choices: (request: FastifyRequest) => [string, string][]) => Guard;
+  permitAny: (
+    choices: (request: FastifyRequest) => [GuardResource, string][],
+    refusal?: (request: FastifyRequest) => string,
+  ) => Guard;
   /** Session and a grant of the facility of the path, whatever its roles allow. */
   permitMember: () => Guard;
+  /** Session, a grant of the facility, and the permission the request names, if any. */
+  permitNamed: (named: NamedBy) => Guard;
   /** Session and this permission in any facility of the user's plan (plan-wide data: users). */
-  permitPlan: (resource: string, action: ActionOf) => Guard;
+  permitPlan: (resource: GuardResource, action: ActionOf) => Guard;
   /** Session, the plan of the path, and a system administrator. */
-  permitSystemAdmin: (resource: string, action: string) => Guard;
+  permitSystemAdmin: (resource: GuardResource, action: string) => Guard;
 }
 
 export type Guard = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;

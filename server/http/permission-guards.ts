@@ -1,6 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '#core/errors/errors.ts';
-import { isAllowed, mergePermissionMaps } from '#core/permissions/permission-map.ts';
+import {
+  isAllowed,
+  mergePermissionMaps,
+  type GuardResource,
+} from '#core/permissions/permission-map.ts';
 import { MAX_ID } from '#core/schemas/common.schemas.ts';
 import type { Db } from '../db/db.ts';
 import type { SessionLimits } from '../sessions/session-lookup.ts';
@@ -9,6 +13,15 @@ import type { Guard } from './app-context.ts';
 import { auditRefusal } from './refusal-audit.ts';
 import { assertPlan, facilityPermissions, sessionGuard, sessionOf } from './session-guard.ts';
 import { asGuard } from './route-guard.ts';
+
+/** A permission a request names (resource, action), or null when it names none. */
+export type Named = [GuardResource, string] | null;
+
+/** How a guard finds the permission a request names, given the valid ids of the path. */
+export type NamedBy = (
+  request: FastifyRequest,
+  scope: { plan: number; facility: number },
+) => Named | Promise<Named>;
 
 /** An action fixed by the route, or read from the request (restoring needs the archive right). */
 export type ActionOf = string | ((request: FastifyRequest) => string);
@@ -28,7 +41,17 @@ function isId(value: number): boolean {
   return Number.isInteger(value) && value > 0 && value <= MAX_ID;
 }
 
-function notAllowed(resource: string, action: string): AppError {
+/**
+ * An id of the path, read by a guard before validation: what is no id finds nothing (404), as
+ * the route would answer.
+ */
+export function idOfPath(request: FastifyRequest, name: string): number {
+  const id = Number((request.params as Record<string, unknown>)[name]);
+  if (!isId(id)) throw new AppError('NotFoundError');
+  return id;
+}
+
+function notAllowed(resource: GuardResource, action: string): AppError {
   return new AppError('NotAllowed', `${resource} ${action} failed as current user is not allowed`);
 }
 
@@ -53,8 +76,14 @@ export function createGuards(db: Db, limits: SessionLimits, access?: AccessCache
     return sessionOf(request);
   };
 
-  /** Session, the facility of the path, and one of these permissions in it (spec §6). */
-  const permitAny = (choices: (request: FastifyRequest) => [string, string][]): Guard =>
+  /**
+   * Session, the facility of the path, and one of these permissions in it (spec §6). `refusal`
+   * words the refusal where the route has always said it its own way.
+   */
+  const permitAny = (
+    choices: (request: FastifyRequest) => [GuardResource, string][],
+    refusal?: (request: FastifyRequest) => string,
+  ): Guard =>
     asGuard(async (request, reply) => {
       const user = await session(request, reply);
       const { plan, facility } = scopeOfPath(request);
@@ -63,25 +92,38 @@ export function createGuards(db: Db, limits: SessionLimits, access?: AccessCache
       await auditRefusal(db, request, { resource, action, facility }, () => {
         const permissions = facilityPermissions(user, plan, facility);
         if (!wanted.some(([r, a]) => isAllowed(permissions, r, a)))
-          throw notAllowed(resource, action);
+          throw refusal
+            ? new AppError('NotAllowed', refusal(request))
+            : notAllowed(resource, action);
       });
     });
 
-  const permit = (resource: string, action: ActionOf): Guard =>
+  const permit = (resource: GuardResource, action: ActionOf): Guard =>
     permitAny((request) => [[resource, typeof action === 'string' ? action : action(request)]]);
 
-  /** Session and a grant of the facility of the path, whatever its roles allow. */
-  const permitMember = (): Guard =>
+  /**
+   * Session, a grant of the facility of the path, and the permission the request itself names
+   * besides the route's, if any: a report kind's own, a saved custom report's source. `named`
+   * reads it from the path or the body (before validation: it must accept anything), or loads
+   * it from the facility of the path (a 404 it throws is the answer).
+   */
+  const permitNamed = (named: NamedBy): Guard =>
     asGuard(async (request, reply) => {
       const user = await session(request, reply);
       const { plan, facility } = scopeOfPath(request);
-      await auditRefusal(db, request, { resource: 'Facility', action: 'Member', facility }, () =>
-        facilityPermissions(user, plan, facility),
-      );
+      const needed = await named(request, { plan, facility });
+      const [resource, action] = needed ?? ['Facility', 'Member'];
+      await auditRefusal(db, request, { resource, action, facility }, () => {
+        const permissions = facilityPermissions(user, plan, facility);
+        if (needed && !isAllowed(permissions, resource, action)) throw notAllowed(resource, action);
+      });
     });
 
+  /** Session and a grant of the facility of the path, whatever its roles allow. */
+  const permitMember = (): Guard => permitNamed(() => null);
+
   /** Session and this permission in any facility of the user's plan (plan-wide data: users). */
-  const permitPlan = (resource: string, action: ActionOf): Guard =>
+  const permitPlan = (resource: GuardResource, action: ActionOf): Guard =>
     asGuard(async (request, reply) => {
       const user = await session(request, reply);
       const wanted = typeof action === 'string' ? action : action(request);
@@ -96,7 +138,7 @@ export function createGuards(db: Db, limits: SessionLimits, access?: AccessCache
    * What only a system administrator does (licences, facility groups: the spec's permission map
    * has no resource for them). `facility` is the one of the path, if any.
    */
-  const permitSystemAdmin = (resource: string, action: string): Guard =>
+  const permitSystemAdmin = (resource: GuardResource, action: string): Guard =>
     asGuard(async (request, reply) => {
       const user = await session(request, reply);
       const params = request.params as { plan?: unknown; facility?: unknown };
@@ -114,7 +156,15 @@ export function createGuards(db: Db, limits: SessionLimits, access?: AccessCache
       });
     });
 
-  return { requireSession, permit, permitAny, permitMember, permitPlan, permitSystemAdmin };
+  return {
+    requireSession,
+    permit,
+    permitAny,
+    permitMember,
+    permitNamed,
+    permitPlan,
+    permitSystemAdmin,
+  };
 }
 
 export type Guards = ReturnType<typeof createGuards>;

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
+import type { GuardResource } from '#core/permissions/permission-map.ts';
 import {
-  refusalDomainOf,
   type AuditAction,
   type AuditDomain,
   type AuditNewValues,
@@ -50,7 +50,7 @@ export async function writeRefusal<D extends AuditDomain, A extends AuditAction<
 export async function auditRefusal(
   db: Db,
   request: FastifyRequest,
-  attempt: { resource: string; action: string; facility?: number },
+  attempt: { resource: GuardResource; action: string; facility?: number },
   check: () => unknown,
 ): Promise<void> {
   try {
@@ -59,7 +59,7 @@ export async function auditRefusal(
     if (error instanceof AppError && error.errName === 'NotAllowed') {
       await writeRefusal(db, actorOf(request), {
         planId: sessionOf(request).user.plan_id,
-        domain: refusalDomainOf(attempt.resource),
+        domain: attempt.resource,
         action: 'AccessRefused',
         values: {
           attempted: attempt.action,

@@ -122,7 +122,7 @@ describe('a route without a guard', () => {
     const { permit, requireSession } = createGuards(server.db, sessionLimitsOf(server.config));
     bare.get('/open', { config: { public: true } }, answer);
     bare.get('/guarded', { preHandler: requireSession }, answer);
-    bare.get('/:plan/:facility/limits', { preHandler: permit('Limit', 'Get') }, answer);
+    bare.get('/:plan/:facility/limits', { preHandler: permit('RiskCalculation', 'Get') }, answer);
     // Registered as a module registers its routes; the app's start is what fails.
     void bare.register(async (scope) => {
       scope.get('/mine', { preHandler: async () => undefined }, answer);

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '#core/errors/errors.ts';
-import { isAllowed, type PermissionMap } from '#core/permissions/permission-map.ts';
+import type { PermissionMap } from '#core/permissions/permission-map.ts';
 import { MAX_ID } from '#core/schemas/common.schemas.ts';
 import type { Db } from '../db/db.ts';
 import type { Actor } from '../db/audit-write.ts';
@@ -115,17 +115,4 @@ export function facilityPermissions(
   const grant = session.grants.get(facilityId);
   if (!grant || grant.planId !== planId) throw new AppError('NotAllowed');
   return grant.permissions;
-}
-
-export function assertAllowed(
-  session: ResolvedSession,
-  scope: { plan: number; facility: number },
-  resource: string,
-  action: string,
-): PermissionMap {
-  const permissions = facilityPermissions(session, scope.plan, scope.facility);
-  if (!isAllowed(permissions, resource, action)) {
-    throw new AppError('NotAllowed', `${resource} ${action} failed as current user is not allowed`);
-  }
-  return permissions;
 }

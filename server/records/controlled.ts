@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { AppError, type ErrorName } from '#core/errors/errors.ts';
 import type {
   TControlledDocumentType,
@@ -9,6 +9,7 @@ import type { Db, Queryable, RecordedAfterRollback } from '../db/db.ts';
 import { tableAsOf, type AsOfOptions } from '../entities/entity-history.ts';
 import { NOW, updateVersioned, type Assigned } from '../entities/versioned-update.ts';
 import { writeAudit, type Actor } from '../db/audit-write.ts';
+import type { GuardResource } from '#core/permissions/permission-map.ts';
 
 /*
  * Controlled records (server/records/README.md): every version of a record of a controlled
@@ -34,11 +35,13 @@ export interface ApprovedContext {
   ref: ControlledRef;
   versionNumber: number;
   content: Record<string, unknown>;
+  /** The signatures' MAC key (signature-binding.ts), for what the approval seals besides. */
+  key: Buffer;
 }
 
 export interface DocumentTypeRegistration {
   /** The permission (spec §6) that edits a record of the type, and so may Submit it. */
-  resource: string;
+  resource: GuardResource;
   action: string;
   /** The title My approvals shows, from a version's content. */
   title?: (content: Record<string, unknown>) => string;
@@ -436,6 +439,35 @@ export interface ApprovedBy {
   label: string;
 }
 
+/** What an approval by another record puts in force, as its audit entry states it. */
+export interface RecordApproval {
+  facilityId: number;
+  documentType: string;
+  documentId: number;
+  versionNumber: number;
+  contentHash: string;
+  approvedBy: ApprovedBy;
+}
+
+/**
+ * The HMAC-SHA-256 of an approval by another record, with the signatures' key (outside the
+ * database, signature-binding.ts). Its audit entry stands in for the version's signatures, so
+ * it is sealed as they are (21 CFR 11.70): one inserted by other means than the approval, or
+ * copied onto another version, has no MAC that matches.
+ */
+export function approvalMac(key: Buffer, a: RecordApproval): string {
+  const fields = canonicalJson({
+    kind: 'ApprovedByRecord',
+    facilityId: a.facilityId,
+    documentType: a.documentType,
+    documentId: a.documentId,
+    versionNumber: a.versionNumber,
+    contentHash: a.contentHash,
+    approvedBy: a.approvedBy,
+  });
+  return createHmac('sha256', key).update(fields).digest('hex');
+}
+
 /**
  * Puts the latest version of a record in force at once, approved by another record's signatures
  * (a policy edit applied by an approved change assessment): the version being built (an edit
@@ -447,6 +479,8 @@ export async function approveByRecord(
   actor: Actor,
   ref: ControlledRef,
   by: ApprovedBy,
+  /** The signatures' MAC key, which seals the approval's audit entry. */
+  key: Buffer,
 ): Promise<ControlledVersionState> {
   const latest = await latestVersion(tx, ref, true);
   if (!latest || latest.status !== 'BeingBuilt')
@@ -463,6 +497,15 @@ export async function approveByRecord(
     signature_state: 'Signed',
     approved_at: NOW,
   });
+  // What was put in force, for the integrity check of the version (record-integrity.ts).
+  const approval: RecordApproval = {
+    facilityId: ref.facilityId,
+    documentType: ref.documentType,
+    documentId: ref.documentId,
+    versionNumber: latest.version_number,
+    contentHash: contentHash(ref, latest.version_number, latest.content),
+    approvedBy: by,
+  };
   await writeAudit(tx, actor, {
     planId: ref.planId,
     facilityId: ref.facilityId,
@@ -470,15 +513,7 @@ export async function approveByRecord(
     action: 'ApprovedByRecord',
     entityId: ref.documentId,
     reason: `Approved with ${by.label}`,
-    newValues: {
-      documentType: ref.documentType,
-      documentId: ref.documentId,
-      versionNumber: latest.version_number,
-      status: 'Approved',
-      approvedBy: by,
-      // What was put in force, for the integrity check of the version (record-integrity.ts).
-      contentHash: contentHash(ref, latest.version_number, latest.content),
-    },
+    newValues: { ...approval, status: 'Approved', mac: approvalMac(key, approval) },
   });
   return { status: 'Approved', signatureState: 'Signed', versionNumber: latest.version_number };
 }

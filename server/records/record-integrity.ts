@@ -7,6 +7,11 @@ import {
   type ControlledVersionState,
 } from './controlled.ts';
 import { bindingProblems, type BoundSignature } from './signature-binding.ts';
+import {
+  approvalByRecordProblem,
+  sealedApprovals,
+  type SealedApprovals,
+} from './approval-binding.ts';
 
 /*
  * Whether the version in force of a controlled record is still what was approved (21 CFR
@@ -16,7 +21,7 @@ import { bindingProblems, type BoundSignature } from './signature-binding.ts';
  * - the version's signatures since its latest Submit must be bound to the audit trail (MAC with
  *   the key outside the database) and hash to the content as stored now, and one of them must
  *   be an Approve; a version approved by another record's signatures must match the content
- *   hash its audit entry names;
+ *   hash its audit entry names, and that entry's MAC must hold (approval-binding.ts);
  * - with no version in progress, the record's own row must say what the approved content says
  *   (the app writes both together; a difference means a write outside the app).
  * A record that fails either reads as broken integrity, never as Approved. A field declared
@@ -120,7 +125,7 @@ export async function brokenRecords(
         order by s.id`,
       filter,
     ),
-    approvalsByRecord(q, facilityId),
+    sealedApprovals(q, key, facilityId),
   ]);
   const bindings = await bindingProblems(q, key, signatures);
   const live = await liveContents(q, facilityId, versions);
@@ -157,7 +162,7 @@ function approvalProblem(
   hash: string,
   own: readonly SignatureRow[],
   bindings: Map<number, 'no_chain_entry' | 'mac' | null>,
-  byRecord: Map<string, string | null>,
+  byRecord: SealedApprovals,
 ): string | null {
   if (own.some((s) => bindings.get(s.id) !== null))
     return 'A signature of this version is not bound to the audit trail';
@@ -168,32 +173,16 @@ function approvalProblem(
       ? null
       : 'The approved content differs from what was signed';
   }
-  const approvedWith = byRecord.get(`${keyOf(v.document_type, v.document_id)}:${v.version_number}`);
-  if (approvedWith !== undefined)
-    return approvedWith === null || approvedWith === hash
-      ? null
-      : 'The approved content differs from what the approving record put in force';
+  const byAnother = approvalByRecordProblem(byRecord, {
+    documentType: v.document_type,
+    documentId: v.document_id,
+    versionNumber: v.version_number,
+    hash,
+  });
+  if (byAnother !== undefined) return byAnother;
   if (v.version_number === 1 && APPROVED_AT_CREATION.has(v.document_type)) return null;
   if (v.version_number === 1 && MIGRATED_APPROVED.has(v.document_type)) return null;
   return 'The version in force has no valid approval signature';
-}
-
-/** Approvals by another record: the content hash of the first audit entry of each version. */
-async function approvalsByRecord(
-  q: Queryable,
-  facilityId: number,
-): Promise<Map<string, string | null>> {
-  const rows = await q.query<{ key: string; hash: string | null }>(
-    `select distinct on (key) key, hash from (
-       select id, concat_ws(':', new_values ->> 'documentType', new_values ->> 'documentId',
-                 new_values ->> 'versionNumber') as key,
-              new_values ->> 'contentHash' as hash
-         from audit_log
-        where facility_id = $1 and domain = 'ElectronicSignature' and action = 'ApprovedByRecord'
-     ) entries order by key, id`,
-    [facilityId],
-  );
-  return new Map(rows.map((r) => [r.key, r.hash]));
 }
 
 /** The records' own rows, as the content of a version would hold them, where a type says how. */

@@ -132,7 +132,31 @@ export async function bindingProblems(
   return result;
 }
 
-const SYSTEM: Actor = {
+/**
+ * Runs a binding once per database: afterwards a file beside the anchors (outside the
+ * database) names the database, so that what is slipped into a frozen list later, by someone
+ * who may change the database's functions, is never bound. Returns what `bind` returned, or 0
+ * when it had run before.
+ */
+export async function oncePerDatabase(
+  db: Db,
+  config: OutsideKeyConfig,
+  marker: string,
+  bind: () => Promise<number>,
+): Promise<number> {
+  const dir = anchorDir(config);
+  const file = join(dir, marker);
+  const [identity] = await db.query<{ id: string }>('select id::text as id from database_identity');
+  const dbId = identity!.id;
+  if (existsSync(file) && (await readFile(file, 'utf8')).split('\n').includes(dbId)) return 0;
+  const bound = await bind();
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  await appendFile(file, `${dbId}\n`, { mode: 0o600 });
+  return bound;
+}
+
+/** Who writes the entries that bind what was made before its MAC existed. */
+export const BINDING_ACTOR: Actor = {
   userId: null,
   userName: 'system (signature binding)',
   ip: null,
@@ -140,48 +164,38 @@ const SYSTEM: Actor = {
   requestId: null,
 };
 
-const BOUND_FILE = 'signatures-bound';
-
 /**
  * Binds the signatures made before MACs existed (the list the migration froze), once per
- * database: afterwards a file beside the anchors says it was done, so that a signature slipped
- * into the list later, by someone who may change the database's functions, is never bound.
- * Returns how many were bound.
+ * database (oncePerDatabase). Returns how many were bound.
  */
 export async function bindEarlierSignatures(
   db: Db,
   config: OutsideKeyConfig,
   warn: (message: string) => void,
 ): Promise<number> {
-  const dir = anchorDir(config);
-  const file = join(dir, BOUND_FILE);
-  const [identity] = await db.query<{ id: string }>('select id::text as id from database_identity');
-  const dbId = identity!.id;
-  if (existsSync(file) && (await readFile(file, 'utf8')).split('\n').includes(dbId)) return 0;
   const key = await signatureKey(config, warn);
-  const bound = await db.transaction(async (tx) => {
-    const rows = await tx.query<BoundSignature & { plan_id: number }>(
-      `select s.id, s.facility_id, s.document_type, s.document_id, s.version_number, s.action,
-              s.signer_role, s.meaning, s.printed_name, s.user_id, s.signed_at, s.content_hash,
-              s.reason, s.limits_snapshot_id, f.plan_id
-         from signatures s join facilities f on f.id = s.facility_id
-        where s.id = any(signatures_before_mac()) order by s.id`,
-    );
-    const problems = await bindingProblems(tx, key, rows);
-    const entries: AuditEntry[] = rows
-      .filter((s) => problems.get(s.id) !== null)
-      .map((s) => ({
-        planId: s.plan_id,
-        facilityId: s.facility_id,
-        domain: 'ElectronicSignature',
-        action: 'Bind',
-        entityId: s.document_id,
-        newValues: bindingValues(key, s),
-      }));
-    await writeAuditMany(tx, SYSTEM, entries);
-    return entries.length;
-  });
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  await appendFile(file, `${dbId}\n`, { mode: 0o600 });
-  return bound;
+  return oncePerDatabase(db, config, 'signatures-bound', () =>
+    db.transaction(async (tx) => {
+      const rows = await tx.query<BoundSignature & { plan_id: number }>(
+        `select s.id, s.facility_id, s.document_type, s.document_id, s.version_number, s.action,
+                s.signer_role, s.meaning, s.printed_name, s.user_id, s.signed_at, s.content_hash,
+                s.reason, s.limits_snapshot_id, f.plan_id
+           from signatures s join facilities f on f.id = s.facility_id
+          where s.id = any(signatures_before_mac()) order by s.id`,
+      );
+      const problems = await bindingProblems(tx, key, rows);
+      const entries: AuditEntry[] = rows
+        .filter((s) => problems.get(s.id) !== null)
+        .map((s) => ({
+          planId: s.plan_id,
+          facilityId: s.facility_id,
+          domain: 'ElectronicSignature',
+          action: 'Bind',
+          entityId: s.document_id,
+          newValues: bindingValues(key, s),
+        }));
+      await writeAuditMany(tx, BINDING_ACTOR, entries);
+      return entries.length;
+    }),
+  );
 }

@@ -84,7 +84,6 @@ export function runKit(t: FacilityTestFile) {
     });
     const snapshotId = await t.server.db.transaction((tx) =>
       storeLimitsSnapshot(tx, {
-        actor: { userId: null, userName: null, ip: null, userAgent: null, requestId: null },
         ref: {
           planId: t.planId,
           facilityId: t.facilityId,

@@ -22,11 +22,12 @@ import {
   updateDefinition,
 } from './additional-properties.service.ts';
 import { editOrRestore } from '#server/http/permission-guards.ts';
+import type { GuardResource } from '#core/permissions/permission-map.ts';
 
 const F = '/api/v2/plans/:plan/facilities/:facility';
 const tags = ['additional properties'];
 
-function resourceOf(target: PropertyTarget): string {
+function resourceOf(target: PropertyTarget): GuardResource {
   const def = ENTITY_DEFS.find((d) => d.propertyTarget === target);
   return def?.resource ?? 'Facility';
 }

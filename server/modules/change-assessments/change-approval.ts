@@ -62,7 +62,7 @@ function onApproved(db: Pick<Db, 'kind'>) {
       actor,
       scope,
       dbKind: db.kind,
-      approvedAs: { id: row.id, number },
+      approvedAs: { id: row.id, number, key: context.key },
     });
     const snapshotId = await storeLimitsSnapshot(tx, context);
     // The approval's own write: the signature service keeps the approved version's state.

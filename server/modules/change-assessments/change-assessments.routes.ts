@@ -8,6 +8,8 @@ import {
   ZChangeAssessmentListQuery,
   ZChangeAssessmentResponse,
   ZChangeEditBody,
+  ZChangeOp,
+  ZChangeTarget,
   ZDecisionsBody,
   ZEvaluateBody,
   ZImpactPairsQuery,
@@ -24,6 +26,7 @@ import { registerReadExtras } from '#server/entities/read-extras.ts';
 import { pageWindow } from '#server/db/paging.ts';
 import { typed, type AppContext } from '#server/http/app-context.ts';
 import { actorOf } from '#server/http/session-guard.ts';
+import { idOfPath } from '#server/http/permission-guards.ts';
 import { registerChangeAssessmentType } from './change-approval.ts';
 import {
   assessmentSummaries,
@@ -74,7 +77,7 @@ type Write<B> = (
 
 /** Change assessments (issue 11; core/assessments/README.md has the table of calls). */
 export function registerChangeAssessmentRoutes(context: AppContext): void {
-  const { app, db, permit } = context;
+  const { app, db, permit, permitNamed } = context;
   const r = typed(app);
   const tags = ['change assessments'];
   registerChangeAssessmentType(db);
@@ -83,6 +86,27 @@ export function registerChangeAssessmentRoutes(context: AppContext): void {
   registerChangeVersionRoutes(context);
   const reader = permit(RESOURCE, 'Get');
   const writer = permit(RESOURCE, 'Generate');
+  // Staging, editing or unstaging a change needs the permission its direct edit needs (a guard
+  // after the writer's, from the body or from the staged change it loads).
+  const permitStaging = permitNamed((request) => {
+    const body = request.body as { entity?: unknown; op?: unknown } | undefined;
+    const entity = ZChangeTarget.safeParse(body?.entity);
+    const op = ZChangeOp.safeParse(body?.op);
+    // What names no target or operation is refused by validation, after the guards.
+    if (!entity.success || !op.success) return null;
+    const { resource, action } = stagedTarget(entity.data).permission(op.data);
+    return [resource, action];
+  });
+  const permitChange = permitNamed(async (request, { facility }) => {
+    const change = await stagedChangeOf(
+      db,
+      facility,
+      idOfPath(request, 'id'),
+      idOfPath(request, 'changeId'),
+    );
+    const { resource, action } = stagedTarget(change.entity).permission(change.op);
+    return [resource, action];
+  });
   const response = { 200: ZChangeAssessmentResponse };
   const answer = async <B>(
     request: Parameters<typeof actorOf>[0] & { params: Params },
@@ -175,7 +199,7 @@ export function registerChangeAssessmentRoutes(context: AppContext): void {
   r.post(
     `${PATH}/:id/changes`,
     {
-      preHandler: writer,
+      preHandler: [writer, permitStaging],
       schema: {
         tags,
         summary: 'Stage a create, edit, archive or restore (changes nothing until approved)',
@@ -186,28 +210,13 @@ export function registerChangeAssessmentRoutes(context: AppContext): void {
         response,
       },
     },
-    async (request, reply) => {
-      const { resource, action } = stagedTarget(request.body.entity).permission(request.body.op);
-      await permit(resource, action)(request, reply);
-      return answer(request, stageChange, request.body);
-    },
+    async (request) => answer(request, stageChange, request.body),
   );
-
-  /** The staged change's own permission, as its direct edit needs it. */
-  const permitChange = async (
-    request: Parameters<ReturnType<typeof permit>>[0],
-    reply: Parameters<ReturnType<typeof permit>>[1],
-    params: { facility: number; id: number; changeId: number },
-  ) => {
-    const change = await stagedChangeOf(db, params.facility, params.id, params.changeId);
-    const { resource, action } = stagedTarget(change.entity).permission(change.op);
-    await permit(resource, action)(request, reply);
-  };
 
   r.post(
     `${PATH}/:id/changes/:changeId`,
     {
-      preHandler: writer,
+      preHandler: [writer, permitChange],
       schema: {
         tags,
         summary: 'Change the values of a staged change (checked again, from the record as now)',
@@ -216,8 +225,7 @@ export function registerChangeAssessmentRoutes(context: AppContext): void {
         response,
       },
     },
-    async (request, reply) => {
-      await permitChange(request, reply, request.params);
+    async (request) => {
       return answer(request, editStagedChange, {
         ...request.body,
         changeId: request.params.changeId,
@@ -228,7 +236,7 @@ export function registerChangeAssessmentRoutes(context: AppContext): void {
   r.delete(
     `${PATH}/:id/changes/:changeId`,
     {
-      preHandler: writer,
+      preHandler: [writer, permitChange],
       schema: {
         tags,
         summary: 'Unstage a change, with a reason',
@@ -237,8 +245,7 @@ export function registerChangeAssessmentRoutes(context: AppContext): void {
         response,
       },
     },
-    async (request, reply) => {
-      await permitChange(request, reply, request.params);
+    async (request) => {
       return answer(request, unstageChange, {
         ...request.query,
         changeId: request.params.changeId,

@@ -270,8 +270,11 @@ export interface ApplyAs {
   actor: Actor;
   scope: Scope;
   dbKind: Db['kind'];
-  /** Set by the approval: reasons name the assessment and policy edits go in force. */
-  approvedAs?: { id: number; number: string } | undefined;
+  /**
+   * Set by the approval: reasons name the assessment and policy edits go in force, their audit
+   * entries sealed with `key` (the signatures' key).
+   */
+  approvedAs?: { id: number; number: string; key: Buffer } | undefined;
 }
 
 /** Applies changes in order on the real write path, in the caller's transaction. */
@@ -294,12 +297,15 @@ export async function applyChanges(
       scope,
       dbKind,
       reason: approvedAs ? `${approvedAs.number}: ${change.reason}` : change.reason,
-      approvedBy:
+      approval:
         putPoliciesInForce && approvedAs
           ? {
-              documentType: 'ChangeAssessment',
-              documentId: approvedAs.id,
-              label: approvedAs.number,
+              by: {
+                documentType: 'ChangeAssessment',
+                documentId: approvedAs.id,
+                label: approvedAs.number,
+              },
+              key: approvedAs.key,
             }
           : undefined,
     });

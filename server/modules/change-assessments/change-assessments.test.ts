@@ -155,6 +155,31 @@ describe('a change assessment', () => {
     );
     expect(res.status).toBe(403);
     expect((await call('GET', `${CA}/${ca.id}`)).body.changeAssessment.changes).toEqual([]);
+    // Nor may they change or unstage a change someone else staged: the guard loads it to know.
+    const withChange = await staged(ca, {
+      op: 'update',
+      entity: 'products',
+      recordId: await idOf(here.F, 'products', 'A'),
+      values: { maxDailyDose: { value: 300, unit: 'mg' } },
+    });
+    const changeId = withChange.changes[0].id as number;
+    const path = `${CA}/${ca.id}/changes/${changeId}`;
+    const edit = await call('POST', path, { values: {}, version: withChange.version }, token);
+    const unstage = await call(
+      'DELETE',
+      `${path}?reason=x&version=${withChange.version}`,
+      undefined,
+      token,
+    );
+    expect([edit.status, unstage.status]).toEqual([403, 403]);
+    expect(edit.body.message).toBe('Product Modify failed as current user is not allowed');
+    const refused = await t.server.db.query<{ domain: string; attempted: string }>(
+      `select domain, new_values ->> 'attempted' as attempted from audit_log
+        where user_id = $1 and action = 'AccessRefused' order by id`,
+      [user.id],
+    );
+    expect(refused).toEqual(Array(3).fill({ domain: 'Product', attempted: 'Modify' }));
+    expect((await call('GET', `${CA}/${ca.id}`)).body.changeAssessment.changes).toHaveLength(1);
   });
 
   it('goes Not Evaluated → Pending Approval → Approved; submit needs a current evaluation and every decision', async () => {
@@ -471,9 +496,11 @@ describe('approval applies the change set', () => {
     expect(snapshotId).toEqual(expect.any(Number));
 
     const policy = await call('GET', '/cleaning_limit_policies/Chemical');
+    // Put in force by the assessment's signatures: its approval entry's MAC holds.
     expect(policy.body).toMatchObject({
       status: 'Approved',
       versionNumber: chemical.body.versionNumber + 1,
+      integrity: 'intact',
     });
     expect(policy.body.policy.useARL).toBe(!useARL);
     const input = (await call('GET', '/limits/input')).body.input;

@@ -4,6 +4,7 @@ import {
   type ChangeImpact,
   type ImpactContext,
 } from '#core/assessments/change-impact.ts';
+import { randomBytes } from 'node:crypto';
 import { sampleAmount } from '#core/assessments/impact-units.ts';
 import { analyticalMethodsDef } from '#core/entities/defs/cleaning.def.ts';
 import { equipmentDef, productsDef, productionsDef } from '#core/entities/defs/index.ts';
@@ -103,7 +104,9 @@ export async function evaluateChangeAssessment(
     const row = await editableAssessment(tx, actor, scope, id, version);
     const watermark = await facilityDataWatermark(tx, scope.facilityId);
     const changes = await changesOf(tx, id);
-    const approvedAs = { id, number: numberOf(row.seq) };
+    // The evaluation applies the set as its approval would, and is rolled back: its approval
+    // entries are sealed with a key no one keeps, so none could stand for a real approval.
+    const approvedAs = { id, number: numberOf(row.seq), key: randomBytes(32) };
     const stale = await staleChange(tx, scope.facilityId, approvedAs.number, changes);
     if (stale) throw new AppError('TransactionLocked', stale);
     const impact = await computeImpact(

@@ -18,6 +18,7 @@ import { approveByRecord, type ApprovedBy } from '#server/records/controlled.ts'
 import type { Actor } from '#server/db/audit-write.ts';
 import { getPolicy, policyRecordOf, updatePolicy } from '../policies/policies.service.ts';
 import { policyTitle } from '../policies/policy-documents.ts';
+import type { GuardResource } from '#core/permissions/permission-map.ts';
 
 /*
  * What a staged change touches, and how it is checked, described and applied: through the very
@@ -47,15 +48,18 @@ export interface ApplyOptions {
   actor: Actor;
   scope: Scope;
   dbKind: Db['kind'];
-  /** The assessment whose approval applies it: a policy edit is put in force at once. */
-  approvedBy?: ApprovedBy | undefined;
+  /**
+   * The assessment whose approval applies it: a policy edit is put in force at once, its audit
+   * entry sealed with the signatures' key.
+   */
+  approval?: { by: ApprovedBy; key: Buffer } | undefined;
   /** The audit reason ('CA-0003: <staged reason>'). */
   reason: string;
 }
 
 export interface StagedTarget {
   /** The permission the direct edit needs. */
-  permission(op: ChangeOp): { resource: string; action: string };
+  permission(op: ChangeOp): { resource: GuardResource; action: string };
   /** The values as the direct call's body schema takes them (its exact refusal otherwise). */
   validate(change: Change): Record<string, unknown>;
   /** The record's optimistic-lock version now (null for a create). */
@@ -207,7 +211,7 @@ const policyTarget: StagedTarget = {
     const { residueType } = await policyRecordOf(q, facilityId, String(needsRecord(change)));
     return `${policyTitle(residueType)}: edit ${fieldsOf(null, change.values)}`;
   },
-  async apply(tx, change, { actor, scope, dbKind, reason, approvedBy }) {
+  async apply(tx, change, { actor, scope, dbKind, reason, approval }) {
     const { residueType } = await policyRecordOf(tx, scope.facilityId, String(needsRecord(change)));
     // The record holds its latest version: over a version in progress, the staged edit would
     // carry that version's unapproved changes into force with it.
@@ -227,12 +231,13 @@ const policyTarget: StagedTarget = {
       change.values as Partial<CleaningLimitPolicy>,
       { reason, version: change.recordVersion ?? now.version },
     );
-    if (approvedBy)
+    if (approval)
       await approveByRecord(
         tx,
         actor,
         { ...scope, documentType: 'CleaningLimitPolicy', documentId: saved.id },
-        approvedBy,
+        approval.by,
+        approval.key,
       );
   },
 };

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError, validationError } from '#core/errors/errors.ts';
 import { isAllowed } from '#core/permissions/permission-map.ts';
@@ -22,7 +22,8 @@ import { typed, type AppContext } from '#server/http/app-context.ts';
 import { actorOf, facilityPermissions, sessionOf } from '#server/http/session-guard.ts';
 import { writeAudit } from '#server/db/audit-write.ts';
 import { customReportXlsx } from './custom-report-xlsx.ts';
-import { readReportRows, resolveReport } from './custom-reports.service.ts';
+import { readReportRows, resolveReport, sourceOfReport } from './custom-reports.service.ts';
+import { idOfPath } from '#server/http/permission-guards.ts';
 
 const F = '/api/v2/plans/:plan/facilities/:facility';
 const tags = ['Custom reports'];
@@ -47,23 +48,24 @@ function sourceInfo(source: SourceDeclaration, permissions: PermissionMap): TRep
  * Custom reports (spec §7): the sources they draw on, and the data of a saved one. The saved
  * reports themselves are the declared record `report-data` (core/entities/defs/custom-reports.def.ts).
  */
-export function registerCustomReportRoutes({ app, db, permit }: AppContext): void {
+export function registerCustomReportRoutes({ app, db, permit, permitNamed }: AppContext): void {
   const r = typed(app);
   const get = permit('ReportDocument', 'Get');
   const permissionsOf = (request: FastifyRequest, params: { plan: number; facility: number }) =>
     facilityPermissions(sessionOf(request), params.plan, params.facility);
 
-  /** The saved report, once the caller is shown to hold its source's own permission (403 else). */
-  async function readable(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    params: { facility: number; id: number },
-  ) {
-    const report = await resolveReport(db, params.facility, params.id);
-    // The source's guard, run as a route's would be: a refusal is audited as AccessRefused.
-    await permit(report.source.resource, report.source.action)(request, reply);
-    return report;
-  }
+  /**
+   * A saved report's data needs its source's own permission besides ReportDocument Get (403
+   * else): the guard loads the report of the path (404 for one of another facility) to know it.
+   */
+  const readable = [
+    get,
+    permitNamed(async (request, { facility }) => {
+      const source = await sourceOfReport(db, facility, idOfPath(request, 'id'));
+      // A report with no such source is refused by the handler, as it cannot be read at all.
+      return source ? [source.resource, source.action] : null;
+    }),
+  ];
 
   r.get(
     `${F}/report-info`,
@@ -108,7 +110,7 @@ export function registerCustomReportRoutes({ app, db, permit }: AppContext): voi
   r.get(
     `${F}/:id/report-data/data`,
     {
-      preHandler: get,
+      preHandler: readable,
       schema: {
         tags,
         summary: 'One page of a saved custom report’s data',
@@ -119,8 +121,8 @@ export function registerCustomReportRoutes({ app, db, permit }: AppContext): voi
         response: { 200: ZReportDataPage },
       },
     },
-    async (request, reply) => {
-      const report = await readable(request, reply, request.params);
+    async (request) => {
+      const report = await resolveReport(db, request.params.facility, request.params.id);
       const { pageNumber, perPage } = request.query;
       const { total, rows } = await readReportRows(db, request.params.facility, report, {
         offset: (pageNumber - 1) * perPage,
@@ -133,7 +135,7 @@ export function registerCustomReportRoutes({ app, db, permit }: AppContext): voi
   r.get(
     `${F}/:id/report-data/download`,
     {
-      preHandler: get,
+      preHandler: readable,
       schema: {
         tags,
         summary: 'A saved custom report’s data as xlsx',
@@ -143,7 +145,7 @@ export function registerCustomReportRoutes({ app, db, permit }: AppContext): voi
       },
     },
     async (request, reply) => {
-      const report = await readable(request, reply, request.params);
+      const report = await resolveReport(db, request.params.facility, request.params.id);
       const { total, rows } = await readReportRows(db, request.params.facility, report, {
         offset: 0,
         limit: MAX_DOWNLOAD_ROWS,

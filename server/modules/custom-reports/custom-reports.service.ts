@@ -30,6 +30,16 @@ export interface ResolvedReport {
  * The saved report `id` of the facility. Its definition is checked again, so that one saved
  * before a column was renamed answers 422 on that property rather than a failed query.
  */
+/** The source a saved report draws on, or null when it names none that exists (404 for no report). */
+export async function sourceOfReport(
+  q: Queryable,
+  facilityId: number,
+  id: number,
+): Promise<SourceDeclaration | null> {
+  const record = await getEntity(q, customReportsDef, facilityId, id);
+  return sourceDeclaration(String(record.source)) ?? null;
+}
+
 export async function resolveReport(
   q: Queryable,
   facilityId: number,

@@ -15,7 +15,7 @@ import { actorOf } from '#server/http/session-guard.ts';
 import type { Queryable } from '#server/db/db.ts';
 import {
   getPolicyDocument,
-  readOf,
+  readerOf,
   updatePolicyDocument,
   type PolicyDocument,
 } from '../policies/policy-documents.ts';
@@ -48,8 +48,10 @@ async function checkMicrobialPolicy(q: Queryable, facilityId: number, policy: TM
  * are in server/records): one controlled record each per facility, changed with a reason and a
  * version into a version being built, in force once approved (policy-documents.ts).
  */
-export function registerFacilityRuleRoutes({ app, db, permit }: AppContext): void {
+export function registerFacilityRuleRoutes({ app, db, config, permit }: AppContext): void {
   const r = typed(app);
+  // A plain read carries the rule's integrity (record-integrity.ts).
+  const readAs = readerOf({ app, config });
   const scopeOf = (p: { plan: number; facility: number }) => ({
     planId: p.plan,
     facilityId: p.facility,
@@ -74,7 +76,7 @@ export function registerFacilityRuleRoutes({ app, db, permit }: AppContext): voi
         db,
         request.params.facility,
         'Microbial',
-        readOf(request.query),
+        await readAs(request.query),
       );
       return { policy: rule.body, ...stateOf(rule) };
     },
@@ -134,7 +136,7 @@ export function registerFacilityRuleRoutes({ app, db, permit }: AppContext): voi
         db,
         request.params.facility,
         'InspectionSettings',
-        readOf(request.query),
+        await readAs(request.query),
       );
       return { cleaningInspectionSettings: rule.body, ...stateOf(rule) };
     },

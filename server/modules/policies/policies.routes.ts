@@ -9,14 +9,16 @@ import {
 import { typed, type AppContext } from '#server/http/app-context.ts';
 import { actorOf } from '#server/http/session-guard.ts';
 import { getPolicy, policyRecordOf, updatePolicy } from './policies.service.ts';
-import { readOf } from './policy-documents.ts';
+import { readerOf } from './policy-documents.ts';
 import { registerPolicyDocumentTypes } from './policy-approval.ts';
 
 const base = '/api/v2/plans/:plan/facilities/:facility';
 
-export function registerPolicyRoutes({ app, db, permit }: AppContext): void {
+export function registerPolicyRoutes({ app, db, config, permit }: AppContext): void {
   registerPolicyDocumentTypes();
   const r = typed(app);
+  // A plain read carries the policy's integrity (record-integrity.ts).
+  const readAs = readerOf({ app, config });
   const tags = ['cleaning limit policies'];
 
   r.get(
@@ -32,11 +34,14 @@ export function registerPolicyRoutes({ app, db, permit }: AppContext): void {
         response: { 200: z.object({ policies: z.array(ZCleaningLimitPolicyResponse) }) },
       },
     },
-    async (request) => ({
-      policies: await Promise.all(
-        RESIDUE_TYPES.map((t) => getPolicy(db, request.params.facility, t, readOf(request.query))),
-      ),
-    }),
+    async (request) => {
+      const read = await readAs(request.query);
+      return {
+        policies: await Promise.all(
+          RESIDUE_TYPES.map((t) => getPolicy(db, request.params.facility, t, read)),
+        ),
+      };
+    },
   );
 
   r.get(
@@ -59,7 +64,7 @@ export function registerPolicyRoutes({ app, db, permit }: AppContext): void {
         db,
         request.params.facility,
         (await policyRecordOf(db, request.params.facility, request.params.id)).residueType,
-        readOf(request.query),
+        await readAs(request.query),
       ),
   );
 
@@ -104,7 +109,12 @@ export function registerPolicyRoutes({ app, db, permit }: AppContext): void {
       },
     },
     async (request) => ({
-      policy: await getPolicy(db, request.params.facility, 'Intermediate', readOf(request.query)),
+      policy: await getPolicy(
+        db,
+        request.params.facility,
+        'Intermediate',
+        await readAs(request.query),
+      ),
     }),
   );
 

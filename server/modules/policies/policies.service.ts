@@ -10,6 +10,7 @@ import type { TCleaningLimitPolicy } from '#core/schemas/policy.schemas.ts';
 import type { TRecordStatus, TSignatureState } from '#core/schemas/signatures.schemas.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
 import type { Actor } from '#server/db/audit-write.ts';
+import type { Integrity } from '#server/records/record-integrity.ts';
 import {
   getPolicyDocument,
   updatePolicyDocument,
@@ -27,7 +28,7 @@ export interface PolicyFields {
   version: number;
 }
 
-export interface StoredPolicy extends PolicyFields {
+export interface StoredPolicy extends PolicyFields, Integrity {
   status: TRecordStatus;
   signatureState: TSignatureState | null;
   versionNumber: number;
@@ -65,6 +66,9 @@ function view(
     versionNumber: document.versionNumber,
     inForceVersionNumber: document.inForceVersionNumber,
     draftVersionNumber: document.draftVersionNumber,
+    ...(document.integrity
+      ? { integrity: document.integrity, integrityReason: document.integrityReason ?? null }
+      : {}),
   };
 }
 

@@ -34,7 +34,7 @@ function residueTypeOf(content: Record<string, unknown>): ResidueType | null {
  */
 export async function storeLimitsSnapshot(
   tx: Queryable,
-  { ref, versionNumber, content }: ApprovedContext,
+  { ref, versionNumber, content }: Pick<ApprovedContext, 'ref' | 'versionNumber' | 'content'>,
 ): Promise<number> {
   const residueType = ref.documentType === 'CleaningLimitPolicy' ? residueTypeOf(content) : null;
   const raw = await facilityLimitsInput(

@@ -15,6 +15,9 @@ import {
   versionNumbers,
 } from '#server/records/controlled.ts';
 import { writeControlledRule } from '#server/records/controlled-rule.ts';
+import { signatureKey } from '#server/records/signature-binding.ts';
+import type { AppContext } from '#server/http/app-context.ts';
+import { integrityOf, shownState, type Integrity } from '#server/records/record-integrity.ts';
 import { cleaningLimitPoliciesDecl } from '#core/entities/defs/policies.def.ts';
 import type { TControlledReadQuery } from '#core/schemas/versions.schemas.ts';
 import { changedFields } from '#server/db/audit-diff.ts';
@@ -69,7 +72,7 @@ export function policyTitle(kind: PolicyKind): string {
     : `${kind} cleaning limit policy`;
 }
 
-export interface PolicyDocument<T> {
+export interface PolicyDocument<T> extends Integrity {
   id: number;
   /** The content of the version read: the one in force, or the draft (see PolicyRead.read). */
   body: T;
@@ -93,20 +96,37 @@ export interface PolicyRead extends AsOfOptions {
    * Before any approval both answer the latest.
    */
   read?: 'inForce' | 'draft';
+  /**
+   * The signatures' MAC key: with it the read carries the record's integrity, as a controlled
+   * entity's read does (record-integrity.ts): a version in force whose signed content no longer
+   * matches reads as IntegrityBroken with the reason, never as Approved. With asOf, the
+   * integrity as it is now.
+   */
+  key?: Buffer;
 }
 
-/** The read a controlled record's query asks for: the version in force unless `version=draft`. */
-export const readOf = (query: TControlledReadQuery) => ({
+/**
+ * The read a controlled record's query asks for: the version in force unless `version=draft`,
+ * with its integrity checked under the signatures' MAC key.
+ */
+export const readOf = (query: TControlledReadQuery, key: Buffer): PolicyRead => ({
   asOf: query.asOf,
-  read: query.version === 'draft' ? ('draft' as const) : ('inForce' as const),
+  read: query.version === 'draft' ? 'draft' : 'inForce',
+  key,
 });
+
+/** The reads of a route's queries, each with the key its integrity is checked under. */
+export const readerOf =
+  ({ app, config }: Pick<AppContext, 'app' | 'config'>) =>
+  async (query: TControlledReadQuery): Promise<PolicyRead> =>
+    readOf(query, await signatureKey(config, (message) => app.log.warn(message)));
 
 /** The record of a kind in a facility, with the version asked for (or as it was at asOf). */
 export async function getPolicyDocument<T>(
   q: Queryable,
   facilityId: number,
   kind: PolicyKind,
-  { lock = false, asOf, read = lock ? 'draft' : 'inForce' }: PolicyRead = {},
+  { lock = false, asOf, read = lock ? 'draft' : 'inForce', key }: PolicyRead = {},
 ): Promise<PolicyDocument<T>> {
   const place = placeOf(kind);
   const source = asOf ? tableAsOf(place.table, 1, 3) : place.table;
@@ -119,18 +139,26 @@ export async function getPolicyDocument<T>(
     throw new AppError('NotFoundError', `No ${policyTitle(kind)} in this facility${when}`);
   }
   const ref = { facilityId, documentType: place.documentType, documentId: row.id };
-  const [latest, inForce] = await Promise.all([
+  const [latest, inForce, integrity] = await Promise.all([
     controlledState(q, ref, { asOf }),
     versionInForce<T>(q, ref, { asOf }),
+    key ? integrityOf(q, key, ref, [row.id]) : undefined,
   ]);
   // Every record has version 1 from its creation; a missing one would be a broken migration.
   if (!latest) throw new Error(`${policyTitle(kind)} ${row.id} has no controlled version`);
   const versions = versionNumbers(latest, inForce);
+  const checked = integrity?.(row.id);
   if (read === 'inForce' && inForce) {
     const { content, ...state } = inForce;
-    return { id: row.id, body: content, version: row.version, ...state, ...versions };
+    return {
+      id: row.id,
+      body: content,
+      version: row.version,
+      ...shownState(state, checked),
+      ...versions,
+    };
   }
-  return { ...row, ...latest, ...versions };
+  return { ...row, ...shownState(latest, checked), ...versions };
 }
 
 export interface PolicyEdit<T> {

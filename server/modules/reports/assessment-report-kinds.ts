@@ -121,6 +121,10 @@ async function decisionsAt(
 export const changeAssessmentReport: ReportKind = {
   // The report shows the record: it needs the record's own read permission too.
   permission: { resource: 'FacilityCleaningEvaluation', action: 'Get' },
+  record: (parameters) => ({
+    documentType: 'ChangeAssessment',
+    documentId: parameters.kind === 'change-assessment' ? parameters.changeAssessmentId : 0,
+  }),
   async compute(q, facilityId, parameters, asOf) {
     if (parameters.kind !== 'change-assessment') throw new Error('not a change-assessment report');
     const id = parameters.changeAssessmentId;
@@ -185,14 +189,14 @@ export const changeAssessmentReport: ReportKind = {
     };
     return { title: `Change assessment ${c.number} · ${c.title}`, data };
   },
-  pdfContent(raw, settings) {
+  pdfContent(raw, settings, record) {
     const data = raw as ChangeAssessmentData;
     const header = facts([
       ['Change assessment', `${data.number}: ${data.title}`],
       ['Type of change', data.changeType],
       ['Description', data.description || '—'],
       ['Change-of-control record', data.mocId === null ? '—' : `#${data.mocId}`],
-      ['Record', versionText(data.version as RecordVersionAt | null)],
+      ['Record', versionText(data.version as RecordVersionAt | null, record)],
       [
         'Cancelled',
         data.cancelled
@@ -230,7 +234,7 @@ export const changeAssessmentReport: ReportKind = {
       header,
       ...impact,
       ...(data.itemsNote ? [{ text: data.itemsNote, italics: true }] : []),
-      ...recordSignatures(data.signatures, settings),
+      ...recordSignatures(data.signatures, settings, record),
     ];
   },
 };
@@ -332,6 +336,10 @@ function diffContent(result: TAssessmentResult): unknown[] {
 export const cleaningAssessmentReport: ReportKind = {
   fontSize: 7,
   permission: { resource: 'FacilityCleaningEvaluation', action: 'Get' },
+  record: (parameters) => ({
+    documentType: 'CleaningAssessment',
+    documentId: parameters.kind === 'cleaning-assessment' ? parameters.cleaningAssessmentId : 0,
+  }),
   async compute(q, facilityId, parameters, asOf) {
     if (parameters.kind !== 'cleaning-assessment')
       throw new Error('not a cleaning-assessment report');
@@ -370,7 +378,7 @@ export const cleaningAssessmentReport: ReportKind = {
     };
     return { title: `Cleaning assessment ${row.number}`, data };
   },
-  pdfContent(raw, settings) {
+  pdfContent(raw, settings, record) {
     const data = raw as CleaningAssessmentData;
     const { result } = data;
     const header = facts([
@@ -378,7 +386,7 @@ export const cleaningAssessmentReport: ReportKind = {
       ['Reason', data.reason ?? '—'],
       ['Started', when(data.startedAt, settings)],
       ['Completed', when(data.completedAt, settings)],
-      ['Record', versionText(data.version as RecordVersionAt | null)],
+      ['Record', versionText(data.version as RecordVersionAt | null, record)],
       ...(result
         ? ([
             [
@@ -399,7 +407,7 @@ export const cleaningAssessmentReport: ReportKind = {
       return [
         header,
         { text: 'The assessment had not completed at the time of the report.', italics: true },
-        ...recordSignatures(data.signatures, settings),
+        ...recordSignatures(data.signatures, settings, record),
       ];
     return [
       header,
@@ -452,7 +460,7 @@ export const cleaningAssessmentReport: ReportKind = {
             { text: 'Left out: their data cannot be computed', style: 'h2' },
             { ul: result.uncomputable.map((u) => `${u.name}: ${u.reason}`) },
           ]),
-      ...recordSignatures(data.signatures, settings),
+      ...recordSignatures(data.signatures, settings, record),
     ];
   },
 };

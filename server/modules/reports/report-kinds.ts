@@ -22,10 +22,12 @@ import { masterDataSnapshotKind } from './kinds/master-data-snapshot.ts';
 import { leftOutContent } from './kinds/left-out.ts';
 import { productionDataXlsx } from './kinds/production-data-xlsx.ts';
 import { th } from './controlled-pdf.ts';
+import type { RecordCheck } from './record-report-parts.ts';
 import { annualSummary } from './annual-summary.ts';
 import { renderChartSvg } from './report-charts.ts';
 import { sheetsXlsx } from './kinds/report-xlsx.ts';
 import { runReport, studyReport } from './verification-report-kinds.ts';
+import type { GuardResource } from '#core/permissions/permission-map.ts';
 
 /*
  * Each report kind (server/modules/reports/README.md): how its data is read as of a moment,
@@ -41,8 +43,16 @@ export interface ReportKind {
     parameters: TGenerateReportBody,
     asOf: string,
   ): Promise<{ title: string; data: unknown }>;
-  /** The report's own part of the PDF, from its data, in the facility's date and time formats. */
-  pdfContent(data: unknown, settings: DateTimeSettings): unknown[];
+  /**
+   * The report's own part of the PDF, from its data, in the facility's date and time formats;
+   * for a report of one record, with that record checked as the PDF is drawn.
+   */
+  pdfContent(data: unknown, settings: DateTimeSettings, record?: RecordCheck): unknown[];
+  /** The controlled record a report of one record shows (its integrity and signatures). */
+  record?(parameters: TGenerateReportBody): {
+    documentType: TControlledDocumentType;
+    documentId: number;
+  };
   /**
    * The xlsx workbook, for kinds that have one (null where these parameters give none); `meta`
    * is the report's own moment and author, so the same report always gives the same bytes.
@@ -53,7 +63,7 @@ export interface ReportKind {
    * A permission needed besides ReportDocument's to generate this kind and read its files:
    * what the report shows is otherwise reachable only with it (the audit trail).
    */
-  permission?: { resource: string; action: string };
+  permission?: { resource: GuardResource; action: string };
   /** Refuses parameters that cannot give a report, when it is asked for (before the job). */
   check?(q: Queryable, facilityId: number, parameters: TGenerateReportBody): Promise<void>;
   /** What the report is signed as; ReportDocument unless the kind says otherwise. */

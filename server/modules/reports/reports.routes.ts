@@ -19,7 +19,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '#server/db/db.ts';
 import { typed, type AppContext } from '#server/http/app-context.ts';
 import { attachment } from '#server/http/download.ts';
-import { actorOf, assertAllowed, sessionOf } from '#server/http/session-guard.ts';
+import { actorOf } from '#server/http/session-guard.ts';
 import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 import { registerReportCompareRoute } from './report-compare.routes.ts';
 import { registerAnnualSummaryRoutes } from './annual-summary.routes.ts';
@@ -72,7 +72,7 @@ export function sendFile(reply: FastifyReply, format: TReportFormat, name: strin
 
 /** Reports as controlled documents (spec §3 "Report kinds", §7 "Assessments and reports"). */
 export function registerReportRoutes(context: AppContext): void {
-  const { app, db, config, permit } = context;
+  const { app, db, config, permit, permitNamed } = context;
   const r = typed(app);
   registerReports();
   registerReportCompareRoute(context);
@@ -81,20 +81,23 @@ export function registerReportRoutes(context: AppContext): void {
   registerAnnualSummaryRoutes({ app, db, config, permit });
   const get = permit('ReportDocument', 'Get');
   // A kind whose content is reachable otherwise only with a permission of its own (the audit
-  // trail) asks for it too, to generate the report and to read its files.
-  const permitKind = async (
-    request: FastifyRequest,
-    scope: { plan: number; facility: number },
-    kind: TReportKind,
-  ) => {
-    const needed = REPORT_KIND_DEFS[kind].permission;
-    if (needed) assertAllowed(sessionOf(request), scope, needed.resource, needed.action);
-  };
+  // trail, a record's own read) asks for it too, to generate the report and to read its files:
+  // a guard after ReportDocument's, with the kind the path or the body names.
+  const permitKind = (kindOf: (request: FastifyRequest) => unknown) =>
+    permitNamed((request) => {
+      const kind = REPORT_KINDS.find((known) => known === kindOf(request));
+      const needed = kind ? REPORT_KIND_DEFS[kind].permission : undefined;
+      return needed ? [needed.resource, needed.action] : null;
+    });
+  const kindOfPath = permitKind((request) => (request.params as { type?: unknown }).type);
 
   r.post(
     `${F}/reports/generate_report`,
     {
-      preHandler: permit('ReportDocument', 'Generate'),
+      preHandler: [
+        permit('ReportDocument', 'Generate'),
+        permitKind((request) => (request.body as { kind?: unknown } | undefined)?.kind),
+      ],
       schema: {
         tags,
         summary: 'Generate a report as a background job',
@@ -105,7 +108,6 @@ export function registerReportRoutes(context: AppContext): void {
       },
     },
     async (request) => {
-      await permitKind(request, request.params, request.body.kind);
       const { report, jobId } = await startReport(
         db,
         actorOf(request),
@@ -194,7 +196,6 @@ export function registerReportRoutes(context: AppContext): void {
     kind: TReportKind,
     reply: FastifyReply,
   ) => {
-    await permitKind(request, request.params, kind);
     const actor = actorOf(request);
     const key = await signatureKey(config, (message) => app.log.warn(message));
     const { bytes, row } = await reportPdf(
@@ -213,7 +214,7 @@ export function registerReportRoutes(context: AppContext): void {
   r.get(
     `${F}/reports/:type/:id/pdf`,
     {
-      preHandler: get,
+      preHandler: [get, kindOfPath],
       schema: {
         tags,
         summary: 'A stored report as a PDF',
@@ -228,7 +229,7 @@ export function registerReportRoutes(context: AppContext): void {
   r.get(
     `${F}/reportDocument/:t/pdf/:id`,
     {
-      preHandler: get,
+      preHandler: [get, permitKind((request) => (request.params as { t?: unknown }).t)],
       schema: {
         tags,
         summary: 'A stored report as a PDF (the report document path)',
@@ -243,7 +244,7 @@ export function registerReportRoutes(context: AppContext): void {
   r.get(
     `${F}/reports/:type/:id/xlsx`,
     {
-      preHandler: get,
+      preHandler: [get, kindOfPath],
       schema: {
         tags,
         summary: 'A stored report as an xlsx workbook',
@@ -255,7 +256,6 @@ export function registerReportRoutes(context: AppContext): void {
     },
     async (request, reply) => {
       const { facility, id, type } = request.params;
-      await permitKind(request, request.params, type);
       const { bytes, row } = await reportXlsx(db, facility, id, type);
       await auditDownload(db, actorOf(request), request.params, row.id, {
         number: row.number,

@@ -28,6 +28,8 @@ import {
 import { reportsDecl } from '#core/entities/defs/reports.def.ts';
 import { NOW, openRecord, writeRecord, type RecordType } from '#server/records/write-record.ts';
 import { listSignatures } from '#server/records/signatures.read.ts';
+import { integrityOf, shownState } from '#server/records/record-integrity.ts';
+import { recordCheck, type RecordCheck } from './record-report-parts.ts';
 import { facilityDateTimeSettings } from '../audit/audit-log.service.ts';
 import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 import { dataHashOf, renderControlledPdf, sha256 } from './controlled-pdf.ts';
@@ -278,20 +280,32 @@ export async function computeReport(
 interface PdfState {
   state: ControlledVersionState;
   signatures: TSignature[];
+  /** The record a report of one record shows, checked now. */
+  record?: RecordCheck | undefined;
 }
 
 /** The record state a PDF shows, as a key: one stored rendition per state. */
-// A signature found not valid since ('!') is a new state: the stored rendition showed it valid.
-const stateKey = ({ state, signatures }: PdfState) =>
-  `v${state.versionNumber}:${state.status}:${signatures.map((s) => `${s.id}${s.valid ? '' : '!'}`).join(',')}`;
+// A signature found not valid since ('!') is a new state: the stored rendition showed it valid;
+// so is a change of the shown record's integrity or of its signatures' validity.
+const stateKey = ({ state, signatures, record }: PdfState) =>
+  `v${state.versionNumber}:${state.status}:${signatures.map((s) => `${s.id}${s.valid ? '' : '!'}`).join(',')}${record ? `:record ${record.stateKey}` : ''}`;
 
+/**
+ * The report's state as its PDF shows it: its version, whose status is never Approved when its
+ * integrity is broken (record-integrity.ts), its signatures, and the record it shows, checked.
+ */
 async function pdfState(q: Queryable, key: Buffer, row: ReportRow): Promise<PdfState> {
   const ref = refOf(row.facility_id, row.id, row.kind);
-  const state = (await controlledState(q, ref)) ?? NOT_YET;
-  const signatures = (await listSignatures(q, key, ref)).filter(
-    (s) => s.versionNumber === state.versionNumber,
-  );
-  return { state, signatures };
+  const shows = REPORT_KIND_DEFS[row.kind].record?.(row.parameters);
+  const [latest, listed, integrity, record] = await Promise.all([
+    controlledState(q, ref),
+    listSignatures(q, key, ref),
+    integrityOf(q, key, ref, [row.id]),
+    shows ? recordCheck(q, key, row.facility_id, shows) : undefined,
+  ]);
+  const state = shownState(latest ?? NOT_YET, integrity(row.id));
+  const signatures = listed.filter((s) => s.versionNumber === state.versionNumber);
+  return { state, signatures, record };
 }
 
 const generatedByOf = (row: ReportRow) => row.generated_by_name ?? `user ${row.generated_by}`;
@@ -321,7 +335,7 @@ async function renderPdf(
     parameters: row.parameters,
     asOf: row.as_of,
     signatures: at.signatures,
-    content: kind.pdfContent(data, settings),
+    content: kind.pdfContent(data, settings, at.record),
     ...(kind.fontSize ? { fontSize: kind.fontSize } : {}),
   });
 }

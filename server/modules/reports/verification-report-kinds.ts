@@ -110,6 +110,10 @@ interface StudyData {
 export const studyReport: ReportKind = {
   // Studies and runs are read with QualificationTask Get (verification/route-base.ts).
   permission: { resource: 'QualificationTask', action: 'Get' },
+  record: (parameters) => ({
+    documentType: 'Study',
+    documentId: parameters.kind === 'study' ? parameters.studyId : 0,
+  }),
   async compute(q, facilityId, parameters, asOf) {
     if (parameters.kind !== 'study') throw new Error('not a study report');
     const id = parameters.studyId;
@@ -175,7 +179,7 @@ export const studyReport: ReportKind = {
     };
     return { title: `Study ${data.number} · ${s.title}`, data };
   },
-  pdfContent(raw, settings) {
+  pdfContent(raw, settings, record) {
     const data = raw as StudyData;
     const runNumber = new Map(data.runs.map((r) => [r.id, `#${r.sequence}`]));
     return [
@@ -197,7 +201,7 @@ export const studyReport: ReportKind = {
           'Closed',
           data.closed ? `${when(data.closed.at, settings)}: ${data.closed.reason ?? ''}` : 'No',
         ],
-        ['Record', versionText(data.version as RecordVersionAt | null)],
+        ['Record', versionText(data.version as RecordVersionAt | null, record)],
       ]),
       { text: 'Runs', style: 'h2' },
       data.runs.length === 0
@@ -216,7 +220,7 @@ export const studyReport: ReportKind = {
           ),
       { text: 'Deviations', style: 'h2' },
       deviationsTable(data.deviations, (id) => runNumber.get(id) ?? String(id)),
-      ...recordSignatures(data.signatures, settings),
+      ...recordSignatures(data.signatures, settings, record),
     ];
   },
 };
@@ -291,6 +295,10 @@ function resultRow(r: RunResult): unknown[] {
 export const runReport: ReportKind = {
   fontSize: 7,
   permission: { resource: 'QualificationTask', action: 'Get' },
+  record: (parameters) => ({
+    documentType: 'Run',
+    documentId: parameters.kind === 'run' ? parameters.runId : 0,
+  }),
   async compute(q, facilityId, parameters, asOf) {
     if (parameters.kind !== 'run') throw new Error('not a run report');
     const id = parameters.runId;
@@ -361,7 +369,7 @@ export const runReport: ReportKind = {
     };
     return { title: `Run #${run.sequence} of ${data.study.number}`, data };
   },
-  pdfContent(raw, settings) {
+  pdfContent(raw, settings, record) {
     const data = raw as RunData;
     const e = data.event;
     const hours = (h: number | null) => (h === null ? '—' : `${h} h`);
@@ -370,7 +378,7 @@ export const runReport: ReportKind = {
       facts([
         ['Study', `${data.study.number}: ${data.study.title}`],
         ['Run', `#${data.sequence}`],
-        ['Record', versionText(data.version as RecordVersionAt | null)],
+        ['Record', versionText(data.version as RecordVersionAt | null, record)],
         ['Outcome', data.verdict],
         ['Release flag', RELEASE_LABELS[data.releaseFlag]],
       ]),
@@ -429,7 +437,7 @@ export const runReport: ReportKind = {
           ),
       { text: 'Deviations', style: 'h2' },
       deviationsTable(data.deviations),
-      ...recordSignatures(data.signatures, settings),
+      ...recordSignatures(data.signatures, settings, record),
     ];
   },
 };

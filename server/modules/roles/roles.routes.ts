@@ -43,7 +43,7 @@ function scopeOf(request: FastifyRequest, params: FacilityPath): FacilityScope {
 }
 
 /** Roles belong to a facility; each call needs the UserRole permission in the facility of the path. */
-export function registerRoleRoutes({ app, db, permit, requireSession }: AppContext): void {
+export function registerRoleRoutes({ app, db, permit, permitMember }: AppContext): void {
   const r = typed(app);
 
   r.get(
@@ -119,7 +119,10 @@ export function registerRoleRoutes({ app, db, permit, requireSession }: AppConte
       archiveRole(db, scopeOf(request, request.params), request.params.id, request.body.reason),
   );
 
-  /** The user's maps in the facility of the path and across the plan (plan-wide areas use the latter). */
+  /**
+   * The user's maps in the facility of the path (its grant checked by the route's guard) and
+   * across the plan (plan-wide areas use the latter).
+   */
   async function permissionsOf(request: FastifyRequest, params: FacilityPath) {
     const session = sessionOf(request);
     const facility = facilityPermissions(session, params.plan, params.facility);
@@ -134,7 +137,7 @@ export function registerRoleRoutes({ app, db, permit, requireSession }: AppConte
   r.get(
     `${F}/UAM/access`,
     {
-      preHandler: requireSession,
+      preHandler: permitMember(),
       schema: {
         tags: TAGS,
         summary: 'May the signed-in user use user access management in this facility?',
@@ -155,7 +158,7 @@ export function registerRoleRoutes({ app, db, permit, requireSession }: AppConte
   r.get(
     `${F}/UAM/permissions`,
     {
-      preHandler: requireSession,
+      preHandler: permitMember(),
       schema: {
         tags: TAGS,
         summary: "The signed-in user's permissions in this facility and across the plan",

@@ -1,5 +1,4 @@
 import { AppError } from '#core/errors/errors.ts';
-import { isAllowed } from '#core/permissions/permission-map.ts';
 import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
 import {
   ZPendingApprovalsResponse,
@@ -8,9 +7,12 @@ import {
   ZSignaturesQuery,
   ZSignaturesResponse,
 } from '#core/schemas/signatures.schemas.ts';
-import type { TControlledDocumentType } from '#core/schemas/signatures.schemas.ts';
-import { typed, type AppContext } from '#server/http/app-context.ts';
-import type { ResolvedSession } from '#server/sessions/session-lookup.ts';
+import {
+  CONTROLLED_DOCUMENT_TYPES,
+  type TControlledDocumentType,
+} from '#core/schemas/signatures.schemas.ts';
+import type { FastifyRequest } from 'fastify';
+import { typed, type AppContext, type Guard } from '#server/http/app-context.ts';
 import { writeRefusal } from '#server/http/refusal-audit.ts';
 import { actorOf, facilityPermissions, sessionOf } from '#server/http/session-guard.ts';
 import { documentTypeRegistration } from '#server/records/controlled.ts';
@@ -18,21 +20,30 @@ import { registerRecordPdfRoute } from './record-pdf.routes.ts';
 import { signatureKey } from '#server/records/signature-binding.ts';
 import { listSignatures, pendingApprovals } from '#server/records/signatures.read.ts';
 import { sign, signerIn } from './signatures.service.ts';
+import type { GuardResource } from '#core/permissions/permission-map.ts';
 
 const F = '/api/v2/plans/:plan/facilities/:facility';
 
-/** Who may read a record's signatures (and its PDF): ApprovalPolicy Get, or Get on the type. */
-export function mayReadSignatures(
-  session: ResolvedSession,
-  at: { plan: number; facility: number; documentType: TControlledDocumentType },
-): void {
-  const permissions = facilityPermissions(session, at.plan, at.facility);
-  const registration = documentTypeRegistration(at.documentType);
-  const mayRead =
-    isAllowed(permissions, 'ApprovalPolicy', 'Get') ||
-    (registration !== undefined && isAllowed(permissions, registration.resource, 'Get'));
-  if (!mayRead)
-    throw new AppError('NotAllowed', `Reading ${at.documentType} signatures is not allowed`);
+/** The document type a request's query names, when it is one (guards run before validation). */
+function documentTypeOf(request: FastifyRequest): TControlledDocumentType | undefined {
+  const type = (request.query as { documentType?: unknown } | undefined)?.documentType;
+  return CONTROLLED_DOCUMENT_TYPES.find((known) => known === type);
+}
+
+/**
+ * The guard of who may read a record's signatures (and its PDF): ApprovalPolicy Get, or Get on
+ * the record's type (21 CFR 11.10(d)).
+ */
+export function readsSignatures({ permitAny }: Pick<AppContext, 'permitAny'>): Guard {
+  return permitAny(
+    (request) => {
+      const type = documentTypeOf(request);
+      const registration = type ? documentTypeRegistration(type) : undefined;
+      const choices: [GuardResource, string][] = [['ApprovalPolicy', 'Get']];
+      return registration ? [...choices, [registration.resource, 'Get']] : choices;
+    },
+    (request) => `Reading ${documentTypeOf(request) ?? 'these'} signatures is not allowed`,
+  );
 }
 const tags = ['signatures'];
 
@@ -98,7 +109,7 @@ export function registerSignatureRoutes(context: AppContext): void {
   r.get(
     `${F}/signatures`,
     {
-      preHandler: requireSession,
+      preHandler: readsSignatures(context),
       schema: {
         tags,
         summary: 'The signatures of a controlled record, oldest first',
@@ -110,9 +121,8 @@ export function registerSignatureRoutes(context: AppContext): void {
       },
     },
     async (request) => {
-      const { plan, facility } = request.params;
+      const { facility } = request.params;
       const { documentType, documentId } = request.query;
-      mayReadSignatures(sessionOf(request), { plan, facility, documentType });
       return {
         signatures: await listSignatures(db, await signingKey(), {
           facilityId: facility,

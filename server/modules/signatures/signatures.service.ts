@@ -95,6 +95,7 @@ async function decide(
       ref,
       versionNumber: version.version_number,
       content: version.content,
+      key: signingKey,
     });
     const policy = await approvalPolicy(tx, ref.facilityId, ref.documentType);
     return {
@@ -211,6 +212,7 @@ export async function sign(
               ref,
               versionNumber: version.version_number,
               content: version.content,
+              key: signingKey,
             })
           : null;
       const meaning = meaningOf(request.documentType, request.action);
