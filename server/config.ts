@@ -75,8 +75,11 @@ export const configSchema = z
     JOB_HEARTBEAT_SECONDS: z.coerce.number().positive().max(300).default(5),
     JOB_STALE_SECONDS: z.coerce.number().positive().max(3600).default(60),
     // Workbook imports this instance reads at once; more get 429 with Retry-After (each holds
-    // its workbook and parsed rows in memory).
-    IMPORT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+    // its workbook and parsed rows in memory). Empty: 2 on a server, 1 on the embedded database,
+    // whose statements run one at a time anyway and whose engine already holds about 500 MiB.
+    IMPORT_CONCURRENCY: optionalText.pipe(
+      z.coerce.number<string | undefined>().int().min(1).max(64).optional(),
+    ),
   })
   .superRefine((c, ctx) => {
     if (c.DATABASE_OWNER_URL && !c.DATABASE_URL) {

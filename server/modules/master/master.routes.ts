@@ -9,7 +9,7 @@ import { importMasterData } from './master-import.ts';
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 export function registerMasterRoutes({ app, db, config, permit }: AppContext): void {
-  const imports = importSlots(config.IMPORT_CONCURRENCY);
+  const imports = importSlots(config.IMPORT_CONCURRENCY ?? (config.DATABASE_URL ? 2 : 1));
   // A workbook arrives as the raw body of the request.
   app.addContentTypeParser(
     [XLSX, 'application/octet-stream'],
