@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { commitBetweenReads } from '#server/test/commit-between-reads.ts';
-import { recordCreator } from '#server/test/create-record.ts';
 import { useFacilityTestServer, type TestBody } from '#server/test/facility-test-file.ts';
 import { changeAssessmentKit } from '#server/test/change-assessment-kit.ts';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
+import { adminActor } from '#server/test/factories/admin.ts';
+import { recordFactory } from '#server/test/factories/entities.ts';
 import { adminEditor, policyApprover, type Signer } from '#server/test/policy-in-force.ts';
 import { signedPdfText } from '#server/test/signed-pdf.ts';
 import { pastTheVersionLock } from '#server/test/sign-test-kit.ts';
@@ -52,7 +53,9 @@ const cells = (a: TestBody) =>
   );
 
 beforeAll(async () => {
-  const create = recordCreator(t.server, t.token, t.F);
+  // Written by the administrator through the app's write path, as their POSTs would write them.
+  const scope = { planId: t.planId, facilityId: t.facilityId };
+  const create = recordFactory(t.server.db, scope, await adminActor(t.server.db));
   const active = (name: string, pde: number) =>
     create('apis', { name, pde: { value: pde, unit: 'mg' } });
   const product = (name: string, activeId: number) =>

@@ -3,13 +3,17 @@ import type { Actor } from '#server/db/audit-write.ts';
 import { testActor } from '../factories.ts';
 import { ADMIN } from '../test-server.ts';
 import { useFacilityTestServer, type TestBody } from '../facility-test-file.ts';
+import { adminSigner } from './admin.ts';
+import { buildDeviation, closeDeviation } from './deviations.ts';
 import {
   buildActive,
   buildEquipment,
   buildProduct,
   buildProduction,
+  recordFactory,
   type FactoryScope,
 } from './entities.ts';
+import { buildOperator, buildSamplingLocations, samplingTypeId } from './sampling.ts';
 import { actorFor, buildSignedRecord, buildSigners } from './signed-record.ts';
 import { buildApprovedProtocol, buildRun, buildStudy } from './verification.ts';
 
@@ -230,5 +234,137 @@ describe('buildSignedRecord', () => {
     ]);
     expect(factorySigned).toEqual(await signatures(sopId));
     expect(await createAudit('SOP', built.documentId)).toEqual(await createAudit('SOP', sopId));
+  });
+});
+
+describe('sampling factories', () => {
+  it('buildSamplingLocations and buildOperator write as POST sampling-locations and operator do', async () => {
+    const admin = await adminActor();
+    const equipment = await buildEquipment(t.server.db, scope());
+    const swab = await samplingTypeId(t.server.db, t.facilityId, 'Swab');
+    const fields = { sampleType: 'swab', samplingTypeId: swab, material: 'PTFE' } as const;
+    const [built] = await buildSamplingLocations(
+      t.server.db,
+      scope(),
+      equipment.id,
+      [{ name: 'Valve', ...fields }],
+      { actor: admin },
+    );
+    const L = `equipments/${equipment.id}/sampling-locations`;
+    const byApi = (
+      await created(L, { equipmentId: equipment.id, data: [{ name: 'Gasket', ...fields }] })
+    ).result[0] as TestBody;
+    const [fromFactory, fromApi] = [
+      await read(`${L}/${built!.id}`),
+      await read(`${L}/${byApi.id}`),
+    ];
+    expect(fromFactory).toMatchObject({ version: 1, swabArea: expect.anything() });
+    expect(shared(fromFactory, OWN)).toEqual(shared(fromApi, OWN));
+    expect(await createAudit('SamplingLocation', built!.id)).toEqual(
+      await createAudit('SamplingLocation', byApi.id),
+    );
+
+    const operator = await buildOperator(t.server.db, scope(), { operatorId: 'OP-F' }, admin);
+    const apiOperator = await created('operator', {
+      firstName: 'Olga',
+      lastName: 'Op',
+      operatorId: 'OP-A',
+    });
+    const operatorOwn = ['id', 'operatorId', 'createdAt', 'updatedAt'];
+    expect(shared(operator, operatorOwn)).toEqual(shared(apiOperator, operatorOwn));
+    const listed = (await read('operator?search=OP-&pageLimit=100')).data as TestBody[];
+    expect(listed.map((o) => o.operatorId)).toEqual(expect.arrayContaining(['OP-F', 'OP-A']));
+    expect(await createAudit('Operator', operator.id)).toEqual(
+      await createAudit('Operator', apiOperator.id as number),
+    );
+  });
+});
+
+describe('deviation factories', () => {
+  it('buildDeviation raises and closeDeviation closes as the deviation and signature calls do', async () => {
+    const signer = await adminSigner(t.server.db);
+    const admin = actorFor(signer);
+    const study = await buildStudy(t.server, scope(), {}, admin);
+    const run = await buildRun(t.server, scope(), study.id, {
+      actor: admin,
+      event: { startedAt: '2026-11-01T08:00:00Z' },
+    });
+    const built = await buildDeviation(t.server, scope(), run.id, { title: 'By factory' }, admin);
+    const raised = await created(`runs/${run.id}/deviations`, { kind: 'process', title: 'By API' });
+    const byApi = (raised.run.deviations as TestBody[]).at(-1)!;
+    const own = ['id', 'number', 'title', 'createdAt'];
+    expect(built).toMatchObject({ status: 'Open', version: 1 });
+    expect(shared(built, own)).toEqual(shared(byApi, own));
+    expect(await createAudit('Deviation', built.id)).toEqual(
+      await createAudit('Deviation', byApi.id as number),
+    );
+
+    // Closed by the factory, and over HTTP by the same people: root cause, Submit, Approve.
+    const { approver } = await buildSigners(t.server.db, t.facilityId);
+    const closedRun = await closeDeviation(t.server, scope(), built, {
+      actor: admin,
+      signers: { submitter: signer },
+    });
+    await created(`deviations/${byApi.id}`, {
+      rootCause: 'Found',
+      conclusion: 'Concluded',
+      reason: 'Investigated',
+      version: byApi.version,
+    });
+    const asApprover = await t.server.login(approver.username, approver.password);
+    for (const [action, as, password] of [
+      ['Submit', t.token, ADMIN.password],
+      ['Approve', asApprover, approver.password],
+    ] as const) {
+      const body = { documentType: 'Deviation', documentId: byApi.id, action, password };
+      expect((await t.call('POST', `${t.F}/signatures`, body, as)).status).toBe(200);
+    }
+    const apiRun = (await read(`runs/${run.id}`)).run as TestBody;
+    const closedOwn = [...own, 'closedAt'];
+    const closed = (d: TestBody[], id: number) =>
+      shared(
+        d.find((x) => x.id === id)!,
+        closedOwn,
+      );
+    expect(closed(closedRun.deviations, built.id)).toMatchObject({
+      status: 'Closed',
+      closedByName: approver.name,
+    });
+    expect(closed(closedRun.deviations, built.id)).toEqual(
+      closed(apiRun.deviations as TestBody[], byApi.id as number),
+    );
+    const actions = async (id: number) =>
+      (
+        await t.server.db.query<{ action: string }>(
+          `select action from audit_log where domain = 'Deviation' and entity_id = $1 order by seq`,
+          [String(id)],
+        )
+      ).map((r) => r.action);
+    expect(await actions(built.id)).toEqual(await actions(byApi.id as number));
+  });
+});
+
+describe('recordFactory', () => {
+  it('writes any declared record by its path as the POST of that path does', async () => {
+    const create = recordFactory(t.server.db, scope(), await adminActor());
+    const product = await buildProduct(t.server.db, scope());
+    const line = await buildProduction(t.server.db, scope(), { productIds: [product.id] });
+    const study = {
+      productId: product.id,
+      productionId: line.id,
+      studyType: 'Validation',
+      completedDate: '2025-06-01',
+      outcome: 'Validated',
+      surfaceLimitValidated: { value: 0.005, unit: 'mg/sqcm' },
+    };
+    // Each by the factory and by the API, as the same body but for its name.
+    for (const [path, domain, body] of [
+      ['product_groups', 'ProductGroup', { productIds: [product.id] }],
+      ['historical-study', 'HistoricalStudy', study],
+    ] as const) {
+      const id = await create(path, { name: `${domain} by factory`, ...body });
+      await sameAsApi(path, domain, { id }, { name: `${domain} by API`, ...body });
+    }
+    await expect(create('nowhere', {})).rejects.toThrow('No declared record is written at nowhere');
   });
 });
