@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { commitBetweenReads } from '#server/test/commit-between-reads.ts';
 import { useFacilityTestServer, type TestBody } from '#server/test/facility-test-file.ts';
-import { changeAssessmentKit } from '#server/test/change-assessment-kit.ts';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
-import { adminActor } from '#server/test/factories/admin.ts';
+import { adminActor, adminSigner } from '#server/test/factories/admin.ts';
+import { buildChangeAssessment } from '#server/test/factories/change-assessments.ts';
+import { actorFor } from '#server/test/factories/signed-record.ts';
 import { recordFactory } from '#server/test/factories/entities.ts';
-import { adminEditor, policyApprover, type Signer } from '#server/test/policy-in-force.ts';
 import { signedPdfText } from '#server/test/signed-pdf.ts';
 import { pastTheVersionLock } from '#server/test/sign-test-kit.ts';
 import { runCleaningAssessment } from './cleaning-assessment.job.ts';
@@ -374,32 +374,27 @@ describe('cleaning assessments', () => {
 
 describe('a change made through an approved change assessment', () => {
   it('shows in from-last with its change assessment, and in the next diff', async () => {
-    const CA = `${t.F}/change-assessments`;
-    let ca = (
-      await t.call('POST', CA, { title: 'Beta PDE update', changeType: 'HBEL/dose/batch change' })
-    ).body.changeAssessment as TestBody;
-    const staged = await t.call('POST', `${CA}/${ca.id}/changes`, {
-      op: 'update',
-      entity: 'actives',
-      recordId: ids.beta,
-      values: { pde: { value: 0.004, unit: 'mg' } },
-      reason: 'Revised PDE monograph',
-      version: ca.version,
-    });
-    expect(staged.status, JSON.stringify(staged.body)).toBe(200);
-    ca = (
-      await t.call('POST', `${CA}/${ca.id}/evaluate`, {
-        version: staged.body.changeAssessment.version,
-      })
-    ).body.changeAssessment as TestBody;
-    const kit = changeAssessmentKit((method, path, body, as) =>
-      t.call(method, `${t.F}${path}`, body, as),
+    // Set up through the module's services and real signatures: the reads below are under test.
+    const admin = await adminSigner(t.server.db);
+    const ca = await buildChangeAssessment(
+      t.server,
+      { planId: t.planId, facilityId: t.facilityId },
+      {
+        actor: actorFor(admin),
+        fields: { title: 'Beta PDE update', changeType: 'HBEL/dose/batch change' },
+        changes: [
+          {
+            op: 'update',
+            entity: 'actives',
+            recordId: ids.beta,
+            values: { pde: { value: 0.004, unit: 'mg' } },
+          },
+        ],
+        decideAll: true,
+        signers: { submitter: admin },
+      },
     );
-    ca = await kit.decideAll(ca);
-    const sign = (action: string, as: Signer) => kit.sign(ca.id, action, as);
-    expect((await sign('Submit', adminEditor(t.token))).status).toBe(200);
-    const approved = await sign('Approve', await policyApprover(t.server, t.F));
-    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    expect(ca.changeStatus).toBe('Approved');
 
     const changes = await t.call('GET', `${t.F}/cleaning-assessments/from-last`);
     const beta = (changes.body.changes as TestBody[]).find((c) => c.entityName === 'Beta');

@@ -4,6 +4,7 @@ import { testActor } from '../factories.ts';
 import { ADMIN } from '../test-server.ts';
 import { useFacilityTestServer, type TestBody } from '../facility-test-file.ts';
 import { adminSigner } from './admin.ts';
+import { buildChangeAssessment } from './change-assessments.ts';
 import { buildDeviation, closeDeviation } from './deviations.ts';
 import {
   buildActive,
@@ -78,6 +79,29 @@ async function sameAsApi(
   expect(fromFactory.version).toBe(1);
   expect(shared(fromFactory, OWN)).toEqual(shared(fromApi, OWN));
   expect(await createAudit(domain, built.id)).toEqual(await createAudit(domain, byApi.id));
+}
+
+/** The actions of a record's audit rows, in order. */
+async function auditActions(domain: string, id: number): Promise<string[]> {
+  const rows = await t.server.db.query<{ action: string }>(
+    `select action from audit_log where domain = $1 and entity_id = $2 order by seq`,
+    [domain, String(id)],
+  );
+  return rows.map((r) => r.action);
+}
+
+/** Submits the record over HTTP as the administrator, and approves it as the facility's approver. */
+async function signOverApi(documentType: string, documentId: number) {
+  const { approver } = await buildSigners(t.server.db, t.facilityId);
+  const asApprover = await t.server.login(approver.username, approver.password);
+  for (const [action, as, password] of [
+    ['Submit', t.token, ADMIN.password],
+    ['Approve', asApprover, approver.password],
+  ] as const) {
+    const body = { documentType, documentId, action, password };
+    expect((await t.call('POST', `${t.F}/signatures`, body, as)).status).toBe(200);
+  }
+  return approver;
 }
 
 describe('master data factories', () => {
@@ -300,7 +324,6 @@ describe('deviation factories', () => {
     );
 
     // Closed by the factory, and over HTTP by the same people: root cause, Submit, Approve.
-    const { approver } = await buildSigners(t.server.db, t.facilityId);
     const closedRun = await closeDeviation(t.server, scope(), built, {
       actor: admin,
       signers: { submitter: signer },
@@ -311,14 +334,7 @@ describe('deviation factories', () => {
       reason: 'Investigated',
       version: byApi.version,
     });
-    const asApprover = await t.server.login(approver.username, approver.password);
-    for (const [action, as, password] of [
-      ['Submit', t.token, ADMIN.password],
-      ['Approve', asApprover, approver.password],
-    ] as const) {
-      const body = { documentType: 'Deviation', documentId: byApi.id, action, password };
-      expect((await t.call('POST', `${t.F}/signatures`, body, as)).status).toBe(200);
-    }
+    const approver = await signOverApi('Deviation', byApi.id as number);
     const apiRun = (await read(`runs/${run.id}`)).run as TestBody;
     const closedOwn = [...own, 'closedAt'];
     const closed = (d: TestBody[], id: number) =>
@@ -333,14 +349,9 @@ describe('deviation factories', () => {
     expect(closed(closedRun.deviations, built.id)).toEqual(
       closed(apiRun.deviations as TestBody[], byApi.id as number),
     );
-    const actions = async (id: number) =>
-      (
-        await t.server.db.query<{ action: string }>(
-          `select action from audit_log where domain = 'Deviation' and entity_id = $1 order by seq`,
-          [String(id)],
-        )
-      ).map((r) => r.action);
-    expect(await actions(built.id)).toEqual(await actions(byApi.id as number));
+    expect(await auditActions('Deviation', built.id)).toEqual(
+      await auditActions('Deviation', byApi.id as number),
+    );
   });
 });
 
@@ -366,5 +377,66 @@ describe('recordFactory', () => {
       await sameAsApi(path, domain, { id }, { name: `${domain} by API`, ...body });
     }
     await expect(create('nowhere', {})).rejects.toThrow('No declared record is written at nowhere');
+  });
+});
+
+describe('buildChangeAssessment', () => {
+  it('stages, evaluates, decides and approves as the change-assessment calls do', async () => {
+    const signer = await adminSigner(t.server.db);
+    const [mine, theirs] = [
+      await buildProduct(t.server.db, scope()),
+      await buildProduct(t.server.db, scope()),
+    ];
+    const change = (id: number) =>
+      ({
+        op: 'update',
+        entity: 'products',
+        recordId: id,
+        values: { maxDailyDose: { value: 300, unit: 'mg' } },
+      }) as const;
+    const built = await buildChangeAssessment(t.server, scope(), {
+      actor: actorFor(signer),
+      fields: { title: 'By factory', changeType: 'Other' },
+      changes: [change(mine.id)],
+      decideAll: true,
+      signers: { submitter: signer },
+    });
+    // The same by HTTP: created, staged, evaluated, decided, submitted and approved.
+    const CA = 'change-assessments';
+    let byApi = (await created(CA, { title: 'By API', changeType: 'Other' })).changeAssessment;
+    const step = async (path: string, body: object) =>
+      (byApi = (await created(`${CA}/${byApi.id}/${path}`, { ...body, version: byApi.version }))
+        .changeAssessment);
+    await step('changes', { ...change(theirs.id), reason: 'Planned change' });
+    await step('evaluate', {});
+    const impact = await read(`${CA}/${byApi.id}/impact?pageLimit=1000`);
+    // Decided only when the evaluation found items (this facility's plain products give none).
+    const decisions = (impact.items as TestBody[]).map((i) => ({
+      key: i.key,
+      decision: 'verification',
+      justification: 'Verify on the next batch',
+    }));
+    if (decisions.length > 0) await step('decisions', { decisions });
+    await signOverApi('ChangeAssessment', byApi.id as number);
+    const [fromFactory, fromApi] = [
+      (await read(`${CA}/${built.id}`)).changeAssessment as TestBody,
+      (await read(`${CA}/${byApi.id}`)).changeAssessment as TestBody,
+    ];
+    const state = (ca: TestBody) => ({
+      changeStatus: ca.changeStatus,
+      status: ca.status,
+      versionNumber: ca.versionNumber,
+      version: ca.version,
+      applied: ca.applied !== null,
+      changes: (ca.changes as TestBody[]).map((c) => [c.op, c.entity, c.values]),
+      // The impact itself differs: the other one's change is applied when this one is evaluated.
+      evaluated: ca.evaluation !== null,
+    });
+    expect(state(fromFactory)).toMatchObject({ changeStatus: 'Approved', applied: true });
+    expect(state(fromFactory)).toEqual(state(fromApi));
+    expect((await read(`products/${mine.id}`)).maxDailyDose).toEqual({ value: 300, unit: 'mg' });
+    expect(await auditActions('ChangeAssessment', built.id)).toEqual(
+      await auditActions('ChangeAssessment', byApi.id as number),
+    );
   });
 });
