@@ -5,8 +5,8 @@ import { ADMIN } from '#server/test/test-server.ts';
 import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import {
   choose,
-  createViaApi,
   facilityApi,
+  facilityRecords,
   openDrawer,
   openModal,
   signInToFacility,
@@ -21,8 +21,7 @@ let facilityId: number;
 
 /** Two products on one line (the what-if e2e's facility): B → A's MACO is 250 mg. */
 async function seedSmallFacility(): Promise<void> {
-  const token = await app.server.login();
-  const create = (path: string, body: unknown) => createViaApi(app, token, `${F}/${path}`, body);
+  const create = await facilityRecords(app, F);
   await seedTwoProducts(create);
   await create('moc', {
     mocNumber: 'MOC-2026-014',

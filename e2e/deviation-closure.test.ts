@@ -36,9 +36,7 @@ it('shows a refused Submit in the deviations, and closes a deviation when QA sig
   allowRefusedRequest(409, /\/signatures/);
   session.token = await app.server.login();
   const studyId = await kit.study();
-  let run = await kit.visualPass(
-    await kit.event(await kit.newRun(studyId), { startedAt: '2026-11-02T08:00:00Z' }),
-  );
+  let run = await kit.inspectedRun(studyId, '2026-11-02T08:00:00Z');
   const at = (name: string) =>
     (run.plan as TestBody[]).find((p) => p.samplingLocationName === name)!
       .samplingLocationId as number;

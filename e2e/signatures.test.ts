@@ -8,7 +8,7 @@ import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.t
 import {
   choose,
   confirmWithReason,
-  createViaApi,
+  facilityRecords,
   facilityApi,
   openDrawer,
   openFromMyApprovals,
@@ -49,12 +49,10 @@ describe('an SOP submitted by one user and approved by another', () => {
     const facility = await facilityApi(app);
     // Unique per attempt: a retry runs on the same database.
     const sopNumber = `SOP-CLN-${Date.now()}`;
-    const token = await app.server.login();
+    const create = await facilityRecords(app, facility.path);
     const procedure = `Granulator wash ${Date.now()}`;
-    const procedureId = await createViaApi(app, token, `${facility.path}/cleaning-procedure`, {
-      name: procedure,
-    });
-    const sopId = await createViaApi(app, token, `${facility.path}/sop`, {
+    const procedureId = await create('cleaning-procedure', { name: procedure });
+    const sopId = await create('sop', {
       sopNumber,
       name: 'Cleaning of the granulator',
       cleaningProcedureIds: [procedureId],

@@ -1,12 +1,15 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
+import { adminActor } from '#server/test/factories/admin.ts';
+import { buildSamplingLocations } from '#server/test/factories/sampling.ts';
 import { ADMIN } from '#server/test/test-server.ts';
 import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import {
   choose,
   facilityApi,
-  facilityCreator,
+  facilityRecords,
+  facilityScope,
   openDrawer,
   openModal,
   signInToFacility,
@@ -24,26 +27,19 @@ const methodName = `TOC swab method ${stamp}`;
 /** A granulator with one swab location, and a method to analyse its swabs with. */
 async function seedFacility(): Promise<void> {
   const facility = await facilityApi(app);
-  const create = await facilityCreator(app, facility.path);
+  const create = await facilityRecords(app, facility.path);
   const granulator = await create('equipments', {
     name: equipmentName,
     surfaceArea: { value: 8, unit: 'sqm' },
   });
   await create('analytical-method', { name: methodName, testType: 'TOC' });
-  const token = await app.server.login();
-  const location = await app.server.request(
-    'POST',
-    `${facility.path}/equipments/${granulator}/sampling-locations`,
-    {
-      token,
-      body: {
-        data: [{ name: 'Impeller blade', sampleType: 'swab' }],
-        equipmentId: granulator,
-        reason: 'Worst-case spot',
-      },
-    },
+  await buildSamplingLocations(
+    app.server.db,
+    facilityScope(facility.path),
+    granulator,
+    [{ name: 'Impeller blade', sampleType: 'swab' }],
+    { actor: await adminActor(app.server.db), reason: 'Worst-case spot' },
   );
-  expect(location.status).toBe(200);
 }
 
 /** Signs the action in the sign dialog with the signer's password. */

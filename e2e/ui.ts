@@ -1,6 +1,8 @@
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { SESSION_KEYS } from '#client/session/session-keys.ts';
+import { adminActor } from '#server/test/factories/admin.ts';
+import { recordFactory } from '#server/test/factories/entities.ts';
 import { ADMIN } from '#server/test/test-server.ts';
 import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 
@@ -69,6 +71,26 @@ export async function facilityCreator(
 ): Promise<(path: string, body: unknown) => Promise<number>> {
   const token = await app.server.login();
   return (path, body) => createViaApi(app, token, `${facilityPath}/${path}`, body);
+}
+
+/**
+ * Writes records of the facility at `facilityPath` as the administrator through the app's own
+ * write path (the test factories), each returning its id: the records facilityCreator's POSTs
+ * make, without a request each. It needs no session, so it may run after the browser signed in.
+ */
+export async function facilityRecords(
+  app: AppUnderTest,
+  facilityPath: string,
+): Promise<(path: string, body: unknown) => Promise<number>> {
+  const scope = facilityScope(facilityPath);
+  return recordFactory(app.server.db, scope, await adminActor(app.server.db));
+}
+
+/** The plan and facility of a facility's API path, as the factories take them. */
+export function facilityScope(facilityPath: string): { planId: number; facilityId: number } {
+  const [, planId, facilityId] = /plans\/(\d+)\/facilities\/(\d+)/.exec(facilityPath) ?? [];
+  if (!facilityId) throw new Error(`not a facility path: ${facilityPath}`);
+  return { planId: Number(planId), facilityId: Number(facilityId) };
 }
 
 /** The drawer on top; antd keeps closed drawers in the page, so only an open one counts. */

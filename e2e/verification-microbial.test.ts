@@ -29,8 +29,7 @@ afterAll(async () => {
 it('enters a microbial result on the run screen, judged in the preview as the server saves it', async () => {
   session.token = await app.server.login();
   const studyId = await kit.study();
-  const created = await kit.newRun(studyId);
-  const run = await kit.visualPass(await kit.event(created, { startedAt: '2026-11-02T08:00:00Z' }));
+  const run = await kit.inspectedRun(studyId, '2026-11-02T08:00:00Z');
   const page = await app.open('/');
   await signInToFacility(page);
   await page.goto(`/runs/${run.id as number}`);
@@ -77,9 +76,7 @@ it('enters a microbial result on the run screen, judged in the preview as the se
  */
 it('takes a failing microbial result through an approved investigation to an invalidated result and a re-swab', async () => {
   session.token = await app.server.login();
-  const run = await kit.visualPass(
-    await kit.event(await kit.newRun(await kit.study()), { startedAt: '2026-11-03T08:00:00Z' }),
-  );
+  const run = await kit.inspectedRun(await kit.study(), '2026-11-03T08:00:00Z');
   const valve = (run.plan as TestBody[]).find((p) => p.samplingLocationName === 'Valve')!;
   const analyst = await kit.secondPerson();
   const entered = await kit.call(

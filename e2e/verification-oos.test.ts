@@ -31,9 +31,7 @@ it('takes a failed result through an approved investigation to an invalidated re
   const { kit, session, F } = onApp;
   session.token = await app.server.login();
   const studyId = await kit.study();
-  let run = await kit.visualPass(
-    await kit.event(await kit.newRun(studyId), { startedAt: '2026-11-02T08:00:00Z' }),
-  );
+  let run = await kit.inspectedRun(studyId, '2026-11-02T08:00:00Z');
   // Another analyst enters the failing gasket result: the administrator may then retest it.
   const analyst = await kit.secondPerson();
   const gasket = (run.plan as TestBody[]).find((p) => p.samplingLocationName === 'Gasket')!;

@@ -57,9 +57,7 @@ async function setDateTimeSettings(reason: string): Promise<void> {
 async function startedRun(): Promise<TestBody> {
   session.token = await app.server.login();
   const studyId = await kit.study();
-  return kit.visualPass(
-    await kit.event(await kit.newRun(studyId), { startedAt: '2026-11-02T08:00:00Z' }),
-  );
+  return kit.inspectedRun(studyId, '2026-11-02T08:00:00Z');
 }
 
 async function openRun(run: TestBody): Promise<Page> {

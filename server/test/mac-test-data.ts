@@ -14,6 +14,9 @@ export interface MacFacility {
   facilityId: number;
   line1: number;
   line2: number;
+  /** Products A–D and equipment E1–E3 by name. */
+  products: Record<'A' | 'B' | 'C' | 'D', number>;
+  equipment: Record<'E1' | 'E2' | 'E3', number>;
 }
 
 /**
@@ -72,5 +75,12 @@ export async function buildMacFacility(
     equipmentIds: [e3],
     productIds: [c, d],
   });
-  return { F, facilityId, line1, line2 };
+  return {
+    F,
+    facilityId,
+    line1,
+    line2,
+    products: { A: a, B: b, C: c, D: d },
+    equipment: { E1: e1, E2: e2, E3: e3 },
+  };
 }

@@ -1,7 +1,6 @@
 import { afterAll, expect } from 'vitest';
 import type { FacilityTestFile, TestBody } from '#server/test/facility-test-file.ts';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
-import { adminSigner } from '#server/test/factories/admin.ts';
 import { actorFor } from '#server/test/factories/signed-record.ts';
 import {
   buildApprovedProtocol,
@@ -10,6 +9,15 @@ import {
 } from '#server/test/factories/verification.ts';
 import { adminEditor, changePolicyInForce, policyApprover } from '#server/test/policy-in-force.ts';
 import { buildMacFacility } from '#server/test/mac-test-data.ts';
+import { analyticalMethodsDef } from '#core/entities/defs/cleaning.def.ts';
+import { adminActor, adminSigner } from '#server/test/factories/admin.ts';
+import { closeDeviation as closeDeviationOf } from '#server/test/factories/deviations.ts';
+import { buildEntity } from '#server/test/factories/entities.ts';
+import {
+  buildOperator,
+  buildSamplingLocations,
+  samplingTypeId,
+} from '#server/test/factories/sampling.ts';
 import { storeLimitsSnapshot } from '#server/modules/policies/policy-approval.ts';
 import { runsDisagreeing } from '#server/modules/verification/runs/run-reconcile.ts';
 
@@ -46,19 +54,23 @@ export function runKit(t: FacilityTestFile) {
   let seq = 0;
   let facility: RunFacility;
 
+  /**
+   * The facility's records, written by the administrator through the app's own writes (the
+   * services their POST routes call), not one HTTP call each.
+   */
   async function build(): Promise<RunFacility> {
-    await buildMacFacility(t.server, t.facilityId);
-    const byName = async (path: string, name: string) => {
-      const res = await call('GET', `/${path}?search=${name}&pageLimit=100`);
-      return (res.body.data as TestBody[]).find((r) => r.name === name)!.id as number;
-    };
-    const e1 = await byName('equipments', 'E1');
-    const productIds = [await byName('products', 'A'), await byName('products', 'B')];
-    const types = await call('GET', '/sampling-types');
-    const swab = (types.body.data as TestBody[]).find((x) => x.name === 'Swab')!.id;
-    const locations = await ok('POST', `/equipments/${e1}/sampling-locations`, {
-      equipmentId: e1,
-      data: [
+    const mac = await buildMacFacility(t.server, t.facilityId);
+    const { db } = t.server;
+    const scope = { planId: t.planId, facilityId: t.facilityId };
+    const admin = await adminActor(db);
+    const swab = await samplingTypeId(db, t.facilityId, 'Swab');
+    const e1 = mac.equipment.E1;
+    const productIds = [mac.products.A, mac.products.B];
+    const locations = await buildSamplingLocations(
+      db,
+      scope,
+      e1,
+      [
         {
           name: 'Valve',
           sampleType: 'swab',
@@ -67,21 +79,30 @@ export function runKit(t: FacilityTestFile) {
         },
         { name: 'Gasket', sampleType: 'swab', samplingTypeId: swab, material: 'PTFE' },
       ],
-    });
-    const method = await ok('POST', '/analytical-method', {
-      name: 'HPLC-1',
-      testType: 'TOC',
-      // Per swab, well below the smallest value the tests enter (0.1 × the limit): a method fit
-      // for these limits. A concentration would need an extraction volume (issue 26).
-      loq: { value: 0.001, unit: 'ug/swab' },
-      recoveries: [{ material: 'Stainless steel 316L', recoveryPercentage: 80 }],
-    });
-    const other = await ok('POST', '/analytical-method', { name: 'TOC-2', testType: 'TOC' });
-    const operator = await ok('POST', '/operator', {
-      firstName: 'Olga',
-      lastName: 'Op',
-      operatorId: 'OP-1',
-    });
+      { actor: admin },
+    );
+    const method = await buildEntity(
+      db,
+      scope,
+      analyticalMethodsDef,
+      {
+        name: 'HPLC-1',
+        testType: 'TOC',
+        // Per swab, well below the smallest value the tests enter (0.1 × the limit): a method
+        // fit for these limits. A concentration would need an extraction volume (issue 26).
+        loq: { value: 0.001, unit: 'ug/swab' },
+        recoveries: [{ material: 'Stainless steel 316L', recoveryPercentage: 80 }],
+      },
+      admin,
+    );
+    const other = await buildEntity(
+      db,
+      scope,
+      analyticalMethodsDef,
+      { name: 'TOC-2', testType: 'TOC' },
+      admin,
+    );
+    const operator = await buildOperator(db, scope, { operatorId: 'OP-1' }, admin);
     const snapshotId = await t.server.db.transaction((tx) =>
       storeLimitsSnapshot(tx, {
         ref: {
@@ -95,10 +116,10 @@ export function runKit(t: FacilityTestFile) {
       }),
     );
     facility = {
-      steel: locations.result[0].id,
-      ptfe: locations.result[1].id,
-      method: method.result.id,
-      otherMethod: other.result.id,
+      steel: locations[0]!.id,
+      ptfe: locations[1]!.id,
+      method: method.id,
+      otherMethod: other.id,
       operator: operator.id,
       snapshotId,
       productIds,
@@ -237,31 +258,34 @@ export function runKit(t: FacilityTestFile) {
     );
   };
   /**
-   * Closes a deviation the way a site does: its root cause and conclusion recorded, its closure
-   * proposed (Submit) by the administrator and approved by the facility's second signer (QA).
+   * Closes a deviation the way a site does: its root cause and conclusion recorded by the
+   * administrator, its closure proposed (Submit) by them and approved by the facility's second
+   * signer (QA), through the run's own writes and real signatures; answers the run as read.
    */
   async function closeDeviation(
     dev: TestBody,
     found = { rootCause: 'Found', conclusion: 'Concluded' },
   ): Promise<TestBody> {
-    if (dev.rootCause !== found.rootCause || dev.conclusion !== found.conclusion)
-      await ok('POST', `/deviations/${dev.id}`, {
-        ...found,
-        reason: 'Investigated',
-        version: dev.version,
-      });
-    const signAs = async (action: string, as: { token: string; password: string }) => {
-      const res = await call(
-        'POST',
-        '/signatures',
-        { documentType: 'Deviation', documentId: dev.id, action, password: as.password },
-        as.token,
-      );
-      expect(res.status, `${action} deviation: ${JSON.stringify(res.body)}`).toBe(200);
-    };
-    await signAs('Submit', adminEditor(t.token));
-    await signAs('Approve', await policyApprover(t.server, t.F));
+    const admin = await adminSigner(t.server.db);
+    const deviation = dev as Parameters<typeof closeDeviationOf>[2];
+    await closeDeviationOf(t.server, { planId: t.planId, facilityId: t.facilityId }, deviation, {
+      found,
+      actor: actorFor(admin),
+      signers: { submitter: admin },
+    });
     return (await ok('GET', `/runs/${dev.runId}`)).run as TestBody;
+  }
+  /**
+   * A run of the study started at `startedAt` with a passing visual inspection, written by the
+   * administrator through the run's services; answers it as GET runs/{id} reads it.
+   */
+  async function inspectedRun(studyId: number, startedAt: string): Promise<TestBody> {
+    const admin = await adminSigner(t.server.db);
+    return buildRun(t.server, { planId: t.planId, facilityId: t.facilityId }, studyId, {
+      actor: actorFor(admin),
+      event: { startedAt },
+      inspection: {},
+    });
   }
   /**
    * A run that passes everything, submitted and approved (Completed): its event, a passing
@@ -312,6 +336,7 @@ export function runKit(t: FacilityTestFile) {
     results,
     sign,
     closeDeviation,
+    inspectedRun,
     completedRun,
     studyRow,
   };

@@ -1,12 +1,13 @@
 import { expect } from 'vitest';
-import { recordCreator } from '#server/test/create-record.ts';
+import { adminActor } from '#server/test/factories/admin.ts';
+import { recordFactory } from '#server/test/factories/entities.ts';
 import type { FacilityTestFile, TestBody as Body } from '#server/test/facility-test-file.ts';
 import { putInForce } from '#server/test/policy-in-force.ts';
 import { ADMIN } from '#server/test/test-server.ts';
 
 /*
- * Test data of studies, set up over HTTP: a product on a line, and protocols put in force by
- * signatures as a site does.
+ * Test data of studies: a product on a line written through the app's write path, and protocols
+ * created and put in force by signatures over HTTP, as a site does.
  */
 
 let seq = 0;
@@ -25,7 +26,9 @@ export interface StudyKit {
 }
 
 export async function studyKit(t: FacilityTestFile): Promise<StudyKit> {
-  const create = recordCreator(t.server, t.token, t.F);
+  // The master data is written by the administrator through the app's write path (factories).
+  const scope = { planId: t.planId, facilityId: t.facilityId };
+  const create = recordFactory(t.server.db, scope, await adminActor(t.server.db));
   const api = await create('apis', { name: 'Alpha', pde: { value: 0.001, unit: 'mg' } });
   const product = await create('products', {
     name: 'A',

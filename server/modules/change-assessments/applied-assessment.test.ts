@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { changeAssessmentKit } from '#server/test/change-assessment-kit.ts';
+import { adminActor } from '#server/test/factories/admin.ts';
+import { buildChangeAssessment } from '#server/test/factories/change-assessments.ts';
 import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
 import { adminEditor, putInForce } from '#server/test/policy-in-force.ts';
 import { buildMacFacility } from '#server/test/mac-test-data.ts';
@@ -27,23 +28,25 @@ const product = async (name: string) =>
 
 let ca: Body;
 beforeAll(async () => {
-  await buildMacFacility(t.server, t.facilityId);
-  const a = await product('A');
-  ca = (await ok('POST', '/change-assessments', { title: 'Raise A dose', changeType: 'Other' }))
-    .changeAssessment;
-  ca = (
-    await ok('POST', `/change-assessments/${ca.id}/changes`, {
-      op: 'update',
-      entity: 'products',
-      recordId: a.id,
-      values: { maxDailyDose: { value: 300, unit: 'mg' } },
-      reason: 'Planned change',
-      version: ca.version,
-    })
-  ).changeAssessment;
-  ca = (await ok('POST', `/change-assessments/${ca.id}/evaluate`, { version: ca.version }))
-    .changeAssessment;
-  ca = await changeAssessmentKit(call).decideAll(ca);
+  const mac = await buildMacFacility(t.server, t.facilityId);
+  // Created, staged, evaluated and decided by the administrator through the module's services.
+  ca = await buildChangeAssessment(
+    t.server,
+    { planId: t.planId, facilityId: t.facilityId },
+    {
+      actor: await adminActor(t.server.db),
+      fields: { title: 'Raise A dose', changeType: 'Other' },
+      changes: [
+        {
+          op: 'update',
+          entity: 'products',
+          recordId: mac.products.A,
+          values: { maxDailyDose: { value: 300, unit: 'mg' } },
+        },
+      ],
+      decideAll: true,
+    },
+  );
 });
 
 describe('an applied change assessment', () => {

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { commitBetweenReads } from '#server/test/commit-between-reads.ts';
-import { recordCreator } from '#server/test/create-record.ts';
 import { useFacilityTestServer, type TestBody } from '#server/test/facility-test-file.ts';
-import { changeAssessmentKit } from '#server/test/change-assessment-kit.ts';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
-import { adminEditor, policyApprover, type Signer } from '#server/test/policy-in-force.ts';
+import { adminActor, adminSigner } from '#server/test/factories/admin.ts';
+import { buildChangeAssessment } from '#server/test/factories/change-assessments.ts';
+import { actorFor } from '#server/test/factories/signed-record.ts';
+import { recordFactory } from '#server/test/factories/entities.ts';
 import { signedPdfText } from '#server/test/signed-pdf.ts';
 import { pastTheVersionLock } from '#server/test/sign-test-kit.ts';
 import { runCleaningAssessment } from './cleaning-assessment.job.ts';
@@ -52,7 +53,9 @@ const cells = (a: TestBody) =>
   );
 
 beforeAll(async () => {
-  const create = recordCreator(t.server, t.token, t.F);
+  // Written by the administrator through the app's write path, as their POSTs would write them.
+  const scope = { planId: t.planId, facilityId: t.facilityId };
+  const create = recordFactory(t.server.db, scope, await adminActor(t.server.db));
   const active = (name: string, pde: number) =>
     create('apis', { name, pde: { value: pde, unit: 'mg' } });
   const product = (name: string, activeId: number) =>
@@ -371,32 +374,27 @@ describe('cleaning assessments', () => {
 
 describe('a change made through an approved change assessment', () => {
   it('shows in from-last with its change assessment, and in the next diff', async () => {
-    const CA = `${t.F}/change-assessments`;
-    let ca = (
-      await t.call('POST', CA, { title: 'Beta PDE update', changeType: 'HBEL/dose/batch change' })
-    ).body.changeAssessment as TestBody;
-    const staged = await t.call('POST', `${CA}/${ca.id}/changes`, {
-      op: 'update',
-      entity: 'actives',
-      recordId: ids.beta,
-      values: { pde: { value: 0.004, unit: 'mg' } },
-      reason: 'Revised PDE monograph',
-      version: ca.version,
-    });
-    expect(staged.status, JSON.stringify(staged.body)).toBe(200);
-    ca = (
-      await t.call('POST', `${CA}/${ca.id}/evaluate`, {
-        version: staged.body.changeAssessment.version,
-      })
-    ).body.changeAssessment as TestBody;
-    const kit = changeAssessmentKit((method, path, body, as) =>
-      t.call(method, `${t.F}${path}`, body, as),
+    // Set up through the module's services and real signatures: the reads below are under test.
+    const admin = await adminSigner(t.server.db);
+    const ca = await buildChangeAssessment(
+      t.server,
+      { planId: t.planId, facilityId: t.facilityId },
+      {
+        actor: actorFor(admin),
+        fields: { title: 'Beta PDE update', changeType: 'HBEL/dose/batch change' },
+        changes: [
+          {
+            op: 'update',
+            entity: 'actives',
+            recordId: ids.beta,
+            values: { pde: { value: 0.004, unit: 'mg' } },
+          },
+        ],
+        decideAll: true,
+        signers: { submitter: admin },
+      },
     );
-    ca = await kit.decideAll(ca);
-    const sign = (action: string, as: Signer) => kit.sign(ca.id, action, as);
-    expect((await sign('Submit', adminEditor(t.token))).status).toBe(200);
-    const approved = await sign('Approve', await policyApprover(t.server, t.F));
-    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    expect(ca.changeStatus).toBe('Approved');
 
     const changes = await t.call('GET', `${t.F}/cleaning-assessments/from-last`);
     const beta = (changes.body.changes as TestBody[]).find((c) => c.entityName === 'Beta');

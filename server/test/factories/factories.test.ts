@@ -3,13 +3,18 @@ import type { Actor } from '#server/db/audit-write.ts';
 import { testActor } from '../factories.ts';
 import { ADMIN } from '../test-server.ts';
 import { useFacilityTestServer, type TestBody } from '../facility-test-file.ts';
+import { adminSigner } from './admin.ts';
+import { buildChangeAssessment } from './change-assessments.ts';
+import { buildDeviation, closeDeviation } from './deviations.ts';
 import {
   buildActive,
   buildEquipment,
   buildProduct,
   buildProduction,
+  recordFactory,
   type FactoryScope,
 } from './entities.ts';
+import { buildOperator, buildSamplingLocations, samplingTypeId } from './sampling.ts';
 import { actorFor, buildSignedRecord, buildSigners } from './signed-record.ts';
 import { buildApprovedProtocol, buildRun, buildStudy } from './verification.ts';
 
@@ -74,6 +79,29 @@ async function sameAsApi(
   expect(fromFactory.version).toBe(1);
   expect(shared(fromFactory, OWN)).toEqual(shared(fromApi, OWN));
   expect(await createAudit(domain, built.id)).toEqual(await createAudit(domain, byApi.id));
+}
+
+/** The actions of a record's audit rows, in order. */
+async function auditActions(domain: string, id: number): Promise<string[]> {
+  const rows = await t.server.db.query<{ action: string }>(
+    `select action from audit_log where domain = $1 and entity_id = $2 order by seq`,
+    [domain, String(id)],
+  );
+  return rows.map((r) => r.action);
+}
+
+/** Submits the record over HTTP as the administrator, and approves it as the facility's approver. */
+async function signOverApi(documentType: string, documentId: number) {
+  const { approver } = await buildSigners(t.server.db, t.facilityId);
+  const asApprover = await t.server.login(approver.username, approver.password);
+  for (const [action, as, password] of [
+    ['Submit', t.token, ADMIN.password],
+    ['Approve', asApprover, approver.password],
+  ] as const) {
+    const body = { documentType, documentId, action, password };
+    expect((await t.call('POST', `${t.F}/signatures`, body, as)).status).toBe(200);
+  }
+  return approver;
 }
 
 describe('master data factories', () => {
@@ -230,5 +258,185 @@ describe('buildSignedRecord', () => {
     ]);
     expect(factorySigned).toEqual(await signatures(sopId));
     expect(await createAudit('SOP', built.documentId)).toEqual(await createAudit('SOP', sopId));
+  });
+});
+
+describe('sampling factories', () => {
+  it('buildSamplingLocations and buildOperator write as POST sampling-locations and operator do', async () => {
+    const admin = await adminActor();
+    const equipment = await buildEquipment(t.server.db, scope());
+    const swab = await samplingTypeId(t.server.db, t.facilityId, 'Swab');
+    const fields = { sampleType: 'swab', samplingTypeId: swab, material: 'PTFE' } as const;
+    const [built] = await buildSamplingLocations(
+      t.server.db,
+      scope(),
+      equipment.id,
+      [{ name: 'Valve', ...fields }],
+      { actor: admin },
+    );
+    const L = `equipments/${equipment.id}/sampling-locations`;
+    const byApi = (
+      await created(L, { equipmentId: equipment.id, data: [{ name: 'Gasket', ...fields }] })
+    ).result[0] as TestBody;
+    const [fromFactory, fromApi] = [
+      await read(`${L}/${built!.id}`),
+      await read(`${L}/${byApi.id}`),
+    ];
+    expect(fromFactory).toMatchObject({ version: 1, swabArea: expect.anything() });
+    expect(shared(fromFactory, OWN)).toEqual(shared(fromApi, OWN));
+    expect(await createAudit('SamplingLocation', built!.id)).toEqual(
+      await createAudit('SamplingLocation', byApi.id),
+    );
+
+    const operator = await buildOperator(t.server.db, scope(), { operatorId: 'OP-F' }, admin);
+    const apiOperator = await created('operator', {
+      firstName: 'Olga',
+      lastName: 'Op',
+      operatorId: 'OP-A',
+    });
+    const operatorOwn = ['id', 'operatorId', 'createdAt', 'updatedAt'];
+    expect(shared(operator, operatorOwn)).toEqual(shared(apiOperator, operatorOwn));
+    const listed = (await read('operator?search=OP-&pageLimit=100')).data as TestBody[];
+    expect(listed.map((o) => o.operatorId)).toEqual(expect.arrayContaining(['OP-F', 'OP-A']));
+    expect(await createAudit('Operator', operator.id)).toEqual(
+      await createAudit('Operator', apiOperator.id as number),
+    );
+  });
+});
+
+describe('deviation factories', () => {
+  it('buildDeviation raises and closeDeviation closes as the deviation and signature calls do', async () => {
+    const signer = await adminSigner(t.server.db);
+    const admin = actorFor(signer);
+    const study = await buildStudy(t.server, scope(), {}, admin);
+    const run = await buildRun(t.server, scope(), study.id, {
+      actor: admin,
+      event: { startedAt: '2026-11-01T08:00:00Z' },
+    });
+    const built = await buildDeviation(t.server, scope(), run.id, { title: 'By factory' }, admin);
+    const raised = await created(`runs/${run.id}/deviations`, { kind: 'process', title: 'By API' });
+    const byApi = (raised.run.deviations as TestBody[]).at(-1)!;
+    const own = ['id', 'number', 'title', 'createdAt'];
+    expect(built).toMatchObject({ status: 'Open', version: 1 });
+    expect(shared(built, own)).toEqual(shared(byApi, own));
+    expect(await createAudit('Deviation', built.id)).toEqual(
+      await createAudit('Deviation', byApi.id as number),
+    );
+
+    // Closed by the factory, and over HTTP by the same people: root cause, Submit, Approve.
+    const closedRun = await closeDeviation(t.server, scope(), built, {
+      actor: admin,
+      signers: { submitter: signer },
+    });
+    await created(`deviations/${byApi.id}`, {
+      rootCause: 'Found',
+      conclusion: 'Concluded',
+      reason: 'Investigated',
+      version: byApi.version,
+    });
+    const approver = await signOverApi('Deviation', byApi.id as number);
+    const apiRun = (await read(`runs/${run.id}`)).run as TestBody;
+    const closedOwn = [...own, 'closedAt'];
+    const closed = (d: TestBody[], id: number) =>
+      shared(
+        d.find((x) => x.id === id)!,
+        closedOwn,
+      );
+    expect(closed(closedRun.deviations, built.id)).toMatchObject({
+      status: 'Closed',
+      closedByName: approver.name,
+    });
+    expect(closed(closedRun.deviations, built.id)).toEqual(
+      closed(apiRun.deviations as TestBody[], byApi.id as number),
+    );
+    expect(await auditActions('Deviation', built.id)).toEqual(
+      await auditActions('Deviation', byApi.id as number),
+    );
+  });
+});
+
+describe('recordFactory', () => {
+  it('writes any declared record by its path as the POST of that path does', async () => {
+    const create = recordFactory(t.server.db, scope(), await adminActor());
+    const product = await buildProduct(t.server.db, scope());
+    const line = await buildProduction(t.server.db, scope(), { productIds: [product.id] });
+    const study = {
+      productId: product.id,
+      productionId: line.id,
+      studyType: 'Validation',
+      completedDate: '2025-06-01',
+      outcome: 'Validated',
+      surfaceLimitValidated: { value: 0.005, unit: 'mg/sqcm' },
+    };
+    // Each by the factory and by the API, as the same body but for its name.
+    for (const [path, domain, body] of [
+      ['product_groups', 'ProductGroup', { productIds: [product.id] }],
+      ['historical-study', 'HistoricalStudy', study],
+    ] as const) {
+      const id = await create(path, { name: `${domain} by factory`, ...body });
+      await sameAsApi(path, domain, { id }, { name: `${domain} by API`, ...body });
+    }
+    await expect(create('nowhere', {})).rejects.toThrow('No declared record is written at nowhere');
+  });
+});
+
+describe('buildChangeAssessment', () => {
+  it('stages, evaluates, decides and approves as the change-assessment calls do', async () => {
+    const signer = await adminSigner(t.server.db);
+    const [mine, theirs] = [
+      await buildProduct(t.server.db, scope()),
+      await buildProduct(t.server.db, scope()),
+    ];
+    const change = (id: number) =>
+      ({
+        op: 'update',
+        entity: 'products',
+        recordId: id,
+        values: { maxDailyDose: { value: 300, unit: 'mg' } },
+      }) as const;
+    const built = await buildChangeAssessment(t.server, scope(), {
+      actor: actorFor(signer),
+      fields: { title: 'By factory', changeType: 'Other' },
+      changes: [change(mine.id)],
+      decideAll: true,
+      signers: { submitter: signer },
+    });
+    // The same by HTTP: created, staged, evaluated, decided, submitted and approved.
+    const CA = 'change-assessments';
+    let byApi = (await created(CA, { title: 'By API', changeType: 'Other' })).changeAssessment;
+    const step = async (path: string, body: object) =>
+      (byApi = (await created(`${CA}/${byApi.id}/${path}`, { ...body, version: byApi.version }))
+        .changeAssessment);
+    await step('changes', { ...change(theirs.id), reason: 'Planned change' });
+    await step('evaluate', {});
+    const impact = await read(`${CA}/${byApi.id}/impact?pageLimit=1000`);
+    // Decided only when the evaluation found items (this facility's plain products give none).
+    const decisions = (impact.items as TestBody[]).map((i) => ({
+      key: i.key,
+      decision: 'verification',
+      justification: 'Verify on the next batch',
+    }));
+    if (decisions.length > 0) await step('decisions', { decisions });
+    await signOverApi('ChangeAssessment', byApi.id as number);
+    const [fromFactory, fromApi] = [
+      (await read(`${CA}/${built.id}`)).changeAssessment as TestBody,
+      (await read(`${CA}/${byApi.id}`)).changeAssessment as TestBody,
+    ];
+    const state = (ca: TestBody) => ({
+      changeStatus: ca.changeStatus,
+      status: ca.status,
+      versionNumber: ca.versionNumber,
+      version: ca.version,
+      applied: ca.applied !== null,
+      changes: (ca.changes as TestBody[]).map((c) => [c.op, c.entity, c.values]),
+      // The impact itself differs: the other one's change is applied when this one is evaluated.
+      evaluated: ca.evaluation !== null,
+    });
+    expect(state(fromFactory)).toMatchObject({ changeStatus: 'Approved', applied: true });
+    expect(state(fromFactory)).toEqual(state(fromApi));
+    expect((await read(`products/${mine.id}`)).maxDailyDose).toEqual({ value: 300, unit: 'mg' });
+    expect(await auditActions('ChangeAssessment', built.id)).toEqual(
+      await auditActions('ChangeAssessment', byApi.id as number),
+    );
   });
 });

@@ -1,5 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
+import { adminSigner } from '#server/test/factories/admin.ts';
+import { buildDeviation, closeDeviation } from '#server/test/factories/deviations.ts';
+import { actorFor, signIntoForce } from '#server/test/factories/signed-record.ts';
+import { buildRun } from '#server/test/factories/verification.ts';
 import { runKit, type RunFacility } from '#server/test/run-test-kit.ts';
 
 /*
@@ -10,7 +14,7 @@ import { runKit, type RunFacility } from '#server/test/run-test-kit.ts';
 
 const t = useFacilityTestServer();
 const kit = runKit(t);
-const { call, ok, newRun, event, visualPass, row, results, sign } = kit;
+const { call, ok, row } = kit;
 let f: RunFacility;
 beforeAll(async () => {
   f = await kit.build();
@@ -18,22 +22,39 @@ beforeAll(async () => {
 
 const started = { startedAt: '2026-11-01T08:00:00Z' };
 
+const scope = () => ({ planId: t.planId, facilityId: t.facilityId });
+
+/**
+ * A started run with a passing visual inspection and results of `valve` and `gasket` × their
+ * limits, written by the administrator through the run's own services.
+ */
+async function runWith(studyId: number, valve: number, gasket: number) {
+  const admin = await adminSigner(t.server.db);
+  return buildRun(t.server, scope(), studyId, {
+    actor: actorFor(admin),
+    event: started,
+    inspection: {},
+    results: (run) => [row(run, f.steel, valve), row(run, f.ptfe, gasket)],
+  });
+}
+
 /**
  * A run failing at the Gasket (3 × its limit), decided by a deviation QA approved (a process
- * failure at the Gasket, or a laboratory error invalidating the run), submitted and approved.
+ * failure at the Gasket, or a laboratory error invalidating the run), submitted and approved:
+ * set up through the run's own writes and real signatures.
  */
 async function failedRun(studyId: number, cause: 'process' | 'laboratory'): Promise<Body> {
-  let run = await visualPass(await event(await newRun(studyId), started));
-  await results(run, [row(run, f.steel, 0.2), row(run, f.ptfe, 3)]);
+  const admin = await adminSigner(t.server.db);
+  const run = await runWith(studyId, 0.2, 3);
   const body =
     cause === 'process'
-      ? { kind: 'process', title: 'Residue at the gasket', samplingLocationId: f.ptfe }
-      : { kind: 'nonProcess', title: 'Wrong standard', invalidatesRun: true };
-  const raised = await call('POST', `/runs/${run.id}/deviations`, body);
-  expect(raised.status, JSON.stringify(raised.body)).toBe(200);
-  run = await kit.closeDeviation((raised.body.run.deviations as Body[])[0]!);
-  expect((await sign(run, 'Submit')).status).toBe(200);
-  expect((await sign(run, 'Approve')).status).toBe(200);
+      ? ({ kind: 'process', title: 'Residue at the gasket', samplingLocationId: f.ptfe } as const)
+      : ({ kind: 'nonProcess', title: 'Wrong standard', invalidatesRun: true } as const);
+  const deviation = await buildDeviation(t.server, scope(), run.id, body, actorFor(admin));
+  const decided = { actor: actorFor(admin), signers: { submitter: admin } };
+  await closeDeviation(t.server, scope(), deviation, decided);
+  const ref = { documentType: 'Run', documentId: run.id } as const;
+  await signIntoForce(t.server, scope(), ref, { submitter: admin });
   return (await ok('GET', `/runs/${run.id}`)).run as Body;
 }
 
@@ -82,8 +103,7 @@ describe('the dashboard', () => {
     const studyId = await kit.study();
     const failed = await failedRun(studyId, 'process');
     // A failed run still open counts too: its failure is there before anyone signs.
-    let open = await visualPass(await event(await newRun(await kit.study()), started));
-    open = (await results(open, [row(open, f.steel, 2), row(open, f.ptfe, 0.2)])).body.run;
+    const open = await runWith(await kit.study(), 2, 0.2);
     const res = await ok('GET', '/dashboard');
     const { failedRuns, failedStudies } = res.dashboard.failures as Body;
     const failedCount = await t.server.db.query<{ n: number }>(

@@ -4,6 +4,9 @@ import { useFacilityTestServer, type TestBody as Body } from '#server/test/facil
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import { adminEditor, policyApprover } from '#server/test/policy-in-force.ts';
 import { CORRECTION_NOT_ENOUGH, NEEDS_INVESTIGATION, RETEST_BY_OTHER_ANALYST } from './oos-rule.ts';
+import { adminSigner } from '#server/test/factories/admin.ts';
+import { actorFor } from '#server/test/factories/signed-record.ts';
+import { buildRun } from '#server/test/factories/verification.ts';
 import { runKit, type RunFacility } from '#server/test/run-test-kit.ts';
 
 /*
@@ -17,7 +20,8 @@ import { runKit, type RunFacility } from '#server/test/run-test-kit.ts';
 
 const t = useFacilityTestServer();
 const kit = runKit(t);
-const { call, ok, newRun, event, row } = kit;
+const { call, ok, row } = kit;
+const scope = () => ({ planId: t.planId, facilityId: t.facilityId });
 const results = (run: Body, rows: unknown[], as?: string) =>
   call('POST', `/runs/${run.id}/results`, { results: rows }, as);
 let f: RunFacility;
@@ -81,13 +85,17 @@ const repeat = (run: Body, original: Body, kind: string, times: number, n: numbe
     repeats: { resultId: original.id, kind, reason: 'Analyst suspects a dilution error' },
   });
 
-/** A run with one result at the gasket of `times` × its limit, entered by the administrator. */
+/**
+ * A run with one result at the gasket of `times` × its limit, entered by the administrator
+ * through the run's own services.
+ */
 async function failing(times: number, n: number): Promise<{ run: Body; result: Body }> {
-  let run = await newRun(await kit.study());
-  run = await event(run, { startedAt: '2026-11-01T08:00:00Z' });
-  const res = await results(run, [row(run, f.ptfe, times, { takenAt: `${day(n)}T08:00:00Z` })]);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  run = res.body.run as Body;
+  const author = actorFor(await adminSigner(t.server.db));
+  const run = await buildRun(t.server, scope(), await kit.study(), {
+    actor: author,
+    event: { startedAt: '2026-11-01T08:00:00Z' },
+    results: (built) => [row(built, f.ptfe, times, { takenAt: `${day(n)}T08:00:00Z` })],
+  });
   return { run, result: (run.results as Body[])[0]! };
 }
 
@@ -126,7 +134,10 @@ const replate = (original: Body, kind: string, count: number, n: number, key?: s
 
 /** A started run with one contact plate at the valve of `count` CFU, entered by the administrator. */
 async function failingPlate(count: number, n: number): Promise<{ run: Body; result: Body }> {
-  const run = await event(await newRun(await kit.study()), { startedAt: '2026-11-01T08:00:00Z' });
+  const run = await buildRun(t.server, scope(), await kit.study(), {
+    actor: actorFor(await adminSigner(t.server.db)),
+    event: { startedAt: '2026-11-01T08:00:00Z' },
+  });
   const res = await microbial(run, [plate(count, n)]);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return { run: res.body.run as Body, result: (await microbialResults(run))[0]! };
@@ -406,8 +417,11 @@ describe('out-of-specification results', () => {
     );
     await fc.assert(
       fc.asyncProperty(fc.array(action, { minLength: 4, maxLength: 10 }), async (actions) => {
-        let run = await newRun(await kit.study());
-        run = await kit.visualPass(await event(run, { startedAt: '2026-11-01T08:00:00Z' }));
+        let run: Body = await buildRun(t.server, scope(), await kit.study(), {
+          actor: actorFor(await adminSigner(t.server.db)),
+          event: { startedAt: '2026-11-01T08:00:00Z' },
+          inspection: {},
+        });
         for (const a of actions) {
           const all = run.results as Body[];
           const picked = all.length > 0 && a.type !== 'enter' ? all[a.pick % all.length]! : null;
