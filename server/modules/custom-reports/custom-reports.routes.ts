@@ -61,8 +61,14 @@ export function registerCustomReportRoutes({ app, db, permit, permitNamed }: App
   const readable = [
     get,
     permitNamed(async (request, { facility }) => {
-      const source = await sourceOfReport(db, facility, idOfPath(request, 'id'));
-      // A report with no such source is refused by the handler, as it cannot be read at all.
+      // A report that is not there, or has no such source, is the handler's to answer (404, or
+      // refused as unreadable), after the facility's tier gate, which runs after this guard.
+      const source = await sourceOfReport(db, facility, idOfPath(request, 'id')).catch(
+        (error: unknown) => {
+          if (error instanceof AppError && error.errName === 'NotFoundError') return null;
+          throw error;
+        },
+      );
       return source ? [source.resource, source.action] : null;
     }),
   ];

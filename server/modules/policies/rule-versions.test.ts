@@ -6,7 +6,8 @@ const t = useFacilityTestServer();
 
 /**
  * A read without the state of the controlled versions, which a kept row does not hold (nor which
- * version is in force and which is a draft: issue 26).
+ * version is in force and which is a draft: issue 26), nor the integrity of the version in force,
+ * which is checked as it is read, not kept.
  */
 const fieldsOf = ({
   status: _s,
@@ -14,6 +15,8 @@ const fieldsOf = ({
   versionNumber: _n,
   inForceVersionNumber: _f,
   draftVersionNumber: _d,
+  integrity: _i,
+  integrityReason: _r,
   ...fields
 }: Body) => fields;
 
