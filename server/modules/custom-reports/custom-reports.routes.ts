@@ -63,12 +63,7 @@ export function registerCustomReportRoutes({ app, db, permit, permitNamed }: App
     permitNamed(async (request, { facility }) => {
       // A report that is not there, or has no such source, is the handler's to answer (404, or
       // refused as unreadable), after the facility's tier gate, which runs after this guard.
-      const source = await sourceOfReport(db, facility, idOfPath(request, 'id')).catch(
-        (error: unknown) => {
-          if (error instanceof AppError && error.errName === 'NotFoundError') return null;
-          throw error;
-        },
-      );
+      const source = await sourceOfReport(db, facility, idOfPath(request, 'id'));
       return source ? [source.resource, source.action] : null;
     }),
   ];

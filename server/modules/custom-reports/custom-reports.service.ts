@@ -27,18 +27,25 @@ export interface ResolvedReport {
 }
 
 /**
- * The saved report `id` of the facility. Its definition is checked again, so that one saved
- * before a column was renamed answers 422 on that property rather than a failed query.
+ * The source a saved report draws on, or null when the facility has no such report or it names
+ * no source that exists: the guard that asks leaves those to resolveReport's answer.
  */
-/** The source a saved report draws on, or null when it names none that exists (404 for no report). */
 export async function sourceOfReport(
   q: Queryable,
   facilityId: number,
   id: number,
 ): Promise<SourceDeclaration | null> {
-  const record = await getEntity(q, customReportsDef, facilityId, id);
-  return sourceDeclaration(String(record.source)) ?? null;
+  const [row] = await q.query<{ source: string }>(
+    `select source from ${customReportsDef.table} where facility_id = $1 and id = $2`,
+    [facilityId, id],
+  );
+  return row ? (sourceDeclaration(row.source) ?? null) : null;
 }
+
+/**
+ * The saved report `id` of the facility. Its definition is checked again, so that one saved
+ * before a column was renamed answers 422 on that property rather than a failed query.
+ */
 
 export async function resolveReport(
   q: Queryable,
