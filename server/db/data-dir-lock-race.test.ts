@@ -6,11 +6,11 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN } from '../test/test-server.ts';
 import { startServerProcess } from '../test/server-process.ts';
-import { scratch } from '../test/scratch.ts';
+import { fileCleanup } from '../test/temp-dirs.ts';
 import { projectRoot } from '../util/project-root.ts';
 import { DatabaseInUseError, LOCK_FILE, lockDataDir, type LeaseOwner } from './data-dir-lock.ts';
 
-const { later, tempDir } = scratch('carryover-lease-');
+const { later, tempDir } = fileCleanup('lease');
 
 const OTHER_HOST = 'other-host.example/boot-1/pid:[1]';
 

@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { processEnvWithoutDatabase, startServerProcess } from '../test/server-process.ts';
 import { ADMIN } from '../test/test-server.ts';
-import { scratch } from '../test/scratch.ts';
+import { fileCleanup } from '../test/temp-dirs.ts';
 import { projectRoot } from '../util/project-root.ts';
 import { DatabaseInUseError, LOCK_FILE, lockDataDir } from './data-dir-lock.ts';
 import { openDatabase } from './open.ts';
 
-const { later, tempDir } = scratch('carryover-lock-');
+const { later, tempDir } = fileCleanup('lock');
 
 describe('the embedded database directory lock', () => {
   it('refuses a directory whose lock holder runs, and takes over the lock of a dead one', async () => {
