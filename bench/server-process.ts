@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '#server/test/server-process.ts';
 import { projectRoot } from '#server/util/project-root.ts';
+import { SERVER_NODE_FLAGS } from '../scripts/server-node-flags.mjs';
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -21,12 +22,18 @@ function procStatus(pid: number, field: string): number {
   return match ? Number(match[1]) / 1024 : NaN;
 }
 
-/** Runs `npm start` exactly as a user does (node scripts/start.mjs) and waits for health. */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+/**
+ * Runs `npm start` exactly as a user does (node with the server's flags, scripts/start.mjs) and
+ * waits for health; `nodeFlags` replaces the flags to compare them.
+ */
+export async function startServerProcess(
+  env: Record<string, string>,
+  nodeFlags: string[] = SERVER_NODE_FLAGS,
+): Promise<ServerProcess> {
   const root = projectRoot();
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, [join(root, 'scripts/start.mjs')], {
+  const child = spawn(process.execPath, [...nodeFlags, join(root, 'scripts/start.mjs')], {
     cwd: root,
     // Load generators are one user at thousands of calls a second: far past any user's limit.
     env: {

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '#server/test/server-process.ts';
+import { SERVER_NODE_FLAGS } from '../scripts/server-node-flags.mjs';
 import { projectRoot } from '#server/util/project-root.ts';
 import { signIn } from './app-under-test.ts';
 import { allowRefusedRequest } from './browser-errors.ts';
@@ -46,7 +47,7 @@ interface Started {
 /** `npm start` as the README says (scripts/start.mjs is what it runs), until it answers. */
 async function npmStart(dataDir: string): Promise<Started> {
   const port = await freePort();
-  const child = spawn(process.execPath, [join(root, 'scripts/start.mjs')], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, join(root, 'scripts/start.mjs')], {
     cwd: root,
     env: userEnv(dataDir, port),
     stdio: ['ignore', 'pipe', 'pipe'],

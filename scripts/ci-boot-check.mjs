@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVER_NODE_FLAGS } from './server-node-flags.mjs';
 
 const root = resolve(process.argv[2] ?? fileURLToPath(new URL('..', import.meta.url)));
 // A first start creates the embedded database: seconds alone, much longer on a busy 2-core box.
@@ -42,7 +43,7 @@ async function get(url) {
 const dataDir = mkdtempSync(join(tmpdir(), 'carryover-boot-'));
 const port = await freePort();
 const url = `http://127.0.0.1:${port}`;
-const child = spawn(process.execPath, ['scripts/start.mjs'], {
+const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'scripts/start.mjs'], {
   cwd: root,
   // The embedded database: this checks the bundle, not a server the machine may lack.
   env: {
