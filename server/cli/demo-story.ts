@@ -1,7 +1,7 @@
 import type { TRun } from '#core/schemas/verification.schemas.ts';
 import { runCleaningAssessment } from '#server/modules/cleaning-assessments/cleaning-assessment.job.ts';
 import { startAssessment } from '#server/modules/cleaning-assessments/cleaning-assessments.service.ts';
-import { runReport, startReport } from '#server/modules/reports/reports.service.ts';
+import { startReport } from '#server/modules/reports/reports.service.ts';
 import { openInvestigation } from '#server/modules/verification/runs/investigations.service.ts';
 import { enterResults } from '#server/modules/verification/runs/results.ts';
 import { getRun } from '#server/modules/verification/runs/runs.read.ts';
@@ -59,7 +59,7 @@ const LOCATION_MATERIALS = new Set([
   'PTFE',
 ]);
 
-/** The demo's dates: a year of cleaning validation ending last month. */
+/** The dates of the demo runs: the autumn of 2026, before the seed. */
 const day = (month: number, date: number, hour = 8) =>
   new Date(Date.UTC(2026, month - 1, date, hour)).toISOString();
 
@@ -68,7 +68,7 @@ export async function tellDemoStory(
   scope: FactoryScope,
   people: DemoPeople,
   master: DemoMasterData,
-): Promise<Record<string, number>> {
+): Promise<{ counts: Record<string, number>; told: DemoStoryTold }> {
   const { db } = server;
   const engineer = demoActor(people.engineer);
   const approvers = { submitter: people.engineer, approver: people.approver };
@@ -292,8 +292,48 @@ export async function tellDemoStory(
   );
   await run(verification.id, day(11, 20), (i) => (i % 3 === 0 ? '< LOQ' : 0.05 + 0.02 * i));
 
-  // The facility-wide cleaning assessment, computed now (no job: the seed runs it itself) and
-  // approved by QA.
+  return {
+    counts: {
+      samplingLocations: locations,
+      changeAssessments: 1,
+      protocols: protocols.size,
+      studies: 3,
+      runs: counts.runs,
+      results: counts.results,
+      investigations: 1,
+      deviations: 1,
+      operators: operators.length,
+    },
+    told: {
+      changeAssessmentId: change.id,
+      studyId: validated.id,
+      runId: lastRunId,
+      lineId: line1!.id,
+    },
+  };
+}
+
+export interface DemoStoryTold {
+  changeAssessmentId: number;
+  studyId: number;
+  runId: number;
+  lineId: number;
+}
+
+/**
+ * What reads the facility as of a moment, after the story is committed (record versions are kept
+ * as a transaction commits): the facility-wide cleaning assessment, computed now by the seed
+ * itself (no job) and approved by QA, and the reports, queued as jobs for the server's worker
+ * (they complete at the server's next start when the seed runs alone).
+ */
+export async function finishDemoStory(
+  server: FactoryServer,
+  scope: FactoryScope,
+  people: DemoPeople,
+  told: DemoStoryTold,
+): Promise<Record<string, number>> {
+  const { db } = server;
+  const engineer = demoActor(people.engineer);
   const assessment = await startAssessment(
     db,
     engineer,
@@ -306,34 +346,16 @@ export async function tellDemoStory(
     server,
     scope,
     { documentType: 'CleaningAssessment', documentId: assessment.id },
-    approvers,
+    { submitter: people.engineer, approver: people.approver },
   );
-
-  // Reports, each generated now and its job left with nothing to do.
   const reports = [
     { kind: 'worst-case-ranking' },
-    { kind: 'production-limits', productionId: line1!.id, variant: 'chemical' },
-    { kind: 'study', studyId: validated.id },
-    { kind: 'run', runId: lastRunId },
-    { kind: 'change-assessment', changeAssessmentId: change.id },
+    { kind: 'production-limits', productionId: told.lineId, variant: 'chemical' },
+    { kind: 'study', studyId: told.studyId },
+    { kind: 'run', runId: told.runId },
+    { kind: 'change-assessment', changeAssessmentId: told.changeAssessmentId },
     { kind: 'cleaning-assessment', cleaningAssessmentId: assessment.id },
   ] as const;
-  for (const parameters of reports) {
-    const { report } = await startReport(db, engineer, scope, parameters);
-    await runReport(db, report.id);
-  }
-
-  return {
-    samplingLocations: locations,
-    changeAssessments: 1,
-    protocols: protocols.size,
-    studies: 3,
-    runs: counts.runs,
-    results: counts.results,
-    investigations: 1,
-    deviations: 1,
-    cleaningAssessments: 1,
-    reports: reports.length,
-    operators: operators.length,
-  };
+  for (const parameters of reports) await startReport(db, engineer, scope, parameters);
+  return { cleaningAssessments: 1, reports: reports.length };
 }

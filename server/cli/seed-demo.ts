@@ -16,8 +16,13 @@ import { createEntity } from '#server/entities/entity-write.ts';
 import type { Actor } from '#server/db/audit-write.ts';
 import { withinTransaction, type Db } from '#server/db/db.ts';
 import { demoData } from './demo-data.ts';
-import { DEMO_PEOPLE, demoPeople } from './demo-people.ts';
-import { tellDemoStory, type DemoMasterData } from './demo-story.ts';
+import { DEMO_PEOPLE, demoPeople, type DemoPeople } from './demo-people.ts';
+import {
+  finishDemoStory,
+  tellDemoStory,
+  type DemoMasterData,
+  type DemoStoryTold,
+} from './demo-story.ts';
 import { migrateAsOwner } from '#server/db/migrate-owner.ts';
 import { openDatabase } from '#server/db/open.ts';
 import { seedFirstStart } from '#server/db/seed.ts';
@@ -36,15 +41,7 @@ export interface DemoSeedResult {
   people: { name: string; username: string; role: string; password: string }[];
 }
 
-/**
- * Fills an empty facility with the demo plant and its story. A facility that already has
- * products is left as it is (null): running the seed twice adds nothing.
- */
-export async function seedDemo(
-  server: { db: Db; config: Config },
-  facilityId: number,
-): Promise<DemoSeedResult | null> {
-  const { db } = server;
+async function emptyFacility(db: Db, facilityId: number) {
   const [facility] = await db.query<{ id: number; plan_id: number }>(
     'select id, plan_id from facilities where id = $1',
     [facilityId],
@@ -54,21 +51,55 @@ export async function seedDemo(
     'select count(*)::int as n from products where facility_id = $1',
     [facilityId],
   );
-  if ((existing?.n ?? 0) > 0) return null;
-  return db.transaction((tx) =>
-    fillFacility(
-      { db: withinTransaction(tx, db.kind), config: server.config },
-      { planId: facility.plan_id, facilityId },
-    ),
+  return { scope: { planId: facility.plan_id, facilityId }, isEmpty: (existing?.n ?? 0) === 0 };
+}
+
+/**
+ * The demo plant's master data only (tests and benches that need a realistic matrix): into an
+ * empty facility, in one transaction.
+ */
+export async function seedDemo(db: Db, facilityId: number): Promise<Record<string, number>> {
+  const { scope, isEmpty } = await emptyFacility(db, facilityId);
+  if (!isEmpty)
+    throw new Error(
+      `Facility ${facilityId} already has products; demo data goes into an empty facility.`,
+    );
+  return db.transaction(
+    async (tx) => (await fillMasterData(withinTransaction(tx, db.kind), scope)).counts,
   );
 }
 
-/** All of it in the caller's transaction: a failure leaves the facility as it was. */
-async function fillFacility(
+/**
+ * `npm run seed:demo`: the demo plant and its story (issue 30). A facility that already has
+ * products is left as it is (null): running the seed twice adds nothing.
+ */
+export async function seedDemoStory(
   server: { db: Db; config: Config },
-  scope: { planId: number; facilityId: number },
-): Promise<DemoSeedResult> {
+  facilityId: number,
+): Promise<DemoSeedResult | null> {
   const { db } = server;
+  const { scope, isEmpty } = await emptyFacility(db, facilityId);
+  if (!isEmpty) return null;
+  const filled = await db.transaction((tx) =>
+    fillFacility({ db: withinTransaction(tx, db.kind), config: server.config }, scope),
+  );
+  const finished = await finishDemoStory(server, scope, filled.people, filled.told);
+  return {
+    counts: { ...filled.counts, ...finished },
+    people: DEMO_PEOPLE.map((person) => ({
+      name: filled.people[person.key].name,
+      username: filled.people[person.key].username,
+      role: person.role,
+      password: filled.people[person.key].password,
+    })),
+  };
+}
+
+/** The master data of the demo plant, in the caller's transaction, with what the story needs. */
+async function fillMasterData(
+  db: Db,
+  scope: { planId: number; facilityId: number },
+): Promise<{ counts: Record<string, number>; master: DemoMasterData }> {
   const data = demoData();
   const ids = new Map<string, number>();
   const create = async (def: EntityDef, values: Record<string, unknown>) => {
@@ -108,15 +139,6 @@ async function fillFacility(
   }
   for (const agent of data.cleaningAgents) await create(cleaningAgentsDef, agent);
   for (const method of data.analyticalMethods) await create(analyticalMethodsDef, method);
-
-  const people = await demoPeople(db, actor, scope);
-  const story = await tellDemoStory(server, scope, people, {
-    equipment,
-    productions,
-    productPde,
-    productName,
-    swabMethodId: ids.get('analyticalMethods:TOC direct swab method')!,
-  });
   return {
     counts: {
       actives: data.actives.length,
@@ -125,15 +147,29 @@ async function fillFacility(
       productions: data.productions.length,
       cleaningAgents: data.cleaningAgents.length,
       analyticalMethods: data.analyticalMethods.length,
-      ...story,
     },
-    people: DEMO_PEOPLE.map((person) => ({
-      name: people[person.key].name,
-      username: people[person.key].username,
-      role: person.role,
-      password: people[person.key].password,
-    })),
+    master: {
+      equipment,
+      productions,
+      productPde,
+      productName,
+      swabMethodId: ids.get('analyticalMethods:TOC direct swab method')!,
+    },
   };
+}
+
+/**
+ * The master data and the story in the caller's transaction: a failure leaves the facility as
+ * it was (and the next run tries again).
+ */
+async function fillFacility(
+  server: { db: Db; config: Config },
+  scope: { planId: number; facilityId: number },
+): Promise<{ counts: Record<string, number>; people: DemoPeople; told: DemoStoryTold }> {
+  const { counts, master } = await fillMasterData(server.db, scope);
+  const people = await demoPeople(server.db, actor, scope);
+  const story = await tellDemoStory(server, scope, people, master);
+  return { counts: { ...counts, ...story.counts }, people, told: story.told };
 }
 
 async function main(): Promise<void> {
@@ -151,7 +187,7 @@ async function main(): Promise<void> {
       [process.env.FACILITY_ID ? Number(process.env.FACILITY_ID) : null],
     );
     if (!first) throw new Error('No such facility');
-    const result = await seedDemo({ db, config }, first.id);
+    const result = await seedDemoStory({ db, config }, first.id);
     if (!result) {
       console.log(`Facility ${first.id} (${first.name}) already has data: nothing added.`);
       return;
@@ -161,6 +197,7 @@ async function main(): Promise<void> {
         .map(([k, n]) => `${n} ${k}`)
         .join(', ')}.`,
     );
+    console.log('Its reports are queued: the server generates them when it runs (npm start).');
     // Shown once, like the first administrator's: each is changed at the first sign-in.
     console.log('Demo people (one-time passwords, to be changed at first sign-in):');
     for (const person of result.people)
