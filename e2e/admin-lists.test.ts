@@ -98,8 +98,12 @@ describe('departments, operators and roles in the browser', () => {
       add.getByLabel('Start from template'),
       'Quality assurance approver: Reads everything and the audit trail, signs and sets the approval policies; edits no master data.',
     );
-    expect(await add.getByRole('checkbox', { name: 'Approve records' }).isChecked()).toBe(true);
-    expect(await add.getByRole('checkbox', { name: 'Change equipment' }).isChecked()).toBe(false);
+    expect(
+      await add.getByRole('checkbox', { name: 'Approve records', exact: true }).isChecked(),
+    ).toBe(true);
+    expect(
+      await add.getByRole('checkbox', { name: 'Change equipment', exact: true }).isChecked(),
+    ).toBe(false);
 
     // Select-all on one area ticks its row, and only its row.
     await add.getByRole('checkbox', { name: 'All of Equipment', exact: true }).check();
