@@ -183,21 +183,6 @@ export function demoData(counts = { products: 48, equipment: 84, productions: 8 
         { material: 'PTFE', recoveryPercentage: 78 },
       ],
     },
-    {
-      // Swabs are judged per swab: a method whose LOD and LOQ are stated per swab shows every
-      // swab limit of the demo plant (a limit below the LOQ cannot be verified).
-      name: 'TOC direct swab method',
-      methodNumber: 'AM-TOC-02',
-      testType: 'TOC',
-      lod: { value: 0.005, unit: 'ug/swab' },
-      loq: { value: 0.015, unit: 'ug/swab' },
-      recoveries: [
-        { material: 'Stainless steel 316L', recoveryPercentage: 88 },
-        { material: 'Stainless steel 304', recoveryPercentage: 86 },
-        { material: 'PTFE', recoveryPercentage: 76 },
-        { material: 'Glass', recoveryPercentage: 92 },
-      ],
-    },
     { name: 'Conductivity rinse method', methodNumber: 'AM-CON-01', testType: 'Conductivity' },
     { name: 'pH rinse method', methodNumber: 'AM-PH-01', testType: 'pH' },
   ];

@@ -1,3 +1,4 @@
+import { analyticalMethodsDef } from '#core/entities/defs/cleaning.def.ts';
 import type { TRun } from '#core/schemas/verification.schemas.ts';
 import { runCleaningAssessment } from '#server/modules/cleaning-assessments/cleaning-assessment.job.ts';
 import { startAssessment } from '#server/modules/cleaning-assessments/cleaning-assessments.service.ts';
@@ -7,7 +8,7 @@ import { enterResults } from '#server/modules/verification/runs/results.ts';
 import { getRun } from '#server/modules/verification/runs/runs.read.ts';
 import { buildChangeAssessment } from '#server/test/factories/change-assessments.ts';
 import { buildDeviation, closeDeviation } from '#server/test/factories/deviations.ts';
-import type { FactoryScope } from '#server/test/factories/entities.ts';
+import { buildEntity, type FactoryScope } from '#server/test/factories/entities.ts';
 import {
   buildOperator,
   buildSamplingLocations,
@@ -34,8 +35,26 @@ export interface DemoMasterData {
   /** The lowest PDE (mg/day) among each product's actives: the toxicity worst case. */
   productPde: Map<number, number>;
   productName: Map<number, string>;
-  swabMethodId: number;
 }
+
+/**
+ * The method the demo's swabs are analysed with, made by the validation engineer with the
+ * story: its LOD and LOQ are stated per swab, so it shows every swab limit of the demo plant (a
+ * limit below the LOQ cannot be verified). The master data alone (seedDemo) keeps its three.
+ */
+const SWAB_METHOD = {
+  name: 'TOC direct swab method',
+  methodNumber: 'AM-TOC-02',
+  testType: 'TOC',
+  lod: { value: 0.005, unit: 'ug/swab' },
+  loq: { value: 0.015, unit: 'ug/swab' },
+  recoveries: [
+    { material: 'Stainless steel 316L', recoveryPercentage: 88 },
+    { material: 'Stainless steel 304', recoveryPercentage: 86 },
+    { material: 'PTFE', recoveryPercentage: 76 },
+    { material: 'Glass', recoveryPercentage: 92 },
+  ],
+};
 
 /** The spots swabbed on each kind of equipment: the hard-to-clean ones first (risk-assessed). */
 const LOCATIONS_BY_KIND: Record<string, [string, string]> = {
@@ -99,6 +118,8 @@ export async function tellDemoStory(
     locations += made.length;
   }
 
+  const swabMethod = await buildEntity(db, scope, analyticalMethodsDef, SWAB_METHOD, engineer);
+
   // An approved change: a larger minimum batch on the first line's first product. Its approval
   // applies the change and stores the limits snapshot the protocols' acceptance criteria use.
   const [firstLine] = master.productions;
@@ -141,7 +162,7 @@ export async function tellDemoStory(
         samplingPlan: line.equipmentIds.map((id) => ({
           samplingLocationId: firstLocation.get(id)!,
           sampleType: 'swab',
-          analyticalMethodId: master.swabMethodId,
+          analyticalMethodId: swabMethod.id,
         })),
         dirtyHoldMaxHours: 48,
         cleanHoldMaxHours: 72,
@@ -303,6 +324,7 @@ export async function tellDemoStory(
       investigations: 1,
       deviations: 1,
       operators: operators.length,
+      analyticalMethods: 1,
     },
     told: {
       changeAssessmentId: change.id,
