@@ -26,6 +26,7 @@ import {
 import { migrateAsOwner } from '#server/db/migrate-owner.ts';
 import { openDatabase } from '#server/db/open.ts';
 import { seedFirstStart } from '#server/db/seed.ts';
+import { buildApp } from '#server/app.ts';
 
 const actor: Actor = {
   userId: null,
@@ -191,7 +192,11 @@ async function main(): Promise<void> {
       [process.env.FACILITY_ID ? Number(process.env.FACILITY_ID) : null],
     );
     if (!first) throw new Error('No such facility');
-    const result = await seedDemoStory({ db, config }, first.id);
+    // The app as the server builds it, never started: building it registers what its routes
+    // declare (the controlled document types and their approvals) that the story's writes and
+    // signatures go through.
+    const app = await buildApp({ config, db, logger: false });
+    const result = await seedDemoStory({ db, config }, first.id).finally(() => app.close());
     if (!result) {
       console.log(`Facility ${first.id} (${first.name}) already has data: nothing added.`);
       return;
