@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN } from '#server/test/test-server.ts';
 import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import { named } from './browser.ts';
+import { choose } from './ui.ts';
 
 let app: AppUnderTest;
 beforeAll(async () => {
@@ -83,5 +84,55 @@ describe('departments, operators and roles in the browser', () => {
     expect(await add.getByText('Product.Get').count()).toBe(0);
     await add.getByRole('button', { name: 'Create Role' }).click();
     await page.getByRole('cell', { name: reviewer, exact: true }).waitFor();
+  });
+
+  it('starts a role from a template and ticks a whole area or an action everywhere (issue 30)', async () => {
+    const approver = named('E2E Approver');
+    const page = await openAsAdmin('/roles', 'Roles');
+    // The templates are roles of the facility, with the job each was made for.
+    await page.getByRole('cell', { name: 'Quality assurance approver', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Add Role' }).click();
+    const add = page.getByRole('dialog', { name: 'Add Role' });
+    await add.getByLabel('Role Name').fill(approver);
+    await choose(
+      add.getByLabel('Start from template'),
+      'Quality assurance approver: Reads everything and the audit trail, signs and sets the approval policies; edits no master data.',
+    );
+    expect(
+      await add.getByRole('checkbox', { name: 'Approve records', exact: true }).isChecked(),
+    ).toBe(true);
+    expect(
+      await add.getByRole('checkbox', { name: 'Change equipment', exact: true }).isChecked(),
+    ).toBe(false);
+
+    // Select-all on one area ticks its row, and only its row.
+    await add.getByRole('checkbox', { name: 'All of Equipment', exact: true }).check();
+    for (const name of [
+      'See equipment',
+      'Add equipment',
+      'Change equipment',
+      'Delete equipment',
+      'Archive equipment',
+    ])
+      expect(await add.getByRole('checkbox', { name, exact: true }).isChecked(), name).toBe(true);
+    expect(
+      await add.getByRole('checkbox', { name: 'Change products', exact: true }).isChecked(),
+    ).toBe(false);
+    // One action in every area.
+    await add.getByRole('checkbox', { name: 'Change in every area' }).check();
+    expect(
+      await add.getByRole('checkbox', { name: 'Change products', exact: true }).isChecked(),
+    ).toBe(true);
+    await add.getByRole('checkbox', { name: 'Change in every area' }).uncheck();
+    expect(
+      await add.getByRole('checkbox', { name: 'Change equipment', exact: true }).isChecked(),
+    ).toBe(false);
+    await add.getByRole('button', { name: 'Create Role' }).click();
+    await page.getByRole('cell', { name: approver, exact: true }).waitFor();
+    const [role] = await app.server.db.query<{
+      permissions: Record<string, Record<string, boolean>>;
+    }>('select permissions from roles where name = $1', [approver]);
+    expect(role?.permissions.Equipment).toMatchObject({ Get: true, Add: true, Modify: false });
+    expect(role?.permissions.ApprovalPolicy).toMatchObject({ Sign: true });
   });
 });

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { brokenPasswordRules, DEFAULT_PASSWORD_POLICY } from '#core/password/password-policy.ts';
 import { fullPermissionMap } from '#core/permissions/permission-map.ts';
 import { ConfigError, type Config } from '../config.ts';
-import { writeAudit } from './audit-write.ts';
+import { writeAudit, type Actor } from './audit-write.ts';
+import { addRoleTemplates } from './role-templates.ts';
 import { hashPassword } from '../util/secrets.ts';
 import type { Db, Queryable } from './db.ts';
 
@@ -110,17 +111,22 @@ export async function seedFirstStart(
         [adminId, facilityId, roleId],
       );
     }
-    await writeAudit(
-      tx,
-      { userId: null, userName: 'system', ip: null, userAgent: null, requestId: null },
-      {
-        planId,
-        domain: 'System',
-        action: 'Seed',
-        entityId: planId,
-        newValues: { facilities, adminUserId: adminId, adminEmail },
-      },
-    );
+    const system: Actor = {
+      userId: null,
+      userName: 'system',
+      ip: null,
+      userAgent: null,
+      requestId: null,
+    };
+    // After the seed's own row: the templates' Create rows follow the plan's creation.
+    await writeAudit(tx, system, {
+      planId,
+      domain: 'System',
+      action: 'Seed',
+      entityId: planId,
+      newValues: { facilities, adminUserId: adminId, adminEmail },
+    });
+    for (const facilityId of facilities) await addRoleTemplates(tx, system, { planId, facilityId });
     return { seeded: true, adminEmail, ...(given ? {} : { oneTimePassword: password }) };
   });
 }

@@ -1,7 +1,8 @@
-import { Button, Form, Input, Space, Table, Tabs } from 'antd';
+import { Button, Form, Input, Select, Space, Table, Tabs } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { emptyPermissionMap, type PermissionMap } from '#core/permissions/permission-map.ts';
+import { ROLE_TEMPLATES, roleTemplateNamed } from '#core/permissions/role-templates.ts';
 import type { TRole } from '#core/schemas/roles.schemas.ts';
 import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
 import { AdminListHeader } from '#client/shared/users/AdminList.tsx';
@@ -60,6 +61,29 @@ function RoleFormModal({ role, onClose }: { role: TRole | null; onClose: () => v
       >
         <Input />
       </Form.Item>
+      {/* A new role starts from a shipped template's rights, then is adjusted like any other. */}
+      {role === null && (
+        <Form.Item label="Start from template">
+          <Select
+            aria-label="Start from template"
+            allowClear
+            placeholder="No template: every permission off"
+            options={ROLE_TEMPLATES.map((template) => ({
+              value: template.name,
+              label: `${template.job}: ${template.why}`,
+            }))}
+            onChange={(name: string | undefined) => {
+              const template = name ? roleTemplateNamed(name) : undefined;
+              form.setFieldsValue({
+                permissions: template ? template.permissions() : emptyPermissionMap(),
+                ...(template && !form.getFieldValue('name')
+                  ? { name: `${template.name} (copy)` }
+                  : {}),
+              });
+            }}
+          />
+        </Form.Item>
+      )}
       <Form.Item label="Permissions" name="permissions">
         <PermissionMapEditor />
       </Form.Item>
@@ -82,6 +106,11 @@ export function RolesPage() {
 
   const columns: TableColumnsType<TRole> = [
     { title: 'Role', dataIndex: 'name' },
+    {
+      title: 'Made for',
+      key: 'job',
+      render: (_, role) => roleTemplateNamed(role.name)?.job ?? '',
+    },
     { title: 'Users', dataIndex: 'userCount' },
     {
       title: 'Permissions granted',

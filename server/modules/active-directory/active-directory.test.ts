@@ -24,7 +24,10 @@ const PASSWORDS: Record<string, string> = {
 
 async function role(name: string, permissions = fullPermissionMap()) {
   const [row] = await t.server.db.query<{ id: number }>(
-    'insert into roles (facility_id, name, permissions) values ($1, $2, $3) returning id',
+    // The facility already has 'Production' and 'Quality Control' (the role templates): this
+    // test's maps replace theirs.
+    `insert into roles (facility_id, name, permissions) values ($1, $2, $3)
+     on conflict (facility_id, name) do update set permissions = excluded.permissions returning id`,
     [t.facilityId, name, JSON.stringify(permissions)],
   );
   return row!.id;

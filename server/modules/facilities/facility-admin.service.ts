@@ -13,6 +13,7 @@ import { createEntity, updateEntity } from '#server/entities/entity-write.ts';
 import { updateVersioned } from '#server/entities/versioned-update.ts';
 import { getEntity, listEntities } from '#server/entities/entity-store.ts';
 import { writeAudit, type Actor } from '#server/db/audit-write.ts';
+import { addRoleTemplates } from '#server/db/role-templates.ts';
 
 export interface FacilityAdminScope {
   actor: Actor;
@@ -69,6 +70,7 @@ export async function listFacilities(db: Db, scope: FacilityAdminScope, query: T
 /**
  * A new facility, granted to its creator with an Administrator role of every permission (as the
  * first-start seed grants the first ones): without it nobody could open the facility to set it up.
+ * It also gets the role templates (validation engineer, QA approver, …) as editable roles.
  */
 export async function createFacility(
   tx: Queryable,
@@ -94,6 +96,7 @@ export async function createFacility(
     entityId: role!.id,
     newValues: { name: 'Administrator', grantedTo: scope.userId, facility: made.id },
   });
+  await addRoleTemplates(tx, actor, { planId, facilityId: made.id });
   return getFacility(tx, planId, made.id);
 }
 

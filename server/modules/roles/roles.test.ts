@@ -4,6 +4,7 @@ import {
   PERMISSION_RESOURCES,
   type PermissionMap,
 } from '#core/permissions/permission-map.ts';
+import { roleTemplateNamed } from '#core/permissions/role-templates.ts';
 import type { TMyPermissions, TRole } from '#core/schemas/roles.schemas.ts';
 import { allFacilityIds, buildUser } from '#server/test/factories.ts';
 import { facilityPath } from '#server/test/test-server.ts';
@@ -247,7 +248,8 @@ describe('GET {F}/UAM/access and {F}/UAM/permissions', () => {
     const res = await t.server.request<TMyPermissions>('GET', `${t.F}/UAM/permissions`, { token });
     expect(res.status).toBe(200);
     expect(res.body.isRestricted).toBe(true);
-    expect(res.body.facility.User!.Get).toBe(false);
+    // The shipped Production template: runs and what they need to read, no administration.
+    expect(res.body.facility).toEqual(roleTemplateNamed('Production')!.permissions());
     const mine = await t.server.request<TMyPermissions>('GET', `${t.F}/UAM/permissions`, {
       token: t.token,
     });

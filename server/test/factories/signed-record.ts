@@ -113,9 +113,11 @@ export async function signIntoForce(
   ref: { documentType: TControlledDocumentType; documentId: number },
   signers?: Partial<Signers>,
 ): Promise<TSignResponse> {
-  const known = await buildSigners(server.db, scope.facilityId);
-  const submitter = signers?.submitter ?? known.submitter;
-  const approver = signers?.approver ?? known.approver;
+  // The facility's test signers only where a signer is not given: the demo seed signs as its
+  // own people and must not leave test accounts behind.
+  const known = () => buildSigners(server.db, scope.facilityId);
+  const submitter = signers?.submitter ?? (await known()).submitter;
+  const approver = signers?.approver ?? (await known()).approver;
   let answer = await signAs(server, scope, submitter, { ...ref, action: 'Submit' });
   for (let step = 0; answer.document.status !== 'Approved'; step += 1) {
     if (step > 5) throw new Error(`${ref.documentType} ${ref.documentId} is not approved`);
