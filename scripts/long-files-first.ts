@@ -2,12 +2,21 @@ import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /*
- * Browser test files that take minutes, longest first whatever the machine: every main screen at two widths,
- * and real idle timeouts waited out. Started last, one of them runs alone at the end while the
- * other worker has nothing left to do (50 s of a CI pass measured); started first, the short
- * files fill in beside them.
+ * Test files that take minutes, longest first whatever the machine: every main screen at two
+ * widths, real idle timeouts waited out, backups restored and compared row by row, every route
+ * fuzzed, servers started and killed. Started last, one of them runs alone at the end while the
+ * other workers have nothing left to do (50 s of a CI pass measured in the browser files; in the
+ * server files backup-cli and data-dir-lock started at 438 s of a 490 s phase); started first,
+ * the short files fill in beside them.
  */
 const LONG_FILES = [
+  'server/db/backup/backup-restore.test.ts',
+  'server/http/bad-input.test.ts',
+  'server/db/data-dir-lock-race.test.ts',
+  'server/main.test.ts',
+  'server/cli/backup-cli.test.ts',
+  'server/db/data-dir-lock.test.ts',
+  'server/db/newer-schema.test.ts',
   'e2e/layout.test.ts',
   'e2e/idle-warning.test.ts',
   'e2e/verification.test.ts',
