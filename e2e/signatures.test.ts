@@ -75,6 +75,14 @@ describe('an SOP submitted by one user and approved by another', () => {
     await sign(submitter, 'Submit', ADMIN.password);
     // The default policy has one Approver step: the SOP waits for its approval.
     await expect.poll(() => statusTag(submitter).textContent()).toBe('BeingApproved');
+    // The submitter may sign (an administrator) but not approve their own submission: no Approve
+    // or Reject is offered, and the record says whose signature it waits for and why.
+    await openDrawer(submitter)
+      .getByTestId('sign-waiting-for-others')
+      .getByText(/you signed another step of this version/)
+      .waitFor();
+    const offered = openDrawer(submitter).locator('[aria-label="Controlled record"]');
+    expect(await offered.getByRole('button', { name: /^(Approve|Reject)$/ }).count()).toBe(0);
 
     // The approver finds it under My approvals, counted in the navigation, and approves it.
     // A retry leaves the first attempt's SOP waiting too: the count is what the API lists.

@@ -30,6 +30,8 @@ export class ApiError extends Error {
   readonly errName: ErrorName | undefined;
   readonly errors: PropertyError[] | undefined;
   readonly otherErrors: unknown[] | undefined;
+  /** What the server said, where the message is the catalogue's own text (a refusal's reason). */
+  readonly serverMessage: string | undefined;
 
   constructor(kind: ApiErrorKind, status: number, message: string, body: ServerErrorBody = {}) {
     super(message);
@@ -39,6 +41,7 @@ export class ApiError extends Error {
     this.errName = body.errName;
     this.errors = body.errors;
     this.otherErrors = body.otherErrors;
+    this.serverMessage = body.message;
   }
 }
 

@@ -38,6 +38,22 @@ describe('describeSaveError', () => {
     expect(describeSaveError(server(422, 'DataValidationError', 'bad')).kind).toBe('fields');
   });
 
+  it('adds the server’s reason to the catalogue’s words for a refusal', () => {
+    const refused = new ApiError(
+      'not-allowed',
+      403,
+      'Signing the record failed as current user is not allowed',
+      { errName: 'NotAllowed', message: 'You may not sign this version: you raised this record' },
+    );
+    expect(describeSaveError(refused).message).toBe(
+      'Signing the record failed as current user is not allowed. You may not sign this version: you raised this record',
+    );
+    const bare = new ApiError('not-allowed', 403, 'Saving failed as current user is not allowed', {
+      errName: 'NotAllowed',
+    });
+    expect(describeSaveError(bare).message).toBe('Saving failed as current user is not allowed');
+  });
+
   it('shows anything else as it came', () => {
     expect(
       describeSaveError(

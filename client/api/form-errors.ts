@@ -97,6 +97,13 @@ export function describeSaveError(error: unknown): SaveProblem {
         title: 'Please check the highlighted fields',
         message: error.message,
       };
+    case 'NotAllowed': {
+      // The catalogue's words first, then the server's reason when it gave one (whose step it is,
+      // self-approval…): "current user is not allowed" alone leaves the user guessing.
+      const why = error.serverMessage;
+      const message = why && why !== error.message ? `${error.message}. ${why}` : error.message;
+      return { kind: 'notice', title: 'Error Occurred', message };
+    }
     default:
       return { kind: 'notice', title: 'Error Occurred', message: error.message };
   }

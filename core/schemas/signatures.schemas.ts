@@ -184,6 +184,18 @@ export const ZRecordPdfQuery = ZSignaturesQuery.extend({
   versionNumber: z.coerce.number().int().positive().optional(),
 });
 
+/**
+ * The signature a record's current version waits for from the signed-in user: `action` Review or
+ * Approve (Reject may be signed beside it), or null with the `reason` it does not wait for theirs
+ * (null too when the version is not in review or approval).
+ */
+export const ZSignEligibility = z.object({
+  versionNumber: z.number().int(),
+  action: z.enum(['Review', 'Approve']).nullable(),
+  reason: z.string().nullable(),
+});
+export type TSignEligibility = z.infer<typeof ZSignEligibility>;
+
 /** One record version waiting for the signed-in user's signature (My approvals). */
 export const ZPendingApproval = z.object({
   documentType: ZControlledDocumentType,

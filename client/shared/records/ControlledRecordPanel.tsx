@@ -1,5 +1,5 @@
 import { HistoryOutlined, PrinterOutlined } from '@ant-design/icons';
-import { Button, Flex, Space, Tag } from 'antd';
+import { Button, Flex, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import type {
   TControlledDocumentType,
@@ -10,8 +10,8 @@ import type {
 import { ACTION_LABELS } from '#core/records/status-labels.ts';
 import { usePermissions } from '../permissions.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
-import { availableActions } from './record-actions.ts';
-import { downloadRecordPdf } from './records-api.ts';
+import { availableActions, isLockedForEditing } from './record-actions.ts';
+import { downloadRecordPdf, useSignEligibility } from './records-api.ts';
 import { SignaturesPanel } from './SignaturesPanel.tsx';
 import { SignDialog } from './SignDialog.tsx';
 import { StatusTag } from './StatusTag.tsx';
@@ -55,9 +55,16 @@ export function ControlledRecordPanel(props: ControlledRecordPanelProps) {
       .catch(() => undefined)
       .finally(() => setPrinting(false));
   };
+  const inSigning = isLockedForEditing(props.state.status);
+  const eligibility = useSignEligibility(
+    props.documentType,
+    props.documentId,
+    props.state.versionNumber,
+  );
+  const waiting = inSigning ? eligibility.data : undefined;
   const actions = availableActions(props.state.status, {
     canModify: props.canModify,
-    canSign: permissions.can('ApprovalPolicy', 'Sign'),
+    signs: waiting?.versionNumber === props.state.versionNumber ? waiting.action : null,
   });
   return (
     <Flex vertical gap="small" aria-label="Controlled record">
@@ -90,6 +97,11 @@ export function ControlledRecordPanel(props: ControlledRecordPanelProps) {
           Print (PDF)
         </Button>
       </Space>
+      {waiting?.reason && permissions.can('ApprovalPolicy', 'Sign') ? (
+        <Typography.Text type="secondary" data-testid="sign-waiting-for-others">
+          Waiting for another signer. {waiting.reason}.
+        </Typography.Text>
+      ) : null}
       <SignaturesPanel documentType={props.documentType} documentId={props.documentId} />
       {action ? (
         <SignDialog

@@ -7,23 +7,29 @@ import {
   requiredSignatures,
 } from './record-actions.ts';
 
-const everyone = { canModify: true, canSign: true };
-
 describe('availableActions', () => {
   it('offers Submit from Being Built only to who may modify the record', () => {
-    expect(availableActions('BeingBuilt', everyone)).toEqual(['Submit']);
-    expect(availableActions('BeingBuilt', { canModify: false, canSign: true })).toEqual([]);
+    expect(availableActions('BeingBuilt', { canModify: true, signs: null })).toEqual(['Submit']);
+    expect(availableActions('BeingBuilt', { canModify: false, signs: null })).toEqual([]);
   });
 
-  it('offers Review or Approve, and Reject, in the matching status to holders of Sign', () => {
-    expect(availableActions('BeingReviewed', everyone)).toEqual(['Review', 'Reject']);
-    expect(availableActions('BeingApproved', everyone)).toEqual(['Approve', 'Reject']);
-    expect(availableActions('BeingApproved', { canModify: true, canSign: false })).toEqual([]);
+  it('offers Review or Approve, and Reject, only when the version waits for this signer', () => {
+    expect(availableActions('BeingReviewed', { canModify: true, signs: 'Review' })).toEqual([
+      'Review',
+      'Reject',
+    ]);
+    expect(availableActions('BeingApproved', { canModify: true, signs: 'Approve' })).toEqual([
+      'Approve',
+      'Reject',
+    ]);
+    // The submitter without self-approval, or a signer of other roles: the server says null.
+    expect(availableActions('BeingApproved', { canModify: true, signs: null })).toEqual([]);
+    expect(availableActions('BeingApproved', { canModify: true, signs: 'Review' })).toEqual([]);
   });
 
   it('offers nothing on an Active or Deprecated version', () => {
-    expect(availableActions('Approved', everyone)).toEqual([]);
-    expect(availableActions('Deprecated', everyone)).toEqual([]);
+    expect(availableActions('Approved', { canModify: true, signs: 'Approve' })).toEqual([]);
+    expect(availableActions('Deprecated', { canModify: true, signs: 'Approve' })).toEqual([]);
   });
 });
 

@@ -4,24 +4,26 @@ import type {
   TSignAction,
 } from '#core/schemas/signatures.schemas.ts';
 
-/** What the signed-in user may do to a controlled record, as far as the client can tell. */
+/** What the signed-in user may do to a controlled record. */
 export interface SignerRights {
   /** May modify the record (its own Modify permission): the Submitter. */
   canModify: boolean;
-  /** Holds ApprovalPolicy Sign in this facility. */
-  canSign: boolean;
+  /**
+   * The signature the version waits for from this user, as the server decides it by the step's
+   * roles and self-approval (`GET {F}/signatures/eligibility`); null when it waits for others.
+   */
+  signs: 'Review' | 'Approve' | null;
 }
 
 /**
  * The sign actions to offer now (contract: Submit from BeingBuilt; Review in BeingReviewed;
- * Approve in BeingApproved; Reject in either). The server still decides eligibility by step
- * roles and self-approval, and refuses with NotAllowed.
+ * Approve in BeingApproved; Reject in either, by whoever may sign the step).
  */
 export function availableActions(status: TControlledState['status'], rights: SignerRights) {
   const actions: TSignAction[] = [];
   if (status === 'BeingBuilt' && rights.canModify) actions.push('Submit');
-  if (status === 'BeingReviewed' && rights.canSign) actions.push('Review', 'Reject');
-  if (status === 'BeingApproved' && rights.canSign) actions.push('Approve', 'Reject');
+  if (status === 'BeingReviewed' && rights.signs === 'Review') actions.push('Review', 'Reject');
+  if (status === 'BeingApproved' && rights.signs === 'Approve') actions.push('Approve', 'Reject');
   return actions;
 }
 

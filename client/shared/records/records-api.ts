@@ -4,6 +4,7 @@ import type {
   TApprovalPolicyRequest,
   TControlledDocumentType,
   TPendingApproval,
+  TSignEligibility,
   TSignature,
   TSignRequest,
   TSignResponse,
@@ -19,6 +20,9 @@ import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 export const recordsKeys = {
   signatures: (facilityId: number, documentType: string, documentId: number) =>
     ['facility', facilityId, 'signatures', documentType, documentId] as const,
+  /** Under the record's signatures: a signature refreshes both. */
+  eligibility: (facilityId: number, documentType: string, documentId: number) =>
+    ['facility', facilityId, 'signatures', documentType, documentId, 'eligibility'] as const,
   pending: (facilityId: number) => ['facility', facilityId, 'signatures', 'pending'] as const,
   approvalPolicy: (facilityId: number, documentType: string) =>
     ['facility', facilityId, 'approval-policies', documentType] as const,
@@ -116,6 +120,28 @@ export function useSignatures(documentType: TControlledDocumentType, documentId:
   return useQuery({
     queryKey: recordsKeys.signatures(scope.facilityId, documentType, documentId),
     queryFn: ({ signal }) => listSignatures(scope, documentType, documentId, signal),
+  });
+}
+
+/** Whether the record's current version waits for the signed-in user's signature, or why not. */
+export function useSignEligibility(
+  documentType: TControlledDocumentType,
+  documentId: number,
+  versionNumber: number,
+) {
+  const scope = useFacilityScope();
+  return useQuery({
+    // The version number in the key: a new version (a submission) asks again.
+    queryKey: [
+      ...recordsKeys.eligibility(scope.facilityId, documentType, documentId),
+      versionNumber,
+    ],
+    queryFn: ({ signal }) =>
+      apiRequest<TSignEligibility>(`${facilityPath(scope)}/signatures/eligibility`, {
+        query: { documentType, documentId },
+        signal,
+        action: 'Loading whether the record waits for your signature',
+      }),
   });
 }
 

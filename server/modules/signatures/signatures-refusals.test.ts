@@ -109,6 +109,44 @@ describe('ES-6: who may sign what, and when', () => {
     expect(pending.body.items.map((i: { documentId: number }) => i.documentId)).not.toContain(
       sop.id,
     );
+    // The record's screen reads the same rule: no Approve offered to the submitter, and why.
+    const eligibility = (as: Person, id = sop.id as number) =>
+      kit.call(
+        'GET',
+        `${kit.F}/signatures/eligibility?documentType=SOP&documentId=${id}`,
+        undefined,
+        as,
+      );
+    expect((await eligibility(both)).body).toEqual({
+      versionNumber: 1,
+      action: null,
+      reason: `You may not sign this version: ${'you signed another step of this version, and the approval policy does not allow self-approval'}`,
+    });
+    expect(self.body.message).toBe((await eligibility(both)).body.reason);
+    expect((await eligibility(signer)).body).toEqual({
+      versionNumber: 1,
+      action: 'Approve',
+      reason: null,
+    });
+    expect((await eligibility(editor)).body.reason).toBe(
+      'You may not sign this version: signing needs ApprovalPolicy Sign in this facility',
+    );
+    const draft = await kit.createSop(editor);
+    expect((await eligibility(signer, draft.id)).body).toEqual({
+      versionNumber: 1,
+      action: null,
+      reason: null,
+    });
+    expect(
+      (
+        await kit.call(
+          'GET',
+          `${kit.F}/signatures/eligibility?documentType=SOP&documentId=999999`,
+          undefined,
+          signer,
+        )
+      ).status,
+    ).toBe(404);
     await kit.call('POST', `${kit.F}/approval_policies`, {
       documentType: 'SOP',
       steps: [{ order: 1, signerRole: 'Approver', roleIds: [], minSignatures: 1 }],

@@ -2,6 +2,7 @@ import { AppError } from '#core/errors/errors.ts';
 import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
 import {
   ZPendingApprovalsResponse,
+  ZSignEligibility,
   ZSignRequest,
   ZSignResponse,
   ZSignaturesQuery,
@@ -19,7 +20,7 @@ import { documentTypeRegistration } from '#server/records/controlled.ts';
 import { registerRecordPdfRoute } from './record-pdf.routes.ts';
 import { signatureKey } from '#server/records/signature-binding.ts';
 import { listSignatures, pendingApprovals } from '#server/records/signatures.read.ts';
-import { sign, signerIn } from './signatures.service.ts';
+import { sign, signerIn, signingChoice } from './signatures.service.ts';
 import type { GuardResource } from '#core/permissions/permission-map.ts';
 
 const F = '/api/v2/plans/:plan/facilities/:facility';
@@ -153,6 +154,34 @@ export function registerSignatureRoutes(context: AppContext): void {
         await signerIn(db, session.user.id, facility),
       );
       return { items, count: items.length };
+    },
+  );
+
+  r.get(
+    `${F}/signatures/eligibility`,
+    {
+      preHandler: readsSignatures(context),
+      schema: {
+        tags,
+        summary: 'Whether the current version of a record waits for my signature, and if not why',
+        description:
+          'What the record screen offers: `action` Review or Approve when the version in review or approval waits for this user (Reject may be signed beside it), otherwise null with the reason the sign route would refuse (a step for other roles, a step already signed, self-approval).',
+        params: ZFacilityParams,
+        querystring: ZSignaturesQuery,
+        response: { 200: ZSignEligibility },
+      },
+    },
+    async (request) => {
+      const { plan, facility } = request.params;
+      const { documentType, documentId } = request.query;
+      if (!documentTypeRegistration(documentType))
+        throw new AppError('NotFoundError', `No records of type ${documentType} are kept yet`);
+      return signingChoice(
+        db,
+        await signingKey(),
+        { planId: plan, facilityId: facility, documentType, documentId },
+        sessionOf(request).user.id,
+      );
     },
   );
 

@@ -8,6 +8,7 @@ import {
   meaningOf,
   type TApprovalStep,
   type TSignRequest,
+  type TSignEligibility,
   type TSignResponse,
   type TSignerRole,
 } from '#core/schemas/signatures.schemas.ts';
@@ -33,6 +34,7 @@ import {
   statusAt,
   stepProgress,
   whyNotEligible,
+  type StepProgress,
 } from '#server/records/signature-steps.ts';
 import { signaturesOf, toSignature, type SignatureRow } from '#server/records/signatures.read.ts';
 
@@ -106,26 +108,10 @@ async function decide(
       allowSelfApproval: policy.allowSelfApproval,
     };
   }
-  const steps = (version.approval_steps ?? []) as TApprovalStep[];
-  // Only signatures the audit trail binds count toward the steps: a row written into the table
-  // by other means must not complete a review or an approval (21 CFR 11.70).
-  const rows = await signaturesOf(tx, ref, version.version_number);
-  const binding = await bindingProblems(tx, signingKey, rows);
-  const signed = rows.filter((s) => binding.get(s.id) === null);
-  const progress = stepProgress(
-    steps,
-    signed.map((s) => ({ action: s.action, userId: s.user_id })),
-  );
-  const why = whyNotEligible(steps, progress, version.allow_self_approval === true, signer);
-  if (why) refuse('NotAllowed', `You may not sign this version: ${why}`);
-  if (version.allow_self_approval !== true && registration.authorOf) {
-    const author = await registration.authorOf(tx, ref);
-    if (author === signer.userId)
-      refuse(
-        'NotAllowed',
-        'You may not sign this version: you raised this record, and the approval policy does not allow self-approval',
-      );
-  }
+  const eligibility = await reviewEligibility(tx, signingKey, ref, version, signer);
+  if ('why' in eligibility)
+    return refuse('NotAllowed', `You may not sign this version: ${eligibility.why}`);
+  const { steps, progress } = eligibility;
   const signerRole = steps[progress.current]!.signerRole;
   if (request.action === 'Reject')
     return {
@@ -145,6 +131,63 @@ async function decide(
     steps,
     allowSelfApproval: version.allow_self_approval,
   };
+}
+
+/**
+ * Whether the signer may Review, Approve or Reject the version now: its steps and how far they
+ * are, or why not. What the sign route enforces and what the record's screen offers read this one
+ * rule, so a user is never offered a signature the server would refuse.
+ */
+async function reviewEligibility(
+  q: Queryable,
+  signingKey: Buffer,
+  ref: ControlledRef,
+  version: VersionRow,
+  signer: Signer,
+): Promise<{ why: string } | { steps: TApprovalStep[]; progress: StepProgress }> {
+  const steps = (version.approval_steps ?? []) as TApprovalStep[];
+  // Only signatures the audit trail binds count toward the steps: a row written into the table
+  // by other means must not complete a review or an approval (21 CFR 11.70).
+  const rows = await signaturesOf(q, ref, version.version_number);
+  const binding = await bindingProblems(q, signingKey, rows);
+  const signed = rows.filter((s) => binding.get(s.id) === null);
+  const progress = stepProgress(
+    steps,
+    signed.map((s) => ({ action: s.action, userId: s.user_id })),
+  );
+  const why = whyNotEligible(steps, progress, version.allow_self_approval === true, signer);
+  if (why) return { why };
+  const registration = documentTypeRegistration(ref.documentType);
+  if (version.allow_self_approval !== true && registration?.authorOf) {
+    // Separation of duties: whoever raised a record does not approve it (21 CFR 211.192, 11.10(g)).
+    if ((await registration.authorOf(q, ref)) === signer.userId)
+      return {
+        why: 'you raised this record, and the approval policy does not allow self-approval',
+      };
+  }
+  return { steps, progress };
+}
+
+/**
+ * `GET {F}/signatures/eligibility`: the signature the record's current version waits for from
+ * this user (Review or Approve, Reject beside it), or why it does not wait for theirs.
+ */
+export async function signingChoice(
+  db: Db,
+  signingKey: Buffer,
+  ref: ControlledRef,
+  userId: number,
+): Promise<TSignEligibility> {
+  const version = await latestVersion(db, ref);
+  if (!version)
+    throw new AppError('NotFoundError', `${ref.documentType} ${ref.documentId} was not found`);
+  const none = { versionNumber: version.version_number, action: null, reason: null };
+  if (version.status !== 'BeingReviewed' && version.status !== 'BeingApproved') return none;
+  const signer = await signerIn(db, userId, ref.facilityId);
+  const eligibility = await reviewEligibility(db, signingKey, ref, version, signer);
+  if ('why' in eligibility)
+    return { ...none, reason: `You may not sign this version: ${eligibility.why}` };
+  return { ...none, action: version.status === 'BeingReviewed' ? 'Review' : 'Approve' };
 }
 
 /** Moves the version to its new status; an approval deprecates the one in force before. */
