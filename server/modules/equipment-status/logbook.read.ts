@@ -1,0 +1,163 @@
+import {
+  deriveEquipmentStatus,
+  type EquipmentStatus,
+  type LogbookEntryFacts,
+} from '#core/equipment-status/equipment-status.ts';
+import type {
+  TEquipmentStatusItem,
+  TLogbookEntry,
+} from '#core/schemas/equipment-status.schemas.ts';
+import type { Queryable } from '#server/db/db.ts';
+
+/** A logbook row as stored (migration 20261210120000_equipment_logbook.sql). */
+export interface LogbookRow {
+  id: number;
+  equipment_id: number;
+  event: TLogbookEntry['event'];
+  occurred_at: Date | string;
+  recorded_at: Date | string;
+  back_dated: boolean;
+  recorded_by: number;
+  recorded_by_name?: string;
+  product_id: number | null;
+  batch: string | null;
+  cleaning_procedure_id: number | null;
+  run_id: number | null;
+  reason: string | null;
+  corrects_id: number | null;
+  dirty_hold_hours: number | null;
+  clean_hold_hours: number | null;
+  hold_source: TLogbookEntry['holdSource'];
+  released_at_risk: boolean;
+  signature_meaning: string | null;
+  signer_printed_name: string | null;
+  signed_content_hash: string | null;
+}
+
+const iso = (value: Date | string) =>
+  value instanceof Date ? value.toISOString() : new Date(value).toISOString();
+
+export const factsOf = (r: LogbookRow): LogbookEntryFacts => ({
+  id: r.id,
+  event: r.event,
+  at: iso(r.occurred_at),
+  productId: r.product_id,
+  batch: r.batch,
+  correctsId: r.corrects_id,
+  reason: r.reason,
+  dirtyHoldHours: r.dirty_hold_hours,
+  cleanHoldHours: r.clean_hold_hours,
+  recordedBy: r.recorded_by,
+});
+
+export function toEntry(r: LogbookRow, correctedBy: number | null): TLogbookEntry {
+  return {
+    id: r.id,
+    equipmentId: r.equipment_id,
+    event: r.event,
+    at: iso(r.occurred_at),
+    recordedAt: iso(r.recorded_at),
+    backDated: r.back_dated,
+    recordedBy: r.recorded_by,
+    recordedByName: r.recorded_by_name ?? '',
+    productId: r.product_id,
+    batch: r.batch,
+    cleaningProcedureId: r.cleaning_procedure_id,
+    runId: r.run_id,
+    reason: r.reason,
+    correctsId: r.corrects_id,
+    correctedBy,
+    dirtyHoldHours: r.dirty_hold_hours,
+    cleanHoldHours: r.clean_hold_hours,
+    holdSource: r.hold_source,
+    releasedAtRisk: r.released_at_risk,
+    signatureMeaning: r.signature_meaning,
+    signerPrintedName: r.signer_printed_name,
+    signedContentHash: r.signed_content_hash,
+  };
+}
+
+const COLUMNS = `l.id, l.equipment_id, l.event, l.occurred_at, l.recorded_at, l.back_dated,
+  l.recorded_by, l.product_id, l.batch, l.cleaning_procedure_id, l.run_id, l.reason,
+  l.corrects_id, l.dirty_hold_hours, l.clean_hold_hours, l.hold_source, l.released_at_risk,
+  l.signature_meaning, l.signer_printed_name, l.signed_content_hash`;
+
+/** The entries of one item, oldest first (an entry is never dated before the one it follows). */
+export async function logbookRows(
+  q: Queryable,
+  facilityId: number,
+  equipmentId: number,
+): Promise<LogbookRow[]> {
+  return q.query<LogbookRow>(
+    `select ${COLUMNS}, coalesce(u.first_name || ' ' || u.last_name, u.username) as recorded_by_name
+       from equipment_logbook l join users u on u.id = l.recorded_by
+      where l.facility_id = $1 and l.equipment_id = $2 order by l.id`,
+    [facilityId, equipmentId],
+  );
+}
+
+export function statusItem(
+  item: { id: number; name: string },
+  status: EquipmentStatus,
+): TEquipmentStatusItem {
+  return {
+    equipmentId: item.id,
+    name: item.name,
+    state: status.state,
+    since: status.since,
+    lastProductId: status.lastProductId,
+    lastBatch: status.lastBatch,
+    dirtyHoldDueAt: status.dirtyHoldDueAt,
+    cleanHoldExpiresAt: status.cleanHoldExpiresAt,
+    blockingReasons: status.blockingReasons,
+  };
+}
+
+/**
+ * The board: every live item of the facility with its state at `now`, by name. The entries are
+ * read in one query and folded per item, so the board and the production hold judge alike.
+ */
+export async function listEquipmentStatus(
+  q: Queryable,
+  facilityId: number,
+  now: Date,
+): Promise<TEquipmentStatusItem[]> {
+  const [items, rows] = await Promise.all([
+    q.query<{ id: number; name: string }>(
+      `select id, name from equipment where facility_id = $1 and archived_at is null
+        order by lower(name), id`,
+      [facilityId],
+    ),
+    q.query<LogbookRow>(
+      `select ${COLUMNS} from equipment_logbook l where l.facility_id = $1
+        order by l.equipment_id, l.id`,
+      [facilityId],
+    ),
+  ]);
+  const byItem = new Map<number, LogbookEntryFacts[]>();
+  for (const row of rows) {
+    const list = byItem.get(row.equipment_id) ?? [];
+    list.push(factsOf(row));
+    byItem.set(row.equipment_id, list);
+  }
+  return items.map((item) =>
+    statusItem(item, deriveEquipmentStatus(byItem.get(item.id) ?? [], now)),
+  );
+}
+
+/** The logbook of one item, with its state at `now`. */
+export async function readLogbook(
+  q: Queryable,
+  facilityId: number,
+  item: { id: number; name: string },
+  now: Date,
+) {
+  const rows = await logbookRows(q, facilityId, item.id);
+  const correctedBy = new Map(
+    rows.filter((r) => r.corrects_id !== null).map((r) => [r.corrects_id!, r.id]),
+  );
+  return {
+    status: statusItem(item, deriveEquipmentStatus(rows.map(factsOf), now)),
+    entries: rows.map((r) => toEntry(r, correctedBy.get(r.id) ?? null)),
+  };
+}
