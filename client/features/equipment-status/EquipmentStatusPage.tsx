@@ -1,0 +1,193 @@
+import { Alert, Button, Card, Drawer, Flex, Segmented, Spin, Table, Tag, Typography } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { EQUIPMENT_STATES } from '#core/equipment-status/equipment-status.ts';
+import { productsDef } from '#core/entities/defs/index.ts';
+import { useEntityOptions } from '#client/shared/master-data/entity-queries.ts';
+import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
+import { countdown, STATE_COLOURS, STATE_LABELS } from './countdown.ts';
+import {
+  equipmentStatusKeys,
+  listEquipmentStatus,
+  readLogbook,
+  type EquipmentState,
+  type EquipmentStatusItem,
+} from './equipment-status-api.ts';
+
+/** The clock the countdowns run on, ticking each half minute. */
+function useNow(): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 30_000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
+
+const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
+
+function ItemCard({
+  item,
+  now,
+  productName,
+  onOpen,
+}: {
+  item: EquipmentStatusItem;
+  now: number;
+  productName: (id: number | null) => string;
+  onOpen: () => void;
+}) {
+  const dirty = item.state === 'Dirty' ? countdown(item.dirtyHoldDueAt, now) : null;
+  const clean =
+    item.state === 'Released' || item.state === 'CleanAwaitingRelease'
+      ? countdown(item.cleanHoldExpiresAt, now)
+      : null;
+  return (
+    <Card
+      size="small"
+      style={{ width: 300 }}
+      title={<span style={{ fontSize: 20 }}>{item.name}</span>}
+      aria-label={`Equipment ${item.name}`}
+    >
+      <Flex vertical gap={4}>
+        <Tag color={STATE_COLOURS[item.state]} style={{ fontSize: 20, padding: '6px 10px' }}>
+          {STATE_LABELS[item.state]}
+        </Tag>
+        <Typography.Text type="secondary">Since {when(item.since)}</Typography.Text>
+        {item.lastBatch ? (
+          <Typography.Text>
+            Last: {productName(item.lastProductId)}, batch {item.lastBatch}
+          </Typography.Text>
+        ) : null}
+        {dirty ? <Typography.Text strong>Dirty hold: {dirty}</Typography.Text> : null}
+        {clean ? <Typography.Text strong>Clean hold: {clean}</Typography.Text> : null}
+        {item.blockingReasons.map((reason) => (
+          <Typography.Text key={reason} type="danger">
+            {reason}
+          </Typography.Text>
+        ))}
+        <div>
+          <Button onClick={onOpen}>Logbook</Button>
+        </div>
+      </Flex>
+    </Card>
+  );
+}
+
+function LogbookDrawer({
+  item,
+  productName,
+  onClose,
+}: {
+  item: EquipmentStatusItem | null;
+  productName: (id: number | null) => string;
+  onClose: () => void;
+}) {
+  const scope = useFacilityScope();
+  const logbook = useQuery({
+    queryKey: equipmentStatusKeys.logbook(scope.facilityId, item?.equipmentId ?? 0),
+    queryFn: ({ signal }) => readLogbook(scope, item!.equipmentId, signal),
+    enabled: item !== null,
+  });
+  return (
+    <Drawer
+      open={item !== null}
+      onClose={onClose}
+      size="large"
+      title={item ? `Equipment log: ${item.name}` : ''}
+      extra={<Button onClick={() => window.print()}>Print</Button>}
+    >
+      {logbook.isError ? <Alert type="error" title={logbook.error.message} /> : null}
+      <Table
+        rowKey="id"
+        size="small"
+        pagination={false}
+        loading={logbook.isPending}
+        dataSource={logbook.data?.entries ?? []}
+        rowClassName={(e) => (e.correctedBy ? 'logbook-corrected' : '')}
+        columns={[
+          { title: 'When', dataIndex: 'at', render: (at: string) => when(at) },
+          { title: 'Event', dataIndex: 'event' },
+          { title: 'By', dataIndex: 'recordedByName' },
+          {
+            title: 'Product / batch',
+            render: (_, e) => (e.batch ? `${productName(e.productId)} / ${e.batch}` : ''),
+          },
+          {
+            title: 'Notes',
+            render: (_, e) =>
+              [
+                e.backDated ? `Back-dated (recorded ${when(e.recordedAt)})` : null,
+                e.reason,
+                e.correctsId ? `Corrects entry ${e.correctsId}` : null,
+                e.correctedBy ? `Corrected by entry ${e.correctedBy}` : null,
+                e.signatureMeaning ? `${e.signatureMeaning}: ${e.signerPrintedName}` : null,
+                e.releasedAtRisk ? 'Released at risk' : null,
+                e.runId ? `Run ${e.runId}` : null,
+              ]
+                .filter(Boolean)
+                .join('; '),
+          },
+        ]}
+      />
+    </Drawer>
+  );
+}
+
+/**
+ * The status board of the line (issue 31): every item's state, readable from a step away, with
+ * countdowns to its hold deadlines; filter by state; each item's logbook, printable.
+ */
+export function EquipmentStatusPage() {
+  const scope = useFacilityScope();
+  const now = useNow();
+  const [state, setState] = useState<EquipmentState | 'All'>('All');
+  const [open, setOpen] = useState<EquipmentStatusItem | null>(null);
+  const board = useQuery({
+    queryKey: equipmentStatusKeys.board(scope.facilityId),
+    queryFn: ({ signal }) => listEquipmentStatus(scope, signal),
+    refetchInterval: 60_000,
+  });
+  const products = useEntityOptions(productsDef);
+  const names = new Map((products.data?.data ?? []).map((p) => [p.id, String(p.name)]));
+  const productName = (id: number | null) => (id === null ? '—' : (names.get(id) ?? `#${id}`));
+  if (board.isError) return <Alert type="error" title={board.error.message} />;
+  if (board.isPending) return <Spin />;
+  const shown = board.data.filter((i) => state === 'All' || i.state === state);
+  const count = (s: EquipmentState) => board.data.filter((i) => i.state === s).length;
+  return (
+    <Card>
+      <Typography.Title level={2}>Equipment status</Typography.Title>
+      <Flex vertical gap="middle">
+        <Segmented
+          aria-label="Filter by state"
+          value={state}
+          onChange={(value) => setState(value as EquipmentState | 'All')}
+          options={[
+            { value: 'All', label: `All (${board.data.length})` },
+            ...EQUIPMENT_STATES.map((s) => ({
+              value: s,
+              label: `${STATE_LABELS[s]} (${count(s)})`,
+            })),
+          ]}
+        />
+        <Flex wrap gap="middle">
+          {shown.length === 0 ? (
+            <Typography.Text type="secondary">No equipment in this state</Typography.Text>
+          ) : (
+            shown.map((item) => (
+              <ItemCard
+                key={item.equipmentId}
+                item={item}
+                now={now}
+                productName={productName}
+                onOpen={() => setOpen(item)}
+              />
+            ))
+          )}
+        </Flex>
+      </Flex>
+      <LogbookDrawer item={open} productName={productName} onClose={() => setOpen(null)} />
+    </Card>
+  );
+}
