@@ -158,21 +158,29 @@ const allowedFrom = (state: TEquipmentState, event: TLogbookEvent) =>
   event !== 'Correction' && FROM[event].includes(state);
 
 /**
- * The item's state at `now`. An item with no entry is Dirty: nothing shows it clean. A clean item
- * (awaiting release or released) whose clean hold has passed is HoldExpired and must be cleaned
- * again; a Dirty item past its dirty hold stays Dirty with the overrun as a reason. An entry that
- * could not follow the state it met (one whose predecessor a correction voided) moves nothing, so
- * no correction can make an item Released that was not released after its last cleaning.
+ * What the entries make of the item before the clock is read: the same whenever it is read, so
+ * it may be kept beside the log (keyed by the last entry it folded) and settled at each read.
+ * An entry that could not follow the state it met (one whose predecessor a correction voided)
+ * moves nothing, so no correction can make an item Released that was not released after its
+ * last cleaning.
  */
-export function deriveEquipmentStatus(
-  entries: readonly LogbookEntryFacts[],
-  now: Date,
-): EquipmentStatus {
-  const walked = standingEntries(entries).reduce((w, e) => {
+export type LogbookFold = Walk;
+
+export function foldLogbook(entries: readonly LogbookEntryFacts[]): LogbookFold {
+  return standingEntries(entries).reduce((w, e) => {
     const at = settle(w, Date.parse(e.at));
     return allowedFrom(at.state, e.event) ? step(at, e) : at;
   }, INITIAL);
-  const w = settle(walked, now.getTime());
+}
+
+/**
+ * The item's state at `now` from its fold. An item with no entry is Dirty: nothing shows it
+ * clean. A clean item (awaiting release or released) whose clean hold has passed is HoldExpired
+ * and must be cleaned again; a Dirty item past its dirty hold stays Dirty with the overrun as a
+ * reason.
+ */
+export function statusAt(fold: LogbookFold, now: Date): EquipmentStatus {
+  const w = settle(fold, now.getTime());
   return {
     state: w.state,
     since: w.since,
@@ -183,6 +191,14 @@ export function deriveEquipmentStatus(
     blockingReasons: blockingReasons(w, now.getTime()),
     cleanedBy: w.cleanedBy,
   };
+}
+
+/** The item's state at `now`, from its whole log. */
+export function deriveEquipmentStatus(
+  entries: readonly LogbookEntryFacts[],
+  now: Date,
+): EquipmentStatus {
+  return statusAt(foldLogbook(entries), now);
 }
 
 /** Why the item may not be used now (empty only when Released within its clean hold). */

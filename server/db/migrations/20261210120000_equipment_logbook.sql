@@ -41,3 +41,15 @@ create trigger equipment_logbook_no_update before update or delete on equipment_
   for each row execute function audit_log_reject_change();
 create trigger equipment_logbook_no_truncate before truncate on equipment_logbook
   for each statement execute function audit_log_reject_change();
+
+-- The fold of each item's log (core/equipment-status foldLogbook) as of its last entry, kept by
+-- the write path in the entry's transaction so that the board reads one row per item instead of
+-- every entry; the clock is applied at each read. Derived data only: a read whose row does not
+-- name the item's latest entry folds the log itself.
+create table equipment_status (
+  equipment_id integer primary key references equipment (id),
+  facility_id integer not null references facilities (id),
+  last_entry_id integer not null references equipment_logbook (id),
+  fold jsonb not null
+);
+create index equipment_status_facility on equipment_status (facility_id);

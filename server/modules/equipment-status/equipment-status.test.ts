@@ -139,6 +139,11 @@ describe('the equipment logbook', () => {
     const done = await ok(id, { event: 'UseEnded' });
     expect(done.status).toMatchObject({ state: 'Dirty', lastBatch: 'B-100', dirtyHoldDueAt: null });
 
+    // The board reads the fold the write kept, or folds the log when none names its last entry.
+    const kept = (await t.call('GET', `${t.F}/equipment-status`)).body.items;
+    await t.server.db.query('delete from equipment_status where equipment_id = $1', [id]);
+    expect((await t.call('GET', `${t.F}/equipment-status`)).body.items).toEqual(kept);
+    expect(kept.find((i: Body) => i.equipmentId === id)).toEqual(done.status);
     const board = await t.call('GET', `${t.F}/equipment-status?state=Dirty`);
     expect(board.body.items.map((i: Body) => i.equipmentId)).toContain(id);
     expect(board.body.items.every((i: Body) => i.state === 'Dirty')).toBe(true);

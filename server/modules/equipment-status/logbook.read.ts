@@ -1,7 +1,10 @@
 import {
   deriveEquipmentStatus,
+  foldLogbook,
+  statusAt,
   type EquipmentStatus,
   type LogbookEntryFacts,
+  type LogbookFold,
 } from '#core/equipment-status/equipment-status.ts';
 import type {
   TEquipmentStatusItem,
@@ -113,36 +116,74 @@ export function statusItem(
   };
 }
 
-/**
- * The board: every live item of the facility with its state at `now`, by name. The entries are
- * read in one query and folded per item, so the board and the production hold judge alike.
- */
-export async function listEquipmentStatus(
-  q: Queryable,
-  facilityId: number,
-  now: Date,
-): Promise<TEquipmentStatusItem[]> {
-  const [items, rows] = await Promise.all([
-    q.query<{ id: number; name: string }>(
-      `select id, name from equipment where facility_id = $1 and archived_at is null
-        order by lower(name), id`,
-      [facilityId],
-    ),
-    q.query<LogbookRow>(
-      `select ${COLUMNS} from equipment_logbook l where l.facility_id = $1
-        order by l.equipment_id, l.id`,
-      [facilityId],
-    ),
-  ]);
+/** The folds of these items' logs, from their entries (`ids` null: every item of the facility). */
+async function foldsOf(q: Queryable, facilityId: number, ids: number[] | null) {
+  const rows = await q.query<LogbookRow>(
+    `select ${COLUMNS} from equipment_logbook l
+      where l.facility_id = $1 and ($2::int[] is null or l.equipment_id = any($2::int[]))
+      order by l.equipment_id, l.id`,
+    [facilityId, ids],
+  );
   const byItem = new Map<number, LogbookEntryFacts[]>();
   for (const row of rows) {
     const list = byItem.get(row.equipment_id) ?? [];
     list.push(factsOf(row));
     byItem.set(row.equipment_id, list);
   }
-  return items.map((item) =>
-    statusItem(item, deriveEquipmentStatus(byItem.get(item.id) ?? [], now)),
+  return new Map(
+    [...byItem].map(([id, facts]) => [id, { fold: foldLogbook(facts), lastId: facts.at(-1)!.id }]),
   );
+}
+
+/** Keeps the fold of these items' logs (all of the facility's with `ids` null) beside them. */
+export async function keepFolds(q: Queryable, facilityId: number, ids: number[] | null) {
+  for (const [id, { fold, lastId }] of await foldsOf(q, facilityId, ids))
+    await q.query(
+      `insert into equipment_status (equipment_id, facility_id, last_entry_id, fold)
+       values ($1, $2, $3, $4)
+       on conflict (equipment_id) do update set last_entry_id = $3, fold = $4`,
+      [id, facilityId, lastId, JSON.stringify(fold)],
+    );
+}
+
+/**
+ * The board: every live item of the facility with its state at `now`, by name. Each item's fold
+ * is read as the write path kept it when it names the item's latest entry, and folded from the
+ * log otherwise, so the board, the logbook read and the production hold judge alike.
+ */
+export async function listEquipmentStatus(
+  q: Queryable,
+  facilityId: number,
+  now: Date,
+): Promise<TEquipmentStatusItem[]> {
+  const items = await q.query<{
+    id: number;
+    name: string;
+    fold: LogbookFold | null;
+    kept_id: number | null;
+    latest_id: number | null;
+  }>(
+    `select e.id, e.name, s.fold, s.last_entry_id as kept_id,
+            (select max(l.id) from equipment_logbook l
+              where l.facility_id = e.facility_id and l.equipment_id = e.id) as latest_id
+       from equipment e left join equipment_status s on s.equipment_id = e.id
+      where e.facility_id = $1 and e.archived_at is null
+      order by lower(e.name), e.id`,
+    [facilityId],
+  );
+  const stale = items.filter((i) => i.latest_id !== null && i.kept_id !== i.latest_id);
+  const folded =
+    stale.length > 0
+      ? await foldsOf(
+          q,
+          facilityId,
+          stale.map((i) => i.id),
+        )
+      : null;
+  return items.map((item) => {
+    const fold = folded?.get(item.id)?.fold ?? (item.latest_id === null ? null : item.fold);
+    return statusItem(item, fold ? statusAt(fold, now) : deriveEquipmentStatus([], now));
+  });
 }
 
 /** The logbook of one item, with its state at `now`. */

@@ -10,7 +10,7 @@ import type { KeyConfig } from '../active-directory/active-directory.settings.ts
 import { verifySigner } from '../auth/signing-password.ts';
 import { contentInForce } from '../policies/policy-in-force.ts';
 import { signerIn } from '../signatures/signatures.service.ts';
-import { factsOf, logbookRows, readLogbook } from './logbook.read.ts';
+import { factsOf, keepFolds, logbookRows, readLogbook } from './logbook.read.ts';
 
 const refuseInput = (property: string, message: string): never => {
   throw validationError([{ property, constraints: { [property]: message } }]);
@@ -222,6 +222,7 @@ export async function recordEntry(
       reason: request.reason ?? null,
       newValues: { entryId: inserted!.id, equipment: item.name, ...values, ...signature },
     });
+    await keepFolds(tx, scope.facilityId, [equipmentId]);
     const logbook = await readLogbook(tx, scope.facilityId, item, now);
     return { entry: logbook.entries.find((e) => e.id === inserted!.id)!, status: logbook.status };
   });
