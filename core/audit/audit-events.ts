@@ -161,6 +161,8 @@ const OWN_EVENTS = {
     Blocked: changes(),
     Unblocked: changes(),
     Correction: changes(),
+    // A use refused by the production hold, or a release refused (signer, run, hold).
+    Refused: recordsOnly<RefusalValues>(),
   },
   Facility: { LicenseChange: changes() },
   Feedback: { Create: recordsOnly() },

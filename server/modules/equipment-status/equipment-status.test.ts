@@ -162,10 +162,14 @@ describe('the equipment logbook', () => {
       [String(id)],
     );
     expect(audit.map((a) => a.action)).toEqual([
+      'Refused', // the first use, on an item never cleaned
       'CleaningStarted',
       'CleaningEnded',
+      'Refused', // the cleaner's own release
+      'Refused', // a release without the right to sign
       'Released',
       'UseStarted',
+      'Refused', // a second use while in use
       'UseEnded',
     ]);
   });

@@ -116,6 +116,36 @@ export async function recordEntry(
 ) {
   await equipmentItem(db, scope.facilityId, equipmentId);
   if (request.event === 'Released') await verifySigner(db, config, actor, actor.userId!, request);
+  try {
+    return await appendEntry(db, config, actor, scope, equipmentId, request, now);
+  } catch (error) {
+    // A refused start or release changes nothing, but the attempt is kept (Annex 11 §12.4,
+    // DESIGN: every failed attempt), written once the refused transaction has rolled back.
+    const refused =
+      error instanceof AppError &&
+      (error.errName === 'EquipmentNotReleased' || error.errName === 'NotAllowed');
+    if (refused && !db.joinsTransaction)
+      await writeAudit(db, actor, {
+        planId: scope.planId,
+        facilityId: scope.facilityId,
+        domain: 'EquipmentLogbook',
+        action: 'Refused',
+        entityId: equipmentId,
+        newValues: { attempted: request.event, why: error.message },
+      });
+    throw error;
+  }
+}
+
+async function appendEntry(
+  db: Db,
+  config: KeyConfig,
+  actor: Actor,
+  scope: Scope,
+  equipmentId: number,
+  request: TLogbookRequest,
+  now: Date,
+) {
   return db.transaction(async (tx) => {
     const item = await equipmentItem(tx, scope.facilityId, equipmentId, true);
     const rows = await logbookRows(tx, scope.facilityId, equipmentId);
