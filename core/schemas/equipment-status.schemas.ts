@@ -24,6 +24,8 @@ export type TEquipmentStatusItem = z.infer<typeof ZEquipmentStatusItem>;
 export const ZEquipmentStatusQuery = z.object({
   /** Only the items in this state (the board's filter). */
   state: ZEquipmentState.optional(),
+  /** Only the items of this production line (its equipment in the production-equipment matrix). */
+  productionId: ZId.optional(),
 });
 
 export const ZEquipmentStatusResponse = z.object({ items: z.array(ZEquipmentStatusItem) });

@@ -1,8 +1,20 @@
-import { Alert, Button, Card, Drawer, Flex, Segmented, Spin, Table, Tag, Typography } from 'antd';
+import {
+  Alert,
+  Button,
+  Card,
+  Drawer,
+  Flex,
+  Segmented,
+  Select,
+  Spin,
+  Table,
+  Tag,
+  Typography,
+} from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { EQUIPMENT_STATES } from '#core/equipment-status/equipment-status.ts';
-import { productsDef } from '#core/entities/defs/index.ts';
+import { productionsDef, productsDef } from '#core/entities/defs/index.ts';
 import { useEntityOptions } from '#client/shared/master-data/entity-queries.ts';
 import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
 import { countdown, STATE_COLOURS, STATE_LABELS } from './countdown.ts';
@@ -143,9 +155,11 @@ export function EquipmentStatusPage() {
   const now = useNow();
   const [state, setState] = useState<EquipmentState | 'All'>('All');
   const [open, setOpen] = useState<EquipmentStatusItem | null>(null);
+  const [line, setLine] = useState<number | null>(null);
+  const lines = useEntityOptions(productionsDef);
   const board = useQuery({
-    queryKey: equipmentStatusKeys.board(scope.facilityId),
-    queryFn: ({ signal }) => listEquipmentStatus(scope, signal),
+    queryKey: equipmentStatusKeys.board(scope.facilityId, line),
+    queryFn: ({ signal }) => listEquipmentStatus(scope, line, signal),
     refetchInterval: 60_000,
   });
   const products = useEntityOptions(productsDef);
@@ -159,6 +173,15 @@ export function EquipmentStatusPage() {
     <Card>
       <Typography.Title level={2}>Equipment status</Typography.Title>
       <Flex vertical gap="middle">
+        <Select
+          aria-label="Filter by line"
+          allowClear
+          placeholder="All lines"
+          style={{ maxWidth: 360 }}
+          value={line}
+          onChange={(value: number | undefined) => setLine(value ?? null)}
+          options={(lines.data?.data ?? []).map((p) => ({ value: p.id, label: String(p.name) }))}
+        />
         <Segmented
           aria-label="Filter by state"
           value={state}

@@ -12,14 +12,21 @@ export type Logbook = z.output<typeof ZLogbookResponse>;
 export type EquipmentState = TEquipmentStatusItem['state'];
 
 export const equipmentStatusKeys = {
-  board: (facilityId: number) => ['facility', facilityId, 'equipment-status'] as const,
+  board: (facilityId: number, productionId: number | null = null) =>
+    ['facility', facilityId, 'equipment-status', productionId] as const,
   logbook: (facilityId: number, id: number) =>
     ['facility', facilityId, 'equipment-status', 'logbook', id] as const,
 };
 
-export async function listEquipmentStatus(scope: FacilityScope, signal?: AbortSignal) {
+/** The board, of one line (production) or of the whole facility. */
+export async function listEquipmentStatus(
+  scope: FacilityScope,
+  productionId: number | null,
+  signal?: AbortSignal,
+) {
+  const line = productionId === null ? '' : `?productionId=${productionId}`;
   const { items } = await apiRequest<{ items: EquipmentStatusItem[] }>(
-    `${facilityPath(scope)}/equipment-status`,
+    `${facilityPath(scope)}/equipment-status${line}`,
     { signal, action: 'Loading the equipment status' },
   );
   return items;

@@ -36,15 +36,20 @@ export function registerEquipmentStatusRoutes(
         tags,
         summary: 'The state of every equipment item, derived from its logbook',
         description:
-          'Each live item with its state (`InUse`, `Dirty`, `Cleaning`, `CleanAwaitingRelease`, `Released`, `HoldExpired`, `Blocked`), since when, the last product and batch, the dirty-hold deadline and the clean-hold expiry, and why it may not be used now (`blockingReasons`, empty only when Released). `state` filters. Needs Equipment Get.',
+          'Each live item with its state (`InUse`, `Dirty`, `Cleaning`, `CleanAwaitingRelease`, `Released`, `HoldExpired`, `Blocked`), since when, the last product and batch, the dirty-hold deadline and the clean-hold expiry, and why it may not be used now (`blockingReasons`, empty only when Released). `state` filters by state, `productionId` by line (the production’s equipment). Needs Equipment Get.',
         params: ZFacilityParams,
         querystring: ZEquipmentStatusQuery,
         response: { 200: ZEquipmentStatusResponse },
       },
     },
     async (request) => {
-      const items = await listEquipmentStatus(db, request.params.facility, now());
-      const { state } = request.query;
+      const { state, productionId } = request.query;
+      const items = await listEquipmentStatus(
+        db,
+        request.params.facility,
+        now(),
+        productionId ?? null,
+      );
       return { items: state ? items.filter((i) => i.state === state) : items };
     },
   );

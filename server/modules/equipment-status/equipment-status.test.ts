@@ -174,6 +174,30 @@ describe('the equipment logbook', () => {
     ]);
   });
 
+  it('filters the board by line: the equipment of a production', async () => {
+    const [onLine, offLine] = [await item(), await item()];
+    await ok(onLine, { event: 'CleaningStarted' }, cleaner);
+    const line = await t.call('POST', `${t.F}/productions`, {
+      name: `Line ${names}`,
+      equipmentIds: [onLine],
+    });
+    expect(line.status).toBe(200);
+    const board = await t.call(
+      'GET',
+      `${t.F}/equipment-status?productionId=${line.body.result.id}`,
+    );
+    expect(board.body.items.map((i: Body) => [i.equipmentId, i.state])).toEqual([
+      [onLine, 'Cleaning'],
+    ]);
+    const cleaning = await t.call(
+      'GET',
+      `${t.F}/equipment-status?productionId=${line.body.result.id}&state=Dirty`,
+    );
+    expect(cleaning.body.items).toEqual([]);
+    expect(offLine).not.toBe(onLine);
+    expect((await t.call('GET', `${t.F}/equipment-status?productionId=99999999`)).status).toBe(404);
+  });
+
   it('blocks with a reason and brings an unblocked item back Dirty', async () => {
     const id = await item();
     await cleaned(id);

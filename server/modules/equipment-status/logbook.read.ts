@@ -10,6 +10,7 @@ import type {
   TEquipmentStatusItem,
   TLogbookEntry,
 } from '#core/schemas/equipment-status.schemas.ts';
+import { AppError } from '#core/errors/errors.ts';
 import type { Queryable } from '#server/db/db.ts';
 
 /** A logbook row as stored (migration 20261210120000_equipment_logbook.sql). */
@@ -155,7 +156,16 @@ export async function listEquipmentStatus(
   q: Queryable,
   facilityId: number,
   now: Date,
+  productionId: number | null = null,
 ): Promise<TEquipmentStatusItem[]> {
+  if (productionId !== null) {
+    const [line] = await q.query(`select 1 from productions where facility_id = $1 and id = $2`, [
+      facilityId,
+      productionId,
+    ]);
+    if (!line)
+      throw new AppError('NotFoundError', `No production ${productionId} in this facility`);
+  }
   const items = await q.query<{
     id: number;
     name: string;
@@ -168,8 +178,10 @@ export async function listEquipmentStatus(
               where l.facility_id = e.facility_id and l.equipment_id = e.id) as latest_id
        from equipment e left join equipment_status s on s.equipment_id = e.id
       where e.facility_id = $1 and e.archived_at is null
+        and ($2::int is null or e.id = any(
+          (select p.equipment_ids from productions p where p.facility_id = $1 and p.id = $2)::int[]))
       order by lower(e.name), e.id`,
-    [facilityId],
+    [facilityId, productionId],
   );
   const stale = items.filter((i) => i.latest_id !== null && i.kept_id !== i.latest_id);
   const folded =
