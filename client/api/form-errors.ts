@@ -97,6 +97,9 @@ export function describeSaveError(error: unknown): SaveProblem {
         title: 'Please check the highlighted fields',
         message: error.message,
       };
+    case 'EquipmentNotReleased':
+      // The production hold (issue 31): the message names every reason.
+      return { kind: 'notice', title: 'Equipment not released', message: error.message };
     default:
       return { kind: 'notice', title: 'Error Occurred', message: error.message };
   }

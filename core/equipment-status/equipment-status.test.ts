@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   deriveEquipmentStatus,
+  nextEvents,
   whyRefused,
   type LogbookEntryFacts,
   type TLogbookEvent,
@@ -97,5 +98,11 @@ describe('deriveEquipmentStatus', () => {
     ]);
     const unblocked = entry('Unblocked', '2026-12-01T08:30:00Z');
     expect(deriveEquipmentStatus([blocked, unblocked], now).state).toBe('Dirty');
+  });
+
+  it('offers the events each state allows', () => {
+    expect(nextEvents('Dirty')).toEqual(['CleaningStarted', 'Blocked']);
+    expect(nextEvents('Released')).toEqual(['UseStarted', 'CleaningStarted', 'Blocked']);
+    expect(nextEvents('Blocked')).toEqual(['Unblocked']);
   });
 });

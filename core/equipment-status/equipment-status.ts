@@ -157,6 +157,10 @@ const FROM: Record<Exclude<TLogbookEvent, 'Correction'>, readonly TEquipmentStat
 const allowedFrom = (state: TEquipmentState, event: TLogbookEvent) =>
   event !== 'Correction' && FROM[event].includes(state);
 
+/** The events that may follow the state (a correction aside), as a screen offers them. */
+export const nextEvents = (state: TEquipmentState): TLogbookEvent[] =>
+  LOGBOOK_EVENTS.filter((event) => allowedFrom(state, event));
+
 /**
  * What the entries make of the item before the clock is read: the same whenever it is read, so
  * it may be kept beside the log (keyed by the last entry it folded) and settled at each read.

@@ -17,7 +17,9 @@ import { EQUIPMENT_STATES } from '#core/equipment-status/equipment-status.ts';
 import { productionsDef, productsDef } from '#core/entities/defs/index.ts';
 import { useEntityOptions } from '#client/shared/master-data/entity-queries.ts';
 import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
+import { usePermissions } from '#client/shared/permissions.ts';
 import { countdown, STATE_COLOURS, STATE_LABELS } from './countdown.ts';
+import { RecordEntryDialog } from './RecordEntryDialog.tsx';
 import {
   equipmentStatusKeys,
   listEquipmentStatus,
@@ -43,11 +45,13 @@ function ItemCard({
   now,
   productName,
   onOpen,
+  onRecord,
 }: {
   item: EquipmentStatusItem;
   now: number;
   productName: (id: number | null) => string;
   onOpen: () => void;
+  onRecord: (() => void) | null;
 }) {
   const dirty = item.state === 'Dirty' ? countdown(item.dirtyHoldDueAt, now) : null;
   const clean =
@@ -78,9 +82,14 @@ function ItemCard({
             {reason}
           </Typography.Text>
         ))}
-        <div>
+        <Flex gap="small">
           <Button onClick={onOpen}>Logbook</Button>
-        </div>
+          {onRecord ? (
+            <Button type="primary" onClick={onRecord}>
+              Record
+            </Button>
+          ) : null}
+        </Flex>
       </Flex>
     </Card>
   );
@@ -156,6 +165,8 @@ export function EquipmentStatusPage() {
   const [state, setState] = useState<EquipmentState | 'All'>('All');
   const [open, setOpen] = useState<EquipmentStatusItem | null>(null);
   const [line, setLine] = useState<number | null>(null);
+  const [recording, setRecording] = useState<EquipmentStatusItem | null>(null);
+  const canRecord = usePermissions().can('Equipment', 'Modify');
   const lines = useEntityOptions(productionsDef);
   const board = useQuery({
     queryKey: equipmentStatusKeys.board(scope.facilityId, line),
@@ -205,12 +216,14 @@ export function EquipmentStatusPage() {
                 now={now}
                 productName={productName}
                 onOpen={() => setOpen(item)}
+                onRecord={canRecord ? () => setRecording(item) : null}
               />
             ))
           )}
         </Flex>
       </Flex>
       <LogbookDrawer item={open} productName={productName} onClose={() => setOpen(null)} />
+      {recording ? <RecordEntryDialog item={recording} onClose={() => setRecording(null)} /> : null}
     </Card>
   );
 }

@@ -3,6 +3,7 @@ import type {
   ZEquipmentStatusItem,
   ZLogbookResponse,
   TEquipmentStatusItem,
+  TLogbookRequest,
 } from '#core/schemas/equipment-status.schemas.ts';
 import { apiRequest } from '#client/api/http-client.ts';
 import { facilityPath, type FacilityScope } from '#client/shared/master-data/entity-api.ts';
@@ -12,6 +13,8 @@ export type Logbook = z.output<typeof ZLogbookResponse>;
 export type EquipmentState = TEquipmentStatusItem['state'];
 
 export const equipmentStatusKeys = {
+  /** The board of every line and each item's log: what a new entry changes. */
+  all: (facilityId: number) => ['facility', facilityId, 'equipment-status'] as const,
   board: (facilityId: number, productionId: number | null = null) =>
     ['facility', facilityId, 'equipment-status', productionId] as const,
   logbook: (facilityId: number, id: number) =>
@@ -37,4 +40,12 @@ export function readLogbook(scope: FacilityScope, id: number, signal?: AbortSign
     signal,
     action: 'Loading the equipment logbook',
   });
+}
+
+/** Appends an entry to an item's log (the server judges it: the production hold, the release). */
+export function recordEntry(scope: FacilityScope, id: number, body: TLogbookRequest) {
+  return apiRequest<{ entry: unknown; status: EquipmentStatusItem }>(
+    `${facilityPath(scope)}/equipment/${id}/logbook`,
+    { method: 'POST', body, action: 'Recording the logbook entry' },
+  );
 }
