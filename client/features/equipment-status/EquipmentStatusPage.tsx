@@ -11,20 +11,23 @@ import {
   Tag,
   Typography,
 } from 'antd';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { EQUIPMENT_STATES } from '#core/equipment-status/equipment-status.ts';
 import { productionsDef, productsDef } from '#core/entities/defs/index.ts';
 import { useEntityOptions } from '#client/shared/master-data/entity-queries.ts';
 import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
 import { usePermissions } from '#client/shared/permissions.ts';
+import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
 import { countdown, STATE_COLOURS, STATE_LABELS } from './countdown.ts';
 import { RecordEntryDialog } from './RecordEntryDialog.tsx';
 import {
   equipmentStatusKeys,
   listEquipmentStatus,
   readLogbook,
+  recordEntry,
   type EquipmentState,
+  type LogbookEntry,
   type EquipmentStatusItem,
 } from './equipment-status-api.ts';
 
@@ -98,13 +101,17 @@ function ItemCard({
 function LogbookDrawer({
   item,
   productName,
+  canCorrect,
   onClose,
 }: {
   item: EquipmentStatusItem | null;
   productName: (id: number | null) => string;
+  canCorrect: boolean;
   onClose: () => void;
 }) {
   const scope = useFacilityScope();
+  const queryClient = useQueryClient();
+  const [correcting, setCorrecting] = useState<LogbookEntry | null>(null);
   const logbook = useQuery({
     queryKey: equipmentStatusKeys.logbook(scope.facilityId, item?.equipmentId ?? 0),
     queryFn: ({ signal }) => readLogbook(scope, item!.equipmentId, signal),
@@ -149,8 +156,39 @@ function LogbookDrawer({
                 .filter(Boolean)
                 .join('; '),
           },
+          ...(canCorrect
+            ? [
+                {
+                  title: '',
+                  render: (_: unknown, e: LogbookEntry) =>
+                    e.event === 'Correction' || e.correctedBy ? null : (
+                      <Button size="small" onClick={() => setCorrecting(e)}>
+                        Correct
+                      </Button>
+                    ),
+                },
+              ]
+            : []),
         ]}
       />
+      {correcting && item ? (
+        <ReasonDialog
+          title={`Correct entry ${correcting.id} (${correcting.event})`}
+          description="The entry stays in the log, marked as corrected; the item's state is judged without it. Record the right entry afterwards."
+          okText="Correct"
+          onSubmit={async ({ reason }) => {
+            await recordEntry(scope, item.equipmentId, {
+              event: 'Correction',
+              correctsId: correcting.id,
+              reason,
+            });
+            await queryClient.invalidateQueries({
+              queryKey: equipmentStatusKeys.all(scope.facilityId),
+            });
+          }}
+          onClose={() => setCorrecting(null)}
+        />
+      ) : null}
     </Drawer>
   );
 }
@@ -222,7 +260,12 @@ export function EquipmentStatusPage() {
           )}
         </Flex>
       </Flex>
-      <LogbookDrawer item={open} productName={productName} onClose={() => setOpen(null)} />
+      <LogbookDrawer
+        item={open}
+        productName={productName}
+        canCorrect={canRecord}
+        onClose={() => setOpen(null)}
+      />
       {recording ? <RecordEntryDialog item={recording} onClose={() => setRecording(null)} /> : null}
     </Card>
   );

@@ -10,6 +10,7 @@ import { facilityPath, type FacilityScope } from '#client/shared/master-data/ent
 
 export type EquipmentStatusItem = z.output<typeof ZEquipmentStatusItem>;
 export type Logbook = z.output<typeof ZLogbookResponse>;
+export type LogbookEntry = Logbook['entries'][number];
 export type EquipmentState = TEquipmentStatusItem['state'];
 
 export const equipmentStatusKeys = {
