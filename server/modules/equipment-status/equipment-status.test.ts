@@ -125,6 +125,9 @@ describe('the equipment logbook', () => {
     expect(released.body.entry.signedContentHash).toMatch(/^[0-9a-f]{64}$/);
     expect(released.body.status).toMatchObject({ state: 'Released', blockingReasons: [] });
 
+    const foreign = await log(id, { event: 'UseStarted', productId: 99999999, batch: 'B-100' });
+    expect(foreign.status).toBe(422);
+    expect(foreign.body.errors[0].property).toBe('productId');
     const noBatch = await log(id, { event: 'UseStarted', productId: product });
     expect(noBatch.status).toBe(422);
     expect(noBatch.body.errors[0].property).toBe('batch');

@@ -1,5 +1,9 @@
 import { createHash } from 'node:crypto';
-import { deriveEquipmentStatus, whyRefused } from '#core/equipment-status/equipment-status.ts';
+import {
+  deriveEquipmentStatus,
+  standingEntries,
+  whyRefused,
+} from '#core/equipment-status/equipment-status.ts';
 import { AppError, validationError } from '#core/errors/errors.ts';
 import { RELEASE_MEANING, type TLogbookRequest } from '#core/schemas/equipment-status.schemas.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
@@ -71,18 +75,38 @@ async function facilityHolds(q: Queryable, facilityId: number) {
  * The hold time pinned on the entry that starts it (Annex 15 §10.12: hold times established by
  * validation): the validated protocol's of the cleaning's verification run, else the facility's.
  */
-async function holdsFor(
+async function holdFor(
   q: Queryable,
   facilityId: number,
   request: TLogbookRequest,
   run: RunFacts | null,
 ) {
   if (request.event !== 'UseEnded' && request.event !== 'CleaningEnded') return null;
-  const hours = request.event === 'UseEnded' ? 'dirty' : 'clean';
-  if (run && run[hours] !== null) return { ...run, source: 'protocol' as const, hours };
-  const facility = await facilityHolds(q, facilityId);
-  if (facility[hours] === null) return null;
-  return { ...facility, source: 'facility default' as const, hours };
+  const kind = request.event === 'UseEnded' ? 'dirty' : 'clean';
+  if (run && run[kind] !== null) return { kind, hours: run[kind], source: 'protocol' as const };
+  const hours = (await facilityHolds(q, facilityId))[kind];
+  return hours === null ? null : { kind, hours, source: 'facility default' as const };
+}
+
+/** The product and cleaning procedure an entry names must be the facility's (422 otherwise). */
+async function checkReferences(q: Queryable, facilityId: number, request: TLogbookRequest) {
+  const refs = [
+    ['productId', 'products', 'product', request.productId],
+    [
+      'cleaningProcedureId',
+      'cleaning_procedures',
+      'cleaning procedure',
+      request.cleaningProcedureId,
+    ],
+  ] as const;
+  for (const [property, table, label, id] of refs) {
+    if (id === undefined) continue;
+    const [found] = await q.query(`select 1 from ${table} where facility_id = $1 and id = $2`, [
+      facilityId,
+      id,
+    ]);
+    if (!found) refuseInput(property, `No ${label} ${id} in this facility`);
+  }
 }
 
 /** When the entry happened: now, or an earlier `at` with a reason, never before the last entry. */
@@ -168,8 +192,10 @@ async function appendEntry(
       refuseInput('event', refusals.join('; '));
     }
 
+    await checkReferences(tx, scope.facilityId, request);
     let run: RunFacts | null = null;
-    const cleaningEnded = [...facts].reverse().find((f) => f.event === 'CleaningEnded');
+    // A release is judged on the run the cleaning named, unless it names one itself.
+    const cleaningEnded = standingEntries(facts).findLast((f) => f.event === 'CleaningEnded');
     const runId =
       request.runId ??
       (request.event === 'Released' && cleaningEnded
@@ -197,7 +223,7 @@ async function appendEntry(
       releasedAtRisk = run?.release_flag === 'MAY_BE_RELEASED';
     }
 
-    const hold = await holdsFor(tx, scope.facilityId, request, run);
+    const hold = await holdFor(tx, scope.facilityId, request, run);
     const values = {
       event: request.event,
       at: at.toISOString(),
@@ -207,8 +233,8 @@ async function appendEntry(
       cleaningProcedureId: request.cleaningProcedureId ?? null,
       runId: runId ?? null,
       correctsId: request.correctsId ?? null,
-      dirtyHoldHours: hold?.hours === 'dirty' ? hold.dirty : null,
-      cleanHoldHours: hold?.hours === 'clean' ? hold.clean : null,
+      dirtyHoldHours: hold?.kind === 'dirty' ? hold.hours : null,
+      cleanHoldHours: hold?.kind === 'clean' ? hold.hours : null,
       holdSource: hold?.source ?? null,
       releasedAtRisk,
     };
