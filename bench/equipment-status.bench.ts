@@ -5,7 +5,7 @@
 // GET {F}/equipment-status read READS times. Prints p50/p99.
 // Runs on the PostgreSQL server at 127.0.0.1:5432 (or BENCH_PG_URL) only, the app in this
 // process: the entries are inserted by SQL beside it.
-//   npx tsx bench/equipment-status.bench.ts
+//   npm run bench:equipment-status
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
