@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '#core/errors/errors.ts';
-import { adminActor } from '#server/test/factories/admin.ts';
+import { adminActor, adminSigner } from '#server/test/factories/admin.ts';
+import { buildApprovedProtocol } from '#server/test/factories/verification.ts';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
 import { runKit, type RunFacility } from '#server/test/run-test-kit.ts';
@@ -333,6 +334,30 @@ describe('the equipment logbook', () => {
     ]);
     const inTime = await recordEntry(db, t.server.config, actor, scope, id, use, new Date());
     expect(inTime.status.state).toBe('InUse');
+  });
+
+  it('pins the hold times of the approved protocol covering the item and its last product', async () => {
+    const id = await item();
+    const admin = await adminSigner(t.server.db);
+    const scope = { planId: t.planId, facilityId: t.facilityId };
+    const covering = { equipmentIds: [id], productIds: [product], limitsSnapshotId: f.snapshotId };
+    await buildApprovedProtocol(
+      t.server,
+      scope,
+      { protocolNumber: `PR-HOLD-${id}`, name: 'Hold study', ...covering, dirtyHoldMaxHours: 8 },
+      { submitter: admin },
+    );
+    await buildApprovedProtocol(
+      t.server,
+      scope,
+      { protocolNumber: `PR-HOLD2-${id}`, name: 'Hold study 2', ...covering, dirtyHoldMaxHours: 6 },
+      { submitter: admin },
+    );
+    await cleaned(id);
+    await release(id);
+    await ok(id, { event: 'UseStarted', productId: product, batch: 'B-400' });
+    const dirty = await ok(id, { event: 'UseEnded' });
+    expect(dirty.entry).toMatchObject({ dirtyHoldHours: 6, holdSource: 'protocol' });
   });
 
   it('pins the facility default hold times when no protocol gives them', async () => {

@@ -9,7 +9,7 @@ import { RELEASE_MEANING, type TLogbookRequest } from '#core/schemas/equipment-s
 import type { Db, Queryable } from '#server/db/db.ts';
 import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 import type { Scope } from '#server/entities/entity-store.ts';
-import { canonicalJson } from '#server/records/controlled.ts';
+import { canonicalJson, versionInForce } from '#server/records/controlled.ts';
 import type { KeyConfig } from '../active-directory/active-directory.settings.ts';
 import { verifySigner } from '../auth/signing-password.ts';
 import { contentInForce } from '../policies/policy-in-force.ts';
@@ -71,19 +71,62 @@ async function facilityHolds(q: Queryable, facilityId: number) {
   return { dirty: content.dirtyHoldTimeHours ?? null, clean: content.cleanHoldTimeHours ?? null };
 }
 
+interface ProtocolHolds {
+  equipmentIds?: number[];
+  productIds?: number[];
+  dirtyHoldMaxHours?: number | null;
+  cleanHoldMaxHours?: number | null;
+}
+
+/**
+ * The strictest hold of the approved protocols that cover the item and the product last made on
+ * it (their version in force names both), or null when none gives one.
+ */
+async function coveringProtocolHold(
+  q: Queryable,
+  facilityId: number,
+  equipmentId: number,
+  productId: number | null,
+  kind: 'dirty' | 'clean',
+): Promise<number | null> {
+  if (productId === null) return null;
+  const candidates = await q.query<{ id: number }>(
+    `select id from protocols where facility_id = $1 and archived_at is null
+        and $2 = any(equipment_ids) and $3 = any(product_ids)`,
+    [facilityId, equipmentId, productId],
+  );
+  const hours: number[] = [];
+  for (const { id } of candidates) {
+    const ref = { facilityId, documentType: 'Protocol' as const, documentId: id };
+    const content = (await versionInForce<ProtocolHolds>(q, ref))?.content;
+    const covers =
+      content?.equipmentIds?.includes(equipmentId) && content.productIds?.includes(productId);
+    const hold = kind === 'dirty' ? content?.dirtyHoldMaxHours : content?.cleanHoldMaxHours;
+    if (covers && typeof hold === 'number') hours.push(hold);
+  }
+  return hours.length > 0 ? Math.min(...hours) : null;
+}
+
 /**
  * The hold time pinned on the entry that starts it (Annex 15 §10.12: hold times established by
- * validation): the validated protocol's of the cleaning's verification run, else the facility's.
+ * validation): the validated protocol's (of the cleaning's verification run, else the strictest
+ * approved protocol covering the item and its last product), else the facility's default.
  */
 async function holdFor(
   q: Queryable,
   facilityId: number,
+  equipmentId: number,
   request: TLogbookRequest,
-  run: RunFacts | null,
+  context: { run: RunFacts | null; lastProductId: number | null },
 ) {
   if (request.event !== 'UseEnded' && request.event !== 'CleaningEnded') return null;
   const kind = request.event === 'UseEnded' ? 'dirty' : 'clean';
-  if (run && run[kind] !== null) return { kind, hours: run[kind], source: 'protocol' as const };
+  const { run, lastProductId } = context;
+  const validated =
+    run && run[kind] !== null
+      ? run[kind]
+      : await coveringProtocolHold(q, facilityId, equipmentId, lastProductId, kind);
+  if (validated !== null) return { kind, hours: validated, source: 'protocol' as const };
   const hours = (await facilityHolds(q, facilityId))[kind];
   return hours === null ? null : { kind, hours, source: 'facility default' as const };
 }
@@ -223,7 +266,10 @@ async function appendEntry(
       releasedAtRisk = run?.release_flag === 'MAY_BE_RELEASED';
     }
 
-    const hold = await holdFor(tx, scope.facilityId, request, run);
+    const hold = await holdFor(tx, scope.facilityId, equipmentId, request, {
+      run,
+      lastProductId: status.lastProductId,
+    });
     const values = {
       event: request.event,
       at: at.toISOString(),
