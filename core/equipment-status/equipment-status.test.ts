@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   deriveEquipmentStatus,
   nextEvents,
+  trainStatus,
   whyRefused,
   type LogbookEntryFacts,
   type TLogbookEvent,
@@ -104,5 +105,22 @@ describe('deriveEquipmentStatus', () => {
     expect(nextEvents('Dirty')).toEqual(['CleaningStarted', 'Blocked']);
     expect(nextEvents('Released')).toEqual(['UseStarted', 'CleaningStarted', 'Blocked']);
     expect(nextEvents('Blocked')).toEqual(['Unblocked']);
+  });
+
+  it('gives a train the state of its least ready item, with the reasons of each item', () => {
+    const released = { name: 'Mixer', state: 'Released' as const, blockingReasons: [] };
+    const dirty = {
+      name: 'Dryer',
+      state: 'Dirty' as const,
+      blockingReasons: ['Dirty: not cleaned'],
+    };
+    const inUse = { name: 'Press', state: 'InUse' as const, blockingReasons: ['In use'] };
+    expect(trainStatus([released, released])).toEqual({ state: 'Released', blockingReasons: [] });
+    expect(trainStatus([released, inUse])).toMatchObject({ state: 'InUse' });
+    expect(trainStatus([inUse, dirty, released])).toEqual({
+      state: 'Dirty',
+      blockingReasons: ['Press: In use', 'Dryer: Dirty: not cleaned'],
+    });
+    expect(trainStatus([]).state).toBe('Dirty');
   });
 });

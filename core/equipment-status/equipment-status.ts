@@ -245,3 +245,35 @@ export function whyRefused(status: EquipmentStatus, request: EntryRequest): stri
   if (request.event === 'Released' && status.state === 'HoldExpired') return status.blockingReasons;
   return [`${request.event} cannot follow the state ${status.state}`];
 }
+
+/** The order of readiness: a train is as far from use as its least ready item. */
+const READINESS: readonly TEquipmentState[] = [
+  'Blocked',
+  'HoldExpired',
+  'Dirty',
+  'Cleaning',
+  'CleanAwaitingRelease',
+  'InUse',
+  'Released',
+];
+
+/**
+ * The state of a train (a production's equipment) from its items': the least ready of them, and
+ * every item's reason named by the item. A train is Released only when every item is; with no
+ * item it has nothing to use and is Dirty.
+ */
+export function trainStatus(
+  members: readonly { name: string; state: TEquipmentState; blockingReasons: readonly string[] }[],
+): { state: TEquipmentState; blockingReasons: string[] } {
+  if (members.length === 0)
+    return { state: 'Dirty', blockingReasons: ['No equipment in the train'] };
+  const rank = (state: TEquipmentState) => READINESS.indexOf(state);
+  const state = members.reduce<TEquipmentState>(
+    (worst, m) => (rank(m.state) < rank(worst) ? m.state : worst),
+    'Released',
+  );
+  return {
+    state,
+    blockingReasons: members.flatMap((m) => m.blockingReasons.map((r) => `${m.name}: ${r}`)),
+  };
+}

@@ -28,7 +28,20 @@ export const ZEquipmentStatusQuery = z.object({
   productionId: ZId.optional(),
 });
 
-export const ZEquipmentStatusResponse = z.object({ items: z.array(ZEquipmentStatusItem) });
+/** A train (a production's equipment): the state of its least ready item. */
+export const ZTrainStatus = z.object({
+  productionId: z.number().int(),
+  name: z.string(),
+  state: ZEquipmentState,
+  equipmentIds: z.array(z.number().int()),
+  blockingReasons: z.array(z.string()),
+});
+export type TTrainStatus = z.infer<typeof ZTrainStatus>;
+
+export const ZEquipmentStatusResponse = z.object({
+  items: z.array(ZEquipmentStatusItem),
+  trains: z.array(ZTrainStatus),
+});
 
 export const ZLogbookParams = z.object({ plan: ZId, facility: ZId, id: ZId });
 

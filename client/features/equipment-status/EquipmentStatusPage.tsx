@@ -216,8 +216,9 @@ export function EquipmentStatusPage() {
   const productName = (id: number | null) => (id === null ? '—' : (names.get(id) ?? `#${id}`));
   if (board.isError) return <Alert type="error" title={board.error.message} />;
   if (board.isPending) return <Spin />;
-  const shown = board.data.filter((i) => state === 'All' || i.state === state);
-  const count = (s: EquipmentState) => board.data.filter((i) => i.state === s).length;
+  const { items, trains } = board.data;
+  const shown = items.filter((i) => state === 'All' || i.state === state);
+  const count = (s: EquipmentState) => items.filter((i) => i.state === s).length;
   return (
     <Card>
       <Typography.Title level={2}>Equipment status</Typography.Title>
@@ -236,13 +237,27 @@ export function EquipmentStatusPage() {
           value={state}
           onChange={(value) => setState(value as EquipmentState | 'All')}
           options={[
-            { value: 'All', label: `All (${board.data.length})` },
+            { value: 'All', label: `All (${items.length})` },
             ...EQUIPMENT_STATES.map((s) => ({
               value: s,
               label: `${STATE_LABELS[s]} (${count(s)})`,
             })),
           ]}
         />
+        {trains.length > 0 ? (
+          <Flex wrap gap="small" aria-label="Trains">
+            {trains.map((train) => (
+              <Tag
+                key={train.productionId}
+                color={STATE_COLOURS[train.state]}
+                style={{ fontSize: 16, padding: '4px 8px' }}
+                title={train.blockingReasons.join('\n')}
+              >
+                {train.name}: {STATE_LABELS[train.state]}
+              </Tag>
+            ))}
+          </Flex>
+        ) : null}
         <Flex wrap gap="middle">
           {shown.length === 0 ? (
             <Typography.Text type="secondary">No equipment in this state</Typography.Text>

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type {
   ZEquipmentStatusItem,
+  ZEquipmentStatusResponse,
   ZLogbookResponse,
   TEquipmentStatusItem,
   TLogbookRequest,
@@ -9,6 +10,7 @@ import { apiRequest } from '#client/api/http-client.ts';
 import { facilityPath, type FacilityScope } from '#client/shared/master-data/entity-api.ts';
 
 export type EquipmentStatusItem = z.output<typeof ZEquipmentStatusItem>;
+export type EquipmentStatusBoard = z.output<typeof ZEquipmentStatusResponse>;
 export type Logbook = z.output<typeof ZLogbookResponse>;
 export type LogbookEntry = Logbook['entries'][number];
 export type EquipmentState = TEquipmentStatusItem['state'];
@@ -23,17 +25,16 @@ export const equipmentStatusKeys = {
 };
 
 /** The board, of one line (production) or of the whole facility. */
-export async function listEquipmentStatus(
+export function listEquipmentStatus(
   scope: FacilityScope,
   productionId: number | null,
   signal?: AbortSignal,
 ) {
   const line = productionId === null ? '' : `?productionId=${productionId}`;
-  const { items } = await apiRequest<{ items: EquipmentStatusItem[] }>(
-    `${facilityPath(scope)}/equipment-status${line}`,
-    { signal, action: 'Loading the equipment status' },
-  );
-  return items;
+  return apiRequest<EquipmentStatusBoard>(`${facilityPath(scope)}/equipment-status${line}`, {
+    signal,
+    action: 'Loading the equipment status',
+  });
 }
 
 export function readLogbook(scope: FacilityScope, id: number, signal?: AbortSignal) {

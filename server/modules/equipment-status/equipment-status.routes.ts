@@ -12,7 +12,7 @@ import {
 import { z } from 'zod';
 import { typed, type AppContext } from '#server/http/app-context.ts';
 import { actorOf } from '#server/http/session-guard.ts';
-import { listEquipmentStatus, readLogbook } from './logbook.read.ts';
+import { listEquipmentStatus, listTrainStatus, readLogbook } from './logbook.read.ts';
 import { equipmentItem, recordEntry } from './logbook.service.ts';
 
 const F = '/api/v2/plans/:plan/facilities/:facility';
@@ -36,7 +36,7 @@ export function registerEquipmentStatusRoutes(
         tags,
         summary: 'The state of every equipment item, derived from its logbook',
         description:
-          'Each live item with its state (`InUse`, `Dirty`, `Cleaning`, `CleanAwaitingRelease`, `Released`, `HoldExpired`, `Blocked`), since when, the last product and batch, the dirty-hold deadline and the clean-hold expiry, and why it may not be used now (`blockingReasons`, empty only when Released). `state` filters by state, `productionId` by line (the production’s equipment). Needs Equipment Get.',
+          'Each live item with its state (`InUse`, `Dirty`, `Cleaning`, `CleanAwaitingRelease`, `Released`, `HoldExpired`, `Blocked`), since when, the last product and batch, the dirty-hold deadline and the clean-hold expiry, and why it may not be used now (`blockingReasons`, empty only when Released). `trains` gives each production (train) the state of its least ready item, with every item’s reasons. `state` filters both by state, `productionId` by line (the production’s equipment). Needs Equipment Get.',
         params: ZFacilityParams,
         querystring: ZEquipmentStatusQuery,
         response: { 200: ZEquipmentStatusResponse },
@@ -50,7 +50,16 @@ export function registerEquipmentStatusRoutes(
         now(),
         productionId ?? null,
       );
-      return { items: state ? items.filter((i) => i.state === state) : items };
+      const trains = await listTrainStatus(
+        db,
+        request.params.facility,
+        items,
+        productionId ?? null,
+      );
+      return {
+        items: state ? items.filter((i) => i.state === state) : items,
+        trains: state ? trains.filter((t) => t.state === state) : trains,
+      };
     },
   );
 

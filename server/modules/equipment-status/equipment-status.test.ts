@@ -193,11 +193,21 @@ describe('the equipment logbook', () => {
     expect(board.body.items.map((i: Body) => [i.equipmentId, i.state])).toEqual([
       [onLine, 'Cleaning'],
     ]);
+    // The line's train is as ready as its least ready item.
+    expect(board.body.trains).toEqual([
+      {
+        productionId: line.body.result.id,
+        name: `Line ${names}`,
+        state: 'Cleaning',
+        equipmentIds: [onLine],
+        blockingReasons: [`${board.body.items[0].name}: Cleaning in progress`],
+      },
+    ]);
     const cleaning = await t.call(
       'GET',
       `${t.F}/equipment-status?productionId=${line.body.result.id}&state=Dirty`,
     );
-    expect(cleaning.body.items).toEqual([]);
+    expect(cleaning.body).toEqual({ items: [], trains: [] });
     expect(offLine).not.toBe(onLine);
     expect((await t.call('GET', `${t.F}/equipment-status?productionId=99999999`)).status).toBe(404);
   });

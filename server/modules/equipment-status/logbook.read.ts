@@ -5,10 +5,12 @@ import {
   type EquipmentStatus,
   type LogbookEntryFacts,
   type LogbookFold,
+  trainStatus,
 } from '#core/equipment-status/equipment-status.ts';
 import type {
   TEquipmentStatusItem,
   TLogbookEntry,
+  TTrainStatus,
 } from '#core/schemas/equipment-status.schemas.ts';
 import { AppError } from '#core/errors/errors.ts';
 import type { Queryable } from '#server/db/db.ts';
@@ -195,6 +197,34 @@ export async function listEquipmentStatus(
   return items.map((item) => {
     const fold = folded?.get(item.id)?.fold ?? (item.latest_id === null ? null : item.fold);
     return statusItem(item, fold ? statusAt(fold, now) : deriveEquipmentStatus([], now));
+  });
+}
+
+/**
+ * The trains of the facility (each production's live equipment), or of one production, from the
+ * board's items: a train is as ready as its least ready item.
+ */
+export async function listTrainStatus(
+  q: Queryable,
+  facilityId: number,
+  items: readonly TEquipmentStatusItem[],
+  productionId: number | null,
+): Promise<TTrainStatus[]> {
+  const lines = await q.query<{ id: number; name: string; equipment_ids: number[] }>(
+    `select id, name, equipment_ids from productions
+      where facility_id = $1 and archived_at is null and ($2::int is null or id = $2)
+      order by lower(name), id`,
+    [facilityId, productionId],
+  );
+  const byId = new Map(items.map((i) => [i.equipmentId, i]));
+  return lines.map((line) => {
+    const members = line.equipment_ids.flatMap((id) => byId.get(id) ?? []);
+    return {
+      productionId: line.id,
+      name: line.name,
+      equipmentIds: members.map((m) => m.equipmentId),
+      ...trainStatus(members),
+    };
   });
 }
 
