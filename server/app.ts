@@ -60,6 +60,7 @@ import { registerControlledEntities } from './records/controlled-entities.ts';
 import { registerSignatureRoutes } from './modules/signatures/signatures.routes.ts';
 import { registerEquipmentExtrasRoutes } from './modules/equipment-extras/equipment-extras.routes.ts';
 import { registerRoomGradeRoutes } from './modules/room-grades/room-grades.routes.ts';
+import { registerEquipmentStatusRoutes } from './modules/equipment-status/equipment-status.routes.ts';
 import { registerAdditionalPropertyRoutes } from './modules/additional-properties/additional-properties.routes.ts';
 import { registerProductionAreaRoutes } from './modules/productions/production-area.routes.ts';
 import { registerQualificationTaskRoutes } from './modules/cleaning-assessments/qualification-tasks.routes.ts';
@@ -201,6 +202,8 @@ export async function buildApp({
   registerSignatureRoutes(context);
   registerEquipmentExtrasRoutes(context);
   registerRoomGradeRoutes(context);
+  // Issue 31: equipment status, the cleaning and use log, release and the production hold.
+  registerEquipmentStatusRoutes(context);
   registerAdditionalPropertyRoutes(context);
   registerProductionAreaRoutes(context);
   // Issue 11: qualification tasks and the risk goal.

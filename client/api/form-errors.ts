@@ -104,6 +104,9 @@ export function describeSaveError(error: unknown): SaveProblem {
       const message = why && why !== error.message ? `${error.message}. ${why}` : error.message;
       return { kind: 'notice', title: 'Error Occurred', message };
     }
+    case 'EquipmentNotReleased':
+      // The production hold (issue 31): the message names every reason.
+      return { kind: 'notice', title: 'Equipment not released', message: error.message };
     default:
       return { kind: 'notice', title: 'Error Occurred', message: error.message };
   }

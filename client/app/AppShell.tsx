@@ -14,6 +14,7 @@ import { LazyPolicies } from '../features/policies/LazyPolicies.tsx';
 import { LazyChangeAssessments } from '../features/change-assessments/LazyChangeAssessments.tsx';
 import { LazyEquipmentDetail } from '../features/master-data/equipment/LazyEquipmentDetail.tsx';
 import { LazyRoomGrades } from '../features/room-grades/LazyRoomGrades.tsx';
+import { LazyEquipmentStatus } from '../features/equipment-status/LazyEquipmentStatus.tsx';
 import { LazyMyApprovals } from '../features/records/LazyMyApprovals.tsx';
 import { LazyReports } from '../features/reports/LazyReports.tsx';
 import { LazyCustomReports } from '../features/custom-reports/LazyCustomReports.tsx';
@@ -127,6 +128,7 @@ function SignedInApp() {
             <Route path="change-control/*" element={<LazyChangeAssessments />} />
             <Route path="master-data/equipments/:id" element={<LazyEquipmentDetail />} />
             <Route path="room-grades" element={<LazyRoomGrades />} />
+            <Route path="equipment-status" element={<LazyEquipmentStatus />} />
             <Route path="cleaning-assessments/*" element={<LazyCleaningAssessments />} />
             <Route path="runs/:id" element={<LazyRun />} />
             <Route path="deviations/:id" element={<LazyDeviation />} />

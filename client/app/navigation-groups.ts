@@ -11,7 +11,10 @@ const SECTIONS: readonly { label: string; prefixes: readonly string[] }[] = [
     label: 'Limits and risk',
     prefixes: ['/limits', '/policies', '/worst-case', '/cleaning-assessments'],
   },
-  { label: 'Validation', prefixes: ['/protocols', '/studies', '/runs', '/verification'] },
+  {
+    label: 'Validation',
+    prefixes: ['/protocols', '/studies', '/runs', '/verification', '/equipment-status'],
+  },
   {
     label: 'Administration',
     prefixes: [

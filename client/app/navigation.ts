@@ -9,6 +9,7 @@ import { canSeeReports } from '../features/reports/reports-access.ts';
 import { canSeeCustomReports } from '../features/custom-reports/custom-reports-access.ts';
 import { canSeeVerification } from '../features/verification/verification-access.ts';
 import { canSeeRoomGrades } from '../features/room-grades/room-grades-access.ts';
+import { canSeeEquipmentStatus } from '../features/equipment-status/equipment-status-access.ts';
 import { canReadOutbox } from '../features/outbox/outbox-access.ts';
 import { canReadFeedback } from '../features/feedback/feedback-access.ts';
 import { canSeeSettings } from '../features/settings/settings-access.ts';
@@ -28,6 +29,7 @@ export const NAVIGATION = [
   { path: '/policies', label: 'Cleaning limit policies', isVisible: canSeePolicies },
   { path: '/change-control', label: 'Change control', isVisible: canSeeChangeAssessments },
   { path: '/room-grades', label: 'Room grades', isVisible: canSeeRoomGrades },
+  { path: '/equipment-status', label: 'Equipment status', isVisible: canSeeEquipmentStatus },
   {
     path: '/cleaning-assessments',
     label: 'Cleaning assessments',

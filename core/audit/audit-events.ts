@@ -151,6 +151,19 @@ const OWN_EVENTS = {
   },
   Equipment: EXPORT,
   EquipmentImage: { Create: changes(), Delete: changes() },
+  // The cleaning and use log (issue 31): each entry is audited under its event.
+  EquipmentLogbook: {
+    UseStarted: changes(),
+    UseEnded: changes(),
+    CleaningStarted: changes(),
+    CleaningEnded: changes(),
+    Released: changes(),
+    Blocked: changes(),
+    Unblocked: changes(),
+    Correction: changes(),
+    // A use refused by the production hold, or a release refused (signer, run, hold).
+    Refused: recordsOnly<RefusalValues>(),
+  },
   Facility: { LicenseChange: changes() },
   Feedback: { Create: recordsOnly() },
   Investigation: { Conclude: changes(), Invalidate: changes() },

@@ -12,6 +12,7 @@ export const ERROR_NAMES = [
   'ArchivedEntryError',
   'VersionConflictError',
   'TransactionLocked',
+  'EquipmentNotReleased',
   'RequestingUserNotfound',
   'InvalidEmailOrPasswordError',
   'UserBlockedError',
@@ -63,6 +64,7 @@ export function statusOf(name: ErrorName): number {
     case 'ArchivedEntryError':
     case 'VersionConflictError':
     case 'TransactionLocked':
+    case 'EquipmentNotReleased':
       return 409;
     case 'NothingToChangeError':
     case 'RequestingUserNotfound':
@@ -115,6 +117,9 @@ export function defaultMessage(name: ErrorName): string {
       return 'This record was changed by someone else since you opened it. Reload it and apply your change again.';
     case 'TransactionLocked':
       return 'This record is locked by another transaction. Try again shortly.';
+    case 'EquipmentNotReleased':
+      // Issue 31, the production hold (21 CFR 211.67): the reasons follow in otherErrors.
+      return 'The equipment is not released for use.';
     case 'RequestingUserNotfound':
       return 'Email address/ Employee ID is not recognized';
     case 'InvalidEmailOrPasswordError':

@@ -1,0 +1,111 @@
+import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
+import {
+  RELEASE_MEANING,
+  ZEquipmentStatusQuery,
+  ZEquipmentStatusResponse,
+  ZLogbookEntry,
+  ZLogbookParams,
+  ZLogbookRequest,
+  ZLogbookResponse,
+  ZEquipmentStatusItem,
+} from '#core/schemas/equipment-status.schemas.ts';
+import { z } from 'zod';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import { actorOf } from '#server/http/session-guard.ts';
+import { listEquipmentStatus, listTrainStatus, readLogbook } from './logbook.read.ts';
+import { equipmentItem, recordEntry } from './logbook.service.ts';
+
+const F = '/api/v2/plans/:plan/facilities/:facility';
+const tags = ['Equipment status'];
+
+/**
+ * Issue 31: the status board and the cleaning and use log of each item. `now` is the clock the
+ * states are judged by (the server's; a test gives its own).
+ */
+export function registerEquipmentStatusRoutes(
+  { app, db, config, permit }: AppContext,
+  now: () => Date = () => new Date(),
+): void {
+  const r = typed(app);
+
+  r.get(
+    `${F}/equipment-status`,
+    {
+      preHandler: permit('Equipment', 'Get'),
+      schema: {
+        tags,
+        summary: 'The state of every equipment item, derived from its logbook',
+        description:
+          'Each live item with its state (`InUse`, `Dirty`, `Cleaning`, `CleanAwaitingRelease`, `Released`, `HoldExpired`, `Blocked`), since when, the last product and batch, the dirty-hold deadline and the clean-hold expiry, and why it may not be used now (`blockingReasons`, empty only when Released). `trains` gives each production (train) the state of its least ready item, with every item’s reasons. `state` filters both by state, `productionId` by line (the production’s equipment). Needs Equipment Get.',
+        params: ZFacilityParams,
+        querystring: ZEquipmentStatusQuery,
+        response: { 200: ZEquipmentStatusResponse },
+      },
+    },
+    async (request) => {
+      const { state, productionId } = request.query;
+      const items = await listEquipmentStatus(
+        db,
+        request.params.facility,
+        now(),
+        productionId ?? null,
+      );
+      const trains = await listTrainStatus(
+        db,
+        request.params.facility,
+        items,
+        productionId ?? null,
+      );
+      return {
+        items: state ? items.filter((i) => i.state === state) : items,
+        trains: state ? trains.filter((t) => t.state === state) : trains,
+      };
+    },
+  );
+
+  r.get(
+    `${F}/equipment/:id/logbook`,
+    {
+      preHandler: permit('Equipment', 'Get'),
+      schema: {
+        tags,
+        summary: 'The cleaning and use log of an item, oldest first, with its state',
+        description:
+          'Never edited: a correction is a new entry (`correctsId`) and the corrected one shows `correctedBy`. Needs Equipment Get.',
+        params: ZLogbookParams,
+        response: { 200: ZLogbookResponse },
+      },
+    },
+    async (request) => {
+      const { facility, id } = request.params;
+      return readLogbook(db, facility, await equipmentItem(db, facility, id), now());
+    },
+  );
+
+  r.post(
+    `${F}/equipment/:id/logbook`,
+    {
+      preHandler: permit('Equipment', 'Modify'),
+      schema: {
+        tags,
+        summary: 'Record a use, cleaning, release, block or correction in the logbook',
+        description: `Every entry names who and when (the server's time; an earlier \`at\` needs a reason and is marked back-dated; no entry is dated before the last one). \`UseStarted\` (product and batch) on an item that is not Released, or whose clean hold has expired, is refused with 409 EquipmentNotReleased and the reasons in \`otherErrors\`. \`Released\` is an electronic signature (meaning '${RELEASE_MEANING}'): the signer re-enters their password, needs ApprovalPolicy Sign besides Equipment Modify, and may not be who recorded the CleaningEnded (403 NotAllowed); it is refused (409 EquipmentNotReleased) while the cleaning's verification run (\`runId\`, or the CleaningEnded's) is CAN_NOT_BE_RELEASED, and marked \`releasedAtRisk\` when it is MAY_BE_RELEASED. An entry that cannot follow the state is 422 on \`event\`. Needs Equipment Modify.`,
+        params: ZLogbookParams,
+        body: ZLogbookRequest,
+        response: { 200: z.object({ entry: ZLogbookEntry, status: ZEquipmentStatusItem }) },
+      },
+    },
+    async (request) => {
+      const { plan, facility, id } = request.params;
+      return recordEntry(
+        db,
+        config,
+        actorOf(request),
+        { planId: plan, facilityId: facility },
+        id,
+        request.body,
+        now(),
+      );
+    },
+  );
+}

@@ -1,0 +1,246 @@
+import {
+  deriveEquipmentStatus,
+  foldLogbook,
+  statusAt,
+  type EquipmentStatus,
+  type LogbookEntryFacts,
+  type LogbookFold,
+  trainStatus,
+} from '#core/equipment-status/equipment-status.ts';
+import type {
+  TEquipmentStatusItem,
+  TLogbookEntry,
+  TTrainStatus,
+} from '#core/schemas/equipment-status.schemas.ts';
+import { AppError } from '#core/errors/errors.ts';
+import type { Queryable } from '#server/db/db.ts';
+
+/** A logbook row as stored (migration 20261210120000_equipment_logbook.sql). */
+export interface LogbookRow {
+  id: number;
+  equipment_id: number;
+  event: TLogbookEntry['event'];
+  occurred_at: Date | string;
+  recorded_at: Date | string;
+  back_dated: boolean;
+  recorded_by: number;
+  recorded_by_name?: string;
+  product_id: number | null;
+  batch: string | null;
+  cleaning_procedure_id: number | null;
+  run_id: number | null;
+  reason: string | null;
+  corrects_id: number | null;
+  dirty_hold_hours: number | null;
+  clean_hold_hours: number | null;
+  hold_source: TLogbookEntry['holdSource'];
+  released_at_risk: boolean;
+  signature_meaning: string | null;
+  signer_printed_name: string | null;
+  signed_content_hash: string | null;
+}
+
+const iso = (value: Date | string) =>
+  value instanceof Date ? value.toISOString() : new Date(value).toISOString();
+
+export const factsOf = (r: LogbookRow): LogbookEntryFacts => ({
+  id: r.id,
+  event: r.event,
+  at: iso(r.occurred_at),
+  productId: r.product_id,
+  batch: r.batch,
+  correctsId: r.corrects_id,
+  reason: r.reason,
+  dirtyHoldHours: r.dirty_hold_hours,
+  cleanHoldHours: r.clean_hold_hours,
+  recordedBy: r.recorded_by,
+});
+
+export function toEntry(r: LogbookRow, correctedBy: number | null): TLogbookEntry {
+  return {
+    id: r.id,
+    equipmentId: r.equipment_id,
+    event: r.event,
+    at: iso(r.occurred_at),
+    recordedAt: iso(r.recorded_at),
+    backDated: r.back_dated,
+    recordedBy: r.recorded_by,
+    recordedByName: r.recorded_by_name ?? '',
+    productId: r.product_id,
+    batch: r.batch,
+    cleaningProcedureId: r.cleaning_procedure_id,
+    runId: r.run_id,
+    reason: r.reason,
+    correctsId: r.corrects_id,
+    correctedBy,
+    dirtyHoldHours: r.dirty_hold_hours,
+    cleanHoldHours: r.clean_hold_hours,
+    holdSource: r.hold_source,
+    releasedAtRisk: r.released_at_risk,
+    signatureMeaning: r.signature_meaning,
+    signerPrintedName: r.signer_printed_name,
+    signedContentHash: r.signed_content_hash,
+  };
+}
+
+const COLUMNS = `l.id, l.equipment_id, l.event, l.occurred_at, l.recorded_at, l.back_dated,
+  l.recorded_by, l.product_id, l.batch, l.cleaning_procedure_id, l.run_id, l.reason,
+  l.corrects_id, l.dirty_hold_hours, l.clean_hold_hours, l.hold_source, l.released_at_risk,
+  l.signature_meaning, l.signer_printed_name, l.signed_content_hash`;
+
+/** The entries of one item, oldest first (an entry is never dated before the one it follows). */
+export async function logbookRows(
+  q: Queryable,
+  facilityId: number,
+  equipmentId: number,
+): Promise<LogbookRow[]> {
+  return q.query<LogbookRow>(
+    `select ${COLUMNS}, coalesce(u.first_name || ' ' || u.last_name, u.username) as recorded_by_name
+       from equipment_logbook l join users u on u.id = l.recorded_by
+      where l.facility_id = $1 and l.equipment_id = $2 order by l.id`,
+    [facilityId, equipmentId],
+  );
+}
+
+export function statusItem(
+  item: { id: number; name: string },
+  status: EquipmentStatus,
+): TEquipmentStatusItem {
+  return {
+    equipmentId: item.id,
+    name: item.name,
+    state: status.state,
+    since: status.since,
+    lastProductId: status.lastProductId,
+    lastBatch: status.lastBatch,
+    dirtyHoldDueAt: status.dirtyHoldDueAt,
+    cleanHoldExpiresAt: status.cleanHoldExpiresAt,
+    blockingReasons: status.blockingReasons,
+  };
+}
+
+/** The folds of these items' logs, from their entries (`ids` null: every item of the facility). */
+async function foldsOf(q: Queryable, facilityId: number, ids: number[] | null) {
+  const rows = await q.query<LogbookRow>(
+    `select ${COLUMNS} from equipment_logbook l
+      where l.facility_id = $1 and ($2::int[] is null or l.equipment_id = any($2::int[]))
+      order by l.equipment_id, l.id`,
+    [facilityId, ids],
+  );
+  const byItem = new Map<number, LogbookEntryFacts[]>();
+  for (const row of rows) {
+    const list = byItem.get(row.equipment_id) ?? [];
+    list.push(factsOf(row));
+    byItem.set(row.equipment_id, list);
+  }
+  return new Map(
+    [...byItem].map(([id, facts]) => [id, { fold: foldLogbook(facts), lastId: facts.at(-1)!.id }]),
+  );
+}
+
+/** Keeps the fold of these items' logs (all of the facility's with `ids` null) beside them. */
+export async function keepFolds(q: Queryable, facilityId: number, ids: number[] | null) {
+  for (const [id, { fold, lastId }] of await foldsOf(q, facilityId, ids))
+    await q.query(
+      `insert into equipment_status (equipment_id, facility_id, last_entry_id, fold)
+       values ($1, $2, $3, $4)
+       on conflict (equipment_id) do update set last_entry_id = $3, fold = $4`,
+      [id, facilityId, lastId, JSON.stringify(fold)],
+    );
+}
+
+/**
+ * The board: every live item of the facility with its state at `now`, by name. Each item's fold
+ * is read as the write path kept it when it names the item's latest entry, and folded from the
+ * log otherwise, so the board, the logbook read and the production hold judge alike.
+ */
+export async function listEquipmentStatus(
+  q: Queryable,
+  facilityId: number,
+  now: Date,
+  productionId: number | null = null,
+): Promise<TEquipmentStatusItem[]> {
+  if (productionId !== null) {
+    const [line] = await q.query(`select 1 from productions where facility_id = $1 and id = $2`, [
+      facilityId,
+      productionId,
+    ]);
+    if (!line)
+      throw new AppError('NotFoundError', `No production ${productionId} in this facility`);
+  }
+  const items = await q.query<{
+    id: number;
+    name: string;
+    fold: LogbookFold | null;
+    kept_id: number | null;
+    latest_id: number | null;
+  }>(
+    `select e.id, e.name, s.fold, s.last_entry_id as kept_id,
+            (select max(l.id) from equipment_logbook l
+              where l.facility_id = e.facility_id and l.equipment_id = e.id) as latest_id
+       from equipment e left join equipment_status s on s.equipment_id = e.id
+      where e.facility_id = $1 and e.archived_at is null
+        and ($2::int is null or e.id = any(
+          (select p.equipment_ids from productions p where p.facility_id = $1 and p.id = $2)::int[]))
+      order by lower(e.name), e.id`,
+    [facilityId, productionId],
+  );
+  const stale = items.filter((i) => i.latest_id !== null && i.kept_id !== i.latest_id);
+  const folded =
+    stale.length > 0
+      ? await foldsOf(
+          q,
+          facilityId,
+          stale.map((i) => i.id),
+        )
+      : null;
+  return items.map((item) => {
+    const fold = folded?.get(item.id)?.fold ?? (item.latest_id === null ? null : item.fold);
+    return statusItem(item, fold ? statusAt(fold, now) : deriveEquipmentStatus([], now));
+  });
+}
+
+/**
+ * The trains of the facility (each production's live equipment), or of one production, from the
+ * board's items: a train is as ready as its least ready item.
+ */
+export async function listTrainStatus(
+  q: Queryable,
+  facilityId: number,
+  items: readonly TEquipmentStatusItem[],
+  productionId: number | null,
+): Promise<TTrainStatus[]> {
+  const lines = await q.query<{ id: number; name: string; equipment_ids: number[] }>(
+    `select id, name, equipment_ids from productions
+      where facility_id = $1 and archived_at is null and ($2::int is null or id = $2)
+      order by lower(name), id`,
+    [facilityId, productionId],
+  );
+  const byId = new Map(items.map((i) => [i.equipmentId, i]));
+  return lines.map((line) => {
+    const members = line.equipment_ids.flatMap((id) => byId.get(id) ?? []);
+    return {
+      productionId: line.id,
+      name: line.name,
+      equipmentIds: members.map((m) => m.equipmentId),
+      ...trainStatus(members),
+    };
+  });
+}
+
+/** The logbook of one item, with its state at `now`. */
+export async function readLogbook(
+  q: Queryable,
+  facilityId: number,
+  item: { id: number; name: string },
+  now: Date,
+) {
+  const rows = await logbookRows(q, facilityId, item.id);
+  const correctedBy = new Map(
+    rows.filter((r) => r.corrects_id !== null).map((r) => [r.corrects_id!, r.id]),
+  );
+  return {
+    status: statusItem(item, deriveEquipmentStatus(rows.map(factsOf), now)),
+    entries: rows.map((r) => toEntry(r, correctedBy.get(r.id) ?? null)),
+  };
+}

@@ -1,0 +1,356 @@
+import { createHash } from 'node:crypto';
+import {
+  deriveEquipmentStatus,
+  standingEntries,
+  whyRefused,
+} from '#core/equipment-status/equipment-status.ts';
+import { AppError, validationError } from '#core/errors/errors.ts';
+import { RELEASE_MEANING, type TLogbookRequest } from '#core/schemas/equipment-status.schemas.ts';
+import type { Db, Queryable } from '#server/db/db.ts';
+import { writeAudit, type Actor } from '#server/db/audit-write.ts';
+import type { Scope } from '#server/entities/entity-store.ts';
+import { canonicalJson, versionInForce } from '#server/records/controlled.ts';
+import type { KeyConfig } from '../active-directory/active-directory.settings.ts';
+import { verifySigner } from '../auth/signing-password.ts';
+import { contentInForce } from '../policies/policy-in-force.ts';
+import { signerIn } from '../signatures/signatures.service.ts';
+import { factsOf, keepFolds, logbookRows, readLogbook } from './logbook.read.ts';
+
+const refuseInput = (property: string, message: string): never => {
+  throw validationError([{ property, constraints: { [property]: message } }]);
+};
+
+/** The production hold's refusal: 409 EquipmentNotReleased with every reason (issue 31). */
+function notReleased(reasons: string[]): never {
+  throw new AppError(
+    'EquipmentNotReleased',
+    `The equipment is not released: ${reasons.join('; ')}`,
+    {
+      otherErrors: reasons,
+    },
+  );
+}
+
+export async function equipmentItem(q: Queryable, facilityId: number, id: number, lock = false) {
+  const [item] = await q.query<{ id: number; name: string }>(
+    `select id, name from equipment where facility_id = $1 and id = $2 and archived_at is null
+      ${lock ? 'for update' : ''}`,
+    [facilityId, id],
+  );
+  if (!item) throw new AppError('NotFoundError', `No equipment ${id} in this facility`);
+  return item;
+}
+
+interface RunFacts {
+  id: number;
+  release_flag: 'CAN_BE_RELEASED' | 'MAY_BE_RELEASED' | 'CAN_NOT_BE_RELEASED';
+  dirty: number | null;
+  clean: number | null;
+}
+
+async function runOf(q: Queryable, facilityId: number, runId: number): Promise<RunFacts> {
+  // The run's stored flag is the one source of its release (runs.read.ts); its study pinned the
+  // protocol's content, whose validated hold times apply to the cleaning it verifies.
+  const [run] = await q.query<RunFacts>(
+    `select r.id, r.release_flag,
+            (s.protocol_content ->> 'dirtyHoldMaxHours')::double precision as dirty,
+            (s.protocol_content ->> 'cleanHoldMaxHours')::double precision as clean
+       from study_runs r join studies s on s.id = r.study_id
+      where r.facility_id = $1 and r.id = $2`,
+    [facilityId, runId],
+  );
+  return run ?? refuseInput('runId', `No verification run ${runId} in this facility`);
+}
+
+/** The facility's default hold times: the cleaning inspection settings in force. */
+async function facilityHolds(q: Queryable, facilityId: number) {
+  const { content } = await contentInForce<{
+    dirtyHoldTimeHours?: number | null;
+    cleanHoldTimeHours?: number | null;
+  }>(q, facilityId, 'InspectionSettings');
+  return { dirty: content.dirtyHoldTimeHours ?? null, clean: content.cleanHoldTimeHours ?? null };
+}
+
+interface ProtocolHolds {
+  equipmentIds?: number[];
+  productIds?: number[];
+  dirtyHoldMaxHours?: number | null;
+  cleanHoldMaxHours?: number | null;
+}
+
+/**
+ * The strictest hold of the approved protocols that cover the item and the product last made on
+ * it (their version in force names both), or null when none gives one.
+ */
+async function coveringProtocolHold(
+  q: Queryable,
+  facilityId: number,
+  equipmentId: number,
+  productId: number | null,
+  kind: 'dirty' | 'clean',
+): Promise<number | null> {
+  if (productId === null) return null;
+  const candidates = await q.query<{ id: number }>(
+    `select id from protocols where facility_id = $1 and archived_at is null
+        and $2 = any(equipment_ids) and $3 = any(product_ids)`,
+    [facilityId, equipmentId, productId],
+  );
+  const hours: number[] = [];
+  for (const { id } of candidates) {
+    const ref = { facilityId, documentType: 'Protocol' as const, documentId: id };
+    const content = (await versionInForce<ProtocolHolds>(q, ref))?.content;
+    const covers =
+      content?.equipmentIds?.includes(equipmentId) && content.productIds?.includes(productId);
+    const hold = kind === 'dirty' ? content?.dirtyHoldMaxHours : content?.cleanHoldMaxHours;
+    if (covers && typeof hold === 'number') hours.push(hold);
+  }
+  return hours.length > 0 ? Math.min(...hours) : null;
+}
+
+/**
+ * The hold time pinned on the entry that starts it (Annex 15 §10.12: hold times established by
+ * validation): the validated protocol's (of the cleaning's verification run, else the strictest
+ * approved protocol covering the item and its last product), else the facility's default.
+ */
+async function holdFor(
+  q: Queryable,
+  facilityId: number,
+  equipmentId: number,
+  request: TLogbookRequest,
+  context: { run: RunFacts | null; lastProductId: number | null },
+) {
+  if (request.event !== 'UseEnded' && request.event !== 'CleaningEnded') return null;
+  const kind = request.event === 'UseEnded' ? 'dirty' : 'clean';
+  const { run, lastProductId } = context;
+  const validated =
+    run && run[kind] !== null
+      ? run[kind]
+      : await coveringProtocolHold(q, facilityId, equipmentId, lastProductId, kind);
+  if (validated !== null) return { kind, hours: validated, source: 'protocol' as const };
+  const hours = (await facilityHolds(q, facilityId))[kind];
+  return hours === null ? null : { kind, hours, source: 'facility default' as const };
+}
+
+/** The product and cleaning procedure an entry names must be the facility's (422 otherwise). */
+async function checkReferences(q: Queryable, facilityId: number, request: TLogbookRequest) {
+  const refs = [
+    ['productId', 'products', 'product', request.productId],
+    [
+      'cleaningProcedureId',
+      'cleaning_procedures',
+      'cleaning procedure',
+      request.cleaningProcedureId,
+    ],
+  ] as const;
+  for (const [property, table, label, id] of refs) {
+    if (id === undefined) continue;
+    const [found] = await q.query(`select 1 from ${table} where facility_id = $1 and id = $2`, [
+      facilityId,
+      id,
+    ]);
+    if (!found) refuseInput(property, `No ${label} ${id} in this facility`);
+  }
+}
+
+/** When the entry happened: now, or an earlier `at` with a reason, never before the last entry. */
+function whenOf(request: TLogbookRequest, now: Date, lastAt: string | null) {
+  if (request.at === undefined) return { at: now, backDated: false };
+  const at = new Date(request.at);
+  if (at.getTime() > now.getTime()) refuseInput('at', 'An entry cannot be dated in the future');
+  if (lastAt !== null && at.getTime() < Date.parse(lastAt))
+    refuseInput('at', `An entry cannot be dated before the last entry (${lastAt})`);
+  const backDated = at.getTime() < now.getTime();
+  if (backDated && !request.reason) refuseInput('reason', 'A back-dated entry needs a reason');
+  return { at, backDated };
+}
+
+/**
+ * `POST {F}/equipment/{id}/logbook`: appends one entry, audited in the same transaction. The
+ * item's row is locked so that two entries of one item are judged one after the other. A use
+ * starts only on a Released item within its clean hold (the production hold, 409
+ * EquipmentNotReleased); Released is an electronic signature by someone with the right to sign
+ * who did not record the cleaning, refused while the cleaning's verification run is not
+ * releasable (21 CFR 211.67, 211.182; Part 11 §11.50, §11.200).
+ */
+export async function recordEntry(
+  db: Db,
+  config: KeyConfig,
+  actor: Actor,
+  scope: Scope,
+  equipmentId: number,
+  request: TLogbookRequest,
+  now: Date,
+) {
+  await equipmentItem(db, scope.facilityId, equipmentId);
+  if (request.event === 'Released') await verifySigner(db, config, actor, actor.userId!, request);
+  try {
+    return await appendEntry(db, config, actor, scope, equipmentId, request, now);
+  } catch (error) {
+    // A refused start or release changes nothing, but the attempt is kept (Annex 11 §12.4,
+    // DESIGN: every failed attempt), written once the refused transaction has rolled back.
+    const refused =
+      error instanceof AppError &&
+      (error.errName === 'EquipmentNotReleased' || error.errName === 'NotAllowed');
+    if (refused && !db.joinsTransaction)
+      await writeAudit(db, actor, {
+        planId: scope.planId,
+        facilityId: scope.facilityId,
+        domain: 'EquipmentLogbook',
+        action: 'Refused',
+        entityId: equipmentId,
+        newValues: { attempted: request.event, why: error.message },
+      });
+    throw error;
+  }
+}
+
+async function appendEntry(
+  db: Db,
+  config: KeyConfig,
+  actor: Actor,
+  scope: Scope,
+  equipmentId: number,
+  request: TLogbookRequest,
+  now: Date,
+) {
+  return db.transaction(async (tx) => {
+    const item = await equipmentItem(tx, scope.facilityId, equipmentId, true);
+    const rows = await logbookRows(tx, scope.facilityId, equipmentId);
+    const facts = rows.map(factsOf);
+    const { at, backDated } = whenOf(request, now, facts.at(-1)?.at ?? null);
+    const status = deriveEquipmentStatus(facts, at);
+
+    if (request.event === 'Correction') {
+      const target = rows.find((r) => r.id === request.correctsId);
+      if (!target) refuseInput('correctsId', `No entry ${request.correctsId} in this logbook`);
+      if (target!.event === 'Correction')
+        refuseInput('correctsId', 'A correction is not corrected');
+      if (rows.some((r) => r.corrects_id === request.correctsId))
+        refuseInput('correctsId', `Entry ${request.correctsId} is already corrected`);
+    }
+    const refusals = whyRefused(status, request);
+    if (refusals.length > 0) {
+      const holdExpired = request.event === 'Released' && status.state === 'HoldExpired';
+      if (request.event === 'UseStarted' || holdExpired) notReleased(refusals);
+      refuseInput('event', refusals.join('; '));
+    }
+
+    await checkReferences(tx, scope.facilityId, request);
+    let run: RunFacts | null = null;
+    // A release is judged on the run the cleaning named, unless it names one itself.
+    const cleaningEnded = standingEntries(facts).findLast((f) => f.event === 'CleaningEnded');
+    const runId =
+      request.runId ??
+      (request.event === 'Released' && cleaningEnded
+        ? (rows.find((r) => r.id === cleaningEnded.id)?.run_id ?? undefined)
+        : undefined);
+    if (runId !== undefined) run = await runOf(tx, scope.facilityId, runId);
+
+    let releasedAtRisk = false;
+    if (request.event === 'Released') {
+      // 21 CFR 211.67 and Part 11 §11.200: the release is a second person's signature, with the
+      // right to sign records (ApprovalPolicy Sign, the right every other signature needs).
+      const signer = await signerIn(tx, actor.userId!, scope.facilityId);
+      if (!signer.maySign)
+        throw new AppError(
+          'NotAllowed',
+          'Releasing equipment needs the right to sign (ApprovalPolicy Sign)',
+        );
+      if (status.cleanedBy === actor.userId)
+        throw new AppError(
+          'NotAllowed',
+          'The person who recorded the cleaning may not release the equipment',
+        );
+      if (run && run.release_flag === 'CAN_NOT_BE_RELEASED')
+        notReleased([`Verification run ${run.id} is CAN_NOT_BE_RELEASED`]);
+      releasedAtRisk = run?.release_flag === 'MAY_BE_RELEASED';
+    }
+
+    const hold = await holdFor(tx, scope.facilityId, equipmentId, request, {
+      run,
+      lastProductId: status.lastProductId,
+    });
+    const values = {
+      event: request.event,
+      at: at.toISOString(),
+      backDated,
+      productId: request.productId ?? null,
+      batch: request.batch ?? null,
+      cleaningProcedureId: request.cleaningProcedureId ?? null,
+      runId: runId ?? null,
+      correctsId: request.correctsId ?? null,
+      dirtyHoldHours: hold?.kind === 'dirty' ? hold.hours : null,
+      cleanHoldHours: hold?.kind === 'clean' ? hold.hours : null,
+      holdSource: hold?.source ?? null,
+      releasedAtRisk,
+    };
+    const signature =
+      request.event === 'Released' ? await signed(tx, actor, scope, item, values) : null;
+    const [inserted] = await tx.query<{ id: number }>(
+      `insert into equipment_logbook (facility_id, equipment_id, event, occurred_at, back_dated,
+         product_id, batch, cleaning_procedure_id, run_id, reason, corrects_id, dirty_hold_hours,
+         clean_hold_hours, hold_source, released_at_risk, signer_printed_name, signature_meaning,
+         signed_content_hash, recorded_by)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
+       returning id`,
+      [
+        scope.facilityId,
+        equipmentId,
+        request.event,
+        values.at,
+        backDated,
+        values.productId,
+        values.batch,
+        values.cleaningProcedureId,
+        values.runId,
+        request.reason ?? null,
+        values.correctsId,
+        values.dirtyHoldHours,
+        values.cleanHoldHours,
+        values.holdSource,
+        releasedAtRisk,
+        signature?.printedName ?? null,
+        signature?.meaning ?? null,
+        signature?.contentHash ?? null,
+        actor.userId,
+      ],
+    );
+    await writeAudit(tx, actor, {
+      planId: scope.planId,
+      facilityId: scope.facilityId,
+      domain: 'EquipmentLogbook',
+      action: request.event,
+      entityId: equipmentId,
+      reason: request.reason ?? null,
+      newValues: { entryId: inserted!.id, equipment: item.name, ...values, ...signature },
+    });
+    await keepFolds(tx, scope.facilityId, [equipmentId]);
+    const logbook = await readLogbook(tx, scope.facilityId, item, now);
+    return { entry: logbook.entries.find((e) => e.id === inserted!.id)!, status: logbook.status };
+  });
+}
+
+/** The release's signature: the signer's name as it is now, the meaning, and what was signed. */
+async function signed(
+  tx: Queryable,
+  actor: Actor,
+  scope: Scope,
+  item: { id: number; name: string },
+  values: Record<string, unknown>,
+) {
+  const [user] = await tx.query<{ name: string }>(
+    `select first_name || ' ' || last_name as name from users where id = $1`,
+    [actor.userId],
+  );
+  const contentHash = createHash('sha256')
+    .update(
+      canonicalJson({
+        facilityId: scope.facilityId,
+        equipmentId: item.id,
+        meaning: RELEASE_MEANING,
+        ...values,
+      }),
+    )
+    .digest('hex');
+  return { printedName: user!.name, meaning: RELEASE_MEANING, contentHash };
+}
