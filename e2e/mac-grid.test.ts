@@ -85,6 +85,12 @@ describe('the MAC matrix grid in the browser', () => {
     // The derivation from the inputs, as the pairs list opens it.
     await drawer.getByText('From the inputs').waitFor();
     await drawer.getByText('Formula', { exact: true }).first().waitFor();
+    // Goal-seek: a swab limit any method can reach is reached already, with how far it could go.
+    const seek = drawer.getByRole('region', { name: 'What would make this pass' });
+    await seek.getByLabel('Must reach at least').fill('0.000001');
+    await seek.getByRole('button', { name: 'Solve' }).click();
+    const batch = seek.getByRole('row', { name: new RegExp(`Smallest batch size of ${next}`) });
+    await expect.poll(() => batch.textContent()).toMatch(/already reached \(up to [\d.,]+ kg\)/);
     await page.keyboard.press('Escape');
     await drawer.waitFor({ state: 'detached' });
 

@@ -216,3 +216,33 @@ export function solveMinRecovery(
     note: `lowest recovery for ${req.limit} ≥ ${req.atLeast} ${LIMIT_UNIT[req.limit]}`,
   };
 }
+
+/** Every answer to "what would make this limit reach `req.atLeast`" for one pair. */
+export interface GoalSeek {
+  requirement: Requirement & { unit: string };
+  current: number;
+  batchSize: Solution;
+  area: Solution;
+  recovery: Solution;
+}
+
+/**
+ * The smallest next batch size, the largest shared area and the lowest recovery at which the
+ * pair's limit reaches the requirement, each answered alone with the other inputs as they are.
+ */
+export function goalSeek(
+  source: LimitsInput | CompiledLimits,
+  previousId: string,
+  nextId: string,
+  req: Requirement,
+): GoalSeek {
+  const m = 'factor' in source ? source : compileLimits(source);
+  const batchSize = solveMinBatchSize(m, previousId, nextId, req);
+  return {
+    requirement: { ...req, unit: LIMIT_UNIT[req.limit] },
+    current: batchSize.current,
+    batchSize,
+    area: solveMaxArea(m, previousId, nextId, req),
+    recovery: solveMinRecovery(m, previousId, nextId, req),
+  };
+}

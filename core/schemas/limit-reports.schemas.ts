@@ -119,3 +119,40 @@ export const ZCleaningAgentLimits = z.object({
   units: z.object({ maco: z.literal('mg'), area: z.literal('sqcm'), sal: z.literal('mg/sqcm') }),
   uncomputable: ZLeftOut,
 });
+
+/** `GET {F}/mac-matrix/solve`: what would make one pair's limit reach a value. */
+export const ZGoalSeekQuery = z.object({
+  previous: z.string().min(1).max(200),
+  next: z.string().min(1).max(200),
+  limit: z.enum(['maco', 'sal', 'swabLimit', 'rinseLimit']),
+  atLeast: z.coerce
+    .number()
+    .positive()
+    .finite()
+    .describe('The value the limit must reach, in the limit’s unit (mg, mg/sqcm, mg/swab, mg/ml)'),
+  productionId: z.coerce.number().int().positive().optional(),
+});
+
+const ZSolution = z.object({
+  status: z
+    .enum(['passes', 'solved', 'impossible', 'unaffected'])
+    .describe(
+      'passes: the limit reaches the value already (value is the bound); solved: it does at value; impossible: no value of this input does; unaffected: this input does not move the limit',
+    ),
+  value: ZOrNull.describe('null when impossible, or unaffected with no bound'),
+  unit: z.string(),
+  note: z.string(),
+});
+
+export const ZGoalSeekAnswer = z.object({
+  requirement: z.object({
+    limit: z.enum(['maco', 'sal', 'swabLimit', 'rinseLimit']),
+    atLeast: z.number(),
+    unit: z.string(),
+  }),
+  current: ZOrNull.describe('The limit now, in the requirement’s unit'),
+  batchSize: ZSolution.describe('The smallest minimum batch size of the next product'),
+  area: ZSolution.describe('The largest shared surface area, in sqcm'),
+  recovery: ZSolution.describe('The lowest recovery of the sampling, in %'),
+});
+export type TGoalSeekAnswer = z.infer<typeof ZGoalSeekAnswer>;

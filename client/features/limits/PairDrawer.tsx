@@ -1,4 +1,5 @@
 import { Alert, Descriptions, Drawer, Table, Tag, Tooltip, Typography } from 'antd';
+import { GoalSeekPanel } from './GoalSeekPanel.tsx';
 import type { ContractPair, ContractQuantity } from '#core/limits/contract-output.ts';
 import type { SampleRuleName } from '#core/limits/matrix.ts';
 import { formatNumber, formatQuantity } from '#client/shared/master-data/format-value.ts';
@@ -164,6 +165,10 @@ function PairExplanationView({
         From the inputs
       </Typography.Title>
       <DerivationView previous={pair.previous} next={pair.next} productionId={productionId} />
+      <Typography.Title level={5} style={{ marginTop: 24 }}>
+        What would make this pass
+      </Typography.Title>
+      <GoalSeekPanel previous={pair.previous} next={pair.next} productionId={productionId} />
     </>
   );
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AppError } from '#core/errors/errors.ts';
 import { compileLimits } from '#core/limits/compile.ts';
 import { explainPair } from '#core/limits/explain.ts';
+import { goalSeek, type Solution } from '#core/limits/solver.ts';
 import { runMatrix } from '#core/limits/matrix.ts';
 import { equipmentWiseLimits, productWiseLimits } from '#core/limits/worst-case.ts';
 import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
@@ -13,6 +14,8 @@ import { computableLimitsInput, refuseLeftOut } from './computable-input.ts';
 import { ZId } from '#core/schemas/common.schemas.ts';
 import {
   ZCleaningAgentLimits,
+  ZGoalSeekAnswer,
+  ZGoalSeekQuery,
   ZLimitsInputAnswer,
   ZPairExplanationAnswer,
 } from '#core/schemas/limit-reports.schemas.ts';
@@ -59,6 +62,45 @@ export function registerLimitViewRoutes({ app, db, permit }: AppContext): void {
         );
       }
       return { explanation: JSON.parse(JSON.stringify(explanation)) as Record<string, unknown> };
+    },
+  );
+
+  r.get(
+    `${base}/mac-matrix/solve`,
+    {
+      preHandler: permit('RiskCalculation', 'Get'),
+      schema: {
+        tags,
+        summary: 'What would make one pair’s limit reach a value (goal-seek)',
+        description:
+          'For a previous → next pair and a value its MACO, surface, swab or rinse limit must reach (`atLeast`, in the limit’s unit: a method’s LOQ, a result found): the smallest minimum batch size of the next product, the largest shared area and the lowest sampling recovery at which it does, each with the other inputs as they are, or why none does (a product limit governs, the residue limit or a per-sample cap is below it). With productionId, the pair as that production’s matrix has it.',
+        params: ZFacilityParams,
+        querystring: ZGoalSeekQuery,
+        response: { 200: ZGoalSeekAnswer },
+      },
+    },
+    async (request) => {
+      const { previous, next, productionId, limit, atLeast } = request.query;
+      const { input, uncomputable } = await computableLimitsInput(db, request.params.facility, {
+        productionId,
+      });
+      refuseLeftOut(uncomputable, previous, next);
+      const pairOf = (name: string) => input.products.some((p) => p.id === name);
+      if (!pairOf(previous) || !pairOf(next) || !explainPair(input, previous, next))
+        throw new AppError(
+          'NotFoundError',
+          'These products are not both in the facility, or share no equipment',
+        );
+      const answer = goalSeek(input, previous, next, { limit, atLeast });
+      // JSON has no NaN or Infinity: an impossible or unbounded answer travels as null.
+      const plain = (s: Solution) => ({ ...s, value: nullable(s.value) });
+      return {
+        requirement: answer.requirement,
+        current: nullable(answer.current),
+        batchSize: plain(answer.batchSize),
+        area: plain(answer.area),
+        recovery: plain(answer.recovery),
+      };
     },
   );
 
