@@ -94,7 +94,7 @@ describe('limits reports', () => {
   it('opens the derivation of an equipment limit', async () => {
     await openLimits('Equipment limits');
     // B → A governs E1: 250 mg over 130,000 sqcm.
-    const sal = page.getByRole('button', { name: /^Lowest SAL of E1: 0\.001923 mg\/sqcm$/ });
+    const sal = page.getByRole('button', { name: /^Lowest SAL of E1: 0\.001923 mg\/cm²$/ });
     await sal.waitFor();
     await sal.click();
     const drawer = page.locator('.ant-drawer-open');
