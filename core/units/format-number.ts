@@ -64,7 +64,7 @@ export function formatNumber(value: number, digits: number = DEFAULT_SIGNIFICANT
 
 /*
  * Units as people write them: the catalogue's keys (core/units/units.ts) are ASCII ('sqcm',
- * 'ug/sqcm'); screens and documents show mg/cm², µg/swab, mL.
+ * 'ug/sqcm'); screens and documents show mg/cm², µg/swab.
  */
 const UNIT_WORDS: Record<string, string> = {
   sqcm: 'cm²',
@@ -73,7 +73,6 @@ const UNIT_WORDS: Record<string, string> = {
   sqin: 'in²',
   sqft: 'ft²',
   ug: 'µg',
-  ml: 'mL',
   percent: '%',
 };
 

@@ -23,6 +23,7 @@ import {
   type ResultForInvestigation,
 } from './result-investigation.tsx';
 import { useDateFormat } from '#client/shared/use-date-format.ts';
+import { useNumberFormat } from '#client/shared/use-number-format.ts';
 import { ResultInputs, TakenAtInput } from './result-inputs.tsx';
 import {
   currentResult,
@@ -163,6 +164,7 @@ function PlanRowCard(props: {
   const key = rowKey(row);
   const saved = currentResult(run, row);
   const { formatDateTime } = useDateFormat();
+  const numbers = useNumberFormat();
   const watched = Form.useWatch(['rows', key], Form.useFormInstance()) as RowValues | undefined;
   const preview = saved ? null : previewJudgement(row, watched ?? {});
   const label = `${row.samplingLocationName} (${row.sampleType})`;
@@ -189,7 +191,7 @@ function PlanRowCard(props: {
           {
             key: 'limit',
             label: 'Limit',
-            children: row.limit === null ? 'No limit' : `${row.limit} ${row.limitUnit}`,
+            children: row.limit === null ? 'No limit' : numbers.quantity(row.limit, row.limitUnit),
           },
         ]}
       />
