@@ -118,7 +118,7 @@ describe('limits reports', () => {
 
     // Each pair of the production, explained on the production's own data.
     await page.getByRole('button', { name: 'Expand row' }).first().click();
-    const pair = page.getByRole('button', { name: 'MACO of A → B in Line 1: 1000 mg' });
+    const pair = page.getByRole('button', { name: 'MACO of A → B in Line 1: 1,000 mg' });
     await pair.waitFor();
     await pair.click();
     await drawer.getByText('MACO (governing): A → B', { exact: true }).waitFor();
@@ -132,6 +132,46 @@ describe('limits reports', () => {
     await agent.click();
     await drawer.getByText('Alkaline detergent in A', { exact: true }).waitFor();
     await drawer.getByText('Formula', { exact: true }).first().waitFor();
+  });
+
+  it('shows every number as people read it: no e-notation, no long decimals, no sqcm', async () => {
+    // Issue 30: '6.114e-5 mg', '0.0003057018765353721 mg/swab' and 'mg/sqcm' were on these pages.
+    const readable = async (where: string) => {
+      const text = await page.locator('body').innerText();
+      expect(text, where).not.toMatch(/\d(?:\.\d+)?e[-+]?\d/i);
+      expect(text, where).not.toMatch(/\d\.\d{10,}/);
+      expect(text, where).not.toMatch(/\bsqcm\b/);
+    };
+    for (const tab of ['Worst-case ranking', 'Equipment limits', 'Cleaning-agent limits']) {
+      await openLimits(tab);
+      await page.getByRole('tabpanel').getByRole('table').first().waitFor();
+      await readable(tab);
+    }
+    await openLimits('Production limits');
+    await page.getByRole('button', { name: 'Lowest MACO of Line 1: 250 mg' }).waitFor();
+    await page.getByRole('button', { name: 'Expand row' }).first().click();
+    await page.getByRole('button', { name: 'MACO of A → B in Line 1: 1,000 mg' }).waitFor();
+    await readable('Production limits');
+
+    // The MAC matrix: the pairs, a pair's drawer with its SAL = MACO / area line, and the grid.
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'MAC matrix' })
+      .click();
+    await page.getByRole('tab', { name: 'Pairs', selected: true }).waitFor();
+    const sal = page.locator('button.matrix-link', { hasText: 'mg/cm²' }).first();
+    await sal.waitFor();
+    await readable('MAC matrix pairs');
+    await sal.click();
+    const drawer = page.locator('.ant-drawer-open');
+    await drawer.getByText('SAL = MACO / area').waitFor();
+    await drawer.getByText('130,000 cm²').first().waitFor();
+    await readable('MAC matrix pair');
+    await drawer.getByRole('button', { name: 'Close' }).click();
+    await drawer.waitFor({ state: 'detached' });
+    await page.getByRole('tab', { name: 'Grid' }).click();
+    await page.getByLabel('Legend').getByText('No limit').waitFor();
+    await readable('MAC matrix grid');
   });
 
   it('warns, on each report, of a product left out with the reason', async () => {
