@@ -5,6 +5,7 @@ import {
   significantDigits,
   unitLabel,
 } from '#core/units/format-number.ts';
+import { isQuantity } from './master-data/format-value.ts';
 import { useDateTimeSettings } from './use-date-format.ts';
 
 export interface NumberFormatter {
@@ -19,29 +20,15 @@ export interface NumberFormatter {
   unit: (unit: string) => string;
 }
 
-interface QuantityLike {
-  value: number;
-  unit: string;
-}
-
-function isQuantityLike(value: unknown): value is QuantityLike {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as QuantityLike).value === 'number' &&
-    typeof (value as QuantityLike).unit === 'string'
-  );
-}
-
-/** Numbers bound to a count of significant digits, for code outside React. */
-export function numberFormatter(digits: number | null | undefined): NumberFormatter {
+/** Numbers bound to a count of significant digits. */
+function numberFormatter(digits: number | null | undefined): NumberFormatter {
   const n = significantDigits(digits);
   return {
     digits: n,
     number: (value) => formatNumber(value, n),
     quantity: (value, unit) => formatQuantity(value, unit, n),
     quantityOf: (quantity) =>
-      isQuantityLike(quantity) ? formatQuantity(quantity.value, quantity.unit, n) : '',
+      isQuantity(quantity) ? formatQuantity(quantity.value, quantity.unit, n) : '',
     unit: unitLabel,
   };
 }
