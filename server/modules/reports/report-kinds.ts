@@ -71,7 +71,7 @@ export interface ReportMeta {
   asOf: string;
   generatedBy: string;
   /** The facility's significant digits: the cells' number formats round as its screens do. */
-  significantDigits?: number;
+  significantDigits?: number | undefined;
 }
 
 type Ranking = Awaited<ReturnType<typeof worstCaseRanking>>;
