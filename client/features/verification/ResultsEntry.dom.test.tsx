@@ -107,6 +107,7 @@ beforeEach(() => {
         dateFormat: 'DD MMM, YYYY',
         timeFormat: 'HH:mm',
         country: null,
+        significantDigits: 4,
         version: 1,
       },
     }),
