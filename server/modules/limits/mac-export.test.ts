@@ -154,10 +154,10 @@ describe('MAC matrix downloads', () => {
     expect(text).toContain('MAC matrix · Line 1');
     expect(text).toContain(`Facility: ${row!.name}`);
     // A → B: 1,000 mg by the general limit; B → A: 250 mg by PDE over 130,000 sqcm.
-    expect(text).toContain('1000 mg');
+    expect(text).toContain('1,000 mg');
     expect(text).toContain('250 mg');
-    expect(text).toContain('0.001923 mg/sqcm');
-    expect(text).toContain('A = 130000 sqcm');
+    expect(text).toContain('0.001923 mg/cm²');
+    expect(text).toContain('A = 130,000 cm²');
     expect(text).toMatch(/PDE|HBEL/);
     expect(text).not.toContain('C -> D');
     expect(text).toContain('B -> A');
