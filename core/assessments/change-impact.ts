@@ -243,7 +243,7 @@ export function changeImpact(
     if (moves > 0) {
       const change = hasLargest[p] ? (largest[p] ?? null) : null;
       item('limitsMoved', product.id, {
-        summary: `${plural(moves, 'pair')} ${moves === 1 ? 'moves' : 'move'}${change === null ? '' : ` (largest change ${signed(change)})`}; lowest MACO ${sig(then?.maco ?? null)} → ${sig(now?.maco ?? null)} ${units.maco}, lowest SAL ${sig(then?.sal ?? null)} → ${sig(now?.sal ?? null)} ${units.sal}`,
+        summary: `${plural(moves, 'pair')} ${moves === 1 ? 'moves' : 'move'}${change === null ? '' : ` (largest change ${signed(change)})`}; lowest MACO ${sig(then?.maco ?? null)} → ${sig(now?.maco ?? null)} ${unitLabel(units.maco)}, lowest SAL ${sig(then?.sal ?? null)} → ${sig(now?.sal ?? null)} ${unitLabel(units.sal)}`,
         before: then,
         after: now,
         changePercent: change,
@@ -268,7 +268,7 @@ export function changeImpact(
     if (news > 0) {
       const lowest = limitsOf(added, p);
       item('pairsAdded', product.id, {
-        summary: `${plural(news, 'new pair')}${pb < 0 ? ' (new product)' : ''}; their lowest MACO ${sig(lowest?.maco ?? null)} ${units.maco}, lowest SAL ${sig(lowest?.sal ?? null)} ${units.sal}`,
+        summary: `${plural(news, 'new pair')}${pb < 0 ? ' (new product)' : ''}; their lowest MACO ${sig(lowest?.maco ?? null)} ${unitLabel(units.maco)}, lowest SAL ${sig(lowest?.sal ?? null)} ${unitLabel(units.sal)}`,
         before: null,
         after: lowest,
         changePercent: null,
