@@ -77,7 +77,7 @@ describe('master data drives the MAC matrix', () => {
     await fill('Surface area', '10');
     await choose(openDrawer(page).getByLabel('Surface area unit', { exact: true }), 'sqm');
     await submitDrawer('Add equipment');
-    await page.getByRole('cell', { name: '10 sqm' }).waitFor();
+    await page.getByRole('cell', { name: '10 m²' }).waitFor();
 
     // A duplicate name comes back from the server onto the Name field.
     allowRefusedRequest(409, /\/facilities\/\d+\/equipments/);
@@ -133,7 +133,7 @@ describe('master data drives the MAC matrix', () => {
     const reason = page.getByRole('dialog').filter({ hasText: 'Why are you changing' });
     await reason.getByLabel('Reason').fill('Measured again');
     await reason.getByRole('button', { name: 'Save' }).click();
-    await page.getByRole('cell', { name: '20 sqm' }).waitFor();
+    await page.getByRole('cell', { name: '20 m²' }).waitFor();
 
     await openMacMatrix();
     await page.getByRole('button', { name: '0.00125 mg/cm²' }).waitFor();

@@ -200,7 +200,7 @@ function LoadedMicrobial(props: {
               title: 'Reported',
               render: (_, r) => (
                 <Typography.Text delete={r.invalidatedBy !== null}>
-                  {`${r.censoring === '=' ? '' : `${r.censoring} `}${r.rawValue} ${r.unit}`}
+                  {`${r.censoring === '=' ? '' : `${r.censoring} `}${numbers.quantity(r.rawValue, r.unit)}`}
                 </Typography.Text>
               ),
             },

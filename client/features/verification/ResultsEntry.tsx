@@ -208,7 +208,7 @@ function PlanRowCard(props: {
         <Space wrap style={{ marginTop: 8 }}>
           <Typography.Text strong delete={saved.invalidatedBy !== null}>
             {saved.censoring === '=' ? '' : `${saved.censoring} `}
-            {saved.rawValue} {saved.unit}
+            {numbers.quantity(saved.rawValue, saved.unit)}
           </Typography.Text>
           {saved.batchNumber ? <Typography.Text>Batch {saved.batchNumber}</Typography.Text> : null}
           {saved.takenAt ? (
@@ -269,7 +269,7 @@ function PlanRowCard(props: {
       {history.map((old) => (
         <Typography.Paragraph key={old.id} type="secondary" delete style={{ margin: 0 }}>
           Superseded: {old.censoring === '=' ? '' : `${old.censoring} `}
-          {old.rawValue} {old.unit}
+          {numbers.quantity(old.rawValue, old.unit)}
           {old.batchNumber ? `, batch ${old.batchNumber}` : ''}
           {old.invalidatedBy ? ` · Invalidated (investigation ${old.invalidatedBy.number})` : ''}
         </Typography.Paragraph>
