@@ -174,6 +174,29 @@ describe('limits reports', () => {
     await readable('MAC matrix grid');
   });
 
+  it('shows limits at the significant digits set on the Settings screen', async () => {
+    // Through the Settings screen both ways: a second sign-in would end the browser's session.
+    const setDigits = async (digits: string, reason: string) => {
+      await page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: 'Settings' })
+        .click();
+      await page.getByRole('tab', { name: 'Date and time' }).click();
+      await page.getByLabel('Significant digits').fill(digits);
+      await page.getByLabel('Reason for change').fill(reason);
+      await page.getByRole('button', { name: 'Save date and time settings' }).click();
+      await page.getByText('Date and time settings saved.').first().waitFor();
+    };
+    await setDigits('6', 'Limits checked to six digits');
+    await openLimits('Equipment limits');
+    // 250 mg over 130,000 cm² at six significant digits.
+    await page.getByRole('button', { name: 'Lowest SAL of E1: 0.00192308 mg/cm²' }).waitFor();
+    // The other tests read four digits.
+    await setDigits('4', 'Back to four digits');
+    await openLimits('Equipment limits');
+    await page.getByRole('button', { name: 'Lowest SAL of E1: 0.001923 mg/cm²' }).waitFor();
+  });
+
   it('warns, on each report, of a product left out with the reason', async () => {
     // Stored before the rule that now refuses it: batch size in kg, daily dose in units (once:
     // a retry finds it there).
