@@ -93,7 +93,7 @@ describe.each([1280, 1440])('at %i pixels wide', (width) => {
 
   it('the MAC matrix’s SAL column scrolls into view and opens a pair', async () => {
     await openScreen(page, '/limits/mac-matrix');
-    const sal = page.locator('button.matrix-link', { hasText: 'mg/sqcm' }).first();
+    const sal = page.locator('button.matrix-link', { hasText: 'mg/cm²' }).first();
     // The pairs table draws only what is in sight: a sideways wheel brings the SAL column in,
     // as it does for a user with a trackpad or Shift and the wheel.
     const body = page.locator('.ant-table-tbody-virtual-holder');

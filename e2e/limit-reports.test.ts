@@ -94,7 +94,7 @@ describe('limits reports', () => {
   it('opens the derivation of an equipment limit', async () => {
     await openLimits('Equipment limits');
     // B → A governs E1: 250 mg over 130,000 sqcm.
-    const sal = page.getByRole('button', { name: /^Lowest SAL of E1: 0\.001923 mg\/sqcm$/ });
+    const sal = page.getByRole('button', { name: /^Lowest SAL of E1: 0\.001923 mg\/cm²$/ });
     await sal.waitFor();
     await sal.click();
     const drawer = page.locator('.ant-drawer-open');
@@ -118,7 +118,7 @@ describe('limits reports', () => {
 
     // Each pair of the production, explained on the production's own data.
     await page.getByRole('button', { name: 'Expand row' }).first().click();
-    const pair = page.getByRole('button', { name: 'MACO of A → B in Line 1: 1000 mg' });
+    const pair = page.getByRole('button', { name: 'MACO of A → B in Line 1: 1,000 mg' });
     await pair.waitFor();
     await pair.click();
     await drawer.getByText('MACO (governing): A → B', { exact: true }).waitFor();
@@ -132,6 +132,69 @@ describe('limits reports', () => {
     await agent.click();
     await drawer.getByText('Alkaline detergent in A', { exact: true }).waitFor();
     await drawer.getByText('Formula', { exact: true }).first().waitFor();
+  });
+
+  it('shows every number as people read it: no e-notation, no long decimals, no sqcm', async () => {
+    // Issue 30: '6.114e-5 mg', '0.0003057018765353721 mg/swab' and 'mg/sqcm' were on these pages.
+    const readable = async (where: string) => {
+      const text = await page.locator('body').innerText();
+      expect(text, where).not.toMatch(/(?<![\w.])\d+(?:\.\d+)?e[-+]?\d+(?!\w)/i);
+      expect(text, where).not.toMatch(/\d\.\d{10,}/);
+      expect(text, where).not.toMatch(/\bsqcm\b/);
+    };
+    for (const tab of ['Worst-case ranking', 'Equipment limits', 'Cleaning-agent limits']) {
+      await openLimits(tab);
+      await page.getByRole('tabpanel').getByRole('table').first().waitFor();
+      await readable(tab);
+    }
+    await openLimits('Production limits');
+    await page.getByRole('button', { name: 'Lowest MACO of Line 1: 250 mg' }).waitFor();
+    await page.getByRole('button', { name: 'Expand row' }).first().click();
+    await page.getByRole('button', { name: 'MACO of A → B in Line 1: 1,000 mg' }).waitFor();
+    await readable('Production limits');
+
+    // The MAC matrix: the pairs, a pair's drawer with its SAL = MACO / area line, and the grid.
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'MAC matrix' })
+      .click();
+    await page.getByRole('tab', { name: 'Pairs', selected: true }).waitFor();
+    const sal = page.locator('button.matrix-link', { hasText: 'mg/cm²' }).first();
+    await sal.waitFor();
+    await readable('MAC matrix pairs');
+    await sal.click();
+    const drawer = page.locator('.ant-drawer-open');
+    await drawer.getByText('SAL = MACO / area').waitFor();
+    await drawer.getByText('130,000 cm²').first().waitFor();
+    await readable('MAC matrix pair');
+    await drawer.getByRole('button', { name: 'Close' }).click();
+    await drawer.waitFor({ state: 'detached' });
+    await page.getByRole('tab', { name: 'Grid' }).click();
+    await page.getByLabel('Legend').getByText('No limit').waitFor();
+    await readable('MAC matrix grid');
+  });
+
+  it('shows limits at the significant digits set on the Settings screen', async () => {
+    // Through the Settings screen both ways: a second sign-in would end the browser's session.
+    const setDigits = async (digits: string, reason: string) => {
+      await page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: 'Settings' })
+        .click();
+      await page.getByRole('tab', { name: 'Date and time' }).click();
+      await page.getByLabel('Significant digits').fill(digits);
+      await page.getByLabel('Reason for change').fill(reason);
+      await page.getByRole('button', { name: 'Save date and time settings' }).click();
+      await page.getByText('Date and time settings saved.').first().waitFor();
+    };
+    await setDigits('6', 'Limits checked to six digits');
+    await openLimits('Equipment limits');
+    // 250 mg over 130,000 cm² at six significant digits.
+    await page.getByRole('button', { name: 'Lowest SAL of E1: 0.00192308 mg/cm²' }).waitFor();
+    // The other tests read four digits.
+    await setDigits('4', 'Back to four digits');
+    await openLimits('Equipment limits');
+    await page.getByRole('button', { name: 'Lowest SAL of E1: 0.001923 mg/cm²' }).waitFor();
   });
 
   it('warns, on each report, of a product left out with the reason', async () => {

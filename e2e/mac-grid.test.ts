@@ -45,7 +45,7 @@ describe('the MAC matrix grid in the browser', () => {
     // From the top-left corner (a retry finds the grid where the last attempt left it).
     await grid.evaluate((element) => element.scrollTo(0, 0));
     // Product 0 and Product 8 are made on Line 0.
-    const cell = grid.getByRole('button', { name: /^Product 0 → Product 8: MACO [\d.e-]+ mg/ });
+    const cell = grid.getByRole('button', { name: /^Product 0 → Product 8: MACO [\d.,]+ mg/ });
     await cell.waitFor();
     expect(SHADES.map(rgb)).toContain(
       await cell.evaluate((element) => getComputedStyle(element).backgroundColor),

@@ -77,7 +77,7 @@ describe('master data drives the MAC matrix', () => {
     await fill('Surface area', '10');
     await choose(openDrawer(page).getByLabel('Surface area unit', { exact: true }), 'sqm');
     await submitDrawer('Add equipment');
-    await page.getByRole('cell', { name: '10 sqm' }).waitFor();
+    await page.getByRole('cell', { name: '10 m²' }).waitFor();
 
     // A duplicate name comes back from the server onto the Name field.
     allowRefusedRequest(409, /\/facilities\/\d+\/equipments/);
@@ -104,14 +104,14 @@ describe('master data drives the MAC matrix', () => {
     // B → A: 2 ug × 100 kg / 400 mg = 500 mg.
     await page.getByRole('button', { name: '500 mg' }).waitFor();
     // SAL = MACO / area: 250 mg / 100000 sqcm.
-    await page.getByRole('button', { name: '0.0025 mg/sqcm' }).waitFor();
+    await page.getByRole('button', { name: '0.0025 mg/cm²' }).waitFor();
 
     await page.getByRole('button', { name: '250 mg' }).click();
     await openDrawer(page).getByText('Tablet A → Tablet B').waitFor();
     await openDrawer(page)
       .getByText(/Health-based \(PDE\/ADE\) \(active Drug X\) governs/)
       .waitFor();
-    await openDrawer(page).getByText('250 mg / 100000 sqcm = 0.0025 mg/sqcm').waitFor();
+    await openDrawer(page).getByText('250 mg / 100,000 cm² = 0.0025 mg/cm²').waitFor();
     // The server's derivation from the inputs, criterion by criterion.
     await openDrawer(page)
       .getByRole('button', { name: /Health-based/ })
@@ -133,11 +133,11 @@ describe('master data drives the MAC matrix', () => {
     const reason = page.getByRole('dialog').filter({ hasText: 'Why are you changing' });
     await reason.getByLabel('Reason').fill('Measured again');
     await reason.getByRole('button', { name: 'Save' }).click();
-    await page.getByRole('cell', { name: '20 sqm' }).waitFor();
+    await page.getByRole('cell', { name: '20 m²' }).waitFor();
 
     await openMacMatrix();
-    await page.getByRole('button', { name: '0.00125 mg/sqcm' }).waitFor();
-    expect(await page.getByRole('button', { name: '0.0025 mg/sqcm' }).count()).toBe(1);
+    await page.getByRole('button', { name: '0.00125 mg/cm²' }).waitFor();
+    expect(await page.getByRole('button', { name: '0.0025 mg/cm²' }).count()).toBe(1);
     expect(await page.getByRole('button', { name: '250 mg' }).count()).toBe(1);
   });
   it('keeps what the user typed through a version conflict', async () => {

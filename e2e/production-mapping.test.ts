@@ -67,20 +67,20 @@ describe('production-equipment matrix', () => {
     await openMasterData(page, 'Production-Equipment matrix', 'Production-Equipment Matrix');
     await page.getByText('Choose a production to see').waitFor();
     await page.goto(`/master-data/production-equipment-matrix?production=${line}`);
-    await page.getByTestId('saved-area').getByText('120 sqcm').waitFor();
+    await page.getByTestId('saved-area').getByText('120 cm²').waitFor();
     await expect.poll(() => tick('Equipment', `PM Mixer ${run}`).isChecked()).toBe(true);
 
     await tick('Equipment', `PM Dryer ${run}`).check();
     await tick('Products', `PM Tablet ${run}`).check();
     // 120 sqcm + 10 sqin × 6.4516 = 184.516 sqcm, before anything is saved.
-    await page.getByTestId('draft-area').getByText('184.516 sqcm').waitFor();
-    await page.getByText('(+64.516 sqcm)').waitFor();
+    await page.getByTestId('draft-area').getByText('184.516 cm²').waitFor();
+    await page.getByText('(+64.516 cm²)').waitFor();
     const grid = page.getByRole('region', { name: 'Products × equipment' });
     await grid.getByRole('columnheader', { name: `PM Dryer ${run}` }).waitFor();
     await grid.getByRole('cell', { name: `PM Tablet ${run}` }).waitFor();
     await page.getByRole('button', { name: 'Save mapping' }).click();
     await confirmWithReason(page, 'Dryer added to the line after the layout change');
-    await page.getByTestId('saved-area').getByText('184.516 sqcm').waitFor();
+    await page.getByTestId('saved-area').getByText('184.516 cm²').waitFor();
 
     const map = await api('GET', `/productions/${line}/map`);
     expect(map).toEqual({
@@ -97,7 +97,7 @@ describe('production-equipment matrix', () => {
 
     // The productions list shows the same total.
     await openMasterData(page, 'Productions', 'Productions');
-    await page.getByRole('cell', { name: '184.516 sqcm' }).waitFor();
+    await page.getByRole('cell', { name: '184.516 cm²' }).waitFor();
   });
 
   it('keeps the ticks and shows the conflict when someone else saved first', async () => {
@@ -113,9 +113,9 @@ describe('production-equipment matrix', () => {
     const syrup = await create('/products', product(`PC Syrup ${run}`));
     const line = await create('/productions', { name: `PC Line ${run}`, equipmentIds: [kettle] });
     await page.goto(`/master-data/production-equipment-matrix?production=${line}`);
-    await page.getByTestId('saved-area').getByText('10000 sqcm').waitFor();
+    await page.getByTestId('saved-area').getByText('10,000 cm²').waitFor();
     await tick('Equipment', `PC Sieve ${run}`).check();
-    await page.getByTestId('draft-area').getByText('10050 sqcm').waitFor();
+    await page.getByTestId('draft-area').getByText('10,050 cm²').waitFor();
 
     // Someone else maps the production meanwhile.
     await api('POST', `/productions/${line}/map`, {
@@ -135,7 +135,7 @@ describe('production-equipment matrix', () => {
     await expect.poll(() => tick('Equipment', `PC Sieve ${run}`).isChecked()).toBe(true);
     await page.getByRole('button', { name: 'Save mapping' }).click();
     await confirmWithReason(page, 'Sieve is part of the line');
-    await page.getByTestId('saved-area').getByText('10050 sqcm').waitFor();
+    await page.getByTestId('saved-area').getByText('10,050 cm²').waitFor();
     const after = await api('GET', `/productions/${line}/map`);
     expect(after).toMatchObject({
       equipmentIds: [kettle, sieve],

@@ -47,7 +47,7 @@ describe('sampling policy screen', () => {
     await fill('Minimum risk score', '100');
     await openDrawer(page).getByRole('button', { name: 'Add sampling policy' }).click();
     const row = page.getByRole('row', { name: /Swab the risky spots/ });
-    await row.getByRole('cell', { name: '25 sqcm' }).waitFor();
+    await row.getByRole('cell', { name: '25 cm²' }).waitFor();
 
     // The server's check of the whole policy comes back onto its field: its 422 is the point.
     allowRefusedRequest(422, /\/facilities\/\d+\/sampling-policy/);

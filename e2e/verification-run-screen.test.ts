@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { formatDate } from '#core/datetime/format-date-time.ts';
+import { formatQuantity } from '#core/units/format-number.ts';
 import type { TestBody } from '#server/test/facility-test-file.ts';
 import { ADMIN } from '#server/test/test-server.ts';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
@@ -82,6 +83,15 @@ it('corrects a saved result on the run screen: the new judgement shown; a confli
   ]);
   expect(entered.status, JSON.stringify(entered.body)).toBe(200);
   const page = await openRun(run);
+  // Issue 30: the plan's limit at the facility's significant digits, never its 17 digits or
+  // e-notation anywhere on the run page.
+  await page
+    .locator('[aria-label="Location Valve (swab)"]')
+    .getByText(formatQuantity(valve.limit as number, valve.limitUnit as string), { exact: true })
+    .waitFor();
+  const text = await page.locator('body').innerText();
+  expect(text).not.toMatch(/(?<![\w.])\d+(?:\.\d+)?e[-+]?\d+(?!\w)/i);
+  expect(text).not.toMatch(/\d\.\d{10,}/);
 
   // The valve's steel recovers 80 %: 1.2 × the limit is 150 % of it once corrected for recovery.
   const valveCard = page.locator('[aria-label="Location Valve (swab)"]');

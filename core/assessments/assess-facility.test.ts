@@ -85,7 +85,7 @@ describe('assessFacility', () => {
         trainId: 10,
         product: 'A',
         reason:
-          'Lowest MACO into any next product on this train: 1000 mg (A → B, health-based, PDE of api-A 0.01 mg); lowest surface limit 0.05 mg/sqcm',
+          'Lowest MACO into any next product on this train: 1,000 mg (A → B, health-based, PDE of api-A 0.01 mg); lowest surface limit 0.05 mg/cm²',
         lowestMaco: 1000,
         lowestSal: 0.05,
       },
@@ -94,7 +94,7 @@ describe('assessFacility', () => {
         trainId: 20,
         product: 'D',
         reason:
-          'Lowest MACO into any next product on this train: 5000 mg (D → A, health-based, PDE of api-D 0.05 mg); lowest surface limit 0.5 mg/sqcm',
+          'Lowest MACO into any next product on this train: 5,000 mg (D → A, health-based, PDE of api-D 0.05 mg); lowest surface limit 0.5 mg/cm²',
         lowestMaco: 5000,
         lowestSal: 0.5,
       },

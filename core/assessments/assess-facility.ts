@@ -1,6 +1,6 @@
+import { formatQuantity } from '../units/format-number.ts';
 import { compileLimits, isLower, type CriterionKey } from '../limits/compile.ts';
 import { explainPair } from '../limits/explain.ts';
-import { roundToSignificant } from '../limits/formulas.ts';
 import { runMatrix } from '../limits/matrix.ts';
 import type { LimitsInput } from '../limits/model.ts';
 import type {
@@ -85,7 +85,7 @@ const CRITERION_NAMES: Record<CriterionKey, string> = {
   product: 'product limit',
 };
 
-const show = (value: number, unit: string) => `${roundToSignificant(value, 3)} ${unit}`;
+const show = (value: number, unit: string) => formatQuantity(value, unit);
 const finiteOrNull = (value: number) => (Number.isFinite(value) ? value : null);
 const byName = (a: { name: string }, b: { name: string }) =>
   a.name < b.name ? -1 : a.name > b.name ? 1 : 0;

@@ -1,3 +1,4 @@
+import { formatNumber, unitLabel } from '../units/format-number.ts';
 import { CRITERION_KEYS } from '../limits/compile.ts';
 import type { PairView } from '../limits/matrix.ts';
 import type { LimitsInput } from '../limits/model.ts';
@@ -50,7 +51,7 @@ type Four = [maco: number, sal: number, swab: number, rinse: number];
 
 const shown = (x: number): number | null => (Number.isFinite(x) ? x : null);
 const criterionName = (g: number) => (g < 0 ? null : (CRITERION_KEYS[g] ?? null));
-const sig = (x: number | null) => (x === null ? 'none' : String(Number(x.toPrecision(4))));
+const sig = (x: number | null) => (x === null ? 'none' : formatNumber(x));
 const signed = (x: number | null) => (x === null ? '' : `${x > 0 ? '+' : ''}${sig(x)} %`);
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
@@ -242,7 +243,7 @@ export function changeImpact(
     if (moves > 0) {
       const change = hasLargest[p] ? (largest[p] ?? null) : null;
       item('limitsMoved', product.id, {
-        summary: `${plural(moves, 'pair')} ${moves === 1 ? 'moves' : 'move'}${change === null ? '' : ` (largest change ${signed(change)})`}; lowest MACO ${sig(then?.maco ?? null)} → ${sig(now?.maco ?? null)} ${units.maco}, lowest SAL ${sig(then?.sal ?? null)} → ${sig(now?.sal ?? null)} ${units.sal}`,
+        summary: `${plural(moves, 'pair')} ${moves === 1 ? 'moves' : 'move'}${change === null ? '' : ` (largest change ${signed(change)})`}; lowest MACO ${sig(then?.maco ?? null)} → ${sig(now?.maco ?? null)} ${unitLabel(units.maco)}, lowest SAL ${sig(then?.sal ?? null)} → ${sig(now?.sal ?? null)} ${unitLabel(units.sal)}`,
         before: then,
         after: now,
         changePercent: change,
@@ -267,7 +268,7 @@ export function changeImpact(
     if (news > 0) {
       const lowest = limitsOf(added, p);
       item('pairsAdded', product.id, {
-        summary: `${plural(news, 'new pair')}${pb < 0 ? ' (new product)' : ''}; their lowest MACO ${sig(lowest?.maco ?? null)} ${units.maco}, lowest SAL ${sig(lowest?.sal ?? null)} ${units.sal}`,
+        summary: `${plural(news, 'new pair')}${pb < 0 ? ' (new product)' : ''}; their lowest MACO ${sig(lowest?.maco ?? null)} ${unitLabel(units.maco)}, lowest SAL ${sig(lowest?.sal ?? null)} ${unitLabel(units.sal)}`,
         before: null,
         after: lowest,
         changePercent: null,
@@ -303,7 +304,7 @@ export function changeImpact(
     const salB = atB < 0 ? Number.NaN : (sideB.trainLowest.sal[atB] ?? Number.NaN);
     const salA = atA < 0 ? Number.NaN : (sideA.trainLowest.sal[atA] ?? Number.NaN);
     item('worstCaseChanged', train.name, {
-      summary: `Worst case ${nameB ?? 'none'} → ${nameA ?? 'none'}; lowest SAL on the train ${sig(shown(convertValue(salB, 'mg/sqcm', units.sal)))} → ${sig(shown(convertValue(salA, 'mg/sqcm', units.sal)))} ${units.sal}`,
+      summary: `Worst case ${nameB ?? 'none'} → ${nameA ?? 'none'}; lowest SAL on the train ${sig(shown(convertValue(salB, 'mg/sqcm', units.sal)))} → ${sig(shown(convertValue(salA, 'mg/sqcm', units.sal)))} ${unitLabel(units.sal)}`,
       before: limitsOf(sideB.trainLowest, atB),
       after: limitsOf(sideA.trainLowest, atA),
       changePercent: percent(salB, salA),
@@ -327,7 +328,7 @@ export function changeImpact(
       // Below before as well, with the same limit: not an effect of this change.
       if (then < loqB && !moved(then, now) && !moved(loqB, loqA)) return;
       summary.belowLoq++;
-      const unit = swab ? units.swab : units.rinse;
+      const unit = unitLabel(swab ? units.swab : units.rinse);
       const inUnit = (x: number) =>
         shown(swab ? convertValue(x, 'mg/swab', units.swab) : rinseIn(x, units.rinse));
       item('belowLoq', `${product.id} · ${method.name}`, {
@@ -352,7 +353,7 @@ export function changeImpact(
     if (now === 0 || (now === then && !moved(limitB, limitA))) return;
     summary.resultsAtRisk++;
     const swab = result.sampleType === 'swab';
-    const unit = swab ? units.swab : units.rinse;
+    const unit = unitLabel(swab ? units.swab : units.rinse);
     const inUnit = (x: number) =>
       shown(swab ? convertValue(x, 'mg/swab', units.swab) : rinseIn(x, units.rinse));
     const sample = (limit: number): Limits => ({

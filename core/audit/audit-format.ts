@@ -2,7 +2,13 @@ import { MODULE_RECORD_DEFS, RECORD_DEFS } from '../entities/defs/index.ts';
 import type { EntityDef } from '../entities/entity.ts';
 import type { FieldDef } from '../entities/field.ts';
 import { labelFromName } from '../entities/labels.ts';
-import { formatNumber } from '../units/format-number.ts';
+import { formatNumber, formatQuantity } from '../units/format-number.ts';
+
+/**
+ * Every digit a value was entered with: an audit trail shows what changed, never a rounding that
+ * makes two values read alike (21 CFR 11.10(e)).
+ */
+const AUDIT_DIGITS = 15;
 import { permissionsText, UNDECLARED_FIELDS, UNDECLARED_SUBJECTS } from './audit-undeclared.ts';
 
 /**
@@ -129,10 +135,10 @@ function referenceText(entityKey: string, id: unknown, format: AuditFormat): str
 function plainText(value: unknown, format: AuditFormat): string {
   if (value === null || value === undefined || value === '') return EMPTY_VALUE;
   if (typeof value === 'boolean') return value ? 'Yes' : 'No';
-  if (typeof value === 'number') return formatNumber(value);
+  if (typeof value === 'number') return formatNumber(value, AUDIT_DIGITS);
   if (typeof value === 'string')
     return ISO_MOMENT.test(value) ? format.formatDateTime(value) : value;
-  if (isQuantity(value)) return `${formatNumber(value.value)} ${value.unit}`;
+  if (isQuantity(value)) return formatQuantity(value.value, value.unit, AUDIT_DIGITS);
   if (Array.isArray(value)) {
     return value.length === 0 ? EMPTY_VALUE : value.map((v) => plainText(v, format)).join('; ');
   }

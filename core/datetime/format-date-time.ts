@@ -20,6 +20,11 @@ export interface DateTimeSettings {
   timezone: string;
   dateFormat: DateFormat;
   timeFormat: TimeFormat;
+  /**
+   * The facility's significant digits (core/units/format-number.ts), read with its date and
+   * time formats because every document that shows one shows the other; 4 when absent.
+   */
+  significantDigits?: number;
 }
 
 export const DEFAULT_DATE_TIME_SETTINGS: DateTimeSettings = {

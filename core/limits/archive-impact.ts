@@ -1,3 +1,4 @@
+import { formatQuantity } from '../units/format-number.ts';
 import type { LimitsInput } from './model.ts';
 import { applyWhatIf, compareLimits, type PairChange, type WhatIfEdit } from './limits.what-if.ts';
 
@@ -41,7 +42,7 @@ export function archiveImpact(
 }
 
 const mg = (value: number | null, unit: string) =>
-  value === null ? 'none' : `${Number(value.toPrecision(4))} ${unit}`;
+  value === null ? 'none' : formatQuantity(value, unit);
 
 /** One pair's change as a line: "A → B: MACO 83.33 mg → 166.7 mg". */
 export function describeChange(change: PairChange): string {

@@ -1,4 +1,4 @@
-import { formatNumber } from '../units/format-number.ts';
+import { formatQuantity } from '../units/format-number.ts';
 import { toBase } from '../units/quantity.ts';
 import type { Quantity } from '../units/quantity.ts';
 import type { UnitKind } from '../units/units.ts';
@@ -26,7 +26,7 @@ export function agentMacoNote(
   governing: AgentCriterion | null,
   ceiling: number,
 ): string {
-  const ppm = agent.ceiling ? `${formatNumber(agent.ceiling.value)} ${agent.ceiling.unit}` : '';
+  const ppm = agent.ceiling ? formatQuantity(agent.ceiling.value, agent.ceiling.unit) : '';
   if (governing === 'ceiling') return `ppm ceiling of the agent (${ppm}) governs`;
   const governs = governing ? `governed by ${governing}` : 'no criterion available';
   if (!agent.ceiling) return governs;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DATE_FORMATS, isValidTimeZone, TIME_FORMATS } from '../datetime/format-date-time.ts';
 import { ZReason, ZId } from './common.schemas.ts';
+import { MAX_SIGNIFICANT_DIGITS, MIN_SIGNIFICANT_DIGITS } from '../units/format-number.ts';
 
 /**
  * Plan and facility settings: password policy, allowed e-mail domains (plan-wide), date and
@@ -85,6 +86,12 @@ export const ZDateTimeSettings = z.object({
   dateFormat: z.enum(DATE_FORMATS, { error: `One of: ${DATE_FORMATS.join('; ')}` }),
   timeFormat: z.enum(TIME_FORMATS, { error: `One of: ${TIME_FORMATS.join('; ')}` }),
   country: z.string().trim().max(100).nullable(),
+  /** Significant digits of every number on screens, PDFs and workbooks (issue 30). */
+  significantDigits: z
+    .number()
+    .int('Must be a whole number')
+    .min(MIN_SIGNIFICANT_DIGITS, `At least ${MIN_SIGNIFICANT_DIGITS} significant digits`)
+    .max(MAX_SIGNIFICANT_DIGITS, `At most ${MAX_SIGNIFICANT_DIGITS} significant digits`),
 });
 export type TDateTimeSettings = z.infer<typeof ZDateTimeSettings>;
 
@@ -97,6 +104,8 @@ export const ZDateTimeSettingsResponse = z.object({ dateTimeSettings: ZDateTimeS
 export const ZUpdateDateTimeSettingsRequest = z.object({
   dateTimeSettings: ZDateTimeSettings.extend({
     country: z.string().trim().max(100).nullish(),
+    /** Left out: the facility's digits stay as they are. */
+    significantDigits: ZDateTimeSettings.shape.significantDigits.optional(),
   }),
   /** The version the edit was made from: a stale one is 409 and changes nothing. */
   version: z.number().int().min(1),

@@ -1,6 +1,6 @@
 import type { TCensoring, TJudgement, TResultUnit } from '../schemas/verification.schemas.ts';
 import { convertValue } from '../units/quantity.ts';
-import { roundToSignificant } from '../limits/formulas.ts';
+import { formatNumber, unitLabel } from '../units/format-number.ts';
 
 /**
  * The judgement of one sample result against its limit (issue 12, core/verification/README.md).
@@ -31,7 +31,7 @@ export interface JudgeResultInput {
 
 /** Numbers in derivation lines: four significant digits, as the limits screens show them. */
 export function shown(value: number): string {
-  return String(roundToSignificant(value, 4));
+  return formatNumber(value);
 }
 
 // ppm read as ug/ml: in aqueous samples 1 ppm = 1 mg/L = 1 ug/ml (reference §0, the same reading
@@ -81,7 +81,7 @@ export function judgeResult(input: JudgeResultInput): TJudgement {
   if (!(recovery > 0 && recovery <= 1)) {
     throw new RangeError(`recovery must be a fraction in (0, 1], got ${recovery}`);
   }
-  const u = (value: number) => `${shown(value)} ${unit}`;
+  const u = (value: number) => `${shown(value)} ${unitLabel(unit)}`;
   const reported = reportedAs(input, u);
   const { censoring, value: rawValue } = reported;
   const corrected = rawValue / recovery;

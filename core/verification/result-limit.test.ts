@@ -169,9 +169,9 @@ describe('resultLimit', () => {
   it('writes the derivation with numbers and units', () => {
     expect(resultLimit(snapshot, { ...swab, unit: 'ug/swab' }).derivation).toEqual([
       'Limit basis: equipment-wise: the lowest surface limit of E1 over its 2 pairs',
-      'Lowest surface limit (SAL): 0.001923 mg/sqcm, pair B → A',
-      'Swab limit: 0.001923 mg/sqcm × 25 sqcm = 0.04808 mg/swab (no recovery: the result is divided by it instead)',
-      'In ug/swab: 48.08 ug/swab',
+      'Lowest surface limit (SAL): 0.001923 mg/cm², pair B → A',
+      'Swab limit: 0.001923 mg/cm² × 25 cm² = 0.04808 mg/swab (no recovery: the result is divided by it instead)',
+      'In µg/swab: 48.08 µg/swab',
     ]);
   });
 

@@ -11,6 +11,7 @@ import {
 import type { PairView, SampleValue } from '../limits/matrix.ts';
 import type { LimitsInput } from '../limits/model.ts';
 import type { TResultUnit, TSampleType } from '../schemas/verification.schemas.ts';
+import { unitLabel } from '../units/format-number.ts';
 import { shown, toResultUnit } from './judge-result.ts';
 
 /**
@@ -112,7 +113,7 @@ function governingPairs(m: CompiledLimits) {
 function ceilingLine(rule: SampleValue['rule'], value: number, unit: string): string | null {
   if (rule === CALCULATED) return null;
   const what = rule === FIXED ? "the policy's fixed sample limit" : "the policy's per-sample cap";
-  return `Lower than the calculated limit, ${what} applies: ${shown(value)} ${unit}`;
+  return `Lower than the calculated limit, ${what} applies: ${shown(value)} ${unitLabel(unit)}`;
 }
 
 function swabLimit(m: CompiledLimits, g: Governing, area: number | null, lines: string[]) {
@@ -122,7 +123,7 @@ function swabLimit(m: CompiledLimits, g: Governing, area: number | null, lines: 
   }
   const out = swabLimitAt({ ...m, swabAreaSqcm: area }, g.sal, { value: NaN, rule: CALCULATED });
   lines.push(
-    `Swab limit: ${shown(g.sal)} mg/sqcm × ${shown(area)} sqcm = ${shown(g.sal * area)} mg/swab (no recovery: the result is divided by it instead)`,
+    `Swab limit: ${shown(g.sal)} mg/cm² × ${shown(area)} cm² = ${shown(g.sal * area)} mg/swab (no recovery: the result is divided by it instead)`,
   );
   const cap = ceilingLine(out.rule, out.value, 'mg/swab');
   if (cap) lines.push(cap);
@@ -146,11 +147,11 @@ function rinseLimit(
   const V = `${shown(volume)} ml`;
   if (m.useSar) {
     lines.push(
-      `Rinse limit (pair ${g.rinsePair}): ${shown(g.rinseSal)} mg/sqcm × ${shown(area)} sqcm ÷ ${V} = ${shown((g.rinseSal * area) / volume)} mg/ml (no recovery)`,
+      `Rinse limit (pair ${g.rinsePair}): ${shown(g.rinseSal)} mg/cm² × ${shown(area)} cm² ÷ ${V} = ${shown((g.rinseSal * area) / volume)} mg/ml (no recovery)`,
     );
   } else {
     lines.push(
-      `Share of the MACO of pair ${g.rinsePair} on ${m.input.equipment[e]?.id} (in proportion to its area ${shown(area)} sqcm): ${shown(g.rinseShare)} mg`,
+      `Share of the MACO of pair ${g.rinsePair} on ${m.input.equipment[e]?.id} (in proportion to its area ${shown(area)} cm²): ${shown(g.rinseShare)} mg`,
       `Rinse limit: ${shown(g.rinseShare)} mg ÷ ${V} = ${shown(g.rinseShare / volume)} mg/ml (no recovery)`,
     );
   }
@@ -191,7 +192,7 @@ function answer(
   }
   const lines = [
     `Limit basis: ${basis}`,
-    `Lowest surface limit (SAL): ${shown(g.sal)} mg/sqcm, pair ${g.salPair}${g.salCapped ? " (the policy's residue limit)" : ''}`,
+    `Lowest surface limit (SAL): ${shown(g.sal)} mg/cm², pair ${g.salPair}${g.salCapped ? " (the policy's residue limit)" : ''}`,
   ];
   const mg =
     q.sampleType === 'swab'
@@ -204,7 +205,7 @@ function answer(
   }
   const from = q.sampleType === 'swab' ? 'mg/swab' : 'mg/ml';
   const limit = toResultUnit(mg, from, q.unit);
-  if (q.unit !== from) lines.push(`In ${q.unit}: ${shown(limit)} ${q.unit}`);
+  if (q.unit !== from) lines.push(`In ${unitLabel(q.unit)}: ${shown(limit)} ${unitLabel(q.unit)}`);
   return { limit, derivation: lines, pair: q.sampleType === 'swab' ? g.salPair : g.rinsePair };
 }
 

@@ -43,7 +43,10 @@ export function reportKit(t: FacilityTestFile, F: () => string = () => t.F) {
     return { text: text.replace(/\s+/g, ' '), pages, sha256: sha(bytes), res };
   }
 
-  /** Each sheet's rows as arrays of cell values (the first cell first). */
+  /**
+   * Each sheet's rows as arrays of cell values (the first cell first), and beside them each
+   * cell's number format (what Excel shows the value as).
+   */
   async function xlsxOf(path: string) {
     const res = await download(path);
     expect(res.status).toBe(200);
@@ -51,12 +54,22 @@ export function reportKit(t: FacilityTestFile, F: () => string = () => t.F) {
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(bytes);
     const sheets = new Map<string, unknown[][]>();
+    const formats = new Map<string, (string | undefined)[][]>();
     book.eachSheet((sheet) => {
       const rows: unknown[][] = [];
-      sheet.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
+      const numFmts: (string | undefined)[][] = [];
+      sheet.eachRow((row) => {
+        rows.push((row.values as unknown[]).slice(1));
+        const cells: (string | undefined)[] = [];
+        row.eachCell({ includeEmpty: true }, (cell, column) => {
+          cells[column - 1] = cell.numFmt;
+        });
+        numFmts.push(cells);
+      });
       sheets.set(sheet.name, rows);
+      formats.set(sheet.name, numFmts);
     });
-    return { sheets, sha256: sha(bytes), res };
+    return { sheets, formats, sha256: sha(bytes), res };
   }
 
   return { sha, download, poll, generate, pdfOf, xlsxOf };

@@ -1,3 +1,4 @@
+import { formatNumber } from '#core/units/format-number.ts';
 import { Empty, Flex, List, Table, Tag, Typography } from 'antd';
 import { Link } from 'react-router';
 import { recordLink } from '#client/shared/records/record-links.ts';
@@ -6,7 +7,7 @@ import type { TAssessmentResult } from '#core/schemas/cleaning-assessments.schem
 type Result = TAssessmentResult;
 type Gap = Result['diff']['newGaps'][number];
 
-const number = (value: number | null) => (value === null ? '—' : value.toPrecision(3));
+const number = (value: number | null) => (value === null ? '—' : formatNumber(value, 3));
 
 /** The worst case of every equipment train, with the reason the data gives. */
 export function WorstCasesTable({ worstCases }: { worstCases: Result['worstCases'] }) {

@@ -1,3 +1,4 @@
+import { formatNumber } from '#core/units/format-number.ts';
 import type { ChartBar, ChartTone } from '#core/charts/bar-chart.ts';
 import {
   EQUIPMENT_STATES,
@@ -131,5 +132,5 @@ export function plural(count: number, word: string): string {
 
 /** A ratio of a limit to an LOQ as a reviewer reads it: '1.25 × LOQ'. */
 export function timesLoq(ratio: number): string {
-  return `${Number(ratio.toPrecision(3))} × LOQ`;
+  return `${formatNumber(ratio, 3)} × LOQ`;
 }

@@ -1,3 +1,4 @@
+import { unitLabel } from '#core/units/format-number.ts';
 import type { OpenDerivation } from './DerivationDrawer.tsx';
 import { byNumber, LimitCell } from './LimitCell.tsx';
 import type { CleaningAgentLimit } from './limit-reports-api.ts';
@@ -70,7 +71,7 @@ export function CleaningAgentLimitsTab({ onOpen }: { onOpen: (open: OpenDerivati
           },
           ...NUMBERS.map(([key, title, unit]) => ({
             key,
-            title: `${title} (${unit})`,
+            title: `${title} (${unitLabel(unit)})`,
             sorter: byNumber<CleaningAgentLimit>((row) => row[key]),
             render: (_: unknown, row: CleaningAgentLimit) => (
               <LimitCell

@@ -1,7 +1,7 @@
 import { Collapse, Drawer, Table, Typography } from 'antd';
 import type { Derivation, DerivationStep } from '#core/limits/derivation.ts';
 import type { PairExplanation } from '#core/limits/explain.ts';
-import { formatNumber } from '#client/shared/master-data/format-value.ts';
+import { useNumberFormat } from '#client/shared/use-number-format.ts';
 import { OneDerivation } from './DerivationView.tsx';
 import { areaLabel, criterionLabel } from './pair-explanation.ts';
 
@@ -19,6 +19,7 @@ export interface OpenDerivation {
 }
 
 function Steps({ steps }: { steps: DerivationStep[] }) {
+  const numbers = useNumberFormat();
   if (steps.length === 0) return null;
   return (
     <Table<DerivationStep>
@@ -32,8 +33,7 @@ function Steps({ steps }: { steps: DerivationStep[] }) {
         {
           key: 'value',
           title: 'Value',
-          render: (_: unknown, row: DerivationStep) =>
-            row.value === null ? '—' : `${formatNumber(row.value)} ${row.unit}`,
+          render: (_: unknown, row: DerivationStep) => numbers.quantity(row.value, row.unit),
         },
       ]}
     />

@@ -1,11 +1,12 @@
 import { Alert, Collapse, Descriptions, Skeleton, Table, Typography } from 'antd';
 import type { Derivation, DerivationInput } from '#core/limits/derivation.ts';
-import { formatNumber, formatQuantity } from '#client/shared/master-data/format-value.ts';
+import { useNumberFormat } from '#client/shared/use-number-format.ts';
 import { DerivationSource } from './DerivationSource.tsx';
 import { areaLabel, criterionLabel } from './pair-explanation.ts';
 import { usePairDerivation } from './use-pair-derivation.ts';
 
 export function OneDerivation({ derivation }: { derivation: Derivation }) {
+  const numbers = useNumberFormat();
   return (
     <>
       <Descriptions
@@ -17,7 +18,7 @@ export function OneDerivation({ derivation }: { derivation: Derivation }) {
           {
             key: 'result',
             label: 'Result',
-            children: derivation.result ? formatQuantity(derivation.result) : '—',
+            children: derivation.result ? numbers.quantityOf(derivation.result) : '—',
           },
           ...(derivation.note ? [{ key: 'note', label: 'Note', children: derivation.note }] : []),
         ]}
@@ -37,8 +38,8 @@ export function OneDerivation({ derivation }: { derivation: Derivation }) {
               render: (_: unknown, row: DerivationInput) =>
                 // The value in the formula's unit, where the entry was in another one.
                 typeof row.value === 'number' && row.unit !== row.given?.unit
-                  ? `${formatQuantity(row.given)} = ${formatNumber(row.value)} ${row.unit}`
-                  : formatQuantity(row.given),
+                  ? `${numbers.quantityOf(row.given)} = ${numbers.quantity(row.value, row.unit)}`
+                  : numbers.quantityOf(row.given),
             },
             {
               key: 'source',

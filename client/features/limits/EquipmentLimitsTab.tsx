@@ -1,4 +1,4 @@
-import { formatQuantity } from '#client/shared/master-data/format-value.ts';
+import { useNumberFormat, type NumberFormatter } from '#client/shared/use-number-format.ts';
 import type { OpenDerivation } from './DerivationDrawer.tsx';
 import { limitColumns } from './limit-columns.tsx';
 import type { EquipmentLimitsAnswer } from './limit-reports-api.ts';
@@ -7,12 +7,15 @@ import { ReportTable } from './ReportTable.tsx';
 
 type Row = EquipmentLimitsAnswer['equipment'][number];
 
-function samplingText({ swabArea, rinseVolume }: EquipmentLimitsAnswer['sampling']): string {
+function samplingText(
+  { swabArea, rinseVolume }: EquipmentLimitsAnswer['sampling'],
+  numbers: NumberFormatter,
+): string {
   const swab = swabArea
-    ? `Swab limits over ${formatQuantity(swabArea)}`
+    ? `Swab limits over ${numbers.quantityOf(swabArea)}`
     : 'No swab limits (no swab sampling type with an area)';
   const rinse = rinseVolume
-    ? `rinse limits in ${formatQuantity(rinseVolume)}`
+    ? `rinse limits in ${numbers.quantityOf(rinseVolume)}`
     : 'no rinse limits (no rinse sampling type with a volume)';
   return `${swab}, ${rinse}, from the facility’s sampling types.`;
 }
@@ -20,6 +23,7 @@ function samplingText({ swabArea, rinseVolume }: EquipmentLimitsAnswer['sampling
 /** Each equipment item's lowest limits over the pairs that share it. */
 export function EquipmentLimitsTab({ onOpen }: { onOpen: (open: OpenDerivation) => void }) {
   const query = useEquipmentLimits();
+  const numbers = useNumberFormat();
   return (
     <ReportTable
       query={query}
@@ -28,7 +32,8 @@ export function EquipmentLimitsTab({ onOpen }: { onOpen: (open: OpenDerivation) 
       intro={(data) => (
         <>
           For each item, the lowest limit over every pair of products made on it, and the pair that
-          governs it. {samplingText(data.sampling)} Click a number to see how it was reached.
+          governs it. {samplingText(data.sampling, numbers)} Click a number to see how it was
+          reached.
         </>
       )}
       searchPlaceholder="Search equipment or products"

@@ -1,5 +1,5 @@
 import { Button, Input } from 'antd';
-import { formatNumber } from '#client/shared/master-data/format-value.ts';
+import { useNumberFormat } from '#client/shared/use-number-format.ts';
 
 /** A number with its unit that opens its derivation; a dash when there is none. */
 export function LimitCell({
@@ -14,8 +14,9 @@ export function LimitCell({
   label: string;
   onOpen: (() => void) | null;
 }) {
+  const numbers = useNumberFormat();
   if (value === null) return <>—</>;
-  const text = `${formatNumber(value)} ${unit}`;
+  const text = numbers.quantity(value, unit);
   if (!onOpen) return <>{text}</>;
   return (
     <Button

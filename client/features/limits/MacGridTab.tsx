@@ -1,6 +1,6 @@
 import { Segmented, Space, Typography } from 'antd';
 import { useMemo, useState } from 'react';
-import { formatNumber } from '#client/shared/master-data/format-value.ts';
+import { useNumberFormat } from '#client/shared/use-number-format.ts';
 import { useGridPair, useMacGrid, type GridCell } from './mac-grid-api.ts';
 import { SHADES, shadeScale, type GridMeasure, type ShadeScale } from './mac-grid.ts';
 import { MatrixState } from './MatrixState.tsx';
@@ -13,12 +13,13 @@ const MEASURES = {
 } as const;
 
 function GridLegend({ scale, unit }: { scale: ShadeScale | null; unit: string }) {
+  const numbers = useNumberFormat();
   return (
     <div className="mac-grid-legend" aria-label="Legend">
       {scale?.bounds.slice(1).map((high, b) => (
         <span key={b}>
           <span className="mac-grid-swatch" style={{ background: SHADES[b] }} />
-          {formatNumber(scale.bounds[b] ?? high)}–{formatNumber(high)} {unit}
+          {numbers.number(scale.bounds[b] ?? high)}–{numbers.quantity(high, unit)}
         </span>
       ))}
       <span>

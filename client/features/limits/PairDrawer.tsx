@@ -2,7 +2,7 @@ import { Alert, Descriptions, Drawer, Table, Tag, Tooltip, Typography } from 'an
 import { GoalSeekPanel } from './GoalSeekPanel.tsx';
 import type { ContractPair, ContractQuantity } from '#core/limits/contract-output.ts';
 import type { SampleRuleName } from '#core/limits/matrix.ts';
-import { formatNumber, formatQuantity } from '#client/shared/master-data/format-value.ts';
+import { useNumberFormat } from '#client/shared/use-number-format.ts';
 import { DerivationView } from './DerivationView.tsx';
 import { SampleLimitBasisTag } from './SampleLimitBasisTag.tsx';
 import { areaLabel, explainPair } from './pair-explanation.ts';
@@ -37,11 +37,12 @@ function sampleItem(
   label: string,
   limit: ContractQuantity<string> | null | undefined,
   basis: SampleRuleName | undefined,
+  text: (quantity: unknown) => string,
 ) {
   if (!limit) return [];
   const children = (
     <>
-      {formatQuantity(limit)}
+      {text(limit)}
       <SampleLimitBasisTag basis={basis} />
     </>
   );
@@ -55,6 +56,7 @@ function PairExplanationView({
   pair: ContractPair;
   productionId: number | undefined;
 }) {
+  const numbers = useNumberFormat();
   const explanation = explainPair(pair);
   // Same query as the derivation below (cached once): it names the area the policy uses.
   const derivation = usePairDerivation(pair.previous, pair.next, productionId);
@@ -75,7 +77,7 @@ function PairExplanationView({
           {
             key: 'area',
             label: areaLabel(derivation.data?.area),
-            children: formatQuantity(pair.area),
+            children: numbers.quantityOf(pair.area),
           },
         ]}
       />
@@ -95,7 +97,7 @@ function PairExplanationView({
             title: 'Value',
             render: (_: unknown, row: CriterionRow) =>
               row.value ? (
-                formatQuantity(row.value)
+                numbers.quantityOf(row.value)
               ) : (
                 // The contract gives null for both; the document does not say which.
                 <Tooltip title="Switched off in the cleaning limit policy, or the data it needs is missing">
@@ -129,7 +131,7 @@ function PairExplanationView({
             key: 'maco',
             label: 'MACO',
             children: pair.maco
-              ? `${formatQuantity(pair.maco)} (${explanation.criteria.find((c) => c.isGoverning)?.label ?? pair.governing}${pair.governingActive ? `, active ${pair.governingActive}` : ''})`
+              ? `${numbers.quantityOf(pair.maco)} (${explanation.criteria.find((c) => c.isGoverning)?.label ?? pair.governing}${pair.governingActive ? `, active ${pair.governingActive}` : ''})`
               : '—',
           },
           {
@@ -138,18 +140,18 @@ function PairExplanationView({
             children:
               pair.maco && pair.sal ? (
                 <>
-                  {formatQuantity(pair.maco)} / {formatQuantity(pair.area)} ={' '}
+                  {numbers.quantityOf(pair.maco)} / {numbers.quantityOf(pair.area)} ={' '}
                   {explanation.salFromMaco === null
                     ? '—'
-                    : `${formatNumber(explanation.salFromMaco)} mg/sqcm`}
+                    : numbers.quantity(explanation.salFromMaco, 'mg/sqcm')}
                   {pair.salCapped ? (
                     <div>
                       The policy’s residue limit is lower, so the SAL is capped at{' '}
-                      <strong>{formatQuantity(pair.sal)}</strong>.
+                      <strong>{numbers.quantityOf(pair.sal)}</strong>.
                     </div>
                   ) : (
                     <div>
-                      SAL: <strong>{formatQuantity(pair.sal)}</strong>
+                      SAL: <strong>{numbers.quantityOf(pair.sal)}</strong>
                     </div>
                   )}
                 </>
@@ -157,8 +159,20 @@ function PairExplanationView({
                 '—'
               ),
           },
-          ...sampleItem('swab', 'Swab limit', pair.swabLimit, derivation.data?.swabLimitBasis),
-          ...sampleItem('rinse', 'Rinse limit', pair.rinseLimit, derivation.data?.rinseLimitBasis),
+          ...sampleItem(
+            'swab',
+            'Swab limit',
+            pair.swabLimit,
+            derivation.data?.swabLimitBasis,
+            numbers.quantityOf,
+          ),
+          ...sampleItem(
+            'rinse',
+            'Rinse limit',
+            pair.rinseLimit,
+            derivation.data?.rinseLimitBasis,
+            numbers.quantityOf,
+          ),
         ]}
       />
       <Typography.Title level={5} style={{ marginTop: 24 }}>

@@ -1,7 +1,7 @@
 import { Input, Select, Space, Table, Typography } from 'antd';
 import type { TableProps } from 'antd';
 import { useDeferredValue, useMemo, useState } from 'react';
-import { formatNumber } from '#client/shared/master-data/format-value.ts';
+import { useNumberFormat } from '#client/shared/use-number-format.ts';
 import { filterPairs, governingKeys, productNames } from './matrix-filter.ts';
 import './mac-matrix.css';
 import { criterionLabel } from './pair-explanation.ts';
@@ -29,6 +29,7 @@ const orNone = (value: number | undefined) =>
 
 /** Every previous → next pair, virtualised: a 1,000-product facility has a million rows. */
 export function PairsTable({ store, onOpen }: PairsTableProps) {
+  const numbers = useNumberFormat();
   const [previous, setPrevious] = useState<string | undefined>();
   const [next, setNext] = useState<string | undefined>();
   const [governing, setGoverning] = useState<string | undefined>();
@@ -88,7 +89,7 @@ export function PairsTable({ store, onOpen }: PairsTableProps) {
       key: 'area',
       title: 'Area',
       width: 150,
-      render: (_: unknown, { i }: Row) => `${formatNumber(store.area[i] ?? 0)} sqcm`,
+      render: (_: unknown, { i }: Row) => numbers.quantity(store.area[i] ?? 0, 'sqcm'),
     },
     {
       key: 'maco',
@@ -101,7 +102,7 @@ export function PairsTable({ store, onOpen }: PairsTableProps) {
         const active = store.governingActiveName(i);
         return (
           <>
-            {link(i, `${formatNumber(maco)} mg`)}
+            {link(i, numbers.quantity(maco, 'mg'))}
             <span className="matrix-tag">{criterionLabel(store.governingKey(i) ?? '')}</span>
             {active ? <span className="matrix-active">{active}</span> : null}
           </>
@@ -116,7 +117,10 @@ export function PairsTable({ store, onOpen }: PairsTableProps) {
       render: (_: unknown, { i }: Row) => {
         const sal = store.sal[i] ?? Number.NaN;
         if (Number.isNaN(sal)) return '—';
-        return link(i, `${formatNumber(sal)} mg/sqcm${store.salCapped[i] ? ' (capped)' : ''}`);
+        return link(
+          i,
+          `${numbers.quantity(sal, 'mg/sqcm')}${store.salCapped[i] ? ' (capped)' : ''}`,
+        );
       },
     },
   ];

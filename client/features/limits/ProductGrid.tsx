@@ -1,5 +1,5 @@
 import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
-import { formatNumber } from '#client/shared/master-data/format-value.ts';
+import { useNumberFormat } from '#client/shared/use-number-format.ts';
 import type { MacGridData, ShadeScale } from './mac-grid.ts';
 import { SHADES, shadeOf } from './mac-grid.ts';
 import './mac-grid.css';
@@ -56,6 +56,7 @@ const sameWindow = (a: Window, b: Window) =>
  * absolutely in a scrolling area the size of the whole grid; the headers stay in view (sticky).
  */
 export function ProductGrid({ data, values, label, unit, scale, onOpen }: ProductGridProps) {
+  const numbers = useNumberFormat();
   const size = data.axis.length;
   const scroller = useRef<HTMLDivElement>(null);
   const frame = useRef(0);
@@ -140,7 +141,7 @@ export function ProductGrid({ data, values, label, unit, scale, onOpen }: Produc
       const shade = scale ? shadeOf(scale, value) : -1;
       const flags = data.flagsOf(i);
       const text = `${name(r)} → ${name(c)}: ${
-        shade === -1 ? 'no limit' : `${label} ${formatNumber(value)} ${unit}`
+        shade === -1 ? 'no limit' : `${label} ${numbers.quantity(value, unit)}`
       }${flags.length > 0 ? ` (${flags.join('; ')})` : ''}`;
       cells.push(
         <button

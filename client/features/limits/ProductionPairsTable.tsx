@@ -1,3 +1,4 @@
+import { unitLabel } from '#core/units/format-number.ts';
 import { Skeleton, Table } from 'antd';
 import type { OpenDerivation } from './DerivationDrawer.tsx';
 import { pairDerivation } from './DerivationDrawer.tsx';
@@ -56,7 +57,7 @@ export function ProductionPairsTable({
         },
         ...NUMBERS.map(([key, title]) => ({
           key,
-          title: `${title} (${units[key]})`,
+          title: `${title} (${unitLabel(units[key])})`,
           sorter: byNumber<ProductionPair>((p) => p[key]),
           render: (_: unknown, p: ProductionPair) => (
             <>

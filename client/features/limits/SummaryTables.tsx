@@ -1,6 +1,6 @@
 import { Button, Table } from 'antd';
 import type { ContractEquipment, ContractProduct } from '#core/limits/contract-output.ts';
-import { formatQuantity } from '#client/shared/master-data/format-value.ts';
+import { useNumberFormat } from '#client/shared/use-number-format.ts';
 import type { PairStore } from './pair-store.ts';
 
 interface SummaryProps {
@@ -42,6 +42,7 @@ export function ProductSummaryTable({
   store,
   onOpen,
 }: SummaryProps & { products: ContractProduct[] }) {
+  const numbers = useNumberFormat();
   return (
     <Table<ContractProduct>
       rowKey="id"
@@ -55,7 +56,7 @@ export function ProductSummaryTable({
           title: 'Lowest MACO',
           render: (_: unknown, product: ContractProduct) => (
             <PairLink
-              text={formatQuantity(product.lowestMaco)}
+              text={numbers.quantityOf(product.lowestMaco)}
               row={product.worstNext ? store.find(product.id, product.worstNext) : -1}
               onOpen={onOpen}
             />
@@ -66,7 +67,7 @@ export function ProductSummaryTable({
           title: 'Lowest SAL',
           render: (_: unknown, product: ContractProduct) => (
             <PairLink
-              text={formatQuantity(product.lowestSal)}
+              text={numbers.quantityOf(product.lowestSal)}
               row={rowOfLowestSal(store, product)}
               onOpen={onOpen}
             />
@@ -84,6 +85,7 @@ export function EquipmentSummaryTable({
   store,
   onOpen,
 }: SummaryProps & { equipment: ContractEquipment[] }) {
+  const numbers = useNumberFormat();
   return (
     <Table<ContractEquipment>
       rowKey="id"
@@ -97,7 +99,7 @@ export function EquipmentSummaryTable({
           title: 'Lowest SAL',
           render: (_: unknown, item: ContractEquipment) => (
             <PairLink
-              text={formatQuantity(item.lowestSal)}
+              text={numbers.quantityOf(item.lowestSal)}
               row={item.governingPair ? store.find(...item.governingPair) : -1}
               onOpen={onOpen}
             />

@@ -1,6 +1,7 @@
 import { Button, Input, InputNumber, Select, Space, Typography } from 'antd';
 import { useState } from 'react';
 import type { WhatIfEdit } from '#core/limits/limits.what-if.ts';
+import { formatQuantity } from '#core/units/format-number.ts';
 import type { AmountQuantity, LimitsInput } from '#core/limits/model.ts';
 import type { Quantity, QuantityOf } from '#core/units/quantity.ts';
 import { unitsOfKind } from '#core/units/units.ts';
@@ -163,7 +164,7 @@ function ValueForm({
       </Button>
       {current ? (
         <Typography.Text type="secondary">
-          Now: {current.value} {current.unit}
+          Now: {formatQuantity(current.value, current.unit, 15)}
         </Typography.Text>
       ) : null}
     </Space>

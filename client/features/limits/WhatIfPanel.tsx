@@ -129,7 +129,7 @@ export function WhatIfPanel({ productionId }: { productionId?: number | undefine
           min={0}
           value={threshold}
           onChange={(v) => setThreshold(typeof v === 'number' ? v : null)}
-          addonAfter="mg/sqcm"
+          addonAfter="mg/cm²"
           style={{ width: 200 }}
         />
         <Typography.Text type="secondary">

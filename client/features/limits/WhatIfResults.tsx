@@ -27,7 +27,7 @@ const COLUMNS: TableColumnsType<Row> = [
     render: (_: unknown, row: Row) => changeCell(row.macoChange),
   },
   {
-    title: 'SAL (mg/sqcm)',
+    title: 'SAL (mg/cm²)',
     key: 'sal',
     render: (_: unknown, row: Row) =>
       `${formatLimit(row.salBefore)} → ${formatLimit(row.salAfter)}`,

@@ -2,6 +2,7 @@ import { Tag, Typography } from 'antd';
 import { useMemo } from 'react';
 import { rankingChart } from '#core/charts/ranking-chart.ts';
 import { ChartFigure } from '#client/shared/ChartFigure.tsx';
+import { useNumberFormat } from '#client/shared/use-number-format.ts';
 import type { OpenDerivation } from './DerivationDrawer.tsx';
 import { byNumber, LimitCell } from './LimitCell.tsx';
 import type { RankedProduct } from './limit-reports-api.ts';
@@ -34,6 +35,7 @@ function RankingChart({ products }: { products: RankedProduct[] }) {
 /** Products ranked worst first by the facility's risk scoring and selection criteria. */
 export function WorstCaseRankingTab({ onOpen }: { onOpen: (open: OpenDerivation) => void }) {
   const query = useWorstCaseRanking();
+  const numbers = useNumberFormat();
   const openScore = (row: RankedProduct) =>
     onOpen({
       title: `Risk score of ${row.id}`,
@@ -103,7 +105,10 @@ export function WorstCaseRankingTab({ onOpen }: { onOpen: (open: OpenDerivation)
             key: factor,
             title: `${factor.charAt(0).toUpperCase()}${factor.slice(1)} (points)`,
             sorter: byNumber<RankedProduct>((row) => row.scores[factor] ?? null),
-            render: (_: unknown, row: RankedProduct) => row.scores[factor] ?? '—',
+            render: (_: unknown, row: RankedProduct) => {
+              const score = row.scores[factor];
+              return score === undefined ? '—' : numbers.number(score);
+            },
           })),
           {
             key: 'lowestMaco',

@@ -1,4 +1,5 @@
 import { Typography } from 'antd';
+import { unitLabel } from '#core/units/format-number.ts';
 import type { OpenDerivation } from './DerivationDrawer.tsx';
 import { pairDerivation } from './DerivationDrawer.tsx';
 import { byNumber, LimitCell } from './LimitCell.tsx';
@@ -30,7 +31,7 @@ export function limitColumns<T extends LowestLimits & { pairCount: number }>(
   };
   const limits = LIMITS.map(([key, title]) => ({
     key,
-    title: `${title} (${units[key]})`,
+    title: `${title} (${unitLabel(units[key])})`,
     sorter: byNumber<T>((row) => row[key].value),
     render: (_: unknown, row: T) => {
       const { value, pair } = row[key];

@@ -15,6 +15,7 @@ import { hasRecordPage, recordPagePath } from '#client/shared/master-data/record
 import { documentColumn } from './document-column.tsx';
 import { EntityFormDrawer } from '#client/shared/master-data/EntityFormDrawer.tsx';
 import { formatFieldValue } from '#client/shared/master-data/format-value.ts';
+import { useNumberFormat } from '#client/shared/use-number-format.ts';
 import { isSortable, listFields, toServerOrder } from '#client/shared/master-data/list-columns.ts';
 import { useReferenceNames } from '#client/shared/master-data/use-reference-names.ts';
 import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
@@ -71,6 +72,7 @@ export function EntityListPage({ def }: { def: EntityDef }) {
 
   // Names of referenced records, so a production lists 'Mixer 1', not 17.
   const nameOf = useReferenceNames(fields);
+  const numbers = useNumberFormat();
 
   const canAdd = permissions.can(def.resource, actionOf(def, 'add'));
   const canModify = permissions.can(def.resource, actionOf(def, 'modify'));
@@ -92,9 +94,11 @@ export function EntityListPage({ def }: { def: EntityDef }) {
           : null,
       render: (value: unknown, record: EntityRecord) =>
         field.name === 'name' && hasRecordPage(def) ? (
-          <Link to={recordPagePath(def, record.id)}>{formatFieldValue(field, value, nameOf)}</Link>
+          <Link to={recordPagePath(def, record.id)}>
+            {formatFieldValue(field, value, nameOf, numbers.digits)}
+          </Link>
         ) : (
-          formatFieldValue(field, value, nameOf)
+          formatFieldValue(field, value, nameOf, numbers.digits)
         ),
     })),
     ...(def.document ? [documentColumn(def, scope)] : []),

@@ -6,6 +6,7 @@ import type { FieldDef } from '#core/entities/field.ts';
 import type { EntityRecord } from '#client/shared/master-data/entity-api.ts';
 import { referencedDef } from '#client/shared/master-data/entity-registry.ts';
 import { formatFieldValue, type NameLookup } from '#client/shared/master-data/format-value.ts';
+import { useNumberFormat } from '#client/shared/use-number-format.ts';
 import { hasRecordPage, recordPagePath } from '#client/shared/master-data/record-pages.ts';
 import { useReferenceNames } from '#client/shared/master-data/use-reference-names.ts';
 import { usePropertyDefinitions } from '#client/shared/settings/property-definitions-api.ts';
@@ -37,6 +38,7 @@ function FieldValue({
   value: unknown;
   nameOf: NameLookup;
 }) {
+  const numbers = useNumberFormat();
   if (isEmpty(value)) return NONE;
   if (field.kind === 'reference') {
     const ids = (Array.isArray(value) ? value : [value]).filter((id) => typeof id === 'number');
@@ -69,7 +71,7 @@ function FieldValue({
       </ul>
     );
   }
-  return <>{formatFieldValue(field, value, nameOf)}</>;
+  return <>{formatFieldValue(field, value, nameOf, numbers.digits)}</>;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { formatNumber, formatQuantity } from '#core/units/format-number.ts';
 import { Alert, Button, Flex, Table, Typography } from 'antd';
 import { useState } from 'react';
 import type { TCompareResponse, TCompareRow } from '#core/schemas/report-compare.schemas.ts';
@@ -6,8 +7,7 @@ import { useReportCompare } from '#client/shared/reports/reports-api.ts';
 
 type Cell = TCompareRow['old'];
 const text = (value: Cell) => (value === null ? '—' : String(value));
-const figure = (value: Cell) =>
-  typeof value === 'number' ? String(Number(value.toPrecision(4))) : text(value);
+const figure = (value: Cell) => (typeof value === 'number' ? formatNumber(value) : text(value));
 
 function ChangedRows({ compare }: { compare: TCompareResponse }) {
   if (compare.rows.length === 0)
@@ -27,7 +27,7 @@ function ChangedRows({ compare }: { compare: TCompareResponse }) {
           {
             title: '% change',
             dataIndex: 'percentChange',
-            render: (p: number | null) => (p === null ? '—' : `${Number(p.toPrecision(4))} %`),
+            render: (p: number | null) => formatQuantity(p, '%'),
           },
         ]}
       />

@@ -1,7 +1,12 @@
-import { Alert, Button, Form, Input, Select, Spin, Typography } from 'antd';
+import { Alert, Button, Form, Input, InputNumber, Select, Spin, Typography } from 'antd';
 import { useMemo } from 'react';
 import { DATE_FORMATS, formatDateTime, TIME_FORMATS } from '#core/datetime/format-date-time.ts';
 import type { TDateTimeSettings } from '#core/schemas/settings.schemas.ts';
+import {
+  formatQuantity,
+  MAX_SIGNIFICANT_DIGITS,
+  MIN_SIGNIFICANT_DIGITS,
+} from '#core/units/format-number.ts';
 import { useDateTimeSettings } from '#client/shared/use-date-format.ts';
 import { ReasonField } from '#client/shared/reason/ReasonDialog.tsx';
 import { showSaveError } from '#client/api/form-errors.ts';
@@ -86,9 +91,31 @@ export function DateTimeSettingsForm({ canEdit }: { canEdit: boolean }) {
       <Form.Item label="Country" name={['dateTimeSettings', 'country']}>
         <Input maxLength={100} />
       </Form.Item>
+      <Form.Item
+        label="Significant digits"
+        name={['dateTimeSettings', 'significantDigits']}
+        extra="How many significant digits numbers show on screens, PDFs and workbooks"
+        rules={[{ required: true, message: 'Choose how many significant digits' }]}
+      >
+        <InputNumber
+          min={MIN_SIGNIFICANT_DIGITS}
+          max={MAX_SIGNIFICANT_DIGITS}
+          precision={0}
+          aria-label="Significant digits"
+        />
+      </Form.Item>
       {example ? (
         <Typography.Paragraph>
           Now: <Typography.Text strong>{example}</Typography.Text>
+          {watched?.significantDigits ? (
+            <>
+              {' '}
+              · a limit:{' '}
+              <Typography.Text strong>
+                {formatQuantity(0.000305701876, 'mg/swab', watched.significantDigits)}
+              </Typography.Text>
+            </>
+          ) : null}
         </Typography.Paragraph>
       ) : null}
       {canEdit ? (

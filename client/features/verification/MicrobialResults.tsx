@@ -1,3 +1,4 @@
+import { useNumberFormat } from '#client/shared/use-number-format.ts';
 import {
   Alert,
   Button,
@@ -132,6 +133,7 @@ function LoadedMicrobial(props: {
   const canEnter = props.canEnter && policy.useMicrobialLimits;
   // The sample results' investigations, the same record and rule (FDA OOS guidance).
   const investigations = useResultInvestigations(run, props.canEnter);
+  const numbers = useNumberFormat();
 
   async function submit(): Promise<void> {
     const validated = await validatedValues(form);
@@ -180,7 +182,7 @@ function LoadedMicrobial(props: {
             {microbial.plan
               .map(
                 (p) =>
-                  `${p.samplingLocationName} (${MICROBIAL_KIND_LABELS[p.kind]}${p.limit === null ? '' : `, limit ${p.limit} ${p.unit}`})`,
+                  `${p.samplingLocationName} (${MICROBIAL_KIND_LABELS[p.kind]}${p.limit === null ? '' : `, limit ${numbers.quantity(p.limit, p.unit)}`})`,
               )
               .join('; ')}
           </Typography.Text>
@@ -198,13 +200,14 @@ function LoadedMicrobial(props: {
               title: 'Reported',
               render: (_, r) => (
                 <Typography.Text delete={r.invalidatedBy !== null}>
-                  {`${r.censoring === '=' ? '' : `${r.censoring} `}${r.rawValue} ${r.unit}`}
+                  {`${r.censoring === '=' ? '' : `${r.censoring} `}${numbers.quantity(r.rawValue, r.unit)}`}
                 </Typography.Text>
               ),
             },
             {
               title: 'Limit',
-              render: (_, r) => `${r.judgement.limit} ${r.unit} (${r.judgement.limitSource})`,
+              render: (_, r) =>
+                `${numbers.quantity(r.judgement.limit, r.unit)} (${r.judgement.limitSource})`,
             },
             {
               title: 'Judgement',

@@ -19,7 +19,7 @@ import { ResultsEntry } from './ResultsEntry.tsx';
 
 const limitDerivation = [
   'Limit basis: equipment-wise: the lowest surface limit of Mixer over its 2 pairs',
-  'Swab limit: 0.001 mg/sqcm × 100 sqcm = 0.1 mg/swab',
+  'Swab limit: 0.001 mg/cm² × 100 cm² = 0.1 mg/swab',
 ];
 
 const plannedRow = {
@@ -107,6 +107,7 @@ beforeEach(() => {
         dateFormat: 'DD MMM, YYYY',
         timeFormat: 'HH:mm',
         country: null,
+        significantDigits: 4,
         version: 1,
       },
     }),

@@ -23,6 +23,7 @@ import {
   type ResultForInvestigation,
 } from './result-investigation.tsx';
 import { useDateFormat } from '#client/shared/use-date-format.ts';
+import { useNumberFormat } from '#client/shared/use-number-format.ts';
 import { ResultInputs, TakenAtInput } from './result-inputs.tsx';
 import {
   currentResult,
@@ -163,6 +164,7 @@ function PlanRowCard(props: {
   const key = rowKey(row);
   const saved = currentResult(run, row);
   const { formatDateTime } = useDateFormat();
+  const numbers = useNumberFormat();
   const watched = Form.useWatch(['rows', key], Form.useFormInstance()) as RowValues | undefined;
   const preview = saved ? null : previewJudgement(row, watched ?? {});
   const label = `${row.samplingLocationName} (${row.sampleType})`;
@@ -189,7 +191,7 @@ function PlanRowCard(props: {
           {
             key: 'limit',
             label: 'Limit',
-            children: row.limit === null ? 'No limit' : `${row.limit} ${row.limitUnit}`,
+            children: row.limit === null ? 'No limit' : numbers.quantity(row.limit, row.limitUnit),
           },
         ]}
       />
@@ -206,7 +208,7 @@ function PlanRowCard(props: {
         <Space wrap style={{ marginTop: 8 }}>
           <Typography.Text strong delete={saved.invalidatedBy !== null}>
             {saved.censoring === '=' ? '' : `${saved.censoring} `}
-            {saved.rawValue} {saved.unit}
+            {numbers.quantity(saved.rawValue, saved.unit)}
           </Typography.Text>
           {saved.batchNumber ? <Typography.Text>Batch {saved.batchNumber}</Typography.Text> : null}
           {saved.takenAt ? (
@@ -267,7 +269,7 @@ function PlanRowCard(props: {
       {history.map((old) => (
         <Typography.Paragraph key={old.id} type="secondary" delete style={{ margin: 0 }}>
           Superseded: {old.censoring === '=' ? '' : `${old.censoring} `}
-          {old.rawValue} {old.unit}
+          {numbers.quantity(old.rawValue, old.unit)}
           {old.batchNumber ? `, batch ${old.batchNumber}` : ''}
           {old.invalidatedBy ? ` · Invalidated (investigation ${old.invalidatedBy.number})` : ''}
         </Typography.Paragraph>

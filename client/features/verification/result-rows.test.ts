@@ -25,8 +25,8 @@ const row: PlanRow = {
   methodCannotShowLimit: null,
   limitDerivation: [
     'Limit basis: equipment-wise: the lowest surface limit of Mixer over its 2 pairs',
-    'Lowest surface limit (SAL): 0.001 mg/sqcm, pair A → B',
-    'Swab limit: 0.001 mg/sqcm × 100 sqcm = 0.1 mg/swab (no recovery: the result is divided by it instead)',
+    'Lowest surface limit (SAL): 0.001 mg/cm², pair A → B',
+    'Swab limit: 0.001 mg/cm² × 100 cm² = 0.1 mg/swab (no recovery: the result is divided by it instead)',
   ],
 };
 
@@ -70,9 +70,9 @@ describe('previewJudgement', () => {
     const judged = previewJudgement(row, { censoring: '=', rawValue: 40, unit: 'ug/swab' });
     expect(judged?.derivation.slice(0, 4)).toEqual([
       ...row.limitDerivation,
-      'In ug/swab: 100 ug/swab',
+      'In µg/swab: 100 µg/swab',
     ]);
-    expect(judged?.derivation[4]).toBe('Reported: 40 ug/swab');
+    expect(judged?.derivation[4]).toBe('Reported: 40 µg/swab');
     const same = previewJudgement(row, { censoring: '=', rawValue: 0.04, unit: 'mg/swab' });
     expect(same?.derivation.slice(0, 4)).toEqual([
       ...row.limitDerivation,

@@ -1,4 +1,5 @@
 import { judgeResult, shown, toResultUnit } from '#core/verification/judge-result.ts';
+import { unitLabel } from '#core/units/format-number.ts';
 import type {
   TCensoring,
   TJudgement,
@@ -71,7 +72,7 @@ export function previewJudgement(row: PlanRow, values: RowValues): TJudgement | 
   const limitLines = [...row.limitDerivation];
   // The plan gives the limit in its own unit; the server derives it in the entered one.
   if (limit !== null && unit !== row.limitUnit)
-    limitLines.push(`In ${unit}: ${shown(limit)} ${unit}`);
+    limitLines.push(`In ${unitLabel(unit)}: ${shown(limit)} ${unitLabel(unit)}`);
   return { ...judgement, derivation: [...limitLines, ...judgement.derivation] };
 }
 

@@ -5,6 +5,7 @@ import type {
   TImpactKind,
   TImpactSummary,
 } from '#core/schemas/change-assessments.schemas.ts';
+import { unitLabel } from '#core/units/format-number.ts';
 import { formatLimit } from '../limits/what-if-format.ts';
 
 export const CHANGE_STATUS_COLOURS: Record<TChangeStatus, string> = {
@@ -44,7 +45,7 @@ export function limitLines(item: Pick<TImpactItem, 'before' | 'after' | 'units'>
     if (before === null && after === null) continue;
     const unit = item.units[key];
     const side = (value: number | null) =>
-      value === null ? '–' : `${formatLimit(value)} ${unit}`.trim();
+      value === null ? '–' : `${formatLimit(value)} ${unitLabel(unit)}`.trim();
     lines.push(
       before === after ? `${name} ${side(after)}` : `${name} ${side(before)} → ${side(after)}`,
     );

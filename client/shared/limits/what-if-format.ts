@@ -1,10 +1,15 @@
 import type { WhatIfEdit } from '#core/limits/limits.what-if.ts';
+import { DEFAULT_SIGNIFICANT_DIGITS, formatNumber, unitLabel } from '#core/units/format-number.ts';
 
-/** A limit for the what-if table: 4 significant digits, or a dash for none. */
-export function formatLimit(value: number | null): string {
+/** A limit for the what-if table: the facility's significant digits, or a dash for none. */
+export function formatLimit(value: number | null, digits = DEFAULT_SIGNIFICANT_DIGITS): string {
   if (value === null) return '–';
-  return value.toLocaleString('en-US', { maximumSignificantDigits: 4 });
+  return formatNumber(value, digits);
 }
+
+/** A value the user typed: every digit of it kept, the unit as people write it. */
+const typed = (q: { value: number; unit: string }) =>
+  `${formatNumber(q.value, 15)} ${unitLabel(q.unit)}`;
 
 /** A percent change, signed, one decimal: "-50.0 %". */
 export function formatChange(change: number | null): string {
@@ -16,13 +21,13 @@ export function formatChange(change: number | null): string {
 export function describeEdit(edit: WhatIfEdit): string {
   switch (edit.kind) {
     case 'pde':
-      return `PDE of ${edit.active} → ${edit.value.value} ${edit.value.unit}`;
+      return `PDE of ${edit.active} → ${typed(edit.value)}`;
     case 'minBatchSize':
-      return `Minimum batch size of ${edit.product} → ${edit.value.value} ${edit.value.unit}`;
+      return `Minimum batch size of ${edit.product} → ${typed(edit.value)}`;
     case 'maxDailyDose':
-      return `Largest daily dose of ${edit.product} → ${edit.value.value} ${edit.value.unit}`;
+      return `Largest daily dose of ${edit.product} → ${typed(edit.value)}`;
     case 'surfaceArea':
-      return `Surface area of ${edit.equipment} → ${edit.value.value} ${edit.value.unit}`;
+      return `Surface area of ${edit.equipment} → ${typed(edit.value)}`;
     case 'archiveActive':
       return `Archive active ${edit.active}`;
     case 'archiveEquipment':
@@ -30,6 +35,6 @@ export function describeEdit(edit: WhatIfEdit): string {
     case 'archiveProduct':
       return `Archive product ${edit.product}`;
     case 'addProduct':
-      return `New product ${edit.product} (${edit.active}; batch ${edit.minBatchSize.value} ${edit.minBatchSize.unit}, daily dose ${edit.maxDailyDose.value} ${edit.maxDailyDose.unit}; on ${edit.equipment.join(', ') || 'no equipment'})`;
+      return `New product ${edit.product} (${edit.active}; batch ${typed(edit.minBatchSize)}, daily dose ${typed(edit.maxDailyDose)}; on ${edit.equipment.join(', ') || 'no equipment'})`;
   }
 }

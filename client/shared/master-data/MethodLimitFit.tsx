@@ -4,7 +4,7 @@ import type {
   TMethodLimitSide,
   TUnreachableLimit,
 } from '#core/schemas/analytical-methods.schemas.ts';
-import { formatNumber } from './format-value.ts';
+import { formatQuantity } from '#core/units/format-number.ts';
 import { useMethodLimitFit } from './method-limit-fit-api.ts';
 
 const SIDES = ['swab', 'rinse'] as const;
@@ -12,18 +12,18 @@ const SIDES = ['swab', 'rinse'] as const;
 /** The warning of one side whose LOQ is above its tightest limit; null when it can detect. */
 export function limitFitWarning(sampleType: 'swab' | 'rinse', side: TMethodLimitSide) {
   if (side.canDetect !== false || side.loq === null || side.limit === null) return null;
-  return `This method cannot detect residue at the tightest ${sampleType} limit it is used for: LOQ ${formatNumber(side.loq)} ${side.unit} vs limit ${formatNumber(side.limit)} ${side.unit} (equipment ${side.equipmentName ?? '—'})`;
+  return `This method cannot detect residue at the tightest ${sampleType} limit it is used for: LOQ ${formatQuantity(side.loq, side.unit)} vs limit ${formatQuantity(side.limit, side.unit)} (equipment ${side.equipmentName ?? '—'})`;
 }
 
 function sideText(side: TMethodLimitSide): string {
   if (side.limit === null) return side.note ?? 'No limit';
-  const limit = `${formatNumber(side.limit)} ${side.unit} on ${side.equipmentName ?? '—'}${
+  const limit = `${formatQuantity(side.limit, side.unit)} on ${side.equipmentName ?? '—'}${
     side.pair ? ` (${side.pair[0]} → ${side.pair[1]})` : ''
   }`;
   const loq =
     side.loq === null
       ? (side.note ?? 'LOQ not comparable')
-      : `LOQ ${formatNumber(side.loq)} ${side.unit}: ${side.canDetect ? 'can detect' : 'cannot detect'}`;
+      : `LOQ ${formatQuantity(side.loq, side.unit)}: ${side.canDetect ? 'can detect' : 'cannot detect'}`;
   return `${limit}; ${loq}`;
 }
 
@@ -83,7 +83,7 @@ function Unreachable({ rows }: { rows: TUnreachableLimit[] }) {
             },
             {
               title: 'Limit',
-              render: (_, r) => `${formatNumber(r.limit)} ${r.unit}`,
+              render: (_, r) => `${formatQuantity(r.limit, r.unit)}`,
             },
             { title: 'Pair', render: (_, r) => r.pair ?? '—' },
             { title: 'Why', dataIndex: 'reason' },

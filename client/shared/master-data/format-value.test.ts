@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { productionsDef, productsDef } from '#core/entities/defs/index.ts';
 import type { FieldDef } from '#core/entities/field.ts';
-import { formatFieldValue, formatNumber, formatQuantity } from './format-value.ts';
+import { formatFieldValue, formatQuantity } from './format-value.ts';
 
 const field = (def: { fields: readonly FieldDef[] }, name: string): FieldDef => {
   const found = def.fields.find((f) => f.name === name);
@@ -10,27 +10,11 @@ const field = (def: { fields: readonly FieldDef[] }, name: string): FieldDef => 
 };
 const names = (entity: string, id: number) => `${entity}#${id}`;
 
-describe('formatNumber', () => {
-  it.each([
-    [0, '0'],
-    [12.5, '12.5'],
-    [83.33333333, '83.33'],
-    [1, '1'],
-    [210000, '210000'],
-    [12345.678, '12346'],
-    [0.000396825, '0.0003968'],
-    [0.00001234567, '1.235e-5'],
-    [2e-9, '2e-9'],
-    [-3.14159, '-3.142'],
-  ])('%s → %s', (value, expected) => {
-    expect(formatNumber(value)).toBe(expected);
-  });
-});
-
 describe('formatQuantity', () => {
   it('shows value and unit', () => {
-    expect(formatQuantity({ value: 12.5, unit: 'sqm' })).toBe('12.5 sqm');
-    expect(formatQuantity({ value: 0.000396825, unit: 'mg/sqcm' })).toBe('0.0003968 mg/sqcm');
+    expect(formatQuantity({ value: 12.5, unit: 'sqm' })).toBe('12.5 m²');
+    expect(formatQuantity({ value: 0.000396825, unit: 'mg/sqcm' })).toBe('0.0003968 mg/cm²');
+    expect(formatQuantity({ value: 0.000396825, unit: 'mg/sqcm' }, 2)).toBe('0.0004 mg/cm²');
   });
   it('shows nothing for a missing or malformed quantity', () => {
     expect(formatQuantity(null)).toBe('');

@@ -1,7 +1,9 @@
 import type { FieldDef } from '#core/entities/field.ts';
-import { formatNumber } from '#core/units/format-number.ts';
-
-export { formatNumber };
+import {
+  DEFAULT_SIGNIFICANT_DIGITS,
+  formatNumber,
+  formatQuantity as formatValueAndUnit,
+} from '#core/units/format-number.ts';
 
 export interface QuantityValue {
   value: number;
@@ -17,17 +19,22 @@ export function isQuantity(value: unknown): value is QuantityValue {
   );
 }
 
-/** A quantity as "value unit" (spec §3 units as they are written), or '' when there is none. */
-export function formatQuantity(value: unknown): string {
+/** A stored quantity as "value unit" ('0.0003968 mg/cm²'), or '' when there is none. */
+export function formatQuantity(value: unknown, digits = DEFAULT_SIGNIFICANT_DIGITS): string {
   if (!isQuantity(value)) return '';
-  return `${formatNumber(value.value)} ${value.unit}`;
+  return formatValueAndUnit(value.value, value.unit, digits);
 }
 
 /** Names of referenced records, by id: what a reference shows instead of a number. */
 export type NameLookup = (entityKey: string, id: number) => string;
 
-/** One field's value as text for a table cell or a summary. */
-export function formatFieldValue(field: FieldDef, value: unknown, nameOf: NameLookup): string {
+/** One field's value as text for a table cell or a summary, numbers at `digits` significant digits. */
+export function formatFieldValue(
+  field: FieldDef,
+  value: unknown,
+  nameOf: NameLookup,
+  digits = DEFAULT_SIGNIFICANT_DIGITS,
+): string {
   if (value === null || value === undefined) return '';
   switch (field.kind) {
     case 'text':
@@ -36,11 +43,11 @@ export function formatFieldValue(field: FieldDef, value: unknown, nameOf: NameLo
       return String(value);
     case 'number':
     case 'integer':
-      return typeof value === 'number' ? formatNumber(value) : String(value);
+      return typeof value === 'number' ? formatNumber(value, digits) : String(value);
     case 'boolean':
       return value ? 'Yes' : 'No';
     case 'quantity':
-      return formatQuantity(value);
+      return formatQuantity(value, digits);
     case 'reference': {
       const ids = Array.isArray(value) ? value : [value];
       return ids
@@ -54,7 +61,12 @@ export function formatFieldValue(field: FieldDef, value: unknown, nameOf: NameLo
         .map((row: unknown) =>
           field.of
             .map((sub) =>
-              formatFieldValue(sub, (row as Record<string, unknown> | null)?.[sub.name], nameOf),
+              formatFieldValue(
+                sub,
+                (row as Record<string, unknown> | null)?.[sub.name],
+                nameOf,
+                digits,
+              ),
             )
             .filter(Boolean)
             .join(' '),

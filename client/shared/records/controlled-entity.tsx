@@ -16,6 +16,7 @@ import { ControlledRecordPanel } from './ControlledRecordPanel.tsx';
 import { controlledStateOf } from './record-actions.ts';
 import { StatusTag } from './StatusTag.tsx';
 import { formatFieldValue, type NameLookup } from '../master-data/format-value.ts';
+import { useNumberFormat } from '../use-number-format.ts';
 import { useReferenceNames } from '../master-data/use-reference-names.ts';
 import { useEquipmentLocations } from '../master-data/SamplingLocationSelect.tsx';
 import { showValue } from './version-diff.ts';
@@ -37,8 +38,13 @@ function recordTitle(def: EntityDef, record: EntityRecord): string {
 }
 
 /** A field of the record as the drawer shows it: references by name, '—' when empty. */
-export function fieldText(field: FieldDef, value: unknown, nameOf: NameLookup): string {
-  const text = formatFieldValue(field, value, nameOf);
+export function fieldText(
+  field: FieldDef,
+  value: unknown,
+  nameOf: NameLookup,
+  digits?: number,
+): string {
+  const text = formatFieldValue(field, value, nameOf, digits);
   return text === '' ? showValue(null) : text;
 }
 
@@ -69,6 +75,7 @@ export function controlledColumn(def: EntityDef, open: (record: EntityRecord) =>
 
 /** A controlled entity record: its fields, status, signatures, actions and version history. */
 export function ControlledRecordDrawer(props: { def: EntityDef; id: number; onClose: () => void }) {
+  const numbers = useNumberFormat();
   const { def, id } = props;
   const scope = useFacilityScope();
   const queryClient = useQueryClient();
@@ -116,7 +123,9 @@ export function ControlledRecordDrawer(props: { def: EntityDef; id: number; onCl
                     labels={labels}
                     formatValue={(name, value) => {
                       const field = def.fields.find((f) => f.name === name);
-                      return field ? fieldText(field, value, nameOf) : showValue(value);
+                      return field
+                        ? fieldText(field, value, nameOf, numbers.digits)
+                        : showValue(value);
                     }}
                     // An approval makes the version effective: the limits follow it.
                     onSigned={() => void invalidateMasterData(queryClient, scope.facilityId)}
@@ -128,7 +137,7 @@ export function ControlledRecordDrawer(props: { def: EntityDef; id: number; onCl
                     items={def.fields.map((field) => ({
                       key: field.name,
                       label: field.label,
-                      children: fieldText(field, record.data[field.name], nameOf),
+                      children: fieldText(field, record.data[field.name], nameOf, numbers.digits),
                     }))}
                   />
                 </Space>

@@ -192,13 +192,18 @@ export async function facilityDateTimeSettings(
     timezone: string;
     date_format: DateTimeSettings['dateFormat'];
     time_format: DateTimeSettings['timeFormat'];
-  }>('select name, timezone, date_format, time_format from facilities where id = $1', [facilityId]);
+    significant_digits: number;
+  }>(
+    'select name, timezone, date_format, time_format, significant_digits from facilities where id = $1',
+    [facilityId],
+  );
   if (!row) throw new AppError('NotFoundError', 'No such facility');
   return {
     name: row.name,
     timezone: row.timezone,
     dateFormat: row.date_format,
     timeFormat: row.time_format,
+    significantDigits: row.significant_digits,
   };
 }
 

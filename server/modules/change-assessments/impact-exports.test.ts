@@ -98,7 +98,7 @@ describe('impact exports', () => {
     const ab = rows.find((r) => r[1] === 'A' && r[2] === 'B')!;
     expect(ab[status]).toBe('Changed');
     expect(ab[pairHead.indexOf('SAL change (%)')]).toBeCloseTo(-50, 9);
-    expect(ab[pairHead.indexOf('SAL after (mg/sqcm)')]).toBeCloseTo(125 / 3 / 80_000, 15);
+    expect(ab[pairHead.indexOf('SAL after (mg/cm²)')]).toBeCloseTo(125 / 3 / 80_000, 15);
   });
 
   it('the PDF lists the assessment, the counts and each item with its decision', async () => {
@@ -117,7 +117,7 @@ describe('impact exports', () => {
       'Pairs whose limits move',
       'Limits moved',
       '1 pair moves (largest change -50 %); lowest MACO 83.33 -> 25 mg',
-      'Before: MACO 83.33 mg SAL 0.001042 mg/sqcm criterion health After: MACO 25 mg',
+      'Before: MACO 83.33 mg SAL 0.001042 mg/cm² criterion health After: MACO 25 mg',
       'Verification',
       'Quinn Reviewer, 24 Nov, 2026 09:30',
       'Verify the swab limit on E2 in the next campaign',

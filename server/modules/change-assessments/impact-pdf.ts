@@ -1,7 +1,7 @@
 import type { TImpactItem, TImpactSummary } from '#core/schemas/change-assessments.schemas.ts';
 import { DEFAULT_DATE_TIME_SETTINGS } from '#core/datetime/format-date-time.ts';
 import { dataHashOf, renderControlledPdf } from '../reports/controlled-pdf.ts';
-import { formatLimit } from '../limits/mac-production-pdf.ts';
+import { formatQuantity } from '#core/units/format-number.ts';
 import { KIND_LABELS, decidedText, decisionLabel, metaRows, summaryRows } from './impact-export.ts';
 import type { ImpactExportMeta } from './impact-export.ts';
 
@@ -9,15 +9,21 @@ import type { ImpactExportMeta } from './impact-export.ts';
 const plain = (text: string) => text.replaceAll('→', '->');
 const th = (text: string) => ({ text, style: 'th' });
 
-function limitsText(item: TImpactItem): string {
+function limitsText(item: TImpactItem, digits: number | undefined): string {
   const side = (limits: TImpactItem['before']) =>
     limits === null
       ? '—'
       : [
-          limits.maco === null ? null : `MACO ${formatLimit(limits.maco, item.units.maco)}`,
-          limits.sal === null ? null : `SAL ${formatLimit(limits.sal, item.units.sal)}`,
-          limits.swab === null ? null : `swab ${formatLimit(limits.swab, item.units.swab)}`,
-          limits.rinse === null ? null : `rinse ${formatLimit(limits.rinse, item.units.rinse)}`,
+          limits.maco === null
+            ? null
+            : `MACO ${formatQuantity(limits.maco, item.units.maco, digits)}`,
+          limits.sal === null ? null : `SAL ${formatQuantity(limits.sal, item.units.sal, digits)}`,
+          limits.swab === null
+            ? null
+            : `swab ${formatQuantity(limits.swab, item.units.swab, digits)}`,
+          limits.rinse === null
+            ? null
+            : `rinse ${formatQuantity(limits.rinse, item.units.rinse, digits)}`,
           limits.criterion === null ? null : `criterion ${limits.criterion}`,
         ]
           .filter(Boolean)
@@ -74,7 +80,7 @@ export function impactPdfContent(
             KIND_LABELS[item.kind],
             plain(item.subject),
             plain(item.summary),
-            limitsText(item),
+            limitsText(item, meta.settings?.significantDigits),
             String(item.pairs),
             item.decision
               ? `${decisionLabel(item)}\n${decidedText(item, meta.settings)}`

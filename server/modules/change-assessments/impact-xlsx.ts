@@ -4,6 +4,7 @@ import type {
   TImpactPair,
   TImpactSummary,
 } from '#core/schemas/change-assessments.schemas.ts';
+import { excelNumberFormat, unitLabel } from '#core/units/format-number.ts';
 import { styleHeader } from '../master/master-export.ts';
 import {
   KIND_LABELS,
@@ -23,8 +24,8 @@ const LIMIT_NAMES = { maco: 'MACO', sal: 'SAL', swab: 'Swab limit', rinse: 'Rins
 function limitHeaders(units: TImpactItem['units']): string[] {
   return [
     ...LIMITS.flatMap((key) => [
-      `${LIMIT_NAMES[key]} before (${units[key]})`,
-      `${LIMIT_NAMES[key]} after (${units[key]})`,
+      `${LIMIT_NAMES[key]} before (${unitLabel(units[key])})`,
+      `${LIMIT_NAMES[key]} after (${unitLabel(units[key])})`,
     ]),
     'Criterion before',
     'Criterion after',
@@ -39,10 +40,25 @@ function limitCells(before: Limits, after: Limits): (number | string | null)[] {
   ];
 }
 
-function sheet(wb: ExcelJS.Workbook, name: string, headers: string[], rows: unknown[][]) {
+/**
+ * A sheet whose numbers keep their full value and show, through each cell's number format, the
+ * rounding the screens and the PDF show (`digits` significant digits).
+ */
+function sheet(
+  wb: ExcelJS.Workbook,
+  name: string,
+  headers: string[],
+  rows: unknown[][],
+  digits?: number,
+) {
   const ws = wb.addWorksheet(name);
   ws.columns = headers.map((header) => ({ header, key: header }));
-  for (const row of rows) ws.addRow(row);
+  for (const row of rows) {
+    const added = ws.addRow(row);
+    row.forEach((value, i) => {
+      if (typeof value === 'number') added.getCell(i + 1).numFmt = excelNumberFormat(value, digits);
+    });
+  }
   styleHeader(ws);
   return ws;
 }
@@ -111,6 +127,7 @@ export async function renderImpactXlsx(
       item.decision?.justification ?? '',
       decidedText(item, meta.settings),
     ]),
+    meta.settings?.significantDigits,
   );
 
   sheet(
@@ -136,6 +153,7 @@ export async function renderImpactXlsx(
       pair.rinseChange,
       pair.before === null ? 'New' : pair.after === null ? 'Removed' : 'Changed',
     ]),
+    meta.settings?.significantDigits,
   );
   return Buffer.from(await wb.xlsx.writeBuffer());
 }

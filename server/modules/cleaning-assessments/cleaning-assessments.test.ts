@@ -174,7 +174,7 @@ describe('cleaning assessments', () => {
       ['Line 2', 'D', 200, 0.02],
     ]);
     expect(first.result.worstCases[0].reason).toBe(
-      'Lowest MACO into any next product on this train: 100 mg (A → B, health-based, PDE of Alpha 0.001 mg); lowest surface limit 0.005 mg/sqcm',
+      'Lowest MACO into any next product on this train: 100 mg (A → B, health-based, PDE of Alpha 0.001 mg); lowest surface limit 0.005 mg/cm²',
     );
     expect(
       (first.result.groups as TestBody[])

@@ -63,7 +63,7 @@ export function registerMacExportRoutes({ app, db, permit }: AppContext): void {
         tags,
         summary: 'The MAC matrix as an xlsx workbook (MAC Matrix, Pairs, Inputs)',
         description:
-          'Sheets: "MAC Matrix" (previous products as rows × next products as columns, the governing MACO in mg, empty where the two share no equipment, "no limit" where no criterion has its data), "Pairs" (one row per pair: shared equipment and area, MACO by each criterion, governing criterion and active, SAL, swab and rinse limits, flags; units in the headers; continued on "Pairs (2)" beyond Excel\'s row limit) and "Inputs" (facility, production, date and who exported, units, the Chemical cleaning limit policy, and each product or equipment item left out because its data cannot be computed, with the reason). Streamed as it is written. File name `MAC Matrix <facility> <timestamp>.xlsx`. Each export writes an audit row. `asOf` (ISO date-time or date): the facility’s data and the policy approved at that moment, as the matrix and its pairs answer it; the Inputs sheet says so ("Data as of (UTC)").',
+          'Sheets: "MAC Matrix" (previous products as rows × next products as columns, the governing MACO in mg, empty where the two share no equipment, "no limit" where no criterion has its data), "Pairs" (one row per pair: shared equipment and area, MACO by each criterion, governing criterion and active, SAL, swab and rinse limits, flags; units in the headers; continued on "Pairs (2)" beyond Excel\'s row limit; each number holds its full value and, up to 200 products, a number format that shows it at the facility\'s significant digits) and "Inputs" (facility, production, date and who exported, units, the Chemical cleaning limit policy, and each product or equipment item left out because its data cannot be computed, with the reason). Streamed as it is written. File name `MAC Matrix <facility> <timestamp>.xlsx`. Each export writes an audit row. `asOf` (ISO date-time or date): the facility’s data and the policy approved at that moment, as the matrix and its pairs answer it; the Inputs sheet says so ("Data as of (UTC)").',
         params: ZFacilityParams,
         querystring: ZMacMatrixExportQuery,
         produces: [XLSX],
@@ -113,6 +113,7 @@ export function registerMacExportRoutes({ app, db, permit }: AppContext): void {
             exportedAt,
             asOf,
             uncomputable,
+            significantDigits: settings.significantDigits,
           },
           res,
           () => res.destroyed,

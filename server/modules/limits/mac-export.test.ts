@@ -78,12 +78,12 @@ describe('MAC matrix downloads', () => {
     const [header, ...pairs] = rowsOf(wb.getWorksheet('Pairs'));
     expect(header).toEqual(
       expect.arrayContaining([
-        'Shared area (sqcm)',
+        'Shared area (cm²)',
         'Health-based MACO (mg)',
         'Dose-based MACO (mg)',
         'General limit (ARL) MACO (mg)',
         'MACO (mg)',
-        'SAL (mg/sqcm)',
+        'SAL (mg/cm²)',
         'Swab limit (mg/swab)',
         'Rinse limit (mg/ml)',
         'Governing criterion',
@@ -96,10 +96,10 @@ describe('MAC matrix downloads', () => {
       const r = pairs[i]!;
       expect([r[0], r[1]]).toEqual([pair.previous, pair.next]);
       expect(r[col('Shared equipment')]).toBe(pair.sharedEquipment.join(', '));
-      expect(r[col('Shared area (sqcm)')]).toBe(pair.area.value);
+      expect(r[col('Shared area (cm²)')]).toBe(pair.area.value);
       expect(r[col('Health-based MACO (mg)')]).toBeCloseTo(pair.criteria.health!.value, 12);
       expect(r[col('MACO (mg)')]).toBeCloseTo(pair.maco!.value, 12);
-      expect(r[col('SAL (mg/sqcm)')]).toBeCloseTo(pair.sal!.value, 15);
+      expect(r[col('SAL (mg/cm²)')]).toBeCloseTo(pair.sal!.value, 15);
       expect(r[col('Governing criterion')]).toBe(pair.governing);
     });
     const afterC = pairs.find((r) => r[0] === 'C')!;
@@ -154,10 +154,10 @@ describe('MAC matrix downloads', () => {
     expect(text).toContain('MAC matrix · Line 1');
     expect(text).toContain(`Facility: ${row!.name}`);
     // A → B: 1,000 mg by the general limit; B → A: 250 mg by PDE over 130,000 sqcm.
-    expect(text).toContain('1000 mg');
+    expect(text).toContain('1,000 mg');
     expect(text).toContain('250 mg');
-    expect(text).toContain('0.001923 mg/sqcm');
-    expect(text).toContain('A = 130000 sqcm');
+    expect(text).toContain('0.001923 mg/cm²');
+    expect(text).toContain('A = 130,000 cm²');
     expect(text).toMatch(/PDE|HBEL/);
     expect(text).not.toContain('C -> D');
     expect(text).toContain('B -> A');

@@ -1,3 +1,4 @@
+import { unitLabel } from '#core/units/format-number.ts';
 import type { LimitsInput } from '#core/limits/model.ts';
 
 type Cell = string | number | null;
@@ -43,14 +44,14 @@ export function macInputRows(
     ['Equipment items', input.equipment.length, null],
     ['Pairs sharing equipment', pairs, null],
     ['Unit of MACO', 'mg', 'mg'],
-    ['Unit of shared area', 'sqcm', 'sqcm'],
-    ['Unit of SAL', 'mg/sqcm', 'mg/sqcm'],
+    ['Unit of shared area', unitLabel('sqcm'), unitLabel('sqcm')],
+    ['Unit of SAL', unitLabel('mg/sqcm'), unitLabel('mg/sqcm')],
     ['Unit of swab limit', 'mg/swab', 'mg/swab'],
     ['Unit of rinse limit', 'mg/ml', 'mg/ml'],
     [
       'Swab area',
       input.sampling.swabArea?.value ?? 'not set',
-      input.sampling.swabArea?.unit ?? null,
+      input.sampling.swabArea ? unitLabel(input.sampling.swabArea.unit) : null,
     ],
     [
       'Rinse volume',

@@ -7,6 +7,11 @@ import { matrixPairs, newSummary } from '#core/limits/matrix.ts';
 import type { LimitsInput } from '#core/limits/model.ts';
 import { pairFlags } from '#core/limits/pair-flags.ts';
 import type { TUncomputable } from '#core/schemas/mac-matrix.schemas.ts';
+import {
+  DEFAULT_SIGNIFICANT_DIGITS,
+  excelNumberFormat,
+  unitLabel,
+} from '#core/units/format-number.ts';
 import { macInputRows } from './mac-matrix-inputs.ts';
 
 export interface MacXlsxMeta {
@@ -18,6 +23,26 @@ export interface MacXlsxMeta {
   asOf?: string | undefined;
   /** Products and equipment left out because their data cannot be computed, and why. */
   uncomputable?: readonly TUncomputable[];
+  /** The facility's significant digits, which the cells' number formats show. */
+  significantDigits?: number | undefined;
+}
+
+/**
+ * Up to this many products each number carries the number format that rounds it as the screens
+ * do (its value stays whole). A style per cell doubles the time per cell, so a larger matrix is
+ * written unstyled: full values in Excel's General format, said on the Inputs sheet.
+ */
+const STYLED_PRODUCTS = 200;
+
+/** Adds a row whose numbers show at `digits` significant digits, when `digits` is given. */
+function addRow(sheet: ExcelJS.Worksheet, values: (string | number | null)[], digits?: number) {
+  const row = sheet.addRow(values);
+  if (digits !== undefined) {
+    values.forEach((value, i) => {
+      if (typeof value === 'number') row.getCell(i + 1).numFmt = excelNumberFormat(value, digits);
+    });
+  }
+  row.commit();
 }
 
 /** Excel's last row; a larger matrix continues on "Pairs (2)", "Pairs (3)" … */
@@ -60,6 +85,7 @@ async function matrixSheet(
   wb: ExcelJS.stream.xlsx.WorkbookWriter,
   m: CompiledLimits,
   isGone: () => boolean,
+  digits: number | undefined,
 ): Promise<void> {
   const products = m.input.products;
   const sheet = wb.addWorksheet('MAC Matrix', {
@@ -75,7 +101,7 @@ async function matrixSheet(
   const writeRowsUpTo = async (last: number, current: number) => {
     for (; written <= last; written++) {
       if (written !== current) cells.fill(null);
-      sheet.addRow([products[written]?.id ?? '', ...cells]).commit();
+      addRow(sheet, [products[written]?.id ?? '', ...cells], digits);
       await keepPace(sheet, isGone);
     }
   };
@@ -101,6 +127,7 @@ async function pairsSheets(
   wb: ExcelJS.stream.xlsx.WorkbookWriter,
   m: CompiledLimits,
   isGone: () => boolean,
+  digits: number | undefined,
 ): Promise<number> {
   const { products, equipment, sampling } = m.input;
   const keyCount = m.useProductLimit ? PRODUCT + 1 : PRODUCT;
@@ -109,12 +136,12 @@ async function pairsSheets(
     'Previous product',
     'Next product',
     'Shared equipment',
-    'Shared area (sqcm)',
+    `Shared area (${unitLabel('sqcm')})`,
     ...keys.map((k) => CRITERION_HEADERS[k] ?? k),
     'Governing criterion',
     'Governing active',
     'MACO (mg)',
-    'SAL (mg/sqcm)',
+    `SAL (${unitLabel('mg/sqcm')})`,
     'SAL capped at residue limit',
     'Swab limit (mg/swab)',
     'Rinse limit (mg/ml)',
@@ -146,8 +173,9 @@ async function pairsSheets(
     for (let i = 0; i < view.sharedCount; i++)
       shared.push(equipment[view.shared[i] ?? 0]?.id ?? '');
     const previous = products[view.previous];
-    current
-      .addRow([
+    addRow(
+      current,
+      [
         previous?.id ?? '',
         products[view.next]?.id ?? '',
         shared.join(', '),
@@ -161,8 +189,9 @@ async function pairsSheets(
         sampling.swabArea ? finite(view.swabLimit) : null,
         sampling.rinseVolume ? finite(view.rinseLimit) : null,
         pairFlags(view).join('; ') || null,
-      ])
-      .commit();
+      ],
+      digits,
+    );
     rows++;
     pairs++;
     if (pairs % 256 === 0) await keepPace(current, isGone);
@@ -185,13 +214,16 @@ export async function writeMacMatrixXlsx(
 ): Promise<number> {
   // exceljs takes half a second to load: only the calls that need it pay for it.
   const { default: Excel } = await import('exceljs');
-  // No styles: they double the time per cell, and a 1,000-product matrix has millions of cells.
-  const wb = new Excel.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false });
+  // Styles double the time per cell, and a 1,000-product matrix has millions of cells: only a
+  // matrix of up to STYLED_PRODUCTS products carries number formats.
+  const styled = input.products.length <= STYLED_PRODUCTS;
+  const digits = styled ? (meta.significantDigits ?? DEFAULT_SIGNIFICANT_DIGITS) : undefined;
+  const wb = new Excel.stream.xlsx.WorkbookWriter({ stream: out, useStyles: styled });
   wb.creator = 'Carryover';
   wb.created = meta.exportedAt;
   const m = compileLimits(input);
-  await matrixSheet(wb, m, isGone);
-  const pairs = await pairsSheets(wb, m, isGone);
+  await matrixSheet(wb, m, isGone, digits);
+  const pairs = await pairsSheets(wb, m, isGone, digits);
   if (!isGone()) {
     const inputs = wb.addWorksheet('Inputs');
     inputs.columns = [
@@ -201,6 +233,14 @@ export async function writeMacMatrixXlsx(
     ];
     inputs.addRow(['Field', 'Value', 'Unit']).commit();
     for (const row of macInputRows(input, meta, pairs)) inputs.addRow(row).commit();
+    if (!styled)
+      inputs
+        .addRow([
+          'Number format',
+          `Full values in Excel's General format: a matrix of more than ${STYLED_PRODUCTS} products is written without rounding formats`,
+          null,
+        ])
+        .commit();
     for (const u of meta.uncomputable ?? [])
       inputs.addRow([`Left out: ${u.kind} ${u.id}`, u.reason, null]).commit();
     inputs.commit();

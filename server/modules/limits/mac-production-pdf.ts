@@ -5,6 +5,7 @@ import { runMatrix } from '#core/limits/matrix.ts';
 import type { LimitsInput } from '#core/limits/model.ts';
 import type { DateTimeSettings } from '#core/datetime/format-date-time.ts';
 import type { TUncomputable } from '#core/schemas/mac-matrix.schemas.ts';
+import { DEFAULT_SIGNIFICANT_DIGITS, formatQuantity } from '#core/units/format-number.ts';
 import { renderPreviewPdf } from '../reports/controlled-pdf.ts';
 
 export type MacPdfVariant = 'chemical' | 'nitrosamine';
@@ -19,21 +20,25 @@ export interface MacPdfData {
   productionName: string;
 }
 
-/** Four significant digits: enough to check by hand, the same text in the matrix and below. */
-export function formatLimit(value: number | undefined, unit: string): string {
-  if (value === undefined || !Number.isFinite(value)) return '—';
-  return `${Number(value.toPrecision(4))} ${unit}`;
-}
-
 /** Next products per matrix table, so that a wide production still fits a landscape page. */
 const COLUMNS_PER_TABLE = 8;
 
-function inputsText(d: Derivation): string {
+/** A limit as the matrix and the derivations show it; '—' where the engine gives none. */
+const limitText = (value: number | undefined, unit: string, digits: number) =>
+  value === undefined || !Number.isFinite(value) ? '—' : formatQuantity(value, unit, digits);
+
+/**
+ * Each input as given and, where the formula takes another unit, as converted: the facility's
+ * significant digits, so '5.602' stands where the engine holds 5.6020599913279625.
+ */
+function inputsText(d: Derivation, digits: number): string {
   return d.inputs
     .map((i) => {
       const converted =
-        i.given.unit === i.unit && i.given.value === i.value ? '' : ` = ${i.value} ${i.unit}`;
-      return `${i.symbol} (${i.name}) = ${i.given.value} ${i.given.unit}${converted}`;
+        i.given.unit === i.unit && i.given.value === i.value
+          ? ''
+          : ` = ${formatQuantity(i.value, i.unit, digits)}`;
+      return `${i.symbol} (${i.name}) = ${formatQuantity(i.given.value, i.given.unit, digits)}${converted}`;
     })
     .join('\n');
 }
@@ -66,12 +71,16 @@ function matrixTables(products: string[], maco: Map<string, string>): unknown[] 
 }
 
 /** The nitrosamine variant's list: each product's actives and the acceptable intake used as HBEL. */
-function intakeTable(input: LimitsInput): unknown {
+function intakeTable(input: LimitsInput, digits: number): unknown {
   const body: unknown[][] = [[th('Product'), th('Active'), th('Acceptable intake (HBEL)')]];
   for (const product of input.products) {
     for (const active of product.actives) {
       const ai = active.acceptableIntake;
-      body.push([product.id, active.id, ai ? `${ai.value} ${ai.unit}/day` : 'not recorded']);
+      body.push([
+        product.id,
+        active.id,
+        ai ? formatQuantity(ai.value, `${ai.unit}/day`, digits) : 'not recorded',
+      ]);
     }
   }
   return {
@@ -117,7 +126,10 @@ export function macPdfTitle(pdf: Pick<MacPdfData, 'variant' | 'productionName'>)
  * hand. The nitrosamine variant is the same matrix under the Nitrosamine policy, where the
  * acceptable intake (ICH M7) takes the place of the PDE.
  */
-export function macPdfContent(pdf: MacPdfData): unknown[] {
+export function macPdfContent(
+  pdf: MacPdfData,
+  digits: number = DEFAULT_SIGNIFICANT_DIGITS,
+): unknown[] {
   const m = compileLimits(pdf.input);
   const products = pdf.input.products.map((p) => p.id);
   const maco = new Map<string, string>();
@@ -125,16 +137,16 @@ export function macPdfContent(pdf: MacPdfData): unknown[] {
   runMatrix(m, (view) => {
     const previous = products[view.previous] ?? '';
     const next = products[view.next] ?? '';
-    maco.set(`${previous}\u0000${next}`, formatLimit(view.maco, 'mg'));
+    maco.set(`${previous}\u0000${next}`, limitText(view.maco, 'mg', digits));
     const explained = explainPair(m, previous, next);
     if (!explained) return;
     const governing = explained.governing ? explained.criteria[explained.governing] : null;
     derivations.push([
       `${previous} -> ${next}`,
       governing ? `${governing.quantity}\n${governing.formula}` : 'No criterion has its data',
-      governing ? inputsText(governing) : '',
-      formatLimit(view.maco, 'mg'),
-      `${explained.sal.formula}\nA = ${formatLimit(view.area, 'sqcm')}\n= ${formatLimit(view.sal, 'mg/sqcm')}`,
+      governing ? inputsText(governing, digits) : '',
+      limitText(view.maco, 'mg', digits),
+      `${explained.sal.formula}\nA = ${limitText(view.area, 'sqcm', digits)}\n= ${limitText(view.sal, 'mg/sqcm', digits)}`,
     ]);
   });
   return [
@@ -147,7 +159,7 @@ export function macPdfContent(pdf: MacPdfData): unknown[] {
     },
     ...leftOutSection(pdf.uncomputable),
     ...(pdf.variant === 'nitrosamine'
-      ? [{ text: 'Acceptable intakes', style: 'h2' }, intakeTable(pdf.input)]
+      ? [{ text: 'Acceptable intakes', style: 'h2' }, intakeTable(pdf.input, digits)]
       : []),
     { text: 'Governing MACO per pair (empty: no shared equipment)', style: 'h2' },
     ...(derivations.length === 0
@@ -204,7 +216,7 @@ export function renderMacPreviewPdf(
     generatedAt: pdf.generatedAt,
     data,
     parameters: { kind: 'production-limits', variant: pdf.variant },
-    content: macPdfContent(data),
+    content: macPdfContent(data, pdf.settings.significantDigits),
     fontSize: 7,
   });
 }

@@ -6,7 +6,7 @@ import type { TMacPairsPage } from '#core/schemas/mac-matrix.schemas.ts';
 import { adminEditor, changePolicyInForce } from '#server/test/policy-in-force.ts';
 import { startTestServer, type TestServer } from '#server/test/test-server.ts';
 import { readPdfText } from '#server/test/read-pdf-text.ts';
-import { formatLimit } from './mac-production-pdf.ts';
+import { formatQuantity } from '#core/units/format-number.ts';
 import { buildMacFacility, type MacFacility } from '#server/test/mac-test-data.ts';
 
 /**
@@ -114,7 +114,7 @@ async function xlsxRow(query: string, previous: string, next: string): Promise<N
   const col = (name: string) => row[header!.indexOf(name)] as number;
   return [
     col('MACO (mg)'),
-    col('SAL (mg/sqcm)'),
+    col('SAL (mg/cm²)'),
     col('Swab limit (mg/swab)'),
     col('Rinse limit (mg/ml)'),
   ];
@@ -231,9 +231,9 @@ describe('the same pair on every view', () => {
     expect([row.maco, row.sal, row.swab, row.rinse]).toEqual(expected);
     const pdf = await nitrosaminePdfPair(line3, 'N', 'A');
     expect(pdf.hbel).toBe('96 ng = 0.000096 mg/day');
-    expect(pdf.maco).toBe(formatLimit(pair.maco!.value, 'mg'));
-    expect(pdf.sal).toBe(formatLimit(pair.sal!.value, 'mg/sqcm'));
-    expect(pdf.cell).toBe(formatLimit(pair.maco!.value, 'mg'));
+    expect(pdf.maco).toBe(formatQuantity(pair.maco!.value, 'mg'));
+    expect(pdf.sal).toBe(formatQuantity(pair.sal!.value, 'mg/sqcm'));
+    expect(pdf.cell).toBe(formatQuantity(pair.maco!.value, 'mg'));
   });
 
   it('answers 404 for a derivation under a production that does not hold the pair', async () => {

@@ -1,3 +1,4 @@
+import { formatQuantity } from '#core/units/format-number.ts';
 import { individualsChart, type Thresholds } from '#core/charts/statistics-charts.ts';
 import { formatDate, formatDateTime } from '#core/datetime/format-date-time.ts';
 import { DECISION_LABELS, type TDecision } from '#core/schemas/change-assessments.schemas.ts';
@@ -146,7 +147,7 @@ export function annualSummaryPdfContent(data: AnnualSummaryData): unknown[] {
         f.run,
         f.location,
         f.equipment,
-        `${f.value} ${f.unit}`,
+        formatQuantity(f.value, f.unit),
         pct(f.percentOfLimit),
         when(f.takenAt),
       ]),

@@ -12,7 +12,7 @@ import {
 import type { Queryable } from '#server/db/db.ts';
 import { tableAsOf } from '#server/entities/entity-history.ts';
 import { impactPdfContent } from '../change-assessments/impact-pdf.ts';
-import { formatLimit } from '../limits/mac-production-pdf.ts';
+import { formatQuantity } from '#core/units/format-number.ts';
 import {
   controlledAt,
   facts,
@@ -420,7 +420,7 @@ export const cleaningAssessmentReport: ReportKind = {
             result.worstCases.map((w) => [
               w.train,
               w.product ?? '—',
-              w.lowestMaco === null ? '—' : formatLimit(w.lowestMaco, 'mg'),
+              w.lowestMaco === null ? '—' : formatQuantity(w.lowestMaco, 'mg'),
               arrows(w.reason),
             ]),
           ),

@@ -36,7 +36,14 @@ export function registerEquipmentPdfRoutes({ app, db, permitAny }: AppContext): 
   const send = async (
     request: FastifyRequest & { params: { plan: number; facility: number; id: number } },
     reply: FastifyReply,
-    file: { name: string; title: string; data: unknown; content: unknown[]; report: string },
+    file: {
+      name: string;
+      title: string;
+      data: unknown;
+      /** The PDF's body at the facility's significant digits. */
+      content: (digits: number | undefined) => unknown[];
+      report: string;
+    },
   ) => {
     const { plan, facility, id } = request.params;
     const settings = await facilityDateTimeSettings(db, facility);
@@ -49,7 +56,7 @@ export function registerEquipmentPdfRoutes({ app, db, permitAny }: AppContext): 
       generatedAt: new Date(),
       data: file.data,
       parameters: { report: file.report, equipmentId: id },
-      content: file.content,
+      content: file.content(settings.significantDigits),
     });
     // Taking GMP data out of the system is recorded, as every export is.
     await db.transaction((tx) =>
@@ -87,7 +94,7 @@ export function registerEquipmentPdfRoutes({ app, db, permitAny }: AppContext): 
         name: 'sampling-sheet.pdf',
         title: `Sampling sheet · ${data.equipment.name}`,
         data,
-        content: samplingSheetContent(data),
+        content: (digits) => samplingSheetContent(data, digits),
         report: 'sampling-sheet',
       });
     },
@@ -112,7 +119,7 @@ export function registerEquipmentPdfRoutes({ app, db, permitAny }: AppContext): 
         name: `Area calculation ${data.equipment.name} ${data.production.name}.pdf`,
         title: `Area calculation · ${data.equipment.name} in ${data.production.name}`,
         data,
-        content: areaCalculationContent(data),
+        content: (digits) => areaCalculationContent(data, digits),
         report: 'area-calculation',
       });
     },

@@ -1,3 +1,4 @@
+import { formatNumber, formatQuantity } from '#core/units/format-number.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { changeAssessmentKit } from '#server/test/change-assessment-kit.ts';
 import { useFacilityTestServer, type TestBody } from '#server/test/facility-test-file.ts';
@@ -18,7 +19,7 @@ beforeAll(async () => {
   f = await kit.build();
 });
 
-const fixed = (n: number) => String(Number(n.toPrecision(4)));
+const fixed = (n: number) => formatNumber(n);
 
 async function sameAsOfItsDate(report: TestBody) {
   const res = await t.call('GET', `${t.F}/reports/${report.id}/regenerate`);
@@ -66,11 +67,11 @@ describe('A run report and a study report', () => {
     for (const r of second.results as TestBody[]) {
       const j = r.judgement;
       expect(text).toContain(`${r.samplingLocationName} E1`);
-      expect(text).toContain(`${fixed(r.rawValue)} ${r.unit}`);
+      expect(text).toContain(formatQuantity(r.rawValue, r.unit));
       expect(text).toContain(
-        `${fixed(j.correctedValue)} ${r.unit} (recovery ${fixed(j.recovery * 100)} %)`,
+        `${formatQuantity(j.correctedValue, r.unit)} (recovery ${fixed(j.recovery * 100)} %)`,
       );
-      expect(text).toContain(`${fixed(j.limit)} ${r.unit}`);
+      expect(text).toContain(formatQuantity(j.limit, r.unit));
       expect(text).toContain(`${fixed(j.percentOfLimit)} % ${j.passed ? 'Pass' : 'Fail'}`);
     }
     expect(text).toContain(`${deviation.number} Process Valve swab above limit`);

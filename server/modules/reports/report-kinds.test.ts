@@ -4,7 +4,7 @@ import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import { useFacilityTestServer, type TestBody } from '#server/test/facility-test-file.ts';
 import { auditExportLimits } from '../audit/audit-log.routes.ts';
 import { buildMacFacility, type MacFacility } from '#server/test/mac-test-data.ts';
-import { formatLimit } from '../limits/mac-production-pdf.ts';
+import { formatQuantity } from '#core/units/format-number.ts';
 import { reportKit } from '#server/test/report-test-kit.ts';
 import { runReport } from './reports.service.ts';
 
@@ -42,12 +42,12 @@ describe('An equipment limits report', () => {
     expect(text).toContain(`${report.number} v1 · Being Built`);
     expect(text).toContain('3 equipment items in at least one pair');
     for (const e of live.equipment as TestBody[]) {
-      expect(text).toContain(`${e.id} ${e.pairCount} ${formatLimit(e.maco.value, 'mg')}`);
-      expect(text).toContain(formatLimit(e.sal.value, 'mg/sqcm'));
+      expect(text).toContain(`${e.id} ${e.pairCount} ${formatQuantity(e.maco.value, 'mg')}`);
+      expect(text).toContain(formatQuantity(e.sal.value, 'mg/sqcm'));
       expect(text).toContain(pairText(e.maco.pair));
     }
     // B -> A governs Line 1: 250 mg over E1 and E2's 130,000 sqcm.
-    expect(text).toContain('E1 2 250 mg B -> A 0.001923 mg/sqcm');
+    expect(text).toContain('E1 2 250 mg B -> A 0.001923 mg/cm²');
 
     const { sheets, sha256 } = await xlsxOf(`/reports/equipment-limits/${report.id}/xlsx`);
     expect(sha256).toBe(report.files.find((f: TestBody) => f.format === 'xlsx').sha256);
@@ -112,15 +112,15 @@ describe('The sampling sheet and the area calculation', () => {
     expect(text).toContain('Sampling sheet · E1');
     expect(text).toContain('Preview v1 · Being Built');
     expect(text).toContain('DRAFT');
-    expect(text).toContain(`Lowest SAL: ${formatLimit(sal, 'mg/sqcm')}, set by B -> A`);
+    expect(text).toContain(`Lowest SAL: ${formatQuantity(sal, 'mg/sqcm')}, set by B -> A`);
     // Swab: SAL × the location's 25 sqcm (recovery 100 %); rinse: SAL × E1's 125,000 sqcm over
     // 10 L (the item rinsed on its own).
-    expect(text).toContain('Outlet · swab · swab area 25 sqcm');
+    expect(text).toContain('Outlet · swab · swab area 25 cm²');
     expect(text).toContain(
-      `S-1 swab TOC B-001 swab area 25 sqcm ${formatLimit(sal * 25, 'mg/swab')}`,
+      `S-1 swab TOC B-001 swab area 25 cm² ${formatQuantity(sal * 25, 'mg/swab')}`,
     );
     expect(text).toContain(
-      `R-1 rinse — — rinse volume 10 L ${formatLimit((sal * 125_000) / 10_000, 'mg/ml')}`,
+      `R-1 rinse — — rinse volume 10 L ${formatQuantity((sal * 125_000) / 10_000, 'mg/ml')}`,
     );
     // An item with no locations says so.
     expect((await pdfOf(`/equipment/${e3}/pdf`)).text).toContain(
@@ -131,10 +131,10 @@ describe('The sampling sheet and the area calculation', () => {
   it('calculates the item’s share of its production’s shared area', async () => {
     const { text } = await pdfOf(`/equipments/${e1}/area-calculation-pdf/${facility.line1}`);
     expect(text).toContain('Area calculation · E1 in Line 1');
-    expect(text).toContain('Shared product-contact area of the production: 130000 sqcm');
-    expect(text).toContain('E1: 125000 sqcm, 96.15 % of it');
-    expect(text).toContain('E2 5000 sqcm 5000 sqcm 3.846 %');
-    expect(text).toContain('Swab areas of its sampling locations: 25 sqcm, 0.02 % of the item');
+    expect(text).toContain('Shared product-contact area of the production: 130,000 cm²');
+    expect(text).toContain('E1: 125,000 cm², 96.15 % of it');
+    expect(text).toContain('E2 5,000 cm² 5,000 cm² 3.846 %');
+    expect(text).toContain('Swab areas of its sampling locations: 25 cm², 0.02 % of the item');
     // E3 is not used in Line 1; an unknown item is not found.
     const other = await download(`/equipments/${e3}/area-calculation-pdf/${facility.line1}`);
     expect(other.status).toBe(404);
@@ -176,8 +176,8 @@ describe('A cleaning agent limits report', () => {
     );
     for (const l of live.limits as TestBody[]) {
       expect(text).toContain(`${l.agent} ${l.next} `);
-      if (l.maco !== null) expect(text).toContain(formatLimit(l.maco, 'mg'));
-      if (l.sal !== null) expect(text).toContain(formatLimit(l.sal, 'mg/sqcm'));
+      if (l.maco !== null) expect(text).toContain(formatQuantity(l.maco, 'mg'));
+      if (l.sal !== null) expect(text).toContain(formatQuantity(l.sal, 'mg/sqcm'));
     }
 
     const { sheets } = await xlsxOf(`/reports/cleaning-agent-limits/${report.id}/xlsx`);
@@ -191,8 +191,8 @@ describe('A cleaning agent limits report', () => {
       'Agent ppm ceiling MACO (mg)',
       'MACO (mg)',
       'Governing criterion',
-      'Shared area (sqcm)',
-      'SAL (mg/sqcm)',
+      'Shared area (cm²)',
+      'SAL (mg/cm²)',
     ]);
     const keys = [
       'agent',

@@ -1,3 +1,4 @@
+import { formatNumber, formatQuantity } from '#core/units/format-number.ts';
 import { rankingChart } from '#core/charts/ranking-chart.ts';
 import type { DateTimeSettings } from '#core/datetime/format-date-time.ts';
 import { productionsDef } from '#core/entities/defs/index.ts';
@@ -8,12 +9,7 @@ import { getEntity } from '#server/entities/entity-store.ts';
 import { computable, computableLimitsInput } from '../limits/computable-input.ts';
 import { eachProductionLimitsInput } from '../limits/facility-limits-input.ts';
 import { worstCaseRanking } from '../limits/limit-reports.service.ts';
-import {
-  formatLimit,
-  macPdfContent,
-  macPdfTitle,
-  type MacPdfData,
-} from '../limits/mac-production-pdf.ts';
+import { macPdfContent, macPdfTitle, type MacPdfData } from '../limits/mac-production-pdf.ts';
 import { changeAssessmentReport, cleaningAssessmentReport } from './assessment-report-kinds.ts';
 import { auditLogKind } from './kinds/audit-log.ts';
 import { cleaningAgentLimitsKind } from './kinds/cleaning-agent-limits.ts';
@@ -74,12 +70,14 @@ export interface ReportKind {
 export interface ReportMeta {
   asOf: string;
   generatedBy: string;
+  /** The facility's significant digits: the cells' number formats round as its screens do. */
+  significantDigits?: number | undefined;
 }
 
 type Ranking = Awaited<ReturnType<typeof worstCaseRanking>>;
 
-const num = (value: number | null, unit: string) =>
-  value === null ? '—' : formatLimit(value, unit);
+const num = (value: number | null, unit: string, digits?: number) =>
+  value === null ? '—' : formatQuantity(value, unit, digits);
 
 /** The products of a ranking with their scores, in rank order: one row each. */
 function rankingRows(data: Ranking) {
@@ -92,7 +90,7 @@ const worstCase: ReportKind = {
     const data = await worstCaseRanking(q, facilityId, { asOf });
     return { title: 'Worst case ranking', data };
   },
-  pdfContent(raw) {
+  pdfContent(raw, settings) {
     const data = raw as Ranking;
     const { factors, rows } = rankingRows(data);
     // The chart the Worst case ranking screen draws (core/charts), here as SVG.
@@ -122,9 +120,12 @@ const worstCase: ReportKind = {
             ...rows.map((p) => [
               String(p.rank),
               p.id,
-              ...factors.map((f) => (p.scores[f] === undefined ? '—' : String(p.scores[f]))),
-              p.score === null ? '—' : String(p.score),
-              num(p.lowestMaco, 'mg'),
+              ...factors.map((f) => {
+                const score = p.scores[f];
+                return score === undefined ? '—' : formatNumber(score, settings.significantDigits);
+              }),
+              p.score === null ? '—' : formatNumber(p.score, settings.significantDigits),
+              num(p.lowestMaco, 'mg', settings.significantDigits),
             ]),
           ],
         },
@@ -148,34 +149,37 @@ const worstCase: ReportKind = {
       ...leftOutContent(data.uncomputable),
     ];
   },
-  async xlsx(raw) {
+  async xlsx(raw, meta) {
     const data = raw as Ranking;
     const { factors, rows } = rankingRows(data);
-    return sheetsXlsx([
-      {
-        name: 'Ranking',
-        rows: [
-          ['Rank', 'Product', ...factors, 'Score (points)', 'Lowest MACO (mg)'],
-          ...rows.map((p) => [
-            p.rank,
-            p.id,
-            ...factors.map((f) => p.scores[f] ?? null),
-            p.score,
-            p.lowestMaco,
-          ]),
-        ],
-      },
-      {
-        name: 'Per equipment',
-        rows: [
-          ['Equipment', 'Worst-case product'],
-          ...Object.entries(data.perEquipment).map(([equipment, product]) => [
-            equipment,
-            product ?? null,
-          ]),
-        ],
-      },
-    ]);
+    return sheetsXlsx(
+      [
+        {
+          name: 'Ranking',
+          rows: [
+            ['Rank', 'Product', ...factors, 'Score (points)', 'Lowest MACO (mg)'],
+            ...rows.map((p) => [
+              p.rank,
+              p.id,
+              ...factors.map((f) => p.scores[f] ?? null),
+              p.score,
+              p.lowestMaco,
+            ]),
+          ],
+        },
+        {
+          name: 'Per equipment',
+          rows: [
+            ['Equipment', 'Worst-case product'],
+            ...Object.entries(data.perEquipment).map(([equipment, product]) => [
+              equipment,
+              product ?? null,
+            ]),
+          ],
+        },
+      ],
+      meta.significantDigits,
+    );
   },
 };
 
@@ -233,14 +237,15 @@ const productionLimits: ReportKind = {
           : 'MAC matrix · every production';
     return { title, data };
   },
-  pdfContent(raw) {
+  pdfContent(raw, settings) {
     const { productions } = raw as ProductionLimitsData;
-    if (productions.length === 1) return macPdfContent(productions[0]!);
+    const digits = settings.significantDigits;
+    if (productions.length === 1) return macPdfContent(productions[0]!, digits);
     if (productions.length === 0)
       return [{ text: 'The facility has no productions.', italics: true }];
     return productions.flatMap((production, i) => [
       { text: macPdfTitle(production), style: 'h2', pageBreak: i === 0 ? undefined : 'before' },
-      ...macPdfContent(production),
+      ...macPdfContent(production, digits),
     ]);
   },
   xlsx: (raw, meta) => productionDataXlsx((raw as ProductionLimitsData).productions, meta),

@@ -383,7 +383,8 @@ export async function runReport(
     const computed = await computeReport(db, first.facility_id, first.parameters, asOf);
     await stage(1);
     const kind = REPORT_KIND_DEFS[first.kind];
-    const meta = { asOf, generatedBy: generatedByOf(first) };
+    const { significantDigits } = await facilityDateTimeSettings(db, first.facility_id);
+    const meta = { asOf, generatedBy: generatedByOf(first), significantDigits };
     const xlsx = kind.xlsx ? await kind.xlsx(computed.data, meta) : null;
     const xlsxFiles = xlsx ? [{ format: 'xlsx', sha256: sha256(xlsx) }] : [];
     const row: ReportRow = {

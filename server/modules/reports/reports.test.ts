@@ -248,9 +248,9 @@ describe('A production limits report', () => {
     expect(text).toContain('DRAFT');
     expect(text).toContain(`Page 1 of ${pages}`);
     // A → B: 1,000 mg by the general limit; B → A: 250 mg by PDE over 130,000 sqcm.
-    expect(text).toContain('1000 mg');
+    expect(text).toContain('1,000 mg');
     expect(text).toContain('250 mg');
-    expect(text).toContain('0.001923 mg/sqcm');
+    expect(text).toContain('0.001923 mg/cm²');
     expect(text).not.toContain('C -> D');
     expect(text).toContain(report.dataHash);
     expect(text).toContain(`"productionId":${facility.line1}`);

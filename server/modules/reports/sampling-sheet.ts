@@ -9,7 +9,7 @@ import { toBase, type QuantityOf } from '#core/units/quantity.ts';
 import type { Queryable } from '#server/db/db.ts';
 import { allEntities, getEntity, type EntityRecord } from '#server/entities/entity-store.ts';
 import { computableLimitsInput } from '../limits/computable-input.ts';
-import { formatLimit } from '../limits/mac-production-pdf.ts';
+import { formatQuantity } from '#core/units/format-number.ts';
 import { reportTable } from './controlled-pdf.ts';
 
 /*
@@ -21,9 +21,12 @@ import { reportTable } from './controlled-pdf.ts';
 type Area = QuantityOf<'area'>;
 type Volume = QuantityOf<'volume'>;
 const finite = (v: number) => (Number.isFinite(v) ? v : null);
-const q = (v: unknown) =>
-  v && typeof v === 'object' && 'value' in v && 'unit' in v
-    ? `${String(v.value)} ${String(v.unit)}`
+/** Entered values (areas, volumes) keep their digits; computed limits take the facility's. */
+const ENTERED_DIGITS = 10;
+/** A stored quantity ({ value, unit }) as text, every digit of an entered value kept. */
+const q = (v: unknown, digits = ENTERED_DIGITS) =>
+  v && typeof v === 'object' && 'value' in v && 'unit' in v && typeof v.value === 'number'
+    ? formatQuantity(v.value, String(v.unit), digits)
     : '—';
 // Roboto, the font pdfmake embeds, has no arrows: pairs read 'A -> B'.
 const pairText = (pair: [string, string] | null) => (pair ? `${pair[0]} -> ${pair[1]}` : '—');
@@ -114,7 +117,7 @@ export async function samplingSheetData(
   };
 }
 
-export function samplingSheetContent(data: SamplingSheetData): unknown[] {
+export function samplingSheetContent(data: SamplingSheetData, digits?: number): unknown[] {
   const { equipment } = data;
   return [
     {
@@ -122,7 +125,7 @@ export function samplingSheetContent(data: SamplingSheetData): unknown[] {
         `Equipment: ${equipment.name}${equipment.externalId ? ` (${equipment.externalId})` : ''} · surface area ${q(equipment.surfaceArea)}\n`,
         data.sal.value === null
           ? 'The item is in no pair of the MAC matrix: it has no limit yet.'
-          : `Lowest SAL: ${formatLimit(data.sal.value, 'mg/sqcm')}, set by ${pairText(data.sal.pair)} · recovery ${data.recoveryPercent} %`,
+          : `Lowest SAL: ${formatQuantity(data.sal.value, 'mg/sqcm', digits)}, set by ${pairText(data.sal.pair)} · recovery ${data.recoveryPercent} %`,
       ],
       margin: [0, 0, 0, 8],
     },
@@ -146,7 +149,11 @@ export function samplingSheetContent(data: SamplingSheetData): unknown[] {
                   s.basis,
                   s.limit === null
                     ? '—'
-                    : formatLimit(s.limit, s.sampleType === 'swab' ? 'mg/swab' : 'mg/ml'),
+                    : formatQuantity(
+                        s.limit,
+                        s.sampleType === 'swab' ? 'mg/swab' : 'mg/ml',
+                        digits,
+                      ),
                 ]),
               ),
         ])),
@@ -206,11 +213,11 @@ export async function areaCalculationData(
   };
 }
 
-const share = (part: number, whole: number) =>
-  whole > 0 ? `${Number(((100 * part) / whole).toPrecision(4))} %` : '—';
-const sqcm = (v: number) => `${Number(v.toPrecision(6))} sqcm`;
-
-export function areaCalculationContent(data: AreaCalculationData): unknown[] {
+export function areaCalculationContent(data: AreaCalculationData, digits?: number): unknown[] {
+  const share = (part: number, whole: number) =>
+    whole > 0 ? formatQuantity((100 * part) / whole, '%', digits) : '—';
+  // Areas are sums of entered areas: every digit an entry can hold, as the productions list.
+  const sqcm = (v: number) => formatQuantity(v, 'sqcm', ENTERED_DIGITS);
   const own = data.items.find((i) => i.name === data.equipment.name)?.sqcm ?? 0;
   return [
     {
@@ -223,7 +230,7 @@ export function areaCalculationContent(data: AreaCalculationData): unknown[] {
       margin: [0, 0, 0, 8],
     },
     reportTable(
-      ['Equipment', 'Surface area', 'Area (sqcm)', 'Share of the production'],
+      ['Equipment', 'Surface area', 'Area (cm²)', 'Share of the production'],
       ['*', 100, 100, 120],
       [
         ...data.items.map((i) => [

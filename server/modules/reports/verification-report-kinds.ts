@@ -1,3 +1,4 @@
+import { formatQuantity } from '#core/units/format-number.ts';
 import { AppError } from '#core/errors/errors.ts';
 import {
   DEVIATION_KIND_LABELS,
@@ -262,10 +263,8 @@ interface RunData {
   signatures: RecordSignature[];
 }
 
-const figure = (value: number | null, unit: string) =>
-  value === null ? '—' : `${Number(value.toPrecision(4))} ${unit}`;
-
-function resultRow(r: RunResult): unknown[] {
+function resultRow(r: RunResult, digits: number | undefined): unknown[] {
+  const figure = (value: number | null, unit: string) => formatQuantity(value, unit, digits);
   const j = r.judgement;
   const shown =
     r.censoring === '='
@@ -275,11 +274,11 @@ function resultRow(r: RunResult): unknown[] {
     `${r.location}\n${r.equipment}`,
     `${r.sampleType}, ${r.method}${r.batchNumber ? `\n${r.batchNumber}` : ''}`,
     shown,
-    `${figure(j.correctedValue, r.unit)}\n(recovery ${Number((j.recovery * 100).toPrecision(4))} %)`,
+    `${figure(j.correctedValue, r.unit)}\n(recovery ${formatQuantity(j.recovery * 100, '%', digits)})`,
     figure(j.limit, r.unit),
     j.percentOfLimit === null
       ? '—'
-      : `${j.censoredBelow ? '< ' : ''}${Number(j.percentOfLimit.toPrecision(4))} %`,
+      : `${j.censoredBelow ? '< ' : ''}${formatQuantity(j.percentOfLimit, '%', digits)}`,
     r.invalidatedBy
       ? `Invalidated (investigation ${r.invalidatedBy})`
       : r.superseded
@@ -433,7 +432,7 @@ export const runReport: ReportKind = {
               '% of limit',
               'Pass/fail',
             ],
-            data.results.map(resultRow),
+            data.results.map((r) => resultRow(r, settings.significantDigits)),
           ),
       { text: 'Deviations', style: 'h2' },
       deviationsTable(data.deviations),

@@ -49,7 +49,8 @@ export function registerFacilitySettingsRoutes({
       preHandler: permit('Facility', 'Modify'),
       schema: {
         tags: ['settings'],
-        summary: 'Change the time zone, date and time formats and country (Facility Modify)',
+        summary:
+          'Change the time zone, date and time formats, country and significant digits (Facility Modify)',
         description:
           'Needs a reason and the `version` read with the settings: a stale version gets 409 VersionConflictError and changes nothing.',
         params: ZFacilityParams,

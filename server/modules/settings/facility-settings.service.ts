@@ -22,6 +22,7 @@ interface DateTimeRow {
   date_format: TDateTimeSettings['dateFormat'];
   time_format: TDateTimeSettings['timeFormat'];
   country: string | null;
+  significant_digits: number;
   version: number;
 }
 
@@ -31,13 +32,14 @@ function toSettings(row: DateTimeRow): TDateTimeSettingsRead {
     dateFormat: row.date_format,
     timeFormat: row.time_format,
     country: row.country,
+    significantDigits: row.significant_digits,
     version: row.version,
   };
 }
 
 async function dateTimeRow(q: Queryable, scope: FacilityScope, lock = false): Promise<DateTimeRow> {
   const [row] = await q.query<DateTimeRow>(
-    `select timezone, date_format, time_format, country, version from facilities
+    `select timezone, date_format, time_format, country, significant_digits, version from facilities
       where id = $1 and plan_id = $2 ${lock ? 'for update' : ''}`,
     [scope.facility, scope.plan],
   );
@@ -61,14 +63,21 @@ export async function updateDateTimeSettings(
   actor: Actor,
   scope: FacilityScope,
   edit: {
-    settings: Omit<TDateTimeSettings, 'country'> & { country?: string | null | undefined };
+    settings: Omit<TDateTimeSettings, 'country' | 'significantDigits'> & {
+      country?: string | null | undefined;
+      significantDigits?: number | undefined;
+    };
     version: number;
     reason: string;
   },
 ): Promise<TDateTimeSettingsRead> {
-  const next: TDateTimeSettings = { ...edit.settings, country: edit.settings.country || null };
   return db.transaction(async (tx) => {
     const { version: _read, ...before } = toSettings(await dateTimeRow(tx, scope, true));
+    const next: TDateTimeSettings = {
+      ...edit.settings,
+      country: edit.settings.country || null,
+      significantDigits: edit.settings.significantDigits ?? before.significantDigits,
+    };
     const diff = changedFields({ ...before }, { ...next });
     // The facility's row, written only at the version the edit was made from (409 otherwise).
     const facility = { table: 'facilities', ownerColumn: 'plan_id', ownerId: scope.plan };
@@ -81,6 +90,7 @@ export async function updateDateTimeSettings(
         date_format: next.dateFormat,
         time_format: next.timeFormat,
         country: next.country,
+        significant_digits: next.significantDigits,
       },
       'version',
     );

@@ -57,6 +57,7 @@ describe('GET {F}/date-time-settings', () => {
         dateFormat: 'DD MMM, YYYY',
         timeFormat: 'HH:mm',
         country: null,
+        significantDigits: 4,
         version: expect.any(Number),
       },
     });
@@ -123,9 +124,11 @@ describe('POST {F}/date-time-settings', () => {
       body: { dateTimeSettings: SETTINGS, version, reason: 'Site in India' },
     });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ dateTimeSettings: { ...SETTINGS, version: version + 1 } });
+    // Left out of the edit, the facility's significant digits stay as they were.
+    const saved = { ...SETTINGS, significantDigits: 4, version: version + 1 };
+    expect(res.body).toEqual({ dateTimeSettings: saved });
     const again = await server.request('GET', `${F}/date-time-settings`, { token: admin });
-    expect(again.body).toEqual({ dateTimeSettings: { ...SETTINGS, version: version + 1 } });
+    expect(again.body).toEqual({ dateTimeSettings: saved });
     const untouched = await server.request(
       'GET',
       `/api/v2/plans/${plan}/facilities/${other}/date-time-settings`,
@@ -152,6 +155,63 @@ describe('POST {F}/date-time-settings', () => {
       body: { dateTimeSettings: SETTINGS, version: version + 1, reason: 'Again' },
     });
     expect(same.body).toMatchObject({ errName: 'NothingToChangeError' });
+  });
+
+  it.each([1, 9, 4.5])(
+    'refuses %s significant digits on the field and changes nothing',
+    async (significantDigits) => {
+      const version = await versionNow();
+      const res = await server.request<{ errors: { property: string }[] }>(
+        'POST',
+        `${F}/date-time-settings`,
+        {
+          token: admin,
+          body: {
+            dateTimeSettings: { ...SETTINGS, significantDigits },
+            version,
+            reason: 'Digits',
+          },
+        },
+      );
+      expect(res.status).toBe(422);
+      expect(res.body.errors.map((e) => e.property)).toEqual([
+        'dateTimeSettings.significantDigits',
+      ]);
+      expect(await versionNow()).toBe(version);
+    },
+  );
+
+  it('sets the significant digits numbers show with, audited with the old and new value', async () => {
+    const version = await versionNow();
+    const res = await server.request('POST', `${F}/date-time-settings`, {
+      token: await tokenWith({ Facility: ['Modify'] }),
+      body: {
+        dateTimeSettings: { ...SETTINGS, significantDigits: 6 },
+        version,
+        reason: 'Limits checked to six digits',
+      },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ dateTimeSettings: { significantDigits: 6 } });
+    const [audit] = await server.db.query<Record<string, unknown>>(
+      `select reason, old_values, new_values from audit_log
+        where domain = 'DateTimeSettings' order by id desc limit 1`,
+    );
+    expect(audit).toEqual({
+      reason: 'Limits checked to six digits',
+      old_values: { significantDigits: 4 },
+      new_values: { significantDigits: 6 },
+    });
+    // Back to the default, so the tests after this one read the facility as it was.
+    const back = await server.request('POST', `${F}/date-time-settings`, {
+      token: admin,
+      body: {
+        dateTimeSettings: { ...SETTINGS, significantDigits: 4 },
+        version: version + 1,
+        reason: 'Back to four',
+      },
+    });
+    expect(back.status).toBe(200);
   });
 });
 
@@ -291,6 +351,7 @@ describe('two parallel edits of the date-time settings', () => {
     expect(now.body).toEqual({
       dateTimeSettings: {
         ...SETTINGS,
+        significantDigits: 4,
         timezone: kept.dateTimeSettings.timezone,
         version: version + 1,
       },

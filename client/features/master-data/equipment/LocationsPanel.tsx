@@ -1,3 +1,4 @@
+import { formatQuantity } from '#core/units/format-number.ts';
 import { Button, Flex, notification, Segmented, Space, Table } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -93,7 +94,8 @@ export function LocationsPanel({
           {
             title: 'Swab area',
             render: (_: unknown, l: SamplingLocation) =>
-              l.swabArea ? `${l.swabArea.value} ${l.swabArea.unit}` : '—',
+              // An entered area: every digit it was entered with.
+              l.swabArea ? formatQuantity(l.swabArea.value, l.swabArea.unit, 10) : '—',
           },
           { title: 'Material', dataIndex: 'material' },
           {

@@ -1,5 +1,5 @@
 import { cleaningAgentLimitRows } from '#server/modules/limits/cleaning-agent-limits.ts';
-import { formatLimit } from '#server/modules/limits/mac-production-pdf.ts';
+import { formatQuantity, unitLabel } from '#core/units/format-number.ts';
 import { reportTable } from '../controlled-pdf.ts';
 import type { ReportKind } from '../report-kinds.ts';
 import { leftOutContent, leftOutSheet } from './left-out.ts';
@@ -22,8 +22,8 @@ const COLUMNS: [header: string, key: keyof Row & string, unit: string | null][] 
   ['Agent ppm ceiling MACO (mg)', 'ceiling', 'mg'],
   ['MACO (mg)', 'maco', 'mg'],
   ['Governing criterion', 'governing', null],
-  ['Shared area (sqcm)', 'area', 'sqcm'],
-  ['SAL (mg/sqcm)', 'sal', 'mg/sqcm'],
+  [`Shared area (${unitLabel('sqcm')})`, 'area', 'sqcm'],
+  [`SAL (${unitLabel('mg/sqcm')})`, 'sal', 'mg/sqcm'],
 ];
 
 export const cleaningAgentLimitsKind: ReportKind = {
@@ -31,7 +31,7 @@ export const cleaningAgentLimitsKind: ReportKind = {
     const { limits, uncomputable } = await cleaningAgentLimitRows(q, facilityId, { asOf });
     return { title: 'Cleaning agent limits', data: { limits, uncomputable } };
   },
-  pdfContent(raw) {
+  pdfContent(raw, settings) {
     const data = raw as Data;
     const agents = new Set(data.limits.map((l) => l.agent));
     return [
@@ -51,29 +51,34 @@ export const cleaningAgentLimitsKind: ReportKind = {
               COLUMNS.map(([, key, unit]) => {
                 const v = l[key];
                 if (unit === null) return v === null ? '—' : String(v);
-                return typeof v === 'number' ? formatLimit(v, unit) : '—';
+                return typeof v === 'number'
+                  ? formatQuantity(v, unit, settings.significantDigits)
+                  : '—';
               }),
             ),
           ),
       ...leftOutContent(data.uncomputable),
     ];
   },
-  xlsx(raw) {
+  xlsx(raw, meta) {
     const data = raw as Data;
-    return sheetsXlsx([
-      {
-        name: 'Cleaning agent limits',
-        rows: [
-          COLUMNS.map(([header]) => header),
-          ...data.limits.map((l) =>
-            COLUMNS.map(([, key, unit]) => {
-              const v = l[key];
-              return unit === null ? (v as string | null) : cellNumber(v as number | null);
-            }),
-          ),
-        ],
-      },
-      leftOutSheet(data.uncomputable),
-    ]);
+    return sheetsXlsx(
+      [
+        {
+          name: 'Cleaning agent limits',
+          rows: [
+            COLUMNS.map(([header]) => header),
+            ...data.limits.map((l) =>
+              COLUMNS.map(([, key, unit]) => {
+                const v = l[key];
+                return unit === null ? (v as string | null) : cellNumber(v as number | null);
+              }),
+            ),
+          ],
+        },
+        leftOutSheet(data.uncomputable),
+      ],
+      meta.significantDigits,
+    );
   },
 };

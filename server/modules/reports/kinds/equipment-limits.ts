@@ -1,5 +1,5 @@
 import { equipmentLimits } from '#server/modules/limits/limit-reports.service.ts';
-import { formatLimit } from '#server/modules/limits/mac-production-pdf.ts';
+import { formatQuantity, unitLabel } from '#core/units/format-number.ts';
 import { reportTable } from '../controlled-pdf.ts';
 import type { ReportKind } from '../report-kinds.ts';
 import { leftOutContent, leftOutSheet } from './left-out.ts';
@@ -23,17 +23,18 @@ const LIMITS = [
 const HEADERS = [
   'Equipment',
   'Pairs',
-  ...LIMITS.flatMap(([, label, unit]) => [`${label} (${unit})`, `${label} set by`]),
+  ...LIMITS.flatMap(([, label, unit]) => [`${label} (${unitLabel(unit)})`, `${label} set by`]),
 ];
 
 // Roboto, the font pdfmake embeds, has no arrows: pairs read 'A -> B'.
 const pairText = (l: Lowest) => (l.pair ? `${l.pair[0]} -> ${l.pair[1]}` : '—');
-const value = (l: Lowest, unit: string) => formatLimit(l.value ?? undefined, unit);
+const value = (l: Lowest, unit: string, digits?: number) =>
+  formatQuantity(l.value ?? undefined, unit, digits);
 
-function samplingText(sampling: Record<string, unknown>): string {
+function samplingText(sampling: Record<string, unknown>, digits?: number): string {
   const q = (v: unknown) =>
-    v && typeof v === 'object' && 'value' in v && 'unit' in v
-      ? `${String(v.value)} ${String(v.unit)}`
+    v && typeof v === 'object' && 'value' in v && 'unit' in v && typeof v.value === 'number'
+      ? formatQuantity(v.value, String(v.unit), digits)
       : 'none';
   return `Swab area: ${q(sampling.swabArea)} · rinse volume: ${q(sampling.rinseVolume)} (the facility's first swab and rinse sampling types)`;
 }
@@ -42,11 +43,12 @@ export const equipmentLimitsKind: ReportKind = {
   async compute(q, facilityId, _parameters, asOf) {
     return { title: 'Equipment limits', data: await equipmentLimits(q, facilityId, { asOf }) };
   },
-  pdfContent(raw) {
+  pdfContent(raw, settings) {
     const data = raw as Data;
+    const digits = settings.significantDigits;
     return [
       {
-        text: `${data.equipment.length} equipment items in at least one pair · ${samplingText(data.sampling)}`,
+        text: `${data.equipment.length} equipment items in at least one pair · ${samplingText(data.sampling, digits)}`,
         margin: [0, 0, 0, 8],
       },
       data.equipment.length === 0
@@ -57,30 +59,33 @@ export const equipmentLimitsKind: ReportKind = {
             data.equipment.map((e) => [
               e.id,
               String(e.pairCount),
-              ...LIMITS.flatMap(([key, , unit]) => [value(e[key], unit), pairText(e[key])]),
+              ...LIMITS.flatMap(([key, , unit]) => [value(e[key], unit, digits), pairText(e[key])]),
             ]),
           ),
       ...leftOutContent(data.uncomputable),
     ];
   },
-  xlsx(raw) {
+  xlsx(raw, meta) {
     const data = raw as Data;
-    return sheetsXlsx([
-      {
-        name: 'Equipment limits',
-        rows: [
-          HEADERS,
-          ...data.equipment.map((e) => [
-            e.id,
-            e.pairCount,
-            ...LIMITS.flatMap(([key]) => [
-              cellNumber(e[key].value),
-              e[key].pair ? `${e[key].pair[0]} → ${e[key].pair[1]}` : null,
+    return sheetsXlsx(
+      [
+        {
+          name: 'Equipment limits',
+          rows: [
+            HEADERS,
+            ...data.equipment.map((e) => [
+              e.id,
+              e.pairCount,
+              ...LIMITS.flatMap(([key]) => [
+                cellNumber(e[key].value),
+                e[key].pair ? `${e[key].pair[0]} → ${e[key].pair[1]}` : null,
+              ]),
             ]),
-          ]),
-        ],
-      },
-      leftOutSheet(data.uncomputable),
-    ]);
+          ],
+        },
+        leftOutSheet(data.uncomputable),
+      ],
+      meta.significantDigits,
+    );
   },
 };

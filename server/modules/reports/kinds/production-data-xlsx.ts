@@ -29,6 +29,7 @@ export async function productionDataXlsx(
       exportedBy: meta.generatedBy,
       exportedAt: new Date(meta.asOf),
       uncomputable: production.uncomputable,
+      significantDigits: meta.significantDigits,
     },
     out,
     () => false,

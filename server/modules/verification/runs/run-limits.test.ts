@@ -47,8 +47,8 @@ describe('the limit of a result', () => {
     const run = await newRun(await kit.study());
     const plan = planOf(run, f.steel);
     expect(plan.limitDerivation[0]).toMatch(/^Limit basis: equipment-wise: .* of E1 over its/);
-    expect(plan.limitDerivation[1]).toMatch(/^Lowest surface limit \(SAL\): .* mg\/sqcm, pair /);
-    expect(plan.limitDerivation[2]).toMatch(/^Swab limit: .* mg\/sqcm × 25 sqcm = .* mg\/swab/);
+    expect(plan.limitDerivation[1]).toMatch(/^Lowest surface limit \(SAL\): .* mg\/cm², pair /);
+    expect(plan.limitDerivation[2]).toMatch(/^Swab limit: .* mg\/cm² × 25 cm² = .* mg\/swab/);
     const saved = await results(run, [row(run, f.steel, 0.5)]);
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
     const derivation = saved.body.run.results[0].judgement.derivation as string[];
@@ -60,7 +60,7 @@ describe('the limit of a result', () => {
     ]);
     const ug = (inUg.body.run.results as Body[]).find((r) => r.samplingLocationId === f.ptfe)!;
     expect(ug.judgement.derivation).toContainEqual(
-      expect.stringMatching(/^In ug\/swab: .* ug\/swab$/),
+      expect.stringMatching(/^In µg\/swab: .* µg\/swab$/),
     );
     expect(ug.judgement.percentOfLimit).toBeCloseTo(50, 6);
   });

@@ -1,6 +1,6 @@
 import type { TResultUnit, TSampleType } from '#core/schemas/verification.schemas.ts';
 import { toResultUnit } from '#core/verification/judge-result.ts';
-import { formatNumber } from '#core/units/format-number.ts';
+import { formatQuantity } from '#core/units/format-number.ts';
 import { resultLimit } from '#core/verification/result-limit.ts';
 import { sampleAmount } from '#core/assessments/impact-units.ts';
 import type { LimitsInput, SamplingSpec } from '#core/limits/model.ts';
@@ -307,8 +307,8 @@ export function cannotShow(
   const why = `${methodName} cannot show the limit`;
   if (detection.detectionUnconvertible) return `${why}: ${detection.detectionUnconvertible}`;
   if (detection.loq === null || detection.loq / recovery <= limit) return null;
-  const n = (value: number) => `${formatNumber(value)} ${unit}`;
-  return `${why}: its LOQ ${n(detection.loq)} ÷ ${formatNumber(recovery * 100)} % = ${n(detection.loq / recovery)} is above the limit of ${n(limit)}`;
+  const n = (value: number) => formatQuantity(value, unit);
+  return `${why}: its LOQ ${n(detection.loq)} ÷ ${formatQuantity(recovery * 100, '%')} = ${n(detection.loq / recovery)} is above the limit of ${n(limit)}`;
 }
 
 export async function planRows(
