@@ -1,10 +1,10 @@
 import { Button, Descriptions, Form, InputNumber, Select, Space, Typography } from 'antd';
 import { useMutation } from '@tanstack/react-query';
 import type { TGoalSeekAnswer } from '#core/schemas/limit-reports.schemas.ts';
-import { formatNumber } from '#core/units/format-number.ts';
 import { apiRequest } from '#client/api/http-client.ts';
 import { facilityPath } from '#client/shared/master-data/entity-api.ts';
 import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
+import { useNumberFormat, type NumberFormatter } from '#client/shared/use-number-format.ts';
 
 type LimitName = TGoalSeekAnswer['requirement']['limit'];
 type Solution = TGoalSeekAnswer['batchSize'];
@@ -16,12 +16,9 @@ const LIMITS: { value: LimitName; label: string; unit: string }[] = [
   { value: 'rinseLimit', label: 'Rinse limit', unit: 'mg/mL' },
 ];
 
-const UNIT_WORDS: Record<string, string> = { sqcm: 'cm²', '%': '%' };
-
 /** One answer in words: the value it needs, or why no value of this input does. */
-function describe(solution: Solution): string {
-  const unit = UNIT_WORDS[solution.unit] ?? solution.unit;
-  const value = solution.value === null ? '' : `${formatNumber(solution.value)} ${unit}`;
+function describe(solution: Solution, format: NumberFormatter): string {
+  const value = solution.value === null ? '' : format.quantity(solution.value, solution.unit);
   switch (solution.status) {
     case 'solved':
       return value;
@@ -41,6 +38,7 @@ function describe(solution: Solution): string {
  */
 export function GoalSeekPanel(props: { previous: string; next: string; productionId?: number }) {
   const scope = useFacilityScope();
+  const format = useNumberFormat();
   const [form] = Form.useForm<{ limit: LimitName; atLeast: number }>();
   const solve = useMutation({
     mutationFn: (values: { limit: LimitName; atLeast: number }) =>
@@ -86,7 +84,7 @@ export function GoalSeekPanel(props: { previous: string; next: string; productio
       {answer ? (
         <Space orientation="vertical" style={{ marginTop: 12, width: '100%' }}>
           <Typography.Text type="secondary">
-            The limit is {answer.current === null ? 'not computed' : formatNumber(answer.current)}{' '}
+            The limit is {answer.current === null ? 'not computed' : format.number(answer.current)}{' '}
             {LIMITS.find((l) => l.value === answer.requirement.limit)?.unit} now.
           </Typography.Text>
           <Descriptions
@@ -97,10 +95,18 @@ export function GoalSeekPanel(props: { previous: string; next: string; productio
               {
                 key: 'batch',
                 label: `Smallest batch size of ${props.next}`,
-                children: describe(answer.batchSize),
+                children: describe(answer.batchSize, format),
               },
-              { key: 'area', label: 'Largest shared area', children: describe(answer.area) },
-              { key: 'recovery', label: 'Lowest recovery', children: describe(answer.recovery) },
+              {
+                key: 'area',
+                label: 'Largest shared area',
+                children: describe(answer.area, format),
+              },
+              {
+                key: 'recovery',
+                label: 'Lowest recovery',
+                children: describe(answer.recovery, format),
+              },
             ]}
           />
         </Space>
