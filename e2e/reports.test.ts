@@ -65,4 +65,18 @@ describe('Reports in the browser', () => {
     await drawer.getByText('Data SHA-256').waitFor({ timeout: 60_000 });
     await drawer.getByText('RPT-0002 Change assessment CA-0001 · New blender B2').waitFor();
   });
+
+  it('offers the annual summary for the twelve months ending today when there is none yet', async () => {
+    await page.keyboard.press('Escape');
+    await openDrawer(page).waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Annual summary', exact: true }).click();
+    const dialog = openModal(page);
+    const today = new Date().toISOString().slice(0, 10);
+    const yearAgo = new Date(`${today}T00:00:00Z`);
+    yearAgo.setUTCFullYear(yearAgo.getUTCFullYear() - 1);
+    yearAgo.setUTCDate(yearAgo.getUTCDate() + 1);
+    expect(await dialog.getByLabel('End').inputValue()).toBe(today);
+    expect(await dialog.getByLabel('Start').inputValue()).toBe(yearAgo.toISOString().slice(0, 10));
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+  });
 });

@@ -16,6 +16,7 @@ import {
   useAnnualSummaries,
 } from './annual-summary-api.ts';
 import { reportKeys } from '#client/shared/query-keys.ts';
+import { nextAnnualPeriod } from './annual-period.ts';
 
 interface AnnualValues {
   start: string;
@@ -23,13 +24,13 @@ interface AnnualValues {
   customSections?: TCustomSection[];
 }
 
-const lastYear = new Date().getUTCFullYear() - 1;
-
 /** Asks for the period and the custom sections, and starts the annual summary's job. */
 function AnnualSummaryDialog({
+  period,
   onClose,
   onStarted,
 }: {
+  period: { start: string; end: string };
   onClose: () => void;
   onStarted: (report: TReport) => void;
 }) {
@@ -43,7 +44,7 @@ function AnnualSummaryDialog({
       title="Annual summary"
       okText="Generate"
       width={720}
-      initialValues={{ start: `${lastYear}-01-01`, end: `${lastYear}-12-31`, customSections: [] }}
+      initialValues={{ ...period, customSections: [] }}
       askReason={false}
       onSubmit={async (values) => {
         const started = await generateAnnualSummary(scope, {
@@ -203,6 +204,10 @@ export function AnnualSummarySection({ onOpen }: { onOpen: (report: TReport) => 
       />
       {generating ? (
         <AnnualSummaryDialog
+          period={nextAnnualPeriod(
+            (list.data?.reports ?? []).map((r) => String(r.parameters.end)),
+            new Date().toISOString().slice(0, 10),
+          )}
           onClose={() => setGenerating(false)}
           onStarted={(report) => {
             setGenerating(false);
