@@ -72,6 +72,8 @@ export const ZStagedChange = z.object({
   current: z.boolean(),
   stagedBy: z.number().int(),
   stagedAt: z.string(),
+  /** When its values were last edited; null when never since it was staged. */
+  editedAt: z.string().nullable(),
 });
 export type TStagedChange = z.infer<typeof ZStagedChange>;
 

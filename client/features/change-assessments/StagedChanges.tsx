@@ -44,7 +44,14 @@ export function StagedChanges(props: { assessment: TChangeAssessment; canEdit: b
     },
     { key: 'op', title: 'Operation', render: (_, change) => OP_LABELS[change.op] },
     { key: 'reason', dataIndex: 'reason', title: 'Reason' },
-    { key: 'stagedAt', title: 'Staged', render: (_, change) => formatDateTime(change.stagedAt) },
+    {
+      key: 'stagedAt',
+      title: 'Staged',
+      render: (_, change) =>
+        change.editedAt
+          ? `${formatDateTime(change.stagedAt)}, edited ${formatDateTime(change.editedAt)}`
+          : formatDateTime(change.stagedAt),
+    },
     ...(canEdit
       ? [
           {

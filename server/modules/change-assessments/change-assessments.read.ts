@@ -233,6 +233,7 @@ interface ChangeRow {
   label: string;
   staged_by: number;
   staged_at: Date;
+  updated_at: Date;
 }
 
 /** The staged changes in order, each with whether its record is still as it was staged. */
@@ -243,7 +244,7 @@ export async function stagedChanges(
 ): Promise<TStagedChange[]> {
   const rows = await q.query<ChangeRow>(
     `select id, position, op, entity, record_id, record_version, "values", reason, label,
-            staged_by, staged_at
+            staged_by, staged_at, updated_at
        from change_assessment_changes
       where assessment_id = $1 and facility_id = $2 and removed_at is null
       order by position, id`,
@@ -264,6 +265,8 @@ export async function stagedChanges(
       current: await changeCurrent(q, facilityId, r),
       stagedBy: r.staged_by,
       stagedAt: iso(r.staged_at),
+      // A change is written once when staged (updated_at = staged_at) and again on each edit.
+      editedAt: r.updated_at.getTime() > r.staged_at.getTime() ? iso(r.updated_at) : null,
     });
   }
   return changes;

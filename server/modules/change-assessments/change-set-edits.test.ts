@@ -80,6 +80,8 @@ describe('the change set while it is built', () => {
     expect(decided.body.items.map((i: Body) => i.key)).not.toContain(first.key);
 
     const changeId = ca.changes[0].id as number;
+    expect(ca.changes[0].editedAt).toBeNull();
+    const stagedAt = ca.changes[0].stagedAt as string;
     ca = ok(
       await call('POST', `${CA}/${ca.id}/changes/${changeId}`, {
         values: { minBatchSize: { value: 160, unit: 'kg' } },
@@ -88,6 +90,9 @@ describe('the change set while it is built', () => {
       }),
     );
     expect(ca.changes[0]).toMatchObject({ values: { minBatchSize: { value: 160, unit: 'kg' } } });
+    // The edit says when it was made; when it was staged stays.
+    expect(ca.changes[0].stagedAt).toBe(stagedAt);
+    expect(Date.parse(ca.changes[0].editedAt as string)).toBeGreaterThan(Date.parse(stagedAt));
     expect(ca).toMatchObject({ changeStatus: 'Not Evaluated', evaluation: { current: false } });
     const stale = await call('POST', `${CA}/${ca.id}/evaluate`, { version: ca.version - 1 });
     expect(stale.status).toBe(409);
