@@ -34,6 +34,18 @@ it('the sign-in screen has no serious or critical WCAG 2.1 AA violation', async 
   await signIn.context().close();
 });
 
+it('at 1024 pixels wide the menu is folded away, and its toggle brings it back', async () => {
+  const page = await app.open('/', { width: 1024, height: 768 });
+  await signInToFacility(page);
+  const menu = page.getByRole('navigation', { name: 'Main' });
+  await expect.poll(() => menu.isVisible()).toBe(false);
+  await page.getByRole('button', { name: 'Show the menu' }).click();
+  await expect.poll(() => menu.isVisible()).toBe(true);
+  await page.getByRole('button', { name: 'Hide the menu' }).click();
+  await expect.poll(() => menu.isVisible()).toBe(false);
+  await page.context().close();
+});
+
 describe.each([1280, 1440])('at %i pixels wide', (width) => {
   let page: Page;
 
