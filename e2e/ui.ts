@@ -101,6 +101,17 @@ export const openDrawer = (page: Page): Locator =>
 export const openModal = (page: Page): Locator =>
   page.locator('.ant-modal-wrap:visible .ant-modal').last();
 
+/**
+ * Types a moment into a facility date-time picker as the facility writes it ('02 Nov, 2026
+ * 08:00' in the default format) and confirms it, as a user at the keyboard does.
+ */
+export async function fillDateTime(input: Locator, text: string): Promise<void> {
+  await input.click();
+  await input.fill(text);
+  await input.press('Enter');
+  await expect.poll(() => input.inputValue()).toBe(text);
+}
+
 /** The 'Discard your changes?' confirmation, once it shows. */
 export async function discardQuestion(page: Page): Promise<Locator> {
   const ask = openModal(page);

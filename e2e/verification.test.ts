@@ -5,6 +5,7 @@ import { ADMIN } from '#server/test/test-server.ts';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import { browserApi, runKitOnApp } from './run-kit-app.ts';
 import {
+  fillDateTime,
   browserToken,
   choose,
   confirmWithReason,
@@ -54,8 +55,9 @@ async function executeRun(
   await expect.poll(() => page.getByTestId('run-status').textContent()).toBe('Not started');
 
   const event = page.locator('form#cleaning-event');
-  await event.getByLabel('Cleaning started').fill('2026-11-02T08:00');
-  await event.getByLabel('Cleaning ended').fill('2026-11-02T10:00');
+  // In the facility's own format (its default, 'DD MMM, YYYY HH:mm'), not the browser's.
+  await fillDateTime(event.getByLabel('Cleaning started'), '02 Nov, 2026 08:00');
+  await fillDateTime(event.getByLabel('Cleaning ended'), '02 Nov, 2026 10:00');
   await event.getByLabel('Dirty hold reached (h, maximum 24 h)').fill('30');
   await page.getByText('Dirty hold breach: 30 h is above the protocol maximum of 24 h').waitFor();
   await event.getByLabel('Dirty hold reached (h, maximum 24 h)').fill('12');

@@ -5,7 +5,8 @@ import { showSaveError } from '#client/api/form-errors.ts';
 import { ReasonField } from '#client/shared/reason/ReasonDialog.tsx';
 import { ReferenceSelect } from '#client/shared/master-data/ReferenceSelect.tsx';
 import { referencedDef } from '#client/shared/master-data/entity-registry.ts';
-import { fromLocalInput, holdBreach, toLocalInput, type EventFormValues } from './event-values.ts';
+import { holdBreach, type EventFormValues } from './event-values.ts';
+import { FacilityDateTimeInput } from './facility-date-inputs.tsx';
 import { runCalls, useRunWrite, type RunEditBody } from './verification-api.ts';
 import { validatedValues } from '#client/shared/validated-values.ts';
 
@@ -35,8 +36,8 @@ export function CleaningEventForm(props: { run: TRun; canEdit: boolean; onConfli
     try {
       await save.mutateAsync({
         ...values,
-        startedAt: fromLocalInput(values.startedAt),
-        endedAt: fromLocalInput(values.endedAt),
+        startedAt: values.startedAt ?? null,
+        endedAt: values.endedAt ?? null,
         agentLot: values.agentLot?.trim() ? values.agentLot.trim() : null,
         reason: values.reason.trim(),
         version: run.version,
@@ -58,17 +59,17 @@ export function CleaningEventForm(props: { run: TRun; canEdit: boolean; onConfli
         disabled={!props.canEdit}
         initialValues={{
           ...eventFields(event),
-          startedAt: toLocalInput(event.startedAt),
-          endedAt: toLocalInput(event.endedAt),
+          startedAt: event.startedAt ?? null,
+          endedAt: event.endedAt ?? null,
           operatorIds: event.operatorIds ?? [],
         }}
       >
         <Flex wrap gap="middle">
           <Form.Item name="startedAt" label="Cleaning started">
-            <Input type="datetime-local" size="large" />
+            <FacilityDateTimeInput />
           </Form.Item>
           <Form.Item name="endedAt" label="Cleaning ended">
-            <Input type="datetime-local" size="large" />
+            <FacilityDateTimeInput />
           </Form.Item>
           <Form.Item name="agentLot" label="Cleaning agent lot">
             <Input size="large" style={{ width: 200 }} />

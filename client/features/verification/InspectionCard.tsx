@@ -15,7 +15,7 @@ import type { TChecklistAnswer, TInspectionRecord } from '#core/schemas/run-insp
 import type { TRun } from '#core/schemas/verification.schemas.ts';
 import { showSaveError } from '#client/api/form-errors.ts';
 import { ReasonField } from '#client/shared/reason/ReasonDialog.tsx';
-import { fromLocalInput, toLocalInput } from './event-values.ts';
+import { FacilityDateTimeInput } from './facility-date-inputs.tsx';
 import { inspectionCalls, type InspectionBody } from './inspection-api.ts';
 import { useRunWrite } from './verification-api.ts';
 import { validatedValues } from '#client/shared/validated-values.ts';
@@ -176,7 +176,7 @@ function InspectionForm(props: {
   const result = Form.useWatch('result', form);
   const initialValues: Values = record
     ? {
-        inspectedAt: toLocalInput(record.inspectedAt),
+        inspectedAt: record.inspectedAt ?? null,
         lightLux: record.lightLux,
         checklist: settings.checklist.map((_, i) => ({ answer: record.checklist[i]?.answer })),
         result: record.result,
@@ -190,7 +190,7 @@ function InspectionForm(props: {
     const values = await validatedValues(form);
     if (!values) return;
     const body: InspectionBody = {
-      inspectedAt: fromLocalInput(values.inspectedAt) ?? undefined,
+      inspectedAt: values.inspectedAt ?? undefined,
       lightLux: values.lightLux as number,
       checklist: values.checklist.map((c) => ({ answer: c?.answer as TChecklistAnswer })),
       result: values.result as 'Pass' | 'Fail',
@@ -217,7 +217,7 @@ function InspectionForm(props: {
           <InputNumber size="large" min={0} precision={0} style={{ width: 200 }} />
         </Form.Item>
         <Form.Item name="inspectedAt" label="Inspected at (empty: now)">
-          <Input type="datetime-local" size="large" />
+          <FacilityDateTimeInput />
         </Form.Item>
       </Flex>
       <fieldset style={{ border: 0, padding: 0, margin: 0 }}>

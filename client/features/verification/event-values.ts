@@ -1,6 +1,6 @@
 import type { TCleaningEvent } from '#core/schemas/verification.schemas.ts';
 
-/** The cleaning event as the form edits it: times as the browser's datetime-local text. */
+/** The cleaning event as the form edits it: times as ISO instants (FacilityDateTimeInput). */
 export type EventFormValues = Omit<
   TCleaningEvent,
   'startedAt' | 'endedAt' | 'visualResult' | 'visualNotes'
@@ -8,22 +8,6 @@ export type EventFormValues = Omit<
   startedAt?: string | null;
   endedAt?: string | null;
 };
-
-const pad = (n: number) => String(n).padStart(2, '0');
-
-/** An ISO time as 'YYYY-MM-DDTHH:mm' in the browser's time zone, for <input type="datetime-local">. */
-export function toLocalInput(iso: string | null | undefined): string | null {
-  if (!iso) return null;
-  const d = new Date(iso);
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
-
-/** A datetime-local text back to an ISO instant (UTC), or null when left empty. */
-export function fromLocalInput(text: string | null | undefined): string | null {
-  if (!text) return null;
-  const d = new Date(text);
-  return Number.isNaN(d.getTime()) ? null : d.toISOString();
-}
 
 /**
  * Spec §4 hold times: a reached hold above the maximum is a breach; the maximum is the
