@@ -51,6 +51,13 @@ describe('the MAC matrix grid in the browser', () => {
       await cell.evaluate((element) => getComputedStyle(element).backgroundColor),
     );
     await page.getByLabel('Legend').getByText('No limit').waitFor();
+    // Red corners only where action is needed (no limit); advice is grey, and the legend says so.
+    await page.getByLabel('Legend').getByText('Needs action (red corner)').waitFor();
+    await page
+      .getByLabel('Legend')
+      .getByText(/^Advisory: /)
+      .waitFor();
+    expect(await grid.locator('.mac-grid-cell.is-flagged:not(.is-none)').count()).toBe(0);
     const counts = await page.getByText(/^\d+ products, [\d,]+ pairs/).textContent();
     const pairs = Number(/([\d,]+) pairs/.exec(counts ?? '')?.[1]?.replace(/,/g, ''));
     expect(counts).toMatch(/^80 products/);

@@ -13,6 +13,22 @@ export const PAIR_FLAG_TEXTS = {
   farLooserThanTraditional: 'Health-based MACO over 10 × the traditional limits',
 } as const;
 
+/**
+ * How urgent each flag is, so a screen marks in red only what needs action (ICH Q9: risk
+ * communication by severity; a grid where nearly every cell is red is read as no signal at all).
+ * No limit: nothing protects the next patient, act. Far looser: an alert limit is advised.
+ */
+export const PAIR_FLAG_SEVERITY: Readonly<Record<string, 'action' | 'advisory'>> = {
+  [PAIR_FLAG_TEXTS.noLimit]: 'action',
+  [PAIR_FLAG_TEXTS.farLooserThanTraditional]: 'advisory',
+};
+
+/** The most urgent severity among a pair's flag texts, or null without a flag. */
+export function flagSeverity(flags: readonly string[]): 'action' | 'advisory' | null {
+  if (flags.length === 0) return null;
+  return flags.some((flag) => PAIR_FLAG_SEVERITY[flag] !== 'advisory') ? 'action' : 'advisory';
+}
+
 export function pairFlags(view: PairView): string[] {
   const flags: string[] = [];
   if (view.governing === -1) flags.push(PAIR_FLAG_TEXTS.noLimit);

@@ -28,7 +28,11 @@ function GridLegend({ scale, unit }: { scale: ShadeScale | null; unit: string })
       </span>
       <span>
         <span className="mac-grid-swatch is-flagged" />
-        Flag raised
+        Needs action (red corner)
+      </span>
+      <span>
+        <span className="mac-grid-swatch is-advised" />
+        Advisory: health-based limit over 10 × the traditional ones (grey corner)
       </span>
       <span>
         <span className="mac-grid-swatch" />

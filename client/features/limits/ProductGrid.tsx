@@ -3,6 +3,10 @@ import { useNumberFormat } from '#client/shared/use-number-format.ts';
 import type { MacGridData, ShadeScale } from './mac-grid.ts';
 import { SHADES, shadeOf } from './mac-grid.ts';
 import './mac-grid.css';
+import { flagSeverity } from '#core/limits/pair-flags.ts';
+
+/** A red corner for a flag that needs action, a grey one for advice. */
+const FLAG_CLASS = { action: ' is-flagged', advisory: ' is-advised', none: '' } as const;
 
 const CELL_WIDTH = 28;
 const CELL_HEIGHT = 24;
@@ -147,7 +151,7 @@ export function ProductGrid({ data, values, label, unit, scale, onOpen }: Produc
         <button
           key={i}
           type="button"
-          className={`mac-grid-cell${shade === -1 ? ' is-none' : ''}${flags.length > 0 ? ' is-flagged' : ''}`}
+          className={`mac-grid-cell${shade === -1 ? ' is-none' : ''}${FLAG_CLASS[flagSeverity(flags) ?? 'none']}`}
           style={{
             left: c * CELL_WIDTH,
             top: r * CELL_HEIGHT,
