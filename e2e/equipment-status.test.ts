@@ -2,7 +2,15 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppUnderTest } from './app-under-test.ts';
 import { allowRefusedRequest } from './browser-errors.ts';
-import { browserToken, choose, createViaApi, facilityApi, openModal, startSignedIn } from './ui.ts';
+import {
+  browserToken,
+  choose,
+  createViaApi,
+  discardQuestion,
+  facilityApi,
+  openModal,
+  startSignedIn,
+} from './ui.ts';
 
 /*
  * Issue 31: the status board shows each item's state from its logbook, filters by state, and
@@ -82,7 +90,9 @@ describe('the equipment status board', () => {
     await notice
       .getByText('The equipment is not released: No cleaning recorded in the logbook')
       .waitFor();
+    // What was typed is not thrown away unasked.
     await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await (await discardQuestion(page)).getByRole('button', { name: 'Discard' }).click();
     await expect.poll(() => press.getByText('Dirty', { exact: true }).count()).toBe(1);
 
     await press.getByRole('button', { name: 'Record' }).click();

@@ -120,7 +120,7 @@ describe('record pages', () => {
     const batchSizePage = await batchSize.first().getAttribute('href');
     await followLink(drawer.getByRole('link', { name: /^active Beta/ }).first(), /\/apis\//);
     await page.getByRole('heading', { name: 'Beta', exact: true }).waitFor();
-    await page.getByRole('row', { name: 'PDE/ADE 1 ug' }).waitFor();
+    await page.getByRole('row', { name: 'PDE/ADE 1 µg' }).waitFor();
 
     // The batch size's link finds product A by its name and opens its page.
     await page.goto(batchSizePage ?? '');

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plainText, startSmtpSink, type SmtpSink } from '#server/test/smtp-sink.ts';
 import { buildUser } from '#server/test/factories.ts';
 import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
-import { choose, signInToFacility } from './ui.ts';
+import { choose, discardQuestion, signInToFacility } from './ui.ts';
 import { allowRefusedRequest } from './browser-errors.ts';
 
 let smtp: SmtpSink;
@@ -80,7 +80,9 @@ describe('user administration in the browser', () => {
     await dialog.getByLabel('Employee ID').fill('ADM001');
     await dialog.getByRole('button', { name: 'Create User' }).click();
     await dialog.getByText('A user with this Employee ID already exists').waitFor();
+    // What was typed is not thrown away unasked.
     await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await (await discardQuestion(page)).getByRole('button', { name: 'Discard' }).click();
 
     await page.getByRole('button', { name: `Actions for ${username}` }).click();
     await page.getByRole('menuitem', { name: 'Edit' }).click();

@@ -43,6 +43,7 @@ import { VersionTag } from '../policies/VersionTag.tsx';
 import { versionNumbersOf } from '../policies/rules-api.ts';
 import { RecordHistory } from '../audit-log/RecordHistory.tsx';
 import { controlledStateOf, isLockedForEditing } from '../records/record-actions.ts';
+import { closeAsking } from '../reason/confirm-discard.ts';
 
 /** A save, as the form would send it: a create's whole body or an edit's changed fields. */
 export interface EntityFormSave {
@@ -253,20 +254,7 @@ function EntityForm({ def, record, target, onClose }: EntityFormDrawerProps) {
   }
 
   /** Closes the form, asking first when what was typed would be lost. */
-  function closeAsking(): void {
-    if (!form.isFieldsTouched() && file === null) {
-      onClose();
-      return;
-    }
-    modal.confirm({
-      title: 'Discard your changes?',
-      content: 'What you entered in this form is not saved.',
-      okText: 'Discard',
-      okButtonProps: { danger: true },
-      cancelText: 'Keep editing',
-      onOk: onClose,
-    });
-  }
+  const closeForm = () => closeAsking(modal.confirm, form, onClose, file !== null);
 
   function onValuesChange(changed: Partial<FormValues>): void {
     // A field the user corrects no longer carries the server's message.
@@ -358,13 +346,13 @@ function EntityForm({ def, record, target, onClose }: EntityFormDrawerProps) {
       title={
         target?.title ?? (base ? `Edit ${label} '${String(base.name ?? base.id)}'` : `Add ${label}`)
       }
-      onClose={closeAsking}
+      onClose={closeForm}
       // Typed entries are not lost to a stray Escape or a click beside the drawer.
       keyboard={false}
       mask={{ closable: false }}
       footer={
         <Space>
-          <Button onClick={closeAsking}>Cancel</Button>
+          <Button onClick={closeForm}>Cancel</Button>
           <Button type="primary" loading={busy} disabled={locked} onClick={() => form.submit()}>
             {target?.okText ?? (base ? 'Save' : `Add ${label}`)}
           </Button>

@@ -3,6 +3,7 @@ import type { FormInstance } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { showSaveError } from '#client/api/form-errors.ts';
 import { validatedValues } from '../validated-values.ts';
+import { closeAsking } from './confirm-discard.ts';
 
 export interface ReasonValues {
   reason: string;
@@ -75,6 +76,8 @@ export function ReasonDialog<V = ReasonValues>(props: ReasonDialogProps<V>) {
   const [ownForm] = Form.useForm<V>();
   const form = props.form ?? ownForm;
   const [isBusy, setBusy] = useState(false);
+  // Modal.confirm bound to the app's context (theme, locale) rather than the static one.
+  const [modal, modalHolder] = Modal.useModal();
 
   async function submit(): Promise<void> {
     if (!canSubmit || isBusy) return;
@@ -102,9 +105,10 @@ export function ReasonDialog<V = ReasonValues>(props: ReasonDialogProps<V>) {
       okButtonProps={{ danger: props.danger ?? false, disabled: !canSubmit }}
       confirmLoading={isBusy}
       onOk={() => void submit()}
-      onCancel={onClose}
+      onCancel={() => closeAsking(modal.confirm, form, onClose)}
       destroyOnHidden
     >
+      {modalHolder}
       {props.description ? <Typography.Paragraph>{props.description}</Typography.Paragraph> : null}
       {props.intro}
       <Form
