@@ -3,6 +3,7 @@ import type { THbelLineage, THbelLinkRequest } from '#core/schemas/hbel-library.
 import type { Actor } from '#server/db/audit-write.ts';
 import { writeAudit } from '#server/db/audit-write.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
+import { onBeforeSave } from '#server/entities/archive-hooks.ts';
 import { updateVersioned } from '#server/entities/versioned-update.ts';
 import { approvedMonograph, numberOf } from './hbel-monographs.ts';
 
@@ -162,4 +163,24 @@ export async function lineages(
       },
     ]),
   );
+}
+
+/**
+ * A linked active's PDE is the library's (or the site's justified override): an edit of it
+ * through the active's own form would leave the lineage saying what is no longer true, so it is
+ * refused; the link route overrides or unlinks it with the reason the audit row keeps.
+ */
+export function refuseLinkedPdeEdits(): void {
+  onBeforeSave('actives', 'hbel-lineage', async (q, _def, scope, { changed, id }) => {
+    if (id === null || !['pde', 'pdeBasis', 'pdeSource'].some((f) => f in changed)) return;
+    const [row] = await q.query<{ hbel_monograph_id: number | null }>(
+      `select hbel_monograph_id from actives where facility_id = $1 and id = $2`,
+      [scope.facilityId, id],
+    );
+    if (row?.hbel_monograph_id)
+      throw new AppError(
+        'TransactionLocked',
+        `This active's PDE comes from ${numberOf(row.hbel_monograph_id)} of the HBEL library: override it with a justification on its library link, or unlink it first`,
+      );
+  });
 }

@@ -16,7 +16,7 @@ import { registerReadExtras } from '#server/entities/read-extras.ts';
 import { typed, type AppContext } from '#server/http/app-context.ts';
 import { actorOf, assertPlan, sessionOf } from '#server/http/session-guard.ts';
 import { idempotentCreate } from '#server/http/idempotency.ts';
-import { lineages, linkActive } from './active-link.ts';
+import { lineages, linkActive, refuseLinkedPdeEdits } from './active-link.ts';
 import {
   createMonograph,
   listMonographs,
@@ -45,6 +45,7 @@ export function registerHbelLibraryRoutes({ app, db, permit, permitPlan }: AppCo
   const r = typed(app);
   registerHbelType();
   registerReadExtras('actives', lineages);
+  refuseLinkedPdeEdits();
 
   r.get(
     LIBRARY,

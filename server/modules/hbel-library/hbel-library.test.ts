@@ -128,6 +128,13 @@ describe('the HBEL library of the plan', () => {
       signingFacilityId: t.facilityId,
     });
     expect(twice.status).toBe(409);
+    const report = monograph('Delta');
+    const missing = await t.call('POST', LIB(), {
+      ...report,
+      pointOfDeparture: { ...report.pointOfDeparture, attachmentId: 999_999 },
+      signingFacilityId: t.facilityId,
+    });
+    expect(missing.status).toBe(422);
     expect((await t.call('GET', LIB())).body.count).toBe(1);
   });
 
@@ -226,6 +233,35 @@ describe('the HBEL library of the plan', () => {
     );
     expect(audit!.action).toBe('HbelOverride');
     expect(audit!.new_values.justification).toBe(justification);
+    // Its own form may not change a linked PDE behind the lineage's back.
+    const edit = await t.call('POST', `${t.F}/apis/${gamma.id}`, {
+      pde: { value: 3, unit: 'mg' },
+      version: after.version,
+      reason: 'Typed again',
+    });
+    expect(edit.status).toBe(409);
+    expect((await active(gamma.id)).pde).toEqual({ value: 20, unit: 'mg' });
+  });
+
+  it('unlinks an active, which keeps its PDE as its own value from then on', async () => {
+    const gamma = await active(await gammaId());
+    const res = await t.call('PUT', `${t.F}/apis/${gamma.id}/hbel-link`, {
+      monographId: null,
+      version: gamma.version,
+      reason: 'Site derivation of its own',
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.lineage).toBeNull();
+    const after = await active(gamma.id);
+    expect(after.hbelLineage).toEqual([]);
+    expect(after.pde).toEqual({ value: 20, unit: 'mg' });
+    expect((await t.call('GET', `${LIB()}/${id}/where-used`)).body.usedBy).toEqual([]);
+    const edit = await t.call('POST', `${t.F}/apis/${gamma.id}`, {
+      pde: { value: 3, unit: 'mg' },
+      version: after.version,
+      reason: 'Site value',
+    });
+    expect(edit.status).toBe(200);
   });
 
   it('keeps the approved version in force while a new one is built, and lists the versions', async () => {

@@ -59,6 +59,24 @@ function computedPde(m: THbelMonographContent) {
   return computed.pde;
 }
 
+/** The study report must be an attachment kept in a facility of the plan. */
+async function checkAttachment(q: Queryable, planId: number, m: THbelMonographContent) {
+  const id = m.pointOfDeparture.attachmentId;
+  if (id === null) return;
+  const [found] = await q.query(
+    `select 1 from attachments a join facilities f on f.id = a.facility_id
+      where a.id = $1 and f.plan_id = $2`,
+    [id, planId],
+  );
+  if (!found)
+    throw validationError([
+      {
+        property: 'pointOfDeparture.attachmentId',
+        constraints: { reference: `No attachment with id ${id} in this plan` },
+      },
+    ]);
+}
+
 async function refuseDuplicate(q: Queryable, planId: number, substance: string, id = 0) {
   const [found] = await q.query(
     `select 1 from hbel_monographs
@@ -113,6 +131,7 @@ export async function createMonograph(
         'Creating a monograph needs API Add in its signing facility',
       );
     await refuseDuplicate(tx, planId, monograph.substance);
+    await checkAttachment(tx, planId, monograph);
     const row = await createRecord(tx, hbelType, {
       actor,
       scope: { planId, facilityId: body.signingFacilityId },
@@ -153,6 +172,7 @@ export async function newMonographVersion(
     const scope = { planId, facilityId: found.facility_id as number };
     const row = await openRecord(tx, hbelType, actor, scope, id, body.version);
     await refuseDuplicate(tx, planId, monograph.substance, id);
+    await checkAttachment(tx, planId, monograph);
     await writeRecord(tx, hbelType, {
       actor,
       scope,
