@@ -172,10 +172,12 @@ export async function lineages(
  */
 export function refuseLinkedPdeEdits(): void {
   onBeforeSave('actives', 'hbel-lineage', async (q, _def, scope, { changed, id }) => {
-    if (id === null || !['pde', 'pdeBasis', 'pdeSource'].some((f) => f in changed)) return;
+    const facilityId = scope.facilityId;
+    if (id === null || facilityId === undefined) return;
+    if (!['pde', 'pdeBasis', 'pdeSource'].some((f) => f in changed)) return;
     const [row] = await q.query<{ hbel_monograph_id: number | null }>(
       `select hbel_monograph_id from actives where facility_id = $1 and id = $2`,
-      [scope.facilityId, id],
+      [facilityId, id],
     );
     if (row?.hbel_monograph_id)
       throw new AppError(
