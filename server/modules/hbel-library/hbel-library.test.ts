@@ -350,3 +350,17 @@ describe('the HBEL library of the plan', () => {
     ).toBe(404);
   });
 });
+
+describe('the HBEL library in the OpenAPI document', () => {
+  it('documents each route of the library and the link', async () => {
+    const doc = await t.call('GET', '/api/docs/json');
+    const lib = '/api/v2/plans/{plan}/hbel-library';
+    const paths = doc.body.paths as Record<string, Record<string, unknown>>;
+    expect(Object.keys(paths[lib]!).sort()).toEqual(['get', 'post']);
+    expect(Object.keys(paths[`${lib}/{id}`]!).sort()).toEqual(['get', 'post']);
+    expect(Object.keys(paths[`${lib}/{id}/versions`]!)).toEqual(['get']);
+    expect(Object.keys(paths[`${lib}/{id}/where-used`]!)).toEqual(['get']);
+    const link = '/api/v2/plans/{plan}/facilities/{facility}/apis/{id}/hbel-link';
+    expect(Object.keys(paths[link]!)).toEqual(['put']);
+  });
+});
