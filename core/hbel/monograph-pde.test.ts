@@ -46,6 +46,18 @@ describe('the PDE of an HBEL monograph (EMA 2014 §4.1)', () => {
     expect(pod?.value).toBe(10);
   });
 
+  it('golden case D24, oral study to parenteral patient: 10 × 50 / 250 = 2 mg/day, × 0.2 / 1 = 0.4', () => {
+    const r = monographPde({
+      substance: 'D24',
+      pointOfDeparture: { type: 'NOAEL', value: 10, unit: 'mg/kg' },
+      factors: { f1: 5, f2: 10, f3: 5, f4: 1, f5: 1 },
+      bioavailability: { from: 0.2, to: 1 },
+    });
+    expect(r.derivation.steps.find((s) => s.symbol === 'PDE_study')?.value).toBeCloseTo(2, 12);
+    expect(r.pde?.value).toBeCloseTo(0.4, 12);
+    expect(r.derivation.formula).toMatch(/× BA_study \/ BA_patient$/);
+  });
+
   it('flags a LOAEL taken with F5 = 1: 1 × 50 / (12·10·1·1·1) = 0.41666… mg/day', () => {
     const r = monographPde({
       substance: 'Y',
