@@ -37,6 +37,7 @@ import { createMailer } from './util/mailer.ts';
 import { registerMailOutboxRoutes } from './modules/mail/outbox.routes.ts';
 import { registerFacilitySettingsRoutes } from './modules/settings/facility-settings.routes.ts';
 import { registerPlanSettingsRoutes } from './modules/settings/plan-settings.routes.ts';
+import { registerHbelLibraryRoutes } from './modules/hbel-library/hbel-library.routes.ts';
 import { RECORD_DEFS } from '#core/entities/defs/index.ts';
 import { registerEntityRoutes } from './modules/entities/entity.routes.ts';
 import { registerWhereUsedRoute } from './modules/entities/where-used.routes.ts';
@@ -189,6 +190,7 @@ export async function buildApp({
     registerWhereUsedRoute(context, def);
     registerRecordHistoryRoutes(context, def);
   }
+  registerHbelLibraryRoutes(context);
   registerLimitsRoutes(context);
   registerLimitViewRoutes(context);
   registerMacExportRoutes(context);

@@ -128,6 +128,9 @@ const OWN_EVENTS = {
     SsoLoginFailed: recordsOnly(),
     SsoReauthenticated: recordsOnly(),
   },
+  // Issue 32: an active linked to, or unlinked from, an HBEL library entry, or its PDE
+  // overridden at the site (with the justification in the row).
+  API: { HbelLink: changes(), HbelUnlink: changes(), HbelOverride: changes() },
   ChangeAssessment: {
     ...EXPORT,
     Apply: changes(),

@@ -21,6 +21,7 @@ export const CONTROLLED_DOCUMENT_TYPES = [
   'AnnualSummary',
   'Investigation',
   'Deviation',
+  'HbelMonograph',
 ] as const;
 export const ZControlledDocumentType = z.enum(CONTROLLED_DOCUMENT_TYPES);
 export type TControlledDocumentType = z.infer<typeof ZControlledDocumentType>;

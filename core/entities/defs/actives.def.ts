@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { ZHbelLineage } from '#core/schemas/hbel-library.schemas.ts';
 import type { EntityDef } from '../entity.ts';
 
 /** An active ingredient (API): the substance whose residue is limited. */
@@ -75,4 +77,7 @@ export const activesDef = {
   unique: ['name'],
   search: ['name', 'externalId', 'casNumber'],
   listColumns: ['name', 'externalId', 'pde', 'therapeuticDose', 'ld50'],
+  // Issue 32: where the PDE comes from when the active is linked to the plan's HBEL library
+  // (one entry when linked): the entry, its version, and a site override with its justification.
+  readExtras: { hbelLineage: z.array(ZHbelLineage) },
 } as const satisfies EntityDef;

@@ -41,6 +41,7 @@ import {
 import { cleaningLimitPoliciesDecl } from './policies.def.ts';
 import { roomGradesDecl } from './room-grades.def.ts';
 import { qualificationTasksDecl } from './qualification-tasks.def.ts';
+import { hbelMonographsDecl } from './hbel.def.ts';
 
 export { activesDef, equipmentDef, productionsDef, productsDef };
 export { equipmentGroupsDef, samplingTypesDef, selectionCriteriaDef };
@@ -115,6 +116,7 @@ const lifecycleRecordDecls = [
   sampleResultsDecl,
   microbialResultsDecl,
   qualificationTasksDecl,
+  hbelMonographsDecl,
 ] as const;
 export const LIFECYCLE_RECORD_DECLS: readonly RecordDecl[] = lifecycleRecordDecls;
 
