@@ -144,6 +144,20 @@ describe('GET {F}/changeovers', () => {
     await validate(study);
   });
 
+  it('answers a campaign (the same product again) without limits, judged for coverage alike', async () => {
+    const answer = await decision(b, b);
+    expect(answer.limits).toEqual({
+      maco: null,
+      sal: null,
+      swab: null,
+      rinse: null,
+      governing: null,
+      governingActive: null,
+    });
+    expect(answer).toMatchObject({ validated: true, verificationRequired: false, reasons: [] });
+    expect(answer.samplingPlan.map((s: Body) => s.limit)).toEqual([null, null]);
+  });
+
   it('answers 404 for unknown ids or a pair the production does not make, 4xx for bad ids', async () => {
     expect((await changeover(99_999_999, b, line1)).status).toBe(404);
     expect((await changeover(a, 99_999_999, line1)).status).toBe(404);

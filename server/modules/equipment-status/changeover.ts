@@ -27,6 +27,21 @@ interface ProtocolPlan {
   }[];
 }
 
+/** The limits of a campaign changeover: none, as the matrix has no pair of a product with itself. */
+const CAMPAIGN: TMacPair = {
+  previous: '',
+  next: '',
+  sharedEquipment: [],
+  area: null,
+  criteria: {},
+  governing: null,
+  governingActive: null,
+  maco: null,
+  sal: null,
+  salCapped: false,
+  flags: [],
+};
+
 const notFound = (what: string): never => {
   throw new AppError('NotFoundError', what);
 };
@@ -150,7 +165,12 @@ export async function changeoverDecision(
   const to = await named(q, 'products', facilityId, query.to, 'product');
   const production = await named(q, 'productions', facilityId, query.production, 'production');
   const equipmentIds = production.equipment_ids ?? [];
-  const pair = await pairLimits(q, facilityId, query.production, from.name, to.name);
+  // A campaign (the same product again) carries nothing over into another product: no pair of
+  // the matrix, no limit; whether its cleaning is covered is judged as for any changeover.
+  const campaign = query.from === query.to;
+  const pair = campaign
+    ? CAMPAIGN
+    : await pairLimits(q, facilityId, query.production, from.name, to.name);
   const coverage = await changeoverCoverage(q, facilityId, equipmentIds, query.from, now);
   const protocol = await protocolOf(
     q,
@@ -161,12 +181,12 @@ export async function changeoverDecision(
     query.from,
   );
   const reasons = [...coverage.reasons];
-  if (pair.maco === null)
+  if (pair.maco === null && !campaign)
     reasons.push(
       `${from.name} → ${to.name} has no limit: ${pair.flags.join('; ') || 'none computed'}`,
     );
   if (!protocol) reasons.push(`No approved protocol covers the cleaning after ${from.name}`);
-  const validated = coverage.validated && pair.maco !== null;
+  const validated = coverage.validated && (campaign || pair.maco !== null);
   return {
     limits: {
       maco: pair.maco,
