@@ -98,6 +98,26 @@ describe('equipment details', () => {
       .setInputFiles({ name: 'mixer.png', mimeType: 'image/png', buffer: png });
     await confirmWithReason(page, 'Photo of the installed mixer', 'Add image');
     await page.getByRole('img', { name: 'mixer.png' }).waitFor();
+
+    // A location placed on the picture is drawn on it (issue 31).
+    const L = `${F}/equipments/${mixer}/sampling-locations`;
+    const get = async <T>(path: string) =>
+      (await app.server.request<T>('GET', path, { token })).body;
+    const [image] = (await get<{ data: { id: number }[] }>(`${F}/equipments/${mixer}/images`)).data;
+    const [tip] = (await get<{ data: { id: number; version: number }[] }>(L)).data;
+    const placed = await app.server.request('PUT', `${L}/${tip!.id}`, {
+      token,
+      body: {
+        data: { imageId: image!.id, x: 0.5, y: 0.5 },
+        reason: 'Placed on the photo',
+        version: tip!.version,
+      },
+    });
+    expect(placed.status, JSON.stringify(placed.body)).toBe(200);
+    await page.reload();
+    await page.getByRole('tab', { name: 'Images' }).click();
+    await page.getByLabel('Location Impeller blade tip').waitFor();
+
     await page.getByRole('button', { name: 'Remove' }).click();
     await confirmWithReason(page, 'Wrong photo', 'Remove');
     await page.getByText('No images yet').waitFor();

@@ -106,6 +106,8 @@ const KERNELS = {
   ),
   'dashboard/dashboard.service.ts':
     'The annual summary and the report comparison print the dashboard figures as the dashboard reads them.',
+  'equipment-status/changeover.ts':
+    'The changeover decision (issue 31) is answered one way: the line screen, the production hold and the changeover sampling sheet read the same limits, coverage and sampling plan.',
   'reports/controlled-pdf.ts':
     'The one layout of every controlled PDF (header, footer, signature page), also used by the MAC and impact exports.',
   ...each(

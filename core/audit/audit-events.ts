@@ -173,6 +173,8 @@ const OWN_EVENTS = {
   MailOutbox: { Read: recordsOnly() },
   QualificationTask: { Accept: changes(), Dismiss: changes() },
   MicrobialResult: { Invalidate: changes() },
+  // A changeover's sampling sheet (issue 31), exported for the production it is on.
+  Production: EXPORT,
   SampleResult: { Invalidate: changes() },
   ReportDocument: { ...EXPORT, Complete: changes(), Generate: changes() },
   RiskCalculation: EXPORT,

@@ -77,6 +77,25 @@ const ZSurfaceArea = fieldSchema({
   required: true,
 });
 
+/** A location placed on a picture of its equipment: all three, or none (issue 31). */
+export const ZLocationPosition = z.object({
+  imageId: ZId.nullable().optional().describe('A picture of the location’s own equipment'),
+  x: z
+    .number()
+    .min(0)
+    .max(1)
+    .nullable()
+    .optional()
+    .describe('Fraction of the width, from the left'),
+  y: z
+    .number()
+    .min(0)
+    .max(1)
+    .nullable()
+    .optional()
+    .describe('Fraction of the height, from the top'),
+});
+
 export const ZSamplingLocationFields = z
   .object({
     name: z.string().trim().min(1, 'Name is required').max(200),
@@ -85,6 +104,7 @@ export const ZSamplingLocationFields = z
     samplingTypeId: ZId.nullable().optional(),
     swabArea: ZSurfaceArea.nullable().optional(),
     material: z.enum(MATERIALS).nullable().optional(),
+    ...ZLocationPosition.shape,
   })
   .strict();
 export type TSamplingLocationFields = z.infer<typeof ZSamplingLocationFields>;
@@ -186,6 +206,9 @@ export const ZSamplingLocation = z.object({
   riskScore: z.number().int().nullable(),
   riskLevel: z.enum(['Low', 'Medium', 'High']).nullable(),
   assessedAt: z.string().nullable(),
+  imageId: z.number().int().nullable(),
+  x: z.number().nullable(),
+  y: z.number().nullable(),
   version: z.number().int(),
   createdAt: z.string(),
   updatedAt: z.string(),

@@ -42,6 +42,10 @@ export const samplingLocationsDef = {
       positive: true,
     },
     { name: 'material', label: 'Material', kind: 'enum', options: MATERIALS },
+    // Where it is on a picture of its equipment (issue 31): fractions of the width and height.
+    { name: 'imageId', label: 'Equipment picture', kind: 'integer' },
+    { name: 'x', label: 'Across the picture (0–1)', kind: 'number', min: 0, max: 1 },
+    { name: 'y', label: 'Down the picture (0–1)', kind: 'number', min: 0, max: 1 },
     { name: 'assessment', label: 'Risk assessment', kind: 'json' },
     { name: 'riskScore', label: 'Risk score', kind: 'integer' },
     { name: 'riskLevel', label: 'Risk level', kind: 'enum', options: ['Low', 'Medium', 'High'] },

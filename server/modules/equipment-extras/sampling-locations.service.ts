@@ -52,6 +52,9 @@ function toLocation(record: EntityRecord): SamplingLocation {
     riskScore: r.riskScore === null ? null : Number(r.riskScore),
     riskLevel: (r.riskLevel as SamplingLocation['riskLevel']) ?? null,
     assessedAt: iso(r.assessedAt),
+    imageId: r.imageId === null || r.imageId === undefined ? null : Number(r.imageId),
+    x: r.x === null || r.x === undefined ? null : Number(r.x),
+    y: r.y === null || r.y === undefined ? null : Number(r.y),
     version: record.version,
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
@@ -114,6 +117,33 @@ onBeforeSave(def.key, 'sampling-type', async (q, _def, scope, { record, changed 
         },
       },
     ]);
+});
+
+/**
+ * A position on a picture: the picture, x and y together (or none), the picture one of the
+ * location's own equipment and not removed, x and y fractions of it (0 to 1).
+ */
+onBeforeSave(def.key, 'image-position', async (q, _def, scope, { record, changed }) => {
+  const parts = ['imageId', 'x', 'y'] as const;
+  if (!parts.some((p) => p in changed)) return;
+  const given = parts.filter((p) => record[p] !== null && record[p] !== undefined);
+  if (given.length === 0) return;
+  const refuse = (property: string, constraint: string, message: string): never => {
+    throw validationError([{ property, constraints: { [constraint]: message } }]);
+  };
+  for (const p of parts)
+    if (!given.includes(p)) refuse(p, 'required', 'A position needs the picture, x and y');
+  for (const p of ['x', 'y'] as const) {
+    const value = Number(record[p]);
+    if (!(value >= 0 && value <= 1)) refuse(p, 'range', 'must be a fraction from 0 to 1');
+  }
+  const [image] = await q.query<{ equipment_id: number }>(
+    `select equipment_id from equipment_images
+      where facility_id = $1 and id = $2 and deleted_at is null`,
+    [scope.facilityId!, record.imageId as number],
+  );
+  if (!image || image.equipment_id !== Number(record.equipmentId))
+    refuse('imageId', 'equipment', `Picture ${String(record.imageId)} is not of this equipment`);
 });
 
 /** A swab location takes its sampling type's swab area unless it gives its own. */

@@ -10,8 +10,10 @@ import {
   ZEquipmentStatusItem,
 } from '#core/schemas/equipment-status.schemas.ts';
 import { z } from 'zod';
+import { ZChangeover, ZChangeoverQuery } from '#core/schemas/changeover.schemas.ts';
 import { typed, type AppContext } from '#server/http/app-context.ts';
 import { actorOf } from '#server/http/session-guard.ts';
+import { changeoverDecision } from './changeover.ts';
 import { listEquipmentStatus, listTrainStatus, readLogbook } from './logbook.read.ts';
 import { equipmentItem, recordEntry } from './logbook.service.ts';
 
@@ -89,7 +91,7 @@ export function registerEquipmentStatusRoutes(
       schema: {
         tags,
         summary: 'Record a use, cleaning, release, block or correction in the logbook',
-        description: `Every entry names who and when (the server's time; an earlier \`at\` needs a reason and is marked back-dated; no entry is dated before the last one). \`UseStarted\` (product and batch) on an item that is not Released, or whose clean hold has expired, is refused with 409 EquipmentNotReleased and the reasons in \`otherErrors\`. \`Released\` is an electronic signature (meaning '${RELEASE_MEANING}'): the signer re-enters their password, needs ApprovalPolicy Sign besides Equipment Modify, and may not be who recorded the CleaningEnded (403 NotAllowed); it is refused (409 EquipmentNotReleased) while the cleaning's verification run (\`runId\`, or the CleaningEnded's) is CAN_NOT_BE_RELEASED, and marked \`releasedAtRisk\` when it is MAY_BE_RELEASED. An entry that cannot follow the state is 422 on \`event\`. Needs Equipment Modify.`,
+        description: `Every entry names who and when (the server's time; an earlier \`at\` needs a reason and is marked back-dated; no entry is dated before the last one). \`UseStarted\` (product and batch) on an item that is not Released, whose clean hold has expired, or whose changeover from the last product made on it is not covered by a Validated study (GET changeovers; unless the release was judged on a verification run of that cleaning), is refused with 409 EquipmentNotReleased and the reasons in \`otherErrors\`. \`Released\` is an electronic signature (meaning '${RELEASE_MEANING}'): the signer re-enters their password, needs ApprovalPolicy Sign besides Equipment Modify, and may not be who recorded the CleaningEnded (403 NotAllowed); it is refused (409 EquipmentNotReleased) while the cleaning's verification run (\`runId\`, or the CleaningEnded's) is CAN_NOT_BE_RELEASED, and marked \`releasedAtRisk\` when it is MAY_BE_RELEASED. An entry that cannot follow the state is 422 on \`event\`. Needs Equipment Modify.`,
         params: ZLogbookParams,
         body: ZLogbookRequest,
         response: { 200: z.object({ entry: ZLogbookEntry, status: ZEquipmentStatusItem }) },
@@ -107,5 +109,22 @@ export function registerEquipmentStatusRoutes(
         now(),
       );
     },
+  );
+
+  r.get(
+    `${F}/changeovers`,
+    {
+      preHandler: permit('Equipment', 'Get'),
+      schema: {
+        tags,
+        summary: 'The changeover decision: limits, procedure, validated or not, what to sample',
+        description:
+          'For product `from` followed by product `to` on production `production`: the pair’s MACO, surface limit (sal), swab and rinse limits with their units and the governing criterion, exactly as the production’s MAC matrix has them; the cleaning procedure of the protocol that covers the cleaning after `from`; `validated` when every item of the production is covered for `from` by a Validated study not past its periodic verification, else `verificationRequired` with the `reasons` in words; and the sampling plan (the covering protocol’s on these items, else the items’ sampling locations), each sample with the pair’s limit for its sample type. Unknown product or production, or a pair the production does not make: 404; a product the engine cannot compute: 422. Needs Equipment Get.',
+        params: ZFacilityParams,
+        querystring: ZChangeoverQuery,
+        response: { 200: ZChangeover },
+      },
+    },
+    async (request) => changeoverDecision(db, request.params.facility, request.query, now()),
   );
 }

@@ -370,6 +370,38 @@ describe('the equipment logbook', () => {
     expect(dirty.entry).toMatchObject({ dirtyHoldHours: 6, holdSource: 'protocol' });
   });
 
+  it('holds the next product when no Validated study covers the changeover from the last one', async () => {
+    const id = await item();
+    const [a, b] = f.productIds as [number, number];
+    await cleaned(id);
+    expect((await release(id)).status).toBe(200);
+    await ok(id, { event: 'UseStarted', productId: a, batch: 'B-500' });
+    await ok(id, { event: 'UseEnded' });
+    await cleaned(id);
+    expect((await release(id)).status).toBe(200);
+    const name = (await stateOf(id)).name as string;
+    const refused = await log(id, { event: 'UseStarted', productId: b, batch: 'B-501' });
+    expect(refused.status).toBe(409);
+    expect(refused.body.errName).toBe('EquipmentNotReleased');
+    expect(refused.body.otherErrors).toEqual([
+      `No study covers the cleaning of ${name} after A: verify this changeover before the next use`,
+    ]);
+    expect((await stateOf(id)).state).toBe('Released');
+
+    // A Validated study covering the item for A lets B follow.
+    const [e1] = await t.server.db.query<{ equipment_id: number }>(
+      'select equipment_id from sampling_locations where id = $1',
+      [f.steel],
+    );
+    const study = await kit.study({ equipmentIds: [e1!.equipment_id, id] });
+    await t.server.db.query(
+      `update studies set outcome = 'Validated', closed_at = now() where id = $1`,
+      [study],
+    );
+    const use = await ok(id, { event: 'UseStarted', productId: b, batch: 'B-501' });
+    expect(use.status).toMatchObject({ state: 'InUse', lastProductId: b });
+  });
+
   it('pins the facility default hold times when no protocol gives them', async () => {
     await kit.inspectionSettings({
       visualInspectionRequired: true,

@@ -14,6 +14,7 @@ import type { KeyConfig } from '../active-directory/active-directory.settings.ts
 import { verifySigner } from '../auth/signing-password.ts';
 import { contentInForce } from '../policies/policy-in-force.ts';
 import { signerIn } from '../signatures/signatures.service.ts';
+import { changeoverCoverage } from './changeover-coverage.ts';
 import { factsOf, keepFolds, logbookRows, readLogbook } from './logbook.read.ts';
 
 const refuseInput = (property: string, message: string): never => {
@@ -131,6 +132,32 @@ async function holdFor(
   return hours === null ? null : { kind, hours, source: 'facility default' as const };
 }
 
+/**
+ * The production hold's changeover reasons (issue 31): the next product may follow the last one
+ * only when a Validated study covers the cleaning after it (changeover-coverage.ts), or when the
+ * release was judged on a verification run of that cleaning (Annex 15 §10.11: a changeover not
+ * covered is verified before the next use).
+ */
+async function uncoveredChangeover(
+  q: Queryable,
+  facilityId: number,
+  equipmentId: number,
+  rows: Awaited<ReturnType<typeof logbookRows>>,
+  change: { lastProductId: number | null; productId: number | undefined; at: Date },
+): Promise<string[]> {
+  const { lastProductId, productId, at } = change;
+  if (lastProductId === null || productId === undefined) return [];
+  // The release in force and the cleaning it released: the last of each that stands.
+  const standing = standingEntries(rows.map(factsOf));
+  const latest = ['CleaningEnded', 'Released'].map((event) =>
+    standing.findLast((f) => f.event === event),
+  );
+  const verified = latest.some((f) => f && rows.find((r) => r.id === f.id)?.run_id != null);
+  if (verified) return [];
+  const coverage = await changeoverCoverage(q, facilityId, [equipmentId], lastProductId, at);
+  return coverage.reasons.map((reason) => `${reason}: verify this changeover before the next use`);
+}
+
 /** The product and cleaning procedure an entry names must be the facility's (422 otherwise). */
 async function checkReferences(q: Queryable, facilityId: number, request: TLogbookRequest) {
   const refs = [
@@ -228,7 +255,15 @@ async function appendEntry(
       if (rows.some((r) => r.corrects_id === request.correctsId))
         refuseInput('correctsId', `Entry ${request.correctsId} is already corrected`);
     }
-    const refusals = whyRefused(status, request);
+    const refusals = [...whyRefused(status, request)];
+    if (request.event === 'UseStarted' && refusals.length === 0)
+      refusals.push(
+        ...(await uncoveredChangeover(tx, scope.facilityId, equipmentId, rows, {
+          lastProductId: status.lastProductId,
+          productId: request.productId,
+          at,
+        })),
+      );
     if (refusals.length > 0) {
       const holdExpired = request.event === 'Released' && status.state === 'HoldExpired';
       if (request.event === 'UseStarted' || holdExpired) notReleased(refusals);

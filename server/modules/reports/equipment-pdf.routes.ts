@@ -6,6 +6,8 @@ import { attachment } from '#server/http/download.ts';
 import { actorOf, sessionOf } from '#server/http/session-guard.ts';
 import { facilityDateTimeSettings } from '../audit/audit-log.service.ts';
 import { writeAudit } from '#server/db/audit-write.ts';
+import { ZChangeoverQuery } from '#core/schemas/changeover.schemas.ts';
+import { changeoverSheetContent, changeoverSheetData } from './changeover-sheet.ts';
 import { renderPreviewPdf } from './controlled-pdf.ts';
 import {
   areaCalculationContent,
@@ -34,7 +36,7 @@ export function registerEquipmentPdfRoutes({ app, db, permitAny }: AppContext): 
   ]);
 
   const send = async (
-    request: FastifyRequest & { params: { plan: number; facility: number; id: number } },
+    request: FastifyRequest & { params: { plan: number; facility: number; id?: number } },
     reply: FastifyReply,
     file: {
       name: string;
@@ -43,9 +45,16 @@ export function registerEquipmentPdfRoutes({ app, db, permitAny }: AppContext): 
       /** The PDF's body at the facility's significant digits. */
       content: (digits: number | undefined) => unknown[];
       report: string;
+      /** What the export is of, in the audit trail: the item, unless named. */
+      of?: { domain: 'Equipment' | 'Production'; id: number; parameters: Record<string, unknown> };
     },
   ) => {
-    const { plan, facility, id } = request.params;
+    const { plan, facility } = request.params;
+    const of = file.of ?? {
+      domain: 'Equipment' as const,
+      id: request.params.id!,
+      parameters: { equipmentId: request.params.id },
+    };
     const settings = await facilityDateTimeSettings(db, facility);
     const actor = actorOf(request);
     const pdf = await renderPreviewPdf({
@@ -55,7 +64,7 @@ export function registerEquipmentPdfRoutes({ app, db, permitAny }: AppContext): 
       generatedBy: actor.userName ?? sessionOf(request).user.username,
       generatedAt: new Date(),
       data: file.data,
-      parameters: { report: file.report, equipmentId: id },
+      parameters: { report: file.report, ...of.parameters },
       content: file.content(settings.significantDigits),
     });
     // Taking GMP data out of the system is recorded, as every export is.
@@ -63,9 +72,9 @@ export function registerEquipmentPdfRoutes({ app, db, permitAny }: AppContext): 
       writeAudit(tx, actor, {
         planId: plan,
         facilityId: facility,
-        domain: 'Equipment',
+        domain: of.domain,
         action: 'Export',
-        entityId: id,
+        entityId: of.id,
         newValues: { report: file.report, format: 'pdf' },
       }),
     );
@@ -121,6 +130,33 @@ export function registerEquipmentPdfRoutes({ app, db, permitAny }: AppContext): 
         data,
         content: (digits) => areaCalculationContent(data, digits),
         report: 'area-calculation',
+      });
+    },
+  );
+
+  r.get(
+    `${F}/changeovers/pdf`,
+    {
+      preHandler: guard,
+      schema: {
+        tags,
+        summary: "A changeover's sampling sheet ('changeover-sampling-sheet.pdf')",
+        description: `The changeover decision of GET {F}/changeovers (same query) on paper: the pair's limits, the cleaning procedure, whether a Validated study covers it or why verification is required, the numbered samples with their method and limit and room for the result, and the pictures of the equipment with the numbered locations marked where they have been placed (in their risk level's colour). On the controlled layout as a 'Preview'. 404/422 as the decision. ${permissionText}`,
+        params: ZFacilityParams,
+        querystring: ZChangeoverQuery,
+        produces: ['application/pdf'],
+      },
+    },
+    async (request, reply) => {
+      const query = request.query;
+      const data = await changeoverSheetData(db, request.params.facility, query, new Date());
+      return send(request, reply, {
+        name: 'changeover-sampling-sheet.pdf',
+        title: `Sampling sheet · ${data.from} -> ${data.to} on ${data.production}`,
+        data,
+        content: (digits) => changeoverSheetContent(data, digits),
+        report: 'changeover-sampling-sheet',
+        of: { domain: 'Production', id: query.production, parameters: { ...query } },
       });
     },
   );

@@ -1,7 +1,13 @@
-import { Button, Card, Empty, Flex, Image, notification, Upload } from 'antd';
+import { Button, Card, Empty, Flex, notification, Upload } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { FacilityScope } from '#client/shared/master-data/entity-api.ts';
-import { addImage, deleteImage, listImages } from '#client/shared/master-data/equipment-api.ts';
+import {
+  addImage,
+  deleteImage,
+  listImages,
+  listLocations,
+} from '#client/shared/master-data/equipment-api.ts';
+import { PlacedImage } from './PlacedImage.tsx';
 import { imageFileProblem, readAsDataUrl } from './image-file.ts';
 import { useReasonAction } from '#client/shared/reason/use-reason-action.tsx';
 import { equipmentKeys } from '#client/shared/query-keys.ts';
@@ -21,6 +27,11 @@ export function ImagesPanel({
   const images = useQuery({
     queryKey: key,
     queryFn: ({ signal }) => listImages(scope, equipmentId, signal),
+  });
+  // The same list the locations panel shows, so a placed location appears on its picture.
+  const locations = useQuery({
+    queryKey: equipmentKeys.locations(scope.facilityId, equipmentId, false),
+    queryFn: ({ signal }) => listLocations(scope, equipmentId, false, signal),
   });
   const { ask, modal } = useReasonAction();
   const refresh = () => queryClient.invalidateQueries({ queryKey: key });
@@ -61,9 +72,7 @@ export function ImagesPanel({
             key={image.id}
             size="small"
             style={{ width: 220 }}
-            cover={
-              <Image src={image.imageData} alt={image.name ?? 'Equipment image'} height={160} />
-            }
+            cover={<PlacedImage image={image} locations={locations.data ?? []} height={160} />}
             actions={
               canEdit
                 ? [

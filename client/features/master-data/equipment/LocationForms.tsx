@@ -9,7 +9,8 @@ import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
 
 const materialOptions = MATERIALS.map((value) => ({ value, label: value }));
 const scoreOptions = [1, 2, 3, 4, 5].map((value) => ({ value, label: String(value) }));
-const levelColor = { Low: 'green', Medium: 'orange', High: 'red' } as const;
+/** The colour of a risk level, on tags and on the locations drawn on a picture. */
+export const levelColor = { Low: 'green', Medium: 'orange', High: 'red' } as const;
 
 export function RiskTag({
   level,

@@ -1,0 +1,174 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
+import { runKit, type RunFacility } from '#server/test/run-test-kit.ts';
+
+/*
+ * Issue 31, "The changeover decision": GET {F}/changeovers over HTTP on a real database, with
+ * the small MAC facility (Line 1: E1 and E2, products A and B; E1 has the swab locations).
+ */
+
+const t = useFacilityTestServer();
+const kit = runKit(t);
+let f: RunFacility;
+let line1: number;
+let a: number;
+let b: number;
+let c: number;
+
+beforeAll(async () => {
+  f = await kit.build();
+  [a, b] = f.productIds as [number, number];
+  const id = async (table: string, name: string) =>
+    (
+      await t.server.db.query<{ id: number }>(
+        `select id from ${table} where facility_id = $1 and name = $2`,
+        [t.facilityId, name],
+      )
+    )[0]!.id;
+  line1 = await id('productions', 'Line 1');
+  c = await id('products', 'C');
+});
+
+const changeover = (from: number | string, to: number | string, production: number | string) =>
+  t.call('GET', `${t.F}/changeovers?from=${from}&to=${to}&production=${production}`);
+
+async function decision(from: number, to: number): Promise<Body> {
+  const res = await changeover(from, to, line1);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body;
+}
+
+/** The pair as the production's MAC matrix has it. */
+async function matrixPair(previous: string, next: string): Promise<Body> {
+  const res = await t.call(
+    'GET',
+    `${t.F}/mac-matrix/pairs?productionId=${line1}&previous=${previous}&next=${next}`,
+  );
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data[0];
+}
+
+const validate = (studyId: number, closedAt = 'now()') =>
+  t.server.db.query(
+    `update studies set outcome = 'Validated', closed_at = ${closedAt} where id = $1`,
+    [studyId],
+  );
+
+describe('GET {F}/changeovers', () => {
+  it('answers the MAC matrix’s limits for the pair and asks for verification when no study covers it', async () => {
+    const answer = await decision(a, b);
+    const pair = await matrixPair('A', 'B');
+    // Each limit of the answer is the matrix's, by its name there.
+    const names = { maco: 'maco', sal: 'sal', swab: 'swabLimit', rinse: 'rinseLimit' } as const;
+    for (const [mine, matrix] of Object.entries(names))
+      expect(answer.limits[mine], mine).toEqual(pair[matrix] ?? null);
+    expect(answer.limits.governing).toBe(pair.governing);
+    expect(answer.limits.governingActive).toBe(pair.governingActive);
+    expect(answer.limits.swab).toMatchObject({ unit: 'mg/swab' });
+    expect(answer.limits.maco).toMatchObject({ unit: 'mg' });
+    expect(answer.limits.governing).not.toBeNull();
+    expect(answer).toMatchObject({
+      validated: false,
+      verificationRequired: true,
+      cleaningProcedureId: null,
+    });
+    expect(answer.reasons).toEqual([
+      'No study covers the cleaning of E1 after A',
+      'No study covers the cleaning of E2 after A',
+      'No approved protocol covers the cleaning after A',
+    ]);
+    // No protocol: the items' own sampling locations, each with the pair's swab limit.
+    expect(answer.samplingPlan).toEqual([
+      {
+        samplingLocationId: f.steel,
+        sampleType: 'swab',
+        analyticalMethodId: null,
+        limit: pair.swabLimit ?? null,
+      },
+      {
+        samplingLocationId: f.ptfe,
+        sampleType: 'swab',
+        analyticalMethodId: null,
+        limit: pair.swabLimit ?? null,
+      },
+    ]);
+  });
+
+  it('says which items a study in progress leaves uncovered, and follows its protocol', async () => {
+    // Covers E1 only (its sampling plan is on E1), for A and B, and is not yet Validated.
+    const study = await kit.study();
+    const [row] = await t.server.db.query<{ seq: number }>(
+      'select seq from studies where id = $1',
+      [study],
+    );
+    const number = `ST-${String(row!.seq).padStart(4, '0')}`;
+    const answer = await decision(a, b);
+    expect(answer.validated).toBe(false);
+    expect(answer.reasons).toEqual([
+      `Study ${number} covering E1 after A is On Going, not Validated`,
+      'No study covers the cleaning of E2 after A',
+    ]);
+    expect(answer.samplingPlan.map((s: Body) => s.analyticalMethodId)).toEqual([
+      f.method,
+      f.method,
+    ]);
+  });
+
+  it('is validated when a Validated study covers every item of the production for the product', async () => {
+    const study = await kit.study({ productionId: line1 });
+    await validate(study);
+    const answer = await decision(b, a);
+    const pair = await matrixPair('B', 'A');
+    expect(answer).toMatchObject({ validated: true, verificationRequired: false, reasons: [] });
+    expect(answer.limits.maco).toEqual(pair.maco);
+    expect(answer.samplingPlan).toEqual([
+      {
+        samplingLocationId: f.steel,
+        sampleType: 'swab',
+        analyticalMethodId: f.method,
+        limit: pair.swabLimit ?? null,
+      },
+      {
+        samplingLocationId: f.ptfe,
+        sampleType: 'swab',
+        analyticalMethodId: f.method,
+        limit: pair.swabLimit ?? null,
+      },
+    ]);
+
+    // Past its periodic verification (365 days), it no longer covers the changeover.
+    await validate(study, `now() - interval '400 days'`);
+    const overdue = await decision(b, a);
+    expect(overdue.verificationRequired).toBe(true);
+    expect(overdue.reasons[0]).toMatch(/^Study ST-\d{4} covering E1 after B is overdue/);
+    await validate(study);
+  });
+
+  it('answers a campaign (the same product again) without limits, judged for coverage alike', async () => {
+    const answer = await decision(b, b);
+    expect(answer.limits).toEqual({
+      maco: null,
+      sal: null,
+      swab: null,
+      rinse: null,
+      governing: null,
+      governingActive: null,
+    });
+    expect(answer).toMatchObject({ validated: true, verificationRequired: false, reasons: [] });
+    expect(answer.samplingPlan.map((s: Body) => s.limit)).toEqual([null, null]);
+  });
+
+  it('answers 404 for unknown ids or a pair the production does not make, 4xx for bad ids', async () => {
+    expect((await changeover(99_999_999, b, line1)).status).toBe(404);
+    expect((await changeover(a, 99_999_999, line1)).status).toBe(404);
+    expect((await changeover(a, b, 99_999_999)).status).toBe(404);
+    const notOnLine = await changeover(a, c, line1);
+    expect(notOnLine.status).toBe(404);
+    expect(notOnLine.body.message).toContain('A and C are not both made on this production');
+    for (const bad of [changeover('x', b, line1), changeover(a, -1, line1)]) {
+      const res = await bad;
+      expect([400, 422]).toContain(res.status);
+      expect(res.body.errName).toBeTruthy();
+    }
+  });
+});

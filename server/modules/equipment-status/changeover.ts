@@ -1,0 +1,205 @@
+import { AppError, validationError } from '#core/errors/errors.ts';
+import type { TChangeover, TChangeoverQuery } from '#core/schemas/changeover.schemas.ts';
+import { ZMacPairsQuery, type TMacPair } from '#core/schemas/mac-matrix.schemas.ts';
+import type { TSampleType } from '#core/schemas/verification.schemas.ts';
+import type { Queryable } from '#server/db/db.ts';
+import { versionInForce } from '#server/records/controlled.ts';
+import { computableLimitsInput } from '../limits/computable-input.ts';
+import { pagePairs } from '../limits/mac-pairs.ts';
+import { changeoverCoverage } from './changeover-coverage.ts';
+
+/*
+ * The changeover decision (issue 31): for product `from` followed by `to` on a production, the
+ * limits as the MAC matrix computes them for that pair, which validated cleaning procedure
+ * applies, whether a Validated study covers the changeover or it needs verification sampling
+ * (Annex 15 §10.11 and §10.12), and what to sample, each sample with its limit from the engine.
+ */
+
+interface ProtocolPlan {
+  productionId?: number | null;
+  equipmentIds?: number[] | null;
+  productIds?: number[] | null;
+  cleaningProcedureId?: number | null;
+  samplingPlan?: {
+    samplingLocationId: number;
+    sampleType: TSampleType;
+    analyticalMethodId: number;
+  }[];
+}
+
+/** The limits of a campaign changeover: none, as the matrix has no pair of a product with itself. */
+const CAMPAIGN: TMacPair = {
+  previous: '',
+  next: '',
+  sharedEquipment: [],
+  area: null,
+  criteria: {},
+  governing: null,
+  governingActive: null,
+  maco: null,
+  sal: null,
+  salCapped: false,
+  flags: [],
+};
+
+const notFound = (what: string): never => {
+  throw new AppError('NotFoundError', what);
+};
+
+async function named(q: Queryable, table: string, facilityId: number, id: number, label: string) {
+  const [row] = await q.query<{ name: string; equipment_ids?: number[] }>(
+    `select * from ${table} where facility_id = $1 and id = $2 and archived_at is null`,
+    [facilityId, id],
+  );
+  return row ?? notFound(`No ${label} ${id} in this facility`);
+}
+
+/** The pair's row of the MAC matrix of the production, as GET mac-matrix/pairs answers it. */
+async function pairLimits(
+  q: Queryable,
+  facilityId: number,
+  productionId: number,
+  from: string,
+  to: string,
+): Promise<TMacPair> {
+  const { input, uncomputable } = await computableLimitsInput(q, facilityId, { productionId });
+  const leftOut = uncomputable.find((u) => u.kind === 'product' && (u.id === from || u.id === to));
+  if (leftOut)
+    throw validationError(
+      [
+        {
+          property: leftOut.id === from ? 'from' : 'to',
+          constraints: { computable: leftOut.reason },
+        },
+      ],
+      `The limits of ${leftOut.id} cannot be computed: ${leftOut.reason}`,
+    );
+  const page = pagePairs(input, ZMacPairsQuery.parse({ previous: from, next: to, pageLimit: 1 }));
+  return (
+    page.data[0] ??
+    notFound(`${from} and ${to} are not both made on this production, or share no equipment`)
+  );
+}
+
+/**
+ * The protocol to follow: the pinned protocol of the latest study covering the changeover, else
+ * the approved protocol in force (the latest) that names `from` and any of the items.
+ */
+async function protocolOf(
+  q: Queryable,
+  facilityId: number,
+  studyIds: number[],
+  productionId: number,
+  equipmentIds: readonly number[],
+  fromProductId: number,
+): Promise<ProtocolPlan | null> {
+  if (studyIds.length > 0) {
+    const [study] = await q.query<{ protocol_content: ProtocolPlan }>(
+      'select protocol_content from studies where facility_id = $1 and id = any($2::int[]) order by id desc limit 1',
+      [facilityId, studyIds],
+    );
+    if (study) return study.protocol_content;
+  }
+  const candidates = await q.query<{ id: number }>(
+    `select id from protocols where facility_id = $1 and archived_at is null
+        and $2 = any(product_ids) order by id desc`,
+    [facilityId, fromProductId],
+  );
+  for (const { id } of candidates) {
+    const ref = { facilityId, documentType: 'Protocol' as const, documentId: id };
+    const content = (await versionInForce<ProtocolPlan>(q, ref))?.content;
+    if (!content?.productIds?.includes(fromProductId)) continue;
+    const onItems =
+      content.productionId === productionId ||
+      (content.equipmentIds ?? []).some((e) => equipmentIds.includes(e));
+    if (onItems) return content;
+  }
+  return null;
+}
+
+/** The pair's limit for a sample of this type, in the unit the engine gives it. */
+function sampleLimit(pair: TMacPair, sampleType: TSampleType) {
+  const limit = sampleType === 'swab' ? pair.swabLimit : pair.rinseLimit;
+  return limit ?? null;
+}
+
+/** What to sample: the protocol's plan on the production's items, else their locations. */
+async function samplingPlanOf(
+  q: Queryable,
+  facilityId: number,
+  equipmentIds: readonly number[],
+  protocol: ProtocolPlan | null,
+  pair: TMacPair,
+) {
+  const locations = await q.query<{ id: number; sample_type: TSampleType }>(
+    `select id, sample_type from sampling_locations
+      where facility_id = $1 and equipment_id = any($2::int[]) and archived_at is null
+      order by equipment_id, id`,
+    [facilityId, [...equipmentIds]],
+  );
+  const onItems = new Set(locations.map((l) => l.id));
+  const planned = (protocol?.samplingPlan ?? []).filter((r) => onItems.has(r.samplingLocationId));
+  const rows =
+    planned.length > 0
+      ? planned
+      : locations.map((l) => ({
+          samplingLocationId: l.id,
+          sampleType: l.sample_type,
+          analyticalMethodId: null,
+        }));
+  return rows.map((r) => ({
+    samplingLocationId: r.samplingLocationId,
+    sampleType: r.sampleType,
+    analyticalMethodId: r.analyticalMethodId,
+    limit: sampleLimit(pair, r.sampleType),
+  }));
+}
+
+export async function changeoverDecision(
+  q: Queryable,
+  facilityId: number,
+  query: TChangeoverQuery,
+  now: Date,
+): Promise<TChangeover> {
+  const from = await named(q, 'products', facilityId, query.from, 'product');
+  const to = await named(q, 'products', facilityId, query.to, 'product');
+  const production = await named(q, 'productions', facilityId, query.production, 'production');
+  const equipmentIds = production.equipment_ids ?? [];
+  // A campaign (the same product again) carries nothing over into another product: no pair of
+  // the matrix, no limit; whether its cleaning is covered is judged as for any changeover.
+  const campaign = query.from === query.to;
+  const pair = campaign
+    ? CAMPAIGN
+    : await pairLimits(q, facilityId, query.production, from.name, to.name);
+  const coverage = await changeoverCoverage(q, facilityId, equipmentIds, query.from, now);
+  const protocol = await protocolOf(
+    q,
+    facilityId,
+    coverage.studies.map((s) => s.id),
+    query.production,
+    equipmentIds,
+    query.from,
+  );
+  const reasons = [...coverage.reasons];
+  if (pair.maco === null && !campaign)
+    reasons.push(
+      `${from.name} → ${to.name} has no limit: ${pair.flags.join('; ') || 'none computed'}`,
+    );
+  if (!protocol) reasons.push(`No approved protocol covers the cleaning after ${from.name}`);
+  const validated = coverage.validated && (campaign || pair.maco !== null);
+  return {
+    limits: {
+      maco: pair.maco,
+      sal: pair.sal,
+      swab: pair.swabLimit ?? null,
+      rinse: pair.rinseLimit ?? null,
+      governing: pair.governing,
+      governingActive: pair.governingActive,
+    },
+    cleaningProcedureId: protocol?.cleaningProcedureId ?? null,
+    validated,
+    verificationRequired: !validated,
+    reasons,
+    samplingPlan: await samplingPlanOf(q, facilityId, equipmentIds, protocol, pair),
+  };
+}
