@@ -1,7 +1,7 @@
 /** The resources and actions of a role's permission map (spec §6). Every action is false by default. */
 const CRUD = ['Add', 'Delete', 'Modify', 'Get'] as const;
 
-const CRUD_RESOURCES = [
+export const CRUD_RESOURCES = [
   'UserRole',
   'Equipment',
   'EquipmentGroup',

@@ -1,4 +1,5 @@
 import {
+  CRUD_RESOURCES,
   emptyPermissionMap,
   fullPermissionMap,
   PERMISSION_RESOURCES,
@@ -20,38 +21,14 @@ export interface RoleTemplate {
   permissions: () => PermissionMap;
 }
 
-/** The resources whose records are the facility's master data, limits rules and lifecycle. */
-const MASTER_DATA = [
-  'Equipment',
-  'EquipmentGroup',
-  'Product',
-  'ProductGroup',
-  'ProductType',
-  'MACFormula',
-  'RPNFormula',
-  'RPNCategory',
-  'Variable',
-  'DefaultUnit',
-  'SwabLocation',
-  'ResidueMeasure',
-  'CleaningPolicy',
-  'SelectionCriteria',
-  'EquipmentWiseCleaningLimit',
-  'WorstProductOverride',
-  'EquipmentWiseWorstProduct',
-  'AnalyticalMethod',
-  'EquipmentWiseCleaningAgentLimit',
-  'API',
-  'Production',
-  'QualificationTask',
-  'SamplingMethod',
-  'CleaningProcedure',
-  'Substance',
-  'ApiEquipment',
-  'ApiProduct',
-  'ApiProduction',
-  'EquipmentTrain',
-] as const;
+/**
+ * The resources whose records are the facility's master data, limits rules and lifecycle: every
+ * Add/Delete/Modify/Get resource but those of access and organisation (roles, departments, the
+ * facility itself).
+ */
+const MASTER_DATA = CRUD_RESOURCES.filter(
+  (resource) => !['UserRole', 'Department', 'Facility'].includes(resource),
+);
 
 /** A map granting the listed 'Resource.Action' ids (and every action of a bare 'Resource'). */
 function grant(...ids: readonly string[]): PermissionMap {
