@@ -101,14 +101,14 @@ it('writes a protocol with its sampling plan, approves it by signing, starts a s
   await expect.poll(() => plan.textContent()).toContain(`${equipmentName} · Impeller blade`);
   await expect.poll(() => plan.textContent()).toContain(methodName);
   await sign(page, 'Submit', ADMIN.password);
-  await expect.poll(() => statusTag(page).textContent()).toBe('BeingApproved');
+  await expect.poll(() => statusTag(page).textContent()).toBe('Being approved');
 
   const second = await app.open('/');
   await signIn(second, approver.username, approver.password);
   await second.getByRole('button', { name: 'Logout' }).waitFor();
   await openFromMyApprovals(second, new RegExp(protocolTitle));
   await second.waitForURL(/\/protocols\?record=\d+/);
-  await expect.poll(() => statusTag(second).textContent()).toBe('BeingApproved');
+  await expect.poll(() => statusTag(second).textContent()).toBe('Being approved');
   await sign(second, 'Approve', approver.password);
   await expect.poll(() => statusTag(second).textContent()).toBe('Active');
 

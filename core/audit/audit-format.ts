@@ -152,6 +152,10 @@ export function auditValueText(
 ): string {
   if (!field || value === null || value === undefined) return plainText(value, format);
   switch (field.kind) {
+    case 'enum':
+      return field.optionLabels?.[String(value)] ?? plainText(value, format);
+    case 'text':
+      return field.valueLabels?.[String(value)] ?? plainText(value, format);
     case 'reference': {
       const ids = Array.isArray(value) ? value : [value];
       if (ids.length === 0) return EMPTY_VALUE;

@@ -1,3 +1,4 @@
+import { documentTypeLabel } from '#core/labels/enum-labels.ts';
 import { formatDateTime, type DateTimeSettings } from '#core/datetime/format-date-time.ts';
 import {
   SIGNATURE_STATE_LABELS,
@@ -114,7 +115,7 @@ export function recordPdfDefinition(pdf: RecordPdfInput): Record<string, unknown
         table: {
           widths: [110, '*'],
           body: [
-            ['Document type', pdf.documentType],
+            ['Document type', documentTypeLabel(pdf.documentType)],
             ['Document id', String(pdf.documentId)],
             ['Version', String(pdf.versionNumber)],
             ['Status', statusText(pdf.status, pdf.signatureState)],
@@ -148,6 +149,6 @@ export function recordPdfDefinition(pdf: RecordPdfInput): Record<string, unknown
 export function renderRecordPdf(pdf: RecordPdfInput): Promise<Buffer> {
   return renderPdfDocument(
     recordPdfDefinition(pdf),
-    `Carryover · ${pdf.documentType} ${pdf.documentId} · version ${pdf.versionNumber} · ${pdf.facilityName}`,
+    `Carryover · ${documentTypeLabel(pdf.documentType)} ${pdf.documentId} · version ${pdf.versionNumber} · ${pdf.facilityName}`,
   );
 }

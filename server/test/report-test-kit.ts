@@ -2,6 +2,7 @@ import ExcelJS from 'exceljs';
 import { createHash } from 'node:crypto';
 import { expect } from 'vitest';
 import type { FacilityTestFile, TestBody } from '#server/test/facility-test-file.ts';
+import { forbiddenTextReport } from '#core/labels/forbidden-text.ts';
 import { readPdfText } from './read-pdf-text.ts';
 
 /** What report tests do: generate a report and wait for its job, read its files back. */
@@ -40,6 +41,8 @@ export function reportKit(t: FacilityTestFile, F: () => string = () => t.F) {
     expect(res.headers.get('content-type')).toBe('application/pdf');
     const bytes = await res.arrayBuffer();
     const { text, pages } = await readPdfText(new Uint8Array(bytes));
+    // Issue 30: a document for people shows words, never codes, ids, ISO times or JSON.
+    expect(forbiddenTextReport(path, text)).toBe('');
     return { text: text.replace(/\s+/g, ' '), pages, sha256: sha(bytes), res };
   }
 
@@ -56,8 +59,24 @@ export function reportKit(t: FacilityTestFile, F: () => string = () => t.F) {
       sheet.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
       sheets.set(sheet.name, rows);
     });
+    const cells = [...sheets.entries()].flatMap(([name, rows]) =>
+      rows.flat().map((cell) => ({ name, text: cellText(cell) })),
+    );
+    expect(
+      cells
+        .map((cell) => forbiddenTextReport(`${path} ${cell.name}`, cell.text))
+        .filter(Boolean)
+        .join('\n'),
+    ).toBe('');
     return { sheets, sha256: sha(bytes), res };
   }
 
   return { sha, download, poll, generate, pdfOf, xlsxOf };
+}
+
+/** What a cell shows as text: strings and rich text; numbers, dates and formulas show no words. */
+function cellText(cell: unknown): string {
+  if (typeof cell === 'string') return cell;
+  const rich = (cell as { richText?: { text: string }[] } | null)?.richText;
+  return Array.isArray(rich) ? rich.map((part) => part.text).join('') : '';
 }

@@ -70,7 +70,7 @@ export const analyticalMethodsDef = {
   domain: 'AnalyticalMethod',
   document: { label: 'Reference Document' },
   description:
-    'Analytical methods with their test type (spec §3: TOC, pH, Conductivity, AA, Odour, RC), LOD, LOQ and recovery per material of construction.',
+    'Analytical methods with their test type (TOC, pH, Conductivity, AA, Odour, RC), LOD, LOQ and recovery per material of construction.',
   fields: [
     { name: 'name', label: 'Name', kind: 'text', required: true },
     { name: 'methodNumber', label: 'Method number', kind: 'text', max: 100 },

@@ -10,7 +10,7 @@ export const samplingTypesDef = {
   resource: 'SamplingMethod',
   domain: 'SamplingType',
   description:
-    'Sampling types: swab or rinse (spec §3 sample types) with their defaults: the area a swab covers (25 sqcm, a 5 × 5 cm template, is usual), the rinse volume, the volume a swab is extracted into (needed to judge a swab result against a method LOQ given as a concentration), and the recovery of the sampling step. Every facility starts with a "Swab" (25 sqcm) and a "Rinse" (1 L) type.',
+    'Sampling types: swab or rinse with their defaults: the area a swab covers (25 sqcm, a 5 × 5 cm template, is usual), the rinse volume, the volume a swab is extracted into (needed to judge a swab result against a method LOQ given as a concentration), and the recovery of the sampling step. Every facility starts with a "Swab" (25 sqcm) and a "Rinse" (1 L) type.',
   fields: [
     { name: 'name', label: 'Name', kind: 'text', required: true },
     {
