@@ -97,7 +97,7 @@ describe('audit log screen', () => {
     await page.getByRole('heading', { name: 'Audit Log' }).waitFor();
     await page.getByText('When (Asia/Kolkata)').waitFor();
 
-    await choose(page.getByLabel('Domains', { exact: true }), 'DefaultUnit');
+    await choose(page.getByLabel('Domains', { exact: true }), 'Default unit');
     await choose(page.getByLabel('Actions', { exact: true }), 'Update');
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.getByText('2 entries').waitFor();

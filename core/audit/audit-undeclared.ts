@@ -13,6 +13,12 @@ export const UNDECLARED_SUBJECTS: Readonly<
   Record<string, { key: string; label: string; name?: (stored: string) => string }>
 > = {
   User: { key: 'users', label: 'User' },
+  // Lifecycle records (core/entities/defs, LIFECYCLE_RECORD_DECLS) by their number or title.
+  ReportDocument: { key: 'reports', label: 'Report' },
+  ChangeAssessment: { key: 'changeAssessments', label: 'Change assessment' },
+  CleaningAssessment: { key: 'cleaningAssessments', label: 'Cleaning assessment' },
+  Study: { key: 'studies', label: 'Study' },
+  Deviation: { key: 'deviations', label: 'Deviation' },
   DefaultUnit: {
     key: 'defaultUnits',
     label: 'Default unit',
