@@ -87,7 +87,7 @@ it('writes a protocol with its sampling plan, approves it by signing, starts a s
     .locator(
       "xpath=ancestor::div[contains(concat(' ', normalize-space(@class), ' '), ' ant-select ')][1]",
     );
-  await sampleType.getByText('swab', { exact: true }).waitFor();
+  await sampleType.getByText('Swab', { exact: true }).waitFor();
   await choose(form.getByLabel('Analytical method 1'), methodName);
   await page.locator('.ant-drawer-open').getByRole('button', { name: 'Add protocol' }).click();
   const row = page.getByRole('row', { name: new RegExp(protocolTitle) });

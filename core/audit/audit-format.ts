@@ -226,9 +226,11 @@ export function auditSubject(row: AuditRowLike, names: AuditNames): string {
   const type = ref ? ref.label : labelFromName(row.domain);
   const stored = ref ? names[nameKey(ref.key, ref.id)] : undefined;
   const name = stored && (UNDECLARED_SUBJECTS[row.domain]?.name?.(stored) ?? stored);
-  // A record whose name is not known is named by its type only: its database id means nothing
-  // to a reader (issue 30), and the row's details say what changed.
-  return name ? `${type} ‘${name}’` : type;
+  if (name) return `${type} ‘${name}’`;
+  // A record whose name is not known is named by its type: a database id means nothing to a
+  // reader (issue 30). An id that is itself a code people use ('EQ-3') is kept.
+  const id = row.domain === 'ElectronicSignature' ? null : row.entityId;
+  return id && !/^\d+\b/.test(id) ? `${type} ${id}` : type;
 }
 
 /** An audit domain as a reader names it: 'AnalyticalMethod' → 'Analytical method'. */

@@ -1,3 +1,5 @@
+import { DOCUMENT_TYPE_LABELS } from '../labels/enum-labels.ts';
+import { CONTROLLED_DOCUMENT_TYPES } from '../schemas/signatures.schemas.ts';
 import type { FieldDef } from '../entities/field.ts';
 import { permissionLabel } from '../permissions/permission-texts.ts';
 import { MEASURES } from '../units/measures.ts';
@@ -40,12 +42,26 @@ export const UNDECLARED_FIELDS: readonly FieldDef[] = [
   { name: 'roleId', label: 'Role', kind: 'reference', entity: 'roles' },
   { name: 'roleIds', ...roles },
   {
+    name: 'documentType',
+    label: 'Document type',
+    kind: 'enum',
+    options: CONTROLLED_DOCUMENT_TYPES,
+    optionLabels: DOCUMENT_TYPE_LABELS,
+  },
+  {
     name: 'facilityRoles',
     label: 'Roles by facility',
     kind: 'list',
     of: [
       { name: 'facilityId', ...facility },
       { name: 'roleIds', ...roles },
+      {
+        name: 'documentType',
+        label: 'Document type',
+        kind: 'enum',
+        options: CONTROLLED_DOCUMENT_TYPES,
+        optionLabels: DOCUMENT_TYPE_LABELS,
+      },
     ],
   },
 ];

@@ -13,8 +13,8 @@ interface FieldBase {
 }
 
 export type FieldDef = FieldBase &
+  /** `valueLabels`: words for a value that is a code (a custom report's column key). */
   (
-    /** `valueLabels`: words for a value that is a code (a custom report's column key). */
     | {
         kind: 'text';
         max?: number;

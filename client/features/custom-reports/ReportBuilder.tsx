@@ -51,7 +51,10 @@ function FilterRow({
           aria-label={`Filter ${name + 1} operator`}
           style={{ width: 190 }}
           placeholder="Operator"
-          options={(column?.operators ?? []).map((o) => ({ value: o, label: filterOperatorLabel(o) }))}
+          options={(column?.operators ?? []).map((o) => ({
+            value: o,
+            label: filterOperatorLabel(o),
+          }))}
         />
       </Form.Item>
       <Form.Item name={[name, 'value']} rules={[{ required: true, message: 'Enter a value' }]}>

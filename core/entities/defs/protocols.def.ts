@@ -2,7 +2,7 @@ import { STUDY_TYPES } from '#core/schemas/cleaning-assessments.schemas.ts';
 import { MICROBIAL_KINDS, SAMPLE_TYPES } from '#core/schemas/verification.schemas.ts';
 import type { PropertyError } from '#core/errors/errors.ts';
 import { FAILED_RUN_POLICIES, FAILED_RUN_POLICY_LABELS } from '#core/verification/study-outcome.ts';
-import { LIMIT_BASES, LIMIT_BASIS_LABELS } from '#core/labels/enum-labels.ts';
+import { LIMIT_BASES, LIMIT_BASIS_LABELS, SAMPLE_TYPE_LABELS } from '#core/labels/enum-labels.ts';
 import type { EntityDef } from '../entity.ts';
 
 /*
@@ -14,7 +14,6 @@ import type { EntityDef } from '../entity.ts';
 
 /** Consecutive passing runs a study needs when the protocol does not say (spec §4). */
 export const DEFAULT_REQUIRED_PASSES = 3;
-
 
 /** Fewer passing runs than the usual three is a decision to be justified. */
 export function protocolProblems(values: Readonly<Record<string, unknown>>): PropertyError[] {
@@ -98,6 +97,7 @@ export const protocolsDef = {
           label: 'Sample type',
           kind: 'enum',
           options: SAMPLE_TYPES,
+          optionLabels: SAMPLE_TYPE_LABELS,
           required: true,
         },
         {

@@ -1,3 +1,4 @@
+import { SAMPLE_TYPE_LABELS } from '#core/labels/enum-labels.ts';
 import type { EntityDef } from '../entity.ts';
 import { attributeProblems, policyProblems } from './sampling-policy.checks.ts';
 
@@ -27,6 +28,7 @@ export const samplingPolicyDef = {
       label: 'Sample type',
       kind: 'enum',
       options: ['swab', 'rinse'],
+      optionLabels: SAMPLE_TYPE_LABELS,
       required: true,
     },
     {

@@ -1,3 +1,4 @@
+import { SAMPLE_TYPE_LABELS } from '#core/labels/enum-labels.ts';
 import type { EntityDef } from '../entity.ts';
 
 /** A way of taking a sample (swab or rinse) with the defaults a new sampling location starts from. */
@@ -18,6 +19,7 @@ export const samplingTypesDef = {
       label: 'Sample type',
       kind: 'enum',
       options: ['swab', 'rinse'],
+      optionLabels: SAMPLE_TYPE_LABELS,
       required: true,
     },
     {

@@ -260,7 +260,7 @@ describe('GET /api/v2/audit_logs/export', () => {
     expect(text).toContain('Filters: Domains: Equipment; Actions: Archive');
     expect(text).toContain('4 rows');
     for (const i of [3, 6, 9, 12]) {
-      expect(text).toContain(`Equipment #EQ-${i}`);
+      expect(text).toContain(`Equipment EQ-${i}`);
       expect(text).toContain(`Reason A${i}`);
       expect(text).toContain(`Surface area: was ${i}, now ${i + 1}`);
     }

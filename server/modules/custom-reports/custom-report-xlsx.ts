@@ -34,7 +34,10 @@ export async function customReportXlsx(
   about.addRow(['Report', report.name]);
   about.addRow(['Source', report.source.label]);
   for (const f of report.filters) {
-    about.addRow(['Filter', `${f.column.label} ${filterOperatorLabel(f.operator)} ${String(f.value)}`]);
+    about.addRow([
+      'Filter',
+      `${f.column.label} ${filterOperatorLabel(f.operator)} ${String(f.value)}`,
+    ]);
   }
   about.addRow(['Rows', meta.total]);
   about.addRow(['Exported by', meta.exportedBy]);

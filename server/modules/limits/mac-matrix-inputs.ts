@@ -4,7 +4,19 @@ import type { LimitsInput } from '#core/limits/model.ts';
 type Cell = string | number | Date | null;
 
 /** Domain abbreviations a field name writes in lower case ('arl', 'showSar'). */
-const ABBREVIATIONS = new Set(['arl', 'sal', 'sar', 'maco', 'ld50', 'pde', 'ade', 'loq', 'lod', 'mbs', 'mdd']);
+const ABBREVIATIONS = new Set([
+  'arl',
+  'sal',
+  'sar',
+  'maco',
+  'ld50',
+  'pde',
+  'ade',
+  'loq',
+  'lod',
+  'mbs',
+  'mdd',
+]);
 
 /** A policy field's path in words: ['reporting', 'swab', 'showSar'] → 'Reporting · swab · show SAR'. */
 function policyLabel(path: readonly string[]): string {
