@@ -89,3 +89,24 @@ export const SAMPLE_TYPE_LABELS: Record<TSampleType, string> = {
 export function sampleTypeLabel(type: string): string {
   return SAMPLE_TYPE_LABELS[type as TSampleType] ?? type;
 }
+
+/** What a worst-case ranking can be ordered by, as a sentence names it ("highest PDE"). */
+export const RANKING_ATTRIBUTE_LABELS: Readonly<Record<string, string>> = {
+  score: 'risk score',
+  lowestMaco: 'MACO',
+  pdeMg: 'PDE',
+  solubility: 'solubility score',
+  cleanability: 'cleanability score',
+  therapeuticDoseMg: 'therapeutic dose',
+  minBatchSize: 'minimum batch size',
+  maxDailyDose: 'maximum daily dose',
+};
+
+export function rankingAttributeLabel(attribute: string): string {
+  return RANKING_ATTRIBUTE_LABELS[attribute] ?? attribute;
+}
+
+/** A risk factor of the ranking as a column heading: 'solubility' → 'Solubility (points)'. */
+export function rankingFactorHeading(factor: string): string {
+  return `${factor.charAt(0).toUpperCase()}${factor.slice(1)} (points)`;
+}
