@@ -22,6 +22,7 @@ export function AuditFilterFields({ withFacility = false }: { withFacility?: boo
           mode="multiple"
           allowClear
           style={{ minWidth: 180 }}
+          showSearch={{ optionFilterProp: 'label' }}
           options={options(filterOptions.data?.domains, auditDomainLabel)}
           aria-label="Domains"
         />
@@ -31,6 +32,7 @@ export function AuditFilterFields({ withFacility = false }: { withFacility?: boo
           mode="multiple"
           allowClear
           style={{ minWidth: 180 }}
+          showSearch={{ optionFilterProp: 'label' }}
           options={options(filterOptions.data?.actions, auditActionLabel)}
           aria-label="Actions"
         />

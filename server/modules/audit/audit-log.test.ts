@@ -1,3 +1,4 @@
+import { forbiddenTextReport } from '#core/labels/forbidden-text.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser, permissionsWith, type BuiltUser } from '#server/test/factories.ts';
 import { startTestServer, type TestServer } from '#server/test/test-server.ts';
@@ -258,6 +259,8 @@ describe('GET /api/v2/audit_logs/export', () => {
     expect(text).toContain('Audit Logs');
     expect(text).toContain('Oral Solid Dosage Plant');
     expect(text).toContain('Filters: Domains: Equipment; Actions: Archive');
+    // Issue 30: words, never codes, record ids, ISO times or JSON.
+    expect(forbiddenTextReport('Audit Logs.pdf', text)).toBe('');
     expect(text).toContain('4 rows');
     for (const i of [3, 6, 9, 12]) {
       expect(text).toContain(`Equipment EQ-${i}`);
