@@ -71,6 +71,11 @@ function validityText(s: TSignature & { problem?: SignatureProblem }): string {
   return s.problem ? NOT_VALID[s.problem] : 'Not valid';
 }
 
+/** A signing moment to the millisecond, in UTC as the heading says, without the ISO 'T' and 'Z'. */
+export function utcMoment(iso: string): string {
+  return iso.replace('T', ' ').replace(/Z$/, '');
+}
+
 function manifest(signatures: (TSignature & { problem?: SignatureProblem })[]): unknown {
   if (signatures.length === 0)
     return { text: 'This version has no signatures yet.', italics: true };
@@ -79,7 +84,7 @@ function manifest(signatures: (TSignature & { problem?: SignatureProblem })[]): 
     s.signerRole,
     actionText(s),
     s.reason ? `${s.meaning}\nReason: ${s.reason}` : s.meaning,
-    s.signedAt,
+    utcMoment(s.signedAt),
     validityText(s),
     { text: s.contentHash, fontSize: 6 },
   ]);

