@@ -59,6 +59,15 @@ it('every screen shows words, not codes', { timeout: 300_000 }, async () => {
   for (const path of screens) {
     await openScreen(page, path);
     found.push(await forbiddenOn(page, path));
+    // A screen's tabs (Settings: single sign-on, display, …) are screens of their own.
+    const tabs = page.locator('.app-content [role="tab"]');
+    for (let i = 1; i < (await tabs.count()); i++) {
+      const tab = tabs.nth(i);
+      const name = (await tab.innerText()).trim();
+      await tab.click();
+      await page.waitForLoadState('networkidle');
+      found.push(await forbiddenOn(page, `${path} › ${name}`));
+    }
   }
   // All screens' findings at once: one run lists everything left to reword.
   expect(found.filter(Boolean).join('\n')).toBe('');
