@@ -97,7 +97,7 @@ describe('audit log screen', () => {
     await page.getByRole('heading', { name: 'Audit Log' }).waitFor();
     await page.getByText('When (Asia/Kolkata)').waitFor();
 
-    await choose(page.getByLabel('Domains', { exact: true }), 'DefaultUnit');
+    await choose(page.getByLabel('Domains', { exact: true }), 'Default unit');
     await choose(page.getByLabel('Actions', { exact: true }), 'Update');
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.getByText('2 entries').waitFor();
@@ -118,7 +118,7 @@ describe('audit log screen', () => {
     const { text } = await readPdfText(new Uint8Array(readFileSync(await download.path())));
     const flat = text.replace(/\s+/g, ' ');
     expect(flat).toContain('Audit Logs');
-    expect(flat).toContain('Filters: Domains: DefaultUnit; Actions: Update');
+    expect(flat).toContain('Filters: Domains: Default unit; Actions: Update');
     expect(flat).toContain('2 rows');
     expect(flat).toContain('US equipment drawings Unit: was sqcm, now sqin');
     expect(flat).toContain('Large vessels Unit: was ml, now L');

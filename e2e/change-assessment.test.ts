@@ -159,7 +159,7 @@ it('a PDE change is staged, evaluated, decided, approved by a second user, and o
   await signInDialog(page, 'submit', ADMIN.password);
   await expect
     .poll(() => page.getByTestId('record-status').first().textContent())
-    .toBe('BeingApproved');
+    .toBe('Being approved');
   // Submitted, still not applied.
   expect(await macoOf(page, 'B', 'A')).toBeCloseTo(250, 9);
   const assessmentPath = new URL(page.url()).pathname;

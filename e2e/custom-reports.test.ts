@@ -41,7 +41,7 @@ describe('Custom reports in the browser', () => {
     await choose(dialog.getByLabel('Columns'), 'Name', 'Surface area (sqcm)');
     await dialog.getByRole('button', { name: 'Add filter' }).click();
     await choose(dialog.getByLabel('Filter 1 column'), 'Surface area (sqcm)');
-    await choose(dialog.getByLabel('Filter 1 operator'), 'GreaterThanEqualTo');
+    await choose(dialog.getByLabel('Filter 1 operator'), 'greater than or equal to');
     await dialog.getByLabel('Filter 1 value').fill('10000');
     await dialog.getByRole('button', { name: 'Save' }).click();
 
@@ -71,6 +71,6 @@ describe('Custom reports in the browser', () => {
 
     // The saved report is listed with its version.
     const row = page.locator('tr.ant-table-row').filter({ hasText: 'Blenders by area' });
-    await expect(row.getByText('name, surfaceArea').isVisible()).resolves.toBe(true);
+    await expect(row.getByText('Name, Surface area').isVisible()).resolves.toBe(true);
   });
 });

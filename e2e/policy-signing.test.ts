@@ -34,7 +34,7 @@ it('a limit policy shows its status, starts a new version, is submitted, locked,
 
   await page.getByRole('button', { name: 'Submit', exact: true }).click();
   await signInDialog(page, 'submit', ADMIN.password);
-  await expect.poll(() => tag.textContent()).toBe('BeingApproved');
+  await expect.poll(() => tag.textContent()).toBe('Being approved');
   await page.getByText('Locked for editing').waitFor();
   expect(await page.getByRole('button', { name: 'Save Chemical policy' }).isDisabled()).toBe(true);
   const signatures = page.getByRole('region', { name: 'Signatures' });
@@ -91,5 +91,5 @@ it('My approvals opens a waiting limit policy on its residue type’s tab', asyn
   await tab.waitFor();
   await expect
     .poll(() => second.getByTestId('record-status').first().textContent())
-    .toBe('BeingApproved');
+    .toBe('Being approved');
 });

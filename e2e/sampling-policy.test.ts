@@ -42,7 +42,7 @@ describe('sampling policy screen', () => {
 
     await page.getByRole('button', { name: 'Add sampling policy' }).first().click();
     await fill('Name', 'Swab the risky spots');
-    await choose(openDrawer(page).getByLabel('Sample type', { exact: true }), 'swab');
+    await choose(openDrawer(page).getByLabel('Sample type', { exact: true }), 'Swab');
     await fill('Default swab area', '25');
     await fill('Minimum risk score', '100');
     await openDrawer(page).getByRole('button', { name: 'Add sampling policy' }).click();
@@ -53,7 +53,7 @@ describe('sampling policy screen', () => {
     allowRefusedRequest(422, /\/facilities\/\d+\/sampling-policy/);
     await page.getByRole('button', { name: 'Add sampling policy' }).first().click();
     await fill('Name', 'Rinse without a rule');
-    await choose(openDrawer(page).getByLabel('Sample type', { exact: true }), 'rinse');
+    await choose(openDrawer(page).getByLabel('Sample type', { exact: true }), 'Rinse');
     await fill('Default rinse volume', '1');
     await openDrawer(page).getByRole('button', { name: 'Add sampling policy' }).click();
     await openDrawer(page)

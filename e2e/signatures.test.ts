@@ -74,7 +74,7 @@ describe('an SOP submitted by one user and approved by another', () => {
     await openDrawer(submitter).getByText('Draft version 1 — not in force').waitFor();
     await sign(submitter, 'Submit', ADMIN.password);
     // The default policy has one Approver step: the SOP waits for its approval.
-    await expect.poll(() => statusTag(submitter).textContent()).toBe('BeingApproved');
+    await expect.poll(() => statusTag(submitter).textContent()).toBe('Being approved');
     // The submitter may sign (an administrator) but not approve their own submission: no Approve
     // or Reject is offered, and the record says whose signature it waits for and why.
     await openDrawer(submitter)
@@ -101,7 +101,7 @@ describe('an SOP submitted by one user and approved by another', () => {
       .poll(() => myApprovals.textContent())
       .toBe(`My approvals${waiting.body.items.length}`);
     await openFromMyApprovals(second, new RegExp(sopNumber));
-    await expect.poll(() => statusTag(second).textContent()).toBe('BeingApproved');
+    await expect.poll(() => statusTag(second).textContent()).toBe('Being approved');
     await sign(second, 'Approve', approver.password);
     await expect.poll(() => statusTag(second).textContent()).toBe('Active');
 

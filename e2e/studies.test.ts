@@ -87,7 +87,7 @@ it('writes a protocol with its sampling plan, approves it by signing, starts a s
     .locator(
       "xpath=ancestor::div[contains(concat(' ', normalize-space(@class), ' '), ' ant-select ')][1]",
     );
-  await sampleType.getByText('swab', { exact: true }).waitFor();
+  await sampleType.getByText('Swab', { exact: true }).waitFor();
   await choose(form.getByLabel('Analytical method 1'), methodName);
   await page.locator('.ant-drawer-open').getByRole('button', { name: 'Add protocol' }).click();
   const row = page.getByRole('row', { name: new RegExp(protocolTitle) });
@@ -101,14 +101,14 @@ it('writes a protocol with its sampling plan, approves it by signing, starts a s
   await expect.poll(() => plan.textContent()).toContain(`${equipmentName} · Impeller blade`);
   await expect.poll(() => plan.textContent()).toContain(methodName);
   await sign(page, 'Submit', ADMIN.password);
-  await expect.poll(() => statusTag(page).textContent()).toBe('BeingApproved');
+  await expect.poll(() => statusTag(page).textContent()).toBe('Being approved');
 
   const second = await app.open('/');
   await signIn(second, approver.username, approver.password);
   await second.getByRole('button', { name: 'Logout' }).waitFor();
   await openFromMyApprovals(second, new RegExp(protocolTitle));
   await second.waitForURL(/\/protocols\?record=\d+/);
-  await expect.poll(() => statusTag(second).textContent()).toBe('BeingApproved');
+  await expect.poll(() => statusTag(second).textContent()).toBe('Being approved');
   await sign(second, 'Approve', approver.password);
   await expect.poll(() => statusTag(second).textContent()).toBe('Active');
 

@@ -42,7 +42,7 @@ describe('audit rows as an inspector reads them', () => {
         },
       }),
     ).toEqual([
-      'Actives: Active: Paracetamol, Amount per unit: 0.5 mg; Active: #99',
+      'Actives: Active: Paracetamol, Amount per unit: 0.5 mg; Active: (unknown record)',
       'Unit weight: —',
     ]);
   });
@@ -90,7 +90,7 @@ describe('audit rows as an inspector reads them', () => {
       newValues: null,
     };
     expect(auditSubject(product, format.names)).toBe('Product ‘Aspirin 100’');
-    expect(auditSubject({ ...product, entityId: '13' }, format.names)).toBe('Product #13');
+    expect(auditSubject({ ...product, entityId: '13' }, format.names)).toBe('Product');
     expect(
       auditSubject({ domain: 'DefaultUnit', entityId: null, oldValues: null, newValues: null }, {}),
     ).toBe('Default unit');

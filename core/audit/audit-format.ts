@@ -46,6 +46,9 @@ export interface AuditFieldChange {
 
 export const EMPTY_VALUE = '—';
 
+/** A reference to a record the plan does not have (any more): never its bare id. */
+export const UNKNOWN_RECORD = '(unknown record)';
+
 /** The declared record type whose changes are recorded under `domain`, if there is one. */
 export function auditDefOf(domain: string): EntityDef | undefined {
   return AUDIT_DEFS.find((def) => def.domain === domain);
@@ -128,7 +131,7 @@ function isQuantity(value: unknown): value is { value: number; unit: string } {
 
 function referenceText(entityKey: string, id: unknown, format: AuditFormat): string {
   if (typeof id !== 'number') return plainText(id, format);
-  return format.names[nameKey(entityKey, id)] ?? `#${id}`;
+  return format.names[nameKey(entityKey, id)] ?? UNKNOWN_RECORD;
 }
 
 /** A value with no declared field: numbers, quantities, dates, lists and objects in words. */
@@ -158,6 +161,10 @@ export function auditValueText(
 ): string {
   if (!field || value === null || value === undefined) return plainText(value, format);
   switch (field.kind) {
+    case 'enum':
+      return field.optionLabels?.[String(value)] ?? plainText(value, format);
+    case 'text':
+      return field.valueLabels?.[String(value)] ?? plainText(value, format);
     case 'reference': {
       const ids = Array.isArray(value) ? value : [value];
       if (ids.length === 0) return EMPTY_VALUE;
@@ -218,7 +225,7 @@ export function auditChangeLine(change: AuditFieldChange, words = false): string
 
 /**
  * What a row is about, in words: "Product ‘Aspirin’", "Default unit". A record whose name is not
- * known (a row about something the plan no longer has) is named by its number.
+ * known (a row about something the plan no longer has) is named by its type.
  */
 export function auditSubject(row: AuditRowLike, names: AuditNames): string {
   const ref = subjectOf(row);
@@ -226,7 +233,15 @@ export function auditSubject(row: AuditRowLike, names: AuditNames): string {
   const stored = ref ? names[nameKey(ref.key, ref.id)] : undefined;
   const name = stored && (UNDECLARED_SUBJECTS[row.domain]?.name?.(stored) ?? stored);
   if (name) return `${type} ‘${name}’`;
-  return row.entityId && row.domain !== 'ElectronicSignature' ? `${type} #${row.entityId}` : type;
+  // A record whose name is not known is named by its type: a database id means nothing to a
+  // reader (issue 30). An id that is itself a code people use ('EQ-3') is kept.
+  const id = row.domain === 'ElectronicSignature' ? null : row.entityId;
+  return id && !/^\d+\b/.test(id) ? `${type} ${id}` : type;
+}
+
+/** An audit domain as a reader names it: 'AnalyticalMethod' → 'Analytical method'. */
+export function auditDomainLabel(domain: string): string {
+  return auditDefOf(domain)?.label ?? UNDECLARED_SUBJECTS[domain]?.label ?? labelFromName(domain);
 }
 
 /** The action as a word a reader knows: 'Update' → 'Update', 'SignatureRefused' → 'Signature refused'. */

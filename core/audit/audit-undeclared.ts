@@ -1,3 +1,5 @@
+import { DOCUMENT_TYPE_LABELS } from '../labels/enum-labels.ts';
+import { CONTROLLED_DOCUMENT_TYPES } from '../schemas/signatures.schemas.ts';
 import type { FieldDef } from '../entities/field.ts';
 import { permissionLabel } from '../permissions/permission-texts.ts';
 import { MEASURES } from '../units/measures.ts';
@@ -13,6 +15,12 @@ export const UNDECLARED_SUBJECTS: Readonly<
   Record<string, { key: string; label: string; name?: (stored: string) => string }>
 > = {
   User: { key: 'users', label: 'User' },
+  // Lifecycle records (core/entities/defs, LIFECYCLE_RECORD_DECLS) by their number or title.
+  ReportDocument: { key: 'reports', label: 'Report' },
+  ChangeAssessment: { key: 'changeAssessments', label: 'Change assessment' },
+  CleaningAssessment: { key: 'cleaningAssessments', label: 'Cleaning assessment' },
+  Study: { key: 'studies', label: 'Study' },
+  Deviation: { key: 'deviations', label: 'Deviation' },
   DefaultUnit: {
     key: 'defaultUnits',
     label: 'Default unit',
@@ -34,12 +42,26 @@ export const UNDECLARED_FIELDS: readonly FieldDef[] = [
   { name: 'roleId', label: 'Role', kind: 'reference', entity: 'roles' },
   { name: 'roleIds', ...roles },
   {
+    name: 'documentType',
+    label: 'Document type',
+    kind: 'enum',
+    options: CONTROLLED_DOCUMENT_TYPES,
+    optionLabels: DOCUMENT_TYPE_LABELS,
+  },
+  {
     name: 'facilityRoles',
     label: 'Roles by facility',
     kind: 'list',
     of: [
       { name: 'facilityId', ...facility },
       { name: 'roleIds', ...roles },
+      {
+        name: 'documentType',
+        label: 'Document type',
+        kind: 'enum',
+        options: CONTROLLED_DOCUMENT_TYPES,
+        optionLabels: DOCUMENT_TYPE_LABELS,
+      },
     ],
   },
 ];

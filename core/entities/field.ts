@@ -13,8 +13,15 @@ interface FieldBase {
 }
 
 export type FieldDef = FieldBase &
+  /** `valueLabels`: words for a value that is a code (a custom report's column key). */
   (
-    | { kind: 'text'; max?: number; unique?: boolean; check?: TextCheck }
+    | {
+        kind: 'text';
+        max?: number;
+        unique?: boolean;
+        check?: TextCheck;
+        valueLabels?: Readonly<Record<string, string>>;
+      }
     | { kind: 'longText'; max?: number; check?: TextCheck }
     | { kind: 'number'; min?: number; max?: number; positive?: boolean }
     | { kind: 'integer'; min?: number; max?: number }

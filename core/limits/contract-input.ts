@@ -206,7 +206,7 @@ function readProduct(
       c.add(
         `${path}.maxDailyDose.unit`,
         'kind',
-        `must be of the same kind as minBatchSize (${batchKind}), got ${maxDailyDose.unit}`,
+        `must be of the same kind as the minimum batch size (${batchKind}), got ${maxDailyDose.unit}`,
       );
     }
   }

@@ -1,10 +1,10 @@
 import type { TRecordStatus, TSignAction, TSignatureState } from '../schemas/signatures.schemas.ts';
 
-/** Spec §4's labels; a status without a label of its own is shown as written. */
+/** Spec §4's labels ('Being Built', 'Active'); the statuses it shows no label for, in words. */
 export const STATUS_LABELS: Record<TRecordStatus, string> = {
   BeingBuilt: 'Being Built',
-  BeingReviewed: 'BeingReviewed',
-  BeingApproved: 'BeingApproved',
+  BeingReviewed: 'Being reviewed',
+  BeingApproved: 'Being approved',
   Approved: 'Active',
   Deprecated: 'Deprecated',
   IntegrityBroken: 'Integrity broken',

@@ -184,6 +184,16 @@ export const SOURCE_DECLARATIONS: readonly SourceDeclaration[] = [
   },
 ];
 
+/** Each source in words: 'sampleResults' → 'Sample results'. */
+export const SOURCE_LABELS: Readonly<Record<string, string>> = Object.fromEntries(
+  SOURCE_DECLARATIONS.map((source) => [source.key, source.label]),
+);
+
+/** Every source's column keys in words ('maxDailyDose' → 'Largest daily dose'). */
+export const COLUMN_LABELS: Readonly<Record<string, string>> = Object.fromEntries(
+  SOURCE_DECLARATIONS.flatMap((source) => source.columns.map((c) => [c.key, c.label])),
+);
+
 export function sourceDeclaration(key: string): SourceDeclaration | undefined {
   return SOURCE_DECLARATIONS.find((s) => s.key === key);
 }

@@ -1,3 +1,4 @@
+import type { TLimitBasis } from '../labels/enum-labels.ts';
 import { compileLimits, isLower } from '../limits/compile.ts';
 import type { CompiledLimits } from '../limits/compile.ts';
 import {
@@ -26,7 +27,7 @@ export interface ResultLimitQuery {
   /** The engine's ids (the snapshot names equipment and products as it stored them). */
   equipmentId: string;
   productIds: readonly string[];
-  basis: 'equipmentWise' | 'productWise';
+  basis: TLimitBasis;
   sampleType: TSampleType;
   swabAreaSqcm: number | null;
   rinseVolumeMl: number | null;

@@ -1,3 +1,4 @@
+import type { TStatisticsAlertKind } from '../labels/enum-labels.ts';
 import type { TStatistics } from '../schemas/verification.schemas.ts';
 
 /**
@@ -8,8 +9,7 @@ import type { TStatistics } from '../schemas/verification.schemas.ts';
 export type StatisticsAlert = TStatistics['alerts'][number];
 
 /** Rules a point can break (ZStatisticsPoint.alerts). */
-export type PointAlertKind =
-  'aboveAlert' | 'aboveAction' | 'aboveUcl' | 'ewmaTrend' | 'censoredAboveLimit';
+export type PointAlertKind = Exclude<TStatisticsAlertKind, 'ppuBelowTarget'>;
 
 /**
  * A percent of limit as the charts and messages show it: one decimal (86.0), and two

@@ -1,3 +1,4 @@
+import { UNKNOWN_RECORD } from '#core/audit/audit-format.ts';
 import { ENTITY_DEFS, entityDef } from '#core/entities/defs/index.ts';
 import type { EntityDef } from '#core/entities/entity.ts';
 import type { FieldDef } from '#core/entities/field.ts';
@@ -15,7 +16,10 @@ function declarationOf(documentType: TControlledDocumentType): EntityDef | undef
   return ENTITY_DEFS.find((def) => def.controlled?.documentType === documentType);
 }
 
-/** Ids as 'Mixer 1 (#17)': the name a reader knows, and the id the signed content holds. */
+/**
+ * Ids as the names a reader knows ('Mixer 1'); the signed content keeps the ids, a reader has no
+ * use for them (issue 30). An id with no row left reads as an unknown record.
+ */
 async function referenceText(q: Queryable, field: FieldDef, value: unknown): Promise<string> {
   if (field.kind !== 'reference') return fieldText(value);
   const ids = (Array.isArray(value) ? value : [value]).filter(
@@ -28,7 +32,7 @@ async function referenceText(q: Queryable, field: FieldDef, value: unknown): Pro
     [ids],
   );
   const names = new Map(rows.map((row) => [row.id, row.name]));
-  return ids.map((id) => (names.has(id) ? `${names.get(id)} (#${id})` : `#${id}`)).join(', ');
+  return ids.map((id) => names.get(id) ?? UNKNOWN_RECORD).join(', ');
 }
 
 /**

@@ -1,3 +1,4 @@
+import { documentTypeLabel } from '#core/labels/enum-labels.ts';
 import { formatDateTime, type DateTimeSettings } from '#core/datetime/format-date-time.ts';
 import {
   SIGNATURE_STATE_LABELS,
@@ -70,6 +71,11 @@ function validityText(s: TSignature & { problem?: SignatureProblem }): string {
   return s.problem ? NOT_VALID[s.problem] : 'Not valid';
 }
 
+/** A signing moment to the millisecond, in UTC as the heading says, without the ISO 'T' and 'Z'. */
+export function utcMoment(iso: string): string {
+  return iso.replace('T', ' ').replace(/Z$/, '');
+}
+
 function manifest(signatures: (TSignature & { problem?: SignatureProblem })[]): unknown {
   if (signatures.length === 0)
     return { text: 'This version has no signatures yet.', italics: true };
@@ -78,7 +84,7 @@ function manifest(signatures: (TSignature & { problem?: SignatureProblem })[]): 
     s.signerRole,
     actionText(s),
     s.reason ? `${s.meaning}\nReason: ${s.reason}` : s.meaning,
-    s.signedAt,
+    utcMoment(s.signedAt),
     validityText(s),
     { text: s.contentHash, fontSize: 6 },
   ]);
@@ -114,7 +120,7 @@ export function recordPdfDefinition(pdf: RecordPdfInput): Record<string, unknown
         table: {
           widths: [110, '*'],
           body: [
-            ['Document type', pdf.documentType],
+            ['Document type', documentTypeLabel(pdf.documentType)],
             ['Document id', String(pdf.documentId)],
             ['Version', String(pdf.versionNumber)],
             ['Status', statusText(pdf.status, pdf.signatureState)],
@@ -148,6 +154,6 @@ export function recordPdfDefinition(pdf: RecordPdfInput): Record<string, unknown
 export function renderRecordPdf(pdf: RecordPdfInput): Promise<Buffer> {
   return renderPdfDocument(
     recordPdfDefinition(pdf),
-    `Carryover · ${pdf.documentType} ${pdf.documentId} · version ${pdf.versionNumber} · ${pdf.facilityName}`,
+    `Carryover · ${documentTypeLabel(pdf.documentType)} ${pdf.documentId} · version ${pdf.versionNumber} · ${pdf.facilityName}`,
   );
 }

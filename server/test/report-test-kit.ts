@@ -2,6 +2,7 @@ import ExcelJS from 'exceljs';
 import { createHash } from 'node:crypto';
 import { expect } from 'vitest';
 import type { FacilityTestFile, TestBody } from '#server/test/facility-test-file.ts';
+import { forbiddenTextReport } from '#core/labels/forbidden-text.ts';
 import { readPdfText } from './read-pdf-text.ts';
 
 /** What report tests do: generate a report and wait for its job, read its files back. */
@@ -39,6 +40,7 @@ export function reportKit(t: FacilityTestFile, F: () => string = () => t.F) {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/pdf');
     const bytes = await res.arrayBuffer();
+    // readPdfText checks the words (issue 30).
     const { text, pages } = await readPdfText(new Uint8Array(bytes));
     return { text: text.replace(/\s+/g, ' '), pages, sha256: sha(bytes), res };
   }
@@ -69,8 +71,24 @@ export function reportKit(t: FacilityTestFile, F: () => string = () => t.F) {
       sheets.set(sheet.name, rows);
       formats.set(sheet.name, numFmts);
     });
+    const cells = [...sheets.entries()].flatMap(([name, rows]) =>
+      rows.flat().map((cell) => ({ name, text: cellText(cell) })),
+    );
+    expect(
+      cells
+        .map((cell) => forbiddenTextReport(`${path} ${cell.name}`, cell.text))
+        .filter(Boolean)
+        .join('\n'),
+    ).toBe('');
     return { sheets, formats, sha256: sha(bytes), res };
   }
 
   return { sha, download, poll, generate, pdfOf, xlsxOf };
+}
+
+/** What a cell shows as text: strings and rich text; numbers, dates and formulas show no words. */
+function cellText(cell: unknown): string {
+  if (typeof cell === 'string') return cell;
+  const rich = (cell as { richText?: { text: string }[] } | null)?.richText;
+  return Array.isArray(rich) ? rich.map((part) => part.text).join('') : '';
 }

@@ -3,7 +3,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Empty, Flex, Space, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { customReportsDef } from '#core/entities/defs/custom-reports.def.ts';
-import { CUSTOM_REPORT_PER_PAGE, type TCell } from '#core/schemas/custom-reports.schemas.ts';
+import {
+  COLUMN_LABELS,
+  CUSTOM_REPORT_PER_PAGE,
+  type TCell,
+} from '#core/schemas/custom-reports.schemas.ts';
 import { saveBlob } from '#client/api/http-client.ts';
 import { serverPaging } from '#client/shared/paging.ts';
 import { useReasonAction } from '#client/shared/reason/use-reason-action.tsx';
@@ -126,7 +130,7 @@ export function CustomReportsPage() {
           {
             title: 'Columns',
             key: 'columns',
-            render: (_v, r) => r.columns.map((c) => c.key).join(', '),
+            render: (_v, r) => r.columns.map((c) => COLUMN_LABELS[c.key] ?? c.key).join(', '),
           },
           { title: 'Filters', key: 'filters', render: (_v, r) => (r.filters ?? []).length },
           { title: 'Version', dataIndex: 'version', key: 'version' },

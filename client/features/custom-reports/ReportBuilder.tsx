@@ -2,6 +2,7 @@ import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Form, Input, Select, Space, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { customReportsDef } from '#core/entities/defs/custom-reports.def.ts';
+import { filterOperatorLabel } from '#core/labels/enum-labels.ts';
 import type { ReportFilter, TReportSourceInfo } from '#core/schemas/custom-reports.schemas.ts';
 import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
 import { createEntity, updateEntity } from '#client/shared/master-data/entity-api.ts';
@@ -50,7 +51,10 @@ function FilterRow({
           aria-label={`Filter ${name + 1} operator`}
           style={{ width: 190 }}
           placeholder="Operator"
-          options={(column?.operators ?? []).map((o) => ({ value: o, label: o }))}
+          options={(column?.operators ?? []).map((o) => ({
+            value: o,
+            label: filterOperatorLabel(o),
+          }))}
         />
       </Form.Item>
       <Form.Item name={[name, 'value']} rules={[{ required: true, message: 'Enter a value' }]}>

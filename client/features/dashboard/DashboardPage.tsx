@@ -107,7 +107,11 @@ export function DashboardPage({ facility }: { facility: Facility }) {
               <Empty description="Nothing is waiting for your signature." />
             ) : (
               <>
-                <Statistic value={d.mySignatures.count} suffix="records" />
+                <Statistic
+                  value={d.mySignatures.count}
+                  // The space is part of the text: a reader (and a screen reader) gets "1 record".
+                  suffix={d.mySignatures.count === 1 ? '\u00a0record' : '\u00a0records'}
+                />
                 <List
                   size="small"
                   dataSource={d.mySignatures.items}

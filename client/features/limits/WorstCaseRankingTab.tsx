@@ -1,5 +1,6 @@
 import { Tag, Typography } from 'antd';
 import { useMemo } from 'react';
+import { rankingAttributeLabel, rankingFactorHeading } from '#core/labels/enum-labels.ts';
 import { rankingChart } from '#core/charts/ranking-chart.ts';
 import { ChartFigure } from '#client/shared/ChartFigure.tsx';
 import { useNumberFormat } from '#client/shared/use-number-format.ts';
@@ -10,16 +11,6 @@ import { useWorstCaseRanking } from './limit-reports-api.ts';
 import { ReportTable } from './ReportTable.tsx';
 
 const FACTORS = ['solubility', 'dose', 'toxicity', 'cleanability'] as const;
-const ATTRIBUTES: Record<string, string> = {
-  score: 'risk score',
-  lowestMaco: 'MACO',
-  pdeMg: 'PDE',
-  solubility: 'solubility score',
-  cleanability: 'cleanability score',
-  therapeuticDoseMg: 'therapeutic dose',
-  minBatchSize: 'minimum batch size',
-  maxDailyDose: 'maximum daily dose',
-};
 
 /** The scores of the highest-ranked products: the chart the worst-case ranking report prints. */
 function RankingChart({ products }: { products: RankedProduct[] }) {
@@ -53,7 +44,7 @@ export function WorstCaseRankingTab({ onOpen }: { onOpen: (open: OpenDerivation)
           {data.formula ? `the risk formula “${data.formula.name}”` : 'the APIC worst-case rating'}{' '}
           and ranked by{' '}
           {data.criteria
-            .map((c) => `${c.worst} ${ATTRIBUTES[c.attribute] ?? c.attribute}`)
+            .map((c) => `${c.worst} ${rankingAttributeLabel(c.attribute)}`)
             .join(', then ')}
           . Click a score to see how it was reached.
         </>
@@ -103,7 +94,7 @@ export function WorstCaseRankingTab({ onOpen }: { onOpen: (open: OpenDerivation)
           },
           ...FACTORS.map((factor) => ({
             key: factor,
-            title: `${factor.charAt(0).toUpperCase()}${factor.slice(1)} (points)`,
+            title: rankingFactorHeading(factor),
             sorter: byNumber<RankedProduct>((row) => row.scores[factor] ?? null),
             render: (_: unknown, row: RankedProduct) => {
               const score = row.scores[factor];

@@ -1,3 +1,4 @@
+import { documentTypeLabel } from '#core/labels/enum-labels.ts';
 import { Card, Table, Typography } from 'antd';
 import type { TableProps } from 'antd';
 import { Link } from 'react-router';
@@ -22,7 +23,12 @@ export function MyApprovalsPage() {
         return link ? <Link to={link}>{title}</Link> : title;
       },
     },
-    { key: 'documentType', dataIndex: 'documentType', title: 'Type' },
+    {
+      key: 'documentType',
+      dataIndex: 'documentType',
+      title: 'Type',
+      render: (type: string) => documentTypeLabel(type),
+    },
     { key: 'versionNumber', dataIndex: 'versionNumber', title: 'Version' },
     {
       key: 'status',

@@ -10,6 +10,7 @@ type SsoForm = Omit<TUpdateSsoSettingsRequest, 'version' | 'logoutUrl'> & { logo
 /** The plan's single sign-on provider (spec §2 SSO); the client secret is write-only. */
 export function SsoSettingsForm({ canEdit }: { canEdit: boolean }) {
   const [form] = Form.useForm<SsoForm>();
+  const provider = Form.useWatch('provider', form);
   const settings = useSsoSettings();
   const update = useUpdateSsoSettings();
 
@@ -50,8 +51,10 @@ export function SsoSettingsForm({ canEdit }: { canEdit: boolean }) {
     >
       <Typography.Paragraph type="secondary">
         Users of auth type SSO sign in with this OpenID Connect provider, matched by e-mail or user
-        principal name. The redirect address to register at the provider is
-        /api/v2/auth/sso/&lt;provider&gt;/verify on this server.
+        principal name. Register this redirect address at the provider:{' '}
+        <Typography.Text copyable code>
+          {redirectAddress(provider ?? current.provider ?? 'azure')}
+        </Typography.Text>
       </Typography.Paragraph>
       <Form.Item label="Single sign-on enabled" name="enabled" valuePropName="checked">
         <Switch />
@@ -99,4 +102,12 @@ export function SsoSettingsForm({ canEdit }: { canEdit: boolean }) {
       ) : null}
     </Form>
   );
+}
+
+/**
+ * The whole address the provider sends users back to, for the administrator to copy: this
+ * server's origin and the chosen provider, not a path to fill in by hand.
+ */
+function redirectAddress(provider: string): string {
+  return `${window.location.origin}/api/v2/auth/sso/${provider}/verify`;
 }

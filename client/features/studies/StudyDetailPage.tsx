@@ -130,7 +130,7 @@ function LoadedStudy({ study }: { study: TStudy }) {
               children:
                 study.limitsSnapshotId === null
                   ? 'No approved limits snapshot'
-                  : `Limits snapshot #${study.limitsSnapshotId}`,
+                  : `Limits snapshot ${study.limitsSnapshotId}`,
             },
             {
               key: 'created',

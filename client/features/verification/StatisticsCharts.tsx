@@ -2,6 +2,7 @@ import { Alert, Card, Flex, List, Statistic, Tag, Typography } from 'antd';
 import { useMemo } from 'react';
 import { ewmaChart, individualsChart, movingRangeChart } from '#core/charts/statistics-charts.ts';
 import { PPU_SUBSTITUTION_LABEL, type TStatistics } from '#core/schemas/verification.schemas.ts';
+import { statisticsAlertLabel } from '#core/labels/enum-labels.ts';
 import { ChartFigure } from '#client/shared/ChartFigure.tsx';
 import { useDateFormat } from '#client/shared/use-date-format.ts';
 import type { VerificationThresholds } from './verification-api.ts';
@@ -17,7 +18,7 @@ export function StatisticsCharts({
   stats: TStatistics;
   thresholds: VerificationThresholds;
 }) {
-  const { formatDate } = useDateFormat();
+  const { formatDate, formatDateTime } = useDateFormat();
   const charts = useMemo(
     () => [
       individualsChart(stats, thresholds, formatDate),
@@ -44,10 +45,12 @@ export function StatisticsCharts({
           locale={{ emptyText: 'No alerts' }}
           renderItem={(alert) => (
             <List.Item>
-              <Tag color={alert.kind.includes('ction') ? 'red' : 'orange'}>{alert.kind}</Tag>
+              <Tag color={alert.kind.includes('ction') ? 'red' : 'orange'}>
+                {statisticsAlertLabel(alert.kind)}
+              </Tag>
               {alert.message}
               <Typography.Text type="secondary" style={{ marginInlineStart: 8 }}>
-                {alert.takenAt}
+                {formatDateTime(alert.takenAt)}
               </Typography.Text>
             </List.Item>
           )}

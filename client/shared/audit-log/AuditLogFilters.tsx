@@ -1,4 +1,5 @@
 import { Button, Form, Input, Select, Space } from 'antd';
+import { auditActionLabel, auditDomainLabel } from '#core/audit/audit-format.ts';
 import type { AuditLogFilters } from './audit-log-api.ts';
 import { useAuditFilterOptions, useAuditLogUsers } from './audit-log-api.ts';
 
@@ -6,8 +7,9 @@ interface AuditLogFiltersProps {
   onApply: (filters: AuditLogFilters) => void;
 }
 
-const options = (values: string[] | undefined) =>
-  (values ?? []).map((v) => ({ value: v, label: v }));
+/** Codes are sent as they are and shown in words (issue 30). */
+const options = (values: string[] | undefined, label: (code: string) => string) =>
+  (values ?? []).map((v) => ({ value: v, label: label(v) }));
 
 /** The filter fields of the audit log (the screen, and the audit-log report's parameters). */
 export function AuditFilterFields({ withFacility = false }: { withFacility?: boolean }) {
@@ -20,7 +22,8 @@ export function AuditFilterFields({ withFacility = false }: { withFacility?: boo
           mode="multiple"
           allowClear
           style={{ minWidth: 180 }}
-          options={options(filterOptions.data?.domains)}
+          showSearch={{ optionFilterProp: 'label' }}
+          options={options(filterOptions.data?.domains, auditDomainLabel)}
           aria-label="Domains"
         />
       </Form.Item>
@@ -29,7 +32,8 @@ export function AuditFilterFields({ withFacility = false }: { withFacility?: boo
           mode="multiple"
           allowClear
           style={{ minWidth: 180 }}
-          options={options(filterOptions.data?.actions)}
+          showSearch={{ optionFilterProp: 'label' }}
+          options={options(filterOptions.data?.actions, auditActionLabel)}
           aria-label="Actions"
         />
       </Form.Item>

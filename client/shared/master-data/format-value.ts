@@ -38,9 +38,11 @@ export function formatFieldValue(
   if (value === null || value === undefined) return '';
   switch (field.kind) {
     case 'text':
+      return field.valueLabels?.[String(value)] ?? String(value);
     case 'longText':
-    case 'enum':
       return String(value);
+    case 'enum':
+      return field.optionLabels?.[String(value)] ?? String(value);
     case 'number':
     case 'integer':
       return typeof value === 'number' ? formatNumber(value, digits) : String(value);

@@ -1,3 +1,4 @@
+import { SAMPLE_TYPE_LABELS } from '#core/labels/enum-labels.ts';
 import type { EntityDef } from '../entity.ts';
 
 /** A detergent: its residue has a limit of its own (LD50 or its own HBEL, under ppm ceilings). */
@@ -70,7 +71,7 @@ export const analyticalMethodsDef = {
   domain: 'AnalyticalMethod',
   document: { label: 'Reference Document' },
   description:
-    'Analytical methods with their test type (spec §3: TOC, pH, Conductivity, AA, Odour, RC), LOD, LOQ and recovery per material of construction.',
+    'Analytical methods with their test type (TOC, pH, Conductivity, AA, Odour, RC), LOD, LOQ and recovery per material of construction.',
   fields: [
     { name: 'name', label: 'Name', kind: 'text', required: true },
     { name: 'methodNumber', label: 'Method number', kind: 'text', max: 100 },
@@ -86,6 +87,7 @@ export const analyticalMethodsDef = {
       label: 'Sample type',
       kind: 'enum',
       options: ['swab', 'rinse'],
+      optionLabels: SAMPLE_TYPE_LABELS,
       description:
         'What the method is validated to analyse: swab extracts or rinse water. Unset: both. A protocol refuses it for a location of the other type.',
     },

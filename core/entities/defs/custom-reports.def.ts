@@ -1,5 +1,8 @@
+import { FILTER_OPERATOR_LABELS } from '#core/labels/enum-labels.ts';
 import {
+  COLUMN_LABELS,
   CUSTOM_REPORT_SOURCES,
+  SOURCE_LABELS,
   FILTER_OPERATORS,
   customReportProblems,
 } from '#core/schemas/custom-reports.schemas.ts';
@@ -21,7 +24,7 @@ export const customReportsDef = {
   domain: 'CustomReport',
   screen: '/reports/custom',
   description:
-    'Custom reports: a named choice of a source (pairs, products, equipment, sampleResults, auditEntries), its columns in order and its filters (column, operator, value), validated against the source’s declared columns (GET report-info). Its data is paged by GET {id}/report-data/data and downloaded as xlsx by GET {id}/report-data/download.',
+    'Custom reports: a named choice of a source (product pairs, products, equipment, sample results, audit entries), its columns in order and its filters (column, operator, value), checked against the source’s columns. Its data is shown page by page and downloaded as an xlsx workbook.',
   fields: [
     { name: 'name', label: 'Name', kind: 'text', max: 200, required: true },
     {
@@ -29,13 +32,23 @@ export const customReportsDef = {
       label: 'Source',
       kind: 'enum',
       options: CUSTOM_REPORT_SOURCES,
+      optionLabels: SOURCE_LABELS,
       required: true,
     },
     {
       name: 'columns',
       label: 'Columns',
       kind: 'list',
-      of: [{ name: 'key', label: 'Column', kind: 'text', max: 64, required: true }],
+      of: [
+        {
+          name: 'key',
+          label: 'Column',
+          kind: 'text',
+          max: 64,
+          required: true,
+          valueLabels: COLUMN_LABELS,
+        },
+      ],
       required: true,
     },
     {
@@ -43,12 +56,20 @@ export const customReportsDef = {
       label: 'Filters',
       kind: 'list',
       of: [
-        { name: 'column', label: 'Column', kind: 'text', max: 64, required: true },
+        {
+          name: 'column',
+          label: 'Column',
+          kind: 'text',
+          max: 64,
+          required: true,
+          valueLabels: COLUMN_LABELS,
+        },
         {
           name: 'operator',
           label: 'Operator',
           kind: 'enum',
           options: FILTER_OPERATORS,
+          optionLabels: FILTER_OPERATOR_LABELS,
           required: true,
         },
         { name: 'value', label: 'Value', kind: 'text', max: 200, required: true },

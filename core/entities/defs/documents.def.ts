@@ -56,7 +56,7 @@ export const documentVersionsDef = {
   actions: DOCUMENT_ACTIONS,
   domain: 'DocumentVersion',
   description:
-    'The document register: one record per controlled document (protocol, report, assessment…) with its current version. It is a controlled record: every read carries its status (spec §4: BeingBuilt, BeingReviewed, BeingApproved, Approved — shown Active — and Deprecated), signatureState and versionNumber, which only signatures change (POST signatures); nobody sets the status by hand. Guarded by ReportDocument: Generate creates, Modify edits and archives.',
+    'The document register: one record per controlled document (protocol, report, assessment…) with its current version. It is a controlled record: its status (Being Built, Being reviewed, Being approved, Active, Deprecated), signing state and version number change only by signatures; nobody sets the status by hand. Generating report documents creates one; modifying report documents edits and archives it.',
   fields: [
     { name: 'documentNumber', label: 'Document number', kind: 'text', max: 100, required: true },
     { name: 'name', label: 'Title', kind: 'text', required: true },
@@ -89,7 +89,7 @@ export const legacyDocumentsDef = {
   domain: 'LegacyDocument',
   document: { label: 'File' },
   description:
-    'Legacy documents: validation documents from before the platform, recorded by number, title, category, revision, issue date, the file’s name and type (spec §3 attachment types) and where the original is kept. The file itself can be uploaded with the record (multipart) and is served by GET legacy-documents/{id}/file; its name and type then fill fileName and fileType.',
+    'Legacy documents: validation documents from before the platform, recorded by number, title, category, revision, issue date, the file’s name and type and where the original is kept. The file itself can be uploaded with the record; its name and type then fill the file name and file type.',
   fields: [
     { name: 'documentNumber', label: 'Document number', kind: 'text', max: 100, required: true },
     { name: 'name', label: 'Title', kind: 'text', required: true },

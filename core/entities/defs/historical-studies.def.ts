@@ -19,7 +19,7 @@ export const historicalStudiesDef = {
   resource: 'QualificationTask',
   domain: 'HistoricalStudy',
   description:
-    'Historical studies: a cleaning validation study of a product on a production (its equipment train) completed outside the platform, with its type, completion date (YYYY-MM-DD), outcome, the surface limit it was judged against (mg/sqcm or another surface-limit unit) and the report. A Validated study covers its product on that train in cleaning assessments; a limit lower now than the one validated shows the cell as tightened. Guarded by QualificationTask.',
+    'Historical studies: a cleaning validation study of a product on a production (its equipment train) completed outside the platform, with its type, completion date (YYYY-MM-DD), outcome, the surface limit it was judged against (mg/sqcm or another surface-limit unit) and the report. A Validated study covers its product on that train in cleaning assessments; a limit lower now than the one validated shows the cell as tightened. Needs the qualification task permissions.',
   fields: [
     { name: 'productId', label: 'Product', kind: 'reference', entity: 'products', required: true },
     {

@@ -17,7 +17,7 @@ export const historicalStudyResultsDef = {
   resource: 'QualificationTask',
   domain: 'HistoricalStudyResult',
   description:
-    'Results of historical studies, as percent of the limit they were judged against then, with where they were taken (equipment, sampling location) and the residue type; counted in the ongoing verification statistics when their study is marked "Count in statistics". Guarded by QualificationTask.',
+    'Results of historical studies, as percent of the limit they were judged against then, with where they were taken (equipment, sampling location) and the residue type; counted in the ongoing verification statistics when their study is marked "Count in statistics". Needs the qualification task permissions.',
   fields: [
     {
       name: 'historicalStudyId',

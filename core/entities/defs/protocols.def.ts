@@ -2,6 +2,7 @@ import { STUDY_TYPES } from '#core/schemas/cleaning-assessments.schemas.ts';
 import { MICROBIAL_KINDS, SAMPLE_TYPES } from '#core/schemas/verification.schemas.ts';
 import type { PropertyError } from '#core/errors/errors.ts';
 import { FAILED_RUN_POLICIES, FAILED_RUN_POLICY_LABELS } from '#core/verification/study-outcome.ts';
+import { LIMIT_BASES, LIMIT_BASIS_LABELS, SAMPLE_TYPE_LABELS } from '#core/labels/enum-labels.ts';
 import type { EntityDef } from '../entity.ts';
 
 /*
@@ -13,8 +14,6 @@ import type { EntityDef } from '../entity.ts';
 
 /** Consecutive passing runs a study needs when the protocol does not say (spec §4). */
 export const DEFAULT_REQUIRED_PASSES = 3;
-
-export const LIMIT_BASES = ['equipmentWise', 'productWise'] as const;
 
 /** Fewer passing runs than the usual three is a decision to be justified. */
 export function protocolProblems(values: Readonly<Record<string, unknown>>): PropertyError[] {
@@ -43,7 +42,7 @@ export const protocolsDef = {
   domain: 'Protocol',
   screen: '/protocols',
   description:
-    'Cleaning validation protocols: the study type, the production (equipment train), its equipment and products (or worst-case product group), the cleaning procedure and agent, the sampling plan (location, swab or rinse, analytical method), the microbial sampling (location or final rinse, contact plate, swab, rinse or endotoxin, microbial method), hold-time maxima, the consecutive passing runs required (3 unless justified), the limit basis and the approved limits snapshot its acceptance criteria come from. A controlled document (Protocol): a study starts only from an approved version and keeps it. Guarded by QualificationTask.',
+    'Cleaning validation protocols: the study type, the production (equipment train), its equipment and products (or worst-case product group), the cleaning procedure and agent, the sampling plan (location, swab or rinse, analytical method), the microbial sampling (location or final rinse, contact plate, swab, rinse or endotoxin, microbial method), hold-time maxima, the consecutive passing runs required (3 unless justified), the limit basis and the approved limits snapshot its acceptance criteria come from. A controlled document: a study starts only from an approved version and keeps it. Needs the qualification task permissions.',
   fields: [
     { name: 'protocolNumber', label: 'Protocol number', kind: 'text', max: 100, required: true },
     { name: 'name', label: 'Title', kind: 'text', required: true },
@@ -98,6 +97,7 @@ export const protocolsDef = {
           label: 'Sample type',
           kind: 'enum',
           options: SAMPLE_TYPES,
+          optionLabels: SAMPLE_TYPE_LABELS,
           required: true,
         },
         {
@@ -167,7 +167,8 @@ export const protocolsDef = {
       label: 'Limit basis',
       kind: 'enum',
       options: LIMIT_BASES,
-      description: 'equipmentWise (unset) or productWise.',
+      optionLabels: LIMIT_BASIS_LABELS,
+      description: 'Equipment-wise (unset) or product-wise.',
     },
     {
       // Added later: a protocol without it leaves the choice to the study type when a study

@@ -11,7 +11,7 @@ export const rpnCategoriesDef = {
   resource: 'RPNCategory',
   domain: 'RPNCategory',
   description:
-    'Risk categories used in risk priority numbers (FMEA, ICH Q9): a factor such as solubility, toxicity or cleanability, the RPN dimension it scores (severity, occurrence or detectability), and its levels, each with a label and a score. `variable` is the name risk formulas use for the category’s score.',
+    'Risk categories used in risk priority numbers (FMEA, ICH Q9): a factor such as solubility, toxicity or cleanability, the RPN dimension it scores (severity, occurrence or detectability), and its levels, each with a label and a score. Its variable is the name risk formulas use for the category’s score.',
   fields: [
     { name: 'name', label: 'Name', kind: 'text', required: true },
     {
@@ -85,7 +85,7 @@ export const selectionCriteriaDef = {
   domain: 'SelectionCriteria',
   verbs: 'post-or-put',
   description:
-    'Selection criteria: how the worst-case product is chosen per equipment item, equipment group or production (lowest MACO, most toxic, least soluble, hardest to clean, highest RPN by a risk formula…). `criteriaId` is the facility’s own identifier of the criterion; `priority` orders criteria when several apply (1 first).',
+    'Selection criteria: how the worst-case product is chosen per equipment item, equipment group or production (lowest MACO, most toxic, least soluble, hardest to clean, highest RPN by a risk formula…). The criterion id is the facility’s own identifier of the criterion; the priority orders criteria when several apply (1 first).',
   fields: [
     { name: 'criteriaId', label: 'Criteria ID', kind: 'text', max: 50, required: true },
     { name: 'name', label: 'Name', kind: 'text', required: true },

@@ -1,3 +1,4 @@
+import { SAMPLE_TYPE_LABELS } from '#core/labels/enum-labels.ts';
 import type { EntityDef } from '../entity.ts';
 
 /**
@@ -24,6 +25,7 @@ export const samplesDef = {
       label: 'Sample type',
       kind: 'enum',
       options: ['swab', 'rinse'],
+      optionLabels: SAMPLE_TYPE_LABELS,
       required: true,
     },
     { name: 'analyticalTest', label: 'Analytical test', kind: 'text' },

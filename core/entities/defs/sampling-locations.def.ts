@@ -1,3 +1,4 @@
+import { SAMPLE_TYPE_LABELS } from '#core/labels/enum-labels.ts';
 import { MATERIALS } from '#core/schemas/equipment-extras.schemas.ts';
 import type { EntityDef } from '../entity.ts';
 
@@ -26,6 +27,7 @@ export const samplingLocationsDef = {
       label: 'Sample type',
       kind: 'enum',
       options: ['swab', 'rinse'],
+      optionLabels: SAMPLE_TYPE_LABELS,
       required: true,
     },
     {

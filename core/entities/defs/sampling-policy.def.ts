@@ -1,3 +1,4 @@
+import { SAMPLE_TYPE_LABELS } from '#core/labels/enum-labels.ts';
 import type { EntityDef } from '../entity.ts';
 import { attributeProblems, policyProblems } from './sampling-policy.checks.ts';
 
@@ -19,7 +20,7 @@ export const samplingPolicyDef = {
   domain: 'SamplingPolicy',
   verbs: 'put-delete',
   description:
-    'Sampling policies: the sample type (swab or rinse), the default swab area (surface area) or rinse volume, and which sampling locations of an item of equipment must be sampled: a number of locations per item (`locationsPerEquipment`), or every location whose risk score is at least `minimumRiskScore`. Exactly one of the two is given. A swab policy needs a swab area, a rinse policy a rinse volume.',
+    'Sampling policies: the sample type (swab or rinse), the default swab area (surface area) or rinse volume, and which sampling locations of an item of equipment must be sampled: a number of locations per item, or every location whose risk score is at least a minimum risk score. Exactly one of the two is given. A swab policy needs a swab area, a rinse policy a rinse volume.',
   fields: [
     { name: 'name', label: 'Name', kind: 'text', required: true },
     {
@@ -27,6 +28,7 @@ export const samplingPolicyDef = {
       label: 'Sample type',
       kind: 'enum',
       options: ['swab', 'rinse'],
+      optionLabels: SAMPLE_TYPE_LABELS,
       required: true,
     },
     {

@@ -1,3 +1,4 @@
+import { SAMPLE_TYPE_LABELS } from '#core/labels/enum-labels.ts';
 import type { EntityDef } from '../entity.ts';
 
 /** A way of taking a sample (swab or rinse) with the defaults a new sampling location starts from. */
@@ -10,7 +11,7 @@ export const samplingTypesDef = {
   resource: 'SamplingMethod',
   domain: 'SamplingType',
   description:
-    'Sampling types: swab or rinse (spec §3 sample types) with their defaults: the area a swab covers (25 sqcm, a 5 × 5 cm template, is usual), the rinse volume, the volume a swab is extracted into (needed to judge a swab result against a method LOQ given as a concentration), and the recovery of the sampling step. Every facility starts with a "Swab" (25 sqcm) and a "Rinse" (1 L) type.',
+    'Sampling types: swab or rinse with their defaults: the area a swab covers (25 sqcm, a 5 × 5 cm template, is usual), the rinse volume, the volume a swab is extracted into (needed to judge a swab result against a method LOQ given as a concentration), and the recovery of the sampling step. Every facility starts with a "Swab" (25 sqcm) and a "Rinse" (1 L) type.',
   fields: [
     { name: 'name', label: 'Name', kind: 'text', required: true },
     {
@@ -18,6 +19,7 @@ export const samplingTypesDef = {
       label: 'Sample type',
       kind: 'enum',
       options: ['swab', 'rinse'],
+      optionLabels: SAMPLE_TYPE_LABELS,
       required: true,
     },
     {

@@ -1,3 +1,4 @@
+import { auditActionLabel, auditDomainLabel } from '#core/audit/audit-format.ts';
 import { validationError } from '#core/errors/errors.ts';
 import {
   ZAuditLogExportQuery,
@@ -53,8 +54,10 @@ export function filterSummary(
   facilityName: string | undefined,
 ): string {
   const parts: string[] = [];
-  if (filters.domains?.length) parts.push(`Domains: ${filters.domains.join(', ')}`);
-  if (filters.actions?.length) parts.push(`Actions: ${filters.actions.join(', ')}`);
+  if (filters.domains?.length)
+    parts.push(`Domains: ${filters.domains.map(auditDomainLabel).join(', ')}`);
+  if (filters.actions?.length)
+    parts.push(`Actions: ${filters.actions.map(auditActionLabel).join(', ')}`);
   if (filters.userIds?.length) {
     parts.push(`Users: ${filters.userIds.map((id) => userNames.get(id) ?? `#${id}`).join(', ')}`);
   }

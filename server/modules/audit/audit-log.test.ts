@@ -1,3 +1,4 @@
+import { forbiddenTextReport } from '#core/labels/forbidden-text.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser, permissionsWith, type BuiltUser } from '#server/test/factories.ts';
 import { startTestServer, type TestServer } from '#server/test/test-server.ts';
@@ -258,9 +259,11 @@ describe('GET /api/v2/audit_logs/export', () => {
     expect(text).toContain('Audit Logs');
     expect(text).toContain('Oral Solid Dosage Plant');
     expect(text).toContain('Filters: Domains: Equipment; Actions: Archive');
+    // Issue 30: words, never codes, record ids, ISO times or JSON.
+    expect(forbiddenTextReport('Audit Logs.pdf', text)).toBe('');
     expect(text).toContain('4 rows');
     for (const i of [3, 6, 9, 12]) {
-      expect(text).toContain(`Equipment #EQ-${i}`);
+      expect(text).toContain(`Equipment EQ-${i}`);
       expect(text).toContain(`Reason A${i}`);
       expect(text).toContain(`Surface area: was ${i}, now ${i + 1}`);
     }

@@ -16,7 +16,19 @@ const UNDECLARED_NAMES: Readonly<Record<string, string>> = {
   defaultUnits: `select id, short_name as name from default_units
                   where id = any($1::int[])
                     and facility_id in (select id from facilities where plan_id = $2)`,
+  reports: inPlan('reports', `number || ' ' || title`),
+  changeAssessments: inPlan('change_assessments', 'title'),
+  cleaningAssessments: inPlan('cleaning_assessments', 'number'),
+  studies: inPlan('studies', 'title'),
+  deviations: inPlan('deviations', 'title'),
 };
+
+/** A facility table's names, as a row of the caller's plan says them. */
+function inPlan(table: string, name: string): string {
+  return `select id, ${name} as name from ${table}
+           where id = any($1::int[])
+             and facility_id in (select id from facilities where plan_id = $2)`;
+}
 
 /**
  * The names of the records a set of audit rows is about or points to, one query per record

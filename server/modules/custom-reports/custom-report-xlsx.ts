@@ -1,3 +1,4 @@
+import { filterOperatorLabel } from '#core/labels/enum-labels.ts';
 import type { TCell } from '#core/schemas/custom-reports.schemas.ts';
 import { styleHeader } from '../master/master-export.ts';
 import type { ResolvedReport } from './custom-reports.service.ts';
@@ -33,11 +34,16 @@ export async function customReportXlsx(
   about.addRow(['Report', report.name]);
   about.addRow(['Source', report.source.label]);
   for (const f of report.filters) {
-    about.addRow(['Filter', `${f.column.label} ${f.operator} ${String(f.value)}`]);
+    about.addRow([
+      'Filter',
+      `${f.column.label} ${filterOperatorLabel(f.operator)} ${String(f.value)}`,
+    ]);
   }
   about.addRow(['Rows', meta.total]);
   about.addRow(['Exported by', meta.exportedBy]);
-  about.addRow(['Exported at (UTC)', meta.exportedAt.toISOString()]);
+  // A date cell, not an ISO string: the reader's Excel shows it as a date and time.
+  about.addRow(['Exported at (UTC)', meta.exportedAt]);
+  about.getCell(`B${about.rowCount}`).numFmt = 'yyyy-mm-dd hh:mm:ss';
   styleHeader(about);
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }

@@ -1,3 +1,4 @@
+import { forbiddenTextReport } from '#core/labels/forbidden-text.ts';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TMacPairsPage } from '#core/schemas/mac-matrix.schemas.ts';
@@ -385,6 +386,18 @@ describe('GET {id}/report-data/download', () => {
     expect(sheet.getRow(2).values).toEqual([undefined, 'E1', 125000]);
     const about = workbook.getWorksheet('About')!;
     expect(about.getRow(2).values).toEqual([undefined, 'Report', 'Large equipment']);
+    expect(about.getRow(4).values).toEqual([
+      undefined,
+      'Filter',
+      'Surface area greater than or equal to 10000',
+    ]);
+    // Issue 30: words on every sheet, no code, ISO time or JSON.
+    for (const each of [sheet, about])
+      each.eachRow((r) =>
+        (r.values as unknown[]).forEach((cell) => {
+          if (typeof cell === 'string') expect(forbiddenTextReport(each.name, cell)).toBe('');
+        }),
+      );
     const [row] = await t.server.db.query<{ new_values: { fileName: string; rows: number } }>(
       `select new_values from audit_log where domain = 'CustomReport' and action = 'Export' order by id desc limit 1`,
     );

@@ -1,4 +1,5 @@
 import { formatQuantity } from '#core/units/format-number.ts';
+import { auditActionLabel, auditDomainLabel } from '#core/audit/audit-format.ts';
 import { individualsChart, type Thresholds } from '#core/charts/statistics-charts.ts';
 import { formatDate, formatDateTime } from '#core/datetime/format-date-time.ts';
 import { DECISION_LABELS, type TDecision } from '#core/schemas/change-assessments.schemas.ts';
@@ -218,7 +219,11 @@ export function annualSummaryPdfContent(data: AnnualSummaryData): unknown[] {
     table(
       ['*', 160, 80],
       ['Entity', 'Action', 'Changes'],
-      data.masterData.map((m) => [m.domain, m.action, String(m.count)]),
+      data.masterData.map((m) => [
+        auditDomainLabel(m.domain),
+        auditActionLabel(m.action),
+        String(m.count),
+      ]),
       'No master-data change was recorded in the period.',
     ),
     h('Conclusion'),

@@ -1,3 +1,4 @@
+import { auditActionLabel, auditDomainLabel } from '#core/audit/audit-format.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { individualsChart } from '#core/charts/statistics-charts.ts';
 import type { TStatistics } from '#core/schemas/verification.schemas.ts';
@@ -156,7 +157,9 @@ describe('An annual summary', () => {
       [t.facilityId, MASTER_DATA_DOMAINS, report.asOf],
     );
     expect(counts.length).toBeGreaterThan(0);
-    for (const c of counts) expect(text).toContain(`${c.domain} ${c.action} ${c.n}`);
+    // Domains and actions in words (issue 30), as the audit log names them.
+    for (const c of counts)
+      expect(text).toContain(`${auditDomainLabel(c.domain)} ${auditActionLabel(c.action)} ${c.n}`);
     // The conclusion, then the custom sections in their order, then the signature page.
     expect(text).toContain('1 change assessment approved in the period');
     expect(text).toContain('2 studies open in the period');

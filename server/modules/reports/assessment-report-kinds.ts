@@ -391,7 +391,7 @@ export const cleaningAssessmentReport: ReportKind = {
         ? ([
             [
               'Limits snapshot',
-              result.limitsSnapshotId === null ? '—' : `#${result.limitsSnapshotId}`,
+              result.limitsSnapshotId === null ? '—' : String(result.limitsSnapshotId),
             ],
             ['Engine input (SHA-256)', result.inputHash],
             [

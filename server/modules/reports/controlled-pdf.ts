@@ -6,6 +6,7 @@ import type {
   TSignatureState,
 } from '#core/schemas/signatures.schemas.ts';
 import { statusText } from '#server/records/record-pdf.ts';
+import { labelFromName } from '#core/entities/labels.ts';
 import { canonicalJson } from '#server/records/controlled.ts';
 import { landscapePage, renderPdfDocument } from '#server/util/pdf/render-pdf.ts';
 
@@ -112,8 +113,8 @@ function regenerationPage(input: ControlledPdfInput): unknown[] {
     ['Data SHA-256', input.dataHash],
     ...input.files.map((f): [string, string] => [`${f.format} file SHA-256`, f.sha256]),
     ['Limits snapshot', input.limitsSnapshotId === null ? 'none' : String(input.limitsSnapshotId)],
-    ['Data as of (UTC)', input.asOf ?? '—'],
-    ['Parameters', canonicalJson(input.parameters)],
+    ['Data as of (UTC)', input.asOf ? exactUtc(input.asOf) : '—'],
+    ['Parameters', parametersText(input.parameters)],
   ];
   return [
     { text: 'Hashes and parameters to regenerate this report', style: 'h2', pageBreak: 'before' },
@@ -129,6 +130,34 @@ function regenerationPage(input: ControlledPdfInput): unknown[] {
       layout: 'lightHorizontalLines',
     },
   ];
+}
+
+/**
+ * The moment to the millisecond, as regeneration needs it, written for a reader:
+ * "2026-12-05 21:58:09.359 UTC" rather than the ISO form.
+ */
+function exactUtc(iso: string): string {
+  const moment = new Date(iso);
+  if (Number.isNaN(moment.getTime())) return iso;
+  return `${moment.toISOString().replace('T', ' ').replace('Z', '')} UTC`;
+}
+
+/** A stored value in words: codes by their labels, lists joined, nested values by their names. */
+function parameterValue(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '—';
+  if (Array.isArray(value)) return value.map(parameterValue).join(', ');
+  if (typeof value === 'object') return parametersText(value as Record<string, unknown>);
+  if (typeof value === 'string' && /[a-z][A-Z]/.test(value)) return labelFromName(value);
+  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  return String(value);
+}
+
+/** The parameters a report was generated from, one "Name: value" per key in key order. */
+function parametersText(parameters: Record<string, unknown>): string {
+  return Object.keys(parameters)
+    .sort()
+    .map((key) => `${labelFromName(key)}: ${parameterValue(parameters[key])}`)
+    .join('; ');
 }
 
 /** The pdfmake document and the page frame of a controlled report. */

@@ -56,7 +56,7 @@ describe('A run report and a study report', () => {
   it('prints the cleaning event, inspection, each result against its limit and the release flag', async () => {
     const report = await generate({ kind: 'run', runId: second.id });
     expect(report.error).toBeNull();
-    expect(report.title).toBe(`Run #2 of ${second.studyNumber}`);
+    expect(report.title).toBe(`Run 2 of ${second.studyNumber}`);
     const { text } = await pdfOf(`/reports/run/${report.id}/pdf`);
     expect(text).toContain(`${second.studyNumber}: Study 1`);
     expect(text).toContain('Cleaning event');
@@ -105,7 +105,7 @@ describe('A run report and a study report', () => {
     expect(text).toContain(
       `Consecutive passing runs ${study.consecutivePasses} of ${study.requiredPasses} required`,
     );
-    expect(text).toContain(`#1`);
+    expect(text).toMatch(/Outcome Release Record 1 /);
     expect(text).toContain(`${run.verdict} Can be released`);
     expect(text).toContain(`${second.verdict} Cannot be released`);
     expect(text).toContain(`${deviation.number} #2 Process Valve swab above limit`);
@@ -161,7 +161,7 @@ describe('A change assessment report', () => {
     ).body.signatures as TestBody[];
     expect(signatures).toHaveLength(1);
     expect(text).toContain(`${signatures[0]!.printedName} Submitter Submit`);
-    expect(text).toContain('Record version 1, BeingApproved');
+    expect(text).toContain('Record version 1, Being approved');
     await sameAsOfItsDate(report);
   });
 });

@@ -1,4 +1,5 @@
 import { formatNumber, formatQuantity } from '#core/units/format-number.ts';
+import { rankingAttributeLabel, rankingFactorHeading } from '#core/labels/enum-labels.ts';
 import { rankingChart } from '#core/charts/ranking-chart.ts';
 import type { DateTimeSettings } from '#core/datetime/format-date-time.ts';
 import { productionsDef } from '#core/entities/defs/index.ts';
@@ -105,7 +106,7 @@ const worstCase: ReportKind = {
       {
         text: [
           `${rows.length} products · formula: ${data.formula ? `${data.formula.name} (${data.formula.expression})` : 'APIC worst-case rating'}\n`,
-          `Ranked by: ${data.criteria.map((c) => `${c.attribute} (${c.worst})`).join(', ') || 'highest score, then lowest MACO'}`,
+          `Ranked by: ${data.criteria.map((c) => `${c.worst} ${rankingAttributeLabel(c.attribute)}`).join(', ') || 'highest score, then lowest MACO'}`,
         ],
         margin: [0, 0, 0, 8],
       },
@@ -116,7 +117,13 @@ const worstCase: ReportKind = {
           headerRows: 1,
           widths: [30, '*', ...factors.map(() => 55), 55, 70],
           body: [
-            [th('Rank'), th('Product'), ...factors.map(th), th('Score'), th('Lowest MACO')],
+            [
+              th('Rank'),
+              th('Product'),
+              ...factors.map((f) => th(rankingFactorHeading(f))),
+              th('Score'),
+              th('Lowest MACO'),
+            ],
             ...rows.map((p) => [
               String(p.rank),
               p.id,
@@ -157,7 +164,13 @@ const worstCase: ReportKind = {
         {
           name: 'Ranking',
           rows: [
-            ['Rank', 'Product', ...factors, 'Score (points)', 'Lowest MACO (mg)'],
+            [
+              'Rank',
+              'Product',
+              ...factors.map(rankingFactorHeading),
+              'Score (points)',
+              'Lowest MACO (mg)',
+            ],
             ...rows.map((p) => [
               p.rank,
               p.id,

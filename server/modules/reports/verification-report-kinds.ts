@@ -182,7 +182,7 @@ export const studyReport: ReportKind = {
   },
   pdfContent(raw, settings, record) {
     const data = raw as StudyData;
-    const runNumber = new Map(data.runs.map((r) => [r.id, `#${r.sequence}`]));
+    const runNumber = new Map(data.runs.map((r) => [r.id, `Run ${r.sequence}`]));
     return [
       facts([
         ['Study', `${data.number}: ${data.title}`],
@@ -192,7 +192,7 @@ export const studyReport: ReportKind = {
           'Protocol',
           `${data.protocol.number ? `${data.protocol.number} ` : ''}${data.protocol.name}, version ${data.protocol.versionNumber}`,
         ],
-        ['Limits snapshot', data.limitsSnapshotId === null ? '—' : `#${data.limitsSnapshotId}`],
+        ['Limits snapshot', data.limitsSnapshotId === null ? '—' : String(data.limitsSnapshotId)],
         ['Study outcome', data.outcome],
         [
           'Consecutive passing runs',
@@ -211,7 +211,7 @@ export const studyReport: ReportKind = {
             [35, 110, 110, 55, 110, '*'],
             ['Run', 'Started', 'Ended', 'Outcome', 'Release', 'Record'],
             data.runs.map((r) => [
-              `#${r.sequence}`,
+              String(r.sequence),
               when(r.startedAt, settings),
               when(r.endedAt, settings),
               r.verdict,
@@ -366,7 +366,7 @@ export const runReport: ReportKind = {
       deviations: await deviationsAt(q, facilityId, asOf, [id]),
       signatures: await signaturesAt(q, facilityId, 'Run', id, asOf),
     };
-    return { title: `Run #${run.sequence} of ${data.study.number}`, data };
+    return { title: `Run ${run.sequence} of ${data.study.number}`, data };
   },
   pdfContent(raw, settings, record) {
     const data = raw as RunData;
@@ -376,7 +376,7 @@ export const runReport: ReportKind = {
     return [
       facts([
         ['Study', `${data.study.number}: ${data.study.title}`],
-        ['Run', `#${data.sequence}`],
+        ['Run', String(data.sequence)],
         ['Record', versionText(data.version as RecordVersionAt | null, record)],
         ['Outcome', data.verdict],
         ['Release flag', RELEASE_LABELS[data.releaseFlag]],
