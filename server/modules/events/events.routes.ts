@@ -1,0 +1,95 @@
+import type { ServerResponse } from 'node:http';
+import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
+import { typed, type AppContext } from '#server/http/app-context.ts';
+import {
+  facilityPermissions,
+  sessionLimitsOf,
+  sessionOf,
+  tokenOf,
+} from '#server/http/session-guard.ts';
+import { resolveSession } from '#server/sessions/session-lookup.ts';
+import { createLiveEvents, type LiveChange } from './live-events.ts';
+
+/** Proxies close a response that stays silent for long (nginx: 60 s); a comment line every
+ * HEARTBEAT_MS keeps it open and tells the client the stream is alive. */
+export const HEARTBEAT_MS = 15_000;
+// The client waits this long before its first reconnect (it backs off from there).
+const RETRY_MS = 2_000;
+
+const frame = (event: string, data: object) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+
+/**
+ * `GET {F}/events`: the facility's changes as server-sent events, so that a record, list or
+ * dashboard open in one browser follows what another user changes or signs (issue 30). Each
+ * event names a kind, an id and a version only; the screens read the content again through
+ * their own guarded routes.
+ */
+export function registerLiveEventRoutes({ app, db, config, permitMember }: AppContext): void {
+  const r = typed(app);
+  const F = '/api/v2/plans/:plan/facilities/:facility';
+  const live = createLiveEvents(db);
+  const open = new Set<ServerResponse>();
+  const limits = sessionLimitsOf(config);
+
+  // An open stream would hold the server's close for ever: shutdown ends them first.
+  app.addHook('preClose', async () => {
+    for (const response of open) response.end();
+    open.clear();
+    await live.settled();
+  });
+
+  r.get(
+    `${F}/events`,
+    {
+      preHandler: permitMember(),
+      schema: {
+        tags: ['events'],
+        summary: "The facility's changes as they commit (server-sent events)",
+        description:
+          'A `text/event-stream`: `ready` once listening, then `change` with `{ kind, id, version }` for every record of the facility written or signed by anyone, and a comment line every 15 s. Only facilities granted to the caller; a user without a role in the facility gets 403. The stream ends when the session ends or the grant is withdrawn.',
+        params: ZFacilityParams,
+      },
+    },
+    async (request, reply) => {
+      const { plan, facility } = request.params;
+      const token = tokenOf(request);
+      const isBackground = true;
+      reply.hijack();
+      const response = reply.raw;
+      response.writeHead(200, {
+        ...(reply.getHeaders() as Record<string, string>),
+        'x-request-id': request.id,
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        connection: 'keep-alive',
+        // nginx buffers responses unless told not to; events must pass at once.
+        'x-accel-buffering': 'no',
+      });
+      response.write(`retry: ${RETRY_MS}\n${frame('ready', {})}`);
+      open.add(response);
+
+      const send = (change: LiveChange) => response.write(frame('change', change));
+      const unsubscribe = live.subscribe(facility, send);
+      const end = () => {
+        clearInterval(heartbeat);
+        unsubscribe();
+        open.delete(response);
+        if (!response.writableEnded) response.end();
+      };
+      // Each heartbeat reads the session again: a signed-out, expired or withdrawn user stops
+      // hearing the facility within one beat (21 CFR 11.10(d), access limited to authorised
+      // individuals).
+      const heartbeat = setInterval(() => {
+        void resolveSession(db, token, limits, { isBackground })
+          .then((session) => {
+            if (session.sessionId !== sessionOf(request).sessionId)
+              throw new Error('other session');
+            facilityPermissions(session, plan, facility);
+            response.write(': heartbeat\n\n');
+          })
+          .catch(end);
+      }, HEARTBEAT_MS).unref();
+      response.on('close', end);
+    },
+  );
+}

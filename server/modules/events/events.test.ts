@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildUser, permissionsWith } from '#server/test/factories.ts';
+import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
+import { policyApprover, type Signer } from '#server/test/policy-in-force.ts';
+import { ADMIN, facilityPath } from '#server/test/test-server.ts';
+
+const t = useFacilityTestServer();
+
+interface Heard {
+  event: string;
+  data: Body;
+}
+
+/** An open event stream as a browser holds it: every event heard so far, in order. */
+async function listen(path: string, token: string) {
+  const abort = new AbortController();
+  const response = await fetch(`${t.server.url}${path}/events`, {
+    headers: { token, 'x-background-refresh': 'true' },
+    signal: abort.signal,
+  });
+  const heard: Heard[] = [];
+  const reading = (async () => {
+    if (!response.ok || !response.body) return;
+    const decoder = new TextDecoder();
+    let buffer = '';
+    try {
+      for await (const chunk of response.body) {
+        buffer += decoder.decode(chunk as Uint8Array, { stream: true });
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const event = /^event: (.*)$/m.exec(block)?.[1];
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (event && data) heard.push({ event, data: JSON.parse(data) as Body });
+        }
+      }
+    } catch {
+      // Aborted by the test.
+    }
+  })();
+  return {
+    response,
+    heard,
+    async until(match: (heard: Heard) => boolean, ms = 5000): Promise<Heard> {
+      const started = Date.now();
+      for (;;) {
+        const found = heard.find(match);
+        if (found) return found;
+        if (Date.now() - started > ms)
+          throw new Error(`not heard in ${ms} ms: ${JSON.stringify(heard)}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+    async close() {
+      abort.abort();
+      await reading;
+    },
+  };
+}
+
+async function memberOf(facilityId: number) {
+  const user = await buildUser(t.server.db, {
+    facilityIds: [facilityId],
+    permissions: permissionsWith({ CleaningPolicy: ['Get'] }),
+  });
+  return t.server.login(user.username, user.password);
+}
+
+describe('GET {F}/events', () => {
+  let F2: string;
+  let userA: string;
+  let userOther: string;
+  let approverB: Signer;
+  const streams: Awaited<ReturnType<typeof listen>>[] = [];
+
+  beforeAll(async () => {
+    F2 = await facilityPath(t.server, 1);
+    const facility2 = Number(/facilities\/(\d+)/.exec(F2)?.[1]);
+    userA = await memberOf(t.facilityId);
+    userOther = await memberOf(facility2);
+    approverB = await policyApprover(t.server, t.F);
+  });
+  afterAll(async () => {
+    for (const stream of streams) await stream.close();
+  });
+
+  it('is refused (403) to a user without a role in the facility, and 401 without a session', async () => {
+    const refused = await fetch(`${t.server.url}${t.F}/events`, { headers: { token: userOther } });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ errName: 'NotAllowed' });
+    const anonymous = await fetch(`${t.server.url}${t.F}/events`);
+    expect(anonymous.status).toBe(401);
+  });
+
+  it("tells A within seconds that B signed a record of A's facility, and tells the other facility nothing", async () => {
+    const a = await listen(t.F, userA);
+    const other = await listen(F2, userOther);
+    streams.push(a, other);
+    expect(a.response.status).toBe(200);
+    expect(a.response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    await a.until((h) => h.event === 'ready');
+    await other.until((h) => h.event === 'ready');
+
+    // The administrator edits the microbial limit policy and submits it; B approves it.
+    const path = `${t.F}/microbial-cleaning-limit-policies`;
+    const current = await t.call('GET', path);
+    const saved = await t.call('POST', path, {
+      version: current.body.version,
+      rinseLimit: 12,
+      reason: 'WFI rinse',
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    const ref = { documentType: 'CleaningLimitPolicy', documentId: saved.body.id };
+    const submit = await t.call('POST', `${t.F}/signatures`, {
+      ...ref,
+      action: 'Submit',
+      password: ADMIN.password,
+    });
+    expect(submit.status, JSON.stringify(submit.body)).toBe(200);
+    const heardBefore = a.heard.length;
+    const signedAt = Date.now();
+    const approve = await t.server.request<Body>('POST', `${t.F}/signatures`, {
+      token: approverB.token,
+      body: { ...ref, action: 'Approve', password: approverB.password },
+    });
+    expect(approve.status, JSON.stringify(approve.body)).toBe(200);
+    expect(approve.body.document.status).toBe('Approved');
+
+    const [row] = await t.server.db.query<{ table_name: string; version: number }>(
+      `select table_name, version from record_versions
+        where record_id = $1 and facility_id = $2 order by id desc limit 1`,
+      [saved.body.id, t.facilityId],
+    );
+    const heard = await a.until(
+      (h, index = a.heard.indexOf(h)) =>
+        index >= heardBefore &&
+        h.event === 'change' &&
+        h.data.kind === row!.table_name &&
+        h.data.id === saved.body.id &&
+        h.data.version === row!.version,
+    );
+    expect(Date.now() - signedAt).toBeLessThan(5000);
+    // Ids, kinds and versions only: never the record's content.
+    expect(Object.keys(heard.data).sort()).toEqual(['id', 'kind', 'version']);
+
+    // The other facility's stream heard its own ready and nothing of facility 1.
+    expect(other.heard.filter((h) => h.event === 'change')).toEqual([]);
+  });
+
+  it("tells the other facility's user about their own facility only", async () => {
+    const other = await listen(F2, userOther);
+    streams.push(other);
+    await other.until((h) => h.event === 'ready');
+    const res = await t.call('POST', `${F2}/apis`, { name: 'Live event API' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const id = (res.body.result?.id ?? res.body.id) as number;
+    await other.until((h) => h.event === 'change' && h.data.id === id);
+  });
+});
