@@ -10,9 +10,6 @@ import {
 import { resolveSession } from '#server/sessions/session-lookup.ts';
 import { createLiveEvents, type LiveChange } from './live-events.ts';
 
-/** Proxies close a response that stays silent for long (nginx: 60 s); a comment line every
- * HEARTBEAT_MS keeps it open and tells the client the stream is alive. */
-export const HEARTBEAT_MS = 15_000;
 // The client waits this long before its first reconnect (it backs off from there).
 const RETRY_MS = 2_000;
 
@@ -30,6 +27,9 @@ export function registerLiveEventRoutes({ app, db, config, permitMember }: AppCo
   const live = createLiveEvents(db);
   const open = new Set<ServerResponse>();
   const limits = sessionLimitsOf(config);
+  // Proxies close a response that stays silent for long (nginx: 60 s); a comment line every
+  // beat keeps it open and tells the client the stream is alive.
+  const heartbeatMs = config.EVENTS_HEARTBEAT_SECONDS * 1000;
 
   // An open stream would hold the server's close for ever: shutdown ends them first.
   app.addHook('preClose', async () => {
@@ -46,7 +46,7 @@ export function registerLiveEventRoutes({ app, db, config, permitMember }: AppCo
         tags: ['events'],
         summary: "The facility's changes as they commit (server-sent events)",
         description:
-          'A `text/event-stream`: `ready` once listening, then `change` with `{ kind, id, version }` for every record of the facility written or signed by anyone, and a comment line every 15 s. Only facilities granted to the caller; a user without a role in the facility gets 403. The stream ends when the session ends or the grant is withdrawn.',
+          'A `text/event-stream`: `ready` once listening, then `change` with `{ kind, id, version }` for every record of the facility written or signed by anyone, and a comment line every heartbeat (EVENTS_HEARTBEAT_SECONDS, 15 s by default). Only facilities granted to the caller; a user without a role in the facility gets 403. The stream ends when the session ends or the grant is withdrawn.',
         params: ZFacilityParams,
       },
     },
@@ -88,7 +88,7 @@ export function registerLiveEventRoutes({ app, db, config, permitMember }: AppCo
             response.write(': heartbeat\n\n');
           })
           .catch(end);
-      }, HEARTBEAT_MS).unref();
+      }, heartbeatMs).unref();
       response.on('close', end);
     },
   );

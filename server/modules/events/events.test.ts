@@ -4,7 +4,8 @@ import { useFacilityTestServer, type TestBody as Body } from '#server/test/facil
 import { policyApprover, type Signer } from '#server/test/policy-in-force.ts';
 import { ADMIN, facilityPath } from '#server/test/test-server.ts';
 
-const t = useFacilityTestServer();
+// Heartbeats twice a second, so that an ended session is seen ending within the test.
+const t = useFacilityTestServer({ EVENTS_HEARTBEAT_SECONDS: '0.5' });
 
 interface Heard {
   event: string;
@@ -19,6 +20,8 @@ async function listen(path: string, token: string) {
     signal: abort.signal,
   });
   const heard: Heard[] = [];
+  let beats = 0;
+  let isEnded = false;
   const reading = (async () => {
     if (!response.ok || !response.body) return;
     const decoder = new TextDecoder();
@@ -33,6 +36,7 @@ async function listen(path: string, token: string) {
         while ((end = buffer.indexOf('\n\n')) >= 0) {
           const block = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
+          if (block.startsWith(':')) beats += 1;
           const event = /^event: (.*)$/m.exec(block)?.[1];
           const data = /^data: (.*)$/m.exec(block)?.[1];
           if (event && data) heard.push({ event, data: JSON.parse(data) as Body });
@@ -41,10 +45,13 @@ async function listen(path: string, token: string) {
     } catch {
       // Aborted by the test.
     }
+    isEnded = true;
   })();
   return {
     response,
     heard,
+    beats: () => beats,
+    isEnded: () => isEnded,
     async until(match: (heard: Heard) => boolean, ms = 5000): Promise<Heard> {
       const started = Date.now();
       for (;;) {
@@ -159,5 +166,18 @@ describe('GET {F}/events', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const id = (res.body.result?.id ?? res.body.id) as number;
     await other.until((h) => h.event === 'change' && h.data.id === id);
+  });
+
+  it('beats while the session holds, and ends within a beat once the user signs out', async () => {
+    const user = await buildUser(t.server.db, { facilityIds: [t.facilityId] });
+    const token = await t.server.login(user.username, user.password);
+    const stream = await listen(t.F, token);
+    streams.push(stream);
+    await stream.until((h) => h.event === 'ready');
+    await expect.poll(() => stream.beats(), { timeout: 5000 }).toBeGreaterThan(1);
+    expect(stream.isEnded()).toBe(false);
+    const out = await t.server.request('POST', '/api/v2/auth/logout', { token, body: { token } });
+    expect(out.status).toBe(200);
+    await expect.poll(() => stream.isEnded(), { timeout: 5000 }).toBe(true);
   });
 });
