@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
 import { policyApprover, type Signer } from '#server/test/policy-in-force.ts';
-import { ADMIN, facilityPath } from '#server/test/test-server.ts';
+import { ADMIN, facilityPath, startFacilityTestServer } from '#server/test/test-server.ts';
 
 // Heartbeats twice a second, so that an ended session is seen ending within the test.
 const t = useFacilityTestServer({ EVENTS_HEARTBEAT_SECONDS: '0.5' });
@@ -91,8 +91,9 @@ describe('GET {F}/events', () => {
     userOther = await memberOf(facility2);
     approverB = await policyApprover(t.server, t.F);
   });
-  afterAll(async () => {
-    for (const stream of streams) await stream.close();
+  // Each test ends with no one listening, so the next starts listening afresh.
+  afterEach(async () => {
+    for (const stream of streams.splice(0)) await stream.close();
   });
 
   it('is refused (403) to a user without a role in the facility, and 401 without a session', async () => {
@@ -158,14 +159,21 @@ describe('GET {F}/events', () => {
     expect(other.heard.filter((h) => h.event === 'change')).toEqual([]);
   });
 
-  it("tells the other facility's user about their own facility only", async () => {
+  it("tells the other facility's user what changes in theirs from the moment they listen, nothing earlier", async () => {
+    const create = async (name: string) => {
+      const res = await t.call('POST', `${F2}/apis`, { name });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body.result.id as number;
+    };
+    const before = await create(`Written before listening ${Date.now()}`);
     const other = await listen(F2, userOther);
     streams.push(other);
     await other.until((h) => h.event === 'ready');
-    const res = await t.call('POST', `${F2}/apis`, { name: 'Live event API' });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const id = (res.body.result?.id ?? res.body.id) as number;
-    await other.until((h) => h.event === 'change' && h.data.id === id);
+    const after = await create(`Written while listening ${Date.now()}`);
+    await other.until((h) => h.event === 'change' && h.data.id === after);
+    expect(other.heard.filter((h) => h.event === 'change' && h.data.id === before)).toEqual([]);
+    // What came before listening is read by the screens as they open, not announced.
+    expect(other.heard.filter((h) => h.event === 'change').map((h) => h.data.id)).toEqual([after]);
   });
 
   it('beats while the session holds, and ends within a beat once the user signs out', async () => {
@@ -179,5 +187,46 @@ describe('GET {F}/events', () => {
     const out = await t.server.request('POST', '/api/v2/auth/logout', { token, body: { token } });
     expect(out.status).toBe(200);
     await expect.poll(() => stream.isEnded(), { timeout: 5000 }).toBe(true);
+  });
+
+  it('ends within a beat once the user loses the facility', async () => {
+    const facility2 = Number(/facilities\/(\d+)/.exec(F2)?.[1]);
+    const user = await buildUser(t.server.db, { facilityIds: [t.facilityId, facility2] });
+    const token = await t.server.login(user.username, user.password);
+    const stream = await listen(t.F, token);
+    streams.push(stream);
+    await stream.until((h) => h.event === 'ready');
+
+    const before = await t.call('GET', `/api/v2/users/${user.id}`);
+    expect(before.status).toBe(200);
+    const kept = (before.body.facilityRoles as { facilityId: number; roleIds: number[] }[])
+      .filter((grant) => grant.facilityId === facility2)
+      .map(({ facilityId, roleIds }) => ({ facilityId, roleIds }));
+    const edit = await t.call('POST', `/api/v2/users/${user.id}`, {
+      reason: 'Moved to the other site',
+      version: before.body.version,
+      facilityRoles: kept,
+    });
+    expect(edit.status, JSON.stringify(edit.body)).toBe(200);
+    await expect.poll(() => stream.isEnded(), { timeout: 5000 }).toBe(true);
+    const again = await fetch(`${t.server.url}${t.F}/events`, { headers: { token } });
+    expect(again.status).toBe(403);
+  });
+});
+
+describe('a server shutting down', () => {
+  it('ends the open streams instead of waiting for them', async () => {
+    const own = await startFacilityTestServer();
+    const response = await fetch(`${own.server.url}${own.F}/events`, {
+      headers: { token: own.token },
+    });
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    await reader.read();
+    const closed = own.server.close().then(() => 'closed');
+    const timeout = new Promise((resolve) => setTimeout(resolve, 10_000, 'still open'));
+    expect(await Promise.race([closed, timeout])).toBe('closed');
+    const rest = await reader.read().catch(() => ({ done: true }));
+    expect(rest.done).toBe(true);
   });
 });

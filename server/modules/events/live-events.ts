@@ -36,6 +36,8 @@ const BATCH = 1000;
 export function createLiveEvents(db: Db) {
   const listeners = new Map<number, Set<Listener>>();
   let cursor: bigint | null = null;
+  // Where listening began: the look-back must not announce what was there before.
+  let floor = 0n;
   const announced = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
   let lastCount: number | undefined;
@@ -46,6 +48,7 @@ export function createLiveEvents(db: Db) {
       `${READ_ONLY}select max(id)::text as last from record_versions`,
     );
     cursor = BigInt(row?.last ?? '0');
+    floor = cursor;
   }
 
   async function poll(): Promise<void> {
@@ -65,7 +68,7 @@ export function createLiveEvents(db: Db) {
     for (const row of rows) {
       const id = BigInt(row.id);
       if (id > cursor!) cursor = id;
-      if (announced.has(row.id)) continue;
+      if (id <= floor || announced.has(row.id)) continue;
       announced.add(row.id);
       const change = { kind: row.table_name, id: row.record_id, version: row.version };
       for (const listener of listeners.get(row.facility_id) ?? []) listener(change);
