@@ -12,6 +12,7 @@ import { createLiveEvents, type LiveChange } from './live-events.ts';
 
 // The client waits this long before its first reconnect (it backs off from there).
 const RETRY_MS = 2_000;
+const MAX_UNREAD_BYTES = 256 * 1024;
 
 const frame = (event: string, data: object) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
@@ -65,10 +66,18 @@ export function registerLiveEventRoutes({ app, db, config, permitMember }: AppCo
         // nginx buffers responses unless told not to; events must pass at once.
         'x-accel-buffering': 'no',
       });
-      response.write(`retry: ${RETRY_MS}\n${frame('ready', {})}`);
+      response.write(`retry: ${RETRY_MS}\n\n`);
       open.add(response);
 
-      const send = (change: LiveChange) => response.write(frame('change', change));
+      // A heartbeat's session read can finish after the stream ended: a write then would fail.
+      // A client that stops reading is let go rather than buffered for: on reconnecting it
+      // refetches what it shows anyway.
+      const write = (text: string) => {
+        if (response.writableEnded || response.destroyed) return;
+        if (response.writableLength > MAX_UNREAD_BYTES) end();
+        else response.write(text);
+      };
+      const send = (change: LiveChange) => write(frame('change', change));
       const unsubscribe = live.subscribe(facility, send);
       const end = () => {
         clearInterval(heartbeat);
@@ -85,11 +94,15 @@ export function registerLiveEventRoutes({ app, db, config, permitMember }: AppCo
             if (session.sessionId !== sessionOf(request).sessionId)
               throw new Error('other session');
             facilityPermissions(session, plan, facility);
-            response.write(': heartbeat\n\n');
+            write(': heartbeat\n\n');
           })
           .catch(end);
       }, heartbeatMs).unref();
       response.on('close', end);
+      // `ready` says that every commit from now on will be heard: the client refetches what
+      // it shows on a reconnect's ready, as something may have changed while it was away.
+      await live.listening();
+      write(frame('ready', {}));
     },
   );
 }

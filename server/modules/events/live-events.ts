@@ -118,6 +118,16 @@ export function createLiveEvents(db: Db) {
         }
       };
     },
+    /**
+     * Resolves once the reader knows where listening began, so that every commit after it is
+     * announced (the `ready` of the stream); or once no one listens any more.
+     */
+    async listening(): Promise<void> {
+      while (cursor === null && timer) {
+        await polling;
+        if (cursor === null) await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      }
+    },
     /** Waits for a read under way (tests and shutdown). */
     async settled(): Promise<void> {
       await polling;
