@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { apiUrl } from '../api/http-client.ts';
 import { getToken } from '../session/session-store.ts';
-import { parseEventStream, retryDelay } from './event-stream.ts';
+import { retryDelay } from './reconnect-delay.ts';
 
 /** One event of `GET {F}/events`: which record moved (never its content). */
 export interface LiveChange {
@@ -14,6 +14,8 @@ export interface LiveChange {
 // No heartbeat for this long (the server sends one every 15 s): the connection is dead even if
 // the socket does not say so (a sleeping laptop, a proxy that dropped it).
 const SILENCE_MS = 45_000;
+// After the server ended the stream for this session, how often to look for a new sign-in.
+const TOKEN_CHECK_MS = 2_000;
 
 interface Handlers {
   /** The stream is listening: after a reconnect, what was missed meanwhile is read again. */
@@ -22,61 +24,65 @@ interface Handlers {
 }
 
 /**
- * Holds the facility's event stream open, reconnecting with backoff, until `signal` aborts.
- * fetch rather than EventSource: the session token goes in its header like every other call,
- * and the backoff is ours.
+ * Holds the facility's event stream open until `signal` aborts, reconnecting with backoff.
+ * EventSource sends the session cookie (a GET reads it like a download; it writes nothing), and
+ * browsers and test drivers know it as a stream, not as a request that never finishes. Its own
+ * reconnects are replaced by ours: doubling waits with jitter, and none while the session the
+ * server ended the stream for is still the one held.
  */
-export async function followFacility(
-  path: string,
-  handlers: Handlers,
-  signal: AbortSignal,
-): Promise<void> {
+export function followFacility(url: string, handlers: Handlers, signal: AbortSignal): void {
   let attempt = 0;
-  while (!signal.aborted) {
-    const silence = new AbortController();
-    let silenceTimer: ReturnType<typeof setTimeout> | undefined;
-    const heardSomething = () => {
-      clearTimeout(silenceTimer);
-      silenceTimer = setTimeout(() => silence.abort(), SILENCE_MS);
-    };
-    try {
-      const token = getToken();
-      const response = await fetch(apiUrl(path), {
-        headers: {
-          Accept: 'text/event-stream',
-          ...(token ? { token } : {}),
-          // Listening is no sign of the user: it must not keep an unattended session open.
-          'x-background-refresh': 'true',
-        },
-        signal: AbortSignal.any([signal, silence.signal]),
-      });
-      if (response.ok && response.body) {
-        heardSomething();
-        const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-        let buffer = '';
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) break;
-          heardSomething();
-          const parsed = parseEventStream(buffer + value);
-          buffer = parsed.rest;
-          for (const { event, data } of parsed.events) {
-            if (event === 'ready') {
-              attempt = 0;
-              handlers.onReady();
-            } else if (event === 'change') handlers.onChange(JSON.parse(data) as LiveChange);
-          }
-        }
-      }
-    } catch {
-      // A dropped connection, a server restarting, or our own abort: tried again below.
-    } finally {
-      clearTimeout(silenceTimer);
-    }
+  let source: EventSource | null = null;
+  let wait: ReturnType<typeof setTimeout> | undefined;
+  let endedFor: string | null | undefined;
+
+  function connect(): void {
     if (signal.aborted) return;
-    await new Promise((resolve) => setTimeout(resolve, retryDelay(attempt)));
-    attempt += 1;
+    const token = getToken();
+    if (endedFor !== undefined && token === endedFor) {
+      wait = setTimeout(connect, TOKEN_CHECK_MS);
+      return;
+    }
+    endedFor = undefined;
+    const current = new EventSource(url);
+    source = current;
+    let silence = setTimeout(retry, SILENCE_MS);
+    const heard = () => {
+      clearTimeout(silence);
+      silence = setTimeout(retry, SILENCE_MS);
+    };
+    function retry(): void {
+      clearTimeout(silence);
+      current.close();
+      if (source !== current || signal.aborted) return;
+      source = null;
+      wait = setTimeout(connect, retryDelay(attempt));
+      attempt += 1;
+    }
+    current.addEventListener('ready', () => {
+      attempt = 0;
+      heard();
+      handlers.onReady();
+    });
+    current.addEventListener('change', (event) => {
+      heard();
+      handlers.onChange(JSON.parse((event as MessageEvent<string>).data) as LiveChange);
+    });
+    current.addEventListener('heartbeat', heard);
+    // The session ended or lost the facility: a reconnect would only be refused.
+    current.addEventListener('end', () => {
+      endedFor = token;
+      retry();
+    });
+    current.onerror = retry;
   }
+
+  signal.addEventListener('abort', () => {
+    clearTimeout(wait);
+    source?.close();
+    source = null;
+  });
+  connect();
 }
 
 // Changes that come together (a signature writes the record and its approval) refetch once.
@@ -103,8 +109,8 @@ export function useLiveUpdates(planId: number | null, facilityId: number | null)
     const schedule = () => {
       gathered ??= setTimeout(refresh, GATHER_MS);
     };
-    void followFacility(
-      `/plans/${planId}/facilities/${facilityId}/events`,
+    followFacility(
+      apiUrl(`/plans/${planId}/facilities/${facilityId}/events`),
       {
         onReady: () => {
           if (!isFirstReady) schedule();

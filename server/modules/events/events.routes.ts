@@ -28,8 +28,8 @@ export function registerLiveEventRoutes({ app, db, config, permitMember }: AppCo
   const live = createLiveEvents(db);
   const open = new Set<ServerResponse>();
   const limits = sessionLimitsOf(config);
-  // Proxies close a response that stays silent for long (nginx: 60 s); a comment line every
-  // beat keeps it open and tells the client the stream is alive.
+  // Proxies close a response that stays silent for long (nginx: 60 s); a heartbeat keeps it
+  // open and tells the client the stream is alive.
   const heartbeatMs = config.EVENTS_HEARTBEAT_SECONDS * 1000;
 
   // An open stream would hold the server's close for ever: shutdown ends them first.
@@ -47,7 +47,7 @@ export function registerLiveEventRoutes({ app, db, config, permitMember }: AppCo
         tags: ['events'],
         summary: "The facility's changes as they commit (server-sent events)",
         description:
-          'A `text/event-stream`: `ready` once listening, then `change` with `{ kind, id, version }` for every record of the facility written or signed by anyone, and a comment line every heartbeat (EVENTS_HEARTBEAT_SECONDS, 15 s by default). Only facilities granted to the caller; a user without a role in the facility gets 403. The stream ends when the session ends or the grant is withdrawn.',
+          'A `text/event-stream`: `ready` once listening, then `change` with `{ kind, id, version }` for every record of the facility written or signed by anyone, `heartbeat` every EVENTS_HEARTBEAT_SECONDS (15 s by default), and `end` when the session ends or the grant is withdrawn, just before the stream closes. Only facilities granted to the caller; a user without a role in the facility gets 403.',
         params: ZFacilityParams,
       },
     },
@@ -94,9 +94,13 @@ export function registerLiveEventRoutes({ app, db, config, permitMember }: AppCo
             if (session.sessionId !== sessionOf(request).sessionId)
               throw new Error('other session');
             facilityPermissions(session, plan, facility);
-            write(': heartbeat\n\n');
+            write(frame('heartbeat', {}));
           })
-          .catch(end);
+          .catch(() => {
+            // Told, so that the browser does not try again with the same session.
+            write(frame('end', {}));
+            end();
+          });
       }, heartbeatMs).unref();
       response.on('close', end);
       // `ready` says that every commit from now on will be heard: the client refetches what

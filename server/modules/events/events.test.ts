@@ -36,10 +36,10 @@ async function listen(path: string, token: string) {
         while ((end = buffer.indexOf('\n\n')) >= 0) {
           const block = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
-          if (block.startsWith(':')) beats += 1;
           const event = /^event: (.*)$/m.exec(block)?.[1];
           const data = /^data: (.*)$/m.exec(block)?.[1];
-          if (event && data) heard.push({ event, data: JSON.parse(data) as Body });
+          if (event === 'heartbeat') beats += 1;
+          else if (event && data) heard.push({ event, data: JSON.parse(data) as Body });
         }
       }
     } catch {
@@ -96,12 +96,19 @@ describe('GET {F}/events', () => {
     for (const stream of streams.splice(0)) await stream.close();
   });
 
-  it('is refused (403) to a user without a role in the facility, and 401 without a session', async () => {
+  it('is refused (403) to a user without a role in the facility, by token or cookie, and 401 without a session', async () => {
     const refused = await fetch(`${t.server.url}${t.F}/events`, { headers: { token: userOther } });
     expect(refused.status).toBe(403);
     expect(await refused.json()).toMatchObject({ errName: 'NotAllowed' });
     const anonymous = await fetch(`${t.server.url}${t.F}/events`);
     expect(anonymous.status).toBe(401);
+    // A browser's EventSource sends the session cookie only: it decides the same way.
+    const byCookie = (token: string) =>
+      fetch(`${t.server.url}${t.F}/events`, { headers: { cookie: `connect.sid=${token}` } });
+    expect((await byCookie(userOther)).status).toBe(403);
+    const allowed = await byCookie(userA);
+    expect(allowed.status).toBe(200);
+    await allowed.body?.cancel();
   });
 
   it("tells A within seconds that B signed a record of A's facility, and tells the other facility nothing", async () => {
@@ -187,6 +194,8 @@ describe('GET {F}/events', () => {
     const out = await t.server.request('POST', '/api/v2/auth/logout', { token, body: { token } });
     expect(out.status).toBe(200);
     await expect.poll(() => stream.isEnded(), { timeout: 5000 }).toBe(true);
+    // Told why, so that the browser does not come back with the same session.
+    expect(stream.heard.at(-1)?.event).toBe('end');
   });
 
   it('ends within a beat once the user loses the facility', async () => {
@@ -209,6 +218,7 @@ describe('GET {F}/events', () => {
     });
     expect(edit.status, JSON.stringify(edit.body)).toBe(200);
     await expect.poll(() => stream.isEnded(), { timeout: 5000 }).toBe(true);
+    expect(stream.heard.at(-1)?.event).toBe('end');
     const again = await fetch(`${t.server.url}${t.F}/events`, { headers: { token } });
     expect(again.status).toBe(403);
   });
