@@ -111,6 +111,30 @@ describe('GET {F}/events', () => {
     await allowed.body?.cancel();
   });
 
+  it('leaves the idle clock alone: opening the stream is no sign of the user', async () => {
+    const user = await buildUser(t.server.db, { facilityIds: [t.facilityId] });
+    const token = await t.server.login(user.username, user.password);
+    await t.server.db.query(
+      `update sessions set last_seen_at = now() - interval '5 minutes' where user_id = $1`,
+      [user.id],
+    );
+    const idleSince = async () =>
+      (
+        await t.server.db.query<{ at: string }>(
+          `select last_seen_at::text as at from sessions where user_id = $1 and ended_at is null`,
+          [user.id],
+        )
+      )[0]?.at;
+    const before = await idleSince();
+    // As a browser's EventSource asks: the cookie and Accept, no header of the app's own.
+    const stream = await fetch(`${t.server.url}${t.F}/events`, {
+      headers: { cookie: `connect.sid=${token}`, accept: 'text/event-stream' },
+    });
+    expect(stream.status).toBe(200);
+    await stream.body?.cancel();
+    expect(await idleSince()).toBe(before);
+  });
+
   it("tells A within seconds that B signed a record of A's facility, and tells the other facility nothing", async () => {
     const a = await listen(t.F, userA);
     const other = await listen(F2, userOther);
