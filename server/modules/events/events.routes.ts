@@ -13,6 +13,7 @@ import { createLiveEvents, type LiveChange } from './live-events.ts';
 // The client waits this long before its first reconnect (it backs off from there).
 const RETRY_MS = 2_000;
 const MAX_UNREAD_BYTES = 256 * 1024;
+const RECHECK_MS = 1_000;
 
 const frame = (event: string, data: object) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
@@ -77,30 +78,46 @@ export function registerLiveEventRoutes({ app, db, config, permitMember }: AppCo
         if (response.writableLength > MAX_UNREAD_BYTES) end();
         else response.write(text);
       };
-      const send = (change: LiveChange) => write(frame('change', change));
-      const unsubscribe = live.subscribe(facility, send);
+      // The session is read again before changes are told (at most once a second) and at each
+      // heartbeat: a signed-out, superseded, expired or withdrawn user stops hearing the
+      // facility at once, and their page does not refetch into refusals (21 CFR 11.10(d),
+      // access limited to authorised individuals).
+      let checkedAt = 0;
+      let checking: Promise<boolean> | null = null;
+      const isStillAllowed = (): Promise<boolean> => {
+        if (Date.now() - checkedAt < RECHECK_MS) return Promise.resolve(true);
+        checking ??= resolveSession(db, token, limits, { isBackground })
+          .then((session) => {
+            if (session.sessionId !== sessionOf(request).sessionId) return false;
+            facilityPermissions(session, plan, facility);
+            checkedAt = Date.now();
+            return true;
+          })
+          .catch(() => false)
+          .finally(() => {
+            checking = null;
+          });
+        return checking;
+      };
+      const tell = (text: string) =>
+        void isStillAllowed().then((isAllowed) => {
+          if (isAllowed) return write(text);
+          // Told, so that the browser does not try again with the same session.
+          write(frame('end', {}));
+          end();
+        });
+      const unsubscribe = live.subscribe(facility, (change: LiveChange) =>
+        tell(frame('change', change)),
+      );
       const end = () => {
         clearInterval(heartbeat);
         unsubscribe();
         open.delete(response);
         if (!response.writableEnded) response.end();
       };
-      // Each heartbeat reads the session again: a signed-out, expired or withdrawn user stops
-      // hearing the facility within one beat (21 CFR 11.10(d), access limited to authorised
-      // individuals).
       const heartbeat = setInterval(() => {
-        void resolveSession(db, token, limits, { isBackground })
-          .then((session) => {
-            if (session.sessionId !== sessionOf(request).sessionId)
-              throw new Error('other session');
-            facilityPermissions(session, plan, facility);
-            write(frame('heartbeat', {}));
-          })
-          .catch(() => {
-            // Told, so that the browser does not try again with the same session.
-            write(frame('end', {}));
-            end();
-          });
+        checkedAt = 0;
+        tell(frame('heartbeat', {}));
       }, heartbeatMs).unref();
       response.on('close', end);
       // `ready` says that every commit from now on will be heard: the client refetches what
