@@ -64,8 +64,9 @@ function SignedInApp() {
   const facilities = useFacilities(session.planId);
   const [isMenuCollapsed, setMenuCollapsed] = useState(false);
   useSignedInRedirect(facilities.data);
-  // Open screens follow what other users change or sign in this facility (issue 30).
-  useLiveUpdates(session.planId, session.currentFacilityId);
+  // Open screens follow what other users change or sign in this facility (issue 30), once the
+  // server has answered for this session: a page reloaded on an ended session asks nothing more.
+  useLiveUpdates(session.planId, me.status === 'success' ? session.currentFacilityId : null);
 
   if (me.isPending || facilities.isPending) return <LoadingSpinner label="Loading Carryover" />;
 
