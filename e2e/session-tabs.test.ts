@@ -81,6 +81,8 @@ describe('one session in several tabs', () => {
     allowRefusedRequest(419, '/api/v2/users/me');
     allowRefusedRequest(419, /\/plans\/\d+\/facilities/);
     allowRefusedRequest(419, '/api/v2/auth/session');
+    // The live-update stream (issue 30) of a tab whose session ended is refused like its calls.
+    allowRefusedRequest(419, /\/facilities\/\d+\/events/);
     const page = await signedInPage();
     const plant = await facilityApi(app);
     await openMasterData(page, 'Equipment');

@@ -75,6 +75,7 @@ import { registerMicrobialRoutes } from './modules/verification/runs/microbial.r
 import { registerStudyRoutes } from './modules/verification/studies/studies.routes.ts';
 import { registerStatisticsRoutes } from './modules/verification/statistics/statistics.routes.ts';
 import { registerDashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
+import { registerLiveEventRoutes } from './modules/events/events.routes.ts';
 import { registerAnalyticalMethodRoutes } from './modules/analytical-methods/analytical-methods.routes.ts';
 import { registerFeedbackRoutes } from './modules/feedback/feedback.routes.ts';
 import { registerReportRoutes } from './modules/reports/reports.routes.ts';
@@ -228,6 +229,8 @@ export async function buildApp({
   registerReportRoutes(context);
   // Issue 13: custom reports (their saved definitions are the declared record report-data).
   registerCustomReportRoutes(context);
+  // Issue 30: live updates of open screens (server-sent events).
+  registerLiveEventRoutes(context);
 
   return app;
 }

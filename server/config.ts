@@ -52,6 +52,8 @@ export const configSchema = z
     SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
     SESSION_MAX_HOURS: z.coerce.number().positive().max(720).default(12),
     ACCESS_CACHE_SECONDS: z.coerce.number().positive().max(60).default(2),
+    // The browser counts a stream silent for 45 s as dead (client/app/live-updates.ts).
+    EVENTS_HEARTBEAT_SECONDS: z.coerce.number().positive().max(30).default(15),
     AUTH_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(30),
     AUTH_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
     API_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(1200),

@@ -38,6 +38,7 @@ import { LicenseNotice } from './LicenseNotice.tsx';
 import { createQueryClient } from './query-client.ts';
 import { useCurrentUser, useFacilities } from '../shared/session-queries.ts';
 import { useSignedInRedirect } from './use-signed-in-redirect.ts';
+import { useLiveUpdates } from './live-updates.ts';
 
 /** The main application after a facility is chosen (lazy-loaded: see Root.tsx). */
 export function AppShell() {
@@ -63,6 +64,9 @@ function SignedInApp() {
   const facilities = useFacilities(session.planId);
   const [isMenuCollapsed, setMenuCollapsed] = useState(false);
   useSignedInRedirect(facilities.data);
+  // Open screens follow what other users change or sign in this facility (issue 30), once the
+  // server has answered for this session: a page reloaded on an ended session asks nothing more.
+  useLiveUpdates(session.planId, me.status === 'success' ? session.currentFacilityId : null);
 
   if (me.isPending || facilities.isPending) return <LoadingSpinner label="Loading Carryover" />;
 

@@ -184,3 +184,20 @@ export function invalidateMasterData(client: QueryClient, facilityId: number): P
     ].map((queryKey) => client.invalidateQueries({ queryKey })),
   );
 }
+
+/**
+ * After a run changes (results entered, a decision, a deviation, a signature): the run pages,
+ * the studies whose outcome follows their runs, the ongoing verification statistics and the
+ * dashboard (release flags, validation status) refetch in this browser at once; other browsers
+ * follow through the facility's event stream (client/app/live-updates.ts).
+ */
+export function invalidateVerification(client: QueryClient, facilityId: number): Promise<unknown> {
+  return Promise.all(
+    [
+      verificationKeys.runs(facilityId),
+      studyKeys.all(facilityId),
+      [...facility(facilityId), 'verification', 'statistics'],
+      dashboardKeys.all(facilityId),
+    ].map((queryKey) => client.invalidateQueries({ queryKey })),
+  );
+}

@@ -74,6 +74,18 @@ function isId(value: number): boolean {
   return Number.isInteger(value) && value > 0 && value <= MAX_ID;
 }
 
+/**
+ * A call no user asked for: a poll marked by the client, or an event stream (a browser's
+ * EventSource cannot set headers, and it reconnects by itself whenever a proxy drops it). Either
+ * would otherwise keep an unattended session open for ever (21 CFR 11.10(d), Annex 11 §12).
+ */
+function isBackground(request: FastifyRequest): boolean {
+  return (
+    request.headers[BACKGROUND_HEADER] === 'true' ||
+    String(request.headers.accept ?? '').startsWith('text/event-stream')
+  );
+}
+
 /** `access` is the app's cache of sessions (access-cache.ts); without it each call reads the database. */
 export function sessionGuard(db: Db, limits: SessionLimits, access?: AccessCache) {
   return asGuard(async function requireSession(
@@ -83,7 +95,7 @@ export function sessionGuard(db: Db, limits: SessionLimits, access?: AccessCache
     // Resolved once per request: when it arrived (guard-order.ts), then reused by the guard.
     if (request.session) return;
     const token = tokenOf(request);
-    const options = { isBackground: request.headers[BACKGROUND_HEADER] === 'true' };
+    const options = { isBackground: isBackground(request) };
     request.session = access
       ? await access.resolve(token, options, tokenHashOf(request))
       : await resolveSession(db, token, limits, options);

@@ -15,7 +15,7 @@ import type {
 import { apiRequest } from '#client/api/http-client.ts';
 import { facilityPath, type FacilityScope } from '#client/shared/master-data/entity-api.ts';
 import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
-import { studyKeys, verificationKeys } from '#client/shared/query-keys.ts';
+import { invalidateVerification, verificationKeys } from '#client/shared/query-keys.ts';
 import type { ZVerificationSettingsResponse } from '#core/schemas/verification.schemas.ts';
 
 /** The calls of core/verification/README.md: runs, results, deviations and statistics. */
@@ -68,17 +68,14 @@ export function useRunWrite<V>(call: (scope: FacilityScope, variables: V) => Pro
     mutationFn: (variables: V) => call(scope, variables),
     onSuccess: (run) => {
       client.setQueryData(verificationKeys.run(scope.facilityId, run.id), run);
-      void client.invalidateQueries({ queryKey: studyKeys.all(scope.facilityId) });
+      void invalidateVerification(client, scope.facilityId);
     },
   });
 }
 
 /** After a signature the run's status, flag and its study's outcome changed on the server. */
 export function invalidateRun(client: ReturnType<typeof useQueryClient>, facilityId: number) {
-  return Promise.all([
-    client.invalidateQueries({ queryKey: verificationKeys.runs(facilityId) }),
-    client.invalidateQueries({ queryKey: studyKeys.all(facilityId) }),
-  ]);
+  return invalidateVerification(client, facilityId);
 }
 
 export function useStatistics(query: StatisticsQuery | null) {

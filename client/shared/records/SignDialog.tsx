@@ -11,6 +11,7 @@ import { ReasonDialog } from '../reason/ReasonDialog.tsx';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import { SignerProofField, signerProofOf, type SignerProofValues } from './SignerProofField.tsx';
 import { recordsKeys, signRecord } from './records-api.ts';
+import { dashboardKeys } from '../query-keys.ts';
 
 interface SignValues extends SignerProofValues {
   /** Shown, never typed: each action has its fixed meaning (meaningOf). */
@@ -61,6 +62,8 @@ export function SignDialog({ target, onSigned, onClose, onRefused }: SignDialogP
       queryKey: recordsKeys.signatures(scope.facilityId, target.documentType, target.documentId),
     });
     void queryClient.invalidateQueries({ queryKey: recordsKeys.pending(scope.facilityId) });
+    // The dashboard counts what waits for signatures and reads approved records' flags.
+    void queryClient.invalidateQueries({ queryKey: dashboardKeys.all(scope.facilityId) });
     onSigned(response);
   }
 

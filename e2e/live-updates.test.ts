@@ -1,0 +1,64 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildUser, permissionsWith } from '#server/test/factories.ts';
+import { ADMIN } from '#server/test/test-server.ts';
+import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+import { facilityApi, facilityRecords, openDrawer, signInDialog, signInToFacility } from './ui.ts';
+
+let app: AppUnderTest;
+
+beforeAll(async () => {
+  app = await startAppUnderTest();
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+const statusTag = (page: Page) => openDrawer(page).getByTestId('record-status');
+
+async function sign(page: Page, action: string, password: string): Promise<void> {
+  await openDrawer(page).getByRole('button', { name: action, exact: true }).click();
+  await signInDialog(page, action, password);
+  await expect.poll(() => page.getByRole('dialog').count(), { timeout: 10_000 }).toBe(1);
+}
+
+describe('a record open in one browser', () => {
+  it('shows the status another user signed, without a reload', async () => {
+    const facility = await facilityApi(app);
+    const create = await facilityRecords(app, facility.path);
+    const procedureId = await create('cleaning-procedure', { name: `Blender wash ${Date.now()}` });
+    const sopId = await create('sop', {
+      sopNumber: `SOP-LIVE-${Date.now()}`,
+      name: 'Cleaning of the blender',
+      cleaningProcedureIds: [procedureId],
+    });
+    const approver = await buildUser(app.server.db, {
+      facilityIds: [facility.id],
+      permissions: permissionsWith({ ApprovalPolicy: ['Get', 'Sign'], CleaningProcedure: ['Get'] }),
+    });
+
+    // A (the administrator) submits the SOP and keeps its drawer open.
+    const a = await app.open('/');
+    await signInToFacility(a);
+    await a.goto(`/master-data/sop?record=${sopId}`);
+    await expect.poll(() => statusTag(a).textContent()).toBe('Being Built');
+    await sign(a, 'Submit', ADMIN.password);
+    await expect.poll(() => statusTag(a).textContent()).toMatch(/Being ?Approved/);
+    // A reload would start a new document, with a new time origin.
+    const origin = await a.evaluate(() => performance.timeOrigin);
+
+    // B approves it in another browser.
+    const b = await app.open('/');
+    await signIn(b, approver.username, approver.password);
+    await b.getByRole('button', { name: 'Logout' }).waitFor();
+    await b.goto(`/master-data/sop?record=${sopId}`);
+    await expect.poll(() => statusTag(b).textContent()).toMatch(/Being ?Approved/);
+    await sign(b, 'Approve', approver.password);
+    await expect.poll(() => statusTag(b).textContent()).toBe('Active');
+
+    // A's drawer follows within seconds, untouched: no reload, no click.
+    await expect.poll(() => statusTag(a).textContent(), { timeout: 10_000 }).toBe('Active');
+    expect(await a.evaluate(() => performance.timeOrigin)).toBe(origin);
+    expect(new URL(a.url()).searchParams.get('record')).toBe(String(sopId));
+  });
+});
