@@ -42,7 +42,7 @@ export async function investigateAndSubmit(
   await signInDialog(page, 'submit', ADMIN.password);
   await expect
     .poll(() => drawer.getByTestId('record-status').textContent(), { timeout: 30_000 })
-    .toBe('BeingApproved');
+    .toBe('Being approved');
   return drawer;
 }
 

@@ -139,7 +139,8 @@ describe('an SOP submitted by one user and approved by another', () => {
     expect(listed.body.signatures).toHaveLength(2);
     for (const signature of listed.body.signatures) {
       expect(printed).toContain(signature.printedName);
-      expect(printed).toContain(signature.signedAt);
+      // The moment in UTC as the manifest prints it: '2026-12-05 22:38:47.471'.
+      expect(printed).toContain(String(signature.signedAt).replace('T', ' ').replace(/Z$/, ''));
       expect(printed).toContain(signature.meaning);
     }
 

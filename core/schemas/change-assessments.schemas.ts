@@ -77,6 +77,17 @@ export const ZStagedChange = z.object({
 });
 export type TStagedChange = z.infer<typeof ZStagedChange>;
 
+/** Each kind of impact in words, for the screen and the signed PDF alike. */
+export const IMPACT_KIND_LABELS: Record<TImpactKind, string> = {
+  limitsMoved: 'Limits moved',
+  criterionChanged: 'Governing criterion changed',
+  pairsAdded: 'Pairs added',
+  pairsRemoved: 'Pairs removed',
+  worstCaseChanged: 'Worst case changed',
+  belowLoq: 'Below LOQ',
+  resultAtRisk: 'Result at risk',
+};
+
 export const DECISIONS = [
   'noAction',
   'verification',

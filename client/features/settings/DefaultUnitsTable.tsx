@@ -1,6 +1,7 @@
 import { Alert, Button, Form, Select, Table } from 'antd';
 import { useState } from 'react';
 import type { TDefaultUnit } from '#core/schemas/settings.schemas.ts';
+import { unitLabel } from '#core/units/format-number.ts';
 import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
 import { showSaved } from './save-feedback.ts';
 import { useDefaultUnits, useUpdateDefaultUnit } from '#client/shared/settings/settings-api.ts';
@@ -25,10 +26,13 @@ export function DefaultUnitsTable({ canEdit }: { canEdit: boolean }) {
         dataSource={units.data ?? []}
         pagination={false}
         columns={[
+          // The measure's key (shortName) is the API's, not a word for people (issue 30).
           { title: 'Measure', dataIndex: 'name' },
-          { title: 'Short name', dataIndex: 'shortName' },
-          { title: 'Default unit', dataIndex: 'unit' },
-          { title: 'Allowed units', render: (_, row) => row.allowedUnits.join(', ') },
+          { title: 'Default unit', render: (_, row) => unitLabel(row.unit) },
+          {
+            title: 'Allowed units',
+            render: (_, row) => row.allowedUnits.map(unitLabel).join(', '),
+          },
           ...(canEdit
             ? [
                 {
@@ -70,7 +74,7 @@ function EditUnitModal({ unit, onClose }: { unit: TDefaultUnit; onClose: () => v
     >
       <Form.Item label="Unit" name="unit" rules={[{ required: true, message: 'Choose a unit' }]}>
         <Select
-          options={unit.allowedUnits.map((u) => ({ value: u, label: u }))}
+          options={unit.allowedUnits.map((u) => ({ value: u, label: unitLabel(u) }))}
           aria-label="Unit"
         />
       </Form.Item>

@@ -2,10 +2,11 @@ import type {
   TChangeStatus,
   TDecision,
   TImpactItem,
-  TImpactKind,
   TImpactSummary,
 } from '#core/schemas/change-assessments.schemas.ts';
 import { unitLabel } from '#core/units/format-number.ts';
+
+export { IMPACT_KIND_LABELS } from '#core/schemas/change-assessments.schemas.ts';
 import { formatLimit } from '../limits/what-if-format.ts';
 
 export const CHANGE_STATUS_COLOURS: Record<TChangeStatus, string> = {
@@ -13,16 +14,6 @@ export const CHANGE_STATUS_COLOURS: Record<TChangeStatus, string> = {
   'Pending Approval': 'processing',
   Approved: 'success',
   Cancelled: 'error',
-};
-
-export const IMPACT_KIND_LABELS: Record<TImpactKind, string> = {
-  limitsMoved: 'Limits moved',
-  criterionChanged: 'Governing criterion changed',
-  pairsAdded: 'Pairs added',
-  pairsRemoved: 'Pairs removed',
-  worstCaseChanged: 'Worst case changed',
-  belowLoq: 'Below LOQ',
-  resultAtRisk: 'Result at risk',
 };
 
 type Limits = NonNullable<TImpactItem['before']>;

@@ -1,5 +1,8 @@
+import { formatDateTime } from '#core/datetime/format-date-time.ts';
 import {
   DECISION_LABELS,
+  IMPACT_KIND_LABELS,
+  type TImpactKind,
   type TDecision,
   type TImpactSummary,
 } from '#core/schemas/change-assessments.schemas.ts';
@@ -7,6 +10,15 @@ import {
 interface Printed {
   label: string;
   text: string;
+}
+
+/** An impact item's key ('limitsMoved:B') as a reader names it: 'Limits moved: B'. */
+function itemName(key: string): string {
+  const colon = key.indexOf(':');
+  const kind = key.slice(0, colon) as TImpactKind;
+  return colon > 0 && kind in IMPACT_KIND_LABELS
+    ? `${IMPACT_KIND_LABELS[kind]}: ${key.slice(colon + 1)}`
+    : key;
 }
 
 const lines = (items: readonly string[]) => (items.length === 0 ? '—' : items.join('\n'));
@@ -40,7 +52,7 @@ export function printChangeAssessment(content: Record<string, unknown>): Printed
     {
       label: 'Evaluation',
       text: s
-        ? `${evaluation.evaluatedAt}: ${s.pairsMoved} of ${s.pairsBefore} pairs move ` +
+        ? `${formatDateTime(evaluation.evaluatedAt)} (UTC): ${s.pairsMoved} of ${s.pairsBefore} pairs move ` +
           `(${s.pairsTightened} tighter), ${s.pairsAdded} added, ${s.pairsRemoved} removed, ` +
           `${s.criterionChanged} criterion changes, ${s.worstCasesChanged} worst-case changes, ` +
           `${s.belowLoq} below LOQ, ${s.resultsAtRisk} results at risk`
@@ -49,7 +61,9 @@ export function printChangeAssessment(content: Record<string, unknown>): Printed
     {
       label: 'Decisions',
       text: lines(
-        decisions.map((d) => `${d.key}: ${DECISION_LABELS[d.decision]} — ${d.justification}`),
+        decisions.map(
+          (d) => `${itemName(d.key)}: ${DECISION_LABELS[d.decision]} — ${d.justification}`,
+        ),
       ),
     },
   ];

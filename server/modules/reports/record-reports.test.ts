@@ -108,7 +108,7 @@ describe('A run report and a study report', () => {
     expect(text).toMatch(/Outcome Release Record 1 /);
     expect(text).toContain(`${run.verdict} Can be released`);
     expect(text).toContain(`${second.verdict} Cannot be released`);
-    expect(text).toContain(`${deviation.number} #2 Process Valve swab above limit`);
+    expect(text).toContain(`${deviation.number} Run 2 Process Valve swab above limit`);
     await sameAsOfItsDate(report);
   });
 });

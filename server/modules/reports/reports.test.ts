@@ -133,7 +133,7 @@ describe('A worst-case ranking report', () => {
     expect(text).toContain(report.dataHash);
     expect(text).toContain(report.files.find((f: TestBody) => f.format === 'xlsx').sha256);
     expect(text).toContain(`Limits snapshot ${report.limitsSnapshotId ?? 'none'}`);
-    expect(text).toContain('{"kind":"worst-case-ranking"}');
+    expect(text).toContain('Parameters Kind: worst-case-ranking');
     expect(text).toContain('This version has no signatures yet.');
   });
 
@@ -253,7 +253,7 @@ describe('A production limits report', () => {
     expect(text).toContain('0.001923 mg/cm²');
     expect(text).not.toContain('C -> D');
     expect(text).toContain(report.dataHash);
-    expect(text).toContain(`"productionId":${facility.line1}`);
+    expect(text).toContain(`Production id: ${facility.line1}`);
     const regenerated = await t.call('GET', `${facility.F}/reports/${report.id}/regenerate`);
     expect(regenerated.body.same).toBe(true);
     // Another kind's path does not serve it.
