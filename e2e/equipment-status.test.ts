@@ -69,7 +69,7 @@ describe('the equipment status board', () => {
 
     await dryer.getByRole('button', { name: 'Logbook' }).click();
     await page.getByText('Equipment log: Fluid bed dryer 2').waitFor();
-    await page.getByRole('cell', { name: 'CleaningStarted' }).waitFor();
+    await page.getByRole('cell', { name: 'Cleaning started' }).waitFor();
     await page.keyboard.press('Escape');
     await page.locator('.ant-drawer-open').waitFor({ state: 'detached' });
   });
@@ -81,7 +81,7 @@ describe('the equipment status board', () => {
     const press = page.getByLabel('Equipment Tablet press 5');
     await press.getByRole('button', { name: 'Record' }).click();
     let dialog = openModal(page);
-    await choose(dialog.getByLabel('Event'), 'UseStarted');
+    await choose(dialog.getByLabel('Event'), 'Use started');
     await choose(dialog.getByLabel('Product'), 'Metformin 500 mg tablets');
     await dialog.getByLabel('Batch').fill('MF-0042');
     await dialog.getByRole('button', { name: 'Record' }).click();
@@ -97,7 +97,7 @@ describe('the equipment status board', () => {
 
     await press.getByRole('button', { name: 'Record' }).click();
     dialog = openModal(page);
-    await choose(dialog.getByLabel('Event'), 'CleaningStarted');
+    await choose(dialog.getByLabel('Event'), 'Cleaning started');
     await dialog.getByRole('button', { name: 'Record' }).click();
     await press.getByText('Cleaning in progress').waitFor();
   });

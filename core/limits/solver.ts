@@ -35,6 +35,13 @@ const LIMIT_UNIT: Record<LimitName, string> = {
   rinseLimit: 'mg/ml',
 };
 
+/** Whether previous → next is a pair of the matrix: both products known and sharing equipment. */
+export function isPair(m: CompiledLimits, previousId: string, nextId: string): boolean {
+  const p = m.input.products.findIndex((x) => x.id === previousId);
+  const n = m.input.products.findIndex((x) => x.id === nextId);
+  return p >= 0 && n >= 0 && evaluatePairAt(m, p, n, newPairView(m.equipmentCount));
+}
+
 function pairView(source: LimitsInput | CompiledLimits, previousId: string, nextId: string) {
   const m = 'factor' in source ? source : compileLimits(source);
   const p = m.input.products.findIndex((x) => x.id === previousId);

@@ -12,7 +12,8 @@ import { formatChange } from '#client/shared/limits/what-if-format.ts';
 import { useImpact } from '#client/shared/change-assessments/change-assessments-api.ts';
 import type { ImpactQuery } from '#client/shared/change-assessments/change-assessments-api.ts';
 import { DecisionForm } from './DecisionForm.tsx';
-import { IMPACT_KIND_LABELS, limitLines } from '#client/shared/change-assessments/impact-format.ts';
+import { IMPACT_KIND_LABELS } from '#core/schemas/change-assessments.schemas.ts';
+import { limitLines } from '#client/shared/change-assessments/impact-format.ts';
 import { ImpactPairsDrawer } from './ImpactPairsDrawer.tsx';
 import { serverPaging } from '#client/shared/paging.ts';
 

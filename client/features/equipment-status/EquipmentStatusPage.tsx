@@ -19,7 +19,12 @@ import { useEntityOptions } from '#client/shared/master-data/entity-queries.ts';
 import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
 import { usePermissions } from '#client/shared/permissions.ts';
 import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
-import { countdown, STATE_COLOURS, STATE_LABELS } from './countdown.ts';
+import {
+  EQUIPMENT_STATE_LABELS as STATE_LABELS,
+  LOGBOOK_EVENT_LABELS,
+} from '#core/equipment-status/equipment-status-labels.ts';
+import { useDateFormat } from '#client/shared/use-date-format.ts';
+import { countdown, STATE_COLOURS } from './countdown.ts';
 import { RecordEntryDialog } from './RecordEntryDialog.tsx';
 import {
   equipmentStatusKeys,
@@ -41,7 +46,11 @@ function useNow(): number {
   return now;
 }
 
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
+/** A moment on the facility's clock and in its formats, as every other screen shows it. */
+function useWhen(): (iso: string | null) => string {
+  const { formatDateTime } = useDateFormat();
+  return (iso) => (iso ? formatDateTime(iso) : '—');
+}
 
 function ItemCard({
   item,
@@ -56,6 +65,7 @@ function ItemCard({
   onOpen: () => void;
   onRecord: (() => void) | null;
 }) {
+  const when = useWhen();
   const dirty = item.state === 'Dirty' ? countdown(item.dirtyHoldDueAt, now) : null;
   const clean =
     item.state === 'Released' || item.state === 'CleanAwaitingRelease'
@@ -109,6 +119,7 @@ function LogbookDrawer({
   canCorrect: boolean;
   onClose: () => void;
 }) {
+  const when = useWhen();
   const scope = useFacilityScope();
   const queryClient = useQueryClient();
   const [correcting, setCorrecting] = useState<LogbookEntry | null>(null);
@@ -135,7 +146,11 @@ function LogbookDrawer({
         rowClassName={(e) => (e.correctedBy ? 'logbook-corrected' : '')}
         columns={[
           { title: 'When', dataIndex: 'at', render: (at: string) => when(at) },
-          { title: 'Event', dataIndex: 'event' },
+          {
+            title: 'Event',
+            dataIndex: 'event',
+            render: (event: LogbookEntry['event']) => LOGBOOK_EVENT_LABELS[event],
+          },
           { title: 'By', dataIndex: 'recordedByName' },
           {
             title: 'Product / batch',
@@ -173,7 +188,7 @@ function LogbookDrawer({
       />
       {correcting && item ? (
         <ReasonDialog
-          title={`Correct entry ${correcting.id} (${correcting.event})`}
+          title={`Correct the entry ${LOGBOOK_EVENT_LABELS[correcting.event]}, ${when(correcting.at)}`}
           description="The entry stays in the log, marked as corrected; the item's state is judged without it. Record the right entry afterwards."
           okText="Correct"
           onSubmit={async ({ reason }) => {

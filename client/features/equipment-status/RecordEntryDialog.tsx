@@ -1,6 +1,7 @@
 import { Form, Input, InputNumber, Select, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { LOGBOOK_EVENTS, nextEvents } from '#core/equipment-status/equipment-status.ts';
+import { LOGBOOK_EVENT_LABELS } from '#core/equipment-status/equipment-status-labels.ts';
 import { RELEASE_MEANING, type TLogbookRequest } from '#core/schemas/equipment-status.schemas.ts';
 import { productsDef } from '#core/entities/defs/index.ts';
 import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
@@ -75,7 +76,7 @@ export function RecordEntryDialog({
       onClose={onClose}
     >
       <Form.Item label="Event" name="event" rules={[{ required: true }]}>
-        <Select options={EVENTS.map((e) => ({ value: e, label: e }))} />
+        <Select options={EVENTS.map((e) => ({ value: e, label: LOGBOOK_EVENT_LABELS[e] }))} />
       </Form.Item>
       {event === 'UseStarted' ? (
         <>

@@ -23,14 +23,3 @@ export const STATE_COLOURS = {
   HoldExpired: 'red',
   Blocked: 'red',
 } as const;
-
-/** The board's words for the states (the API names them in code). */
-export const STATE_LABELS = {
-  InUse: 'In use',
-  Dirty: 'Dirty',
-  Cleaning: 'Cleaning',
-  CleanAwaitingRelease: 'Clean, awaiting release',
-  Released: 'Released',
-  HoldExpired: 'Clean hold expired',
-  Blocked: 'Blocked',
-} as const;

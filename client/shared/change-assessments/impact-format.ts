@@ -5,8 +5,6 @@ import type {
   TImpactSummary,
 } from '#core/schemas/change-assessments.schemas.ts';
 import { unitLabel } from '#core/units/format-number.ts';
-
-export { IMPACT_KIND_LABELS } from '#core/schemas/change-assessments.schemas.ts';
 import { formatLimit } from '../limits/what-if-format.ts';
 
 export const CHANGE_STATUS_COLOURS: Record<TChangeStatus, string> = {

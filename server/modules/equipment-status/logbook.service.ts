@@ -8,6 +8,7 @@ import { AppError, validationError } from '#core/errors/errors.ts';
 import { RELEASE_MEANING, type TLogbookRequest } from '#core/schemas/equipment-status.schemas.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
 import { writeAudit, type Actor } from '#server/db/audit-write.ts';
+import { writeRefusal } from '#server/http/refusal-audit.ts';
 import type { Scope } from '#server/entities/entity-store.ts';
 import { canonicalJson, versionInForce } from '#server/records/controlled.ts';
 import type { KeyConfig } from '../active-directory/active-directory.settings.ts';
@@ -219,13 +220,13 @@ export async function recordEntry(
       error instanceof AppError &&
       (error.errName === 'EquipmentNotReleased' || error.errName === 'NotAllowed');
     if (refused && !db.joinsTransaction)
-      await writeAudit(db, actor, {
+      await writeRefusal(db, actor, {
         planId: scope.planId,
         facilityId: scope.facilityId,
         domain: 'EquipmentLogbook',
         action: 'Refused',
         entityId: equipmentId,
-        newValues: { attempted: request.event, why: error.message },
+        values: { attempted: request.event, why: error.message },
       });
     throw error;
   }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AppError } from '#core/errors/errors.ts';
 import { compileLimits } from '#core/limits/compile.ts';
 import { explainPair } from '#core/limits/explain.ts';
-import { goalSeek, type Solution } from '#core/limits/solver.ts';
+import { goalSeek, isPair, type Solution } from '#core/limits/solver.ts';
 import { runMatrix } from '#core/limits/matrix.ts';
 import { equipmentWiseLimits, productWiseLimits } from '#core/limits/worst-case.ts';
 import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
@@ -85,13 +85,14 @@ export function registerLimitViewRoutes({ app, db, permit }: AppContext): void {
         productionId,
       });
       refuseLeftOut(uncomputable, previous, next);
-      const pairOf = (name: string) => input.products.some((p) => p.id === name);
-      if (!pairOf(previous) || !pairOf(next) || !explainPair(input, previous, next))
+      // Compiled once: the pair's check and its three answers read the same matrix.
+      const compiled = compileLimits(input);
+      if (!isPair(compiled, previous, next))
         throw new AppError(
           'NotFoundError',
           'These products are not both in the facility, or share no equipment',
         );
-      const answer = goalSeek(input, previous, next, { limit, atLeast });
+      const answer = goalSeek(compiled, previous, next, { limit, atLeast });
       // JSON has no NaN or Infinity: an impossible or unbounded answer travels as null.
       const plain = (s: Solution) => ({ ...s, value: nullable(s.value) });
       return {
