@@ -83,6 +83,8 @@ describe('one session in several tabs', () => {
     allowRefusedRequest(419, '/api/v2/auth/session');
     // The live-update stream (issue 30) of a tab whose session ended is refused like its calls.
     allowRefusedRequest(419, /\/facilities\/\d+\/events/);
+    // And so is any facility read a live update refetches in it just then (My approvals' count).
+    allowRefusedRequest(419, /\/facilities\/\d+\/signatures\/pending/);
     const page = await signedInPage();
     const plant = await facilityApi(app);
     await openMasterData(page, 'Equipment');
