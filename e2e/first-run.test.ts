@@ -117,6 +117,9 @@ async function firstRun(dataDir: string, running: (server: Started) => void): Pr
 
   // A first sign-in with the one-time password is refused on purpose (400): a new password first.
   allowRefusedRequest(400, '/api/v2/auth/login');
+  // The README stops the server to seed the demo with the page still open: its live-update
+  // stream is refused (503) while the server shuts down, and reconnects once it is back.
+  allowRefusedRequest(503, /\/facilities\/\d+\/events/);
   const { context, page } = await newPage(browser, server.url);
   await page.goto('/');
   await signIn(page, 'admin@carryover.local', oneTime![1]!);
