@@ -3,7 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import { ADMIN } from '#server/test/test-server.ts';
 import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
-import { facilityApi, facilityRecords, openDrawer, signInDialog, signInToFacility } from './ui.ts';
+import {
+  browserToken,
+  facilityApi,
+  facilityRecords,
+  openDrawer,
+  signInDialog,
+  signInToFacility,
+} from './ui.ts';
+import { seedTwoProducts } from './two-products.ts';
 
 let app: AppUnderTest;
 
@@ -60,5 +68,46 @@ describe('a record open in one browser', () => {
     await expect.poll(() => statusTag(a).textContent(), { timeout: 10_000 }).toBe('Active');
     expect(await a.evaluate(() => performance.timeOrigin)).toBe(origin);
     expect(new URL(a.url()).searchParams.get('record')).toBe(String(sopId));
+  });
+});
+
+describe('a pair open on the MAC matrix', () => {
+  it('follows a change of its product into the new numbers instead of closing', async () => {
+    const facility = await facilityApi(app);
+    const { a } = await seedTwoProducts(await facilityRecords(app, facility.path));
+    const page = await app.open('/');
+    await signInToFacility(page);
+    await page.goto('/limits/mac-matrix');
+    // B → A: 1 ug × 50 kg / 200 mg = 250 mg.
+    await page.getByRole('button', { name: '250 mg' }).first().click();
+    await openDrawer(page).getByText('B → A').waitFor();
+
+    // A's minimum batch size doubles (here through the API, as another user's save would).
+    const token = await browserToken(page);
+    const list = await app.server.request<{ data: { id: number; version: number }[] }>(
+      'GET',
+      `${facility.path}/products?pageNumber=1&pageLimit=100`,
+      { token },
+    );
+    const product = list.body.data.find((p) => p.id === a);
+    const edit = await app.server.request('POST', `${facility.path}/products/${a}`, {
+      token,
+      body: {
+        minBatchSize: { value: 100, unit: 'kg' },
+        version: product?.version,
+        reason: 'Larger batches validated',
+      },
+    });
+    expect(edit.status).toBe(200);
+
+    // The live update refetches the matrix behind the drawer (its pairs list shows 500 mg), and
+    // the drawer stays on B → A with its new MACO.
+    await page
+      .locator('.ant-table')
+      .first()
+      .getByText('500 mg', { exact: true })
+      .waitFor({ timeout: 20_000 });
+    await openDrawer(page).getByText('B → A').waitFor();
+    await openDrawer(page).getByText('500 mg').first().waitFor();
   });
 });

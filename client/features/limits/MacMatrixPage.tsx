@@ -1,5 +1,5 @@
 import { Button, Card, Tabs, Typography } from 'antd';
-import { useState, type ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { LazyWhatIfPanel } from './LazyWhatIfPanel.tsx';
 import { MacExportBar } from './MacExportBar.tsx';
@@ -25,10 +25,19 @@ export function MacMatrixPage() {
   // views that list its pairs.
   const { matrix, progress } = useMacMatrix(productionId, tab !== 'grid');
   const store = matrix.data?.pairs;
-  // The row of the pair being explained, in the store it was opened from: a refetch makes a
-  // new store whose rows may differ.
-  const [open, setOpenRow] = useState<{ store: PairStore; row: number } | null>(null);
-  const setOpen = (row: number) => setOpenRow(store ? { store, row } : null);
+  // The pair being explained, by its products: a refetch (a live update after anyone's change)
+  // makes a new store whose rows may differ, and the drawer follows the pair into it, showing
+  // its new numbers, or closes when the pair is gone.
+  const [open, setOpenPair] = useState<{ previous: string; next: string } | null>(null);
+  const setOpen = (row: number) => {
+    if (!store) return;
+    const { previous, next } = store.pairAt(row);
+    setOpenPair({ previous, next });
+  };
+  const openPair = useMemo(() => {
+    const row = open && store ? store.find(open.previous, open.next) : -1;
+    return store && row >= 0 ? store.pairAt(row) : null;
+  }, [open, store]);
   const [whatIf, setWhatIf] = useState(false);
 
   const listed = (view: (data: MacMatrix, store: PairStore) => ReactNode) => (
@@ -84,11 +93,7 @@ export function MacMatrixPage() {
           },
         ]}
       />
-      <PairDrawer
-        pair={open && open.store === store ? open.store.pairAt(open.row) : null}
-        productionId={productionId}
-        onClose={() => setOpenRow(null)}
-      />
+      <PairDrawer pair={openPair} productionId={productionId} onClose={() => setOpenPair(null)} />
       <LazyWhatIfPanel open={whatIf} onClose={() => setWhatIf(false)} productionId={productionId} />
     </Card>
   );
