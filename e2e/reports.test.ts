@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readPdfText } from '#server/test/read-pdf-text.ts';
@@ -12,6 +13,7 @@ import {
   facilityApi,
   fillDateTime,
   openDrawer,
+  PLANT,
   openModal,
   signInToFacility,
 } from './ui.ts';
@@ -108,5 +110,29 @@ describe('Reports in the browser', () => {
       .getByRole('table', { name: 'Annual summaries' })
       .getByRole('cell', { name: `01 Feb, 2026 to ${formatDay(today)}` })
       .waitFor();
+  });
+
+  it('generates the production limits of every production, titled by the plant, with a workbook', async () => {
+    await page.getByRole('button', { name: 'Generate report' }).click();
+    const dialog = openModal(page);
+    await choose(dialog.getByLabel('Kind'), 'Production limits');
+    await dialog.getByRole('button', { name: 'Generate' }).click();
+    const drawer = openDrawer(page);
+    await drawer.getByText('Data SHA-256').waitFor({ timeout: 60_000 });
+    await drawer.getByText(`Production limits · ${PLANT}`).first().waitFor();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      drawer.getByRole('button', { name: 'Download XLSX' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('Production Data.xlsx');
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load((await readFile(await download.path())) as unknown as ArrayBuffer);
+    const sheet = book.getWorksheet('Production limits')!;
+    const line1 = sheet
+      .getRows(2, sheet.rowCount - 1)!
+      .find((r) => r.getCell(1).value === 'Line 1')!;
+    // B → A governs Line 1 at 250 mg (the limits test facility's numbers, known by hand).
+    expect([line1.getCell(5).value, line1.getCell(6).value]).toEqual([250, 'B → A']);
+    await page.keyboard.press('Escape');
   });
 });
