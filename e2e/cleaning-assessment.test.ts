@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { formatDay } from '#core/datetime/format-date-time.ts';
 import { ADMIN } from '#server/test/test-server.ts';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import {
@@ -8,6 +9,7 @@ import {
   createViaApi,
   facilityApi,
   facilityCreator,
+  fillDateTime,
   openModal,
   signInToFacility,
 } from './ui.ts';
@@ -108,6 +110,20 @@ it('starts an assessment, follows it to done, finds a gap and dismisses its task
 
   // Gone from the open tasks; the dismissed one says who decided and why.
   await row.waitFor({ state: 'detached' });
+
+  // The other task accepted with a due date typed as the facility writes dates.
+  const later = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
+  const rowB = page.locator('tr.ant-table-row', { hasText: 'Tablet B' });
+  await rowB.getByRole('button', { name: 'Accept' }).click();
+  const accept = openModal(page);
+  expect(await accept.getByLabel('Due date').inputValue()).toMatch(/^\d{2} [A-Z][a-z]{2}, \d{4}$/);
+  await fillDateTime(accept.getByLabel('Due date'), formatDay(later));
+  await accept.getByLabel('Password').fill(ADMIN.password);
+  await accept.getByRole('button', { name: 'Sign and accept' }).click();
+  await expect.poll(() => page.getByRole('dialog').count(), { timeout: 10_000 }).toBe(0);
+  await rowB.waitFor({ state: 'detached' });
+  await choose(page.getByRole('combobox', { name: 'Task status' }), 'Accepted');
+  await expect.poll(() => rowB.textContent()).toContain(formatDay(later));
   await choose(page.getByRole('combobox', { name: 'Task status' }), 'Dismissed');
   const dismissed = page.locator('tr.ant-table-row', { hasText: 'Tablet A' });
   await expect.poll(() => dismissed.textContent()).toContain('one campaign only');

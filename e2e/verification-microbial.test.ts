@@ -3,7 +3,7 @@ import type { TestBody } from '#server/test/facility-test-file.ts';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import { investigateAndSubmit, qaApproves } from './investigation-flow.ts';
 import { browserApi, runKitOnApp } from './run-kit-app.ts';
-import { choose, openModal, signInToFacility } from './ui.ts';
+import { choose, fillDateTime, openModal, signInToFacility } from './ui.ts';
 
 /*
  * Issue 12, microbial results end to end: a started run (through the API, as the run test kit
@@ -42,12 +42,19 @@ it('enters a microbial result on the run screen, judged in the preview as the se
   await choose(card.getByLabel('Microbial sampling location'), 'Valve');
   await choose(card.getByLabel('Microbial test'), 'Contact plate');
   await card.getByLabel('Microbial count').fill('60');
+  // The day it was read, typed as the facility writes dates (the default, day first).
+  await fillDateTime(card.getByLabel('Read on'), '04 Nov, 2026');
   // 60 / 100 × 100 = 60 % ≥ 50 %: Alert.
   await expect
     .poll(() => card.getByTestId('microbial-judgement').allTextContents())
     .toEqual(['Alert 60.0 % of limit']);
   await card.getByRole('button', { name: 'Save microbial result' }).click();
   await card.getByRole('cell', { name: '60 CFU/plate' }).waitFor();
+  await card.getByRole('cell', { name: '04 Nov, 2026' }).waitFor();
+  const saved = await browserApi(app, F)(page, 'GET', `/runs/${run.id as number}/microbial`);
+  const results = (saved.microbial as TestBody).results as TestBody[];
+  // The same day is sent as before: its UTC midnight.
+  expect(results.map((r) => r.readAt)).toEqual(['2026-11-04T00:00:00.000Z']);
   await expect
     .poll(() => card.getByRole('table').getByTestId('microbial-judgement').allTextContents())
     .toEqual(['Alert 60.0 % of limit']);

@@ -4,6 +4,7 @@ import {
   DEFAULT_DATE_TIME_SETTINGS,
   formatDate,
   formatDateTime,
+  formatDay,
   type DateTimeSettings,
 } from '#core/datetime/format-date-time.ts';
 import type { TDateTimeSettingsRead } from '#core/schemas/settings.schemas.ts';
@@ -34,6 +35,8 @@ export interface DateFormatter {
   /** '22 Nov, 2026 14:05' in the facility's zone and formats. */
   formatDateTime: (value: Date | string | number | null | undefined) => string;
   formatDate: (value: Date | string | number | null | undefined) => string;
+  /** A calendar day ('YYYY-MM-DD': a due date, a period's end) as the facility writes dates. */
+  formatDay: (day: string | null | undefined) => string;
 }
 
 /**
@@ -58,9 +61,15 @@ export function useDateFormat(): DateFormatter {
         : formatDate(value, { timezone, dateFormat, timeFormat }),
     [timezone, dateFormat, timeFormat],
   );
+  const day = useCallback(
+    (value: string | null | undefined) =>
+      value ? formatDay(value, { timezone, dateFormat, timeFormat }) : '',
+    [timezone, dateFormat, timeFormat],
+  );
   return {
     settings: { timezone, dateFormat, timeFormat },
     formatDateTime: dateTime,
     formatDate: date,
+    formatDay: day,
   };
 }

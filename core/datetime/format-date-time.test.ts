@@ -4,6 +4,7 @@ import {
   dateToWallClock,
   formatDate,
   formatDateTime,
+  formatDay,
   isValidTimeZone,
   nextDay,
   startOfDayInZone,
@@ -74,6 +75,17 @@ describe('formatDateTime', () => {
   it('lists exactly the formats of spec §9', () => {
     expect(DATE_FORMATS).toHaveLength(5);
     expect(TIME_FORMATS).toEqual(['hh:mm', 'HH:mm', 'hh:mm:ss', 'HH:mm:ss']);
+  });
+});
+
+describe('formatDay', () => {
+  it('writes a calendar day in the facility’s format, on no zone’s clock', () => {
+    // West of Greenwich, midnight UTC of 6 March is still 5 March: a day must not move.
+    const west = { timezone: 'America/New_York', timeFormat: 'HH:mm' } as const;
+    expect(formatDay('2026-03-06', { ...west, dateFormat: 'DD MMM, YYYY' })).toBe('06 Mar, 2026');
+    expect(formatDay('2026-03-06', { ...west, dateFormat: 'MM-DD-YYYY' })).toBe('03-06-2026');
+    expect(formatDay('2026-12-31')).toBe('31 Dec, 2026');
+    expect(formatDay('not a day')).toBe('');
   });
 });
 

@@ -159,6 +159,21 @@ export function formatDate(
   return formatDatePart(wallClock(date, zoneOf(settings)), settings.dateFormat);
 }
 
+/**
+ * A calendar day ('YYYY-MM-DD': a due date, a report's period) in the facility's date format.
+ * A day has no zone: it is written as it is, never moved to another day by the zone.
+ */
+export function formatDay(
+  day: string,
+  settings: DateTimeSettings = DEFAULT_DATE_TIME_SETTINGS,
+): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  if (!match) return '';
+  const [, year, month, date] = match.map(Number);
+  const c = { year: year!, month: month!, day: date!, hour: 0, minute: 0, second: 0 };
+  return formatDatePart(c, settings.dateFormat);
+}
+
 /** The zone's offset from UTC at a moment, in minutes (positive east of Greenwich). */
 function offsetMinutes(date: Date, timeZone: string): number {
   const c = wallClock(date, timeZone);

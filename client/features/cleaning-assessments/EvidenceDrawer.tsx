@@ -15,6 +15,7 @@ function GapTasks({ cell, evaluationId }: { cell: TCoverageCell; evaluationId: n
   const permissions = usePermissions();
   const canSee = permissions.can('QualificationTask', 'Get');
   const tasks = useTrainTasks(cell.trainId, evaluationId, canSee);
+  const { formatDay } = useDateFormat();
   if (!canSee) return null;
   const own = tasks.data?.qualificationTasks.filter((t) => t.productId === cell.productId) ?? [];
   return (
@@ -31,7 +32,7 @@ function GapTasks({ cell, evaluationId }: { cell: TCoverageCell; evaluationId: n
           <Descriptions key={task.id} column={1} size="small" bordered>
             <Descriptions.Item label="Proposed study">{task.proposedStudyType}</Descriptions.Item>
             <Descriptions.Item label="Scope">{task.scope}</Descriptions.Item>
-            <Descriptions.Item label="Due">{task.dueDate}</Descriptions.Item>
+            <Descriptions.Item label="Due">{formatDay(task.dueDate)}</Descriptions.Item>
             <Descriptions.Item label="Status">{task.status}</Descriptions.Item>
             <Descriptions.Item label="Decision">
               <TaskDecision task={task} />

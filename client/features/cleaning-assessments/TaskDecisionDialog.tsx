@@ -7,6 +7,7 @@ import {
   type TStudyType,
 } from '#core/schemas/cleaning-assessments.schemas.ts';
 import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
+import { FacilityDateInput } from '#client/shared/facility-date-inputs.tsx';
 import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
 import {
   SignerProofField,
@@ -77,7 +78,7 @@ export function TaskDecisionDialog({ task, action, onClose }: TaskDecisionDialog
             <Select options={STUDY_TYPES.map((type) => ({ value: type, label: type }))} />
           </Form.Item>
           <Form.Item label="Due date" name="dueDate">
-            <Input type="date" />
+            <FacilityDateInput aria-label="Due date" />
           </Form.Item>
         </>
       )}

@@ -45,7 +45,7 @@ function FilterSelect<T extends string | number>(props: {
  * or dismissed with a justification, both signed. `evaluationId` fixes the assessment.
  */
 export function TasksTable({ evaluationId }: { evaluationId?: number }) {
-  const { formatDate } = useDateFormat();
+  const { formatDay } = useDateFormat();
   const permissions = usePermissions();
   const [filter, setFilter] = useState<TaskFilter>({ evaluationId, status: 'Open' });
   const [page, setPage] = useState({ pageNumber: 1, pageLimit: 10 });
@@ -119,7 +119,7 @@ export function TasksTable({ evaluationId }: { evaluationId?: number }) {
           },
           { title: 'Proposed study', dataIndex: 'proposedStudyType' },
           { title: 'Scope', dataIndex: 'scope', ellipsis: true },
-          { title: 'Due', dataIndex: 'dueDate', render: (date: string) => formatDate(date) },
+          { title: 'Due', dataIndex: 'dueDate', render: (date: string) => formatDay(date) },
           {
             title: 'Status',
             dataIndex: 'status',

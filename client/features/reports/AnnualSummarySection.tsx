@@ -7,6 +7,7 @@ import type { TReport } from '#core/schemas/reports.schemas.ts';
 import { serverPaging } from '#client/shared/paging.ts';
 import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
 import { useDateFormat } from '#client/shared/use-date-format.ts';
+import { FacilityDateInput } from '#client/shared/facility-date-inputs.tsx';
 import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
 import { usePermissions } from '#client/shared/permissions.ts';
 import { ReportStatusTag } from './ReportStatusTag.tsx';
@@ -64,10 +65,10 @@ function AnnualSummaryDialog({
       </Typography.Paragraph>
       <Flex gap="middle">
         <Form.Item label="Start" name="start" rules={[{ required: true }]}>
-          <Input type="date" aria-label="Start" />
+          <FacilityDateInput aria-label="Start" />
         </Form.Item>
         <Form.Item label="End" name="end" rules={[{ required: true }]}>
-          <Input type="date" aria-label="End" />
+          <FacilityDateInput aria-label="End" />
         </Form.Item>
       </Flex>
       <Form.List name="customSections">
@@ -131,13 +132,14 @@ function DownloadButton({ report }: { report: TReport }) {
 
 /** Annual summaries (spec §7 `annualSummary`): generate with a period and sections, list, download. */
 export function AnnualSummarySection({ onOpen }: { onOpen: (report: TReport) => void }) {
-  const { formatDateTime } = useDateFormat();
+  const { formatDateTime, formatDay } = useDateFormat();
   const permissions = usePermissions();
   const [page, setPage] = useState({ pageNumber: 1, pageLimit: 5 });
   const [generating, setGenerating] = useState(false);
   const list = useAnnualSummaries(page);
   const canGenerate = permissions.can('ReportDocument', 'Generate');
-  const period = (r: TReport) => `${String(r.parameters.start)} to ${String(r.parameters.end)}`;
+  const period = (r: TReport) =>
+    `${formatDay(String(r.parameters.start))} to ${formatDay(String(r.parameters.end))}`;
   return (
     <Card
       title="Annual summaries"

@@ -139,7 +139,8 @@ function DownloadButtons({ report }: { report: TReport }) {
   return (
     <Space>
       {REPORT_KIND_INFO[report.kind].formats
-        // A kind's format may be missing for some parameters (the xlsx of one production only).
+        // A report may lack one of its kind's formats (a report of every production made
+        // before issue 30 has no xlsx).
         .filter((format) => report.files.some((f) => f.format === format))
         .map((format) => (
           <Button

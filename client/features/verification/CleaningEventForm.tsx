@@ -6,7 +6,7 @@ import { ReasonField } from '#client/shared/reason/ReasonDialog.tsx';
 import { ReferenceSelect } from '#client/shared/master-data/ReferenceSelect.tsx';
 import { referencedDef } from '#client/shared/master-data/entity-registry.ts';
 import { holdBreach, type EventFormValues } from './event-values.ts';
-import { FacilityDateTimeInput } from './facility-date-inputs.tsx';
+import { FacilityDateTimeInput } from '#client/shared/facility-date-inputs.tsx';
 import { runCalls, useRunWrite, type RunEditBody } from './verification-api.ts';
 import { validatedValues } from '#client/shared/validated-values.ts';
 

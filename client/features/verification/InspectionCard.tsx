@@ -15,7 +15,7 @@ import type { TChecklistAnswer, TInspectionRecord } from '#core/schemas/run-insp
 import type { TRun } from '#core/schemas/verification.schemas.ts';
 import { showSaveError } from '#client/api/form-errors.ts';
 import { ReasonField } from '#client/shared/reason/ReasonDialog.tsx';
-import { FacilityDateTimeInput } from './facility-date-inputs.tsx';
+import { FacilityDateTimeInput } from '#client/shared/facility-date-inputs.tsx';
 import { inspectionCalls, type InspectionBody } from './inspection-api.ts';
 import { useRunWrite } from './verification-api.ts';
 import { validatedValues } from '#client/shared/validated-values.ts';

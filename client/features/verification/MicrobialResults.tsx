@@ -5,7 +5,6 @@ import {
   Card,
   Flex,
   Form,
-  Input,
   InputNumber,
   Radio,
   Select,
@@ -30,6 +29,8 @@ import { judgeMicrobial } from '#core/verification/judge-microbial.ts';
 import { showSaveError } from '#client/api/form-errors.ts';
 import { LoadErrorAlert } from '#client/shared/LoadErrorAlert.tsx';
 import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
+import { FacilityDateInput } from '#client/shared/facility-date-inputs.tsx';
+import { useDateFormat } from '#client/shared/use-date-format.ts';
 import { CorrectResultDialog } from './CorrectResultDialog.tsx';
 import {
   InvalidatedTag,
@@ -134,6 +135,7 @@ function LoadedMicrobial(props: {
   // The sample results' investigations, the same record and rule (FDA OOS guidance).
   const investigations = useResultInvestigations(run, props.canEnter);
   const numbers = useNumberFormat();
+  const { formatDay } = useDateFormat();
 
   async function submit(): Promise<void> {
     const validated = await validatedValues(form);
@@ -220,7 +222,7 @@ function LoadedMicrobial(props: {
                 </Space>
               ),
             },
-            { title: 'Read', render: (_, r) => (r.readAt ? r.readAt.slice(0, 10) : '') },
+            { title: 'Read', render: (_, r) => formatDay(r.readAt?.slice(0, 10)) },
             {
               title: '',
               render: (_, r) =>
@@ -312,7 +314,7 @@ function LoadedMicrobial(props: {
                 />
               </Form.Item>
               <Form.Item name={['entry', 'readOn']} label="Read on">
-                <Input size="large" type="date" style={{ width: 180 }} aria-label="Read on" />
+                <FacilityDateInput size="large" width={180} aria-label="Read on" />
               </Form.Item>
               <Form.Item label="Judgement">
                 <div style={{ minHeight: 40, display: 'flex', alignItems: 'center' }}>

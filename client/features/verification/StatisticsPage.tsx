@@ -4,7 +4,7 @@ import { LoadErrorAlert } from '#client/shared/LoadErrorAlert.tsx';
 import { STATISTICS_GROUPS, STATISTICS_RESIDUE_TYPES } from '#core/schemas/verification.schemas.ts';
 import { ReferenceSelect } from '#client/shared/master-data/ReferenceSelect.tsx';
 import { referencedDef } from '#client/shared/master-data/entity-registry.ts';
-import { FacilityDateRange } from './facility-date-inputs.tsx';
+import { FacilityDateRange } from '#client/shared/facility-date-inputs.tsx';
 import { StatisticsCharts } from './StatisticsCharts.tsx';
 import { useStatistics, useVerificationThresholds } from './verification-api.ts';
 

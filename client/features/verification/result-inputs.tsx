@@ -5,7 +5,7 @@ import {
   SWAB_RESULT_UNITS,
   type TSampleType,
 } from '#core/schemas/verification.schemas.ts';
-import { FacilityDateTimeInput } from './facility-date-inputs.tsx';
+import { FacilityDateTimeInput } from '#client/shared/facility-date-inputs.tsx';
 
 /** Units a row may be entered in: an amount per swab, or a rinse concentration. */
 export function unitsOf(sampleType: TSampleType): readonly string[] {

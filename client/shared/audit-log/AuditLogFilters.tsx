@@ -1,5 +1,6 @@
-import { Button, Form, Input, Select, Space } from 'antd';
+import { Button, Form, Select, Space } from 'antd';
 import { auditActionLabel, auditDomainLabel } from '#core/audit/audit-format.ts';
+import { FacilityDateInput } from '#client/shared/facility-date-inputs.tsx';
 import type { AuditLogFilters } from './audit-log-api.ts';
 import { useAuditFilterOptions, useAuditLogUsers } from './audit-log-api.ts';
 
@@ -64,10 +65,10 @@ export function AuditFilterFields({ withFacility = false }: { withFacility?: boo
         </Form.Item>
       ) : null}
       <Form.Item label="From" name="startDate">
-        <Input type="date" aria-label="From" />
+        <FacilityDateInput aria-label="From" />
       </Form.Item>
       <Form.Item label="To" name="endDate">
-        <Input type="date" aria-label="To" />
+        <FacilityDateInput aria-label="To" />
       </Form.Item>
     </>
   );

@@ -4,7 +4,7 @@ import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import { useFacilityTestServer, type TestBody } from '#server/test/facility-test-file.ts';
 import { auditExportLimits } from '../audit/audit-log.routes.ts';
 import { buildMacFacility, type MacFacility } from '#server/test/mac-test-data.ts';
-import { formatQuantity } from '#core/units/format-number.ts';
+import { excelNumberFormat, formatQuantity } from '#core/units/format-number.ts';
 import { reportKit } from '#server/test/report-test-kit.ts';
 import { runReport } from './reports.service.ts';
 
@@ -265,10 +265,66 @@ describe('A production limits report’s xlsx', () => {
       'A',
       'B',
     ]);
-    // Of every production there is one PDF (each matrix in turn) and no workbook.
+  });
+
+  it('of every production holds each one’s governing MACO and lowest limits as GET limits/productions gives them', async () => {
     const every = await generate({ kind: 'production-limits' });
-    expect(every.files.map((f: TestBody) => f.format)).toEqual(['pdf']);
-    expect((await download(`/reports/production-limits/${every.id}/xlsx`)).status).toBe(404);
+    const [named] = await t.server.db.query<{ name: string }>(
+      'select name from facilities where id = $1',
+      [facility.facilityId],
+    );
+    expect(every.title).toBe(`Production limits · ${named!.name}`);
+    expect(every.files.map((f: TestBody) => f.format).sort()).toEqual(['pdf', 'xlsx']);
+    const stored = await xlsxOf(`/reports/production-limits/${every.id}/xlsx`);
+    expect(stored.res.headers.get('content-disposition')).toContain(
+      'filename="Production Data.xlsx"',
+    );
+    expect(stored.sha256).toBe(every.files.find((f: TestBody) => f.format === 'xlsx').sha256);
+
+    const live = (await t.call('GET', `${facility.F}/limits/productions`)).body;
+    const keys = ['maco', 'sal', 'swab', 'rinse'];
+    const [header, ...rows] = stored.sheets.get('Production limits')!;
+    expect(header).toEqual([
+      'Production',
+      'Products',
+      'Equipment',
+      'Pairs',
+      'Governing MACO (mg)',
+      'Governing MACO set by',
+      'Lowest SAL (mg/cm²)',
+      'Lowest SAL set by',
+      'Lowest swab limit (mg/swab)',
+      'Lowest swab limit set by',
+      'Lowest rinse limit (mg/ml)',
+      'Lowest rinse limit set by',
+    ]);
+    expect(rows).toEqual(
+      (live.productions as TestBody[]).map((p) => {
+        const cells = [p.name, p.productCount, p.equipmentCount, p.pairCount];
+        for (const key of keys) {
+          cells.push(p[key].value ?? undefined, pairText(p[key].pair, ' → ') ?? undefined);
+        }
+        // exceljs reads an empty trailing cell as absent.
+        while (cells.length > 0 && cells[cells.length - 1] === undefined) cells.pop();
+        return cells;
+      }),
+    );
+    // B → A governs Line 1: 250 mg, over E1 and E2's 130,000 cm², kept whole in its cell and
+    // shown as the screen rounds it.
+    const line1 = rows.findIndex((r) => r[0] === 'Line 1');
+    expect(rows[line1]!.slice(4, 8)).toEqual([250, 'B → A', 250 / 130_000, 'B → A']);
+    const formats = stored.formats.get('Production limits')!;
+    rows.forEach((row, i) =>
+      row.forEach((cell, column) => {
+        if (column >= 4 && typeof cell === 'number')
+          expect(formats[i + 1]![column]).toBe(excelNumberFormat(cell));
+      }),
+    );
+    expect(formats[line1 + 1]![6]).toBe('#,##0.000000');
+
+    const { text } = await pdfOf(`/reports/production-limits/${every.id}/pdf`);
+    expect(text).toContain('Governing MACO and lowest limits of each production');
+    expect(text).toContain('Line 1 2 2 2 250 mg B -> A');
   });
 });
 

@@ -18,6 +18,13 @@ import { equipmentLimitsKind } from './kinds/equipment-limits.ts';
 import { masterDataSnapshotKind } from './kinds/master-data-snapshot.ts';
 import { leftOutContent } from './kinds/left-out.ts';
 import { productionDataXlsx } from './kinds/production-data-xlsx.ts';
+import {
+  isOneProduction,
+  productionLimitsContent,
+  productionLimitsTitle,
+  productionLimitsXlsx,
+  type ProductionLimitsData,
+} from './kinds/production-limits.ts';
 import { th } from './controlled-pdf.ts';
 import type { RecordCheck } from './record-report-parts.ts';
 import { annualSummary } from './annual-summary.ts';
@@ -196,11 +203,6 @@ const worstCase: ReportKind = {
   },
 };
 
-/** The MAC matrix of one production, or of each in turn (every production of the facility). */
-interface ProductionLimitsData {
-  productions: MacPdfData[];
-}
-
 const productionLimits: ReportKind = {
   fontSize: 7,
   async compute(q, facilityId, parameters, asOf) {
@@ -233,35 +235,39 @@ const productionLimits: ReportKind = {
               })),
             },
           ];
-    const data: ProductionLimitsData = {
-      productions: inputs.map(({ name, input, uncomputable }) => ({
-        input,
-        uncomputable,
-        variant: parameters.variant,
-        facilityName: facility?.name ?? '',
-        productionName: name,
-      })),
-    };
-    const title =
-      data.productions.length === 1 && parameters.productionId !== undefined
-        ? macPdfTitle(data.productions[0]!)
-        : parameters.variant === 'nitrosamine'
-          ? 'Nitrosamine limits · every production'
-          : 'MAC matrix · every production';
-    return { title, data };
+    const facilityName = facility?.name ?? '';
+    const productions: MacPdfData[] = inputs.map(({ name, input, uncomputable }) => ({
+      input,
+      uncomputable,
+      variant: parameters.variant,
+      facilityName,
+      productionName: name,
+    }));
+    // One production's matrix, titled by it; or every production's, titled by the facility.
+    if (parameters.productionId !== undefined)
+      return { title: macPdfTitle(productions[0]!), data: { productions } };
+    const data: ProductionLimitsData = { productions, facilityName };
+    return { title: productionLimitsTitle(parameters.variant, facilityName), data };
   },
   pdfContent(raw, settings) {
-    const { productions } = raw as ProductionLimitsData;
+    const data = raw as ProductionLimitsData;
     const digits = settings.significantDigits;
-    if (productions.length === 1) return macPdfContent(productions[0]!, digits);
-    if (productions.length === 0)
-      return [{ text: 'The facility has no productions.', italics: true }];
-    return productions.flatMap((production, i) => [
-      { text: macPdfTitle(production), style: 'h2', pageBreak: i === 0 ? undefined : 'before' },
-      ...macPdfContent(production, digits),
-    ]);
+    if (isOneProduction(data)) return macPdfContent(data.productions[0]!, digits);
+    // Every production: their limits side by side, then each one's matrix in turn.
+    return [
+      ...productionLimitsContent(data, digits),
+      ...data.productions.flatMap((production) => [
+        { text: macPdfTitle(production), style: 'h2', pageBreak: 'before' },
+        ...macPdfContent(production, digits),
+      ]),
+    ];
   },
-  xlsx: (raw, meta) => productionDataXlsx((raw as ProductionLimitsData).productions, meta),
+  xlsx(raw, meta) {
+    const data = raw as ProductionLimitsData;
+    return isOneProduction(data)
+      ? productionDataXlsx(data.productions[0]!, meta)
+      : productionLimitsXlsx(data, meta);
+  },
 };
 
 export const REPORT_KIND_DEFS: Record<TReportKind, ReportKind> = {

@@ -262,10 +262,16 @@ describe('A production limits report', () => {
 });
 
 describe('A production limits report of every production', () => {
-  it('prints each production’s matrix in turn', async () => {
+  it('is titled by the facility, and prints the productions’ limits then each matrix in turn', async () => {
     const report = await generate({ kind: 'production-limits' });
-    expect(report.title).toBe('MAC matrix · every production');
+    const [named] = await t.server.db.query<{ name: string }>(
+      'select name from facilities where id = $1',
+      [facility.facilityId],
+    );
+    expect(report.title).toBe(`Production limits · ${named!.name}`);
     const { text } = await pdfOf(`/reports/production-limits/${report.id}/pdf`);
+    expect(text).toContain(`Facility: ${named!.name} · 2 productions · Chemical policy`);
+    expect(text).toContain('Governing MACO and lowest limits of each production');
     expect(text).toContain('MAC matrix · Line 1');
     expect(text).toContain('MAC matrix · Line 2');
     expect(text).toContain('B -> A');

@@ -1,9 +1,10 @@
 import { equipmentLimits } from '#server/modules/limits/limit-reports.service.ts';
-import { formatQuantity, unitLabel } from '#core/units/format-number.ts';
+import { formatQuantity } from '#core/units/format-number.ts';
 import { reportTable } from '../controlled-pdf.ts';
 import type { ReportKind } from '../report-kinds.ts';
 import { leftOutContent, leftOutSheet } from './left-out.ts';
-import { cellNumber, sheetsXlsx } from './report-xlsx.ts';
+import { lowestHeaders, lowestPdfCells, lowestWidths, lowestXlsxCells } from './lowest-limits.ts';
+import { sheetsXlsx } from './report-xlsx.ts';
 
 /*
  * Equipment limits (spec §3 report kinds): the lowest MACO, SAL, swab and rinse limit of each
@@ -11,25 +12,17 @@ import { cellNumber, sheetsXlsx } from './report-xlsx.ts';
  */
 
 type Data = Awaited<ReturnType<typeof equipmentLimits>>;
-type Lowest = Data['equipment'][number]['maco'];
-
-const LIMITS = [
-  ['maco', 'Lowest MACO', 'mg'],
-  ['sal', 'Lowest SAL', 'mg/sqcm'],
-  ['swab', 'Swab limit', 'mg/swab'],
-  ['rinse', 'Rinse limit', 'mg/ml'],
-] as const;
 
 const HEADERS = [
   'Equipment',
   'Pairs',
-  ...LIMITS.flatMap(([, label, unit]) => [`${label} (${unitLabel(unit)})`, `${label} set by`]),
+  ...lowestHeaders({
+    maco: 'Lowest MACO',
+    sal: 'Lowest SAL',
+    swab: 'Swab limit',
+    rinse: 'Rinse limit',
+  }),
 ];
-
-// Roboto, the font pdfmake embeds, has no arrows: pairs read 'A -> B'.
-const pairText = (l: Lowest) => (l.pair ? `${l.pair[0]} -> ${l.pair[1]}` : '—');
-const value = (l: Lowest, unit: string, digits?: number) =>
-  formatQuantity(l.value ?? undefined, unit, digits);
 
 function samplingText(sampling: Record<string, unknown>, digits?: number): string {
   const q = (v: unknown) =>
@@ -55,12 +48,8 @@ export const equipmentLimitsKind: ReportKind = {
         ? { text: 'No equipment item is shared by two products yet.', italics: true }
         : reportTable(
             HEADERS,
-            [90, 30, ...LIMITS.flatMap(() => [55, '*'])],
-            data.equipment.map((e) => [
-              e.id,
-              String(e.pairCount),
-              ...LIMITS.flatMap(([key, , unit]) => [value(e[key], unit, digits), pairText(e[key])]),
-            ]),
+            [90, 30, ...lowestWidths(55)],
+            data.equipment.map((e) => [e.id, String(e.pairCount), ...lowestPdfCells(e, digits)]),
           ),
       ...leftOutContent(data.uncomputable),
     ];
@@ -71,17 +60,7 @@ export const equipmentLimitsKind: ReportKind = {
       [
         {
           name: 'Equipment limits',
-          rows: [
-            HEADERS,
-            ...data.equipment.map((e) => [
-              e.id,
-              e.pairCount,
-              ...LIMITS.flatMap(([key]) => [
-                cellNumber(e[key].value),
-                e[key].pair ? `${e[key].pair[0]} → ${e[key].pair[1]}` : null,
-              ]),
-            ]),
-          ],
+          rows: [HEADERS, ...data.equipment.map((e) => [e.id, e.pairCount, ...lowestXlsxCells(e)])],
         },
         leftOutSheet(data.uncomputable),
       ],

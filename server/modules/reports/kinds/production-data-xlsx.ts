@@ -4,16 +4,14 @@ import type { MacPdfData } from '#server/modules/limits/mac-production-pdf.ts';
 import type { ReportMeta } from '../report-kinds.ts';
 
 /**
- * 'Production Data.xlsx' of a production-limits report: the MAC matrix workbook of
- * `mac-matrix/export` (MAC Matrix, Pairs, Inputs) of the one production the report names.
- * The workbook is of one matrix, so a report of every production has none (its PDF has each).
+ * 'Production Data.xlsx' of a production-limits report of one production: the MAC matrix
+ * workbook of `mac-matrix/export` (MAC Matrix, Pairs, Inputs) of the production the report
+ * names. A report of every production has the workbook of kinds/production-limits.ts instead.
  */
 export async function productionDataXlsx(
-  productions: readonly MacPdfData[],
+  production: MacPdfData,
   meta: ReportMeta,
-): Promise<Buffer | null> {
-  const [production] = productions;
-  if (productions.length !== 1 || !production) return null;
+): Promise<Buffer> {
   const out = new PassThrough();
   const chunks: Buffer[] = [];
   out.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -53,6 +53,32 @@ export function FacilityDateTimeInput(props: {
   );
 }
 
+/**
+ * A calendar day (form value 'YYYY-MM-DD', as the server takes it) typed and shown in the
+ * facility's date format; a day has no zone, so none is applied.
+ */
+export function FacilityDateInput(props: {
+  id?: string;
+  value?: string | null;
+  onChange?: (value: string | null) => void;
+  'aria-label'?: string;
+  size?: 'large';
+  width?: number;
+}) {
+  const { settings } = useDateFormat();
+  return (
+    <DatePicker
+      id={props.id}
+      aria-label={props['aria-label']}
+      size={props.size}
+      style={{ width: props.width ?? 160 }}
+      format={pickerFormats(settings).date}
+      value={props.value ? dayjs(props.value) : null}
+      onChange={(value: Dayjs | null) => props.onChange?.(value ? value.format(DAY) : null)}
+    />
+  );
+}
+
 /** From and to days ('YYYY-MM-DD', either open) in the facility's date format. */
 export function FacilityDateRange(props: {
   from: string | null;
