@@ -433,7 +433,7 @@ describe('the equipment logbook', () => {
     expect(inTime.status.state).toBe('InUse');
   });
 
-  it('pins the hold times of the approved protocol covering the item and its last product', async () => {
+  it('pins the hold times of the approved protocol covering the item and its last product (or its group)', async () => {
     const id = await item();
     const admin = await adminSigner(t.server.db);
     const scope = { planId: t.planId, facilityId: t.facilityId };
@@ -450,11 +450,30 @@ describe('the equipment logbook', () => {
       { protocolNumber: `PR-HOLD2-${id}`, name: 'Hold study 2', ...covering, dirtyHoldMaxHours: 6 },
       { submitter: admin },
     );
+    // A protocol of the product's group covers it too (its worst case stands for the group).
+    const group = await t.call('POST', `${t.F}/product_groups`, {
+      name: `Hold bracket ${id}`,
+      productIds: [product],
+    });
+    expect(group.status, JSON.stringify(group.body)).toBe(200);
+    await buildApprovedProtocol(
+      t.server,
+      scope,
+      {
+        protocolNumber: `PR-HOLD3-${id}`,
+        name: 'Hold study of the group',
+        ...covering,
+        productIds: [f.productIds[1]!],
+        productGroupId: group.body.result.id,
+        dirtyHoldMaxHours: 4,
+      },
+      { submitter: admin },
+    );
     await cleaned(id);
     await release(id);
     await ok(id, { event: 'UseStarted', productId: product, batch: 'B-400' });
     const dirty = await ok(id, { event: 'UseEnded' });
-    expect(dirty.entry).toMatchObject({ dirtyHoldHours: 6, holdSource: 'protocol' });
+    expect(dirty.entry).toMatchObject({ dirtyHoldHours: 4, holdSource: 'protocol' });
   });
 
   it('holds the next product when no Validated study covers the changeover from the last one', async () => {

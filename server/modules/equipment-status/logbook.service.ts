@@ -15,7 +15,7 @@ import type { KeyConfig } from '../active-directory/active-directory.settings.ts
 import { verifySigner } from '../auth/signing-password.ts';
 import { contentInForce } from '../policies/policy-in-force.ts';
 import { signerIn } from '../signatures/signatures.service.ts';
-import { changeoverCoverage } from './changeover-coverage.ts';
+import { changeoverCoverage, productCover } from './changeover-coverage.ts';
 import {
   factsOf,
   keepFolds,
@@ -89,13 +89,15 @@ async function facilityHolds(q: Queryable, facilityId: number) {
 interface ProtocolHolds {
   equipmentIds?: number[];
   productIds?: number[];
+  productGroupId?: number | null;
   dirtyHoldMaxHours?: number | null;
   cleanHoldMaxHours?: number | null;
 }
 
 /**
  * The strictest hold of the approved protocols that cover the item and the product last made on
- * it (their version in force names both), or null when none gives one.
+ * it (their version in force names both, the product by name or by its group), or null when none
+ * gives one.
  */
 async function coveringProtocolHold(
   q: Queryable,
@@ -105,17 +107,17 @@ async function coveringProtocolHold(
   kind: 'dirty' | 'clean',
 ): Promise<number | null> {
   if (productId === null) return null;
+  const cover = await productCover(q, facilityId, productId);
   const candidates = await q.query<{ id: number }>(
     `select id from protocols where facility_id = $1 and archived_at is null
-        and $2 = any(equipment_ids) and $3 = any(product_ids)`,
-    [facilityId, equipmentId, productId],
+        and $2 = any(equipment_ids) and ($3 = any(product_ids) or product_group_id = any($4::int[]))`,
+    [facilityId, equipmentId, productId, cover.groupIds],
   );
   const hours: number[] = [];
   for (const { id } of candidates) {
     const ref = { facilityId, documentType: 'Protocol' as const, documentId: id };
     const content = (await versionInForce<ProtocolHolds>(q, ref))?.content;
-    const covers =
-      content?.equipmentIds?.includes(equipmentId) && content.productIds?.includes(productId);
+    const covers = content?.equipmentIds?.includes(equipmentId) && cover.covers(content);
     const hold = kind === 'dirty' ? content?.dirtyHoldMaxHours : content?.cleanHoldMaxHours;
     if (covers && typeof hold === 'number') hours.push(hold);
   }
