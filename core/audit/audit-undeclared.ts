@@ -1,5 +1,5 @@
 import { DOCUMENT_TYPE_LABELS } from '../labels/enum-labels.ts';
-import { CONTROLLED_DOCUMENT_TYPES } from '../schemas/signatures.schemas.ts';
+import { SIGNED_DOCUMENT_TYPES } from '../schemas/signatures.schemas.ts';
 import type { FieldDef } from '../entities/field.ts';
 import { permissionLabel } from '../permissions/permission-texts.ts';
 import { MEASURES } from '../units/measures.ts';
@@ -45,7 +45,7 @@ export const UNDECLARED_FIELDS: readonly FieldDef[] = [
     name: 'documentType',
     label: 'Document type',
     kind: 'enum',
-    options: CONTROLLED_DOCUMENT_TYPES,
+    options: SIGNED_DOCUMENT_TYPES,
     optionLabels: DOCUMENT_TYPE_LABELS,
   },
   {
@@ -59,7 +59,7 @@ export const UNDECLARED_FIELDS: readonly FieldDef[] = [
         name: 'documentType',
         label: 'Document type',
         kind: 'enum',
-        options: CONTROLLED_DOCUMENT_TYPES,
+        options: SIGNED_DOCUMENT_TYPES,
         optionLabels: DOCUMENT_TYPE_LABELS,
       },
     ],

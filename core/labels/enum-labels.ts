@@ -1,4 +1,4 @@
-import type { TControlledDocumentType } from '../schemas/signatures.schemas.ts';
+import type { TSignedDocumentType } from '../schemas/signatures.schemas.ts';
 import type { FilterOperator } from '../schemas/custom-reports.schemas.ts';
 import type { TSampleType } from '../schemas/verification.schemas.ts';
 
@@ -8,7 +8,7 @@ import type { TSampleType } from '../schemas/verification.schemas.ts';
  * form"; a code such as `ChangeAssessment` is not.
  */
 
-export const DOCUMENT_TYPE_LABELS: Record<TControlledDocumentType, string> = {
+export const DOCUMENT_TYPE_LABELS: Record<TSignedDocumentType, string> = {
   CleaningLimitPolicy: 'Cleaning limit policy',
   CleaningInspectionSettings: 'Cleaning inspection settings',
   SOP: 'SOP',
@@ -23,11 +23,12 @@ export const DOCUMENT_TYPE_LABELS: Record<TControlledDocumentType, string> = {
   Investigation: 'Investigation',
   Deviation: 'Deviation',
   HbelMonograph: 'HBEL monograph',
+  EquipmentRelease: 'Equipment release',
 };
 
 /** A document type in words; one the map does not know is shown as written. */
 export function documentTypeLabel(type: string): string {
-  return DOCUMENT_TYPE_LABELS[type as TControlledDocumentType] ?? type;
+  return DOCUMENT_TYPE_LABELS[type as TSignedDocumentType] ?? type;
 }
 
 export const LIMIT_BASES = ['equipmentWise', 'productWise'] as const;

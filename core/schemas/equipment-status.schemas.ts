@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EQUIPMENT_STATES, LOGBOOK_EVENTS } from '../equipment-status/equipment-status.ts';
 import { ZId } from './common.schemas.ts';
 import { requireSignerProof, ZSsoProof } from './signer.schemas.ts';
+import { meaningOf } from './signatures.schemas.ts';
 
 /** Issue 31: the equipment status board and the cleaning and use log (21 CFR 211.182). */
 
@@ -68,6 +69,8 @@ export const ZLogbookEntry = z.object({
   cleanHoldHours: z.number().nullable(),
   holdSource: z.enum(['protocol', 'facility default']).nullable(),
   releasedAtRisk: z.boolean(),
+  /** The Released entry's electronic signature (GET signatures, documentType EquipmentRelease). */
+  signatureId: z.number().int().nullable(),
   signatureMeaning: z.string().nullable(),
   signerPrintedName: z.string().nullable(),
   signedContentHash: z.string().nullable(),
@@ -80,7 +83,7 @@ export const ZLogbookResponse = z.object({
 });
 
 /** The meaning of the Released entry's electronic signature (21 CFR 11.50(a)(3)). */
-export const RELEASE_MEANING = 'Release equipment';
+export const RELEASE_MEANING = meaningOf('EquipmentRelease', 'Approve');
 
 export const ZLogbookRequest = z
   .object({

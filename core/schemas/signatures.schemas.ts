@@ -26,6 +26,16 @@ export const CONTROLLED_DOCUMENT_TYPES = [
 export const ZControlledDocumentType = z.enum(CONTROLLED_DOCUMENT_TYPES);
 export type TControlledDocumentType = z.infer<typeof ZControlledDocumentType>;
 
+/**
+ * What a signature may sign: a controlled record's version, or a one-time signed act that has no
+ * versions or approval steps of its own, kept in the same signatures (issue 31): the release of
+ * an item of equipment after its cleaning, whose `documentId` is the item and whose
+ * `versionNumber` counts its releases.
+ */
+export const SIGNED_DOCUMENT_TYPES = [...CONTROLLED_DOCUMENT_TYPES, 'EquipmentRelease'] as const;
+export const ZSignedDocumentType = z.enum(SIGNED_DOCUMENT_TYPES);
+export type TSignedDocumentType = z.infer<typeof ZSignedDocumentType>;
+
 export const RECORD_STATUSES = [
   'BeingBuilt',
   'BeingReviewed',
@@ -145,7 +155,7 @@ export type TSignRequest = z.infer<typeof ZSignRequest>;
 
 export const ZSignature = z.object({
   id: z.number().int(),
-  documentType: ZControlledDocumentType,
+  documentType: ZSignedDocumentType,
   documentId: z.number().int(),
   versionNumber: z.number().int(),
   action: ZSignAction,
@@ -176,12 +186,14 @@ export const ZSignResponse = z.object({
 export type TSignResponse = z.infer<typeof ZSignResponse>;
 
 export const ZSignaturesQuery = z.object({
-  documentType: ZControlledDocumentType,
+  documentType: ZSignedDocumentType,
   documentId: z.coerce.number().int().positive(),
 });
 export const ZSignaturesResponse = z.object({ signatures: z.array(ZSignature) });
+/** One controlled record (its signing eligibility, its PDF). */
+export const ZRecordQuery = ZSignaturesQuery.extend({ documentType: ZControlledDocumentType });
 /** The PDF of one version of a record: the latest unless `versionNumber` names another. */
-export const ZRecordPdfQuery = ZSignaturesQuery.extend({
+export const ZRecordPdfQuery = ZRecordQuery.extend({
   versionNumber: z.coerce.number().int().positive().optional(),
 });
 
@@ -226,11 +238,11 @@ export const DEFAULT_MEANINGS: Record<TSignAction, string> = {
  * approval of a laboratory investigation concludes it (FDA OOS guidance 2006/2022); QA's approval
  * of a deviation's closure reviews its root cause and conclusion (21 CFR 211.192).
  */
-const TYPE_MEANINGS: Partial<
-  Record<TControlledDocumentType, Partial<Record<TSignAction, string>>>
-> = {
+const TYPE_MEANINGS: Partial<Record<TSignedDocumentType, Partial<Record<TSignAction, string>>>> = {
   Investigation: { Approve: 'Approve investigation' },
   Deviation: { Submit: 'Closure proposed', Approve: 'Approve closure', Reject: 'Closure rejected' },
+  // 21 CFR 211.67 and 211.182: the cleaned item's release for its next use.
+  EquipmentRelease: { Approve: 'Release equipment' },
 };
 
 /**
@@ -238,13 +250,13 @@ const TYPE_MEANINGS: Partial<
  * 21 CFR 11.50(a)(3) asks for the meaning of every signature in its manifest, and a meaning the
  * signer could type would let one signature claim another's (an 'Approved' on a Review).
  */
-export function meaningOf(type: TControlledDocumentType, action: TSignAction): string {
+export function meaningOf(type: TSignedDocumentType, action: TSignAction): string {
   return TYPE_MEANINGS[type]?.[action] ?? DEFAULT_MEANINGS[action];
 }
 
 /** Every meaning a signature of each action can carry (the database allows only these). */
 const meaningsOf = (action: TSignAction): readonly string[] => [
-  ...new Set(CONTROLLED_DOCUMENT_TYPES.map((type) => meaningOf(type, action))),
+  ...new Set(SIGNED_DOCUMENT_TYPES.map((type) => meaningOf(type, action))),
 ];
 export const SIGNATURE_MEANINGS: Record<TSignAction, readonly string[]> = {
   Submit: meaningsOf('Submit'),

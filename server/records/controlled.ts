@@ -4,6 +4,7 @@ import type {
   TControlledDocumentType,
   TRecordStatus,
   TSignatureState,
+  TSignedDocumentType,
 } from '#core/schemas/signatures.schemas.ts';
 import type { Db, Queryable, RecordedAfterRollback } from '../db/db.ts';
 import { tableAsOf, type AsOfOptions } from '../entities/entity-history.ts';
@@ -110,7 +111,7 @@ export function canonicalJson(value: unknown): string {
 
 /** What a signature binds: this content of this version of this record, nothing else. */
 export function contentHash(
-  ref: Pick<ControlledRef, 'facilityId' | 'documentType' | 'documentId'>,
+  ref: { facilityId: number; documentType: TSignedDocumentType; documentId: number },
   versionNumber: number,
   content: unknown,
 ): string {

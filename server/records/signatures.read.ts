@@ -5,6 +5,7 @@ import type {
   TRecordStatus,
   TSignAction,
   TSignature,
+  TSignedDocumentType,
   TSignerRole,
 } from '#core/schemas/signatures.schemas.ts';
 import type { Queryable } from '../db/db.ts';
@@ -14,10 +15,11 @@ import {
   type BoundSignature,
   type SignatureProblem,
 } from './signature-binding.ts';
+import { signedActRegistration } from './signature-write.ts';
 import { stepProgress, whyNotEligible, type Signer } from './signature-steps.ts';
 
 export interface SignatureRow extends BoundSignature {
-  document_type: TControlledDocumentType;
+  document_type: TSignedDocumentType;
   action: TSignAction;
   signer_role: TSignerRole;
 }
@@ -68,25 +70,47 @@ export async function checkedSignatures(
     [where.facilityIds, where.documentType ?? null, where.documentId ?? null],
   );
   const bindings = await bindingProblems(q, key, rows);
+  const acts = await signedActContents(q, where.facilityIds, rows);
   return rows.map((row) => {
     const ref = {
       facilityId: row.facility_id,
       documentType: row.document_type,
       documentId: row.document_id,
     };
+    const content = row.content ?? acts.get(row.id) ?? null;
     const problem: SignatureProblem =
-      row.content === null || contentHash(ref, row.version_number, row.content) !== row.content_hash
+      content === null || contentHash(ref, row.version_number, content) !== row.content_hash
         ? 'record_changed'
         : (bindings.get(row.id) ?? null);
     return { ...toSignature(row), valid: problem === null, problem };
   });
 }
 
-/** Every signature of a record, oldest first, each checked again (`checkedSignatures`). */
+/** What the signatures of signed acts (no record versions) signed, by signature id. */
+async function signedActContents(
+  q: Queryable,
+  facilityIds: readonly number[],
+  rows: readonly (SignatureRow & { content: unknown })[],
+): Promise<Map<number, unknown>> {
+  const byType = new Map<string, number[]>();
+  for (const row of rows)
+    if (row.content === null)
+      byType.set(row.document_type, [...(byType.get(row.document_type) ?? []), row.id]);
+  const contents = new Map<number, unknown>();
+  for (const [type, ids] of byType) {
+    const act = signedActRegistration(type);
+    if (act)
+      for (const [id, content] of await act.signedContent(q, facilityIds, ids))
+        contents.set(id, content);
+  }
+  return contents;
+}
+
+/** Every signature of a record or a signed act, oldest first, each checked again. */
 export async function listSignatures(
   q: Queryable,
   key: Buffer,
-  ref: Omit<ControlledRef, 'planId'>,
+  ref: { facilityId: number; documentType: TSignedDocumentType; documentId: number },
 ): Promise<TSignature[]> {
   const checked = await checkedSignatures(q, key, {
     facilityIds: [ref.facilityId],

@@ -114,6 +114,44 @@ describe('GET {F}/changeovers', () => {
     ]);
   });
 
+  it('covers a product through the product group its study names: the worst case stands for the group', async () => {
+    const group = async (name: string, productIds: number[]) => {
+      const res = await t.call('POST', `${t.F}/product_groups`, { name, productIds });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body.result.id as number;
+    };
+    // A Validated study of B and a group without A: A is not covered.
+    const without = await group('Bracket without A', [c]);
+    await validate(
+      await kit.study({ productionId: line1, productIds: [b], productGroupId: without }),
+    );
+    expect((await decision(a, b)).validated).toBe(false);
+
+    // A Validated study of the group A belongs to covers the changeover after A on every item.
+    const bracket = await group('Bracket of A', [a, c]);
+    const study = await kit.study({
+      productionId: line1,
+      productIds: [b],
+      productGroupId: bracket,
+    });
+    await validate(study);
+    const answer = await decision(a, b);
+    expect(answer).toMatchObject({ validated: true, verificationRequired: false, reasons: [] });
+    expect(answer.samplingPlan.map((s: Body) => s.analyticalMethodId)).toEqual([
+      f.method,
+      f.method,
+    ]);
+
+    // An archived group no longer stands for its products.
+    const archived = await t.call('PUT', `${t.F}/product_groups/${bracket}/archive`, {
+      reason: 'Bracketing withdrawn',
+    });
+    expect(archived.status, JSON.stringify(archived.body)).toBe(200);
+    const withdrawn = await decision(a, b);
+    expect(withdrawn.validated).toBe(false);
+    expect(withdrawn.reasons).toContain('No study covers the cleaning of E2 after A');
+  });
+
   it('is validated when a Validated study covers every item of the production for the product', async () => {
     const study = await kit.study({ productionId: line1 });
     await validate(study);

@@ -6,7 +6,7 @@ import type { Queryable } from '#server/db/db.ts';
 import { versionInForce } from '#server/records/controlled.ts';
 import { computableLimitsInput } from '../limits/computable-input.ts';
 import { pagePairs } from '../limits/mac-pairs.ts';
-import { changeoverCoverage } from './changeover-coverage.ts';
+import { changeoverCoverage, productCover } from './changeover-coverage.ts';
 
 /*
  * The changeover decision (issue 31): for product `from` followed by `to` on a production, the
@@ -19,6 +19,7 @@ interface ProtocolPlan {
   productionId?: number | null;
   equipmentIds?: number[] | null;
   productIds?: number[] | null;
+  productGroupId?: number | null;
   cleaningProcedureId?: number | null;
   samplingPlan?: {
     samplingLocationId: number;
@@ -83,7 +84,8 @@ async function pairLimits(
 
 /**
  * The protocol to follow: the pinned protocol of the latest study covering the changeover, else
- * the approved protocol in force (the latest) that names `from` and any of the items.
+ * the approved protocol in force (the latest) that covers `from` (by name or by its product
+ * group) and any of the items.
  */
 async function protocolOf(
   q: Queryable,
@@ -100,15 +102,16 @@ async function protocolOf(
     );
     if (study) return study.protocol_content;
   }
+  const cover = await productCover(q, facilityId, fromProductId);
   const candidates = await q.query<{ id: number }>(
     `select id from protocols where facility_id = $1 and archived_at is null
-        and $2 = any(product_ids) order by id desc`,
-    [facilityId, fromProductId],
+        and ($2 = any(product_ids) or product_group_id = any($3::int[])) order by id desc`,
+    [facilityId, fromProductId, cover.groupIds],
   );
   for (const { id } of candidates) {
     const ref = { facilityId, documentType: 'Protocol' as const, documentId: id };
     const content = (await versionInForce<ProtocolPlan>(q, ref))?.content;
-    if (!content?.productIds?.includes(fromProductId)) continue;
+    if (!content || !cover.covers(content)) continue;
     const onItems =
       content.productionId === productionId ||
       (content.equipmentIds ?? []).some((e) => equipmentIds.includes(e));

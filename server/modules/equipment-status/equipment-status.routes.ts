@@ -14,7 +14,14 @@ import { ZChangeover, ZChangeoverQuery } from '#core/schemas/changeover.schemas.
 import { typed, type AppContext } from '#server/http/app-context.ts';
 import { actorOf } from '#server/http/session-guard.ts';
 import { changeoverDecision } from './changeover.ts';
-import { listEquipmentStatus, listTrainStatus, readLogbook } from './logbook.read.ts';
+import { signatureKey } from '#server/records/signature-binding.ts';
+import { registerSignedAct } from '#server/records/signature-write.ts';
+import {
+  listEquipmentStatus,
+  listTrainStatus,
+  readLogbook,
+  releasesSigned,
+} from './logbook.read.ts';
 import { equipmentItem, recordEntry } from './logbook.service.ts';
 
 const F = '/api/v2/plans/:plan/facilities/:facility';
@@ -29,6 +36,12 @@ export function registerEquipmentStatusRoutes(
   now: () => Date = () => new Date(),
 ): void {
   const r = typed(app);
+  // A release is an electronic signature among the others (GET signatures, the audit verify).
+  registerSignedAct('EquipmentRelease', { resource: 'Equipment', signedContent: releasesSigned });
+  const signing = {
+    config,
+    key: () => signatureKey(config, (message) => app.log.warn(message)),
+  };
 
   r.get(
     `${F}/equipment-status`,
@@ -91,7 +104,7 @@ export function registerEquipmentStatusRoutes(
       schema: {
         tags,
         summary: 'Record a use, cleaning, release, block or correction in the logbook',
-        description: `Every entry names who and when (the server's time; an earlier \`at\` needs a reason and is marked back-dated; no entry is dated before the last one). \`UseStarted\` (product and batch) on an item that is not Released, whose clean hold has expired, or whose changeover from the last product made on it is not covered by a Validated study (GET changeovers; unless the release was judged on a verification run of that cleaning), is refused with 409 EquipmentNotReleased and the reasons in \`otherErrors\`. \`Released\` is an electronic signature (meaning '${RELEASE_MEANING}'): the signer re-enters their password, needs ApprovalPolicy Sign besides Equipment Modify, and may not be who recorded the CleaningEnded (403 NotAllowed); it is refused (409 EquipmentNotReleased) while the cleaning's verification run (\`runId\`, or the CleaningEnded's) is CAN_NOT_BE_RELEASED, and marked \`releasedAtRisk\` when it is MAY_BE_RELEASED. An entry that cannot follow the state is 422 on \`event\`. Needs Equipment Modify.`,
+        description: `Every entry names who and when (the server's time; an earlier \`at\` needs a reason and is marked back-dated; no entry is dated before the last one). \`UseStarted\` (product and batch) on an item that is not Released, whose clean hold has expired, or whose changeover from the last product made on it is not covered by a Validated study (GET changeovers; unless the release was judged on a verification run of that cleaning), is refused with 409 EquipmentNotReleased and the reasons in \`otherErrors\`. \`Released\` is an electronic signature (meaning '${RELEASE_MEANING}', listed by GET signatures with documentType EquipmentRelease and the item's id): the signer re-enters their password, needs ApprovalPolicy Sign besides Equipment Modify, and may not be who recorded the CleaningEnded (403 NotAllowed); it is refused (409 EquipmentNotReleased) while the cleaning's verification run (\`runId\`, or the CleaningEnded's) is CAN_NOT_BE_RELEASED, and marked \`releasedAtRisk\` when it is MAY_BE_RELEASED. An entry that cannot follow the state is 422 on \`event\`. Needs Equipment Modify.`,
         params: ZLogbookParams,
         body: ZLogbookRequest,
         response: { 200: z.object({ entry: ZLogbookEntry, status: ZEquipmentStatusItem }) },
@@ -101,7 +114,7 @@ export function registerEquipmentStatusRoutes(
       const { plan, facility, id } = request.params;
       return recordEntry(
         db,
-        config,
+        signing,
         actorOf(request),
         { planId: plan, facilityId: facility },
         id,

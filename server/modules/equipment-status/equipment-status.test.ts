@@ -6,6 +6,7 @@ import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
 import { runKit, type RunFacility } from '#server/test/run-test-kit.ts';
 import { ADMIN } from '#server/test/test-server.ts';
+import { signatureKey } from '#server/records/signature-binding.ts';
 import { listEquipmentStatus, readLogbook } from './logbook.read.ts';
 import { recordEntry } from './logbook.service.ts';
 
@@ -212,6 +213,87 @@ describe('the equipment logbook', () => {
     expect((await t.call('GET', `${t.F}/equipment-status?productionId=99999999`)).status).toBe(404);
   });
 
+  it('signs each release among the signatures, checked against the stored entry', async () => {
+    const id = await item();
+    await cleaned(id);
+    const first = (await release(id)).body;
+    await ok(id, { event: 'UseStarted', productId: product, batch: 'B-300' });
+    await ok(id, { event: 'UseEnded' });
+    await cleaned(id);
+    const second = (await release(id)).body;
+    const signaturesOf = async (as?: string) =>
+      t.call(
+        'GET',
+        `${t.F}/signatures?documentType=EquipmentRelease&documentId=${id}`,
+        undefined,
+        as,
+      );
+    const listed = (await signaturesOf()).body.signatures as Body[];
+    expect(listed).toMatchObject([
+      { versionNumber: 1, id: first.entry.signatureId },
+      { versionNumber: 2, id: second.entry.signatureId },
+    ]);
+    for (const [signature, entry] of [
+      [listed[0]!, first.entry],
+      [listed[1]!, second.entry],
+    ] as const)
+      expect(signature).toMatchObject({
+        documentType: 'EquipmentRelease',
+        documentId: id,
+        action: 'Approve',
+        signerRole: 'Approver',
+        meaning: 'Release equipment',
+        printedName: entry.signerPrintedName,
+        contentHash: entry.signedContentHash,
+        valid: true,
+      });
+    expect(first.entry.signatureMeaning).toBe('Release equipment');
+
+    // Whoever reads the equipment reads its releases' signatures; a stranger does not.
+    const reader = await buildUser(t.server.db, {
+      facilityIds: [t.facilityId],
+      permissions: permissionsWith({ Equipment: ['Get'] }),
+    });
+    const readerToken = await t.server.login(reader.username, reader.password);
+    expect((await signaturesOf(readerToken)).status).toBe(200);
+    const stranger = await buildUser(t.server.db, { facilityIds: [t.facilityId] });
+    const strangerToken = await t.server.login(stranger.username, stranger.password);
+    expect((await signaturesOf(strangerToken)).status).toBe(403);
+
+    // An entry changed behind the application (by the owner) no longer verifies, here and in
+    // the audit verify, as any signed record would not; put back, it verifies again.
+    const verify = async () =>
+      (await t.call('GET', `${t.F}/audit_logs/verify`)).body.signatures.invalid as Body[];
+    expect(await verify()).toEqual([]);
+    const owner = await t.server.db.owner();
+    const tamper = (batch: string | null) =>
+      owner.transaction(async (tx) => {
+        await tx.query('alter table equipment_logbook disable trigger equipment_logbook_no_update');
+        await tx.query('update equipment_logbook set batch = $2 where id = $1', [
+          first.entry.id,
+          batch,
+        ]);
+        await tx.query('alter table equipment_logbook enable trigger equipment_logbook_no_update');
+      });
+    await tamper('B-999');
+    try {
+      const changed = (await signaturesOf()).body.signatures as Body[];
+      expect(changed.map((s) => s.valid)).toEqual([false, true]);
+      expect(await verify()).toEqual([
+        {
+          id: first.entry.signatureId,
+          documentType: 'EquipmentRelease',
+          documentId: id,
+          versionNumber: 1,
+          problem: 'record_changed',
+        },
+      ]);
+    } finally {
+      await tamper(null);
+    }
+    expect(await verify()).toEqual([]);
+  });
+
   it('blocks with a reason and brings an unblocked item back Dirty', async () => {
     const id = await item();
     await cleaned(id);
@@ -337,7 +419,9 @@ describe('the equipment logbook', () => {
     const actor = await adminActor(db);
     const scope = { planId: t.planId, facilityId: t.facilityId };
     const use = { event: 'UseStarted' as const, productId: product, batch: 'B-200' };
-    const refusal = await recordEntry(db, t.server.config, actor, scope, id, use, after).catch(
+    const config = t.server.config;
+    const signing = { config, key: () => signatureKey(config, () => undefined) };
+    const refusal = await recordEntry(db, signing, actor, scope, id, use, after).catch(
       (error: unknown) => error,
     );
     expect(refusal).toBeInstanceOf(AppError);
@@ -345,11 +429,11 @@ describe('the equipment logbook', () => {
     expect((refusal as AppError).otherErrors).toEqual([
       `Clean hold expired at ${new Date(expiry).toISOString()}: clean again`,
     ]);
-    const inTime = await recordEntry(db, t.server.config, actor, scope, id, use, new Date());
+    const inTime = await recordEntry(db, signing, actor, scope, id, use, new Date());
     expect(inTime.status.state).toBe('InUse');
   });
 
-  it('pins the hold times of the approved protocol covering the item and its last product', async () => {
+  it('pins the hold times of the approved protocol covering the item and its last product (or its group)', async () => {
     const id = await item();
     const admin = await adminSigner(t.server.db);
     const scope = { planId: t.planId, facilityId: t.facilityId };
@@ -366,11 +450,30 @@ describe('the equipment logbook', () => {
       { protocolNumber: `PR-HOLD2-${id}`, name: 'Hold study 2', ...covering, dirtyHoldMaxHours: 6 },
       { submitter: admin },
     );
+    // A protocol of the product's group covers it too (its worst case stands for the group).
+    const group = await t.call('POST', `${t.F}/product_groups`, {
+      name: `Hold bracket ${id}`,
+      productIds: [product],
+    });
+    expect(group.status, JSON.stringify(group.body)).toBe(200);
+    await buildApprovedProtocol(
+      t.server,
+      scope,
+      {
+        protocolNumber: `PR-HOLD3-${id}`,
+        name: 'Hold study of the group',
+        ...covering,
+        productIds: [f.productIds[1]!],
+        productGroupId: group.body.result.id,
+        dirtyHoldMaxHours: 4,
+      },
+      { submitter: admin },
+    );
     await cleaned(id);
     await release(id);
     await ok(id, { event: 'UseStarted', productId: product, batch: 'B-400' });
     const dirty = await ok(id, { event: 'UseEnded' });
-    expect(dirty.entry).toMatchObject({ dirtyHoldHours: 6, holdSource: 'protocol' });
+    expect(dirty.entry).toMatchObject({ dirtyHoldHours: 4, holdSource: 'protocol' });
   });
 
   it('holds the next product when no Validated study covers the changeover from the last one', async () => {

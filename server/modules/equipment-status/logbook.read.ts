@@ -35,9 +35,11 @@ export interface LogbookRow {
   clean_hold_hours: number | null;
   hold_source: TLogbookEntry['holdSource'];
   released_at_risk: boolean;
-  signature_meaning: string | null;
-  signer_printed_name: string | null;
-  signed_content_hash: string | null;
+  /** The Released entry's signature (logbookRows reads it from the signatures it points at). */
+  signature_id?: number | null;
+  signature_meaning?: string | null;
+  signer_printed_name?: string | null;
+  signed_content_hash?: string | null;
 }
 
 const iso = (value: Date | string) =>
@@ -77,16 +79,24 @@ export function toEntry(r: LogbookRow, correctedBy: number | null): TLogbookEntr
     cleanHoldHours: r.clean_hold_hours,
     holdSource: r.hold_source,
     releasedAtRisk: r.released_at_risk,
-    signatureMeaning: r.signature_meaning,
-    signerPrintedName: r.signer_printed_name,
-    signedContentHash: r.signed_content_hash,
+    signatureId: r.signature_id ?? null,
+    signatureMeaning: r.signature_meaning ?? null,
+    signerPrintedName: r.signer_printed_name ?? null,
+    signedContentHash: r.signed_content_hash ?? null,
   };
 }
 
 const COLUMNS = `l.id, l.equipment_id, l.event, l.occurred_at, l.recorded_at, l.back_dated,
   l.recorded_by, l.product_id, l.batch, l.cleaning_procedure_id, l.run_id, l.reason,
-  l.corrects_id, l.dirty_hold_hours, l.clean_hold_hours, l.hold_source, l.released_at_risk,
-  l.signature_meaning, l.signer_printed_name, l.signed_content_hash`;
+  l.corrects_id, l.dirty_hold_hours, l.clean_hold_hours, l.hold_source, l.released_at_risk`;
+
+/**
+ * A release's signature as the signatures keep it (entries signed before they did carry a copy
+ * in the logbook's own columns).
+ */
+const SIGNATURE_COLUMNS = `l.signature_id, coalesce(s.meaning, l.signature_meaning) as signature_meaning,
+  coalesce(s.printed_name, l.signer_printed_name) as signer_printed_name,
+  coalesce(s.content_hash, l.signed_content_hash) as signed_content_hash`;
 
 /** The entries of one item, oldest first (an entry is never dated before the one it follows). */
 export async function logbookRows(
@@ -95,11 +105,45 @@ export async function logbookRows(
   equipmentId: number,
 ): Promise<LogbookRow[]> {
   return q.query<LogbookRow>(
-    `select ${COLUMNS}, coalesce(u.first_name || ' ' || u.last_name, u.username) as recorded_by_name
+    `select ${COLUMNS}, ${SIGNATURE_COLUMNS},
+            coalesce(u.first_name || ' ' || u.last_name, u.username) as recorded_by_name
        from equipment_logbook l join users u on u.id = l.recorded_by
+       left join signatures s on s.id = l.signature_id
       where l.facility_id = $1 and l.equipment_id = $2 order by l.id`,
     [facilityId, equipmentId],
   );
+}
+
+/**
+ * What a release signs (documentType EquipmentRelease, `documentId` the item): the Released
+ * entry as the logbook stores it, so that a reading of the signature hashes the stored entry again.
+ */
+export const releaseContent = (r: LogbookRow) => ({
+  event: r.event,
+  equipmentId: r.equipment_id,
+  at: iso(r.occurred_at),
+  backDated: r.back_dated,
+  productId: r.product_id,
+  batch: r.batch,
+  cleaningProcedureId: r.cleaning_procedure_id,
+  runId: r.run_id,
+  reason: r.reason,
+  releasedAtRisk: r.released_at_risk,
+  recordedBy: r.recorded_by,
+});
+
+/** The stored Released entries of these signatures, as each signed them. */
+export async function releasesSigned(
+  q: Queryable,
+  facilityIds: readonly number[],
+  signatureIds: readonly number[],
+): Promise<Map<number, unknown>> {
+  const rows = await q.query<LogbookRow & { signature_id: number }>(
+    `select ${COLUMNS}, l.signature_id from equipment_logbook l
+      where l.facility_id = any($1::int[]) and l.signature_id = any($2::int[])`,
+    [facilityIds, signatureIds],
+  );
+  return new Map(rows.map((r) => [r.signature_id, releaseContent(r)]));
 }
 
 export function statusItem(

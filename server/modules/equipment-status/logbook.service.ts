@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   deriveEquipmentStatus,
   standingEntries,
@@ -10,13 +9,27 @@ import type { Db, Queryable } from '#server/db/db.ts';
 import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 import { writeRefusal } from '#server/http/refusal-audit.ts';
 import type { Scope } from '#server/entities/entity-store.ts';
-import { canonicalJson, versionInForce } from '#server/records/controlled.ts';
+import { contentHash, versionInForce } from '#server/records/controlled.ts';
+import { writeSignature } from '#server/records/signature-write.ts';
 import type { KeyConfig } from '../active-directory/active-directory.settings.ts';
 import { verifySigner } from '../auth/signing-password.ts';
 import { contentInForce } from '../policies/policy-in-force.ts';
 import { signerIn } from '../signatures/signatures.service.ts';
-import { changeoverCoverage } from './changeover-coverage.ts';
-import { factsOf, keepFolds, logbookRows, readLogbook } from './logbook.read.ts';
+import { changeoverCoverage, productCover } from './changeover-coverage.ts';
+import {
+  factsOf,
+  keepFolds,
+  logbookRows,
+  readLogbook,
+  releaseContent,
+  type LogbookRow,
+} from './logbook.read.ts';
+
+/** How a release is signed: the password check's settings and the signatures' MAC key. */
+export interface Signing {
+  config: KeyConfig;
+  key: () => Promise<Buffer>;
+}
 
 const refuseInput = (property: string, message: string): never => {
   throw validationError([{ property, constraints: { [property]: message } }]);
@@ -76,13 +89,15 @@ async function facilityHolds(q: Queryable, facilityId: number) {
 interface ProtocolHolds {
   equipmentIds?: number[];
   productIds?: number[];
+  productGroupId?: number | null;
   dirtyHoldMaxHours?: number | null;
   cleanHoldMaxHours?: number | null;
 }
 
 /**
  * The strictest hold of the approved protocols that cover the item and the product last made on
- * it (their version in force names both), or null when none gives one.
+ * it (their version in force names both, the product by name or by its group), or null when none
+ * gives one.
  */
 async function coveringProtocolHold(
   q: Queryable,
@@ -92,17 +107,17 @@ async function coveringProtocolHold(
   kind: 'dirty' | 'clean',
 ): Promise<number | null> {
   if (productId === null) return null;
+  const cover = await productCover(q, facilityId, productId);
   const candidates = await q.query<{ id: number }>(
     `select id from protocols where facility_id = $1 and archived_at is null
-        and $2 = any(equipment_ids) and $3 = any(product_ids)`,
-    [facilityId, equipmentId, productId],
+        and $2 = any(equipment_ids) and ($3 = any(product_ids) or product_group_id = any($4::int[]))`,
+    [facilityId, equipmentId, productId, cover.groupIds],
   );
   const hours: number[] = [];
   for (const { id } of candidates) {
     const ref = { facilityId, documentType: 'Protocol' as const, documentId: id };
     const content = (await versionInForce<ProtocolHolds>(q, ref))?.content;
-    const covers =
-      content?.equipmentIds?.includes(equipmentId) && content.productIds?.includes(productId);
+    const covers = content?.equipmentIds?.includes(equipmentId) && cover.covers(content);
     const hold = kind === 'dirty' ? content?.dirtyHoldMaxHours : content?.cleanHoldMaxHours;
     if (covers && typeof hold === 'number') hours.push(hold);
   }
@@ -202,7 +217,7 @@ function whenOf(request: TLogbookRequest, now: Date, lastAt: string | null) {
  */
 export async function recordEntry(
   db: Db,
-  config: KeyConfig,
+  signing: Signing,
   actor: Actor,
   scope: Scope,
   equipmentId: number,
@@ -210,9 +225,13 @@ export async function recordEntry(
   now: Date,
 ) {
   await equipmentItem(db, scope.facilityId, equipmentId);
-  if (request.event === 'Released') await verifySigner(db, config, actor, actor.userId!, request);
+  let key: Buffer | null = null;
+  if (request.event === 'Released') {
+    await verifySigner(db, signing.config, actor, actor.userId!, request);
+    key = await signing.key();
+  }
   try {
-    return await appendEntry(db, config, actor, scope, equipmentId, request, now);
+    return await appendEntry(db, key, actor, scope, equipmentId, request, now);
   } catch (error) {
     // A refused start or release changes nothing, but the attempt is kept (Annex 11 §12.4,
     // DESIGN: every failed attempt), written once the refused transaction has rolled back.
@@ -234,7 +253,7 @@ export async function recordEntry(
 
 async function appendEntry(
   db: Db,
-  config: KeyConfig,
+  key: Buffer | null,
   actor: Actor,
   scope: Scope,
   equipmentId: number,
@@ -321,13 +340,32 @@ async function appendEntry(
       releasedAtRisk,
     };
     const signature =
-      request.event === 'Released' ? await signed(tx, actor, scope, item, values) : null;
+      request.event === 'Released'
+        ? await signRelease(tx, key!, actor, scope, item, {
+            id: 0,
+            equipment_id: equipmentId,
+            event: request.event,
+            occurred_at: values.at,
+            recorded_at: values.at,
+            back_dated: backDated,
+            recorded_by: actor.userId!,
+            product_id: values.productId,
+            batch: values.batch,
+            cleaning_procedure_id: values.cleaningProcedureId,
+            run_id: values.runId,
+            reason: request.reason ?? null,
+            corrects_id: null,
+            dirty_hold_hours: null,
+            clean_hold_hours: null,
+            hold_source: null,
+            released_at_risk: releasedAtRisk,
+          })
+        : null;
     const [inserted] = await tx.query<{ id: number }>(
       `insert into equipment_logbook (facility_id, equipment_id, event, occurred_at, back_dated,
          product_id, batch, cleaning_procedure_id, run_id, reason, corrects_id, dirty_hold_hours,
-         clean_hold_hours, hold_source, released_at_risk, signer_printed_name, signature_meaning,
-         signed_content_hash, recorded_by)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
+         clean_hold_hours, hold_source, released_at_risk, signature_id, recorded_by)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
        returning id`,
       [
         scope.facilityId,
@@ -345,9 +383,7 @@ async function appendEntry(
         values.cleanHoldHours,
         values.holdSource,
         releasedAtRisk,
-        signature?.printedName ?? null,
-        signature?.meaning ?? null,
-        signature?.contentHash ?? null,
+        signature?.id ?? null,
         actor.userId,
       ],
     );
@@ -358,7 +394,17 @@ async function appendEntry(
       action: request.event,
       entityId: equipmentId,
       reason: request.reason ?? null,
-      newValues: { entryId: inserted!.id, equipment: item.name, ...values, ...signature },
+      newValues: {
+        entryId: inserted!.id,
+        equipment: item.name,
+        ...values,
+        ...(signature && {
+          signatureId: signature.id,
+          meaning: signature.meaning,
+          printedName: signature.printed_name,
+          contentHash: signature.content_hash,
+        }),
+      },
     });
     await keepFolds(tx, scope.facilityId, [equipmentId]);
     const logbook = await readLogbook(tx, scope.facilityId, item, now);
@@ -366,27 +412,46 @@ async function appendEntry(
   });
 }
 
-/** The release's signature: the signer's name as it is now, the meaning, and what was signed. */
-async function signed(
+/**
+ * The release's electronic signature, made as every signature is (writeSignature): the item's
+ * next release (documentType EquipmentRelease, `versionNumber` counting the item's releases),
+ * signing the Released entry as it will be stored (releaseContent), by the signer as an Approver
+ * with the fixed meaning 'Release equipment'. The item's row is locked, so the count holds.
+ */
+async function signRelease(
   tx: Queryable,
+  key: Buffer,
   actor: Actor,
   scope: Scope,
   item: { id: number; name: string },
-  values: Record<string, unknown>,
+  entry: LogbookRow,
 ) {
-  const [user] = await tx.query<{ name: string }>(
-    `select first_name || ' ' || last_name as name from users where id = $1`,
-    [actor.userId],
+  const ref = {
+    facilityId: scope.facilityId,
+    documentType: 'EquipmentRelease' as const,
+    documentId: item.id,
+  };
+  const [{ count }] = (await tx.query<{ count: number }>(
+    `select count(*)::int as count from signatures
+      where facility_id = $1 and document_type = $2 and document_id = $3`,
+    [ref.facilityId, ref.documentType, ref.documentId],
+  )) as [{ count: number }];
+  const versionNumber = count + 1;
+  return writeSignature(
+    tx,
+    actor,
+    key,
+    scope,
+    {
+      ...ref,
+      versionNumber,
+      action: 'Approve',
+      signerRole: 'Approver',
+      meaning: RELEASE_MEANING,
+      contentHash: contentHash(ref, versionNumber, releaseContent(entry)),
+      reason: entry.reason,
+      limitsSnapshotId: null,
+    },
+    { equipment: item.name, releasedAtRisk: entry.released_at_risk },
   );
-  const contentHash = createHash('sha256')
-    .update(
-      canonicalJson({
-        facilityId: scope.facilityId,
-        equipmentId: item.id,
-        meaning: RELEASE_MEANING,
-        ...values,
-      }),
-    )
-    .digest('hex');
-  return { printedName: user!.name, meaning: RELEASE_MEANING, contentHash };
 }

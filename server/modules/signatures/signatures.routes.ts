@@ -5,18 +5,21 @@ import {
   ZSignEligibility,
   ZSignRequest,
   ZSignResponse,
+  ZRecordQuery,
   ZSignaturesQuery,
   ZSignaturesResponse,
 } from '#core/schemas/signatures.schemas.ts';
 import {
-  CONTROLLED_DOCUMENT_TYPES,
-  type TControlledDocumentType,
+  SIGNED_DOCUMENT_TYPES,
+  type TSignedDocumentType,
 } from '#core/schemas/signatures.schemas.ts';
 import type { FastifyRequest } from 'fastify';
 import { typed, type AppContext, type Guard } from '#server/http/app-context.ts';
 import { writeRefusal } from '#server/http/refusal-audit.ts';
 import { actorOf, facilityPermissions, sessionOf } from '#server/http/session-guard.ts';
 import { documentTypeRegistration } from '#server/records/controlled.ts';
+import { signedActRegistration } from '#server/records/signature-write.ts';
+import type { TControlledDocumentType } from '#core/schemas/signatures.schemas.ts';
 import { registerRecordPdfRoute } from './record-pdf.routes.ts';
 import { signatureKey } from '#server/records/signature-binding.ts';
 import { listSignatures, pendingApprovals } from '#server/records/signatures.read.ts';
@@ -26,9 +29,9 @@ import type { GuardResource } from '#core/permissions/permission-map.ts';
 const F = '/api/v2/plans/:plan/facilities/:facility';
 
 /** The document type a request's query names, when it is one (guards run before validation). */
-function documentTypeOf(request: FastifyRequest): TControlledDocumentType | undefined {
+function documentTypeOf(request: FastifyRequest): TSignedDocumentType | undefined {
   const type = (request.query as { documentType?: unknown } | undefined)?.documentType;
-  return CONTROLLED_DOCUMENT_TYPES.find((known) => known === type);
+  return SIGNED_DOCUMENT_TYPES.find((known) => known === type);
 }
 
 /**
@@ -39,7 +42,9 @@ export function readsSignatures({ permitAny }: Pick<AppContext, 'permitAny'>): G
   return permitAny(
     (request) => {
       const type = documentTypeOf(request);
-      const registration = type ? documentTypeRegistration(type) : undefined;
+      const registration = type
+        ? (documentTypeRegistration(type as TControlledDocumentType) ?? signedActRegistration(type))
+        : undefined;
       const choices: [GuardResource, string][] = [['ApprovalPolicy', 'Get']];
       return registration ? [...choices, [registration.resource, 'Get']] : choices;
     },
@@ -113,9 +118,9 @@ export function registerSignatureRoutes(context: AppContext): void {
       preHandler: readsSignatures(context),
       schema: {
         tags,
-        summary: 'The signatures of a controlled record, oldest first',
+        summary: 'The signatures of a controlled record or an equipment release, oldest first',
         description:
-          '`valid` is computed on every read: false when the stored version no longer hashes to the signed `contentHash`, or when no entry of the audit hash chain binds the signature with the right MAC (a row written by other means than signing). Needs the right to read records of the type.',
+          '`valid` is computed on every read: false when the stored version no longer hashes to the signed `contentHash`, or when no entry of the audit hash chain binds the signature with the right MAC (a row written by other means than signing). `documentType` EquipmentRelease with the item id as `documentId` lists the releases of an equipment item (meaning Release equipment, `versionNumber` counting its releases), checked against the Released entries of its logbook. Needs the right to read records of the type.',
         params: ZFacilityParams,
         querystring: ZSignaturesQuery,
         response: { 200: ZSignaturesResponse },
@@ -167,7 +172,7 @@ export function registerSignatureRoutes(context: AppContext): void {
         description:
           'What the record screen offers: `action` Review or Approve when the version in review or approval waits for this user (Reject may be signed beside it), otherwise null with the reason the sign route would refuse (a step for other roles, a step already signed, self-approval).',
         params: ZFacilityParams,
-        querystring: ZSignaturesQuery,
+        querystring: ZRecordQuery,
         response: { 200: ZSignEligibility },
       },
     },

@@ -14,7 +14,7 @@ import {
 } from '#core/schemas/signatures.schemas.ts';
 import { recordAfterRollback, type Db, type Queryable } from '#server/db/db.ts';
 import { NOW } from '#server/entities/versioned-update.ts';
-import { writeAudit, type Actor } from '#server/db/audit-write.ts';
+import type { Actor } from '#server/db/audit-write.ts';
 import type { KeyConfig } from '#server/modules/active-directory/active-directory.settings.ts';
 import { verifySigner } from '#server/modules/auth/signing-password.ts';
 import { approvalPolicy } from './approval-policies.ts';
@@ -28,7 +28,8 @@ import {
   type ControlledRef,
   type VersionRow,
 } from '#server/records/controlled.ts';
-import { bindingProblems, bindingValues } from '#server/records/signature-binding.ts';
+import { bindingProblems } from '#server/records/signature-binding.ts';
+import { writeSignature } from '#server/records/signature-write.ts';
 import {
   actionAllowedIn,
   statusAt,
@@ -36,7 +37,7 @@ import {
   whyNotEligible,
   type StepProgress,
 } from '#server/records/signature-steps.ts';
-import { signaturesOf, toSignature, type SignatureRow } from '#server/records/signatures.read.ts';
+import { signaturesOf, toSignature } from '#server/records/signatures.read.ts';
 
 /** A user's roles and merged permissions in one facility. */
 export async function signerIn(q: Queryable, userId: number, facilityId: number) {
@@ -259,47 +260,33 @@ export async function sign(
             })
           : null;
       const meaning = meaningOf(request.documentType, request.action);
-      const [signature] = await tx.query<SignatureRow>(
-        `insert into signatures (facility_id, document_type, document_id, version_number, action,
-           signer_role, meaning, printed_name, user_id, content_hash, reason, limits_snapshot_id)
-         select $1, $2, $3, $4, $5, $6, $7, u.first_name || ' ' || u.last_name, u.id, $8, $9, $10
-           from users u where u.id = $11
-         returning id, facility_id, document_type, document_id, version_number, action,
-                   signer_role, meaning, printed_name, user_id, signed_at, content_hash, reason,
-                   limits_snapshot_id`,
-        [
-          scope.facilityId,
-          ref.documentType,
-          ref.documentId,
-          version.version_number,
-          request.action,
-          outcome.signerRole,
+      // The signature and its entry in the hash chain: what it binds, with its MAC.
+      const signature = await writeSignature(
+        tx,
+        actor,
+        signingKey,
+        scope,
+        {
+          documentType: ref.documentType,
+          documentId: ref.documentId,
+          versionNumber: version.version_number,
+          action: request.action,
+          signerRole: outcome.signerRole,
           meaning,
-          contentHash(ref, version.version_number, version.content),
-          request.reason ?? null,
-          snapshotId,
-          userId,
-        ],
-      );
-      // The signature's entry in the hash chain: what it binds, with its MAC.
-      await writeAudit(tx, actor, {
-        planId: scope.planId,
-        facilityId: scope.facilityId,
-        domain: 'ElectronicSignature',
-        action: request.action,
-        entityId: ref.documentId,
-        reason: request.reason ?? null,
-        newValues: {
-          ...bindingValues(signingKey, signature!),
+          contentHash: contentHash(ref, version.version_number, version.content),
+          reason: request.reason ?? null,
+          limitsSnapshotId: snapshotId,
+        },
+        {
           signerRole: outcome.signerRole,
           status: outcome.status,
           signatureState: outcome.signatureState,
           ...(snapshotId === null ? {} : { limitsSnapshotId: snapshotId }),
         },
-      });
+      );
       const own = registration.recordVersion ? await registration.recordVersion(tx, ref) : null;
       return {
-        signature: { ...toSignature(signature!), valid: true },
+        signature: { ...toSignature(signature), valid: true },
         document: {
           id: ref.documentId,
           status: outcome.status,
