@@ -69,6 +69,40 @@ async function stageWithReason(
   await expect.poll(() => on.getByRole('dialog').count(), { timeout: 30_000 }).toBe(0);
 }
 
+/** Stages an edit of an active's PDE through the same form as a direct edit. */
+async function stagePde(
+  on: Page,
+  active: string,
+  pde: { from: string; to: string },
+  reason: string,
+): Promise<void> {
+  await on.getByRole('button', { name: 'Stage a change' }).click();
+  const picker = openModal(on);
+  await choose(picker.getByLabel('Record type'), 'Active');
+  await choose(picker.getByLabel('Change', { exact: true }), 'Edit');
+  await choose(picker.getByLabel('Active', { exact: true }), active);
+  await picker.getByRole('button', { name: 'Continue' }).click();
+  const form = openDrawer(on);
+  await form.getByText(`Stage: edit active '${active}'`).waitFor();
+  const field = form.getByLabel('PDE/ADE', { exact: true });
+  await expect.poll(() => field.inputValue()).toBe(pde.from);
+  await field.fill(pde.to);
+  await expect.poll(() => field.inputValue()).toBe(pde.to);
+  await on.getByRole('button', { name: 'Stage change', exact: true }).click();
+  await stageWithReason(on, reason);
+}
+
+/** Opens a new change assessment from the Change control list. */
+async function newAssessment(title: string, changeType: string): Promise<void> {
+  await page.goto('/change-control');
+  await page.getByRole('button', { name: 'New change assessment' }).first().click();
+  const header = openModal(page);
+  await header.getByLabel('Title').fill(title);
+  await choose(header.getByLabel('Change type'), changeType);
+  await header.getByRole('button', { name: 'Create' }).click();
+  await page.getByRole('heading', { name: title }).waitFor();
+}
+
 beforeAll(async () => {
   app = await startAppUnderTest();
   ({ id: facilityId, path: F } = await facilityApi(app));
@@ -101,20 +135,7 @@ it('a PDE change is staged, evaluated, decided, approved by a second user, and o
   expect(await page.getByTestId('change-status').first().textContent()).toBe('Not Evaluated');
 
   // Stage: the same form as a direct edit of the active, sent to the assessment.
-  await page.getByRole('button', { name: 'Stage a change' }).click();
-  const picker = openModal(page);
-  await choose(picker.getByLabel('Record type'), 'Active');
-  await choose(picker.getByLabel('Change', { exact: true }), 'Edit');
-  await choose(picker.getByLabel('Active', { exact: true }), 'Beta');
-  await picker.getByRole('button', { name: 'Continue' }).click();
-  const form = openDrawer(page);
-  await form.getByText("Stage: edit active 'Beta'").waitFor();
-  const pde = form.getByLabel('PDE/ADE', { exact: true });
-  await expect.poll(() => pde.inputValue()).toBe('1');
-  await pde.fill('0.5');
-  await expect.poll(() => pde.inputValue()).toBe('0.5');
-  await page.getByRole('button', { name: 'Stage change', exact: true }).click();
-  await stageWithReason(page, 'New toxicological assessment of Beta');
+  await stagePde(page, 'Beta', { from: '1', to: '0.5' }, 'New toxicological assessment of Beta');
   const staged = page.getByRole('region', { name: 'Staged changes' });
   await expect.poll(() => staged.locator('tbody tr.ant-table-row').count()).toBe(1);
   // Staging changed nothing.
@@ -215,13 +236,7 @@ it('a PDE change is staged, evaluated, decided, approved by a second user, and o
 });
 
 it('a policy edit is staged through the policy editor, and its evaluation shows the limit it moves', async () => {
-  await page.goto('/change-control');
-  await page.getByRole('button', { name: 'New change assessment' }).first().click();
-  const header = openModal(page);
-  await header.getByLabel('Title').fill('The general limit is not applied to this site');
-  await choose(header.getByLabel('Change type'), 'Policy change');
-  await header.getByRole('button', { name: 'Create' }).click();
-  await page.getByRole('heading', { name: /The general limit is not applied/ }).waitFor();
+  await newAssessment('The general limit is not applied to this site', 'Policy change');
 
   await page.getByRole('button', { name: 'Stage a change' }).click();
   const picker = openModal(page);
@@ -249,4 +264,25 @@ it('a policy edit is staged through the policy editor, and its evaluation shows 
   expect(texts.some((text) => text.includes('1,000 mg → 2,500 mg'))).toBe(true);
   // Nothing changed: the policy in force still applies the general limit.
   expect(await macoOf(page, 'A', 'B')).toBeCloseTo(1000, 9);
+});
+
+it('an evaluation that moves no limit says why: the criterion that moved and the one that governs', async () => {
+  await newAssessment('Alpha PDE from the new monograph', 'HBEL/dose/batch change');
+
+  await stagePde(page, 'Alpha', { from: '0.1', to: '0.05' }, 'New monograph of Alpha');
+
+  // A → B: health-based 0.1 mg × 100 kg / 400 mg = 25,000 mg, halved; the general limit
+  // (10 ppm × 100 kg = 1,000 mg) governs before and after, so no limit moves.
+  await page.getByRole('button', { name: 'Evaluate', exact: true }).click();
+  await page.getByText(/^Current: evaluated/).waitFor({ timeout: 20_000 });
+  const why = page.getByRole('region', { name: 'Why the limits stay' });
+  await why.getByText('No limit moves: why').waitFor();
+  await why
+    .getByRole('cell', {
+      name: 'Health-based 25,000 mg → 12,500 mg; general limit 1,000 mg still governs',
+    })
+    .waitFor();
+  expect(await why.locator('tbody tr.ant-table-row').count()).toBe(1);
+  const impact = page.getByRole('region', { name: 'Impact' });
+  expect(await impact.locator('tbody tr.ant-table-row').count()).toBe(0);
 });

@@ -1,5 +1,6 @@
 import { formatQuantity } from '../units/format-number.ts';
-import { compileLimits, isLower, type CriterionKey } from '../limits/compile.ts';
+import { compileLimits, isLower } from '../limits/compile.ts';
+import { CRITERION_NAMES } from '../labels/enum-labels.ts';
 import { explainPair } from '../limits/explain.ts';
 import { runMatrix } from '../limits/matrix.ts';
 import type { LimitsInput } from '../limits/model.ts';
@@ -76,14 +77,6 @@ interface CellLimits {
   maco: number;
   next: number;
 }
-
-const CRITERION_NAMES: Record<CriterionKey, string> = {
-  health: 'health-based',
-  dose: 'dose-based',
-  ld50: 'LD50-based',
-  arl: 'general limit',
-  product: 'product limit',
-};
 
 const show = (value: number, unit: string) => formatQuantity(value, unit);
 const finiteOrNull = (value: number) => (Number.isFinite(value) ? value : null);

@@ -1,10 +1,13 @@
 import { formatNumber, unitLabel } from '../units/format-number.ts';
-import { CRITERION_KEYS } from '../limits/compile.ts';
+import { CRITERION_COUNT, CRITERION_KEYS } from '../limits/compile.ts';
+import type { CompiledLimits } from '../limits/compile.ts';
+import { pairCriteria } from '../limits/matrix.ts';
 import type { PairView } from '../limits/matrix.ts';
 import type { LimitsInput } from '../limits/model.ts';
 import { moved, percent, productPlaces, walkPairs } from '../limits/pair-walk.ts';
 import type { BeforeLimits } from '../limits/pair-walk.ts';
 import type {
+  TCriterionValues,
   TImpactItem,
   TImpactKind,
   TImpactPair,
@@ -134,6 +137,7 @@ export function changeImpact(
     worstCasesChanged: 0,
     belowLoq: 0,
     resultsAtRisk: 0,
+    criteriaMoved: 0,
     pairsListed: 0,
   };
   const keep = (score: number, view: PairView, k: number) => {
@@ -152,7 +156,17 @@ export function changeImpact(
     b.rinse[k] ?? Number.NaN,
   ];
 
-  const { before: kept } = walkPairs(before, after, {
+  // One pair's criteria on the before side, recomputed only for pairs whose limits stay.
+  const criteriaThen = new Float64Array(CRITERION_COUNT);
+  const criterionMoved = (b: BeforeLimits, k: number, now: Float64Array): boolean => {
+    pairCriteria(b.compiled, Math.floor(k / b.n), k % b.n, criteriaThen);
+    for (let c = 0; c < CRITERION_COUNT; c++) {
+      if (moved(criteriaThen[c] ?? Number.NaN, now[c] ?? Number.NaN)) return true;
+    }
+    return false;
+  };
+
+  const { before: kept, after: compiledAfter } = walkPairs(before, after, {
     onBefore(view, m) {
       sideB.add(view, m);
     },
@@ -176,7 +190,14 @@ export function changeImpact(
       const didMove = anyMoved(then, now);
       const didSwitch = (b.governing[k] ?? -1) !== view.governing;
       if (didSwitch) switched[p] = (switched[p] ?? 0) + 1;
-      if (!didMove && !didSwitch) return;
+      if (!didMove && !didSwitch) {
+        // The limit stays, but a criterion that does not govern moved: listed, to say why.
+        if (criterionMoved(b, k, view.criteria)) {
+          summary.criteriaMoved = (summary.criteriaMoved ?? 0) + 1;
+          keep(0, view, k);
+        }
+        return;
+      }
       let score = 0;
       if (didMove) {
         summary.pairsMoved++;
@@ -403,6 +424,11 @@ export function changeImpact(
     const names = gone ? before.products : after.products;
     const change = (i: number) =>
       then && now ? percent(then[i] ?? Number.NaN, now[i] ?? Number.NaN) : null;
+    const criteria = {
+      unit: units.maco,
+      before: k >= 0 ? criterionValues(kept.compiled, Math.floor(k / kept.n), k % kept.n) : null,
+      after: gone ? null : criterionValues(compiledAfter, p, n),
+    };
     return {
       previous: names[gone ? -1 - p : p]?.id ?? '',
       next: names[gone ? -1 - n : n]?.id ?? '',
@@ -412,6 +438,21 @@ export function changeImpact(
       salChange: change(1),
       swabChange: change(2),
       rinseChange: change(3),
+      criteria,
+    };
+  }
+
+  /** Every criterion of the pair previous `p` → next `n` of a side, in the MACO's unit. */
+  function criterionValues(m: CompiledLimits, p: number, n: number): TCriterionValues {
+    const values = new Float64Array(CRITERION_COUNT);
+    pairCriteria(m, p, n, values);
+    const inUnit = (c: number) => shown(convertValue(values[c] ?? Number.NaN, 'mg', units.maco));
+    return {
+      health: inUnit(0),
+      dose: inUnit(1),
+      ld50: inUnit(2),
+      arl: inUnit(3),
+      product: inUnit(4),
     };
   }
 }

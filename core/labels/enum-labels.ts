@@ -1,6 +1,7 @@
 import type { TSignedDocumentType } from '../schemas/signatures.schemas.ts';
 import type { FilterOperator } from '../schemas/custom-reports.schemas.ts';
 import type { TSampleType } from '../schemas/verification.schemas.ts';
+import type { CriterionKey } from '../limits/compile.ts';
 
 /*
  * Words for codes that reach people (screens, PDFs, xlsx): one map per enum, read alike by the
@@ -111,4 +112,18 @@ export function rankingAttributeLabel(attribute: string): string {
 /** A risk factor of the ranking as a column heading: 'solubility' → 'Solubility (points)'. */
 export function rankingFactorHeading(factor: string): string {
   return `${factor.charAt(0).toUpperCase()}${factor.slice(1)} (points)`;
+}
+
+/** Each carryover criterion of the limits engine as a sentence names it ('dose-based still governs'). */
+export const CRITERION_NAMES: Record<CriterionKey, string> = {
+  health: 'health-based',
+  dose: 'dose-based',
+  ld50: 'LD50-based',
+  arl: 'general limit',
+  product: 'product limit',
+};
+
+/** A criterion's key in words; one the map does not know is shown as written. */
+export function criterionName(key: string): string {
+  return CRITERION_NAMES[key as CriterionKey] ?? key;
 }

@@ -146,13 +146,15 @@ const scratch: SampleValue = { rule: CALCULATED, value: Number.NaN };
  * `view.shared`/`sharedCount` and whose shared area is in `view.area`. The rules are those of
  * contracts/limits.md; the formulas are in `formulas.ts` and are inlined here for speed.
  */
-export function evaluatePair(m: CompiledLimits, view: PairView): void {
-  const p = view.previous;
-  const n = view.next;
+/**
+ * Every criterion of the pair previous `p` → next `n` in mg (NaN = null) into `c`, indexed by
+ * HEALTH … PRODUCT. They need no shared equipment, so a comparison can recompute one pair's
+ * criteria on its own (core/assessments/change-impact.ts).
+ */
+export function pairCriteria(m: CompiledLimits, p: number, n: number, c: Float64Array): void {
   const mbs = m.minBatchSize[n] ?? Number.NaN;
   const mdd = m.maxDailyDose[n] ?? Number.NaN;
   const base = p * CRITERION_COUNT;
-  const c = view.criteria;
   // health = HBEL × MBS / (MF × MDD); dose = TDD × MBS / (SF × MDD); ld50 = NOEL × MBS / (SF × MDD)
   for (let k = 0; k < ARL; k++) {
     c[k] = ((m.factor[base + k] ?? Number.NaN) * mbs) / ((m.divisor[k] ?? 1) * mdd);
@@ -160,6 +162,13 @@ export function evaluatePair(m: CompiledLimits, view: PairView): void {
   // General limit (APIC MAXCONC × MBS): per active, so a previous product without actives has none.
   c[ARL] = (m.factor[base + ARL] ?? Number.NaN) * (m.batchMassKg[n] ?? Number.NaN);
   c[PRODUCT] = m.factor[base + PRODUCT] ?? Number.NaN;
+}
+
+export function evaluatePair(m: CompiledLimits, view: PairView): void {
+  const p = view.previous;
+  const base = p * CRITERION_COUNT;
+  const c = view.criteria;
+  pairCriteria(m, p, view.next, c);
 
   let governing = -1;
   let maco = Number.NaN;

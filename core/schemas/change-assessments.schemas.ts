@@ -157,7 +157,28 @@ export const ZImpactItem = z.object({
 });
 export type TImpactItem = z.infer<typeof ZImpactItem>;
 
-/** One pair whose limits move, or that is new or gone (at most 10,000 kept, largest first). */
+/** Every criterion of one side of a pair (null where it does not apply), in `unit`. */
+export const ZCriterionValues = z.object({
+  health: z.number().nullable(),
+  dose: z.number().nullable(),
+  ld50: z.number().nullable(),
+  arl: z.number().nullable(),
+  product: z.number().nullable(),
+});
+export type TCriterionValues = z.infer<typeof ZCriterionValues>;
+
+/** A pair's criteria before and after (issue 30): why its limit moved, or why it did not. */
+export const ZImpactCriteria = z.object({
+  unit: z.string(),
+  before: ZCriterionValues.nullable(),
+  after: ZCriterionValues.nullable(),
+});
+export type TImpactCriteria = z.infer<typeof ZImpactCriteria>;
+
+/**
+ * One pair whose limits move, or that is new or gone, or whose governing limit stays while
+ * another criterion moves (at most 10,000 kept, largest change first).
+ */
 export const ZImpactPair = z.object({
   previous: z.string(),
   next: z.string(),
@@ -167,6 +188,8 @@ export const ZImpactPair = z.object({
   salChange: z.number().nullable(),
   swabChange: z.number().nullable(),
   rinseChange: z.number().nullable(),
+  /** Absent in evaluations made before criteria were kept. */
+  criteria: ZImpactCriteria.optional(),
 });
 export type TImpactPair = z.infer<typeof ZImpactPair>;
 
@@ -181,6 +204,8 @@ export const ZImpactSummary = z.object({
   worstCasesChanged: z.number().int(),
   belowLoq: z.number().int(),
   resultsAtRisk: z.number().int(),
+  /** Pairs whose limits stay while a criterion that does not govern moves (absent before). */
+  criteriaMoved: z.number().int().optional(),
   /** Pairs kept in the pair list (the rest are counted only). */
   pairsListed: z.number().int(),
 });
@@ -283,7 +308,11 @@ export const ZImpactResponse = z.object({
   total: z.number().int(),
   summary: ZImpactSummary,
 });
-export const ZImpactPairsQuery = ZListQuery.extend({ previous: z.string().max(200).optional() });
+export const ZImpactPairsQuery = ZListQuery.extend({
+  previous: z.string().max(200).optional(),
+  /** Only the pairs whose limits stay while a criterion that does not govern moves. */
+  stays: z.stringbool().optional(),
+});
 export const ZImpactPairsResponse = z.object({
   pairs: z.array(ZImpactPair),
   total: z.number().int(),

@@ -10,6 +10,7 @@ import {
   useChangeWrite,
 } from '#client/shared/change-assessments/change-assessments-api.ts';
 import { pairsListedNote, summaryCounts } from '#client/shared/change-assessments/impact-format.ts';
+import { StayingPairs } from './StayingPairs.tsx';
 
 /** Evaluate (synchronous: a couple of seconds on a large facility), and what it found. */
 export function EvaluationPanel(props: { assessment: TChangeAssessment; canEvaluate: boolean }) {
@@ -112,6 +113,9 @@ export function EvaluationPanel(props: { assessment: TChangeAssessment; canEvalu
             ))}
           </Row>
           {note ? <Typography.Text type="secondary">{note}</Typography.Text> : null}
+          {(evaluation.summary.criteriaMoved ?? 0) > 0 ? (
+            <StayingPairs assessmentId={assessment.id} summary={evaluation.summary} />
+          ) : null}
         </Flex>
       )}
     </Card>

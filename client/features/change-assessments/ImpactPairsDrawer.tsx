@@ -1,9 +1,10 @@
-import { Alert, Drawer, Table } from 'antd';
-import { useState } from 'react';
-import type { TImpactItem, TImpactPair } from '#core/schemas/change-assessments.schemas.ts';
+import { Drawer } from 'antd';
+import { criteriaSentence } from '#core/assessments/criteria-sentence.ts';
+import type { TImpactItem } from '#core/schemas/change-assessments.schemas.ts';
 import { formatChange } from '#client/shared/limits/what-if-format.ts';
-import { useImpactPairs } from '#client/shared/change-assessments/change-assessments-api.ts';
 import { limitLines } from '#client/shared/change-assessments/impact-format.ts';
+import { useNumberFormat } from '#client/shared/use-number-format.ts';
+import { ImpactPairsTable } from './ImpactPairsTable.tsx';
 
 /** The pairs behind one impact item (its previous product's pairs), largest change first. */
 export function ImpactPairsDrawer(props: {
@@ -12,8 +13,7 @@ export function ImpactPairsDrawer(props: {
   onClose: () => void;
 }) {
   const { item } = props;
-  const [page, setPage] = useState({ pageNumber: 1, pageLimit: 20 });
-  const pairs = useImpactPairs(props.assessmentId, { ...page, previous: item.subject });
+  const { digits } = useNumberFormat();
   const change = (value: number | null) => (
     <span style={value !== null && value < 0 ? { color: 'var(--ant-color-error)' } : undefined}>
       {formatChange(value)}
@@ -21,13 +21,10 @@ export function ImpactPairsDrawer(props: {
   );
   return (
     <Drawer open size={900} title={`Pairs of ${item.subject}`} onClose={props.onClose}>
-      {pairs.isError ? <Alert type="error" showIcon title={pairs.error.message} /> : null}
-      <Table<TImpactPair>
-        rowKey={(pair) => `${pair.previous}→${pair.next}`}
-        size="small"
-        loading={pairs.isFetching}
-        dataSource={pairs.data?.pairs ?? []}
-        locale={{ emptyText: pairs.isPending ? ' ' : 'No pairs are listed for this item' }}
+      <ImpactPairsTable
+        assessmentId={props.assessmentId}
+        filter={{ previous: item.subject }}
+        emptyText="No pairs are listed for this item"
         columns={[
           { key: 'previous', dataIndex: 'previous', title: 'Previous product' },
           { key: 'next', dataIndex: 'next', title: 'Next product' },
@@ -39,17 +36,16 @@ export function ImpactPairsDrawer(props: {
                 <div key={line}>{line}</div>
               )),
           },
+          {
+            key: 'why',
+            title: 'Criteria before → after',
+            render: (_, pair) => criteriaSentence(pair, digits) ?? '—',
+          },
           { key: 'maco', title: 'MACO', render: (_, pair) => change(pair.macoChange) },
           { key: 'sal', title: 'SAL', render: (_, pair) => change(pair.salChange) },
           { key: 'swab', title: 'Swab', render: (_, pair) => change(pair.swabChange) },
           { key: 'rinse', title: 'Rinse', render: (_, pair) => change(pair.rinseChange) },
         ]}
-        pagination={{
-          current: page.pageNumber,
-          pageSize: page.pageLimit,
-          total: pairs.data?.total ?? 0,
-          onChange: (pageNumber, pageLimit) => setPage({ pageNumber, pageLimit }),
-        }}
       />
     </Drawer>
   );

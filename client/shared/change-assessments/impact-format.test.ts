@@ -32,6 +32,10 @@ describe('limitLines', () => {
       'MACO 5 mg',
       'Criterion Dose → HBEL',
     ]);
+    expect(limitLines({ before: limits(5, 'dose'), after: limits(4, 'health'), units })).toEqual([
+      'MACO 5 mg → 4 mg',
+      'Criterion dose-based → health-based',
+    ]);
   });
 });
 
@@ -52,7 +56,12 @@ const summary = {
 describe('the evaluation summary', () => {
   it('lists every count, tightened and below LOQ among them', () => {
     const counts = summaryCounts(summary);
-    expect(counts).toHaveLength(10);
+    expect(counts).toHaveLength(11);
+    expect(counts).toContainEqual({ label: 'Limit kept, criterion moved', value: 0 });
+    expect(summaryCounts({ ...summary, criteriaMoved: 3 })).toContainEqual({
+      label: 'Limit kept, criterion moved',
+      value: 3,
+    });
     expect(counts).toContainEqual({ label: 'Pairs tightened', value: 5 });
     expect(counts).toContainEqual({ label: 'Below LOQ', value: 2 });
   });

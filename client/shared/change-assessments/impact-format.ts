@@ -4,6 +4,7 @@ import type {
   TImpactItem,
   TImpactSummary,
 } from '#core/schemas/change-assessments.schemas.ts';
+import { criterionName } from '#core/labels/enum-labels.ts';
 import { unitLabel } from '#core/units/format-number.ts';
 import { formatLimit } from '../limits/what-if-format.ts';
 
@@ -44,8 +45,8 @@ export function limitLines(item: Pick<TImpactItem, 'before' | 'after' | 'units'>
 }
 
 function criterionLine(before: Limits | null, after: Limits | null): string | null {
-  const from = before?.criterion ?? null;
-  const to = after?.criterion ?? null;
+  const from = before?.criterion ? criterionName(before.criterion) : null;
+  const to = after?.criterion ? criterionName(after.criterion) : null;
   if (from === null && to === null) return null;
   return from === to ? `Criterion ${to}` : `Criterion ${from ?? '–'} → ${to ?? '–'}`;
 }
@@ -60,10 +61,18 @@ export function summaryCounts(summary: TImpactSummary): { label: string; value: 
     { label: 'Pairs added', value: summary.pairsAdded },
     { label: 'Pairs removed', value: summary.pairsRemoved },
     { label: 'Criterion changes', value: summary.criterionChanged },
+    { label: 'Limit kept, criterion moved', value: summary.criteriaMoved ?? 0 },
     { label: 'Worst-case changes', value: summary.worstCasesChanged },
     { label: 'Below LOQ', value: summary.belowLoq },
     { label: 'Results at risk', value: summary.resultsAtRisk },
   ];
+}
+
+/** True when the evaluation moves, adds or removes no pair and switches no criterion. */
+export function nothingMoved(summary: TImpactSummary): boolean {
+  return (
+    summary.pairsMoved + summary.pairsAdded + summary.pairsRemoved + summary.criterionChanged === 0
+  );
 }
 
 /** The pair list keeps the largest moves only: says so when some are counted but not listed. */

@@ -22,6 +22,7 @@ import {
   type TImpactPair,
 } from '#core/schemas/change-assessments.schemas.ts';
 import { AppError } from '#core/errors/errors.ts';
+import { limitStays } from '#core/assessments/criteria-sentence.ts';
 import { registerReadExtras } from '#server/entities/read-extras.ts';
 import { pageWindow } from '#server/db/paging.ts';
 import { typed, type AppContext } from '#server/http/app-context.ts';
@@ -305,7 +306,8 @@ export function registerChangeAssessmentRoutes(context: AppContext): void {
       preHandler: reader,
       schema: {
         tags,
-        summary: 'The pairs whose limits move, or that are new or gone (largest change first)',
+        summary:
+          'The pairs whose limits move, or that are new or gone (largest change first), then those whose limits stay while a criterion moves, each with its criteria before and after',
         params: ZIdParams,
         querystring: ZImpactPairsQuery,
         response: { 200: ZImpactPairsResponse },
@@ -319,11 +321,12 @@ export function registerChangeAssessmentRoutes(context: AppContext): void {
         [id, facility],
       );
       if (!row) await evaluatedOrRefuse(facility, id);
-      const { previous, search } = request.query;
+      const { previous, search, stays } = request.query;
       const needle = search?.toLowerCase();
       const pairs = (row?.pairs ?? []).filter(
         (p) =>
           (!previous || p.previous === previous) &&
+          (!stays || limitStays(p)) &&
           (!needle || `${p.previous} ${p.next}`.toLowerCase().includes(needle)),
       );
       return { pairs: paged(pairs, request.query), total: pairs.length };

@@ -67,10 +67,13 @@ export function registerImpactDownloadRoutes({ app, db, permit }: AppContext): v
         const file =
           format === 'xlsx'
             ? await renderImpactXlsx(meta, items, pairs, summary)
-            : await renderImpactPdf(meta, items, summary, {
-                by: actorOf(request).userName ?? meta.evaluatedByName,
-                at: new Date(),
-              });
+            : await renderImpactPdf(
+                meta,
+                items,
+                summary,
+                { by: actorOf(request).userName ?? meta.evaluatedByName, at: new Date() },
+                pairs,
+              );
         await db.transaction((tx) =>
           writeAudit(tx, actorOf(request), {
             planId: plan,

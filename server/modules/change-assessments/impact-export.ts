@@ -44,6 +44,7 @@ export function summaryRows(summary: TImpactSummary): [string, number][] {
     ['Pairs added', summary.pairsAdded],
     ['Pairs removed', summary.pairsRemoved],
     ['Previous products whose governing criterion changes', summary.criterionChanged],
+    ['Pairs whose limit stays while another criterion moves', summary.criteriaMoved ?? 0],
     ['Trains whose worst case changes', summary.worstCasesChanged],
     ['Limits newly below a method LOQ', summary.belowLoq],
     ['Results at risk', summary.resultsAtRisk],

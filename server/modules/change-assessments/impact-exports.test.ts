@@ -1,6 +1,7 @@
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { changeImpact } from '#core/assessments/change-impact.ts';
+import { criterionOnlyImpact } from '#core/assessments/two-product-impact.ts';
 import { applyWhatIf } from '#core/limits/limits.what-if.ts';
 import { addProductEdit, pdeEdit, twoProductFacility } from '#core/limits/two-product-facility.ts';
 import { readPdfText } from '#server/test/read-pdf-text.ts';
@@ -117,7 +118,7 @@ describe('impact exports', () => {
       'Pairs whose limits move',
       'Limits moved',
       '1 pair moves (largest change -50 %); lowest MACO 83.33 -> 25 mg',
-      'Before: MACO 83.33 mg SAL 0.001042 mg/cm² criterion health After: MACO 25 mg',
+      'Before: MACO 83.33 mg SAL 0.001042 mg/cm² criterion health-based After: MACO 25 mg',
       'Verification',
       'Quinn Reviewer, 24 Nov, 2026 09:30',
       'Verify the swab limit on E2 in the next campaign',
@@ -137,5 +138,36 @@ describe('impact exports', () => {
     );
     expect(text).toContain('The change moves no limit: there is nothing to decide.');
     expect(text).toContain('No changes are staged.');
+  });
+
+  it('says why no limit moves when a criterion that does not govern moves (issue 30)', async () => {
+    // B's PDE 5 → 2 mg: health-based B→A 1,250,000 → 500,000 mg, under the general limit.
+    const { items, pairs, summary } = criterionOnlyImpact();
+    expect(items).toEqual([]);
+    const why = 'Health-based 1,250,000 mg → 500,000 mg; general limit 1,000 mg still governs';
+    const { text: raw } = await readPdfText(
+      await renderImpactPdf(meta, items, summary, undefined, pairs),
+    );
+    const text = raw.replace(/\s+/g, ' ');
+    expect(text).toContain('The change moves no limit: there is nothing to decide.');
+    expect(text).toContain('Why the limits stay');
+    expect(text).toContain(why.replace('→', '->'));
+
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(
+      (await renderImpactXlsx(meta, items, pairs, summary)) as unknown as ArrayBuffer,
+    );
+    const cells = wb
+      .getWorksheet('Summary')!
+      .getSheetValues()
+      .map((row) => (Array.isArray(row) ? row.slice(1) : []));
+    expect(cells).toContainEqual(['Pairs whose limit stays while another criterion moves', 1]);
+    const pairSheet = wb.getWorksheet('Pairs')!;
+    const head = pairSheet.getRow(1).values as unknown[];
+    const row = pairSheet.getRow(2).values as unknown[];
+    expect([row[1], row[2]]).toEqual(['B', 'A']);
+    expect(row[head.indexOf('Status')]).toBe('Limit stays');
+    expect(row[head.indexOf('Criterion before')]).toBe('general limit');
+    expect(row[head.indexOf('Criteria before → after')]).toBe(why);
   });
 });

@@ -1,4 +1,10 @@
-import type { TImpactItem, TImpactSummary } from '#core/schemas/change-assessments.schemas.ts';
+import type {
+  TImpactItem,
+  TImpactPair,
+  TImpactSummary,
+} from '#core/schemas/change-assessments.schemas.ts';
+import { criteriaSentence, limitStays } from '#core/assessments/criteria-sentence.ts';
+import { criterionName } from '#core/labels/enum-labels.ts';
 import { DEFAULT_DATE_TIME_SETTINGS } from '#core/datetime/format-date-time.ts';
 import { dataHashOf, renderControlledPdf } from '../reports/controlled-pdf.ts';
 import { formatQuantity } from '#core/units/format-number.ts';
@@ -24,7 +30,7 @@ function limitsText(item: TImpactItem, digits: number | undefined): string {
           limits.rinse === null
             ? null
             : `rinse ${formatQuantity(limits.rinse, item.units.rinse, digits)}`,
-          limits.criterion === null ? null : `criterion ${limits.criterion}`,
+          limits.criterion === null ? null : `criterion ${criterionName(limits.criterion)}`,
         ]
           .filter(Boolean)
           .join('\n');
@@ -39,6 +45,35 @@ function table(widths: unknown[], header: string[], rows: unknown[][]): unknown 
   };
 }
 
+/** Pairs whose limit stays that the PDF explains; the workbook lists them all. */
+export const STAYING_PAIRS_SHOWN = 50;
+
+/**
+ * Why the limits stay (issue 30): the listed pairs whose limit stays while a criterion that does
+ * not govern moved, each with its criteria before → after and the one that governs.
+ */
+function stayingPairs(pairs: readonly TImpactPair[], digits: number | undefined): unknown[] {
+  const staying = pairs.filter(limitStays);
+  if (staying.length === 0) return [];
+  const shown = staying.slice(0, STAYING_PAIRS_SHOWN);
+  return [
+    { text: 'Why the limits stay', style: 'h2' },
+    table(
+      [80, 80, '*'],
+      ['Previous product', 'Next product', 'Criteria before -> after'],
+      shown.map((pair) => [pair.previous, pair.next, plain(criteriaSentence(pair, digits) ?? '')]),
+    ),
+    ...(staying.length > shown.length
+      ? [
+          {
+            text: `The first ${shown.length} of ${staying.length} such pairs are shown; the workbook lists them all.`,
+            italics: true,
+          },
+        ]
+      : []),
+  ];
+}
+
 /**
  * The impact of a change assessment as controlled-document content: the assessment and its
  * staged changes, the counts, then every impact item with its limits before and after, its
@@ -49,6 +84,7 @@ export function impactPdfContent(
   meta: ImpactExportMeta,
   items: readonly TImpactItem[],
   summary: TImpactSummary,
+  pairs: readonly TImpactPair[] = [],
 ): unknown[] {
   return [
     {
@@ -88,6 +124,7 @@ export function impactPdfContent(
             item.decision?.justification ?? '',
           ]),
         ),
+    ...stayingPairs(pairs, meta.settings?.significantDigits),
   ];
 }
 
@@ -100,6 +137,7 @@ export function renderImpactPdf(
   items: readonly TImpactItem[],
   summary: TImpactSummary,
   generated: { by: string; at: Date } = { by: meta.evaluatedByName, at: new Date() },
+  pairs: readonly TImpactPair[] = [],
 ): Promise<Buffer> {
   const data = { meta: { ...meta, settings: undefined }, items, summary };
   return renderControlledPdf({
@@ -118,6 +156,6 @@ export function renderImpactPdf(
     parameters: { kind: 'change-assessment', number: meta.number },
     asOf: generated.at.toISOString(),
     signatures: [],
-    content: impactPdfContent(meta, items, summary),
+    content: impactPdfContent(meta, items, summary, pairs),
   });
 }

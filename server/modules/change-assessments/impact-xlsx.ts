@@ -5,6 +5,8 @@ import type {
   TImpactSummary,
 } from '#core/schemas/change-assessments.schemas.ts';
 import { excelNumberFormat, unitLabel } from '#core/units/format-number.ts';
+import { criteriaSentence, limitStays } from '#core/assessments/criteria-sentence.ts';
+import { criterionName } from '#core/labels/enum-labels.ts';
 import { styleHeader } from '../master/master-export.ts';
 import {
   KIND_LABELS,
@@ -35,8 +37,8 @@ function limitHeaders(units: TImpactItem['units']): string[] {
 function limitCells(before: Limits, after: Limits): (number | string | null)[] {
   return [
     ...LIMITS.flatMap((key) => [before?.[key] ?? null, after?.[key] ?? null]),
-    before?.criterion ?? null,
-    after?.criterion ?? null,
+    before?.criterion ? criterionName(before.criterion) : null,
+    after?.criterion ? criterionName(after.criterion) : null,
   ];
 }
 
@@ -142,6 +144,7 @@ export async function renderImpactXlsx(
       'Swab change (%)',
       'Rinse change (%)',
       'Status',
+      'Criteria before → after',
     ],
     pairs.map((pair) => [
       pair.previous,
@@ -151,7 +154,14 @@ export async function renderImpactXlsx(
       pair.salChange,
       pair.swabChange,
       pair.rinseChange,
-      pair.before === null ? 'New' : pair.after === null ? 'Removed' : 'Changed',
+      pair.before === null
+        ? 'New'
+        : pair.after === null
+          ? 'Removed'
+          : limitStays(pair)
+            ? 'Limit stays'
+            : 'Changed',
+      criteriaSentence(pair, meta.settings?.significantDigits) ?? '',
     ]),
     meta.settings?.significantDigits,
   );
