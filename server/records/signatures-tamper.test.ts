@@ -73,12 +73,15 @@ describe('ES-3: signatures bound to what was signed', () => {
     for (const sql of [
       `update signatures set printed_name = 'Someone else'`,
       `delete from signatures`,
-      `truncate signatures`,
       `update limits_snapshots set output_hash = 'x'`,
       `delete from limits_snapshots`,
     ]) {
       expect({ sql, state: await sqlState(kit.server.db, sql) }).toEqual({ sql, state: '42501' });
     }
+    // The logbook's release entries point at their signatures: a plain TRUNCATE is refused for
+    // that foreign key before any trigger runs, and with CASCADE the trigger refuses it.
+    expect(['42501', '0A000']).toContain(await sqlState(kit.server.db, `truncate signatures`));
+    expect(await sqlState(kit.server.db, `truncate signatures cascade`)).toBe('42501');
     if (twoRoles) {
       // Privileges, not only the trigger: the app role has INSERT and SELECT on them only.
       const [grants] = await kit.server.db.query<{
