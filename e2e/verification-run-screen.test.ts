@@ -86,7 +86,7 @@ it('corrects a saved result on the run screen: the new judgement shown; a confli
   // Issue 30: the plan's limit at the facility's significant digits, never its 17 digits or
   // e-notation anywhere on the run page.
   await page
-    .locator('[aria-label="Location Valve (swab)"]')
+    .locator('[aria-label="Location Valve (Swab)"]')
     .getByText(formatQuantity(valve.limit as number, valve.limitUnit as string), { exact: true })
     .waitFor();
   const text = await page.locator('body').innerText();
@@ -94,14 +94,14 @@ it('corrects a saved result on the run screen: the new judgement shown; a confli
   expect(text).not.toMatch(/\d\.\d{10,}/);
 
   // The valve's steel recovers 80 %: 1.2 × the limit is 150 % of it once corrected for recovery.
-  const valveCard = page.locator('[aria-label="Location Valve (swab)"]');
+  const valveCard = page.locator('[aria-label="Location Valve (Swab)"]');
   await expect
     .poll(() => valveCard.getByTestId('judgement').textContent())
     .toBe('Pass 25.0 % of limit');
   await valveCard.getByRole('button', { name: 'Correct', exact: true }).click();
   const dialog = openModal(page);
   await dialog
-    .getByLabel('Value of the correction of Valve (swab)')
+    .getByLabel('Value of the correction of Valve (Swab)')
     .fill(String((valve.limit as number) * 1.2));
   await expect
     .poll(() => dialog.getByTestId('judgement').textContent())
@@ -123,10 +123,10 @@ it('corrects a saved result on the run screen: the new judgement shown; a confli
 
   // Someone corrects the gasket while the dialog is open: the save is refused (409), said, and
   // the dialog keeps the value and reason typed; the run reloads and the retry carries its version.
-  const gasketCard = page.locator('[aria-label="Location Gasket (swab)"]');
+  const gasketCard = page.locator('[aria-label="Location Gasket (Swab)"]');
   await gasketCard.getByRole('button', { name: 'Correct', exact: true }).click();
   const conflicted = openModal(page);
-  const value = conflicted.getByLabel('Value of the correction of Gasket (swab)');
+  const value = conflicted.getByLabel('Value of the correction of Gasket (Swab)');
   const typed = (gasket.limit as number) * 0.4;
   await value.fill(String(typed));
   await conflicted.getByLabel('Reason').fill('Dilution factor missed');
@@ -163,9 +163,9 @@ it('enters the sampling time on the facility clock and formats; a submitted run 
   // Each row starts at now on the plant's clock, written as the plant writes dates.
   const valve = planRow(run, 'Valve');
   const gasket = planRow(run, 'Gasket');
-  const valveCard = page.locator('[aria-label="Location Valve (swab)"]');
-  const gasketCard = page.locator('[aria-label="Location Gasket (swab)"]');
-  const sampledAt = valveCard.getByLabel('Sampling time of Valve (swab)');
+  const valveCard = page.locator('[aria-label="Location Valve (Swab)"]');
+  const gasketCard = page.locator('[aria-label="Location Gasket (Swab)"]');
+  const sampledAt = valveCard.getByLabel('Sampling time of Valve (Swab)');
   await expect
     .poll(() => sampledAt.inputValue())
     .toMatch(new RegExp(`^${formatDate(new Date(), SETTINGS)} \\d{2}:\\d{2} (AM|PM)$`));
@@ -177,9 +177,9 @@ it('enters the sampling time on the facility clock and formats; a submitted run 
     [valveCard, valve],
     [gasketCard, gasket],
   ] as const) {
-    const label = `${row.samplingLocationName as string} (swab)`;
+    const label = `${row.samplingLocationName as string} (Swab)`;
     await card.getByLabel(`Value of ${label}`).fill(String((row.limit as number) * 0.2));
-    await card.getByLabel(`Batch number of ${label}`).fill(`T-${run.id as number}-${label}`);
+    await card.getByLabel(`Sample number of ${label}`).fill(`T-${run.id as number}-${label}`);
   }
   const before = Date.now();
   await page.getByRole('button', { name: 'Save results' }).click();

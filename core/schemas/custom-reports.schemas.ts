@@ -157,7 +157,7 @@ export const SOURCE_DECLARATIONS: readonly SourceDeclaration[] = [
       text('samplingLocation', 'Sampling location'),
       choice('sampleType', 'Sample type', ['swab', 'rinse']),
       text('analyticalMethod', 'Analytical method'),
-      text('batchNumber', 'Batch number'),
+      text('batchNumber', 'Sample number'),
       choice('censoring', 'Censoring', ['=', '< LOD', '< LOQ', '> upper limit']),
       num('rawValue', 'Value'),
       text('unit', 'Unit'),

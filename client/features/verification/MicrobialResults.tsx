@@ -1,4 +1,6 @@
 import { useNumberFormat } from '#client/shared/use-number-format.ts';
+import { useDateFormat } from '#client/shared/use-date-format.ts';
+import { REPEAT_KIND_LABELS } from '#core/labels/enum-labels.ts';
 import {
   Alert,
   Button,
@@ -134,6 +136,7 @@ function LoadedMicrobial(props: {
   // The sample results' investigations, the same record and rule (FDA OOS guidance).
   const investigations = useResultInvestigations(run, props.canEnter);
   const numbers = useNumberFormat();
+  const { formatDate } = useDateFormat();
 
   async function submit(): Promise<void> {
     const validated = await validatedValues(form);
@@ -215,12 +218,14 @@ function LoadedMicrobial(props: {
                 <Space wrap>
                   <MicrobialJudgementTag judgement={r.judgement} />
                   {r.supersededBy !== null ? <Tag>Superseded</Tag> : null}
-                  {r.repeats ? <Tag>{`${r.repeats.kind} of #${r.repeats.resultId}`}</Tag> : null}
+                  {r.repeats ? (
+                    <Tag>{`${REPEAT_KIND_LABELS[r.repeats.kind]}: ${r.repeats.reason}`}</Tag>
+                  ) : null}
                   <InvalidatedTag result={forInvestigation(r)} />
                 </Space>
               ),
             },
-            { title: 'Read', render: (_, r) => (r.readAt ? r.readAt.slice(0, 10) : '') },
+            { title: 'Read', render: (_, r) => formatDate(r.readAt) },
             {
               title: '',
               render: (_, r) =>
