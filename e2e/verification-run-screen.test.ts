@@ -154,6 +154,72 @@ it('corrects a saved result on the run screen: the new judgement shown; a confli
     .toBe('Pass 40.0 % of limit');
 });
 
+it('records the product batch of the cleaning event on the run page, apart from the samples’ own numbers', async () => {
+  const run = await startedRun();
+  const page = await openRun(run);
+  // Issue 30: a sample's own number is called so; the sample type reads as a word.
+  const valveCard = page.locator('[aria-label="Location Valve (Swab)"]');
+  await valveCard.getByLabel('Sample number of Valve (Swab)').waitFor();
+  const text = await page.locator('main').innerText();
+  expect(text).not.toContain('Batch number');
+  expect(text).not.toContain('(swab)');
+
+  const event = page.locator('#cleaning-event');
+  await event.getByLabel('Product batch').fill('PB-2026-117');
+  await event.getByLabel('Reason').fill('Batch made before the cleaning');
+  await event.getByRole('button', { name: 'Save cleaning event' }).click();
+  await expect
+    .poll(
+      async () =>
+        ((await api(page, 'GET', `/runs/${run.id as number}`)).run as TestBody).event as TestBody,
+    )
+    .toMatchObject({ productBatch: 'PB-2026-117' });
+  const [audit] = await app.server.db.query<{ reason: string; new_values: TestBody }>(
+    `select reason, new_values from audit_log where domain = 'Run' and entity_id = $1
+      order by id desc limit 1`,
+    [String(run.id)],
+  );
+  expect(audit).toMatchObject({
+    reason: 'Batch made before the cleaning',
+    new_values: { productBatch: 'PB-2026-117' },
+  });
+  await page.reload();
+  await expect
+    .poll(() => page.locator('#cleaning-event').getByLabel('Product batch').inputValue())
+    .toBe('PB-2026-117');
+});
+
+it('names the run and the corrected entry in the equipment logbook by what a person recognises', async () => {
+  const run = await startedRun();
+  const [e1] = await app.server.db.query<{ id: number; name: string }>(
+    `select e.id, e.name from equipment e join sampling_locations l on l.equipment_id = e.id
+      where l.id = $1`,
+    [(run.plan as TestBody[])[0]!.samplingLocationId],
+  );
+  const log = `/equipment/${e1!.id}/logbook`;
+  await kit.ok('POST', log, { event: 'CleaningStarted' });
+  await kit.ok('POST', log, { event: 'CleaningEnded', runId: run.id });
+  const page = await app.open('/');
+  await signInToFacility(page);
+  await page.goto('/equipment-status');
+  await page.getByLabel(`Equipment ${e1!.name}`).getByRole('button', { name: 'Logbook' }).click();
+  const drawer = page.locator('.ant-drawer-open');
+  const ended = drawer.getByRole('row').filter({ hasText: 'Cleaning ended' });
+  await ended
+    .getByText(`Verification run ${run.studyNumber as string} run ${run.sequence as number}`)
+    .waitFor();
+  await ended.getByRole('button', { name: 'Correct' }).click();
+  const dialog = openModal(page);
+  await dialog.getByLabel('Reason').fill('Recorded on the wrong item');
+  await dialog.getByRole('button', { name: 'Correct' }).click();
+  await drawer
+    .getByText(/^Recorded on the wrong item; Corrects the Cleaning ended entry of .+/)
+    .waitFor();
+  await ended.getByText(/Corrected on .+/).waitFor();
+  // Never an entry's or a run's database id.
+  expect(await drawer.innerText()).not.toMatch(/entry \d+|Run \d+(?!\d)|#\d/);
+});
+
 it('enters the sampling time on the facility clock and formats; a submitted run takes no deviation; nothing is cut off at 1280 px', async () => {
   const run = await startedRun();
   await setDateTimeSettings('Site in India');
@@ -226,8 +292,11 @@ it('filters the statistics by a date range kept in the address', async () => {
   const run = await startedRun();
   await setDateTimeSettings('India');
   const valve = planRow(run, 'Valve');
+  const gasket = planRow(run, 'Gasket');
   const entered = await kit.results(run, [
     kit.row(run, valve.samplingLocationId as number, 0.2, { takenAt: '2026-11-02T10:00:00Z' }),
+    // Above the alert level: its alert names the day as the plant writes dates.
+    kit.row(run, gasket.samplingLocationId as number, 0.7, { takenAt: '2026-11-02T11:00:00Z' }),
   ]);
   expect(entered.status, JSON.stringify(entered.body)).toBe(200);
   const equipmentId = ((entered.body.run as TestBody).results as TestBody[])[0]!
@@ -269,4 +338,11 @@ it('filters the statistics by a date range kept in the address', async () => {
     .poll(() => individuals.getAttribute('aria-label'))
     .toMatch(new RegExp(`: ${inRange} results,`));
   expect(await from.inputValue()).toBe('01-11-2026');
+  // Issue 30: the alert's message gives the day in the facility's format, never as ISO.
+  const alerts = page.getByLabel('Alerts');
+  await alerts
+    .getByText(`on ${formatDate('2026-11-02T11:00:00Z', SETTINGS)}`)
+    .first()
+    .waitFor();
+  expect(await alerts.innerText()).not.toMatch(/\d{4}-\d{2}-\d{2}/);
 });
