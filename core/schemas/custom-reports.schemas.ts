@@ -153,6 +153,7 @@ export const SOURCE_DECLARATIONS: readonly SourceDeclaration[] = [
       text('study', 'Study'),
       text('studyTitle', 'Study title'),
       num('run', 'Run'),
+      text('productBatch', 'Product batch'),
       text('equipment', 'Equipment'),
       text('samplingLocation', 'Sampling location'),
       choice('sampleType', 'Sample type', ['swab', 'rinse']),
