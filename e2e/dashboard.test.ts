@@ -52,6 +52,10 @@ it('Home is the demo facility’s dashboard, and a tile opens the records behind
     .poll(() => barValue('Equipment by validation status', 'Not covered'))
     .toBe(String(equipment!.n));
   expect(await barValue('Equipment by validation status', 'Validated')).toBe('0');
+  // Issue 30: the limit tracker dates each move as the facility writes dates, never as ISO.
+  const tracker = tile('MAC limit tracker');
+  await tracker.getByText(/^Limits that moved in the last/).waitFor();
+  expect(await tracker.innerText()).not.toMatch(/\d{4}-\d{2}-\d{2}/);
 
   // The chart is ECharts' SVG, named by its numbers; clicking a bar opens the records behind it.
   // The Not covered bar (the 5th row, the longest: every item) opens the cleaning assessments,

@@ -56,8 +56,15 @@ describe('equipment details', () => {
     await page.getByRole('button', { name: 'Add sample' }).click();
     dialog = page.getByRole('dialog');
     await dialog.getByLabel('Sample name').fill('S-1');
+    // Issue 30: the sample's own number is called so (the spec's field is batchNumber).
+    await dialog.getByLabel('Sample number').fill('SN-0001');
     await confirmWithReason(page, 'Routine swab', 'Add sample');
     await page.getByRole('cell', { name: 'S-1', exact: true }).waitFor();
+    await page.getByRole('cell', { name: 'SN-0001', exact: true }).waitFor();
+    await page.getByRole('columnheader', { name: 'Sample number' }).waitFor();
+    // The sample type reads as a word in the location's and the sample's rows, never 'swab'.
+    await page.getByRole('cell', { name: 'Swab', exact: true }).first().waitFor();
+    expect(await page.getByRole('cell', { name: 'swab', exact: true }).count()).toBe(0);
 
     const res = await app.server.request<{ data: { name: string; riskLevel: string }[] }>(
       'GET',

@@ -80,7 +80,7 @@ it('writes a protocol with its sampling plan, approves it by signing, starts a s
   await form.getByLabel('Title', { exact: true }).fill(protocolTitle);
   await choose(form.getByLabel('Equipment', { exact: true }), equipmentName);
   await form.getByRole('button', { name: 'Add sampling plan' }).click();
-  await choose(form.getByLabel('Sampling location 1'), `${equipmentName} · Impeller blade (swab)`);
+  await choose(form.getByLabel('Sampling location 1'), `${equipmentName} · Impeller blade (Swab)`);
   // The row's sample type follows the location's.
   const sampleType = form
     .getByLabel('Sample type 1')

@@ -48,7 +48,7 @@ it('takes a failed result through an approved investigation to an invalidated re
   await signInToFacility(page);
   await page.goto(`/runs/${run.id as number}`);
   await page.getByRole('heading', { name: `Run ${run.sequence as number}` }).waitFor();
-  const card = page.locator('[aria-label="Location Gasket (swab)"]');
+  const card = page.locator('[aria-label="Location Gasket (Swab)"]');
   await expect
     .poll(() => card.getByTestId('judgement').textContent())
     .toBe('Fail 300.0 % of limit');
@@ -70,7 +70,7 @@ it('takes a failed result through an approved investigation to an invalidated re
   await card.getByRole('button', { name: 'Retest / re-swab' }).click();
   const repeat = openModal(page);
   await repeat
-    .getByLabel('Value of the repeat of Gasket (swab)')
+    .getByLabel('Value of the repeat of Gasket (Swab)')
     .fill(String((gasket.limit as number) * 0.1));
   await repeat.getByLabel('Reason').fill('Retest after the approved investigation');
   await repeat.getByRole('button', { name: 'Save the repeat' }).click();

@@ -6,7 +6,7 @@ import type { TestBody } from '#server/test/facility-test-file.ts';
 import { ADMIN } from '#server/test/test-server.ts';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import { browserApi, runKitOnApp } from './run-kit-app.ts';
-import { openModal, signInToFacility } from './ui.ts';
+import { choose, openModal, signInToFacility } from './ui.ts';
 import { allowRefusedRequest } from './browser-errors.ts';
 
 /*
@@ -86,7 +86,7 @@ it('corrects a saved result on the run screen: the new judgement shown; a confli
   // Issue 30: the plan's limit at the facility's significant digits, never its 17 digits or
   // e-notation anywhere on the run page.
   await page
-    .locator('[aria-label="Location Valve (swab)"]')
+    .locator('[aria-label="Location Valve (Swab)"]')
     .getByText(formatQuantity(valve.limit as number, valve.limitUnit as string), { exact: true })
     .waitFor();
   const text = await page.locator('body').innerText();
@@ -94,14 +94,14 @@ it('corrects a saved result on the run screen: the new judgement shown; a confli
   expect(text).not.toMatch(/\d\.\d{10,}/);
 
   // The valve's steel recovers 80 %: 1.2 × the limit is 150 % of it once corrected for recovery.
-  const valveCard = page.locator('[aria-label="Location Valve (swab)"]');
+  const valveCard = page.locator('[aria-label="Location Valve (Swab)"]');
   await expect
     .poll(() => valveCard.getByTestId('judgement').textContent())
     .toBe('Pass 25.0 % of limit');
   await valveCard.getByRole('button', { name: 'Correct', exact: true }).click();
   const dialog = openModal(page);
   await dialog
-    .getByLabel('Value of the correction of Valve (swab)')
+    .getByLabel('Value of the correction of Valve (Swab)')
     .fill(String((valve.limit as number) * 1.2));
   await expect
     .poll(() => dialog.getByTestId('judgement').textContent())
@@ -123,10 +123,10 @@ it('corrects a saved result on the run screen: the new judgement shown; a confli
 
   // Someone corrects the gasket while the dialog is open: the save is refused (409), said, and
   // the dialog keeps the value and reason typed; the run reloads and the retry carries its version.
-  const gasketCard = page.locator('[aria-label="Location Gasket (swab)"]');
+  const gasketCard = page.locator('[aria-label="Location Gasket (Swab)"]');
   await gasketCard.getByRole('button', { name: 'Correct', exact: true }).click();
   const conflicted = openModal(page);
-  const value = conflicted.getByLabel('Value of the correction of Gasket (swab)');
+  const value = conflicted.getByLabel('Value of the correction of Gasket (Swab)');
   const typed = (gasket.limit as number) * 0.4;
   await value.fill(String(typed));
   await conflicted.getByLabel('Reason').fill('Dilution factor missed');
@@ -154,6 +154,89 @@ it('corrects a saved result on the run screen: the new judgement shown; a confli
     .toBe('Pass 40.0 % of limit');
 });
 
+it('records the product batch of the cleaning event on the run page, apart from the samples’ own numbers', async () => {
+  const run = await startedRun();
+  const page = await openRun(run);
+  // Issue 30: a sample's own number is called so; the sample type reads as a word.
+  const valveCard = page.locator('[aria-label="Location Valve (Swab)"]');
+  await valveCard.getByLabel('Sample number of Valve (Swab)').waitFor();
+  const text = await page.locator('main').innerText();
+  expect(text).not.toContain('Batch number');
+  expect(text).not.toContain('(swab)');
+
+  const event = page.locator('#cleaning-event');
+  await event.getByLabel('Product batch').fill('PB-2026-117');
+  await event.getByLabel('Reason').fill('Batch made before the cleaning');
+  await event.getByRole('button', { name: 'Save cleaning event' }).click();
+  await expect
+    .poll(
+      async () =>
+        ((await api(page, 'GET', `/runs/${run.id as number}`)).run as TestBody).event as TestBody,
+    )
+    .toMatchObject({ productBatch: 'PB-2026-117' });
+  const [audit] = await app.server.db.query<{ reason: string; new_values: TestBody }>(
+    `select reason, new_values from audit_log where domain = 'Run' and entity_id = $1
+      order by id desc limit 1`,
+    [String(run.id)],
+  );
+  expect(audit).toMatchObject({
+    reason: 'Batch made before the cleaning',
+    new_values: { productBatch: 'PB-2026-117' },
+  });
+  await page.reload();
+  await expect
+    .poll(() => page.locator('#cleaning-event').getByLabel('Product batch').inputValue())
+    .toBe('PB-2026-117');
+});
+
+it('names the run and the corrected entry in the equipment logbook by what a person recognises', async () => {
+  const run = await startedRun();
+  const [e1] = await app.server.db.query<{ id: number; name: string }>(
+    `select e.id, e.name from equipment e join sampling_locations l on l.equipment_id = e.id
+      where l.id = $1`,
+    [(run.plan as TestBody[])[0]!.samplingLocationId],
+  );
+  const log = `/equipment/${e1!.id}/logbook`;
+  // A retry finds the item's cleaning started already by the first attempt.
+  const started = await kit.call('POST', log, { event: 'CleaningStarted' });
+  if (started.status !== 200) expect(started.body.message).toMatch(/follow the state Cleaning$/);
+  const study = (await kit.ok('GET', `/studies/${run.studyId as number}`)) as TestBody;
+  const page = await app.open('/');
+  await signInToFacility(page);
+  await page.goto('/equipment-status');
+  // The cleaning's run is picked by its study and number, never typed as an id.
+  const card = page.getByLabel(`Equipment ${e1!.name}`);
+  await card.getByRole('button', { name: 'Record' }).click();
+  const record = openModal(page);
+  await choose(record.getByLabel('Event'), 'Cleaning ended');
+  await choose(
+    record.getByLabel('Study of the verification run'),
+    `${study.number as string} · ${study.title as string}`,
+  );
+  await choose(
+    record.getByLabel('Verification run', { exact: true }),
+    `Run ${run.sequence as number}`,
+  );
+  await record.getByRole('button', { name: 'Record' }).click();
+  await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+  await card.getByRole('button', { name: 'Logbook' }).click();
+  const drawer = page.locator('.ant-drawer-open');
+  const ended = drawer.getByRole('row').filter({ hasText: 'Cleaning ended' });
+  await ended
+    .getByText(`Verification run ${run.studyNumber as string} run ${run.sequence as number}`)
+    .waitFor();
+  await ended.getByRole('button', { name: 'Correct' }).click();
+  const dialog = openModal(page);
+  await dialog.getByLabel('Reason').fill('Recorded on the wrong item');
+  await dialog.getByRole('button', { name: 'Correct' }).click();
+  await drawer
+    .getByText(/^Recorded on the wrong item; Corrects the Cleaning ended entry of .+/)
+    .waitFor();
+  await ended.getByText(/Corrected on .+/).waitFor();
+  // Never an entry's or a run's database id.
+  expect(await drawer.innerText()).not.toMatch(/entry \d+|Run \d+(?!\d)|#\d/);
+});
+
 it('enters the sampling time on the facility clock and formats; a submitted run takes no deviation; nothing is cut off at 1280 px', async () => {
   const run = await startedRun();
   await setDateTimeSettings('Site in India');
@@ -163,9 +246,9 @@ it('enters the sampling time on the facility clock and formats; a submitted run 
   // Each row starts at now on the plant's clock, written as the plant writes dates.
   const valve = planRow(run, 'Valve');
   const gasket = planRow(run, 'Gasket');
-  const valveCard = page.locator('[aria-label="Location Valve (swab)"]');
-  const gasketCard = page.locator('[aria-label="Location Gasket (swab)"]');
-  const sampledAt = valveCard.getByLabel('Sampling time of Valve (swab)');
+  const valveCard = page.locator('[aria-label="Location Valve (Swab)"]');
+  const gasketCard = page.locator('[aria-label="Location Gasket (Swab)"]');
+  const sampledAt = valveCard.getByLabel('Sampling time of Valve (Swab)');
   await expect
     .poll(() => sampledAt.inputValue())
     .toMatch(new RegExp(`^${formatDate(new Date(), SETTINGS)} \\d{2}:\\d{2} (AM|PM)$`));
@@ -177,9 +260,9 @@ it('enters the sampling time on the facility clock and formats; a submitted run 
     [valveCard, valve],
     [gasketCard, gasket],
   ] as const) {
-    const label = `${row.samplingLocationName as string} (swab)`;
+    const label = `${row.samplingLocationName as string} (Swab)`;
     await card.getByLabel(`Value of ${label}`).fill(String((row.limit as number) * 0.2));
-    await card.getByLabel(`Batch number of ${label}`).fill(`T-${run.id as number}-${label}`);
+    await card.getByLabel(`Sample number of ${label}`).fill(`T-${run.id as number}-${label}`);
   }
   const before = Date.now();
   await page.getByRole('button', { name: 'Save results' }).click();
@@ -226,8 +309,11 @@ it('filters the statistics by a date range kept in the address', async () => {
   const run = await startedRun();
   await setDateTimeSettings('India');
   const valve = planRow(run, 'Valve');
+  const gasket = planRow(run, 'Gasket');
   const entered = await kit.results(run, [
     kit.row(run, valve.samplingLocationId as number, 0.2, { takenAt: '2026-11-02T10:00:00Z' }),
+    // Above the alert level: its alert names the day as the plant writes dates.
+    kit.row(run, gasket.samplingLocationId as number, 0.7, { takenAt: '2026-11-02T11:00:00Z' }),
   ]);
   expect(entered.status, JSON.stringify(entered.body)).toBe(200);
   const equipmentId = ((entered.body.run as TestBody).results as TestBody[])[0]!
@@ -269,4 +355,11 @@ it('filters the statistics by a date range kept in the address', async () => {
     .poll(() => individuals.getAttribute('aria-label'))
     .toMatch(new RegExp(`: ${inRange} results,`));
   expect(await from.inputValue()).toBe('01-11-2026');
+  // Issue 30: the alert's message gives the day in the facility's format, never as ISO.
+  const alerts = page.getByLabel('Alerts');
+  await alerts
+    .getByText(`on ${formatDate('2026-11-02T11:00:00Z', SETTINGS)}`)
+    .first()
+    .waitFor();
+  expect(await alerts.innerText()).not.toMatch(/\d{4}-\d{2}-\d{2}/);
 });

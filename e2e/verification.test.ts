@@ -99,19 +99,19 @@ async function executeRun(
   const run = (await api(page, 'GET', `/runs/${runId}`)).run as TestBody;
   for (const row of run.plan as TestBody[]) {
     const percent = 20 / (row.recovery as number);
-    const label = `${row.samplingLocationName} (swab)`;
+    const label = `${row.samplingLocationName} (Swab)`;
     const card = page.locator(`[aria-label="Location ${label}"]`);
     await card.getByLabel(`Value of ${label}`).fill(String((row.limit as number) * 0.2));
-    await card.getByLabel(`Batch number of ${label}`).fill(`B-${runId}-${row.samplingLocationId}`);
+    await card.getByLabel(`Sample number of ${label}`).fill(`B-${runId}-${row.samplingLocationId}`);
     await expect
       .poll(() => card.getByTestId('judgement').textContent())
       .toBe(`Preview: Pass ${percent.toFixed(1)} % of limit`);
   }
   const plan = run.plan as TestBody[];
-  const first = page.locator(`[aria-label="Location ${plan[0]!.samplingLocationName} (swab)"]`);
+  const first = page.locator(`[aria-label="Location ${plan[0]!.samplingLocationName} (Swab)"]`);
   const batchOf = (row: TestBody) => `B-${runId}-${row.samplingLocationId}`;
   if (usedBatch) {
-    const batch = first.getByLabel(/^Batch number of/);
+    const batch = first.getByLabel(/^Sample number of/);
     await batch.fill(usedBatch);
     await page.getByRole('button', { name: 'Save results' }).click();
     await first.getByText('Batch number must be unique across samples').waitFor();
@@ -128,13 +128,13 @@ async function executeRun(
 
   if (sequence === 3) {
     // A re-swab of the gasket: a new result that supersedes the first, which stays shown.
-    const gasket = page.locator('[aria-label="Location Gasket (swab)"]');
+    const gasket = page.locator('[aria-label="Location Gasket (Swab)"]');
     const limit = plan.find((row) => row.samplingLocationName === 'Gasket')!.limit as number;
     await gasket.getByRole('button', { name: 'Retest / re-swab' }).click();
     const repeat = openModal(page);
     await repeat.getByText('Re-swab (new sample)').click();
     await repeat.getByLabel(/^Value of/).fill(String(limit * 0.1));
-    await repeat.getByLabel(/^Batch number of/).fill(`B-${runId}-reswab`);
+    await repeat.getByLabel(/^Sample number of/).fill(`B-${runId}-reswab`);
     await repeat.getByLabel('Reason').fill('Swab touched the glove');
     await repeat.getByRole('button', { name: 'Save the repeat' }).click();
     await gasket.getByText(/^Superseded: /).waitFor();

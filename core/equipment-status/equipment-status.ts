@@ -183,7 +183,11 @@ export function foldLogbook(entries: readonly LogbookEntryFacts[]): LogbookFold 
  * and must be cleaned again; a Dirty item past its dirty hold stays Dirty with the overrun as a
  * reason.
  */
-export function statusAt(fold: LogbookFold, now: Date): EquipmentStatus {
+export function statusAt(
+  fold: LogbookFold,
+  now: Date,
+  formatMoment: MomentFormat = (iso) => iso,
+): EquipmentStatus {
   const w = settle(fold, now.getTime());
   return {
     state: w.state,
@@ -192,7 +196,7 @@ export function statusAt(fold: LogbookFold, now: Date): EquipmentStatus {
     lastBatch: w.lastBatch,
     dirtyHoldDueAt: w.dirtyHoldDueAt,
     cleanHoldExpiresAt: w.cleanHoldExpiresAt,
-    blockingReasons: blockingReasons(w, now.getTime()),
+    blockingReasons: blockingReasons(w, now.getTime(), formatMoment),
     cleanedBy: w.cleanedBy,
   };
 }
@@ -201,12 +205,19 @@ export function statusAt(fold: LogbookFold, now: Date): EquipmentStatus {
 export function deriveEquipmentStatus(
   entries: readonly LogbookEntryFacts[],
   now: Date,
+  formatMoment?: MomentFormat,
 ): EquipmentStatus {
-  return statusAt(foldLogbook(entries), now);
+  return statusAt(foldLogbook(entries), now, formatMoment);
 }
 
+/**
+ * A moment as a reason names it to people: the server passes the facility's zone and formats
+ * (issue 30: never an ISO timestamp on screen).
+ */
+export type MomentFormat = (iso: string) => string;
+
 /** Why the item may not be used now (empty only when Released within its clean hold). */
-function blockingReasons(w: Walk, nowMs: number): string[] {
+function blockingReasons(w: Walk, nowMs: number, formatMoment: MomentFormat): string[] {
   switch (w.state) {
     case 'Released':
       return [];
@@ -216,7 +227,7 @@ function blockingReasons(w: Walk, nowMs: number): string[] {
       const overdue = w.dirtyHoldDueAt !== null && Date.parse(w.dirtyHoldDueAt) <= nowMs;
       return [
         w.since === null ? 'No cleaning recorded in the logbook' : 'Dirty: not cleaned',
-        ...(overdue ? [`Dirty hold exceeded at ${w.dirtyHoldDueAt}`] : []),
+        ...(overdue ? [`Dirty hold exceeded at ${formatMoment(w.dirtyHoldDueAt!)}`] : []),
       ];
     }
     case 'Cleaning':
@@ -224,7 +235,11 @@ function blockingReasons(w: Walk, nowMs: number): string[] {
     case 'CleanAwaitingRelease':
       return ['Clean, awaiting release'];
     case 'HoldExpired':
-      return [`Clean hold expired at ${w.cleanHoldExpiresAt}: clean again`];
+      return [
+        w.cleanHoldExpiresAt === null
+          ? 'Clean hold expired: clean again'
+          : `Clean hold expired at ${formatMoment(w.cleanHoldExpiresAt)}: clean again`,
+      ];
     case 'Blocked':
       return [w.blockReason ? `Blocked: ${w.blockReason}` : 'Blocked'];
   }

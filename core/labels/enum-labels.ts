@@ -93,6 +93,12 @@ export function sampleTypeLabel(type: string): string {
   return SAMPLE_TYPE_LABELS[type as TSampleType] ?? type;
 }
 
+/** A repeat of a result: the same sample analysed again, or a new sample taken. */
+export const REPEAT_KIND_LABELS: Record<'retest' | 'reswab', string> = {
+  retest: 'Retest',
+  reswab: 'Re-swab',
+};
+
 /** What a worst-case ranking can be ordered by, as a sentence names it ("highest PDE"). */
 export const RANKING_ATTRIBUTE_LABELS: Readonly<Record<string, string>> = {
   score: 'risk score',

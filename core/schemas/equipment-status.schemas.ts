@@ -60,6 +60,8 @@ export const ZLogbookEntry = z.object({
   batch: z.string().nullable(),
   cleaningProcedureId: z.number().int().nullable(),
   runId: z.number().int().nullable(),
+  /** The run as people name it ("ST-0001 run 2"), where the entry names one. */
+  runName: z.string().nullable(),
   reason: z.string().nullable(),
   /** The entry this one corrects (event Correction). */
   correctsId: z.number().int().nullable(),

@@ -172,6 +172,11 @@ export const ZCleaningEvent = z.object({
   operatorIds: z.array(ZId).max(50).optional(),
   cleaningProcedureId: ZId.nullable().optional(),
   agentLot: z.string().trim().max(100).nullable().optional(),
+  /**
+   * The batch of the product made on the equipment before this cleaning (the batch whose
+   * residue the run verifies is removed); not a sample's own number (a result's batchNumber).
+   */
+  productBatch: z.string().trim().max(100).nullable().optional(),
   /** Hours actually reached between the end of production and the start of cleaning. */
   dirtyHoldHours: z.number().min(0).max(100_000).nullable().optional(),
   /** Hours actually reached between the end of cleaning and the next use (or the sampling). */

@@ -22,8 +22,13 @@ export function formatPercent(value: number): string {
   return value.toFixed(Math.min(20, 1 - Math.floor(Math.log10(size))));
 }
 
-/** The day of an ISO timestamp as written (the server sends ISO strings). */
-function dayOf(takenAt: string): string {
+/**
+ * The day of a result as a message names it. The server passes the facility's own format
+ * (its zone and date format); without one, the UTC day.
+ */
+export type DayFormat = (takenAt: string) => string;
+
+function utcDay(takenAt: string): string {
   return takenAt.slice(0, 10);
 }
 
@@ -47,10 +52,14 @@ export interface AlertLimits {
  * The messages of one point: the highest level it reaches (action implies alert, so one line),
  * the UCL, a censored bound above the limit, and the start of an EWMA excursion.
  */
-export function pointAlertMessages(point: PointAlertInput, limits: AlertLimits): StatisticsAlert[] {
+export function pointAlertMessages(
+  point: PointAlertInput,
+  limits: AlertLimits,
+  formatDay: DayFormat = utcDay,
+): StatisticsAlert[] {
   const { takenAt, kinds } = point;
   const value = formatPercent(point.percentOfLimit);
-  const day = dayOf(takenAt);
+  const day = formatDay(takenAt);
   const out: StatisticsAlert[] = [];
   if (kinds.includes('aboveAction')) {
     out.push({

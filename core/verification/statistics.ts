@@ -4,6 +4,7 @@ import {
   formatPercent,
   pointAlertMessages,
   ppuAlert,
+  type DayFormat,
   type PointAlertKind,
   type StatisticsAlert,
 } from './statistics-alerts.ts';
@@ -86,6 +87,8 @@ function emptyStatistics(settings: StatisticsSettings): VerificationStatistics {
 export function verificationStatistics(
   input: readonly StatisticsPointInput[],
   partialSettings: Partial<StatisticsSettings> = {},
+  /** How the alert messages name a result's day: the facility's format on a screen. */
+  formatDay?: DayFormat,
 ): VerificationStatistics {
   // Field by field: a setting given as undefined (unset in the facility rule) takes its default.
   const d = DEFAULT_STATISTICS_SETTINGS;
@@ -174,6 +177,7 @@ export function verificationStatistics(
           ucl,
           ewmaUcl,
         },
+        formatDay,
       );
       for (const message of messages) alerts.push(message);
     }

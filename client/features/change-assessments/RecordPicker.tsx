@@ -6,6 +6,7 @@ import { OPTIONS_PAGE_LIMIT } from '#client/shared/master-data/entity-queries.ts
 import { entityKeys } from '#client/shared/query-keys.ts';
 import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
 import { lowerLabel } from '#core/entities/labels.ts';
+import { recordName } from '#client/shared/display-labels.ts';
 
 /** Picks one record of an entity by name: an active one, or an archived one to restore. */
 export function RecordPicker(props: {
@@ -36,7 +37,7 @@ export function RecordPicker(props: {
       }
       options={(records.data?.data ?? []).map((record) => ({
         value: record.id,
-        label: String(record.name ?? `#${record.id}`),
+        label: recordName(record),
       }))}
     />
   );

@@ -14,6 +14,7 @@ import {
   type TaskFilter,
 } from '#client/shared/cleaning-assessments/cleaning-assessments-api.ts';
 import { TaskDecision } from './TaskDecision.tsx';
+import { NAME_PENDING } from '#client/shared/display-labels.ts';
 
 const STATUS_COLOURS = { Open: 'processing', Accepted: 'success', Dismissed: 'default' } as const;
 
@@ -105,7 +106,9 @@ export function TasksTable({ evaluationId }: { evaluationId?: number }) {
                   title: 'Assessment',
                   dataIndex: 'evaluationId',
                   render: (id: number) => (
-                    <Link to={`/cleaning-assessments/${id}`}>{numbers.get(id) ?? `#${id}`}</Link>
+                    <Link to={`/cleaning-assessments/${id}`}>
+                      {numbers.get(id) ?? NAME_PENDING}
+                    </Link>
                   ),
                 },
               ]

@@ -5,6 +5,7 @@ import { LIMIT_TRACKER_DAYS } from '#core/schemas/dashboard.schemas.ts';
 import type { Facility } from '#client/api/auth-types.ts';
 import { LoadErrorAlert } from '#client/shared/LoadErrorAlert.tsx';
 import { usePermissions } from '#client/shared/permissions.ts';
+import { useDateFormat } from '#client/shared/use-date-format.ts';
 import { DashboardBars } from './DashboardBars.tsx';
 import { FailuresTile } from './FailuresTile.tsx';
 import { useDashboard, useMacLimitTracker, useToxicityScore } from './dashboard-api.ts';
@@ -30,14 +31,14 @@ function Tile({ title, to, children }: { title: string; to?: string; children: R
   );
 }
 
-const dateOf = (iso: string) => iso.slice(0, 10);
-
 /** Home: where the facility stands, each tile linked to the records behind it (issue 13). */
 export function DashboardPage({ facility }: { facility: Facility }) {
   const permissions = usePermissions();
   const home = useDashboard();
   const toxicity = useToxicityScore(permissions.can('API', 'Get'));
   const tracker = useMacLimitTracker(permissions.can('RiskCalculation', 'Get'));
+  // A limit's move on the facility's calendar, as every screen writes dates (not as ISO).
+  const { formatDate } = useDateFormat();
 
   if (home.isError) return <LoadErrorAlert title="Could not load the dashboard" query={home} />;
   if (!home.data) return <Card loading title={`Where ${facility.name} stands`} />;
@@ -262,7 +263,7 @@ export function DashboardPage({ facility }: { facility: Facility }) {
                   dataSource={tracker.data.moves.slice(0, 5)}
                   renderItem={(move) => (
                     <List.Item>
-                      {dateOf(move.at)}:{' '}
+                      {formatDate(move.at)}:{' '}
                       {move.changeAssessmentId ? (
                         <Link to={`/change-control/${move.changeAssessmentId}`}>{move.title}</Link>
                       ) : (

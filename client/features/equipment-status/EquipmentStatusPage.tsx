@@ -35,6 +35,7 @@ import {
   type LogbookEntry,
   type EquipmentStatusItem,
 } from './equipment-status-api.ts';
+import { NAME_PENDING } from '#client/shared/display-labels.ts';
 
 /** The clock the countdowns run on, ticking each half minute. */
 function useNow(): number {
@@ -158,18 +159,26 @@ function LogbookDrawer({
           },
           {
             title: 'Notes',
-            render: (_, e) =>
-              [
+            render: (_, e) => {
+              // Entries by what a person recognises: their event and time, never their ids.
+              const entry = (id: number | null) =>
+                logbook.data?.entries.find((other) => other.id === id);
+              const corrected = entry(e.correctsId);
+              const correction = entry(e.correctedBy);
+              return [
                 e.backDated ? `Back-dated (recorded ${when(e.recordedAt)})` : null,
                 e.reason,
-                e.correctsId ? `Corrects entry ${e.correctsId}` : null,
-                e.correctedBy ? `Corrected by entry ${e.correctedBy}` : null,
+                corrected
+                  ? `Corrects the ${LOGBOOK_EVENT_LABELS[corrected.event]} entry of ${when(corrected.at)}`
+                  : null,
+                correction ? `Corrected on ${when(correction.at)}` : null,
                 e.signatureMeaning ? `${e.signatureMeaning}: ${e.signerPrintedName}` : null,
                 e.releasedAtRisk ? 'Released at risk' : null,
-                e.runId ? `Run ${e.runId}` : null,
+                e.runName ? `Verification run ${e.runName}` : null,
               ]
                 .filter(Boolean)
-                .join('; '),
+                .join('; ');
+            },
           },
           ...(canCorrect
             ? [
@@ -228,7 +237,7 @@ export function EquipmentStatusPage() {
   });
   const products = useEntityOptions(productsDef);
   const names = new Map((products.data?.data ?? []).map((p) => [p.id, String(p.name)]));
-  const productName = (id: number | null) => (id === null ? '—' : (names.get(id) ?? `#${id}`));
+  const productName = (id: number | null) => (id === null ? '—' : (names.get(id) ?? NAME_PENDING));
   if (board.isError) return <Alert type="error" title={board.error.message} />;
   if (board.isPending) return <Spin />;
   const { items, trains } = board.data;

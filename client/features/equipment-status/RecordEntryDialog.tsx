@@ -1,5 +1,5 @@
-import { Form, Input, InputNumber, Select, Typography } from 'antd';
-import { useQueryClient } from '@tanstack/react-query';
+import { Form, Input, Select, Typography } from 'antd';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { LOGBOOK_EVENTS, nextEvents } from '#core/equipment-status/equipment-status.ts';
 import { LOGBOOK_EVENT_LABELS } from '#core/equipment-status/equipment-status-labels.ts';
 import { RELEASE_MEANING, type TLogbookRequest } from '#core/schemas/equipment-status.schemas.ts';
@@ -12,6 +12,9 @@ import {
   signerProofOf,
   type SignerProofValues,
 } from '#client/shared/records/SignerProofField.tsx';
+import { listStudies, listStudyRuns } from '#client/shared/studies/studies-api.ts';
+import { usePermissions } from '#client/shared/permissions.ts';
+import { studyKeys } from '#client/shared/query-keys.ts';
 import {
   equipmentStatusKeys,
   recordEntry,
@@ -24,6 +27,8 @@ interface EntryValues extends SignerProofValues {
   event: Event;
   productId?: number;
   batch?: string;
+  /** Only to pick the run by: the request names the run. */
+  studyId?: number;
   runId?: number;
   reason?: string;
 }
@@ -94,11 +99,7 @@ export function RecordEntryDialog({
           </Form.Item>
         </>
       ) : null}
-      {event === 'CleaningEnded' || event === 'Released' ? (
-        <Form.Item label="Verification run" name="runId">
-          <InputNumber min={1} precision={0} style={{ width: '100%' }} />
-        </Form.Item>
-      ) : null}
+      {event === 'CleaningEnded' || event === 'Released' ? <RunPicker /> : null}
       <Form.Item
         label="Reason"
         name="reason"
@@ -116,5 +117,56 @@ export function RecordEntryDialog({
         </>
       ) : null}
     </ReasonDialog>
+  );
+}
+
+/**
+ * The cleaning's verification run, picked as people name it: its study (ST-0001 and title),
+ * then its run number; never typed as a database id.
+ */
+function RunPicker() {
+  const scope = useFacilityScope();
+  const form = Form.useFormInstance<EntryValues>();
+  const studyId = Form.useWatch('studyId', form);
+  // Runs are read with the studies' permission; without it the release takes the cleaning's run.
+  const canRead = usePermissions().can('QualificationTask', 'Get');
+  const query = { pageNumber: 1, pageLimit: 100 };
+  const studies = useQuery({
+    queryKey: studyKeys.list(scope.facilityId, query),
+    queryFn: ({ signal }) => listStudies(scope, query, signal),
+    enabled: canRead,
+  });
+  const runs = useQuery({
+    queryKey: studyKeys.runs(scope.facilityId, studyId ?? 0),
+    queryFn: ({ signal }) => listStudyRuns(scope, studyId!, signal),
+    enabled: canRead && studyId !== undefined && studyId !== null,
+  });
+  if (!canRead) return null;
+  return (
+    <>
+      <Form.Item label="Study of the verification run" name="studyId">
+        <Select
+          allowClear
+          showSearch={{ optionFilterProp: 'label' }}
+          loading={studies.isPending}
+          onChange={() => form.setFieldValue('runId', undefined)}
+          options={(studies.data?.data ?? []).map((study) => ({
+            value: study.id,
+            label: `${study.number} · ${study.title}`,
+          }))}
+        />
+      </Form.Item>
+      <Form.Item label="Verification run" name="runId">
+        <Select
+          allowClear
+          disabled={!studyId}
+          loading={runs.isFetching}
+          options={(runs.data ?? []).map((run) => ({
+            value: run.id,
+            label: `Run ${run.sequence}`,
+          }))}
+        />
+      </Form.Item>
+    </>
   );
 }

@@ -12,6 +12,7 @@ import type { EntityRecord } from '#client/shared/master-data/entity-api.ts';
 import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
 import { listRoomGrades, setGradeEquipment } from './room-grades-api.ts';
 import type { RoomGrade } from './room-grades-api.ts';
+import { NAME_PENDING } from '#client/shared/display-labels.ts';
 
 function GradeCard({
   grade,
@@ -36,7 +37,7 @@ function GradeCard({
           {grade.equipmentIds.length === 0 ? (
             <Typography.Text type="secondary">No equipment</Typography.Text>
           ) : (
-            grade.equipmentIds.map((id) => <Tag key={id}>{names.get(id) ?? `#${id}`}</Tag>)
+            grade.equipmentIds.map((id) => <Tag key={id}>{names.get(id) ?? NAME_PENDING}</Tag>)
           )}
         </div>
         {canEdit ? (

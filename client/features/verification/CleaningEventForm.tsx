@@ -17,7 +17,7 @@ function eventFields({ visualResult: _r, visualNotes: _n, ...event }: TRun['even
   return event;
 }
 
-/** The cleaning event of a run: times, people, procedure and hold times. */
+/** The cleaning event of a run: times, product batch, people, procedure and hold times. */
 export function CleaningEventForm(props: { run: TRun; canEdit: boolean; onConflict: () => void }) {
   const { run } = props;
   const [form] = Form.useForm<Values>();
@@ -39,6 +39,7 @@ export function CleaningEventForm(props: { run: TRun; canEdit: boolean; onConfli
         startedAt: values.startedAt ?? null,
         endedAt: values.endedAt ?? null,
         agentLot: values.agentLot?.trim() ? values.agentLot.trim() : null,
+        productBatch: values.productBatch?.trim() ? values.productBatch.trim() : null,
         reason: values.reason.trim(),
         version: run.version,
       });
@@ -70,6 +71,13 @@ export function CleaningEventForm(props: { run: TRun; canEdit: boolean; onConfli
           </Form.Item>
           <Form.Item name="endedAt" label="Cleaning ended">
             <FacilityDateTimeInput />
+          </Form.Item>
+          <Form.Item
+            name="productBatch"
+            label="Product batch"
+            tooltip="The batch of the product made on the equipment before this cleaning"
+          >
+            <Input size="large" style={{ width: 200 }} maxLength={100} />
           </Form.Item>
           <Form.Item name="agentLot" label="Cleaning agent lot">
             <Input size="large" style={{ width: 200 }} />

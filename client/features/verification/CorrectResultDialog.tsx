@@ -4,7 +4,7 @@ import type { TRun, TSampleResult } from '#core/schemas/verification.schemas.ts'
 import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
 import { JudgementTag } from './JudgementTag.tsx';
 import { ResultInputs } from './result-inputs.tsx';
-import { previewJudgement, type PlanRow, type RowValues } from './result-rows.ts';
+import { previewJudgement, sampleLabel, type PlanRow, type RowValues } from './result-rows.ts';
 import { runCalls, useRunWrite, type ResultEditBody } from './verification-api.ts';
 
 /**
@@ -56,7 +56,7 @@ export function CorrectSampleResultDialog(props: {
   const row = run.plan.find(
     (p) => p.samplingLocationId === result.samplingLocationId && p.sampleType === result.sampleType,
   );
-  const label = `${result.samplingLocationName} (${result.sampleType})`;
+  const label = sampleLabel(result);
   return (
     <CorrectResultDialog<RowValues>
       title={`Correct: ${label}`}

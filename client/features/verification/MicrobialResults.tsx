@@ -1,4 +1,6 @@
 import { useNumberFormat } from '#client/shared/use-number-format.ts';
+import { useDateFormat } from '#client/shared/use-date-format.ts';
+import { REPEAT_KIND_LABELS } from '#core/labels/enum-labels.ts';
 import {
   Alert,
   Button,
@@ -30,7 +32,6 @@ import { showSaveError } from '#client/api/form-errors.ts';
 import { LoadErrorAlert } from '#client/shared/LoadErrorAlert.tsx';
 import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
 import { FacilityDateInput } from '#client/shared/facility-date-inputs.tsx';
-import { useDateFormat } from '#client/shared/use-date-format.ts';
 import { CorrectResultDialog } from './CorrectResultDialog.tsx';
 import {
   InvalidatedTag,
@@ -217,7 +218,9 @@ function LoadedMicrobial(props: {
                 <Space wrap>
                   <MicrobialJudgementTag judgement={r.judgement} />
                   {r.supersededBy !== null ? <Tag>Superseded</Tag> : null}
-                  {r.repeats ? <Tag>{`${r.repeats.kind} of #${r.repeats.resultId}`}</Tag> : null}
+                  {r.repeats ? (
+                    <Tag>{`${REPEAT_KIND_LABELS[r.repeats.kind]}: ${r.repeats.reason}`}</Tag>
+                  ) : null}
                   <InvalidatedTag result={forInvestigation(r)} />
                 </Space>
               ),

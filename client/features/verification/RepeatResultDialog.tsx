@@ -2,7 +2,7 @@ import { Form, Radio } from 'antd';
 import type { TRun, TSampleResult } from '#core/schemas/verification.schemas.ts';
 import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
 import { ResultInputs, TakenAtInput } from './result-inputs.tsx';
-import type { RowValues } from './result-rows.ts';
+import { sampleLabel, type RowValues } from './result-rows.ts';
 import { runCalls, useRunWrite } from './verification-api.ts';
 
 // The inputs sit under 'repeat', the row's key: the server's 'repeat.<field>' problems land on them.
@@ -13,7 +13,7 @@ interface RepeatValues {
 }
 
 /**
- * A retest (the same sample analysed again, keeping its batch number) or a re-swab (a new
+ * A retest (the same sample analysed again, keeping its sample number) or a re-swab (a new
  * sample) of a saved result: a new result that supersedes it, with the reason why.
  */
 export function RepeatResultDialog(props: {
@@ -27,7 +27,7 @@ export function RepeatResultDialog(props: {
   const save = useRunWrite((scope, body: Parameters<typeof runCalls.enterResults>[2]) =>
     runCalls.enterResults(scope, run.id, body),
   );
-  const label = `${result.samplingLocationName} (${result.sampleType})`;
+  const label = sampleLabel(result);
   return (
     <ReasonDialog<RepeatValues>
       form={form}

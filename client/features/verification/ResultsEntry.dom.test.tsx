@@ -82,18 +82,18 @@ const run: TRun = ZRun.parse({
 
 type User = ReturnType<typeof renderInApp>['user'];
 
-const card = (location: string) => screen.getByLabelText(`Location ${location} (swab)`);
+const card = (location: string) => screen.getByLabelText(`Location ${location} (Swab)`);
 const preview = (location: string) => within(card(location)).queryByTestId('judgement');
 
 async function enter(user: User, location: string, censoring: string, value: string) {
-  const where = `${location} (swab)`;
+  const where = `${location} (Swab)`;
   const group = screen.getByLabelText(`Censoring of ${where}`);
   await user.click(within(group).getByText(censoring));
   await fill(user, screen.getByLabelText(`Value of ${where}`), value);
 }
 
 async function chooseUnit(user: User, location: string, unit: string) {
-  await user.click(screen.getByLabelText(`Unit of ${location} (swab)`));
+  await user.click(screen.getByLabelText(`Unit of ${location} (Swab)`));
   const options = await screen.findAllByTitle(unit);
   await user.click(options[options.length - 1] as HTMLElement);
 }
@@ -126,7 +126,7 @@ describe('the result entry preview', () => {
     );
 
     await chooseUnit(user, 'Blade', 'ug/swab');
-    await fill(user, screen.getByLabelText('Value of Blade (swab)'), '40');
+    await fill(user, screen.getByLabelText('Value of Blade (Swab)'), '40');
     // 40 ug/swab ÷ 0.8 = 50 ug/swab, half of the limit read in ug/swab.
     await waitFor(() =>
       expect(preview('Blade')?.textContent).toBe('Preview: Pass 50.0 % of limit'),
@@ -154,7 +154,7 @@ describe('the result entry preview', () => {
       ),
     );
     await user.click(within(outlet).getByRole('button', { name: 'Show derivation' }));
-    const derivation = await findDialog('Derivation: Outlet (swab)');
+    const derivation = await findDialog('Derivation: Outlet (Swab)');
     expect(within(derivation).getByText(/Preview computed in the browser/)).toBeTruthy();
     expect(
       within(derivation).getByText(

@@ -23,6 +23,7 @@ import {
   type ResultForInvestigation,
 } from './result-investigation.tsx';
 import { useDateFormat } from '#client/shared/use-date-format.ts';
+import { REPEAT_KIND_LABELS } from '#core/labels/enum-labels.ts';
 import { useNumberFormat } from '#client/shared/use-number-format.ts';
 import { ResultInputs, TakenAtInput } from './result-inputs.tsx';
 import {
@@ -31,6 +32,7 @@ import {
   previewJudgement,
   rowFieldErrors,
   rowKey,
+  sampleLabel,
   type PlanRow,
   type RowValues,
 } from './result-rows.ts';
@@ -167,7 +169,7 @@ function PlanRowCard(props: {
   const numbers = useNumberFormat();
   const watched = Form.useWatch(['rows', key], Form.useFormInstance()) as RowValues | undefined;
   const preview = saved ? null : previewJudgement(row, watched ?? {});
-  const label = `${row.samplingLocationName} (${row.sampleType})`;
+  const label = sampleLabel(row);
   const history = run.results.filter(
     (r) =>
       r.supersededBy !== null &&
@@ -210,7 +212,9 @@ function PlanRowCard(props: {
             {saved.censoring === '=' ? '' : `${saved.censoring} `}
             {numbers.quantity(saved.rawValue, saved.unit)}
           </Typography.Text>
-          {saved.batchNumber ? <Typography.Text>Batch {saved.batchNumber}</Typography.Text> : null}
+          {saved.batchNumber ? (
+            <Typography.Text>Sample number {saved.batchNumber}</Typography.Text>
+          ) : null}
           {saved.takenAt ? (
             <Typography.Text type="secondary">
               Sampled {formatDateTime(saved.takenAt)}
@@ -219,7 +223,7 @@ function PlanRowCard(props: {
           <JudgementTag judgement={saved.judgement} />
           {saved.repeats ? (
             <Typography.Text type="secondary">
-              {saved.repeats.kind === 'retest' ? 'Retest' : 'Re-swab'}: {saved.repeats.reason}
+              {REPEAT_KIND_LABELS[saved.repeats.kind]}: {saved.repeats.reason}
             </Typography.Text>
           ) : null}
           <Button
@@ -270,7 +274,7 @@ function PlanRowCard(props: {
         <Typography.Paragraph key={old.id} type="secondary" delete style={{ margin: 0 }}>
           Superseded: {old.censoring === '=' ? '' : `${old.censoring} `}
           {numbers.quantity(old.rawValue, old.unit)}
-          {old.batchNumber ? `, batch ${old.batchNumber}` : ''}
+          {old.batchNumber ? `, sample number ${old.batchNumber}` : ''}
           {old.invalidatedBy ? ` · Invalidated (investigation ${old.invalidatedBy.number})` : ''}
         </Typography.Paragraph>
       ))}

@@ -13,7 +13,8 @@ export function unitsOf(sampleType: TSampleType): readonly string[] {
 }
 
 /**
- * Censoring, value, unit and batch number of one result, sized for a tablet at the line.
+ * Censoring, value, unit and sample number of one result (stored as `batchNumber`, the
+ * spec's name, whose duplicate message keeps its words), sized for a tablet at the line.
  * `prefix` is the name path the fields sit under (['rows', key] in the results form).
  */
 export function ResultInputs({
@@ -53,8 +54,8 @@ export function ResultInputs({
           options={unitsOf(sampleType).map((value) => ({ value, label: value }))}
         />
       </Form.Item>
-      <Form.Item name={[...prefix, 'batchNumber']} label="Batch number">
-        <Input size="large" style={{ width: 200 }} aria-label={`Batch number of ${label}`} />
+      <Form.Item name={[...prefix, 'batchNumber']} label="Sample number">
+        <Input size="large" style={{ width: 200 }} aria-label={`Sample number of ${label}`} />
       </Form.Item>
     </>
   );

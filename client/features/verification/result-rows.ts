@@ -10,6 +10,7 @@ import type {
 } from '#core/schemas/verification.schemas.ts';
 import type { PropertyError } from '#core/errors/errors.ts';
 import { parsePropertyPath, propertyInWords } from '#core/errors/property-path.ts';
+import { sampleTypeLabel } from '#core/labels/enum-labels.ts';
 
 /** One planned sampling location of a run, as the results form edits it. */
 export type PlanRow = TRun['plan'][number];
@@ -19,6 +20,11 @@ export interface RowValues {
   rawValue?: number | null;
   unit?: TResultUnit;
   batchNumber?: string | null;
+}
+
+/** A planned row or a result as its card and dialogs title it: "Blade (Swab)". */
+export function sampleLabel(row: Pick<PlanRow, 'samplingLocationName' | 'sampleType'>): string {
+  return `${row.samplingLocationName} (${sampleTypeLabel(row.sampleType)})`;
 }
 
 /** The row's key: SampleChangesError names a row's problems by it ('<key>.<field>'). */
@@ -104,20 +110,27 @@ export function filledResults(
 export function rowName(
   row: Pick<PlanRow, 'sampleType' | 'samplingLocationName' | 'equipmentName'>,
 ) {
-  const type = row.sampleType === 'swab' ? 'Swab' : 'Rinse';
+  const type = sampleTypeLabel(row.sampleType);
   return `${type} at ${row.samplingLocationName} (${row.equipmentName})`;
 }
 
+/** A result's fields as the form labels them, where the name says something else. */
+const RESULT_FIELD_WORDS = {
+  label: (name: string) => (name === 'batchNumber' ? 'sample number' : undefined),
+};
+
 /**
  * A problem no field of the form carries, in words: the row by its location, the field by its
- * name ("Swab at Blade (Mixer), batch number: …"), never the server's '<key>.<field>'.
+ * name ("Swab at Blade (Mixer), sample number: …"), never the server's '<key>.<field>'.
  */
 function problemLine(property: string, message: string, names: ReadonlyMap<string, string>) {
   const [first = '', ...rest] = parsePropertyPath(property);
   const row = names.get(String(first)) ?? unplannedRow(String(first));
   if (row === undefined)
     return property ? `${capitalised(propertyInWords(property))}: ${message}` : message;
-  return rest.length > 0 ? `${row}, ${propertyInWords(rest)}: ${message}` : `${row}: ${message}`;
+  return rest.length > 0
+    ? `${row}, ${propertyInWords(rest, RESULT_FIELD_WORDS)}: ${message}`
+    : `${row}: ${message}`;
 }
 
 /** A row key of a location this run's plan does not have (it changed since the form opened). */

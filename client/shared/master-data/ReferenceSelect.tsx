@@ -2,6 +2,7 @@ import { Select } from 'antd';
 import type { EntityDef } from '#core/entities/entity.ts';
 import { useEntityOptions } from './entity-queries.ts';
 import { lowerLabel } from '#core/entities/labels.ts';
+import { recordName } from '../display-labels.ts';
 
 interface ReferenceSelectProps {
   def: EntityDef | undefined;
@@ -16,7 +17,7 @@ interface ReferenceSelectProps {
 export function ReferenceSelect({ def, multiple, value, onChange, ...rest }: ReferenceSelectProps) {
   const options = useEntityOptions(def);
   const items = (options.data?.data ?? []).map((record) => ({
-    label: String(record.name ?? `#${record.id}`),
+    label: recordName(record),
     value: record.id,
   }));
   return (

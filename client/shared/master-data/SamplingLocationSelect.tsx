@@ -7,6 +7,8 @@ import type { PropertyPath } from '#core/errors/property-path.ts';
 import { useFacilityScope } from './use-facility-scope.ts';
 import { equipmentKeys } from '../query-keys.ts';
 import { usePermissions } from '../permissions.ts';
+import { NAME_PENDING } from '../display-labels.ts';
+import { sampleTypeLabel } from '#core/labels/enum-labels.ts';
 
 interface SamplingLocationSelectProps {
   id?: string;
@@ -46,7 +48,7 @@ export function useEquipmentLocations(equipmentIds: readonly number[]) {
     (locations[index]?.data ?? []).map((location) => ({
       value: location.id,
       sampleType: location.sampleType,
-      label: `${nameOf.get(equipmentId) ?? `#${equipmentId}`} · ${location.name} (${location.sampleType})`,
+      label: `${nameOf.get(equipmentId) ?? NAME_PENDING} · ${location.name} (${sampleTypeLabel(location.sampleType)})`,
     })),
   );
   return {

@@ -6,6 +6,7 @@ import { referencedDef } from './entity-registry.ts';
 import type { NameLookup } from './format-value.ts';
 import { referencedEntities } from './list-columns.ts';
 import { useFacilityScope } from './use-facility-scope.ts';
+import { NAME_PENDING, recordName } from '../display-labels.ts';
 
 /**
  * Names of the records the given fields reference, so a production shows 'Mixer 1', not 17;
@@ -29,9 +30,9 @@ export function useReferenceNames(fields: readonly FieldDef[]): NameLookup {
     const map = new Map<string, string>();
     refs.forEach(({ key }, index) => {
       for (const record of queries[index]?.data?.data ?? [])
-        map.set(`${key}:${record.id}`, String(record.name ?? `#${record.id}`));
+        map.set(`${key}:${record.id}`, recordName(record));
     });
     return map;
   }, [refs, queries]);
-  return useCallback((key, id) => names.get(`${key}:${id}`) ?? `#${id}`, [names]);
+  return useCallback((key, id) => names.get(`${key}:${id}`) ?? NAME_PENDING, [names]);
 }

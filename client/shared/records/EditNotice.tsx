@@ -6,6 +6,7 @@ import type {
 import { useRoles } from '../roles/roles-api.ts';
 import { editNotice, requiredSignatures } from './record-actions.ts';
 import { useApprovalPolicy } from './records-api.ts';
+import { NAME_PENDING } from '../display-labels.ts';
 
 /**
  * What an edit of a controlled record does, said before the user saves: an Approved record gets
@@ -30,7 +31,7 @@ export function EditNotice(props: {
       />
     );
   }
-  const roleName = (id: number) => roles.data?.find((role) => role.id === id)?.name ?? `#${id}`;
+  const roleName = (id: number) => roles.data?.find((role) => role.id === id)?.name ?? NAME_PENDING;
   const needed = policy.data
     ? `It will then need ${requiredSignatures(policy.data.steps, roleName)}${policy.data.allowSelfApproval ? '' : ', each signer different from the others'}.`
     : '';

@@ -22,6 +22,7 @@ import { useEquipmentLocations } from '../master-data/SamplingLocationSelect.tsx
 import { showValue } from './version-diff.ts';
 import { RecordHistory } from '../audit-log/RecordHistory.tsx';
 import { lowerLabel } from '#core/entities/labels.ts';
+import { NAME_PENDING } from '../display-labels.ts';
 
 /** The document type of a declared entity that is a controlled record, or null. */
 export function controlledTypeOf(def: EntityDef): TControlledDocumentType | null {
@@ -32,8 +33,7 @@ function recordTitle(def: EntityDef, record: EntityRecord): string {
   const number = def.unique[0] ? record[def.unique[0]] : undefined;
   const name = record.name;
   return (
-    [number, name].filter((part) => part !== undefined && part !== null).join(' ') ||
-    `#${record.id}`
+    [number, name].filter((part) => part !== undefined && part !== null).join(' ') || def.label
   );
 }
 
@@ -93,7 +93,7 @@ export function ControlledRecordDrawer(props: { def: EntityDef; id: number; onCl
   const locations = useEquipmentLocations(Array.isArray(equipmentIds) ? equipmentIds : []);
   const nameOf: NameLookup = (key, id) =>
     key === 'samplingLocations'
-      ? (locations.options.find((option) => option.value === id)?.label ?? `#${id}`)
+      ? (locations.options.find((option) => option.value === id)?.label ?? NAME_PENDING)
       : referenceNames(key, id);
   return (
     <Drawer

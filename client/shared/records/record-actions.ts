@@ -3,6 +3,7 @@ import type {
   TControlledState,
   TSignAction,
 } from '#core/schemas/signatures.schemas.ts';
+import { NAME_PENDING } from '../display-labels.ts';
 
 /** What the signed-in user may do to a controlled record. */
 export interface SignerRights {
@@ -42,7 +43,7 @@ export function describeStep(step: TApprovalStep, roleName: (id: number) => stri
 /** The signatures a version submitted under these steps will need, in order. */
 export function requiredSignatures(
   steps: readonly TApprovalStep[],
-  roleName: (id: number) => string = (id) => `#${id}`,
+  roleName: (id: number) => string = () => NAME_PENDING,
 ): string {
   return [...steps]
     .sort((a, b) => a.order - b.order)

@@ -20,10 +20,10 @@ describe('originLink', () => {
     });
   });
 
-  it('opens the change assessment, named by its id when the label is missing', () => {
+  it('opens the change assessment, named by its kind (never its id) when the label is missing', () => {
     expect(originLink({ kind: 'changeAssessment', id: 9, label: null })).toEqual({
       to: '/change-control/9',
-      text: 'Change assessment #9',
+      text: 'Change assessment',
     });
   });
 });

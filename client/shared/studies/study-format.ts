@@ -20,11 +20,11 @@ export function originLink(origin: TStudy['origin']): { to: string; text: string
     return {
       // The tasks are listed on the cleaning assessments screen, under their tab.
       to: '/cleaning-assessments?tab=tasks',
-      text: origin.label ?? `Qualification task #${origin.id}`,
+      text: origin.label ?? 'Qualification task',
     };
   return {
     to: `/change-control/${origin.id}`,
-    text: origin.label ?? `Change assessment #${origin.id}`,
+    text: origin.label ?? 'Change assessment',
   };
 }
 

@@ -15,7 +15,8 @@ export const samplesDef = {
   resource: 'SwabLocation',
   domain: 'Sample',
   scope: { parent: 'samplingLocationId' },
-  description: 'Samples at a sampling location: swab or rinse, the test, the method and the batch.',
+  description:
+    'Samples at a sampling location: swab or rinse, the test, the method and the sample number.',
   fields: [
     { name: 'equipmentId', label: 'Equipment', kind: 'integer', required: true },
     { name: 'samplingLocationId', label: 'Sampling location', kind: 'integer', required: true },
@@ -55,7 +56,8 @@ export const samplesDef = {
       measure: 'volume',
       positive: true,
     },
-    { name: 'batchNumber', label: 'Batch number', kind: 'text', max: 100 },
+    // The sample's own number (the spec's field name; its duplicate message keeps its words).
+    { name: 'batchNumber', label: 'Sample number', kind: 'text', max: 100 },
     { name: 'description', label: 'Description', kind: 'longText' },
   ],
   unique: ['name'],

@@ -156,6 +156,13 @@ describe('GET report-info and report-config/{x}/data', () => {
       options: ['A', 'B', 'C', 'D'],
       operators: ['EqualTo'],
     });
+    // Issue 30: a result's own number and the product batch its run's cleaning followed.
+    const results = await t.call('GET', `${t.F}/report-config/sampleResults/data`);
+    const labels = (results.body.config.columns as { key: string; label: string }[]).map(
+      (c) => `${c.key}: ${c.label}`,
+    );
+    expect(labels).toContain('batchNumber: Sample number');
+    expect(labels).toContain('productBatch: Product batch');
     const missing = await t.call('GET', `${t.F}/report-config/nothing/data`);
     expect(missing.status).toBe(404);
     expect(missing.body.errName).toBe('NotFoundError');
@@ -357,7 +364,7 @@ describe('GET {id}/report-data/data', () => {
     const results = await saveReport({
       name: 'Failed results',
       source: 'sampleResults',
-      columns: [{ key: 'study' }, { key: 'percentOfLimit' }],
+      columns: [{ key: 'study' }, { key: 'productBatch' }, { key: 'percentOfLimit' }],
       filters: [{ column: 'passed', operator: 'EqualTo', value: 'false' }],
     });
     const none = await t.call('GET', `${t.F}/${results}/report-data/data`);

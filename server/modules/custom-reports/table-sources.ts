@@ -69,6 +69,7 @@ export const TABLE_SOURCES: Record<Exclude<CustomReportSource, 'pairs'>, TableSo
       study: `'ST-' || lpad(s.seq::text, 4, '0')`,
       studyTitle: 's.title',
       run: 'sr.sequence',
+      productBatch: 'sr.product_batch',
       equipment: 'e.name',
       samplingLocation: 'l.name',
       sampleType: 'r.sample_type',

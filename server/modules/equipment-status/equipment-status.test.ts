@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '#core/errors/errors.ts';
+import { formatDateTime } from '#core/datetime/format-date-time.ts';
+import { facilityDateTimeSettings } from '../audit/audit-log.service.ts';
 import { adminActor, adminSigner } from '#server/test/factories/admin.ts';
 import { buildApprovedProtocol } from '#server/test/factories/verification.ts';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
@@ -375,7 +377,12 @@ describe('the equipment logbook', () => {
       new Date(Date.parse(ended.entry.at) + 72 * 3_600_000).toISOString(),
     );
     const released = await release(id);
-    expect(released.body.entry).toMatchObject({ releasedAtRisk: true, runId: atRisk.id });
+    // The entry names its run as people do (issue 30), never only by its database id.
+    expect(released.body.entry).toMatchObject({
+      releasedAtRisk: true,
+      runId: atRisk.id,
+      runName: `${atRisk.studyNumber as string} run ${atRisk.sequence as number}`,
+    });
 
     const strict = await kit.study({ allowReleaseAtRisk: false });
     const pending = await kit.inspectedRun(strict, '2026-11-02T08:00:00Z');
@@ -386,7 +393,9 @@ describe('the equipment logbook', () => {
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject({
       errName: 'EquipmentNotReleased',
-      otherErrors: [`Verification run ${pending.id} is CAN_NOT_BE_RELEASED`],
+      otherErrors: [
+        `Verification run ${pending.studyNumber as string} run ${pending.sequence as number} cannot be released`,
+      ],
     });
     expect((await stateOf(held)).state).toBe('CleanAwaitingRelease');
 
@@ -426,8 +435,10 @@ describe('the equipment logbook', () => {
     );
     expect(refusal).toBeInstanceOf(AppError);
     expect((refusal as AppError).errName).toBe('EquipmentNotReleased');
+    // The moment in the facility's zone and formats, as every screen shows it (issue 30).
+    const settings = await facilityDateTimeSettings(db, t.facilityId);
     expect((refusal as AppError).otherErrors).toEqual([
-      `Clean hold expired at ${new Date(expiry).toISOString()}: clean again`,
+      `Clean hold expired at ${formatDateTime(expiry, settings)}: clean again`,
     ]);
     const inTime = await recordEntry(db, signing, actor, scope, id, use, new Date());
     expect(inTime.status.state).toBe('InUse');

@@ -5,8 +5,10 @@ import {
   type EquipmentStatus,
   type LogbookEntryFacts,
   type LogbookFold,
+  type MomentFormat,
   trainStatus,
 } from '#core/equipment-status/equipment-status.ts';
+import { formatDateTime } from '#core/datetime/format-date-time.ts';
 import type {
   TEquipmentStatusItem,
   TLogbookEntry,
@@ -14,6 +16,8 @@ import type {
 } from '#core/schemas/equipment-status.schemas.ts';
 import { AppError } from '#core/errors/errors.ts';
 import type { Queryable } from '#server/db/db.ts';
+import { facilityDateTimeSettings } from '../audit/audit-log.service.ts';
+import { runName } from '../verification/runs/runs.read.ts';
 
 /** A logbook row as stored (migration 20261210120000_equipment_logbook.sql). */
 export interface LogbookRow {
@@ -25,6 +29,9 @@ export interface LogbookRow {
   back_dated: boolean;
   recorded_by: number;
   recorded_by_name?: string;
+  /** The study's number and the run's sequence, where the entry names a run. */
+  run_study_seq?: number | null;
+  run_sequence?: number | null;
   product_id: number | null;
   batch: string | null;
   cleaning_procedure_id: number | null;
@@ -42,7 +49,13 @@ export interface LogbookRow {
   signed_content_hash?: string | null;
 }
 
-const iso = (value: Date | string) =>
+/** The facility's moments as its people read them (its zone and formats): reasons, refusals. */
+export async function facilityMoments(q: Queryable, facilityId: number): Promise<MomentFormat> {
+  const settings = await facilityDateTimeSettings(q, facilityId);
+  return (moment) => formatDateTime(moment, settings);
+}
+
+export const iso = (value: Date | string) =>
   value instanceof Date ? value.toISOString() : new Date(value).toISOString();
 
 export const factsOf = (r: LogbookRow): LogbookEntryFacts => ({
@@ -72,6 +85,10 @@ export function toEntry(r: LogbookRow, correctedBy: number | null): TLogbookEntr
     batch: r.batch,
     cleaningProcedureId: r.cleaning_procedure_id,
     runId: r.run_id,
+    runName:
+      r.run_study_seq != null && r.run_sequence != null
+        ? runName(r.run_study_seq, r.run_sequence)
+        : null,
     reason: r.reason,
     correctsId: r.corrects_id,
     correctedBy,
@@ -106,9 +123,12 @@ export async function logbookRows(
 ): Promise<LogbookRow[]> {
   return q.query<LogbookRow>(
     `select ${COLUMNS}, ${SIGNATURE_COLUMNS},
-            coalesce(u.first_name || ' ' || u.last_name, u.username) as recorded_by_name
+            coalesce(u.first_name || ' ' || u.last_name, u.username) as recorded_by_name,
+            st.seq as run_study_seq, r.sequence as run_sequence
        from equipment_logbook l join users u on u.id = l.recorded_by
        left join signatures s on s.id = l.signature_id
+       left join study_runs r on r.id = l.run_id
+       left join studies st on st.id = r.study_id
       where l.facility_id = $1 and l.equipment_id = $2 order by l.id`,
     [facilityId, equipmentId],
   );
@@ -238,9 +258,13 @@ export async function listEquipmentStatus(
           stale.map((i) => i.id),
         )
       : null;
+  const moment = await facilityMoments(q, facilityId);
   return items.map((item) => {
     const fold = folded?.get(item.id)?.fold ?? (item.latest_id === null ? null : item.fold);
-    return statusItem(item, fold ? statusAt(fold, now) : deriveEquipmentStatus([], now));
+    return statusItem(
+      item,
+      fold ? statusAt(fold, now, moment) : deriveEquipmentStatus([], now, moment),
+    );
   });
 }
 
@@ -279,12 +303,15 @@ export async function readLogbook(
   item: { id: number; name: string },
   now: Date,
 ) {
-  const rows = await logbookRows(q, facilityId, item.id);
+  const [rows, moment] = await Promise.all([
+    logbookRows(q, facilityId, item.id),
+    facilityMoments(q, facilityId),
+  ]);
   const correctedBy = new Map(
     rows.filter((r) => r.corrects_id !== null).map((r) => [r.corrects_id!, r.id]),
   );
   return {
-    status: statusItem(item, deriveEquipmentStatus(rows.map(factsOf), now)),
+    status: statusItem(item, deriveEquipmentStatus(rows.map(factsOf), now, moment)),
     entries: rows.map((r) => toEntry(r, correctedBy.get(r.id) ?? null)),
   };
 }

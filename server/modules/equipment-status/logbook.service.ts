@@ -2,7 +2,9 @@ import {
   deriveEquipmentStatus,
   standingEntries,
   whyRefused,
+  type MomentFormat,
 } from '#core/equipment-status/equipment-status.ts';
+import { LOGBOOK_EVENT_LABELS } from '#core/equipment-status/equipment-status-labels.ts';
 import { AppError, validationError } from '#core/errors/errors.ts';
 import { RELEASE_MEANING, type TLogbookRequest } from '#core/schemas/equipment-status.schemas.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
@@ -17,13 +19,16 @@ import { contentInForce } from '../policies/policy-in-force.ts';
 import { signerIn } from '../signatures/signatures.service.ts';
 import { changeoverCoverage, productCover } from './changeover-coverage.ts';
 import {
+  facilityMoments,
   factsOf,
+  iso,
   keepFolds,
   logbookRows,
   readLogbook,
   releaseContent,
   type LogbookRow,
 } from './logbook.read.ts';
+import { runName } from '../verification/runs/runs.read.ts';
 
 /** How a release is signed: the password check's settings and the signatures' MAC key. */
 export interface Signing {
@@ -58,6 +63,8 @@ export async function equipmentItem(q: Queryable, facilityId: number, id: number
 
 interface RunFacts {
   id: number;
+  /** The run as people name it: "ST-0001 run 2". */
+  name: string;
   release_flag: 'CAN_BE_RELEASED' | 'MAY_BE_RELEASED' | 'CAN_NOT_BE_RELEASED';
   dirty: number | null;
   clean: number | null;
@@ -66,15 +73,16 @@ interface RunFacts {
 async function runOf(q: Queryable, facilityId: number, runId: number): Promise<RunFacts> {
   // The run's stored flag is the one source of its release (runs.read.ts); its study pinned the
   // protocol's content, whose validated hold times apply to the cleaning it verifies.
-  const [run] = await q.query<RunFacts>(
-    `select r.id, r.release_flag,
+  const [run] = await q.query<Omit<RunFacts, 'name'> & { seq: number; sequence: number }>(
+    `select r.id, r.release_flag, s.seq, r.sequence,
             (s.protocol_content ->> 'dirtyHoldMaxHours')::double precision as dirty,
             (s.protocol_content ->> 'cleanHoldMaxHours')::double precision as clean
        from study_runs r join studies s on s.id = r.study_id
       where r.facility_id = $1 and r.id = $2`,
     [facilityId, runId],
   );
-  return run ?? refuseInput('runId', `No verification run ${runId} in this facility`);
+  if (!run) return refuseInput('runId', 'No such verification run in this facility');
+  return { ...run, name: runName(run.seq, run.sequence) };
 }
 
 /** The facility's default hold times: the cleaning inspection settings in force. */
@@ -196,12 +204,17 @@ async function checkReferences(q: Queryable, facilityId: number, request: TLogbo
 }
 
 /** When the entry happened: now, or an earlier `at` with a reason, never before the last entry. */
-function whenOf(request: TLogbookRequest, now: Date, lastAt: string | null) {
+function whenOf(
+  request: TLogbookRequest,
+  now: Date,
+  lastAt: string | null,
+  formatMoment: MomentFormat,
+) {
   if (request.at === undefined) return { at: now, backDated: false };
   const at = new Date(request.at);
   if (at.getTime() > now.getTime()) refuseInput('at', 'An entry cannot be dated in the future');
   if (lastAt !== null && at.getTime() < Date.parse(lastAt))
-    refuseInput('at', `An entry cannot be dated before the last entry (${lastAt})`);
+    refuseInput('at', `An entry cannot be dated before the last entry (${formatMoment(lastAt)})`);
   const backDated = at.getTime() < now.getTime();
   if (backDated && !request.reason) refuseInput('reason', 'A back-dated entry needs a reason');
   return { at, backDated };
@@ -263,17 +276,21 @@ async function appendEntry(
   return db.transaction(async (tx) => {
     const item = await equipmentItem(tx, scope.facilityId, equipmentId, true);
     const rows = await logbookRows(tx, scope.facilityId, equipmentId);
+    const moment = await facilityMoments(tx, scope.facilityId);
     const facts = rows.map(factsOf);
-    const { at, backDated } = whenOf(request, now, facts.at(-1)?.at ?? null);
-    const status = deriveEquipmentStatus(facts, at);
+    const { at, backDated } = whenOf(request, now, facts.at(-1)?.at ?? null, moment);
+    const status = deriveEquipmentStatus(facts, at, moment);
 
     if (request.event === 'Correction') {
       const target = rows.find((r) => r.id === request.correctsId);
-      if (!target) refuseInput('correctsId', `No entry ${request.correctsId} in this logbook`);
+      if (!target) refuseInput('correctsId', 'No such entry in this logbook');
       if (target!.event === 'Correction')
         refuseInput('correctsId', 'A correction is not corrected');
       if (rows.some((r) => r.corrects_id === request.correctsId))
-        refuseInput('correctsId', `Entry ${request.correctsId} is already corrected`);
+        refuseInput(
+          'correctsId',
+          `The ${LOGBOOK_EVENT_LABELS[target!.event]} entry of ${moment(iso(target!.occurred_at))} is already corrected`,
+        );
     }
     const refusals = [...whyRefused(status, request)];
     if (request.event === 'UseStarted' && refusals.length === 0)
@@ -317,7 +334,7 @@ async function appendEntry(
           'The person who recorded the cleaning may not release the equipment',
         );
       if (run && run.release_flag === 'CAN_NOT_BE_RELEASED')
-        notReleased([`Verification run ${run.id} is CAN_NOT_BE_RELEASED`]);
+        notReleased([`Verification run ${run.name} cannot be released`]);
       releasedAtRisk = run?.release_flag === 'MAY_BE_RELEASED';
     }
 

@@ -38,7 +38,10 @@ describe('A run report and a study report', () => {
     run = await kit.completedRun(studyId);
     // A second run: one location fails at twice its limit, with a deviation.
     second = await kit.newRun(studyId);
-    second = await kit.event(second, { startedAt: '2026-11-02T08:00:00Z' });
+    second = await kit.event(second, {
+      startedAt: '2026-11-02T08:00:00Z',
+      productBatch: 'PB-0099',
+    });
     second = await kit.visualPass(second);
     const entered = await kit.results(second, [
       kit.row(second, f.steel, 2),
@@ -60,6 +63,8 @@ describe('A run report and a study report', () => {
     const { text } = await pdfOf(`/reports/run/${report.id}/pdf`);
     expect(text).toContain(`${second.studyNumber}: Study 1`);
     expect(text).toContain('Cleaning event');
+    // The product batch the cleaning followed, apart from the samples' own numbers (issue 30).
+    expect(text).toContain('Product batch PB-0099');
     expect(text).toContain(`Result ${second.inspection.record.result}`);
     expect(text).toContain('800 lux');
     expect(text).toContain(`Outcome ${second.verdict}`);

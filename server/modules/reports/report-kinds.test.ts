@@ -115,12 +115,12 @@ describe('The sampling sheet and the area calculation', () => {
     expect(text).toContain(`Lowest SAL: ${formatQuantity(sal, 'mg/sqcm')}, set by B -> A`);
     // Swab: SAL × the location's 25 sqcm (recovery 100 %); rinse: SAL × E1's 125,000 sqcm over
     // 10 L (the item rinsed on its own).
-    expect(text).toContain('Outlet · swab · swab area 25 cm²');
+    expect(text).toContain('Outlet · Swab · swab area 25 cm²');
     expect(text).toContain(
-      `S-1 swab TOC B-001 swab area 25 cm² ${formatQuantity(sal * 25, 'mg/swab')}`,
+      `S-1 Swab TOC B-001 swab area 25 cm² ${formatQuantity(sal * 25, 'mg/swab')}`,
     );
     expect(text).toContain(
-      `R-1 rinse — — rinse volume 10 L ${formatQuantity((sal * 125_000) / 10_000, 'mg/ml')}`,
+      `R-1 Rinse — — rinse volume 10 L ${formatQuantity((sal * 125_000) / 10_000, 'mg/ml')}`,
     );
     // An item with no locations says so.
     expect((await pdfOf(`/equipment/${e3}/pdf`)).text).toContain(

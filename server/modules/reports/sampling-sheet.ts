@@ -11,6 +11,7 @@ import { allEntities, getEntity, type EntityRecord } from '#server/entities/enti
 import { computableLimitsInput } from '../limits/computable-input.ts';
 import { formatQuantity } from '#core/units/format-number.ts';
 import { reportTable } from './controlled-pdf.ts';
+import { sampleTypeLabel } from '#core/labels/enum-labels.ts';
 
 /*
  * The sampling sheet of an item of equipment (GET {F}/equipment/{id}/pdf, 'sampling-sheet.pdf')
@@ -133,17 +134,17 @@ export function samplingSheetContent(data: SamplingSheetData, digits?: number): 
       ? [{ text: 'The item has no sampling locations.', italics: true }]
       : data.locations.flatMap((l) => [
           {
-            text: `${l.name} · ${l.sampleType} · swab area ${q(l.swabArea)} · risk ${l.riskLevel ?? '—'}`,
+            text: `${l.name} · ${sampleTypeLabel(l.sampleType)} · swab area ${q(l.swabArea)} · risk ${l.riskLevel ?? '—'}`,
             style: 'h2',
           },
           l.samples.length === 0
             ? { text: 'No samples at this location.', italics: true }
             : reportTable(
-                ['Sample', 'Type', 'Analytical test', 'Batch', 'Limit for', 'Limit'],
+                ['Sample', 'Type', 'Analytical test', 'Sample number', 'Limit for', 'Limit'],
                 ['*', 40, 100, 70, 110, 80],
                 l.samples.map((s) => [
                   s.name,
-                  s.sampleType,
+                  sampleTypeLabel(s.sampleType),
                   s.analyticalTest ?? '—',
                   s.batchNumber ?? '—',
                   s.basis,

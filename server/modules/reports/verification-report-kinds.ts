@@ -1,5 +1,6 @@
 import { formatQuantity } from '#core/units/format-number.ts';
 import { AppError } from '#core/errors/errors.ts';
+import { sampleTypeLabel } from '#core/labels/enum-labels.ts';
 import {
   DEVIATION_KIND_LABELS,
   RELEASE_LABELS,
@@ -248,6 +249,7 @@ interface RunData {
     startedAt: string | null;
     endedAt: string | null;
     agentLot: string | null;
+    productBatch: string | null;
     dirtyHoldHours: number | null;
     cleanHoldHours: number | null;
     visualResult: string | null;
@@ -272,7 +274,7 @@ function resultRow(r: RunResult, digits: number | undefined): unknown[] {
       : `${r.censoring} (${figure(r.rawValue, r.unit)})`;
   return [
     `${r.location}\n${r.equipment}`,
-    `${r.sampleType}, ${r.method}${r.batchNumber ? `\n${r.batchNumber}` : ''}`,
+    `${sampleTypeLabel(r.sampleType)}, ${r.method}${r.batchNumber ? `\nSample number ${r.batchNumber}` : ''}`,
     shown,
     `${figure(j.correctedValue, r.unit)}\n(recovery ${formatQuantity(j.recovery * 100, '%', digits)})`,
     figure(j.limit, r.unit),
@@ -307,6 +309,7 @@ export const runReport: ReportKind = {
       started_at: string | null;
       ended_at: string | null;
       agent_lot: string | null;
+      product_batch: string | null;
       dirty_hold_hours: number | null;
       clean_hold_hours: number | null;
       visual_result: string | null;
@@ -317,7 +320,7 @@ export const runReport: ReportKind = {
       inspection_settings_version: number | null;
     }>(
       `select study_id, sequence, ${isoSql('started_at')} as started_at,
-              ${isoSql('ended_at')} as ended_at, agent_lot, dirty_hold_hours, clean_hold_hours,
+              ${isoSql('ended_at')} as ended_at, agent_lot, product_batch, dirty_hold_hours, clean_hold_hours,
               visual_result, visual_notes, verdict, release_flag, inspection,
               inspection_settings_version
          from ${tableAsOf('study_runs', 1, 2, 3)}`,
@@ -352,6 +355,7 @@ export const runReport: ReportKind = {
         startedAt: run.started_at,
         endedAt: run.ended_at,
         agentLot: run.agent_lot,
+        productBatch: run.product_batch,
         dirtyHoldHours: run.dirty_hold_hours,
         cleanHoldHours: run.clean_hold_hours,
         visualResult: run.visual_result,
@@ -385,6 +389,7 @@ export const runReport: ReportKind = {
       facts([
         ['Started', when(e.startedAt, settings)],
         ['Ended', when(e.endedAt, settings)],
+        ['Product batch', e.productBatch ?? '—'],
         ['Cleaning agent lot', e.agentLot ?? '—'],
         ['Dirty hold', hours(e.dirtyHoldHours)],
         ['Clean hold', hours(e.cleanHoldHours)],

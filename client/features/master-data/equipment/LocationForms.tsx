@@ -6,6 +6,8 @@ import type {
   SamplingLocation,
 } from '#client/shared/master-data/equipment-api.ts';
 import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
+import { SAMPLE_TYPE_LABELS } from '#core/labels/enum-labels.ts';
+import { SAMPLE_TYPES } from '#core/schemas/verification.schemas.ts';
 
 const materialOptions = MATERIALS.map((value) => ({ value, label: value }));
 const scoreOptions = [1, 2, 3, 4, 5].map((value) => ({ value, label: String(value) }));
@@ -88,10 +90,7 @@ export function LocationModal({
       </Form.Item>
       <Form.Item name="sampleType" label="Sample type">
         <Select
-          options={[
-            { value: 'swab', label: 'swab' },
-            { value: 'rinse', label: 'rinse' },
-          ]}
+          options={SAMPLE_TYPES.map((value) => ({ value, label: SAMPLE_TYPE_LABELS[value] }))}
         />
       </Form.Item>
       <Form.Item name={['swabArea', 'value']} label="Swab area">

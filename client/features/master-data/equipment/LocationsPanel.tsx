@@ -19,6 +19,7 @@ import { LocationAssessModal } from './AttributeAssessModal.tsx';
 import { SamplesTable } from './SamplesTable.tsx';
 import { useReasonAction } from '#client/shared/reason/use-reason-action.tsx';
 import { equipmentKeys } from '#client/shared/query-keys.ts';
+import { sampleTypeLabel } from '#core/labels/enum-labels.ts';
 
 type Editing = { kind: 'add' } | { kind: 'edit' | 'assess'; location: SamplingLocation };
 
@@ -90,7 +91,11 @@ export function LocationsPanel({
         }
         columns={[
           { title: 'Location', dataIndex: 'name' },
-          { title: 'Type', dataIndex: 'sampleType' },
+          {
+            title: 'Type',
+            dataIndex: 'sampleType',
+            render: (type: string) => sampleTypeLabel(type),
+          },
           {
             title: 'Swab area',
             render: (_: unknown, l: SamplingLocation) =>

@@ -11,6 +11,8 @@ import type { SampleInput } from '#client/shared/master-data/equipment-api.ts';
 import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
 import { useReasonAction } from '#client/shared/reason/use-reason-action.tsx';
 import { equipmentKeys } from '#client/shared/query-keys.ts';
+import { SAMPLE_TYPE_LABELS, sampleTypeLabel } from '#core/labels/enum-labels.ts';
+import { SAMPLE_TYPES } from '#core/schemas/verification.schemas.ts';
 
 const TESTS = ['TOC', 'pH', 'Conductivity', 'AA', 'Odour', 'RC', 'Microbial'];
 
@@ -62,9 +64,13 @@ export function SamplesTable({
         locale={{ emptyText: archived ? 'No archived samples' : 'No samples yet' }}
         columns={[
           { title: 'Sample', dataIndex: 'name' },
-          { title: 'Type', dataIndex: 'sampleType' },
+          {
+            title: 'Type',
+            dataIndex: 'sampleType',
+            render: (type: string) => sampleTypeLabel(type),
+          },
           { title: 'Test', dataIndex: 'analyticalTest' },
-          { title: 'Batch', dataIndex: 'batchNumber' },
+          { title: 'Sample number', dataIndex: 'batchNumber' },
           {
             title: '',
             key: 'actions',
@@ -113,12 +119,14 @@ export function SamplesTable({
             <Input />
           </Form.Item>
           <Form.Item name="sampleType" label="Sample type">
-            <Select options={['swab', 'rinse'].map((value) => ({ value, label: value }))} />
+            <Select
+              options={SAMPLE_TYPES.map((value) => ({ value, label: SAMPLE_TYPE_LABELS[value] }))}
+            />
           </Form.Item>
           <Form.Item name="analyticalTest" label="Analytical test">
             <Select allowClear options={TESTS.map((value) => ({ value, label: value }))} />
           </Form.Item>
-          <Form.Item name="batchNumber" label="Batch number">
+          <Form.Item name="batchNumber" label="Sample number">
             <Input />
           </Form.Item>
         </ReasonDialog>

@@ -17,6 +17,8 @@ import type { LocationFacts, MethodFacts, StudyOfRun } from './run-plan.ts';
  */
 
 export const DUPLICATE_BATCH = 'Batch number must be unique across samples';
+/** A retest analyses the same sample again: it keeps that sample's number. */
+export const RETEST_KEEPS_BATCH = 'A retest keeps the sample number of the result it repeats';
 
 export const unitFits = (sampleType: string, unit: TResultUnit) =>
   (SWAB_RESULT_UNITS as readonly string[]).includes(unit) === (sampleType === 'swab');
@@ -137,7 +139,7 @@ export function repeatProblems(
       batchNumber &&
       batchNumber.toLowerCase() !== (original.batch_number ?? '').toLowerCase()
     )
-      problem(key, 'batchNumber', 'A retest keeps the batch number of the result it repeats');
+      problem(key, 'batchNumber', RETEST_KEEPS_BATCH);
   }
   const repeated = rows.filter((r) => r.repeats).map((r) => r.repeats!.resultId);
   for (const row of rows)

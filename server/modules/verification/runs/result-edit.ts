@@ -4,7 +4,7 @@ import type { TResultUnit, ZResultEdit } from '#core/schemas/verification.schema
 import type { Db } from '#server/db/db.ts';
 import type { Actor } from '#server/db/audit-write.ts';
 import { isUniqueViolation } from '#server/modules/users-admin/records.ts';
-import { batchesTaken, duplicateBatch, unitFits } from './result-checks.ts';
+import { batchesTaken, duplicateBatch, RETEST_KEEPS_BATCH, unitFits } from './result-checks.ts';
 import { refuseCorrectionOutOfSpecification } from './oos-rule.ts';
 import { judge, judgementColumns } from './results.ts';
 import { locationFacts, methodAsAnalysed } from './run-plan.ts';
@@ -17,9 +17,8 @@ import { afterRunChange, inTransaction, type Scope } from './runs.service.ts';
 
 type ResultEdit = z.infer<typeof ZResultEdit>;
 
-export const RETEST_KEEPS_BATCH = 'A retest keeps the batch number of the result it repeats';
 export const RETESTED_KEEPS_BATCH =
-  'This result has been retested: its retests carry its batch number, which cannot change';
+  'This result has been retested: its retests carry its sample number, which cannot change';
 
 /** A correction of one result (reason + version), re-judged; answers its run's id. */
 export async function editResult(

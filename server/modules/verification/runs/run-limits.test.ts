@@ -429,7 +429,7 @@ describe('a correction', () => {
     expect(moved.body.errName).toBe('SampleChangesError');
     expect(moved.body.errors[0]).toMatchObject({
       property: 'batchNumber',
-      constraints: { invalid: 'A retest keeps the batch number of the result it repeats' },
+      constraints: { invalid: 'A retest keeps the sample number of the result it repeats' },
     });
     const fresh = await ok('GET', `/runs/${run.id}`);
     const originalNow = (fresh.run.results as Body[]).find((r) => r.id === original.id)!;

@@ -32,6 +32,9 @@ import {
  */
 
 export const studyNumber = (seq: number) => `ST-${String(seq).padStart(4, '0')}`;
+/** A run as people name it: "ST-0001 run 2" (the logbook, the signers' title). */
+export const runName = (studySeq: number, sequence: number) =>
+  `${studyNumber(studySeq)} run ${sequence}`;
 export const deviationNumber = (seq: number) => `DEV-${String(seq).padStart(4, '0')}`;
 
 export interface RunRow extends RunInspectionColumns {
@@ -44,6 +47,7 @@ export interface RunRow extends RunInspectionColumns {
   operator_ids: number[];
   cleaning_procedure_id: number | null;
   agent_lot: string | null;
+  product_batch: string | null;
   dirty_hold_hours: number | null;
   clean_hold_hours: number | null;
   visual_result: 'Pass' | 'Fail' | null;
@@ -339,6 +343,7 @@ export async function getRun(q: Queryable, facilityId: number, id: number): Prom
       operatorIds: run.operator_ids,
       cleaningProcedureId: run.cleaning_procedure_id,
       agentLot: run.agent_lot,
+      productBatch: run.product_batch,
       dirtyHoldHours: run.dirty_hold_hours,
       cleanHoldHours: run.clean_hold_hours,
       visualResult: run.visual_result,

@@ -23,7 +23,7 @@ import { inTransaction } from '#server/modules/change-assessments/change-assessm
 import { refreshStudy } from '../study-refresh.ts';
 import { microbialPolicyToPin } from './microbial-read.ts';
 import { settingsToPin } from './inspection-settings.ts';
-import { judgeRun, runRow, studyNumber, studyOf, type RunRow } from './runs.read.ts';
+import { judgeRun, runName, runRow, studyNumber, studyOf, type RunRow } from './runs.read.ts';
 
 /*
  * Writes of runs (core/verification/README.md): run N of a study, its cleaning event, and what
@@ -64,7 +64,7 @@ export const auditRun = (
     newValues: (entry.newValues as Record<string, unknown>) ?? null,
   });
 
-const label = (run: RunRow, seq: number) => `${studyNumber(seq)} run ${run.sequence}`;
+const label = (run: RunRow, seq: number) => runName(seq, run.sequence);
 
 /**
  * The run, locked for a change: at `version` when given, and not yet submitted (its version
@@ -161,6 +161,7 @@ async function runContent(tx: Queryable, facilityId: number, id: number) {
       operatorIds: run.operator_ids,
       cleaningProcedureId: run.cleaning_procedure_id,
       agentLot: run.agent_lot,
+      productBatch: run.product_batch,
       dirtyHoldHours: run.dirty_hold_hours,
       cleanHoldHours: run.clean_hold_hours,
       visualResult: run.visual_result,
@@ -274,6 +275,7 @@ const COLUMNS = {
   operatorIds: 'operator_ids',
   cleaningProcedureId: 'cleaning_procedure_id',
   agentLot: 'agent_lot',
+  productBatch: 'product_batch',
   dirtyHoldHours: 'dirty_hold_hours',
   cleanHoldHours: 'clean_hold_hours',
 } as const;

@@ -95,6 +95,38 @@ describe('runs', () => {
     );
     expect(audit.map((a) => a.action)).toEqual(['Create', 'Update', 'Update']);
   });
+
+  it('keep the product batch of the cleaning event, audited, beside the sample numbers', async () => {
+    const run = await newRun(await kit.study());
+    const started = await event(run, {
+      startedAt: '2026-11-01T08:00:00Z',
+      productBatch: ' PB-0042 ',
+    });
+    expect(started.event.productBatch).toBe('PB-0042');
+    const tooLong = await call('POST', `/runs/${run.id}`, {
+      reason: 'Batch',
+      version: started.version,
+      productBatch: 'x'.repeat(101),
+    });
+    expect(tooLong.status).toBe(422);
+    expect(tooLong.body.errors[0].property).toBe('productBatch');
+    const changed = await event(started, { productBatch: 'PB-0043' });
+    expect(changed.event.productBatch).toBe('PB-0043');
+    const [audit] = await t.server.db.query<{ old_values: Body; new_values: Body }>(
+      `select old_values, new_values from audit_log where domain = 'Run' and entity_id = $1
+        order by seq desc limit 1`,
+      [String(run.id)],
+    );
+    expect(audit).toMatchObject({
+      old_values: { productBatch: 'PB-0042' },
+      new_values: { productBatch: 'PB-0043' },
+    });
+    // A sample's own number is another thing: the product batch takes no part in its uniqueness.
+    const entered = await results(changed, [
+      row(changed, f.steel, 0.1, { batchNumber: 'PB-0043' }),
+    ]);
+    expect(entered.status).toBe(200);
+  });
 });
 
 describe('sample results', () => {

@@ -1,7 +1,9 @@
 import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
 import { ZStatisticsQuery, ZStatisticsResponse } from '#core/schemas/verification.schemas.ts';
 import { verificationStatistics } from '#core/verification/statistics.ts';
+import { formatDate } from '#core/datetime/format-date-time.ts';
 import { typed, type AppContext } from '#server/http/app-context.ts';
+import { facilityDateTimeSettings } from '../../audit/audit-log.service.ts';
 import { statisticsPoints } from './statistics-points.ts';
 import {
   registerVerificationSettingsRoutes,
@@ -32,9 +34,15 @@ export function registerStatisticsRoutes(context: AppContext): void {
     async (request) => {
       const { facility } = request.params;
       const query = request.query;
-      const settings = await verificationSettings(db, facility);
+      const [settings, dateTime] = await Promise.all([
+        verificationSettings(db, facility),
+        facilityDateTimeSettings(db, facility),
+      ]);
       const { label, points, invalidated } = await statisticsPoints(db, facility, query);
-      const statistics = verificationStatistics(points, settings);
+      // Alert messages name a result's day as the facility writes dates, never as ISO.
+      const statistics = verificationStatistics(points, settings, (takenAt) =>
+        formatDate(takenAt, dateTime),
+      );
       return {
         statistics: {
           groupBy: query.groupBy,

@@ -3,6 +3,8 @@ import { recordCreator } from '#server/test/create-record.ts';
 import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import { runKit, type RunFacility } from '#server/test/run-test-kit.ts';
+import { formatDate } from '#core/datetime/format-date-time.ts';
+import { facilityDateTimeSettings } from '../../audit/audit-log.service.ts';
 
 /*
  * GET {F}/verification/statistics over results entered over HTTP (the PTFE gasket has no
@@ -189,6 +191,14 @@ describe('verification settings', () => {
     expect(s.ppuTarget).toBe(0.4);
     expect((s.points as Body[])[1]!.alerts).toEqual(['aboveAlert']);
     expect((s.alerts as Body[]).map((a) => a.kind)).not.toContain('ppuBelowTarget');
+    // Issue 30: the message names the result's day as the facility writes dates, never ISO.
+    const alert = (s.alerts as Body[]).find((a) => a.kind === 'aboveAlert')!;
+    const day = formatDate(
+      alert.takenAt as string,
+      await facilityDateTimeSettings(t.server.db, t.facilityId),
+    );
+    expect(alert.message).toContain(` on ${day} `);
+    expect(alert.message).not.toMatch(/\d{4}-\d{2}-\d{2}/);
     const user = await buildUser(t.server.db, {
       facilityIds: [t.facilityId],
       permissions: permissionsWith({ QualificationTask: ['Get'] }),
