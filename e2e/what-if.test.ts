@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import { choose, createViaApi, facilityApi, signInToFacility } from './ui.ts';
@@ -35,6 +35,40 @@ function serverMatrix() {
   }, F);
 }
 
+/** Opens the what-if drawer of the MAC matrix and answers it. */
+async function openWhatIf(): Promise<Locator> {
+  await page.getByRole('button', { name: 'What if…' }).click();
+  const panel = page.locator('.ant-drawer-open');
+  await panel.getByText('Nothing here is saved').waitFor();
+  return panel;
+}
+
+/** Tries one change: `item`'s value, shown as `from`, becomes `to`; `described` is its line. */
+async function tryChange(
+  panel: Locator,
+  item: string,
+  from: string,
+  to: string,
+  described: string,
+) {
+  await choose(panel.getByLabel('Item', { exact: true }), item);
+  const value = panel.getByLabel('New value', { exact: true });
+  await expect.poll(() => value.inputValue()).toBe(from);
+  await value.fill(to);
+  await panel.getByRole('button', { name: 'Try this change' }).click();
+  await panel.getByText(described).waitFor();
+}
+
+/** Each row of the table in `within`, as the text of its cells. */
+function rowTexts(within: Locator): Promise<string[][]> {
+  return within
+    .getByRole('table')
+    .locator('tbody tr.ant-table-row')
+    .evaluateAll((trs) =>
+      trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')),
+    );
+}
+
 beforeAll(async () => {
   app = await startAppUnderTest();
   ({ id: facilityId, path: F } = await facilityApi(app));
@@ -54,27 +88,14 @@ describe('what-if on the MAC matrix', () => {
       .click();
     await page.getByRole('tab', { name: 'Pairs' }).waitFor();
     const storedBefore = await storedBatchSizeOfA();
-    await page.getByRole('button', { name: 'What if…' }).click();
-    const panel = page.locator('.ant-drawer-open');
-    await panel.getByText('Nothing here is saved').waitFor();
-
-    await choose(panel.getByLabel('Item', { exact: true }), 'A');
-    const value = panel.getByLabel('New value', { exact: true });
-    await expect.poll(() => value.inputValue()).toBe('50');
-    await value.fill('25');
-    await panel.getByRole('button', { name: 'Try this change' }).click();
-    await panel.getByText('Minimum batch size of A → 25 kg').waitFor();
+    const panel = await openWhatIf();
+    await tryChange(panel, 'A', '50', '25', 'Minimum batch size of A → 25 kg');
 
     const status = panel.getByRole('region', { name: 'What-if result' }).getByRole('status');
     await expect
       .poll(() => status.textContent())
       .toContain('1 of 2 pairs move (1 lower than before)');
-    const rows = await panel
-      .getByRole('table')
-      .locator('tbody tr.ant-table-row')
-      .evaluateAll((trs) =>
-        trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')),
-      );
+    const rows = await rowTexts(panel);
     // B → A: health 0.001 mg × 50 kg / 200 mg = 250 mg; with 25 kg, 125 mg.
     expect(rows).toEqual([
       [
@@ -119,9 +140,7 @@ describe('what-if on the MAC matrix', () => {
 
     await page.reload();
     await page.getByRole('tab', { name: 'Pairs' }).waitFor();
-    await page.getByRole('button', { name: 'What if…' }).click();
-    const panel = page.locator('.ant-drawer-open');
-    await panel.getByText('Nothing here is saved').waitFor();
+    const panel = await openWhatIf();
     await panel.getByRole('switch', { name: 'Use the policy version being built' }).click();
     // A → B: without the general limit (1,000 mg) the dose criterion (2,500 mg) governs.
     const status = panel.getByRole('region', { name: 'What-if result' }).getByRole('status');
@@ -132,5 +151,25 @@ describe('what-if on the MAC matrix', () => {
     const matrix = await serverMatrix();
     const ab = matrix.pairs?.find((p) => p.previous === 'A' && p.next === 'B');
     expect(ab?.maco.value).toBeCloseTo(1000, 9);
+  });
+  it('says why no limit moves when only a criterion that does not govern moves', async () => {
+    await page.reload();
+    await page.getByRole('tab', { name: 'Pairs' }).waitFor();
+    const panel = await openWhatIf();
+    await choose(panel.getByLabel('Change', { exact: true }), 'PDE of an active');
+    await tryChange(panel, 'Alpha', '0.1', '0.05', 'PDE of Alpha → 0.05 mg');
+
+    const result = panel.getByRole('region', { name: 'What-if result' });
+    await expect
+      .poll(() => result.getByRole('status').textContent())
+      .toContain('0 of 2 pairs move (0 lower than before)');
+    const why = result.getByRole('region', { name: 'Why no limit moves' });
+    await why.getByText('No limit moves: why').waitFor();
+    // A → B: health-based 0.1 mg × 100 kg / 400 mg = 25,000 mg, halved; the general limit
+    // (10 ppm × 100 kg = 1,000 mg) governs before and after.
+    const rows = await rowTexts(why);
+    expect(rows).toEqual([
+      ['A', 'B', 'Health-based 25,000 mg → 12,500 mg; general limit 1,000 mg still governs'],
+    ]);
   });
 });

@@ -1,10 +1,10 @@
 import { formatNumber, unitLabel } from '../units/format-number.ts';
-import { CRITERION_COUNT, CRITERION_KEYS } from '../limits/compile.ts';
+import { CRITERION_COUNT, criterionKeyAt } from '../limits/compile.ts';
 import type { CompiledLimits } from '../limits/compile.ts';
-import { pairCriteria } from '../limits/matrix.ts';
+import { criteriaByKey, pairCriteria } from '../limits/matrix.ts';
 import type { PairView } from '../limits/matrix.ts';
 import type { LimitsInput } from '../limits/model.ts';
-import { moved, percent, productPlaces, walkPairs } from '../limits/pair-walk.ts';
+import { criteriaMovedAt, moved, percent, productPlaces, walkPairs } from '../limits/pair-walk.ts';
 import type { BeforeLimits } from '../limits/pair-walk.ts';
 import type {
   TCriterionValues,
@@ -53,7 +53,6 @@ type Limits = NonNullable<TImpactItem['before']>;
 type Four = [maco: number, sal: number, swab: number, rinse: number];
 
 const shown = (x: number): number | null => (Number.isFinite(x) ? x : null);
-const criterionName = (g: number) => (g < 0 ? null : (CRITERION_KEYS[g] ?? null));
 const sig = (x: number | null) => (x === null ? 'none' : formatNumber(x));
 const signed = (x: number | null) => (x === null ? '' : `${x > 0 ? '+' : ''}${sig(x)} %`);
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
@@ -103,7 +102,7 @@ export function changeImpact(
     sal: shown(convertValue(v[1], 'mg/sqcm', units.sal)),
     swab: shown(convertValue(v[2], 'mg/swab', units.swab)),
     rinse: shown(rinseIn(v[3], units.rinse)),
-    criterion: criterionName(governing),
+    criterion: criterionKeyAt(governing),
   });
   const limitsOf = (l: LowestLimits, i: number): Limits | null =>
     i < 0 || (l.pairs[i] ?? 0) === 0 ? null : display(four(l, i), l.governing[i] ?? -1);
@@ -158,13 +157,6 @@ export function changeImpact(
 
   // One pair's criteria on the before side, recomputed only for pairs whose limits stay.
   const criteriaThen = new Float64Array(CRITERION_COUNT);
-  const criterionMoved = (b: BeforeLimits, k: number, now: Float64Array): boolean => {
-    pairCriteria(b.compiled, Math.floor(k / b.n), k % b.n, criteriaThen);
-    for (let c = 0; c < CRITERION_COUNT; c++) {
-      if (moved(criteriaThen[c] ?? Number.NaN, now[c] ?? Number.NaN)) return true;
-    }
-    return false;
-  };
 
   const { before: kept, after: compiledAfter } = walkPairs(before, after, {
     onBefore(view, m) {
@@ -192,7 +184,7 @@ export function changeImpact(
       if (didSwitch) switched[p] = (switched[p] ?? 0) + 1;
       if (!didMove && !didSwitch) {
         // The limit stays, but a criterion that does not govern moved: listed, to say why.
-        if (criterionMoved(b, k, view.criteria)) {
+        if (criteriaMovedAt(b, k, view.criteria, criteriaThen)) {
           summary.criteriaMoved = (summary.criteriaMoved ?? 0) + 1;
           keep(0, view, k);
         }
@@ -446,13 +438,6 @@ export function changeImpact(
   function criterionValues(m: CompiledLimits, p: number, n: number): TCriterionValues {
     const values = new Float64Array(CRITERION_COUNT);
     pairCriteria(m, p, n, values);
-    const inUnit = (c: number) => shown(convertValue(values[c] ?? Number.NaN, 'mg', units.maco));
-    return {
-      health: inUnit(0),
-      dose: inUnit(1),
-      ld50: inUnit(2),
-      arl: inUnit(3),
-      product: inUnit(4),
-    };
+    return criteriaByKey(values, (mg) => convertValue(mg, 'mg', units.maco));
   }
 }

@@ -2,19 +2,25 @@ import { CRITERION_NAMES } from '../labels/enum-labels.ts';
 import { CRITERION_KEYS } from '../limits/compile.ts';
 import type { CriterionKey } from '../limits/compile.ts';
 import { moved } from '../limits/pair-walk.ts';
-import type { TImpactPair } from '../schemas/change-assessments.schemas.ts';
+import type { TImpactCriteria, TImpactPair } from '../schemas/change-assessments.schemas.ts';
+
 import { formatQuantity } from '../units/format-number.ts';
+
+/** What the sentence needs of a pair: the governing criterion on each side, and every criterion. */
+export interface CriteriaOfPair {
+  before: { criterion: string | null } | null;
+  after: { criterion: string | null } | null;
+  criteria?: TImpactCriteria | undefined;
+}
 
 /**
  * Why a pair's limit moved or stayed (issue 30), in one sentence a reviewer reads: each criterion
  * that moved, before → after, then which criterion governs before and after, e.g.
  * "Health-based 223 mg → 112 mg; dose-based 50 mg still governs". The one wording of the
- * change assessment's screen and its impact PDF; null when the pair carries no criteria.
+ * change assessment's screen, its impact PDF and the what-if screen; null when the pair carries no
+ * criteria.
  */
-export function criteriaSentence(
-  pair: Pick<TImpactPair, 'before' | 'after' | 'criteria'>,
-  digits?: number,
-): string | null {
+export function criteriaSentence(pair: CriteriaOfPair, digits?: number): string | null {
   const criteria = pair.criteria;
   if (!criteria) return null;
   const amount = (value: number | null) => formatQuantity(value, criteria.unit, digits);

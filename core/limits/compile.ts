@@ -16,6 +16,9 @@ export const PRODUCT = 4;
 export const CRITERION_COUNT = 5;
 export const CRITERION_KEYS = ['health', 'dose', 'ld50', 'arl', 'product'] as const;
 export type CriterionKey = (typeof CRITERION_KEYS)[number];
+/** The key of a criterion index (a pair's governing one), null for -1 (none). */
+export const criterionKeyAt = (index: number): CriterionKey | null =>
+  index < 0 ? null : (CRITERION_KEYS[index] ?? null);
 
 /**
  * Values within this relative distance count as equal when the lowest is chosen, so that a tie

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { criteriaSentence } from '../assessments/criteria-sentence.ts';
 import { contractDocument } from './contract-output.ts';
 import { applyWhatIf, compareLimits } from './limits.what-if.ts';
 import type { LimitsInput } from './model.ts';
@@ -65,5 +66,29 @@ describe('compareLimits', () => {
       isBelow: true,
       isNewlyBelow: false,
     });
+  });
+  it('says why nothing moves: the pairs whose criterion that does not govern moved', () => {
+    // B's PDE 5 → 2 mg: health-based B→A 1,250,000 → 500,000 mg, under the general limit.
+    const before = input();
+    const result = compareLimits(before, applyWhatIf(before, [pdeEdit('b1', 2000)]));
+    expect(result.moved).toBe(0);
+    expect(result.changes).toEqual([]);
+    expect(result.criteriaMoved).toBe(1);
+    expect(result.staying.map((p) => `${p.previous}→${p.next}`)).toEqual(['B→A']);
+    // The wording of the change assessment's impact (server impact-exports test).
+    expect(criteriaSentence(result.staying[0]!)).toBe(
+      'Health-based 1,250,000 mg → 500,000 mg; general limit 1,000 mg still governs',
+    );
+    // A pair whose limit moves is not among them, nor is any pair when nothing changed.
+    const halved = compareLimits(
+      before,
+      applyWhatIf(before, [pdeEdit('b1', 2000), pdeEdit('a1', 0.5)]),
+    );
+    expect(halved.moved).toBe(1);
+    expect(halved.staying.map((p) => `${p.previous}→${p.next}`)).toEqual(['B→A']);
+    expect(compareLimits(before, before)).toMatchObject({ criteriaMoved: 0, staying: [] });
+    expect(
+      compareLimits(before, applyWhatIf(before, [pdeEdit('b1', 2000)]), { maxRows: 0 }),
+    ).toMatchObject({ criteriaMoved: 1, staying: [] });
   });
 });

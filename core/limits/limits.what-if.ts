@@ -1,4 +1,7 @@
-import { moved, percent, walkPairs } from './pair-walk.ts';
+import { CRITERION_COUNT, criterionKeyAt } from './compile.ts';
+import type { CriterionKey } from './compile.ts';
+import { criteriaByKey } from './matrix.ts';
+import { criteriaMovedAt, moved, percent, walkPairs } from './pair-walk.ts';
 import type { ActiveSpec, AmountQuantity, LimitsInput, ProductSpec } from './model.ts';
 import type { QuantityOf } from '../units/quantity.ts';
 
@@ -129,8 +132,28 @@ export interface PairChange {
   isNewlyBelow: boolean;
 }
 
+/**
+ * A pair whose MACO and SAL stay while one of its criteria moves (issue 30): its criteria before
+ * and after in mg and the one that governs, what criteriaSentence words.
+ */
+export interface StayingPair {
+  previous: string;
+  next: string;
+  before: { criterion: CriterionKey | null };
+  after: { criterion: CriterionKey | null };
+  criteria: {
+    unit: 'mg';
+    before: Record<CriterionKey, number | null>;
+    after: Record<CriterionKey, number | null>;
+  };
+}
+
 export interface WhatIfResult {
   changes: PairChange[];
+  /** Pairs whose MACO and SAL stay while a criterion moves, over every pair. */
+  criteriaMoved: number;
+  /** The first `maxRows` of them: why nothing moved, when nothing did. */
+  staying: StayingPair[];
   /** Pairs that qualified for `changes` before it was cut to `maxRows`. */
   total: number;
   /** Counts over every pair, also when `changes` was cut to `maxRows`. */
@@ -161,6 +184,8 @@ export function compareLimits(
   const threshold = options.salThreshold;
   const result: WhatIfResult = {
     changes: [],
+    criteriaMoved: 0,
+    staying: [],
     total: 0,
     moved: 0,
     lower: 0,
@@ -171,6 +196,8 @@ export function compareLimits(
     pairsAfter: 0,
   };
   const names = after.products;
+  const maxRows = options.maxRows ?? 1000;
+  const criteriaThen = new Float64Array(CRITERION_COUNT);
   walkPairs(before, after, {
     onPair(view, k, b) {
       result.pairsAfter++;
@@ -185,6 +212,21 @@ export function compareLimits(
       const isBelow = threshold !== undefined && view.sal < threshold;
       const wasBelow = threshold !== undefined && !isNew && salBefore < threshold;
       const isNewlyBelow = isBelow && !wasBelow;
+      if (!isNew && !didMove && criteriaMovedAt(b, k, view.criteria, criteriaThen)) {
+        if (result.criteriaMoved++ < maxRows) {
+          result.staying.push({
+            previous: names[view.previous]?.id ?? '',
+            next: names[view.next]?.id ?? '',
+            before: { criterion: criterionKeyAt(b.governing[k] ?? -1) },
+            after: { criterion: criterionKeyAt(view.governing) },
+            criteria: {
+              unit: 'mg',
+              before: criteriaByKey(criteriaThen),
+              after: criteriaByKey(view.criteria),
+            },
+          });
+        }
+      }
       if (!isNew && !didMove && !isBelow) return;
       if (isNew) result.added++;
       if (didMove) result.moved++;
@@ -212,7 +254,7 @@ export function compareLimits(
   });
   result.total = result.changes.length;
   result.changes.sort(byImportance);
-  result.changes.length = Math.min(result.changes.length, options.maxRows ?? 1000);
+  result.changes.length = Math.min(result.changes.length, maxRows);
   return result;
 }
 

@@ -1,5 +1,5 @@
-import { ARL, CRITERION_COUNT, PRODUCT, isLower } from './compile.ts';
-import type { CompiledLimits } from './compile.ts';
+import { ARL, CRITERION_COUNT, CRITERION_KEYS, PRODUCT, isLower } from './compile.ts';
+import type { CompiledLimits, CriterionKey } from './compile.ts';
 
 /**
  * One pair as the matrix loop sees it. The loop reuses a single instance (no allocation per
@@ -162,6 +162,19 @@ export function pairCriteria(m: CompiledLimits, p: number, n: number, c: Float64
   // General limit (APIC MAXCONC × MBS): per active, so a previous product without actives has none.
   c[ARL] = (m.factor[base + ARL] ?? Number.NaN) * (m.batchMassKg[n] ?? Number.NaN);
   c[PRODUCT] = m.factor[base + PRODUCT] ?? Number.NaN;
+}
+
+/** Criteria as pairCriteria gives them, by key: converted from mg by `inUnit`, null where none. */
+export function criteriaByKey(
+  c: ArrayLike<number>,
+  inUnit: (mg: number) => number = (mg) => mg,
+): Record<CriterionKey, number | null> {
+  const byKey = {} as Record<CriterionKey, number | null>;
+  CRITERION_KEYS.forEach((key, k) => {
+    const value = inUnit(c[k] ?? Number.NaN);
+    byKey[key] = Number.isFinite(value) ? value : null;
+  });
+  return byKey;
 }
 
 export function evaluatePair(m: CompiledLimits, view: PairView): void {

@@ -1,6 +1,6 @@
-import { compileLimits } from './compile.ts';
+import { CRITERION_COUNT, compileLimits } from './compile.ts';
 import type { CompiledLimits } from './compile.ts';
-import { runMatrix } from './matrix.ts';
+import { pairCriteria, runMatrix } from './matrix.ts';
 import type { PairView } from './matrix.ts';
 import type { LimitsInput } from './model.ts';
 
@@ -40,6 +40,24 @@ export interface BeforeLimits {
   /** Governing criterion index (HEALTH … PRODUCT), -1 when none. */
   readonly governing: Int8Array;
   readonly pairCount: number;
+}
+
+/**
+ * Whether a criterion of before's pair `k` differs from `now` (the same pair's criteria after),
+ * as for a pair whose limits stay while a criterion that does not govern moves (issue 30).
+ * Before's criteria are left in `then` (CRITERION_COUNT long), recomputed for this pair only.
+ */
+export function criteriaMovedAt(
+  b: BeforeLimits,
+  k: number,
+  now: Float64Array,
+  then: Float64Array,
+): boolean {
+  pairCriteria(b.compiled, Math.floor(k / b.n), k % b.n, then);
+  for (let c = 0; c < CRITERION_COUNT; c++) {
+    if (moved(then[c] ?? Number.NaN, now[c] ?? Number.NaN)) return true;
+  }
+  return false;
 }
 
 export interface PairWalk {

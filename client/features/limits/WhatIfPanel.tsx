@@ -6,7 +6,7 @@ import type { LimitsInput } from '#core/limits/model.ts';
 import { describeEdit } from '#client/shared/limits/what-if-format.ts';
 import { useLimitsInput } from '#client/shared/limits/what-if-api.ts';
 import { WhatIfEditForm } from './WhatIfEditForm.tsx';
-import { WhatIfResults } from './WhatIfResults.tsx';
+import { WhatIfResults, WhyNothingMoves } from './WhatIfResults.tsx';
 
 /**
  * The comparison of the limits in force (`input`) with `start` changed by the edits, or the
@@ -158,6 +158,9 @@ function ResultSummary({ result }: { result: WhatIfResult }) {
         .{listed < total ? ` The ${listed} most important are listed.` : ''}
       </Typography.Paragraph>
       {listed > 0 ? <WhatIfResults changes={result.changes} /> : null}
+      {result.moved === 0 && result.staying.length > 0 ? (
+        <WhyNothingMoves staying={result.staying} count={result.criteriaMoved} />
+      ) : null}
     </section>
   );
 }

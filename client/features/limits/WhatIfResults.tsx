@@ -1,6 +1,8 @@
-import { Table, Tag } from 'antd';
+import { Table, Tag, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
-import type { PairChange } from '#core/limits/limits.what-if.ts';
+import { criteriaSentence } from '#core/assessments/criteria-sentence.ts';
+import type { PairChange, StayingPair } from '#core/limits/limits.what-if.ts';
+import { useNumberFormat } from '#client/shared/use-number-format.ts';
 import { formatChange, formatLimit } from '#client/shared/limits/what-if-format.ts';
 
 type Row = PairChange & { key: string };
@@ -69,5 +71,40 @@ export function WhatIfResults({ changes }: { changes: PairChange[] }) {
       pagination={changes.length > 50 ? { pageSize: 50, showSizeChanger: false } : false}
       scroll={{ x: 'max-content' }}
     />
+  );
+}
+
+/**
+ * Why no pair moves (issue 30): the pairs whose MACO and SAL stay while a criterion that does not
+ * govern moves, each with its criteria before → after and the one that governs.
+ */
+export function WhyNothingMoves({ staying, count }: { staying: StayingPair[]; count: number }) {
+  const { digits } = useNumberFormat();
+  return (
+    <section aria-label="Why no limit moves">
+      <Typography.Title level={5}>No limit moves: why</Typography.Title>
+      <Typography.Paragraph type="secondary">
+        {`The changes move a criterion that does not govern on ${count} ${count === 1 ? 'pair' : 'pairs'}: each keeps its limit.`}
+        {staying.length < count ? ` The first ${staying.length} are listed.` : ''}
+      </Typography.Paragraph>
+      <Table<StayingPair & { key: string }>
+        size="small"
+        aria-label="Pairs whose limits stay"
+        columns={[
+          { title: 'Previous', dataIndex: 'previous', key: 'previous', width: 140 },
+          { title: 'Next', dataIndex: 'next', key: 'next', width: 140 },
+          {
+            title: 'Criteria before → after',
+            key: 'why',
+            render: (_: unknown, pair: StayingPair) => criteriaSentence(pair, digits),
+          },
+        ]}
+        dataSource={staying.map((pair) => ({
+          ...pair,
+          key: `${pair.previous}\u0000${pair.next}`,
+        }))}
+        pagination={staying.length > 50 ? { pageSize: 50, showSizeChanger: false } : false}
+      />
+    </section>
   );
 }

@@ -3,6 +3,9 @@ import { criteriaSentence } from '#core/assessments/criteria-sentence.ts';
 import type { TImpactPair } from '#core/schemas/change-assessments.schemas.ts';
 import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
 import { buildMacFacility, type MacFacility } from '#server/test/mac-test-data.ts';
+import { changeAssessmentKit } from '#server/test/change-assessment-kit.ts';
+import { adminEditor } from '#server/test/policy-in-force.ts';
+import { reportKit } from '#server/test/report-test-kit.ts';
 
 /*
  * An evaluation where no limit moves says why (issue 30). Gamma (PDE 5 mg, therapeutic dose
@@ -19,6 +22,7 @@ beforeAll(async () => {
 
 const call = (method: string, path: string, body?: unknown) =>
   t.call(method, `${here.F}/change-assessments${path}`, body);
+const { generate, pdfOf } = reportKit(t, () => here.F);
 
 async function gammaId(): Promise<number> {
   const res = await t.call('GET', `${here.F}/apis?search=Gamma&pageLimit=10`);
@@ -26,6 +30,9 @@ async function gammaId(): Promise<number> {
 }
 
 describe('an evaluation that moves no limit', () => {
+  let evaluatedId = 0;
+  let why = '';
+
   it('lists the pairs whose criterion moved, with each criterion before and after', async () => {
     const created = await call('POST', '', {
       title: 'Gamma PDE from the new monograph',
@@ -45,6 +52,7 @@ describe('an evaluation that moves no limit', () => {
     ca = staged.body.changeAssessment as Body;
     const evaluated = await call('POST', `/${ca.id}/evaluate`, { version: ca.version });
     expect(evaluated.status, JSON.stringify(evaluated.body)).toBe(200);
+    evaluatedId = ca.id as number;
     const summary = evaluated.body.changeAssessment.evaluation.summary as Body;
     expect(summary).toMatchObject({ pairsMoved: 0, criterionChanged: 0, criteriaMoved: 1 });
 
@@ -61,9 +69,8 @@ describe('an evaluation that moves no limit', () => {
     expect(pair!.criteria!.before!.health).toBeCloseTo(4e6 / 3, 6);
     expect(pair!.criteria!.after!.health).toBeCloseTo(1.6e6 / 3, 6);
     expect(pair!.criteria!.after!.dose).toBeCloseTo(800 / 3, 9);
-    expect(criteriaSentence(pair!)).toBe(
-      'Health-based 1,333,333 mg → 533,333 mg; dose-based 266.7 mg still governs',
-    );
+    why = criteriaSentence(pair!)!;
+    expect(why).toBe('Health-based 1,333,333 mg → 533,333 mg; dose-based 266.7 mg still governs');
 
     // The pairs whose limits stay, on their own: what the screen lists when nothing moved.
     const stays = await call('GET', `/${ca.id}/impact/pairs?stays=true`);
@@ -72,5 +79,22 @@ describe('an evaluation that moves no limit', () => {
     expect((stays.body.pairs as TImpactPair[]).map((p) => criteriaSentence(p))).toEqual([
       criteriaSentence(pair!),
     ]);
+  });
+  it('the signed change-assessment report says why the limits stay', async () => {
+    expect(evaluatedId).toBeGreaterThan(0);
+    const cak = changeAssessmentKit((method, path, body, as) =>
+      t.call(method, `${here.F}${path}`, body, as),
+    );
+    const submitted = await cak.sign(evaluatedId, 'Submit', adminEditor(t.token));
+    expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
+    const report = await generate({ kind: 'change-assessment', changeAssessmentId: evaluatedId });
+    expect(report.error).toBeNull();
+    const { text } = await pdfOf(`/reports/change-assessment/${report.id}/pdf`);
+    expect(text).toContain('The change moves no limit: there is nothing to decide.');
+    expect(text).toContain('Why the limits stay');
+    expect(text).toContain(`C D ${why.replace('→', '->')}`);
+    const again = await t.call('GET', `${here.F}/reports/${report.id}/regenerate`);
+    expect(again.status).toBe(200);
+    expect(again.body.same).toBe(true);
   });
 });

@@ -170,4 +170,29 @@ describe('impact exports', () => {
     expect(row[head.indexOf('Criterion before')]).toBe('general limit');
     expect(row[head.indexOf('Criteria before → after')]).toBe(why);
   });
+
+  it("the PDF's data hash covers the pairs it explains", async () => {
+    const { items, pairs, summary } = criterionOnlyImpact();
+    const generated = { by: 'Eve Evaluator', at: new Date('2026-11-24T10:00:00Z') };
+    const hashOf = async (shown: typeof pairs) => {
+      const { text } = await readPdfText(
+        await renderImpactPdf(meta, items, summary, generated, shown),
+      );
+      const hash = /Data SHA-256\s*([0-9a-f\s]{64,})/.exec(text)?.[1]?.replace(/\s+/g, '');
+      expect(hash).toMatch(/^[0-9a-f]{64}/);
+      return hash!.slice(0, 64);
+    };
+    const [pair] = pairs;
+    const health = pair!.criteria!.after!.health!;
+    const other = [
+      {
+        ...pair!,
+        criteria: { ...pair!.criteria!, after: { ...pair!.criteria!.after!, health: health / 2 } },
+      },
+    ];
+    const shown = await hashOf(pairs);
+    expect(await hashOf(pairs)).toBe(shown);
+    expect(await hashOf([])).not.toBe(shown);
+    expect(await hashOf(other)).not.toBe(shown);
+  });
 });

@@ -139,7 +139,8 @@ export function renderImpactPdf(
   generated: { by: string; at: Date } = { by: meta.evaluatedByName, at: new Date() },
   pairs: readonly TImpactPair[] = [],
 ): Promise<Buffer> {
-  const data = { meta: { ...meta, settings: undefined }, items, summary };
+  // The hash covers all the document shows: the pairs explained under "Why the limits stay" too.
+  const data = { meta: { ...meta, settings: undefined }, items, summary, pairs };
   return renderControlledPdf({
     facilityName: meta.facilityName,
     title: `${meta.number} · Impact of the change`,

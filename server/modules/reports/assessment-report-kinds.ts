@@ -2,8 +2,10 @@ import { AppError } from '#core/errors/errors.ts';
 import type {
   TDecision,
   TImpactItem,
+  TImpactPair,
   TImpactSummary,
 } from '#core/schemas/change-assessments.schemas.ts';
+import { limitStays } from '#core/assessments/criteria-sentence.ts';
 import {
   COVERAGE_LABELS,
   type TAssessmentResult,
@@ -76,6 +78,12 @@ interface ChangeAssessmentData {
   /** Why the items are not printed: the evaluation was done again after the report's moment. */
   itemsNote: string | null;
   items: TImpactItem[];
+  /**
+   * The evaluation's pairs whose limits stay while a criterion that does not govern moved, which
+   * the report explains ("Why the limits stay"); absent when there are none, so the data of a
+   * report without them reads as it did before they were printed.
+   */
+  staying?: TImpactPair[];
   signatures: RecordSignature[];
 }
 
@@ -147,6 +155,7 @@ export const changeAssessmentReport: ReportKind = {
     );
     let evaluation: ChangeAssessmentData['evaluation'] = null;
     let items: TImpactItem[] = [];
+    let staying: TImpactPair[] = [];
     let itemsNote: string | null = null;
     if (c.evaluation) {
       const evaluators = await auditRows(q, facilityId, id, 'Evaluate', asOf);
@@ -157,14 +166,19 @@ export const changeAssessmentReport: ReportKind = {
       };
       // The evaluation row is replaced by the next one: its items are those seen only while
       // it is the one kept then.
-      const [stored] = await q.query<{ at: string; items: Omit<TImpactItem, 'decision'>[] }>(
-        `select evaluated_at as at, items from change_assessment_evaluations
+      const [stored] = await q.query<{
+        at: string;
+        items: Omit<TImpactItem, 'decision'>[];
+        pairs: TImpactPair[] | null;
+      }>(
+        `select evaluated_at as at, items, pairs from change_assessment_evaluations
           where assessment_id = $1 and facility_id = $2`,
         [id, facilityId],
       );
       if (stored && new Date(stored.at).toISOString() === c.evaluation.evaluatedAt) {
         const decided = await decisionsAt(q, facilityId, id, asOf, c.decisions);
         items = stored.items.map((item) => ({ ...item, decision: decided.get(item.key) ?? null }));
+        staying = (stored.pairs ?? []).filter(limitStays);
       } else {
         itemsNote =
           'The change was evaluated again after this report: the items of this evaluation are no longer stored.';
@@ -185,6 +199,7 @@ export const changeAssessmentReport: ReportKind = {
       evaluation,
       itemsNote,
       items,
+      ...(staying.length > 0 ? { staying } : {}),
       signatures: await signaturesAt(q, facilityId, 'ChangeAssessment', id, asOf),
     };
     return { title: `Change assessment ${c.number} · ${c.title}`, data };
@@ -218,6 +233,7 @@ export const changeAssessmentReport: ReportKind = {
           },
           data.items,
           data.evaluation.summary,
+          data.staying ?? [],
         )
       : [
           { text: 'Staged changes', style: 'h2' },
