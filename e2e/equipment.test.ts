@@ -92,7 +92,7 @@ describe('equipment details', () => {
     await page.getByRole('cell', { name: 'Impeller blade tip', exact: true }).waitFor();
   });
 
-  it('adds and removes an image with a reason', async () => {
+  it('adds an image with a reason and places a location on it by a click', async () => {
     await page.getByRole('tab', { name: 'Images' }).click();
     await page.getByText('No images yet').waitFor();
     // A 1 × 1 PNG.
@@ -106,24 +106,63 @@ describe('equipment details', () => {
     await confirmWithReason(page, 'Photo of the installed mixer', 'Add image');
     await page.getByRole('img', { name: 'mixer.png' }).waitFor();
 
-    // A location placed on the picture is drawn on it (issue 31).
-    const L = `${F}/equipments/${mixer}/sampling-locations`;
-    const get = async <T>(path: string) =>
-      (await app.server.request<T>('GET', path, { token })).body;
-    const [image] = (await get<{ data: { id: number }[] }>(`${F}/equipments/${mixer}/images`)).data;
-    const [tip] = (await get<{ data: { id: number; version: number }[] }>(L)).data;
-    const placed = await app.server.request('PUT', `${L}/${tip!.id}`, {
-      token,
-      body: {
-        data: { imageId: image!.id, x: 0.5, y: 0.5 },
-        reason: 'Placed on the photo',
-        version: tip!.version,
-      },
-    });
-    expect(placed.status, JSON.stringify(placed.body)).toBe(200);
+    // A location placed on the picture by a click is drawn there after a reload (issue 31).
+    await page.getByRole('button', { name: 'Place locations' }).click();
+    await choose(page.getByLabel('Location to place'), 'Impeller blade tip');
+    const picture = page.getByRole('img', { name: 'mixer.png to place locations on' });
+    const box = (await picture.boundingBox())!;
+    await picture.click({ position: { x: box.width * 0.25, y: box.height * 0.75 } });
+    await page.getByRole('button', { name: 'Save position' }).click();
+    await confirmWithReason(page, 'Placed on the photo', 'Save position');
+    await page.getByText('On this picture.').waitFor();
+
     await page.reload();
     await page.getByRole('tab', { name: 'Images' }).click();
-    await page.getByLabel('Location Impeller blade tip').waitFor();
+    const marker = page.getByLabel('Location Impeller blade tip');
+    const at = (side: 'left' | 'top') =>
+      marker.evaluate((el, s) => parseFloat((el as HTMLElement).style[s]), side);
+    expect(await at('left')).toBeCloseTo(25, 0);
+    expect(await at('top')).toBeCloseTo(75, 0);
+    const audit = await app.server.request<{
+      data: { reason: string | null; newValues: Record<string, unknown> | null }[];
+    }>('GET', '/api/v2/audit_logs?domains=SamplingLocation&pageLimit=50', { token });
+    const row = audit.body.data.find((r) => r.reason === 'Placed on the photo');
+    expect(row?.newValues).toMatchObject({ x: expect.closeTo(0.25, 2) as unknown });
+  });
+
+  it('moves a placed location by drag and keys, takes it off and removes the image', async () => {
+    await page.getByRole('button', { name: 'Place locations' }).click();
+    await choose(page.getByLabel('Location to place'), 'Impeller blade tip');
+    // Dragged to the middle of the picture, then typed and nudged from the keyboard.
+    const across = page.getByLabel('Across the picture (%)');
+    const picture = page.getByRole('img', { name: 'mixer.png to place locations on' });
+    // The mouse reaches only what is on screen.
+    await picture.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    const box = (await picture.boundingBox())!;
+    const from = (await page.getByLabel('Marker of Impeller blade tip').boundingBox())!;
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 5 });
+    await page.mouse.up();
+    await expect.poll(async () => Number(await across.inputValue())).toBeCloseTo(50, 0);
+    await across.fill('40');
+    await page.getByLabel('Down the picture (%)').fill('60');
+    await page.getByLabel('Marker of Impeller blade tip').focus();
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => across.inputValue()).toBe('41');
+    await page.getByRole('button', { name: 'Save position' }).click();
+    await confirmWithReason(page, 'Nudged onto the blade', 'Save position');
+    const L = `${F}/equipments/${mixer}/sampling-locations`;
+    const located = async () =>
+      (await app.server.request<{ data: { x: number | null }[] }>('GET', L, { token })).body.data[0]
+        ?.x;
+    await expect.poll(located).toBeCloseTo(0.41, 3);
+
+    await page.getByRole('button', { name: 'Take off the picture' }).click();
+    await confirmWithReason(page, 'Blade no longer sampled here', 'Take off');
+    await page.getByText('Not placed yet.').waitFor();
+    await expect.poll(located).toBeNull();
+    await expect.poll(() => page.getByLabel('Location Impeller blade tip').count()).toBe(0);
 
     await page.getByRole('button', { name: 'Remove' }).click();
     await confirmWithReason(page, 'Wrong photo', 'Remove');

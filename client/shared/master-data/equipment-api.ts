@@ -26,6 +26,13 @@ export interface LocationInput {
   material?: string | null;
 }
 
+/** Where a location sits on a picture of its equipment (fractions of it), or null for none. */
+export interface PositionInput {
+  imageId: number | null;
+  x: number | null;
+  y: number | null;
+}
+
 export interface AssessInput {
   hardToClean: number;
   inaccessibility: number;
@@ -110,7 +117,7 @@ export function editLocation(
   scope: FacilityScope,
   id: number,
   location: SamplingLocation,
-  data: Partial<LocationInput>,
+  data: Partial<LocationInput> | PositionInput,
   reason: string,
 ) {
   return apiRequest(`${base(scope, id)}/sampling-locations/${location.id}`, {

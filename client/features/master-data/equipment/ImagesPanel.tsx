@@ -1,5 +1,6 @@
 import { Button, Card, Empty, Flex, notification, Upload } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import type { FacilityScope } from '#client/shared/master-data/entity-api.ts';
 import {
   addImage,
@@ -8,6 +9,7 @@ import {
   listLocations,
 } from '#client/shared/master-data/equipment-api.ts';
 import { PlacedImage } from './PlacedImage.tsx';
+import { PlacementEditor } from './PlacementEditor.tsx';
 import { imageFileProblem, readAsDataUrl } from './image-file.ts';
 import { useReasonAction } from '#client/shared/reason/use-reason-action.tsx';
 import { equipmentKeys } from '#client/shared/query-keys.ts';
@@ -34,6 +36,9 @@ export function ImagesPanel({
     queryFn: ({ signal }) => listLocations(scope, equipmentId, false, signal),
   });
   const { ask, modal } = useReasonAction();
+  // The picture whose locations are being placed, if any.
+  const [placing, setPlacing] = useState<number | null>(null);
+  const placingImage = images.data?.find((image) => image.id === placing) ?? null;
   const refresh = () => queryClient.invalidateQueries({ queryKey: key });
 
   function choose(file: File): false {
@@ -76,6 +81,9 @@ export function ImagesPanel({
             actions={
               canEdit
                 ? [
+                    <Button key="place" type="link" onClick={() => setPlacing(image.id)}>
+                      Place locations
+                    </Button>,
                     <Button
                       key="delete"
                       type="link"
@@ -105,6 +113,16 @@ export function ImagesPanel({
           </Card>
         ))}
       </Flex>
+      {canEdit && placingImage ? (
+        <PlacementEditor
+          key={placingImage.id}
+          scope={scope}
+          equipmentId={equipmentId}
+          image={placingImage}
+          locations={locations.data ?? []}
+          onClose={() => setPlacing(null)}
+        />
+      ) : null}
       {modal}
     </Flex>
   );

@@ -1,4 +1,5 @@
 import { Image, Tooltip } from 'antd';
+import type { CSSProperties } from 'react';
 import type { EquipmentImage, SamplingLocation } from '#client/shared/master-data/equipment-api.ts';
 import { levelColor } from './LocationForms.tsx';
 
@@ -21,22 +22,29 @@ export function PlacedImage({
       <Image src={image.imageData} alt={image.name ?? 'Equipment image'} height={height} />
       {placed.map((l) => (
         <Tooltip key={l.id} title={`${l.name}: ${l.riskLevel ?? 'not assessed'} risk`}>
-          <span
-            aria-label={`Location ${l.name}`}
-            style={{
-              position: 'absolute',
-              left: `${(l.x ?? 0) * 100}%`,
-              top: `${(l.y ?? 0) * 100}%`,
-              width: 16,
-              height: 16,
-              transform: 'translate(-50%, -50%)',
-              borderRadius: '50%',
-              border: `3px solid ${l.riskLevel ? levelColor[l.riskLevel] : '#1677ff'}`,
-              background: 'rgba(255, 255, 255, 0.4)',
-            }}
-          />
+          <span aria-label={`Location ${l.name}`} style={markerStyle(l, l.x ?? 0, l.y ?? 0)} />
         </Tooltip>
       ))}
     </div>
   );
+}
+
+/** A location's ring at x and y (fractions of the picture), in its risk level's colour. */
+export function markerStyle(
+  location: Pick<SamplingLocation, 'riskLevel'>,
+  x: number,
+  y: number,
+): CSSProperties {
+  return {
+    position: 'absolute',
+    left: `${x * 100}%`,
+    top: `${y * 100}%`,
+    width: 16,
+    height: 16,
+    padding: 0,
+    transform: 'translate(-50%, -50%)',
+    borderRadius: '50%',
+    border: `3px solid ${location.riskLevel ? levelColor[location.riskLevel] : '#1677ff'}`,
+    background: 'rgba(255, 255, 255, 0.4)',
+  };
 }
