@@ -134,11 +134,19 @@ it('corrects a saved result on the run screen: the new judgement shown; a confli
   const other = (now.results as TestBody[]).find(
     (r) => r.samplingLocationId === gasket.samplingLocationId,
   )!;
+  const runRead = () =>
+    page.waitForResponse(
+      (res) => res.request().method() === 'GET' && res.url().endsWith(`/runs/${run.id as number}`),
+    );
+  // The other correction reaches this screen as a live update: the run is read again while the
+  // dialog is open, and the dialog must still save from the version it opened on.
+  const liveUpdate = runRead();
   await api(page, 'POST', `/results/${other.id as number}`, {
     rawValue: (gasket.limit as number) * 0.3,
     reason: 'Corrected at the lab',
     version: other.version,
   });
+  await liveUpdate;
   const reloaded = page.waitForResponse(
     (res) => res.request().method() === 'GET' && res.url().endsWith(`/runs/${run.id as number}`),
   );

@@ -9,6 +9,7 @@ import { holdBreach, type EventFormValues } from './event-values.ts';
 import { FacilityDateTimeInput } from '#client/shared/facility-date-inputs.tsx';
 import { runCalls, useRunWrite, type RunEditBody } from './verification-api.ts';
 import { validatedValues } from '#client/shared/validated-values.ts';
+import { useEditBase } from '#client/shared/use-edit-base.ts';
 
 type Values = EventFormValues & { reason: string };
 
@@ -22,6 +23,8 @@ export function CleaningEventForm(props: { run: TRun; canEdit: boolean; onConfli
   const { run } = props;
   const [form] = Form.useForm<Values>();
   const [saving, setSaving] = useState(false);
+  // The run's version the typed entries start from: a live update does not move it.
+  const base = useEditBase(run.version);
   const save = useRunWrite((scope, body: RunEditBody) => runCalls.editEvent(scope, run.id, body));
   const dirty = Form.useWatch('dirtyHoldHours', form);
   const clean = Form.useWatch('cleanHoldHours', form);
@@ -41,11 +44,15 @@ export function CleaningEventForm(props: { run: TRun; canEdit: boolean; onConfli
         agentLot: values.agentLot?.trim() ? values.agentLot.trim() : null,
         productBatch: values.productBatch?.trim() ? values.productBatch.trim() : null,
         reason: values.reason.trim(),
-        version: run.version,
+        version: base.version,
       });
+      base.follow();
       form.setFieldValue('reason', '');
     } catch (error) {
-      showSaveError(error, form, props.onConflict);
+      showSaveError(error, form, () => {
+        base.follow();
+        props.onConflict();
+      });
     } finally {
       setSaving(false);
     }

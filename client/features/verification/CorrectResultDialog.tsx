@@ -2,6 +2,7 @@ import { Form, Space } from 'antd';
 import type { ReactNode } from 'react';
 import type { TRun, TSampleResult } from '#core/schemas/verification.schemas.ts';
 import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
+import { useEditBase } from '#client/shared/use-edit-base.ts';
 import { JudgementTag } from './JudgementTag.tsx';
 import { ResultInputs } from './result-inputs.tsx';
 import { previewJudgement, sampleLabel, type PlanRow, type RowValues } from './result-rows.ts';
@@ -9,9 +10,9 @@ import { runCalls, useRunWrite, type ResultEditBody } from './verification-api.t
 
 /**
  * The correction of a saved result, sample or microbial (core/verification/README.md): what is
- * typed, a reason, and the version of the result the screen holds. A 409 (changed by someone
- * else) is said, the run reloads and the dialog stays open with what was typed; `version` is
- * re-read from the reloaded run, so the next save carries it.
+ * typed, a reason, and the version of the result when the dialog opened (a live update of the
+ * run does not move it). A 409 (changed by someone else) is said, the run reloads and the dialog
+ * stays open with what was typed; the reloaded version is taken, so the next save carries it.
  */
 export function CorrectResultDialog<V extends object>(props: {
   title: string;
@@ -23,6 +24,7 @@ export function CorrectResultDialog<V extends object>(props: {
   children: ReactNode;
 }) {
   const [form] = Form.useForm<V & { reason: string }>();
+  const base = useEditBase(props.version);
   return (
     <ReasonDialog<V & { reason: string }>
       form={form}
@@ -31,10 +33,13 @@ export function CorrectResultDialog<V extends object>(props: {
       okText="Save the correction"
       initialValues={props.initialValues as Partial<V & { reason: string }>}
       askReason
-      onConflict={props.onConflict}
+      onConflict={() => {
+        base.follow();
+        props.onConflict();
+      }}
       onClose={props.onClose}
       onSubmit={({ reason, ...values }) =>
-        props.onSave(values as unknown as V, { reason, version: props.version })
+        props.onSave(values as unknown as V, { reason, version: base.version })
       }
     >
       {props.children}

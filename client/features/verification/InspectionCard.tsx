@@ -19,6 +19,7 @@ import { FacilityDateTimeInput } from '#client/shared/facility-date-inputs.tsx';
 import { inspectionCalls, type InspectionBody } from './inspection-api.ts';
 import { useRunWrite } from './verification-api.ts';
 import { validatedValues } from '#client/shared/validated-values.ts';
+import { useEditBase } from '#client/shared/use-edit-base.ts';
 
 interface Values {
   inspectedAt?: string | null;
@@ -170,6 +171,8 @@ function InspectionForm(props: {
 }) {
   const { run, settings, record } = props;
   const [form] = Form.useForm<Values>();
+  // The run's version the typed entries start from: a live update does not move it.
+  const base = useEditBase(run.version);
   const save = useRunWrite((scope, body: InspectionBody) =>
     inspectionCalls.record(scope, run.id, body),
   );
@@ -197,12 +200,19 @@ function InspectionForm(props: {
       notes: text(values.notes),
       evidenceReference: text(values.evidenceReference),
       ...(record ? { reason: values.reason?.trim() } : {}),
-      version: run.version,
+      version: base.version,
     };
     // A re-record's reason is asked anew for the next change.
     await save.mutateAsync(body).then(
-      () => form.setFieldValue('reason', ''),
-      (error: unknown) => showSaveError(error, form, props.onConflict),
+      () => {
+        base.follow();
+        form.setFieldValue('reason', '');
+      },
+      (error: unknown) =>
+        showSaveError(error, form, () => {
+          base.follow();
+          props.onConflict();
+        }),
     );
   }
 
