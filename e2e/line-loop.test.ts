@@ -25,7 +25,10 @@ import {
 
 let app: AppUnderTest;
 let F: string;
-let runId: number;
+// The run as people pick and read it: its study ('ST-0001 · title') and number.
+let studyLabel: string;
+let runNumber: number;
+let studyNumber: string;
 let e1: number;
 let operator: Page;
 let qa: Page;
@@ -38,7 +41,10 @@ beforeAll(async () => {
   F = started.F;
   const run = await started.kit.completedRun(await started.kit.study());
   expect(run.releaseFlag).toBe('CAN_BE_RELEASED');
-  runId = run.id as number;
+  const study = (await started.kit.ok('GET', `/studies/${run.studyId as number}`)) as TestBody;
+  studyNumber = study.number as string;
+  studyLabel = `${studyNumber} · ${study.title as string}`;
+  runNumber = run.sequence as number;
   const { id: facilityId } = await facilityApi(app);
   const [item] = await app.server.db.query<{ id: number }>(
     `select id from equipment where facility_id = $1 and name = 'E1'`,
@@ -111,7 +117,8 @@ describe('the loop at the line', () => {
       .click();
     await expect.poll(() => stateOf(card)).toBe('Cleaning');
     const ended = await recording(card, 'Cleaning ended');
-    await ended.getByLabel('Verification run').fill(String(runId));
+    await choose(ended.getByLabel('Study of the verification run'), studyLabel);
+    await choose(ended.getByLabel('Verification run', { exact: true }), `Run ${runNumber}`);
     await ended.getByRole('button', { name: 'Record' }).click();
     await expect.poll(() => stateOf(card)).toBe('Clean, awaiting release');
   });
@@ -162,7 +169,9 @@ describe('the loop at the line', () => {
     const log = openDrawer(qa);
     await log
       .getByRole('row')
-      .filter({ hasText: `Release equipment: ${admin!.name}; Run ${runId}` })
+      .filter({
+        hasText: `Release equipment: ${admin!.name}; Verification run ${studyNumber} run ${runNumber}`,
+      })
       .waitFor();
     await qa.keyboard.press('Escape');
     await qa.locator('.ant-drawer-open').waitFor({ state: 'detached' });
