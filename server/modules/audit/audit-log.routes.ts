@@ -1,4 +1,9 @@
 import { auditActionLabel, auditDomainLabel } from '#core/audit/audit-format.ts';
+import {
+  formatDateTime,
+  formatDay,
+  type DateTimeSettings,
+} from '#core/datetime/format-date-time.ts';
 import { validationError } from '#core/errors/errors.ts';
 import {
   ZAuditLogExportQuery,
@@ -48,10 +53,18 @@ export function refuseTooManyRows(total: number, what: string): void {
   }
 }
 
+/** A date filter as the facility writes it: a calendar day, or a moment on its wall clock. */
+function dateBound(bound: string, settings: DateTimeSettings): string {
+  return /^\d{4}-\d{2}-\d{2}$/.test(bound)
+    ? formatDay(bound, settings)
+    : formatDateTime(bound, settings);
+}
+
 export function filterSummary(
   filters: TAuditLogFilters,
   userNames: Map<number, string>,
   facilityName: string | undefined,
+  settings: DateTimeSettings,
 ): string {
   const parts: string[] = [];
   if (filters.domains?.length)
@@ -63,8 +76,8 @@ export function filterSummary(
   }
   if (filters.facilityId !== undefined)
     parts.push(`Facility: ${facilityName ?? `#${filters.facilityId}`}`);
-  if (filters.startDate) parts.push(`From: ${filters.startDate}`);
-  if (filters.endDate) parts.push(`To: ${filters.endDate}`);
+  if (filters.startDate) parts.push(`From: ${dateBound(filters.startDate, settings)}`);
+  if (filters.endDate) parts.push(`To: ${dateBound(filters.endDate, settings)}`);
   return parts.join('; ');
 }
 
@@ -177,6 +190,7 @@ export function registerAuditLogRoutes({ app, db, permitPlan }: AppContext): voi
           filters.facilityId === undefined
             ? undefined
             : (await facilityDateTimeSettings(db, filters.facilityId)).name,
+          facility,
         ),
       });
       // Reading the trail out of the system is itself a recorded event.

@@ -282,6 +282,31 @@ describe('GET /api/v2/audit_logs/export', () => {
     expect(audit?.new_values.rows).toBe(4);
   });
 
+  it('prints its date filters in the facility’s date format, never as ISO dates', async () => {
+    await server.db.query(
+      `update facilities set timezone = 'Asia/Kolkata', date_format = 'DD-MM-YYYY',
+              time_format = 'HH:mm:ss' where id = $1`,
+      [plantA],
+    );
+    const res = await exportPdf(
+      `currentFacilityId=${plantA}&domains=Equipment&startDate=2026-01-02&endDate=2099-12-31`,
+    );
+    expect(res.status).toBe(200);
+    const { text } = await readPdfText(new Uint8Array(await res.arrayBuffer()));
+    const flat = text.replace(/\s+/g, ' ');
+    expect(flat).toContain('From: 02-01-2026; To: 31-12-2099');
+    expect(flat).not.toContain('2026-01-02');
+    expect(flat).not.toContain('2099-12-31');
+    // A moment as a bound is written on the facility's wall clock, with its time.
+    const moment = await exportPdf(
+      `currentFacilityId=${plantA}&domains=Equipment&startDate=2026-01-02T00:00:00Z`,
+    );
+    expect(moment.status).toBe(200);
+    const momentText = (await readPdfText(new Uint8Array(await moment.arrayBuffer()))).text;
+    expect(momentText.replace(/\s+/g, ' ')).toContain('From: 02-01-2026 05:30:00');
+    expect(forbiddenTextReport('Audit Logs.pdf', momentText)).toBe('');
+  });
+
   it('keeps answering other requests while a large export renders', async () => {
     await server.db.query(
       `insert into audit_log (chain, seq, plan_id, facility_id, user_id, user_name, domain, action,

@@ -80,7 +80,12 @@ export const auditLogKind: ReportKind = {
     const users = filters.userIds?.length ? await auditUsers(q, planId) : [];
     const names = new Map(users.map((u) => [u.id, `${u.firstName} ${u.lastName}`]));
     const data: Data = {
-      filters: filterSummary(filters, names, undefined),
+      filters: filterSummary(
+        filters,
+        names,
+        undefined,
+        await facilityDateTimeSettings(q, facilityId),
+      ),
       rows,
       names: await auditNames(q, planId, rows),
     };
