@@ -3,8 +3,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { TestBody } from '#server/test/facility-test-file.ts';
 import { ADMIN } from '#server/test/test-server.ts';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
-import { runKitOnApp } from './run-kit-app.ts';
-import { openModal, signInToFacility } from './ui.ts';
+import { browserApi, runKitOnApp } from './run-kit-app.ts';
+import { openModal, signInDialog, signInToFacility } from './ui.ts';
 import { allowRefusedRequest } from './browser-errors.ts';
 
 /*
@@ -17,10 +17,11 @@ import { allowRefusedRequest } from './browser-errors.ts';
 let app: AppUnderTest;
 let kit: Awaited<ReturnType<typeof runKitOnApp>>['kit'];
 let session: { token: string };
+let F: string;
 
 beforeAll(async () => {
   app = await startAppUnderTest();
-  ({ kit, session } = await runKitOnApp(app));
+  ({ kit, session, F } = await runKitOnApp(app));
 });
 afterAll(async () => {
   await app?.close();
@@ -96,4 +97,49 @@ it('shows a refused Submit in the deviations, and closes a deviation when QA sig
   await signWith(page, 'Sign and submit');
   await expect.poll(() => page.getByTestId('run-status').textContent()).toBe('Being approved');
   expect(await page.getByTestId('submit-refusal').count()).toBe(0);
+});
+
+it('refuses a closure proposal saved over a change another user made while it was open, then proposes it', async () => {
+  allowRefusedRequest(409, /\/deviations\/\d+/);
+  session.token = await app.server.login();
+  let run = await kit.inspectedRun(await kit.study(), '2026-11-03T08:00:00Z');
+  const gasket = (run.plan as TestBody[]).find((p) => p.samplingLocationName === 'Gasket')!;
+  run = (await kit.results(run, [kit.row(run, gasket.samplingLocationId as number, 3)])).body
+    .run as TestBody;
+  const raised = await kit.call('POST', `/runs/${run.id as number}/deviations`, {
+    kind: 'process',
+    title: 'Residue at the gasket',
+    samplingLocationId: gasket.samplingLocationId,
+  });
+  expect(raised.status, JSON.stringify(raised.body)).toBe(200);
+  const dev = (raised.body.run.deviations as TestBody[])[0]!;
+  const page = await app.open('/');
+  await signInToFacility(page);
+  await page.goto(`/runs/${run.id as number}`);
+  await page.getByRole('button', { name: 'Propose closure' }).click();
+  const form = openModal(page);
+  await form.getByLabel('Root cause').fill('Gasket groove not reached by the spray ball');
+  await form.getByLabel('Conclusion').fill('Clean again and repeat the run');
+  await form.getByLabel('Reason').fill('Closure proposed');
+
+  // Another user's change reaches the screen as a live update while the dialog is open.
+  const liveUpdate = page.waitForResponse(
+    (res) => res.request().method() === 'GET' && res.url().endsWith(`/runs/${run.id as number}`),
+  );
+  await browserApi(app, F)(page, 'POST', `/deviations/${dev.id as number}`, {
+    rootCause: 'Spray ball blocked',
+    reason: 'Found at the inspection',
+    version: dev.version,
+  });
+  await liveUpdate;
+  await form.getByRole('button', { name: 'Save and sign the proposal' }).click();
+  await page.getByText('Changed by someone else', { exact: true }).waitFor();
+  expect(await form.getByLabel('Root cause').inputValue()).toBe(
+    'Gasket groove not reached by the spray ball',
+  );
+  await form.getByRole('button', { name: 'Save and sign the proposal' }).click();
+  await signInDialog(page, 'submit', ADMIN.password);
+  await expect
+    .poll(() => page.getByTestId('deviation-status').textContent())
+    .toBe('Awaiting QA approval');
 });

@@ -4,7 +4,8 @@ import type { TestBody } from '#server/test/facility-test-file.ts';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import { investigateAndSubmit, qaApproves } from './investigation-flow.ts';
 import { browserApi, runKitOnApp } from './run-kit-app.ts';
-import { openModal, signInToFacility } from './ui.ts';
+import { openDrawer, openModal, signInToFacility } from './ui.ts';
+import { allowRefusedRequest } from './browser-errors.ts';
 
 /*
  * Issue 26, out-of-specification results on the run screen (FDA OOS guidance 2006/2022): a
@@ -85,4 +86,44 @@ it('takes a failed result through an approved investigation to an invalidated re
     supersededBy: retest!.id,
     invalidatedBy: { number: investigation.number },
   });
+});
+
+it('refuses to save an investigation over a change another user made while it was being written', async () => {
+  const { kit, session } = onApp;
+  session.token = await app.server.login();
+  const run = await kit.inspectedRun(await kit.study(), '2026-11-03T08:00:00Z');
+  const gasket = (run.plan as TestBody[]).find((p) => p.samplingLocationName === 'Gasket')!;
+  const entered = await kit.results(run, [kit.row(run, gasket.samplingLocationId as number, 3)]);
+  expect(entered.status, JSON.stringify(entered.body)).toBe(200);
+  const page = await app.open('/');
+  await signInToFacility(page);
+  await page.goto(`/runs/${run.id as number}`);
+  const card = page.locator('[aria-label="Location Gasket (Swab)"]');
+  await card.getByRole('button', { name: 'Open investigation' }).click();
+  const drawer = openDrawer(page);
+  await drawer.getByRole('button', { name: 'Write investigation' }).click();
+  const form = openModal(page);
+  await form.getByLabel('Findings').fill('Reinjection reads 10 % of limit.');
+  await form.getByLabel('Reason').fill('Phase I findings');
+
+  // Another user's findings reach the screen as a live update while the dialog is open: the
+  // save is made from the version the dialog opened on, so it is refused, not saved over them.
+  allowRefusedRequest(409, /\/investigations\/\d+/);
+  const now = (await api(page, 'GET', `/runs/${run.id as number}`)).run as TestBody;
+  const investigation = (now.investigations as TestBody[])[0]!;
+  const liveUpdate = page.waitForResponse(
+    (res) => res.request().method() === 'GET' && res.url().endsWith(`/runs/${run.id as number}`),
+  );
+  await api(page, 'POST', `/investigations/${investigation.id as number}`, {
+    findings: 'Column pressure drifted during the sequence.',
+    reason: 'Second analyst findings',
+    version: investigation.version,
+  });
+  await liveUpdate;
+  await form.getByRole('button', { name: 'Save investigation' }).click();
+  await page.getByText('Changed by someone else', { exact: true }).waitFor();
+  expect(await form.getByLabel('Findings').inputValue()).toBe('Reinjection reads 10 % of limit.');
+  // Told, the user saves again from the reloaded version.
+  await form.getByRole('button', { name: 'Save investigation' }).click();
+  await drawer.getByText('Reinjection reads 10 % of limit.').waitFor();
 });

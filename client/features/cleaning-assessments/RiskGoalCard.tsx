@@ -6,6 +6,7 @@ import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
 import { useDateFormat } from '#client/shared/use-date-format.ts';
 import { usePermissions } from '#client/shared/permissions.ts';
 import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
+import { useEditBase } from '#client/shared/use-edit-base.ts';
 import {
   cleaningAssessmentKeys,
   saveRiskGoal,
@@ -28,6 +29,9 @@ function GoalDialog({ goal, onClose }: { goal: RiskGoal; onClose: () => void }) 
   const scope = useFacilityScope();
   const queryClient = useQueryClient();
   const [form] = Form.useForm<GoalValues>();
+  // The goal's version when the dialog opened (0 before the first goal): a live update does not
+  // move it, so a goal set by someone else meanwhile is a conflict, not saved over.
+  const base = useEditBase(goal.version);
   return (
     <ReasonDialog<GoalValues>
       form={form}
@@ -44,9 +48,15 @@ function GoalDialog({ goal, onClose }: { goal: RiskGoal; onClose: () => void }) 
           maxRiskScore: values.maxRiskScore ?? null,
           minCoveragePercent: values.minCoveragePercent ?? null,
           reason: values.reason,
-          ...(goal.version > 0 ? { version: goal.version } : {}),
+          ...(base.version > 0 ? { version: base.version } : {}),
         });
         queryClient.setQueryData(cleaningAssessmentKeys.riskGoal(scope.facilityId), saved);
+      }}
+      onConflict={() => {
+        base.follow();
+        void queryClient.invalidateQueries({
+          queryKey: cleaningAssessmentKeys.riskGoal(scope.facilityId),
+        });
       }}
       onClose={onClose}
     >

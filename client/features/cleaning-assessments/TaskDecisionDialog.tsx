@@ -8,6 +8,7 @@ import {
 } from '#core/schemas/cleaning-assessments.schemas.ts';
 import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
 import { FacilityDateInput } from '#client/shared/facility-date-inputs.tsx';
+import { useEditBase } from '#client/shared/use-edit-base.ts';
 import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
 import {
   SignerProofField,
@@ -40,22 +41,24 @@ export function TaskDecisionDialog({ task, action, onClose }: TaskDecisionDialog
   const queryClient = useQueryClient();
   const [form] = Form.useForm<DecisionValues>();
   const isDismiss = action === 'dismiss';
+  // The task's version when the dialog opened: a live update of the list does not move it.
+  const base = useEditBase(task.version);
+  const reload = () =>
+    queryClient.invalidateQueries({ queryKey: cleaningAssessmentKeys.tasks(scope.facilityId) });
 
   async function decide(values: DecisionValues): Promise<void> {
     const justification = values.justification?.trim();
     await decideTask(scope, task.id, {
       action,
       ...signerProofOf(values),
-      version: task.version,
+      version: base.version,
       ...(justification ? { justification } : {}),
       ...(!isDismiss && values.proposedStudyType
         ? { proposedStudyType: values.proposedStudyType }
         : {}),
       ...(!isDismiss && values.dueDate ? { dueDate: values.dueDate } : {}),
     });
-    await queryClient.invalidateQueries({
-      queryKey: cleaningAssessmentKeys.tasks(scope.facilityId),
-    });
+    await reload();
   }
 
   return (
@@ -67,6 +70,10 @@ export function TaskDecisionDialog({ task, action, onClose }: TaskDecisionDialog
       initialValues={{ proposedStudyType: task.proposedStudyType, dueDate: task.dueDate }}
       askReason={false}
       onSubmit={decide}
+      onConflict={() => {
+        base.follow();
+        void reload();
+      }}
       onClose={onClose}
     >
       <Typography.Paragraph>

@@ -13,6 +13,7 @@ import {
   type TRun,
 } from '#core/schemas/verification.schemas.ts';
 import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
+import { useEditBase } from '#client/shared/use-edit-base.ts';
 import {
   invalidateRun,
   runCalls,
@@ -44,7 +45,10 @@ export function DeviationsPanel({
   const runOpen = (run.status === 'NotStarted' || run.status === 'InProgress') && !run.studyClosed;
   const canSign = permissions.can('ApprovalPolicy', 'Sign') && runOpen;
   const [adding, setAdding] = useState(false);
-  const [proposing, setProposing] = useState<TDeviation | null>(null);
+  // The deviation whose closure is being proposed, by id: it is read from the run as the run
+  // refetches, so a conflict's reload reaches the open dialog.
+  const [proposingId, setProposingId] = useState<number | null>(null);
+  const proposing = run.deviations.find((d) => d.id === proposingId) ?? null;
   const [signing, setSigning] = useState<{ deviation: TDeviation; action: TSignAction } | null>(
     null,
   );
@@ -88,7 +92,7 @@ export function DeviationsPanel({
                 deviation={deviation}
                 canEdit={canEdit}
                 canSign={canSign}
-                onPropose={() => setProposing(deviation)}
+                onPropose={() => setProposingId(deviation.id)}
                 onSign={(action) => setSigning({ deviation, action })}
               />
             ),
@@ -99,11 +103,12 @@ export function DeviationsPanel({
       {proposing ? (
         <ProposeClosure
           deviation={proposing}
+          onConflict={reload}
           onSaved={(saved) => {
-            setProposing(null);
+            setProposingId(null);
             setSigning({ deviation: saved, action: 'Submit' });
           }}
-          onClose={() => setProposing(null)}
+          onClose={() => setProposingId(null)}
         />
       ) : null}
       {signing ? (
@@ -273,10 +278,13 @@ type ClosureValues = Pick<DeviationEditBody, 'rootCause' | 'conclusion' | 'reaso
 function ProposeClosure(props: {
   deviation: TDeviation;
   onSaved: (deviation: TDeviation) => void;
+  onConflict: () => void;
   onClose: () => void;
 }) {
   const { deviation } = props;
   const [form] = Form.useForm<ClosureValues>();
+  // The deviation's version the typed entries start from: a live update does not move it.
+  const base = useEditBase(deviation.version);
   const save = useRunWrite((scope, body: DeviationEditBody) =>
     runCalls.editDeviation(scope, deviation.id, body),
   );
@@ -290,6 +298,10 @@ function ProposeClosure(props: {
       initialValues={{ rootCause: deviation.rootCause, conclusion: deviation.conclusion }}
       askReason
       onClose={props.onClose}
+      onConflict={() => {
+        base.follow();
+        props.onConflict();
+      }}
       onSubmit={async (values) => {
         const rootCause = values.rootCause?.trim() ?? null;
         const conclusion = values.conclusion?.trim() ?? null;
@@ -301,7 +313,7 @@ function ProposeClosure(props: {
           rootCause,
           conclusion,
           reason: values.reason,
-          version: deviation.version,
+          version: base.version,
         });
         props.onSaved(run.deviations.find((d) => d.id === deviation.id) ?? deviation);
       }}

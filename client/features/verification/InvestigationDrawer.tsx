@@ -11,6 +11,7 @@ import { ControlledRecordPanel } from '#client/shared/records/ControlledRecordPa
 import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
 import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
 import { verificationKeys } from '#client/shared/query-keys.ts';
+import { useEditBase } from '#client/shared/use-edit-base.ts';
 import {
   investigationCalls,
   useInvestigationWrite,
@@ -109,6 +110,11 @@ function WriteInvestigation(props: {
 }) {
   const { investigation } = props;
   const [form] = Form.useForm<WriteValues>();
+  // The investigation's version the typed entries start from: a live update does not move it.
+  // The dialog is mounted only while open, so each opening starts from the version then shown.
+  const base = useEditBase(investigation.version);
+  const scope = useFacilityScope();
+  const client = useQueryClient();
   const outcome = Form.useWatch('outcome', form);
   const save = useInvestigationWrite(props.run.id, (scope, body: InvestigationEditBody) =>
     investigationCalls.edit(scope, investigation.id, body),
@@ -129,6 +135,12 @@ function WriteInvestigation(props: {
         conclusion: investigation.conclusion,
       }}
       onClose={props.onClose}
+      onConflict={() => {
+        base.follow();
+        void client.invalidateQueries({
+          queryKey: verificationKeys.run(scope.facilityId, props.run.id),
+        });
+      }}
       onSubmit={(values) =>
         save.mutateAsync({
           findings: values.findings?.trim() ?? '',
@@ -139,7 +151,7 @@ function WriteInvestigation(props: {
             values.outcome === 'assignableCause' ? trimmed(values.causeDescription) : null,
           conclusion: trimmed(values.conclusion),
           reason: values.reason,
-          version: investigation.version,
+          version: base.version,
         })
       }
     >
