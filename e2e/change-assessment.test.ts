@@ -13,6 +13,8 @@ import {
   signInDialog,
 } from './ui.ts';
 import { seedTwoProducts } from './two-products.ts';
+import { browserApi } from './run-kit-app.ts';
+import { allowRefusedRequest } from './browser-errors.ts';
 
 let app: AppUnderTest;
 let page: Page;
@@ -285,4 +287,39 @@ it('an evaluation that moves no limit says why: the criterion that moved and the
   expect(await why.locator('tbody tr.ant-table-row').count()).toBe(1);
   const impact = page.getByRole('region', { name: 'Impact' });
   expect(await impact.locator('tbody tr.ant-table-row').count()).toBe(0);
+});
+
+it('an edit of the header after another user changed it (a live update) is a conflict, not saved over it', async () => {
+  await newAssessment('Gasket material of the blender', 'Policy change');
+  const id = Number(new URL(page.url()).pathname.split('/').pop());
+  const api = (method: string, body?: unknown) =>
+    browserApi(app, F)(page, method, `/change-assessments/${id}`, body);
+  await page.getByRole('button', { name: 'Edit', exact: true }).click();
+  const header = openModal(page);
+  await header.getByLabel('Title').fill('Gasket material of the blender, as I read it');
+  await header.getByLabel('Reason').fill('Title made precise');
+  // Another user retitles it meanwhile; the screen reads the assessment again while the dialog
+  // is open, and the dialog must still save from the version it opened on.
+  const now = (await api('GET')).changeAssessment as Record<string, unknown>;
+  const liveUpdate = page.waitForResponse(
+    (res) => res.request().method() === 'GET' && res.url().endsWith(`/change-assessments/${id}`),
+  );
+  await api('POST', {
+    title: 'Gasket material, retitled by QA',
+    changeType: now.changeType,
+    description: now.description,
+    mocId: now.mocId,
+    reason: 'Retitled by QA',
+    version: now.version,
+  });
+  await liveUpdate;
+  allowRefusedRequest(409, /\/change-assessments\/\d+/);
+  await header.getByRole('button', { name: 'Save', exact: true }).click();
+  await page.getByText('Changed by someone else', { exact: true }).waitFor();
+  expect(await header.getByLabel('Title').inputValue()).toBe(
+    'Gasket material of the blender, as I read it',
+  );
+  expect(((await api('GET')).changeAssessment as Record<string, unknown>).title).toBe(
+    'Gasket material, retitled by QA',
+  );
 });

@@ -199,16 +199,19 @@ describe('the approval policy editor', () => {
     await page.locator('.ant-card-small', { hasText: 'Step 2' }).waitFor();
     await page.getByRole('button', { name: 'Save approval policy' }).click();
     await confirmWithReason(page, 'QA review before approval');
+    // The form stays on screen: a second save goes from the version the first one made.
+    await page.getByLabel('Allow self-approval').click();
+    await page.getByRole('button', { name: 'Save approval policy' }).click();
+    await confirmWithReason(page, 'One person may sign both steps');
 
     const token = await app.server.login();
-    const res = await app.server.request<{ approvalPolicy: { steps: unknown[] } }>(
-      'GET',
-      `${facility.path}/approval_policies?documentType=SOP`,
-      { token },
-    );
+    const res = await app.server.request<{
+      approvalPolicy: { steps: unknown[]; allowSelfApproval: boolean };
+    }>('GET', `${facility.path}/approval_policies?documentType=SOP`, { token });
     expect(res.body.approvalPolicy.steps).toEqual([
       { order: 1, signerRole: 'Reviewer', roleIds: [], minSignatures: 1 },
       { order: 2, signerRole: 'Approver', roleIds: [], minSignatures: 1 },
     ]);
+    expect(res.body.approvalPolicy.allowSelfApproval).toBe(true);
   });
 });

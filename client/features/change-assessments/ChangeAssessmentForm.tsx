@@ -1,12 +1,16 @@
 import { Form, Input, Select } from 'antd';
+import { useQueryClient } from '@tanstack/react-query';
 import { CHANGE_TYPES, type TChangeAssessment } from '#core/schemas/change-assessments.schemas.ts';
 import { mocRecordsDef } from '#core/entities/defs/documents.def.ts';
 import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
 import { ReferenceSelect } from '#client/shared/master-data/ReferenceSelect.tsx';
 import {
   changeCalls,
+  changeKeys,
   useChangeWrite,
 } from '#client/shared/change-assessments/change-assessments-api.ts';
+import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
+import { useEditBase } from '#client/shared/use-edit-base.ts';
 import type { ChangeAssessmentCreate } from '#client/shared/change-assessments/change-assessments-api.ts';
 
 type HeaderValues = ChangeAssessmentCreate;
@@ -19,6 +23,10 @@ export function ChangeAssessmentForm(props: {
 }) {
   const { assessment } = props;
   const [form] = Form.useForm<HeaderValues>();
+  const scope = useFacilityScope();
+  const client = useQueryClient();
+  // The assessment's version when the dialog opened: a live update does not move it.
+  const base = useEditBase(assessment?.version ?? 0);
   const create = useChangeWrite(changeCalls.create);
   const edit = useChangeWrite(
     (scope, values: HeaderValues & { reason: string; version: number; id: number }) => {
@@ -32,7 +40,7 @@ export function ChangeAssessmentForm(props: {
       ? await edit.mutateAsync({
           ...body,
           reason: values.reason ?? '',
-          version: assessment.version,
+          version: base.version,
           id: assessment.id,
         })
       : await create.mutateAsync(body);
@@ -57,6 +65,13 @@ export function ChangeAssessmentForm(props: {
       }
       askReason={assessment !== null}
       onSubmit={save}
+      onConflict={() => {
+        base.follow();
+        if (assessment)
+          void client.invalidateQueries({
+            queryKey: changeKeys.detail(scope.facilityId, assessment.id),
+          });
+      }}
       onClose={props.onClose}
     >
       <Form.Item

@@ -1,4 +1,5 @@
 import { Form, Input, Select, Typography } from 'antd';
+import { useQueryClient } from '@tanstack/react-query';
 import {
   DECISION_LABELS,
   DECISIONS,
@@ -8,8 +9,11 @@ import {
 import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
 import {
   changeCalls,
+  changeKeys,
   useChangeWrite,
 } from '#client/shared/change-assessments/change-assessments-api.ts';
+import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
+import { useEditBase } from '#client/shared/use-edit-base.ts';
 import { decisionsFor } from '#client/shared/change-assessments/impact-format.ts';
 
 interface DecisionValues {
@@ -26,6 +30,10 @@ export function DecisionForm(props: {
 }) {
   const { items } = props;
   const [form] = Form.useForm<DecisionValues>();
+  const scope = useFacilityScope();
+  const client = useQueryClient();
+  // The assessment's version when the dialog opened: a live update does not move it.
+  const base = useEditBase(props.version);
   const decide = useChangeWrite((scope, values: DecisionValues) =>
     changeCalls.decide(scope, props.assessmentId, {
       decisions: decisionsFor(
@@ -33,7 +41,7 @@ export function DecisionForm(props: {
         values.decision,
         values.justification,
       ),
-      version: props.version,
+      version: base.version,
     }),
   );
   const only = items.length === 1 ? items[0] : undefined;
@@ -50,6 +58,12 @@ export function DecisionForm(props: {
       }
       askReason={false}
       onSubmit={(values) => decide.mutateAsync(values)}
+      onConflict={() => {
+        base.follow();
+        void client.invalidateQueries({
+          queryKey: changeKeys.detail(scope.facilityId, props.assessmentId),
+        });
+      }}
       onClose={props.onClose}
     >
       {only ? <Typography.Paragraph>{only.summary}</Typography.Paragraph> : null}

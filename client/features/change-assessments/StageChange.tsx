@@ -33,6 +33,8 @@ import { RecordPicker } from './RecordPicker.tsx';
 import { defOfChange, OP_LABELS, STAGEABLE_DEFS, stageAction } from './stage-target.ts';
 import type { StageOp } from './stage-target.ts';
 import { validatedValues } from '#client/shared/validated-values.ts';
+import { useEditBase } from '#client/shared/use-edit-base.ts';
+import { isApiError } from '#client/api/api-error.ts';
 
 /** What the picker chose: a record type, what to do and to which record (or a policy). */
 type Choice =
@@ -208,18 +210,29 @@ interface Restaged {
   values: Record<string, unknown>;
 }
 
-/** Sends a new staged change, or the new values of one staged before. */
+/**
+ * Sends a new staged change, or the new values of one staged before, at the assessment's version
+ * when the form opened (a live update does not move it; a conflict does, once it was said).
+ */
 function useStage(assessment: TChangeAssessment) {
-  return useChangeWrite(
+  const base = useEditBase(assessment.version);
+  const write = useChangeWrite(
     (scope, { body, changeId }: { body: Omit<StagedChangeBody, 'version'>; changeId?: number }) =>
       changeId === undefined
-        ? changeCalls.stage(scope, assessment.id, { ...body, version: assessment.version })
+        ? changeCalls.stage(scope, assessment.id, { ...body, version: base.version })
         : changeCalls.editChange(scope, assessment.id, changeId, {
             values: body.values ?? {},
             reason: body.reason,
-            version: assessment.version,
+            version: base.version,
           }),
   );
+  return {
+    mutateAsync: (variables: Parameters<typeof write.mutateAsync>[0]) =>
+      write.mutateAsync(variables).catch((error: unknown) => {
+        if (isApiError(error) && error.errName === 'VersionConflictError') base.follow();
+        throw error;
+      }),
+  };
 }
 
 function EntityStage(props: {

@@ -19,6 +19,7 @@ import {
 import { useRoles } from '#client/shared/roles/roles-api.ts';
 import { newStep, renumberSteps, stepsProblem } from './approval-steps.ts';
 import { validatedValues } from '#client/shared/validated-values.ts';
+import { useEditBase } from '#client/shared/use-edit-base.ts';
 
 interface PolicyValues {
   steps: TApprovalStep[];
@@ -61,6 +62,9 @@ function LoadedPolicyForm(props: {
   const [form] = Form.useForm<PolicyValues>();
   const [asking, setAsking] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
+  // The policy's version the form's steps start from: a live update does not move it; the
+  // user's own save or a conflict moves it on (the form stays on screen between saves).
+  const base = useEditBase(props.policy.version);
   const roleOptions = (roles.data ?? []).map((role) => ({ value: role.id, label: role.name }));
 
   async function ask(): Promise<void> {
@@ -79,24 +83,23 @@ function LoadedPolicyForm(props: {
         steps: renumberSteps(values.steps),
         allowSelfApproval: values.allowSelfApproval,
         reason,
-        version: props.policy.version,
+        version: base.version,
       });
       queryClient.setQueryData(
         recordsKeys.approvalPolicy(scope.facilityId, props.documentType),
         saved,
       );
+      base.follow();
       setAsking(false);
       void message.success(`Approval policy of ${props.documentType} saved`);
     } catch (error) {
       setAsking(false);
-      showSaveError(
-        error,
-        form,
-        () =>
-          void queryClient.invalidateQueries({
-            queryKey: recordsKeys.approvalPolicy(scope.facilityId, props.documentType),
-          }),
-      );
+      showSaveError(error, form, () => {
+        base.follow();
+        void queryClient.invalidateQueries({
+          queryKey: recordsKeys.approvalPolicy(scope.facilityId, props.documentType),
+        });
+      });
     }
   }
 

@@ -1,6 +1,10 @@
 import { Form, Input } from 'antd';
+import { useQueryClient } from '@tanstack/react-query';
 import type { TStudy } from '#core/schemas/verification.schemas.ts';
 import { ReasonDialog } from '../reason/ReasonDialog.tsx';
+import { studyKeys } from '../query-keys.ts';
+import { useFacilityScope } from '../master-data/use-facility-scope.ts';
+import { useEditBase } from '../use-edit-base.ts';
 import { studyCalls, useStudyWrite } from './studies-api.ts';
 
 interface HeaderValues {
@@ -9,11 +13,15 @@ interface HeaderValues {
   reason: string;
 }
 
-/** The study's header (title, description), changed with a reason at the version read. */
+/** The study's header (title, description), changed with a reason at the version opened. */
 export function EditStudyModal({ study, onClose }: { study: TStudy; onClose: () => void }) {
   const [form] = Form.useForm<HeaderValues>();
+  const { facilityId } = useFacilityScope();
+  const client = useQueryClient();
+  // The study's version when the dialog opened: a live update does not move it.
+  const base = useEditBase(study.controlled.version);
   const edit = useStudyWrite((scope, values: HeaderValues) =>
-    studyCalls.edit(scope, study.id, { ...values, version: study.controlled.version }),
+    studyCalls.edit(scope, study.id, { ...values, version: base.version }),
   );
   return (
     <ReasonDialog<HeaderValues>
@@ -25,6 +33,10 @@ export function EditStudyModal({ study, onClose }: { study: TStudy; onClose: () 
       initialValues={{ title: study.title, description: study.description }}
       askReason
       onSubmit={(values) => edit.mutateAsync({ ...values, description: values.description ?? '' })}
+      onConflict={() => {
+        base.follow();
+        void client.invalidateQueries({ queryKey: studyKeys.detail(facilityId, study.id) });
+      }}
       onClose={onClose}
     >
       <StudyTitleField />
