@@ -1,5 +1,6 @@
 import { DatePicker } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
+import { useMemo } from 'react';
 import {
   dateToWallClock,
   wallClockToDate,
@@ -8,6 +9,9 @@ import {
 import { useDateFormat } from '#client/shared/use-date-format.ts';
 
 /*
+ * The pickers' values are kept by their text (useMemo): a new dayjs object for the same moment,
+ * on any re-render such as a live update's refetch, set the text being typed back to the value.
+ *
  * Dates typed as the facility shows them (spec §2 "Display settings"): its date and time
  * formats, on its own wall clock. A time's form value is the UTC instant; the picker shows it
  * as the facility's wall clock (text read by dayjs as a zone-less time) and turns what is
@@ -35,6 +39,10 @@ export function FacilityDateTimeInput(props: {
 }) {
   const { settings } = useDateFormat();
   const zone = settings.timezone;
+  const value = useMemo(
+    () => (props.value ? dayjs(dateToWallClock(props.value, zone)) : null),
+    [props.value, zone],
+  );
   return (
     <DatePicker
       id={props.id}
@@ -43,7 +51,7 @@ export function FacilityDateTimeInput(props: {
       showTime
       style={{ width: 260 }}
       format={pickerFormats(settings).dateTime}
-      value={props.value ? dayjs(dateToWallClock(props.value, zone)) : null}
+      value={value}
       onChange={(value: Dayjs | null) =>
         props.onChange?.(
           value ? wallClockToDate(value.format(WALL_CLOCK), zone).toISOString() : null,
@@ -66,6 +74,7 @@ export function FacilityDateInput(props: {
   width?: number;
 }) {
   const { settings } = useDateFormat();
+  const value = useMemo(() => (props.value ? dayjs(props.value) : null), [props.value]);
   return (
     <DatePicker
       id={props.id}
@@ -73,8 +82,8 @@ export function FacilityDateInput(props: {
       size={props.size}
       style={{ width: props.width ?? 160 }}
       format={pickerFormats(settings).date}
-      value={props.value ? dayjs(props.value) : null}
-      onChange={(value: Dayjs | null) => props.onChange?.(value ? value.format(DAY) : null)}
+      value={value}
+      onChange={(day: Dayjs | null) => props.onChange?.(day ? day.format(DAY) : null)}
     />
   );
 }
