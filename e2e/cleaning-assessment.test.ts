@@ -8,8 +8,8 @@ import {
   choose,
   createViaApi,
   facilityApi,
+  facilityRecords,
   facilityCreator,
-  fillDateTime,
   openModal,
   signInToFacility,
 } from './ui.ts';
@@ -117,7 +117,17 @@ it('starts an assessment, follows it to done, finds a gap and dismisses its task
   await rowB.getByRole('button', { name: 'Accept' }).click();
   const accept = openModal(page);
   expect(await accept.getByLabel('Due date').inputValue()).toMatch(/^\d{2} [A-Z][a-z]{2}, \d{4}$/);
-  await fillDateTime(accept.getByLabel('Due date'), formatDay(later));
+  const due = accept.getByLabel('Due date');
+  await due.click();
+  await due.fill(formatDay(later));
+  // Another user's change arrives as a live update while the date is being typed: the dialog
+  // re-renders under it, and the typed text must survive until Enter.
+  const refetched = page.waitForResponse((res) => res.url().includes('/qualification-task?'));
+  const other = await facilityRecords(app, (await facilityApi(app)).path);
+  await other('apis', { name: `Drug Z ${Date.now()}`, pde: { value: 1, unit: 'ug' } });
+  await refetched;
+  await due.press('Enter');
+  await expect.poll(() => due.inputValue()).toBe(formatDay(later));
   await accept.getByLabel('Password').fill(ADMIN.password);
   await accept.getByRole('button', { name: 'Sign and accept' }).click();
   await expect.poll(() => page.getByRole('dialog').count(), { timeout: 10_000 }).toBe(0);
