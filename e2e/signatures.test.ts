@@ -186,8 +186,10 @@ describe('an SOP submitted by one user and approved by another', () => {
 
 describe('the approval policy editor', () => {
   it('saves a Reviewer step before the Approver step, with a reason, in the contract shape', async () => {
-    // Another sign-in of the same user ends the browser's session.
+    // Another sign-in of the same user ends the browser's session: a live update's refetch of
+    // the count or of the policy just then is refused.
     allowRefusedRequest(419, /\/signatures\/pending/);
+    allowRefusedRequest(419, /\/approval_policies/);
     const facility = await facilityApi(app);
     const page = await app.open('/');
     await signInToFacility(page);

@@ -3,7 +3,7 @@ import { cleanup, configure, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { App, ConfigProvider } from 'antd';
 import type { ReactElement } from 'react';
-import { afterEach, expect, vi } from 'vitest';
+import { afterAll, afterEach, expect, vi } from 'vitest';
 import { API_BASE } from '#client/api/http-client.ts';
 import { storeFacility, storeLogin } from '#client/session/session-store.ts';
 import { theme } from '#client/theme.ts';
@@ -165,3 +165,8 @@ afterEach(() => {
   calls.length = 0;
   expect(missed, 'calls the fake server could not answer').toEqual([]);
 });
+
+// React's scheduler runs its work from a setImmediate: work queued as a file's last test ends
+// (an unmount's effects) ran once after the simulated window was gone, an uncaught "window is
+// not defined" that failed a CI run. The file ends only after such work has run.
+afterAll(() => new Promise<void>((resolve) => setTimeout(resolve, 50)));
