@@ -4,13 +4,14 @@ import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import { ADMIN } from '#server/test/test-server.ts';
 import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import {
+  changeArrivingLive,
   choose,
   facilityApi,
   facilityRecords,
   openDrawer,
   openModal,
-  signInToFacility,
   signInDialog,
+  signInToFacility,
 } from './ui.ts';
 import { seedTwoProducts } from './two-products.ts';
 import { browserApi } from './run-kit-app.ts';
@@ -301,18 +302,16 @@ it('an edit of the header after another user changed it (a live update) is a con
   // Another user retitles it meanwhile; the screen reads the assessment again while the dialog
   // is open, and the dialog must still save from the version it opened on.
   const now = (await api('GET')).changeAssessment as Record<string, unknown>;
-  const liveUpdate = page.waitForResponse(
-    (res) => res.request().method() === 'GET' && res.url().endsWith(`/change-assessments/${id}`),
+  await changeArrivingLive(page, `/change-assessments/${id}`, () =>
+    api('POST', {
+      title: 'Gasket material, retitled by QA',
+      changeType: now.changeType,
+      description: now.description,
+      mocId: now.mocId,
+      reason: 'Retitled by QA',
+      version: now.version,
+    }),
   );
-  await api('POST', {
-    title: 'Gasket material, retitled by QA',
-    changeType: now.changeType,
-    description: now.description,
-    mocId: now.mocId,
-    reason: 'Retitled by QA',
-    version: now.version,
-  });
-  await liveUpdate;
   allowRefusedRequest(409, /\/change-assessments\/\d+/);
   await header.getByRole('button', { name: 'Save', exact: true }).click();
   await page.getByText('Changed by someone else', { exact: true }).waitFor();

@@ -5,11 +5,12 @@ import { ADMIN } from '#server/test/test-server.ts';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import {
   browserToken,
+  changeArrivingLive,
   choose,
   createViaApi,
   facilityApi,
-  facilityRecords,
   facilityCreator,
+  facilityRecords,
   openModal,
   signInToFacility,
 } from './ui.ts';
@@ -122,10 +123,10 @@ it('starts an assessment, follows it to done, finds a gap and dismisses its task
   await due.fill(formatDay(later));
   // Another user's change arrives as a live update while the date is being typed: the dialog
   // re-renders under it, and the typed text must survive until Enter.
-  const refetched = page.waitForResponse((res) => res.url().includes('/qualification-task?'));
   const other = await facilityRecords(app, (await facilityApi(app)).path);
-  await other('apis', { name: `Drug Z ${Date.now()}`, pde: { value: 1, unit: 'ug' } });
-  await refetched;
+  await changeArrivingLive(page, /\/qualification-task\?/, () =>
+    other('apis', { name: `Drug Z ${Date.now()}`, pde: { value: 1, unit: 'ug' } }),
+  );
   await due.press('Enter');
   await expect.poll(() => due.inputValue()).toBe(formatDay(later));
   await accept.getByLabel('Password').fill(ADMIN.password);

@@ -4,7 +4,7 @@ import type { TestBody } from '#server/test/facility-test-file.ts';
 import { ADMIN } from '#server/test/test-server.ts';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import { browserApi, runKitOnApp } from './run-kit-app.ts';
-import { openModal, signInDialog, signInToFacility } from './ui.ts';
+import { changeArrivingLive, openModal, signInDialog, signInToFacility } from './ui.ts';
 import { allowRefusedRequest } from './browser-errors.ts';
 
 /*
@@ -123,15 +123,13 @@ it('refuses a closure proposal saved over a change another user made while it wa
   await form.getByLabel('Reason').fill('Closure proposed');
 
   // Another user's change reaches the screen as a live update while the dialog is open.
-  const liveUpdate = page.waitForResponse(
-    (res) => res.request().method() === 'GET' && res.url().endsWith(`/runs/${run.id as number}`),
+  await changeArrivingLive(page, `/runs/${run.id as number}`, () =>
+    browserApi(app, F)(page, 'POST', `/deviations/${dev.id as number}`, {
+      rootCause: 'Spray ball blocked',
+      reason: 'Found at the inspection',
+      version: dev.version,
+    }),
   );
-  await browserApi(app, F)(page, 'POST', `/deviations/${dev.id as number}`, {
-    rootCause: 'Spray ball blocked',
-    reason: 'Found at the inspection',
-    version: dev.version,
-  });
-  await liveUpdate;
   await form.getByRole('button', { name: 'Save and sign the proposal' }).click();
   await page.getByText('Changed by someone else', { exact: true }).waitFor();
   expect(await form.getByLabel('Root cause').inputValue()).toBe(

@@ -241,3 +241,22 @@ export async function signInDialog(page: Page, action: string, password: string)
   await dialog.getByLabel('Password').fill(password);
   await dialog.getByRole('button', { name: `Sign and ${action.toLowerCase()}` }).click();
 }
+
+/**
+ * Makes another user's change (through the API) while a form is open, and waits until the page
+ * has read `read` again: the live update that re-renders the form under what is being typed.
+ * A string is the path's end; a RegExp is tested against the whole address.
+ */
+export async function changeArrivingLive(
+  page: Page,
+  read: string | RegExp,
+  change: () => Promise<unknown>,
+): Promise<void> {
+  const reread = page.waitForResponse(
+    (res) =>
+      res.request().method() === 'GET' &&
+      (typeof read === 'string' ? res.url().endsWith(read) : read.test(res.url())),
+  );
+  await change();
+  await reread;
+}

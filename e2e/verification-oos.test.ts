@@ -4,7 +4,7 @@ import type { TestBody } from '#server/test/facility-test-file.ts';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import { investigateAndSubmit, qaApproves } from './investigation-flow.ts';
 import { browserApi, runKitOnApp } from './run-kit-app.ts';
-import { openDrawer, openModal, signInToFacility } from './ui.ts';
+import { changeArrivingLive, openDrawer, openModal, signInToFacility } from './ui.ts';
 import { allowRefusedRequest } from './browser-errors.ts';
 
 /*
@@ -111,15 +111,13 @@ it('refuses to save an investigation over a change another user made while it wa
   allowRefusedRequest(409, /\/investigations\/\d+/);
   const now = (await api(page, 'GET', `/runs/${run.id as number}`)).run as TestBody;
   const investigation = (now.investigations as TestBody[])[0]!;
-  const liveUpdate = page.waitForResponse(
-    (res) => res.request().method() === 'GET' && res.url().endsWith(`/runs/${run.id as number}`),
+  await changeArrivingLive(page, `/runs/${run.id as number}`, () =>
+    api(page, 'POST', `/investigations/${investigation.id as number}`, {
+      findings: 'Column pressure drifted during the sequence.',
+      reason: 'Second analyst findings',
+      version: investigation.version,
+    }),
   );
-  await api(page, 'POST', `/investigations/${investigation.id as number}`, {
-    findings: 'Column pressure drifted during the sequence.',
-    reason: 'Second analyst findings',
-    version: investigation.version,
-  });
-  await liveUpdate;
   await form.getByRole('button', { name: 'Save investigation' }).click();
   await page.getByText('Changed by someone else', { exact: true }).waitFor();
   expect(await form.getByLabel('Findings').inputValue()).toBe('Reinjection reads 10 % of limit.');

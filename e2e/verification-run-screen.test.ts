@@ -6,7 +6,7 @@ import type { TestBody } from '#server/test/facility-test-file.ts';
 import { ADMIN } from '#server/test/test-server.ts';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import { browserApi, runKitOnApp } from './run-kit-app.ts';
-import { choose, openModal, signInToFacility } from './ui.ts';
+import { changeArrivingLive, choose, openModal, signInToFacility } from './ui.ts';
 import { allowRefusedRequest } from './browser-errors.ts';
 
 /*
@@ -134,19 +134,15 @@ it('corrects a saved result on the run screen: the new judgement shown; a confli
   const other = (now.results as TestBody[]).find(
     (r) => r.samplingLocationId === gasket.samplingLocationId,
   )!;
-  const runRead = () =>
-    page.waitForResponse(
-      (res) => res.request().method() === 'GET' && res.url().endsWith(`/runs/${run.id as number}`),
-    );
   // The other correction reaches this screen as a live update: the run is read again while the
   // dialog is open, and the dialog must still save from the version it opened on.
-  const liveUpdate = runRead();
-  await api(page, 'POST', `/results/${other.id as number}`, {
-    rawValue: (gasket.limit as number) * 0.3,
-    reason: 'Corrected at the lab',
-    version: other.version,
-  });
-  await liveUpdate;
+  await changeArrivingLive(page, `/runs/${run.id as number}`, () =>
+    api(page, 'POST', `/results/${other.id as number}`, {
+      rawValue: (gasket.limit as number) * 0.3,
+      reason: 'Corrected at the lab',
+      version: other.version,
+    }),
+  );
   const reloaded = page.waitForResponse(
     (res) => res.request().method() === 'GET' && res.url().endsWith(`/runs/${run.id as number}`),
   );
