@@ -28,13 +28,23 @@ async function progressOf(id: string): Promise<TJobProgress | null> {
   return row?.job_progress ?? null;
 }
 
-const bossJob = async (id: string) =>
+const bossJobNow = async (id: string) =>
   (
     await db.query<{ state: string; retry_count: number }>(
       'select state::text as state, retry_count from pgboss.job where id = $1',
       [id],
     )
   )[0];
+
+/**
+ * The queue's own row once it left `active`: the worker completes it in pg-boss after the
+ * handler's transaction marked the job done, so the job's progress can read done a moment first.
+ */
+const bossJob = (id: string) =>
+  until(
+    () => bossJobNow(id),
+    (job) => job?.state !== 'active',
+  );
 
 /** A pino-like logger that keeps what it was told. */
 function collectingLog() {
