@@ -17,6 +17,7 @@ import { changeoverDecision } from './changeover.ts';
 import { signatureKey } from '#server/records/signature-binding.ts';
 import { registerSignedAct } from '#server/records/signature-write.ts';
 import {
+  earlierReleaseSignatures,
   listEquipmentStatus,
   listTrainStatus,
   readLogbook,
@@ -37,7 +38,11 @@ export function registerEquipmentStatusRoutes(
 ): void {
   const r = typed(app);
   // A release is an electronic signature among the others (GET signatures, the audit verify).
-  registerSignedAct('EquipmentRelease', { resource: 'Equipment', signedContent: releasesSigned });
+  registerSignedAct('EquipmentRelease', {
+    resource: 'Equipment',
+    signedContent: releasesSigned,
+    earlierSignatures: earlierReleaseSignatures,
+  });
   const signing = {
     config,
     key: () => signatureKey(config, (message) => app.log.warn(message)),
