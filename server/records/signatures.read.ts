@@ -84,9 +84,8 @@ export async function checkedSignatures(
         : (bindings.get(row.id) ?? null);
     return { ...toSignature(row), valid: problem === null, problem };
   });
-  const earlier = await earlierSignatures(q, where);
-  if (earlier.length === 0) return checked;
-  return [...earlier, ...checked].sort((a, b) => a.signedAt.localeCompare(b.signedAt));
+  // Made before the signatures kept them, they come before every kept one: oldest first.
+  return [...(await earlierSignatures(q, where)), ...checked];
 }
 
 /** The signatures signed acts made before the signatures kept them (signature-write.ts). */
