@@ -430,6 +430,22 @@ describe('the equipment logbook', () => {
       await setBatch(null);
     }
     expect(await verify()).toEqual([]);
+    // Its signer changed behind the application: no row of the audit chain binds it any more.
+    const [someoneElse] = await t.server.db.query<{ id: number }>(
+      'select id from users where id <> $1 order by id limit 1',
+      [admin.userId!],
+    );
+    const setSigner = (userId: number) =>
+      behind('update equipment_logbook set recorded_by = $2 where id = $1', [earlier.id, userId]);
+    await setSigner(someoneElse!.id);
+    try {
+      expect((await verify()).map((s) => [s.id, s.problem])).toEqual([
+        [-earlier.id, 'no_chain_entry'],
+      ]);
+    } finally {
+      await setSigner(admin.userId!);
+    }
+    expect(await verify()).toEqual([]);
 
     // An entry written into the table by other means, with no audit row binding it, is listed
     // but never valid.

@@ -197,11 +197,11 @@ function earlierReleaseHash(r: LogbookRow & { facility_id: number }): string {
  * name, the meaning and the content hash, and no signature row): listed among the item's
  * signatures, each checked again on every read as strictly as it can be (21 CFR 11.70). It is
  * valid only when its stored entry still hashes to what was signed ('record_changed' otherwise)
- * and the audit hash chain holds the entry's Released row, written in the same transaction,
- * with the same printed name, meaning and hash ('no_chain_entry' otherwise): the binding those
- * signatures had (no MAC was made then, so none is claimed). With no row of their own, their id
- * is the negated id of their entry; `versionNumber` counts the item's releases as signRelease
- * does.
+ * and the audit hash chain holds the entry's Released row, written in the same transaction by
+ * the same user, with the same printed name, meaning, hash and reason ('no_chain_entry'
+ * otherwise): the binding those signatures had (no MAC was made then, so none is claimed). With
+ * no row of their own, their id is the negated id of their entry; `versionNumber` counts the
+ * item's releases as signRelease does.
  */
 export async function earlierReleaseSignatures(
   q: Queryable,
@@ -215,6 +215,7 @@ export async function earlierReleaseSignatures(
       audit_hash: string | null;
       audit_name: string | null;
       audit_meaning: string | null;
+      audit_reason: string | null;
     }
   >(
     `select * from (
@@ -228,7 +229,7 @@ export async function earlierReleaseSignatures(
      left join lateral (
        select a.new_values ->> 'contentHash' as audit_hash,
               a.new_values ->> 'printedName' as audit_name,
-              a.new_values ->> 'meaning' as audit_meaning
+              a.new_values ->> 'meaning' as audit_meaning, a.reason as audit_reason
          from audit_log a
         where a.user_id = l.recorded_by
           -- The entry's transaction began (the audit row's time) at most a day before its insert.
@@ -245,7 +246,8 @@ export async function earlierReleaseSignatures(
     const bound =
       r.audit_hash === hash &&
       r.audit_name === r.signer_printed_name &&
-      r.audit_meaning === r.signature_meaning;
+      r.audit_meaning === r.signature_meaning &&
+      r.audit_reason === r.reason;
     const problem =
       earlierReleaseHash(r) !== hash ? 'record_changed' : bound ? null : 'no_chain_entry';
     return {
