@@ -2,19 +2,24 @@
 // items made over HTTP, then ENTRIES logbook entries spread over them (each item cycling
 // through cleaning, release, use; a few blocked), written straight into the append-only table
 // as the app role may (INSERT), and each item's fold kept as the write path keeps it; then
-// GET {F}/equipment-status read READS times. Prints p50/p99.
-// Runs on the PostgreSQL server at 127.0.0.1:5432 (or BENCH_PG_URL) only, the app in this
-// process: the entries are inserted by SQL beside it.
+// GET {F}/equipment-status read READS times. Prints p50/p95/p99.
+// Runs on PGlite (unless SKIP_PGLITE=1), then on PostgreSQL: with DATABASE_URL and
+// DATABASE_OWNER_URL set (scripts/ci-pg-roles.mjs) a database of its own created and migrated by
+// the owner and served as the app's least-privilege role, as in production; otherwise on the
+// server at 127.0.0.1:5432 (or BENCH_PG_URL) as its superuser. The app runs in this process:
+// the entries are inserted by SQL beside it, through the app's own connection.
 //   npm run bench:equipment-status
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { loadConfig } from '#server/config.ts';
+import type { Db } from '#server/db/db.ts';
 import { migrateAsOwner } from '#server/db/migrate-owner.ts';
 import { openDatabase } from '#server/db/open.ts';
 import { seedFirstStart } from '#server/db/seed.ts';
 import { keepFolds } from '#server/modules/equipment-status/logbook.read.ts';
+import { withDatabase } from '#server/test/test-db-urls.ts';
 import { admin, facilityCaller, signIn, type BenchBody } from './bench-fixture.ts';
 import { percentile } from './verification-fixture.ts';
 
@@ -25,17 +30,14 @@ const READS = Number(process.env.READS ?? 50);
 /** One cycle of an item's log; the n-th entry of an item is CYCLE[n % 5]. */
 const CYCLE = ['CleaningStarted', 'CleaningEnded', 'Released', 'UseStarted', 'UseEnded'];
 
-async function seedEntries(url: string, facilityId: number) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const users = await client.query<{ id: number }>('select id from users where email = $1', [
-      admin.ADMIN_EMAIL,
-    ]);
-    // Entries an hour apart per item, the n-th of an item the CYCLE's n-th; every 50th item is
-    // blocked at its end. Released entries carry the meaning the table requires of them.
-    await client.query(
-      `insert into equipment_logbook (facility_id, equipment_id, event, occurred_at, product_id,
+async function seedEntries(db: Db, facilityId: number) {
+  const users = await db.query<{ id: number }>('select id from users where email = $1', [
+    admin.ADMIN_EMAIL,
+  ]);
+  // Entries an hour apart per item, the n-th of an item the CYCLE's n-th; every 50th item is
+  // blocked at its end. Released entries carry the meaning the table requires of them.
+  await db.query(
+    `insert into equipment_logbook (facility_id, equipment_id, event, occurred_at, product_id,
          batch, clean_hold_hours, dirty_hold_hours, hold_source, signature_meaning,
          signer_printed_name, signed_content_hash, recorded_by)
        select $1, e.id, ev.event, now() - make_interval(hours => ($3::int / $4::int) - k),
@@ -54,35 +56,39 @@ async function seedEntries(url: string, facilityId: number) {
          cross join lateral (select case when e.n % 50 = 0 and k = ($3::int / $4::int) - 1
                                          then 'Blocked' else ($5::text[])[((k + e.n) % 5) + 1] end as event) ev
         order by e.id, k`,
-      [facilityId, users.rows[0]!.id, ENTRIES, ITEMS, CYCLE],
-    );
-    const [{ count }] = (
-      await client.query<{ count: string }>(
-        'select count(*) from equipment_logbook where facility_id = $1',
-        [facilityId],
-      )
-    ).rows as [{ count: string }];
-    return Number(count);
-  } finally {
-    await client.end();
-  }
+    [facilityId, users[0]!.id, ENTRIES, ITEMS, CYCLE],
+  );
+  const [{ count }] = (await db.query<{ count: string }>(
+    'select count(*) from equipment_logbook where facility_id = $1',
+    [facilityId],
+  )) as [{ count: string }];
+  return Number(count);
+}
+
+/** Where the bench runs: PGlite, or a PostgreSQL database as the app's role and its owner. */
+interface Target {
+  label: string;
+  appUrl?: string;
+  ownerUrl?: string;
 }
 
 /**
- * The app in this process over the database at `url`, migrated and seeded as on a first start
- * (this bench seeds by SQL, so it needs the database, not a separate server process).
+ * The app in this process over the target's database, migrated (by the owner when there is one)
+ * and seeded as on a first start (this bench seeds by SQL, so it needs the database, not a
+ * separate server process).
  */
-async function startApp(url: string) {
+async function startApp(target: Target) {
   const dataDir = mkdtempSync(join(tmpdir(), 'carryover-bench-'));
   const config = loadConfig({
     ...admin,
     DATA_DIR: dataDir,
-    DATABASE_URL: url,
+    ...(target.appUrl ? { DATABASE_URL: target.appUrl } : {}),
+    ...(target.ownerUrl ? { DATABASE_OWNER_URL: target.ownerUrl } : {}),
     SERVE_CLIENT: 'false',
     LOG_LEVEL: 'warn',
     API_RATE_LIMIT_MAX: '1000000000',
   });
-  const db = await openDatabase({ databaseUrl: url, dataDir, poolSize: 10 });
+  const db = await openDatabase({ databaseUrl: target.appUrl, dataDir, poolSize: 10 });
   await migrateAsOwner(db, config);
   await seedFirstStart(db, config);
   const { buildApp } = await import('#server/app.ts');
@@ -101,8 +107,8 @@ async function startApp(url: string) {
   };
 }
 
-async function run(url: string): Promise<void> {
-  const server = await startApp(url);
+async function run(target: Target): Promise<void> {
+  const server = await startApp(target);
   try {
     const { token, facility } = await signIn(server.url);
     const F = facility(1);
@@ -112,7 +118,7 @@ async function run(url: string): Promise<void> {
         name: `Bench item ${i}`,
         surfaceArea: { value: 1, unit: 'sqm' },
       });
-    const entries = await seedEntries(url, 1);
+    const entries = await seedEntries(server.db, 1);
     // What the write path keeps beside each item's log after its last entry.
     await keepFolds(server.db, 1, null);
     const ms: number[] = [];
@@ -126,24 +132,42 @@ async function run(url: string): Promise<void> {
     const states = new Map<string, number>();
     for (const item of last.items as BenchBody[])
       states.set(item.state, (states.get(item.state) ?? 0) + 1);
+    const at = (p: number) => `p${p} ${percentile(sorted, p).toFixed(1)} ms`;
     console.log(
-      `PostgreSQL: GET equipment-status (${(last.items as unknown[]).length} items, ${entries} entries; ${[...states].map(([s, n]) => `${s} ${n}`).join(', ')}), ${READS} reads: p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms`,
+      `${target.label}: GET equipment-status (${(last.items as unknown[]).length} items, ${entries} entries; ${[...states].map(([s, n]) => `${s} ${n}`).join(', ')}), ${READS} reads: ${[50, 95, 99].map(at).join(', ')}`,
     );
   } finally {
     await server.stop();
   }
 }
 
-const base = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
-const client = new pg.Client({ connectionString: `${base}/postgres` });
+if (process.env.SKIP_PGLITE !== '1') await run({ label: 'PGlite' });
+
+// With the two roles the owner creates the database; otherwise the server's superuser does.
+const appUrl = process.env.DATABASE_URL;
+const ownerUrl = process.env.DATABASE_OWNER_URL;
+const twoRoles = Boolean(appUrl && ownerUrl);
+const base = twoRoles
+  ? ownerUrl!
+  : `${process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432'}/postgres`;
+const client = new pg.Client({ connectionString: withDatabase(base, 'postgres') });
 await client.connect();
 const name = `carryover_bench_${Date.now()}`;
 await client.query(`create database ${name}`);
 try {
-  await run(`${base}/${name}`);
+  await run(
+    twoRoles
+      ? {
+          label: 'PostgreSQL (owner and app roles)',
+          appUrl: withDatabase(appUrl!, name),
+          ownerUrl: withDatabase(ownerUrl!, name),
+        }
+      : { label: 'PostgreSQL', appUrl: withDatabase(base, name) },
+  );
 } finally {
   // KEEP_DB=1 leaves the database for a look at its plans afterwards (EXPLAIN, psql).
   if (process.env.KEEP_DB === '1') console.log(`PostgreSQL: database ${name} kept`);
-  else await client.query(`drop database if exists ${name} with (force)`);
+  // The owner may not end other sessions (force); the app's are closed by now.
+  else await client.query(`drop database if exists ${name}${twoRoles ? '' : ' with (force)'}`);
   await client.end();
 }

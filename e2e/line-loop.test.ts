@@ -6,31 +6,40 @@ import { ADMIN } from '#server/test/test-server.ts';
 import { signIn, type AppUnderTest, startAppUnderTest } from './app-under-test.ts';
 import { allowRefusedRequest } from './browser-errors.ts';
 import { runKitOnApp } from './run-kit-app.ts';
+import { enterPlanResults, recordCleaningEvent, recordPassInspection } from './run-screen.ts';
 import {
   browserToken,
   choose,
   discardQuestion,
   facilityApi,
+  followLink,
   openDrawer,
   openModal,
+  signInDialog,
   signInToFacility,
 } from './ui.ts';
 
 /*
- * Issue 31, the loop at the line: a batch of A ends on E1, the operator cleans it and names the
- * verification run whose results passed, the next batch is held until a second person signs the
- * release, and then starts. The run (results entered, submitted and approved) and the first
- * batch are set up through the app's own writes; the run screens have their own tests.
+ * Issue 31, the loop at the line: a batch of A ends on E1 and the operator cleans it; the
+ * verification run of that cleaning is entered on its run screen as it is done at the line (the
+ * cleaning event, the visual inspection, a sample and its result at every planned location),
+ * submitted by the operator and approved by QA, each with a signature; the operator records the
+ * cleaning's end with that run, the next batch is held until a second person signs the release,
+ * and then starts. The study (from its approved protocol) and the first batch are set up through
+ * the app's own writes.
  */
 
 let app: AppUnderTest;
 let F: string;
-// The run as people pick and read it: its study ('ST-0001 · title') and number.
+let studyId: number;
+// The study as people pick and read it: 'ST-0001 · title', and its number.
 let studyLabel: string;
-let runNumber: number;
 let studyNumber: string;
+let runId: number;
+let runNumber: number;
 let e1: number;
 let operator: Page;
+let operatorPassword: string;
 let qa: Page;
 
 const LOGBOOK = /\/equipment\/\d+\/logbook/;
@@ -39,12 +48,10 @@ beforeAll(async () => {
   app = await startAppUnderTest();
   const started = await runKitOnApp(app);
   F = started.F;
-  const run = await started.kit.completedRun(await started.kit.study());
-  expect(run.releaseFlag).toBe('CAN_BE_RELEASED');
-  const study = (await started.kit.ok('GET', `/studies/${run.studyId as number}`)) as TestBody;
+  studyId = await started.kit.study();
+  const study = (await started.kit.ok('GET', `/studies/${studyId}`)) as TestBody;
   studyNumber = study.number as string;
   studyLabel = `${studyNumber} · ${study.title as string}`;
-  runNumber = run.sequence as number;
   const { id: facilityId } = await facilityApi(app);
   const [item] = await app.server.db.query<{ id: number }>(
     `select id from equipment where facility_id = $1 and name = 'E1'`,
@@ -62,6 +69,7 @@ beforeAll(async () => {
     roleName: 'Line operator',
     permissions: fullPermissionMap(),
   });
+  operatorPassword = user.password;
   const log = async (token: string, body: TestBody) => {
     const res = await app.server.request('POST', `${F}/equipment/${e1}/logbook`, { token, body });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -76,13 +84,22 @@ beforeAll(async () => {
   operator = await app.open('/');
   await signIn(operator, user.username, user.password);
   await operator.getByRole('button', { name: 'Logout' }).waitFor();
-  // QA, who releases: the administrator (their sign-in ends the API session used above).
+  // QA, who approves and releases: the administrator (their sign-in ends the API session above).
   qa = await app.open('/');
   await signInToFacility(qa);
 });
 afterAll(async () => {
   await app?.close();
 });
+
+/** The run as the operator's session reads it (what to sample, and each location's limit). */
+async function runAsRead(): Promise<TestBody> {
+  const res = await app.server.request<{ run: TestBody }>('GET', `${F}/runs/${runId}`, {
+    token: await browserToken(operator),
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.run;
+}
 
 async function openBoard(page: Page): Promise<Locator> {
   await page
@@ -104,7 +121,7 @@ async function recording(card: Locator, event: string): Promise<Locator> {
 }
 
 describe('the loop at the line', () => {
-  it('ends the batch and records the cleaning with its verification run', async () => {
+  it('ends the batch and starts the cleaning', async () => {
     const card = await openBoard(operator);
     await expect.poll(() => stateOf(card)).toBe('In use');
     await (await recording(card, 'Use ended')).getByRole('button', { name: 'Record' }).click();
@@ -115,6 +132,68 @@ describe('the loop at the line', () => {
     )
       .getByRole('button', { name: 'Record' })
       .click();
+    await expect.poll(() => stateOf(card)).toBe('Cleaning');
+  });
+
+  it('samples the cleaned item and enters the results on the run screen, submitted by signing', async () => {
+    await operator.goto(`/studies/${studyId}`);
+    await operator.getByRole('button', { name: 'Add run' }).click();
+    const added = operator.getByText(/^Run \d+ added$/);
+    runNumber = Number(/\d+/.exec((await added.textContent()) ?? '')![0]);
+    await followLink(
+      operator.getByRole('link', { name: `Run ${runNumber}`, exact: true }),
+      /\/runs\/\d+$/,
+    );
+    runId = Number(new URL(operator.url()).pathname.split('/').pop());
+    await operator.getByRole('heading', { name: `Run ${runNumber}` }).waitFor();
+
+    // The cleaning, the visual inspection by the pinned checklist, then a swab at every planned
+    // location: its own number, and a result at a fifth of the limit.
+    await recordCleaningEvent(operator, {
+      started: '02 Nov, 2026 08:00',
+      ended: '02 Nov, 2026 10:00',
+      dirtyHoldHours: 12,
+      reason: 'Cleaning after A-0001',
+    });
+    const run = await runAsRead();
+    await recordPassInspection(operator, run.inspection.settings.checklist as TestBody[], 800);
+    await expect.poll(() => operator.getByTestId('inspection-result').textContent()).toBe('Pass');
+    const plan = run.plan as TestBody[];
+    expect(plan.map((row) => row.samplingLocationName)).toEqual(['Valve', 'Gasket']);
+    await enterPlanResults(operator, plan, 0.2, (row) => `S-${runId}-${row.samplingLocationName}`);
+    await operator.getByRole('button', { name: 'Save results' }).click();
+    await expect
+      .poll(() => operator.getByTestId('run-verdict').textContent())
+      .toBe('Verdict: Pass');
+    await expect
+      .poll(() => operator.getByTestId('release-flag').textContent())
+      .toBe('Can be released');
+    // The saved judgement is the server's, the steel valve's 80 % recovery applied.
+    await expect
+      .poll(() => operator.getByTestId('judgement').allTextContents())
+      .toEqual(['Pass 25.0 % of limit', 'Pass 20.0 % of limit']);
+    const saved = (await runAsRead()).results as TestBody[];
+    expect(saved.map((r) => r.batchNumber).sort()).toEqual(
+      [`S-${runId}-Gasket`, `S-${runId}-Valve`].sort(),
+    );
+
+    await operator.getByRole('button', { name: 'Submit', exact: true }).click();
+    await signInDialog(operator, 'submit', operatorPassword);
+    await expect
+      .poll(() => operator.getByTestId('run-status').textContent())
+      .toBe('Being approved');
+  });
+
+  it('is approved by QA on the run screen', async () => {
+    await qa.goto(`/runs/${runId}`);
+    await qa.getByRole('heading', { name: `Run ${runNumber}` }).waitFor();
+    await qa.getByRole('button', { name: 'Approve', exact: true }).click();
+    await signInDialog(qa, 'approve', ADMIN.password);
+    await expect.poll(() => qa.getByTestId('run-status').textContent()).toBe('Completed');
+  });
+
+  it('records the end of the cleaning with its verification run', async () => {
+    const card = await openBoard(operator);
     await expect.poll(() => stateOf(card)).toBe('Cleaning');
     const ended = await recording(card, 'Cleaning ended');
     await choose(ended.getByLabel('Study of the verification run'), studyLabel);

@@ -14,6 +14,7 @@ import {
   signInDialog,
 } from './ui.ts';
 import { allowRefusedRequest } from './browser-errors.ts';
+import { enterPlanResults, recordPassInspection } from './run-screen.ts';
 
 /*
  * Issue 12 end to end: a protocol signed into force and a study started from it (through the
@@ -72,16 +73,11 @@ async function executeRun(
     .poll(() => page.getByTestId('inspection-settings-version').textContent())
     .toBe(`Cleaning inspection settings version ${pinned.settingsVersion}`);
   const inspection = page.locator('form#inspection');
-  const light = inspection.getByLabel(/^Light at the surface/);
-  await light.fill(sequence === 1 ? '300' : '800');
-  for (const item of pinned.settings.checklist as TestBody[]) {
-    await inspection
-      .getByLabel(item.item as string, { exact: true })
-      .getByText('Pass')
-      .click();
-  }
-  await inspection.getByLabel('Inspection result', { exact: true }).getByText('Pass').click();
-  await inspection.getByRole('button', { name: 'Record inspection' }).click();
+  await recordPassInspection(
+    page,
+    pinned.settings.checklist as TestBody[],
+    sequence === 1 ? 300 : 800,
+  );
   if (sequence === 1) {
     await inspection
       .getByText(
@@ -89,7 +85,7 @@ async function executeRun(
       )
       .waitFor();
     await expect.poll(() => page.getByTestId('inspection-result').count()).toBe(0);
-    await light.fill('800');
+    await inspection.getByLabel(/^Light at the surface/).fill('800');
     await inspection.getByRole('button', { name: 'Record inspection' }).click();
   }
   await expect.poll(() => page.getByTestId('inspection-result').textContent()).toBe('Pass');
@@ -97,16 +93,12 @@ async function executeRun(
   // Both planned swab locations: a value at a fifth of the limit passes already in the preview,
   // which divides by the recovery the server will apply (80 % on the steel valve).
   const run = (await api(page, 'GET', `/runs/${runId}`)).run as TestBody;
-  for (const row of run.plan as TestBody[]) {
-    const percent = 20 / (row.recovery as number);
-    const label = `${row.samplingLocationName} (Swab)`;
-    const card = page.locator(`[aria-label="Location ${label}"]`);
-    await card.getByLabel(`Value of ${label}`).fill(String((row.limit as number) * 0.2));
-    await card.getByLabel(`Sample number of ${label}`).fill(`B-${runId}-${row.samplingLocationId}`);
-    await expect
-      .poll(() => card.getByTestId('judgement').textContent())
-      .toBe(`Preview: Pass ${percent.toFixed(1)} % of limit`);
-  }
+  await enterPlanResults(
+    page,
+    run.plan as TestBody[],
+    0.2,
+    (row) => `B-${runId}-${row.samplingLocationId}`,
+  );
   const plan = run.plan as TestBody[];
   const first = page.locator(`[aria-label="Location ${plan[0]!.samplingLocationName} (Swab)"]`);
   const batchOf = (row: TestBody) => `B-${runId}-${row.samplingLocationId}`;

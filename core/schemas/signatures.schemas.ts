@@ -154,7 +154,12 @@ export const ZSignRequest = z
 export type TSignRequest = z.infer<typeof ZSignRequest>;
 
 export const ZSignature = z.object({
-  id: z.number().int(),
+  id: z
+    .number()
+    .int()
+    .describe(
+      'The signature’s id; an equipment release signed before the signatures kept releases has no row of its own and is listed with the negated id of its logbook entry',
+    ),
   documentType: ZSignedDocumentType,
   documentId: z.number().int(),
   versionNumber: z.number().int(),

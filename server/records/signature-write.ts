@@ -7,7 +7,7 @@ import type { GuardResource } from '#core/permissions/permission-map.ts';
 import type { Queryable } from '../db/db.ts';
 import { writeAudit, type Actor } from '../db/audit-write.ts';
 import { bindingValues } from './signature-binding.ts';
-import type { SignatureRow } from './signatures.read.ts';
+import type { CheckedSignature, SignatureRow } from './signatures.read.ts';
 
 /** What one signature says: who signs is the actor, named as they are now. */
 export interface SignatureInput {
@@ -82,6 +82,15 @@ export interface SignedActRegistration {
     facilityIds: readonly number[],
     signatureIds: readonly number[],
   ) => Promise<Map<number, unknown>>;
+  /**
+   * The act's signatures made before the signatures kept them (no row of their own), each
+   * checked as strictly as what was kept of it allows; of one act (`documentId`) or all.
+   */
+  earlierSignatures?: (
+    q: Queryable,
+    facilityIds: readonly number[],
+    documentId: number | null,
+  ) => Promise<CheckedSignature[]>;
 }
 
 const acts = new Map<TSignedDocumentType, SignedActRegistration>();
@@ -96,4 +105,9 @@ export function registerSignedAct(
 
 export function signedActRegistration(type: string): SignedActRegistration | undefined {
   return acts.get(type as TSignedDocumentType);
+}
+
+/** The signed acts' types, as registered. */
+export function signedActTypes(): TSignedDocumentType[] {
+  return [...acts.keys()];
 }

@@ -15,7 +15,7 @@ import {
   type BoundSignature,
   type SignatureProblem,
 } from './signature-binding.ts';
-import { signedActRegistration } from './signature-write.ts';
+import { signedActRegistration, signedActTypes } from './signature-write.ts';
 import { stepProgress, whyNotEligible, type Signer } from './signature-steps.ts';
 
 export interface SignatureRow extends BoundSignature {
@@ -71,7 +71,7 @@ export async function checkedSignatures(
   );
   const bindings = await bindingProblems(q, key, rows);
   const acts = await signedActContents(q, where.facilityIds, rows);
-  return rows.map((row) => {
+  const checked: CheckedSignature[] = rows.map((row) => {
     const ref = {
       facilityId: row.facility_id,
       documentType: row.document_type,
@@ -84,6 +84,22 @@ export async function checkedSignatures(
         : (bindings.get(row.id) ?? null);
     return { ...toSignature(row), valid: problem === null, problem };
   });
+  // Made before the signatures kept them, they come before every kept one: oldest first.
+  return [...(await earlierSignatures(q, where)), ...checked];
+}
+
+/** The signatures signed acts made before the signatures kept them (signature-write.ts). */
+async function earlierSignatures(
+  q: Queryable,
+  where: { facilityIds: number[]; documentType?: string; documentId?: number },
+): Promise<CheckedSignature[]> {
+  const found: CheckedSignature[] = [];
+  for (const type of signedActTypes()) {
+    const earlier = signedActRegistration(type)?.earlierSignatures;
+    if (!earlier || (where.documentType !== undefined && where.documentType !== type)) continue;
+    found.push(...(await earlier(q, where.facilityIds, where.documentId ?? null)));
+  }
+  return found;
 }
 
 /** What the signatures of signed acts (no record versions) signed, by signature id. */

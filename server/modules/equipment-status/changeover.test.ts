@@ -210,3 +210,35 @@ describe('GET {F}/changeovers', () => {
     }
   });
 });
+
+describe('GET {F}/changeovers, per-location swab areas', () => {
+  it('gives a location swabbed over its own area the limit of that area; the others keep the facility swab’s', async () => {
+    const [e1] = await t.server.db.query<{ id: number }>(
+      'select equipment_id as id from sampling_locations where id = $1',
+      [f.steel],
+    );
+    const locations = `${t.F}/equipments/${e1!.id}/sampling-locations`;
+    const current = await t.call('GET', `${locations}/${f.steel}`);
+    expect(current.status, JSON.stringify(current.body)).toBe(200);
+    const res = await t.call('PUT', `${locations}/${f.steel}`, {
+      data: { swabArea: { value: 2, unit: 'sqin' } },
+      reason: 'Valve swabbed over a 2 in² template',
+      version: current.body.version,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    // By hand: B → A on Line 1 is governed by Beta's PDE, MACO = 0.001 mg × 50 kg ÷ 200 mg
+    // = 250 mg, spread over E1 and E2 (125,000 + 5,000 cm²): SAL = 250 ÷ 130,000 =
+    // 0.0019230769 mg/cm². The facility's swab (its Swab sampling type, 25 cm², no recovery
+    // applied by the policy) gives 0.0480769 mg/swab; the valve's own 2 in² = 12.9032 cm²
+    // gives 0.0019230769 × 12.9032 = 0.0248138 mg/swab.
+    const answer = await decision(b, a);
+    expect(answer.limits.maco).toEqual({ value: 250, unit: 'mg' });
+    expect(answer.limits.sal.value).toBeCloseTo(250 / 130_000, 12);
+    expect(answer.limits.swab.value).toBeCloseTo(0.0480769231, 9);
+    const limitAt = (location: number) =>
+      answer.samplingPlan.find((s: Body) => s.samplingLocationId === location).limit;
+    expect(limitAt(f.steel).unit).toBe('mg/swab');
+    expect(limitAt(f.steel).value).toBeCloseTo(0.0248138462, 9);
+    expect(limitAt(f.ptfe)).toEqual(answer.limits.swab);
+  });
+});

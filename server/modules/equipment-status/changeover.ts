@@ -5,7 +5,10 @@ import type { TSampleType } from '#core/schemas/verification.schemas.ts';
 import type { Queryable } from '#server/db/db.ts';
 import { versionInForce } from '#server/records/controlled.ts';
 import { computableLimitsInput } from '../limits/computable-input.ts';
-import { pagePairs } from '../limits/mac-pairs.ts';
+import { swabLimitAt, CALCULATED } from '#core/limits/matrix.ts';
+import type { CompiledLimits } from '#core/limits/compile.ts';
+import { freshPairsSource, pagePairs } from '../limits/mac-pairs.ts';
+import { inBase, type Quantity } from '../verification/runs/run-plan.ts';
 import { changeoverCoverage, productCover } from './changeover-coverage.ts';
 
 /*
@@ -55,14 +58,17 @@ async function named(q: Queryable, table: string, facilityId: number, id: number
   return row ?? notFound(`No ${label} ${id} in this facility`);
 }
 
-/** The pair's row of the MAC matrix of the production, as GET mac-matrix/pairs answers it. */
+/**
+ * The pair's row of the MAC matrix of the production, as GET mac-matrix/pairs answers it, and the
+ * compiled limits it was computed from (a location's own swab limit is worked out on them).
+ */
 async function pairLimits(
   q: Queryable,
   facilityId: number,
   productionId: number,
   from: string,
   to: string,
-): Promise<TMacPair> {
+): Promise<{ pair: TMacPair; m: CompiledLimits | null }> {
   const { input, uncomputable } = await computableLimitsInput(q, facilityId, { productionId });
   const leftOut = uncomputable.find((u) => u.kind === 'product' && (u.id === from || u.id === to));
   if (leftOut)
@@ -75,11 +81,12 @@ async function pairLimits(
       ],
       `The limits of ${leftOut.id} cannot be computed: ${leftOut.reason}`,
     );
-  const page = pagePairs(input, ZMacPairsQuery.parse({ previous: from, next: to, pageLimit: 1 }));
-  return (
+  const source = freshPairsSource(input);
+  const page = pagePairs(source, ZMacPairsQuery.parse({ previous: from, next: to, pageLimit: 1 }));
+  const pair =
     page.data[0] ??
-    notFound(`${from} and ${to} are not both made on this production, or share no equipment`)
-  );
+    notFound(`${from} and ${to} are not both made on this production, or share no equipment`);
+  return { pair, m: source.compiled() };
 }
 
 /**
@@ -120,10 +127,27 @@ async function protocolOf(
   return null;
 }
 
-/** The pair's limit for a sample of this type, in the unit the engine gives it. */
-function sampleLimit(pair: TMacPair, sampleType: TSampleType) {
-  const limit = sampleType === 'swab' ? pair.swabLimit : pair.rinseLimit;
-  return limit ?? null;
+/**
+ * The pair's limit for a sample of this type, in the unit the engine gives it. A swab at a
+ * location with a swab area of its own (the location's, else its sampling type's) covers that
+ * area, not the facility's swab: its limit is the pair's surface limit × that area × the swab's
+ * recovery, under the policy's ceilings, as the engine computes the pair's (LeBlanc L4a, matrix.ts
+ * swabLimitAt), so a location swabbed over 100 cm² is not judged against a 25 cm² swab's limit.
+ */
+function sampleLimit(
+  pair: TMacPair,
+  m: CompiledLimits | null,
+  sampleType: TSampleType,
+  swabArea: Quantity,
+) {
+  if (sampleType !== 'swab') return pair.rinseLimit ?? null;
+  const areaSqcm = inBase(swabArea, 'area');
+  if (!m || !pair.sal || areaSqcm === null || !(areaSqcm > 0)) return pair.swabLimit ?? null;
+  const own = swabLimitAt({ ...m, swabAreaSqcm: areaSqcm }, pair.sal.value, {
+    value: Number.NaN,
+    rule: CALCULATED,
+  });
+  return Number.isFinite(own.value) ? { value: own.value, unit: 'mg/swab' } : null;
 }
 
 /** What to sample: the protocol's plan on the production's items, else their locations. */
@@ -132,14 +156,17 @@ async function samplingPlanOf(
   facilityId: number,
   equipmentIds: readonly number[],
   protocol: ProtocolPlan | null,
-  pair: TMacPair,
+  { pair, m }: { pair: TMacPair; m: CompiledLimits | null },
 ) {
-  const locations = await q.query<{ id: number; sample_type: TSampleType }>(
-    `select id, sample_type from sampling_locations
-      where facility_id = $1 and equipment_id = any($2::int[]) and archived_at is null
-      order by equipment_id, id`,
+  // The swab area of each location as its run's plan reads it (run-plan.ts locationFacts).
+  const locations = await q.query<{ id: number; sample_type: TSampleType; swab_area: Quantity }>(
+    `select l.id, l.sample_type, coalesce(l.swab_area, t.swab_area) as swab_area
+       from sampling_locations l left join sampling_types t on t.id = l.sampling_type_id
+      where l.facility_id = $1 and l.equipment_id = any($2::int[]) and l.archived_at is null
+      order by l.equipment_id, l.id`,
     [facilityId, [...equipmentIds]],
   );
+  const areaOf = new Map(locations.map((l) => [l.id, l.swab_area]));
   const onItems = new Set(locations.map((l) => l.id));
   const planned = (protocol?.samplingPlan ?? []).filter((r) => onItems.has(r.samplingLocationId));
   const rows =
@@ -154,7 +181,7 @@ async function samplingPlanOf(
     samplingLocationId: r.samplingLocationId,
     sampleType: r.sampleType,
     analyticalMethodId: r.analyticalMethodId,
-    limit: sampleLimit(pair, r.sampleType),
+    limit: sampleLimit(pair, m, r.sampleType, areaOf.get(r.samplingLocationId) ?? null),
   }));
 }
 
@@ -171,9 +198,10 @@ export async function changeoverDecision(
   // A campaign (the same product again) carries nothing over into another product: no pair of
   // the matrix, no limit; whether its cleaning is covered is judged as for any changeover.
   const campaign = query.from === query.to;
-  const pair = campaign
-    ? CAMPAIGN
+  const limits = campaign
+    ? { pair: CAMPAIGN, m: null }
     : await pairLimits(q, facilityId, query.production, from.name, to.name);
+  const { pair } = limits;
   const coverage = await changeoverCoverage(q, facilityId, equipmentIds, query.from, now);
   const protocol = await protocolOf(
     q,
@@ -203,6 +231,6 @@ export async function changeoverDecision(
     validated,
     verificationRequired: !validated,
     reasons,
-    samplingPlan: await samplingPlanOf(q, facilityId, equipmentIds, protocol, pair),
+    samplingPlan: await samplingPlanOf(q, facilityId, equipmentIds, protocol, limits),
   };
 }

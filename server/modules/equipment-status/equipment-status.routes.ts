@@ -17,6 +17,7 @@ import { changeoverDecision } from './changeover.ts';
 import { signatureKey } from '#server/records/signature-binding.ts';
 import { registerSignedAct } from '#server/records/signature-write.ts';
 import {
+  earlierReleaseSignatures,
   listEquipmentStatus,
   listTrainStatus,
   readLogbook,
@@ -37,7 +38,11 @@ export function registerEquipmentStatusRoutes(
 ): void {
   const r = typed(app);
   // A release is an electronic signature among the others (GET signatures, the audit verify).
-  registerSignedAct('EquipmentRelease', { resource: 'Equipment', signedContent: releasesSigned });
+  registerSignedAct('EquipmentRelease', {
+    resource: 'Equipment',
+    signedContent: releasesSigned,
+    earlierSignatures: earlierReleaseSignatures,
+  });
   const signing = {
     config,
     key: () => signatureKey(config, (message) => app.log.warn(message)),
@@ -132,7 +137,7 @@ export function registerEquipmentStatusRoutes(
         tags,
         summary: 'The changeover decision: limits, procedure, validated or not, what to sample',
         description:
-          'For product `from` followed by product `to` on production `production`: the pair’s MACO, surface limit (sal), swab and rinse limits with their units and the governing criterion, exactly as the production’s MAC matrix has them; the cleaning procedure of the protocol that covers the cleaning after `from`; `validated` when every item of the production is covered for `from` by a Validated study not past its periodic verification, else `verificationRequired` with the `reasons` in words; and the sampling plan (the covering protocol’s on these items, else the items’ sampling locations), each sample with the pair’s limit for its sample type. Unknown product or production, or a pair the production does not make: 404; a product the engine cannot compute: 422. Needs Equipment Get.',
+          'For product `from` followed by product `to` on production `production`: the pair’s MACO, surface limit (sal), swab and rinse limits with their units and the governing criterion, exactly as the production’s MAC matrix has them; the cleaning procedure of the protocol that covers the cleaning after `from`; `validated` when every item of the production is covered for `from` by a Validated study not past its periodic verification, else `verificationRequired` with the `reasons` in words; and the sampling plan (the covering protocol’s on these items, else the items’ sampling locations), each sample with the pair’s limit for its sample type (a swab at a location with a swab area of its own, or of its sampling type, over that area). Unknown product or production, or a pair the production does not make: 404; a product the engine cannot compute: 422. Needs Equipment Get.',
         params: ZFacilityParams,
         querystring: ZChangeoverQuery,
         response: { 200: ZChangeover },

@@ -9,6 +9,10 @@ import { useFacilityTestServer, type TestBody as Body } from '#server/test/facil
 import { runKit, type RunFacility } from '#server/test/run-test-kit.ts';
 import { ADMIN } from '#server/test/test-server.ts';
 import { signatureKey } from '#server/records/signature-binding.ts';
+import { createHash } from 'node:crypto';
+import { writeAudit } from '#server/db/audit-write.ts';
+import type { SqlValue } from '#server/db/db.ts';
+import { canonicalJson } from '#server/records/controlled.ts';
 import { listEquipmentStatus, readLogbook } from './logbook.read.ts';
 import { recordEntry } from './logbook.service.ts';
 
@@ -292,6 +296,177 @@ describe('the equipment logbook', () => {
       ]);
     } finally {
       await tamper(null);
+    }
+    expect(await verify()).toEqual([]);
+  });
+
+  it('lists the releases signed before the signatures kept them, each checked against its entry and its audit row', async () => {
+    const id = await item();
+    await cleaned(id);
+    const admin = await adminActor(t.server.db);
+    const [signer] = await t.server.db.query<{ name: string }>(
+      `select first_name || ' ' || last_name as name from users where id = $1`,
+      [admin.userId],
+    );
+    // A release as the write path before migration 20261211130000 made it: the signature's
+    // printed name, meaning and hash in the entry itself, the same in its audit row.
+    const at = new Date().toISOString();
+    const values = {
+      event: 'Released',
+      at,
+      backDated: false,
+      productId: null,
+      batch: null,
+      cleaningProcedureId: null,
+      runId: null,
+      correctsId: null,
+      dirtyHoldHours: null,
+      cleanHoldHours: null,
+      holdSource: null,
+      releasedAtRisk: false,
+    };
+    const earlierRelease = (equipmentId: number, audited: boolean) =>
+      t.server.db.transaction(async (tx) => {
+        const hash = createHash('sha256')
+          .update(
+            canonicalJson({
+              facilityId: t.facilityId,
+              equipmentId,
+              meaning: 'Release equipment',
+              ...values,
+            }),
+          )
+          .digest('hex');
+        const [entry] = await tx.query<{ id: number }>(
+          `insert into equipment_logbook (facility_id, equipment_id, event, occurred_at,
+             signer_printed_name, signature_meaning, signed_content_hash, recorded_by)
+           values ($1, $2, 'Released', $3, $4, 'Release equipment', $5, $6) returning id`,
+          [t.facilityId, equipmentId, at, signer!.name, hash, admin.userId],
+        );
+        if (audited)
+          await writeAudit(tx, admin, {
+            planId: t.planId,
+            facilityId: t.facilityId,
+            domain: 'EquipmentLogbook',
+            action: 'Released',
+            entityId: equipmentId,
+            newValues: {
+              entryId: entry!.id,
+              ...values,
+              printedName: signer!.name,
+              meaning: 'Release equipment',
+              contentHash: hash,
+            },
+          });
+        return { id: entry!.id, hash };
+      });
+    const earlier = await earlierRelease(id, true);
+    // The next release goes on counting the item's releases after it.
+    await ok(id, { event: 'UseStarted', productId: product, batch: 'B-400' });
+    await ok(id, { event: 'UseEnded' });
+    await cleaned(id);
+    const next = (await release(id)).body;
+    const signaturesOf = async () =>
+      (await t.call('GET', `${t.F}/signatures?documentType=EquipmentRelease&documentId=${id}`)).body
+        .signatures as Body[];
+    expect(await signaturesOf()).toMatchObject([
+      {
+        id: -earlier.id,
+        documentType: 'EquipmentRelease',
+        documentId: id,
+        versionNumber: 1,
+        action: 'Approve',
+        signerRole: 'Approver',
+        meaning: 'Release equipment',
+        printedName: signer!.name,
+        userId: admin.userId,
+        contentHash: earlier.hash,
+        valid: true,
+      },
+      { id: next.entry.signatureId, versionNumber: 2, valid: true },
+    ]);
+    // The logbook (the printed equipment log) shows its signature as the entry keeps it; the
+    // signature PDF is a controlled record's version with its manifest, which a release is not.
+    const logbook = (await t.call('GET', `${t.F}/equipment/${id}/logbook`)).body.entries as Body[];
+    expect(logbook.find((e) => e.id === earlier.id)).toMatchObject({
+      signatureId: null,
+      signatureMeaning: 'Release equipment',
+      signerPrintedName: signer!.name,
+      signedContentHash: earlier.hash,
+    });
+    const pdf = await t.call(
+      'GET',
+      `${t.F}/signatures/pdf?documentType=EquipmentRelease&documentId=${id}`,
+    );
+    expect(pdf.status).toBe(422);
+    expect(pdf.body.errName).toBe('DataValidationError');
+    const verify = async () =>
+      (await t.call('GET', `${t.F}/audit_logs/verify`)).body.signatures.invalid as Body[];
+    expect(await verify()).toEqual([]);
+
+    // Its entry changed behind the application no longer verifies, here and in the audit verify.
+    const owner = await t.server.db.owner();
+    const behind = (sql: string, params: SqlValue[]) =>
+      owner.transaction(async (tx) => {
+        await tx.query('alter table equipment_logbook disable trigger equipment_logbook_no_update');
+        await tx.query(sql, params);
+        await tx.query('alter table equipment_logbook enable trigger equipment_logbook_no_update');
+      });
+    const setBatch = (batch: string | null) =>
+      behind('update equipment_logbook set batch = $2 where id = $1', [earlier.id, batch]);
+    await setBatch('B-999');
+    try {
+      expect((await signaturesOf()).map((s) => s.valid)).toEqual([false, true]);
+      expect(await verify()).toEqual([
+        {
+          id: -earlier.id,
+          documentType: 'EquipmentRelease',
+          documentId: id,
+          versionNumber: 1,
+          problem: 'record_changed',
+        },
+      ]);
+    } finally {
+      await setBatch(null);
+    }
+    expect(await verify()).toEqual([]);
+    // Its signer changed behind the application: no row of the audit chain binds it any more.
+    const [someoneElse] = await t.server.db.query<{ id: number }>(
+      'select id from users where id <> $1 order by id limit 1',
+      [admin.userId!],
+    );
+    const setSigner = (userId: number) =>
+      behind('update equipment_logbook set recorded_by = $2 where id = $1', [earlier.id, userId]);
+    await setSigner(someoneElse!.id);
+    try {
+      expect((await verify()).map((s) => [s.id, s.problem])).toEqual([
+        [-earlier.id, 'no_chain_entry'],
+      ]);
+    } finally {
+      await setSigner(admin.userId!);
+    }
+    expect(await verify()).toEqual([]);
+
+    // An entry written into the table by other means, with no audit row binding it, is listed
+    // but never valid.
+    const other = await item();
+    const forged = await earlierRelease(other, false);
+    try {
+      const listed = (
+        await t.call('GET', `${t.F}/signatures?documentType=EquipmentRelease&documentId=${other}`)
+      ).body.signatures as Body[];
+      expect(listed).toMatchObject([{ id: -forged.id, contentHash: forged.hash, valid: false }]);
+      expect(await verify()).toEqual([
+        {
+          id: -forged.id,
+          documentType: 'EquipmentRelease',
+          documentId: other,
+          versionNumber: 1,
+          problem: 'no_chain_entry',
+        },
+      ]);
+    } finally {
+      await behind('delete from equipment_logbook where id = $1', [forged.id]);
     }
     expect(await verify()).toEqual([]);
   });

@@ -15,7 +15,11 @@ import type {
   TTrainStatus,
 } from '#core/schemas/equipment-status.schemas.ts';
 import { AppError } from '#core/errors/errors.ts';
+import { RELEASE_MEANING } from '#core/schemas/equipment-status.schemas.ts';
 import type { Queryable } from '#server/db/db.ts';
+import { canonicalJson } from '#server/records/controlled.ts';
+import type { CheckedSignature } from '#server/records/signatures.read.ts';
+import { createHash } from 'node:crypto';
 import { facilityDateTimeSettings } from '../audit/audit-log.service.ts';
 import { runName } from '../verification/runs/runs.read.ts';
 
@@ -164,6 +168,106 @@ export async function releasesSigned(
     [facilityIds, signatureIds],
   );
   return new Map(rows.map((r) => [r.signature_id, releaseContent(r)]));
+}
+
+/**
+ * The hash a release signed before the signatures kept releases (migration
+ * 20261211130000_equipment_release_signatures) carries in its entry: SHA-256 of the canonical
+ * facility, item, meaning and entry values, as the write path of that time computed it.
+ */
+function earlierReleaseHash(r: LogbookRow & { facility_id: number }): string {
+  // The entry's values as they were written then: what a release signs now, without the
+  // reason and the recorder, with the correction and the hold fields.
+  const { equipmentId, reason: _reason, recordedBy: _by, ...entry } = releaseContent(r);
+  const values = {
+    ...entry,
+    correctsId: r.corrects_id,
+    dirtyHoldHours: r.dirty_hold_hours,
+    cleanHoldHours: r.clean_hold_hours,
+    holdSource: r.hold_source,
+  };
+  const signed = { facilityId: r.facility_id, equipmentId, meaning: RELEASE_MEANING };
+  return createHash('sha256')
+    .update(canonicalJson({ ...signed, ...values }))
+    .digest('hex');
+}
+
+/**
+ * The releases signed before the signatures kept them (their entry carries the signer's printed
+ * name, the meaning and the content hash, and no signature row): listed among the item's
+ * signatures, each checked again on every read as strictly as it can be (21 CFR 11.70). It is
+ * valid only when its stored entry still hashes to what was signed ('record_changed' otherwise)
+ * and the audit hash chain holds the entry's Released row, written in the same transaction by
+ * the same user, with the same printed name, meaning, hash and reason ('no_chain_entry'
+ * otherwise): the binding those signatures had (no MAC was made then, so none is claimed). With
+ * no row of their own, their id is the negated id of their entry; `versionNumber` counts the
+ * item's releases as signRelease does.
+ */
+export async function earlierReleaseSignatures(
+  q: Queryable,
+  facilityIds: readonly number[],
+  equipmentId: number | null,
+): Promise<CheckedSignature[]> {
+  const rows = await q.query<
+    LogbookRow & {
+      facility_id: number;
+      ordinal: number;
+      audit_hash: string | null;
+      audit_name: string | null;
+      audit_meaning: string | null;
+      audit_reason: string | null;
+    }
+  >(
+    `select * from (
+       select ${COLUMNS}, l.facility_id, l.signature_id, l.signature_meaning,
+              l.signer_printed_name, l.signed_content_hash,
+              (row_number() over (partition by l.facility_id, l.equipment_id order by l.id))::int
+                as ordinal
+         from equipment_logbook l
+        where l.facility_id = any($1::int[]) and l.event = 'Released'
+          and ($2::int is null or l.equipment_id = $2)) l
+     left join lateral (
+       select a.new_values ->> 'contentHash' as audit_hash,
+              a.new_values ->> 'printedName' as audit_name,
+              a.new_values ->> 'meaning' as audit_meaning, a.reason as audit_reason
+         from audit_log a
+        where a.user_id = l.recorded_by
+          -- The entry's transaction began (the audit row's time) at most a day before its insert.
+          and a.at <= l.recorded_at and a.at > l.recorded_at - interval '1 day'
+          and a.facility_id = l.facility_id and a.domain = 'EquipmentLogbook'
+          and a.action = 'Released' and a.new_values ->> 'entryId' = l.id::text
+        order by a.id limit 1) a on true
+      where l.signature_id is null
+      order by l.id`,
+    [facilityIds, equipmentId],
+  );
+  return rows.map((r) => {
+    const hash = r.signed_content_hash ?? '';
+    const bound =
+      r.audit_hash === hash &&
+      r.audit_name === r.signer_printed_name &&
+      r.audit_meaning === r.signature_meaning &&
+      r.audit_reason === r.reason;
+    const problem =
+      earlierReleaseHash(r) !== hash ? 'record_changed' : bound ? null : 'no_chain_entry';
+    return {
+      id: -r.id,
+      documentType: 'EquipmentRelease',
+      documentId: r.equipment_id,
+      versionNumber: r.ordinal,
+      action: 'Approve',
+      signerRole: 'Approver',
+      meaning: r.signature_meaning ?? '',
+      printedName: r.signer_printed_name ?? '',
+      userId: r.recorded_by,
+      signedAt: iso(r.recorded_at),
+      contentHash: hash,
+      valid: problem === null,
+      reason: r.reason,
+      limitsSnapshotId: null,
+      problem,
+    };
+  });
 }
 
 export function statusItem(

@@ -448,10 +448,12 @@ async function signRelease(
     documentType: 'EquipmentRelease' as const,
     documentId: item.id,
   };
+  // Every Released entry of the item is a release, those signed before the signatures kept
+  // releases (earlierReleaseSignatures) too: the count goes on after them.
   const [{ count }] = (await tx.query<{ count: number }>(
-    `select count(*)::int as count from signatures
-      where facility_id = $1 and document_type = $2 and document_id = $3`,
-    [ref.facilityId, ref.documentType, ref.documentId],
+    `select count(*)::int as count from equipment_logbook
+      where facility_id = $1 and equipment_id = $2 and event = 'Released'`,
+    [ref.facilityId, ref.documentId],
   )) as [{ count: number }];
   const versionNumber = count + 1;
   return writeSignature(

@@ -120,7 +120,7 @@ export function registerSignatureRoutes(context: AppContext): void {
         tags,
         summary: 'The signatures of a controlled record or an equipment release, oldest first',
         description:
-          '`valid` is computed on every read: false when the stored version no longer hashes to the signed `contentHash`, or when no entry of the audit hash chain binds the signature with the right MAC (a row written by other means than signing). `documentType` EquipmentRelease with the item id as `documentId` lists the releases of an equipment item (meaning Release equipment, `versionNumber` counting its releases), checked against the Released entries of its logbook. Needs the right to read records of the type.',
+          '`valid` is computed on every read: false when the stored version no longer hashes to the signed `contentHash`, or when no entry of the audit hash chain binds the signature with the right MAC (a row written by other means than signing). `documentType` EquipmentRelease with the item id as `documentId` lists the releases of an equipment item (meaning Release equipment, `versionNumber` counting its releases), checked against the Released entries of its logbook; a release signed before the signatures kept releases (its entry keeps the printed name, meaning and hash) is listed too, with the negated id of its entry, valid only while its entry still hashes to what was signed and the audit hash chain holds the entry’s Released row with the same name, meaning and hash (no MAC was made for it). Needs the right to read records of the type.',
         params: ZFacilityParams,
         querystring: ZSignaturesQuery,
         response: { 200: ZSignaturesResponse },

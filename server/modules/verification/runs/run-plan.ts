@@ -83,9 +83,10 @@ export interface PlanRow {
   limitDerivation: string[];
 }
 
-type Quantity = { value: number; unit: string } | null;
+export type Quantity = { value: number; unit: string } | null;
 
-function inBase(q: Quantity, kind: 'area' | 'volume'): number | null {
+/** A stored area or volume in the engine's base unit (cm², ml); null when absent or unreadable. */
+export function inBase(q: Quantity, kind: 'area' | 'volume'): number | null {
   if (!q || typeof q.value !== 'number') return null;
   try {
     return toBase(q, kind);
