@@ -45,9 +45,18 @@ const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 async function readTemplate(db: PgliteDb): Promise<Template> {
-  const tables = await db.query<{ schema: string; name: string }>(
-    `select schemaname as schema, tablename as name from pg_tables
-      where schemaname not in ('pg_catalog', 'information_schema') order by 1, 2`,
+  // Every table's stored columns in one read of the catalog: information_schema asked table by
+  // table took about 30 ms a table, three seconds of each worker's first file.
+  const tables = await db.query<{ schema: string; name: string; columns: string[] }>(
+    `select n.nspname as schema, c.relname as name,
+            array_agg(a.attname::text order by a.attnum) as columns
+       from pg_class c
+       join pg_namespace n on n.oid = c.relnamespace
+       join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+      where c.relkind in ('r', 'p') and a.attgenerated = ''
+        and n.nspname not in ('pg_catalog', 'information_schema', 'pg_toast')
+      group by n.nspname, c.relname
+      order by 1, 2`,
   );
   const statements: string[] = [
     // Replica mode skips triggers, foreign keys among them: the audit trail's refusal of DELETE
@@ -57,17 +66,11 @@ async function readTemplate(db: PgliteDb): Promise<Template> {
   for (const table of tables) {
     const name = `${quote(table.schema)}.${quote(table.name)}`;
     statements.push(`delete from ${name}`);
-    const columns = await db.query<{ column_name: string }>(
-      `select column_name from information_schema.columns
-        where table_schema = $1 and table_name = $2 and is_generated = 'NEVER'
-        order by ordinal_position`,
-      [table.schema, table.name],
-    );
     const [rows] = await db.query<{ rows: unknown[] | null }>(
       `select json_agg(t) as rows from ${name} t`,
     );
     if (!rows?.rows) continue;
-    const list = columns.map((c) => quote(c.column_name)).join(', ');
+    const list = table.columns.map(quote).join(', ');
     statements.push(
       `insert into ${name} (${list}) overriding system value select ${list} from ` +
         `json_populate_recordset(null::${name}, ${literal(JSON.stringify(rows.rows))})`,
