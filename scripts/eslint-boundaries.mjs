@@ -82,6 +82,8 @@ const KERNELS = {
   ),
   'roles/roles.service.ts':
     'The stored permission maps (spec §6): an operator is granted a role through them.',
+  'hbel-library/lineage.read.ts':
+    "Where a linked active's PDE comes from (the plan's HBEL library, a site's signed override): the active's page and the limits' derivations and reports say it from this one read (EMA HBEL guideline §7).",
   'signatures/signatures.service.ts':
     'Who may sign in a facility: My approvals on the dashboard counts what the signing service accepts.',
   ...each(

@@ -22,6 +22,9 @@ import {
   type RecordType,
   type StoredRow,
 } from '#server/records/write-record.ts';
+import { numberOf } from './lineage.read.ts';
+
+export { numberOf };
 
 /*
  * The plan's HBEL library (issue 32): each monograph a controlled record over the one record
@@ -32,7 +35,6 @@ import {
 
 export const DOCUMENT_TYPE = 'HbelMonograph' as const;
 
-export const numberOf = (id: number) => `HBEL-${String(id).padStart(4, '0')}`;
 const titleOf = (id: number, substance: string) => `${numberOf(id)} ${substance}`;
 
 async function content(tx: Queryable, _scope: unknown, id: number) {
