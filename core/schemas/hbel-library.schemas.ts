@@ -221,3 +221,13 @@ export const ZActiveHbelLink = z.object({
   version: z.number().int(),
   lineage: ZHbelLineage.nullable(),
 });
+
+/**
+ * A change assessment's staged change that moves a linked active to a new approved version of
+ * its library entry (entity `hbelLink`, recordId the active): opened in each facility that uses
+ * the entry when the version is approved, applied only when the assessment is.
+ */
+export const HBEL_LINK_TARGET = 'hbelLink';
+export const ZHbelRelinkValues = z
+  .object({ monographId: ZId, versionNumber: z.number().int().positive() })
+  .strict();

@@ -141,6 +141,119 @@ function sourceText(number: string, substance: string, versionNumber: number, ov
   return override ? `Site override of ${entry}` : entry;
 }
 
+/** The active's row as the link reads it, locked; 404 when it is not the facility's. */
+export async function lockedActive(tx: Queryable, facilityId: number, id: number) {
+  const [row] = await tx.query<LinkRow>(
+    `select * from actives where facility_id = $1 and id = $2 for update`,
+    [facilityId, id],
+  );
+  if (!row) throw new AppError('NotFoundError', `Active ${id} was not found`);
+  return row;
+}
+
+/** The active's row as a versioned write names it. */
+const activeTarget = (row: LinkRow) => ({
+  table: 'actives',
+  ownerColumn: 'facility_id',
+  ownerId: row.facility_id,
+  id: row.id,
+  version: row.version,
+});
+
+/** What an active's link was, as its audit rows keep it. */
+const linkValues = (row: LinkRow) => ({
+  monograph: row.hbel_monograph_id,
+  versionNumber: row.hbel_version_number,
+  pde: row.pde,
+  override: row.pde_override,
+  justification: row.pde_override_justification,
+});
+
+/**
+ * Links a locked active to the approved version of a library entry, with a site override signed
+ * here or none, and audits it: the one write of a link, from the link route and from a change
+ * assessment's approval (a new version of the entry reaching the site).
+ */
+export async function linkTo(
+  tx: Queryable,
+  actor: Actor,
+  scope: { planId: number; facilityId: number },
+  row: LinkRow,
+  link: {
+    monographId: number;
+    override: { pde: Mass; justification: string; key: Buffer } | null;
+    reason: string;
+    /** The version the link must take (a change assessment staged for it), when named. */
+    versionNumber?: number;
+  },
+): Promise<void> {
+  const activeId = row.id;
+  const target = activeTarget(row);
+  const { row: entry, approved } = await approvedMonograph(tx, scope.planId, link.monographId);
+  if (!approved?.pde)
+    throw new AppError(
+      'TransactionLocked',
+      `${numberOf(entry.id as number)} has no approved version yet: a site links to a signed PDE only`,
+    );
+  if (link.versionNumber !== undefined && approved.versionNumber !== link.versionNumber)
+    throw new AppError(
+      'TransactionLocked',
+      `${numberOf(entry.id as number)} version ${link.versionNumber} is no longer the version in force (version ${approved.versionNumber} is)`,
+    );
+  const override = link.override?.pde ?? null;
+  const justification = link.override?.justification ?? null;
+  const pde = override ?? approved.pde;
+  const overrideId = link.override
+    ? await signOverride(
+        tx,
+        link.override.key,
+        actor,
+        scope,
+        {
+          active_id: activeId,
+          hbel_monograph_id: entry.id as number,
+          hbel_version_number: approved.versionNumber,
+          library_pde: approved.pde,
+          pde: link.override.pde,
+          justification: link.override.justification,
+        },
+        link.reason,
+      )
+    : null;
+  await updateVersioned(tx, target, actor.userId, {
+    hbel_monograph_id: entry.id as number,
+    hbel_version_number: approved.versionNumber,
+    hbel_pde: JSON.stringify(approved.pde),
+    pde_override: override ? JSON.stringify(override) : null,
+    pde_override_justification: justification,
+    pde_override_id: overrideId,
+    pde: JSON.stringify(pde),
+    pde_basis: 'PDE',
+    pde_source: sourceText(
+      numberOf(entry.id as number),
+      entry.substance as string,
+      approved.versionNumber,
+      override !== null,
+    ),
+  });
+  await writeAudit(tx, actor, {
+    ...scope,
+    domain: 'API',
+    action: override ? 'HbelOverride' : 'HbelLink',
+    entityId: activeId,
+    reason: link.reason,
+    oldValues: linkValues(row),
+    newValues: {
+      monograph: numberOf(entry.id as number),
+      versionNumber: approved.versionNumber,
+      libraryPde: approved.pde,
+      override,
+      justification,
+      pde,
+    },
+  });
+}
+
 /**
  * PUT {F}/apis/{id}/hbel-link: link, relink, override or unlink, audited under API. An override
  * is signed: its signer re-enters their password (21 CFR 11.200(a)) before anything is read.
@@ -159,31 +272,13 @@ export async function linkActive(
     key = await signing.key();
   }
   await db.transaction(async (tx) => {
-    const [row] = await tx.query<LinkRow>(
-      `select * from actives where facility_id = $1 and id = $2 for update`,
-      [scope.facilityId, activeId],
-    );
-    if (!row) throw new AppError('NotFoundError', `Active ${activeId} was not found`);
+    const row = await lockedActive(tx, scope.facilityId, activeId);
     if (row.version !== body.version) throw new AppError('VersionConflictError');
-    const before = {
-      monograph: row.hbel_monograph_id,
-      versionNumber: row.hbel_version_number,
-      pde: row.pde,
-      override: row.pde_override,
-      justification: row.pde_override_justification,
-    };
-    const target = {
-      table: 'actives',
-      ownerColumn: 'facility_id',
-      ownerId: scope.facilityId,
-      id: activeId,
-      version: body.version,
-    };
     if (body.monographId === null) {
       if (row.hbel_monograph_id === null)
         throw new AppError('NothingToChangeError', 'The active is not linked to the library');
       // The active keeps the PDE it had; from now on it is the site's own value.
-      await updateVersioned(tx, target, actor.userId, {
+      await updateVersioned(tx, activeTarget(row), actor.userId, {
         hbel_monograph_id: null,
         hbel_version_number: null,
         hbel_pde: null,
@@ -198,67 +293,17 @@ export async function linkActive(
         action: 'HbelUnlink',
         entityId: activeId,
         reason: body.reason,
-        oldValues: before,
+        oldValues: linkValues(row),
         newValues: { monograph: null, pde: row.pde },
       });
       return;
     }
-    const { row: entry, approved } = await approvedMonograph(tx, scope.planId, body.monographId);
-    if (!approved?.pde)
-      throw new AppError(
-        'TransactionLocked',
-        `${numberOf(entry.id as number)} has no approved version yet: a site links to a signed PDE only`,
-      );
-    const override = body.pdeOverride;
-    const pde = override ?? approved.pde;
-    const overrideId = override
-      ? await signOverride(
-          tx,
-          key!,
-          actor,
-          scope,
-          {
-            active_id: activeId,
-            hbel_monograph_id: entry.id as number,
-            hbel_version_number: approved.versionNumber,
-            library_pde: approved.pde,
-            pde: override,
-            justification: body.justification!,
-          },
-          body.reason,
-        )
-      : null;
-    await updateVersioned(tx, target, actor.userId, {
-      hbel_monograph_id: entry.id as number,
-      hbel_version_number: approved.versionNumber,
-      hbel_pde: JSON.stringify(approved.pde),
-      pde_override: override ? JSON.stringify(override) : null,
-      pde_override_justification: override ? body.justification : null,
-      pde_override_id: overrideId,
-      pde: JSON.stringify(pde),
-      pde_basis: 'PDE',
-      pde_source: sourceText(
-        numberOf(entry.id as number),
-        entry.substance as string,
-        approved.versionNumber,
-        override !== null,
-      ),
-    });
-    await writeAudit(tx, actor, {
-      ...scope,
-      domain: 'API',
-      action: override ? 'HbelOverride' : 'HbelLink',
-      entityId: activeId,
+    await linkTo(tx, actor, scope, row, {
+      monographId: body.monographId,
+      override: body.pdeOverride
+        ? { pde: body.pdeOverride, justification: body.justification!, key: key! }
+        : null,
       reason: body.reason,
-      oldValues: before,
-      newValues: {
-        monograph: numberOf(entry.id as number),
-        versionNumber: approved.versionNumber,
-        libraryPde: approved.pde,
-        override,
-        justification: override ? body.justification : null,
-        pde,
-      },
     });
   });
   const [lineage] = (await lineages(db, scope.facilityId, [activeId])).values();

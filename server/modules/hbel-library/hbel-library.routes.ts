@@ -18,6 +18,7 @@ import { registerSignedAct } from '#server/records/signature-write.ts';
 import { typed, type AppContext } from '#server/http/app-context.ts';
 import { actorOf, assertPlan, sessionOf } from '#server/http/session-guard.ts';
 import { idempotentCreate } from '#server/http/idempotency.ts';
+import { registerHbelChanges } from './hbel-change.ts';
 import {
   lineages,
   linkActive,
@@ -57,7 +58,7 @@ export function registerHbelLibraryRoutes({
   permitPlan,
 }: AppContext): void {
   const r = typed(app);
-  registerHbelType();
+  registerHbelType(registerHbelChanges(db.kind));
   registerReadExtras('actives', lineages);
   refuseLinkedPdeEdits();
   // A site override is an electronic signature among the others (GET signatures, the audit verify).

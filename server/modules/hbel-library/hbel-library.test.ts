@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { testMonograph } from '#server/test/hbel-test-data.ts';
 import { buildMacFacility } from '#server/test/mac-test-data.ts';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import { useFacilityTestServer, type TestBody } from '#server/test/facility-test-file.ts';
@@ -16,16 +17,7 @@ const LIB = () => `/api/v2/plans/${t.planId}/hbel-library`;
 
 // ICH Q3C 2-MTHF numbers: 250 mg/kg/day × 50 kg / (5·10·5·1·1) = 12500 / 250 = 50 mg/day.
 const monograph = (substance: string) => ({
-  substance,
-  pointOfDeparture: {
-    type: 'NOAEL',
-    value: 250,
-    unit: 'mg/kg',
-    species: 'rat',
-    route: 'oral',
-    studyReference: '13-week oral gavage study, report TX-0042',
-  },
-  factors: { f1: 5, f2: 10, f3: 5, f4: 1, f5: 1 },
+  ...testMonograph(substance),
   oel: { value: 20, unit: 'ug/m3' },
 });
 
@@ -285,6 +277,11 @@ describe('the HBEL library of the plan', () => {
     expect(sources).toContain(`PDE, from HBEL library ${number} (Gamma), version 1: PDE 50 mg`);
     expect(sources).toContain('site override 20 mg (justification: Paediatric products');
     expect(sources).toMatch(/signed by [^"]+ on \d{4}-\d{2}-\d{2}/);
+    // As of a moment: the lineage the active had then (kept versions of the active).
+    const asOf = encodeURIComponent(new Date().toISOString());
+    const then = await t.call('GET', `${t.F}/mac-matrix/explain?previous=C&next=D&asOf=${asOf}`);
+    expect(then.status).toBe(200);
+    expect(JSON.stringify(then.body.explanation)).toContain('site override 20 mg');
     for (const path of ['limits/equipment', 'limits/productions']) {
       const report = await t.call('GET', `${t.F}/${path}`);
       expect(report.status).toBe(200);

@@ -14,7 +14,11 @@ import type { z } from 'zod';
 import type { Actor } from '#server/db/audit-write.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
 import { signerIn } from '#server/modules/signatures/signatures.service.ts';
-import { isDraftStatus, registerDocumentType } from '#server/records/controlled.ts';
+import {
+  isDraftStatus,
+  registerDocumentType,
+  type DocumentTypeRegistration,
+} from '#server/records/controlled.ts';
 import {
   createRecord,
   openRecord,
@@ -325,11 +329,15 @@ export async function approvedMonograph(q: Queryable, planId: number, id: number
   return { row, approved: v ? toVersion(v) : null };
 }
 
-/** Registers the type: Submit needs API Add (who creates monographs). */
-export function registerHbelType(): void {
+/**
+ * Registers the type: Submit needs API Add (who creates monographs); `onApproved` is what an
+ * approval opens besides (hbel-change.ts: a change assessment in each facility that uses it).
+ */
+export function registerHbelType(onApproved?: DocumentTypeRegistration['onApproved']): void {
   registerDocumentType(DOCUMENT_TYPE, {
     resource: 'API',
     action: 'Add',
+    ...(onApproved && { onApproved }),
     title: (c) => String(c.substance ?? ''),
     isArchived: async (q, ref) => {
       const [row] = await q.query<{ archived_at: unknown }>(

@@ -41,11 +41,11 @@ export async function readLineages(
 ): Promise<Map<number, THbelLineage>> {
   const actives = asOf ? tableAsOf('actives', 1, 3) : 'actives';
   const rows = await q.query<LineageRow>(
-    `select a.*, m.substance, s.id as signature_id, s.printed_name, s.signed_at, s.meaning
-       from ${actives} a join hbel_monographs m on m.id = a.hbel_monograph_id
-       left join hbel_pde_overrides o on o.id = a.pde_override_id
+    `select actives.*, m.substance, s.id as signature_id, s.printed_name, s.signed_at, s.meaning
+       from ${actives} join hbel_monographs m on m.id = actives.hbel_monograph_id
+       left join hbel_pde_overrides o on o.id = actives.pde_override_id
        left join signatures s on s.id = o.signature_id
-      where a.facility_id = $1 and ($2::int[] is null or a.id = any($2::int[]))`,
+      where actives.facility_id = $1 and ($2::int[] is null or actives.id = any($2::int[]))`,
     asOf ? [facilityId, ids, asOf] : [facilityId, ids],
   );
   return new Map(
