@@ -143,4 +143,28 @@ describe('a new version of a library entry', () => {
     // Site one still waits on its own assessment.
     expect((await gammaOf(one.F)).hbelLineage[0].versionNumber).toBe(1);
   });
+
+  it('opens none in a facility without change control, which keeps the version it linked', async () => {
+    await setFacilityKind(t.server, 1, { tier: 'lite' });
+    const current = await t.call('GET', `${LIB()}/${id}`);
+    const next = await t.call('POST', `${LIB()}/${id}`, {
+      ...monograph(2),
+      version: current.body.version,
+      reason: 'Longer study: F3 2',
+    });
+    expect(next.status).toBe(200);
+    await approveVersion(id);
+    // Site one (full tier) has the assessment of version 3 besides that of version 2.
+    const titles = (await assessmentsOf(one.F)).map((c) => c.title).sort();
+    expect(titles).toEqual([
+      expect.stringContaining('version 2 of the HBEL library'),
+      expect.stringContaining('version 3 of the HBEL library'),
+    ]);
+    const [count] = await t.server.db.query<{ n: number }>(
+      `select count(*)::int as n from change_assessments where facility_id = $1`,
+      [two.facilityId],
+    );
+    expect(count!.n).toBe(1);
+    expect((await gammaOf(two.F)).hbelLineage[0].versionNumber).toBe(2);
+  });
 });

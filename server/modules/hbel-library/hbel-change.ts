@@ -6,6 +6,7 @@ import {
   type THbelMonographContent,
 } from '#core/schemas/hbel-library.schemas.ts';
 import { formatQuantity } from '#core/units/format-number.ts';
+import { hasFeature, type FacilityKind } from '#core/facilities/facility-features.ts';
 import { withinTransaction, type Db, type Queryable } from '#server/db/db.ts';
 import type { ApprovedContext } from '#server/records/controlled.ts';
 import { bodyValidationError } from '#server/http/error-handler.ts';
@@ -85,8 +86,8 @@ export const hbelLinkTarget: StagedTarget = {
 };
 
 /**
- * On the approval of a version after the first: in every facility of the plan with actives linked
- * to an earlier version, a change assessment (HBEL/dose/batch change) staging each one's move to
+ * On the approval of a version after the first: in every facility of the plan with change control
+ * and actives linked to an earlier version, a change assessment (HBEL/dose/batch change) staging each one's move to
  * this version, evaluated at once. An evaluation the facility's data cannot give (no approved
  * policy, say) is left for its assessor: the assessment stays Not Evaluated.
  */
@@ -101,11 +102,23 @@ async function openChangeAssessments(
     `select plan_id, substance from hbel_monographs where id = $1`,
     [id],
   );
-  const actives = await tx.query<{ id: number; facility_id: number; version: number }>(
-    `select a.id, a.facility_id, a.version from actives a
+  const linked = await tx.query<{
+    id: number;
+    facility_id: number;
+    version: number;
+    tier: FacilityKind['tier'];
+    product_type: FacilityKind['productType'];
+  }>(
+    `select a.id, a.facility_id, a.version, f.tier, f.product_type
+       from actives a join facilities f on f.id = a.facility_id
       where a.hbel_monograph_id = $1 and a.hbel_version_number < $2 and a.archived_at is null
       order by a.facility_id, a.id`,
     [id, context.versionNumber],
+  );
+  // A facility without change control (its tier has none) keeps the version it linked until it
+  // links the new one itself, with the reason its audit row keeps.
+  const actives = linked.filter((a) =>
+    hasFeature({ tier: a.tier, productType: a.product_type }, 'changeControl'),
   );
   if (!monograph || actives.length === 0) return null;
   const pde = monographPde(context.content as unknown as THbelMonographContent).pde;
