@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testMonograph } from '#server/test/hbel-test-data.ts';
+import { reportKit } from '#server/test/report-test-kit.ts';
 import { buildMacFacility } from '#server/test/mac-test-data.ts';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import { useFacilityTestServer, type TestBody } from '#server/test/facility-test-file.ts';
@@ -14,6 +15,7 @@ import { ADMIN } from '#server/test/test-server.ts';
 
 const t = useFacilityTestServer();
 const LIB = () => `/api/v2/plans/${t.planId}/hbel-library`;
+const reports = reportKit(t, () => t.F);
 
 // ICH Q3C 2-MTHF numbers: 250 mg/kg/day × 50 kg / (5·10·5·1·1) = 12500 / 250 = 50 mg/day.
 const monograph = (substance: string) => ({
@@ -290,6 +292,19 @@ describe('the HBEL library of the plan', () => {
       ]);
       expect(report.body.pdeLineage[0].lineage).toContain('site override 20 mg');
     }
+    // The equipment limits report's PDF and workbook carry it too.
+    const report = await reports.generate({ kind: 'equipment-limits' });
+    expect(report.error).toBeNull();
+    const pdf = await reports.pdfOf(`/reports/equipment-limits/${report.id}/pdf`);
+    expect(pdf.text).toContain('PDEs from the HBEL library');
+    expect(pdf.text.replace(/\s+/g, ' ')).toContain(
+      `Gamma: HBEL library ${number} (Gamma), version 1`,
+    );
+    const { sheets } = await reports.xlsxOf(`/reports/equipment-limits/${report.id}/xlsx`);
+    const [header, row] = sheets.get('PDE lineage')!;
+    expect(header).toEqual(['Active', 'PDE lineage']);
+    expect(row![0]).toBe('Gamma');
+    expect(String(row![1])).toContain('justification: Paediatric products');
   });
 
   it('unlinks an active, which keeps its PDE as its own value from then on', async () => {
