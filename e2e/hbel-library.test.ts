@@ -19,7 +19,8 @@ import {
  * Issue 32, the plan's HBEL library on screen: a monograph created with its PDE derived,
  * submitted for signature, approved by the toxicologist (through the API), then linked to an
  * active of the facility with a site override that is signed; the active's page shows the
- * lineage and the library where the monograph is used.
+ * lineage and the library where the monograph is used; a new version is made beside the one in
+ * force.
  */
 
 let app: AppUnderTest;
@@ -112,4 +113,19 @@ it('creates a monograph, links an active to it with a signed override, and shows
   await openDrawer(page)
     .getByText(/site override 20 mg/)
     .waitFor();
+
+  // A new version, with its reason: the approved one stays in force until it is signed.
+  await openDrawer(page).getByRole('button', { name: 'New version' }).click();
+  const next = openModal(page);
+  await expect.poll(() => next.getByLabel('Substance').inputValue()).toBe('Metformin');
+  await next.getByLabel('F3 (study duration)').fill('10');
+  await next.getByLabel('Reason').fill('Shorter study: F3 10');
+  await next.getByRole('button', { name: 'Save', exact: true }).click();
+  // The drawer stays open under the dialog: only the dialog closes.
+  await expect.poll(() => page.locator('.ant-modal-wrap:visible').count()).toBe(0);
+  await openDrawer(page).getByRole('tab', { name: 'Versions' }).click();
+  // 250 × 50 / (5 × 10 × 10) = 25 mg/day.
+  await openDrawer(page).getByText('PDE 25 mg').waitFor();
+  await openDrawer(page).getByText('PDE 50 mg').waitFor();
+  await openDrawer(page).getByRole('tab', { name: 'In force (version 1)' }).waitFor();
 });
