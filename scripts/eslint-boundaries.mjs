@@ -84,6 +84,7 @@ const KERNELS = {
     'The stored permission maps (spec §6): an operator is granted a role through them.',
   ...each(
     [
+      'change-assessments/change-assessments.read.ts',
       'change-assessments/change-assessments.service.ts',
       'change-assessments/change-evaluate.ts',
       'change-assessments/staged-targets.ts',

@@ -10,6 +10,7 @@ import { writeActSignature } from '#server/records/signature-write.ts';
 import { verifySigner } from '../auth/signing-password.ts';
 import type { KeyConfig } from '../active-directory/active-directory.settings.ts';
 import { signerIn } from '../signatures/signatures.service.ts';
+import { numberOf as caNumber } from '../change-assessments/change-assessments.read.ts';
 import { approvedMonograph, numberOf } from './hbel-monographs.ts';
 import { readLineages } from './lineage.read.ts';
 
@@ -255,6 +256,28 @@ export async function linkTo(
 }
 
 /**
+ * A newer version of the entry an active is linked to reaches it through the change assessment
+ * its approval opened (hbel-change.ts; EU GMP Annex 15 §11): while that assessment is open, the
+ * link route does not move the active to it (nor override on it) behind the assessment's back.
+ */
+async function refuseWhileAssessed(tx: Queryable, row: LinkRow): Promise<void> {
+  const [open] = await tx.query<{ seq: number }>(
+    `select ca.seq from change_assessment_changes c
+       join change_assessments ca on ca.id = c.assessment_id
+      where c.facility_id = $1 and c.entity = 'hbelLink' and c.record_id = $2
+        and c.removed_at is null and ca.cancelled_at is null
+        and (c."values"->>'versionNumber')::int > $3
+      order by ca.seq limit 1`,
+    [row.facility_id, row.id, row.hbel_version_number ?? 0],
+  );
+  if (open)
+    throw new AppError(
+      'TransactionLocked',
+      `A newer version of ${numberOf(row.hbel_monograph_id!)} reaches this active through change assessment ${caNumber(open.seq)}: approve or cancel it first`,
+    );
+}
+
+/**
  * PUT {F}/apis/{id}/hbel-link: link, relink, override or unlink, audited under API. An override
  * is signed: its signer re-enters their password (21 CFR 11.200(a)) before anything is read.
  */
@@ -274,6 +297,8 @@ export async function linkActive(
   await db.transaction(async (tx) => {
     const row = await lockedActive(tx, scope.facilityId, activeId);
     if (row.version !== body.version) throw new AppError('VersionConflictError');
+    if (body.monographId !== null && body.monographId === row.hbel_monograph_id)
+      await refuseWhileAssessed(tx, row);
     if (body.monographId === null) {
       if (row.hbel_monograph_id === null)
         throw new AppError('NothingToChangeError', 'The active is not linked to the library');

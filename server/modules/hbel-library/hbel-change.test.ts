@@ -120,6 +120,18 @@ describe('a new version of a library entry', () => {
     expect(gamma2.hbelLineage[0].versionNumber).toBe(1);
   });
 
+  it('moves no site to it by the link route while its assessment is open', async () => {
+    const gamma = await gammaOf(one.F);
+    const direct = await t.call('PUT', `${one.F}/apis/${gamma.id}/hbel-link`, {
+      monographId: id,
+      version: gamma.version,
+      reason: 'Take version 2 at once',
+    });
+    expect(direct.status).toBe(409);
+    expect(direct.body.message).toMatch(/change assessment CA-\d{4}: approve or cancel it first/);
+    expect((await gammaOf(one.F)).hbelLineage[0].versionNumber).toBe(1);
+  });
+
   it('reaches a site when its assessment is approved, and its limits follow', async () => {
     const call = (method: string, path: string, body?: unknown, as?: string) =>
       t.call(method, `${two.F}${path}`, body, as);

@@ -171,7 +171,7 @@ export function registerHbelLibraryRoutes({
         tags: TAGS,
         summary:
           "Link the active to a library entry's approved version, override its PDE with a signed justification, or unlink it (API Modify)",
-        description: `An override (\`pdeOverride\` with its \`justification\`) is an electronic signature (meaning '${OVERRIDE_MEANING}', listed by GET signatures with documentType HbelOverride and the active's id): the signer re-enters their password (or gives a single sign-on proof) and needs ApprovalPolicy Sign besides API Modify (403 NotAllowed). The active's read, the limits' derivations and the limits reports show the lineage: the entry and its version, the library's PDE, the site's PDE, the justification and who signed it.`,
+        description: `An override (\`pdeOverride\` with its \`justification\`) is an electronic signature (meaning '${OVERRIDE_MEANING}', listed by GET signatures with documentType HbelOverride and the active's id): the signer re-enters their password (or gives a single sign-on proof) and needs ApprovalPolicy Sign besides API Modify (403 NotAllowed). While a change assessment opened by a newer version of the entry is open, moving the active to that version here (or overriding on it) is 409 TransactionLocked: it moves by the assessment's approval. The active's read, the limits' derivations and the limits reports show the lineage: the entry and its version, the library's PDE, the site's PDE, the justification and who signed it.`,
         params: ZFacilityParams.extend({ id: ZId }),
         body: ZHbelLinkRequest,
         response: { 200: ZActiveHbelLink },
