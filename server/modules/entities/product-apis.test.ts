@@ -58,3 +58,13 @@ describe('GET {F}/archived/default_units', () => {
     );
   });
 });
+
+describe('the two calls in the OpenAPI document', () => {
+  it('documents each', async () => {
+    const doc = await t.call('GET', '/api/docs/json');
+    const paths = doc.body.paths as Record<string, Record<string, unknown>>;
+    const F = '/api/v2/plans/{plan}/facilities/{facility}';
+    expect(Object.keys(paths[`${F}/products/{id}/api`]!)).toEqual(['get']);
+    expect(Object.keys(paths[`${F}/archived/default_units`]!)).toEqual(['get']);
+  });
+});
