@@ -82,6 +82,17 @@ const KERNELS = {
   ),
   'roles/roles.service.ts':
     'The stored permission maps (spec §6): an operator is granted a role through them.',
+  ...each(
+    [
+      'change-assessments/change-assessments.read.ts',
+      'change-assessments/change-assessments.service.ts',
+      'change-assessments/change-evaluate.ts',
+      'change-assessments/staged-targets.ts',
+    ],
+    'A change to the basis of the limits takes effect through a change assessment (EU GMP Annex 15 §11): a new version of an HBEL library entry opens one in each facility using it, stages its move and evaluates its impact through the same service as the assessment screens.',
+  ),
+  'hbel-library/lineage.read.ts':
+    "Where a linked active's PDE comes from (the plan's HBEL library, a site's signed override): the active's page and the limits' derivations and reports say it from this one read (EMA HBEL guideline §7).",
   'signatures/signatures.service.ts':
     'Who may sign in a facility: My approvals on the dashboard counts what the signing service accepts.',
   ...each(

@@ -41,6 +41,7 @@ import { registerHbelLibraryRoutes } from './modules/hbel-library/hbel-library.r
 import { RECORD_DEFS } from '#core/entities/defs/index.ts';
 import { registerEntityRoutes } from './modules/entities/entity.routes.ts';
 import { registerWhereUsedRoute } from './modules/entities/where-used.routes.ts';
+import { registerProductApisRoute } from './modules/entities/product-apis.routes.ts';
 import { registerEntityVersionRoutes } from './modules/entities/entity-versions.routes.ts';
 import { registerRuleVersionRoutes } from './modules/policies/rule-versions.routes.ts';
 import { multipartOptions } from './modules/attachments/multipart-body.ts';
@@ -191,6 +192,7 @@ export async function buildApp({
     registerWhereUsedRoute(context, def);
     registerRecordHistoryRoutes(context, def);
   }
+  registerProductApisRoute(context);
   registerHbelLibraryRoutes(context);
   registerLimitsRoutes(context);
   registerLimitViewRoutes(context);

@@ -25,6 +25,7 @@ export const DOCUMENT_TYPE_LABELS: Record<TSignedDocumentType, string> = {
   Deviation: 'Deviation',
   HbelMonograph: 'HBEL monograph',
   EquipmentRelease: 'Equipment release',
+  HbelOverride: 'Site PDE override',
 };
 
 /** A document type in words; one the map does not know is shown as written. */

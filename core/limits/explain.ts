@@ -238,7 +238,13 @@ function perActiveCriterion(
           hbel.quantity,
           v,
           'mg/day',
-          from('active', active.id, hbel.label),
+          from(
+            'active',
+            active.id,
+            hbel.field === 'pde' && active.pdeLineage
+              ? `${hbel.label}, from ${active.pdeLineage}`
+              : hbel.label,
+          ),
         ),
       );
       steps.push(

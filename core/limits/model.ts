@@ -10,6 +10,12 @@ export interface ActiveSpec {
   id: string;
   /** PDE or ADE per day (EMA HBEL guideline; ISPE Risk-MaPP). */
   pde?: QuantityOf<'mass'>;
+  /**
+   * Where the PDE comes from when the active is linked to the plan's HBEL library (issue 32): the
+   * entry, its version, and a site override with its justification and signer, in words. Only
+   * shown in derivations; no number depends on it.
+   */
+  pdeLineage?: string;
   /** Minimum therapeutic daily dose (Fourman & Mullen). */
   therapeuticDose?: QuantityOf<'mass'>;
   /** Acute LD50 per kg body weight (APIC LD50 route). */

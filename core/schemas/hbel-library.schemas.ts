@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { POD_TYPES } from '../hbel/monograph-pde.ts';
 import { isUnit, kindOf, type UnitKind } from '../units/units.ts';
 import { ZId, ZReason, ZVersion } from './common.schemas.ts';
+import { requireSignerProof, ZSsoProof } from './signer.schemas.ts';
 import { ZRecordStatus, ZSignatureState } from './signatures.schemas.ts';
 
 /*
@@ -156,7 +157,8 @@ export const ZHbelWhereUsed = z.object({
 
 /**
  * `PUT {F}/apis/{id}/hbel-link`: link the active to a library entry (its approved version), and
- * optionally override the PDE at this site, only with a justification. `monographId: null` unlinks.
+ * optionally override the PDE at this site, only with a justification the signer signs (their
+ * password or single sign-on proof, 21 CFR 11.200(a)). `monographId: null` unlinks.
  */
 export const ZHbelLinkRequest = z
   .object({
@@ -166,11 +168,16 @@ export const ZHbelLinkRequest = z
       .nullable()
       .default(null),
     justification: z.string().trim().max(5000).nullable().default(null),
+    /** An override is signed: the signer's own password, or a single sign-on proof. */
+    password: z.string().max(1000).optional(),
+    ssoProof: ZSsoProof.optional(),
     version: ZVersion,
     reason: ZReason,
   })
   .strict()
   .superRefine((body, ctx) => {
+    if (body.pdeOverride)
+      requireSignerProof('Please enter your password to sign the override')(body, ctx);
     if (body.pdeOverride && !body.justification)
       ctx.addIssue({
         code: 'custom',
@@ -197,6 +204,15 @@ export const ZHbelLineage = z.object({
   justification: z.string().nullable(),
   /** The PDE the limits use: the override where given, else the library's. */
   pde: z.object({ value: z.number(), unit: z.string() }).nullable(),
+  /** The override's electronic signature: who signed it and when (null without an override). */
+  overrideSignature: z
+    .object({
+      id: z.number().int(),
+      signedBy: z.string(),
+      signedAt: z.string(),
+      meaning: z.string(),
+    })
+    .nullable(),
 });
 export type THbelLineage = z.infer<typeof ZHbelLineage>;
 
@@ -205,3 +221,13 @@ export const ZActiveHbelLink = z.object({
   version: z.number().int(),
   lineage: ZHbelLineage.nullable(),
 });
+
+/**
+ * A change assessment's staged change that moves a linked active to a new approved version of
+ * its library entry (entity `hbelLink`, recordId the active): opened in each facility that uses
+ * the entry when the version is approved, applied only when the assessment is.
+ */
+export const HBEL_LINK_TARGET = 'hbelLink';
+export const ZHbelRelinkValues = z
+  .object({ monographId: ZId, versionNumber: z.number().int().positive() })
+  .strict();

@@ -33,11 +33,18 @@ export const ZLimitUnits = z.object({
 });
 export const LIMIT_UNITS = { maco: 'mg', sal: 'mg/sqcm', swab: 'mg/swab', rinse: 'mg/ml' } as const;
 
+/**
+ * Where each linked active's PDE comes from (issue 32): the HBEL library entry and version, and a
+ * site override with its justification and signer, in words (core/hbel/lineage.ts).
+ */
+export const ZPdeLineage = z.array(z.object({ active: z.string(), lineage: z.string() }));
+
 export const ZEquipmentLimits = z.object({
   equipment: z.array(z.object({ id: z.string(), pairCount: z.number().int(), ...lowestLimits })),
   explanations: ZJsonObject,
   /** The swab area and rinse volume used, from the facility's sampling types. */
   sampling: ZJsonObject,
+  pdeLineage: ZPdeLineage,
   units: ZLimitUnits,
   uncomputable: ZLeftOut,
 });
@@ -54,6 +61,7 @@ export const ZProductionLimits = z.object({
       explanations: ZJsonObject,
     }),
   ),
+  pdeLineage: ZPdeLineage,
   units: ZLimitUnits,
   uncomputable: ZLeftOut,
 });

@@ -30,9 +30,14 @@ export type TControlledDocumentType = z.infer<typeof ZControlledDocumentType>;
  * What a signature may sign: a controlled record's version, or a one-time signed act that has no
  * versions or approval steps of its own, kept in the same signatures (issue 31): the release of
  * an item of equipment after its cleaning, whose `documentId` is the item and whose
- * `versionNumber` counts its releases.
+ * `versionNumber` counts its releases; the site override of a linked active's PDE (issue 32),
+ * whose `documentId` is the active and whose `versionNumber` counts its overrides.
  */
-export const SIGNED_DOCUMENT_TYPES = [...CONTROLLED_DOCUMENT_TYPES, 'EquipmentRelease'] as const;
+export const SIGNED_DOCUMENT_TYPES = [
+  ...CONTROLLED_DOCUMENT_TYPES,
+  'EquipmentRelease',
+  'HbelOverride',
+] as const;
 export const ZSignedDocumentType = z.enum(SIGNED_DOCUMENT_TYPES);
 export type TSignedDocumentType = z.infer<typeof ZSignedDocumentType>;
 
@@ -248,6 +253,8 @@ const TYPE_MEANINGS: Partial<Record<TSignedDocumentType, Partial<Record<TSignAct
   Deviation: { Submit: 'Closure proposed', Approve: 'Approve closure', Reject: 'Closure rejected' },
   // 21 CFR 211.67 and 211.182: the cleaned item's release for its next use.
   EquipmentRelease: { Approve: 'Release equipment' },
+  // EMA HBEL guideline §7: a site's deviation from the library's PDE, justified and signed.
+  HbelOverride: { Approve: 'Approve site PDE override' },
 };
 
 /**

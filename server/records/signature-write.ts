@@ -7,6 +7,7 @@ import type { GuardResource } from '#core/permissions/permission-map.ts';
 import type { Queryable } from '../db/db.ts';
 import { writeAudit, type Actor } from '../db/audit-write.ts';
 import { bindingValues } from './signature-binding.ts';
+import { contentHash } from './controlled.ts';
 import type { CheckedSignature, SignatureRow } from './signatures.read.ts';
 
 /** What one signature says: who signs is the actor, named as they are now. */
@@ -68,6 +69,65 @@ export async function writeSignature(
     newValues: { ...bindingValues(key, signature!), ...auditValues },
   });
   return signature!;
+}
+
+/**
+ * The signature of a one-time signed act (an equipment release, a site PDE override): the act's
+ * next signature of its document (`versionNumber` counting them; the caller holds the document's
+ * row locked, so the count holds), an Approver's with the act's fixed meaning, signing `content`
+ * as the act's own kept row will rebuild it (SignedActRegistration.signedContent).
+ */
+export async function writeActSignature(
+  tx: Queryable,
+  actor: Actor,
+  key: Buffer,
+  scope: { planId: number; facilityId: number },
+  act: {
+    documentType: TSignedDocumentType;
+    documentId: number;
+    meaning: string;
+    content: unknown;
+    reason: string | null;
+    /** The act's number among the document's acts, when they are counted elsewhere too. */
+    versionNumber?: number;
+  },
+  auditValues: Record<string, unknown> = {},
+): Promise<SignatureRow> {
+  const ref = {
+    facilityId: scope.facilityId,
+    documentType: act.documentType,
+    documentId: act.documentId,
+  };
+  const versionNumber = act.versionNumber ?? (await signedActCount(tx, ref)) + 1;
+  return writeSignature(
+    tx,
+    actor,
+    key,
+    scope,
+    {
+      ...ref,
+      versionNumber,
+      action: 'Approve',
+      signerRole: 'Approver',
+      meaning: act.meaning,
+      contentHash: contentHash(ref, versionNumber, act.content),
+      reason: act.reason,
+      limitsSnapshotId: null,
+    },
+    auditValues,
+  );
+}
+
+async function signedActCount(
+  tx: Queryable,
+  ref: { facilityId: number; documentType: TSignedDocumentType; documentId: number },
+): Promise<number> {
+  const [{ count }] = (await tx.query<{ count: number }>(
+    `select count(*)::int as count from signatures
+      where facility_id = $1 and document_type = $2 and document_id = $3`,
+    [ref.facilityId, ref.documentType, ref.documentId],
+  )) as [{ count: number }];
+  return count;
 }
 
 /**

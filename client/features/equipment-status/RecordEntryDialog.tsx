@@ -1,4 +1,4 @@
-import { Form, Input, Select, Typography } from 'antd';
+import { Form, Input, Select } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { LOGBOOK_EVENTS, nextEvents } from '#core/equipment-status/equipment-status.ts';
 import { LOGBOOK_EVENT_LABELS } from '#core/equipment-status/equipment-status-labels.ts';
@@ -8,7 +8,7 @@ import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
 import { useEntityOptions } from '#client/shared/master-data/entity-queries.ts';
 import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
 import {
-  SignerProofField,
+  SignedActFields,
   signerProofOf,
   type SignerProofValues,
 } from '#client/shared/records/SignerProofField.tsx';
@@ -107,15 +107,7 @@ export function RecordEntryDialog({
       >
         <Input.TextArea autoSize={{ minRows: 1, maxRows: 4 }} maxLength={1000} />
       </Form.Item>
-      {event === 'Released' ? (
-        <>
-          <Typography.Paragraph type="secondary">
-            Meaning: {RELEASE_MEANING}. Your electronic signature is the legally binding equivalent
-            of your handwritten signature.
-          </Typography.Paragraph>
-          <SignerProofField />
-        </>
-      ) : null}
+      {event === 'Released' ? <SignedActFields meaning={RELEASE_MEANING} /> : null}
     </ReasonDialog>
   );
 }

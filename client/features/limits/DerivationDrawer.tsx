@@ -1,8 +1,7 @@
-import { Collapse, Drawer, Table, Typography } from 'antd';
-import type { Derivation, DerivationStep } from '#core/limits/derivation.ts';
+import { Collapse, Drawer, Typography } from 'antd';
+import type { Derivation } from '#core/limits/derivation.ts';
 import type { PairExplanation } from '#core/limits/explain.ts';
-import { useNumberFormat } from '#client/shared/use-number-format.ts';
-import { OneDerivation } from './DerivationView.tsx';
+import { DerivationSteps, OneDerivation } from '#client/shared/limits/OneDerivation.tsx';
 import { areaLabel, criterionLabel } from './pair-explanation.ts';
 
 export interface DerivationSection {
@@ -16,28 +15,6 @@ export interface OpenDerivation {
   title: string;
   subtitle?: string;
   sections: DerivationSection[];
-}
-
-function Steps({ steps }: { steps: DerivationStep[] }) {
-  const numbers = useNumberFormat();
-  if (steps.length === 0) return null;
-  return (
-    <Table<DerivationStep>
-      size="small"
-      pagination={false}
-      rowKey={(row) => `${row.symbol}:${row.expression}`}
-      dataSource={steps}
-      columns={[
-        { key: 'symbol', title: 'Step', dataIndex: 'symbol' },
-        { key: 'expression', title: 'How', dataIndex: 'expression' },
-        {
-          key: 'value',
-          title: 'Value',
-          render: (_: unknown, row: DerivationStep) => numbers.quantity(row.value, row.unit),
-        },
-      ]}
-    />
-  );
 }
 
 /** A derivation drawer: formula, inputs with units and sources, steps and result. */
@@ -70,7 +47,7 @@ export function DerivationDrawer({
               children: (
                 <>
                   <OneDerivation derivation={s.derivation} />
-                  <Steps steps={s.derivation.steps} />
+                  <DerivationSteps steps={s.derivation.steps} />
                 </>
               ),
             }))}

@@ -1,57 +1,7 @@
-import { Alert, Collapse, Descriptions, Skeleton, Table, Typography } from 'antd';
-import type { Derivation, DerivationInput } from '#core/limits/derivation.ts';
-import { useNumberFormat } from '#client/shared/use-number-format.ts';
-import { DerivationSource } from './DerivationSource.tsx';
+import { Alert, Collapse, Skeleton, Typography } from 'antd';
+import { OneDerivation } from '#client/shared/limits/OneDerivation.tsx';
 import { areaLabel, criterionLabel } from './pair-explanation.ts';
 import { usePairDerivation } from './use-pair-derivation.ts';
-
-export function OneDerivation({ derivation }: { derivation: Derivation }) {
-  const numbers = useNumberFormat();
-  return (
-    <>
-      <Descriptions
-        size="small"
-        column={1}
-        items={[
-          { key: 'formula', label: 'Formula', children: derivation.formula },
-          { key: 'reference', label: 'Reference', children: derivation.reference },
-          {
-            key: 'result',
-            label: 'Result',
-            children: derivation.result ? numbers.quantityOf(derivation.result) : '—',
-          },
-          ...(derivation.note ? [{ key: 'note', label: 'Note', children: derivation.note }] : []),
-        ]}
-      />
-      {derivation.inputs.length > 0 ? (
-        <Table<DerivationInput>
-          size="small"
-          pagination={false}
-          rowKey={(row) => `${row.symbol}:${row.source}`}
-          dataSource={derivation.inputs}
-          columns={[
-            { key: 'symbol', title: 'Symbol', dataIndex: 'symbol' },
-            { key: 'name', title: 'Input', dataIndex: 'name' },
-            {
-              key: 'given',
-              title: 'Value',
-              render: (_: unknown, row: DerivationInput) =>
-                // The value in the formula's unit, where the entry was in another one.
-                typeof row.value === 'number' && row.unit !== row.given?.unit
-                  ? `${numbers.quantityOf(row.given)} = ${numbers.quantity(row.value, row.unit)}`
-                  : numbers.quantityOf(row.given),
-            },
-            {
-              key: 'source',
-              title: 'Source',
-              render: (_: unknown, row: DerivationInput) => <DerivationSource input={row} />,
-            },
-          ]}
-        />
-      ) : null}
-    </>
-  );
-}
 
 /** The server's derivation of a pair from the facility's inputs, criterion by criterion. */
 export function DerivationView({

@@ -19,6 +19,7 @@ import {
 import { MASTER_DATA_BASE } from '#client/shared/master-data/record-pages.ts';
 import { RecordDetailPage } from './RecordDetailPage.tsx';
 import { NamedRecordRedirect } from './NamedRecordRedirect.tsx';
+import { HBEL_LIBRARY_PATH, HbelLibraryPage } from './hbel-library/HbelLibraryPage.tsx';
 
 /** The path of the workbook page; no entity's path, so it is matched before `:path`. */
 export const MASTER_WORKBOOK_PATH = 'workbook';
@@ -42,6 +43,8 @@ export function MasterDataRoutes() {
   const canUseWorkbook =
     permissions.can('Master', 'BulkExport') || permissions.can('Master', 'BulkImport');
   const canSeeSamplingPolicy = permissions.can('SamplingMethod', 'Get');
+  const canSeeLibrary = permissions.can('API', 'Get');
+  const libraryPath = `${MASTER_DATA_BASE}/${HBEL_LIBRARY_PATH}`;
   const { pathname } = useLocation();
   // Until the permissions are known every entity is hidden: wait rather than refuse.
   if (permissions.isLoading) return <Spin />;
@@ -83,6 +86,21 @@ export function MasterDataRoutes() {
                   label: <Link to={`${MASTER_DATA_BASE}/${def.path}`}>{def.pluralLabel}</Link>,
                 })),
               },
+              ...(canSeeLibrary
+                ? [
+                    {
+                      type: 'group' as const,
+                      key: 'science',
+                      label: 'Plan',
+                      children: [
+                        {
+                          key: libraryPath,
+                          label: <Link to={libraryPath}>HBEL library</Link>,
+                        },
+                      ],
+                    },
+                  ]
+                : []),
               ...(canSeeSamplingPolicy
                 ? [
                     {
@@ -149,6 +167,7 @@ export function MasterDataRoutes() {
             }
           />
           <Route path={MASTER_WORKBOOK_PATH} element={<MasterWorkbookPage />} />
+          <Route path={HBEL_LIBRARY_PATH} element={<HbelLibraryPage />} />
           <Route path={PRODUCTION_MATRIX_PATH} element={<LazyProductionMatrix />} />
           <Route path={GROUP_MAPPING_PATH} element={<LazyGroupMapping />} />
           <Route path=":path" element={<EntityRoute />} />

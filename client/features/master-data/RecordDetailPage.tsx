@@ -13,6 +13,7 @@ import { hasRecordPage, MASTER_DATA_BASE } from '#client/shared/master-data/reco
 import { RecordFields } from './RecordFields.tsx';
 import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
 import { WhereUsedPanel } from './WhereUsedPanel.tsx';
+import { ActiveHbelPanel } from './hbel-library/ActiveHbelPanel.tsx';
 
 /** What a link to a record that is not in this facility (or never was) shows. */
 export function NoSuchRecord({ def }: { def: EntityDef | undefined }) {
@@ -31,6 +32,10 @@ export function NoSuchRecord({ def }: { def: EntityDef | undefined }) {
 export function recordTabs(def: EntityDef, record: EntityRecord): TabsProps['items'] {
   return [
     { key: 'details', label: 'Details', children: <RecordFields def={def} record={record} /> },
+    // An active's PDE may come from the plan's HBEL library (issue 32).
+    ...(def.key === 'actives'
+      ? [{ key: 'hbel', label: 'HBEL library', children: <ActiveHbelPanel record={record} /> }]
+      : []),
     {
       key: 'where-used',
       label: 'Where used',

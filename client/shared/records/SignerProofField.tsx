@@ -36,6 +36,22 @@ export function SignerProofField() {
   );
 }
 
+/**
+ * What a form that is itself a signed act asks last (an equipment release, a site PDE override):
+ * the signature's fixed meaning, what signing means (21 CFR 11.100(c)), and the signer's proof.
+ */
+export function SignedActFields({ meaning }: { meaning: string }) {
+  return (
+    <>
+      <Typography.Paragraph type="secondary">
+        Meaning: {meaning}. Your electronic signature is the legally binding equivalent of your
+        handwritten signature.
+      </Typography.Paragraph>
+      <SignerProofField />
+    </>
+  );
+}
+
 interface SsoProofInputProps {
   value?: string;
   onChange?: (proof: string) => void;

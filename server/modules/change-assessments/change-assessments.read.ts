@@ -17,8 +17,10 @@ import { stagedTarget } from './staged-targets.ts';
  */
 
 /**
- * Tables and document types of the assessments themselves, whose writes move no limit; and the
- * facility's roles (granting someone a signature is no change of the facility's data).
+ * Tables and document types of the assessments themselves, whose writes move no limit; the
+ * facility's roles (granting someone a signature is no change of the facility's data); and the
+ * plan's HBEL monographs its facility signs, which reach a facility's limits only through its
+ * actives' links (a new version through an assessment of its own).
  */
 const LIFECYCLE_TABLES = [
   'change_assessments',
@@ -26,8 +28,9 @@ const LIFECYCLE_TABLES = [
   'qualification_tasks',
   'job_runs',
   'roles',
+  'hbel_monographs',
 ];
-const LIFECYCLE_DOCUMENT_TYPES = ['ChangeAssessment', 'CleaningAssessment'];
+const LIFECYCLE_DOCUMENT_TYPES = ['ChangeAssessment', 'CleaningAssessment', 'HbelMonograph'];
 /** Facility rules that say who signs and what the facility aims at, not what it makes. */
 const LIFECYCLE_RULE_KINDS = ['RiskGoal', 'ApprovalPolicy'];
 

@@ -87,7 +87,7 @@ function parsed<T>(result: { success: true; data: T } | { success: false; error:
   return result.data;
 }
 
-function needsRecord(change: Change): number {
+export function needsRecord(change: Change): number {
   if (change.op === 'create') return 0;
   if (change.recordId === null)
     throw validationError([
@@ -242,9 +242,24 @@ const policyTarget: StagedTarget = {
   },
 };
 
-/** The target a staged change names: a declared record type, or a cleaning limit policy. */
+const registered = new Map<string, StagedTarget>();
+
+/**
+ * A target of a module of its own (the link of an active to the plan's HBEL library): staged,
+ * checked, evaluated and applied like the others. Again replaces.
+ */
+export function registerStagedTarget(entity: string, target: StagedTarget): void {
+  registered.set(entity, target);
+}
+
+/**
+ * The target a staged change names: a declared record type, a cleaning limit policy, or a
+ * registered target.
+ */
 export function stagedTarget(entity: string): StagedTarget {
   if (entity === POLICY_TARGET) return policyTarget;
+  const own = registered.get(entity);
+  if (own) return own;
   const def = RECORD_DEFS.find((d) => d.key === entity);
   if (!def)
     throw validationError([

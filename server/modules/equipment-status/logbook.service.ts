@@ -11,8 +11,8 @@ import type { Db, Queryable } from '#server/db/db.ts';
 import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 import { writeRefusal } from '#server/http/refusal-audit.ts';
 import type { Scope } from '#server/entities/entity-store.ts';
-import { contentHash, versionInForce } from '#server/records/controlled.ts';
-import { writeSignature } from '#server/records/signature-write.ts';
+import { versionInForce } from '#server/records/controlled.ts';
+import { writeActSignature } from '#server/records/signature-write.ts';
 import type { KeyConfig } from '../active-directory/active-directory.settings.ts';
 import { verifySigner } from '../auth/signing-password.ts';
 import { contentInForce } from '../policies/policy-in-force.ts';
@@ -443,33 +443,25 @@ async function signRelease(
   item: { id: number; name: string },
   entry: LogbookRow,
 ) {
-  const ref = {
-    facilityId: scope.facilityId,
-    documentType: 'EquipmentRelease' as const,
-    documentId: item.id,
-  };
   // Every Released entry of the item is a release, those signed before the signatures kept
   // releases (earlierReleaseSignatures) too: the count goes on after them.
   const [{ count }] = (await tx.query<{ count: number }>(
     `select count(*)::int as count from equipment_logbook
       where facility_id = $1 and equipment_id = $2 and event = 'Released'`,
-    [ref.facilityId, ref.documentId],
+    [scope.facilityId, item.id],
   )) as [{ count: number }];
-  const versionNumber = count + 1;
-  return writeSignature(
+  return writeActSignature(
     tx,
     actor,
     key,
     scope,
     {
-      ...ref,
-      versionNumber,
-      action: 'Approve',
-      signerRole: 'Approver',
+      documentType: 'EquipmentRelease',
+      documentId: item.id,
       meaning: RELEASE_MEANING,
-      contentHash: contentHash(ref, versionNumber, releaseContent(entry)),
+      content: releaseContent(entry),
       reason: entry.reason,
-      limitsSnapshotId: null,
+      versionNumber: count + 1,
     },
     { equipment: item.name, releasedAtRisk: entry.released_at_risk },
   );

@@ -13,10 +13,19 @@ import {
   ZNewHbelVersion,
 } from '#core/schemas/hbel-library.schemas.ts';
 import { registerReadExtras } from '#server/entities/read-extras.ts';
+import { signatureKey } from '#server/records/signature-binding.ts';
+import { registerSignedAct } from '#server/records/signature-write.ts';
 import { typed, type AppContext } from '#server/http/app-context.ts';
 import { actorOf, assertPlan, sessionOf } from '#server/http/session-guard.ts';
 import { idempotentCreate } from '#server/http/idempotency.ts';
-import { lineages, linkActive, refuseLinkedPdeEdits } from './active-link.ts';
+import { registerHbelChanges } from './hbel-change.ts';
+import {
+  lineages,
+  linkActive,
+  OVERRIDE_MEANING,
+  overridesSigned,
+  refuseLinkedPdeEdits,
+} from './active-link.ts';
 import {
   createMonograph,
   listMonographs,
@@ -41,11 +50,23 @@ function planOf(request: FastifyRequest): number {
 }
 
 /** The plan's HBEL library (issue 32) and the link of a facility's active to one of its entries. */
-export function registerHbelLibraryRoutes({ app, db, permit, permitPlan }: AppContext): void {
+export function registerHbelLibraryRoutes({
+  app,
+  db,
+  config,
+  permit,
+  permitPlan,
+}: AppContext): void {
   const r = typed(app);
-  registerHbelType();
+  registerHbelType(registerHbelChanges(db.kind));
   registerReadExtras('actives', lineages);
   refuseLinkedPdeEdits();
+  // A site override is an electronic signature among the others (GET signatures, the audit verify).
+  registerSignedAct('HbelOverride', { resource: 'API', signedContent: overridesSigned });
+  const signing = {
+    config,
+    key: () => signatureKey(config, (message) => app.log.warn(message)),
+  };
 
   r.get(
     LIBRARY,
@@ -149,7 +170,8 @@ export function registerHbelLibraryRoutes({ app, db, permit, permitPlan }: AppCo
       schema: {
         tags: TAGS,
         summary:
-          "Link the active to a library entry's approved version, override its PDE with a justification, or unlink it (API Modify)",
+          "Link the active to a library entry's approved version, override its PDE with a signed justification, or unlink it (API Modify)",
+        description: `An override (\`pdeOverride\` with its \`justification\`) is an electronic signature (meaning '${OVERRIDE_MEANING}', listed by GET signatures with documentType HbelOverride and the active's id): the signer re-enters their password (or gives a single sign-on proof) and needs ApprovalPolicy Sign besides API Modify (403 NotAllowed). While a change assessment opened by a newer version of the entry is open, moving the active to that version here (or overriding on it) is 409 TransactionLocked: it moves by the assessment's approval. The active's read, the limits' derivations and the limits reports show the lineage: the entry and its version, the library's PDE, the site's PDE, the justification and who signed it.`,
         params: ZFacilityParams.extend({ id: ZId }),
         body: ZHbelLinkRequest,
         response: { 200: ZActiveHbelLink },
@@ -158,6 +180,7 @@ export function registerHbelLibraryRoutes({ app, db, permit, permitPlan }: AppCo
     async (request) =>
       linkActive(
         db,
+        signing,
         actorOf(request),
         { planId: request.params.plan, facilityId: request.params.facility },
         request.params.id,

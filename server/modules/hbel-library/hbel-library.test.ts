@@ -1,4 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { testMonograph } from '#server/test/hbel-test-data.ts';
+import { reportKit } from '#server/test/report-test-kit.ts';
 import { buildMacFacility } from '#server/test/mac-test-data.ts';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import { useFacilityTestServer, type TestBody } from '#server/test/facility-test-file.ts';
@@ -13,19 +15,11 @@ import { ADMIN } from '#server/test/test-server.ts';
 
 const t = useFacilityTestServer();
 const LIB = () => `/api/v2/plans/${t.planId}/hbel-library`;
+const reports = reportKit(t, () => t.F);
 
 // ICH Q3C 2-MTHF numbers: 250 mg/kg/day × 50 kg / (5·10·5·1·1) = 12500 / 250 = 50 mg/day.
 const monograph = (substance: string) => ({
-  substance,
-  pointOfDeparture: {
-    type: 'NOAEL',
-    value: 250,
-    unit: 'mg/kg',
-    species: 'rat',
-    route: 'oral',
-    studyReference: '13-week oral gavage study, report TX-0042',
-  },
-  factors: { f1: 5, f2: 10, f3: 5, f4: 1, f5: 1 },
+  ...testMonograph(substance),
   oel: { value: 20, unit: 'ug/m3' },
 });
 
@@ -193,25 +187,43 @@ describe('the HBEL library of the plan', () => {
     ]);
   });
 
-  it('overrides the PDE at the site only with a justification, audited', async () => {
+  it('overrides the PDE at the site only with a signed justification, audited', async () => {
     const gamma = await active(await gammaId());
     const url = `${t.F}/apis/${gamma.id}/hbel-link`;
-    const without = await t.call('PUT', url, {
-      monographId: id,
-      pdeOverride: { value: 2, unit: 'mg' },
-      version: gamma.version,
-      reason: 'Site value',
-    });
-    expect(without.status).toBe(422);
-    expect((await active(gamma.id)).pde.value).toBeCloseTo(50, 12);
     const justification = 'Paediatric products at this site: 20 kg body weight (EMA Q&A 2018)';
-    const res = await t.call('PUT', url, {
+    const body = {
       monographId: id,
       pdeOverride: { value: 20, unit: 'mg' },
       justification,
       version: gamma.version,
       reason: 'Site value',
+    };
+    const without = await t.call('PUT', url, {
+      ...body,
+      justification: undefined,
+      password: ADMIN.password,
     });
+    expect(without.status).toBe(422);
+    // Signed: no password, a wrong one, or a signer without the right to sign change nothing.
+    const unsigned = await t.call('PUT', url, body);
+    expect(unsigned.status).toBe(422);
+    expect(unsigned.body.errors[0].property).toBe('password');
+    const wrong = await t.call('PUT', url, { ...body, password: 'not-the-password' });
+    expect(wrong.status).toBe(422);
+    const modifier = await person('Site pharmacist', { API: ['Get', 'Modify'] });
+    const noSign = await t.call(
+      'PUT',
+      url,
+      { ...body, password: modifier.password },
+      modifier.token,
+    );
+    expect(noSign.status).toBe(403);
+    expect((await active(gamma.id)).pde.value).toBeCloseTo(50, 12);
+    expect(
+      await t.server.db.query(`select 1 from hbel_pde_overrides where active_id = $1`, [gamma.id]),
+    ).toEqual([]);
+
+    const res = await t.call('PUT', url, { ...body, password: ADMIN.password });
     expect(res.status).toBe(200);
     const after = await active(gamma.id);
     expect(after.pde).toEqual({ value: 20, unit: 'mg' });
@@ -219,8 +231,24 @@ describe('the HBEL library of the plan', () => {
       versionNumber: 1,
       override: { value: 20, unit: 'mg' },
       justification,
+      overrideSignature: { meaning: 'Approve site PDE override' },
     });
+    expect(after.hbelLineage[0].overrideSignature.signedBy).toMatch(/\S/);
     expect(after.hbelLineage[0].libraryPde.value).toBeCloseTo(50, 12);
+    // The signature is listed with the others, and checks out against the kept override.
+    const signatures = await t.call(
+      'GET',
+      `${t.F}/signatures?documentType=HbelOverride&documentId=${gamma.id}`,
+    );
+    expect(signatures.status).toBe(200);
+    const [signature] = signatures.body.signatures;
+    expect(signature).toMatchObject({
+      id: after.hbelLineage[0].overrideSignature.id,
+      action: 'Approve',
+      meaning: 'Approve site PDE override',
+      versionNumber: 1,
+      valid: true,
+    });
     // 20 × 80 000 000 / 300 = 5 333 333.33 mg.
     const cd = await pair('C', 'D');
     expect(
@@ -241,6 +269,42 @@ describe('the HBEL library of the plan', () => {
     });
     expect(edit.status).toBe(409);
     expect((await active(gamma.id)).pde).toEqual({ value: 20, unit: 'mg' });
+  });
+
+  it('shows the lineage in the derivation of a pair and in the limits reports', async () => {
+    const number = `HBEL-${String(id).padStart(4, '0')}`;
+    const explain = await t.call('GET', `${t.F}/mac-matrix/explain?previous=C&next=D`);
+    expect(explain.status).toBe(200);
+    const sources = JSON.stringify(explain.body.explanation);
+    expect(sources).toContain(`PDE, from HBEL library ${number} (Gamma), version 1: PDE 50 mg`);
+    expect(sources).toContain('site override 20 mg (justification: Paediatric products');
+    expect(sources).toMatch(/signed by [^"]+ on \d{4}-\d{2}-\d{2}/);
+    // As of a moment: the lineage the active had then (kept versions of the active).
+    const asOf = encodeURIComponent(new Date().toISOString());
+    const then = await t.call('GET', `${t.F}/mac-matrix/explain?previous=C&next=D&asOf=${asOf}`);
+    expect(then.status).toBe(200);
+    expect(JSON.stringify(then.body.explanation)).toContain('site override 20 mg');
+    for (const path of ['limits/equipment', 'limits/productions']) {
+      const report = await t.call('GET', `${t.F}/${path}`);
+      expect(report.status).toBe(200);
+      expect(report.body.pdeLineage).toEqual([
+        { active: 'Gamma', lineage: expect.stringContaining(`${number} (Gamma), version 1`) },
+      ]);
+      expect(report.body.pdeLineage[0].lineage).toContain('site override 20 mg');
+    }
+    // The equipment limits report's PDF and workbook carry it too.
+    const report = await reports.generate({ kind: 'equipment-limits' });
+    expect(report.error).toBeNull();
+    const pdf = await reports.pdfOf(`/reports/equipment-limits/${report.id}/pdf`);
+    expect(pdf.text).toContain('PDEs from the HBEL library');
+    expect(pdf.text.replace(/\s+/g, ' ')).toContain(
+      `Gamma: HBEL library ${number} (Gamma), version 1`,
+    );
+    const { sheets } = await reports.xlsxOf(`/reports/equipment-limits/${report.id}/xlsx`);
+    const [header, row] = sheets.get('PDE lineage')!;
+    expect(header).toEqual(['Active', 'PDE lineage']);
+    expect(row![0]).toBe('Gamma');
+    expect(String(row![1])).toContain('justification: Paediatric products');
   });
 
   it('unlinks an active, which keeps its PDE as its own value from then on', async () => {

@@ -14,7 +14,11 @@ import type { z } from 'zod';
 import type { Actor } from '#server/db/audit-write.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
 import { signerIn } from '#server/modules/signatures/signatures.service.ts';
-import { isDraftStatus, registerDocumentType } from '#server/records/controlled.ts';
+import {
+  isDraftStatus,
+  registerDocumentType,
+  type DocumentTypeRegistration,
+} from '#server/records/controlled.ts';
 import {
   createRecord,
   openRecord,
@@ -22,6 +26,9 @@ import {
   type RecordType,
   type StoredRow,
 } from '#server/records/write-record.ts';
+import { numberOf } from './lineage.read.ts';
+
+export { numberOf };
 
 /*
  * The plan's HBEL library (issue 32): each monograph a controlled record over the one record
@@ -32,7 +39,6 @@ import {
 
 export const DOCUMENT_TYPE = 'HbelMonograph' as const;
 
-export const numberOf = (id: number) => `HBEL-${String(id).padStart(4, '0')}`;
 const titleOf = (id: number, substance: string) => `${numberOf(id)} ${substance}`;
 
 async function content(tx: Queryable, _scope: unknown, id: number) {
@@ -323,11 +329,15 @@ export async function approvedMonograph(q: Queryable, planId: number, id: number
   return { row, approved: v ? toVersion(v) : null };
 }
 
-/** Registers the type: Submit needs API Add (who creates monographs). */
-export function registerHbelType(): void {
+/**
+ * Registers the type: Submit needs API Add (who creates monographs); `onApproved` is what an
+ * approval opens besides (hbel-change.ts: a change assessment in each facility that uses it).
+ */
+export function registerHbelType(onApproved?: DocumentTypeRegistration['onApproved']): void {
   registerDocumentType(DOCUMENT_TYPE, {
     resource: 'API',
     action: 'Add',
+    ...(onApproved && { onApproved }),
     title: (c) => String(c.substance ?? ''),
     isArchived: async (q, ref) => {
       const [row] = await q.query<{ archived_at: unknown }>(

@@ -11,6 +11,8 @@ import { AppError } from '#core/errors/errors.ts';
 import type { Queryable } from '#server/db/db.ts';
 import { allEntities, type EntityRecord } from '#server/entities/entity-store.ts';
 import { limitsPolicy, type InForceOptions } from '../policies/policy-in-force.ts';
+import { readLineages } from '../hbel-library/lineage.read.ts';
+import { lineageText } from '#core/hbel/lineage.ts';
 
 type Q = { value: number; unit: string };
 
@@ -99,19 +101,21 @@ export async function eachProductionLimitsInput(
 
 async function readFacility(q: Queryable, facilityId: number, options: FacilityInputOptions) {
   const asOf = { asOf: options.asOf };
-  const [actives, allProducts, allEquipment, allProductions, sampling, policy] = await Promise.all([
-    allEntities(q, activesDef, facilityId, asOf),
-    allEntities(q, productsDef, facilityId, asOf),
-    allEntities(q, equipmentDef, facilityId, asOf),
-    allEntities(q, productionsDef, facilityId, asOf),
-    facilitySampling(q, facilityId, options.asOf),
-    options.policyContent ??
-      limitsPolicy(q, facilityId, options.residueType ?? 'Chemical', {
-        asOf: options.asOf,
-        policy: options.policy,
-      }).then((p) => p.content),
-  ]);
-  return { actives, allProducts, allEquipment, allProductions, sampling, policy };
+  const [actives, allProducts, allEquipment, allProductions, sampling, policy, lineages] =
+    await Promise.all([
+      allEntities(q, activesDef, facilityId, asOf),
+      allEntities(q, productsDef, facilityId, asOf),
+      allEntities(q, equipmentDef, facilityId, asOf),
+      allEntities(q, productionsDef, facilityId, asOf),
+      facilitySampling(q, facilityId, options.asOf),
+      options.policyContent ??
+        limitsPolicy(q, facilityId, options.residueType ?? 'Chemical', {
+          asOf: options.asOf,
+          policy: options.policy,
+        }).then((p) => p.content),
+      readLineages(q, facilityId, null, options.asOf),
+    ]);
+  return { actives, allProducts, allEquipment, allProductions, sampling, policy, lineages };
 }
 
 function limitsInputOf(
@@ -122,6 +126,7 @@ function limitsInputOf(
     allProductions,
     sampling,
     policy,
+    lineages,
   }: Awaited<ReturnType<typeof readFacility>>,
   productionId: number | undefined,
 ): LimitsInput {
@@ -168,6 +173,8 @@ function limitsInputOf(
     const ld50 = quantity<Q>(record.ld50);
     const ai = quantity<Q>(record.acceptableIntake);
     if (pde) spec.pde = pde as ActiveSpec['pde'];
+    const lineage = lineages.get(record.id);
+    if (pde && lineage) spec.pdeLineage = lineageText(lineage);
     if (td) spec.therapeuticDose = td as ActiveSpec['therapeuticDose'];
     if (ld50) spec.ld50 = ld50 as ActiveSpec['ld50'];
     if (ai) spec.acceptableIntake = ai as ActiveSpec['acceptableIntake'];

@@ -11,6 +11,7 @@ import type { RankingConfig, RankingProduct } from '#core/limits/ranking.ts';
 import { SAMPLE_RULE_NAMES, runMatrix } from '#core/limits/matrix.ts';
 import type { SampleRule, SampleRuleName } from '#core/limits/matrix.ts';
 import { productWiseLimits } from '#core/limits/worst-case.ts';
+import { inputLineages } from '#core/hbel/lineage.ts';
 import type { TUncomputable } from '#core/schemas/mac-matrix.schemas.ts';
 import type { Queryable } from '#server/db/db.ts';
 import { allEntities } from '#server/entities/entity-store.ts';
@@ -69,6 +70,7 @@ export async function equipmentLimits(q: Queryable, facilityId: number, at: AsOf
     })),
     explanations: explanations(m, report.equipment),
     sampling: plain(m.input.sampling),
+    pdeLineage: inputLineages([m.input]),
     uncomputable,
   };
 }
@@ -77,9 +79,11 @@ export async function productionLimits(q: Queryable, facilityId: number, at: AsO
   const productions = await allEntities(q, productionsDef, facilityId, at);
   const rows = [];
   const leftOut: TUncomputable[][] = [];
+  const inputs = [];
   for (const production of productions) {
     const { m, uncomputable } = await compiled(q, facilityId, production.id, at);
     leftOut.push(uncomputable);
+    inputs.push(m.input);
     const { overall } = limitsReport(m);
     rows.push({
       id: production.id,
@@ -91,7 +95,11 @@ export async function productionLimits(q: Queryable, facilityId: number, at: AsO
       explanations: explanations(m, [overall]),
     });
   }
-  return { productions: rows, uncomputable: leftOutOnce(leftOut) };
+  return {
+    productions: rows,
+    pdeLineage: inputLineages(inputs),
+    uncomputable: leftOutOnce(leftOut),
+  };
 }
 
 /** Every pair of one production's own matrix, with its governing criterion and limits. */

@@ -1,6 +1,8 @@
 import { compileLimits } from '#core/limits/compile.ts';
 import type { Derivation } from '#core/limits/derivation.ts';
 import { explainPair } from '#core/limits/explain.ts';
+import { inputLineages } from '#core/hbel/lineage.ts';
+import { pdeLineageContent } from './pde-lineage-report.ts';
 import { runMatrix } from '#core/limits/matrix.ts';
 import type { LimitsInput } from '#core/limits/model.ts';
 import type { DateTimeSettings } from '#core/datetime/format-date-time.ts';
@@ -158,6 +160,7 @@ export function macPdfContent(
       margin: [0, 0, 0, 8],
     },
     ...leftOutSection(pdf.uncomputable),
+    ...pdeLineageContent(inputLineages([pdf.input])),
     ...(pdf.variant === 'nitrosamine'
       ? [{ text: 'Acceptable intakes', style: 'h2' }, intakeTable(pdf.input, digits)]
       : []),

@@ -81,6 +81,22 @@ export function registerFacilitySettingsRoutes({
     async (request) => listDefaultUnits(db, request.params),
   );
 
+  r.get(
+    `${F}/archived/default_units`,
+    {
+      preHandler: permit('DefaultUnit', 'Get'),
+      schema: {
+        tags: ['settings'],
+        summary: 'Archived default units: always none',
+        description:
+          "The specification lists an archived variant of the default units; a measure's default unit is changed (with a reason), never archived, so the list is always empty.",
+        params: ZFacilityParams,
+        response: { 200: ZDefaultUnitsResponse },
+      },
+    },
+    async () => [],
+  );
+
   r.post(
     `${F}/default_units/:id`,
     {

@@ -3,6 +3,7 @@ import { formatQuantity } from '#core/units/format-number.ts';
 import { reportTable } from '../controlled-pdf.ts';
 import type { ReportKind } from '../report-kinds.ts';
 import { leftOutContent, leftOutSheet } from './left-out.ts';
+import { pdeLineageContent, pdeLineageSheet } from '#server/modules/limits/pde-lineage-report.ts';
 import { lowestHeaders, lowestPdfCells, lowestWidths, lowestXlsxCells } from './lowest-limits.ts';
 import { sheetsXlsx } from './report-xlsx.ts';
 
@@ -51,6 +52,8 @@ export const equipmentLimitsKind: ReportKind = {
             [90, 30, ...lowestWidths(55)],
             data.equipment.map((e) => [e.id, String(e.pairCount), ...lowestPdfCells(e, digits)]),
           ),
+      // Reports made before issue 32 kept no lineage.
+      ...pdeLineageContent(data.pdeLineage ?? []),
       ...leftOutContent(data.uncomputable),
     ];
   },
@@ -62,6 +65,7 @@ export const equipmentLimitsKind: ReportKind = {
           name: 'Equipment limits',
           rows: [HEADERS, ...data.equipment.map((e) => [e.id, e.pairCount, ...lowestXlsxCells(e)])],
         },
+        pdeLineageSheet(data.pdeLineage ?? []),
         leftOutSheet(data.uncomputable),
       ],
       meta.significantDigits,

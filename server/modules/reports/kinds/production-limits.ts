@@ -6,6 +6,8 @@ import type { ReportMeta } from '../report-kinds.ts';
 import { leftOutSheet } from './left-out.ts';
 import { lowestHeaders, lowestPdfCells, lowestWidths, lowestXlsxCells } from './lowest-limits.ts';
 import { sheetsXlsx } from './report-xlsx.ts';
+import { inputLineages } from '#core/hbel/lineage.ts';
+import { pdeLineageContent, pdeLineageSheet } from '#server/modules/limits/pde-lineage-report.ts';
 
 /*
  * The production limits of every production of a facility (spec §3 report kinds): for each
@@ -81,6 +83,7 @@ export function productionLimitsContent(data: ProductionLimitsData, digits?: num
         ...lowestPdfCells(row, digits),
       ]),
     ),
+    ...pdeLineageContent(inputLineages(data.productions.map((p) => p.input))),
   ];
 }
 
@@ -107,6 +110,7 @@ export function productionLimitsXlsx(data: ProductionLimitsData, meta: ReportMet
           ]),
         ],
       },
+      pdeLineageSheet(inputLineages(data.productions.map((p) => p.input))),
       leftOutSheet([...leftOut.values()]),
     ],
     meta.significantDigits,
