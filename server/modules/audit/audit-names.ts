@@ -37,15 +37,25 @@ const UNDECLARED_NAMES: Readonly<Record<string, string>> = {
                       where i.id = any($1::int[])
                         and i.facility_id in (select id from facilities where plan_id = $2)`,
   // A limits snapshot by the approval it was taken at ('Limits approved with CA-0001 …').
-  limitsSnapshots: `select s.id, 'Limits approved with ' || coalesce(v.title, 'a policy')
-                           || ' (version ' || s.version_number || ')' as name
-                      from limits_snapshots s
-                      left join controlled_versions v
-                        on v.facility_id = s.facility_id and v.document_type = s.document_type
-                       and v.document_id = s.document_id and v.version_number = s.version_number
+  limitsSnapshots: `select s.id, ${limitsSnapshotNameSql('s.id')} as name from limits_snapshots s
                      where s.id = any($1::int[])
                        and s.facility_id in (select id from facilities where plan_id = $2)`,
 };
+
+/**
+ * A limits snapshot's name, as an SQL expression of its id: the approval it was taken at
+ * ('Limits approved with Chemical cleaning limit policy (version 2)'), never its id (issue 30).
+ * Screens, reports and the audit trail all name snapshots with it.
+ */
+export function limitsSnapshotNameSql(id: string): string {
+  return `(select 'Limits approved with ' || coalesce(v.title, 'a policy')
+                   || ' (version ' || ls.version_number || ')'
+             from limits_snapshots ls
+             left join controlled_versions v
+               on v.facility_id = ls.facility_id and v.document_type = ls.document_type
+              and v.document_id = ls.document_id and v.version_number = ls.version_number
+            where ls.id = ${id})`;
+}
 
 /** A facility table's names, as a row of the caller's plan says them. */
 function inPlan(table: string, name: string): string {

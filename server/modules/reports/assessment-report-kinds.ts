@@ -1,3 +1,4 @@
+import { limitsSnapshotNameSql } from '#server/modules/audit/audit-names.ts';
 import { AppError } from '#core/errors/errors.ts';
 import type {
   TDecision,
@@ -262,6 +263,8 @@ interface CleaningAssessmentData {
   completedAt: string | null;
   version: VersionAt;
   result: TAssessmentResult | null;
+  /** The result's limits snapshot by name (issue 30); absent in reports made before. */
+  limitsSnapshotName?: string | null;
   tasks: {
     train: string;
     product: string;
@@ -389,6 +392,14 @@ export const cleaningAssessmentReport: ReportKind = {
       completedAt: row.completed_at,
       version: stateOf(await controlledAt(q, facilityId, 'CleaningAssessment', id, asOf)),
       result: row.result,
+      limitsSnapshotName: row.result?.limitsSnapshotId
+        ? ((
+            await q.query<{ name: string | null }>(
+              `select ${limitsSnapshotNameSql('$1::int')} as name`,
+              [row.result.limitsSnapshotId],
+            )
+          )[0]?.name ?? null)
+        : null,
       tasks,
       signatures: await signaturesAt(q, facilityId, 'CleaningAssessment', id, asOf),
     };
@@ -407,7 +418,7 @@ export const cleaningAssessmentReport: ReportKind = {
         ? ([
             [
               'Limits snapshot',
-              result.limitsSnapshotId === null ? '—' : String(result.limitsSnapshotId),
+              data.limitsSnapshotName ?? (result.limitsSnapshotId === null ? '—' : 'Recorded'),
             ],
             ['Engine input (SHA-256)', result.inputHash],
             [
