@@ -72,6 +72,8 @@ interface ChangeAssessmentData {
   changeType: string;
   description: string;
   mocId: number | null;
+  /** The change-of-control record by its number and title (issue 30); absent in older reports. */
+  mocName?: string | null;
   version: VersionAt;
   cancelled: { at: string; reason: string | null } | null;
   changes: { label: string; reason: string }[];
@@ -192,6 +194,16 @@ export const changeAssessmentReport: ReportKind = {
       changeType: c.changeType,
       description: c.description,
       mocId: c.mocId,
+      mocName:
+        c.mocId === null
+          ? null
+          : ((
+              await q.query<{ name: string }>(
+                `select moc_number || ' ' || name as name from moc_records
+                  where facility_id = $1 and id = $2`,
+                [facilityId, c.mocId],
+              )
+            )[0]?.name ?? null),
       version: stateOf(version),
       cancelled: header?.cancelled_at
         ? { at: header.cancelled_at, reason: header.cancel_reason }
@@ -211,7 +223,7 @@ export const changeAssessmentReport: ReportKind = {
       ['Change assessment', `${data.number}: ${data.title}`],
       ['Type of change', data.changeType],
       ['Description', data.description || '—'],
-      ['Change-of-control record', data.mocId === null ? '—' : `#${data.mocId}`],
+      ['Change-of-control record', data.mocId === null ? '—' : (data.mocName ?? 'Recorded')],
       ['Record', versionText(data.version as RecordVersionAt | null, record)],
       [
         'Cancelled',
@@ -265,6 +277,8 @@ interface CleaningAssessmentData {
   result: TAssessmentResult | null;
   /** The result's limits snapshot by name (issue 30); absent in reports made before. */
   limitsSnapshotName?: string | null;
+  /** The prior assessment by its number (issue 30); absent in older reports. */
+  priorNumber?: string | null;
   tasks: {
     train: string;
     product: string;
@@ -323,7 +337,7 @@ function coverageMatrix(result: TAssessmentResult): unknown[] {
   return tables;
 }
 
-function diffContent(result: TAssessmentResult): unknown[] {
+function diffContent(result: TAssessmentResult, priorNumber: string | null | undefined): unknown[] {
   const { diff } = result;
   if (diff.priorId === null)
     return [{ text: 'This is the first assessment of the facility.', italics: true }];
@@ -331,7 +345,7 @@ function diffContent(result: TAssessmentResult): unknown[] {
     list.length === 0 ? 'none' : list.map((g) => `${g.product} on ${g.train}`).join(', ');
   return [
     facts([
-      ['Prior assessment', `#${diff.priorId}`],
+      ['Prior assessment', priorNumber ?? 'Recorded'],
       ['New gaps', pairs(diff.newGaps)],
       ['Closed gaps', pairs(diff.closedGaps)],
       [
@@ -392,6 +406,14 @@ export const cleaningAssessmentReport: ReportKind = {
       completedAt: row.completed_at,
       version: stateOf(await controlledAt(q, facilityId, 'CleaningAssessment', id, asOf)),
       result: row.result,
+      priorNumber: row.result?.diff.priorId
+        ? ((
+            await q.query<{ number: string }>(
+              'select number from cleaning_assessments where facility_id = $1 and id = $2',
+              [facilityId, row.result.diff.priorId],
+            )
+          )[0]?.number ?? null)
+        : null,
       limitsSnapshotName: row.result?.limitsSnapshotId
         ? ((
             await q.query<{ name: string | null }>(
@@ -461,7 +483,7 @@ export const cleaningAssessmentReport: ReportKind = {
         ? [{ text: 'No product is made on any train.', italics: true }]
         : coverageMatrix(result)),
       { text: 'Since the prior assessment', style: 'h2' },
-      ...diffContent(result),
+      ...diffContent(result, data.priorNumber),
       { text: 'Qualification tasks', style: 'h2' },
       data.tasks.length === 0
         ? { text: 'No qualification tasks.', italics: true }
