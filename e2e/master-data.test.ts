@@ -25,7 +25,7 @@ async function addActive(name: string, pdeUg: string): Promise<void> {
   await page.getByRole('button', { name: 'Add active' }).first().click();
   await fill('Name', name);
   await fill('PDE/ADE', pdeUg);
-  await choose(openDrawer(page).getByLabel('PDE/ADE unit', { exact: true }), 'ug');
+  await choose(openDrawer(page).getByLabel('PDE/ADE unit', { exact: true }), 'µg');
   await submitDrawer('Add active');
   await page.getByRole('cell', { name, exact: true }).waitFor();
 }
@@ -75,7 +75,7 @@ describe('master data drives the MAC matrix', () => {
     await page.getByRole('button', { name: 'Add equipment' }).first().click();
     await fill('Name', 'Mixer 1');
     await fill('Surface area', '10');
-    await choose(openDrawer(page).getByLabel('Surface area unit', { exact: true }), 'sqm');
+    await choose(openDrawer(page).getByLabel('Surface area unit', { exact: true }), 'm²');
     await submitDrawer('Add equipment');
     await page.getByRole('cell', { name: '10 m²' }).waitFor();
 

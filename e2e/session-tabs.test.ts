@@ -91,7 +91,7 @@ describe('one session in several tabs', () => {
     await page.getByRole('button', { name: 'Add equipment' }).first().click();
     await openDrawer(page).getByLabel('Name', { exact: true }).fill('Mixer kept');
     await openDrawer(page).getByLabel('Surface area', { exact: true }).fill('10');
-    await choose(openDrawer(page).getByLabel('Surface area unit', { exact: true }), 'sqm');
+    await choose(openDrawer(page).getByLabel('Surface area unit', { exact: true }), 'm²');
 
     // The same user signs in in another browser: this one's session ends.
     const other = await signedInPage();

@@ -1,3 +1,4 @@
+import { expectWords } from './words.ts';
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -205,6 +206,10 @@ describe('the approval policy editor', () => {
     await page.getByLabel('Allow self-approval').click();
     await page.getByRole('button', { name: 'Save approval policy' }).click();
     await confirmWithReason(page, 'One person may sign both steps');
+    // Every document type is offered in words, and the one chosen reads as words (issue 30).
+    await choose(page.getByLabel('Document type'), 'Change assessment');
+    await page.getByRole('button', { name: 'Save approval policy' }).waitFor();
+    await expectWords(page, 'approval policy of change assessments');
 
     const token = await app.server.login();
     const res = await app.server.request<{

@@ -2,6 +2,7 @@ import { MODULE_RECORD_DEFS, RECORD_DEFS } from '../entities/defs/index.ts';
 import type { EntityDef } from '../entities/entity.ts';
 import type { FieldDef } from '../entities/field.ts';
 import { labelFromName } from '../entities/labels.ts';
+import { contentField, isInternalField } from '../records/content-fields.ts';
 import { formatNumber, formatQuantity } from '../units/format-number.ts';
 
 /**
@@ -9,7 +10,12 @@ import { formatNumber, formatQuantity } from '../units/format-number.ts';
  * makes two values read alike (21 CFR 11.10(e)).
  */
 const AUDIT_DIGITS = 15;
-import { permissionsText, UNDECLARED_FIELDS, UNDECLARED_SUBJECTS } from './audit-undeclared.ts';
+import {
+  ID_FIELDS,
+  permissionsText,
+  UNDECLARED_FIELDS,
+  UNDECLARED_SUBJECTS,
+} from './audit-undeclared.ts';
 
 /**
  * How an audit row reads to an inspector: the record by its name, each changed field by its
@@ -84,9 +90,11 @@ function asParentReference(def: EntityDef, field: FieldDef): FieldDef {
     : field;
 }
 
-function fieldOf(def: EntityDef | undefined, name: string): FieldDef | undefined {
-  const field = def?.fields.find((f) => f.name === name);
-  if (def && field) return asParentReference(def, field);
+function fieldOf(def: EntityDef | undefined, name: string, domain = ''): FieldDef | undefined {
+  const field = def?.fields.find((f) => f.name === name) ?? contentField(domain, name);
+  const id = ID_FIELDS[name];
+  if (id && (!field || field.kind === 'integer')) return field ? { ...id, label: field.label } : id;
+  if (field) return def ? asParentReference(def, field) : field;
   return UNDECLARED_FIELDS.find((f) => f.name === name);
 }
 
@@ -113,7 +121,7 @@ export function parentOf(child: EntityDef): { field: string; entity: string } | 
 export function auditFieldLabel(domain: string, name: string): string {
   const property = /^additionalProperties\.(.+)$/.exec(name);
   if (property) return labelFromName(property[1]!);
-  return fieldOf(auditDefOf(domain), name)?.label ?? labelFromName(name);
+  return fieldOf(auditDefOf(domain), name, domain)?.label ?? labelFromName(name);
 }
 
 const ISO_MOMENT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
@@ -146,11 +154,18 @@ function plainText(value: unknown, format: AuditFormat): string {
     return value.length === 0 ? EMPTY_VALUE : value.map((v) => plainText(v, format)).join('; ');
   }
   if (typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>);
+    // A key that keeps an id ('inspectorId') links parts of a record: no reader needs it.
+    const entries = Object.entries(value as Record<string, unknown>).filter(
+      ([key]) => !/^id$|Ids?$/.test(key),
+    );
     if (entries.length === 0) return EMPTY_VALUE;
     return entries.map(([k, v]) => `${labelFromName(k)}: ${plainText(v, format)}`).join(', ');
   }
   return String(value);
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** One field's recorded value as words. */
@@ -171,6 +186,8 @@ export function auditValueText(
       return ids.map((id) => referenceText(field.entity, id, format)).join(', ');
     }
     case 'list': {
+      // A part kept as one object (a run's cleaning event) reads as a list of one row.
+      if (isPlainObject(value)) return auditValueText(field, [value], format);
       if (!Array.isArray(value)) return plainText(value, format);
       if (value.length === 0) return EMPTY_VALUE;
       return value
@@ -193,11 +210,13 @@ export function auditFieldChanges(row: AuditRowLike, format: AuditFormat): Audit
   const def = auditDefOf(row.domain);
   const before = row.oldValues ?? {};
   const after = row.newValues ?? {};
-  const names = [...new Set([...Object.keys(before), ...Object.keys(after)])];
+  const names = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter(
+    (name) => !isInternalField(row.domain, name),
+  );
   const text = (values: Record<string, unknown>, name: string) =>
     name in values
       ? (permissionsText(name, values[name]) ??
-        auditValueText(fieldOf(def, name), values[name], format))
+        auditValueText(fieldOf(def, name, row.domain), values[name], format))
       : '';
   return (
     names
@@ -287,14 +306,15 @@ export function auditReferences(row: AuditRowLike): Map<string, Set<number>> {
   const def = auditDefOf(row.domain);
   for (const values of [row.oldValues, row.newValues]) {
     for (const [name, value] of Object.entries(values ?? {})) {
-      const field = fieldOf(def, name);
+      const field = fieldOf(def, name, row.domain);
       if (field?.kind === 'reference') {
         for (const id of Array.isArray(value) ? value : [value]) add(field.entity, id);
       }
-      if (field?.kind === 'list' && Array.isArray(value)) {
+      if (field?.kind === 'list' && (Array.isArray(value) || isPlainObject(value))) {
+        const items = (Array.isArray(value) ? value : [value]) as Record<string, unknown>[];
         for (const sub of field.of) {
           if (sub.kind !== 'reference') continue;
-          for (const item of value as Record<string, unknown>[]) {
+          for (const item of items) {
             const ids = item?.[sub.name];
             for (const id of Array.isArray(ids) ? ids : [ids]) add(sub.entity, id);
           }

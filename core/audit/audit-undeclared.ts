@@ -15,6 +15,7 @@ export const UNDECLARED_SUBJECTS: Readonly<
   Record<string, { key: string; label: string; name?: (stored: string) => string }>
 > = {
   User: { key: 'users', label: 'User' },
+  EquipmentImage: { key: 'equipmentImages', label: 'Equipment picture' },
   // Lifecycle records (core/entities/defs, LIFECYCLE_RECORD_DECLS) by their number or title.
   ReportDocument: { key: 'reports', label: 'Report' },
   ChangeAssessment: { key: 'changeAssessments', label: 'Change assessment' },
@@ -65,6 +66,33 @@ export const UNDECLARED_FIELDS: readonly FieldDef[] = [
     ],
   },
 ];
+
+/**
+ * Fields that keep another record's id as a plain number (a record type the declarations do not
+ * reference, such as a picture or a limits snapshot): the audit trail and the signed PDFs name
+ * the record, never its id (issue 30). A declared field of the same name keeps its own label.
+ */
+export const ID_FIELDS: Readonly<Record<string, FieldDef>> = {
+  imageId: {
+    name: 'imageId',
+    label: 'Equipment picture',
+    kind: 'reference',
+    entity: 'equipmentImages',
+  },
+  limitsSnapshotId: {
+    name: 'limitsSnapshotId',
+    label: 'Limits snapshot',
+    kind: 'reference',
+    entity: 'limitsSnapshots',
+  },
+  assessedBy: { name: 'assessedBy', label: 'Assessed by', kind: 'reference', entity: 'users' },
+  mocId: {
+    name: 'mocId',
+    label: 'Change-of-control record',
+    kind: 'reference',
+    entity: 'mocRecords',
+  },
+};
 
 /** Fields that hold permission ids ('Equipment.Delete'): a role's changes, a refusal's missing. */
 const PERMISSION_FIELDS = new Set(['permissions', 'missing']);

@@ -4,8 +4,11 @@ import {
   PERMISSION_TEXTS,
   RESOURCE_NOUNS,
   permissionLabel,
+  refusalText,
   resourceTitle,
+  rightText,
 } from './permission-texts.ts';
+import { findForbiddenText } from '../labels/forbidden-text.ts';
 
 const ids = Object.entries(PERMISSION_RESOURCES).flatMap(([resource, actions]) =>
   actions.map((action) => `${resource}.${action}`),
@@ -28,5 +31,18 @@ describe('permissions in words', () => {
     expect(permissionLabel('ApprovalPolicy.Sign')).toBe('Approve records');
     expect(resourceTitle('EquipmentWiseCleaningLimit')).toBe('Cleaning limits per equipment');
     expect(new Set(ids.map(permissionLabel)).size).toBe(ids.length);
+  });
+
+  it('names a missing right in a refusal by its words, never its key (issue 30)', () => {
+    expect(refusalText('Product', 'Modify')).toBe('This needs the right to change products');
+    expect(rightText('ApprovalPolicy', 'Sign')).toBe('the right to approve records');
+    expect(rightText('AuditLog', 'Get')).toBe('the right to see the audit log');
+    expect(rightText('FacilityGroup', 'Add')).toBe('a right you do not hold');
+    for (const id of ids) {
+      const [resource = '', action = ''] = id.split('.');
+      const text = refusalText(resource, action);
+      expect(text).not.toContain(resource === 'API' ? 'API.' : resource);
+      expect(findForbiddenText(text)).toEqual([]);
+    }
   });
 });

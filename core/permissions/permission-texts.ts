@@ -160,3 +160,24 @@ export function permissionLabel(id: string): string {
 export function resourceTitle(resource: string): string {
   return RESOURCE_NOUNS[resource]?.title ?? resource;
 }
+
+/**
+ * A permission as a refusal names it: 'the right to change products' (Product.Modify). People
+ * read it in error messages, so never the id; one the catalogue lacks is "a right you do not
+ * hold".
+ */
+export function rightText(resource: string, action: string): string {
+  const label = PERMISSION_TEXTS[`${resource}.${action}`]?.label;
+  if (!label) return 'a right you do not hold';
+  const first = label.split(' ')[0]!;
+  // 'See the audit log' → 'see the audit log'; 'API …' stays as written.
+  const lowered = /[A-Z].*[A-Z]/.test(first)
+    ? label
+    : label.charAt(0).toLowerCase() + label.slice(1);
+  return `the right to ${lowered}`;
+}
+
+/** The reason a guard gives for a refusal: 'This needs the right to change products.' */
+export function refusalText(resource: string, action: string): string {
+  return `This needs ${rightText(resource, action)}`;
+}

@@ -4,6 +4,7 @@ import { equipmentDef } from '../entities/defs/equipment.def.ts';
 import { productsDef } from '../entities/defs/products.def.ts';
 import type { EntityDef } from '../entities/entity.ts';
 import { CRITERION_KEYS } from '../limits/compile.ts';
+import { CRITERION_NAMES, SAMPLE_TYPE_LABELS, filterOperatorLabel } from '../labels/enum-labels.ts';
 import { isoDateProblem } from './documents.schemas.ts';
 import type { GuardResource } from '../permissions/permission-map.ts';
 
@@ -58,6 +59,8 @@ export interface SourceColumn {
   type: ColumnType;
   unit?: string;
   options?: readonly string[];
+  /** Words for options that are codes ('swab' → 'Swab'); the value is what is sent and kept. */
+  optionLabels?: Readonly<Record<string, string>>;
 }
 
 export interface SourceDeclaration {
@@ -75,12 +78,23 @@ const num = (key: string, label: string, unit?: string): SourceColumn =>
   unit ? { key, label, type: 'number', unit } : { key, label, type: 'number' };
 const date = (key: string, label: string): SourceColumn => ({ key, label, type: 'date' });
 const bool = (key: string, label: string): SourceColumn => ({ key, label, type: 'boolean' });
-const choice = (key: string, label: string, options: readonly string[]): SourceColumn => ({
+const choice = (
+  key: string,
+  label: string,
+  options: readonly string[],
+  optionLabels?: Readonly<Record<string, string>>,
+): SourceColumn => ({
   key,
   label,
   type: 'enum',
   options,
+  ...(optionLabels ? { optionLabels } : {}),
 });
+
+/** 'health-based' → 'Health-based': a criterion's name as an option or a cell shows it. */
+const GOVERNING_LABELS = Object.fromEntries(
+  CRITERION_KEYS.map((key) => [key, CRITERION_NAMES[key].replace(/^./, (c) => c.toUpperCase())]),
+);
 
 /** The options of a declared enum field, so a report offers exactly what the record takes. */
 function optionsOf(def: EntityDef, name: string): readonly string[] {
@@ -93,7 +107,7 @@ export const SOURCE_DECLARATIONS: readonly SourceDeclaration[] = [
     key: 'pairs',
     label: 'MAC matrix pairs',
     description:
-      'Every previous → next pair of the MAC matrix as the approved Chemical policy computes it now (the pairs of GET mac-matrix/pairs).',
+      'Every previous → next pair of the MAC matrix as the approved Chemical policy computes it now.',
     resource: 'RiskCalculation',
     action: 'Get',
     columns: [
@@ -101,7 +115,7 @@ export const SOURCE_DECLARATIONS: readonly SourceDeclaration[] = [
       text('next', 'Next product'),
       text('sharedEquipment', 'Shared equipment'),
       num('area', 'Shared area', 'sqcm'),
-      choice('governing', 'Governing criterion', CRITERION_KEYS),
+      choice('governing', 'Governing criterion', CRITERION_KEYS, GOVERNING_LABELS),
       text('governingActive', 'Governing active'),
       num('maco', 'MACO', 'mg'),
       num('sal', 'Surface limit (SAL)', 'mg/sqcm'),
@@ -156,7 +170,7 @@ export const SOURCE_DECLARATIONS: readonly SourceDeclaration[] = [
       text('productBatch', 'Product batch'),
       text('equipment', 'Equipment'),
       text('samplingLocation', 'Sampling location'),
-      choice('sampleType', 'Sample type', ['swab', 'rinse']),
+      choice('sampleType', 'Sample type', ['swab', 'rinse'], SAMPLE_TYPE_LABELS),
       text('analyticalMethod', 'Analytical method'),
       text('batchNumber', 'Sample number'),
       choice('censoring', 'Censoring', ['=', '< LOD', '< LOQ', '> upper limit']),
@@ -224,11 +238,15 @@ export function parseFilterValue(
     case 'boolean':
       return value === 'true' || value === 'false'
         ? { value: value === 'true' }
-        : { problem: 'must be true or false' };
+        : { problem: 'must be Yes or No' };
     case 'enum':
       return column.options?.includes(value)
         ? { value }
-        : { problem: `must be one of ${(column.options ?? []).join(', ')}` };
+        : {
+            problem: `must be one of ${(column.options ?? [])
+              .map((o) => column.optionLabels?.[o] ?? o)
+              .join(', ')}`,
+          };
     case 'text':
       return { value };
   }
@@ -264,7 +282,7 @@ export function customReportProblems(record: Readonly<Record<string, unknown>>):
     if (!OPERATORS_BY_TYPE[column.type].includes(filter.operator as FilterOperator)) {
       add(
         `filters[${i}].operator`,
-        `${column.label} takes ${OPERATORS_BY_TYPE[column.type].join(', ')}`,
+        `${column.label} takes ${OPERATORS_BY_TYPE[column.type].map(filterOperatorLabel).join(', ')}`,
       );
       return;
     }
@@ -282,6 +300,8 @@ export const ZReportColumn = z.object({
   type: ZColumnType,
   unit: z.string().nullable(),
   options: z.array(z.string()).optional(),
+  /** Words for the options that are codes; a value without one is shown as it is. */
+  optionLabels: z.record(z.string(), z.string()).optional(),
   operators: z.array(z.enum(FILTER_OPERATORS)),
 });
 export type TReportColumn = z.infer<typeof ZReportColumn>;
@@ -332,6 +352,7 @@ export function columnInfo(column: SourceColumn): TReportColumn {
     type: column.type,
     unit: column.unit ?? null,
     ...(column.options ? { options: [...column.options] } : {}),
+    ...(column.optionLabels ? { optionLabels: { ...column.optionLabels } } : {}),
     operators: [...OPERATORS_BY_TYPE[column.type]],
   };
 }

@@ -138,6 +138,8 @@ export const ZReport = ZControlledState.extend({
   progress: ZJobProgress.nullable(),
   asOf: z.string().nullable(),
   limitsSnapshotId: z.number().int().nullable(),
+  /** The snapshot as people name it: the approval it was taken at. */
+  limitsSnapshotName: z.string().nullable(),
   dataHash: z.string().nullable(),
   error: z.string().nullable(),
   generatedBy: z.string().nullable(),

@@ -142,6 +142,8 @@ export const ZStudy = z.object({
   protocolName: z.string(),
   /** The approved limits snapshot every result of the study is judged against. */
   limitsSnapshotId: z.number().int().nullable(),
+  /** The snapshot as people name it: the approval it was taken at. */
+  limitsSnapshotName: z.string().nullable(),
   origin: z.object({
     kind: z.enum(['none', 'qualificationTask', 'changeAssessment']),
     id: z.number().int().nullable(),

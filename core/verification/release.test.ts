@@ -16,6 +16,8 @@ const fail = (samplingLocationId: number, superseded = false) => ({
 const complete: RunState = {
   visualResult: 'Pass',
   plannedLocationIds: [1, 2, 3],
+  // Reasons name the places (issue 30).
+  locationNames: { 1: 'Lid', 2: 'Valve', 3: 'Outlet' },
   results: [pass(1), pass(2), pass(3)],
   deviations: [],
   dirtyHoldHours: 20,
@@ -87,7 +89,7 @@ describe('releaseFlag', () => {
       'a failed result',
       { results: [pass(1), fail(2), pass(3)] },
       'CAN_NOT_BE_RELEASED',
-      ['A result failed at location #2'],
+      ['A result failed at location Valve'],
     ],
     [
       'failed visual and an open deviation together',
@@ -124,7 +126,7 @@ describe('releaseFlag', () => {
       'MAY_BE_RELEASED',
       [
         'Visual inspection passed and no result failed',
-        'Results pending for 1 of 3 planned locations (#3)',
+        'Results pending for 1 of 3 planned locations (Outlet)',
         'The protocol allows release at risk',
       ],
     ],
@@ -133,7 +135,7 @@ describe('releaseFlag', () => {
       { results: [pass(1)] },
       'CAN_NOT_BE_RELEASED',
       [
-        'Results pending for 2 of 3 planned locations (#2, #3)',
+        'Results pending for 2 of 3 planned locations (Valve, Outlet)',
         'The protocol does not allow release at risk',
       ],
     ],
@@ -165,7 +167,7 @@ describe('releaseFlag', () => {
       'MAY_BE_RELEASED',
       [
         'Visual inspection not required by the cleaning inspection settings and no result failed',
-        'Results pending for 2 of 3 planned locations (#2, #3)',
+        'Results pending for 2 of 3 planned locations (Valve, Outlet)',
         'The protocol allows release at risk',
       ],
     ],

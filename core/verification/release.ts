@@ -39,6 +39,8 @@ export interface RunDeviationState {
 export interface RunState {
   visualResult: 'Pass' | 'Fail' | null;
   plannedLocationIds: readonly number[];
+  /** The planned locations' names, so that a reason names the place, never its id (issue 30). */
+  locationNames?: Readonly<Record<number, string>>;
   results: readonly RunResultState[];
   deviations: readonly RunDeviationState[];
   dirtyHoldHours: number | null;
@@ -152,8 +154,8 @@ function holdBreach(label: string, reached: number | null, max: HoldMax | null):
   return `${label} hold time ${reached} h exceeds ${of} of ${max.hours} h`;
 }
 
-function locations(ids: readonly number[]): string {
-  return ids.map((id) => `#${id}`).join(', ');
+function locations(ids: readonly number[], names: RunState['locationNames']): string {
+  return ids.map((id) => names?.[id] ?? 'a location outside the plan').join(', ');
 }
 
 export function releaseFlag(run: RunState): ReleaseDecision {
@@ -161,11 +163,11 @@ export function releaseFlag(run: RunState): ReleaseDecision {
   const planned = run.plannedLocationIds.length;
   const blocking: string[] = [];
   if (failedLocations.length > 0) {
-    blocking.push(`A result failed at location ${locations(failedLocations)}`);
+    blocking.push(`A result failed at location ${locations(failedLocations, run.locationNames)}`);
   }
   if (unfitLocations.length > 0) {
     blocking.push(
-      `The analytical method cannot show the limit at location ${locations(unfitLocations)}: its LOQ, corrected for recovery, is above the limit or cannot be expressed in the limit's unit`,
+      `The analytical method cannot show the limit at location ${locations(unfitLocations, run.locationNames)}: its LOQ, corrected for recovery, is above the limit or cannot be expressed in the limit's unit`,
     );
   }
   const microbial = microbialTally(run.microbial);
@@ -207,7 +209,7 @@ export function releaseFlag(run: RunState): ReleaseDecision {
   const pending = [
     ...(pendingLocations.length > 0
       ? [
-          `Results pending for ${pendingLocations.length} of ${planned} planned locations (${locations(pendingLocations)})`,
+          `Results pending for ${pendingLocations.length} of ${planned} planned locations (${locations(pendingLocations, run.locationNames)})`,
         ]
       : []),
     ...microbialPending,

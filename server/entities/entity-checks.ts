@@ -2,8 +2,20 @@ import { AppError, validationError, type PropertyError } from '#core/errors/erro
 import { recordProblems, type EntityDef } from '#core/entities/entity.ts';
 import { columnOf, type FieldDef } from '#core/entities/field.ts';
 import { entityDef } from '#core/entities/defs/index.ts';
+import { lowerLabel } from '#core/entities/labels.ts';
 import type { Queryable } from '../db/db.ts';
 import { ownerColumn, ownerId, uniqueUnder, type RecordScope } from './entity-scope.ts';
+
+/**
+ * What a reference to records that are gone says: the kind of record, never the ids a person
+ * did not type (issue 30); the property path already says which entry it is.
+ */
+function missingText(target: EntityDef, count: number): string {
+  const where = `in this ${target.scope === 'plan' ? 'plan' : 'facility'}`;
+  return count === 1
+    ? `No such ${lowerLabel(target.label)} ${where} (archived or removed)`
+    : `${count} of the chosen ${lowerLabel(target.pluralLabel)} are not ${where} (archived or removed)`;
+}
 
 /** References must name live rows of the same facility (or plan, for plan-scoped targets). */
 export async function checkReferences(
@@ -28,7 +40,7 @@ export async function checkReferences(
         problems.push({
           property: path,
           constraints: {
-            reference: `No ${target.label.toLowerCase()} with id ${missing.join(', ')} in this ${target.scope === 'plan' ? 'plan' : 'facility'}`,
+            reference: missingText(target, missing.length),
           },
         });
       }

@@ -72,7 +72,7 @@ describe("a report kind's own permission", () => {
       user.token,
     );
     expect(generate.status).toBe(403);
-    expect(generate.body.message).toBe('AuditLog Get failed as current user is not allowed');
+    expect(generate.body.message).toBe('This needs the right to see the audit log');
     for (const path of ['reports/audit-log/1/pdf', 'reportDocument/audit-log/pdf/1'])
       expect((await get(path, user.token)).status, path).toBe(403);
     expect((await refusals(user.id)).map((r) => [r.domain, r.attempted])).toEqual([

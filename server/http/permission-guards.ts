@@ -1,3 +1,4 @@
+import { refusalText } from '#core/permissions/permission-texts.ts';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '#core/errors/errors.ts';
 import {
@@ -52,7 +53,9 @@ export function idOfPath(request: FastifyRequest, name: string): number {
 }
 
 function notAllowed(resource: GuardResource, action: string): AppError {
-  return new AppError('NotAllowed', `${resource} ${action} failed as current user is not allowed`);
+  // In words (issue 30): the client puts it after its own "… failed as current user is not
+  // allowed" (spec §8), so a person learns which right is missing, never its key.
+  return new AppError('NotAllowed', refusalText(resource, action));
 }
 
 /** The plan and facility of the path; guards run before validation, so what is no id finds nothing. */
@@ -149,10 +152,7 @@ export function createGuards(db: Db, limits: SessionLimits, access?: AccessCache
         if (!isId(plan)) throw new AppError('NotFoundError');
         assertPlan(user, plan);
         if (!user.user.is_system_admin)
-          throw new AppError(
-            'NotAllowed',
-            `${resource} ${action} failed as current user is not a system administrator`,
-          );
+          throw new AppError('NotAllowed', 'Only a system administrator may do this');
       });
     });
 

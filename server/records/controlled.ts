@@ -1,3 +1,4 @@
+import type { AuditFormat } from '#core/audit/audit-format.ts';
 import { createHash, createHmac } from 'node:crypto';
 import { AppError, type ErrorName } from '#core/errors/errors.ts';
 import type {
@@ -62,9 +63,13 @@ export interface DocumentTypeRegistration {
   beforeSubmit?: (tx: Queryable, context: ApprovedContext) => Promise<void>;
   /**
    * A version's content as its signed PDF prints it, line by line, for content a reader cannot
-   * take in field by field (a whole assessment); without it each field prints as it is.
+   * take in field by field (a whole assessment); without it each field prints under its label.
+   * `format` names the records the content points to and writes dates as the facility does.
    */
-  printContent?: (content: Record<string, unknown>) => { label: string; text: string }[];
+  printContent?: (
+    content: Record<string, unknown>,
+    format: AuditFormat,
+  ) => { label: string; text: string }[];
   /**
    * Who raised the record: without self-approval in the policy they may not review or approve
    * it either, as the submitter may not (a deviation's author, 21 CFR 211.192).

@@ -1,60 +1,77 @@
-import { UNKNOWN_RECORD } from '#core/audit/audit-format.ts';
-import { ENTITY_DEFS, entityDef } from '#core/entities/defs/index.ts';
-import type { EntityDef } from '#core/entities/entity.ts';
-import type { FieldDef } from '#core/entities/field.ts';
+import {
+  auditFieldChanges,
+  type AuditFormat,
+  type AuditRowLike,
+} from '#core/audit/audit-format.ts';
+import { ID_FIELDS } from '#core/audit/audit-undeclared.ts';
+import { DECLARED_RECORDS } from '#core/entities/defs/index.ts';
 import type { TControlledDocumentType } from '#core/schemas/signatures.schemas.ts';
-import type { Queryable } from '../db/db.ts';
 import { documentTypeRegistration } from './controlled.ts';
-import { fieldText } from './record-pdf.ts';
 
 export interface PrintedField {
   label: string;
   text: string;
 }
 
-function declarationOf(documentType: TControlledDocumentType): EntityDef | undefined {
-  return ENTITY_DEFS.find((def) => def.controlled?.documentType === documentType);
-}
-
 /**
- * Ids as the names a reader knows ('Mixer 1'); the signed content keeps the ids, a reader has no
- * use for them (issue 30). An id with no row left reads as an unknown record.
+ * A version's content as one audit row reads it: the record type's domain, its fields as the
+ * new values. Whoever prints it resolves the names the row points to (auditNames), as the audit
+ * trail does, so that the PDF and the audit log say the same words.
  */
-async function referenceText(q: Queryable, field: FieldDef, value: unknown): Promise<string> {
-  if (field.kind !== 'reference') return fieldText(value);
-  const ids = (Array.isArray(value) ? value : [value]).filter(
-    (id): id is number => typeof id === 'number',
-  );
-  const target = entityDef(field.entity);
-  if (ids.length === 0 || !target.fields.some((f) => f.name === 'name')) return fieldText(value);
-  const rows = await q.query<{ id: number; name: string }>(
-    `select id, name from ${target.table} where id = any($1::int[])`,
-    [ids],
-  );
-  const names = new Map(rows.map((row) => [row.id, row.name]));
-  return ids.map((id) => names.get(id) ?? UNKNOWN_RECORD).join(', ');
-}
-
-/**
- * A version's content as the PDF prints it: a declared record's fields under their labels,
- * with references by name; a type that prints its own content, its way; other records' fields
- * as the content names them.
- */
-export async function printableContent(
-  q: Queryable,
+export function contentAsRow(
   documentType: TControlledDocumentType,
   content: Record<string, unknown>,
-): Promise<PrintedField[]> {
+): AuditRowLike {
+  const def = DECLARED_RECORDS.find(
+    (d) => 'controlled' in d && d.controlled.documentType === documentType,
+  );
+  return {
+    domain: def?.domain ?? documentType,
+    entityId: null,
+    oldValues: null,
+    newValues: content,
+  };
+}
+
+/**
+ * The rows whose names the PDF needs: the content's own, and one for each id a nested part of
+ * it keeps (an assessment result's limits snapshot), so that a type printing its own content
+ * finds those names too.
+ */
+export function contentNameRows(
+  documentType: TControlledDocumentType,
+  content: Record<string, unknown>,
+): AuditRowLike[] {
+  const rows = [contentAsRow(documentType, content)];
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(walk);
+    else if (value !== null && typeof value === 'object')
+      for (const [key, inner] of Object.entries(value)) {
+        if (key in ID_FIELDS && typeof inner === 'number')
+          rows.push({ domain: '', entityId: null, oldValues: null, newValues: { [key]: inner } });
+        walk(inner);
+      }
+  };
+  Object.values(content).forEach(walk);
+  return rows;
+}
+
+/**
+ * A version's content as the PDF prints it (Part 11 §11.10(b): a copy in human readable form):
+ * every field under its label (a declared one, else words made from its name, never the content
+ * key), enums in words, references by the names of the records they point to, quantities with
+ * their units, dates in the facility's format, lists and objects as labelled values, never JSON.
+ * A type that prints its own content does it its way.
+ */
+export function printableContent(
+  documentType: TControlledDocumentType,
+  content: Record<string, unknown>,
+  format: AuditFormat,
+): PrintedField[] {
   const print = documentTypeRegistration(documentType)?.printContent;
-  if (print) return print(content);
-  const def = declarationOf(documentType);
-  const printed: PrintedField[] = [];
-  for (const [name, value] of Object.entries(content)) {
-    const field = def?.fields.find((f) => f.name === name);
-    printed.push({
-      label: field?.label ?? name,
-      text: field ? await referenceText(q, field, value) : fieldText(value),
-    });
-  }
-  return printed;
+  if (print) return print(content, format);
+  return auditFieldChanges(contentAsRow(documentType, content), format).map((change) => ({
+    label: change.label,
+    text: change.after,
+  }));
 }

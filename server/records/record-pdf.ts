@@ -39,15 +39,6 @@ export interface RecordPdfInput {
 
 const th = (text: string) => ({ text, style: 'th' });
 
-/** A field's value as text: plain values as written, the rest as JSON. */
-export function fieldText(value: unknown): string {
-  if (value === null || value === undefined || value === '') return '—';
-  if (Array.isArray(value) && value.length === 0) return '—';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return JSON.stringify(value);
-}
-
 /** 'Active', or 'Being Built · Changes Requested' after a rejection. */
 export function statusText(status: TRecordStatus, state: TSignatureState | null): string {
   const label = STATUS_LABELS[status];
@@ -121,7 +112,6 @@ export function recordPdfDefinition(pdf: RecordPdfInput): Record<string, unknown
           widths: [110, '*'],
           body: [
             ['Document type', documentTypeLabel(pdf.documentType)],
-            ['Document id', String(pdf.documentId)],
             ['Version', String(pdf.versionNumber)],
             ['Status', statusText(pdf.status, pdf.signatureState)],
             ['Facility', pdf.facilityName],
@@ -154,6 +144,7 @@ export function recordPdfDefinition(pdf: RecordPdfInput): Record<string, unknown
 export function renderRecordPdf(pdf: RecordPdfInput): Promise<Buffer> {
   return renderPdfDocument(
     recordPdfDefinition(pdf),
-    `Carryover · ${documentTypeLabel(pdf.documentType)} ${pdf.documentId} · version ${pdf.versionNumber} · ${pdf.facilityName}`,
+    // The record by its title: its database id means nothing to a reader (issue 30).
+    `Carryover · ${pdf.title} · version ${pdf.versionNumber} · ${pdf.facilityName}`,
   );
 }

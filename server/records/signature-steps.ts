@@ -1,3 +1,4 @@
+import { rightText } from '#core/permissions/permission-texts.ts';
 import type {
   TApprovalStep,
   TRecordStatus,
@@ -83,7 +84,8 @@ export function whyNotEligible(
 ): string | null {
   const step = steps[progress.current];
   if (!step) return 'no step of this version waits for a signature';
-  if (!signer.maySign) return 'signing needs ApprovalPolicy Sign in this facility';
+  if (!signer.maySign)
+    return `signing needs ${rightText('ApprovalPolicy', 'Sign')} in this facility`;
   if (step.roleIds.length > 0 && !step.roleIds.some((id) => signer.roleIds.includes(id)))
     return 'this step is signed by holders of other roles';
   if (progress.signers[progress.current]!.has(signer.userId))

@@ -7,7 +7,11 @@ import {
   COLUMN_LABELS,
   CUSTOM_REPORT_PER_PAGE,
   type TCell,
+  type TReportColumn,
 } from '#core/schemas/custom-reports.schemas.ts';
+import { reportCellWords, reportColumnHeader } from '#core/labels/report-cell.ts';
+import { useDateFormat } from '#client/shared/use-date-format.ts';
+import { useNumberFormat } from '#client/shared/use-number-format.ts';
 import { saveBlob } from '#client/api/http-client.ts';
 import { serverPaging } from '#client/shared/paging.ts';
 import { useReasonAction } from '#client/shared/reason/use-reason-action.tsx';
@@ -24,20 +28,28 @@ import {
 } from './custom-reports-api.ts';
 import { ReportBuilder } from './ReportBuilder.tsx';
 
-const show = (value: TCell) =>
-  value === null ? '—' : typeof value === 'boolean' ? (value ? 'Yes' : 'No') : String(value);
-
 /** The saved report's rows, a page of 10 at a time (spec §9), and its download. */
 function ReportPreview({ report }: { report: CustomReport }) {
   const scope = useFacilityScope();
   const [page, setPage] = useState({ pageNumber: 1, pageLimit: CUSTOM_REPORT_PER_PAGE });
   const data = useReportData(report, page.pageNumber, page.pageLimit);
   const [isDownloading, setDownloading] = useState(false);
+  const numbers = useNumberFormat();
+  const { formatDateTime } = useDateFormat();
+  // Each cell as the rest of the app shows it (issue 30): numbers through the one formatter,
+  // moments in the facility's zone and format, codes in words.
+  const show = (column: TReportColumn, value: TCell): string => {
+    if (value === null) return '—';
+    if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+    if (typeof value === 'number') return numbers.number(value);
+    if (column.type === 'date') return formatDateTime(value);
+    return String(reportCellWords(report.source, column, value));
+  };
   const columns = (data.data?.columns ?? []).map((c) => ({
     key: c.key,
     dataIndex: c.key,
-    title: c.unit ? `${c.label} (${c.unit})` : c.label,
-    render: (value: TCell) => show(value),
+    title: reportColumnHeader(c),
+    render: (value: TCell) => show(c, value),
   }));
   return (
     <Card

@@ -3,6 +3,7 @@ import { Button, Form, Input, Select, Space, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { customReportsDef } from '#core/entities/defs/custom-reports.def.ts';
 import { filterOperatorLabel } from '#core/labels/enum-labels.ts';
+import { reportColumnHeader, reportOptionLabel } from '#core/labels/report-cell.ts';
 import type { ReportFilter, TReportSourceInfo } from '#core/schemas/custom-reports.schemas.ts';
 import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
 import { createEntity, updateEntity } from '#client/shared/master-data/entity-api.ts';
@@ -18,9 +19,6 @@ interface BuilderValues {
   description?: string;
   reason?: string;
 }
-
-const unitOf = (c: { label: string; unit: string | null }) =>
-  c.unit ? `${c.label} (${c.unit})` : c.label;
 
 /** One filter row: a column of the source, an operator that column takes, and a value. */
 function FilterRow({
@@ -42,7 +40,11 @@ function FilterRow({
           aria-label={`Filter ${name + 1} column`}
           style={{ width: 200 }}
           placeholder="Column"
-          options={(source?.columns ?? []).map((c) => ({ value: c.key, label: unitOf(c) }))}
+          showSearch={{ optionFilterProp: 'label' }}
+          options={(source?.columns ?? []).map((c) => ({
+            value: c.key,
+            label: reportColumnHeader(c),
+          }))}
           onChange={() => form.setFieldValue(['filters', name, 'operator'], undefined)}
         />
       </Form.Item>
@@ -62,7 +64,11 @@ function FilterRow({
           <Select
             aria-label={`Filter ${name + 1} value`}
             style={{ width: 180 }}
-            options={(column.options ?? ['true', 'false']).map((o) => ({ value: o, label: o }))}
+            // Codes in words ('swab' → 'Swab', true → Yes); the value sent is the code.
+            options={(column.options ?? ['true', 'false']).map((o) => ({
+              value: o,
+              label: reportOptionLabel(column, o),
+            }))}
           />
         ) : (
           <Input
@@ -167,7 +173,10 @@ export function ReportBuilder({
           aria-label="Columns"
           mode="multiple"
           showSearch={{ optionFilterProp: 'label' }}
-          options={(source?.columns ?? []).map((c) => ({ value: c.key, label: unitOf(c) }))}
+          options={(source?.columns ?? []).map((c) => ({
+            value: c.key,
+            label: reportColumnHeader(c),
+          }))}
         />
       </Form.Item>
       <Typography.Text strong>Filters</Typography.Text>

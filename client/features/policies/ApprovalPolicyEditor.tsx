@@ -1,3 +1,4 @@
+import { documentTypeLabel } from '#core/labels/enum-labels.ts';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Form, InputNumber, Select, Space, Spin, Switch, message } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
@@ -36,7 +37,10 @@ export function ApprovalPolicyEditor({ canEdit }: { canEdit: boolean }) {
         style={{ minWidth: 260 }}
         value={documentType}
         onChange={setDocumentType}
-        options={CONTROLLED_DOCUMENT_TYPES.map((value) => ({ value, label: value }))}
+        options={CONTROLLED_DOCUMENT_TYPES.map((value) => ({
+          value,
+          label: documentTypeLabel(value),
+        }))}
       />
       {/* A new document type is a new form, loaded afresh. */}
       <PolicyForm key={documentType} documentType={documentType} canEdit={canEdit} />

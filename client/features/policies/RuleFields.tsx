@@ -1,3 +1,4 @@
+import { unitLabel } from '#core/units/format-number.ts';
 import { Button, Card, Col, Form, Input, InputNumber, Row, Select, Space, Switch } from 'antd';
 import { ROOM_GRADES } from './room-grade-letters.ts';
 
@@ -80,7 +81,7 @@ export function InspectionFields() {
           </Col>
           <Col xs={24} sm={12}>
             <Form.Item name={['visibleResidueLimit', 'unit']} label="Visible residue limit unit">
-              <Select options={L3_UNITS.map((value) => ({ value, label: value }))} />
+              <Select options={L3_UNITS.map((value) => ({ value, label: unitLabel(value) }))} />
             </Form.Item>
           </Col>
         </Row>

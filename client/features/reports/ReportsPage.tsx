@@ -198,7 +198,7 @@ function ReportDrawer({ report, onClose }: { report: TReport; onClose: () => voi
             <Typography.Paragraph>
               Generated {formatDateTime(report.generatedAt)} by {report.generatedBy ?? '—'} · data
               as of {report.asOf ? formatDateTime(report.asOf) : '—'} · limits snapshot{' '}
-              {report.limitsSnapshotId ?? 'none'}
+              {report.limitsSnapshotName ?? 'none'}
             </Typography.Paragraph>
             <Typography.Paragraph copyable={{ text: report.dataHash ?? '' }}>
               Data SHA-256: <Typography.Text code>{report.dataHash}</Typography.Text>

@@ -127,10 +127,7 @@ function LoadedStudy({ study }: { study: TStudy }) {
             {
               key: 'snapshot',
               label: 'Acceptance criteria',
-              children:
-                study.limitsSnapshotId === null
-                  ? 'No approved limits snapshot'
-                  : `Limits snapshot ${study.limitsSnapshotId}`,
+              children: study.limitsSnapshotName ?? 'No approved limits snapshot',
             },
             {
               key: 'created',

@@ -1,3 +1,4 @@
+import { unitLabel } from '#core/units/format-number.ts';
 import { Form, Input, InputNumber, Radio, Select } from 'antd';
 import {
   CENSORING,
@@ -51,7 +52,7 @@ export function ResultInputs({
           size="large"
           style={{ width: 140 }}
           aria-label={`Unit of ${label}`}
-          options={unitsOf(sampleType).map((value) => ({ value, label: value }))}
+          options={unitsOf(sampleType).map((value) => ({ value, label: unitLabel(value) }))}
         />
       </Form.Item>
       <Form.Item name={[...prefix, 'batchNumber']} label="Sample number">

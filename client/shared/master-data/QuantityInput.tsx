@@ -1,3 +1,4 @@
+import { unitLabel } from '#core/units/format-number.ts';
 import { Form, InputNumber, Select, Space } from 'antd';
 import type { MeasureName } from '#core/units/measures.ts';
 import { MEASURES } from '#core/units/measures.ts';
@@ -42,7 +43,7 @@ export function QuantityInput({ name, measure, label, required, positive }: Quan
         <Select
           aria-label={`${label} unit`}
           style={{ width: 120 }}
-          options={allowed.map((unit) => ({ label: unit, value: unit }))}
+          options={allowed.map((unit) => ({ label: unitLabel(unit), value: unit }))}
           disabled={allowed.length === 1}
         />
       </Form.Item>

@@ -1,3 +1,4 @@
+import { unitLabel } from '#core/units/format-number.ts';
 import { Card, Col, Form, InputNumber, Row, Select, Space, Switch } from 'antd';
 import type { ReactNode } from 'react';
 import { fieldMeaning } from '#core/limits/policy-fields.ts';
@@ -6,7 +7,9 @@ const L3_UNITS = ['mg/sqcm', 'ug/sqcm', 'mg/sqin', 'ug/sqin', 'mg/sqm', 'ug/sqm'
 const SAMPLE_UNITS = ['ppm', 'mg/ml', 'ug/ml'];
 const MASS_UNITS = ['mg', 'ug'];
 
-const options = (values: readonly string[]) => values.map((value) => ({ value, label: value }));
+/** Units as people write them ('ug' → 'µg'); the value sent is the unit's key. */
+const options = (values: readonly string[]) =>
+  values.map((value) => ({ value, label: unitLabel(value) }));
 
 /**
  * What the field does to the numbers (a tooltip) and, where it changes nothing in this facility,

@@ -1,3 +1,4 @@
+import { refusalText } from '#core/permissions/permission-texts.ts';
 import { AppError, validationError } from '#core/errors/errors.ts';
 import {
   nextDay,
@@ -29,7 +30,7 @@ export async function auditScope(q: Queryable, session: ResolvedSession): Promis
     [session.user.id, session.user.plan_id],
   );
   if (rows.length === 0) {
-    throw new AppError('NotAllowed', 'AuditLog Get failed as current user is not allowed');
+    throw new AppError('NotAllowed', refusalText('AuditLog', 'Get'));
   }
   return { planId: session.user.plan_id, facilityIds: rows.map((r) => r.facility_id) };
 }
@@ -41,7 +42,7 @@ export function auditChains(scope: AuditScope): string[] {
 
 export function assertFacilityInScope(scope: AuditScope, facilityId: number): void {
   if (!scope.facilityIds.includes(facilityId)) {
-    throw new AppError('NotAllowed', 'AuditLog Get failed as current user is not allowed');
+    throw new AppError('NotAllowed', refusalText('AuditLog', 'Get'));
   }
 }
 

@@ -21,7 +21,41 @@ const UNDECLARED_NAMES: Readonly<Record<string, string>> = {
   cleaningAssessments: inPlan('cleaning_assessments', 'number'),
   studies: inPlan('studies', 'title'),
   deviations: inPlan('deviations', 'title'),
+  // A run as its study's number and its place in the study ('ST-0002 run 1').
+  runs: `select r.id, 'ST-' || lpad(s.seq::text, greatest(4, length(s.seq::text)), '0') || ' run ' || r.sequence as name
+           from study_runs r join studies s on s.id = r.study_id
+          where r.id = any($1::int[])
+            and r.facility_id in (select id from facilities where plan_id = $2)`,
+  // A sample result by its sample's own number.
+  sampleResults: inPlan('sample_results', 'batch_number'),
+  // A picture by its file name; one kept without a name by its place among its item's pictures.
+  equipmentImages: `select i.id, coalesce(nullif(i.name, ''),
+                             'Picture ' || (select count(*) from equipment_images o
+                                             where o.equipment_id = i.equipment_id and o.id <= i.id)
+                             || ' of ' || e.name) as name
+                       from equipment_images i join equipment e on e.id = i.equipment_id
+                      where i.id = any($1::int[])
+                        and i.facility_id in (select id from facilities where plan_id = $2)`,
+  // A limits snapshot by the approval it was taken at ('Limits approved with CA-0001 …').
+  limitsSnapshots: `select s.id, ${limitsSnapshotNameSql('s.id')} as name from limits_snapshots s
+                     where s.id = any($1::int[])
+                       and s.facility_id in (select id from facilities where plan_id = $2)`,
 };
+
+/**
+ * A limits snapshot's name, as an SQL expression of its id: the approval it was taken at
+ * ('Limits approved with Chemical cleaning limit policy (version 2)'), never its id (issue 30).
+ * Screens, reports and the audit trail all name snapshots with it.
+ */
+export function limitsSnapshotNameSql(id: string): string {
+  return `(select 'Limits approved with ' || coalesce(v.title, 'a policy')
+                   || ' (version ' || ls.version_number || ')'
+             from limits_snapshots ls
+             left join controlled_versions v
+               on v.facility_id = ls.facility_id and v.document_type = ls.document_type
+              and v.document_id = ls.document_id and v.version_number = ls.version_number
+            where ls.id = ${id})`;
+}
 
 /** A facility table's names, as a row of the caller's plan says them. */
 function inPlan(table: string, name: string): string {

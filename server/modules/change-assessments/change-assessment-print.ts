@@ -1,4 +1,4 @@
-import { formatDateTime } from '#core/datetime/format-date-time.ts';
+import { nameKey, UNKNOWN_RECORD, type AuditFormat } from '#core/audit/audit-format.ts';
 import {
   DECISION_LABELS,
   IMPACT_KIND_LABELS,
@@ -27,7 +27,10 @@ const lines = (items: readonly string[]) => (items.length === 0 ? '—' : items.
  * A change assessment as its signers read it on paper: the change set in the order it applies,
  * the evaluation's figures and every decision with its justification.
  */
-export function printChangeAssessment(content: Record<string, unknown>): Printed[] {
+export function printChangeAssessment(
+  content: Record<string, unknown>,
+  format: AuditFormat,
+): Printed[] {
   const changes = (content.changes ?? []) as { label: string; reason: string }[];
   const evaluation = content.evaluation as { evaluatedAt: string; summary: TImpactSummary } | null;
   const decisions = (content.decisions ?? []) as {
@@ -43,7 +46,10 @@ export function printChangeAssessment(content: Record<string, unknown>): Printed
     { label: 'Description', text: String(content.description || '—') },
     {
       label: 'Change-of-control record',
-      text: content.mocId ? `#${String(content.mocId)}` : '—',
+      text:
+        typeof content.mocId === 'number'
+          ? (format.names[nameKey('mocRecords', content.mocId)] ?? UNKNOWN_RECORD)
+          : '—',
     },
     {
       label: 'Staged changes',
@@ -52,7 +58,7 @@ export function printChangeAssessment(content: Record<string, unknown>): Printed
     {
       label: 'Evaluation',
       text: s
-        ? `${formatDateTime(evaluation.evaluatedAt)} (UTC): ${s.pairsMoved} of ${s.pairsBefore} pairs move ` +
+        ? `${format.formatDateTime(evaluation.evaluatedAt)}: ${s.pairsMoved} of ${s.pairsBefore} pairs move ` +
           `(${s.pairsTightened} tighter), ${s.pairsAdded} added, ${s.pairsRemoved} removed, ` +
           `${s.criterionChanged} criterion changes, ${s.worstCasesChanged} worst-case changes, ` +
           `${s.belowLoq} below LOQ, ${s.resultsAtRisk} results at risk`

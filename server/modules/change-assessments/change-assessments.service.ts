@@ -81,7 +81,10 @@ async function checkMoc(q: Queryable, facilityId: number, mocId: number | null):
   );
   if (!row)
     throw validationError([
-      { property: 'mocId', constraints: { reference: `No change-of-control record ${mocId}` } },
+      {
+        property: 'mocId',
+        constraints: { reference: 'No such change-of-control record in this facility' },
+      },
     ]);
 }
 

@@ -172,7 +172,7 @@ describe('a change assessment', () => {
       token,
     );
     expect([edit.status, unstage.status]).toEqual([403, 403]);
-    expect(edit.body.message).toBe('Product Modify failed as current user is not allowed');
+    expect(edit.body.message).toBe('This needs the right to change products');
     const refused = await t.server.db.query<{ domain: string; attempted: string }>(
       `select domain, new_values ->> 'attempted' as attempted from audit_log
         where user_id = $1 and action = 'AccessRefused' order by id`,

@@ -153,7 +153,7 @@ export function renderImpactPdf(
     generatedAt: generated.at,
     dataHash: dataHashOf(data),
     files: [],
-    limitsSnapshotId: null,
+    limitsSnapshotName: null,
     parameters: { kind: 'change-assessment', number: meta.number },
     asOf: generated.at.toISOString(),
     signatures: [],

@@ -1,3 +1,4 @@
+import { nameKey, UNKNOWN_RECORD, type AuditFormat } from '#core/audit/audit-format.ts';
 import {
   COVERAGE_LABELS,
   type TAssessmentResult,
@@ -14,7 +15,10 @@ const lines = (items: readonly string[]) => (items.length === 0 ? '—' : items.
  * A cleaning assessment as its signers read it on paper: the counts, the worst case of every
  * train with its reason, every gap and what was left out, rather than the result's raw JSON.
  */
-export function printCleaningAssessment(content: Record<string, unknown>): Printed[] {
+export function printCleaningAssessment(
+  content: Record<string, unknown>,
+  format: AuditFormat,
+): Printed[] {
   const result = content.result as TAssessmentResult | null | undefined;
   const printed: Printed[] = [
     { label: 'Number', text: String(content.number ?? '—') },
@@ -26,7 +30,9 @@ export function printCleaningAssessment(content: Record<string, unknown>): Print
   printed.push(
     {
       label: 'Limits snapshot',
-      text: result.limitsSnapshotId ? `#${result.limitsSnapshotId}` : '—',
+      text: result.limitsSnapshotId
+        ? (format.names[nameKey('limitsSnapshots', result.limitsSnapshotId)] ?? UNKNOWN_RECORD)
+        : '—',
     },
     { label: 'Engine input (SHA-256)', text: result.inputHash },
     {

@@ -54,10 +54,7 @@ export function registerQualificationTaskRoutes({ app, db, config, permit }: App
         [facility, caseStudyId],
       );
       if (!train)
-        throw new AppError(
-          'NotFoundError',
-          `No production (train) with id ${caseStudyId} in this facility`,
-        );
+        throw new AppError('NotFoundError', 'No such production (train) in this facility');
       return listTasks(db, facility, { ...request.query, trainId: caseStudyId });
     },
   );

@@ -1,12 +1,12 @@
 import { filterOperatorLabel } from '#core/labels/enum-labels.ts';
+import {
+  reportCellWords,
+  reportColumnHeader,
+  reportOptionLabel,
+} from '#core/labels/report-cell.ts';
 import type { TCell } from '#core/schemas/custom-reports.schemas.ts';
 import { styleHeader } from '../master/master-export.ts';
 import type { ResolvedReport } from './custom-reports.service.ts';
-
-/** A header as the screen shows it: the label and, where the column has one, its unit. */
-export function headerOf(column: { label: string; unit: string | null }): string {
-  return column.unit ? `${column.label} (${column.unit})` : column.label;
-}
 
 /**
  * One sheet with the report's columns in its order, and a second that says what it is: the
@@ -23,8 +23,21 @@ export async function customReportXlsx(
   workbook.creator = 'Carryover';
   workbook.created = meta.exportedAt;
   const sheet = workbook.addWorksheet('Report');
-  sheet.columns = report.columns.map((c) => ({ header: headerOf(c), key: c.key }));
-  for (const row of rows) sheet.addRow(report.columns.map((c) => row[c.key] ?? null));
+  sheet.columns = report.columns.map((c) => ({
+    header: reportColumnHeader(c),
+    key: c.key,
+    // A moment is a date cell the reader's Excel shows as a date, never an ISO string.
+    ...(c.type === 'date' ? { style: { numFmt: 'yyyy-mm-dd hh:mm' } } : {}),
+  }));
+  for (const row of rows)
+    sheet.addRow(
+      report.columns.map((c) => {
+        const value = row[c.key] ?? null;
+        if (c.type === 'date' && typeof value === 'string') return new Date(value);
+        // Numbers keep every digit in the cell; codes are written as words, as on the screen.
+        return reportCellWords(report.source.key, c, value);
+      }),
+    );
   styleHeader(sheet);
   const about = workbook.addWorksheet('About');
   about.columns = [
@@ -36,7 +49,7 @@ export async function customReportXlsx(
   for (const f of report.filters) {
     about.addRow([
       'Filter',
-      `${f.column.label} ${filterOperatorLabel(f.operator)} ${String(f.value)}`,
+      `${f.column.label} ${filterOperatorLabel(f.operator)} ${reportOptionLabel(f.column, String(f.value))}`,
     ]);
   }
   about.addRow(['Rows', meta.total]);

@@ -3,7 +3,7 @@ import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TMacPairsPage } from '#core/schemas/mac-matrix.schemas.ts';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
-import { useFacilityTestServer } from '#server/test/facility-test-file.ts';
+import { useFacilityTestServer, type TestBody } from '#server/test/facility-test-file.ts';
 import { facilityPath, setFacilityKind } from '#server/test/test-server.ts';
 import { buildMacFacility } from '#server/test/mac-test-data.ts';
 
@@ -80,7 +80,7 @@ describe('custom report permissions', () => {
     const as = await sessionWith({ ReportDocument: ['Get'], Equipment: ['Get'] });
     const refused = await t.call('GET', `${t.F}/${auditReport}/report-data/data`, undefined, as);
     expect(refused.status).toBe(403);
-    expect(refused.body.message).toContain('AuditLog Get');
+    expect(refused.body.message).toBe('This needs the right to see the audit log');
     expect((await download(`${t.F}/${auditReport}/report-data/download`, as)).status).toBe(403);
     const [row] = await t.server.db.query<{ domain: string }>(
       `select domain from audit_log where action = 'AccessRefused' order by id desc limit 1`,
@@ -163,6 +163,18 @@ describe('GET report-info and report-config/{x}/data', () => {
     );
     expect(labels).toContain('batchNumber: Sample number');
     expect(labels).toContain('productBatch: Product batch');
+    // Issue 30: options that are codes come with their words; the value sent stays the code.
+    const sampleType = (results.body.config.columns as TestBody[]).find(
+      (c) => c.key === 'sampleType',
+    );
+    expect(sampleType).toMatchObject({
+      options: ['swab', 'rinse'],
+      optionLabels: { swab: 'Swab', rinse: 'Rinse' },
+    });
+    const pairs = await t.call('GET', `${t.F}/report-config/pairs/data`);
+    expect(pairs.body.config.description).not.toMatch(/GET|\//);
+    const governing = (pairs.body.config.columns as TestBody[]).find((c) => c.key === 'governing');
+    expect(governing?.optionLabels).toMatchObject({ health: 'Health-based', dose: 'Dose-based' });
     const missing = await t.call('GET', `${t.F}/report-config/nothing/data`);
     expect(missing.status).toBe(404);
     expect(missing.body.errName).toBe('NotFoundError');
@@ -361,6 +373,15 @@ describe('GET {id}/report-data/data', () => {
     for (const row of res.body.data) expect(row.domain).toBe('CustomReport');
     expect(res.body.data[0].action).toBe('Create');
     expect(res.body.data[0].at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    // The workbook says it in words (issue 30): the domain and action by their labels, the
+    // moment as a date cell, never an ISO string.
+    const xlsx = await download(`${t.F}/${audit}/report-data/download`);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(xlsx.buffer as unknown as ArrayBuffer);
+    const first = book.getWorksheet('Report')!.getRow(2).values as unknown[];
+    expect(first[1]).toBe('Custom report');
+    expect(first[2]).toBe('Create');
+    expect(first[3]).toBeInstanceOf(Date);
     const results = await saveReport({
       name: 'Failed results',
       source: 'sampleResults',
@@ -383,12 +404,7 @@ describe('GET {id}/report-data/download', () => {
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(res.buffer as unknown as ArrayBuffer);
     const sheet = workbook.getWorksheet('Report')!;
-    expect(sheet.getRow(1).values).toEqual([
-      undefined,
-      'Name',
-      'Surface area (sqcm)',
-      'Room grade',
-    ]);
+    expect(sheet.getRow(1).values).toEqual([undefined, 'Name', 'Surface area (cm²)', 'Room grade']);
     expect(sheet.rowCount).toBe(13);
     expect(sheet.getRow(2).values).toEqual([undefined, 'E1', 125000]);
     const about = workbook.getWorksheet('About')!;

@@ -257,7 +257,7 @@ describe('references between entities', () => {
     expect(refused.body.errors).toEqual([
       {
         property: 'actives[1].activeId',
-        constraints: { reference: expect.stringContaining('No active') },
+        constraints: { reference: 'No such active in this facility (archived or removed)' },
       },
     ]);
     const ok = await t.call('POST', `${t.F}/products`, {

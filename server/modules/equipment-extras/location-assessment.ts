@@ -93,7 +93,7 @@ function byAttributes(attributes: AssessmentAttribute[], input: AssessInput) {
       problems.push({
         property: `ratings[${index}].attributeId`,
         constraints: {
-          reference: `No active sampling-assessment attribute with id ${rating.attributeId}`,
+          reference: 'No such sampling-assessment attribute in use in this facility',
         },
       });
       return;

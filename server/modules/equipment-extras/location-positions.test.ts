@@ -1,4 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { auditChangeLines, auditSubject } from '#core/audit/audit-format.ts';
+import { auditNames } from '#server/modules/audit/audit-names.ts';
 import { useFacilityTestServer } from '#server/test/facility-test-file.ts';
 
 /*
@@ -67,6 +69,8 @@ describe('sampling location positions', () => {
     const foreign = await add({ name: 'Foreign', imageId: other, x: 0.5, y: 0.5 });
     expect(foreign.status).toBe(422);
     expect(foreign.body.errors[0].property).toContain('imageId');
+    // The picture is named as a person knows it, never by its id (issue 30).
+    expect(JSON.stringify(foreign.body.errors)).not.toContain(String(other));
     const unknown = await add({ name: 'Unknown', imageId: 99_999_999, x: 0.5, y: 0.5 });
     expect(unknown.status).toBe(422);
     const partial = await add({ name: 'Partial', imageId: own, x: 0.5 });
@@ -81,5 +85,34 @@ describe('sampling location positions', () => {
     }
     const names = (await t.call('GET', L)).body.data.map((l: { name: string }) => l.name);
     expect(names).toEqual(['Paddle tip']);
+  });
+
+  it('are named in the audit trail by the picture’s name, never its id (issue 30)', async () => {
+    const placed = await add({ name: 'Lid seal', imageId: own, x: 0.5, y: 0.5 });
+    expect(placed.status, JSON.stringify(placed.body)).toBe(200);
+    const rows = await t.server.db.query<{
+      domain: string;
+      entity_id: string | null;
+      old_values: Record<string, unknown> | null;
+      new_values: Record<string, unknown> | null;
+    }>(
+      `select domain, entity_id, old_values, new_values from audit_log
+        where (domain = 'SamplingLocation' and entity_id = $1)
+           or (domain = 'EquipmentImage' and entity_id = $2)
+        order by id`,
+      [String(placed.body.result[0].id), String(own)],
+    );
+    const audit = rows.map((r) => ({
+      domain: r.domain,
+      entityId: r.entity_id,
+      oldValues: r.old_values,
+      newValues: r.new_values,
+    }));
+    const names = await auditNames(t.server.db, t.planId, audit);
+    const format = { names, formatDateTime: (iso: string) => iso };
+    const [image, location] = audit;
+    expect(auditSubject(image!, names)).toBe('Equipment picture ‘Front’');
+    expect(auditChangeLines(location!, format)).toContain('Equipment picture: Front');
+    expect(auditChangeLines(location!, format).join('\n')).not.toContain(`: ${own}`);
   });
 });

@@ -143,7 +143,11 @@ onBeforeSave(def.key, 'image-position', async (q, _def, scope, { record, changed
     [scope.facilityId!, record.imageId as number],
   );
   if (!image || image.equipment_id !== Number(record.equipmentId))
-    refuse('imageId', 'equipment', `Picture ${String(record.imageId)} is not of this equipment`);
+    refuse(
+      'imageId',
+      'equipment',
+      'The picture is not one of this equipment’s pictures (or it was removed)',
+    );
 });
 
 /** A swab location takes its sampling type's swab area unless it gives its own. */

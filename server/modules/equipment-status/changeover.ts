@@ -55,7 +55,7 @@ async function named(q: Queryable, table: string, facilityId: number, id: number
     `select * from ${table} where facility_id = $1 and id = $2 and archived_at is null`,
     [facilityId, id],
   );
-  return row ?? notFound(`No ${label} ${id} in this facility`);
+  return row ?? notFound(`No such ${label} in this facility`);
 }
 
 /**
@@ -191,8 +191,8 @@ export async function changeoverDecision(
   query: TChangeoverQuery,
   now: Date,
 ): Promise<TChangeover> {
-  const from = await named(q, 'products', facilityId, query.from, 'product');
-  const to = await named(q, 'products', facilityId, query.to, 'product');
+  const from = await named(q, 'products', facilityId, query.from, 'previous product');
+  const to = await named(q, 'products', facilityId, query.to, 'next product');
   const production = await named(q, 'productions', facilityId, query.production, 'production');
   const equipmentIds = production.equipment_ids ?? [];
   // A campaign (the same product again) carries nothing over into another product: no pair of

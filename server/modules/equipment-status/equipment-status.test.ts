@@ -81,7 +81,12 @@ describe('the equipment logbook', () => {
     const stranger = await buildUser(t.server.db);
     const other = await t.server.login(stranger.username, stranger.password);
     expect((await t.call('GET', `${t.F}/equipment-status`, undefined, other)).status).toBe(403);
-    expect((await t.call('GET', `${t.F}/equipment/999999/logbook`)).status).toBe(404);
+    const missing = await t.call('GET', `${t.F}/equipment/999999/logbook`);
+    expect(missing.status).toBe(404);
+    // What was asked for in words, without the id a person never typed (issue 30).
+    expect(missing.body.message).toBe(
+      'No such equipment in this facility (it may have been archived)',
+    );
   });
 
   it('holds production until a second person releases the cleaned item, then logs its use', async () => {
@@ -121,6 +126,8 @@ describe('the equipment logbook', () => {
     const noRightToken = await t.server.login(noRight.username, noRight.password);
     const unentitled = await release(id, { password: noRight.password }, noRightToken);
     expect(unentitled.status).toBe(403);
+    // The missing right in words, never its key (issue 30).
+    expect(unentitled.body.message).toBe('Releasing equipment needs the right to approve records');
     expect((await stateOf(id)).state).toBe('CleanAwaitingRelease');
 
     const released = await release(id);

@@ -333,8 +333,7 @@ export async function listEquipmentStatus(
       facilityId,
       productionId,
     ]);
-    if (!line)
-      throw new AppError('NotFoundError', `No production ${productionId} in this facility`);
+    if (!line) throw new AppError('NotFoundError', 'No such production in this facility');
   }
   const items = await q.query<{
     id: number;

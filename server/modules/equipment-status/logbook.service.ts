@@ -1,3 +1,4 @@
+import { rightText } from '#core/permissions/permission-texts.ts';
 import {
   deriveEquipmentStatus,
   standingEntries,
@@ -57,7 +58,11 @@ export async function equipmentItem(q: Queryable, facilityId: number, id: number
       ${lock ? 'for update' : ''}`,
     [facilityId, id],
   );
-  if (!item) throw new AppError('NotFoundError', `No equipment ${id} in this facility`);
+  if (!item)
+    throw new AppError(
+      'NotFoundError',
+      'No such equipment in this facility (it may have been archived)',
+    );
   return item;
 }
 
@@ -199,7 +204,7 @@ async function checkReferences(q: Queryable, facilityId: number, request: TLogbo
       facilityId,
       id,
     ]);
-    if (!found) refuseInput(property, `No ${label} ${id} in this facility`);
+    if (!found) refuseInput(property, `No such ${label} in this facility`);
   }
 }
 
@@ -326,7 +331,7 @@ async function appendEntry(
       if (!signer.maySign)
         throw new AppError(
           'NotAllowed',
-          'Releasing equipment needs the right to sign (ApprovalPolicy Sign)',
+          `Releasing equipment needs ${rightText('ApprovalPolicy', 'Sign')}`,
         );
       if (status.cleanedBy === actor.userId)
         throw new AppError(

@@ -36,9 +36,9 @@ async function checkMicrobialPolicy(q: Queryable, facilityId: number, policy: TM
   const problems = ids
     .map((id, index) => ({ id, index }))
     .filter(({ id }) => !known.has(id))
-    .map(({ id, index }) => ({
+    .map(({ index }) => ({
       property: `microbialMethodIds[${index}]`,
-      constraints: { reference: `No microbial analytical method with id ${id} in this facility` },
+      constraints: { reference: 'No such microbial analytical method in this facility' },
     }));
   if (problems.length > 0) throw validationError(problems);
 }

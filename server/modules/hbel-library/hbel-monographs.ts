@@ -1,3 +1,4 @@
+import { rightText } from '#core/permissions/permission-texts.ts';
 import { AppError, validationError } from '#core/errors/errors.ts';
 import { hbelMonographsDecl } from '#core/entities/defs/hbel.def.ts';
 import { monographPde } from '#core/hbel/monograph-pde.ts';
@@ -78,7 +79,7 @@ async function checkAttachment(q: Queryable, planId: number, m: THbelMonographCo
     throw validationError([
       {
         property: 'pointOfDeparture.attachmentId',
-        constraints: { reference: `No attachment with id ${id} in this plan` },
+        constraints: { reference: 'No such attachment in this plan' },
       },
     ]);
 }
@@ -134,7 +135,7 @@ export async function createMonograph(
     if (!isAllowed(member.permissions, 'API', 'Add'))
       throw new AppError(
         'NotAllowed',
-        'Creating a monograph needs API Add in its signing facility',
+        `Creating a monograph needs ${rightText('API', 'Add')} in its signing facility`,
       );
     await refuseDuplicate(tx, planId, monograph.substance);
     await checkAttachment(tx, planId, monograph);

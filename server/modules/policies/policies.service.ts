@@ -144,6 +144,6 @@ export async function policyRecordOf(
           [facilityId, [...RESIDUE_TYPES], named ?? id],
         )
       : [];
-  if (!row) throw new AppError('NotFoundError', `No cleaning limit policy ${id}`);
+  if (!row) throw new AppError('NotFoundError', 'No such cleaning limit policy in this facility');
   return { id: row.id, residueType: row.residue_type };
 }

@@ -1,3 +1,4 @@
+import { limitsSnapshotNameSql } from '#server/modules/audit/audit-names.ts';
 import { AppError } from '#core/errors/errors.ts';
 import type {
   TDecision,
@@ -71,6 +72,8 @@ interface ChangeAssessmentData {
   changeType: string;
   description: string;
   mocId: number | null;
+  /** The change-of-control record by its number and title (issue 30); absent in older reports. */
+  mocName?: string | null;
   version: VersionAt;
   cancelled: { at: string; reason: string | null } | null;
   changes: { label: string; reason: string }[];
@@ -191,6 +194,16 @@ export const changeAssessmentReport: ReportKind = {
       changeType: c.changeType,
       description: c.description,
       mocId: c.mocId,
+      mocName:
+        c.mocId === null
+          ? null
+          : ((
+              await q.query<{ name: string }>(
+                `select moc_number || ' ' || name as name from moc_records
+                  where facility_id = $1 and id = $2`,
+                [facilityId, c.mocId],
+              )
+            )[0]?.name ?? null),
       version: stateOf(version),
       cancelled: header?.cancelled_at
         ? { at: header.cancelled_at, reason: header.cancel_reason }
@@ -210,7 +223,7 @@ export const changeAssessmentReport: ReportKind = {
       ['Change assessment', `${data.number}: ${data.title}`],
       ['Type of change', data.changeType],
       ['Description', data.description || '—'],
-      ['Change-of-control record', data.mocId === null ? '—' : `#${data.mocId}`],
+      ['Change-of-control record', data.mocId === null ? '—' : (data.mocName ?? 'Recorded')],
       ['Record', versionText(data.version as RecordVersionAt | null, record)],
       [
         'Cancelled',
@@ -262,6 +275,10 @@ interface CleaningAssessmentData {
   completedAt: string | null;
   version: VersionAt;
   result: TAssessmentResult | null;
+  /** The result's limits snapshot by name (issue 30); absent in reports made before. */
+  limitsSnapshotName?: string | null;
+  /** The prior assessment by its number (issue 30); absent in older reports. */
+  priorNumber?: string | null;
   tasks: {
     train: string;
     product: string;
@@ -320,7 +337,7 @@ function coverageMatrix(result: TAssessmentResult): unknown[] {
   return tables;
 }
 
-function diffContent(result: TAssessmentResult): unknown[] {
+function diffContent(result: TAssessmentResult, priorNumber: string | null | undefined): unknown[] {
   const { diff } = result;
   if (diff.priorId === null)
     return [{ text: 'This is the first assessment of the facility.', italics: true }];
@@ -328,7 +345,7 @@ function diffContent(result: TAssessmentResult): unknown[] {
     list.length === 0 ? 'none' : list.map((g) => `${g.product} on ${g.train}`).join(', ');
   return [
     facts([
-      ['Prior assessment', `#${diff.priorId}`],
+      ['Prior assessment', priorNumber ?? 'Recorded'],
       ['New gaps', pairs(diff.newGaps)],
       ['Closed gaps', pairs(diff.closedGaps)],
       [
@@ -389,6 +406,22 @@ export const cleaningAssessmentReport: ReportKind = {
       completedAt: row.completed_at,
       version: stateOf(await controlledAt(q, facilityId, 'CleaningAssessment', id, asOf)),
       result: row.result,
+      priorNumber: row.result?.diff.priorId
+        ? ((
+            await q.query<{ number: string }>(
+              'select number from cleaning_assessments where facility_id = $1 and id = $2',
+              [facilityId, row.result.diff.priorId],
+            )
+          )[0]?.number ?? null)
+        : null,
+      limitsSnapshotName: row.result?.limitsSnapshotId
+        ? ((
+            await q.query<{ name: string | null }>(
+              `select ${limitsSnapshotNameSql('$1::int')} as name`,
+              [row.result.limitsSnapshotId],
+            )
+          )[0]?.name ?? null)
+        : null,
       tasks,
       signatures: await signaturesAt(q, facilityId, 'CleaningAssessment', id, asOf),
     };
@@ -407,7 +440,7 @@ export const cleaningAssessmentReport: ReportKind = {
         ? ([
             [
               'Limits snapshot',
-              result.limitsSnapshotId === null ? '—' : String(result.limitsSnapshotId),
+              data.limitsSnapshotName ?? (result.limitsSnapshotId === null ? '—' : 'Recorded'),
             ],
             ['Engine input (SHA-256)', result.inputHash],
             [
@@ -450,7 +483,7 @@ export const cleaningAssessmentReport: ReportKind = {
         ? [{ text: 'No product is made on any train.', italics: true }]
         : coverageMatrix(result)),
       { text: 'Since the prior assessment', style: 'h2' },
-      ...diffContent(result),
+      ...diffContent(result, data.priorNumber),
       { text: 'Qualification tasks', style: 'h2' },
       data.tasks.length === 0
         ? { text: 'No qualification tasks.', italics: true }

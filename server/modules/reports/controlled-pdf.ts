@@ -33,7 +33,8 @@ export interface ControlledPdfInput {
   dataHash: string;
   /** The other files stored with the report (the xlsx), with their SHA-256. */
   files: { format: string; sha256: string }[];
-  limitsSnapshotId: number | null;
+  /** The limits snapshot the data was read against, by name (never its id). */
+  limitsSnapshotName: string | null;
   /** The kind and its parameters as stored, and the moment the data was read. */
   parameters: Record<string, unknown>;
   asOf: string | null;
@@ -112,7 +113,7 @@ function regenerationPage(input: ControlledPdfInput): unknown[] {
     ['Report', `${input.number} version ${input.versionNumber}`],
     ['Data SHA-256', input.dataHash],
     ...input.files.map((f): [string, string] => [`${f.format} file SHA-256`, f.sha256]),
-    ['Limits snapshot', input.limitsSnapshotId === null ? 'none' : String(input.limitsSnapshotId)],
+    ['Limits snapshot', input.limitsSnapshotName ?? 'none'],
     ['Data as of (UTC)', input.asOf ? exactUtc(input.asOf) : '—'],
     ['Parameters', parametersText(input.parameters)],
   ];
@@ -225,7 +226,7 @@ export function renderPreviewPdf(preview: {
     generatedAt: preview.generatedAt,
     dataHash: dataHashOf(preview.data),
     files: [],
-    limitsSnapshotId: null,
+    limitsSnapshotName: null,
     parameters: preview.parameters,
     asOf: preview.generatedAt.toISOString(),
     signatures: [],

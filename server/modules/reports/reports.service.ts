@@ -1,3 +1,4 @@
+import { limitsSnapshotNameSql } from '#server/modules/audit/audit-names.ts';
 import { AppError } from '#core/errors/errors.ts';
 import type { TListQuery } from '#core/schemas/common.schemas.ts';
 import {
@@ -62,6 +63,7 @@ interface ReportRow {
   job_id: string | null;
   as_of: string | null;
   limits_snapshot_id: number | null;
+  limits_snapshot_name?: string | null;
   data_hash: string | null;
   error: string | null;
   generated_by: number;
@@ -74,7 +76,8 @@ interface ReportRow {
 
 const COLUMNS = `r.id, r.facility_id, f.plan_id, r.number, r.kind, r.title, r.parameters, r.job_id,
   to_char(r.as_of at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as as_of,
-  r.limits_snapshot_id, r.data_hash, r.error, r.generated_by, r.generated_by_name,
+  r.limits_snapshot_id, ${limitsSnapshotNameSql('r.limits_snapshot_id')} as limits_snapshot_name,
+  r.data_hash, r.error, r.generated_by, r.generated_by_name,
   r.generated_at, r.completed_at, r.version, ${jobProgressColumn('r.job_id')}`;
 
 const NOT_YET: ControlledVersionState = {
@@ -173,6 +176,7 @@ async function toReports(q: Queryable, facilityId: number, rows: ReportRow[]): P
     progress: r.job_progress,
     asOf: r.as_of,
     limitsSnapshotId: r.limits_snapshot_id,
+    limitsSnapshotName: r.limits_snapshot_name ?? null,
     dataHash: r.data_hash,
     error: r.error,
     generatedBy: r.generated_by_name,
@@ -319,6 +323,10 @@ async function renderPdf(
 ): Promise<Buffer> {
   const settings = await facilityDateTimeSettings(q, row.facility_id);
   const kind = REPORT_KIND_DEFS[row.kind];
+  const [snapshot] = await q.query<{ name: string | null }>(
+    `select ${limitsSnapshotNameSql('$1::int')} as name`,
+    [row.limits_snapshot_id],
+  );
   return renderControlledPdf({
     facilityName: settings.name,
     title: row.title,
@@ -331,7 +339,7 @@ async function renderPdf(
     generatedAt: new Date(row.generated_at),
     dataHash: row.data_hash!,
     files: xlsx,
-    limitsSnapshotId: row.limits_snapshot_id,
+    limitsSnapshotName: snapshot?.name ?? null,
     parameters: row.parameters,
     asOf: row.as_of,
     signatures: at.signatures,

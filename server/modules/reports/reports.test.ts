@@ -78,6 +78,12 @@ describe('A worst-case ranking report', () => {
       [facility.facilityId],
     );
     expect(report.limitsSnapshotId).toBe(snapshot!.id);
+    // A snapshot by the approval it was taken at, never its id (issue 30).
+    expect(report.limitsSnapshotName).toEqual(
+      snapshot!.id === null
+        ? null
+        : expect.stringMatching(/^Limits approved with .+ \(version \d+\)$/),
+    );
     expect(report.files.map((f: TestBody) => f.format).sort()).toEqual(['pdf', 'xlsx']);
   });
 

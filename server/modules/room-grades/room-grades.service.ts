@@ -51,7 +51,7 @@ async function gradeOf(q: Queryable, facilityId: number, id: string, lock: boole
         and (grade = $2 or ($3::int is not null and id = $3)) ${lock ? 'for update' : ''}`,
     [facilityId, letter ?? null, /^\d+$/.test(id) ? Number(id) : null],
   );
-  if (!row) throw new AppError('NotFoundError', `No room grade ${id}`);
+  if (!row) throw new AppError('NotFoundError', 'No such room grade in this facility');
   return row;
 }
 
@@ -85,9 +85,9 @@ export async function mapRoomGrade(
     const problems = wanted
       .map((equipmentId, index) => ({ equipmentId, index }))
       .filter(({ equipmentId }) => !known.has(equipmentId))
-      .map(({ equipmentId, index }) => ({
+      .map(({ index }) => ({
         property: `equipments[${index}]`,
-        constraints: { reference: `No live equipment with id ${equipmentId} in this facility` },
+        constraints: { reference: 'No such equipment in this facility (archived or removed)' },
       }));
     if (problems.length > 0) throw validationError(problems);
     const wantedSet = new Set(wanted);

@@ -74,7 +74,7 @@ async function checkSteps(q: Queryable, facilityId: number, steps: TApprovalStep
       if (!role)
         problems.push({
           property,
-          constraints: { reference: `No role with id ${id} in this facility` },
+          constraints: { reference: 'No such role in this facility' },
         });
       else if (!isAllowed(role.permissions, 'ApprovalPolicy', 'Sign'))
         problems.push({

@@ -1,4 +1,7 @@
+import { formatDateTime } from '#core/datetime/format-date-time.ts';
 import { AppError } from '#core/errors/errors.ts';
+import { documentTypeLabel } from '#core/labels/enum-labels.ts';
+import { lowerLabel } from '#core/entities/labels.ts';
 import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
 import { ZRecordPdfQuery } from '#core/schemas/signatures.schemas.ts';
 import type { Queryable } from '#server/db/db.ts';
@@ -6,9 +9,10 @@ import { typed, type AppContext } from '#server/http/app-context.ts';
 import { attachment } from '#server/http/download.ts';
 import { actorOf, sessionOf } from '#server/http/session-guard.ts';
 import { facilityDateTimeSettings } from '#server/modules/audit/audit-log.service.ts';
+import { auditNames } from '#server/modules/audit/audit-names.ts';
 import { writeAudit } from '#server/db/audit-write.ts';
 import type { ControlledRef, VersionRow } from '#server/records/controlled.ts';
-import { printableContent } from '#server/records/record-pdf-content.ts';
+import { contentNameRows, printableContent } from '#server/records/record-pdf-content.ts';
 import { renderRecordPdf } from '#server/records/record-pdf.ts';
 import { integrityOf, shownState } from '#server/records/record-integrity.ts';
 import { signatureKey } from '#server/records/signature-binding.ts';
@@ -33,7 +37,7 @@ async function versionFor(
   if (!row)
     throw new AppError(
       'NotFoundError',
-      `No ${ref.documentType} ${ref.documentId}${versionNumber ? ` version ${versionNumber}` : ''} in this facility`,
+      `No such ${lowerLabel(documentTypeLabel(ref.documentType))}${versionNumber ? ` version ${versionNumber}` : ''} in this facility`,
     );
   return row;
 }
@@ -75,7 +79,10 @@ export function registerRecordPdfRoute({ app, db, config, permitAny }: AppContex
         versionNumber: version.version_number,
         status,
         signatureState: version.signature_state,
-        fields: await printableContent(db, documentType, version.content),
+        fields: printableContent(documentType, version.content, {
+          names: await auditNames(db, plan, contentNameRows(documentType, version.content)),
+          formatDateTime: (iso) => formatDateTime(iso, settings),
+        }),
         signatures: signatures.filter((s) => s.versionNumber === version.version_number),
         facilityName: settings.name,
         settings,

@@ -129,7 +129,7 @@ describe('ES-6: who may sign what, and when', () => {
       reason: null,
     });
     expect((await eligibility(editor)).body.reason).toBe(
-      'You may not sign this version: signing needs ApprovalPolicy Sign in this facility',
+      'You may not sign this version: signing needs the right to approve records in this facility',
     );
     const draft = await kit.createSop(editor);
     expect((await eligibility(signer, draft.id)).body).toEqual({

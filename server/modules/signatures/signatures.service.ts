@@ -1,3 +1,6 @@
+import { rightText } from '#core/permissions/permission-texts.ts';
+import { STATUS_LABELS } from '#core/records/status-labels.ts';
+import type { TRecordStatus } from '#core/schemas/signatures.schemas.ts';
 import { AppError, validationError } from '#core/errors/errors.ts';
 import {
   isAllowed,
@@ -85,13 +88,13 @@ async function decide(
   if (!actionAllowedIn(request.action, version.status))
     refuse(
       'TransactionLocked',
-      `${request.action} is not possible while version ${version.version_number} is ${version.status}`,
+      `${request.action} is not possible while version ${version.version_number} is ${STATUS_LABELS[version.status as TRecordStatus] ?? version.status}`,
     );
   if (request.action === 'Submit') {
     if (!isAllowed(signer.permissions, registration.resource, registration.action))
       refuse(
         'NotAllowed',
-        `Submitting needs ${registration.resource} ${registration.action} in this facility`,
+        `Submitting needs ${rightText(registration.resource, registration.action)} in this facility`,
       );
     await registration.beforeSubmit?.(tx, {
       actor,

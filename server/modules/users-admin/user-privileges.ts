@@ -1,3 +1,4 @@
+import { rightText } from '#core/permissions/permission-texts.ts';
 import { AppError } from '#core/errors/errors.ts';
 import {
   emptyPermissionMap,
@@ -33,7 +34,8 @@ export class PrivilegeRefusal extends AppError implements RecordedAfterRollback 
   constructor(readonly details: RefusalDetails) {
     super(
       'NotAllowed',
-      `${details.domain} ${details.attempted} failed as current user is not allowed: ${details.why}`,
+      // The reason in words (issue 30): what was attempted is kept in the audit row.
+      `Not allowed: ${details.why}`,
     );
   }
 
@@ -182,7 +184,7 @@ export async function assertMayGrant(
       throw new PrivilegeRefusal({
         ...base,
         facilityId,
-        why: 'granting roles in a facility needs User Modify in that facility',
+        why: `granting roles in a facility needs ${rightText('User', 'Modify')} in that facility`,
       });
     }
     const before = rolesIn(act.before, facilityId);

@@ -1,3 +1,4 @@
+import { unitLabel } from '#core/units/format-number.ts';
 import { Form, Input, InputNumber, Select, Tag } from 'antd';
 import { assessLocation, MATERIALS } from '#core/schemas/equipment-extras.schemas.ts';
 import type {
@@ -97,7 +98,9 @@ export function LocationModal({
         <InputNumber min={0} style={{ width: '100%' }} />
       </Form.Item>
       <Form.Item name={['swabArea', 'unit']} label="Swab area unit">
-        <Select options={['sqcm', 'sqin', 'sqm'].map((value) => ({ value, label: value }))} />
+        <Select
+          options={['sqcm', 'sqin', 'sqm'].map((value) => ({ value, label: unitLabel(value) }))}
+        />
       </Form.Item>
       <Form.Item name="material" label="Material">
         <Select allowClear options={materialOptions} />

@@ -270,6 +270,9 @@ export function runStateOf(
   return {
     visualResult: run.visual_result,
     plannedLocationIds: plan.map((p) => p.samplingLocationId),
+    locationNames: Object.fromEntries(
+      plan.map((p) => [p.samplingLocationId, p.samplingLocationName]),
+    ),
     results: results.map((r) => ({
       samplingLocationId: r.samplingLocationId,
       passed: r.judgement.passed,

@@ -292,7 +292,12 @@ async function checkEventReferences(tx: Queryable, facilityId: number, body: Run
     if (missing.length > 0)
       errors.push({
         property: 'operatorIds',
-        constraints: { reference: `No operator ${missing.join(', ')} in this facility` },
+        constraints: {
+          reference:
+            missing.length === 1
+              ? 'One of the chosen operators is not in this facility'
+              : `${missing.length} of the chosen operators are not in this facility`,
+        },
       });
   }
   if (body.cleaningProcedureId) {
@@ -304,7 +309,7 @@ async function checkEventReferences(tx: Queryable, facilityId: number, body: Run
       errors.push({
         property: 'cleaningProcedureId',
         constraints: {
-          reference: `No cleaning procedure ${body.cleaningProcedureId} in this facility`,
+          reference: 'No such cleaning procedure in this facility',
         },
       });
   }

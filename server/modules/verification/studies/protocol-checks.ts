@@ -18,7 +18,7 @@ onBeforeSave(protocolsDef.key, 'limits-snapshot', async (q, _def, scope, { chang
     throw validationError([
       {
         property: 'limitsSnapshotId',
-        constraints: { reference: `No limits snapshot with id ${id} in this facility` },
+        constraints: { reference: 'No such limits snapshot in this facility' },
       },
     ]);
 });

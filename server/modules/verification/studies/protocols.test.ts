@@ -106,7 +106,7 @@ describe('protocols', () => {
     expect(snapshot.body.errors).toEqual([
       {
         property: 'limitsSnapshotId',
-        constraints: { reference: 'No limits snapshot with id 999999 in this facility' },
+        constraints: { reference: 'No such limits snapshot in this facility' },
       },
     ]);
     const [own] = await t.server.db.query<{ id: number }>(

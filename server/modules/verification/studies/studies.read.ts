@@ -1,3 +1,4 @@
+import { limitsSnapshotNameSql } from '#server/modules/audit/audit-names.ts';
 import { AppError } from '#core/errors/errors.ts';
 import { DEFAULT_REQUIRED_PASSES } from '#core/entities/defs/protocols.def.ts';
 import type { TStudy, TStudyOutcome } from '#core/schemas/verification.schemas.ts';
@@ -26,6 +27,7 @@ interface StudyRow {
   protocol_version_number: number;
   protocol_content: Record<string, unknown>;
   limits_snapshot_id: number | null;
+  limits_snapshot_name: string | null;
   origin_kind: TStudy['origin']['kind'];
   origin_id: number | null;
   task_label: string | null;
@@ -42,7 +44,8 @@ interface StudyRow {
 }
 
 const COLUMNS = `s.id, s.seq, s.title, s.study_type, s.description, s.protocol_id,
-  s.protocol_version_number, s.protocol_content, s.limits_snapshot_id, s.origin_kind, s.origin_id,
+  s.protocol_version_number, s.protocol_content, s.limits_snapshot_id,
+  ${limitsSnapshotNameSql('s.limits_snapshot_id')} as limits_snapshot_name, s.origin_kind, s.origin_id,
   t.product_name || ' on ' || t.train_name as task_label, c.seq as change_seq, s.outcome,
   s.consecutive_passes, s.failed_run_policy,
   (select count(*)::int from study_runs r where r.study_id = s.id) as run_count,
@@ -79,6 +82,7 @@ function toStudy(row: StudyRow, state: ControlledVersionState | undefined): TStu
     protocolVersionNumber: row.protocol_version_number,
     protocolName: String(row.protocol_content.name ?? ''),
     limitsSnapshotId: row.limits_snapshot_id,
+    limitsSnapshotName: row.limits_snapshot_name,
     origin: { kind: row.origin_kind, id: row.origin_id, label },
     outcome: row.outcome,
     requiredPasses: requiredPassesOf(row.protocol_content),

@@ -45,10 +45,10 @@ const originProblem = (message: string) =>
 async function checkOrigin(q: Queryable, facilityId: number, origin: TStudyOrigin): Promise<void> {
   if (origin.kind === 'qualificationTask') {
     const task = await findTask(q, facilityId, origin.id);
-    if (!task) throw originProblem(`No qualification task with id ${origin.id} in this facility`);
+    if (!task) throw originProblem('No such qualification task in this facility');
     if (task.status !== 'Accepted')
       throw originProblem(
-        `Qualification task ${origin.id} is ${task.status}; a study starts from an accepted task`,
+        `The qualification task is ${task.status.toLowerCase()}; a study starts from an accepted task`,
       );
   }
   if (origin.kind === 'changeAssessment') {
@@ -56,7 +56,7 @@ async function checkOrigin(q: Queryable, facilityId: number, origin: TStudyOrigi
       'select 1 from change_assessments where facility_id = $1 and id = $2',
       [facilityId, origin.id],
     );
-    if (!found) throw originProblem(`No change assessment with id ${origin.id} in this facility`);
+    if (!found) throw originProblem('No such change assessment in this facility');
   }
 }
 
@@ -70,7 +70,7 @@ async function protocolInForce(q: Queryable, facilityId: number, protocolId: num
     throw validationError([
       {
         property: 'protocolId',
-        constraints: { reference: `No protocol with id ${protocolId} in this facility` },
+        constraints: { reference: 'No such protocol in this facility (archived or removed)' },
       },
     ]);
   const [approved] = await q.query<{ version_number: number; content: Record<string, unknown> }>(

@@ -91,7 +91,10 @@ describe('creating a study', () => {
     const own = await kit.snapshot();
     await kit.snapshot(); // a later one: the protocol's is kept all the same
     const protocol = await kit.approvedProtocol({ limitsSnapshotId: own });
-    expect((await kit.study(protocol.id)).limitsSnapshotId).toBe(own);
+    const study = await kit.study(protocol.id);
+    expect(study.limitsSnapshotId).toBe(own);
+    // Shown by the approval it was taken at, never its id (issue 30).
+    expect(study.limitsSnapshotName).toMatch(/^Limits approved with .+ \(version \d+\)$/);
   });
 });
 

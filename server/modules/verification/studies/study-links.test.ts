@@ -46,12 +46,12 @@ describe('origin', () => {
     const open = await start({ kind: 'qualificationTask', id: await task('Open') });
     expect(open.status).toBe(422);
     expect(problem(open).property).toBe('origin.id');
-    expect(problem(open).constraints.reference).toMatch(/is Open; a study starts from an accepted/);
+    expect(problem(open).constraints.reference).toMatch(/is open; a study starts from an accepted/);
     const missing = await start({ kind: 'qualificationTask', id: 999_999 });
     expect(missing.status).toBe(422);
     expect(problem(missing)).toEqual({
       property: 'origin.id',
-      constraints: { reference: 'No qualification task with id 999999 in this facility' },
+      constraints: { reference: 'No such qualification task in this facility' },
     });
     const accepted = await task('Accepted');
     const res = await start({ kind: 'qualificationTask', id: accepted });
@@ -81,9 +81,7 @@ describe('origin', () => {
     expect(ca.status, JSON.stringify(ca.body)).toBe(200);
     const res = await start({ kind: 'changeAssessment', id: ca.body.changeAssessment.id });
     expect(res.status).toBe(422);
-    expect(problem(res).constraints.reference).toBe(
-      `No change assessment with id ${ca.body.changeAssessment.id} in this facility`,
-    );
+    expect(problem(res).constraints.reference).toBe('No such change assessment in this facility');
   });
 
   it('starts from a change assessment of the facility, labelled by its number', async () => {
