@@ -1,4 +1,5 @@
 import { AppError } from '#core/errors/errors.ts';
+import { rightText } from '#core/permissions/permission-texts.ts';
 import type { THbelLineage, THbelLinkRequest } from '#core/schemas/hbel-library.schemas.ts';
 import { meaningOf } from '#core/schemas/signatures.schemas.ts';
 import type { Actor } from '#server/db/audit-write.ts';
@@ -102,7 +103,7 @@ async function signOverride(
   if (!signer.maySign)
     throw new AppError(
       'NotAllowed',
-      'Overriding a library PDE is signed: it needs the right to sign (ApprovalPolicy Sign)',
+      `Overriding a library PDE is signed: it needs ${rightText('ApprovalPolicy', 'Sign')}`,
     );
   const content = overrideContent(kept);
   const signature = await writeActSignature(

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AppError } from '#core/errors/errors.ts';
+import { rightText } from '#core/permissions/permission-texts.ts';
 import { ZOk, ZSessionUser } from '#core/schemas/auth.schemas.ts';
 import { typed, type AppContext } from '#server/http/app-context.ts';
 import { actorOf, sessionOf } from '#server/http/session-guard.ts';
@@ -44,7 +45,7 @@ export function registerUserRoutes({ app, db, requireSession }: AppContext): voi
           [session.user.id, targetId, session.user.plan_id],
         );
         if (!allowed)
-          throw new AppError('NotAllowed', 'Ending sessions failed as current user is not allowed');
+          throw new AppError('NotAllowed', `Ending sessions needs ${rightText('User', 'Modify')}`);
         await withRefusalsAudited(db, actorOf(request), () =>
           assertMayActOn(db, {
             planId: session.user.plan_id,
