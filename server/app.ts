@@ -52,6 +52,7 @@ import { registerPolicyRoutes } from './modules/policies/policies.routes.ts';
 import { registerMasterRoutes } from './modules/master/master.routes.ts';
 import { registerUserRoutes } from './modules/users/users.routes.ts';
 import { registerUsersAdminRoutes } from './modules/users-admin/users-admin.routes.ts';
+import { registerServiceAccountRoutes } from './modules/users-admin/service-accounts.routes.ts';
 import { registerRoleRoutes } from './modules/roles/roles.routes.ts';
 import { registerDepartmentRoutes } from './modules/departments/departments.routes.ts';
 import { registerOperatorRoutes } from './modules/operators/operators.routes.ts';
@@ -176,6 +177,7 @@ export async function buildApp({
   registerRecoveryRoutes(context);
   registerUserRoutes(context);
   registerUsersAdminRoutes(context);
+  registerServiceAccountRoutes(context);
   registerRoleRoutes(context);
   registerDepartmentRoutes(context);
   registerOperatorRoutes(context);

@@ -181,6 +181,14 @@ const OWN_EVENTS = {
   Run: { Edit: changes(), Submit: changes() },
   SamplingLocation: { Assess: changes() },
   Security: { PasswordSetWithSecretKey: recordsOnly() },
+  // Service accounts and their API tokens (issue 33); a token is recorded by id, never by value.
+  ServiceAccount: {
+    Create: changes(),
+    Update: changes(),
+    Archive: changes(),
+    TokenIssued: changes(),
+    TokenRevoked: changes(),
+  },
   Study: { Close: changes() },
   System: { Seed: changes(), Restore: changes<RestoreValues>() },
   User: {
