@@ -52,6 +52,7 @@ import { registerPolicyRoutes } from './modules/policies/policies.routes.ts';
 import { registerMasterRoutes } from './modules/master/master.routes.ts';
 import { registerUserRoutes } from './modules/users/users.routes.ts';
 import { registerUsersAdminRoutes } from './modules/users-admin/users-admin.routes.ts';
+import { auditServiceAccountCalls } from './http/service-account-calls.ts';
 import { registerServiceAccountRoutes } from './modules/users-admin/service-accounts.routes.ts';
 import { registerRoleRoutes } from './modules/roles/roles.routes.ts';
 import { registerDepartmentRoutes } from './modules/departments/departments.routes.ts';
@@ -144,6 +145,7 @@ export async function buildApp({
   const sessionLimits = sessionLimitsOf(config);
   const access = createAccessCache(db, sessionLimits, config.ACCESS_CACHE_SECONDS * 1000);
   watchWrites(app, access);
+  auditServiceAccountCalls(app, db);
   registerApiRateLimit(app, db, config, access);
   registerApiDocs(app, zodCompilers);
 

@@ -44,6 +44,14 @@ export interface RefusalValues {
   missing?: string[];
 }
 
+/** What a service account's call records: the token, the call and its answer. */
+export interface ApiCallValues {
+  tokenId: number;
+  method: string;
+  route: string;
+  status: number;
+}
+
 /** What a refused signature records: the record it was for, and why it was refused. */
 export interface SignatureRefusalValues extends RefusalValues {
   documentType: string;
@@ -188,6 +196,8 @@ const OWN_EVENTS = {
     Archive: changes(),
     TokenIssued: changes(),
     TokenRevoked: changes(),
+    // Each call made with a token (server/http/service-account-calls.ts).
+    Call: recordsOnly<ApiCallValues>(),
   },
   Study: { Close: changes() },
   System: { Seed: changes(), Restore: changes<RestoreValues>() },

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditChangeLines, auditSubject } from '#core/audit/audit-format.ts';
 import { permissionsWith } from '#server/test/factories.ts';
+import { auditNames } from '#server/modules/audit/audit-names.ts';
 import { startSignKit, type Person, type SignKit } from '#server/test/sign-test-kit.ts';
 
 let kit: SignKit;
@@ -84,6 +86,26 @@ describe('service accounts and API tokens', () => {
       user_id: acc.id,
       user_name: `${acc.name as string} (service account of ${owner.name})`,
     });
+    // Every call is audited under the account and its owner, reads and refusals included.
+    await expect
+      .poll(() =>
+        kit.server.db.query(
+          `select user_id, user_name, new_values from audit_log
+            where domain = 'ServiceAccount' and action = 'Call' and entity_id = $1`,
+          [String(acc.id)],
+        ),
+      )
+      .toEqual([
+        {
+          user_id: acc.id,
+          user_name: `${acc.name as string} (service account of ${owner.name})`,
+          new_values: expect.objectContaining({
+            method: 'POST',
+            route: '/api/v2/plans/:plan/facilities/:facility/sop',
+            status: 200,
+          }),
+        },
+      ]);
     // Another facility, and a right the role does not give, are refused.
     expect((await asToken(token, 'GET', `${otherF}/sop`)).status).toBe(403);
     expect((await asToken(token, 'GET', '/api/v2/users')).status).toBe(403);
@@ -157,6 +179,18 @@ describe('service accounts and API tokens', () => {
       new_values: { tokenId },
     });
     expect((await revoke('Again')).body.errName).toBe('NothingToChangeError');
+    // The audit trail names the account and the token, never by their ids.
+    const row = {
+      domain: 'ServiceAccount',
+      entityId: String(acc.id),
+      oldValues: null,
+      newValues: { tokenId, name: 'Nightly import' },
+    };
+    const names = await auditNames(kit.server.db, kit.planId, [row]);
+    expect(auditSubject(row, names)).toBe(`Service account ‘${acc.name as string}’`);
+    expect(auditChangeLines(row, { names, formatDateTime: (iso) => iso }).join(' ')).toContain(
+      'API token: Nightly import',
+    );
   });
 
   it('is administered by people with the User rights, and audited', async () => {
