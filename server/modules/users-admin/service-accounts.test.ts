@@ -246,6 +246,19 @@ describe('service accounts and API tokens', () => {
     expect(login.status).toBe(400);
     const users = await kit.call('GET', '/api/v2/users?pageLimit=1000');
     expect(users.body.data.map((u: Body) => u.id)).not.toContain(acc.id);
+    // Nor is it reached through the users' routes: no invitation, key, password or sign-in type.
+    expect((await kit.call('GET', `/api/v2/users/${acc.id}`)).status).toBe(404);
+    const key = await kit.call('POST', `/api/v2/users/${acc.id}/resend-invitation`, {
+      reason: 'x',
+      generateKey: true,
+    });
+    expect(key.status).toBe(404);
+    const asUser = await kit.call('POST', `/api/v2/users/${acc.id}`, {
+      authType: 'ad',
+      reason: 'x',
+      version: 1,
+    });
+    expect(asUser.status).toBe(404);
     const made = await asToken(token, 'POST', '/api/v2/service-accounts', {
       name: 'Child',
       ownerId: owner.id,
@@ -305,6 +318,18 @@ describe('service accounts and API tokens', () => {
       expect(res.status, authorization).toBe(401);
       expect(res.body.errName).toBe('SessionExpired');
     }
+  });
+
+  it('stops working while its owner is blocked: someone must answer for it', async () => {
+    const ownerOfThis = await kit.person({ firstName: 'Blocked' });
+    const acc = await account({ ownerId: ownerOfThis.id });
+    const token = await issue(acc.id);
+    expect((await asToken(token, 'GET', `${kit.F}/sop`)).status).toBe(200);
+    const blocked = await kit.call('PUT', `/api/v2/users/${ownerOfThis.id}/block`, {
+      reason: 'Left the company',
+    });
+    expect(blocked.status).toBe(200);
+    expect((await asToken(token, 'GET', `${kit.F}/sop`)).status).toBe(401);
   });
 
   it('archiving an account revokes its tokens', async () => {

@@ -97,7 +97,10 @@ export function toUser(row: UserAdminRow): TUser {
   };
 }
 
-/** One user of the plan, archived or not; `lock` holds the row for the rest of the transaction. */
+/**
+ * One user of the plan, archived or not; `lock` holds the row for the rest of the transaction.
+ * A service account is no user here: it is administered on its own routes (service-accounts).
+ */
 export async function findUser(
   q: Queryable,
   planId: number,
@@ -105,13 +108,14 @@ export async function findUser(
   options: { lock?: boolean } = {},
 ): Promise<UserAdminRow | undefined> {
   if (options.lock) {
-    await q.query('select id from users where id = $1 and plan_id = $2 for update', [
-      userId,
-      planId,
-    ]);
+    await q.query(
+      'select id from users where id = $1 and plan_id = $2 and owner_id is null for update',
+      [userId, planId],
+    );
   }
   const [row] = await q.query<UserAdminRow>(
-    `select ${USER_COLUMNS} from ${USER_FROM} where u.id = $1 and u.plan_id = $2`,
+    `select ${USER_COLUMNS} from ${USER_FROM}
+      where u.id = $1 and u.plan_id = $2 and u.owner_id is null`,
     [userId, planId],
   );
   return row;
