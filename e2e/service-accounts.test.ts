@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAsAdmin, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+import { expectAccessible } from './accessibility.ts';
 import { named } from './browser.ts';
 import { choose } from './ui.ts';
 
@@ -31,6 +32,7 @@ describe('service accounts in the browser', () => {
     const row = page.getByRole('row').filter({ hasText: name });
     await row.getByText('System Administrator').waitFor();
     await row.getByText('Never').waitFor();
+    await expectAccessible(page);
 
     await row.getByRole('button', { name: `Actions for ${name}` }).click();
     await page.getByRole('menuitem', { name: 'API Tokens' }).click();
