@@ -1,7 +1,10 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN } from '#server/test/test-server.ts';
-import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+import {
+  openAsAdmin as openAdminPage,
+  startAppUnderTest,
+  type AppUnderTest,
+} from './app-under-test.ts';
 import { named } from './browser.ts';
 import { choose } from './ui.ts';
 
@@ -13,19 +16,8 @@ afterAll(async () => {
   await app?.close();
 });
 
-async function openAsAdmin(path: string, heading: string): Promise<Page> {
-  const page = await app.open('/');
-  await signIn(page, ADMIN.email, ADMIN.password);
-  await page.getByRole('button', { name: 'Oral Solid Dosage Plant' }).click();
-  await page.getByRole('button', { name: 'Logout' }).waitFor();
-  const entry = page
-    .getByRole('navigation', { name: 'Main' })
-    .getByRole('link', { name: 'Users', exact: true });
-  // The menu follows the facility's permissions, which arrive after the shell renders.
-  await expect.poll(() => entry.count(), { timeout: 15_000 }).toBeGreaterThan(0);
-  await page.goto(path);
-  await page.getByRole('heading', { name: heading }).waitFor();
-  return page;
+function openAsAdmin(path: string, heading: string): Promise<Page> {
+  return openAdminPage(app, path, heading);
 }
 
 describe('departments, operators and roles in the browser', () => {

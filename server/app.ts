@@ -53,6 +53,8 @@ import { registerPolicyRoutes } from './modules/policies/policies.routes.ts';
 import { registerMasterRoutes } from './modules/master/master.routes.ts';
 import { registerUserRoutes } from './modules/users/users.routes.ts';
 import { registerUsersAdminRoutes } from './modules/users-admin/users-admin.routes.ts';
+import { auditServiceAccountCalls } from './http/service-account-calls.ts';
+import { registerServiceAccountRoutes } from './modules/users-admin/service-accounts.routes.ts';
 import { registerRoleRoutes } from './modules/roles/roles.routes.ts';
 import { registerDepartmentRoutes } from './modules/departments/departments.routes.ts';
 import { registerOperatorRoutes } from './modules/operators/operators.routes.ts';
@@ -144,6 +146,7 @@ export async function buildApp({
   const sessionLimits = sessionLimitsOf(config);
   const access = createAccessCache(db, sessionLimits, config.ACCESS_CACHE_SECONDS * 1000);
   watchWrites(app, access);
+  auditServiceAccountCalls(app, db);
   registerApiRateLimit(app, db, config, access);
   registerApiDocs(app, zodCompilers);
 
@@ -177,6 +180,7 @@ export async function buildApp({
   registerRecoveryRoutes(context);
   registerUserRoutes(context);
   registerUsersAdminRoutes(context);
+  registerServiceAccountRoutes(context);
   registerRoleRoutes(context);
   registerDepartmentRoutes(context);
   registerOperatorRoutes(context);

@@ -8,6 +8,11 @@ import { canUseArea, type AdminArea } from '../features/roles/admin-areas.ts';
 const UsersPage = lazy(() =>
   import('../features/users/UsersPage.tsx').then((m) => ({ default: m.UsersPage })),
 );
+const ServiceAccountsPage = lazy(() =>
+  import('../features/users/ServiceAccountsPage.tsx').then((m) => ({
+    default: m.ServiceAccountsPage,
+  })),
+);
 const RolesPage = lazy(() =>
   import('../features/roles/RolesPage.tsx').then((m) => ({ default: m.RolesPage })),
 );
@@ -46,6 +51,15 @@ export function adminRoutes(facilities: Facility[]) {
       element={
         <Gated area="users">
           <UsersPage facilities={facilities} />
+        </Gated>
+      }
+    />,
+    <Route
+      key="service-accounts"
+      path="users/service-accounts"
+      element={
+        <Gated area="users">
+          <ServiceAccountsPage facilities={facilities} />
         </Gated>
       }
     />,

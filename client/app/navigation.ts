@@ -46,6 +46,11 @@ export const NAVIGATION = [
   { path: '/mail-outbox', label: 'Mail Outbox', isVisible: canReadOutbox },
   { path: '/feedback', label: 'Feedback', isVisible: canReadFeedback },
   { path: '/users', label: 'Users', isVisible: (p: MyPermissions) => canUseArea(p, 'users') },
+  {
+    path: '/users/service-accounts',
+    label: 'Service accounts',
+    isVisible: (p: MyPermissions) => canUseArea(p, 'users'),
+  },
   { path: '/roles', label: 'Roles', isVisible: (p: MyPermissions) => canUseArea(p, 'roles') },
   {
     path: '/departments',

@@ -137,6 +137,8 @@ export const userKeys = {
   facilityRoles: (planId: number | null, facilityId: number) =>
     [...userKeys.all, 'roles-of', planId, facilityId] as const,
   departments: ['users', 'admin', 'departments'] as const,
+  serviceAccounts: (archived: boolean) => [...userKeys.all, 'service-accounts', archived] as const,
+  tokens: (accountId: number) => [...userKeys.all, 'service-account-tokens', accountId] as const,
 };
 
 /**

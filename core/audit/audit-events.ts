@@ -44,6 +44,14 @@ export interface RefusalValues {
   missing?: string[];
 }
 
+/** What a service account's call records: the token, the call and its answer. */
+export interface ApiCallValues {
+  tokenId: number;
+  method: string;
+  route: string;
+  status: number;
+}
+
 /** What a refused signature records: the record it was for, and why it was refused. */
 export interface SignatureRefusalValues extends RefusalValues {
   documentType: string;
@@ -181,6 +189,16 @@ const OWN_EVENTS = {
   Run: { Edit: changes(), Submit: changes() },
   SamplingLocation: { Assess: changes() },
   Security: { PasswordSetWithSecretKey: recordsOnly() },
+  // Service accounts and their API tokens (issue 33); a token is recorded by id, never by value.
+  ServiceAccount: {
+    Create: changes(),
+    Update: changes(),
+    Archive: changes(),
+    TokenIssued: changes(),
+    TokenRevoked: changes(),
+    // Each call made with a token (server/http/service-account-calls.ts).
+    Call: recordsOnly<ApiCallValues>(),
+  },
   Study: { Close: changes() },
   System: { Seed: changes(), Restore: changes<RestoreValues>() },
   User: {

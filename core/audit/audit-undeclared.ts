@@ -16,6 +16,7 @@ export const UNDECLARED_SUBJECTS: Readonly<
 > = {
   User: { key: 'users', label: 'User' },
   EquipmentImage: { key: 'equipmentImages', label: 'Equipment picture' },
+  ServiceAccount: { key: 'serviceAccounts', label: 'Service account' },
   // Lifecycle records (core/entities/defs, LIFECYCLE_RECORD_DECLS) by their number or title.
   ReportDocument: { key: 'reports', label: 'Report' },
   ChangeAssessment: { key: 'changeAssessments', label: 'Change assessment' },
@@ -42,6 +43,16 @@ export const UNDECLARED_FIELDS: readonly FieldDef[] = [
   { name: 'userId', label: 'User', kind: 'reference', entity: 'users' },
   { name: 'roleId', label: 'Role', kind: 'reference', entity: 'roles' },
   { name: 'roleIds', ...roles },
+  // A service account's owner and its API tokens (issue 33), by name.
+  { name: 'ownerId', label: 'Owner', kind: 'reference', entity: 'users' },
+  { name: 'tokenId', label: 'API token', kind: 'reference', entity: 'apiTokens' },
+  {
+    name: 'tokensRevoked',
+    label: 'API tokens revoked',
+    kind: 'reference',
+    entity: 'apiTokens',
+    multiple: true,
+  },
   {
     name: 'documentType',
     label: 'Document type',

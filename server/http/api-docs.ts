@@ -18,13 +18,16 @@ const OPENAPI = {
   info: {
     title: 'Carryover API',
     description:
-      'Cleaning validation risk management platform. Send the session token from POST /api/v2/auth/login in the `token` header.',
+      'Cleaning validation risk management platform. Send the session token from POST /api/v2/auth/login in the `token` header. Another system calls as a service account, with one of its API tokens in `Authorization: Bearer <token>` (see service accounts).',
     version: '2.0.0',
   },
   components: {
-    securitySchemes: { token: { type: 'apiKey' as const, in: 'header', name: 'token' } },
+    securitySchemes: {
+      token: { type: 'apiKey' as const, in: 'header', name: 'token' },
+      apiToken: { type: 'http' as const, scheme: 'bearer' },
+    },
   },
-  security: [{ token: [] }],
+  security: [{ token: [] }, { apiToken: [] }] as Record<string, string[]>[],
 };
 
 type Compilers = NonNullable<FastifyServerOptions['schemaController']>['compilersFactory'];

@@ -13,6 +13,7 @@ import type { Config } from '../config.ts';
 import type { AccessCache } from './access-cache.ts';
 import { hashToken } from '../util/secrets.ts';
 import { asGuard } from './route-guard.ts';
+import { bearerTokenOf, resolveApiToken } from '../sessions/api-token-lookup.ts';
 
 export const SESSION_COOKIE = 'connect.sid';
 /** Sent 'true' by the client on polls no user asked for; they leave the idle clock alone. */
@@ -57,9 +58,15 @@ export function tokenHashOf(request: FastifyRequest): string | undefined {
 export function actorOf(request: FastifyRequest): Actor {
   const agent = request.headers['user-agent'];
   const user = request.session?.user;
+  const account = request.session?.serviceAccount;
   return {
     userId: user?.id ?? null,
-    userName: user ? `${user.first_name} ${user.last_name}` : null,
+    // A service account's rows name the account and the person who answers for it.
+    userName: !user
+      ? null
+      : account
+        ? `${user.first_name} (service account of ${account.ownerName})`
+        : `${user.first_name} ${user.last_name}`,
     ip: request.ip ?? null,
     userAgent: typeof agent === 'string' ? agent.slice(0, 512) : null,
     requestId: request.id,
@@ -94,6 +101,12 @@ export function sessionGuard(db: Db, limits: SessionLimits, access?: AccessCache
   ): Promise<void> {
     // Resolved once per request: when it arrived (guard-order.ts), then reused by the guard.
     if (request.session) return;
+    // Another system calls with a service account's API token (issue 33).
+    const bearer = bearerTokenOf(request.headers.authorization);
+    if (bearer !== undefined) {
+      request.session = await resolveApiToken(db, bearer, request.ip ?? null);
+      return;
+    }
     const token = tokenOf(request);
     const options = { isBackground: isBackground(request) };
     request.session = access

@@ -10,11 +10,21 @@ export interface FacilityGrant {
   permissions: PermissionMap;
 }
 
+/** A call made with a service account's API token: the token, and the person who owns the account. */
+export interface ServiceAccountCall {
+  tokenId: number;
+  ownerId: number;
+  ownerName: string;
+}
+
 export interface ResolvedSession {
+  /** The session row; a call with an API token has none (negative: it matches no session). */
   sessionId: number;
   user: SessionUserRow;
   /** By facility id: read with the session, so a permission check costs no query. */
   grants: ReadonlyMap<number, FacilityGrant>;
+  /** Set when the caller is a service account with an API token (server/sessions/api-token-lookup.ts). */
+  serviceAccount?: ServiceAccountCall;
 }
 
 /** A session ends after `idleMinutes` without a call, and `maxHours` after sign-in whatever the activity. */
@@ -31,7 +41,14 @@ interface SessionLookupRow extends SessionUserRow {
   age_seconds: number;
   usable: boolean;
   access_epoch: string;
-  grants: { facilityId: number; planId: number; permissions: PermissionMap }[];
+  grants: GrantRow[];
+}
+
+/** One role a user holds in a facility, as the lookup queries aggregate them. */
+export interface GrantRow {
+  facilityId: number;
+  planId: number;
+  permissions: PermissionMap;
 }
 
 /** A resolved session and what a cache of it needs (server/http/access-cache.ts). */
@@ -44,7 +61,7 @@ export interface SessionLookup {
   ageSeconds: number;
 }
 
-function grantsOf(rows: SessionLookupRow['grants']): Map<number, FacilityGrant> {
+export function grantsOf(rows: readonly GrantRow[]): Map<number, FacilityGrant> {
   const byFacility = new Map<number, { planId: number; maps: PermissionMap[] }>();
   for (const row of rows) {
     const entry = byFacility.get(row.facilityId) ?? { planId: row.planId, maps: [] };
@@ -58,6 +75,14 @@ function grantsOf(rows: SessionLookupRow['grants']): Map<number, FacilityGrant> 
     ]),
   );
 }
+
+/** The column `grants` (GrantRow[]) of the user `u`: each active role they hold, by facility. */
+export const GRANTS_OF_USER = `coalesce((select json_agg(json_build_object(
+    'facilityId', ufr.facility_id, 'planId', f.plan_id, 'permissions', r.permissions))
+    from user_facility_roles ufr
+    join roles r on r.id = ufr.role_id and r.archived_at is null
+    join facilities f on f.id = ufr.facility_id
+   where ufr.user_id = u.id), '[]') as grants`;
 
 /** Whether a session has passed its idle timeout or its maximum age. */
 export function isPastLimits(
@@ -87,12 +112,7 @@ export async function lookupSession(
             extract(epoch from (now() - s.created_at))::float8 as age_seconds,
             (not u.is_blocked and u.archived_at is null) as usable,
             (select epoch from access_epoch)::text as access_epoch,
-            coalesce((select json_agg(json_build_object(
-                        'facilityId', ufr.facility_id, 'planId', f.plan_id, 'permissions', r.permissions))
-                        from user_facility_roles ufr
-                        join roles r on r.id = ufr.role_id and r.archived_at is null
-                        join facilities f on f.id = ufr.facility_id
-                       where ufr.user_id = u.id), '[]') as grants,
+            ${GRANTS_OF_USER},
             ${SESSION_USER_COLUMNS}
        from sessions s join users u on u.id = s.user_id
        left join departments d on d.id = u.department_id

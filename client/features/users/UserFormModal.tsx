@@ -23,7 +23,8 @@ interface FormShape {
   reason?: string;
 }
 
-function FacilityRolesField({ facility }: { facility: Facility }) {
+/** The roles given in one facility; none means no access to it. */
+export function FacilityRolesField({ facility }: { facility: Facility }) {
   const { planId } = useSession();
   const roles = useFacilityRoleOptions(planId, facility.id);
   return (
@@ -54,10 +55,30 @@ function toRequest(values: FormShape): UserFormValues {
     email: values.email?.trim() ? values.email.trim() : null,
     departmentId: values.departmentId ?? null,
     authType: values.authType,
-    facilityRoles: Object.entries(values.roles ?? {})
-      .filter(([, roleIds]) => roleIds && roleIds.length > 0)
-      .map(([facilityId, roleIds]) => ({ facilityId: Number(facilityId), roleIds: roleIds! })),
+    facilityRoles: grantsOfForm(values.roles),
   };
+}
+
+/** The grants the role fields (FacilityRolesField) hold: the facilities given a role. */
+export function grantsOfForm(roles: Record<string, number[] | undefined> | undefined) {
+  return Object.entries(roles ?? {})
+    .filter(([, roleIds]) => roleIds && roleIds.length > 0)
+    .map(([facilityId, roleIds]) => ({ facilityId: Number(facilityId), roleIds: roleIds! }));
+}
+
+/**
+ * The grants the form does not show (facilities the administrator has not) are kept as they are:
+ * the server refuses changing grants where one lacks User Modify.
+ */
+export function withUnshownGrants(
+  grants: { facilityId: number; roleIds: number[] }[],
+  before: readonly { facilityId: number; roleIds: number[] }[],
+  facilities: readonly Facility[],
+) {
+  const shown = new Set(facilities.map((f) => f.id));
+  return [...grants, ...before.filter((g) => !shown.has(g.facilityId))].map(
+    ({ facilityId, roleIds }) => ({ facilityId, roleIds }),
+  );
 }
 
 /** Create a user, or edit one with a reason; the facilities and roles are part of the form. */
@@ -90,15 +111,10 @@ export function UserFormModal({
   async function save(values: FormShape): Promise<void> {
     const request = toRequest(values);
     if (user) {
-      // The form shows only the facilities the administrator has; grants elsewhere are kept as
-      // they are (the server refuses changing grants where one lacks User Modify).
-      const shown = new Set(facilities.map((f) => f.id));
-      for (const { facilityId, roleIds } of user.facilityRoles) {
-        if (!shown.has(facilityId)) request.facilityRoles.push({ facilityId, roleIds });
-      }
       await update.mutateAsync({
         id: user.id,
         ...request,
+        facilityRoles: withUnshownGrants(request.facilityRoles, user.facilityRoles, facilities),
         reason: values.reason ?? '',
         version: user.version,
       });

@@ -13,6 +13,10 @@ import type { Queryable } from '#server/db/db.ts';
 const UNDECLARED_NAMES: Readonly<Record<string, string>> = {
   users: `select id, first_name || ' ' || last_name as name from users
            where id = any($1::int[]) and plan_id = $2`,
+  serviceAccounts: `select id, first_name as name from users
+                     where id = any($1::int[]) and plan_id = $2 and owner_id is not null`,
+  apiTokens: `select t.id, t.name from api_tokens t join users u on u.id = t.user_id
+               where t.id = any($1::int[]) and u.plan_id = $2`,
   defaultUnits: `select id, short_name as name from default_units
                   where id = any($1::int[])
                     and facility_id in (select id from facilities where plan_id = $2)`,

@@ -1,4 +1,4 @@
-import { validationError } from '#core/errors/errors.ts';
+import { AppError, validationError } from '#core/errors/errors.ts';
 import type { SignerProof } from '#core/schemas/signer.schemas.ts';
 import type { Db } from '#server/db/db.ts';
 import type { KeyConfig } from '../active-directory/active-directory.settings.ts';
@@ -12,7 +12,13 @@ function refuse(message: string, property: 'password' | 'ssoProof' = 'password')
   throw validationError([{ property, constraints: { [property]: message } }]);
 }
 
-type Signer = Pick<UserRow, 'id' | 'plan_id' | 'password_hash' | 'auth_type' | 'username'>;
+type Signer = Pick<UserRow, 'id' | 'plan_id' | 'password_hash' | 'auth_type' | 'username'> & {
+  is_service_account: boolean;
+};
+
+/** What a service account is told when it tries to sign. */
+export const SERVICE_ACCOUNT_CANNOT_SIGN =
+  'A service account cannot sign: an electronic signature is made only by a person.';
 
 /**
  * An electronic signature re-authenticates its signer (21 CFR 11.200(a)), each by the way they
@@ -29,10 +35,22 @@ export async function verifySigner(
   proof: SignerProof,
 ): Promise<void> {
   const [user] = await db.query<Signer>(
-    'select id, plan_id, password_hash, auth_type, username from users where id = $1',
+    `select id, plan_id, password_hash, auth_type, username, owner_id is not null as is_service_account
+       from users where id = $1`,
     [userId],
   );
   if (!user) refuse('Your password is not correct.');
+  // 21 CFR 11.100(a), 11.200(a): a signature is unique to one individual; a machine never signs.
+  if (user.is_service_account) {
+    await writeAudit(db, actor, {
+      planId: user.plan_id,
+      domain: 'Authentication',
+      action: 'SignatureFailed',
+      entityId: user.id,
+      newValues: { reason: 'a service account cannot sign' },
+    });
+    throw new AppError('NotAllowed', SERVICE_ACCOUNT_CANNOT_SIGN);
+  }
   if (user.auth_type === 'sso') return verifySsoProof(db, actor, user, proof.ssoProof);
   if (proof.ssoProof) refuse('You sign with your password, not with single sign-on', 'ssoProof');
   return verifySigningPassword(db, config, actor, user, proof.password ?? '');

@@ -33,6 +33,8 @@ export async function findUserForLogin(
               as password_expired
        from users u left join plan_settings ps on ps.plan_id = u.plan_id
       where (lower(u.username) = lower($1) or lower(u.email) = lower($1)) and u.archived_at is null
+        -- A service account never signs in: it calls with an API token (issue 33).
+        and u.owner_id is null
       order by (lower(u.username) = lower($1)) desc
       limit 1`,
     [identifier],

@@ -3,7 +3,7 @@ import type { Queryable } from '#server/db/db.ts';
 import { likePattern, pageWindow } from '#server/db/paging.ts';
 import { iso } from './records.ts';
 
-interface GrantRow {
+export interface GrantRow {
   roleId: number;
   roleName: string;
   facilityId: number;
@@ -33,6 +33,13 @@ export interface UserAdminRow {
   grants: GrantRow[];
 }
 
+/** The column `grants` (GrantRow[]) of the user `u`, by facility and role name. */
+export const GRANT_ROWS = `coalesce((select json_agg(json_build_object('roleId', r.id, 'roleName', r.name,
+                    'facilityId', f.id, 'facilityName', f.name) order by f.name, r.name)
+              from user_facility_roles ufr join roles r on r.id = ufr.role_id and r.archived_at is null
+              join facilities f on f.id = ufr.facility_id
+             where ufr.user_id = u.id), '[]'::json) as grants`;
+
 // An account of the directory or of SSO has no password here to set: it counts as registered.
 const USER_COLUMNS = `u.id, u.plan_id, u.first_name, u.last_name, u.username, u.email,
   u.auth_type, u.department_id, d.name as department_name,
@@ -42,11 +49,7 @@ const USER_COLUMNS = `u.id, u.plan_id, u.first_name, u.last_name, u.username, u.
              and t.expires_at > now()) as has_secret_key,
   u.is_blocked, coalesce(u.locked_until > now(), false) as is_locked, u.version,
   u.created_at, u.updated_at, u.archived_at, u.archive_reason,
-  coalesce((select json_agg(json_build_object('roleId', r.id, 'roleName', r.name,
-                    'facilityId', f.id, 'facilityName', f.name) order by f.name, r.name)
-              from user_facility_roles ufr join roles r on r.id = ufr.role_id and r.archived_at is null
-              join facilities f on f.id = ufr.facility_id
-             where ufr.user_id = u.id), '[]'::json) as grants`;
+  ${GRANT_ROWS}`;
 
 const USER_FROM = 'users u left join departments d on d.id = u.department_id';
 
@@ -94,7 +97,10 @@ export function toUser(row: UserAdminRow): TUser {
   };
 }
 
-/** One user of the plan, archived or not; `lock` holds the row for the rest of the transaction. */
+/**
+ * One user of the plan, archived or not; `lock` holds the row for the rest of the transaction.
+ * A service account is no user here: it is administered on its own routes (service-accounts).
+ */
 export async function findUser(
   q: Queryable,
   planId: number,
@@ -102,13 +108,14 @@ export async function findUser(
   options: { lock?: boolean } = {},
 ): Promise<UserAdminRow | undefined> {
   if (options.lock) {
-    await q.query('select id from users where id = $1 and plan_id = $2 for update', [
-      userId,
-      planId,
-    ]);
+    await q.query(
+      'select id from users where id = $1 and plan_id = $2 and owner_id is null for update',
+      [userId, planId],
+    );
   }
   const [row] = await q.query<UserAdminRow>(
-    `select ${USER_COLUMNS} from ${USER_FROM} where u.id = $1 and u.plan_id = $2`,
+    `select ${USER_COLUMNS} from ${USER_FROM}
+      where u.id = $1 and u.plan_id = $2 and u.owner_id is null`,
     [userId, planId],
   );
   return row;
@@ -124,7 +131,8 @@ export async function listUsers(
   query: { pageNumber: number; pageLimit: number; search?: string | undefined; archived: boolean },
 ): Promise<{ rows: UserAdminRow[]; total: number }> {
   const { limit, offset } = pageWindow(query);
-  const where = `u.plan_id = $1 and (u.archived_at is not null) = $3 and ${SEARCH}`;
+  // Service accounts are listed on their own screen (modules/service-accounts).
+  const where = `u.plan_id = $1 and u.owner_id is null and (u.archived_at is not null) = $3 and ${SEARCH}`;
   const params = [planId, likePattern(query.search), query.archived];
   const rows = await q.query<UserAdminRow>(
     `select ${USER_COLUMNS} from ${USER_FROM} where ${where}
@@ -146,7 +154,7 @@ export async function userIdNames(
 ): Promise<TIdName[]> {
   return q.query<TIdName>(
     `select u.id, u.first_name || ' ' || u.last_name as name from ${USER_FROM}
-      where u.plan_id = $1 and u.archived_at is null and ${SEARCH}
+      where u.plan_id = $1 and u.archived_at is null and u.owner_id is null and ${SEARCH}
       order by lower(u.first_name), lower(u.last_name), u.id`,
     [planId, likePattern(search)],
   );

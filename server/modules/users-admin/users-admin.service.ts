@@ -2,6 +2,7 @@ import { AppError, validationError } from '#core/errors/errors.ts';
 import {
   isReservedUsername,
   type TCreateUserRequest,
+  type TFacilityRoles,
   type TUpdateUserRequest,
   type TUser,
   type TUserWithKey,
@@ -187,6 +188,27 @@ async function invite(
   );
 }
 
+/**
+ * The facilities and roles a new account (a user or a service account) is given, checked against
+ * the plan's roles and against what the administrator may grant.
+ */
+export async function grantsOfNewAccount(
+  tx: Queryable,
+  scope: AdminScope,
+  facilityRoles: readonly TFacilityRoles[],
+): Promise<{ facilityId: number; roleIds: number[] }[]> {
+  const grants = await checkFacilityRoles(tx, scope.planId, facilityRoles);
+  await assertMayGrant(tx, {
+    planId: scope.planId,
+    actorId: scope.selfId,
+    targetId: null,
+    attempted: 'Create',
+    before: [],
+    after: grants,
+  });
+  return grants;
+}
+
 export async function getUser(db: Db, scope: AdminScope, userId: number): Promise<TUser> {
   return reload(db, scope, userId);
 }
@@ -207,15 +229,7 @@ export async function createUser(
         await assertUnique(tx, { username: input.username, email }, null);
         if (email) await assertAllowedDomain(tx, scope.planId, email);
         await assertDepartment(tx, scope.planId, input.departmentId);
-        const grants = await checkFacilityRoles(tx, scope.planId, input.facilityRoles);
-        await assertMayGrant(tx, {
-          planId: scope.planId,
-          actorId: scope.selfId,
-          targetId: null,
-          attempted: 'Create',
-          before: [],
-          after: grants,
-        });
+        const grants = await grantsOfNewAccount(tx, scope, input.facilityRoles);
         const [created] = await tx.query<{ id: number }>(
           `insert into users (plan_id, first_name, last_name, username, email, department_id,
                             auth_type, created_by, updated_by)
