@@ -8,7 +8,15 @@ import { useState } from 'react';
  * or after a conflict said "changed by someone else" and the record was reloaded (21 CFR 11.10(e):
  * a change never silently replaces another).
  */
-export function useEditBase(version: number): { version: number; follow: () => void } {
+export function useEditBase(version: number): {
+  version: number;
+  follow: () => void;
+  /**
+   * Told to follow and the newer version not here yet (the reload after a conflict is on its
+   * way): a save now would be refused again, so forms hold their save button until it arrives.
+   */
+  settling: boolean;
+} {
   const [held, setHeld] = useState(version);
   const [following, setFollowing] = useState(false);
   // Adjusted while rendering (React's pattern for state that follows a prop) rather than in an
@@ -17,5 +25,5 @@ export function useEditBase(version: number): { version: number; follow: () => v
     setHeld(version);
     setFollowing(false);
   }
-  return { version: held, follow: () => setFollowing(true) };
+  return { version: held, follow: () => setFollowing(true), settling: following };
 }

@@ -20,7 +20,7 @@ describe('parseFilterValue', () => {
     [date, '2026-02-28', { value: '2026-02-28' }],
     [date, '2026-02-30', { problem: 'is not a calendar date' }],
     [flag, 'false', { value: false }],
-    [flag, 'no', { problem: 'must be true or false' }],
+    [flag, 'no', { problem: 'must be Yes or No' }],
     [grade, 'B', { value: 'B' }],
     [grade, 'b', { problem: 'must be one of A, B' }],
   ])('%o %s', (column, value, expected) => {

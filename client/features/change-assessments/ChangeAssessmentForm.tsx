@@ -48,6 +48,7 @@ export function ChangeAssessmentForm(props: {
   }
   return (
     <ReasonDialog<HeaderValues>
+      canSubmit={!base.settling}
       form={form}
       name="change-assessment-form"
       title={assessment ? `Edit ${assessment.number}` : 'New change assessment'}

@@ -47,6 +47,7 @@ export function DecisionForm(props: {
   const only = items.length === 1 ? items[0] : undefined;
   return (
     <ReasonDialog<DecisionValues>
+      canSubmit={!base.settling}
       form={form}
       name="decision-form"
       title={only ? `Decision on ${only.subject}` : `Decision on ${items.length} impact items`}

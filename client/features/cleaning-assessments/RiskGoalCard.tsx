@@ -34,6 +34,7 @@ function GoalDialog({ goal, onClose }: { goal: RiskGoal; onClose: () => void }) 
   const base = useEditBase(goal.version);
   return (
     <ReasonDialog<GoalValues>
+      canSubmit={!base.settling}
       form={form}
       name="risk-goal"
       title="Set the risk goal"

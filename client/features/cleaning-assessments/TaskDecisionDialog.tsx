@@ -63,6 +63,7 @@ export function TaskDecisionDialog({ task, action, onClose }: TaskDecisionDialog
 
   return (
     <ReasonDialog<DecisionValues>
+      canSubmit={!base.settling}
       form={form}
       name="task-decision"
       title={`${isDismiss ? 'Dismiss' : 'Accept'} the task: ${task.product} on ${task.train}`}

@@ -27,6 +27,7 @@ export function CorrectResultDialog<V extends object>(props: {
   const base = useEditBase(props.version);
   return (
     <ReasonDialog<V & { reason: string }>
+      canSubmit={!base.settling}
       form={form}
       name="correct-result"
       title={props.title}

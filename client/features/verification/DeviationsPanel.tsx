@@ -291,6 +291,7 @@ function ProposeClosure(props: {
   const required = (message: string) => [{ required: true, whitespace: true, message }];
   return (
     <ReasonDialog<ClosureValues>
+      canSubmit={!base.settling}
       form={form}
       name="propose-closure"
       title={`Propose the closure of ${deviation.number}`}

@@ -122,6 +122,7 @@ function WriteInvestigation(props: {
   const trimmed = (value: string | null | undefined) => (value?.trim() ? value.trim() : null);
   return (
     <ReasonDialog<WriteValues>
+      canSubmit={!base.settling}
       form={form}
       name="investigation"
       title={`Investigation ${investigation.number}`}

@@ -125,14 +125,14 @@ describe('the result entry preview', () => {
       expect(preview('Blade')?.textContent).toBe('Preview: Fail 112.5 % of limit'),
     );
 
-    await chooseUnit(user, 'Blade', 'ug/swab');
+    await chooseUnit(user, 'Blade', 'µg/swab');
     await fill(user, screen.getByLabelText('Value of Blade (Swab)'), '40');
-    // 40 ug/swab ÷ 0.8 = 50 ug/swab, half of the limit read in ug/swab.
+    // 40 µg/swab ÷ 0.8 = 50 µg/swab, half of the limit read in µg/swab.
     await waitFor(() =>
       expect(preview('Blade')?.textContent).toBe('Preview: Pass 50.0 % of limit'),
     );
 
-    // Reported below the LOQ: only the bound is known, 20 ug/swab ÷ 0.8 = 25 % at most.
+    // Reported below the LOQ: only the bound is known, 20 µg/swab ÷ 0.8 = 25 % at most.
     await enter(user, 'Blade', '< LOQ', '20');
     await waitFor(() =>
       expect(preview('Blade')?.textContent).toBe('Preview: Pass ≤ 25.0 % of limit'),

@@ -25,6 +25,7 @@ export function EditStudyModal({ study, onClose }: { study: TStudy; onClose: () 
   );
   return (
     <ReasonDialog<HeaderValues>
+      canSubmit={!base.settling}
       form={form}
       name="edit-study"
       title={`Edit ${study.number}`}
