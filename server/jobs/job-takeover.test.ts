@@ -102,9 +102,16 @@ describe.runIf(process.env.DATABASE_URL)('a job whose instance is killed', () =>
     ]);
     const takenOverAfterMs = Number(runs[1]![2]) - killedAt;
     expect(takenOverAfterMs).toBeLessThan(120_000);
-    const [boss] = await db.query<{ state: string; retry_count: number }>(
-      'select state::text as state, retry_count from pgboss.job where id = $1',
-      [id],
+    // The survivor completes the job in pg-boss just after its handler marked it done.
+    const boss = await until(
+      async () =>
+        (
+          await db.query<{ state: string; retry_count: number }>(
+            'select state::text as state, retry_count from pgboss.job where id = $1',
+            [id],
+          )
+        )[0],
+      (row) => row?.state !== 'active',
     );
     expect(boss).toEqual({ state: 'completed', retry_count: 1 });
 

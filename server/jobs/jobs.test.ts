@@ -52,6 +52,23 @@ async function jobProgress(q: Queryable, id: string): Promise<TJobProgress | nul
 }
 const progressOf = (id: string) => jobProgress(t.server.db, id);
 
+/**
+ * The queue's own state once the worker has settled the job there: it completes or fails the
+ * job in pg-boss just after the handler's transaction marked it done or failed.
+ */
+async function bossStateOnceSettled(id: string): Promise<string | undefined> {
+  const row = await until(
+    async () =>
+      (
+        await t.server.db.query<{ state: string }>('select state from pgboss.job where id = $1', [
+          id,
+        ])
+      )[0],
+    (r) => r?.state !== 'active',
+  );
+  return row?.state;
+}
+
 describe('background jobs', () => {
   it('a job enqueued in a transaction that rolls back never exists nor runs', async () => {
     let rolledBack = '';
@@ -137,11 +154,7 @@ describe('background jobs', () => {
       [id],
     );
     expect(row).toEqual({ started: true, finished: true });
-    const [boss] = await t.server.db.query<{ state: string }>(
-      'select state from pgboss.job where id = $1',
-      [id],
-    );
-    expect(boss?.state).toBe('completed');
+    expect(await bossStateOnceSettled(id)).toBe('completed');
   });
 
   it('a handler that throws ends failed with its message, without a stack, and is not retried', async () => {
@@ -160,11 +173,7 @@ describe('background jobs', () => {
       error: 'No residue type in force',
       workerAlive: true,
     });
-    const [boss] = await t.server.db.query<{ state: string }>(
-      'select state from pgboss.job where id = $1',
-      [id],
-    );
-    expect(boss?.state).toBe('completed');
+    expect(await bossStateOnceSettled(id)).toBe('completed');
   });
 
   it('a job of no known kind fails and says so', async () => {
