@@ -119,6 +119,28 @@ describe('signing in', () => {
       .waitFor();
   });
 
+  it('shows the set-password fields at once, so what is typed while the link is checked is kept', async () => {
+    allowRefusedRequest(400, '/api/v2/auth/login');
+    const user = await buildUser(app.server.db, { mustChangePassword: true });
+    const page = await app.open('/');
+    // The link check answers only once the user has typed: a slow server must not lose keys.
+    let typed = (): void => undefined;
+    const typing = new Promise<void>((resolve) => (typed = resolve));
+    await page.route(/\/api\/v2\/auth\/reset-password\?/, async (route) => {
+      await typing;
+      await route.continue();
+    });
+    await signIn(page, user.username, user.password);
+    await page.waitForURL(/\/reset-password\?/, { timeout: 10_000 });
+    await page.getByText('Please set a new password').waitFor();
+    // No wait for any field: the user types as soon as the screen changes.
+    await page.keyboard.type('Fresh#Pass7');
+    typed();
+    await page.getByRole('list', { name: 'Password requirements' }).waitFor();
+    expect(await page.getByLabel('Password', { exact: true }).inputValue()).toBe('Fresh#Pass7');
+    expect(await page.getByLabel('Email/Employee ID').inputValue()).not.toBe('');
+  });
+
   it('ends the session when the same user signs in on another device', async () => {
     allowRefusedRequest(419, '/api/v2/users/me');
     allowRefusedRequest(419, /\/plans\/\d+\/facilities/);

@@ -3,13 +3,11 @@ import { Navigate, Route, Routes } from 'react-router';
 import { LoadingSpinner } from './LoadingSpinner.tsx';
 import { LoginPage } from './LoginPage.tsx';
 import { LogoutPage } from './LogoutPage.tsx';
+import { ResetPasswordRoute } from './reset-password-route.ts';
 
 // Recovery and registration screens are their own chunks, so the Login screen stays small.
 const ForgotPasswordPage = lazy(() =>
   import('./ForgotPasswordPage.tsx').then((m) => ({ default: m.ForgotPasswordPage })),
-);
-const ResetPasswordPage = lazy(() =>
-  import('./ResetPasswordPage.tsx').then((m) => ({ default: m.ResetPasswordPage })),
 );
 const ResetPasswordExpiredPage = lazy(() =>
   import('./ResetPasswordExpiredPage.tsx').then((m) => ({ default: m.ResetPasswordExpiredPage })),
@@ -27,7 +25,7 @@ export function AccountRoutes() {
         <Route path="/sign-in" element={<LoginPage />} />
         <Route path="/logout" element={<LogoutPage />} />
         <Route path="/forgot-password" element={<ForgotPasswordPage />} />
-        <Route path="/reset-password" element={<ResetPasswordPage />} />
+        <Route path="/reset-password" element={<ResetPasswordRoute />} />
         <Route path="/reset-password-expired" element={<ResetPasswordExpiredPage />} />
         <Route path="/register" element={<RegisterPage />} />
         <Route path="*" element={<Navigate to="/" replace />} />

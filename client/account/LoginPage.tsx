@@ -26,6 +26,7 @@ import { AccountLayout } from './AccountLayout.tsx';
 import { followUrl } from './follow-url.ts';
 import { LoadingSpinner } from './LoadingSpinner.tsx';
 import { PasswordInput, TextInput } from './login-inputs.ts';
+import { preloadResetPasswordPage } from './reset-password-route.ts';
 import { keepRedirectForSso, readLoginQueryAfterSso, searchWithoutToken } from './login-query.ts';
 
 // Only users with several facilities see the accordion: it loads after their login succeeds.
@@ -145,8 +146,10 @@ export function LoginPage() {
           error.errName === 'ChangePasswordOnPasswordExpiry')
       ) {
         const url = error.message;
+        // The next screen's code loads during the wait, so it replaces this form at once.
+        const pageCode = preloadResetPasswordPage().catch(() => undefined);
         redirectTimer.current = window.setTimeout(
-          () => followUrl(url, navigate),
+          () => void pageCode.then(() => followUrl(url, navigate)),
           CHANGE_PASSWORD_REDIRECT_MS,
         );
       }

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { isApiError } from '../api/api-error.ts';
 import { checkResetLink, resetPassword } from '../api/auth-api.ts';
-import type { PasswordPolicySettings, ResetLinkResponse } from '../api/auth-types.ts';
+import type { ResetLinkResponse } from '../api/auth-types.ts';
 import { resetFailureMessage } from './account-messages.ts';
 import { AccountLayout } from './AccountLayout.tsx';
 import { LoadingSpinner } from './LoadingSpinner.tsx';
@@ -61,16 +61,8 @@ export function ResetPasswordPage() {
   return (
     <AccountLayout title="Welcome" subtitle="Please set a new password">
       {reason ? <Alert type="info" showIcon title={reason} className="account-alert" /> : null}
-      {link ? (
-        <ResetPasswordForm
-          u={u}
-          token={token}
-          username={link.username}
-          policy={link.passwordPolicySettings}
-        />
-      ) : (
-        <LoadingSpinner label="Checking the link" />
-      )}
+      {/* The fields show at once, so what the user types while the link is checked is kept. */}
+      <ResetPasswordForm u={u} token={token} link={link} />
     </AccountLayout>
   );
 }
@@ -78,18 +70,25 @@ export function ResetPasswordPage() {
 interface ResetPasswordFormProps {
   u: string;
   token: string;
-  username: string;
-  policy: PasswordPolicySettings;
+  /** The checked link; null while the check runs (the rules and the user name come with it). */
+  link: ResetLinkResponse | null;
 }
 
-function ResetPasswordForm({ u, token, username, policy }: ResetPasswordFormProps) {
+function ResetPasswordForm({ u, token, link }: ResetPasswordFormProps) {
   const navigate = useNavigate();
   const [form] = Form.useForm<ResetForm>();
   const [isSubmitting, setSubmitting] = useState(false);
   const password = Form.useWatch('password', form) ?? '';
   const confirmPassword = Form.useWatch('confirmPassword', form) ?? '';
-  const rules = passwordChecklist(policy, password, confirmPassword);
-  const allPass = rules.every((rule) => rule.passes);
+  const rules = link
+    ? passwordChecklist(link.passwordPolicySettings, password, confirmPassword)
+    : [];
+  const allPass = link !== null && rules.every((rule) => rule.passes);
+  const username = link?.username;
+
+  useEffect(() => {
+    if (username !== undefined) form.setFieldValue('username', username);
+  }, [form, username]);
 
   async function onFinish(values: ResetForm): Promise<void> {
     if (!allPass) {
@@ -123,13 +122,7 @@ function ResetPasswordForm({ u, token, username, policy }: ResetPasswordFormProp
   }
 
   return (
-    <Form<ResetForm>
-      form={form}
-      layout="vertical"
-      requiredMark={false}
-      initialValues={{ username }}
-      onFinish={onFinish}
-    >
+    <Form<ResetForm> form={form} layout="vertical" requiredMark={false} onFinish={onFinish}>
       <Form.Item
         label="Email/Employee ID"
         name="username"
@@ -151,7 +144,7 @@ function ResetPasswordForm({ u, token, username, policy }: ResetPasswordFormProp
       >
         <Input.Password autoComplete="new-password" />
       </Form.Item>
-      <PasswordChecklist rules={rules} />
+      {link ? <PasswordChecklist rules={rules} /> : <LoadingSpinner label="Checking the link" />}
       <Button type="primary" htmlType="submit" block disabled={!allPass} loading={isSubmitting}>
         Complete Registration
       </Button>

@@ -1,4 +1,5 @@
 import { auditActionLabel, auditDomainLabel } from '#core/audit/audit-format.ts';
+import { missingRecord } from '#core/labels/missing-record.ts';
 import {
   formatDateTime,
   formatDay,
@@ -72,10 +73,12 @@ export function filterSummary(
   if (filters.actions?.length)
     parts.push(`Actions: ${filters.actions.map(auditActionLabel).join(', ')}`);
   if (filters.userIds?.length) {
-    parts.push(`Users: ${filters.userIds.map((id) => userNames.get(id) ?? `#${id}`).join(', ')}`);
+    parts.push(
+      `Users: ${filters.userIds.map((id) => userNames.get(id) ?? missingRecord('User', 'unknown')).join(', ')}`,
+    );
   }
   if (filters.facilityId !== undefined)
-    parts.push(`Facility: ${facilityName ?? `#${filters.facilityId}`}`);
+    parts.push(`Facility: ${facilityName ?? missingRecord('Facility', 'unknown')}`);
   if (filters.startDate) parts.push(`From: ${dateBound(filters.startDate, settings)}`);
   if (filters.endDate) parts.push(`To: ${dateBound(filters.endDate, settings)}`);
   return parts.join('; ');

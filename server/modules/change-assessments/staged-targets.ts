@@ -2,6 +2,7 @@ import type { ZodError } from 'zod';
 import { AppError, validationError } from '#core/errors/errors.ts';
 import { actionOf, createSchema, editSchema, type EntityDef } from '#core/entities/entity.ts';
 import { RECORD_DEFS } from '#core/entities/defs/index.ts';
+import { missingRecord } from '#core/labels/missing-record.ts';
 import type { CleaningLimitPolicy } from '#core/limits/policy.ts';
 import { POLICY_TARGET, type TStagedChangeBody } from '#core/schemas/change-assessments.schemas.ts';
 import { ZCleaningLimitPolicyRequest } from '#core/schemas/policy.schemas.ts';
@@ -69,10 +70,13 @@ export interface StagedTarget {
   apply(tx: Queryable, change: Change, options: ApplyOptions): Promise<void>;
 }
 
-const nameOf = (record: Record<string, unknown>, def: EntityDef): string => {
+/** "Product 'Tablet A'", or "An unnamed product" for a record without a name to show. */
+const headOf = (record: Record<string, unknown>, def: EntityDef): string => {
   const named = [def.unique[0], 'name'].map((n) => (n ? record[n] : undefined));
   const found = named.find((v) => typeof v === 'string' && v !== '');
-  return typeof found === 'string' ? found : `#${String(record.id)}`;
+  return typeof found === 'string'
+    ? `${def.label} '${found}'`
+    : missingRecord(def.label, 'unnamed', true);
 };
 
 function fieldsOf(def: EntityDef | null, values: Record<string, unknown>): string {
@@ -143,7 +147,7 @@ function entityTarget(def: EntityDef): StagedTarget {
         change.op === 'create'
           ? change.values
           : await getEntity(q, def, facilityId, needsRecord(change));
-      const head = `${def.label} '${nameOf(what, def)}'`;
+      const head = headOf(what, def);
       if (change.op === 'update') return `${head}: edit ${fieldsOf(def, change.values)}`;
       return `${head}: ${change.op}`;
     },

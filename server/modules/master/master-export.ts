@@ -1,5 +1,6 @@
 import type ExcelJS from 'exceljs';
 import { equipmentDef, productionsDef, productsDef } from '#core/entities/defs/index.ts';
+import { missingRecord } from '#core/labels/missing-record.ts';
 import type { Queryable } from '#server/db/db.ts';
 import { allEntities, type EntityRecord } from '#server/entities/entity-store.ts';
 import type { AsOfOptions } from '#server/entities/entity-history.ts';
@@ -96,7 +97,11 @@ export async function masterWorkbook(
   ];
   for (const production of productions) {
     for (const id of (production.productIds as number[]) ?? []) {
-      mappings.addRow([production.name as string, names.nameOf(productsDef.key, id) ?? `#${id}`]);
+      mappings.addRow([
+        production.name as string,
+        names.nameOf(productsDef.key, id) ??
+          missingRecord(productsDef.label, 'archived or deleted'),
+      ]);
     }
   }
   styleHeader(mappings);

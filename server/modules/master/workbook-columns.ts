@@ -1,6 +1,7 @@
 import { entityDef } from '#core/entities/defs/index.ts';
 import type { EntityDef } from '#core/entities/entity.ts';
 import type { FieldDef } from '#core/entities/field.ts';
+import { missingRecord } from '#core/labels/missing-record.ts';
 import { MEASURES } from '#core/units/measures.ts';
 
 export type Cell = string | number | boolean | null;
@@ -50,7 +51,11 @@ function valueText(field: FieldDef, value: unknown, names: NameIndex): string {
       return quantityText(value);
     case 'reference':
       return (Array.isArray(value) ? value : [value])
-        .map((id: number) => names.nameOf(field.entity, id) ?? `#${id}`)
+        .map(
+          (id: number) =>
+            names.nameOf(field.entity, id) ??
+            missingRecord(entityDef(field.entity).label, 'archived or deleted'),
+        )
         .join(ITEM);
     case 'boolean':
       return value ? 'Yes' : 'No';

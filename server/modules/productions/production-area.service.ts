@@ -1,4 +1,5 @@
-import { productionsDef } from '#core/entities/defs/index.ts';
+import { equipmentDef, productionsDef } from '#core/entities/defs/index.ts';
+import { missingRecord } from '#core/labels/missing-record.ts';
 import { MEASURES } from '#core/units/measures.ts';
 import { totalSurfaceArea, type AreaItem } from '#core/productions/surface-area.ts';
 import type {
@@ -24,6 +25,9 @@ async function areaUnitOf(q: Queryable, facilityId: number): Promise<string> {
   );
   return row?.unit ?? MEASURES.surfaceArea.default;
 }
+
+/** An equipment id of a production whose row no longer exists (the lookup sees archived ones). */
+const GONE_EQUIPMENT = missingRecord(equipmentDef.label, 'deleted');
 
 async function equipmentById(q: Queryable, facilityId: number, ids: readonly number[]) {
   const rows = await q.query<EquipmentRow>(
@@ -58,7 +62,7 @@ export async function getProductionSurfaceArea(
   ]);
   // An id whose row is gone cannot be counted; it shows as missing rather than vanishing.
   const items = ids.map((id): AreaItem =>
-    rows.has(id) ? toItem(rows.get(id)!) : { id, name: `#${id}`, surfaceArea: null },
+    rows.has(id) ? toItem(rows.get(id)!) : { id, name: GONE_EQUIPMENT, surfaceArea: null },
   );
   const result = totalSurfaceArea(items, unit);
   return {
@@ -97,7 +101,7 @@ export async function listProductionSurfaceAreas(
       const items = (p.equipment_ids ?? [])
         .map(Number)
         .map((id): AreaItem =>
-          rows.has(id) ? toItem(rows.get(id)!) : { id, name: `#${id}`, surfaceArea: null },
+          rows.has(id) ? toItem(rows.get(id)!) : { id, name: GONE_EQUIPMENT, surfaceArea: null },
         );
       const result = totalSurfaceArea(items, unit);
       return {

@@ -135,6 +135,21 @@ describe('production surface area', () => {
     expect(none.body).toMatchObject({ total: { value: 0 }, isComplete: false, equipment: [] });
     expect(none.body.derivation).toContain('No equipment is mapped');
   });
+
+  it('names an equipment row that no longer exists in words, not by its number', async () => {
+    const a = await equipment('Gone hopper', 300, 'sqcm');
+    const id = await production('Gone line', [a]);
+    // Legacy data: the production still lists an equipment row that was removed.
+    await t.server.db.query(
+      `update productions set equipment_ids = equipment_ids || 999999 where id = $1`,
+      [id],
+    );
+    const res = await t.call('GET', `${t.F}/productions/${id}/surface-area`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ isComplete: false, missing: ['a deleted equipment item'] });
+    expect(res.body.derivation).toContain('a deleted equipment item');
+    expect(res.body.derivation).not.toContain('#');
+  });
 });
 
 describe('productions list search', () => {

@@ -1,5 +1,6 @@
 import { validationError, type PropertyError } from '#core/errors/errors.ts';
-import { protocolsDef } from '#core/entities/defs/index.ts';
+import { equipmentDef, productsDef, protocolsDef } from '#core/entities/defs/index.ts';
+import { missingRecord } from '#core/labels/missing-record.ts';
 import type { TSampleType } from '#core/schemas/verification.schemas.ts';
 import { isUnit, kindOf } from '#core/units/units.ts';
 import type { Queryable } from '#server/db/db.ts';
@@ -56,8 +57,20 @@ async function trainProblems(
   train: Train,
 ): Promise<PropertyError[]> {
   const sides = [
-    { field: 'equipmentIds', table: 'equipment', on: train.equipment_ids, is: 'is not on' },
-    { field: 'productIds', table: 'products', on: train.product_ids, is: 'is not made on' },
+    {
+      field: 'equipmentIds',
+      table: 'equipment',
+      label: equipmentDef.label,
+      on: train.equipment_ids,
+      is: 'is not on',
+    },
+    {
+      field: 'productIds',
+      table: 'products',
+      label: productsDef.label,
+      on: train.product_ids,
+      is: 'is not made on',
+    },
   ] as const;
   const found = await Promise.all(
     sides.map(async (side) => {
@@ -70,7 +83,7 @@ async function trainProblems(
               problem(
                 `${side.field}[${i}]`,
                 'train',
-                `${names.get(id) ?? `#${id}`} ${side.is} the production ${train.name}`,
+                `${names.get(id) ?? missingRecord(side.label, 'deleted', true)} ${side.is} the production ${train.name}`,
               ),
             ],
       );
