@@ -47,6 +47,10 @@ export function judge(
     ...recoveryAt(study, location, method),
     limit,
     ...detectionIn(study, location, method, value.unit),
+    residue: {
+      measure: method.residue_measure ?? 'active',
+      carbonFraction: study.carbon_fraction ?? null,
+    },
   });
   // How the limit came from the pinned snapshot, then how the result was judged against it.
   return { ...judgement, derivation: [...derivation, ...judgement.derivation] };
