@@ -30,7 +30,7 @@ async function setMeasure(residueMeasure: string, as?: string) {
 }
 
 /** Sets an active's carbon fraction through the active's own edit. */
-async function carbonFraction(name: string, value: number) {
+async function carbonFraction(name: string, value: number | null) {
   const [active] = await t.server.db.query<{ id: number }>(
     'select id from actives where facility_id = $1 and name = $2',
     [t.facilityId, name],
@@ -91,8 +91,19 @@ describe('the residue measure of a method', () => {
 });
 
 describe('a total organic carbon result', () => {
-  it('is not judged while an active of the study states no carbon fraction', async () => {
+  it('refuses a protocol while an active of its products states no carbon fraction', async () => {
+    // The protocol's fitness check: the LOQ in residue terms cannot be known.
+    await expect(kit.study()).rejects.toThrow(/HPLC-1 cannot show the limit: .*carbon fraction/);
+  });
+
+  it('is not judged when an active of the study no longer states its carbon fraction', async () => {
+    await carbonFraction('Alpha', 0.6);
+    await carbonFraction('Beta', 0.5);
     const run = await newRun(await kit.study());
+    await carbonFraction('Beta', null);
+    const again = await ok('GET', `/runs/${run.id}`);
+    const plan = (again.run.plan as Body[]).find((p) => p.samplingLocationId === f.steel)!;
+    expect(plan.methodCannotShowLimit).toMatch(/carbon fraction is not stated/);
     const saved = await results(run, [row(run, f.steel, 0.2)]);
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
     const j = judgementOf(saved.body, f.steel);
@@ -104,11 +115,12 @@ describe('a total organic carbon result', () => {
   });
 
   it('is converted to the active by the lowest carbon fraction before the limit', async () => {
-    await carbonFraction('Alpha', 0.6);
     await carbonFraction('Beta', 0.5);
     const run = await newRun(await kit.study());
-    const limit = (run.plan as Body[]).find((p) => p.samplingLocationId === f.steel)!
-      .limit as number;
+    const plan = (run.plan as Body[]).find((p) => p.samplingLocationId === f.steel)!;
+    const limit = plan.limit as number;
+    // LOQ 0.001 µg/swab of carbon ÷ 0.5 ÷ 80 % = 0.0025 µg/swab: far below the limit.
+    expect(plan.methodCannotShowLimit).toBeNull();
     // 0.2 × L of carbon ÷ 0.5 (Beta, the lower) = 0.4 × L of active; ÷ 80 % = 0.5 × L: 50 %.
     const saved = await results(run, [row(run, f.steel, 0.2)]);
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);

@@ -1,7 +1,11 @@
 import type { TResultUnit, TSampleType } from '#core/schemas/verification.schemas.ts';
 import { toResultUnit } from '#core/verification/judge-result.ts';
-import type { TResidueMeasure } from '#core/verification/residue-measure.ts';
-import { formatQuantity } from '#core/units/format-number.ts';
+import {
+  residueConversion,
+  type ResidueConversionInput,
+  type TResidueMeasure,
+} from '#core/verification/residue-measure.ts';
+import { formatNumber, formatQuantity } from '#core/units/format-number.ts';
 import { resultLimit } from '#core/verification/result-limit.ts';
 import { sampleAmount } from '#core/assessments/impact-units.ts';
 import type { LimitsInput, SamplingSpec } from '#core/limits/model.ts';
@@ -215,9 +219,10 @@ export async function studyCarbonFraction(
 ): Promise<number | null> {
   const names = [
     ...new Set(
-      input.products
+      // An incomplete snapshot may lack products or actives: then no fraction is known.
+      (input.products ?? [])
         .filter((p) => productNames.includes(p.id))
-        .flatMap((p) => p.actives.map((a) => a.id)),
+        .flatMap((p) => (p.actives ?? []).map((a) => a.id)),
     ),
   ];
   if (names.length === 0) return null;
@@ -343,14 +348,34 @@ export function cannotShow(
   recovery: number,
   detection: Detection,
   methodName = 'The method',
+  residue?: ResidueConversionInput,
 ): string | null {
   if (limit === null || !(limit > 0)) return null;
   const why = `${methodName} cannot show the limit`;
   if (detection.detectionUnconvertible) return `${why}: ${detection.detectionUnconvertible}`;
-  if (detection.loq === null || detection.loq / recovery <= limit) return null;
+  if (detection.loq === null) return null;
+  // A TOC method's LOQ is carbon: in residue terms it is LOQ ÷ carbon fraction (issue 32).
+  const conversion = residueConversion(residue ?? { measure: 'active', carbonFraction: null });
+  if (!conversion.ok) return `${why}: ${conversion.why}`;
+  const loq = detection.loq / conversion.factor;
+  if (loq / recovery <= limit) return null;
   const n = (value: number) => formatQuantity(value, unit);
-  return `${why}: its LOQ ${n(detection.loq)} ÷ ${formatQuantity(recovery * 100, '%')} = ${n(detection.loq / recovery)} is above the limit of ${n(limit)}`;
+  const asResidue =
+    conversion.factor === 1 ? '' : ` ÷ carbon fraction ${formatNumber(conversion.factor)}`;
+  return `${why}: its LOQ ${n(detection.loq)}${asResidue} ÷ ${formatQuantity(recovery * 100, '%')} = ${n(loq / recovery)} is above the limit of ${n(limit)}`;
 }
+
+/**
+ * What the method measures and the study's carbon fraction, for judging and fitness; undefined
+ * where the study's actives were not read (the active itself is then assumed).
+ */
+export const residueOf = (
+  study: StudyOfRun,
+  method: Pick<MethodFacts, 'residue_measure'>,
+): ResidueConversionInput | undefined =>
+  study.carbon_fraction === undefined
+    ? undefined
+    : { measure: method.residue_measure ?? 'active', carbonFraction: study.carbon_fraction };
 
 export async function planRows(
   q: Queryable,
@@ -397,7 +422,14 @@ export async function planRows(
         limitUnit,
         ...recovery,
         ...detection,
-        methodCannotShowLimit: cannotShow(limit.limit, limitUnit, recovery.recovery, detection),
+        methodCannotShowLimit: cannotShow(
+          limit.limit,
+          limitUnit,
+          recovery.recovery,
+          detection,
+          undefined,
+          method ? residueOf(study, method) : undefined,
+        ),
         limitDerivation: limit.derivation,
       },
     ];
