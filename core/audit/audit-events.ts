@@ -139,6 +139,8 @@ const OWN_EVENTS = {
   // Issue 32: an active linked to, or unlinked from, an HBEL library entry, or its PDE
   // overridden at the site (with the justification in the row).
   API: { HbelLink: changes(), HbelUnlink: changes(), HbelOverride: changes() },
+  // Issue 32: what an analytical method measures (the active, total organic carbon, conductivity).
+  AnalyticalMethod: { ResidueMeasure: changes() },
   ChangeAssessment: {
     ...EXPORT,
     Apply: changes(),

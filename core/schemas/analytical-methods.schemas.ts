@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { RESIDUE_MEASURES } from '../verification/residue-measure.ts';
+import { ZReason, ZVersion } from './common.schemas.ts';
 
 /** One side (swab or rinse) of a method's fit to the limits it is used for. */
 export const ZMethodLimitSide = z.object({
@@ -52,3 +54,23 @@ export const ZMethodLimitFitResponse = z.object({
   unreachable: z.array(ZUnreachableLimit),
 });
 export type TMethodLimitFitResponse = z.infer<typeof ZMethodLimitFitResponse>;
+
+/** What a method measures (issue 32): set on its own route, guarded by ResidueMeasure Modify. */
+export const ZResidueMeasure = z.enum(RESIDUE_MEASURES, {
+  error: 'The measured quantity must be the active itself, total organic carbon or conductivity',
+});
+
+export const ZResidueMeasureRequest = z.object({
+  residueMeasure: ZResidueMeasure,
+  version: ZVersion,
+  reason: ZReason,
+});
+export type TResidueMeasureRequest = z.infer<typeof ZResidueMeasureRequest>;
+
+export const ZResidueMeasureResponse = z.object({
+  id: z.number().int(),
+  residueMeasure: ZResidueMeasure,
+  /** The measure in words, for the screen. */
+  label: z.string(),
+  version: z.number().int(),
+});

@@ -1,6 +1,11 @@
 import type { TCensoring, TJudgement, TResultUnit } from '../schemas/verification.schemas.ts';
 import { convertValue } from '../units/quantity.ts';
 import { formatNumber, unitLabel } from '../units/format-number.ts';
+import {
+  RESIDUE_MEASURE_LABELS,
+  residueConversion,
+  type ResidueConversionInput,
+} from './residue-measure.ts';
 
 /**
  * The judgement of one sample result against its limit (issue 12, core/verification/README.md).
@@ -27,6 +32,11 @@ export interface JudgeResultInput {
    * derivation. Such a method cannot show that any limit is met.
    */
   detectionUnconvertible?: string | null;
+  /**
+   * What the method measures (residue-measure.ts); the active itself when absent. A TOC value,
+   * its LOQ and LOD are mass of carbon: they are converted to the active before the limit.
+   */
+  residue?: ResidueConversionInput;
 }
 
 /** Numbers in derivation lines: four significant digits, as the limits screens show them. */
@@ -84,14 +94,40 @@ export function judgeResult(input: JudgeResultInput): TJudgement {
   const u = (value: number) => `${shown(value)} ${unitLabel(unit)}`;
   const reported = reportedAs(input, u);
   const { censoring, value: rawValue } = reported;
-  const corrected = rawValue / recovery;
   const below = CENSORED_BELOW[censoring];
+  const measure = input.residue?.measure ?? 'active';
   const derivation = [
     `Reported: ${input.censoring === '=' ? '' : `${input.censoring} `}${u(input.rawValue)}`,
+    ...(measure === 'active' ? [] : [`Measured as: ${RESIDUE_MEASURE_LABELS[measure]}`]),
     ...(reported.why ? [`Reported as ${censoring} ${u(rawValue)}: ${reported.why}`] : []),
-    `Recovery: ${shown(recovery * 100)} % (${recoverySource})`,
-    `Recovery-corrected: ${u(rawValue)} ÷ ${shown(recovery)} = ${u(corrected)}`,
   ];
+  const conversion = input.residue
+    ? residueConversion(input.residue)
+    : residueConversion({ measure: 'active', carbonFraction: null });
+  if (!conversion.ok) {
+    // Never loosen a limit: a signal that cannot be converted to the active is not judged.
+    derivation.push(`Not judged: ${conversion.why}`);
+    return {
+      correctedValue: null,
+      recovery,
+      recoverySource,
+      limit,
+      percentOfLimit: null,
+      censoredBelow: below !== undefined,
+      passed: null,
+      methodNotFit: false,
+      ...(reported.why ? { reportedCensoring: censoring, reportedValue: rawValue } : {}),
+      derivation,
+    };
+  }
+  const asActive = rawValue / conversion.factor;
+  const corrected = asActive / recovery;
+  const conversionLine = conversion.line(u(rawValue), u(asActive));
+  derivation.push(
+    ...(conversionLine ? [conversionLine] : []),
+    `Recovery: ${shown(recovery * 100)} % (${recoverySource})`,
+    `Recovery-corrected: ${u(asActive)} ÷ ${shown(recovery)} = ${u(corrected)}`,
+  );
   const base = {
     correctedValue: corrected,
     recovery,
@@ -135,9 +171,12 @@ export function judgeResult(input: JudgeResultInput): TJudgement {
         : `Failed: ${u(corrected)} is above the limit ${u(limit)}`,
     );
   }
-  if (loq !== null && loq / recovery > limit) {
+  // The LOQ in residue terms (LOQ ÷ carbon fraction for TOC), then corrected for recovery.
+  const loqActive = loq === null ? null : loq / conversion.factor;
+  if (loq !== null && loqActive !== null && loqActive / recovery > limit) {
+    const asResidue = conversion.factor === 1 ? '' : ` ÷ ${shown(conversion.factor)}`;
     unfit.push(
-      `LOQ ${u(loq)} ÷ ${shown(recovery)} = ${u(loq / recovery)} is above the limit ${u(limit)}`,
+      `LOQ ${u(loq)}${asResidue} ÷ ${shown(recovery)} = ${u(loqActive / recovery)} is above the limit ${u(limit)}`,
     );
   }
   if (input.detectionUnconvertible) unfit.push(input.detectionUnconvertible);

@@ -73,6 +73,15 @@ export const activesDef = {
       positive: true,
       description: 'For mutagenic impurities and nitrosamines (ICH M7), per day.',
     },
+    {
+      name: 'carbonFraction',
+      label: 'Carbon fraction',
+      kind: 'number',
+      positive: true,
+      max: 1,
+      description:
+        'Mass of carbon per mass of active (0 to 1), from its molecular formula: converts a total organic carbon result to the active.',
+    },
   ],
   unique: ['name'],
   search: ['name', 'externalId', 'casNumber'],

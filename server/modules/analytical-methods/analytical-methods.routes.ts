@@ -1,8 +1,14 @@
 import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
-import { ZMethodLimitFitResponse } from '#core/schemas/analytical-methods.schemas.ts';
+import {
+  ZMethodLimitFitResponse,
+  ZResidueMeasureRequest,
+  ZResidueMeasureResponse,
+} from '#core/schemas/analytical-methods.schemas.ts';
 import { ZId } from '#core/schemas/common.schemas.ts';
 import { typed, type AppContext } from '#server/http/app-context.ts';
+import { actorOf } from '#server/http/session-guard.ts';
 import { methodLimitFit } from './method-limit-fit.service.ts';
+import { readResidueMeasure, setResidueMeasure } from './residue-measure.service.ts';
 
 /** `GET {F}/analytical-method/{id}/limit-fit`: the method's LOQ against the limits it serves. */
 export function registerAnalyticalMethodRoutes({ app, db, permit }: AppContext): void {
@@ -23,5 +29,47 @@ export function registerAnalyticalMethodRoutes({ app, db, permit }: AppContext):
       },
     },
     async (request) => methodLimitFit(db, request.params.facility, request.params.id),
+  );
+
+  const RESIDUE = `${F}/analytical-method/:id/residue-measure`;
+  const RESIDUE_DESCRIPTION =
+    'What the method measures: the active itself, total organic carbon (a result in mass of carbon, converted to the active by dividing by the carbon fraction of the actives of the study’s products, the lowest one, all carbon attributed to the active) or conductivity (no conversion: its results are not judged against the active’s limit).';
+
+  r.get(
+    RESIDUE,
+    {
+      preHandler: permit('ResidueMeasure', 'Get'),
+      schema: {
+        tags: ['analytical-methods'],
+        summary: 'What the method measures (ResidueMeasure Get)',
+        description: RESIDUE_DESCRIPTION,
+        params: ZFacilityParams.extend({ id: ZId }),
+        response: { 200: ZResidueMeasureResponse },
+      },
+    },
+    async (request) => readResidueMeasure(db, request.params.facility, request.params.id),
+  );
+
+  r.put(
+    RESIDUE,
+    {
+      preHandler: permit('ResidueMeasure', 'Modify'),
+      schema: {
+        tags: ['analytical-methods'],
+        summary: 'Set what the method measures, with a reason (ResidueMeasure Modify)',
+        description: `${RESIDUE_DESCRIPTION} Results entered afterwards are judged with it; results already judged keep their judgement.`,
+        params: ZFacilityParams.extend({ id: ZId }),
+        body: ZResidueMeasureRequest,
+        response: { 200: ZResidueMeasureResponse },
+      },
+    },
+    async (request) =>
+      setResidueMeasure(
+        db,
+        actorOf(request),
+        { planId: request.params.plan, facilityId: request.params.facility },
+        request.params.id,
+        request.body,
+      ),
   );
 }

@@ -17,6 +17,7 @@ import {
   detectionIn,
   methodFacts,
   recoveryAt,
+  residueOf,
   type LocationFacts,
   type MethodFacts,
   type StudyOfRun,
@@ -47,6 +48,7 @@ export function judge(
     ...recoveryAt(study, location, method),
     limit,
     ...detectionIn(study, location, method, value.unit),
+    residue: residueOf(study, method),
   });
   // How the limit came from the pinned snapshot, then how the result was judged against it.
   return { ...judgement, derivation: [...derivation, ...judgement.derivation] };

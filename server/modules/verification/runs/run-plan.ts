@@ -1,6 +1,11 @@
 import type { TResultUnit, TSampleType } from '#core/schemas/verification.schemas.ts';
 import { toResultUnit } from '#core/verification/judge-result.ts';
-import { formatQuantity } from '#core/units/format-number.ts';
+import {
+  residueConversion,
+  type ResidueConversionInput,
+  type TResidueMeasure,
+} from '#core/verification/residue-measure.ts';
+import { formatNumber, formatQuantity } from '#core/units/format-number.ts';
 import { resultLimit } from '#core/verification/result-limit.ts';
 import { sampleAmount } from '#core/assessments/impact-units.ts';
 import type { LimitsInput, SamplingSpec } from '#core/limits/model.ts';
@@ -45,6 +50,12 @@ export interface StudyOfRun {
   /** Equipment id → its name in the snapshot. */
   equipment_names: Map<number, string>;
   snapshot_input: LimitsInput | null;
+  /**
+   * The lowest carbon fraction of the actives of the study's products (issue 32): a TOC result
+   * divided by it gives the most active the carbon could be (worst case, reference §2.5). Null
+   * when an active states none; absent where no result is judged.
+   */
+  carbon_fraction?: number | null;
 }
 
 /** A location of the facility with what judging a result there needs. */
@@ -152,6 +163,8 @@ export interface MethodFacts {
   loq: Quantity;
   lod?: Quantity;
   recoveries: { material: string; recoveryPercentage: number }[];
+  /** What the method measures (residue-measure.ts); the active itself unless set. */
+  residue_measure: TResidueMeasure;
 }
 
 export async function methodFacts(
@@ -160,7 +173,7 @@ export async function methodFacts(
   ids: readonly number[],
 ): Promise<Map<number, MethodFacts>> {
   const rows = await q.query<MethodFacts>(
-    `select id, name, version, loq, lod, recoveries from analytical_methods
+    `select id, name, version, loq, lod, recoveries, residue_measure from analytical_methods
       where facility_id = $1 and id = any($2::int[]) and archived_at is null`,
     [facilityId, [...ids]],
   );
@@ -174,20 +187,52 @@ export async function methodAsAnalysed(
   { id, version }: { id: number; version: number },
 ): Promise<MethodFacts | undefined> {
   const [row] = await tx.query<MethodFacts>(
-    `select m.id, m.name, m.version, m.loq, m.lod, m.recoveries from (
-       select kept.id, kept.name, kept.version, kept.loq, kept.lod, kept.recoveries, 0 as rank,
+    `select m.id, m.name, m.version, m.loq, m.lod, m.recoveries,
+            coalesce(m.residue_measure, 'active') as residue_measure from (
+       select kept.id, kept.name, kept.version, kept.loq, kept.lod, kept.recoveries,
+              kept.residue_measure, 0 as rank,
               v.recorded_at as at
          from record_versions v
          cross join lateral jsonb_populate_record(null::analytical_methods, v.row_data) kept
         where v.table_name = 'analytical_methods' and v.facility_id = $1 and v.record_id = $2
           and kept.version = $3
        union all
-       select id, name, version, loq, lod, recoveries, 1, null from analytical_methods
+       select id, name, version, loq, lod, recoveries, residue_measure, 1, null
+         from analytical_methods
         where facility_id = $1 and id = $2
      ) m order by m.rank, m.at desc limit 1`,
     [facilityId, id, version],
   );
   return row;
+}
+
+/**
+ * The lowest carbon fraction among the actives of the study's products in its snapshot (the
+ * engine names actives by name); null when there is none or any of them states none, so that a
+ * TOC result is never converted with a fraction that might understate the active.
+ */
+export async function studyCarbonFraction(
+  q: Queryable,
+  facilityId: number,
+  input: LimitsInput,
+  productNames: readonly string[],
+): Promise<number | null> {
+  const names = [
+    ...new Set(
+      // An incomplete snapshot may lack products or actives: then no fraction is known.
+      (input.products ?? [])
+        .filter((p) => productNames.includes(p.id))
+        .flatMap((p) => (p.actives ?? []).map((a) => a.id)),
+    ),
+  ];
+  if (names.length === 0) return null;
+  const rows = await q.query<{ carbon_fraction: number | null }>(
+    `select carbon_fraction from actives where facility_id = $1 and name = any($2::text[])`,
+    [facilityId, names],
+  );
+  const fractions = rows.map((r) => r.carbon_fraction);
+  if (rows.length < names.length || fractions.some((f) => f === null)) return null;
+  return Math.min(...(fractions as number[]));
 }
 
 /** The unit a plan row's limit is shown in. */
@@ -303,14 +348,34 @@ export function cannotShow(
   recovery: number,
   detection: Detection,
   methodName = 'The method',
+  residue?: ResidueConversionInput,
 ): string | null {
   if (limit === null || !(limit > 0)) return null;
   const why = `${methodName} cannot show the limit`;
   if (detection.detectionUnconvertible) return `${why}: ${detection.detectionUnconvertible}`;
-  if (detection.loq === null || detection.loq / recovery <= limit) return null;
+  if (detection.loq === null) return null;
+  // A TOC method's LOQ is carbon: in residue terms it is LOQ ÷ carbon fraction (issue 32).
+  const conversion = residueConversion(residue ?? { measure: 'active', carbonFraction: null });
+  if (!conversion.ok) return `${why}: ${conversion.why}`;
+  const loq = detection.loq / conversion.factor;
+  if (loq / recovery <= limit) return null;
   const n = (value: number) => formatQuantity(value, unit);
-  return `${why}: its LOQ ${n(detection.loq)} ÷ ${formatQuantity(recovery * 100, '%')} = ${n(detection.loq / recovery)} is above the limit of ${n(limit)}`;
+  const asResidue =
+    conversion.factor === 1 ? '' : ` ÷ carbon fraction ${formatNumber(conversion.factor)}`;
+  return `${why}: its LOQ ${n(detection.loq)}${asResidue} ÷ ${formatQuantity(recovery * 100, '%')} = ${n(loq / recovery)} is above the limit of ${n(limit)}`;
 }
+
+/**
+ * What the method measures and the study's carbon fraction, for judging and fitness; undefined
+ * where the study's actives were not read (the active itself is then assumed).
+ */
+export const residueOf = (
+  study: StudyOfRun,
+  method: Pick<MethodFacts, 'residue_measure'>,
+): ResidueConversionInput | undefined =>
+  study.carbon_fraction === undefined
+    ? undefined
+    : { measure: method.residue_measure ?? 'active', carbonFraction: study.carbon_fraction };
 
 export async function planRows(
   q: Queryable,
@@ -357,7 +422,14 @@ export async function planRows(
         limitUnit,
         ...recovery,
         ...detection,
-        methodCannotShowLimit: cannotShow(limit.limit, limitUnit, recovery.recovery, detection),
+        methodCannotShowLimit: cannotShow(
+          limit.limit,
+          limitUnit,
+          recovery.recovery,
+          detection,
+          undefined,
+          method ? residueOf(study, method) : undefined,
+        ),
         limitDerivation: limit.derivation,
       },
     ];

@@ -18,7 +18,7 @@ import {
 } from '#server/records/controlled.ts';
 import { investigationNumber, investigationsOf } from './investigations.read.ts';
 import { microbialRunState, runMicrobial } from './microbial-read.ts';
-import { planRows, type PlanRow, type StudyOfRun } from './run-plan.ts';
+import { planRows, studyCarbonFraction, type PlanRow, type StudyOfRun } from './run-plan.ts';
 import { snapshotNames } from './snapshot-names.ts';
 import {
   pinnedSettings,
@@ -144,6 +144,7 @@ export async function studyOf(
     snapshot_input: input,
     product_names: names.productNames,
     equipment_names: names.equipmentNames,
+    carbon_fraction: await studyCarbonFraction(q, facilityId, input, names.productNames),
   };
 }
 

@@ -4,6 +4,8 @@ import type { Queryable } from '#server/db/db.ts';
 import {
   cannotShow,
   detectionIn,
+  residueOf,
+  studyCarbonFraction,
   limitAt,
   limitUnitOf,
   recoveryAt,
@@ -57,6 +59,7 @@ export async function studyAsPlanned(
     snapshot_input: snapshot.input,
     product_names: names.productNames,
     equipment_names: names.equipmentNames,
+    carbon_fraction: await studyCarbonFraction(q, facilityId, snapshot.input, names.productNames),
   };
 }
 
@@ -92,7 +95,7 @@ export function methodFit(
     limit: at.limit,
     unit,
     pair: 'pair' in at && at.pair ? at.pair : null,
-    problem: cannotShow(at.limit, unit, recovery, detection, method.name),
+    problem: cannotShow(at.limit, unit, recovery, detection, method.name, residueOf(study, method)),
   };
 }
 
