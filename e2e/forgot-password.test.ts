@@ -57,7 +57,8 @@ describe('forgot password by mail', () => {
 
     await page.goto(url.pathname + url.search);
     await page.getByText('Please set a new password').waitFor();
-    expect(await page.getByLabel('Email/Employee ID').inputValue()).toBe(user.email);
+    // The fields show at once; the name is filled in when the link's check answers.
+    await expect.poll(() => page.getByLabel('Email/Employee ID').inputValue()).toBe(user.email);
     await page.getByText('12 characters minimum').waitFor();
     const button = page.getByRole('button', { name: 'Complete Registration' });
 

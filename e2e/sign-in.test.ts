@@ -138,7 +138,7 @@ describe('signing in', () => {
     typed();
     await page.getByRole('list', { name: 'Password requirements' }).waitFor();
     expect(await page.getByLabel('Password', { exact: true }).inputValue()).toBe('Fresh#Pass7');
-    expect(await page.getByLabel('Email/Employee ID').inputValue()).not.toBe('');
+    await expect.poll(() => page.getByLabel('Email/Employee ID').inputValue()).not.toBe('');
   });
 
   it('ends the session when the same user signs in on another device', async () => {
