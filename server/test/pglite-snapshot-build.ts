@@ -11,5 +11,9 @@ const pgl = await openPglite({});
 await migrate(pgl);
 const dump = await pgl.dumpDataDir();
 await pgl.close();
-writeFileSync(`${file}.part`, Buffer.from(dump));
-renameSync(`${file}.part`, file);
+// The part file is this process's own: when two setups build the same snapshot at once, each
+// renames a whole file of its own onto the name (a shared part file was renamed away under the
+// other, which then failed the whole run).
+const part = `${file}.${process.pid}.part`;
+writeFileSync(part, Buffer.from(dump));
+renameSync(part, file);
