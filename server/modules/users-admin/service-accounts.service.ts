@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { NOW, updateVersioned } from '#server/entities/versioned-update.ts';
 import { AppError, validationError } from '#core/errors/errors.ts';
 import type {
   TApiToken,
@@ -206,6 +207,14 @@ function grantsOf(row: AccountRow) {
   return facilityRolesOf(row.grants).map(({ facilityId, roleIds }) => ({ facilityId, roleIds }));
 }
 
+/** An account is a row of users, scoped by its plan: changed through the one versioned update. */
+const accountTarget = (planId: number, id: number) => ({
+  table: 'users',
+  ownerColumn: 'plan_id',
+  ownerId: planId,
+  id,
+});
+
 export async function updateAccount(
   db: Db,
   scope: AccountScope,
@@ -244,11 +253,15 @@ export async function updateAccount(
         after: after.facilityRoles,
       });
       const diff = changedFields(before, after);
-      await tx.query(
-        `update users set first_name = $2, service_account_description = $3, owner_id = $4,
-                          version = version + 1, updated_at = now(), updated_by = $5
-          where id = $1`,
-        [id, after.name, after.description, after.ownerId, scope.actor.userId],
+      await updateVersioned(
+        tx,
+        { ...accountTarget(scope.planId, id), version: input.version },
+        scope.actor.userId,
+        {
+          first_name: after.name,
+          service_account_description: after.description,
+          owner_id: after.ownerId,
+        },
       );
       if (input.facilityRoles !== undefined)
         await replaceFacilityRoles(tx, id, after.facilityRoles);
@@ -282,12 +295,11 @@ export async function archiveAccount(
         where user_id = $1 and revoked_at is null returning id`,
       [id, scope.actor.userId, reason],
     );
-    await tx.query(
-      `update users set archived_at = now(), archived_by = $2, archive_reason = $3,
-                        version = version + 1, updated_at = now(), updated_by = $2
-        where id = $1`,
-      [id, scope.actor.userId, reason],
-    );
+    await updateVersioned(tx, accountTarget(scope.planId, id), scope.actor.userId, {
+      archived_at: NOW,
+      archived_by: scope.actor.userId,
+      archive_reason: reason,
+    });
     await writeAudit(tx, scope.actor, {
       planId: scope.planId,
       domain: DOMAIN,
