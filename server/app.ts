@@ -24,7 +24,10 @@ import { sessionLimitsOf } from './http/session-guard.ts';
 import { createGuards } from './http/permission-guards.ts';
 import { registerAuditRoutes } from './modules/audit/audit.routes.ts';
 import { registerAuditLogRoutes } from './modules/audit/audit-log.routes.ts';
-import { registerRecordHistoryRoutes } from './modules/audit/record-history.routes.ts';
+import {
+  registerRecordHistoryRoutes,
+  registerUserHistoryRoute,
+} from './modules/audit/record-history.routes.ts';
 import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
 import { registerSessionRoutes } from './modules/auth/session.routes.ts';
 import { registerRecoveryRoutes } from './modules/auth/recovery.routes.ts';
@@ -187,6 +190,7 @@ export async function buildApp({
   registerFacilityRoutes(context);
   registerAuditRoutes(context);
   registerAuditLogRoutes(context);
+  registerUserHistoryRoute(context);
   registerMailOutboxRoutes(context);
   registerPlanSettingsRoutes(context);
   registerFacilitySettingsRoutes(context);
