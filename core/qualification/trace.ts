@@ -13,8 +13,9 @@ interface Rule {
   guideline: string;
 }
 
-const LIMITS_RULES = 'contracts/limits.md Rules';
-const POLICY = 'spec §3 Cleaning limit policy';
+const LIMITS_RULES = 'Limits contract, Rules';
+const POLICY = 'Product specification section 3, Cleaning limit policy';
+const SPEC = 'Product specification section';
 
 const RULES: Rule[] = [
   {
@@ -24,50 +25,48 @@ const RULES: Rule[] = [
   },
   {
     test: /rank|rating|RPN|risk|toxicity score|capabil|Cpu/i,
-    requirement:
-      'DOMAIN.md Limits and risk (worst-case ranking, risk formulas); spec §3 Selection criteria',
+    requirement: `Domain model, Limits and risk (worst-case ranking, risk formulas); ${SPEC} 3, Selection criteria`,
     guideline: 'ICH Q9(R1) Quality Risk Management; ASTM E3106-18',
   },
   {
     test: /nitrosamine|\bAI\b|TTC|M7/i,
-    requirement: `${LIMITS_RULES} (health-based, acceptableIntake for Nitrosamine); spec §3 Enumerations (AI)`,
+    requirement: `${LIMITS_RULES} (health-based criterion from the acceptable intake of a nitrosamine); ${SPEC} 3, Enumerations (AI)`,
     guideline: 'ICH M7(R2); EMA/409815/2020 Nitrosamine impurities',
   },
   {
     test: /PDE|ADE|HBEL|NOAEL|bioavailab|body ?weight|paediatric|pediatric/i,
-    requirement: `${LIMITS_RULES} (health-based criterion); DOMAIN.md Master data (active PDE/ADE)`,
+    requirement: `${LIMITS_RULES} (health-based criterion); Domain model, Master data (PDE/ADE of an active)`,
     guideline: 'EMA/CHMP/CVMP/SWP/169430/2012 (HBEL guideline); ICH Q3C(R8) Appendix 3',
   },
   {
     test: /detergent|cleaning agent/i,
-    requirement:
-      'DOMAIN.md Master data (cleaning agents, their limits); spec §3 Enumerations (Detergent)',
+    requirement: `Domain model, Master data (cleaning agents and their limits); ${SPEC} 3, Enumerations (residue type Detergent)`,
     guideline: 'APIC Cleaning Validation Guide (2021) §4.4 (cleaning agents)',
   },
   {
     test: /recovery|swab|rinse|visual|VRL|TOC|extract|SAL|surface|area/i,
-    requirement: `${LIMITS_RULES} (sal, swabLimit, rinseLimit, recovery); spec §3 Allowed units (L3, swab and rinse limits)`,
+    requirement: `${LIMITS_RULES} (surface, swab and rinse limits, recovery); ${SPEC} 3, Allowed units per measure (L3, swab and rinse limits)`,
     guideline: 'PDA Technical Report 29 (recovery); EU GMP Annex 15 §10.6-10.7',
   },
   {
     test: /LD50|NOEL/i,
-    requirement: `${LIMITS_RULES} (LD50-based criterion); ${POLICY} (useLd50)`,
+    requirement: `${LIMITS_RULES} (LD50-based criterion); ${POLICY} (LD50 switch)`,
     guideline: 'APIC Cleaning Validation Guide (2021) §4.3 (LD50 route)',
   },
   {
     test: /10 ?ppm|general limit|MAXCONC|ppm/i,
-    requirement: `${LIMITS_RULES} (general limit, arl); ${POLICY} (useARL, arl); spec §9 Policy defaults`,
+    requirement: `${LIMITS_RULES} (general limit); ${POLICY} (ARL); ${SPEC} 9, Policy defaults`,
     guideline: 'APIC Cleaning Validation Guide (2021) §4.2 (10 ppm criterion)',
   },
   {
     test: /dose|strength|topical/i,
-    requirement: `${LIMITS_RULES} (dose-based criterion); ${POLICY} (useDosage)`,
+    requirement: `${LIMITS_RULES} (dose-based criterion); ${POLICY} (dosage switch)`,
     guideline: 'APIC Cleaning Validation Guide (2021) §4.1 (1/1000 of the therapeutic dose)',
   },
 ];
 
 const FALLBACK: Omit<Rule, 'test'> = {
-  requirement: `${LIMITS_RULES}; DOMAIN.md Limits and risk`,
+  requirement: `${LIMITS_RULES}; Domain model, Limits and risk`,
   guideline: 'EU GMP Annex 15 §10.6 (carry-over limits from a toxicological evaluation)',
 };
 
@@ -85,8 +84,8 @@ export function contractCaseTrace(c: ContractCase): Trace {
     requirement:
       c.requirement ??
       (c.exitCode === 0
-        ? 'contracts/limits.md Rules and Output'
-        : 'contracts/limits.md Errors; spec §8 error catalogue (DataValidationError)'),
+        ? 'Limits contract, Rules and Output'
+        : `Limits contract, Errors; ${SPEC} 8, error catalogue (data validation error)`),
     guideline:
       c.guideline ??
       (c.exitCode === 0

@@ -113,7 +113,7 @@ async function makePack(
     generatedAt,
     data: pack,
     parameters: { caseFiles: caseFiles.length },
-    content: qualificationPdfContent(pack),
+    content: qualificationPdfContent(pack, DEFAULT_DATE_TIME_SETTINGS),
     fontSize: 7,
   });
   writeFileSync(join(out, 'qualification-pack.pdf'), pdf);

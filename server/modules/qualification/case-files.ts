@@ -2,6 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { WorkedCase } from '#core/limits/golden/worked-cases.ts';
 import type { ContractCase, QualificationCase } from '#core/qualification/cases.ts';
+import { readablePath } from '#core/qualification/readable-path.ts';
 import { contractCaseTrace, workedCaseTrace } from '#core/qualification/trace.ts';
 import { projectRoot } from '#server/util/project-root.ts';
 
@@ -39,7 +40,7 @@ function contractCase(file: string, set: 'contract' | 'own' | 'site'): Qualifica
     c.title ??
     (c.exitCode === 0
       ? 'Limits of every pair, product and equipment item'
-      : `Input refused at ${c.expectedErrorProperty ?? 'its faulty field'}`);
+      : `Input refused at ${c.expectedErrorProperty ? readablePath(c.expectedErrorProperty) : 'its faulty field'}`);
   return { set, id, title, trace: contractCaseTrace(c), contract: c };
 }
 

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Installation } from '#core/qualification/pack.ts';
-import type { Config } from '#server/config.ts';
+import { configSchema, type Config } from '#server/config.ts';
 import type { Queryable } from '#server/db/db.ts';
 import { loadMigrations } from '#server/db/migrate.ts';
 import {
@@ -71,10 +71,7 @@ function dependencies(root: string): Installation['dependencies'] {
     }));
 }
 
-export async function installationReport(
-  q: Queryable & { kind: 'pglite' | 'postgres' },
-  config: Config,
-): Promise<Installation> {
+export async function installationReport(q: Queryable, config: Config): Promise<Installation> {
   const root = projectRoot();
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
     name: string;
@@ -101,7 +98,8 @@ export async function installationReport(
     application: { name: pkg.name, version: pkg.version, commit: gitCommit(root) },
     node: process.version,
     database: {
-      kind: q.kind === 'postgres' ? 'PostgreSQL server' : 'embedded PostgreSQL (PGlite)',
+      // The embedded database names itself in its version; a transaction does not carry the kind.
+      kind: db?.version.includes('PGlite') ? 'embedded PostgreSQL (PGlite)' : 'PostgreSQL server',
       version: db?.version ?? 'unknown',
     },
     migrations: files.map((f) => ({
@@ -109,9 +107,13 @@ export async function installationReport(
       sha256: listed.get(f.name) ?? null,
       applied: applied.has(f.name),
     })),
-    configuration: Object.entries(config)
-      .sort(([a], [b]) => a.localeCompare(b))
-      .map(([name, value]) => ({ name, value: maskedValue(name, value) })),
+    // Every variable the server reads, set or not: an unset one is part of the configuration too.
+    configuration: [...new Set([...Object.keys(configSchema.shape), ...Object.keys(config)])]
+      .sort((a, b) => a.localeCompare(b))
+      .map((name) => ({
+        name,
+        value: maskedValue(name, (config as Record<string, unknown>)[name]),
+      })),
     dependencies: dependencies(root),
     problems,
   };

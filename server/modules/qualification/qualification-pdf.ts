@@ -1,4 +1,6 @@
+import { formatDateTime, type DateTimeSettings } from '#core/datetime/format-date-time.ts';
 import type { CaseResult, QualificationPack } from '#core/qualification/pack.ts';
+import { readablePath } from '#core/qualification/readable-path.ts';
 import { reportTable } from '#server/modules/reports/controlled-pdf.ts';
 
 /*
@@ -13,7 +15,13 @@ const VALUES_PER_CASE = 12;
 const PASS = 'Pass';
 const FAIL = 'FAIL';
 
-function outcomeBlock(pack: QualificationPack): unknown[] {
+/** A problem names its value by path first: that path in words, the rest as it is. */
+function readableProblem(problem: string): string {
+  const named = /^([^\s:]+): ([\s\S]*)$/.exec(problem);
+  return named ? `${readablePath(named[1]!)}: ${named[2]}` : problem;
+}
+
+function outcomeBlock(pack: QualificationPack, settings: DateTimeSettings): unknown[] {
   const { summary } = pack;
   const failed = pack.outcome === 'failed';
   const headline = failed
@@ -34,7 +42,7 @@ function outcomeBlock(pack: QualificationPack): unknown[] {
         ]
       : []),
     {
-      text: `Run ${pack.generatedAt} · API pass through ${pack.instance}`,
+      text: `Run on ${formatDateTime(pack.generatedAt, settings)} (${settings.timezone}) · API pass through ${pack.instance}`,
       margin: [0, 4, 0, 8],
     },
   ];
@@ -43,9 +51,9 @@ function outcomeBlock(pack: QualificationPack): unknown[] {
 function setsTable(pack: QualificationPack): unknown {
   const sets = [...new Set(pack.operational.map((r) => r.set))];
   const label: Record<string, string> = {
-    worked: 'Worked examples (golden/worked-examples.json)',
-    contract: 'Contract cases (contracts/limits.md, golden/contract)',
-    own: "The project's own cases (golden/own)",
+    worked: 'Worked examples (published and derived, the golden set)',
+    contract: "Cases of the limits engine's command-line contract",
+    own: "The project's own cases",
     site: "The site's case files",
   };
   return reportTable(
@@ -117,21 +125,28 @@ function at(answer: unknown, path: string): unknown {
   return here;
 }
 
-const shown = (v: unknown) => (v === undefined ? '—' : JSON.stringify(v));
+/** A field's path (a refused property) reads in words like the value paths do. */
+const PROPERTY_PATH = /^[A-Za-z]\w*(\[\d+\])?(\.[A-Za-z]\w*(\[\d+\])?)+$/;
+
+function shown(v: unknown): string {
+  if (v === undefined) return '—';
+  if (typeof v === 'string' && PROPERTY_PATH.test(v)) return readablePath(v);
+  return JSON.stringify(v);
+}
 
 function caseDetail(r: CaseResult): unknown[] {
   const values = leaves(r.expected);
   const rows = values
     .slice(0, VALUES_PER_CASE)
     .map(([path, expected]) => [
-      path,
+      readablePath(path),
       shown(expected),
       shown(at(r.engine.answer, path)),
       shown(at(r.api.answer, path)),
     ]);
   const problems = [
-    ...r.engine.problems.map((p) => `Engine: ${p}`),
-    ...r.api.problems.map((p) => `API: ${p}`),
+    ...r.engine.problems.map((p) => `Engine: ${readableProblem(p)}`),
+    ...r.api.problems.map((p) => `API: ${readableProblem(p)}`),
   ];
   return [
     {
@@ -174,9 +189,12 @@ function operationalContent(pack: QualificationPack): unknown[] {
   ];
 }
 
-export function qualificationPdfContent(pack: QualificationPack): unknown[] {
+export function qualificationPdfContent(
+  pack: QualificationPack,
+  settings: DateTimeSettings,
+): unknown[] {
   return [
-    ...outcomeBlock(pack),
+    ...outcomeBlock(pack, settings),
     setsTable(pack),
     ...installationContent(pack),
     ...operationalContent(pack),

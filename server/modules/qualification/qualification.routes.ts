@@ -1,4 +1,4 @@
-import { answerCase, type QualificationCase } from '#core/qualification/cases.ts';
+import type { QualificationCase } from '#core/qualification/cases.ts';
 import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
 import {
   ZInstallation,
@@ -8,6 +8,7 @@ import {
 import { typed, type AppContext } from '#server/http/app-context.ts';
 import { installationReport } from './installation.ts';
 import { useInstanceConfig } from './instance-config.ts';
+import { instanceAnswers } from './qualification-run.ts';
 
 const base = '/api/v2/plans/:plan/facilities/:facility/qualification';
 const tags = ['qualification'];
@@ -52,7 +53,7 @@ export function registerQualificationRoutes({ app, db, config, permit }: AppCont
       },
     },
     (request) => ({
-      answers: request.body.cases.map((c) => answerCase(c as unknown as QualificationCase)),
+      answers: instanceAnswers(request.body.cases as unknown as QualificationCase[]),
     }),
   );
 }
