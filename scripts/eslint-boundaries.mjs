@@ -119,6 +119,10 @@ const KERNELS = {
     'The annual summary and the report comparison print the dashboard figures as the dashboard reads them.',
   'equipment-status/changeover.ts':
     'The changeover decision (issue 31) is answered one way: the line screen, the production hold and the changeover sampling sheet read the same limits, coverage and sampling plan.',
+  ...each(
+    ['qualification/qualification-run.ts', 'qualification/qualification-pdf.ts'],
+    'The qualification pack is made one way: the command line and the controlled report run the same cases into the same pack and draw it on the same pages.',
+  ),
   'reports/controlled-pdf.ts':
     'The one layout of every controlled PDF (header, footer, signature page), also used by the MAC and impact exports.',
   ...each(

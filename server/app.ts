@@ -85,6 +85,7 @@ import { registerLiveEventRoutes } from './modules/events/events.routes.ts';
 import { registerAnalyticalMethodRoutes } from './modules/analytical-methods/analytical-methods.routes.ts';
 import { registerFeedbackRoutes } from './modules/feedback/feedback.routes.ts';
 import { registerReportRoutes } from './modules/reports/reports.routes.ts';
+import { registerQualificationRoutes } from './modules/qualification/qualification.routes.ts';
 import { registerCustomReportRoutes } from './modules/custom-reports/custom-reports.routes.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -239,6 +240,8 @@ export async function buildApp({
   registerReportRoutes(context);
   // Issue 13: custom reports (their saved definitions are the declared record report-data).
   registerCustomReportRoutes(context);
+  // Issue 33: the qualification pack's installation and engine answers.
+  registerQualificationRoutes(context);
   // Issue 30: live updates of open screens (server-sent events).
   registerLiveEventRoutes(context);
 
