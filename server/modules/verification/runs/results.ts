@@ -89,6 +89,8 @@ async function insertResult(
       ...judgementColumns(judgement),
       ...repeatColumns(row.repeats),
       taken_at: row.takenAt ?? null,
+      analysed_at: row.analysedAt ?? null,
+      analyst: row.analyst ?? null,
     },
     audit: () => ({
       reason: row.repeats?.reason ?? null,
