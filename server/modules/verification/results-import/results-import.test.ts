@@ -174,6 +174,7 @@ describe('results import', () => {
       locationColumn: 'L',
       sampleNumberColumn: 'S',
       valueColumn: 'V',
+      unitColumn: 'U',
     });
     expect(neither.status).toBe(422);
     expect(neither.body.errors.map((e: Body) => e.property)).toContain('runColumn');
