@@ -77,6 +77,7 @@ import { registerJobs } from './modules/jobs/jobs.routes.ts';
 import type { JobWorkerOptions } from './jobs/worker.ts';
 import { registerChangeAssessmentRoutes } from './modules/change-assessments/change-assessments.routes.ts';
 import { registerRunRoutes } from './modules/verification/runs/runs.routes.ts';
+import { registerResultsImportRoutes } from './modules/verification/results-import/results-import.routes.ts';
 import { registerMicrobialRoutes } from './modules/verification/runs/microbial.routes.ts';
 import { registerStudyRoutes } from './modules/verification/studies/studies.routes.ts';
 import { registerStatisticsRoutes } from './modules/verification/statistics/statistics.routes.ts';
@@ -229,6 +230,8 @@ export async function buildApp({
   // Issue 12: studies (protocols are declared records), runs, sample results and deviations.
   registerStudyRoutes(context);
   registerRunRoutes(context);
+  // Issue 33: results from the laboratory's systems.
+  registerResultsImportRoutes(context);
   registerMicrobialRoutes(context);
   // Issue 12: ongoing verification statistics and their settings.
   registerStatisticsRoutes(context);

@@ -185,7 +185,8 @@ const OWN_EVENTS = {
   MicrobialResult: { Invalidate: changes() },
   // A changeover's sampling sheet (issue 31), exported for the production it is on.
   Production: EXPORT,
-  SampleResult: { Invalidate: changes() },
+  // Issue 33: a laboratory file of results entered in one transaction (each result audited too).
+  SampleResult: { Import: changes(), Invalidate: changes() },
   ReportDocument: { ...EXPORT, Complete: changes(), Generate: changes() },
   RiskCalculation: EXPORT,
   Run: { Edit: changes(), Submit: changes() },

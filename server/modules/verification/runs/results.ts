@@ -101,6 +101,8 @@ async function insertResults(
       ...judgementColumns(judgement),
       ...repeatColumns(row.repeats),
       taken_at: row.takenAt ?? null,
+      analysed_at: row.analysedAt ?? null,
+      analyst: row.analyst ?? null,
     })),
     audit: (_, i) => {
       const { row, batch, judgement } = judged[i]!;
