@@ -8,6 +8,7 @@ import { seedDemo } from '#server/cli/seed-demo.ts';
 import type { Actor } from '../db/audit-write.ts';
 import { useFacilityTestServer } from '../test/facility-test-file.ts';
 import { allEntities, getEntity } from './entity-store.ts';
+import { tableAsOf } from './entity-history.ts';
 import { createEntity, updateEntity } from './entity-write.ts';
 import { createLocations } from '../modules/equipment-extras/sampling-locations.service.ts';
 
@@ -234,6 +235,14 @@ describe('reads before a record’s history began', () => {
     });
     expect(await facilityAsOf('2024-06-01T00:00:00Z')).not.toHaveProperty('historyStartsAt');
     expect(await facilityAsOf('2019-06-01T00:00:00Z')).toBeUndefined();
+    // What reports join as of a moment (tableAsOf) holds it too, as first kept.
+    const joined = async (asOf: string) =>
+      t.server.db.query<{ name: string }>(
+        `select name from ${tableAsOf('equipment', 1, 2)} where id = $3`,
+        [scope.facilityId, asOf, id],
+      );
+    expect(await joined('2022-06-01T00:00:00Z')).toEqual([{ name: 'Counted before history' }]);
+    expect(await joined('2019-06-01T00:00:00Z')).toEqual([]);
 
     const matrix = (asOf: string) =>
       t.server.request<Record<string, unknown>>(

@@ -267,7 +267,7 @@ export async function getEntity(
 ) {
   const { asOf } = options;
   const [row] = await q.query<Record<string, unknown>>(
-    `select ${selectList(def)} from ${asOf ? tableAsOf(def.table, 1, 3, 2, ownerColumn(def)) : def.table}
+    `select ${selectList(def)} from ${asOf ? tableAsOf(def.table, 1, 3, 2, ownerColumn(def), { beforeHistory: false }) : def.table}
       where ${ownerColumn(def)} = $1 and id = $2 ${lock && !asOf ? 'for update' : ''}`,
     asOf ? [facilityId, id, asOf] : [facilityId, id],
   );
