@@ -1,10 +1,11 @@
 // CI: after `npm run build`, starts the shipped app as `npm start` does (node scripts/start.mjs)
 // in this checkout, or in the app folder given as the argument (a production install), on a free port with an empty data directory, waits for /api/v2/health, checks that the built
-// client is served, then stops it with SIGTERM and checks that it exits cleanly. Exit code 0
+// client is served, that `npm run backup` backs it up while it runs and `npm run restore` brings
+// that back into an empty DATA_DIR, then stops it with SIGTERM and checks that it exits cleanly. Exit code 0
 // when all of that holds; otherwise 1 with the reason and the server's output.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -12,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { SERVER_NODE_FLAGS } from './server-node-flags.mjs';
 
 const root = resolve(process.argv[2] ?? fileURLToPath(new URL('..', import.meta.url)));
+const isProductionInstall = process.argv[2] !== undefined;
 // A first start creates the embedded database: seconds alone, much longer on a busy 2-core box.
 const bootLimitMs = 120_000;
 const stopLimitMs = 30_000;
@@ -26,6 +28,20 @@ async function freePort() {
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A command in the app folder with `env` over this process's; its exit code and output. */
+async function run(command, args, env) {
+  const child = spawn(command, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const [code] = await once(child, 'exit');
+  return { code, output };
+}
 
 async function get(url) {
   try {
@@ -88,6 +104,28 @@ async function check() {
   if (bundle?.status !== 200 || !bundle.type.includes('javascript'))
     throw new Error(`${script} answered ${bundle?.status} ${bundle?.type}`);
   console.log(`serves the built client (${script})`);
+
+  // `npm run backup` beside the running server, as a site's script calls it: on a production
+  // install it runs the built dist/server/cli/backup.js (no tsx), and asks the server to write it.
+  const file = join(dataDir, 'boot-check.carryover-backup');
+  const backup = await run('npm', ['run', '--silent', 'backup', '--', file], {
+    DATA_DIR: dataDir,
+    DATABASE_URL: '',
+  });
+  if (backup.code !== 0 || !existsSync(file) || statSync(file).size === 0)
+    throw new Error(`npm run backup exited with ${backup.code}: ${backup.output}`);
+  console.log(backup.output.split('\n').find((line) => line.startsWith('Backup written')));
+  // On a production install, back into an empty data folder as onto a new machine (keys, counts
+  // and chains checked); the checkout's restore is server/cli/backup-cli.test.ts's.
+  if (isProductionInstall) {
+    const restore = await run('npm', ['run', '--silent', 'restore', '--', file], {
+      DATA_DIR: join(dataDir, 'restored'),
+      DATABASE_URL: '',
+    });
+    if (restore.code !== 0 || !restore.output.includes('audit chains verify intact'))
+      throw new Error(`npm run restore exited with ${restore.code}: ${restore.output}`);
+    console.log('npm run restore of it into an empty DATA_DIR: counts equal, chains intact');
+  }
 
   const stopping = Date.now();
   child.kill('SIGTERM');

@@ -1,10 +1,13 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fileCleanup } from '../test/temp-dirs.ts';
 import { readBackupHead } from '#server/db/backup/backup-file.ts';
+import { loadMigrations, migrate } from '#server/db/migrate.ts';
 import { openDatabase } from '#server/db/open.ts';
+import { seedFirstStart } from '#server/db/seed.ts';
 import { openPostgres } from '#server/db/postgres-db.ts';
 import { processEnvWithoutDatabase, startServerProcess } from '../test/server-process.ts';
 import { createEmptyServerDatabase } from '../test/empty-server-db.ts';
@@ -30,9 +33,25 @@ async function npmRun(script: string, args: string[], env: Record<string, string
 const ADMIN = { ADMIN_EMAIL: 'first@example.com', ADMIN_PASSWORD: 'First#Admin1234' };
 
 describe('npm run backup, restore and migrate-to-server', () => {
-  it('backs up a running embedded server, restores it into a new DATA_DIR, refuses a second restore there, and moves it to a server', async () => {
+  it('backs an older embedded database up before its start migrates it, backs up the running server, restores it into a new DATA_DIR, refuses a second restore there, and moves it to a server', async () => {
+    // A data folder of the build before this one's last migration, holding its first start.
     const source = tempDir('live');
-    const server = await startServerProcess({ DATA_DIR: source, ...ADMIN });
+    const last = loadMigrations().at(-1)!.name;
+    const older = await openDatabase({ dataDir: source });
+    await migrate(older, { migrations: loadMigrations().filter((m) => m.name < last) });
+    await seedFirstStart(older, ADMIN);
+    await older.close();
+
+    const server = await startServerProcess({ DATA_DIR: source, ...ADMIN, LOG_LEVEL: 'info' });
+    // Before migrating it, the server kept it as it was (pre-migration-backup.ts).
+    const kept = readdirSync(join(source, 'backups')).filter((n) =>
+      /^before-migration-.*\.carryover-backup$/.test(n),
+    );
+    expect(kept).toHaveLength(1);
+    const keptHead = await readBackupHead(join(source, 'backups', kept[0]!));
+    expect(keptHead.manifest.migrations).not.toContain(last);
+    expect(keptHead.manifest.tables.users).toBe(1);
+    expect(server.output().stdout).toContain('backed up the database before migrating it');
     const file = join(tempDir('file'), 'live.carryover-backup');
     let backup;
     try {

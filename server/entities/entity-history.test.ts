@@ -8,6 +8,7 @@ import { seedDemo } from '#server/cli/seed-demo.ts';
 import type { Actor } from '../db/audit-write.ts';
 import { useFacilityTestServer } from '../test/facility-test-file.ts';
 import { allEntities, getEntity } from './entity-store.ts';
+import { tableAsOf } from './entity-history.ts';
 import { createEntity, updateEntity } from './entity-write.ts';
 import { createLocations } from '../modules/equipment-extras/sampling-locations.service.ts';
 
@@ -218,6 +219,43 @@ describe('reads before a record’s history began', () => {
     const never = await read('2019-06-01T00:00:00Z');
     expect(never.status).toBe(404);
     expect(never.body.errName).toBe('NotFoundError');
+  });
+
+  it('count it in the facility as of a moment that limits and reports read, and the MAC matrix says so', async () => {
+    const id = await madeBeforeHistory(
+      'Counted before history',
+      '2020-01-01T00:00:00Z',
+      '2024-01-01T00:00:00Z',
+    );
+    const facilityAsOf = async (asOf: string) =>
+      (await allEntities(t.server.db, def, scope.facilityId, { asOf })).find((r) => r.id === id);
+    expect(await facilityAsOf('2022-06-01T00:00:00Z')).toMatchObject({
+      name: 'Counted before history',
+      historyStartsAt: '2024-01-01T00:00:00.000000Z',
+    });
+    expect(await facilityAsOf('2024-06-01T00:00:00Z')).not.toHaveProperty('historyStartsAt');
+    expect(await facilityAsOf('2019-06-01T00:00:00Z')).toBeUndefined();
+    // What reports join as of a moment (tableAsOf) holds it too, as first kept.
+    const joined = async (asOf: string) =>
+      t.server.db.query<{ name: string }>(
+        `select name from ${tableAsOf('equipment', 1, 2)} where id = $3`,
+        [scope.facilityId, asOf, id],
+      );
+    expect(await joined('2022-06-01T00:00:00Z')).toEqual([{ name: 'Counted before history' }]);
+    expect(await joined('2019-06-01T00:00:00Z')).toEqual([]);
+
+    const matrix = (asOf: string) =>
+      t.server.request<Record<string, unknown>>(
+        'GET',
+        `${t.F}/mac-matrix?summary=true&asOf=${encodeURIComponent(asOf)}`,
+        { token: t.token },
+      );
+    const then = await matrix('2022-06-01T00:00:00Z');
+    expect(then.status).toBe(200);
+    expect(then.body.historyStartsAt).toBe('2024-01-01T00:00:00.000000Z');
+    const within = await matrix('2024-06-01T00:00:00Z');
+    expect(within.status).toBe(200);
+    expect(within.body).not.toHaveProperty('historyStartsAt');
   });
 
   it('list it as of a moment from its earliest kept version, saying so, beside records within their history', async () => {

@@ -14,6 +14,10 @@ export interface AsOfOptions {
  * A FROM source standing for `table` as of `$asOfParam` in the facility `$facilityParam`: the
  * last kept version of each record recorded at or before that moment, under the table's name
  * so that the caller's column references stay as they are. With `recordParam`, of one record.
+ * A record that existed then but whose history begins later (made before versions were kept,
+ * changed after the moment) comes as its earliest kept version, so that no report or
+ * computation as of a moment leaves it out (21 CFR 11.10(b): complete copies of records);
+ * `beforeHistory: false` leaves such records out, for a reader that says so on its own.
  */
 export function tableAsOf(
   table: string,
@@ -21,13 +25,19 @@ export function tableAsOf(
   asOfParam: number,
   recordParam?: number,
   owner: 'facility_id' | 'plan_id' = 'facility_id',
+  options: { beforeHistory?: boolean } = {},
 ): string {
   const oneRecord = recordParam === undefined ? '' : `and record_id = $${recordParam}`;
+  const owned = ownedBy(owner, facilityParam);
+  const early =
+    options.beforeHistory === false
+      ? ''
+      : `union all select kept.* ${earliestBackfilled(table, owned, asOfParam, oneRecord)}`;
   // Materialized: the planner cannot count the rows of jsonb_populate_record (it guesses one),
   // so a join of several tables as of a moment became nested loops that rebuilt the inner
   // table's rows for every outer row (an annual summary's results, 12 s for 870 rows). Built
   // once, the rows are read again from memory.
-  return `(with kept_rows as materialized (${lastKeptBy(table, ownedBy(owner, facilityParam), asOfParam, oneRecord)})
+  return `(with kept_rows as materialized (${lastKeptBy(table, owned, asOfParam, oneRecord)} ${early})
     select * from kept_rows) as ${table}`;
 }
 
@@ -65,23 +75,31 @@ export function tableAsOfFromEarliest(
   owner: 'facility_id' | 'plan_id' = 'facility_id',
 ): string {
   const owned = ownedBy(owner, facilityParam);
-  const asOf = `$${asOfParam}::timestamptz`;
   return `(with kept_rows as materialized (
       select kept_then.*, null::timestamptz as history_starts_at
         from (${lastKeptBy(table, owned, asOfParam)}) kept_then
       union all
-      select kept.*, early.recorded_at from (
+      select kept.*, early.recorded_at ${earliestBackfilled(table, owned, asOfParam)})
+    select * from kept_rows) as ${table}`;
+}
+
+/**
+ * FROM and WHERE of the records of `table` that existed at `$asOfParam` but have no version
+ * kept by then: their earliest version (`kept`, kept at `early.recorded_at`), when that is a
+ * backfilled one, kept at the record's last change, as in tableBeforeHistory.
+ */
+function earliestBackfilled(table: string, owned: string, asOfParam: number, oneRecord = '') {
+  const asOf = `$${asOfParam}::timestamptz`;
+  return `from (
         select v.row_data, v.recorded_at from record_versions v
-         where table_name = '${table}' and ${owned} and recorded_at > ${asOf}
+         where table_name = '${table}' and ${owned} ${oneRecord} and recorded_at > ${asOf}
            and not exists (select 1 from record_versions e
                             where e.table_name = v.table_name and e.record_id = v.record_id
                               and e.facility_id is not distinct from v.facility_id
                               and e.recorded_at <= ${asOf})) early
         cross join lateral jsonb_populate_record(null::${table}, early.row_data) kept
        where kept.created_at <= ${asOf}
-         -- A backfilled version (kept at the record's last change), as in tableBeforeHistory.
-         and early.recorded_at = kept.updated_at)
-    select * from kept_rows) as ${table}`;
+         and early.recorded_at = kept.updated_at`;
 }
 
 /**

@@ -218,7 +218,10 @@ export async function listEntities(
 
 /**
  * Every active record of an entity in a facility, for computations over the whole facility;
- * with `asOf`, those active at that moment, as they were then.
+ * with `asOf`, those active at that moment, as they were then. A record made before versions
+ * were kept and changed after the moment comes from its earliest kept version with
+ * `historyStartsAt`, as in a list: limits, reports and snapshots as of a moment must not leave
+ * out a record that existed then (21 CFR 11.10(b), complete copies of records).
  */
 export async function allEntities(
   q: Queryable,
@@ -227,12 +230,31 @@ export async function allEntities(
   options: AsOfOptions = {},
 ): Promise<EntityRecord[]> {
   const { asOf } = options;
+  if (!asOf) {
+    const rows = await q.query<Record<string, unknown>>(
+      `select ${selectList(def)} from ${def.table}
+        where ${ownerColumn(def)} = $1 and archived_at is null order by id`,
+      [facilityId],
+    );
+    return rows.map((row) => toRecord(def, row));
+  }
   const rows = await q.query<Record<string, unknown>>(
-    `select ${selectList(def)} from ${asOf ? tableAsOf(def.table, 1, 2, undefined, ownerColumn(def)) : def.table}
+    `select ${selectList(def)}, ${HISTORY_STARTS_AT}
+       from ${tableAsOfFromEarliest(def.table, 1, 2, ownerColumn(def))}
       where ${ownerColumn(def)} = $1 and archived_at is null order by id`,
-    asOf ? [facilityId, asOf] : [facilityId],
+    [facilityId, asOf],
   );
-  return rows.map((row) => toRecord(def, row));
+  return rows.map((row) => withHistoryStart(toRecord(def, row), row));
+}
+
+/** The latest moment any of `records` was read from before its history began, if one was. */
+export function historyStartOf(records: Iterable<EntityRecord>): string | undefined {
+  let latest: string | undefined;
+  for (const record of records) {
+    const starts = record.historyStartsAt;
+    if (typeof starts === 'string' && (latest === undefined || starts > latest)) latest = starts;
+  }
+  return latest;
 }
 
 /** Reads take the owner's id as `facilityId`: the plan's, for plan-scoped declarations. */
@@ -246,7 +268,7 @@ export async function getEntity(
 ) {
   const { asOf } = options;
   const [row] = await q.query<Record<string, unknown>>(
-    `select ${selectList(def)} from ${asOf ? tableAsOf(def.table, 1, 3, 2, ownerColumn(def)) : def.table}
+    `select ${selectList(def)} from ${asOf ? tableAsOf(def.table, 1, 3, 2, ownerColumn(def), { beforeHistory: false }) : def.table}
       where ${ownerColumn(def)} = $1 and id = $2 ${lock && !asOf ? 'for update' : ''}`,
     asOf ? [facilityId, id, asOf] : [facilityId, id],
   );

@@ -4,6 +4,7 @@ import {
   startTestServer,
   type FacilityTestServer,
 } from '../test/test-server.ts';
+import { enqueueJob } from '../jobs/jobs.ts';
 import { metricsAddress } from './metrics.ts';
 
 let t: FacilityTestServer;
@@ -60,9 +61,16 @@ describe('metrics', () => {
   });
 
   it('tell the jobs by state, the database’s load and the event-loop delay', async () => {
+    const states = ['created', 'retry', 'active', 'completed', 'cancelled', 'failed'];
+    const jobs = (text: string) =>
+      states.reduce((sum, state) => sum + sample(text, 'carryover_jobs', { state })!, 0);
+    const before = jobs(await (await fetch(metricsUrl)).text());
+    // One job more, in whichever state the worker has it by the next scrape.
+    await t.server.db.transaction((tx) => enqueueJob(tx, t.facilityId, 'metrics.unknown-kind', {}));
     const text = await (await fetch(metricsUrl)).text();
-    for (const state of ['created', 'retry', 'active', 'completed', 'cancelled', 'failed'])
+    for (const state of states)
       expect(sample(text, 'carryover_jobs', { state }), state).toBeGreaterThanOrEqual(0);
+    expect(jobs(text)).toBe(before + 1);
     if (t.server.db.kind === 'postgres') {
       expect(sample(text, 'carryover_db_pool_clients', { state: 'total' })).toBeGreaterThan(0);
       expect(sample(text, 'carryover_db_pool_clients', { state: 'waiting' })).toBe(0);

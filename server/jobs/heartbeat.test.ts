@@ -161,6 +161,28 @@ describe('job heartbeats', () => {
     expect(told.map((l) => l.msg)).toEqual(['job started', 'job done']);
   });
 
+  it('a job that fails is logged with its id, its time and its reason', async () => {
+    registerJobHandler('test.fails', async () => {
+      throw new Error('No residue type in force');
+    });
+    const { log, lines } = collectingLog();
+    await worker({ heartbeatIntervalMs: 100, staleAfterMs: 400, log });
+    const id = await db.transaction((tx) => enqueueJob(tx, facilityId, 'test.fails', {}));
+    await until(
+      () => progressOf(id),
+      (p) => p?.state === 'failed',
+    );
+    expect(lines.filter((l) => l.jobId === id)).toEqual([
+      expect.objectContaining({ level: 'info', msg: 'job started', jobName: 'test.fails' }),
+      expect.objectContaining({
+        level: 'warn',
+        msg: 'job failed',
+        error: 'No residue type in force',
+        ms: expect.any(Number),
+      }),
+    ]);
+  });
+
   it('a worker that stops leaves no heartbeat behind', async () => {
     const w = await worker({ heartbeatIntervalMs: 100, staleAfterMs: 400 });
     const alive = () => db.query('select 1 from job_workers where alive_until > now()');

@@ -10,12 +10,14 @@ import { parseLimitsInput } from '#core/limits/contract-input.ts';
 import type { LimitsInput } from '#core/limits/model.ts';
 import type { TUncomputable } from '#core/schemas/mac-matrix.schemas.ts';
 import type { Queryable } from '#server/db/db.ts';
-import { facilityLimitsInput, type FacilityInputOptions } from './facility-limits-input.ts';
+import { facilityLimitsRead, type FacilityInputOptions } from './facility-limits-input.ts';
 
 export interface ComputableInput {
   input: LimitsInput;
   /** What was left out of `input`, and why: every limits view lists it. */
   uncomputable: TUncomputable[];
+  /** With `asOf`: a record was read from before its history began, kept as of this moment. */
+  historyStartsAt?: string | undefined;
 }
 
 const ITEM = /^(products|equipment)\[(\d+)\](?:\.(.*))?$/;
@@ -109,7 +111,8 @@ export async function computableLimitsInput(
   facilityId: number,
   options: FacilityInputOptions = {},
 ): Promise<ComputableInput> {
-  return computable(await facilityLimitsInput(q, facilityId, options));
+  const { input, historyStartsAt } = await facilityLimitsRead(q, facilityId, options);
+  return { ...computable(input), historyStartsAt };
 }
 
 /** A pair with a left-out product has no limits: 422 on that product, with the reason. */

@@ -9,7 +9,7 @@ import type { ActiveSpec, LimitsInput, ProductSpec, SamplingSpec } from '#core/l
 import type { CleaningLimitPolicy, ResidueType } from '#core/limits/policy.ts';
 import { AppError } from '#core/errors/errors.ts';
 import type { Queryable } from '#server/db/db.ts';
-import { allEntities, type EntityRecord } from '#server/entities/entity-store.ts';
+import { allEntities, historyStartOf, type EntityRecord } from '#server/entities/entity-store.ts';
 import { limitsPolicy, type InForceOptions } from '../policies/policy-in-force.ts';
 import { readLineages } from '../hbel-library/lineage.read.ts';
 import { lineageText } from '#core/hbel/lineage.ts';
@@ -80,7 +80,29 @@ export async function facilityLimitsInput(
   facilityId: number,
   options: FacilityInputOptions = {},
 ): Promise<LimitsInput> {
-  return limitsInputOf(await readFacility(q, facilityId, options), options.productionId);
+  return (await facilityLimitsRead(q, facilityId, options)).input;
+}
+
+/**
+ * As facilityLimitsInput, and with `asOf` the latest moment a record of the input was read
+ * from before its history began (historyStartsAt of entity-store.ts), so the answer can say so.
+ */
+export async function facilityLimitsRead(
+  q: Queryable,
+  facilityId: number,
+  options: FacilityInputOptions = {},
+): Promise<{ input: LimitsInput; historyStartsAt: string | undefined }> {
+  const read = await readFacility(q, facilityId, options);
+  const { actives, allProducts, allEquipment, allProductions } = read;
+  return {
+    input: limitsInputOf(read, options.productionId),
+    historyStartsAt: historyStartOf([
+      ...actives,
+      ...allProducts,
+      ...allEquipment,
+      ...allProductions,
+    ]),
+  };
 }
 
 /**

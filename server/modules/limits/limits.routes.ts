@@ -19,7 +19,7 @@ export function registerLimitsRoutes({ app, db, permit }: AppContext): void {
         tags: ['limits'],
         summary: "The MAC matrix of the facility's live master data",
         description:
-          'Every previous → next pair of products that share equipment, with each criterion, the governing one, MACO, shared area and surface limit, then the lowest limits per product and per equipment item: the document of the limits command-line contract, streamed. `summary=true` leaves out the pairs. `uncomputable` lists the products and equipment whose stored data the engine cannot compute with, and why; they are left out and the rest is computed. The limits use the approved version of the cleaning limit policy; `asOf` (ISO date-time) answers with the facility’s data and the policy approved at that moment, exactly as then.',
+          'Every previous → next pair of products that share equipment, with each criterion, the governing one, MACO, shared area and surface limit, then the lowest limits per product and per equipment item: the document of the limits command-line contract, streamed. `summary=true` leaves out the pairs. `uncomputable` lists the products and equipment whose stored data the engine cannot compute with, and why; they are left out and the rest is computed. The limits use the approved version of the cleaning limit policy; `asOf` (ISO date-time) answers with the facility’s data and the policy approved at that moment, exactly as then; a record made before versions were kept and changed since counts as first kept, and `historyStartsAt` (last) then says from which moment.',
         params: ZFacilityParams,
         querystring: ZAsOfQuery.extend({
           summary: z.enum(['true', 'false']).optional(),
@@ -28,15 +28,23 @@ export function registerLimitsRoutes({ app, db, permit }: AppContext): void {
       },
     },
     async (request, reply) => {
-      const { input, uncomputable } = await macMatrixCache(db).get(db, request.params.facility, {
-        productionId: request.query.productionId,
-        asOf: request.query.asOf,
-      });
+      const { input, uncomputable, historyStartsAt } = await macMatrixCache(db).get(
+        db,
+        request.params.facility,
+        {
+          productionId: request.query.productionId,
+          asOf: request.query.asOf,
+        },
+      );
       const chunks = contractChunks(input, { summary: request.query.summary === 'true' });
       // The first chunk compiles the matrix: a failure there is still an ordinary error answer.
       let current = chunks.next();
       // Last, so the document still starts with the pairs (the client splits them as they come).
-      const tail = `,"uncomputable":${JSON.stringify(uncomputable)}}\n`;
+      // With asOf, a record read from before its history began is said so, as in record reads.
+      const history = historyStartsAt
+        ? `,"historyStartsAt":${JSON.stringify(historyStartsAt)}`
+        : '';
+      const tail = `,"uncomputable":${JSON.stringify(uncomputable)}${history}}\n`;
       // The pairs are written as the matrix produces them, so a large facility is never held
       // in memory as one document.
       reply.hijack();
