@@ -23,6 +23,7 @@ import {
   type StudyOfRun,
 } from './run-plan.ts';
 import { oosRepeatProblems } from './oos-rule.ts';
+import { announceResultFailed } from './run-events.ts';
 import { createRecord } from '#server/records/write-record.ts';
 import { repeatColumns, sampleResultType } from './result-records.ts';
 import { studyOf } from './runs.read.ts';
@@ -96,6 +97,7 @@ async function insertResult(
     }),
   });
   const id = inserted.id as number;
+  await announceResultFailed(tx, scope.facilityId, { id, runId, wasPassed: null }, judgement);
   if (row.repeats)
     await supersede(tx, 'sample_results', {
       facilityId: scope.facilityId,
