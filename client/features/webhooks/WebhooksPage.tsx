@@ -296,6 +296,11 @@ export function WebhooksPage() {
         />
       )}
       {hooks.isError && <Alert type="error" title={hooks.error.message} />}
+      {canModify && (
+        <Button type="primary" onClick={() => setDialog({ kind: 'form', hook: null })}>
+          Add Webhook
+        </Button>
+      )}
       <Tabs
         activeKey={tab}
         onChange={(key) => setTab(key as 'live' | 'archived')}
@@ -303,13 +308,6 @@ export function WebhooksPage() {
           { key: 'live', label: 'Webhooks' },
           { key: 'archived', label: 'Archived' },
         ]}
-        tabBarExtraContent={
-          canModify && (
-            <Button type="primary" onClick={() => setDialog({ kind: 'form', hook: null })}>
-              Add Webhook
-            </Button>
-          )
-        }
       />
       <Table<TWebhook>
         rowKey="id"
