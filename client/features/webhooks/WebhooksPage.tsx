@@ -224,7 +224,7 @@ export function WebhooksPage() {
     {
       title: 'Events',
       key: 'events',
-      render: (_, h) => h.events.map((e) => <Tag key={e}>{e}</Tag>),
+      render: (_, h) => h.events.map((e) => <Tag key={e}>{WEBHOOK_EVENT_LABELS[e]}</Tag>),
     },
     {
       title: 'Deliveries',
