@@ -1,12 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useFacilityTestServer } from '#server/test/facility-test-file.ts';
+import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import { runKit, type RunFacility } from '#server/test/run-test-kit.ts';
+import { ADMIN } from '#server/test/test-server.ts';
 import { until } from '#server/test/until.ts';
 import { startReceiver, type ReceivedBody as Body } from '#server/test/webhook-receiver.ts';
 
 /*
  * The events of verification (issue 33), from the writes that cause them: a limits snapshot put
- * in force, a result that fails its limit, a run's release flag that moves. Posted to a receiver
+ * in force, a result that fails its limit, a run's release flag that moves, equipment released
+ * with its signature. Posted to a receiver
  * the test starts on 127.0.0.1.
  */
 
@@ -19,7 +22,7 @@ beforeAll(async () => {
   receiver = await startReceiver();
   const made = await t.call('POST', `${t.F}/webhooks`, {
     url: receiver.url,
-    events: ['run.releaseFlagChanged', 'result.failed', 'limits.changed'],
+    events: ['run.releaseFlagChanged', 'result.failed', 'limits.changed', 'equipment.released'],
   });
   expect(made.status, JSON.stringify(made.body)).toBe(200);
   f = await kit.build();
@@ -91,5 +94,38 @@ describe('events of verification', () => {
       async () => received('run.releaseFlagChanged', (b) => b.record.id === run.id),
       (list) => list.at(-1)?.data.releaseFlag === 'CAN_NOT_BE_RELEASED',
     );
+  });
+
+  it('tells of equipment released, with the signature of the release', async () => {
+    const made = await t.call('POST', `${t.F}/equipments`, {
+      name: 'Granulator W1',
+      surfaceArea: { value: 2, unit: 'sqm' },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const id = made.body.result.id as number;
+    // Cleaned by one person, released by another (21 CFR 211.67).
+    const user = await buildUser(t.server.db, {
+      facilityIds: [t.facilityId],
+      permissions: permissionsWith({ Equipment: ['Get', 'Modify'], ApprovalPolicy: ['Sign'] }),
+    });
+    const cleaner = await t.server.login(user.username, user.password);
+    for (const event of ['CleaningStarted', 'CleaningEnded']) {
+      const res = await t.call('POST', `${t.F}/equipment/${id}/logbook`, { event }, cleaner);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    }
+    const released = await t.call('POST', `${t.F}/equipment/${id}/logbook`, {
+      event: 'Released',
+      password: ADMIN.password,
+    });
+    expect(released.status, JSON.stringify(released.body)).toBe(200);
+    const [event] = await until(
+      async () => received('equipment.released', (b) => b.record.id === id),
+      (list) => list.length === 1,
+    );
+    expect(event).toMatchObject({
+      record: { type: 'equipment', id },
+      data: { equipment: 'Granulator W1', entryId: released.body.entry.id, releasedAtRisk: false },
+    });
+    expect(event!.data.signatureId).toEqual(expect.any(Number));
   });
 });
