@@ -6,17 +6,8 @@
 // Goals (issue 16): users/me >= 0.8x, a list page >= 0.7x whatever the facility's size; on
 // PGlite, no list request over 1 s.
 import autocannon from 'autocannon';
-import { spawn } from 'node:child_process';
-import { projectRoot } from '#server/util/project-root.ts';
-import {
-  admin,
-  facilityCaller,
-  facilityWorkbook,
-  median,
-  onEachDatabase,
-  signIn,
-  uploadWorkbook,
-} from './bench-fixture.ts';
+import { admin, median, onEachDatabase, signIn } from './bench-fixture.ts';
+import { facilityOf, startAnchor } from './pk-anchor.ts';
 import { startServerProcess } from './server-process.ts';
 
 // Other work on the machine comes and goes: each case alternates short slices with the anchor,
@@ -60,56 +51,6 @@ async function compare(anchorUrl: string, url: string, headers: Record<string, s
     target: of(target),
     ratio: median(target.map((f, i) => f.rps / anchor[i]!.rps)),
   };
-}
-
-/** The anchor, in a process of its own as the app is (the load generator runs in this one). */
-async function startAnchor(databaseUrl: string) {
-  const port = 3320;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/pk-anchor-server.ts'], {
-    cwd: projectRoot(),
-    env: { ...process.env, DATABASE_URL: databaseUrl, DB_POOL_SIZE: POOL_SIZE, PORT: String(port) },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`anchor exited with ${child.exitCode}`);
-    try {
-      await fetch(url);
-      break;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
-  return {
-    url,
-    close: () =>
-      new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
-}
-
-/** A facility of `rows` equipment items, created and filled through the app's own API. */
-async function facilityOf(serverUrl: string, token: string, planId: number, rows: number) {
-  const res = await fetch(`${serverUrl}/api/v2/plans/${planId}/facilities`, {
-    method: 'POST',
-    headers: { token, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      name: `Bench ${rows}`,
-      productType: 'product',
-      tier: 'full',
-      facilityGroupId: 1,
-    }),
-  });
-  const created = (await res.json()) as { id: number };
-  if (res.status !== 200) throw new Error(`facility: ${res.status} ${JSON.stringify(created)}`);
-  const url = `${serverUrl}/api/v2/plans/${planId}/facilities/${created.id}`;
-  const size = { actives: 0, products: 0, equipment: rows, productions: 0, seed: 5 };
-  await uploadWorkbook(url, token, await facilityWorkbook(size));
-  const page = await facilityCaller(url, token)('GET', '/equipments?pageLimit=10');
-  if (page.total !== rows) throw new Error(`facility of ${rows}: total ${page.total}`);
-  return url;
 }
 
 function line(label: string, figures: Figures, ratio?: number): string {
@@ -164,7 +105,7 @@ async function measure(label: string, env: Record<string, string>): Promise<void
     }
     return;
   }
-  const anchor = await startAnchor(env.DATABASE_URL);
+  const anchor = await startAnchor(env.DATABASE_URL, POOL_SIZE);
   try {
     const { token, userId, cases } = await casesOf(server.url);
     const anchorUrl = `${anchor.url}/users/${userId}`;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plainText, startSmtpSink, type SmtpSink } from '#server/test/smtp-sink.ts';
 import { buildUser } from '#server/test/factories.ts';
 import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
-import { choose, discardQuestion, signInToFacility } from './ui.ts';
+import { choose, discardQuestion, openDrawer, signInToFacility } from './ui.ts';
 import { allowRefusedRequest } from './browser-errors.ts';
 
 let smtp: SmtpSink;
@@ -100,5 +100,11 @@ describe('user administration in the browser', () => {
       `select reason from audit_log where domain = 'User' and action = 'Update' order by id desc limit 1`,
     );
     expect(audit?.reason).toBe('Married name');
+
+    // The account's own history shows the edit, with its reason.
+    await page.getByRole('button', { name: `Actions for ${username}` }).click();
+    await page.getByRole('menuitem', { name: 'History' }).click();
+    const history = openDrawer(page).getByRole('table');
+    await history.getByText('Married name').waitFor();
   });
 });

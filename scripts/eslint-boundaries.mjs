@@ -119,6 +119,14 @@ const KERNELS = {
     'The annual summary and the report comparison print the dashboard figures as the dashboard reads them.',
   'equipment-status/changeover.ts':
     'The changeover decision (issue 31) is answered one way: the line screen, the production hold and the changeover sampling sheet read the same limits, coverage and sampling plan.',
+  ...each(
+    ['qualification/qualification-run.ts', 'qualification/qualification-pdf.ts'],
+    'The qualification pack is made one way: the command line and the controlled report run the same cases into the same pack and draw it on the same pages.',
+  ),
+  ...each(
+    ['master/workbook-read.ts', 'master/workbook-columns.ts', 'master/import-slots.ts'],
+    "One reader of uploaded workbooks with one set of limits (size once unzipped, rows, imports at once): the laboratory's results import reads its xlsx files as the master-data import does.",
+  ),
   'reports/controlled-pdf.ts':
     'The one layout of every controlled PDF (header, footer, signature page), also used by the MAC and impact exports.',
   ...each(

@@ -24,7 +24,10 @@ import { sessionLimitsOf } from './http/session-guard.ts';
 import { createGuards } from './http/permission-guards.ts';
 import { registerAuditRoutes } from './modules/audit/audit.routes.ts';
 import { registerAuditLogRoutes } from './modules/audit/audit-log.routes.ts';
-import { registerRecordHistoryRoutes } from './modules/audit/record-history.routes.ts';
+import {
+  registerRecordHistoryRoutes,
+  registerUserHistoryRoute,
+} from './modules/audit/record-history.routes.ts';
 import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
 import { registerSessionRoutes } from './modules/auth/session.routes.ts';
 import { registerRecoveryRoutes } from './modules/auth/recovery.routes.ts';
@@ -74,6 +77,7 @@ import { registerJobs } from './modules/jobs/jobs.routes.ts';
 import type { JobWorkerOptions } from './jobs/worker.ts';
 import { registerChangeAssessmentRoutes } from './modules/change-assessments/change-assessments.routes.ts';
 import { registerRunRoutes } from './modules/verification/runs/runs.routes.ts';
+import { registerResultsImportRoutes } from './modules/verification/results-import/results-import.routes.ts';
 import { registerMicrobialRoutes } from './modules/verification/runs/microbial.routes.ts';
 import { registerStudyRoutes } from './modules/verification/studies/studies.routes.ts';
 import { registerStatisticsRoutes } from './modules/verification/statistics/statistics.routes.ts';
@@ -82,6 +86,7 @@ import { registerLiveEventRoutes } from './modules/events/events.routes.ts';
 import { registerAnalyticalMethodRoutes } from './modules/analytical-methods/analytical-methods.routes.ts';
 import { registerFeedbackRoutes } from './modules/feedback/feedback.routes.ts';
 import { registerReportRoutes } from './modules/reports/reports.routes.ts';
+import { registerQualificationRoutes } from './modules/qualification/qualification.routes.ts';
 import { registerCustomReportRoutes } from './modules/custom-reports/custom-reports.routes.ts';
 import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.ts';
 
@@ -188,6 +193,7 @@ export async function buildApp({
   registerFacilityRoutes(context);
   registerAuditRoutes(context);
   registerAuditLogRoutes(context);
+  registerUserHistoryRoute(context);
   registerMailOutboxRoutes(context);
   registerPlanSettingsRoutes(context);
   registerFacilitySettingsRoutes(context);
@@ -225,6 +231,8 @@ export async function buildApp({
   // Issue 12: studies (protocols are declared records), runs, sample results and deviations.
   registerStudyRoutes(context);
   registerRunRoutes(context);
+  // Issue 33: results from the laboratory's systems.
+  registerResultsImportRoutes(context);
   registerMicrobialRoutes(context);
   // Issue 12: ongoing verification statistics and their settings.
   registerStatisticsRoutes(context);
@@ -236,6 +244,8 @@ export async function buildApp({
   registerReportRoutes(context);
   // Issue 13: custom reports (their saved definitions are the declared record report-data).
   registerCustomReportRoutes(context);
+  // Issue 33: the qualification pack's installation and engine answers.
+  registerQualificationRoutes(context);
   // Issue 30: live updates of open screens (server-sent events).
   registerLiveEventRoutes(context);
   // Issue 33: events to other systems (webhooks) and their delivery worker.

@@ -22,6 +22,7 @@ import { LazyCustomReports } from '../features/custom-reports/LazyCustomReports.
 import { LazyCleaningAssessments } from '../features/cleaning-assessments/LazyCleaningAssessments.tsx';
 import {
   LazyDeviation,
+  LazyResultsImport,
   LazyRun,
   LazyVerification,
 } from '../features/verification/LazyVerification.tsx';
@@ -138,6 +139,7 @@ function SignedInApp() {
             <Route path="runs/:id" element={<LazyRun />} />
             <Route path="deviations/:id" element={<LazyDeviation />} />
             <Route path="verification" element={<LazyVerification />} />
+            <Route path="verification/results-import" element={<LazyResultsImport />} />
             <Route path="protocols" element={<LazyProtocols />} />
             <Route path="studies/*" element={<LazyStudies />} />
             {adminRoutes(facilities.data)}

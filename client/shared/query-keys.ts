@@ -139,6 +139,7 @@ export const userKeys = {
   departments: ['users', 'admin', 'departments'] as const,
   serviceAccounts: (archived: boolean) => [...userKeys.all, 'service-accounts', archived] as const,
   tokens: (accountId: number) => [...userKeys.all, 'service-account-tokens', accountId] as const,
+  history: (id: number, page: object) => [...userKeys.all, 'history', id, page] as const,
 };
 
 /**

@@ -185,7 +185,8 @@ const OWN_EVENTS = {
   MicrobialResult: { Invalidate: changes() },
   // A changeover's sampling sheet (issue 31), exported for the production it is on.
   Production: EXPORT,
-  SampleResult: { Invalidate: changes() },
+  // Issue 33: a laboratory file of results entered in one transaction (each result audited too).
+  SampleResult: { Import: changes(), Invalidate: changes() },
   ReportDocument: { ...EXPORT, Complete: changes(), Generate: changes() },
   RiskCalculation: EXPORT,
   Run: { Edit: changes(), Submit: changes() },
@@ -262,26 +263,10 @@ export type FieldsEvent<D extends AuditDomain = AuditDomain> = {
 }[D];
 
 /**
- * The domain a declaration's rows are recorded under. Declarations travel as EntityDef or
- * RecordDecl, whose domain is a string; every declaration the server serves is in
- * DECLARED_RECORDS, whose domains the catalogue takes, so the domain is catalogued whatever the
- * declaration (audit-events.test.ts checks each list). Only a test's own probe declaration
- * writes under a domain of its own.
- */
-export function recordDomainOf(decl: { domain: string }): RecordDomain {
-  return decl.domain as RecordDomain;
-}
-
-/**
  * A domain a guard's refusal is recorded under: the resource it guards, a resource of the
  * permission map or one of the system administrator's (guards and declarations are typed so).
  */
 export type RefusalDomain = GuardResource;
-
-/** The domain of a declaration that takes a document (its `document`), as recordDomainOf. */
-export function documentDomainOf(decl: { domain: string; document?: object }): DocumentDomain {
-  return decl.domain as DocumentDomain;
-}
 
 type DeclOf<D extends AuditDomain, A extends AuditAction<D>> =
   AuditCatalogue[D][A] extends AuditActionDecl<infer V, infer O>

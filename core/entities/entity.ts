@@ -11,13 +11,19 @@ import {
 import { ZVersionsInForce } from '../schemas/versions.schemas.ts';
 import { fieldSchema, type FieldDef } from './field.ts';
 import type { GuardResource } from '../permissions/permission-map.ts';
+import type { DocumentDomain, RecordDomain } from '../audit/audit-events.ts';
 
 /**
  * One declaration per master-data entity: its fields, its path, the permission resource that
  * guards it and the audit domain its changes are recorded under. The server derives its table
  * columns and routes from it, the client its list and form.
+ *
+ * `D` is the audit domain. A declaration is written `satisfies EntityDef<string>`, since the
+ * catalogue's domains are read from the declarations themselves (core/audit/audit-events.ts);
+ * everywhere else an EntityDef is one of those, so its domain is a catalogued one and its
+ * writes need no cast to be audited.
  */
-export interface EntityDef {
+export interface EntityDef<D extends string = RecordDomain> {
   key: string;
   label: string;
   pluralLabel: string;
@@ -27,7 +33,7 @@ export interface EntityDef {
   /** Resource of the permission map (spec §6). */
   resource: GuardResource;
   /** Audit trail domain. */
-  domain: string;
+  domain: D;
   fields: readonly FieldDef[];
   /** Fields whose value is unique in a facility, case-insensitively (text fields). */
   unique: readonly string[];
@@ -101,6 +107,16 @@ export type EntityOperation = 'get' | 'add' | 'modify' | 'archive';
 
 /** Equipment, Product and Production have their own Archive action (spec §6); others archive by Delete. */
 const ARCHIVE_RESOURCES = ['Equipment', 'Product', 'Production'];
+
+/**
+ * Whether a declaration takes a document; if so its domain is one the catalogue gives the
+ * document's actions (AttachDocument, ReplaceDocument), as every declaration with `document` is.
+ */
+export function takesDocument(
+  def: EntityDef,
+): def is EntityDef<DocumentDomain> & { document: { label: string } } {
+  return def.document !== undefined;
+}
 
 /** The permission action (spec §6) an operation on an entity needs. */
 export function actionOf(def: EntityDef, operation: EntityOperation): string {

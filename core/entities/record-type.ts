@@ -3,7 +3,7 @@ import type { FieldDef } from './field.ts';
 
 /*
  * The TypeScript type of a declared record, derived from its declaration (declarations are
- * `as const satisfies EntityDef`, so their fields are known to the compiler). Values that are
+ * `as const satisfies EntityDef<string>`, so their fields are known to the compiler). Values that are
  * not required may be null; what the server adds to every record is in RecordBase.
  */
 

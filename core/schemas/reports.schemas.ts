@@ -25,6 +25,7 @@ export const REPORT_KINDS = [
   'master-data-snapshot',
   'audit-log',
   'annual-summary',
+  'qualification',
 ] as const;
 export const ZReportKind = z.enum(REPORT_KINDS);
 export type TReportKind = z.infer<typeof ZReportKind>;
@@ -92,6 +93,12 @@ export const REPORT_KIND_INFO: Record<
     formats: ['pdf'],
     tags: ['annual review', 'verification'],
   },
+  // Issue 33: installation and operational qualification of the installed system.
+  qualification: {
+    label: 'Qualification pack',
+    formats: ['pdf'],
+    tags: ['qualification', 'computerised system validation'],
+  },
 };
 
 /** The parameters of each kind, the body of POST reports/generate_report. */
@@ -117,6 +124,7 @@ export const ZGenerateReportBody = z.discriminatedUnion('kind', [
     .extend({ kind: z.literal('audit-log') })
     .strict(),
   ZAnnualSummaryReportBody,
+  z.object({ kind: z.literal('qualification') }).strict(),
 ]);
 export type TGenerateReportBody = z.infer<typeof ZGenerateReportBody>;
 

@@ -212,6 +212,9 @@ export const ZSampleResultInput = z
       .object({ resultId: ZId, kind: z.enum(['retest', 'reswab']), reason: ZReason })
       .optional(),
     takenAt: z.iso.datetime({ offset: true }).nullable().optional(),
+    /** When and by whom the laboratory analysed it (21 CFR 211.194(a)(7), (8)). */
+    analysedAt: z.iso.datetime({ offset: true }).nullable().optional(),
+    analyst: z.string().trim().min(1).max(200).nullable().optional(),
   })
   .strict();
 export type TSampleResultInput = z.infer<typeof ZSampleResultInput>;
@@ -261,6 +264,8 @@ export const ZSampleResult = z.object({
    */
   invalidatedBy: z.object({ investigationId: z.number().int(), number: z.string() }).nullable(),
   takenAt: z.string().nullable(),
+  analysedAt: z.string().nullable(),
+  analyst: z.string().nullable(),
   enteredAt: z.string(),
   enteredByName: z.string().nullable(),
   version: z.number().int(),

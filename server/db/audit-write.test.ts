@@ -4,6 +4,9 @@ import { testActor } from '#server/test/factories.ts';
 import { writeAuditMany } from '#server/db/audit-bulk.ts';
 import { writeAudit, type Actor } from './audit-write.ts';
 import type { Queryable } from './db.ts';
+import type { DocumentDomain } from '#core/audit/audit-events.ts';
+import { productsDef } from '#core/entities/defs/index.ts';
+import type { EntityDef } from '#core/entities/entity.ts';
 
 let db: TestDb;
 beforeAll(async () => {
@@ -30,6 +33,17 @@ export async function uncatalogued(q: Queryable, a: Actor): Promise<void> {
   // @ts-expect-error in a list too
   await writeAuditMany(q, a, [{ ...row, domain: 'Authentication', action: 'Create' }]);
 }
+
+/** A declaration's domain is a catalogued one, so the record mechanism audits it without a cast. */
+export const undeclaredDomain: EntityDef = {
+  ...productsDef,
+  // @ts-expect-error a declaration under a domain nobody catalogued
+  domain: 'Widget',
+};
+/** A declaration without a document is not taken for one whose audit records a document. */
+export const documentless = (def: EntityDef): DocumentDomain =>
+  // @ts-expect-error only takesDocument narrows to the document's domains
+  def.domain;
 
 describe('an audit row of a catalogued event', () => {
   it('is written with its domain, action and values', async () => {

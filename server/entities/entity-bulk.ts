@@ -1,4 +1,3 @@
-import { recordDomainOf } from '#core/audit/audit-events.ts';
 import type { EntityDef } from '#core/entities/entity.ts';
 import { columnOf, type FieldDef } from '#core/entities/field.ts';
 import type { Queryable, SqlValue } from '../db/db.ts';
@@ -80,7 +79,7 @@ export async function createEntitiesBulk(
       chunk.map((values, i) => ({
         planId: scope.planId,
         facilityId: scope.facilityId,
-        domain: recordDomainOf(def),
+        domain: def.domain,
         action: 'Create' as const,
         entityId: chunkIds[i] ?? null,
         reason,

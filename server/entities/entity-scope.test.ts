@@ -14,7 +14,8 @@ const planRecordDef: EntityDef = {
   path: 'scope-probe-plan',
   table: 'departments',
   resource: 'Department',
-  domain: 'ScopeProbe',
+  // The table's own domain: a declaration's domain is a catalogued one (core/audit/audit-events.ts).
+  domain: 'Department',
   scope: 'plan',
   fields: [{ name: 'name', label: 'Name', kind: 'text', required: true }],
   unique: ['name'],
@@ -30,7 +31,7 @@ const childRecordDef: EntityDef = {
   path: 'scope-probe-child',
   table: 'samples',
   resource: 'Equipment',
-  domain: 'ScopeProbe',
+  domain: 'Sample',
   scope: { parent: 'samplingLocationId' },
   fields: [
     { name: 'equipmentId', label: 'Equipment', kind: 'integer', required: true },
@@ -76,7 +77,7 @@ describe('The record store', () => {
     expect(await inTx((tx) => restoreEntity(tx, write))).toMatchObject({ archivedAt: null });
     expect(await getEntity(t.server.db, def, planId, made.id)).toMatchObject({ version: 4 });
     const audit = await t.server.db.query<{ action: string; facility_id: number | null }>(
-      `select action, facility_id from audit_log where domain = 'ScopeProbe' and entity_id = $1 order by id`,
+      `select action, facility_id from audit_log where domain = 'Department' and entity_id = $1 order by id`,
       [String(made.id)],
     );
     expect(audit.map((a) => a.action)).toEqual(['Create', 'Update', 'Archive', 'Unarchive']);

@@ -115,11 +115,11 @@ export async function listEntities(
 ) {
   const { asOf, filter } = options;
   const { limit, offset } = pageWindow(query);
-  const cache =
-    likePattern(query.search) === null && !filter && !asOf && ownerColumn(def) === 'facility_id'
-      ? listCache(db)
-      : undefined;
-  const listKey = `${def.table}:${facilityId}:${archived}`;
+  const pattern = likePattern(query.search);
+  // A search is kept too (issue 34): its total then comes from the kept list version, not from
+  // a count of every matching row at each page of it.
+  const cache = !filter && !asOf && ownerColumn(def) === 'facility_id' ? listCache(db) : undefined;
+  const listKey = `${def.table}:${facilityId}:${archived}${pattern === null ? '' : `:${pattern}`}`;
   const pageKey = `${listKey}:${query.sortBy ?? ''}:${query.sortOrder ?? ''}:${limit}:${offset}`;
   const paged = cache && limit <= MAX_PAGE_ROWS ? cache.pages.get(pageKey) : undefined;
   // A page read before: kept while the facility's list version stands, which a one-column
@@ -134,7 +134,6 @@ export async function listEntities(
   const source = asOf
     ? tableAsOfFromEarliest(def.table, 1, params.push(asOf), ownerColumn(def))
     : def.table;
-  const pattern = likePattern(query.search);
   const search = pattern === null ? null : param(pattern);
   const searchSql = def.search.map((name) => `${columnOf({ name })} ilike ${search}`).join(' or ');
   const where = `${ownerColumn(def)} = $1 and archived_at is ${archived ? 'not null' : 'null'}${
@@ -169,14 +168,16 @@ export async function listEntities(
       `select v.list_version::text as list_version, p.*
          from (select ${LIST_VERSION_SQL} as list_version) v
          left join lateral (
-           select ${selectList(def)},
-                  case when v.list_version = ${totalVersion}::bigint then ${knownTotal}::int
-                       else ${countSql} end as total_count,
-                  row_number() over (order by ${order}) as list_position
-             from ${source}
-            where ${where} and v.list_version <> ${pageVersion}::bigint
-            order by ${order}
-            limit $${params.length + 1} offset $${params.length + 2}) p on true
+           -- Numbered after the page is cut: a window ordered by the sort would sort every row
+           -- of the facility (no top-N sort under a window), whatever the page.
+           select page.*, row_number() over () as list_position from (
+             select ${selectList(def)},
+                    case when v.list_version = ${totalVersion}::bigint then ${knownTotal}::int
+                         else ${countSql} end as total_count
+               from ${source}
+              where ${where} and v.list_version <> ${pageVersion}::bigint
+              order by ${order}
+              limit $${params.length + 1} offset $${params.length + 2}) page) p on true
         order by p.list_position`,
       [...params, limit, offset],
     );

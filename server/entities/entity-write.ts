@@ -1,5 +1,5 @@
 import { AppError } from '#core/errors/errors.ts';
-import { recordDomainOf, type FieldsEvent, type RecordDomain } from '#core/audit/audit-events.ts';
+import type { FieldsEvent, RecordDomain } from '#core/audit/audit-events.ts';
 import type { EntityDef } from '#core/entities/entity.ts';
 import { columnOf } from '#core/entities/field.ts';
 import type { Queryable, SqlValue } from '../db/db.ts';
@@ -116,7 +116,7 @@ export async function createEntity(
   await writeAudit(tx, actor, {
     planId: scope.planId,
     facilityId: def.scope === 'plan' ? null : ownerId(def, scope),
-    domain: recordDomainOf(def),
+    domain: def.domain,
     action: 'Create',
     entityId: record.id,
     reason: reason ?? null,
@@ -191,7 +191,7 @@ export async function updateEntity(
     newValues: { ...parentOf(def, before), ...audited.newValues },
   };
   if (action) await writeAudit(tx, actor, { ...entry, ...action });
-  else await writeAudit(tx, actor, { ...entry, domain: recordDomainOf(def), action: 'Update' });
+  else await writeAudit(tx, actor, { ...entry, domain: def.domain, action: 'Update' });
   const saved = toRecord(def, row);
   await savedInScope(tx, actor, def, scope, saved);
   return saved;
@@ -238,7 +238,7 @@ async function setArchived(
   await writeAudit(tx, actor, {
     planId: scope.planId,
     facilityId: def.scope === 'plan' ? null : ownerId(def, scope),
-    domain: recordDomainOf(def),
+    domain: def.domain,
     action: archived ? 'Archive' : 'Unarchive',
     entityId: id,
     reason,

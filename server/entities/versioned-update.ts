@@ -52,3 +52,50 @@ export async function updateVersioned(
   if (!row) throw new AppError('VersionConflictError');
   return row;
 }
+
+export interface VersionedRows {
+  table: string;
+  ownerColumn: string;
+  ownerId: number;
+  /**
+   * Each record's id and the new values of the same columns, as JSON gives them (a jsonb
+   * column's as the object).
+   */
+  rows: readonly { id: number; set: Readonly<Record<string, SqlValue>> }[];
+}
+
+/**
+ * The one UPDATE of many versioned records at once, each with values of its own (a run's
+ * repeats supersede their originals): one statement, the same columns, version, author and
+ * time as updateVersioned gives each. The values reach the row through the table's own row
+ * type (jsonb_populate_recordset), so each is typed as its column. The caller has locked the
+ * rows; the trigger keeps a history row of each.
+ */
+export async function updateVersionedMany(
+  tx: Queryable,
+  { table, ownerColumn, ownerId, rows }: VersionedRows,
+  userId: number | null,
+): Promise<Record<string, unknown>[]> {
+  if (rows.length === 0) return [];
+  const columns = Object.keys(rows[0]!.set);
+  // A column one row leaves out would be set to null in it.
+  if (rows.some((r) => Object.keys(r.set).join() !== columns.join()))
+    throw new Error(`updateVersionedMany: every row of ${table} sets the same columns`);
+  const sets = [
+    ...columns.map((column) => `${column} = v.${column}`),
+    'version = t.version + 1',
+    'updated_at = now()',
+    'updated_by = $2',
+  ];
+  const values = rows.map((r) => ({ ...r.set, id: r.id }));
+  const updated = await tx.query<Record<string, unknown>>(
+    `update ${table} t set ${sets.join(', ')}
+       from jsonb_populate_recordset(null::${table}, $3::jsonb) v
+      where t.${ownerColumn} = $1 and t.id = v.id
+     returning t.*`,
+    [ownerId, userId, JSON.stringify(values)],
+  );
+  if (updated.length !== new Set(rows.map((r) => r.id)).size)
+    throw new AppError('VersionConflictError');
+  return updated;
+}

@@ -3,7 +3,12 @@ import type { AuditAction, AuditDomain, DomainWith } from '#core/audit/audit-eve
 import type { RecordDecl } from '#core/entities/record-decl.ts';
 import type { Queryable, SqlValue } from '../db/db.ts';
 import { writeAudit, type Actor } from '../db/audit-write.ts';
-import { updateVersioned, type Assigned } from '../entities/versioned-update.ts';
+import { writeAuditMany } from '../db/audit-bulk.ts';
+import {
+  updateVersioned,
+  updateVersionedMany,
+  type Assigned,
+} from '../entities/versioned-update.ts';
 import { recordEdit } from './controlled.ts';
 
 export { NOW, type Assigned } from '../entities/versioned-update.ts';
@@ -115,6 +120,84 @@ export async function createRecord<D extends DomainWith<'Create'>>(
   return row!;
 }
 
+export interface CreateRecords {
+  actor: Actor;
+  scope: RecordScope;
+  /** Each record's column values, the same columns in each. */
+  rows: readonly Readonly<Record<string, SqlValue>>[];
+  /** Each record's audit row, from the record as inserted. */
+  audit: (row: StoredRow, index: number) => Omit<RecordAudit, 'action'>;
+}
+
+/**
+ * A statement holds at most this many records: PGlite's memory grows to fit the largest
+ * statement it has planned (entity-bulk.ts), and PostgreSQL takes 65,535 parameters at most.
+ */
+const RECORDS_PER_STATEMENT = 500;
+
+/**
+ * Inserts many records of one type as createRecord inserts each, in a constant number of
+ * statements (issue 34): the rows in one INSERT, their audit rows in one more, in the order
+ * given (the history rows follow from the trigger as for one). A numbered type, or one whose
+ * hooks act per record, takes createRecord's path for each.
+ */
+export async function createRecords<D extends DomainWith<'Create'>>(
+  tx: Queryable,
+  type: RecordType<D>,
+  { actor, scope, rows, audit }: CreateRecords,
+): Promise<StoredRow[]> {
+  const { decl, hooks } = type;
+  if (decl.numbered || hooks.afterWrite || (decl.controlled && hooks.content)) {
+    const created: StoredRow[] = [];
+    for (const [i, values] of rows.entries())
+      created.push(
+        await createRecord(tx, type, { actor, scope, values, audit: (row) => audit(row, i) }),
+      );
+    return created;
+  }
+  if (rows.length === 0) return [];
+  const columns = Object.keys(rows[0]!);
+  const perRow = columns.length + 3;
+  const chunkSize = Math.max(1, Math.min(RECORDS_PER_STATEMENT, Math.floor(60_000 / perRow)));
+  const created: StoredRow[] = [];
+  for (let start = 0; start < rows.length; start += chunkSize) {
+    const chunk = rows.slice(start, start + chunkSize);
+    const params: SqlValue[] = [];
+    // An INSERT's own VALUES rows take each parameter as its column's type.
+    const tuples = chunk.map((values) => {
+      if (Object.keys(values).join() !== columns.join())
+        throw new Error(`createRecords: every row of ${decl.table} has the same columns`);
+      const first = params.length + 1;
+      params.push(scope.facilityId, actor.userId, actor.userId, ...Object.values(values));
+      return `(${Array.from({ length: perRow }, (_, i) => `$${first + i}`).join(', ')})`;
+    });
+    // PostgreSQL returns the rows of a VALUES list in its order.
+    const inserted = await tx.query<StoredRow>(
+      `insert into ${decl.table} (facility_id, created_by, updated_by, ${columns.join(', ')})
+       values ${tuples.join(', ')} returning *`,
+      params,
+    );
+    await writeAuditMany(
+      tx,
+      actor,
+      inserted.map((row, i) => {
+        const entry = audit(row, start + i);
+        return {
+          ...scope,
+          domain: decl.domain,
+          action: 'Create' as AuditAction<D>,
+          entityId: entry.entity ?? (row.id as number),
+          reason: entry.reason ?? null,
+          oldValues: entry.oldValues ?? null,
+          newValues: entry.newValues ?? null,
+        };
+      }),
+    );
+    created.push(...inserted);
+  }
+  return created;
+}
+
 export interface WriteRecord<D extends AuditDomain = AuditDomain> {
   actor: Actor;
   scope: RecordScope;
@@ -193,6 +276,28 @@ export async function writeCaused(
     { table: decl.table, ownerColumn: 'facility_id', ownerId: facilityId, id },
     userId,
     set,
+  );
+}
+
+/** writeCaused of many records of one type, each with values of its own, in one statement. */
+export async function writeCausedMany(
+  tx: Queryable,
+  { decl }: RecordType,
+  {
+    userId,
+    facilityId,
+    rows,
+  }: {
+    userId: number | null;
+    facilityId: number;
+    /** The records, locked by the caller, and their new values. */
+    rows: readonly { id: number; set: Readonly<Record<string, SqlValue>> }[];
+  },
+): Promise<StoredRow[]> {
+  return updateVersionedMany(
+    tx,
+    { table: decl.table, ownerColumn: 'facility_id', ownerId: facilityId, rows },
+    userId,
   );
 }
 

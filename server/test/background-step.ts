@@ -5,6 +5,7 @@ import {
   mkdirSync,
   openSync,
   readFileSync,
+  renameSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
@@ -39,7 +40,11 @@ export function startBackgroundStep(
   let errors = '';
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
   child.on('close', (code) => {
-    writeFileSync(statusFile, JSON.stringify({ code, errors: errors.slice(-4000) }));
+    // Written whole under another name, then renamed: a test file waiting for the status file
+    // read it between its creation and its write ("Unexpected end of JSON input" on a busy machine).
+    const part = `${statusFile}.part`;
+    writeFileSync(part, JSON.stringify({ code, errors: errors.slice(-4000) }));
+    renameSync(part, statusFile);
   });
   return {
     statusFile,

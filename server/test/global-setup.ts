@@ -62,12 +62,19 @@ export default async function setup(project: TestProject) {
  * The server and browser projects' setups both need the migrated PGlite snapshot: made once per
  * run, in a process of its own (a migration and a dump cost about 17 s of CPU, while the unit
  * tests, which need no database, run), removed when the last project that asked for it is done.
+ * Vitest loads each project's global setup as a module of its own, so the builder is kept on the
+ * process's global object: module state would start one builder per project.
  */
-let snapshot: { file: string; step: BackgroundStep } | undefined;
-let users = 0;
+interface SharedSnapshot {
+  file: string;
+  step: BackgroundStep;
+  users: number;
+}
+const SHARED = Symbol.for('carryover.pgliteSnapshot');
+const shared = globalThis as { [SHARED]?: SharedSnapshot };
 
-function pgliteSnapshot(): { file: string; step: BackgroundStep } {
-  users += 1;
+function pgliteSnapshot(): SharedSnapshot {
+  let snapshot = shared[SHARED];
   if (!snapshot) {
     const file = join(projectRoot(), '.test-output', `pglite-snapshot-${process.pid}.tar.gz`);
     rmSync(file, { force: true });
@@ -77,15 +84,19 @@ function pgliteSnapshot(): { file: string; step: BackgroundStep } {
       join(projectRoot(), 'server/test/pglite-snapshot-build.ts'),
       file,
     ]);
-    snapshot = { file, step };
+    snapshot = { file, step, users: 0 };
+    shared[SHARED] = snapshot;
   }
+  snapshot.users += 1;
   return snapshot;
 }
 
 async function releasePgliteSnapshot(): Promise<void> {
-  users -= 1;
-  if (users > 0 || !snapshot) return;
+  const snapshot = shared[SHARED];
+  if (!snapshot) return;
+  snapshot.users -= 1;
+  if (snapshot.users > 0) return;
   snapshot.step.stop();
   rmSync(snapshot.file, { force: true });
-  snapshot = undefined;
+  delete shared[SHARED];
 }

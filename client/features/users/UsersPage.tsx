@@ -11,6 +11,7 @@ import { SecretKeyModal } from './SecretKeyModal.tsx';
 import { showSaveError } from '#client/api/form-errors.ts';
 import { UserFormModal } from './UserFormModal.tsx';
 import { DirectoryAddModal } from './DirectoryAddModal.tsx';
+import { UserHistoryDrawer } from './UserHistoryDrawer.tsx';
 import { useActiveDirectorySettings } from '#client/shared/settings/active-directory-api.ts';
 import {
   useAccountAction,
@@ -27,6 +28,7 @@ type Dialog =
   | { kind: 'form'; user: TUser | null }
   | { kind: 'directory' }
   | { kind: 'key'; username: string; secretKey: string }
+  | { kind: 'history'; user: TUser }
   | {
       kind: 'reason';
       title: string;
@@ -111,7 +113,17 @@ export function UsersPage({ facilities }: { facilities: Facility[] }) {
     }
   }
 
+  /** Whoever may list users may read what happened to each account; the actions follow it. */
   function menuFor(user: TUser): MenuProps['items'] {
+    const history = {
+      key: 'history',
+      label: 'History',
+      onClick: () => setDialog({ kind: 'history', user }),
+    };
+    return [...(actionsFor(user) ?? []), history];
+  }
+
+  function actionsFor(user: TUser): MenuProps['items'] {
     if (user.isSystemAdmin && !isSystemAdmin) return [];
     if (user.archivedAt) {
       return mayArchive
@@ -300,6 +312,9 @@ export function UsersPage({ facilities }: { facilities: Facility[] }) {
         />
       )}
       {dialog?.kind === 'directory' && <DirectoryAddModal onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'history' && (
+        <UserHistoryDrawer user={dialog.user} onClose={() => setDialog(null)} />
+      )}
       {dialog?.kind === 'key' && (
         <SecretKeyModal
           username={dialog.username}

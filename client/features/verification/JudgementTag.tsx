@@ -5,7 +5,21 @@ import type { TJudgement } from '#core/schemas/verification.schemas.ts';
  * Pass / Fail / not judged, with the percent of limit ('≤' for a value censored below). A result
  * whose method cannot show its limit is never shown as a pass, even one judged before issue 26.
  */
-export function JudgementTag({ judgement, prefix }: { judgement: TJudgement; prefix?: string }) {
+export function JudgementTag({
+  judgement,
+  prefix,
+}: {
+  judgement: Pick<
+    TJudgement,
+    | 'percentOfLimit'
+    | 'censoredBelow'
+    | 'methodNotFit'
+    | 'passed'
+    | 'reportedCensoring'
+    | 'reportedValue'
+  >;
+  prefix?: string;
+}) {
   const percent =
     judgement.percentOfLimit === null
       ? ''

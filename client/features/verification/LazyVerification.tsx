@@ -10,6 +10,19 @@ const StatisticsPage = lazy(() =>
   import('./StatisticsPage.tsx').then((m) => ({ default: m.StatisticsPage })),
 );
 
+const ResultsImportPage = lazy(() =>
+  import('./ResultsImportPage.tsx').then((m) => ({ default: m.ResultsImportPage })),
+);
+
+/** /verification/results-import — results from the laboratory's system (issue 33). */
+export function LazyResultsImport() {
+  return (
+    <Suspense fallback={<LoadingSpinner label="Loading the results import" />}>
+      <ResultsImportPage />
+    </Suspense>
+  );
+}
+
 /** /runs/:id — a run at the line. */
 export function LazyRun() {
   return (

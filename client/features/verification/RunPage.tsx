@@ -75,6 +75,9 @@ function LoadedRun({ run }: { run: TRun }) {
               Verdict: {run.verdict}
             </Tag>
             <RecordReportButton kind="run" id={run.id} />
+            {canModify && isOpen ? (
+              <Link to="/verification/results-import">Import results from the laboratory</Link>
+            ) : null}
           </Space>
           {run.releaseReasons.length > 0 ? (
             <ul aria-label="Release reasons" style={{ margin: 0, paddingInlineStart: 20 }}>

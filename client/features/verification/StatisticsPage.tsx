@@ -1,5 +1,5 @@
 import { Alert, Card, Flex, Segmented, Select, Spin, Typography } from 'antd';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { LoadErrorAlert } from '#client/shared/LoadErrorAlert.tsx';
 import { STATISTICS_GROUPS, STATISTICS_RESIDUE_TYPES } from '#core/schemas/verification.schemas.ts';
 import { ReferenceSelect } from '#client/shared/master-data/ReferenceSelect.tsx';
@@ -59,9 +59,12 @@ export function StatisticsPage() {
   const thresholds = useVerificationThresholds();
   return (
     <Flex vertical gap="large">
-      <Typography.Title level={3} style={{ margin: 0 }}>
-        Ongoing verification
-      </Typography.Title>
+      <Flex justify="space-between" align="center" wrap>
+        <Typography.Title level={3} style={{ margin: 0 }}>
+          Ongoing verification
+        </Typography.Title>
+        <Link to="/verification/results-import">Import results from the laboratory</Link>
+      </Flex>
       <Card>
         <Flex wrap gap="middle" align="center">
           <Segmented<Group>

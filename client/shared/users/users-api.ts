@@ -12,12 +12,27 @@ import type {
 } from '#core/schemas/users.schemas.ts';
 import { apiRequest } from '#client/api/http-client.ts';
 import { userKeys } from '#client/shared/query-keys.ts';
+import type { AuditLogPage } from '#client/shared/audit-log/audit-log-api.ts';
 
 export interface UserListParams {
   pageNumber: number;
   pageLimit: number;
   search: string;
   archived: boolean;
+}
+
+/** A user account's audit rows, newest first (GET /users/{id}/history). */
+export function useUserHistory(id: number, page: { pageNumber: number; pageLimit: number }) {
+  return useQuery({
+    queryKey: userKeys.history(id, page),
+    queryFn: ({ signal }) =>
+      apiRequest<AuditLogPage>(`/users/${id}/history`, {
+        query: page,
+        action: 'Loading the history of the user',
+        signal,
+      }),
+    placeholderData: keepPreviousData,
+  });
 }
 
 export function useUsers(params: UserListParams) {

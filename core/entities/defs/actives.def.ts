@@ -89,4 +89,4 @@ export const activesDef = {
   // Issue 32: where the PDE comes from when the active is linked to the plan's HBEL library
   // (one entry when linked): the entry, its version, and a site override with its justification.
   readExtras: { hbelLineage: z.array(ZHbelLineage) },
-} as const satisfies EntityDef;
+} as const satisfies EntityDef<string>;

@@ -30,7 +30,7 @@ export const cleaningAgentsDef = {
   unique: ['name'],
   search: ['name', 'externalId', 'manufacturer'],
   listColumns: ['name', 'manufacturer', 'ld50', 'pde'],
-} as const satisfies EntityDef;
+} as const satisfies EntityDef<string>;
 
 /** How equipment is cleaned (SOP-based: CIP, COP or manual) and with which agents. */
 export const cleaningProceduresDef = {
@@ -58,7 +58,7 @@ export const cleaningProceduresDef = {
   unique: ['name'],
   search: ['name', 'sopNumber'],
   listColumns: ['name', 'sopNumber', 'procedureType'],
-} as const satisfies EntityDef;
+} as const satisfies EntityDef<string>;
 
 /** An analytical method; a limit below its LOQ cannot be verified. */
 export const analyticalMethodsDef = {
@@ -126,4 +126,4 @@ export const analyticalMethodsDef = {
   unique: ['name'],
   search: ['name', 'methodNumber'],
   listColumns: ['name', 'methodNumber', 'testType', 'lod', 'loq'],
-} as const satisfies EntityDef;
+} as const satisfies EntityDef<string>;

@@ -81,4 +81,4 @@ export const customReportsDef = {
   search: ['name', 'description'],
   listColumns: ['name', 'source'],
   check: customReportProblems,
-} as const satisfies EntityDef;
+} as const satisfies EntityDef<string>;

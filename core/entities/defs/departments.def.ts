@@ -18,4 +18,4 @@ export const departmentsDef = {
   unique: ['name'],
   search: ['name'],
   listColumns: ['name'],
-} as const satisfies EntityDef;
+} as const satisfies EntityDef<string>;

@@ -43,7 +43,7 @@ export const sopsDef = {
   search: ['sopNumber', 'name'],
   listColumns: ['sopNumber', 'name', 'revision', 'effectiveDate'],
   controlled: { documentType: 'SOP' },
-} as const satisfies EntityDef;
+} as const satisfies EntityDef<string>;
 
 /** The register of controlled documents and the version of each that is in force. */
 export const documentVersionsDef = {
@@ -75,7 +75,7 @@ export const documentVersionsDef = {
   search: ['documentNumber', 'name'],
   listColumns: ['documentNumber', 'name', 'documentType', 'currentVersion'],
   controlled: { documentType: 'DocumentVersion' },
-} as const satisfies EntityDef;
+} as const satisfies EntityDef<string>;
 
 /** A document from before the platform (paper or another system), kept findable. */
 export const legacyDocumentsDef = {
@@ -120,7 +120,7 @@ export const legacyDocumentsDef = {
   unique: ['documentNumber'],
   search: ['documentNumber', 'name', 'fileName'],
   listColumns: ['documentNumber', 'name', 'category', 'revision', 'issuedDate'],
-} as const satisfies EntityDef;
+} as const satisfies EntityDef<string>;
 
 /** A change-of-control (management of change) record: the change itself, not its assessment. */
 export const mocRecordsDef = {
@@ -186,4 +186,4 @@ export const mocRecordsDef = {
   listColumns: ['mocNumber', 'name', 'changeType', 'status', 'targetDate'],
   // The change assessments that evaluate it (server/modules/change-assessments/moc-link.ts).
   readExtras: { changeAssessments: z.array(ZChangeAssessmentLink) },
-} as const satisfies EntityDef;
+} as const satisfies EntityDef<string>;

@@ -41,4 +41,4 @@ export const equipmentDef = {
   unique: ['name'],
   search: ['name', 'externalId'],
   listColumns: ['name', 'externalId', 'surfaceArea', 'material', 'roomGrade'],
-} as const satisfies EntityDef;
+} as const satisfies EntityDef<string>;

@@ -21,7 +21,7 @@ export const facilityGroupsDef = {
   unique: ['name'],
   search: ['name'],
   listColumns: ['name'],
-} as const satisfies EntityDef;
+} as const satisfies EntityDef<string>;
 
 /**
  * A facility of the plan: its product type and tier decide its features
@@ -59,4 +59,4 @@ export const facilitiesDef = {
   unique: ['name'],
   search: ['name'],
   listColumns: ['name', 'productType', 'tier', 'facilityGroupId'],
-} as const satisfies EntityDef;
+} as const satisfies EntityDef<string>;

@@ -24,7 +24,7 @@ export const productGroupsDef = {
   unique: ['name'],
   search: ['name'],
   listColumns: ['name', 'productIds'],
-} as const satisfies EntityDef;
+} as const satisfies EntityDef<string>;
 
 /** Identical or equivalent equipment validated together. */
 export const equipmentGroupsDef = {
@@ -50,4 +50,4 @@ export const equipmentGroupsDef = {
   unique: ['name'],
   search: ['name'],
   listColumns: ['name', 'equipmentIds'],
-} as const satisfies EntityDef;
+} as const satisfies EntityDef<string>;

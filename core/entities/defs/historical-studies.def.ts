@@ -74,4 +74,4 @@ export const historicalStudiesDef = {
   unique: [],
   search: ['name', 'notes'],
   listColumns: ['name', 'productId', 'productionId', 'studyType', 'completedDate', 'outcome'],
-} as const satisfies EntityDef;
+} as const satisfies EntityDef<string>;

@@ -71,4 +71,4 @@ export const historicalStudyResultsDef = {
     'percentOfLimit',
     'censoredBelow',
   ],
-} as const satisfies EntityDef;
+} as const satisfies EntityDef<string>;

@@ -26,6 +26,7 @@ import { historicalStudiesDef } from './historical-studies.def.ts';
 import { historicalStudyResultsDef } from './historical-study-results.def.ts';
 import { protocolsDef } from './protocols.def.ts';
 import { customReportsDef } from './custom-reports.def.ts';
+import { resultsImportMappingsDef } from './results-import-mappings.def.ts';
 import { changeAssessmentsDecl, cleaningAssessmentsDecl } from './assessments.def.ts';
 import { reportsDecl } from './reports.def.ts';
 import { defaultUnitsDecl, facilityRulesDecl, planSettingsDecl } from './settings.def.ts';
@@ -79,7 +80,12 @@ const entityDefs = [
 export const ENTITY_DEFS: readonly EntityDef[] = entityDefs;
 
 /** Every declared record the server serves: the master data, and the sampling policy's records. */
-const recordDefs = [...entityDefs, ...SAMPLING_POLICY_DEFS, customReportsDef] as const;
+const recordDefs = [
+  ...entityDefs,
+  ...SAMPLING_POLICY_DEFS,
+  customReportsDef,
+  resultsImportMappingsDef,
+] as const;
 export const RECORD_DEFS: readonly EntityDef[] = recordDefs;
 
 /**

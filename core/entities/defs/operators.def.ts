@@ -22,4 +22,4 @@ export const operatorsDef = {
   unique: ['operatorId'],
   search: ['firstName', 'lastName', 'operatorId'],
   listColumns: ['firstName', 'lastName', 'operatorId'],
-} as const satisfies EntityDef;
+} as const satisfies EntityDef<string>;

@@ -39,4 +39,4 @@ export const productTypesDef = {
   unique: ['name'],
   search: ['name', 'code'],
   listColumns: ['name', 'code', 'routeOfAdministration', 'isSterile'],
-} as const satisfies EntityDef;
+} as const satisfies EntityDef<string>;

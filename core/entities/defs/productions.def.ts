@@ -35,4 +35,4 @@ export const productionsDef = {
   unique: ['name'],
   search: ['name', 'externalId'],
   listColumns: ['name', 'externalId', 'equipmentIds', 'productIds'],
-} as const satisfies EntityDef;
+} as const satisfies EntityDef<string>;

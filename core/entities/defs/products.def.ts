@@ -97,4 +97,4 @@ export const productsDef = {
   search: ['name', 'externalId'],
   listColumns: ['name', 'externalId', 'dosageForm', 'maxDailyDose', 'minBatchSize'],
   check: productProblems,
-} as const satisfies EntityDef;
+} as const satisfies EntityDef<string>;

@@ -198,4 +198,4 @@ export const protocolsDef = {
   listColumns: ['protocolNumber', 'name', 'studyType', 'productionId'],
   controlled: { documentType: 'Protocol' },
   check: protocolProblems,
-} as const satisfies EntityDef;
+} as const satisfies EntityDef<string>;

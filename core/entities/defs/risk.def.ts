@@ -44,7 +44,7 @@ export const rpnCategoriesDef = {
   unique: ['name', 'variable'],
   search: ['name', 'variable'],
   listColumns: ['name', 'variable', 'dimension', 'levels'],
-} as const satisfies EntityDef;
+} as const satisfies EntityDef<string>;
 
 /** A risk formula: arithmetic over variables and risk category scores. */
 export const rpnFormulasDef = {
@@ -72,7 +72,7 @@ export const rpnFormulasDef = {
   unique: ['name'],
   search: ['name', 'expression'],
   listColumns: ['name', 'expression'],
-} as const satisfies EntityDef;
+} as const satisfies EntityDef<string>;
 
 /** How the worst case is chosen among the products sharing equipment. */
 export const selectionCriteriaDef = {
@@ -124,4 +124,4 @@ export const selectionCriteriaDef = {
   unique: ['criteriaId', 'name'],
   search: ['criteriaId', 'name'],
   listColumns: ['criteriaId', 'name', 'basis', 'appliesTo', 'priority'],
-} as const satisfies EntityDef;
+} as const satisfies EntityDef<string>;

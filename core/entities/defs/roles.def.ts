@@ -21,4 +21,4 @@ export const rolesDef = {
   unique: ['name'],
   search: ['name'],
   listColumns: ['name'],
-} as const satisfies EntityDef;
+} as const satisfies EntityDef<string>;

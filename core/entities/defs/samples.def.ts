@@ -63,4 +63,4 @@ export const samplesDef = {
   unique: ['name'],
   search: ['name', 'batchNumber'],
   listColumns: ['name', 'sampleType', 'batchNumber'],
-} as const satisfies EntityDef;
+} as const satisfies EntityDef<string>;

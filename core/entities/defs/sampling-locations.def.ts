@@ -57,4 +57,4 @@ export const samplingLocationsDef = {
   unique: ['name'],
   search: ['name'],
   listColumns: ['name', 'sampleType', 'riskLevel'],
-} as const satisfies EntityDef;
+} as const satisfies EntityDef<string>;

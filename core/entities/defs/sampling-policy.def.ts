@@ -74,7 +74,7 @@ export const samplingPolicyDef = {
     'minimumRiskScore',
   ],
   check: policyProblems,
-} as const satisfies EntityDef;
+} as const satisfies EntityDef<string>;
 
 /** A criterion a sampling location is risk-assessed on, with its scored options and weight. */
 export const samplingAttributesDef = {
@@ -108,6 +108,6 @@ export const samplingAttributesDef = {
   search: ['name'],
   listColumns: ['name', 'weight', 'options'],
   check: attributeProblems,
-} as const satisfies EntityDef;
+} as const satisfies EntityDef<string>;
 
 export const SAMPLING_POLICY_DEFS = [samplingPolicyDef, samplingAttributesDef] as const;

@@ -57,7 +57,7 @@ export const samplingTypesDef = {
   unique: ['name'],
   search: ['name'],
   listColumns: ['name', 'sampleType', 'swabArea', 'rinseVolume', 'recoveryPercentage'],
-} as const satisfies EntityDef;
+} as const satisfies EntityDef<string>;
 
 /** A microbiological test of cleaned surfaces or rinse water (bioburden, endotoxin). */
 export const microbialMethodsDef = {
@@ -113,4 +113,4 @@ export const microbialMethodsDef = {
   unique: ['name'],
   search: ['name', 'methodNumber'],
   listColumns: ['name', 'methodNumber', 'testType', 'samplingMethod', 'resultUnit'],
-} as const satisfies EntityDef;
+} as const satisfies EntityDef<string>;

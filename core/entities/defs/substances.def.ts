@@ -33,7 +33,7 @@ export const nitrosaminesDef = {
   unique: ['name'],
   search: ['name', 'casNumber'],
   listColumns: ['name', 'casNumber', 'acceptableIntake', 'intakeType'],
-} as const satisfies EntityDef;
+} as const satisfies EntityDef<string>;
 
 /** A stage of an API process, limited in ppm with a safety factor of 1000 (spec §3). */
 export const intermediatesDef = {
@@ -58,7 +58,7 @@ export const intermediatesDef = {
   unique: ['name'],
   search: ['name', 'externalId'],
   listColumns: ['name', 'externalId', 'pde', 'ld50'],
-} as const satisfies EntityDef;
+} as const satisfies EntityDef<string>;
 
 /** A named constant a facility's formulas use (body weight, swab area…). */
 export const variablesDef = {
@@ -79,4 +79,4 @@ export const variablesDef = {
   unique: ['name'],
   search: ['name'],
   listColumns: ['name', 'value', 'unit'],
-} as const satisfies EntityDef;
+} as const satisfies EntityDef<string>;

@@ -1,4 +1,3 @@
-import { documentDomainOf } from '#core/audit/audit-events.ts';
 import { createHash } from 'node:crypto';
 import {
   MEDIA_TYPES,
@@ -7,7 +6,7 @@ import {
   type AttachmentType,
 } from '#core/attachments/attachment-types.ts';
 import { AppError } from '#core/errors/errors.ts';
-import type { EntityDef } from '#core/entities/entity.ts';
+import { takesDocument, type EntityDef } from '#core/entities/entity.ts';
 import type { TAttachment, TDocumentSummary } from '#core/schemas/attachments.schemas.ts';
 import type { Queryable } from '#server/db/db.ts';
 import type { Scope } from '#server/entities/entity-store.ts';
@@ -62,6 +61,7 @@ export async function attachDocument(
   upload: Upload,
   reason: string | null,
 ): Promise<TAttachment> {
+  if (!takesDocument(def)) throw new Error(`${def.label} records take no document`);
   const fileType = typeOfFileName(upload.fileName)!;
   const sha256 = createHash('sha256').update(upload.content).digest('hex');
   const [previous] = await tx.query<{ id: number; file_name: string; sha256: string }>(
@@ -102,7 +102,7 @@ export async function attachDocument(
   await writeAudit(tx, actor, {
     planId: scope.planId,
     facilityId: scope.facilityId,
-    domain: documentDomainOf(def),
+    domain: def.domain,
     action: previous ? 'ReplaceDocument' : 'AttachDocument',
     entityId: ownerId,
     reason,

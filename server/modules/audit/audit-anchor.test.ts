@@ -263,6 +263,47 @@ describe('anchors while rows are written', () => {
   });
 });
 
+describe('an anchor written after a rewrite', () => {
+  it('does not make the rewrite pass: the anchor before it still names the first rewritten row', async () => {
+    // A chain of its own: the facility's, made here, which no other test rewrites.
+    const made = await server.request<{ id: number }>(
+      'POST',
+      `/api/v2/plans/${planId}/facilities`,
+      {
+        token,
+        body: { name: 'Anchored', productType: 'product', tier: 'full', facilityGroupId: 1 },
+      },
+    );
+    expect(made.status).toBe(200);
+    const facility = made.body.id;
+    const chain = `facility:${facility}`;
+    const store = createAnchorStore(server.config, () => undefined);
+    const write = (n: number) =>
+      server.db.transaction((tx) =>
+        writeAuditMany(
+          tx,
+          SYSTEM,
+          Array.from({ length: n }, () =>
+            chainProbe({ planId, facilityId: facility, action: 'Write' }),
+          ),
+        ),
+      );
+    await write(3);
+    await store.write(server.db, { onlyMoved: true });
+    const anchored = await head(chain);
+    await rewriteConsistently(await server.db.owner(), chain, anchored.seq - 1);
+    // Writes go on, and the next anchor signs the chain as the rewrite left it.
+    await write(1);
+    const next = await store.write(server.db, { onlyMoved: true });
+    expect(next.map((a) => a.chain)).toContain(chain);
+    expect(await facilityVerify(facility, chain)).toMatchObject({
+      intact: false,
+      problem: 'anchor',
+      brokenSeq: anchored.seq - 1,
+    });
+  });
+});
+
 describe('anchors without AUDIT_ANCHOR_KEY', () => {
   it('generate a key once, readable by the server user only, and warn', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'carryover-anchor-'));

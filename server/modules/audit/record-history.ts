@@ -42,3 +42,17 @@ export function recordHistoryWhere({
     params,
   };
 }
+
+/**
+ * The audit rows of one user account: its own (invited, edited, locked, roles, password set)
+ * and the security events about it (a password set again through a secret key), in the
+ * facilities the reader is granted or in none. An administrator sees there when an account's
+ * password was taken over (21 CFR 11.300(d), EU GMP Annex 11 §12.3).
+ */
+export function userHistoryWhere(planId: number, facilityIds: number[], id: number): AuditWhere {
+  return {
+    sql: `a.plan_id = $1 and (a.facility_id is null or a.facility_id = any($2::int[]))
+      and a.domain in ('User', 'Security') and a.entity_id = $3`,
+    params: [planId, facilityIds, String(id)],
+  };
+}

@@ -225,6 +225,20 @@ describe('a password set again through a secret key', () => {
     expect(rows[0]!.new_values).toMatchObject({ passwordChanged: true, endedSessions: 1 });
     expect(rows[1]!.new_values).toMatchObject({ endedSessions: 1, ownerMailed: true });
 
+    // The user's own history shows it, to whoever may read the user.
+    const history = await server.request<{ data: { domain: string; action: string }[] }>(
+      'GET',
+      `/api/v2/users/${owner.id}/history`,
+      { token: admin },
+    );
+    expect(history.status).toBe(200);
+    expect(
+      history.body.data
+        .filter((row) => row.action === 'PasswordSetWithSecretKey')
+        .map((row) => row.domain)
+        .sort(),
+    ).toEqual(['Security', 'User']);
+
     // No answer, audit row or mail shows the key after it was issued.
     const read = await server.request('GET', `/api/v2/users/${owner.id}`, { token: admin });
     expect(read.status).toBe(200);
@@ -234,10 +248,29 @@ describe('a password set again through a secret key', () => {
     const audit = await server.db.query('select * from audit_log where entity_id = $1', [
       String(owner.id),
     ]);
-    for (const seen of [read.body, list.body, audit, smtp.messages.map((m) => m.raw)]) {
+    const seenAll = [read.body, list.body, history.body, audit, smtp.messages.map((m) => m.raw)];
+    for (const seen of seenAll) {
       expect(JSON.stringify(seen)).not.toContain(key);
       expect(JSON.stringify(seen)).not.toContain('Taken#Over1');
     }
+  });
+
+  it("the user's history is refused without User Get, and answers 404 for a user it does not know", async () => {
+    const owner = await buildUser(server.db);
+    const stranger = await buildUser(server.db);
+    const token = await server.login(stranger.username, stranger.password);
+    const refused = await server.request('GET', `/api/v2/users/${owner.id}/history`, { token });
+    expect(refused.status).toBe(403);
+    const [row] = await server.db.query<{ domain: string }>(
+      `select domain from audit_log where user_id = $1 and action = 'AccessRefused'`,
+      [stranger.id],
+    );
+    expect(row).toEqual({ domain: 'User' });
+    const admin = await server.login();
+    const unknown = await server.request('GET', '/api/v2/users/2147483647/history', {
+      token: admin,
+    });
+    expect(unknown.status).toBe(404);
   });
 
   it('is a plain registration on an account that never had a password: no alarm', async () => {

@@ -1,7 +1,5 @@
 import { activesDef, productsDef } from '#core/entities/defs/index.ts';
 import { recordSchema } from '#core/entities/entity.ts';
-import { AppError } from '#core/errors/errors.ts';
-import { isAllowed } from '#core/permissions/permission-map.ts';
 import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
 import { ZId } from '#core/schemas/common.schemas.ts';
 import { ZDocumentSummary } from '#core/schemas/attachments.schemas.ts';
@@ -9,7 +7,6 @@ import { z } from 'zod';
 import { getEntity } from '#server/entities/entity-store.ts';
 import { withReadExtras } from '#server/entities/read-extras.ts';
 import { typed, type AppContext } from '#server/http/app-context.ts';
-import { facilityPermissions, sessionOf } from '#server/http/session-guard.ts';
 import { withCurrentDocument } from '../attachments/entity-documents.ts';
 
 const ZProductApis = z.object({
@@ -30,7 +27,8 @@ export function registerProductApisRoute({ app, db, permit }: AppContext): void 
   typed(app).get(
     '/api/v2/plans/:plan/facilities/:facility/products/:id/api',
     {
-      preHandler: permit('Product', 'Get'),
+      // Each active is answered as its own read gives it, so its own right is needed too.
+      preHandler: [permit('Product', 'Get'), permit('API', 'Get')],
       schema: {
         tags: [productsDef.pluralLabel],
         summary: 'The actives of a product, with the amount per unit of each',
@@ -41,9 +39,7 @@ export function registerProductApisRoute({ app, db, permit }: AppContext): void 
       },
     },
     async (request) => {
-      const { plan, facility, id } = request.params;
-      if (!isAllowed(facilityPermissions(sessionOf(request), plan, facility), 'API', 'Get'))
-        throw new AppError('NotAllowed', 'Reading the actives of a product needs API Get');
+      const { facility, id } = request.params;
       const product = await getEntity(db, productsDef, facility, id);
       const listed = (product.actives as { activeId: number; amount: unknown }[] | null) ?? [];
       const actives = await Promise.all(

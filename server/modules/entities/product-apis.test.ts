@@ -38,9 +38,20 @@ describe('GET {F}/products/{id}/api', () => {
   it('needs Product Get and API Get, and finds only products of the facility', async () => {
     const url = `${t.F}/products/${mac.products.C}/api`;
     const productOnly = await tokenWith({ Product: ['Get'] });
-    expect((await t.call('GET', url, undefined, productOnly)).status).toBe(403);
+    const noApi = await t.call('GET', url, undefined, productOnly);
+    expect(noApi.status).toBe(403);
+    expect(noApi.body).toMatchObject({ errName: 'NotAllowed' });
     const apiOnly = await tokenWith({ API: ['Get'] });
     expect((await t.call('GET', url, undefined, apiOnly)).status).toBe(403);
+    // Both refusals come from the route's guards, each audited with the right it lacked.
+    const refused = await t.server.db.query<{ domain: string; attempted: string }>(
+      `select domain, new_values->>'attempted' as attempted from audit_log
+        where action = 'AccessRefused' and domain in ('API', 'Product') order by id`,
+    );
+    expect(refused.slice(-2)).toEqual([
+      { domain: 'API', attempted: 'Get' },
+      { domain: 'Product', attempted: 'Get' },
+    ]);
     const both = await tokenWith({ Product: ['Get'], API: ['Get'] });
     expect((await t.call('GET', url, undefined, both)).status).toBe(200);
     expect((await t.call('GET', `${t.F}/products/999999/api`)).status).toBe(404);

@@ -112,3 +112,21 @@ describe('compressed answers', () => {
     expect(pdf.bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
   });
 });
+
+describe('small JSON answers compressed at once', () => {
+  it('answers a list page the same JSON whatever the encoding, encoded once (vary set)', async () => {
+    const path = `${facility.F}/products?pageLimit=100`;
+    const plain = await raw(path);
+    expect(plain.status).toBe(200);
+    expect(plain.bytes.length).toBeGreaterThan(1024);
+    expect(plain.bytes.length).toBeLessThan(64 * 1024);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    for (const encoding of ['gzip', 'br']) {
+      const packed = await raw(path, encoding);
+      expect(packed.headers['content-encoding']).toBe(encoding);
+      expect(packed.headers.vary).toMatch(/accept-encoding/i);
+      expect(packed.bytes.length).toBeLessThan(plain.bytes.length);
+      expect(JSON.parse(inflate(packed))).toEqual(JSON.parse(plain.bytes.toString('utf8')));
+    }
+  });
+});

@@ -1,6 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '#core/errors/errors.ts';
 
+/** The largest file an import takes as its request body. */
+export const IMPORT_BODY_LIMIT = 50 * 1024 * 1024;
+
 /** How long a refused import is told to wait: a 10,000-row workbook imports in about 3 s. */
 export const IMPORT_RETRY_AFTER_SECONDS = 5;
 

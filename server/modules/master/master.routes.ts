@@ -3,7 +3,7 @@ import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
 import { typed, type AppContext } from '#server/http/app-context.ts';
 import { actorOf } from '#server/http/session-guard.ts';
 import { exportMasterData } from './master-export.ts';
-import { importSlots } from './import-slots.ts';
+import { IMPORT_BODY_LIMIT, importSlots } from './import-slots.ts';
 import { importMasterData } from './master-import.ts';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -13,7 +13,7 @@ export function registerMasterRoutes({ app, db, config, permit }: AppContext): v
   // A workbook arrives as the raw body of the request.
   app.addContentTypeParser(
     [XLSX, 'application/octet-stream'],
-    { parseAs: 'buffer', bodyLimit: 50 * 1024 * 1024 },
+    { parseAs: 'buffer', bodyLimit: IMPORT_BODY_LIMIT },
     (_req, body, done) => done(null, body),
   );
   const r = typed(app);

@@ -28,6 +28,7 @@ import {
 import { th } from './controlled-pdf.ts';
 import type { RecordCheck } from './record-report-parts.ts';
 import { annualSummary } from './annual-summary.ts';
+import { qualificationKind } from './kinds/qualification.ts';
 import { renderChartSvg } from './report-charts.ts';
 import { sheetsXlsx } from './kinds/report-xlsx.ts';
 import { runReport, studyReport } from './verification-report-kinds.ts';
@@ -282,6 +283,7 @@ export const REPORT_KIND_DEFS: Record<TReportKind, ReportKind> = {
   'master-data-snapshot': masterDataSnapshotKind,
   'audit-log': auditLogKind,
   'annual-summary': annualSummary,
+  qualification: qualificationKind,
 };
 
 export const reportDocumentType = (kind: TReportKind): TControlledDocumentType =>

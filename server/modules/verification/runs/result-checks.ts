@@ -5,7 +5,7 @@ import {
   type TSampleResultInput,
 } from '#core/schemas/verification.schemas.ts';
 import type { Queryable } from '#server/db/db.ts';
-import { writeCaused } from '#server/records/write-record.ts';
+import { writeCaused, writeCausedMany } from '#server/records/write-record.ts';
 import type { ResultTable } from './oos-rule.ts';
 import { resultType } from './result-records.ts';
 import type { LocationFacts, MethodFacts, StudyOfRun } from './run-plan.ts';
@@ -163,4 +163,19 @@ export async function supersede(
   }: { facilityId: number; id: number; by: number; userId: number | null },
 ): Promise<void> {
   await writeCaused(tx, resultType(table), { userId, facilityId, id, set: { superseded_by: by } });
+}
+
+/** supersede of many results at once, each by its own repeat: one statement. */
+export async function supersedeMany(
+  tx: Queryable,
+  table: ResultTable,
+  { facilityId, userId }: { facilityId: number; userId: number | null },
+  repeated: readonly { id: number; by: number }[],
+): Promise<void> {
+  if (repeated.length === 0) return;
+  await writeCausedMany(tx, resultType(table), {
+    userId,
+    facilityId,
+    rows: repeated.map(({ id, by }) => ({ id, set: { superseded_by: by } })),
+  });
 }

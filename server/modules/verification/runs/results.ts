@@ -8,7 +8,7 @@ import {
   batchesTaken,
   duplicateBatch,
   problemsOf,
-  supersede,
+  supersedeMany,
   type Original,
 } from './result-checks.ts';
 import {
@@ -24,7 +24,7 @@ import {
 } from './run-plan.ts';
 import { oosRepeatProblems } from './oos-rule.ts';
 import { announceResultFailed } from './run-events.ts';
-import { createRecord } from '#server/records/write-record.ts';
+import { createRecords } from '#server/records/write-record.ts';
 import { repeatColumns, sampleResultType } from './result-records.ts';
 import { studyOf } from './runs.read.ts';
 import { afterRunChange, editableRun, inTransaction, type Scope } from './runs.service.ts';
@@ -63,20 +63,32 @@ export const judgementColumns = (judgement: ReturnType<typeof judge>) => ({
   passed: judgement.passed,
 });
 
-async function insertResult(
+/**
+ * Inserts the checked rows of one entry, each judged, in a constant number of statements
+ * (issue 34): the results and their audit rows many to a statement, then every repeated
+ * result superseded by its repeat in one more.
+ */
+async function insertResults(
   tx: Queryable,
   actor: Actor,
   scope: Scope,
   runId: number,
-  row: TSampleResultInput,
-  facts: { study: StudyOfRun; location: LocationFacts; method: MethodFacts; batch: string | null },
-): Promise<number> {
-  const { study, location, method, batch } = facts;
-  const judgement = judge(study, location, method, row);
-  const inserted = await createRecord(tx, sampleResultType, {
+  entries: {
+    row: TSampleResultInput;
+    study: StudyOfRun;
+    location: LocationFacts;
+    method: MethodFacts;
+    batch: string | null;
+  }[],
+): Promise<void> {
+  const judged = entries.map((e) => ({
+    ...e,
+    judgement: judge(e.study, e.location, e.method, e.row),
+  }));
+  const inserted = await createRecords(tx, sampleResultType, {
     actor,
     scope,
-    values: {
+    rows: judged.map(({ row, location, method, batch, judgement }) => ({
       run_id: runId,
       sampling_location_id: location.id,
       equipment_id: location.equipmentId,
@@ -90,22 +102,33 @@ async function insertResult(
       ...judgementColumns(judgement),
       ...repeatColumns(row.repeats),
       taken_at: row.takenAt ?? null,
+      analysed_at: row.analysedAt ?? null,
+      analyst: row.analyst ?? null,
+    })),
+    audit: (_, i) => {
+      const { row, batch, judgement } = judged[i]!;
+      return {
+        reason: row.repeats?.reason ?? null,
+        newValues: { runId, ...row, batchNumber: batch, judgement },
+      };
     },
-    audit: () => ({
-      reason: row.repeats?.reason ?? null,
-      newValues: { runId, ...row, batchNumber: batch, judgement },
-    }),
   });
-  const id = inserted.id as number;
-  await announceResultFailed(tx, scope.facilityId, { id, runId, wasPassed: null }, judgement);
-  if (row.repeats)
-    await supersede(tx, 'sample_results', {
-      facilityId: scope.facilityId,
-      id: row.repeats.resultId,
-      by: id,
-      userId: actor.userId,
-    });
-  return id;
+  // Each failing result tells other systems (issue 33); a passing one costs no statement.
+  for (const [i, { judgement }] of judged.entries())
+    await announceResultFailed(
+      tx,
+      scope.facilityId,
+      { id: inserted[i]!.id as number, runId, wasPassed: null },
+      judgement,
+    );
+  await supersedeMany(
+    tx,
+    'sample_results',
+    { facilityId: scope.facilityId, userId: actor.userId },
+    judged.flatMap(({ row }, i) =>
+      row.repeats ? [{ id: row.repeats.resultId, by: inserted[i]!.id as number }] : [],
+    ),
+  );
 }
 
 export async function enterResults(
@@ -159,16 +182,19 @@ export async function enterResults(
     );
     if (taken.length > 0) throw duplicateBatch(taken);
     try {
-      for (const row of rows) {
-        const location = { ...locations.get(row.samplingLocationId)!, sampleType: row.sampleType };
-        const method = methods.get(row.analyticalMethodId)!;
-        await insertResult(tx, actor, scope, runId, row, {
+      await insertResults(
+        tx,
+        actor,
+        scope,
+        runId,
+        rows.map((row) => ({
+          row,
           study,
-          location,
-          method,
+          location: { ...locations.get(row.samplingLocationId)!, sampleType: row.sampleType },
+          method: methods.get(row.analyticalMethodId)!,
           batch: batchOf(row),
-        });
-      }
+        })),
+      );
     } catch (error) {
       // Two entries at once with one batch number: the unique index decides.
       if (isUniqueViolation(error)) throw duplicateBatch(['batchNumber']);

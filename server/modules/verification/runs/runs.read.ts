@@ -206,6 +206,8 @@ export async function resultsOf(q: Queryable, runId: number): Promise<TSampleRes
         }
       : null,
     takenAt: iso(r.taken_at),
+    analysedAt: iso(r.analysed_at),
+    analyst: r.analyst ?? null,
     enteredAt: iso(r.created_at)!,
     enteredByName: r.entered_by || null,
     version: r.version,

@@ -1,0 +1,84 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
+import { adminActor } from '#server/test/factories/admin.ts';
+import { runKit, type RunFacility } from '#server/test/run-test-kit.ts';
+import { countStatements } from '#server/test/statement-count.ts';
+import { ZResultsBody } from '#core/schemas/verification.schemas.ts';
+import { getRun } from './runs.read.ts';
+import { enterResults } from './results.ts';
+
+/*
+ * Entering results costs the same number of statements whether a POST carries 1 result or 20
+ * (issue 34): the rows, their audit rows and their repeats' supersessions are written many to
+ * a statement, not one statement each.
+ */
+
+const t = useFacilityTestServer();
+const kit = runKit(t);
+const { newRun, row, ok } = kit;
+let f: RunFacility;
+beforeAll(async () => {
+  f = await kit.build();
+});
+
+/** The statements of what POST runs/{id}/results does: the entry, then the run read back. */
+async function statementsOf(runId: number, rows: Body[]): Promise<number> {
+  const { db, count } = countStatements(t.server.db);
+  const actor = await adminActor(t.server.db);
+  const { results } = ZResultsBody.parse({ results: rows });
+  await enterResults(db, actor, { planId: t.planId, facilityId: t.facilityId }, runId, results);
+  await getRun(db, t.facilityId, runId);
+  return count();
+}
+
+const rowsAt = (run: Body, n: number, extra: (i: number) => Body = () => ({})) =>
+  Array.from({ length: n }, (_, i) => row(run, i % 2 ? f.ptfe : f.steel, 0.1, extra(i)));
+
+describe('statements of one POST of results', () => {
+  it('are as many for 20 results as for 1, and for 20 re-swabs as for 1', async () => {
+    const studyId = await kit.study();
+    const one = await newRun(studyId);
+    const twenty = await newRun(studyId);
+    const single = await statementsOf(one.id, rowsAt(one, 1));
+    const many = await statementsOf(twenty.id, rowsAt(twenty, 20));
+    expect(many).toBe(single);
+
+    const entered = async (run: Body) => (await ok('GET', `/runs/${run.id}`)).run.results as Body[];
+    const [first] = await entered(one);
+    const originals = await entered(twenty);
+    const reswab = (id: number) => ({ resultId: id, kind: 'reswab', reason: 'Swab dropped' });
+    const singleRepeat = await statementsOf(
+      one.id,
+      rowsAt(one, 1, () => ({
+        samplingLocationId: first!.samplingLocationId,
+        repeats: reswab(first!.id),
+      })),
+    );
+    const manyRepeats = await statementsOf(
+      twenty.id,
+      rowsAt(twenty, 20, (i) => ({
+        samplingLocationId: originals[i]!.samplingLocationId,
+        repeats: reswab(originals[i]!.id),
+      })),
+    );
+    expect(manyRepeats).toBe(singleRepeat);
+
+    // Every result has its one Create audit row and its first kept version; each original
+    // its supersession.
+    const after = await entered(twenty);
+    expect(after).toHaveLength(40);
+    expect(after.filter((r) => r.supersededBy !== null)).toHaveLength(20);
+    const [audited] = await t.server.db.query<{ n: number }>(
+      `select count(*)::int as n from audit_log where domain = 'SampleResult' and action = 'Create'
+          and entity_id = any($1::text[])`,
+      [after.map((r) => String(r.id))],
+    );
+    expect(audited!.n).toBe(40);
+    const [kept] = await t.server.db.query<{ n: number }>(
+      `select count(distinct record_id)::int as n from record_versions
+        where table_name = 'sample_results' and record_id = any($1::int[])`,
+      [after.map((r) => r.id as number)],
+    );
+    expect(kept!.n).toBe(40);
+  });
+});
