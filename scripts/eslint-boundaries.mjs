@@ -59,8 +59,8 @@ const KERNELS = {
     "A plan's directory decides passwords when it is switched on: sign-in, signing and setup read its settings from here.",
   ),
   ...each(
-    ['sso/sso-secret.ts', 'sso/sso-signing.ts', 'sso/sso.service.ts'],
-    "Single sign-on's secret key, the freshness a signature resting on it needs, and whether it is switched on.",
+    ['sso/sso-signing.ts', 'sso/sso.service.ts'],
+    'Single sign-on: the freshness a signature resting on it needs, and whether it is switched on.',
   ),
   ...each(
     [

@@ -88,6 +88,7 @@ import { registerFeedbackRoutes } from './modules/feedback/feedback.routes.ts';
 import { registerReportRoutes } from './modules/reports/reports.routes.ts';
 import { registerQualificationRoutes } from './modules/qualification/qualification.routes.ts';
 import { registerCustomReportRoutes } from './modules/custom-reports/custom-reports.routes.ts';
+import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -247,6 +248,8 @@ export async function buildApp({
   registerQualificationRoutes(context);
   // Issue 30: live updates of open screens (server-sent events).
   registerLiveEventRoutes(context);
+  // Issue 33: events to other systems (webhooks) and their delivery worker.
+  registerWebhookRoutes(context);
 
   return app;
 }

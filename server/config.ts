@@ -76,6 +76,25 @@ export const configSchema = z
     // instance takes over its running job (server/jobs/README.md): within two minutes by default.
     JOB_HEARTBEAT_SECONDS: z.coerce.number().positive().max(300).default(5),
     JOB_STALE_SECONDS: z.coerce.number().positive().max(3600).default(60),
+    // Webhooks (server/modules/webhooks/README.md): how often the delivery worker looks for due
+    // deliveries, how long a receiver may take to answer, and the waits before each retry (a
+    // delivery is given up after the last one).
+    WEBHOOK_POLL_SECONDS: z.coerce.number().min(0.05).max(60).default(1),
+    WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(120).default(10),
+    WEBHOOK_RETRY_SECONDS: z
+      .string()
+      .default('10,60,300,1800,7200,21600')
+      .transform((text, ctx) => {
+        const waits = text.split(',').map((part) => Number(part.trim()));
+        if (waits.length > 20 || waits.some((w) => !Number.isFinite(w) || w < 0 || w > 86_400)) {
+          ctx.addIssue({
+            code: 'custom',
+            message: 'must be up to 20 waits in seconds (0 to 86400), separated by commas',
+          });
+          return z.NEVER;
+        }
+        return waits;
+      }),
     // Workbook imports this instance reads at once; more get 429 with Retry-After (each holds
     // its workbook and parsed rows in memory). Empty: 2 on a server, 1 on the embedded database,
     // whose statements run one at a time anyway and whose engine already holds about 500 MiB.

@@ -5,6 +5,7 @@ import { Navigate, Route, Routes, useNavigate } from 'react-router';
 import { LoadingSpinner } from '../account/LoadingSpinner.tsx';
 import { LazyAuditLog } from '../features/audit-log/LazyAuditLog.tsx';
 import { LazyOutbox } from '../features/outbox/LazyOutbox.tsx';
+import { LazyWebhooks } from '../features/webhooks/LazyWebhooks.tsx';
 import { LazyFeedback } from '../features/feedback/LazyFeedback.tsx';
 import { LazySettings } from '../features/settings/LazySettings.tsx';
 import { LazyMacMatrix } from '../features/limits/LazyMacMatrix.tsx';
@@ -148,6 +149,7 @@ function SignedInApp() {
             <Route path="audit-log" element={<LazyAuditLog />} />
             <Route path="settings" element={<LazySettings />} />
             <Route path="mail-outbox" element={<LazyOutbox />} />
+            <Route path="webhooks" element={<LazyWebhooks />} />
             <Route path="feedback" element={<LazyFeedback />} />
             <Route path="*" element={<Navigate to="/" replace />} />
           </Routes>

@@ -26,6 +26,7 @@ const SECTIONS: readonly { label: string; prefixes: readonly string[] }[] = [
       '/facility-groups',
       '/settings',
       '/mail-outbox',
+      '/webhooks',
       '/feedback',
     ],
   },

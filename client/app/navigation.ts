@@ -9,6 +9,7 @@ import { canSeeReports } from '../features/reports/reports-access.ts';
 import { canSeeCustomReports } from '../features/custom-reports/custom-reports-access.ts';
 import { canSeeVerification } from '../features/verification/verification-access.ts';
 import { canSeeRoomGrades } from '../features/room-grades/room-grades-access.ts';
+import { canSeeWebhooks } from '../features/webhooks/webhooks-access.ts';
 import { canSeeEquipmentStatus } from '../features/equipment-status/equipment-status-access.ts';
 import { canReadOutbox } from '../features/outbox/outbox-access.ts';
 import { canReadFeedback } from '../features/feedback/feedback-access.ts';
@@ -44,6 +45,7 @@ export const NAVIGATION = [
   { path: '/audit-log', label: 'Audit Log', isVisible: canReadAuditLog },
   { path: '/settings', label: 'Settings', isVisible: canSeeSettings },
   { path: '/mail-outbox', label: 'Mail Outbox', isVisible: canReadOutbox },
+  { path: '/webhooks', label: 'Webhooks', isVisible: canSeeWebhooks },
   { path: '/feedback', label: 'Feedback', isVisible: canReadFeedback },
   { path: '/users', label: 'Users', isVisible: (p: MyPermissions) => canUseArea(p, 'users') },
   {

@@ -44,8 +44,9 @@ export interface SignKit {
 
 let sopNumber = 0;
 
-export async function startSignKit(): Promise<SignKit> {
-  const { server, token, F } = await startFacilityTestServer();
+/** `env`: configuration of the test server (a test's shorter webhook retries). */
+export async function startSignKit(env: Record<string, string> = {}): Promise<SignKit> {
+  const { server, token, F } = await startFacilityTestServer(env);
   const [f] = await server.db.query<{ id: number; plan_id: number }>(
     'select id, plan_id from facilities order by id limit 1',
   );

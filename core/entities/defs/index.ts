@@ -41,6 +41,7 @@ import {
 } from './verification.def.ts';
 import { cleaningLimitPoliciesDecl } from './policies.def.ts';
 import { roomGradesDecl } from './room-grades.def.ts';
+import { webhooksDecl } from './webhooks.def.ts';
 import { qualificationTasksDecl } from './qualification-tasks.def.ts';
 import { hbelMonographsDecl } from './hbel.def.ts';
 
@@ -123,6 +124,7 @@ const lifecycleRecordDecls = [
   microbialResultsDecl,
   qualificationTasksDecl,
   hbelMonographsDecl,
+  webhooksDecl,
 ] as const;
 export const LIFECYCLE_RECORD_DECLS: readonly RecordDecl[] = lifecycleRecordDecls;
 

@@ -10,7 +10,7 @@ import { changedFields } from '#server/db/audit-diff.ts';
 import type { Actor } from '#server/db/audit-write.ts';
 import { planSettingsDecl } from '#core/entities/defs/settings.def.ts';
 import { openPlanRecord, writePlanRecord } from '#server/records/plan-record.ts';
-import { decryptSetting, encryptSetting } from '../sso/sso-secret.ts';
+import { decryptSetting, encryptSetting } from '#server/util/setting-secrets.ts';
 import { isLoopbackUrl, type Directory } from './directory-client.ts';
 
 export type KeyConfig = Pick<Config, 'SETTINGS_SECRET_KEY' | 'DATA_DIR'>;

@@ -6,6 +6,7 @@ import {
   type ApprovedContext,
 } from '#server/records/controlled.ts';
 import { writeRecord } from '#server/records/write-record.ts';
+import { emitRecordEvent } from '#server/records/record-events.ts';
 import { storeLimitsSnapshot } from '../policies/policy-approval.ts';
 import { assessmentSummaries, numberOf } from './change-assessments.read.ts';
 import {
@@ -77,6 +78,17 @@ function onApproved(db: Pick<Db, 'kind'>) {
         newValues: { number, changes: changes.length, limitsSnapshotId: snapshotId },
       },
       byApproval: true,
+    });
+    await emitRecordEvent(tx, {
+      facilityId: scope.facilityId,
+      event: 'changeAssessment.approved',
+      record: { type: 'ChangeAssessment', id: row.id },
+      data: {
+        number,
+        versionNumber: context.versionNumber,
+        changes: changes.length,
+        limitsSnapshotId: snapshotId,
+      },
     });
     return snapshotId;
   };

@@ -10,6 +10,7 @@ import { AppError, validationError } from '#core/errors/errors.ts';
 import { RELEASE_MEANING, type TLogbookRequest } from '#core/schemas/equipment-status.schemas.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
 import { writeAudit, type Actor } from '#server/db/audit-write.ts';
+import { emitRecordEvent } from '#server/records/record-events.ts';
 import { writeRefusal } from '#server/http/refusal-audit.ts';
 import type { Scope } from '#server/entities/entity-store.ts';
 import { versionInForce } from '#server/records/controlled.ts';
@@ -428,6 +429,21 @@ async function appendEntry(
         }),
       },
     });
+    if (request.event === 'Released')
+      // The plant's systems learn of the release with it (issue 33); the signature is its record.
+      await emitRecordEvent(tx, {
+        facilityId: scope.facilityId,
+        event: 'equipment.released',
+        record: { type: 'equipment', id: equipmentId },
+        data: {
+          equipment: item.name,
+          entryId: inserted!.id,
+          releasedAt: values.at,
+          releasedAtRisk,
+          runId: values.runId,
+          signatureId: signature?.id ?? null,
+        },
+      });
     await keepFolds(tx, scope.facilityId, [equipmentId]);
     const logbook = await readLogbook(tx, scope.facilityId, item, now);
     return { entry: logbook.entries.find((e) => e.id === inserted!.id)!, status: logbook.status };

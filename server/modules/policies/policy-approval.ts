@@ -7,6 +7,7 @@ import {
   type ResidueType,
 } from '#core/limits/policy.ts';
 import type { Queryable } from '#server/db/db.ts';
+import { emitRecordEvent } from '#server/records/record-events.ts';
 import {
   canonicalJson,
   registerDocumentType,
@@ -54,6 +55,7 @@ export async function storeLimitsSnapshot(
   const { input } = computable(raw);
   const output = createHash('sha256');
   for (const chunk of contractChunks(input)) output.update(chunk);
+  const outputHash = output.digest('hex');
   const [row] = await tx.query<{ id: number }>(
     `insert into limits_snapshots (facility_id, document_type, document_id, version_number,
        input, input_hash, output_hash)
@@ -65,9 +67,23 @@ export async function storeLimitsSnapshot(
       versionNumber,
       JSON.stringify(input),
       sha256(canonicalJson(input)),
-      output.digest('hex'),
+      outputHash,
     ],
   );
+  // Other systems learn of limits put in force with them (issue 33): the snapshot names them.
+  await emitRecordEvent(tx, {
+    facilityId: ref.facilityId,
+    event: 'limits.changed',
+    // One record per facility, so that its limit changes arrive in the order they were approved.
+    record: { type: 'facilityLimits', id: ref.facilityId },
+    data: {
+      limitsSnapshotId: row!.id,
+      documentType: ref.documentType,
+      documentId: ref.documentId,
+      versionNumber,
+      outputHash,
+    },
+  });
   return row!.id;
 }
 

@@ -33,6 +33,7 @@ import {
 } from '#server/records/controlled.ts';
 import { bindingProblems } from '#server/records/signature-binding.ts';
 import { writeSignature } from '#server/records/signature-write.ts';
+import { emitRecordEvent } from '#server/records/record-events.ts';
 import {
   actionAllowedIn,
   statusAt,
@@ -287,6 +288,20 @@ export async function sign(
           ...(snapshotId === null ? {} : { limitsSnapshotId: snapshotId }),
         },
       );
+      if (outcome.status === 'Approved')
+        await emitRecordEvent(tx, {
+          facilityId: ref.facilityId,
+          event: 'record.approved',
+          record: { type: ref.documentType, id: ref.documentId },
+          data: {
+            documentType: ref.documentType,
+            documentId: ref.documentId,
+            versionNumber: version.version_number,
+            title: version.title,
+            signatureId: signature.id,
+            limitsSnapshotId: snapshotId,
+          },
+        });
       const own = registration.recordVersion ? await registration.recordVersion(tx, ref) : null;
       return {
         signature: { ...toSignature(signature), valid: true },

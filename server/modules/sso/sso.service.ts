@@ -10,7 +10,7 @@ import type { Actor } from '#server/db/audit-write.ts';
 import { auditSignInRefusal, openSession } from '../auth/auth.service.ts';
 import { defaultPlanId } from '../auth/policy.ts';
 import { hashToken } from '#server/util/secrets.ts';
-import { decryptSetting, encryptSetting } from './sso-secret.ts';
+import { decryptSetting, encryptSetting } from '#server/util/setting-secrets.ts';
 import { identifyAccount } from './sso-identity.ts';
 import { issueSigningProof, SIGNING_MAX_AGE_SECONDS } from './sso-signing.ts';
 

@@ -6,6 +6,7 @@ import type { Actor } from '#server/db/audit-write.ts';
 import { isUniqueViolation } from '#server/modules/users-admin/records.ts';
 import { batchesTaken, duplicateBatch, RETEST_KEEPS_BATCH, unitFits } from './result-checks.ts';
 import { refuseCorrectionOutOfSpecification } from './oos-rule.ts';
+import { announceResultFailed } from './run-events.ts';
 import { judge, judgementColumns } from './results.ts';
 import { locationFacts, methodAsAnalysed } from './run-plan.ts';
 import { writeRecord } from '#server/records/write-record.ts';
@@ -128,6 +129,12 @@ export async function editResult(
       if (isUniqueViolation(error)) throw duplicateBatch(['batchNumber']);
       throw error;
     }
+    await announceResultFailed(
+      tx,
+      scope.facilityId,
+      { id, runId: run.id, wasPassed: current.passed as boolean | null },
+      judgement,
+    );
     await afterRunChange(tx, actor, scope, run.id);
     return run.id;
   });

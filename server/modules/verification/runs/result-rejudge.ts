@@ -6,6 +6,7 @@ import { judge, judgementColumns } from './results.ts';
 import { locationFacts, methodAsAnalysed, type StudyOfRun } from './run-plan.ts';
 import { writeRecord } from '#server/records/write-record.ts';
 import { sampleResultType } from './result-records.ts';
+import { announceResultFailed } from './run-events.ts';
 import type { Scope } from './runs.service.ts';
 
 /*
@@ -28,6 +29,7 @@ interface StoredResult {
   raw_value: string | number;
   unit: TResultUnit;
   judgement: TJudgement;
+  passed: boolean | null;
 }
 
 /** Judges the run's sample results again; answers the ids whose stored judgement changed. */
@@ -80,6 +82,12 @@ export async function rejudgeRunResults(
         newValues: { judgement },
       },
     });
+    await announceResultFailed(
+      tx,
+      scope.facilityId,
+      { id: result.id, runId, wasPassed: result.passed },
+      judgement,
+    );
     changed.push(result.id);
   }
   return changed;

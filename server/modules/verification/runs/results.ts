@@ -23,6 +23,7 @@ import {
   type StudyOfRun,
 } from './run-plan.ts';
 import { oosRepeatProblems } from './oos-rule.ts';
+import { announceResultFailed } from './run-events.ts';
 import { createRecords } from '#server/records/write-record.ts';
 import { repeatColumns, sampleResultType } from './result-records.ts';
 import { studyOf } from './runs.read.ts';
@@ -112,6 +113,14 @@ async function insertResults(
       };
     },
   });
+  // Each failing result tells other systems (issue 33); a passing one costs no statement.
+  for (const [i, { judgement }] of judged.entries())
+    await announceResultFailed(
+      tx,
+      scope.facilityId,
+      { id: inserted[i]!.id as number, runId, wasPassed: null },
+      judgement,
+    );
   await supersedeMany(
     tx,
     'sample_results',

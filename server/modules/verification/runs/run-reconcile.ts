@@ -3,6 +3,7 @@ import type { Db, Queryable } from '#server/db/db.ts';
 import type { Actor } from '#server/db/audit-write.ts';
 import { refreshStudy } from '../study-refresh.ts';
 import { rejudgeRunResults } from './result-rejudge.ts';
+import { announceReleaseFlag } from './run-events.ts';
 import { judgeRun, studyOf, type RunRow } from './runs.read.ts';
 import { auditRun } from './runs.service.ts';
 
@@ -80,11 +81,16 @@ export async function reconcileRunJudgements(db: Db): Promise<RunJudgedAgain[]> 
         await studyOf(tx, run.facility_id, run.study_id),
         `Judgement judged again under release rules version ${RUN_RULES_VERSION}`,
       );
-      const { verdict, release } = await judgeRun(tx, run.facility_id, run);
+      const { verdict, release, study } = await judgeRun(tx, run.facility_id, run);
       await tx.query(
         `update study_runs set verdict = $2, release_flag = $3, rules_version = $4 where id = $1`,
         [id, verdict, release.flag, RUN_RULES_VERSION],
       );
+      await announceReleaseFlag(tx, run.facility_id, run, study.seq, {
+        verdict,
+        flag: release.flag,
+        reasons: release.reasons,
+      });
       const same = verdict === run.verdict && release.flag === run.release_flag;
       if (same && resultIds.length === 0) return null;
       if (!same)

@@ -23,6 +23,7 @@ import { inTransaction } from '#server/modules/change-assessments/change-assessm
 import { refreshStudy } from '../study-refresh.ts';
 import { microbialPolicyToPin } from './microbial-read.ts';
 import { settingsToPin } from './inspection-settings.ts';
+import { announceReleaseFlag } from './run-events.ts';
 import { judgeRun, runName, runRow, studyNumber, studyOf, type RunRow } from './runs.read.ts';
 
 /*
@@ -139,6 +140,11 @@ export async function recomputeRun(tx: Queryable, facilityId: number, id: number
       `update study_runs set verdict = $2, release_flag = $3, rules_version = $4 where id = $1`,
       [id, verdict, flag, RUN_RULES_VERSION],
     );
+  await announceReleaseFlag(tx, facilityId, run, study.seq, {
+    verdict,
+    flag,
+    reasons: release.reasons,
+  });
   return {
     run: { ...run, verdict, release_flag: flag },
     study,

@@ -1,7 +1,11 @@
+/*
+ * Secrets the application must read back (the SSO client secret, the directory's bind password,
+ * webhook secrets), kept encrypted with SETTINGS_SECRET_KEY.
+ */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Config } from '#server/config.ts';
+import type { Config } from '../config.ts';
 
 type KeyConfig = Pick<Config, 'SETTINGS_SECRET_KEY' | 'DATA_DIR'>;
 

@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storeLimitsSnapshot } from '#server/modules/policies/policy-approval.ts';
+import { signatureHolds, startReceiver } from '#server/test/webhook-receiver.ts';
+import { openAsAdmin, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+import { expectAccessible } from './accessibility.ts';
+import { allowRefusedRequest } from './browser-errors.ts';
+
+let app: AppUnderTest;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+beforeAll(async () => {
+  app = await startAppUnderTest({ WEBHOOK_POLL_SECONDS: '0.1' });
+  receiver = await startReceiver();
+});
+afterAll(async () => {
+  await app?.close();
+  await receiver?.close();
+});
+
+describe('webhooks in the browser', () => {
+  it('adds a hook whose secret is shown once, and its delivery log shows the signed post', async () => {
+    const page = await openAsAdmin(app, '/webhooks', 'Webhooks');
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Webhooks', exact: true })
+      .waitFor();
+    await page.getByRole('button', { name: 'Add Webhook' }).click();
+    const add = page.getByRole('dialog', { name: 'Add Webhook' });
+    // A URL that is not http(s) is refused by the server (422) and shown on its field.
+    allowRefusedRequest(422, /\/facilities\/\d+\/webhooks/);
+    await add.getByLabel('URL').fill('ftp://mes.example.com/in');
+    await add.getByLabel(/New limits were put in force/).check();
+    await add.getByRole('button', { name: 'Add Webhook' }).click();
+    await add.getByText('Enter an http:// or https:// URL').waitFor();
+    await add.getByLabel('URL').fill(receiver.url);
+    await add.getByRole('button', { name: 'Add Webhook' }).click();
+    await add.waitFor({ state: 'hidden' });
+    await page.getByText('This secret is shown only once').waitFor();
+    const secret = (await page.getByTestId('webhook-secret').innerText()).trim();
+    expect(secret).toMatch(/^whsec_/);
+    const row = page.getByRole('row').filter({ hasText: receiver.url });
+    await row.getByText('None delivered yet').waitFor();
+    await expectAccessible(page);
+
+    // Limits put in force in the first facility (the app's own write of a snapshot).
+    const [facility] = await app.server.db.query<{ id: number; plan_id: number }>(
+      'select id, plan_id from facilities order by id limit 1',
+    );
+    await app.server.db.transaction((tx) =>
+      storeLimitsSnapshot(tx, {
+        ref: {
+          planId: facility!.plan_id,
+          facilityId: facility!.id,
+          documentType: 'CleaningInspectionSettings',
+          documentId: 1,
+        },
+        versionNumber: 1,
+        content: {},
+      }),
+    );
+    await expect.poll(() => receiver.received.length, { timeout: 15_000 }).toBe(1);
+    const [got] = receiver.received;
+    expect(got!.body.event).toBe('limits.changed');
+    expect(signatureHolds(secret, got!.headers['x-carryover-signature'], got!.raw)).toBe(true);
+
+    await row.getByRole('button', { name: 'Deliveries' }).click();
+    const log = page.getByRole('dialog', { name: `Deliveries to ${receiver.url}` });
+    await log.getByText('Delivered', { exact: true }).waitFor();
+    await log.getByText(/HTTP 204/).waitFor();
+    await expectAccessible(page);
+  });
+});

@@ -1,0 +1,74 @@
+import type { Queryable } from '#server/db/db.ts';
+import { emitRecordEvent } from '#server/records/record-events.ts';
+import { runName } from './runs.read.ts';
+
+/*
+ * What runs tell other systems (issue 33), in the transaction of the change: a release flag that
+ * moved (the plant's systems hold or free the equipment on it) and a result that failed its
+ * limit (FDA OOS guidance: an out-of-specification result is investigated at once).
+ */
+
+interface RunOfEvent {
+  id: number;
+  sequence: number;
+  study_id: number;
+  release_flag: string | null;
+}
+
+export async function announceReleaseFlag(
+  tx: Queryable,
+  facilityId: number,
+  run: RunOfEvent,
+  studySeq: number,
+  next: { verdict: string; flag: string; reasons: readonly string[] },
+): Promise<void> {
+  if (next.flag === run.release_flag) return;
+  await emitRecordEvent(tx, {
+    facilityId,
+    event: 'run.releaseFlagChanged',
+    record: { type: 'run', id: run.id },
+    data: {
+      run: runName(studySeq, run.sequence),
+      studyId: run.study_id,
+      previousReleaseFlag: run.release_flag,
+      releaseFlag: next.flag,
+      verdict: next.verdict,
+      reasons: next.reasons,
+    },
+  });
+}
+
+/** A result that is now failing and was not before (entered failing, corrected or judged again). */
+export async function announceResultFailed(
+  tx: Queryable,
+  facilityId: number,
+  result: { id: number; runId: number; wasPassed: boolean | null | undefined },
+  judgement: { passed: boolean | null; percentOfLimit: number | null },
+): Promise<void> {
+  if (judgement.passed !== false || result.wasPassed === false) return;
+  const [about] = await tx.query<{
+    sequence: number;
+    study_id: number;
+    seq: number;
+    location: string | null;
+  }>(
+    `select r.sequence, r.study_id, s.seq, l.name as location
+       from sample_results x
+       join study_runs r on r.id = x.run_id
+       join studies s on s.id = r.study_id
+       left join sampling_locations l on l.id = x.sampling_location_id
+      where x.id = $1 and x.facility_id = $2`,
+    [result.id, facilityId],
+  );
+  await emitRecordEvent(tx, {
+    facilityId,
+    event: 'result.failed',
+    record: { type: 'sampleResult', id: result.id },
+    data: {
+      runId: result.runId,
+      run: about ? runName(about.seq, about.sequence) : null,
+      samplingLocation: about?.location ?? null,
+      percentOfLimit: judgement.percentOfLimit,
+    },
+  });
+}

@@ -1,0 +1,37 @@
+import type { TWebhookEvent } from '#core/schemas/webhooks.schemas.ts';
+import type { Queryable } from '../db/db.ts';
+
+/*
+ * Events for other systems (issue 33), written to the webhook outbox in the transaction of the
+ * change that causes them: the event exists exactly when the change committed, and a rollback
+ * takes both away. The delivery worker (server/modules/webhooks) posts them after the commit.
+ */
+
+export interface RecordEvent {
+  facilityId: number;
+  event: TWebhookEvent;
+  /** The record the event is about: deliveries for one record keep their order. */
+  record: { type: string; id: number };
+  /** What the receiver learns besides the record; ids and words, never a secret. */
+  data: Record<string, unknown>;
+}
+
+/**
+ * Puts the event in the outbox with one delivery per live hook of the facility that asks for
+ * it. Without such a hook nothing is written: the outbox holds only what someone will receive.
+ */
+export async function emitRecordEvent(tx: Queryable, e: RecordEvent): Promise<void> {
+  await tx.query(
+    `with hooks as (
+       select id from webhooks
+        where facility_id = $1::int and archived_at is null and $2::text = any(events)
+     ), event as (
+       insert into webhook_events (facility_id, event, record_type, record_id, payload)
+       select $1::int, $2::text, $3::text, $4::int, $5::jsonb where exists (select 1 from hooks)
+       returning id
+     )
+     insert into webhook_deliveries (webhook_id, event_id, facility_id, record_key)
+     select hooks.id, event.id, $1::int, $3::text || ':' || $4::int from hooks cross join event`,
+    [e.facilityId, e.event, e.record.type, e.record.id, JSON.stringify(e.data)],
+  );
+}
