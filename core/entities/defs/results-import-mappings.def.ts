@@ -66,4 +66,4 @@ export const resultsImportMappingsDef = {
   search: ['name', 'laboratory'],
   listColumns: ['name', 'laboratory'],
   check: mappingProblems,
-} as const satisfies EntityDef;
+} as const satisfies EntityDef<string>;
