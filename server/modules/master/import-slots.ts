@@ -27,6 +27,10 @@ export function importSlots(limit: number) {
     slot.isReleased = true;
     inUse -= 1;
   };
+  const settle = async (request: FastifyRequest): Promise<void> => {
+    const slot = slots.get(request);
+    if (slot && !slot.isStarted) release(slot);
+  };
 
   return {
     /** onRequest hook: takes a slot or refuses the request. */
@@ -43,12 +47,15 @@ export function importSlots(limit: number) {
       slots.set(request, slot);
     },
     /**
-     * onResponse and onRequestAbort hook: a request answered without importing (refused, a bad
-     * body) or an upload the client gave up on before the import began frees its slot.
+     * onSend and onRequestAbort hook: a request answered without importing (refused, a bad
+     * body) or an upload the client gave up on before the import began frees its slot. Settled
+     * as the answer is sent, not after it: a caller refused (403, 422) may send its next file
+     * at once and must find the slot free (onResponse gave it a false 429).
      */
-    async settle(request: FastifyRequest): Promise<void> {
-      const slot = slots.get(request);
-      if (slot && !slot.isStarted) release(slot);
+    settle,
+    async settleOnSend<T>(request: FastifyRequest, _reply: FastifyReply, payload: T): Promise<T> {
+      await settle(request);
+      return payload;
     },
     /** Runs the import in the request's slot (refused when the client left before it began). */
     async run<T>(request: FastifyRequest, work: () => Promise<T>): Promise<T> {

@@ -52,7 +52,7 @@ export function registerMasterRoutes({ app, db, config, permit }: AppContext): v
     path,
     {
       onRequest: imports.take,
-      onResponse: imports.settle,
+      onSend: imports.settleOnSend,
       onRequestAbort: imports.settle,
       preHandler: permit('Master', 'BulkImport'),
       schema: {

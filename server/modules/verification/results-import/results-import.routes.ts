@@ -26,12 +26,7 @@ export function registerResultsImportRoutes({ app, db, config, permit }: AppCont
     `${F}/results/import`,
     {
       onRequest: imports.take,
-      // Settled as the answer is sent, not after: a caller refused (403, 422) may send its next
-      // file at once and must find the slot free.
-      onSend: async (request, _reply, payload) => {
-        await imports.settle(request);
-        return payload;
-      },
+      onSend: imports.settleOnSend,
       onRequestAbort: imports.settle,
       preHandler: permit(RESOURCE, 'Modify'),
       schema: {
