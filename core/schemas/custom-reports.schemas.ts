@@ -61,6 +61,13 @@ export interface SourceColumn {
   options?: readonly string[];
   /** Words for options that are codes ('swab' → 'Swab'); the value is what is sent and kept. */
   optionLabels?: Readonly<Record<string, string>>;
+  /** A column worded after the query (an audit entry's record by name) cannot be filtered on. */
+  filterable?: false;
+}
+
+/** The filter operators a column takes: none for a column worded after the query. */
+export function columnOperators(column: SourceColumn): readonly FilterOperator[] {
+  return column.filterable === false ? [] : OPERATORS_BY_TYPE[column.type];
 }
 
 export interface SourceDeclaration {
@@ -193,7 +200,9 @@ export const SOURCE_DECLARATIONS: readonly SourceDeclaration[] = [
       text('userName', 'User'),
       text('domain', 'Domain'),
       text('action', 'Action'),
-      text('entityId', 'Entity id'),
+      // The record an entry is about in words ('Product ‘Aspirin’'), never its database id
+      // (issue 30); the key stays what saved reports name.
+      { key: 'entityId', label: 'Record', type: 'text', filterable: false },
       text('reason', 'Reason'),
     ],
   },
@@ -279,10 +288,15 @@ export function customReportProblems(record: Readonly<Record<string, unknown>>):
       add(`filters[${i}].column`, `${source.label} have no column '${String(filter.column)}'`);
       return;
     }
-    if (!OPERATORS_BY_TYPE[column.type].includes(filter.operator as FilterOperator)) {
+    const operators = columnOperators(column);
+    if (operators.length === 0) {
+      add(`filters[${i}].column`, `${column.label} cannot be filtered on`);
+      return;
+    }
+    if (!operators.includes(filter.operator as FilterOperator)) {
       add(
         `filters[${i}].operator`,
-        `${column.label} takes ${OPERATORS_BY_TYPE[column.type].map(filterOperatorLabel).join(', ')}`,
+        `${column.label} takes ${operators.map(filterOperatorLabel).join(', ')}`,
       );
       return;
     }
@@ -353,6 +367,6 @@ export function columnInfo(column: SourceColumn): TReportColumn {
     unit: column.unit ?? null,
     ...(column.options ? { options: [...column.options] } : {}),
     ...(column.optionLabels ? { optionLabels: { ...column.optionLabels } } : {}),
-    operators: [...OPERATORS_BY_TYPE[column.type]],
+    operators: [...columnOperators(column)],
   };
 }

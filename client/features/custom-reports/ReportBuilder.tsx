@@ -41,10 +41,9 @@ function FilterRow({
           style={{ width: 200 }}
           placeholder="Column"
           showSearch={{ optionFilterProp: 'label' }}
-          options={(source?.columns ?? []).map((c) => ({
-            value: c.key,
-            label: reportColumnHeader(c),
-          }))}
+          options={(source?.columns ?? [])
+            .filter((c) => c.operators.length > 0)
+            .map((c) => ({ value: c.key, label: reportColumnHeader(c) }))}
           onChange={() => form.setFieldValue(['filters', name, 'operator'], undefined)}
         />
       </Form.Item>

@@ -13,6 +13,8 @@ import {
 } from '#core/schemas/custom-reports.schemas.ts';
 import type { Queryable, SqlValue } from '#server/db/db.ts';
 import { getEntity } from '#server/entities/entity-store.ts';
+import { auditNames } from '#server/modules/audit/audit-names.ts';
+import { auditSubject, type AuditRowLike } from '#core/audit/audit-format.ts';
 import { computableLimitsInput } from '../limits/computable-input.ts';
 import { pairRows } from './pairs-source.ts';
 import { TABLE_SOURCES, filterCondition, type ParsedFilter } from './table-sources.ts';
@@ -99,15 +101,48 @@ export async function readReportRows(
     `select count(*)::int as total from ${source.from}${where}`,
     params,
   );
-  const select = keys.map((key, i) => `${source.expressions[key]} as c${i}`).join(', ');
+  const namesRecords = report.source.key === 'auditEntries' && keys.includes('entityId');
+  const select = [
+    ...keys.map((key, i) => `${source.expressions[key]} as c${i}`),
+    ...(namesRecords ? [AUDIT_SUBJECT_COLUMNS] : []),
+  ].join(', ');
   const n = params.length;
   const rows = await q.query<Record<string, unknown>>(
     `select ${select} from ${source.from}${where} order by ${source.order}
       limit $${n + 1} offset $${n + 2}`,
     [...params, window.limit, window.offset],
   );
-  return {
-    total: count?.total ?? 0,
-    rows: rows.map((row) => Object.fromEntries(keys.map((key, i) => [key, cell(row[`c${i}`])]))),
-  };
+  const cells = rows.map((row) =>
+    Object.fromEntries(keys.map((key, i) => [key, cell(row[`c${i}`])])),
+  );
+  if (namesRecords) await nameAuditRecords(q, facilityId, rows, cells);
+  return { total: count?.total ?? 0, rows: cells };
+}
+
+/** What an audit entry's subject is read from, beside the report's own columns. */
+const AUDIT_SUBJECT_COLUMNS = `a.domain as subject_domain, a.entity_id as subject_id,
+  a.old_values as subject_old, a.new_values as subject_new`;
+
+/**
+ * An audit entry's record by its name ('Product ‘Aspirin’'), as the audit trail screen says it,
+ * never the database id the row keeps (issue 30).
+ */
+async function nameAuditRecords(
+  q: Queryable,
+  facilityId: number,
+  rows: readonly Record<string, unknown>[],
+  cells: Record<string, TCell>[],
+): Promise<void> {
+  const subjects: AuditRowLike[] = rows.map((row) => ({
+    domain: String(row.subject_domain),
+    entityId: row.subject_id === null ? null : String(row.subject_id),
+    oldValues: (row.subject_old ?? null) as Record<string, unknown> | null,
+    newValues: (row.subject_new ?? null) as Record<string, unknown> | null,
+  }));
+  const [facility] = await q.query<{ plan_id: number }>(
+    'select plan_id from facilities where id = $1',
+    [facilityId],
+  );
+  const names = facility ? await auditNames(q, facility.plan_id, subjects) : {};
+  subjects.forEach((subject, i) => (cells[i]!.entityId = auditSubject(subject, names)));
 }

@@ -392,6 +392,30 @@ describe('GET {id}/report-data/data', () => {
     expect(none.status).toBe(200);
     expect(none.body).toMatchObject({ data: [], total: 0, pageNumber: 1, perPage: 10 });
   });
+  it('names the record an audit entry is about, never its id, and refuses a filter on it', async () => {
+    const named = await saveReport({
+      name: 'Report records',
+      source: 'auditEntries',
+      columns: [{ key: 'domain' }, { key: 'entityId' }],
+      filters: [{ column: 'domain', operator: 'EqualTo', value: 'CustomReport' }],
+    });
+    const res = await t.call('GET', `${t.F}/${named}/report-data/data?perPage=100`);
+    expect(res.status).toBe(200);
+    expect(res.body.columns[1]).toMatchObject({ key: 'entityId', label: 'Record', operators: [] });
+    const records = (res.body.data as { entityId: string }[]).map((r) => r.entityId);
+    expect(records).toContain('Custom report ‘Report records’');
+    for (const record of records) expect(record).not.toMatch(/\d+$/);
+    const refused = await t.call('POST', `${t.F}/report-data`, {
+      name: 'By record',
+      source: 'auditEntries',
+      columns: [{ key: 'entityId' }],
+      filters: [{ column: 'entityId', operator: 'EqualTo', value: '12' }],
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors).toEqual([
+      { property: 'filters[0].column', constraints: { custom: 'Record cannot be filtered on' } },
+    ]);
+  });
 });
 
 describe('GET {id}/report-data/download', () => {
