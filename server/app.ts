@@ -132,6 +132,7 @@ export async function buildApp({
     },
   });
   app.decorateRequest('session', null);
+  app.decorateRequest('refusedToken', null);
   requireDeclaredGuards(app);
   // Once shutdown starts, answers to in-flight requests close their connections, so that no
   // idle keep-alive socket holds the process open after the last answer.

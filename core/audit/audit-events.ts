@@ -50,6 +50,8 @@ export interface ApiCallValues {
   method: string;
   route: string;
   status: number;
+  /** Why a known token was refused: 'revoked', 'expired', 'account archived or blocked'… */
+  refused?: string;
 }
 
 /** What a refused signature records: the record it was for, and why it was refused. */

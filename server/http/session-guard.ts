@@ -13,7 +13,12 @@ import type { Config } from '../config.ts';
 import type { AccessCache } from './access-cache.ts';
 import { hashToken } from '../util/secrets.ts';
 import { asGuard } from './route-guard.ts';
-import { bearerTokenOf, resolveApiToken } from '../sessions/api-token-lookup.ts';
+import {
+  RefusedApiToken,
+  bearerTokenOf,
+  resolveApiToken,
+  type RefusedTokenAccount,
+} from '../sessions/api-token-lookup.ts';
 
 export const SESSION_COOKIE = 'connect.sid';
 /** Sent 'true' by the client on polls no user asked for; they leave the idle clock alone. */
@@ -22,6 +27,8 @@ export const BACKGROUND_HEADER = 'x-background-refresh';
 declare module 'fastify' {
   interface FastifyRequest {
     session: ResolvedSession | null;
+    /** A service account whose token this request was refused with (audited when it ends). */
+    refusedToken: RefusedTokenAccount | null;
   }
 }
 
@@ -104,7 +111,12 @@ export function sessionGuard(db: Db, limits: SessionLimits, access?: AccessCache
     // Another system calls with a service account's API token (issue 33).
     const bearer = bearerTokenOf(request.headers.authorization);
     if (bearer !== undefined) {
-      request.session = await resolveApiToken(db, bearer, request.ip ?? null);
+      try {
+        request.session = await resolveApiToken(db, bearer, request.ip ?? null);
+      } catch (error) {
+        if (error instanceof RefusedApiToken) request.refusedToken = error.account;
+        throw error;
+      }
       return;
     }
     const token = tokenOf(request);

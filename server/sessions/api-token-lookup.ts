@@ -9,9 +9,33 @@ interface TokenLookupRow extends SessionUserRow {
   owner_id: number;
   owner_name: string;
   usable: boolean;
+  why: string;
   touch: boolean;
   grants: GrantRow[];
 }
+
+/** A service account whose token was refused, for the audit row of the refused call. */
+export interface RefusedTokenAccount {
+  userId: number;
+  planId: number;
+  name: string;
+  ownerName: string;
+  tokenId: number;
+  /** Why: 'revoked', 'expired', 'account archived or blocked', 'owner archived or blocked'. */
+  why: string;
+}
+
+/**
+ * The 401 of a token that belongs to an account but cannot be used. It carries the account so
+ * that the refused call is audited under it (issue 33: every call is audited under the account).
+ */
+export class RefusedApiToken extends AppError {
+  constructor(readonly account: RefusedTokenAccount) {
+    super('SessionExpired', REFUSED_TOKEN);
+  }
+}
+
+const REFUSED_TOKEN = 'The API token is unknown, expired or revoked';
 
 /** Last use is written at most this often per token: a minute's precision is enough to show. */
 export const TOKEN_TOUCH_SECONDS = 30;
@@ -42,6 +66,10 @@ export async function resolveApiToken(
     `select t.id as token_id, o.id as owner_id, o.first_name || ' ' || o.last_name as owner_name,
             (t.revoked_at is null and t.expires_at > now() and not u.is_blocked
               and u.archived_at is null and not o.is_blocked and o.archived_at is null) as usable,
+            case when t.revoked_at is not null then 'revoked'
+                 when t.expires_at <= now() then 'expired'
+                 when u.is_blocked or u.archived_at is not null then 'account archived or blocked'
+                 else 'owner archived or blocked' end as why,
             (t.last_used_at is null
               or t.last_used_at < now() - make_interval(secs => $2)) as touch,
             ${GRANTS_OF_USER},
@@ -52,15 +80,24 @@ export async function resolveApiToken(
       where t.token_hash = $1`,
     [hashToken(token), TOKEN_TOUCH_SECONDS],
   );
-  if (!row?.usable)
-    throw new AppError('SessionExpired', 'The API token is unknown, expired or revoked');
+  // An unknown token names nobody; a known one that cannot be used is refused under its account.
+  if (!row) throw new AppError('SessionExpired', REFUSED_TOKEN);
+  if (!row.usable)
+    throw new RefusedApiToken({
+      userId: row.id,
+      planId: row.plan_id,
+      name: row.first_name,
+      ownerName: row.owner_name,
+      tokenId: row.token_id,
+      why: row.why,
+    });
   if (row.touch) {
     await db.query('update api_tokens set last_used_at = now(), last_used_ip = $2 where id = $1', [
       row.token_id,
       ip,
     ]);
   }
-  const { grants, token_id, owner_id, owner_name, usable: _u, touch: _t, ...user } = row;
+  const { grants, token_id, owner_id, owner_name, usable: _u, why: _w, touch: _t, ...user } = row;
   return {
     sessionId: -token_id,
     user,

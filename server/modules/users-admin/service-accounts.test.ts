@@ -159,6 +159,11 @@ describe('service accounts and API tokens', () => {
     const expired = await read();
     expect(expired.status).toBe(401);
     expect(expired.body.errName).toBe('SessionExpired');
+    // The refused call is the account's event too, with why it was refused (written as the
+    // answer ends, so it is waited for).
+    await expect
+      .poll(() => kit.lastAudit('ServiceAccount', 'Call'))
+      .toMatchObject({ user_id: acc.id, new_values: { status: 401, refused: 'expired' } });
     const listed = await kit.call('GET', `/api/v2/service-accounts/${acc.id}/tokens`);
     expect(listed.body[0].state).toBe('expired');
 
@@ -173,6 +178,12 @@ describe('service accounts and API tokens', () => {
     expect(revoked.status, JSON.stringify(revoked.body)).toBe(200);
     expect(revoked.body).toMatchObject({ state: 'revoked', revokeReason: 'Bridge retired' });
     expect((await asToken(second, 'GET', `${kit.F}/sop`)).status).toBe(401);
+    await expect
+      .poll(() => kit.lastAudit('ServiceAccount', 'Call'))
+      .toMatchObject({
+        user_id: acc.id,
+        new_values: { tokenId, method: 'GET', status: 401, refused: 'revoked' },
+      });
     expect(await kit.lastAudit('ServiceAccount', 'TokenRevoked')).toMatchObject({
       user_id: kit.admin.id,
       reason: 'Bridge retired',
