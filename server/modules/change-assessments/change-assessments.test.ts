@@ -257,9 +257,28 @@ describe('a change assessment', () => {
     expect(locked.status).toBe(409);
     expect(locked.body.errName).toBe('TransactionLocked');
 
+    // The plant's systems hear of the approval (issue 33): an event in the outbox, written in
+    // the approval's transaction, for the facility's hook that asked for it.
+    const hook = await call('POST', '/webhooks', {
+      url: 'http://127.0.0.1:9/mes',
+      events: ['changeAssessment.approved'],
+    });
+    expect(hook.status, JSON.stringify(hook.body)).toBe(200);
     const approved = await approve(ca.id);
     expect(approved.status, JSON.stringify(approved.body)).toBe(200);
     expect(approved.body.signature.limitsSnapshotId).toEqual(expect.any(Number));
+    const events = await t.server.db.query<{ payload: Body }>(
+      `select e.payload from webhook_events e
+         join webhook_deliveries d on d.event_id = e.id and d.webhook_id = $2
+        where e.event = 'changeAssessment.approved' and e.record_id = $1`,
+      [ca.id, hook.body.result.id],
+    );
+    expect(events.map((e) => e.payload)).toEqual([
+      expect.objectContaining({
+        number: ca.number,
+        limitsSnapshotId: approved.body.signature.limitsSnapshotId,
+      }),
+    ]);
     ca = (await call('GET', `${CA}/${ca.id}`)).body.changeAssessment;
     expect(ca).toMatchObject({
       status: 'Approved',
