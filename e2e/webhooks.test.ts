@@ -66,6 +66,8 @@ describe('webhooks in the browser', () => {
     const log = page.getByRole('dialog', { name: `Deliveries to ${receiver.url}` });
     await log.getByText('Delivered', { exact: true }).waitFor();
     await log.getByText(/HTTP 204/).waitFor();
+    // The record in words, as the audit trail names it (issue 30).
+    await log.getByText('Facility ‘Oral Solid Dosage Plant’').waitFor();
     await expectAccessible(page);
   });
 });

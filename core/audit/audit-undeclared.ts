@@ -22,6 +22,8 @@ export const UNDECLARED_SUBJECTS: Readonly<
   ChangeAssessment: { key: 'changeAssessments', label: 'Change assessment' },
   CleaningAssessment: { key: 'cleaningAssessments', label: 'Cleaning assessment' },
   Study: { key: 'studies', label: 'Study' },
+  Run: { key: 'runs', label: 'Run' },
+  SampleResult: { key: 'sampleResults', label: 'Sample' },
   Deviation: { key: 'deviations', label: 'Deviation' },
   DefaultUnit: {
     key: 'defaultUnits',

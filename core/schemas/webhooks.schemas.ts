@@ -132,6 +132,8 @@ export const ZWebhookDelivery = z.object({
   eventId: z.number().int(),
   event: z.enum(WEBHOOK_EVENTS),
   record: z.object({ type: z.string(), id: z.number().int() }),
+  /** The record in words, as the audit trail names it ('Run ‘ST-0001 run 2’'). */
+  subject: z.string(),
   occurredAt: z.string(),
   state: z.enum(DELIVERY_STATES),
   attempts: z.array(ZWebhookAttempt),

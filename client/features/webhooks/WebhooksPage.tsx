@@ -156,7 +156,7 @@ function DeliveriesModal({ hook, onClose }: { hook: TWebhook; onClose: () => voi
   const log = useDeliveries(scope, hook.id, paging);
   const columns: TableColumnsType<TWebhookDelivery> = [
     { title: 'Event', key: 'event', render: (_, d) => WEBHOOK_EVENT_LABELS[d.event] },
-    { title: 'Record', key: 'record', render: (_, d) => `${d.record.type} ${d.record.id}` },
+    { title: 'Record', key: 'record', render: (_, d) => d.subject },
     { title: 'Happened', key: 'at', render: (_, d) => dates.formatDateTime(d.occurredAt) },
     {
       title: 'State',

@@ -17,6 +17,7 @@ const t = useFacilityTestServer({ WEBHOOK_POLL_SECONDS: '0.05', WEBHOOK_RETRY_SE
 const kit = runKit(t);
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let f: RunFacility;
+let hookId: number;
 
 beforeAll(async () => {
   receiver = await startReceiver();
@@ -25,6 +26,7 @@ beforeAll(async () => {
     events: ['run.releaseFlagChanged', 'result.failed', 'limits.changed', 'equipment.released'],
   });
   expect(made.status, JSON.stringify(made.body)).toBe(200);
+  hookId = made.body.result.id as number;
   f = await kit.build();
 });
 afterAll(async () => {
@@ -127,5 +129,15 @@ describe('events of verification', () => {
       data: { equipment: 'Granulator W1', entryId: released.body.entry.id, releasedAtRisk: false },
     });
     expect(event!.data.signatureId).toEqual(expect.any(Number));
+  });
+
+  it('names the record of each delivery in the log in words, never by type and id', async () => {
+    const log = await t.call('GET', `${t.F}/webhooks/${hookId}/deliveries?pageLimit=100`);
+    expect(log.status, JSON.stringify(log.body)).toBe(200);
+    const subjects = new Set((log.body.data as { subject: string }[]).map((d) => d.subject));
+    expect(subjects).toContain('Equipment ‘Granulator W1’');
+    expect([...subjects].some((s) => /^Run ‘ST-\d{4} run \d+’$/.test(s))).toBe(true);
+    expect([...subjects].some((s) => /^Facility ‘.+’$/.test(s))).toBe(true);
+    for (const subject of subjects) expect(subject).not.toMatch(/\d+$/);
   });
 });

@@ -169,7 +169,6 @@ export function registerWebhookRoutes({ app, db, config, permit }: AppContext): 
         response: { 200: ZWebhookDeliveryPage },
       },
     },
-    async (request) =>
-      listDeliveries(db, request.params.facility, request.params.id, request.query),
+    async (request) => listDeliveries(db, scopeOf(request), request.params.id, request.query),
   );
 }

@@ -1,3 +1,4 @@
+import { auditSubject, type AuditRowLike } from '#core/audit/audit-format.ts';
 import { AppError } from '#core/errors/errors.ts';
 import type { TListQuery } from '#core/schemas/common.schemas.ts';
 import type {
@@ -21,6 +22,7 @@ import {
   type RecordScope,
   type RecordType,
 } from '#server/records/write-record.ts';
+import { auditNames } from '#server/modules/audit/audit-names.ts';
 import { randomToken } from '#server/util/secrets.ts';
 import { encryptSetting } from '#server/util/setting-secrets.ts';
 
@@ -236,8 +238,36 @@ interface DeliveryRow {
   }[];
 }
 
+/** The audit domains of the events' record types; any other type is a controlled record's. */
+const RECORD_DOMAINS: Readonly<Record<string, string>> = {
+  run: 'Run',
+  sampleResult: 'SampleResult',
+  equipment: 'Equipment',
+  facilityLimits: 'Facility',
+  ChangeAssessment: 'ChangeAssessment',
+};
+
+/** An event's record as an audit row names it, so the log says it in words (issue 30). */
+function recordAsAuditRow(type: string, id: number): AuditRowLike {
+  const domain = RECORD_DOMAINS[type];
+  return domain
+    ? { domain, entityId: String(id), oldValues: null, newValues: null }
+    : {
+        domain: 'ElectronicSignature',
+        entityId: null,
+        oldValues: null,
+        newValues: { documentType: type, documentId: id },
+      };
+}
+
 /** The delivery log of a hook: newest first, each with every try. */
-export async function listDeliveries(db: Db, facilityId: number, id: number, query: TListQuery) {
+export async function listDeliveries(
+  db: Db,
+  scope: { planId: number; facilityId: number },
+  id: number,
+  query: TListQuery,
+) {
+  const { facilityId } = scope;
   await getWebhook(db, facilityId, id);
   const { limit, offset } = pageWindow(query);
   const [rows, [count]] = await Promise.all([
@@ -258,11 +288,14 @@ export async function listDeliveries(db: Db, facilityId: number, id: number, que
       [id, facilityId],
     ),
   ]);
-  const data: TWebhookDelivery[] = rows.map((r) => ({
+  const records = rows.map((r) => recordAsAuditRow(r.record_type, r.record_id));
+  const names = await auditNames(db, scope.planId, records);
+  const data: TWebhookDelivery[] = rows.map((r, i) => ({
     id: Number(r.id),
     eventId: Number(r.event_id),
     event: r.event,
     record: { type: r.record_type, id: r.record_id },
+    subject: auditSubject(records[i]!, names),
     occurredAt: iso(r.occurred_at),
     state: r.state,
     attempts: r.attempts.map((a) => ({ ...a, at: iso(a.at) })),
