@@ -98,8 +98,10 @@ function earliestBackfilled(table: string, owned: string, asOfParam: number, one
                               and e.facility_id is not distinct from v.facility_id
                               and e.recorded_at <= ${asOf})) early
         cross join lateral jsonb_populate_record(null::${table}, early.row_data) kept
-       where kept.created_at <= ${asOf}
-         and early.recorded_at = kept.updated_at`;
+       -- Read from the kept row's JSON, not its columns: a table without created_at and
+       -- updated_at (a qualification task's) has no version known as backfilled, and no row here.
+       where (early.row_data->>'created_at')::timestamptz <= ${asOf}
+         and early.recorded_at = (early.row_data->>'updated_at')::timestamptz`;
 }
 
 /**
