@@ -441,11 +441,13 @@ describe('results import', () => {
       [run.id],
     );
     expect(entered!.created_by).toBe(bridge.accountId);
-    const calls = await t.server.db.query<{ action: string }>(
-      `select action from audit_log where domain = 'ServiceAccount' and action = 'Call' and user_id = $1`,
-      [bridge.accountId],
-    );
-    expect(calls.length).toBeGreaterThan(0);
+    // The call's row is written as its answer ends (server/http/service-account-calls.ts).
+    const calls = () =>
+      t.server.db.query<{ action: string }>(
+        `select action from audit_log where domain = 'ServiceAccount' and action = 'Call' and user_id = $1`,
+        [bridge.accountId],
+      );
+    await expect.poll(async () => (await calls()).length).toBeGreaterThan(0);
   });
 
   it('is described in the OpenAPI document with the mappings', async () => {
