@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AppUnderTest } from './app-under-test.ts';
 import {
+  changeArrivingLive,
   browserToken,
   confirmWithReason,
   facilityApi,
@@ -117,12 +118,15 @@ describe('production-equipment matrix', () => {
     await tick('Equipment', `PC Sieve ${run}`).check();
     await page.getByTestId('draft-area').getByText('10,050 cm²').waitFor();
 
-    // Someone else maps the production meanwhile.
-    await api('POST', `/productions/${line}/map`, {
-      productIds: [syrup],
-      version: 1,
-      reason: 'Other engineer',
-    });
+    // Someone else maps the production meanwhile, and the page reads the map again live: the
+    // save must still be refused, never sent with the version that arrived under the ticks.
+    await changeArrivingLive(page, `/productions/${line}/map`, () =>
+      api('POST', `/productions/${line}/map`, {
+        productIds: [syrup],
+        version: 1,
+        reason: 'Other engineer',
+      }),
+    );
     const before = await api('GET', `/productions/${line}/map`);
     expect(before.version).toBe(2);
 

@@ -55,13 +55,13 @@ export function EquipmentGroupMappingPage() {
   const freeRows = (noGroup.data?.data ?? []).map(toRow);
 
   function toggle(id: number, isTicked: boolean) {
-    if (groupId === undefined) return;
-    setDraft({ groupId, equipment: toggleTick(saved, changes, id, isTicked) });
+    if (groupId === undefined || !map.data) return;
+    setDraft({ groupId, equipment: toggleTick(saved, changes, id, isTicked) }, map.data.version);
   }
 
   async function submit(reason: string): Promise<void> {
     if (!current || !map.data) return;
-    const { version } = map.data;
+    const version = screen.versionOf(map.data.version);
     const { equipmentIds } = current;
     await screen.run(() =>
       save.mutateAsync({ id: current.groupId, equipmentIds, version, reason }),
@@ -86,7 +86,7 @@ export function EquipmentGroupMappingPage() {
         saveText="Save group"
         isChanged={isChanged}
         canSet={canSet}
-        onReload={() => void Promise.all([map.refetch(), members.refetch()])}
+        onReload={() => void screen.reload(() => Promise.all([map.refetch(), members.refetch()]))}
         loadError={map.error}
       />
       {groupId === undefined ? (

@@ -9,6 +9,7 @@ interface MappingToolbarProps {
     problem: SaveProblem;
     setDraft: (draft: null) => void;
     setAsking: (isAsking: boolean) => void;
+    isReloading: boolean;
   };
   /** The picker: its accessible name, placeholder and the records to choose from. */
   label: string;
@@ -47,7 +48,7 @@ export function MappingToolbar(props: MappingToolbarProps) {
         />
         <Button
           type="primary"
-          disabled={!isChanged || !props.canSet}
+          disabled={!isChanged || !props.canSet || screen.isReloading}
           onClick={() => screen.setAsking(true)}
         >
           {props.saveText}

@@ -110,12 +110,15 @@ export function ProductionEquipmentMatrixPage() {
   function toggle(list: 'equipment' | 'products', id: number, isTicked: boolean) {
     if (!map.data || productionId === undefined) return;
     const saved = list === 'equipment' ? map.data.equipmentIds : map.data.productIds;
-    setDraft({ ...changes, productionId, [list]: toggleTick(saved, changes[list], id, isTicked) });
+    setDraft(
+      { ...changes, productionId, [list]: toggleTick(saved, changes[list], id, isTicked) },
+      map.data.version,
+    );
   }
 
   async function submit(reason: string): Promise<void> {
     if (!current || !map.data) return;
-    const { version } = map.data;
+    const version = screen.versionOf(map.data.version);
     const { equipmentIds, productIds } = current;
     await screen.run(() =>
       save.mutateAsync({ id: current.productionId, equipmentIds, productIds, version, reason }),
@@ -141,7 +144,7 @@ export function ProductionEquipmentMatrixPage() {
         saveText="Save mapping"
         isChanged={isChanged}
         canSet={canSet}
-        onReload={() => void Promise.all([map.refetch(), area.refetch()])}
+        onReload={() => void screen.reload(() => Promise.all([map.refetch(), area.refetch()]))}
         loadError={map.error}
       />
       {productionId === undefined ? (

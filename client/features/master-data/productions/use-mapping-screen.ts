@@ -13,9 +13,36 @@ export type SaveProblem = { title: string; message: string } | null;
 export function useMappingScreen<D>(param: string, successText: string) {
   const [params, setParams] = useSearchParams();
   const id = Number(params.get(param)) || undefined;
-  const [draft, setDraft] = useState<D | null>(null);
+  const [draft, setTicks] = useState<D | null>(null);
   const [problem, setProblem] = useState<SaveProblem>(null);
   const [isAsking, setAsking] = useState(false);
+  // The version the ticks were made from, held from the first tick: live updates refetch the
+  // saved map meanwhile, and sending the newer version would save over another user's change
+  // unseen (21 CFR 11.10(e)); the save is refused instead and the user reloads.
+  const [base, setBase] = useState<number | null>(null);
+  const [isReloading, setReloading] = useState(false);
+
+  function setDraft(next: D | null, savedVersion?: number): void {
+    if (next === null) setBase(null);
+    else if (savedVersion !== undefined) setBase((held) => held ?? savedVersion);
+    setTicks(next);
+  }
+
+  /** The version a save sends: the one the ticks began from, else the saved map's. */
+  function versionOf(savedVersion: number): number {
+    return base ?? savedVersion;
+  }
+
+  /** Reloads the saved map after a conflict; the ticks then apply to the version reloaded. */
+  async function reload(refetch: () => Promise<unknown>): Promise<void> {
+    setReloading(true);
+    try {
+      await refetch();
+      setBase(null);
+    } finally {
+      setReloading(false);
+    }
+  }
 
   function pick(next: number): void {
     setProblem(null);
@@ -40,5 +67,17 @@ export function useMappingScreen<D>(param: string, successText: string) {
     }
   }
 
-  return { id, draft, setDraft, pick, problem, isAsking, setAsking, run };
+  return {
+    id,
+    draft,
+    setDraft,
+    versionOf,
+    reload,
+    isReloading,
+    pick,
+    problem,
+    isAsking,
+    setAsking,
+    run,
+  };
 }
