@@ -17,6 +17,23 @@ export interface RecordEvent {
 }
 
 /**
+ * Whether a live hook of the facility asks for the event: an event whose data costs a read is
+ * looked up only then (most facilities have no hooks; a failing result is on the entry path).
+ */
+export async function isEventAskedFor(
+  tx: Queryable,
+  facilityId: number,
+  event: TWebhookEvent,
+): Promise<boolean> {
+  const rows = await tx.query(
+    `select 1 from webhooks
+      where facility_id = $1 and archived_at is null and $2::text = any(events) limit 1`,
+    [facilityId, event],
+  );
+  return rows.length > 0;
+}
+
+/**
  * Puts the event in the outbox with one delivery per live hook of the facility that asks for
  * it. Without such a hook nothing is written: the outbox holds only what someone will receive.
  */

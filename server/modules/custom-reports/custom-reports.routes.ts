@@ -32,6 +32,11 @@ const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
 export const MAX_DOWNLOAD_ROWS = 100_000;
 const ZReportParams = ZFacilityParams.extend({ id: ZId });
 
+const scopeOfReport = (params: { plan: number; facility: number }) => ({
+  planId: params.plan,
+  facilityId: params.facility,
+});
+
 function sourceInfo(source: SourceDeclaration, permissions: PermissionMap): TReportSourceInfo {
   return {
     key: source.key,
@@ -125,7 +130,7 @@ export function registerCustomReportRoutes({ app, db, permit, permitNamed }: App
     async (request) => {
       const report = await resolveReport(db, request.params.facility, request.params.id);
       const { pageNumber, perPage } = request.query;
-      const { total, rows } = await readReportRows(db, request.params.facility, report, {
+      const { total, rows } = await readReportRows(db, scopeOfReport(request.params), report, {
         offset: (pageNumber - 1) * perPage,
         limit: perPage,
       });
@@ -147,7 +152,7 @@ export function registerCustomReportRoutes({ app, db, permit, permitNamed }: App
     },
     async (request, reply) => {
       const report = await resolveReport(db, request.params.facility, request.params.id);
-      const { total, rows } = await readReportRows(db, request.params.facility, report, {
+      const { total, rows } = await readReportRows(db, scopeOfReport(request.params), report, {
         offset: 0,
         limit: MAX_DOWNLOAD_ROWS,
       });

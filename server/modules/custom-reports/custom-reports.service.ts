@@ -85,10 +85,11 @@ const cell = (value: unknown): TCell =>
 /** The report's rows from `offset` (at most `limit`) and how many match in all. */
 export async function readReportRows(
   q: Queryable,
-  facilityId: number,
+  scope: { planId: number; facilityId: number },
   report: ResolvedReport,
   window: { offset: number; limit: number },
 ): Promise<ReportRows> {
+  const { facilityId } = scope;
   const keys = report.columns.map((c) => c.key);
   if (report.source.key === 'pairs') {
     const { input } = await computableLimitsInput(q, facilityId);
@@ -115,7 +116,7 @@ export async function readReportRows(
   const cells = rows.map((row) =>
     Object.fromEntries(keys.map((key, i) => [key, cell(row[`c${i}`])])),
   );
-  if (namesRecords) await nameAuditRecords(q, facilityId, rows, cells);
+  if (namesRecords) await nameAuditRecords(q, scope.planId, rows, cells);
   return { total: count?.total ?? 0, rows: cells };
 }
 
@@ -129,7 +130,7 @@ const AUDIT_SUBJECT_COLUMNS = `a.domain as subject_domain, a.entity_id as subjec
  */
 async function nameAuditRecords(
   q: Queryable,
-  facilityId: number,
+  planId: number,
   rows: readonly Record<string, unknown>[],
   cells: Record<string, TCell>[],
 ): Promise<void> {
@@ -139,10 +140,6 @@ async function nameAuditRecords(
     oldValues: (row.subject_old ?? null) as Record<string, unknown> | null,
     newValues: (row.subject_new ?? null) as Record<string, unknown> | null,
   }));
-  const [facility] = await q.query<{ plan_id: number }>(
-    'select plan_id from facilities where id = $1',
-    [facilityId],
-  );
-  const names = facility ? await auditNames(q, facility.plan_id, subjects) : {};
+  const names = await auditNames(q, planId, subjects);
   subjects.forEach((subject, i) => (cells[i]!.entityId = auditSubject(subject, names)));
 }

@@ -1,5 +1,5 @@
 import type { Queryable } from '#server/db/db.ts';
-import { emitRecordEvent } from '#server/records/record-events.ts';
+import { emitRecordEvent, isEventAskedFor } from '#server/records/record-events.ts';
 import { runName } from './runs.read.ts';
 
 /*
@@ -46,6 +46,7 @@ export async function announceResultFailed(
   judgement: { passed: boolean | null; percentOfLimit: number | null },
 ): Promise<void> {
   if (judgement.passed !== false || result.wasPassed === false) return;
+  if (!(await isEventAskedFor(tx, facilityId, 'result.failed'))) return;
   const [about] = await tx.query<{
     sequence: number;
     study_id: number;
