@@ -1,18 +1,12 @@
-import { Alert, Button, Card, Progress, Space, Statistic, Table, Typography, Upload } from 'antd';
+import { Alert, Button, Card, Progress, Space, Statistic, Typography, Upload } from 'antd';
 import { useEffect, useState } from 'react';
 import { isApiError } from '#client/api/api-error.ts';
 import type { ImportReport } from './master-workbook-api.ts';
+import { ImportProblemsTable } from '#client/shared/master-data/ImportProblemsTable.tsx';
 import { problemsOf } from '#client/shared/master-data/workbook-problems.ts';
 import type { WorkbookProblem } from '#client/shared/master-data/workbook-problems.ts';
 import { useExportWorkbook, useImportWorkbook } from './use-master-workbook.ts';
 import { usePermissions } from '#client/shared/permissions.ts';
-
-const PROBLEM_COLUMNS = [
-  { title: 'Sheet', dataIndex: 'sheet', key: 'sheet', width: 180 },
-  { title: 'Row', dataIndex: 'row', key: 'row', width: 80 },
-  { title: 'Column', dataIndex: 'column', key: 'column', width: 200 },
-  { title: 'Message', dataIndex: 'message', key: 'message' },
-];
 
 /** Seconds since `running` turned true: an import of a large workbook takes a while. */
 function useElapsed(running: boolean): number {
@@ -137,15 +131,7 @@ function ImportRefused({ fileName, error }: { fileName: string | null; error: Er
         }
         style={{ marginBottom: 16 }}
       />
-      {problems.length > 0 ? (
-        <Table<WorkbookProblem & { key: number }>
-          size="small"
-          aria-label="Problems"
-          columns={PROBLEM_COLUMNS}
-          dataSource={problems.map((problem, key) => ({ ...problem, key }))}
-          pagination={problems.length > 50 ? { pageSize: 50, showSizeChanger: false } : false}
-        />
-      ) : null}
+      {problems.length > 0 ? <ImportProblemsTable problems={problems} /> : null}
     </div>
   );
 }

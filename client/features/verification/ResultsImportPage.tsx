@@ -13,13 +13,11 @@ import {
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { resultsImportMappingsDef as def } from '#core/entities/defs/results-import-mappings.def.ts';
-import {
-  ZImportProblem,
-  type TImportProblem,
-  type TImportRow,
-} from '#core/schemas/results-import.schemas.ts';
+import type { TImportRow } from '#core/schemas/results-import.schemas.ts';
 import { isApiError } from '#client/api/api-error.ts';
 import { EntityFormDrawer } from '#client/shared/master-data/EntityFormDrawer.tsx';
+import { ImportProblemsTable } from '#client/shared/master-data/ImportProblemsTable.tsx';
+import { problemsOf } from '#client/shared/master-data/workbook-problems.ts';
 import type { EntityRecord } from '#client/shared/master-data/entity-api.ts';
 import { useArchiveEntity, useEntityList } from '#client/shared/master-data/entity-queries.ts';
 import { usePermissions } from '#client/shared/permissions.ts';
@@ -64,24 +62,6 @@ const ROW_COLUMNS = [
     ),
   },
 ];
-
-const PROBLEM_COLUMNS = [
-  { title: 'Row', dataIndex: 'row', key: 'row', width: 70 },
-  { title: 'Column', dataIndex: 'column', key: 'column', width: 180 },
-  { title: 'Problem', dataIndex: 'message', key: 'message' },
-];
-
-function ProblemsTable({ problems }: { problems: TImportProblem[] }) {
-  return (
-    <Table<TImportProblem & { key: number }>
-      size="small"
-      aria-label="Problems"
-      columns={PROBLEM_COLUMNS}
-      dataSource={problems.map((p, key) => ({ ...p, key }))}
-      pagination={problems.length > 50 ? { pageSize: 50, showSizeChanger: false } : false}
-    />
-  );
-}
 
 /** The laboratory's mapping: chosen, created, edited or archived (versioned and audited). */
 function MappingPicker({
@@ -172,12 +152,7 @@ export function ResultsImportPage() {
   };
   const answer = preview.data;
   const refusedProblems =
-    commit.isError && isApiError(commit.error)
-      ? (commit.error.otherErrors ?? []).flatMap((p) => {
-          const problem = ZImportProblem.safeParse(p);
-          return problem.success ? [problem.data] : [];
-        })
-      : [];
+    commit.isError && isApiError(commit.error) ? problemsOf(commit.error.otherErrors) : [];
 
   return (
     <Card>
@@ -241,7 +216,7 @@ export function ResultsImportPage() {
                   title={`${file.name} has ${answer.problems.length} problem${answer.problems.length === 1 ? '' : 's'}: correct the file and choose it again`}
                   style={{ marginBottom: 8 }}
                 />
-                <ProblemsTable problems={answer.problems} />
+                <ImportProblemsTable problems={answer.problems} />
               </>
             ) : null}
             <Table<TImportRow>
@@ -281,7 +256,9 @@ export function ResultsImportPage() {
                   description={commit.error.message}
                   style={{ marginTop: 16 }}
                 />
-                {refusedProblems.length > 0 ? <ProblemsTable problems={refusedProblems} /> : null}
+                {refusedProblems.length > 0 ? (
+                  <ImportProblemsTable problems={refusedProblems} />
+                ) : null}
               </>
             ) : null}
           </div>
