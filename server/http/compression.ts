@@ -35,7 +35,7 @@ export async function registerCompression(app: FastifyInstance): Promise<void> {
   await app.register(fastifyCompress, {
     threshold: COMPRESS_THRESHOLD,
     encodings: ['br', 'gzip'],
-    brotliOptions: { params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } },
+    brotliOptions: brotliAtOnce,
     // Uploads arrive as they are; nothing here inflates request bodies.
     globalDecompression: false,
   });
