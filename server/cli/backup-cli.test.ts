@@ -9,6 +9,7 @@ import { loadMigrations, migrate } from '#server/db/migrate.ts';
 import { openDatabase } from '#server/db/open.ts';
 import { seedFirstStart } from '#server/db/seed.ts';
 import { openPostgres } from '#server/db/postgres-db.ts';
+import { initializeDataDir } from '../test/empty-pglite.ts';
 import { processEnvWithoutDatabase, startServerProcess } from '../test/server-process.ts';
 import { createEmptyServerDatabase } from '../test/empty-server-db.ts';
 import { projectRoot } from '../util/project-root.ts';
@@ -37,6 +38,7 @@ describe('npm run backup, restore and migrate-to-server', () => {
     // A data folder of the build before this one's last migration, holding its first start.
     const source = tempDir('live');
     const last = loadMigrations().at(-1)!.name;
+    await initializeDataDir(source);
     const older = await openDatabase({ dataDir: source });
     await migrate(older, { migrations: loadMigrations().filter((m) => m.name < last) });
     await seedFirstStart(older, ADMIN);

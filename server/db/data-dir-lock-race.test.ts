@@ -5,6 +5,7 @@ import { existsSync, readFileSync, statSync, utimesSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN } from '../test/test-server.ts';
+import { initializeDataDir } from '../test/empty-pglite.ts';
 import { startServerProcess } from '../test/server-process.ts';
 import { fileCleanup } from '../test/temp-dirs.ts';
 import { projectRoot } from '../util/project-root.ts';
@@ -244,6 +245,7 @@ describe('a lease held on another host sharing the folder', () => {
 describe('a server whose lease another process took over', () => {
   it('stops at once when it wakes from being frozen past the timeout', async () => {
     const dir = tempDir();
+    await initializeDataDir(dir, { migrated: true });
     const server = await startServerProcess({
       DATA_DIR: dir,
       DATA_DIR_LOCK_STALE_SECONDS: '2',

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { initializeDataDir } from '../test/empty-pglite.ts';
 import { processEnvWithoutDatabase, startServerProcess } from '../test/server-process.ts';
 import { ADMIN } from '../test/test-server.ts';
 import { fileCleanup } from '../test/temp-dirs.ts';
@@ -49,6 +50,7 @@ describe('the embedded database directory lock', () => {
 
   it('keeps npm run seed:demo out of the database of a running server, with a clear message', async () => {
     const dir = tempDir();
+    await initializeDataDir(dir, { migrated: true });
     const server = await startServerProcess({
       DATA_DIR: dir,
       ADMIN_EMAIL: ADMIN.email,

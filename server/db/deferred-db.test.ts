@@ -1,17 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { deferredDb } from './deferred-db.ts';
-import { openPglite } from './pglite-db.ts';
+import { openEmptyPglite } from '../test/empty-pglite.ts';
+import type { PgliteDb } from './pglite-db.ts';
 
 describe('a database to build on before it is open', () => {
   it('holds each call until the database is ready, then passes calls straight on', async () => {
-    let open!: (db: Awaited<ReturnType<typeof openPglite>>) => void;
-    const ready = new Promise<Awaited<ReturnType<typeof openPglite>>>((resolve) => {
+    let open!: (db: PgliteDb) => void;
+    const ready = new Promise<PgliteDb>((resolve) => {
       open = resolve;
     });
     const db = deferredDb('pglite', ready);
     expect(db.changeCount?.()).toBeUndefined();
     const early = db.query<{ n: number }>('select 1 as n');
-    const real = await openPglite({});
+    const real = await openEmptyPglite();
     try {
       await real.exec('create table t (n int)');
       open(real);

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { initializeDataDir } from '../test/empty-pglite.ts';
 import { spawnServer } from '../test/server-process.ts';
 import { createServerTestDatabase, createTestDb } from '../test/test-db.ts';
 import type { Db } from './db.ts';
@@ -77,8 +78,8 @@ describe('a database migrated by a newer build', () => {
       const dataDir = mkdtempSync(join(tmpdir(), 'carryover-newer-'));
       cleanup.push(() => rmSync(dataDir, { recursive: true, force: true, maxRetries: 5 }));
       env = { DATA_DIR: dataDir };
+      await initializeDataDir(dataDir, { migrated: true });
       db = await openDatabase({ dataDir });
-      await migrate(db);
     }
     await markNewer(db);
     const before = await footprint(db);

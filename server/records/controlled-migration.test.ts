@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/db.ts';
 import { loadMigrations, migrate } from '../db/migrate.ts';
-import { openPglite } from '../db/pglite-db.ts';
+import { openEmptyPglite } from '../test/empty-pglite.ts';
 import { seedFirstStart } from '../db/seed.ts';
 
 /*
@@ -14,7 +14,7 @@ const MIGRATION = '20261124100100_controlled_records.sql';
 let db: Db;
 let facilityId: number;
 beforeAll(async () => {
-  db = await openPglite({});
+  db = await openEmptyPglite();
   const all = loadMigrations();
   await migrate(db, { migrations: all.filter((m) => m.name < MIGRATION) });
   await seedFirstStart(db, { ADMIN_EMAIL: 'admin@example.com', ADMIN_PASSWORD: 'Admin#12345' });

@@ -17,6 +17,12 @@ declare module 'vitest' {
      */
     pgliteSnapshot: string;
     pgliteSnapshotStatus: string;
+    /**
+     * Gzipped data directory of a new embedded database as initdb leaves it (no migration), made
+     * by the same step: a test that needs an empty database loads it instead of paying an initdb
+     * (server/test/empty-pglite.ts). '' on a server run, where such a test runs initdb itself.
+     */
+    pgliteEmptySnapshot: string;
     /** A migrated database on the PostgreSQL server, used as the template of each test file's. */
     pgTemplate: string;
   }
@@ -39,6 +45,7 @@ export default async function setup(project: TestProject) {
     project.provide('pgTemplate', template);
     project.provide('pgliteSnapshot', '');
     project.provide('pgliteSnapshotStatus', '');
+    project.provide('pgliteEmptySnapshot', '');
     return async () => {
       const { rows } = await admin.query<{ datname: string }>(
         `select datname from pg_database where datname like $1`,
@@ -51,8 +58,9 @@ export default async function setup(project: TestProject) {
     };
   }
 
-  const { file, step } = pgliteSnapshot();
+  const { file, emptyFile, step } = pgliteSnapshot();
   project.provide('pgliteSnapshot', file);
+  project.provide('pgliteEmptySnapshot', emptyFile);
   project.provide('pgliteSnapshotStatus', step.statusFile);
   project.provide('pgTemplate', '');
   return releasePgliteSnapshot;
@@ -67,6 +75,7 @@ export default async function setup(project: TestProject) {
  */
 interface SharedSnapshot {
   file: string;
+  emptyFile: string;
   step: BackgroundStep;
   users: number;
 }
@@ -77,14 +86,17 @@ function pgliteSnapshot(): SharedSnapshot {
   let snapshot = shared[SHARED];
   if (!snapshot) {
     const file = join(projectRoot(), '.test-output', `pglite-snapshot-${process.pid}.tar.gz`);
+    const emptyFile = join(projectRoot(), '.test-output', `pglite-empty-${process.pid}.tar.gz`);
     rmSync(file, { force: true });
+    rmSync(emptyFile, { force: true });
     const step = startBackgroundStep('pglite-snapshot', [
       '--import',
       'tsx',
       join(projectRoot(), 'server/test/pglite-snapshot-build.ts'),
       file,
+      emptyFile,
     ]);
-    snapshot = { file, step, users: 0 };
+    snapshot = { file, emptyFile, step, users: 0 };
     shared[SHARED] = snapshot;
   }
   snapshot.users += 1;
@@ -98,5 +110,6 @@ async function releasePgliteSnapshot(): Promise<void> {
   if (snapshot.users > 0) return;
   snapshot.step.stop();
   rmSync(snapshot.file, { force: true });
+  rmSync(snapshot.emptyFile, { force: true });
   delete shared[SHARED];
 }

@@ -11,7 +11,7 @@ import { createEmptyServerDatabase } from '../../test/empty-server-db.ts';
 import { writeAudit } from '../audit-write.ts';
 import type { Db } from '../db.ts';
 import { loadMigrations, migrate } from '../migrate.ts';
-import { openPglite } from '../pglite-db.ts';
+import { openEmptyPglite } from '../../test/empty-pglite.ts';
 import { openPostgres } from '../postgres-db.ts';
 import { readBackup, readBackupHead } from './backup-file.ts';
 import { backupBeforeMigrating, KEPT_BEFORE_MIGRATION } from './pre-migration-backup.ts';
@@ -26,7 +26,7 @@ const warn = () => undefined;
 /** An empty database of the kind the suite runs on, as the schema's owner, and its app role. */
 async function emptyTarget(): Promise<{ db: Db; appRole?: string | undefined }> {
   if (!process.env.DATABASE_URL) {
-    const db = await openPglite({});
+    const db = await openEmptyPglite();
     later(() => db.close());
     return { db };
   }
