@@ -27,6 +27,11 @@ export const ZChangeoverSample = z.object({
   sampleType: ZSampleType,
   analyticalMethodId: ZId.nullable(),
   limit: z.object({ value: z.number(), unit: z.string() }).nullable(),
+  recovery: z
+    .number()
+    .nullable()
+    .describe('The recovery (a fraction) the limit carries: the one a run divides its result by'),
+  recoverySource: z.string().nullable().describe('Where the recovery comes from'),
 });
 export type TChangeoverSample = z.infer<typeof ZChangeoverSample>;
 

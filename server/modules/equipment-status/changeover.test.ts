@@ -77,20 +77,16 @@ describe('GET {F}/changeovers', () => {
       'No study covers the cleaning of E2 after A',
       'No approved protocol covers the cleaning after A',
     ]);
-    // No protocol: the items' own sampling locations, each with the pair's swab limit.
+    // No protocol: the items' own sampling locations, each with the pair's swab limit and the
+    // matrix's swab recovery (no method names one).
+    const asMatrix = {
+      limit: pair.swabLimit ?? null,
+      recovery: 1,
+      recoverySource: "the facility's swab recovery, as in the MAC matrix",
+    };
     expect(answer.samplingPlan).toEqual([
-      {
-        samplingLocationId: f.steel,
-        sampleType: 'swab',
-        analyticalMethodId: null,
-        limit: pair.swabLimit ?? null,
-      },
-      {
-        samplingLocationId: f.ptfe,
-        sampleType: 'swab',
-        analyticalMethodId: null,
-        limit: pair.swabLimit ?? null,
-      },
+      { samplingLocationId: f.steel, sampleType: 'swab', analyticalMethodId: null, ...asMatrix },
+      { samplingLocationId: f.ptfe, sampleType: 'swab', analyticalMethodId: null, ...asMatrix },
     ]);
   });
 
@@ -159,20 +155,29 @@ describe('GET {F}/changeovers', () => {
     const pair = await matrixPair('B', 'A');
     expect(answer).toMatchObject({ validated: true, verificationRequired: false, reasons: [] });
     expect(answer.limits.maco).toEqual(pair.maco);
+    // The protocol's method recovers 80 % from the valve's steel: the run divides a result there
+    // by 0.8, so the sheet's limit for what is measured is the pair's swab limit × 0.8
+    // (0.0480769 × 0.8 = 0.0384615 mg/swab). The PTFE gasket has no recovery of its own and
+    // keeps the matrix's.
     expect(answer.samplingPlan).toEqual([
       {
         samplingLocationId: f.steel,
         sampleType: 'swab',
         analyticalMethodId: f.method,
-        limit: pair.swabLimit ?? null,
+        limit: { value: expect.closeTo(0.0384615385, 9), unit: 'mg/swab' },
+        recovery: 0.8,
+        recoverySource: 'HPLC-1 on Stainless steel 316L',
       },
       {
         samplingLocationId: f.ptfe,
         sampleType: 'swab',
         analyticalMethodId: f.method,
         limit: pair.swabLimit ?? null,
+        recovery: 1,
+        recoverySource: "the facility's swab recovery, as in the MAC matrix",
       },
     ]);
+    expect(pair.swabLimit.value).toBeCloseTo(0.0480769231, 9);
 
     // Past its periodic verification (365 days), it no longer covers the changeover.
     await validate(study, `now() - interval '400 days'`);
@@ -229,8 +234,9 @@ describe('GET {F}/changeovers, per-location swab areas', () => {
     // By hand: B → A on Line 1 is governed by Beta's PDE, MACO = 0.001 mg × 50 kg ÷ 200 mg
     // = 250 mg, spread over E1 and E2 (125,000 + 5,000 cm²): SAL = 250 ÷ 130,000 =
     // 0.0019230769 mg/cm². The facility's swab (its Swab sampling type, 25 cm², no recovery
-    // applied by the policy) gives 0.0480769 mg/swab; the valve's own 2 in² = 12.9032 cm²
-    // gives 0.0019230769 × 12.9032 = 0.0248138 mg/swab.
+    // applied by the policy) gives 0.0480769 mg/swab; the valve's own 2 in² = 12.9032 cm²,
+    // recovered 80 % by the protocol's method, gives 0.0019230769 × 12.9032 × 0.8 =
+    // 0.0198511 mg/swab (the run's limit there, 0.0248138, with the result divided by 0.8).
     const answer = await decision(b, a);
     expect(answer.limits.maco).toEqual({ value: 250, unit: 'mg' });
     expect(answer.limits.sal.value).toBeCloseTo(250 / 130_000, 12);
@@ -238,7 +244,7 @@ describe('GET {F}/changeovers, per-location swab areas', () => {
     const limitAt = (location: number) =>
       answer.samplingPlan.find((s: Body) => s.samplingLocationId === location).limit;
     expect(limitAt(f.steel).unit).toBe('mg/swab');
-    expect(limitAt(f.steel).value).toBeCloseTo(0.0248138462, 9);
+    expect(limitAt(f.steel).value).toBeCloseTo(0.0198510769, 9);
     expect(limitAt(f.ptfe)).toEqual(answer.limits.swab);
   });
 });

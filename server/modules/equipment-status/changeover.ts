@@ -8,7 +8,13 @@ import { computableLimitsInput } from '../limits/computable-input.ts';
 import { swabLimitAt, CALCULATED } from '#core/limits/matrix.ts';
 import type { CompiledLimits } from '#core/limits/compile.ts';
 import { freshPairsSource, pagePairs } from '../limits/mac-pairs.ts';
-import { inBase, type Quantity } from '../verification/runs/run-plan.ts';
+import {
+  locationFacts,
+  methodFacts,
+  NO_RECOVERY,
+  recoveryOf,
+  type RecoveryPolicy,
+} from '../verification/runs/run-plan.ts';
 import { changeoverCoverage, productCover } from './changeover-coverage.ts';
 
 /*
@@ -58,9 +64,16 @@ async function named(q: Queryable, table: string, facilityId: number, id: number
   return row ?? notFound(`No such ${label} in this facility`);
 }
 
+interface PairLimits {
+  pair: TMacPair;
+  m: CompiledLimits | null;
+  policy: RecoveryPolicy | undefined;
+}
+
 /**
  * The pair's row of the MAC matrix of the production, as GET mac-matrix/pairs answers it, and the
- * compiled limits it was computed from (a location's own swab limit is worked out on them).
+ * compiled limits and policy it was computed from (a location's own swab limit is worked out on
+ * them).
  */
 async function pairLimits(
   q: Queryable,
@@ -68,7 +81,7 @@ async function pairLimits(
   productionId: number,
   from: string,
   to: string,
-): Promise<{ pair: TMacPair; m: CompiledLimits | null }> {
+): Promise<PairLimits> {
   const { input, uncomputable } = await computableLimitsInput(q, facilityId, { productionId });
   const leftOut = uncomputable.find((u) => u.kind === 'product' && (u.id === from || u.id === to));
   if (leftOut)
@@ -86,7 +99,7 @@ async function pairLimits(
   const pair =
     page.data[0] ??
     notFound(`${from} and ${to} are not both made on this production, or share no equipment`);
-  return { pair, m: source.compiled() };
+  return { pair, m: source.compiled(), policy: input.policy };
 }
 
 /**
@@ -128,26 +141,40 @@ async function protocolOf(
 }
 
 /**
- * The pair's limit for a sample of this type, in the unit the engine gives it. A swab at a
- * location with a swab area of its own (the location's, else its sampling type's) covers that
- * area, not the facility's swab: its limit is the pair's surface limit × that area × the swab's
- * recovery, under the policy's ceilings, as the engine computes the pair's (LeBlanc L4a, matrix.ts
- * swabLimitAt), so a location swabbed over 100 cm² is not judged against a 25 cm² swab's limit.
+ * The pair's limit for a sample of this type, in the unit the engine gives it, and the recovery
+ * it carries. A swab covers the location's own area (the location's, else its sampling type's)
+ * and is recovered as the run will divide its result (run-plan.ts recoveryOf: the method's
+ * recovery on the location's material, else the sampling type's and the policy's, the lower):
+ * its limit is the pair's surface limit × that area × that recovery, under the policy's ceilings
+ * (LeBlanc L4a, matrix.ts swabLimitAt). So the sheet's limit is the run's limit × the recovery
+ * the run applies, and a result judged on the sheet is judged as the run judges it. A rinse keeps
+ * the matrix's rinse limit with the facility's rinse recovery.
  */
 function sampleLimit(
-  pair: TMacPair,
-  m: CompiledLimits | null,
+  { pair, m }: PairLimits,
   sampleType: TSampleType,
-  swabArea: Quantity,
+  location: { swabAreaSqcm: number | null } | undefined,
+  /** The recovery stated for the location; the matrix's swab recovery when null. */
+  recovery: number | null,
 ) {
-  if (sampleType !== 'swab') return pair.rinseLimit ?? null;
-  const areaSqcm = inBase(swabArea, 'area');
-  if (!m || !pair.sal || areaSqcm === null || !(areaSqcm > 0)) return pair.swabLimit ?? null;
-  const own = swabLimitAt({ ...m, swabAreaSqcm: areaSqcm }, pair.sal.value, {
-    value: Number.NaN,
-    rule: CALCULATED,
-  });
-  return Number.isFinite(own.value) ? { value: own.value, unit: 'mg/swab' } : null;
+  if (sampleType !== 'swab')
+    return { limit: pair.rinseLimit ?? null, recovery: m ? m.rinseRecovery : null };
+  if (!m || !pair.sal) return { limit: pair.swabLimit ?? null, recovery: m?.swabRecovery ?? null };
+  const area = location?.swabAreaSqcm;
+  const applied = recovery ?? m.swabRecovery;
+  const own = swabLimitAt(
+    {
+      ...m,
+      swabAreaSqcm: area !== null && area !== undefined && area > 0 ? area : m.swabAreaSqcm,
+      swabRecovery: applied,
+    },
+    pair.sal.value,
+    { value: Number.NaN, rule: CALCULATED },
+  );
+  return {
+    limit: Number.isFinite(own.value) ? { value: own.value, unit: 'mg/swab' } : null,
+    recovery: applied,
+  };
 }
 
 /** What to sample: the protocol's plan on the production's items, else their locations. */
@@ -156,17 +183,14 @@ async function samplingPlanOf(
   facilityId: number,
   equipmentIds: readonly number[],
   protocol: ProtocolPlan | null,
-  { pair, m }: { pair: TMacPair; m: CompiledLimits | null },
+  limits: PairLimits,
 ) {
-  // The swab area of each location as its run's plan reads it (run-plan.ts locationFacts).
-  const locations = await q.query<{ id: number; sample_type: TSampleType; swab_area: Quantity }>(
-    `select l.id, l.sample_type, coalesce(l.swab_area, t.swab_area) as swab_area
-       from sampling_locations l left join sampling_types t on t.id = l.sampling_type_id
-      where l.facility_id = $1 and l.equipment_id = any($2::int[]) and l.archived_at is null
-      order by l.equipment_id, l.id`,
+  const locations = await q.query<{ id: number; sample_type: TSampleType }>(
+    `select id, sample_type from sampling_locations
+      where facility_id = $1 and equipment_id = any($2::int[]) and archived_at is null
+      order by equipment_id, id`,
     [facilityId, [...equipmentIds]],
   );
-  const areaOf = new Map(locations.map((l) => [l.id, l.swab_area]));
   const onItems = new Set(locations.map((l) => l.id));
   const planned = (protocol?.samplingPlan ?? []).filter((r) => onItems.has(r.samplingLocationId));
   const rows =
@@ -177,12 +201,42 @@ async function samplingPlanOf(
           sampleType: l.sample_type,
           analyticalMethodId: null,
         }));
-  return rows.map((r) => ({
-    samplingLocationId: r.samplingLocationId,
-    sampleType: r.sampleType,
-    analyticalMethodId: r.analyticalMethodId,
-    limit: sampleLimit(pair, m, r.sampleType, areaOf.get(r.samplingLocationId) ?? null),
-  }));
+  // The facts a run's plan reads (run-plan.ts), so that the two give one limit and recovery.
+  const [facts, methods] = await Promise.all([
+    locationFacts(
+      q,
+      facilityId,
+      rows.map((r) => r.samplingLocationId),
+    ),
+    methodFacts(
+      q,
+      facilityId,
+      rows.flatMap((r) => (r.analyticalMethodId === null ? [] : [r.analyticalMethodId])),
+    ),
+  ]);
+  return rows.map((r) => {
+    const location = facts.get(r.samplingLocationId);
+    const method = r.analyticalMethodId === null ? undefined : methods.get(r.analyticalMethodId);
+    // Where neither the method, the sampling type nor the policy states one, the matrix's swab
+    // recovery (the facility's sampling settings) stays: the sheet's limit is never loosened to
+    // "no recovery" (100 %).
+    const stated = location ? recoveryOf(location, method, limits.policy) : null;
+    const own = stated && stated.recoverySource !== NO_RECOVERY ? stated : null;
+    const { limit, recovery } = sampleLimit(limits, r.sampleType, location, own?.recovery ?? null);
+    return {
+      samplingLocationId: r.samplingLocationId,
+      sampleType: r.sampleType,
+      analyticalMethodId: r.analyticalMethodId,
+      limit,
+      recovery,
+      recoverySource:
+        recovery === null
+          ? null
+          : r.sampleType !== 'swab'
+            ? "the facility's rinse recovery, as in the MAC matrix's rinse limit"
+            : (own?.recoverySource ?? "the facility's swab recovery, as in the MAC matrix"),
+    };
+  });
 }
 
 export async function changeoverDecision(
@@ -198,8 +252,8 @@ export async function changeoverDecision(
   // A campaign (the same product again) carries nothing over into another product: no pair of
   // the matrix, no limit; whether its cleaning is covered is judged as for any changeover.
   const campaign = query.from === query.to;
-  const limits = campaign
-    ? { pair: CAMPAIGN, m: null }
+  const limits: PairLimits = campaign
+    ? { pair: CAMPAIGN, m: null, policy: undefined }
     : await pairLimits(q, facilityId, query.production, from.name, to.name);
   const { pair } = limits;
   const coverage = await changeoverCoverage(q, facilityId, equipmentIds, query.from, now);

@@ -69,6 +69,23 @@ describe('the changeover sampling sheet', () => {
     expect(audit[0]?.new_values).toMatchObject({ report: 'changeover-sampling-sheet' });
   });
 
+  it('prints with each limit the recovery it carries, as the protocol’s method recovers there', async () => {
+    const [a, b] = f.productIds as [number, number];
+    // A study's protocol on E1 samples the valve with a method recovering 80 % from its steel.
+    await kit.study({ productionId: line1 });
+    const query = `from=${a}&to=${b}&production=${line1}`;
+    const decision = (await t.call('GET', `${t.F}/changeovers?${query}`)).body;
+    const valve = decision.samplingPlan.find((s: { recovery: number }) => s.recovery === 0.8);
+    expect(valve, JSON.stringify(decision.samplingPlan)).toBeDefined();
+    const res = await fetch(`${t.server.url}${t.F}/changeovers/pdf?${query}`, {
+      headers: { token: t.token },
+    });
+    expect(res.status).toBe(200);
+    const { text } = await readPdfText(new Uint8Array(await res.arrayBuffer()));
+    // The pair's swab limit 0.1923 mg/swab × 0.8 = 0.1538 mg/swab for what is measured.
+    expect(text).toMatch(/1\s+Valve\s+E1\s+swab\s+HPLC-1\s+0.1538 mg\/swab\s+\(recovery 80 %\)/);
+  });
+
   it('answers as the decision for unknown products', async () => {
     const res = await t.call('GET', `${t.F}/changeovers/pdf?from=99999999&to=1&production=1`);
     expect(res.status).toBe(404);

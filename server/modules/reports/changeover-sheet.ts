@@ -1,5 +1,5 @@
 import type { TChangeover, TChangeoverQuery } from '#core/schemas/changeover.schemas.ts';
-import { formatQuantity } from '#core/units/format-number.ts';
+import { formatNumber, formatQuantity } from '#core/units/format-number.ts';
 import type { Queryable } from '#server/db/db.ts';
 import { changeoverDecision } from '../equipment-status/changeover.ts';
 import { reportTable } from './controlled-pdf.ts';
@@ -240,7 +240,10 @@ export function changeoverSheetContent(data: ChangeoverSheetData, digits?: numbe
               r.equipment,
               sample.sampleType,
               r.method ?? '—',
-              limit(sample.limit),
+              // The limit is for what is measured: it carries the recovery the run divides by.
+              sample.limit && sample.recovery !== null && sample.recovery < 1
+                ? `${limit(sample.limit)} (recovery ${formatNumber(sample.recovery * 100, digits)} %)`
+                : limit(sample.limit),
               '',
               '',
             ];

@@ -254,21 +254,34 @@ export function limitAt(study: StudyOfRun, location: LocationFacts, unit: TResul
   });
 }
 
+/** The source of a recovery when nothing states one (the result is not divided). */
+export const NO_RECOVERY = 'no recovery applied';
+
+/** The policy's part in a sample's recovery: its global recovery, when it is switched on. */
+export interface RecoveryPolicy {
+  globalRecoveryPercentage?: number | null | undefined;
+  useGlobalRecoveryPercentage?: boolean | null | undefined;
+}
+
 /**
  * Recovery (README): the method's for the location's material, else the sampling type's and the
- * snapshot policy's global recovery when it is on, the lower of the two where both apply (as the
- * limits engine's sampleRecoveryFraction: a measured recovery is never replaced by a better
- * assumed one), else 100 %.
+ * policy's global recovery when it is on, the lower of the two where both apply (as the limits
+ * engine's sampleRecoveryFraction: a measured recovery is never replaced by a better assumed
+ * one), else 100 %. A run judges with its study's snapshot policy (recoveryAt); the changeover
+ * decision with the facility's policy in force (equipment-status/changeover.ts).
  */
-export function recoveryAt(study: StudyOfRun, location: LocationFacts, method: MethodFacts) {
-  const own = method.recoveries?.find((r) => r.material === location.material);
-  if (own && own.recoveryPercentage > 0)
+export function recoveryOf(
+  location: Pick<LocationFacts, 'material' | 'typeRecovery'>,
+  method: MethodFacts | undefined,
+  policy: RecoveryPolicy | undefined,
+): { recovery: number; recoverySource: string } {
+  const own = method?.recoveries?.find((r) => r.material === location.material);
+  if (method && own && own.recoveryPercentage > 0)
     return {
       recovery: Math.min(own.recoveryPercentage, 100) / 100,
       recoverySource: `${method.name} on ${location.material}`,
     };
   const typed = location.typeRecovery && location.typeRecovery > 0 ? location.typeRecovery : null;
-  const policy = study.snapshot_input?.policy;
   const global = policy?.globalRecoveryPercentage ?? 0;
   const policyOn = policy?.useGlobalRecoveryPercentage === true && global > 0 ? global : null;
   const pct = (value: number) => `${Math.min(value, 100)} %`;
@@ -288,7 +301,12 @@ export function recoveryAt(study: StudyOfRun, location: LocationFacts, method: M
       recovery: Math.min(policyOn, 100) / 100,
       recoverySource: 'global recovery of the policy',
     };
-  return { recovery: 1, recoverySource: 'no recovery applied' };
+  return { recovery: 1, recoverySource: NO_RECOVERY };
+}
+
+/** The recovery a run's result at `location` is divided by, under its study's snapshot policy. */
+export function recoveryAt(study: StudyOfRun, location: LocationFacts, method: MethodFacts) {
+  return recoveryOf(location, method, study.snapshot_input?.policy);
 }
 
 /** What a method can see, in a result's unit (judge-result.ts `loq`, `lod`, `detectionUnconvertible`). */
@@ -405,7 +423,7 @@ export async function planRows(
     const limit = limitAt(study, at, limitUnit);
     const recovery = method
       ? recoveryAt(study, location, method)
-      : { recovery: 1, recoverySource: 'no recovery applied' };
+      : { recovery: 1, recoverySource: NO_RECOVERY };
     const detection: Detection = method
       ? detectionIn(study, at, method, limitUnit)
       : { loq: null, lod: null, detectionUnconvertible: null };
