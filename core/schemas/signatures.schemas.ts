@@ -202,8 +202,14 @@ export const ZSignaturesQuery = z.object({
 export const ZSignaturesResponse = z.object({ signatures: z.array(ZSignature) });
 /** One controlled record (its signing eligibility, its PDF). */
 export const ZRecordQuery = ZSignaturesQuery.extend({ documentType: ZControlledDocumentType });
-/** The PDF of one version of a record: the latest unless `versionNumber` names another. */
-export const ZRecordPdfQuery = ZRecordQuery.extend({
+/**
+ * The PDF of one version of a record: the latest unless `versionNumber` names another: a
+ * controlled record's version, or an equipment item's release (its n-th).
+ */
+export const PRINTED_DOCUMENT_TYPES = [...CONTROLLED_DOCUMENT_TYPES, 'EquipmentRelease'] as const;
+export type TPrintedDocumentType = (typeof PRINTED_DOCUMENT_TYPES)[number];
+export const ZRecordPdfQuery = ZSignaturesQuery.extend({
+  documentType: z.enum(PRINTED_DOCUMENT_TYPES),
   versionNumber: z.coerce.number().int().positive().optional(),
 });
 

@@ -6,7 +6,7 @@ import {
   rejectionLabel,
 } from '#core/records/status-labels.ts';
 import type {
-  TControlledDocumentType,
+  TPrintedDocumentType,
   TRecordStatus,
   TSignature,
   TSignatureState,
@@ -22,7 +22,7 @@ import type { PrintedField } from './record-pdf-content.ts';
  */
 
 export interface RecordPdfInput {
-  documentType: TControlledDocumentType;
+  documentType: TPrintedDocumentType;
   documentId: number;
   title: string;
   versionNumber: number;

@@ -7,7 +7,7 @@ import type { GuardResource } from '#core/permissions/permission-map.ts';
 import type { Queryable } from '../db/db.ts';
 import { writeAudit, type Actor } from '../db/audit-write.ts';
 import { bindingValues } from './signature-binding.ts';
-import { contentHash } from './controlled.ts';
+import { contentHash, type VersionRow } from './controlled.ts';
 import type { CheckedSignature, SignatureRow } from './signatures.read.ts';
 
 /** What one signature says: who signs is the actor, named as they are now. */
@@ -151,6 +151,16 @@ export interface SignedActRegistration {
     facilityIds: readonly number[],
     documentId: number | null,
   ) => Promise<CheckedSignature[]>;
+  /**
+   * The act's `versionNumber`-th signing (the latest when none is given) as a version of a
+   * signed record, for `GET signatures/pdf`; a NotFoundError when there is none.
+   */
+  printedVersion?: (
+    q: Queryable,
+    facilityId: number,
+    documentId: number,
+    versionNumber: number | undefined,
+  ) => Promise<VersionRow>;
 }
 
 const acts = new Map<TSignedDocumentType, SignedActRegistration>();

@@ -22,6 +22,7 @@ import {
   listTrainStatus,
   readLogbook,
   releasesSigned,
+  releaseAsVersion,
 } from './logbook.read.ts';
 import { equipmentItem, recordEntry } from './logbook.service.ts';
 
@@ -42,6 +43,7 @@ export function registerEquipmentStatusRoutes(
     resource: 'Equipment',
     signedContent: releasesSigned,
     earlierSignatures: earlierReleaseSignatures,
+    printedVersion: releaseAsVersion,
   });
   const signing = {
     config,

@@ -7,6 +7,7 @@ import { buildApprovedProtocol } from '#server/test/factories/verification.ts';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
 import { runKit, type RunFacility } from '#server/test/run-test-kit.ts';
+import { readPdfText } from '#server/test/read-pdf-text.ts';
 import { ADMIN } from '#server/test/test-server.ts';
 import { signatureKey } from '#server/records/signature-binding.ts';
 import { createHash } from 'node:crypto';
@@ -392,8 +393,7 @@ describe('the equipment logbook', () => {
       },
       { id: next.entry.signatureId, versionNumber: 2, valid: true },
     ]);
-    // The logbook (the printed equipment log) shows its signature as the entry keeps it; the
-    // signature PDF is a controlled record's version with its manifest, which a release is not.
+    // The logbook (the printed equipment log) shows its signature as the entry keeps it.
     const logbook = (await t.call('GET', `${t.F}/equipment/${id}/logbook`)).body.entries as Body[];
     expect(logbook.find((e) => e.id === earlier.id)).toMatchObject({
       signatureId: null,
@@ -401,12 +401,36 @@ describe('the equipment logbook', () => {
       signerPrintedName: signer!.name,
       signedContentHash: earlier.hash,
     });
-    const pdf = await t.call(
+    // Each release prints as a signed record does: what was signed, with the signature's
+    // printed name, meaning and time beside it (21 CFR 11.50); the latest unless one is named.
+    const releasePdf = async (versionNumber?: number) => {
+      const query = `documentType=EquipmentRelease&documentId=${id}${versionNumber ? `&versionNumber=${versionNumber}` : ''}`;
+      const res = await fetch(`${t.server.url}${t.F}/signatures/pdf?${query}`, {
+        headers: { token: t.token },
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/pdf');
+      return (await readPdfText(new Uint8Array(await res.arrayBuffer()))).text;
+    };
+    const [{ name: itemName }] = (await t.server.db.query<{ name: string }>(
+      'select name from equipment where id = $1',
+      [id],
+    )) as [{ name: string }];
+    const first = await releasePdf(1);
+    expect(first).toContain(`Release of ${itemName}`);
+    expect(first).toContain('Equipment release');
+    expect(first).toContain('Release equipment');
+    expect(first).toContain(signer!.name);
+    expect(first).toContain(earlier.hash);
+    const latest = await releasePdf();
+    expect(latest).toContain(`Release of ${itemName}`);
+    expect(latest).toMatch(/Version\s+2/);
+    const none = await t.call(
       'GET',
-      `${t.F}/signatures/pdf?documentType=EquipmentRelease&documentId=${id}`,
+      `${t.F}/signatures/pdf?documentType=EquipmentRelease&documentId=${id}&versionNumber=9`,
     );
-    expect(pdf.status).toBe(422);
-    expect(pdf.body.errName).toBe('DataValidationError');
+    expect(none.status).toBe(404);
+    expect(none.body.message).toBe('No such equipment release 9 in this facility');
     const verify = async () =>
       (await t.call('GET', `${t.F}/audit_logs/verify`)).body.signatures.invalid as Body[];
     expect(await verify()).toEqual([]);

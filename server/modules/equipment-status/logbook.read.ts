@@ -17,7 +17,7 @@ import type {
 import { AppError } from '#core/errors/errors.ts';
 import { RELEASE_MEANING } from '#core/schemas/equipment-status.schemas.ts';
 import type { Queryable } from '#server/db/db.ts';
-import { canonicalJson } from '#server/records/controlled.ts';
+import { canonicalJson, type VersionRow } from '#server/records/controlled.ts';
 import type { CheckedSignature } from '#server/records/signatures.read.ts';
 import { createHash } from 'node:crypto';
 import { facilityDateTimeSettings } from '../audit/audit-log.service.ts';
@@ -416,5 +416,46 @@ export async function readLogbook(
   return {
     status: statusItem(item, deriveEquipmentStatus(rows.map(factsOf), now, moment)),
     entries: rows.map((r) => toEntry(r, correctedBy.get(r.id) ?? null)),
+  };
+}
+
+/**
+ * The `versionNumber`-th release of an equipment item (the latest when none is given), as a
+ * version of a signed record: what its signature signed (releaseContent) and a title naming the
+ * item, so that `GET signatures/pdf` prints a release with its signature manifest as it prints any
+ * signed record (21 CFR 11.50: the printed name, time and meaning with the record). A 404 when
+ * the item has no such release.
+ */
+export async function releaseAsVersion(
+  q: Queryable,
+  facilityId: number,
+  equipmentId: number,
+  versionNumber: number | undefined,
+): Promise<VersionRow> {
+  const [row] = await q.query<LogbookRow & { ordinal: number; equipment_name: string }>(
+    `select * from (
+       select ${COLUMNS}, e.name as equipment_name,
+              (row_number() over (order by l.id))::int as ordinal
+         from equipment_logbook l join equipment e on e.id = l.equipment_id
+        where l.facility_id = $1 and l.equipment_id = $2 and l.event = 'Released') r
+      where $3::int is null or r.ordinal = $3
+      order by r.ordinal desc limit 1`,
+    [facilityId, equipmentId, versionNumber ?? null],
+  );
+  if (!row)
+    throw new AppError(
+      'NotFoundError',
+      `No such equipment release${versionNumber ? ` ${versionNumber}` : ''} in this facility`,
+    );
+  return {
+    id: row.id,
+    version_number: row.ordinal,
+    status: 'Approved',
+    signature_state: 'Signed',
+    content: releaseContent(row),
+    title: `Release of ${row.equipment_name}`,
+    approval_steps: [],
+    allow_self_approval: false,
+    version: 1,
   };
 }

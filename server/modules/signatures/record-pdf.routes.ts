@@ -17,6 +17,7 @@ import { renderRecordPdf } from '#server/records/record-pdf.ts';
 import { integrityOf, shownState } from '#server/records/record-integrity.ts';
 import { signatureKey } from '#server/records/signature-binding.ts';
 import { checkedSignatures } from '#server/records/signatures.read.ts';
+import { signedActRegistration } from '#server/records/signature-write.ts';
 import { readsSignatures } from './signatures.routes.ts';
 
 /** One version of a record (the latest when no number is given), or a 404. */
@@ -42,6 +43,10 @@ async function versionFor(
   return row;
 }
 
+const noPrint = (): never => {
+  throw new AppError('NotFoundError', 'This kind of signed act has no printed form');
+};
+
 /** `GET {F}/signatures/pdf`: a version of a controlled record with its signature manifest. */
 export function registerRecordPdfRoute({ app, db, config, permitAny }: AppContext): void {
   typed(app).get(
@@ -52,7 +57,7 @@ export function registerRecordPdfRoute({ app, db, config, permitAny }: AppContex
         tags: ['signatures'],
         summary: 'A version of a controlled record as a PDF, with its signature manifest',
         description:
-          'The record’s title, document type, version number and status (spec labels), the version’s content field by field, and every signature of the version: printed name, signer role, meaning, signed at (UTC, ISO 8601, as `GET signatures` gives it), valid or not (and why not), and content hash (Part 11 ES-1). The latest version unless `versionNumber` names another; 404 NotFoundError for a record or version that does not exist. Needs the right to read the record’s signatures. Each download writes an audit row.',
+          'The record’s title, document type, version number and status (spec labels), the version’s content field by field (for `EquipmentRelease`, the item’s `versionNumber`-th release: its logbook entry as signed), and every signature of the version: printed name, signer role, meaning, signed at (UTC, ISO 8601, as `GET signatures` gives it), valid or not (and why not), and content hash (Part 11 ES-1). The latest version unless `versionNumber` names another; 404 NotFoundError for a record or version that does not exist. Needs the right to read the record’s signatures. Each download writes an audit row.',
         params: ZFacilityParams,
         querystring: ZRecordPdfQuery,
         produces: ['application/pdf'],
@@ -62,7 +67,16 @@ export function registerRecordPdfRoute({ app, db, config, permitAny }: AppContex
       const { plan, facility } = request.params;
       const { documentType, documentId, versionNumber } = request.query;
       const ref = { facilityId: facility, documentType, documentId };
-      const version = await versionFor(db, ref, versionNumber);
+      // A signed act (a release) is signed on a row of its own, not on a controlled version.
+      const version =
+        ref.documentType === 'EquipmentRelease'
+          ? await (signedActRegistration(ref.documentType)?.printedVersion ?? noPrint)(
+              db,
+              facility,
+              documentId,
+              versionNumber,
+            )
+          : await versionFor(db, { ...ref, documentType: ref.documentType }, versionNumber);
       const key = await signatureKey(config, (message) => app.log.warn(message));
       const [signatures, settings, integrity] = await Promise.all([
         checkedSignatures(db, key, { ...ref, facilityIds: [facility] }),
