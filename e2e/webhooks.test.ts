@@ -8,7 +8,10 @@ import { allowRefusedRequest } from './browser-errors.ts';
 let app: AppUnderTest;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 beforeAll(async () => {
-  app = await startAppUnderTest({ WEBHOOK_POLL_SECONDS: '0.1' });
+  app = await startAppUnderTest({
+    WEBHOOK_POLL_SECONDS: '0.1',
+    WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+  });
   receiver = await startReceiver();
 });
 afterAll(async () => {

@@ -1,9 +1,12 @@
 import { createHmac } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { SIGNATURE_HEADER } from '#core/schemas/webhooks.schemas.ts';
 import type { Config } from '#server/config.ts';
 import type { Db } from '#server/db/db.ts';
 import type { JobLog } from '#server/jobs/worker.ts';
 import { decryptSetting } from '#server/util/setting-secrets.ts';
+import { guardedLookup, hostProblem, TargetRefused } from './webhook-targets.ts';
 
 /*
  * The webhook delivery worker (issue 33), one per app instance beside the job worker, polling
@@ -31,7 +34,7 @@ export function deliveryOptionsOf(config: Config, log: JobLog): WebhookDeliveryO
   };
 }
 
-type KeyConfig = Pick<Config, 'SETTINGS_SECRET_KEY' | 'DATA_DIR'>;
+type KeyConfig = Pick<Config, 'SETTINGS_SECRET_KEY' | 'DATA_DIR' | 'WEBHOOK_ALLOWED_HOSTS'>;
 
 /** How many deliveries one round claims; each is for a different hook and record. */
 const BATCH = 20;
@@ -108,25 +111,20 @@ async function post(config: KeyConfig, d: Claimed, timeoutMs: number): Promise<O
   });
   const started = Date.now();
   try {
+    // Checked again at each try: WEBHOOK_ALLOWED_HOSTS may have changed since the hook was saved.
+    const refused = hostProblem(d.url, config.WEBHOOK_ALLOWED_HOSTS);
+    if (refused) throw new TargetRefused(refused);
     const secret = decryptSetting(config, d.secret_encrypted);
-    const response = await fetch(d.url, {
-      method: 'POST',
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
-      headers: {
-        'content-type': 'application/json',
-        'user-agent': 'Carryover-Webhooks',
-        'x-carryover-event': d.event,
-        'x-carryover-delivery': String(d.id),
-        [SIGNATURE_HEADER]: signBody(secret, body, Math.floor(Date.now() / 1000)),
-      },
-      body,
+    const status = await postJson(d.url, body, timeoutMs, config.WEBHOOK_ALLOWED_HOSTS, {
+      'user-agent': 'Carryover-Webhooks',
+      'x-carryover-event': d.event,
+      'x-carryover-delivery': String(d.id),
+      [SIGNATURE_HEADER]: signBody(secret, body, Math.floor(Date.now() / 1000)),
     });
-    await response.body?.cancel();
-    const ok = response.status >= 200 && response.status < 300;
+    const ok = status >= 200 && status < 300;
     return {
-      status: response.status,
-      error: ok ? null : `The receiver answered HTTP ${response.status}`,
+      status,
+      error: ok ? null : `The receiver answered HTTP ${status}`,
       ms: Date.now() - started,
     };
   } catch (error) {
@@ -134,12 +132,50 @@ async function post(config: KeyConfig, d: Claimed, timeoutMs: number): Promise<O
   }
 }
 
+/**
+ * Posts a JSON body and answers the status; redirects are not followed. node:http rather than
+ * fetch, for its `lookup`: the addresses checked are the ones connected to.
+ */
+function postJson(
+  url: string,
+  body: string,
+  timeoutMs: number,
+  allowed: readonly string[] | undefined,
+  headers: Record<string, string>,
+): Promise<number> {
+  const send = url.startsWith('https:') ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = send(
+      url,
+      {
+        method: 'POST',
+        lookup: guardedLookup(allowed),
+        signal: AbortSignal.timeout(timeoutMs),
+        headers: {
+          ...headers,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
+      },
+      (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 function whyFailed(error: unknown): string {
-  if (error instanceof Error && error.name === 'TimeoutError')
+  if (!(error instanceof Error)) return String(error).slice(0, 500);
+  const cause = error.cause as { code?: string; name?: string } | undefined;
+  // An aborted request carries the timeout as its cause.
+  if (error.name === 'TimeoutError' || cause?.name === 'TimeoutError')
     return 'The receiver did not answer in time';
-  const cause = error instanceof Error ? (error.cause as { code?: string } | undefined) : undefined;
-  const text = error instanceof Error ? error.message : String(error);
-  return (cause?.code ? `${text} (${cause.code})` : text).slice(0, 500);
+  const code = (error as NodeJS.ErrnoException).code ?? cause?.code;
+  const text = code && !error.message.includes(code) ? `${error.message} (${code})` : error.message;
+  return text.slice(0, 500);
 }
 
 async function record(

@@ -13,7 +13,11 @@ import { startReceiver, type ReceivedBody as Body } from '#server/test/webhook-r
  * the test starts on 127.0.0.1.
  */
 
-const t = useFacilityTestServer({ WEBHOOK_POLL_SECONDS: '0.05', WEBHOOK_RETRY_SECONDS: '0.1' });
+const t = useFacilityTestServer({
+  WEBHOOK_POLL_SECONDS: '0.05',
+  WEBHOOK_RETRY_SECONDS: '0.1',
+  WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+});
 const kit = runKit(t);
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let f: RunFacility;

@@ -1,5 +1,5 @@
 import { auditSubject, type AuditRowLike } from '#core/audit/audit-format.ts';
-import { AppError } from '#core/errors/errors.ts';
+import { AppError, validationError } from '#core/errors/errors.ts';
 import type { TListQuery } from '#core/schemas/common.schemas.ts';
 import type {
   TCreateWebhookRequest,
@@ -25,6 +25,7 @@ import {
 import { auditNames } from '#server/modules/audit/audit-names.ts';
 import { randomToken } from '#server/util/secrets.ts';
 import { encryptSetting } from '#server/util/setting-secrets.ts';
+import { targetProblem } from './webhook-targets.ts';
 
 /*
  * A facility's webhooks (issue 33) through the one write path: versioned, audited, archived with
@@ -37,7 +38,13 @@ export const webhookType: RecordType<typeof webhooksDecl.domain> = {
   hooks: {},
 };
 
-type KeyConfig = Pick<Config, 'SETTINGS_SECRET_KEY' | 'DATA_DIR'>;
+type KeyConfig = Pick<Config, 'SETTINGS_SECRET_KEY' | 'DATA_DIR' | 'WEBHOOK_ALLOWED_HOSTS'>;
+
+/** A URL the server may not post to is refused on its field, before anything is written. */
+async function checkTarget(config: KeyConfig, url: string): Promise<void> {
+  const problem = await targetProblem(url, config.WEBHOOK_ALLOWED_HOSTS);
+  if (problem) throw validationError([{ property: 'url', constraints: { target: problem } }]);
+}
 
 interface WebhookRow {
   id: number;
@@ -127,6 +134,7 @@ export async function createWebhook(
   input: TCreateWebhookRequest,
 ): Promise<{ result: TWebhook; secret: string }> {
   const secret = secretOf(input.secret);
+  await checkTarget(config, input.url);
   return db.transaction(async (tx) => {
     const row = await createRecord(tx, webhookType, {
       actor,
@@ -148,6 +156,7 @@ export async function updateWebhook(
   id: number,
   input: TUpdateWebhookRequest,
 ): Promise<{ result: TWebhook; secret?: string }> {
+  if (input.url !== undefined) await checkTarget(config, input.url);
   return db.transaction(async (tx) => {
     const row = await openRecord(tx, webhookType, actor, scope, id, input.version);
     if (row.archived_at)

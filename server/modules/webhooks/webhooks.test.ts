@@ -20,6 +20,9 @@ beforeAll(async () => {
     WEBHOOK_POLL_SECONDS: '0.05',
     WEBHOOK_RETRY_SECONDS: '0.1,0.2,0.2',
     WEBHOOK_TIMEOUT_SECONDS: '2',
+    // The receivers run on 127.0.0.1, which no hook reaches unless listed; *.example for hooks
+    // that are only saved.
+    WEBHOOK_ALLOWED_HOSTS: '127.0.0.1,*.example',
   });
   editor = await kit.person({ edit: true, sign: true, firstName: 'Edna' });
   approver = await kit.person({ sign: true, firstName: 'Abel' });
@@ -117,6 +120,15 @@ describe('webhooks: rights and input', () => {
       'Enter an http:// or https:// URL',
     );
     await bad({ url: 'javascript:alert(1)' }, 'url');
+    // WEBHOOK_ALLOWED_HOSTS is set here: a host it does not list is refused.
+    expect((await bad({ url: 'https://mes.elsewhere.test/in' }, 'url')).errors).toEqual([
+      {
+        property: 'url',
+        constraints: {
+          target: 'mes.elsewhere.test is not a host webhooks may post to (WEBHOOK_ALLOWED_HOSTS)',
+        },
+      },
+    ]);
     await bad({ url: 'not a url' }, 'url');
     await bad({ events: ['equipment.exploded'] }, 'events');
     await bad({ events: [] }, 'events');
