@@ -121,6 +121,8 @@ export const configSchema = z
       }
       return patterns.length > 0 ? patterns : undefined;
     }),
+    // Days a delivered webhook event stays in the outbox and its log before it is removed.
+    WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
     // Workbook imports this instance reads at once; more get 429 with Retry-After (each holds
     // its workbook and parsed rows in memory). Empty: 2 on a server, 1 on the embedded database,
     // whose statements run one at a time anyway and whose engine already holds about 500 MiB.

@@ -118,6 +118,11 @@ export const ZWebhookWithSecret = z.object({
 
 export const DELIVERY_STATES = ['pending', 'delivered', 'failed'] as const;
 
+export const ZDeliveryParams = ZWebhookParams.extend({ deliveryId: ZId });
+
+/** Sending a delivery that was given up again: why (it is audited). */
+export const ZRedeliverRequest = z.object({ reason: ZReason });
+
 export const ZWebhookAttempt = z.object({
   attempt: z.number().int(),
   at: z.string(),

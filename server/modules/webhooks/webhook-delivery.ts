@@ -43,6 +43,8 @@ interface Claimed {
   id: string;
   event_id: string;
   attempts: number;
+  /** The tries made before an administrator sent it again: the retry waits count from there. */
+  retries_from: number;
   url: string;
   secret_encrypted: string;
   event: string;
@@ -67,7 +69,7 @@ export function signBody(secret: string, body: string, unixSeconds: number): str
 async function claim(db: Db, leaseMs: number): Promise<Claimed[]> {
   return db.transaction(async (tx) => {
     const due = await tx.query<Claimed>(
-      `select d.id, d.event_id, d.attempts, w.url, w.secret_encrypted, e.event, e.record_type,
+      `select d.id, d.event_id, d.attempts, d.retries_from, w.url, w.secret_encrypted, e.event, e.record_type,
               e.record_id, e.payload, e.occurred_at, e.facility_id, f.plan_id
          from webhook_deliveries d
          join webhooks w on w.id = d.webhook_id
@@ -186,7 +188,7 @@ async function record(
 ): Promise<void> {
   const attempt = d.attempts + 1;
   const delivered = outcome.error === null;
-  const wait = retryWaitsMs[attempt - 1];
+  const wait = retryWaitsMs[attempt - 1 - d.retries_from];
   await db.transaction(async (tx) => {
     await tx.query(
       `insert into webhook_attempts (delivery_id, attempt, status, error, duration_ms)
