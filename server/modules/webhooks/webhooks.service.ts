@@ -249,10 +249,10 @@ interface DeliveryRow {
 
 /** The audit domains of the events' record types; any other type is a controlled record's. */
 const RECORD_DOMAINS: Readonly<Record<string, string>> = {
-  run: 'Run',
-  sampleResult: 'SampleResult',
-  equipment: 'Equipment',
-  facilityLimits: 'Facility',
+  Run: 'Run',
+  SampleResult: 'SampleResult',
+  Equipment: 'Equipment',
+  FacilityLimits: 'Facility',
   ChangeAssessment: 'ChangeAssessment',
 };
 
