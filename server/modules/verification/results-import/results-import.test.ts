@@ -555,6 +555,21 @@ describe('results import', () => {
         '2026-07-01T08:00:00.000Z',
         '2026-07-01T07:00:00.000Z',
       ]);
+      // A date cell of a workbook has no zone either: 09:00 as the sheet shows it, in Dublin.
+      const other = await openRun();
+      const book = new ExcelJS.Workbook();
+      const sheet = book.addWorksheet('Results');
+      sheet.addRow(HEADER.split(','));
+      const values: (string | number | Date)[] = line(other, 'Valve', 0.2).split(',');
+      values[7] = Number(values[7]);
+      values[9] = new Date(Date.UTC(2026, 6, 1, 9, 0));
+      sheet.addRow(values);
+      const xlsx = await importFile(Buffer.from(await book.xlsx.writeBuffer()), {
+        type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      });
+      expect(xlsx.status, JSON.stringify(xlsx.body)).toBe(200);
+      const [fromBook] = (await ok('GET', `/runs/${other.id}`)).run.results as Body[];
+      expect(fromBook!.takenAt).toBe('2026-07-01T08:00:00.000Z');
     } finally {
       await setZone(settings.timezone as string, dublin.dateTimeSettings.version as number);
     }
