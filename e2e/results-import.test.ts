@@ -10,7 +10,7 @@ import { choose, openDrawer, signInToFacility } from './ui.ts';
  * Issue 33, results from the laboratory in the browser: from the run screen to the import
  * screen, a laboratory's mapping made there, a file with a problem previewed with its row and
  * column (nothing to import), then a clean file previewed with the run screen's judgements and
- * imported; the results then stand on the run.
+ * imported; the results then stand on the run with who analysed them and when.
  */
 
 let app: AppUnderTest;
@@ -25,7 +25,9 @@ afterAll(async () => {
   await app?.close();
 });
 
-const HEADER = 'Run,Point,Sample,Reported,Value,Units';
+const HEADER = 'Run,Point,Sample,Reported,Value,Units,Analysed,Analyst';
+
+const ANALYSED = '2026-11-03T10:30:00Z,A. Analyst';
 
 async function chooseFile(page: Page, name: string, text: string): Promise<void> {
   await page
@@ -70,6 +72,8 @@ it('previews a laboratory file with its judgements and problems, then imports it
   await fill('Reported column', 'Reported');
   await fill('Value column', 'Value');
   await fill('Unit column', 'Units');
+  await fill('Analysed at column', 'Analysed');
+  await fill('Analyst column', 'Analyst');
   await drawer.getByRole('button', { name: 'Add import mapping' }).click();
   await expect.poll(() => page.locator('.ant-drawer-open').count(), { timeout: 30_000 }).toBe(0);
   await choose(
@@ -83,8 +87,8 @@ it('previews a laboratory file with its judgements and problems, then imports it
     'bad.csv',
     [
       HEADER,
-      `${name},Valve,${s1},=,${limit('Valve') * 0.2},mg/swab`,
-      `${name},Valve,${s2},~,1,mg/swab`,
+      `${name},Valve,${s1},=,${limit('Valve') * 0.2},mg/swab,${ANALYSED}`,
+      `${name},Valve,${s2},~,1,mg/swab,${ANALYSED}`,
     ].join('\n'),
   );
   const preview = page.getByRole('region', { name: 'Preview' });
@@ -102,8 +106,8 @@ it('previews a laboratory file with its judgements and problems, then imports it
     'lab.csv',
     [
       HEADER,
-      `${name},Valve,${s1},=,${limit('Valve') * 0.2},mg/swab`,
-      `${name},Gasket,${s2},< LOQ,${limit('Gasket') * 0.1},mg/swab`,
+      `${name},Valve,${s1},=,${limit('Valve') * 0.2},mg/swab,${ANALYSED}`,
+      `${name},Gasket,${s2},< LOQ,${limit('Gasket') * 0.1},mg/swab,${ANALYSED}`,
     ].join('\n'),
   );
   await preview.getByRole('table', { name: 'Problems' }).waitFor({ state: 'detached' });
@@ -127,4 +131,8 @@ it('previews a laboratory file with its judgements and problems, then imports it
   await page.goto(`/runs/${run.id as number}`);
   await page.getByRole('heading', { name: `Run ${run.sequence as number}` }).waitFor();
   await page.getByText(s2).first().waitFor();
+  // Who analysed each sample, and when, stand with its result.
+  const valve = page.getByLabel('Location Valve (Swab)');
+  await valve.getByText('Analyst A. Analyst').waitFor();
+  await valve.getByText(/^Analysed at /).waitFor();
 });

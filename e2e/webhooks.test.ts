@@ -8,13 +8,42 @@ import { allowRefusedRequest } from './browser-errors.ts';
 let app: AppUnderTest;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 beforeAll(async () => {
-  app = await startAppUnderTest({ WEBHOOK_POLL_SECONDS: '0.1' });
+  app = await startAppUnderTest({
+    WEBHOOK_POLL_SECONDS: '0.1',
+    // One quick retry, so that a failing receiver's delivery is given up within the test.
+    WEBHOOK_RETRY_SECONDS: '0.1',
+    WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+  });
   receiver = await startReceiver();
 });
 afterAll(async () => {
   await app?.close();
   await receiver?.close();
 });
+
+async function firstFacility() {
+  const [facility] = await app.server.db.query<{ id: number; plan_id: number }>(
+    'select id, plan_id from facilities order by id limit 1',
+  );
+  return facility!;
+}
+
+/** Limits put in force in the first facility (the app's own write of a snapshot). */
+async function putLimitsInForce(documentId: number) {
+  const facility = await firstFacility();
+  await app.server.db.transaction((tx) =>
+    storeLimitsSnapshot(tx, {
+      ref: {
+        planId: facility.plan_id,
+        facilityId: facility.id,
+        documentType: 'CleaningInspectionSettings',
+        documentId,
+      },
+      versionNumber: 1,
+      content: {},
+    }),
+  );
+}
 
 describe('webhooks in the browser', () => {
   it('adds a hook whose secret is shown once, and its delivery log shows the signed post', async () => {
@@ -41,22 +70,7 @@ describe('webhooks in the browser', () => {
     await row.getByText('None delivered yet').waitFor();
     await expectAccessible(page);
 
-    // Limits put in force in the first facility (the app's own write of a snapshot).
-    const [facility] = await app.server.db.query<{ id: number; plan_id: number }>(
-      'select id, plan_id from facilities order by id limit 1',
-    );
-    await app.server.db.transaction((tx) =>
-      storeLimitsSnapshot(tx, {
-        ref: {
-          planId: facility!.plan_id,
-          facilityId: facility!.id,
-          documentType: 'CleaningInspectionSettings',
-          documentId: 1,
-        },
-        versionNumber: 1,
-        content: {},
-      }),
-    );
+    await putLimitsInForce(1);
     await expect.poll(() => receiver.received.length, { timeout: 15_000 }).toBe(1);
     const [got] = receiver.received;
     expect(got!.body.event).toBe('limits.changed');
@@ -69,5 +83,48 @@ describe('webhooks in the browser', () => {
     // The record in words, as the audit trail names it (issue 30).
     await log.getByText('Facility ‘Oral Solid Dosage Plant’').waitFor();
     await expectAccessible(page);
+  });
+
+  it('sends a delivery that was given up again, with a reason', async () => {
+    let failing = true;
+    const flaky = await startReceiver(() => (failing ? 500 : 204));
+    try {
+      const facility = await firstFacility();
+      const token = await app.server.login();
+      const made = await app.server.request<{ result: { id: number } }>(
+        'POST',
+        `/api/v2/plans/${facility.plan_id}/facilities/${facility.id}/webhooks`,
+        { token, body: { url: flaky.url, events: ['limits.changed'] } },
+      );
+      expect(made.status).toBe(200);
+      await putLimitsInForce(2);
+      const state = async () =>
+        (
+          await app.server.db.query<{ state: string }>(
+            'select state from webhook_deliveries where webhook_id = $1',
+            [made.body.result.id],
+          )
+        )[0]?.state;
+      await expect.poll(state, { timeout: 15_000 }).toBe('failed');
+      failing = false;
+
+      const page = await openAsAdmin(app, '/webhooks', 'Webhooks');
+      const row = page.getByRole('row').filter({ hasText: flaky.url });
+      await row.getByRole('button', { name: 'Deliveries' }).click();
+      const log = page.getByRole('dialog', { name: `Deliveries to ${flaky.url}` });
+      await log.getByText('Given up', { exact: true }).waitFor();
+      await log.getByRole('button', { name: 'Redeliver' }).click();
+      const ask = page.getByRole('dialog', { name: /^Redeliver: / });
+      await ask.getByLabel('Reason').fill('The MES was down for maintenance');
+      await ask.getByRole('button', { name: 'Redeliver' }).click();
+      await ask.waitFor({ state: 'hidden' });
+      await expect
+        .poll(() => flaky.received.map((r) => r.answered), { timeout: 15_000 })
+        .toEqual([500, 500, 204]);
+      await log.getByText('Delivered', { exact: true }).waitFor({ timeout: 15_000 });
+      await expect.poll(() => log.getByRole('button', { name: 'Redeliver' }).count()).toBe(0);
+    } finally {
+      await flaky.close();
+    }
   });
 });

@@ -1,6 +1,10 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 const boolean = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+/** A host name, or *.domain for every name under the domain. */
+const HOST_PATTERN = /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/;
 
 const optionalText = z
   .string()
@@ -95,6 +99,30 @@ export const configSchema = z
         }
         return waits;
       }),
+    // Hosts webhooks may post to (server/modules/webhooks/webhook-targets.ts): names, IP
+    // addresses or *.domain, separated by commas. Empty: any host with public addresses only.
+    WEBHOOK_ALLOWED_HOSTS: optionalText.transform((text, ctx) => {
+      const patterns = (text ?? '')
+        .split(',')
+        .map((p) =>
+          p
+            .trim()
+            .toLowerCase()
+            .replace(/^\[|\]$/g, ''),
+        )
+        .filter(Boolean);
+      const bad = patterns.find((p) => isIP(p) === 0 && !HOST_PATTERN.test(p));
+      if (bad) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `"${bad}" is not a host name, an IP address or *.domain`,
+        });
+        return z.NEVER;
+      }
+      return patterns.length > 0 ? patterns : undefined;
+    }),
+    // Days a delivered webhook event stays in the outbox and its log before it is removed.
+    WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
     // Workbook imports this instance reads at once; more get 429 with Retry-After (each holds
     // its workbook and parsed rows in memory). Empty: 2 on a server, 1 on the embedded database,
     // whose statements run one at a time anyway and whose engine already holds about 500 MiB.

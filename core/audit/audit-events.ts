@@ -205,6 +205,8 @@ const OWN_EVENTS = {
     Call: recordsOnly<ApiCallValues>(),
   },
   Study: { Close: changes() },
+  // A webhook delivery given up, sent again by an administrator (issue 33).
+  Webhook: { Redeliver: recordsOnly() },
   System: { Seed: changes(), Restore: changes<RestoreValues>() },
   User: {
     ...RECORD_ACTIONS,

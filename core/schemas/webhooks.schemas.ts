@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ZFacilityParams } from './auth.schemas.ts';
 import { ZId, ZListQuery, ZPage, ZReason } from './common.schemas.ts';
+import type { TControlledDocumentType } from './signatures.schemas.ts';
 
 /**
  * The events another system may subscribe to (issue 33). Each names the record it is about; the
@@ -116,7 +117,20 @@ export const ZWebhookWithSecret = z.object({
   secret: z.string().optional(),
 });
 
+/**
+ * The type of the record an event is about, in one casing (PascalCase) in every body: a
+ * controlled record's document type (SOP, Run, ChangeAssessment…) or one of these. A run is
+ * `Run` whether its release flag moved or its approval was signed, so its events keep one order.
+ */
+export const WEBHOOK_RECORD_TYPES = ['Run', 'SampleResult', 'Equipment', 'FacilityLimits'] as const;
+export type TWebhookRecordType = (typeof WEBHOOK_RECORD_TYPES)[number] | TControlledDocumentType;
+
 export const DELIVERY_STATES = ['pending', 'delivered', 'failed'] as const;
+
+export const ZDeliveryParams = ZWebhookParams.extend({ deliveryId: ZId });
+
+/** Sending a delivery that was given up again: why (it is audited). */
+export const ZRedeliverRequest = z.object({ reason: ZReason });
 
 export const ZWebhookAttempt = z.object({
   attempt: z.number().int(),

@@ -48,6 +48,24 @@ export function jobHandler(name: string): JobHandler<unknown> | undefined {
   return handlers.get(name);
 }
 
+/** Periodic upkeep of a feature (the removal of what is past its retention). */
+export type Housekeeping = (db: Db) => Promise<void>;
+
+const housekeeping = new Map<string, Housekeeping>();
+
+/**
+ * Names a piece of upkeep that the job worker runs with its maintenance, every
+ * `maintenanceIntervalMs` (5 min): it must be cheap when there is nothing to do, and safe when
+ * several instances run it at once. One task a name; registering again replaces it.
+ */
+export function registerHousekeeping(name: string, task: Housekeeping): void {
+  housekeeping.set(name, task);
+}
+
+export function housekeepingTasks(): [string, Housekeeping][] {
+  return [...housekeeping];
+}
+
 /**
  * In the caller's transaction: the job exists (and runs) only if that transaction commits.
  * Returns the job id (uuid).

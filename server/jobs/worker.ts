@@ -9,7 +9,7 @@ import {
   takeOverStaleJobs,
 } from './heartbeat.ts';
 import { finishJob, handBackJob, reconcile } from './job-runs.ts';
-import { jobHandler, type JobContext, type QueuedJob } from './jobs.ts';
+import { housekeepingTasks, jobHandler, type JobContext, type QueuedJob } from './jobs.ts';
 import { pgBossDb, QUEUE } from './pg-boss-db.ts';
 
 export interface JobWorkerOptions {
@@ -118,6 +118,11 @@ export async function startJobWorker(db: Db, options: JobWorkerOptions = {}): Pr
         await boss.maintain();
         await reconcile(db);
         await forgetDeadWorkers(db);
+        // One feature's failing upkeep neither stops the others nor the jobs.
+        for (const [name, task] of housekeepingTasks())
+          await task(db).catch((err: unknown) =>
+            log.error({ err, housekeeping: name }, 'housekeeping failed'),
+          );
       }
       const [job] = await boss.fetch<QueuedJob>(QUEUE, { batchSize: 1, includeMetadata: true });
       if (job) {

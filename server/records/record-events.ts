@@ -1,4 +1,4 @@
-import type { TWebhookEvent } from '#core/schemas/webhooks.schemas.ts';
+import type { TWebhookEvent, TWebhookRecordType } from '#core/schemas/webhooks.schemas.ts';
 import type { Queryable } from '../db/db.ts';
 
 /*
@@ -11,7 +11,7 @@ export interface RecordEvent {
   facilityId: number;
   event: TWebhookEvent;
   /** The record the event is about: deliveries for one record keep their order. */
-  record: { type: string; id: number };
+  record: { type: TWebhookRecordType; id: number };
   /** What the receiver learns besides the record; ids and words, never a secret. */
   data: Record<string, unknown>;
 }

@@ -166,3 +166,56 @@ describe('the result entry preview', () => {
     ).toBeTruthy();
   });
 });
+
+describe('an entered result', () => {
+  it('shows who analysed the sample and when, as the laboratory reported them', () => {
+    const analysed = ZRun.parse({
+      ...run,
+      results: [
+        {
+          id: 90,
+          runId: 31,
+          samplingLocationId: 7,
+          samplingLocationName: 'Blade',
+          equipmentId: 2,
+          equipmentName: 'Mixer',
+          riskScore: 12,
+          sampleType: 'swab',
+          analyticalMethodId: 3,
+          analyticalMethodName: 'HPLC',
+          analyticalMethodVersion: 1,
+          batchNumber: 'LAB-77',
+          censoring: '=',
+          rawValue: 0.02,
+          unit: 'mg/swab',
+          judgement: {
+            correctedValue: 0.025,
+            recovery: 0.8,
+            recoverySource: 'HPLC on Stainless steel 316L',
+            limit: 0.1,
+            percentOfLimit: 25,
+            censoredBelow: false,
+            passed: true,
+            methodNotFit: false,
+            derivation: [],
+          },
+          repeats: null,
+          supersededBy: null,
+          invalidatedBy: null,
+          takenAt: '2026-11-02T09:00:00.000Z',
+          analysedAt: '2026-11-03T10:30:00.000Z',
+          analyst: 'A. Analyst',
+          enteredAt: '2026-11-04T08:00:00.000Z',
+          enteredByName: 'Import Service',
+          version: 1,
+        },
+      ],
+    });
+    renderInApp(<ResultsEntry run={analysed} canEnter={false} onConflict={() => undefined} />);
+    const blade = card('Blade');
+    // Dublin is UTC+0 in November: the facility's wall clock is the UTC time.
+    expect(within(blade).getByText('Analysed at 03 Nov, 2026 10:30')).toBeTruthy();
+    expect(within(blade).getByText('Analyst A. Analyst')).toBeTruthy();
+    expect(within(blade).getByText('Sampled 02 Nov, 2026 09:00')).toBeTruthy();
+  });
+});

@@ -220,6 +220,16 @@ function PlanRowCard(props: {
               Sampled {formatDateTime(saved.takenAt)}
             </Typography.Text>
           ) : null}
+          {/* Who analysed the sample and when (21 CFR 211.194(a)(7)/(8)), as the laboratory's
+              system reported them on import. */}
+          {saved.analysedAt ? (
+            <Typography.Text type="secondary">
+              Analysed at {formatDateTime(saved.analysedAt)}
+            </Typography.Text>
+          ) : null}
+          {saved.analyst ? (
+            <Typography.Text type="secondary">Analyst {saved.analyst}</Typography.Text>
+          ) : null}
           <JudgementTag judgement={saved.judgement} />
           {saved.repeats ? (
             <Typography.Text type="secondary">

@@ -26,7 +26,13 @@ import { serverPaging } from '#client/shared/paging.ts';
 import { useEditBase } from '#client/shared/use-edit-base.ts';
 import { ReasonDialog, type ReasonValues } from '#client/shared/reason/ReasonDialog.tsx';
 import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
-import { useArchiveWebhook, useDeliveries, useSaveWebhook, useWebhooks } from './webhooks-api.ts';
+import {
+  useArchiveWebhook,
+  useDeliveries,
+  useRedeliver,
+  useSaveWebhook,
+  useWebhooks,
+} from './webhooks-api.ts';
 
 /*
  * Webhooks (issue 33): the facility's events posted to other systems, signed with a secret that
@@ -148,12 +154,27 @@ const STATE_TAGS: Record<TWebhookDelivery['state'], { color: string; label: stri
   failed: { color: 'red', label: 'Given up' },
 };
 
-/** The delivery log: every event with its tries, newest first, refreshed while open. */
-function DeliveriesModal({ hook, onClose }: { hook: TWebhook; onClose: () => void }) {
+/**
+ * The delivery log: every event with its tries, newest first, refreshed while open. A delivery
+ * given up can be sent again by whoever administers the hooks, with a reason.
+ */
+function DeliveriesModal({
+  hook,
+  canSend,
+  onClose,
+}: {
+  hook: TWebhook;
+  canSend: boolean;
+  onClose: () => void;
+}) {
   const scope = useFacilityScope();
   const dates = useDateFormat();
   const [paging, setPaging] = useState({ pageNumber: 1, pageLimit: 10 });
   const log = useDeliveries(scope, hook.id, paging);
+  const redeliver = useRedeliver(scope, hook.id);
+  const [sending, setSending] = useState<TWebhookDelivery | null>(null);
+  const canRedeliver = (d: TWebhookDelivery) =>
+    canSend && d.state === 'failed' && hook.archivedAt === null;
   const columns: TableColumnsType<TWebhookDelivery> = [
     { title: 'Event', key: 'event', render: (_, d) => WEBHOOK_EVENT_LABELS[d.event] },
     { title: 'Record', key: 'record', render: (_, d) => d.subject },
@@ -181,6 +202,16 @@ function DeliveriesModal({ hook, onClose }: { hook: TWebhook; onClose: () => voi
         </Space>
       ),
     },
+    {
+      title: '',
+      key: 'actions',
+      render: (_, d) =>
+        canRedeliver(d) ? (
+          <Button size="small" onClick={() => setSending(d)}>
+            Redeliver
+          </Button>
+        ) : null,
+    },
   ];
   return (
     <Modal
@@ -203,6 +234,17 @@ function DeliveriesModal({ hook, onClose }: { hook: TWebhook; onClose: () => voi
           (pageNumber, pageLimit) => setPaging({ pageNumber, pageLimit }),
         )}
       />
+      {sending && (
+        <ReasonDialog
+          title={`Redeliver: ${WEBHOOK_EVENT_LABELS[sending.event]}, ${sending.subject}`}
+          okText="Redeliver"
+          description="The event is posted again at once, with the same body and retries as a first delivery; its earlier tries stay in the log."
+          onSubmit={({ reason }: ReasonValues) =>
+            redeliver.mutateAsync({ delivery: sending, reason })
+          }
+          onClose={() => setSending(null)}
+        />
+      )}
     </Modal>
   );
 }
@@ -320,7 +362,7 @@ export function WebhooksPage() {
         <HookFormModal hook={dialog.hook} onSecret={setSecret} onClose={() => setDialog(null)} />
       )}
       {dialog?.kind === 'deliveries' && (
-        <DeliveriesModal hook={dialog.hook} onClose={() => setDialog(null)} />
+        <DeliveriesModal hook={dialog.hook} canSend={canModify} onClose={() => setDialog(null)} />
       )}
       {dialog?.kind === 'archive' && (
         <ReasonDialog

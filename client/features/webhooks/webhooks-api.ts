@@ -106,3 +106,16 @@ export function useArchiveWebhook(scope: FacilityScope) {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: webhookKeys.all(scope.facilityId) }),
   });
 }
+
+/** Sends a delivery that was given up again, with a reason (audited). */
+export function useRedeliver(scope: FacilityScope, hookId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ delivery, reason }: { delivery: TWebhookDelivery; reason: string }) =>
+      apiRequest<TWebhookDelivery>(
+        `${facilityPath(scope)}/webhooks/${hookId}/deliveries/${delivery.id}/redeliver`,
+        { method: 'POST', body: { reason }, action: 'Sending the delivery again' },
+      ),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: webhookKeys.all(scope.facilityId) }),
+  });
+}

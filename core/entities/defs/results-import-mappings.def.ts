@@ -28,6 +28,9 @@ export const IMPORT_COLUMN_FIELDS = [
 ] as const;
 export type ImportColumnField = (typeof IMPORT_COLUMN_FIELDS)[number];
 
+/** How a laboratory's file writes a decimal: 0.12 or 0,12 (empty: a point). */
+export const DECIMAL_SEPARATORS = ['.', ','] as const;
+
 const RUN_OR_STUDY = 'Map the run or the study column';
 
 function mappingProblems(record: Readonly<Record<string, unknown>>): PropertyError[] {
@@ -61,6 +64,15 @@ export const resultsImportMappingsDef = {
     column('sampledAtColumn', 'Sampled at column', 'When the sample was taken'),
     column('analysedAtColumn', 'Analysed at column', 'When the laboratory analysed it'),
     column('analystColumn', 'Analyst column', 'Who analysed it'),
+    {
+      name: 'decimalSeparator',
+      label: 'Decimal separator',
+      kind: 'enum',
+      options: DECIMAL_SEPARATORS,
+      optionLabels: { '.': 'Point (0.12)', ',': 'Comma (0,12)' },
+      description:
+        'How the laboratory writes decimals: a point (the default) or a comma, as European systems do. Never guessed: a value that reads two ways under it is a problem of its row.',
+    },
   ],
   unique: ['name'],
   search: ['name', 'laboratory'],

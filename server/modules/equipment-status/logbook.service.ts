@@ -434,7 +434,7 @@ async function appendEntry(
       await emitRecordEvent(tx, {
         facilityId: scope.facilityId,
         event: 'equipment.released',
-        record: { type: 'equipment', id: equipmentId },
+        record: { type: 'Equipment', id: equipmentId },
         data: {
           equipment: item.name,
           entryId: inserted!.id,

@@ -25,6 +25,11 @@ interface SheetContext {
   strings: string[];
   dateStyles: boolean[];
   date1904: boolean;
+  /**
+   * How a date cell reads: 'utc' an ISO instant (…Z), 'wallClock' the time as the sheet shows
+   * it, without a zone ('2026-11-02T09:00:00'), for a reader that places it in a time zone.
+   */
+  dates: 'utc' | 'wallClock';
   /** Rows still allowed across the workbook's sheets. */
   rowsLeft: number;
 }
@@ -61,7 +66,10 @@ function cellValue(type: string, style: number, text: string, ctx: SheetContext)
       if (text.trim() === '') return null;
       const n = Number(text);
       if (!Number.isFinite(n)) return text;
-      return ctx.dateStyles[style] ? serialToIso(n, ctx.date1904) : n;
+      if (!ctx.dateStyles[style]) return n;
+      const iso = serialToIso(n, ctx.date1904);
+      // A serial holds no zone: the instant of serialToIso is the wall clock read as UTC.
+      return ctx.dates === 'wallClock' ? iso.slice(0, 19) : iso;
     }
   }
 }
@@ -157,6 +165,7 @@ export async function readWorkbook(
   buffer: Buffer,
   maxInflated = MAX_INFLATED_BYTES,
   maxRows = MAX_ROWS,
+  dates: SheetContext['dates'] = 'utc',
 ): Promise<Map<string, SheetRows>> {
   try {
     const pkg = await XlsxPackage.open(buffer, maxInflated);
@@ -181,6 +190,7 @@ export async function readWorkbook(
       strings: stringsPath ? await readSharedStrings(pkg, stringsPath) : [],
       dateStyles: stylesPath ? await readDateStyles(pkg, stylesPath) : [],
       date1904,
+      dates,
       rowsLeft: maxRows,
     };
     const sheets = new Map<string, SheetRows>();

@@ -75,7 +75,7 @@ export async function storeLimitsSnapshot(
     facilityId: ref.facilityId,
     event: 'limits.changed',
     // One record per facility, so that its limit changes arrive in the order they were approved.
-    record: { type: 'facilityLimits', id: ref.facilityId },
+    record: { type: 'FacilityLimits', id: ref.facilityId },
     data: {
       limitsSnapshotId: row!.id,
       documentType: ref.documentType,

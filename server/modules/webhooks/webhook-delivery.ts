@@ -1,9 +1,12 @@
 import { createHmac } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { SIGNATURE_HEADER } from '#core/schemas/webhooks.schemas.ts';
 import type { Config } from '#server/config.ts';
 import type { Db } from '#server/db/db.ts';
 import type { JobLog } from '#server/jobs/worker.ts';
 import { decryptSetting } from '#server/util/setting-secrets.ts';
+import { guardedLookup, hostProblem, TargetRefused } from './webhook-targets.ts';
 
 /*
  * The webhook delivery worker (issue 33), one per app instance beside the job worker, polling
@@ -31,7 +34,7 @@ export function deliveryOptionsOf(config: Config, log: JobLog): WebhookDeliveryO
   };
 }
 
-type KeyConfig = Pick<Config, 'SETTINGS_SECRET_KEY' | 'DATA_DIR'>;
+type KeyConfig = Pick<Config, 'SETTINGS_SECRET_KEY' | 'DATA_DIR' | 'WEBHOOK_ALLOWED_HOSTS'>;
 
 /** How many deliveries one round claims; each is for a different hook and record. */
 const BATCH = 20;
@@ -40,6 +43,8 @@ interface Claimed {
   id: string;
   event_id: string;
   attempts: number;
+  /** The tries made before an administrator sent it again: the retry waits count from there. */
+  retries_from: number;
   url: string;
   secret_encrypted: string;
   event: string;
@@ -64,7 +69,7 @@ export function signBody(secret: string, body: string, unixSeconds: number): str
 async function claim(db: Db, leaseMs: number): Promise<Claimed[]> {
   return db.transaction(async (tx) => {
     const due = await tx.query<Claimed>(
-      `select d.id, d.event_id, d.attempts, w.url, w.secret_encrypted, e.event, e.record_type,
+      `select d.id, d.event_id, d.attempts, d.retries_from, w.url, w.secret_encrypted, e.event, e.record_type,
               e.record_id, e.payload, e.occurred_at, e.facility_id, f.plan_id
          from webhook_deliveries d
          join webhooks w on w.id = d.webhook_id
@@ -108,25 +113,20 @@ async function post(config: KeyConfig, d: Claimed, timeoutMs: number): Promise<O
   });
   const started = Date.now();
   try {
+    // Checked again at each try: WEBHOOK_ALLOWED_HOSTS may have changed since the hook was saved.
+    const refused = hostProblem(d.url, config.WEBHOOK_ALLOWED_HOSTS);
+    if (refused) throw new TargetRefused(refused);
     const secret = decryptSetting(config, d.secret_encrypted);
-    const response = await fetch(d.url, {
-      method: 'POST',
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
-      headers: {
-        'content-type': 'application/json',
-        'user-agent': 'Carryover-Webhooks',
-        'x-carryover-event': d.event,
-        'x-carryover-delivery': String(d.id),
-        [SIGNATURE_HEADER]: signBody(secret, body, Math.floor(Date.now() / 1000)),
-      },
-      body,
+    const status = await postJson(d.url, body, timeoutMs, config.WEBHOOK_ALLOWED_HOSTS, {
+      'user-agent': 'Carryover-Webhooks',
+      'x-carryover-event': d.event,
+      'x-carryover-delivery': String(d.id),
+      [SIGNATURE_HEADER]: signBody(secret, body, Math.floor(Date.now() / 1000)),
     });
-    await response.body?.cancel();
-    const ok = response.status >= 200 && response.status < 300;
+    const ok = status >= 200 && status < 300;
     return {
-      status: response.status,
-      error: ok ? null : `The receiver answered HTTP ${response.status}`,
+      status,
+      error: ok ? null : `The receiver answered HTTP ${status}`,
       ms: Date.now() - started,
     };
   } catch (error) {
@@ -134,12 +134,50 @@ async function post(config: KeyConfig, d: Claimed, timeoutMs: number): Promise<O
   }
 }
 
+/**
+ * Posts a JSON body and answers the status; redirects are not followed. node:http rather than
+ * fetch, for its `lookup`: the addresses checked are the ones connected to.
+ */
+function postJson(
+  url: string,
+  body: string,
+  timeoutMs: number,
+  allowed: readonly string[] | undefined,
+  headers: Record<string, string>,
+): Promise<number> {
+  const send = url.startsWith('https:') ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = send(
+      url,
+      {
+        method: 'POST',
+        lookup: guardedLookup(allowed),
+        signal: AbortSignal.timeout(timeoutMs),
+        headers: {
+          ...headers,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
+      },
+      (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 function whyFailed(error: unknown): string {
-  if (error instanceof Error && error.name === 'TimeoutError')
+  if (!(error instanceof Error)) return String(error).slice(0, 500);
+  const cause = error.cause as { code?: string; name?: string } | undefined;
+  // An aborted request carries the timeout as its cause.
+  if (error.name === 'TimeoutError' || cause?.name === 'TimeoutError')
     return 'The receiver did not answer in time';
-  const cause = error instanceof Error ? (error.cause as { code?: string } | undefined) : undefined;
-  const text = error instanceof Error ? error.message : String(error);
-  return (cause?.code ? `${text} (${cause.code})` : text).slice(0, 500);
+  const code = (error as NodeJS.ErrnoException).code ?? cause?.code;
+  const text = code && !error.message.includes(code) ? `${error.message} (${code})` : error.message;
+  return text.slice(0, 500);
 }
 
 async function record(
@@ -150,7 +188,7 @@ async function record(
 ): Promise<void> {
   const attempt = d.attempts + 1;
   const delivered = outcome.error === null;
-  const wait = retryWaitsMs[attempt - 1];
+  const wait = retryWaitsMs[attempt - 1 - d.retries_from];
   await db.transaction(async (tx) => {
     await tx.query(
       `insert into webhook_attempts (delivery_id, attempt, status, error, duration_ms)

@@ -13,7 +13,11 @@ import { startReceiver, type ReceivedBody as Body } from '#server/test/webhook-r
  * the test starts on 127.0.0.1.
  */
 
-const t = useFacilityTestServer({ WEBHOOK_POLL_SECONDS: '0.05', WEBHOOK_RETRY_SECONDS: '0.1' });
+const t = useFacilityTestServer({
+  WEBHOOK_POLL_SECONDS: '0.05',
+  WEBHOOK_RETRY_SECONDS: '0.1',
+  WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+});
 const kit = runKit(t);
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let f: RunFacility;
@@ -44,7 +48,7 @@ describe('events of verification', () => {
     );
     expect(limits).toMatchObject({
       facilityId: t.facilityId,
-      record: { type: 'facilityLimits', id: t.facilityId },
+      record: { type: 'FacilityLimits', id: t.facilityId },
       data: { documentType: 'CleaningInspectionSettings', versionNumber: 1 },
     });
     expect(limits!.data.outputHash).toMatch(/^[0-9a-f]{64}$/);
@@ -63,7 +67,7 @@ describe('events of verification', () => {
     );
     // Each event starts where the one before it ended, and none repeats a flag.
     flags.forEach((event, i) => {
-      expect(event.record).toEqual({ type: 'run', id: run.id });
+      expect(event.record).toEqual({ type: 'Run', id: run.id });
       // A new run is not releasable until its results say so.
       expect(event.data.previousReleaseFlag).toBe(
         i === 0 ? 'CAN_NOT_BE_RELEASED' : flags[i - 1]!.data.releaseFlag,
@@ -87,7 +91,7 @@ describe('events of verification', () => {
       [run.id],
     );
     expect(failed[0]).toMatchObject({
-      record: { type: 'sampleResult', id: stored!.id },
+      record: { type: 'SampleResult', id: stored!.id },
       data: { runId: run.id, samplingLocation: 'Valve' },
     });
     expect(failed[0]!.data.percentOfLimit).toBeGreaterThan(100);
@@ -125,7 +129,7 @@ describe('events of verification', () => {
       (list) => list.length === 1,
     );
     expect(event).toMatchObject({
-      record: { type: 'equipment', id },
+      record: { type: 'Equipment', id },
       data: { equipment: 'Granulator W1', entryId: released.body.entry.id, releasedAtRisk: false },
     });
     expect(event!.data.signatureId).toEqual(expect.any(Number));

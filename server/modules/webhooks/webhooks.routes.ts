@@ -3,6 +3,9 @@ import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
 import {
   ZArchiveWebhookRequest,
   ZCreateWebhookRequest,
+  ZDeliveryParams,
+  ZRedeliverRequest,
+  ZWebhookDelivery,
   ZUpdateWebhookRequest,
   ZWebhook,
   ZWebhookDeliveryPage,
@@ -14,6 +17,7 @@ import {
 import { ZPage } from '#core/schemas/common.schemas.ts';
 import type { FastifyRequest } from 'fastify';
 import { typed, type AppContext } from '#server/http/app-context.ts';
+import { registerHousekeeping } from '#server/jobs/jobs.ts';
 import { actorOf } from '#server/http/session-guard.ts';
 import {
   deliveryOptionsOf,
@@ -25,6 +29,8 @@ import {
   getWebhook,
   listDeliveries,
   listWebhooks,
+  redeliver,
+  removeDeliveredWebhooks,
   setWebhookArchived,
   updateWebhook,
 } from './webhooks.service.ts';
@@ -43,6 +49,14 @@ const scopeOf = (request: FastifyRequest) => {
  * administers the facility's own configuration.
  */
 export function registerWebhookRoutes({ app, db, config, permit }: AppContext): void {
+  registerHousekeeping('webhookRetention', async (pool) => {
+    const removed = await removeDeliveredWebhooks(pool, config.WEBHOOK_RETENTION_DAYS);
+    if (removed > 0)
+      app.log.info(
+        { removed, retentionDays: config.WEBHOOK_RETENTION_DAYS },
+        'delivered webhook events past their retention removed',
+      );
+  });
   let worker: WebhookDeliveryWorker | undefined;
   app.addHook('onReady', async () => {
     worker = startWebhookDelivery(db, config, deliveryOptionsOf(config, app.log));
@@ -170,5 +184,29 @@ export function registerWebhookRoutes({ app, db, config, permit }: AppContext): 
       },
     },
     async (request) => listDeliveries(db, scopeOf(request), request.params.id, request.query),
+  );
+
+  r.post(
+    `${F}/webhooks/:id/deliveries/:deliveryId/redeliver`,
+    {
+      preHandler: permit('Facility', 'Modify'),
+      schema: {
+        tags,
+        summary: 'Send a delivery that was given up again (Facility Modify)',
+        description:
+          'Only a `failed` delivery: it is tried again at once, with the retries of a first delivery, and its earlier tries stay in the log. Needs a reason; audited (Webhook / Redeliver). A pending one gets 409 TransactionLocked, and so does a delivered one or one of an archived hook.',
+        params: ZDeliveryParams,
+        body: ZRedeliverRequest,
+        response: { 200: ZWebhookDelivery },
+      },
+    },
+    async (request) =>
+      redeliver(
+        db,
+        call(request),
+        request.params.id,
+        request.params.deliveryId,
+        request.body.reason,
+      ),
   );
 }

@@ -1,5 +1,5 @@
 import { auditSubject, type AuditRowLike } from '#core/audit/audit-format.ts';
-import { AppError } from '#core/errors/errors.ts';
+import { AppError, validationError } from '#core/errors/errors.ts';
 import type { TListQuery } from '#core/schemas/common.schemas.ts';
 import type {
   TCreateWebhookRequest,
@@ -11,7 +11,7 @@ import type {
 import { webhooksDecl } from '#core/entities/defs/webhooks.def.ts';
 import type { Config } from '#server/config.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
-import type { Actor } from '#server/db/audit-write.ts';
+import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 import { likePattern, pageOf, pageWindow } from '#server/db/paging.ts';
 import {
   createRecord,
@@ -25,6 +25,7 @@ import {
 import { auditNames } from '#server/modules/audit/audit-names.ts';
 import { randomToken } from '#server/util/secrets.ts';
 import { encryptSetting } from '#server/util/setting-secrets.ts';
+import { targetProblem } from './webhook-targets.ts';
 
 /*
  * A facility's webhooks (issue 33) through the one write path: versioned, audited, archived with
@@ -37,7 +38,13 @@ export const webhookType: RecordType<typeof webhooksDecl.domain> = {
   hooks: {},
 };
 
-type KeyConfig = Pick<Config, 'SETTINGS_SECRET_KEY' | 'DATA_DIR'>;
+type KeyConfig = Pick<Config, 'SETTINGS_SECRET_KEY' | 'DATA_DIR' | 'WEBHOOK_ALLOWED_HOSTS'>;
+
+/** A URL the server may not post to is refused on its field, before anything is written. */
+async function checkTarget(config: KeyConfig, url: string): Promise<void> {
+  const problem = await targetProblem(url, config.WEBHOOK_ALLOWED_HOSTS);
+  if (problem) throw validationError([{ property: 'url', constraints: { target: problem } }]);
+}
 
 interface WebhookRow {
   id: number;
@@ -127,6 +134,7 @@ export async function createWebhook(
   input: TCreateWebhookRequest,
 ): Promise<{ result: TWebhook; secret: string }> {
   const secret = secretOf(input.secret);
+  await checkTarget(config, input.url);
   return db.transaction(async (tx) => {
     const row = await createRecord(tx, webhookType, {
       actor,
@@ -148,6 +156,7 @@ export async function updateWebhook(
   id: number,
   input: TUpdateWebhookRequest,
 ): Promise<{ result: TWebhook; secret?: string }> {
+  if (input.url !== undefined) await checkTarget(config, input.url);
   return db.transaction(async (tx) => {
     const row = await openRecord(tx, webhookType, actor, scope, id, input.version);
     if (row.archived_at)
@@ -240,10 +249,10 @@ interface DeliveryRow {
 
 /** The audit domains of the events' record types; any other type is a controlled record's. */
 const RECORD_DOMAINS: Readonly<Record<string, string>> = {
-  run: 'Run',
-  sampleResult: 'SampleResult',
-  equipment: 'Equipment',
-  facilityLimits: 'Facility',
+  Run: 'Run',
+  SampleResult: 'SampleResult',
+  Equipment: 'Equipment',
+  FacilityLimits: 'Facility',
   ChangeAssessment: 'ChangeAssessment',
 };
 
@@ -260,37 +269,33 @@ function recordAsAuditRow(type: string, id: number): AuditRowLike {
       };
 }
 
-/** The delivery log of a hook: newest first, each with every try. */
-export async function listDeliveries(
-  db: Db,
-  scope: { planId: number; facilityId: number },
+type FacilityOf = { planId: number; facilityId: number };
+
+/** Deliveries of a hook with their tries, newest first: a page of them, or the one named. */
+async function readDeliveries(
+  q: Queryable,
+  scope: FacilityOf,
   id: number,
-  query: TListQuery,
-) {
-  const { facilityId } = scope;
-  await getWebhook(db, facilityId, id);
-  const { limit, offset } = pageWindow(query);
-  const [rows, [count]] = await Promise.all([
-    db.query<DeliveryRow>(
-      `select d.id, d.event_id, e.event, e.record_type, e.record_id, e.occurred_at, d.state,
-              d.next_attempt_at, d.delivered_at,
-              coalesce((select json_agg(json_build_object('attempt', a.attempt,
-                          'at', a.attempted_at, 'status', a.status, 'error', a.error,
-                          'ms', a.duration_ms) order by a.attempt)
-                          from webhook_attempts a where a.delivery_id = d.id), '[]') as attempts
-         from webhook_deliveries d join webhook_events e on e.id = d.event_id
-        where d.webhook_id = $1 and d.facility_id = $2
-        order by d.id desc limit $3 offset $4`,
-      [id, facilityId, limit, offset],
-    ),
-    db.query<{ total: number }>(
-      `select count(*)::int as total from webhook_deliveries where webhook_id = $1 and facility_id = $2`,
-      [id, facilityId],
-    ),
-  ]);
+  which: { limit: number; offset: number } | { deliveryId: number },
+): Promise<TWebhookDelivery[]> {
+  const one = 'deliveryId' in which;
+  const rows = await q.query<DeliveryRow>(
+    `select d.id, d.event_id, e.event, e.record_type, e.record_id, e.occurred_at, d.state,
+            d.next_attempt_at, d.delivered_at,
+            coalesce((select json_agg(json_build_object('attempt', a.attempt,
+                        'at', a.attempted_at, 'status', a.status, 'error', a.error,
+                        'ms', a.duration_ms) order by a.attempt)
+                        from webhook_attempts a where a.delivery_id = d.id), '[]') as attempts
+       from webhook_deliveries d join webhook_events e on e.id = d.event_id
+      where d.webhook_id = $1 and d.facility_id = $2 and ($3::bigint is null or d.id = $3)
+      order by d.id desc limit $4 offset $5`,
+    one
+      ? [id, scope.facilityId, which.deliveryId, 1, 0]
+      : [id, scope.facilityId, null, which.limit, which.offset],
+  );
   const records = rows.map((r) => recordAsAuditRow(r.record_type, r.record_id));
-  const names = await auditNames(db, scope.planId, records);
-  const data: TWebhookDelivery[] = rows.map((r, i) => ({
+  const names = await auditNames(q, scope.planId, records);
+  return rows.map((r, i) => ({
     id: Number(r.id),
     eventId: Number(r.event_id),
     event: r.event,
@@ -302,5 +307,99 @@ export async function listDeliveries(
     nextAttemptAt: r.state === 'pending' ? iso(r.next_attempt_at) : null,
     deliveredAt: isoOrNull(r.delivered_at),
   }));
+}
+
+/** The delivery log of a hook: newest first, each with every try. */
+export async function listDeliveries(db: Db, scope: FacilityOf, id: number, query: TListQuery) {
+  await getWebhook(db, scope.facilityId, id);
+  const [data, [count]] = await Promise.all([
+    readDeliveries(db, scope, id, pageWindow(query)),
+    db.query<{ total: number }>(
+      `select count(*)::int as total from webhook_deliveries where webhook_id = $1 and facility_id = $2`,
+      [id, scope.facilityId],
+    ),
+  ]);
   return pageOf(data, count!.total, query);
+}
+
+/**
+ * Sends a delivery that was given up again, at once, with the retries of a first delivery; its
+ * earlier tries stay in the log. Only a failed one: a pending one is still being tried, and a
+ * delivered one was received (a receiver that lost it asks for it by its event id). A later
+ * event of the same record still waiting waits for it again, so the order per record holds.
+ */
+export async function redeliver(
+  db: Db,
+  { actor, scope }: Omit<WebhookCall, 'config'>,
+  id: number,
+  deliveryId: number,
+  reason: string,
+): Promise<TWebhookDelivery> {
+  return db.transaction(async (tx) => {
+    const hook = await getWebhook(tx, scope.facilityId, id);
+    const [row] = await tx.query<{ state: string; event_id: string; event: string }>(
+      `select d.state, d.event_id, e.event from webhook_deliveries d
+         join webhook_events e on e.id = d.event_id
+        where d.id = $1 and d.webhook_id = $2 and d.facility_id = $3 for update of d`,
+      [deliveryId, id, scope.facilityId],
+    );
+    if (!row)
+      throw new AppError('NotFoundError', `Delivery ${deliveryId} of webhook ${id} was not found`);
+    if (hook.archivedAt)
+      throw new AppError(
+        'TransactionLocked',
+        'The webhook is archived: unarchive it to send again',
+      );
+    if (row.state !== 'failed')
+      throw new AppError(
+        'TransactionLocked',
+        row.state === 'pending'
+          ? 'The delivery is still being tried'
+          : 'The delivery was received: it is not sent again',
+      );
+    await tx.query(
+      `update webhook_deliveries
+          set state = 'pending', next_attempt_at = now(), retries_from = attempts
+        where id = $1`,
+      [deliveryId],
+    );
+    await writeAudit(tx, actor, {
+      planId: scope.planId,
+      facilityId: scope.facilityId,
+      domain: 'Webhook',
+      action: 'Redeliver',
+      entityId: id,
+      reason,
+      newValues: { deliveryId, eventId: Number(row.event_id), event: row.event, url: hook.url },
+    });
+    const [delivery] = await readDeliveries(tx, scope, id, { deliveryId });
+    return delivery!;
+  });
+}
+
+/**
+ * Removes the deliveries delivered longer ago than the retention, with their tries, and then
+ * the events no delivery is left of; a failed or pending delivery stays, and its event with it.
+ * Answers how many deliveries went.
+ */
+export async function removeDeliveredWebhooks(db: Db, retentionDays: number): Promise<number> {
+  return db.transaction(async (tx) => {
+    const old = await tx.query<{ id: string; event_id: string }>(
+      `select id, event_id from webhook_deliveries
+        where state = 'delivered' and delivered_at < now() - make_interval(days => $1::int)
+        limit 10000`,
+      [retentionDays],
+    );
+    if (old.length === 0) return 0;
+    const ids = old.map((d) => d.id);
+    await tx.query('delete from webhook_attempts where delivery_id = any($1::bigint[])', [ids]);
+    await tx.query('delete from webhook_deliveries where id = any($1::bigint[])', [ids]);
+    await tx.query(
+      `delete from webhook_events e
+        where e.id = any($1::bigint[])
+          and not exists (select 1 from webhook_deliveries d where d.event_id = e.id)`,
+      [[...new Set(old.map((d) => d.event_id))]],
+    );
+    return old.length;
+  });
 }

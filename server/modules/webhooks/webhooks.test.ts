@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import { startSignKit, type Person, type SignKit } from '#server/test/sign-test-kit.ts';
 import { until } from '#server/test/until.ts';
+import { housekeepingTasks } from '#server/jobs/jobs.ts';
 import { emitRecordEvent } from '#server/records/record-events.ts';
+import { removeDeliveredWebhooks } from './webhooks.service.ts';
 import {
   signatureHolds,
   startReceiver,
@@ -20,6 +22,9 @@ beforeAll(async () => {
     WEBHOOK_POLL_SECONDS: '0.05',
     WEBHOOK_RETRY_SECONDS: '0.1,0.2,0.2',
     WEBHOOK_TIMEOUT_SECONDS: '2',
+    // The receivers run on 127.0.0.1, which no hook reaches unless listed; *.example for hooks
+    // that are only saved.
+    WEBHOOK_ALLOWED_HOSTS: '127.0.0.1,*.example',
   });
   editor = await kit.person({ edit: true, sign: true, firstName: 'Edna' });
   approver = await kit.person({ sign: true, firstName: 'Abel' });
@@ -117,6 +122,15 @@ describe('webhooks: rights and input', () => {
       'Enter an http:// or https:// URL',
     );
     await bad({ url: 'javascript:alert(1)' }, 'url');
+    // WEBHOOK_ALLOWED_HOSTS is set here: a host it does not list is refused.
+    expect((await bad({ url: 'https://mes.elsewhere.test/in' }, 'url')).errors).toEqual([
+      {
+        property: 'url',
+        constraints: {
+          target: 'mes.elsewhere.test is not a host webhooks may post to (WEBHOOK_ALLOWED_HOSTS)',
+        },
+      },
+    ]);
     await bad({ url: 'not a url' }, 'url');
     await bad({ events: ['equipment.exploded'] }, 'events');
     await bad({ events: [] }, 'events');
@@ -344,5 +358,132 @@ describe('webhooks: delivery', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(quiet.received).toEqual([]);
     expect(await deliveries(paused.result.id)).toEqual([]);
+  });
+});
+
+describe('webhooks: sending again and retention', () => {
+  /** A hook for the target whose delivery of an approval was given up. */
+  async function givenUp(target: { url: string }) {
+    const made = await hook(target.url, ['record.approved']);
+    const hookId = made.result.id as number;
+    await approvedSop();
+    const [given] = await until(
+      () => deliveries(hookId),
+      (list) => list[0]?.state === 'failed',
+    );
+    return { hookId, given: given! };
+  }
+
+  it('sends a delivery that was given up again, for an administrator with a reason, audited', async () => {
+    let failing = true;
+    const target = await receiver(() => (failing ? 500 : 204));
+    const { hookId, given } = await givenUp(target);
+    const path = `${kit.F}/webhooks/${hookId}/deliveries/${given.id}/redeliver`;
+    // Facility Get reads the log but does not send again.
+    const reader = await buildUser(kit.server.db, {
+      facilityIds: [kit.facilityId],
+      permissions: permissionsWith({ Facility: ['Get'] }),
+    });
+    const token = await kit.server.login(reader.username, reader.password);
+    const refused = await kit.server.request<Body>('POST', path, {
+      token,
+      body: { reason: 'MES was down' },
+    });
+    expect(refused.status).toBe(403);
+    expect((await kit.call('POST', path, {})).status).toBe(422);
+
+    failing = false;
+    const sent = await kit.call('POST', path, { reason: 'MES was down overnight' });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    expect(sent.body).toMatchObject({ id: given.id, state: 'pending' });
+    const [done] = await until(
+      () => deliveries(hookId),
+      (list) => list[0]?.state === 'delivered',
+    );
+    // The four tries given up keep their numbers; the fifth is the one sent again.
+    expect(done!.attempts.map((a: Body) => [a.attempt, a.status])).toEqual([
+      [1, 500],
+      [2, 500],
+      [3, 500],
+      [4, 500],
+      [5, 204],
+    ]);
+    expect(new Set(target.received.map((r) => r.raw)).size).toBe(1);
+    expect(await kit.lastAudit('Webhook', 'Redeliver')).toMatchObject({
+      reason: 'MES was down overnight',
+      new_values: {
+        deliveryId: given.id,
+        eventId: given.eventId,
+        event: 'record.approved',
+        url: target.url,
+      },
+    });
+    // A delivered one is not sent again.
+    const again = await kit.call('POST', path, { reason: 'Once more' });
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({
+      errName: 'TransactionLocked',
+      message: 'The delivery was received: it is not sent again',
+    });
+    const missing = await kit.call(
+      'POST',
+      `${kit.F}/webhooks/${hookId}/deliveries/999999999/redeliver`,
+      { reason: 'None' },
+    );
+    expect(missing.status).toBe(404);
+  });
+
+  it('sends again with the retries of a first delivery, and gives up again after them', async () => {
+    const { hookId, given } = await givenUp(await receiver(() => 503));
+    const sent = await kit.call(
+      'POST',
+      `${kit.F}/webhooks/${hookId}/deliveries/${given.id}/redeliver`,
+      { reason: 'Receiver redeployed' },
+    );
+    expect(sent.status).toBe(200);
+    const [again] = await until(
+      () => deliveries(hookId),
+      (list) => list[0]?.state === 'failed' && list[0].attempts.length > 4,
+    );
+    expect(again!.attempts).toHaveLength(8);
+  });
+
+  it('removes delivered events past the retention with the housekeeping, and keeps the rest', async () => {
+    expect(housekeepingTasks().map(([name]) => name)).toContain('webhookRetention');
+    const target = await receiver(() => 204);
+    const made = await hook(target.url, ['record.approved']);
+    const hookId = made.result.id as number;
+    await approvedSop();
+    await approvedSop();
+    const log = await until(
+      () => deliveries(hookId),
+      (list) => list.length === 2 && list.every((d) => d.state === 'delivered'),
+    );
+    const [newer, older] = log;
+    // Every hook of the older event received it 91 days ago (other hooks of this file ask too).
+    await kit.server.db.query(
+      `update webhook_deliveries set state = 'delivered', delivered_at = now() - interval '91 days'
+        where event_id = $1`,
+      [older!.eventId],
+    );
+    const failedBefore = await kit.server.db.query(
+      `select id from webhook_deliveries where state <> 'delivered' order by id`,
+    );
+    expect(await removeDeliveredWebhooks(kit.server.db, 90)).toBeGreaterThanOrEqual(1);
+    expect((await deliveries(hookId)).map((d) => d.id)).toEqual([newer!.id]);
+    const events = await kit.server.db.query('select id from webhook_events where id = any($1)', [
+      [older!.eventId, newer!.eventId],
+    ]);
+    expect(events.map((e) => Number((e as { id: number }).id))).toEqual([newer!.eventId]);
+    expect(
+      await kit.server.db.query(
+        `select id from webhook_deliveries where state <> 'delivered' order by id`,
+      ),
+    ).toEqual(failedBefore);
+    expect(
+      await kit.server.db.query('select id from webhook_attempts where delivery_id = $1', [
+        older!.id,
+      ]),
+    ).toEqual([]);
   });
 });

@@ -83,7 +83,8 @@ export async function readResultsFile(buffer: Buffer): Promise<SheetRows> {
   if (buffer.length === 0) throw fileProblem('The file is empty');
   let sheet: SheetRows | undefined;
   if (isZip(buffer)) {
-    const sheets = await readWorkbook(buffer, undefined, MAX_IMPORT_ROWS);
+    // A date cell is the laboratory's wall clock: the import reads it in the facility's zone.
+    const sheets = await readWorkbook(buffer, undefined, MAX_IMPORT_ROWS, 'wallClock');
     sheet = [...sheets.values()][0];
   } else sheet = csvRows(buffer);
   if (!sheet || sheet.headers.every((h) => h === ''))

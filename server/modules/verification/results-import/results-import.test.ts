@@ -53,7 +53,10 @@ function line(
   location: 'Valve' | 'Gasket',
   times: number,
   over: Partial<
-    Record<'run' | 'study' | 'sample' | 'reported' | 'unit' | 'value' | 'method' | 'type', string>
+    Record<
+      'run' | 'study' | 'sample' | 'reported' | 'unit' | 'value' | 'method' | 'type' | 'sampled',
+      string
+    >
   > = {},
 ) {
   const id = location === 'Valve' ? f.steel : f.ptfe;
@@ -69,7 +72,7 @@ function line(
     over.reported ?? '=',
     value,
     over.unit ?? 'mg/swab',
-    '2026-11-02 09:00',
+    over.sampled ?? '2026-11-02 09:00',
     '2026-11-03T10:30:00Z',
     'A. Analyst',
   ].join(',');
@@ -448,6 +451,128 @@ describe('results import', () => {
         [bridge.accountId],
       );
     await expect.poll(async () => (await calls()).length).toBeGreaterThan(0);
+  });
+
+  it("reads decimal commas only when the laboratory's mapping declares them, and refuses what reads two ways", async () => {
+    const run = await openRun();
+    const comma = await ok('POST', '/results/import-mappings', {
+      ...LAB_A,
+      name: `Lab EU LIMS ${process.pid}`,
+      decimalSeparator: ',',
+    });
+    expect(comma.result.decimalSeparator).toBe(',');
+    // A European LIMS: semicolons between fields, commas in numbers.
+    const euro = (text: string) => text.replace(/,/g, ';');
+    const withValue = (location: 'Valve' | 'Gasket', value: string) =>
+      euro(line(run, location, 0, { value: 'VALUE' })).replace('VALUE', value);
+    const limit = (run.plan as Body[]).find((p) => p.samplingLocationId === f.steel)!
+      .limit as number;
+    const fifth = String(limit / 5).replace('.', ',');
+    const res = await importFile(
+      [euro(HEADER), withValue('Valve', fifth), withValue('Gasket', '1,234.5')].join('\r\n'),
+      { dryRun: true, mapping: comma.result.id },
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.rows[0]).toMatchObject({ status: 'new', rawValue: limit / 5 });
+    // A fifth of the limit, divided by the 80 % recovery: 25 % of the limit.
+    expect(res.body.rows[0].judgement.percentOfLimit).toBeCloseTo(25, 6);
+    expect(res.body.problems).toEqual([
+      {
+        row: 3,
+        column: 'Result',
+        message: expect.stringContaining("1,234.5 is ambiguous with this mapping's decimal comma"),
+      },
+    ]);
+    // The same comma under a mapping of decimal points is refused, never read as 0.12 or 12.
+    const point = await importFile(csv(line(run, 'Valve', 0, { value: '"0,12"' })), {
+      dryRun: true,
+    });
+    expect(point.body.problems).toEqual([
+      {
+        row: 2,
+        column: 'Result',
+        message: expect.stringContaining(
+          '0,12 holds a comma, and this mapping reads a decimal point',
+        ),
+      },
+    ]);
+  });
+
+  it("reads a time without an offset in the facility's time zone, and refuses one that names no single instant", async () => {
+    const read = await ok('GET', '/date-time-settings');
+    const { version, ...settings } = read.dateTimeSettings as Body;
+    const setZone = (timezone: string, from: number) =>
+      ok('POST', '/date-time-settings', {
+        dateTimeSettings: { ...settings, timezone },
+        version: from,
+        reason: 'Results import test',
+      });
+    const dublin = await setZone('Europe/Dublin', version as number);
+    try {
+      const run = await openRun();
+      const res = await importFile(
+        csv(
+          // Irish summer time is UTC+1: 09:00 there is 08:00 UTC.
+          line(run, 'Valve', 0.2, { sampled: '2026-07-01 09:00' }),
+          line(run, 'Gasket', 0.2, { sampled: '2026-07-01T09:00:00+02:00' }),
+          // Clocks go back at 02:00 on 25 October 2026: 01:30 happens twice.
+          line(run, 'Valve', 0.2, { sampled: '2026-10-25 01:30' }),
+          // Clocks go forward at 01:00 on 29 March 2026: 01:30 never happens.
+          line(run, 'Valve', 0.2, { sampled: '2026-03-29 01:30' }),
+          line(run, 'Valve', 0.2, { sampled: '02/11/2026 09:00' }),
+        ),
+        { dryRun: true },
+      );
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.problems).toEqual([
+        {
+          row: 4,
+          column: 'Sampled',
+          message:
+            "2026-10-25 01:30 occurs twice in the facility's time zone Europe/Dublin (the clocks go back): write it with its offset",
+        },
+        {
+          row: 5,
+          column: 'Sampled',
+          message:
+            "2026-03-29 01:30 does not occur in the facility's time zone Europe/Dublin (the clocks skip it): write it with its offset",
+        },
+        {
+          row: 6,
+          column: 'Sampled',
+          message: expect.stringContaining('02/11/2026 09:00 is not a date and time: write it as'),
+        },
+      ]);
+      const done = await importFile(
+        csv(
+          line(run, 'Valve', 0.2, { sampled: '2026-07-01 09:00' }),
+          line(run, 'Gasket', 0.2, { sampled: '2026-07-01T09:00:00+02:00' }),
+        ),
+      );
+      expect(done.status, JSON.stringify(done.body)).toBe(200);
+      const results = (await ok('GET', `/runs/${run.id}`)).run.results as Body[];
+      expect(results.map((r) => r.takenAt)).toEqual([
+        '2026-07-01T08:00:00.000Z',
+        '2026-07-01T07:00:00.000Z',
+      ]);
+      // A date cell of a workbook has no zone either: 09:00 as the sheet shows it, in Dublin.
+      const other = await openRun();
+      const book = new ExcelJS.Workbook();
+      const sheet = book.addWorksheet('Results');
+      sheet.addRow(HEADER.split(','));
+      const values: (string | number | Date)[] = line(other, 'Valve', 0.2).split(',');
+      values[7] = Number(values[7]);
+      values[9] = new Date(Date.UTC(2026, 6, 1, 9, 0));
+      sheet.addRow(values);
+      const xlsx = await importFile(Buffer.from(await book.xlsx.writeBuffer()), {
+        type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      });
+      expect(xlsx.status, JSON.stringify(xlsx.body)).toBe(200);
+      const [fromBook] = (await ok('GET', `/runs/${other.id}`)).run.results as Body[];
+      expect(fromBook!.takenAt).toBe('2026-07-01T08:00:00.000Z');
+    } finally {
+      await setZone(settings.timezone as string, dublin.dateTimeSettings.version as number);
+    }
   });
 
   it('is described in the OpenAPI document with the mappings', async () => {

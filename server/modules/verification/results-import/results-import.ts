@@ -24,6 +24,7 @@ import type { Cell } from '#server/modules/master/workbook-columns.ts';
 import { enterResults } from '../runs/results.ts';
 import { runName } from '../runs/runs.read.ts';
 import type { Scope } from '../runs/runs.service.ts';
+import { dateTimeOf, numberOf, type DecimalSeparator } from './import-values.ts';
 import { readResultsFile } from './results-file.ts';
 
 /*
@@ -36,7 +37,11 @@ import { readResultsFile } from './results-file.ts';
  * so a file imported twice enters its results once.
  */
 
-type Mapping = Record<ImportColumnField, string | null> & { id: number; name: string };
+type Mapping = Record<ImportColumnField, string | null> & {
+  id: number;
+  name: string;
+  decimalSeparator: DecimalSeparator | null;
+};
 
 /** What a row says once read: each field's text, and what it resolved to. */
 interface Parsed {
@@ -105,21 +110,13 @@ const unitOf = (text: string): TResultUnit | undefined => {
   return RESULT_UNITS.find((u) => u === compact);
 };
 
-/** An ISO date-time with its offset; a time without a zone is read as UTC. */
-function dateTimeOf(cell: string): string | undefined {
-  const text = /^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$/.test(cell)
-    ? `${cell.replace(' ', 'T')}${cell.length === 10 ? 'T00:00:00' : ''}Z`
-    : cell;
-  const at = new Date(text);
-  return Number.isNaN(at.getTime()) ? undefined : at.toISOString();
-}
-
 async function mappingOf(db: Queryable, facilityId: number, id: number): Promise<Mapping> {
   const columns = IMPORT_COLUMN_FIELDS.map(
     (f) => `${f.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)} as "${f}"`,
   ).join(', ');
   const [row] = await db.query<Mapping & { archived_at: Date | null }>(
-    `select id, name, archived_at, ${columns} from ${resultsImportMappingsDef.table}
+    `select id, name, archived_at, decimal_separator as "decimalSeparator", ${columns}
+       from ${resultsImportMappingsDef.table}
       where facility_id = $1 and id = $2`,
     [facilityId, id],
   );
@@ -204,7 +201,7 @@ export async function importResults(
   if (problems.length > 0) return refuseOrAnswer(request.dryRun, problems, answer([]));
 
   const runs = await runsOf(db, facilityId);
-  const [locations, methods] = await Promise.all([
+  const [locations, methods, [facility]] = await Promise.all([
     db.query<{ id: number; name: string; equipment: string }>(
       `select l.id, l.name, e.name as equipment from sampling_locations l
          join equipment e on e.id = l.equipment_id where l.facility_id = $1`,
@@ -214,15 +211,21 @@ export async function importResults(
       `select id, name from analytical_methods where facility_id = $1 and archived_at is null`,
       [facilityId],
     ),
+    db.query<{ timezone: string }>('select timezone from facilities where id = $1', [facilityId]),
   ]);
+  const timeZone = facility?.timezone ?? 'UTC';
+  const separator = mapping.decimalSeparator ?? '.';
   const locationById = new Map(locations.map((l) => [l.id, l]));
   const methodByName = new Map(methods.map((m) => [norm(m.name), m]));
   const methodName = new Map(methods.map((m) => [m.id, m.name]));
 
   const parsed: Parsed[] = sheet.rows.map(({ row, cells }) => {
-    const text = (field: ImportColumnField): string | null => {
+    const cellOf = (field: ImportColumnField): Cell | undefined => {
       const header = headers.get(field);
-      const cell: Cell | undefined = header ? cells.get(header) : undefined;
+      return header ? cells.get(header) : undefined;
+    };
+    const text = (field: ImportColumnField): string | null => {
+      const cell = cellOf(field);
       return cell === undefined || cell === null ? null : String(cell).trim() || null;
     };
     const out: TImportRow = {
@@ -307,9 +310,16 @@ export async function importResults(
     if (!censoring) problem('reportedColumn', 'Reported is one of =, < LOD, < LOQ, > upper limit');
     out.censoring = censoring ?? null;
 
+    // An xlsx number cell is a number already; text is read with the mapping's separator.
+    const valueCell = cellOf('valueColumn');
     const valueText = text('valueColumn');
-    const value = valueText === null ? NaN : Number(valueText);
-    if (valueText === null) problem('valueColumn', 'The value is missing');
+    const read =
+      valueText === null
+        ? null
+        : numberOf(typeof valueCell === 'number' ? valueCell : valueText, separator);
+    const value = read && 'value' in read ? read.value : NaN;
+    if (read === null) problem('valueColumn', 'The value is missing');
+    else if ('problem' in read) problem('valueColumn', read.problem);
     else if (!Number.isFinite(value) || value < 0 || value > 1e12)
       problem('valueColumn', `${valueText} is not a number of 0 or more`);
     else out.rawValue = value;
@@ -324,9 +334,12 @@ export async function importResults(
     const when = (field: 'sampledAtColumn' | 'analysedAtColumn') => {
       const t = text(field);
       if (t === null) return null;
-      const at = dateTimeOf(t);
-      if (!at) problem(field, `${t} is not a date and time`);
-      return at ?? null;
+      const read = dateTimeOf(t, timeZone);
+      if ('problem' in read) {
+        problem(field, read.problem);
+        return null;
+      }
+      return read.at;
     };
     const takenAt = when('sampledAtColumn');
     const analysedAt = when('analysedAtColumn');

@@ -26,7 +26,7 @@ export async function announceReleaseFlag(
   await emitRecordEvent(tx, {
     facilityId,
     event: 'run.releaseFlagChanged',
-    record: { type: 'run', id: run.id },
+    record: { type: 'Run', id: run.id },
     data: {
       run: runName(studySeq, run.sequence),
       studyId: run.study_id,
@@ -64,7 +64,7 @@ export async function announceResultFailed(
   await emitRecordEvent(tx, {
     facilityId,
     event: 'result.failed',
-    record: { type: 'sampleResult', id: result.id },
+    record: { type: 'SampleResult', id: result.id },
     data: {
       runId: result.runId,
       run: about ? runName(about.seq, about.sequence) : null,
