@@ -270,6 +270,7 @@ describe('reads before a record’s history began', () => {
       'limits/input',
       'limits/worst-cases',
       'limits/cleaning-agents',
+      'mac-matrix/pairs',
     ];
     for (const route of routes) {
       const at = async (asOf: string) => {
