@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZSampleLimitBasis, ZUncomputable } from './mac-matrix.schemas.ts';
+import { ZHistoryStartsAt } from './versions.schemas.ts';
 
 /**
  * The answers of the limits reports (server/modules/limits/limit-reports.routes.ts and
@@ -47,6 +48,7 @@ export const ZEquipmentLimits = z.object({
   pdeLineage: ZPdeLineage,
   units: ZLimitUnits,
   uncomputable: ZLeftOut,
+  historyStartsAt: ZHistoryStartsAt,
 });
 
 export const ZProductionLimits = z.object({
@@ -64,6 +66,7 @@ export const ZProductionLimits = z.object({
   pdeLineage: ZPdeLineage,
   units: ZLimitUnits,
   uncomputable: ZLeftOut,
+  historyStartsAt: ZHistoryStartsAt,
 });
 
 export const ZProductionPair = z.object({
@@ -82,13 +85,21 @@ export const ZProductionPairs = z.object({
   pairs: z.array(ZProductionPair),
   units: ZLimitUnits,
   uncomputable: ZLeftOut,
+  historyStartsAt: ZHistoryStartsAt,
 });
 
 /** GET limits/input: the engine's input (core/limits/model.ts) and what was left out of it. */
-export const ZLimitsInputAnswer = z.object({ input: ZJsonObject, uncomputable: ZLeftOut });
+export const ZLimitsInputAnswer = z.object({
+  input: ZJsonObject,
+  uncomputable: ZLeftOut,
+  historyStartsAt: ZHistoryStartsAt,
+});
 
 /** GET mac-matrix/explain and limits/productions/{id}/explain. */
-export const ZPairExplanationAnswer = z.object({ explanation: ZJsonObject });
+export const ZPairExplanationAnswer = z.object({
+  explanation: ZJsonObject,
+  historyStartsAt: ZHistoryStartsAt,
+});
 
 export const ZWorstCaseRanking = z.object({
   products: z.array(
@@ -106,6 +117,7 @@ export const ZWorstCaseRanking = z.object({
   formula: z.object({ name: z.string(), expression: z.string() }).nullable(),
   units: z.object({ score: z.literal('points'), lowestMaco: z.literal('mg') }),
   uncomputable: ZLeftOut,
+  historyStartsAt: ZHistoryStartsAt,
 });
 
 export const ZCleaningAgentLimit = z.object({
@@ -126,6 +138,7 @@ export const ZCleaningAgentLimits = z.object({
   limits: z.array(ZCleaningAgentLimit),
   units: z.object({ maco: z.literal('mg'), area: z.literal('sqcm'), sal: z.literal('mg/sqcm') }),
   uncomputable: ZLeftOut,
+  historyStartsAt: ZHistoryStartsAt,
 });
 
 /** `GET {F}/mac-matrix/solve`: what would make one pair's limit reach a value. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { SAMPLE_RULE_NAMES } from '../limits/matrix.ts';
 import { ZFacilityParams } from './auth.schemas.ts';
 import { ZId } from './common.schemas.ts';
-import { ZAsOfQuery } from './versions.schemas.ts';
+import { ZAsOfQuery, ZHistoryStartsAt } from './versions.schemas.ts';
 
 const ZQuantity = <U extends string>(unit: U) =>
   z.object({ value: z.number(), unit: z.literal(unit) }).nullable();
@@ -93,6 +93,7 @@ export const ZMacPairsPage = z.object({
   total: z.number().int(),
   pageNumber: z.number().int(),
   pageLimit: z.number().int(),
+  historyStartsAt: ZHistoryStartsAt,
 });
 export type TMacPairsPage = z.infer<typeof ZMacPairsPage>;
 

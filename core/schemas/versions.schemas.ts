@@ -45,6 +45,17 @@ export const ZAsOf = z
 export const ZAsOfQuery = z.object({ asOf: ZAsOf.optional() });
 
 /**
+ * An answer read as of a moment before a record's history began (a record made before versions
+ * were kept) says so, rather than leaving the record out or answering 404.
+ */
+export const ZHistoryStartsAt = z
+  .string()
+  .optional()
+  .describe(
+    'On an asOf read of a moment before the history of a record it reads began (a record made before versions were kept): that record as first kept, at this moment (UTC); the latest such moment when several',
+  );
+
+/**
  * `asOf` on a view that cannot read its data as it was: refused with 422 and the reason, rather
  * than as an unknown parameter, so that the caller knows the view exists but answers only now.
  */

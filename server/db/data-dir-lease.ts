@@ -1,19 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import {
-  linkSync,
-  readFileSync,
-  readlinkSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { linkSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 
 /**
- * The lease file's primitives: who holds it, whether that holder may still run, and the two
- * atomic steps every change of holder is made of (create-if-absent by link, replace by rename).
- * The heartbeat is the file's mtime, which its holder touches while it runs.
+ * The lease file's primitives: who holds it, whether that holder may still run, and its creation
+ * in one step (link). A change of holder is data-dir-takeover.ts. The heartbeat is the file's
+ * mtime, which its holder touches while it runs.
  */
 
 /** Who holds the lease: shown in the refusal, and compared to tell a crash from a live holder. */
@@ -119,9 +111,11 @@ function isAlive(pid: number): boolean {
 
 /**
  * Whether the holder of `seen` may still be writing. Where its pid means a process here, a dead
- * pid settles it at once (a crash); an earlier build's pid lock has no heartbeat, so its live
- * pid holds it. Otherwise (another host or container sharing the volume, a frozen process) only
- * the heartbeat tells: a lease not touched for `staleMs` is taken over.
+ * pid settles it at once (a crash). Otherwise (another host or container sharing the volume, a
+ * frozen process) only the heartbeat tells: a lease not touched for `staleMs` is taken over.
+ * An earlier build's pid lock names no host and keeps no heartbeat: its pid may be of a process
+ * on another host or in another container sharing the folder, which a pid check here cannot
+ * see, so it is never judged stale (the operator stops that server or deletes the file).
  */
 export function holderMayRun(
   seen: SeenLease,
@@ -131,7 +125,7 @@ export function holderMayRun(
 ): boolean {
   const { owner, pid } = seen;
   if (owner === null && pid === null) return seen.heartbeatAgeMs <= staleMs;
-  if (owner === null) return pid !== self.pid && isAlive(pid!);
+  if (owner === null) return true;
   if (owner.machine === self.machine) {
     if (owner.pid === self.pid) return heldHere.has(owner.instance);
     if (!isAlive(owner.pid)) return false;
@@ -174,75 +168,4 @@ function createExclusive(path: string, text: string): boolean {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw error;
   }
-}
-
-/** Replaces `path` with `text` in one step: no reader sees it absent or half written. */
-function replaceWith(path: string, text: string): void {
-  renameSync(writeTemp(path, text), path);
-}
-
-/** The token whose sole holder may replace or remove the lease `id`. */
-export function tokenFor(path: string, id: string): string {
-  return `${path}.takeover-${id}`;
-}
-
-/**
- * Runs `fn` as the only process allowed to replace or remove the lease `id` at `path`: holding
- * its token, created with O_EXCL semantics (link). Every takeover and every release of that
- * lease goes through the same token, so two starters that both judged it stale cannot both
- * replace it; the second finds the token, or finds under it that the lease is no longer `id`.
- * A token left by a process that died holding it is itself taken over the same way once stale.
- * Answers undefined when another holds the token.
- */
-export function withToken<T>(
-  path: string,
-  id: string,
-  self: LeaseOwner,
-  isStale: (seen: SeenLease) => boolean,
-  fn: () => T,
-  depth = 0,
-): T | undefined {
-  const token = tokenFor(path, id);
-  if (!createWith(token, leaseText(self))) {
-    const other = readLease(token);
-    if (other === 'none' || depth >= 3 || !isStale(other)) return undefined;
-    const taken = withToken(
-      token,
-      other.id,
-      self,
-      isStale,
-      () => {
-        const now = readLease(token);
-        if (now === 'none' || now.id !== other.id) return false;
-        replaceWith(token, leaseText(self));
-        return true;
-      },
-      depth + 1,
-    );
-    if (!taken) return undefined;
-  }
-  try {
-    return fn();
-  } finally {
-    rmSync(token, { force: true });
-  }
-}
-
-/**
- * Replaces the stale lease `seen` with one of `self`; false when it is no longer that lease
- * (another took it over, or its holder released it) or it was refreshed meanwhile.
- */
-export function takeOver(
-  path: string,
-  seen: SeenLease,
-  self: LeaseOwner,
-  isStale: (seen: SeenLease) => boolean,
-): boolean {
-  const took = withToken(path, seen.id, self, isStale, () => {
-    const now = readLease(path);
-    if (now === 'none' || now.id !== seen.id || !isStale(now)) return false;
-    replaceWith(path, leaseText(self));
-    return true;
-  });
-  return took === true;
 }

@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { initializeDataDir } from '../test/empty-pglite.ts';
@@ -14,25 +14,45 @@ import { openDatabase } from './open.ts';
 const { later, tempDir } = fileCleanup('lock');
 
 describe('the embedded database directory lock', () => {
-  it('refuses a directory whose lock holder runs, and takes over the lock of a dead one', async () => {
+  it('refuses an earlier build’s pid lock whether or not its pid runs here, and never takes it over', async () => {
     const dir = tempDir();
+    const file = join(dir, LOCK_FILE);
     const holder = spawn('sleep', ['60']);
     later(() => holder.kill('SIGKILL'));
     await once(holder, 'spawn');
-    writeFileSync(join(dir, LOCK_FILE), `${holder.pid}\n`);
+    writeFileSync(file, `${holder.pid}\n`);
     await expect(openDatabase({ dataDir: dir })).rejects.toThrow(DatabaseInUseError);
     await expect(openDatabase({ dataDir: dir })).rejects.toThrow(
-      new RegExp(`in use by another Carryover process \\(pid ${holder.pid}\\)`),
+      new RegExp(`in use by another Carryover process \\(pid ${holder.pid}\\) of an earlier build`),
     );
 
+    // Its pid no longer runs here, but such a lock names no host and has no heartbeat: it may
+    // be held by a server on another host or container sharing the folder. An hour old, or the
+    // pid of this very process (pid 1 of another container), says no more.
     holder.kill('SIGKILL');
     await once(holder, 'exit');
+    const then = new Date(Date.now() - 3_600_000);
+    for (const pid of [holder.pid, process.pid]) {
+      writeFileSync(file, `${pid}\n`);
+      utimesSync(file, then, then);
+      expect(() => lockDataDir(dir, { staleMs: 1_000 })).toThrow(
+        `The embedded database in ${dir} is in use by another Carryover process (pid ${pid}) of an ` +
+          'earlier build, whose lock names no host and keeps no heartbeat: that pid may be of a server ' +
+          'on another host or in another container sharing this folder. Stop that server first, or use a ' +
+          'PostgreSQL server (DATABASE_URL) that several processes can share. If no such process runs ' +
+          `anywhere that shares this folder, delete ${file}.`,
+      );
+      expect(readFileSync(file, 'utf8')).toBe(`${pid}\n`);
+    }
+
+    // Once the operator deleted it, the folder is taken.
+    rmSync(file);
     const release = lockDataDir(dir);
     // What an earlier build reads of the lock (parseInt of the file) is this process's pid, so
     // such a build refuses while this one runs.
-    expect(Number.parseInt(readFileSync(join(dir, LOCK_FILE), 'utf8'), 10)).toBe(process.pid);
+    expect(Number.parseInt(readFileSync(file, 'utf8'), 10)).toBe(process.pid);
     release();
-    expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
+    expect(existsSync(file)).toBe(false);
   });
 
   it('refuses a lock that cannot be read while it is fresh, and takes it over once stale', () => {

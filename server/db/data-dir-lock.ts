@@ -1,4 +1,3 @@
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { appVersion } from '../util/app-version.ts';
 import { startHeartbeat } from './data-dir-heartbeat.ts';
@@ -8,11 +7,10 @@ import {
   leaseText,
   newOwner,
   readLease,
-  takeOver,
-  withToken,
   type LeaseOwner,
   type SeenLease,
 } from './data-dir-lease.ts';
+import { releaseSteps, runSteps, takeOverSteps, type TakeoverStep } from './data-dir-takeover.ts';
 
 export type { LeaseOwner } from './data-dir-lease.ts';
 
@@ -31,6 +29,8 @@ export interface LockOptions {
   onLost?: (holder: LeaseOwner | null) => void;
   /** Where this process runs (host, boot, pid namespace); tests stand in for another host. */
   machine?: string;
+  /** Called between the steps of a takeover or release: tests hold a process there, as a freeze would. */
+  onStep?: (step: TakeoverStep) => void;
 }
 
 /** Waits on this thread: the lock is taken before anything else of the start may run. */
@@ -45,7 +45,8 @@ function inUse(dataDir: string, file: string, seen: SeenLease): DatabaseInUseErr
       `(build ${owner.build}, heartbeat ${Math.max(0, Math.round(seen.heartbeatAgeMs / 1000))} s ago)`
     : seen.pid === null
       ? `(its lock cannot be read; written ${Math.round(seen.heartbeatAgeMs / 1000)} s ago)`
-      : `(pid ${seen.pid}) on this host (an earlier build, which keeps no heartbeat)`;
+      : `(pid ${seen.pid}) of an earlier build, whose lock names no host and keeps no heartbeat: ` +
+        `that pid may be of a server on another host or in another container sharing this folder`;
   return new DatabaseInUseError(
     `The embedded database in ${dataDir} is in use by another Carryover process ${who}. ` +
       `Stop that server first, or use a PostgreSQL server (DATABASE_URL) that several processes can share. ` +
@@ -71,8 +72,9 @@ function ownerIn(text: string | null): LeaseOwner | null {
  * So the folder is held by a lease: the file `carryover.lock`, created in one step (link), naming
  * its holder (host, pid, instance, build, since), whose mtime the holder touches every few
  * seconds. Its first line is the bare pid that earlier builds' pid lock reads. A starter refuses
- * while the holder may run (holderMayRun) and takes over a stale lease only through that lease's
- * own takeover token (data-dir-lease.ts), so of several starters exactly one replaces it.
+ * while the holder may run (holderMayRun) and takes over a stale lease only through a fenced
+ * chain of claims on it (data-dir-takeover.ts), so of several starters exactly one replaces it,
+ * even one that froze half way and woke after another had taken over.
  * The holder that finds its lease taken calls `onLost`. Returns the release.
  */
 export function lockDataDir(dataDir: string, options: LockOptions = {}): () => void {
@@ -90,7 +92,11 @@ export function lockDataDir(dataDir: string, options: LockOptions = {}): () => v
     // A fresh unreadable lock is most likely being written: look again before refusing.
     const mayRun = !isStale(seen);
     if (mayRun && (seen.pid !== null || attempt >= 10)) throw inUse(dataDir, file, seen);
-    if (!mayRun && takeOver(file, seen, self, isStale)) break;
+    if (!mayRun && runSteps(takeOverSteps(file, seen, self, isStale), options.onStep)) {
+      // Before the database is opened: the lease read back is this process's own.
+      const now = readLease(file);
+      if (now !== 'none' && now.id === self.instance) break;
+    }
     if (attempt >= 100) throw inUse(dataDir, file, seen);
     pause(20);
   }
@@ -110,20 +116,9 @@ export function lockDataDir(dataDir: string, options: LockOptions = {}): () => v
     stopHeartbeat();
     heldHere.delete(self.instance);
     if (lost) return;
-    // Under the lease's token, so that a lease another process took over is never removed.
+    // Through the lease's claim, so that a lease another process took over is never removed.
     for (let attempt = 0; attempt < 100; attempt += 1) {
-      const done = withToken(
-        file,
-        self.instance,
-        self,
-        () => false,
-        () => {
-          const now = readLease(file);
-          if (now !== 'none' && now?.id === self.instance) rmSync(file, { force: true });
-          return true;
-        },
-      );
-      if (done) return;
+      if (runSteps(releaseSteps(file, self, isStale), options.onStep)) return;
       pause(20);
     }
   };

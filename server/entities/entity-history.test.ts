@@ -258,6 +258,40 @@ describe('reads before a record’s history began', () => {
     expect(within.body).not.toHaveProperty('historyStartsAt');
   });
 
+  it('say so in the limits reports and views as of a moment, and only then', async () => {
+    await madeBeforeHistory(
+      'Reported before history',
+      '2020-01-01T00:00:00Z',
+      '2025-01-01T00:00:00Z',
+    );
+    const routes = [
+      'limits/equipment',
+      'limits/worst-case-ranking',
+      'limits/input',
+      'limits/worst-cases',
+      'limits/cleaning-agents',
+      'mac-matrix/pairs',
+    ];
+    for (const route of routes) {
+      const at = async (asOf: string) => {
+        const { status, body } = await t.server.request<Record<string, unknown>>(
+          'GET',
+          `${t.F}/${route}?asOf=${encodeURIComponent(asOf)}`,
+          { token: t.token },
+        );
+        expect(status, route).toBe(200);
+        return body;
+      };
+      // The latest moment a record read was first kept: this one's, after the earlier tests'.
+      expect((await at('2022-06-01T00:00:00Z')).historyStartsAt, route).toBe(
+        '2025-01-01T00:00:00.000000Z',
+      );
+      expect(await at('2025-06-01T00:00:00Z'), route).not.toHaveProperty('historyStartsAt');
+      const today = await t.server.request('GET', `${t.F}/${route}`, { token: t.token });
+      expect(today.body, route).not.toHaveProperty('historyStartsAt');
+    }
+  });
+
   it('list it as of a moment from its earliest kept version, saying so, beside records within their history', async () => {
     const changedLater = await madeBeforeHistory(
       'Listed before history',

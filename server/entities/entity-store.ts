@@ -247,14 +247,28 @@ export async function allEntities(
   return rows.map((row) => withHistoryStart(toRecord(def, row), row));
 }
 
-/** The latest moment any of `records` was read from before its history began, if one was. */
-export function historyStartOf(records: Iterable<EntityRecord>): string | undefined {
+/**
+ * The latest moment any of `records` (records, or answers computed from them) was read from
+ * before its history began, if one was.
+ */
+export function historyStartOf(records: Iterable<object>): string | undefined {
   let latest: string | undefined;
   for (const record of records) {
-    const starts = record.historyStartsAt;
+    const starts = (record as { historyStartsAt?: unknown }).historyStartsAt;
     if (typeof starts === 'string' && (latest === undefined || starts > latest)) latest = starts;
   }
   return latest;
+}
+
+/**
+ * `historyStartsAt` for an answer read as of a moment, when one of `records` was read from before
+ * its history began; nothing otherwise, so that an answer of today is unchanged.
+ */
+export function historyNote(records: Iterable<object>): {
+  historyStartsAt?: string;
+} {
+  const starts = historyStartOf(records);
+  return starts === undefined ? {} : { historyStartsAt: starts };
 }
 
 /** Reads take the owner's id as `facilityId`: the plan's, for plan-scoped declarations. */

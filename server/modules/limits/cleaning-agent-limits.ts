@@ -1,7 +1,7 @@
 import { cleaningAgentsDef } from '#core/entities/defs/cleaning.def.ts';
 import { cleaningAgentLimits, type CleaningAgentSpec } from '#core/limits/cleaning-agent.ts';
 import type { Queryable } from '#server/db/db.ts';
-import { allEntities } from '#server/entities/entity-store.ts';
+import { allEntities, historyNote } from '#server/entities/entity-store.ts';
 import { limitsPolicy } from '../policies/policy-in-force.ts';
 import { computableLimitsInput } from './computable-input.ts';
 import type { AsOf } from './limit-reports.service.ts';
@@ -14,11 +14,12 @@ const nullable = (v: number) => (Number.isFinite(v) ? v : null);
  * (GET limits/cleaning-agents and the cleaning-agent-limits report), as of `asOf` or now.
  */
 export async function cleaningAgentLimitRows(q: Queryable, facilityId: number, at: AsOf = {}) {
-  const [{ input, uncomputable }, agents, policy] = await Promise.all([
+  const [read, agents, policy] = await Promise.all([
     computableLimitsInput(q, facilityId, { asOf: at.asOf }),
     allEntities(q, cleaningAgentsDef, facilityId, { asOf: at.asOf }),
     limitsPolicy(q, facilityId, 'Detergent', { asOf: at.asOf }),
   ]);
+  const { input, uncomputable } = read;
   const limits = agents.flatMap((agent) => {
     const spec: CleaningAgentSpec = { id: agent.name as string };
     if (agent.pde) spec.hbel = agent.pde as CleaningAgentSpec['hbel'];
@@ -49,5 +50,6 @@ export async function cleaningAgentLimitRows(q: Queryable, facilityId: number, a
     })),
     units: { maco: 'mg' as const, area: 'sqcm' as const, sal: 'mg/sqcm' as const },
     uncomputable,
+    ...historyNote([read, ...agents]),
   };
 }

@@ -26,8 +26,9 @@ const ZProductionParams = ZFacilityParams.extend({
 });
 const leftOutDescription =
   '`uncomputable` lists the products and equipment whose stored data the engine cannot compute with, and why; they are left out and the rest is computed.';
-const explanationsDescription =
-  '`explanations` holds the derivation of every pair that set one of these numbers, keyed `previous → next` (as GET mac-matrix/explain answers it, with the swab and rinse limits). `asOf` (ISO date-time) answers with the facility’s data and the policy approved at that moment.';
+const asOfDescription =
+  '`asOf` (ISO date-time) answers with the facility’s data and the policy approved at that moment; a record made before versions were kept and changed since counts as first kept, and `historyStartsAt` then says from which moment.';
+const explanationsDescription = `\`explanations\` holds the derivation of every pair that set one of these numbers, keyed \`previous → next\` (as GET mac-matrix/explain answers it, with the swab and rinse limits). ${asOfDescription}`;
 
 export function registerLimitReportRoutes({ app, db, permit }: AppContext): void {
   const r = typed(app);
@@ -77,7 +78,7 @@ export function registerLimitReportRoutes({ app, db, permit }: AppContext): void
       schema: {
         tags,
         summary: 'The pairs of one production’s own MAC matrix',
-        description: `Every previous → next pair of the production’s products on its equipment, with the governing criterion, MACO, SAL, swab and rinse limit (null when none). 404 for a production not in the facility. ${leftOutDescription}`,
+        description: `Every previous → next pair of the production’s products on its equipment, with the governing criterion, MACO, SAL, swab and rinse limit (null when none). 404 for a production not in the facility. ${asOfDescription} ${leftOutDescription}`,
         params: ZProductionParams,
         querystring: ZAsOfQuery,
         response: { 200: ZProductionPairs },
@@ -101,8 +102,7 @@ export function registerLimitReportRoutes({ app, db, permit }: AppContext): void
       schema: {
         tags,
         summary: 'How one pair’s limits were reached within a production',
-        description:
-          'As GET mac-matrix/explain, on the production’s own products and equipment and with the swab and rinse limits of the facility’s sampling types. 422 DataValidationError on `previous` or `next` for a product left out because its stored data cannot be computed, with the reason.',
+        description: `As GET mac-matrix/explain, on the production’s own products and equipment and with the swab and rinse limits of the facility’s sampling types. ${asOfDescription} 422 DataValidationError on \`previous\` or \`next\` for a product left out because its stored data cannot be computed, with the reason.`,
         params: ZProductionParams,
         querystring: ZAsOfQuery.extend({
           previous: z.string().min(1).max(200),
@@ -111,8 +111,8 @@ export function registerLimitReportRoutes({ app, db, permit }: AppContext): void
         response: { 200: ZPairExplanationAnswer },
       },
     },
-    async (request) => ({
-      explanation: await explainProductionPair(
+    async (request) =>
+      explainProductionPair(
         db,
         request.params.facility,
         request.params.productionId,
@@ -120,7 +120,6 @@ export function registerLimitReportRoutes({ app, db, permit }: AppContext): void
         request.query.next,
         request.query,
       ),
-    }),
   );
 
   r.get(
@@ -130,7 +129,7 @@ export function registerLimitReportRoutes({ app, db, permit }: AppContext): void
       schema: {
         tags,
         summary: 'Worst-case ranking of the facility’s products',
-        description: `Every product scored by the risk scales (solubility and cleanability of its worst active, dose and toxicity bands of its lowest therapeutic dose and PDE, the HBEL toxicity score) under the facility’s risk categories where one matches a factor, combined by the risk formula of its "Highest RPN" selection criterion (the APIC worst-case rating without one), then ranked by its selection criteria in priority order (highest score, then lowest MACO, without any). Each score carries its derivation; \`perEquipment\` names the worst-case product of each equipment item. ${leftOutDescription}`,
+        description: `Every product scored by the risk scales (solubility and cleanability of its worst active, dose and toxicity bands of its lowest therapeutic dose and PDE, the HBEL toxicity score) under the facility’s risk categories where one matches a factor, combined by the risk formula of its "Highest RPN" selection criterion (the APIC worst-case rating without one), then ranked by its selection criteria in priority order (highest score, then lowest MACO, without any). Each score carries its derivation; \`perEquipment\` names the worst-case product of each equipment item. ${asOfDescription} ${leftOutDescription}`,
         params: ZFacilityParams,
         querystring: ZAsOfQuery,
         response: { 200: ZWorstCaseRanking },

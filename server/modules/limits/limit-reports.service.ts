@@ -14,7 +14,7 @@ import { productWiseLimits } from '#core/limits/worst-case.ts';
 import { inputLineages } from '#core/hbel/lineage.ts';
 import type { TUncomputable } from '#core/schemas/mac-matrix.schemas.ts';
 import type { Queryable } from '#server/db/db.ts';
-import { allEntities } from '#server/entities/entity-store.ts';
+import { allEntities, historyNote } from '#server/entities/entity-store.ts';
 import { refuseLeftOut } from './computable-input.ts';
 import { macMatrixState } from './mac-matrix-cache.ts';
 
@@ -48,7 +48,8 @@ export interface AsOf {
 async function compiled(q: Queryable, facilityId: number, productionId?: number, at: AsOf = {}) {
   // The matrix views' cached state (mac-matrix-cache.ts) when `q` is the app's database.
   const state = await macMatrixState(q, facilityId, { productionId, asOf: at.asOf });
-  return { m: state.compiled(), uncomputable: state.uncomputable };
+  const { uncomputable, historyStartsAt } = state;
+  return { m: state.compiled(), uncomputable, historyStartsAt };
 }
 
 /** What any production left out, once each, in the order first met. */
@@ -60,7 +61,8 @@ function leftOutOnce(lists: readonly TUncomputable[][]): TUncomputable[] {
 }
 
 export async function equipmentLimits(q: Queryable, facilityId: number, at: AsOf = {}) {
-  const { m, uncomputable } = await compiled(q, facilityId, undefined, at);
+  const state = await compiled(q, facilityId, undefined, at);
+  const { m, uncomputable } = state;
   const report = limitsReport(m);
   return {
     equipment: report.equipment.map((e) => ({
@@ -72,6 +74,7 @@ export async function equipmentLimits(q: Queryable, facilityId: number, at: AsOf
     sampling: plain(m.input.sampling),
     pdeLineage: inputLineages([m.input]),
     uncomputable,
+    ...historyNote([state]),
   };
 }
 
@@ -80,8 +83,11 @@ export async function productionLimits(q: Queryable, facilityId: number, at: AsO
   const rows = [];
   const leftOut: TUncomputable[][] = [];
   const inputs = [];
+  const states = [];
   for (const production of productions) {
-    const { m, uncomputable } = await compiled(q, facilityId, production.id, at);
+    const state = await compiled(q, facilityId, production.id, at);
+    const { m, uncomputable } = state;
+    states.push(state);
     leftOut.push(uncomputable);
     inputs.push(m.input);
     const { overall } = limitsReport(m);
@@ -99,6 +105,7 @@ export async function productionLimits(q: Queryable, facilityId: number, at: AsO
     productions: rows,
     pdeLineage: inputLineages(inputs),
     uncomputable: leftOutOnce(leftOut),
+    ...historyNote([...productions, ...states]),
   };
 }
 
@@ -109,7 +116,8 @@ export async function productionPairs(
   productionId: number,
   at: AsOf = {},
 ) {
-  const { m, uncomputable } = await compiled(q, facilityId, productionId, at);
+  const state = await compiled(q, facilityId, productionId, at);
+  const { m, uncomputable } = state;
   const { products } = m.input;
   const pairs: {
     previous: string;
@@ -138,7 +146,7 @@ export async function productionPairs(
       rinseBasis: basis(v.rinseLimit, v.rinseRule),
     });
   });
-  return { pairs, uncomputable };
+  return { pairs, uncomputable, ...historyNote([state]) };
 }
 
 /** One pair of a production's matrix explained on that production's own data. */
@@ -150,7 +158,8 @@ export async function explainProductionPair(
   next: string,
   at: AsOf = {},
 ) {
-  const { m, uncomputable } = await compiled(q, facilityId, productionId, at);
+  const state = await compiled(q, facilityId, productionId, at);
+  const { m, uncomputable } = state;
   refuseLeftOut(uncomputable, previous, next);
   const explanation = explainPair(m, previous, next);
   if (!explanation) {
@@ -159,10 +168,11 @@ export async function explainProductionPair(
       'These products are not both in the production, or share none of its equipment',
     );
   }
-  return plain(explanation);
+  return { explanation: plain(explanation), ...historyNote([state]) };
 }
 
-async function rankingConfig(q: Queryable, facilityId: number, at: AsOf): Promise<RankingConfig> {
+/** The ranking's configuration, and the records it was read from. */
+async function rankingConfig(q: Queryable, facilityId: number, at: AsOf) {
   const [categories, formulas, criteria] = await Promise.all([
     allEntities(q, rpnCategoriesDef, facilityId, at),
     allEntities(q, rpnFormulasDef, facilityId, at),
@@ -184,15 +194,16 @@ async function rankingConfig(q: Queryable, facilityId: number, at: AsOf): Promis
   if (formula) {
     config.formula = { name: formula.name as string, expression: formula.expression as string };
   }
-  return config;
+  return { config, read: [...categories, ...formulas, ...criteria] };
 }
 
 export async function worstCaseRanking(q: Queryable, facilityId: number, at: AsOf = {}) {
-  const [{ m, uncomputable }, actives, config] = await Promise.all([
+  const [state, actives, { config, read }] = await Promise.all([
     compiled(q, facilityId, undefined, at),
     allEntities(q, activesDef, facilityId, at),
     rankingConfig(q, facilityId, at),
   ]);
+  const { m, uncomputable } = state;
   const activeByName = new Map(actives.map((a) => [a.name as string, a]));
   const lowest = new Map(productWiseLimits(m, runMatrix(m)).map((p) => [p.id, p.lowestMaco]));
   const products: RankingProduct[] = m.input.products.map((product, p) => ({
@@ -222,5 +233,6 @@ export async function worstCaseRanking(q: Queryable, facilityId: number, at: AsO
     criteria: ranking.criteria,
     formula: config.formula ?? null,
     uncomputable,
+    ...historyNote([state, ...actives, ...read]),
   };
 }

@@ -7,7 +7,8 @@ import { runMatrix } from '#core/limits/matrix.ts';
 import { equipmentWiseLimits, productWiseLimits } from '#core/limits/worst-case.ts';
 import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
 import { typed, type AppContext } from '#server/http/app-context.ts';
-import { ZAsOfQuery } from '#core/schemas/versions.schemas.ts';
+import { ZAsOfQuery, ZHistoryStartsAt } from '#core/schemas/versions.schemas.ts';
+import { historyNote } from '#server/entities/entity-store.ts';
 import { ZUncomputable } from '#core/schemas/mac-matrix.schemas.ts';
 import { cleaningAgentLimitRows } from './cleaning-agent-limits.ts';
 import { computableLimitsInput, refuseLeftOut } from './computable-input.ts';
@@ -49,10 +50,11 @@ export function registerLimitViewRoutes({ app, db, permit }: AppContext): void {
     },
     async (request) => {
       const { previous, next, productionId, asOf } = request.query;
-      const { input, uncomputable } = await computableLimitsInput(db, request.params.facility, {
+      const read = await computableLimitsInput(db, request.params.facility, {
         productionId,
         asOf,
       });
+      const { input, uncomputable } = read;
       refuseLeftOut(uncomputable, previous, next);
       const explanation = explainPair(input, previous, next);
       if (!explanation) {
@@ -61,7 +63,10 @@ export function registerLimitViewRoutes({ app, db, permit }: AppContext): void {
           'These products are not both in the facility, or share no equipment',
         );
       }
-      return { explanation: JSON.parse(JSON.stringify(explanation)) as Record<string, unknown> };
+      return {
+        explanation: JSON.parse(JSON.stringify(explanation)) as Record<string, unknown>,
+        ...historyNote([read]),
+      };
     },
   );
 
@@ -130,12 +135,16 @@ export function registerLimitViewRoutes({ app, db, permit }: AppContext): void {
     },
     async (request) => {
       const { productionId, asOf, policy } = request.query;
-      const { input, uncomputable } = await computableLimitsInput(db, request.params.facility, {
+      const read = await computableLimitsInput(db, request.params.facility, {
         productionId,
         asOf,
         policy,
       });
-      return { input: input as unknown as Record<string, unknown>, uncomputable };
+      return {
+        input: read.input as unknown as Record<string, unknown>,
+        uncomputable: read.uncomputable,
+        ...historyNote([read]),
+      };
     },
   );
 
@@ -171,15 +180,17 @@ export function registerLimitViewRoutes({ app, db, permit }: AppContext): void {
             ),
             units: z.object({ maco: z.literal('mg'), sal: z.literal('mg/sqcm') }),
             uncomputable: z.array(ZUncomputable),
+            historyStartsAt: ZHistoryStartsAt,
           }),
         },
       },
     },
     async (request) => {
-      const { input, uncomputable } = await computableLimitsInput(db, request.params.facility, {
+      const read = await computableLimitsInput(db, request.params.facility, {
         productionId: request.query.productionId,
         asOf: request.query.asOf,
       });
+      const { input, uncomputable } = read;
       const m = compileLimits(input);
       const summary = runMatrix(m);
       return {
@@ -195,6 +206,7 @@ export function registerLimitViewRoutes({ app, db, permit }: AppContext): void {
         })),
         units: { maco: 'mg' as const, sal: 'mg/sqcm' as const },
         uncomputable,
+        ...historyNote([read]),
       };
     },
   );

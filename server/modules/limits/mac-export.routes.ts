@@ -11,7 +11,7 @@ import {
   ZMacProductionParams,
 } from '#core/schemas/mac-matrix.schemas.ts';
 import type { Db } from '#server/db/db.ts';
-import { getEntity } from '#server/entities/entity-store.ts';
+import { getEntity, historyNote } from '#server/entities/entity-store.ts';
 import { typed, type AppContext } from '#server/http/app-context.ts';
 import { attachment, fileTimestamp } from '#server/http/download.ts';
 import { actorOf, sessionOf } from '#server/http/session-guard.ts';
@@ -134,7 +134,7 @@ export function registerMacExportRoutes({ app, db, permit }: AppContext): void {
         tags,
         summary: 'One page of the MAC matrix’s pairs, filtered and sorted',
         description:
-          'For matrices too large to download: the pairs that match previous, next (product names), equipment (an item both share) and failingOnly (pairs with no limit or a flag raised), in matrix order or sorted by previous, next, maco or sal ("-" for descending; pairs without a value last). Returns the page and the total that match, and `uncomputable`: the products and equipment left out because the engine cannot compute with their stored data, and why. Units as in the MAC matrix (mg, sqcm, mg/sqcm). `swabLimitBasis` and `rinseLimitBasis` (beside the swab and rinse limits) say which rule set each: `fixed` where the policy’s fixed sample limit, a ceiling, is lower than the calculated limit and governs. `asOf` (ISO date-time): the pairs as the facility’s data and approved policy gave them then.',
+          'For matrices too large to download: the pairs that match previous, next (product names), equipment (an item both share) and failingOnly (pairs with no limit or a flag raised), in matrix order or sorted by previous, next, maco or sal ("-" for descending; pairs without a value last). Returns the page and the total that match, and `uncomputable`: the products and equipment left out because the engine cannot compute with their stored data, and why. Units as in the MAC matrix (mg, sqcm, mg/sqcm). `swabLimitBasis` and `rinseLimitBasis` (beside the swab and rinse limits) say which rule set each: `fixed` where the policy’s fixed sample limit, a ceiling, is lower than the calculated limit and governs. `asOf` (ISO date-time): the pairs as the facility’s data and approved policy gave them then; a record made before versions were kept and changed since counts as first kept, and `historyStartsAt` then says from which moment.',
         params: ZFacilityParams,
         querystring: ZMacPairsQuery,
         response: { 200: ZMacPairsPage },
@@ -145,7 +145,11 @@ export function registerMacExportRoutes({ app, db, permit }: AppContext): void {
         productionId: request.query.productionId,
         asOf: request.query.asOf,
       });
-      return { ...pagePairs(state, request.query), uncomputable: state.uncomputable };
+      return {
+        ...pagePairs(state, request.query),
+        uncomputable: state.uncomputable,
+        ...historyNote([state]),
+      };
     },
   );
 
