@@ -19,6 +19,7 @@ export const MASTER_DATA_RESOURCES = [
   'Variable',
   'RPNCategory',
   'RPNFormula',
+  'MACFormula',
   'SelectionCriteria',
   'SamplingMethod',
   'ReportDocument',
