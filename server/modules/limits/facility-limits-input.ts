@@ -13,7 +13,7 @@ import { allEntities, historyStartOf, type EntityRecord } from '#server/entities
 import { limitsPolicy, type InForceOptions } from '../policies/policy-in-force.ts';
 import { readLineages } from '../hbel-library/lineage.read.ts';
 import { lineageText } from '#core/hbel/lineage.ts';
-import { macFormulasInForce } from './mac-formulas-in-force.ts';
+import { macFormulasInForce, type ApprovedFormula } from './mac-formulas-in-force.ts';
 
 type Q = { value: number; unit: string };
 
@@ -66,6 +66,8 @@ export interface FacilityInputOptions {
   policy?: InForceOptions['policy'];
   /** A policy to compute with instead of the one in force (the one an approval puts in force). */
   policyContent?: CleaningLimitPolicy;
+  /** A MAC formula's version that an approval puts in force, beside those in force already. */
+  approvedFormula?: ApprovedFormula;
 }
 
 /**
@@ -137,7 +139,7 @@ async function readFacility(q: Queryable, facilityId: number, options: FacilityI
           policy: options.policy,
         }).then((p) => p.content),
       readLineages(q, facilityId, null, options.asOf),
-      macFormulasInForce(q, facilityId, options.asOf),
+      macFormulasInForce(q, facilityId, options.asOf, options.approvedFormula),
     ]);
   return {
     actives,

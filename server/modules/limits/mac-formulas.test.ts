@@ -111,6 +111,15 @@ describe('MAC formulas in the limits', () => {
     expect((await sign(id, 'Submit', editor)).status).toBe(200);
     expect((await sign(id, 'Approve', signer)).status).toBe(200);
 
+    // The approval stores the limits it puts in force, the formula among their input.
+    const [snapshot] = await t.server.db.query<{ input: TestBody }>(
+      `select input from limits_snapshots where document_type = 'MacFormula' and document_id = $1`,
+      [id],
+    );
+    expect(snapshot?.input.macFormulas).toEqual([
+      { id: 'Site dose 1/100000', expression: 'TDD * MBS / (100000 * MDD)', versionNumber: 1 },
+    ]);
+
     const approved = await explainAB();
     expect(approved.governing).toBe('formula');
     expect(approved.maco.result).toEqual({ value: 25, unit: 'mg' });
