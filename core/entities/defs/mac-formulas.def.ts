@@ -34,4 +34,6 @@ export const macFormulasDef = {
   search: ['name', 'expression'],
   listColumns: ['name', 'expression'],
   controlled: { documentType: 'MacFormula' },
+  // Beside the cleaning limit policies, not in the master-data menu.
+  screen: '/policies/mac-formulas',
 } as const satisfies EntityDef<string>;
