@@ -450,7 +450,8 @@ export function explainPair(
     formula: m.macFormulas ? `MACO = min(${builtIn}, formula)` : `MACO = ${builtIn}`,
     reference: 'APIC; PDA TR29; Fourman & Mullen: every criterion computed, the lowest governs',
     inputs: [],
-    steps: CRITERION_KEYS.map((k, i) =>
+    // The formula criterion is listed where the facility has approved MAC formulas.
+    steps: CRITERION_KEYS.filter((k) => k !== 'formula' || m.macFormulas).map((k, i) =>
       step(k, `criterion ${k}`, view.criteria[i] ?? Number.NaN, 'mg'),
     ),
     result: result(view.maco, 'mg'),
