@@ -145,6 +145,7 @@ describe('MAC formulas in the limits', () => {
     const pairs = await t.call('GET', `${F}/mac-matrix/pairs?previous=A&next=B`);
     expect(pairs.body.data[0].maco).toEqual({ value: 25, unit: 'mg' });
     expect(pairs.body.data[0].governing).toBe('formula');
+    expect(pairs.body.data[0].criteria.formula).toEqual({ value: 25, unit: 'mg' });
 
     // As of a moment before its approval the limit is reproduced without it.
     const then = await explainAB(`&asOf=${encodeURIComponent(beforeApproval)}`);
