@@ -48,7 +48,8 @@ export function plainMatrix(m: CompiledLimits): PlainSummary {
   const lastLink = new Int32Array(N);
   const linkItem = new Int32Array(trainItems.length);
   const linkNext = new Int32Array(trainItems.length);
-  const criteria = new Float64Array(CRITERION_COUNT);
+  // NaN: the synthetic facility has no MAC formulas, so its `formula` criterion is never set.
+  const criteria = new Float64Array(CRITERION_COUNT).fill(NaN);
   let pairCount = 0;
   let swabSum = 0;
   let rinseSum = 0;

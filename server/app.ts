@@ -53,6 +53,7 @@ import { registerLimitViewRoutes } from './modules/limits/limits-views.routes.ts
 import { registerMacExportRoutes } from './modules/limits/mac-export.routes.ts';
 import { registerLimitReportRoutes } from './modules/limits/limit-reports.routes.ts';
 import { registerPolicyRoutes } from './modules/policies/policies.routes.ts';
+import { storeLimitsSnapshot } from './modules/policies/policy-approval.ts';
 import { registerMasterRoutes } from './modules/master/master.routes.ts';
 import { registerUserRoutes } from './modules/users/users.routes.ts';
 import { registerUsersAdminRoutes } from './modules/users-admin/users-admin.routes.ts';
@@ -215,7 +216,7 @@ export async function buildApp({
   registerFacilityRuleRoutes(context);
   registerRuleVersionRoutes(context);
   registerApprovalPolicyRoutes(context);
-  registerControlledEntities();
+  registerControlledEntities(undefined, { MacFormula: storeLimitsSnapshot });
   registerSignatureRoutes(context);
   registerEquipmentExtrasRoutes(context);
   registerRoomGradeRoutes(context);

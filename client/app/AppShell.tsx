@@ -27,6 +27,7 @@ import {
   LazyVerification,
 } from '../features/verification/LazyVerification.tsx';
 import { LazyProtocols } from '../features/master-data/protocols/LazyProtocols.tsx';
+import { LazyMacFormulas } from '../features/master-data/mac-formulas/LazyMacFormulas.tsx';
 import { LazyStudies } from '../features/studies/LazyStudies.tsx';
 import { adminRoutes } from './admin-routes.tsx';
 import { endSession, LogoutPage } from '../account/LogoutPage.tsx';
@@ -131,6 +132,7 @@ function SignedInApp() {
             <Route path="limits/mac-matrix" element={<LazyMacMatrix />} />
             <Route path="limits/reports" element={<LazyLimitReports />} />
             <Route path="policies" element={<LazyPolicies />} />
+            <Route path="policies/mac-formulas" element={<LazyMacFormulas />} />
             <Route path="change-control/*" element={<LazyChangeAssessments />} />
             <Route path="master-data/equipments/:id" element={<LazyEquipmentDetail />} />
             <Route path="room-grades" element={<LazyRoomGrades />} />

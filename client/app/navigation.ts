@@ -1,6 +1,6 @@
 import { canReadAuditLog } from '../features/audit-log/audit-log-access.ts';
 import { canSeeLimitReports, canSeeLimits } from '../shared/limits/limits-access.ts';
-import { canSeeMasterData } from '../features/master-data/master-data-access.ts';
+import { canSeeMacFormulas, canSeeMasterData } from '../features/master-data/master-data-access.ts';
 import { canSeePolicies } from '../features/policies/policies-access.ts';
 import { canSeeChangeAssessments } from '../features/change-assessments/change-assessments-access.ts';
 import { canSign } from '../features/records/records-access.ts';
@@ -28,6 +28,7 @@ export const NAVIGATION = [
   { path: '/limits/mac-matrix', label: 'MAC matrix', isVisible: canSeeLimits },
   { path: '/limits/reports', label: 'Limits', isVisible: canSeeLimitReports },
   { path: '/policies', label: 'Cleaning limit policies', isVisible: canSeePolicies },
+  { path: '/policies/mac-formulas', label: 'MAC formulas', isVisible: canSeeMacFormulas },
   { path: '/change-control', label: 'Change control', isVisible: canSeeChangeAssessments },
   { path: '/room-grades', label: 'Room grades', isVisible: canSeeRoomGrades },
   { path: '/equipment-status', label: 'Equipment status', isVisible: canSeeEquipmentStatus },

@@ -24,6 +24,7 @@ export const DOCUMENT_TYPE_LABELS: Record<TSignedDocumentType, string> = {
   Investigation: 'Investigation',
   Deviation: 'Deviation',
   HbelMonograph: 'HBEL monograph',
+  MacFormula: 'MAC formula',
   EquipmentRelease: 'Equipment release',
   HbelOverride: 'Site PDE override',
 };
@@ -128,6 +129,7 @@ export const CRITERION_NAMES: Record<CriterionKey, string> = {
   ld50: 'LD50-based',
   arl: 'general limit',
   product: 'product limit',
+  formula: 'MAC formula',
 };
 
 /** A criterion's key in words; one the map does not know is shown as written. */

@@ -2,6 +2,7 @@ import { convertValue, toBase } from '../units/quantity.ts';
 import type { UnitKind } from '../units/units.ts';
 import { isUnit, kindOf } from '../units/units.ts';
 import { noelFromLd50 } from './formulas.ts';
+import { compileMacFormulas, type MacFormulaSet } from './mac-formula.ts';
 import type { AmountQuantity, LimitsInput, ProductSpec } from './model.ts';
 import { sampleConcentrationMgPerMl } from './sample-limits.ts';
 import { effectiveArl, effectiveSafetyFactor, sampleRecoveryFraction } from './policy.ts';
@@ -13,8 +14,10 @@ export const DOSE = 1;
 export const LD50 = 2;
 export const ARL = 3;
 export const PRODUCT = 4;
-export const CRITERION_COUNT = 5;
-export const CRITERION_KEYS = ['health', 'dose', 'ld50', 'arl', 'product'] as const;
+/** The lowest of the facility's approved MAC formulas (mac-formula.ts). */
+export const FORMULA = 5;
+export const CRITERION_COUNT = 6;
+export const CRITERION_KEYS = ['health', 'dose', 'ld50', 'arl', 'product', 'formula'] as const;
 export type CriterionKey = (typeof CRITERION_KEYS)[number];
 /** The key of a criterion index (a pair's governing one), null for -1 (none). */
 export const criterionKeyAt = (index: number): CriterionKey | null =>
@@ -95,6 +98,8 @@ export interface CompiledLimits {
   readonly firstAvailable: boolean;
   /** Which criteria exist in this policy's output. */
   readonly useProductLimit: boolean;
+  /** The facility's MAC formulas with the values they read; null when it has none. */
+  readonly macFormulas: MacFormulaSet | null;
 }
 
 const AMOUNT_KINDS: readonly UnitKind[] = ['mass', 'volume', 'count'];
@@ -130,6 +135,15 @@ export function batchMassKg(product: ProductSpec): number {
   if (kind === 'volume') return toBase(product.minBatchSize, 'volume') / 1_000;
   if (product.unitWeight === undefined) return Number.NaN;
   return (product.minBatchSize.value * unitMassMg(product.unitWeight)) / 1_000_000;
+}
+
+/** MDD as a mass in mg, on the same basis as `batchMassKg` (volume at 1 g/ml, units × unit weight). */
+export function dailyDoseMg(product: ProductSpec): number {
+  const kind = amountKind(product.maxDailyDose);
+  if (kind === 'mass') return toBase(product.maxDailyDose, 'mass');
+  if (kind === 'volume') return toBase(product.maxDailyDose, 'volume') * 1_000;
+  if (product.unitWeight === undefined) return Number.NaN;
+  return product.maxDailyDose.value * unitMassMg(product.unitWeight);
 }
 
 /**
@@ -290,7 +304,7 @@ export function compileLimits(input: LimitsInput): CompiledLimits {
     batchToDoseRatio: ratio,
     minBatchSize: mbs,
     maxDailyDose: mdd,
-    divisor: Float64Array.from([policy.modificationFactor, sf, sf, 1, 1]),
+    divisor: Float64Array.from([policy.modificationFactor, sf, sf, 1, 1, 1]),
     batchMassKg: massKg,
     factor,
     factorActive,
@@ -310,5 +324,13 @@ export function compileLimits(input: LimitsInput): CompiledLimits {
     previousTrainBasis: policy.areaBasis === 'previousTrain',
     firstAvailable: policy.useFirstAvailableCriteria,
     useProductLimit: policy.useProductLimit,
+    macFormulas:
+      input.macFormulas && input.macFormulas.length > 0
+        ? compileMacFormulas(
+            input,
+            Array.from(massKg, (kg) => kg * 1_000_000),
+            products.map(dailyDoseMg),
+          )
+        : null,
   };
 }

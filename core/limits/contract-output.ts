@@ -1,4 +1,4 @@
-import { CRITERION_KEYS, PRODUCT, compileLimits } from './compile.ts';
+import { CRITERION_KEYS, FORMULA, PRODUCT, compileLimits } from './compile.ts';
 import type { CompiledLimits } from './compile.ts';
 import { matrixPairs, newSummary, runMatrix } from './matrix.ts';
 import type { MatrixSummary, PairView } from './matrix.ts';
@@ -59,10 +59,13 @@ export function contractPair(m: CompiledLimits, view: PairView): ContractPair {
     sharedEquipment.push(equipment[view.shared[i] ?? 0]?.id ?? '');
   }
   const criteria: Record<string, ContractQuantity<'mg'> | null> = {};
-  const keyCount = m.useProductLimit ? PRODUCT + 1 : PRODUCT;
-  for (let k = 0; k < keyCount; k++) {
-    criteria[CRITERION_KEYS[k] ?? ''] = q(view.criteria[k] ?? Number.NaN, 'mg');
-  }
+  // The contract's four criteria; the product limit where the policy uses it, and the facility's
+  // MAC formulas where it has any (never in the contract's own input).
+  CRITERION_KEYS.forEach((key, k) => {
+    if (k === PRODUCT && !m.useProductLimit) return;
+    if (k === FORMULA && !m.macFormulas) return;
+    criteria[key] = q(view.criteria[k] ?? Number.NaN, 'mg');
+  });
   const pair: ContractPair = {
     previous: previous.id,
     next: next.id,

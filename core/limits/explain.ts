@@ -18,6 +18,7 @@ import type { LimitChecks, LimitFlags } from './flags.ts';
 import type { Derivation, DerivationInput } from './derivation.ts';
 import { SAMPLE_RULE_NAMES, evaluatePairAt, newPairView } from './matrix.ts';
 import { derived, macoInput, sampleDerivations } from './explain-samples.ts';
+import { formulaDerivation, formulaTitle } from './explain-formulas.ts';
 import { activeResidueType, hbelOf } from './residue-type.ts';
 import type { PairView, SampleRuleName } from './matrix.ts';
 import type { LimitsInput, ProductSpec } from './model.ts';
@@ -434,24 +435,28 @@ export function explainPair(
         ? 'as recorded'
         : 'the policy does not use a limit recorded on the product',
     },
+    formula: formulaDerivation(m, view),
   } satisfies Record<CriterionKey, Derivation>;
 
   const governing = view.governing === -1 ? null : (CRITERION_KEYS[view.governing] ?? null);
   const governingActive =
     view.governingActive === -1 ? null : (prev.actives[view.governingActive]?.id ?? null);
+  const governingFormula = m.macFormulas?.formulas[view.governingFormula];
+  const builtIn = policy.useFirstAvailableCriteria
+    ? 'first available of health, dose, ld50, arl'
+    : 'min(health, dose, ld50, arl)';
   const maco: Derivation = {
     quantity: 'MACO (governing)',
-    formula: policy.useFirstAvailableCriteria
-      ? 'MACO = first available of health, dose, ld50, arl'
-      : 'MACO = min(health, dose, ld50, arl)',
+    formula: m.macFormulas ? `MACO = min(${builtIn}, formula)` : `MACO = ${builtIn}`,
     reference: 'APIC; PDA TR29; Fourman & Mullen: every criterion computed, the lowest governs',
     inputs: [],
-    steps: CRITERION_KEYS.map((k, i) =>
+    // The formula criterion is listed where the facility has approved MAC formulas.
+    steps: CRITERION_KEYS.filter((k) => k !== 'formula' || m.macFormulas).map((k, i) =>
       step(k, `criterion ${k}`, view.criteria[i] ?? Number.NaN, 'mg'),
     ),
     result: result(view.maco, 'mg'),
     note: governing
-      ? `governed by ${governing}${governingActive ? ` (active ${governingActive})` : ''}`
+      ? `governed by ${governing}${governingFormula ? ` ${formulaTitle(governingFormula)}` : ''}${governingActive ? ` (active ${governingActive})` : ''}`
       : 'every criterion is null',
   };
 

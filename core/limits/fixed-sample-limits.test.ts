@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { compileLimits } from './compile.ts';
 import { FIXED, runMatrix } from './matrix.ts';
 import type { LimitsInput } from './model.ts';
+import { facilityOf, facilityShapeArb, positive } from './facility-arbitrary.ts';
 import { defaultPolicy } from './policy.ts';
 
 /*
@@ -12,21 +13,9 @@ import { defaultPolicy } from './policy.ts';
  * higher than with the switch off; a limit that moves becomes the fixed limit and says so.
  */
 
-const positive = (min: number, max: number) => fc.double({ min, max, noNaN: true });
-
 const facilityArb = fc
   .record({
-    products: fc.array(
-      fc.record({
-        mbsKg: positive(0.1, 5000),
-        mddMg: positive(1, 5000),
-        pdeMg: fc.option(positive(1e-6, 100), { nil: undefined }),
-        doseMg: fc.option(positive(0.01, 1000), { nil: undefined }),
-      }),
-      { minLength: 2, maxLength: 4 },
-    ),
-    areas: fc.array(positive(10, 1e6), { minLength: 1, maxLength: 3 }),
-    trainBits: fc.array(fc.integer({ min: 1, max: 7 }), { minLength: 4, maxLength: 4 }),
+    facility: facilityShapeArb,
     swabArea: positive(1, 100),
     rinseLiters: positive(0.1, 100),
     swabRecovery: fc.option(fc.integer({ min: 10, max: 100 }), { nil: undefined }),
@@ -38,30 +27,7 @@ const facilityArb = fc
     fixed: fc.tuple(positive(1e-9, 1000), positive(1e-9, 1000)),
   })
   .map((r) => {
-    const equipment = r.areas.map((a, i) => ({
-      id: `E${i}`,
-      surfaceArea: { value: a, unit: 'sqcm' as const },
-    }));
-    const products = r.products.map((p, i) => ({
-      id: `P${i}`,
-      minBatchSize: { value: p.mbsKg, unit: 'kg' as const },
-      maxDailyDose: { value: p.mddMg, unit: 'mg' as const },
-      actives: [
-        {
-          id: `A${i}`,
-          ...(p.pdeMg === undefined ? {} : { pde: { value: p.pdeMg, unit: 'mg' as const } }),
-          ...(p.doseMg === undefined
-            ? {}
-            : { therapeuticDose: { value: p.doseMg, unit: 'mg' as const } }),
-        },
-      ],
-    }));
-    const trains: Record<string, string[]> = {};
-    products.forEach((p, i) => {
-      const bits = r.trainBits[i] ?? 1;
-      trains[p.id] = equipment.filter((_e, k) => bits & (1 << k)).map((e) => e.id);
-      if (trains[p.id]!.length === 0) trains[p.id] = [equipment[0]!.id];
-    });
+    const { products, equipment, trains } = facilityOf(r.facility);
     const input: LimitsInput = {
       policy: {
         ...defaultPolicy('Chemical'),

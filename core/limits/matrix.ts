@@ -1,4 +1,5 @@
-import { ARL, CRITERION_COUNT, CRITERION_KEYS, PRODUCT, isLower } from './compile.ts';
+import { ARL, CRITERION_COUNT, CRITERION_KEYS, FORMULA, PRODUCT, isLower } from './compile.ts';
+import { lowestOutcome, macFormulaOutcomes } from './mac-formula.ts';
 import type { CompiledLimits, CriterionKey } from './compile.ts';
 
 /**
@@ -19,6 +20,8 @@ export interface PairView {
   governing: number;
   /** Index of the previous product's active that gave the governing value, -1 when none. */
   governingActive: number;
+  /** With `formula` governing: which of the input's MAC formulas, else -1. */
+  governingFormula: number;
   maco: number;
   sal: number;
   salCapped: boolean;
@@ -123,6 +126,7 @@ export function newPairView(equipmentCount: number): PairView {
     criteria: new Float64Array(CRITERION_COUNT),
     governing: -1,
     governingActive: -1,
+    governingFormula: -1,
     maco: Number.NaN,
     sal: Number.NaN,
     salCapped: false,
@@ -148,10 +152,17 @@ const scratch: SampleValue = { rule: CALCULATED, value: Number.NaN };
  */
 /**
  * Every criterion of the pair previous `p` → next `n` in mg (NaN = null) into `c`, indexed by
- * HEALTH … PRODUCT. They need no shared equipment, so a comparison can recompute one pair's
- * criteria on its own (core/assessments/change-impact.ts).
+ * HEALTH … FORMULA. They need no shared equipment, so a comparison can recompute one pair's
+ * criteria on its own (core/assessments/change-impact.ts); `area` is the pair's area where the
+ * caller has it (a MAC formula may use it), else it is found from the trains.
  */
-export function pairCriteria(m: CompiledLimits, p: number, n: number, c: Float64Array): void {
+export function pairCriteria(
+  m: CompiledLimits,
+  p: number,
+  n: number,
+  c: Float64Array,
+  area = Number.NaN,
+): FormulaCriterion {
   const mbs = m.minBatchSize[n] ?? Number.NaN;
   const mdd = m.maxDailyDose[n] ?? Number.NaN;
   const base = p * CRITERION_COUNT;
@@ -162,6 +173,57 @@ export function pairCriteria(m: CompiledLimits, p: number, n: number, c: Float64
   // General limit (APIC MAXCONC × MBS): per active, so a previous product without actives has none.
   c[ARL] = (m.factor[base + ARL] ?? Number.NaN) * (m.batchMassKg[n] ?? Number.NaN);
   c[PRODUCT] = m.factor[base + PRODUCT] ?? Number.NaN;
+  const formula = m.macFormulas ? formulaCriterion(m, p, n, area) : NO_FORMULA;
+  c[FORMULA] = formula.value;
+  return formula;
+}
+
+/** The lowest MAC formula of a pair, with the formula and the active that gave it (-1: none). */
+export interface FormulaCriterion {
+  value: number;
+  formula: number;
+  active: number;
+}
+
+const NO_FORMULA: FormulaCriterion = { value: Number.NaN, formula: -1, active: -1 };
+
+/** The lowest of the facility's MAC formulas for a pair, with the formula and active that gave it. */
+export function formulaCriterion(
+  m: CompiledLimits,
+  p: number,
+  n: number,
+  area = Number.NaN,
+): FormulaCriterion {
+  const set = m.macFormulas;
+  if (!set) return NO_FORMULA;
+  const a = set.usesArea && Number.isNaN(area) ? pairArea(m, p, n) : area;
+  return lowestOutcome(macFormulaOutcomes(set, m.input, p, n, a), isLower) ?? NO_FORMULA;
+}
+
+/** The area a pair's surface limit is spread over: shared items, or the previous train's. */
+export function pairArea(m: CompiledLimits, p: number, n: number): number {
+  if (m.previousTrainBasis) return m.trainArea[p] ?? Number.NaN;
+  const { count, area } = sharedItems(m, p, n);
+  return count === 0 ? Number.NaN : area;
+}
+
+/** The items of n's train that p's has too, in n's order (into `out` when given), and their area. */
+function sharedItems(m: CompiledLimits, p: number, n: number, out?: Int32Array) {
+  const pItems = new Set<number>();
+  for (let t = m.trainStart[p] ?? 0; t < (m.trainStart[p + 1] ?? 0); t++) {
+    pItems.add(m.trainItems[t] ?? 0);
+  }
+  let count = 0;
+  let area = 0;
+  for (let t = m.trainStart[n] ?? 0; t < (m.trainStart[n + 1] ?? 0); t++) {
+    const e = m.trainItems[t] ?? 0;
+    if (pItems.has(e)) {
+      if (out) out[count] = e;
+      count++;
+      area += m.equipmentArea[e] ?? 0;
+    }
+  }
+  return { count, area };
 }
 
 /** Criteria as pairCriteria gives them, by key: converted from mg by `inUnit`, null where none. */
@@ -181,11 +243,12 @@ export function evaluatePair(m: CompiledLimits, view: PairView): void {
   const p = view.previous;
   const base = p * CRITERION_COUNT;
   const c = view.criteria;
-  pairCriteria(m, p, view.next, c);
+  if (m.previousTrainBasis) view.area = m.trainArea[p] ?? Number.NaN;
+  const formula = pairCriteria(m, p, view.next, c, view.area);
 
   let governing = -1;
   let maco = Number.NaN;
-  for (let k = 0; k < CRITERION_COUNT; k++) {
+  for (let k = 0; k < FORMULA; k++) {
     const v = c[k] ?? Number.NaN;
     if (Number.isNaN(v)) continue;
     if (governing === -1 || isLower(v, maco)) {
@@ -194,12 +257,22 @@ export function evaluatePair(m: CompiledLimits, view: PairView): void {
       if (m.firstAvailable) break;
     }
   }
-  view.governing = governing;
-  view.maco = maco;
+  view.governingFormula = -1;
   view.governingActive =
     governing === -1 || governing === PRODUCT ? -1 : (m.factorActive[base + governing] ?? -1);
+  // A facility's MAC formula is one more criterion and the lowest governs, even after the first
+  // available one: a formula the site approved may only tighten a limit, never loosen it (EU GMP
+  // Annex 15 §10, limits on a toxicological basis; reference §1.6, every criterion computed, the
+  // lowest governs), so a custom criterion can never stand in for a health-based one.
+  if (!Number.isNaN(formula.value) && (governing === -1 || isLower(formula.value, maco))) {
+    governing = FORMULA;
+    maco = formula.value;
+    view.governingFormula = formula.formula;
+    view.governingActive = formula.active;
+  }
+  view.governing = governing;
+  view.maco = maco;
 
-  if (m.previousTrainBasis) view.area = m.trainArea[p] ?? Number.NaN;
   let sal = maco / view.area;
   let capped = false;
   // Residue limit (L3 cap): used where it is lower than the calculated surface limit.
@@ -414,19 +487,7 @@ export function* matrixPairs(m: CompiledLimits, summary: MatrixSummary): Generat
  */
 export function evaluatePairAt(m: CompiledLimits, p: number, n: number, view: PairView): boolean {
   if (p === n) return false;
-  const pItems = new Set<number>();
-  for (let t = m.trainStart[p] ?? 0; t < (m.trainStart[p + 1] ?? 0); t++) {
-    pItems.add(m.trainItems[t] ?? 0);
-  }
-  let sharedCount = 0;
-  let area = 0;
-  for (let t = m.trainStart[n] ?? 0; t < (m.trainStart[n + 1] ?? 0); t++) {
-    const e = m.trainItems[t] ?? 0;
-    if (pItems.has(e)) {
-      view.shared[sharedCount++] = e;
-      area += m.equipmentArea[e] ?? 0;
-    }
-  }
+  const { count: sharedCount, area } = sharedItems(m, p, n, view.shared);
   if (sharedCount === 0) return false;
   view.previous = p;
   view.next = n;

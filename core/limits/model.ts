@@ -1,6 +1,7 @@
 import type { Quantity, QuantityOf } from '../units/quantity.ts';
 import type { UnitOf } from '../units/units.ts';
 import type { CleaningLimitPolicy } from './policy.ts';
+import type { MacFormulaSpec } from './mac-formula.ts';
 
 /** A batch size or daily dose: mass, volume (density 1 g/ml for the general limit) or units. */
 export type AmountQuantity = Quantity<UnitOf<'mass'> | UnitOf<'volume'> | UnitOf<'count'>>;
@@ -66,6 +67,11 @@ export interface LimitsInput {
   /** product id → equipment ids it is made on */
   trains: Record<string, string[]>;
   sampling: SamplingSpec;
+  /**
+   * The facility's approved MAC formulas (MACFormula): each one more MACO criterion, `formula`
+   * in the criteria. Absent in the command-line contract, whose output they never change.
+   */
+  macFormulas?: MacFormulaSpec[];
 }
 
 /** Criterion keys in the order that breaks ties and that `useFirstAvailableCriteria` walks. */

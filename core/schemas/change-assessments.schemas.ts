@@ -164,6 +164,13 @@ export const ZCriterionValues = z.object({
   ld50: z.number().nullable(),
   arl: z.number().nullable(),
   product: z.number().nullable(),
+  formula: z
+    .number()
+    .nullable()
+    .optional()
+    .describe(
+      'The lowest of the facility’s approved MAC formulas; absent from impacts computed before they existed',
+    ),
 });
 export type TCriterionValues = z.infer<typeof ZCriterionValues>;
 

@@ -22,6 +22,7 @@ export const CONTROLLED_DOCUMENT_TYPES = [
   'Investigation',
   'Deviation',
   'HbelMonograph',
+  'MacFormula',
 ] as const;
 export const ZControlledDocumentType = z.enum(CONTROLLED_DOCUMENT_TYPES);
 export type TControlledDocumentType = z.infer<typeof ZControlledDocumentType>;

@@ -12,7 +12,9 @@ import {
   versionsInForce,
   registerDocumentType,
   type ControlledVersionState,
+  type DocumentTypeRegistration,
 } from './controlled.ts';
+import type { TControlledDocumentType } from '#core/schemas/signatures.schemas.ts';
 
 /*
  * What the record mechanism (server/entities) does for a declaration with `controlled`: every
@@ -39,11 +41,20 @@ function titleOf(def: EntityDef, content: Record<string, unknown>): string {
   );
 }
 
-/** Declares every controlled entity's document type to the signature service (at start). */
-export function registerControlledEntities(defs: readonly EntityDef[] = ENTITY_DEFS): void {
+/**
+ * Declares every controlled entity's document type to the signature service (at start);
+ * `onApproved`: what the approval of a type does besides (a MAC formula's stores the limits
+ * snapshot it puts in force), given by the module that owns it.
+ */
+export function registerControlledEntities(
+  defs: readonly EntityDef[] = ENTITY_DEFS,
+  onApproved: Partial<Record<TControlledDocumentType, DocumentTypeRegistration['onApproved']>> = {},
+): void {
   for (const def of defs) {
     if (!def.controlled) continue;
+    const approved = onApproved[def.controlled.documentType];
     registerDocumentType(def.controlled.documentType, {
+      ...(approved ? { onApproved: approved } : {}),
       resource: def.resource,
       action: actionOf(def, 'modify'),
       title: (content) => titleOf(def, content),

@@ -382,15 +382,20 @@ export function versionNumbers(
   };
 }
 
-/** The same for many records of a type at once (list reads); records never approved are absent. */
+/**
+ * The same for many records of a type at once (list reads); records never approved are absent.
+ * `strict`: as of a moment before a record's first approval, none (what a record added later must
+ * answer, a criterion of the limits), instead of the earliest state known.
+ */
 export async function versionsInForce(
   q: Queryable,
   ref: Pick<ControlledRef, 'facilityId' | 'documentType'>,
   documentIds: readonly number[],
-  options: { asOf?: string | Date | undefined } = {},
+  options: { asOf?: string | Date | undefined; strict?: boolean } = {},
 ): Promise<Map<number, ControlledVersion>> {
   if (documentIds.length === 0) return new Map();
   const asOf = options.asOf ?? null;
+  const strict = options.strict === true;
   const rows = await q.query<{
     document_id: number;
     content: Record<string, unknown>;
@@ -405,9 +410,9 @@ export async function versionsInForce(
           where v.facility_id = $1 and v.document_type = $2 and v.document_id = any($3::int[])
             and v.approved_at is not null
             and (v.approved_at <= $4 and (v.deprecated_at is null or v.deprecated_at > $4)
-                 or not exists (select 1 from controlled_versions e where e.facility_id = $1
-                      and e.document_type = $2 and e.document_id = v.document_id
-                      and e.approved_at <= $4))
+                 or not $5::boolean and not exists (select 1 from controlled_versions e
+                      where e.facility_id = $1 and e.document_type = $2
+                        and e.document_id = v.document_id and e.approved_at <= $4))
           order by v.document_id, v.approved_at`
       : `select distinct on (document_id) document_id, content, version_number, status,
                 signature_state
@@ -416,7 +421,7 @@ export async function versionsInForce(
             and status = 'Approved'
           order by document_id, version_number desc`,
     asOf
-      ? [ref.facilityId, ref.documentType, documentIds, asOf]
+      ? [ref.facilityId, ref.documentType, documentIds, asOf, strict]
       : [ref.facilityId, ref.documentType, documentIds],
   );
   return new Map(

@@ -1,5 +1,5 @@
 import { Alert, Collapse, Skeleton, Typography } from 'antd';
-import { OneDerivation } from '#client/shared/limits/OneDerivation.tsx';
+import { DerivationSteps, OneDerivation } from '#client/shared/limits/OneDerivation.tsx';
 import { areaLabel, criterionLabel } from './pair-explanation.ts';
 import { usePairDerivation } from './use-pair-derivation.ts';
 
@@ -25,7 +25,16 @@ export function DerivationView({
       .map(([key, d]) => ({
         key,
         label: criterionLabel(key),
-        children: <OneDerivation derivation={d} />,
+        // A MAC formula's steps carry its values substituted, what a reviewer redoes by hand.
+        children:
+          key === 'formula' ? (
+            <>
+              <OneDerivation derivation={d} />
+              <DerivationSteps steps={d.steps} />
+            </>
+          ) : (
+            <OneDerivation derivation={d} />
+          ),
       })),
     { key: 'area', label: areaLabel(area), children: <OneDerivation derivation={area} /> },
     { key: 'sal', label: 'SAL', children: <OneDerivation derivation={sal} /> },

@@ -8,6 +8,7 @@ export const CRITERION_LABELS: Record<CriterionKey, string> = {
   ld50: 'LD50-based (NOEL)',
   arl: 'General limit (ARL)',
   product: 'Product limit',
+  formula: 'Facility MAC formula',
 };
 
 export const CRITERION_FORMULAS: Record<CriterionKey, string> = {
@@ -16,6 +17,7 @@ export const CRITERION_FORMULAS: Record<CriterionKey, string> = {
   ld50: 'NOEL × MBS / (SF × LDD)',
   arl: 'ARL (ppm) × batch mass (kg)',
   product: 'company limit',
+  formula: 'lowest approved MAC formula',
 };
 
 export function criterionLabel(key: string): string {

@@ -19,11 +19,17 @@ export const MASTER_DATA_RESOURCES = [
   'Variable',
   'RPNCategory',
   'RPNFormula',
+  'MACFormula',
   'SelectionCriteria',
   'SamplingMethod',
   'ReportDocument',
   'QualificationTask',
 ] as const;
+
+/** The facility's MAC formulas, beside its policies: MACFormula Get (spec §6). */
+export function canSeeMacFormulas(permissions: TMyPermissions): boolean {
+  return permissions.facility.MACFormula?.Get === true;
+}
 
 /** The workbook page (import / export) is for users with Master BulkExport or BulkImport. */
 export function canUseMasterWorkbook(permissions: TMyPermissions): boolean {

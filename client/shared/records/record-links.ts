@@ -11,6 +11,7 @@ const SCREENS: Partial<Record<TControlledDocumentType, (id: number) => string>> 
   ChangeAssessment: (id) => `/change-control/${id}`,
   // Protocols are a declared record with a screen of their own (not under master data).
   Protocol: (id) => `/protocols?record=${id}`,
+  MacFormula: (id) => `/policies/mac-formulas?record=${id}`,
   Study: (id) => `/studies/${id}`,
   Run: (id) => `/runs/${id}`,
   // A deviation is shown on its run's screen (/deviations/:id opens it).

@@ -44,10 +44,11 @@ import { roomGradesDecl } from './room-grades.def.ts';
 import { webhooksDecl } from './webhooks.def.ts';
 import { qualificationTasksDecl } from './qualification-tasks.def.ts';
 import { hbelMonographsDecl } from './hbel.def.ts';
+import { macFormulasDef } from './mac-formulas.def.ts';
 
 export { activesDef, equipmentDef, productionsDef, productsDef };
 export { equipmentGroupsDef, samplingTypesDef, selectionCriteriaDef };
-export { historicalStudiesDef, productGroupsDef, protocolsDef };
+export { historicalStudiesDef, macFormulasDef, productGroupsDef, protocolsDef };
 
 const entityDefs = [
   activesDef,
@@ -65,6 +66,7 @@ const entityDefs = [
   productTypesDef,
   rpnCategoriesDef,
   rpnFormulasDef,
+  macFormulasDef,
   selectionCriteriaDef,
   samplingTypesDef,
   microbialMethodsDef,

@@ -13,6 +13,7 @@ import { allEntities, historyStartOf, type EntityRecord } from '#server/entities
 import { limitsPolicy, type InForceOptions } from '../policies/policy-in-force.ts';
 import { readLineages } from '../hbel-library/lineage.read.ts';
 import { lineageText } from '#core/hbel/lineage.ts';
+import { macFormulasInForce, type ApprovedFormula } from './mac-formulas-in-force.ts';
 
 type Q = { value: number; unit: string };
 
@@ -65,6 +66,8 @@ export interface FacilityInputOptions {
   policy?: InForceOptions['policy'];
   /** A policy to compute with instead of the one in force (the one an approval puts in force). */
   policyContent?: CleaningLimitPolicy;
+  /** A MAC formula's version that an approval puts in force, beside those in force already. */
+  approvedFormula?: ApprovedFormula;
 }
 
 /**
@@ -123,7 +126,7 @@ export async function eachProductionLimitsInput(
 
 async function readFacility(q: Queryable, facilityId: number, options: FacilityInputOptions) {
   const asOf = { asOf: options.asOf };
-  const [actives, allProducts, allEquipment, allProductions, sampling, policy, lineages] =
+  const [actives, allProducts, allEquipment, allProductions, sampling, policy, lineages, formulas] =
     await Promise.all([
       allEntities(q, activesDef, facilityId, asOf),
       allEntities(q, productsDef, facilityId, asOf),
@@ -136,8 +139,18 @@ async function readFacility(q: Queryable, facilityId: number, options: FacilityI
           policy: options.policy,
         }).then((p) => p.content),
       readLineages(q, facilityId, null, options.asOf),
+      macFormulasInForce(q, facilityId, options.asOf, options.approvedFormula),
     ]);
-  return { actives, allProducts, allEquipment, allProductions, sampling, policy, lineages };
+  return {
+    actives,
+    allProducts,
+    allEquipment,
+    allProductions,
+    sampling,
+    policy,
+    lineages,
+    formulas,
+  };
 }
 
 function limitsInputOf(
@@ -149,6 +162,7 @@ function limitsInputOf(
     sampling,
     policy,
     lineages,
+    formulas,
   }: Awaited<ReturnType<typeof readFacility>>,
   productionId: number | undefined,
 ): LimitsInput {
@@ -227,5 +241,8 @@ function limitsInputOf(
     })),
     trains: Object.fromEntries(Object.entries(trains).map(([product, set]) => [product, [...set]])),
     sampling,
+    // Only present with a formula in force, so the input of a facility without any (and its
+    // limits snapshots' hashes) stays as it was.
+    ...(formulas.length > 0 ? { macFormulas: formulas } : {}),
   };
 }

@@ -45,6 +45,15 @@ const CASES = [
     bad: [{ expression: 'severity * (occurrence' }, 'expression'],
   },
   {
+    path: 'mac-formulas',
+    domain: 'MACFormula',
+    resource: ['MACFormula', 'Get'],
+    valid: { name: 'Site dose criterion', expression: 'TDD * MBS / (5000 * MDD)' },
+    unique: ['name', 'Visual criterion'],
+    edit: { expression: 'min(HBEL, TDD / SF) * MBS / MDD' },
+    bad: [{ expression: 'HBEL * MBS' }, 'expression'],
+  },
+  {
     path: 'selection-criteria',
     domain: 'SelectionCriteria',
     resource: ['SelectionCriteria', 'Get'],

@@ -28,7 +28,7 @@ function residueTypeOf(content: Record<string, unknown>): ResidueType | null {
 
 /**
  * What an approval puts in force, kept for good: the limits engine's input for the facility as
- * facilityLimitsInput builds it with the newly approved policy (the Chemical one in force for
+ * facilityLimitsInput builds it with the newly approved policy or MAC formula (the Chemical one in force for
  * the microbial policy and the inspection settings, which the engine does not take), the
  * SHA-256 of its canonical JSON, and the SHA-256 of the engine's output (the MAC matrix
  * document, as GET mac-matrix streams it before its `uncomputable` list).
@@ -38,19 +38,26 @@ export async function storeLimitsSnapshot(
   { ref, versionNumber, content }: Pick<ApprovedContext, 'ref' | 'versionNumber' | 'content'>,
 ): Promise<number> {
   const residueType = ref.documentType === 'CleaningLimitPolicy' ? residueTypeOf(content) : null;
+  // A MAC formula's approval puts its version in force with the limits it moves.
+  const approvedFormula =
+    ref.documentType === 'MacFormula'
+      ? { documentId: ref.documentId, versionNumber, content }
+      : null;
   const raw = await facilityLimitsInput(
     tx,
     ref.facilityId,
-    residueType
-      ? {
-          residueType,
-          policyContent: {
-            ...defaultPolicy(residueType),
-            ...content,
+    approvedFormula
+      ? { approvedFormula }
+      : residueType
+        ? {
             residueType,
-          } as CleaningLimitPolicy,
-        }
-      : {},
+            policyContent: {
+              ...defaultPolicy(residueType),
+              ...content,
+              residueType,
+            } as CleaningLimitPolicy,
+          }
+        : {},
   );
   const { input } = computable(raw);
   const output = createHash('sha256');
