@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestBody } from '#server/test/facility-test-file.ts';
 import { buildUser, fullPermissionMap } from '#server/test/factories.ts';
+import { readPdfText } from '#server/test/read-pdf-text.ts';
 import { ADMIN } from '#server/test/test-server.ts';
 import { signIn, type AppUnderTest, startAppUnderTest } from './app-under-test.ts';
 import { allowRefusedRequest } from './browser-errors.ts';
@@ -246,12 +248,20 @@ describe('the loop at the line', () => {
     );
     await card.getByRole('button', { name: 'Logbook' }).click();
     const log = openDrawer(qa);
-    await log
-      .getByRole('row')
-      .filter({
-        hasText: `Release equipment: ${admin!.name}; Verification run ${studyNumber} run ${runNumber}`,
-      })
-      .waitFor();
+    const released = log.getByRole('row').filter({
+      hasText: `Release equipment: ${admin!.name}; Verification run ${studyNumber} run ${runNumber}`,
+    });
+    await released.waitFor();
+    // The release prints as a signed record: the entry as signed, with its signature's manifest.
+    const [download] = await Promise.all([
+      qa.waitForEvent('download'),
+      released.getByRole('button', { name: 'Release PDF' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('Release of E1 2.pdf');
+    const { text } = await readPdfText(new Uint8Array(readFileSync(await download.path())));
+    expect(text).toContain('Release of E1');
+    expect(text).toContain(admin!.name);
+    expect(text).toContain('Release equipment');
     await qa.keyboard.press('Escape');
     await qa.locator('.ant-drawer-open').waitFor({ state: 'detached' });
 

@@ -19,6 +19,7 @@ import { useEntityOptions } from '#client/shared/master-data/entity-queries.ts';
 import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
 import { usePermissions } from '#client/shared/permissions.ts';
 import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
+import { downloadRecordPdf } from '#client/shared/records/records-api.ts';
 import {
   EQUIPMENT_STATE_LABELS as STATE_LABELS,
   LOGBOOK_EVENT_LABELS,
@@ -129,6 +130,27 @@ function LogbookDrawer({
     queryFn: ({ signal }) => readLogbook(scope, item!.equipmentId, signal),
     enabled: item !== null,
   });
+  // A release's number among the item's releases, as its signature counts them (by entry).
+  const releaseNumbers = new Map(
+    (logbook.data?.entries ?? [])
+      .filter((e) => e.event === 'Released')
+      .sort((a, b) => a.id - b.id)
+      .map((e, i) => [e.id, i + 1]),
+  );
+  const [printing, setPrinting] = useState<number | null>(null);
+  const printRelease = (e: LogbookEntry) => {
+    const versionNumber = releaseNumbers.get(e.id);
+    if (!item || !versionNumber) return;
+    setPrinting(e.id);
+    // Errors are shown by the http handler; the button only stops spinning.
+    downloadRecordPdf(
+      scope,
+      { documentType: 'EquipmentRelease', documentId: item.equipmentId, versionNumber },
+      `Release of ${item.name} ${versionNumber}.pdf`,
+    )
+      .catch(() => undefined)
+      .finally(() => setPrinting(null));
+  };
   return (
     <Drawer
       open={item !== null}
@@ -179,6 +201,15 @@ function LogbookDrawer({
                 .filter(Boolean)
                 .join('; ');
             },
+          },
+          {
+            title: 'Signature',
+            render: (_: unknown, e: LogbookEntry) =>
+              e.event === 'Released' && e.signatureMeaning ? (
+                <Button size="small" loading={printing === e.id} onClick={() => printRelease(e)}>
+                  Release PDF
+                </Button>
+              ) : null,
           },
           ...(canCorrect
             ? [

@@ -3,6 +3,7 @@ import type {
   TApprovalPolicyBody,
   TApprovalPolicyRequest,
   TControlledDocumentType,
+  TPrintedDocumentType,
   TPendingApproval,
   TSignEligibility,
   TSignature,
@@ -50,14 +51,21 @@ export async function listSignatures(
   return answer.signatures;
 }
 
-/** Saves the PDF of a record's latest version with its signature manifest (Part 11 ES-1). */
+/**
+ * Saves the PDF of a record's version (the latest unless `versionNumber` names one) with its
+ * signature manifest (Part 11 ES-1); an equipment release is printed as its item's n-th release.
+ */
 export async function downloadRecordPdf(
   scope: FacilityScope,
-  record: { documentType: TControlledDocumentType; documentId: number },
+  record: { documentType: TPrintedDocumentType; documentId: number; versionNumber?: number },
   fileName: string,
 ): Promise<void> {
   const blob = await apiDownload(`${facilityPath(scope)}/signatures/pdf`, {
-    query: { documentType: record.documentType, documentId: record.documentId },
+    query: {
+      documentType: record.documentType,
+      documentId: record.documentId,
+      ...(record.versionNumber ? { versionNumber: record.versionNumber } : {}),
+    },
     action: 'Printing the record',
   });
   saveBlob(blob, fileName);
