@@ -59,11 +59,13 @@ const short = (n: number) => ({
 
 describe('renderPdfDocument', () => {
   it('keeps its worker for the next document', async () => {
+    // The pool is the process's: an earlier file of this test worker may have left workers idle.
+    const idle = Math.max(idlePdfWorkers(), 1);
     expect(await textOf(await renderPdfDocument(short(1), 'Carryover · test'))).toContain('Note 1');
-    expect(idlePdfWorkers()).toBe(1);
-    // The second document takes the idle worker and gives it back.
+    expect(idlePdfWorkers()).toBe(idle);
+    // The second document takes an idle worker and gives it back: none more is started.
     expect(await textOf(await renderPdfDocument(short(2), 'Carryover · test'))).toContain('Note 2');
-    expect(idlePdfWorkers()).toBe(1);
+    expect(idlePdfWorkers()).toBe(idle);
   }, 60_000);
 
   it('writes the words of a line as one run, and justified words apart', async () => {
