@@ -228,6 +228,11 @@ describe('changeImpact', () => {
       'worstCaseChanged:Line 1',
       'worstCaseChanged:Line 1 #2',
     ]);
+    // People read which of the name it is in words, never a number after '#'.
+    expect(twice.items.filter((i) => i.kind === 'worstCaseChanged').map((i) => i.subject)).toEqual([
+      'Line 1',
+      'Line 1 (2nd of that name)',
+    ]);
   });
 
   it('below the LOQ, with the LOQ converted into the unit of the limit', () => {

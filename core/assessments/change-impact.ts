@@ -56,6 +56,12 @@ const shown = (x: number): number | null => (Number.isFinite(x) ? x : null);
 const sig = (x: number | null) => (x === null ? 'none' : formatNumber(x));
 const signed = (x: number | null) => (x === null ? '' : `${x > 0 ? '+' : ''}${sig(x)} %`);
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+/** 2nd, 3rd, 4th, 11th, 21st… */
+const ordinal = (n: number) => {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' }[n % 10] ?? 'th');
+  return `${n}${suffix}`;
+};
 
 /** Largest change by size of the four limits, signed (negative = tighter); null when none. */
 function largestChange(before: Four, after: Four): number | null {
@@ -234,14 +240,14 @@ export function changeImpact(
     named: string,
     fields: Omit<TImpactItem, 'key' | 'kind' | 'subject' | 'units' | 'decision'>,
   ) => {
-    // Keys carry decisions: two trains, methods or results of one name stay apart (#2, #3…).
+    // Keys carry decisions: two trains, methods or results of one name stay apart (#2, #3…, as
+    // decisions already stored know them); people read which of the name it is in words.
     const seen = (keys.get(`${kind}:${named}`) ?? 0) + 1;
     keys.set(`${kind}:${named}`, seen);
-    const subject = seen === 1 ? named : `${named} #${seen}`;
     items.push({
-      key: `${kind}:${subject}`,
+      key: `${kind}:${seen === 1 ? named : `${named} #${seen}`}`,
       kind,
-      subject,
+      subject: seen === 1 ? named : `${named} (${ordinal(seen)} of that name)`,
       ...fields,
       units: unitNames,
       decision: null,
