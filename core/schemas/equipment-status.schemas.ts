@@ -76,6 +76,8 @@ export const ZLogbookEntry = z.object({
   signatureMeaning: z.string().nullable(),
   signerPrintedName: z.string().nullable(),
   signedContentHash: z.string().nullable(),
+  /** A Released entry's number among the item's releases (its signature's `versionNumber`). */
+  releaseNumber: z.number().int().nullable(),
 });
 export type TLogbookEntry = z.infer<typeof ZLogbookEntry>;
 

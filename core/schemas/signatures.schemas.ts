@@ -26,6 +26,8 @@ export const CONTROLLED_DOCUMENT_TYPES = [
 ] as const;
 export const ZControlledDocumentType = z.enum(CONTROLLED_DOCUMENT_TYPES);
 export type TControlledDocumentType = z.infer<typeof ZControlledDocumentType>;
+export const isControlledDocumentType = (type: string): type is TControlledDocumentType =>
+  (CONTROLLED_DOCUMENT_TYPES as readonly string[]).includes(type);
 
 /**
  * What a signature may sign: a controlled record's version, or a one-time signed act that has no
@@ -205,12 +207,10 @@ export const ZSignaturesResponse = z.object({ signatures: z.array(ZSignature) })
 export const ZRecordQuery = ZSignaturesQuery.extend({ documentType: ZControlledDocumentType });
 /**
  * The PDF of one version of a record: the latest unless `versionNumber` names another: a
- * controlled record's version, or an equipment item's release (its n-th).
+ * controlled record's version, or a signed act's n-th signing where the act prints
+ * (SignedActRegistration.printedVersion: an equipment item's release).
  */
-export const PRINTED_DOCUMENT_TYPES = [...CONTROLLED_DOCUMENT_TYPES, 'EquipmentRelease'] as const;
-export type TPrintedDocumentType = (typeof PRINTED_DOCUMENT_TYPES)[number];
 export const ZRecordPdfQuery = ZSignaturesQuery.extend({
-  documentType: z.enum(PRINTED_DOCUMENT_TYPES),
   versionNumber: z.coerce.number().int().positive().optional(),
 });
 

@@ -5,7 +5,10 @@ import {
 } from '#core/audit/audit-format.ts';
 import { ID_FIELDS } from '#core/audit/audit-undeclared.ts';
 import { DECLARED_RECORDS } from '#core/entities/defs/index.ts';
-import type { TPrintedDocumentType } from '#core/schemas/signatures.schemas.ts';
+import {
+  isControlledDocumentType,
+  type TSignedDocumentType,
+} from '#core/schemas/signatures.schemas.ts';
 import { documentTypeRegistration } from './controlled.ts';
 
 export interface PrintedField {
@@ -19,7 +22,7 @@ export interface PrintedField {
  * trail does, so that the PDF and the audit log say the same words.
  */
 export function contentAsRow(
-  documentType: TPrintedDocumentType,
+  documentType: TSignedDocumentType,
   content: Record<string, unknown>,
 ): AuditRowLike {
   const def = DECLARED_RECORDS.find(
@@ -39,7 +42,7 @@ export function contentAsRow(
  * finds those names too.
  */
 export function contentNameRows(
-  documentType: TPrintedDocumentType,
+  documentType: TSignedDocumentType,
   content: Record<string, unknown>,
 ): AuditRowLike[] {
   const rows = [contentAsRow(documentType, content)];
@@ -64,14 +67,13 @@ export function contentNameRows(
  * A type that prints its own content does it its way.
  */
 export function printableContent(
-  documentType: TPrintedDocumentType,
+  documentType: TSignedDocumentType,
   content: Record<string, unknown>,
   format: AuditFormat,
 ): PrintedField[] {
-  const print =
-    documentType === 'EquipmentRelease'
-      ? undefined
-      : documentTypeRegistration(documentType)?.printContent;
+  const print = isControlledDocumentType(documentType)
+    ? documentTypeRegistration(documentType)?.printContent
+    : undefined;
   if (print) return print(content, format);
   return auditFieldChanges(contentAsRow(documentType, content), format).map((change) => ({
     label: change.label,

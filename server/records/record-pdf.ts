@@ -6,7 +6,7 @@ import {
   rejectionLabel,
 } from '#core/records/status-labels.ts';
 import type {
-  TPrintedDocumentType,
+  TSignedDocumentType,
   TRecordStatus,
   TSignature,
   TSignatureState,
@@ -22,7 +22,7 @@ import type { PrintedField } from './record-pdf-content.ts';
  */
 
 export interface RecordPdfInput {
-  documentType: TPrintedDocumentType;
+  documentType: TSignedDocumentType;
   documentId: number;
   title: string;
   versionNumber: number;

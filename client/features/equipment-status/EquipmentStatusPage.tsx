@@ -130,17 +130,10 @@ function LogbookDrawer({
     queryFn: ({ signal }) => readLogbook(scope, item!.equipmentId, signal),
     enabled: item !== null,
   });
-  // A release's number among the item's releases, as its signature counts them (by entry).
-  const releaseNumbers = new Map(
-    (logbook.data?.entries ?? [])
-      .filter((e) => e.event === 'Released')
-      .sort((a, b) => a.id - b.id)
-      .map((e, i) => [e.id, i + 1]),
-  );
   const [printing, setPrinting] = useState<number | null>(null);
   const printRelease = (e: LogbookEntry) => {
-    const versionNumber = releaseNumbers.get(e.id);
-    if (!item || !versionNumber) return;
+    const versionNumber = e.releaseNumber;
+    if (!item || versionNumber === null) return;
     setPrinting(e.id);
     // Errors are shown by the http handler; the button only stops spinning.
     downloadRecordPdf(

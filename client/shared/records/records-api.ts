@@ -3,7 +3,7 @@ import type {
   TApprovalPolicyBody,
   TApprovalPolicyRequest,
   TControlledDocumentType,
-  TPrintedDocumentType,
+  TSignedDocumentType,
   TPendingApproval,
   TSignEligibility,
   TSignature,
@@ -57,7 +57,7 @@ export async function listSignatures(
  */
 export async function downloadRecordPdf(
   scope: FacilityScope,
-  record: { documentType: TPrintedDocumentType; documentId: number; versionNumber?: number },
+  record: { documentType: TSignedDocumentType; documentId: number; versionNumber?: number },
   fileName: string,
 ): Promise<void> {
   const blob = await apiDownload(`${facilityPath(scope)}/signatures/pdf`, {

@@ -431,6 +431,12 @@ describe('the equipment logbook', () => {
     );
     expect(none.status).toBe(404);
     expect(none.body.message).toBe('No such equipment release 9 in this facility');
+    // A signed act that does not print (a site's PDE override) is refused as not found.
+    const override = await t.call(
+      'GET',
+      `${t.F}/signatures/pdf?documentType=HbelOverride&documentId=${id}`,
+    );
+    expect(override.status).toBe(404);
     const verify = async () =>
       (await t.call('GET', `${t.F}/audit_logs/verify`)).body.signatures.invalid as Body[];
     expect(await verify()).toEqual([]);

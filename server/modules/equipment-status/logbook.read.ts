@@ -75,7 +75,11 @@ export const factsOf = (r: LogbookRow): LogbookEntryFacts => ({
   recordedBy: r.recorded_by,
 });
 
-export function toEntry(r: LogbookRow, correctedBy: number | null): TLogbookEntry {
+export function toEntry(
+  r: LogbookRow,
+  correctedBy: number | null,
+  releaseNumber: number | null,
+): TLogbookEntry {
   return {
     id: r.id,
     equipmentId: r.equipment_id,
@@ -104,7 +108,17 @@ export function toEntry(r: LogbookRow, correctedBy: number | null): TLogbookEntr
     signatureMeaning: r.signature_meaning ?? null,
     signerPrintedName: r.signer_printed_name ?? null,
     signedContentHash: r.signed_content_hash ?? null,
+    releaseNumber,
   };
+}
+
+/**
+ * Each Released entry's number among the item's releases, oldest first: the `versionNumber` its
+ * signature counts (signRelease) and `GET signatures/pdf` prints it under.
+ */
+function releaseNumbers(rows: readonly LogbookRow[]): Map<number, number> {
+  const released = rows.filter((r) => r.event === 'Released');
+  return new Map(released.map((r, i) => [r.id, i + 1]));
 }
 
 const COLUMNS = `l.id, l.equipment_id, l.event, l.occurred_at, l.recorded_at, l.back_dated,
@@ -413,9 +427,10 @@ export async function readLogbook(
   const correctedBy = new Map(
     rows.filter((r) => r.corrects_id !== null).map((r) => [r.corrects_id!, r.id]),
   );
+  const released = releaseNumbers(rows);
   return {
     status: statusItem(item, deriveEquipmentStatus(rows.map(factsOf), now, moment)),
-    entries: rows.map((r) => toEntry(r, correctedBy.get(r.id) ?? null)),
+    entries: rows.map((r) => toEntry(r, correctedBy.get(r.id) ?? null, released.get(r.id) ?? null)),
   };
 }
 
@@ -432,28 +447,28 @@ export async function releaseAsVersion(
   equipmentId: number,
   versionNumber: number | undefined,
 ): Promise<VersionRow> {
-  const [row] = await q.query<LogbookRow & { ordinal: number; equipment_name: string }>(
-    `select * from (
-       select ${COLUMNS}, e.name as equipment_name,
-              (row_number() over (order by l.id))::int as ordinal
-         from equipment_logbook l join equipment e on e.id = l.equipment_id
-        where l.facility_id = $1 and l.equipment_id = $2 and l.event = 'Released') r
-      where $3::int is null or r.ordinal = $3
-      order by r.ordinal desc limit 1`,
-    [facilityId, equipmentId, versionNumber ?? null],
-  );
-  if (!row)
+  const [rows, [item]] = await Promise.all([
+    logbookRows(q, facilityId, equipmentId),
+    q.query<{ name: string }>('select name from equipment where facility_id = $1 and id = $2', [
+      facilityId,
+      equipmentId,
+    ]),
+  ]);
+  const numbers = releaseNumbers(rows);
+  const wanted = versionNumber ?? numbers.size;
+  const row = rows.find((r) => numbers.get(r.id) === wanted);
+  if (!row || !item)
     throw new AppError(
       'NotFoundError',
       `No such equipment release${versionNumber ? ` ${versionNumber}` : ''} in this facility`,
     );
   return {
     id: row.id,
-    version_number: row.ordinal,
+    version_number: wanted,
     status: 'Approved',
     signature_state: 'Signed',
     content: releaseContent(row),
-    title: `Release of ${row.equipment_name}`,
+    title: `Release of ${item.name}`,
     approval_steps: [],
     allow_self_approval: false,
     version: 1,

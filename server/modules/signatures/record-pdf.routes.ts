@@ -3,7 +3,7 @@ import { AppError } from '#core/errors/errors.ts';
 import { documentTypeLabel } from '#core/labels/enum-labels.ts';
 import { lowerLabel } from '#core/entities/labels.ts';
 import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
-import { ZRecordPdfQuery } from '#core/schemas/signatures.schemas.ts';
+import { isControlledDocumentType, ZRecordPdfQuery } from '#core/schemas/signatures.schemas.ts';
 import type { Queryable } from '#server/db/db.ts';
 import { typed, type AppContext } from '#server/http/app-context.ts';
 import { attachment } from '#server/http/download.ts';
@@ -68,15 +68,14 @@ export function registerRecordPdfRoute({ app, db, config, permitAny }: AppContex
       const { documentType, documentId, versionNumber } = request.query;
       const ref = { facilityId: facility, documentType, documentId };
       // A signed act (a release) is signed on a row of its own, not on a controlled version.
-      const version =
-        ref.documentType === 'EquipmentRelease'
-          ? await (signedActRegistration(ref.documentType)?.printedVersion ?? noPrint)(
-              db,
-              facility,
-              documentId,
-              versionNumber,
-            )
-          : await versionFor(db, { ...ref, documentType: ref.documentType }, versionNumber);
+      const version = isControlledDocumentType(ref.documentType)
+        ? await versionFor(db, { ...ref, documentType: ref.documentType }, versionNumber)
+        : await (signedActRegistration(ref.documentType)?.printedVersion ?? noPrint)(
+            db,
+            facility,
+            documentId,
+            versionNumber,
+          );
       const key = await signatureKey(config, (message) => app.log.warn(message));
       const [signatures, settings, integrity] = await Promise.all([
         checkedSignatures(db, key, { ...ref, facilityIds: [facility] }),
