@@ -1,14 +1,21 @@
-// GET {F}/verification/statistics over 5,000 results (issue 12): 250 runs of 20 results on one
-// item of equipment entered over HTTP, then the statistics of that equipment read 50 times
-// (p50/p99); then the Ongoing verification page over the same results in headless Chromium,
-// in the production build: the time from opening the page until its four charts are drawn
-// (first open, then reloads; median). Runs on PGlite, then on the PostgreSQL server at
+// GET {F}/verification/statistics over 5,000 results (issues 12 and 34): 250 runs of 20 results
+// on one item of equipment entered over HTTP, then the statistics of that equipment read 50
+// times: p50/p99, the answer's bytes before compression and the server's CPU per read; against
+// the anchor, the same figures (count, mean, MR̄, s and every point's time, id and value) from
+// one bare SQL statement through the same driver, p50 of 50 (issue 34: ≤ 3× and ≤ 200 kB). Then
+// the Ongoing verification page over the same results in headless Chromium, in the production
+// build: the time from opening the page until its four charts are drawn (first open, then
+// reloads; median; PAGE_LOADS=0 leaves it out). Runs on PGlite, then on the PostgreSQL server at
 // 127.0.0.1:5432.
 //   npm run bench:verification-statistics
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
 import { launchBrowser, newPage } from '#e2e/browser.ts';
 import {
   admin,
+  bytesOf,
   facilityCaller,
   onEachDatabase,
   rng,
@@ -28,8 +35,46 @@ const RESULTS = 5_000;
 const READS = Number(process.env.READS ?? 50);
 const PAGE_LOADS = Number(process.env.PAGE_LOADS ?? 5);
 
+/** User + system CPU of a process so far, in milliseconds (clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** The statistics' figures and points of one item, as bare SQL gives them. */
+const ANCHOR_SQL = `
+  with p as (
+    select coalesce(r.taken_at, r.created_at) as t, r.id, r.percent_of_limit as v
+      from sample_results r join study_runs u on u.id = r.run_id
+     where r.facility_id = $1 and r.equipment_id = $2 and r.superseded_by is null
+       and r.percent_of_limit is not null and u.verdict <> 'Invalidated'),
+  o as (select t, id, v, abs(v - lag(v) over (order by t, id)) as mr from p)
+  select json_build_object('n', count(*), 'mean', avg(v), 'mrBar', avg(mr), 's', stddev_samp(v),
+           'points', json_agg(json_build_array(extract(epoch from t) * 1000, id, v) order by t, id)) as figures
+    from o`;
+
+/** p50 of READS runs of the anchor statement, in ms, and the points it gave. */
+async function anchorP50(
+  query: (sql: string, params: number[]) => Promise<unknown>,
+  facilityId: number,
+  equipmentId: number,
+): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < READS; i++) {
+    const t = performance.now();
+    await query(ANCHOR_SQL, [facilityId, equipmentId]);
+    times.push(performance.now() - t);
+  }
+  return percentile(
+    times.sort((a, b) => a - b),
+    50,
+  );
+}
+
 async function run(label: string, env: Record<string, string>): Promise<void> {
-  const server = await startServerProcess({ ...admin, SERVE_CLIENT: 'true', ...env });
+  const serveClient = PAGE_LOADS > 0 ? 'true' : 'false';
+  const server = await startServerProcess({ ...admin, SERVE_CLIENT: serveClient, ...env });
+  let stopped = false;
   try {
     const { token, facility } = await signIn(server.url);
     const F = facility(1);
@@ -47,6 +92,7 @@ async function run(label: string, env: Record<string, string>): Promise<void> {
     }
     const times: number[] = [];
     let count = 0;
+    const cpuBefore = cpuMs(server.child.pid!);
     for (let i = 0; i < READS; i++) {
       const t = performance.now();
       const res = await call(
@@ -56,18 +102,57 @@ async function run(label: string, env: Record<string, string>): Promise<void> {
       times.push(performance.now() - t);
       count = res.statistics.count;
     }
+    const cpuPerRead = (cpuMs(server.child.pid!) - cpuBefore) / READS;
+    const url = `${F}/verification/statistics?groupBy=equipment&key=${equipmentId}`;
+    const [plain, gzip] = [
+      await bytesOf(url, token, 'identity'),
+      await bytesOf(url, token, 'gzip'),
+    ];
     const sorted = times.sort((a, b) => a - b);
+    const p50 = percentile(sorted, 50);
     console.log(
-      `${label}: GET statistics over ${count} results, ${READS} reads: p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms`,
+      `${label}: GET statistics over ${count} results, ${READS} reads: p50 ${p50.toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms; server CPU ${cpuPerRead.toFixed(1)} ms a read; ${(plain / 1024).toFixed(0)} KiB (${(plain / count).toFixed(1)} B a point), ${(gzip / 1024).toFixed(0)} KiB gzip`,
     );
     // Last: the browser's sign-in ends the API session above.
-    const page = await pageTimes(server.url, equipmentId);
-    const rest = page.slice(1).sort((a, b) => a - b);
+    if (PAGE_LOADS > 0) {
+      const page = await pageTimes(server.url, equipmentId);
+      const rest = page.slice(1).sort((a, b) => a - b);
+      console.log(
+        `${label}: Ongoing verification page over ${count} results, charts drawn: first open ${page[0]!.toFixed(0)} ms, reload p50 ${percentile(rest, 50).toFixed(0)} ms (${rest.length} reloads)`,
+      );
+    }
+    const facilityId = Number(/facilities\/(\d+)/.exec(F)![1]);
+    await server.stop();
+    stopped = true;
+    const anchor = await anchorOn(env, facilityId, equipmentId);
     console.log(
-      `${label}: Ongoing verification page over ${count} results, charts drawn: first open ${page[0]!.toFixed(0)} ms, reload p50 ${percentile(rest, 50).toFixed(0)} ms (${rest.length} reloads)`,
+      `${label}: anchor, the same figures from one bare SQL statement: p50 ${anchor.toFixed(1)} ms; the route ${(p50 / anchor).toFixed(2)}× (goal ≤ 3×)`,
     );
   } finally {
-    await server.stop();
+    if (!stopped) await server.stop();
+  }
+}
+
+/** The anchor on the database the server used, the server stopped (PGlite has one writer). */
+async function anchorOn(
+  env: Record<string, string>,
+  facilityId: number,
+  equipmentId: number,
+): Promise<number> {
+  if (env.DATABASE_URL) {
+    const client = new pg.Client({ connectionString: env.DATABASE_URL });
+    await client.connect();
+    try {
+      return await anchorP50((sql, params) => client.query(sql, params), facilityId, equipmentId);
+    } finally {
+      await client.end();
+    }
+  }
+  const db = await PGlite.create(env.DATA_DIR!);
+  try {
+    return await anchorP50((sql, params) => db.query(sql, params), facilityId, equipmentId);
+  } finally {
+    await db.close();
   }
 }
 
@@ -100,6 +185,7 @@ async function pageTimes(url: string, equipmentId: number): Promise<number[]> {
   }
 }
 
-execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
+if (PAGE_LOADS > 0)
+  execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
 const workbook = await smallWorkbook();
 await onEachDatabase(run);

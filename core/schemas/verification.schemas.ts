@@ -545,12 +545,45 @@ export const ZInvalidatedPoint = z.object({
   label: z.string(),
   percentOfLimit: z.number(),
 });
-export const ZStatisticsResponse = z.object({
-  statistics: ZStatistics.extend({
-    invalidatedCount: z.number().int(),
-    invalidated: z.array(ZInvalidatedPoint),
-  }),
+/**
+ * The points as the statistics route sends them: one array per field, the same order, oldest
+ * first (5,000 points as objects were 1.3 MB; as columns about 35 bytes each). What the client
+ * can compute again exactly is not sent: `historical` is a point without a result id, the moving
+ * range and the EWMA follow from the values, the mean and λ (`pointSeries`). Decoded by
+ * `statisticsFromWire` (core/verification/statistics-columns.ts) into TStatistics's points.
+ */
+export const ZStatisticsPointColumns = z.object({
+  /** Each result id less the one before it (the first: less 0); null for a historical result. */
+  resultIdStep: z.array(z.number().int().nullable()),
+  /** Milliseconds since the point before (the first: since 1970-01-01T00:00:00Z). */
+  takenAtStep: z.array(z.number().int()),
+  /** Each label as its part before the first ' · ' and the rest: indexes into labelParts. */
+  labelHead: z.array(z.number().int()),
+  /** -1 when the label has no ' · '. */
+  labelTail: z.array(z.number().int()),
+  labelParts: z.array(z.string()),
+  percentOfLimit: z.array(z.number()),
+  /** Indexes of the points censored below LOD / LOQ, and of the `> upper limit` ones. */
+  censoredBelow: z.array(z.number().int()),
+  censoredAbove: z.array(z.number().int()),
+  /**
+   * The points that break a rule, by index, each with an index into alertRules: the rules it
+   * breaks (ZStatisticsPoint.alerts), one entry for each set that occurs.
+   */
+  alertPoint: z.array(z.number().int()),
+  alertRuleSet: z.array(z.number().int()),
+  alertRules: z.array(z.array(z.string())),
 });
+export type TStatisticsPointColumns = z.infer<typeof ZStatisticsPointColumns>;
+
+const ZStatisticsWire = ZStatistics.extend({
+  points: ZStatisticsPointColumns,
+  invalidatedCount: z.number().int(),
+  invalidated: z.array(ZInvalidatedPoint),
+});
+export type TStatisticsWire = z.infer<typeof ZStatisticsWire>;
+
+export const ZStatisticsResponse = z.object({ statistics: ZStatisticsWire });
 export type TStatisticsResponse = z.infer<typeof ZStatisticsResponse>;
 
 // ---- Microbial results (judged against the facility's microbial limit policy) ----

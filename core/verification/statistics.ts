@@ -84,6 +84,40 @@ function emptyStatistics(settings: StatisticsSettings): VerificationStatistics {
   };
 }
 
+/**
+ * The moving range and the EWMA of each point, oldest first, from the drawn values alone: the
+ * server computes them for its alerts, and the client again from the values it is sent
+ * (statistics-columns.ts), with the same operations in the same order, so both draw the same
+ * doubles. `mean` is the centre line, null when half or more are censored (no estimate): then a
+ * censored value is drawn at its bound and the EWMA starts at the first value, an upper envelope;
+ * with an estimate a censored value counts at half its bound.
+ */
+export function pointSeries(
+  sorted: readonly Pick<StatisticsPointInput, 'percentOfLimit' | 'censoredBelow'>[],
+  lambda: number,
+  mean: number | null,
+): { movingRanges: (number | null)[]; ewmas: number[] } {
+  const estimable = mean !== null;
+  const counted = (i: number) => {
+    const p = sorted[i]!;
+    return estimable && p.censoredBelow ? p.percentOfLimit / 2 : p.percentOfLimit;
+  };
+  const movingRanges: (number | null)[] = [];
+  const ewmas: number[] = [];
+  let z = mean ?? sorted[0]?.percentOfLimit ?? 0;
+  for (let i = 0; i < sorted.length; i++) {
+    z = lambda * counted(i) + (1 - lambda) * z;
+    ewmas.push(z);
+    let movingRange: number | null = null;
+    if (i > 0) {
+      const bothExact = !sorted[i]!.censoredBelow && !sorted[i - 1]!.censoredBelow;
+      if (estimable || bothExact) movingRange = Math.abs(counted(i) - counted(i - 1));
+    }
+    movingRanges.push(movingRange);
+  }
+  return { movingRanges, ewmas };
+}
+
 export function verificationStatistics(
   input: readonly StatisticsPointInput[],
   partialSettings: Partial<StatisticsSettings> = {},
@@ -137,19 +171,12 @@ export function verificationStatistics(
       ? mean + 3 * (mrBar / D2) * Math.sqrt(lambda / (2 - lambda))
       : null;
 
-  // Without an estimate the EWMA smooths the drawn bounds from the first one: an upper envelope.
-  let z = mean ?? drawn[0]!;
+  const { movingRanges, ewmas } = pointSeries(sorted, lambda, mean);
   let previousAboveEwma = false;
   const alerts: StatisticsAlert[] = [];
   const points: StatisticsPoint[] = sorted.map((p, i) => {
     const x = drawn[i]!;
-    z = lambda * (estimable ? values[i]! : x) + (1 - lambda) * z;
-    let movingRange: number | null = null;
-    if (i > 0) {
-      const bothExact = !p.censoredBelow && !sorted[i - 1]!.censoredBelow;
-      if (estimable) movingRange = Math.abs(values[i]! - values[i - 1]!);
-      else if (bothExact) movingRange = Math.abs(x - drawn[i - 1]!);
-    }
+    const z = ewmas[i]!;
     const kinds: PointAlertKind[] = [];
     // A censored result lies below its bound: it breaks no level rule, unless the bound itself
     // is at or above the limit (then the method cannot show the result passes).
@@ -192,7 +219,7 @@ export function verificationStatistics(
       percentOfLimit: x,
       censoredBelow,
       censoredAbove: p.censoredAbove === true,
-      movingRange,
+      movingRange: movingRanges[i]!,
       ewma: z,
       alerts: kinds,
     };

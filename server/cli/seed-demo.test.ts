@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { statisticsFromWire } from '#core/verification/statistics-columns.ts';
 import { contractDocument } from '#core/limits/contract-output.ts';
 import { facilityLimitsInput } from '#server/modules/limits/facility-limits-input.ts';
 import { useFacilityTestServer, type TestBody } from '#server/test/facility-test-file.ts';
@@ -82,8 +83,9 @@ describe('demo data', () => {
       `select id from productions where facility_id = $1 order by id limit 1`,
       [t.facilityId],
     );
-    const statistics = (await read(`/verification/statistics?groupBy=production&key=${line!.id}`))
-      .statistics as TestBody;
+    const statistics = statisticsFromWire(
+      (await read(`/verification/statistics?groupBy=production&key=${line!.id}`)).statistics,
+    );
     expect(statistics.points.length).toBeGreaterThanOrEqual(3);
 
     const changes = await read('/change-assessments');

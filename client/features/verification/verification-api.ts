@@ -12,6 +12,7 @@ import type {
   ZRunEdit,
   ZStatisticsQuery,
 } from '#core/schemas/verification.schemas.ts';
+import { statisticsFromWire } from '#core/verification/statistics-columns.ts';
 import { apiRequest } from '#client/api/http-client.ts';
 import { facilityPath, type FacilityScope } from '#client/shared/master-data/entity-api.ts';
 import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
@@ -87,7 +88,7 @@ export function useStatistics(query: StatisticsQuery | null) {
         `${facilityPath(scope)}/verification/statistics`,
         { query: { ...query }, signal, action: 'Loading the ongoing verification statistics' },
       );
-      return answer.statistics;
+      return statisticsFromWire(answer.statistics);
     },
     enabled: query !== null && query.key !== '',
   });

@@ -1,4 +1,5 @@
 import { auditActionLabel, auditDomainLabel } from '#core/audit/audit-format.ts';
+import { statisticsFromWire } from '#core/verification/statistics-columns.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { individualsChart } from '#core/charts/statistics-charts.ts';
 import type { TStatistics } from '#core/schemas/verification.schemas.ts';
@@ -62,7 +63,7 @@ async function e1Statistics(): Promise<TStatistics> {
     (e: TestBody) => e.name === 'E1',
   );
   const path = `/verification/statistics?groupBy=equipment&key=${e1.id}&from=${start}&to=${today}`;
-  return (await ok('GET', path)).statistics as TStatistics;
+  return statisticsFromWire((await ok('GET', path)).statistics);
 }
 
 beforeAll(async () => {

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { statisticsFromWire } from '#core/verification/statistics-columns.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
@@ -72,12 +73,14 @@ async function setRule(change: Record<string, unknown>) {
 const runNow = async (run: Body) => (await ok('GET', `/runs/${run.id}`)).run as Body;
 const day = (n: number) => `2026-0${n}-15`;
 const stats = async (n: number) =>
-  (
-    await ok(
-      'GET',
-      `/verification/statistics?groupBy=location&key=${f.ptfe}&from=${day(n)}&to=${day(n)}`,
-    )
-  ).statistics as Body;
+  statisticsFromWire(
+    (
+      await ok(
+        'GET',
+        `/verification/statistics?groupBy=location&key=${f.ptfe}&from=${day(n)}&to=${day(n)}`,
+      )
+    ).statistics,
+  ) as unknown as Body;
 const repeat = (run: Body, original: Body, kind: string, times: number, n: number) =>
   row(run, f.ptfe, times, {
     batchNumber: kind === 'retest' ? null : `RS-${Date.now()}-${Math.random()}`,
@@ -593,12 +596,14 @@ describe('out-of-specification results', () => {
     const reswab = await microbial(run, [replate(side[1]!, 'reswab', 10, 9)]);
     expect(reswab.status, JSON.stringify(reswab.body)).toBe(200);
     // Statistics of the valve that day: the 10 % re-swab is the one point; 150 % and 120 % apart.
-    const s = (
-      await ok(
-        'GET',
-        `/verification/statistics?groupBy=location&key=${f.steel}&from=${day(9)}&to=${day(9)}`,
-      )
-    ).statistics as Body;
+    const s = statisticsFromWire(
+      (
+        await ok(
+          'GET',
+          `/verification/statistics?groupBy=location&key=${f.steel}&from=${day(9)}&to=${day(9)}`,
+        )
+      ).statistics,
+    ) as unknown as Body;
     expect(s.points.map((p: Body) => p.percentOfLimit)).toEqual([expect.closeTo(10, 6)]);
     expect(s.invalidatedCount).toBe(2);
     expect(s.invalidated.map((p: Body) => p.percentOfLimit).sort()).toEqual([120, 150]);

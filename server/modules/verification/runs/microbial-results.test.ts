@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { statisticsFromWire } from '#core/verification/statistics-columns.ts';
 import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import { adminEditor, changePolicyInForce, policyApprover } from '#server/test/policy-in-force.ts';
@@ -439,9 +440,8 @@ describe('microbial results', () => {
       ).map((r) => r.id),
     );
     expect(micro.statistics.count).toBe(microIds.size);
-    expect((micro.statistics.points as Body[]).some((p) => p.label.endsWith('· Final rinse'))).toBe(
-      true,
-    );
+    const microPoints = statisticsFromWire(micro.statistics).points;
+    expect(microPoints.some((p) => p.label.endsWith('· Final rinse'))).toBe(true);
     const chemicalCount = await t.server.db.query<{ n: number }>(
       `select count(*)::int as n from sample_results
         where facility_id = $1 and superseded_by is null and percent_of_limit is not null`,

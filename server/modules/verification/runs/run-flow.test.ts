@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { statisticsFromWire } from '#core/verification/statistics-columns.ts';
 import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import { runKit, type RunFacility } from '#server/test/run-test-kit.ts';
@@ -186,7 +187,7 @@ describe('statistics', () => {
     const count = async () => {
       const res = await call('GET', `/verification/statistics?groupBy=location&key=${f.ptfe}`);
       expect(res.status, JSON.stringify(res.body)).toBe(200);
-      return (res.body.statistics.points as Body[]).map((p) => p.resultId as number);
+      return statisticsFromWire(res.body.statistics).points.map((p) => p.resultId as number);
     };
     const run = await runWith([f.ptfe]);
     const id = (run.results as Body[])[0]!.id as number;

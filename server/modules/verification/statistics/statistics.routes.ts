@@ -1,6 +1,7 @@
 import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
 import { ZStatisticsQuery, ZStatisticsResponse } from '#core/schemas/verification.schemas.ts';
 import { verificationStatistics } from '#core/verification/statistics.ts';
+import { statisticsToWire } from '#core/verification/statistics-columns.ts';
 import { formatDate } from '#core/datetime/format-date-time.ts';
 import { typed, type AppContext } from '#server/http/app-context.ts';
 import { facilityDateTimeSettings } from '../../audit/audit-log.service.ts';
@@ -25,7 +26,7 @@ export function registerStatisticsRoutes(context: AppContext): void {
         summary:
           'Ongoing verification statistics of one equipment, production, residue type or location',
         description:
-          'Every counted sample result (not superseded nor invalidated, with a percent of limit; taken at its sampling time, else its entry) and every result of a historical study marked "Count in statistics", as percent of its own limit, oldest first: individuals / moving range, EWMA and Ppu with its lower 95 % bound, judged by the facility\'s verification settings. Results invalidated by a laboratory investigation QA approved are left out of every figure and answered apart (invalidatedCount, invalidated). `key` is the equipment, production or sampling location id, or the residue type; from/to are whole UTC days. 404 for a key the facility does not have.',
+          'Every counted sample result (not superseded nor invalidated, with a percent of limit; taken at its sampling time, else its entry) and every result of a historical study marked "Count in statistics", as percent of its own limit, oldest first, sent as columns (`points`: one array per field; the moving range and EWMA follow from the values, the mean and λ as core/verification/statistics-columns.ts computes them): individuals / moving range, EWMA and Ppu with its lower 95 % bound, judged by the facility\'s verification settings. Results invalidated by a laboratory investigation QA approved are left out of every figure and answered apart (invalidatedCount, invalidated). `key` is the equipment, production or sampling location id, or the residue type; from/to are whole UTC days. 404 for a key the facility does not have.',
         params: ZFacilityParams,
         querystring: ZStatisticsQuery,
         response: { 200: ZStatisticsResponse },
@@ -48,7 +49,7 @@ export function registerStatisticsRoutes(context: AppContext): void {
           groupBy: query.groupBy,
           key: query.key,
           label,
-          ...statistics,
+          ...statisticsToWire(statistics),
           invalidatedCount: invalidated.length,
           invalidated,
         },

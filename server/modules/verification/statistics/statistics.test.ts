@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { statisticsFromWire } from '#core/verification/statistics-columns.ts';
 import { recordCreator } from '#server/test/create-record.ts';
 import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
@@ -23,8 +24,12 @@ beforeAll(async () => {
   lineId = (lines.body.data as Body[])[0]!.id as number;
 });
 
-const stats = async (query: string, as?: string) =>
-  t.call('GET', `${t.F}/verification/statistics?${query}`, undefined, as);
+/** The answer, its points decoded from columns as the client decodes them. */
+const stats = async (query: string, as?: string) => {
+  const res = await t.call('GET', `${t.F}/verification/statistics?${query}`, undefined, as);
+  if (res.status === 200) res.body.statistics = statisticsFromWire(res.body.statistics as never);
+  return res;
+};
 
 describe('verification statistics', () => {
   it('draw the counted results of a location, oldest first, with hand-checked figures', async () => {
