@@ -15,6 +15,7 @@ import pg from 'pg';
 import { launchBrowser, newPage } from '#e2e/browser.ts';
 import {
   admin,
+  type BenchBody,
   bytesOf,
   facilityCaller,
   onEachDatabase,
@@ -110,6 +111,13 @@ async function run(label: string, env: Record<string, string>): Promise<void> {
     ];
     const sorted = times.sort((a, b) => a - b);
     const p50 = percentile(sorted, 50);
+    const answer = (
+      await call('GET', `/verification/statistics?groupBy=equipment&key=${equipmentId}`)
+    ).statistics as BenchBody;
+    const share = (field: string) => (JSON.stringify(answer[field]).length / 1024).toFixed(0);
+    console.log(
+      `${label}: of the answer, points ${share('points')} KiB, alerts ${share('alerts')} KiB (${answer.alerts.length} alerts)`,
+    );
     console.log(
       `${label}: GET statistics over ${count} results, ${READS} reads: p50 ${p50.toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms; server CPU ${cpuPerRead.toFixed(1)} ms a read; ${(plain / 1024).toFixed(0)} KiB (${(plain / count).toFixed(1)} B a point), ${(gzip / 1024).toFixed(0)} KiB gzip`,
     );

@@ -26,7 +26,6 @@ type InvalidatedPoint = z.infer<typeof ZInvalidatedPoint>;
  * in yet; it is answered apart, so the trend still shows that it happened.
  */
 interface Filter {
-  label: string;
   results: string;
   historical: string;
   param: number | string;
@@ -41,56 +40,46 @@ const integerKey = (key: string): number => {
   return id;
 };
 
-async function named(q: Queryable, sql: string, facilityId: number, id: number): Promise<string> {
-  const [row] = await q.query<{ name: string }>(sql, [facilityId, id]);
+/** The group's name as the screen titles it; 404 for a key the facility does not have. */
+async function labelOf(q: Queryable, facilityId: number, query: Query): Promise<string> {
+  const { groupBy, key } = query;
+  if (groupBy === 'residueType') return key;
+  const table = {
+    equipment: 'equipment',
+    location: 'sampling_locations',
+    production: 'productions',
+  }[groupBy];
+  const [row] = await q.query<{ name: string }>(
+    `select name from ${table} where facility_id = $1 and id = $2`,
+    [facilityId, integerKey(key)],
+  );
   if (!row) throw new AppError('NotFoundError');
   return row.name;
 }
 
-async function filterOf(q: Queryable, facilityId: number, query: Query): Promise<Filter> {
+/** Which results and historical results belong to the group. */
+function filterOf(query: Query): Filter {
   const { groupBy, key } = query;
   if (groupBy === 'residueType') {
     if (!(STATISTICS_RESIDUE_TYPES as readonly string[]).includes(key))
       throw new AppError('NotFoundError');
     return {
-      label: key,
       results: `r.residue_type = $2::text`,
       historical: `h.residue_type = $2::text`,
       param: key,
     };
   }
   const id = integerKey(key);
-  if (groupBy === 'equipment') {
-    const label = await named(
-      q,
-      'select name from equipment where facility_id = $1 and id = $2',
-      facilityId,
-      id,
-    );
-    return { label, results: 'r.equipment_id = $2', historical: 'h.equipment_id = $2', param: id };
-  }
+  if (groupBy === 'equipment')
+    return { results: 'r.equipment_id = $2', historical: 'h.equipment_id = $2', param: id };
   if (groupBy === 'location') {
-    const label = await named(
-      q,
-      'select name from sampling_locations where facility_id = $1 and id = $2',
-      facilityId,
-      id,
-    );
     return {
-      label,
       results: 'r.sampling_location_id = $2',
       historical: 'h.sampling_location_id = $2',
       param: id,
     };
   }
-  const label = await named(
-    q,
-    'select name from productions where facility_id = $1 and id = $2',
-    facilityId,
-    id,
-  );
   return {
-    label,
     results: `r.equipment_id = any (select unnest(equipment_ids) from productions where facility_id = $1 and id = $2)`,
     historical: 's.production_id = $2',
     param: id,
@@ -118,9 +107,13 @@ export async function statisticsPoints(
   query: Query,
   options: { asOf?: string | undefined } = {},
 ): Promise<{ label: string; points: StatisticsPointInput[]; invalidated: InvalidatedPoint[] }> {
-  const filter = await filterOf(q, facilityId, query);
-  const { groups, invalidated } = await pointsOf(q, facilityId, filter, query, options.asOf);
-  return { label: filter.label, points: groups.get('') ?? [], invalidated };
+  const filter = filterOf(query);
+  // The name and the points at once: on a server, two connections of the pool.
+  const [label, { groups, invalidated }] = await Promise.all([
+    labelOf(q, facilityId, query),
+    pointsOf(q, facilityId, filter, query, options.asOf),
+  ]);
+  return { label, points: groups.get('') ?? [], invalidated };
 }
 
 /**
@@ -136,7 +129,6 @@ export async function equipmentPoints(
   options: { asOf?: string | undefined } = {},
 ): Promise<Map<string, StatisticsPointInput[]>> {
   const filter: Filter = {
-    label: '',
     results: 'r.equipment_id = any($2::int[])',
     historical: 'h.equipment_id = any($2::int[])',
     param: `{${equipmentIds.join(',')}}`,
@@ -168,8 +160,9 @@ async function pointsOf(
   // The results are filtered once, into memory, before the joins: the tables as of a moment
   // carry no statistics (and PGlite never analyzes), so the planner guessed one row for each
   // and scanned all the results again for every run (2.8 s of a 98-page annual summary).
-  const results = await q.query<PointRow>(
-    `with r as materialized (
+  const [results, historical] = await Promise.all([
+    q.query<PointRow>(
+      `with r as materialized (
        select * from (select id, facility_id, run_id, sampling_location_id, equipment_id, taken_at,
                     created_at, percent_of_limit, censored_below, censoring, superseded_by,
                     invalidated_by_investigation, 'Chemical' as residue_type
@@ -194,10 +187,10 @@ async function pointsOf(
        join ${t('studies')} s on s.id = u.study_id
        left join ${t('sampling_locations')} l on l.id = r.sampling_location_id
       where u.facility_id = $1 and u.verdict <> 'Invalidated'`,
-    params,
-  );
-  const historical = await q.query<PointRow>(
-    `select ${key.historical}::text as group_key, null::integer as result_id, h.taken_at || 'T00:00:00.000Z' as taken_at,
+      params,
+    ),
+    q.query<PointRow>(
+      `select ${key.historical}::text as group_key, null::integer as result_id, h.taken_at || 'T00:00:00.000Z' as taken_at,
             s.name as label, h.percent_of_limit, coalesce(h.censored_below, false) as censored_below,
             false as censored_above, null::integer as investigation_id
        from ${t('historical_study_results')} h
@@ -206,8 +199,9 @@ async function pointsOf(
         and h.archived_at is null and s.archived_at is null and ${filter.historical}
         and ($3::date is null or h.taken_at >= $3::date::text)
         and ($4::date is null or h.taken_at <= $4::date::text)`,
-    params,
-  );
+      params,
+    ),
+  ]);
   const groups = new Map<string, StatisticsPointInput[]>();
   const invalidated: InvalidatedPoint[] = [];
   for (const row of [...historical, ...results]) {

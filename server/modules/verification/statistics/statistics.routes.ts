@@ -35,11 +35,11 @@ export function registerStatisticsRoutes(context: AppContext): void {
     async (request) => {
       const { facility } = request.params;
       const query = request.query;
-      const [settings, dateTime] = await Promise.all([
+      const [settings, dateTime, { label, points, invalidated }] = await Promise.all([
         verificationSettings(db, facility),
         facilityDateTimeSettings(db, facility),
+        statisticsPoints(db, facility, query),
       ]);
-      const { label, points, invalidated } = await statisticsPoints(db, facility, query);
       // Alert messages name a result's day as the facility writes dates, never as ISO.
       const statistics = verificationStatistics(points, settings, (takenAt) =>
         formatDate(takenAt, dateTime),
