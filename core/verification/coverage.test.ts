@@ -3,6 +3,7 @@ import { latestStudyOf, studyScope, validationState } from './coverage.ts';
 
 const lookups = {
   trainEquipment: (id: number) => ({ 10: [1, 2, 3], 11: [4] })[id] ?? [],
+  equipmentTrainItems: (id: number) => ({ 20: [3, 5] })[id] ?? [],
   locationEquipment: (id: number) => ({ 100: 2, 101: 7 })[id],
 };
 
@@ -25,6 +26,12 @@ describe('studyScope', () => {
       { equipmentIds: [2], samplingPlan: [{ samplingLocationId: 100 }] },
       [2],
     ],
+    [
+      'the equipment train’s items before the production’s when none is listed',
+      { productionId: 10, trainId: 20 },
+      [3, 5],
+    ],
+    ['the listed equipment before the equipment train’s', { trainId: 20, equipmentIds: [5] }, [5]],
     ['nothing without a train, a list or a plan', {}, []],
     [
       'an unknown train or location adds nothing',
