@@ -247,5 +247,8 @@ async function setArchived(
     oldValues: { ...parentOf(def, before), archived: !archived },
     newValues: { ...parentOf(def, before), archived },
   });
-  return toRecord(def, row);
+  const record = toRecord(def, row);
+  // A restored record may have to catch up with what changed while it was archived.
+  if (!archived) await runAfterSave(tx, def, scope, { actor, record, changed: {}, id });
+  return record;
 }

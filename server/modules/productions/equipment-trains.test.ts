@@ -225,3 +225,63 @@ describe('equipment trains: productions on a train', () => {
     expect((await t.call('GET', `${trains}/${train.id}`)).body.archivedAt).toBeNull();
   });
 });
+
+describe('equipment trains: archived productions and past reads', () => {
+  it('catches a restored production up with its train, and refuses it on an archived train', async () => {
+    const { E1, E2 } = facility.equipment;
+    const train = await createTrain({ name: 'Restore train', equipmentIds: [E1] });
+    const made = await t.call('POST', `${facility.F}/productions`, {
+      name: 'Line archived meanwhile',
+      trainId: train.id,
+      equipmentIds: [E1],
+    });
+    const production = made.body.result.id as number;
+    const archive = (path: string) => t.call('PUT', `${path}/archive`, { reason: 'Idle' });
+    const restore = (path: string, version: number) =>
+      t.call('POST', path, { unArchive: true, version, reason: 'In use again' });
+    const path = `${facility.F}/productions/${production}`;
+    expect((await archive(path)).status).toBe(200);
+    const edited = await t.call('POST', `${trains}/${train.id}`, {
+      equipmentIds: [E2, E1],
+      version: 1,
+      reason: 'Mill added',
+    });
+    expect(edited.status).toBe(200);
+    // Archived, the production was left as it was; restored, it takes the train's equipment.
+    expect((await t.call('GET', path)).body.equipmentIds).toEqual([E1]);
+    const restored = await restore(path, (await t.call('GET', path)).body.version);
+    expect(restored.status, JSON.stringify(restored.body)).toBe(200);
+    expect((await t.call('GET', path)).body.equipmentIds).toEqual([E2, E1]);
+    expect((await auditRows('Production', production)).at(-1)).toMatchObject({
+      action: 'Update',
+      reason: "The equipment of its train 'Restore train' changed while it was archived",
+      new_values: { equipmentIds: [E2, E1] },
+    });
+
+    // With the production archived the train may go; the production then does not come back.
+    expect((await archive(path)).status).toBe(200);
+    expect((await archive(`${trains}/${train.id}`)).status).toBe(200);
+    const refused = await restore(path, (await t.call('GET', path)).body.version);
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors[0]).toMatchObject({ property: 'trainId' });
+    expect((await t.call('GET', path)).body.archivedAt).not.toBeNull();
+  });
+
+  it('reads the shared area of the train as it was, as of a moment', async () => {
+    const { E1, E2 } = facility.equipment;
+    const train = await createTrain({ name: 'Past train', equipmentIds: [E2] });
+    const [{ at }] = (await t.server.db.query<{ at: string }>(
+      `select to_char(clock_timestamp() at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at`,
+    )) as [{ at: string }];
+    const edited = await t.call('POST', `${trains}/${train.id}`, {
+      equipmentIds: [E2, E1],
+      version: 1,
+      reason: 'Blender added',
+    });
+    expect(edited.body.result.sharedArea.total).toEqual({ value: 130000, unit: 'sqcm' });
+    const past = await t.call('GET', `${trains}/${train.id}?asOf=${encodeURIComponent(at)}`);
+    expect(past.status, JSON.stringify(past.body)).toBe(200);
+    expect(past.body.equipmentIds).toEqual([E2]);
+    expect(past.body.sharedArea.total).toEqual({ value: 5000, unit: 'sqcm' });
+  });
+});

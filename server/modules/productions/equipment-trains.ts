@@ -1,6 +1,8 @@
 import { equipmentTrainsDef, productionsDef } from '#core/entities/defs/index.ts';
 import { validationError } from '#core/errors/errors.ts';
 import type { Queryable } from '#server/db/db.ts';
+import type { Actor } from '#server/db/audit-write.ts';
+import type { Scope } from '#server/entities/entity-store.ts';
 import { onAfterSave, onBeforeArchive, onBeforeSave } from '#server/entities/archive-hooks.ts';
 import { facilityScope } from '#server/entities/entity-scope.ts';
 import { registerReadExtras } from '#server/entities/read-extras.ts';
@@ -20,6 +22,7 @@ interface TrainRow {
   id: number;
   name: string;
   equipment_ids: number[];
+  archived_at: unknown;
 }
 
 const sameOrder = (a: readonly number[], b: readonly number[]) =>
@@ -33,7 +36,7 @@ async function trainOf(
   id: number,
 ): Promise<TrainRow | undefined> {
   const [row] = await q.query<TrainRow>(
-    `select id, name, equipment_ids from equipment_trains where facility_id = $1 and id = $2`,
+    `select id, name, equipment_ids, archived_at from equipment_trains where facility_id = $1 and id = $2`,
     [facilityId, id],
   );
   return row;
@@ -46,6 +49,30 @@ async function productionsOn(q: Queryable, facilityId: number, trainId: number) 
       where facility_id = $1 and train_id = $2 and archived_at is null order by id`,
     [facilityId, trainId],
   );
+}
+
+/** A production takes its train's equipment, as an edit of its own with an audit row. */
+async function followTrain(
+  q: Queryable,
+  actor: Actor,
+  scope: Scope,
+  change: {
+    production: { id: number; version: number; equipment_ids: readonly number[] };
+    items: readonly number[];
+    reason: string;
+  },
+): Promise<void> {
+  const { production, items, reason } = change;
+  if (sameOrder(idsOf(production.equipment_ids), items)) return;
+  await updateEntity(q, {
+    actor,
+    def: productionsDef,
+    scope,
+    id: production.id,
+    edit: { equipmentIds: [...items] },
+    version: production.version,
+    reason,
+  });
 }
 
 /** Registers the train's hooks and its shared area (once; again only replaces them). */
@@ -67,23 +94,45 @@ export function registerEquipmentTrains(): void {
     ]);
   });
 
+  // A production restored on a train whose equipment changed while it was archived takes the
+  // train's equipment, audited as an edit; on an archived train it is not restored.
+  onAfterSave(productionsDef.key, 'equipment-train', async (q, _def, scope, write) => {
+    const inFacility = facilityScope(productionsDef, scope);
+    const { record } = write;
+    if (!inFacility || write.id === null || typeof record.trainId !== 'number') return;
+    const train = await trainOf(q, inFacility.facilityId, record.trainId);
+    if (!train) return;
+    if (train.archived_at !== null)
+      throw validationError([
+        {
+          property: 'trainId',
+          constraints: {
+            archived: `Its equipment train '${train.name}' is archived: restore the train first, or take the production off it`,
+          },
+        },
+      ]);
+    await followTrain(q, write.actor, inFacility, {
+      production: {
+        id: write.id,
+        version: record.version,
+        equipment_ids: idsOf(record.equipmentIds),
+      },
+      items: idsOf(train.equipment_ids),
+      reason: `The equipment of its train '${train.name}' changed while it was archived`,
+    });
+  });
+
   // An edit of the train's equipment is carried to its productions, each audited as an edit.
   onAfterSave(equipmentTrainsDef.key, 'productions', async (q, _def, scope, write) => {
     const inFacility = facilityScope(equipmentTrainsDef, scope);
     if (!inFacility || write.id === null || !('equipmentIds' in write.changed)) return;
     const items = idsOf(write.record.equipmentIds);
-    for (const production of await productionsOn(q, inFacility.facilityId, write.id)) {
-      if (sameOrder(idsOf(production.equipment_ids), items)) continue;
-      await updateEntity(q, {
-        actor: write.actor,
-        def: productionsDef,
-        scope: inFacility,
-        id: production.id,
-        edit: { equipmentIds: items },
-        version: production.version,
+    for (const production of await productionsOn(q, inFacility.facilityId, write.id))
+      await followTrain(q, write.actor, inFacility, {
+        production,
+        items,
         reason: `The equipment of its train '${String(write.record.name)}' changed`,
       });
-    }
   });
 
   // A train a live production runs on stays: archiving it would leave the production naming a
@@ -102,16 +151,13 @@ export function registerEquipmentTrains(): void {
     ]);
   });
 
-  registerReadExtras(equipmentTrainsDef.key, async (q, facilityId, ids) => {
-    const trains = await q.query<{ id: number; equipment_ids: number[] }>(
-      `select id, equipment_ids from equipment_trains where facility_id = $1 and id = any($2::int[])`,
-      [facilityId, ids],
-    );
+  // From the records as read, so that a read as of a moment sums the train's items of then.
+  registerReadExtras(equipmentTrainsDef.key, async (q, facilityId, ids, records) => {
     const areas = await equipmentAreas(
       q,
       facilityId,
-      trains.map((t) => idsOf(t.equipment_ids)),
+      records.map((train) => idsOf(train.equipmentIds)),
     );
-    return new Map(trains.map((t, i) => [Number(t.id), { sharedArea: areas[i] }]));
+    return new Map(ids.map((id, i) => [id, { sharedArea: areas[i] }]));
   });
 }
