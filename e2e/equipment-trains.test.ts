@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import {
   browserToken,
+  choose,
   confirmWithReason,
   facilityApi,
   facilityRecords,
@@ -92,5 +93,24 @@ describe('Equipment trains', () => {
       ids.Granulator,
     ]);
     await expectWords(page, 'equipment trains list');
+  });
+
+  it('fills a production’s equipment from the train chosen for it', async () => {
+    await openMasterData(page, 'Productions');
+    await page.getByRole('button', { name: 'Add production' }).first().click();
+    const drawer = openDrawer(page);
+    await drawer.getByLabel('Name', { exact: true }).fill('Line on the train');
+    await choose(drawer.getByLabel('Equipment train', { exact: true }), 'Granulation train');
+    await drawer.getByTitle('Blender', { exact: true }).waitFor();
+    await drawer.getByRole('button', { name: 'Add production' }).click();
+    await page.getByRole('cell', { name: 'Line on the train', exact: true }).waitFor();
+    const token = await browserToken(page);
+    const list = await app.server.request<{
+      data: { name: string; trainId: number | null; equipmentIds: number[] }[];
+    }>('GET', `${F}/productions?search=Line on the train`, { token });
+    expect(list.body.data[0]).toMatchObject({
+      equipmentIds: [ids.Blender, ids.Granulator],
+    });
+    expect(list.body.data[0]?.trainId).toEqual(expect.any(Number));
   });
 });
