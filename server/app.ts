@@ -71,6 +71,7 @@ import { registerRoomGradeRoutes } from './modules/room-grades/room-grades.route
 import { registerEquipmentStatusRoutes } from './modules/equipment-status/equipment-status.routes.ts';
 import { registerAdditionalPropertyRoutes } from './modules/additional-properties/additional-properties.routes.ts';
 import { registerProductionAreaRoutes } from './modules/productions/production-area.routes.ts';
+import { registerEquipmentTrains } from './modules/productions/equipment-trains.ts';
 import { registerQualificationTaskRoutes } from './modules/cleaning-assessments/qualification-tasks.routes.ts';
 import { registerRiskGoalRoutes } from './modules/cleaning-assessments/risk-goal.ts';
 import { registerCleaningAssessmentRoutes } from './modules/cleaning-assessments/cleaning-assessments.routes.ts';
@@ -224,6 +225,8 @@ export async function buildApp({
   registerEquipmentStatusRoutes(context);
   registerAdditionalPropertyRoutes(context);
   registerProductionAreaRoutes(context);
+  // Issue 32: equipment trains, named by productions.
+  registerEquipmentTrains();
   // Issue 11: qualification tasks and the risk goal.
   registerQualificationTaskRoutes(context);
   registerRiskGoalRoutes(context);

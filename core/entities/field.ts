@@ -29,8 +29,11 @@ export type FieldDef = FieldBase &
     /** `optionLabels`: plain words a form shows for an option (the value is sent as it is). */
     | { kind: 'enum'; options: readonly string[]; optionLabels?: Readonly<Record<string, string>> }
     | { kind: 'quantity'; measure: MeasureName; positive?: boolean }
-    /** The id of another entity's row in the same facility (several with `multiple`). */
-    | { kind: 'reference'; entity: string; multiple?: boolean }
+    /**
+     * The id of another entity's row in the same facility (several with `multiple`); `ordered`:
+     * the order of the ids means something (a train's equipment, as the product passes through).
+     */
+    | { kind: 'reference'; entity: string; multiple?: boolean; ordered?: true }
     /** Rows of sub-fields kept with the record, such as a product's actives and amounts. */
     | { kind: 'list'; of: readonly FieldDef[] }
     /** A value the server works out and keeps as it is (an assessment); no form sends it. */

@@ -14,9 +14,11 @@ export const ZSurfaceAreaLine = z.object({
     .describe('missing: no surface area, so the total is incomplete; archived: not counted'),
 });
 
-export const ZProductionSurfaceArea = z.object({
-  productionId: z.number().int(),
-  name: z.string(),
+/**
+ * The product-contact area of a set of equipment (a production's, a train's): the sum of the
+ * items' areas, each converted exactly into the facility's default unit, with its breakdown.
+ */
+export const ZTrainSharedArea = z.object({
   unit: z.string().describe('The facility’s default surface-area unit'),
   total: ZArea,
   isComplete: z
@@ -25,6 +27,12 @@ export const ZProductionSurfaceArea = z.object({
   missing: z.array(z.string()).describe('Names of mapped equipment without a surface area'),
   equipment: z.array(ZSurfaceAreaLine),
   derivation: z.string(),
+});
+export type TTrainSharedArea = z.infer<typeof ZTrainSharedArea>;
+
+export const ZProductionSurfaceArea = ZTrainSharedArea.extend({
+  productionId: z.number().int(),
+  name: z.string(),
 });
 export type TProductionSurfaceArea = z.infer<typeof ZProductionSurfaceArea>;
 

@@ -1,8 +1,10 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { latestStudyOf, studyScope, validationState } from './coverage.ts';
 
 const lookups = {
   trainEquipment: (id: number) => ({ 10: [1, 2, 3], 11: [4] })[id] ?? [],
+  equipmentTrainItems: (id: number) => ({ 20: [3, 5] })[id] ?? [],
   locationEquipment: (id: number) => ({ 100: 2, 101: 7 })[id],
 };
 
@@ -25,6 +27,12 @@ describe('studyScope', () => {
       { equipmentIds: [2], samplingPlan: [{ samplingLocationId: 100 }] },
       [2],
     ],
+    [
+      'the equipment train’s items before the production’s when none is listed',
+      { productionId: 10, trainId: 20 },
+      [3, 5],
+    ],
+    ['the listed equipment before the equipment train’s', { trainId: 20, equipmentIds: [5] }, [5]],
     ['nothing without a train, a list or a plan', {}, []],
     [
       'an unknown train or location adds nothing',
@@ -81,6 +89,39 @@ describe('latestStudyOf and validationState', () => {
     );
     expect(validationState({ outcome: 'Validated', at: '2025-12-04T23:59:59Z' }, now, 365)).toBe(
       'Overdue',
+    );
+  });
+});
+
+describe('studyScope with an equipment train (property)', () => {
+  const ids = fc.uniqueArray(fc.integer({ min: 1, max: 50 }), { maxLength: 6 });
+  it('covers the listed items, else the train’s, else the production’s, plus every sampled item', () => {
+    fc.assert(
+      fc.property(
+        ids,
+        ids,
+        ids,
+        ids,
+        fc.boolean(),
+        (listed, trainItems, lineItems, sampled, named) => {
+          const scope = studyScope(
+            {
+              productionId: 1,
+              trainId: named ? 2 : null,
+              equipmentIds: listed,
+              samplingPlan: sampled.map((item) => ({ samplingLocationId: 1000 + item })),
+            },
+            {
+              trainEquipment: (id) => (id === 1 ? lineItems : []),
+              equipmentTrainItems: (id) => (id === 2 ? trainItems : []),
+              locationEquipment: (location) => location - 1000,
+            },
+          );
+          const base = listed.length > 0 ? listed : named ? trainItems : lineItems;
+          const expected = [...new Set([...base, ...sampled])].sort((a, b) => a - b);
+          expect(scope.equipmentIds).toEqual(expected);
+        },
+      ),
     );
   });
 });

@@ -12,6 +12,8 @@ import type { TStudyOutcome } from '../schemas/verification.schemas.ts';
 /** What of a study's pinned protocol says what it covers. */
 export interface ProtocolScope {
   productionId?: number | null | undefined;
+  /** The equipment train the protocol names (issue 32); absent from versions made before. */
+  trainId?: number | null | undefined;
   equipmentIds?: readonly number[] | null | undefined;
   productIds?: readonly number[] | null | undefined;
   samplingPlan?: readonly { samplingLocationId: number }[] | null | undefined;
@@ -21,6 +23,8 @@ export interface ProtocolScope {
 export interface ScopeLookups {
   /** The equipment of a production (train); empty for an unknown one. */
   trainEquipment: (productionId: number) => readonly number[];
+  /** The equipment of an equipment train; empty for an unknown one. */
+  equipmentTrainItems: (trainId: number) => readonly number[];
   /** The item of equipment a sampling location belongs to, if known. */
   locationEquipment: (samplingLocationId: number) => number | undefined;
 }
@@ -34,14 +38,21 @@ export interface StudyScope {
 
 /**
  * A study covers the equipment its protocol lists, or, when it lists none, every item of its
- * production (train); and in both cases the items its sampling plan samples, since a result
- * there is evidence about them.
+ * equipment train, else of its production; and in each case the items its sampling plan
+ * samples, since a result there is evidence about them.
  */
 export function studyScope(protocol: ProtocolScope, lookups: ScopeLookups): StudyScope {
   const productionId = protocol.productionId ?? null;
+  const trainId = protocol.trainId ?? null;
   const listed = protocol.equipmentIds ?? [];
   const equipment = new Set<number>(
-    listed.length > 0 ? listed : productionId === null ? [] : lookups.trainEquipment(productionId),
+    listed.length > 0
+      ? listed
+      : trainId !== null
+        ? lookups.equipmentTrainItems(trainId)
+        : productionId === null
+          ? []
+          : lookups.trainEquipment(productionId),
   );
   for (const row of protocol.samplingPlan ?? []) {
     const item = lookups.locationEquipment(row.samplingLocationId);

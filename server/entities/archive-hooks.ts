@@ -1,5 +1,6 @@
 import type { EntityDef } from '#core/entities/entity.ts';
 import type { Queryable } from '../db/db.ts';
+import type { Actor } from '../db/audit-write.ts';
 import type { RecordScope } from './entity-scope.ts';
 import type { EntityRecord, Scope } from './entity-store.ts';
 
@@ -40,6 +41,23 @@ export type BeforeSave = (
   },
 ) => Promise<void>;
 
+/**
+ * After a record was created or edited, in the same transaction: what other records follow from
+ * it (a train's productions take its equipment). `record` is the record as saved, `changed` the
+ * fields that were set, `id` null on create; `actor` writes what follows, audited as theirs.
+ */
+export type AfterSave = (
+  q: Queryable,
+  def: EntityDef,
+  scope: RecordScope,
+  write: {
+    actor: Actor;
+    record: EntityRecord;
+    changed: Readonly<Record<string, unknown>>;
+    id: number | null;
+  },
+) => Promise<void>;
+
 function registry<Hook>() {
   const hooks = new Map<string, Map<string, Hook>>();
   return {
@@ -54,6 +72,7 @@ function registry<Hook>() {
 
 const beforeArchive = registry<BeforeArchive>();
 const beforeSave = registry<BeforeSave>();
+const afterSave = registry<AfterSave>();
 
 export function onBeforeArchive(entityKey: string, name: string, hook: BeforeArchive): void {
   beforeArchive.add(entityKey, name, hook);
@@ -61,6 +80,10 @@ export function onBeforeArchive(entityKey: string, name: string, hook: BeforeArc
 
 export function onBeforeSave(entityKey: string, name: string, hook: BeforeSave): void {
   beforeSave.add(entityKey, name, hook);
+}
+
+export function onAfterSave(entityKey: string, name: string, hook: AfterSave): void {
+  afterSave.add(entityKey, name, hook);
 }
 
 export async function runBeforeArchive(
@@ -80,6 +103,15 @@ export async function runBeforeSave(
   write: Parameters<BeforeSave>[3],
 ): Promise<void> {
   for (const hook of beforeSave.of(def.key)) await hook(q, def, scope, write);
+}
+
+export async function runAfterSave(
+  q: Queryable,
+  def: EntityDef,
+  scope: RecordScope,
+  write: Parameters<AfterSave>[3],
+): Promise<void> {
+  for (const hook of afterSave.of(def.key)) await hook(q, def, scope, write);
 }
 
 /** The changed values of an edit, old and new, as the audit row records them. */

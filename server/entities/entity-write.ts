@@ -6,7 +6,7 @@ import type { Queryable, SqlValue } from '../db/db.ts';
 import { changedFields } from '#server/db/audit-diff.ts';
 import { writeAudit, type Actor } from '../db/audit-write.ts';
 import { onEntitySaved } from '../records/controlled-entities.ts';
-import { auditValuesOf, runBeforeArchive, runBeforeSave } from './archive-hooks.ts';
+import { auditValuesOf, runAfterSave, runBeforeArchive, runBeforeSave } from './archive-hooks.ts';
 import { checkRecord, checkReferences, checkUnique } from './entity-checks.ts';
 import {
   checkedProperties,
@@ -125,6 +125,7 @@ export async function createEntity(
       ...flatProperties(properties ?? {}),
     },
   });
+  await runAfterSave(tx, def, scope, { actor, record, changed: values, id: null });
   return record;
 }
 
@@ -194,6 +195,7 @@ export async function updateEntity(
   else await writeAudit(tx, actor, { ...entry, domain: def.domain, action: 'Update' });
   const saved = toRecord(def, row);
   await savedInScope(tx, actor, def, scope, saved);
+  await runAfterSave(tx, def, scope, { actor, record: saved, changed: newValues, id });
   return saved;
 }
 
@@ -245,5 +247,8 @@ async function setArchived(
     oldValues: { ...parentOf(def, before), archived: !archived },
     newValues: { ...parentOf(def, before), archived },
   });
-  return toRecord(def, row);
+  const record = toRecord(def, row);
+  // A restored record may have to catch up with what changed while it was archived.
+  if (!archived) await runAfterSave(tx, def, scope, { actor, record, changed: {}, id });
+  return record;
 }

@@ -11,6 +11,8 @@ export type ReadExtras = (
   q: Queryable,
   facilityId: number,
   ids: readonly number[],
+  /** The records as read (as of a moment, on such a read), in the order of `ids`. */
+  records: readonly Readonly<Record<string, unknown>>[],
 ) => Promise<Map<number, Record<string, unknown>>>;
 
 const registry = new Map<string, ReadExtras>();
@@ -34,6 +36,7 @@ export async function withReadExtras<T extends { id: number }>(
         q,
         facilityId,
         records.map((r) => r.id),
+        records,
       )
     : new Map();
   const empty = Object.fromEntries(Object.keys(def.readExtras).map((name) => [name, []]));

@@ -13,6 +13,7 @@ export const MASTER_DATA_RESOURCES = [
   'Equipment',
   'EquipmentGroup',
   'Production',
+  'EquipmentTrain',
   'Substance',
   'CleaningProcedure',
   'AnalyticalMethod',

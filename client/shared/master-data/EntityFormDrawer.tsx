@@ -26,6 +26,9 @@ import { ReasonDialog } from '../reason/ReasonDialog.tsx';
 import { usePropertyDefinitions } from '../settings/property-definitions-api.ts';
 import { PropertyInputs } from './PropertyInputs.tsx';
 import { MethodLimitFit } from './MethodLimitFit.tsx';
+import { TrainSharedArea } from './TrainSharedArea.tsx';
+import { equipmentTrainsDef } from '#core/entities/defs/index.ts';
+import type { TTrainSharedArea } from '#core/schemas/productions.schemas.ts';
 import {
   initialPropertyValues,
   propertyChanges,
@@ -34,7 +37,7 @@ import {
   PROPERTIES,
 } from './property-form.ts';
 import { useFacilityScope } from './use-facility-scope.ts';
-import { fillFromTrain, fillsFromTrain } from './train-fill.ts';
+import { fillFromTrain, trainSourceOf } from './train-fill.ts';
 import { isFieldShown } from '#core/facilities/facility-features.ts';
 import { useFacilityKind } from '#client/session/use-session.ts';
 import { controlledTypeOf } from '../records/controlled-entity.tsx';
@@ -259,9 +262,10 @@ function EntityForm({ def, record, target, onClose }: EntityFormDrawerProps) {
   function onValuesChange(changed: Partial<FormValues>): void {
     // A field the user corrects no longer carries the server's message.
     if (problem?.kind === 'notice') setProblem(null);
-    if ('productionId' in changed && fillsFromTrain(def))
-      fillFromTrain(queryClient, scope, form, changed.productionId).catch(() => {
-        void message.error("Could not load the production's equipment and products");
+    const source = trainSourceOf(def, changed);
+    if (source)
+      fillFromTrain(queryClient, scope, form, source).catch(() => {
+        void message.error(source.failure);
       });
   }
 
@@ -303,6 +307,9 @@ function EntityForm({ def, record, target, onClose }: EntityFormDrawerProps) {
       ) : null}
       {def.key === 'analyticalMethods' && base && !target ? (
         <MethodLimitFit methodId={base.id} />
+      ) : null}
+      {def.key === equipmentTrainsDef.key && base ? (
+        <TrainSharedArea area={base.sharedArea as TTrainSharedArea | undefined} />
       ) : null}
       {def.propertyTarget && definitionsQuery.isPending ? (
         <Spin />

@@ -4,6 +4,7 @@ import type { FieldDef } from '#core/entities/field.ts';
 import { referencedDef } from './entity-registry.ts';
 import { newListRow } from './form-values.ts';
 import { QuantityInput } from './QuantityInput.tsx';
+import { OrderedReferenceList } from './OrderedReferenceList.tsx';
 import { ReferenceSelect } from './ReferenceSelect.tsx';
 import { SamplingLocationSelect } from './SamplingLocationSelect.tsx';
 import type { PropertyPath } from '#core/errors/property-path.ts';
@@ -87,6 +88,15 @@ export function FieldInput({ field, name, labelSuffix = '', rowPath }: FieldInpu
             <SamplingLocationSelect rowPath={rowPath} />
           </Form.Item>
         );
+      if (field.multiple && field.ordered) {
+        const target = referencedDef(field.entity);
+        if (target)
+          return (
+            <Form.Item {...common}>
+              <OrderedReferenceList def={target} />
+            </Form.Item>
+          );
+      }
       return (
         <Form.Item {...common}>
           <ReferenceSelect def={referencedDef(field.entity)} multiple={field.multiple} />

@@ -3,6 +3,7 @@ import type { RecordDecl } from '../record-decl.ts';
 import { activesDef } from './actives.def.ts';
 import { analyticalMethodsDef, cleaningAgentsDef, cleaningProceduresDef } from './cleaning.def.ts';
 import { equipmentDef } from './equipment.def.ts';
+import { equipmentTrainsDef } from './equipment-trains.def.ts';
 import { equipmentGroupsDef, productGroupsDef } from './groups.def.ts';
 import { productionsDef } from './productions.def.ts';
 import { productsDef } from './products.def.ts';
@@ -46,7 +47,7 @@ import { qualificationTasksDecl } from './qualification-tasks.def.ts';
 import { hbelMonographsDecl } from './hbel.def.ts';
 import { macFormulasDef } from './mac-formulas.def.ts';
 
-export { activesDef, equipmentDef, productionsDef, productsDef };
+export { activesDef, equipmentDef, equipmentTrainsDef, productionsDef, productsDef };
 export { equipmentGroupsDef, samplingTypesDef, selectionCriteriaDef };
 export { historicalStudiesDef, macFormulasDef, productGroupsDef, protocolsDef };
 
@@ -56,6 +57,7 @@ const entityDefs = [
   productGroupsDef,
   equipmentDef,
   equipmentGroupsDef,
+  equipmentTrainsDef,
   productionsDef,
   cleaningAgentsDef,
   cleaningProceduresDef,

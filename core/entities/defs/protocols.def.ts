@@ -49,6 +49,14 @@ export const protocolsDef = {
     { name: 'studyType', label: 'Study type', kind: 'enum', options: STUDY_TYPES },
     { name: 'productionId', label: 'Production (train)', kind: 'reference', entity: 'productions' },
     {
+      name: 'trainId',
+      label: 'Equipment train',
+      kind: 'reference',
+      entity: 'equipmentTrains',
+      description:
+        'The equipment train the protocol plans: its equipment must be on the train, and its studies cover the train’s items when it lists none',
+    },
+    {
       name: 'equipmentIds',
       label: 'Equipment',
       kind: 'reference',

@@ -26,6 +26,7 @@ import { changeoverCoverage, productCover } from './changeover-coverage.ts';
 
 interface ProtocolPlan {
   productionId?: number | null;
+  trainId?: number | null;
   equipmentIds?: number[] | null;
   productIds?: number[] | null;
   productGroupId?: number | null;
@@ -57,7 +58,7 @@ const notFound = (what: string): never => {
 };
 
 async function named(q: Queryable, table: string, facilityId: number, id: number, label: string) {
-  const [row] = await q.query<{ name: string; equipment_ids?: number[] }>(
+  const [row] = await q.query<{ name: string; equipment_ids?: number[]; train_id?: number | null }>(
     `select * from ${table} where facility_id = $1 and id = $2 and archived_at is null`,
     [facilityId, id],
   );
@@ -111,8 +112,7 @@ async function protocolOf(
   q: Queryable,
   facilityId: number,
   studyIds: number[],
-  productionId: number,
-  equipmentIds: readonly number[],
+  production: { id: number; trainId: number | null; equipmentIds: readonly number[] },
   fromProductId: number,
 ): Promise<ProtocolPlan | null> {
   if (studyIds.length > 0) {
@@ -132,9 +132,11 @@ async function protocolOf(
     const ref = { facilityId, documentType: 'Protocol' as const, documentId: id };
     const content = (await versionInForce<ProtocolPlan>(q, ref))?.content;
     if (!content || !cover.covers(content)) continue;
+    // A protocol of the production's equipment train plans the same items (issue 32).
     const onItems =
-      content.productionId === productionId ||
-      (content.equipmentIds ?? []).some((e) => equipmentIds.includes(e));
+      content.productionId === production.id ||
+      (production.trainId !== null && content.trainId === production.trainId) ||
+      (content.equipmentIds ?? []).some((e) => production.equipmentIds.includes(e));
     if (onItems) return content;
   }
   return null;
@@ -261,8 +263,7 @@ export async function changeoverDecision(
     q,
     facilityId,
     coverage.studies.map((s) => s.id),
-    query.production,
-    equipmentIds,
+    { id: query.production, trainId: production.train_id ?? null, equipmentIds },
     query.from,
   );
   const reasons = [...coverage.reasons];

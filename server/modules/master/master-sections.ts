@@ -23,7 +23,8 @@ const ENTITY_SHEETS: [sheet: string, key: string, skip?: string[]][] = [
   ['Products', 'products'],
   ['Equipment', 'equipment'],
   ['Equipment groups', 'equipmentGroups'],
-  ['Productions', 'productions', ['equipmentIds', 'productIds']],
+  // A production's train is not in the workbook: its equipment is, on the matrix sheet.
+  ['Productions', 'productions', ['trainId', 'equipmentIds', 'productIds']],
 ];
 
 /** Sections whose entity is declared in this version; the others are not in the workbook. */

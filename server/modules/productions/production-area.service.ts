@@ -5,6 +5,7 @@ import { totalSurfaceArea, type AreaItem } from '#core/productions/surface-area.
 import type {
   TProductionSurfaceArea,
   TSurfaceAreaSummaries,
+  TTrainSharedArea,
 } from '#core/schemas/productions.schemas.ts';
 import type { Queryable } from '#server/db/db.ts';
 import { getEntity } from '#server/entities/entity-store.ts';
@@ -48,6 +49,40 @@ function toItem(row: EquipmentRow): AreaItem {
   };
 }
 
+/**
+ * The product-contact area of each list of equipment (a production's, a train's), in the
+ * facility's default unit, with each item as entered and converted: two queries for all lists.
+ */
+export async function equipmentAreas(
+  q: Queryable,
+  facilityId: number,
+  lists: readonly (readonly number[])[],
+): Promise<TTrainSharedArea[]> {
+  const allIds = [...new Set(lists.flat())];
+  const [unit, rows] = await Promise.all([
+    areaUnitOf(q, facilityId),
+    equipmentById(q, facilityId, allIds),
+  ]);
+  return lists.map((ids) => {
+    // An id whose row is gone cannot be counted; it shows as missing rather than vanishing.
+    const items = ids.map((id): AreaItem =>
+      rows.has(id) ? toItem(rows.get(id)!) : { id, name: GONE_EQUIPMENT, surfaceArea: null },
+    );
+    const result = totalSurfaceArea(items, unit);
+    return {
+      unit: result.unit,
+      total: result.total,
+      isComplete: result.isComplete,
+      missing: result.missing,
+      equipment: result.lines.map((line) => ({
+        ...line,
+        externalId: rows.get(line.equipmentId)?.external_id ?? null,
+      })),
+      derivation: result.derivation,
+    };
+  });
+}
+
 /** One production's total product-contact area with its breakdown per item of equipment. */
 export async function getProductionSurfaceArea(
   q: Queryable,
@@ -56,28 +91,8 @@ export async function getProductionSurfaceArea(
 ): Promise<TProductionSurfaceArea> {
   const production = await getEntity(q, productionsDef, facilityId, productionId);
   const ids = (production.equipmentIds as number[] | null) ?? [];
-  const [unit, rows] = await Promise.all([
-    areaUnitOf(q, facilityId),
-    equipmentById(q, facilityId, ids),
-  ]);
-  // An id whose row is gone cannot be counted; it shows as missing rather than vanishing.
-  const items = ids.map((id): AreaItem =>
-    rows.has(id) ? toItem(rows.get(id)!) : { id, name: GONE_EQUIPMENT, surfaceArea: null },
-  );
-  const result = totalSurfaceArea(items, unit);
-  return {
-    productionId: production.id,
-    name: String(production.name),
-    unit: result.unit,
-    total: result.total,
-    isComplete: result.isComplete,
-    missing: result.missing,
-    equipment: result.lines.map((line) => ({
-      ...line,
-      externalId: rows.get(line.equipmentId)?.external_id ?? null,
-    })),
-    derivation: result.derivation,
-  };
+  const [area] = await equipmentAreas(q, facilityId, [ids]);
+  return { productionId: production.id, name: String(production.name), ...area! };
 }
 
 /** The totals of every live production, for the productions list (two queries in all). */

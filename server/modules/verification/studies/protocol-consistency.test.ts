@@ -13,7 +13,7 @@ const t = useFacilityTestServer();
 const kit = runKit(t);
 const { ok, call } = kit;
 let f: RunFacility;
-type Named = 'E1' | 'E2' | 'E3' | 'A' | 'B' | 'C' | 'line1' | 'line2' | 'drain';
+type Named = 'E1' | 'E2' | 'E3' | 'A' | 'B' | 'C' | 'line1' | 'line2' | 'drain' | 'train';
 type Method = 'rinseMethod' | 'swabMethod' | 'coarse' | 'fine' | 'betterRecovered';
 /** Ids of the facility's records, by the names the tests use. */
 const id = {} as Record<Named | Method, number>;
@@ -50,6 +50,9 @@ beforeAll(async () => {
   for (const name of ['A', 'B', 'C'] as const) id[name] = await byName('products', name);
   id.line1 = await byName('productions', 'Line 1');
   id.line2 = await byName('productions', 'Line 2');
+  id.train = (
+    await ok('POST', '/equipment-trains', { name: 'Coating train', equipmentIds: [id.E2] })
+  ).result.id;
   const rinseType = await byName('sampling-types', 'Rinse');
   const drain = await ok('POST', `/equipments/${id.E1}/sampling-locations`, {
     equipmentId: id.E1,
@@ -138,6 +141,21 @@ describe('a protocol is refused with field errors', () => {
       errors: () => [offEquipment(0, 'Valve')],
     },
     {
+      name: 'equipment outside the equipment train the protocol names',
+      body: () => ({ productionId: id.line1, trainId: id.train, equipmentIds: [id.E1] }),
+      errors: () => [
+        error('equipmentIds[0]', 'train', 'E1 is not on the equipment train Coating train'),
+      ],
+    },
+    {
+      name: "a location outside the equipment train's items when the protocol lists none",
+      body: () => ({
+        trainId: id.train,
+        samplingPlan: [planRow(f.steel, 'swab', f.otherMethod)],
+      }),
+      errors: () => [offEquipment(0, 'Valve')],
+    },
+    {
       name: "a plan row whose sample type is not the location's",
       body: () => ({ samplingPlan: [planRow(f.steel, 'rinse', f.otherMethod)] }),
       errors: () => [
@@ -212,6 +230,10 @@ describe('a consistent protocol is saved', () => {
         productionId: id.line1,
         samplingPlan: [planRow(f.steel, 'swab', id.swabMethod)],
       }),
+    },
+    {
+      name: 'the equipment train’s item, on a production that has it',
+      body: () => ({ productionId: id.line1, trainId: id.train, equipmentIds: [id.E2] }),
     },
     {
       // LOQ 0.7 × L ÷ 80 % = 0.875 × L, within the limit.

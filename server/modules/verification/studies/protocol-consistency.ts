@@ -43,39 +43,47 @@ async function namesOf(
   return new Map(rows.map((r) => [r.id, r.name]));
 }
 
-interface Train {
-  name: string;
-  equipment_ids: number[];
-  product_ids: number[];
+/** What a protocol is planned on: its production, and the equipment train it names. */
+interface Planned {
+  production?: { name: string; equipment_ids: number[]; product_ids: number[] } | undefined;
+  train?: { name: string; equipment_ids: number[] } | undefined;
 }
 
-/** Equipment or products of the protocol that the production (train) does not have. */
+/**
+ * Equipment the protocol's equipment train (else its production) does not have, and products
+ * its production does not make.
+ */
 async function trainProblems(
   q: Queryable,
   facilityId: number,
   record: Readonly<Record<string, unknown>>,
-  train: Train,
+  { production, train }: Planned,
 ): Promise<PropertyError[]> {
+  const equipmentOn = train
+    ? { on: train.equipment_ids, is: `is not on the equipment train ${train.name}` }
+    : production
+      ? { on: production.equipment_ids, is: `is not on the production ${production.name}` }
+      : null;
   const sides = [
-    {
-      field: 'equipmentIds',
-      table: 'equipment',
-      label: equipmentDef.label,
-      on: train.equipment_ids,
-      is: 'is not on',
-    },
-    {
-      field: 'productIds',
-      table: 'products',
-      label: productsDef.label,
-      on: train.product_ids,
-      is: 'is not made on',
-    },
+    ...(equipmentOn
+      ? [{ field: 'equipmentIds', table: 'equipment', label: equipmentDef.label, ...equipmentOn }]
+      : []),
+    ...(production
+      ? [
+          {
+            field: 'productIds',
+            table: 'products',
+            label: productsDef.label,
+            on: production.product_ids,
+            is: `is not made on the production ${production.name}`,
+          },
+        ]
+      : []),
   ] as const;
   const found = await Promise.all(
     sides.map(async (side) => {
       const ids = idsOf(record[side.field]);
-      const names = await namesOf(q, side.table, facilityId, ids);
+      const names = await namesOf(q, side.table as 'equipment' | 'products', facilityId, ids);
       return ids.flatMap((id, i) =>
         side.on.includes(id)
           ? []
@@ -83,7 +91,7 @@ async function trainProblems(
               problem(
                 `${side.field}[${i}]`,
                 'train',
-                `${names.get(id) ?? missingRecord(side.label, 'deleted', true)} ${side.is} the production ${train.name}`,
+                `${names.get(id) ?? missingRecord(side.label, 'deleted', true)} ${side.is}`,
               ),
             ],
       );
@@ -177,20 +185,32 @@ async function planProblems(
 
 onBeforeSave(protocolsDef.key, 'consistency', async (q, _def, scope, { record }) => {
   const facilityId = scope.facilityId!;
-  const productionId = typeof record.productionId === 'number' ? record.productionId : null;
-  const [train] = productionId
-    ? await q.query<Train>(
-        'select name, equipment_ids, product_ids from productions where facility_id = $1 and id = $2',
-        [facilityId, productionId],
-      )
-    : [];
+  const idOf = (value: unknown) => (typeof value === 'number' ? value : null);
+  const productionId = idOf(record.productionId);
+  const trainId = idOf(record.trainId);
+  const [[production], [train]] = await Promise.all([
+    productionId
+      ? q.query<NonNullable<Planned['production']>>(
+          'select name, equipment_ids, product_ids from productions where facility_id = $1 and id = $2',
+          [facilityId, productionId],
+        )
+      : [],
+    trainId
+      ? q.query<NonNullable<Planned['train']>>(
+          'select name, equipment_ids from equipment_trains where facility_id = $1 and id = $2',
+          [facilityId, trainId],
+        )
+      : [],
+  ]);
   const equipmentIds = idsOf(record.equipmentIds);
-  // The protocol's equipment: its own list, else its train's; with neither it names none, and
-  // its locations are what it covers.
+  // The protocol's equipment: its own list, else its equipment train's, else its production's;
+  // with none it names none, and its locations are what it covers.
   const equipmentInScope =
-    equipmentIds.length > 0 ? equipmentIds : train ? train.equipment_ids : null;
+    equipmentIds.length > 0
+      ? equipmentIds
+      : (train?.equipment_ids ?? production?.equipment_ids ?? null);
   const problems = [
-    ...(train ? await trainProblems(q, facilityId, record, train) : []),
+    ...(await trainProblems(q, facilityId, record, { production, train })),
     ...(await planProblems(q, facilityId, record, equipmentInScope)),
   ];
   if (problems.length > 0) throw validationError(problems);

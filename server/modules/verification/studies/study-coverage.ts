@@ -20,7 +20,7 @@ export interface ScopedStudy extends CoveringStudy {
 }
 
 export interface CoverageOptions {
-  /** The studies, productions, locations and equipment as they stood then. */
+  /** The studies, productions, equipment trains, locations and equipment as they stood then. */
   asOf?: string | undefined;
 }
 
@@ -35,7 +35,7 @@ export async function studyCoverage(
   { asOf }: CoverageOptions = {},
 ): Promise<ScopedStudy[]> {
   const params = asOf ? [facilityId, asOf] : [facilityId];
-  const [studies, trains, locations] = await Promise.all([
+  const [studies, trains, equipmentTrains, locations] = await Promise.all([
     q.query<{
       id: number;
       seq: number;
@@ -46,6 +46,7 @@ export async function studyCoverage(
       `select s.id, s.seq, s.outcome, coalesce(s.closed_at, s.updated_at) as at,
               jsonb_build_object(
                 'productionId', s.protocol_content -> 'productionId',
+                'trainId', s.protocol_content -> 'trainId',
                 'equipmentIds', s.protocol_content -> 'equipmentIds',
                 'productIds', s.protocol_content -> 'productIds',
                 'samplingPlan', s.protocol_content -> 'samplingPlan') as protocol
@@ -58,6 +59,11 @@ export async function studyCoverage(
       `select p.id, p.equipment_ids from ${source('productions', asOf)} p where p.facility_id = $1`,
       params,
     ),
+    q.query<{ id: number; equipment_ids: number[] }>(
+      `select t.id, t.equipment_ids from ${source('equipment_trains', asOf)} t
+        where t.facility_id = $1`,
+      params,
+    ),
     q.query<{ id: number; equipment_id: number }>(
       `select l.id, l.equipment_id from ${source('sampling_locations', asOf)} l
         where l.facility_id = $1`,
@@ -65,9 +71,11 @@ export async function studyCoverage(
     ),
   ]);
   const trainEquipment = new Map(trains.map((t) => [t.id, t.equipment_ids ?? []]));
+  const trainItems = new Map(equipmentTrains.map((t) => [t.id, t.equipment_ids ?? []]));
   const locationEquipment = new Map(locations.map((l) => [l.id, l.equipment_id]));
   const lookups = {
     trainEquipment: (id: number) => trainEquipment.get(id) ?? [],
+    equipmentTrainItems: (id: number) => trainItems.get(id) ?? [],
     locationEquipment: (id: number) => locationEquipment.get(id),
   };
   return studies.map((s) => ({
