@@ -290,6 +290,26 @@ it('an evaluation that moves no limit says why: the criterion that moved and the
   expect(await impact.locator('tbody tr.ant-table-row').count()).toBe(0);
 });
 
+it('an edited staged change keeps the moment it was staged and says when it was edited', async () => {
+  // The staged change of the test before: Alpha's PDE, 0.1 → 0.05.
+  const region = page.getByRole('region', { name: 'Staged changes' });
+  const row = region.locator('tbody tr.ant-table-row').first();
+  const column = (await region.locator('thead th').allTextContents()).indexOf('Staged');
+  expect(column).toBeGreaterThan(-1);
+  const stagedCell = row.locator('td').nth(column);
+  const stagedAt = (await stagedCell.textContent()) ?? '';
+  expect(stagedAt).not.toContain('edited');
+  await row.getByRole('button', { name: 'Edit', exact: true }).click();
+  const form = openDrawer(page);
+  await form.getByText("Stage: edit active 'Alpha'").waitFor();
+  const field = form.getByLabel('PDE/ADE', { exact: true });
+  await expect.poll(() => field.inputValue()).toBe('0.05');
+  await field.fill('0.04');
+  await page.getByRole('button', { name: 'Stage change', exact: true }).click();
+  await stageWithReason(page, 'The monograph was corrected');
+  await expect.poll(() => stagedCell.textContent()).toContain(`${stagedAt}, edited `);
+});
+
 it('an edit of the header after another user changed it (a live update) is a conflict, not saved over it', async () => {
   await newAssessment('Gasket material of the blender', 'Policy change');
   const id = Number(new URL(page.url()).pathname.split('/').pop());

@@ -7,7 +7,7 @@ import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import { MAIN_SCREENS, openScreen } from './main-screens.ts';
 import { confirmWithReason, facilityApi, openDrawer, signInToFacility } from './ui.ts';
 
-// Kept by the CI script as artifacts (.ci/run): a reviewer sees each screen at both widths.
+// Kept by the CI script as artifacts (.ci/run): a reviewer sees each screen at each width.
 const SCREENSHOTS = '.test-output/screenshots';
 
 let app: AppUnderTest;
@@ -46,7 +46,7 @@ it('at 1024 pixels wide the menu is folded away, and its toggle brings it back',
   await page.context().close();
 });
 
-describe.each([1280, 1440])('at %i pixels wide', (width) => {
+describe.each([1024, 1280, 1440])('at %i pixels wide', (width) => {
   let page: Page;
 
   beforeAll(async () => {

@@ -127,5 +127,6 @@ export const ZMacGrid = z.object({
   salCapped: z.array(z.union([z.literal(0), z.literal(1)])),
   flags: ZIndices,
   uncomputable: z.array(ZUncomputable),
+  historyStartsAt: ZHistoryStartsAt,
 });
 export type TMacGrid = z.infer<typeof ZMacGrid>;

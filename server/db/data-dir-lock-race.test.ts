@@ -15,6 +15,7 @@ import {
 import { startServerProcess } from '../test/server-process.ts';
 import { fileCleanup } from '../test/temp-dirs.ts';
 import { DatabaseInUseError, LOCK_FILE, lockDataDir, type LeaseOwner } from './data-dir-lock.ts';
+import { openDatabase } from './open.ts';
 
 const { later, tempDir } = fileCleanup('lease');
 const starter = (machine = '') => starterOf(later, machine);
@@ -155,18 +156,24 @@ describe('a lease held on another host sharing the folder', () => {
 });
 
 describe('a server whose lease another process took over', () => {
-  it('stops at once when it wakes from being frozen past the timeout', async () => {
+  /** A server on a migrated folder of its own, and a starter ready to take its lease over. */
+  async function serverAndTaker(staleSeconds: number) {
     const dir = tempDir();
     await initializeDataDir(dir, { migrated: true });
     const server = await startServerProcess({
       DATA_DIR: dir,
-      DATA_DIR_LOCK_STALE_SECONDS: '2',
+      DATA_DIR_LOCK_STALE_SECONDS: String(staleSeconds),
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
     });
     later(server.stop);
     const taker = starter();
     expect(await taker.next()).toBe('ready');
+    return { dir, server, taker };
+  }
+
+  it('stops at once when it wakes from being frozen past the timeout', async () => {
+    const { dir, server, taker } = await serverAndTaker(2);
     // Frozen (a hung host, a paused container): its heartbeat stops, its pid stays alive.
     server.child.kill('SIGSTOP');
     await new Promise((resolve) => setTimeout(resolve, 2_500));
@@ -185,5 +192,55 @@ describe('a server whose lease another process took over', () => {
     taker.tell('release');
     expect(await taker.next()).toBe('released');
     expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
+  }, 300_000);
+
+  it('refuses a write that reaches it before its heartbeat notices, with 503, and stops', async () => {
+    // Its heartbeat beats every 5 s, so after waking it notices late: the write fence alone
+    // stands between the write and the folder another process now holds.
+    const { dir, server, taker } = await serverAndTaker(600);
+    const login = () =>
+      fetch(`${server.url}/api/v2/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: ADMIN.email, password: ADMIN.password }),
+      });
+    expect((await login()).status).toBe(200);
+
+    // Frozen right after a beat, so that its next one is seconds after it wakes.
+    const file = join(dir, LOCK_FILE);
+    const beat = statSync(file).mtimeMs;
+    await expect
+      .poll(() => statSync(file).mtimeMs, { timeout: 10_000, interval: 5 })
+      .not.toBe(beat);
+    server.child.kill('SIGSTOP');
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    taker.tell(`go 0 ${dir} 2000`);
+    expect(await taker.next()).toBe('won');
+
+    // A sign-in (a session and an audit row) waits in its socket and is read on waking.
+    const exit = once(server.child, 'exit');
+    const refused = login();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    server.child.kill('SIGCONT');
+    const answer = await refused;
+    expect(answer.status).toBe(503);
+    expect(((await answer.json()) as { message: string }).message).toBe(
+      'This server no longer holds its database, which another server now runs: nothing was saved.',
+    );
+    const [code] = (await exit) as [number | null];
+    expect(code).toBe(1);
+    expect(server.output().stderr).toContain(
+      `Carryover stops: the lock of its embedded database is now held by pid ${taker.child.pid}`,
+    );
+
+    // Nothing of it reached the folder: one session, the first sign-in's.
+    taker.tell('release');
+    expect(await taker.next()).toBe('released');
+    const db = await openDatabase({ dataDir: dir });
+    try {
+      expect(await db.query('select count(*)::int as n from sessions')).toEqual([{ n: 1 }]);
+    } finally {
+      await db.close();
+    }
   }, 300_000);
 });

@@ -33,6 +33,9 @@ export interface LockOptions {
   onStep?: (step: TakeoverStep) => void;
 }
 
+/** Lets the lease go; names the lease file and this holder, for the write fence (pglite-db.ts). */
+export type HeldLease = (() => void) & { readonly file: string; readonly instance: string };
+
 /** Waits on this thread: the lock is taken before anything else of the start may run. */
 function pause(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
@@ -77,7 +80,7 @@ function ownerIn(text: string | null): LeaseOwner | null {
  * even one that froze half way and woke after another had taken over.
  * The holder that finds its lease taken calls `onLost`. Returns the release.
  */
-export function lockDataDir(dataDir: string, options: LockOptions = {}): () => void {
+export function lockDataDir(dataDir: string, options: LockOptions = {}): HeldLease {
   const staleMs = options.staleMs ?? DEFAULT_STALE_MS;
   const file = join(dataDir, LOCK_FILE);
   const self = newOwner(appVersion(), options.machine);
@@ -112,7 +115,7 @@ export function lockDataDir(dataDir: string, options: LockOptions = {}): () => v
       options.onLost?.(ownerIn(text));
     },
   });
-  return () => {
+  const release = () => {
     stopHeartbeat();
     heldHere.delete(self.instance);
     if (lost) return;
@@ -122,4 +125,5 @@ export function lockDataDir(dataDir: string, options: LockOptions = {}): () => v
       pause(20);
     }
   };
+  return Object.assign(release, { file, instance: self.instance });
 }

@@ -133,3 +133,11 @@ export function isConnectionLost(error: unknown): boolean {
     /Connection terminated|connection error and is not queryable|Client was closed/i.test(message)
   );
 }
+
+/** The embedded database's refusal once another process holds its folder (pglite-worker.mjs). */
+export const LEASE_LOST = 'LEASE_LOST';
+
+/** Whether `error` is that refusal: nothing was written, and this process is stopping. */
+export function isLeaseLost(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === LEASE_LOST;
+}

@@ -1,5 +1,12 @@
 import { Worker } from 'node:worker_threads';
-import { changeCounter, type ChangeCounter, type Db, type Queryable, type SqlValue } from './db.ts';
+import {
+  changeCounter,
+  LEASE_LOST,
+  type ChangeCounter,
+  type Db,
+  type Queryable,
+  type SqlValue,
+} from './db.ts';
 
 /**
  * The embedded database runs in a worker thread (pglite-worker.mjs), one PGlite there for this
@@ -7,7 +14,10 @@ import { changeCounter, type ChangeCounter, type Db, type Queryable, type SqlVal
  * - `query` (sql, params) and `exec` (sql), inside the open transaction `tx` when it is given;
  * - `begin` (tx) opens transaction number `tx`; PGlite's own mutex holds every other statement
  *   until `end` (tx, commit) commits or rolls it back;
- * - `dump` returns the data directory as a gzipped tar; `close` closes the database.
+ * - `dump` returns the data directory as a gzipped tar; `close` closes the database;
+ * - `fence` stops every later call from reaching the database (the lease is another's).
+ * Given a lease, the worker checks it before every statement and commit and answers
+ * `{ code: 'LEASE_LOST' }` once it is another's (the write fence, pglite-worker.mjs).
  */
 type Message =
   | { op: 'query'; sql: string; params?: readonly SqlValue[]; tx?: number }
@@ -15,6 +25,7 @@ type Message =
   | { op: 'begin'; tx: number }
   | { op: 'end'; tx: number; commit: boolean }
   | { op: 'dump' }
+  | { op: 'fence' }
   | { op: 'close' };
 
 type Answer = { id: number; value?: unknown; error?: Record<string, unknown> };
@@ -22,6 +33,18 @@ type Answer = { id: number; value?: unknown; error?: Record<string, unknown> };
 export interface PgliteDb extends Db {
   /** The whole data directory, gzipped, for a snapshot another PGlite loads (tests). */
   dumpDataDir(): Promise<ArrayBuffer>;
+  /** From now on nothing reaches the database: another process holds its folder. */
+  fence(): Promise<void>;
+}
+
+/** The data folder's lease, which the worker checks before each write (data-dir-lock.ts). */
+export interface WriteFence {
+  file: string;
+  instance: string;
+  /** The lease file is read at most once in this many ms of both clocks. */
+  checkMs: number;
+  /** Called once, when a call was refused because the lease is another's. */
+  onLost: () => void;
 }
 
 /** An error from the worker, thrown here with its database fields (code, constraint…). */
@@ -34,7 +57,7 @@ function rebuilt(fields: Record<string, unknown>): Error {
  * Calls to the worker and their answers. The worker's first answer (id 0) says whether the
  * database opened: `opened` settles with it.
  */
-function workerChannel(worker: Worker) {
+function workerChannel(worker: Worker, onLeaseLost?: () => void) {
   const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   const opened = new Promise<unknown>((resolve, reject) => waiting.set(0, { resolve, reject }));
   let next = 1;
@@ -45,6 +68,7 @@ function workerChannel(worker: Worker) {
     waiting.delete(id);
     // While nothing waits on the database it must not keep the process alive on its own.
     if (waiting.size === 0) worker.unref();
+    if (error?.code === LEASE_LOST) onLeaseLost?.();
     if (error) call.reject(rebuilt(error));
     else call.resolve(value);
   });
@@ -107,6 +131,7 @@ function workerDb(worker: Worker, channel: Channel): PgliteDb {
         return result;
       }),
     dumpDataDir: () => channel.call<ArrayBuffer>({ op: 'dump' }),
+    fence: () => channel.call({ op: 'fence' }),
     close: async () => {
       try {
         await channel.call({ op: 'close' });
@@ -126,15 +151,27 @@ function workerDb(worker: Worker, channel: Channel): PgliteDb {
 export async function openPglite(options: {
   dataDir?: string;
   loadDataDir?: ArrayBuffer;
+  fence?: WriteFence;
 }): Promise<PgliteDb> {
+  const { fence, ...data } = options;
   const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), {
-    workerData: options,
+    workerData: {
+      ...data,
+      ...(fence
+        ? { lease: { file: fence.file, instance: fence.instance, checkMs: fence.checkMs } }
+        : {}),
+    },
     // Its own allocations are statements and rows in passing: a smaller young generation than
     // the main thread's keeps the two heaps' peak down (a 10,000-row import: 435 → 405 MiB).
     resourceLimits: { maxYoungGenerationSizeMb: 16 },
     transferList: options.loadDataDir ? [options.loadDataDir] : [],
   });
-  const channel = workerChannel(worker);
+  let lost = false;
+  const channel = workerChannel(worker, () => {
+    if (lost) return;
+    lost = true;
+    fence?.onLost();
+  });
   try {
     await channel.opened;
   } catch (error) {

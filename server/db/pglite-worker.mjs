@@ -2,6 +2,8 @@
 // runs synchronously: on the main thread, opening it (most of a start) and every statement would
 // stall HTTP. Plain JavaScript, so that a worker runs it as is from the sources (tests, tsx) and
 // from dist/server. The main thread's side is pglite-db.ts, which documents the messages.
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 
@@ -56,7 +58,59 @@ function target(pg, tx) {
   return open.tx;
 }
 
+/**
+ * The write fence (data-dir-lock.ts holds the lease; `workerData.lease` names its file and this
+ * process's instance). A process frozen past the stale time (SIGSTOP, a paused VM) and woken after
+ * another took the folder over would otherwise run statements until its heartbeat notices, up to
+ * a quarter of the stale time: two writers on one folder (EU GMP Annex 11 §7.1). So before every
+ * statement and commit this thread checks that the lease is still this process's, reading the
+ * file at most once per `checkMs` of both clocks (a frozen process's wall clock and monotonic
+ * clock both move on, so the first statement after any pause longer than that reads it). Once it
+ * is another's, nothing reaches the database again: not a rollback, not a close (whose checkpoint
+ * would write into the other's files).
+ */
+const lease = workerData.lease;
+let fenced = false;
+let checkedAt = { wall: -Infinity, mono: -Infinity };
+
+class LeaseLost extends Error {
+  code = 'LEASE_LOST';
+  constructor() {
+    super(
+      'Another process now holds the data folder of this embedded database: nothing was saved.',
+    );
+  }
+}
+
+function assertLeaseHeld() {
+  if (fenced) throw new LeaseLost();
+  if (!lease) return;
+  const wall = Date.now();
+  const mono = performance.now();
+  if (wall - checkedAt.wall < lease.checkMs && mono - checkedAt.mono < lease.checkMs) return;
+  let text;
+  try {
+    text = readFileSync(lease.file, 'utf8');
+  } catch (error) {
+    // Gone: taken over and released, or removed. Another error (the disk): refuse this statement
+    // and look again at the next; the heartbeat gives the lease up if it lasts.
+    if (error.code === 'ENOENT') fenced = true;
+    throw fenced ? new LeaseLost() : error;
+  }
+  if (!text.includes(lease.instance)) {
+    fenced = true;
+    throw new LeaseLost();
+  }
+  checkedAt = { wall, mono };
+}
+
 async function handle(pg, message) {
+  if (message.op === 'fence') {
+    fenced = true;
+    return undefined;
+  }
+  if (message.op === 'close' && fenced) return undefined;
+  if (message.op !== 'dump' && message.op !== 'close') assertLeaseHeld();
   switch (message.op) {
     case 'query':
       return (await target(pg, message.tx).query(message.sql, message.params)).rows;

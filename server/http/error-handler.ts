@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ZodError } from 'zod';
 import { AppError, validationError, type PropertyError } from '#core/errors/errors.ts';
-import { isConnectionLost } from '../db/db.ts';
+import { isConnectionLost, isLeaseLost } from '../db/db.ts';
 import { isDiskFull } from '../util/disk-full.ts';
 
 /** '/products/0/minBatchSize' → 'products[0].minBatchSize', the path style of the catalogue. */
@@ -98,6 +98,14 @@ function fromDatabase(error: unknown): AppError | undefined {
     return new AppError(
       'ServiceUnavailable',
       'The connection to the database was lost. Please try again.',
+    );
+  }
+  // Another process took the embedded database's folder over while this one was frozen: the
+  // write fence refused the statement, and this process stops (open.ts).
+  if (isLeaseLost(error)) {
+    return new AppError(
+      'ServiceUnavailable',
+      'This server no longer holds its database, which another server now runs: nothing was saved.',
     );
   }
   // Nothing of the request was saved, and nothing will be until space is freed: say so rather

@@ -2,13 +2,16 @@ import { CRITERION_KEYS } from '#core/limits/compile.ts';
 import { runMatrix } from '#core/limits/matrix.ts';
 import { PAIR_FLAG_TEXTS, pairFlags } from '#core/limits/pair-flags.ts';
 import type { TMacGrid } from '#core/schemas/mac-matrix.schemas.ts';
+import { historyNote } from '#server/entities/entity-store.ts';
 import type { MacMatrixState } from './mac-matrix-cache.ts';
 
 const FLAG_TEXTS: string[] = Object.values(PAIR_FLAG_TEXTS);
 const orNull = (value: number) => (Number.isFinite(value) ? value : null);
 
 /** Every pair of the matrix in columns (ZMacGrid). Pairs come previous product by previous product. */
-export function macGrid(state: Pick<MacMatrixState, 'compiled' | 'uncomputable'>): TMacGrid {
+export function macGrid(
+  state: Pick<MacMatrixState, 'compiled' | 'uncomputable' | 'historyStartsAt'>,
+): TMacGrid {
   const m = state.compiled();
   const products = m.input.products;
   const actives: string[] = [];
@@ -29,6 +32,8 @@ export function macGrid(state: Pick<MacMatrixState, 'compiled' | 'uncomputable'>
     salCapped: [],
     flags: [],
     uncomputable: state.uncomputable,
+    // Last, as on the other views read as of a moment: a record read from before its history began.
+    ...historyNote([state]),
   };
   runMatrix(m, (view) => {
     counts[view.previous] = (counts[view.previous] ?? 0) + 1;
