@@ -189,7 +189,8 @@ export async function onEachDatabase(
     try {
       await measure('PGlite', { DATA_DIR: dataDir });
     } finally {
-      rmSync(dataDir, { recursive: true, force: true });
+      if (process.env.KEEP_DB === '1') console.log(`PGlite: data folder ${dataDir} kept`);
+      else rmSync(dataDir, { recursive: true, force: true });
     }
   }
   const base = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
