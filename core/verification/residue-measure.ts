@@ -18,6 +18,17 @@ export const RESIDUE_MEASURE_LABELS: Record<TResidueMeasure, string> = {
   conductivity: 'Conductivity',
 };
 
+/**
+ * The conversion a method's results go through before they meet the active's limit, in words
+ * for the method's screen (the judgement's derivation shows the numbers of each result).
+ */
+export const RESIDUE_MEASURE_CONVERSIONS: Record<TResidueMeasure, string> = {
+  active: 'None: results are compared with the limit as measured.',
+  toc: "A result is mass of carbon: it is divided by the carbon fraction of the active (the lowest among the actives of the study's products), all carbon attributed to the active. The LOQ is divided the same way before it is compared with a limit.",
+  conductivity:
+    "None stated: results are not judged against the active's limit, and the method cannot show one.",
+};
+
 export interface ResidueConversionInput {
   measure: TResidueMeasure;
   /** Mass of carbon per mass of active, in (0, 1]; null when the active states none. */

@@ -26,6 +26,7 @@ import { ReasonDialog } from '../reason/ReasonDialog.tsx';
 import { usePropertyDefinitions } from '../settings/property-definitions-api.ts';
 import { PropertyInputs } from './PropertyInputs.tsx';
 import { MethodLimitFit } from './MethodLimitFit.tsx';
+import { ResidueMeasurePanel } from './ResidueMeasurePanel.tsx';
 import {
   initialPropertyValues,
   propertyChanges,
@@ -302,7 +303,10 @@ function EntityForm({ def, record, target, onClose }: EntityFormDrawerProps) {
         />
       ) : null}
       {def.key === 'analyticalMethods' && base && !target ? (
-        <MethodLimitFit methodId={base.id} />
+        <>
+          <ResidueMeasurePanel methodId={base.id} />
+          <MethodLimitFit methodId={base.id} />
+        </>
       ) : null}
       {def.propertyTarget && definitionsQuery.isPending ? (
         <Spin />

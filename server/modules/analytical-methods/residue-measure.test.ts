@@ -74,6 +74,7 @@ describe('the residue measure of a method', () => {
     const set = await setMeasure('toc');
     expect(set.status, JSON.stringify(set.body)).toBe(200);
     expect(set.body).toMatchObject({ residueMeasure: 'toc', label: 'Total organic carbon' });
+    expect(set.body.conversion).toMatch(/divided by the carbon fraction of the active/);
     const audit = await t.server.db.query<{ reason: string; old_values: Body; new_values: Body }>(
       `select reason, old_values, new_values from audit_log
         where domain = 'AnalyticalMethod' and action = 'ResidueMeasure' and entity_id = $1`,
