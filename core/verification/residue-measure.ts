@@ -1,4 +1,5 @@
 import { apiFromToc } from '../limits/formulas.ts';
+import type { LimitsInput } from '../limits/model.ts';
 import { formatNumber } from '../units/format-number.ts';
 
 /**
@@ -69,6 +70,19 @@ export function residueConversion(input: ResidueConversionInput): ResidueConvers
     ok: false,
     why: 'the method measures conductivity, which has no stated conversion to the active',
   };
+}
+
+/**
+ * The carbon fractions a limits input pins, by active name; null when it pins none (a snapshot
+ * taken before fractions were pinned, or when no active stated one): the reader then takes them
+ * as they were when the snapshot was taken.
+ */
+export function pinnedCarbonFractions(input: LimitsInput): Map<string, number> | null {
+  const pinned = new Map<string, number>();
+  for (const product of input.products ?? [])
+    for (const active of product.actives ?? [])
+      if (isCarbonFraction(active.carbonFraction)) pinned.set(active.id, active.carbonFraction);
+  return pinned.size > 0 ? pinned : null;
 }
 
 /** A TOC result (mass of carbon) as mass of active, all carbon attributed to the active. */
