@@ -45,6 +45,20 @@ const assessmentsOf = async (F: string) =>
 
 let id: number;
 
+/** Decides, submits and approves the facility's one open assessment; its calls for what follows. */
+async function approveAssessmentOf(F: string) {
+  const call = (method: string, path: string, body?: unknown, as?: string) =>
+    t.call(method, `${F}${path}`, body, as);
+  const kit = changeAssessmentKit(call);
+  const [listed] = await assessmentsOf(F);
+  let ca = (await call('GET', `/change-assessments/${listed!.id}`)).body.changeAssessment;
+  ca = await kit.decideAll(ca);
+  expect((await kit.sign(ca.id, 'Submit', adminEditor(t.token))).status).toBe(200);
+  const approved = await kit.sign(ca.id, 'Approve', await policyApprover(t.server, F));
+  expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+  return call;
+}
+
 beforeAll(async () => {
   await setFacilityKind(t.server, 1, { tier: 'full', productType: 'product' });
   one = await buildMacFacility(t.server, t.facilityId);
@@ -133,15 +147,7 @@ describe('a new version of a library entry', () => {
   });
 
   it('reaches a site when its assessment is approved, and its limits follow', async () => {
-    const call = (method: string, path: string, body?: unknown, as?: string) =>
-      t.call(method, `${two.F}${path}`, body, as);
-    const kit = changeAssessmentKit(call);
-    const [listed] = await assessmentsOf(two.F);
-    let ca = (await call('GET', `/change-assessments/${listed!.id}`)).body.changeAssessment;
-    ca = await kit.decideAll(ca);
-    expect((await kit.sign(ca.id, 'Submit', adminEditor(t.token))).status).toBe(200);
-    const approved = await kit.sign(ca.id, 'Approve', await policyApprover(t.server, two.F));
-    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    const call = await approveAssessmentOf(two.F);
     const gamma = await gammaOf(two.F);
     expect(gamma.pde.value).toBeCloseTo(25, 12);
     expect(gamma.hbelLineage[0]).toMatchObject({ versionNumber: 2, override: null });
@@ -157,15 +163,7 @@ describe('a new version of a library entry', () => {
   });
 
   it("ends a site's signed override when its assessment is approved, audited and shown in the lineage", async () => {
-    const call = (method: string, path: string, body?: unknown, as?: string) =>
-      t.call(method, `${one.F}${path}`, body, as);
-    const kit = changeAssessmentKit(call);
-    const [listed] = await assessmentsOf(one.F);
-    let ca = (await call('GET', `/change-assessments/${listed!.id}`)).body.changeAssessment;
-    ca = await kit.decideAll(ca);
-    expect((await kit.sign(ca.id, 'Submit', adminEditor(t.token))).status).toBe(200);
-    const approved = await kit.sign(ca.id, 'Approve', await policyApprover(t.server, one.F));
-    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    const call = await approveAssessmentOf(one.F);
     const gamma = await gammaOf(one.F);
     // The library's new 25 mg, not the 20 mg signed against version 1.
     expect(gamma.pde.value).toBeCloseTo(25, 12);
