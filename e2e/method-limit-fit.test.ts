@@ -6,6 +6,7 @@ import {
   facilityCreator,
   openDrawer,
   openMasterData,
+  openModal,
   signInToFacility,
 } from './ui.ts';
 import { seedTwoProducts } from './two-products.ts';
@@ -92,6 +93,38 @@ describe('an analytical method against the limits it is used for', () => {
       .poll(async () => (await row.getByRole('cell').allTextContents()).slice(0, 4))
       .toEqual(['E1', 'Drain', 'Rinse', '0.25 mg/ml']);
     await row.getByText(/^TOC blind cannot show the limit: its LOQ 0\.5 mg\/ml ÷ /).waitFor();
+    await openDrawer(page).getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  it('says what it measures, and measured as carbon its LOQ is divided by the carbon fraction', async () => {
+    await page
+      .getByRole('row', { name: /TOC blind/ })
+      .getByRole('button', { name: 'Edit' })
+      .click();
+    const measures = openDrawer(page).getByRole('region', { name: 'What the method measures' });
+    await measures.getByText('None: results are compared with the limit as measured.').waitFor();
+    const select = measures.getByLabel('Measures');
+    await select.click();
+    await page.locator('.ant-select-item-option[title="Total organic carbon"]:visible').click();
+    // The reason dialog over the drawer (confirmWithReason counts the drawer as a dialog too).
+    const dialog = openModal(page);
+    await dialog.getByLabel('Reason').fill('Validated as a TOC method');
+    await dialog.getByRole('button', { name: 'Change', exact: true }).click();
+    await expect.poll(() => openModal(page).count(), { timeout: 30_000 }).toBe(0);
+    await measures
+      .getByText(/^A result is mass of carbon: it is divided by the carbon fraction/)
+      .waitFor();
+    // The seeded actives state no carbon fraction: the carbon cannot be converted to the active.
+    const list = openDrawer(page).getByRole('region', { name: 'Limits this method cannot reach' });
+    await list
+      .getByRole('row', { name: /Drain/ })
+      .getByText(/carbon fraction is not stated/)
+      .waitFor();
+    await openDrawer(page)
+      .getByText(
+        /^This method cannot show the tightest rinse limit it is used for \(equipment E1\)/,
+      )
+      .waitFor();
     await openDrawer(page).getByRole('button', { name: 'Cancel' }).click();
   });
 

@@ -87,6 +87,9 @@ export const limitsKeys = {
   /** An analytical method's LOQ against the limits it serves: it moves with the limits. */
   methodFit: (facilityId: number, methodId: number) =>
     [...limitsKeys.all(facilityId), 'method-fit', methodId] as const,
+  /** What a method measures: under the limits key, as it changes what the method can show. */
+  residueMeasure: (facilityId: number, methodId: number) =>
+    [...limitsKeys.all(facilityId), 'residue-measure', methodId] as const,
 };
 
 export const studyKeys = {

@@ -13,12 +13,13 @@ import { formatQuantity } from '../units/format-number.ts';
 type Lineage = Pick<
   THbelLineage,
   'number' | 'substance' | 'versionNumber' | 'libraryPde' | 'override' | 'justification'
-> & {
-  overrideSignature: Pick<
-    NonNullable<THbelLineage['overrideSignature']>,
-    'signedBy' | 'signedAt'
-  > | null;
-};
+> &
+  Partial<Pick<THbelLineage, 'endedOverride'>> & {
+    overrideSignature: Pick<
+      NonNullable<THbelLineage['overrideSignature']>,
+      'signedBy' | 'signedAt'
+    > | null;
+  };
 
 const quantity = (q: { value: number; unit: string } | null) =>
   q ? formatQuantity(q.value, q.unit) : 'none';
@@ -26,11 +27,21 @@ const quantity = (q: { value: number; unit: string } | null) =>
 /** One line: 'HBEL library HBEL-0001 (Gamma), version 1: PDE 50 mg; site override 20 mg, …'. */
 export function lineageText(l: Lineage): string {
   const entry = `HBEL library ${l.number} (${l.substance}), version ${l.versionNumber}: PDE ${quantity(l.libraryPde)}`;
-  if (!l.override) return entry;
+  if (!l.override) return l.endedOverride ? `${entry}; ${endedText(l.endedOverride)}` : entry;
   const signed = l.overrideSignature
     ? `, signed by ${l.overrideSignature.signedBy} on ${l.overrideSignature.signedAt.slice(0, 10)}`
     : ', not signed';
   return `${entry}; site override ${quantity(l.override)} (justification: ${l.justification ?? ''}${signed})`;
+}
+
+/**
+ * An override signed against an earlier version, ended by the move to this one: a site's
+ * deviation from the library is justified against the PDE it deviates from (EMA HBEL guideline
+ * §7), so a new PDE needs a new signed override.
+ */
+function endedText(ended: NonNullable<THbelLineage['endedOverride']>): string {
+  const signed = ended.signedBy ? `, signed by ${ended.signedBy}` : '';
+  return `the site override ${quantity(ended.pde)} signed against version ${ended.versionNumber} (justification: ${ended.justification}${signed}) ended with this version`;
 }
 
 /** Each active of these limits inputs whose PDE the library gives, once, with its lineage. */

@@ -144,8 +144,23 @@ export function formulaDerivation(m: CompiledLimits, view: PairView): Derivation
     inputs: variableInputs(m, view, names),
     steps,
     result: result(value, 'mg'),
-    note: Number.isNaN(value)
-      ? `no MAC formula could be evaluated: ${reasons.join('; ')}`
-      : `lowest: ${governingFormula ? formulaTitle(governingFormula) : ''}`,
+    note: [
+      Number.isNaN(value)
+        ? `no MAC formula could be evaluated: ${reasons.join('; ')}`
+        : `lowest: ${governingFormula ? formulaTitle(governingFormula) : ''}`,
+      ...(set.formulas.some((f) => hasLiteral(f.spec.expression)) ? [LITERALS] : []),
+    ].join('; '),
   };
 }
+
+/**
+ * A number written in a formula has no unit: it is a plain factor (a safety factor, 1/1000),
+ * and the formula's unit comes from its variables alone, checked to be a mass before it could be
+ * approved. A number that stood for a quantity (a batch of 100 kg typed in) would escape that
+ * check, so the derivation says how its numbers are read.
+ */
+const LITERALS =
+  'numbers written in a formula are plain factors without a unit; its unit is that of its variables, checked to be a mass when it was saved';
+
+/** A number standing alone, not a digit of a variable's name (LD50). */
+const hasLiteral = (expression: string) => /(^|[^A-Za-z0-9_.])\.?\d/.test(expression);

@@ -4,6 +4,7 @@ import {
   CRITERION_COUNT,
   CRITERION_KEYS,
   DOSE,
+  FORMULA,
   HEALTH,
   LD50,
   amountKind,
@@ -19,6 +20,7 @@ import type { Derivation, DerivationInput } from './derivation.ts';
 import { SAMPLE_RULE_NAMES, evaluatePairAt, newPairView } from './matrix.ts';
 import { derived, macoInput, sampleDerivations } from './explain-samples.ts';
 import { formulaDerivation, formulaTitle } from './explain-formulas.ts';
+import { lowestOutcome, macFormulaOutcomes } from './mac-formula.ts';
 import { activeResidueType, hbelOf } from './residue-type.ts';
 import type { PairView, SampleRuleName } from './matrix.ts';
 import type { LimitsInput, ProductSpec } from './model.ts';
@@ -77,6 +79,8 @@ export interface ActiveLimit {
   dose: number;
   ld50: number;
   arl: number;
+  /** The lowest of the facility's approved MAC formulas for this active alone; NaN without. */
+  formula: number;
   maco: number;
   governing: CriterionKey | null;
 }
@@ -90,7 +94,10 @@ function activeLimits(m: CompiledLimits, view: PairView): ActiveLimit[] {
   const mdd = m.maxDailyDose[view.next] ?? Number.NaN;
   const sf = effectiveSafetyFactor(policy);
   const bw = toBase(policy.bodyWeight, 'mass') / 1_000_000;
-  return prev.actives.map((active) => {
+  const formulas = m.macFormulas
+    ? macFormulaOutcomes(m.macFormulas, m.input, view.previous, view.next, view.area)
+    : [];
+  return prev.actives.map((active, index) => {
     const residueType = activeResidueType(active, policy);
     const hbel = hbelOf(active, policy);
     const health = hbel
@@ -114,13 +121,27 @@ function activeLimits(m: CompiledLimits, view: PairView): ActiveLimit[] {
       if (Number.isNaN(v) || (governing !== -1 && policy.useFirstAvailableCriteria)) return;
       if (governing === -1 || isLower(v, values[governing] ?? Number.NaN)) governing = k;
     });
+    let maco = governing === -1 ? Number.NaN : (values[governing] ?? Number.NaN);
+    // The facility's approved MAC formulas for this active (and those that use no active's
+    // value): the lowest governs where lower, after the first-available rule, as in the
+    // matrix (matrix.ts): a site's formula only tightens a limit.
+    const formula =
+      lowestOutcome(
+        formulas.filter((o) => o.active === index || o.active === -1),
+        isLower,
+      )?.value ?? Number.NaN;
+    if (!Number.isNaN(formula) && (governing === -1 || isLower(formula, maco))) {
+      governing = FORMULA;
+      maco = formula;
+    }
     return {
       active: active.id,
       health,
       dose,
       ld50,
       arl,
-      maco: governing === -1 ? Number.NaN : (values[governing] ?? Number.NaN),
+      formula,
+      maco,
       governing: governing === -1 ? null : (CRITERION_KEYS[governing] ?? null),
     };
   });

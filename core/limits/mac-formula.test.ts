@@ -85,6 +85,39 @@ function pair(input: LimitsInput, p = 0, n = 1) {
 }
 
 describe('an approved MAC formula in the limits engine', () => {
+  it('gives each active of a combination its own formula limit (ignoreCombo), governing where lower', () => {
+    const tighter = {
+      id: 'Site 1/50000',
+      expression: 'TDD * MBS / (50000 * MDD)',
+      versionNumber: 1,
+    };
+    const input = facility([tighter]);
+    input.products[0]!.actives.push({ id: 'A2', therapeuticDose: { value: 100, unit: 'mg' } });
+    const e = explainPair(input, 'P0', 'P1')!;
+    // A0: 50 mg × 100 000 000 mg / (50 000 × 500 mg) = 200 mg; A2: 100 mg × … = 400 mg, each
+    // below its dose-based 10 000 and 20 000 mg (÷ 1000).
+    expect(e.perActive.map((a) => [a.active, a.formula, a.maco, a.governing])).toEqual([
+      ['A0', expect.closeTo(200, 9), expect.closeTo(200, 9), 'formula'],
+      ['A2', expect.closeTo(400, 9), expect.closeTo(400, 9), 'formula'],
+    ]);
+    // Its 50000 is a plain factor, and the derivation says so; LD50's digits are a name.
+    expect(e.criteria.formula.note).toMatch(/numbers written in a formula are plain factors/);
+    const named = {
+      id: 'By LD50',
+      expression: 'LD50 * BW / EF * MBS / (SF * MDD)',
+      versionNumber: 1,
+    };
+    expect(explainPair(facility([named]), 'P0', 'P1')!.criteria.formula.note).not.toMatch(
+      /plain factors/,
+    );
+    // A looser formula never governs an active: its own lowest criterion does.
+    const looser = { id: 'Loose', expression: 'TDD * MBS / (10 * MDD)', versionNumber: 1 };
+    const loose = explainPair(facility([looser]), 'P0', 'P1')!.perActive[0]!;
+    expect(loose.formula).toBeCloseTo(1_000_000, 6);
+    expect(loose.governing).not.toBe('formula');
+    expect(loose.maco).toBeLessThan(loose.formula);
+  });
+
   // Health: 1 mg/day × 1e8 mg / 500 mg/day = 200,000 mg; dose: 50 / 1000 × 2e5 = 10,000 mg;
   // general limit: 10 ppm × 100 kg = 1,000 mg, the lowest built-in criterion.
   it('governs where it is the lowest, and the derivation shows it with the values put in', () => {

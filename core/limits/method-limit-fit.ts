@@ -2,6 +2,12 @@ import { sampleAmount } from '../assessments/impact-units.ts';
 import type { SampleType } from '../assessments/impact-units.ts';
 import type { TMethodLimitSide } from '../schemas/analytical-methods.schemas.ts';
 import type { Quantity } from '../units/quantity.ts';
+import { formatQuantity } from '../units/format-number.ts';
+import {
+  residueConversion,
+  type ResidueConversion,
+  type TResidueMeasure,
+} from '../verification/residue-measure.ts';
 import { isLower } from './compile.ts';
 import type { EquipmentLimits } from './limit-reports.ts';
 import type { SamplingSpec } from './model.ts';
@@ -20,6 +26,11 @@ export interface MethodLimitFitInput {
   /** The equipment-limits report's rows (by equipment name), in mg/swab and mg/ml. */
   equipment: readonly EquipmentLimits[];
   sampling: SamplingSpec;
+  /**
+   * What the method measures and, by equipment name, the lowest carbon fraction of the actives
+   * made on it (null where one states none); the active itself when absent.
+   */
+  residue?: { measure: TResidueMeasure; carbonFractions: ReadonlyMap<string, number | null> };
 }
 
 const UNIT = { swab: 'mg/swab', rinse: 'mg/ml' } as const;
@@ -37,20 +48,48 @@ export function methodLimitSide(
 ): TMethodLimitSide {
   const uses = input.uses.filter((u) => u.sampleType === sampleType);
   const byName = new Map(input.equipment.map((e) => [e.id, e]));
-  let tightest: { limit: number; use: MethodUse; pair: [string, string] | null } | null = null;
+  const conversionOn = (use: MethodUse): ResidueConversion =>
+    residueConversion({
+      measure: input.residue?.measure ?? 'active',
+      carbonFraction: input.residue?.carbonFractions.get(use.equipmentName) ?? null,
+    });
+  // Tightest in what the method measures (limit × carbon fraction for TOC, the limit itself
+  // for the active): the limit hardest for this method to show. One it cannot convert to at
+  // all is the hardest.
+  let tightest: {
+    limit: number;
+    measured: number;
+    use: MethodUse;
+    pair: [string, string] | null;
+    conversion: ResidueConversion;
+  } | null = null;
   for (const use of uses) {
     const lowest = byName.get(use.equipmentName)?.[sampleType];
     if (!lowest || Number.isNaN(lowest.value)) continue;
-    if (!tightest || isLower(lowest.value, tightest.limit)) {
-      tightest = { limit: lowest.value, use, pair: lowest.pair };
+    const conversion = conversionOn(use);
+    const measured = conversion.ok ? lowest.value * conversion.factor : -Infinity;
+    if (!tightest || isLower(measured, tightest.measured)) {
+      tightest = { limit: lowest.value, measured, use, pair: lowest.pair, conversion };
     }
   }
   let loq: number | null = null;
   let loqNote: string | null = null;
+  let loqConversion: string | null = null;
   if (!input.loq) loqNote = 'The method has no LOQ.';
   else {
     try {
-      loq = sampleAmount(input.loq, sampleType, input.sampling, input.methodName);
+      const measured = sampleAmount(input.loq, sampleType, input.sampling, input.methodName);
+      // The LOQ in residue terms, as a result's is judged (judge-result.ts).
+      const conversion =
+        tightest?.conversion ?? residueConversion({ measure: 'active', carbonFraction: null });
+      if (!conversion.ok) loqNote = `The LOQ cannot be stated as the active: ${conversion.why}.`;
+      else {
+        loq = measured / conversion.factor;
+        loqConversion = conversion.line(
+          formatQuantity(measured, UNIT[sampleType]),
+          formatQuantity(loq, UNIT[sampleType]),
+        );
+      }
     } catch (error) {
       loqNote = `The LOQ cannot be compared with a ${sampleType} limit: ${(error as Error).message}.`;
     }
@@ -61,14 +100,16 @@ export function methodLimitSide(
       : tightest
         ? null
         : `No ${sampleType} limit is computed for the equipment this method is used on.`;
+  const unconvertible = tightest !== null && !tightest.conversion.ok;
   return {
     limit: tightest?.limit ?? null,
     equipmentId: tightest?.use.equipmentId ?? null,
     equipmentName: tightest?.use.equipmentName ?? null,
     pair: tightest?.pair ?? null,
     loq,
+    loqConversion,
     unit: UNIT[sampleType],
-    canDetect: tightest && loq !== null ? loq <= tightest.limit : null,
+    canDetect: unconvertible ? false : tightest && loq !== null ? loq <= tightest.limit : null,
     note: limitNote ?? loqNote,
     sampleCount: uses.length,
   };

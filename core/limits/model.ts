@@ -25,6 +25,13 @@ export interface ActiveSpec {
   acceptableIntake?: QuantityOf<'mass'>;
   /** An intermediate of an API process: under an Intermediate policy it takes `intermediateArl`. */
   isIntermediate?: boolean;
+  /**
+   * Mass of carbon per mass of active, in (0, 1], where the active states one: pinned with the
+   * limits so that a total organic carbon result is converted by the fraction of its snapshot's
+   * day (issue 32). No limit depends on it; present only when stated, so the input of a facility
+   * that states none (and its snapshots' hashes) stays as it was.
+   */
+  carbonFraction?: number;
 }
 
 export interface ProductSpec {

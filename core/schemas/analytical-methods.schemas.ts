@@ -12,8 +12,13 @@ export const ZMethodLimitSide = z.object({
   pair: z.tuple([z.string(), z.string()]).nullable(),
   /** The method's LOQ in `unit`; null without an LOQ or when it cannot be converted. */
   loq: z.number().nullable(),
+  /**
+   * How the LOQ became mass of active when the method measures something else (total organic
+   * carbon: LOQ ÷ carbon fraction), in words; null for a method that measures the active.
+   */
+  loqConversion: z.string().nullable(),
   unit: z.enum(['mg/swab', 'mg/ml']),
-  /** LOQ ≤ limit; null when either is unknown. */
+  /** LOQ ≤ limit; false when the LOQ cannot be stated as the active; null when unknown. */
   canDetect: z.boolean().nullable(),
   /** Why `loq` or `limit` is missing, for the screen. */
   note: z.string().nullable(),
@@ -72,5 +77,7 @@ export const ZResidueMeasureResponse = z.object({
   residueMeasure: ZResidueMeasure,
   /** The measure in words, for the screen. */
   label: z.string(),
+  /** How its results become mass of active, in words. */
+  conversion: z.string(),
   version: z.number().int(),
 });

@@ -213,6 +213,19 @@ export const ZHbelLineage = z.object({
       meaning: z.string(),
     })
     .nullable(),
+  /**
+   * The site override signed against an earlier version of the entry, ended when a later
+   * version reached the site (the site signs again against the new PDE); null when none ended.
+   */
+  endedOverride: z
+    .object({
+      pde: z.object({ value: z.number(), unit: z.string() }),
+      justification: z.string(),
+      /** The entry's version the override was signed against. */
+      versionNumber: z.number().int(),
+      signedBy: z.string().nullable(),
+    })
+    .nullable(),
 });
 export type THbelLineage = z.infer<typeof ZHbelLineage>;
 

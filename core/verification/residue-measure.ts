@@ -1,4 +1,5 @@
 import { apiFromToc } from '../limits/formulas.ts';
+import type { LimitsInput } from '../limits/model.ts';
 import { formatNumber } from '../units/format-number.ts';
 
 /**
@@ -16,6 +17,17 @@ export const RESIDUE_MEASURE_LABELS: Record<TResidueMeasure, string> = {
   active: 'The active itself',
   toc: 'Total organic carbon',
   conductivity: 'Conductivity',
+};
+
+/**
+ * The conversion a method's results go through before they meet the active's limit, in words
+ * for the method's screen (the judgement's derivation shows the numbers of each result).
+ */
+export const RESIDUE_MEASURE_CONVERSIONS: Record<TResidueMeasure, string> = {
+  active: 'None: results are compared with the limit as measured.',
+  toc: "A result is mass of carbon: it is divided by the carbon fraction of the active (the lowest among the actives of the study's products), all carbon attributed to the active. The LOQ is divided the same way before it is compared with a limit.",
+  conductivity:
+    "None stated: results are not judged against the active's limit, and the method cannot show one.",
 };
 
 export interface ResidueConversionInput {
@@ -58,6 +70,19 @@ export function residueConversion(input: ResidueConversionInput): ResidueConvers
     ok: false,
     why: 'the method measures conductivity, which has no stated conversion to the active',
   };
+}
+
+/**
+ * The carbon fractions a limits input pins, by active name; null when it pins none (a snapshot
+ * taken before fractions were pinned, or when no active stated one): the reader then takes them
+ * as they were when the snapshot was taken.
+ */
+export function pinnedCarbonFractions(input: LimitsInput): Map<string, number> | null {
+  const pinned = new Map<string, number>();
+  for (const product of input.products ?? [])
+    for (const active of product.actives ?? [])
+      if (isCarbonFraction(active.carbonFraction)) pinned.set(active.id, active.carbonFraction);
+  return pinned.size > 0 ? pinned : null;
 }
 
 /** A TOC result (mass of carbon) as mass of active, all carbon attributed to the active. */

@@ -29,6 +29,7 @@ import { MethodLimitFit } from './MethodLimitFit.tsx';
 import { TrainSharedArea } from './TrainSharedArea.tsx';
 import { equipmentTrainsDef } from '#core/entities/defs/index.ts';
 import type { TTrainSharedArea } from '#core/schemas/productions.schemas.ts';
+import { ResidueMeasurePanel } from './ResidueMeasurePanel.tsx';
 import {
   initialPropertyValues,
   propertyChanges,
@@ -306,7 +307,10 @@ function EntityForm({ def, record, target, onClose }: EntityFormDrawerProps) {
         />
       ) : null}
       {def.key === 'analyticalMethods' && base && !target ? (
-        <MethodLimitFit methodId={base.id} />
+        <>
+          <ResidueMeasurePanel methodId={base.id} />
+          <MethodLimitFit methodId={base.id} />
+        </>
       ) : null}
       {def.key === equipmentTrainsDef.key && base ? (
         <TrainSharedArea area={base.sharedArea as TTrainSharedArea | undefined} />

@@ -11,7 +11,9 @@ const SIDES = ['swab', 'rinse'] as const;
 
 /** The warning of one side whose LOQ is above its tightest limit; null when it can detect. */
 export function limitFitWarning(sampleType: 'swab' | 'rinse', side: TMethodLimitSide) {
-  if (side.canDetect !== false || side.loq === null || side.limit === null) return null;
+  if (side.canDetect !== false || side.limit === null) return null;
+  if (side.loq === null)
+    return `This method cannot show the tightest ${sampleType} limit it is used for (equipment ${side.equipmentName ?? '—'}): ${side.note ?? 'its LOQ cannot be stated as the active'}`;
   return `This method cannot detect residue at the tightest ${sampleType} limit it is used for: LOQ ${formatQuantity(side.loq, side.unit)} vs limit ${formatQuantity(side.limit, side.unit)} (equipment ${side.equipmentName ?? '—'})`;
 }
 
@@ -23,7 +25,7 @@ function sideText(side: TMethodLimitSide): string {
   const loq =
     side.loq === null
       ? (side.note ?? 'LOQ not comparable')
-      : `LOQ ${formatQuantity(side.loq, side.unit)}: ${side.canDetect ? 'can detect' : 'cannot detect'}`;
+      : `LOQ ${formatQuantity(side.loq, side.unit)}${side.loqConversion ? ` (${side.loqConversion})` : ''}: ${side.canDetect ? 'can detect' : 'cannot detect'}`;
   return `${limit}; ${loq}`;
 }
 

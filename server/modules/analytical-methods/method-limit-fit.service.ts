@@ -8,6 +8,8 @@ import type { Quantity } from '#core/units/quantity.ts';
 import type { Queryable } from '#server/db/db.ts';
 import { getEntity } from '#server/entities/entity-store.ts';
 import { computableLimitsInput } from '../limits/computable-input.ts';
+import { carbonFractionsOn } from './equipment-carbon-fraction.ts';
+import { readResidueMeasure } from './residue-measure.service.ts';
 import { unreachableLimits } from './unreachable-limits.ts';
 
 /**
@@ -46,12 +48,26 @@ export async function methodLimitFit(
   const { input } = await computableLimitsInput(q, facilityId);
   // Without a use there is nothing to compute; the sides still say why each is empty.
   const equipment = uses.length > 0 ? limitsReport(compileLimits(input)).equipment : [];
+  // What the method measures turns its LOQ into mass of active before it meets a limit.
+  const { residueMeasure: measure } = await readResidueMeasure(q, facilityId, methodId);
   const fit = {
     methodName: base.methodName,
     loq,
     uses,
     equipment,
     sampling: input.sampling,
+    residue: {
+      measure,
+      carbonFractions:
+        measure === 'toc'
+          ? await carbonFractionsOn(
+              q,
+              facilityId,
+              input,
+              uses.map((u) => u.equipmentName),
+            )
+          : new Map<string, number | null>(),
+    },
   };
   return {
     ...base,

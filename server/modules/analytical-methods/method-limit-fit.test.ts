@@ -175,3 +175,103 @@ describe('GET {F}/analytical-method/{id}/limit-fit', () => {
     expect((await fit(unused)).body.unreachable).toEqual([]);
   });
 });
+
+/**
+ * A method that measures total organic carbon: its LOQ is carbon, so it meets a limit set for the
+ * active as LOQ ÷ the carbon fraction of the actives made on the item (the lowest). Alpha 0.6 and
+ * Beta 0.5 on E2 (A, B): 0.005 mg/ml of carbon ÷ 0.5 = 0.01 mg/ml of active, above E2's
+ * 0.009615 mg/ml, though 0.005 alone is below it. Gamma 0.25 and Beta on E3 (C, D):
+ * 0.005 ÷ 0.25 = 0.02 mg/ml, under E3's 0.2 mg/ml.
+ */
+describe('the limit fit of a method that measures total organic carbon', () => {
+  let carbon: number;
+  const activeId = async (name: string) =>
+    (
+      await t.server.db.query<{ id: number }>(
+        'select id from actives where facility_id = $1 and name = $2',
+        [t.facilityId, name],
+      )
+    )[0]!.id;
+  async function carbonFraction(name: string, value: number | null) {
+    const id = await activeId(name);
+    const current = await t.call('GET', `${t.F}/apis/${id}`);
+    const record = (current.body.result ?? current.body) as { version: number };
+    const res = await t.call('POST', `${t.F}/apis/${id}`, {
+      reason: 'Carbon fraction from the molecular formula',
+      version: record.version,
+      carbonFraction: value,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  }
+
+  beforeAll(async () => {
+    carbon = await create('analytical-method', {
+      name: 'TOC carbon',
+      testType: 'TOC',
+      loq: { value: 0.005, unit: 'mg/ml' },
+    });
+    const locations = await t.server.db.query<{ id: number; equipment_id: number }>(
+      `select l.id, l.equipment_id from sampling_locations l join equipment e on e.id = l.equipment_id
+        where l.facility_id = $1 and l.name in ('E2 rinse', 'E3 rinse')`,
+      [t.facilityId],
+    );
+    for (const location of locations)
+      await create(
+        `equipments/${location.equipment_id}/sampling-locations/${location.id}/samples`,
+        {
+          name: `R carbon ${location.id}`,
+          sampleType: 'rinse',
+          analyticalMethodId: carbon,
+        },
+      );
+    const measure = await t.call('GET', `${t.F}/analytical-method/${carbon}/residue-measure`);
+    const set = await t.call('PUT', `${t.F}/analytical-method/${carbon}/residue-measure`, {
+      residueMeasure: 'toc',
+      version: measure.body.version,
+      reason: 'Validated as a TOC method',
+    });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    await carbonFraction('Alpha', 0.6);
+    await carbonFraction('Beta', 0.5);
+    await carbonFraction('Gamma', 0.25);
+  });
+
+  it('compares LOQ ÷ carbon fraction with the tightest limit, and shows the conversion', async () => {
+    const res = await fit(carbon);
+    expect(res.status).toBe(200);
+    expect(res.body.rinse).toMatchObject({
+      equipmentName: 'E2',
+      pair: ['B', 'A'],
+      loq: expect.closeTo(0.01, 12),
+      canDetect: false,
+      loqConversion: 'As active: 0.005 mg/ml of carbon ÷ carbon fraction 0.5 = 0.01 mg/ml',
+    });
+    expect(res.body.rinse.limit).toBeCloseTo(((250 / 130_000) * 5_000) / 1000, 10);
+    expect(res.body.unreachable).toEqual([
+      expect.objectContaining({
+        samplingLocationName: 'E2 rinse',
+        reason:
+          'TOC carbon cannot show the limit: its LOQ 0.005 mg/ml ÷ carbon fraction 0.5 ÷ 100 % = 0.01 mg/ml is above the limit of 0.009615 mg/ml',
+      }),
+    ]);
+  });
+
+  it('cannot show a limit where an active made on the item states no carbon fraction', async () => {
+    await carbonFraction('Gamma', null);
+    const res = await fit(carbon);
+    expect(res.status).toBe(200);
+    // E3 cannot be converted at all: it is the hardest limit for this method.
+    expect(res.body.rinse).toMatchObject({ equipmentName: 'E3', loq: null, canDetect: false });
+    expect(res.body.rinse.note).toMatch(/carbon fraction is not stated/);
+    expect(
+      (res.body.unreachable as { samplingLocationName: string; reason: string }[]).map((r) => [
+        r.samplingLocationName,
+        /carbon fraction is not stated/.test(r.reason),
+      ]),
+    ).toEqual([
+      ['E2 rinse', false],
+      ['E3 rinse', true],
+    ]);
+    await carbonFraction('Gamma', 0.25);
+  });
+});

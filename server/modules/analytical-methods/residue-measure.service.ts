@@ -4,6 +4,7 @@ import type {
   ZResidueMeasureResponse,
 } from '#core/schemas/analytical-methods.schemas.ts';
 import {
+  RESIDUE_MEASURE_CONVERSIONS,
   RESIDUE_MEASURE_LABELS,
   type TResidueMeasure,
 } from '#core/verification/residue-measure.ts';
@@ -42,11 +43,12 @@ const answer = (row: MethodRow): Response => ({
   id: row.id,
   residueMeasure: row.residue_measure,
   label: RESIDUE_MEASURE_LABELS[row.residue_measure],
+  conversion: RESIDUE_MEASURE_CONVERSIONS[row.residue_measure],
   version: row.version,
 });
 
 export async function readResidueMeasure(
-  db: Db,
+  db: Queryable,
   facilityId: number,
   id: number,
 ): Promise<Response> {

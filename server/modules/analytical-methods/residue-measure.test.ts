@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import { runKit, type RunFacility } from '#server/test/run-test-kit.ts';
+import { storeLimitsSnapshot } from '#server/modules/policies/policy-approval.ts';
 
 /*
  * What a method measures (issue 32): set on its own route under the ResidueMeasure permission,
@@ -44,6 +45,25 @@ async function carbonFraction(name: string, value: number | null) {
   });
 }
 
+/**
+ * A limits snapshot of the facility as it is now, as an approval takes one: it pins the actives'
+ * carbon fractions.
+ */
+let pinned: number;
+const snapshotNow = () =>
+  t.server.db.transaction((tx) =>
+    storeLimitsSnapshot(tx, {
+      ref: {
+        planId: t.planId,
+        facilityId: t.facilityId,
+        documentType: 'CleaningInspectionSettings',
+        documentId: 1,
+      },
+      versionNumber: 2,
+      content: {},
+    }),
+  );
+
 const judgementOf = (body: Body, location: number) =>
   (body.run.results as Body[]).find((r) => r.samplingLocationId === location)!.judgement as Body;
 
@@ -74,6 +94,7 @@ describe('the residue measure of a method', () => {
     const set = await setMeasure('toc');
     expect(set.status, JSON.stringify(set.body)).toBe(200);
     expect(set.body).toMatchObject({ residueMeasure: 'toc', label: 'Total organic carbon' });
+    expect(set.body.conversion).toMatch(/divided by the carbon fraction of the active/);
     const audit = await t.server.db.query<{ reason: string; old_values: Body; new_values: Body }>(
       `select reason, old_values, new_values from audit_log
         where domain = 'AnalyticalMethod' and action = 'ResidueMeasure' and entity_id = $1`,
@@ -96,27 +117,32 @@ describe('a total organic carbon result', () => {
     await expect(kit.study()).rejects.toThrow(/HPLC-1 cannot show the limit: .*carbon fraction/);
   });
 
-  it('is not judged when an active of the study no longer states its carbon fraction', async () => {
+  it('is judged with the fraction its snapshot pinned, not the active as edited since', async () => {
     await carbonFraction('Alpha', 0.6);
     await carbonFraction('Beta', 0.5);
-    const run = await newRun(await kit.study());
-    await carbonFraction('Beta', null);
+    pinned = await snapshotNow();
+    const run = await newRun(await kit.study({ limitsSnapshotId: pinned }));
+    const before = await results(run, [row(run, f.steel, 0.2)]);
+    expect(before.status, JSON.stringify(before.body)).toBe(200);
+    const judged = judgementOf(before.body, f.steel);
+    // An edit after approval: a lower fraction would convert the same carbon to more active.
+    await carbonFraction('Beta', 0.25);
     const again = await ok('GET', `/runs/${run.id}`);
     const plan = (again.run.plan as Body[]).find((p) => p.samplingLocationId === f.steel)!;
-    expect(plan.methodCannotShowLimit).toMatch(/carbon fraction is not stated/);
-    const saved = await results(run, [row(run, f.steel, 0.2)]);
-    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
-    const j = judgementOf(saved.body, f.steel);
-    expect(j.passed).toBeNull();
-    expect(j.percentOfLimit).toBeNull();
-    expect(j.derivation).toContainEqual(
-      expect.stringMatching(/^Not judged: .*carbon fraction is not stated/),
+    expect(plan.methodCannotShowLimit).toBeNull();
+    expect(judgementOf(again, f.steel)).toEqual(judged);
+    // A result entered now in the same run is still converted by the pinned 0.5.
+    const later = await results(run, [row(run, f.ptfe, 0.2)]);
+    expect(judgementOf(later.body, f.ptfe).derivation).toContainEqual(
+      expect.stringMatching(/÷ carbon fraction 0\.5 = /),
     );
+    // Nor does a fraction stated since reach a snapshot taken when none was: as of its day,
+    // the carbon cannot be converted, and a protocol on it is still refused.
+    await expect(kit.study()).rejects.toThrow(/HPLC-1 cannot show the limit: .*carbon fraction/);
   });
 
   it('is converted to the active by the lowest carbon fraction before the limit', async () => {
-    await carbonFraction('Beta', 0.5);
-    const run = await newRun(await kit.study());
+    const run = await newRun(await kit.study({ limitsSnapshotId: pinned }));
     const plan = (run.plan as Body[]).find((p) => p.samplingLocationId === f.steel)!;
     const limit = plan.limit as number;
     // LOQ 0.001 µg/swab of carbon ÷ 0.5 ÷ 80 % = 0.0025 µg/swab: far below the limit.

@@ -4,6 +4,7 @@ import type { TSampleType } from '#core/schemas/verification.schemas.ts';
 import type { Queryable } from '#server/db/db.ts';
 import { locationFacts, methodFacts, type StudyOfRun } from '../verification/runs/run-plan.ts';
 import { methodFit } from '../verification/studies/protocol-fitness.ts';
+import { carbonFractionsOn } from './equipment-carbon-fraction.ts';
 
 /*
  * Every limit an analytical method cannot show, at each sampling location whose (unarchived)
@@ -52,11 +53,24 @@ export async function unreachableLimits(
   const method = methods.get(methodId);
   // An archived method is named by no new protocol: nothing to warn about.
   if (!method) return [];
-  const study = currentLimits(input);
+  // A TOC method's LOQ is carbon: converted by the fraction of the actives made on the item.
+  const fractions =
+    method.residue_measure === 'toc'
+      ? await carbonFractionsOn(
+          q,
+          facilityId,
+          input,
+          [...locations.values()].map((l) => l.equipmentName),
+        )
+      : new Map<string, number | null>();
   const unreachable: TUnreachableLimit[] = [];
   for (const use of uses) {
     const location = locations.get(use.locationId);
     if (!location) continue;
+    const study = {
+      ...currentLimits(input),
+      carbon_fraction: fractions.get(location.equipmentName) ?? null,
+    };
     const fit = methodFit(study, { ...location, sampleType: use.sampleType }, method);
     if (fit.problem === null || fit.limit === null) continue;
     unreachable.push({

@@ -45,6 +45,20 @@ const assessmentsOf = async (F: string) =>
 
 let id: number;
 
+/** Decides, submits and approves the facility's one open assessment; its calls for what follows. */
+async function approveAssessmentOf(F: string) {
+  const call = (method: string, path: string, body?: unknown, as?: string) =>
+    t.call(method, `${F}${path}`, body, as);
+  const kit = changeAssessmentKit(call);
+  const [listed] = await assessmentsOf(F);
+  let ca = (await call('GET', `/change-assessments/${listed!.id}`)).body.changeAssessment;
+  ca = await kit.decideAll(ca);
+  expect((await kit.sign(ca.id, 'Submit', adminEditor(t.token))).status).toBe(200);
+  const approved = await kit.sign(ca.id, 'Approve', await policyApprover(t.server, F));
+  expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+  return call;
+}
+
 beforeAll(async () => {
   await setFacilityKind(t.server, 1, { tier: 'full', productType: 'product' });
   one = await buildMacFacility(t.server, t.facilityId);
@@ -133,15 +147,7 @@ describe('a new version of a library entry', () => {
   });
 
   it('reaches a site when its assessment is approved, and its limits follow', async () => {
-    const call = (method: string, path: string, body?: unknown, as?: string) =>
-      t.call(method, `${two.F}${path}`, body, as);
-    const kit = changeAssessmentKit(call);
-    const [listed] = await assessmentsOf(two.F);
-    let ca = (await call('GET', `/change-assessments/${listed!.id}`)).body.changeAssessment;
-    ca = await kit.decideAll(ca);
-    expect((await kit.sign(ca.id, 'Submit', adminEditor(t.token))).status).toBe(200);
-    const approved = await kit.sign(ca.id, 'Approve', await policyApprover(t.server, two.F));
-    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    const call = await approveAssessmentOf(two.F);
     const gamma = await gammaOf(two.F);
     expect(gamma.pde.value).toBeCloseTo(25, 12);
     expect(gamma.hbelLineage[0]).toMatchObject({ versionNumber: 2, override: null });
@@ -154,6 +160,47 @@ describe('a new version of a library entry', () => {
     ).toBe(true);
     // Site one still waits on its own assessment.
     expect((await gammaOf(one.F)).hbelLineage[0].versionNumber).toBe(1);
+  });
+
+  it("ends a site's signed override when its assessment is approved, audited and shown in the lineage", async () => {
+    const call = await approveAssessmentOf(one.F);
+    const gamma = await gammaOf(one.F);
+    // The library's new 25 mg, not the 20 mg signed against version 1.
+    expect(gamma.pde.value).toBeCloseTo(25, 12);
+    expect(gamma.hbelLineage[0]).toMatchObject({
+      versionNumber: 2,
+      override: null,
+      justification: null,
+      overrideSignature: null,
+      endedOverride: {
+        pde: { value: 20, unit: 'mg' },
+        justification: 'Paediatric products at this site',
+        versionNumber: 1,
+        signedBy: expect.any(String),
+      },
+    });
+    const [audit] = await t.server.db.query<{
+      action: string;
+      old_values: TestBody;
+      new_values: TestBody;
+      reason: string;
+    }>(
+      `select action, old_values, new_values, reason from audit_log
+        where facility_id = $1 and domain = 'API' and entity_id = $2 order by id desc limit 1`,
+      [one.facilityId, gamma.id],
+    );
+    expect(audit).toMatchObject({
+      action: 'HbelLink',
+      old_values: expect.objectContaining({ override: { value: 20, unit: 'mg' } }),
+      new_values: expect.objectContaining({ versionNumber: 2, override: null }),
+    });
+    expect(audit!.reason).toMatch(/version 2 approved in the HBEL library/);
+    // The derivation of C → D says where its PDE came from, and that the override ended.
+    const explain = await call('GET', '/mac-matrix/explain?previous=C&next=D');
+    expect(explain.status).toBe(200);
+    expect(JSON.stringify(explain.body.explanation)).toMatch(
+      /site override 20 mg signed against version 1 \(justification: Paediatric products at this site, signed by [^)]+\) ended with this version/,
+    );
   });
 
   it('opens none in a facility without change control, which keeps the version it linked', async () => {

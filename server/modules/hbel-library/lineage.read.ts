@@ -22,6 +22,10 @@ interface LineageRow {
   pde_override: Mass | null;
   pde_override_justification: string | null;
   substance: string;
+  ended_pde: Mass | null;
+  ended_justification: string | null;
+  ended_version_number: number | null;
+  ended_signed_by: string | null;
   signature_id: number | null;
   printed_name: string | null;
   signed_at: Date | string | null;
@@ -41,10 +45,21 @@ export async function readLineages(
 ): Promise<Map<number, THbelLineage>> {
   const actives = asOf ? tableAsOf('actives', 1, 3) : 'actives';
   const rows = await q.query<LineageRow>(
-    `select actives.*, m.substance, s.id as signature_id, s.printed_name, s.signed_at, s.meaning
+    `select actives.*, m.substance, s.id as signature_id, s.printed_name, s.signed_at, s.meaning,
+            ended.*
        from ${actives} join hbel_monographs m on m.id = actives.hbel_monograph_id
        left join hbel_pde_overrides o on o.id = actives.pde_override_id
        left join signatures s on s.id = o.signature_id
+       -- The last override signed against an earlier version, when none is in force now: the
+       -- move to a later version ended it (hbel-change.ts).
+       left join lateral (
+         select e.pde as ended_pde, e.justification as ended_justification,
+                e.hbel_version_number as ended_version_number, es.printed_name as ended_signed_by
+           from hbel_pde_overrides e left join signatures es on es.id = e.signature_id
+          where e.active_id = actives.id and e.hbel_monograph_id = actives.hbel_monograph_id
+            and e.hbel_version_number < actives.hbel_version_number
+            and actives.pde_override_id is null
+          order by e.id desc limit 1) ended on true
       where actives.facility_id = $1 and ($2::int[] is null or actives.id = any($2::int[]))`,
     asOf ? [facilityId, ids, asOf] : [facilityId, ids],
   );
@@ -68,6 +83,15 @@ export async function readLineages(
                 signedBy: r.printed_name!,
                 signedAt: new Date(r.signed_at!).toISOString(),
                 meaning: r.meaning!,
+              },
+        endedOverride:
+          r.ended_pde === null
+            ? null
+            : {
+                pde: r.ended_pde,
+                justification: r.ended_justification ?? '',
+                versionNumber: r.ended_version_number!,
+                signedBy: r.ended_signed_by,
               },
       },
     ]),

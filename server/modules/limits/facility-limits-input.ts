@@ -5,6 +5,7 @@ import {
   productsDef,
   samplingTypesDef,
 } from '#core/entities/defs/index.ts';
+import { isCarbonFraction } from '#core/verification/residue-measure.ts';
 import type { ActiveSpec, LimitsInput, ProductSpec, SamplingSpec } from '#core/limits/model.ts';
 import type { CleaningLimitPolicy, ResidueType } from '#core/limits/policy.ts';
 import { AppError } from '#core/errors/errors.ts';
@@ -214,6 +215,7 @@ function limitsInputOf(
     if (td) spec.therapeuticDose = td as ActiveSpec['therapeuticDose'];
     if (ld50) spec.ld50 = ld50 as ActiveSpec['ld50'];
     if (ai) spec.acceptableIntake = ai as ActiveSpec['acceptableIntake'];
+    if (isCarbonFraction(record.carbonFraction)) spec.carbonFraction = record.carbonFraction;
     return spec;
   };
 

@@ -1,3 +1,4 @@
+import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useFacilityTestServer, type TestBody } from '#server/test/facility-test-file.ts';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
@@ -146,6 +147,24 @@ describe('MAC formulas in the limits', () => {
     expect(pairs.body.data[0].maco).toEqual({ value: 25, unit: 'mg' });
     expect(pairs.body.data[0].governing).toBe('formula');
     expect(pairs.body.data[0].criteria.formula).toEqual({ value: 25, unit: 'mg' });
+
+    // The export's pairs carry the formula's criterion beside the built-in ones.
+    const exported = await fetch(`${t.server.url}${F}/mac-matrix/export`, {
+      headers: { token: t.token },
+    });
+    expect(exported.status).toBe(200);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(await exported.arrayBuffer());
+    const sheet = wb.getWorksheet('Pairs')!;
+    const titles = (sheet.getRow(1).values as unknown[]).slice(1);
+    const column = titles.indexOf('MAC formula MACO (mg)') + 1;
+    expect(column).toBeGreaterThan(0);
+    let ab: ExcelJS.Row | undefined;
+    sheet.eachRow((row) => {
+      if (row.getCell(1).value === 'A' && row.getCell(2).value === 'B') ab = row;
+    });
+    // 10 mg × 100 000 000 mg / (100 000 × 400 mg) = 25 mg.
+    expect(ab!.getCell(column).value).toBeCloseTo(25, 9);
 
     // As of a moment before its approval the limit is reproduced without it.
     const then = await explainAB(`&asOf=${encodeURIComponent(beforeApproval)}`);

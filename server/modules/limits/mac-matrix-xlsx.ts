@@ -1,7 +1,7 @@
 import type ExcelJS from 'exceljs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Writable } from 'node:stream';
-import { CRITERION_KEYS, PRODUCT, compileLimits } from '#core/limits/compile.ts';
+import { CRITERION_KEYS, FORMULA, PRODUCT, compileLimits } from '#core/limits/compile.ts';
 import type { CompiledLimits } from '#core/limits/compile.ts';
 import { matrixPairs, newSummary } from '#core/limits/matrix.ts';
 import type { LimitsInput } from '#core/limits/model.ts';
@@ -53,6 +53,7 @@ const CRITERION_HEADERS: Record<string, string> = {
   ld50: 'LD50-based MACO (mg)',
   arl: 'General limit (ARL) MACO (mg)',
   product: 'Product limit MACO (mg)',
+  formula: 'MAC formula MACO (mg)',
 };
 const finite = (v: number) => (Number.isFinite(v) ? v : null);
 
@@ -130,14 +131,20 @@ async function pairsSheets(
   digits: number | undefined,
 ): Promise<number> {
   const { products, equipment, sampling } = m.input;
-  const keyCount = m.useProductLimit ? PRODUCT + 1 : PRODUCT;
-  const keys = CRITERION_KEYS.slice(0, keyCount);
+  // The criteria the pairs carry: the product limit where the policy uses it, the facility's
+  // approved MAC formulas where it has any (the lowest of them, as the engine takes it).
+  const criteria = CRITERION_KEYS.map((key, index) => ({ key, index })).filter(
+    ({ index }) =>
+      index < PRODUCT ||
+      (index === PRODUCT && m.useProductLimit) ||
+      (index === FORMULA && m.macFormulas !== null),
+  );
   const titles = [
     'Previous product',
     'Next product',
     'Shared equipment',
     `Shared area (${unitLabel('sqcm')})`,
-    ...keys.map((k) => CRITERION_HEADERS[k] ?? k),
+    ...criteria.map(({ key }) => CRITERION_HEADERS[key] ?? key),
     'Governing criterion',
     'Governing active',
     'MACO (mg)',
@@ -180,7 +187,7 @@ async function pairsSheets(
         products[view.next]?.id ?? '',
         shared.join(', '),
         finite(view.area),
-        ...keys.map((_k, i) => finite(view.criteria[i] ?? Number.NaN)),
+        ...criteria.map(({ index }) => finite(view.criteria[index] ?? Number.NaN)),
         view.governing === -1 ? null : (CRITERION_KEYS[view.governing] ?? null),
         view.governingActive === -1 ? null : (previous?.actives[view.governingActive]?.id ?? null),
         finite(view.maco),

@@ -92,6 +92,15 @@ export function ActiveHbelPanel({ record }: { record: EntityRecord }) {
                   },
                 ]
               : []),
+            ...(lineage.endedOverride
+              ? [
+                  {
+                    key: 'ended',
+                    label: 'Site override ended',
+                    children: `${numbers.quantityOf(lineage.endedOverride.pde)}, signed against version ${lineage.endedOverride.versionNumber}${lineage.endedOverride.signedBy ? ` by ${lineage.endedOverride.signedBy}` : ''} (justification: ${lineage.endedOverride.justification}); it ended when version ${lineage.versionNumber} reached this site: a new override is signed against the new PDE`,
+                  },
+                ]
+              : []),
             {
               key: 'pde',
               label: 'PDE used by the limits',

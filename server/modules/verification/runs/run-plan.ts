@@ -1,6 +1,8 @@
 import type { TResultUnit, TSampleType } from '#core/schemas/verification.schemas.ts';
+import { tableAsOf } from '#server/entities/entity-history.ts';
 import { toResultUnit } from '#core/verification/judge-result.ts';
 import {
+  pinnedCarbonFractions,
   residueConversion,
   type ResidueConversionInput,
   type TResidueMeasure,
@@ -209,13 +211,18 @@ export async function methodAsAnalysed(
 /**
  * The lowest carbon fraction among the actives of the study's products in its snapshot (the
  * engine names actives by name); null when there is none or any of them states none, so that a
- * TOC result is never converted with a fraction that might understate the active.
+ * TOC result is never converted with a fraction that might understate the active. The fraction
+ * is the one the snapshot pins; a snapshot that pins none reads the actives as they were when it
+ * was taken (`snapshotAt`; now for the facility's current input), so that a later edit of an
+ * active never changes the judgement against an approved snapshot (21 CFR 211.194(a): results
+ * judged against the specification of their day).
  */
 export async function studyCarbonFraction(
   q: Queryable,
   facilityId: number,
   input: LimitsInput,
   productNames: readonly string[],
+  snapshotAt?: Date,
 ): Promise<number | null> {
   const names = [
     ...new Set(
@@ -226,12 +233,18 @@ export async function studyCarbonFraction(
     ),
   ];
   if (names.length === 0) return null;
-  const rows = await q.query<{ carbon_fraction: number | null }>(
-    `select carbon_fraction from actives where facility_id = $1 and name = any($2::text[])`,
-    [facilityId, names],
-  );
-  const fractions = rows.map((r) => r.carbon_fraction);
-  if (rows.length < names.length || fractions.some((f) => f === null)) return null;
+  const pinned = pinnedCarbonFractions(input);
+  const fractions = pinned
+    ? names.map((name) => pinned.get(name) ?? null)
+    : (
+        await q.query<{ carbon_fraction: number | null }>(
+          `select carbon_fraction
+             from ${snapshotAt ? tableAsOf('actives', 1, 3) : 'actives'}
+            where facility_id = $1 and name = any($2::text[])`,
+          snapshotAt ? [facilityId, names, snapshotAt] : [facilityId, names],
+        )
+      ).map((r) => r.carbon_fraction);
+  if (fractions.length < names.length || fractions.some((f) => f === null)) return null;
   return Math.min(...(fractions as number[]));
 }
 

@@ -144,7 +144,13 @@ export async function studyOf(
     snapshot_input: input,
     product_names: names.productNames,
     equipment_names: names.equipmentNames,
-    carbon_fraction: await studyCarbonFraction(q, facilityId, input, names.productNames),
+    carbon_fraction: await studyCarbonFraction(
+      q,
+      facilityId,
+      input,
+      names.productNames,
+      snapshotAt,
+    ),
   };
 }
 

@@ -59,7 +59,13 @@ export async function studyAsPlanned(
     snapshot_input: snapshot.input,
     product_names: names.productNames,
     equipment_names: names.equipmentNames,
-    carbon_fraction: await studyCarbonFraction(q, facilityId, snapshot.input, names.productNames),
+    carbon_fraction: await studyCarbonFraction(
+      q,
+      facilityId,
+      snapshot.input,
+      names.productNames,
+      snapshot.created_at,
+    ),
   };
 }
 
