@@ -144,11 +144,17 @@ export async function listEntities(
       .filter((f) => f.kind === 'text' || f.kind === 'enum' || f.kind === 'number')
       .map((f) => [f.name, columnOf(f)]),
   );
-  const order = orderBy(
+  const sorted = orderBy(
     query,
     { ...sortable, createdAt: 'created_at', updatedAt: 'updated_at' },
-    'lower(name), id',
+    '',
   );
+  // Ties by id in the sort's direction: pages of equal values neither overlap nor skip, and the
+  // order is exactly an index's (20261218050100_list_sort_indexes.sql) read either way, so a
+  // page is read from it instead of sorting every row of the facility.
+  const order = sorted
+    ? `${sorted}, id ${sorted.endsWith(' desc') ? 'desc' : 'asc'}`
+    : 'lower(name), id';
   // The total comes from a count of its own in the same statement: a count(*) over () would
   // read and sort every row of the facility to answer ten.
   const countSql = `(select count(*) from ${source} where ${where})::int`;
