@@ -181,9 +181,16 @@ export async function listEntities(
                     case when v.list_version = ${totalVersion}::bigint then ${knownTotal}::int
                          else ${countSql} end as total_count
                from ${source}
-              where ${where} and v.list_version <> ${pageVersion}::bigint
-              order by ${order}
-              limit $${params.length + 1} offset $${params.length + 2}) page) p on true
+              -- The page's ids first, then its rows: the rows skipped to reach a page are read
+              -- from the sort's index alone (20261218050100_list_sort_indexes.sql), not each
+              -- from the table, so a late page costs a little more than the first, not a row
+              -- read for every row before it.
+              where id in (
+                select id from ${source}
+                 where ${where} and v.list_version <> ${pageVersion}::bigint
+                 order by ${order}
+                 limit $${params.length + 1} offset $${params.length + 2})
+              order by ${order}) page) p on true
         order by p.list_position`,
       [...params, limit, offset],
     );
