@@ -90,4 +90,26 @@ describe('kept list pages after a change that moves them', () => {
     const all = await list('pageLimit=100&sortBy=createdAt&sortOrder=asc');
     expect(new Set(all.data.map((r) => r.id)).size).toBe(all.total);
   });
+
+  it('answers each page of each sort as one read of the whole list does, page after page, before and after a write', async () => {
+    for (const n of [3, 1, 4, 1, 5]) await create(`Paged ${n} ${Math.random()}`);
+    const sorts = ['', '&sortBy=name&sortOrder=desc', '&sortBy=createdAt&sortOrder=asc'];
+    const pagesInTurn = async (sort: string) => {
+      const ids: number[] = [];
+      for (let page = 1; ; page += 1) {
+        const { data, total } = await list(`pageLimit=2&pageNumber=${page}${sort}`);
+        ids.push(...data.map((r) => r.id));
+        if (ids.length >= total || data.length === 0) return ids;
+      }
+    };
+    const whole = async (sort: string) =>
+      (await list(`pageLimit=100${sort}`)).data.map((r) => r.id);
+    for (const sort of sorts) {
+      expect(await pagesInTurn(sort)).toEqual(await whole(sort));
+      // Read again in turn (each page after a kept one), and after a row lands among them.
+      expect(await pagesInTurn(sort)).toEqual(await whole(sort));
+      await create(`Paged 2 ${Math.random()}`);
+      expect(await pagesInTurn(sort)).toEqual(await whole(sort));
+    }
+  });
 });
