@@ -1,7 +1,8 @@
 // GET /api/v2/users/me under 50 concurrent connections, on PGlite and on the PostgreSQL server
 // at 127.0.0.1:5432 when one answers. Target on PostgreSQL: >= 3,000 req/s, p99 < 50 ms.
 // Then, on PostgreSQL (issue 34), the equipment list pages the cache has not seen (every page of
-// three sorts and searches, each round after a write) of an 84-row and a 1,000-row facility:
+// three sorts and searches, each round after a write) of an 84-row, a 1,000-row and a 10,000-row
+// facility (LIST_ROWS=84,1000 for fewer):
 // Node CPU and PostgreSQL CPU per request as ratios to the primary-key anchor's (goal <= 2x and
 // <= 3x). LIST_ROUNDS=0 leaves them out.
 import autocannon from 'autocannon';
@@ -11,6 +12,8 @@ import { facilityOf, startAnchor } from './pk-anchor.ts';
 import { startServerProcess } from './server-process.ts';
 
 const LIST_ROUNDS = Number(process.env.LIST_ROUNDS ?? 3);
+/** Facility sizes of the uncached list pages; the goal holds up to 10,000 rows. */
+const LIST_ROWS = (process.env.LIST_ROWS ?? '84,1000,10000').split(',').map(Number);
 
 async function listCosts(serverUrl: string, pid: number, token: string, databaseUrl: string) {
   const me = (await (
@@ -18,7 +21,7 @@ async function listCosts(serverUrl: string, pid: number, token: string, database
   ).json()) as { id: number; planId: number };
   const anchor = await startAnchor(databaseUrl, '20');
   try {
-    for (const rows of [84, 1000]) {
+    for (const rows of LIST_ROWS) {
       const facility = await facilityOf(serverUrl, token, me.planId, rows);
       const facilityId = Number(facility.split('/').pop());
       const list = `${facility}/equipments`;

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 
 // PGlite's 128 MB of shared buffers are all written at start-up, so all of them stay resident.
 // A site's working set fits in far fewer, and a page not in them is read through the operating
@@ -17,6 +18,9 @@ const opening = PGlite.create({
   // Same value types as the node-postgres driver: bigint and numeric as JS numbers.
   parsers: { 20: (v) => Number(v), 1700: (v) => Number(v) },
   startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`],
+  // Trigram indexes of list searches (migration 20261218050200_search_trigrams.sql), as on a
+  // PostgreSQL server, where pg_trgm ships with the server.
+  extensions: { pg_trgm },
   ...(workerData.dataDir ? { dataDir: workerData.dataDir } : {}),
   ...(workerData.loadDataDir ? { loadDataDir: new Blob([workerData.loadDataDir]) } : {}),
 });

@@ -12,6 +12,7 @@ import {
   type AsOfOptions,
 } from './entity-history.ts';
 import { LIST_VERSION_SQL, MAX_PAGE_ROWS, listCache, listVersion } from './list-totals.ts';
+import { afterEnd, keysetSort, type PageEnd } from './list-keyset.ts';
 import { freezeDeep } from '#server/util/immutable.ts';
 import { propertiesColumn, readProperties } from './entity-properties.ts';
 import { ownerColumn } from './entity-scope.ts';
@@ -95,6 +96,7 @@ export function encode(field: FieldDef, value: unknown): SqlValue {
 interface CachedList {
   version: string;
   key: string;
+  end?: PageEnd;
 }
 
 export interface ListOptions extends AsOfOptions {
@@ -120,7 +122,9 @@ export async function listEntities(
   // a count of every matching row at each page of it.
   const cache = !filter && !asOf && ownerColumn(def) === 'facility_id' ? listCache(db) : undefined;
   const listKey = `${def.table}:${facilityId}:${archived}${pattern === null ? '' : `:${pattern}`}`;
-  const pageKey = `${listKey}:${query.sortBy ?? ''}:${query.sortOrder ?? ''}:${limit}:${offset}`;
+  const pageKeyAt = (at: number) =>
+    `${listKey}:${query.sortBy ?? ''}:${query.sortOrder ?? ''}:${limit}:${at}`;
+  const pageKey = pageKeyAt(offset);
   const paged = cache && limit <= MAX_PAGE_ROWS ? cache.pages.get(pageKey) : undefined;
   // A page read before: kept while the facility's list version stands, which a one-column
   // read tells (the full statement below would describe every column of the table).
@@ -144,11 +148,14 @@ export async function listEntities(
       .filter((f) => f.kind === 'text' || f.kind === 'enum' || f.kind === 'number')
       .map((f) => [f.name, columnOf(f)]),
   );
-  const order = orderBy(
-    query,
-    { ...sortable, createdAt: 'created_at', updatedAt: 'updated_at' },
-    'lower(name), id',
-  );
+  const sortColumns = { ...sortable, createdAt: 'created_at', updatedAt: 'updated_at' };
+  const sorted = orderBy(query, sortColumns, '');
+  // Ties by id in the sort's direction: pages of equal values neither overlap nor skip, and the
+  // order is exactly an index's (20261218050100_list_sort_indexes.sql) read either way, so a
+  // page is read from it instead of sorting every row of the facility.
+  const order = sorted
+    ? `${sorted}, id ${sorted.endsWith(' desc') ? 'desc' : 'asc'}`
+    : 'lower(name), id';
   // The total comes from a count of its own in the same statement: a count(*) over () would
   // read and sort every row of the facility to answer ten.
   const countSql = `(select count(*) from ${source} where ${where})::int`;
@@ -164,6 +171,26 @@ export async function listEntities(
     const pageVersion = param(paged?.version ?? '-1');
     const totalVersion = param(counted?.version ?? '-1');
     const knownTotal = param(counted?.total ?? 0);
+    // The page before, when kept with where it ends: this page starts after it while its version
+    // stands (list-keyset.ts), else at its offset; one of the two reads runs.
+    const sort = keysetSort(query, sortColumns);
+    const before = sort && offset >= limit ? cache.pages.get(pageKeyAt(offset - limit)) : undefined;
+    const seek = before?.end
+      ? {
+          version: param(before.version),
+          after: afterEnd(sort!, param(before.end.key), param(before.end.id)),
+        }
+      : undefined;
+    const pageIds = (window: string, condition: string) =>
+      `select id from ${source}
+        where ${where} and v.list_version <> ${pageVersion}::bigint and ${condition}
+        order by ${order} ${window}`;
+    const limitAt = `$${params.length + 1}`;
+    const ids = seek
+      ? `(${pageIds(`limit ${limitAt}`, `v.list_version = ${seek.version}::bigint and ${seek.after}`)})
+         union all
+         (${pageIds(`limit ${limitAt} offset $${params.length + 2}`, `v.list_version <> ${seek.version}::bigint`)})`
+      : pageIds(`limit ${limitAt} offset $${params.length + 2}`, 'true');
     rows = await db.query<Record<string, unknown>>(
       `select v.list_version::text as list_version, p.*
          from (select ${LIST_VERSION_SQL} as list_version) v
@@ -171,13 +198,16 @@ export async function listEntities(
            -- Numbered after the page is cut: a window ordered by the sort would sort every row
            -- of the facility (no top-N sort under a window), whatever the page.
            select page.*, row_number() over () as list_position from (
-             select ${selectList(def)},
+             select ${selectList(def)},${sort ? ` (${sort.expr})::text as list_sort_key,` : ''}
                     case when v.list_version = ${totalVersion}::bigint then ${knownTotal}::int
                          else ${countSql} end as total_count
                from ${source}
-              where ${where} and v.list_version <> ${pageVersion}::bigint
-              order by ${order}
-              limit $${params.length + 1} offset $${params.length + 2}) page) p on true
+              -- The page's ids first, then its rows: the rows skipped to reach a page are read
+              -- from the sort's index alone (20261218050100_list_sort_indexes.sql), not each
+              -- from the table, so a late page costs a little more than the first, not a row
+              -- read for every row before it.
+              where id in (${ids})
+              order by ${order}) page) p on true
         order by p.list_position`,
       [...params, limit, offset],
     );
@@ -186,7 +216,15 @@ export async function listEntities(
       return paged.page as ReturnType<typeof pageOf<EntityRecord>>;
     rows = rows.filter((row) => row.id !== null);
     if (rows[0]) cache.totals.set(listKey, { version, total: Number(rows[0].total_count) });
-    if (limit <= MAX_PAGE_ROWS) cached = { version, key: pageKey };
+    const last = rows.at(-1);
+    if (limit <= MAX_PAGE_ROWS)
+      cached = {
+        version,
+        key: pageKey,
+        ...(sort && last && rows.length === limit
+          ? { end: { key: String(last.list_sort_key), id: Number(last.id) } }
+          : {}),
+      };
   } else {
     rows = await db.query<Record<string, unknown>>(
       `select ${selectList(def)}${asOf ? `, ${HISTORY_STARTS_AT}` : ''}, ${countSql} as total_count
@@ -212,7 +250,11 @@ export async function listEntities(
   // Kept pages are answered to many requests at once: frozen, so that none can change another's,
   // and so that their JSON is written once (response-serializer.ts).
   if (cache && cached)
-    cache.pages.set(cached.key, { version: cached.version, page: freezeDeep(page) });
+    cache.pages.set(cached.key, {
+      version: cached.version,
+      page: freezeDeep(page),
+      ...(cached.end ? { end: cached.end } : {}),
+    });
   return page;
 }
 

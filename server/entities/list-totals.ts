@@ -1,5 +1,6 @@
 import { READ_ONLY, type Db } from '../db/db.ts';
 import { LruMap } from '../util/lru-map.ts';
+import type { PageEnd } from './list-keyset.ts';
 
 /*
  * The pages and totals of unfiltered lists of a facility's records, each kept with the
@@ -19,6 +20,8 @@ export interface CountedTotal extends Versioned {
 
 export interface CachedPage<T> extends Versioned {
   page: T;
+  /** Where a full page ends in its sort, for the next page to start after (list-keyset.ts). */
+  end?: PageEnd;
 }
 
 export interface ListCache {

@@ -37,6 +37,8 @@ export interface RecordHooks {
     tx: Queryable,
     scope: RecordScope,
     id: number,
+    /** The record as this write saved it (a hook need not read it again). */
+    saved: StoredRow,
   ) => Promise<{ content: Record<string, unknown>; title: string }>;
   /** What every write does besides, in its transaction (the run's recompute). */
   afterWrite?: (tx: Queryable, actor: Actor, scope: RecordScope, row: StoredRow) => Promise<void>;
@@ -343,7 +345,7 @@ async function afterWrite<D extends AuditDomain>(
       newValues: audit.newValues ?? null,
     });
   if (saveContent && decl.controlled && hooks.content) {
-    const { content, title } = await hooks.content(tx, scope, row.id as number);
+    const { content, title } = await hooks.content(tx, scope, row.id as number, row);
     const ref = { ...scope, documentType: decl.controlled.documentType, documentId: row.id };
     await recordEdit(tx, actor, ref, content, title);
   }

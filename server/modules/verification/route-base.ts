@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
 import { ZId } from '#core/schemas/common.schemas.ts';
-import { ZRunResponse } from '#core/schemas/verification.schemas.ts';
+import { ZRunResponse, type TRun } from '#core/schemas/verification.schemas.ts';
 import type { Db } from '#server/db/db.ts';
 import { typed, type Guard } from '#server/http/app-context.ts';
 import { actorOf } from '#server/http/session-guard.ts';
@@ -27,13 +27,16 @@ export interface RunWrite<B extends z.ZodType> {
   summary: string;
   description?: string;
   body: B;
-  /** Writes and returns the id of the run it touched. */
+  /**
+   * Writes and returns the id of the run it touched, or the run itself as read in the write's
+   * transaction (then not read again).
+   */
   write: (
     actor: Actor,
     scope: { planId: number; facilityId: number },
     id: number,
     body: z.infer<B>,
-  ) => Promise<number>;
+  ) => Promise<number | TRun>;
 }
 
 /** Registers the runs' writes of one shape: POST `{F}/{path}` with an id, answered by the run. */
@@ -55,8 +58,10 @@ export function runWriteRoutes(app: FastifyInstance, db: Db, writes: RunWrite<z.
       },
       async (request) => {
         const { facility, id } = request.params;
-        const runId = await w.write(actorOf(request), scopeOf(request.params), id, request.body);
-        return { run: await getRun(db, facility, runId) };
+        const written = await w.write(actorOf(request), scopeOf(request.params), id, request.body);
+        return {
+          run: typeof written === 'number' ? await getRun(db, facility, written) : written,
+        };
       },
     );
   }

@@ -1,5 +1,5 @@
 import { AppError } from '#core/errors/errors.ts';
-import type { TResultUnit, TSampleResultInput } from '#core/schemas/verification.schemas.ts';
+import type { TResultUnit, TRun, TSampleResultInput } from '#core/schemas/verification.schemas.ts';
 import { judgeResult } from '#core/verification/judge-result.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
 import type { Actor } from '#server/db/audit-write.ts';
@@ -26,7 +26,8 @@ import { oosRepeatProblems } from './oos-rule.ts';
 import { announceResultFailed } from './run-events.ts';
 import { createRecords } from '#server/records/write-record.ts';
 import { repeatColumns, sampleResultType } from './result-records.ts';
-import { studyOf } from './runs.read.ts';
+import { getRun, studyOf } from './runs.read.ts';
+import { withRunReads } from './run-reads.ts';
 import { afterRunChange, editableRun, inTransaction, type Scope } from './runs.service.ts';
 
 /*
@@ -138,68 +139,96 @@ export async function enterResults(
   runId: number,
   rows: TSampleResultInput[],
 ): Promise<void> {
-  await inTransaction(db, async (tx) => {
-    const run = await editableRun(tx, actor, scope, runId);
-    const study = await studyOf(tx, scope.facilityId, run.study_id);
-    const [locations, methods, originalRows] = await Promise.all([
-      locationFacts(
-        tx,
-        scope.facilityId,
-        rows.map((r) => r.samplingLocationId),
-      ),
-      methodFacts(
-        tx,
-        scope.facilityId,
-        rows.map((r) => r.analyticalMethodId),
-      ),
-      tx.query<Original>(
-        `select id, run_id, sampling_location_id, batch_number, superseded_by from sample_results
-          where facility_id = $1 and id = any($2::int[]) for update`,
-        [scope.facilityId, rows.flatMap((r) => (r.repeats ? [r.repeats.resultId] : []))],
-      ),
-    ]);
-    const originals = new Map(originalRows.map((o) => [o.id, o]));
-    const errors = [
-      ...problemsOf(rows, study, runId, { locations, methods, originals }),
-      // FDA OOS guidance: a failing result is set aside only through an approved investigation.
-      ...(await oosRepeatProblems(tx, scope.facilityId, actor.userId, rows)),
-    ];
-    if (errors.length > 0)
-      throw new AppError('SampleChangesError', 'Some sample results have problems.', { errors });
-    // A retest analyses the same sample again: it carries its original's batch number.
-    const batchOf = (row: TSampleResultInput) =>
-      row.repeats?.kind === 'retest'
-        ? (originals.get(row.repeats.resultId)!.batch_number ?? null)
-        : (row.batchNumber ?? null);
-    const taken = await batchesTaken(
+  await inTransaction(db, (tx) => withRunReads(tx, () => enter(tx, actor, scope, runId, rows)));
+}
+
+/** enterResults answering the run as it committed, read in the entry's transaction (the route). */
+export async function enterResultsAndRead(
+  db: Db,
+  actor: Actor,
+  scope: Scope,
+  runId: number,
+  rows: TSampleResultInput[],
+): Promise<TRun> {
+  return inTransaction(db, (tx) =>
+    withRunReads(tx, async () => {
+      await enter(tx, actor, scope, runId, rows);
+      return getRun(tx, scope.facilityId, runId);
+    }),
+  );
+}
+
+/**
+ * The entry in its transaction. The study read for the checks is the one the recompute judges
+ * with, and the run read back is the one it judged (run-reads.ts): an entry reads neither twice.
+ */
+async function enter(
+  tx: Queryable,
+  actor: Actor,
+  scope: Scope,
+  runId: number,
+  rows: TSampleResultInput[],
+): Promise<void> {
+  const run = await editableRun(tx, actor, scope, runId);
+  const study = await studyOf(tx, scope.facilityId, run.study_id);
+  const [locations, methods, originalRows] = await Promise.all([
+    locationFacts(
       tx,
       scope.facilityId,
-      rows.flatMap((r) =>
-        r.batchNumber && r.repeats?.kind !== 'retest'
-          ? [{ key: r.key, batch: r.batchNumber, repeatsId: r.repeats?.resultId ?? null }]
-          : [],
-      ),
+      rows.map((r) => r.samplingLocationId),
+    ),
+    methodFacts(
+      tx,
+      scope.facilityId,
+      rows.map((r) => r.analyticalMethodId),
+    ),
+    tx.query<Original>(
+      `select id, run_id, sampling_location_id, batch_number, superseded_by from sample_results
+          where facility_id = $1 and id = any($2::int[]) for update`,
+      [scope.facilityId, rows.flatMap((r) => (r.repeats ? [r.repeats.resultId] : []))],
+    ),
+  ]);
+  const originals = new Map(originalRows.map((o) => [o.id, o]));
+  const errors = [
+    ...problemsOf(rows, study, runId, { locations, methods, originals }),
+    // FDA OOS guidance: a failing result is set aside only through an approved investigation.
+    ...(await oosRepeatProblems(tx, scope.facilityId, actor.userId, rows)),
+  ];
+  if (errors.length > 0)
+    throw new AppError('SampleChangesError', 'Some sample results have problems.', { errors });
+  // A retest analyses the same sample again: it carries its original's batch number.
+  const batchOf = (row: TSampleResultInput) =>
+    row.repeats?.kind === 'retest'
+      ? (originals.get(row.repeats.resultId)!.batch_number ?? null)
+      : (row.batchNumber ?? null);
+  const taken = await batchesTaken(
+    tx,
+    scope.facilityId,
+    rows.flatMap((r) =>
+      r.batchNumber && r.repeats?.kind !== 'retest'
+        ? [{ key: r.key, batch: r.batchNumber, repeatsId: r.repeats?.resultId ?? null }]
+        : [],
+    ),
+  );
+  if (taken.length > 0) throw duplicateBatch(taken);
+  try {
+    await insertResults(
+      tx,
+      actor,
+      scope,
+      runId,
+      rows.map((row) => ({
+        row,
+        study,
+        location: { ...locations.get(row.samplingLocationId)!, sampleType: row.sampleType },
+        method: methods.get(row.analyticalMethodId)!,
+        batch: batchOf(row),
+      })),
     );
-    if (taken.length > 0) throw duplicateBatch(taken);
-    try {
-      await insertResults(
-        tx,
-        actor,
-        scope,
-        runId,
-        rows.map((row) => ({
-          row,
-          study,
-          location: { ...locations.get(row.samplingLocationId)!, sampleType: row.sampleType },
-          method: methods.get(row.analyticalMethodId)!,
-          batch: batchOf(row),
-        })),
-      );
-    } catch (error) {
-      // Two entries at once with one batch number: the unique index decides.
-      if (isUniqueViolation(error)) throw duplicateBatch(['batchNumber']);
-      throw error;
-    }
-    await afterRunChange(tx, actor, scope, runId);
-  });
+  } catch (error) {
+    // Two entries at once with one batch number: the unique index decides.
+    if (isUniqueViolation(error)) throw duplicateBatch(['batchNumber']);
+    throw error;
+  }
+  await afterRunChange(tx, actor, scope, runId, run);
 }

@@ -20,6 +20,7 @@ import { investigationNumber, investigationsOf } from './investigations.read.ts'
 import { microbialRunState, runMicrobial } from './microbial-read.ts';
 import { planRows, studyCarbonFraction, type PlanRow, type StudyOfRun } from './run-plan.ts';
 import { snapshotNames } from './snapshot-names.ts';
+import { runReadsOf, type JudgedRun } from './run-reads.ts';
 import {
   pinnedSettings,
   runInspectionOf,
@@ -103,6 +104,20 @@ export async function studyOf(
   facilityId: number,
   id: number,
   lock = false,
+): Promise<StudyOfRun> {
+  const reads = lock ? undefined : runReadsOf(q);
+  const known = reads?.studies.get(id);
+  if (known) return known;
+  const study = await readStudy(q, facilityId, id, lock);
+  reads?.studies.set(id, study);
+  return study;
+}
+
+async function readStudy(
+  q: Queryable,
+  facilityId: number,
+  id: number,
+  lock: boolean,
 ): Promise<StudyOfRun> {
   const [row] = await q.query<
     Omit<StudyOfRun, 'product_names' | 'equipment_names' | 'snapshot_input'> & {
@@ -334,10 +349,14 @@ export async function judgeRun(q: Queryable, facilityId: number, run: RunRow) {
   };
 }
 
+export type JudgedOfRun = Awaited<ReturnType<typeof judgeRun>>;
+
 export async function getRun(q: Queryable, facilityId: number, id: number): Promise<TRun> {
-  const run = await runRow(q, facilityId, id);
+  // The run as its recompute in this write judged it, when kept (run-reads.ts).
+  const known = runReadsOf(q)?.judged.get(id) as JudgedRun<JudgedOfRun> | undefined;
+  const run = known?.run ?? (await runRow(q, facilityId, id));
   const [judged, state, investigations] = await Promise.all([
-    judgeRun(q, facilityId, run),
+    known?.judged ?? judgeRun(q, facilityId, run),
     controlledState(q, { facilityId, documentType: 'Run', documentId: id }),
     investigationsOf(q, facilityId, id),
   ]);

@@ -16,7 +16,7 @@ import { registerInspectionRoutes } from './inspection.routes.ts';
 import { registerInvestigationRoutes } from './investigations.routes.ts';
 import { OPEN_DEVIATION, registerRunType } from './run-approval.ts';
 import { editResult } from './result-edit.ts';
-import { enterResults } from './results.ts';
+import { enterResultsAndRead } from './results.ts';
 import { getRun, listRuns } from './runs.read.ts';
 import { createRun, editRun } from './runs.service.ts';
 
@@ -112,10 +112,7 @@ export function registerRunRoutes(context: AppContext): void {
       description:
         "Every problem of every row is reported at once as 422 SampleChangesError, errors[].property = '<key>.<field>', and nothing is saved. A batch number already used by a result (a retest keeps its original's) or a sample is 409 DuplicateBatchNumber. The recovery, limit (from the study's limits snapshot), percent of limit and pass/fail are computed here. A repeat (retest or re-swab) supersedes the result it repeats; a failing result only once QA approved its laboratory investigation with an assignable cause (POST results/{id}/investigations), and a retest then follows the facility's retest rule (verification settings maxRetests, retestByOtherAnalyst), else 422 on '<key>.repeats'.",
       body: ZResultsBody,
-      write: async (actor, scope, id, body) => {
-        await enterResults(db, actor, scope, id, body.results);
-        return id;
-      },
+      write: (actor, scope, id, body) => enterResultsAndRead(db, actor, scope, id, body.results),
     }),
     runWrite({
       path: 'results/:id',

@@ -24,6 +24,7 @@ import { refreshStudy } from '../study-refresh.ts';
 import { microbialPolicyToPin } from './microbial-read.ts';
 import { settingsToPin } from './inspection-settings.ts';
 import { announceReleaseFlag } from './run-events.ts';
+import { runReadsOf } from './run-reads.ts';
 import { judgeRun, runName, runRow, studyNumber, studyOf, type RunRow } from './runs.read.ts';
 
 /*
@@ -123,13 +124,10 @@ export async function refuseOnClosedStudy(
 }
 
 /** Recomputes the verdict and release flag and stores them; answers what they derive from. */
-export async function recomputeRun(tx: Queryable, facilityId: number, id: number) {
-  const run = await runRow(tx, facilityId, id);
-  const { study, plan, results, deviations, microbial, verdict, release } = await judgeRun(
-    tx,
-    facilityId,
-    run,
-  );
+export async function recomputeRun(tx: Queryable, facilityId: number, id: number, saved?: RunRow) {
+  const run = saved ?? (await runRow(tx, facilityId, id));
+  const judged = await judgeRun(tx, facilityId, run);
+  const { study, plan, results, deviations, microbial, verdict, release } = judged;
   const flag = release.flag;
   if (
     verdict !== run.verdict ||
@@ -145,6 +143,7 @@ export async function recomputeRun(tx: Queryable, facilityId: number, id: number
     flag,
     reasons: release.reasons,
   });
+  runReadsOf(tx)?.judged.set(id, { run: { ...run, verdict, release_flag: flag }, judged });
   return {
     run: { ...run, verdict, release_flag: flag },
     study,
@@ -156,8 +155,13 @@ export async function recomputeRun(tx: Queryable, facilityId: number, id: number
 }
 
 /** What the signers of a run see, with the verdict and release flag recomputed first. */
-async function runContent(tx: Queryable, facilityId: number, id: number) {
-  const { run, study, results, deviations, microbial } = await recomputeRun(tx, facilityId, id);
+async function runContent(tx: Queryable, facilityId: number, id: number, saved?: RunRow) {
+  const { run, study, results, deviations, microbial } = await recomputeRun(
+    tx,
+    facilityId,
+    id,
+    saved,
+  );
   const content = {
     study: studyNumber(study.seq),
     sequence: run.sequence,
@@ -220,7 +224,7 @@ export const runType: RecordType<typeof runsDecl.domain> = {
   decl: runsDecl,
   hooks: {
     guard: (tx, actor, scope, row) => refuseUnlessEditable(tx, actor, scope, row as RunRow),
-    content: (tx, scope, id) => runContent(tx, scope.facilityId, id),
+    content: (tx, scope, id, saved) => runContent(tx, scope.facilityId, id, saved as RunRow),
     afterWrite: (tx, actor, scope, row) =>
       refreshStudy(tx, scope.facilityId, row.study_id as number, undefined, actor.userId),
   },
@@ -229,15 +233,17 @@ export const runType: RecordType<typeof runsDecl.domain> = {
 /**
  * After a change of a run's result, deviation or investigation (its children, audited as
  * themselves): the run's version moves, with its recompute, working version and study outcome.
- * The caller has opened the run.
+ * The caller has opened the run, and may pass the row it opened: its children's writes do not
+ * change it, and reading it again would be one more statement of every entry.
  */
 export async function afterRunChange(
   tx: Queryable,
   actor: Actor,
   scope: Scope,
   id: number,
+  opened?: RunRow,
 ): Promise<void> {
-  const run = await runRow(tx, scope.facilityId, id, true);
+  const run = opened ?? (await runRow(tx, scope.facilityId, id, true));
   await writeByChild(tx, runType, { actor, scope, row: run });
 }
 
