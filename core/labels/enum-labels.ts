@@ -136,3 +136,14 @@ export const CRITERION_NAMES: Record<CriterionKey, string> = {
 export function criterionName(key: string): string {
   return CRITERION_NAMES[key as CriterionKey] ?? key;
 }
+
+/** A cleaning agent's governing criterion in words: its own ppm ceiling, or a product's criterion. */
+export function agentCriterionLabel(key: string): string {
+  return key === 'ceiling' ? 'Agent ppm ceiling' : criterionLabel(key);
+}
+
+/** A criterion's name as a cell or an option shows it on its own: 'Health-based'. */
+export function criterionLabel(key: string): string {
+  const name = criterionName(key);
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}

@@ -4,7 +4,7 @@ import { equipmentDef } from '../entities/defs/equipment.def.ts';
 import { productsDef } from '../entities/defs/products.def.ts';
 import type { EntityDef } from '../entities/entity.ts';
 import { CRITERION_KEYS } from '../limits/compile.ts';
-import { CRITERION_NAMES, SAMPLE_TYPE_LABELS, filterOperatorLabel } from '../labels/enum-labels.ts';
+import { SAMPLE_TYPE_LABELS, criterionLabel, filterOperatorLabel } from '../labels/enum-labels.ts';
 import { isoDateProblem } from './documents.schemas.ts';
 import type { GuardResource } from '../permissions/permission-map.ts';
 
@@ -100,7 +100,7 @@ const choice = (
 
 /** 'health-based' → 'Health-based': a criterion's name as an option or a cell shows it. */
 const GOVERNING_LABELS = Object.fromEntries(
-  CRITERION_KEYS.map((key) => [key, CRITERION_NAMES[key].replace(/^./, (c) => c.toUpperCase())]),
+  CRITERION_KEYS.map((key) => [key, criterionLabel(key)]),
 );
 
 /** The options of a declared enum field, so a report offers exactly what the record takes. */

@@ -1,3 +1,4 @@
+import { criterionLabel } from '#core/labels/enum-labels.ts';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { contractDocument } from '#core/limits/contract-output.ts';
@@ -100,7 +101,8 @@ describe('MAC matrix downloads', () => {
       expect(r[col('Health-based MACO (mg)')]).toBeCloseTo(pair.criteria.health!.value, 12);
       expect(r[col('MACO (mg)')]).toBeCloseTo(pair.maco!.value, 12);
       expect(r[col('SAL (mg/cm²)')]).toBeCloseTo(pair.sal!.value, 15);
-      expect(r[col('Governing criterion')]).toBe(pair.governing);
+      // In words, as the screen names it ('Health-based'), never the engine's key.
+      expect(r[col('Governing criterion')]).toBe(criterionLabel(pair.governing!));
     });
     const afterC = pairs.find((r) => r[0] === 'C')!;
     expect(afterC[col('Flags')]).toContain('Health-based MACO over 10');

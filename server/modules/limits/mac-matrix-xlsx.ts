@@ -6,6 +6,7 @@ import type { CompiledLimits } from '#core/limits/compile.ts';
 import { matrixPairs, newSummary } from '#core/limits/matrix.ts';
 import type { LimitsInput } from '#core/limits/model.ts';
 import { pairFlags } from '#core/limits/pair-flags.ts';
+import { criterionLabel } from '#core/labels/enum-labels.ts';
 import type { TUncomputable } from '#core/schemas/mac-matrix.schemas.ts';
 import {
   DEFAULT_SIGNIFICANT_DIGITS,
@@ -188,7 +189,7 @@ async function pairsSheets(
         shared.join(', '),
         finite(view.area),
         ...criteria.map(({ index }) => finite(view.criteria[index] ?? Number.NaN)),
-        view.governing === -1 ? null : (CRITERION_KEYS[view.governing] ?? null),
+        view.governing === -1 ? null : criterionLabel(CRITERION_KEYS[view.governing] ?? ''),
         view.governingActive === -1 ? null : (previous?.actives[view.governingActive]?.id ?? null),
         finite(view.maco),
         finite(view.sal),

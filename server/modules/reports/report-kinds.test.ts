@@ -1,3 +1,4 @@
+import { agentCriterionLabel } from '#core/labels/enum-labels.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { recordCreator } from '#server/test/create-record.ts';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
@@ -206,8 +207,13 @@ describe('A cleaning agent limits report', () => {
       'area',
       'sal',
     ];
+    // The governing criterion in words ('Health-based', 'Agent ppm ceiling'), not its key.
     expect(rows.map((r) => keys.map((_, i) => r[i] ?? null))).toEqual(
-      (live.limits as TestBody[]).map((l) => keys.map((k) => l[k])),
+      (live.limits as TestBody[]).map((l) =>
+        keys.map((k) =>
+          k === 'governing' && l[k] !== null ? agentCriterionLabel(l[k] as string) : l[k],
+        ),
+      ),
     );
   });
 });

@@ -1,5 +1,6 @@
 import { cleaningAgentLimitRows } from '#server/modules/limits/cleaning-agent-limits.ts';
 import { formatQuantity, unitLabel } from '#core/units/format-number.ts';
+import { agentCriterionLabel } from '#core/labels/enum-labels.ts';
 import { reportTable } from '../controlled-pdf.ts';
 import type { ReportKind } from '../report-kinds.ts';
 import { leftOutContent, leftOutSheet } from './left-out.ts';
@@ -50,6 +51,7 @@ export const cleaningAgentLimitsKind: ReportKind = {
             data.limits.map((l) =>
               COLUMNS.map(([, key, unit]) => {
                 const v = l[key];
+                if (key === 'governing') return v === null ? '—' : agentCriterionLabel(String(v));
                 if (unit === null) return v === null ? '—' : String(v);
                 return typeof v === 'number'
                   ? formatQuantity(v, unit, settings.significantDigits)
@@ -71,6 +73,7 @@ export const cleaningAgentLimitsKind: ReportKind = {
             ...data.limits.map((l) =>
               COLUMNS.map(([, key, unit]) => {
                 const v = l[key];
+                if (key === 'governing') return v === null ? null : agentCriterionLabel(String(v));
                 return unit === null ? (v as string | null) : cellNumber(v as number | null);
               }),
             ),
