@@ -6,6 +6,7 @@ import {
   entityKeys,
   equipmentKeys,
   invalidateMasterData,
+  invalidateVerification,
   limitsKeys,
   mappingKeys,
   policyKeys,
@@ -62,6 +63,40 @@ describe('invalidateMasterData', () => {
 
     const isStale = (key: readonly unknown[]) => client.getQueryState(key)?.isInvalidated;
     expect(derived.map(isStale)).toEqual(derived.map(() => true));
+    expect(untouched.map(isStale)).toEqual(untouched.map(() => false));
+  });
+});
+
+describe('invalidateVerification', () => {
+  it('marks stale the runs, the studies, every statistics query and the dashboard of the facility, and nothing else', async () => {
+    const client = new QueryClient();
+    const refreshed = [
+      verificationKeys.run(7, 1),
+      verificationKeys.microbial(7, 1),
+      verificationKeys.deviation(7, 4),
+      studyKeys.list(7, { pageNumber: 1 }),
+      studyKeys.runs(7, 2),
+      verificationKeys.statistics(7, { groupBy: 'equipment', key: '3' }),
+      verificationKeys.statistics(7, { key: '' }),
+      dashboardKeys.all(7),
+      dashboardKeys.tracker(7),
+    ];
+    const untouched = [
+      verificationKeys.run(8, 1),
+      verificationKeys.statistics(8, { key: '' }),
+      dashboardKeys.all(8),
+      // The settings the statistics are judged by change only through their own policy.
+      verificationKeys.settings(7),
+      entityKeys.list(7, productsDef, { pageNumber: 1 }),
+      limitsKeys.macGrid(7),
+      reportKeys.list(7, { pageNumber: 1 }),
+    ];
+    for (const key of [...refreshed, ...untouched]) client.setQueryData(key, 'cached');
+
+    await invalidateVerification(client, 7);
+
+    const isStale = (key: readonly unknown[]) => client.getQueryState(key)?.isInvalidated;
+    expect(refreshed.map(isStale)).toEqual(refreshed.map(() => true));
     expect(untouched.map(isStale)).toEqual(untouched.map(() => false));
   });
 });

@@ -109,8 +109,11 @@ export const verificationKeys = {
   /** Under the run's key, so that whatever refreshes the run refreshes its microbial side too. */
   microbial: (facilityId: number, runId: number) =>
     [...verificationKeys.run(facilityId, runId), 'microbial'] as const,
+  /** Every statistics query of the facility, whatever its item, residue type or period. */
+  allStatistics: (facilityId: number) =>
+    [...facility(facilityId), 'verification', 'statistics'] as const,
   statistics: (facilityId: number, query: object) =>
-    [...facility(facilityId), 'verification', 'statistics', query] as const,
+    [...verificationKeys.allStatistics(facilityId), query] as const,
   settings: (facilityId: number) => [...facility(facilityId), 'verification', 'settings'] as const,
 };
 
@@ -202,7 +205,7 @@ export function invalidateVerification(client: QueryClient, facilityId: number):
     [
       verificationKeys.runs(facilityId),
       studyKeys.all(facilityId),
-      [...facility(facilityId), 'verification', 'statistics'],
+      verificationKeys.allStatistics(facilityId),
       dashboardKeys.all(facilityId),
     ].map((queryKey) => client.invalidateQueries({ queryKey })),
   );
