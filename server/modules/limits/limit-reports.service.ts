@@ -197,7 +197,11 @@ async function rankingConfig(q: Queryable, facilityId: number, at: AsOf) {
   return { config, read: [...categories, ...formulas, ...criteria] };
 }
 
-export async function worstCaseRanking(q: Queryable, facilityId: number, at: AsOf = {}) {
+/**
+ * The facility's products ranked by its risk scoring and selection criteria, with the records read
+ * for it: the ranking report and the worst-case product of each train and item read this one.
+ */
+export async function rankFacility(q: Queryable, facilityId: number, at: AsOf = {}) {
   const [state, actives, { config, read }] = await Promise.all([
     compiled(q, facilityId, undefined, at),
     allEntities(q, activesDef, facilityId, at),
@@ -223,6 +227,11 @@ export async function worstCaseRanking(q: Queryable, facilityId: number, at: AsO
     }),
   }));
   const ranking = rankWorstCases(products, m.input.trains, config);
+  return { ranking, config, uncomputable, read: [state, ...actives, ...read] };
+}
+
+export async function worstCaseRanking(q: Queryable, facilityId: number, at: AsOf = {}) {
+  const { ranking, config, uncomputable, read } = await rankFacility(q, facilityId, at);
   return {
     products: ranking.products.map((r) => ({
       ...r,
@@ -233,6 +242,6 @@ export async function worstCaseRanking(q: Queryable, facilityId: number, at: AsO
     criteria: ranking.criteria,
     formula: config.formula ?? null,
     uncomputable,
-    ...historyNote([state, ...actives, ...read]),
+    ...historyNote(read),
   };
 }
