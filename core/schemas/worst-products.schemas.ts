@@ -41,6 +41,15 @@ export const ZWorstProductOverride = z.object({
 });
 export type TWorstProductOverride = z.infer<typeof ZWorstProductOverride>;
 
+/** An override in force as the ranking, its report and the cleaning assessment list it. */
+export const ZTargetOverride = ZWorstProductOverride.extend({
+  kind: z.enum(['train', 'equipment']),
+  targetId: z.number().int(),
+  /** The production's or the item's name. */
+  target: z.string(),
+});
+export type TTargetOverride = z.infer<typeof ZTargetOverride>;
+
 /** A product of the group with its lowest MACO (mg) as the ranking has it; null if none. */
 const ZGroupProduct = z.object({
   id: z.number().int(),

@@ -17,6 +17,7 @@ import type { Queryable } from '#server/db/db.ts';
 import { allEntities, historyNote } from '#server/entities/entity-store.ts';
 import { refuseLeftOut } from './computable-input.ts';
 import { macMatrixState } from './mac-matrix-cache.ts';
+import { targetOverrides } from './worst-product-overrides.ts';
 
 /**
  * The limits reports (spec §3 report kinds) from the facility's live master data, through the
@@ -231,7 +232,10 @@ export async function rankFacility(q: Queryable, facilityId: number, at: AsOf = 
 }
 
 export async function worstCaseRanking(q: Queryable, facilityId: number, at: AsOf = {}) {
-  const { ranking, config, uncomputable, read } = await rankFacility(q, facilityId, at);
+  const [{ ranking, config, uncomputable, read }, overrides] = await Promise.all([
+    rankFacility(q, facilityId, at),
+    targetOverrides(q, facilityId, at.asOf),
+  ]);
   return {
     products: ranking.products.map((r) => ({
       ...r,
@@ -241,6 +245,7 @@ export async function worstCaseRanking(q: Queryable, facilityId: number, at: AsO
     perEquipment: ranking.perEquipment,
     criteria: ranking.criteria,
     formula: config.formula ?? null,
+    overrides,
     uncomputable,
     ...historyNote(read),
   };

@@ -1,7 +1,12 @@
 import { formatQuantity } from '#core/units/format-number.ts';
-import type { TWorstProductOverride } from '#core/schemas/worst-products.schemas.ts';
+import { equipmentDef, productionsDef } from '#core/entities/defs/index.ts';
+import type {
+  TTargetOverride,
+  TWorstProductOverride,
+} from '#core/schemas/worst-products.schemas.ts';
 import { meaningOf } from '#core/schemas/signatures.schemas.ts';
 import type { Queryable } from '#server/db/db.ts';
+import { allEntities } from '#server/entities/entity-store.ts';
 
 /*
  * The kept overrides of the worst-case product (issue 32): each row as signed, its signature in
@@ -119,4 +124,30 @@ export async function overridesInForce(
     if (row.equipment_id !== null) found.equipment.set(row.equipment_id, overrideOf(row));
   }
   return found;
+}
+
+/** The overrides in force (now or at `asOf`), each with its train's or item's name. */
+export async function targetOverrides(
+  q: Queryable,
+  facilityId: number,
+  asOf?: string,
+): Promise<TTargetOverride[]> {
+  const [found, productions, equipment] = await Promise.all([
+    overridesInForce(q, facilityId, asOf),
+    allEntities(q, productionsDef, facilityId, { asOf }),
+    allEntities(q, equipmentDef, facilityId, { asOf }),
+  ]);
+  const named = (
+    kind: TTargetOverride['kind'],
+    byId: Map<number, TWorstProductOverride>,
+    records: { id: number; name?: unknown }[],
+  ) =>
+    records.flatMap((r) => {
+      const o = byId.get(r.id);
+      return o ? [{ ...o, kind, targetId: r.id, target: r.name as string }] : [];
+    });
+  return [
+    ...named('train', found.trains, productions),
+    ...named('equipment', found.equipment, equipment),
+  ];
 }

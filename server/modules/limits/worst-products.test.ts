@@ -3,6 +3,7 @@ import { personWith } from '#server/test/people.ts';
 import { useFacilityTestServer, type TestBody } from '#server/test/facility-test-file.ts';
 import { buildMacFacility, type MacFacility } from '#server/test/mac-test-data.ts';
 import { ADMIN } from '#server/test/test-server.ts';
+import { reportKit } from '#server/test/report-test-kit.ts';
 
 /*
  * Issue 32: the worst-case product of each train and item, computed by the ranking's criteria,
@@ -265,5 +266,81 @@ describe('an override of the worst-case product', () => {
       `${t.F}/signatures?documentType=EquipmentWiseWorstProduct&documentId=${mac.equipment.E3}`,
     );
     expect(signatures.body.signatures.map((s: TestBody) => s.versionNumber)).toEqual([1, 2]);
+  });
+});
+
+describe('the lineage of an override in force', () => {
+  it('shows in the ranking, its report, the cleaning assessment and its report', async () => {
+    // E3's override (C chosen instead of D, D's 200 mg kept) is in force from the test before.
+    const justification = 'C leaves a film on the E3 gaskets and seals';
+    const ranking = await t.call('GET', `${t.F}/limits/worst-case-ranking`);
+    expect(ranking.status).toBe(200);
+    expect(ranking.body.overrides).toHaveLength(1);
+    expect(ranking.body.overrides[0]).toMatchObject({
+      kind: 'equipment',
+      target: 'E3',
+      computedProduct: 'D',
+      product: 'C',
+      groupLimitProduct: 'D',
+      justification,
+    });
+    expect(ranking.body.overrides[0].text).toContain(
+      'C chosen as the worst case instead of the computed D',
+    );
+
+    const reports = reportKit(t);
+    const report = await reports.generate({ kind: 'worst-case-ranking' });
+    expect(report.error).toBeNull();
+    const pdf = await reports.pdfOf(`/reports/worst-case-ranking/${report.id}/pdf`);
+    expect(pdf.text).toContain('Worst-case overrides in force');
+    expect(pdf.text).toContain(justification);
+    expect(pdf.text).toContain('Approve worst-case override');
+    const { sheets } = await reports.xlsxOf(`/reports/worst-case-ranking/${report.id}/xlsx`);
+    const [header, row] = sheets.get('Overrides')!;
+    expect(header![3]).toBe('Chosen worst case');
+    expect(row!.slice(0, 4)).toEqual(['Equipment', 'E3', 'D', 'C']);
+    expect(row![4]).toBeCloseTo(200, 9);
+    expect(row![6]).toBe(justification);
+
+    // A train's override shows on that train's worst case in the assessment, in words.
+    const line2 = await line('Line 2');
+    const signed = await t.call('POST', `${t.F}/worst-products/trains/${mac.line2}/override`, {
+      productId: mac.products.C,
+      justification: 'C is the hardest to clean on Line 2',
+      keepComputedLimit: true,
+      password: ADMIN.password,
+      reason: 'Cleanability',
+    });
+    expect(signed.status).toBe(200);
+    expect(line2.override).toBeNull();
+    const started = await t.call('POST', `${t.F}/cleaning-assessments`, {});
+    expect(started.status).toBe(200);
+    const id = started.body.cleaningAssessment.id as number;
+    let assessment: TestBody = started.body.cleaningAssessment;
+    for (const deadline = Date.now() + 60_000; assessment.progress.state !== 'done';) {
+      expect(assessment.progress.state).not.toBe('failed');
+      if (Date.now() > deadline) throw new Error('the assessment did not finish');
+      await new Promise((r) => setTimeout(r, 100));
+      assessment = (await t.call('GET', `${t.F}/cleaning-assessments/${id}`)).body
+        .cleaningAssessment;
+    }
+    const worst = (assessment.result.worstCases as TestBody[]).find((w) => w.train === 'Line 2')!;
+    expect(worst.override).toContain('C chosen as the worst case instead of the computed D');
+    expect(worst.override).toContain('C is the hardest to clean on Line 2');
+    expect(
+      (assessment.result.worstCases as TestBody[]).find((w) => w.train === 'Line 1')!.override,
+    ).toBeNull();
+    expect((assessment.result.overrides as TestBody[]).map((o) => o.target).sort()).toEqual([
+      'E3',
+      'Line 2',
+    ]);
+    const printed = await reports.generate({
+      kind: 'cleaning-assessment',
+      cleaningAssessmentId: id,
+    });
+    expect(printed.error).toBeNull();
+    const assessmentPdf = await reports.pdfOf(`/reports/cleaning-assessment/${printed.id}/pdf`);
+    expect(assessmentPdf.text).toContain('Worst-case overrides in force');
+    expect(assessmentPdf.text).toContain('C is the hardest to clean on Line 2');
   });
 });
