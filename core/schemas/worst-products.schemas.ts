@@ -67,6 +67,18 @@ const computedWorst = {
   override: ZWorstProductOverride.nullable(),
   /** The product the group is validated on: the override's where one is in force. */
   worstCase: z.string().nullable(),
+  /**
+   * Under an override, the limit its study is judged against on today's data: the strictest of
+   * the computed worst's and the chosen product's lowest MACO (mg), never the looser one signed
+   * on older data; with what to review when the computed worst case changed since it was signed.
+   */
+  overrideNow: z
+    .object({
+      limit: z.number().nullable(),
+      limitProduct: z.string().nullable(),
+      review: z.string().nullable(),
+    })
+    .nullable(),
 };
 
 export const ZTrainWorstProduct = z.object({

@@ -94,11 +94,16 @@ function WorstProductsTable({ side }: { side: WorstSide }) {
                 row.override ? (
                   <Typography.Text>
                     {row.override.product}: “{row.override.justification}”. Judged against{' '}
-                    {row.override.groupLimit === null
+                    {row.overrideNow?.limit == null
                       ? 'no computable limit'
-                      : `${numbers.quantity(row.override.groupLimit, 'mg')} (${row.override.groupLimitProduct})`}
+                      : `${numbers.quantity(row.overrideNow.limit, 'mg')} (${row.overrideNow.limitProduct})`}
                     . Signed by {row.override.signedBy},{' '}
                     {dates.formatDateTime(row.override.signedAt)}
+                    {row.overrideNow?.review ? (
+                      <Typography.Paragraph type="warning" style={{ margin: 0 }}>
+                        {row.overrideNow.review}
+                      </Typography.Paragraph>
+                    ) : null}
                   </Typography.Text>
                 ) : (
                   '—'

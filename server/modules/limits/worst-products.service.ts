@@ -1,4 +1,5 @@
 import { equipmentDef, productionsDef, productsDef } from '#core/entities/defs/index.ts';
+import { overrideLimit } from '#core/limits/worst-product-override.ts';
 import { worstOfGroups, type WorstOfGroup } from '#core/limits/worst-products.ts';
 import type {
   TEquipmentWorstProduct,
@@ -70,10 +71,31 @@ async function worstPerGroup(q: Queryable, facilityId: number, at: AsOf) {
   };
 }
 
+/** An override on today's data: never a limit looser than today's computed worst's. */
+function overrideNow(
+  worst: WorstOfGroup,
+  override: TWorstProductOverride,
+  members: readonly { name: string; lowestMaco: number | null }[],
+) {
+  const chosen = members.find((m) => m.name === override.product);
+  const { limit, limitProduct } = overrideLimit(
+    { product: worst.product ?? '', lowestMaco: worst.lowestMaco },
+    { product: override.product, lowestMaco: chosen?.lowestMaco ?? null },
+  );
+  const review =
+    worst.product !== override.computedProduct
+      ? `The computed worst case is ${worst.product ?? 'none'} now (${override.computedProduct ?? 'none'} when the override was signed): review the override`
+      : !chosen
+        ? `${override.product} is no longer made here: review the override`
+        : null;
+  return { limit, limitProduct, review };
+}
+
 function row(
   worst: WorstOfGroup,
   productId: Map<string, number>,
   override: TWorstProductOverride | undefined,
+  members: readonly { name: string; lowestMaco: number | null }[],
 ) {
   return {
     computed: {
@@ -84,6 +106,7 @@ function row(
     },
     override: override ?? null,
     worstCase: override?.product ?? worst.product,
+    overrideNow: override ? overrideNow(worst, override, members) : null,
   };
 }
 
@@ -93,7 +116,12 @@ export async function trainWorstProducts(q: Queryable, facilityId: number, at: A
     productionId: p.id,
     name: p.name as string,
     products: w.trainMembers.get(p.id) ?? [],
-    ...row(w.trainWorst[p.id]!, w.productId, w.overrides.trains.get(p.id)),
+    ...row(
+      w.trainWorst[p.id]!,
+      w.productId,
+      w.overrides.trains.get(p.id),
+      w.trainMembers.get(p.id) ?? [],
+    ),
   }));
   return { trains, criteria: w.criteria, uncomputable: w.uncomputable };
 }
@@ -104,7 +132,12 @@ export async function equipmentWorstProducts(q: Queryable, facilityId: number, a
     equipmentId: e.id,
     name: e.name as string,
     products: w.itemMembers.get(e.id) ?? [],
-    ...row(w.itemWorst[e.id]!, w.productId, w.overrides.equipment.get(e.id)),
+    ...row(
+      w.itemWorst[e.id]!,
+      w.productId,
+      w.overrides.equipment.get(e.id),
+      w.itemMembers.get(e.id) ?? [],
+    ),
   }));
   return { equipment, criteria: w.criteria, uncomputable: w.uncomputable };
 }

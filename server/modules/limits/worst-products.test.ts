@@ -169,6 +169,9 @@ describe('an override of the worst-case product', () => {
       },
     });
     expect(res.body.override.groupLimit).toBeCloseTo(250, 9);
+    // On today's data too, the study is judged against B's 250 mg, with nothing to review.
+    expect(res.body.overrideNow).toMatchObject({ limitProduct: 'B', review: null });
+    expect(res.body.overrideNow.limit).toBeCloseTo(250, 9);
     expect(res.body.override.signedBy).toMatch(/\S/);
     expect(res.body.override.text).toContain(
       'A chosen as the worst case instead of the computed B',
