@@ -103,7 +103,21 @@ export async function signWorstOverride(
   scope: Scope,
   target: Target,
   body: TWorstProductOverrideRequest,
+  mode: 'add' | 'replace',
 ): Promise<TTrainWorstProduct | TEquipmentWorstProduct> {
+  // Add and Modify are separate rights: a POST never replaces, a PUT always names what it replaces.
+  if ((mode === 'add') !== (body.replaces === undefined))
+    throw validationError([
+      {
+        property: 'replaces',
+        constraints: {
+          mode:
+            mode === 'add'
+              ? 'An override in force is replaced with PUT'
+              : 'Name the override in force that this one replaces',
+        },
+      },
+    ]);
   await verifySigner(db, signing.config, actor, actor.userId!, body);
   const key = await signing.key();
   await db.transaction(async (tx) => {

@@ -115,7 +115,7 @@ export function registerWorstProductRoutes({ app, db, config, permit }: AppConte
       what: 'an item of equipment',
     },
   ]) {
-    const sign = (request: FastifyRequest) =>
+    const sign = (mode: 'add' | 'replace') => (request: FastifyRequest) =>
       signWorstOverride(
         db,
         signing,
@@ -123,6 +123,7 @@ export function registerWorstProductRoutes({ app, db, config, permit }: AppConte
         scopeOf(request),
         side.target(request),
         request.body as never,
+        mode,
       );
     r.post(
       side.path,
@@ -131,13 +132,13 @@ export function registerWorstProductRoutes({ app, db, config, permit }: AppConte
         schema: {
           tags,
           summary: `Choose another worst-case product for ${side.what}, justified and signed (${side.resource} Add)`,
-          description: `${overrideText} 409 when an override is in force already: replace it (PUT).`,
+          description: `${overrideText} 409 when an override is in force already: replace it (PUT); 422 on \`replaces\` when given.`,
           params: side.params,
           body: ZWorstProductOverrideRequest,
           response: { 200: side.response },
         },
       },
-      sign,
+      sign('add'),
     );
     r.put(
       side.path,
@@ -146,13 +147,13 @@ export function registerWorstProductRoutes({ app, db, config, permit }: AppConte
         schema: {
           tags,
           summary: `Replace the override in force for ${side.what} (\`replaces\`), signed (${side.resource} Modify)`,
-          description: overrideText,
+          description: `${overrideText} 422 on \`replaces\` when it is missing.`,
           params: side.params,
           body: ZWorstProductOverrideRequest,
           response: { 200: side.response },
         },
       },
-      sign,
+      sign('replace'),
     );
     r.delete(
       side.path,

@@ -251,7 +251,28 @@ describe('an override of the worst-case product', () => {
       password: ADMIN.password,
       reason: 'again',
     });
-    expect(stale.status).toBe(409);
+    expect(stale.status).toBe(422);
+    expect(stale.body.errors[0].property).toBe('replaces');
+    const notInForce = await t.call('PUT', itemUrl(), {
+      productId: mac.products.C,
+      justification: 'again',
+      keepComputedLimit: true,
+      replaces: added.body.override.id + 1000,
+      password: ADMIN.password,
+      reason: 'again',
+    });
+    expect(notInForce.status).toBe(409);
+    // Add and Modify are separate rights: a POST never replaces, a PUT names what it replaces.
+    const postReplacing = await t.call('POST', itemUrl(), {
+      productId: mac.products.C,
+      justification: 'again',
+      keepComputedLimit: true,
+      replaces: added.body.override.id,
+      password: ADMIN.password,
+      reason: 'again',
+    });
+    expect(postReplacing.status).toBe(422);
+    expect(postReplacing.body.errors[0].property).toBe('replaces');
     const replaced = await t.call('PUT', itemUrl(), {
       productId: mac.products.C,
       justification: 'C leaves a film on the E3 gaskets and seals',
