@@ -244,33 +244,21 @@ describe('an override of the worst-case product', () => {
     });
     expect(added.status).toBe(200);
     expect(added.body.override).toMatchObject({ product: 'C', groupLimitProduct: 'D' });
-    const stale = await t.call('PUT', itemUrl(), {
-      productId: mac.products.C,
-      justification: 'again',
-      keepComputedLimit: true,
-      password: ADMIN.password,
-      reason: 'again',
-    });
+    const again = (method: string, replaces?: number) =>
+      t.call(method, itemUrl(), {
+        productId: mac.products.C,
+        justification: 'again',
+        keepComputedLimit: true,
+        ...(replaces === undefined ? {} : { replaces }),
+        password: ADMIN.password,
+        reason: 'again',
+      });
+    const stale = await again('PUT');
     expect(stale.status).toBe(422);
     expect(stale.body.errors[0].property).toBe('replaces');
-    const notInForce = await t.call('PUT', itemUrl(), {
-      productId: mac.products.C,
-      justification: 'again',
-      keepComputedLimit: true,
-      replaces: added.body.override.id + 1000,
-      password: ADMIN.password,
-      reason: 'again',
-    });
-    expect(notInForce.status).toBe(409);
+    expect((await again('PUT', added.body.override.id + 1000)).status).toBe(409);
     // Add and Modify are separate rights: a POST never replaces, a PUT names what it replaces.
-    const postReplacing = await t.call('POST', itemUrl(), {
-      productId: mac.products.C,
-      justification: 'again',
-      keepComputedLimit: true,
-      replaces: added.body.override.id,
-      password: ADMIN.password,
-      reason: 'again',
-    });
+    const postReplacing = await again('POST', added.body.override.id);
     expect(postReplacing.status).toBe(422);
     expect(postReplacing.body.errors[0].property).toBe('replaces');
     const replaced = await t.call('PUT', itemUrl(), {
