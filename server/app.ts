@@ -52,6 +52,7 @@ import { registerLimitsRoutes } from './modules/limits/limits.routes.ts';
 import { registerLimitViewRoutes } from './modules/limits/limits-views.routes.ts';
 import { registerMacExportRoutes } from './modules/limits/mac-export.routes.ts';
 import { registerLimitReportRoutes } from './modules/limits/limit-reports.routes.ts';
+import { registerWorstProductRoutes } from './modules/limits/worst-products.routes.ts';
 import { registerPolicyRoutes } from './modules/policies/policies.routes.ts';
 import { storeLimitsSnapshot } from './modules/policies/policy-approval.ts';
 import { registerMasterRoutes } from './modules/master/master.routes.ts';
@@ -212,6 +213,7 @@ export async function buildApp({
   registerLimitViewRoutes(context);
   registerMacExportRoutes(context);
   registerLimitReportRoutes(context);
+  registerWorstProductRoutes(context);
   registerPolicyRoutes(context);
   registerMasterRoutes(context);
   registerFacilityRuleRoutes(context);

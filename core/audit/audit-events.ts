@@ -207,6 +207,10 @@ const OWN_EVENTS = {
   Study: { Close: changes() },
   // A webhook delivery given up, sent again by an administrator (issue 33).
   Webhook: { Redeliver: recordsOnly() },
+  // Issue 32: another product named as the worst case of a train or an item, signed with its
+  // justification (Override, also when it replaces one), or withdrawn with a reason.
+  WorstProductOverride: { Override: changes(), Withdraw: changes() },
+  EquipmentWiseWorstProduct: { Override: changes(), Withdraw: changes() },
   System: { Seed: changes(), Restore: changes<RestoreValues>() },
   User: {
     ...RECORD_ACTIONS,

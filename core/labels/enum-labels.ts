@@ -27,6 +27,8 @@ export const DOCUMENT_TYPE_LABELS: Record<TSignedDocumentType, string> = {
   MacFormula: 'MAC formula',
   EquipmentRelease: 'Equipment release',
   HbelOverride: 'Site PDE override',
+  WorstProductOverride: 'Worst-case override of a train',
+  EquipmentWiseWorstProduct: 'Worst-case override of an item of equipment',
 };
 
 /** A document type in words; one the map does not know is shown as written. */

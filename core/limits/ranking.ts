@@ -111,6 +111,8 @@ export interface WorstCaseRanking {
   /** The worst-case product of each equipment item by the same criteria. */
   perEquipment: Record<string, string | null>;
   criteria: SelectionCriterion[];
+  /** Each product's values of the ranking attributes, to pick the worst of any other group. */
+  candidates: Candidate[];
 }
 
 export function rankWorstCases(
@@ -156,5 +158,6 @@ export function rankWorstCases(
     products: ranked,
     perEquipment: worstCasePerEquipment(trains, candidates, criteria),
     criteria,
+    candidates,
   };
 }

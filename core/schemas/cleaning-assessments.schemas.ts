@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZTargetOverride } from './worst-products.schemas.ts';
 import { ZId, ZListQuery, ZReason, ZVersion } from './common.schemas.ts';
 import { ZJobProgress } from './jobs.schemas.ts';
 import { ZControlledState } from './signatures.schemas.ts';
@@ -65,6 +66,8 @@ export const ZTrainWorstCase = z.object({
   reason: z.string(),
   lowestMaco: z.number().nullable(),
   lowestSal: z.number().nullable(),
+  /** The site's signed override of the train's worst case in force, in words (issue 32). */
+  override: z.string().nullable().optional(),
 });
 
 export const ZAssessmentGroup = z.object({
@@ -106,6 +109,8 @@ export const ZAssessmentResult = z.object({
   diff: ZAssessmentDiff,
   /** Products the engine left out (incomplete data), with why. */
   uncomputable: z.array(z.object({ name: z.string(), reason: z.string() })),
+  /** The signed worst-case overrides of trains and items in force when it ran (issue 32). */
+  overrides: z.array(ZTargetOverride).optional(),
 });
 export type TAssessmentResult = z.infer<typeof ZAssessmentResult>;
 

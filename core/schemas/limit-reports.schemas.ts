@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ZSampleLimitBasis, ZUncomputable } from './mac-matrix.schemas.ts';
 import { ZHistoryStartsAt } from './versions.schemas.ts';
+import { ZTargetOverride } from './worst-products.schemas.ts';
 
 /**
  * The answers of the limits reports (server/modules/limits/limit-reports.routes.ts and
@@ -115,6 +116,8 @@ export const ZWorstCaseRanking = z.object({
   perEquipment: z.record(z.string(), z.string().nullable()),
   criteria: z.array(z.object({ attribute: z.string(), worst: z.enum(['highest', 'lowest']) })),
   formula: z.object({ name: z.string(), expression: z.string() }).nullable(),
+  /** The signed overrides of the worst case of a train or an item in force (issue 32). */
+  overrides: z.array(ZTargetOverride),
   units: z.object({ score: z.literal('points'), lowestMaco: z.literal('mg') }),
   uncomputable: ZLeftOut,
   historyStartsAt: ZHistoryStartsAt,

@@ -34,12 +34,16 @@ export const isControlledDocumentType = (type: string): type is TControlledDocum
  * versions or approval steps of its own, kept in the same signatures (issue 31): the release of
  * an item of equipment after its cleaning, whose `documentId` is the item and whose
  * `versionNumber` counts its releases; the site override of a linked active's PDE (issue 32),
- * whose `documentId` is the active and whose `versionNumber` counts its overrides.
+ * whose `documentId` is the active and whose `versionNumber` counts its overrides; a site's choice
+ * of another worst-case product for a train (`documentId` the production) or an item of equipment
+ * (`documentId` the item), `versionNumber` counting the target's overrides (issue 32).
  */
 export const SIGNED_DOCUMENT_TYPES = [
   ...CONTROLLED_DOCUMENT_TYPES,
   'EquipmentRelease',
   'HbelOverride',
+  'WorstProductOverride',
+  'EquipmentWiseWorstProduct',
 ] as const;
 export const ZSignedDocumentType = z.enum(SIGNED_DOCUMENT_TYPES);
 export type TSignedDocumentType = z.infer<typeof ZSignedDocumentType>;
@@ -262,6 +266,9 @@ const TYPE_MEANINGS: Partial<Record<TSignedDocumentType, Partial<Record<TSignAct
   EquipmentRelease: { Approve: 'Release equipment' },
   // EMA HBEL guideline §7: a site's deviation from the library's PDE, justified and signed.
   HbelOverride: { Approve: 'Approve site PDE override' },
+  // EU GMP Annex 15 §10.12: a worst case other than the computed one, justified and signed.
+  WorstProductOverride: { Approve: 'Approve worst-case override' },
+  EquipmentWiseWorstProduct: { Approve: 'Approve worst-case override' },
 };
 
 /**

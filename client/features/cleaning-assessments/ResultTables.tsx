@@ -26,7 +26,21 @@ export function WorstCasesTable({ worstCases }: { worstCases: Result['worstCases
           dataIndex: 'product',
           render: (product: string | null) => product ?? '—',
         },
-        { title: 'Why', dataIndex: 'reason' },
+        {
+          title: 'Why',
+          dataIndex: 'reason',
+          render: (reason: string, row: Result['worstCases'][number]) =>
+            row.override ? (
+              <>
+                {reason}
+                <Typography.Paragraph type="warning" style={{ margin: 0 }}>
+                  Override: {row.override}
+                </Typography.Paragraph>
+              </>
+            ) : (
+              reason
+            ),
+        },
         { title: 'Lowest MACO (mg)', dataIndex: 'lowestMaco', render: number, align: 'right' },
         {
           title: 'Lowest SAL (mg/cm²)',

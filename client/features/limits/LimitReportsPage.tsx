@@ -8,6 +8,7 @@ import { DerivationDrawer } from './DerivationDrawer.tsx';
 import { EquipmentLimitsTab } from './EquipmentLimitsTab.tsx';
 import { ProductionLimitsTab } from './ProductionLimitsTab.tsx';
 import { WorstCaseRankingTab } from './WorstCaseRankingTab.tsx';
+import { WorstProductsTab } from './WorstProductsTab.tsx';
 
 /**
  * The limits reports of spec §3 (worst case ranking, equipment, production and cleaning agent
@@ -22,6 +23,12 @@ export function LimitReportsPage() {
       key: 'worst-case-ranking',
       label: 'Worst-case ranking',
       children: <WorstCaseRankingTab onOpen={setOpen} />,
+    },
+    (permissions.can('WorstProductOverride', 'Get') ||
+      permissions.can('EquipmentWiseWorstProduct', 'Get')) && {
+      key: 'worst-products',
+      label: 'Worst-case products',
+      children: <WorstProductsTab />,
     },
     permissions.can('EquipmentWiseCleaningLimit', 'Get') && {
       key: 'equipment',

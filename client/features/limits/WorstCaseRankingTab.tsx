@@ -47,6 +47,12 @@ export function WorstCaseRankingTab({ onOpen }: { onOpen: (open: OpenDerivation)
             .map((c) => `${c.worst} ${rankingAttributeLabel(c.attribute)}`)
             .join(', then ')}
           . Click a score to see how it was reached.
+          {data.overrides.map((o) => (
+            <span key={`${o.kind}:${o.targetId}`}>
+              <br />
+              Override on {o.target}: {o.text}.
+            </span>
+          ))}
         </>
       )}
       chart={(data) => <RankingChart products={data.products} />}
@@ -67,6 +73,13 @@ export function WorstCaseRankingTab({ onOpen }: { onOpen: (open: OpenDerivation)
                   .filter(([, worst]) => worst === row.id)
                   .map(([item]) => (
                     <Tag key={item}>worst case on {item}</Tag>
+                  ))}
+                {data.overrides
+                  .filter((o) => o.product === row.id)
+                  .map((o) => (
+                    <Tag key={`${o.kind}:${o.targetId}`} color="orange" title={o.text}>
+                      chosen worst case on {o.target} (override)
+                    </Tag>
                   ))}
               </>
             ),

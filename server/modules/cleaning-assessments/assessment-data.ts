@@ -13,6 +13,7 @@ import {
   productsDef,
 } from '#core/entities/defs/index.ts';
 import type { TAssessmentResult } from '#core/schemas/cleaning-assessments.schemas.ts';
+import type { TTargetOverride } from '#core/schemas/worst-products.schemas.ts';
 import { convertValue } from '#core/units/quantity.ts';
 import type { Unit } from '#core/units/units.ts';
 import type { Queryable } from '#server/db/db.ts';
@@ -20,6 +21,7 @@ import { allEntities, type EntityRecord } from '#server/entities/entity-store.ts
 import { canonicalJson } from '#server/records/controlled.ts';
 import { computableLimitsInput } from '../limits/computable-input.ts';
 import { worstCaseRanking } from '../limits/limit-reports.service.ts';
+import { targetOverrides } from '../limits/worst-product-overrides.ts';
 import { studyNumberOf } from '../verification/studies/studies.read.ts';
 import { studyCoverage } from '../verification/studies/study-coverage.ts';
 
@@ -30,6 +32,8 @@ export interface AssessmentData {
   inputHash: string;
   /** The facility's latest limits snapshot: what was in force when the assessment ran. */
   limitsSnapshotId: number | null;
+  /** The signed worst-case overrides in force (issue 32), shown beside the computed ones. */
+  overrides: TTargetOverride[];
 }
 
 const ids = (record: EntityRecord, field: string) => (record[field] as number[] | null) ?? [];
@@ -113,7 +117,7 @@ export async function assessmentData(
       allEntities(q, equipmentGroupsDef, facilityId),
       allEntities(q, historicalStudiesDef, facilityId),
     ]);
-  const [prior, [snapshot], ranking, validated] = await Promise.all([
+  const [prior, [snapshot], ranking, validated, overrides] = await Promise.all([
     priorResult(q, facilityId, assessmentId),
     q.query<{ id: number }>('select max(id) as id from limits_snapshots where facility_id = $1', [
       facilityId,
@@ -121,6 +125,7 @@ export async function assessmentData(
     // The facility's risk scores (its RPN formula over the products' factors), where recorded.
     worstCaseRanking(q, facilityId),
     studyEvidence(q, facilityId),
+    targetOverrides(q, facilityId),
   ]);
   const riskScores: Record<string, number> = {};
   for (const p of ranking.products) if (p.score !== null) riskScores[p.id] = p.score;
@@ -149,5 +154,6 @@ export async function assessmentData(
     },
     inputHash: createHash('sha256').update(canonicalJson(input)).digest('hex'),
     limitsSnapshotId: snapshot?.id ?? null,
+    overrides,
   };
 }

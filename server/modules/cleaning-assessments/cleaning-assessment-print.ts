@@ -45,7 +45,20 @@ export function printCleaningAssessment(
     { label: 'Highest risk score', text: counts.highestRiskScore?.toString() ?? '—' },
     {
       label: 'Worst case per train',
-      text: lines(result.worstCases.map((w) => `${w.train}: ${w.product ?? '—'} (${w.reason})`)),
+      text: lines(
+        result.worstCases.map(
+          (w) =>
+            `${w.train}: ${w.product ?? '—'} (${w.reason})${w.override ? `. Override: ${w.override}` : ''}`,
+        ),
+      ),
+    },
+    {
+      label: 'Worst-case overrides of equipment',
+      text: lines(
+        (result.overrides ?? [])
+          .filter((o) => o.kind === 'equipment')
+          .map((o) => `${o.target}: ${o.text}`),
+      ),
     },
     {
       label: 'Gaps',

@@ -128,7 +128,12 @@ export async function runCleaningAssessment(
       limitsSnapshotId: data.limitsSnapshotId,
       inputHash: data.inputHash,
       groups: limits.groups,
-      worstCases: limits.worstCases,
+      worstCases: limits.worstCases.map((w) => ({
+        ...w,
+        override:
+          data.overrides.find((o) => o.kind === 'train' && o.targetId === w.trainId)?.text ?? null,
+      })),
+      overrides: data.overrides,
       coverage,
       counts,
       diff,

@@ -1,5 +1,4 @@
 import { AppError } from '#core/errors/errors.ts';
-import { rightText } from '#core/permissions/permission-texts.ts';
 import type { THbelLineage, THbelLinkRequest } from '#core/schemas/hbel-library.schemas.ts';
 import { meaningOf } from '#core/schemas/signatures.schemas.ts';
 import type { Actor } from '#server/db/audit-write.ts';
@@ -10,7 +9,7 @@ import { updateVersioned } from '#server/entities/versioned-update.ts';
 import { writeActSignature } from '#server/records/signature-write.ts';
 import { verifySigner } from '../auth/signing-password.ts';
 import type { KeyConfig } from '../active-directory/active-directory.settings.ts';
-import { signerIn } from '../signatures/signatures.service.ts';
+import { assertMaySignAct } from '../signatures/signatures.service.ts';
 import { numberOf as caNumber } from '../change-assessments/change-assessments.read.ts';
 import { approvedMonograph, numberOf } from './hbel-monographs.ts';
 import { readLineages } from './lineage.read.ts';
@@ -99,12 +98,7 @@ async function signOverride(
   kept: Omit<OverrideRow, 'id' | 'facility_id' | 'signature_id'>,
   reason: string,
 ): Promise<number> {
-  const signer = await signerIn(tx, actor.userId!, scope.facilityId);
-  if (!signer.maySign)
-    throw new AppError(
-      'NotAllowed',
-      `Overriding a library PDE is signed: it needs ${rightText('ApprovalPolicy', 'Sign')}`,
-    );
+  await assertMaySignAct(tx, actor.userId!, scope.facilityId, 'Overriding a library PDE');
   const content = overrideContent(kept);
   const signature = await writeActSignature(
     tx,

@@ -3,6 +3,7 @@ import { testMonograph } from '#server/test/hbel-test-data.ts';
 import { reportKit } from '#server/test/report-test-kit.ts';
 import { buildMacFacility } from '#server/test/mac-test-data.ts';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
+import { personWith, type Person } from '#server/test/people.ts';
 import { useFacilityTestServer, type TestBody } from '#server/test/facility-test-file.ts';
 import { ADMIN } from '#server/test/test-server.ts';
 
@@ -23,24 +24,13 @@ const monograph = (substance: string) => ({
   oel: { value: 20, unit: 'ug/m3' },
 });
 
-interface Person {
-  token: string;
-  password: string;
-}
-
 let toxicologist: Person;
 let otherSigner: Person;
 let reader: Person;
 let noRights: Person;
 
-async function person(roleName: string, rights: Record<string, string[]>): Promise<Person> {
-  const user = await buildUser(t.server.db, {
-    facilityIds: [t.facilityId],
-    roleName,
-    permissions: permissionsWith(rights),
-  });
-  return { token: await t.server.login(user.username, user.password), password: user.password };
-}
+const person = (roleName: string, rights: Record<string, string[]>) =>
+  personWith(t, roleName, rights);
 
 const sign = (id: number, action: string, as: Person) =>
   t.call(

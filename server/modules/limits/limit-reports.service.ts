@@ -17,6 +17,7 @@ import type { Queryable } from '#server/db/db.ts';
 import { allEntities, historyNote } from '#server/entities/entity-store.ts';
 import { refuseLeftOut } from './computable-input.ts';
 import { macMatrixState } from './mac-matrix-cache.ts';
+import { targetOverrides } from './worst-product-overrides.ts';
 
 /**
  * The limits reports (spec §3 report kinds) from the facility's live master data, through the
@@ -197,7 +198,11 @@ async function rankingConfig(q: Queryable, facilityId: number, at: AsOf) {
   return { config, read: [...categories, ...formulas, ...criteria] };
 }
 
-export async function worstCaseRanking(q: Queryable, facilityId: number, at: AsOf = {}) {
+/**
+ * The facility's products ranked by its risk scoring and selection criteria, with the records read
+ * for it: the ranking report and the worst-case product of each train and item read this one.
+ */
+export async function rankFacility(q: Queryable, facilityId: number, at: AsOf = {}) {
   const [state, actives, { config, read }] = await Promise.all([
     compiled(q, facilityId, undefined, at),
     allEntities(q, activesDef, facilityId, at),
@@ -223,6 +228,14 @@ export async function worstCaseRanking(q: Queryable, facilityId: number, at: AsO
     }),
   }));
   const ranking = rankWorstCases(products, m.input.trains, config);
+  return { ranking, config, uncomputable, read: [state, ...actives, ...read] };
+}
+
+export async function worstCaseRanking(q: Queryable, facilityId: number, at: AsOf = {}) {
+  const [{ ranking, config, uncomputable, read }, overrides] = await Promise.all([
+    rankFacility(q, facilityId, at),
+    targetOverrides(q, facilityId, at.asOf),
+  ]);
   return {
     products: ranking.products.map((r) => ({
       ...r,
@@ -232,7 +245,8 @@ export async function worstCaseRanking(q: Queryable, facilityId: number, at: AsO
     perEquipment: ranking.perEquipment,
     criteria: ranking.criteria,
     formula: config.formula ?? null,
+    overrides,
     uncomputable,
-    ...historyNote([state, ...actives, ...read]),
+    ...historyNote(read),
   };
 }

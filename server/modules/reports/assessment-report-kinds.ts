@@ -1,4 +1,5 @@
 import { limitsSnapshotNameSql } from '#server/modules/audit/audit-names.ts';
+import { overridesContent } from './kinds/worst-case-overrides.ts';
 import { AppError } from '#core/errors/errors.ts';
 import type {
   TDecision,
@@ -473,6 +474,7 @@ export const cleaningAssessmentReport: ReportKind = {
               arrows(w.reason),
             ]),
           ),
+      ...overridesContent(result.overrides ?? [], settings),
       { text: 'Coverage matrix', style: 'h2' },
       {
         text: Object.values(COVERAGE_LABELS).join(' · '),

@@ -17,6 +17,7 @@ import { cleaningAgentLimitsKind } from './kinds/cleaning-agent-limits.ts';
 import { equipmentLimitsKind } from './kinds/equipment-limits.ts';
 import { masterDataSnapshotKind } from './kinds/master-data-snapshot.ts';
 import { leftOutContent } from './kinds/left-out.ts';
+import { overridesContent, overridesSheet } from './kinds/worst-case-overrides.ts';
 import { productionDataXlsx } from './kinds/production-data-xlsx.ts';
 import {
   isOneProduction,
@@ -161,6 +162,7 @@ const worstCase: ReportKind = {
         },
         layout: 'lightHorizontalLines',
       },
+      ...overridesContent(data.overrides ?? [], settings),
       ...leftOutContent(data.uncomputable),
     ];
   },
@@ -198,6 +200,7 @@ const worstCase: ReportKind = {
             ]),
           ],
         },
+        overridesSheet(data.overrides ?? []),
       ],
       meta.significantDigits,
     );

@@ -60,6 +60,24 @@ export async function signerIn(q: Queryable, userId: number, facilityId: number)
   };
 }
 
+/**
+ * A one-time signed act (a site override) is signed only by a holder of the right to sign records
+ * (ApprovalPolicy Sign; 21 CFR 11.200): 403 NotAllowed, `what` saying what was to be signed.
+ */
+export async function assertMaySignAct(
+  q: Queryable,
+  userId: number,
+  facilityId: number,
+  what: string,
+): Promise<void> {
+  const signer = await signerIn(q, userId, facilityId);
+  if (!signer.maySign)
+    throw new AppError(
+      'NotAllowed',
+      `${what} is signed: it needs ${rightText('ApprovalPolicy', 'Sign')}`,
+    );
+}
+
 type Signer = Awaited<ReturnType<typeof signerIn>>;
 
 interface Outcome {

@@ -1,14 +1,4 @@
-import {
-  Button,
-  Checkbox,
-  Descriptions,
-  Empty,
-  Flex,
-  Form,
-  Input,
-  InputNumber,
-  Select,
-} from 'antd';
+import { Button, Checkbox, Descriptions, Empty, Flex, Form, InputNumber, Select } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { activesDef } from '#core/entities/defs/index.ts';
@@ -18,11 +8,8 @@ import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.
 import { usePermissions } from '#client/shared/permissions.ts';
 import { entityKeys } from '#client/shared/query-keys.ts';
 import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
-import {
-  SignedActFields,
-  signerProofOf,
-  type SignerProofValues,
-} from '#client/shared/records/SignerProofField.tsx';
+import { signerProofOf, type SignerProofValues } from '#client/shared/records/SignerProofField.tsx';
+import { SignedJustificationFields } from '#client/shared/records/SignedJustificationFields.tsx';
 import { useDateFormat } from '#client/shared/use-date-format.ts';
 import { useNumberFormat } from '#client/shared/use-number-format.ts';
 import { hbelKeys, linkActive, listMonographs, type HbelLineage } from './hbel-library-api.ts';
@@ -224,20 +211,10 @@ function LinkDialog({
           >
             <InputNumber min={0} style={{ width: '100%' }} />
           </Form.Item>
-          <Form.Item
-            label="Justification"
-            name="justification"
-            rules={[
-              {
-                required: true,
-                whitespace: true,
-                message: 'A site override needs a justification',
-              },
-            ]}
-          >
-            <Input.TextArea autoSize={{ minRows: 2, maxRows: 6 }} maxLength={5000} />
-          </Form.Item>
-          <SignedActFields meaning={meaningOf('HbelOverride', 'Approve')} />
+          <SignedJustificationFields
+            meaning={meaningOf('HbelOverride', 'Approve')}
+            required="A site override needs a justification"
+          />
         </>
       ) : null}
     </ReasonDialog>
