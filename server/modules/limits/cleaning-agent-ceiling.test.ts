@@ -66,7 +66,8 @@ describe('The cleaning agent’s own ppm ceiling', () => {
     expect(before.ceiling).toBeCloseTo(1_200, 9);
     // At the policy's own 10 ppm the agent's ceiling ties and the general limit keeps governing.
     expectMaco(before, 1_200, 'arl');
-    expectMaco(await reportRow(), 1_200, 'arl');
+    // The report names the criterion in words (issue 30).
+    expectMaco(await reportRow(), 1_200, 'General limit');
 
     await editCeiling(agentId, 1, 'Supplier specification: 1 ppm in the next product');
 
@@ -80,7 +81,7 @@ describe('The cleaning agent’s own ppm ceiling', () => {
       value: 1,
       record: { kind: 'cleaningAgent', name: 'Alkaline', field: 'ceiling (ppm)' },
     });
-    expectMaco(await reportRow(), 120, 'ceiling');
+    expectMaco(await reportRow(), 120, 'Agent ppm ceiling');
 
     // A ceiling above the policy's default never raises the limit above the general limit's.
     await editCeiling(agentId, 50, 'Supplier specification revised');
