@@ -34,14 +34,15 @@ const stage = (ca: TestBody, values: Record<string, unknown>, recordId?: number)
 /** Every impact item decided, then the assessment submitted and approved: its set applied. */
 async function approve(ca: TestBody) {
   const impact = await ok('GET', `${CA}/${ca.id}/impact?pageLimit=1000`);
-  await ok('POST', `${CA}/${ca.id}/decisions`, {
-    version: ca.version,
-    decisions: (impact.items as TestBody[]).map((i) => ({
-      key: i.key,
-      decision: 'verification',
-      justification: 'Verify on the next batch',
-    })),
-  });
+  if (impact.items.length > 0)
+    await ok('POST', `${CA}/${ca.id}/decisions`, {
+      version: ca.version,
+      decisions: (impact.items as TestBody[]).map((i) => ({
+        key: i.key,
+        decision: 'verification',
+        justification: 'Verify on the next batch',
+      })),
+    });
   await putInForce(t.server, t.F, adminEditor(t.token), 'ChangeAssessment', ca.id);
 }
 
@@ -148,5 +149,28 @@ describe('a MAC formula under change control', () => {
     expect(approved.criteria.formula.formula).toBe(
       'Site dose (version 2): MACO = TDD * MBS / (50000 * MDD)',
     );
+  });
+
+  it('puts a formula saved on the screen in force by staging it without an edit', async () => {
+    const { result: draft } = await ok('POST', '/mac-formulas', {
+      name: 'Saved first',
+      expression: 'TDD * MBS / (40000 * MDD)',
+    });
+    let ca = await newAssessment('Saved formula in force');
+    const staged = await stage(ca, {}, draft.id);
+    expect(staged.status, JSON.stringify(staged.body)).toBe(200);
+    expect(staged.body.changeAssessment.changes[0].label).toBe(
+      "MAC formula 'Saved first': version being built, put in force: MACO = TDD * MBS / (40000 * MDD)",
+    );
+    ca = await evaluate(staged.body.changeAssessment as TestBody);
+    // 10 × 1e8 / (4e4 × 400) = 62.5 mg: Site dose, 50 mg, still governs; no limit moves.
+    expect(ca.evaluation.summary.pairsMoved).toBe(0);
+    await approve(ca);
+    const read = await ok('GET', `/mac-formulas/${draft.id}`);
+    expect(read).toMatchObject({ status: 'Approved', expression: 'TDD * MBS / (40000 * MDD)' });
+    // In force, nothing is left being built to stage without an edit.
+    const again = await stage(await newAssessment('Nothing to put in force'), {}, draft.id);
+    expect(again.status).toBe(422);
+    expect(JSON.stringify(again.body.errors)).toContain('has no version being built');
   });
 });
