@@ -12,6 +12,7 @@ import {
   signInToFacility,
 } from './ui.ts';
 import { adminEditor, putInForce } from '#server/test/policy-in-force.ts';
+import { setFacilityKind } from '#server/test/test-server.ts';
 
 /*
  * The MAC formulas screen beside the cleaning limit policies. A → B of the two-product facility:
@@ -38,6 +39,9 @@ beforeAll(async () => {
   app = await startAppUnderTest();
   token = await app.server.login();
   F = (await facilityApi(app)).path;
+  // The lite tier approves a formula directly; with change control (the full tier) it goes
+  // through a change assessment (server/modules/limits/mac-formula-change.test.ts).
+  await setFacilityKind(app.server, 0, { tier: 'lite' });
   await seedTwoProducts((path, body) => createViaApi(app, token, `${F}/${path}`, body), {
     oneItem: true,
   });

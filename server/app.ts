@@ -92,6 +92,10 @@ import { registerReportRoutes } from './modules/reports/reports.routes.ts';
 import { registerQualificationRoutes } from './modules/qualification/qualification.routes.ts';
 import { registerCustomReportRoutes } from './modules/custom-reports/custom-reports.routes.ts';
 import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.ts';
+import {
+  refuseUnderChangeControl,
+  registerMacFormulaChanges,
+} from './modules/limits/mac-formula-change.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -219,7 +223,11 @@ export async function buildApp({
   registerFacilityRuleRoutes(context);
   registerRuleVersionRoutes(context);
   registerApprovalPolicyRoutes(context);
-  registerControlledEntities(undefined, { MacFormula: storeLimitsSnapshot });
+  // Issue 32: where change control applies, a MAC formula is put in force by a change assessment.
+  registerMacFormulaChanges();
+  registerControlledEntities(undefined, {
+    MacFormula: { onApproved: storeLimitsSnapshot, beforeSubmit: refuseUnderChangeControl },
+  });
   registerSignatureRoutes(context);
   registerEquipmentExtrasRoutes(context);
   registerRoomGradeRoutes(context);

@@ -43,18 +43,19 @@ function titleOf(def: EntityDef, content: Record<string, unknown>): string {
 
 /**
  * Declares every controlled entity's document type to the signature service (at start);
- * `onApproved`: what the approval of a type does besides (a MAC formula's stores the limits
- * snapshot it puts in force), given by the module that owns it.
+ * `hooks`: what the approval of a type does besides (a MAC formula's stores the limits
+ * snapshot it puts in force) and what its Submit needs, given by the module that owns it.
  */
 export function registerControlledEntities(
   defs: readonly EntityDef[] = ENTITY_DEFS,
-  onApproved: Partial<Record<TControlledDocumentType, DocumentTypeRegistration['onApproved']>> = {},
+  hooks: Partial<
+    Record<TControlledDocumentType, Pick<DocumentTypeRegistration, 'onApproved' | 'beforeSubmit'>>
+  > = {},
 ): void {
   for (const def of defs) {
     if (!def.controlled) continue;
-    const approved = onApproved[def.controlled.documentType];
     registerDocumentType(def.controlled.documentType, {
-      ...(approved ? { onApproved: approved } : {}),
+      ...hooks[def.controlled.documentType],
       resource: def.resource,
       action: actionOf(def, 'modify'),
       title: (content) => titleOf(def, content),

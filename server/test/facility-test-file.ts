@@ -1,4 +1,4 @@
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import {
   startFacilityTestServer,
   type FacilityTestServer,
@@ -54,4 +54,16 @@ export function useFacilityTestServer(env: Record<string, string> = {}): Facilit
         ...(body === undefined ? {} : { body }),
       }),
   };
+}
+
+/** Calls below the file's facility (`{F}`) as the administrator; `ok` fails the test unless 200. */
+export function facilityCalls(t: FacilityTestFile) {
+  const call = (method: string, path: string, body?: unknown) =>
+    t.call(method, `${t.F}${path}`, body);
+  const ok = async (method: string, path: string, body?: unknown) => {
+    const res = await call(method, path, body);
+    expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBe(200);
+    return res.body;
+  };
+  return { call, ok };
 }

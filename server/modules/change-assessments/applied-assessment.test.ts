@@ -1,7 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adminActor } from '#server/test/factories/admin.ts';
 import { buildChangeAssessment } from '#server/test/factories/change-assessments.ts';
-import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
+import {
+  facilityCalls,
+  useFacilityTestServer,
+  type TestBody as Body,
+} from '#server/test/facility-test-file.ts';
 import { adminEditor, putInForce } from '#server/test/policy-in-force.ts';
 import { buildMacFacility } from '#server/test/mac-test-data.ts';
 
@@ -12,13 +16,7 @@ import { buildMacFacility } from '#server/test/mac-test-data.ts';
  */
 
 const t = useFacilityTestServer();
-const call = (method: string, path: string, body?: unknown) =>
-  t.call(method, `${t.F}${path}`, body);
-const ok = async (method: string, path: string, body?: unknown) => {
-  const res = await call(method, path, body);
-  expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBe(200);
-  return res.body;
-};
+const { ok } = facilityCalls(t);
 const read = async (id: number) =>
   (await ok('GET', `/change-assessments/${id}`)).changeAssessment as Body;
 const product = async (name: string) =>

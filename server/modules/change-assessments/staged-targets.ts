@@ -100,7 +100,7 @@ export function needsRecord(change: Change): number {
   return change.recordId;
 }
 
-function entityTarget(def: EntityDef): StagedTarget {
+export function entityTarget(def: EntityDef): StagedTarget {
   const operation = {
     create: 'add',
     update: 'modify',

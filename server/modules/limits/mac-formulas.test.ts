@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useFacilityTestServer, type TestBody } from '#server/test/facility-test-file.ts';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import { buildMacFacility, type MacFacility } from '#server/test/mac-test-data.ts';
+import { setFacilityKind } from '#server/test/test-server.ts';
 
 /*
  * MAC formulas (MACFormula): a controlled record of the facility guarded by its own permission,
@@ -27,6 +28,9 @@ async function session(rights: Record<string, string[]>) {
 }
 
 beforeAll(async () => {
+  // The lite tier, without change control, approves a formula directly (issue 32; the full
+  // tier's change assessment: mac-formula-change.test.ts).
+  await setFacilityKind(t.server, 0, { tier: 'lite' });
   facility = await buildMacFacility(t.server, t.facilityId);
   F = facility.F;
   editor = await session({ MACFormula: ['Get', 'Add', 'Modify'] });
