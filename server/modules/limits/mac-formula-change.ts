@@ -43,7 +43,7 @@ export async function refuseUnderChangeControl(
   if (!hasFeature(await facilityKind(tx, ref.facilityId), 'changeControl')) return;
   throw new ControlledRefusal(
     'TransactionLocked',
-    'A MAC formula moves limits: in this facility it is put in force by approving a change assessment that stages it (Change control, POST …/change-assessments/{id}/changes), not by approving it directly',
+    'A MAC formula moves limits: in this facility it is put in force by approving a change assessment that stages it (Change control › New change assessment › Stage a change), not by approving it directly',
     actor,
     ref,
     'Submit',
