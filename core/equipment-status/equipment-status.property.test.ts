@@ -114,6 +114,43 @@ describe('the state derived from a random logbook', () => {
     );
   });
 
+  it('is never clean nor Released after a use that ended after the last CleaningEnded', () => {
+    fc.assert(
+      fc.property(steps, laterHours, (list, hours) => {
+        const log = writtenLog(list);
+        const status = deriveEquipmentStatus(log, later(log, hours));
+        const standing = standingEntries(log);
+        if (['Released', 'CleanAwaitingRelease', 'InUse'].includes(status.state))
+          expect(lastIndex(standing, 'CleaningEnded')).toBeGreaterThan(
+            lastIndex(standing, 'UseEnded'),
+          );
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('stays CleanAwaitingRelease after a release when a cleaning whose start was voided ended', () => {
+    // The counterexample fast-check found (CI, seed -1276367436): it stayed Released.
+    const steps: Step[] = [
+      'CleaningStarted',
+      'CleaningEnded',
+      'Released',
+      'CleaningStarted',
+      'CleaningEnded',
+    ].map((event) => ({
+      event: event as Step['event'],
+      gapHours: 0,
+      holdHours: null,
+      corrects: 0,
+      by: 1,
+    }));
+    const log = [
+      ...logOf(steps),
+      { ...logOf([{ ...steps[0]!, event: 'Correction' }])[0]!, id: 6, correctsId: 4 },
+    ];
+    expect(deriveEquipmentStatus(log, later(log, 0)).state).toBe('CleanAwaitingRelease');
+  });
+
   it('is HoldExpired, never clean, once the clean hold has passed', () => {
     fc.assert(
       fc.property(steps, laterHours, (list, hours) => {

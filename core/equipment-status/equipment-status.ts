@@ -165,16 +165,29 @@ export const nextEvents = (state: TEquipmentState): TLogbookEvent[] =>
  * What the entries make of the item before the clock is read: the same whenever it is read, so
  * it may be kept beside the log (keyed by the last entry it folded) and settled at each read.
  * An entry that could not follow the state it met (one whose predecessor a correction voided)
- * moves nothing, so no correction can make an item Released that was not released after its
- * last cleaning.
+ * moves nothing unless it shows the item less clean than its state (provesUnclean), so no
+ * correction can make an item Released that was not released after its last cleaning and use.
  */
 export type LogbookFold = Walk;
 
 export function foldLogbook(entries: readonly LogbookEntryFacts[]): LogbookFold {
   return standingEntries(entries).reduce((w, e) => {
     const at = settle(w, Date.parse(e.at));
-    return allowedFrom(at.state, e.event) ? step(at, e) : at;
+    return allowedFrom(at.state, e.event) || provesUnclean(at.state, e.event) ? step(at, e) : at;
   }, INITIAL);
+}
+
+/**
+ * An entry that could not follow its state (its predecessor voided) still counts when ignoring
+ * it would leave the item more usable than the log shows: a use that ended makes any unblocked
+ * item Dirty, and a cleaning that ended after a release needs a release of its own (21 CFR
+ * 211.67(b)(5), inspection for cleanliness before use; EU GMP Annex 15 §10). Found by the
+ * property test: Released, a cleaning whose start was voided, its end standing, stayed Released.
+ */
+function provesUnclean(state: TEquipmentState, event: TLogbookEvent): boolean {
+  if (event === 'UseEnded') return state !== 'Blocked' && state !== 'Dirty';
+  if (event === 'CleaningEnded') return state === 'Released' || state === 'InUse';
+  return false;
 }
 
 /**
