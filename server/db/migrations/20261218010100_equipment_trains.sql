@@ -1,5 +1,8 @@
 -- Equipment trains (issue 32, spec §6 EquipmentTrain): the equipment a product passes through,
 -- in order, as a record of its own. `equipment_ids` keeps the order the user gave.
+-- An earlier migration of the same upgrade may have left history rows pending (a deferred
+-- trigger): they are kept first, as the other migrations that alter a table do.
+set constraints all immediate;
 create table equipment_trains (
   id integer generated always as identity primary key,
   facility_id integer not null references facilities (id),
@@ -27,3 +30,4 @@ create constraint trigger equipment_trains_list_version
 -- equipment exactly as before, so no limit of an existing production changes.
 alter table productions add column train_id integer references equipment_trains (id);
 create index productions_train_id on productions (facility_id, train_id) where train_id is not null;
+set constraints all deferred;

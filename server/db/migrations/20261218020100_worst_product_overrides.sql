@@ -5,6 +5,9 @@
 -- 'WorstProductOverride' with the production's id or 'EquipmentWiseWorstProduct' with the item's,
 -- `version_number` counting the target's overrides). Only its end is written afterwards: when a
 -- newer override replaces it (the audit row names both) or it is withdrawn, with who, when, why.
+-- An earlier migration of the same upgrade may have left history rows pending (a deferred
+-- trigger): they are kept first, as the other migrations that alter a table do.
+set constraints all immediate;
 create table worst_product_overrides (
   id integer generated always as identity primary key,
   facility_id integer not null references facilities (id),
@@ -69,3 +72,4 @@ alter table signatures add constraint signatures_meaning_fixed check (
     'Release equipment', 'Approve site PDE override', 'Approve worst-case override'))
   or (action = 'Reject' and meaning in ('Rejected', 'Closure rejected'))
 ) not valid;
+set constraints all deferred;

@@ -6,6 +6,9 @@
 -- again here to hold the name.
 -- Not updated_at: every write changes it, and an index on it would end the heap-only updates
 -- of every table. Every table with a facility and an archive state, as that migration names them.
+-- An earlier migration of the same upgrade may have left history rows pending (a deferred
+-- trigger): they are kept first, as the other migrations that alter a table do.
+set constraints all immediate;
 do $$
 declare
   t record;
@@ -40,3 +43,4 @@ begin
   end loop;
 end
 $$;
+set constraints all deferred;

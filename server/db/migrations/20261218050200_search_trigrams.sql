@@ -3,6 +3,9 @@
 -- row of the facility for the page and again for its total. PGlite loads pg_trgm
 -- (server/db/pglite-worker.mjs); on a server where the owner may not create it, the lists
 -- search as before, every row read, and PostgreSQL's log says why.
+-- An earlier migration of the same upgrade may have left history rows pending (a deferred
+-- trigger): they are kept first, as the other migrations that alter a table do.
+set constraints all immediate;
 do $$
 begin
   create extension if not exists pg_trgm;
@@ -52,3 +55,4 @@ begin
   end loop;
 end
 $$;
+set constraints all deferred;
