@@ -1,9 +1,8 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { TestBody } from '#server/test/facility-test-file.ts';
 import { ADMIN } from '#server/test/test-server.ts';
-import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
-import { browserApi, runKitOnApp } from './run-kit-app.ts';
+import { browserApi, runKitAppForFile } from './run-kit-app.ts';
 import { changeArrivingLive, openModal, signInDialog, signInToFacility } from './ui.ts';
 import { allowRefusedRequest } from './browser-errors.ts';
 
@@ -14,18 +13,7 @@ import { allowRefusedRequest } from './browser-errors.ts';
  * in the signature dialog; the run is then submitted.
  */
 
-let app: AppUnderTest;
-let kit: Awaited<ReturnType<typeof runKitOnApp>>['kit'];
-let session: { token: string };
-let F: string;
-
-beforeAll(async () => {
-  app = await startAppUnderTest();
-  ({ kit, session, F } = await runKitOnApp(app));
-});
-afterAll(async () => {
-  await app?.close();
-});
+const t = runKitAppForFile();
 
 const signWith = async (page: Page, button: string) => {
   const dialog = openModal(page);
@@ -35,17 +23,18 @@ const signWith = async (page: Page, button: string) => {
 
 it('shows a refused Submit in the deviations, and closes a deviation when QA signs "Approve closure"', async () => {
   allowRefusedRequest(409, /\/signatures/);
-  session.token = await app.server.login();
-  const studyId = await kit.study();
-  let run = await kit.inspectedRun(studyId, '2026-11-02T08:00:00Z');
+  t.session.token = await t.app.server.login();
+  const studyId = await t.kit.study();
+  let run = await t.kit.inspectedRun(studyId, '2026-11-02T08:00:00Z');
   const at = (name: string) =>
     (run.plan as TestBody[]).find((p) => p.samplingLocationName === name)!
       .samplingLocationId as number;
-  run = (await kit.results(run, [kit.row(run, at('Valve'), 0.2), kit.row(run, at('Gasket'), 3)]))
-    .body.run as TestBody;
+  run = (
+    await t.kit.results(run, [t.kit.row(run, at('Valve'), 0.2), t.kit.row(run, at('Gasket'), 3)])
+  ).body.run as TestBody;
   expect(run.verdict).toBe('Fail');
 
-  const page = await app.open('/');
+  const page = await t.app.open('/');
   await signInToFacility(page);
   await page.goto(`/runs/${run.id as number}`);
   await page.getByRole('heading', { name: `Run ${run.sequence as number}` }).waitFor();
@@ -59,8 +48,8 @@ it('shows a refused Submit in the deviations, and closes a deviation when QA sig
   await page.keyboard.press('Escape');
 
   // Vera investigates: she raises the deviation on the Gasket and proposes its closure.
-  const vera = await kit.secondPerson();
-  const raised = await kit.call(
+  const vera = await t.kit.secondPerson();
+  const raised = await t.kit.call(
     'POST',
     `/runs/${run.id as number}/deviations`,
     {
@@ -74,7 +63,7 @@ it('shows a refused Submit in the deviations, and closes a deviation when QA sig
   );
   expect(raised.status, JSON.stringify(raised.body)).toBe(200);
   const dev = (raised.body.run.deviations as TestBody[])[0]!;
-  const proposed = await kit.call(
+  const proposed = await t.kit.call(
     'POST',
     '/signatures',
     { documentType: 'Deviation', documentId: dev.id, action: 'Submit', password: vera.password },
@@ -101,19 +90,19 @@ it('shows a refused Submit in the deviations, and closes a deviation when QA sig
 
 it('refuses a closure proposal saved over a change another user made while it was open, then proposes it', async () => {
   allowRefusedRequest(409, /\/deviations\/\d+/);
-  session.token = await app.server.login();
-  let run = await kit.inspectedRun(await kit.study(), '2026-11-03T08:00:00Z');
+  t.session.token = await t.app.server.login();
+  let run = await t.kit.inspectedRun(await t.kit.study(), '2026-11-03T08:00:00Z');
   const gasket = (run.plan as TestBody[]).find((p) => p.samplingLocationName === 'Gasket')!;
-  run = (await kit.results(run, [kit.row(run, gasket.samplingLocationId as number, 3)])).body
+  run = (await t.kit.results(run, [t.kit.row(run, gasket.samplingLocationId as number, 3)])).body
     .run as TestBody;
-  const raised = await kit.call('POST', `/runs/${run.id as number}/deviations`, {
+  const raised = await t.kit.call('POST', `/runs/${run.id as number}/deviations`, {
     kind: 'process',
     title: 'Residue at the gasket',
     samplingLocationId: gasket.samplingLocationId,
   });
   expect(raised.status, JSON.stringify(raised.body)).toBe(200);
   const dev = (raised.body.run.deviations as TestBody[])[0]!;
-  const page = await app.open('/');
+  const page = await t.app.open('/');
   await signInToFacility(page);
   await page.goto(`/runs/${run.id as number}`);
   await page.getByRole('button', { name: 'Propose closure' }).click();
@@ -124,7 +113,7 @@ it('refuses a closure proposal saved over a change another user made while it wa
 
   // Another user's change reaches the screen as a live update while the dialog is open.
   await changeArrivingLive(page, `/runs/${run.id as number}`, () =>
-    browserApi(app, F)(page, 'POST', `/deviations/${dev.id as number}`, {
+    browserApi(t.app, t.F)(page, 'POST', `/deviations/${dev.id as number}`, {
       rootCause: 'Spray ball blocked',
       reason: 'Found at the inspection',
       version: dev.version,

@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { TestBody } from '#server/test/facility-test-file.ts';
 import { runKit } from '#server/test/run-test-kit.ts';
-import type { AppUnderTest } from './app-under-test.ts';
+import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import { browserToken, facilityApi } from './ui.ts';
 
 /**
@@ -45,4 +45,22 @@ export function browserApi(app: AppUnderTest, F: string) {
     expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBe(200);
     return res.body;
   };
+}
+
+type RunKitApp = Awaited<ReturnType<typeof runKitOnApp>> & { app: AppUnderTest };
+
+/**
+ * A browser file's app under test with the run kit built on it: started before the file's tests,
+ * closed after them. Its fields are there once the tests run.
+ */
+export function runKitAppForFile(): RunKitApp {
+  const file = {} as RunKitApp;
+  beforeAll(async () => {
+    file.app = await startAppUnderTest();
+    Object.assign(file, await runKitOnApp(file.app));
+  });
+  afterAll(async () => {
+    await file.app?.close();
+  });
+  return file;
 }

@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { TestBody } from '#server/test/facility-test-file.ts';
-import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import { investigateAndSubmit, qaApproves } from './investigation-flow.ts';
-import { browserApi, runKitOnApp } from './run-kit-app.ts';
+import { browserApi, runKitAppForFile } from './run-kit-app.ts';
 import { choose, fillDateTime, openModal, signInToFacility } from './ui.ts';
 
 /*
@@ -13,24 +12,13 @@ import { choose, fillDateTime, openModal, signInToFacility } from './ui.ts';
  * named among the release reasons; then the count is corrected with a reason.
  */
 
-let app: AppUnderTest;
-let kit: Awaited<ReturnType<typeof runKitOnApp>>['kit'];
-let session: { token: string };
-let F: string;
-
-beforeAll(async () => {
-  app = await startAppUnderTest();
-  ({ kit, session, F } = await runKitOnApp(app));
-});
-afterAll(async () => {
-  await app?.close();
-});
+const t = runKitAppForFile();
 
 it('enters a microbial result on the run screen, judged in the preview as the server saves it', async () => {
-  session.token = await app.server.login();
-  const studyId = await kit.study();
-  const run = await kit.inspectedRun(studyId, '2026-11-02T08:00:00Z');
-  const page = await app.open('/');
+  t.session.token = await t.app.server.login();
+  const studyId = await t.kit.study();
+  const run = await t.kit.inspectedRun(studyId, '2026-11-02T08:00:00Z');
+  const page = await t.app.open('/');
   await signInToFacility(page);
   await page.goto(`/runs/${run.id as number}`);
   await page.getByRole('heading', { name: `Run ${run.sequence as number}` }).waitFor();
@@ -51,7 +39,7 @@ it('enters a microbial result on the run screen, judged in the preview as the se
   await card.getByRole('button', { name: 'Save microbial result' }).click();
   await card.getByRole('cell', { name: '60 CFU/plate' }).waitFor();
   await card.getByRole('cell', { name: '04 Nov, 2026' }).waitFor();
-  const saved = await browserApi(app, F)(page, 'GET', `/runs/${run.id as number}/microbial`);
+  const saved = await browserApi(t.app, t.F)(page, 'GET', `/runs/${run.id as number}/microbial`);
   const results = (saved.microbial as TestBody).results as TestBody[];
   // The same day is sent as before: its UTC midnight.
   expect(results.map((r) => r.readAt)).toEqual(['2026-11-04T00:00:00.000Z']);
@@ -82,11 +70,11 @@ it('enters a microbial result on the run screen, judged in the preview as the se
  * struck through and labelled "Invalidated (investigation INV-…)", and its re-swab takes its place.
  */
 it('takes a failing microbial result through an approved investigation to an invalidated result and a re-swab', async () => {
-  session.token = await app.server.login();
-  const run = await kit.inspectedRun(await kit.study(), '2026-11-03T08:00:00Z');
+  t.session.token = await t.app.server.login();
+  const run = await t.kit.inspectedRun(await t.kit.study(), '2026-11-03T08:00:00Z');
   const valve = (run.plan as TestBody[]).find((p) => p.samplingLocationName === 'Valve')!;
-  const analyst = await kit.secondPerson();
-  const entered = await kit.call(
+  const analyst = await t.kit.secondPerson();
+  const entered = await t.kit.call(
     'POST',
     `/runs/${run.id as number}/microbial-results`,
     {
@@ -104,7 +92,7 @@ it('takes a failing microbial result through an approved investigation to an inv
   );
   expect(entered.status, JSON.stringify(entered.body)).toBe(200);
 
-  const page = await app.open('/');
+  const page = await t.app.open('/');
   await signInToFacility(page);
   await page.goto(`/runs/${run.id as number}`);
   await page.getByRole('heading', { name: `Run ${run.sequence as number}` }).waitFor();
@@ -121,12 +109,12 @@ it('takes a failing microbial result through an approved investigation to an inv
     conclusion: 'Count invalid; re-swab',
   });
   // As the browser's session: a new sign-in of the administrator would end it.
-  const read = await browserApi(app, F)(page, 'GET', `/runs/${run.id as number}`);
+  const read = await browserApi(t.app, t.F)(page, 'GET', `/runs/${run.id as number}`);
   const investigations = read.run.investigations as TestBody[];
   expect(investigations).toHaveLength(1);
   const investigation = investigations[0]!;
   expect(investigation).toMatchObject({ resultId: null, microbialResultId: expect.any(Number) });
-  await qaApproves(app, F, investigation.id as number);
+  await qaApproves(t.app, t.F, investigation.id as number);
   await page.reload();
   const label = `Invalidated (investigation ${investigation.number as string})`;
   await table.getByText(label).waitFor();

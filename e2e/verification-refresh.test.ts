@@ -1,10 +1,10 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { TestBody } from '#server/test/facility-test-file.ts';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import { ADMIN } from '#server/test/test-server.ts';
-import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
-import { browserApi, runKitOnApp } from './run-kit-app.ts';
+import { signIn } from './app-under-test.ts';
+import { browserApi, runKitAppForFile } from './run-kit-app.ts';
 import { enterPlanResults } from './run-screen.ts';
 import { choose, facilityApi, signInDialog, signInToFacility } from './ui.ts';
 
@@ -15,18 +15,7 @@ import { choose, facilityApi, signInDialog, signInToFacility } from './ui.ts';
  * entered on a run and the run is signed: their figures follow without a reload.
  */
 
-let app: AppUnderTest;
-let kit: Awaited<ReturnType<typeof runKitOnApp>>['kit'];
-let session: { token: string };
-let F: string;
-
-beforeAll(async () => {
-  app = await startAppUnderTest();
-  ({ kit, session, F } = await runKitOnApp(app));
-});
-afterAll(async () => {
-  await app?.close();
-});
+const t = runKitAppForFile();
 
 const individuals = (page: Page) => page.getByRole('img', { name: /^Individuals/ });
 const ppu = (page: Page) => page.getByRole('img', { name: /^Ppu/ });
@@ -45,15 +34,15 @@ async function openDashboard(page: Page): Promise<void> {
 }
 
 it('keeps the statistics and the dashboard open elsewhere current as results are entered and the run signed', async () => {
-  session.token = await app.server.login();
-  const studyId = await kit.study();
+  t.session.token = await t.app.server.login();
+  const studyId = await t.kit.study();
   // Two counted results on E1 already (a fifth and a quarter of the limit).
-  await kit.completedRun(studyId);
-  const run = await kit.inspectedRun(studyId, '2026-11-02T08:00:00Z');
+  await t.kit.completedRun(studyId);
+  const run = await t.kit.inspectedRun(studyId, '2026-11-02T08:00:00Z');
 
   // A reviewer (QA) who may read the statistics of an item and approve runs, in a browser of their own.
-  const facility = await facilityApi(app);
-  const reviewer = await buildUser(app.server.db, {
+  const facility = await facilityApi(t.app);
+  const reviewer = await buildUser(t.app.server.db, {
     facilityIds: [facility.id],
     firstName: 'Quinn',
     permissions: permissionsWith({
@@ -62,7 +51,7 @@ it('keeps the statistics and the dashboard open elsewhere current as results are
       Equipment: ['Get'],
     }),
   });
-  const b = await app.open('/');
+  const b = await t.app.open('/');
   await signIn(b, reviewer.username, reviewer.password);
   await b.getByRole('button', { name: 'Logout' }).waitFor();
   const bDashboard = await b.context().newPage();
@@ -71,7 +60,7 @@ it('keeps the statistics and the dashboard open elsewhere current as results are
   await openStatistics(b);
 
   // The administrator: the run screen in one tab, the statistics and the dashboard in others.
-  const a = await app.open('/');
+  const a = await t.app.open('/');
   await signInToFacility(a);
   const aStatistics = await a.context().newPage();
   await openStatistics(aStatistics);
@@ -85,7 +74,7 @@ it('keeps the statistics and the dashboard open elsewhere current as results are
   // Results at half the limit entered and saved on the run screen.
   await a.goto(`/runs/${run.id}`);
   await a.getByRole('heading', { name: 'Run 2' }).waitFor();
-  const read = (await browserApi(app, F)(a, 'GET', `/runs/${run.id}`)).run as TestBody;
+  const read = (await browserApi(t.app, t.F)(a, 'GET', `/runs/${run.id}`)).run as TestBody;
   await enterPlanResults(
     a,
     read.plan as TestBody[],
