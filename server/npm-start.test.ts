@@ -8,9 +8,25 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from './util/project-root.ts';
 
 const root = projectRoot();
-const leftovers: number[] = [];
+/**
+ * Stand-ins a failed test may leave running, with the start time the kernel gave each. A pid is
+ * given out again once its process ended, within seconds on a busy machine (pid_max 32,768):
+ * killed by pid alone, a leftover that had already stopped could be a test worker by then.
+ */
+const leftovers = new Map<number, string>();
+/** The process's start time since boot (field 22 of /proc/PID/stat); undefined once it is gone. */
+function startTimeOf(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces: count the fields after its closing parenthesis.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
 afterAll(() => {
-  for (const pid of leftovers) {
+  for (const [pid, started] of leftovers) {
+    if (startTimeOf(pid) !== started) continue;
     try {
       process.kill(pid, 'SIGKILL');
     } catch {
@@ -38,7 +54,8 @@ async function announcedPid(stdout: Readable) {
       if (match) resolve(Number(match[1]));
     });
   });
-  leftovers.push(pid);
+  const started = startTimeOf(pid);
+  if (started !== undefined) leftovers.set(pid, started);
   return { pid, output: () => output };
 }
 
