@@ -92,10 +92,8 @@ import { registerReportRoutes } from './modules/reports/reports.routes.ts';
 import { registerQualificationRoutes } from './modules/qualification/qualification.routes.ts';
 import { registerCustomReportRoutes } from './modules/custom-reports/custom-reports.routes.ts';
 import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.ts';
-import {
-  refuseUnderChangeControl,
-  registerMacFormulaChanges,
-} from './modules/limits/mac-formula-change.ts';
+import { registerMacFormulaChanges } from './modules/limits/mac-formula-change.ts';
+import { macFormulaChecks } from './modules/limits/mac-formula-approval.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -225,8 +223,9 @@ export async function buildApp({
   registerApprovalPolicyRoutes(context);
   // Issue 32: where change control applies, a MAC formula is put in force by a change assessment.
   registerMacFormulaChanges();
+  // Its Submit and its approval check its expression again (issue 32), whatever path reached them.
   registerControlledEntities(undefined, {
-    MacFormula: { onApproved: storeLimitsSnapshot, beforeSubmit: refuseUnderChangeControl },
+    MacFormula: { onApproved: storeLimitsSnapshot, ...macFormulaChecks },
   });
   registerSignatureRoutes(context);
   registerEquipmentExtrasRoutes(context);

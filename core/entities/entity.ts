@@ -75,9 +75,11 @@ export interface EntityDef<D extends string = RecordDomain> {
   /**
    * A controlled record (shared/contracts/signatures-api.md): its versions, status and
    * signatures are kept by server/records; every read carries status, signatureState and
-   * versionNumber, and an edit under review is refused.
+   * versionNumber, and an edit under review is refused. `changeControlled`: its approval moves
+   * limits, so a facility with change control puts a version in force only by a change
+   * assessment (core/records/change-controlled.ts).
    */
-  controlled?: { documentType: TControlledDocumentType };
+  controlled?: { documentType: TControlledDocumentType; changeControlled?: true };
   /**
    * The app path of the record's own screen when it is not master data (protocols sit under
    * Validation): the master-data menu leaves it out.

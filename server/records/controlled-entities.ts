@@ -44,18 +44,25 @@ function titleOf(def: EntityDef, content: Record<string, unknown>): string {
 /**
  * Declares every controlled entity's document type to the signature service (at start);
  * `hooks`: what the approval of a type does besides (a MAC formula's stores the limits
- * snapshot it puts in force) and what its Submit needs, given by the module that owns it.
+ * snapshot it puts in force) and what its Submit and its approval need, given by the module
+ * that owns it.
  */
 export function registerControlledEntities(
   defs: readonly EntityDef[] = ENTITY_DEFS,
   hooks: Partial<
-    Record<TControlledDocumentType, Pick<DocumentTypeRegistration, 'onApproved' | 'beforeSubmit'>>
+    Record<
+      TControlledDocumentType,
+      Pick<DocumentTypeRegistration, 'onApproved' | 'beforeSubmit' | 'beforeApprove'>
+    >
   > = {},
 ): void {
   for (const def of defs) {
     if (!def.controlled) continue;
     registerDocumentType(def.controlled.documentType, {
       ...hooks[def.controlled.documentType],
+      ...(def.controlled.changeControlled
+        ? { changeControlled: { pluralLabel: def.pluralLabel } }
+        : {}),
       resource: def.resource,
       action: actionOf(def, 'modify'),
       title: (content) => titleOf(def, content),

@@ -1,6 +1,6 @@
 import type { AuditFormat } from '#core/audit/audit-format.ts';
 import { createHash, createHmac } from 'node:crypto';
-import { AppError, type ErrorName } from '#core/errors/errors.ts';
+import { AppError, type ErrorName, type PropertyError } from '#core/errors/errors.ts';
 import type {
   TControlledDocumentType,
   TRecordStatus,
@@ -41,6 +41,12 @@ export interface ApprovedContext {
   key: Buffer;
 }
 
+/** What an approval is about to put in force: by its own signatures, or by another record's. */
+export interface ApprovingContext extends ApprovedContext {
+  /** The record whose approval puts it in force (a change assessment); null: its signatures. */
+  by: ApprovedBy | null;
+}
+
 export interface DocumentTypeRegistration {
   /** The permission (spec §6) that edits a record of the type, and so may Submit it. */
   resource: GuardResource;
@@ -61,6 +67,20 @@ export interface DocumentTypeRegistration {
    * ControlledRefusal, audited after the rollback) to refuse it.
    */
   beforeSubmit?: (tx: Queryable, context: ApprovedContext) => Promise<void>;
+  /**
+   * What an approval needs besides the steps, checked on every path that puts a version in force
+   * (the last signature its steps need; approveByRecord), in that transaction before anything is
+   * written: throws (a ControlledRefusal) to refuse it, so a version that reached approval some
+   * other way than the checks of its saves (submitted before a check existed, written by other
+   * means) is not put in force unchecked.
+   */
+  beforeApprove?: (tx: Queryable, context: ApprovingContext) => Promise<void>;
+  /**
+   * Its approval moves limits: in a facility with change control a version is put in force only
+   * by a change assessment, never submitted or approved by its own signatures
+   * (core/records/change-controlled.ts). `pluralLabel` names the records in the refusal.
+   */
+  changeControlled?: { pluralLabel: string };
   /**
    * A version's content as its signed PDF prints it, line by line, for content a reader cannot
    * take in field by field (a whole assessment); without it each field prints under its label.
@@ -208,8 +228,10 @@ export class ControlledRefusal extends AppError implements RecordedAfterRollback
     readonly actor: Actor,
     readonly ref: ControlledRef,
     readonly attempted: string,
+    /** The fields of the record at fault, for a refusal of what it holds (DataValidationError). */
+    errors?: PropertyError[],
   ) {
-    super(name, message);
+    super(name, message, errors ? { errors } : {});
   }
 
   async recordAfterRollback(db: Db): Promise<void> {
@@ -502,6 +524,14 @@ export async function approveByRecord(
       ref,
       'Approve',
     );
+  await registry.get(ref.documentType)?.beforeApprove?.(tx, {
+    actor,
+    ref,
+    versionNumber: latest.version_number,
+    content: latest.content,
+    key,
+    by,
+  });
   await deprecateInForce(tx, actor, ref);
   await updateVersion(tx, actor, ref, latest, {
     status: 'Approved',

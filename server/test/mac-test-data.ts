@@ -5,6 +5,7 @@ import {
   productsDef,
 } from '#core/entities/defs/index.ts';
 import type { EntityDef } from '#core/entities/entity.ts';
+import { DEFAULT_APPROVAL_STEPS } from '#core/schemas/signatures.schemas.ts';
 import { adminActor } from '#server/test/factories/admin.ts';
 import { buildEntity } from '#server/test/factories/entities.ts';
 import type { TestServer } from '#server/test/test-server.ts';
@@ -83,4 +84,42 @@ export async function buildMacFacility(
     products: { A: a, B: b, C: c, D: d },
     equipment: { E1: e1, E2: e2, E3: e3 },
   };
+}
+
+/**
+ * A MAC formula whose version 1 was written straight into the database by the schema's owner,
+ * never checked by a save (as one saved before the units check existed, or written by other
+ * means). `submitted`: waiting for its approval under the default policy (one Approver
+ * signature), as a Submit would have left it.
+ */
+export async function uncheckedFormula(
+  server: TestServer,
+  facilityId: number,
+  { name, expression, submitted }: { name: string; expression: string; submitted: boolean },
+): Promise<number> {
+  const owner = await server.db.owner();
+  return owner.transaction(async (tx) => {
+    const [row] = await tx.query<{ id: number }>(
+      `insert into mac_formulas (facility_id, name, expression) values ($1, $2, $3) returning id`,
+      [facilityId, name, expression],
+    );
+    await tx.query(
+      `insert into controlled_versions (facility_id, document_type, document_id, version_number,
+         status, signature_state, content, title, approval_steps, allow_self_approval,
+         submitted_at)
+       values ($1, 'MacFormula', $2, 1, $3, $4, $5, $6, $7, $8, $9)`,
+      [
+        facilityId,
+        row!.id,
+        submitted ? 'BeingApproved' : 'BeingBuilt',
+        submitted ? 'PendingApproval' : null,
+        JSON.stringify({ name, expression, description: null }),
+        name,
+        submitted ? JSON.stringify(DEFAULT_APPROVAL_STEPS) : null,
+        submitted ? false : null,
+        submitted ? new Date().toISOString() : null,
+      ],
+    );
+    return row!.id;
+  });
 }

@@ -8,6 +8,11 @@ import type {
   TSignResponse,
 } from '#core/schemas/signatures.schemas.ts';
 import { ACTION_LABELS } from '#core/records/status-labels.ts';
+import {
+  changeControlNotice,
+  isPutInForceByChangeAssessment,
+} from '#core/records/change-controlled.ts';
+import { useFacilityKind } from '#client/session/use-session.ts';
 import { usePermissions } from '../permissions.ts';
 import { useFacilityScope } from '../master-data/use-facility-scope.ts';
 import { availableActions, isLockedForEditing } from './record-actions.ts';
@@ -36,6 +41,11 @@ export interface ControlledRecordPanelProps {
   onSigned: (response: TSignResponse) => void;
   /** A refused signature, for the screen to show where it applies. */
   onRefused?: (error: unknown) => void;
+  /**
+   * A record whose approval moves limits (its declaration's `changeControlled`): under change
+   * control a change assessment puts it in force, so its own Submit and Approve are not offered.
+   */
+  changeControlled?: { pluralLabel: string };
 }
 
 /**
@@ -48,6 +58,7 @@ export function ControlledRecordPanel(props: ControlledRecordPanelProps) {
   const [showVersions, setShowVersions] = useState(false);
   const [printing, setPrinting] = useState(false);
   const scope = useFacilityScope();
+  const facility = useFacilityKind();
   const print = () => {
     setPrinting(true);
     // Errors are shown by the http handler; the button only stops spinning.
@@ -62,10 +73,17 @@ export function ControlledRecordPanel(props: ControlledRecordPanelProps) {
     props.state.versionNumber,
   );
   const waiting = inSigning ? eligibility.data : undefined;
-  const actions = availableActions(props.state.status, {
-    canModify: props.canModify,
-    signs: waiting?.versionNumber === props.state.versionNumber ? waiting.action : null,
-  });
+  const controlled = props.changeControlled ? { changeControlled: true } : undefined;
+  const byChangeAssessment =
+    facility !== undefined && isPutInForceByChangeAssessment(controlled, facility);
+  const actions = availableActions(
+    props.state.status,
+    {
+      canModify: props.canModify,
+      signs: waiting?.versionNumber === props.state.versionNumber ? waiting.action : null,
+    },
+    { facility, controlled },
+  );
   return (
     <Flex vertical gap="small" aria-label="Controlled record">
       <Space wrap>
@@ -97,6 +115,13 @@ export function ControlledRecordPanel(props: ControlledRecordPanelProps) {
           Print (PDF)
         </Button>
       </Space>
+      {byChangeAssessment &&
+      props.changeControlled &&
+      (props.state.status === 'BeingBuilt' || inSigning) ? (
+        <Typography.Text type="secondary" data-testid="put-in-force-by-change-assessment">
+          {changeControlNotice(props.changeControlled.pluralLabel)}.
+        </Typography.Text>
+      ) : null}
       {waiting?.reason && permissions.can('ApprovalPolicy', 'Sign') ? (
         <Typography.Text type="secondary" data-testid="sign-waiting-for-others">
           Waiting for another signer. {waiting.reason}.

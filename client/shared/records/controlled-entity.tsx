@@ -119,6 +119,11 @@ export function ControlledRecordDrawer(props: { def: EntityDef; id: number; onCl
                     title={recordTitle(def, record.data)}
                     state={state}
                     canModify={permissions.can(def.resource, actionOf(def, 'modify'))}
+                    changeControlled={
+                      def.controlled?.changeControlled
+                        ? { pluralLabel: def.pluralLabel }
+                        : undefined
+                    }
                     path={`${facilityPath(scope)}/${def.path}/${id}`}
                     labels={labels}
                     formatValue={(name, value) => {

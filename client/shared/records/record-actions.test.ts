@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { macFormulasDef } from '#core/entities/defs/mac-formulas.def.ts';
 import {
   availableActions,
   controlledStateOf,
@@ -30,6 +31,53 @@ describe('availableActions', () => {
   it('offers nothing on an Active or Deprecated version', () => {
     expect(availableActions('Approved', { canModify: true, signs: 'Approve' })).toEqual([]);
     expect(availableActions('Deprecated', { canModify: true, signs: 'Approve' })).toEqual([]);
+  });
+
+  // Issue 32: a MAC formula moves limits; with change control (the full tier) a change
+  // assessment puts it in force and the sign service refuses its own Submit and Approve.
+  describe('of a record a change assessment puts in force under change control', () => {
+    const full = { tier: 'full', productType: 'product' } as const;
+    const lite = { tier: 'lite', productType: 'api' } as const;
+    const formula = macFormulasDef.controlled;
+    const author = { canModify: true, signs: null };
+    const approver = { canModify: true, signs: 'Approve' } as const;
+
+    it('offers no Submit or Approve where the facility has change control, only Reject', () => {
+      expect(
+        availableActions('BeingBuilt', author, { facility: full, controlled: formula }),
+      ).toEqual([]);
+      expect(
+        availableActions('BeingApproved', approver, { facility: full, controlled: formula }),
+      ).toEqual(['Reject']);
+      expect(
+        availableActions(
+          'BeingReviewed',
+          { canModify: true, signs: 'Review' },
+          {
+            facility: full,
+            controlled: formula,
+          },
+        ),
+      ).toEqual(['Review', 'Reject']);
+    });
+
+    it('offers its own signatures where the facility has none (the lite tier)', () => {
+      expect(
+        availableActions('BeingBuilt', author, { facility: lite, controlled: formula }),
+      ).toEqual(['Submit']);
+      expect(
+        availableActions('BeingApproved', approver, { facility: lite, controlled: formula }),
+      ).toEqual(['Approve', 'Reject']);
+    });
+
+    it('leaves other records, and a facility not known yet, to the other rules', () => {
+      expect(
+        availableActions('BeingBuilt', author, { facility: full, controlled: undefined }),
+      ).toEqual(['Submit']);
+      expect(
+        availableActions('BeingBuilt', author, { facility: undefined, controlled: formula }),
+      ).toEqual(['Submit']);
+    });
   });
 });
 

@@ -3,6 +3,8 @@ import type {
   TControlledState,
   TSignAction,
 } from '#core/schemas/signatures.schemas.ts';
+import type { FacilityKind } from '#core/facilities/facility-features.ts';
+import { isSignedDirectly, type ChangeControlDecl } from '#core/records/change-controlled.ts';
 import { NAME_PENDING } from '../display-labels.ts';
 
 /** What the signed-in user may do to a controlled record. */
@@ -16,16 +18,31 @@ export interface SignerRights {
   signs: 'Review' | 'Approve' | null;
 }
 
+/** Where the record is signed: its facility (unknown before the session names it) and its kind. */
+export interface SigningPlace {
+  facility: FacilityKind | undefined;
+  /** The declaration's `changeControlled`: a change assessment puts it in force under change control. */
+  controlled: ChangeControlDecl | undefined;
+}
+
 /**
  * The sign actions to offer now (contract: Submit from BeingBuilt; Review in BeingReviewed;
- * Approve in BeingApproved; Reject in either, by whoever may sign the step).
+ * Approve in BeingApproved; Reject in either, by whoever may sign the step), less those the sign
+ * service refuses where a change assessment puts the record in force (the same rule,
+ * core/records/change-controlled.ts).
  */
-export function availableActions(status: TControlledState['status'], rights: SignerRights) {
+export function availableActions(
+  status: TControlledState['status'],
+  rights: SignerRights,
+  place?: SigningPlace,
+) {
   const actions: TSignAction[] = [];
   if (status === 'BeingBuilt' && rights.canModify) actions.push('Submit');
   if (status === 'BeingReviewed' && rights.signs === 'Review') actions.push('Review', 'Reject');
   if (status === 'BeingApproved' && rights.signs === 'Approve') actions.push('Approve', 'Reject');
-  return actions;
+  const facility = place?.facility;
+  if (!facility) return actions;
+  return actions.filter((action) => isSignedDirectly(place.controlled, facility, action));
 }
 
 export function isLockedForEditing(status: TControlledState['status']): boolean {

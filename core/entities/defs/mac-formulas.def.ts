@@ -33,7 +33,8 @@ export const macFormulasDef = {
   unique: ['name'],
   search: ['name', 'expression'],
   listColumns: ['name', 'expression'],
-  controlled: { documentType: 'MacFormula' },
+  // Its approval moves limits: under change control a change assessment puts it in force.
+  controlled: { documentType: 'MacFormula', changeControlled: true },
   // Beside the cleaning limit policies, not in the master-data menu.
   screen: '/policies/mac-formulas',
 } as const satisfies EntityDef<string>;

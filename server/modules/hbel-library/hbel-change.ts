@@ -6,8 +6,9 @@ import {
   type THbelMonographContent,
 } from '#core/schemas/hbel-library.schemas.ts';
 import { formatQuantity } from '#core/units/format-number.ts';
-import { hasFeature, type FacilityKind } from '#core/facilities/facility-features.ts';
+import { hasFeature } from '#core/facilities/facility-features.ts';
 import { withinTransaction, type Db, type Queryable } from '#server/db/db.ts';
+import { facilityKinds } from '#server/db/facility-kind.ts';
 import type { ApprovedContext } from '#server/records/controlled.ts';
 import { bodyValidationError } from '#server/http/error-handler.ts';
 import {
@@ -102,24 +103,22 @@ async function openChangeAssessments(
     `select plan_id, substance from hbel_monographs where id = $1`,
     [id],
   );
-  const linked = await tx.query<{
-    id: number;
-    facility_id: number;
-    version: number;
-    tier: FacilityKind['tier'];
-    product_type: FacilityKind['productType'];
-  }>(
-    `select a.id, a.facility_id, a.version, f.tier, f.product_type
-       from actives a join facilities f on f.id = a.facility_id
-      where a.hbel_monograph_id = $1 and a.hbel_version_number < $2 and a.archived_at is null
-      order by a.facility_id, a.id`,
+  const linked = await tx.query<{ id: number; facility_id: number; version: number }>(
+    `select id, facility_id, version from actives
+      where hbel_monograph_id = $1 and hbel_version_number < $2 and archived_at is null
+      order by facility_id, id`,
     [id, context.versionNumber],
   );
   // A facility without change control (its tier has none) keeps the version it linked until it
   // links the new one itself, with the reason its audit row keeps.
-  const actives = linked.filter((a) =>
-    hasFeature({ tier: a.tier, productType: a.product_type }, 'changeControl'),
+  const kinds = await facilityKinds(
+    tx,
+    linked.map((a) => a.facility_id),
   );
+  const actives = linked.filter((a) => {
+    const kind = kinds.get(a.facility_id);
+    return kind !== undefined && hasFeature(kind, 'changeControl');
+  });
   if (!monograph || actives.length === 0) return null;
   const pde = monographPde(context.content as unknown as THbelMonographContent).pde;
   const number = numberOf(id);

@@ -4,8 +4,8 @@ import {
   useFacilityTestServer,
   type TestBody,
 } from '#server/test/facility-test-file.ts';
-import { adminEditor, putInForce } from '#server/test/policy-in-force.ts';
-import { buildMacFacility } from '#server/test/mac-test-data.ts';
+import { adminEditor, policyApprover, putInForce } from '#server/test/policy-in-force.ts';
+import { buildMacFacility, uncheckedFormula } from '#server/test/mac-test-data.ts';
 
 /*
  * Issue 32: approving a MAC formula moves limits, so in a facility with change control (the full
@@ -31,8 +31,8 @@ const stage = (ca: TestBody, values: Record<string, unknown>, recordId?: number)
     version: ca.version,
   });
 
-/** Every impact item decided, then the assessment submitted and approved: its set applied. */
-async function approve(ca: TestBody) {
+/** Every impact item of the evaluated assessment decided. */
+async function decideAll(ca: TestBody) {
   const impact = await ok('GET', `${CA}/${ca.id}/impact?pageLimit=1000`);
   if (impact.items.length > 0)
     await ok('POST', `${CA}/${ca.id}/decisions`, {
@@ -43,8 +43,35 @@ async function approve(ca: TestBody) {
         justification: 'Verify on the next batch',
       })),
     });
+}
+
+/** Every impact item decided, then the assessment submitted and approved: its set applied. */
+async function approve(ca: TestBody) {
+  await decideAll(ca);
   await putInForce(t.server, t.F, adminEditor(t.token), 'ChangeAssessment', ca.id);
 }
+
+const signAs = (
+  as: { token: string; password: string },
+  documentType: string,
+  documentId: number,
+  action: string,
+  reason?: string,
+) =>
+  t.call(
+    'POST',
+    `${t.F}/signatures`,
+    { documentType, documentId, action, password: as.password, ...(reason ? { reason } : {}) },
+    as.token,
+  );
+
+/** The versions of a formula as stored: what a refused approval must leave as it was. */
+const versionsOf = (id: number) =>
+  t.server.db.query<{ status: string; approved_at: Date | null }>(
+    `select status, approved_at from controlled_versions
+      where document_type = 'MacFormula' and document_id = $1 order by version_number`,
+    [id],
+  );
 
 const evaluate = async (ca: TestBody) =>
   (await ok('POST', `${CA}/${ca.id}/evaluate`, { version: ca.version }))
@@ -174,5 +201,119 @@ describe('a MAC formula under change control', () => {
     const again = await stage(await newAssessment('Nothing to put in force'), {}, draft.id);
     expect(again.status).toBe(422);
     expect(JSON.stringify(again.body.errors)).toContain('has no version being built');
+  });
+
+  it('refuses the direct approval of a version submitted before, which a rejection returns to staging', async () => {
+    // Submitted before the facility had change control (or before the rule): its own Approve
+    // would put it in force without an assessment of its effect.
+    const id = await uncheckedFormula(t.server, t.facilityId, {
+      name: 'Submitted before',
+      expression: 'TDD * MBS / (30000 * MDD)',
+      submitted: true,
+    });
+    const approver = await policyApprover(t.server, t.F);
+    const direct = await signAs(approver, 'MacFormula', id, 'Approve');
+    expect(direct.status).toBe(409);
+    expect(direct.body.errName).toBe('TransactionLocked');
+    expect(direct.body.message).toContain('approving a change assessment that stages it');
+    expect(await versionsOf(id)).toEqual([{ status: 'BeingApproved', approved_at: null }]);
+    const signed = await t.server.db.query(
+      `select 1 from signatures where document_type = 'MacFormula' and document_id = $1`,
+      [id],
+    );
+    expect(signed).toEqual([]);
+
+    const rejected = await signAs(
+      approver,
+      'MacFormula',
+      id,
+      'Reject',
+      'Goes through change control',
+    );
+    expect(rejected.status, JSON.stringify(rejected.body)).toBe(200);
+    let ca = await newAssessment('Formula submitted before');
+    const staged = await stage(ca, {}, id);
+    expect(staged.status, JSON.stringify(staged.body)).toBe(200);
+    ca = await evaluate(staged.body.changeAssessment as TestBody);
+    await approve(ca);
+    expect(await versionsOf(id)).toEqual([{ status: 'Approved', approved_at: expect.any(Date) }]);
+  });
+
+  it('refuses to evaluate an assessment that would put in force a version never checked', async () => {
+    const id = await uncheckedFormula(t.server, t.facilityId, {
+      name: 'Staged unchecked',
+      expression: 'HBEL + MBS',
+      submitted: false,
+    });
+    const ca = await newAssessment('Formula never checked');
+    const staged = await stage(ca, {}, id);
+    expect(staged.status, JSON.stringify(staged.body)).toBe(200);
+    // The evaluation applies the change set as its approval would, and is refused as it would be:
+    // so the assessment is never submitted with it (approveByRecord refuses it again).
+    const refused = await call('POST', `${CA}/${ca.id}/evaluate`, {
+      version: staged.body.changeAssessment.version,
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errName).toBe('DataValidationError');
+    expect(refused.body.message).toMatch(
+      /^MAC formula 'Staged unchecked' version 1 cannot be put in force: Units do not match: 'HBEL \+ MBS' adds mg\/day and mg\. CA-\d+ cannot put it in force as it is: correct its expression\.$/,
+    );
+    expect(refused.body.errors).toEqual([
+      {
+        property: 'expression',
+        constraints: { units: "Units do not match: 'HBEL + MBS' adds mg/day and mg" },
+      },
+    ]);
+    // Nothing was applied: the formula is being built, the assessment not evaluated.
+    expect(await versionsOf(id)).toEqual([{ status: 'BeingBuilt', approved_at: null }]);
+    const byRecord = await t.server.db.query(
+      `select 1 from audit_log where domain = 'ElectronicSignature' and action = 'ApprovedByRecord'
+          and entity_id = $1::text`,
+      [id],
+    );
+    expect(byRecord).toEqual([]);
+    const read = (await ok('GET', `${CA}/${ca.id}`)).changeAssessment as TestBody;
+    expect(read.evaluation).toBeNull();
+    expect((await signAs(adminEditor(t.token), 'ChangeAssessment', ca.id, 'Submit')).status).toBe(
+      409,
+    );
+  });
+
+  it("refuses the assessment's approval when the version it puts in force changed behind the app", async () => {
+    const { result: draft } = await ok('POST', '/mac-formulas', {
+      name: 'Changed after evaluation',
+      expression: 'TDD * MBS / (20000 * MDD)',
+    });
+    const id = draft.id as number;
+    let ca = await newAssessment('Formula changed after evaluation');
+    const staged = await stage(ca, {}, id);
+    expect(staged.status, JSON.stringify(staged.body)).toBe(200);
+    ca = await evaluate(staged.body.changeAssessment as TestBody);
+    await decideAll(ca);
+    const submitted = await signAs(adminEditor(t.token), 'ChangeAssessment', ca.id, 'Submit');
+    expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
+    // The version being built, rewritten by other means than a save once the assessment was
+    // submitted: no check saw it.
+    const owner = await t.server.db.owner();
+    await owner.query(
+      `update controlled_versions set content = jsonb_set(content, '{expression}', '"HBEL + MBS"')
+        where document_type = 'MacFormula' and document_id = $1`,
+      [id],
+    );
+    const approver = await policyApprover(t.server, t.F);
+    const refused = await signAs(approver, 'ChangeAssessment', ca.id, 'Approve');
+    expect(refused.status).toBe(422);
+    expect(refused.body.message).toMatch(
+      /^MAC formula 'Changed after evaluation' version 1 cannot be put in force: Units do not match: 'HBEL \+ MBS' adds mg\/day and mg\. CA-\d+ cannot put it in force as it is: correct its expression\.$/,
+    );
+    expect(await versionsOf(id)).toEqual([{ status: 'BeingBuilt', approved_at: null }]);
+    const read = (await ok('GET', `${CA}/${ca.id}`)).changeAssessment as TestBody;
+    expect(read.status).toBe('BeingApproved');
+    const approvals = await t.server.db.query(
+      `select 1 from signatures where document_type = 'ChangeAssessment' and document_id = $1
+          and action = 'Approve'`,
+      [ca.id],
+    );
+    expect(approvals).toEqual([]);
   });
 });

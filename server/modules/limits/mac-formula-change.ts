@@ -1,15 +1,9 @@
-import { hasFeature, type FacilityKind } from '#core/facilities/facility-features.ts';
 import { macFormulasDef } from '#core/entities/defs/index.ts';
 import { getEntity } from '#server/entities/entity-store.ts';
 import { createEntity, updateEntity } from '#server/entities/entity-write.ts';
 import type { Queryable } from '#server/db/db.ts';
 import { validationError } from '#core/errors/errors.ts';
-import {
-  approveByRecord,
-  controlledStates,
-  ControlledRefusal,
-  type ApprovedContext,
-} from '#server/records/controlled.ts';
+import { approveByRecord, controlledStates } from '#server/records/controlled.ts';
 import {
   entityTarget,
   needsRecord,
@@ -22,33 +16,11 @@ import {
  * change control it is put in force only by the approval of a change assessment that staged it
  * and showed its effect on every pair (EU GMP Annex 15 §11, ICH Q9: a change to the basis of
  * the limits is assessed before it is made); a lite facility, with no change control, approves
- * it directly.
+ * it directly. Which of the two is the declaration's (`changeControlled`), judged by the sign
+ * service and the screen alike (core/records/change-controlled.ts).
  */
 
 const DOCUMENT_TYPE = macFormulasDef.controlled.documentType;
-
-async function facilityKind(q: Queryable, facilityId: number): Promise<FacilityKind> {
-  const [row] = await q.query<{
-    tier: FacilityKind['tier'];
-    product_type: FacilityKind['productType'];
-  }>(`select tier, product_type from facilities where id = $1`, [facilityId]);
-  return { tier: row!.tier, productType: row!.product_type };
-}
-
-/** The Submit of a formula's version, refused where change control puts formulas in force. */
-export async function refuseUnderChangeControl(
-  tx: Queryable,
-  { actor, ref }: ApprovedContext,
-): Promise<void> {
-  if (!hasFeature(await facilityKind(tx, ref.facilityId), 'changeControl')) return;
-  throw new ControlledRefusal(
-    'TransactionLocked',
-    'A MAC formula moves limits: in this facility it is put in force by approving a change assessment that stages it (Change control › New change assessment › Stage a change), not by approving it directly',
-    actor,
-    ref,
-    'Submit',
-  );
-}
 
 const base = entityTarget(macFormulasDef);
 

@@ -2,7 +2,11 @@ import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useFacilityTestServer, type TestBody } from '#server/test/facility-test-file.ts';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
-import { buildMacFacility, type MacFacility } from '#server/test/mac-test-data.ts';
+import {
+  buildMacFacility,
+  uncheckedFormula,
+  type MacFacility,
+} from '#server/test/mac-test-data.ts';
 import { setFacilityKind } from '#server/test/test-server.ts';
 
 /*
@@ -188,5 +192,112 @@ describe('MAC formulas in the limits', () => {
     );
     expect(edited.status).toBe(200);
     expect((await explainAB()).maco.result).toEqual({ value: 25, unit: 'mg' });
+  });
+});
+
+describe('MAC formulas checked again where they are put in force', () => {
+  /** What a refused signature must have left as it was: the version, its signatures, limits. */
+  async function untouched(id: number) {
+    const versions = await t.server.db.query<{ status: string; approved_at: Date | null }>(
+      `select status, approved_at from controlled_versions
+        where document_type = 'MacFormula' and document_id = $1`,
+      [id],
+    );
+    const signed = await t.server.db.query<{ action: string }>(
+      `select action from signatures where document_type = 'MacFormula' and document_id = $1`,
+      [id],
+    );
+    const snapshots = await t.server.db.query(
+      `select 1 from limits_snapshots where document_type = 'MacFormula' and document_id = $1`,
+      [id],
+    );
+    const refused = await t.server.db.query<{ new_values: TestBody }>(
+      `select new_values from audit_log where domain = 'ElectronicSignature'
+          and action = 'SignatureRefused' and entity_id = $1::text order by id`,
+      [id],
+    );
+    return { versions, signed, snapshots, refused: refused.map((r) => r.new_values) };
+  }
+
+  it('refuses to approve a submitted version whose units were never checked, and changes nothing', async () => {
+    // Written straight into the database in submitted state: no save checked its units.
+    const id = await uncheckedFormula(t.server, t.facilityId, {
+      name: 'Never checked',
+      expression: 'HBEL + MBS',
+      submitted: true,
+    });
+    const res = await sign(id, 'Approve', signer);
+    expect(res.status).toBe(422);
+    expect(res.body.errName).toBe('DataValidationError');
+    expect(res.body.message).toBe(
+      "MAC formula 'Never checked' version 1 cannot be put in force: Units do not match: 'HBEL + MBS' adds mg/day and mg. Reject it, correct its expression and submit it again.",
+    );
+    expect(res.body.errors).toEqual([
+      {
+        property: 'expression',
+        constraints: { units: "Units do not match: 'HBEL + MBS' adds mg/day and mg" },
+      },
+    ]);
+    const after = await untouched(id);
+    expect(after.versions).toEqual([{ status: 'BeingApproved', approved_at: null }]);
+    expect(after.signed).toEqual([]);
+    expect(after.snapshots).toEqual([]);
+    // The refusal is kept in the audit trail, as every refused signature is (21 CFR 11.10(e)).
+    expect(after.refused).toEqual([
+      expect.objectContaining({ attempted: 'Approve', refusal: 'DataValidationError' }),
+    ]);
+
+    // Rejected, corrected and submitted again, it is approved as any other.
+    expect(
+      (
+        await t.call(
+          'POST',
+          `${F}/signatures`,
+          {
+            documentType: 'MacFormula',
+            documentId: id,
+            action: 'Reject',
+            password: signer.password,
+            reason: 'Units do not give a mass',
+          },
+          signer.token,
+        )
+      ).status,
+    ).toBe(200);
+    const read = await t.call(
+      'GET',
+      `${F}/mac-formulas/${id}?version=draft`,
+      undefined,
+      editor.token,
+    );
+    const corrected = await t.call(
+      'POST',
+      `${F}/mac-formulas/${id}`,
+      { expression: 'HBEL * MBS / MDD', reason: 'Units corrected', version: read.body.version },
+      editor.token,
+    );
+    expect(corrected.status, JSON.stringify(corrected.body)).toBe(200);
+    expect((await sign(id, 'Submit', editor)).status).toBe(200);
+    expect((await sign(id, 'Approve', signer)).status).toBe(200);
+    expect((await untouched(id)).versions).toEqual([
+      { status: 'Approved', approved_at: expect.any(Date) },
+    ]);
+  });
+
+  it('refuses to submit a version being built whose units were never checked', async () => {
+    const id = await uncheckedFormula(t.server, t.facilityId, {
+      name: 'Built unchecked',
+      expression: 'max(TDD, MBS)',
+      submitted: false,
+    });
+    const res = await sign(id, 'Submit', editor);
+    expect(res.status).toBe(422);
+    expect(res.body.message).toBe(
+      "MAC formula 'Built unchecked' version 1 cannot be submitted: Units do not match: 'max(TDD, MBS)' compares mg/day with mg. Correct its expression and save it.",
+    );
+    const after = await untouched(id);
+    expect(after.versions).toEqual([{ status: 'BeingBuilt', approved_at: null }]);
+    expect(after.signed).toEqual([]);
+    expect(after.refused).toEqual([expect.objectContaining({ attempted: 'Submit' })]);
   });
 });

@@ -21,6 +21,8 @@ import type { Actor } from '#server/db/audit-write.ts';
 import type { KeyConfig } from '#server/modules/active-directory/active-directory.settings.ts';
 import { verifySigner } from '#server/modules/auth/signing-password.ts';
 import { approvalPolicy } from './approval-policies.ts';
+import { changeControlNotice, isSignedDirectly } from '#core/records/change-controlled.ts';
+import { facilityKind } from '#server/db/facility-kind.ts';
 import {
   ControlledRefusal,
   contentHash,
@@ -109,19 +111,30 @@ async function decide(
       'TransactionLocked',
       `${request.action} is not possible while version ${version.version_number} is ${STATUS_LABELS[version.status as TRecordStatus] ?? version.status}`,
     );
+  const { changeControlled } = registration;
+  if (
+    changeControlled &&
+    !isSignedDirectly(
+      { changeControlled: true },
+      await facilityKind(tx, ref.facilityId),
+      request.action,
+    )
+  )
+    refuse('TransactionLocked', changeControlNotice(changeControlled.pluralLabel));
+  const context = {
+    actor,
+    ref,
+    versionNumber: version.version_number,
+    content: version.content,
+    key: signingKey,
+  };
   if (request.action === 'Submit') {
     if (!isAllowed(signer.permissions, registration.resource, registration.action))
       refuse(
         'NotAllowed',
         `Submitting needs ${rightText(registration.resource, registration.action)} in this facility`,
       );
-    await registration.beforeSubmit?.(tx, {
-      actor,
-      ref,
-      versionNumber: version.version_number,
-      content: version.content,
-      key: signingKey,
-    });
+    await registration.beforeSubmit?.(tx, context);
     const policy = await approvalPolicy(tx, ref.facilityId, ref.documentType);
     return {
       signerRole: 'Submitter',
@@ -147,6 +160,7 @@ async function decide(
   progress.signers[progress.current]!.add(signer.userId);
   const done = progress.signers[progress.current]!.size >= steps[progress.current]!.minSignatures;
   const status = statusAt(steps, progress.current + (done ? 1 : 0));
+  if (status === 'Approved') await registration.beforeApprove?.(tx, { ...context, by: null });
   return {
     signerRole,
     status,
