@@ -50,6 +50,12 @@ function facility(evidence: AssessEvidence[] = []): AssessFacilityArgs {
     ],
     evidence,
     prior: null,
+    // As the ranking's criteria select them (lowest MACO, no risk scores): A on Line 1, D on
+    // Line 2 (E, left out, cannot be one).
+    worst: {
+      10: { product: 'A', attribute: 'lowestMaco', text: 'Lowest MACO' },
+      20: { product: 'D', attribute: 'lowestMaco', text: 'Lowest MACO' },
+    },
   };
 }
 
