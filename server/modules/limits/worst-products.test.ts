@@ -35,24 +35,9 @@ const line = async (name: string) =>
 const trainUrl = () => `${t.F}/worst-products/trains/${mac.line1}/override`;
 const itemUrl = () => `${t.F}/worst-products/equipment/${mac.equipment.E3}/override`;
 
-/** Puts a production on a new train of its own equipment (its limits do not change). */
-async function onTrain(production: number, name: string, equipmentIds: number[]) {
-  const train = await t.call('POST', `${t.F}/equipment-trains`, { name, equipmentIds });
-  expect(train.status, JSON.stringify(train.body)).toBe(200);
-  const line = await t.call('GET', `${t.F}/productions/${production}`);
-  const linked = await t.call('POST', `${t.F}/productions/${production}`, {
-    trainId: train.body.result.id,
-    version: line.body.version,
-    reason: `Runs on ${name}`,
-  });
-  expect(linked.status, JSON.stringify(linked.body)).toBe(200);
-  return train.body.result.id as number;
-}
-
 beforeAll(async () => {
-  mac = await buildMacFacility(t.server, t.facilityId);
-  train1 = await onTrain(mac.line1, 'Train 1', [mac.equipment.E1, mac.equipment.E2]);
-  train2 = await onTrain(mac.line2, 'Train 2', [mac.equipment.E3]);
+  mac = await buildMacFacility(t.server, t.facilityId, { onTrains: true });
+  ({ line1: train1, line2: train2 } = mac.trains!);
 });
 
 describe('GET {F}/worst-products', () => {
