@@ -18,7 +18,8 @@ let page: Page;
 beforeAll(async () => {
   ({ app, page } = await startSignedIn());
   const { id } = await facilityApi(app);
-  await buildMacFacility(app.server, id);
+  // An override follows the equipment train the production runs on.
+  await buildMacFacility(app.server, id, { onTrains: true });
 });
 afterAll(async () => {
   await app?.close();
@@ -43,8 +44,8 @@ it('overrides the worst case of a train with a signed justification, shown in th
   await line1.getByText(/Judged against 250 mg \(B\)/).waitFor();
 
   await page.getByRole('tab', { name: 'Worst-case ranking' }).click();
-  await page.getByText('chosen worst case on Line 1 (override)').waitFor();
+  await page.getByText('chosen worst case on Train 1 (override)').waitFor();
   await page
-    .getByText(/Override on Line 1: A chosen as the worst case instead of the computed B/)
+    .getByText(/Override on Train 1: A chosen as the worst case instead of the computed B/)
     .waitFor();
 });

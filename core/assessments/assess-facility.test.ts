@@ -50,6 +50,12 @@ function facility(evidence: AssessEvidence[] = []): AssessFacilityArgs {
     ],
     evidence,
     prior: null,
+    // As the ranking's criteria select them (lowest MACO, no risk scores): A on Line 1, D on
+    // Line 2 (E, left out, cannot be one).
+    worst: {
+      10: { product: 'A', attribute: 'lowestMaco', text: 'Lowest MACO' },
+      20: { product: 'D', attribute: 'lowestMaco', text: 'Lowest MACO' },
+    },
   };
 }
 
@@ -148,6 +154,37 @@ describe('assessFacility', () => {
       highestRiskScore: null,
     });
     expect(result.uncomputable).toEqual([{ name: 'E', reason: 'minBatchSize: required' }]);
+  });
+
+  it('takes the worst case it is given, with its limit on the train and the override', () => {
+    // Selected by a risk score (not the lowest MACO): B on Line 1, overridden by C.
+    const args = facility(EVIDENCE);
+    const result = assessFacility({
+      ...args,
+      worst: {
+        ...args.worst,
+        10: {
+          product: 'B',
+          attribute: 'score',
+          text: 'Highest risk score: 40 points (next worst A: 12 points)',
+          worstCase: 'C',
+          override: 'C chosen as the worst case instead of the computed B',
+        },
+      },
+    });
+    expect(result.worstCases[0]).toEqual({
+      train: 'Line 1',
+      trainId: 10,
+      product: 'B',
+      // B's lowest MACO on Line 1: B → A, 0.1 mg × 1e5 = 10,000 mg, its surface limit 10,000 /
+      // 20,000 = 0.5 mg/sqcm; the train's lowest surface limit (lowestSal) is A's 0.05.
+      reason:
+        'Highest risk score: 40 points (next worst A: 12 points). Lowest MACO into any next product on this train: 10,000 mg (B → A, health-based, PDE of api-B 0.1 mg); lowest surface limit 0.5 mg/cm²',
+      lowestMaco: 10000,
+      lowestSal: 0.05,
+      worstCase: 'C',
+      override: 'C chosen as the worst case instead of the computed B',
+    });
   });
 
   it('gives a train whose items no pair shares no worst case and no limits', () => {

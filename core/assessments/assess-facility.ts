@@ -66,6 +66,27 @@ export interface AssessFacilityArgs {
   prior: PriorAssessment | null;
   /** Risk score per product name, when the facility rates them. */
   riskScores?: Readonly<Record<string, number>>;
+  /**
+   * The worst case of each train (by its id) as the worst-case ranking's criteria select it,
+   * with the override in force: the one computation the ranking, its reports and the
+   * worst-products answers show too (server limits/worst-products.service.ts). A train missing
+   * here has no worst case.
+   */
+  worst: Readonly<Record<number, TrainWorstPick>>;
+}
+
+/** One train's worst case as selected for it, and the signed override in force, if any. */
+export interface TrainWorstPick {
+  /** The computed worst product's name, null when none can be computed. */
+  product: string | null;
+  /** The selection criterion that set it apart (a ranking attribute; null when it stands alone). */
+  attribute: string | null;
+  /** Why, in words, when another criterion than the lowest MACO decided. */
+  text: string;
+  /** The product the train is validated on: the override's while it applies. */
+  worstCase?: string | null;
+  /** The override in force in words, with its justification and signer; null without one. */
+  override?: string | null;
 }
 
 /** What the server adds: the snapshot, the input's hash and the change assessments between. */
@@ -195,15 +216,15 @@ export function assessLimits(args: AssessFacilityArgs): LimitsAssessment {
     return p === undefined ? undefined : onTrain.get(`${p}:${t}`);
   };
 
-  // Worst case per train: its product with the lowest MACO into any next product.
+  // Worst case per train: the product the ranking's criteria select (args.worst), with its
+  // lowest MACO into any next product on this train and the derivation of it.
+  const productId = new Map(args.products.map((p) => [p.name, p.id]));
   const worstCases = args.trains.map((train, t) => {
-    let worst: { productId: number; cell: CellLimits } | undefined;
-    for (const productId of train.productIds) {
-      const cell = limitOn(productId, t);
-      if (!cell || Number.isNaN(cell.maco)) continue;
-      if (!worst || isLower(cell.maco, worst.cell.maco)) worst = { productId, cell };
-    }
-    if (!worst) {
+    const pick = args.worst[train.id];
+    const chosen = pick?.product == null ? undefined : productId.get(pick.product);
+    const cell = chosen === undefined ? undefined : limitOn(chosen, t);
+    const lineage = { worstCase: pick?.worstCase, override: pick?.override };
+    if (!pick || chosen === undefined || !cell || Number.isNaN(cell.maco)) {
       return {
         train: train.name,
         trainId: train.id,
@@ -212,22 +233,27 @@ export function assessLimits(args: AssessFacilityArgs): LimitsAssessment {
           'No worst case: no product of this train shares equipment with another product whose limits can be computed',
         lowestMaco: null,
         lowestSal: null,
+        ...lineage,
       };
     }
-    const previous = productName.get(worst.productId) ?? String(worst.productId);
-    const next = m.input.products[worst.cell.next]?.id ?? '';
+    const previous = productName.get(chosen) ?? String(chosen);
+    const next = m.input.products[cell.next]?.id ?? '';
     let lowestSal = Number.NaN;
     for (const productId of train.productIds) {
       const sal = limitOn(productId, t)?.sal ?? Number.NaN;
       if (Number.isNaN(lowestSal) || isLower(sal, lowestSal)) lowestSal = sal;
     }
+    const derivation = worstCaseReason(m, previous, next, cell);
+    // Chosen by another criterion (a risk score, say): that first, then its limit on the train.
+    const decidedElsewhere = pick.attribute !== null && pick.attribute !== 'lowestMaco';
     return {
       train: train.name,
       trainId: train.id,
       product: previous,
-      reason: worstCaseReason(m, previous, next, worst.cell),
-      lowestMaco: finiteOrNull(worst.cell.maco),
+      reason: decidedElsewhere ? `${pick.text}. ${derivation}` : derivation,
+      lowestMaco: finiteOrNull(cell.maco),
       lowestSal: finiteOrNull(lowestSal),
+      ...lineage,
     };
   });
 

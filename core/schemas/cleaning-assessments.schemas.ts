@@ -68,6 +68,8 @@ export const ZTrainWorstCase = z.object({
   lowestSal: z.number().nullable(),
   /** The site's signed override of the train's worst case in force, in words (issue 32). */
   override: z.string().nullable().optional(),
+  /** The product the train is validated on: the override's while it applies, else `product`. */
+  worstCase: z.string().nullable().optional(),
 });
 
 export const ZAssessmentGroup = z.object({

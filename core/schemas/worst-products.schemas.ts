@@ -32,6 +32,9 @@ export const ZWorstProductOverride = z.object({
   groupLimit: z.number().nullable(),
   groupLimitProduct: z.string().nullable(),
   justification: z.string(),
+  /** The equipment train it follows (null for an item's), and the train's equipment as signed. */
+  trainId: z.number().int().nullable(),
+  trainEquipmentIds: z.array(z.number().int()).nullable(),
   signatureId: z.number().int(),
   meaning: z.string(),
   signedBy: z.string(),
@@ -45,7 +48,7 @@ export type TWorstProductOverride = z.infer<typeof ZWorstProductOverride>;
 export const ZTargetOverride = ZWorstProductOverride.extend({
   kind: z.enum(['train', 'equipment']),
   targetId: z.number().int(),
-  /** The production's or the item's name. */
+  /** The train's or the item's name. */
   target: z.string(),
 });
 export type TTargetOverride = z.infer<typeof ZTargetOverride>;
@@ -77,6 +80,11 @@ const computedWorst = {
       limit: z.number().nullable(),
       limitProduct: z.string().nullable(),
       review: z.string().nullable(),
+      /**
+       * False when it was signed for an earlier version of the train (its equipment changed) or
+       * its product is not made here: `worstCase` is then the computed one until it is reviewed.
+       */
+      applies: z.boolean(),
     })
     .nullable(),
 };
@@ -84,6 +92,9 @@ const computedWorst = {
 export const ZTrainWorstProduct = z.object({
   productionId: z.number().int(),
   name: z.string(),
+  /** The equipment train the production runs on: its override follows the train. */
+  trainId: z.number().int().nullable(),
+  trainName: z.string().nullable(),
   products: z.array(ZGroupProduct),
   ...computedWorst,
 });

@@ -1,6 +1,7 @@
 import {
   activesDef,
   equipmentDef,
+  equipmentTrainsDef,
   productionsDef,
   productsDef,
 } from '#core/entities/defs/index.ts';
@@ -18,6 +19,8 @@ export interface MacFacility {
   /** Products A–D and equipment E1–E3 by name. */
   products: Record<'A' | 'B' | 'C' | 'D', number>;
   equipment: Record<'E1' | 'E2' | 'E3', number>;
+  /** With `onTrains`: the equipment trains 'Train 1' (E1, E2) and 'Train 2' (E3) of the lines. */
+  trains: { line1: number; line2: number } | null;
 }
 
 /**
@@ -29,6 +32,7 @@ export interface MacFacility {
 export async function buildMacFacility(
   server: TestServer,
   facilityId: number,
+  options: { onTrains?: boolean } = {},
 ): Promise<MacFacility> {
   const [f] = await server.db.query<{ plan_id: number }>(
     'select plan_id from facilities where id = $1',
@@ -66,15 +70,20 @@ export async function buildMacFacility(
   const e1 = await create(equipmentDef, { name: 'E1', surfaceArea: { value: 12.5, unit: 'sqm' } });
   const e2 = await create(equipmentDef, { name: 'E2', surfaceArea: { value: 5000, unit: 'sqcm' } });
   const e3 = await create(equipmentDef, { name: 'E3', surfaceArea: { value: 1, unit: 'sqm' } });
+  const train = (name: string, equipmentIds: number[]) =>
+    options.onTrains ? create(equipmentTrainsDef, { name, equipmentIds }) : null;
+  const trains = { line1: await train('Train 1', [e1, e2]), line2: await train('Train 2', [e3]) };
   const line1 = await create(productionsDef, {
     name: 'Line 1',
     equipmentIds: [e1, e2],
     productIds: [a, b],
+    ...(trains.line1 === null ? {} : { trainId: trains.line1 }),
   });
   const line2 = await create(productionsDef, {
     name: 'Line 2',
     equipmentIds: [e3],
     productIds: [c, d],
+    ...(trains.line2 === null ? {} : { trainId: trains.line2 }),
   });
   return {
     F,
@@ -83,6 +92,10 @@ export async function buildMacFacility(
     line2,
     products: { A: a, B: b, C: c, D: d },
     equipment: { E1: e1, E2: e2, E3: e3 },
+    trains:
+      trains.line1 === null || trains.line2 === null
+        ? null
+        : { line1: trains.line1, line2: trains.line2 },
   };
 }
 

@@ -59,8 +59,12 @@ function WorstProductsTable({ side }: { side: WorstSide }) {
   const [dialog, setDialog] = useState<Dialog>(null);
   const rowsOf = (data: NonNullable<typeof query.data>): WorstProductRow[] =>
     'trains' in data ? data.trains : data.equipment;
+  // A production's override follows its equipment train: none without one (the server's 422).
+  const onNoTrain = (row: WorstProductRow) => 'trainId' in row && row.trainId === null;
   const canOverride = (row: WorstProductRow) =>
-    permissions.can(resource, row.override ? 'Modify' : 'Add') && row.products.length > 1;
+    permissions.can(resource, row.override ? 'Modify' : 'Add') &&
+    row.products.length > 1 &&
+    !onNoTrain(row);
   return (
     <section aria-label={`Worst-case product ${title.toLowerCase()}`}>
       <Typography.Title level={5}>Worst-case product {title.toLowerCase()}</Typography.Title>
@@ -76,7 +80,23 @@ function WorstProductsTable({ side }: { side: WorstSide }) {
         table={() => ({
           rowKey: (row) => targetIdOf(row),
           columns: [
-            { key: 'name', title: noun, render: (_: unknown, row) => row.name },
+            {
+              key: 'name',
+              title: noun,
+              render: (_: unknown, row) =>
+                'trainId' in row ? (
+                  <Flex vertical>
+                    {row.name}
+                    <Typography.Text type="secondary">
+                      {row.trainName === null
+                        ? 'On no equipment train: put it on one to override its worst case'
+                        : `Equipment train ${row.trainName}`}
+                    </Typography.Text>
+                  </Flex>
+                ) : (
+                  row.name
+                ),
+            },
             {
               key: 'computed',
               title: 'Computed worst case',

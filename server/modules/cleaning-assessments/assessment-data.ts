@@ -3,6 +3,7 @@ import type {
   AssessEvidence,
   AssessFacilityArgs,
   PriorAssessment,
+  TrainWorstPick,
 } from '#core/assessments/assess-facility.ts';
 import {
   equipmentDef,
@@ -22,6 +23,7 @@ import { canonicalJson } from '#server/records/controlled.ts';
 import { computableLimitsInput } from '../limits/computable-input.ts';
 import { worstCaseRanking } from '../limits/limit-reports.service.ts';
 import { targetOverrides } from '../limits/worst-product-overrides.ts';
+import { trainWorstProducts } from '../limits/worst-products.service.ts';
 import { studyNumberOf } from '../verification/studies/studies.read.ts';
 import { studyCoverage } from '../verification/studies/study-coverage.ts';
 
@@ -117,7 +119,7 @@ export async function assessmentData(
       allEntities(q, equipmentGroupsDef, facilityId),
       allEntities(q, historicalStudiesDef, facilityId),
     ]);
-  const [prior, [snapshot], ranking, validated, overrides] = await Promise.all([
+  const [prior, [snapshot], ranking, validated, overrides, worst] = await Promise.all([
     priorResult(q, facilityId, assessmentId),
     q.query<{ id: number }>('select max(id) as id from limits_snapshots where facility_id = $1', [
       facilityId,
@@ -126,6 +128,7 @@ export async function assessmentData(
     worstCaseRanking(q, facilityId),
     studyEvidence(q, facilityId),
     targetOverrides(q, facilityId),
+    trainWorstProducts(q, facilityId),
   ]);
   const riskScores: Record<string, number> = {};
   for (const p of ranking.products) if (p.score !== null) riskScores[p.id] = p.score;
@@ -151,6 +154,22 @@ export async function assessmentData(
       evidence: [...studies.map(evidenceOf), ...validated],
       prior,
       riskScores,
+      worst: Object.fromEntries(
+        worst.trains.map((w): [number, TrainWorstPick] => [
+          w.productionId,
+          {
+            product: w.computed.product,
+            attribute: w.computed.reason.attribute,
+            text: w.computed.reason.text,
+            worstCase: w.worstCase,
+            override: !w.override
+              ? null
+              : w.overrideNow?.applies === false
+                ? `${w.override.text}. Not applied: ${w.overrideNow.review ?? ''}`
+                : w.override.text,
+          },
+        ]),
+      ),
     },
     inputHash: createHash('sha256').update(canonicalJson(input)).digest('hex'),
     limitsSnapshotId: snapshot?.id ?? null,

@@ -128,11 +128,7 @@ export async function runCleaningAssessment(
       limitsSnapshotId: data.limitsSnapshotId,
       inputHash: data.inputHash,
       groups: limits.groups,
-      worstCases: limits.worstCases.map((w) => ({
-        ...w,
-        override:
-          data.overrides.find((o) => o.kind === 'train' && o.targetId === w.trainId)?.text ?? null,
-      })),
+      worstCases: limits.worstCases,
       overrides: data.overrides,
       coverage,
       counts,

@@ -15,7 +15,8 @@ import { overrideContent, WORST_OVERRIDE_MEANING } from './worst-product-overrid
 import { equipmentWorstProducts, trainWorstProducts } from './worst-products.service.ts';
 
 /*
- * A site's choice of another worst-case product for a train or an item of equipment (issue 32):
+ * A site's choice of another worst-case product for a train or an item of equipment (issue 32),
+ * a production's keyed by its equipment-train record (signature `documentId` = the train's id):
  * signed by a signer who re-enters their password (21 CFR 11.200(a)) and holds the right to sign
  * (ApprovalPolicy Sign, 11.200), with its justification (EU GMP Annex 15 §10.12), never loosening
  * the limit the group is validated against (decideOverride), audited with what it replaced.
@@ -36,21 +37,54 @@ interface Scope {
 
 const documentTypeOf = (t: Target) =>
   t.kind === 'train' ? ('WorstProductOverride' as const) : ('EquipmentWiseWorstProduct' as const);
-const targetIdOf = (t: Target) => (t.kind === 'train' ? t.productionId : t.equipmentId);
-const column = (t: Target) => (t.kind === 'train' ? 'production_id' : 'equipment_id');
 
-/** Locks the train's production or the item (so the count of its signatures holds); 404 if none. */
-async function lockTarget(tx: Queryable, facilityId: number, target: Target): Promise<void> {
-  const table = target.kind === 'train' ? 'productions' : 'equipment';
-  const [row] = await tx.query(
-    `select id from ${table} where facility_id = $1 and id = $2 and archived_at is null for update`,
-    [facilityId, targetIdOf(target)],
-  );
-  if (!row)
-    throw new AppError(
-      'NotFoundError',
-      target.kind === 'train' ? 'The production was not found' : 'The equipment was not found',
+/** What an override is keyed by: the production's equipment train, or the item. */
+interface Key {
+  column: 'train_id' | 'equipment_id';
+  id: number;
+  /** The train's equipment in order (what a train's override is signed for); null for an item. */
+  trainEquipmentIds: number[] | null;
+}
+
+/**
+ * Locks the production and its train, or the item (so the count of its signatures holds); 404
+ * if none, 422 on `trainId` for a production on no train: an override follows a train.
+ */
+async function lockTarget(tx: Queryable, facilityId: number, target: Target): Promise<Key> {
+  if (target.kind === 'equipment') {
+    const [row] = await tx.query<{ id: number }>(
+      `select id from equipment where facility_id = $1 and id = $2 and archived_at is null
+          for update`,
+      [facilityId, target.equipmentId],
     );
+    if (!row) throw new AppError('NotFoundError', 'The equipment was not found');
+    return { column: 'equipment_id', id: row.id, trainEquipmentIds: null };
+  }
+  const [production] = await tx.query<{ train_id: number | null }>(
+    `select train_id from productions where facility_id = $1 and id = $2 and archived_at is null
+        for update`,
+    [facilityId, target.productionId],
+  );
+  if (!production) throw new AppError('NotFoundError', 'The production was not found');
+  const [train] =
+    production.train_id === null
+      ? []
+      : await tx.query<{ id: number; equipment_ids: number[] }>(
+          `select id, equipment_ids from equipment_trains
+            where facility_id = $1 and id = $2 and archived_at is null for update`,
+          [facilityId, production.train_id],
+        );
+  if (!train)
+    throw validationError([
+      {
+        property: 'trainId',
+        constraints: {
+          train:
+            'Put the production on an equipment train first: a worst-case override follows the train',
+        },
+      },
+    ]);
+  return { column: 'train_id', id: train.id, trainEquipmentIds: train.equipment_ids };
 }
 
 /** The target's computed worst case and the override in force, as the GET routes answer them. */
@@ -119,9 +153,9 @@ export async function signWorstOverride(
       },
     ]);
   await verifySigner(db, signing.config, actor, actor.userId!, body);
-  const key = await signing.key();
+  const signingKey = await signing.key();
   await db.transaction(async (tx) => {
-    await lockTarget(tx, scope.facilityId, target);
+    const key = await lockTarget(tx, scope.facilityId, target);
     const current = await currentOf(tx, scope.facilityId, target);
     checkInForce(current, body.replaces);
     const chosen = current.products.find((p) => p.id === body.productId);
@@ -147,8 +181,10 @@ export async function signWorstOverride(
     if (!decision.allowed)
       throw validationError([{ property: 'productId', constraints: { limit: decision.message } }]);
     const kept = {
-      production_id: target.kind === 'train' ? target.productionId : null,
-      equipment_id: target.kind === 'equipment' ? target.equipmentId : null,
+      production_id: null,
+      train_id: key.column === 'train_id' ? key.id : null,
+      train_equipment_ids: key.trainEquipmentIds,
+      equipment_id: key.column === 'equipment_id' ? key.id : null,
       computed_product_id: computed.productId,
       computed_product: computed.product,
       computed_lowest_maco: computed.lowestMaco,
@@ -164,11 +200,11 @@ export async function signWorstOverride(
     const signature = await writeActSignature(
       tx,
       actor,
-      key,
+      signingKey,
       scope,
       {
         documentType: documentTypeOf(target),
-        documentId: targetIdOf(target),
+        documentId: key.id,
         meaning: WORST_OVERRIDE_MEANING,
         content,
         reason: body.reason,
@@ -178,14 +214,15 @@ export async function signWorstOverride(
     // The one in force ends first: one override in force per target (a unique index).
     if (current.override) await endOverride(tx, actor, current.override.id, body.reason);
     const [row] = await tx.query<{ id: number }>(
-      `insert into worst_product_overrides (facility_id, production_id, equipment_id,
-         computed_product_id, computed_product, computed_lowest_maco, product_id, product,
-         lowest_maco, keep_computed_limit, group_limit, group_limit_product, justification,
-         signature_id)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) returning id`,
+      `insert into worst_product_overrides (facility_id, train_id, train_equipment_ids,
+         equipment_id, computed_product_id, computed_product, computed_lowest_maco, product_id,
+         product, lowest_maco, keep_computed_limit, group_limit, group_limit_product,
+         justification, signature_id)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) returning id`,
       [
         scope.facilityId,
-        kept.production_id,
+        kept.train_id,
+        kept.train_equipment_ids,
         kept.equipment_id,
         kept.computed_product_id,
         kept.computed_product,
@@ -204,7 +241,7 @@ export async function signWorstOverride(
       ...scope,
       domain: documentTypeOf(target),
       action: 'Override',
-      entityId: targetIdOf(target),
+      entityId: key.id,
       reason: body.reason,
       oldValues: current.override
         ? { override: current.override.id, product: current.override.product }
@@ -224,11 +261,11 @@ export async function withdrawWorstOverride(
   query: { overrideId: number; reason: string },
 ): Promise<TTrainWorstProduct | TEquipmentWorstProduct> {
   await db.transaction(async (tx) => {
-    await lockTarget(tx, scope.facilityId, target);
+    const key = await lockTarget(tx, scope.facilityId, target);
     const [row] = await tx.query<{ id: number; product: string }>(
       `select id, product from worst_product_overrides
-        where facility_id = $1 and ${column(target)} = $2 and ended_at is null`,
-      [scope.facilityId, targetIdOf(target)],
+        where facility_id = $1 and ${key.column} = $2 and ended_at is null`,
+      [scope.facilityId, key.id],
     );
     checkInForce({ override: row ?? null }, query.overrideId);
     await endOverride(tx, actor, row!.id, query.reason);
@@ -236,7 +273,7 @@ export async function withdrawWorstOverride(
       ...scope,
       domain: documentTypeOf(target),
       action: 'Withdraw',
-      entityId: targetIdOf(target),
+      entityId: key.id,
       reason: query.reason,
       oldValues: { override: row!.id, product: row!.product },
       newValues: { override: null },

@@ -1,5 +1,5 @@
 import { formatQuantity } from '#core/units/format-number.ts';
-import { equipmentDef, productionsDef } from '#core/entities/defs/index.ts';
+import { equipmentDef, equipmentTrainsDef } from '#core/entities/defs/index.ts';
 import type {
   TTargetOverride,
   TWorstProductOverride,
@@ -19,7 +19,11 @@ export const WORST_OVERRIDE_MEANING = meaningOf('WorstProductOverride', 'Approve
 export interface OverrideRow {
   id: number;
   facility_id: number;
+  /** Set on overrides signed before they were keyed by the train (their signed content). */
   production_id: number | null;
+  train_id: number | null;
+  /** The train's equipment as signed: a train changed since shows the override to review. */
+  train_equipment_ids: number[] | null;
   equipment_id: number | null;
   computed_product_id: number | null;
   computed_product: string | null;
@@ -36,7 +40,13 @@ export interface OverrideRow {
 
 /** What an override's signature signs: the target, both products with their limits, and why. */
 export function overrideContent(o: Omit<OverrideRow, 'id' | 'facility_id' | 'signature_id'>) {
+  // Signed on a production (before overrides followed trains): rebuilt exactly as it was signed.
+  const target =
+    o.production_id === null && o.train_id !== null
+      ? { trainId: o.train_id, trainEquipmentIds: o.train_equipment_ids }
+      : {};
   return {
+    ...target,
     productionId: o.production_id,
     equipmentId: o.equipment_id,
     computedProduct: o.computed_product,
@@ -89,6 +99,8 @@ function overrideOf(row: SignedRow): TWorstProductOverride {
     groupLimit: row.group_limit,
     groupLimitProduct: row.group_limit_product,
     justification: row.justification,
+    trainId: row.train_id,
+    trainEquipmentIds: row.train_equipment_ids,
     signatureId: row.signature_id,
     meaning: row.meaning,
     signedBy: row.printed_name,
@@ -120,7 +132,7 @@ export async function overridesInForce(
   );
   const found: OverridesInForce = { trains: new Map(), equipment: new Map() };
   for (const row of rows) {
-    if (row.production_id !== null) found.trains.set(row.production_id, overrideOf(row));
+    if (row.train_id !== null) found.trains.set(row.train_id, overrideOf(row));
     if (row.equipment_id !== null) found.equipment.set(row.equipment_id, overrideOf(row));
   }
   return found;
@@ -132,9 +144,9 @@ export async function targetOverrides(
   facilityId: number,
   asOf?: string,
 ): Promise<TTargetOverride[]> {
-  const [found, productions, equipment] = await Promise.all([
+  const [found, trains, equipment] = await Promise.all([
     overridesInForce(q, facilityId, asOf),
-    allEntities(q, productionsDef, facilityId, { asOf }),
+    allEntities(q, equipmentTrainsDef, facilityId, { asOf }),
     allEntities(q, equipmentDef, facilityId, { asOf }),
   ]);
   const named = (
@@ -147,7 +159,7 @@ export async function targetOverrides(
       return o ? [{ ...o, kind, targetId: r.id, target: r.name as string }] : [];
     });
   return [
-    ...named('train', found.trains, productions),
+    ...named('train', found.trains, trains),
     ...named('equipment', found.equipment, equipment),
   ];
 }

@@ -1,4 +1,9 @@
-import { equipmentDef, productionsDef, productsDef } from '#core/entities/defs/index.ts';
+import {
+  equipmentDef,
+  equipmentTrainsDef,
+  productionsDef,
+  productsDef,
+} from '#core/entities/defs/index.ts';
 import { overrideLimit } from '#core/limits/worst-product-override.ts';
 import { worstOfGroups, type WorstOfGroup } from '#core/limits/worst-products.ts';
 import type {
@@ -14,19 +19,22 @@ import { overridesInForce } from './worst-product-overrides.ts';
 /*
  * The worst-case product of each train (a production: the products made on it) and of each item
  * of equipment (the products of the productions it is in), by the worst-case ranking's own
- * criteria and values (limit-reports.service.ts rankFacility), with the override in force.
+ * criteria and values (limit-reports.service.ts rankFacility), with the override in force: the
+ * one computation the ranking, its reports, these answers and the cleaning assessment show. A
+ * production's override is keyed by its equipment-train record and follows the train.
  */
 
 const ids = (record: EntityRecord, field: string) => (record[field] as number[] | null) ?? [];
 
 /** The products of each group, by id and name, and the computed worst of each. */
 async function worstPerGroup(q: Queryable, facilityId: number, at: AsOf) {
-  const [{ ranking, uncomputable }, products, productions, equipment, overrides] =
+  const [{ ranking, uncomputable }, products, productions, equipment, trains, overrides] =
     await Promise.all([
       rankFacility(q, facilityId, at),
       allEntities(q, productsDef, facilityId, at),
       allEntities(q, productionsDef, facilityId, at),
       allEntities(q, equipmentDef, facilityId, at),
+      allEntities(q, equipmentTrainsDef, facilityId, at),
       overridesInForce(q, facilityId, at.asOf),
     ]);
   const productById = new Map(products.map((p) => [p.id, p]));
@@ -41,29 +49,45 @@ async function worstPerGroup(q: Queryable, facilityId: number, at: AsOf) {
       return p ? [{ id: p.id, name, lowestMaco: macoOf.get(name) ?? null }] : [];
     });
   const trainMembers = new Map(productions.map((p) => [p.id, membersOf(ids(p, 'productIds'))]));
-  const itemMembers = new Map(
+  const productsOnItem = new Map(
     equipment.map((e) => [
       e.id,
-      membersOf(
-        productions
-          .filter((p) => ids(p, 'equipmentIds').includes(e.id))
-          .flatMap((p) => ids(p, 'productIds')),
-      ),
+      productions
+        .filter((p) => ids(p, 'equipmentIds').includes(e.id))
+        .flatMap((p) => ids(p, 'productIds')),
     ]),
   );
-  const worst = (members: Map<number, { name: string }[]>) =>
+  const itemMembers = new Map([...productsOnItem].map(([id, list]) => [id, membersOf(list)]));
+  // A product that shares no item of the group with another computable product leaves no
+  // carryover there, so it cannot be the group's worst case (nothing is cleaned after it).
+  const computable = new Set(ranking.candidates.map((c) => c.id));
+  const withCarryover = (members: readonly { id: number; name: string }[], items: number[]) =>
+    members.filter((m) =>
+      items.some((item) =>
+        (productsOnItem.get(item) ?? []).some(
+          (other) => other !== m.id && computable.has(productById.get(other)?.name as string),
+        ),
+      ),
+    );
+  const worst = (groups: [number, { name: string }[]][]) =>
     worstOfGroups(
-      Object.fromEntries([...members].map(([id, list]) => [id, list.map((m) => m.name)])),
+      Object.fromEntries(groups.map(([id, list]) => [id, list.map((m) => m.name)])),
       ranking.candidates,
       ranking.criteria,
     );
   return {
     productions,
     equipment,
+    trains: new Map(trains.map((t) => [t.id, t])),
     trainMembers,
     itemMembers,
-    trainWorst: worst(trainMembers),
-    itemWorst: worst(itemMembers),
+    trainWorst: worst(
+      productions.map((p) => [
+        p.id,
+        withCarryover(trainMembers.get(p.id)!, ids(p, 'equipmentIds')),
+      ]),
+    ),
+    itemWorst: worst(equipment.map((e) => [e.id, withCarryover(itemMembers.get(e.id)!, [e.id])])),
     productId,
     overrides,
     criteria: ranking.criteria,
@@ -71,24 +95,40 @@ async function worstPerGroup(q: Queryable, facilityId: number, at: AsOf) {
   };
 }
 
-/** An override on today's data: never a limit looser than today's computed worst's. */
+const equipmentText = (ids: readonly number[], names: Map<number, string>) =>
+  ids.length === 0 ? 'none' : ids.map((id) => names.get(id) ?? `#${id}`).join(', ');
+
+/**
+ * An override on today's data: never a limit looser than today's computed worst's. It stops
+ * applying (the computed worst case stands until it is replaced or withdrawn) when its train's
+ * equipment is no longer what it was signed for, or its product is not made here: its
+ * justification was written for another group. A changed computed worst only asks for a review.
+ */
 function overrideNow(
   worst: WorstOfGroup,
   override: TWorstProductOverride,
   members: readonly { name: string; lowestMaco: number | null }[],
+  train?: { name: string; equipmentIds: readonly number[]; equipmentNames: Map<number, string> },
 ) {
   const chosen = members.find((m) => m.name === override.product);
   const { limit, limitProduct } = overrideLimit(
     { product: worst.product ?? '', lowestMaco: worst.lowestMaco },
     { product: override.product, lowestMaco: chosen?.lowestMaco ?? null },
   );
-  const review =
-    worst.product !== override.computedProduct
-      ? `The computed worst case is ${worst.product ?? 'none'} now (${override.computedProduct ?? 'none'} when the override was signed): review the override`
-      : !chosen
-        ? `${override.product} is no longer made here: review the override`
+  const signedFor = override.trainEquipmentIds;
+  const trainChanged =
+    train !== undefined &&
+    signedFor !== null &&
+    (signedFor.length !== train.equipmentIds.length ||
+      signedFor.some((id, i) => id !== train.equipmentIds[i]));
+  const review = trainChanged
+    ? `Signed for an earlier version of the train '${train.name}' (${equipmentText(signedFor, train.equipmentNames)} then, ${equipmentText(train.equipmentIds, train.equipmentNames)} now): not applied until it is reviewed, replaced or withdrawn`
+    : !chosen
+      ? `${override.product} is no longer made here: review the override`
+      : worst.product !== override.computedProduct
+        ? `The computed worst case is ${worst.product ?? 'none'} now (${override.computedProduct ?? 'none'} when the override was signed): review the override`
         : null;
-  return { limit, limitProduct, review };
+  return { limit, limitProduct, review, applies: !trainChanged && chosen !== undefined };
 }
 
 function row(
@@ -96,7 +136,9 @@ function row(
   productId: Map<string, number>,
   override: TWorstProductOverride | undefined,
   members: readonly { name: string; lowestMaco: number | null }[],
+  train?: Parameters<typeof overrideNow>[3],
 ) {
+  const now = override ? overrideNow(worst, override, members, train) : null;
   return {
     computed: {
       productId: worst.product === null ? null : (productId.get(worst.product) ?? null),
@@ -105,24 +147,36 @@ function row(
       reason: worst.reason,
     },
     override: override ?? null,
-    worstCase: override?.product ?? worst.product,
-    overrideNow: override ? overrideNow(worst, override, members) : null,
+    worstCase: override && now?.applies ? override.product : worst.product,
+    overrideNow: now,
   };
 }
 
 export async function trainWorstProducts(q: Queryable, facilityId: number, at: AsOf = {}) {
   const w = await worstPerGroup(q, facilityId, at);
-  const trains: TTrainWorstProduct[] = w.productions.map((p) => ({
-    productionId: p.id,
-    name: p.name as string,
-    products: w.trainMembers.get(p.id) ?? [],
-    ...row(
-      w.trainWorst[p.id]!,
-      w.productId,
-      w.overrides.trains.get(p.id),
-      w.trainMembers.get(p.id) ?? [],
-    ),
-  }));
+  const equipmentNames = new Map(w.equipment.map((e) => [e.id, e.name as string]));
+  const trains: TTrainWorstProduct[] = w.productions.map((p) => {
+    // The override follows the production's train record (keyed by it), not the production.
+    const train = typeof p.trainId === 'number' ? w.trains.get(p.trainId) : undefined;
+    return {
+      productionId: p.id,
+      name: p.name as string,
+      trainId: train?.id ?? null,
+      trainName: (train?.name as string | undefined) ?? null,
+      products: w.trainMembers.get(p.id) ?? [],
+      ...row(
+        w.trainWorst[p.id]!,
+        w.productId,
+        train ? w.overrides.trains.get(train.id) : undefined,
+        w.trainMembers.get(p.id) ?? [],
+        train && {
+          name: train.name as string,
+          equipmentIds: ids(train, 'equipmentIds'),
+          equipmentNames,
+        },
+      ),
+    };
+  });
   return { trains, criteria: w.criteria, uncomputable: w.uncomputable };
 }
 

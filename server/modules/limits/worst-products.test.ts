@@ -20,6 +20,9 @@ import { reportKit } from '#server/test/report-test-kit.ts';
 
 const t = useFacilityTestServer();
 let mac: MacFacility;
+/** The equipment trains Line 1 (E1, E2) and Line 2 (E3) run on: their overrides follow them. */
+let train1: number;
+let train2: number;
 
 const person = (roleName: string, rights: Record<string, string[]>) =>
   personWith(t, roleName, rights);
@@ -33,7 +36,8 @@ const trainUrl = () => `${t.F}/worst-products/trains/${mac.line1}/override`;
 const itemUrl = () => `${t.F}/worst-products/equipment/${mac.equipment.E3}/override`;
 
 beforeAll(async () => {
-  mac = await buildMacFacility(t.server, t.facilityId);
+  mac = await buildMacFacility(t.server, t.facilityId, { onTrains: true });
+  ({ line1: train1, line2: train2 } = mac.trains!);
 });
 
 describe('GET {F}/worst-products', () => {
@@ -60,7 +64,12 @@ describe('GET {F}/worst-products', () => {
     expect(line1.computed.lowestMaco).toBeCloseTo(250, 9);
     expect(line1.computed.reason.runnerUp.value).toBeCloseTo(1000, 9);
     expect(line1.computed.reason.text).toBe('Lowest MACO: 250 mg (next worst A: 1,000 mg)');
-    expect(line1).toMatchObject({ worstCase: 'B', override: null });
+    expect(line1).toMatchObject({
+      worstCase: 'B',
+      override: null,
+      trainId: train1,
+      trainName: 'Train 1',
+    });
     expect(line2.computed.product).toBe('D');
     expect(line2.computed.lowestMaco).toBeCloseTo(200, 9);
     expect(line2.computed.reason.runnerUp.value).toBeCloseTo(266.6667, 3);
@@ -166,6 +175,8 @@ describe('an override of the worst-case product', () => {
         groupLimitProduct: 'B',
         justification: body().justification,
         meaning: 'Approve worst-case override',
+        trainId: train1,
+        trainEquipmentIds: [mac.equipment.E1, mac.equipment.E2],
       },
     });
     expect(res.body.override.groupLimit).toBeCloseTo(250, 9);
@@ -190,7 +201,7 @@ describe('an override of the worst-case product', () => {
 
     const signatures = await t.call(
       'GET',
-      `${t.F}/signatures?documentType=WorstProductOverride&documentId=${mac.line1}`,
+      `${t.F}/signatures?documentType=WorstProductOverride&documentId=${train1}`,
     );
     expect(signatures.status).toBe(200);
     expect(signatures.body.signatures).toHaveLength(1);
@@ -339,12 +350,14 @@ describe('the lineage of an override in force', () => {
     const worst = (assessment.result.worstCases as TestBody[]).find((w) => w.train === 'Line 2')!;
     expect(worst.override).toContain('C chosen as the worst case instead of the computed D');
     expect(worst.override).toContain('C is the hardest to clean on Line 2');
+    // The same worst case as GET worst-products: computed D, validated on the override's C.
+    expect(worst).toMatchObject({ product: 'D', worstCase: 'C' });
     expect(
       (assessment.result.worstCases as TestBody[]).find((w) => w.train === 'Line 1')!.override,
     ).toBeNull();
     expect((assessment.result.overrides as TestBody[]).map((o) => o.target).sort()).toEqual([
       'E3',
-      'Line 2',
+      'Train 2',
     ]);
     const printed = await reports.generate({
       kind: 'cleaning-assessment',
@@ -354,5 +367,74 @@ describe('the lineage of an override in force', () => {
     const assessmentPdf = await reports.pdfOf(`/reports/cleaning-assessment/${printed.id}/pdf`);
     expect(assessmentPdf.text).toContain('Worst-case overrides in force');
     expect(assessmentPdf.text).toContain('C is the hardest to clean on Line 2');
+  });
+});
+
+describe('an override follows its equipment train', () => {
+  it('is refused for a production on no train (422 on trainId), changing nothing', async () => {
+    const made = await t.call('POST', `${t.F}/productions`, {
+      name: 'Line 3',
+      equipmentIds: [mac.equipment.E1],
+      productIds: [mac.products.A, mac.products.B],
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const before = await t.server.db.query('select id from worst_product_overrides');
+    const res = await t.call(
+      'POST',
+      `${t.F}/worst-products/trains/${made.body.result.id}/override`,
+      {
+        productId: mac.products.A,
+        justification: 'A is the hardest to clean',
+        keepComputedLimit: true,
+        password: ADMIN.password,
+        reason: 'Cleanability',
+      },
+    );
+    expect(res.status).toBe(422);
+    expect(res.body.errors[0]).toMatchObject({ property: 'trainId' });
+    expect(res.body.errors[0].constraints.train).toContain(
+      'Put the production on an equipment train first',
+    );
+    expect(await t.server.db.query('select id from worst_product_overrides')).toEqual(before);
+  });
+
+  it('is not applied once its train’s equipment changed, and applies again when replaced', async () => {
+    // Line 2's override (C instead of D) is in force from the tests before, on Train 2 (E3).
+    const e4 = await t.call('POST', `${t.F}/equipments`, {
+      name: 'E4',
+      surfaceArea: { value: 1, unit: 'sqm' },
+    });
+    expect(e4.status, JSON.stringify(e4.body)).toBe(200);
+    const train = await t.call('GET', `${t.F}/equipment-trains/${train2}`);
+    const edited = await t.call('POST', `${t.F}/equipment-trains/${train2}`, {
+      equipmentIds: [mac.equipment.E3, e4.body.result.id],
+      version: train.body.version,
+      reason: 'Holding tank added',
+    });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    const changed = await line('Line 2');
+    expect(changed).toMatchObject({
+      computed: { product: 'D' },
+      override: { product: 'C', trainId: train2, trainEquipmentIds: [mac.equipment.E3] },
+      worstCase: 'D',
+      overrideNow: { applies: false },
+    });
+    expect(changed.overrideNow.review).toBe(
+      "Signed for an earlier version of the train 'Train 2' (E3 then, E3, E4 now): not applied until it is reviewed, replaced or withdrawn",
+    );
+    const replaced = await t.call('PUT', `${t.F}/worst-products/trains/${mac.line2}/override`, {
+      productId: mac.products.C,
+      justification: 'C is the hardest to clean on Line 2, tank included',
+      keepComputedLimit: true,
+      replaces: changed.override.id,
+      password: ADMIN.password,
+      reason: 'Reviewed for the tank',
+    });
+    expect(replaced.status, JSON.stringify(replaced.body)).toBe(200);
+    expect(replaced.body).toMatchObject({
+      worstCase: 'C',
+      override: { trainEquipmentIds: [mac.equipment.E3, e4.body.result.id] },
+      overrideNow: { applies: true, review: null },
+    });
   });
 });
