@@ -47,6 +47,20 @@ export const THOUSAND_PRODUCTS: FacilitySize = {
   seed: 11,
 };
 
+/**
+ * THOUSAND_PRODUCTS's shape at the size a bench is asked for (PRODUCTS=5000 in its environment):
+ * as many actives and items as products, lines of 10 products.
+ */
+export function facilityOfSize(products = Number(process.env.PRODUCTS ?? 1_000)): FacilitySize {
+  return {
+    ...THOUSAND_PRODUCTS,
+    products,
+    actives: products,
+    equipment: products,
+    productions: products / 10,
+  };
+}
+
 /** The 10,000-row workbook of the import benches: actives, products and equipment only. */
 export const TEN_THOUSAND_ROWS: FacilitySize = {
   actives: 4000,

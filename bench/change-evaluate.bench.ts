@@ -4,7 +4,7 @@
 // server at 127.0.0.1:5432 when one answers.
 //   npm run bench:change-evaluate
 import {
-  THOUSAND_PRODUCTS,
+  facilityOfSize,
   admin,
   facilityWorkbook,
   onEachDatabase,
@@ -15,7 +15,9 @@ import {
 } from './bench-fixture.ts';
 import { startServerProcess } from './server-process.ts';
 
-const PRODUCTS = THOUSAND_PRODUCTS.products;
+// PRODUCTS=5000 measures a larger facility of the same shape.
+const SIZE = facilityOfSize();
+const PRODUCTS = SIZE.products;
 const RUNS = Number(process.env.RUNS ?? 3);
 
 type Body = BenchBody;
@@ -75,15 +77,17 @@ async function run(label: string, env: Record<string, string>): Promise<void> {
     ).changeAssessment as Body;
     const evaluate = async (assessment: Body, what: string, run: number) => {
       const started = performance.now();
+      const cpu = server.cpuMs();
       const evaluated = (
         await call('POST', `/change-assessments/${assessment.id}/evaluate`, {
           version: assessment.version,
         })
       ).changeAssessment as Body;
       const ms = performance.now() - started;
+      const cpuMs = server.cpuMs() - cpu;
       const s = evaluated.evaluation.summary as Body;
       console.log(
-        `${label}: evaluate ${what}, ${PRODUCTS} products, ${s.pairsBefore} pairs: ${ms.toFixed(0)} ms` +
+        `${label}: evaluate ${what}, ${PRODUCTS} products, ${s.pairsBefore} pairs: ${ms.toFixed(0)} ms, server CPU ${cpuMs} ms, peak RSS ${server.peakRssMiB().toFixed(0)} MiB` +
           ` (${s.pairsMoved} moved, ${s.pairsListed} listed, ${evaluated.evaluation.undecided} items; run ${run})${ms < 2000 ? '' : ' OVER 2 s'}`,
       );
       return evaluated;
@@ -103,5 +107,5 @@ async function run(label: string, env: Record<string, string>): Promise<void> {
   }
 }
 
-const workbook = await facilityWorkbook(THOUSAND_PRODUCTS);
+const workbook = await facilityWorkbook(SIZE);
 await onEachDatabase(run);

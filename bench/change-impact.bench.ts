@@ -15,8 +15,8 @@ import { applyWhatIf } from '#core/limits/limits.what-if.ts';
 import type { LimitsInput } from '#core/limits/model.ts';
 import { syntheticLimitsInput } from './limits-input.ts';
 
-const PRODUCTS = 1_000;
-const EQUIPMENT = 1_000;
+const PRODUCTS = Number(process.env.PRODUCTS ?? 1_000);
+const EQUIPMENT = Number(process.env.EQUIPMENT ?? PRODUCTS);
 const CASES = {
   pde: 'one active’s PDE changed',
   policy: 'the policy changed (recovery 80 % → 70 %: every pair moves)',
@@ -84,12 +84,16 @@ function runCase(which: Case): void {
   const ctx = context(before);
   const rssBefore = process.memoryUsage().rss;
   const t = performance.now();
+  const cpuBefore = process.cpuUsage();
   const impact = changeImpact(before, after, ctx);
   const ms = performance.now() - t;
+  const used = process.cpuUsage(cpuBefore);
+  const cpuMs = (used.user + used.system) / 1000;
   const s = impact.summary;
   console.log(
     JSON.stringify({
       ms,
+      cpuMs,
       rssBefore,
       peak: process.resourceUsage().maxRSS * 1024,
       items: impact.items.length,
@@ -119,7 +123,7 @@ if (which) {
     const r = JSON.parse(child.stdout.trim().split('\n').pop()!);
     slowest = Math.max(slowest, r.ms);
     console.log(
-      `(${name}) ${CASES[name]}: ${(r.ms / 1000).toFixed(2)} s; peak RSS ${mb(r.peak)} (${mb(r.rssBefore)} before the call); ` +
+      `(${name}) ${CASES[name]}: ${(r.ms / 1000).toFixed(2)} s (CPU ${(r.cpuMs / 1000).toFixed(2)} s); peak RSS ${mb(r.peak)} (${mb(r.rssBefore)} before the call); ` +
         `${r.summary.pairsBefore} → ${r.summary.pairsAfter} pairs, ${r.summary.pairsMoved} moved, ` +
         `${r.summary.pairsAdded} added, ${r.summary.pairsRemoved} removed; ${r.items} items, ${r.listed} pairs listed`,
     );

@@ -6,7 +6,7 @@
 //   npm run bench:report-production-limits
 import { readPdfText } from '#server/test/read-pdf-text.ts';
 import {
-  THOUSAND_PRODUCTS,
+  facilityOfSize,
   admin,
   facilityWorkbook,
   onEachDatabase,
@@ -21,6 +21,9 @@ interface Report {
   error: string | null;
   progress: { stage: string } | null;
 }
+
+// PRODUCTS=2000 measures a larger facility of the same shape.
+const SIZE = facilityOfSize();
 
 async function timeReport(F: string, token: string, body: object) {
   const headers = { token, 'content-type': 'application/json' };
@@ -65,13 +68,19 @@ async function run(label: string, env: Record<string, string>): Promise<void> {
       await fetch(`${F}/productions?pageLimit=1`, { headers: { token } })
     ).json()) as { data?: { id: number }[]; productions?: { id: number }[] };
     const first = (productions.data ?? productions.productions ?? [])[0]!.id;
+    const rssBefore = server.peakRssMiB();
     for (const [what, body] of [
       ['one production (10 products)', { kind: 'production-limits', productionId: first }],
-      ['every production (100 lines, 1,000 products)', { kind: 'production-limits' }],
+      [
+        `every production (${SIZE.productions} lines, ${SIZE.products} products)`,
+        { kind: 'production-limits' },
+      ],
     ] as const) {
+      const cpu = server.cpuMs();
       const r = await timeReport(F, token, body);
+      const cpuMs = server.cpuMs() - cpu;
       console.log(
-        `${label}: production-limits report, ${what}: answered ${r.answered.toFixed(0)} ms, job done ${(r.job / 1000).toFixed(1)} s (stages seen: ${r.stages.join(', ')}), stored PDF download ${r.download.toFixed(0)} ms, ${r.pages} pages, ${(r.bytes / 1e6).toFixed(1)} MB`,
+        `${label}: production-limits report, ${what}: answered ${r.answered.toFixed(0)} ms, job done ${(r.job / 1000).toFixed(1)} s (stages seen: ${r.stages.join(', ')}), stored PDF download ${r.download.toFixed(0)} ms, ${r.pages} pages, ${(r.bytes / 1e6).toFixed(1)} MB; server CPU ${(cpuMs / 1000).toFixed(1)} s, peak RSS ${server.peakRssMiB().toFixed(0)} MiB (${rssBefore.toFixed(0)} MiB after the import)`,
       );
     }
   } finally {
@@ -79,5 +88,5 @@ async function run(label: string, env: Record<string, string>): Promise<void> {
   }
 }
 
-const workbook = await facilityWorkbook(THOUSAND_PRODUCTS);
+const workbook = await facilityWorkbook(SIZE);
 await onEachDatabase(run);

@@ -13,6 +13,8 @@ export interface ServerProcess {
   /** Peak resident memory so far, in MiB (VmHWM). */
   peakRssMiB(): number;
   rssMiB(): number;
+  /** User + system CPU of the server so far, in milliseconds (clock ticks of 10 ms). */
+  cpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -64,6 +66,10 @@ export async function startServerProcess(
     readyMs,
     peakRssMiB: () => procStatus(pid, 'VmHWM'),
     rssMiB: () => procStatus(pid, 'VmRSS'),
+    cpuMs: () => {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return (Number(fields[11]) + Number(fields[12])) * 10;
+    },
     stop: () =>
       new Promise((resolve) => {
         child.once('exit', () => resolve());

@@ -215,8 +215,8 @@ export function changeImpact(
       keep(score, view, k);
     },
     onRemoved(k, b) {
-      const pb = Math.floor(k / b.n);
-      const nb = k % b.n;
+      const pb = b.previous[k] ?? 0;
+      const nb = b.next[k] ?? 0;
       const owner = (toAfter[pb] ?? -1) < 0 ? pb : (toAfter[nb] ?? -1) < 0 ? nb : pb;
       removed.fold(owner, ...beforeFour(b, k), b.governing[k] ?? -1);
       summary.pairsRemoved++;
@@ -424,7 +424,8 @@ export function changeImpact(
       then && now ? percent(then[i] ?? Number.NaN, now[i] ?? Number.NaN) : null;
     const criteria = {
       unit: units.maco,
-      before: k >= 0 ? criterionValues(kept.compiled, Math.floor(k / kept.n), k % kept.n) : null,
+      before:
+        k >= 0 ? criterionValues(kept.compiled, kept.previous[k] ?? 0, kept.next[k] ?? 0) : null,
       after: gone ? null : criterionValues(compiledAfter, p, n),
     };
     return {

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { toBase } from '../units/quantity.ts';
 import { compileLimits, trainOf } from './compile.ts';
 import type { CompiledLimits } from './compile.ts';
-import { evaluatePairAt, matrixPairs, newPairView, newSummary, runMatrix } from './matrix.ts';
+import {
+  evaluatePairAt,
+  matrixPairs,
+  matrixRows,
+  newPairView,
+  newSummary,
+  runMatrix,
+} from './matrix.ts';
 import type { MatrixSummary, PairView } from './matrix.ts';
 import type { ActiveSpec, LimitsInput, ProductSpec } from './model.ts';
 import { rng } from '#bench/limits-input.ts';
@@ -224,6 +231,20 @@ describe('the matrix found through the equipment → products index', { timeout:
       const pairs = Array.from(matrixPairs(m, streamed), (view) => snapshot(m, view));
       expect(pairs, `seed ${seed}`).toEqual(looped);
       expect(summaryArrays(streamed)).toEqual(summaryArrays(summary));
+    }
+  });
+
+  it('says where each previous product’s pairs start, as runMatrix gives them', () => {
+    for (const seed of SEEDS) {
+      const m = compileLimits(facility(seed));
+      const counted = new Int32Array(m.productCount + 1);
+      runMatrix(m, (view) => {
+        counted[view.previous + 1] = (counted[view.previous + 1] ?? 0) + 1;
+      });
+      for (let p = 0; p < m.productCount; p++) {
+        counted[p + 1] = (counted[p + 1] ?? 0) + (counted[p] ?? 0);
+      }
+      expect(Array.from(matrixRows(m)), `seed ${seed}`).toEqual(Array.from(counted));
     }
   });
 });

@@ -466,6 +466,21 @@ export function runMatrix(m: CompiledLimits, onPair?: (pair: PairView) => void):
 }
 
 /**
+ * Where each previous product's pairs start in the matrix's order: previous product p has the
+ * pairs `rowStart[p] .. rowStart[p + 1]`, so a consumer that keeps every pair can size its arrays
+ * once. Finds the pairs as `runMatrix` does, without evaluating them.
+ */
+export function matrixRows(m: CompiledLimits): Int32Array {
+  const s = newSummary(m);
+  const f = newPairFinder(m);
+  const rowStart = new Int32Array(m.productCount + 1);
+  for (let p = 0; p < m.productCount; p++) {
+    rowStart[p + 1] = (rowStart[p] ?? 0) + findNexts(m, f, p, s);
+  }
+  return rowStart;
+}
+
+/**
  * The same matrix as a generator, for a consumer that must pause between pairs (an HTTP response
  * waiting for its socket to drain). Yields the reused view; `summary` is complete when done.
  */

@@ -1,6 +1,6 @@
 import { CRITERION_COUNT, compileLimits } from './compile.ts';
 import type { CompiledLimits } from './compile.ts';
-import { pairCriteria, runMatrix } from './matrix.ts';
+import { matrixRows, pairCriteria, runMatrix } from './matrix.ts';
 import type { PairView } from './matrix.ts';
 import type { LimitsInput } from './model.ts';
 
@@ -28,11 +28,18 @@ export function percent(before: number, after: number): number | null {
     : null;
 }
 
-/** Every pair of the "before" matrix, at `previous × n + next` (n = before's product count). */
+/**
+ * Every pair of the "before" matrix, sparse, in the matrix's order (previous, then next, both
+ * ascending): pair `k` is `previous[k]` → `next[k]` (before's product indices), and the pairs of
+ * previous product p are `rowStart[p] .. rowStart[p + 1]`. Only the pairs that exist are kept:
+ * trains share equipment with a few products, so a dense n × n grid of a 5,000-product facility
+ * (25 million cells, some 900 MB) would be nineteen twentieths empty.
+ */
 export interface BeforeLimits {
   readonly compiled: CompiledLimits;
-  readonly n: number;
-  readonly has: Uint8Array;
+  readonly rowStart: Int32Array;
+  readonly previous: Int32Array;
+  readonly next: Int32Array;
   readonly maco: Float64Array;
   readonly sal: Float64Array;
   readonly swab: Float64Array;
@@ -53,7 +60,7 @@ export function criteriaMovedAt(
   now: Float64Array,
   then: Float64Array,
 ): boolean {
-  pairCriteria(b.compiled, Math.floor(k / b.n), k % b.n, then);
+  pairCriteria(b.compiled, b.previous[k] ?? 0, b.next[k] ?? 0, then);
   for (let c = 0; c < CRITERION_COUNT; c++) {
     if (moved(then[c] ?? Number.NaN, now[c] ?? Number.NaN)) return true;
   }
@@ -74,26 +81,28 @@ export function beforeLimits(
   onBefore?: (view: PairView, before: CompiledLimits) => void,
 ): BeforeLimits {
   const compiled = compileLimits(input);
-  const n = compiled.productCount;
-  const has = new Uint8Array(n * n);
-  const maco = new Float64Array(n * n).fill(Number.NaN);
-  const sal = new Float64Array(n * n).fill(Number.NaN);
-  const swab = new Float64Array(n * n).fill(Number.NaN);
-  const rinse = new Float64Array(n * n).fill(Number.NaN);
-  const governing = new Int8Array(n * n).fill(-1);
-  let pairCount = 0;
+  const rowStart = matrixRows(compiled);
+  const count = rowStart[compiled.productCount] ?? 0;
+  const previous = new Int32Array(count);
+  const next = new Int32Array(count);
+  const maco = new Float64Array(count);
+  const sal = new Float64Array(count);
+  const swab = new Float64Array(count);
+  const rinse = new Float64Array(count);
+  const governing = new Int8Array(count);
+  let k = 0;
   runMatrix(compiled, (view) => {
-    const k = view.previous * n + view.next;
-    has[k] = 1;
+    previous[k] = view.previous;
+    next[k] = view.next;
     maco[k] = view.maco;
     sal[k] = view.sal;
     swab[k] = view.swabLimit;
     rinse[k] = view.rinseLimit;
     governing[k] = view.governing;
-    pairCount++;
+    k++;
     if (onBefore) onBefore(view, compiled);
   });
-  return { compiled, n, has, maco, sal, swab, rinse, governing, pairCount };
+  return { compiled, rowStart, previous, next, maco, sal, swab, rinse, governing, pairCount: k };
 }
 
 /**
@@ -107,19 +116,30 @@ export function walkPairs(
   walk: PairWalk,
 ): { before: BeforeLimits; after: CompiledLimits } {
   const b = beforeLimits(before, walk.onBefore);
-  const n = b.n;
   const ma = compileLimits(after);
   const toBefore = productPlaces(after, before);
-  const seen = walk.onRemoved ? new Uint8Array(n * n) : undefined;
+  const seen = walk.onRemoved ? new Uint8Array(b.pairCount) : undefined;
+  // The after matrix comes previous product by previous product: the before pairs of the
+  // current one are spread out by next product (slot[q] = k), so each pair is found in one step.
+  const slot = new Int32Array(b.compiled.productCount).fill(-1);
+  let row = -1;
+  let rowBefore = -1;
   runMatrix(ma, (view) => {
-    const p = toBefore[view.previous] ?? -1;
+    if (view.previous !== row) {
+      for (let k = b.rowStart[rowBefore] ?? 0; k < (b.rowStart[rowBefore + 1] ?? 0); k++)
+        slot[b.next[k] ?? 0] = -1;
+      row = view.previous;
+      rowBefore = toBefore[row] ?? -1;
+      for (let k = b.rowStart[rowBefore] ?? 0; k < (b.rowStart[rowBefore + 1] ?? 0); k++)
+        slot[b.next[k] ?? 0] = k;
+    }
     const q = toBefore[view.next] ?? -1;
-    const k = p >= 0 && q >= 0 && b.has[p * n + q] === 1 ? p * n + q : -1;
+    const k = rowBefore >= 0 && q >= 0 ? (slot[q] ?? -1) : -1;
     if (seen && k >= 0) seen[k] = 1;
     walk.onPair(view, k, b, ma);
   });
   if (seen && walk.onRemoved) {
-    for (let k = 0; k < n * n; k++) if (b.has[k] === 1 && seen[k] === 0) walk.onRemoved(k, b);
+    for (let k = 0; k < b.pairCount; k++) if (seen[k] === 0) walk.onRemoved(k, b);
   }
   return { before: b, after: ma };
 }

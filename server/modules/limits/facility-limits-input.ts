@@ -144,6 +144,8 @@ async function readFacility(q: Queryable, facilityId: number, options: FacilityI
     ]);
   return {
     actives,
+    // Once per read: a report of every production builds each production's input from it.
+    activeById: new Map(actives.map((a) => [a.id, a])),
     allProducts,
     allEquipment,
     allProductions,
@@ -156,7 +158,7 @@ async function readFacility(q: Queryable, facilityId: number, options: FacilityI
 
 function limitsInputOf(
   {
-    actives,
+    activeById,
     allProducts,
     allEquipment,
     allProductions,
@@ -176,17 +178,15 @@ function limitsInputOf(
   if (options.productionId !== undefined && productions.length === 0) {
     throw new AppError('NotFoundError', `Production ${options.productionId} was not found`);
   }
-  const inProduction = (ids: string) =>
-    new Set(productions.flatMap((p) => (p[ids] as number[]) ?? []));
-  const products =
-    options.productionId === undefined
-      ? allProducts
-      : allProducts.filter((p) => inProduction('productIds').has(p.id));
-  const equipment =
-    options.productionId === undefined
-      ? allEquipment
-      : allEquipment.filter((e) => inProduction('equipmentIds').has(e.id));
-  const activeById = new Map(actives.map((a) => [a.id, a]));
+  // One production's products and items, in the facility's order; its ids read once, not once
+  // per product and item (a report of every production calls this for each of them).
+  const inProduction = (key: 'productIds' | 'equipmentIds', records: EntityRecord[]) => {
+    if (options.productionId === undefined) return records;
+    const ids = new Set(productions.flatMap((p) => (p[key] as number[]) ?? []));
+    return records.filter((record) => ids.has(record.id));
+  };
+  const products = inProduction('productIds', allProducts);
+  const equipment = inProduction('equipmentIds', allEquipment);
   const equipmentById = new Map(equipment.map((e) => [e.id, e]));
   const productById = new Map(products.map((p) => [p.id, p]));
 
