@@ -12,7 +12,7 @@ import {
   type AsOfOptions,
 } from './entity-history.ts';
 import { LIST_VERSION_SQL, MAX_PAGE_ROWS, listCache, listVersion } from './list-totals.ts';
-import { afterEnd, keysetSort, type PageEnd } from './list-keyset.ts';
+import { afterEnd, keysetSort, seekStart, type PageEnd } from './list-keyset.ts';
 import { freezeDeep } from '#server/util/immutable.ts';
 import { propertiesColumn, readProperties } from './entity-properties.ts';
 import { ownerColumn } from './entity-scope.ts';
@@ -171,14 +171,17 @@ export async function listEntities(
     const pageVersion = param(paged?.version ?? '-1');
     const totalVersion = param(counted?.version ?? '-1');
     const knownTotal = param(counted?.total ?? 0);
-    // The page before, when kept with where it ends: this page starts after it while its version
-    // stands (list-keyset.ts), else at its offset; one of the two reads runs.
+    // A page kept a little before, with where it ends: this page starts after it while its
+    // version stands (list-keyset.ts), else at its offset; one of the two reads runs.
     const sort = keysetSort(query, sortColumns);
-    const before = sort && offset >= limit ? cache.pages.get(pageKeyAt(offset - limit)) : undefined;
-    const seek = before?.end
+    const before = sort
+      ? seekStart(offset, limit, (at) => cache.pages.get(pageKeyAt(at)))
+      : undefined;
+    const seek = before
       ? {
-          version: param(before.version),
-          after: afterEnd(sort!, param(before.end.key), param(before.end.id)),
+          version: param(before.page.version),
+          after: afterEnd(sort!, param(before.page.end.key), param(before.page.end.id)),
+          skip: param(before.skip),
         }
       : undefined;
     const pageIds = (window: string, condition: string) =>
@@ -187,7 +190,7 @@ export async function listEntities(
         order by ${order} ${window}`;
     const limitAt = `$${params.length + 1}`;
     const ids = seek
-      ? `(${pageIds(`limit ${limitAt}`, `v.list_version = ${seek.version}::bigint and ${seek.after}`)})
+      ? `(${pageIds(`limit ${limitAt} offset ${seek.skip}`, `v.list_version = ${seek.version}::bigint and ${seek.after}`)})
          union all
          (${pageIds(`limit ${limitAt} offset $${params.length + 2}`, `v.list_version <> ${seek.version}::bigint`)})`
       : pageIds(`limit ${limitAt} offset $${params.length + 2}`, 'true');
