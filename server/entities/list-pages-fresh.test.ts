@@ -137,4 +137,17 @@ describe('kept list pages after a change that moves them', () => {
       await checkPages(query);
     }
   });
+
+  it('searches trigram indexes that keep no pending list, so a new row is found at once from the index itself', async () => {
+    const indexes = await t.server.db.query<{ name: string; options: string[] | null }>(
+      `select c.relname as name, c.reloptions as options
+         from pg_index i join pg_class c on c.oid = i.indexrelid
+        where exists (select 1 from pg_opclass o
+                       where o.oid = any (i.indclass::oid[]) and o.opcname = 'gin_trgm_ops')`,
+    );
+    expect(indexes.map((i) => i.name)).toContain('equipment_search_name');
+    for (const index of indexes) expect(index.options, index.name).toContain('fastupdate=off');
+    await create('Trigram vessel');
+    expect(names(await list('pageLimit=10&search=igram ves'))).toEqual(['Trigram vessel']);
+  });
 });
