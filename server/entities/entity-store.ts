@@ -2,7 +2,7 @@ import { AppError } from '#core/errors/errors.ts';
 import type { EntityDef } from '#core/entities/entity.ts';
 import { columnOf, type FieldDef } from '#core/entities/field.ts';
 import type { TListQuery } from '#core/schemas/common.schemas.ts';
-import type { Db, Queryable, SqlValue } from '../db/db.ts';
+import { READ_ONLY, type Db, type Queryable, type SqlValue } from '../db/db.ts';
 import { likePattern, orderBy, pageOf, pageWindow } from '#server/db/paging.ts';
 import {
   HISTORY_STARTS_AT,
@@ -194,8 +194,10 @@ export async function listEntities(
          union all
          (${pageIds(`limit ${limitAt} offset $${params.length + 2}`, `v.list_version <> ${seek.version}::bigint`)})`
       : pageIds(`limit ${limitAt} offset $${params.length + 2}`, 'true');
+    // A read: the Db's changeCount stays (db.ts), so the next page of this version is told
+    // apart from a moved one without reading the version again first.
     rows = await db.query<Record<string, unknown>>(
-      `select v.list_version::text as list_version, p.*
+      `${READ_ONLY}select v.list_version::text as list_version, p.*
          from (select ${LIST_VERSION_SQL} as list_version) v
          left join lateral (
            -- Numbered after the page is cut: a window ordered by the sort would sort every row
@@ -230,7 +232,7 @@ export async function listEntities(
       };
   } else {
     rows = await db.query<Record<string, unknown>>(
-      `select ${selectList(def)}${asOf ? `, ${HISTORY_STARTS_AT}` : ''}, ${countSql} as total_count
+      `${READ_ONLY}select ${selectList(def)}${asOf ? `, ${HISTORY_STARTS_AT}` : ''}, ${countSql} as total_count
          from ${source}
         where ${where} order by ${order}
         limit $${params.length + 1} offset $${params.length + 2}`,
@@ -240,7 +242,7 @@ export async function listEntities(
   let total = Number(rows[0]?.total_count ?? 0);
   if (rows.length === 0 && offset > 0) {
     const [count] = await db.query<{ n: number }>(
-      `select count(*)::int as n from ${source} where ${where}`,
+      `${READ_ONLY}select count(*)::int as n from ${source} where ${where}`,
       whereParams,
     );
     total = count?.n ?? 0;
