@@ -215,7 +215,7 @@ export async function onEachDatabase(
     console.log('PostgreSQL: no server at 127.0.0.1:5432, skipped');
     return;
   }
-  const name = `carryover_bench_${Date.now()}`;
+  const name = `${process.env.BENCH_DB_PREFIX ?? 'carryover_bench'}_${Date.now()}`;
   await client.query(`create database ${name}`);
   try {
     await measure('PostgreSQL', { DATABASE_URL: `${base}/${name}`, ...postgresEnv });

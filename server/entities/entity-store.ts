@@ -2,7 +2,7 @@ import { AppError } from '#core/errors/errors.ts';
 import type { EntityDef } from '#core/entities/entity.ts';
 import { columnOf, type FieldDef } from '#core/entities/field.ts';
 import type { TListQuery } from '#core/schemas/common.schemas.ts';
-import type { Db, Queryable, SqlValue } from '../db/db.ts';
+import { READ_ONLY, type Db, type Queryable, type SqlValue } from '../db/db.ts';
 import { likePattern, orderBy, pageOf, pageWindow } from '#server/db/paging.ts';
 import {
   HISTORY_STARTS_AT,
@@ -12,7 +12,7 @@ import {
   type AsOfOptions,
 } from './entity-history.ts';
 import { LIST_VERSION_SQL, MAX_PAGE_ROWS, listCache, listVersion } from './list-totals.ts';
-import { afterEnd, keysetSort, type PageEnd } from './list-keyset.ts';
+import { afterEnd, keysetSort, seekStart, type PageEnd } from './list-keyset.ts';
 import { freezeDeep } from '#server/util/immutable.ts';
 import { propertiesColumn, readProperties } from './entity-properties.ts';
 import { ownerColumn } from './entity-scope.ts';
@@ -171,14 +171,17 @@ export async function listEntities(
     const pageVersion = param(paged?.version ?? '-1');
     const totalVersion = param(counted?.version ?? '-1');
     const knownTotal = param(counted?.total ?? 0);
-    // The page before, when kept with where it ends: this page starts after it while its version
-    // stands (list-keyset.ts), else at its offset; one of the two reads runs.
+    // A page kept a little before, with where it ends: this page starts after it while its
+    // version stands (list-keyset.ts), else at its offset; one of the two reads runs.
     const sort = keysetSort(query, sortColumns);
-    const before = sort && offset >= limit ? cache.pages.get(pageKeyAt(offset - limit)) : undefined;
-    const seek = before?.end
+    const before = sort
+      ? seekStart(offset, limit, (at) => cache.pages.get(pageKeyAt(at)))
+      : undefined;
+    const seek = before
       ? {
-          version: param(before.version),
-          after: afterEnd(sort!, param(before.end.key), param(before.end.id)),
+          version: param(before.page.version),
+          after: afterEnd(sort!, param(before.page.end.key), param(before.page.end.id)),
+          skip: param(before.skip),
         }
       : undefined;
     const pageIds = (window: string, condition: string) =>
@@ -187,12 +190,14 @@ export async function listEntities(
         order by ${order} ${window}`;
     const limitAt = `$${params.length + 1}`;
     const ids = seek
-      ? `(${pageIds(`limit ${limitAt}`, `v.list_version = ${seek.version}::bigint and ${seek.after}`)})
+      ? `(${pageIds(`limit ${limitAt} offset ${seek.skip}`, `v.list_version = ${seek.version}::bigint and ${seek.after}`)})
          union all
          (${pageIds(`limit ${limitAt} offset $${params.length + 2}`, `v.list_version <> ${seek.version}::bigint`)})`
       : pageIds(`limit ${limitAt} offset $${params.length + 2}`, 'true');
+    // A read: the Db's changeCount stays (db.ts), so the next page of this version is told
+    // apart from a moved one without reading the version again first.
     rows = await db.query<Record<string, unknown>>(
-      `select v.list_version::text as list_version, p.*
+      `${READ_ONLY}select v.list_version::text as list_version, p.*
          from (select ${LIST_VERSION_SQL} as list_version) v
          left join lateral (
            -- Numbered after the page is cut: a window ordered by the sort would sort every row
@@ -227,7 +232,7 @@ export async function listEntities(
       };
   } else {
     rows = await db.query<Record<string, unknown>>(
-      `select ${selectList(def)}${asOf ? `, ${HISTORY_STARTS_AT}` : ''}, ${countSql} as total_count
+      `${READ_ONLY}select ${selectList(def)}${asOf ? `, ${HISTORY_STARTS_AT}` : ''}, ${countSql} as total_count
          from ${source}
         where ${where} order by ${order}
         limit $${params.length + 1} offset $${params.length + 2}`,
@@ -237,7 +242,7 @@ export async function listEntities(
   let total = Number(rows[0]?.total_count ?? 0);
   if (rows.length === 0 && offset > 0) {
     const [count] = await db.query<{ n: number }>(
-      `select count(*)::int as n from ${source} where ${where}`,
+      `${READ_ONLY}select count(*)::int as n from ${source} where ${where}`,
       whereParams,
     );
     total = count?.n ?? 0;

@@ -2,10 +2,11 @@ import type { TListQuery } from '#core/schemas/common.schemas.ts';
 
 /*
  * Keyset paging under the page-number API (issue 34; the spec's lists take pageNumber and
- * pageLimit, no cursor). A kept page also keeps the sort key of its last row; the next page,
+ * pageLimit, no cursor). A kept page also keeps the sort key of its last row; a later page,
  * asked while the list version it was read at stands, starts after that key in the sort's index
- * (20261218050100_list_sort_indexes.sql) instead of counting past every row before it. Any other
- * page, or the next one after a write, is read by its offset as before, so the answer is the same.
+ * (20261218050100_list_sort_indexes.sql) and skips only the pages between, instead of counting
+ * past every row before it. Any other page, or one after a write, is read by its offset as
+ * before, so the answer is the same.
  */
 
 /** Where a kept page ends: its last row's sort key (as text) and id. */
@@ -41,4 +42,29 @@ export function keysetSort(
 /** The rows after `end` in the sort (ties by id in the sort's direction, as entity-store orders them). */
 export function afterEnd(sort: KeysetSort, key: string, id: string): string {
   return `(${sort.expr}, id) ${sort.desc ? '<' : '>'} (${key}, ${id}::int)`;
+}
+
+/** How many pages back a page looks for a kept page to start after. */
+export const SEEK_BACK_PAGES = 8;
+
+/**
+ * The kept page to start a page at `offset` after: of the full pages kept within
+ * SEEK_BACK_PAGES before it, one of the newest list version (only a page of the version read
+ * now is used, which the statement checks), the nearest of those; with the rows between its end
+ * and the page. Pages are asked a few at a time (a screen and its prefetch, several users), so
+ * the page just before is often still being read while the one before it is kept.
+ */
+export function seekStart<P extends { version: string; end?: PageEnd }>(
+  offset: number,
+  limit: number,
+  keptAt: (offset: number) => P | undefined,
+): { page: P & { end: PageEnd }; skip: number } | undefined {
+  let found: { page: P & { end: PageEnd }; skip: number } | undefined;
+  for (let back = 1; back <= SEEK_BACK_PAGES && offset - back * limit >= 0; back += 1) {
+    const page = keptAt(offset - back * limit);
+    if (!page?.end) continue;
+    if (found && BigInt(page.version) <= BigInt(found.page.version)) continue;
+    found = { page: page as P & { end: PageEnd }, skip: (back - 1) * limit };
+  }
+  return found;
 }
