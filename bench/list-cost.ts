@@ -3,19 +3,9 @@
 // process and the CPU of the database's backends, each read from /proc around the requests.
 // Before each round, one row of the facility is touched in SQL, so every page of the round is a
 // first read after a write; a round asks every page of three sorts once, and searches.
-import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { median } from './bench-fixture.ts';
-
-/** User + system CPU of a process so far, in milliseconds (clock ticks of 10 ms). */
-function cpuMs(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return 0; // ended meanwhile
-  }
-}
+import { processCpuMs as cpuMs } from './server-process.ts';
 
 /** The CPU of every backend of the database so far, by backend. */
 async function backendsCpu(client: pg.Client): Promise<Map<number, number>> {

@@ -18,6 +18,16 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
+/** User + system CPU of a process so far, in milliseconds (clock ticks of 10 ms); 0 once it ended. */
+export function processCpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
 function procStatus(pid: number, field: string): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status);
@@ -66,10 +76,7 @@ export async function startServerProcess(
     readyMs,
     peakRssMiB: () => procStatus(pid, 'VmHWM'),
     rssMiB: () => procStatus(pid, 'VmRSS'),
-    cpuMs: () => {
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      return (Number(fields[11]) + Number(fields[12])) * 10;
-    },
+    cpuMs: () => processCpuMs(pid),
     stop: () =>
       new Promise((resolve) => {
         child.once('exit', () => resolve());
