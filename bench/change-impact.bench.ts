@@ -39,6 +39,8 @@ function context(input: LimitsInput): ImpactContext {
       name: `Line ${t + 1}`,
       products: ids.slice(t * 20, t * 20 + 20),
       equipment: [],
+      // Named by the ranking on the server; the impact derives the train's limits for it.
+      worstCase: { before: ids[t * 20] ?? null, after: ids[t * 20 + 1] ?? null },
     })),
     methods: [
       { name: 'HPLC', sampleType: 'swab', loq: { value: 1, unit: 'ug/swab' } },

@@ -36,7 +36,17 @@ function facility(): LimitsInput {
 }
 
 const none: ImpactContext = { trains: [], methods: [], results: [] };
-const line1 = { name: 'Line 1', products: ['A', 'B', 'C'], equipment: ['E2'] };
+/**
+ * Line 1's computed worst case as the ranking names it (server worst-products.service.ts): with
+ * no risk factors recorded the lowest MACO decides, A's 50 mg before (A→C), B's 5 mg after the
+ * change of b1 below (B→C).
+ */
+const line1 = {
+  name: 'Line 1',
+  products: ['A', 'B', 'C'],
+  equipment: ['E2'],
+  worstCase: { before: 'A', after: 'B' },
+};
 
 function valid(result: ReturnType<typeof changeImpact>) {
   for (const item of result.items) ZImpactItem.parse(item);
@@ -356,8 +366,18 @@ describe('changeImpact on an unchanged input', () => {
       const ids = input.products.map((p) => p.id);
       const context: ImpactContext = {
         trains: [
-          { name: 'T1', products: ids.filter((_, i) => i % 2 === 0), equipment: [] },
-          { name: 'T2', products: ids.slice(0, 5), equipment: [] },
+          {
+            name: 'T1',
+            products: ids.filter((_, i) => i % 2 === 0),
+            equipment: [],
+            worstCase: { before: ids[0]!, after: ids[0]! },
+          },
+          {
+            name: 'T2',
+            products: ids.slice(0, 5),
+            equipment: [],
+            worstCase: { before: null, after: null },
+          },
         ],
         methods: [
           { name: 'swab', sampleType: 'swab', loq: { value: 1e6, unit: 'ug/swab' } },

@@ -26,7 +26,10 @@ export type { AnalyticalMethod, ImpactTrain, SampleResult } from './impact-sides
 export type { ImpactUnits, SampleType } from './impact-units.ts';
 
 export interface ImpactContext {
-  /** The productions (equipment trains and the products made on them), for `worstCaseChanged`. */
+  /**
+   * The productions (equipment trains and the products made on them) with each one's computed
+   * worst case before and after, for `worstCaseChanged`.
+   */
   trains: readonly ImpactTrain[];
   /** Analytical methods with their LOQ, for `belowLoq`. */
   methods: readonly AnalyticalMethod[];
@@ -310,20 +313,17 @@ export function changeImpact(
   });
 
   context.trains.forEach((train, t) => {
-    const placeB = sideB.worstOnTrain(t);
-    const placeA = sideA.worstOnTrain(t);
-    const pb = placeB < 0 ? -1 : (sideB.trainMembers[t]?.[placeB] ?? -1);
-    const pa = placeA < 0 ? -1 : (sideA.trainMembers[t]?.[placeA] ?? -1);
-    const nameB = pb < 0 ? null : (before.products[pb]?.id ?? null);
-    const nameA = pa < 0 ? null : (after.products[pa]?.id ?? null);
+    // The worst case is the one the ranking and the cleaning assessment name (ImpactTrain): a
+    // rule of its own here (it was the lowest SAL) would report changes the screens do not show.
+    const { before: nameB, after: nameA } = train.worstCase;
     if (nameB === nameA) return;
     summary.worstCasesChanged++;
-    const atB = placeB < 0 ? -1 : (sideB.trainBase[t] ?? 0) + placeB;
-    const atA = placeA < 0 ? -1 : (sideA.trainBase[t] ?? 0) + placeA;
+    const atB = sideB.trainSlot(t, nameB);
+    const atA = sideA.trainSlot(t, nameA);
     const salB = atB < 0 ? Number.NaN : (sideB.trainLowest.sal[atB] ?? Number.NaN);
     const salA = atA < 0 ? Number.NaN : (sideA.trainLowest.sal[atA] ?? Number.NaN);
     item('worstCaseChanged', train.name, {
-      summary: `Worst case ${nameB ?? 'none'} → ${nameA ?? 'none'}; lowest SAL on the train ${sig(shown(convertValue(salB, 'mg/sqcm', units.sal)))} → ${sig(shown(convertValue(salA, 'mg/sqcm', units.sal)))} ${unitLabel(units.sal)}`,
+      summary: `Worst case ${nameB ?? 'none'} → ${nameA ?? 'none'}; the worst case's lowest SAL on the train ${sig(shown(convertValue(salB, 'mg/sqcm', units.sal)))} → ${sig(shown(convertValue(salA, 'mg/sqcm', units.sal)))} ${unitLabel(units.sal)}`,
       before: limitsOf(sideB.trainLowest, atB),
       after: limitsOf(sideA.trainLowest, atA),
       changePercent: percent(salB, salA),

@@ -13,6 +13,13 @@ export interface ImpactTrain {
   name: string;
   products: string[];
   equipment: string[];
+  /**
+   * The train's computed worst-case product before and after the change (null: none), as the one
+   * computation names it for the ranking, its reports and the cleaning assessment: the ranking's
+   * selection criteria over the train's products (server limits/worst-products.service.ts). The
+   * impact does not choose it; it only derives the train's limits for it, as assessLimits does.
+   */
+  worstCase: { before: string | null; after: string | null };
 }
 
 /**
@@ -59,7 +66,6 @@ export class ImpactSide {
   /** Per train, product index → place among its members (-1 = not a member). */
   private readonly trainPlace: Int32Array[];
   private readonly trainsOf: number[][];
-  readonly trainMembers: number[][];
   /** Per method, the LOQ in mg/swab or mg/ml, which products it measures, and pairs below it. */
   readonly loq: Float64Array;
   readonly measures: Uint8Array[];
@@ -101,7 +107,6 @@ export class ImpactSide {
 
     this.trainsOf = Array.from({ length: count }, () => []);
     this.trainPlace = [];
-    this.trainMembers = [];
     this.trainBase = new Int32Array(trains.length + 1);
     trains.forEach((train, t) => {
       const place = new Int32Array(count).fill(-1);
@@ -114,7 +119,6 @@ export class ImpactSide {
         this.trainsOf[p]?.push(t);
       }
       this.trainPlace.push(place);
-      this.trainMembers.push(members);
       this.trainBase[t + 1] = (this.trainBase[t] ?? 0) + members.length;
     });
     this.trainLowest = new LowestLimits(this.trainBase[trains.length] ?? 0);
@@ -197,18 +201,10 @@ export class ImpactSide {
     if (isLower(limit, this.resultLimit[r] ?? Number.NaN)) this.resultLimit[r] = limit;
   }
 
-  /** The member of train `t` with the lowest surface limit on it (first on a tie), or -1. */
-  worstOnTrain(t: number): number {
-    let worst = -1;
-    let best = Number.NaN;
-    const base = this.trainBase[t] ?? 0;
-    (this.trainMembers[t] ?? []).forEach((p, place) => {
-      const sal = this.trainLowest.sal[base + place] ?? Number.NaN;
-      if (isLower(sal, best)) {
-        best = sal;
-        worst = place;
-      }
-    });
-    return worst;
+  /** Where `product` is folded on train `t` (`trainBase[t] + place`), or -1 if not a member. */
+  trainSlot(t: number, product: string | null): number {
+    const p = product === null ? undefined : this.productIndex.get(product);
+    const place = p === undefined ? -1 : (this.trainPlace[t]?.[p] ?? -1);
+    return place < 0 ? -1 : (this.trainBase[t] ?? 0) + place;
   }
 }

@@ -208,8 +208,11 @@ const OWN_EVENTS = {
   // A webhook delivery given up, sent again by an administrator (issue 33).
   Webhook: { Redeliver: recordsOnly() },
   // Issue 32: another product named as the worst case of a train or an item, signed with its
-  // justification (Override, also when it replaces one), or withdrawn with a reason.
+  // justification (Override, also when it replaces one), or withdrawn with a reason. A train's
+  // are TrainWorstProductOverride (entity the train); WorstProductOverride's entity is the
+  // production, from before overrides followed trains (core signatures.schemas.ts).
   WorstProductOverride: { Override: changes(), Withdraw: changes() },
+  TrainWorstProductOverride: { Override: changes(), Withdraw: changes() },
   EquipmentWiseWorstProduct: { Override: changes(), Withdraw: changes() },
   System: { Seed: changes(), Restore: changes<RestoreValues>() },
   User: {

@@ -27,7 +27,8 @@ export const DOCUMENT_TYPE_LABELS: Record<TSignedDocumentType, string> = {
   MacFormula: 'MAC formula',
   EquipmentRelease: 'Equipment release',
   HbelOverride: 'Site PDE override',
-  WorstProductOverride: 'Worst-case override of a train',
+  WorstProductOverride: 'Worst-case override of a production',
+  TrainWorstProductOverride: 'Worst-case override of an equipment train',
   EquipmentWiseWorstProduct: 'Worst-case override of an item of equipment',
 };
 

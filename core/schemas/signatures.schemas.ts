@@ -35,14 +35,19 @@ export const isControlledDocumentType = (type: string): type is TControlledDocum
  * an item of equipment after its cleaning, whose `documentId` is the item and whose
  * `versionNumber` counts its releases; the site override of a linked active's PDE (issue 32),
  * whose `documentId` is the active and whose `versionNumber` counts its overrides; a site's choice
- * of another worst-case product for a train (`documentId` the production) or an item of equipment
- * (`documentId` the item), `versionNumber` counting the target's overrides (issue 32).
+ * of another worst-case product for an equipment train (`TrainWorstProductOverride`, `documentId`
+ * the train) or an item of equipment (`documentId` the item), `versionNumber` counting the
+ * target's overrides (issue 32). `WorstProductOverride` holds the overrides signed while they were
+ * keyed by the production (`documentId` the production): a signature's type and id are part of
+ * what it signed, so those keep theirs, and the train's get a type of their own so that a train
+ * whose id is an old production's never shares its signatures or its count (21 CFR 11.70).
  */
 export const SIGNED_DOCUMENT_TYPES = [
   ...CONTROLLED_DOCUMENT_TYPES,
   'EquipmentRelease',
   'HbelOverride',
   'WorstProductOverride',
+  'TrainWorstProductOverride',
   'EquipmentWiseWorstProduct',
 ] as const;
 export const ZSignedDocumentType = z.enum(SIGNED_DOCUMENT_TYPES);
@@ -268,6 +273,7 @@ const TYPE_MEANINGS: Partial<Record<TSignedDocumentType, Partial<Record<TSignAct
   HbelOverride: { Approve: 'Approve site PDE override' },
   // EU GMP Annex 15 §10.12: a worst case other than the computed one, justified and signed.
   WorstProductOverride: { Approve: 'Approve worst-case override' },
+  TrainWorstProductOverride: { Approve: 'Approve worst-case override' },
   EquipmentWiseWorstProduct: { Approve: 'Approve worst-case override' },
 };
 

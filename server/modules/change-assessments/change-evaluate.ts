@@ -15,6 +15,7 @@ import type { TChangeAssessment } from '#core/schemas/change-assessments.schemas
 import type { Db, Queryable } from '#server/db/db.ts';
 import { allEntities } from '#server/entities/entity-store.ts';
 import { facilityLimitsInput } from '../limits/facility-limits-input.ts';
+import { trainWorstProducts } from '../limits/worst-products.service.ts';
 import type { Actor } from '#server/db/audit-write.ts';
 import { facilityDataWatermark, getChangeAssessment, numberOf } from './change-assessments.read.ts';
 import {
@@ -38,17 +39,31 @@ import { impactResults } from './impact-results.ts';
 
 const nameOf = (r: Record<string, unknown>) => String(r.name);
 
-/** The trains and analytical methods of the facility as they are (after the change, in the trial). */
+/** Each production's computed worst-case product, by its id: the one computation's (issue 32). */
+export async function worstCaseByProduction(
+  q: Queryable,
+  facilityId: number,
+): Promise<Map<number, string | null>> {
+  const { trains } = await trainWorstProducts(q, facilityId);
+  return new Map(trains.map((t) => [t.productionId, t.computed.product]));
+}
+
+/**
+ * The trains and analytical methods of the facility as they are (after the change, in the trial),
+ * each train with its worst case before (`worstBefore`, read before the change) and now.
+ */
 export async function impactContext(
   q: Queryable,
   facilityId: number,
   input: LimitsInput,
+  worstBefore: Map<number, string | null>,
 ): Promise<ImpactContext> {
-  const [productions, products, equipment, methods] = await Promise.all([
+  const [productions, products, equipment, methods, worstAfter] = await Promise.all([
     allEntities(q, productionsDef, facilityId),
     allEntities(q, productsDef, facilityId),
     allEntities(q, equipmentDef, facilityId),
     allEntities(q, analyticalMethodsDef, facilityId),
+    worstCaseByProduction(q, facilityId),
   ]);
   const productName = new Map(products.map((p) => [p.id, nameOf(p)]));
   const equipmentName = new Map(equipment.map((e) => [e.id, nameOf(e)]));
@@ -72,6 +87,7 @@ export async function impactContext(
       name: nameOf(p),
       products: names(p.productIds, productName),
       equipment: names(p.equipmentIds, equipmentName),
+      worstCase: { before: worstBefore.get(p.id) ?? null, after: worstAfter.get(p.id) ?? null },
     })),
     methods: withLoq,
     results: await impactResults(q, facilityId, productName, equipmentName),
@@ -85,10 +101,11 @@ export async function computeImpact(
   facilityId: number,
 ): Promise<ChangeImpact> {
   const before = await facilityLimitsInput(tx, facilityId);
+  const worstBefore = await worstCaseByProduction(tx, facilityId);
   const { after, context } = await rolledBack(tx, async () => {
     await apply(tx);
     const input = await facilityLimitsInput(tx, facilityId);
-    return { after: input, context: await impactContext(tx, facilityId, input) };
+    return { after: input, context: await impactContext(tx, facilityId, input, worstBefore) };
   });
   return changeImpact(before, after, context);
 }

@@ -16,7 +16,8 @@ import { equipmentWorstProducts, trainWorstProducts } from './worst-products.ser
 
 /*
  * A site's choice of another worst-case product for a train or an item of equipment (issue 32),
- * a production's keyed by its equipment-train record (signature `documentId` = the train's id):
+ * a production's keyed by its equipment-train record (signature `TrainWorstProductOverride`, its
+ * `documentId` the train's id):
  * signed by a signer who re-enters their password (21 CFR 11.200(a)) and holds the right to sign
  * (ApprovalPolicy Sign, 11.200), with its justification (EU GMP Annex 15 §10.12), never loosening
  * the limit the group is validated against (decideOverride), audited with what it replaced.
@@ -35,8 +36,12 @@ interface Scope {
   facilityId: number;
 }
 
+// A train's overrides have a document type of their own: 'WorstProductOverride' keeps those
+// signed on a production, whose ids a train's may equal (core signatures.schemas.ts).
 const documentTypeOf = (t: Target) =>
-  t.kind === 'train' ? ('WorstProductOverride' as const) : ('EquipmentWiseWorstProduct' as const);
+  t.kind === 'train'
+    ? ('TrainWorstProductOverride' as const)
+    : ('EquipmentWiseWorstProduct' as const);
 
 /** What an override is keyed by: the production's equipment train, or the item. */
 interface Key {

@@ -37,7 +37,12 @@ const scopeOf = (request: FastifyRequest) => {
 export function registerWorstProductRoutes({ app, db, config, permit }: AppContext): void {
   const r = typed(app);
   // An override is an electronic signature among the others (GET signatures, the audit verify).
+  // Those signed on a production before overrides followed trains still read and verify.
   registerSignedAct('WorstProductOverride', {
+    resource: 'WorstProductOverride',
+    signedContent: worstOverridesSigned,
+  });
+  registerSignedAct('TrainWorstProductOverride', {
     resource: 'WorstProductOverride',
     signedContent: worstOverridesSigned,
   });

@@ -4,6 +4,10 @@ import { useFacilityTestServer, type TestBody } from '#server/test/facility-test
 import { buildMacFacility, type MacFacility } from '#server/test/mac-test-data.ts';
 import { ADMIN } from '#server/test/test-server.ts';
 import { reportKit } from '#server/test/report-test-kit.ts';
+import { adminActor } from '#server/test/factories/admin.ts';
+import { signatureKey } from '#server/records/signature-binding.ts';
+import { writeActSignature } from '#server/records/signature-write.ts';
+import { overrideContent, WORST_OVERRIDE_MEANING } from './worst-product-overrides.ts';
 
 /*
  * Issue 32: the worst-case product of each train and item, computed by the ranking's criteria,
@@ -201,7 +205,7 @@ describe('an override of the worst-case product', () => {
 
     const signatures = await t.call(
       'GET',
-      `${t.F}/signatures?documentType=WorstProductOverride&documentId=${train1}`,
+      `${t.F}/signatures?documentType=TrainWorstProductOverride&documentId=${train1}`,
     );
     expect(signatures.status).toBe(200);
     expect(signatures.body.signatures).toHaveLength(1);
@@ -217,7 +221,7 @@ describe('an override of the worst-case product', () => {
       new_values: TestBody;
     }>(
       `select action, reason, new_values from audit_log
-        where domain = 'WorstProductOverride' order by id desc limit 1`,
+        where domain = 'TrainWorstProductOverride' order by id desc limit 1`,
     );
     expect(audit).toMatchObject({
       action: 'Override',
@@ -436,5 +440,123 @@ describe('an override follows its equipment train', () => {
       override: { trainEquipmentIds: [mac.equipment.E3, e4.body.result.id] },
       overrideNow: { applies: true, review: null },
     });
+  });
+});
+
+describe('the signatures of a train’s overrides and of those signed on a production before', () => {
+  /**
+   * An override signed on a production before overrides followed trains, as it was kept: its
+   * signature 'WorstProductOverride' with the production's id, its row ended (in force it would
+   * have been carried to a train by migration 20261220020100).
+   */
+  async function signedOnProduction(productionId: number, productId: number) {
+    const db = t.server.db;
+    const actor = await adminActor(db);
+    const key = await signatureKey(t.server.config, () => undefined);
+    const kept = {
+      production_id: productionId,
+      train_id: null,
+      train_equipment_ids: null,
+      equipment_id: null,
+      computed_product_id: null,
+      computed_product: null,
+      computed_lowest_maco: null,
+      product_id: productId,
+      product: 'A',
+      lowest_maco: null,
+      keep_computed_limit: true,
+      group_limit: null,
+      group_limit_product: null,
+      justification: 'Signed on the production',
+    };
+    return db.transaction(async (tx) => {
+      const content = overrideContent(kept);
+      const signature = await writeActSignature(
+        tx,
+        actor,
+        key,
+        { planId: t.planId, facilityId: t.facilityId },
+        {
+          documentType: 'WorstProductOverride',
+          documentId: productionId,
+          meaning: WORST_OVERRIDE_MEANING,
+          content,
+          reason: 'Before trains',
+        },
+      );
+      await tx.query(
+        `insert into worst_product_overrides (facility_id, production_id, product_id, product,
+           keep_computed_limit, justification, signature_id, ended_at, ended_by, end_reason)
+         values ($1, $2, $3, 'A', true, $4, $5, now(), $6, 'Study done')`,
+        [t.facilityId, productionId, productId, kept.justification, signature.id, actor.userId],
+      );
+      return signature.id;
+    });
+  }
+
+  it('never share a document: a train whose id is an old production’s keeps its own list and count', async () => {
+    const train = await t.call('POST', `${t.F}/equipment-trains`, {
+      name: 'Train 3',
+      equipmentIds: [mac.equipment.E1, mac.equipment.E2],
+    });
+    expect(train.status, JSON.stringify(train.body)).toBe(200);
+    const trainId = train.body.result.id as number;
+    const production = await t.call('POST', `${t.F}/productions`, {
+      name: 'Line 4',
+      equipmentIds: [mac.equipment.E1, mac.equipment.E2],
+      productIds: [mac.products.A, mac.products.B],
+      trainId,
+    });
+    expect(production.status, JSON.stringify(production.body)).toBe(200);
+    // The colliding production: the one whose id is the train's, else one made with that id.
+    const [taken] = await t.server.db.query<{ id: number }>(
+      'select id from productions where id = $1',
+      [trainId],
+    );
+    if (!taken)
+      await t.server.db.query(
+        `insert into productions (id, facility_id, name, equipment_ids, product_ids)
+           overriding system value values ($1, $2, 'Old line', $3, $4)`,
+        [trainId, t.facilityId, [mac.equipment.E1], [mac.products.A]],
+      );
+    const before = await signedOnProduction(trainId, mac.products.A);
+
+    const signed = await t.call(
+      'POST',
+      `${t.F}/worst-products/trains/${production.body.result.id}/override`,
+      {
+        productId: mac.products.A,
+        justification: 'A is the hardest to clean on Train 3',
+        keepComputedLimit: true,
+        password: ADMIN.password,
+        reason: 'Cleanability',
+      },
+    );
+    expect(signed.status, JSON.stringify(signed.body)).toBe(200);
+    expect(signed.body.override.trainId).toBe(trainId);
+
+    const list = async (documentType: string) =>
+      (await t.call('GET', `${t.F}/signatures?documentType=${documentType}&documentId=${trainId}`))
+        .body.signatures as TestBody[];
+    // The production's signature alone under its type, and still valid (21 CFR 11.70).
+    expect(await list('WorstProductOverride')).toEqual([
+      expect.objectContaining({ id: before, versionNumber: 1, valid: true }),
+    ]);
+    // The train's first override is its version 1: the production's does not count.
+    expect(await list('TrainWorstProductOverride')).toEqual([
+      expect.objectContaining({
+        id: signed.body.override.signatureId,
+        documentType: 'TrainWorstProductOverride',
+        documentId: trainId,
+        versionNumber: 1,
+        meaning: 'Approve worst-case override',
+        valid: true,
+      }),
+    ]);
+    // Every signature of the facility checked again, as the audit trail's verify does: all valid.
+    const verify = await t.call('GET', `${t.F}/audit_logs/verify`);
+    expect(verify.status, JSON.stringify(verify.body)).toBe(200);
+    expect(verify.body.signatures.checked).toBeGreaterThanOrEqual(2);
+    expect(verify.body.signatures.invalid).toEqual([]);
   });
 });
