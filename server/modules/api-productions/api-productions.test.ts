@@ -8,6 +8,7 @@ import {
 import {
   buildActive,
   buildEquipment,
+  buildProduct,
   recordFactory,
   type FactoryScope,
 } from '#server/test/factories/entities.ts';
@@ -412,5 +413,37 @@ describe('API productions: the records', () => {
       'Archive',
       'Unarchive',
     ]);
+  });
+});
+
+describe('API productions: in the limits input', () => {
+  it('gives a product of each API the equipment of its process steps, shared where steps share it', async () => {
+    const other = (await buildActive(t.server.db, scope, { name: 'Glipizide' })).id;
+    const amount = { value: 500, unit: 'mg' };
+    const metformin = await buildProduct(t.server.db, scope, {
+      actives: [{ activeId: api, amount }],
+    });
+    const glipizide = await buildProduct(t.server.db, scope, {
+      actives: [{ activeId: other, amount }],
+    });
+    const trainsOf = async () => {
+      const res = await t.call('GET', `${F}/limits/input`);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body.input.trains as Record<string, string[]>;
+    };
+    expect((await trainsOf())[String(glipizide.name)]).toBeUndefined();
+
+    const route = await created(productions(), { name: 'Glipizide route', activeId: other });
+    await created(steps(), {
+      apiProductionId: route.id,
+      stepNumber: 1,
+      name: 'Drying',
+      equipmentIds: [dryer],
+    });
+    const trains = await trainsOf();
+    // Metformin's processes of the tests above run on the reactor and the dryer; glipizide's on
+    // the dryer alone, which is the surface the two share.
+    expect([...trains[String(metformin.name)]!].sort()).toEqual(['D-201 dryer', 'R-101 reactor']);
+    expect(trains[String(glipizide.name)]).toEqual(['D-201 dryer']);
   });
 });
