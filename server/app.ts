@@ -73,6 +73,7 @@ import { registerEquipmentStatusRoutes } from './modules/equipment-status/equipm
 import { registerAdditionalPropertyRoutes } from './modules/additional-properties/additional-properties.routes.ts';
 import { registerProductionAreaRoutes } from './modules/productions/production-area.routes.ts';
 import { registerEquipmentTrains } from './modules/productions/equipment-trains.ts';
+import { registerApiProductions } from './modules/api-productions/api-productions.ts';
 import { registerQualificationTaskRoutes } from './modules/cleaning-assessments/qualification-tasks.routes.ts';
 import { registerRiskGoalRoutes } from './modules/cleaning-assessments/risk-goal.ts';
 import { registerCleaningAssessmentRoutes } from './modules/cleaning-assessments/cleaning-assessments.routes.ts';
@@ -236,6 +237,8 @@ export async function buildApp({
   registerProductionAreaRoutes(context);
   // Issue 32: equipment trains, named by productions.
   registerEquipmentTrains();
+  // Issue 32: an API facility's productions, process steps and step substances.
+  registerApiProductions();
   // Issue 11: qualification tasks and the risk goal.
   registerQualificationTaskRoutes(context);
   registerRiskGoalRoutes(context);

@@ -102,6 +102,22 @@ export const FACILITY_FEATURES = {
     paths: ['intermediates', 'archived/intermediates'],
     screens: [],
   },
+  // An API plant's processes (issue 32): steps, their equipment and substances. A finished-dose
+  // plant maps its products to equipment through productions instead.
+  apiProcesses: {
+    label: 'API productions',
+    tiers: EVERY_TIER,
+    productTypes: ['api'],
+    paths: [
+      'api-productions',
+      'archived/api-productions',
+      'api-equipment',
+      'archived/api-equipment',
+      'api-products',
+      'archived/api-products',
+    ],
+    screens: [],
+  },
   dosageFormFields: {
     label: 'Dosage-form fields',
     tiers: EVERY_TIER,

@@ -23,7 +23,8 @@ const actor: Actor = {
 };
 
 beforeAll(async () => {
-  await setFacilityKind(t.server, 0, { productType: 'intermediate' });
+  // An API plant has every declared entity: intermediates, and the API productions' mappings.
+  await setFacilityKind(t.server, 0, { productType: 'api' });
   scope = { planId: t.planId, facilityId: t.facilityId };
   await seedDemo(t.server.db, scope.facilityId);
 });
@@ -90,6 +91,8 @@ async function someRecord(def: EntityDef): Promise<number> {
   }
   const values: Record<string, unknown> = {};
   for (const field of def.fields) values[field.name] = await valueOf(field);
+  // A substance at an API step is an active or an intermediate, never both (its declaration's check).
+  if (def.key === 'apiStepSubstances') values.intermediateId = null;
   return (await t.server.db.transaction((tx) => createEntity(tx, { actor, def, scope, values })))
     .id;
 }

@@ -153,9 +153,12 @@ export async function listEntities(
   // Ties by id in the sort's direction: pages of equal values neither overlap nor skip, and the
   // order is exactly an index's (20261218050100_list_sort_indexes.sql) read either way, so a
   // page is read from it instead of sorting every row of the facility.
+  // A record without a name (a substance mapped to an API step) lists in the order it was made.
   const order = sorted
     ? `${sorted}, id ${sorted.endsWith(' desc') ? 'desc' : 'asc'}`
-    : 'lower(name), id';
+    : def.fields.some((f) => f.name === 'name')
+      ? 'lower(name), id'
+      : 'id';
   // The total comes from a count of its own in the same statement: a count(*) over () would
   // read and sort every row of the facility to answer ten.
   const countSql = `(select count(*) from ${source} where ${where})::int`;

@@ -33,7 +33,9 @@ export function keysetSort(
   query: Pick<TListQuery, 'sortBy' | 'sortOrder'>,
   sortable: Record<string, string>,
 ): KeysetSort | undefined {
-  if (!query.sortBy || !sortable[query.sortBy]) return { expr: 'lower(name)', desc: false };
+  // The default order is by name; a record without one lists by id, read by offset.
+  if (!query.sortBy || !sortable[query.sortBy])
+    return sortable.name === 'name' ? { expr: 'lower(name)', desc: false } : undefined;
   const expr = NOT_NULL_SORTS[query.sortBy];
   if (!expr || sortable[query.sortBy] !== expr) return undefined;
   return { expr, desc: query.sortOrder === 'desc' || query.sortOrder === 'descend' };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { featureOfPath } from '#core/facilities/facility-features.ts';
+import { featureOfPath, hasFeature } from '#core/facilities/facility-features.ts';
 import { useFacilityTestServer } from '../test/facility-test-file.ts';
 import { apiValidatorCompiler, UNKNOWN_QUERY_PARAMETER } from './query-schema.ts';
 
@@ -9,12 +9,14 @@ const t = useFacilityTestServer();
 const JOB_ID = '00000000-0000-4000-8000-000000000000';
 const FACILITY = '/api/v2/plans/{plan}/facilities/{facility}/';
 
-/** A route of a feature this (product) facility lacks is closed before its input is read. */
+/**
+ * A route of a feature this (product, full) facility lacks is closed before its input is read:
+ * intermediates, the API productions.
+ */
 function isClosedHere(template: string): boolean {
-  return (
-    template.startsWith(FACILITY) &&
-    featureOfPath(template.slice(FACILITY.length)) === 'intermediates'
-  );
+  if (!template.startsWith(FACILITY)) return false;
+  const feature = featureOfPath(template.slice(FACILITY.length));
+  return feature !== undefined && !hasFeature({ tier: 'full', productType: 'product' }, feature);
 }
 
 type Doc = { paths: Record<string, Record<string, { parameters?: { in: string }[] }>> };

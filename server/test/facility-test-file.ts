@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect } from 'vitest';
+import { buildUser, permissionsWith } from './factories.ts';
 import {
   startFacilityTestServer,
   type FacilityTestServer,
@@ -66,4 +67,26 @@ export function facilityCalls(t: FacilityTestFile) {
     return res.body;
   };
   return { call, ok };
+}
+
+/** The session of a new user granted only `rights` (resource → actions) in the given facilities. */
+export async function tokenWith(
+  t: FacilityTestFile,
+  rights: Record<string, string[]>,
+  facilityIds: number[] = [t.facilityId],
+): Promise<string> {
+  const user = await buildUser(t.server.db, {
+    facilityIds,
+    permissions: permissionsWith(rights),
+  });
+  return t.server.login(user.username, user.password);
+}
+
+/** The audit rows of one record, oldest first: what each change said. */
+export function auditRowsOf(t: FacilityTestFile, domain: string, id: number) {
+  return t.server.db.query<TestBody>(
+    `select action, reason, old_values, new_values from audit_log
+      where domain = $1 and entity_id = $2 order by id`,
+    [domain, String(id)],
+  );
 }

@@ -14,6 +14,7 @@ import { RecordFields } from './RecordFields.tsx';
 import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
 import { WhereUsedPanel } from './WhereUsedPanel.tsx';
 import { ActiveHbelPanel } from './hbel-library/ActiveHbelPanel.tsx';
+import { ApiProcessPanel } from './api-productions/ApiProcessPanel.tsx';
 
 /** What a link to a record that is not in this facility (or never was) shows. */
 export function NoSuchRecord({ def }: { def: EntityDef | undefined }) {
@@ -35,6 +36,16 @@ export function recordTabs(def: EntityDef, record: EntityRecord): TabsProps['ite
     // An active's PDE may come from the plan's HBEL library (issue 32).
     ...(def.key === 'actives'
       ? [{ key: 'hbel', label: 'HBEL library', children: <ActiveHbelPanel record={record} /> }]
+      : []),
+    // An API production's steps, their equipment and substances (issue 32).
+    ...(def.key === 'apiProductions'
+      ? [
+          {
+            key: 'process',
+            label: 'Process steps',
+            children: <ApiProcessPanel production={record} />,
+          },
+        ]
       : []),
     {
       key: 'where-used',

@@ -74,6 +74,8 @@ interface EntityFormDrawerProps {
   /** The record to edit, or null to create one. */
   record: EntityRecord | null;
   target?: EntityFormTarget;
+  /** Values a new record starts with (a step added from its API production names it). */
+  preset?: Record<string, unknown>;
   onClose: () => void;
 }
 
@@ -104,7 +106,7 @@ export function EntityFormDrawer(props: EntityFormDrawerProps) {
 }
 
 /** The form itself: one form item per field, by kind. */
-function EntityForm({ def, record, target, onClose }: EntityFormDrawerProps) {
+function EntityForm({ def, record, target, preset, onClose }: EntityFormDrawerProps) {
   const scope = useFacilityScope();
   const facility = useFacilityKind();
   const queryClient = useQueryClient();
@@ -322,7 +324,7 @@ function EntityForm({ def, record, target, onClose }: EntityFormDrawerProps) {
           form={form}
           name={`${def.key}-form`}
           layout="vertical"
-          initialValues={startValues(withStaged(record, target?.values))}
+          initialValues={startValues(withStaged(record, target?.values ?? preset))}
           onFinish={(values) => void save(values)}
           onValuesChange={onValuesChange}
           scrollToFirstError

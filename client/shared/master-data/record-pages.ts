@@ -17,6 +17,7 @@ const WITH_PAGE = new Set([
   'products',
   'equipment',
   'productions',
+  'apiProductions',
   'cleaningAgents',
   'analyticalMethods',
 ]);

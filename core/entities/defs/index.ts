@@ -46,10 +46,16 @@ import { webhooksDecl } from './webhooks.def.ts';
 import { qualificationTasksDecl } from './qualification-tasks.def.ts';
 import { hbelMonographsDecl } from './hbel.def.ts';
 import { macFormulasDef } from './mac-formulas.def.ts';
+import {
+  apiProcessStepsDef,
+  apiProductionsDef,
+  apiStepSubstancesDef,
+} from './api-productions.def.ts';
 
 export { activesDef, equipmentDef, equipmentTrainsDef, productionsDef, productsDef };
 export { equipmentGroupsDef, samplingTypesDef, selectionCriteriaDef };
 export { historicalStudiesDef, macFormulasDef, productGroupsDef, protocolsDef };
+export { apiProcessStepsDef, apiProductionsDef, apiStepSubstancesDef };
 
 const entityDefs = [
   activesDef,
@@ -59,6 +65,9 @@ const entityDefs = [
   equipmentGroupsDef,
   equipmentTrainsDef,
   productionsDef,
+  apiProductionsDef,
+  apiProcessStepsDef,
+  apiStepSubstancesDef,
   cleaningAgentsDef,
   cleaningProceduresDef,
   analyticalMethodsDef,

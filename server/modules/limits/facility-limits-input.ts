@@ -1,5 +1,7 @@
 import {
   activesDef,
+  apiProcessStepsDef,
+  apiProductionsDef,
   equipmentDef,
   productionsDef,
   productsDef,
@@ -127,21 +129,33 @@ export async function eachProductionLimitsInput(
 
 async function readFacility(q: Queryable, facilityId: number, options: FacilityInputOptions) {
   const asOf = { asOf: options.asOf };
-  const [actives, allProducts, allEquipment, allProductions, sampling, policy, lineages, formulas] =
-    await Promise.all([
-      allEntities(q, activesDef, facilityId, asOf),
-      allEntities(q, productsDef, facilityId, asOf),
-      allEntities(q, equipmentDef, facilityId, asOf),
-      allEntities(q, productionsDef, facilityId, asOf),
-      facilitySampling(q, facilityId, options.asOf),
-      options.policyContent ??
-        limitsPolicy(q, facilityId, options.residueType ?? 'Chemical', {
-          asOf: options.asOf,
-          policy: options.policy,
-        }).then((p) => p.content),
-      readLineages(q, facilityId, null, options.asOf),
-      macFormulasInForce(q, facilityId, options.asOf, options.approvedFormula),
-    ]);
+  const [
+    actives,
+    allProducts,
+    allEquipment,
+    allProductions,
+    sampling,
+    policy,
+    lineages,
+    formulas,
+    apiProductions,
+    apiSteps,
+  ] = await Promise.all([
+    allEntities(q, activesDef, facilityId, asOf),
+    allEntities(q, productsDef, facilityId, asOf),
+    allEntities(q, equipmentDef, facilityId, asOf),
+    allEntities(q, productionsDef, facilityId, asOf),
+    facilitySampling(q, facilityId, options.asOf),
+    options.policyContent ??
+      limitsPolicy(q, facilityId, options.residueType ?? 'Chemical', {
+        asOf: options.asOf,
+        policy: options.policy,
+      }).then((p) => p.content),
+    readLineages(q, facilityId, null, options.asOf),
+    macFormulasInForce(q, facilityId, options.asOf, options.approvedFormula),
+    allEntities(q, apiProductionsDef, facilityId, asOf),
+    allEntities(q, apiProcessStepsDef, facilityId, asOf),
+  ]);
   return {
     actives,
     // Once per read: a report of every production builds each production's input from it.
@@ -153,6 +167,8 @@ async function readFacility(q: Queryable, facilityId: number, options: FacilityI
     policy,
     lineages,
     formulas,
+    apiProductions,
+    apiSteps,
   };
 }
 
@@ -166,6 +182,8 @@ function limitsInputOf(
     policy,
     lineages,
     formulas,
+    apiProductions,
+    apiSteps,
   }: Awaited<ReturnType<typeof readFacility>>,
   productionId: number | undefined,
 ): LimitsInput {
@@ -200,6 +218,27 @@ function limitsInputOf(
       if (!product) continue;
       const train = (trains[product.name as string] ??= new Set());
       for (const item of items) train.add(item.name as string);
+    }
+  }
+
+  // An API plant's processes (issue 32): a product of the API a production makes runs on the
+  // equipment of that production's steps, so two processes whose steps share equipment share its
+  // surface as two products on one line do (ICH Q7 §12.7: cleaning of equipment used for more
+  // than one API). Only in the facility's whole matrix: a production's own has no API steps.
+  if (productionId === undefined) {
+    for (const process of apiProductions) {
+      const items = apiSteps
+        .filter((step) => step.apiProductionId === process.id)
+        .flatMap((step) => (step.equipmentIds as number[]) ?? [])
+        .map((id) => equipmentById.get(id))
+        .filter((item): item is EntityRecord => item !== undefined);
+      if (items.length === 0) continue;
+      for (const product of products) {
+        const actives = (product.actives as { activeId: number }[]) ?? [];
+        if (!actives.some((a) => a.activeId === process.activeId)) continue;
+        const train = (trains[product.name as string] ??= new Set());
+        for (const item of items) train.add(item.name as string);
+      }
     }
   }
 

@@ -1,6 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useFacilityTestServer, type TestBody } from '#server/test/facility-test-file.ts';
-import { buildUser, permissionsWith } from '#server/test/factories.ts';
+import {
+  auditRowsOf,
+  tokenWith,
+  useFacilityTestServer,
+  type TestBody,
+} from '#server/test/facility-test-file.ts';
 import { buildEquipment } from '#server/test/factories/entities.ts';
 import { buildMacFacility, type MacFacility } from '#server/test/mac-test-data.ts';
 
@@ -13,21 +17,6 @@ import { buildMacFacility, type MacFacility } from '#server/test/mac-test-data.t
 const t = useFacilityTestServer();
 let facility: MacFacility;
 let trains: string;
-
-async function tokenWith(rights: Record<string, string[]>) {
-  const user = await buildUser(t.server.db, {
-    facilityIds: [t.facilityId],
-    permissions: permissionsWith(rights),
-  });
-  return t.server.login(user.username, user.password);
-}
-
-const auditRows = (domain: string, id: number) =>
-  t.server.db.query<TestBody>(
-    `select action, reason, old_values, new_values from audit_log
-      where domain = $1 and entity_id = $2 order by id`,
-    [domain, String(id)],
-  );
 
 const trainCount = async () =>
   (await t.server.db.query<{ n: number }>('select count(*)::int as n from equipment_trains'))[0]!.n;
@@ -47,11 +36,11 @@ describe('equipment trains: guarded by EquipmentTrain', () => {
   it('needs Get to list and read, Add to create, Modify to edit, Delete to archive', async () => {
     const { E1, E2 } = facility.equipment;
     const train = await createTrain({ name: 'Guarded train', equipmentIds: [E1, E2] });
-    const nobody = await tokenWith({ Equipment: ['Get'] });
-    const reader = await tokenWith({ EquipmentTrain: ['Get'] });
-    const adder = await tokenWith({ EquipmentTrain: ['Get', 'Add'] });
-    const modifier = await tokenWith({ EquipmentTrain: ['Get', 'Modify'] });
-    const deleter = await tokenWith({ EquipmentTrain: ['Get', 'Delete'] });
+    const nobody = await tokenWith(t, { Equipment: ['Get'] });
+    const reader = await tokenWith(t, { EquipmentTrain: ['Get'] });
+    const adder = await tokenWith(t, { EquipmentTrain: ['Get', 'Add'] });
+    const modifier = await tokenWith(t, { EquipmentTrain: ['Get', 'Modify'] });
+    const deleter = await tokenWith(t, { EquipmentTrain: ['Get', 'Delete'] });
     const one = `${trains}/${train.id}`;
     const body = { name: 'Another train', equipmentIds: [E2] };
 
@@ -96,7 +85,7 @@ describe('equipment trains: the record', () => {
     const list = await t.call('GET', `${trains}?search=Line 1 train`);
     expect(list.body.data[0].sharedArea.total).toEqual({ value: 130000, unit: 'sqcm' });
 
-    const [created] = await auditRows('EquipmentTrain', train.id);
+    const [created] = await auditRowsOf(t, 'EquipmentTrain', train.id);
     expect(created).toMatchObject({
       action: 'Create',
       new_values: { name: 'Line 1 train', equipmentIds: [E2, E1] },
@@ -108,7 +97,7 @@ describe('equipment trains: the record', () => {
     });
     expect(reordered.status).toBe(200);
     expect(reordered.body.result.equipmentIds).toEqual([E1, E2]);
-    const rows = await auditRows('EquipmentTrain', train.id);
+    const rows = await auditRowsOf(t, 'EquipmentTrain', train.id);
     expect(rows.at(-1)).toMatchObject({
       action: 'Update',
       reason: 'The blender comes first',
@@ -211,7 +200,7 @@ describe('equipment trains: productions on a train', () => {
     expect(edited.status, JSON.stringify(edited.body)).toBe(200);
     const read = await t.call('GET', `${facility.F}/productions/${production}`);
     expect(read.body).toMatchObject({ trainId: train.id, equipmentIds: [E3, E1, E2], version: 2 });
-    expect((await auditRows('Production', production)).at(-1)).toMatchObject({
+    expect((await auditRowsOf(t, 'Production', production)).at(-1)).toMatchObject({
       action: 'Update',
       reason: "The equipment of its train 'Carried train' changed",
       old_values: { equipmentIds: [E1] },
@@ -252,7 +241,7 @@ describe('equipment trains: archived productions and past reads', () => {
     const restored = await restore(path, (await t.call('GET', path)).body.version);
     expect(restored.status, JSON.stringify(restored.body)).toBe(200);
     expect((await t.call('GET', path)).body.equipmentIds).toEqual([E2, E1]);
-    expect((await auditRows('Production', production)).at(-1)).toMatchObject({
+    expect((await auditRowsOf(t, 'Production', production)).at(-1)).toMatchObject({
       action: 'Update',
       reason: "The equipment of its train 'Restore train' changed while it was archived",
       new_values: { equipmentIds: [E2, E1] },
