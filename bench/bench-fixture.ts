@@ -215,6 +215,7 @@ export async function onEachDatabase(
     console.log('PostgreSQL: no server at 127.0.0.1:5432, skipped');
     return;
   }
+  // BENCH_DB_PREFIX keeps the databases of benches run side by side on one server apart.
   const name = `${process.env.BENCH_DB_PREFIX ?? 'carryover_bench'}_${Date.now()}`;
   await client.query(`create database ${name}`);
   try {

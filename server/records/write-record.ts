@@ -9,7 +9,7 @@ import {
   updateVersionedMany,
   type Assigned,
 } from '../entities/versioned-update.ts';
-import { recordEdit } from './controlled.ts';
+import { recordEdit, type ControlledVersionState } from './controlled.ts';
 
 export { NOW, type Assigned } from '../entities/versioned-update.ts';
 
@@ -40,8 +40,17 @@ export interface RecordHooks {
     /** The record as this write saved it (a hook need not read it again). */
     saved: StoredRow,
   ) => Promise<{ content: Record<string, unknown>; title: string }>;
-  /** What every write does besides, in its transaction (the run's recompute). */
-  afterWrite?: (tx: Queryable, actor: Actor, scope: RecordScope, row: StoredRow) => Promise<void>;
+  /**
+   * What every write does besides, in its transaction (the run's recompute); `saved` is the
+   * controlled state the write's working version left, when it saved one.
+   */
+  afterWrite?: (
+    tx: Queryable,
+    actor: Actor,
+    scope: RecordScope,
+    row: StoredRow,
+    saved?: ControlledVersionState,
+  ) => Promise<void>;
 }
 
 /**
@@ -344,10 +353,11 @@ async function afterWrite<D extends AuditDomain>(
       oldValues: audit.oldValues ?? null,
       newValues: audit.newValues ?? null,
     });
+  let saved: ControlledVersionState | undefined;
   if (saveContent && decl.controlled && hooks.content) {
     const { content, title } = await hooks.content(tx, scope, row.id as number, row);
     const ref = { ...scope, documentType: decl.controlled.documentType, documentId: row.id };
-    await recordEdit(tx, actor, ref, content, title);
+    saved = await recordEdit(tx, actor, ref, content, title);
   }
-  await hooks.afterWrite?.(tx, actor, scope, row);
+  await hooks.afterWrite?.(tx, actor, scope, row, saved);
 }

@@ -16,7 +16,7 @@ import {
 import { investigationNumber } from './investigations.read.ts';
 import type { Queryable } from '#server/db/db.ts';
 import { contentInForce } from '#server/modules/policies/policy-in-force.ts';
-import type { StudyOfRun } from './run-plan.ts';
+import { locationFacts, type StudyOfRun } from './run-plan.ts';
 import type { RunRow } from './runs.read.ts';
 
 /*
@@ -120,29 +120,24 @@ export async function planLocations(
     ...(study.protocol_content.samplingPlan ?? []).map((p) => p.samplingLocationId),
     ...microbialPlanOf(study).flatMap((p) => (p.samplingLocationId ? [p.samplingLocationId] : [])),
   ];
-  const rows = await q.query<{
-    id: number;
-    name: string;
-    equipment_id: number;
-    equipment_name: string;
-    room_grade: string | null;
-  }>(
-    `select l.id, l.name, l.equipment_id, e.name as equipment_name, e.room_grade
-       from sampling_locations l join equipment e on e.id = l.equipment_id
-      where l.facility_id = $1 and l.id = any($2::int[]) order by l.id`,
-    [facilityId, [...new Set(ids)]],
+  const facts = await locationFacts(
+    q,
+    facilityId,
+    [...new Set(ids)].sort((a, b) => a - b),
   );
   return new Map(
-    rows.map((r) => [
-      r.id,
-      {
-        id: r.id,
-        name: r.name,
-        equipmentId: r.equipment_id,
-        equipmentName: r.equipment_name,
-        roomGrade: r.room_grade,
-      },
-    ]),
+    [...facts.values()]
+      .sort((a, b) => a.id - b.id)
+      .map((l) => [
+        l.id,
+        {
+          id: l.id,
+          name: l.name,
+          equipmentId: l.equipmentId,
+          equipmentName: l.equipmentName,
+          roomGrade: l.roomGrade,
+        },
+      ]),
   );
 }
 
@@ -193,6 +188,36 @@ export async function microbialResultsOf(q: Queryable, runId: number): Promise<T
   }));
 }
 
+/**
+ * What the run's verdict, release flag and signers' content read of its microbial side: the
+ * pinned version, the plan's rows with their locations, the results. No limit: those are judged
+ * into each result when it is entered, so the policy in force need not be read (issue 34).
+ */
+export async function runMicrobialFacts(
+  q: Queryable,
+  facilityId: number,
+  run: RunPin,
+  study: StudyOfRun,
+) {
+  const [locations, results] = await Promise.all([
+    planLocations(q, facilityId, study),
+    microbialResultsOf(q, run.id),
+  ]);
+  const plan = microbialPlanOf(study).map((p) => {
+    const location = p.samplingLocationId ? locations.get(p.samplingLocationId) : undefined;
+    return {
+      samplingLocationId: p.samplingLocationId ?? null,
+      samplingLocationName: location?.name ?? FINAL_RINSE,
+      kind: p.kind,
+      microbialMethodId: p.microbialMethodId ?? null,
+      roomGrade: location?.roomGrade ?? null,
+    };
+  });
+  return { pinnedVersionNumber: pinnedOf(run)?.versionNumber ?? null, locations, plan, results };
+}
+
+export type RunMicrobialFacts = Awaited<ReturnType<typeof runMicrobialFacts>>;
+
 /** The microbial side of the run for its screen: policy, plan with limits, locations, results. */
 export async function runMicrobial(
   q: Queryable,
@@ -201,24 +226,16 @@ export async function runMicrobial(
   study: StudyOfRun,
 ): Promise<TRunMicrobial> {
   const pinned = pinnedOf(run);
-  const [policy, locations, results] = await Promise.all([
+  const [policy, facts] = await Promise.all([
     pinned ?? policyInForce(q, facilityId),
-    planLocations(q, facilityId, study),
-    microbialResultsOf(q, run.id),
+    runMicrobialFacts(q, facilityId, run, study),
   ]);
-  const plan = microbialPlanOf(study).map((p) => {
-    const location = p.samplingLocationId ? locations.get(p.samplingLocationId) : undefined;
-    const { limit, unit, limitSource } = microbialLimit(
-      policy.content,
-      p.kind,
-      location?.roomGrade ?? null,
-    );
+  const { locations, results } = facts;
+  const plan = facts.plan.map(({ roomGrade, ...p }) => {
+    const { limit, unit, limitSource } = microbialLimit(policy.content, p.kind, roomGrade);
     const judged = p.kind === 'endotoxin' ? policy.content.useEndotoxinLimit : true;
     return {
-      samplingLocationId: p.samplingLocationId ?? null,
-      samplingLocationName: location?.name ?? FINAL_RINSE,
-      kind: p.kind,
-      microbialMethodId: p.microbialMethodId ?? null,
+      ...p,
       limit: policy.content.useMicrobialLimits && judged ? limit : null,
       unit,
       limitSource,
@@ -230,7 +247,7 @@ export async function runMicrobial(
       .filter((kind) => kind !== 'endotoxin' || content.useEndotoxinLimit)
       .map((kind) => ({ kind, ...microbialLimit(content, kind, roomGrade) }));
   return {
-    pinnedVersionNumber: pinned?.versionNumber ?? null,
+    pinnedVersionNumber: facts.pinnedVersionNumber,
     policy: {
       versionNumber: policy.versionNumber,
       useMicrobialLimits: content.useMicrobialLimits,
@@ -257,7 +274,9 @@ export async function runMicrobial(
 }
 
 /** What the run's verdict and release flag take from its microbial results and plan. */
-export function microbialRunState(microbial: TRunMicrobial): MicrobialRunState {
+export function microbialRunState(
+  microbial: Pick<RunMicrobialFacts, 'plan' | 'results'>,
+): MicrobialRunState {
   return {
     planned: microbial.plan.map((p) => ({
       key: microbialKey(p.samplingLocationId, p.kind),

@@ -171,22 +171,35 @@ async function enter(
 ): Promise<void> {
   const run = await editableRun(tx, actor, scope, runId);
   const study = await studyOf(tx, scope.facilityId, run.study_id);
+  const repeated = rows.flatMap((r) => (r.repeats ? [r.repeats.resultId] : []));
+  // The plan's locations and methods with the entry's: the recompute judges the plan with
+  // them, kept from these reads (run-reads.ts).
+  const content = study.protocol_content;
+  const plan = content.samplingPlan ?? [];
   const [locations, methods, originalRows] = await Promise.all([
-    locationFacts(
-      tx,
-      scope.facilityId,
-      rows.map((r) => r.samplingLocationId),
-    ),
-    methodFacts(
-      tx,
-      scope.facilityId,
-      rows.map((r) => r.analyticalMethodId),
-    ),
-    tx.query<Original>(
-      `select id, run_id, sampling_location_id, batch_number, superseded_by from sample_results
-          where facility_id = $1 and id = any($2::int[]) for update`,
-      [scope.facilityId, rows.flatMap((r) => (r.repeats ? [r.repeats.resultId] : []))],
-    ),
+    locationFacts(tx, scope.facilityId, [
+      ...new Set([
+        ...rows.map((r) => r.samplingLocationId),
+        ...plan.map((p) => p.samplingLocationId),
+        ...(content.microbialSampling ?? []).flatMap((p) =>
+          p.samplingLocationId ? [p.samplingLocationId] : [],
+        ),
+      ]),
+    ]),
+    methodFacts(tx, scope.facilityId, [
+      ...new Set([
+        ...rows.map((r) => r.analyticalMethodId),
+        ...plan.map((p) => p.analyticalMethodId),
+      ]),
+    ]),
+    // An entry of first results repeats nothing: no original to lock.
+    repeated.length === 0
+      ? []
+      : tx.query<Original>(
+          `select id, run_id, sampling_location_id, batch_number, superseded_by from sample_results
+              where facility_id = $1 and id = any($2::int[]) for update`,
+          [scope.facilityId, repeated],
+        ),
   ]);
   const originals = new Map(originalRows.map((o) => [o.id, o]));
   const errors = [

@@ -103,6 +103,36 @@ describe('the limit of a result', () => {
       await edit('products', a!, { name: 'A' });
     }
   });
+
+  it("follows a plan's location moved to other equipment renamed since the snapshot", async () => {
+    // The study's snapshot names are kept once read (issue 34): a location moved to other
+    // equipment must not find the names kept for its old one.
+    const studyId = await kit.study();
+    const before = planOf(await newRun(studyId), f.steel);
+    expect(before.limitDerivation[0]).toMatch(/ of E1 over its/);
+    const [e] = await t.server.db.query<{ e1: number; e2: number }>(
+      `select l.equipment_id as e1, e2.id as e2 from sampling_locations l
+         join equipment e2 on e2.facility_id = l.facility_id and e2.name = 'E2'
+        where l.id = $1`,
+      [f.steel],
+    );
+    await edit('equipments', e!.e2, { name: 'E2 renamed' });
+    const move = (to: number) =>
+      t.server.db.query('update sampling_locations set equipment_id = $2 where id = $1', [
+        f.steel,
+        to,
+      ]);
+    await move(e!.e2);
+    try {
+      const after = planOf(await newRun(studyId), f.steel);
+      expect(after.equipmentName).toBe('E2 renamed');
+      // Matched by the name E2 had in the snapshot, not its name now.
+      expect(after.limitDerivation[0]).toMatch(/ of E2 over its/);
+    } finally {
+      await move(e!.e1);
+      await edit('equipments', e!.e2, { name: 'E2' });
+    }
+  });
 });
 
 describe('the LOQ of a swab result', () => {

@@ -13,6 +13,7 @@ import { sampleAmount } from '#core/assessments/impact-units.ts';
 import type { LimitsInput, SamplingSpec } from '#core/limits/model.ts';
 import { toBase } from '#core/units/quantity.ts';
 import type { Queryable } from '#server/db/db.ts';
+import { keptFacts } from './run-reads.ts';
 
 /*
  * The study's sampling plan (from the protocol content the study pinned) joined to the
@@ -74,6 +75,8 @@ export interface LocationFacts {
   /** The location's sampling type's swab extraction volume, ml. */
   extractionVolumeMl: number | null;
   typeRecovery: number | null;
+  /** The room grade of its equipment (the microbial limits). */
+  roomGrade: string | null;
 }
 
 export interface PlanRow {
@@ -108,54 +111,56 @@ export function inBase(q: Quantity, kind: 'area' | 'volume'): number | null {
   }
 }
 
-/** The facility's locations by id, with their equipment and sampling type. */
-export async function locationFacts(
+/**
+ * The facility's locations by id, with their equipment and sampling type; in a write that keeps
+ * its reads, those it read already (run-reads.ts).
+ */
+export function locationFacts(
   q: Queryable,
   facilityId: number,
   ids: readonly number[],
 ): Promise<Map<number, LocationFacts>> {
-  const rows = await q.query<{
-    id: number;
-    name: string;
-    equipment_id: number;
-    equipment_name: string;
-    risk_score: number | null;
-    sample_type: TSampleType;
-    material: string | null;
-    swab_area: Quantity;
-    type_swab_area: Quantity;
-    type_rinse_volume: Quantity;
-    type_extraction_volume: Quantity;
-    type_recovery: number | null;
-  }>(
-    `select l.id, l.name, l.equipment_id, e.name as equipment_name, l.risk_score, l.sample_type,
-            l.material, l.swab_area, t.swab_area as type_swab_area,
-            t.rinse_volume as type_rinse_volume, t.extraction_volume as type_extraction_volume,
-            t.recovery_percentage as type_recovery
-       from sampling_locations l
-       join equipment e on e.id = l.equipment_id
-       left join sampling_types t on t.id = l.sampling_type_id
-      where l.facility_id = $1 and l.id = any($2::int[])`,
-    [facilityId, [...ids]],
-  );
-  return new Map(
-    rows.map((r) => [
-      r.id,
-      {
-        id: r.id,
-        name: r.name,
-        equipmentId: r.equipment_id,
-        equipmentName: r.equipment_name,
-        riskScore: r.risk_score,
-        sampleType: r.sample_type,
-        material: r.material,
-        swabAreaSqcm: inBase(r.swab_area ?? r.type_swab_area, 'area'),
-        rinseVolumeMl: inBase(r.type_rinse_volume, 'volume'),
-        extractionVolumeMl: inBase(r.type_extraction_volume, 'volume'),
-        typeRecovery: r.type_recovery,
-      },
-    ]),
-  );
+  return keptFacts(q, 'locations', ids, async (asked) => {
+    const rows = await q.query<{
+      id: number;
+      name: string;
+      equipment_id: number;
+      equipment_name: string;
+      room_grade: string | null;
+      risk_score: number | null;
+      sample_type: TSampleType;
+      material: string | null;
+      swab_area: Quantity;
+      type_swab_area: Quantity;
+      type_rinse_volume: Quantity;
+      type_extraction_volume: Quantity;
+      type_recovery: number | null;
+    }>(
+      `select l.id, l.name, l.equipment_id, e.name as equipment_name, e.room_grade, l.risk_score,
+              l.sample_type, l.material, l.swab_area, t.swab_area as type_swab_area,
+              t.rinse_volume as type_rinse_volume, t.extraction_volume as type_extraction_volume,
+              t.recovery_percentage as type_recovery
+         from sampling_locations l
+         join equipment e on e.id = l.equipment_id
+         left join sampling_types t on t.id = l.sampling_type_id
+        where l.facility_id = $1 and l.id = any($2::int[])`,
+      [facilityId, [...asked]],
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      equipmentId: r.equipment_id,
+      equipmentName: r.equipment_name,
+      roomGrade: r.room_grade,
+      riskScore: r.risk_score,
+      sampleType: r.sample_type,
+      material: r.material,
+      swabAreaSqcm: inBase(r.swab_area ?? r.type_swab_area, 'area'),
+      rinseVolumeMl: inBase(r.type_rinse_volume, 'volume'),
+      extractionVolumeMl: inBase(r.type_extraction_volume, 'volume'),
+      typeRecovery: r.type_recovery,
+    }));
+  });
 }
 
 export interface MethodFacts {
@@ -169,17 +174,19 @@ export interface MethodFacts {
   residue_measure: TResidueMeasure;
 }
 
-export async function methodFacts(
+/** The facility's methods in use by id; in a write that keeps its reads, those it read already. */
+export function methodFacts(
   q: Queryable,
   facilityId: number,
   ids: readonly number[],
 ): Promise<Map<number, MethodFacts>> {
-  const rows = await q.query<MethodFacts>(
-    `select id, name, version, loq, lod, recoveries, residue_measure from analytical_methods
-      where facility_id = $1 and id = any($2::int[]) and archived_at is null`,
-    [facilityId, [...ids]],
+  return keptFacts(q, 'methods', ids, (asked) =>
+    q.query<MethodFacts>(
+      `select id, name, version, loq, lod, recoveries, residue_measure from analytical_methods
+        where facility_id = $1 and id = any($2::int[]) and archived_at is null`,
+      [facilityId, [...asked]],
+    ),
   );
-  return new Map(rows.map((r) => [r.id, r]));
 }
 
 /** The method's kept version `version`; its current row when that version was not kept. */
@@ -224,6 +231,21 @@ export async function studyCarbonFraction(
   productNames: readonly string[],
   snapshotAt?: Date,
 ): Promise<number | null> {
+  return (await studyCarbonFractionRead(q, facilityId, input, productNames, snapshotAt)).fraction;
+}
+
+/**
+ * studyCarbonFraction, and whether it holds for good: taken from the snapshot, or from a version
+ * of each active kept by `snapshotAt` (kept versions never change); a fraction read from the
+ * actives as they are now, or missing an active, may differ on a later read.
+ */
+export async function studyCarbonFractionRead(
+  q: Queryable,
+  facilityId: number,
+  input: LimitsInput,
+  productNames: readonly string[],
+  snapshotAt?: Date,
+): Promise<{ fraction: number | null; kept: boolean }> {
   const names = [
     ...new Set(
       // An incomplete snapshot may lack products or actives: then no fraction is known.
@@ -232,7 +254,7 @@ export async function studyCarbonFraction(
         .flatMap((p) => (p.actives ?? []).map((a) => a.id)),
     ),
   ];
-  if (names.length === 0) return null;
+  if (names.length === 0) return { fraction: null, kept: true };
   const pinned = pinnedCarbonFractions(input);
   const fractions = pinned
     ? names.map((name) => pinned.get(name) ?? null)
@@ -244,8 +266,10 @@ export async function studyCarbonFraction(
           snapshotAt ? [facilityId, names, snapshotAt] : [facilityId, names],
         )
       ).map((r) => r.carbon_fraction);
-  if (fractions.length < names.length || fractions.some((f) => f === null)) return null;
-  return Math.min(...(fractions as number[]));
+  const kept = pinned !== null || (snapshotAt !== undefined && fractions.length === names.length);
+  if (fractions.length < names.length || fractions.some((f) => f === null))
+    return { fraction: null, kept };
+  return { fraction: Math.min(...(fractions as number[])), kept };
 }
 
 /** The unit a plan row's limit is shown in. */

@@ -1,5 +1,6 @@
 import type { Queryable } from '#server/db/db.ts';
-import type { StudyOfRun } from './run-plan.ts';
+import type { ControlledVersionState } from '#server/records/controlled.ts';
+import type { LocationFacts, MethodFacts, StudyOfRun } from './run-plan.ts';
 import type { RunRow } from './runs.read.ts';
 
 /*
@@ -8,7 +9,10 @@ import type { RunRow } from './runs.read.ts';
  * recompute and the run answered back do not read them again. Kept only inside `withRunReads`,
  * whose caller knows that nothing in between changes what is kept (results entry: the study's
  * protocol and snapshot do not change while results are entered, and nothing writes the run
- * or its children after its recompute). Any other transaction reads as before.
+ * or its children after its recompute). Any other transaction reads as before. The locations
+ * and methods an entry read (null: asked for, not the facility's) serve the recompute's plan
+ * and microbial locations too: an entry writes neither. The run's controlled state is the one
+ * its working version was saved with, which the answer shows.
  */
 
 export interface JudgedRun<J> {
@@ -19,13 +23,23 @@ export interface JudgedRun<J> {
 interface RunReads {
   studies: Map<number, StudyOfRun>;
   judged: Map<number, JudgedRun<unknown>>;
+  locations: Map<number, LocationFacts | null>;
+  methods: Map<number, MethodFacts | null>;
+  /** The controlled state of a run as the write's working version left it. */
+  states: Map<number, ControlledVersionState>;
 }
 
 const kept = new WeakMap<Queryable, RunReads>();
 
 /** Runs `fn` with the reads of `tx` kept for its length. */
 export async function withRunReads<T>(tx: Queryable, fn: () => Promise<T>): Promise<T> {
-  kept.set(tx, { studies: new Map(), judged: new Map() });
+  kept.set(tx, {
+    studies: new Map(),
+    judged: new Map(),
+    locations: new Map(),
+    methods: new Map(),
+    states: new Map(),
+  });
   try {
     return await fn();
   } finally {
@@ -34,3 +48,25 @@ export async function withRunReads<T>(tx: Queryable, fn: () => Promise<T>): Prom
 }
 
 export const runReadsOf = (q: Queryable): RunReads | undefined => kept.get(q);
+
+/**
+ * The facts of `ids` through the kept ones of `q`'s write: answered from them when all are
+ * kept, else read (`read`) and kept, those not found as null.
+ */
+export async function keptFacts<T extends { id: number }>(
+  q: Queryable,
+  which: 'locations' | 'methods',
+  ids: readonly number[],
+  read: (ids: readonly number[]) => Promise<T[]>,
+): Promise<Map<number, T>> {
+  const kept = runReadsOf(q)?.[which] as Map<number, T | null> | undefined;
+  const rows =
+    kept && ids.every((id) => kept.has(id))
+      ? ids.flatMap((id) => (kept.get(id) ? [kept.get(id)!] : []))
+      : await read(ids);
+  if (kept) {
+    for (const id of ids) if (!kept.has(id)) kept.set(id, null);
+    for (const row of rows) kept.set(row.id, row);
+  }
+  return new Map(rows.map((r) => [r.id, r]));
+}

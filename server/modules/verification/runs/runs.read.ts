@@ -17,8 +17,8 @@ import {
   type ControlledVersionState,
 } from '#server/records/controlled.ts';
 import { investigationNumber, investigationsOf } from './investigations.read.ts';
-import { microbialRunState, runMicrobial } from './microbial-read.ts';
-import { planRows, studyCarbonFraction, type PlanRow, type StudyOfRun } from './run-plan.ts';
+import { microbialRunState, runMicrobialFacts } from './microbial-read.ts';
+import { planRows, studyCarbonFractionRead, type PlanRow, type StudyOfRun } from './run-plan.ts';
 import { snapshotNames } from './snapshot-names.ts';
 import { runReadsOf, type JudgedRun } from './run-reads.ts';
 import {
@@ -98,6 +98,18 @@ async function snapshotInput(
   return row!.input;
 }
 
+type SnapshotFacts = Pick<StudyOfRun, 'product_names' | 'equipment_names' | 'carbon_fraction'>;
+
+/**
+ * What a study's names and carbon fraction read as of its snapshot, by everything they are read
+ * from (issue 34: three reads of the kept versions, the costliest of a results entry): kept only
+ * when every part came from versions kept by then, which never change (a name read from the
+ * record as it is now, for want of a kept version, is read again each time). The key holds the
+ * study's moment, the snapshot's hash, the protocol's products and the equipment its plan's
+ * locations are on now, so a moved location or another database never meets an entry.
+ */
+const snapshotFacts = new LruMap<SnapshotFacts>(256);
+
 /** The study (locked when asked) with the pinned protocol content; 404 when not the facility's. */
 export async function studyOf(
   q: Queryable,
@@ -125,10 +137,18 @@ async function readStudy(
       snapshot_id: number | null;
       snapshot_at: Date | null;
       snapshot_hash: string | null;
+      equipment_ids: number[] | null;
     }
   >(
     `select s.id, s.seq, s.protocol_content, s.closed_at, s.created_at, l.id as snapshot_id,
-            l.created_at as snapshot_at, l.input_hash as snapshot_hash
+            l.created_at as snapshot_at, l.input_hash as snapshot_hash,
+            (select array_agg(distinct e.equipment_id order by e.equipment_id)
+               from sampling_locations e
+              where e.facility_id = s.facility_id
+                and e.id in (select (p->>'samplingLocationId')::int
+                               from jsonb_array_elements(coalesce(
+                                      s.protocol_content->'samplingPlan', '[]'::jsonb)) p))
+              as equipment_ids
        from studies s left join limits_snapshots l on l.id = s.limits_snapshot_id
       where s.facility_id = $1 and s.id = $2 ${lock ? 'for update of s' : ''}`,
     [facilityId, id],
@@ -139,34 +159,49 @@ async function readStudy(
     snapshot_id: snapshotId,
     snapshot_at: snapshotAt,
     snapshot_hash: snapshotHash,
+    equipment_ids: equipmentIds,
     ...study
   } = row;
   if (snapshotId === null || !snapshotAt || snapshotHash === null)
     return { ...study, snapshot_input: null, product_names: [], equipment_names: new Map() };
-  const [input, names] = await Promise.all([
-    snapshotInput(q, { id: snapshotId, at: snapshotAt, hash: snapshotHash }),
-    snapshotNames(q, {
-      facilityId,
-      productIds: study.protocol_content.productIds ?? [],
-      productGroupId: study.protocol_content.productGroupId ?? null,
-      locationIds: (study.protocol_content.samplingPlan ?? []).map((p) => p.samplingLocationId),
-      pinnedAt,
-      snapshotAt,
-    }),
+  const productIds = study.protocol_content.productIds ?? [];
+  const productGroupId = study.protocol_content.productGroupId ?? null;
+  const key = JSON.stringify([
+    facilityId,
+    id,
+    pinnedAt.toISOString(),
+    snapshotId,
+    snapshotAt.toISOString(),
+    snapshotHash,
+    productIds,
+    productGroupId,
+    equipmentIds,
   ]);
-  return {
-    ...study,
-    snapshot_input: input,
+  const input = await snapshotInput(q, { id: snapshotId, at: snapshotAt, hash: snapshotHash });
+  const known = snapshotFacts.get(key);
+  if (known) return { ...study, snapshot_input: input, ...known };
+  const names = await snapshotNames(q, {
+    facilityId,
+    productIds,
+    productGroupId,
+    locationIds: (study.protocol_content.samplingPlan ?? []).map((p) => p.samplingLocationId),
+    pinnedAt,
+    snapshotAt,
+  });
+  const carbon = await studyCarbonFractionRead(
+    q,
+    facilityId,
+    input,
+    names.productNames,
+    snapshotAt,
+  );
+  const facts = {
     product_names: names.productNames,
     equipment_names: names.equipmentNames,
-    carbon_fraction: await studyCarbonFraction(
-      q,
-      facilityId,
-      input,
-      names.productNames,
-      snapshotAt,
-    ),
+    carbon_fraction: carbon.fraction,
   };
+  if (names.allKept && carbon.kept) snapshotFacts.set(key, facts);
+  return { ...study, snapshot_input: input, ...facts };
 }
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
@@ -331,7 +366,7 @@ export async function judgeRun(q: Queryable, facilityId: number, run: RunRow) {
     planRows(q, facilityId, study),
     resultsOf(q, run.id),
     deviationsOf(q, run.id),
-    runMicrobial(q, facilityId, run, study),
+    runMicrobialFacts(q, facilityId, run, study),
   ]);
   const state = {
     ...runStateOf(run, study, plan, results, deviations),
@@ -353,11 +388,13 @@ export type JudgedOfRun = Awaited<ReturnType<typeof judgeRun>>;
 
 export async function getRun(q: Queryable, facilityId: number, id: number): Promise<TRun> {
   // The run as its recompute in this write judged it, when kept (run-reads.ts).
-  const known = runReadsOf(q)?.judged.get(id) as JudgedRun<JudgedOfRun> | undefined;
+  const reads = runReadsOf(q);
+  const known = reads?.judged.get(id) as JudgedRun<JudgedOfRun> | undefined;
   const run = known?.run ?? (await runRow(q, facilityId, id));
+  const saved = reads?.states.get(id);
   const [judged, state, investigations] = await Promise.all([
     known?.judged ?? judgeRun(q, facilityId, run),
-    controlledState(q, { facilityId, documentType: 'Run', documentId: id }),
+    saved ?? controlledState(q, { facilityId, documentType: 'Run', documentId: id }),
     investigationsOf(q, facilityId, id),
   ]);
   const { study, plan, results, deviations, release } = judged;

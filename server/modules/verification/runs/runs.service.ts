@@ -109,10 +109,14 @@ export async function refuseOnClosedStudy(
   run: Pick<RunRow, 'id' | 'study_id' | 'sequence'>,
   action: 'Edit' | 'Submit',
 ): Promise<void> {
-  const [study] = await tx.query<{ seq: number; closed_at: Date | null }>(
-    `select seq, closed_at from studies where facility_id = $1 and id = $2`,
-    [scope.facilityId, run.study_id],
-  );
+  // In a write that keeps its reads (a results entry, run-reads.ts) the study read here is the
+  // one the write goes on with: one read instead of two.
+  const [study] = runReadsOf(tx)
+    ? [await studyOf(tx, scope.facilityId, run.study_id)]
+    : await tx.query<{ seq: number; closed_at: Date | null }>(
+        `select seq, closed_at from studies where facility_id = $1 and id = $2`,
+        [scope.facilityId, run.study_id],
+      );
   if (study?.closed_at)
     throw new ControlledRefusal(
       'TransactionLocked',
@@ -225,8 +229,11 @@ export const runType: RecordType<typeof runsDecl.domain> = {
   hooks: {
     guard: (tx, actor, scope, row) => refuseUnlessEditable(tx, actor, scope, row as RunRow),
     content: (tx, scope, id, saved) => runContent(tx, scope.facilityId, id, saved as RunRow),
-    afterWrite: (tx, actor, scope, row) =>
-      refreshStudy(tx, scope.facilityId, row.study_id as number, undefined, actor.userId),
+    afterWrite: async (tx, actor, scope, row, saved) => {
+      // The state the answer of this write shows, as its working version left it (run-reads.ts).
+      if (saved) runReadsOf(tx)?.states.set(row.id as number, saved);
+      await refreshStudy(tx, scope.facilityId, row.study_id as number, undefined, actor.userId);
+    },
   },
 };
 

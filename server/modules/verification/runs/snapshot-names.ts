@@ -14,6 +14,12 @@ export interface SnapshotNames {
   productNames: string[];
   /** Equipment id → its name in the snapshot, for the equipment of the plan's locations. */
   equipmentNames: Map<number, string>;
+  /**
+   * Whether every name (and the group's products) came from a version kept by then: kept
+   * versions never change, so such an answer is the same on every later read; a current name
+   * read in place of a missing version is not.
+   */
+  allKept: boolean;
 }
 
 interface StudyRef {
@@ -27,31 +33,36 @@ interface StudyRef {
   snapshotAt: Date;
 }
 
-async function groupProducts(q: Queryable, ref: StudyRef): Promise<number[]> {
-  if (!ref.productGroupId) return [];
-  const [row] = await q.query<{ product_ids: number[] }>(
-    `select coalesce(product_groups.product_ids, g.product_ids) as product_ids
+async function groupProducts(
+  q: Queryable,
+  ref: StudyRef,
+): Promise<{ ids: number[]; kept: boolean }> {
+  if (!ref.productGroupId) return { ids: [], kept: true };
+  const [row] = await q.query<{ product_ids: number[]; kept: boolean }>(
+    `select coalesce(product_groups.product_ids, g.product_ids) as product_ids,
+            product_groups.id is not null as kept
        from product_groups g
        left join ${tableAsOf('product_groups', 1, 3)} on product_groups.id = g.id
       where g.facility_id = $1 and g.id = $2`,
     [ref.facilityId, ref.productGroupId, ref.pinnedAt],
   );
-  return row?.product_ids ?? [];
+  return { ids: row?.product_ids ?? [], kept: row?.kept ?? false };
 }
 
 export async function snapshotNames(q: Queryable, ref: StudyRef): Promise<SnapshotNames> {
-  const ids = [...new Set([...ref.productIds, ...(await groupProducts(q, ref))])];
+  const group = await groupProducts(q, ref);
+  const ids = [...new Set([...ref.productIds, ...group.ids])];
   const [products, equipment] = await Promise.all([
-    q.query<{ name: string }>(
-      `select coalesce(products.name, p.name) as name
+    q.query<{ name: string; kept: boolean }>(
+      `select coalesce(products.name, p.name) as name, products.id is not null as kept
          from products p
          left join ${tableAsOf('products', 1, 3)} on products.id = p.id
         where p.facility_id = $1 and p.id = any($2::int[])
         order by p.id`,
       [ref.facilityId, ids, ref.snapshotAt],
     ),
-    q.query<{ id: number; name: string }>(
-      `select e.id, coalesce(equipment.name, e.name) as name
+    q.query<{ id: number; name: string; kept: boolean }>(
+      `select e.id, coalesce(equipment.name, e.name) as name, equipment.id is not null as kept
          from equipment e
          left join ${tableAsOf('equipment', 1, 2)} on equipment.id = e.id
         where e.facility_id = $1
@@ -63,5 +74,9 @@ export async function snapshotNames(q: Queryable, ref: StudyRef): Promise<Snapsh
   return {
     productNames: products.map((p) => p.name),
     equipmentNames: new Map(equipment.map((e) => [e.id, e.name])),
+    allKept:
+      group.kept &&
+      products.length === ids.length &&
+      [...products, ...equipment].every((r) => r.kept),
   };
 }
