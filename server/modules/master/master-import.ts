@@ -319,15 +319,15 @@ const ANALYZE_AFTER_ROWS = 500;
  * time after a bulk load (never while it is off): until then a facility of 10,000 imported rows
  * is planned as if it had one, and its list searches read every row instead of their trigram
  * index (issue 34). The PostgreSQL manual's "Populating a Database" says to run ANALYZE after
- * a load. The app's role on a server does not own the tables: PostgreSQL then skips them with a
- * warning, and autovacuum gathers them in its time, as before.
+ * a load. The app's role on a server does not own the tables, which only an owner may analyze
+ * before PostgreSQL 17: `analyze_loaded` runs as the owner that migrated (its migration).
  */
 async function analyzeLoaded(db: Db, plan: PlannedSection[]): Promise<void> {
   if (db.joinsTransaction) return; // uncommitted: the caller's transaction may still roll back
   const loaded = new Set(
     plan.filter((s) => s.creates.length >= ANALYZE_AFTER_ROWS).map((s) => s.def.table),
   );
-  for (const table of loaded) await db.exec(`analyze ${table}`);
+  for (const table of loaded) await db.query('select analyze_loaded($1::regclass)', [table]);
 }
 
 /**
