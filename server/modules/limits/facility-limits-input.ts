@@ -12,6 +12,7 @@ import type { ActiveSpec, LimitsInput, ProductSpec, SamplingSpec } from '#core/l
 import type { CleaningLimitPolicy, ResidueType } from '#core/limits/policy.ts';
 import { AppError } from '#core/errors/errors.ts';
 import type { Queryable } from '#server/db/db.ts';
+import { allNamed } from '#server/util/all-named.ts';
 import { allEntities, historyStartOf, type EntityRecord } from '#server/entities/entity-store.ts';
 import { limitsPolicy, type InForceOptions } from '../policies/policy-in-force.ts';
 import { readLineages } from '../hbel-library/lineage.read.ts';
@@ -129,47 +130,25 @@ export async function eachProductionLimitsInput(
 
 async function readFacility(q: Queryable, facilityId: number, options: FacilityInputOptions) {
   const asOf = { asOf: options.asOf };
-  const [
-    actives,
-    allProducts,
-    allEquipment,
-    allProductions,
-    sampling,
-    policy,
-    lineages,
-    formulas,
-    apiProductions,
-    apiSteps,
-  ] = await Promise.all([
-    allEntities(q, activesDef, facilityId, asOf),
-    allEntities(q, productsDef, facilityId, asOf),
-    allEntities(q, equipmentDef, facilityId, asOf),
-    allEntities(q, productionsDef, facilityId, asOf),
-    facilitySampling(q, facilityId, options.asOf),
-    options.policyContent ??
+  const read = await allNamed({
+    actives: allEntities(q, activesDef, facilityId, asOf),
+    allProducts: allEntities(q, productsDef, facilityId, asOf),
+    allEquipment: allEntities(q, equipmentDef, facilityId, asOf),
+    allProductions: allEntities(q, productionsDef, facilityId, asOf),
+    sampling: facilitySampling(q, facilityId, options.asOf),
+    policy:
+      options.policyContent ??
       limitsPolicy(q, facilityId, options.residueType ?? 'Chemical', {
         asOf: options.asOf,
         policy: options.policy,
       }).then((p) => p.content),
-    readLineages(q, facilityId, null, options.asOf),
-    macFormulasInForce(q, facilityId, options.asOf, options.approvedFormula),
-    allEntities(q, apiProductionsDef, facilityId, asOf),
-    allEntities(q, apiProcessStepsDef, facilityId, asOf),
-  ]);
-  return {
-    actives,
-    // Once per read: a report of every production builds each production's input from it.
-    activeById: new Map(actives.map((a) => [a.id, a])),
-    allProducts,
-    allEquipment,
-    allProductions,
-    sampling,
-    policy,
-    lineages,
-    formulas,
-    apiProductions,
-    apiSteps,
-  };
+    lineages: readLineages(q, facilityId, null, options.asOf),
+    formulas: macFormulasInForce(q, facilityId, options.asOf, options.approvedFormula),
+    apiProductions: allEntities(q, apiProductionsDef, facilityId, asOf),
+    apiSteps: allEntities(q, apiProcessStepsDef, facilityId, asOf),
+  });
+  // Once per read: a report of every production builds each production's input from it.
+  return { ...read, activeById: new Map(read.actives.map((a) => [a.id, a])) };
 }
 
 function limitsInputOf(
