@@ -99,6 +99,44 @@ export function pointAlertMessages(
   return out;
 }
 
+/** A drawn point with the rules it breaks (ZStatisticsPoint's fields of those names). */
+type AlertedPoint = Pick<PointAlertInput, 'takenAt' | 'percentOfLimit' | 'ewma'> & {
+  alerts: readonly string[];
+};
+
+/** What a series' alerts follow from besides its points: thresholds, control limits, Ppu. */
+export interface AlertFigures extends AlertLimits {
+  ppuLower95: number | null;
+  ppuTarget: number;
+}
+
+/**
+ * The alerts of a series, oldest first, from each point's broken rules (its `alerts`), then the
+ * capability alert: the server words them for its reports, the client again from the columns it
+ * is sent (statistics-columns.ts), so the messages are never sent point by point.
+ */
+export function seriesAlerts(
+  points: readonly AlertedPoint[],
+  figures: AlertFigures,
+  formatDay: DayFormat = utcDay,
+): StatisticsAlert[] {
+  const alerts: StatisticsAlert[] = [];
+  // One EWMA message per excursion: its first point above the EWMA limit.
+  let previousAboveEwma = false;
+  for (const point of points) {
+    const kinds = point.alerts as readonly PointAlertKind[];
+    if (kinds.length > 0) {
+      const input = { ...point, kinds, ewmaTrendGoesOn: previousAboveEwma };
+      for (const alert of pointAlertMessages(input, figures, formatDay)) alerts.push(alert);
+    }
+    previousAboveEwma = kinds.includes('ewmaTrend');
+  }
+  const last = points[points.length - 1];
+  if (last && figures.ppuLower95 !== null && figures.ppuLower95 < figures.ppuTarget)
+    alerts.push(ppuAlert(figures.ppuLower95, figures.ppuTarget, last.takenAt));
+  return alerts;
+}
+
 export function ppuAlert(ppuLower95: number, ppuTarget: number, takenAt: string): StatisticsAlert {
   return {
     kind: 'ppuBelowTarget',

@@ -1,8 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ZStatisticsPointColumns } from '../schemas/verification.schemas.ts';
-import { pointsFromColumns, pointsToColumns } from './statistics-columns.ts';
-import { verificationStatistics, type StatisticsPointInput } from './statistics.ts';
+import { ZStatisticsPointColumns, ZStatisticsResponse } from '../schemas/verification.schemas.ts';
+import {
+  pointsFromColumns,
+  pointsToColumns,
+  statisticsFromWire,
+  statisticsToWire,
+} from './statistics-columns.ts';
+import {
+  DEFAULT_STATISTICS_SETTINGS,
+  verificationStatistics,
+  type StatisticsPointInput,
+} from './statistics.ts';
 
 const DAY = 86_400_000;
 const START = Date.parse('2025-01-01T00:00:00.000Z');
@@ -47,6 +56,44 @@ describe('statistics points as columns', () => {
     );
   });
 
+  it('words the same alerts from the answer as the server does, in the day format given', () => {
+    // A day format of the facility's kind: the client passes its own (StatisticsPage).
+    const formatDay = (takenAt: string) => `${takenAt.slice(8, 10)}.${takenAt.slice(5, 7)}.`;
+    fc.assert(
+      fc.property(
+        fc.array(arbitraryPoint, { maxLength: 60 }),
+        fc.record({
+          ewmaLambda: fc.double({ min: 0.01, max: 1, noNaN: true }),
+          alertPercent: fc.integer({ min: 1, max: 150 }),
+          actionPercent: fc.integer({ min: 1, max: 200 }),
+          ppuTarget: fc.constantFrom(0.4, 1.33, 2),
+        }),
+        (input, settings) => {
+          const stats = verificationStatistics(input, settings, formatDay);
+          const answer = {
+            statistics: statisticsToWire(
+              {
+                ...stats,
+                groupBy: 'equipment',
+                key: '1',
+                label: 'Mixer',
+                invalidatedCount: 0,
+                invalidated: [],
+              },
+              settings,
+            ),
+          };
+          const sent = ZStatisticsResponse.parse(JSON.parse(JSON.stringify(answer)));
+          const read = statisticsFromWire(sent.statistics, formatDay);
+          expect(read.alerts).toEqual(stats.alerts);
+          expect(read.points).toEqual(stats.points);
+          expect('alerts' in sent.statistics).toBe(false);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('sends a run of results in a few bytes a point', () => {
     const input: StatisticsPointInput[] = Array.from({ length: 5_000 }, (_, i) => ({
       resultId: 10_000 + i,
@@ -63,6 +110,13 @@ describe('statistics points as columns', () => {
     // Objects: about 260 bytes a point; columns under 40 (issue 34: 5,000 points ≤ 200 kB).
     expect(objects / input.length).toBeGreaterThan(200);
     expect(columns / input.length).toBeLessThan(40);
+    // The whole answer, every tenth result above the action level: its alerts are not sent.
+    const alerting = verificationStatistics(
+      input.map((p, i) => (i % 10 === 0 ? { ...p, percentOfLimit: 90 + (i % 7) } : p)),
+    );
+    expect(alerting.alerts.length).toBeGreaterThan(500);
+    const wire = JSON.stringify(statisticsToWire(alerting, DEFAULT_STATISTICS_SETTINGS));
+    expect(wire.length).toBeLessThan(200_000);
   });
 
   it('refuses a time the columns could not give back', () => {

@@ -3,6 +3,7 @@ import type {
   TStatisticsPointColumns,
   TStatisticsWire,
 } from '../schemas/verification.schemas.ts';
+import { seriesAlerts, type DayFormat } from './statistics-alerts.ts';
 import { pointSeries, type StatisticsPoint } from './statistics.ts';
 
 const SEPARATOR = ' · ';
@@ -105,16 +106,32 @@ export function pointsFromColumns(
   });
 }
 
-/** The statistics as the route answers them, the points as columns. */
-export function statisticsToWire<T extends Pick<TStatistics, 'points'>>(
+/**
+ * The statistics as the route answers them: the points as columns, and instead of the alerts'
+ * messages the thresholds they are worded from (the points carry the rules each one breaks).
+ */
+export function statisticsToWire<T extends Pick<TStatistics, 'points' | 'alerts'>>(
   statistics: T,
-): Omit<T, 'points'> & { points: TStatisticsPointColumns } {
-  return { ...statistics, points: pointsToColumns(statistics.points) };
+  thresholds: Pick<TStatisticsWire, 'alertPercent' | 'actionPercent'>,
+): Omit<T, 'points' | 'alerts'> &
+  Pick<TStatisticsWire, 'points' | 'alertPercent' | 'actionPercent'> {
+  const { points, alerts: _worded, ...figures } = statistics;
+  return {
+    ...figures,
+    points: pointsToColumns(points),
+    alertPercent: thresholds.alertPercent,
+    actionPercent: thresholds.actionPercent,
+  };
 }
 
-/** The route's answer with its points as objects again, as the charts and tables read them. */
+/**
+ * The route's answer with its points as objects again and its alerts worded, as the charts and
+ * tables read them; `formatDay` names a result's day as the facility writes dates.
+ */
 export function statisticsFromWire(
   wire: TStatisticsWire,
+  formatDay?: DayFormat,
 ): TStatistics & Pick<TStatisticsWire, 'invalidated' | 'invalidatedCount'> {
-  return { ...wire, points: pointsFromColumns(wire.points, wire) };
+  const points = pointsFromColumns(wire.points, wire);
+  return { ...wire, points, alerts: seriesAlerts(points, wire, formatDay) };
 }

@@ -2,11 +2,9 @@ import type { TStatistics } from '../schemas/verification.schemas.ts';
 import { censoredCapability, type Observation } from './censored-fit.ts';
 import {
   formatPercent,
-  pointAlertMessages,
-  ppuAlert,
+  seriesAlerts,
   type DayFormat,
   type PointAlertKind,
-  type StatisticsAlert,
 } from './statistics-alerts.ts';
 
 export { formatPercent } from './statistics-alerts.ts';
@@ -172,8 +170,6 @@ export function verificationStatistics(
       : null;
 
   const { movingRanges, ewmas } = pointSeries(sorted, lambda, mean);
-  let previousAboveEwma = false;
-  const alerts: StatisticsAlert[] = [];
   const points: StatisticsPoint[] = sorted.map((p, i) => {
     const x = drawn[i]!;
     const z = ewmas[i]!;
@@ -187,28 +183,7 @@ export function verificationStatistics(
       if (x >= settings.actionPercent) kinds.push('aboveAction');
       if (ucl !== null && x > ucl) kinds.push('aboveUcl');
     }
-    const aboveEwma = ewmaUcl !== null && z > ewmaUcl;
-    if (aboveEwma) kinds.push('ewmaTrend');
-    if (kinds.length > 0) {
-      const messages = pointAlertMessages(
-        {
-          takenAt: p.takenAt,
-          percentOfLimit: x,
-          ewma: z,
-          kinds,
-          ewmaTrendGoesOn: previousAboveEwma,
-        },
-        {
-          alertPercent: settings.alertPercent,
-          actionPercent: settings.actionPercent,
-          ucl,
-          ewmaUcl,
-        },
-        formatDay,
-      );
-      for (const message of messages) alerts.push(message);
-    }
-    previousAboveEwma = aboveEwma;
+    if (ewmaUcl !== null && z > ewmaUcl) kinds.push('ewmaTrend');
     // Named fields, not a spread: only the schema's fields reach the response.
     const { resultId, historical, takenAt, label, censoredBelow } = p;
     return {
@@ -226,10 +201,19 @@ export function verificationStatistics(
   });
 
   const capabilityFigures = capability({ n, censoredCount, censoredAboveCount, mean, s, sorted });
-  const { ppuLower95 } = capabilityFigures;
-  if (ppuLower95 !== null && ppuLower95 < settings.ppuTarget) {
-    alerts.push(ppuAlert(ppuLower95, settings.ppuTarget, points[n - 1]!.takenAt));
-  }
+  const { alertPercent, actionPercent, ppuTarget } = settings;
+  const alerts = seriesAlerts(
+    points,
+    {
+      alertPercent,
+      actionPercent,
+      ucl,
+      ewmaUcl,
+      ppuLower95: capabilityFigures.ppuLower95,
+      ppuTarget,
+    },
+    formatDay,
+  );
   return {
     count: n,
     censoredCount,

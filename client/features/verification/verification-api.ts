@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import type { z } from 'zod';
 import type {
   TRun,
@@ -16,6 +17,7 @@ import { statisticsFromWire } from '#core/verification/statistics-columns.ts';
 import { apiRequest } from '#client/api/http-client.ts';
 import { facilityPath, type FacilityScope } from '#client/shared/master-data/entity-api.ts';
 import { useFacilityScope } from '#client/shared/master-data/use-facility-scope.ts';
+import { useDateFormat } from '#client/shared/use-date-format.ts';
 import { invalidateVerification, verificationKeys } from '#client/shared/query-keys.ts';
 import type { ZVerificationSettingsResponse } from '#core/schemas/verification.schemas.ts';
 
@@ -81,15 +83,21 @@ export function invalidateRun(client: ReturnType<typeof useQueryClient>, facilit
 
 export function useStatistics(query: StatisticsQuery | null) {
   const scope = useFacilityScope();
+  const { formatDate } = useDateFormat();
+  // The alerts are worded here, naming each result's day as the facility writes dates.
+  const decode = useCallback(
+    (answer: TStatisticsResponse) => statisticsFromWire(answer.statistics, formatDate),
+    [formatDate],
+  );
   return useQuery({
     queryKey: verificationKeys.statistics(scope.facilityId, query ?? { key: '' }),
-    queryFn: async ({ signal }) => {
-      const answer = await apiRequest<TStatisticsResponse>(
-        `${facilityPath(scope)}/verification/statistics`,
-        { query: { ...query }, signal, action: 'Loading the ongoing verification statistics' },
-      );
-      return statisticsFromWire(answer.statistics);
-    },
+    queryFn: ({ signal }) =>
+      apiRequest<TStatisticsResponse>(`${facilityPath(scope)}/verification/statistics`, {
+        query: { ...query },
+        signal,
+        action: 'Loading the ongoing verification statistics',
+      }),
+    select: decode,
     enabled: query !== null && query.key !== '',
   });
 }

@@ -49,7 +49,7 @@ export function registerStatisticsRoutes(context: AppContext): void {
           groupBy: query.groupBy,
           key: query.key,
           label,
-          ...statisticsToWire(statistics),
+          ...statisticsToWire(statistics, settings),
           invalidatedCount: invalidated.length,
           invalidated,
         },

@@ -24,10 +24,17 @@ beforeAll(async () => {
   lineId = (lines.body.data as Body[])[0]!.id as number;
 });
 
-/** The answer, its points decoded from columns as the client decodes them. */
+/**
+ * The answer, its points decoded from columns and its alerts worded as the client does, in the
+ * facility's date format.
+ */
 const stats = async (query: string, as?: string) => {
   const res = await t.call('GET', `${t.F}/verification/statistics?${query}`, undefined, as);
-  if (res.status === 200) res.body.statistics = statisticsFromWire(res.body.statistics as never);
+  const dateTime = await facilityDateTimeSettings(t.server.db, t.facilityId);
+  if (res.status === 200)
+    res.body.statistics = statisticsFromWire(res.body.statistics as never, (takenAt) =>
+      formatDate(takenAt, dateTime),
+    );
   return res;
 };
 
