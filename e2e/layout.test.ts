@@ -61,7 +61,7 @@ describe.each([1024, 1280, 1440])('at %i pixels wide', (width) => {
   it.each(MAIN_SCREENS)(
     'the $name screen’s title is clear of the menu toggle, with no serious WCAG 2.1 AA violation',
     async (screen) => {
-      await openScreen(page, screen.path);
+      await openScreen(page, screen.path, 'router');
       await page.screenshot({ path: `${SCREENSHOTS}/${width}/${screen.name}.png`, fullPage: true });
       // The WCAG 2.1 AA check runs on the same visit, once per screen: the rules it applies
       // (contrast, names, structure) do not change between these two widths.

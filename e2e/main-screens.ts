@@ -21,9 +21,26 @@ export const MAIN_SCREENS = [
   { name: 'roles', path: '/roles' },
 ] as const;
 
-/** Opens a screen and waits until what it loads is shown: no spinner or skeleton left. */
-export async function openScreen(page: Page, path: string): Promise<void> {
-  await page.goto(path);
+/**
+ * Opens a screen and waits until what it loads is shown: no spinner or skeleton left. 'load'
+ * loads the client again, so nothing of the screen before stays (an open dialog, a tab chosen);
+ * 'router' goes there as a menu link does, within the signed-in app: loading the whole client for
+ * each screen was most of the layout walk's time (243 s against 147 s for its 59 tests).
+ */
+export async function openScreen(
+  page: Page,
+  path: string,
+  how: 'load' | 'router' = 'load',
+): Promise<void> {
+  if (how === 'router' && (await page.getByRole('button', { name: 'Logout' }).isVisible())) {
+    await page.evaluate((to) => {
+      window.history.pushState(null, '', to);
+      window.dispatchEvent(new PopStateEvent('popstate'));
+    }, path);
+    await expect.poll(() => new URL(page.url()).pathname).toBe(new URL(path, page.url()).pathname);
+  } else {
+    await page.goto(path);
+  }
   await page.getByRole('button', { name: 'Logout' }).waitFor();
   await page.waitForLoadState('networkidle');
   await expect
