@@ -5,6 +5,7 @@ import { ZFacilityParams } from './auth.schemas.ts';
 import { ZJobProgress } from './jobs.schemas.ts';
 import { ZId, ZListQuery } from './common.schemas.ts';
 import { ZControlledDocumentType, ZControlledState } from './signatures.schemas.ts';
+import { ZHistoryStartsAt } from './versions.schemas.ts';
 
 /*
  * Reports as controlled documents (issue 13; server/modules/reports/README.md): generated as a
@@ -145,6 +146,8 @@ export const ZReport = ZControlledState.extend({
   jobId: z.string().nullable(),
   progress: ZJobProgress.nullable(),
   asOf: z.string().nullable(),
+  /** Some records that existed at `asOf` are kept only from this later moment: shown as first kept. */
+  historyStartsAt: ZHistoryStartsAt,
   limitsSnapshotId: z.number().int().nullable(),
   /** The snapshot as people name it: the approval it was taken at. */
   limitsSnapshotName: z.string().nullable(),
@@ -189,6 +192,7 @@ export const ZRegenerateResponse = z.object({
   storedDataHash: z.string().nullable(),
   limitsSnapshotId: z.number().int().nullable(),
   same: z.boolean(),
+  historyStartsAt: ZHistoryStartsAt,
 });
 
 /** GET audit_logs/last_report: of one facility, or of any where the caller reads the audit log. */

@@ -7,6 +7,7 @@ import { MEASURES } from '#core/units/measures.ts';
 import { seedDemo } from '#server/cli/seed-demo.ts';
 import type { Actor } from '../db/audit-write.ts';
 import { useFacilityTestServer } from '../test/facility-test-file.ts';
+import { madeBeforeHistory as madeBefore } from '../test/before-history.ts';
 import { allEntities, getEntity } from './entity-store.ts';
 import { tableAsOf } from './entity-history.ts';
 import { createEntity, updateEntity } from './entity-write.ts';
@@ -160,38 +161,9 @@ describe('records read as of a moment', () => {
 describe('reads before a record’s history began', () => {
   const def = entityDef('equipment');
 
-  /**
-   * A record made before versions were kept: written with the keeping trigger off, then given
-   * the one version the backfill gave such records, at their last change.
-   */
-  async function madeBeforeHistory(name: string, createdAt: string, updatedAt: string) {
-    const owner = await t.server.db.owner();
-    await owner.exec('alter table equipment disable trigger keep_record_versions');
-    let id: number;
-    try {
-      ({ id } = await t.server.db.transaction((tx) =>
-        createEntity(tx, {
-          actor,
-          def,
-          scope,
-          values: { name, surfaceArea: { value: 2, unit: 'sqm' } },
-        }),
-      ));
-      await owner.query(`update equipment set created_at = $2, updated_at = $3 where id = $1`, [
-        id,
-        createdAt,
-        updatedAt,
-      ]);
-    } finally {
-      await owner.exec('alter table equipment enable trigger keep_record_versions');
-    }
-    await owner.query(
-      `insert into record_versions (table_name, record_id, facility_id, version, row_data, recorded_at)
-       select 'equipment', id, facility_id, version, to_jsonb(e), updated_at from equipment e where id = $1`,
-      [id],
-    );
-    return id;
-  }
+  /** A record made before versions were kept (before-history.ts), in this file's facility. */
+  const madeBeforeHistory = (name: string, createdAt: string, updatedAt: string) =>
+    madeBefore(t.server.db, scope, name, createdAt, updatedAt);
 
   it('answer its earliest kept version with historyStartsAt, and 404 only before it existed', async () => {
     const id = await madeBeforeHistory(

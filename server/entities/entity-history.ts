@@ -5,6 +5,8 @@
  * toRecord serve the live read and the read as of a moment, and give the same values.
  */
 
+import type { Queryable } from '../db/db.ts';
+
 export interface AsOfOptions {
   /** ISO 8601 date-time: answer with the data as it was then. */
   asOf?: string | undefined;
@@ -125,4 +127,31 @@ export function tableBeforeHistory(
        -- A backfilled version, kept at the record's last change; a version kept as a change
        -- commits is later than its updated_at, and before it the record was not yet committed.
        and first.recorded_at = kept.updated_at) as ${table}`;
+}
+
+/**
+ * The latest moment from which a record of the facility that existed at `asOf` is first kept,
+ * when its history begins after `asOf` (made before versions were kept, changed after the
+ * moment: its earliest kept version is the backfilled one, as in earliestBackfilled); undefined
+ * when every record that existed then has a version kept by then. Over every table, for what is
+ * built as of a moment from many of them (a report: 21 CFR 11.10(b), complete and accurate
+ * copies of records, say what a copy cannot show as it was).
+ */
+export async function facilityHistoryStart(
+  q: Queryable,
+  facilityId: number,
+  asOf: string,
+): Promise<string | undefined> {
+  const [row] = await q.query<{ starts: string | null }>(
+    `select to_char(max(v.recorded_at) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as starts
+       from record_versions v
+      where v.facility_id = $1 and v.recorded_at > $2::timestamptz
+        and (v.row_data->>'created_at')::timestamptz <= $2::timestamptz
+        and v.recorded_at = (v.row_data->>'updated_at')::timestamptz
+        and not exists (select 1 from record_versions e
+                         where e.table_name = v.table_name and e.facility_id = v.facility_id
+                           and e.record_id = v.record_id and e.recorded_at <= $2::timestamptz)`,
+    [facilityId, asOf],
+  );
+  return row?.starts ?? undefined;
 }

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fileCleanup } from '../../test/temp-dirs.ts';
@@ -109,6 +109,9 @@ describe('backup and restore', () => {
     for (let n = 0; n < 20; n += 1) await writeOne(source, plan!.id, n);
     const store = createAnchorStore(sourceConfig, warn);
     await store.write(source);
+    // The settings key beside the database (secrets kept in the settings are encrypted with it).
+    const settingsKey = `${'5e'.repeat(32)}\n`;
+    writeFileSync(join(sourceDir, 'settings-secret.key'), settingsKey);
 
     // Writers keep going while the snapshot is read.
     let writing = true;
@@ -131,6 +134,9 @@ describe('backup and restore', () => {
     const { db: target, dir: targetDir, result, appRole } = await restoreFresh(file, 'target');
     expect(result.databaseId).not.toBe(manifest.databaseId);
     expect(result.migrated).toEqual([]);
+    // The keys come back where the restored server reads them.
+    expect(readFileSync(join(targetDir, 'settings-secret.key'), 'utf8')).toBe(settingsKey);
+    expect(existsSync(join(targetDir, 'audit-anchors', 'anchor.key'))).toBe(true);
 
     // Every row of the backup is in the copy as it was; only the restore's own rows differ.
     const changedByRestore = new Set([

@@ -38,6 +38,8 @@ export interface ControlledPdfInput {
   /** The kind and its parameters as stored, and the moment the data was read. */
   parameters: Record<string, unknown>;
   asOf: string | null;
+  /** Some records that existed at `asOf` are kept only from this later moment (computeReport). */
+  historyStartsAt?: string | null | undefined;
   signatures: TSignature[];
   /** The report's own pdfmake content. */
   content: unknown[];
@@ -108,6 +110,23 @@ function signaturePage(input: ControlledPdfInput): unknown[] {
   ];
 }
 
+/**
+ * Said first, where a reader starts: records that existed at the report's moment but are kept
+ * only from later are shown as first kept, not as they were then (21 CFR 11.10(b): a copy says
+ * what it cannot show accurately).
+ */
+function historyStartNote(input: ControlledPdfInput): unknown[] {
+  if (!input.historyStartsAt) return [];
+  const from = formatDateTime(new Date(input.historyStartsAt), input.settings);
+  return [
+    {
+      text: `History of some records begins after this moment: records that existed then and were changed before versions were kept are shown as first kept, on ${from} (${input.settings.timezone}), not as they were at the moment of the data.`,
+      bold: true,
+      margin: [0, 0, 0, 8],
+    },
+  ];
+}
+
 function regenerationPage(input: ControlledPdfInput): unknown[] {
   const rows: [string, string][] = [
     ['Report', `${input.number} version ${input.versionNumber}`],
@@ -115,6 +134,14 @@ function regenerationPage(input: ControlledPdfInput): unknown[] {
     ...input.files.map((f): [string, string] => [`${f.format} file SHA-256`, f.sha256]),
     ['Limits snapshot', input.limitsSnapshotName ?? 'none'],
     ['Data as of (UTC)', input.asOf ? exactUtc(input.asOf) : '—'],
+    ...(input.historyStartsAt
+      ? [
+          ['History of some records begins (UTC)', exactUtc(input.historyStartsAt)] as [
+            string,
+            string,
+          ],
+        ]
+      : []),
     ['Parameters', parametersText(input.parameters)],
   ];
   return [
@@ -174,6 +201,7 @@ export function controlledPdfDefinition(input: ControlledPdfInput) {
         text: `${input.facilityName} · ${input.number} version ${input.versionNumber} · ${status}`,
         margin: [0, 2, 0, 8],
       },
+      ...historyStartNote(input),
       ...input.content,
       ...signaturePage(input),
       ...regenerationPage(input),

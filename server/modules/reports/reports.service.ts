@@ -35,6 +35,8 @@ import { facilityDateTimeSettings } from '../audit/audit-log.service.ts';
 import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 import { dataHashOf, renderControlledPdf, sha256 } from './controlled-pdf.ts';
 import { REPORT_KIND_DEFS, reportDocumentType } from './report-kinds.ts';
+import { facilityHistoryStart } from '#server/entities/entity-history.ts';
+import { historyNote, historyStartOf } from '#server/entities/entity-store.ts';
 
 /*
  * Reports as controlled documents (README.md in this folder): a generate request stores the
@@ -62,6 +64,8 @@ interface ReportRow {
   parameters: TGenerateReportBody;
   job_id: string | null;
   as_of: string | null;
+  /** Set when some records that existed at `as_of` are kept only from this later moment. */
+  history_starts_at: string | null;
   limits_snapshot_id: number | null;
   limits_snapshot_name?: string | null;
   data_hash: string | null;
@@ -76,6 +80,7 @@ interface ReportRow {
 
 const COLUMNS = `r.id, r.facility_id, f.plan_id, r.number, r.kind, r.title, r.parameters, r.job_id,
   to_char(r.as_of at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as as_of,
+  to_char(r.history_starts_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as history_starts_at,
   r.limits_snapshot_id, ${limitsSnapshotNameSql('r.limits_snapshot_id')} as limits_snapshot_name,
   r.data_hash, r.error, r.generated_by, r.generated_by_name,
   r.generated_at, r.completed_at, r.version, ${jobProgressColumn('r.job_id')}`;
@@ -175,6 +180,7 @@ async function toReports(q: Queryable, facilityId: number, rows: ReportRow[]): P
     jobId: r.job_id,
     progress: r.job_progress,
     asOf: r.as_of,
+    ...historyNote([{ historyStartsAt: r.history_starts_at }]),
     limitsSnapshotId: r.limits_snapshot_id,
     limitsSnapshotName: r.limits_snapshot_name ?? null,
     dataHash: r.data_hash,
@@ -266,7 +272,12 @@ async function snapshotAt(q: Queryable, facilityId: number, asOf: string): Promi
   return row?.id ?? null;
 }
 
-/** A report's data read again as of its date from its stored parameters. */
+/**
+ * A report's data read again as of its date from its stored parameters. When some of the
+ * facility's records that existed then are kept only from a later moment (made before versions
+ * were kept), the reads show them as first kept: the data says from when (`historyStartsAt`,
+ * hashed with the rest), as every read as of a moment does (21 CFR 11.10(b)).
+ */
 export async function computeReport(
   q: Queryable,
   facilityId: number,
@@ -274,11 +285,25 @@ export async function computeReport(
   asOf: string,
 ) {
   const kind = REPORT_KIND_DEFS[parameters.kind];
-  const [computed, limitsSnapshotId] = await Promise.all([
+  const [computed, limitsSnapshotId, facilityStart] = await Promise.all([
     kind.compute(q, facilityId, ZGenerateReportBody.parse(parameters), asOf),
     snapshotAt(q, facilityId, asOf),
+    facilityHistoryStart(q, facilityId, asOf),
   ]);
-  return { ...computed, limitsSnapshotId, dataHash: dataHashOf(computed.data) };
+  // A kind's own reads may say it already (the limits views), of a plan's records too.
+  const historyStartsAt = historyStartOf([
+    computed.data as object,
+    { historyStartsAt: facilityStart },
+  ]);
+  // Only then: the data, and so the hash, of a report within the history stays as it was.
+  const data = historyStartsAt ? { ...(computed.data as object), historyStartsAt } : computed.data;
+  return {
+    title: computed.title,
+    data,
+    historyStartsAt,
+    limitsSnapshotId,
+    dataHash: dataHashOf(data),
+  };
 }
 
 interface PdfState {
@@ -342,6 +367,7 @@ async function renderPdf(
     limitsSnapshotName: snapshot?.name ?? null,
     parameters: row.parameters,
     asOf: row.as_of,
+    historyStartsAt: row.history_starts_at,
     signatures: at.signatures,
     content: kind.pdfContent(data, settings, at.record),
     ...(kind.fontSize ? { fontSize: kind.fontSize } : {}),
@@ -399,6 +425,7 @@ export async function runReport(
       ...first,
       title: computed.title,
       as_of: asOf,
+      history_starts_at: computed.historyStartsAt ?? null,
       limits_snapshot_id: computed.limitsSnapshotId,
       data_hash: computed.dataHash,
     };
@@ -415,6 +442,7 @@ export async function runReport(
           title: computed.title,
           parameters: first.parameters,
           asOf,
+          ...historyNote([computed]),
           limitsSnapshotId: computed.limitsSnapshotId,
           dataHash: computed.dataHash,
           files: [...xlsxFiles, { format: 'pdf', sha256: sha256(pdf) }],
@@ -429,6 +457,7 @@ export async function runReport(
         set: {
           title: computed.title,
           as_of: asOf,
+          history_starts_at: computed.historyStartsAt ?? null,
           limits_snapshot_id: computed.limitsSnapshotId,
           data: JSON.stringify(computed.data),
           data_hash: computed.dataHash,
@@ -535,5 +564,6 @@ export async function regenerateReport(db: Db, facilityId: number, id: number) {
     storedDataHash: row.data_hash,
     limitsSnapshotId: computed.limitsSnapshotId,
     same: computed.dataHash === row.data_hash,
+    ...historyNote([computed]),
   };
 }
