@@ -6,13 +6,8 @@ import {
 } from '#core/entities/defs/index.ts';
 import { columnOf } from '#core/entities/field.ts';
 import { useFacilityTestServer, type TestBody } from '#server/test/facility-test-file.ts';
-import {
-  buildActive,
-  buildEquipment,
-  recordFactory,
-  type FactoryScope,
-} from '#server/test/factories/entities.ts';
-import { facilityPath } from '#server/test/test-server.ts';
+import { buildActive, buildEquipment, recordFactory } from '#server/test/factories/entities.ts';
+import { facilityAt } from '#server/test/test-server.ts';
 import { trigramIndexes } from '#server/test/trigram-indexes.ts';
 
 /*
@@ -45,13 +40,7 @@ describe('API productions: searched from trigram indexes', () => {
   });
 
   it('finds each list’s record by a fragment inside its searched text', async () => {
-    const F = await facilityPath(t.server, 1);
-    const facilityId = Number(/facilities\/(\d+)$/.exec(F)![1]);
-    const [row] = await t.server.db.query<{ plan_id: number }>(
-      'select plan_id from facilities where id = $1',
-      [facilityId],
-    );
-    const scope: FactoryScope = { planId: row!.plan_id, facilityId };
+    const { F, scope } = await facilityAt(t.server, 1);
     const record = recordFactory(t.server.db, scope);
     const active = (await buildActive(t.server.db, scope, { name: 'Sitagliptin' })).id;
     const mill = (await buildEquipment(t.server.db, scope, { name: 'M-301 mill' })).id;

@@ -6,10 +6,9 @@ import {
   buildProduct,
   buildProduction,
   recordFactory,
-  type FactoryScope,
 } from '#server/test/factories/entities.ts';
 import { readPdfText } from '#server/test/read-pdf-text.ts';
-import { facilityPath } from '#server/test/test-server.ts';
+import { facilityAt } from '#server/test/test-server.ts';
 import { rowsOf, workbookOf } from '#server/test/xlsx-rows.ts';
 
 /*
@@ -29,13 +28,9 @@ let F: string;
 let line: number;
 
 beforeAll(async () => {
-  F = await facilityPath(t.server, 1);
-  const facilityId = Number(/facilities\/(\d+)$/.exec(F)![1]);
-  const [row] = await t.server.db.query<{ plan_id: number }>(
-    'select plan_id from facilities where id = $1',
-    [facilityId],
-  );
-  const scope: FactoryScope = { planId: row!.plan_id, facilityId };
+  const api = await facilityAt(t.server, 1);
+  F = api.F;
+  const scope = api.scope;
   const db = t.server.db;
   const record = recordFactory(db, scope);
   const amount = { value: 500, unit: 'mg' };
