@@ -35,6 +35,13 @@ export interface EntityDef<D extends string = RecordDomain> {
   /** Audit trail domain. */
   domain: D;
   fields: readonly FieldDef[];
+  /**
+   * A record with no name of its own is called by the name of a record it references: the first
+   * of these reference fields that is set (a step's substance: its active, else its
+   * intermediate). Where-used lists, the audit trail and the record drawer read it; never an id
+   * (21 CFR 211.180(d): records are legible).
+   */
+  nameFrom?: readonly string[];
   /** Fields whose value is unique in a facility, case-insensitively (text fields). */
   unique: readonly string[];
   /** Fields the list's search looks in. */

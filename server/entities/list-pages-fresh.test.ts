@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useFacilityTestServer } from '../test/facility-test-file.ts';
+import { trigramIndexes } from '../test/trigram-indexes.ts';
 
 /*
  * Issue 34: pages of a search or a sort are kept too (list-totals.ts), with their totals, and
@@ -139,12 +140,7 @@ describe('kept list pages after a change that moves them', () => {
   });
 
   it('searches trigram indexes that keep no pending list, so a new row is found at once from the index itself', async () => {
-    const indexes = await t.server.db.query<{ name: string; options: string[] | null }>(
-      `select c.relname as name, c.reloptions as options
-         from pg_index i join pg_class c on c.oid = i.indexrelid
-        where exists (select 1 from pg_opclass o
-                       where o.oid = any (i.indclass::oid[]) and o.opcname = 'gin_trgm_ops')`,
-    );
+    const indexes = await trigramIndexes(t.server.db);
     expect(indexes.map((i) => i.name)).toContain('equipment_search_name');
     for (const index of indexes) expect(index.options, index.name).toContain('fastupdate=off');
     await create('Trigram vessel');

@@ -8,6 +8,7 @@ import {
   type TWhereUsedGroup,
 } from '#core/schemas/where-used.schemas.ts';
 import type { Queryable, SqlValue } from '../db/db.ts';
+import { recordNameSql } from './record-name-sql.ts';
 
 // A facility's record is named only by records of the same facility; a plan's records are not.
 const FACILITY_DEFS = [...RECORD_DEFS, ...MODULE_RECORD_DEFS].filter((def) => def.scope !== 'plan');
@@ -29,11 +30,14 @@ function condition({ field, inner }: ReferringField, id: number): [string, SqlVa
   return [`${column} @> $2::jsonb`, JSON.stringify([{ [inner.name]: value }])];
 }
 
-/** What a record is called in the list: its name, else its first text field. */
-function nameColumn(def: EntityDef): string | null {
+/**
+ * What a record is called in the list: its name, else its first text field, else what it is
+ * named by (a step's substance: its active or intermediate).
+ */
+function nameSql(def: EntityDef): string | null {
   const text =
     def.fields.find((f) => f.name === 'name') ?? def.fields.find((f) => f.kind === 'text');
-  return text ? columnOf(text) : null;
+  return recordNameSql(def, def.table, text);
 }
 
 /** Samples and sampling locations are shown on their equipment's page. */
@@ -49,18 +53,18 @@ async function groupOf(
 ): Promise<TWhereUsedGroup> {
   const { def, field } = referrer;
   const [where, value] = condition(referrer, id);
-  const name = nameColumn(def);
+  const name = nameSql(def);
   const rows = await q.query<{
     id: number;
     name: string | null;
     equipment_id?: number;
     total: number;
   }>(
-    `select id, ${name ? `${name}::text` : 'null'} as name,
+    `select id, ${name ?? 'null'} as name,
         ${hasEquipment(def) ? 'equipment_id,' : ''} count(*) over ()::int as total
       from ${def.table}
       where facility_id = $1 and archived_at is null and ${where}
-      order by ${name ? `lower(${name}::text), ` : ''}id limit $3`,
+      order by ${name ? `lower(${name}), ` : ''}id limit $3`,
     [facilityId, value, WHERE_USED_LIMIT],
   );
   return {

@@ -105,11 +105,25 @@ export async function startTestServer(
 
 /** The base path of the routes of the index-th facility, in the order they were made. */
 export async function facilityPath(server: TestServer, index = 0): Promise<string> {
+  return (await facilityAt(server, index)).F;
+}
+
+/**
+ * The `index`-th facility (by id) as tests address it: its base path and the plan and facility
+ * the factories write in.
+ */
+export async function facilityAt(
+  server: TestServer,
+  index = 0,
+): Promise<{ F: string; scope: { planId: number; facilityId: number } }> {
   const rows = await server.db.query<{ id: number; plan_id: number }>(
     'select id, plan_id from facilities order by id',
   );
   const facility = rows[index]!;
-  return `/api/v2/plans/${facility.plan_id}/facilities/${facility.id}`;
+  return {
+    F: `/api/v2/plans/${facility.plan_id}/facilities/${facility.id}`,
+    scope: { planId: facility.plan_id, facilityId: facility.id },
+  };
 }
 
 export interface FacilityTestServer {

@@ -18,6 +18,7 @@ import { formatFieldValue } from '#client/shared/master-data/format-value.ts';
 import { useNumberFormat } from '#client/shared/use-number-format.ts';
 import { isSortable, listFields, toServerOrder } from '#client/shared/master-data/list-columns.ts';
 import { useReferenceNames } from '#client/shared/master-data/use-reference-names.ts';
+import { useRecordName } from '#client/shared/master-data/use-record-name.ts';
 import { ReasonDialog } from '#client/shared/reason/ReasonDialog.tsx';
 import { usePermissions } from '#client/shared/permissions.ts';
 import { productionAreaColumn } from './productions/ProductionAreaCell.tsx';
@@ -72,6 +73,8 @@ export function EntityListPage({ def }: { def: EntityDef }) {
 
   // Names of referenced records, so a production lists 'Mixer 1', not 17.
   const nameOf = useReferenceNames(fields);
+  // A record's own name in titles and messages (a step's substance: its substance's name).
+  const titleOf = useRecordName(def);
   const numbers = useNumberFormat();
 
   const canAdd = permissions.can(def.resource, actionOf(def, 'add'));
@@ -185,7 +188,7 @@ export function EntityListPage({ def }: { def: EntityDef }) {
         confirmImpact: impactEntity !== null && impactConfirmed,
       });
       void message.success(
-        `${def.label} '${String(record.name ?? record.id)}' ${restore ? 'restored' : 'archived'}`,
+        `${def.label} '${titleOf(record)}' ${restore ? 'restored' : 'archived'}`,
       );
       setArchiveTarget(null);
     } catch (error) {
@@ -293,7 +296,7 @@ export function EntityListPage({ def }: { def: EntityDef }) {
         danger={!archiveTarget?.restore}
         title={
           archiveTarget
-            ? `${archiveTarget.restore ? 'Restore' : 'Archive'} ${label} '${String(archiveTarget.record.name ?? archiveTarget.record.id)}'`
+            ? `${archiveTarget.restore ? 'Restore' : 'Archive'} ${label} '${titleOf(archiveTarget.record)}'`
             : ''
         }
         okText={archiveTarget?.restore ? 'Restore' : 'Archive'}

@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { equipmentDef } from '#core/entities/defs/index.ts';
 import { editSchema, recordSchema } from '#core/entities/entity.ts';
 import { AppError } from '#core/errors/errors.ts';
+import { emptyPermissionMap, fullPermissionMap } from '#core/permissions/permission-map.ts';
 import {
   F,
   answer,
@@ -59,7 +60,15 @@ async function saveWithReason(user: ReturnType<typeof renderInApp>['user'], reas
   await user.click(within(dialog).getByRole('button', { name: 'Save' }));
 }
 
-beforeEach(() => signIn());
+beforeEach(() => {
+  signIn();
+  // The drawer names its record as the app does, with the user's permissions at hand.
+  answer('GET', `${F}/UAM/permissions`, () => ({
+    facility: fullPermissionMap(),
+    plan: emptyPermissionMap(),
+    isRestricted: false,
+  }));
+});
 
 describe('the record drawer', () => {
   it('on a version conflict keeps what was typed, reloads the current record and saves onto it', async () => {

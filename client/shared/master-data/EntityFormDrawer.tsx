@@ -38,6 +38,7 @@ import {
   PROPERTIES,
 } from './property-form.ts';
 import { useFacilityScope } from './use-facility-scope.ts';
+import { useRecordName } from './use-record-name.ts';
 import { fillFromTrain, trainSourceOf } from './train-fill.ts';
 import { isFieldShown } from '#core/facilities/facility-features.ts';
 import { useFacilityKind } from '#client/session/use-session.ts';
@@ -124,6 +125,7 @@ function EntityForm({ def, record, target, preset, onClose }: EntityFormDrawerPr
   const create = useCreateEntity(def);
   const update = useUpdateEntity(def);
   const label = lowerLabel(def.label);
+  const nameOf = useRecordName(def);
   // The facility's additional properties of this entity, if it carries any.
   const definitionsQuery = usePropertyDefinitions(def.propertyTarget);
   const definitions = definitionsQuery.data ?? [];
@@ -171,7 +173,7 @@ function EntityForm({ def, record, target, preset, onClose }: EntityFormDrawerPr
           body: withProperties(createBody(def, values), propertyCreateValues(definitions, values)),
           file,
         });
-        void message.success(`${def.label} '${String(created.name ?? created.id)}' added`);
+        void message.success(`${def.label} '${nameOf(created)}' added`);
         onClose();
       } catch (error) {
         showError(error);
@@ -211,7 +213,7 @@ function EntityForm({ def, record, target, preset, onClose }: EntityFormDrawerPr
         file,
       });
       setPendingChanges(null);
-      void message.success(`${def.label} '${String(base.name ?? base.id)}' saved`);
+      void message.success(`${def.label} '${nameOf(base)}' saved`);
       onClose();
     } catch (error) {
       // The drawer shows what went wrong next to the form; the reason dialog closes.
@@ -356,9 +358,7 @@ function EntityForm({ def, record, target, preset, onClose }: EntityFormDrawerPr
     <Drawer
       open
       size={560}
-      title={
-        target?.title ?? (base ? `Edit ${label} '${String(base.name ?? base.id)}'` : `Add ${label}`)
-      }
+      title={target?.title ?? (base ? `Edit ${label} '${nameOf(base)}'` : `Add ${label}`)}
       onClose={closeForm}
       // Typed entries are not lost to a stray Escape or a click beside the drawer.
       keyboard={false}

@@ -152,6 +152,7 @@ export const apiStepSubstancesDef = {
   ],
   unique: [],
   search: ['note'],
+  nameFrom: ['activeId', 'intermediateId'],
   listColumns: ['apiProductionId', 'stepId', 'activeId', 'intermediateId'],
   check: oneSubstance,
 } as const satisfies EntityDef<string>;

@@ -1,13 +1,12 @@
 import {
   AUDIT_DEFS,
   auditReferences,
-  nameFieldOf,
   nameKey,
   type AuditNames,
   type AuditRowLike,
 } from '#core/audit/audit-format.ts';
-import { columnOf } from '#core/entities/field.ts';
 import type { Queryable } from '#server/db/db.ts';
+import { recordNameSql } from '#server/entities/record-name-sql.ts';
 
 /** Names of the records audit rows point to that have no declared type (core/audit/audit-undeclared.ts). */
 const UNDECLARED_NAMES: Readonly<Record<string, string>> = {
@@ -95,14 +94,14 @@ export async function auditNames(
       continue;
     }
     const def = AUDIT_DEFS.find((d) => d.key === key);
-    const field = def ? nameFieldOf(def) : undefined;
-    if (!def || !field) continue;
+    const name = def ? recordNameSql(def, def.table) : null;
+    if (!def || !name) continue;
     const inPlan =
       def.scope === 'plan'
         ? 'plan_id = $2'
         : 'facility_id in (select id from facilities where plan_id = $2)';
     const found = await q.query<{ id: number; name: string | null }>(
-      `select id, ${columnOf(field)}::text as name from ${def.table}
+      `select id, ${name} as name from ${def.table}
         where id = any($1::int[]) and ${inPlan}`,
       [[...ids], planId],
     );

@@ -60,7 +60,10 @@ export async function facilitySampling(
 }
 
 export interface FacilityInputOptions {
-  /** One production's own matrix: only its products, equipment and trains. */
+  /**
+   * One production's own matrix: only its products, equipment and trains, and the equipment of
+   * the API process steps that make its products' actives (an API plant's, issue 32).
+   */
   productionId?: number | undefined;
   /** The policy to apply; Chemical unless a view asks for another (the nitrosamine PDF). */
   residueType?: ResidueType;
@@ -77,8 +80,9 @@ export interface FacilityInputOptions {
 /**
  * THE limits engine's input for a facility, built from its live master data (or as it was at
  * `asOf`): products with their actives, equipment with surface areas, trains from the
- * productions, the approved cleaning limit policy and the swab and rinse sampling. Every view (the MAC matrix and its pairs, derivations, the
- * xlsx and PDF exports, the limit reports, what-if in the browser) calls this one function, so
+ * productions and the API productions' steps, the approved cleaning limit policy and the swab
+ * and rinse sampling. Every view (the MAC matrix and its pairs, derivations, the xlsx and PDF
+ * exports, the limit reports, what-if in the browser) calls this one function, so
  * the same pair shows the same numbers everywhere. Names identify rows in the output, since they
  * are unique in a facility and mean something to a reviewer.
  */
@@ -183,7 +187,18 @@ function limitsInputOf(
     return records.filter((record) => ids.has(record.id));
   };
   const products = inProduction('productIds', allProducts);
-  const equipment = inProduction('equipmentIds', allEquipment);
+  // An API plant's processes (issue 32): a product of the API a production makes runs on the
+  // equipment of that production's steps, so two processes whose steps share equipment share its
+  // surface as two products on one line do (ICH Q7 §12.7: cleaning of equipment used for more
+  // than one API). In one production's own matrix too: its products run on their APIs' steps, so
+  // that equipment is in its matrix beside the production's own.
+  const stepItems = apiStepEquipment(products, apiProductions, apiSteps);
+  const own = inProduction('equipmentIds', allEquipment);
+  const onSteps = new Set([...stepItems.values()].flat());
+  const equipment =
+    onSteps.size === 0 || own === allEquipment
+      ? own
+      : allEquipment.filter((item) => onSteps.has(item.id) || own.includes(item));
   const equipmentById = new Map(equipment.map((e) => [e.id, e]));
   const productById = new Map(products.map((p) => [p.id, p]));
 
@@ -199,26 +214,13 @@ function limitsInputOf(
       for (const item of items) train.add(item.name as string);
     }
   }
-
-  // An API plant's processes (issue 32): a product of the API a production makes runs on the
-  // equipment of that production's steps, so two processes whose steps share equipment share its
-  // surface as two products on one line do (ICH Q7 §12.7: cleaning of equipment used for more
-  // than one API). Only in the facility's whole matrix: a production's own has no API steps.
-  if (productionId === undefined) {
-    for (const process of apiProductions) {
-      const items = apiSteps
-        .filter((step) => step.apiProductionId === process.id)
-        .flatMap((step) => (step.equipmentIds as number[]) ?? [])
-        .map((id) => equipmentById.get(id))
-        .filter((item): item is EntityRecord => item !== undefined);
-      if (items.length === 0) continue;
-      for (const product of products) {
-        const actives = (product.actives as { activeId: number }[]) ?? [];
-        if (!actives.some((a) => a.activeId === process.activeId)) continue;
-        const train = (trains[product.name as string] ??= new Set());
-        for (const item of items) train.add(item.name as string);
-      }
-    }
+  for (const product of products) {
+    const items = (stepItems.get(product.id) ?? [])
+      .map((id) => equipmentById.get(id))
+      .filter((item): item is EntityRecord => item !== undefined);
+    if (items.length === 0) continue;
+    const train = (trains[product.name as string] ??= new Set());
+    for (const item of items) train.add(item.name as string);
   }
 
   const toActive = (record: EntityRecord): ActiveSpec => {
@@ -265,4 +267,28 @@ function limitsInputOf(
     // limits snapshots' hashes) stays as it was.
     ...(formulas.length > 0 ? { macFormulas: formulas } : {}),
   };
+}
+
+/**
+ * The equipment ids of the API process steps each product runs on: the steps of every API
+ * production that makes one of the product's actives, in the productions' and steps' order.
+ */
+function apiStepEquipment(
+  products: EntityRecord[],
+  apiProductions: EntityRecord[],
+  apiSteps: EntityRecord[],
+): Map<number, number[]> {
+  const byProduct = new Map<number, number[]>();
+  for (const process of apiProductions) {
+    const items = apiSteps
+      .filter((step) => step.apiProductionId === process.id)
+      .flatMap((step) => (step.equipmentIds as number[]) ?? []);
+    if (items.length === 0) continue;
+    for (const product of products) {
+      const actives = (product.actives as { activeId: number }[]) ?? [];
+      if (!actives.some((a) => a.activeId === process.activeId)) continue;
+      byProduct.set(product.id, [...(byProduct.get(product.id) ?? []), ...items]);
+    }
+  }
+  return byProduct;
 }

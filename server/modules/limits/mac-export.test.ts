@@ -1,5 +1,4 @@
 import { criterionLabel } from '#core/labels/enum-labels.ts';
-import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { contractDocument } from '#core/limits/contract-output.ts';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
@@ -7,6 +6,7 @@ import { useFacilityTestServer } from '#server/test/facility-test-file.ts';
 import { readPdfText } from '#server/test/read-pdf-text.ts';
 import { facilityLimitsInput } from './facility-limits-input.ts';
 import { buildMacFacility, type MacFacility } from '#server/test/mac-test-data.ts';
+import { rowsOf, workbookOf } from '#server/test/xlsx-rows.ts';
 
 const t = useFacilityTestServer();
 let facility: MacFacility;
@@ -16,19 +16,6 @@ beforeAll(async () => {
 
 const download = (path: string, as = t.token) =>
   fetch(`${t.server.url}${facility.F}${path}`, { headers: { token: as } });
-
-async function workbookOf(res: Response): Promise<ExcelJS.Workbook> {
-  const wb = new ExcelJS.Workbook();
-  await wb.xlsx.load(await res.arrayBuffer());
-  return wb;
-}
-
-/** A sheet's rows as plain arrays (index 0 = column A). */
-function rowsOf(sheet: ExcelJS.Worksheet | undefined): unknown[][] {
-  const rows: unknown[][] = [];
-  sheet?.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
-  return rows;
-}
 
 describe('MAC matrix downloads', () => {
   it('refuses a caller without RiskCalculation Get on every download', async () => {

@@ -27,6 +27,19 @@ const record = (def: EntityDef, values: Record<string, unknown>) =>
 const page = (data: unknown[]) => ({ data, total: data.length, pageNumber: 1, pageLimit: 1000 });
 
 const production = record(apiProductionsDef, { id: 7, name: 'Metformin route A', activeId: 1 });
+const reaction = record(apiProcessStepsDef, {
+  id: 21,
+  apiProductionId: 7,
+  stepNumber: 1,
+  name: 'Reaction',
+  equipmentIds: [11],
+});
+const adductAtReaction = record(apiStepSubstancesDef, {
+  id: 31,
+  apiProductionId: 7,
+  stepId: 21,
+  intermediateId: 3,
+});
 
 function answerFacility(steps: EntityRecord[], substances: EntityRecord[]) {
   answer('GET', `${F}/UAM/permissions`, () => ({
@@ -64,13 +77,7 @@ describe('the process steps of an API production', () => {
           name: 'Drying',
           equipmentIds: [12],
         }),
-        record(apiProcessStepsDef, {
-          id: 21,
-          apiProductionId: 7,
-          stepNumber: 1,
-          name: 'Reaction',
-          equipmentIds: [11],
-        }),
+        reaction,
         record(apiProcessStepsDef, {
           id: 29,
           apiProductionId: 8,
@@ -80,7 +87,7 @@ describe('the process steps of an API production', () => {
         }),
       ],
       [
-        record(apiStepSubstancesDef, { id: 31, apiProductionId: 7, stepId: 21, intermediateId: 3 }),
+        adductAtReaction,
         record(apiStepSubstancesDef, { id: 32, apiProductionId: 7, stepId: 22, activeId: 1 }),
       ],
     );
@@ -99,6 +106,23 @@ describe('the process steps of an API production', () => {
     const drawer = await screen.findByRole('dialog');
     expect(within(drawer).getByLabelText('Step')).toHaveProperty('value', '3');
     expect(await within(drawer).findByText('Metformin route A')).toBeTruthy();
+  });
+
+  it('names a substance’s drawer by its active or intermediate, not its id', async () => {
+    answerFacility(
+      [reaction],
+      [
+        adductAtReaction,
+        record(apiStepSubstancesDef, { id: 32, apiProductionId: 7, stepId: 21, activeId: 1 }),
+      ],
+    );
+    const { user } = renderInApp(<ApiProcessPanel production={production} />);
+    await user.click(await screen.findByText('Cyanoguanidine adduct'));
+    const drawer = await screen.findByRole('dialog');
+    expect(
+      await within(drawer).findByText("Edit API step substance 'Cyanoguanidine adduct'"),
+    ).toBeTruthy();
+    expect(within(drawer).queryByText(/'31'/)).toBeNull();
   });
 
   it('shows where to begin when the process has no steps yet', async () => {

@@ -8,6 +8,7 @@ import { EntityFormDrawer } from '#client/shared/master-data/EntityFormDrawer.ts
 import type { EntityRecord } from '#client/shared/master-data/entity-api.ts';
 import { useEntityOptions } from '#client/shared/master-data/entity-queries.ts';
 import { useReferenceNames } from '#client/shared/master-data/use-reference-names.ts';
+import { useRecordName } from '#client/shared/master-data/use-record-name.ts';
 import { usePermissions } from '#client/shared/permissions.ts';
 
 /*
@@ -32,6 +33,8 @@ export function ApiProcessPanel({ production }: { production: EntityRecord }) {
   const steps = useEntityOptions(apiProcessStepsDef);
   const substances = useEntityOptions(apiStepSubstancesDef);
   const nameOf = useReferenceNames(REFERENCED);
+  // A mapping is named by its active or intermediate, as where-used lists and the drawer name it.
+  const substanceName = useRecordName(apiStepSubstancesDef);
   const [editing, setEditing] = useState<Editing | null>(null);
   const can = (def: EntityDef, operation: 'add' | 'modify') =>
     permissions.can(def.resource, actionOf(def, operation));
@@ -70,10 +73,6 @@ export function ApiProcessPanel({ production }: { production: EntityRecord }) {
       record: null,
       preset: { apiProductionId: production.id, stepNumber: nextNumber },
     });
-  const substanceName = (mapping: EntityRecord) =>
-    typeof mapping.activeId === 'number'
-      ? nameOf('actives', mapping.activeId)
-      : nameOf('intermediates', Number(mapping.intermediateId));
 
   const columns: TableProps<EntityRecord>['columns'] = [
     { key: 'step', title: 'Step', dataIndex: 'stepNumber', width: 70 },
