@@ -62,13 +62,23 @@ export async function registerCompression(app: FastifyInstance): Promise<void> {
 
 export type StreamEncoding = 'br' | 'gzip' | null;
 
-/** The encoding a hijacked stream uses for this request: br, then gzip, else none. */
-export function streamEncoding(headers: IncomingHttpHeaders): StreamEncoding {
-  const accepted = String(headers['accept-encoding'] ?? '')
+/** The encodings a request's Accept-Encoding allows (q=0 refuses one). */
+function acceptedEncodings(headers: IncomingHttpHeaders): string[] {
+  return String(headers['accept-encoding'] ?? '')
     .split(',')
     .map((part) => part.trim().split(';'))
     .filter(([, q]) => q === undefined || Number(q.trim().replace(/^q=/, '')) > 0)
     .map(([name]) => (name ?? '').trim().toLowerCase());
+}
+
+/** Whether the request takes gzip: an answer kept gzipped (mac-columns.ts) goes out as it is. */
+export function acceptsGzip(headers: IncomingHttpHeaders): boolean {
+  return acceptedEncodings(headers).includes('gzip');
+}
+
+/** The encoding a hijacked stream uses for this request: br, then gzip, else none. */
+export function streamEncoding(headers: IncomingHttpHeaders): StreamEncoding {
+  const accepted = acceptedEncodings(headers);
   if (accepted.includes('br')) return 'br';
   if (accepted.includes('gzip')) return 'gzip';
   return null;

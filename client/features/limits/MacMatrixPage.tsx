@@ -44,7 +44,7 @@ export function MacMatrixPage() {
     <MatrixState
       query={matrix}
       what="MAC matrix"
-      received={progress?.pairs}
+      receivedBytes={progress?.bytes}
       uncomputable={matrix.data?.uncomputable}
       isEmpty={!store || store.length === 0}
     >

@@ -8,8 +8,8 @@ import { LeftOutAlert } from '#client/shared/limits/LeftOutAlert.tsx';
 interface MatrixStateProps {
   query: { isPending: boolean; isError: boolean; error: Error | null; refetch: () => unknown };
   what: string;
-  /** Pairs received so far while the matrix streams in. */
-  received?: number | undefined;
+  /** Bytes of the matrix received so far while it loads. */
+  receivedBytes?: number | undefined;
   uncomputable: readonly TUncomputable[] | undefined;
   isEmpty: boolean;
   /** Called only once the matrix is there and has pairs. */
@@ -20,7 +20,7 @@ interface MatrixStateProps {
 export function MatrixState({
   query,
   what,
-  received,
+  receivedBytes,
   uncomputable,
   isEmpty,
   children,
@@ -28,10 +28,10 @@ export function MatrixState({
   if (query.isPending) {
     return (
       <>
-        {received ? (
+        {receivedBytes ? (
           <div role="status" style={{ marginBottom: 16 }}>
             <Typography.Text>
-              Computing limits: {received.toLocaleString('en-US')} pairs received
+              Loading limits: {(receivedBytes / 1_048_576).toFixed(1)} MB received
             </Typography.Text>
             <Progress percent={100} status="active" showInfo={false} />
           </div>

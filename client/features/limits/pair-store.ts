@@ -1,4 +1,5 @@
 import type { ContractPair } from '#core/limits/contract-output.ts';
+import { contractPairOf, type DecodedColumns } from '#core/limits/matrix-columns.ts';
 
 /** Names kept once each: a million pairs name the same thousand products. */
 export class Interner {
@@ -60,6 +61,51 @@ export class PairStore {
   static from(pairs: readonly ContractPair[]): PairStore {
     const store = new PairStore();
     for (const pair of pairs) store.add(pair);
+    return store;
+  }
+
+  /** The store of GET mac-matrix?format=columns: its columns copied in, no pair objects made. */
+  static fromColumns(d: DecodedColumns): PairStore {
+    const store = new PairStore();
+    const { names, criteria } = d.answer;
+    for (const name of names.products) store.products.of(name);
+    for (const name of names.actives) store.actives.of(name);
+    for (const name of names.equipment) store.equipment.of(name);
+    store.criterionKeys = [...criteria];
+    const count = d.count;
+    const k = criteria.length;
+    store.length = count;
+    store.previous = d.previous;
+    store.next = new Uint32Array(count);
+    store.next.set(d.next);
+    store.governing = new Int8Array(count);
+    store.governing.set(d.governing);
+    store.governingActive = new Int32Array(count);
+    store.governingActive.set(d.governingActive);
+    store.maco = Float64Array.from(d.maco);
+    store.sal = Float64Array.from(d.sal);
+    store.salCapped = new Uint8Array(count);
+    store.salCapped.set(d.salCapped);
+    store.swabLimit = d.swabLimit && Float64Array.from(d.swabLimit);
+    store.rinseLimit = d.rinseLimit && Float64Array.from(d.rinseLimit);
+    store.area = new Float64Array(count);
+    store.criteria = new Float64Array(count * k);
+    store.sharedStart = new Uint32Array(count + 1);
+    let items = 0;
+    for (let i = 0; i < count; i++) {
+      const set = d.shared[i] ?? 0;
+      items += (d.setStart[set + 1] ?? 0) - (d.setStart[set] ?? 0);
+    }
+    store.sharedItems = new Uint32Array(items);
+    let at = 0;
+    for (let i = 0; i < count; i++) {
+      const set = d.shared[i] ?? 0;
+      store.area[i] = d.setArea[set] ?? Number.NaN;
+      for (let c = 0; c < k; c++) store.criteria[i * k + c] = d.criteria[c]?.[i] ?? Number.NaN;
+      for (let s = d.setStart[set] ?? 0; s < (d.setStart[set + 1] ?? 0); s++)
+        store.sharedItems[at++] = d.setItems[s] ?? 0;
+      store.sharedStart[i + 1] = at;
+    }
     return store;
   }
 
@@ -134,26 +180,23 @@ export class PairStore {
 
   /** The row as the contract document has it, for the explanation of one pair. */
   pairAt(i: number): ContractPair {
-    const q = <U extends string>(value: number | undefined, unit: U) =>
-      value === undefined || Number.isNaN(value) ? null : { value, unit };
     const k = this.criterionKeys.length;
-    const pair: ContractPair = {
+    return contractPairOf({
       previous: this.productOf(this.previous[i] ?? 0),
       next: this.productOf(this.next[i] ?? 0),
       sharedEquipment: this.sharedNames(i),
-      area: { value: this.area[i] ?? 0, unit: 'sqcm' },
-      criteria: Object.fromEntries(
-        this.criterionKeys.map((key, c) => [key, q(this.criteria[i * k + c], 'mg' as const)]),
-      ),
+      area: this.area[i] ?? 0,
+      criteria: this.criterionKeys,
+      criterion: (c) => this.criteria[i * k + c],
       governing: this.governingKey(i),
       governingActive: this.governingActiveName(i),
-      maco: q(this.maco[i], 'mg'),
-      sal: q(this.sal[i], 'mg/sqcm'),
+      maco: this.maco[i],
+      sal: this.sal[i],
       salCapped: this.salCapped[i] === 1,
-    };
-    if (this.swabLimit) pair.swabLimit = q(this.swabLimit[i], 'mg/swab');
-    if (this.rinseLimit) pair.rinseLimit = q(this.rinseLimit[i], 'mg/ml');
-    return pair;
+      swabLimit: this.swabLimit?.[i],
+      rinseLimit: this.rinseLimit?.[i],
+      sampled: { swab: this.swabLimit !== null, rinse: this.rinseLimit !== null },
+    });
   }
 
   /** The row of a previous → next pair, or -1. */

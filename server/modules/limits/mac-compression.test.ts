@@ -95,6 +95,23 @@ describe('compressed answers', () => {
     expect((await raw(path, 'br;q=0, gzip;q=0')).headers['content-encoding']).toBeUndefined();
   });
 
+  it('sends the MAC matrix in columns gzipped as kept, and inflated to a client without gzip', async () => {
+    const path = `${facility.F}/mac-matrix?format=columns`;
+    const plain = await raw(path);
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers['content-type']).toMatch(/^application\/json/);
+    const expected = JSON.parse(plain.bytes.toString('utf8'));
+    expect(expected).toMatchObject({ format: 'columns', count: 4 });
+    for (const accept of ['gzip', 'gzip, deflate, br']) {
+      const answer = await raw(path, accept);
+      expect(answer.headers['content-encoding']).toBe('gzip');
+      expect(answer.headers.vary).toContain('accept-encoding');
+      expect(JSON.parse(inflate(answer))).toEqual(expected);
+    }
+    expect((await raw(path, 'gzip;q=0')).headers['content-encoding']).toBeUndefined();
+  });
+
   it('leaves small answers and files as they are', async () => {
     const small = await raw(`${facility.F}/mac-matrix/pairs?pageLimit=1`, 'gzip');
     expect(small.status).toBe(200);

@@ -1,7 +1,12 @@
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { contractDocument } from '#core/limits/contract-output.ts';
-import type { TMacPairsPage, TMacPairsQuery } from '#core/schemas/mac-matrix.schemas.ts';
+import { columnsDocument } from '#core/limits/matrix-columns.ts';
+import {
+  ZMacColumns,
+  type TMacPairsPage,
+  type TMacPairsQuery,
+} from '#core/schemas/mac-matrix.schemas.ts';
 import { changeAssessmentKit } from '#server/test/change-assessment-kit.ts';
 import { useFacilityTestServer, type TestBody } from '#server/test/facility-test-file.ts';
 import { adminEditor, changePolicyInForce, policyApprover } from '#server/test/policy-in-force.ts';
@@ -14,6 +19,7 @@ import {
   worstCaseRanking,
 } from './limit-reports.service.ts';
 import { isCatalogued } from '#core/audit/audit-events.ts';
+import { macColumnsBuilds } from './mac-columns.ts';
 import { limitsDataVersion, macMatrixCache } from './mac-matrix-cache.ts';
 import { pagePairs } from './mac-pairs.ts';
 import { buildMacFacility, type MacFacility } from '#server/test/mac-test-data.ts';
@@ -45,6 +51,11 @@ const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
 async function served() {
   const matrix = await call('GET', '/mac-matrix');
   expect(matrix.status).toBe(200);
+  // The columns answer, serialised and gzipped once per state and kept with it, says exactly
+  // what the document says: after a change, never the bytes of the state before it.
+  const columns = await call('GET', '/mac-matrix?format=columns');
+  expect(columns.status).toBe(200);
+  expect(json(columnsDocument(ZMacColumns.parse(columns.body)))).toEqual(matrix.body);
   const pages: TMacPairsPage[] = [];
   for (const q of QUERIES) {
     const res = await call('GET', `/mac-matrix/pairs?${queryString(q)}`);
@@ -235,6 +246,24 @@ describe('the cached MAC matrix', () => {
     await change();
     const after = await expectCurrent();
     expect(after).not.toEqual(before);
+  });
+
+  it('serialises and gzips the columns answer once per state of the data', async () => {
+    const columns = () => call('GET', '/mac-matrix?format=columns');
+    await columns();
+    const built = macColumnsBuilds();
+    const first = await columns();
+    const again = await columns();
+    expect(again.body).toEqual(first.body);
+    expect(macColumnsBuilds()).toBe(built);
+    // A change that moves a limit: a new state, serialised and compressed once again.
+    await edit('products', 'B', { minBatchSize: { value: 140, unit: 'kg' } });
+    const changed = await columns();
+    expect(macColumnsBuilds()).toBe(built + 1);
+    expect(changed.body).not.toEqual(first.body);
+    await columns();
+    expect(macColumnsBuilds()).toBe(built + 1);
+    await expectCurrent();
   });
 
   it('keeps its state across an export, which records a read and changes nothing', async () => {

@@ -25,7 +25,8 @@ export class IntList {
   }
 }
 
-class FloatList {
+/** Float64 list that grows by doubling. */
+export class FloatList {
   items = new Float64Array(1024);
   length = 0;
   push(value: number): void {
