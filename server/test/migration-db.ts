@@ -14,3 +14,21 @@ export async function seededBefore(migration: string): Promise<{ db: Db; facilit
   const [f] = await db.query<{ id: number }>('select id from facilities order by id limit 1');
   return { db, facilityId: f!.id };
 }
+
+/** Items of equipment of 1 sqm each, written as an old schema holds them: their ids by name. */
+export async function insertEquipment<N extends string>(
+  db: Db,
+  facilityId: number,
+  names: readonly N[],
+): Promise<Record<N, number>> {
+  const ids = {} as Record<N, number>;
+  for (const name of names) {
+    const [row] = await db.query<{ id: number }>(
+      `insert into equipment (facility_id, name, surface_area)
+       values ($1, $2, '{"value": 1, "unit": "sqm"}') returning id`,
+      [facilityId, name],
+    );
+    ids[name] = row!.id;
+  }
+  return ids;
+}
