@@ -164,7 +164,7 @@ describe('an equipment train’s versions', () => {
 });
 
 describe('what may name a train', () => {
-  it('refuses a production or a protocol on a train never approved (422 on trainId)', async () => {
+  it('refuses a production on a train never approved (422 on trainId), and takes it once approved', async () => {
     const { E1, E2 } = mac.equipment;
     const made = await t.call('POST', `${mac.F}/equipment-trains`, {
       name: 'Unapproved train',
