@@ -122,7 +122,7 @@ describe('Equipment trains', () => {
       action: 'Approve',
     });
     expect(approved.document.status).toBe('Approved');
-    await page.keyboard.press('Escape');
+    await record.getByRole('button', { name: 'Close' }).click();
   });
 
   it('fills a production’s equipment from the train chosen for it', async () => {
