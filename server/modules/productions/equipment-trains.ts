@@ -9,6 +9,11 @@ import { registerReadExtras } from '#server/entities/read-extras.ts';
 import { updateEntity } from '#server/entities/entity-write.ts';
 import { recordsInForce } from '#server/records/controlled-entities.ts';
 import type { ApprovedContext } from '#server/records/controlled.ts';
+import {
+  applyInForce,
+  entityTarget,
+  registerStagedTarget,
+} from '../change-assessments/staged-targets.ts';
 import { equipmentAreas } from './production-area.service.ts';
 
 /*
@@ -101,8 +106,21 @@ async function followTrain(
   });
 }
 
+const stagedTrain = entityTarget(equipmentTrainsDef);
+
 /** Registers the train's hooks and its shared area (once; again only replaces them). */
 export function registerEquipmentTrains(): void {
+  // A train's new version staged in a change assessment is put in force by its approval, and
+  // its evaluation shows what that moves: the productions on the train follow it there too.
+  registerStagedTarget(equipmentTrainsDef.key, {
+    ...stagedTrain,
+    async apply(tx, change, options) {
+      if (change.op !== 'create' && change.op !== 'update')
+        return stagedTrain.apply(tx, change, options);
+      await applyInForce(tx, equipmentTrainsDef, change, options, trainApproved);
+    },
+  });
+
   // A production on a train uses the train's equipment, in its order: a different list would
   // make its limits disagree with the train the user chose.
   onBeforeSave(productionsDef.key, 'equipment-train', async (q, _def, scope, { record }) => {
