@@ -9,8 +9,11 @@ import {
   facilityRecords,
   openDrawer,
   openMasterData,
+  signInDialog,
   signInToFacility,
 } from './ui.ts';
+import { buildSigners, signAs } from '#server/test/factories/signed-record.ts';
+import { ADMIN } from '#server/test/test-server.ts';
 import { expectWords } from './words.ts';
 
 /*
@@ -93,6 +96,33 @@ describe('Equipment trains', () => {
       ids.Granulator,
     ]);
     await expectWords(page, 'equipment trains list');
+  });
+
+  it('shows the train’s status and version, and is submitted from its record drawer', async () => {
+    await openMasterData(page, 'Equipment trains');
+    await page
+      .getByRole('button', { name: 'Open equipment train Granulation train', exact: true })
+      .click();
+    const record = openDrawer(page);
+    const tag = record.getByTestId('record-status').first();
+    await expect.poll(() => tag.textContent()).toBe('Being Built');
+    await record.getByRole('button', { name: 'Submit', exact: true }).click();
+    await signInDialog(page, 'submit', ADMIN.password);
+    await expect.poll(() => tag.textContent()).toBe('Being approved');
+    // The approver signs (the submitter may not approve their own version): it is in force.
+    const [train] = await app.server.db.query<{ id: number; facility_id: number; plan_id: number }>(
+      `select t.id, t.facility_id, f.plan_id from equipment_trains t
+         join facilities f on f.id = t.facility_id where t.name = 'Granulation train'`,
+    );
+    const scope = { planId: train!.plan_id, facilityId: train!.facility_id };
+    const { approver } = await buildSigners(app.server.db, scope.facilityId);
+    const approved = await signAs(app.server, scope, approver, {
+      documentType: 'EquipmentTrain',
+      documentId: train!.id,
+      action: 'Approve',
+    });
+    expect(approved.document.status).toBe('Approved');
+    await record.getByRole('button', { name: 'Close' }).click();
   });
 
   it('fills a production’s equipment from the train chosen for it', async () => {

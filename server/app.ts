@@ -72,7 +72,7 @@ import { registerRoomGradeRoutes } from './modules/room-grades/room-grades.route
 import { registerEquipmentStatusRoutes } from './modules/equipment-status/equipment-status.routes.ts';
 import { registerAdditionalPropertyRoutes } from './modules/additional-properties/additional-properties.routes.ts';
 import { registerProductionAreaRoutes } from './modules/productions/production-area.routes.ts';
-import { registerEquipmentTrains } from './modules/productions/equipment-trains.ts';
+import { registerEquipmentTrains, trainApproved } from './modules/productions/equipment-trains.ts';
 import { registerApiProductions } from './modules/api-productions/api-productions.ts';
 import { registerQualificationTaskRoutes } from './modules/cleaning-assessments/qualification-tasks.routes.ts';
 import { registerRiskGoalRoutes } from './modules/cleaning-assessments/risk-goal.ts';
@@ -227,6 +227,14 @@ export async function buildApp({
   // Its Submit and its approval check its expression again (issue 32), whatever path reached them.
   registerControlledEntities(undefined, {
     MacFormula: { onApproved: storeLimitsSnapshot, ...macFormulaChecks },
+    // Issue 32: an approved train's equipment goes to its productions, and the limits that
+    // moves are kept as a snapshot the Approve signature names, as a MAC formula's are.
+    EquipmentTrain: {
+      onApproved: async (tx, approved) => {
+        await trainApproved(tx, approved);
+        return storeLimitsSnapshot(tx, approved);
+      },
+    },
   });
   registerSignatureRoutes(context);
   registerEquipmentExtrasRoutes(context);

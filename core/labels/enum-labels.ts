@@ -25,6 +25,7 @@ export const DOCUMENT_TYPE_LABELS: Record<TSignedDocumentType, string> = {
   Deviation: 'Deviation',
   HbelMonograph: 'HBEL monograph',
   MacFormula: 'MAC formula',
+  EquipmentTrain: 'Equipment train',
   EquipmentRelease: 'Equipment release',
   HbelOverride: 'Site PDE override',
   WorstProductOverride: 'Worst-case override of a production',

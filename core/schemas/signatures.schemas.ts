@@ -23,6 +23,7 @@ export const CONTROLLED_DOCUMENT_TYPES = [
   'Deviation',
   'HbelMonograph',
   'MacFormula',
+  'EquipmentTrain',
 ] as const;
 export const ZControlledDocumentType = z.enum(CONTROLLED_DOCUMENT_TYPES);
 export type TControlledDocumentType = z.infer<typeof ZControlledDocumentType>;

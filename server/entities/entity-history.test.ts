@@ -12,6 +12,7 @@ import { allEntities, getEntity } from './entity-store.ts';
 import { tableAsOf } from './entity-history.ts';
 import { createEntity, updateEntity } from './entity-write.ts';
 import { createLocations } from '../modules/equipment-extras/sampling-locations.service.ts';
+import { signIntoForce } from '../test/factories/signed-record.ts';
 
 const t = useFacilityTestServer();
 let scope: { planId: number; facilityId: number };
@@ -94,8 +95,13 @@ async function someRecord(def: EntityDef): Promise<number> {
   for (const field of def.fields) values[field.name] = await valueOf(field);
   // A substance at an API step is an active or an intermediate, never both (its declaration's check).
   if (def.key === 'apiStepSubstances') values.intermediateId = null;
-  return (await t.server.db.transaction((tx) => createEntity(tx, { actor, def, scope, values })))
-    .id;
+  const { id } = await t.server.db.transaction((tx) =>
+    createEntity(tx, { actor, def, scope, values }),
+  );
+  // A protocol or a production names an equipment train only once it is approved (issue 32).
+  if (def.key === 'equipmentTrains')
+    await signIntoForce(t.server, scope, { documentType: 'EquipmentTrain', documentId: id });
+  return id;
 }
 
 describe('records read as of a moment', () => {

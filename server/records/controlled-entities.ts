@@ -3,7 +3,7 @@ import { ENTITY_DEFS } from '#core/entities/defs/index.ts';
 import type { Queryable } from '../db/db.ts';
 import type { AsOfOptions } from '../entities/entity-history.ts';
 import type { Actor } from '../db/audit-write.ts';
-import { selectList, toRecord } from '../entities/entity-store.ts';
+import { allEntities, selectList, toRecord, type EntityRecord } from '../entities/entity-store.ts';
 import { integrityOf, shownState, type Integrity } from './record-integrity.ts';
 import {
   controlledStates,
@@ -177,4 +177,42 @@ function approvedFields(def: EntityDef, content: Record<string, unknown>): Recor
   if (def.propertyTarget && 'additionalProperties' in content)
     fields.additionalProperties = content.additionalProperties ?? {};
   return fields;
+}
+
+/**
+ * Records of a controlled entity as their versions in force have them (now, or at `asOf`), for
+ * what computes from them (a train's equipment in the productions, protocols and coverage on
+ * it): records never approved are left out, since a draft is in force nowhere (21 CFR
+ * 211.100(a), EU GMP Annex 11 §10); the others carry the approved declared fields.
+ */
+export async function recordsInForce<T extends { id: number }>(
+  q: Queryable,
+  def: EntityDef,
+  facilityId: number,
+  records: readonly T[],
+  options: { asOf?: string | Date | undefined } = {},
+): Promise<T[]> {
+  if (!def.controlled) return [...records];
+  if (records.length === 0) return [];
+  const inForce = await versionsInForce(
+    q,
+    { facilityId, documentType: def.controlled.documentType },
+    records.map((r) => r.id),
+    options,
+  );
+  return records.flatMap((r) => {
+    const approved = inForce.get(r.id);
+    return approved ? [{ ...r, ...approvedFields(def, approved.content) }] : [];
+  });
+}
+
+/** The facility's live records of a controlled entity (now, or at `asOf`) as in force then. */
+export async function allEntitiesInForce(
+  q: Queryable,
+  def: EntityDef,
+  facilityId: number,
+  options: AsOfOptions = {},
+): Promise<EntityRecord[]> {
+  const records = await allEntities(q, def, facilityId, options);
+  return recordsInForce(q, def, facilityId, records, options);
 }

@@ -75,7 +75,8 @@ export function shownState<S extends Pick<ControlledVersionState, 'status'>>(
 
 /** Version 1 of these is approved as it is made (a facility's defaults, records migrated). */
 const APPROVED_AT_CREATION = new Set(['CleaningLimitPolicy', 'CleaningInspectionSettings']);
-const MIGRATED_APPROVED = new Set(['DocumentVersion']);
+// Equipment trains: migration 20261221103001 approved each train as it stood (issue 32).
+const MIGRATED_APPROVED = new Set(['DocumentVersion', 'EquipmentTrain']);
 
 interface InForceRow {
   document_type: string;

@@ -9,6 +9,7 @@ import type { EntityDef } from '#core/entities/entity.ts';
 import { DEFAULT_APPROVAL_STEPS } from '#core/schemas/signatures.schemas.ts';
 import { adminActor } from '#server/test/factories/admin.ts';
 import { buildEntity } from '#server/test/factories/entities.ts';
+import { signIntoForce } from '#server/test/factories/signed-record.ts';
 import type { TestServer } from '#server/test/test-server.ts';
 
 export interface MacFacility {
@@ -70,8 +71,13 @@ export async function buildMacFacility(
   const e1 = await create(equipmentDef, { name: 'E1', surfaceArea: { value: 12.5, unit: 'sqm' } });
   const e2 = await create(equipmentDef, { name: 'E2', surfaceArea: { value: 5000, unit: 'sqcm' } });
   const e3 = await create(equipmentDef, { name: 'E3', surfaceArea: { value: 1, unit: 'sqm' } });
-  const train = (name: string, equipmentIds: number[]) =>
-    options.onTrains ? create(equipmentTrainsDef, { name, equipmentIds }) : null;
+  // A train is in force once approved with signatures (issue 32): only then may a line run on it.
+  const train = async (name: string, equipmentIds: number[]) => {
+    if (!options.onTrains) return null;
+    const id = await create(equipmentTrainsDef, { name, equipmentIds });
+    await signIntoForce(server, scope, { documentType: 'EquipmentTrain', documentId: id });
+    return id;
+  };
   const trains = { line1: await train('Train 1', [e1, e2]), line2: await train('Train 2', [e3]) };
   const line1 = await create(productionsDef, {
     name: 'Line 1',

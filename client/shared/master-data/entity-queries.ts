@@ -113,6 +113,23 @@ export function fetchLatest(client: QueryClient, scope: FacilityScope, def: Enti
 }
 
 /**
+ * A record as a plain read answers it now, bypassing the cache: a controlled record's version
+ * in force, what another record takes from it (a production its train's equipment).
+ */
+export function fetchInForce(
+  client: QueryClient,
+  scope: FacilityScope,
+  def: EntityDef,
+  id: number,
+) {
+  return client.fetchQuery({
+    queryKey: entityKeys.detail(scope.facilityId, def, id),
+    queryFn: ({ signal }) => getEntity(scope, def, id, signal),
+    staleTime: 0,
+  });
+}
+
+/**
  * The version of a controlled record an edit changes (its draft), loaded fresh when a form
  * opens; disabled for other records, whose read is what an edit changes.
  */

@@ -3,13 +3,14 @@ import type { FormInstance } from 'antd';
 import { equipmentTrainsDef, productionsDef } from '#core/entities/defs/index.ts';
 import type { EntityDef } from '#core/entities/entity.ts';
 import type { FacilityScope } from './entity-api.ts';
-import { fetchLatest } from './entity-queries.ts';
+import { fetchInForce } from './entity-queries.ts';
 
 /*
  * A record planned on a production (a protocol): choosing the production fills its equipment and
  * products, which the user may then narrow. The server refuses anything wider
  * (core/verification/README.md, "Protocol"). A production on an equipment train: choosing the
- * train fills its equipment in the train's order, which the server then holds it to.
+ * train fills the equipment of its approved version in the train's order, which the server then
+ * holds it to.
  */
 
 interface TrainSource {
@@ -56,7 +57,8 @@ export async function fillFromTrain(
 ): Promise<void> {
   const id: unknown = form.getFieldValue(field);
   if (typeof id !== 'number') return;
-  const train = await fetchLatest(client, scope, source, id);
+  // The version in force: what the server holds a production on a train to (issue 32).
+  const train = await fetchInForce(client, scope, source, id);
   // Another one may have been chosen while this one loaded.
   if (form.getFieldValue(field) !== id) return;
   form.setFieldsValue(Object.fromEntries(fills.map((name) => [name, idsOf(train[name])])));

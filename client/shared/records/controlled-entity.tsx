@@ -32,9 +32,10 @@ export function controlledTypeOf(def: EntityDef): TControlledDocumentType | null
 function recordTitle(def: EntityDef, record: EntityRecord): string {
   const number = def.unique[0] ? record[def.unique[0]] : undefined;
   const name = record.name;
-  return (
-    [number, name].filter((part) => part !== undefined && part !== null).join(' ') || def.label
-  );
+  // A record whose unique field is its name (a train, a MAC formula) is named once, as the
+  // server titles its versions (controlled-entities.ts titleOf).
+  const parts = [number, name].filter((part) => part !== undefined && part !== null);
+  return [...new Set(parts)].join(' ') || def.label;
 }
 
 /** A field of the record as the drawer shows it: references by name, '—' when empty. */

@@ -6,6 +6,9 @@ import type { EntityDef } from '../entity.ts';
  * in that order, kept as a record of its own so that productions and protocols can name it. Its
  * shared product-contact area is the sum of its items' areas (read with every record), the area
  * the MACO of a production on it is spread over (EMA/PIC/S PI 006: shared equipment surface).
+ * A controlled record: an edit is a new version that moves nothing until it is approved with
+ * signatures (21 CFR 11.50/11.70, 211.100(a)); the version in force is what productions,
+ * protocols, coverage and the worst-case products read.
  */
 export const equipmentTrainsDef = {
   key: 'equipmentTrains',
@@ -16,7 +19,7 @@ export const equipmentTrainsDef = {
   resource: 'EquipmentTrain',
   domain: 'EquipmentTrain',
   description:
-    'Equipment trains: the equipment a product passes through, in order, with the shared product-contact area computed from the items. A production that names a train uses its equipment; an edit of the train’s equipment is carried to those productions, each with its own audit row.',
+    'Equipment trains: the equipment a product passes through, in order, with the shared product-contact area computed from the items. A controlled record: an edit is a new version, and only the approved version is in force. A production that names a train uses the equipment of its approved version; the approval of a new version carries its equipment to those productions, each with its own audit row.',
   fields: [
     { name: 'name', label: 'Name', kind: 'text', required: true },
     {
@@ -34,6 +37,7 @@ export const equipmentTrainsDef = {
   unique: ['name'],
   search: ['name'],
   listColumns: ['name', 'equipmentIds'],
+  controlled: { documentType: 'EquipmentTrain' },
   check: (record) =>
     Array.isArray(record.equipmentIds) && record.equipmentIds.length > 0
       ? []

@@ -15,7 +15,15 @@ import {
   updateEntity,
 } from '#server/entities/entity-write.ts';
 import { bodyValidationError } from '#server/http/error-handler.ts';
-import { approveByRecord, type ApprovedBy } from '#server/records/controlled.ts';
+import {
+  approveByRecord,
+  approvedContent,
+  controlledStates,
+  type ApprovedBy,
+  type ApprovedContext,
+} from '#server/records/controlled.ts';
+import type { TControlledDocumentType } from '#core/schemas/signatures.schemas.ts';
+import { lowerLabel } from '#core/entities/labels.ts';
 import type { Actor } from '#server/db/audit-write.ts';
 import { getPolicy, policyRecordOf, updatePolicy } from '../policies/policies.service.ts';
 import { policyTitle } from '../policies/policy-documents.ts';
@@ -181,6 +189,64 @@ export function entityTarget(def: EntityDef): StagedTarget {
       }
     },
   };
+}
+
+/** A declared controlled record type: its declaration names its document type. */
+type ControlledDef = EntityDef & { controlled: { documentType: TControlledDocumentType } };
+
+/**
+ * A record staged without an edit: its version being built is what the assessment puts in force
+ * (the staged record version makes a later save stale).
+ */
+async function beingBuilt(q: Queryable, def: ControlledDef, facilityId: number, id: number) {
+  const { documentType } = def.controlled;
+  const state = (await controlledStates(q, { facilityId, documentType }, [id])).get(id);
+  if (state?.status !== 'BeingBuilt')
+    throw validationError([
+      {
+        property: 'values',
+        constraints: {
+          required: `This ${lowerLabel(def.label)} has no version being built: stage the edit to put in force`,
+        },
+      },
+    ]);
+  return id;
+}
+
+/**
+ * A new record, or a new version of one, of a controlled type staged in a change assessment:
+ * written on the direct path (its checks among it) as a version being built, and on the
+ * assessment's approval (and its evaluation, rolled back) put in force by the assessment's
+ * signatures (approveByRecord) as a policy edit is (EU GMP Annex 15 §11). `inForce`: what its
+ * approval does besides, as its own signatures' approval would (a train's productions follow).
+ */
+export async function applyInForce(
+  tx: Queryable,
+  def: ControlledDef,
+  change: Change,
+  options: ApplyOptions,
+  inForce?: (tx: Queryable, context: ApprovedContext) => Promise<unknown>,
+): Promise<void> {
+  const { actor, scope, reason, approval } = options;
+  const write = { actor, def, scope, reason };
+  const id =
+    change.op === 'create'
+      ? (await createEntity(tx, { ...write, values: change.values })).id
+      : Object.keys(change.values).length === 0
+        ? await beingBuilt(tx, def, scope.facilityId, needsRecord(change))
+        : (
+            await updateEntity(tx, {
+              ...write,
+              id: needsRecord(change),
+              edit: change.values,
+              version: change.recordVersion ?? undefined,
+            })
+          ).id;
+  if (!approval) return;
+  const ref = { ...scope, documentType: def.controlled.documentType, documentId: id };
+  const { versionNumber } = await approveByRecord(tx, actor, ref, approval.by, approval.key);
+  const content = (await approvedContent(tx, ref)) ?? {};
+  await inForce?.(tx, { actor, ref, versionNumber, content, key: approval.key });
 }
 
 /** Edits of a cleaning limit policy (recordId = the policy's id); put in force on approval. */

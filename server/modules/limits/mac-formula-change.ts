@@ -1,10 +1,7 @@
 import { macFormulasDef } from '#core/entities/defs/index.ts';
 import { getEntity } from '#server/entities/entity-store.ts';
-import { createEntity, updateEntity } from '#server/entities/entity-write.ts';
-import type { Queryable } from '#server/db/db.ts';
-import { validationError } from '#core/errors/errors.ts';
-import { approveByRecord, controlledStates } from '#server/records/controlled.ts';
 import {
+  applyInForce,
   entityTarget,
   needsRecord,
   registerStagedTarget,
@@ -20,31 +17,9 @@ import {
  * service and the screen alike (core/records/change-controlled.ts).
  */
 
-const DOCUMENT_TYPE = macFormulasDef.controlled.documentType;
-
 const base = entityTarget(macFormulasDef);
 
 const isEmpty = (values: Record<string, unknown>) => Object.keys(values).length === 0;
-
-/**
- * A formula saved on the screen, staged without an edit: its version being built is what the
- * assessment puts in force (the staged record version makes a later save stale).
- */
-async function beingBuilt(q: Queryable, facilityId: number, id: number): Promise<number> {
-  const state = (await controlledStates(q, { facilityId, documentType: DOCUMENT_TYPE }, [id])).get(
-    id,
-  );
-  if (state?.status !== 'BeingBuilt')
-    throw validationError([
-      {
-        property: 'values',
-        constraints: {
-          required: 'This MAC formula has no version being built: stage the edit to put in force',
-        },
-      },
-    ]);
-  return id;
-}
 
 /**
  * A new formula, or a new version of one, staged in a change assessment: checked as the direct
@@ -70,29 +45,7 @@ const macFormulaTarget: StagedTarget = {
   },
   async apply(tx, change, options) {
     if (change.op !== 'create' && change.op !== 'update') return base.apply(tx, change, options);
-    const { actor, scope, reason, approval } = options;
-    const write = { actor, def: macFormulasDef, scope, reason };
-    const id =
-      change.op === 'create'
-        ? (await createEntity(tx, { ...write, values: change.values })).id
-        : isEmpty(change.values)
-          ? await beingBuilt(tx, scope.facilityId, needsRecord(change))
-          : (
-              await updateEntity(tx, {
-                ...write,
-                id: needsRecord(change),
-                edit: change.values,
-                version: change.recordVersion ?? undefined,
-              })
-            ).id;
-    if (approval)
-      await approveByRecord(
-        tx,
-        actor,
-        { ...scope, documentType: DOCUMENT_TYPE, documentId: id },
-        approval.by,
-        approval.key,
-      );
+    await applyInForce(tx, macFormulasDef, change, options);
   },
 };
 

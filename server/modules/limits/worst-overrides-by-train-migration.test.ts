@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db, SqlValue } from '#server/db/db.ts';
 import { migrate } from '#server/db/migrate.ts';
-import { seededBefore } from '#server/test/migration-db.ts';
+import { insertEquipment, seededBefore } from '#server/test/migration-db.ts';
 import { overrideContent, type OverrideRow } from './worst-product-overrides.ts';
 
 /*
@@ -32,14 +32,7 @@ const one = async (sql: string, params: SqlValue[] = []) =>
 beforeAll(async () => {
   ({ db, facilityId } = await seededBefore(MIGRATION));
   const userId = await one('select id from users order by id limit 1');
-  const equipment = (name: string) =>
-    one(
-      `insert into equipment (facility_id, name, surface_area)
-       values ($1, $2, '{"value": 1, "unit": "sqm"}') returning id`,
-      [facilityId, name],
-    );
-  id.E1 = await equipment('E1');
-  id.E2 = await equipment('E2');
+  Object.assign(id, await insertEquipment(db, facilityId, ['E1', 'E2']));
   id.A = await one(
     `insert into products (facility_id, name, max_daily_dose, min_batch_size)
      values ($1, 'A', '{"value": 100, "unit": "mg"}', '{"value": 10, "unit": "kg"}') returning id`,

@@ -1,3 +1,4 @@
+import { equipmentTrainsDef } from '#core/entities/defs/index.ts';
 import { AppError, validationError } from '#core/errors/errors.ts';
 import { decideOverride } from '#core/limits/worst-product-override.ts';
 import type {
@@ -7,6 +8,7 @@ import type {
 } from '#core/schemas/worst-products.schemas.ts';
 import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
+import { recordsInForce } from '#server/records/controlled-entities.ts';
 import { writeActSignature } from '#server/records/signature-write.ts';
 import { verifySigner } from '../auth/signing-password.ts';
 import type { KeyConfig } from '../active-directory/active-directory.settings.ts';
@@ -71,13 +73,19 @@ async function lockTarget(tx: Queryable, facilityId: number, target: Target): Pr
     [facilityId, target.productionId],
   );
   if (!production) throw new AppError('NotFoundError', 'The production was not found');
+  // The train's version in force: the override is signed for the equipment approved then.
   const [train] =
     production.train_id === null
       ? []
-      : await tx.query<{ id: number; equipment_ids: number[] }>(
-          `select id, equipment_ids from equipment_trains
-            where facility_id = $1 and id = $2 and archived_at is null for update`,
-          [facilityId, production.train_id],
+      : await recordsInForce(
+          tx,
+          equipmentTrainsDef,
+          facilityId,
+          await tx.query<{ id: number; equipmentIds: number[] }>(
+            `select id, equipment_ids as "equipmentIds" from equipment_trains
+              where facility_id = $1 and id = $2 and archived_at is null for update`,
+            [facilityId, production.train_id],
+          ),
         );
   if (!train)
     throw validationError([
@@ -89,7 +97,7 @@ async function lockTarget(tx: Queryable, facilityId: number, target: Target): Pr
         },
       },
     ]);
-  return { column: 'train_id', id: train.id, trainEquipmentIds: train.equipment_ids };
+  return { column: 'train_id', id: train.id, trainEquipmentIds: train.equipmentIds };
 }
 
 /** The target's computed worst case and the override in force, as the GET routes answer them. */

@@ -7,6 +7,7 @@ import type {
 import { meaningOf } from '#core/schemas/signatures.schemas.ts';
 import type { Queryable } from '#server/db/db.ts';
 import { allEntities } from '#server/entities/entity-store.ts';
+import { allEntitiesInForce } from '#server/records/controlled-entities.ts';
 
 /*
  * The kept overrides of the worst-case product (issue 32): each row as signed, its signature in
@@ -146,7 +147,7 @@ export async function targetOverrides(
 ): Promise<TTargetOverride[]> {
   const [found, trains, equipment] = await Promise.all([
     overridesInForce(q, facilityId, asOf),
-    allEntities(q, equipmentTrainsDef, facilityId, { asOf }),
+    allEntitiesInForce(q, equipmentTrainsDef, facilityId, { asOf }),
     allEntities(q, equipmentDef, facilityId, { asOf }),
   ]);
   const named = (

@@ -13,6 +13,7 @@ import type {
 } from '#core/schemas/worst-products.schemas.ts';
 import type { Queryable } from '#server/db/db.ts';
 import { allEntities, type EntityRecord } from '#server/entities/entity-store.ts';
+import { allEntitiesInForce } from '#server/records/controlled-entities.ts';
 import { rankFacility, type AsOf } from './limit-reports.service.ts';
 import { overridesInForce } from './worst-product-overrides.ts';
 
@@ -34,7 +35,7 @@ async function worstPerGroup(q: Queryable, facilityId: number, at: AsOf) {
       allEntities(q, productsDef, facilityId, at),
       allEntities(q, productionsDef, facilityId, at),
       allEntities(q, equipmentDef, facilityId, at),
-      allEntities(q, equipmentTrainsDef, facilityId, at),
+      allEntitiesInForce(q, equipmentTrainsDef, facilityId, at),
       overridesInForce(q, facilityId, at.asOf),
     ]);
   const productById = new Map(products.map((p) => [p.id, p]));

@@ -5,6 +5,7 @@ import { buildMacFacility, type MacFacility } from '#server/test/mac-test-data.t
 import { ADMIN } from '#server/test/test-server.ts';
 import { reportKit } from '#server/test/report-test-kit.ts';
 import { adminActor } from '#server/test/factories/admin.ts';
+import { signIntoForce } from '#server/test/factories/signed-record.ts';
 import { signatureKey } from '#server/records/signature-binding.ts';
 import { writeActSignature } from '#server/records/signature-write.ts';
 import { overrideContent, WORST_OVERRIDE_MEANING } from './worst-product-overrides.ts';
@@ -36,6 +37,13 @@ const items = async (as?: string) =>
   t.call('GET', `${t.F}/worst-products/equipment`, undefined, as);
 const line = async (name: string) =>
   (await trains()).body.trains.find((r: TestBody) => r.name === name) as TestBody;
+/** Signs a train's version being built into force (issue 32): only then is it what lines use. */
+const approveTrain = (documentId: number) =>
+  signIntoForce(
+    t.server,
+    { planId: t.planId, facilityId: t.facilityId },
+    { documentType: 'EquipmentTrain', documentId },
+  );
 const trainUrl = () => `${t.F}/worst-products/trains/${mac.line1}/override`;
 const itemUrl = () => `${t.F}/worst-products/equipment/${mac.equipment.E3}/override`;
 
@@ -416,6 +424,8 @@ describe('an override follows its equipment train', () => {
       reason: 'Holding tank added',
     });
     expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    // The edit is a draft (version 2) until it is approved with signatures (issue 32).
+    await approveTrain(train2);
     const changed = await line('Line 2');
     expect(changed).toMatchObject({
       computed: { product: 'D' },
@@ -501,6 +511,7 @@ describe('the signatures of a train’s overrides and of those signed on a produ
     });
     expect(train.status, JSON.stringify(train.body)).toBe(200);
     const trainId = train.body.result.id as number;
+    await approveTrain(trainId);
     const production = await t.call('POST', `${t.F}/productions`, {
       name: 'Line 4',
       equipmentIds: [mac.equipment.E1, mac.equipment.E2],

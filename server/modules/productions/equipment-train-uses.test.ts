@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useFacilityTestServer, type TestBody } from '#server/test/facility-test-file.ts';
 import { adminSigner } from '#server/test/factories/admin.ts';
+import { signIntoForce } from '#server/test/factories/signed-record.ts';
 import { buildApprovedProtocol } from '#server/test/factories/verification.ts';
 import { runKit, type RunFacility } from '#server/test/run-test-kit.ts';
 import { studyCoverage } from '#server/modules/verification/studies/study-coverage.ts';
@@ -38,8 +39,17 @@ beforeAll(async () => {
     [t.facilityId],
   );
   Object.assign(id, row);
-  const train = async (name: string, equipmentIds: number[]) =>
-    (await kit.ok('POST', '/equipment-trains', { name, equipmentIds })).result.id as number;
+  // Each train signed into force: a production or protocol names only an approved train.
+  const train = async (name: string, equipmentIds: number[]) => {
+    const trainId = (await kit.ok('POST', '/equipment-trains', { name, equipmentIds })).result
+      .id as number;
+    await signIntoForce(
+      t.server,
+      { planId: t.planId, facilityId: t.facilityId },
+      { documentType: 'EquipmentTrain', documentId: trainId },
+    );
+    return trainId;
+  };
   id.lineTrain = await train('Line 1 train', [id.e1!, id.e2!]);
   id.e2Train = await train('E2 only', [id.e2!]);
   const line = await kit.ok('GET', `/productions/${id.line1}`);

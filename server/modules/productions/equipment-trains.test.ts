@@ -6,6 +6,7 @@ import {
   type TestBody,
 } from '#server/test/facility-test-file.ts';
 import { buildEquipment } from '#server/test/factories/entities.ts';
+import { signIntoForce } from '#server/test/factories/signed-record.ts';
 import { buildMacFacility, type MacFacility } from '#server/test/mac-test-data.ts';
 
 /*
@@ -25,6 +26,16 @@ async function createTrain(values: Record<string, unknown>) {
   const res = await t.call('POST', trains, values);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.result as TestBody;
+}
+
+/** Signs the train's version being built into force: only then does a production follow it. */
+async function approve(trainId: number) {
+  const answer = await signIntoForce(
+    t.server,
+    { planId: t.planId, facilityId: t.facilityId },
+    { documentType: 'EquipmentTrain', documentId: trainId },
+  );
+  expect(answer.document.status).toBe('Approved');
 }
 
 beforeAll(async () => {
@@ -147,6 +158,7 @@ describe('equipment trains: productions on a train', () => {
     const input = async () => (await t.call('GET', `${facility.F}/limits/input`)).body;
     const [matrixBefore, inputBefore] = [await matrix(), await input()];
     const train = await createTrain({ name: 'Limits train', equipmentIds: [E1, E2] });
+    await approve(train.id);
     const line = await t.call('GET', `${facility.F}/productions/${facility.line1}`);
     const linked = await t.call('POST', `${facility.F}/productions/${facility.line1}`, {
       trainId: train.id,
@@ -169,6 +181,7 @@ describe('equipment trains: productions on a train', () => {
   it('refuses a production whose equipment is not its train’s, in the train’s order', async () => {
     const { E1, E2, E3 } = facility.equipment;
     const train = await createTrain({ name: 'Ordered train', equipmentIds: [E1, E2] });
+    await approve(train.id);
     for (const equipmentIds of [[E2, E1], [E1], [E1, E2, E3]]) {
       const res = await t.call('POST', `${facility.F}/productions`, {
         name: `On the ordered train ${equipmentIds.join('-')}`,
@@ -184,6 +197,7 @@ describe('equipment trains: productions on a train', () => {
   it('carries an edit of the train’s equipment to its productions, audited on each', async () => {
     const { E1, E2, E3 } = facility.equipment;
     const train = await createTrain({ name: 'Carried train', equipmentIds: [E1] });
+    await approve(train.id);
     const made = await t.call('POST', `${facility.F}/productions`, {
       name: 'Line on the carried train',
       trainId: train.id,
@@ -198,6 +212,8 @@ describe('equipment trains: productions on a train', () => {
       reason: 'Dryer and mill added',
     });
     expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    // The edit is version 2, being built: it is carried once approved.
+    await approve(train.id);
     const read = await t.call('GET', `${facility.F}/productions/${production}`);
     expect(read.body).toMatchObject({ trainId: train.id, equipmentIds: [E3, E1, E2], version: 2 });
     expect((await auditRowsOf(t, 'Production', production)).at(-1)).toMatchObject({
@@ -219,6 +235,7 @@ describe('equipment trains: archived productions and past reads', () => {
   it('catches a restored production up with its train, and refuses it on an archived train', async () => {
     const { E1, E2 } = facility.equipment;
     const train = await createTrain({ name: 'Restore train', equipmentIds: [E1] });
+    await approve(train.id);
     const made = await t.call('POST', `${facility.F}/productions`, {
       name: 'Line archived meanwhile',
       trainId: train.id,
@@ -236,6 +253,7 @@ describe('equipment trains: archived productions and past reads', () => {
       reason: 'Mill added',
     });
     expect(edited.status).toBe(200);
+    await approve(train.id);
     // Archived, the production was left as it was; restored, it takes the train's equipment.
     expect((await t.call('GET', path)).body.equipmentIds).toEqual([E1]);
     const restored = await restore(path, (await t.call('GET', path)).body.version);

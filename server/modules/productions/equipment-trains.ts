@@ -7,15 +7,25 @@ import { onAfterSave, onBeforeArchive, onBeforeSave } from '#server/entities/arc
 import { facilityScope } from '#server/entities/entity-scope.ts';
 import { registerReadExtras } from '#server/entities/read-extras.ts';
 import { updateEntity } from '#server/entities/entity-write.ts';
+import { recordsInForce } from '#server/records/controlled-entities.ts';
+import type { ApprovedContext } from '#server/records/controlled.ts';
+import {
+  applyInForce,
+  entityTarget,
+  registerStagedTarget,
+} from '../change-assessments/staged-targets.ts';
 import { equipmentAreas } from './production-area.service.ts';
 
 /*
- * Equipment trains (issue 32): a production that names a train keeps the train's equipment in
- * its own `equipment_ids`, in the train's order, written in the same transaction as the train
- * and audited on the production. Every reader of a production's equipment (the limits input,
- * protocols, coverage, the changeover decision, reads as of a moment through the production's
- * kept versions) therefore sees the train without a second source of truth, and a production
- * without a train is untouched (21 CFR 211.68/211.188: the record says what equipment was used).
+ * Equipment trains (issue 32): a production that names a train keeps the equipment of the
+ * train's version in force in its own `equipment_ids`, in the train's order, audited on the
+ * production. The train is a controlled record: an edit is a draft version that moves nothing;
+ * its approval with signatures (21 CFR 11.50/11.70) carries the approved equipment to the
+ * productions in the approval's transaction (`trainApproved`). Every reader of a production's
+ * equipment (the limits input, protocols, coverage, the changeover decision, reads as of a moment
+ * through the production's kept versions) therefore sees the approved train without a second
+ * source of truth, and a production without a train is untouched (21 CFR 211.68/211.188: the
+ * record says what equipment was used; 211.100(a): an unapproved change is not in force).
  */
 
 interface TrainRow {
@@ -30,17 +40,38 @@ const sameOrder = (a: readonly number[], b: readonly number[]) =>
 
 const idsOf = (value: unknown): number[] => (Array.isArray(value) ? value.map(Number) : []);
 
+/** A train as its record stands, and its version in force (undefined before any approval). */
 async function trainOf(
   q: Queryable,
   facilityId: number,
   id: number,
-): Promise<TrainRow | undefined> {
+): Promise<{ row: TrainRow; inForce: TrainRow | undefined } | undefined> {
   const [row] = await q.query<TrainRow>(
     `select id, name, equipment_ids, archived_at from equipment_trains where facility_id = $1 and id = $2`,
     [facilityId, id],
   );
-  return row;
+  if (!row) return undefined;
+  const [approved] = await recordsInForce(q, equipmentTrainsDef, facilityId, [
+    { id: row.id, name: row.name, equipmentIds: row.equipment_ids },
+  ]);
+  const inForce = approved && {
+    ...row,
+    name: String(approved.name),
+    equipment_ids: idsOf(approved.equipmentIds),
+  };
+  return { row, inForce };
 }
+
+/** 422 on `trainId`: a production runs only on a train with a version in force. */
+const notApproved = (name: string) =>
+  validationError([
+    {
+      property: 'trainId',
+      constraints: {
+        approved: `The equipment train '${name}' has no approved version: approve it before a production runs on it`,
+      },
+    },
+  ]);
 
 /** The live productions on a train, named, for the messages that refuse a change. */
 async function productionsOn(q: Queryable, facilityId: number, trainId: number) {
@@ -75,15 +106,31 @@ async function followTrain(
   });
 }
 
+const stagedTrain = entityTarget(equipmentTrainsDef);
+
 /** Registers the train's hooks and its shared area (once; again only replaces them). */
 export function registerEquipmentTrains(): void {
+  // A train's new version staged in a change assessment is put in force by its approval, and
+  // its evaluation shows what that moves: the productions on the train follow it there too.
+  registerStagedTarget(equipmentTrainsDef.key, {
+    ...stagedTrain,
+    async apply(tx, change, options) {
+      if (change.op !== 'create' && change.op !== 'update')
+        return stagedTrain.apply(tx, change, options);
+      await applyInForce(tx, equipmentTrainsDef, change, options, trainApproved);
+    },
+  });
+
   // A production on a train uses the train's equipment, in its order: a different list would
   // make its limits disagree with the train the user chose.
   onBeforeSave(productionsDef.key, 'equipment-train', async (q, _def, scope, { record }) => {
     const inFacility = facilityScope(productionsDef, scope);
     if (!inFacility || typeof record.trainId !== 'number') return;
-    const train = await trainOf(q, inFacility.facilityId, record.trainId);
-    if (!train || sameOrder(idsOf(record.equipmentIds), idsOf(train.equipment_ids))) return;
+    const found = await trainOf(q, inFacility.facilityId, record.trainId);
+    if (!found) return;
+    const train = found.inForce;
+    if (!train) throw notApproved(found.row.name);
+    if (sameOrder(idsOf(record.equipmentIds), idsOf(train.equipment_ids))) return;
     throw validationError([
       {
         property: 'equipmentIds',
@@ -100,8 +147,10 @@ export function registerEquipmentTrains(): void {
     const inFacility = facilityScope(productionsDef, scope);
     const { record } = write;
     if (!inFacility || write.id === null || typeof record.trainId !== 'number') return;
-    const train = await trainOf(q, inFacility.facilityId, record.trainId);
-    if (!train) return;
+    const found = await trainOf(q, inFacility.facilityId, record.trainId);
+    if (!found) return;
+    const train = found.inForce;
+    if (!train) throw notApproved(found.row.name);
     if (train.archived_at !== null)
       throw validationError([
         {
@@ -120,19 +169,6 @@ export function registerEquipmentTrains(): void {
       items: idsOf(train.equipment_ids),
       reason: `The equipment of its train '${train.name}' changed while it was archived`,
     });
-  });
-
-  // An edit of the train's equipment is carried to its productions, each audited as an edit.
-  onAfterSave(equipmentTrainsDef.key, 'productions', async (q, _def, scope, write) => {
-    const inFacility = facilityScope(equipmentTrainsDef, scope);
-    if (!inFacility || write.id === null || !('equipmentIds' in write.changed)) return;
-    const items = idsOf(write.record.equipmentIds);
-    for (const production of await productionsOn(q, inFacility.facilityId, write.id))
-      await followTrain(q, write.actor, inFacility, {
-        production,
-        items,
-        reason: `The equipment of its train '${String(write.record.name)}' changed`,
-      });
   });
 
   // A train a live production runs on stays: archiving it would leave the production naming a
@@ -160,4 +196,22 @@ export function registerEquipmentTrains(): void {
     );
     return new Map(ids.map((id, i) => [id, { sharedArea: areas[i] }]));
   });
+}
+
+/**
+ * The approval of a train's version (its onApproved, in the signature's transaction, after the
+ * version became Approved): its productions take the approved equipment, each audited as an
+ * edit by the approver, so that the limits, protocols and coverage of a production move only
+ * with a signed train (21 CFR 211.100(a)).
+ */
+export async function trainApproved(tx: Queryable, context: ApprovedContext): Promise<void> {
+  const { actor, ref, content } = context;
+  const scope = { planId: ref.planId, facilityId: ref.facilityId };
+  const items = idsOf(content.equipmentIds);
+  for (const production of await productionsOn(tx, ref.facilityId, ref.documentId))
+    await followTrain(tx, actor, scope, {
+      production,
+      items,
+      reason: `The equipment of its train '${String(content.name)}' changed`,
+    });
 }

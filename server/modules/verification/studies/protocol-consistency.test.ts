@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { formatNumber } from '#core/units/format-number.ts';
 import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
+import { signIntoForce } from '#server/test/factories/signed-record.ts';
 import { runKit, type RunFacility } from '#server/test/run-test-kit.ts';
 
 /*
@@ -13,7 +14,8 @@ const t = useFacilityTestServer();
 const kit = runKit(t);
 const { ok, call } = kit;
 let f: RunFacility;
-type Named = 'E1' | 'E2' | 'E3' | 'A' | 'B' | 'C' | 'line1' | 'line2' | 'drain' | 'train';
+type Named =
+  'E1' | 'E2' | 'E3' | 'A' | 'B' | 'C' | 'line1' | 'line2' | 'drain' | 'train' | 'draftTrain';
 type Method = 'rinseMethod' | 'swabMethod' | 'coarse' | 'fine' | 'betterRecovered';
 /** Ids of the facility's records, by the names the tests use. */
 const id = {} as Record<Named | Method, number>;
@@ -52,6 +54,16 @@ beforeAll(async () => {
   id.line2 = await byName('productions', 'Line 2');
   id.train = (
     await ok('POST', '/equipment-trains', { name: 'Coating train', equipmentIds: [id.E2] })
+  ).result.id;
+  // A protocol names a train's version in force: the train is approved first (issue 32).
+  await signIntoForce(
+    t.server,
+    { planId: t.planId, facilityId: t.facilityId },
+    { documentType: 'EquipmentTrain', documentId: id.train },
+  );
+  // A train never approved: nothing is planned on its draft.
+  id.draftTrain = (
+    await ok('POST', '/equipment-trains', { name: 'Draft train', equipmentIds: [id.E2] })
   ).result.id;
   const rinseType = await byName('sampling-types', 'Rinse');
   const drain = await ok('POST', `/equipments/${id.E1}/sampling-locations`, {
@@ -145,6 +157,17 @@ describe('a protocol is refused with field errors', () => {
       body: () => ({ productionId: id.line1, trainId: id.train, equipmentIds: [id.E1] }),
       errors: () => [
         error('equipmentIds[0]', 'train', 'E1 is not on the equipment train Coating train'),
+      ],
+    },
+    {
+      name: 'an equipment train with no approved version',
+      body: () => ({ productionId: id.line1, trainId: id.draftTrain, equipmentIds: [id.E2] }),
+      errors: () => [
+        error(
+          'trainId',
+          'approved',
+          'The equipment train Draft train has no approved version: approve it before a protocol names it',
+        ),
       ],
     },
     {

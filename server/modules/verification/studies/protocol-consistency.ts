@@ -1,10 +1,16 @@
 import { validationError, type PropertyError } from '#core/errors/errors.ts';
-import { equipmentDef, productsDef, protocolsDef } from '#core/entities/defs/index.ts';
+import {
+  equipmentDef,
+  equipmentTrainsDef,
+  productsDef,
+  protocolsDef,
+} from '#core/entities/defs/index.ts';
 import { missingRecord } from '#core/labels/missing-record.ts';
 import type { TSampleType } from '#core/schemas/verification.schemas.ts';
 import { isUnit, kindOf } from '#core/units/units.ts';
 import type { Queryable } from '#server/db/db.ts';
 import { onBeforeSave } from '#server/entities/archive-hooks.ts';
+import { recordsInForce } from '#server/records/controlled-entities.ts';
 import { locationFacts, methodFacts, type MethodFacts } from '../runs/run-plan.ts';
 import { methodFitProblem, studyAsPlanned } from './protocol-fitness.ts';
 
@@ -46,7 +52,29 @@ async function namesOf(
 /** What a protocol is planned on: its production, and the equipment train it names. */
 interface Planned {
   production?: { name: string; equipment_ids: number[]; product_ids: number[] } | undefined;
-  train?: { name: string; equipment_ids: number[] } | undefined;
+  train?: { name: string; equipment_ids: number[]; inForce: boolean } | undefined;
+}
+
+/**
+ * The equipment train a protocol names, with the equipment of its version in force: a draft of
+ * the train is planned on by nobody (21 CFR 211.100(a)). `inForce` false: none approved yet.
+ */
+async function trainInForce(
+  q: Queryable,
+  facilityId: number,
+  trainId: number,
+): Promise<NonNullable<Planned['train']>[]> {
+  const rows = await q.query<{ id: number; name: string; equipmentIds: number[] }>(
+    `select id, name, equipment_ids as "equipmentIds" from equipment_trains
+      where facility_id = $1 and id = $2`,
+    [facilityId, trainId],
+  );
+  const [approved] = await recordsInForce(q, equipmentTrainsDef, facilityId, rows);
+  return rows.map((row) => ({
+    name: String(approved?.name ?? row.name),
+    equipment_ids: approved ? idsOf(approved.equipmentIds) : [],
+    inForce: approved !== undefined,
+  }));
 }
 
 /**
@@ -195,12 +223,7 @@ onBeforeSave(protocolsDef.key, 'consistency', async (q, _def, scope, { record })
           [facilityId, productionId],
         )
       : [],
-    trainId
-      ? q.query<NonNullable<Planned['train']>>(
-          'select name, equipment_ids from equipment_trains where facility_id = $1 and id = $2',
-          [facilityId, trainId],
-        )
-      : [],
+    trainId ? trainInForce(q, facilityId, trainId) : [],
   ]);
   const equipmentIds = idsOf(record.equipmentIds);
   // The protocol's equipment: its own list, else its equipment train's, else its production's;
@@ -210,7 +233,19 @@ onBeforeSave(protocolsDef.key, 'consistency', async (q, _def, scope, { record })
       ? equipmentIds
       : (train?.equipment_ids ?? production?.equipment_ids ?? null);
   const problems = [
-    ...(await trainProblems(q, facilityId, record, { production, train })),
+    ...(train?.inForce === false
+      ? [
+          problem(
+            'trainId',
+            'approved',
+            `The equipment train ${train.name} has no approved version: approve it before a protocol names it`,
+          ),
+        ]
+      : []),
+    ...(await trainProblems(q, facilityId, record, {
+      production,
+      train: train?.inForce ? train : undefined,
+    })),
     ...(await planProblems(q, facilityId, record, equipmentInScope)),
   ];
   if (problems.length > 0) throw validationError(problems);

@@ -6,7 +6,9 @@ import {
 } from '#core/verification/coverage.ts';
 import type { TStudyOutcome } from '#core/schemas/verification.schemas.ts';
 import type { Queryable } from '#server/db/db.ts';
+import { equipmentTrainsDef } from '#core/entities/defs/index.ts';
 import { tableAsOf } from '#server/entities/entity-history.ts';
+import { recordsInForce } from '#server/records/controlled-entities.ts';
 
 /*
  * The coverage model's reads (core/verification/coverage.ts): every study of the facility with
@@ -27,6 +29,18 @@ export interface CoverageOptions {
 /** A FROM item for a facility table ($1), or the table as of the moment ($2). */
 const source = (table: string, asOf: string | undefined) =>
   asOf ? `(select * from ${tableAsOf(table, 1, 2)})` : table;
+
+/**
+ * Each equipment train's items as its version in force had them (now, or at `asOf`): a draft of
+ * a train covers nothing (21 CFR 211.100(a)); a train archived since still names what it had.
+ */
+async function trainsInForce(q: Queryable, facilityId: number, asOf: string | undefined) {
+  const trains = await q.query<{ id: number; equipmentIds: number[] }>(
+    `select id, equipment_ids as "equipmentIds" from equipment_trains where facility_id = $1`,
+    [facilityId],
+  );
+  return recordsInForce(q, equipmentTrainsDef, facilityId, trains, { asOf });
+}
 
 /** Every study of the facility with what it covers, oldest first. */
 export async function studyCoverage(
@@ -59,11 +73,7 @@ export async function studyCoverage(
       `select p.id, p.equipment_ids from ${source('productions', asOf)} p where p.facility_id = $1`,
       params,
     ),
-    q.query<{ id: number; equipment_ids: number[] }>(
-      `select t.id, t.equipment_ids from ${source('equipment_trains', asOf)} t
-        where t.facility_id = $1`,
-      params,
-    ),
+    trainsInForce(q, facilityId, asOf),
     q.query<{ id: number; equipment_id: number }>(
       `select l.id, l.equipment_id from ${source('sampling_locations', asOf)} l
         where l.facility_id = $1`,
@@ -71,7 +81,7 @@ export async function studyCoverage(
     ),
   ]);
   const trainEquipment = new Map(trains.map((t) => [t.id, t.equipment_ids ?? []]));
-  const trainItems = new Map(equipmentTrains.map((t) => [t.id, t.equipment_ids ?? []]));
+  const trainItems = new Map(equipmentTrains.map((t) => [t.id, t.equipmentIds ?? []]));
   const locationEquipment = new Map(locations.map((l) => [l.id, l.equipment_id]));
   const lookups = {
     trainEquipment: (id: number) => trainEquipment.get(id) ?? [],
