@@ -2,7 +2,9 @@
 //   eval "$(node scripts/ci-pg-roles.mjs postgres://postgres@127.0.0.1:5432 carryover_ci)"
 // As the superuser of the first URL it creates (or resets) an owner role, which may create
 // databases and owns the schema, and an app role with no rights of its own; then the database,
-// owned by the owner. It prints the two URLs as shell exports; nothing else goes to stdout.
+// owned by the owner. It prints the two URLs as shell exports, and the superuser's for the
+// restore test's amcheck (not a trusted extension: server/test/amcheck.ts); nothing else goes
+// to stdout.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
@@ -50,6 +52,7 @@ try {
   };
   console.log(`export DATABASE_OWNER_URL='${urlOf(OWNER, ownerPassword)}'`);
   console.log(`export DATABASE_URL='${urlOf(APP, appPassword)}'`);
+  console.log(`export DATABASE_SUPERUSER_URL='${superUrl}'`);
 } finally {
   await client.end();
 }

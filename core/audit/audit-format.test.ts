@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  auditChangeLines,
   auditActionLabel,
   auditChangeLine,
   auditFieldChanges,
@@ -109,6 +110,19 @@ describe('audit rows as an inspector reads them', () => {
     expect(auditWhat(signed, {}, 'SOP')).toBe('Signature: Approve');
     expect(auditWhat(signed, { 'sops:8': 'Line clearance' })).toBe(
       'SOP ‘Line clearance’ · Signature: Approve',
+    );
+    // The record's workflow codes a signature records read in the record screen's words.
+    const states = {
+      ...signature,
+      newValues: { status: 'BeingApproved', signatureState: 'PendingApproval' },
+    };
+    expect(auditChangeLines(states, format)).toEqual([
+      'Status: Being approved',
+      'Signature state: Signing Pending',
+    ]);
+    const runApproved = { domain: 'Run', entityId: '3', oldValues: null };
+    expect(auditChangeLines({ ...runApproved, newValues: { status: 'Approved' } }, format)).toEqual(
+      ['Status: Approved'],
     );
   });
 

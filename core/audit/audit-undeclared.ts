@@ -1,4 +1,5 @@
 import { DOCUMENT_TYPE_LABELS } from '../labels/enum-labels.ts';
+import { SIGNATURE_STATE_LABELS, STATUS_LABELS } from '../records/status-labels.ts';
 import { SIGNED_DOCUMENT_TYPES } from '../schemas/signatures.schemas.ts';
 import type { FieldDef } from '../entities/field.ts';
 import { permissionLabel } from '../permissions/permission-texts.ts';
@@ -36,8 +37,27 @@ export const UNDECLARED_SUBJECTS: Readonly<
 const facility = { label: 'Facility', kind: 'reference', entity: 'facilities' } as const;
 const roles = { label: 'Roles', kind: 'reference', entity: 'roles', multiple: true } as const;
 
+/**
+ * The codes of a controlled record's workflow ('BeingApproved') and of its signature state
+ * ('PendingApproval') in the words the record screen shows (spec §4); only the codes, so that a
+ * status of another kind that is already a word ('Approved' of a run) stays as it is.
+ */
+const WORKFLOW_CODE_LABELS: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries({ ...STATUS_LABELS, ...SIGNATURE_STATE_LABELS }).filter(([code]) =>
+    /[a-z][A-Z]/.test(code),
+  ),
+);
+
 /** Reference fields by name, for rows whose domain declares none (accounts, refusals). */
 export const UNDECLARED_FIELDS: readonly FieldDef[] = [
+  // A signature's rows record the record's status and signature state as codes (issue 30).
+  { name: 'status', label: 'Status', kind: 'text', valueLabels: WORKFLOW_CODE_LABELS },
+  {
+    name: 'signatureState',
+    label: 'Signature state',
+    kind: 'text',
+    valueLabels: WORKFLOW_CODE_LABELS,
+  },
   { name: 'departmentId', label: 'Department', kind: 'reference', entity: 'departments' },
   { name: 'facilityId', ...facility },
   { name: 'facility', ...facility },

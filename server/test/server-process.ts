@@ -28,7 +28,12 @@ export async function freePort(): Promise<number> {
  * database its test names, never the one the suite runs on.
  */
 export function processEnvWithoutDatabase(): NodeJS.ProcessEnv {
-  const { DATABASE_URL: _url, DATABASE_OWNER_URL: _owner, ...rest } = process.env;
+  const {
+    DATABASE_URL: _url,
+    DATABASE_OWNER_URL: _owner,
+    DATABASE_SUPERUSER_URL: _super,
+    ...rest
+  } = process.env;
   return rest;
 }
 

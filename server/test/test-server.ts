@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type BuildAppOptions } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
+import type { Db } from '../db/db.ts';
 import { seedFirstStart } from '../db/seed.ts';
 import { createTestDb, type TestDb } from './test-db.ts';
 
@@ -30,15 +31,26 @@ export interface TestServer {
 }
 
 /**
+ * An existing database and its data folder (a restored copy) for the server instead of a fresh
+ * one; the test that opened them closes them.
+ */
+export interface ExistingDatabase {
+  db: Db;
+  dataDir: string;
+}
+
+/**
  * A real server on a real socket over a fresh database seeded as on first start, with the
- * administrator of ADMIN. Tests talk to it over HTTP, exactly as the client does.
+ * administrator of ADMIN (or over `build.on`, as it is). Tests talk to it over HTTP, exactly as
+ * the client does.
  */
 export async function startTestServer(
   env: Record<string, string> = {},
-  build: Pick<BuildAppOptions, 'clientFolder'> = {},
+  build: Pick<BuildAppOptions, 'clientFolder'> & { on?: ExistingDatabase } = {},
 ): Promise<TestServer> {
+  const { on, ...options } = build;
   // Files the server writes (the audit anchors) go to a directory of this server's own.
-  const dataDir = mkdtempSync(join(tmpdir(), 'carryover-test-'));
+  const dataDir = on?.dataDir ?? mkdtempSync(join(tmpdir(), 'carryover-test-'));
   const config = loadConfig({
     DATA_DIR: dataDir,
     NODE_ENV: 'test',
@@ -50,9 +62,9 @@ export async function startTestServer(
     API_RATE_LIMIT_MAX: '1000000',
     ...env,
   });
-  const db = await createTestDb();
-  await seedFirstStart(db, config);
-  const app = await buildApp({ config, db, ...build });
+  const db: TestDb = on ? { ...on.db, owner: async () => on.db } : await createTestDb();
+  if (!on) await seedFirstStart(db, config);
+  const app = await buildApp({ config, db, ...options });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no port');
@@ -97,6 +109,7 @@ export async function startTestServer(
     },
     async close() {
       await app.close();
+      if (on) return;
       await db.close();
       rmSync(dataDir, { recursive: true, force: true });
     },

@@ -8,6 +8,13 @@ import { verifyChain } from '#server/modules/audit/audit-chain.ts';
 import { seededBefore } from '../../test/migration-db.ts';
 import { createTestDb } from '../../test/test-db.ts';
 import { createEmptyServerDatabase } from '../../test/empty-server-db.ts';
+import { amcheckPglite, amcheckServer, type AmcheckResult } from '../../test/amcheck.ts';
+import { buildSignedRecord, type SignedRecord } from '../../test/factories/signed-record.ts';
+import { readPdfText } from '../../test/read-pdf-text.ts';
+import { startTestServer } from '../../test/test-server.ts';
+import { registerControlledEntities } from '#server/records/controlled-entities.ts';
+import { utcMoment } from '#server/records/record-pdf.ts';
+import type { PgliteDb } from '../pglite-db.ts';
 import { writeAudit } from '../audit-write.ts';
 import type { Db } from '../db.ts';
 import { loadMigrations, migrate } from '../migrate.ts';
@@ -24,7 +31,14 @@ const configOf = (dataDir: string) => loadConfig({ DATA_DIR: dataDir });
 const warn = () => undefined;
 
 /** An empty database of the kind the suite runs on, as the schema's owner, and its app role. */
-async function emptyTarget(): Promise<{ db: Db; appRole?: string | undefined }> {
+interface Target {
+  db: Db;
+  appRole?: string | undefined;
+  /** On a server, the copy's URLs as its owner and as the app. */
+  urls?: { owner: string; app: string };
+}
+
+async function emptyTarget(): Promise<Target> {
   if (!process.env.DATABASE_URL) {
     const db = await openEmptyPglite();
     later(() => db.close());
@@ -36,16 +50,35 @@ async function emptyTarget(): Promise<{ db: Db; appRole?: string | undefined }> 
     await db.close();
     await database.drop();
   });
-  return { db, appRole: database.appRole };
+  return {
+    db,
+    appRole: database.appRole,
+    urls: { owner: database.ownerUrl, app: database.appUrl },
+  };
+}
+
+/**
+ * DB-1 (EU GMP Annex 11 §7.2): amcheck over every btree index and table of a restored copy;
+ * it must have checked something and found nothing.
+ */
+async function expectIntactStorage(target: Target): Promise<AmcheckResult> {
+  const result = target.urls
+    ? await amcheckServer(target.urls.owner)
+    : await amcheckPglite(target.db as PgliteDb);
+  expect(result.problems).toEqual([]);
+  expect(result.indexes).toBeGreaterThan(0);
+  expect(result.tables).toBeGreaterThan(0);
+  return result;
 }
 
 /** Restores `file` into a new empty database with a data folder of its own for the keys. */
 async function restoreFresh(file: string, name: string) {
-  const { db, appRole } = await emptyTarget();
+  const target = await emptyTarget();
+  const { db, appRole } = target;
   const dir = tempDir(name);
   const result = await restoreBackup(db, configOf(dir), file, { appRole, warn, where: name });
   await createAnchorStore(configOf(dir), warn).write(db);
-  return { db, dir, result, appRole };
+  return { db, dir, result, appRole, target };
 }
 
 const SOURCE_ACTOR = {
@@ -97,6 +130,73 @@ async function rowsOfTable(db: Db, table: string, columns: string[]): Promise<st
   return rows.map((row) => JSON.stringify(columns.map((_, i) => row[`c${i}`] ?? null))).sort();
 }
 
+/**
+ * DB-2 (EU GMP Annex 11 §8 printouts, §17 archiving): the app started on the restored, migrated
+ * copy still gives the signed record, its signatures and the audit trail as JSON and as PDF.
+ */
+async function expectExportsOf(
+  target: Target,
+  dataDir: string,
+  signed: SignedRecord,
+  scope: { planId: number; facilityId: number },
+): Promise<void> {
+  // The app's own role on a server, as production serves.
+  const db = target.urls ? await openPostgres(target.urls.app, { max: 3 }) : target.db;
+  if (target.urls) later(() => db.close());
+  const server = await startTestServer({}, { on: { db, dataDir } });
+  later(() => server.close());
+  const { submitter, approver } = signed;
+  const token = await server.login(submitter.username, submitter.password);
+  const F = `/api/v2/plans/${scope.planId}/facilities/${scope.facilityId}`;
+  const get = async <T>(path: string) => {
+    const res = await server.request<T>('GET', path, { token });
+    expect({ path, status: res.status }).toEqual({ path, status: 200 });
+    return res.body;
+  };
+  const pdf = async (path: string) => {
+    const res = await fetch(server.url + path, { headers: { token } });
+    expect({ path, status: res.status }).toEqual({ path, status: 200 });
+    expect(res.headers.get('content-type')).toBe('application/pdf');
+    const { pages, text } = await readPdfText(new Uint8Array(await res.arrayBuffer()));
+    expect(pages).toBeGreaterThan(0);
+    return text.replace(/\s+/g, ' ');
+  };
+
+  // The record and its signatures as JSON: both signers, meanings and times, still valid.
+  const record = await get<{ name: string; sopNumber: string }>(`${F}/sop/${signed.documentId}`);
+  expect(record.name).toBe('Cleaning signed before the upgrade');
+  const ref = `documentType=SOP&documentId=${signed.documentId}`;
+  const { signatures } = await get<{ signatures: Record<string, unknown>[] }>(
+    `${F}/signatures?${ref}`,
+  );
+  expect(signatures.map((s) => [s.printedName, s.meaning, s.valid])).toEqual([
+    [submitter.name, 'Submitted for review', true],
+    [approver.name, 'Approved', true],
+  ]);
+  expect(String(signatures[1]!.signedAt)).toBe(String(signed.approval.signature.signedAt));
+
+  // The signed record's PDF: its name, each signer, meaning and time.
+  const recordPdf = await pdf(`${F}/signatures/pdf?${ref}`);
+  expect(recordPdf).toContain(record.sopNumber);
+  expect(recordPdf).toContain('Signature manifest');
+  for (const s of signatures) {
+    expect(recordPdf).toContain(String(s.printedName));
+    expect(recordPdf).toContain(String(s.meaning));
+    expect(recordPdf).toContain(utcMoment(String(s.signedAt)));
+  }
+
+  // The audit trail as JSON and as PDF: the signatures' rows and the restore's own.
+  const audit = await get<{ data: { domain: string; action: string }[]; total: number }>(
+    `/api/v2/audit_logs?currentFacilityId=${scope.facilityId}&pageLimit=200`,
+  );
+  const kinds = audit.data.map((row) => `${row.domain} ${row.action}`);
+  expect(kinds).toContain('ElectronicSignature Approve');
+  expect(kinds).toContain('System Restore');
+  const auditPdf = await pdf(`/api/v2/audit_logs/export?currentFacilityId=${scope.facilityId}`);
+  expect(auditPdf).toContain('Audit Logs');
+  expect(auditPdf).toContain(approver.name);
+}
+
 describe('backup and restore', () => {
   it('restores a backup taken while writing: every row equal, counts and chains checked, verify intact', async () => {
     const source = await createTestDb();
@@ -131,7 +231,13 @@ describe('backup and restore', () => {
       manifest.chainHeads.find((h) => h.chain === `plan:${plan!.id}`)!.seq,
     ).toBeGreaterThanOrEqual(20);
 
-    const { db: target, dir: targetDir, result, appRole } = await restoreFresh(file, 'target');
+    const {
+      db: target,
+      dir: targetDir,
+      result,
+      appRole,
+      target: restored,
+    } = await restoreFresh(file, 'target');
     expect(result.databaseId).not.toBe(manifest.databaseId);
     expect(result.migrated).toEqual([]);
     // The keys come back where the restored server reads them.
@@ -174,7 +280,12 @@ describe('backup and restore', () => {
     // A backup of the copy restores again, its lineage and all.
     const again = join(targetDir, 'copy.carryover-backup');
     await takeBackup(target, configOf(targetDir), again);
-    const { db: third, dir: thirdDir, result: second } = await restoreFresh(again, 'third');
+    const {
+      db: third,
+      dir: thirdDir,
+      result: second,
+      target: restoredAgain,
+    } = await restoreFresh(again, 'third');
     expect((await verifyAll(third, thirdDir)).checks.filter((c) => !c.intact)).toEqual([]);
     expect(second.databaseId).not.toBe(result.databaseId);
 
@@ -202,6 +313,10 @@ describe('backup and restore', () => {
       await empty.query(`select 1 from pg_class where relnamespace = 'public'::regnamespace`),
     ).toEqual([]);
     expect(readdirSync(emptyDir)).toEqual([]);
+
+    // DB-1: the indexes and tables of both restored copies check intact.
+    await expectIntactStorage(restored);
+    await expectIntactStorage(restoredAgain);
   }, 300_000);
 
   it('restores a backup of an older schema and migrates it on', async () => {
@@ -218,12 +333,43 @@ describe('backup and restore', () => {
     const manifest = await takeBackup(old, configOf(dir), file);
     expect(manifest.migrations).not.toContain(ours);
 
-    const { db: target, dir: targetDir, result } = await restoreFresh(file, 'older-target');
-    expect(result.migrated).toContain(ours);
-    const [users] = await target.query<{ n: number }>('select count(*)::int as n from users');
+    const copy = await restoreFresh(file, 'older-target');
+    expect(copy.result.migrated).toContain(ours);
+    const [users] = await copy.db.query<{ n: number }>('select count(*)::int as n from users');
     expect(users!.n).toBe(manifest.tables.users);
-    expect(await migrate(target)).toEqual([]);
-    expect((await verifyAll(target, targetDir)).checks.filter((c) => !c.intact)).toEqual([]);
+    expect(await migrate(copy.db)).toEqual([]);
+    expect((await verifyAll(copy.db, copy.dir)).checks.filter((c) => !c.intact)).toEqual([]);
+    await expectIntactStorage(copy.target);
+  }, 300_000);
+
+  it('restores a signed record of the build before, migrates it, and still exports it', async () => {
+    // The schema of the build before this one: every migration but this build's last. This
+    // build's signature service writes there (one further back, the tables it signs into
+    // lack columns it now writes: that depth is the case above, without signatures).
+    const last = loadMigrations().at(-1)!.name;
+    const { db: old, facilityId } = await seededBefore(last);
+    later(() => old.close());
+    const [f] = await old.query<{ plan_id: number }>(
+      'select plan_id from facilities where id = $1',
+      [facilityId],
+    );
+    const dir = tempDir('signed-before');
+    const scope = { planId: f!.plan_id, facilityId };
+    // The types declared to the signature service as the app declares them at start.
+    registerControlledEntities();
+    const signed = await buildSignedRecord({ db: old, config: configOf(dir) }, scope, {
+      sop: { name: 'Cleaning signed before the upgrade' },
+    });
+    const file = join(dir, 'signed-before.carryover-backup');
+    const manifest = await takeBackup(old, configOf(dir), file);
+    expect(manifest.migrations).not.toContain(last);
+    expect(manifest.tables.signatures).toBe(2);
+
+    const copy = await restoreFresh(file, 'signed-target');
+    expect(copy.result.migrated).toEqual([last]);
+    expect((await verifyAll(copy.db, copy.dir)).checks.filter((c) => !c.intact)).toEqual([]);
+    await expectIntactStorage(copy.target);
+    await expectExportsOf(copy.target, copy.dir, signed, scope);
   }, 300_000);
 
   it('keeps the last five backups taken before migrating an embedded database', async () => {
