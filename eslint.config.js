@@ -67,6 +67,15 @@ export default tseslint.config(
           ],
         },
       ],
+      // One width rule for every dropdown list (client/styles.css, issue 30): a list set apart
+      // from its field's width could open narrower than the field, its labels cut.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'JSXAttribute[name.name=/^(popupMatchSelectWidth|dropdownMatchSelectWidth)$/]',
+          message: 'Dropdown lists take their width from the shared rule in client/styles.css.',
+        },
+      ],
     },
   },
 );

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import { choose, facilityApi, facilityCreator, openModal, signInToFacility } from './ui.ts';
 import { expectWords } from './words.ts';
+import { measureSelects, wrong } from './dropdown-widths.ts';
 
 let app: AppUnderTest;
 let page: Page;
@@ -101,6 +102,10 @@ describe('Custom reports in the browser', () => {
     await choose(dialog.getByLabel('Filter 2 operator'), 'equal to');
     await choose(dialog.getByLabel('Filter 2 value'), 'No');
     await expectWords(page, 'custom report builder');
+    // Issue 30's dropdown in a dialog: each filter's lists open as wide as their labels.
+    const lists = await measureSelects(page, dialog, 'custom report builder');
+    expect(lists.length).toBeGreaterThanOrEqual(8);
+    expect(wrong(lists), JSON.stringify(wrong(lists), null, 1)).toEqual([]);
     await dialog.getByRole('button', { name: 'Save' }).click();
     await page.locator('.ant-card').filter({ hasText: 'Preview: Swab results' }).waitFor();
 

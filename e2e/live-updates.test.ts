@@ -111,3 +111,25 @@ describe('a pair open on the MAC matrix', () => {
     await openDrawer(page).getByText('500 mg').first().waitFor();
   });
 });
+
+describe('a list open in one browser', () => {
+  it('shows a record another user adds within seconds, without a reload', async () => {
+    const facility = await facilityApi(app);
+    const page = await app.open('/');
+    await signInToFacility(page);
+    await page.goto('/master-data/cleaning-procedure');
+    await page.getByRole('button', { name: 'Add cleaning procedure' }).waitFor();
+    // A mark on this page's window: a reload would lose it.
+    await page.evaluate(() => Object.assign(window, { loadedOnce: true }));
+
+    // Another user's write (through the app's own write path, as a save in their browser).
+    const name = `Line wash ${Date.now()}`;
+    await (
+      await facilityRecords(app, facility.path)
+    )('cleaning-procedure', { name });
+
+    // Issue 30: the list follows within seconds; nobody reloads or clicks.
+    await page.getByRole('cell', { name, exact: true }).waitFor({ timeout: 10_000 });
+    expect(await page.evaluate(() => 'loadedOnce' in window)).toBe(true);
+  });
+});

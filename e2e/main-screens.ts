@@ -1,5 +1,13 @@
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { ENTITY_DEFS } from '#core/entities/defs/index.ts';
+import {
+  canOpenScreen,
+  isEntityShown,
+  type FacilityKind,
+} from '#core/facilities/facility-features.ts';
+import type { Db } from '#server/db/db.ts';
+import { NAVIGATION } from '#client/app/navigation.ts';
 
 /** The main screens of a facility, as the layout test visits them (and checks their accessibility). */
 export const MAIN_SCREENS = [
@@ -51,4 +59,53 @@ export async function openScreen(
       },
     )
     .toBe(0);
+}
+
+/**
+ * Every screen the facility opens: the main screens, every menu entry and every master-data list
+ * of its kind (a finished-product plant has no intermediates' list).
+ */
+export async function facilityScreens(db: Db, facilityId: number): Promise<string[]> {
+  const [row] = await db.query<{
+    tier: FacilityKind['tier'];
+    product_type: FacilityKind['productType'];
+  }>('select tier, product_type from facilities where id = $1', [facilityId]);
+  const kind: FacilityKind = { tier: row!.tier, productType: row!.product_type };
+  const masterData = ENTITY_DEFS.filter((def) => isEntityShown(kind, def.path)).map(
+    (def) => def.screen ?? `/master-data/${def.path}`,
+  );
+  return [
+    ...new Set([
+      ...MAIN_SCREENS.map((s) => s.path),
+      ...NAVIGATION.map((entry) => entry.path),
+      ...masterData,
+    ]),
+  ].filter((path) => canOpenScreen(kind, path));
+}
+
+/**
+ * The record pages of the demo story (`npm run seed:demo`, seedDemoStory): an item, a product,
+ * the validated and the ongoing study, a signed run, the failure's deviation, the approved
+ * change and the cleaning assessment.
+ */
+export async function demoRecordPages(db: Db, facilityId: number): Promise<string[]> {
+  const first = async (table: string, order: 'asc' | 'desc' = 'asc'): Promise<number> => {
+    const [row] = await db.query<{ id: number }>(
+      `select id from ${table} where facility_id = $1 order by id ${order} limit 1`,
+      [facilityId],
+    );
+    if (!row) throw new Error(`the demo story has no ${table}`);
+    return row.id;
+  };
+  return [
+    `/master-data/equipments/${await first('equipment')}`,
+    `/master-data/products/${await first('products')}`,
+    `/studies/${await first('studies')}`,
+    // The ongoing verification study, which takes more runs.
+    `/studies/${await first('studies', 'desc')}`,
+    `/runs/${await first('study_runs')}`,
+    `/deviations/${await first('deviations')}`,
+    `/change-control/${await first('change_assessments')}`,
+    `/cleaning-assessments/${await first('cleaning_assessments')}`,
+  ];
 }

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { roleTemplateNamed } from '#core/permissions/role-templates.ts';
 import { buildUser } from '#server/test/factories.ts';
+import type { Page } from 'playwright-core';
 import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 
 let app: AppUnderTest;
@@ -46,5 +48,46 @@ describe('a user without administration permissions', () => {
       expect(res.status, path).toBe(403);
       expect(res.body).toMatchObject({ errName: 'NotAllowed' });
     }
+  });
+});
+
+/** The main menu's entries once the permissions that decide them have arrived. */
+async function menuOf(page: Page): Promise<string[]> {
+  await page.getByRole('button', { name: 'Logout' }).waitFor();
+  await page.locator('nav[aria-label="Main"][aria-busy="false"]').waitFor();
+  const links = page.getByRole('navigation', { name: 'Main' }).getByRole('link');
+  return (await links.allInnerTexts()).map((text) => text.trim());
+}
+
+describe('a user holding only the shipped Production role', () => {
+  // Spec §6: a user whose roles are only Production or Quality Control is a restricted user. The
+  // shipped Production template reads users (a run names its operators), which would open the
+  // Operators administration to anyone else holding it; a restricted user never sees it.
+  it('works on the studies but sees no administration, which the same rights under another name show', async () => {
+    const [facility] = await app.server.db.query<{ id: number }>(
+      'select id from facilities order by id limit 1',
+    );
+    const operator = await buildUser(app.server.db, {
+      facilityIds: [facility!.id],
+      roleName: 'Production',
+    });
+    const lineLead = await buildUser(app.server.db, {
+      facilityIds: [facility!.id],
+      roleName: 'Line lead',
+      permissions: roleTemplateNamed('Production')!.permissions(),
+    });
+
+    const page = await app.open('/');
+    await signIn(page, operator.username, operator.password);
+    const menu = await menuOf(page);
+    expect(menu).toContain('Studies');
+    for (const label of ['Users', 'Roles', 'Departments', 'Operators', 'Facilities'])
+      expect(menu, label).not.toContain(label);
+    await page.goto('/operators');
+    await page.getByText('You are not allowed to use this page').waitFor();
+
+    const other = await app.open('/');
+    await signIn(other, lineLead.username, lineLead.password);
+    expect(await menuOf(other)).toEqual(expect.arrayContaining(['Studies', 'Operators']));
   });
 });

@@ -37,7 +37,6 @@ export function FacilitySwitch({ facilities, currentFacilityId }: FacilitySwitch
       value={currentFacilityId}
       options={options}
       onChange={onChange}
-      popupMatchSelectWidth={false}
       style={{ minWidth: 200 }}
     />
   );

@@ -35,6 +35,9 @@ describe('the codes no screen or report may show', () => {
     ['Values: {"name":"Aspirin"}', 'raw JSON'],
     ['See docs/sso-setup.md', 'source path'],
     ['1records', 'number glued to a word'],
+    ['Limit 6.114e-5 mg', 'e-notation'],
+    ['Limit 0.0003057018765353721 mg/swab', 'unrounded number'],
+    ['Batch size 2005.9999999999998 kg', 'unrounded number'],
   ])('finds %j', (text, rule) => {
     expect(findForbiddenText(text).map((f) => f.rule)).toContain(rule);
   });
@@ -44,6 +47,10 @@ describe('the codes no screen or report may show', () => {
     'Batch B-2026-01, page 3 of 12, taken 05/12/2026 10:00',
     'Limit 0.0003 mg/swab; Above action level; Equipment-wise',
     'Redirect address https://carryover.example/api/v2/auth/sso/azure/verify',
+    'Limit 0.00000001234 mg/cm², 79,100 cm², 1.2345678 µg at 8 significant digits',
+    'Percent of limit: 210.522454092374 (the audit trail’s 15 digits)',
+    'SHA-256 3e1f0c9a27d4b8e5, batch 2E10-04, version 1.2.3',
+    'Job deeff8dc-6e45-456f-93f2-fb9ff975833a',
   ])('passes words: %j', (text) => {
     expect(findForbiddenText(text)).toEqual([]);
   });

@@ -158,6 +158,13 @@ export const FORBIDDEN_PATTERNS: readonly ForbiddenRule[] = [
   { name: 'raw JSON', pattern: /[{[]\s*"[^"\n]+"\s*:/ },
   { name: 'source path', pattern: /\b[\w-]+\/[\w./-]*\.(ts|tsx|md|sql)\b/ },
   { name: 'number glued to a word', pattern: /\b\d+(records|items|rows|results)\b/ },
+  // Numbers as people read them (issue 30's "6.114e-5 mg", "2005.9999999999998"): the shared
+  // formatter never writes e-notation, and at most 15 significant digits (the audit trail's,
+  // which shows every digit a value was entered with, 21 CFR 11.10(e)); 16 or more is a float
+  // printed as JavaScript writes it. Not inside a hyphenated code: a job's UUID
+  // ('deeff8dc-6e45-456f-…') has '6e45' in it.
+  { name: 'e-notation', pattern: /(?<![\w.-])\d+(?:\.\d+)?e[-+]?\d+(?![\w.-])/ },
+  { name: 'unrounded number', pattern: /(?<![\w.])(?=[\d.]{17,})\d+\.\d+(?![\w.])/ },
 ];
 
 export interface ForbiddenFinding {
