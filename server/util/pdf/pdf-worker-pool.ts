@@ -10,6 +10,9 @@ const WORKER_DATA = {
   pdfmake: require.resolve('pdfmake'),
   pdfmakeRenderer: require.resolve('pdfmake/js/Renderer.js'),
   pdfmakeLayoutBuilder: require.resolve('pdfmake/js/LayoutBuilder.js'),
+  pdfmakeSvgMeasure: require.resolve('pdfmake/js/SVGMeasure.js'),
+  pdfmakeTableLayouts: require.resolve('pdfmake/js/tableLayouts.js'),
+  pdfmakePageSize: require.resolve('pdfmake/js/PageSize.js'),
   pdfLib: require.resolve('pdf-lib'),
   fonts: FONTS,
   fontDir: dirname(FONTS),
@@ -23,9 +26,10 @@ const WORKER_DATA = {
  */
 export const PDF_WORKER_IDLE_MS = 60_000;
 
-/** A render or a merge (pdf-worker-source.ts). */
+/** A render, a long document streamed a part at a time, or a merge (pdf-worker-source.ts). */
 export type PdfTask =
   | { kind: 'render'; doc: unknown; frame: unknown; numbering?: SharedArrayBuffer }
+  | { kind: 'stream'; doc: unknown; contents: unknown[][]; frame: unknown }
   | { kind: 'merge'; parts: Uint8Array[]; info: unknown };
 
 type Message = Uint8Array | { error: string } | { pages: number };
