@@ -1,7 +1,8 @@
 // The production-limits report of the 1,000-product facility (issue 13; target under 10 s as a
 // job), through the HTTP API of a production build: one production's report and the report of
 // every production in one document, each from `reports/generate_report` until its job is done,
-// then the stored PDF's download; pages and size of the file.
+// then the stored PDF's download; pages and size of the file; the server's CPU and peak memory,
+// in a server started again after the import so that the peak is the reports' (issue 34).
 // Runs on PGlite, and on the PostgreSQL server at 127.0.0.1:5432 when one answers.
 //   npm run bench:report-production-limits
 import { readPdfText } from '#server/test/read-pdf-text.ts';
