@@ -26,7 +26,9 @@ interface Report {
 // PRODUCTS=2000 measures a larger facility of the same shape.
 const SIZE = facilityOfSize();
 
-async function timeReport(F: string, token: string, body: object) {
+// `rss` reads the server's resident memory: the largest seen in each stage of the job says
+// which one its peak belongs to.
+async function timeReport(F: string, token: string, body: object, rss: () => number) {
   const headers = { token, 'content-type': 'application/json' };
   const started = performance.now();
   const res = await fetch(`${F}/reports/generate_report`, {
@@ -37,12 +39,15 @@ async function timeReport(F: string, token: string, body: object) {
   const answered = performance.now() - started;
   const { reportId } = (await res.json()) as { reportId: number };
   let report: Report;
-  const stages = new Set<string>();
+  const stages = new Map<string, number>();
   for (;;) {
     const res = await fetch(`${F}/reports/${reportId}`, { headers });
     if (!res.ok) throw new Error(`reports/${reportId}: ${res.status} ${await res.text()}`);
     report = ((await res.json()) as { report: Report }).report;
-    if (report.progress) stages.add(report.progress.stage || 'Waiting to start');
+    if (report.progress) {
+      const stage = report.progress.stage || 'Waiting to start';
+      stages.set(stage, Math.max(stages.get(stage) ?? 0, rss()));
+    }
     if (report.completedAt || report.error) break;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -56,7 +61,8 @@ async function timeReport(F: string, token: string, body: object) {
   );
   const download = performance.now() - downloadStart;
   const { pages } = await readPdfText(pdf);
-  return { answered, job, download, pages, bytes: pdf.length, stages: [...stages] };
+  const seen = [...stages].map(([stage, mib]) => `${stage} ${mib.toFixed(0)} MiB`);
+  return { answered, job, download, pages, bytes: pdf.length, stages: seen };
 }
 
 async function run(label: string, env: Record<string, string>): Promise<void> {
@@ -84,10 +90,10 @@ async function run(label: string, env: Record<string, string>): Promise<void> {
       ],
     ] as const) {
       const cpu = server.cpuMs();
-      const r = await timeReport(F, token, body);
+      const r = await timeReport(F, token, body, server.rssMiB);
       const cpuMs = server.cpuMs() - cpu;
       console.log(
-        `${label}: production-limits report, ${what}: answered ${r.answered.toFixed(0)} ms, job done ${(r.job / 1000).toFixed(1)} s (stages seen: ${r.stages.join(', ')}), stored PDF download ${r.download.toFixed(0)} ms, ${r.pages} pages, ${(r.bytes / 1e6).toFixed(1)} MB; server CPU ${(cpuMs / 1000).toFixed(1)} s, peak RSS ${server.peakRssMiB().toFixed(0)} MiB (${rssBefore.toFixed(0)} MiB before the reports, in a server started after the import, whose own peak was ${importPeak.toFixed(0)} MiB)`,
+        `${label}: production-limits report, ${what}: answered ${r.answered.toFixed(0)} ms, job done ${(r.job / 1000).toFixed(1)} s (stages seen, with the most resident memory seen in each: ${r.stages.join(', ')}), stored PDF download ${r.download.toFixed(0)} ms, ${r.pages} pages, ${(r.bytes / 1e6).toFixed(1)} MB; server CPU ${(cpuMs / 1000).toFixed(1)} s, peak RSS ${server.peakRssMiB().toFixed(0)} MiB (${rssBefore.toFixed(0)} MiB before the reports, in a server started after the import, whose own peak was ${importPeak.toFixed(0)} MiB)`,
       );
     }
   } finally {
