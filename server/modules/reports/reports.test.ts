@@ -10,6 +10,11 @@ import { useFacilityTestServer, type TestBody } from '#server/test/facility-test
 import { adminEditor, putInForce } from '#server/test/policy-in-force.ts';
 import { buildMacFacility, type MacFacility } from '#server/test/mac-test-data.ts';
 import { reportKit } from '#server/test/report-test-kit.ts';
+import { extractText, getDocumentProxy } from 'unpdf';
+import { renderPdfDocument, streamPdfDocument } from '#server/util/pdf/render-pdf.ts';
+import { facilityDateTimeSettings } from '../audit/audit-log.service.ts';
+import { controlledPdfDefinition } from './controlled-pdf.ts';
+import { REPORT_KIND_DEFS } from './report-kinds.ts';
 import { getReport } from './reports.service.ts';
 
 /*
@@ -282,6 +287,53 @@ describe('A production limits report of every production', () => {
     expect(text).toContain('MAC matrix · Line 2');
     expect(text).toContain('B -> A');
     expect(text).toContain('C -> D');
+  });
+
+  it('reads the same laid out a part at a time, each page numbered within the whole', async () => {
+    // A report of 5,000 products is written a part at a time (render-pdf.ts); here parts so
+    // small that each production's matrix and derivations are parts of their own.
+    const report = await generate({ kind: 'production-limits' });
+    const [row] = await t.server.db.query<{ data: unknown }>(
+      'select data from reports where id = $1',
+      [report.id],
+    );
+    const settings = await facilityDateTimeSettings(t.server.db, facility.facilityId);
+    const { doc, frame } = controlledPdfDefinition({
+      facilityName: settings.name,
+      title: report.title as string,
+      number: report.number as string,
+      versionNumber: 1,
+      status: 'BeingBuilt',
+      signatureState: null,
+      settings,
+      generatedBy: 'Report tester',
+      generatedAt: new Date(report.asOf as string),
+      dataHash: report.dataHash as string,
+      files: [],
+      limitsSnapshotName: null,
+      parameters: { kind: 'production-limits' },
+      asOf: report.asOf as string,
+      signatures: [],
+      content: REPORT_KIND_DEFS['production-limits'].pdfContent(row!.data, settings),
+      fontSize: 7,
+    });
+    const pagesOf = async (pdf: Buffer) =>
+      (await extractText(await getDocumentProxy(new Uint8Array(pdf)), { mergePages: false })).text;
+    const streamed = await pagesOf(await streamPdfDocument(doc, frame, 1_000));
+    const total = streamed.length;
+    streamed.forEach((page, i) => {
+      expect(page).toContain(`Page ${i + 1} of ${total}`);
+      expect(page).toContain(`${report.number as string} v1`);
+      expect(page).toContain('DRAFT');
+    });
+    const starts = (heading: string) => streamed.findIndex((page) => page.includes(heading));
+    const chapters = ['MAC matrix · Line 1', 'MAC matrix · Line 2', 'Signatures'].map(starts);
+    expect(chapters[0]).toBeGreaterThan(0);
+    expect(chapters[1]).toBeGreaterThan(chapters[0]!);
+    expect(chapters[2]).toBeGreaterThan(chapters[1]!);
+    expect(streamed[total - 1]).toContain('Hashes and parameters to regenerate this report');
+    // Page for page what the document laid out in one pass shows.
+    expect(streamed).toEqual(await pagesOf(await renderPdfDocument(doc, frame)));
   });
 });
 

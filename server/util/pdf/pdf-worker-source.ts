@@ -108,30 +108,158 @@ function render({ doc, frame, numbering: shared }) {
     before = numbering[1];
     total = numbering[2];
   }
-  if (frame.header) {
-    doc.header = () => ({
-      columns: [
-        { text: frame.header.left, fontSize: 7, bold: true },
-        { text: frame.header.right, alignment: 'right', fontSize: 7 },
-      ],
-      margin: [30, 12, 30, 0],
-    });
-  }
+  if (frame.header) doc.header = headerOf(frame);
   doc.footer = (page, pages) => {
     if (page === 1) placeInWhole(pages);
-    return {
-      columns: [
-        { text: frame.footer, fontSize: 7, color: '#555555' },
-        {
-          text: 'Page ' + (before + page) + ' of ' + total + (frame.footerRight ? ' · ' + frame.footerRight : ''),
-          alignment: 'right',
-          fontSize: 7,
-        },
-      ],
-      margin: [30, 8, 30, 0],
-    };
+    return footerNode(frame, before + page, total);
   };
   return pdfmake.createPdf(doc).getBuffer();
+}
+
+function headerOf(frame) {
+  if (!frame.header) return undefined;
+  return () => ({
+    columns: [
+      { text: frame.header.left, fontSize: 7, bold: true },
+      { text: frame.header.right, alignment: 'right', fontSize: 7 },
+    ],
+    margin: [30, 12, 30, 0],
+  });
+}
+
+function footerNode(frame, page, total) {
+  return {
+    columns: [
+      { text: frame.footer, fontSize: 7, color: '#555555' },
+      {
+        text: 'Page ' + page + ' of ' + total + (frame.footerRight ? ' · ' + frame.footerRight : ''),
+        alignment: 'right',
+        fontSize: 7,
+      },
+    ],
+    margin: [30, 8, 30, 0],
+  };
+}
+
+const SVGMeasure = require(workerData.pdfmakeSvgMeasure).default;
+const { tableLayouts } = require(workerData.pdfmakeTableLayouts);
+const PageSize = require(workerData.pdfmakePageSize);
+
+// While a long document is streamed, each page pdfkit starts gets a second content stream, its
+// footer and watermark, drawn once the total is known (in the order of a one-pass layout); the page's resources stay open until then, so the
+// footer's font joins them. The page itself and its content are written and let go at once.
+let deferring = null;
+const renderPages = Renderer.prototype.renderPages;
+Renderer.prototype.renderPages = function (pages) {
+  const kit = this.pdfDocument;
+  if (deferring && !kit._deferred) {
+    kit._deferred = deferring;
+    const addPage = kit.addPage;
+    kit.addPage = function (options) {
+      const result = addPage.call(this, options);
+      const page = this.page;
+      const footer = this.ref();
+      page.dictionary.data.Contents = [page.content, footer];
+      page.end = function () {
+        this._setTabOrder();
+        this.dictionary.end();
+        return this.content.end();
+      };
+      kit._deferred.push({ page, footer });
+      return result;
+    };
+  }
+  return renderPages.call(this, pages);
+};
+
+// Footers are laid out this many pages at a time: a page of footer is a few kilobytes.
+const FOOTER_PAGES = 200;
+
+/**
+ * A long document a part at a time into one file (render-pdf.ts): each part is laid out and
+ * written, and its layout let go, before the next; memory holds one part, not the document.
+ * "Page x of y" and the watermark are drawn last, on each page's own second stream, when y is
+ * known: the same footer, in the same place, as a document laid out in one pass.
+ */
+async function stream({ doc, contents, frame }) {
+  const deferred = [];
+  const chunks = [];
+  const header = headerOf(frame);
+  deferring = deferred;
+  let kit;
+  try {
+    kit = await pdfmake.createPdf({ ...doc, header, watermark: undefined, content: contents[0] })
+      .getStream();
+  } finally {
+    deferring = null;
+  }
+  contents[0] = null;
+  // pdfkit writes the file as many small buffers, each a slice of a shared 8 KiB slab that
+  // holds it alive with the page operators written beside it (118 MB kept for a 5 MB file):
+  // they are copied out into one buffer per 256 KiB.
+  let pending = [];
+  let pendingBytes = 0;
+  const keep = () => {
+    if (pending.length) chunks.push(Buffer.concat(pending));
+    pending = [];
+    pendingBytes = 0;
+  };
+  kit.on('data', (chunk) => {
+    pending.push(chunk);
+    pendingBytes += chunk.length;
+    if (pendingBytes >= 262144) keep();
+  });
+  const ended = new Promise((resolve, reject) => {
+    kit.on('end', resolve);
+    kit.on('error', reject);
+  });
+  const pageSize = PageSize.normalizePageSize(doc.pageSize, doc.pageOrientation);
+  const margins = PageSize.normalizePageMargin(doc.pageMargins);
+  const layout = (content, footer, watermark) => {
+    const builder = new LayoutBuilder(pageSize, margins, new SVGMeasure());
+    builder.registerTableLayouts(tableLayouts);
+    const style = doc.defaultStyle || { fontSize: 12, font: 'Roboto' };
+    return builder.layoutDocument(content, kit, doc.styles || {}, style, undefined,
+      footer ? undefined : header, footer, watermark);
+  };
+  for (let i = 1; i < contents.length; i++) {
+    new Renderer(kit).renderPages(layout(contents[i]));
+    contents[i] = null;
+    // The file's bytes flow out (and are compacted) between parts, not all at the end.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  kit.flushPages();
+  const total = deferred.length;
+  const addPage = kit.addPage;
+  for (let start = 0; start < total; start += FOOTER_PAGES) {
+    const batch = deferred.slice(start, start + FOOTER_PAGES);
+    const blank = batch.map((_, i) => ({ stack: [], pageBreak: i ? 'before' : undefined }));
+    const pages = layout(blank, (page) => footerNode(frame, start + page, total), doc.watermark);
+    if (pages.length !== batch.length) throw new Error('footers laid out on the wrong pages');
+    let next = 0;
+    kit.addPage = function () {
+      const { page, footer } = batch[next++];
+      page.content = footer;
+      this.page = page;
+      return this;
+    };
+    try {
+      new Renderer(kit).renderPages(pages);
+    } finally {
+      kit.addPage = addPage;
+    }
+    for (const { page, footer } of batch) {
+      footer.end();
+      page.resources.data.ColorSpace = page.resources.data.ColorSpace || {};
+      for (const color of Object.values(kit.spotColors)) page.resources.data.ColorSpace[color.id] = color;
+      page.resources.end();
+    }
+  }
+  deferred.length = 0;
+  kit.end();
+  await ended;
+  keep();
+  return Buffer.concat(chunks);
 }
 
 let pdfLib = null;
@@ -152,7 +280,7 @@ async function merge({ parts, info }) {
 
 parentPort.on('message', (task) => {
   Promise.resolve()
-    .then(() => (task.kind === 'merge' ? merge(task) : render(task)))
+    .then(() => (task.kind === 'merge' ? merge(task) : task.kind === 'stream' ? stream(task) : render(task)))
     .then(
       (bytes) => parentPort.postMessage(bytes),
       (error) => parentPort.postMessage({ error: String((error && error.stack) || error) }),

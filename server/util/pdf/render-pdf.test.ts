@@ -1,7 +1,7 @@
 import { extractText, getDocumentProxy } from 'unpdf';
 import { describe, expect, it } from 'vitest';
 import { idlePdfWorkers } from './pdf-worker-pool.ts';
-import { landscapePage, renderPdfDocument, splitContent } from './render-pdf.ts';
+import { landscapePage, renderPdfDocument, splitContent, streamPdfDocument } from './render-pdf.ts';
 
 // A chapter: a heading on a new page, then a table long enough to run over several pages.
 function chapter(n: number) {
@@ -147,6 +147,36 @@ describe('renderPdfDocument', () => {
     expect((info.info as { Title?: string }).Title).toBe('Long document');
     // Rendered in parts and joined, not in one pass.
     expect((info.info as { Producer?: string }).Producer).toContain('pdf-lib');
+  }, 120_000);
+
+  it('numbers the pages of a document streamed a part at a time as one document', async () => {
+    // Parts of about one chapter each: every chapter after the first starts a part.
+    const content = [1, 2, 3, 4, 5, 6].flatMap(chapter);
+    const doc = { ...landscapePage('Streamed document', 'Tester', 8), content };
+    const frame = { footer: 'Carryover · test', header: { left: 'Facility', right: 'DOC-2' } };
+    const pagesOf = async (pdf: Buffer) =>
+      (await extractText(await getDocumentProxy(new Uint8Array(pdf)), { mergePages: false })).text;
+    const weight = JSON.stringify(chapter(2)).length;
+    expect(splitContent(content, (total) => Math.ceil(total / weight), weight / 2)).toHaveLength(6);
+    const streamed = await pagesOf(await streamPdfDocument(doc, frame, weight));
+    const total = streamed.length;
+    expect(total).toBeGreaterThan(12);
+    streamed.forEach((page, i) => {
+      expect(page).toContain(`Page ${i + 1} of ${total}`);
+      expect(page).toContain('DOC-2');
+    });
+    // Each chapter starts where it starts when the document is laid out in one pass, and every
+    // page reads the same: the part boundaries show nowhere.
+    const whole = await pagesOf(await renderPdfDocument(doc, frame));
+    expect(streamed).toEqual(whole);
+    const starts = streamed.flatMap((page, i) => (/Chapter \d/.test(page) ? [i] : []));
+    expect(starts).toHaveLength(6);
+    for (const [n, i] of starts.entries()) {
+      expect(streamed[i]).toContain(`Chapter ${n + 1}`);
+      // The last page of the part before a boundary and the first page after it.
+      if (i > 0) expect(streamed[i - 1]).toContain(`Page ${i} of ${total}`);
+      expect(streamed[i]).toContain(`Page ${i + 1} of ${total}`);
+    }
   }, 120_000);
 
   it('fails as a whole, without waiting forever, when one part cannot be drawn', async () => {

@@ -33,6 +33,12 @@ export function landscapePage(title: string, author: string, fontSize: number) {
 // 50 pages of tables) is not worth a worker of its own.
 const PART_WEIGHT = 200_000;
 
+// Past this weight (some 250 pages of tables) a document's layout on every core at once holds
+// hundreds of MiB (the every-production limits report reached 1.5 GiB at 2,000 products): it is
+// laid out and written a part of about STREAM_PART_WEIGHT at a time instead, in one worker.
+const STREAM_WEIGHT = 1_000_000;
+const STREAM_PART_WEIGHT = 200_000;
+
 function renderPart(
   doc: Record<string, unknown>,
   frame: PdfFrame,
@@ -55,7 +61,11 @@ const startsPage = (node: unknown) =>
  * worker and a merge for the few pages after a long chapter (the signature and regeneration
  * pages of a report without chapters) cost more than they save.
  */
-export function splitContent(content: unknown[], maxParts: number, minPartWeight = 0): unknown[][] {
+export function splitContent(
+  content: unknown[],
+  maxParts: number | ((weight: number) => number),
+  minPartWeight = 0,
+): unknown[][] {
   const sections: unknown[][] = [];
   for (const node of content) {
     if (sections.length === 0 || startsPage(node)) sections.push([node]);
@@ -63,7 +73,8 @@ export function splitContent(content: unknown[], maxParts: number, minPartWeight
   }
   const weights = sections.map((section) => JSON.stringify(section).length);
   const total = weights.reduce((a, b) => a + b, 0);
-  const count = Math.min(maxParts, Math.floor(total / minPartWeight));
+  const most = typeof maxParts === 'number' ? maxParts : maxParts(total);
+  const count = Math.min(most, Math.floor(total / minPartWeight));
   const parts: { nodes: unknown[]; weight: number }[] = [];
   let weight = 0;
   sections.forEach((section, i) => {
@@ -130,6 +141,27 @@ async function renderInParts(
   }
 }
 
+/**
+ * A long document a part at a time in one worker, into one file (pdf-worker-source.ts): memory
+ * holds one part's layout, whatever the document's length. `streamPartWeight` is for tests.
+ */
+export function streamPdfDocument(
+  doc: Record<string, unknown>,
+  frame: PdfFrame,
+  streamPartWeight = STREAM_PART_WEIGHT,
+): Promise<Buffer> {
+  const content = Array.isArray(doc.content) ? (doc.content as unknown[]) : [doc.content];
+  const contents = splitContent(
+    content,
+    (weight) => Math.ceil(weight / streamPartWeight),
+    streamPartWeight / 2,
+  );
+  return runPdfTask(
+    { kind: 'stream', doc: { ...doc, content: undefined }, contents, frame },
+    'PDF rendering failed',
+  ).done;
+}
+
 /** Renders any pdfmake document off the main thread, with its frame on each page. */
 export function renderPdfDocument(
   doc: Record<string, unknown>,
@@ -137,7 +169,13 @@ export function renderPdfDocument(
 ): Promise<Buffer> {
   const pageFrame = typeof frame === 'string' ? { footer: frame } : frame;
   const content = Array.isArray(doc.content) ? (doc.content as unknown[]) : [doc.content];
-  const contents = splitContent(content, availableParallelism(), PART_WEIGHT);
+  let weight = 0;
+  const contents = splitContent(
+    content,
+    (total) => ((weight = total), availableParallelism()),
+    PART_WEIGHT,
+  );
+  if (weight > STREAM_WEIGHT) return streamPdfDocument(doc, pageFrame);
   if (contents.length < 2) return renderPart(doc, pageFrame).done;
   return renderInParts(doc, pageFrame, contents);
 }
