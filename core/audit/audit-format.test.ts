@@ -82,6 +82,18 @@ describe('audit rows as an inspector reads them', () => {
     ]);
   });
 
+  it("leaves out a generation's job id, a key for the logs (issue 30)", () => {
+    for (const domain of ['ReportDocument', 'CleaningAssessment'])
+      expect(
+        lines({
+          domain,
+          entityId: '4',
+          oldValues: null,
+          newValues: { number: 'CA-0004', jobId: 'deeff8dc-6e45-456f-93f2-fb9ff975833a' },
+        }).join('\n'),
+      ).not.toMatch(/Job|deeff8dc/);
+  });
+
   it('names the record a row is about, and the record a signature signs', () => {
     const product = {
       domain: 'Product',

@@ -165,6 +165,8 @@ export const FORBIDDEN_PATTERNS: readonly ForbiddenRule[] = [
   // ('deeff8dc-6e45-456f-…') has '6e45' in it.
   { name: 'e-notation', pattern: /(?<![\w.-])\d+(?:\.\d+)?e[-+]?\d+(?![\w.-])/ },
   { name: 'unrounded number', pattern: /(?<![\w.])(?=[\d.]{17,})\d+\.\d+(?![\w.])/ },
+  // A job's or a request's id ("Job id: deeff8dc-6e45-…"): a key for the logs, not for people.
+  { name: 'UUID', pattern: /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/i },
 ];
 
 export interface ForbiddenFinding {

@@ -217,9 +217,14 @@ export const CONTENT_FIELDS: Readonly<Record<string, readonly FieldDef[]>> = {
   ],
 };
 
-/** Keys a record keeps to link its parts, which no reader needs: printed nowhere. */
+/**
+ * Keys a record keeps to link its parts, which no reader needs: printed nowhere. A generation's
+ * job id stays in its audit row, where the logs' lines of that job are found by it.
+ */
 const INTERNAL_FIELDS: Readonly<Record<string, readonly string[]>> = {
   Study: ['originId'],
+  ReportDocument: ['jobId'],
+  CleaningAssessment: ['jobId'],
 };
 
 /** The declared content field of a lifecycle record's domain, if there is one. */
