@@ -22,6 +22,7 @@ const reports = reportKit(t, () => t.F);
 const monograph = (substance: string) => ({
   ...testMonograph(substance),
   oel: { value: 20, unit: 'ug/m3' },
+  ade: { value: 0.5, unit: 'mg' },
 });
 
 let toxicologist: Person;
@@ -96,6 +97,9 @@ describe('the HBEL library of the plan', () => {
       /PoD × BW \/ \(F1 × F2 × F3 × F4 × F5 × MF × PK\)/,
     );
     expect(res.body.draft.monograph.bodyWeight).toEqual({ value: 50, unit: 'kg' });
+    // The OEL and ADE where given are kept with the monograph, beside the PDE (issue 32).
+    expect(res.body.draft.monograph.oel).toEqual({ value: 20, unit: 'ug/m3' });
+    expect(res.body.draft.monograph.ade).toEqual({ value: 0.5, unit: 'mg' });
     const [audit] = await t.server.db.query<{ action: string; entity_id: string }>(
       `select action, entity_id from audit_log where domain = 'HbelMonograph' order by id desc limit 1`,
     );
