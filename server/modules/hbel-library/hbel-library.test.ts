@@ -6,6 +6,8 @@ import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import { personWith, type Person } from '#server/test/people.ts';
 import { useFacilityTestServer, type TestBody } from '#server/test/facility-test-file.ts';
 import { ADMIN } from '#server/test/test-server.ts';
+import { SAMPLE_FILES } from '#server/modules/attachments/attachment-test-files.ts';
+import { sendMultipart } from '#server/modules/attachments/attachment-test-client.ts';
 
 /*
  * Issue 32, the plan's HBEL library: a monograph is created with its PDE computed per EMA 2014
@@ -22,6 +24,7 @@ const reports = reportKit(t, () => t.F);
 const monograph = (substance: string) => ({
   ...testMonograph(substance),
   oel: { value: 20, unit: 'ug/m3' },
+  ade: { value: 0.5, unit: 'mg' },
 });
 
 let toxicologist: Person;
@@ -96,6 +99,9 @@ describe('the HBEL library of the plan', () => {
       /PoD × BW \/ \(F1 × F2 × F3 × F4 × F5 × MF × PK\)/,
     );
     expect(res.body.draft.monograph.bodyWeight).toEqual({ value: 50, unit: 'kg' });
+    // The OEL and ADE where given are kept with the monograph, beside the PDE (issue 32).
+    expect(res.body.draft.monograph.oel).toEqual({ value: 20, unit: 'ug/m3' });
+    expect(res.body.draft.monograph.ade).toEqual({ value: 0.5, unit: 'mg' });
     const [audit] = await t.server.db.query<{ action: string; entity_id: string }>(
       `select action, entity_id from audit_log where domain = 'HbelMonograph' order by id desc limit 1`,
     );
@@ -402,6 +408,35 @@ describe('the HBEL library of the plan', () => {
       (await t.call('GET', `/api/v2/plans/${plan!.id}/hbel-library/${id}`, undefined, token))
         .status,
     ).toBe(404);
+  });
+});
+
+describe('the study report of a point of departure', () => {
+  it('is an attachment kept in the plan, named on the monograph with its study reference', async () => {
+    // A document kept with a method of the facility: any attachment of the plan may be the report.
+    const method = await sendMultipart(
+      t.server,
+      t.token,
+      `${t.F}/analytical-method`,
+      { name: 'Study report holder', testType: 'TOC' },
+      SAMPLE_FILES.pdf,
+    );
+    expect(method.status).toBe(200);
+    const [attachment] = await t.server.db.query<{ id: number }>(
+      'select max(id)::int as id from attachments where facility_id = $1',
+      [t.facilityId],
+    );
+    const report = monograph('Epsilon');
+    const res = await t.call('POST', LIB(), {
+      ...report,
+      pointOfDeparture: { ...report.pointOfDeparture, attachmentId: attachment!.id },
+      signingFacilityId: t.facilityId,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.draft.monograph.pointOfDeparture).toMatchObject({
+      attachmentId: attachment!.id,
+      studyReference: '13-week oral gavage study, report TX-0042',
+    });
   });
 });
 
