@@ -6,6 +6,7 @@ import {
   isCarbonFraction,
   loqAsResidue,
   residueConversion,
+  residueMeasureAction,
 } from './residue-measure.ts';
 
 // A TOC swab result: 0.11 mg of carbon per swab, recovery 80 %.
@@ -113,5 +114,17 @@ describe('judging a TOC result', () => {
     expect(judgeResult(asActive)).toEqual(judgeResult(plain));
     // 0.11 ÷ 0.8 = 0.1375
     expect(judgeResult(plain).correctedValue).toBeCloseTo(0.1375, 12);
+  });
+});
+
+describe('the right a change of residue measure takes', () => {
+  it('is Add from the active, Delete back to it, Modify between measures or for no measure', () => {
+    expect(residueMeasureAction('active', 'toc')).toBe('Add');
+    expect(residueMeasureAction('active', 'conductivity')).toBe('Add');
+    expect(residueMeasureAction('toc', 'active')).toBe('Delete');
+    expect(residueMeasureAction('conductivity', 'active')).toBe('Delete');
+    expect(residueMeasureAction('toc', 'conductivity')).toBe('Modify');
+    expect(residueMeasureAction('active', 'ph')).toBe('Modify');
+    expect(residueMeasureAction('active', undefined)).toBe('Modify');
   });
 });

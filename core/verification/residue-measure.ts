@@ -13,6 +13,22 @@ import { formatNumber } from '../units/format-number.ts';
 export const RESIDUE_MEASURES = ['active', 'toc', 'conductivity'] as const;
 export type TResidueMeasure = (typeof RESIDUE_MEASURES)[number];
 
+/**
+ * The ResidueMeasure right a change of what a method measures takes (issue 32): giving a method
+ * that measures the active a residue measure (TOC, conductivity) adds one, taking it back to the
+ * active deletes it, one measure for another modifies it. What is no measure asks Modify (the
+ * body's validation answers it).
+ */
+export function residueMeasureAction(
+  current: TResidueMeasure,
+  wanted: unknown,
+): 'Add' | 'Delete' | 'Modify' {
+  const isMeasure = (RESIDUE_MEASURES as readonly unknown[]).includes(wanted);
+  if (current === 'active' && isMeasure && wanted !== 'active') return 'Add';
+  if (current !== 'active' && wanted === 'active') return 'Delete';
+  return 'Modify';
+}
+
 export const RESIDUE_MEASURE_LABELS: Record<TResidueMeasure, string> = {
   active: 'The active itself',
   toc: 'Total organic carbon',

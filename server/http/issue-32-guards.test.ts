@@ -3,6 +3,9 @@ import { PERMISSION_RESOURCES } from '#core/permissions/permission-map.ts';
 import { useFacilityTestServer } from '#server/test/facility-test-file.ts';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import { facilityAt } from '#server/test/test-server.ts';
+import { analyticalMethodsDef } from '#core/entities/defs/cleaning.def.ts';
+import { adminActor } from '#server/test/factories/admin.ts';
+import { buildEntity } from '#server/test/factories/entities.ts';
 import { declaredRoutes } from './route-guard.ts';
 
 /*
@@ -69,6 +72,23 @@ beforeAll(async () => {
     { id: t.facilityId, F: t.F, of: FEATURES },
     { id: api.scope.facilityId, F: api.F, of: API_FEATURES },
   ];
+  // What a method measures takes Add from the active, Delete back to it, Modify between two
+  // measures: the route is called on a method of each kind with each change.
+  const admin = await adminActor(t.server.db);
+  const scope = { planId: t.planId, facilityId: t.facilityId };
+  const method = async (name: string) =>
+    (await buildEntity(t.server.db, scope, analyticalMethodsDef, { name, testType: 'TOC' }, admin))
+      .id;
+  const [active, toc] = await Promise.all([method('HPLC-G1'), method('TOC-G2')]);
+  const residue = (id: number) => `${t.F}/analytical-method/${id}/residue-measure`;
+  const { version } = (await t.call('GET', residue(toc))).body as { version: number };
+  const set = await t.call('PUT', residue(toc), { residueMeasure: 'toc', version, reason: 'TOC' });
+  expect(set.status).toBe(200);
+  const residueCalls: [string, unknown][] = [
+    [residue(active), { residueMeasure: 'toc' }],
+    [residue(toc), { residueMeasure: 'active' }],
+    [residue(toc), { residueMeasure: 'conductivity' }],
+  ];
   const nobody = await login('No rights', {});
   const routes = declaredRoutes(t.server.app).filter(
     (r) =>
@@ -89,31 +109,30 @@ beforeAll(async () => {
       // A write is tried as an edit and as a restore: a restore may be guarded by another action.
       const bodies =
         method === 'GET' || method === 'DELETE' ? [undefined] : [{}, { unArchive: true }];
-      for (const body of bodies) {
-        const res = await t.call(method, path, body, nobody.token);
+      const calls: [string, unknown][] = route.url.endsWith('/residue-measure')
+        ? method === 'GET'
+          ? [[residue(active), undefined]]
+          : residueCalls
+        : bodies.map((body) => [path, body]);
+      for (const [target, body] of calls) {
+        const res = await t.call(method, target, body, nobody.token);
         const row = await refusal(nobody.id, seen);
         if (res.status !== 403 || !row) continue;
         seen = row.seq;
         if ((ISSUE_32 as readonly string[]).includes(row.domain))
-          found.push({ method, path, body, resource: row.domain, action: row.attempted });
+          found.push({ method, path: target, body, resource: row.domain, action: row.attempted });
       }
     }
 }, 600_000);
 
 describe('the eight resources of issue 32 guard their features', () => {
-  it('30 of their 32 actions guard a route; ResidueMeasure Add and Delete guard nothing yet', () => {
+  it('each of their 32 actions guards a route', () => {
     const actions = ISSUE_32.flatMap((resource) =>
       PERMISSION_RESOURCES[resource]!.map((action) => `${resource} ${action}`),
     );
     expect(actions).toHaveLength(32);
     const guarding = new Set(found.map((g) => `${g.resource} ${g.action}`));
-    // What a method measures is one field of the method, read (Get) and set (Modify): nothing is
-    // added or deleted, so these two still guard nothing. Left open on issue 32; when a feature
-    // takes them, this list empties.
-    expect(actions.filter((a) => !guarding.has(a))).toEqual([
-      'ResidueMeasure Add',
-      'ResidueMeasure Delete',
-    ]);
+    expect(actions.filter((a) => !guarding.has(a))).toEqual([]);
   });
 
   it('a user holding just that action passes its guard on every such route', async () => {

@@ -41,10 +41,11 @@ export async function buildUser(
     passwordChangedDaysAgo?: number;
   } = {},
 ): Promise<BuiltUser> {
-  sequence += 1;
-  const username = overrides.username ?? `EMP${process.pid}${sequence}`;
+  // Its own number: users built at once would otherwise share one, and so one role.
+  const n = (sequence += 1);
+  const username = overrides.username ?? `EMP${process.pid}${n}`;
   const email =
-    overrides.email === undefined ? `user${sequence}.${process.pid}@example.com` : overrides.email;
+    overrides.email === undefined ? `user${n}.${process.pid}@example.com` : overrides.email;
   const password = overrides.password ?? 'Secret#123';
   const [plan] = await db.query<{ id: number }>('select id from plans order by id limit 1');
   const [user] = await db.query<{ id: number }>(
@@ -53,7 +54,7 @@ export async function buildUser(
      values ($1, $9, $2, $3, $4, $5, now() - make_interval(days => $6), $7, $8) returning id`,
     [
       plan!.id,
-      `User${sequence}`,
+      `User${n}`,
       username,
       email,
       await hashPassword(password),
@@ -65,7 +66,7 @@ export async function buildUser(
   );
   const facilityIds = overrides.facilityIds ?? (await allFacilityIds(db));
   for (const facilityId of facilityIds) {
-    const roleName = overrides.roleName ?? `Role ${sequence}`;
+    const roleName = overrides.roleName ?? `Role ${n}`;
     const [role] = await db.query<{ id: number }>(
       `insert into roles (facility_id, name, permissions) values ($1, $2, $3)
        on conflict (facility_id, name) do update set name = excluded.name returning id`,

@@ -1,5 +1,6 @@
 import { Alert, Descriptions, Select, Spin } from 'antd';
 import {
+  residueMeasureAction,
   RESIDUE_MEASURE_LABELS,
   RESIDUE_MEASURES,
   type TResidueMeasure,
@@ -8,19 +9,24 @@ import { usePermissions } from '../permissions.ts';
 import { useReasonAction } from '../reason/use-reason-action.tsx';
 import { useResidueMeasure, useSetResidueMeasure } from './residue-measure-api.ts';
 
-const OPTIONS = RESIDUE_MEASURES.map((value) => ({ value, label: RESIDUE_MEASURE_LABELS[value] }));
-
 /**
  * What the analytical method measures and how its results become mass of active (issue 32).
- * Shown with ResidueMeasure Get and changed with ResidueMeasure Modify, as the routes are
- * guarded: the choice changes how every later result is judged, so it takes a reason for the
+ * Shown with ResidueMeasure Get; a measure is offered with the right its change takes (Add from
+ * the active, Delete back to it, else Modify), as the route is guarded: the choice changes how every later result is judged, so it takes a reason for the
  * audit trail (21 CFR 11.10(e)).
  */
 export function ResidueMeasurePanel({ methodId }: { methodId: number }) {
   const permissions = usePermissions();
   const canRead = permissions.can('ResidueMeasure', 'Get');
-  const canChange = permissions.can('ResidueMeasure', 'Modify');
   const query = useResidueMeasure(methodId, canRead);
+  const current = query.data?.residueMeasure ?? 'active';
+  const options = RESIDUE_MEASURES.map((value) => ({
+    value,
+    label: RESIDUE_MEASURE_LABELS[value],
+    disabled:
+      value !== current && !permissions.can('ResidueMeasure', residueMeasureAction(current, value)),
+  }));
+  const canChange = options.some((option) => option.value !== current && !option.disabled);
   const change = useSetResidueMeasure(methodId);
   const { ask, modal } = useReasonAction();
   if (!canRead) return null;
@@ -52,7 +58,7 @@ export function ResidueMeasurePanel({ methodId }: { methodId: number }) {
                 aria-label="Measures"
                 style={{ minWidth: 240 }}
                 value={query.data.residueMeasure}
-                options={OPTIONS}
+                options={options}
                 loading={change.isPending}
                 onChange={choose}
               />

@@ -7,11 +7,16 @@ import {
 import { ZId } from '#core/schemas/common.schemas.ts';
 import { typed, type AppContext } from '#server/http/app-context.ts';
 import { actorOf } from '#server/http/session-guard.ts';
+import { idOfPath } from '#server/http/permission-guards.ts';
 import { methodLimitFit } from './method-limit-fit.service.ts';
-import { readResidueMeasure, setResidueMeasure } from './residue-measure.service.ts';
+import {
+  readResidueMeasure,
+  residueMeasureRight,
+  setResidueMeasure,
+} from './residue-measure.service.ts';
 
 /** `GET {F}/analytical-method/{id}/limit-fit`: the method's LOQ against the limits it serves. */
-export function registerAnalyticalMethodRoutes({ app, db, permit }: AppContext): void {
+export function registerAnalyticalMethodRoutes({ app, db, permit, permitNamed }: AppContext): void {
   const r = typed(app);
   const F = '/api/v2/plans/:plan/facilities/:facility';
 
@@ -53,10 +58,19 @@ export function registerAnalyticalMethodRoutes({ app, db, permit }: AppContext):
   r.put(
     RESIDUE,
     {
-      preHandler: permit('ResidueMeasure', 'Modify'),
+      preHandler: permitNamed(async (request, { facility }) => [
+        'ResidueMeasure',
+        await residueMeasureRight(
+          db,
+          facility,
+          idOfPath(request, 'id'),
+          (request.body as { residueMeasure?: unknown } | undefined)?.residueMeasure,
+        ),
+      ]),
       schema: {
         tags: ['analytical-methods'],
-        summary: 'Set what the method measures, with a reason (ResidueMeasure Modify)',
+        summary:
+          'Set what the method measures, with a reason (ResidueMeasure Add from the active, Delete back to it, else Modify)',
         description: `${RESIDUE_DESCRIPTION} Results entered afterwards are judged with it; results already judged keep their judgement.`,
         params: ZFacilityParams.extend({ id: ZId }),
         body: ZResidueMeasureRequest,

@@ -4,6 +4,7 @@ import type {
   ZResidueMeasureResponse,
 } from '#core/schemas/analytical-methods.schemas.ts';
 import {
+  residueMeasureAction,
   RESIDUE_MEASURE_CONVERSIONS,
   RESIDUE_MEASURE_LABELS,
   type TResidueMeasure,
@@ -46,6 +47,21 @@ const answer = (row: MethodRow): Response => ({
   conversion: RESIDUE_MEASURE_CONVERSIONS[row.residue_measure],
   version: row.version,
 });
+
+/**
+ * The right the change a request asks for takes (residueMeasureAction), read before the body is
+ * validated; the method is read again under lock with its version, so a change in between is a
+ * version conflict, never a wrong right.
+ */
+export async function residueMeasureRight(
+  q: Queryable,
+  facilityId: number,
+  id: number,
+  wanted: unknown,
+): Promise<'Add' | 'Delete' | 'Modify'> {
+  const { residue_measure: current } = await methodRow(q, facilityId, id, false);
+  return residueMeasureAction(current, wanted);
+}
 
 export async function readResidueMeasure(
   db: Queryable,

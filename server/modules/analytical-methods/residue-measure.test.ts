@@ -109,6 +109,37 @@ describe('the residue measure of a method', () => {
     ]);
     expect((await setMeasure('toc')).status).toBe(400);
   });
+
+  it('takes Add to give one from the active, Delete to take it back, Modify for another', async () => {
+    const only = async (action: string) => {
+      const user = await buildUser(t.server.db, {
+        permissions: permissionsWith({ ResidueMeasure: [action] }),
+      });
+      return t.server.login(user.username, user.password);
+    };
+    const [adder, deleter, modifier] = await Promise.all(['Add', 'Delete', 'Modify'].map(only));
+    const measure = async () => (await ok('GET', path())).residueMeasure;
+    expect(await measure()).toBe('toc');
+    expect((await setMeasure('active', modifier)).status).toBe(403);
+    expect((await setMeasure('conductivity', adder)).status).toBe(403);
+    const modified = await setMeasure('conductivity', modifier);
+    expect(modified.status, JSON.stringify(modified.body)).toBe(200);
+    expect((await setMeasure('active', adder)).status).toBe(403);
+    expect(await measure()).toBe('conductivity');
+    expect((await setMeasure('active', deleter)).status).toBe(200);
+    expect((await setMeasure('toc', modifier)).status).toBe(403);
+    expect((await setMeasure('toc', deleter)).status).toBe(403);
+    expect(await measure()).toBe('active');
+    expect((await setMeasure('toc', adder)).status).toBe(200);
+    expect(await measure()).toBe('toc');
+    const refusals = await t.server.db.query<{ attempted: string }>(
+      `select new_values->>'attempted' as attempted from audit_log
+        where action = 'AccessRefused' and domain = 'ResidueMeasure' order by seq`,
+    );
+    expect(refusals.map((r) => r.attempted)).toEqual(
+      expect.arrayContaining(['Delete', 'Add', 'Modify']),
+    );
+  });
 });
 
 describe('a total organic carbon result', () => {
