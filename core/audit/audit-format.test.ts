@@ -82,6 +82,21 @@ describe('audit rows as an inspector reads them', () => {
     ]);
   });
 
+  it("prints a record's numbers with the facility's digits, the audit trail's with every digit", () => {
+    const row = {
+      domain: 'Run',
+      entityId: '4',
+      oldValues: null,
+      newValues: { percentOfLimit: 210.522454092374, area: { value: 79100.25, unit: 'cm2' } },
+    };
+    expect(auditFieldChanges(row, { ...format, digits: 4 }).map((c) => c.after)).toEqual(
+      expect.arrayContaining(['210.5', expect.stringMatching(/^79,100 /)]),
+    );
+    expect(auditFieldChanges(row, format).map((c) => c.after)).toEqual(
+      expect.arrayContaining(['210.522454092374']),
+    );
+  });
+
   it("leaves out a generation's job id, a key for the logs (issue 30)", () => {
     for (const domain of ['ReportDocument', 'CleaningAssessment'])
       expect(

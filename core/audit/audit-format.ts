@@ -33,6 +33,11 @@ export interface AuditFormat {
   names: AuditNames;
   /** An ISO moment in the facility's zone and formats. */
   formatDateTime: (iso: string) => string;
+  /**
+   * Significant digits of numbers: a record's printed copy shows the facility's, as its screens
+   * do (issue 30); the audit trail every digit a value was entered with (AUDIT_DIGITS).
+   */
+  digits?: number | undefined;
 }
 
 export interface AuditRowLike {
@@ -146,10 +151,11 @@ function referenceText(entityKey: string, id: unknown, format: AuditFormat): str
 function plainText(value: unknown, format: AuditFormat): string {
   if (value === null || value === undefined || value === '') return EMPTY_VALUE;
   if (typeof value === 'boolean') return value ? 'Yes' : 'No';
-  if (typeof value === 'number') return formatNumber(value, AUDIT_DIGITS);
+  const digits = format.digits ?? AUDIT_DIGITS;
+  if (typeof value === 'number') return formatNumber(value, digits);
   if (typeof value === 'string')
     return ISO_MOMENT.test(value) ? format.formatDateTime(value) : value;
-  if (isQuantity(value)) return formatQuantity(value.value, value.unit, AUDIT_DIGITS);
+  if (isQuantity(value)) return formatQuantity(value.value, value.unit, digits);
   if (Array.isArray(value)) {
     return value.length === 0 ? EMPTY_VALUE : value.map((v) => plainText(v, format)).join('; ');
   }

@@ -95,6 +95,7 @@ export function registerRecordPdfRoute({ app, db, config, permitAny }: AppContex
         fields: printableContent(documentType, version.content, {
           names: await auditNames(db, plan, contentNameRows(documentType, version.content)),
           formatDateTime: (iso) => formatDateTime(iso, settings),
+          digits: settings.significantDigits,
         }),
         signatures: signatures.filter((s) => s.versionNumber === version.version_number),
         facilityName: settings.name,
