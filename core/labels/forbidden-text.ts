@@ -147,7 +147,13 @@ export const CODE_WORDS: ReadonlySet<string> = collectCodeWords();
 export interface ForbiddenRule {
   name: string;
   pattern: RegExp;
+  /** A further test of what the pattern found, where a pattern alone cannot say it. */
+  applies?: (found: string) => boolean;
 }
+
+/** Significant digits of a decimal as written: '0.0208333' has 6, '2005.99' has 6. */
+const significantDigits = (decimal: string): number =>
+  decimal.replace('.', '').replace(/^0+/, '').length;
 
 /** Patterns that are never right in text for people, whatever the screen. */
 export const FORBIDDEN_PATTERNS: readonly ForbiddenRule[] = [
@@ -163,10 +169,13 @@ export const FORBIDDEN_PATTERNS: readonly ForbiddenRule[] = [
   // which shows every digit a value was entered with, 21 CFR 11.10(e)); 16 or more is a float
   // printed as JavaScript writes it. Not inside a hyphenated code: a job's UUID
   // ('deeff8dc-6e45-456f-…') has '6e45' in it.
-  { name: 'e-notation', pattern: /(?<![\w.-])\d+(?:\.\d+)?e[-+]?\d+(?![\w.-])/ },
-  { name: 'unrounded number', pattern: /(?<![\w.])(?=[\d.]{17,})\d+\.\d+(?![\w.])/ },
-  // A job's or a request's id ("Job id: deeff8dc-6e45-…"): a key for the logs, not for people.
-  { name: 'UUID', pattern: /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/i },
+  // Not a literal of a formula as its author wrote it ('0.00001*MBS_kg*1e6/max_dose').
+  { name: 'e-notation', pattern: /(?<![\w.*/^(-])\d+(?:\.\d+)?e[-+]?\d+(?![\w.-])/ },
+  {
+    name: 'unrounded number',
+    pattern: /(?<![\w.])(?=[\d.]{17,})\d+\.\d+(?![\w.])/,
+    applies: (found) => significantDigits(found) >= 16,
+  },
 ];
 
 export interface ForbiddenFinding {
@@ -188,7 +197,8 @@ export function findForbiddenText(text: string): ForbiddenFinding[] {
   for (const rule of FORBIDDEN_PATTERNS) {
     const match = new RegExp(rule.pattern.source, `${rule.pattern.flags.replace('g', '')}g`);
     for (const hit of text.matchAll(match))
-      found.push({ rule: rule.name, excerpt: excerptAt(text, hit.index, hit[0].length) });
+      if (!rule.applies || rule.applies(hit[0]))
+        found.push({ rule: rule.name, excerpt: excerptAt(text, hit.index, hit[0].length) });
   }
   for (const hit of text.matchAll(/[A-Za-z_]+/g)) {
     if (CODE_WORDS.has(hit[0]))

@@ -1,6 +1,7 @@
 import { formatDateTime, type DateTimeSettings } from '#core/datetime/format-date-time.ts';
 import type { CaseResult, QualificationPack } from '#core/qualification/pack.ts';
 import { readablePath } from '#core/qualification/readable-path.ts';
+import { formatNumber } from '#core/units/format-number.ts';
 import { reportTable } from '#server/modules/reports/controlled-pdf.ts';
 
 /*
@@ -128,8 +129,15 @@ function at(answer: unknown, path: string): unknown {
 /** A field's path (a refused property) reads in words like the value paths do. */
 const PROPERTY_PATH = /^[A-Za-z]\w*(\[\d+\])?(\.[A-Za-z]\w*(\[\d+\])?)+$/;
 
+/**
+ * Every digit a value is checked with, as the audit trail prints them (15 significant), never
+ * a double as JavaScript writes it (0.24261854079263714) nor in e-notation: evidence people read.
+ */
+const EVIDENCE_DIGITS = 15;
+
 function shown(v: unknown): string {
   if (v === undefined) return '—';
+  if (typeof v === 'number') return formatNumber(v, EVIDENCE_DIGITS);
   if (typeof v === 'string' && PROPERTY_PATH.test(v)) return readablePath(v);
   return JSON.stringify(v);
 }
