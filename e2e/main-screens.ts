@@ -29,6 +29,38 @@ export const MAIN_SCREENS = [
   { name: 'roles', path: '/roles' },
 ] as const;
 
+/** Requests of a page still under way, and when one last started or ended. */
+const traffic = new WeakMap<Page, { open: number; last: number }>();
+
+function trackRequests(page: Page): { open: number; last: number } {
+  let seen = traffic.get(page);
+  if (seen) return seen;
+  const state = { open: 0, last: Date.now() };
+  const started = () => {
+    state.open += 1;
+    state.last = Date.now();
+  };
+  const ended = () => {
+    state.open = Math.max(0, state.open - 1);
+    state.last = Date.now();
+  };
+  page.on('request', started);
+  page.on('requestfinished', ended);
+  page.on('requestfailed', ended);
+  traffic.set(page, (seen = state));
+  return seen;
+}
+
+/**
+ * The page's network quiet for half a second, as a load's 'networkidle' means: a move through the
+ * router loads the screen's code and then its data, with no load state to wait for.
+ */
+async function networkQuiet(page: Page, state: { open: number; last: number }): Promise<void> {
+  await expect
+    .poll(() => state.open === 0 && Date.now() - state.last >= 500, { timeout: 30_000 })
+    .toBe(true);
+}
+
 /**
  * Opens a screen and waits until what it loads is shown: no spinner or skeleton left. 'load'
  * loads the client again, so nothing of the screen before stays (an open dialog, a tab chosen);
@@ -41,11 +73,14 @@ export async function openScreen(
   how: 'load' | 'router' = 'load',
 ): Promise<void> {
   if (how === 'router' && (await page.getByRole('button', { name: 'Logout' }).isVisible())) {
+    const state = trackRequests(page);
+    state.last = Date.now();
     await page.evaluate((to) => {
       window.history.pushState(null, '', to);
       window.dispatchEvent(new PopStateEvent('popstate'));
     }, path);
     await expect.poll(() => new URL(page.url()).pathname).toBe(new URL(path, page.url()).pathname);
+    await networkQuiet(page, state);
   } else {
     await page.goto(path);
   }
