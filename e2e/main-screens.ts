@@ -1,12 +1,9 @@
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { ENTITY_DEFS } from '#core/entities/defs/index.ts';
-import {
-  canOpenScreen,
-  isEntityShown,
-  type FacilityKind,
-} from '#core/facilities/facility-features.ts';
+import { canOpenScreen, isEntityShown } from '#core/facilities/facility-features.ts';
 import type { Db } from '#server/db/db.ts';
+import { facilityKind } from '#server/db/facility-kind.ts';
 import { NAVIGATION } from '#client/app/navigation.ts';
 
 /** The main screens of a facility, as the layout test visits them (and checks their accessibility). */
@@ -101,11 +98,7 @@ export async function openScreen(
  * of its kind (a finished-product plant has no intermediates' list).
  */
 export async function facilityScreens(db: Db, facilityId: number): Promise<string[]> {
-  const [row] = await db.query<{
-    tier: FacilityKind['tier'];
-    product_type: FacilityKind['productType'];
-  }>('select tier, product_type from facilities where id = $1', [facilityId]);
-  const kind: FacilityKind = { tier: row!.tier, productType: row!.product_type };
+  const kind = await facilityKind(db, facilityId);
   const masterData = ENTITY_DEFS.filter((def) => isEntityShown(kind, def.path)).map(
     (def) => def.screen ?? `/master-data/${def.path}`,
   );

@@ -195,10 +195,11 @@ function limitsInputOf(
   const stepItems = apiStepEquipment(products, apiProductions, apiSteps);
   const own = inProduction('equipmentIds', allEquipment);
   const onSteps = new Set([...stepItems.values()].flat());
+  const ownIds = new Set(own.map((item) => item.id));
   const equipment =
     onSteps.size === 0 || own === allEquipment
       ? own
-      : allEquipment.filter((item) => onSteps.has(item.id) || own.includes(item));
+      : allEquipment.filter((item) => onSteps.has(item.id) || ownIds.has(item.id));
   const equipmentById = new Map(equipment.map((e) => [e.id, e]));
   const productById = new Map(products.map((p) => [p.id, p]));
 

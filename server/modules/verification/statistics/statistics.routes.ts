@@ -2,9 +2,7 @@ import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
 import { ZStatisticsQuery, ZStatisticsResponse } from '#core/schemas/verification.schemas.ts';
 import { verificationStatistics } from '#core/verification/statistics.ts';
 import { statisticsToWire } from '#core/verification/statistics-columns.ts';
-import { formatDate } from '#core/datetime/format-date-time.ts';
 import { typed, type AppContext } from '#server/http/app-context.ts';
-import { facilityDateTimeSettings } from '../../audit/audit-log.service.ts';
 import { statisticsPoints } from './statistics-points.ts';
 import {
   registerVerificationSettingsRoutes,
@@ -35,15 +33,13 @@ export function registerStatisticsRoutes(context: AppContext): void {
     async (request) => {
       const { facility } = request.params;
       const query = request.query;
-      const [settings, dateTime, { label, points, invalidated }] = await Promise.all([
+      const [settings, { label, points, invalidated }] = await Promise.all([
         verificationSettings(db, facility),
-        facilityDateTimeSettings(db, facility),
         statisticsPoints(db, facility, query),
       ]);
-      // Alert messages name a result's day as the facility writes dates, never as ISO.
-      const statistics = verificationStatistics(points, settings, (takenAt) =>
-        formatDate(takenAt, dateTime),
-      );
+      // The alerts' messages are not sent: the client words them in the facility's date format
+      // from each point's rules (statisticsFromWire), so the facility's formats are not read here.
+      const statistics = verificationStatistics(points, settings);
       return {
         statistics: {
           groupBy: query.groupBy,
