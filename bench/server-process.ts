@@ -36,16 +36,18 @@ function procStatus(pid: number, field: string): number {
 
 /**
  * Runs `npm start` exactly as a user does (node with the server's flags, scripts/start.mjs) and
- * waits for health; `nodeFlags` replaces the flags to compare them.
+ * waits for health; `nodeFlags` replaces the flags to compare them, `script` the program to start
+ * an anchor the same way.
  */
 export async function startServerProcess(
   env: Record<string, string>,
   nodeFlags: string[] = SERVER_NODE_FLAGS,
+  script = 'scripts/start.mjs',
 ): Promise<ServerProcess> {
   const root = projectRoot();
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, [...nodeFlags, join(root, 'scripts/start.mjs')], {
+  const child = spawn(process.execPath, [...nodeFlags, join(root, script)], {
     cwd: root,
     // Load generators are one user at thousands of calls a second: far past any user's limit.
     env: {

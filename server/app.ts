@@ -155,7 +155,7 @@ export async function buildApp({
   await registerCompression(app);
   await app.register(fastifyMultipart, multipartOptions(config));
   registerSecurityHeaders(app);
-  registerMetrics(app, db, config);
+  await registerMetrics(app, db, config);
   const sessionLimits = sessionLimitsOf(config);
   const access = createAccessCache(db, sessionLimits, config.ACCESS_CACHE_SECONDS * 1000);
   watchWrites(app, access);

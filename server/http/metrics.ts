@@ -1,13 +1,16 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type * as PromClientModule from 'prom-client';
+import type { Registry } from 'prom-client';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
 import { jobCountsByState } from '../jobs/jobs.ts';
 
 /** A scrape waits this long for the job counts; PGlite's one connection may be held by an import. */
 const JOBS_TIMEOUT_MS = 2_000;
+
+type PromClient = typeof PromClientModule;
 
 const listeners = new WeakMap<FastifyInstance, Server>();
 
@@ -32,7 +35,12 @@ function timeout(ms: number): Promise<never> {
   });
 }
 
-function registerGauges(registry: Registry, db: Db, onError: (error: unknown) => void): void {
+function registerGauges(
+  { Gauge }: PromClient,
+  registry: Registry,
+  db: Db,
+  onError: (error: unknown) => void,
+): void {
   new Gauge({
     name: 'carryover_db_pool_clients',
     help: 'Database server pool: clients in all (total), idle, and callers waiting for one',
@@ -78,12 +86,17 @@ function registerGauges(registry: Registry, db: Db, onError: (error: unknown) =>
  * own: requests by route and status with their durations, jobs by state, the database's load,
  * and Node's own (event-loop delay, heap, GC). Nothing is collected without it.
  */
-export function registerMetrics(app: FastifyInstance, db: Db, config: Config): void {
+export async function registerMetrics(app: FastifyInstance, db: Db, config: Config): Promise<void> {
   const port = config.METRICS_PORT;
   if (port === undefined) return;
+  // Loaded only when asked for: a start without metrics does not pay for the library.
+  const client = await import('prom-client');
+  const { Histogram, Registry } = client;
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
-  registerGauges(registry, db, (err) => app.log.warn({ err }, 'metrics: job counts not read'));
+  client.collectDefaultMetrics({ register: registry });
+  registerGauges(client, registry, db, (err) =>
+    app.log.warn({ err }, 'metrics: job counts not read'),
+  );
   const requests = new Histogram({
     name: 'carryover_http_request_duration_seconds',
     help: 'HTTP requests by method, route pattern and status, with their durations',
