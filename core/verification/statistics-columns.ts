@@ -44,10 +44,16 @@ export function pointsToColumns(points: readonly StatisticsPoint[]): TStatistics
   };
   let previous = 0;
   let previousId = 0;
+  // The results of one sampling share its time: each time is read and checked once.
+  const times = new Map<string, number>();
   points.forEach((p, i) => {
-    const time = Date.parse(p.takenAt);
-    if (Number.isNaN(time) || new Date(time).toISOString() !== p.takenAt)
-      throw new Error(`A statistics point's time is not an ISO time: ${p.takenAt}`);
+    let time = times.get(p.takenAt);
+    if (time === undefined) {
+      time = Date.parse(p.takenAt);
+      if (Number.isNaN(time) || new Date(time).toISOString() !== p.takenAt)
+        throw new Error(`A statistics point's time is not an ISO time: ${p.takenAt}`);
+      times.set(p.takenAt, time);
+    }
     columns.resultIdStep.push(p.resultId === null ? null : p.resultId - previousId);
     if (p.resultId !== null) previousId = p.resultId;
     columns.takenAtStep.push(time - previous);

@@ -1,13 +1,10 @@
 import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
 import { ZStatisticsQuery, ZStatisticsResponse } from '#core/schemas/verification.schemas.ts';
-import { verificationStatistics } from '#core/verification/statistics.ts';
-import { statisticsToWire } from '#core/verification/statistics-columns.ts';
 import { typed, type AppContext } from '#server/http/app-context.ts';
-import { statisticsPoints } from './statistics-points.ts';
-import {
-  registerVerificationSettingsRoutes,
-  verificationSettings,
-} from './verification-settings.ts';
+import { acceptsGzip } from '#server/http/compression.ts';
+import { statisticsAnswer, writeStatisticsResponse } from './statistics-answer.ts';
+import { inflated, keptStatistics } from './statistics-cache.ts';
+import { registerVerificationSettingsRoutes } from './verification-settings.ts';
 
 const F = '/api/v2/plans/:plan/facilities/:facility';
 
@@ -30,26 +27,20 @@ export function registerStatisticsRoutes(context: AppContext): void {
         response: { 200: ZStatisticsResponse },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { facility } = request.params;
-      const query = request.query;
-      const [settings, { label, points, invalidated }] = await Promise.all([
-        verificationSettings(db, facility),
-        statisticsPoints(db, facility, query),
-      ]);
-      // The alerts' messages are not sent: the client words them in the facility's date format
-      // from each point's rules (statisticsFromWire), so the facility's formats are not read here.
-      const statistics = verificationStatistics(points, settings);
-      return {
-        statistics: {
-          groupBy: query.groupBy,
-          key: query.key,
-          label,
-          ...statisticsToWire(statistics, settings),
-          invalidatedCount: invalidated.length,
-          invalidated,
-        },
-      };
+      const { groupBy, key, from, to } = request.query;
+      const kept = await keptStatistics(
+        db,
+        facility,
+        JSON.stringify([groupBy, key, from ?? null, to ?? null]),
+        async () => writeStatisticsResponse(await statisticsAnswer(db, facility, request.query)),
+      );
+      // Sent as kept, past the schema's serializer: writeStatisticsResponse wrote it as that
+      // would, so the bytes are a ZStatisticsResponse (the tests read them back through it).
+      void reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding');
+      if (!acceptsGzip(request.headers)) return reply.send((await inflated(kept)) as never);
+      return reply.header('content-encoding', 'gzip').send(kept.gzip as never);
     },
   );
   registerVerificationSettingsRoutes(context);
