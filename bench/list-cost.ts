@@ -7,8 +7,8 @@ import pg from 'pg';
 import { median } from './bench-fixture.ts';
 import { processCpuMs as cpuMs } from './server-process.ts';
 
-/** The CPU of every backend of the database so far, by backend (ms). */
-export async function backendsCpu(client: pg.Client): Promise<Map<number, number>> {
+/** The CPU of every backend of the database so far, by backend. */
+async function backendsCpu(client: pg.Client): Promise<Map<number, number>> {
   const { rows } = await client.query<{ pid: number }>(
     `select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`,
   );

@@ -18,9 +18,7 @@ import {
   signIn,
   uploadWorkbook,
 } from './bench-fixture.ts';
-import pg from 'pg';
-import { startServerProcess, processCpuMs } from './server-process.ts';
-import { backendsCpu } from './list-cost.ts';
+import { backendsCpuOf, startServerProcess } from './server-process.ts';
 import { countStatements } from '#server/test/statement-count.ts';
 import { openDatabase } from '#server/db/open.ts';
 import type { Db } from '#server/db/db.ts';
@@ -159,22 +157,6 @@ async function anchorP50(
   };
 }
 
-/**
- * The CPU (ms) so far of the PostgreSQL backends serving the database of `url` now (none on
- * PGlite, whose CPU is its process's): read from /proc, no statement each time.
- */
-async function backendsOf(url: string | undefined): Promise<() => number> {
-  if (!url) return () => 0;
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const pids = [...(await backendsCpu(client)).keys()];
-    return () => pids.reduce((sum, pid) => sum + processCpuMs(pid), 0);
-  } finally {
-    await client.end();
-  }
-}
-
 async function run(label: string, env: Record<string, string>): Promise<void> {
   const server = await startServerProcess({ ...admin, SERVE_CLIENT: 'false', ...env });
   try {
@@ -186,7 +168,7 @@ async function run(label: string, env: Record<string, string>): Promise<void> {
     const next = rng(5);
     const times: number[] = [];
     // The server's connections are open by now (the setup's requests): the backends to watch.
-    const serverDbCpu = await backendsOf(env.DATABASE_URL);
+    const serverDbCpu = backendsCpuOf(env.DATABASE_URL);
     const total = { server: server.cpuMs(), db: serverDbCpu(), client: process.cpuUsage() };
     const perPost = { server: 0, db: 0 };
     const started = performance.now();
@@ -219,7 +201,7 @@ async function run(label: string, env: Record<string, string>): Promise<void> {
       const at = { studyId, method, facilityId: f!.id, planId: f!.plan_id };
       const one = await statementsPerPost(db, at, 1);
       const twenty = await statementsPerPost(db, at, LOCATIONS);
-      const anchor = await anchorP50(db, at, await backendsOf(env.DATABASE_URL));
+      const anchor = await anchorP50(db, at, backendsCpuOf(env.DATABASE_URL));
       console.log(
         `${label}: statements per POST results: ${one} for 1 result, ${twenty} for ${LOCATIONS}; anchor (bare transaction, the same ${LOCATIONS} results and audit rows, ${ANCHOR_RUNS} runs) p50 ${anchor.p50.toFixed(2)} ms; POST p50 / anchor p50 = ${(p50 / anchor.p50).toFixed(2)}`,
       );
