@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '#server/test/server-process.ts';
 import { projectRoot } from '#server/util/project-root.ts';
@@ -26,6 +26,42 @@ export function processCpuMs(pid: number): number {
   } catch {
     return 0;
   }
+}
+
+/**
+ * The CPU (ms) so far of the PostgreSQL backends of the database of `url` on this machine, found
+ * by their process title in /proc (no statement, whose own backend would count): a backend that
+ * ended keeps what it had used when last read (a pool closes idle connections), and the
+ * backends are looked for again when one may have ended and every 100 reads. None on PGlite
+ * (no `url`), whose CPU is its process's.
+ */
+export function backendsCpuOf(url: string | undefined): () => number {
+  if (!url) return () => 0;
+  const title = ` ${new URL(url).pathname.slice(1)} `;
+  const used = new Map<number, number>();
+  let reads = 0;
+  const find = () => {
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry) || used.has(Number(entry))) continue;
+      try {
+        const line = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+        if (line.startsWith('postgres: ') && line.includes(title))
+          used.set(Number(entry), processCpuMs(Number(entry)));
+      } catch {
+        // ended meanwhile
+      }
+    }
+  };
+  return () => {
+    let look = reads++ % 100 === 0;
+    for (const [pid, before] of used) {
+      const ms = processCpuMs(pid);
+      if (ms === 0) look = true;
+      else used.set(pid, Math.max(before, ms));
+    }
+    if (look) find();
+    return [...used.values()].reduce((sum, ms) => sum + ms, 0);
+  };
 }
 
 function procStatus(pid: number, field: string): number {

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useFacilityTestServer, type TestBody as Body } from '#server/test/facility-test-file.ts';
 import { runKit, type RunFacility } from '#server/test/run-test-kit.ts';
+import { refreshStudy } from '../study-refresh.ts';
 
 /*
  * What a run's results, event and deviations make of it over HTTP: the release flag with its
@@ -209,6 +210,32 @@ describe('the study outcome', () => {
     expect(await kit.studyRow(studyId)).toEqual({ outcome: 'On Going', consecutive_passes: 1 });
     await kit.completedRun(studyId);
     expect(await kit.studyRow(studyId)).toEqual({ outcome: 'Validated', consecutive_passes: 2 });
+  });
+
+  it('is left as its recompute gives it by results entered in a run not completed', async () => {
+    const studyId = await kit.study();
+    await kit.completedRun(studyId);
+    let run = await newRun(studyId);
+    run = await visualPass(await event(run, started));
+    // The entry does not recompute the outcome (issue 34): only completed runs count, and a run
+    // being built before and after an entry is none.
+    const res = await results(run, [row(run, f.steel, 0.2), row(run, f.ptfe, 0.2)]);
+    expect(res.body.run).toMatchObject({ verdict: 'Pass', status: 'InProgress' });
+    expect(await kit.studyRow(studyId)).toEqual({ outcome: 'On Going', consecutive_passes: 1 });
+    const version = async () =>
+      (
+        await t.server.db.query<{ version: number }>(`select version from studies where id = $1`, [
+          studyId,
+        ])
+      )[0]!.version;
+    const before = await version();
+    // A recompute finds nothing to change (it would move the study's version).
+    await t.server.db.transaction((tx) => refreshStudy(tx, t.facilityId, studyId));
+    expect(await version()).toBe(before);
+    // Completed, the run counts: its approval recomputes the outcome.
+    expect((await sign(run, 'Submit')).status).toBe(200);
+    expect((await sign(run, 'Approve')).status).toBe(200);
+    expect(await kit.studyRow(studyId)).toEqual({ outcome: 'On Going', consecutive_passes: 2 });
   });
 
   it('is Failed for a closed study that had not validated, whose runs are then frozen', async () => {

@@ -12,7 +12,9 @@ import type { RunRow } from './runs.read.ts';
  * or its children after its recompute). Any other transaction reads as before. The locations
  * and methods an entry read (null: asked for, not the facility's) serve the recompute's plan
  * and microbial locations too: an entry writes neither. The run's controlled state is the one
- * its working version was saved with, which the answer shows.
+ * its working version was saved with, which the answer shows; a run its guard found being
+ * built and its working version left being built was not completed and is not, so its study's
+ * outcome (of completed runs only) stays as it was and is not recomputed.
  */
 
 export interface JudgedRun<J> {
@@ -27,6 +29,8 @@ interface RunReads {
   methods: Map<number, MethodFacts | null>;
   /** The controlled state of a run as the write's working version left it. */
   states: Map<number, ControlledVersionState>;
+  /** The runs this write's guard found being built (or not yet saved): none was completed. */
+  building: Set<number>;
 }
 
 const kept = new WeakMap<Queryable, RunReads>();
@@ -39,6 +43,7 @@ export async function withRunReads<T>(tx: Queryable, fn: () => Promise<T>): Prom
     locations: new Map(),
     methods: new Map(),
     states: new Map(),
+    building: new Set(),
   });
   try {
     return await fn();

@@ -96,6 +96,7 @@ async function refuseUnlessEditable(tx: Queryable, actor: Actor, scope: Scope, r
       'Edit',
     );
   }
+  runReadsOf(tx)?.building.add(run.id);
 }
 
 /**
@@ -230,8 +231,12 @@ export const runType: RecordType<typeof runsDecl.domain> = {
     guard: (tx, actor, scope, row) => refuseUnlessEditable(tx, actor, scope, row as RunRow),
     content: (tx, scope, id, saved) => runContent(tx, scope.facilityId, id, saved as RunRow),
     afterWrite: async (tx, actor, scope, row, saved) => {
+      const reads = runReadsOf(tx);
       // The state the answer of this write shows, as its working version left it (run-reads.ts).
-      if (saved) runReadsOf(tx)?.states.set(row.id as number, saved);
+      if (saved) reads?.states.set(row.id as number, saved);
+      // Not completed before this write nor after it: the study's completed runs, from which
+      // alone its outcome derives, are as they were (run-reads.ts).
+      if (saved?.status === 'BeingBuilt' && reads?.building.has(row.id as number)) return;
       await refreshStudy(tx, scope.facilityId, row.study_id as number, undefined, actor.userId);
     },
   },
