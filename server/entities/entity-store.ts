@@ -11,7 +11,13 @@ import {
   tableBeforeHistory,
   type AsOfOptions,
 } from './entity-history.ts';
-import { LIST_VERSION_SQL, MAX_PAGE_ROWS, listCache, listVersion } from './list-totals.ts';
+import {
+  LIST_VERSION_SQL,
+  MAX_PAGE_ROWS,
+  listCache,
+  listVersion,
+  noteListVersion,
+} from './list-totals.ts';
 import { afterEnd, keysetSort, seekStart, type PageEnd } from './list-keyset.ts';
 import { freezeDeep } from '#server/util/immutable.ts';
 import { propertiesColumn, readProperties } from './entity-properties.ts';
@@ -224,11 +230,14 @@ export async function listEntities(
         values,
       );
     };
+    const at = db.changeCount?.();
     rows = await readPage(before);
     const read = String(rows[0]!.list_version);
     if (before && read !== before.page.version && read !== paged?.version)
       rows = await readPage(undefined);
     const version = String(rows[0]!.list_version);
+    // The next page of this facility then knows the version without waiting for its notice.
+    noteListVersion(db, facilityId, version, at);
     if (paged && paged.version === version)
       return paged.page as ReturnType<typeof pageOf<EntityRecord>>;
     rows = rows.filter((row) => row.id !== null);
