@@ -11,7 +11,13 @@ import {
   tableBeforeHistory,
   type AsOfOptions,
 } from './entity-history.ts';
-import { LIST_VERSION_SQL, MAX_PAGE_ROWS, listCache, listVersion } from './list-totals.ts';
+import {
+  LIST_VERSION_SQL,
+  MAX_PAGE_ROWS,
+  listCache,
+  listVersion,
+  noteListVersion,
+} from './list-totals.ts';
 import { afterEnd, keysetSort, seekStart, type PageEnd } from './list-keyset.ts';
 import { freezeDeep } from '#server/util/immutable.ts';
 import { propertiesColumn, readProperties } from './entity-properties.ts';
@@ -175,51 +181,63 @@ export async function listEntities(
     const totalVersion = param(counted?.version ?? '-1');
     const knownTotal = param(counted?.total ?? 0);
     // A page kept a little before, with where it ends: this page starts after it while its
-    // version stands (list-keyset.ts), else at its offset; one of the two reads runs.
+    // version stands (list-keyset.ts); when that version moved meanwhile the statement reads
+    // no page, and the page is read again at its offset.
     const sort = keysetSort(query, sortColumns);
     const before = sort
       ? seekStart(offset, limit, (at) => cache.pages.get(pageKeyAt(at)))
       : undefined;
-    const seek = before
-      ? {
-          version: param(before.page.version),
-          after: afterEnd(sort!, param(before.page.end.key), param(before.page.end.id)),
-          skip: param(before.skip),
-        }
-      : undefined;
-    const pageIds = (window: string, condition: string) =>
-      `select id from ${source}
-        where ${where} and v.list_version <> ${pageVersion}::bigint and ${condition}
-        order by ${order} ${window}`;
-    const limitAt = `$${params.length + 1}`;
-    const ids = seek
-      ? `(${pageIds(`limit ${limitAt} offset ${seek.skip}`, `v.list_version = ${seek.version}::bigint and ${seek.after}`)})
-         union all
-         (${pageIds(`limit ${limitAt} offset $${params.length + 2}`, `v.list_version <> ${seek.version}::bigint`)})`
-      : pageIds(`limit ${limitAt} offset $${params.length + 2}`, 'true');
-    // A read: the Db's changeCount stays (db.ts), so the next page of this version is told
-    // apart from a moved one without reading the version again first.
-    rows = await db.query<Record<string, unknown>>(
-      `${READ_ONLY}select v.list_version::text as list_version, p.*
-         from (select ${LIST_VERSION_SQL} as list_version) v
-         left join lateral (
-           -- Numbered after the page is cut: a window ordered by the sort would sort every row
-           -- of the facility (no top-N sort under a window), whatever the page.
-           select page.*, row_number() over () as list_position from (
-             select ${selectList(def)},${sort ? ` (${sort.expr})::text as list_sort_key,` : ''}
-                    case when v.list_version = ${totalVersion}::bigint then ${knownTotal}::int
-                         else ${countSql} end as total_count
-               from ${source}
-              -- The page's ids first, then its rows: the rows skipped to reach a page are read
-              -- from the sort's index alone (20261218050100_list_sort_indexes.sql), not each
-              -- from the table, so a late page costs a little more than the first, not a row
-              -- read for every row before it.
-              where id in (${ids})
-              order by ${order}) page) p on true
-        order by p.list_position`,
-      [...params, limit, offset],
-    );
+    // Written into SQL below: only ever a whole number.
+    if (!Number.isSafeInteger(limit) || !Number.isSafeInteger(before?.skip ?? 0))
+      throw new Error(`page window ${limit} is not a whole number`);
+    const base = [...params];
+    const readPage = (seek: typeof before) => {
+      const values = [...base];
+      const value = (v: SqlValue) => `$${values.push(v)}`;
+      // The page size and a seek's skip are written into the statement, not passed, and a
+      // first or seeking page has no offset: PostgreSQL then plans the statement once (its
+      // generic plan costs what each planned anew would) instead of planning it at every page,
+      // which cost more than reading it. Both are validated integers of a handful of values.
+      const window = seek
+        ? `limit ${limit}${seek.skip ? ` offset ${seek.skip}` : ''}`
+        : `limit ${limit}${offset ? ` offset ${value(offset)}` : ''}`;
+      const condition = seek
+        ? `v.list_version = ${value(seek.page.version)}::bigint and ${afterEnd(sort!, value(seek.page.end.key), value(seek.page.end.id))}`
+        : 'true';
+      // A read: the Db's changeCount stays (db.ts), so the next page of this version is told
+      // apart from a moved one without reading the version again first.
+      return db.query<Record<string, unknown>>(
+        `${READ_ONLY}select v.list_version::text as list_version, p.*
+           from (select ${LIST_VERSION_SQL} as list_version) v
+           left join lateral (
+             -- Numbered after the page is cut: a window ordered by the sort would sort every
+             -- row of the facility (no top-N sort under a window), whatever the page.
+             select page.*, row_number() over () as list_position from (
+               select ${selectList(def)},${sort ? ` (${sort.expr})::text as list_sort_key,` : ''}
+                      case when v.list_version = ${totalVersion}::bigint then ${knownTotal}::int
+                           else ${countSql} end as total_count
+                 from ${source}
+                -- The page's ids first, then its rows: the rows skipped to reach a page are
+                -- read from the sort's index alone (20261218050100_list_sort_indexes.sql), not
+                -- each from the table, so a late page costs a little more than the first, not
+                -- a row read for every row before it.
+                where id in (select id from ${source}
+                              where ${where} and v.list_version <> ${pageVersion}::bigint
+                                and ${condition}
+                              order by ${order} ${window})
+                order by ${order}) page) p on true
+          order by p.list_position`,
+        values,
+      );
+    };
+    const at = db.changeCount?.();
+    rows = await readPage(before);
+    const read = String(rows[0]!.list_version);
+    if (before && read !== before.page.version && read !== paged?.version)
+      rows = await readPage(undefined);
     const version = String(rows[0]!.list_version);
+    // The next page of this facility then knows the version without waiting for its notice.
+    noteListVersion(db, facilityId, version, at);
     if (paged && paged.version === version)
       return paged.page as ReturnType<typeof pageOf<EntityRecord>>;
     rows = rows.filter((row) => row.id !== null);

@@ -1,5 +1,7 @@
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { useFacilityTestServer } from '../test/facility-test-file.ts';
+import { withDatabase } from '../test/test-db-urls.ts';
 import { trigramIndexes } from '../test/trigram-indexes.ts';
 
 /*
@@ -137,6 +139,50 @@ describe('kept list pages after a change that moves them', () => {
       await create(`Seek 00 ${Math.random()}`);
       await checkPages(query);
     }
+  });
+
+  it('answers a page anew, with its total, when the kept page it would start after was moved by a write this server did not make', async () => {
+    const rows: Row[] = [];
+    for (let n = 1; n <= 6; n += 1) rows.push(await create(`Elsewhere ${n}`));
+    const query = 'pageLimit=2&search=Elsewhere';
+    const page = async (n: number) => list(`${query}&pageNumber=${n}`);
+    expect(names(await page(1))).toEqual(['Elsewhere 1', 'Elsewhere 2']);
+    expect(names(await page(2))).toEqual(['Elsewhere 3', 'Elsewhere 4']);
+    // As another instance would (on a server, its own connection, heard only through the
+    // list-version notice): the first row moves to the end, one row is archived.
+    const outside = async (write: (sql: string, params: unknown[]) => Promise<unknown>) => {
+      await write(`update equipment set name = 'Elsewhere 9' where id = $1`, [rows[0]!.id]);
+      await write(
+        `update equipment set archived_at = now(), archive_reason = 'Gone' where id = $1`,
+        [rows[3]!.id],
+      );
+    };
+    if (t.server.db.kind === 'postgres') {
+      const [db] = await t.server.db.query<{ name: string }>('select current_database() as name');
+      const client = new pg.Client({
+        connectionString: withDatabase(process.env.DATABASE_URL!, db!.name),
+      });
+      await client.connect();
+      try {
+        await outside((sql, params) => client.query(sql, params));
+      } finally {
+        await client.end();
+      }
+    } else await outside((sql, params) => t.server.db.query(sql, params as never));
+    // Page 3 would start after the kept page 2, whose version has moved.
+    const third = await page(3);
+    const all = await list(`pageLimit=100&search=Elsewhere`);
+    expect(all.data.map((r) => r.name)).toEqual([
+      'Elsewhere 2',
+      'Elsewhere 3',
+      'Elsewhere 5',
+      'Elsewhere 6',
+      'Elsewhere 9',
+    ]);
+    expect(names(third)).toEqual(['Elsewhere 9']);
+    expect(third.total).toBe(5);
+    expect(names(await page(2))).toEqual(['Elsewhere 5', 'Elsewhere 6']);
+    expect((await page(1)).total).toBe(5);
   });
 
   it('searches trigram indexes that keep no pending list, so a new row is found at once from the index itself', async () => {

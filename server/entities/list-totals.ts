@@ -78,8 +78,25 @@ export async function listVersion(db: Db, facilityId: number): Promise<string> {
     [facilityId],
   );
   const version = row?.version ?? '0';
-  // Kept only when nothing ran meanwhile: then it is the version as of `at`.
-  if (versions && at !== undefined && db.changeCount?.() === at)
-    versions.set(facilityId, { version, at });
+  noteListVersion(db, facilityId, version, at);
   return version;
+}
+
+/**
+ * Keeps a list version a statement read, begun at changeCount `at`: only when nothing ran
+ * meanwhile (then it is the version as of `at`), and never an older one than is known at that
+ * count (a write by another instance commits between two reads before its notice arrives; a
+ * page read after it must not be answered from what was kept before it).
+ */
+export function noteListVersion(
+  db: Db,
+  facilityId: number,
+  version: string,
+  at: number | undefined,
+): void {
+  const versions = listCache(db)?.versions;
+  if (!versions || at === undefined || db.changeCount?.() !== at) return;
+  const known = versions.get(facilityId);
+  if (known && known.at === at && BigInt(known.version) > BigInt(version)) return;
+  versions.set(facilityId, { version, at });
 }
