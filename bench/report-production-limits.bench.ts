@@ -23,8 +23,10 @@ interface Report {
   progress: { stage: string } | null;
 }
 
-// PRODUCTS=2000 measures a larger facility of the same shape.
+// PRODUCTS=5000 measures a larger facility of the same shape (issue 34's size).
 const SIZE = facilityOfSize();
+// Each database's peak resident memory over both reports, in a server started after the import.
+const peaks = new Map<string, number>();
 
 // `rss` reads the server's resident memory: the largest seen in each stage of the job says
 // which one its peak belongs to.
@@ -96,6 +98,7 @@ async function run(label: string, env: Record<string, string>): Promise<void> {
         `${label}: production-limits report, ${what}: answered ${r.answered.toFixed(0)} ms, job done ${(r.job / 1000).toFixed(1)} s (stages seen, with the most resident memory seen in each: ${r.stages.join(', ')}), stored PDF download ${r.download.toFixed(0)} ms, ${r.pages} pages, ${(r.bytes / 1e6).toFixed(1)} MB; server CPU ${(cpuMs / 1000).toFixed(1)} s, peak RSS ${server.peakRssMiB().toFixed(0)} MiB (${rssBefore.toFixed(0)} MiB before the reports, in a server started after the import, whose own peak was ${importPeak.toFixed(0)} MiB)`,
       );
     }
+    peaks.set(label, server.peakRssMiB());
   } finally {
     await server.stop();
   }
@@ -103,3 +106,6 @@ async function run(label: string, env: Record<string, string>): Promise<void> {
 
 const workbook = await facilityWorkbook(SIZE);
 await onEachDatabase(run);
+console.log(
+  `Peak RSS of the reports at ${SIZE.products} products (goal < 512 MiB on each database): ${[...peaks].map(([label, mib]) => `${label} ${mib.toFixed(0)} MiB`).join(', ')}`,
+);

@@ -79,7 +79,7 @@ export function registerAnnualSummaryRoutes({
     },
     async (request, reply) => {
       const { facility, id } = request.params;
-      const { bytes, row } = await reportPdf(
+      const { file, row } = await reportPdf(
         db,
         await signatureKey(config, (message) => app.log.warn(message)),
         facility,
@@ -90,7 +90,7 @@ export function registerAnnualSummaryRoutes({
         number: row.number,
         format: 'pdf',
       });
-      return sendFile(reply, 'pdf', `${row.number} ${row.title}.pdf`, bytes);
+      return sendFile(reply, 'pdf', `${row.number} ${row.title}.pdf`, file);
     },
   );
 }

@@ -1,12 +1,12 @@
 import { AppError } from '#core/errors/errors.ts';
 import { ZLastAuditReportQuery } from '#core/schemas/reports.schemas.ts';
 import { typed, type AppContext } from '#server/http/app-context.ts';
-import { attachment } from '#server/http/download.ts';
 import { actorOf, sessionOf } from '#server/http/session-guard.ts';
 import { assertFacilityInScope, auditScope } from '../audit/audit-log.service.ts';
 import { writeAudit } from '#server/db/audit-write.ts';
 import { signatureKey } from '#server/records/signature-binding.ts';
 import { AUDIT_DOMAIN, reportPdf } from './reports.service.ts';
+import { sendFile } from './reports.routes.ts';
 
 /**
  * GET audit_logs/last_report (spec §3 "GET the audit-log report", §7 audit_logs): plan-level
@@ -40,7 +40,7 @@ export function registerAuditLogReportRoutes({ app, db, config, permitPlan }: Ap
         [facilityIds],
       );
       if (!last) throw new AppError('NotFoundError', 'No audit-log report has been generated yet');
-      const { bytes, row } = await reportPdf(
+      const { file, row } = await reportPdf(
         db,
         await signatureKey(config, (message) => app.log.warn(message)),
         last.facility_id,
@@ -57,11 +57,7 @@ export function registerAuditLogReportRoutes({ app, db, config, permitPlan }: Ap
           newValues: { number: row.number, format: 'pdf' },
         }),
       );
-      return reply
-        .header('content-type', 'application/pdf')
-        .header('content-disposition', attachment(`${row.number} ${row.title}.pdf`))
-        .header('cache-control', 'no-store')
-        .send(bytes);
+      return sendFile(reply, 'pdf', `${row.number} ${row.title}.pdf`, file);
     },
   );
 }

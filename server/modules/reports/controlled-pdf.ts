@@ -8,7 +8,12 @@ import type {
 import { statusText } from '#server/records/record-pdf.ts';
 import { labelFromName } from '#core/entities/labels.ts';
 import { canonicalJson } from '#server/records/controlled.ts';
-import { landscapePage, renderPdfDocument } from '#server/util/pdf/render-pdf.ts';
+import {
+  landscapePage,
+  renderPdfDocument,
+  renderPdfFile,
+  type PdfFile,
+} from '#server/util/pdf/render-pdf.ts';
 
 /*
  * The one layout of every report PDF (server/modules/reports/README.md "The controlled-document
@@ -47,6 +52,9 @@ export interface ControlledPdfInput {
   fontSize?: number;
 }
 
+/** What the layout around a report's content shows. */
+type ControlledLayoutInput = Omit<ControlledPdfInput, 'content'>;
+
 export const DRAFT_WATERMARK = 'DRAFT';
 
 export const sha256 = (bytes: string | Uint8Array) =>
@@ -74,7 +82,7 @@ export function reportTable(headers: string[], widths: (number | string)[], rows
   };
 }
 
-function signaturePage(input: ControlledPdfInput): unknown[] {
+function signaturePage(input: ControlledLayoutInput): unknown[] {
   const when = (iso: string) =>
     `${formatDateTime(iso, input.settings)} (${input.settings.timezone})`;
   return [
@@ -115,7 +123,7 @@ function signaturePage(input: ControlledPdfInput): unknown[] {
  * only from later are shown as first kept, not as they were then (21 CFR 11.10(b): a copy says
  * what it cannot show accurately).
  */
-function historyStartNote(input: ControlledPdfInput): unknown[] {
+function historyStartNote(input: ControlledLayoutInput): unknown[] {
   if (!input.historyStartsAt) return [];
   const from = formatDateTime(new Date(input.historyStartsAt), input.settings);
   return [
@@ -127,7 +135,7 @@ function historyStartNote(input: ControlledPdfInput): unknown[] {
   ];
 }
 
-function regenerationPage(input: ControlledPdfInput): unknown[] {
+function regenerationPage(input: ControlledLayoutInput): unknown[] {
   const rows: [string, string][] = [
     ['Report', `${input.number} version ${input.versionNumber}`],
     ['Data SHA-256', input.dataHash],
@@ -188,29 +196,27 @@ function parametersText(parameters: Record<string, unknown>): string {
     .join('; ');
 }
 
-/** The pdfmake document and the page frame of a controlled report. */
-export function controlledPdfDefinition(input: ControlledPdfInput) {
+/** The controlled layout around a report's content: what comes before it and after it. */
+function controlledLayout(input: ControlledLayoutInput) {
   const status = statusText(input.status, input.signatureState);
   const when = `${formatDateTime(input.generatedAt, input.settings)} (${input.settings.timezone})`;
   const doc: Record<string, unknown> = {
     ...landscapePage(input.title, input.generatedBy, input.fontSize ?? 8),
     pageMargins: [30, 36, 30, 36],
-    content: [
+  };
+  if (isDraft(input.status))
+    doc.watermark = { text: DRAFT_WATERMARK, color: '#b00020', opacity: 0.12, bold: true };
+  return {
+    doc,
+    before: [
       { text: input.title, style: 'title' },
       {
         text: `${input.facilityName} · ${input.number} version ${input.versionNumber} · ${status}`,
         margin: [0, 2, 0, 8],
       },
       ...historyStartNote(input),
-      ...input.content,
-      ...signaturePage(input),
-      ...regenerationPage(input),
     ],
-  };
-  if (isDraft(input.status))
-    doc.watermark = { text: DRAFT_WATERMARK, color: '#b00020', opacity: 0.12, bold: true };
-  return {
-    doc,
+    after: () => [...signaturePage(input), ...regenerationPage(input)],
     frame: {
       header: {
         left: `${input.facilityName} · ${input.title}`,
@@ -222,9 +228,32 @@ export function controlledPdfDefinition(input: ControlledPdfInput) {
   };
 }
 
+/** The pdfmake document and the page frame of a controlled report. */
+export function controlledPdfDefinition(input: ControlledPdfInput) {
+  const { doc, before, after, frame } = controlledLayout(input);
+  return { doc: { ...doc, content: [...before, ...input.content, ...after()] }, frame };
+}
+
 export function renderControlledPdf(input: ControlledPdfInput): Promise<Buffer> {
   const { doc, frame } = controlledPdfDefinition(input);
   return renderPdfDocument(doc, frame);
+}
+
+/**
+ * A stored report's PDF, written to a file: its content comes as parts, each built only when
+ * the layout reaches it (`ReportKind.pdfParts`), so a report of 5,000 products is never held
+ * whole, as content or as bytes (issue 34).
+ */
+export function renderControlledPdfFile(
+  input: ControlledLayoutInput & { parts: Iterable<unknown[]> },
+): Promise<PdfFile> {
+  const { doc, before, after, frame } = controlledLayout(input);
+  function* content() {
+    yield before;
+    yield* input.parts;
+    yield after();
+  }
+  return renderPdfFile(doc, frame, content());
 }
 
 /**

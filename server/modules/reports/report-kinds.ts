@@ -54,6 +54,12 @@ export interface ReportKind {
    * for a report of one record, with that record checked as the PDF is drawn.
    */
   pdfContent(data: unknown, settings: DateTimeSettings, record?: RecordCheck): unknown[];
+  /**
+   * The same content as parts, each built only when the PDF's layout reaches it: a kind whose
+   * content runs to thousands of pages (every production of 5,000 products) is never held whole
+   * (issue 34). The stored PDF is drawn from these when a kind has them.
+   */
+  pdfParts?(data: unknown, settings: DateTimeSettings, record?: RecordCheck): Iterable<unknown[]>;
   /** The controlled record a report of one record shows (its integrity and signatures). */
   record?(parameters: TGenerateReportBody): {
     documentType: TControlledDocumentType;
@@ -254,17 +260,22 @@ const productionLimits: ReportKind = {
     return { title: productionLimitsTitle(parameters.variant, facilityName), data };
   },
   pdfContent(raw, settings) {
+    return [...productionLimits.pdfParts!(raw, settings)].flat();
+  },
+  *pdfParts(raw, settings) {
     const data = raw as ProductionLimitsData;
     const digits = settings.significantDigits;
-    if (isOneProduction(data)) return macPdfContent(data.productions[0]!, digits);
+    if (isOneProduction(data)) {
+      yield macPdfContent(data.productions[0]!, digits);
+      return;
+    }
     // Every production: their limits side by side, then each one's matrix in turn.
-    return [
-      ...productionLimitsContent(data, digits),
-      ...data.productions.flatMap((production) => [
+    yield productionLimitsContent(data, digits);
+    for (const production of data.productions)
+      yield [
         { text: macPdfTitle(production), style: 'h2', pageBreak: 'before' },
         ...macPdfContent(production, digits),
-      ]),
-    ];
+      ];
   },
   xlsx(raw, meta) {
     const data = raw as ProductionLimitsData;

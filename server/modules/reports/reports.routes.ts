@@ -37,6 +37,7 @@ import { signatureKey } from '#server/records/signature-binding.ts';
 import { registerAuditLogReportRoutes } from './audit-log-report.routes.ts';
 import { registerEquipmentPdfRoutes } from './equipment-pdf.routes.ts';
 import { REPORT_KIND_DEFS } from './report-kinds.ts';
+import type { StoredReportFile } from './report-file-store.ts';
 
 const F = '/api/v2/plans/:plan/facilities/:facility';
 const tags = ['Reports'];
@@ -62,12 +63,19 @@ export function auditDownload(
   );
 }
 
-export function sendFile(reply: FastifyReply, format: TReportFormat, name: string, bytes: Buffer) {
+/** A stored file, sent as it is read, a piece at a time (report-file-store.ts). */
+export function sendFile(
+  reply: FastifyReply,
+  format: TReportFormat,
+  name: string,
+  file: StoredReportFile,
+) {
   return reply
     .header('content-type', format === 'pdf' ? 'application/pdf' : XLSX)
     .header('content-disposition', attachment(name))
     .header('cache-control', 'no-store')
-    .send(bytes);
+    .header('content-length', file.bytes)
+    .send(file.body);
 }
 
 /** Reports as controlled documents (spec §3 "Report kinds", §7 "Assessments and reports"). */
@@ -198,7 +206,7 @@ export function registerReportRoutes(context: AppContext): void {
   ) => {
     const actor = actorOf(request);
     const key = await signatureKey(config, (message) => app.log.warn(message));
-    const { bytes, row } = await reportPdf(
+    const { file, row } = await reportPdf(
       db,
       key,
       request.params.facility,
@@ -206,7 +214,7 @@ export function registerReportRoutes(context: AppContext): void {
       kind,
     );
     await auditDownload(db, actor, request.params, row.id, { number: row.number, format: 'pdf' });
-    return sendFile(reply, 'pdf', `${row.number} ${row.title}.pdf`, bytes);
+    return sendFile(reply, 'pdf', `${row.number} ${row.title}.pdf`, file);
   };
   const pdfDescription =
     'The report as a controlled document: on each page the facility, title, report number and version and status, who generated it and when (facility time zone), "Page x of y" and the data hash; a DRAFT watermark until approved; a signature page; a last page with the full hashes, the limits snapshot and the parameters to regenerate it. Rendered once per state of the record (its signatures) and stored with its SHA-256. 404 NotFoundError for an unknown report or one of another kind; 409 TransactionLocked while it is being generated. Each download writes an audit row. Needs ReportDocument Get.';
@@ -256,13 +264,13 @@ export function registerReportRoutes(context: AppContext): void {
     },
     async (request, reply) => {
       const { facility, id, type } = request.params;
-      const { bytes, row } = await reportXlsx(db, facility, id, type);
+      const { file, row } = await reportXlsx(db, facility, id, type);
       await auditDownload(db, actorOf(request), request.params, row.id, {
         number: row.number,
         format: 'xlsx',
       });
       const name = REPORT_KIND_INFO[row.kind].xlsxName ?? `${row.number} ${row.title}.xlsx`;
-      return sendFile(reply, 'xlsx', name, bytes);
+      return sendFile(reply, 'xlsx', name, file);
     },
   );
 }

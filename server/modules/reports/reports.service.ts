@@ -33,7 +33,15 @@ import { integrityOf, shownState } from '#server/records/record-integrity.ts';
 import { recordCheck, type RecordCheck } from './record-report-parts.ts';
 import { facilityDateTimeSettings } from '../audit/audit-log.service.ts';
 import { writeAudit, type Actor } from '#server/db/audit-write.ts';
-import { dataHashOf, renderControlledPdf, sha256 } from './controlled-pdf.ts';
+import { dataHashOf, renderControlledPdfFile } from './controlled-pdf.ts';
+import {
+  bufferToStore,
+  pdfFileToStore,
+  storedReportFile,
+  storeReportFile,
+  type StoredReportFile,
+} from './report-file-store.ts';
+import type { PdfFile } from '#server/util/pdf/render-pdf.ts';
 import { REPORT_KIND_DEFS, reportDocumentType } from './report-kinds.ts';
 import { facilityHistoryStart } from '#server/entities/entity-history.ts';
 import { historyNote, historyStartOf } from '#server/entities/entity-store.ts';
@@ -339,20 +347,21 @@ async function pdfState(q: Queryable, key: Buffer, row: ReportRow): Promise<PdfS
 
 const generatedByOf = (row: ReportRow) => row.generated_by_name ?? `user ${row.generated_by}`;
 
+/** The PDF of a report in a state, written to a file of its own (removed by the caller). */
 async function renderPdf(
   q: Queryable,
   row: ReportRow,
   data: unknown,
   xlsx: { format: string; sha256: string }[],
   at: PdfState,
-): Promise<Buffer> {
+): Promise<PdfFile> {
   const settings = await facilityDateTimeSettings(q, row.facility_id);
   const kind = REPORT_KIND_DEFS[row.kind];
   const [snapshot] = await q.query<{ name: string | null }>(
     `select ${limitsSnapshotNameSql('$1::int')} as name`,
     [row.limits_snapshot_id],
   );
-  return renderControlledPdf({
+  return renderControlledPdfFile({
     facilityName: settings.name,
     title: row.title,
     number: row.number,
@@ -369,23 +378,11 @@ async function renderPdf(
     asOf: row.as_of,
     historyStartsAt: row.history_starts_at,
     signatures: at.signatures,
-    content: kind.pdfContent(data, settings, at.record),
+    parts: kind.pdfParts?.(data, settings, at.record) ?? [
+      kind.pdfContent(data, settings, at.record),
+    ],
     ...(kind.fontSize ? { fontSize: kind.fontSize } : {}),
   });
-}
-
-async function storeFile(
-  q: Queryable,
-  reportId: number,
-  format: TReportFormat,
-  key: string,
-  bytes: Buffer,
-): Promise<void> {
-  await q.query(
-    `insert into report_files (report_id, format, state_key, sha256, bytes)
-     values ($1, $2, $3, $4, $5) on conflict (report_id, format, state_key) do nothing`,
-    [reportId, format, key, sha256(bytes), bytes],
-  );
 }
 
 /** The job: read the data as of now, hash it, render the files, store the record. */
@@ -407,6 +404,7 @@ export async function runReport(
     userAgent: null,
     requestId: null,
   };
+  let pdf: PdfFile | undefined;
   try {
     await stage(0);
     // The database's clock, to the microsecond: what "as of its date" reads again.
@@ -419,8 +417,9 @@ export async function runReport(
     const kind = REPORT_KIND_DEFS[first.kind];
     const { significantDigits } = await facilityDateTimeSettings(db, first.facility_id);
     const meta = { asOf, generatedBy: generatedByOf(first), significantDigits };
-    const xlsx = kind.xlsx ? await kind.xlsx(computed.data, meta) : null;
-    const xlsxFiles = xlsx ? [{ format: 'xlsx', sha256: sha256(xlsx) }] : [];
+    const workbook = kind.xlsx ? await kind.xlsx(computed.data, meta) : null;
+    const xlsx = workbook ? bufferToStore(workbook) : null;
+    const xlsxFiles = xlsx ? [{ format: 'xlsx', sha256: xlsx.sha256 }] : [];
     const row: ReportRow = {
       ...first,
       title: computed.title,
@@ -430,11 +429,11 @@ export async function runReport(
       data_hash: computed.dataHash,
     };
     const draft: PdfState = { state: NOT_YET, signatures: [] };
-    const pdf = await renderPdf(db, row, computed.data, xlsxFiles, draft);
+    pdf = await renderPdf(db, row, computed.data, xlsxFiles, draft);
     await stage(2);
     await db.transaction(async (tx) => {
-      if (xlsx) await storeFile(tx, reportId, 'xlsx', 'generated', xlsx);
-      await storeFile(tx, reportId, 'pdf', stateKey(draft), pdf);
+      if (xlsx) await storeReportFile(tx, reportId, 'xlsx', 'generated', xlsx);
+      await storeReportFile(tx, reportId, 'pdf', stateKey(draft), pdfFileToStore(pdf!));
       const type = reportType(first.kind, {
         content: {
           number: first.number,
@@ -445,7 +444,7 @@ export async function runReport(
           ...historyNote([computed]),
           limitsSnapshotId: computed.limitsSnapshotId,
           dataHash: computed.dataHash,
-          files: [...xlsxFiles, { format: 'pdf', sha256: sha256(pdf) }],
+          files: [...xlsxFiles, { format: 'pdf', sha256: pdf!.sha256 }],
         },
         title: `${first.number} ${computed.title}`,
       });
@@ -476,6 +475,8 @@ export async function runReport(
     const message = error instanceof Error ? error.message : String(error);
     await db.query('update reports set error = $2 where id = $1', [reportId, message]);
     throw error;
+  } finally {
+    await pdf?.remove();
   }
 }
 
@@ -517,7 +518,8 @@ async function completedRow(q: Queryable, facilityId: number, id: number, kind?:
 
 /**
  * The report's PDF as its record stands now: the stored rendition for this state (version,
- * status, signatures), rendered and stored with its hash the first time it is asked for.
+ * status, signatures), rendered and stored with its hash the first time it is asked for; read
+ * out a piece at a time.
  */
 export async function reportPdf(
   db: Db,
@@ -525,34 +527,29 @@ export async function reportPdf(
   facilityId: number,
   id: number,
   kind?: TReportKind,
-): Promise<{ bytes: Buffer; row: ReportRow }> {
+): Promise<{ file: StoredReportFile; row: ReportRow }> {
   const row = await completedRow(db, facilityId, id, kind);
   const at = await pdfState(db, signingKey, row);
   const key = stateKey(at);
-  const stored = await storedFile(db, id, 'pdf', key);
-  if (stored) return { bytes: stored, row };
+  const stored = await storedReportFile(db, id, 'pdf', key);
+  if (stored) return { file: stored, row };
   const [full] = await db.query<{ data: unknown }>('select data from reports where id = $1', [id]);
   const xlsx = (await generatedFiles(db, [id])).get(id)?.filter((f) => f.format === 'xlsx') ?? [];
-  const bytes = await renderPdf(db, row, full!.data, xlsx, at);
-  await storeFile(db, id, 'pdf', key, bytes);
-  return { bytes: (await storedFile(db, id, 'pdf', key)) ?? bytes, row };
-}
-
-async function storedFile(q: Queryable, id: number, format: TReportFormat, key?: string) {
-  const [file] = await q.query<{ bytes: Uint8Array }>(
-    `select bytes from report_files where report_id = $1 and format = $2
-        and ($3::text is null or state_key = $3) order by id limit 1`,
-    [id, format, key ?? null],
-  );
-  return file ? Buffer.from(file.bytes) : null;
+  const pdf = await renderPdf(db, row, full!.data, xlsx, at);
+  try {
+    await db.transaction((tx) => storeReportFile(tx, id, 'pdf', key, pdfFileToStore(pdf)));
+  } finally {
+    await pdf.remove();
+  }
+  return { file: (await storedReportFile(db, id, 'pdf', key))!, row };
 }
 
 /** The xlsx as generated. */
 export async function reportXlsx(db: Db, facilityId: number, id: number, kind: TReportKind) {
   const row = await completedRow(db, facilityId, id, kind);
-  const bytes = await storedFile(db, id, 'xlsx');
-  if (!bytes) throw new AppError('NotFoundError', `A ${row.kind} report has no xlsx file`);
-  return { bytes, row };
+  const file = await storedReportFile(db, id, 'xlsx');
+  if (!file) throw new AppError('NotFoundError', `A ${row.kind} report has no xlsx file`);
+  return { file, row };
 }
 
 /** Reads the report's data again as of its date: the same hash says the same numbers. */

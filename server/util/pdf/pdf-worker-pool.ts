@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { Worker, type MessagePort } from 'node:worker_threads';
 import { PDF_WORKER_SOURCE } from './pdf-worker-source.ts';
 
 const require = createRequire(import.meta.url);
@@ -35,13 +35,22 @@ export const PDF_WORKER_IDLE_MS = 60_000;
  */
 const WORKER_HEAP = { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 1024 };
 
-/** A render, a long document streamed a part at a time, or a merge (pdf-worker-source.ts). */
+/**
+ * A render, a long document streamed a part at a time (each part asked for on `port`; into the
+ * file `out` when given), or a merge (pdf-worker-source.ts).
+ */
 export type PdfTask =
   | { kind: 'render'; doc: unknown; frame: unknown; numbering?: SharedArrayBuffer }
-  | { kind: 'stream'; doc: unknown; contents: unknown[][]; frame: unknown }
+  | { kind: 'stream'; doc: unknown; frame: unknown; port: MessagePort; out?: string }
   | { kind: 'merge'; parts: Uint8Array[]; info: unknown };
 
-type Message = Uint8Array | { error: string } | { pages: number };
+/** What a stream task wrote to its file. */
+export interface WrittenPdf {
+  bytes: number;
+  sha256: string;
+}
+
+type Message = Uint8Array | { error: string } | { pages: number } | { written: WrittenPdf };
 
 interface Running {
   onMessage(message: Message): void;
@@ -94,9 +103,9 @@ function giveBack(worker: Worker): void {
 /** The number of started workers waiting for a task (for tests). */
 export const idlePdfWorkers = () => idle.length;
 
-export interface RunningPdfTask {
-  /** The file, or the worker's error under `failure` ('PDF rendering failed', …). */
-  done: Promise<Buffer>;
+export interface RunningPdfTask<T = Buffer> {
+  /** The file (or what was written of it), or the worker's error under `failure`. */
+  done: Promise<T>;
   /** Stops the task's worker if it has not answered yet (a part whose sibling failed). */
   cancel(): Promise<void>;
 }
@@ -106,22 +115,25 @@ export interface RunningPdfTask {
  * (pdf-worker-source.ts). A worker that answered goes back to the pool; one that failed to
  * answer (it crashed or was cancelled) is not reused.
  */
-export function runPdfTask(
+export function runPdfTask<T = Buffer>(
   task: PdfTask,
   failure: string,
   onPages?: (pages: number) => void,
-): RunningPdfTask {
+): RunningPdfTask<T> {
   const worker = idle.pop() ?? startWorker();
   forget(worker);
   worker.ref();
   let answered = false;
-  const done = new Promise<Buffer>((resolve, reject) => {
+  const done = new Promise<T>((resolve, reject) => {
     running.set(worker, {
       onMessage(message) {
         if ('pages' in message) return onPages?.(message.pages);
         answered = true;
         giveBack(worker);
-        if (message instanceof Uint8Array) resolve(Buffer.from(message));
+        // A view of the bytes the message brought, not a second copy of them.
+        if (message instanceof Uint8Array)
+          resolve(Buffer.from(message.buffer, message.byteOffset, message.byteLength) as T);
+        else if ('written' in message) resolve(message.written as T);
         else reject(new Error(`${failure}: ${message.error}`));
       },
       onFailure(error) {
@@ -132,7 +144,7 @@ export function runPdfTask(
       },
     });
   });
-  worker.postMessage(task);
+  worker.postMessage(task, task.kind === 'stream' ? [task.port] : []);
   return {
     done,
     cancel: async () => {

@@ -5,9 +5,10 @@
  * read, and it fetches nothing from the network.
  *
  * A worker stays up between documents (pdf-worker-pool.ts): it loads pdfmake once, then takes
- * one task at a time by message, `render` (a pdfmake document and its page frame) or `merge`
- * (parts joined by pdf-lib, loaded on the first merge), and answers with the file's bytes or
- * `{ error }`.
+ * one task at a time by message, `render` (a pdfmake document and its page frame), `stream` (a
+ * long document whose parts it asks for one at a time, below) or `merge` (parts joined by
+ * pdf-lib, loaded on the first merge), and answers with the file's bytes, `{ written }` (the
+ * size and SHA-256 of the file it wrote) or `{ error }`.
  *
  * pdfmake writes each word as its own text object (its Renderer.renderLine says so in a TODO);
  * on a page of tables that is most of the writing time and half the file. The worker joins the
@@ -29,6 +30,8 @@
  */
 export const PDF_WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
+const fs = require('node:fs');
+const crypto = require('node:crypto');
 const pdfmake = require(workerData.pdfmake);
 pdfmake.setFonts(require(workerData.fonts));
 pdfmake.setUrlAccessPolicy(() => false);
@@ -176,31 +179,72 @@ Renderer.prototype.renderPages = function (pages) {
 const FOOTER_PAGES = 200;
 
 /**
- * A long document a part at a time into one file (render-pdf.ts): each part is laid out and
- * written, and its layout let go, before the next; memory holds one part, not the document.
- * "Page x of y" and the watermark are drawn last, on each page's own second stream, when y is
- * known: the same footer, in the same place, as a document laid out in one pass.
+ * Where a streamed document's bytes go: into one buffer answered to the parent, or, given a path (out),
+ * into that file, hashed on the way (a report stored a piece at a time, never held whole).
  */
-async function stream({ doc, contents, frame }) {
+function sinkOf(out) {
+  if (!out) {
+    const chunks = [];
+    return { write: (bytes) => chunks.push(bytes), end: () => Buffer.concat(chunks) };
+  }
+  const fd = fs.openSync(out, 'w');
+  const hash = crypto.createHash('sha256');
+  let bytes = 0;
+  return {
+    write(chunk) {
+      fs.writeSync(fd, chunk);
+      hash.update(chunk);
+      bytes += chunk.length;
+    },
+    end() {
+      fs.closeSync(fd);
+      return { written: { bytes, sha256: hash.digest('hex') } };
+    },
+  };
+}
+
+/**
+ * A long document a part at a time into one file (render-pdf.ts): each part is asked of the
+ * parent on its port only when the layout reaches it, laid out and written, and let go before
+ * the next; memory on either side holds one part, not the document. "Page x of y" and the
+ * watermark are drawn last, on each page's own second stream, when y is known: the same footer,
+ * in the same place, as a document laid out in one pass.
+ */
+async function stream({ doc, frame, port, out }) {
+  const next = () =>
+    new Promise((resolve, reject) => {
+      port.once('message', (part) =>
+        part && part.failed ? reject(new Error('the content of a part could not be built')) : resolve(part),
+      );
+      port.postMessage('next');
+    });
+  try {
+    return await streamParts(doc, frame, next, sinkOf(out));
+  } finally {
+    port.close();
+  }
+}
+
+async function streamParts(doc, frame, next, sink) {
   const deferred = [];
-  const chunks = [];
   const header = headerOf(frame);
+  let first = await next();
   deferring = deferred;
   let kit;
   try {
-    kit = await pdfmake.createPdf({ ...doc, header, watermark: undefined, content: contents[0] })
+    kit = await pdfmake.createPdf({ ...doc, header, watermark: undefined, content: first })
       .getStream();
   } finally {
     deferring = null;
   }
-  contents[0] = null;
+  first = null;
   // pdfkit writes the file as many small buffers, each a slice of a shared 8 KiB slab that
   // holds it alive with the page operators written beside it (118 MB kept for a 5 MB file):
   // they are copied out into one buffer per 256 KiB.
   let pending = [];
   let pendingBytes = 0;
   const keep = () => {
-    if (pending.length) chunks.push(Buffer.concat(pending));
+    if (pending.length) sink.write(Buffer.concat(pending));
     pending = [];
     pendingBytes = 0;
   };
@@ -222,9 +266,8 @@ async function stream({ doc, contents, frame }) {
     return builder.layoutDocument(content, kit, doc.styles || {}, style, undefined,
       footer ? undefined : header, footer, watermark);
   };
-  for (let i = 1; i < contents.length; i++) {
-    new Renderer(kit).renderPages(layout(contents[i]));
-    contents[i] = null;
+  for (let part = await next(); part; part = await next()) {
+    new Renderer(kit).renderPages(layout(part));
     // The file's bytes flow out (and are compacted) between parts, not all at the end.
     await new Promise((resolve) => setImmediate(resolve));
   }
@@ -236,9 +279,9 @@ async function stream({ doc, contents, frame }) {
     const blank = batch.map((_, i) => ({ stack: [], pageBreak: i ? 'before' : undefined }));
     const pages = layout(blank, (page) => footerNode(frame, start + page, total), doc.watermark);
     if (pages.length !== batch.length) throw new Error('footers laid out on the wrong pages');
-    let next = 0;
+    let taken = 0;
     kit.addPage = function () {
-      const { page, footer } = batch[next++];
+      const { page, footer } = batch[taken++];
       page.content = footer;
       this.page = page;
       return this;
@@ -259,7 +302,7 @@ async function stream({ doc, contents, frame }) {
   kit.end();
   await ended;
   keep();
-  return Buffer.concat(chunks);
+  return sink.end();
 }
 
 let pdfLib = null;
@@ -282,7 +325,7 @@ parentPort.on('message', (task) => {
   Promise.resolve()
     .then(() => (task.kind === 'merge' ? merge(task) : task.kind === 'stream' ? stream(task) : render(task)))
     .then(
-      (bytes) => parentPort.postMessage(bytes),
+      (answer) => parentPort.postMessage(answer),
       (error) => parentPort.postMessage({ error: String((error && error.stack) || error) }),
     );
 });

@@ -1,7 +1,16 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { describe, expect, it } from 'vitest';
 import { idlePdfWorkers } from './pdf-worker-pool.ts';
-import { landscapePage, renderPdfDocument, splitContent, streamPdfDocument } from './render-pdf.ts';
+import {
+  landscapePage,
+  renderPdfDocument,
+  renderPdfFile,
+  splitContent,
+  streamPdfDocument,
+} from './render-pdf.ts';
 
 // A chapter: a heading on a new page, then a table long enough to run over several pages.
 function chapter(n: number) {
@@ -187,5 +196,51 @@ describe('renderPdfDocument', () => {
     ).rejects.toThrow(/PDF rendering failed/);
     // The workers that answered with the error draw the next document.
     expect(await textOf(await renderPdfDocument(short(3), 'Carryover · test'))).toContain('Note 3');
+  }, 120_000);
+
+  it('writes a document whose parts are built one at a time to a file, as one pass lays it out', async () => {
+    const doc = landscapePage('Parts', 'Tester', 8);
+    const frame = { footer: 'Carryover · test', header: { left: 'Facility', right: 'DOC-3' } };
+    const weight = JSON.stringify(chapter(2)).length;
+    let built = 0;
+    function* chapters() {
+      for (let n = 1; n <= 6; n++) {
+        built++;
+        yield chapter(n);
+      }
+    }
+    const pagesOf = async (pdf: Uint8Array) =>
+      (await extractText(await getDocumentProxy(new Uint8Array(pdf)), { mergePages: false })).text;
+    const file = await renderPdfFile(doc, frame, chapters(), { stream: weight, part: weight });
+    try {
+      expect(built).toBe(6);
+      const bytes = await readFile(file.path);
+      expect(file.bytes).toBe(bytes.length);
+      expect(file.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+      const whole = [1, 2, 3, 4, 5, 6].flatMap(chapter);
+      expect(await pagesOf(bytes)).toEqual(
+        await pagesOf(await renderPdfDocument({ ...doc, content: whole }, frame)),
+      );
+    } finally {
+      await file.remove();
+    }
+    expect(existsSync(file.path)).toBe(false);
+  }, 120_000);
+
+  it('fails with the error of a part that cannot be built', async () => {
+    const weight = JSON.stringify(chapter(2)).length;
+    function* chapters() {
+      yield chapter(1);
+      yield chapter(2);
+      yield chapter(3);
+      throw new Error('no such production');
+    }
+    await expect(
+      renderPdfFile(landscapePage('Parts', 'Tester', 8), { footer: 'test' }, chapters(), {
+        stream: weight,
+        part: weight,
+      }),
+    ).rejects.toThrow('no such production');
+    expect(await textOf(await renderPdfDocument(short(4), 'Carryover · test'))).toContain('Note 4');
   }, 120_000);
 });

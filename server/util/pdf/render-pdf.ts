@@ -1,6 +1,12 @@
-import { availableParallelism } from 'node:os';
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MessageChannel } from 'node:worker_threads';
 import { mergePdfs, type PdfInfo } from './merge-pdf.ts';
-import { runPdfTask, type RunningPdfTask } from './pdf-worker-pool.ts';
+import { runPdfTask, type RunningPdfTask, type WrittenPdf } from './pdf-worker-pool.ts';
+
+const sha256Of = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 /**
  * What every page carries besides the content: the footer's text, then 'Page x of y' and
@@ -141,6 +147,93 @@ async function renderInParts(
   }
 }
 
+/** A top-level section of content (from one node that starts a page to the next) and its weight. */
+interface Section {
+  nodes: unknown[];
+  weight: number;
+}
+
+/** The content's sections, read from its parts as they are built, one section ahead at most. */
+function* sectionsOf(parts: Iterable<unknown[]>): Generator<Section> {
+  let nodes: unknown[] = [];
+  const section = () => ({ nodes, weight: JSON.stringify(nodes).length });
+  for (const part of parts)
+    for (const node of part) {
+      if (nodes.length > 0 && startsPage(node)) {
+        yield section();
+        nodes = [];
+      }
+      nodes.push(node);
+    }
+  if (nodes.length > 0) yield section();
+}
+
+/**
+ * Sections joined into parts of at least `partWeight` (the last may be lighter), each laid out
+ * from its own first page, so its page break goes.
+ */
+function* partsOfWeight(sections: Iterable<Section>, partWeight: number): Generator<unknown[]> {
+  let part: unknown[] = [];
+  let weight = 0;
+  const cut = () => {
+    const [first, ...rest] = part;
+    return [startsPage(first) ? { ...(first as object), pageBreak: undefined } : first, ...rest];
+  };
+  for (const section of sections) {
+    if (part.length > 0 && weight >= partWeight) {
+      yield cut();
+      part = [];
+      weight = 0;
+    }
+    part.push(...section.nodes);
+    weight += section.weight;
+  }
+  if (part.length > 0) yield cut();
+}
+
+/**
+ * The parts given to the worker one at a time, as it asks for each (pdf-worker-source.ts): a
+ * part is built only then, so the parent holds one part, never the whole content. A part that
+ * fails to build fails the task with its own error.
+ */
+function streamTask<T>(
+  doc: Record<string, unknown>,
+  frame: PdfFrame,
+  parts: Iterator<unknown[]>,
+  out?: string,
+): Promise<T> {
+  const { port1, port2 } = new MessageChannel();
+  let failed: unknown;
+  port1.on('message', () => {
+    let part: unknown[] | null = null;
+    try {
+      const next = parts.next();
+      if (!next.done) part = next.value;
+    } catch (error) {
+      failed = error;
+    }
+    port1.postMessage(failed === undefined ? part : { failed: true });
+  });
+  const task = runPdfTask<T>(
+    {
+      kind: 'stream',
+      doc: { ...doc, content: undefined },
+      frame,
+      port: port2,
+      ...(out ? { out } : {}),
+    },
+    'PDF rendering failed',
+  );
+  return task.done
+    .then(
+      (value) => value,
+      (error: unknown) => {
+        throw failed ?? error;
+      },
+    )
+    .finally(() => port1.close());
+}
+
 /**
  * A long document a part at a time in one worker, into one file (pdf-worker-source.ts): memory
  * holds one part's layout, whatever the document's length. `streamPartWeight` is for tests.
@@ -151,15 +244,67 @@ export function streamPdfDocument(
   streamPartWeight = STREAM_PART_WEIGHT,
 ): Promise<Buffer> {
   const content = Array.isArray(doc.content) ? (doc.content as unknown[]) : [doc.content];
-  const contents = splitContent(
-    content,
-    (weight) => Math.ceil(weight / streamPartWeight),
-    streamPartWeight / 2,
-  );
-  return runPdfTask(
-    { kind: 'stream', doc: { ...doc, content: undefined }, contents, frame },
-    'PDF rendering failed',
-  ).done;
+  const parts = partsOfWeight(sectionsOf([content]), streamPartWeight);
+  return streamTask<Buffer>(doc, frame, parts);
+}
+
+/** A PDF written to a file of its own, with its size and SHA-256 (renderPdfFile). */
+export interface PdfFile extends WrittenPdf {
+  path: string;
+  /** Deletes the file and its folder. */
+  remove(): Promise<void>;
+}
+
+/**
+ * A document whose content comes as parts built one at a time (a report of every production),
+ * written to a file: a short one as renderPdfDocument lays it out, a long one (past
+ * STREAM_WEIGHT) streamed, each part built only when its layout starts. Neither the content
+ * nor the file is ever held whole in this thread (issue 34: memory < 512 MiB at 5,000 products).
+ * `weights` is for tests.
+ */
+export async function renderPdfFile(
+  doc: Record<string, unknown>,
+  frame: PdfFrame,
+  content: Iterable<unknown[]>,
+  weights = { stream: STREAM_WEIGHT, part: STREAM_PART_WEIGHT },
+): Promise<PdfFile> {
+  const dir = await mkdtemp(join(tmpdir(), 'carryover-pdf-'));
+  const path = join(dir, 'file.pdf');
+  const remove = () => rm(dir, { recursive: true, force: true });
+  try {
+    const sections = sectionsOf(content);
+    const head: Section[] = [];
+    let weight = 0;
+    let rest = sections.next();
+    for (; !rest.done && weight <= weights.stream; rest = sections.next()) {
+      head.push(rest.value);
+      weight += rest.value.weight;
+    }
+    if (rest.done) {
+      const bytes = await renderPdfDocument(
+        { ...doc, content: head.flatMap((s) => s.nodes) },
+        frame,
+      );
+      await writeFile(path, bytes);
+      return { path, bytes: bytes.length, sha256: sha256Of(bytes), remove };
+    }
+    const first = rest.value;
+    function* all() {
+      yield* head.splice(0);
+      yield first;
+      yield* sections;
+    }
+    const written = await streamTask<WrittenPdf>(
+      doc,
+      frame,
+      partsOfWeight(all(), weights.part),
+      path,
+    );
+    return { path, ...written, remove };
+  } catch (error) {
+    await remove();
+    throw error;
+  }
 }
 
 /** Renders any pdfmake document off the main thread, with its frame on each page. */
