@@ -3,13 +3,13 @@ import type { QuantityOf } from '../units/quantity.ts';
 import { result } from './derivation.ts';
 import type { Derivation } from './derivation.ts';
 import { lowestOf, scoreProduct } from './ranking-factors.ts';
-import { selectWorstCase, worstCasePerEquipment } from './risk.ts';
+import { worstCasePerEquipment, worstFirst } from './risk.ts';
 import type { Candidate, SelectionCriterion } from './risk.ts';
 
 /**
  * Worst-case ranking of a facility's products (reference §4.1): each product scored by the risk
  * scales of `risk.ts` (or the facility's own risk categories and formula), then ranked by the
- * facility's selection criteria with `selectWorstCase`.
+ * facility's selection criteria with `worstFirst`.
  */
 
 export interface RankingActive {
@@ -138,11 +138,7 @@ export function rankWorstCases(
     return { id: product.id, attributes };
   });
   const ranked: RankedProduct[] = [];
-  const pool = [...candidates];
-  while (pool.length > 0) {
-    const worst = selectWorstCase(pool, criteria);
-    if (!worst) break;
-    pool.splice(pool.indexOf(worst), 1);
+  for (const worst of worstFirst(candidates, criteria)) {
     const r = rated.get(worst.id);
     if (!r) continue;
     ranked.push({
