@@ -1,4 +1,4 @@
-import { evaluateRpnExpression } from '../schemas/rpn-formula.schemas.ts';
+import { rpnEvaluator } from '../schemas/rpn-formula.schemas.ts';
 import type { QuantityOf } from '../units/quantity.ts';
 import { result } from './derivation.ts';
 import type { Derivation } from './derivation.ts';
@@ -76,13 +76,17 @@ export function rankingCriteria(config: RankingConfig): SelectionCriterion[] {
   return chosen.length > 0 ? chosen : [BASIS['Highest RPN']!, BASIS['Lowest MACO']!];
 }
 
-function rate(product: RankingProduct, config: RankingConfig) {
+function rate(
+  product: RankingProduct,
+  config: RankingConfig,
+  evaluate: ReturnType<typeof rpnEvaluator>,
+) {
   const scored = scoreProduct(product, config);
   const formula = config.formula ?? APIC;
   let score: number | null = null;
   let note: string | undefined;
   try {
-    score = evaluateRpnExpression(formula.expression, scored.scores);
+    score = evaluate(scored.scores);
     if (!Number.isFinite(score)) score = null;
   } catch (error) {
     note =
@@ -121,7 +125,9 @@ export function rankWorstCases(
   config: RankingConfig,
 ): WorstCaseRanking {
   const criteria = rankingCriteria(config);
-  const rated = new Map(products.map((p) => [p.id, { product: p, ...rate(p, config) }]));
+  // The formula parsed once for every product.
+  const evaluate = rpnEvaluator((config.formula ?? APIC).expression);
+  const rated = new Map(products.map((p) => [p.id, { product: p, ...rate(p, config, evaluate) }]));
   const candidates: Candidate[] = [...rated.values()].map(({ product, scores, score }) => {
     const attributes: Record<string, number> = { ...scores };
     const lowest = (key: 'pde' | 'therapeuticDose') => lowestOf(product.actives, key)?.mg;
@@ -150,9 +156,13 @@ export function rankWorstCases(
       derivation: r.derivation,
     });
   }
+  let perEquipment: Record<string, string | null> | undefined;
   return {
     products: ranked,
-    perEquipment: worstCasePerEquipment(trains, candidates, criteria),
+    // Computed when read: the worst case of each train and item (worst-products) does not read it.
+    get perEquipment() {
+      return (perEquipment ??= worstCasePerEquipment(trains, candidates, criteria));
+    },
     criteria,
     candidates,
   };
