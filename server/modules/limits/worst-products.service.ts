@@ -4,6 +4,7 @@ import {
   productionsDef,
   productsDef,
 } from '#core/entities/defs/index.ts';
+import type { LimitsInput } from '#core/limits/model.ts';
 import { overrideLimit } from '#core/limits/worst-product-override.ts';
 import { worstOfGroups, type WorstOfGroup } from '#core/limits/worst-products.ts';
 import type {
@@ -40,10 +41,11 @@ async function worstPerGroup(
   facilityId: number,
   at: AsOf,
   kind: 'trains' | 'equipment',
+  input?: LimitsInput,
 ) {
   const [{ ranking, uncomputable }, products, productions, equipment, trains, overrides] =
     await Promise.all([
-      rankFacility(q, facilityId, at),
+      rankFacility(q, facilityId, at, input),
       allEntities(q, productsDef, facilityId, at),
       allEntities(q, productionsDef, facilityId, at),
       allEntities(q, equipmentDef, facilityId, at),
@@ -184,8 +186,14 @@ function row(
   };
 }
 
-export async function trainWorstProducts(q: Queryable, facilityId: number, at: AsOf = {}) {
-  const w = await worstPerGroup(q, facilityId, at, 'trains');
+/** `input`: the facility's input as of now, when the caller has read it (rankFacility). */
+export async function trainWorstProducts(
+  q: Queryable,
+  facilityId: number,
+  at: AsOf = {},
+  input?: LimitsInput,
+) {
+  const w = await worstPerGroup(q, facilityId, at, 'trains', input);
   const equipmentNames = new Map(w.equipment.map((e) => [e.id, e.name as string]));
   const trains: TTrainWorstProduct[] = w.productions.map((p) => {
     // The override follows the production's train record (keyed by it), not the production.
