@@ -1,8 +1,11 @@
-// POST evaluate of a change assessment over HTTP on a 1,000-product facility (issue 11): the
-// engine input in force, the change set applied and rolled back, the input again and the
-// impact compared pair by pair. Target: under 2 s. Runs on PGlite, then on the PostgreSQL
-// server at 127.0.0.1:5432 when one answers.
+// POST evaluate of a change assessment over HTTP on a 1,000- and a 5,000-product facility (issues
+// 11 and 34): the engine input in force, the change set applied and rolled back, the input again
+// and the impact compared pair by pair. Targets: under 2 s at 1,000 products, under 10 s at
+// 5,000, and the server's peak memory during an evaluation under 512 MiB. Runs on PGlite, then on
+// the PostgreSQL server at 127.0.0.1:5432 when one answers. Wall time is what a user waits; on a
+// busy machine the server's CPU time is the steadier figure, so both are printed.
 //   npm run bench:change-evaluate
+import { writeFileSync } from 'node:fs';
 import {
   facilityOfSize,
   admin,
@@ -12,17 +15,27 @@ import {
   uploadWorkbook,
   facilityCaller,
   type BenchBody,
+  type FacilitySize,
 } from './bench-fixture.ts';
 import { startServerProcess } from './server-process.ts';
 
-// PRODUCTS=5000 measures a larger facility of the same shape.
-const SIZE = facilityOfSize();
-const PRODUCTS = SIZE.products;
+// PRODUCTS=5000 measures one size only.
+const SIZES = process.env.PRODUCTS ? [Number(process.env.PRODUCTS)] : [1_000, 5_000];
 const RUNS = Number(process.env.RUNS ?? 3);
+const PEAK_MIB = 512;
+/** The time an evaluation may take at each size, in ms. */
+const targetMs = (products: number) => (products <= 1_000 ? 2_000 : 10_000);
 
 type Body = BenchBody;
 
-async function run(label: string, env: Record<string, string>): Promise<void> {
+async function run(
+  size: FacilitySize,
+  workbook: Buffer,
+  label: string,
+  env: Record<string, string>,
+): Promise<void> {
+  const PRODUCTS = size.products;
+  const limit = targetMs(PRODUCTS);
   const server = await startServerProcess({ ...admin, SERVE_CLIENT: 'false', ...env });
   try {
     const { token, facility } = await signIn(server.url);
@@ -76,6 +89,8 @@ async function run(label: string, env: Record<string, string>): Promise<void> {
       })
     ).changeAssessment as Body;
     const evaluate = async (assessment: Body, what: string, run: number) => {
+      // Writing 5 to clear_refs resets the peak (VmHWM): the evaluation's own peak, not the upload's.
+      writeFileSync(`/proc/${server.child.pid}/clear_refs`, '5');
       const started = performance.now();
       const cpu = server.cpuMs();
       const evaluated = (
@@ -86,9 +101,11 @@ async function run(label: string, env: Record<string, string>): Promise<void> {
       const ms = performance.now() - started;
       const cpuMs = server.cpuMs() - cpu;
       const s = evaluated.evaluation.summary as Body;
+      const peak = server.peakRssMiB();
       console.log(
-        `${label}: evaluate ${what}, ${PRODUCTS} products, ${s.pairsBefore} pairs: ${ms.toFixed(0)} ms, server CPU ${cpuMs} ms, peak RSS ${server.peakRssMiB().toFixed(0)} MiB` +
-          ` (${s.pairsMoved} moved, ${s.pairsListed} listed, ${evaluated.evaluation.undecided} items; run ${run})${ms < 2000 ? '' : ' OVER 2 s'}`,
+        `${label}: evaluate ${what}, ${PRODUCTS} products, ${s.pairsBefore} pairs: ${ms.toFixed(0)} ms, server CPU ${cpuMs} ms, peak RSS ${peak.toFixed(0)} MiB` +
+          ` (${s.pairsMoved} moved, ${s.pairsListed} listed, ${evaluated.evaluation.undecided} items; run ${run})` +
+          `${ms < limit ? '' : ` OVER ${limit / 1000} s`}${cpuMs < limit ? '' : ' (CPU too)'}${peak < PEAK_MIB ? '' : ` OVER ${PEAK_MIB} MiB`}`,
       );
       return evaluated;
     };
@@ -107,5 +124,8 @@ async function run(label: string, env: Record<string, string>): Promise<void> {
   }
 }
 
-const workbook = await facilityWorkbook(SIZE);
-await onEachDatabase(run);
+for (const products of SIZES) {
+  const size = facilityOfSize(products);
+  const workbook = await facilityWorkbook(size);
+  await onEachDatabase((label, env) => run(size, workbook, label, env));
+}

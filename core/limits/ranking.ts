@@ -1,15 +1,15 @@
-import { evaluateRpnExpression } from '../schemas/rpn-formula.schemas.ts';
+import { rpnEvaluator } from '../schemas/rpn-formula.schemas.ts';
 import type { QuantityOf } from '../units/quantity.ts';
 import { result } from './derivation.ts';
 import type { Derivation } from './derivation.ts';
 import { lowestOf, scoreProduct } from './ranking-factors.ts';
-import { selectWorstCase, worstCasePerEquipment } from './risk.ts';
+import { worstCasePerEquipment, worstFirst } from './risk.ts';
 import type { Candidate, SelectionCriterion } from './risk.ts';
 
 /**
  * Worst-case ranking of a facility's products (reference §4.1): each product scored by the risk
  * scales of `risk.ts` (or the facility's own risk categories and formula), then ranked by the
- * facility's selection criteria with `selectWorstCase`.
+ * facility's selection criteria with `worstFirst`.
  */
 
 export interface RankingActive {
@@ -76,13 +76,17 @@ export function rankingCriteria(config: RankingConfig): SelectionCriterion[] {
   return chosen.length > 0 ? chosen : [BASIS['Highest RPN']!, BASIS['Lowest MACO']!];
 }
 
-function rate(product: RankingProduct, config: RankingConfig) {
+function rate(
+  product: RankingProduct,
+  config: RankingConfig,
+  evaluate: ReturnType<typeof rpnEvaluator>,
+) {
   const scored = scoreProduct(product, config);
   const formula = config.formula ?? APIC;
   let score: number | null = null;
   let note: string | undefined;
   try {
-    score = evaluateRpnExpression(formula.expression, scored.scores);
+    score = evaluate(scored.scores);
     if (!Number.isFinite(score)) score = null;
   } catch (error) {
     note =
@@ -121,7 +125,9 @@ export function rankWorstCases(
   config: RankingConfig,
 ): WorstCaseRanking {
   const criteria = rankingCriteria(config);
-  const rated = new Map(products.map((p) => [p.id, { product: p, ...rate(p, config) }]));
+  // The formula parsed once for every product.
+  const evaluate = rpnEvaluator((config.formula ?? APIC).expression);
+  const rated = new Map(products.map((p) => [p.id, { product: p, ...rate(p, config, evaluate) }]));
   const candidates: Candidate[] = [...rated.values()].map(({ product, scores, score }) => {
     const attributes: Record<string, number> = { ...scores };
     const lowest = (key: 'pde' | 'therapeuticDose') => lowestOf(product.actives, key)?.mg;
@@ -138,11 +144,7 @@ export function rankWorstCases(
     return { id: product.id, attributes };
   });
   const ranked: RankedProduct[] = [];
-  const pool = [...candidates];
-  while (pool.length > 0) {
-    const worst = selectWorstCase(pool, criteria);
-    if (!worst) break;
-    pool.splice(pool.indexOf(worst), 1);
+  for (const worst of worstFirst(candidates, criteria)) {
     const r = rated.get(worst.id);
     if (!r) continue;
     ranked.push({
@@ -154,9 +156,13 @@ export function rankWorstCases(
       derivation: r.derivation,
     });
   }
+  let perEquipment: Record<string, string | null> | undefined;
   return {
     products: ranked,
-    perEquipment: worstCasePerEquipment(trains, candidates, criteria),
+    // Computed when read: the worst case of each train and item (worst-products) does not read it.
+    get perEquipment() {
+      return (perEquipment ??= worstCasePerEquipment(trains, candidates, criteria));
+    },
     criteria,
     candidates,
   };

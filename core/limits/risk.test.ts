@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cleaningAgentLimits } from './cleaning-agent.ts';
 import { compileLimits } from './compile.ts';
@@ -17,6 +18,7 @@ import {
   worstCasePerEquipment,
   worstCasePerGroup,
   worstCaseRating,
+  worstFirst,
 } from './risk.ts';
 import type { Candidate } from './risk.ts';
 import {
@@ -130,6 +132,37 @@ describe('risk scores', () => {
       'High',
       'High',
     ]);
+  });
+
+  it('orders candidates worst first exactly as picking the worst one after another does', () => {
+    // Few distinct values, so that ties, missing attributes, infinities and NaN all occur.
+    const value = fc.constantFrom(1, 2, 3, -0, 0, Infinity, -Infinity, NaN, undefined);
+    const candidates = fc.array(fc.record({ a: value, b: value }), { maxLength: 12 }).map((rows) =>
+      rows.map(({ a, b }, i) => {
+        const attributes: Record<string, number> = {};
+        if (a !== undefined) attributes.a = a;
+        if (b !== undefined) attributes.b = b;
+        return { id: `P${i}`, attributes };
+      }),
+    );
+    const criteria = fc.array(
+      fc.record({
+        attribute: fc.constantFrom('a', 'b', 'c'),
+        worst: fc.constantFrom('highest' as const, 'lowest' as const),
+      }),
+      { minLength: 1, maxLength: 3 },
+    );
+    fc.assert(
+      fc.property(candidates, criteria, (list, by) => {
+        const picked: string[] = [];
+        const pool = [...list];
+        for (let w = selectWorstCase(pool, by); w; w = selectWorstCase(pool, by)) {
+          pool.splice(pool.indexOf(w), 1);
+          picked.push(w.id);
+        }
+        expect(worstFirst(list, by).map((c) => c.id)).toEqual(picked);
+      }),
+    );
   });
 
   it('selects the worst case by ordered criteria, per group', () => {

@@ -207,6 +207,32 @@ export function selectWorstCase(
   return best;
 }
 
+/**
+ * The candidates worst first, in the order `selectWorstCase` picks them one after another (ties
+ * keep input order): a stable sort, not a pick per place, which at 5,000 products was 12.5
+ * million comparisons. A NaN makes the comparison no order a sort can use, so then the picks.
+ */
+export function worstFirst(
+  candidates: readonly Candidate[],
+  criteria: readonly SelectionCriterion[],
+): Candidate[] {
+  const hasNaN = candidates.some((c) =>
+    criteria.some(({ attribute }) => Number.isNaN(c.attributes[attribute])),
+  );
+  if (!hasNaN) return [...candidates].sort((a, b) => compareSeverity(b, a, criteria));
+  const ordered: Candidate[] = [];
+  const pool = [...candidates];
+  for (
+    let worst = selectWorstCase(pool, criteria);
+    worst;
+    worst = selectWorstCase(pool, criteria)
+  ) {
+    pool.splice(pool.indexOf(worst), 1);
+    ordered.push(worst);
+  }
+  return ordered;
+}
+
 /** Positive when `a` is the worse case. */
 function compareSeverity(a: Candidate, b: Candidate, criteria: readonly SelectionCriterion[]) {
   for (const { attribute, worst } of criteria) {

@@ -26,7 +26,25 @@ export function evaluateRpnExpression(
   expression: string,
   values: Readonly<Record<string, number>>,
 ): number {
-  return evaluateExpression(parseExpression(expression), values);
+  return rpnEvaluator(expression)(values);
+}
+
+/**
+ * A formula parsed once and evaluated for many sets of values (a ranking's every product), as
+ * evaluateRpnExpression each time; a formula that does not parse throws its error at each call.
+ */
+export function rpnEvaluator(
+  expression: string,
+): (values: Readonly<Record<string, number>>) => number {
+  let tree: ReturnType<typeof parseExpression>;
+  try {
+    tree = parseExpression(expression);
+  } catch (error) {
+    return () => {
+      throw error;
+    };
+  }
+  return (values) => evaluateExpression(tree, values);
 }
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;

@@ -39,12 +39,16 @@ import { impactResults } from './impact-results.ts';
 
 const nameOf = (r: Record<string, unknown>) => String(r.name);
 
-/** Each production's computed worst-case product, by its id: the one computation's (issue 32). */
+/**
+ * Each production's computed worst-case product, by its id: the one computation's (issue 32), on
+ * `input`, the facility's input the evaluation has just read in the same transaction.
+ */
 export async function worstCaseByProduction(
   q: Queryable,
   facilityId: number,
+  input: LimitsInput,
 ): Promise<Map<number, string | null>> {
-  const { trains } = await trainWorstProducts(q, facilityId);
+  const { trains } = await trainWorstProducts(q, facilityId, {}, input);
   return new Map(trains.map((t) => [t.productionId, t.computed.product]));
 }
 
@@ -63,7 +67,7 @@ export async function impactContext(
     allEntities(q, productsDef, facilityId),
     allEntities(q, equipmentDef, facilityId),
     allEntities(q, analyticalMethodsDef, facilityId),
-    worstCaseByProduction(q, facilityId),
+    worstCaseByProduction(q, facilityId, input),
   ]);
   const productName = new Map(products.map((p) => [p.id, nameOf(p)]));
   const equipmentName = new Map(equipment.map((e) => [e.id, nameOf(e)]));
@@ -101,7 +105,7 @@ export async function computeImpact(
   facilityId: number,
 ): Promise<ChangeImpact> {
   const before = await facilityLimitsInput(tx, facilityId);
-  const worstBefore = await worstCaseByProduction(tx, facilityId);
+  const worstBefore = await worstCaseByProduction(tx, facilityId, before);
   const { after, context } = await rolledBack(tx, async () => {
     await apply(tx);
     const input = await facilityLimitsInput(tx, facilityId);

@@ -1,8 +1,8 @@
 import { activesDef, productionsDef, selectionCriteriaDef } from '#core/entities/defs/index.ts';
 import { rpnCategoriesDef, rpnFormulasDef } from '#core/entities/defs/risk.def.ts';
 import { AppError } from '#core/errors/errors.ts';
-import { CRITERION_KEYS } from '#core/limits/compile.ts';
-import type { CompiledLimits } from '#core/limits/compile.ts';
+import { CRITERION_KEYS, compileLimits, type CompiledLimits } from '#core/limits/compile.ts';
+import type { LimitsInput } from '#core/limits/model.ts';
 import { explainPair } from '#core/limits/explain.ts';
 import { governingPairs, limitsReport, pairKey } from '#core/limits/limit-reports.ts';
 import type { LowestLimits } from '#core/limits/limit-reports.ts';
@@ -15,7 +15,7 @@ import { inputLineages } from '#core/hbel/lineage.ts';
 import type { TUncomputable } from '#core/schemas/mac-matrix.schemas.ts';
 import type { Queryable } from '#server/db/db.ts';
 import { allEntities, historyNote } from '#server/entities/entity-store.ts';
-import { refuseLeftOut } from './computable-input.ts';
+import { computable, refuseLeftOut } from './computable-input.ts';
 import { macMatrixState } from './mac-matrix-cache.ts';
 import { targetOverrides } from './worst-product-overrides.ts';
 
@@ -45,8 +45,26 @@ export interface AsOf {
   asOf?: string | undefined;
 }
 
-/** The compiled limits and what was left out of them, and why (listed by every report). */
-async function compiled(q: Queryable, facilityId: number, productionId?: number, at: AsOf = {}) {
+/**
+ * The compiled limits and what was left out of them, and why (listed by every report). `input`:
+ * the facility's whole input as of now, already read by the caller in the same transaction (a
+ * change evaluation), computed on instead of read a second time.
+ */
+async function compiled(
+  q: Queryable,
+  facilityId: number,
+  productionId?: number,
+  at: AsOf = {},
+  input?: LimitsInput,
+) {
+  if (input) {
+    const given = computable(input);
+    return {
+      m: compileLimits(given.input),
+      uncomputable: given.uncomputable,
+      historyStartsAt: undefined,
+    };
+  }
   // The matrix views' cached state (mac-matrix-cache.ts) when `q` is the app's database.
   const state = await macMatrixState(q, facilityId, { productionId, asOf: at.asOf });
   const { uncomputable, historyStartsAt } = state;
@@ -202,9 +220,14 @@ async function rankingConfig(q: Queryable, facilityId: number, at: AsOf) {
  * The facility's products ranked by its risk scoring and selection criteria, with the records read
  * for it: the ranking report and the worst-case product of each train and item read this one.
  */
-export async function rankFacility(q: Queryable, facilityId: number, at: AsOf = {}) {
+export async function rankFacility(
+  q: Queryable,
+  facilityId: number,
+  at: AsOf = {},
+  input?: LimitsInput,
+) {
   const [state, actives, { config, read }] = await Promise.all([
-    compiled(q, facilityId, undefined, at),
+    compiled(q, facilityId, undefined, at, input),
     allEntities(q, activesDef, facilityId, at),
     rankingConfig(q, facilityId, at),
   ]);

@@ -4,6 +4,7 @@ import {
   productionsDef,
   productsDef,
 } from '#core/entities/defs/index.ts';
+import type { LimitsInput } from '#core/limits/model.ts';
 import { overrideLimit } from '#core/limits/worst-product-override.ts';
 import { worstOfGroups, type WorstOfGroup } from '#core/limits/worst-products.ts';
 import type {
@@ -27,11 +28,24 @@ import { overridesInForce } from './worst-product-overrides.ts';
 
 const ids = (record: EntityRecord, field: string) => (record[field] as number[] | null) ?? [];
 
-/** The products of each group, by id and name, and the computed worst of each. */
-async function worstPerGroup(q: Queryable, facilityId: number, at: AsOf) {
+/** No computable product on the item, or more than one (an item's carrier, below). */
+const NONE = -1;
+const MANY = -2;
+
+/**
+ * The products of each group of one kind (trains or items of equipment), by id and name, and the
+ * computed worst of each: only the kind asked for, the other is not needed by its caller.
+ */
+async function worstPerGroup(
+  q: Queryable,
+  facilityId: number,
+  at: AsOf,
+  kind: 'trains' | 'equipment',
+  input?: LimitsInput,
+) {
   const [{ ranking, uncomputable }, products, productions, equipment, trains, overrides] =
     await Promise.all([
-      rankFacility(q, facilityId, at),
+      rankFacility(q, facilityId, at, input),
       allEntities(q, productsDef, facilityId, at),
       allEntities(q, productionsDef, facilityId, at),
       allEntities(q, equipmentDef, facilityId, at),
@@ -49,26 +63,36 @@ async function worstPerGroup(q: Queryable, facilityId: number, at: AsOf) {
       const name = p?.name as string;
       return p ? [{ id: p.id, name, lowestMaco: macoOf.get(name) ?? null }] : [];
     });
-  const trainMembers = new Map(productions.map((p) => [p.id, membersOf(ids(p, 'productIds'))]));
-  const productsOnItem = new Map(
-    equipment.map((e) => [
-      e.id,
-      productions
-        .filter((p) => ids(p, 'equipmentIds').includes(e.id))
-        .flatMap((p) => ids(p, 'productIds')),
-    ]),
-  );
-  const itemMembers = new Map([...productsOnItem].map(([id, list]) => [id, membersOf(list)]));
+  // The products of the productions each item is in, in the productions' order: one pass over
+  // the productions, not one per item (5,000 items × 500 productions at 5,000 products).
+  const productsOnItem = new Map(equipment.map((e) => [e.id, [] as number[]]));
+  for (const p of productions) {
+    const made = ids(p, 'productIds');
+    for (const item of new Set(ids(p, 'equipmentIds'))) productsOnItem.get(item)?.push(...made);
+  }
   // A product that shares no item of the group with another computable product leaves no
-  // carryover there, so it cannot be the group's worst case (nothing is cleaned after it).
+  // carryover there, so it cannot be the group's worst case (nothing is cleaned after it). Per
+  // item, its one computable product (or NONE, or MANY), so each member is checked in one step.
   const computable = new Set(ranking.candidates.map((c) => c.id));
+  const carrier = new Map<number, number>();
+  for (const [item, list] of productsOnItem) {
+    let one = NONE;
+    for (const id of list) {
+      if (!computable.has(productById.get(id)?.name as string) || id === one) continue;
+      if (one !== NONE) {
+        one = MANY;
+        break;
+      }
+      one = id;
+    }
+    carrier.set(item, one);
+  }
   const withCarryover = (members: readonly { id: number; name: string }[], items: number[]) =>
     members.filter((m) =>
-      items.some((item) =>
-        (productsOnItem.get(item) ?? []).some(
-          (other) => other !== m.id && computable.has(productById.get(other)?.name as string),
-        ),
-      ),
+      items.some((item) => {
+        const other = carrier.get(item) ?? NONE;
+        return other === MANY || (other !== NONE && other !== m.id);
+      }),
     );
   const worst = (groups: [number, { name: string }[]][]) =>
     worstOfGroups(
@@ -76,19 +100,28 @@ async function worstPerGroup(q: Queryable, facilityId: number, at: AsOf) {
       ranking.candidates,
       ranking.criteria,
     );
+  const trainMembers = new Map<number, ReturnType<typeof membersOf>>();
+  const itemMembers = new Map<number, ReturnType<typeof membersOf>>();
+  let groupWorst: Record<string, WorstOfGroup>;
+  if (kind === 'trains') {
+    for (const p of productions) trainMembers.set(p.id, membersOf(ids(p, 'productIds')));
+    groupWorst = worst(
+      productions.map((p) => [
+        p.id,
+        withCarryover(trainMembers.get(p.id)!, ids(p, 'equipmentIds')),
+      ]),
+    );
+  } else {
+    for (const [id, list] of productsOnItem) itemMembers.set(id, membersOf(list));
+    groupWorst = worst(equipment.map((e) => [e.id, withCarryover(itemMembers.get(e.id)!, [e.id])]));
+  }
   return {
     productions,
     equipment,
     trains: new Map(trains.map((t) => [t.id, t])),
     trainMembers,
     itemMembers,
-    trainWorst: worst(
-      productions.map((p) => [
-        p.id,
-        withCarryover(trainMembers.get(p.id)!, ids(p, 'equipmentIds')),
-      ]),
-    ),
-    itemWorst: worst(equipment.map((e) => [e.id, withCarryover(itemMembers.get(e.id)!, [e.id])])),
+    groupWorst,
     productId,
     overrides,
     criteria: ranking.criteria,
@@ -153,8 +186,14 @@ function row(
   };
 }
 
-export async function trainWorstProducts(q: Queryable, facilityId: number, at: AsOf = {}) {
-  const w = await worstPerGroup(q, facilityId, at);
+/** `input`: the facility's input as of now, when the caller has read it (rankFacility). */
+export async function trainWorstProducts(
+  q: Queryable,
+  facilityId: number,
+  at: AsOf = {},
+  input?: LimitsInput,
+) {
+  const w = await worstPerGroup(q, facilityId, at, 'trains', input);
   const equipmentNames = new Map(w.equipment.map((e) => [e.id, e.name as string]));
   const trains: TTrainWorstProduct[] = w.productions.map((p) => {
     // The override follows the production's train record (keyed by it), not the production.
@@ -166,7 +205,7 @@ export async function trainWorstProducts(q: Queryable, facilityId: number, at: A
       trainName: (train?.name as string | undefined) ?? null,
       products: w.trainMembers.get(p.id) ?? [],
       ...row(
-        w.trainWorst[p.id]!,
+        w.groupWorst[p.id]!,
         w.productId,
         train ? w.overrides.trains.get(train.id) : undefined,
         w.trainMembers.get(p.id) ?? [],
@@ -182,13 +221,13 @@ export async function trainWorstProducts(q: Queryable, facilityId: number, at: A
 }
 
 export async function equipmentWorstProducts(q: Queryable, facilityId: number, at: AsOf = {}) {
-  const w = await worstPerGroup(q, facilityId, at);
+  const w = await worstPerGroup(q, facilityId, at, 'equipment');
   const equipment: TEquipmentWorstProduct[] = w.equipment.map((e) => ({
     equipmentId: e.id,
     name: e.name as string,
     products: w.itemMembers.get(e.id) ?? [],
     ...row(
-      w.itemWorst[e.id]!,
+      w.groupWorst[e.id]!,
       w.productId,
       w.overrides.equipment.get(e.id),
       w.itemMembers.get(e.id) ?? [],
