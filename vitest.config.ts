@@ -54,8 +54,9 @@ export default defineConfig({
           name: 'server',
           include: ['server/**/*.test.ts'],
           environment: 'node',
-          globalSetup: ['server/test/global-setup.ts'],
-          // Waits for the migrated database snapshot the global setup makes in the background.
+          globalSetup: ['server/test/global-setup.ts', 'server/test/server-build-setup.ts'],
+          // Waits for the migrated database snapshot and the server's bundle the global setups
+          // make in the background.
           setupFiles: ['server/test/setup.ts'],
           // Each file starts its own server on its own database, so nothing leaks between files
           // through modules; loading the server's modules once per worker instead of once per file

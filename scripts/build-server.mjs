@@ -2,10 +2,16 @@
 // What main.ts imports on demand (the HTTP app) is a chunk of its own, loaded while the embedded
 // database opens. The database's worker is plain JavaScript and goes beside them as it is, where
 // pglite-db.ts looks for it (next to the module that starts it).
+//
+// `node scripts/build-server.mjs [OUTDIR [ENTRY…]]`: the test suite builds it once per run into a
+// folder of its own, with the modules its child processes run besides (server/test/global-setup.ts):
+// a child started through tsx compiled the server again on each start.
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { build } from 'esbuild';
 
-rmSync('dist/server', { recursive: true, force: true });
+const [outdir = 'dist/server', ...extraEntries] = process.argv.slice(2);
+rmSync(outdir, { recursive: true, force: true });
 await build({
   // The operations a site runs on a production install, without dev dependencies
   // (scripts/operation.mjs): dist/server/cli/<name>.js.
@@ -14,8 +20,11 @@ await build({
     'server/cli/backup.ts',
     'server/cli/restore.ts',
     'server/cli/migrate-to-server.ts',
+    ...extraEntries,
   ],
-  outdir: 'dist/server',
+  outdir,
+  // Paths below it as below server/, whatever the entries: dist/server/cli/<name>.js.
+  outbase: 'server',
   splitting: true,
   bundle: true,
   platform: 'node',
@@ -25,5 +34,5 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
 });
-mkdirSync('dist/server', { recursive: true });
-copyFileSync('server/db/pglite-worker.mjs', 'dist/server/pglite-worker.mjs');
+mkdirSync(outdir, { recursive: true });
+copyFileSync('server/db/pglite-worker.mjs', join(outdir, 'pglite-worker.mjs'));

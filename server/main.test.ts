@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { serverModuleArgs } from './test/server-process.ts';
 
 const dirs: string[] = [];
 const children: ChildProcess[] = [];
@@ -17,7 +18,7 @@ afterAll(async () => {
 });
 
 function runMain(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, serverModuleArgs('server/main.ts'), {
     env: { ...process.env, DATABASE_URL: '', DATABASE_OWNER_URL: '', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -4,7 +4,11 @@ import { existsSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { initializeDataDir } from '../test/empty-pglite.ts';
-import { processEnvWithoutDatabase, startServerProcess } from '../test/server-process.ts';
+import {
+  processEnvWithoutDatabase,
+  serverModuleArgs,
+  startServerProcess,
+} from '../test/server-process.ts';
 import { ADMIN } from '../test/test-server.ts';
 import { fileCleanup } from '../test/temp-dirs.ts';
 import { projectRoot } from '../util/project-root.ts';
@@ -77,7 +81,7 @@ describe('the embedded database directory lock', () => {
       ADMIN_PASSWORD: ADMIN.password,
     });
     later(server.stop);
-    const seed = spawnSync(process.execPath, ['--import', 'tsx', 'server/cli/seed-demo.ts'], {
+    const seed = spawnSync(process.execPath, serverModuleArgs('server/cli/seed-demo.ts'), {
       cwd: projectRoot(),
       env: { ...processEnvWithoutDatabase(), DATA_DIR: dir },
       encoding: 'utf8',

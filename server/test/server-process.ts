@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
+import { pathToFileURL } from 'node:url';
 import { projectRoot } from '../util/project-root.ts';
+import { builtModule } from './server-build.ts';
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -38,14 +40,26 @@ export function processEnvWithoutDatabase(): NodeJS.ProcessEnv {
 }
 
 export interface SpawnOptions {
-  /** Modules loaded before the server, e.g. a test's job handlers (paths from the root). */
+  /**
+   * Modules loaded before the server, e.g. a test's job handlers (paths from the root, each an
+   * entry of the run's build: server/test/server-build-setup.ts).
+   */
   preload?: string[];
+}
+
+/**
+ * Node's arguments that run a module of the server from the run's bundle of it, as `npm start`
+ * runs its build (server/test/server-build.ts), with test modules of the same bundle loaded
+ * first: they share the server's module instances (a job handler registers in its registry).
+ */
+export function serverModuleArgs(source: string, preload: string[] = []): string[] {
+  const imports = preload.flatMap((path) => ['--import', pathToFileURL(builtModule(path)).href]);
+  return ['--enable-source-maps', ...imports, builtModule(source)];
 }
 
 /** Runs server/main.ts in a process of its own, as `npm start` does after building. */
 export function spawnServer(env: Record<string, string>, { preload = [] }: SpawnOptions = {}) {
-  const imports = preload.flatMap((path) => ['--import', `./${path}`]);
-  const child = spawn(process.execPath, ['--import', 'tsx', ...imports, 'server/main.ts'], {
+  const child = spawn(process.execPath, serverModuleArgs('server/main.ts', preload), {
     cwd: projectRoot(),
     env: {
       ...processEnvWithoutDatabase(),

@@ -1,9 +1,11 @@
 import { beforeAll } from 'vitest';
+import { serverBuildReady } from './server-build.ts';
 import { pgliteSnapshotFile } from './test-db.ts';
 
 // The migrated database snapshot is made while the unit tests run (server/test/global-setup.ts);
 // a file starts once it is there. Waiting here, with a limit of its own, keeps a slow migration
-// on a busy machine from counting against the file's own hooks.
+// on a busy machine from counting against the file's own hooks. The server's bundle, built
+// beside it in far less time, is there by then for the tests that start it in a process.
 beforeAll(async () => {
-  await pgliteSnapshotFile();
+  await Promise.all([pgliteSnapshotFile(), serverBuildReady()]);
 }, 900_000);
