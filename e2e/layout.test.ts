@@ -15,10 +15,12 @@ const SCREENSHOT_WIDTHS = new Set([1280, 1440]);
 
 let app: AppUnderTest;
 
+// Seeding the demo facility outlasted the 120 s hook default at a load of 50 on two cores (twice,
+// before any test ran); the other screen walks' setups have the same allowance.
 beforeAll(async () => {
   app = await startAppUnderTest();
   await seedDemo(app.server.db, (await facilityApi(app)).id);
-});
+}, 600_000);
 afterAll(async () => {
   await app?.close();
 });
