@@ -7,15 +7,20 @@ import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import { MAIN_SCREENS, openScreen } from './main-screens.ts';
 import { confirmWithReason, facilityApi, openDrawer, signInToFacility } from './ui.ts';
 
-// Kept by the CI script as artifacts (.ci/run): a reviewer sees each screen at each width.
+// Kept by the CI script as artifacts (.ci/run): a reviewer sees each screen at 1280 and 1440
+// pixels, the widths CI announces. At 1024 no picture is taken: a full-page picture is a raster
+// of the whole screen and a PNG encoding, which no assertion reads.
 const SCREENSHOTS = '.test-output/screenshots';
+const SCREENSHOT_WIDTHS = new Set([1280, 1440]);
 
 let app: AppUnderTest;
 
+// Seeding the demo facility outlasted the 120 s hook default at a load of 50 on two cores (twice,
+// before any test ran); the other screen walks' setups have the same allowance.
 beforeAll(async () => {
   app = await startAppUnderTest();
   await seedDemo(app.server.db, (await facilityApi(app)).id);
-});
+}, 600_000);
 afterAll(async () => {
   await app?.close();
 });
@@ -82,7 +87,7 @@ describe.each([1024, 1280, 1440])('at %i pixels wide', (width) => {
   beforeAll(async () => {
     page = await app.open('/', { width, height: 900 });
     await signInToFacility(page);
-    mkdirSync(`${SCREENSHOTS}/${width}`, { recursive: true });
+    if (SCREENSHOT_WIDTHS.has(width)) mkdirSync(`${SCREENSHOTS}/${width}`, { recursive: true });
   });
   afterAll(async () => {
     await page?.context().close();
@@ -92,7 +97,11 @@ describe.each([1024, 1280, 1440])('at %i pixels wide', (width) => {
     'the $name screen’s title is clear of the menu toggle, every column and button is in reach, with no serious WCAG 2.1 AA violation',
     async (screen) => {
       await openScreen(page, screen.path, 'router');
-      await page.screenshot({ path: `${SCREENSHOTS}/${width}/${screen.name}.png`, fullPage: true });
+      if (SCREENSHOT_WIDTHS.has(width))
+        await page.screenshot({
+          path: `${SCREENSHOTS}/${width}/${screen.name}.png`,
+          fullPage: true,
+        });
       // The WCAG 2.1 AA check runs on the same visit, once per screen: the rules it applies
       // (contrast, names, structure) do not change between these two widths.
       if (width === 1280) await expectAccessible(page);
