@@ -34,21 +34,27 @@ export async function startAnchor(databaseUrl: string, poolSize: string) {
   };
 }
 
-/** A facility of `rows` equipment items, created and filled through the app's own API. */
-export async function facilityOf(serverUrl: string, token: string, planId: number, rows: number) {
+/** A new empty facility of the plan, created through the app's API; its id. */
+export async function createFacility(
+  serverUrl: string,
+  token: string,
+  planId: number,
+  name: string,
+): Promise<number> {
   const res = await fetch(`${serverUrl}/api/v2/plans/${planId}/facilities`, {
     method: 'POST',
     headers: { token, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      name: `Bench ${rows}`,
-      productType: 'product',
-      tier: 'full',
-      facilityGroupId: 1,
-    }),
+    body: JSON.stringify({ name, productType: 'product', tier: 'full', facilityGroupId: 1 }),
   });
   const created = (await res.json()) as { id: number };
   if (res.status !== 200) throw new Error(`facility: ${res.status} ${JSON.stringify(created)}`);
-  const url = `${serverUrl}/api/v2/plans/${planId}/facilities/${created.id}`;
+  return created.id;
+}
+
+/** A facility of `rows` equipment items, created and filled through the app's own API. */
+export async function facilityOf(serverUrl: string, token: string, planId: number, rows: number) {
+  const id = await createFacility(serverUrl, token, planId, `Bench ${rows}`);
+  const url = `${serverUrl}/api/v2/plans/${planId}/facilities/${id}`;
   const size = { actives: 0, products: 0, equipment: rows, productions: 0, seed: 5 };
   await uploadWorkbook(url, token, await facilityWorkbook(size));
   const page = await facilityCaller(url, token)('GET', '/equipments?pageLimit=10');

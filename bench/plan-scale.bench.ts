@@ -19,7 +19,7 @@ import {
   uploadWorkbook,
 } from './bench-fixture.ts';
 import { compareListCost, uncachedPages } from './list-cost.ts';
-import { startAnchor } from './pk-anchor.ts';
+import { createFacility, startAnchor } from './pk-anchor.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 
 const FACILITIES = Number(process.env.FACILITIES ?? 10);
@@ -27,22 +27,6 @@ const SIZE = facilityOfSize(Number(process.env.PRODUCTS ?? 2_000));
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const POOL_SIZE = process.env.DB_POOL_SIZE ?? '10';
 const base = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
-
-async function createFacility(serverUrl: string, token: string, planId: number, n: number) {
-  const res = await fetch(`${serverUrl}/api/v2/plans/${planId}/facilities`, {
-    method: 'POST',
-    headers: { token, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      name: `Site ${n}`,
-      productType: 'product',
-      tier: 'full',
-      facilityGroupId: 1,
-    }),
-  });
-  const created = (await res.json()) as { id: number };
-  if (res.status !== 200) throw new Error(`facility: ${res.status} ${JSON.stringify(created)}`);
-  return created.id;
-}
 
 /** Reads a URL whole and returns its status, without keeping the body. */
 async function drain(url: string, token: string): Promise<number> {
@@ -113,7 +97,7 @@ try {
   const facilityUrls: string[] = [];
   const importStarted = performance.now();
   for (let n = 1; n <= FACILITIES; n += 1) {
-    const id = await createFacility(first.url, token, me.planId, n);
+    const id = await createFacility(first.url, token, me.planId, `Site ${n}`);
     const url = `${first.url}/api/v2/plans/${me.planId}/facilities/${id}`;
     const t = performance.now();
     await uploadWorkbook(url, token, workbook);
