@@ -266,32 +266,6 @@ export async function recordEdit(
   content: Record<string, unknown>,
   title: string,
 ): Promise<ControlledVersionState> {
-  // The usual save, of a latest version still being built, in one statement (issue 34): it is
-  // written only while it is being built (the row lock re-checks its status), and any other
-  // state takes the locked read below, with its refusal or next version.
-  const [built] = await tx.query<Pick<VersionRow, 'signature_state' | 'version_number'>>(
-    `update controlled_versions
-        set content = $4, title = $5, version = version + 1, updated_at = now(), updated_by = $6
-      where id = (select id from controlled_versions
-                   where facility_id = $1 and document_type = $2 and document_id = $3
-                   order by version_number desc limit 1)
-        and status = 'BeingBuilt'
-      returning signature_state, version_number`,
-    [
-      ref.facilityId,
-      ref.documentType,
-      ref.documentId,
-      JSON.stringify(content),
-      title,
-      actor.userId,
-    ],
-  );
-  if (built)
-    return {
-      status: 'BeingBuilt',
-      signatureState: built.signature_state,
-      versionNumber: built.version_number,
-    };
   const latest = await latestVersion(tx, ref, true);
   if (latest && (latest.status === 'BeingReviewed' || latest.status === 'BeingApproved')) {
     throw new ControlledRefusal(
