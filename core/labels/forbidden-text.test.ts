@@ -36,6 +36,7 @@ describe('the codes no screen or report may show', () => {
     ['See docs/sso-setup.md', 'source path'],
     ['1records', 'number glued to a word'],
     ['Limit 6.114e-5 mg', 'e-notation'],
+    ['Batch size 1e+21 kg', 'e-notation'],
     ['Limit 0.0003057018765353721 mg/swab', 'unrounded number'],
     ['Batch size 2005.9999999999998 kg', 'unrounded number'],
   ])('finds %j', (text, rule) => {
@@ -51,6 +52,7 @@ describe('the codes no screen or report may show', () => {
     'Percent of limit: 210.522454092374 (the audit trail’s 15 digits)',
     'SHA-256 3e1f0c9a27d4b8e5, batch 2E10-04, version 1.2.3',
     'Job deeff8dc-6e45-456f-93f2-fb9ff975833a',
+    'Page 1 of 4 · Data 591218e80644 DRAFT',
     'Formula maco_10ppm = 0.00001*MBS_kg*1e6/max_dose',
     'PDE 0.0208333333333333 mg/day (15 significant digits)',
   ])('passes words: %j', (text) => {

@@ -169,8 +169,11 @@ export const FORBIDDEN_PATTERNS: readonly ForbiddenRule[] = [
   // which shows every digit a value was entered with, 21 CFR 11.10(e)); 16 or more is a float
   // printed as JavaScript writes it. Not inside a hyphenated code: a job's UUID
   // ('deeff8dc-6e45-456f-…') has '6e45' in it.
-  // Not a literal of a formula as its author wrote it ('0.00001*MBS_kg*1e6/max_dose').
-  { name: 'e-notation', pattern: /(?<![\w.*/^(-])\d+(?:\.\d+)?e[-+]?\d+(?![\w.-])/ },
+  // Not a literal of a formula as its author wrote it ('0.00001*MBS_kg*1e6/max_dose'). The
+  // exponent's sign is required because JavaScript always writes one ('6.114e-5', '1e+21'):
+  // without it a hash's short form that happens to be digits around one 'e' ('Data
+  // 591218e80644' in a PDF's footer) read as a number.
+  { name: 'e-notation', pattern: /(?<![\w.*/^(-])\d+(?:\.\d+)?e[-+]\d+(?![\w.-])/ },
   {
     name: 'unrounded number',
     pattern: /(?<![\w.])(?=[\d.]{17,})\d+\.\d+(?![\w.])/,
