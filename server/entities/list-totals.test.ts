@@ -133,8 +133,10 @@ describe('list pages and totals kept with the facility list version', () => {
     const count = db.changeCount?.();
     expect(await listVersion(db, t.facilityId)).toBe(first);
     await db.query(`${READ_ONLY}select 1`);
-    // On PGlite nothing ran that could write: the version is answered from memory.
-    expect(db.changeCount?.()).toBe(count);
+    // On PGlite nothing ran that could write: the version is answered from memory. On a server
+    // the count also moves when the notice of an earlier commit arrives (the previous test's
+    // arrived here late once in CI), so only PGlite's count must stay.
+    if (db.kind === 'pglite') expect(db.changeCount?.()).toBe(count);
     await db.query(`update equipment set room_grade = room_grade where facility_id = $1`, [
       t.facilityId,
     ]);
