@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { LongFilesFirst } from './scripts/long-files-first.ts';
+import { EMBEDDED_ONLY_FILES, SERVER_PASS_VARIABLE } from './server/test/embedded-only.ts';
 
 export default defineConfig({
   test: {
@@ -53,6 +54,10 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['server/**/*.test.ts'],
+          // CI's second pass, on a PostgreSQL server, runs only the files that can reach it.
+          exclude: process.env[SERVER_PASS_VARIABLE]
+            ? [...configDefaults.exclude, ...EMBEDDED_ONLY_FILES]
+            : configDefaults.exclude,
           environment: 'node',
           globalSetup: ['server/test/global-setup.ts', 'server/test/server-build-setup.ts'],
           // Waits for the migrated database snapshot and the server's bundle the global setups
