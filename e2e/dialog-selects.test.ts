@@ -40,17 +40,17 @@ const overlay = (p: Page): Locator =>
 /** The dropdowns of each dialog that a button of the screen opens. */
 async function walkDialogs(path: string, opens: RegExp): Promise<Seen[]> {
   const seen: Seen[] = [];
-  await openScreen(page, path);
+  await openScreen(page, path, 'fresh');
   const buttons = page.locator('.app-content').getByRole('button', { name: opens });
   const names = new Set<string>();
   for (const button of await buttons.all())
     if (await button.isVisible()) names.add((await button.innerText()).trim());
-  // Each dialog is opened on a screen loaded afresh, with nothing of the dialog before left open.
+  // Each dialog is opened on a screen mounted afresh, with nothing of the dialog before left open.
   // The screen as the listing above left it is such a screen (it only read the buttons): the
   // first button needs no load of its own, nor does the next after a button that was not clicked.
   let fresh = true;
   for (const name of names) {
-    if (!fresh) await openScreen(page, path);
+    if (!fresh) await openScreen(page, path, 'fresh');
     fresh = true;
     const button = page.locator('.app-content').getByRole('button', { name, exact: true }).first();
     if (!(await button.isVisible()) || !(await button.isEnabled())) continue;
@@ -84,7 +84,7 @@ it('does the same on every other menu screen and master-data list, and on the re
   for (const path of others) seen.push(...(await walkDialogs(path, OPENS_DIALOG)));
   for (const path of records) {
     // A record page's own selects as well as those of its dialogs.
-    await openScreen(page, path);
+    await openScreen(page, path, 'fresh');
     seen.push(...(await measureSelects(page, page.locator('.app-content'), path)));
     seen.push(...(await walkDialogs(path, OPENS_DIALOG)));
   }

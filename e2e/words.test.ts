@@ -36,7 +36,7 @@ it('every screen shows words, not codes', { timeout: 600_000 }, async () => {
   screens.push(...(await demoRecordPages(app.server.db, facilityId)));
   const found: string[] = [];
   for (const path of screens) {
-    await openScreen(page, path);
+    await openScreen(page, path, 'fresh');
     found.push(await forbiddenOn(page, path));
     // A screen's tabs (Settings: single sign-on, display, …) are screens of their own.
     const tabs = page.locator('.app-content [role="tab"]');
