@@ -1,7 +1,6 @@
 import { ConfigProvider } from 'antd';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { BrowserRouter } from 'react-router';
 import { resumeEndedSession } from './account/sign-in-again.ts';
 import { Root } from './Root.tsx';
 import { theme } from './theme.ts';
@@ -21,9 +20,7 @@ if (!container) throw new Error('index.html has no #root element');
 createRoot(container).render(
   <StrictMode>
     <ConfigProvider theme={theme}>
-      <BrowserRouter>
-        <Root />
-      </BrowserRouter>
+      <Root />
     </ConfigProvider>
   </StrictMode>,
 );

@@ -1,5 +1,5 @@
-import { lazy, Suspense } from 'react';
-import { Navigate, Route, Routes } from 'react-router';
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
+import { navigateTo, useAccountLocation } from './account-navigation.tsx';
 import { LoadingSpinner } from './LoadingSpinner.tsx';
 import { LoginPage } from './LoginPage.tsx';
 import { LogoutPage } from './LogoutPage.tsx';
@@ -17,19 +17,27 @@ const RegisterPage = lazy(() =>
 );
 
 /** The route table of spec §2, exactly. */
+const SCREENS: Record<string, () => ReactNode> = {
+  '/': () => <LoginPage />,
+  '/sign-in': () => <LoginPage />,
+  '/logout': () => <LogoutPage />,
+  '/forgot-password': () => <ForgotPasswordPage />,
+  '/reset-password': () => <ResetPasswordRoute />,
+  '/reset-password-expired': () => <ResetPasswordExpiredPage />,
+  '/register': () => <RegisterPage />,
+};
+
 export function AccountRoutes() {
-  return (
-    <Suspense fallback={<LoadingSpinner />}>
-      <Routes>
-        <Route path="/" element={<LoginPage />} />
-        <Route path="/sign-in" element={<LoginPage />} />
-        <Route path="/logout" element={<LogoutPage />} />
-        <Route path="/forgot-password" element={<ForgotPasswordPage />} />
-        <Route path="/reset-password" element={<ResetPasswordRoute />} />
-        <Route path="/reset-password-expired" element={<ResetPasswordExpiredPage />} />
-        <Route path="/register" element={<RegisterPage />} />
-        <Route path="*" element={<Navigate to="/" replace />} />
-      </Routes>
-    </Suspense>
-  );
+  // As the router matched them: any case, with or without a closing slash.
+  const pathname = useAccountLocation()
+    .pathname.toLowerCase()
+    .replace(/(.)\/+$/, '$1');
+  const screen = SCREENS[pathname];
+  return <Suspense fallback={<LoadingSpinner />}>{screen ? screen() : <ToSignIn />}</Suspense>;
+}
+
+/** Any other address while signed out: the Login screen, at its own address. */
+function ToSignIn() {
+  useEffect(() => navigateTo('/', { replace: true }), []);
+  return null;
 }

@@ -1,6 +1,6 @@
 import { Button, Form, Input, notification } from 'antd';
 import { useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { AccountLink, navigateTo } from './account-navigation.tsx';
 import { isApiError } from '../api/api-error.ts';
 import { forgotPassword } from '../api/auth-api.ts';
 import { FORGOT_FAILED_TITLE, loginErrorMessage, RESET_LINK_SENT } from './account-messages.ts';
@@ -22,7 +22,7 @@ function failureDescription(error: unknown): string {
  * prove themselves with the secret key an administrator gave them and go straight to the reset.
  */
 export function ForgotPasswordPage() {
-  const navigate = useNavigate();
+  const navigate = navigateTo;
   const [needsSecretKey, setNeedsSecretKey] = useState(false);
   const [isSubmitting, setSubmitting] = useState(false);
 
@@ -86,7 +86,7 @@ export function ForgotPasswordPage() {
         </Button>
       </Form>
       <nav className="account-links" aria-label="Account">
-        <Link to="/sign-in">Already a User? Sign In</Link>
+        <AccountLink to="/sign-in">Already a User? Sign In</AccountLink>
       </nav>
     </AccountLayout>
   );

@@ -1,6 +1,6 @@
 import { Button, Form } from 'antd';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { AccountLink, navigateTo, useAccountLocation } from './account-navigation.tsx';
 import { isApiError } from '../api/api-error.ts';
 import {
   getCurrentUser,
@@ -45,8 +45,8 @@ interface Credentials {
 }
 
 export function LoginPage() {
-  const navigate = useNavigate();
-  const location = useLocation();
+  const navigate = navigateTo;
+  const location = useAccountLocation();
   // The query is read once: the token is removed from the address right away.
   const [query] = useState(() => readLoginQueryAfterSso(location.search));
   const [features, setFeatures] = useState<Features | null>(getCachedFeatures);
@@ -217,8 +217,8 @@ export function LoginPage() {
         </Button>
       </Form>
       <nav className="account-links" aria-label="Account">
-        <Link to="/forgot-password">Forgot Password?</Link>
-        {isSso ? null : <Link to="/register">Register</Link>}
+        <AccountLink to="/forgot-password">Forgot Password?</AccountLink>
+        {isSso ? null : <AccountLink to="/register">Register</AccountLink>}
       </nav>
     </AccountLayout>
   );

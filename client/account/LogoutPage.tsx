@@ -1,10 +1,9 @@
 import { useEffect } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
-import type { NavigateFunction } from 'react-router';
 import { logout } from '../api/auth-api.ts';
 import { announceSignOut } from '../session/session-channel.ts';
 import { clearSession, getCachedFeatures, getToken } from '../session/session-store.ts';
 import { LoadingSpinner } from './LoadingSpinner.tsx';
+import { navigateTo, useAccountSearchParams, type Navigate } from './account-navigation.tsx';
 
 let ending: Promise<void> | null = null;
 
@@ -14,7 +13,7 @@ let ending: Promise<void> | null = null;
  * provider's own logout page follows, when one is configured. The other tabs sharing the session
  * end it too. Concurrent calls share one logout.
  */
-export function endSession(navigate: NavigateFunction, tokenFromAddress?: string | null) {
+export function endSession(navigate: Navigate, tokenFromAddress?: string | null) {
   ending ??= (async () => {
     const token = tokenFromAddress || getToken();
     const features = getCachedFeatures();
@@ -32,8 +31,8 @@ export function endSession(navigate: NavigateFunction, tokenFromAddress?: string
 }
 
 export function LogoutPage() {
-  const navigate = useNavigate();
-  const [params] = useSearchParams();
+  const navigate = navigateTo;
+  const params = useAccountSearchParams();
   const tokenFromAddress = params.get('token');
 
   useEffect(() => {

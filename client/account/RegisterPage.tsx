@@ -1,7 +1,7 @@
 import { InfoCircleOutlined } from '@ant-design/icons';
 import { Button, Form, Input, notification, Tooltip } from 'antd';
 import { useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { AccountLink, navigateTo } from './account-navigation.tsx';
 import { register } from '../api/auth-api.ts';
 import { DEFAULT_ERROR_TITLE, loginErrorMessage } from './account-messages.ts';
 import { AccountLayout } from './AccountLayout.tsx';
@@ -17,7 +17,7 @@ export const SECRET_KEY_HINT =
 
 /** First-time registration of a user without e-mail: employee ID plus the administrator's key. */
 export function RegisterPage() {
-  const navigate = useNavigate();
+  const navigate = navigateTo;
   const [isSubmitting, setSubmitting] = useState(false);
 
   async function onFinish({ username, token }: RegisterForm): Promise<void> {
@@ -67,7 +67,7 @@ export function RegisterPage() {
         </Button>
       </Form>
       <nav className="account-links" aria-label="Account">
-        <Link to="/sign-in">Already a User? Sign In</Link>
+        <AccountLink to="/sign-in">Already a User? Sign In</AccountLink>
       </nav>
     </AccountLayout>
   );

@@ -1,6 +1,6 @@
 import { Button, Form, Input, notification } from 'antd';
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { AccountLink } from './account-navigation.tsx';
 import { forgotPassword } from '../api/auth-api.ts';
 import { RESET_LINK_SENT } from './account-messages.ts';
 import { AccountLayout } from './AccountLayout.tsx';
@@ -37,7 +37,7 @@ export function ResetPasswordExpiredPage() {
         </Button>
       </Form>
       <nav className="account-links" aria-label="Account">
-        <Link to="/sign-in">Already a User? Sign In</Link>
+        <AccountLink to="/sign-in">Already a User? Sign In</AccountLink>
       </nav>
     </AccountLayout>
   );

@@ -1,6 +1,6 @@
 import { Alert, Button, Form, Input, notification } from 'antd';
 import { useEffect, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { navigateTo, useAccountSearchParams } from './account-navigation.tsx';
 import { isApiError } from '../api/api-error.ts';
 import { checkResetLink, resetPassword } from '../api/auth-api.ts';
 import type { ResetLinkResponse } from '../api/auth-types.ts';
@@ -27,8 +27,8 @@ const REASONS: Record<string, string> = {
  * on expiry (same calls; `reason` in the address says which).
  */
 export function ResetPasswordPage() {
-  const navigate = useNavigate();
-  const [params] = useSearchParams();
+  const navigate = navigateTo;
+  const params = useAccountSearchParams();
   const u = params.get('u') ?? '';
   const token = params.get('token') ?? '';
   const reason = REASONS[params.get('reason') ?? ''];
@@ -75,7 +75,7 @@ interface ResetPasswordFormProps {
 }
 
 function ResetPasswordForm({ u, token, link }: ResetPasswordFormProps) {
-  const navigate = useNavigate();
+  const navigate = navigateTo;
   const [form] = Form.useForm<ResetForm>();
   const [isSubmitting, setSubmitting] = useState(false);
   const password = Form.useWatch('password', form) ?? '';

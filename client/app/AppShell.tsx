@@ -1,7 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Button, Layout, Result } from 'antd';
 import { useState } from 'react';
-import { Navigate, Route, Routes, useNavigate } from 'react-router';
+import { BrowserRouter, Navigate, Route, Routes, useNavigate } from 'react-router';
 import { LoadingSpinner } from '../account/LoadingSpinner.tsx';
 import { LazyAuditLog } from '../features/audit-log/LazyAuditLog.tsx';
 import { LazyOutbox } from '../features/outbox/LazyOutbox.tsx';
@@ -47,16 +47,20 @@ import { useLiveUpdates } from './live-updates.ts';
 export function AppShell() {
   // One cache per signed-in session: a new sign-in starts from nothing.
   const [queryClient] = useState(createQueryClient);
+  // The router comes with the application: the account screens move without it
+  // (account-navigation.tsx), and this one reads the address they left.
   return (
-    <QueryClientProvider client={queryClient}>
-      <Routes>
-        {/* Logout must not wait for the account to load (nor fail with it). */}
-        <Route path="/logout" element={<LogoutPage />} />
-        <Route path="*" element={<SignedInApp />} />
-      </Routes>
-      <IdleWarning />
-      <SignInAgainModal />
-    </QueryClientProvider>
+    <BrowserRouter>
+      <QueryClientProvider client={queryClient}>
+        <Routes>
+          {/* Logout must not wait for the account to load (nor fail with it). */}
+          <Route path="/logout" element={<LogoutPage />} />
+          <Route path="*" element={<SignedInApp />} />
+        </Routes>
+        <IdleWarning />
+        <SignInAgainModal />
+      </QueryClientProvider>
+    </BrowserRouter>
   );
 }
 
