@@ -131,6 +131,11 @@ export async function buildApp({
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 10 * 1024 * 1024,
     requestIdHeader: false,
+    // Fastify adds a HEAD route beside each GET by default: half the app's routes, each with its
+    // own hooks and schemas to set up at every start, for a method no client, page or contract
+    // of ours sends. The health probes keep theirs (a monitor may ask with HEAD), the client's
+    // files declare theirs, and a HEAD elsewhere is answered 404 as any path without a route.
+    exposeHeadRoutes: false,
     schemaController: { compilersFactory: zodCompilers },
     genReqId: (req) => {
       const given = req.headers['x-request-id'];

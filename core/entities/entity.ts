@@ -9,7 +9,7 @@ import {
   type TControlledDocumentType,
 } from '../schemas/signatures.schemas.ts';
 import { ZVersionsInForce } from '../schemas/versions.schemas.ts';
-import { fieldSchema, type FieldDef } from './field.ts';
+import { fieldSchema, optionalFieldSchema, type FieldDef } from './field.ts';
 import type { GuardResource } from '../permissions/permission-map.ts';
 import type { DocumentDomain, RecordDomain } from '../audit/audit-events.ts';
 
@@ -143,7 +143,38 @@ export function actionOf(def: EntityDef, operation: EntityOperation): string {
   }
 }
 
+/**
+ * A declared record's schemas are made once per declaration: zod schemas do not change once made,
+ * and every app built in a process (a start, each test file's) and every staged change or
+ * import asks for the same ones; making them again for each of some 90 records was most of a
+ * start's route set-up.
+ */
+function madeOnce<T>(make: (def: EntityDef) => T): (def: EntityDef) => T {
+  const made = new WeakMap<EntityDef, T>();
+  return (def) => {
+    if (!made.has(def)) made.set(def, make(def));
+    return made.get(def)!;
+  };
+}
+
+const createSchemaOf = madeOnce(makeCreateSchema);
+const editSchemaOf = madeOnce(makeEditSchema);
+const recordSchemaOf = madeOnce(makeRecordSchema);
+
 export function createSchema(def: EntityDef) {
+  return createSchemaOf(def);
+}
+
+/** An edit names what it changes, the version it was made from, and why. */
+export function editSchema(def: EntityDef) {
+  return editSchemaOf(def);
+}
+
+export function recordSchema(def: EntityDef) {
+  return recordSchemaOf(def);
+}
+
+function makeCreateSchema(def: EntityDef) {
   return z
     .object({
       ...Object.fromEntries(def.fields.map((f) => [f.name, fieldSchema(f)])),
@@ -152,11 +183,8 @@ export function createSchema(def: EntityDef) {
     .strict();
 }
 
-/** An edit names what it changes, the version it was made from, and why. */
-export function editSchema(def: EntityDef) {
-  const fields = Object.fromEntries(
-    def.fields.map((f) => [f.name, fieldSchema({ ...f, required: false } as FieldDef)]),
-  );
+function makeEditSchema(def: EntityDef) {
+  const fields = Object.fromEntries(def.fields.map((f) => [f.name, optionalFieldSchema(f)]));
   const body = z
     .object({
       ...fields,
@@ -174,13 +202,11 @@ export function editSchema(def: EntityDef) {
   });
 }
 
-export function recordSchema(def: EntityDef) {
+function makeRecordSchema(def: EntityDef) {
   return z.object({
     id: z.number().int(),
     ...(def.scope === 'plan' ? { planId: z.number().int() } : { facilityId: z.number().int() }),
-    ...Object.fromEntries(
-      def.fields.map((f) => [f.name, fieldSchema({ ...f, required: false } as FieldDef)]),
-    ),
+    ...Object.fromEntries(def.fields.map((f) => [f.name, optionalFieldSchema(f)])),
     ...propertiesOf(def, ZPropertyValues),
     version: z.number().int(),
     createdAt: z.string(),

@@ -89,6 +89,21 @@ function quantitySchema(measure: MeasureName, positive: boolean | undefined) {
     });
 }
 
+const optionalSchemas = new WeakMap<FieldDef, z.ZodType>();
+
+/**
+ * The schema of a field's value where no field is required (a record as read, an edit), made
+ * once per field: a declared record's read and edit schemas share it.
+ */
+export function optionalFieldSchema(field: FieldDef): z.ZodType {
+  let schema = optionalSchemas.get(field);
+  if (!schema) {
+    schema = fieldSchema({ ...field, required: false } as FieldDef);
+    optionalSchemas.set(field, schema);
+  }
+  return schema;
+}
+
 /** The zod schema of one field's value; optional unless required. */
 export function fieldSchema(field: FieldDef): z.ZodType {
   let schema: z.ZodType;

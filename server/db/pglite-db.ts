@@ -1,3 +1,4 @@
+import module from 'node:module';
 import { Worker } from 'node:worker_threads';
 import {
   changeCounter,
@@ -157,6 +158,7 @@ export async function openPglite(options: {
   const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), {
     workerData: {
       ...data,
+      compileCache: module.getCompileCacheDir(),
       ...(fence
         ? { lease: { file: fence.file, instance: fence.instance, checkMs: fence.checkMs } }
         : {}),

@@ -3,10 +3,16 @@
 // stall HTTP. Plain JavaScript, so that a worker runs it as is from the sources (tests, tsx) and
 // from dist/server. The main thread's side is pglite-db.ts, which documents the messages.
 import { readFileSync } from 'node:fs';
+import module from 'node:module';
 import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+
+// A worker does not share its process's compile cache (scripts/start.mjs): given the folder, it
+// keeps PGlite's compiled code there too, instead of compiling it again at every start. So the
+// package is loaded once the cache is on.
+if (workerData.compileCache) module.enableCompileCache(workerData.compileCache);
+const { PGlite } = await import('@electric-sql/pglite');
+const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
 
 // PGlite's 128 MB of shared buffers are all written at start-up, so all of them stay resident.
 // A site's working set fits in far fewer, and a page not in them is read through the operating

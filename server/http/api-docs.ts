@@ -75,7 +75,12 @@ async function buildDocs(routes: RouteOptions[], compilers: Compilers): Promise<
     import('@fastify/swagger'),
     import('@fastify/swagger-ui'),
   ]);
-  const docs = Fastify({ logger: false, schemaController: { compilersFactory: compilers } });
+  // Only ever asked with GET, through inject: no HEAD twin for each route (as in app.ts).
+  const docs = Fastify({
+    logger: false,
+    exposeHeadRoutes: false,
+    schemaController: { compilersFactory: compilers },
+  });
   await docs.register(swagger, { openapi: OPENAPI, transform: jsonSchemaTransform });
   await docs.register(swaggerUi, { routePrefix: PREFIX });
   const unused = async () => undefined;

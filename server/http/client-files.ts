@@ -46,7 +46,7 @@ export async function registerClientFiles(
     });
     // Browsers and tools that ignore the page's icon link still ask for /favicon.ico.
     for (const path of ['/favicon.svg', '/favicon.ico'])
-      scope.get(path, { schema: { hide: true } }, (_request, reply) =>
+      scope.get(path, { schema: { hide: true }, exposeHeadRoute: true }, (_request, reply) =>
         reply.type('image/svg+xml').sendFile('favicon.svg', root),
       );
   });

@@ -27,6 +27,8 @@ const ZUnarchiveQuery = z.object({
 /** What the entity's other routes share with its edit and archive routes. */
 export interface EntityRouteParts {
   record: z.ZodType;
+  /** A save's answer, `{ result: record }`. */
+  result: z.ZodType;
   /** Route options that read a multipart body, for records that take a document. */
   multipart: (action: string) => object;
   multipartSchema: object;
@@ -83,7 +85,7 @@ export function registerEditRoutes(context: AppContext, def: EntityDef, parts: E
       params: ZIdInFacility,
       ...(byPut ? { querystring: ZUnarchiveQuery } : {}),
       body: editSchema(def),
-      response: { 200: z.object({ result: parts.record }) },
+      response: { 200: parts.result },
     },
     handler: async (request) => {
       const { reason, version, unArchive, ...fieldEdit } = request.body as Record<
@@ -121,21 +123,21 @@ export function registerEditRoutes(context: AppContext, def: EntityDef, parts: E
   });
 }
 
+const ZArchiveByDelete = z.object({ reason: ZReason }).strict();
+const ZArchiveByPut = z.object({
+  reason: ZReason,
+  confirmImpact: z
+    .boolean()
+    .optional()
+    .describe('The caller has seen where the record is used and which limits change'),
+});
+
 /** Archive with a reason: PUT {id}/archive, or DELETE {id}; none where the declaration forbids it. */
 export function registerArchiveRoute(context: AppContext, def: EntityDef, parts: EntityRouteParts) {
   if (def.archivable === false) return;
   const { app, db, permit } = context;
   const byDelete = def.verbs === 'put-delete';
   const lower = def.label.toLowerCase();
-  const ZArchiveBody = byDelete
-    ? z.object({ reason: ZReason }).strict()
-    : z.object({
-        reason: ZReason,
-        confirmImpact: z
-          .boolean()
-          .optional()
-          .describe('The caller has seen where the record is used and which limits change'),
-      });
   typed(app).route({
     method: byDelete ? 'DELETE' : 'PUT',
     url: `/api/v2/plans/:plan/facilities/:facility/${def.path}/:id${byDelete ? '' : '/archive'}`,
@@ -152,8 +154,8 @@ export function registerArchiveRoute(context: AppContext, def: EntityDef, parts:
               'Where other records or the limits depend on it (an active in a product, equipment or a product in a production), archiving is refused with a DataValidationError on `confirmImpact` that lists where it is used and which limits change, until the request confirms the impact with `confirmImpact: true`.',
           }),
       params: ZIdInFacility,
-      body: ZArchiveBody,
-      response: { 200: z.object({ result: parts.record }) },
+      body: byDelete ? ZArchiveByDelete : ZArchiveByPut,
+      response: { 200: parts.result },
     },
     handler: async (request) => {
       const body = request.body as { reason: string; confirmImpact?: boolean };

@@ -52,9 +52,7 @@ export function registerEntityRoutes(context: AppContext, def: EntityDef): void 
   const { app, db, permit, config } = context;
   const r = typed(app);
   const base = `/api/v2/plans/:plan/facilities/:facility`;
-  const record = def.document
-    ? recordSchema(def).extend({ document: ZDocumentSummary.optional() })
-    : recordSchema(def);
+  const { record, result, pages } = answersOf(def);
   const tags = [def.pluralLabel];
   const scopeOf = (params: { plan: number; facility: number }) => ({
     planId: params.plan,
@@ -107,7 +105,7 @@ export function registerEntityRoutes(context: AppContext, def: EntityDef): void 
           description: def.description,
           params: ZFacilityParams,
           querystring: def.controlled ? ZControlledListQuery : ZEntityListQuery,
-          response: { 200: pageSchema(record, listKeyOf(def, archived)) },
+          response: { 200: archived ? pages.archived : pages.current },
         },
       },
       async (request) => {
@@ -162,7 +160,7 @@ export function registerEntityRoutes(context: AppContext, def: EntityDef): void 
         ...multipartSchema,
         params: ZFacilityParams,
         body: createSchema(def),
-        response: { 200: z.object({ result: record }) },
+        response: { 200: result },
       },
     },
     async (request) => {
@@ -179,10 +177,42 @@ export function registerEntityRoutes(context: AppContext, def: EntityDef): void 
     },
   );
 
-  const parts = { record, multipart, multipartSchema, bodyNote, readOf };
+  const parts = { record, result, multipart, multipartSchema, bodyNote, readOf };
   registerEditRoutes(context, def, parts);
   registerArchiveRoute(context, def, parts);
   if (def.document) registerDocumentRoutes(context, def);
+}
+
+interface AnswerSchemas {
+  record: z.ZodType;
+  /** A save's answer: `{ result: record }`. */
+  result: z.ZodType;
+  pages: { current: z.ZodType; archived: z.ZodType };
+}
+
+const answers = new WeakMap<EntityDef, AnswerSchemas>();
+
+/**
+ * What a declared record's routes answer, made once per declaration: every app built in the
+ * process (each test file's) registers the same routes with the same schemas (entity.ts).
+ */
+function answersOf(def: EntityDef): AnswerSchemas {
+  let made = answers.get(def);
+  if (!made) {
+    const record = def.document
+      ? recordSchema(def).extend({ document: ZDocumentSummary.optional() })
+      : recordSchema(def);
+    made = {
+      record,
+      result: z.object({ result: record }),
+      pages: {
+        current: pageSchema(record, listKeyOf(def, false)),
+        archived: pageSchema(record, listKeyOf(def, true)),
+      },
+    };
+    answers.set(def, made);
+  }
+  return made;
 }
 
 /** Lists answer under `data`, or under the key the specification names (intermediates). */

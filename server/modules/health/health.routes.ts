@@ -5,12 +5,16 @@ import { appVersion } from '#server/util/app-version.ts';
 import { isAuditTrailProtected } from '../audit/audit-protection.ts';
 import { checkReadiness, type NotReady, type Ready } from './readiness.ts';
 
-/** Public (no guard): load balancers, monitors and sites' scripts call them without a session. */
+/**
+ * Public (no guard): load balancers, monitors and sites' scripts call them without a session, some
+ * with HEAD, which the app answers only where a route asks for it (app.ts).
+ */
 export function registerHealthRoutes({ app, db, config }: AppContext): void {
   typed(app).get(
     '/api/v2/health',
     {
       config: { public: true },
+      exposeHeadRoute: true,
       schema: {
         tags: ['health'],
         summary: 'Answers once the database is reachable and migrations have run',
@@ -49,6 +53,7 @@ export function registerHealthRoutes({ app, db, config }: AppContext): void {
     '/api/v2/health/live',
     {
       config: { public: true },
+      exposeHeadRoute: true,
       schema: {
         tags: ['health'],
         summary: 'Answers while the process serves HTTP; reads nothing from the database',
@@ -66,6 +71,7 @@ export function registerHealthRoutes({ app, db, config }: AppContext): void {
     '/api/v2/health/ready',
     {
       config: { public: true },
+      exposeHeadRoute: true,
       schema: {
         tags: ['health'],
         summary:

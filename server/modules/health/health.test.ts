@@ -27,6 +27,16 @@ afterAll(async () => {
 });
 
 describe('health', () => {
+  it('answers HEAD for a monitor, as the API routes no longer do (issue 34)', async () => {
+    for (const path of ['/api/v2/health', '/api/v2/health/live', '/api/v2/health/ready']) {
+      const res = await fetch(server.url + path, { method: 'HEAD' });
+      expect(res.status, path).toBe(200);
+      expect(await res.text(), path).toBe('');
+    }
+    // The other GET routes have no HEAD twin, each a route to set up at every start.
+    expect((await fetch(`${server.url}/api/v2/features`, { method: 'HEAD' })).status).toBe(404);
+  });
+
   it('keeps its fields and names this build’s version', async () => {
     const res = await server.request('GET', '/api/v2/health');
     expect(res.status).toBe(200);

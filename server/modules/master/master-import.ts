@@ -1,6 +1,6 @@
 import { equipmentDef, productionsDef, productsDef } from '#core/entities/defs/index.ts';
 import { createSchema, recordProblems, type EntityDef } from '#core/entities/entity.ts';
-import { fieldSchema, type FieldDef } from '#core/entities/field.ts';
+import { optionalFieldSchema, type FieldDef } from '#core/entities/field.ts';
 import { AppError } from '#core/errors/errors.ts';
 import { z } from 'zod';
 import type { Db } from '#server/db/db.ts';
@@ -49,11 +49,7 @@ interface PlannedSection {
 
 function partialSchema(def: EntityDef) {
   return z
-    .object(
-      Object.fromEntries(
-        def.fields.map((f) => [f.name, fieldSchema({ ...f, required: false } as FieldDef)]),
-      ),
-    )
+    .object(Object.fromEntries(def.fields.map((f) => [f.name, optionalFieldSchema(f)])))
     .strict();
 }
 

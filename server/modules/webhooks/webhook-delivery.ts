@@ -1,5 +1,4 @@
 import { createHmac } from 'node:crypto';
-import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { SIGNATURE_HEADER } from '#core/schemas/webhooks.schemas.ts';
 import type { Config } from '#server/config.ts';
@@ -7,6 +6,9 @@ import type { Db } from '#server/db/db.ts';
 import type { JobLog } from '#server/jobs/worker.ts';
 import { decryptSetting } from '#server/util/setting-secrets.ts';
 import { guardedLookup, hostProblem, TargetRefused } from './webhook-targets.ts';
+
+// Not an ES import of node:http, which loads Node's fetch at every start (metrics.ts).
+const { request: httpRequest } = process.getBuiltinModule('node:http');
 
 /*
  * The webhook delivery worker (issue 33), one per app instance beside the job worker, polling
