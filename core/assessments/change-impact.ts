@@ -5,7 +5,7 @@ import { criteriaByKey, pairCriteria } from '../limits/matrix.ts';
 import type { PairView } from '../limits/matrix.ts';
 import type { LimitsInput } from '../limits/model.ts';
 import { criteriaMovedAt, moved, percent, productPlaces, walkPairs } from '../limits/pair-walk.ts';
-import type { BeforeLimits } from '../limits/pair-walk.ts';
+import type { BeforeLimits, MatrixRun } from '../limits/pair-walk.ts';
 import type {
   TCriterionValues,
   TImpactItem,
@@ -16,13 +16,23 @@ import type {
 import { IMPACT_KINDS } from '../schemas/change-assessments.schemas.ts';
 import { convertValue } from '../units/quantity.ts';
 import { ImpactSide } from './impact-sides.ts';
-import type { AnalyticalMethod, ImpactTrain, SampleResult } from './impact-sides.ts';
+import type {
+  AnalyticalMethod,
+  ImpactTrain,
+  SampleResult,
+  TrainWorstCase,
+} from './impact-sides.ts';
 import { policyUnits, rinseIn } from './impact-units.ts';
 import type { ImpactUnits } from './impact-units.ts';
 import { LowestLimits } from './lowest-limits.ts';
 import { TopPairs } from './top-pairs.ts';
 
-export type { AnalyticalMethod, ImpactTrain, SampleResult } from './impact-sides.ts';
+export type {
+  AnalyticalMethod,
+  ImpactTrain,
+  SampleResult,
+  TrainWorstCase,
+} from './impact-sides.ts';
 export type { ImpactUnits, SampleType } from './impact-units.ts';
 
 export interface ImpactContext {
@@ -35,6 +45,12 @@ export interface ImpactContext {
   methods: readonly AnalyticalMethod[];
   /** Sample results, for `resultAtRisk` (server/modules/change-assessments/impact-results.ts). */
   results: readonly SampleResult[];
+  /**
+   * Each train's worst case before and after, named from the two matrix runs the impact makes
+   * anyway (a ranking needs each product's lowest MACO): no third and fourth run of the same
+   * matrices (issue 34). When absent, each train's `worstCase` is taken.
+   */
+  worstCases?: (before: MatrixRun, after: MatrixRun) => readonly TrainWorstCase[];
   /** Units the items and pairs show; default the after policy's limitRepresentation. */
   units?: ImpactUnits;
   /** Pairs listed at most (the rest are counted only); default 10,000. */
@@ -167,7 +183,11 @@ export function changeImpact(
   // One pair's criteria on the before side, recomputed only for pairs whose limits stay.
   const criteriaThen = new Float64Array(CRITERION_COUNT);
 
-  const { before: kept, after: compiledAfter } = walkPairs(before, after, {
+  const {
+    before: kept,
+    after: compiledAfter,
+    afterSummary,
+  } = walkPairs(before, after, {
     onBefore(view, m) {
       sideB.add(view, m);
     },
@@ -312,10 +332,15 @@ export function changeImpact(
     });
   });
 
+  const worstCases =
+    context.worstCases?.(
+      { compiled: kept.compiled, summary: kept.summary },
+      { compiled: compiledAfter, summary: afterSummary },
+    ) ?? context.trains.map((train) => train.worstCase ?? { before: null, after: null });
   context.trains.forEach((train, t) => {
     // The worst case is the one the ranking and the cleaning assessment name (ImpactTrain): a
     // rule of its own here (it was the lowest SAL) would report changes the screens do not show.
-    const { before: nameB, after: nameA } = train.worstCase;
+    const { before: nameB, after: nameA } = worstCases[t] ?? { before: null, after: null };
     if (nameB === nameA) return;
     summary.worstCasesChanged++;
     const atB = sideB.trainSlot(t, nameB);
