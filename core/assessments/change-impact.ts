@@ -70,6 +70,8 @@ export const AT_RISK_SHARE = 0.5;
 
 type Limits = NonNullable<TImpactItem['before']>;
 type Four = [maco: number, sal: number, swab: number, rinse: number];
+/** A pair's four limits as read (a tuple, or one of the walk's reused arrays). */
+type FourOf = Readonly<Four> | Float64Array;
 
 const shown = (x: number): number | null => (Number.isFinite(x) ? x : null);
 const sig = (x: number | null) => (x === null ? 'none' : formatNumber(x));
@@ -83,7 +85,7 @@ const ordinal = (n: number) => {
 };
 
 /** Largest change by size of the four limits, signed (negative = tighter); null when none. */
-function largestChange(before: Four, after: Four): number | null {
+function largestChange(before: FourOf, after: FourOf): number | null {
   let best: number | null = null;
   for (let i = 0; i < 4; i++) {
     const change = percent(before[i] ?? Number.NaN, after[i] ?? Number.NaN);
@@ -92,7 +94,7 @@ function largestChange(before: Four, after: Four): number | null {
   return best;
 }
 
-function anyLower(before: Four, after: Four): boolean {
+function anyLower(before: FourOf, after: FourOf): boolean {
   for (let i = 0; i < 4; i++) {
     const b = before[i] ?? Number.NaN;
     const a = after[i] ?? Number.NaN;
@@ -101,7 +103,7 @@ function anyLower(before: Four, after: Four): boolean {
   return false;
 }
 
-function anyMoved(before: Four, after: Four): boolean {
+function anyMoved(before: FourOf, after: FourOf): boolean {
   for (let i = 0; i < 4; i++)
     if (moved(before[i] ?? Number.NaN, after[i] ?? Number.NaN)) return true;
   return false;
@@ -182,6 +184,10 @@ export function changeImpact(
 
   // One pair's criteria on the before side, recomputed only for pairs whose limits stay.
   const criteriaThen = new Float64Array(CRITERION_COUNT);
+  // Each pair's limits now and then, in two arrays reused pair after pair: 1.5 million pairs at
+  // 5,000 products would otherwise leave two arrays each to the collector (issue 34).
+  const now = new Float64Array(4);
+  const then = new Float64Array(4);
 
   const {
     before: kept,
@@ -194,11 +200,14 @@ export function changeImpact(
     onPair(view, k, b, m) {
       sideA.add(view, m);
       const p = view.previous;
-      const now: Four = [view.maco, view.sal, view.swabLimit, view.rinseLimit];
+      now[0] = view.maco;
+      now[1] = view.sal;
+      now[2] = view.swabLimit;
+      now[3] = view.rinseLimit;
       if (k < 0) {
         // A new pair is charged to its new product, else (a train change) to its previous.
         const owner = (toBefore[p] ?? -1) < 0 ? p : (toBefore[view.next] ?? -1) < 0 ? view.next : p;
-        added.fold(owner, ...now, view.governing);
+        added.fold(owner, view.maco, view.sal, view.swabLimit, view.rinseLimit, view.governing);
         const ownerBefore = toBefore[owner] ?? -1;
         if (ownerBefore >= 0 && anyLower(four(sideB.lowest, ownerBefore), now)) {
           addedTighter[owner] = 1;
@@ -207,7 +216,10 @@ export function changeImpact(
         keep(Number.POSITIVE_INFINITY, view, k);
         return;
       }
-      const then = beforeFour(b, k);
+      then[0] = b.maco[k] ?? Number.NaN;
+      then[1] = b.sal[k] ?? Number.NaN;
+      then[2] = b.swab[k] ?? Number.NaN;
+      then[3] = b.rinse[k] ?? Number.NaN;
       const didMove = anyMoved(then, now);
       const didSwitch = (b.governing[k] ?? -1) !== view.governing;
       if (didSwitch) switched[p] = (switched[p] ?? 0) + 1;
