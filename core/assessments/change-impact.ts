@@ -5,7 +5,7 @@ import { criteriaByKey, pairCriteria } from '../limits/matrix.ts';
 import type { PairView } from '../limits/matrix.ts';
 import type { LimitsInput } from '../limits/model.ts';
 import { criteriaMovedAt, moved, percent, productPlaces, walkPairs } from '../limits/pair-walk.ts';
-import type { BeforeLimits } from '../limits/pair-walk.ts';
+import type { BeforeLimits, MatrixRun } from '../limits/pair-walk.ts';
 import type {
   TCriterionValues,
   TImpactItem,
@@ -16,13 +16,23 @@ import type {
 import { IMPACT_KINDS } from '../schemas/change-assessments.schemas.ts';
 import { convertValue } from '../units/quantity.ts';
 import { ImpactSide } from './impact-sides.ts';
-import type { AnalyticalMethod, ImpactTrain, SampleResult } from './impact-sides.ts';
+import type {
+  AnalyticalMethod,
+  ImpactTrain,
+  SampleResult,
+  TrainWorstCase,
+} from './impact-sides.ts';
 import { policyUnits, rinseIn } from './impact-units.ts';
 import type { ImpactUnits } from './impact-units.ts';
 import { LowestLimits } from './lowest-limits.ts';
 import { TopPairs } from './top-pairs.ts';
 
-export type { AnalyticalMethod, ImpactTrain, SampleResult } from './impact-sides.ts';
+export type {
+  AnalyticalMethod,
+  ImpactTrain,
+  SampleResult,
+  TrainWorstCase,
+} from './impact-sides.ts';
 export type { ImpactUnits, SampleType } from './impact-units.ts';
 
 export interface ImpactContext {
@@ -35,6 +45,12 @@ export interface ImpactContext {
   methods: readonly AnalyticalMethod[];
   /** Sample results, for `resultAtRisk` (server/modules/change-assessments/impact-results.ts). */
   results: readonly SampleResult[];
+  /**
+   * Each train's worst case before and after, named from the two matrix runs the impact makes
+   * anyway (a ranking needs each product's lowest MACO): no third and fourth run of the same
+   * matrices (issue 34). When absent, each train's `worstCase` is taken.
+   */
+  worstCases?: (before: MatrixRun, after: MatrixRun) => readonly TrainWorstCase[];
   /** Units the items and pairs show; default the after policy's limitRepresentation. */
   units?: ImpactUnits;
   /** Pairs listed at most (the rest are counted only); default 10,000. */
@@ -54,6 +70,8 @@ export const AT_RISK_SHARE = 0.5;
 
 type Limits = NonNullable<TImpactItem['before']>;
 type Four = [maco: number, sal: number, swab: number, rinse: number];
+/** A pair's four limits as read (a tuple, or one of the walk's reused arrays). */
+type FourOf = Readonly<Four> | Float64Array;
 
 const shown = (x: number): number | null => (Number.isFinite(x) ? x : null);
 const sig = (x: number | null) => (x === null ? 'none' : formatNumber(x));
@@ -67,7 +85,7 @@ const ordinal = (n: number) => {
 };
 
 /** Largest change by size of the four limits, signed (negative = tighter); null when none. */
-function largestChange(before: Four, after: Four): number | null {
+function largestChange(before: FourOf, after: FourOf): number | null {
   let best: number | null = null;
   for (let i = 0; i < 4; i++) {
     const change = percent(before[i] ?? Number.NaN, after[i] ?? Number.NaN);
@@ -76,7 +94,7 @@ function largestChange(before: Four, after: Four): number | null {
   return best;
 }
 
-function anyLower(before: Four, after: Four): boolean {
+function anyLower(before: FourOf, after: FourOf): boolean {
   for (let i = 0; i < 4; i++) {
     const b = before[i] ?? Number.NaN;
     const a = after[i] ?? Number.NaN;
@@ -85,7 +103,7 @@ function anyLower(before: Four, after: Four): boolean {
   return false;
 }
 
-function anyMoved(before: Four, after: Four): boolean {
+function anyMoved(before: FourOf, after: FourOf): boolean {
   for (let i = 0; i < 4; i++)
     if (moved(before[i] ?? Number.NaN, after[i] ?? Number.NaN)) return true;
   return false;
@@ -166,19 +184,30 @@ export function changeImpact(
 
   // One pair's criteria on the before side, recomputed only for pairs whose limits stay.
   const criteriaThen = new Float64Array(CRITERION_COUNT);
+  // Each pair's limits now and then, in two arrays reused pair after pair: 1.5 million pairs at
+  // 5,000 products would otherwise leave two arrays each to the collector (issue 34).
+  const now = new Float64Array(4);
+  const then = new Float64Array(4);
 
-  const { before: kept, after: compiledAfter } = walkPairs(before, after, {
+  const {
+    before: kept,
+    after: compiledAfter,
+    afterSummary,
+  } = walkPairs(before, after, {
     onBefore(view, m) {
       sideB.add(view, m);
     },
     onPair(view, k, b, m) {
       sideA.add(view, m);
       const p = view.previous;
-      const now: Four = [view.maco, view.sal, view.swabLimit, view.rinseLimit];
+      now[0] = view.maco;
+      now[1] = view.sal;
+      now[2] = view.swabLimit;
+      now[3] = view.rinseLimit;
       if (k < 0) {
         // A new pair is charged to its new product, else (a train change) to its previous.
         const owner = (toBefore[p] ?? -1) < 0 ? p : (toBefore[view.next] ?? -1) < 0 ? view.next : p;
-        added.fold(owner, ...now, view.governing);
+        added.fold(owner, view.maco, view.sal, view.swabLimit, view.rinseLimit, view.governing);
         const ownerBefore = toBefore[owner] ?? -1;
         if (ownerBefore >= 0 && anyLower(four(sideB.lowest, ownerBefore), now)) {
           addedTighter[owner] = 1;
@@ -187,7 +216,10 @@ export function changeImpact(
         keep(Number.POSITIVE_INFINITY, view, k);
         return;
       }
-      const then = beforeFour(b, k);
+      then[0] = b.maco[k] ?? Number.NaN;
+      then[1] = b.sal[k] ?? Number.NaN;
+      then[2] = b.swab[k] ?? Number.NaN;
+      then[3] = b.rinse[k] ?? Number.NaN;
       const didMove = anyMoved(then, now);
       const didSwitch = (b.governing[k] ?? -1) !== view.governing;
       if (didSwitch) switched[p] = (switched[p] ?? 0) + 1;
@@ -312,10 +344,15 @@ export function changeImpact(
     });
   });
 
+  const worstCases =
+    context.worstCases?.(
+      { compiled: kept.compiled, summary: kept.summary },
+      { compiled: compiledAfter, summary: afterSummary },
+    ) ?? context.trains.map((train) => train.worstCase ?? { before: null, after: null });
   context.trains.forEach((train, t) => {
     // The worst case is the one the ranking and the cleaning assessment name (ImpactTrain): a
     // rule of its own here (it was the lowest SAL) would report changes the screens do not show.
-    const { before: nameB, after: nameA } = train.worstCase;
+    const { before: nameB, after: nameA } = worstCases[t] ?? { before: null, after: null };
     if (nameB === nameA) return;
     summary.worstCasesChanged++;
     const atB = sideB.trainSlot(t, nameB);

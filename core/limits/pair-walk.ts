@@ -1,7 +1,7 @@
 import { CRITERION_COUNT, compileLimits } from './compile.ts';
 import type { CompiledLimits } from './compile.ts';
 import { matrixRows, pairCriteria, runMatrix } from './matrix.ts';
-import type { PairView } from './matrix.ts';
+import type { MatrixSummary, PairView } from './matrix.ts';
 import type { LimitsInput } from './model.ts';
 
 /**
@@ -47,6 +47,14 @@ export interface BeforeLimits {
   /** Governing criterion index (HEALTH … PRODUCT), -1 when none. */
   readonly governing: Int8Array;
   readonly pairCount: number;
+  /** The run's product-wise and equipment-wise worst cases (what `runMatrix` returns). */
+  readonly summary: MatrixSummary;
+}
+
+/** One side's compiled input and its matrix's summary: what a consumer of one run reuses. */
+export interface MatrixRun {
+  compiled: CompiledLimits;
+  summary: MatrixSummary;
 }
 
 /**
@@ -91,7 +99,7 @@ export function beforeLimits(
   const rinse = new Float64Array(count);
   const governing = new Int8Array(count);
   let k = 0;
-  runMatrix(compiled, (view) => {
+  const summary = runMatrix(compiled, (view) => {
     previous[k] = view.previous;
     next[k] = view.next;
     maco[k] = view.maco;
@@ -102,19 +110,33 @@ export function beforeLimits(
     k++;
     if (onBefore) onBefore(view, compiled);
   });
-  return { compiled, rowStart, previous, next, maco, sal, swab, rinse, governing, pairCount: k };
+  const pairCount = k;
+  return {
+    compiled,
+    rowStart,
+    previous,
+    next,
+    maco,
+    sal,
+    swab,
+    rinse,
+    governing,
+    pairCount,
+    summary,
+  };
 }
 
 /**
  * Runs both matrices once and hands each "after" pair to `walk.onPair` with its "before" index,
  * then each vanished "before" pair to `walk.onRemoved`. Products are matched by id, so products
- * added, removed or reordered are handled. Returns the before limits and the after side compiled.
+ * added, removed or reordered are handled. Returns the before limits, the after side compiled and
+ * its matrix's summary (a consumer of the summaries needs no run of its own).
  */
 export function walkPairs(
   before: LimitsInput,
   after: LimitsInput,
   walk: PairWalk,
-): { before: BeforeLimits; after: CompiledLimits } {
+): { before: BeforeLimits; after: CompiledLimits; afterSummary: MatrixSummary } {
   const b = beforeLimits(before, walk.onBefore);
   const ma = compileLimits(after);
   const toBefore = productPlaces(after, before);
@@ -124,7 +146,7 @@ export function walkPairs(
   const slot = new Int32Array(b.compiled.productCount).fill(-1);
   let row = -1;
   let rowBefore = -1;
-  runMatrix(ma, (view) => {
+  const afterSummary = runMatrix(ma, (view) => {
     if (view.previous !== row) {
       for (let k = b.rowStart[rowBefore] ?? 0; k < (b.rowStart[rowBefore + 1] ?? 0); k++)
         slot[b.next[k] ?? 0] = -1;
@@ -141,7 +163,7 @@ export function walkPairs(
   if (seen && walk.onRemoved) {
     for (let k = 0; k < b.pairCount; k++) if (seen[k] === 0) walk.onRemoved(k, b);
   }
-  return { before: b, after: ma };
+  return { before: b, after: ma, afterSummary };
 }
 
 /** For each product of `from`, its index in `to` (matched by id), -1 when `to` has no such product. */

@@ -10,12 +10,13 @@ import { analyticalMethodsDef } from '#core/entities/defs/cleaning.def.ts';
 import { equipmentDef, productsDef, productionsDef } from '#core/entities/defs/index.ts';
 import { AppError } from '#core/errors/errors.ts';
 import type { LimitsInput } from '#core/limits/model.ts';
+import type { MatrixRun } from '#core/limits/pair-walk.ts';
 import type { Quantity } from '#core/units/quantity.ts';
 import type { TChangeAssessment } from '#core/schemas/change-assessments.schemas.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
 import { allEntities } from '#server/entities/entity-store.ts';
 import { facilityLimitsInput } from '../limits/facility-limits-input.ts';
-import { trainWorstProducts } from '../limits/worst-products.service.ts';
+import { trainWorstProductsLater } from '../limits/worst-products.service.ts';
 import type { Actor } from '#server/db/audit-write.ts';
 import { facilityDataWatermark, getChangeAssessment, numberOf } from './change-assessments.read.ts';
 import {
@@ -39,35 +40,36 @@ import { impactResults } from './impact-results.ts';
 
 const nameOf = (r: Record<string, unknown>) => String(r.name);
 
-/**
- * Each production's computed worst-case product, by its id: the one computation's (issue 32), on
- * `input`, the facility's input the evaluation has just read in the same transaction.
- */
-export async function worstCaseByProduction(
-  q: Queryable,
-  facilityId: number,
-  input: LimitsInput,
-): Promise<Map<number, string | null>> {
-  const { trains } = await trainWorstProducts(q, facilityId, {}, input);
-  return new Map(trains.map((t) => [t.productionId, t.computed.product]));
+/** Each production's computed worst-case product, by its id, from `trainWorstProducts`' rows. */
+const byProduction = (trains: { productionId: number; computed: { product: string | null } }[]) =>
+  new Map(trains.map((t) => [t.productionId, t.computed.product]));
+
+/** The worst case of each production on an input and its matrix's run, by production id. */
+type WorstLater = (input: LimitsInput, run: MatrixRun) => Map<number, string | null>;
+
+/** The reads of each production's worst case now; the worst cases later, on a run of the matrix. */
+async function worstCasesLater(q: Queryable, facilityId: number): Promise<WorstLater> {
+  const later = await trainWorstProductsLater(q, facilityId);
+  return (input, run) => byProduction(later(input, run).trains);
 }
 
 /**
  * The trains and analytical methods of the facility as they are (after the change, in the trial),
- * each train with its worst case before (`worstBefore`, read before the change) and now.
+ * each train's worst case before and after named from the impact's own two matrix runs:
+ * `worstBefore` was read before the change, and the after side's records are read here.
  */
 export async function impactContext(
   q: Queryable,
   facilityId: number,
   input: LimitsInput,
-  worstBefore: Map<number, string | null>,
+  before: { input: LimitsInput; worst: WorstLater },
 ): Promise<ImpactContext> {
   const [productions, products, equipment, methods, worstAfter] = await Promise.all([
     allEntities(q, productionsDef, facilityId),
     allEntities(q, productsDef, facilityId),
     allEntities(q, equipmentDef, facilityId),
     allEntities(q, analyticalMethodsDef, facilityId),
-    worstCaseByProduction(q, facilityId, input),
+    worstCasesLater(q, facilityId),
   ]);
   const productName = new Map(products.map((p) => [p.id, nameOf(p)]));
   const equipmentName = new Map(equipment.map((e) => [e.id, nameOf(e)]));
@@ -91,8 +93,15 @@ export async function impactContext(
       name: nameOf(p),
       products: names(p.productIds, productName),
       equipment: names(p.equipmentIds, equipmentName),
-      worstCase: { before: worstBefore.get(p.id) ?? null, after: worstAfter.get(p.id) ?? null },
     })),
+    worstCases: (runBefore, runAfter) => {
+      const then = before.worst(before.input, runBefore);
+      const now = worstAfter(input, runAfter);
+      return productions.map((p) => ({
+        before: then.get(p.id) ?? null,
+        after: now.get(p.id) ?? null,
+      }));
+    },
     methods: withLoq,
     results: await impactResults(q, facilityId, productName, equipmentName),
   };
@@ -105,11 +114,14 @@ export async function computeImpact(
   facilityId: number,
 ): Promise<ChangeImpact> {
   const before = await facilityLimitsInput(tx, facilityId);
-  const worstBefore = await worstCaseByProduction(tx, facilityId, before);
+  const worst = await worstCasesLater(tx, facilityId);
   const { after, context } = await rolledBack(tx, async () => {
     await apply(tx);
     const input = await facilityLimitsInput(tx, facilityId);
-    return { after: input, context: await impactContext(tx, facilityId, input, worstBefore) };
+    return {
+      after: input,
+      context: await impactContext(tx, facilityId, input, { input: before, worst }),
+    };
   });
   return changeImpact(before, after, context);
 }

@@ -9,7 +9,8 @@ import type { LowestLimits } from '#core/limits/limit-reports.ts';
 import { rankWorstCases } from '#core/limits/ranking.ts';
 import type { RankingConfig, RankingProduct } from '#core/limits/ranking.ts';
 import { SAMPLE_RULE_NAMES, runMatrix } from '#core/limits/matrix.ts';
-import type { SampleRule, SampleRuleName } from '#core/limits/matrix.ts';
+import type { MatrixSummary, SampleRule, SampleRuleName } from '#core/limits/matrix.ts';
+import type { MatrixRun } from '#core/limits/pair-walk.ts';
 import { productWiseLimits } from '#core/limits/worst-case.ts';
 import { inputLineages } from '#core/hbel/lineage.ts';
 import type { TUncomputable } from '#core/schemas/mac-matrix.schemas.ts';
@@ -216,24 +217,21 @@ async function rankingConfig(q: Queryable, facilityId: number, at: AsOf) {
   return { config, read: [...categories, ...formulas, ...criteria] };
 }
 
-/**
- * The facility's products ranked by its risk scoring and selection criteria, with the records read
- * for it: the ranking report and the worst-case product of each train and item read this one.
- */
-export async function rankFacility(
-  q: Queryable,
-  facilityId: number,
-  at: AsOf = {},
-  input?: LimitsInput,
-) {
-  const [state, actives, { config, read }] = await Promise.all([
-    compiled(q, facilityId, undefined, at, input),
+/** What a ranking reads besides the matrix: the actives and the ranking's configuration. */
+export async function rankingReads(q: Queryable, facilityId: number, at: AsOf = {}) {
+  const [actives, { config, read }] = await Promise.all([
     allEntities(q, activesDef, facilityId, at),
     rankingConfig(q, facilityId, at),
   ]);
-  const { m, uncomputable } = state;
+  return { actives, config, read };
+}
+
+type RankingReads = Awaited<ReturnType<typeof rankingReads>>;
+
+/** The ranking on a compiled input and its matrix's summary. */
+function rankOn(m: CompiledLimits, summary: MatrixSummary, { actives, config }: RankingReads) {
   const activeByName = new Map(actives.map((a) => [a.name as string, a]));
-  const lowest = new Map(productWiseLimits(m, runMatrix(m)).map((p) => [p.id, p.lowestMaco]));
+  const lowest = new Map(productWiseLimits(m, summary).map((p) => [p.id, p.lowestMaco]));
   const products: RankingProduct[] = m.input.products.map((product, p) => ({
     id: product.id,
     lowestMaco: lowest.get(product.id) ?? Number.NaN,
@@ -250,8 +248,43 @@ export async function rankFacility(
       };
     }),
   }));
-  const ranking = rankWorstCases(products, m.input.trains, config);
-  return { ranking, config, uncomputable, read: [state, ...actives, ...read] };
+  return rankWorstCases(products, m.input.trains, config);
+}
+
+/**
+ * The facility's products ranked by its risk scoring and selection criteria, with the records read
+ * for it: the ranking report and the worst-case product of each train and item read this one.
+ */
+export async function rankFacility(
+  q: Queryable,
+  facilityId: number,
+  at: AsOf = {},
+  input?: LimitsInput,
+) {
+  const [state, reads] = await Promise.all([
+    compiled(q, facilityId, undefined, at, input),
+    rankingReads(q, facilityId, at),
+  ]);
+  const { m, uncomputable } = state;
+  const ranking = rankOn(m, runMatrix(m), reads);
+  return {
+    ranking,
+    config: reads.config,
+    uncomputable,
+    read: [state, ...reads.actives, ...reads.read],
+  };
+}
+
+/**
+ * The ranking of `input` (the facility's as of now, read by the caller) on `reads` made before.
+ * `run`: a run of the matrix of `input` the caller has made (a change evaluation's), taken when
+ * nothing is left out of the input, so that its matrix is the one the ranking would run.
+ */
+export function rankInput(input: LimitsInput, reads: RankingReads, run?: MatrixRun) {
+  const given = computable(input);
+  const m = run?.compiled.input === given.input ? run.compiled : compileLimits(given.input);
+  const summary = m === run?.compiled ? run.summary : runMatrix(m);
+  return { ranking: rankOn(m, summary, reads), uncomputable: given.uncomputable };
 }
 
 export async function worstCaseRanking(q: Queryable, facilityId: number, at: AsOf = {}) {

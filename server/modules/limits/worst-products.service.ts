@@ -5,6 +5,7 @@ import {
   productsDef,
 } from '#core/entities/defs/index.ts';
 import type { LimitsInput } from '#core/limits/model.ts';
+import type { MatrixRun } from '#core/limits/pair-walk.ts';
 import { overrideLimit } from '#core/limits/worst-product-override.ts';
 import { worstOfGroups, type WorstOfGroup } from '#core/limits/worst-products.ts';
 import type {
@@ -15,7 +16,7 @@ import type {
 import type { Queryable } from '#server/db/db.ts';
 import { allEntities, type EntityRecord } from '#server/entities/entity-store.ts';
 import { allEntitiesInForce } from '#server/records/controlled-entities.ts';
-import { rankFacility, type AsOf } from './limit-reports.service.ts';
+import { rankFacility, rankInput, rankingReads, type AsOf } from './limit-reports.service.ts';
 import { overridesInForce } from './worst-product-overrides.ts';
 
 /*
@@ -32,6 +33,20 @@ const ids = (record: EntityRecord, field: string) => (record[field] as number[] 
 const NONE = -1;
 const MANY = -2;
 
+/** The records the worst case of each group is computed from, besides the ranking. */
+async function groupReads(q: Queryable, facilityId: number, at: AsOf) {
+  const [products, productions, equipment, trains, overrides] = await Promise.all([
+    allEntities(q, productsDef, facilityId, at),
+    allEntities(q, productionsDef, facilityId, at),
+    allEntities(q, equipmentDef, facilityId, at),
+    allEntitiesInForce(q, equipmentTrainsDef, facilityId, at),
+    overridesInForce(q, facilityId, at.asOf),
+  ]);
+  return { products, productions, equipment, trains, overrides };
+}
+
+type Ranked = Pick<Awaited<ReturnType<typeof rankFacility>>, 'ranking' | 'uncomputable'>;
+
 /**
  * The products of each group of one kind (trains or items of equipment), by id and name, and the
  * computed worst of each: only the kind asked for, the other is not needed by its caller.
@@ -43,15 +58,18 @@ async function worstPerGroup(
   kind: 'trains' | 'equipment',
   input?: LimitsInput,
 ) {
-  const [{ ranking, uncomputable }, products, productions, equipment, trains, overrides] =
-    await Promise.all([
-      rankFacility(q, facilityId, at, input),
-      allEntities(q, productsDef, facilityId, at),
-      allEntities(q, productionsDef, facilityId, at),
-      allEntities(q, equipmentDef, facilityId, at),
-      allEntitiesInForce(q, equipmentTrainsDef, facilityId, at),
-      overridesInForce(q, facilityId, at.asOf),
-    ]);
+  const [ranked, reads] = await Promise.all([
+    rankFacility(q, facilityId, at, input),
+    groupReads(q, facilityId, at),
+  ]);
+  return groupsWorst(ranked, reads, kind);
+}
+
+function groupsWorst(
+  { ranking, uncomputable }: Ranked,
+  { products, productions, equipment, trains, overrides }: Awaited<ReturnType<typeof groupReads>>,
+  kind: 'trains' | 'equipment',
+) {
   const productById = new Map(products.map((p) => [p.id, p]));
   const macoOf = new Map(
     ranking.candidates.map((c) => [c.id, c.attributes.lowestMaco ?? null] as const),
@@ -193,7 +211,24 @@ export async function trainWorstProducts(
   at: AsOf = {},
   input?: LimitsInput,
 ) {
-  const w = await worstPerGroup(q, facilityId, at, 'trains', input);
+  return trainRows(await worstPerGroup(q, facilityId, at, 'trains', input));
+}
+
+/**
+ * The records of `trainWorstProducts` read now, as of now; its answer later, on the facility's
+ * input read with them and `run`, a run of that input's matrix the caller makes anyway (a change
+ * evaluation reads before the change and computes after it, both sides in one walk).
+ */
+export async function trainWorstProductsLater(q: Queryable, facilityId: number) {
+  const [ranking, reads] = await Promise.all([
+    rankingReads(q, facilityId),
+    groupReads(q, facilityId, {}),
+  ]);
+  return (input: LimitsInput, run?: MatrixRun) =>
+    trainRows(groupsWorst(rankInput(input, ranking, run), reads, 'trains'));
+}
+
+function trainRows(w: ReturnType<typeof groupsWorst>) {
   const equipmentNames = new Map(w.equipment.map((e) => [e.id, e.name as string]));
   const trains: TTrainWorstProduct[] = w.productions.map((p) => {
     // The override follows the production's train record (keyed by it), not the production.

@@ -83,10 +83,12 @@ function startWorker(): Worker {
   return worker;
 }
 
-function giveBack(worker: Worker): void {
+function giveBack(worker: Worker, task: PdfTask['kind']): void {
   running.delete(worker);
-  // Enough idle workers for the parts of one document; more would only hold memory.
-  if (idle.length >= availableParallelism()) {
+  // Enough idle workers for the parts of one document; more would only hold memory. A worker
+  // that streamed a long document holds the heap its layout grew to (some 130 MiB after 3,500
+  // pages) while the report is stored and read: it stops, and the next one starts afresh.
+  if (task === 'stream' || idle.length >= availableParallelism()) {
     void worker.terminate();
     return;
   }
@@ -129,7 +131,7 @@ export function runPdfTask<T = Buffer>(
       onMessage(message) {
         if ('pages' in message) return onPages?.(message.pages);
         answered = true;
-        giveBack(worker);
+        giveBack(worker, task.kind);
         // A view of the bytes the message brought, not a second copy of them.
         if (message instanceof Uint8Array)
           resolve(Buffer.from(message.buffer, message.byteOffset, message.byteLength) as T);
