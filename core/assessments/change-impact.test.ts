@@ -41,12 +41,8 @@ const none: ImpactContext = { trains: [], methods: [], results: [] };
  * no risk factors recorded the lowest MACO decides, A's 50 mg before (A→C), B's 5 mg after the
  * change of b1 below (B→C).
  */
-const line1 = {
-  name: 'Line 1',
-  products: ['A', 'B', 'C'],
-  equipment: ['E2'],
-  worstCase: { before: 'A', after: 'B' },
-};
+const line1 = { name: 'Line 1', products: ['A', 'B', 'C'], equipment: ['E2'] };
+const line1Worst = { before: 'A', after: 'B' };
 
 function valid(result: ReturnType<typeof changeImpact>) {
   for (const item of result.items) ZImpactItem.parse(item);
@@ -212,7 +208,9 @@ describe('changeImpact', () => {
     const before = facility();
     // b1 0.1 ug: B→A 1e-4 × 250,000 = 25 mg, B→C 1e-4 × 50,000 = 5 mg, both health now.
     const after = applyWhatIf(before, [pdeEdit('b1', 0.1)]);
-    const { items, summary } = valid(changeImpact(before, after, { ...none, trains: [line1] }));
+    const { items, summary } = valid(
+      changeImpact(before, after, { ...none, trains: [line1], worstCases: () => [line1Worst] }),
+    );
     expect(summary).toMatchObject({ pairsMoved: 2, criterionChanged: 1, worstCasesChanged: 1 });
     const criterion = items.find((i) => i.key === 'criterionChanged:B')!;
     expect(criterion.before).toMatchObject({ criterion: 'arl', maco: 500 });
@@ -233,7 +231,11 @@ describe('changeImpact', () => {
       'worstCaseChanged',
     ]);
     // Two productions of one name keep apart keys, in their order.
-    const twice = changeImpact(before, after, { ...none, trains: [line1, line1] });
+    const twice = changeImpact(before, after, {
+      ...none,
+      trains: [line1, line1],
+      worstCases: () => [line1Worst, line1Worst],
+    });
     expect(twice.items.filter((i) => i.kind === 'worstCaseChanged').map((i) => i.key)).toEqual([
       'worstCaseChanged:Line 1',
       'worstCaseChanged:Line 1 #2',
@@ -370,14 +372,12 @@ describe('changeImpact on an unchanged input', () => {
             name: 'T1',
             products: ids.filter((_, i) => i % 2 === 0),
             equipment: [],
-            worstCase: { before: ids[0]!, after: ids[0]! },
           },
-          {
-            name: 'T2',
-            products: ids.slice(0, 5),
-            equipment: [],
-            worstCase: { before: null, after: null },
-          },
+          { name: 'T2', products: ids.slice(0, 5), equipment: [] },
+        ],
+        worstCases: () => [
+          { before: ids[0]!, after: ids[0]! },
+          { before: null, after: null },
         ],
         methods: [
           { name: 'swab', sampleType: 'swab', loq: { value: 1e6, unit: 'ug/swab' } },

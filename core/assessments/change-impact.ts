@@ -46,9 +46,9 @@ export interface ImpactContext {
   /** Sample results, for `resultAtRisk` (server/modules/change-assessments/impact-results.ts). */
   results: readonly SampleResult[];
   /**
-   * Each train's worst case before and after, named from the two matrix runs the impact makes
-   * anyway (a ranking needs each product's lowest MACO): no third and fourth run of the same
-   * matrices (issue 34). When absent, each train's `worstCase` is taken.
+   * Each train's worst case before and after (TrainWorstCase), in the order of `trains`, named
+   * from the two matrix runs the impact makes anyway (a ranking needs each product's lowest
+   * MACO): no third and fourth run of the same matrices (issue 34). Absent: none is named.
    */
   worstCases?: (before: MatrixRun, after: MatrixRun) => readonly TrainWorstCase[];
   /** Units the items and pairs show; default the after policy's limitRepresentation. */
@@ -348,9 +348,9 @@ export function changeImpact(
     context.worstCases?.(
       { compiled: kept.compiled, summary: kept.summary },
       { compiled: compiledAfter, summary: afterSummary },
-    ) ?? context.trains.map((train) => train.worstCase ?? { before: null, after: null });
+    ) ?? [];
   context.trains.forEach((train, t) => {
-    // The worst case is the one the ranking and the cleaning assessment name (ImpactTrain): a
+    // The worst case is the one the ranking and the cleaning assessment name (TrainWorstCase): a
     // rule of its own here (it was the lowest SAL) would report changes the screens do not show.
     const { before: nameB, after: nameA } = worstCases[t] ?? { before: null, after: null };
     if (nameB === nameA) return;

@@ -8,7 +8,12 @@ import { sampleAmount } from './impact-units.ts';
 import type { SampleType } from './impact-units.ts';
 import { LowestLimits } from './lowest-limits.ts';
 
-/** A train's computed worst-case product before and after the change (null: none). */
+/**
+ * A train's computed worst-case product before and after the change (null: none), as the one
+ * computation names it for the ranking, its reports and the cleaning assessment: the ranking's
+ * selection criteria over the train's products (server limits/worst-products.service.ts). The
+ * impact does not choose it; it only derives the train's limits for it, as assessLimits does.
+ */
 export interface TrainWorstCase {
   before: string | null;
   after: string | null;
@@ -19,14 +24,6 @@ export interface ImpactTrain {
   name: string;
   products: string[];
   equipment: string[];
-  /**
-   * The train's computed worst-case product before and after the change (null: none), as the one
-   * computation names it for the ranking, its reports and the cleaning assessment: the ranking's
-   * selection criteria over the train's products (server limits/worst-products.service.ts). The
-   * impact does not choose it; it only derives the train's limits for it, as assessLimits does.
-   * Absent when the context's `worstCases` names them from the impact's own matrix runs.
-   */
-  worstCase?: TrainWorstCase;
 }
 
 /**

@@ -10,6 +10,7 @@ import {
 } from '../schemas/signatures.schemas.ts';
 import { ZVersionsInForce } from '../schemas/versions.schemas.ts';
 import { fieldSchema, optionalFieldSchema, type FieldDef } from './field.ts';
+import { madeOnce } from './made-once.ts';
 import type { GuardResource } from '../permissions/permission-map.ts';
 import type { DocumentDomain, RecordDomain } from '../audit/audit-events.ts';
 
@@ -143,20 +144,8 @@ export function actionOf(def: EntityDef, operation: EntityOperation): string {
   }
 }
 
-/**
- * A declared record's schemas are made once per declaration: zod schemas do not change once made,
- * and every app built in a process (a start, each test file's) and every staged change or
- * import asks for the same ones; making them again for each of some 90 records was most of a
- * start's route set-up.
- */
-function madeOnce<T>(make: (def: EntityDef) => T): (def: EntityDef) => T {
-  const made = new WeakMap<EntityDef, T>();
-  return (def) => {
-    if (!made.has(def)) made.set(def, make(def));
-    return made.get(def)!;
-  };
-}
-
+// Made once per declaration (made-once.ts): making them again for each of some 90 records was
+// most of a start's route set-up.
 const createSchemaOf = madeOnce(makeCreateSchema);
 const editSchemaOf = madeOnce(makeEditSchema);
 const recordSchemaOf = madeOnce(makeRecordSchema);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MEASURES, normalizeUnit, type MeasureName } from '../units/measures.ts';
 import { convertValue } from '../units/quantity.ts';
 import { BASE_UNIT, kindOf, type Unit } from '../units/units.ts';
+import { madeOnce } from './made-once.ts';
 
 interface FieldBase {
   /** The property name in requests and responses (spec names where the spec gives them). */
@@ -89,20 +90,13 @@ function quantitySchema(measure: MeasureName, positive: boolean | undefined) {
     });
 }
 
-const optionalSchemas = new WeakMap<FieldDef, z.ZodType>();
-
 /**
  * The schema of a field's value where no field is required (a record as read, an edit), made
  * once per field: a declared record's read and edit schemas share it.
  */
-export function optionalFieldSchema(field: FieldDef): z.ZodType {
-  let schema = optionalSchemas.get(field);
-  if (!schema) {
-    schema = fieldSchema({ ...field, required: false } as FieldDef);
-    optionalSchemas.set(field, schema);
-  }
-  return schema;
-}
+export const optionalFieldSchema = madeOnce((field: FieldDef): z.ZodType =>
+  fieldSchema({ ...field, required: false } as FieldDef),
+);
 
 /** The zod schema of one field's value; optional unless required. */
 export function fieldSchema(field: FieldDef): z.ZodType {

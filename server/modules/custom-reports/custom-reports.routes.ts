@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError, validationError } from '#core/errors/errors.ts';
 import { isAllowed } from '#core/permissions/permission-map.ts';
+import { formatNumber } from '#core/units/format-number.ts';
 import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
 import { ZId } from '#core/schemas/common.schemas.ts';
 import {
@@ -30,9 +31,6 @@ const tags = ['Custom reports'];
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 /** A download is one sheet for a person to read; more rows than this want a narrower filter. */
 export const MAX_DOWNLOAD_ROWS = 100_000;
-// Grouped by hand: toLocaleString's first call sets up Intl's number formats, a fortieth of a
-// second of every start for one sentence of the API document.
-const MAX_DOWNLOAD_ROWS_TEXT = String(MAX_DOWNLOAD_ROWS).replace(/\B(?=(\d{3})+$)/g, ',');
 const ZReportParams = ZFacilityParams.extend({ id: ZId });
 
 const scopeOfReport = (params: { plan: number; facility: number }) => ({
@@ -148,7 +146,7 @@ export function registerCustomReportRoutes({ app, db, permit, permitNamed }: App
       schema: {
         tags,
         summary: 'A saved custom report’s data as xlsx',
-        description: `Every row that passes the report’s filters on a sheet "Report" (headers with units), and a sheet "About" (report, source, filters, who exported it and when). The file is named by the report's type (its source) and a timestamp: \`products 2026-11-28 10-15-00.xlsx\`. More than ${MAX_DOWNLOAD_ROWS_TEXT} matching rows answer 422 on filters. Each download writes an audit row (CustomReport Export). Needs ReportDocument Get and the source’s own permission.`,
+        description: `Every row that passes the report’s filters on a sheet "Report" (headers with units), and a sheet "About" (report, source, filters, who exported it and when). The file is named by the report's type (its source) and a timestamp: \`products 2026-11-28 10-15-00.xlsx\`. More than ${formatNumber(MAX_DOWNLOAD_ROWS)} matching rows answer 422 on filters. Each download writes an audit row (CustomReport Export). Needs ReportDocument Get and the source’s own permission.`,
         params: ZReportParams,
         produces: [XLSX],
       },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { actionOf, createSchema, recordSchema, type EntityDef } from '#core/entities/entity.ts';
+import { madeOnce } from '#core/entities/made-once.ts';
 import { ZFacilityParams } from '#core/schemas/auth.schemas.ts';
 import { ZListQuery, ZId } from '#core/schemas/common.schemas.ts';
 import { ZDocumentSummary } from '#core/schemas/attachments.schemas.ts';
@@ -190,30 +191,23 @@ interface AnswerSchemas {
   pages: { current: z.ZodType; archived: z.ZodType };
 }
 
-const answers = new WeakMap<EntityDef, AnswerSchemas>();
-
 /**
  * What a declared record's routes answer, made once per declaration: every app built in the
- * process (each test file's) registers the same routes with the same schemas (entity.ts).
+ * process (each test file's) registers the same routes with the same schemas.
  */
-function answersOf(def: EntityDef): AnswerSchemas {
-  let made = answers.get(def);
-  if (!made) {
-    const record = def.document
-      ? recordSchema(def).extend({ document: ZDocumentSummary.optional() })
-      : recordSchema(def);
-    made = {
-      record,
-      result: z.object({ result: record }),
-      pages: {
-        current: pageSchema(record, listKeyOf(def, false)),
-        archived: pageSchema(record, listKeyOf(def, true)),
-      },
-    };
-    answers.set(def, made);
-  }
-  return made;
-}
+const answersOf = madeOnce((def: EntityDef): AnswerSchemas => {
+  const record = def.document
+    ? recordSchema(def).extend({ document: ZDocumentSummary.optional() })
+    : recordSchema(def);
+  return {
+    record,
+    result: z.object({ result: record }),
+    pages: {
+      current: pageSchema(record, listKeyOf(def, false)),
+      archived: pageSchema(record, listKeyOf(def, true)),
+    },
+  };
+});
 
 /** Lists answer under `data`, or under the key the specification names (intermediates). */
 function listKeyOf(def: EntityDef, archived: boolean): string {
