@@ -91,6 +91,9 @@ async function run(
     const evaluate = async (assessment: Body, what: string, run: number) => {
       // Writing 5 to clear_refs resets the peak (VmHWM): the evaluation's own peak, not the upload's.
       writeFileSync(`/proc/${server.child.pid}/clear_refs`, '5');
+      // What the server held before: on PGlite the embedded database's memory stays at what the
+      // upload took, so the peak is that plus the evaluation's own.
+      const before = server.rssMiB();
       const started = performance.now();
       const cpu = server.cpuMs();
       const evaluated = (
@@ -103,7 +106,7 @@ async function run(
       const s = evaluated.evaluation.summary as Body;
       const peak = server.peakRssMiB();
       console.log(
-        `${label}: evaluate ${what}, ${PRODUCTS} products, ${s.pairsBefore} pairs: ${ms.toFixed(0)} ms, server CPU ${cpuMs} ms, peak RSS ${peak.toFixed(0)} MiB` +
+        `${label}: evaluate ${what}, ${PRODUCTS} products, ${s.pairsBefore} pairs: ${ms.toFixed(0)} ms, server CPU ${cpuMs} ms, peak RSS ${peak.toFixed(0)} MiB (${before.toFixed(0)} before)` +
           ` (${s.pairsMoved} moved, ${s.pairsListed} listed, ${evaluated.evaluation.undecided} items; run ${run})` +
           `${ms < limit ? '' : ` OVER ${limit / 1000} s`}${cpuMs < limit ? '' : ' (CPU too)'}${peak < PEAK_MIB ? '' : ` OVER ${PEAK_MIB} MiB`}`,
       );
