@@ -14,7 +14,7 @@ import { enterResultsAndRead } from './results.ts';
  */
 
 /** The statements of one POST of results, whatever its count. */
-const STATEMENTS_PER_POST = 14;
+const STATEMENTS_PER_POST = 12;
 
 const t = useFacilityTestServer();
 const kit = runKit(t);
@@ -58,7 +58,8 @@ describe('statements of one POST of results', () => {
     // recomputed; the working version still read locked and saved through the one versioned
     // UPDATE of every record, records/controlled.ts, not by a statement of its own), then 14
     // (the run's latest version read locked once, by its guard, for the save of its working
-    // version too, run-reads.ts).
+    // version too, run-reads.ts), then 12 (the entry's locations, methods and batch numbers
+    // taken read in one statement).
     expect(single).toBe(STATEMENTS_PER_POST);
 
     const entered = async (run: Body) => (await ok('GET', `/runs/${run.id}`)).run.results as Body[];
