@@ -27,7 +27,7 @@ import {
   type StudyOfRun,
 } from './run-plan.ts';
 import { oosRepeatProblems } from './oos-rule.ts';
-import { announceResultFailed } from './run-events.ts';
+import { announceResultsFailed } from './run-events.ts';
 import { createRecords } from '#server/records/write-record.ts';
 import { repeatColumns, sampleResultType } from './result-records.ts';
 import { getRun, studyOf } from './runs.read.ts';
@@ -118,14 +118,18 @@ async function insertResults(
       };
     },
   });
-  // Each failing result tells other systems (issue 33); a passing one costs no statement.
-  for (const [i, { judgement }] of judged.entries())
-    await announceResultFailed(
-      tx,
-      scope.facilityId,
-      { id: inserted[i]!.id as number, runId, wasPassed: null },
+  // Each failing result tells other systems (issue 33), all in a constant number of statements;
+  // an entry of passing results costs none.
+  await announceResultsFailed(
+    tx,
+    scope.facilityId,
+    judged.map(({ judgement }, i) => ({
+      id: inserted[i]!.id as number,
+      runId,
+      wasPassed: null,
       judgement,
-    );
+    })),
+  );
   await supersedeMany(
     tx,
     'sample_results',
