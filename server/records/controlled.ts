@@ -165,6 +165,11 @@ export interface VersionRow {
 const VERSION_COLUMNS = `id, version_number, status, signature_state, content, title,
   approval_steps, allow_self_approval, version`;
 
+/** A record's latest version read locked earlier in the transaction (undefined: none saved yet). */
+export interface KnownLatest {
+  row: VersionRow | undefined;
+}
+
 /** The latest version of a record (locked when asked), or undefined before its first save. */
 export async function latestVersion(
   q: Queryable,
@@ -265,8 +270,10 @@ export async function recordEdit(
   ref: ControlledRef,
   content: Record<string, unknown>,
   title: string,
+  /** The latest version as the caller read it locked in this transaction: not read again. */
+  known?: KnownLatest,
 ): Promise<ControlledVersionState> {
-  const latest = await latestVersion(tx, ref, true);
+  const latest = known ? known.row : await latestVersion(tx, ref, true);
   if (latest && (latest.status === 'BeingReviewed' || latest.status === 'BeingApproved')) {
     throw new ControlledRefusal(
       'TransactionLocked',

@@ -37,18 +37,44 @@ export async function isEventAskedFor(
  * Puts the event in the outbox with one delivery per live hook of the facility that asks for
  * it. Without such a hook nothing is written: the outbox holds only what someone will receive.
  */
-export async function emitRecordEvent(tx: Queryable, e: RecordEvent): Promise<void> {
+export function emitRecordEvent(tx: Queryable, e: RecordEvent): Promise<void> {
+  return emitRecordEvents(tx, e.facilityId, e.event, [e]);
+}
+
+/**
+ * emitRecordEvent of several events of one kind in one facility, in one statement whatever
+ * their number (issue 34: the failing results of one entry), numbered in the order given.
+ */
+export async function emitRecordEvents(
+  tx: Queryable,
+  facilityId: number,
+  event: TWebhookEvent,
+  events: readonly Pick<RecordEvent, 'record' | 'data'>[],
+): Promise<void> {
+  if (events.length === 0) return;
   await tx.query(
     `with hooks as (
        select id from webhooks
         where facility_id = $1::int and archived_at is null and $2::text = any(events)
+     ), given as (
+       select * from unnest($3::text[], $4::int[], $5::text[]) with ordinality
+         as g(record_type, record_id, payload, n)
      ), event as (
        insert into webhook_events (facility_id, event, record_type, record_id, payload)
-       select $1::int, $2::text, $3::text, $4::int, $5::jsonb where exists (select 1 from hooks)
-       returning id
+       select $1::int, $2::text, record_type, record_id, payload::jsonb from given
+        where exists (select 1 from hooks)
+        order by n
+       returning id, record_type, record_id
      )
      insert into webhook_deliveries (webhook_id, event_id, facility_id, record_key)
-     select hooks.id, event.id, $1::int, $3::text || ':' || $4::int from hooks cross join event`,
-    [e.facilityId, e.event, e.record.type, e.record.id, JSON.stringify(e.data)],
+     select hooks.id, event.id, $1::int, event.record_type || ':' || event.record_id
+       from hooks cross join event`,
+    [
+      facilityId,
+      event,
+      events.map((e) => e.record.type),
+      events.map((e) => e.record.id),
+      events.map((e) => JSON.stringify(e.data)),
+    ],
   );
 }

@@ -9,7 +9,7 @@ import {
   updateVersionedMany,
   type Assigned,
 } from '../entities/versioned-update.ts';
-import { recordEdit, type ControlledVersionState } from './controlled.ts';
+import { recordEdit, type ControlledVersionState, type KnownLatest } from './controlled.ts';
 
 export { NOW, type Assigned } from '../entities/versioned-update.ts';
 
@@ -39,7 +39,15 @@ export interface RecordHooks {
     id: number,
     /** The record as this write saved it (a hook need not read it again). */
     saved: StoredRow,
-  ) => Promise<{ content: Record<string, unknown>; title: string }>;
+  ) => Promise<{
+    content: Record<string, unknown>;
+    title: string;
+    /**
+     * The record's latest version as this write already read it locked (its guard), so that
+     * its save need not read it again; absent: the save reads it.
+     */
+    latest?: KnownLatest;
+  }>;
   /**
    * What every write does besides, in its transaction (the run's recompute); `saved` is the
    * controlled state the write's working version left, when it saved one.
@@ -355,9 +363,9 @@ async function afterWrite<D extends AuditDomain>(
     });
   let saved: ControlledVersionState | undefined;
   if (saveContent && decl.controlled && hooks.content) {
-    const { content, title } = await hooks.content(tx, scope, row.id as number, row);
+    const { content, title, latest } = await hooks.content(tx, scope, row.id as number, row);
     const ref = { ...scope, documentType: decl.controlled.documentType, documentId: row.id };
-    saved = await recordEdit(tx, actor, ref, content, title);
+    saved = await recordEdit(tx, actor, ref, content, title, latest);
   }
   await hooks.afterWrite?.(tx, actor, scope, row, saved);
 }

@@ -37,20 +37,37 @@ export function duplicateBatch(properties: string[]): AppError {
   });
 }
 
-/** Keys of rows whose batch number is already another result's (not a retest's own) or a sample's. */
+/**
+ * The batch numbers among `batches` (SQL parameters: the facility, the numbers in lower case)
+ * that a result (a retest's own too) or a sample of the facility already has, as `batch`.
+ */
+export const takenBatchesSql = (facility: string, batches: string) =>
+  `select lower(batch_number) as batch from sample_results
+    where facility_id = ${facility} and lower(batch_number) = any(${batches}::text[])
+   union all
+   select lower(batch_number) from samples
+    where facility_id = ${facility} and lower(batch_number) = any(${batches}::text[])`;
+
+/**
+ * Keys of rows whose batch number is already another result's (not a retest's own) or a
+ * sample's; `taken` when given answers which of them are (the caller read them with other
+ * things in one statement).
+ */
 export async function batchesTaken(
   tx: Queryable,
   facilityId: number,
   rows: { key: string; batch: string; repeatsId: number | null }[],
+  taken?: readonly string[],
 ): Promise<string[]> {
   if (rows.length === 0) return [];
-  const taken = await tx.query<{ batch: string; result_id: number | null }>(
-    `select lower(batch_number) as batch, id as result_id from sample_results
-      where facility_id = $1 and lower(batch_number) = any($2::text[])
-     union all
-     select lower(batch_number), null from samples
-      where facility_id = $1 and lower(batch_number) = any($2::text[])`,
-    [facilityId, rows.map((r) => r.batch.toLowerCase())],
+  const stored = new Set(
+    taken ??
+      (
+        await tx.query<{ batch: string }>(takenBatchesSql('$1', '$2'), [
+          facilityId,
+          rows.map((r) => r.batch.toLowerCase()),
+        ])
+      ).map((t) => t.batch),
   );
   const seen = new Set<string>();
   return rows
@@ -58,7 +75,7 @@ export async function batchesTaken(
       const batch = r.batch.toLowerCase();
       const inBody = seen.has(batch);
       seen.add(batch);
-      return inBody || taken.some((t) => t.batch === batch);
+      return inBody || stored.has(batch);
     })
     .map((r) => `${r.key}.batchNumber`);
 }

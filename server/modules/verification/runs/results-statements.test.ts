@@ -14,7 +14,7 @@ import { enterResultsAndRead } from './results.ts';
  */
 
 /** The statements of one POST of results, whatever its count. */
-const STATEMENTS_PER_POST = 15;
+const STATEMENTS_PER_POST = 12;
 
 const t = useFacilityTestServer();
 const kit = runKit(t);
@@ -36,8 +36,8 @@ async function statementsOf(runId: number, rows: Body[]): Promise<number> {
   return count();
 }
 
-const rowsAt = (run: Body, n: number, extra: (i: number) => Body = () => ({})) =>
-  Array.from({ length: n }, (_, i) => row(run, i % 2 ? f.ptfe : f.steel, 0.1, extra(i)));
+const rowsAt = (run: Body, n: number, extra: (i: number) => Body = () => ({}), timesLimit = 0.1) =>
+  Array.from({ length: n }, (_, i) => row(run, i % 2 ? f.ptfe : f.steel, timesLimit, extra(i)));
 
 describe('statements of one POST of results', () => {
   it('are as many for 20 results as for 1, and for 20 re-swabs as for 1', async () => {
@@ -56,7 +56,10 @@ describe('statements of one POST of results', () => {
     // locked before its save, and the study's outcome read and recomputed though a run being
     // built before and after the entry cannot move it), then 15 (the study's outcome no longer
     // recomputed; the working version still read locked and saved through the one versioned
-    // UPDATE of every record, records/controlled.ts, not by a statement of its own).
+    // UPDATE of every record, records/controlled.ts, not by a statement of its own), then 14
+    // (the run's latest version read locked once, by its guard, for the save of its working
+    // version too, run-reads.ts), then 12 (the entry's locations, methods and batch numbers
+    // taken read in one statement).
     expect(single).toBe(STATEMENTS_PER_POST);
 
     const entered = async (run: Body) => (await ok('GET', `/runs/${run.id}`)).run.results as Body[];
@@ -96,5 +99,20 @@ describe('statements of one POST of results', () => {
       [after.map((r) => r.id as number)],
     );
     expect(kept!.n).toBe(40);
+  });
+});
+
+describe('statements of one POST of failing results', () => {
+  it('are as many for 20 failing results as for 1: other systems are told of them together', async () => {
+    const studyId = await kit.study();
+    const one = await newRun(studyId);
+    const twenty = await newRun(studyId);
+    const single = await statementsOf(one.id, rowsAt(one, 1, undefined, 3));
+    const many = await statementsOf(twenty.id, rowsAt(twenty, 20, undefined, 3));
+    expect(many).toBe(single);
+    const failed = ((await ok('GET', `/runs/${twenty.id}`)).run.results as Body[]).filter(
+      (r) => r.judgement.passed === false,
+    );
+    expect(failed).toHaveLength(20);
   });
 });

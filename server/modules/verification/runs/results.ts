@@ -9,21 +9,25 @@ import {
   duplicateBatch,
   problemsOf,
   supersedeMany,
+  takenBatchesSql,
   type Original,
 } from './result-checks.ts';
 import {
   limitAt,
   locationFacts,
+  locationRowsSql,
   detectionIn,
   methodFacts,
+  methodRowsSql,
   recoveryAt,
   residueOf,
   type LocationFacts,
+  type LocationRow,
   type MethodFacts,
   type StudyOfRun,
 } from './run-plan.ts';
 import { oosRepeatProblems } from './oos-rule.ts';
-import { announceResultFailed } from './run-events.ts';
+import { announceResultsFailed } from './run-events.ts';
 import { createRecords } from '#server/records/write-record.ts';
 import { repeatColumns, sampleResultType } from './result-records.ts';
 import { getRun, studyOf } from './runs.read.ts';
@@ -114,14 +118,18 @@ async function insertResults(
       };
     },
   });
-  // Each failing result tells other systems (issue 33); a passing one costs no statement.
-  for (const [i, { judgement }] of judged.entries())
-    await announceResultFailed(
-      tx,
-      scope.facilityId,
-      { id: inserted[i]!.id as number, runId, wasPassed: null },
+  // Each failing result tells other systems (issue 33), all in a constant number of statements;
+  // an entry of passing results costs none.
+  await announceResultsFailed(
+    tx,
+    scope.facilityId,
+    judged.map(({ judgement }, i) => ({
+      id: inserted[i]!.id as number,
+      runId,
+      wasPassed: null,
       judgement,
-    );
+    })),
+  );
   await supersedeMany(
     tx,
     'sample_results',
@@ -173,25 +181,38 @@ async function enter(
   const study = await studyOf(tx, scope.facilityId, run.study_id);
   const repeated = rows.flatMap((r) => (r.repeats ? [r.repeats.resultId] : []));
   // The plan's locations and methods with the entry's: the recompute judges the plan with
-  // them, kept from these reads (run-reads.ts).
+  // them, kept from these reads (run-reads.ts). Read with the batch numbers already taken in
+  // one statement (issue 34): the entry's checks cost one round trip.
   const content = study.protocol_content;
   const plan = content.samplingPlan ?? [];
-  const [locations, methods, originalRows] = await Promise.all([
-    locationFacts(tx, scope.facilityId, [
-      ...new Set([
-        ...rows.map((r) => r.samplingLocationId),
-        ...plan.map((p) => p.samplingLocationId),
-        ...(content.microbialSampling ?? []).flatMap((p) =>
-          p.samplingLocationId ? [p.samplingLocationId] : [],
-        ),
-      ]),
+  const locationIds = [
+    ...new Set([
+      ...rows.map((r) => r.samplingLocationId),
+      ...plan.map((p) => p.samplingLocationId),
+      ...(content.microbialSampling ?? []).flatMap((p) =>
+        p.samplingLocationId ? [p.samplingLocationId] : [],
+      ),
     ]),
-    methodFacts(tx, scope.facilityId, [
-      ...new Set([
-        ...rows.map((r) => r.analyticalMethodId),
-        ...plan.map((p) => p.analyticalMethodId),
-      ]),
+  ];
+  const methodIds = [
+    ...new Set([
+      ...rows.map((r) => r.analyticalMethodId),
+      ...plan.map((p) => p.analyticalMethodId),
     ]),
+  ];
+  // A retest analyses the same sample again: it carries its original's batch number.
+  const numbered = rows.flatMap((r) =>
+    r.batchNumber && r.repeats?.kind !== 'retest'
+      ? [{ key: r.key, batch: r.batchNumber, repeatsId: r.repeats?.resultId ?? null }]
+      : [],
+  );
+  const [[checks], originalRows] = await Promise.all([
+    tx.query<{ locations: LocationRow[]; methods: MethodFacts[]; taken: string[] }>(
+      `select (select coalesce(json_agg(l), '[]') from (${locationRowsSql('$1', '$2')}) l) as locations,
+              (select coalesce(json_agg(m), '[]') from (${methodRowsSql('$1', '$3')}) m) as methods,
+              array(select t.batch from (${takenBatchesSql('$1', '$4')}) t) as taken`,
+      [scope.facilityId, locationIds, methodIds, numbered.map((r) => r.batch.toLowerCase())],
+    ),
     // An entry of first results repeats nothing: no original to lock.
     repeated.length === 0
       ? []
@@ -201,6 +222,13 @@ async function enter(
           [scope.facilityId, repeated],
         ),
   ]);
+  const locations = await locationFacts(
+    tx,
+    scope.facilityId,
+    locationIds,
+    async () => checks!.locations,
+  );
+  const methods = await methodFacts(tx, scope.facilityId, methodIds, async () => checks!.methods);
   const originals = new Map(originalRows.map((o) => [o.id, o]));
   const errors = [
     ...problemsOf(rows, study, runId, { locations, methods, originals }),
@@ -209,20 +237,11 @@ async function enter(
   ];
   if (errors.length > 0)
     throw new AppError('SampleChangesError', 'Some sample results have problems.', { errors });
-  // A retest analyses the same sample again: it carries its original's batch number.
   const batchOf = (row: TSampleResultInput) =>
     row.repeats?.kind === 'retest'
       ? (originals.get(row.repeats.resultId)!.batch_number ?? null)
       : (row.batchNumber ?? null);
-  const taken = await batchesTaken(
-    tx,
-    scope.facilityId,
-    rows.flatMap((r) =>
-      r.batchNumber && r.repeats?.kind !== 'retest'
-        ? [{ key: r.key, batch: r.batchNumber, repeatsId: r.repeats?.resultId ?? null }]
-        : [],
-    ),
-  );
+  const taken = await batchesTaken(tx, scope.facilityId, numbered, checks!.taken);
   if (taken.length > 0) throw duplicateBatch(taken);
   try {
     await insertResults(

@@ -1,5 +1,9 @@
 import type { Queryable } from '#server/db/db.ts';
-import { emitRecordEvent, isEventAskedFor } from '#server/records/record-events.ts';
+import {
+  emitRecordEvent,
+  emitRecordEvents,
+  isEventAskedFor,
+} from '#server/records/record-events.ts';
 import { runName } from './runs.read.ts';
 
 /*
@@ -39,37 +43,63 @@ export async function announceReleaseFlag(
 }
 
 /** A result that is now failing and was not before (entered failing, corrected or judged again). */
-export async function announceResultFailed(
+export function announceResultFailed(
   tx: Queryable,
   facilityId: number,
   result: { id: number; runId: number; wasPassed: boolean | null | undefined },
   judgement: { passed: boolean | null; percentOfLimit: number | null },
 ): Promise<void> {
-  if (judgement.passed !== false || result.wasPassed === false) return;
+  return announceResultsFailed(tx, facilityId, [{ ...result, judgement }]);
+}
+
+/**
+ * announceResultFailed of many results at once (an entry's), in a constant number of
+ * statements (issue 34): whether a hook asks, what the events name, then the events.
+ */
+export async function announceResultsFailed(
+  tx: Queryable,
+  facilityId: number,
+  results: readonly {
+    id: number;
+    runId: number;
+    wasPassed: boolean | null | undefined;
+    judgement: { passed: boolean | null; percentOfLimit: number | null };
+  }[],
+): Promise<void> {
+  const failed = results.filter((r) => r.judgement.passed === false && r.wasPassed !== false);
+  if (failed.length === 0) return;
   if (!(await isEventAskedFor(tx, facilityId, 'result.failed'))) return;
-  const [about] = await tx.query<{
+  const about = await tx.query<{
+    id: number;
     sequence: number;
     study_id: number;
     seq: number;
     location: string | null;
   }>(
-    `select r.sequence, r.study_id, s.seq, l.name as location
+    `select x.id, r.sequence, r.study_id, s.seq, l.name as location
        from sample_results x
        join study_runs r on r.id = x.run_id
        join studies s on s.id = r.study_id
        left join sampling_locations l on l.id = x.sampling_location_id
-      where x.id = $1 and x.facility_id = $2`,
-    [result.id, facilityId],
+      where x.id = any($1::int[]) and x.facility_id = $2`,
+    [failed.map((r) => r.id), facilityId],
   );
-  await emitRecordEvent(tx, {
+  const aboutOf = new Map(about.map((a) => [a.id, a]));
+  await emitRecordEvents(
+    tx,
     facilityId,
-    event: 'result.failed',
-    record: { type: 'SampleResult', id: result.id },
-    data: {
-      runId: result.runId,
-      run: about ? runName(about.seq, about.sequence) : null,
-      samplingLocation: about?.location ?? null,
-      percentOfLimit: judgement.percentOfLimit,
-    },
-  });
+    'result.failed',
+    failed.map((result) => {
+      const of = aboutOf.get(result.id);
+      return {
+        record: { type: 'SampleResult', id: result.id },
+        data: {
+          runId: result.runId,
+          run: of ? runName(of.seq, of.sequence) : null,
+          samplingLocation: of?.location ?? null,
+          percentOfLimit: result.judgement.percentOfLimit,
+        },
+      };
+    }),
+  );
 }

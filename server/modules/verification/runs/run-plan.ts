@@ -111,55 +111,70 @@ export function inBase(q: Quantity, kind: 'area' | 'volume'): number | null {
   }
 }
 
+/** A location's row as the facts of locations read it. */
+export interface LocationRow {
+  id: number;
+  name: string;
+  equipment_id: number;
+  equipment_name: string;
+  room_grade: string | null;
+  risk_score: number | null;
+  sample_type: TSampleType;
+  material: string | null;
+  swab_area: Quantity;
+  type_swab_area: Quantity;
+  type_rinse_volume: Quantity;
+  type_extraction_volume: Quantity;
+  type_recovery: number | null;
+}
+
+/** The facility's (`facility`) locations of ids `ids` (SQL parameters), as LocationRow. */
+export const locationRowsSql = (facility: string, ids: string) =>
+  `select l.id, l.name, l.equipment_id, e.name as equipment_name, e.room_grade, l.risk_score,
+          l.sample_type, l.material, l.swab_area, t.swab_area as type_swab_area,
+          t.rinse_volume as type_rinse_volume, t.extraction_volume as type_extraction_volume,
+          t.recovery_percentage as type_recovery
+     from sampling_locations l
+     join equipment e on e.id = l.equipment_id
+     left join sampling_types t on t.id = l.sampling_type_id
+    where l.facility_id = ${facility} and l.id = any(${ids}::int[])`;
+
+/** The facility's (`facility`) methods in use of ids `ids` (SQL parameters), as MethodFacts. */
+export const methodRowsSql = (facility: string, ids: string) =>
+  `select id, name, version, loq, lod, recoveries, residue_measure from analytical_methods
+    where facility_id = ${facility} and id = any(${ids}::int[]) and archived_at is null`;
+
+export const toLocationFacts = (r: LocationRow): LocationFacts => ({
+  id: r.id,
+  name: r.name,
+  equipmentId: r.equipment_id,
+  equipmentName: r.equipment_name,
+  roomGrade: r.room_grade,
+  riskScore: r.risk_score,
+  sampleType: r.sample_type,
+  material: r.material,
+  swabAreaSqcm: inBase(r.swab_area ?? r.type_swab_area, 'area'),
+  rinseVolumeMl: inBase(r.type_rinse_volume, 'volume'),
+  extractionVolumeMl: inBase(r.type_extraction_volume, 'volume'),
+  typeRecovery: r.type_recovery,
+});
+
 /**
  * The facility's locations by id, with their equipment and sampling type; in a write that keeps
- * its reads, those it read already (run-reads.ts).
+ * its reads, those it read already (run-reads.ts), or `read` when given (the caller read them
+ * with other things in one statement).
  */
 export function locationFacts(
   q: Queryable,
   facilityId: number,
   ids: readonly number[],
+  read?: () => Promise<LocationRow[]>,
 ): Promise<Map<number, LocationFacts>> {
   return keptFacts(q, 'locations', ids, async (asked) => {
-    const rows = await q.query<{
-      id: number;
-      name: string;
-      equipment_id: number;
-      equipment_name: string;
-      room_grade: string | null;
-      risk_score: number | null;
-      sample_type: TSampleType;
-      material: string | null;
-      swab_area: Quantity;
-      type_swab_area: Quantity;
-      type_rinse_volume: Quantity;
-      type_extraction_volume: Quantity;
-      type_recovery: number | null;
-    }>(
-      `select l.id, l.name, l.equipment_id, e.name as equipment_name, e.room_grade, l.risk_score,
-              l.sample_type, l.material, l.swab_area, t.swab_area as type_swab_area,
-              t.rinse_volume as type_rinse_volume, t.extraction_volume as type_extraction_volume,
-              t.recovery_percentage as type_recovery
-         from sampling_locations l
-         join equipment e on e.id = l.equipment_id
-         left join sampling_types t on t.id = l.sampling_type_id
-        where l.facility_id = $1 and l.id = any($2::int[])`,
-      [facilityId, [...asked]],
-    );
-    return rows.map((r) => ({
-      id: r.id,
-      name: r.name,
-      equipmentId: r.equipment_id,
-      equipmentName: r.equipment_name,
-      roomGrade: r.room_grade,
-      riskScore: r.risk_score,
-      sampleType: r.sample_type,
-      material: r.material,
-      swabAreaSqcm: inBase(r.swab_area ?? r.type_swab_area, 'area'),
-      rinseVolumeMl: inBase(r.type_rinse_volume, 'volume'),
-      extractionVolumeMl: inBase(r.type_extraction_volume, 'volume'),
-      typeRecovery: r.type_recovery,
-    }));
+    const rows =
+      (await read?.()) ??
+      (await q.query<LocationRow>(locationRowsSql('$1', '$2'), [facilityId, [...asked]]));
+    return rows.map(toLocationFacts);
   });
 }
 
@@ -174,18 +189,23 @@ export interface MethodFacts {
   residue_measure: TResidueMeasure;
 }
 
-/** The facility's methods in use by id; in a write that keeps its reads, those it read already. */
+/**
+ * The facility's methods in use by id; in a write that keeps its reads, those it read already,
+ * or `read` when given.
+ */
 export function methodFacts(
   q: Queryable,
   facilityId: number,
   ids: readonly number[],
+  read?: () => Promise<MethodFacts[]>,
 ): Promise<Map<number, MethodFacts>> {
-  return keptFacts(q, 'methods', ids, (asked) =>
-    q.query<MethodFacts>(
-      `select id, name, version, loq, lod, recoveries, residue_measure from analytical_methods
-        where facility_id = $1 and id = any($2::int[]) and archived_at is null`,
-      [facilityId, [...asked]],
-    ),
+  return keptFacts(
+    q,
+    'methods',
+    ids,
+    async (asked) =>
+      (await read?.()) ??
+      (await q.query<MethodFacts>(methodRowsSql('$1', '$2'), [facilityId, [...asked]])),
   );
 }
 

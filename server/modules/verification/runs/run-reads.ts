@@ -1,5 +1,5 @@
 import type { Queryable } from '#server/db/db.ts';
-import type { ControlledVersionState } from '#server/records/controlled.ts';
+import type { ControlledVersionState, KnownLatest } from '#server/records/controlled.ts';
 import type { LocationFacts, MethodFacts, StudyOfRun } from './run-plan.ts';
 import type { RunRow } from './runs.read.ts';
 
@@ -14,7 +14,9 @@ import type { RunRow } from './runs.read.ts';
  * and microbial locations too: an entry writes neither. The run's controlled state is the one
  * its working version was saved with, which the answer shows; a run its guard found being
  * built and its working version left being built was not completed and is not, so its study's
- * outcome (of completed runs only) stays as it was and is not recomputed.
+ * outcome (of completed runs only) stays as it was and is not recomputed. The run's latest
+ * version, read locked by its guard, is the one its working version's save changes: nothing in
+ * between writes it, and the lock keeps a signature from moving it.
  */
 
 export interface JudgedRun<J> {
@@ -27,6 +29,11 @@ interface RunReads {
   judged: Map<number, JudgedRun<unknown>>;
   locations: Map<number, LocationFacts | null>;
   methods: Map<number, MethodFacts | null>;
+  /**
+   * The latest version of a run as its guard read it locked, for the save of its working
+   * version in the same write (taken once: that save changes it).
+   */
+  latest: Map<number, KnownLatest>;
   /** The controlled state of a run as the write's working version left it. */
   states: Map<number, ControlledVersionState>;
   /** The runs this write's guard found being built (or not yet saved): none was completed. */
@@ -42,6 +49,7 @@ export async function withRunReads<T>(tx: Queryable, fn: () => Promise<T>): Prom
     judged: new Map(),
     locations: new Map(),
     methods: new Map(),
+    latest: new Map(),
     states: new Map(),
     building: new Set(),
   });

@@ -8,7 +8,9 @@ import type { Db, Queryable } from '#server/db/db.ts';
 import {
   ControlledRefusal,
   controlledState,
+  latestVersion,
   type ControlledRef,
+  type ControlledVersionState,
 } from '#server/records/controlled.ts';
 import { writeAudit, type Actor } from '#server/db/audit-write.ts';
 import {
@@ -82,10 +84,29 @@ export async function editableRun(
   return (await openRecord(tx, runType, actor, scope, id, version)) as RunRow;
 }
 
+/**
+ * The run's controlled state for its guard. In a write that keeps its reads (run-reads.ts) its
+ * latest version is read locked, as the save of its working version would read it, and kept for
+ * that save: one read instead of two, and no signature can move it in between.
+ */
+async function guardedState(
+  tx: Queryable,
+  scope: Scope,
+  id: number,
+): Promise<ControlledVersionState | null> {
+  const reads = runReadsOf(tx);
+  if (!reads) return controlledState(tx, runRef(scope, id));
+  const row = await latestVersion(tx, runRef(scope, id), true);
+  reads.latest.set(id, { row });
+  return row
+    ? { status: row.status, signatureState: row.signature_state, versionNumber: row.version_number }
+    : null;
+}
+
 /** A run changes only while its study is open and its version is being built. */
 async function refuseUnlessEditable(tx: Queryable, actor: Actor, scope: Scope, run: RunRow) {
   await refuseOnClosedStudy(tx, actor, scope, run, 'Edit');
-  const state = await controlledState(tx, runRef(scope, run.id));
+  const state = await guardedState(tx, scope, run.id);
   if (state && state.status !== 'BeingBuilt') {
     const why = state.status === 'Approved' ? 'completed' : 'submitted for signatures';
     throw new ControlledRefusal(
@@ -217,7 +238,10 @@ async function runContent(tx: Queryable, facilityId: number, id: number, saved?:
       conclusion: d.conclusion,
     })),
   };
-  return { content, title: label(run, study.seq) };
+  const reads = runReadsOf(tx);
+  const latest = reads?.latest.get(id);
+  reads?.latest.delete(id);
+  return { content, title: label(run, study.seq), latest };
 }
 
 /**
