@@ -9,6 +9,7 @@ import { storeFacility, storeLogin } from '#client/session/session-store.ts';
 import { theme } from '#client/theme.ts';
 import { AppError } from '#core/errors/errors.ts';
 import type { TFacility, TSessionUser } from '#core/schemas/auth.schemas.ts';
+import { ZDateTimeSettingsResponse } from '#core/schemas/settings.schemas.ts';
 
 /*
  * What a component test of a form needs around the real component: a signed-in session in the
@@ -68,6 +69,22 @@ const problems: string[] = [];
 /** Answers `method path` (path under /api/v2) with what `handler` returns or throws. */
 export function answer(method: string, path: string, handler: Handler): void {
   handlers.set(`${method} ${path}`, handler);
+}
+
+/** The facility's clock and formats, which any screen showing a date or a number reads. */
+export function answerDateTimeSettings(): void {
+  answer('GET', `${F}/date-time-settings`, () =>
+    ZDateTimeSettingsResponse.parse({
+      dateTimeSettings: {
+        timezone: 'Europe/Dublin',
+        dateFormat: 'DD MMM, YYYY',
+        timeFormat: 'HH:mm',
+        country: null,
+        significantDigits: 4,
+        version: 1,
+      },
+    }),
+  );
 }
 
 export const callsTo = (method: string, path: string) =>

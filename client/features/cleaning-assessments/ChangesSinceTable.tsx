@@ -1,6 +1,7 @@
 import { Alert, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { auditActionLabel, auditDomainLabel } from '#core/audit/audit-format.ts';
 import { recordLink } from '#client/shared/records/record-links.ts';
 import { useDateFormat } from '#client/shared/use-date-format.ts';
 import {
@@ -45,8 +46,18 @@ export function ChangesSinceTable({ assessmentId }: { assessmentId?: number }) {
         columns={[
           { title: 'When', dataIndex: 'at', render: (at: string) => formatDateTime(at) },
           { title: 'Who', dataIndex: 'userName', render: (name: string | null) => name ?? '—' },
-          { title: 'Area', dataIndex: 'domain' },
-          { title: 'Action', dataIndex: 'action' },
+          // The trail's own codes ('AnalyticalMethod', 'SignatureRefused') in words, as the
+          // audit log shows them (issue 30).
+          {
+            title: 'Area',
+            dataIndex: 'domain',
+            render: (domain: string) => auditDomainLabel(domain),
+          },
+          {
+            title: 'Action',
+            dataIndex: 'action',
+            render: (action: string) => auditActionLabel(action),
+          },
           {
             title: 'Record',
             dataIndex: 'entityName',

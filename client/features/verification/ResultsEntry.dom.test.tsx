@@ -1,10 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ZRun, type TRun } from '#core/schemas/verification.schemas.ts';
-import { ZDateTimeSettingsResponse } from '#core/schemas/settings.schemas.ts';
 import {
-  F,
-  answer,
+  answerDateTimeSettings,
   calls,
   fill,
   findDialog,
@@ -100,18 +98,7 @@ async function chooseUnit(user: User, location: string, unit: string) {
 
 beforeEach(() => {
   signIn();
-  answer('GET', `${F}/date-time-settings`, () =>
-    ZDateTimeSettingsResponse.parse({
-      dateTimeSettings: {
-        timezone: 'Europe/Dublin',
-        dateFormat: 'DD MMM, YYYY',
-        timeFormat: 'HH:mm',
-        country: null,
-        significantDigits: 4,
-        version: 1,
-      },
-    }),
-  );
+  answerDateTimeSettings();
 });
 
 describe('the result entry preview', () => {
