@@ -23,6 +23,12 @@ declare module 'vitest' {
      * (server/test/empty-pglite.ts). '' on a server run, where such a test runs initdb itself.
      */
     pgliteEmptySnapshot: string;
+    /**
+     * Gzipped data directory of an embedded database migrated but for the last migration (the
+     * schema of the build before this one), made by the same step before the migrated one: for
+     * the tests of an upgrade from it (server/test/empty-pglite.ts). '' on a server run.
+     */
+    pgliteBeforeLastSnapshot: string;
     /** A migrated database on the PostgreSQL server, used as the template of each test file's. */
     pgTemplate: string;
   }
@@ -46,6 +52,7 @@ export default async function setup(project: TestProject) {
     project.provide('pgliteSnapshot', '');
     project.provide('pgliteSnapshotStatus', '');
     project.provide('pgliteEmptySnapshot', '');
+    project.provide('pgliteBeforeLastSnapshot', '');
     return async () => {
       const { rows } = await admin.query<{ datname: string }>(
         `select datname from pg_database where datname like $1`,
@@ -58,9 +65,10 @@ export default async function setup(project: TestProject) {
     };
   }
 
-  const { file, emptyFile, step } = pgliteSnapshot();
+  const { file, emptyFile, beforeLastFile, step } = pgliteSnapshot();
   project.provide('pgliteSnapshot', file);
   project.provide('pgliteEmptySnapshot', emptyFile);
+  project.provide('pgliteBeforeLastSnapshot', beforeLastFile);
   project.provide('pgliteSnapshotStatus', step.statusFile);
   project.provide('pgTemplate', '');
   return releasePgliteSnapshot;
@@ -76,6 +84,7 @@ export default async function setup(project: TestProject) {
 interface SharedSnapshot {
   file: string;
   emptyFile: string;
+  beforeLastFile: string;
   step: BackgroundStep;
   users: number;
 }
@@ -87,16 +96,21 @@ function pgliteSnapshot(): SharedSnapshot {
   if (!snapshot) {
     const file = join(projectRoot(), '.test-output', `pglite-snapshot-${process.pid}.tar.gz`);
     const emptyFile = join(projectRoot(), '.test-output', `pglite-empty-${process.pid}.tar.gz`);
-    rmSync(file, { force: true });
-    rmSync(emptyFile, { force: true });
+    const beforeLastFile = join(
+      projectRoot(),
+      '.test-output',
+      `pglite-before-last-${process.pid}.tar.gz`,
+    );
+    for (const name of [file, emptyFile, beforeLastFile]) rmSync(name, { force: true });
     const step = startBackgroundStep('pglite-snapshot', [
       '--import',
       'tsx',
       join(projectRoot(), 'server/test/pglite-snapshot-build.ts'),
       file,
       emptyFile,
+      beforeLastFile,
     ]);
-    snapshot = { file, emptyFile, step, users: 0 };
+    snapshot = { file, emptyFile, beforeLastFile, step, users: 0 };
     shared[SHARED] = snapshot;
   }
   snapshot.users += 1;
@@ -109,7 +123,7 @@ async function releasePgliteSnapshot(): Promise<void> {
   snapshot.users -= 1;
   if (snapshot.users > 0) return;
   snapshot.step.stop();
-  rmSync(snapshot.file, { force: true });
-  rmSync(snapshot.emptyFile, { force: true });
+  for (const name of [snapshot.file, snapshot.emptyFile, snapshot.beforeLastFile])
+    rmSync(name, { force: true });
   delete shared[SHARED];
 }
