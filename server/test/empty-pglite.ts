@@ -13,7 +13,7 @@ import { pgliteSnapshotFile } from './test-db.ts';
  * e2e/first-run.test.ts, and the driver's own opens by server/db/pglite-db.test.ts.
  */
 
-/** The empty database's dump, or undefined on a server run (where it is not made). */
+/** The run's dump of an empty database, or undefined where the run made none. */
 async function emptyDump(): Promise<ArrayBuffer | undefined> {
   const file = inject('pgliteEmptySnapshot');
   if (!file) return undefined;

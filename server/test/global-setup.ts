@@ -20,13 +20,13 @@ declare module 'vitest' {
     /**
      * Gzipped data directory of a new embedded database as initdb leaves it (no migration), made
      * by the same step: a test that needs an empty database loads it instead of paying an initdb
-     * (server/test/empty-pglite.ts). '' on a server run, where such a test runs initdb itself.
+     * (server/test/empty-pglite.ts).
      */
     pgliteEmptySnapshot: string;
     /**
      * Gzipped data directory of an embedded database migrated but for the last migration (the
      * schema of the build before this one), made by the same step before the migrated one: for
-     * the tests of an upgrade from it (server/test/empty-pglite.ts). '' on a server run.
+     * the tests of an upgrade from it (server/test/empty-pglite.ts).
      */
     pgliteBeforeLastSnapshot: string;
     /** A migrated database on the PostgreSQL server, used as the template of each test file's. */
@@ -37,8 +37,16 @@ declare module 'vitest' {
 /**
  * Migrates once per run. On PGlite the migrated data directory is dumped and each test file
  * loads it (an initdb per file costs seconds); on a server each file gets a copy of a template.
+ * The PGlite dumps are made on a server run too: the tests of a migration, of an upgrade and of
+ * a restore into an embedded folder open embedded databases there as well, and ten initdbs of
+ * about 8 s of CPU each cost more than making the dumps once.
  */
 export default async function setup(project: TestProject) {
+  const { file, emptyFile, beforeLastFile, step } = pgliteSnapshot();
+  project.provide('pgliteSnapshot', file);
+  project.provide('pgliteEmptySnapshot', emptyFile);
+  project.provide('pgliteBeforeLastSnapshot', beforeLastFile);
+  project.provide('pgliteSnapshotStatus', step.statusFile);
   if (process.env.DATABASE_URL) {
     const { ownerUrl, appRole } = testDatabaseRoles();
     const template = `carryover_tmpl_${randomBytes(4).toString('hex')}`;
@@ -49,11 +57,8 @@ export default async function setup(project: TestProject) {
     await migrate(db, { appRole });
     await db.close();
     project.provide('pgTemplate', template);
-    project.provide('pgliteSnapshot', '');
-    project.provide('pgliteSnapshotStatus', '');
-    project.provide('pgliteEmptySnapshot', '');
-    project.provide('pgliteBeforeLastSnapshot', '');
     return async () => {
+      await releasePgliteSnapshot();
       const { rows } = await admin.query<{ datname: string }>(
         `select datname from pg_database where datname like $1`,
         [`carryover_t_${template.slice(-8)}_%`],
@@ -65,11 +70,6 @@ export default async function setup(project: TestProject) {
     };
   }
 
-  const { file, emptyFile, beforeLastFile, step } = pgliteSnapshot();
-  project.provide('pgliteSnapshot', file);
-  project.provide('pgliteEmptySnapshot', emptyFile);
-  project.provide('pgliteBeforeLastSnapshot', beforeLastFile);
-  project.provide('pgliteSnapshotStatus', step.statusFile);
   project.provide('pgTemplate', '');
   return releasePgliteSnapshot;
 }
