@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fileCleanup } from '../test/temp-dirs.ts';
 import { readBackupHead } from '#server/db/backup/backup-file.ts';
-import { loadMigrations, migrate } from '#server/db/migrate.ts';
+import { loadMigrations } from '#server/db/migrate.ts';
 import { openDatabase } from '#server/db/open.ts';
 import { seedFirstStart } from '#server/db/seed.ts';
 import { openPostgres } from '#server/db/postgres-db.ts';
-import { initializeDataDir } from '../test/empty-pglite.ts';
+import { openPgliteBefore } from '../test/empty-pglite.ts';
 import { processEnvWithoutDatabase, startServerProcess } from '../test/server-process.ts';
 import { createEmptyServerDatabase } from '../test/empty-server-db.ts';
 import { projectRoot } from '../util/project-root.ts';
@@ -38,9 +38,7 @@ describe('npm run backup, restore and migrate-to-server', () => {
     // A data folder of the build before this one's last migration, holding its first start.
     const source = tempDir('live');
     const last = loadMigrations().at(-1)!.name;
-    await initializeDataDir(source);
-    const older = await openDatabase({ dataDir: source });
-    await migrate(older, { migrations: loadMigrations().filter((m) => m.name < last) });
+    const older = await openPgliteBefore(last, source);
     await seedFirstStart(older, ADMIN);
     await older.close();
 

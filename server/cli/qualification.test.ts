@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QualificationPack } from '#core/qualification/pack.ts';
 import { readChecksumList } from '#server/db/migration-checksums.ts';
 import { readPdfText } from '#server/test/read-pdf-text.ts';
+import { serverModuleArgs } from '#server/test/server-process.ts';
 import { startFacilityTestServer, type FacilityTestServer } from '#server/test/test-server.ts';
 
 /**
@@ -18,9 +19,23 @@ const tsx = join(root, 'node_modules', '.bin', 'tsx');
 const cli = join(root, 'server', 'cli', 'qualification.ts');
 const golden = join(root, 'core', 'limits', 'golden');
 
-function runPack(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/**
+ * The CLI in a child process: as `npm run qualification` runs it (tsx over the sources), or from
+ * the run's build of it, which starts without compiling the server again (the runs after the
+ * first, whose subject is what the pack says rather than how the command starts).
+ */
+function runPack(
+  args: string[],
+  { built = false } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const [command, entry] = built
+    ? [process.execPath, serverModuleArgs('server/cli/qualification.ts')]
+    : [tsx, [cli]];
   return new Promise((resolve, reject) => {
-    const child = spawn(tsx, [cli, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, [...entry, ...args], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -152,20 +167,23 @@ describe('npm run qualification against a running instance, with a broken case',
     const broken = join(cases, 'broken.json');
     writeFileSync(broken, JSON.stringify(good));
     const out = tempDir();
-    const run = await runPack([
-      '--out',
-      out,
-      '--url',
-      t.server.url,
-      '--plan',
-      String(t.planId),
-      '--facility',
-      String(t.facilityId),
-      '--token',
-      t.token,
-      '--cases',
-      broken,
-    ]);
+    const run = await runPack(
+      [
+        '--out',
+        out,
+        '--url',
+        t.server.url,
+        '--plan',
+        String(t.planId),
+        '--facility',
+        String(t.facilityId),
+        '--token',
+        t.token,
+        '--cases',
+        broken,
+      ],
+      { built: true },
+    );
     expect(run.stderr).toBe('');
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/^Qualification failed: .*failed: site\/broken/);
@@ -187,12 +205,12 @@ describe('npm run qualification against a running instance, with a broken case',
   }, 400_000);
 
   it('refuses to run without --out, and stops at a case file that is not JSON', async () => {
-    const usage = await runPack([]);
+    const usage = await runPack([], { built: true });
     expect(usage.code).toBe(2);
     expect(usage.stderr).toMatch(/^usage: qualification --out DIR/);
     const dir = tempDir();
     writeFileSync(join(dir, 'bad.json'), '{ not json');
-    const bad = await runPack(['--out', dir, '--cases', join(dir, 'bad.json')]);
+    const bad = await runPack(['--out', dir, '--cases', join(dir, 'bad.json')], { built: true });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/JSON/);
   }, 60_000);

@@ -25,15 +25,21 @@ type Message =
   | { op: 'exec'; sql: string; tx?: number }
   | { op: 'begin'; tx: number }
   | { op: 'end'; tx: number; commit: boolean }
-  | { op: 'dump' }
+  | { op: 'dump'; compression: DumpCompression }
   | { op: 'fence' }
   | { op: 'close' };
+
+/** A tarball gzipped, or as it is (larger, but made and loaded again in less time). */
+export type DumpCompression = 'gzip' | 'none';
 
 type Answer = { id: number; value?: unknown; error?: Record<string, unknown> };
 
 export interface PgliteDb extends Db {
-  /** The whole data directory, gzipped, for a snapshot another PGlite loads (tests). */
-  dumpDataDir(): Promise<ArrayBuffer>;
+  /**
+   * The whole data directory, gzipped unless told otherwise, for a snapshot another PGlite
+   * loads (tests).
+   */
+  dumpDataDir(compression?: DumpCompression): Promise<ArrayBuffer>;
   /** From now on nothing reaches the database: another process holds its folder. */
   fence(): Promise<void>;
 }
@@ -131,7 +137,7 @@ function workerDb(worker: Worker, channel: Channel): PgliteDb {
         await channel.call({ op: 'end', tx, commit: true });
         return result;
       }),
-    dumpDataDir: () => channel.call<ArrayBuffer>({ op: 'dump' }),
+    dumpDataDir: (compression = 'gzip') => channel.call<ArrayBuffer>({ op: 'dump', compression }),
     fence: () => channel.call({ op: 'fence' }),
     close: async () => {
       try {

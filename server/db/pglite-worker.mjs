@@ -132,7 +132,7 @@ async function handle(pg, message) {
     case 'end':
       return end(message.tx, message.commit);
     case 'dump':
-      return (await pg.dumpDataDir('gzip')).arrayBuffer();
+      return (await pg.dumpDataDir(message.compression)).arrayBuffer();
     case 'close':
       return pg.close();
     default:

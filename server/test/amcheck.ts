@@ -59,7 +59,9 @@ async function checkSchema(run: Run): Promise<AmcheckResult> {
  */
 export async function amcheckPglite(db: PgliteDb): Promise<AmcheckResult> {
   const scratch = await PGlite.create({
-    loadDataDir: new Blob([await db.dumpDataDir()]),
+    // Passed in memory at once: gzipping and unpacking it cost more than the larger copy (about
+    // 2 s of the check's 4, measured).
+    loadDataDir: new Blob([await db.dumpDataDir('none')]),
     extensions: { amcheck, pg_trgm },
   });
   try {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { inject } from 'vitest';
-import { migrate } from '../db/migrate.ts';
+import { loadMigrations, migrate } from '../db/migrate.ts';
 import { openPglite, type PgliteDb } from '../db/pglite-db.ts';
 import { pgliteSnapshotFile } from './test-db.ts';
 
@@ -13,7 +13,7 @@ import { pgliteSnapshotFile } from './test-db.ts';
  * e2e/first-run.test.ts, and the driver's own opens by server/db/pglite-db.test.ts.
  */
 
-/** The empty database's dump, or undefined on a server run (where it is not made). */
+/** The run's dump of an empty database, or undefined where the run made none. */
 async function emptyDump(): Promise<ArrayBuffer | undefined> {
   const file = inject('pgliteEmptySnapshot');
   if (!file) return undefined;
@@ -26,6 +26,26 @@ async function emptyDump(): Promise<ArrayBuffer | undefined> {
 export async function openEmptyPglite(dataDir?: string): Promise<PgliteDb> {
   const loadDataDir = await emptyDump();
   return openPglite({ ...(dataDir ? { dataDir } : {}), ...(loadDataDir ? { loadDataDir } : {}) });
+}
+
+/**
+ * A new embedded database (in `dataDir` when given) migrated up to, not including, `migration`.
+ * Up to the last one it is the run's snapshot of the build before, loaded in about a second;
+ * otherwise an empty one, migrated here.
+ */
+export async function openPgliteBefore(migration: string, dataDir?: string): Promise<PgliteDb> {
+  const all = loadMigrations();
+  const migrations = all.filter((m) => m.name < migration);
+  const beforeLast = inject('pgliteBeforeLastSnapshot');
+  if (beforeLast && migrations.length === all.length - 1) {
+    // Made by the same step as the migrated snapshot, and written before it.
+    await pgliteSnapshotFile();
+    const loadDataDir = new Uint8Array(readFileSync(beforeLast)).buffer;
+    return openPglite({ ...(dataDir ? { dataDir } : {}), loadDataDir });
+  }
+  const db = await openEmptyPglite(dataDir);
+  await migrate(db, { migrations });
+  return db;
 }
 
 /**

@@ -20,9 +20,15 @@ declare module 'vitest' {
     /**
      * Gzipped data directory of a new embedded database as initdb leaves it (no migration), made
      * by the same step: a test that needs an empty database loads it instead of paying an initdb
-     * (server/test/empty-pglite.ts). '' on a server run, where such a test runs initdb itself.
+     * (server/test/empty-pglite.ts).
      */
     pgliteEmptySnapshot: string;
+    /**
+     * Gzipped data directory of an embedded database migrated but for the last migration (the
+     * schema of the build before this one), made by the same step before the migrated one: for
+     * the tests of an upgrade from it (server/test/empty-pglite.ts).
+     */
+    pgliteBeforeLastSnapshot: string;
     /** A migrated database on the PostgreSQL server, used as the template of each test file's. */
     pgTemplate: string;
   }
@@ -31,8 +37,16 @@ declare module 'vitest' {
 /**
  * Migrates once per run. On PGlite the migrated data directory is dumped and each test file
  * loads it (an initdb per file costs seconds); on a server each file gets a copy of a template.
+ * The PGlite dumps are made on a server run too: the tests of a migration, of an upgrade and of
+ * a restore into an embedded folder open embedded databases there as well, and ten initdbs of
+ * about 8 s of CPU each cost more than making the dumps once.
  */
 export default async function setup(project: TestProject) {
+  const { file, emptyFile, beforeLastFile, step } = pgliteSnapshot();
+  project.provide('pgliteSnapshot', file);
+  project.provide('pgliteEmptySnapshot', emptyFile);
+  project.provide('pgliteBeforeLastSnapshot', beforeLastFile);
+  project.provide('pgliteSnapshotStatus', step.statusFile);
   if (process.env.DATABASE_URL) {
     const { ownerUrl, appRole } = testDatabaseRoles();
     const template = `carryover_tmpl_${randomBytes(4).toString('hex')}`;
@@ -43,10 +57,8 @@ export default async function setup(project: TestProject) {
     await migrate(db, { appRole });
     await db.close();
     project.provide('pgTemplate', template);
-    project.provide('pgliteSnapshot', '');
-    project.provide('pgliteSnapshotStatus', '');
-    project.provide('pgliteEmptySnapshot', '');
     return async () => {
+      await releasePgliteSnapshot();
       const { rows } = await admin.query<{ datname: string }>(
         `select datname from pg_database where datname like $1`,
         [`carryover_t_${template.slice(-8)}_%`],
@@ -58,10 +70,6 @@ export default async function setup(project: TestProject) {
     };
   }
 
-  const { file, emptyFile, step } = pgliteSnapshot();
-  project.provide('pgliteSnapshot', file);
-  project.provide('pgliteEmptySnapshot', emptyFile);
-  project.provide('pgliteSnapshotStatus', step.statusFile);
   project.provide('pgTemplate', '');
   return releasePgliteSnapshot;
 }
@@ -76,6 +84,7 @@ export default async function setup(project: TestProject) {
 interface SharedSnapshot {
   file: string;
   emptyFile: string;
+  beforeLastFile: string;
   step: BackgroundStep;
   users: number;
 }
@@ -87,16 +96,21 @@ function pgliteSnapshot(): SharedSnapshot {
   if (!snapshot) {
     const file = join(projectRoot(), '.test-output', `pglite-snapshot-${process.pid}.tar.gz`);
     const emptyFile = join(projectRoot(), '.test-output', `pglite-empty-${process.pid}.tar.gz`);
-    rmSync(file, { force: true });
-    rmSync(emptyFile, { force: true });
+    const beforeLastFile = join(
+      projectRoot(),
+      '.test-output',
+      `pglite-before-last-${process.pid}.tar.gz`,
+    );
+    for (const name of [file, emptyFile, beforeLastFile]) rmSync(name, { force: true });
     const step = startBackgroundStep('pglite-snapshot', [
       '--import',
       'tsx',
       join(projectRoot(), 'server/test/pglite-snapshot-build.ts'),
       file,
       emptyFile,
+      beforeLastFile,
     ]);
-    snapshot = { file, emptyFile, step, users: 0 };
+    snapshot = { file, emptyFile, beforeLastFile, step, users: 0 };
     shared[SHARED] = snapshot;
   }
   snapshot.users += 1;
@@ -109,7 +123,7 @@ async function releasePgliteSnapshot(): Promise<void> {
   snapshot.users -= 1;
   if (snapshot.users > 0) return;
   snapshot.step.stop();
-  rmSync(snapshot.file, { force: true });
-  rmSync(snapshot.emptyFile, { force: true });
+  for (const name of [snapshot.file, snapshot.emptyFile, snapshot.beforeLastFile])
+    rmSync(name, { force: true });
   delete shared[SHARED];
 }

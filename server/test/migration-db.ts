@@ -1,6 +1,6 @@
 import type { Db } from '../db/db.ts';
 import { loadMigrations, migrate } from '../db/migrate.ts';
-import { openEmptyPglite } from './empty-pglite.ts';
+import { openPgliteBefore } from './empty-pglite.ts';
 import { seedFirstStart } from '../db/seed.ts';
 
 /**
@@ -12,7 +12,7 @@ export async function seededBefore(
   migration: string,
   empty?: Db,
 ): Promise<{ db: Db; facilityId: number }> {
-  const db = empty ?? (await openEmptyPglite());
+  const db = empty ?? (await openPgliteBefore(migration));
   await migrate(db, { migrations: loadMigrations().filter((m) => m.name < migration) });
   await seedFirstStart(db, { ADMIN_EMAIL: undefined, ADMIN_PASSWORD: undefined });
   const [f] = await db.query<{ id: number }>('select id from facilities order by id limit 1');

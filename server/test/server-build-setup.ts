@@ -20,6 +20,7 @@ declare module 'vitest' {
  * CLI, the lock a starter takes, a job handler loaded into a server before it.
  */
 const TEST_ENTRIES = [
+  'server/cli/qualification.ts',
   'server/cli/seed-demo.ts',
   'server/db/data-dir-lock.ts',
   'server/test/slow-job.ts',
