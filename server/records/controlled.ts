@@ -344,12 +344,18 @@ export async function controlledStates(
       ? [ref.facilityId, ref.documentType, documentIds, asOf]
       : [ref.facilityId, ref.documentType, documentIds],
   );
-  return new Map(
-    rows.map((r) => [
-      r.document_id,
-      { status: r.status, signatureState: r.signature_state, versionNumber: r.version_number },
-    ]),
-  );
+  return new Map(rows.map((r) => [r.document_id, versionState(r)]));
+}
+
+/** The controlled state a version row stands for. */
+export function versionState(
+  row: Pick<VersionRow, 'status' | 'signature_state' | 'version_number'>,
+): ControlledVersionState {
+  return {
+    status: row.status,
+    signatureState: row.signature_state,
+    versionNumber: row.version_number,
+  };
 }
 
 /** The content in force (at `asOf`): the version approved then, or null before any approval. */

@@ -12,8 +12,10 @@ export async function seededBefore(
   migration: string,
   empty?: Db,
 ): Promise<{ db: Db; facilityId: number }> {
+  // A database given empty is migrated here; openPgliteBefore's comes migrated.
+  if (empty)
+    await migrate(empty, { migrations: loadMigrations().filter((m) => m.name < migration) });
   const db = empty ?? (await openPgliteBefore(migration));
-  await migrate(db, { migrations: loadMigrations().filter((m) => m.name < migration) });
   await seedFirstStart(db, { ADMIN_EMAIL: undefined, ADMIN_PASSWORD: undefined });
   const [f] = await db.query<{ id: number }>('select id from facilities order by id limit 1');
   return { db, facilityId: f!.id };

@@ -222,13 +222,8 @@ async function enter(
           [scope.facilityId, repeated],
         ),
   ]);
-  const locations = await locationFacts(
-    tx,
-    scope.facilityId,
-    locationIds,
-    async () => checks!.locations,
-  );
-  const methods = await methodFacts(tx, scope.facilityId, methodIds, async () => checks!.methods);
+  const locations = await locationFacts(tx, scope.facilityId, locationIds, checks!.locations);
+  const methods = await methodFacts(tx, scope.facilityId, methodIds, checks!.methods);
   const originals = new Map(originalRows.map((o) => [o.id, o]));
   const errors = [
     ...problemsOf(rows, study, runId, { locations, methods, originals }),

@@ -144,7 +144,7 @@ export const methodRowsSql = (facility: string, ids: string) =>
   `select id, name, version, loq, lod, recoveries, residue_measure from analytical_methods
     where facility_id = ${facility} and id = any(${ids}::int[]) and archived_at is null`;
 
-export const toLocationFacts = (r: LocationRow): LocationFacts => ({
+const toLocationFacts = (r: LocationRow): LocationFacts => ({
   id: r.id,
   name: r.name,
   equipmentId: r.equipment_id,
@@ -168,12 +168,11 @@ export function locationFacts(
   q: Queryable,
   facilityId: number,
   ids: readonly number[],
-  read?: () => Promise<LocationRow[]>,
+  read?: readonly LocationRow[],
 ): Promise<Map<number, LocationFacts>> {
   return keptFacts(q, 'locations', ids, async (asked) => {
     const rows =
-      (await read?.()) ??
-      (await q.query<LocationRow>(locationRowsSql('$1', '$2'), [facilityId, [...asked]]));
+      read ?? (await q.query<LocationRow>(locationRowsSql('$1', '$2'), [facilityId, [...asked]]));
     return rows.map(toLocationFacts);
   });
 }
@@ -197,15 +196,14 @@ export function methodFacts(
   q: Queryable,
   facilityId: number,
   ids: readonly number[],
-  read?: () => Promise<MethodFacts[]>,
+  read?: readonly MethodFacts[],
 ): Promise<Map<number, MethodFacts>> {
   return keptFacts(
     q,
     'methods',
     ids,
     async (asked) =>
-      (await read?.()) ??
-      (await q.query<MethodFacts>(methodRowsSql('$1', '$2'), [facilityId, [...asked]])),
+      read ?? (await q.query<MethodFacts>(methodRowsSql('$1', '$2'), [facilityId, [...asked]])),
   );
 }
 

@@ -70,7 +70,7 @@ export async function keptFacts<T extends { id: number }>(
   q: Queryable,
   which: 'locations' | 'methods',
   ids: readonly number[],
-  read: (ids: readonly number[]) => Promise<T[]>,
+  read: (ids: readonly number[]) => Promise<readonly T[]>,
 ): Promise<Map<number, T>> {
   const kept = runReadsOf(q)?.[which] as Map<number, T | null> | undefined;
   const rows =

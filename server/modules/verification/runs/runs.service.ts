@@ -9,6 +9,7 @@ import {
   ControlledRefusal,
   controlledState,
   latestVersion,
+  versionState,
   type ControlledRef,
   type ControlledVersionState,
 } from '#server/records/controlled.ts';
@@ -98,9 +99,7 @@ async function guardedState(
   if (!reads) return controlledState(tx, runRef(scope, id));
   const row = await latestVersion(tx, runRef(scope, id), true);
   reads.latest.set(id, { row });
-  return row
-    ? { status: row.status, signatureState: row.signature_state, versionNumber: row.version_number }
-    : null;
+  return row ? versionState(row) : null;
 }
 
 /** A run changes only while its study is open and its version is being built. */
