@@ -108,6 +108,19 @@ export async function takePglite(snapshot: () => ArrayBuffer): Promise<PgliteDb>
 }
 
 /**
+ * Opens this worker's first database ahead of its first file, when none is kept yet: the open and
+ * the read of the template are the costliest part of a worker's first file, and on a busy machine
+ * they outlasted that file's own hook timeout (issue 27).
+ */
+export async function warmPglite(snapshot: () => ArrayBuffer): Promise<void> {
+  if (template || idle.length > 0) return;
+  const db = await openPglite({ loadDataDir: snapshot() });
+  template = readTemplate(db);
+  await template;
+  idle.push(db);
+}
+
+/**
  * Empties a database a test file has finished with and keeps it for the next file, or closes it
  * when its schema is no longer the snapshot's or it cannot be emptied.
  */

@@ -5,7 +5,7 @@ import { inject } from 'vitest';
 import type { Db } from '../db/db.ts';
 import { openPostgres } from '../db/postgres-db.ts';
 import { backgroundStepDone } from './background-step.ts';
-import { givePglite, takePglite } from './pglite-pool.ts';
+import { givePglite, takePglite, warmPglite } from './pglite-pool.ts';
 import { testDatabaseRoles, withDatabase } from './test-db-urls.ts';
 
 export interface TestDb extends Db {
@@ -23,11 +23,18 @@ export async function pgliteSnapshotFile(): Promise<string> {
   return inject('pgliteSnapshot');
 }
 
+const readSnapshot = (file: string) => () => new Uint8Array(readFileSync(file)).buffer;
+
+/** Opens the worker's first embedded database before its first file needs one (no-op on a server). */
+export async function warmTestDb(): Promise<void> {
+  if (!process.env.DATABASE_URL) await warmPglite(readSnapshot(await pgliteSnapshotFile()));
+}
+
 /** A fresh, migrated database of its own for one test file: PGlite, or a copy on the server. */
 export async function createTestDb(): Promise<TestDb> {
   if (!process.env.DATABASE_URL) {
     const snapshot = await pgliteSnapshotFile();
-    const pooled = await takePglite(() => new Uint8Array(readFileSync(snapshot)).buffer);
+    const pooled = await takePglite(readSnapshot(snapshot));
     // A Db of its own over the pooled database: closing it empties the database for the next
     // file instead of stopping it.
     const db: TestDb = { ...pooled, owner: async () => db, close: () => givePglite(pooled) };
