@@ -68,8 +68,11 @@ export default defineConfig({
           // took a quarter off the project's time (measured on 8 files).
           isolate: false,
           // Generous for child processes and large exports when the machine is shared and busy.
+          // A file's setup does a whole file's work at once: a migration test's database before
+          // its migration is 3 to 6 s of CPU (an empty database and the migrations up to it),
+          // which outlasted 60 s at a load of 17, the load of two suites at once (issue 27).
           testTimeout: 90_000,
-          hookTimeout: 60_000,
+          hookTimeout: 120_000,
           // expect.poll's 1 s default is the time a lost LISTEN connection waits before it
           // connects again (pg-channel-watch.ts): on a busy machine a poll must outlast it.
           expect: { poll: { timeout: 20_000, interval: 100 } },
