@@ -139,12 +139,14 @@ describe('job heartbeats', () => {
     registerJobHandler('test.long', async (_data, ctx) => {
       runs += 1;
       for (let step = 1; step <= 6; step += 1) {
-        await new Promise((resolve) => setTimeout(resolve, 250));
+        await new Promise((resolve) => setTimeout(resolve, 500));
         await ctx.progress({ stage: 'Writing results', done: step, total: 6 });
       }
     });
+    // The job runs 3 s, twice the limit. The limit is 15 beats: with 4 beats (400 ms) a process
+    // held off the CPU for that long at a load of 27 lost its job while it was beating (issue 27).
     const logs = [collectingLog(), collectingLog()];
-    for (const { log } of logs) await worker({ heartbeatIntervalMs: 100, staleAfterMs: 400, log });
+    for (const { log } of logs) await worker({ heartbeatIntervalMs: 100, staleAfterMs: 1500, log });
     const id = await db.transaction((tx) => enqueueJob(tx, facilityId, 'test.long', {}));
     const running = await until(
       () => progressOf(id),
