@@ -117,7 +117,8 @@ describe('opening the embedded database', () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+    // The first opening runs initdb on disk, about 8 s of CPU: 90 s went by at a load of 27.
+  }, 300_000);
 
   it('refuses every call once it is closed', async () => {
     const db = await openPglite({});
