@@ -1,6 +1,7 @@
 import type { EntityDef } from '#core/entities/entity.ts';
 import { columnOf, type FieldDef } from '#core/entities/field.ts';
-import type { Queryable, SqlValue } from '../db/db.ts';
+import type { Queryable } from '../db/db.ts';
+import { byColumn, unnestOf } from '../db/by-column.ts';
 import { writeAuditMany } from '#server/db/audit-bulk.ts';
 import type { Actor } from '../db/audit-write.ts';
 import { encode, type Scope } from './entity-store.ts';
@@ -44,28 +45,30 @@ export async function createEntitiesBulk(
   reason: string | null = null,
 ): Promise<number[]> {
   const columns = def.fields.map(columnOf);
-  // A multi-row VALUES list types its parameters as text unless told: cast each one.
   const types = ['int', 'int', 'int', ...def.fields.map(sqlType)];
-  const perRow = types.length;
-  const chunkSize = Math.max(1, Math.min(ROWS_PER_STATEMENT, Math.floor(60_000 / perRow)));
+  // An int[] column goes as the text of its literal, cast back: unnest would flatten an array of
+  // arrays into one.
+  const elementTypes = types.map((type) => (type === 'int[]' ? 'text' : type));
+  const select = types.map((type, i) => (type === 'int[]' ? `c${i}::int[]` : `c${i}`)).join(', ');
   const ids: number[] = [];
-  for (let start = 0; start < rows.length; start += chunkSize) {
-    const chunk = rows.slice(start, start + chunkSize);
-    const params: SqlValue[] = [];
-    const tuples = chunk.map((values) => {
-      const first = params.length + 1;
-      params.push(
+  for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
+    const chunk = rows.slice(start, start + ROWS_PER_STATEMENT);
+    const params = byColumn(
+      chunk.map((values) => [
         scope.facilityId,
         actor.userId,
         actor.userId,
-        ...def.fields.map((f) => encode(f, values[f.name])),
-      );
-      return `(${types.map((type, i) => `$${first + i}::${type}`).join(', ')})`;
-    });
+        ...def.fields.map((f) => {
+          const value = encode(f, values[f.name]);
+          return sqlType(f) === 'int[]' && Array.isArray(value) ? `{${value.join(',')}}` : value;
+        }),
+      ]),
+      types.length,
+    );
     // Names are unique in a facility: they match each new id to its row whatever the order.
     const inserted = await q.query<{ id: number; name: string }>(
       `insert into ${def.table} (facility_id, created_by, updated_by, ${columns.join(', ')})
-       values ${tuples.join(', ')} returning id, name`,
+       select ${select} from ${unnestOf(elementTypes, 'u')} order by n returning id, name`,
       params,
     );
     const idByName = new Map(inserted.map((r) => [r.name.toLowerCase(), r.id]));
