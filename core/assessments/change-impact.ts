@@ -1,11 +1,11 @@
 import { formatNumber, unitLabel } from '../units/format-number.ts';
 import { CRITERION_COUNT, criterionKeyAt } from '../limits/compile.ts';
 import type { CompiledLimits } from '../limits/compile.ts';
-import { criteriaByKey, pairCriteria } from '../limits/matrix.ts';
+import { criteriaByKey, evaluatePairAt, newPairView, pairCriteria } from '../limits/matrix.ts';
 import type { PairView } from '../limits/matrix.ts';
 import type { LimitsInput } from '../limits/model.ts';
 import { criteriaMovedAt, moved, percent, productPlaces, walkPairs } from '../limits/pair-walk.ts';
-import type { BeforeLimits, MatrixRun } from '../limits/pair-walk.ts';
+import type { BeforePair, MatrixRun } from '../limits/pair-walk.ts';
 import type {
   TCriterionValues,
   TImpactItem,
@@ -175,12 +175,7 @@ export function changeImpact(
     top.rinse[slot] = view.rinseLimit;
     top.governing[slot] = view.governing;
   };
-  const beforeFour = (b: BeforeLimits, k: number): Four => [
-    b.maco[k] ?? Number.NaN,
-    b.sal[k] ?? Number.NaN,
-    b.swab[k] ?? Number.NaN,
-    b.rinse[k] ?? Number.NaN,
-  ];
+  const beforeFour = (b: BeforePair): Four => [b.maco, b.sal, b.swab, b.rinse];
 
   // One pair's criteria on the before side, recomputed only for pairs whose limits stay.
   const criteriaThen = new Float64Array(CRITERION_COUNT);
@@ -197,14 +192,14 @@ export function changeImpact(
     onBefore(view, m) {
       sideB.add(view, m);
     },
-    onPair(view, k, b, m) {
+    onPair(view, b, side, m) {
       sideA.add(view, m);
       const p = view.previous;
       now[0] = view.maco;
       now[1] = view.sal;
       now[2] = view.swabLimit;
       now[3] = view.rinseLimit;
-      if (k < 0) {
+      if (!b) {
         // A new pair is charged to its new product, else (a train change) to its previous.
         const owner = (toBefore[p] ?? -1) < 0 ? p : (toBefore[view.next] ?? -1) < 0 ? view.next : p;
         added.fold(owner, view.maco, view.sal, view.swabLimit, view.rinseLimit, view.governing);
@@ -213,21 +208,21 @@ export function changeImpact(
           addedTighter[owner] = 1;
         }
         summary.pairsAdded++;
-        keep(Number.POSITIVE_INFINITY, view, k);
+        keep(Number.POSITIVE_INFINITY, view, -1);
         return;
       }
-      then[0] = b.maco[k] ?? Number.NaN;
-      then[1] = b.sal[k] ?? Number.NaN;
-      then[2] = b.swab[k] ?? Number.NaN;
-      then[3] = b.rinse[k] ?? Number.NaN;
+      then[0] = b.maco;
+      then[1] = b.sal;
+      then[2] = b.swab;
+      then[3] = b.rinse;
       const didMove = anyMoved(then, now);
-      const didSwitch = (b.governing[k] ?? -1) !== view.governing;
+      const didSwitch = b.governing !== view.governing;
       if (didSwitch) switched[p] = (switched[p] ?? 0) + 1;
       if (!didMove && !didSwitch) {
         // The limit stays, but a criterion that does not govern moved: listed, to say why.
-        if (criteriaMovedAt(b, k, view.criteria, criteriaThen)) {
+        if (criteriaMovedAt(side, b, view.criteria, criteriaThen)) {
           summary.criteriaMoved = (summary.criteriaMoved ?? 0) + 1;
-          keep(0, view, k);
+          keep(0, view, b.k);
         }
         return;
       }
@@ -247,15 +242,15 @@ export function changeImpact(
           hasLargest[p] = 1;
         }
       }
-      keep(score, view, k);
+      keep(score, view, b.k);
     },
-    onRemoved(k, b) {
-      const pb = b.previous[k] ?? 0;
-      const nb = b.next[k] ?? 0;
+    onRemoved(b) {
+      const pb = b.previous;
+      const nb = b.next;
       const owner = (toAfter[pb] ?? -1) < 0 ? pb : (toAfter[nb] ?? -1) < 0 ? nb : pb;
-      removed.fold(owner, ...beforeFour(b, k), b.governing[k] ?? -1);
+      removed.fold(owner, ...beforeFour(b), b.governing);
       summary.pairsRemoved++;
-      const slot = top.put(Number.POSITIVE_INFINITY, -1 - pb, -1 - nb, k);
+      const slot = top.put(Number.POSITIVE_INFINITY, -1 - pb, -1 - nb, b.k);
       if (slot >= 0) {
         top.maco[slot] = Number.NaN;
         top.sal[slot] = Number.NaN;
@@ -438,6 +433,7 @@ export function changeImpact(
       (order.get(a) ?? 0) - (order.get(b) ?? 0),
   );
 
+  const pairThen = newPairView(kept.compiled.equipmentCount);
   const pairs = top.sorted().map((slot) => listedPair(slot));
   summary.pairsListed = pairs.length;
   return { items, pairs, summary };
@@ -447,7 +443,13 @@ export function changeImpact(
     const p = top.previous[slot] ?? 0;
     const n = top.next[slot] ?? 0;
     const gone = p < 0;
-    const then: Four | null = k >= 0 ? beforeFour(kept, k) : null;
+    // The before pair evaluated again (the walk keeps no before pair): before's product indices.
+    const pb = gone ? -1 - p : (toBefore[p] ?? -1);
+    const nb = gone ? -1 - n : (toBefore[n] ?? -1);
+    const was = k >= 0 && evaluatePairAt(kept.compiled, pb, nb, pairThen);
+    const then: Four | null = was
+      ? [pairThen.maco, pairThen.sal, pairThen.swabLimit, pairThen.rinseLimit]
+      : null;
     const now: Four | null = gone
       ? null
       : [
@@ -461,14 +463,13 @@ export function changeImpact(
       then && now ? percent(then[i] ?? Number.NaN, now[i] ?? Number.NaN) : null;
     const criteria = {
       unit: units.maco,
-      before:
-        k >= 0 ? criterionValues(kept.compiled, kept.previous[k] ?? 0, kept.next[k] ?? 0) : null,
+      before: was ? criterionValues(kept.compiled, pb, nb) : null,
       after: gone ? null : criterionValues(compiledAfter, p, n),
     };
     return {
       previous: names[gone ? -1 - p : p]?.id ?? '',
       next: names[gone ? -1 - n : n]?.id ?? '',
-      before: then ? display(then, kept.governing[k] ?? -1) : null,
+      before: then ? display(then, pairThen.governing) : null,
       after: now ? display(now, top.governing[slot] ?? -1) : null,
       macoChange: change(0),
       salChange: change(1),

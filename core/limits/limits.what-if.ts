@@ -199,11 +199,11 @@ export function compareLimits(
   const maxRows = options.maxRows ?? 1000;
   const criteriaThen = new Float64Array(CRITERION_COUNT);
   walkPairs(before, after, {
-    onPair(view, k, b) {
+    onPair(view, then, b) {
       result.pairsAfter++;
-      const isNew = k < 0;
-      const macoBefore = isNew ? NaN : (b.maco[k] ?? NaN);
-      const salBefore = isNew ? NaN : (b.sal[k] ?? NaN);
+      const isNew = !then;
+      const macoBefore = then ? then.maco : NaN;
+      const salBefore = then ? then.sal : NaN;
       const didMove = !isNew && (moved(macoBefore, view.maco) || moved(salBefore, view.sal));
       const isLower =
         didMove &&
@@ -212,12 +212,12 @@ export function compareLimits(
       const isBelow = threshold !== undefined && view.sal < threshold;
       const wasBelow = threshold !== undefined && !isNew && salBefore < threshold;
       const isNewlyBelow = isBelow && !wasBelow;
-      if (!isNew && !didMove && criteriaMovedAt(b, k, view.criteria, criteriaThen)) {
+      if (then && !didMove && criteriaMovedAt(b, then, view.criteria, criteriaThen)) {
         if (result.criteriaMoved++ < maxRows) {
           result.staying.push({
             previous: names[view.previous]?.id ?? '',
             next: names[view.next]?.id ?? '',
-            before: { criterion: criterionKeyAt(b.governing[k] ?? -1) },
+            before: { criterion: criterionKeyAt(then.governing) },
             after: { criterion: criterionKeyAt(view.governing) },
             criteria: {
               unit: 'mg',

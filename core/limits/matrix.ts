@@ -466,6 +466,28 @@ export function runMatrix(m: CompiledLimits, onPair?: (pair: PairView) => void):
 }
 
 /**
+ * The matrix one previous product at a time, in whatever order the caller asks for them: each
+ * call hands `onPair` the pairs of p in the matrix's order (next ascending), evaluated as
+ * `runMatrix` evaluates them (the same values to the last bit). For a consumer that needs one row
+ * of a matrix while it walks another (pair-walk.ts), instead of keeping every pair of it.
+ */
+export function matrixRowWalk(
+  m: CompiledLimits,
+): (p: number, onPair: (pair: PairView) => void) => void {
+  const view = newPairView(m.equipmentCount);
+  const f = newPairFinder(m);
+  // walkPair folds each pair into a summary; this one is not read (runMatrix gives the real one).
+  const unread = newSummary(m);
+  return (p, onPair) => {
+    const count = findNexts(m, f, p, unread);
+    for (let i = 0; i < count; i++) {
+      walkPair(m, f, p, f.nexts[i] ?? 0, view, unread);
+      onPair(view);
+    }
+  };
+}
+
+/**
  * Where each previous product's pairs start in the matrix's order: previous product p has the
  * pairs `rowStart[p] .. rowStart[p + 1]`, so a consumer that keeps every pair can size its arrays
  * once. Finds the pairs as `runMatrix` does, without evaluating them.

@@ -49,38 +49,42 @@ describe('walkPairs', () => {
       const alone = newPairView(mb.equipmentCount);
       const placeBefore = new Map(before.products.map((p, i) => [p.id, i]));
       const met: number[] = [];
-      const removed: number[] = [];
+      const removed: { k: number; previous: number; next: number }[] = [];
       let added = 0;
       const { before: b } = walkPairs(before, after, {
-        onPair(view, k, limits) {
+        onPair(view, then) {
           const p = placeBefore.get(after.products[view.previous]!.id) ?? -1;
           const n = placeBefore.get(after.products[view.next]!.id) ?? -1;
           const existed = p >= 0 && n >= 0 && evaluatePairAt(mb, p, n, alone);
           if (!existed) {
-            expect(k).toBe(-1);
+            expect(then).toBe(null);
             added++;
             return;
           }
-          expect([limits.previous[k], limits.next[k]]).toEqual([p, n]);
-          expect([limits.maco[k], limits.sal[k], limits.governing[k]]).toEqual([
+          expect([then?.previous, then?.next]).toEqual([p, n]);
+          expect([then?.maco, then?.sal, then?.swab, then?.rinse, then?.governing]).toEqual([
             alone.maco,
             alone.sal,
+            alone.swabLimit,
+            alone.rinseLimit,
             alone.governing,
           ]);
-          met.push(k);
+          met.push(then!.k);
         },
-        onRemoved(k) {
-          removed.push(k);
+        onRemoved(then) {
+          removed.push({ k: then.k, previous: then.previous, next: then.next });
         },
       });
       expect(added).toBeGreaterThan(0);
       expect(removed.length).toBeGreaterThan(0);
-      expect([...met, ...removed].sort((x, y) => x - y)).toEqual(
+      expect([...met, ...removed.map((r) => r.k)].sort((x, y) => x - y)).toEqual(
         Array.from({ length: b.pairCount }, (_, k) => k),
       );
-      for (const k of removed) {
-        const p = before.products[b.previous[k]!]!.id;
-        const n = before.products[b.next[k]!]!.id;
+      for (const r of removed) {
+        expect(r.k).toBeGreaterThanOrEqual(b.rowStart[r.previous]!);
+        expect(r.k).toBeLessThan(b.rowStart[r.previous + 1]!);
+        const p = before.products[r.previous]!.id;
+        const n = before.products[r.next]!.id;
         const gone =
           !after.products.some((x) => x.id === p) || !after.products.some((x) => x.id === n);
         const trainChanged = p === after.products[0]!.id || n === after.products[0]!.id;

@@ -1,14 +1,14 @@
 import { CRITERION_COUNT, compileLimits } from './compile.ts';
 import type { CompiledLimits } from './compile.ts';
-import { matrixRows, pairCriteria, runMatrix } from './matrix.ts';
+import { matrixRowWalk, matrixRows, pairCriteria, runMatrix } from './matrix.ts';
 import type { MatrixSummary, PairView } from './matrix.ts';
 import type { LimitsInput } from './model.ts';
 
 /**
  * The one mechanism that compares the limits of two inputs pair by pair (what-if, archive impact,
- * change assessments). The "before" matrix goes into flat arrays indexed by product positions (no
- * object per pair); the "after" matrix streams past against them. A 1,000-product facility costs
- * two matrix runs and some 40 MB, not a million objects.
+ * change assessments). The "after" matrix streams past, each of its rows against the same row of
+ * the "before" matrix, evaluated again into arrays of one row (no object per pair, and no array
+ * of every pair).
  */
 
 /** Relative difference below which two limits count as equal (float noise of the formulas). */
@@ -29,26 +29,36 @@ export function percent(before: number, after: number): number | null {
 }
 
 /**
- * Every pair of the "before" matrix, sparse, in the matrix's order (previous, then next, both
- * ascending): pair `k` is `previous[k]` → `next[k]` (before's product indices), and the pairs of
- * previous product p are `rowStart[p] .. rowStart[p + 1]`. Only the pairs that exist are kept:
- * trains share equipment with a few products, so a dense n × n grid of a 5,000-product facility
- * (25 million cells, some 900 MB) would be nineteen twentieths empty.
+ * The "before" matrix as the walk knows it: compiled, where each previous product's pairs start
+ * in the matrix's order (pair `k` of previous product p is one of `rowStart[p] .. rowStart[p + 1]`)
+ * and its run's summary. Its pairs' limits are not kept: a 5,000-product facility has 1.5 million
+ * pairs, and their limits in flat arrays took 62 MB of every evaluation that the collector got
+ * back only at its next full collection, so that one evaluation after another held ever more
+ * (issue 34). The walk evaluates a before row again when it needs it (BeforeRow).
  */
 export interface BeforeLimits {
   readonly compiled: CompiledLimits;
   readonly rowStart: Int32Array;
-  readonly previous: Int32Array;
-  readonly next: Int32Array;
-  readonly maco: Float64Array;
-  readonly sal: Float64Array;
-  readonly swab: Float64Array;
-  readonly rinse: Float64Array;
-  /** Governing criterion index (HEALTH … PRODUCT), -1 when none. */
-  readonly governing: Int8Array;
   readonly pairCount: number;
   /** The run's product-wise and equipment-wise worst cases (what `runMatrix` returns). */
   readonly summary: MatrixSummary;
+}
+
+/**
+ * One pair of the "before" matrix as the walk hands it on: one object reused pair after pair, so
+ * a consumer that keeps a pair copies what it needs. `previous` and `next` are before's product
+ * indices, `k` the pair's place in the matrix's order.
+ */
+export interface BeforePair {
+  k: number;
+  previous: number;
+  next: number;
+  maco: number;
+  sal: number;
+  swab: number;
+  rinse: number;
+  /** Governing criterion index (HEALTH … PRODUCT), -1 when none. */
+  governing: number;
 }
 
 /** One side's compiled input and its matrix's summary: what a consumer of one run reuses. */
@@ -58,110 +68,168 @@ export interface MatrixRun {
 }
 
 /**
- * Whether a criterion of before's pair `k` differs from `now` (the same pair's criteria after),
- * as for a pair whose limits stay while a criterion that does not govern moves (issue 30).
- * Before's criteria are left in `then` (CRITERION_COUNT long), recomputed for this pair only.
+ * Whether a criterion of the before pair `then` differs from `now` (the same pair's criteria
+ * after), as for a pair whose limits stay while a criterion that does not govern moves (issue 30).
+ * Before's criteria are left in `out` (CRITERION_COUNT long), recomputed for this pair only.
  */
 export function criteriaMovedAt(
   b: BeforeLimits,
-  k: number,
+  then: BeforePair,
   now: Float64Array,
-  then: Float64Array,
+  out: Float64Array,
 ): boolean {
-  pairCriteria(b.compiled, b.previous[k] ?? 0, b.next[k] ?? 0, then);
+  pairCriteria(b.compiled, then.previous, then.next, out);
   for (let c = 0; c < CRITERION_COUNT; c++) {
-    if (moved(then[c] ?? Number.NaN, now[c] ?? Number.NaN)) return true;
+    if (moved(out[c] ?? Number.NaN, now[c] ?? Number.NaN)) return true;
   }
   return false;
 }
 
 export interface PairWalk {
-  /** Every pair of the "after" matrix, with its place in `before` (-1 when the pair is new). */
-  onPair(view: PairView, k: number, before: BeforeLimits, after: CompiledLimits): void;
+  /** Every pair of the "after" matrix, with its pair in `before` (null when the pair is new). */
+  onPair(
+    view: PairView,
+    then: BeforePair | null,
+    before: BeforeLimits,
+    after: CompiledLimits,
+  ): void;
   /** Every pair of "before" the after matrix does not have (a product or shared item gone). */
-  onRemoved?(k: number, before: BeforeLimits): void;
+  onRemoved?(then: BeforePair, before: BeforeLimits): void;
   /** Every pair of "before", as it is recorded (its previous and next are before's indices). */
   onBefore?(view: PairView, before: CompiledLimits): void;
 }
 
-export function beforeLimits(
-  input: LimitsInput,
-  onBefore?: (view: PairView, before: CompiledLimits) => void,
-): BeforeLimits {
-  const compiled = compileLimits(input);
-  const rowStart = matrixRows(compiled);
-  const count = rowStart[compiled.productCount] ?? 0;
-  const previous = new Int32Array(count);
-  const next = new Int32Array(count);
-  const maco = new Float64Array(count);
-  const sal = new Float64Array(count);
-  const swab = new Float64Array(count);
-  const rinse = new Float64Array(count);
-  const governing = new Int8Array(count);
-  let k = 0;
-  const summary = runMatrix(compiled, (view) => {
-    previous[k] = view.previous;
-    next[k] = view.next;
-    maco[k] = view.maco;
-    sal[k] = view.sal;
-    swab[k] = view.swabLimit;
-    rinse[k] = view.rinseLimit;
-    governing[k] = view.governing;
-    k++;
-    if (onBefore) onBefore(view, compiled);
-  });
-  const pairCount = k;
-  return {
-    compiled,
-    rowStart,
-    previous,
-    next,
-    maco,
-    sal,
-    swab,
-    rinse,
-    governing,
-    pairCount,
-    summary,
+/**
+ * One previous product's pairs of the "before" matrix at a time, by next product: what the walk
+ * compares an after row with. Arrays of one row (a product's count), reused row after row.
+ */
+class BeforeRow {
+  private readonly walkRow: ReturnType<typeof matrixRowWalk>;
+  /** Per next product of the row loaded, its place in the row; -1 when no pair. */
+  private readonly slot: Int32Array;
+  private readonly next: Int32Array;
+  private readonly maco: Float64Array;
+  private readonly sal: Float64Array;
+  private readonly swab: Float64Array;
+  private readonly rinse: Float64Array;
+  private readonly governing: Int8Array;
+  private readonly pair: BeforePair = {
+    k: -1,
+    previous: -1,
+    next: -1,
+    maco: Number.NaN,
+    sal: Number.NaN,
+    swab: Number.NaN,
+    rinse: Number.NaN,
+    governing: -1,
   };
+  private count = 0;
+  private previous = -1;
+  private start = 0;
+
+  constructor(private readonly b: BeforeLimits) {
+    const n = b.compiled.productCount;
+    this.walkRow = matrixRowWalk(b.compiled);
+    this.slot = new Int32Array(n).fill(-1);
+    this.next = new Int32Array(n);
+    this.maco = new Float64Array(n);
+    this.sal = new Float64Array(n);
+    this.swab = new Float64Array(n);
+    this.rinse = new Float64Array(n);
+    this.governing = new Int8Array(n);
+  }
+
+  /** Evaluates previous product p's pairs (none for -1). */
+  load(p: number): void {
+    if (p === this.previous) return;
+    for (let i = 0; i < this.count; i++) this.slot[this.next[i] ?? 0] = -1;
+    this.count = 0;
+    this.previous = p;
+    if (p < 0) return;
+    this.start = this.b.rowStart[p] ?? 0;
+    this.walkRow(p, (view) => {
+      const i = this.count++;
+      this.slot[view.next] = i;
+      this.next[i] = view.next;
+      this.maco[i] = view.maco;
+      this.sal[i] = view.sal;
+      this.swab[i] = view.swabLimit;
+      this.rinse[i] = view.rinseLimit;
+      this.governing[i] = view.governing;
+    });
+  }
+
+  /** The loaded row's pair with next product q, null when there is none. */
+  with(q: number): BeforePair | null {
+    const i = q < 0 ? -1 : (this.slot[q] ?? -1);
+    return i < 0 ? null : this.at(i);
+  }
+
+  /** The loaded row's pair k (in the matrix's order). */
+  byK(k: number): BeforePair {
+    return this.at(k - this.start);
+  }
+
+  private at(i: number): BeforePair {
+    const pair = this.pair;
+    pair.k = this.start + i;
+    pair.previous = this.previous;
+    pair.next = this.next[i] ?? -1;
+    pair.maco = this.maco[i] ?? Number.NaN;
+    pair.sal = this.sal[i] ?? Number.NaN;
+    pair.swab = this.swab[i] ?? Number.NaN;
+    pair.rinse = this.rinse[i] ?? Number.NaN;
+    pair.governing = this.governing[i] ?? -1;
+    return pair;
+  }
 }
 
 /**
- * Runs both matrices once and hands each "after" pair to `walk.onPair` with its "before" index,
- * then each vanished "before" pair to `walk.onRemoved`. Products are matched by id, so products
- * added, removed or reordered are handled. Returns the before limits, the after side compiled and
- * its matrix's summary (a consumer of the summaries needs no run of its own).
+ * Runs the before matrix (handing each pair to `walk.onBefore`), then the after matrix, handing
+ * each after pair to `walk.onPair` with its before pair, then each vanished before pair to
+ * `walk.onRemoved` in the matrix's order. Products are matched by id, so products added, removed
+ * or reordered are handled. The before pairs are evaluated again one row at a time as the after
+ * rows need them: a third run of the matrix, in place of keeping every before pair. Returns the
+ * before side, the after side compiled and its matrix's summary (a consumer of the summaries
+ * needs no run of its own).
  */
 export function walkPairs(
   before: LimitsInput,
   after: LimitsInput,
   walk: PairWalk,
 ): { before: BeforeLimits; after: CompiledLimits; afterSummary: MatrixSummary } {
-  const b = beforeLimits(before, walk.onBefore);
+  const compiled = compileLimits(before);
+  const rowStart = matrixRows(compiled);
+  const onBefore = walk.onBefore;
+  const b: BeforeLimits = {
+    compiled,
+    rowStart,
+    pairCount: rowStart[compiled.productCount] ?? 0,
+    summary: runMatrix(compiled, onBefore && ((view) => onBefore(view, compiled))),
+  };
   const ma = compileLimits(after);
   const toBefore = productPlaces(after, before);
-  const seen = walk.onRemoved ? new Uint8Array(b.pairCount) : undefined;
-  // The after matrix comes previous product by previous product: the before pairs of the
-  // current one are spread out by next product (slot[q] = k), so each pair is found in one step.
-  const slot = new Int32Array(b.compiled.productCount).fill(-1);
-  let row = -1;
-  let rowBefore = -1;
+  const row = new BeforeRow(b);
+  // One bit a before pair: met by an after pair.
+  const seen = walk.onRemoved ? new Int32Array((b.pairCount + 31) >>> 5) : undefined;
+  let current = -1;
   const afterSummary = runMatrix(ma, (view) => {
-    if (view.previous !== row) {
-      for (let k = b.rowStart[rowBefore] ?? 0; k < (b.rowStart[rowBefore + 1] ?? 0); k++)
-        slot[b.next[k] ?? 0] = -1;
-      row = view.previous;
-      rowBefore = toBefore[row] ?? -1;
-      for (let k = b.rowStart[rowBefore] ?? 0; k < (b.rowStart[rowBefore + 1] ?? 0); k++)
-        slot[b.next[k] ?? 0] = k;
+    if (view.previous !== current) {
+      current = view.previous;
+      row.load(toBefore[current] ?? -1);
     }
-    const q = toBefore[view.next] ?? -1;
-    const k = rowBefore >= 0 && q >= 0 ? (slot[q] ?? -1) : -1;
-    if (seen && k >= 0) seen[k] = 1;
-    walk.onPair(view, k, b, ma);
+    const then = row.with(toBefore[view.next] ?? -1);
+    if (seen && then) seen[then.k >>> 5] = (seen[then.k >>> 5] ?? 0) | (1 << (then.k & 31));
+    walk.onPair(view, then, b, ma);
   });
   if (seen && walk.onRemoved) {
-    for (let k = 0; k < b.pairCount; k++) if (seen[k] === 0) walk.onRemoved(k, b);
+    for (let p = 0; p < compiled.productCount; p++) {
+      for (let k = rowStart[p] ?? 0; k < (rowStart[p + 1] ?? 0); k++) {
+        if (((seen[k >>> 5] ?? 0) & (1 << (k & 31))) !== 0) continue;
+        row.load(p);
+        walk.onRemoved(row.byK(k), b);
+      }
+    }
   }
   return { before: b, after: ma, afterSummary };
 }
