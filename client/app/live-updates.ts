@@ -14,7 +14,8 @@ export interface LiveChange {
 // No heartbeat for this long (the server sends one every 15 s): the connection is dead even if
 // the socket does not say so (a sleeping laptop, a proxy that dropped it).
 const SILENCE_MS = 45_000;
-// After the server ended the stream for this session, how often to look for a new sign-in.
+// With no session, or after the server ended the stream for this one, how often to look for a
+// new sign-in.
 const TOKEN_CHECK_MS = 2_000;
 
 interface Handlers {
@@ -39,7 +40,10 @@ export function followFacility(url: string, handlers: Handlers, signal: AbortSig
   function connect(): void {
     if (signal.aborted) return;
     const token = getToken();
-    if (endedFor !== undefined && token === endedFor) {
+    // No session (it ended under the open page, which waits for signing in again), or the one
+    // the server ended the stream for: a stream would only be refused with 401, an error in the
+    // browser's console each time (the idle warning's browser test met it at a load of 40).
+    if (token === null || (endedFor !== undefined && token === endedFor)) {
       wait = setTimeout(connect, TOKEN_CHECK_MS);
       return;
     }
