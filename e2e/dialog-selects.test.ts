@@ -2,7 +2,13 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { seedDemoStory } from '#server/cli/seed-demo.ts';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
-import { demoRecordPages, facilityScreens, MAIN_SCREENS, openScreen } from './main-screens.ts';
+import {
+  demoRecordPages,
+  facilityScreens,
+  MAIN_SCREENS,
+  openScreen,
+  settled,
+} from './main-screens.ts';
 import { facilityApi, signInToFacility } from './ui.ts';
 import { measureSelects, wrong, type Seen } from './dropdown-widths.ts';
 
@@ -56,6 +62,10 @@ async function walkDialogs(path: string, opens: RegExp): Promise<Seen[]> {
     if (!(await button.isVisible()) || !(await button.isEnabled())) continue;
     fresh = false;
     await button.click();
+    // Not a fixed wait for the dialog: 3 s passed before some had opened at a load of 47, and
+    // the walk measured 12 where it measures about 30 (issue 27). Once the page has settled, a
+    // dialog the click opened is there; its opening animation may still be under way.
+    await settled(page);
     const opened = await overlay(page)
       .waitFor({ state: 'visible', timeout: 3_000 })
       .then(() => true)

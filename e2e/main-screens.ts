@@ -58,6 +58,20 @@ async function networkQuiet(page: Page, state: { open: number; last: number }): 
     .toBe(true);
 }
 
+/**
+ * The page has done what the last step started: its requests ended, then two frames were drawn
+ * (a dialog a click opens is drawn by then, its code loaded first when it is loaded lazily).
+ */
+export async function settled(page: Page): Promise<void> {
+  await networkQuiet(page, trackRequests(page));
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) =>
+        requestAnimationFrame(() => requestAnimationFrame(() => resolve())),
+      ),
+  );
+}
+
 /** What a screen may show on top of itself: a dialog, a drawer, a confirmation, an open list. */
 const ON_TOP =
   '.ant-modal-wrap:visible, .ant-drawer-open, .ant-popover:visible, .ant-select-dropdown:visible, .ant-dropdown:visible';
