@@ -127,8 +127,9 @@ export async function studyOf(
   id: number,
   lock = false,
 ): Promise<StudyOfRun> {
-  const reads = lock ? undefined : runReadsOf(q);
-  const known = reads?.studies.get(id);
+  // A locked read goes to the database for its lock; what it read is kept as any other.
+  const reads = runReadsOf(q);
+  const known = lock ? undefined : reads?.studies.get(id);
   if (known) return known;
   const study = await readStudy(q, facilityId, id, lock);
   reads?.studies.set(id, study);
