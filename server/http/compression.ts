@@ -24,7 +24,20 @@ const BROTLI_QUALITY = 4;
  */
 export const COMPRESS_AT_ONCE_MAX = 64 * 1024;
 
-const brotliAtOnce = { params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } };
+const brotliStreamed = { params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } };
+
+/**
+ * An answer compressed at once fits a window of 2^17 bytes whole, so brotli writes the same
+ * bytes as with its default 4 MB window, at about half the CPU (issue 34: 0.92 ms down to
+ * 0.49 ms for a run's 28 kB answer, 1,313 bytes either way): it sizes its tables by the window.
+ */
+export const BROTLI_AT_ONCE_WINDOW_BITS = 17;
+const brotliAtOnce = {
+  params: {
+    [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
+    [constants.BROTLI_PARAM_LGWIN]: BROTLI_AT_ONCE_WINDOW_BITS,
+  },
+};
 
 /**
  * Compresses answers over 1 kB with br or gzip when the client's Accept-Encoding allows it.
@@ -35,7 +48,7 @@ export async function registerCompression(app: FastifyInstance): Promise<void> {
   await app.register(fastifyCompress, {
     threshold: COMPRESS_THRESHOLD,
     encodings: ['br', 'gzip'],
-    brotliOptions: brotliAtOnce,
+    brotliOptions: brotliStreamed,
     // Uploads arrive as they are; nothing here inflates request bodies.
     globalDecompression: false,
   });
@@ -90,10 +103,7 @@ export function compressorFor(
   res: ServerResponse,
 ): Gzip | BrotliCompress | null {
   if (!encoding) return null;
-  const z =
-    encoding === 'br'
-      ? createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } })
-      : createGzip();
+  const z = encoding === 'br' ? createBrotliCompress(brotliStreamed) : createGzip();
   z.pipe(res);
   return z;
 }

@@ -57,9 +57,14 @@ export interface RecordHooks {
     actor: Actor,
     scope: RecordScope,
     row: StoredRow,
-    saved?: ControlledVersionState,
+    saved: ControlledVersionState | undefined,
+    /** The write created the record. */
+    created: boolean,
   ) => Promise<void>;
 }
+
+/** The latest version of a record that has none. */
+const NONE: KnownLatest = { row: undefined };
 
 /**
  * A declaration with the hooks its module gives it. `D` is its audit domain as the compiler
@@ -135,7 +140,7 @@ export async function createRecord<D extends DomainWith<'Create'>>(
   const [row] = await tx.query<StoredRow>(sql, params);
   // D takes Create (DomainWith); the compiler does not follow that into AuditAction<D>.
   const created = { action: 'Create' as AuditAction<D>, ...audit(row!) };
-  await afterWrite(tx, type, actor, scope, row!, created, true);
+  await afterWrite(tx, type, actor, scope, row!, created, true, true);
   return row!;
 }
 
@@ -350,6 +355,7 @@ async function afterWrite<D extends AuditDomain>(
   row: StoredRow,
   audit: RecordAudit<D> | null,
   saveContent: boolean,
+  created = false,
 ): Promise<void> {
   if (audit)
     await writeAudit(tx, actor, {
@@ -365,7 +371,16 @@ async function afterWrite<D extends AuditDomain>(
   if (saveContent && decl.controlled && hooks.content) {
     const { content, title, latest } = await hooks.content(tx, scope, row.id as number, row);
     const ref = { ...scope, documentType: decl.controlled.documentType, documentId: row.id };
-    saved = await recordEdit(tx, actor, ref, content, title, latest);
+    // A record just inserted has no version yet (its id is new; the unique version number
+    // would refuse a stale one): its save need not read the latest.
+    saved = await recordEdit(
+      tx,
+      actor,
+      ref,
+      content,
+      title,
+      latest ?? (created ? NONE : undefined),
+    );
   }
-  await hooks.afterWrite?.(tx, actor, scope, row, saved);
+  await hooks.afterWrite?.(tx, actor, scope, row, saved, created);
 }

@@ -1,8 +1,9 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useFacilityTestServer } from '#server/test/facility-test-file.ts';
 import { buildMacFacility, type MacFacility } from '#server/test/mac-test-data.ts';
+import { BROTLI_AT_ONCE_WINDOW_BITS, COMPRESS_AT_ONCE_MAX } from '#server/http/compression.ts';
 
 const t = useFacilityTestServer();
 let facility: MacFacility;
@@ -145,5 +146,18 @@ describe('small JSON answers compressed at once', () => {
       expect(packed.bytes.length).toBeLessThan(plain.bytes.length);
       expect(JSON.parse(inflate(packed))).toEqual(JSON.parse(plain.bytes.toString('utf8')));
     }
+  });
+
+  it('compresses with a window that holds the whole answer: no larger than with the default one', async () => {
+    // The window's bits hold the largest answer compressed at once.
+    expect(2 ** BROTLI_AT_ONCE_WINDOW_BITS - 16).toBeGreaterThanOrEqual(COMPRESS_AT_ONCE_MAX);
+    const path = `${facility.F}/products?pageLimit=100`;
+    const plain = await raw(path);
+    const packed = await raw(path, 'br');
+    expect(packed.headers['content-encoding']).toBe('br');
+    const defaultWindow = brotliCompressSync(plain.bytes, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 4 },
+    });
+    expect(packed.bytes.length).toBeLessThanOrEqual(defaultWindow.length);
   });
 });

@@ -29,7 +29,8 @@ export interface InvestigationRow {
   findings: string;
   conclusion: string | null;
   version: number;
-  created_at: Date;
+  /** A string when read as JSON. */
+  created_at: Date | string;
   created_by_name: string | null;
   location_name: string;
   censoring: string;
@@ -48,6 +49,24 @@ const SELECT = `select i.*, trim(concat(u.first_name, ' ', u.last_name)) as crea
   left join microbial_results m on m.id = i.microbial_result_id
   left join sampling_locations l on l.id = coalesce(r.sampling_location_id, m.sampling_location_id)
   left join users u on u.id = i.created_by`;
+
+/**
+ * What a sample or microbial result's row says of the result it repeats, the one that
+ * superseded it and the investigation that invalidated it.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a result row, mapped field by field
+export const resultLinksOf = (r: Record<string, any>) => ({
+  repeats: r.repeats_result_id
+    ? { resultId: r.repeats_result_id, kind: r.repeat_kind, reason: r.repeat_reason ?? '' }
+    : null,
+  supersededBy: r.superseded_by,
+  invalidatedBy: r.invalidated_by_investigation
+    ? {
+        investigationId: r.invalidated_by_investigation,
+        number: investigationNumber(r.invalidated_seq),
+      }
+    : null,
+});
 
 const named = (row: InvestigationRow): InvestigationRow =>
   row.microbial_kind === null
@@ -121,14 +140,22 @@ export async function getInvestigation(
   return one!;
 }
 
+/** The investigations of run `run` in facility `facility` (SQL parameters), as rows. */
+export const investigationRowsSql = (facility: string, run: string) =>
+  `${SELECT} where i.facility_id = ${facility} and i.run_id = ${run}`;
+
 export async function investigationsOf(
   q: Queryable,
   facilityId: number,
   runId: number,
 ): Promise<TInvestigation[]> {
   const rows = await q.query<InvestigationRow>(
-    `${SELECT} where i.facility_id = $1 and i.run_id = $2 order by i.id`,
+    `${investigationRowsSql('$1', '$2')} order by i.id`,
     [facilityId, runId],
   );
-  return withState(q, facilityId, rows.map(named));
+  return investigationsFrom(q, facilityId, rows);
 }
+
+/** The investigations of their rows (read as JSON too: a date as a string), with their states. */
+export const investigationsFrom = (q: Queryable, facilityId: number, rows: InvestigationRow[]) =>
+  withState(q, facilityId, rows.map(named));

@@ -13,7 +13,7 @@ import {
   microbialLabel as labelOf,
   type MicrobialRunState,
 } from '#core/verification/release-microbial.ts';
-import { investigationNumber } from './investigations.read.ts';
+import { resultLinksOf } from './investigations.read.ts';
 import type { Queryable } from '#server/db/db.ts';
 import { contentInForce } from '#server/modules/policies/policy-in-force.ts';
 import { locationFacts, type StudyOfRun } from './run-plan.ts';
@@ -141,22 +141,32 @@ export async function planLocations(
   );
 }
 
+/** The microbial results of run `run` (an SQL parameter), as `toMicrobialResult` takes them. */
+export const microbialResultRowsSql = (run: string) =>
+  `select r.*, l.name as location_name, e.name as equipment_name, m.name as method_name,
+          trim(concat(u.first_name, ' ', u.last_name)) as entered_by,
+          i.seq as invalidated_seq
+     from microbial_results r
+     left join investigations i on i.id = r.invalidated_by_investigation
+     left join sampling_locations l on l.id = r.sampling_location_id
+     left join equipment e on e.id = r.equipment_id
+     left join microbial_methods m on m.id = r.microbial_method_id
+     left join users u on u.id = r.created_by
+    where r.run_id = ${run}`;
+
 export async function microbialResultsOf(q: Queryable, runId: number): Promise<TMicrobialResult[]> {
   const rows = await q.query<Record<string, any>>( // eslint-disable-line @typescript-eslint/no-explicit-any -- mapped field by field below
-    `select r.*, l.name as location_name, e.name as equipment_name, m.name as method_name,
-            trim(concat(u.first_name, ' ', u.last_name)) as entered_by,
-            i.seq as invalidated_seq
-       from microbial_results r
-       left join investigations i on i.id = r.invalidated_by_investigation
-       left join sampling_locations l on l.id = r.sampling_location_id
-       left join equipment e on e.id = r.equipment_id
-       left join microbial_methods m on m.id = r.microbial_method_id
-       left join users u on u.id = r.created_by
-      where r.run_id = $1 order by r.id`,
+    `${microbialResultRowsSql('$1')} order by r.id`,
     [runId],
   );
+  return rows.map(toMicrobialResult);
+}
+
+/** A microbial result from its row (its timestamps as dates or, read as JSON, as strings). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- mapped field by field below
+export function toMicrobialResult(r: Record<string, any>): TMicrobialResult {
   const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
-  return rows.map((r) => ({
+  return {
     id: r.id,
     runId: r.run_id,
     samplingLocationId: r.sampling_location_id,
@@ -171,37 +181,30 @@ export async function microbialResultsOf(q: Queryable, runId: number): Promise<T
     rawValue: Number(r.raw_value),
     unit: r.unit,
     judgement: r.judgement,
-    repeats: r.repeats_result_id
-      ? { resultId: r.repeats_result_id, kind: r.repeat_kind, reason: r.repeat_reason ?? '' }
-      : null,
-    supersededBy: r.superseded_by,
-    invalidatedBy: r.invalidated_by_investigation
-      ? {
-          investigationId: r.invalidated_by_investigation,
-          number: investigationNumber(r.invalidated_seq),
-        }
-      : null,
+    ...resultLinksOf(r),
     readAt: iso(r.read_at),
     enteredAt: iso(r.created_at)!,
     enteredByName: r.entered_by || null,
     version: r.version,
-  }));
+  };
 }
 
 /**
  * What the run's verdict, release flag and signers' content read of its microbial side: the
- * pinned version, the plan's rows with their locations, the results. No limit: those are judged
- * into each result when it is entered, so the policy in force need not be read (issue 34).
+ * pinned version, the plan's rows with their locations, the results (`read` when the caller
+ * read them with the run's other children). No limit: those are judged into each result when
+ * it is entered, so the policy in force need not be read (issue 34).
  */
 export async function runMicrobialFacts(
   q: Queryable,
   facilityId: number,
   run: RunPin,
   study: StudyOfRun,
+  read?: TMicrobialResult[],
 ) {
   const [locations, results] = await Promise.all([
     planLocations(q, facilityId, study),
-    microbialResultsOf(q, run.id),
+    read ?? microbialResultsOf(q, run.id),
   ]);
   const plan = microbialPlanOf(study).map((p) => {
     const location = p.samplingLocationId ? locations.get(p.samplingLocationId) : undefined;

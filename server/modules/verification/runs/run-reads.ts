@@ -9,7 +9,9 @@ import type { RunRow } from './runs.read.ts';
  * recompute and the run answered back do not read them again. Kept only inside `withRunReads`,
  * whose caller knows that nothing in between changes what is kept (results entry: the study's
  * protocol and snapshot do not change while results are entered, and nothing writes the run
- * or its children after its recompute). Any other transaction reads as before. The locations
+ * or its children after its recompute; run creation: the study, read locked for the run's
+ * number, is the one its recompute judges with, and nothing writes the new run after). Any
+ * other transaction reads as before. The locations
  * and methods an entry read (null: asked for, not the facility's) serve the recompute's plan
  * and microbial locations too: an entry writes neither. The run's controlled state is the one
  * its working version was saved with, which the answer shows; a run its guard found being

@@ -16,8 +16,18 @@ import {
   controlledStates,
   type ControlledVersionState,
 } from '#server/records/controlled.ts';
-import { investigationNumber, investigationsOf } from './investigations.read.ts';
-import { microbialRunState, runMicrobialFacts } from './microbial-read.ts';
+import {
+  investigationRowsSql,
+  resultLinksOf,
+  investigationsFrom,
+  type InvestigationRow,
+} from './investigations.read.ts';
+import {
+  microbialResultRowsSql,
+  microbialRunState,
+  runMicrobialFacts,
+  toMicrobialResult,
+} from './microbial-read.ts';
 import { planRows, studyCarbonFractionRead, type PlanRow, type StudyOfRun } from './run-plan.ts';
 import { snapshotNames } from './snapshot-names.ts';
 import { runReadsOf, type JudgedRun } from './run-reads.ts';
@@ -117,8 +127,9 @@ export async function studyOf(
   id: number,
   lock = false,
 ): Promise<StudyOfRun> {
-  const reads = lock ? undefined : runReadsOf(q);
-  const known = reads?.studies.get(id);
+  // A locked read goes to the database for its lock; what it read is kept as any other.
+  const reads = runReadsOf(q);
+  const known = lock ? undefined : reads?.studies.get(id);
   if (known) return known;
   const study = await readStudy(q, facilityId, id, lock);
   reads?.studies.set(id, study);
@@ -220,65 +231,61 @@ export function runStatus(run: RunRow, state: ControlledVersionState | null): TR
   }
 }
 
-export async function resultsOf(q: Queryable, runId: number): Promise<TSampleResult[]> {
-  const rows = await q.query<Record<string, any>>( // eslint-disable-line @typescript-eslint/no-explicit-any -- mapped field by field below
-    `select r.*, l.name as location_name, e.name as equipment_name, l.risk_score,
-            m.name as method_name, trim(concat(u.first_name, ' ', u.last_name)) as entered_by,
-            i.seq as invalidated_seq
-       from sample_results r
-       left join investigations i on i.id = r.invalidated_by_investigation
-       join sampling_locations l on l.id = r.sampling_location_id
-       join equipment e on e.id = r.equipment_id
-       join analytical_methods m on m.id = r.analytical_method_id
-       left join users u on u.id = r.created_by
-      where r.run_id = $1 order by r.id`,
-    [runId],
-  );
-  return rows.map((r) => ({
-    id: r.id,
-    runId: r.run_id,
-    samplingLocationId: r.sampling_location_id,
-    samplingLocationName: r.location_name,
-    equipmentId: r.equipment_id,
-    equipmentName: r.equipment_name,
-    riskScore: r.risk_score,
-    sampleType: r.sample_type as TSampleType,
-    analyticalMethodId: r.analytical_method_id,
-    analyticalMethodName: r.method_name,
-    analyticalMethodVersion: r.analytical_method_version,
-    batchNumber: r.batch_number,
-    censoring: r.censoring,
-    rawValue: Number(r.raw_value),
-    unit: r.unit as TResultUnit,
-    judgement: r.judgement,
-    repeats: r.repeats_result_id
-      ? { resultId: r.repeats_result_id, kind: r.repeat_kind, reason: r.repeat_reason ?? '' }
-      : null,
-    supersededBy: r.superseded_by,
-    invalidatedBy: r.invalidated_by_investigation
-      ? {
-          investigationId: r.invalidated_by_investigation,
-          number: investigationNumber(r.invalidated_seq),
-        }
-      : null,
-    takenAt: iso(r.taken_at),
-    analysedAt: iso(r.analysed_at),
-    analyst: r.analyst ?? null,
-    enteredAt: iso(r.created_at)!,
-    enteredByName: r.entered_by || null,
-    version: r.version,
-  }));
-}
+/** The sample results of run `run` (an SQL parameter), as `toSampleResult` takes them. */
+const resultRowsSql = (run: string) =>
+  `select r.*, l.name as location_name, e.name as equipment_name, l.risk_score,
+          m.name as method_name, trim(concat(u.first_name, ' ', u.last_name)) as entered_by,
+          i.seq as invalidated_seq
+     from sample_results r
+     left join investigations i on i.id = r.invalidated_by_investigation
+     join sampling_locations l on l.id = r.sampling_location_id
+     join equipment e on e.id = r.equipment_id
+     join analytical_methods m on m.id = r.analytical_method_id
+     left join users u on u.id = r.created_by
+    where r.run_id = ${run}`;
 
-export async function deviationsOf(q: Queryable, runId: number): Promise<TDeviation[]> {
-  const rows = await q.query<Record<string, any>>( // eslint-disable-line @typescript-eslint/no-explicit-any -- mapped field by field below
-    `select d.*, trim(concat(u.first_name, ' ', u.last_name)) as created_by_name,
-            trim(concat(c.first_name, ' ', c.last_name)) as closed_by_name
-       from deviations d left join users u on u.id = d.created_by
-       left join users c on c.id = d.closed_by
-      where d.run_id = $1 order by d.id`,
-    [runId],
-  );
+/** A sample result from its row (read as JSON: its timestamps as strings). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- mapped field by field below
+const toSampleResult = (r: Record<string, any>): TSampleResult => ({
+  id: r.id,
+  runId: r.run_id,
+  samplingLocationId: r.sampling_location_id,
+  samplingLocationName: r.location_name,
+  equipmentId: r.equipment_id,
+  equipmentName: r.equipment_name,
+  riskScore: r.risk_score,
+  sampleType: r.sample_type as TSampleType,
+  analyticalMethodId: r.analytical_method_id,
+  analyticalMethodName: r.method_name,
+  analyticalMethodVersion: r.analytical_method_version,
+  batchNumber: r.batch_number,
+  censoring: r.censoring,
+  rawValue: Number(r.raw_value),
+  unit: r.unit as TResultUnit,
+  judgement: r.judgement,
+  ...resultLinksOf(r),
+  takenAt: iso(r.taken_at),
+  analysedAt: iso(r.analysed_at),
+  analyst: r.analyst ?? null,
+  enteredAt: iso(r.created_at)!,
+  enteredByName: r.entered_by || null,
+  version: r.version,
+});
+
+/** The deviations of run `run` (an SQL parameter), as `deviationsFrom` takes them. */
+const deviationRowsSql = (run: string) =>
+  `select d.*, trim(concat(u.first_name, ' ', u.last_name)) as created_by_name,
+          trim(concat(c.first_name, ' ', c.last_name)) as closed_by_name
+     from deviations d left join users u on u.id = d.created_by
+     left join users c on c.id = d.closed_by
+    where d.run_id = ${run}`;
+
+/** The deviations of their rows (read as JSON: timestamps as strings), with their states. */
+async function deviationsFrom(
+  q: Queryable,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- mapped field by field below
+  rows: Record<string, any>[],
+): Promise<TDeviation[]> {
   const states = await controlledStates(
     q,
     { facilityId: rows[0]?.facility_id as number, documentType: 'Deviation' },
@@ -312,6 +319,38 @@ export async function deviationsOf(q: Queryable, runId: number): Promise<TDeviat
     },
     version: d.version,
   }));
+}
+
+/**
+ * A run's children: its sample results, deviations, microbial results and investigations, each
+ * in id order, read in one statement (issue 34: a results entry answered its run after four).
+ * The states of its deviations and investigations, when it has any, take one statement each.
+ */
+async function runChildren(q: Queryable, facilityId: number, runId: number) {
+  const all = (sql: string) => `(select coalesce(json_agg(c order by c.id), '[]') from (${sql}) c)`;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- mapped field by field
+  type Rows = Record<string, any>[];
+  const [row] = await q.query<{
+    results: Rows;
+    deviations: Rows;
+    microbial: Rows;
+    investigations: InvestigationRow[];
+  }>(
+    `select ${all(resultRowsSql('$2'))} as results, ${all(deviationRowsSql('$2'))} as deviations,
+            ${all(microbialResultRowsSql('$2'))} as microbial,
+            ${all(investigationRowsSql('$1', '$2'))} as investigations`,
+    [facilityId, runId],
+  );
+  const [deviations, investigations] = await Promise.all([
+    deviationsFrom(q, row!.deviations),
+    investigationsFrom(q, facilityId, row!.investigations),
+  ]);
+  return {
+    results: row!.results.map(toSampleResult),
+    deviations,
+    microbial: row!.microbial.map(toMicrobialResult),
+    investigations,
+  };
 }
 
 /** What the verdict and the release flag of the run derive from. */
@@ -362,12 +401,9 @@ export function runStateOf(
  */
 export async function judgeRun(q: Queryable, facilityId: number, run: RunRow) {
   const study = await studyOf(q, facilityId, run.study_id);
-  const [plan, results, deviations, microbial] = await Promise.all([
-    planRows(q, facilityId, study),
-    resultsOf(q, run.id),
-    deviationsOf(q, run.id),
-    runMicrobialFacts(q, facilityId, run, study),
-  ]);
+  const [plan, { results, deviations, microbial: microbialResults, investigations }] =
+    await Promise.all([planRows(q, facilityId, study), runChildren(q, facilityId, run.id)]);
+  const microbial = await runMicrobialFacts(q, facilityId, run, study, microbialResults);
   const state = {
     ...runStateOf(run, study, plan, results, deviations),
     microbial: microbialRunState(microbial),
@@ -378,6 +414,7 @@ export async function judgeRun(q: Queryable, facilityId: number, run: RunRow) {
     results,
     deviations,
     microbial,
+    investigations,
     state,
     verdict: runVerdict(state),
     release: releaseFlag(state),
@@ -392,12 +429,11 @@ export async function getRun(q: Queryable, facilityId: number, id: number): Prom
   const known = reads?.judged.get(id) as JudgedRun<JudgedOfRun> | undefined;
   const run = known?.run ?? (await runRow(q, facilityId, id));
   const saved = reads?.states.get(id);
-  const [judged, state, investigations] = await Promise.all([
+  const [judged, state] = await Promise.all([
     known?.judged ?? judgeRun(q, facilityId, run),
     saved ?? controlledState(q, { facilityId, documentType: 'Run', documentId: id }),
-    investigationsOf(q, facilityId, id),
   ]);
-  const { study, plan, results, deviations, release } = judged;
+  const { study, plan, results, deviations, investigations, release } = judged;
   const maxima = holdMaxima(judged.state);
   return {
     id: run.id,

@@ -18,7 +18,7 @@ import { OPEN_DEVIATION, registerRunType } from './run-approval.ts';
 import { editResult } from './result-edit.ts';
 import { enterResultsAndRead } from './results.ts';
 import { getRun, listRuns } from './runs.read.ts';
-import { createRun, editRun } from './runs.service.ts';
+import { createRunAndRead, editRun } from './runs.service.ts';
 
 /** Runs of studies, their sample results and deviations (core/verification/README.md). */
 export function registerRunRoutes(context: AppContext): void {
@@ -92,7 +92,8 @@ export function registerRunRoutes(context: AppContext): void {
       guard: permit(RESOURCE, 'Add'),
       summary: 'Add run N to a study (Not Started); refused on a closed study',
       body: ZRunCreate,
-      write: (actor, scope, studyId, body) => createRun(db, actor, scope, studyId, body.reason),
+      write: (actor, scope, studyId, body) =>
+        createRunAndRead(db, actor, scope, studyId, body.reason),
     }),
     runWrite({
       path: 'runs/:id',

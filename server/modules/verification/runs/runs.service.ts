@@ -1,7 +1,7 @@
 import type { AuditEvent } from '#core/audit/audit-events.ts';
 import { AppError, validationError } from '#core/errors/errors.ts';
 import type { z } from 'zod';
-import type { ZRunEdit } from '#core/schemas/verification.schemas.ts';
+import type { TRun, ZRunEdit } from '#core/schemas/verification.schemas.ts';
 import { RUN_RULES_VERSION } from '#core/verification/release.ts';
 import { runsDecl } from '#core/entities/defs/verification.def.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
@@ -27,8 +27,16 @@ import { refreshStudy } from '../study-refresh.ts';
 import { microbialPolicyToPin } from './microbial-read.ts';
 import { settingsToPin } from './inspection-settings.ts';
 import { announceReleaseFlag } from './run-events.ts';
-import { runReadsOf } from './run-reads.ts';
-import { judgeRun, runName, runRow, studyNumber, studyOf, type RunRow } from './runs.read.ts';
+import { runReadsOf, withRunReads } from './run-reads.ts';
+import {
+  getRun,
+  judgeRun,
+  runName,
+  runRow,
+  studyNumber,
+  studyOf,
+  type RunRow,
+} from './runs.read.ts';
 
 /*
  * Writes of runs (core/verification/README.md): run N of a study, its cleaning event, and what
@@ -253,13 +261,14 @@ export const runType: RecordType<typeof runsDecl.domain> = {
   hooks: {
     guard: (tx, actor, scope, row) => refuseUnlessEditable(tx, actor, scope, row as RunRow),
     content: (tx, scope, id, saved) => runContent(tx, scope.facilityId, id, saved as RunRow),
-    afterWrite: async (tx, actor, scope, row, saved) => {
+    afterWrite: async (tx, actor, scope, row, saved, created) => {
       const reads = runReadsOf(tx);
       // The state the answer of this write shows, as its working version left it (run-reads.ts).
       if (saved) reads?.states.set(row.id as number, saved);
-      // Not completed before this write nor after it: the study's completed runs, from which
-      // alone its outcome derives, are as they were (run-reads.ts).
-      if (saved?.status === 'BeingBuilt' && reads?.building.has(row.id as number)) return;
+      // Not completed before this write (or created by it) nor after it: the study's completed
+      // runs, from which alone its outcome derives, are as they were (run-reads.ts).
+      const before = created || reads?.building.has(row.id as number);
+      if (saved?.status === 'BeingBuilt' && before) return;
       await refreshStudy(tx, scope.facilityId, row.study_id as number, undefined, actor.userId);
     },
   },
@@ -289,29 +298,58 @@ export async function createRun(
   studyId: number,
   reason: string | undefined,
 ): Promise<number> {
-  return inTransaction(db, async (tx) => {
-    const study = await studyOf(tx, scope.facilityId, studyId, true);
-    if (study.closed_at)
-      throw new AppError(
-        'TransactionLocked',
-        `${studyNumber(study.seq)} is closed: it takes no more runs`,
-      );
-    // Run N after the study's last: the study's row, locked above, orders concurrent creates.
-    const [next] = await tx.query<{ sequence: number }>(
-      `select coalesce(max(sequence), 0) + 1 as sequence from study_runs where study_id = $1`,
-      [studyId],
+  return inTransaction(db, (tx) =>
+    withRunReads(tx, () => create(tx, actor, scope, studyId, reason)),
+  );
+}
+
+/**
+ * createRun answering the run as it committed, read in its transaction (the route): the study
+ * locked for its sequence is the one the run's recompute judges with, and the run its recompute
+ * judged is the one answered (run-reads.ts), not read again after the commit.
+ */
+export async function createRunAndRead(
+  db: Db,
+  actor: Actor,
+  scope: Scope,
+  studyId: number,
+  reason: string | undefined,
+): Promise<TRun> {
+  return inTransaction(db, (tx) =>
+    withRunReads(tx, async () =>
+      getRun(tx, scope.facilityId, await create(tx, actor, scope, studyId, reason)),
+    ),
+  );
+}
+
+async function create(
+  tx: Queryable,
+  actor: Actor,
+  scope: Scope,
+  studyId: number,
+  reason: string | undefined,
+): Promise<number> {
+  const study = await studyOf(tx, scope.facilityId, studyId, true);
+  if (study.closed_at)
+    throw new AppError(
+      'TransactionLocked',
+      `${studyNumber(study.seq)} is closed: it takes no more runs`,
     );
-    const row = await createRecord(tx, runType, {
-      actor,
-      scope,
-      values: { study_id: studyId, sequence: next!.sequence },
-      audit: () => ({
-        reason: reason ?? null,
-        newValues: { study: studyNumber(study.seq), sequence: next!.sequence },
-      }),
-    });
-    return row.id as number;
+  // Run N after the study's last: the study's row, locked above, orders concurrent creates.
+  const [next] = await tx.query<{ sequence: number }>(
+    `select coalesce(max(sequence), 0) + 1 as sequence from study_runs where study_id = $1`,
+    [studyId],
+  );
+  const row = await createRecord(tx, runType, {
+    actor,
+    scope,
+    values: { study_id: studyId, sequence: next!.sequence },
+    audit: () => ({
+      reason: reason ?? null,
+      newValues: { study: studyNumber(study.seq), sequence: next!.sequence },
+    }),
   });
+  return row.id as number;
 }
 
 type RunEdit = z.infer<typeof ZRunEdit>;
