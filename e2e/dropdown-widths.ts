@@ -1,4 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
+import { nextFrames } from './main-screens.ts';
 
 /*
  * Issue 30: "a dropdown in a modal opened 90 px wide with its labels cut". One rule in
@@ -25,6 +26,11 @@ export async function measureSelects(page: Page, scope: Locator, where: string):
     if (!(await box.isVisible()) || !(await box.isEnabled())) continue;
     await box.scrollIntoViewIfNeeded();
     await box.click({ force: true });
+    await nextFrames(page);
+    // A search field whose list stays closed until something is typed says so at once; a list
+    // that opens may take a while to show on a busy machine: 5 s passed at a load of 40, and
+    // lists went unmeasured (issue 27).
+    if ((await box.getAttribute('aria-expanded')) !== 'true') continue;
     const list = await box.getAttribute('aria-controls');
     // A field that only looks like one (a search box with suggestions it has none of yet).
     if (!list) continue;
@@ -32,13 +38,12 @@ export async function measureSelects(page: Page, scope: Locator, where: string):
       .locator('.ant-select-dropdown')
       .filter({ has: page.locator(`[id="${list}"]`) });
     const shown = await dropdown
-      .waitFor({ state: 'visible', timeout: 5_000 })
+      .waitFor({ state: 'visible', timeout: 30_000 })
       .then(() => true)
       .catch(() => false);
-    // A search field whose list stays closed until something is typed.
     if (!shown) continue;
-    // The popup's size is set a frame after it shows.
-    await page.waitForTimeout(100);
+    // The popup's size is set a frame after it shows: two frames, however long a frame takes.
+    await nextFrames(page);
     const field = await box.evaluate(
       (el) => (el.closest('.ant-select') ?? el).getBoundingClientRect().width,
     );

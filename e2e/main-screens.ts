@@ -58,18 +58,23 @@ async function networkQuiet(page: Page, state: { open: number; last: number }): 
     .toBe(true);
 }
 
-/**
- * The page has done what the last step started: its requests ended, then two frames were drawn
- * (a dialog a click opens is drawn by then, its code loaded first when it is loaded lazily).
- */
-export async function settled(page: Page): Promise<void> {
-  await networkQuiet(page, trackRequests(page));
+/** Two frames drawn from now: what the page changed before is laid out and painted. */
+export async function nextFrames(page: Page): Promise<void> {
   await page.evaluate(
     () =>
       new Promise<void>((resolve) =>
         requestAnimationFrame(() => requestAnimationFrame(() => resolve())),
       ),
   );
+}
+
+/**
+ * The page has done what the last step started: its requests ended, then two frames were drawn
+ * (a dialog a click opens is drawn by then, its code loaded first when it is loaded lazily).
+ */
+export async function settled(page: Page): Promise<void> {
+  await networkQuiet(page, trackRequests(page));
+  await nextFrames(page);
 }
 
 /** What a screen may show on top of itself: a dialog, a drawer, a confirmation, an open list. */
