@@ -158,6 +158,10 @@ describe('small JSON answers compressed at once', () => {
     const defaultWindow = brotliCompressSync(plain.bytes, {
       params: { [constants.BROTLI_PARAM_QUALITY]: 4 },
     });
-    expect(packed.bytes.length).toBeLessThanOrEqual(defaultWindow.length);
+    // The same compressed data; only the stream's header differs: it spells a window of 2^17
+    // in 7 bits and the default 2^22 in 4, so the answer may be one byte longer (327 against
+    // 326 on the PostgreSQL pass), never more.
+    expect(brotliDecompressSync(packed.bytes)).toEqual(plain.bytes);
+    expect(packed.bytes.length).toBeLessThanOrEqual(defaultWindow.length + 1);
   });
 });
