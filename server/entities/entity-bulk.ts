@@ -49,6 +49,7 @@ export async function createEntitiesBulk(
   // An int[] column goes as the text of its literal, cast back: unnest would flatten an array of
   // arrays into one.
   const elementTypes = types.map((type) => (type === 'int[]' ? 'text' : type));
+  const literals = def.fields.map((f) => sqlType(f) === 'int[]');
   const select = types.map((type, i) => (type === 'int[]' ? `c${i}::int[]` : `c${i}`)).join(', ');
   const ids: number[] = [];
   for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
@@ -58,9 +59,9 @@ export async function createEntitiesBulk(
         scope.facilityId,
         actor.userId,
         actor.userId,
-        ...def.fields.map((f) => {
+        ...def.fields.map((f, i) => {
           const value = encode(f, values[f.name]);
-          return sqlType(f) === 'int[]' && Array.isArray(value) ? `{${value.join(',')}}` : value;
+          return literals[i] && Array.isArray(value) ? `{${value.join(',')}}` : value;
         }),
       ]),
       types.length,

@@ -97,14 +97,17 @@ async function readTemplate(db: PgliteDb): Promise<Template> {
 let template: Promise<Template> | undefined;
 const idle: PgliteDb[] = [];
 
-/** A migrated, empty database: one this worker used before and emptied, or a new one. */
-export async function takePglite(snapshot: () => ArrayBuffer): Promise<PgliteDb> {
-  const reused = idle.pop();
-  if (reused) return reused;
+/** A new database from the snapshot, the worker's template read from the first one. */
+async function openFromSnapshot(snapshot: () => ArrayBuffer): Promise<PgliteDb> {
   const db = await openPglite({ loadDataDir: snapshot() });
   template ??= readTemplate(db);
   await template;
   return db;
+}
+
+/** A migrated, empty database: one this worker used before and emptied, or a new one. */
+export async function takePglite(snapshot: () => ArrayBuffer): Promise<PgliteDb> {
+  return idle.pop() ?? openFromSnapshot(snapshot);
 }
 
 /**
@@ -114,10 +117,7 @@ export async function takePglite(snapshot: () => ArrayBuffer): Promise<PgliteDb>
  */
 export async function warmPglite(snapshot: () => ArrayBuffer): Promise<void> {
   if (template || idle.length > 0) return;
-  const db = await openPglite({ loadDataDir: snapshot() });
-  template = readTemplate(db);
-  await template;
-  idle.push(db);
+  idle.push(await openFromSnapshot(snapshot));
 }
 
 /**
