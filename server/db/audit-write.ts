@@ -60,29 +60,54 @@ export async function writeAudit<D extends AuditDomain, A extends AuditAction<D>
 ): Promise<void>;
 export async function writeAudit(q: Queryable, actor: Actor, entry: AuditEntry): Promise<void>;
 export async function writeAudit(q: Queryable, actor: Actor, entry: StoredEntry): Promise<void> {
+  const row = auditRow(actor, entry);
   await q.query(
-    `insert into audit_log (chain, seq, plan_id, facility_id, user_id, user_name, domain, action,
-       entity_id, reason, old_values, new_values, ip, user_agent, request_id, prev_hash, hash)
+    `insert into audit_log (chain, seq, ${AUDIT_COLUMNS.join(', ')}, prev_hash, hash)
      values (null, 0, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, '', '')`,
-    auditRowValues(actor, entry),
+    AUDIT_COLUMNS.map((column): SqlValue => {
+      const value = row[column];
+      // A placeholder takes a jsonb column's value as its JSON text.
+      return value !== null && typeof value === 'object' ? JSON.stringify(value) : value;
+    }),
   );
 }
 
-/** The 13 values of an audit row, in the column order plan_id … request_id. */
-export function auditRowValues(actor: Actor, entry: StoredEntry): SqlValue[] {
-  return [
-    entry.planId,
-    entry.facilityId ?? null,
-    actor.userId,
-    actor.userName,
-    entry.domain,
-    entry.action,
-    entry.entityId === undefined || entry.entityId === null ? null : String(entry.entityId),
-    entry.reason ?? null,
-    entry.oldValues ? JSON.stringify(entry.oldValues) : null,
-    entry.newValues ? JSON.stringify(entry.newValues) : null,
-    actor.ip,
-    actor.userAgent,
-    actor.requestId,
-  ];
+/** The columns of an audit row its writer gives; the database sets the rest. */
+export const AUDIT_COLUMNS = [
+  'plan_id',
+  'facility_id',
+  'user_id',
+  'user_name',
+  'domain',
+  'action',
+  'entity_id',
+  'reason',
+  'old_values',
+  'new_values',
+  'ip',
+  'user_agent',
+  'request_id',
+] as const;
+
+/** An audit row's given columns, its old and new values as the objects themselves. */
+export function auditRow(
+  actor: Actor,
+  entry: StoredEntry,
+): Record<(typeof AUDIT_COLUMNS)[number], string | number | object | null> {
+  return {
+    plan_id: entry.planId,
+    facility_id: entry.facilityId ?? null,
+    user_id: actor.userId,
+    user_name: actor.userName,
+    domain: entry.domain,
+    action: entry.action,
+    entity_id:
+      entry.entityId === undefined || entry.entityId === null ? null : String(entry.entityId),
+    reason: entry.reason ?? null,
+    old_values: entry.oldValues ?? null,
+    new_values: entry.newValues ?? null,
+    ip: actor.ip,
+    user_agent: actor.userAgent,
+    request_id: actor.requestId,
+  };
 }

@@ -1,28 +1,10 @@
 import type { EntityDef } from '#core/entities/entity.ts';
-import { columnOf, type FieldDef } from '#core/entities/field.ts';
+import { columnOf } from '#core/entities/field.ts';
 import type { Queryable } from '../db/db.ts';
-import { byColumn, unnestOf } from '../db/by-column.ts';
+import { jsonRows, recordsetOf } from '../db/json-rows.ts';
 import { writeAuditMany } from '#server/db/audit-bulk.ts';
 import type { Actor } from '../db/audit-write.ts';
-import { encode, type Scope } from './entity-store.ts';
-
-function sqlType(field: FieldDef): string {
-  switch (field.kind) {
-    case 'number':
-      return 'float8';
-    case 'integer':
-      return 'int';
-    case 'boolean':
-      return 'boolean';
-    case 'quantity':
-    case 'list':
-      return 'jsonb';
-    case 'reference':
-      return field.multiple ? 'int[]' : 'int';
-    default:
-      return 'text';
-  }
-}
+import { stored, type Scope } from './entity-store.ts';
 
 /**
  * Rows a statement inserts at most. PGlite's WASM memory grows to fit the largest statement it
@@ -44,33 +26,26 @@ export async function createEntitiesBulk(
   rows: readonly Record<string, unknown>[],
   reason: string | null = null,
 ): Promise<number[]> {
-  const columns = def.fields.map(columnOf);
-  const types = ['int', 'int', 'int', ...def.fields.map(sqlType)];
-  // An int[] column goes as the text of its literal, cast back: unnest would flatten an array of
-  // arrays into one.
-  const elementTypes = types.map((type) => (type === 'int[]' ? 'text' : type));
-  const literals = def.fields.map((f) => sqlType(f) === 'int[]');
-  const select = types.map((type, i) => (type === 'int[]' ? `c${i}::int[]` : `c${i}`)).join(', ');
+  const columns = ['facility_id', 'created_by', 'updated_by', ...def.fields.map(columnOf)];
   const ids: number[] = [];
   for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
     const chunk = rows.slice(start, start + ROWS_PER_STATEMENT);
-    const params = byColumn(
-      chunk.map((values) => [
-        scope.facilityId,
-        actor.userId,
-        actor.userId,
-        ...def.fields.map((f, i) => {
-          const value = encode(f, values[f.name]);
-          return literals[i] && Array.isArray(value) ? `{${value.join(',')}}` : value;
-        }),
-      ]),
-      types.length,
+    const param = jsonRows(
+      chunk.map((values) =>
+        Object.fromEntries([
+          ['facility_id', scope.facilityId],
+          ['created_by', actor.userId],
+          ['updated_by', actor.userId],
+          ...def.fields.map((f) => [columnOf(f), stored(f, values[f.name])]),
+        ]),
+      ),
     );
     // Names are unique in a facility: they match each new id to its row whatever the order.
     const inserted = await q.query<{ id: number; name: string }>(
-      `insert into ${def.table} (facility_id, created_by, updated_by, ${columns.join(', ')})
-       select ${select} from ${unnestOf(elementTypes, 'u')} order by n returning id, name`,
-      params,
+      `insert into ${def.table} (${columns.join(', ')})
+       select ${columns.map((c) => `v.${c}`).join(', ')} from ${recordsetOf(def.table, 1, 'v')}
+        order by v.ordinality returning id, name`,
+      [param],
     );
     const idByName = new Map(inserted.map((r) => [r.name.toLowerCase(), r.id]));
     const chunkIds = chunk.map((values) => idByName.get(String(values.name).toLowerCase())!);

@@ -88,14 +88,16 @@ export function selectList(def: EntityDef): string {
   return `${RECORD_COLUMNS}, ${ownerColumn(def)}, ${def.fields.map(columnOf).join(', ')}${propertiesColumn(def)}`;
 }
 
-/** A field's value as a query parameter: JSON for quantities and lists, empty lists for none. */
+/** A field's value as stored: an empty list for none, else the value itself. */
+export function stored(field: FieldDef, value: unknown): unknown {
+  if (value !== undefined && value !== null) return value;
+  return field.kind === 'list' || (field.kind === 'reference' && field.multiple) ? [] : null;
+}
+
+/** A field's value as a query parameter: JSON text for quantities and lists. */
 export function encode(field: FieldDef, value: unknown): SqlValue {
-  if (value === undefined || value === null) {
-    if (field.kind === 'list') return '[]';
-    if (field.kind === 'reference' && field.multiple) return [];
-    return null;
-  }
-  return isJson(field) ? JSON.stringify(value) : (value as SqlValue);
+  const value_ = stored(field, value);
+  return isJson(field) ? JSON.stringify(value_) : (value_ as SqlValue);
 }
 
 /** Where a page read for the list cache goes once it is built. */

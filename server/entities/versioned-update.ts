@@ -1,5 +1,6 @@
 import { AppError } from '#core/errors/errors.ts';
 import type { Queryable, SqlValue } from '../db/db.ts';
+import { jsonRows, recordsetOf } from '../db/json-rows.ts';
 
 /** A column set to the statement's time rather than to a value (archived_at, closed_at). */
 export const NOW = Symbol('now()');
@@ -58,8 +59,8 @@ export interface VersionedRows {
   ownerColumn: string;
   ownerId: number;
   /**
-   * Each record's id and the new values of the same columns, as JSON gives them (a jsonb
-   * column's as the object).
+   * Each record's id and the new values of the same columns, as JSON gives them
+   * (server/db/json-rows.ts).
    */
   rows: readonly { id: number; set: Readonly<Record<string, SqlValue>> }[];
 }
@@ -67,8 +68,8 @@ export interface VersionedRows {
 /**
  * The one UPDATE of many versioned records at once, each with values of its own (a run's
  * repeats supersede their originals): one statement, the same columns, version, author and
- * time as updateVersioned gives each. The values reach the row through the table's own row
- * type (jsonb_populate_recordset), so each is typed as its column. The caller has locked the
+ * time as updateVersioned gives each, the values typed by the table's own row type
+ * (server/db/json-rows.ts). The caller has locked the
  * rows; the trigger keeps a history row of each.
  */
 export async function updateVersionedMany(
@@ -90,10 +91,10 @@ export async function updateVersionedMany(
   const values = rows.map((r) => ({ ...r.set, id: r.id }));
   const updated = await tx.query<Record<string, unknown>>(
     `update ${table} t set ${sets.join(', ')}
-       from jsonb_populate_recordset(null::${table}, $3::jsonb) v
+       from ${recordsetOf(table, 3, 'v')}
       where t.${ownerColumn} = $1 and t.id = v.id
      returning t.*`,
-    [ownerId, userId, JSON.stringify(values)],
+    [ownerId, userId, jsonRows(values)],
   );
   if (updated.length !== new Set(rows.map((r) => r.id)).size)
     throw new AppError('VersionConflictError');

@@ -1,5 +1,6 @@
 import type { TWebhookEvent, TWebhookRecordType } from '#core/schemas/webhooks.schemas.ts';
 import type { Queryable } from '../db/db.ts';
+import { jsonRows, recordsetOf } from '../db/json-rows.ts';
 
 /*
  * Events for other systems (issue 33), written to the webhook outbox in the transaction of the
@@ -57,13 +58,13 @@ export async function emitRecordEvents(
        select id from webhooks
         where facility_id = $1::int and archived_at is null and $2::text = any(events)
      ), given as (
-       select * from unnest($3::text[], $4::int[], $5::text[]) with ordinality
-         as g(record_type, record_id, payload, n)
+       select g.record_type, g.record_id, g.payload, g.ordinality
+         from ${recordsetOf('webhook_events', 3, 'g')}
      ), event as (
        insert into webhook_events (facility_id, event, record_type, record_id, payload)
-       select $1::int, $2::text, record_type, record_id, payload::jsonb from given
+       select $1::int, $2::text, record_type, record_id, payload from given
         where exists (select 1 from hooks)
-        order by n
+        order by ordinality
        returning id, record_type, record_id
      )
      insert into webhook_deliveries (webhook_id, event_id, facility_id, record_key)
@@ -72,9 +73,13 @@ export async function emitRecordEvents(
     [
       facilityId,
       event,
-      events.map((e) => e.record.type),
-      events.map((e) => e.record.id),
-      events.map((e) => JSON.stringify(e.data)),
+      jsonRows(
+        events.map((e) => ({
+          record_type: e.record.type,
+          record_id: e.record.id,
+          payload: e.data,
+        })),
+      ),
     ],
   );
 }

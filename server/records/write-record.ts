@@ -4,6 +4,7 @@ import type { RecordDecl } from '#core/entities/record-decl.ts';
 import type { Queryable, SqlValue } from '../db/db.ts';
 import { writeAudit, type Actor } from '../db/audit-write.ts';
 import { writeAuditMany } from '../db/audit-bulk.ts';
+import { jsonRows, recordsetOf } from '../db/json-rows.ts';
 import {
   updateVersioned,
   updateVersionedMany,
@@ -147,16 +148,16 @@ export async function createRecord<D extends DomainWith<'Create'>>(
 export interface CreateRecords {
   actor: Actor;
   scope: RecordScope;
-  /** Each record's column values, the same columns in each. */
+  /**
+   * Each record's column values, the same columns in each, as JSON gives them (server/db/
+   * json-rows.ts): a jsonb column's as its object.
+   */
   rows: readonly Readonly<Record<string, SqlValue>>[];
   /** Each record's audit row, from the record as inserted. */
   audit: (row: StoredRow, index: number) => Omit<RecordAudit, 'action'>;
 }
 
-/**
- * A statement holds at most this many records: PGlite's memory grows to fit the largest
- * statement it has planned (entity-bulk.ts), and PostgreSQL takes 65,535 parameters at most.
- */
+/** A statement holds at most this many records, as an import's (entity-bulk.ts). */
 const RECORDS_PER_STATEMENT = 500;
 
 /**
@@ -180,26 +181,30 @@ export async function createRecords<D extends DomainWith<'Create'>>(
     return created;
   }
   if (rows.length === 0) return [];
-  const columns = Object.keys(rows[0]!);
-  const perRow = columns.length + 3;
-  const chunkSize = Math.max(1, Math.min(RECORDS_PER_STATEMENT, Math.floor(60_000 / perRow)));
+  const columns = ['facility_id', 'created_by', 'updated_by', ...Object.keys(rows[0]!)];
+  const given = columns.slice(3).join();
   const created: StoredRow[] = [];
-  for (let start = 0; start < rows.length; start += chunkSize) {
-    const chunk = rows.slice(start, start + chunkSize);
-    const params: SqlValue[] = [];
-    // An INSERT's own VALUES rows take each parameter as its column's type.
-    const tuples = chunk.map((values) => {
-      if (Object.keys(values).join() !== columns.join())
-        throw new Error(`createRecords: every row of ${decl.table} has the same columns`);
-      const first = params.length + 1;
-      params.push(scope.facilityId, actor.userId, actor.userId, ...Object.values(values));
-      return `(${Array.from({ length: perRow }, (_, i) => `$${first + i}`).join(', ')})`;
-    });
-    // PostgreSQL returns the rows of a VALUES list in its order.
+  for (let start = 0; start < rows.length; start += RECORDS_PER_STATEMENT) {
+    const chunk = rows.slice(start, start + RECORDS_PER_STATEMENT);
+    const param = jsonRows(
+      chunk.map((values) => {
+        // A column one row left out would be null in it.
+        if (Object.keys(values).join() !== given)
+          throw new Error(`createRecords: every row of ${decl.table} has the same columns`);
+        return {
+          facility_id: scope.facilityId,
+          created_by: actor.userId,
+          updated_by: actor.userId,
+          ...values,
+        };
+      }),
+    );
+    // In the order given, which RETURNING keeps: each audit row is built from its own record.
     const inserted = await tx.query<StoredRow>(
-      `insert into ${decl.table} (facility_id, created_by, updated_by, ${columns.join(', ')})
-       values ${tuples.join(', ')} returning *`,
-      params,
+      `insert into ${decl.table} (${columns.join(', ')})
+       select ${columns.map((c) => `v.${c}`).join(', ')} from ${recordsetOf(decl.table, 1, 'v')}
+        order by v.ordinality returning *`,
+      [param],
     );
     await writeAuditMany(
       tx,

@@ -61,8 +61,9 @@ export function judge(
 }
 
 /** The columns of a sample result that store its judgement, as an entry, correction or re-judgement writes them. */
+// The jsonb column's value as its object: a placeholder and a bulk insert both take it so.
 export const judgementColumns = (judgement: ReturnType<typeof judge>) => ({
-  judgement: JSON.stringify(judgement),
+  judgement,
   percent_of_limit: judgement.percentOfLimit,
   censored_below: judgement.censoredBelow,
   passed: judgement.passed,
