@@ -1,11 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { request } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { serverModuleArgs } from './test/server-process.ts';
+import { spawnServer, waitForHealth } from './test/server-process.ts';
 
 const dirs: string[] = [];
 const children: ChildProcess[] = [];
@@ -18,36 +18,10 @@ afterAll(async () => {
 });
 
 function runMain(env: Record<string, string>) {
-  const child = spawn(process.execPath, serverModuleArgs('server/main.ts'), {
-    env: { ...process.env, DATABASE_URL: '', DATABASE_OWNER_URL: '', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, exited, output: () => ({ stdout, stderr }) };
-}
-
-/**
- * Waits for the server's health answer, or fails with its output once it has exited. No limit of
- * its own: a first start creates the database, which took over 120 s at a load of 25 on two
- * cores (issue 27); the test's own timeout bounds the wait.
- */
-async function waitForHealth(url: string, run: ReturnType<typeof runMain>): Promise<void> {
-  let exited = false;
-  void run.exited.then(() => (exited = true));
-  for (;;) {
-    try {
-      if ((await fetch(`${url}/api/v2/health`)).ok) return;
-    } catch {
-      // not yet listening
-    }
-    if (exited) throw new Error(`the server exited before it answered:\n${run.output().stderr}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  const run = spawnServer(env);
+  children.push(run.child);
+  const exited = new Promise<number | null>((resolve) => run.child.on('exit', resolve));
+  return { ...run, exited };
 }
 
 function postLogin(port: number): { sent: Promise<void>; status: Promise<number> } {
