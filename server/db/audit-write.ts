@@ -60,45 +60,52 @@ export async function writeAudit<D extends AuditDomain, A extends AuditAction<D>
 ): Promise<void>;
 export async function writeAudit(q: Queryable, actor: Actor, entry: AuditEntry): Promise<void>;
 export async function writeAudit(q: Queryable, actor: Actor, entry: StoredEntry): Promise<void> {
-  const row = auditRow(actor, entry);
+  const row = entryColumns(entry);
   await q.query(
-    `insert into audit_log (chain, seq, ${AUDIT_COLUMNS.join(', ')}, prev_hash, hash)
+    `insert into audit_log (chain, seq, ${ACTOR_COLUMNS}, ${ENTRY_COLUMNS.join(', ')},
+       prev_hash, hash)
      values (null, 0, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, '', '')`,
-    AUDIT_COLUMNS.map((column): SqlValue => {
-      const value = row[column];
-      // A placeholder takes a jsonb column's value as its JSON text.
-      return value !== null && typeof value === 'object' ? JSON.stringify(value) : value;
-    }),
+    [
+      ...actorValues(actor),
+      ...ENTRY_COLUMNS.map((column): SqlValue => {
+        const value = row[column];
+        // A placeholder takes a jsonb column's value as its JSON text.
+        return value !== null && typeof value === 'object' ? JSON.stringify(value) : value;
+      }),
+    ],
   );
 }
 
-/** The columns of an audit row its writer gives; the database sets the rest. */
-export const AUDIT_COLUMNS = [
+/** The columns of an audit row that say who and from where, in actorValues' order. */
+export const ACTOR_COLUMNS = 'user_id, user_name, ip, user_agent, request_id';
+
+export const actorValues = (actor: Actor): SqlValue[] => [
+  actor.userId,
+  actor.userName,
+  actor.ip,
+  actor.userAgent,
+  actor.requestId,
+];
+
+/** The columns of an audit row that say what happened; the database sets the rest. */
+export const ENTRY_COLUMNS = [
   'plan_id',
   'facility_id',
-  'user_id',
-  'user_name',
   'domain',
   'action',
   'entity_id',
   'reason',
   'old_values',
   'new_values',
-  'ip',
-  'user_agent',
-  'request_id',
 ] as const;
 
-/** An audit row's given columns, its old and new values as the objects themselves. */
-export function auditRow(
-  actor: Actor,
+/** An audit row's columns of what happened, its old and new values as the objects themselves. */
+export function entryColumns(
   entry: StoredEntry,
-): Record<(typeof AUDIT_COLUMNS)[number], string | number | object | null> {
+): Record<(typeof ENTRY_COLUMNS)[number], string | number | object | null> {
   return {
     plan_id: entry.planId,
     facility_id: entry.facilityId ?? null,
-    user_id: actor.userId,
-    user_name: actor.userName,
     domain: entry.domain,
     action: entry.action,
     entity_id:
@@ -106,8 +113,5 @@ export function auditRow(
     reason: entry.reason ?? null,
     old_values: entry.oldValues ?? null,
     new_values: entry.newValues ?? null,
-    ip: actor.ip,
-    user_agent: actor.userAgent,
-    request_id: actor.requestId,
   };
 }

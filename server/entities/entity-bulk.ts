@@ -26,26 +26,23 @@ export async function createEntitiesBulk(
   rows: readonly Record<string, unknown>[],
   reason: string | null = null,
 ): Promise<number[]> {
-  const columns = ['facility_id', 'created_by', 'updated_by', ...def.fields.map(columnOf)];
+  const columns = def.fields.map(columnOf);
   const ids: number[] = [];
   for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
     const chunk = rows.slice(start, start + ROWS_PER_STATEMENT);
     const param = jsonRows(
-      chunk.map((values) =>
-        Object.fromEntries([
-          ['facility_id', scope.facilityId],
-          ['created_by', actor.userId],
-          ['updated_by', actor.userId],
-          ...def.fields.map((f) => [columnOf(f), stored(f, values[f.name])]),
-        ]),
-      ),
+      chunk.map((values) => {
+        const row: Record<string, unknown> = {};
+        def.fields.forEach((f, i) => (row[columns[i]!] = stored(f, values[f.name])));
+        return row;
+      }),
     );
     // Names are unique in a facility: they match each new id to its row whatever the order.
     const inserted = await q.query<{ id: number; name: string }>(
-      `insert into ${def.table} (${columns.join(', ')})
-       select ${columns.map((c) => `v.${c}`).join(', ')} from ${recordsetOf(def.table, 1, 'v')}
-        order by v.ordinality returning id, name`,
-      [param],
+      `insert into ${def.table} (facility_id, created_by, updated_by, ${columns.join(', ')})
+       select $2::int, $3::int, $3::int, ${columns.map((c) => `v.${c}`).join(', ')}
+         from ${recordsetOf(def.table, 1, 'v')} order by v.ordinality returning id, name`,
+      [param, scope.facilityId, actor.userId],
     );
     const idByName = new Map(inserted.map((r) => [r.name.toLowerCase(), r.id]));
     const chunkIds = chunk.map((values) => idByName.get(String(values.name).toLowerCase())!);

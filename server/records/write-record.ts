@@ -181,30 +181,20 @@ export async function createRecords<D extends DomainWith<'Create'>>(
     return created;
   }
   if (rows.length === 0) return [];
-  const columns = ['facility_id', 'created_by', 'updated_by', ...Object.keys(rows[0]!)];
-  const given = columns.slice(3).join();
+  const columns = Object.keys(rows[0]!);
+  const given = columns.join();
   const created: StoredRow[] = [];
   for (let start = 0; start < rows.length; start += RECORDS_PER_STATEMENT) {
     const chunk = rows.slice(start, start + RECORDS_PER_STATEMENT);
-    const param = jsonRows(
-      chunk.map((values) => {
-        // A column one row left out would be null in it.
-        if (Object.keys(values).join() !== given)
-          throw new Error(`createRecords: every row of ${decl.table} has the same columns`);
-        return {
-          facility_id: scope.facilityId,
-          created_by: actor.userId,
-          updated_by: actor.userId,
-          ...values,
-        };
-      }),
-    );
+    // A column one row left out would be null in it.
+    if (chunk.some((values) => Object.keys(values).join() !== given))
+      throw new Error(`createRecords: every row of ${decl.table} has the same columns`);
     // In the order given, which RETURNING keeps: each audit row is built from its own record.
     const inserted = await tx.query<StoredRow>(
-      `insert into ${decl.table} (${columns.join(', ')})
-       select ${columns.map((c) => `v.${c}`).join(', ')} from ${recordsetOf(decl.table, 1, 'v')}
-        order by v.ordinality returning *`,
-      [param],
+      `insert into ${decl.table} (facility_id, created_by, updated_by, ${columns.join(', ')})
+       select $2::int, $3::int, $3::int, ${columns.map((c) => `v.${c}`).join(', ')}
+         from ${recordsetOf(decl.table, 1, 'v')} order by v.ordinality returning *`,
+      [jsonRows(chunk), scope.facilityId, actor.userId],
     );
     await writeAuditMany(
       tx,
