@@ -3,7 +3,7 @@ import type { EntityDef } from '#core/entities/entity.ts';
 import { columnOf, type FieldDef } from '#core/entities/field.ts';
 import type { TListQuery } from '#core/schemas/common.schemas.ts';
 import { READ_ONLY, type Db, type Queryable, type SqlValue } from '../db/db.ts';
-import { likePattern, orderBy, pageOf, pageWindow } from '#server/db/paging.ts';
+import { likePattern, orderBy, pageOf, pageWindow, searchCondition } from '#server/db/paging.ts';
 import {
   HISTORY_STARTS_AT,
   tableAsOf,
@@ -144,10 +144,16 @@ export async function listEntities(
   const source = asOf
     ? tableAsOfFromEarliest(def.table, 1, params.push(asOf), ownerColumn(def))
     : def.table;
-  const search = pattern === null ? null : param(pattern);
-  const searchSql = def.search.map((name) => `${columnOf({ name })} ilike ${search}`).join(' or ');
+  const search =
+    pattern === null
+      ? null
+      : searchCondition(
+          def.search.map((name) => columnOf({ name })),
+          query.search!,
+          param,
+        );
   const where = `${ownerColumn(def)} = $1 and archived_at is ${archived ? 'not null' : 'null'}${
-    search === null ? '' : ` and (${searchSql})`
+    search === null ? '' : ` and (${search})`
   }${filter ? ` and (${filter(param)})` : ''}`;
   const sortable = Object.fromEntries(
     def.fields

@@ -201,8 +201,10 @@ describe('kept list pages after a change that moves them', () => {
     const found = (row: Row & { externalId?: string | null }, term: string) =>
       `${row.name}\n${row.externalId ?? ''}`.toLowerCase().includes(term.toLowerCase());
     const check = async () => {
-      // 'q' has no trigram for an index to narrow it; the others have.
-      for (const term of ['q', 'qx m', 'Match 7'])
+      // Terms of one or two characters (no trigram for an index to narrow them: each row is
+      // read) with a letter and without, a wildcard taken literally, and longer terms with
+      // letters and without (the API trims a term's spaces).
+      for (const term of ['q', '7', '99', '%', 'qx m', 'Match 7', 'h 9', '999'])
         for (const sort of sorts) {
           const expected = (await whole(sort)).filter((row) => found(row, term)).map((r) => r.id);
           const pages = Math.ceil(expected.length / 3) + 1;
@@ -223,7 +225,7 @@ describe('kept list pages after a change that moves them', () => {
     await check();
     // Out of the search, to its other end, archived, and a new row at its start.
     rows[0] = await rename(rows[0]!, 'Renamed away 5');
-    rows[1] = await rename(rows[1]!, 'Qx match 99');
+    rows[1] = await rename(rows[1]!, 'Qx match 999');
     const archived = await t.call('PUT', `${t.F}/equipments/${rows[2]!.id}/archive`, {
       reason: 'Gone',
     });
