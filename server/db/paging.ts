@@ -47,7 +47,11 @@ export function searchCondition(
 ): string {
   const caseless = CASELESS.test(search);
   if ([...search].length >= 3) {
-    const pattern = param(likePattern(search)!);
+    // A subquery's value, which the planner does not see: every term then has the same plan
+    // (a trigram index's), planned once on a connection. Seen, a rare term's plan looked
+    // cheaper than one for any term, so each search was planned again: 0.26 ms of a 0.45 ms
+    // search at 10,000 rows.
+    const pattern = `(select ${param(likePattern(search)!)}::text)`;
     return columns.map((c) => `${c} ${caseless ? 'like' : 'ilike'} ${pattern}`).join(' or ');
   }
   const term = caseless ? param(search) : `lower(${param(search)})`;
