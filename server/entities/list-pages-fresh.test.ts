@@ -185,6 +185,55 @@ describe('kept list pages after a change that moves them', () => {
     expect((await page(1)).total).toBe(5);
   });
 
+  it('answers every page of a search, of a term of one letter or several, in each sort as the whole list filtered does, before and after writes that move its rows', async () => {
+    const rows: Row[] = [];
+    for (const n of [5, 2, 8, 1, 9, 3, 7]) rows.push(await create(`Qx match ${n}`));
+    const sorts = ['', '&sortBy=name&sortOrder=desc', '&sortBy=createdAt&sortOrder=asc'];
+    // The oracle: every row of the list in the sort, unsearched, filtered here.
+    const whole = async (sort: string) => {
+      const all: Row[] = [];
+      for (let page = 1; ; page += 1) {
+        const { data, total } = await list(`pageLimit=100&pageNumber=${page}${sort}`);
+        all.push(...data);
+        if (all.length >= total || data.length === 0) return all;
+      }
+    };
+    const found = (row: Row & { externalId?: string | null }, term: string) =>
+      `${row.name}\n${row.externalId ?? ''}`.toLowerCase().includes(term.toLowerCase());
+    const check = async () => {
+      // Terms of one or two characters (no trigram for an index to narrow them: each row is
+      // read) with a letter and without, a wildcard taken literally, and longer terms with
+      // letters and without (the API trims a term's spaces).
+      for (const term of ['q', '7', '99', '%', 'qx m', 'Match 7', 'h 9', '999'])
+        for (const sort of sorts) {
+          const expected = (await whole(sort)).filter((row) => found(row, term)).map((r) => r.id);
+          const pages = Math.ceil(expected.length / 3) + 1;
+          // Last page first (none kept before it: read at its offset), then in turn (each
+          // after the one kept before it).
+          const turns = [...Array(pages).keys()].map((i) => i + 1);
+          for (const page of [...[...turns].reverse(), ...turns]) {
+            const query = `pageLimit=3&pageNumber=${page}&search=${encodeURIComponent(term)}${sort}`;
+            const { data, total } = await list(query);
+            expect(
+              data.map((r) => r.id),
+              query,
+            ).toEqual(expected.slice((page - 1) * 3, page * 3));
+            expect(total, query).toBe(expected.length);
+          }
+        }
+    };
+    await check();
+    // Out of the search, to its other end, archived, and a new row at its start.
+    rows[0] = await rename(rows[0]!, 'Renamed away 5');
+    rows[1] = await rename(rows[1]!, 'Qx match 999');
+    const archived = await t.call('PUT', `${t.F}/equipments/${rows[2]!.id}/archive`, {
+      reason: 'Gone',
+    });
+    expect(archived.status).toBe(200);
+    await create('Qx match 0');
+    await check();
+  });
+
   it('searches trigram indexes that keep no pending list, so a new row is found at once from the index itself', async () => {
     const indexes = await trigramIndexes(t.server.db);
     expect(indexes.map((i) => i.name)).toContain('equipment_search_name');

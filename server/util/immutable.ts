@@ -1,11 +1,11 @@
 /*
- * Values frozen all the way down, marked so that code can rely on it: a response writer may
- * keep the JSON of such a value and write it again (response-serializer.ts).
+ * Values frozen all the way down, arrays among them marked so that code can rely on it: a
+ * response writer may keep the JSON of such an array and write it again (response-serializer.ts).
  */
 
 const deeplyFrozen = new WeakSet<object>();
 
-/** Freezes `value` and everything it holds; marks what is then wholly frozen, and says so. */
+/** Freezes `value` and everything it holds; marks the arrays then wholly frozen; says whether it is. */
 function freeze(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || deeplyFrozen.has(value)) return true;
   // Only arrays and plain objects hold nothing but their properties (a Date or a Map has
@@ -16,7 +16,10 @@ function freeze(value: unknown): boolean {
   let whole = true;
   for (const inner of Object.values(value)) whole = freeze(inner) && whole;
   Object.freeze(value);
-  if (whole) deeplyFrozen.add(value);
+  // Only arrays are asked (response-serializer.ts keeps an array's JSON): a kept list page's
+  // ten records and their values were ten times the marks, each a weak entry the collector
+  // visits (issue 34).
+  if (whole && Array.isArray(value)) deeplyFrozen.add(value);
   return whole;
 }
 
@@ -26,7 +29,7 @@ export function freezeDeep<T>(value: T): T {
   return value;
 }
 
-/** Whether `value` was frozen by freezeDeep, all the way down (so can never change). */
+/** Whether the array `value` was frozen by freezeDeep, all the way down (so can never change). */
 export function isDeeplyFrozen(value: object): boolean {
   return deeplyFrozen.has(value);
 }
