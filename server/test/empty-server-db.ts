@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { roleOfUrl } from '../db/migrate.ts';
-import { testDatabaseRoles, withDatabase } from './test-db-urls.ts';
+import { dropTestDatabase, testDatabaseRoles, withDatabase } from './test-db-urls.ts';
 
 /**
  * A new, empty database on the server of DATABASE_URL (a restore's or a move's target), made by
@@ -25,6 +25,6 @@ export async function createEmptyServerDatabase() {
     appUrl: withDatabase(appUrl, name),
     /** The app role to grant, when the owner and the app are two roles. */
     appRole: appRole ? roleOfUrl(appUrl) : undefined,
-    drop: () => run(`drop database if exists ${name} with (force)`),
+    drop: () => dropTestDatabase(ownerUrl, name),
   };
 }

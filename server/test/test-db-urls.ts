@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { roleOfUrl } from '../db/migrate.ts';
 
 export function withDatabase(url: string, database: string): string {
@@ -24,3 +25,28 @@ export function testDatabaseRoles(): { appUrl: string; ownerUrl: string; appRole
 /** Whether the tests run on a PostgreSQL server with the owner and the app as two roles. */
 export const onTwoRoles = (): boolean =>
   Boolean(process.env.DATABASE_URL) && Boolean(testDatabaseRoles().appRole);
+
+/**
+ * Drops a test database as its owner, with any connection left. A connection the app role has
+ * just closed may still have its backend for a moment, and `with (force)` would then have to
+ * signal another role's process, which the owner may not (a two-role server): it is asked
+ * again until those backends have gone, at most 30 s.
+ */
+export async function dropTestDatabase(ownerUrl: string, name: string): Promise<void> {
+  const client = new pg.Client({ connectionString: ownerUrl });
+  await client.connect();
+  try {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        await client.query(`drop database if exists ${name} with (force)`);
+        return;
+      } catch (error) {
+        const otherRole = String(error).includes('member of the role whose process');
+        if (!otherRole || attempt >= 150) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
+  } finally {
+    await client.end();
+  }
+}

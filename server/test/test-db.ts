@@ -6,7 +6,7 @@ import type { Db } from '../db/db.ts';
 import { openPostgres } from '../db/postgres-db.ts';
 import { backgroundStepDone } from './background-step.ts';
 import { givePglite, takePglite, warmPglite } from './pglite-pool.ts';
-import { testDatabaseRoles, withDatabase } from './test-db-urls.ts';
+import { dropTestDatabase, testDatabaseRoles, withDatabase } from './test-db-urls.ts';
 
 export interface TestDb extends Db {
   /**
@@ -98,11 +98,6 @@ export async function createServerTestDatabase(): Promise<ServerTestDatabase> {
     name,
     ownerUrl: withDatabase(ownerUrl, name),
     separateOwner: appRole !== undefined,
-    async drop() {
-      const dropper = new pg.Client({ connectionString: ownerUrl });
-      await dropper.connect();
-      await dropper.query(`drop database if exists ${name} with (force)`).catch(() => undefined);
-      await dropper.end();
-    },
+    drop: () => dropTestDatabase(ownerUrl, name),
   };
 }
