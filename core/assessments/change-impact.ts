@@ -12,7 +12,7 @@ import {
   productPlaces,
   walkPairs,
 } from '../limits/pair-walk.ts';
-import type { MatrixRun } from '../limits/pair-walk.ts';
+import type { BeforePair, MatrixRun } from '../limits/pair-walk.ts';
 import type {
   TCriterionValues,
   TImpactItem,
@@ -122,6 +122,14 @@ function anyMoved(before: FourOf, after: FourOf): boolean {
   return false;
 }
 
+/** A before pair's MACO, SAL, swab and rinse limits into `out`. */
+function beforeLimits(b: BeforePair, out: Float64Array): void {
+  out[0] = b.maco;
+  out[1] = b.sal;
+  out[2] = b.swab;
+  out[3] = b.rinse;
+}
+
 const four = (l: LowestLimits, i: number): Four => [
   l.maco[i] ?? Number.NaN,
   l.sal[i] ?? Number.NaN,
@@ -179,8 +187,9 @@ export function changeImpact(
     criteriaMoved: 0,
     pairsListed: 0,
   };
-  const keep = (score: number, view: PairView, k: number) => {
-    const slot = top.put(score, view.previous, view.next, k);
+  /** Keeps the pair of `view` if it is among the highest scored so far (`top.offered[0]`). */
+  const keep = (view: PairView, k: number) => {
+    const slot = top.put(view.previous, view.next, k);
     if (slot < 0) return;
     top.maco[slot] = view.maco;
     top.sal[slot] = view.sal;
@@ -222,13 +231,11 @@ export function changeImpact(
           addedTighter[owner] = 1;
         }
         summary.pairsAdded++;
-        keep(Number.POSITIVE_INFINITY, view, -1);
+        top.offered[0] = Number.POSITIVE_INFINITY;
+        keep(view, -1);
         return;
       }
-      then[0] = b.maco;
-      then[1] = b.sal;
-      then[2] = b.swab;
-      then[3] = b.rinse;
+      beforeLimits(b, then);
       const didMove = anyMoved(then, now);
       const didSwitch = b.governing !== view.governing;
       if (didSwitch) switched[p] = (switched[p] ?? 0) + 1;
@@ -236,11 +243,13 @@ export function changeImpact(
         // The limit stays, but a criterion that does not govern moved: listed, to say why.
         if (criteriaMovedAt(side, b, view.criteria, criteriaThen)) {
           summary.criteriaMoved = (summary.criteriaMoved ?? 0) + 1;
-          keep(0, view, b.k);
+          top.offered[0] = 0;
+          keep(view, b.k);
         }
         return;
       }
-      let score = 0;
+      // A criterion switch alone scores 0.
+      top.offered[0] = 0;
       if (didMove) {
         summary.pairsMoved++;
         movedPairs[p] = (movedPairs[p] ?? 0) + 1;
@@ -251,7 +260,7 @@ export function changeImpact(
         largestChange(then, now, largestNow);
         const change = largestNow[0] ?? Number.NaN;
         // A limit that appears or disappears outranks any percentage.
-        score = Number.isNaN(change) ? Number.MAX_VALUE : Math.abs(change);
+        top.offered[0] = Number.isNaN(change) ? Number.MAX_VALUE : Math.abs(change);
         if (
           !Number.isNaN(change) &&
           (!hasLargest[p] || Math.abs(change) > Math.abs(largest[p] ?? 0))
@@ -260,19 +269,17 @@ export function changeImpact(
           hasLargest[p] = 1;
         }
       }
-      keep(score, view, b.k);
+      keep(view, b.k);
     },
     onRemoved(b) {
       const pb = b.previous;
       const nb = b.next;
       const owner = (toAfter[pb] ?? -1) < 0 ? pb : (toAfter[nb] ?? -1) < 0 ? nb : pb;
-      then[0] = b.maco;
-      then[1] = b.sal;
-      then[2] = b.swab;
-      then[3] = b.rinse;
+      beforeLimits(b, then);
       removed.fold(owner, then, b.governing);
       summary.pairsRemoved++;
-      const slot = top.put(Number.POSITIVE_INFINITY, -1 - pb, -1 - nb, b.k);
+      top.offered[0] = Number.POSITIVE_INFINITY;
+      const slot = top.put(-1 - pb, -1 - nb, b.k);
       if (slot >= 0) {
         top.maco[slot] = Number.NaN;
         top.sal[slot] = Number.NaN;
