@@ -4,7 +4,14 @@ import type { CompiledLimits } from '../limits/compile.ts';
 import { criteriaByKey, evaluatePairAt, newPairView, pairCriteria } from '../limits/matrix.ts';
 import type { PairView } from '../limits/matrix.ts';
 import type { LimitsInput } from '../limits/model.ts';
-import { criteriaMovedAt, moved, percent, productPlaces, walkPairs } from '../limits/pair-walk.ts';
+import {
+  criteriaMovedAt,
+  moved,
+  percent,
+  percentOrNaN,
+  productPlaces,
+  walkPairs,
+} from '../limits/pair-walk.ts';
 import type { BeforePair, MatrixRun } from '../limits/pair-walk.ts';
 import type {
   TCriterionValues,
@@ -84,14 +91,20 @@ const ordinal = (n: number) => {
   return `${n}${suffix}`;
 };
 
-/** Largest change by size of the four limits, signed (negative = tighter); null when none. */
-function largestChange(before: FourOf, after: FourOf): number | null {
-  let best: number | null = null;
+/**
+ * The largest change by size of the four limits, signed (negative = tighter), into `out[0]`;
+ * NaN when none. Written into an array, as a number returned from a call the compiler does not
+ * inline is boxed, once a pair (issue 34).
+ */
+function largestChange(before: FourOf, after: FourOf, out: Float64Array): void {
+  let best = Number.NaN;
   for (let i = 0; i < 4; i++) {
-    const change = percent(before[i] ?? Number.NaN, after[i] ?? Number.NaN);
-    if (change !== null && (best === null || Math.abs(change) > Math.abs(best))) best = change;
+    const change = percentOrNaN(before[i] ?? Number.NaN, after[i] ?? Number.NaN);
+    if (!Number.isNaN(change) && (Number.isNaN(best) || Math.abs(change) > Math.abs(best))) {
+      best = change;
+    }
   }
-  return best;
+  out[0] = best;
 }
 
 function anyLower(before: FourOf, after: FourOf): boolean {
@@ -107,6 +120,14 @@ function anyMoved(before: FourOf, after: FourOf): boolean {
   for (let i = 0; i < 4; i++)
     if (moved(before[i] ?? Number.NaN, after[i] ?? Number.NaN)) return true;
   return false;
+}
+
+/** A before pair's MACO, SAL, swab and rinse limits into `out`. */
+function beforeLimits(b: BeforePair, out: Float64Array): void {
+  out[0] = b.maco;
+  out[1] = b.sal;
+  out[2] = b.swab;
+  out[3] = b.rinse;
 }
 
 const four = (l: LowestLimits, i: number): Four => [
@@ -166,8 +187,9 @@ export function changeImpact(
     criteriaMoved: 0,
     pairsListed: 0,
   };
-  const keep = (score: number, view: PairView, k: number) => {
-    const slot = top.put(score, view.previous, view.next, k);
+  /** Keeps the pair of `view` if it is among the highest scored so far (`top.offered[0]`). */
+  const keep = (view: PairView, k: number) => {
+    const slot = top.put(view.previous, view.next, k);
     if (slot < 0) return;
     top.maco[slot] = view.maco;
     top.sal[slot] = view.sal;
@@ -175,7 +197,6 @@ export function changeImpact(
     top.rinse[slot] = view.rinseLimit;
     top.governing[slot] = view.governing;
   };
-  const beforeFour = (b: BeforePair): Four => [b.maco, b.sal, b.swab, b.rinse];
 
   // One pair's criteria on the before side, recomputed only for pairs whose limits stay.
   const criteriaThen = new Float64Array(CRITERION_COUNT);
@@ -183,6 +204,8 @@ export function changeImpact(
   // 5,000 products would otherwise leave two arrays each to the collector (issue 34).
   const now = new Float64Array(4);
   const then = new Float64Array(4);
+  const lowestThen = new Float64Array(4);
+  const largestNow = new Float64Array(1);
 
   const {
     before: kept,
@@ -202,19 +225,17 @@ export function changeImpact(
       if (!b) {
         // A new pair is charged to its new product, else (a train change) to its previous.
         const owner = (toBefore[p] ?? -1) < 0 ? p : (toBefore[view.next] ?? -1) < 0 ? view.next : p;
-        added.fold(owner, view.maco, view.sal, view.swabLimit, view.rinseLimit, view.governing);
+        added.fold(owner, now, view.governing);
         const ownerBefore = toBefore[owner] ?? -1;
-        if (ownerBefore >= 0 && anyLower(four(sideB.lowest, ownerBefore), now)) {
+        if (ownerBefore >= 0 && anyLower(sideB.lowest.read(ownerBefore, lowestThen), now)) {
           addedTighter[owner] = 1;
         }
         summary.pairsAdded++;
-        keep(Number.POSITIVE_INFINITY, view, -1);
+        top.offered[0] = Number.POSITIVE_INFINITY;
+        keep(view, -1);
         return;
       }
-      then[0] = b.maco;
-      then[1] = b.sal;
-      then[2] = b.swab;
-      then[3] = b.rinse;
+      beforeLimits(b, then);
       const didMove = anyMoved(then, now);
       const didSwitch = b.governing !== view.governing;
       if (didSwitch) switched[p] = (switched[p] ?? 0) + 1;
@@ -222,11 +243,13 @@ export function changeImpact(
         // The limit stays, but a criterion that does not govern moved: listed, to say why.
         if (criteriaMovedAt(side, b, view.criteria, criteriaThen)) {
           summary.criteriaMoved = (summary.criteriaMoved ?? 0) + 1;
-          keep(0, view, b.k);
+          top.offered[0] = 0;
+          keep(view, b.k);
         }
         return;
       }
-      let score = 0;
+      // A criterion switch alone scores 0.
+      top.offered[0] = 0;
       if (didMove) {
         summary.pairsMoved++;
         movedPairs[p] = (movedPairs[p] ?? 0) + 1;
@@ -234,23 +257,29 @@ export function changeImpact(
           summary.pairsTightened++;
           tighter[p] = 1;
         }
-        const change = largestChange(then, now);
+        largestChange(then, now, largestNow);
+        const change = largestNow[0] ?? Number.NaN;
         // A limit that appears or disappears outranks any percentage.
-        score = change === null ? Number.MAX_VALUE : Math.abs(change);
-        if (change !== null && (!hasLargest[p] || Math.abs(change) > Math.abs(largest[p] ?? 0))) {
+        top.offered[0] = Number.isNaN(change) ? Number.MAX_VALUE : Math.abs(change);
+        if (
+          !Number.isNaN(change) &&
+          (!hasLargest[p] || Math.abs(change) > Math.abs(largest[p] ?? 0))
+        ) {
           largest[p] = change;
           hasLargest[p] = 1;
         }
       }
-      keep(score, view, b.k);
+      keep(view, b.k);
     },
     onRemoved(b) {
       const pb = b.previous;
       const nb = b.next;
       const owner = (toAfter[pb] ?? -1) < 0 ? pb : (toAfter[nb] ?? -1) < 0 ? nb : pb;
-      removed.fold(owner, ...beforeFour(b), b.governing);
+      beforeLimits(b, then);
+      removed.fold(owner, then, b.governing);
       summary.pairsRemoved++;
-      const slot = top.put(Number.POSITIVE_INFINITY, -1 - pb, -1 - nb, b.k);
+      top.offered[0] = Number.POSITIVE_INFINITY;
+      const slot = top.put(-1 - pb, -1 - nb, b.k);
       if (slot >= 0) {
         top.maco[slot] = Number.NaN;
         top.sal[slot] = Number.NaN;

@@ -84,6 +84,8 @@ export class ImpactSide {
   private readonly resultEquipment: Int32Array;
   private readonly results: readonly SampleResult[];
   pairCount = 0;
+  /** The pair being folded's MACO, SAL, swab and rinse limits. */
+  private readonly limits = new Float64Array(4);
 
   constructor(
     input: LimitsInput,
@@ -163,28 +165,36 @@ export class ImpactSide {
     });
   }
 
-  /** Folds one pair of this side's matrix. */
+  /**
+   * Folds one pair of this side's matrix. Its limits go on in one array reused pair after pair,
+   * and no iterator is made: nothing is allocated a pair (issue 34, LowestLimits.fold).
+   */
   add(view: PairView, m: CompiledLimits): void {
     const p = view.previous;
     const n = view.next;
-    const { maco, sal, swabLimit: swab, rinseLimit: rinse, governing } = view;
+    const limits = this.limits;
+    limits[0] = view.maco;
+    limits[1] = view.sal;
+    limits[2] = view.swabLimit;
+    limits[3] = view.rinseLimit;
     this.pairCount++;
-    this.lowest.fold(p, maco, sal, swab, rinse, governing);
-    const trains = this.trainsOf[p] ?? [];
-    for (const t of trains) {
+    this.lowest.fold(p, limits, view.governing);
+    const trains = this.trainsOf[p];
+    for (let i = 0; trains && i < trains.length; i++) {
+      const t = trains[i] ?? 0;
       const place = this.trainPlace[t];
       if (!place || (place[n] ?? -1) < 0) continue;
       const at = (this.trainBase[t] ?? 0) + (place[p] ?? 0);
-      this.trainLowest.fold(at, maco, sal, swab, rinse, governing);
+      this.trainLowest.fold(at, limits, view.governing);
     }
     for (let i = 0; i < this.methods.length; i++) {
       if (this.measures[i]?.[p] !== 1) continue;
-      const limit = this.methods[i]?.sampleType === 'swab' ? swab : rinse;
       const below = this.pairsBelow[i];
+      const limit = this.methods[i]?.sampleType === 'swab' ? view.swabLimit : view.rinseLimit;
       if (below && limit < (this.loq[i] ?? Number.NaN)) below[p] = (below[p] ?? 0) + 1;
     }
     const results = this.resultsOf[p];
-    if (results) for (const r of results) this.addResult(r, view, m);
+    for (let i = 0; results && i < results.length; i++) this.addResult(results[i] ?? 0, view, m);
   }
 
   private addResult(r: number, view: PairView, m: CompiledLimits): void {

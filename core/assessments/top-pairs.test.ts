@@ -12,7 +12,8 @@ describe('TopPairs', () => {
     for (const capacity of [0, 1, 7, 100, 5_000, 6_000]) {
       const top = new TopPairs(capacity);
       scores.forEach((score, i) => {
-        const slot = top.put(score, i, i + 1, i);
+        top.offered[0] = score;
+        const slot = top.put(i, i + 1, i);
         if (slot >= 0) top.maco[slot] = score;
       });
       const kept = top.sorted().map((slot) => top.previous[slot]);

@@ -21,11 +21,21 @@ export function moved(before: number, after: number): boolean {
   return Math.abs(after - before) > SAME * Math.max(Math.abs(before), Math.abs(after));
 }
 
-/** Percent change, null when either side has none or the old value is 0. */
-export function percent(before: number, after: number): number | null {
+/**
+ * Percent change, NaN when either side has none or the old value is 0 (finite sides give a
+ * number, never NaN). For a walk over every pair: a `number | null` is boxed on the heap each
+ * time it holds a number, even in optimised code (issue 34).
+ */
+export function percentOrNaN(before: number, after: number): number {
   return Number.isFinite(before) && Number.isFinite(after) && before !== 0
     ? ((after - before) / before) * 100
-    : null;
+    : Number.NaN;
+}
+
+/** Percent change, null when either side has none or the old value is 0. */
+export function percent(before: number, after: number): number | null {
+  const change = percentOrNaN(before, after);
+  return Number.isNaN(change) ? null : change;
 }
 
 /**

@@ -310,6 +310,27 @@ export async function listEntities(
   return page;
 }
 
+/** The records read through each `readingOnce` view, by table and facility. */
+const readOnce = new WeakMap<Queryable, Map<string, Promise<EntityRecord[]>>>();
+
+/**
+ * `q` for one computation that reads the same records through several functions while nothing
+ * is written through it (a change evaluation's side: the engine input, the ranking and the worst
+ * cases, the impact's context): `allEntities` (as of now) reads each entity's records once
+ * through it and hands every caller the same array, which none may change. At 5,000 products an
+ * evaluation read the products, the equipment and the productions five times and the actives
+ * four (issue 34). Writes go through `q` itself, never through the view, whose reads would not
+ * see them.
+ */
+export function readingOnce(q: Queryable): Queryable {
+  const view: Queryable = {
+    query: (sql, params) => q.query(sql, params),
+    exec: (sql) => q.exec(sql),
+  };
+  readOnce.set(view, new Map());
+  return view;
+}
+
 /**
  * Every active record of an entity in a facility, for computations over the whole facility;
  * with `asOf`, those active at that moment, as they were then. A record made before versions
@@ -325,12 +346,19 @@ export async function allEntities(
 ): Promise<EntityRecord[]> {
   const { asOf } = options;
   if (!asOf) {
-    const rows = await q.query<Record<string, unknown>>(
-      `select ${selectList(def)} from ${def.table}
-        where ${ownerColumn(def)} = $1 and archived_at is null order by id`,
-      [facilityId],
-    );
-    return rows.map((row) => toRecord(def, row));
+    const once = readOnce.get(q);
+    const key = `${def.table}:${facilityId}`;
+    const read = once?.get(key);
+    if (read) return read;
+    const reading = q
+      .query<Record<string, unknown>>(
+        `select ${selectList(def)} from ${def.table}
+          where ${ownerColumn(def)} = $1 and archived_at is null order by id`,
+        [facilityId],
+      )
+      .then((rows) => rows.map((row) => toRecord(def, row)));
+    once?.set(key, reading);
+    return reading;
   }
   const rows = await q.query<Record<string, unknown>>(
     `select ${selectList(def)}, ${HISTORY_STARTS_AT}

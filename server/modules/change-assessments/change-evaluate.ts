@@ -14,7 +14,7 @@ import type { MatrixRun } from '#core/limits/pair-walk.ts';
 import type { Quantity } from '#core/units/quantity.ts';
 import type { TChangeAssessment } from '#core/schemas/change-assessments.schemas.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
-import { allEntities } from '#server/entities/entity-store.ts';
+import { allEntities, readingOnce } from '#server/entities/entity-store.ts';
 import { facilityLimitsInput } from '../limits/facility-limits-input.ts';
 import { trainWorstProductsLater } from '../limits/worst-products.service.ts';
 import type { Actor } from '#server/db/audit-write.ts';
@@ -107,20 +107,28 @@ export async function impactContext(
   };
 }
 
-/** The impact of the assessment's change set on the limits in force, computed and rolled back. */
+/**
+ * The impact of the assessment's change set on the limits in force, computed and rolled back.
+ * Each side reads the facility's records once (readingOnce) for its input, its worst cases and
+ * the context, the side in the trial after the change set is applied.
+ */
 export async function computeImpact(
   tx: Queryable,
   apply: (tx: Queryable) => Promise<void>,
   facilityId: number,
 ): Promise<ChangeImpact> {
-  const before = await facilityLimitsInput(tx, facilityId);
-  const worst = await worstCasesLater(tx, facilityId);
+  const then = readingOnce(tx);
+  const [before, worst] = await Promise.all([
+    facilityLimitsInput(then, facilityId),
+    worstCasesLater(then, facilityId),
+  ]);
   const { after, context } = await rolledBack(tx, async () => {
     await apply(tx);
-    const input = await facilityLimitsInput(tx, facilityId);
+    const now = readingOnce(tx);
+    const input = await facilityLimitsInput(now, facilityId);
     return {
       after: input,
-      context: await impactContext(tx, facilityId, input, { input: before, worst }),
+      context: await impactContext(now, facilityId, input, { input: before, worst }),
     };
   });
   return changeImpact(before, after, context);
