@@ -69,8 +69,8 @@ export interface VersionedRows {
  * The one UPDATE of many versioned records at once, each with values of its own (a run's
  * repeats supersede their originals): one statement, the same columns, version, author and
  * time as updateVersioned gives each, the values typed by the table's own row type
- * (server/db/json-rows.ts). The caller has locked the
- * rows; the trigger keeps a history row of each.
+ * (server/db/json-rows.ts). The caller has locked the rows; the trigger keeps a history row of
+ * each.
  */
 export async function updateVersionedMany(
   tx: Queryable,
