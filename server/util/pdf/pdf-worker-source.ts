@@ -307,6 +307,8 @@ async function streamParts(doc, frame, next, sink) {
       for (const color of Object.values(kit.spotColors)) page.resources.data.ColorSpace[color.id] = color;
       page.resources.end();
     }
+    // As between parts: a batch's bytes flow out before the next, not all at the end.
+    await new Promise((resolve) => setImmediate(resolve));
   }
   deferred.length = 0;
   kit.end();
