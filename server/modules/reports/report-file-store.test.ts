@@ -8,6 +8,7 @@ import { sha256 } from './controlled-pdf.ts';
 import {
   bufferToStore,
   PIECE_BYTES,
+  READ_BYTES,
   storedReportFile,
   storeReportFile,
 } from './report-file-store.ts';
@@ -45,6 +46,26 @@ describe('A stored report file', () => {
       [report.id],
     );
     expect(pieces!.n).toBe(3);
+  });
+
+  it('reads back byte for byte whatever its size against the pieces and the reads', async () => {
+    // A piece is read READ_BYTES at a time: sizes that end a read, a piece, or neither.
+    const report = await generate({ kind: 'worst-case-ranking' });
+    const sizes = [0, 1, READ_BYTES, READ_BYTES + 1, PIECE_BYTES, PIECE_BYTES + READ_BYTES - 1];
+    for (const size of sizes) {
+      const bytes = randomBytes(size);
+      await t.server.db.transaction((tx) =>
+        storeReportFile(tx, report.id as number, 'pdf', `size ${size}`, bufferToStore(bytes)),
+      );
+      const stored = await storedReportFile(
+        t.server.db,
+        report.id as number,
+        'pdf',
+        `size ${size}`,
+      );
+      expect(stored!.bytes).toBe(size);
+      expect((await buffer(stored!.body)).equals(bytes)).toBe(true);
+    }
   });
 
   it('is downloaded with its size, and hashes as its report lists it', async () => {

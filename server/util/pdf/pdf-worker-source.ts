@@ -175,6 +175,15 @@ Renderer.prototype.renderPages = function (pages) {
   return renderPages.call(this, pages);
 };
 
+// pdfkit keeps the glyphs and positions of every word each font has laid out (EmbeddedFont's
+// layoutCache), for the life of the document: a report of thousands of pages, its numbers mostly
+// different words, kept tens of MiB of them. Between parts the cache starts again: the same
+// glyphs at the same places, a word shared by two parts laid out once in each.
+function forgetWordLayouts(kit) {
+  for (const font of Object.values(kit._fontFamilies))
+    if (font.layoutCache) font.layoutCache = Object.create(null);
+}
+
 // Footers are laid out this many pages at a time: a page of footer is a few kilobytes.
 const FOOTER_PAGES = 200;
 
@@ -268,6 +277,7 @@ async function streamParts(doc, frame, next, sink) {
   };
   for (let part = await next(); part; part = await next()) {
     new Renderer(kit).renderPages(layout(part));
+    forgetWordLayouts(kit);
     // The file's bytes flow out (and are compacted) between parts, not all at the end.
     await new Promise((resolve) => setImmediate(resolve));
   }
@@ -297,6 +307,8 @@ async function streamParts(doc, frame, next, sink) {
       for (const color of Object.values(kit.spotColors)) page.resources.data.ColorSpace[color.id] = color;
       page.resources.end();
     }
+    // As between parts: a batch's bytes flow out before the next, not all at the end.
+    await new Promise((resolve) => setImmediate(resolve));
   }
   deferred.length = 0;
   kit.end();
