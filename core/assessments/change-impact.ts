@@ -130,13 +130,6 @@ function beforeLimits(b: BeforePair, out: Float64Array): void {
   out[3] = b.rinse;
 }
 
-const four = (l: LowestLimits, i: number): Four => [
-  l.maco[i] ?? Number.NaN,
-  l.sal[i] ?? Number.NaN,
-  l.swab[i] ?? Number.NaN,
-  l.rinse[i] ?? Number.NaN,
-];
-
 /** The impact of a change: the limits of `before` and `after` compared pair by pair. */
 export function changeImpact(
   before: LimitsInput,
@@ -145,15 +138,16 @@ export function changeImpact(
 ): ChangeImpact {
   const units = context.units ?? policyUnits(after.policy);
   const unitNames = { ...units };
-  const display = (v: Four, governing: number): Limits => ({
+  const display = (v: FourOf, governing: number): Limits => ({
     maco: shown(convertValue(v[0], 'mg', units.maco)),
     sal: shown(convertValue(v[1], 'mg/sqcm', units.sal)),
     swab: shown(convertValue(v[2], 'mg/swab', units.swab)),
     rinse: shown(rinseIn(v[3], units.rinse)),
     criterion: criterionKeyAt(governing),
   });
+  const shownLimits = new Float64Array(4);
   const limitsOf = (l: LowestLimits, i: number): Limits | null =>
-    i < 0 || (l.pairs[i] ?? 0) === 0 ? null : display(four(l, i), l.governing[i] ?? -1);
+    i < 0 || (l.pairs[i] ?? 0) === 0 ? null : display(l.read(i, shownLimits), l.governing[i] ?? -1);
 
   const sideB = new ImpactSide(before, context.trains, context.methods, context.results, true);
   const sideA = new ImpactSide(after, context.trains, context.methods, context.results);

@@ -172,13 +172,17 @@ export async function listEntities(
   // order is exactly an index's (20261218050100_list_sort_indexes.sql) read either way, so a
   // page is read from it instead of sorting every row of the facility.
   // A record without a name (a substance mapped to an API step) lists in the order it was made.
+  // The one column the order reads besides id.
+  const orderColumn = sorted
+    ? sortColumns[query.sortBy!]
+    : def.fields.some((f) => f.name === 'name')
+      ? 'name'
+      : undefined;
   const order = sorted
     ? `${sorted}, id ${sorted.endsWith(' desc') ? 'desc' : 'asc'}`
-    : def.fields.some((f) => f.name === 'name')
+    : orderColumn
       ? 'lower(name), id'
       : 'id';
-  // The one column `order` reads besides id.
-  const orderColumn = sorted ? sortColumns[query.sortBy!] : order === 'id' ? undefined : 'name';
   // The total comes from a count of its own in the same statement: a count(*) over () would
   // read and sort every row of the facility to answer ten.
   const countSql = `(select count(*) from ${source} where ${where})::int`;

@@ -403,6 +403,8 @@ export async function judgeRun(q: Queryable, facilityId: number, run: RunRow) {
   const study = await studyOf(q, facilityId, run.study_id);
   const [plan, { results, deviations, microbial: microbialResults, investigations }] =
     await Promise.all([planRows(q, facilityId, study), runChildren(q, facilityId, run.id)]);
+  // After the plan: its locations, kept in a write (run-reads.ts), serve the microbial plan's
+  // too; read beside it, they were read twice (a statement more, results-statements.test.ts).
   const microbial = await runMicrobialFacts(q, facilityId, run, study, microbialResults);
   const state = {
     ...runStateOf(run, study, plan, results, deviations),
