@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { changeCounter, isConnectionLost, type Db, type Queryable, type SqlValue } from './db.ts';
 import { watchChannel, type ChannelWatch } from './pg-channel-watch.ts';
+import { transactionOrder } from './transaction-order.ts';
 
 /** Where the list-version trigger announces a facility's new list version (list-totals.ts). */
 const LIST_VERSIONS_CHANNEL = 'facility_list_versions';
@@ -15,7 +16,12 @@ const NUMERIC = 1700;
 
 export async function openPostgres(
   connectionString: string,
-  options: { max?: number; onError?: (error: Error) => void } = {},
+  options: {
+    max?: number;
+    onError?: (error: Error) => void;
+    /** Tests: keep the embedded database's order for a transaction's own code (transaction-order.ts). */
+    embeddedOrderMs?: number;
+  } = {},
 ): Promise<Db> {
   const pool = new pg.Pool({
     connectionString,
@@ -50,6 +56,7 @@ export async function openPostgres(
 
   // Db.changeCount: this process's statements, and the server's notices of list versions.
   const counter = changeCounter();
+  const order = options.embeddedOrderMs ? transactionOrder(options.embeddedOrderMs) : undefined;
   let listVersions: ChannelWatch | undefined;
 
   // One client runs one statement at a time. Code may still start several reads of one
@@ -63,11 +70,14 @@ export async function openPostgres(
       tail = next.catch(() => undefined);
       return next;
     };
+    const outside = serial ? undefined : order;
     return {
       async exec(sql: string) {
+        await outside?.outside(sql);
         await counter.after(null, () => inTurn(() => client.query(sql)));
       },
       async query<T>(sql: string, params?: readonly SqlValue[]) {
+        await outside?.outside(sql);
         const result = await counter.after(sql, () =>
           inTurn(() =>
             client.query({
@@ -82,35 +92,42 @@ export async function openPostgres(
     };
   };
 
+  /** One transaction on a client of its own, from BEGIN to COMMIT or ROLLBACK. */
+  const inTransaction = async <T>(fn: (tx: Queryable) => Promise<T>): Promise<T> => {
+    const client = await pool.connect();
+    // The pool listens for errors only on idle clients. A connection dropped while checked out
+    // (between two statements of this transaction) would emit an unheard 'error' and end the
+    // process; this listener keeps it alive and marks the client as not to be reused.
+    let lost: Error | undefined;
+    const onError = (error: Error) => {
+      lost = error;
+      options.onError?.(error);
+    };
+    client.on('error', onError);
+    try {
+      await client.query('BEGIN');
+      const result = await fn(wrap(client, true));
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      if (isConnectionLost(error)) lost ??= error as Error;
+      if (!lost) await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.removeListener('error', onError);
+      // With an error, the pool destroys the client instead of lending out a dead connection.
+      client.release(lost);
+      counter.changed();
+    }
+  };
+
   return {
     kind: 'postgres',
     ...wrap(pool, false),
     async transaction(fn) {
-      const client = await pool.connect();
-      // The pool listens for errors only on idle clients. A connection dropped while checked out
-      // (between two statements of this transaction) would emit an unheard 'error' and end the
-      // process; this listener keeps it alive and marks the client as not to be reused.
-      let lost: Error | undefined;
-      const onError = (error: Error) => {
-        lost = error;
-        options.onError?.(error);
-      };
-      client.on('error', onError);
-      try {
-        await client.query('BEGIN');
-        const result = await fn(wrap(client, true));
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        if (isConnectionLost(error)) lost ??= error as Error;
-        if (!lost) await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      } finally {
-        client.removeListener('error', onError);
-        // With an error, the pool destroys the client instead of lending out a dead connection.
-        client.release(lost);
-        counter.changed();
-      }
+      if (!order) return inTransaction(fn);
+      await order.outside('begin (a transaction opened inside another)');
+      return order.span(() => inTransaction(fn));
     },
     changeCount: () => {
       // Listening starts with the first caller: a Db that never keeps a version holds no

@@ -41,7 +41,9 @@ export async function createTestDb(): Promise<TestDb> {
     return db;
   }
   const database = await createServerTestDatabase();
-  const db = await openPostgres(database.url, { max: 5 });
+  // The embedded database's order kept for a transaction's own statements (transaction-order.ts):
+  // what would wait forever there fails here after 20 s, with its cause named.
+  const db = await openPostgres(database.url, { max: 5, embeddedOrderMs: 20_000 });
   let owner: Promise<Db> | undefined;
   return {
     ...db,
