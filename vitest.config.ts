@@ -1,7 +1,10 @@
 import { availableParallelism } from 'node:os';
-import { configDefaults, defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 import { LongFilesFirst } from './scripts/long-files-first.ts';
-import { EMBEDDED_ONLY_FILES, SERVER_PASS_VARIABLE } from './server/test/embedded-only.ts';
+import { EMBEDDED_DRIVER_FILES, EMBEDDED_ONLY_FILES } from './server/test/embedded-only.ts';
+
+/** A run on a PostgreSQL server (npm test finds one: scripts/test.mjs), or all on PGlite. */
+const onServer = Boolean(process.env.DATABASE_URL);
 
 export default defineConfig({
   test: {
@@ -50,34 +53,25 @@ export default defineConfig({
           execArgv: ['--max-semi-space-size=32'],
         },
       },
-      {
-        test: {
-          name: 'server',
-          include: ['server/**/*.test.ts'],
-          // CI's second pass, on a PostgreSQL server, runs only the files that can reach it.
-          exclude: process.env[SERVER_PASS_VARIABLE]
-            ? [...configDefaults.exclude, ...EMBEDDED_ONLY_FILES]
-            : configDefaults.exclude,
-          environment: 'node',
-          globalSetup: ['server/test/global-setup.ts', 'server/test/server-build-setup.ts'],
-          // Waits for the migrated database snapshot and the server's bundle the global setups
-          // make in the background.
-          setupFiles: ['server/test/setup.ts'],
-          // Each file starts its own server on its own database, so nothing leaks between files
-          // through modules; loading the server's modules once per worker instead of once per file
-          // took a quarter off the project's time (measured on 8 files).
-          isolate: false,
-          // Generous for child processes and large exports when the machine is shared and busy.
-          // A file's setup does a whole file's work at once: a migration test's database before
-          // its migration is 3 to 6 s of CPU (an empty database and the migrations up to it),
-          // which outlasted 60 s at a load of 17, the load of two suites at once (issue 27).
-          testTimeout: 90_000,
-          hookTimeout: 120_000,
-          // expect.poll's 1 s default is the time a lost LISTEN connection waits before it
-          // connects again (pg-channel-watch.ts): on a busy machine a poll must outlast it.
-          expect: { poll: { timeout: 20_000, interval: 100 } },
-        },
-      },
+      serverProject({
+        name: 'server',
+        include: ['server/**/*.test.ts'],
+        // On a server, the files that never reach one run in the embedded pass only.
+        exclude: onServer
+          ? [...configDefaults.exclude, ...EMBEDDED_ONLY_FILES]
+          : configDefaults.exclude,
+      }),
+      // On a server run, the embedded database's own files and its driver's (README, "Which tests
+      // run on which database"): the same files again with the server's URLs emptied.
+      ...(onServer
+        ? [
+            serverProject({
+              name: 'server-embedded',
+              include: [...EMBEDDED_ONLY_FILES, ...EMBEDDED_DRIVER_FILES],
+              env: { DATABASE_URL: '', DATABASE_OWNER_URL: '', DATABASE_SUPERUSER_URL: '' },
+            }),
+          ]
+        : []),
       {
         test: {
           name: 'e2e',
@@ -103,3 +97,35 @@ export default defineConfig({
     ],
   },
 });
+
+/** A project of server tests: `name`, its files, and what differs between the passes. */
+function serverProject(options: {
+  name: string;
+  include: string[];
+  exclude?: string[];
+  env?: Record<string, string>;
+}): TestProjectInlineConfiguration {
+  return {
+    test: {
+      ...options,
+      environment: 'node',
+      globalSetup: ['server/test/global-setup.ts', 'server/test/server-build-setup.ts'],
+      // Waits for the migrated database snapshot and the server's bundle the global setups
+      // make in the background.
+      setupFiles: ['server/test/setup.ts'],
+      // Each file starts its own server on its own database, so nothing leaks between files
+      // through modules; loading the server's modules once per worker instead of once per file
+      // took a quarter off the project's time (measured on 8 files).
+      isolate: false,
+      // Generous for child processes and large exports when the machine is shared and busy.
+      // A file's setup does a whole file's work at once: a migration test's database before
+      // its migration is 3 to 6 s of CPU (an empty database and the migrations up to it),
+      // which outlasted 60 s at a load of 17, the load of two suites at once (issue 27).
+      testTimeout: 90_000,
+      hookTimeout: 120_000,
+      // expect.poll's 1 s default is the time a lost LISTEN connection waits before it
+      // connects again (pg-channel-watch.ts): on a busy machine a poll must outlast it.
+      expect: { poll: { timeout: 20_000, interval: 100 } },
+    },
+  };
+}

@@ -78,3 +78,36 @@ export function backgroundStepDone(statusFile: string, what: string): Promise<vo
   }
   return done;
 }
+
+/*
+ * Vitest loads each project's global setup as a module of its own: a step two projects need
+ * (the server and browser projects, and the server tests' embedded pass) is kept on the
+ * process's global object, started by the first setup and stopped when the last one is done.
+ */
+interface SharedStep<T> {
+  value: T;
+  users: number;
+}
+
+/** The step `key` of this run, started by `start` for its first user; `release` when done. */
+export function sharedStep<T extends { stop: () => void }>(
+  key: string,
+  start: () => T,
+): { value: T; release: () => void } {
+  const slot = Symbol.for(`carryover.${key}`);
+  const shared = globalThis as { [slot]?: SharedStep<T> };
+  const step = (shared[slot] ??= { value: start(), users: 0 });
+  step.users += 1;
+  let released = false;
+  return {
+    value: step.value,
+    release: () => {
+      if (released) return;
+      released = true;
+      step.users -= 1;
+      if (step.users > 0) return;
+      step.value.stop();
+      delete shared[slot];
+    },
+  };
+}

@@ -2,9 +2,8 @@
  * Server test files that never reach a PostgreSQL server, whatever DATABASE_URL says: they test
  * the embedded database's own folder, lease and worker (their servers are started without the
  * suite's database URLs), or code that reads no database at all (the limits CLI, PDF, xlsx and
- * CSV writers and readers). CI's second pass, on a PostgreSQL server, leaves them out: they ran
- * the same in the first pass, and ran again there they were a quarter of its time (about 330 s
- * of 1,419 s of files, measured). embedded-only.test.ts checks that none of them opens a
+ * CSV writers and readers). On a run on a server they run once, in the embedded pass
+ * (vitest.config.ts, 'server-embedded'). embedded-only.test.ts checks that none of them opens a
  * database through the suite's ways to the server.
  */
 export const EMBEDDED_ONLY_FILES = [
@@ -33,5 +32,21 @@ export const EMBEDDED_ONLY_FILES = [
   'server/util/pdf/render-pdf.test.ts',
 ] as const;
 
-/** Set by CI's pass on a PostgreSQL server (.ci/run): the files above are left out of it. */
-export const SERVER_PASS_VARIABLE = 'CI_SERVER_DATABASE_PASS';
+/**
+ * On a run on a PostgreSQL server, the files that run on the embedded database as well (README,
+ * "Which tests run on which database"): its driver and the record mechanism's own tests, and the
+ * files that test something the two databases do differently (they ask which one they run on).
+ */
+export const EMBEDDED_DRIVER_FILES = [
+  'server/db/**/*.test.ts',
+  'server/records/**/*.test.ts',
+  'server/cli/backup-cli.test.ts',
+  'server/entities/list-pages-fresh.test.ts',
+  'server/entities/list-totals.test.ts',
+  'server/http/idempotency.test.ts',
+  'server/http/metrics.test.ts',
+  'server/modules/audit/audit-roles.test.ts',
+  'server/modules/audit/audit.test.ts',
+  'server/modules/health/health.test.ts',
+  'server/modules/productions/equipment-trains-controlled-migration.test.ts',
+] as const;

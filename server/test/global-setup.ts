@@ -6,7 +6,7 @@ import type { TestProject } from 'vitest/node';
 import { migrate } from '../db/migrate.ts';
 import { openPostgres } from '../db/postgres-db.ts';
 import { projectRoot } from '../util/project-root.ts';
-import { startBackgroundStep, type BackgroundStep } from './background-step.ts';
+import { sharedStep, startBackgroundStep } from './background-step.ts';
 import { testDatabaseRoles, withDatabase } from './test-db-urls.ts';
 
 declare module 'vitest' {
@@ -42,12 +42,15 @@ declare module 'vitest' {
  * about 8 s of CPU each cost more than making the dumps once.
  */
 export default async function setup(project: TestProject) {
-  const { file, emptyFile, beforeLastFile, step } = pgliteSnapshot();
+  const snapshot = pgliteSnapshot();
+  const { file, emptyFile, beforeLastFile, step } = snapshot.value;
+  const releasePgliteSnapshot = async () => snapshot.release();
   project.provide('pgliteSnapshot', file);
   project.provide('pgliteEmptySnapshot', emptyFile);
   project.provide('pgliteBeforeLastSnapshot', beforeLastFile);
   project.provide('pgliteSnapshotStatus', step.statusFile);
-  if (process.env.DATABASE_URL) {
+  // The embedded pass of a server run empties DATABASE_URL for its files (vitest.config.ts).
+  if (project.config.env?.DATABASE_URL ?? process.env.DATABASE_URL) {
     const { ownerUrl, appRole } = testDatabaseRoles();
     const template = `carryover_tmpl_${randomBytes(4).toString('hex')}`;
     const admin = new pg.Client({ connectionString: ownerUrl });
@@ -74,26 +77,10 @@ export default async function setup(project: TestProject) {
   return releasePgliteSnapshot;
 }
 
-/*
- * The server and browser projects' setups both need the migrated PGlite snapshot: made once per
- * run, in a process of its own (a migration and a dump cost about 17 s of CPU, while the unit
- * tests, which need no database, run), removed when the last project that asked for it is done.
- * Vitest loads each project's global setup as a module of its own, so the builder is kept on the
- * process's global object: module state would start one builder per project.
- */
-interface SharedSnapshot {
-  file: string;
-  emptyFile: string;
-  beforeLastFile: string;
-  step: BackgroundStep;
-  users: number;
-}
-const SHARED = Symbol.for('carryover.pgliteSnapshot');
-const shared = globalThis as { [SHARED]?: SharedSnapshot };
-
-function pgliteSnapshot(): SharedSnapshot {
-  let snapshot = shared[SHARED];
-  if (!snapshot) {
+/** The migrated PGlite snapshots, made once per run in a process of its own (~17 s of CPU, while
+ * the unit tests, which need no database, run), removed when the last project using them is done. */
+function pgliteSnapshot() {
+  return sharedStep('pgliteSnapshot', () => {
     const file = join(projectRoot(), '.test-output', `pglite-snapshot-${process.pid}.tar.gz`);
     const emptyFile = join(projectRoot(), '.test-output', `pglite-empty-${process.pid}.tar.gz`);
     const beforeLastFile = join(
@@ -101,29 +88,23 @@ function pgliteSnapshot(): SharedSnapshot {
       '.test-output',
       `pglite-before-last-${process.pid}.tar.gz`,
     );
-    for (const name of [file, emptyFile, beforeLastFile]) rmSync(name, { force: true });
+    const files = [file, emptyFile, beforeLastFile];
+    for (const name of files) rmSync(name, { force: true });
     const step = startBackgroundStep('pglite-snapshot', [
       '--import',
       'tsx',
       join(projectRoot(), 'server/test/pglite-snapshot-build.ts'),
+      ...files,
+    ]);
+    return {
       file,
       emptyFile,
       beforeLastFile,
-    ]);
-    snapshot = { file, emptyFile, beforeLastFile, step, users: 0 };
-    shared[SHARED] = snapshot;
-  }
-  snapshot.users += 1;
-  return snapshot;
-}
-
-async function releasePgliteSnapshot(): Promise<void> {
-  const snapshot = shared[SHARED];
-  if (!snapshot) return;
-  snapshot.users -= 1;
-  if (snapshot.users > 0) return;
-  snapshot.step.stop();
-  for (const name of [snapshot.file, snapshot.emptyFile, snapshot.beforeLastFile])
-    rmSync(name, { force: true });
-  delete shared[SHARED];
+      step,
+      stop: () => {
+        step.stop();
+        for (const name of files) rmSync(name, { force: true });
+      },
+    };
+  });
 }

@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { projectRoot } from '../util/project-root.ts';
-import { startBackgroundStep } from './background-step.ts';
+import { sharedStep, startBackgroundStep } from './background-step.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -33,16 +33,24 @@ const TEST_ENTRIES = [
  * of CPU a start, against about 1 s for the bundle.
  */
 export default function setup(project: TestProject) {
-  const dir = join(projectRoot(), '.test-output', `server-build-${process.pid}`);
-  const step = startBackgroundStep('server-build', [
-    join(projectRoot(), 'scripts/build-server.mjs'),
-    dir,
-    ...TEST_ENTRIES,
-  ]);
-  project.provide('serverBuild', dir);
-  project.provide('serverBuildStatus', step.statusFile);
-  return () => {
-    step.stop();
-    rmSync(dir, { recursive: true, force: true });
-  };
+  // One build for every project that runs server tests (sharedStep).
+  const build = sharedStep('serverBuild', () => {
+    const dir = join(projectRoot(), '.test-output', `server-build-${process.pid}`);
+    const step = startBackgroundStep('server-build', [
+      join(projectRoot(), 'scripts/build-server.mjs'),
+      dir,
+      ...TEST_ENTRIES,
+    ]);
+    return {
+      dir,
+      statusFile: step.statusFile,
+      stop: () => {
+        step.stop();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  });
+  project.provide('serverBuild', build.value.dir);
+  project.provide('serverBuildStatus', build.value.statusFile);
+  return build.release;
 }
