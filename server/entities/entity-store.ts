@@ -4,6 +4,7 @@ import { columnOf, type FieldDef } from '#core/entities/field.ts';
 import type { TListQuery } from '#core/schemas/common.schemas.ts';
 import { READ_ONLY, type Db, type Queryable, type SqlValue } from '../db/db.ts';
 import { likePattern, orderBy, pageOf, pageWindow, searchCondition } from '#server/db/paging.ts';
+import { keptReads } from '#server/db/kept-reads.ts';
 import {
   HISTORY_STARTS_AT,
   tableAsOf,
@@ -314,27 +315,6 @@ export async function listEntities(
   return page;
 }
 
-/** The records read through each `readingOnce` view, by table and facility. */
-const readOnce = new WeakMap<Queryable, Map<string, Promise<EntityRecord[]>>>();
-
-/**
- * `q` for one computation that reads the same records through several functions while nothing
- * is written through it (a change evaluation's side: the engine input, the ranking and the worst
- * cases, the impact's context): `allEntities` (as of now) reads each entity's records once
- * through it and hands every caller the same array, which none may change. At 5,000 products an
- * evaluation read the products, the equipment and the productions five times and the actives
- * four (issue 34). Writes go through `q` itself, never through the view, whose reads would not
- * see them.
- */
-export function readingOnce(q: Queryable): Queryable {
-  const view: Queryable = {
-    query: (sql, params) => q.query(sql, params),
-    exec: (sql) => q.exec(sql),
-  };
-  readOnce.set(view, new Map());
-  return view;
-}
-
 /**
  * Every active record of an entity in a facility, for computations over the whole facility;
  * with `asOf`, those active at that moment, as they were then. A record made before versions
@@ -350,7 +330,9 @@ export async function allEntities(
 ): Promise<EntityRecord[]> {
   const { asOf } = options;
   if (!asOf) {
-    const once = readOnce.get(q);
+    // At 5,000 products an evaluation read the products, the equipment and the productions five
+    // times and the actives four (kept-reads.ts).
+    const once = keptReads(q, 'entities', () => new Map<string, Promise<EntityRecord[]>>());
     const key = `${def.table}:${facilityId}`;
     const read = once?.get(key);
     if (read) return read;

@@ -14,7 +14,8 @@ import type { MatrixRun } from '#core/limits/pair-walk.ts';
 import type { Quantity } from '#core/units/quantity.ts';
 import type { TChangeAssessment } from '#core/schemas/change-assessments.schemas.ts';
 import type { Db, Queryable } from '#server/db/db.ts';
-import { allEntities, readingOnce } from '#server/entities/entity-store.ts';
+import { keepingView } from '#server/db/kept-reads.ts';
+import { allEntities } from '#server/entities/entity-store.ts';
 import { facilityLimitsInput } from '../limits/facility-limits-input.ts';
 import { trainWorstProductsLater } from '../limits/worst-products.service.ts';
 import type { Actor } from '#server/db/audit-write.ts';
@@ -109,7 +110,7 @@ export async function impactContext(
 
 /**
  * The impact of the assessment's change set on the limits in force, computed and rolled back.
- * Each side reads the facility's records once (readingOnce) for its input, its worst cases and
+ * Each side reads the facility's records once (keepingView) for its input, its worst cases and
  * the context, the side in the trial after the change set is applied.
  */
 export async function computeImpact(
@@ -117,14 +118,14 @@ export async function computeImpact(
   apply: (tx: Queryable) => Promise<void>,
   facilityId: number,
 ): Promise<ChangeImpact> {
-  const then = readingOnce(tx);
+  const then = keepingView(tx);
   const [before, worst] = await Promise.all([
     facilityLimitsInput(then, facilityId),
     worstCasesLater(then, facilityId),
   ]);
   const { after, context } = await rolledBack(tx, async () => {
     await apply(tx);
-    const now = readingOnce(tx);
+    const now = keepingView(tx);
     const input = await facilityLimitsInput(now, facilityId);
     return {
       after: input,

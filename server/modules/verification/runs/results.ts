@@ -31,7 +31,7 @@ import { announceResultsFailed } from './run-events.ts';
 import { createRecords } from '#server/records/write-record.ts';
 import { repeatColumns, sampleResultType } from './result-records.ts';
 import { getRun, studyOf } from './runs.read.ts';
-import { withRunReads } from './run-reads.ts';
+import { keepingReads } from '#server/db/kept-reads.ts';
 import { afterRunChange, editableRun, inTransaction, type Scope } from './runs.service.ts';
 
 /*
@@ -148,7 +148,7 @@ export async function enterResults(
   runId: number,
   rows: TSampleResultInput[],
 ): Promise<void> {
-  await inTransaction(db, (tx) => withRunReads(tx, () => enter(tx, actor, scope, runId, rows)));
+  await inTransaction(db, (tx) => keepingReads(tx, () => enter(tx, actor, scope, runId, rows)));
 }
 
 /** enterResults answering the run as it committed, read in the entry's transaction (the route). */
@@ -160,7 +160,7 @@ export async function enterResultsAndRead(
   rows: TSampleResultInput[],
 ): Promise<TRun> {
   return inTransaction(db, (tx) =>
-    withRunReads(tx, async () => {
+    keepingReads(tx, async () => {
       await enter(tx, actor, scope, runId, rows);
       return getRun(tx, scope.facilityId, runId);
     }),

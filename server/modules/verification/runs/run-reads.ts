@@ -1,13 +1,14 @@
 import type { Queryable } from '#server/db/db.ts';
+import { keptReads } from '#server/db/kept-reads.ts';
 import type { ControlledVersionState, KnownLatest } from '#server/records/controlled.ts';
 import type { LocationFacts, MethodFacts, StudyOfRun } from './run-plan.ts';
 import type { RunRow } from './runs.read.ts';
 
 /*
- * Reads already made in one write of a run's children, kept for the rest of that write (issue
- * 34): the study as the entry read it, and the run as its recompute judged it, so that the
- * recompute and the run answered back do not read them again. Kept only inside `withRunReads`,
- * whose caller knows that nothing in between changes what is kept (results entry: the study's
+ * Reads already made in one write of a run's children, kept for the rest of that write
+ * (kept-reads.ts): the study as the entry read it, and the run as its recompute judged it, so
+ * that the recompute and the run answered back do not read them again. Kept only inside
+ * `keepingReads`, whose caller knows that nothing in between changes what is kept (results entry: the study's
  * protocol and snapshot do not change while results are entered, and nothing writes the run
  * or its children after its recompute; run creation: the study, read locked for the run's
  * number, is the one its recompute judges with, and nothing writes the new run after). Any
@@ -42,11 +43,9 @@ interface RunReads {
   building: Set<number>;
 }
 
-const kept = new WeakMap<Queryable, RunReads>();
-
-/** Runs `fn` with the reads of `tx` kept for its length. */
-export async function withRunReads<T>(tx: Queryable, fn: () => Promise<T>): Promise<T> {
-  kept.set(tx, {
+/** The run reads kept in `q`'s write, if its reads are kept. */
+export const runReadsOf = (q: Queryable): RunReads | undefined =>
+  keptReads(q, 'runs', () => ({
     studies: new Map(),
     judged: new Map(),
     locations: new Map(),
@@ -54,15 +53,7 @@ export async function withRunReads<T>(tx: Queryable, fn: () => Promise<T>): Prom
     latest: new Map(),
     states: new Map(),
     building: new Set(),
-  });
-  try {
-    return await fn();
-  } finally {
-    kept.delete(tx);
-  }
-}
-
-export const runReadsOf = (q: Queryable): RunReads | undefined => kept.get(q);
+  }));
 
 /**
  * The facts of `ids` through the kept ones of `q`'s write: answered from them when all are

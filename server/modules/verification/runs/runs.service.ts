@@ -27,7 +27,8 @@ import { refreshStudy } from '../study-refresh.ts';
 import { microbialPolicyToPin } from './microbial-read.ts';
 import { settingsToPin } from './inspection-settings.ts';
 import { announceReleaseFlag } from './run-events.ts';
-import { runReadsOf, withRunReads } from './run-reads.ts';
+import { keepingReads } from '#server/db/kept-reads.ts';
+import { runReadsOf } from './run-reads.ts';
 import {
   getRun,
   judgeRun,
@@ -299,7 +300,7 @@ export async function createRun(
   reason: string | undefined,
 ): Promise<number> {
   return inTransaction(db, (tx) =>
-    withRunReads(tx, () => create(tx, actor, scope, studyId, reason)),
+    keepingReads(tx, () => create(tx, actor, scope, studyId, reason)),
   );
 }
 
@@ -316,7 +317,7 @@ export async function createRunAndRead(
   reason: string | undefined,
 ): Promise<TRun> {
   return inTransaction(db, (tx) =>
-    withRunReads(tx, async () =>
+    keepingReads(tx, async () =>
       getRun(tx, scope.facilityId, await create(tx, actor, scope, studyId, reason)),
     ),
   );

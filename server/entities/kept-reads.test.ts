@@ -3,7 +3,8 @@ import { equipmentDef, productsDef } from '#core/entities/defs/index.ts';
 import { seedDemo } from '#server/cli/seed-demo.ts';
 import type { Queryable } from '../db/db.ts';
 import { useFacilityTestServer } from '../test/facility-test-file.ts';
-import { allEntities, readingOnce } from './entity-store.ts';
+import { keepingView } from '../db/kept-reads.ts';
+import { allEntities } from './entity-store.ts';
 
 const t = useFacilityTestServer();
 
@@ -27,10 +28,10 @@ function counted(): { q: Queryable; statements: string[] } {
   };
 }
 
-describe('readingOnce', () => {
+describe('keepingView', () => {
   it('reads each entity’s records once through a view, handing every caller the same array', async () => {
     const { q, statements } = counted();
-    const once = readingOnce(q);
+    const once = keepingView(q);
     const [products, again] = await Promise.all([
       allEntities(once, productsDef, t.facilityId),
       allEntities(once, productsDef, t.facilityId),
@@ -48,11 +49,11 @@ describe('readingOnce', () => {
 
   it('reads again through another view, and as of a moment every time', async () => {
     const { q, statements } = counted();
-    const first = await allEntities(readingOnce(q), productsDef, t.facilityId);
-    const second = await allEntities(readingOnce(q), productsDef, t.facilityId);
+    const first = await allEntities(keepingView(q), productsDef, t.facilityId);
+    const second = await allEntities(keepingView(q), productsDef, t.facilityId);
     expect(second).not.toBe(first);
     expect(second).toEqual(first);
-    const once = readingOnce(q);
+    const once = keepingView(q);
     const asOf = new Date().toISOString();
     await allEntities(once, productsDef, t.facilityId, { asOf });
     await allEntities(once, productsDef, t.facilityId, { asOf });
