@@ -122,23 +122,40 @@ export async function createRecord<D extends DomainWith<'Create'>>(
   type: RecordType<D>,
   { actor, scope, values, audit }: CreateRecord,
 ): Promise<StoredRow> {
-  const { decl } = type;
   const columns = Object.keys(values);
-  const params: SqlValue[] = [scope.facilityId, actor.userId, ...Object.values(values)];
   const placeholders = columns.map((_, i) => `$${i + 3}`);
-  let sql: string;
-  if (decl.numbered) {
-    // One number after another per facility: the facility's row orders concurrent creates.
+  return insertAudited(tx, type, { actor, scope, audit }, columns, placeholders, '', [
+    ...Object.values(values),
+  ]);
+}
+
+/**
+ * The insert of one record and what follows it, from `sources` (the columns' values in `from`,
+ * parameters from $3 on): its number after the facility's last for a numbered type (the
+ * facility's row locked orders concurrent creates), its audit row and working version.
+ */
+async function insertAudited<D extends DomainWith<'Create'>>(
+  tx: Queryable,
+  type: RecordType<D>,
+  { actor, scope, audit }: Omit<CreateRecord, 'values'>,
+  columns: readonly string[],
+  sources: readonly string[],
+  from: string,
+  params: readonly SqlValue[],
+): Promise<StoredRow> {
+  const { decl } = type;
+  if (decl.numbered)
     await tx.query(`select id from facilities where id = $1 for update`, [scope.facilityId]);
-    sql = `insert into ${decl.table} (facility_id, seq, created_by, updated_by, ${columns.join(', ')})
-           select $1, coalesce(max(seq), 0) + 1, $2, $2, ${placeholders.join(', ')}
-             from ${decl.table} where facility_id = $1
-           returning *`;
-  } else {
-    sql = `insert into ${decl.table} (facility_id, created_by, updated_by, ${columns.join(', ')})
-           values ($1, $2, $2, ${placeholders.join(', ')}) returning *`;
-  }
-  const [row] = await tx.query<StoredRow>(sql, params);
+  const seq = decl.numbered
+    ? [`(select coalesce(max(seq), 0) + 1 from ${decl.table} where facility_id = $1)`]
+    : [];
+  const [row] = await tx.query<StoredRow>(
+    `insert into ${decl.table}
+       (facility_id, ${decl.numbered ? 'seq, ' : ''}created_by, updated_by, ${columns.join(', ')})
+     select $1::int, ${[...seq, '$2::int', '$2::int', ...sources].join(', ')} ${from}
+     returning *`,
+    [scope.facilityId, actor.userId, ...params],
+  );
   // D takes Create (DomainWith); the compiler does not follow that into AuditAction<D>.
   const created = { action: 'Create' as AuditAction<D>, ...audit(row!) };
   await afterWrite(tx, type, actor, scope, row!, created, true, true);
@@ -173,11 +190,23 @@ export async function createRecords<D extends DomainWith<'Create'>>(
 ): Promise<StoredRow[]> {
   const { decl, hooks } = type;
   if (decl.numbered || hooks.afterWrite || (decl.controlled && hooks.content)) {
+    // One at a time, each typed by the table's row as the many are below (a jsonb column's
+    // array would be an SQL array as a parameter of its own).
     const created: StoredRow[] = [];
-    for (const [i, values] of rows.entries())
+    for (const [i, values] of rows.entries()) {
+      const columns = Object.keys(values);
       created.push(
-        await createRecord(tx, type, { actor, scope, values, audit: (row) => audit(row, i) }),
+        await insertAudited(
+          tx,
+          type,
+          { actor, scope, audit: (row) => audit(row, i) },
+          columns,
+          columns.map((c) => `v.${c}`),
+          `from ${recordsetOf(decl.table, 3, 'v')}`,
+          [jsonRows([values])],
+        ),
       );
+    }
     return created;
   }
   if (rows.length === 0) return [];
