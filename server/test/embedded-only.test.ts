@@ -38,3 +38,10 @@ describe('the embedded pass of a run on a server', () => {
     expect(files.filter((file) => !covered(file) && !SERVER_ALONE.includes(file))).toEqual([]);
   });
 });
+
+describe('this file, one of the embedded ones', () => {
+  it('runs with no server URL, also in a run on a server (the embedded pass empties them)', () => {
+    for (const name of ['DATABASE_URL', 'DATABASE_OWNER_URL', 'DATABASE_SUPERUSER_URL'])
+      expect(process.env[name] ?? '', name).toBe('');
+  });
+});

@@ -17,6 +17,7 @@ export const EMBEDDED_ONLY_FILES = [
   // The process's start, with the database URLs emptied.
   'server/main.test.ts',
   // No database.
+  'server/test/embedded-only.test.ts',
   'server/cli/limits.test.ts',
   'server/db/audit-diff.test.ts',
   'server/http/disk-full.test.ts',
