@@ -1,10 +1,11 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, configure, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { App, ConfigProvider } from 'antd';
 import type { ReactElement } from 'react';
 import { afterAll, afterEach, expect, vi } from 'vitest';
 import { API_BASE } from '#client/api/http-client.ts';
+import { createQueryClient } from '#client/app/query-client.ts';
 import { storeFacility, storeLogin } from '#client/session/session-store.ts';
 import { theme } from '#client/theme.ts';
 import { AppError } from '#core/errors/errors.ts';
@@ -159,8 +160,11 @@ export function signIn(user: TSessionUser = SIGNED_IN_USER): void {
 /** Renders `ui` inside the providers of the app shell, with a user who types and clicks. */
 export function renderInApp(ui: ReactElement) {
   vi.stubGlobal('fetch', serve);
-  const queryClient = new QueryClient({
-    defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
+  // The app's own defaults (how long a read stays fresh), without retries.
+  const queryClient = createQueryClient();
+  queryClient.setDefaultOptions({
+    ...queryClient.getDefaultOptions(),
+    queries: { ...queryClient.getDefaultOptions().queries, retry: false },
   });
   const user = userEvent.setup({ delay: null });
   const view = render(

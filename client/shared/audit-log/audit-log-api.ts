@@ -45,6 +45,10 @@ export function useAuditLogs(
         signal,
       }),
     placeholderData: keepPreviousData,
+    // Read again whenever the log is shown: a change the user just made must be in it at once,
+    // not after the app's 30 s (EU GMP Annex 11 §9; 21 CFR 11.10(e)). Kept pages still show
+    // while it loads.
+    staleTime: 0,
   });
 }
 
