@@ -159,6 +159,8 @@ export async function openPglite(options: {
   dataDir?: string;
   loadDataDir?: ArrayBuffer;
   fence?: WriteFence;
+  /** Loads PGlite's amcheck extension too (tests: a restored copy checked in place). */
+  amcheck?: boolean;
 }): Promise<PgliteDb> {
   const { fence, ...data } = options;
   const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), {

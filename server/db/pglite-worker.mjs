@@ -13,6 +13,11 @@ import { parentPort, workerData } from 'node:worker_threads';
 if (workerData.compileCache) module.enableCompileCache(workerData.compileCache);
 const { PGlite } = await import('@electric-sql/pglite');
 const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+// amcheck only when the opener asks for it (a test checking a restored copy in place,
+// server/test/amcheck.ts): the app never loads it.
+const checkable = workerData.amcheck
+  ? { amcheck: (await import('@electric-sql/pglite/contrib/amcheck')).amcheck }
+  : {};
 
 // PGlite's 128 MB of shared buffers are all written at start-up, so all of them stay resident.
 // A site's working set fits in far fewer, and a page not in them is read through the operating
@@ -26,7 +31,7 @@ const opening = PGlite.create({
   startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`],
   // Trigram indexes of list searches (migration 20261218050200_search_trigrams.sql), as on a
   // PostgreSQL server, where pg_trgm ships with the server.
-  extensions: { pg_trgm },
+  extensions: { pg_trgm, ...checkable },
   ...(workerData.dataDir ? { dataDir: workerData.dataDir } : {}),
   ...(workerData.loadDataDir ? { loadDataDir: new Blob([workerData.loadDataDir]) } : {}),
 });

@@ -22,10 +22,20 @@ async function emptyDump(): Promise<ArrayBuffer | undefined> {
   return new Uint8Array(readFileSync(file)).buffer;
 }
 
-/** A new, empty embedded database in memory, or in `dataDir` when given. */
-export async function openEmptyPglite(dataDir?: string): Promise<PgliteDb> {
+/**
+ * A new, empty embedded database in memory, or in `dataDir` when given; with `amcheck`, one that
+ * amcheckPglite can check in place (a restore's target).
+ */
+export async function openEmptyPglite(
+  dataDir?: string,
+  { amcheck = false }: { amcheck?: boolean } = {},
+): Promise<PgliteDb> {
   const loadDataDir = await emptyDump();
-  return openPglite({ ...(dataDir ? { dataDir } : {}), ...(loadDataDir ? { loadDataDir } : {}) });
+  return openPglite({
+    ...(dataDir ? { dataDir } : {}),
+    ...(loadDataDir ? { loadDataDir } : {}),
+    ...(amcheck ? { amcheck } : {}),
+  });
 }
 
 /**

@@ -40,7 +40,7 @@ interface Target {
 
 async function emptyTarget(): Promise<Target> {
   if (!process.env.DATABASE_URL) {
-    const db = await openEmptyPglite();
+    const db = await openEmptyPglite(undefined, { amcheck: true });
     later(() => db.close());
     return { db };
   }
