@@ -1,23 +1,34 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  openAsAdmin as openAdminPage,
-  startAppUnderTest,
-  type AppUnderTest,
-} from './app-under-test.ts';
+import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import { named } from './browser.ts';
-import { choose } from './ui.ts';
+import { openScreen } from './main-screens.ts';
+import { choose, signInToFacility } from './ui.ts';
 
 let app: AppUnderTest;
+let page: Page;
+// One page signed in for the file, each test on its screen mounted anew: nothing here tests the
+// sign-in, and a page of each test's own (two loads, a sign-in, the facility's choice) was about
+// a third of the file's CPU.
 beforeAll(async () => {
   app = await startAppUnderTest();
+  page = await app.open('/');
+  await signInToFacility(page);
+  // The menu follows the facility's permissions, which arrive after the shell renders.
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Users', exact: true })
+    .waitFor();
 });
 afterAll(async () => {
   await app?.close();
 });
 
-function openAsAdmin(path: string, heading: string): Promise<Page> {
-  return openAdminPage(app, path, heading);
+/** The administrator's page on a screen mounted anew, with nothing of the test before on it. */
+async function openAsAdmin(path: string, heading: string): Promise<Page> {
+  await openScreen(page, path, 'fresh');
+  await page.getByRole('heading', { name: heading }).waitFor();
+  return page;
 }
 
 describe('departments, operators and roles in the browser', () => {

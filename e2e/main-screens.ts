@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { expect } from 'vitest';
 import { ENTITY_DEFS } from '#core/entities/defs/index.ts';
 import { canOpenScreen, isEntityShown } from '#core/facilities/facility-features.ts';
@@ -33,11 +33,16 @@ function trackRequests(page: Page): { open: number; last: number } {
   let seen = traffic.get(page);
   if (seen) return seen;
   const state = { open: 0, last: Date.now() };
-  const started = () => {
+  // The live updates' event stream stays open as long as the page: it never ends, and one opened
+  // by a load after the tracking began held every later wait for quiet until its time ran out.
+  const counted = (request: Request) => request.resourceType() !== 'eventsource';
+  const started = (request: Request) => {
+    if (!counted(request)) return;
     state.open += 1;
     state.last = Date.now();
   };
-  const ended = () => {
+  const ended = (request: Request) => {
+    if (!counted(request)) return;
     state.open = Math.max(0, state.open - 1);
     state.last = Date.now();
   };
