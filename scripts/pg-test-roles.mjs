@@ -91,10 +91,14 @@ export async function leftRoles(superUrl, prefix) {
       `select rolname from pg_roles where rolname like $1 || '%\\_owner'`,
       [prefix],
     );
-    return rows
-      .map(({ rolname }) => ({ owner: rolname, pid: Number(rolname.slice(prefix.length, -6)) }))
-      .filter(({ pid }) => Number.isInteger(pid) && pid > 0 && !isAlive(pid))
-      .map(({ owner }) => ({ owner, app: `${owner.slice(0, -6)}_app` }));
+    return (
+      rows
+        // LIKE reads the prefix's underscores as any character: only this prefix's own roles.
+        .filter(({ rolname }) => rolname.startsWith(prefix))
+        .map(({ rolname }) => ({ owner: rolname, pid: Number(rolname.slice(prefix.length, -6)) }))
+        .filter(({ pid }) => Number.isInteger(pid) && pid > 0 && !isAlive(pid))
+        .map(({ owner }) => ({ owner, app: `${owner.slice(0, -6)}_app` }))
+    );
   });
 }
 
