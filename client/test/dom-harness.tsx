@@ -1,4 +1,4 @@
-import { QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { cleanup, configure, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { App, ConfigProvider } from 'antd';
@@ -157,11 +157,14 @@ export function signIn(user: TSessionUser = SIGNED_IN_USER): void {
   storeFacility(FACILITY);
 }
 
+const queryClients: QueryClient[] = [];
+
 /** Renders `ui` inside the providers of the app shell, with a user who types and clicks. */
 export function renderInApp(ui: ReactElement) {
   vi.stubGlobal('fetch', serve);
   // The app's own defaults (how long a read stays fresh), without retries.
   const queryClient = createQueryClient();
+  queryClients.push(queryClient);
   queryClient.setDefaultOptions({
     ...queryClient.getDefaultOptions(),
     queries: { ...queryClient.getDefaultOptions().queries, retry: false },
@@ -180,6 +183,8 @@ export function renderInApp(ui: ReactElement) {
 
 afterEach(() => {
   cleanup();
+  // No query of the test goes on to answer, refetch or collect into a tree that is gone.
+  for (const client of queryClients.splice(0)) client.clear();
   vi.unstubAllGlobals();
   const missed = problems.splice(0);
   handlers.clear();
@@ -187,7 +192,17 @@ afterEach(() => {
   expect(missed, 'calls the fake server could not answer').toEqual([]);
 });
 
-// React's scheduler runs its work from a setImmediate: work queued as a file's last test ends
-// (an unmount's effects) ran once after the simulated window was gone, an uncaught "window is
-// not defined" that failed a CI run. The file ends only after such work has run.
-afterAll(() => new Promise<void>((resolve) => setTimeout(resolve, 50)));
+// React's scheduler runs its work from a setImmediate, a slice of up to 5 ms at a time: work
+// queued as a file's last test ends (an unmount's effects) ran after the simulated window was
+// gone, an uncaught "window is not defined" that failed CI runs (once after a fixed 50 ms wait,
+// at a load of 8). The file ends once the event loop has turned quickly several times in a row,
+// which it does not while slices of work run (at most 5 s).
+afterAll(async () => {
+  const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+  const until = Date.now() + 5_000;
+  for (let quiet = 0; quiet < 5 && Date.now() < until;) {
+    const start = performance.now();
+    await turn();
+    quiet = performance.now() - start < 2 ? quiet + 1 : 0;
+  }
+});
