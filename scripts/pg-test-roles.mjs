@@ -88,17 +88,13 @@ export async function dropTestRoles(superUrl, { owner, app }) {
 export async function leftRoles(superUrl, prefix) {
   return asSuperuser(superUrl, async (client) => {
     const { rows } = await client.query(
-      `select rolname from pg_roles where rolname like $1 || '%\\_owner'`,
+      `select rolname from pg_roles where starts_with(rolname, $1) and rolname like '%\\_owner'`,
       [prefix],
     );
-    return (
-      rows
-        // LIKE reads the prefix's underscores as any character: only this prefix's own roles.
-        .filter(({ rolname }) => rolname.startsWith(prefix))
-        .map(({ rolname }) => ({ owner: rolname, pid: Number(rolname.slice(prefix.length, -6)) }))
-        .filter(({ pid }) => Number.isInteger(pid) && pid > 0 && !isAlive(pid))
-        .map(({ owner }) => ({ owner, app: `${owner.slice(0, -6)}_app` }))
-    );
+    return rows
+      .map(({ rolname }) => ({ owner: rolname, pid: Number(rolname.slice(prefix.length, -6)) }))
+      .filter(({ pid }) => Number.isInteger(pid) && pid > 0 && !isAlive(pid))
+      .map(({ owner }) => ({ owner, app: `${owner.slice(0, -6)}_app` }));
   });
 }
 

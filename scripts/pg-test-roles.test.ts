@@ -1,6 +1,5 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-// @ts-expect-error: a plain script of the test runner, without types of its own
 import { createTestRoles, dropTestRoles, leftRoles } from './pg-test-roles.mjs';
 
 /** A pid no process can have on Linux (at or above PID_MAX_LIMIT, 2^22). */
@@ -27,13 +26,13 @@ describe.runIf(Boolean(superUrl))('the roles a test run makes on a PostgreSQL se
       app: `${prefix}${NEVER_A_PID}_app`,
     };
     try {
-      const urls = (await createTestRoles(superUrl!, names)) as Record<string, string>;
-      expect(await canConnect(urls.DATABASE_OWNER_URL!)).toBe(names.owner);
-      expect(await canConnect(urls.DATABASE_URL!)).toBe(names.app);
+      const urls = await createTestRoles(superUrl!, names);
+      expect(await canConnect(urls.DATABASE_OWNER_URL)).toBe(names.owner);
+      expect(await canConnect(urls.DATABASE_URL)).toBe(names.app);
       // This process is alive: a run named by its pid is not left over.
       const alive = { owner: `${prefix}${process.pid}_owner`, app: `${prefix}${process.pid}_app` };
       await createTestRoles(superUrl!, { ...alive, database: `${prefix}${process.pid}` });
-      const left = (await leftRoles(superUrl!, prefix)) as { owner: string; app: string }[];
+      const left = await leftRoles(superUrl!, prefix);
       expect(left).toEqual([{ owner: names.owner, app: names.app }]);
       await dropTestRoles(superUrl!, alive);
     } finally {

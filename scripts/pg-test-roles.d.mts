@@ -1,0 +1,14 @@
+/** The roles of a test run on a PostgreSQL server (pg-test-roles.mjs). */
+export interface TestRoleNames {
+  owner: string;
+  app: string;
+}
+
+export function createTestRoles(
+  superUrl: string,
+  names: TestRoleNames & { database: string },
+): Promise<{ DATABASE_OWNER_URL: string; DATABASE_URL: string; DATABASE_SUPERUSER_URL: string }>;
+
+export function dropTestRoles(superUrl: string, names: TestRoleNames): Promise<void>;
+
+export function leftRoles(superUrl: string, prefix: string): Promise<TestRoleNames[]>;
