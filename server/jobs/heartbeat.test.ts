@@ -5,6 +5,7 @@ import { createTestDb, type TestDb } from '../test/test-db.ts';
 import { ADMIN } from '../test/test-server.ts';
 import { until } from '../test/until.ts';
 import { enqueueJob, jobProgressColumn, registerJobHandler } from './jobs.ts';
+import { claimJob, takeOverStaleJobs } from './heartbeat.ts';
 import { startJobWorker, type JobLog, type JobWorker } from './worker.ts';
 
 // Two workers on one database, as two instances of the app; no app polls it. On PGlite both
@@ -183,6 +184,38 @@ describe('job heartbeats', () => {
         ms: expect.any(Number),
       }),
     ]);
+  });
+
+  it('a fetched job is never taken from the worker that fetched it, and a job taken over before its claim is not run by its first fetch', async () => {
+    registerJobHandler('test.unclaimed', async () => undefined);
+    const id = await db.transaction((tx) => enqueueJob(tx, facilityId, 'test.unclaimed', {}));
+    // As pg-boss's fetch leaves a job (a fetch after a start counts a retry), handed out an hour
+    // ago to a worker that has not claimed it yet.
+    const fetchedLongAgo = () =>
+      db.query(
+        `update pgboss.job set state = 'active', started_on = now() - interval '1 hour',
+                retry_count = case when started_on is null then retry_count else retry_count + 1 end
+          where id = $1`,
+        [id],
+      );
+    await fetchedLongAgo();
+    // The worker that holds it sweeps: its own job is alive, however long the claim took.
+    expect(await takeOverStaleJobs(db, 400, id)).toEqual([]);
+    // Another worker's sweep takes it over and hands it back to pg-boss.
+    const [taken] = await takeOverStaleJobs(db, 400);
+    expect(taken).toMatchObject({ id, previousWorker: null, outcome: 'retry' });
+    // The first fetch's late claim finds the attempt gone and runs nothing.
+    expect(await claimJob(db, id, 0, 'late-worker', 400)).toBe(false);
+    // Fetched again (the retry): only that fetch's claim holds.
+    await fetchedLongAgo();
+    expect(await bossJobNow(id)).toEqual({ state: 'active', retry_count: 1 });
+    expect(await claimJob(db, id, 0, 'late-worker', 400)).toBe(false);
+    expect(await claimJob(db, id, 1, 'next-worker', 400)).toBe(true);
+    const [run] = await db.query<{ state: string; worker_id: string }>(
+      'select state, worker_id from job_runs where id = $1',
+      [id],
+    );
+    expect(run).toEqual({ state: 'running', worker_id: 'next-worker' });
   });
 
   it('a worker that stops leaves no heartbeat behind', async () => {

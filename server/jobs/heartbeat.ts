@@ -43,6 +43,30 @@ export async function beatJob(
   return rows.length > 0;
 }
 
+/**
+ * This worker starts the job it fetched: only while pg-boss still has that fetch of it active.
+ * A worker slower than `aliveMs` between the fetch and this claim may have lost the job to a
+ * sweep (handed back to pg-boss, perhaps fetched again by another worker): then it claims
+ * nothing and runs nothing, so no job's handler runs twice for one attempt.
+ */
+export async function claimJob(
+  q: Queryable,
+  jobId: string,
+  retryCount: number,
+  workerId: string,
+  aliveMs: number,
+): Promise<boolean> {
+  const rows = await q.query(
+    `update job_runs r set state = 'running', started_at = coalesce(r.started_at, now()),
+            error = null, worker_id = $2, heartbeat_at = now(), alive_until = ${UNTIL}
+       from pgboss.job j
+      where r.id = $1 and j.id = r.id and j.state = 'active' and j.retry_count = $4
+      returning r.id`,
+    [jobId, workerId, aliveMs, retryCount],
+  );
+  return rows.length > 0;
+}
+
 /** A worker that stops says so: its jobs are handed back or done by then. */
 export async function forgetWorker(q: Queryable, workerId: string): Promise<void> {
   await q.query(`delete from job_workers where id = $1`, [workerId]);
@@ -68,10 +92,18 @@ export interface TakenOver {
  * completed it before the process died. Several instances may sweep at once: each job is taken
  * over by one of them, once (the row's new heartbeat fails the others' condition).
  */
-export async function takeOverStaleJobs(db: Db, staleMs: number): Promise<TakenOver[]> {
+export async function takeOverStaleJobs(
+  db: Db,
+  staleMs: number,
+  ownJobId: string | null = null,
+): Promise<TakenOver[]> {
+  // The sweeping worker is alive, and so is the job it runs, even one it fetched and has not
+  // claimed yet: on a busy machine that gap outlasted a short staleMs and the worker took its own
+  // job from itself (heartbeat.test.ts, under load).
   const stale = await db.query<{ id: string }>(
-    `select r.id from pgboss.job j, job_runs r where ${STALE} order by j.started_on`,
-    [QUEUE, staleMs],
+    `select r.id from pgboss.job j, job_runs r
+      where ${STALE} and r.id is distinct from $3::uuid order by j.started_on`,
+    [QUEUE, staleMs, ownJobId],
   );
   const taken: TakenOver[] = [];
   for (const { id } of stale) {

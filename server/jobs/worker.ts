@@ -3,6 +3,7 @@ import { isConnectionLost, type Db } from '../db/db.ts';
 import {
   beatJob,
   beatWorker,
+  claimJob,
   forgetDeadWorkers,
   forgetWorker,
   newWorkerId,
@@ -155,7 +156,7 @@ export async function startJobWorker(db: Db, options: JobWorkerOptions = {}): Pr
       await beatWorker(db, workerId, staleMs);
       const job = running;
       if (job?.isClaimed && !(await beatJob(db, job.id, workerId, staleMs))) job.isLost = true;
-      for (const taken of await takeOverStaleJobs(db, staleMs)) {
+      for (const taken of await takeOverStaleJobs(db, staleMs, job?.id ?? null)) {
         log.warn(
           {
             jobId: taken.id,
@@ -229,12 +230,10 @@ async function run({ db, job, workerId, aliveMs, log, running, isStopping }: Run
     else if (after) log.error({ ...about, reason }, 'job failed: out of retries');
   };
   if (isStopping()) return handBack('The server stopped before the job ran');
-  await db.query(
-    `update job_runs set state = 'running', started_at = coalesce(started_at, now()), error = null,
-            worker_id = $2, heartbeat_at = now(), alive_until = now() + $3 * interval '1 millisecond'
-      where id = $1`,
-    [job.id, workerId, aliveMs],
-  );
+  if (!(await claimJob(db, job.id, job.retryCount, workerId, aliveMs))) {
+    log.warn(about, 'job left to the worker that took it over');
+    return;
+  }
   running.isClaimed = true;
   log.info(about, job.retryCount > 0 ? 'job started again (a retry)' : 'job started');
   const started = performance.now();
