@@ -12,8 +12,15 @@ async function written(build: (wb: ExcelJS.Workbook) => void): Promise<Buffer> {
   return Buffer.from(await wb.xlsx.writeBuffer());
 }
 
-/** A package written by hand, for what exceljs does not write: inline strings, prefixes… */
-async function handMade(sheetXml: string, workbookXml?: string): Promise<Buffer> {
+/**
+ * A package written by hand, for what exceljs does not write: inline strings, prefixes… Its parts
+ * are stored as they are unless `compression` says DEFLATE, as Excel and exceljs write them.
+ */
+async function handMade(
+  sheetXml: string,
+  workbookXml?: string,
+  compression: 'STORE' | 'DEFLATE' = 'STORE',
+): Promise<Buffer> {
   const zip = new JSZip();
   zip.file(
     '_rels/.rels',
@@ -36,7 +43,16 @@ async function handMade(sheetXml: string, workbookXml?: string): Promise<Buffer>
     'x/sheets/one.xml',
     `<x:worksheet xmlns:x="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><x:sheetData>${sheetXml}</x:sheetData></x:worksheet>`,
   );
-  return zip.generateAsync({ type: 'nodebuffer' });
+  return zip.generateAsync({ type: 'nodebuffer', compression });
+}
+
+/** The package with the first bytes of a part's deflated data made invalid (a reserved block type). */
+function corrupted(buffer: Buffer, part: string): Buffer {
+  const out = Buffer.from(buffer);
+  const name = out.indexOf(part); // in the part's local header, which comes before its data
+  const extra = out.readUInt16LE(name - 30 + 28);
+  out.fill(0xff, name + part.length + extra, name + part.length + extra + 4);
+  return out;
 }
 
 /** `count` rows of one cell each, the first being the header row. */
@@ -136,6 +152,11 @@ describe('readWorkbook', () => {
     await expect(
       readWorkbook(await handMade('<x:row r="1"><x:c r="A1"><x:v>1</x:v></x:row>')),
     ).rejects.toMatchObject(notAWorkbook);
+    const deflated = await handMade(numberRows(10), undefined, 'DEFLATE');
+    expect((await readWorkbook(deflated)).get('Actives')?.rows).toHaveLength(9);
+    await expect(readWorkbook(corrupted(deflated, 'x/sheets/one.xml'))).rejects.toMatchObject(
+      notAWorkbook,
+    );
   });
 
   it('stops reading a workbook of more rows than the cap', async () => {
@@ -154,13 +175,16 @@ describe('readWorkbook', () => {
     });
   });
 
-  it('stops reading a workbook that unzips to more than the cap, a zip bomb', async () => {
-    const buffer = await handMade(numberRows(2000));
-    expect((await readWorkbook(buffer)).get('Actives')?.rows).toHaveLength(1999);
-    await expect(readWorkbook(buffer, 2 * 1024 * 1024)).resolves.toBeDefined();
-    await expect(readWorkbook(buffer, (1024 * 1024) / 64)).rejects.toMatchObject({
-      errName: 'DataValidationError',
-      errors: [{ property: 'file', constraints: { size: expect.stringContaining('split it') } }],
-    });
-  });
+  it.each(['STORE', 'DEFLATE'] as const)(
+    'stops reading a workbook that unzips to more than the cap, a zip bomb (%s)',
+    async (compression) => {
+      const buffer = await handMade(numberRows(2000), undefined, compression);
+      expect((await readWorkbook(buffer)).get('Actives')?.rows).toHaveLength(1999);
+      await expect(readWorkbook(buffer, 2 * 1024 * 1024)).resolves.toBeDefined();
+      await expect(readWorkbook(buffer, (1024 * 1024) / 64)).rejects.toMatchObject({
+        errName: 'DataValidationError',
+        errors: [{ property: 'file', constraints: { size: expect.stringContaining('split it') } }],
+      });
+    },
+  );
 });

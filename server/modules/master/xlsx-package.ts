@@ -1,5 +1,6 @@
 import type JSZip from 'jszip';
 import { Readable } from 'node:stream';
+import { createInflateRaw } from 'node:zlib';
 import type { SaxesParser, SaxesTagPlain } from 'saxes';
 
 /**
@@ -115,7 +116,7 @@ export class XlsxPackage {
     // string goes straight to the old generation and stays there, garbage, until a full
     // collection), and a zip bomb stops at the cap instead of filling memory.
     const decoder = new TextDecoder();
-    const chunks = new Readable().wrap(entry.nodeStream('nodebuffer'))[Symbol.asyncIterator]();
+    const chunks = inflated(entry)[Symbol.asyncIterator]();
     for (;;) {
       const next = await chunks.next().catch(() => {
         throw new UnreadableWorkbook('format');
@@ -150,6 +151,31 @@ export class XlsxPackage {
     });
     return rels;
   }
+}
+
+/** What jszip keeps of an entry it loaded: the bytes as stored, and how they were compressed. */
+interface LoadedEntry {
+  _data?: { compression?: { magic?: string }; compressedContent?: unknown };
+}
+
+/** The compression method of a deflated zip entry, as jszip names it. */
+const DEFLATE = '\x08\x00';
+
+/**
+ * An entry's bytes as they inflate. A deflated entry is inflated by Node's zlib: jszip inflates in
+ * JavaScript (pako), which cost a cold server a third of reading a 10,000-row workbook (issue 34:
+ * about 130 of 450 ms of CPU). Anything else (stored, or an entry jszip did not load from the
+ * file) goes through jszip.
+ */
+function inflated(entry: JSZip.JSZipObject): AsyncIterable<unknown> {
+  const data = (entry as unknown as LoadedEntry)._data;
+  const content = data?.compressedContent;
+  if (data?.compression?.magic === DEFLATE && content instanceof Uint8Array) {
+    const inflate = createInflateRaw({ chunkSize: 64 * 1024 });
+    inflate.end(content);
+    return inflate;
+  }
+  return new Readable().wrap(entry.nodeStream('nodebuffer'));
 }
 
 /** A relationship target resolved against its source's folder ('/x' is from the root). */
