@@ -1,6 +1,4 @@
 import type { Browser, Page } from 'playwright-core';
-import { expect } from 'vitest';
-import { ADMIN } from '#server/test/test-server.ts';
 import { startTestServer, type TestServer } from '#server/test/test-server.ts';
 import { newPage, sharedBrowser } from './browser.ts';
 
@@ -41,22 +39,4 @@ export async function signIn(page: Page, username: string, password: string): Pr
   await page.getByLabel('Email/Employee ID').fill(username);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Log In' }).click();
-}
-
-/**
- * The seeded administrator, signed in to the first facility, on an administration page: the
- * menu follows the facility's permissions, which arrive after the shell renders.
- */
-export async function openAsAdmin(app: AppUnderTest, path: string, heading: string): Promise<Page> {
-  const page = await app.open('/');
-  await signIn(page, ADMIN.email, ADMIN.password);
-  await page.getByRole('button', { name: 'Oral Solid Dosage Plant' }).click();
-  await page.getByRole('button', { name: 'Logout' }).waitFor();
-  const entry = page
-    .getByRole('navigation', { name: 'Main' })
-    .getByRole('link', { name: 'Users', exact: true });
-  await expect.poll(() => entry.count(), { timeout: 15_000 }).toBeGreaterThan(0);
-  await page.goto(path);
-  await page.getByRole('heading', { name: heading }).waitFor();
-  return page;
 }

@@ -12,7 +12,7 @@ import {
   fillDateTime,
   openDrawer,
   openMasterData,
-  signInToFacility,
+  openSignedIn,
 } from './ui.ts';
 
 let app: AppUnderTest;
@@ -93,8 +93,7 @@ describe('audit log screen', () => {
   });
 
   it('filters by domain and action, shows the facility’s date format, and exports the PDF', async () => {
-    const page = await app.open('/');
-    await signInToFacility(page);
+    const page = await openSignedIn(app);
     await page.getByRole('link', { name: 'Audit Log' }).click();
     await page.getByRole('heading', { name: 'Audit Log' }).waitFor();
     await page.getByText('When (Asia/Kolkata)').waitFor();
@@ -152,8 +151,7 @@ describe('audit log screen', () => {
   });
 
   it('follows a date format changed on the Settings screen, and shows server messages on fields', async () => {
-    const page = await app.open('/');
-    await signInToFacility(page);
+    const page = await openSignedIn(app);
     await page.getByRole('link', { name: 'Settings' }).click();
 
     // The server's rule across fields comes back onto the field it names.
@@ -184,8 +182,7 @@ describe('audit log screen', () => {
   });
 
   it('reads a product change by names and labels, shows it on the product’s History, and verifies the trail', async () => {
-    const page = await app.open('/');
-    await signInToFacility(page);
+    const page = await openSignedIn(app);
     await openMasterData(page, 'Products');
     await page
       .getByRole('row', { name: /Fever tablets/ })

@@ -10,8 +10,8 @@ import {
   facilityRecords,
   openDrawer,
   openModal,
+  openSignedIn,
   signInDialog,
-  signInToFacility,
 } from './ui.ts';
 import { seedTwoProducts } from './two-products.ts';
 import { browserApi } from './run-kit-app.ts';
@@ -110,8 +110,7 @@ beforeAll(async () => {
   app = await startAppUnderTest();
   ({ id: facilityId, path: F } = await facilityApi(app));
   await seedSmallFacility();
-  page = await app.open('/');
-  await signInToFacility(page);
+  page = await openSignedIn(app);
 });
 afterAll(async () => {
   await app?.close();

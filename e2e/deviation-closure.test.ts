@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import type { TestBody } from '#server/test/facility-test-file.ts';
 import { ADMIN } from '#server/test/test-server.ts';
 import { browserApi, runKitAppForFile } from './run-kit-app.ts';
-import { changeArrivingLive, openModal, signInDialog, signInToFacility } from './ui.ts';
+import { changeArrivingLive, openModal, openSignedIn, signInDialog } from './ui.ts';
 import { allowRefusedRequest } from './browser-errors.ts';
 
 /*
@@ -34,8 +34,7 @@ it('shows a refused Submit in the deviations, and closes a deviation when QA sig
   ).body.run as TestBody;
   expect(run.verdict).toBe('Fail');
 
-  const page = await t.app.open('/');
-  await signInToFacility(page);
+  const page = await openSignedIn(t.app);
   await page.goto(`/runs/${run.id as number}`);
   await page.getByRole('heading', { name: `Run ${run.sequence as number}` }).waitFor();
   await page.getByRole('button', { name: 'Submit', exact: true }).click();
@@ -102,8 +101,7 @@ it('refuses a closure proposal saved over a change another user made while it wa
   });
   expect(raised.status, JSON.stringify(raised.body)).toBe(200);
   const dev = (raised.body.run.deviations as TestBody[])[0]!;
-  const page = await t.app.open('/');
-  await signInToFacility(page);
+  const page = await openSignedIn(t.app);
   await page.goto(`/runs/${run.id as number}`);
   await page.getByRole('button', { name: 'Propose closure' }).click();
   const form = openModal(page);

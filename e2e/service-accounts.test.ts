@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAsAdmin, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import { expectAccessible } from './accessibility.ts';
 import { named } from './browser.ts';
-import { choose } from './ui.ts';
+import { choose, openAsAdmin } from './ui.ts';
 
 let app: AppUnderTest;
 beforeAll(async () => {

@@ -11,10 +11,10 @@ import {
   facilityRecords,
   facilityScope,
   openDrawer,
-  openModal,
-  signInToFacility,
-  signInDialog,
   openFromMyApprovals,
+  openModal,
+  openSignedIn,
+  signInDialog,
 } from './ui.ts';
 
 let app: AppUnderTest;
@@ -65,8 +65,7 @@ it('writes a protocol with its sampling plan, approves it by signing, starts a s
     facilityIds: [facility.id],
     permissions: permissionsWith({ ApprovalPolicy: ['Get', 'Sign'], QualificationTask: ['Get'] }),
   });
-  const page = await app.open('/');
-  await signInToFacility(page);
+  const page = await openSignedIn(app);
 
   // The protocol, written on the declared form; the location is one of the chosen equipment's.
   await page

@@ -1,6 +1,11 @@
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { SESSION_KEYS } from '#client/session/session-keys.ts';
+import type { Facility, Features, LoginResponse } from '#client/api/auth-types.ts';
+import {
+  LAST_SERVER_CALL_KEY,
+  LOGGED_IN_FLAG_KEY,
+  SESSION_KEYS,
+} from '#client/session/session-keys.ts';
 import { adminActor } from '#server/test/factories/admin.ts';
 import { recordFactory } from '#server/test/factories/entities.ts';
 import { ADMIN } from '#server/test/test-server.ts';
@@ -22,11 +27,95 @@ export async function signInToFacility(
   await page.getByRole('button', { name: 'Logout' }).waitFor();
 }
 
+/**
+ * A new page at `path` with the user (the administrator unless told) signed in to the facility,
+ * for a test that is not about signing in. The sign-in screens cost a new page about a second of
+ * the browser's CPU (a load of the sign-in page, the facility choice, then the shell): here the
+ * login is the same API call, and its session is written where the client's own sign-in writes
+ * it (session-store.ts: storeLogin, cacheFeatures, storeFacility; the login's cookie) before the
+ * app's only load.
+ */
+export async function openSignedIn(
+  app: AppUnderTest,
+  path = '/',
+  facility = PLANT,
+  user: { username: string; password: string } = {
+    username: ADMIN.email,
+    password: ADMIN.password,
+  },
+): Promise<Page> {
+  const login = await app.server.request<LoginResponse>('POST', '/api/v2/auth/login', {
+    body: user,
+  });
+  if (login.status !== 200) throw new Error(`login failed: ${login.status}`);
+  const { token } = login.body;
+  const [facilities, features] = await Promise.all([
+    app.server.request<{ facilities: Facility[] }>(
+      'GET',
+      `/api/v2/plans/${login.body.user.planId}/facilities`,
+      { token },
+    ),
+    app.server.request<Features>('GET', '/api/v2/features'),
+  ]);
+  const chosen = facilities.body.facilities.find((f) => f.name === facility);
+  if (!chosen) throw new Error(`${user.username} has no facility named ${facility}`);
+  const session: Record<string, string> = {
+    [SESSION_KEYS.token]: token,
+    // The client keeps only the licenses that need attention.
+    [SESSION_KEYS.licenseInfo]: JSON.stringify(
+      login.body.licenseInfo.filter((l) => l.state !== 'genuine' && l.workflow !== 'none'),
+    ),
+    [SESSION_KEYS.user]: JSON.stringify(login.body.user),
+    [SESSION_KEYS.userId]: String(login.body.user.id),
+    [SESSION_KEYS.email]: login.body.user.email ?? '',
+    [SESSION_KEYS.planId]: String(login.body.user.planId),
+    [SESSION_KEYS.features]: JSON.stringify(features.body),
+    [SESSION_KEYS.currentFacilityId]: String(chosen.id),
+    [SESSION_KEYS.productType]: chosen.productType,
+    [SESSION_KEYS.tier]: chosen.tier,
+    [SESSION_KEYS.additionalProperties]: JSON.stringify(chosen.additionalProperties ?? {}),
+  };
+  const shared = { [LOGGED_IN_FLAG_KEY]: 'true', [LAST_SERVER_CALL_KEY]: String(Date.now()) };
+  // Storage belongs to the origin: a file of the app's, without its code, opens it.
+  const page = await app.open('/favicon.svg');
+  // The session cookie the login set: the live updates' event stream sends no token header.
+  const cookie = /^([^=]+)=([^;]*)/.exec(login.headers.getSetCookie()[0] ?? '');
+  if (!cookie) throw new Error('the login set no session cookie');
+  await page
+    .context()
+    .addCookies([
+      { name: cookie[1]!, value: cookie[2]!, url: app.server.url, httpOnly: true, sameSite: 'Lax' },
+    ]);
+  await page.evaluate(
+    ([tab, browser]) => {
+      for (const [key, value] of Object.entries(tab!)) sessionStorage.setItem(key, value);
+      for (const [key, value] of Object.entries(browser!)) localStorage.setItem(key, value);
+    },
+    [session, shared],
+  );
+  await page.goto(path);
+  await page.getByRole('button', { name: 'Logout' }).waitFor();
+  return page;
+}
+
+/**
+ * The administrator, signed in to the plant, on an administration page: the menu follows the
+ * facility's permissions, which arrive after the shell renders.
+ */
+export async function openAsAdmin(app: AppUnderTest, path: string, heading: string): Promise<Page> {
+  const page = await openSignedIn(app, path);
+  const entry = page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Users', exact: true });
+  await expect.poll(() => entry.count(), { timeout: 15_000 }).toBeGreaterThan(0);
+  await page.getByRole('heading', { name: heading }).waitFor();
+  return page;
+}
+
 /** A fresh app with the administrator signed in to the plant in its browser. */
 export async function startSignedIn(): Promise<{ app: AppUnderTest; page: Page }> {
   const app = await startAppUnderTest();
-  const page = await app.open('/');
-  await signInToFacility(page);
+  const page = await openSignedIn(app);
   return { app, page };
 }
 

@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import type { TestBody } from '#server/test/facility-test-file.ts';
 import { investigateAndSubmit, qaApproves } from './investigation-flow.ts';
 import { browserApi, runKitAppForFile } from './run-kit-app.ts';
-import { choose, fillDateTime, openModal, signInToFacility } from './ui.ts';
+import { choose, fillDateTime, openModal, openSignedIn } from './ui.ts';
 
 /*
  * Issue 12, microbial results end to end: a started run (through the API, as the run test kit
@@ -18,8 +18,7 @@ it('enters a microbial result on the run screen, judged in the preview as the se
   t.session.token = await t.app.server.login();
   const studyId = await t.kit.study();
   const run = await t.kit.inspectedRun(studyId, '2026-11-02T08:00:00Z');
-  const page = await t.app.open('/');
-  await signInToFacility(page);
+  const page = await openSignedIn(t.app);
   await page.goto(`/runs/${run.id as number}`);
   await page.getByRole('heading', { name: `Run ${run.sequence as number}` }).waitFor();
 
@@ -92,8 +91,7 @@ it('takes a failing microbial result through an approved investigation to an inv
   );
   expect(entered.status, JSON.stringify(entered.body)).toBe(200);
 
-  const page = await t.app.open('/');
-  await signInToFacility(page);
+  const page = await openSignedIn(t.app);
   await page.goto(`/runs/${run.id as number}`);
   await page.getByRole('heading', { name: `Run ${run.sequence as number}` }).waitFor();
   const card = page.locator('.ant-card').filter({ hasText: 'Microbial results' });

@@ -4,7 +4,7 @@ import type { TestBody } from '#server/test/facility-test-file.ts';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import { investigateAndSubmit, qaApproves } from './investigation-flow.ts';
 import { browserApi, runKitOnApp } from './run-kit-app.ts';
-import { changeArrivingLive, openDrawer, openModal, signInToFacility } from './ui.ts';
+import { changeArrivingLive, openDrawer, openModal, openSignedIn } from './ui.ts';
 import { allowRefusedRequest } from './browser-errors.ts';
 
 /*
@@ -45,8 +45,7 @@ it('takes a failed result through an approved investigation to an invalidated re
   expect(entered.status, JSON.stringify(entered.body)).toBe(200);
   run = entered.body.run as TestBody;
 
-  const page = await app.open('/');
-  await signInToFacility(page);
+  const page = await openSignedIn(app);
   await page.goto(`/runs/${run.id as number}`);
   await page.getByRole('heading', { name: `Run ${run.sequence as number}` }).waitFor();
   const card = page.locator('[aria-label="Location Gasket (Swab)"]');
@@ -95,8 +94,7 @@ it('refuses to save an investigation over a change another user made while it wa
   const gasket = (run.plan as TestBody[]).find((p) => p.samplingLocationName === 'Gasket')!;
   const entered = await kit.results(run, [kit.row(run, gasket.samplingLocationId as number, 3)]);
   expect(entered.status, JSON.stringify(entered.body)).toBe(200);
-  const page = await app.open('/');
-  await signInToFacility(page);
+  const page = await openSignedIn(app);
   await page.goto(`/runs/${run.id as number}`);
   const card = page.locator('[aria-label="Location Gasket (Swab)"]');
   await card.getByRole('button', { name: 'Open investigation' }).click();

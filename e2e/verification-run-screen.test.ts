@@ -6,7 +6,7 @@ import type { TestBody } from '#server/test/facility-test-file.ts';
 import { ADMIN } from '#server/test/test-server.ts';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import { browserApi, runKitOnApp } from './run-kit-app.ts';
-import { changeArrivingLive, choose, openModal, signInToFacility } from './ui.ts';
+import { changeArrivingLive, choose, openModal, openSignedIn } from './ui.ts';
 import { allowRefusedRequest } from './browser-errors.ts';
 
 /*
@@ -62,8 +62,7 @@ async function startedRun(): Promise<TestBody> {
 }
 
 async function openRun(run: TestBody): Promise<Page> {
-  const page = await app.open('/');
-  await signInToFacility(page);
+  const page = await openSignedIn(app);
   await page.goto(`/runs/${run.id as number}`);
   await page.getByRole('heading', { name: `Run ${run.sequence as number}` }).waitFor();
   return page;
@@ -205,8 +204,7 @@ it('names the run and the corrected entry in the equipment logbook by what a per
   const started = await kit.call('POST', log, { event: 'CleaningStarted' });
   if (started.status !== 200) expect(started.body.message).toMatch(/follow the state Cleaning$/);
   const study = (await kit.ok('GET', `/studies/${run.studyId as number}`)) as TestBody;
-  const page = await app.open('/');
-  await signInToFacility(page);
+  const page = await openSignedIn(app);
   await page.goto('/equipment-status');
   // The cleaning's run is picked by its study and number, never typed as an id.
   const card = page.getByLabel(`Equipment ${e1!.name}`);
@@ -322,8 +320,7 @@ it('filters the statistics by a date range kept in the address', async () => {
   expect(entered.status, JSON.stringify(entered.body)).toBe(200);
   const equipmentId = ((entered.body.run as TestBody).results as TestBody[])[0]!
     .equipmentId as number;
-  const page = await app.open('/');
-  await signInToFacility(page);
+  const page = await openSignedIn(app);
   const count = async (range: string) =>
     (
       await api(

@@ -5,12 +5,12 @@ import { ADMIN } from '#server/test/test-server.ts';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import { browserApi, runKitOnApp } from './run-kit-app.ts';
 import {
-  fillDateTime,
   browserToken,
   choose,
   confirmWithReason,
+  fillDateTime,
   openModal,
-  signInToFacility,
+  openSignedIn,
   signInDialog,
 } from './ui.ts';
 import { allowRefusedRequest } from './browser-errors.ts';
@@ -150,9 +150,8 @@ it('takes a study from its protocol through three runs entered on the run screen
   // A study of its own per attempt: a retry runs on the same database.
   session.token = await app.server.login();
   studyId = await kit.study();
-  const page = await app.open('/');
   // The browser's sign-in ends the kit's administrator session: API calls use the browser's.
-  await signInToFacility(page);
+  const page = await openSignedIn(app);
   let usedBatch: string | undefined;
   for (const sequence of [1, 2, 3]) {
     const created = await api(page, 'POST', `/studies/${studyId}/runs`, {});
@@ -211,8 +210,7 @@ it('starts a study from an accepted task, edits its header and closes it as Fail
      returning id`,
     [facilityRow!.id, await byName('productions', 'Line 1'), await byName('products', 'A'), scope],
   );
-  const page = await app.open('/');
-  await signInToFacility(page);
+  const page = await openSignedIn(app);
 
   // Start study on the accepted task: the modal comes with the task as origin and its type.
   await page.goto('/cleaning-assessments?tab=tasks');

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeLimitsSnapshot } from '#server/modules/policies/policy-approval.ts';
 import { signatureHolds, startReceiver } from '#server/test/webhook-receiver.ts';
-import { openAsAdmin, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
+import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import { expectAccessible } from './accessibility.ts';
 import { allowRefusedRequest } from './browser-errors.ts';
+import { openAsAdmin } from './ui.ts';
 
 let app: AppUnderTest;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
