@@ -82,7 +82,10 @@ export default defineConfig({
           setupFiles: ['e2e/setup.ts'],
           // As on the server project: each file has its own app, database and browser.
           isolate: false,
-          testTimeout: 120_000,
+          // A scenario of a whole study (three runs entered on the run screen) or an approval by
+          // two users takes 20-30 s alone; with two suites and more at once (load 35-42 on two
+          // cores) they took 111-128 s and failed at 120. A step's own 50 s still ends a hang.
+          testTimeout: 300_000,
           hookTimeout: 120_000,
           // expect.poll gives up after 1 s by default: a page that answers after a signature's
           // password check on a loaded machine takes longer, while the page itself is right.
