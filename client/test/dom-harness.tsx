@@ -1,7 +1,7 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { cleanup, configure, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { App, ConfigProvider } from 'antd';
+import { App, ConfigProvider, Modal, message, notification } from 'antd';
 import type { ReactElement } from 'react';
 import { afterAll, afterEach, expect, vi } from 'vitest';
 import { API_BASE } from '#client/api/http-client.ts';
@@ -183,6 +183,13 @@ export function renderInApp(ui: ReactElement) {
 
 afterEach(() => {
   cleanup();
+  // antd's static messages, notifications and confirms live in React roots of their own, which
+  // cleanup() does not know: a "saved" message closes on a 3 s timer, and that close committed
+  // after the simulated window was gone (CI of ff6f1839: "window is not defined" from react-dom's
+  // passive effects after EntityFormDrawer's file, which shows such messages).
+  message.destroy();
+  notification.destroy();
+  Modal.destroyAll();
   // No query of the test goes on to answer, refetch or collect into a tree that is gone.
   for (const client of queryClients.splice(0)) client.clear();
   vi.unstubAllGlobals();
