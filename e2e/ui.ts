@@ -1,6 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { Facility, Features, LoginResponse } from '#client/api/auth-types.ts';
+import { facilityEntries, featuresEntries, loginEntries } from '#client/session/session-entries.ts';
 import {
   LAST_SERVER_CALL_KEY,
   LOGGED_IN_FLAG_KEY,
@@ -31,9 +32,8 @@ export async function signInToFacility(
  * A new page at `path` with the user (the administrator unless told) signed in to the facility,
  * for a test that is not about signing in. The sign-in screens cost a new page about a second of
  * the browser's CPU (a load of the sign-in page, the facility choice, then the shell): here the
- * login is the same API call, and its session is written where the client's own sign-in writes
- * it (session-store.ts: storeLogin, cacheFeatures, storeFacility; the login's cookie) before the
- * app's only load.
+ * login is the same API call, and its session is the entries the client's own sign-in writes
+ * (session-entries.ts) and the login's cookie, set before the app's only load.
  */
 export async function openSignedIn(
   app: AppUnderTest,
@@ -59,21 +59,10 @@ export async function openSignedIn(
   ]);
   const chosen = facilities.body.facilities.find((f) => f.name === facility);
   if (!chosen) throw new Error(`${user.username} has no facility named ${facility}`);
-  const session: Record<string, string> = {
-    [SESSION_KEYS.token]: token,
-    // The client keeps only the licenses that need attention.
-    [SESSION_KEYS.licenseInfo]: JSON.stringify(
-      login.body.licenseInfo.filter((l) => l.state !== 'genuine' && l.workflow !== 'none'),
-    ),
-    [SESSION_KEYS.user]: JSON.stringify(login.body.user),
-    [SESSION_KEYS.userId]: String(login.body.user.id),
-    [SESSION_KEYS.email]: login.body.user.email ?? '',
-    [SESSION_KEYS.planId]: String(login.body.user.planId),
-    [SESSION_KEYS.features]: JSON.stringify(features.body),
-    [SESSION_KEYS.currentFacilityId]: String(chosen.id),
-    [SESSION_KEYS.productType]: chosen.productType,
-    [SESSION_KEYS.tier]: chosen.tier,
-    [SESSION_KEYS.additionalProperties]: JSON.stringify(chosen.additionalProperties ?? {}),
+  const session = {
+    ...loginEntries(login.body),
+    ...featuresEntries(features.body),
+    ...facilityEntries(chosen),
   };
   const shared = { [LOGGED_IN_FLAG_KEY]: 'true', [LAST_SERVER_CALL_KEY]: String(Date.now()) };
   // Storage belongs to the origin: a file of the app's, without its code, opens it.

@@ -2,13 +2,13 @@ import type {
   AdditionalProperties,
   Facility,
   Features,
-  LicenseInfo,
   LoginResponse,
   LoginUser,
   ProductType,
   Tier,
 } from '../api/auth-types.ts';
 import { noteServerCall } from './idle-clock.ts';
+import { facilityEntries, featuresEntries, loginEntries, userEntries } from './session-entries.ts';
 import { LOGGED_IN_FLAG_KEY, SESSION_KEYS } from './session-keys.ts';
 
 /**
@@ -99,45 +99,35 @@ export function getCachedFeatures(): Features | null {
 }
 
 export function cacheFeatures(features: Features): void {
-  sessionStorage.setItem(SESSION_KEYS.features, JSON.stringify(features));
+  writeEntries(featuresEntries(features));
 }
 
-/** Spec §3: license info is kept only for facilities that need attention. */
-function licensesWorthKeeping(licenseInfo: LicenseInfo[]): LicenseInfo[] {
-  return licenseInfo.filter((info) => info.state !== 'genuine' && info.workflow !== 'none');
+function writeEntries(entries: Record<string, string>): void {
+  for (const [key, value] of Object.entries(entries)) sessionStorage.setItem(key, value);
+}
+
+/** A signed-in tab: its entries, and the flag the browser's other tabs read. */
+function storeSignedIn(entries: Record<string, string>): void {
+  writeEntries(entries);
+  localStorage.setItem(LOGGED_IN_FLAG_KEY, 'true');
+  notify();
 }
 
 /** Stores the user of a login or of `users/me` (the SSO flow has no login response). */
 export function storeUser(user: LoginUser): void {
-  sessionStorage.setItem(SESSION_KEYS.user, JSON.stringify(user));
-  sessionStorage.setItem(SESSION_KEYS.userId, String(user.id));
-  sessionStorage.setItem(SESSION_KEYS.email, user.email ?? '');
-  sessionStorage.setItem(SESSION_KEYS.planId, String(user.planId));
-  localStorage.setItem(LOGGED_IN_FLAG_KEY, 'true');
-  notify();
+  storeSignedIn(userEntries(user));
 }
 
 export function storeLogin(response: LoginResponse): void {
   // A sign-in is a fresh session: its idle clock starts now.
   noteServerCall();
   sessionStorage.removeItem(SESSION_KEYS.sessionEnded);
-  sessionStorage.setItem(SESSION_KEYS.token, response.token);
-  sessionStorage.setItem(
-    SESSION_KEYS.licenseInfo,
-    JSON.stringify(licensesWorthKeeping(response.licenseInfo ?? [])),
-  );
-  storeUser(response.user);
+  storeSignedIn(loginEntries(response));
 }
 
 /** Choosing a facility: the last step of signing in, and the facility switch of the shell. */
 export function storeFacility(facility: Facility): void {
-  sessionStorage.setItem(SESSION_KEYS.currentFacilityId, String(facility.id));
-  sessionStorage.setItem(SESSION_KEYS.productType, facility.productType);
-  sessionStorage.setItem(SESSION_KEYS.tier, facility.tier);
-  sessionStorage.setItem(
-    SESSION_KEYS.additionalProperties,
-    JSON.stringify(facility.additionalProperties ?? {}),
-  );
+  writeEntries(facilityEntries(facility));
   notify();
 }
 
