@@ -2,7 +2,8 @@
 // database roles"): an owner, which may create databases and owns the schema, and an app role
 // with no rights of its own. Made by a superuser; used by `npm test` (scripts/test.mjs) and by
 // scripts/ci-pg-roles.mjs for trying it by hand.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import pg from 'pg';
 
 const NAME = /^[a-z_][a-z0-9_]*$/;
@@ -84,7 +85,18 @@ export async function dropTestRoles(superUrl, { owner, app }) {
   });
 }
 
-/** The roles of earlier runs named by `prefix` and a pid that no longer runs on this host. */
+/**
+ * The start of the names of this host's roles of one kind (`run`: npm test's): a crashed run's
+ * roles are dropped by a later one here, never another host's.
+ */
+export function hostPrefix(kind) {
+  return `carryover_${kind}_${createHash('sha1').update(hostname()).digest('hex').slice(0, 6)}_`;
+}
+
+/**
+ * The roles of earlier runs named by `prefix` and then a pid (the first number after it) that no
+ * longer runs on this host.
+ */
 export async function leftRoles(superUrl, prefix) {
   return asSuperuser(superUrl, async (client) => {
     const { rows } = await client.query(
@@ -92,8 +104,11 @@ export async function leftRoles(superUrl, prefix) {
       [prefix],
     );
     return rows
-      .map(({ rolname }) => ({ owner: rolname, pid: Number(rolname.slice(prefix.length, -6)) }))
-      .filter(({ pid }) => Number.isInteger(pid) && pid > 0 && !isAlive(pid))
+      .map(({ rolname }) => ({
+        owner: rolname,
+        pid: Number(/^\d+/.exec(rolname.slice(prefix.length))?.[0] ?? 0),
+      }))
+      .filter(({ pid }) => pid > 0 && !isAlive(pid))
       .map(({ owner }) => ({ owner, app: `${owner.slice(0, -6)}_app` }));
   });
 }

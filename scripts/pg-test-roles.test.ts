@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { createTestRoles, dropTestRoles, leftRoles } from './pg-test-roles.mjs';
+import { createTestRoles, dropTestRoles, hostPrefix, leftRoles } from './pg-test-roles.mjs';
 
 /** A pid no process can have on Linux (at or above PID_MAX_LIMIT, 2^22). */
 const NEVER_A_PID = 4_194_304;
@@ -19,7 +19,10 @@ async function canConnect(url: string): Promise<string> {
 
 describe.runIf(Boolean(superUrl))('the roles a test run makes on a PostgreSQL server', () => {
   it('are an owner and an app role that connect, found again once their run is gone, and dropped with their databases', async () => {
-    const prefix = `carryover_rolestest_${process.pid}_`;
+    // What an earlier run of this test left when its time ran out (its process is gone).
+    const tests = hostPrefix('rolestest');
+    for (const left of await leftRoles(superUrl!, tests)) await dropTestRoles(superUrl!, left);
+    const prefix = `${tests}${process.pid}_`;
     const names = {
       database: `${prefix}${NEVER_A_PID}`,
       owner: `${prefix}${NEVER_A_PID}_owner`,

@@ -8,11 +8,9 @@
 // Otherwise it tries TEST_POSTGRES_URL (a superuser's URL; postgres://postgres@127.0.0.1:5432 by
 // default), makes this run's owner and app roles and drops them, with their databases, at the end.
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { hostname } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { createTestRoles, dropTestRoles, leftRoles } from './pg-test-roles.mjs';
+import { createTestRoles, dropTestRoles, hostPrefix, leftRoles } from './pg-test-roles.mjs';
 
 const want = process.env.TEST_DATABASE ?? '';
 if (!['', 'embedded', 'server'].includes(want)) {
@@ -33,8 +31,7 @@ if (want === 'embedded') {
   );
 } else {
   const superUrl = env.TEST_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432';
-  // This host's runs: a crashed run's roles are dropped by the next one here, never another host's.
-  const prefix = `carryover_run_${createHash('sha1').update(hostname()).digest('hex').slice(0, 6)}_`;
+  const prefix = hostPrefix('run');
   const names = {
     database: `${prefix}${process.pid}`,
     owner: `${prefix}${process.pid}_owner`,
