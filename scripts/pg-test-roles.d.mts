@@ -12,3 +12,5 @@ export function createTestRoles(
 export function dropTestRoles(superUrl: string, names: TestRoleNames): Promise<void>;
 
 export function leftRoles(superUrl: string, prefix: string): Promise<TestRoleNames[]>;
+
+export function hostPrefix(kind: string): string;
