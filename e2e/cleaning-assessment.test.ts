@@ -12,7 +12,7 @@ import {
   facilityCreator,
   facilityRecords,
   openModal,
-  signInToFacility,
+  openSignedIn,
 } from './ui.ts';
 import { allowRefusedRequest } from './browser-errors.ts';
 
@@ -46,8 +46,7 @@ async function seedFacility(): Promise<void> {
 beforeAll(async () => {
   app = await startAppUnderTest();
   await seedFacility();
-  page = await app.open('/');
-  await signInToFacility(page);
+  page = await openSignedIn(app);
 });
 afterAll(async () => {
   await app?.close();

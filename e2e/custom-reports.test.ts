@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
-import { choose, facilityApi, facilityCreator, openModal, signInToFacility } from './ui.ts';
+import { choose, facilityApi, facilityCreator, openModal, openSignedIn } from './ui.ts';
 import { expectWords } from './words.ts';
 import { measureSelects, wrong } from './dropdown-widths.ts';
 
@@ -22,8 +22,7 @@ beforeAll(async () => {
     });
   }
   await create('equipments', { name: 'Scoop', surfaceArea: { value: 50, unit: 'sqcm' } });
-  page = await app.open('/');
-  await signInToFacility(page);
+  page = await openSignedIn(app);
 });
 afterAll(async () => {
   await app?.close();

@@ -4,7 +4,7 @@ import { toxicityDistribution } from '#core/dashboard/toxicity-distribution.ts';
 import type { Quantity } from '#core/units/quantity.ts';
 import { seedDemo } from '#server/cli/seed-demo.ts';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
-import { facilityApi, PLANT, signInToFacility } from './ui.ts';
+import { facilityApi, PLANT, openSignedIn } from './ui.ts';
 
 let app: AppUnderTest;
 let page: Page;
@@ -14,8 +14,7 @@ beforeAll(async () => {
   app = await startAppUnderTest();
   facilityId = (await facilityApi(app)).id;
   await seedDemo(app.server.db, facilityId);
-  page = await app.open('/');
-  await signInToFacility(page);
+  page = await openSignedIn(app);
 });
 afterAll(async () => {
   await app?.close();

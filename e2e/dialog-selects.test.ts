@@ -9,7 +9,7 @@ import {
   openScreen,
   settled,
 } from './main-screens.ts';
-import { facilityApi, signInToFacility } from './ui.ts';
+import { facilityApi, openSignedIn } from './ui.ts';
 import { measureSelects, wrong, type Seen } from './dropdown-widths.ts';
 
 /*
@@ -29,8 +29,7 @@ beforeAll(async () => {
   app = await startAppUnderTest();
   facilityId = (await facilityApi(app)).id;
   await seedDemoStory(app.server, facilityId);
-  page = await app.open('/', { width: 1280, height: 900 });
-  await signInToFacility(page);
+  page = await openSignedIn(app, '/', { viewport: { width: 1280, height: 900 } });
 }, 600_000);
 afterAll(async () => {
   await app?.close();

@@ -10,7 +10,7 @@ import {
   openDrawer,
   openMasterData,
   signInDialog,
-  signInToFacility,
+  openSignedIn,
 } from './ui.ts';
 import { buildSigners, signAs } from '#server/test/factories/signed-record.ts';
 import { ADMIN } from '#server/test/test-server.ts';
@@ -49,8 +49,7 @@ beforeAll(async () => {
     name: 'Blender',
     surfaceArea: { value: 2, unit: 'sqm' },
   });
-  page = await app.open('/');
-  await signInToFacility(page);
+  page = await openSignedIn(app);
 });
 afterAll(async () => {
   await app?.close();

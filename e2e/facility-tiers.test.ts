@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser, fullPermissionMap } from '#server/test/factories.ts';
 import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
-import { openMasterData, signInToFacility } from './ui.ts';
+import { openMasterData, openSignedIn } from './ui.ts';
 
 let app: AppUnderTest;
 beforeAll(async () => {
@@ -13,16 +13,14 @@ afterAll(async () => {
 
 describe('facility tiers and licences in the browser', () => {
   it('leaves Studies out of the menu of a lite facility, and keeps it on a full one', async () => {
-    const page = await app.open('/');
-    await signInToFacility(page, 'API Plant');
+    const page = await openSignedIn(app, '/', { facility: 'API Plant' });
     const menu = page.getByRole('navigation', { name: 'Main' });
     await menu.getByRole('link', { name: 'Master data' }).waitFor();
     expect(await menu.getByRole('link', { name: 'Studies' }).count()).toBe(0);
     expect(await menu.getByRole('link', { name: 'Change control' }).count()).toBe(0);
     await page.close();
 
-    const full = await app.open('/');
-    await signInToFacility(full, 'Oral Solid Dosage Plant');
+    const full = await openSignedIn(app, '/', { facility: 'Oral Solid Dosage Plant' });
     await full
       .getByRole('navigation', { name: 'Main' })
       .getByRole('link', { name: 'Studies' })

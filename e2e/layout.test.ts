@@ -5,7 +5,7 @@ import { seedDemo } from '#server/cli/seed-demo.ts';
 import { expectAccessible } from './accessibility.ts';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import { MAIN_SCREENS, openScreen } from './main-screens.ts';
-import { confirmWithReason, facilityApi, openDrawer, signInToFacility } from './ui.ts';
+import { confirmWithReason, facilityApi, openDrawer, openSignedIn } from './ui.ts';
 
 // Kept by the CI script as artifacts (.ci/run): a reviewer sees each screen at 1280 and 1440
 // pixels, the widths CI announces. At 1024 no picture is taken: a full-page picture is a raster
@@ -70,8 +70,7 @@ it('the sign-in screen has no serious or critical WCAG 2.1 AA violation', async 
 });
 
 it('at 1024 pixels wide the menu is folded away, and its toggle brings it back', async () => {
-  const page = await app.open('/', { width: 1024, height: 768 });
-  await signInToFacility(page);
+  const page = await openSignedIn(app, '/', { viewport: { width: 1024, height: 768 } });
   const menu = page.getByRole('navigation', { name: 'Main' });
   await expect.poll(() => menu.isVisible()).toBe(false);
   await page.getByRole('button', { name: 'Show the menu' }).click();
@@ -85,8 +84,7 @@ describe.each([1024, 1280, 1440])('at %i pixels wide', (width) => {
   let page: Page;
 
   beforeAll(async () => {
-    page = await app.open('/', { width, height: 900 });
-    await signInToFacility(page);
+    page = await openSignedIn(app, '/', { viewport: { width, height: 900 } });
     if (SCREENSHOT_WIDTHS.has(width)) mkdirSync(`${SCREENSHOTS}/${width}`, { recursive: true });
   });
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
-import { createViaApi, facilityApi, signInToFacility } from './ui.ts';
+import { createViaApi, facilityApi, openSignedIn } from './ui.ts';
 
 let app: AppUnderTest;
 let page: Page;
@@ -45,8 +45,7 @@ async function seedFacility(F: string): Promise<void> {
 beforeAll(async () => {
   app = await startAppUnderTest();
   await seedFacility((await facilityApi(app)).path);
-  page = await app.open('/');
-  await signInToFacility(page);
+  page = await openSignedIn(app);
 });
 afterAll(async () => {
   await app?.close();

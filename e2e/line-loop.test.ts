@@ -5,7 +5,7 @@ import type { TestBody } from '#server/test/facility-test-file.ts';
 import { buildUser, fullPermissionMap } from '#server/test/factories.ts';
 import { readPdfText } from '#server/test/read-pdf-text.ts';
 import { ADMIN } from '#server/test/test-server.ts';
-import { signIn, type AppUnderTest, startAppUnderTest } from './app-under-test.ts';
+import { type AppUnderTest, startAppUnderTest } from './app-under-test.ts';
 import { allowRefusedRequest } from './browser-errors.ts';
 import { runKitOnApp } from './run-kit-app.ts';
 import { enterPlanResults, recordCleaningEvent, recordPassInspection } from './run-screen.ts';
@@ -18,7 +18,7 @@ import {
   openDrawer,
   openModal,
   signInDialog,
-  signInToFacility,
+  openSignedIn,
 } from './ui.ts';
 
 /*
@@ -83,12 +83,9 @@ beforeAll(async () => {
   await log(started.session.token, { event: 'Released', password: ADMIN.password });
   await log(started.session.token, { event: 'UseStarted', productId: a!.id, batch: 'A-0001' });
 
-  operator = await app.open('/');
-  await signIn(operator, user.username, user.password);
-  await operator.getByRole('button', { name: 'Logout' }).waitFor();
+  operator = await openSignedIn(app, '/', { user });
   // QA, who approves and releases: the administrator (their sign-in ends the API session above).
-  qa = await app.open('/');
-  await signInToFacility(qa);
+  qa = await openSignedIn(app);
 });
 afterAll(async () => {
   await app?.close();

@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildMacFacility } from '#server/test/mac-test-data.ts';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
-import { choose, facilityApi, signInToFacility } from './ui.ts';
+import { choose, facilityApi, openSignedIn } from './ui.ts';
 
 let app: AppUnderTest;
 let page: Page;
@@ -14,8 +14,7 @@ beforeAll(async () => {
   const facility = await facilityApi(app);
   // Built through the API before the browser signs in (a sign-in ends the admin's other session).
   await buildMacFacility(app.server, facility.id);
-  page = await app.open('/');
-  await signInToFacility(page);
+  page = await openSignedIn(app);
 });
 afterAll(async () => {
   await app?.close();

@@ -3,14 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import { allowRefusedRequest } from './browser-errors.ts';
 import { seedTwoProducts } from './two-products.ts';
-import {
-  browserToken,
-  choose,
-  createViaApi,
-  facilityApi,
-  openDrawer,
-  signInToFacility,
-} from './ui.ts';
+import { browserToken, choose, createViaApi, facilityApi, openDrawer, openSignedIn } from './ui.ts';
 import { adminEditor, putInForce } from '#server/test/policy-in-force.ts';
 import { setFacilityKind } from '#server/test/test-server.ts';
 
@@ -45,8 +38,7 @@ beforeAll(async () => {
   await seedTwoProducts((path, body) => createViaApi(app, token, `${F}/${path}`, body), {
     oneItem: true,
   });
-  page = await app.open('/');
-  await signInToFacility(page);
+  page = await openSignedIn(app);
   token = await browserToken(page);
 });
 afterAll(async () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { facilityWorkbook, uploadWorkbook } from '#bench/bench-fixture.ts';
 import { SHADES } from '#client/features/limits/mac-grid.ts';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
-import { choose, facilityApi, signInToFacility } from './ui.ts';
+import { choose, facilityApi, openSignedIn } from './ui.ts';
 
 let app: AppUnderTest;
 let page: Page;
@@ -26,8 +26,7 @@ beforeAll(async () => {
     seed: 3,
   });
   await uploadWorkbook(`${app.server.url}${facility.path}`, await app.server.login(), workbook);
-  page = await app.open('/');
-  await signInToFacility(page);
+  page = await openSignedIn(app);
 });
 afterAll(async () => {
   await app?.close();

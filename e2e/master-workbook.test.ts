@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '#server/cli/seed-demo.ts';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
-import { facilityApi, openMasterData, signInToFacility } from './ui.ts';
+import { facilityApi, openMasterData, openSignedIn } from './ui.ts';
 import { allowRefusedRequest } from './browser-errors.ts';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -18,8 +18,7 @@ beforeAll(async () => {
   const facility = await facilityApi(app);
   F = facility.path;
   await seedDemo(app.server.db, facility.id);
-  page = await app.open('/');
-  await signInToFacility(page);
+  page = await openSignedIn(app);
 });
 afterAll(async () => {
   await app?.close();

@@ -7,7 +7,7 @@ import {
   openDrawer,
   openMasterData,
   openModal,
-  signInToFacility,
+  openSignedIn,
 } from './ui.ts';
 import { seedTwoProducts } from './two-products.ts';
 
@@ -65,8 +65,7 @@ beforeAll(async () => {
     body: { unit: 'g', reason: 'Batches are weighed in grams here' },
   });
   expect(changed.status).toBe(200);
-  page = await app.open('/');
-  await signInToFacility(page);
+  page = await openSignedIn(app);
 });
 afterAll(async () => {
   await app?.close();

@@ -1,13 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
-import {
-  browserToken,
-  confirmWithReason,
-  createViaApi,
-  facilityApi,
-  signInToFacility,
-} from './ui.ts';
+import { browserToken, confirmWithReason, createViaApi, facilityApi, openSignedIn } from './ui.ts';
 import { seedTwoProducts } from './two-products.ts';
 import { adminEditor, putInForce } from '#server/test/policy-in-force.ts';
 import { allowRefusedRequest } from './browser-errors.ts';
@@ -55,8 +49,7 @@ beforeAll(async () => {
   // The facility of server/modules/limits/limits.test.ts: A → B is governed by the general limit.
   await seedTwoProducts(create, { oneItem: true });
 
-  page = await app.open('/');
-  await signInToFacility(page);
+  page = await openSignedIn(app);
   // One session per user: the browser's sign-in ended the test's own, so use the browser's.
   token = await browserToken(page);
 });

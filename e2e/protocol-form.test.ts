@@ -8,7 +8,7 @@ import {
   facilityApi,
   facilityCreator,
   openDrawer,
-  signInToFacility,
+  openSignedIn,
 } from './ui.ts';
 
 /*
@@ -50,8 +50,7 @@ beforeAll(async () => {
     equipmentIds: [mixer, dryer],
     productIds: [product],
   });
-  page = await app.open('/');
-  await signInToFacility(page);
+  page = await openSignedIn(app);
 });
 afterAll(async () => {
   await app?.close();

@@ -15,7 +15,7 @@ import {
   openDrawer,
   PLANT,
   openModal,
-  signInToFacility,
+  openSignedIn,
 } from './ui.ts';
 
 let app: AppUnderTest;
@@ -32,8 +32,7 @@ beforeAll(async () => {
     body: { title: 'New blender B2', changeType: 'New equipment' },
   });
   expect(created.status).toBe(200);
-  page = await app.open('/');
-  await signInToFacility(page);
+  page = await openSignedIn(app);
 });
 afterAll(async () => {
   await app?.close();

@@ -4,7 +4,7 @@ import type { TestBody } from '#server/test/facility-test-file.ts';
 import { runName } from '#server/modules/verification/runs/runs.read.ts';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import { runKitOnApp } from './run-kit-app.ts';
-import { choose, openDrawer, signInToFacility } from './ui.ts';
+import { choose, openDrawer, openSignedIn } from './ui.ts';
 
 /*
  * Issue 33, results from the laboratory in the browser: from the run screen to the import
@@ -52,9 +52,7 @@ it('previews a laboratory file with its judgements and problems, then imports it
   const mappingName = `QC LIMS ${tag}`;
   const s1 = `S-${tag}-1`;
   const s2 = `S-${tag}-2`;
-  const page = await app.open('/');
-  await signInToFacility(page);
-  await page.goto(`/runs/${run.id as number}`);
+  const page = await openSignedIn(app, `/runs/${run.id as number}`);
   await page.getByRole('heading', { name: `Run ${run.sequence as number}` }).waitFor();
   await page.getByRole('link', { name: 'Import results from the laboratory' }).click();
   await page.getByRole('heading', { name: 'Import results from the laboratory' }).waitFor();

@@ -13,7 +13,7 @@ import {
   facilityApi,
   openDrawer,
   openFromMyApprovals,
-  signInToFacility,
+  openSignedIn,
   signInDialog,
 } from './ui.ts';
 import { allowRefusedRequest } from './browser-errors.ts';
@@ -67,9 +67,7 @@ describe('an SOP submitted by one user and approved by another', () => {
     });
 
     // The administrator may modify SOPs: they submit it.
-    const submitter = await app.open('/');
-    await signInToFacility(submitter);
-    await submitter.goto(`/master-data/sop?record=${sopId}`);
+    const submitter = await openSignedIn(app, `/master-data/sop?record=${sopId}`);
     await expect.poll(() => statusTag(submitter).textContent()).toBe('Being Built');
     // Never approved: the record is its draft, version 1.
     await openDrawer(submitter).getByText('Draft version 1 — not in force').waitFor();
@@ -192,9 +190,7 @@ describe('the approval policy editor', () => {
     allowRefusedRequest(419, /\/signatures\/pending/);
     allowRefusedRequest(419, /\/approval_policies/);
     const facility = await facilityApi(app);
-    const page = await app.open('/');
-    await signInToFacility(page);
-    await page.goto('/policies');
+    const page = await openSignedIn(app, '/policies');
     await page.getByRole('tab', { name: 'Approval policies' }).click();
     const firstStep = page.locator('.ant-card-small', { hasText: 'Step 1' });
     await choose(firstStep.getByLabel('Signer role'), 'Reviewer');

@@ -38,11 +38,15 @@ export async function signInToFacility(
 export async function openSignedIn(
   app: AppUnderTest,
   path = '/',
-  facility = PLANT,
-  user: { username: string; password: string } = {
-    username: ADMIN.email,
-    password: ADMIN.password,
-  },
+  {
+    facility = PLANT,
+    user = { username: ADMIN.email, password: ADMIN.password },
+    viewport,
+  }: {
+    facility?: string;
+    user?: { username: string; password: string };
+    viewport?: { width: number; height: number };
+  } = {},
 ): Promise<Page> {
   const login = await app.server.request<LoginResponse>('POST', '/api/v2/auth/login', {
     body: user,
@@ -66,7 +70,7 @@ export async function openSignedIn(
   };
   const shared = { [LOGGED_IN_FLAG_KEY]: 'true', [LAST_SERVER_CALL_KEY]: String(Date.now()) };
   // Storage belongs to the origin: a file of the app's, without its code, opens it.
-  const page = await app.open('/favicon.svg');
+  const page = await app.open('/favicon.svg', viewport);
   // The session cookie the login set: the live updates' event stream sends no token header.
   const cookie = /^([^=]+)=([^;]*)/.exec(login.headers.getSetCookie()[0] ?? '');
   if (!cookie) throw new Error('the login set no session cookie');

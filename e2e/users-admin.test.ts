@@ -1,9 +1,8 @@
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plainText, startSmtpSink, type SmtpSink } from '#server/test/smtp-sink.ts';
 import { buildUser } from '#server/test/factories.ts';
 import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
-import { choose, discardQuestion, openDrawer, signInToFacility } from './ui.ts';
+import { choose, discardQuestion, openAsAdmin, openDrawer } from './ui.ts';
 import { allowRefusedRequest } from './browser-errors.ts';
 
 let smtp: SmtpSink;
@@ -17,26 +16,13 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-/** Signs the administrator in to the first facility and opens the Users page from the navigation. */
-export async function openUsersAsAdmin(page: Page): Promise<void> {
-  await signInToFacility(page);
-  const entry = page
-    .getByRole('navigation', { name: 'Main' })
-    .getByRole('link', { name: 'Users', exact: true });
-  // The menu follows the facility's permissions, which arrive after the shell renders.
-  await expect.poll(() => entry.count(), { timeout: 15_000 }).toBeGreaterThan(0);
-  await page.goto('/users');
-  await page.getByRole('heading', { name: 'Users' }).waitFor();
-}
-
 describe('user administration in the browser', () => {
   it('an administrator creates a user, who completes the mailed invitation and signs in', async () => {
     // A retry of this test runs on the same database, so each attempt invites its own user.
     const attempt = Date.now() % 1_000_000;
     const username = `E2E-INV-${attempt}`;
     const email = `irene.invited.${attempt}@example.com`;
-    const page = await app.open('/');
-    await openUsersAsAdmin(page);
+    const page = await openAsAdmin(app, '/users', 'Users');
     await page.getByRole('button', { name: 'Add User' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add User' });
     await dialog.getByLabel('First Name').fill('Irene');
@@ -71,8 +57,7 @@ describe('user administration in the browser', () => {
     // A retry of this test runs on the same database, so each attempt has its own user.
     const username = `E2E-EDIT-${Date.now() % 1_000_000}`;
     await buildUser(app.server.db, { username, firstName: 'Edith' });
-    const page = await app.open('/');
-    await openUsersAsAdmin(page);
+    const page = await openAsAdmin(app, '/users', 'Users');
     await page.getByRole('button', { name: 'Add User' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add User' });
     await dialog.getByLabel('First Name').fill('Dup');

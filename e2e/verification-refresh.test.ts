@@ -3,10 +3,9 @@ import { expect, it } from 'vitest';
 import type { TestBody } from '#server/test/facility-test-file.ts';
 import { buildUser, permissionsWith } from '#server/test/factories.ts';
 import { ADMIN } from '#server/test/test-server.ts';
-import { signIn } from './app-under-test.ts';
 import { browserApi, runKitAppForFile } from './run-kit-app.ts';
 import { enterPlanResults } from './run-screen.ts';
-import { choose, facilityApi, signInDialog, signInToFacility } from './ui.ts';
+import { choose, facilityApi, signInDialog, openSignedIn } from './ui.ts';
 
 /*
  * Issue 30: "statistics and the dashboard are not refreshed after results are entered or a run
@@ -51,17 +50,14 @@ it('keeps the statistics and the dashboard open elsewhere current as results are
       Equipment: ['Get'],
     }),
   });
-  const b = await t.app.open('/');
-  await signIn(b, reviewer.username, reviewer.password);
-  await b.getByRole('button', { name: 'Logout' }).waitFor();
+  const b = await openSignedIn(t.app, '/', { user: reviewer });
   const bDashboard = await b.context().newPage();
   await openDashboard(bDashboard);
   await bDashboard.getByText('Nothing is waiting for your signature.').waitFor();
   await openStatistics(b);
 
   // The administrator: the run screen in one tab, the statistics and the dashboard in others.
-  const a = await t.app.open('/');
-  await signInToFacility(a);
+  const a = await openSignedIn(t.app);
   const aStatistics = await a.context().newPage();
   await openStatistics(aStatistics);
   for (const page of [aStatistics, b]) {

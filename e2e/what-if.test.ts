@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
-import { choose, createViaApi, facilityApi, signInToFacility } from './ui.ts';
+import { choose, createViaApi, facilityApi, openSignedIn } from './ui.ts';
 import { seedTwoProducts } from './two-products.ts';
 
 let app: AppUnderTest;
@@ -73,8 +73,7 @@ beforeAll(async () => {
   app = await startAppUnderTest();
   ({ id: facilityId, path: F } = await facilityApi(app));
   await seedSmallFacility();
-  page = await app.open('/');
-  await signInToFacility(page);
+  page = await openSignedIn(app);
 });
 afterAll(async () => {
   await app?.close();

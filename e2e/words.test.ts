@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { seedDemoStory } from '#server/cli/seed-demo.ts';
 import { startAppUnderTest, type AppUnderTest } from './app-under-test.ts';
 import { demoRecordPages, facilityScreens, openScreen } from './main-screens.ts';
-import { facilityApi, signInToFacility } from './ui.ts';
+import { facilityApi, openSignedIn } from './ui.ts';
 import { forbiddenOn } from './words.ts';
 
 /*
@@ -22,8 +22,7 @@ beforeAll(async () => {
   app = await startAppUnderTest();
   facilityId = (await facilityApi(app)).id;
   await seedDemoStory(app.server, facilityId);
-  page = await app.open('/', { width: 1440, height: 900 });
-  await signInToFacility(page);
+  page = await openSignedIn(app, '/', { viewport: { width: 1440, height: 900 } });
 }, 600_000);
 afterAll(async () => {
   await page?.context().close();
