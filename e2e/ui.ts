@@ -14,14 +14,18 @@ import { signIn, startAppUnderTest, type AppUnderTest } from './app-under-test.t
 
 export const PLANT = 'Oral Solid Dosage Plant';
 
+/** Who signs in unless a test says otherwise: the seeded administrator. */
+interface Credentials {
+  username: string;
+  password: string;
+}
+const ADMIN_USER: Credentials = { username: ADMIN.email, password: ADMIN.password };
+
 /** Signs in (the administrator unless told) and picks the facility, waiting for the shell. */
 export async function signInToFacility(
   page: Page,
   facility = PLANT,
-  user: { username: string; password: string } = {
-    username: ADMIN.email,
-    password: ADMIN.password,
-  },
+  user: Credentials = ADMIN_USER,
 ): Promise<void> {
   await signIn(page, user.username, user.password);
   await page.getByRole('button', { name: facility }).click();
@@ -40,11 +44,11 @@ export async function openSignedIn(
   path = '/',
   {
     facility = PLANT,
-    user = { username: ADMIN.email, password: ADMIN.password },
+    user = ADMIN_USER,
     viewport,
   }: {
     facility?: string;
-    user?: { username: string; password: string };
+    user?: Credentials;
     viewport?: { width: number; height: number };
   } = {},
 ): Promise<Page> {
