@@ -41,6 +41,8 @@ export const EMBEDDED_ONLY_FILES = [
 export const EMBEDDED_DRIVER_FILES = [
   'server/db/**/*.test.ts',
   'server/records/**/*.test.ts',
+  // The two pools of used databases (pglite-pool.ts, pg-pool.ts).
+  'server/test/db-pools.test.ts',
   'server/cli/backup-cli.test.ts',
   'server/entities/list-pages-fresh.test.ts',
   'server/entities/list-totals.test.ts',

@@ -5,6 +5,7 @@ import { inject } from 'vitest';
 import type { Db } from '../db/db.ts';
 import { openPostgres } from '../db/postgres-db.ts';
 import { backgroundStepDone } from './background-step.ts';
+import { giveServerDatabase, takeServerDatabase } from './pg-pool.ts';
 import { givePglite, takePglite, warmPglite } from './pglite-pool.ts';
 import { dropTestDatabase, testDatabaseRoles, withDatabase } from './test-db-urls.ts';
 
@@ -40,7 +41,7 @@ export async function createTestDb(): Promise<TestDb> {
     const db: TestDb = { ...pooled, owner: async () => db, close: () => givePglite(pooled) };
     return db;
   }
-  const database = await createServerTestDatabase();
+  const database = await takeServerDatabase(createServerTestDatabase);
   // The embedded database's order kept for a transaction's own statements (transaction-order.ts):
   // what would wait forever there fails here after 20 s, with its cause named.
   const db = await openPostgres(database.url, { max: 5, embeddedOrderMs: 20_000 });
@@ -55,7 +56,7 @@ export async function createTestDb(): Promise<TestDb> {
     close: async () => {
       await db.close();
       if (owner) await (await owner).close();
-      await database.drop();
+      await giveServerDatabase(database);
     },
   };
 }
