@@ -6,6 +6,13 @@ import { EMBEDDED_DRIVER_FILES, EMBEDDED_ONLY_FILES } from './server/test/embedd
 /** A run on a PostgreSQL server (npm test finds one: scripts/test.mjs), or all on PGlite. */
 const onServer = Boolean(process.env.DATABASE_URL);
 
+/** The client's unit files that mock a module or set a storage global. */
+const CLIENT_FILES_WITH_GLOBALS = [
+  'client/api/http-error-handler.test.ts',
+  'client/account/login-query.test.ts',
+  'client/session/idle-clock.test.ts',
+];
+
 export default defineConfig({
   test: {
     // Vitest's default on two cores is one worker, which runs every file in turn. Most of a
@@ -19,18 +26,22 @@ export default defineConfig({
     projects: [
       // Vitest's 5 s default is meant for a machine of its own: these files share two cores
       // with the server tests, and a property test of 2,000 cases took 5.8 s there.
-      ...['core', 'client', 'scripts'].map((name) => ({
-        test: {
-          name,
-          include: [`${name}/**/*.test.ts`],
-          environment: 'node',
-          testTimeout: 30_000,
-          // The core's files test pure functions (no module mocked, no global set): one worker
-          // runs file after file with the modules it loaded, instead of a new process a file
-          // (68 files: 18 s of CPU against 55 s, measured). The client's files mock modules and
-          // set storage globals, which would leak into the next file of the worker.
-          isolate: name !== 'core',
+      ...[
+        // Files that test pure functions (no module mocked, no global set): one worker runs file
+        // after file with the modules it loaded, instead of a new process a file (the core's 68
+        // files: 18 s of CPU against 55 s, measured).
+        { name: 'core', include: ['core/**/*.test.ts'], isolate: false },
+        {
+          name: 'client',
+          include: ['client/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...CLIENT_FILES_WITH_GLOBALS],
+          isolate: false,
         },
+        // These mock modules or set storage globals, which would reach the next file of a worker.
+        { name: 'client-isolated', include: CLIENT_FILES_WITH_GLOBALS, isolate: true },
+        { name: 'scripts', include: ['scripts/**/*.test.ts'], isolate: true },
+      ].map((project) => ({
+        test: { ...project, environment: 'node', testTimeout: 30_000 },
       })),
       // Component tests of the client's forms in a simulated browser (pure tests stay in 'client').
       {
