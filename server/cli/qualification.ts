@@ -14,6 +14,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { valuesJoined } from './option-values.ts';
 import { DEFAULT_DATE_TIME_SETTINGS } from '#core/datetime/format-date-time.ts';
 import type { CaseAnswer, QualificationCase } from '#core/qualification/cases.ts';
 import { assemblePack, type Installation } from '#core/qualification/pack.ts';
@@ -36,6 +37,7 @@ interface Instance {
 
 function options() {
   const { values } = parseArgs({
+    args: valuesJoined(process.argv.slice(2), ['token']),
     options: {
       out: { type: 'string' },
       url: { type: 'string' },
