@@ -1,3 +1,5 @@
+import type { Client } from 'pg';
+
 /** The roles of a test run on a PostgreSQL server (pg-test-roles.mjs). */
 export interface TestRoleNames {
   owner: string;
@@ -14,3 +16,10 @@ export function dropTestRoles(superUrl: string, names: TestRoleNames): Promise<v
 export function leftRoles(superUrl: string, prefix: string): Promise<TestRoleNames[]>;
 
 export function hostPrefix(kind: string): string;
+
+/** Runs `work` with a superuser's connection to `database` ('postgres' unless given). */
+export function asSuperuser<T>(
+  superUrl: string,
+  work: (client: Client) => Promise<T>,
+  database?: string,
+): Promise<T>;

@@ -8,9 +8,9 @@ import pg from 'pg';
 
 const NAME = /^[a-z_][a-z0-9_]*$/;
 
-async function asSuperuser(superUrl, work) {
+export async function asSuperuser(superUrl, work, database = 'postgres') {
   const client = new pg.Client({
-    connectionString: new URL('/postgres', superUrl).toString(),
+    connectionString: new URL(`/${database}`, superUrl).toString(),
     connectionTimeoutMillis: 5_000,
   });
   await client.connect();

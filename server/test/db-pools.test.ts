@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import type { Db } from '../db/db.ts';
 import { createTestDb } from './test-db.ts';
 
 /*
@@ -11,10 +12,10 @@ const onServer = Boolean(process.env.DATABASE_URL);
 // The server's pool resets in replica mode, which needs a superuser (pg-pool.ts).
 const reusedOnServer = onServer && Boolean(process.env.DATABASE_SUPERUSER_URL);
 
-const name = async (db: { query: <T>(sql: string) => Promise<T[]> }) =>
+const name = async (db: Db) =>
   (await db.query<{ name: string }>('select current_database() as name'))[0]!.name;
 
-const firstSequence = async (db: { query: <T>(sql: string) => Promise<T[]> }) =>
+const firstSequence = async (db: Db) =>
   (
     await db.query<{ name: string; last: string | null }>(
       `select format('%I.%I', schemaname, sequencename) as name, last_value::text as last

@@ -1,6 +1,5 @@
-import pg from 'pg';
+import { asSuperuser } from '../../scripts/pg-test-roles.mjs';
 import { readFingerprint, readResetTemplate, type Query, type ResetTemplate } from './db-reset.ts';
-import { withDatabase } from './test-db-urls.ts';
 
 /*
  * Server databases kept by this test worker between files, as pglite-pool.ts keeps embedded
@@ -24,15 +23,9 @@ const superUrl = (): string | undefined => process.env.DATABASE_SUPERUSER_URL ||
 let template: Promise<ResetTemplate> | undefined;
 const idle: PooledDatabase[] = [];
 
-async function asSuperuser<T>(name: string, work: (query: Query) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: withDatabase(superUrl()!, name) });
-  await client.connect();
-  try {
-    return await work(async (sql) => (await client.query(sql)).rows);
-  } finally {
-    await client.end();
-  }
-}
+/** `work` with a superuser's queries on the database `name`. */
+const onDatabase = <T>(name: string, work: (query: Query) => Promise<T>): Promise<T> =>
+  asSuperuser(superUrl()!, (client) => work(async (sql) => (await client.query(sql)).rows), name);
 
 /** A migrated, empty database: one this worker used before and emptied, or `create()`'s copy. */
 export async function takeServerDatabase<D extends PooledDatabase>(
@@ -42,7 +35,7 @@ export async function takeServerDatabase<D extends PooledDatabase>(
   const kept = idle.pop();
   if (kept) return kept as D;
   const fresh = await create();
-  template ??= asSuperuser(fresh.name, (query) => readResetTemplate(query, false));
+  template ??= onDatabase(fresh.name, (query) => readResetTemplate(query, false));
   try {
     await template;
   } catch (error) {
@@ -63,7 +56,7 @@ const OTHERS = `select count(*)::int as n from pg_stat_activity
 export async function giveServerDatabase(database: PooledDatabase): Promise<void> {
   if (!superUrl() || !template) return database.drop();
   try {
-    const kept = await asSuperuser(database.name, async (query) => {
+    const kept = await onDatabase(database.name, async (query) => {
       const { fingerprint, reset } = await template!;
       // A closed pool's backends end a moment after the client hangs up.
       for (let wait = 0; (await query<{ n: number }>(OTHERS))[0]!.n > 0; wait += 1) {
